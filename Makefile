@@ -1,0 +1,202 @@
+# anefw build. `make run` and `make test` do all set-up (Debian packages, newlib-nano) first.
+# Variables: BOARD (qemu-virt | raspi3b), ARGS (firmware command line for run), SANITIZE=1
+# (tools with ASan/UBSan), V=1 (echo commands).
+
+BOARD ?= qemu-virt
+BUILD := build
+B := $(BUILD)/$(BOARD)
+H := $(BUILD)/host
+PYTHON := /usr/bin/python3
+SHARED ?= $(abspath ../shared)
+FUZZ_SECONDS ?= 60
+
+ifneq ($(V),1)
+Q := @
+endif
+
+ifeq ($(wildcard hal/$(BOARD)/platform.mk),)
+$(error unknown BOARD '$(BOARD)': no hal/$(BOARD)/platform.mk)
+endif
+include hal/$(BOARD)/platform.mk
+
+# ---- set-up: Debian packages and newlib-nano, cached under build/ ----
+DEPS_HASH := $(shell cat scripts/setup-deps.sh | md5sum | cut -c1-12)
+DEPS_STAMP := $(BUILD)/.deps-$(DEPS_HASH)
+NEWLIB_HASH := $(shell cat scripts/build-newlib.sh | md5sum | cut -c1-12)
+NEWLIB_DIR := $(BUILD)/newlib
+NEWLIB := $(NEWLIB_DIR)/prefix/aarch64-none-elf
+NEWLIB_STAMP := $(NEWLIB_DIR)/stamp-$(NEWLIB_HASH)
+
+$(DEPS_STAMP): scripts/setup-deps.sh
+	$(Q)mkdir -p $(BUILD)
+	$(Q)bash scripts/setup-deps.sh
+	$(Q)rm -f $(BUILD)/.deps-* && touch $@
+
+$(NEWLIB_STAMP): scripts/build-newlib.sh | $(DEPS_STAMP)
+	@echo "newlib-nano: building (about a minute, once)"
+	$(Q)bash scripts/build-newlib.sh $(abspath $(NEWLIB_DIR)/work) $(abspath $(NEWLIB_DIR)/prefix)
+	$(Q)rm -rf $(NEWLIB_DIR)/work $(NEWLIB_DIR)/stamp-* && touch $@
+
+.PHONY: deps
+deps: $(DEPS_STAMP) $(NEWLIB_STAMP)
+
+# ---- sources ----
+FW_SRCS := $(shell find fw -name '*.c' | sort)
+DRV_SRCS := $(shell find drivers -name '*.c' | sort)
+HAL_A64_SRCS := $(wildcard hal/aarch64/*.c)
+BOOT_SRCS := boot/entry.S boot/vectors.S boot/start.c boot/mmu.c boot/exceptions.c
+TARGET_COMMON := $(BOOT_SRCS) $(HAL_A64_SRCS) $(PLAT_SRCS) $(DRV_SRCS)
+TEST_SRCS := tests/harness/harness.c tests/harness/main.c $(sort $(wildcard tests/unit/*.c))
+TARGET_TEST_SRCS := $(sort $(wildcard tests/target/*.c))
+TOOL_SRCS := $(sort $(wildcard tools/anefw-tool/*.c))
+HOST_HAL_SRCS := hal/host/hal_host.c
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+# ---- target compiler ----
+CROSS := aarch64-linux-gnu-
+TCC := $(CROSS)gcc
+EMPTY_SYSROOT := $(BUILD)/empty-sysroot
+WARN := -Wall -Wextra -Werror
+TARGET_CFLAGS := -std=gnu11 -ffreestanding -mcpu=cortex-a53 -mstrict-align -mno-outline-atomics \
+	-fno-pie -O2 -g -ffunction-sections -fdata-sections -fstack-protector-strong \
+	--sysroot=$(EMPTY_SYSROOT) -isystem $(NEWLIB)/include $(WARN) -I. \
+	-DANEFW_TARGET=1 -DANEFW_BOARD=\"$(BOARD)\" $(PLAT_CFLAGS)
+# fw/ is integer-only: no floating-point or SIMD registers at all.
+FW_ONLY_CFLAGS := -mgeneral-regs-only
+TARGET_LDFLAGS := -nostartfiles -nostdlib -static -no-pie -Wl,--build-id=none -T $(PLAT_LDSCRIPT) -Wl,--gc-sections \
+	-Wl,-Map,$@.map -L$(NEWLIB)/lib
+TARGET_LIBS := -Wl,--start-group -lc -lgcc -Wl,--end-group
+
+tobj = $(patsubst %,$(B)/obj/%.o,$(1))
+
+$(B)/obj/fw/%.c.o: fw/%.c | $(NEWLIB_STAMP)
+	@mkdir -p $(dir $@) $(EMPTY_SYSROOT)
+	@echo "  CC      $<"
+	$(Q)$(TCC) $(TARGET_CFLAGS) $(FW_ONLY_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/obj/%.c.o: %.c | $(NEWLIB_STAMP)
+	@mkdir -p $(dir $@) $(EMPTY_SYSROOT)
+	@echo "  CC      $<"
+	$(Q)$(TCC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/obj/%.S.o: %.S | $(NEWLIB_STAMP)
+	@mkdir -p $(dir $@) $(EMPTY_SYSROOT)
+	@echo "  AS      $<"
+	$(Q)$(TCC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+
+FW_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) boot/main.c $(FW_SRCS))
+TEST_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(FW_SRCS) $(TEST_SRCS) $(TARGET_TEST_SRCS))
+
+$(B)/anefw.elf: $(FW_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
+	@echo "  LD      $@"
+	$(Q)$(TCC) $(TARGET_LDFLAGS) $(FW_IMAGE_OBJS) $(TARGET_LIBS) -o $@
+
+$(B)/anefw-tests.elf: $(TEST_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
+	@echo "  LD      $@"
+	$(Q)$(TCC) $(TARGET_LDFLAGS) $(TEST_IMAGE_OBJS) $(TARGET_LIBS) -o $@
+
+$(B)/%.bin: $(B)/%.elf
+	$(Q)$(CROSS)objcopy -O binary $< $@
+
+$(B)/kernel8.img: $(B)/anefw.elf
+	$(Q)$(CROSS)objcopy -O binary $< $@
+
+.PHONY: all firmware tools
+all: firmware tools
+firmware: $(B)/anefw.elf $(addprefix $(B)/,$(PLAT_IMAGES))
+
+# ---- host builds: tools and native tests, from the same sources ----
+HCC := gcc
+HOST_CFLAGS := -std=gnu11 -g $(WARN) -I. -D_GNU_SOURCE
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ifeq ($(SANITIZE),1)
+TOOL_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN_FLAGS)
+TOOL_DIR := $(H)/san
+else
+TOOL_CFLAGS := $(HOST_CFLAGS) -O2
+TOOL_DIR := $(H)/opt
+endif
+TEST_HOST_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN_FLAGS)
+
+$(TOOL_DIR)/obj/%.c.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $<"
+	$(Q)$(HCC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(H)/san/test-obj/%.c.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $< (asan+ubsan)"
+	$(Q)$(HCC) $(TEST_HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+TOOL_OBJS := $(patsubst %,$(TOOL_DIR)/obj/%.o,$(TOOL_SRCS) $(FW_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS))
+HOST_TEST_OBJS := $(patsubst %,$(H)/san/test-obj/%.o,$(TEST_SRCS) $(FW_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS))
+
+$(TOOL_DIR)/anefw-tool: $(TOOL_OBJS)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HCC) $(TOOL_CFLAGS) $^ -o $@
+
+$(H)/anefw-tool: $(TOOL_DIR)/anefw-tool
+	$(Q)cp $< $@
+
+$(H)/anefw-tests: $(HOST_TEST_OBJS)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HCC) $(TEST_HOST_CFLAGS) $^ -o $@
+
+tools: $(H)/anefw-tool
+
+# ---- fuzzing (libFuzzer with ASan and UBSan) ----
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Wall -Wextra -Werror
+FUZZ_LIB_SRCS := $(FW_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS)
+$(H)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	$(Q)clang $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) -o $@
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(H)/fuzz/%,$(FUZZ_SRCS))
+.PHONY: fuzz-build fuzz
+fuzz-build: $(FUZZ_BINS)
+fuzz: fuzz-build
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) SHARED=$(SHARED) bash tests/fuzz/run.sh
+
+# ---- generated test data (oracles) ----
+ORACLE_GENS := $(sort $(wildcard tests/oracle/gen_*.py))
+TESTDATA_STAMP := $(BUILD)/testdata/.stamp
+$(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/testdata
+	$(Q)for g in $(ORACLE_GENS); do echo "  ORACLE  $$g"; $(PYTHON) $$g $(BUILD)/testdata || exit 1; done
+	$(Q)touch $@
+
+# ---- running ----
+QEMU_RUN := bash scripts/qemu-run.sh --board $(BOARD)
+
+.PHONY: run debug test test-host test-target test-build bench clean distclean
+run: deps firmware
+	$(Q)$(QEMU_RUN) $(B)/anefw.elf $(ARGS)
+
+debug: deps firmware
+	$(Q)$(QEMU_RUN) --gdb $(B)/anefw.elf $(ARGS)
+
+TEST_BOARDS ?= $(BOARD)
+test-build: deps $(H)/anefw-tests tools $(TESTDATA_STAMP) fuzz-build
+	$(Q)for b in $(TEST_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-test-build || exit 1; done
+
+.PHONY: board-test-build
+board-test-build: $(B)/anefw-tests.elf firmware
+
+test: test-build
+	$(Q)ANEFW_ROOT=$(CURDIR) BUILD=$(abspath $(BUILD)) SHARED=$(SHARED) PYTHON=$(PYTHON) \
+		TEST_BOARDS="$(TEST_BOARDS)" bash tests/run.sh
+
+test-host: deps $(H)/anefw-tests $(TESTDATA_STAMP)
+	$(Q)$(H)/anefw-tests shared=$(SHARED) data=$(abspath $(BUILD))/testdata $(T)
+
+test-target: deps $(B)/anefw-tests.elf $(TESTDATA_STAMP)
+	$(Q)$(QEMU_RUN) $(B)/anefw-tests.elf shared=$(SHARED) data=$(abspath $(BUILD))/testdata $(T)
+
+clean:
+	rm -rf $(BUILD)/qemu-virt $(BUILD)/raspi3b $(BUILD)/host $(BUILD)/testdata
+
+distclean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

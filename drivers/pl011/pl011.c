@@ -1,0 +1,53 @@
+#include "drivers/pl011/pl011.h"
+#include "hal/mmio.h"
+
+int pl011_init(struct pl011 *u, uintptr_t base, uint32_t uartclk, uint32_t baud)
+{
+	u->base = base;
+	u->timeouts = 0;
+	if (uartclk == 0)
+		return PL011_OK;
+	if (baud == 0)
+		return PL011_ERR_PARAM;
+	/* divisor = uartclk / (16 * baud) as a 16.6 fixed-point number, rounded */
+	uint64_t div64 = (((uint64_t)uartclk * 4u) + baud / 2) / baud;
+	uint32_t ibrd = (uint32_t)(div64 >> 6), fbrd = (uint32_t)(div64 & 0x3f);
+	if (ibrd == 0 || ibrd > 0xffff)
+		return PL011_ERR_PARAM;
+	mmio_write_32(base + PL011_CR, 0);
+	(void)pl011_flush(u);
+	mmio_write_32(base + PL011_IMSC, 0);
+	mmio_write_32(base + PL011_ICR, 0x7ff);
+	mmio_write_32(base + PL011_IBRD, ibrd);
+	mmio_write_32(base + PL011_FBRD, fbrd);
+	mmio_write_32(base + PL011_LCRH, PL011_LCRH_WLEN8 | PL011_LCRH_FEN);
+	mmio_write_32(base + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
+	return PL011_OK;
+}
+
+int pl011_putc(struct pl011 *u, char c)
+{
+	for (uint32_t i = 0; i < PL011_POLL_LIMIT; i++) {
+		if (!(mmio_read_32(u->base + PL011_FR) & PL011_FR_TXFF)) {
+			mmio_write_32(u->base + PL011_DR, (uint8_t)c);
+			return PL011_OK;
+		}
+	}
+	u->timeouts++;
+	return PL011_ERR_TIMEOUT;
+}
+
+int pl011_getc(struct pl011 *u)
+{
+	if (mmio_read_32(u->base + PL011_FR) & PL011_FR_RXFE)
+		return PL011_ERR_EMPTY;
+	return (int)(mmio_read_32(u->base + PL011_DR) & 0xff);
+}
+
+int pl011_flush(struct pl011 *u)
+{
+	for (uint32_t i = 0; i < PL011_POLL_LIMIT; i++)
+		if (!(mmio_read_32(u->base + PL011_FR) & PL011_FR_BUSY))
+			return PL011_OK;
+	return PL011_ERR_TIMEOUT;
+}

@@ -1,0 +1,133 @@
+/* CPU, cache and counter services shared by every AArch64 board. */
+#include "hal/hal.h"
+#include "hal/aarch64/aarch64.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+void aarch64_semihosting_exit(int status);
+
+static unsigned entry_el;
+
+void aarch64_set_entry_el(unsigned el)
+{
+	entry_el = el;
+}
+
+unsigned hal_entry_el(void)
+{
+	return entry_el;
+}
+
+unsigned hal_current_el(void)
+{
+	uint64_t v;
+	__asm__ volatile("mrs %0, CurrentEL" : "=r"(v));
+	return (unsigned)(v >> 2) & 3;
+}
+
+unsigned hal_cpu_id(void)
+{
+	uint64_t v;
+	__asm__ volatile("mrs %0, mpidr_el1" : "=r"(v));
+	return (unsigned)(v & 0xff);
+}
+
+void hal_cpu_relax(void)
+{
+	__asm__ volatile("yield");
+}
+
+void hal_exit(int status)
+{
+	fflush(stdout);
+	if (hal_semihosting_available())
+		aarch64_semihosting_exit(status);
+	/* No host to report to: a clean stop. */
+	for (;;)
+		__asm__ volatile("wfe");
+}
+
+/* ---- cache maintenance by VA to the point of coherency ---- */
+static uint64_t dline(void)
+{
+	uint64_t ctr;
+	__asm__ volatile("mrs %0, ctr_el0" : "=r"(ctr));
+	return 4ull << ((ctr >> 16) & 0xf);
+}
+
+#define DCACHE_OP(fn, insn)                                                                     \
+	void fn(const void *p, size_t n)                                                        \
+	{                                                                                       \
+		uint64_t l = dline();                                                           \
+		uint64_t a = (uint64_t)(uintptr_t)p & ~(l - 1);                                 \
+		uint64_t end = (uint64_t)(uintptr_t)p + n;                                      \
+		for (; a < end; a += l)                                                         \
+			__asm__ volatile(insn ", %0" ::"r"(a) : "memory");                     \
+		__asm__ volatile("dsb sy" ::: "memory");                                        \
+	}
+
+static DCACHE_OP(dc_clean, "dc cvac")
+static DCACHE_OP(dc_inval, "dc ivac")
+static DCACHE_OP(dc_civac, "dc civac")
+
+void hal_dcache_clean(const void *p, size_t n)
+{
+	dc_clean(p, n);
+}
+
+void hal_dcache_invalidate(void *p, size_t n)
+{
+	dc_inval(p, n);
+}
+
+void hal_dcache_clean_invalidate(void *p, size_t n)
+{
+	dc_civac(p, n);
+}
+
+/* ---- counters: PMU cycle counter and the instructions-retired event ---- */
+#define PMCR_E (1u << 0)
+#define PMCR_P (1u << 1)
+#define PMCR_C (1u << 2)
+#define PMCR_LC (1u << 6)
+#define EVT_INST_RETIRED 0x08
+
+static int have_inst_event;
+static uint32_t inst_last;
+static uint64_t inst_high;
+
+void aarch64_counters_init(void)
+{
+	uint64_t ceid;
+	__asm__ volatile("mrs %0, pmceid0_el0" : "=r"(ceid));
+	have_inst_event = (int)((ceid >> EVT_INST_RETIRED) & 1);
+	__asm__ volatile("msr pmcr_el0, %0\n"
+			 "msr pmccfiltr_el0, xzr\n"
+			 "msr pmevtyper0_el0, %1\n"
+			 "msr pmcntenset_el0, %2\n"
+			 "isb" ::"r"((uint64_t)(PMCR_E | PMCR_P | PMCR_C | PMCR_LC)),
+			 "r"((uint64_t)EVT_INST_RETIRED), "r"((uint64_t)((1u << 31) | 1u)));
+}
+
+uint64_t hal_cycles(void)
+{
+	uint64_t v;
+	__asm__ volatile("isb\nmrs %0, pmccntr_el0" : "=r"(v));
+	return v;
+}
+
+/* Instructions retired: the 32-bit event counter widened in software (read it at least once
+ * every 2^32 instructions). Without the event (QEMU without -icount), the cycle counter. */
+uint64_t hal_instret(void)
+{
+	if (!have_inst_event)
+		return hal_cycles();
+	uint64_t v;
+	__asm__ volatile("isb\nmrs %0, pmevcntr0_el0" : "=r"(v));
+	uint32_t now = (uint32_t)v;
+	if (now < inst_last)
+		inst_high += 1ull << 32;
+	inst_last = now;
+	return inst_high | now;
+}

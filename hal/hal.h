@@ -1,0 +1,76 @@
+/*
+ * The hardware abstraction layer: the small interface the firmware, drivers and tests use.
+ * hal/<board>/ implements it for a board (with hal/aarch64/ for what every AArch64 board
+ * shares); hal/host/ implements it for native builds (tools and host tests).
+ */
+#ifndef ANEFW_HAL_H
+#define ANEFW_HAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- console ---- */
+void hal_console_init(void);
+void hal_console_putc(char c);
+void hal_console_write(const char *s, size_t n);
+
+/* ---- counters ---- */
+/* Instructions retired (exact under QEMU -icount shift=0); natively, a monotonic counter. */
+uint64_t hal_instret(void);
+/* Processor cycles (PMCCNTR on the target); natively, a monotonic counter. */
+uint64_t hal_cycles(void);
+
+/* ---- cache maintenance (by virtual address range; no-ops natively) ---- */
+void hal_dcache_clean(const void *p, size_t n);
+void hal_dcache_invalidate(void *p, size_t n);
+void hal_dcache_clean_invalidate(void *p, size_t n);
+
+/* ---- cpu ---- */
+unsigned hal_cpu_id(void);
+/* Exception level now (1 on the target after boot; 0 natively) and at entry. */
+unsigned hal_current_el(void);
+unsigned hal_entry_el(void);
+void hal_cpu_relax(void);
+/* Stop the machine with an exit status (semihosting exit on QEMU, a clean halt on a board). */
+__attribute__((noreturn)) void hal_exit(int status);
+
+/* ---- semihosting / host files ---- */
+/* 1 when host file access and exit status are available (QEMU, debugger, native). */
+int hal_semihosting_available(void);
+void hal_semihosting_write0(const char *s);
+/* Copies the command line (NUL-terminated) into buf; returns 0 or -1. */
+int hal_cmdline(char *buf, size_t len);
+/* Host files. mode: 0 read, 1 write (create/truncate). Returns a handle >= 0 or -1. */
+int hal_file_open(const char *path, int mode);
+/* Returns bytes transferred (short at end of file), or -1 on error. */
+long hal_file_read(int fd, void *buf, size_t n);
+long hal_file_write(int fd, const void *buf, size_t n);
+long hal_file_length(int fd);
+int hal_file_close(int fd);
+
+/* ---- platform description (for banners and the address policy) ---- */
+struct hal_region {
+	const char *name;
+	uint64_t base;
+	uint64_t size;
+	unsigned attrs; /* HAL_REGION_* */
+};
+#define HAL_REGION_R 1u
+#define HAL_REGION_W 2u
+#define HAL_REGION_X 4u
+#define HAL_REGION_DEVICE 8u
+#define HAL_REGION_GUARD 16u /* deliberately unmapped */
+
+struct hal_platform {
+	const char *board;
+	const char *cpu;
+	unsigned ncores;
+	const struct hal_region *regions; /* the firmware's memory map, ascending */
+	unsigned nregions;
+	const char *libc;                 /* C library name and version */
+};
+const struct hal_platform *hal_platform(void);
+/* The firmware image's own layout (text, rodata, data, stacks, heap); n set to the count. */
+const struct hal_region *hal_image_regions(unsigned *n);
+
+#endif

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target for FUZZ_SECONDS each, seeded from tests/fuzz/corpus/<target>/
+# and from the fixtures (tests/fuzz/seeds.sh decides which files seed which target).
+# Crashes are kept under build/fuzz-artifacts/ and fail the run.
+# Prints one line per target and "N passed, N failed".
+set -u
+BUILD=${BUILD:-build}
+secs=${FUZZ_SECONDS:-60}
+pass=0; fail=0
+for bin in "$BUILD"/host/fuzz/fuzz_*; do
+	[ -x "$bin" ] || continue
+	name=$(basename "$bin")
+	work="$BUILD/fuzz-work/$name"
+	art="$BUILD/fuzz-artifacts/$name"
+	mkdir -p "$work" "$art"
+	seeds=()
+	[ -d "tests/fuzz/corpus/$name" ] && seeds+=("tests/fuzz/corpus/$name")
+	if [ -f tests/fuzz/seeds.sh ]; then
+		while IFS= read -r d; do [ -d "$d" ] && seeds+=("$d"); done < <(bash tests/fuzz/seeds.sh "$name" "$BUILD")
+	fi
+	log="$work.log"
+	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$art/" "$work" "${seeds[@]}" >"$log" 2>&1; then
+		execs=$(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}')
+		echo "ok   fuzz.$name (${execs:-?} executions in ${secs}s)"
+		pass=$((pass + 1))
+	else
+		echo "FAIL fuzz.$name (see $log; inputs in $art)"
+		tail -n 30 "$log"
+		fail=$((fail + 1))
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,263 @@
+/* anefw test harness: runner, checks, files. Shared by the native and the target builds. */
+#include "harness.h"
+#include "hal/hal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct test_case __start_anefw_tests[];
+extern const struct test_case __stop_anefw_tests[];
+
+#define CMDLINE_MAX 1024
+static char cmdline_copy[CMDLINE_MAX];
+static int current_failed;
+static int current_skipped;
+static const struct test_case *current;
+static uint64_t rng_state;
+
+int test_str_eq(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+size_t test_mem_diff(const void *a, const void *b, size_t n)
+{
+	const uint8_t *x = a, *y = b;
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return i;
+	return (size_t)-1;
+}
+
+void test_fail_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	/* Only the first few failures of a test are printed in full. */
+	if (current_failed < 5) {
+		printf("  %s:%d: ", file, line);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+	}
+	current_failed++;
+}
+
+int test_failed_now(void)
+{
+	return current_failed;
+}
+
+void test_skip(const char *why)
+{
+	if (!current_skipped)
+		printf("  skipped: %s\n", why);
+	current_skipped = 1;
+}
+
+int test_on_target(void)
+{
+#ifdef ANEFW_TARGET
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+uint64_t test_rand(void)
+{
+	uint64_t x = rng_state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	rng_state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Command line: space-separated words; key=value pairs and bare test selectors. */
+const char *test_arg(const char *key)
+{
+	static char value[512];
+	size_t kl = strlen(key);
+	const char *p = cmdline_copy;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ')
+			p++;
+		if ((size_t)(p - w) > kl && strncmp(w, key, kl) == 0 && w[kl] == '=') {
+			size_t vl = (size_t)(p - w) - kl - 1;
+			if (vl >= sizeof value)
+				return NULL;
+			memcpy(value, w + kl + 1, vl);
+			value[vl] = 0;
+			return value;
+		}
+	}
+	return NULL;
+}
+
+static char shared_dir[512];
+static char data_dir[512];
+
+const char *test_shared_dir(void)
+{
+	return shared_dir[0] ? shared_dir : NULL;
+}
+
+static const char *join(const char *dir, const char *rel)
+{
+	static char buf[4][768];
+	static unsigned slot;
+	if (!dir || !dir[0])
+		return NULL;
+	char *b = buf[slot++ % 4];
+	snprintf(b, sizeof buf[0], "%s/%s", dir, rel);
+	return b;
+}
+
+const char *test_shared_path(const char *rel)
+{
+	return join(test_shared_dir(), rel);
+}
+
+const char *test_data_path(const char *rel)
+{
+	return join(data_dir[0] ? data_dir : NULL, rel);
+}
+
+int test_read_file(const char *path, uint8_t **buf, size_t *len)
+{
+	if (!path)
+		return -1;
+	int fd = hal_file_open(path, 0);
+	if (fd < 0)
+		return -1;
+	long n = hal_file_length(fd);
+	if (n < 0) {
+		hal_file_close(fd);
+		return -1;
+	}
+	uint8_t *b = malloc((size_t)n + 1);
+	if (!b) {
+		hal_file_close(fd);
+		return -1;
+	}
+	long got = n ? hal_file_read(fd, b, (size_t)n) : 0;
+	hal_file_close(fd);
+	if (got != n) {
+		free(b);
+		return -1;
+	}
+	b[n] = 0;
+	*buf = b;
+	*len = (size_t)n;
+	return 0;
+}
+
+int test_write_file(const char *path, const void *buf, size_t len)
+{
+	int fd = hal_file_open(path, 1);
+	if (fd < 0)
+		return -1;
+	long w = hal_file_write(fd, buf, len);
+	hal_file_close(fd);
+	return w == (long)len ? 0 : -1;
+}
+
+/* A test is selected when no selector is given, or its "suite" or "suite.name" is named. */
+static int selected(const struct test_case *t, int *any_selector)
+{
+	char full[160];
+	snprintf(full, sizeof full, "%s.%s", t->suite, t->name);
+	const char *p = cmdline_copy;
+	int explicit_hit = 0, hit = 0;
+	*any_selector = 0;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ')
+			p++;
+		size_t n = (size_t)(p - w);
+		if (!n || memchr(w, '=', n))
+			continue;
+		*any_selector = 1;
+		if (n == strlen(full) && strncmp(w, full, n) == 0)
+			explicit_hit = hit = 1;
+		else if (n == strlen(t->suite) && strncmp(w, t->suite, n) == 0)
+			hit = 1;
+	}
+	if (t->flags & TEST_FLAG_EXPLICIT)
+		return explicit_hit;
+	return *any_selector ? hit : 1;
+}
+
+int test_main(const char *cmdline)
+{
+	int passed = 0, failed = 0, skipped = 0, any;
+	snprintf(cmdline_copy, sizeof cmdline_copy, "%s", cmdline ? cmdline : "");
+	const char *s = test_arg("shared");
+	if (s)
+		snprintf(shared_dir, sizeof shared_dir, "%s", s);
+	/* The shared folder counts as present only if it really holds the fixtures. */
+	if (shared_dir[0]) {
+		int fd = hal_file_open(test_shared_path("fixtures/README.md"), 0);
+		if (fd < 0)
+			shared_dir[0] = 0;
+		else
+			hal_file_close(fd);
+	}
+	const char *d = test_arg("data");
+	if (d)
+		snprintf(data_dir, sizeof data_dir, "%s", d);
+
+	printf("# anefw tests on %s%s\n", hal_platform()->board,
+	       shared_dir[0] ? "" : " (no ../shared: fixture tests skip)");
+	for (const struct test_case *t = __start_anefw_tests; t < __stop_anefw_tests; t++) {
+		if (!selected(t, &any))
+			continue;
+		current = t;
+		current_failed = 0;
+		current_skipped = 0;
+		rng_state = 0x9E3779B97F4A7C15ULL;
+		for (const char *c = t->name; *c; c++)
+			rng_state = (rng_state ^ (uint8_t)*c) * 0x100000001B3ULL;
+		if (!rng_state)
+			rng_state = 1;
+		t->fn();
+		if (current_failed) {
+			printf("FAIL %s.%s\n", t->suite, t->name);
+			failed++;
+		} else if (current_skipped) {
+			printf("skip %s.%s\n", t->suite, t->name);
+			skipped++;
+		} else {
+			printf("ok   %s.%s\n", t->suite, t->name);
+			passed++;
+		}
+	}
+	current = NULL;
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	fflush(stdout);
+	return failed;
+}
+
+/* The harness's own checks: a test that must fail when selected (see tests/suites/). */
+TEST_EX(harness, deliberate_failure, TEST_FLAG_EXPLICIT)
+{
+	CHECK_EQ(1 + 1, 3);
+}
+
+TEST(harness, checks_pass)
+{
+	CHECK_EQ(2 + 2, 4);
+	CHECK_STR("anefw", "anefw");
+	CHECK(test_mem_diff("abc", "abd", 3) == 2);
+	CHECK(test_mem_diff("abc", "abc", 3) == (size_t)-1);
+}

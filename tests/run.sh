@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every test suite and prints the combined verdict.
+# A suite is an executable script in the suites folder (default tests/suites/) that prints its
+# own test lines and ends with a line "N passed, N failed" (", N skipped" may follow).
+# A suite that ends without that line (crash, hang, timeout) counts as one failure.
+# Usage: tests/run.sh [SUITES_DIR]   (environment: see the Makefile's test target)
+set -u
+dir=${1:-$(dirname "$0")/suites}
+total_p=0; total_f=0; total_s=0
+for suite in "$dir"/*.sh; do
+	[ -e "$suite" ] || continue
+	name=$(basename "$suite" .sh)
+	echo "=== suite $name"
+	out=$(mktemp)
+	timeout -s KILL "${SUITE_TIMEOUT:-1200}" bash "$suite" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1)
+	rm -f "$out"
+	if [ -z "$line" ]; then
+		echo "FAIL suite $name gave no verdict (exit $rc)"
+		total_f=$((total_f + 1))
+		continue
+	fi
+	p=$(echo "$line" | sed -E 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/')
+	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+	s=0
+	case "$line" in *skipped*) s=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/');; esac
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL suite $name exited $rc with no failure counted"
+		f=1
+	fi
+	total_p=$((total_p + p)); total_f=$((total_f + f)); total_s=$((total_s + s))
+done
+echo "$total_p passed, $total_f failed, $total_s skipped"
+[ "$total_f" -eq 0 ]

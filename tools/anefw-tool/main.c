@@ -1,0 +1,111 @@
+/* anefw-tool: dispatch to the subcommands registered with TOOL_COMMAND. */
+#include "tool.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct tool_cmd __start_anefw_cmds[];
+extern const struct tool_cmd __stop_anefw_cmds[];
+
+int tool_read_file(const char *path, uint8_t **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "anefw-tool: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *b = malloc(cap);
+	while (b) {
+		size_t got = fread(b + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
+			break;
+		uint8_t *nb = cap > (SIZE_MAX / 2) ? NULL : realloc(b, cap * 2);
+		if (!nb) {
+			free(b);
+			b = NULL;
+			break;
+		}
+		b = nb;
+		cap *= 2;
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (!b || err) {
+		free(b);
+		fprintf(stderr, "anefw-tool: cannot read %s\n", path);
+		return -1;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+int tool_write_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		fprintf(stderr, "anefw-tool: cannot create %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	size_t put = fwrite(buf, 1, len, f);
+	int bad = (put != len) | (fclose(f) != 0);
+	if (bad) {
+		fprintf(stderr, "anefw-tool: cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+int tool_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int tool_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "anefw-tool %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+static void usage(FILE *to)
+{
+	fprintf(to, "usage: anefw-tool COMMAND [ARGS...]\ncommands:\n");
+	for (const struct tool_cmd *c = __start_anefw_cmds; c < __stop_anefw_cmds; c++)
+		fprintf(to, "  %s\n", c->usage);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (const struct tool_cmd *c = __start_anefw_cmds; c < __stop_anefw_cmds; c++)
+		if (!strcmp(c->name, argv[1]))
+			return c->fn(argc - 1, argv + 1);
+	fprintf(stderr, "anefw-tool: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

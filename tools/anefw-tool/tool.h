@@ -1,0 +1,32 @@
+/*
+ * anefw-tool: host tools built from the same fw/ sources as the firmware.
+ * Each subcommand lives in its own file and registers itself with TOOL_COMMAND; main.c
+ * dispatches on argv[1]. A command returns the process exit status (0 on success).
+ */
+#ifndef ANEFW_TOOL_H
+#define ANEFW_TOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tool_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv); /* argv[0] is the subcommand name */
+	const char *usage;                /* one or more lines, without the program name */
+};
+
+#define TOOL_COMMAND(id, name_, fn_, usage_)                                                    \
+	static const struct tool_cmd tool_cmd_##id                                              \
+		__attribute__((used, section("anefw_cmds"), aligned(8))) = {name_, fn_, usage_}
+
+/* Helpers shared by subcommands. */
+/* Reads a whole file; returns 0 and a malloc'd buffer, or -1 with a message printed. */
+int tool_read_file(const char *path, uint8_t **buf, size_t *len);
+/* Writes a whole file; returns 0, or -1 with a message printed. */
+int tool_write_file(const char *path, const void *buf, size_t len);
+/* Parses an unsigned integer (decimal or 0x hex) with range check; returns 0 or -1. */
+int tool_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Prints "anefw-tool NAME: message" to stderr and returns 2 (bad usage) */
+int tool_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
