@@ -23,7 +23,7 @@ include hal/$(BOARD)/platform.mk
 DEPS_HASH := $(shell cat scripts/setup-deps.sh | md5sum | cut -c1-12)
 DEPS_STAMP := $(BUILD)/.deps-$(DEPS_HASH)
 NEWLIB_HASH := $(shell cat scripts/build-newlib.sh | md5sum | cut -c1-12)
-NEWLIB_DIR := $(BUILD)/newlib
+NEWLIB_DIR ?= $(BUILD)/newlib
 NEWLIB := $(NEWLIB_DIR)/prefix/aarch64-none-elf
 NEWLIB_STAMP := $(NEWLIB_DIR)/stamp-$(NEWLIB_HASH)
 

@@ -1,0 +1,87 @@
+# The foundation's own checks: the harness counts failures, crashes are reported and end the run
+# nonzero, .text is read-only, the stack guard page catches overflow, instruction counts repeat,
+# and entry at EL2 and EL3 reaches EL1 with the MMU on.
+. tests/lib.sh
+
+# A failing test is reported as failed, and the target's exit status is the failure count.
+for b in $TEST_BOARDS; do
+	elf="$BUILD/$b/anefw-tests.elf"
+	out=$(qemu_run --board "$b" --timeout 60 "$elf" harness.deliberate_failure 2>&1); rc=$?
+	if [ "$rc" -eq 1 ] && echo "$out" | grep -q '^FAIL harness.deliberate_failure' \
+		&& echo "$out" | grep -q '^0 passed, 1 failed'; then
+		t_pass "foundation.$b.failing_test_is_counted"
+	else
+		t_fail "foundation.$b.failing_test_is_counted" "exit $rc"
+	fi
+done
+out=$("$BUILD/host/anefw-tests" harness.deliberate_failure 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && echo "$out" | grep -q '^0 passed, 1 failed'; then
+	t_pass foundation.host.failing_test_is_counted
+else
+	t_fail foundation.host.failing_test_is_counted "exit $rc"
+fi
+
+# The runner behind `make test` exits nonzero and counts a failing or silent suite.
+tmp=$(mktemp -d)
+printf 'echo "FAIL x"\necho "0 passed, 1 failed"\nexit 1\n' > "$tmp/a.sh"
+printf 'echo "no verdict at all"\n' > "$tmp/b.sh"
+out=$(bash tests/run.sh "$tmp" 2>&1); rc=$?
+rm -rf "$tmp"
+if [ "$rc" -ne 0 ] && echo "$out" | tail -n1 | grep -q '^0 passed, 2 failed'; then
+	t_pass foundation.runner_counts_failures
+else
+	t_fail foundation.runner_counts_failures "exit $rc: $(echo "$out" | tail -n1)"
+fi
+
+# Crashes: report printed, run ends with the crash status (100), never a hang.
+crash() { # NAME MODE PATTERN
+	for b in $TEST_BOARDS; do
+		out=$(qemu_run --board "$b" --timeout 30 "$BUILD/$b/anefw-tests.elf" "mode=$2" 2>&1); rc=$?
+		if [ "$rc" -eq 100 ] && echo "$out" | grep -q 'anefw crash report' \
+			&& echo "$out" | grep -q 'ESR 0x' && echo "$out" | grep -q 'ELR 0x' \
+			&& echo "$out" | grep -q 'FAR 0x' && echo "$out" | grep -q '^x30' \
+			&& echo "$out" | grep -q "$3"; then
+			t_pass "foundation.$b.$1"
+		else
+			t_fail "foundation.$b.$1" "exit $rc"
+			echo "$out" | tail -n 20
+		fi
+	done
+}
+crash data_abort_reports_and_exits dataabort 'translation fault on read'
+crash text_write_faults textwrite 'permission fault on write'
+crash stack_overflow_hits_guard stackoverflow 'main stack guard page'
+
+# Instruction counts under -icount are exact: two runs agree, and are nonzero.
+for b in $TEST_BOARDS; do
+	a=$(qemu_run --board "$b" --icount --timeout 60 "$BUILD/$b/anefw-tests.elf" mode=icount | grep -o 'instructions: [0-9]*')
+	c=$(qemu_run --board "$b" --icount --timeout 60 "$BUILD/$b/anefw-tests.elf" mode=icount | grep -o 'instructions: [0-9]*')
+	if [ -n "$a" ] && [ "$a" = "$c" ] && [ "$a" != "instructions: 0" ]; then
+		t_pass "foundation.$b.icount_repeatable ($a)"
+	else
+		t_fail "foundation.$b.icount_repeatable" "'$a' vs '$c'"
+	fi
+done
+
+# Entry at EL2 and EL3 (qemu-virt can start the core there) ends at EL1 with the MMU on.
+if echo " $TEST_BOARDS " | grep -q ' qemu-virt '; then
+	for el in 1 2 3; do
+		out=$(qemu_run --el "$el" --timeout 30 "$BUILD/qemu-virt/anefw-tests.elf" mode=el 2>&1); rc=$?
+		if [ "$rc" -eq 0 ] && echo "$out" | grep -q "entered at EL$el, running at EL1, mmu on"; then
+			t_pass "foundation.qemu-virt.entry_el$el"
+		else
+			t_fail "foundation.qemu-virt.entry_el$el" "exit $rc: $out"
+		fi
+	done
+fi
+
+# The firmware image itself: `make run` equivalent exits 0 promptly with its banner.
+for b in $TEST_BOARDS; do
+	out=$(qemu_run --board "$b" --timeout 30 "$BUILD/$b/anefw.elf" 2>&1); rc=$?
+	if [ "$rc" -eq 0 ] && echo "$out" | grep -q 'newlib-nano' && echo "$out" | grep -q 'EL1'; then
+		t_pass "foundation.$b.firmware_runs"
+	else
+		t_fail "foundation.$b.firmware_runs" "exit $rc"
+	fi
+done
+t_done
