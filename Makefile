@@ -48,6 +48,7 @@ BOOT_SRCS := boot/entry.S boot/vectors.S boot/start.c boot/mmu.c boot/exceptions
 TARGET_COMMON := $(BOOT_SRCS) $(HAL_A64_SRCS) $(PLAT_SRCS) $(DRV_SRCS)
 TEST_SRCS := tests/harness/harness.c tests/harness/main.c $(sort $(wildcard tests/unit/*.c))
 TARGET_TEST_SRCS := $(sort $(wildcard tests/target/*.c))
+BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
 TOOL_SRCS := $(sort $(wildcard tools/anefw-tool/*.c))
 HOST_HAL_SRCS := hal/host/hal_host.c
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -94,6 +95,11 @@ $(B)/anefw.elf: $(FW_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 $(B)/anefw-tests.elf: $(TEST_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 	@echo "  LD      $@"
 	$(Q)$(TCC) $(TARGET_LDFLAGS) $(TEST_IMAGE_OBJS) $(TARGET_LIBS) -o $@
+
+BENCH_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(FW_SRCS) tests/harness/harness.c tests/harness/main.c $(TARGET_TEST_SRCS) $(BENCH_SRCS))
+$(B)/anefw-bench.elf: $(BENCH_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
+	@echo "  LD      $@"
+	$(Q)$(TCC) $(TARGET_LDFLAGS) $(BENCH_IMAGE_OBJS) $(TARGET_LIBS) -o $@
 
 $(B)/%.bin: $(B)/%.elf
 	$(Q)$(CROSS)objcopy -O binary $< $@
@@ -186,6 +192,11 @@ board-test-build: $(B)/anefw-tests.elf firmware
 test: test-build
 	$(Q)ANEFW_ROOT=$(CURDIR) BUILD=$(abspath $(BUILD)) SHARED=$(SHARED) PYTHON=$(PYTHON) \
 		TEST_BOARDS="$(TEST_BOARDS)" bash tests/run.sh
+
+# Benchmarks: tests in tests/bench/ (suite "bench"), run on the target under exact instruction
+# counting. They print instructions per element; they are measurements, never pass/fail on time.
+bench: deps $(B)/anefw-bench.elf $(TESTDATA_STAMP)
+	$(Q)QEMU_TIMEOUT=1800 $(QEMU_RUN) --icount $(B)/anefw-bench.elf bench data=$(abspath $(BUILD))/testdata $(T)
 
 test-host: deps $(H)/anefw-tests $(TESTDATA_STAMP)
 	$(Q)$(H)/anefw-tests shared=$(SHARED) data=$(abspath $(BUILD))/testdata $(T)

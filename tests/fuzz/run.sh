@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target for FUZZ_SECONDS each, seeded from tests/fuzz/corpus/<target>/
-# and from the fixtures (tests/fuzz/seeds.sh decides which files seed which target).
+# and from what tests/fuzz/seeds/<target>.sh prints (e.g. directories of fixtures).
 # Crashes are kept under build/fuzz-artifacts/ and fail the run.
 # Prints one line per target and "N passed, N failed".
 set -u
@@ -15,8 +15,9 @@ for bin in "$BUILD"/host/fuzz/fuzz_*; do
 	mkdir -p "$work" "$art"
 	seeds=()
 	[ -d "tests/fuzz/corpus/$name" ] && seeds+=("tests/fuzz/corpus/$name")
-	if [ -f tests/fuzz/seeds.sh ]; then
-		while IFS= read -r d; do [ -d "$d" ] && seeds+=("$d"); done < <(bash tests/fuzz/seeds.sh "$name" "$BUILD")
+	# tests/fuzz/seeds/<target>.sh, if present, prints seed directories (one a line).
+	if [ -f "tests/fuzz/seeds/$name.sh" ]; then
+		while IFS= read -r d; do [ -d "$d" ] && seeds+=("$d"); done < <(BUILD="$BUILD" SHARED="${SHARED:-}" bash "tests/fuzz/seeds/$name.sh")
 	fi
 	log="$work.log"
 	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
