@@ -1,0 +1,149 @@
+#include "fw/policy/policy.h"
+
+#include <string.h>
+
+static const char *const names[POL_ERR__COUNT] = {
+	[POL_OK] = "ok",
+	[POL_ERR_BAR_INDEX] = "bar-index-out-of-range",
+	[POL_ERR_BAR_ABSENT] = "bar-not-granted",
+	[POL_ERR_GRANT] = "bad-grant",
+	[POL_ERR_GRANT_TWICE] = "bar-granted-twice",
+	[POL_ERR_REACH] = "address-beyond-engine-reach",
+	[POL_ERR_FORBIDDEN] = "address-in-firmware-memory",
+	[POL_ERR_OUT_OF_BUFFER] = "range-outside-granted-buffer",
+	[POL_ERR_OVERFLOW] = "address-arithmetic-overflow",
+	[POL_ERR_ACCESS] = "access-not-granted",
+	[POL_ERR_ALIAS] = "output-overlaps-input",
+	[POL_ERR_TOO_MANY] = "too-many-accesses",
+	[POL_ERR_EMPTY] = "empty-range",
+};
+
+const char *pol_err_name(enum pol_err e)
+{
+	return (unsigned)e < POL_ERR__COUNT && names[e] ? names[e] : "unknown-policy-error";
+}
+
+void pol_init(struct pol_table *t, unsigned reach_bits)
+{
+	memset(t, 0, sizeof *t);
+	t->reach = reach_bits >= 64 ? UINT64_MAX : (1ull << reach_bits);
+}
+
+static int overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	/* both ranges are known not to wrap */
+	return a < b + bn && b < a + an;
+}
+
+enum pol_err pol_forbid(struct pol_table *t, uint64_t base, uint64_t size)
+{
+	uint64_t end;
+	if (!size || pol_add_ovf(base, size, &end))
+		return POL_ERR_GRANT;
+	if (t->nforbidden >= POL_MAX_FORBIDDEN)
+		return POL_ERR_TOO_MANY;
+	t->forbidden[t->nforbidden++] = (struct pol_range){base, size, 0, 0};
+	return POL_OK;
+}
+
+enum pol_err pol_grant(struct pol_table *t, unsigned bar, uint64_t dva, uint64_t size,
+		       uint64_t mapped, unsigned access, unsigned flags)
+{
+	uint64_t end;
+	if (bar >= POL_MAX_BUFFERS)
+		return POL_ERR_BAR_INDEX;
+	if (t->present & (1u << bar))
+		return POL_ERR_GRANT_TWICE;
+	if (!size || !access || (access & ~POL_RW) || pol_add_ovf(dva, size, &end) ||
+	    pol_add_ovf(mapped, size, &end))
+		return POL_ERR_GRANT;
+	if (end > t->reach)
+		return POL_ERR_REACH;
+	for (unsigned i = 0; i < t->nforbidden; i++)
+		if (overlaps(mapped, size, t->forbidden[i].base, t->forbidden[i].size))
+			return POL_ERR_FORBIDDEN;
+	t->buf[bar] = (struct pol_buffer){dva, size, mapped, access, flags};
+	t->present |= 1u << bar;
+	return POL_OK;
+}
+
+static enum pol_err check(struct pol_table *t, unsigned bar, uint64_t offset, uint64_t len,
+			  unsigned access, uint64_t *runtime)
+{
+	uint64_t end;
+	if (bar >= POL_MAX_BUFFERS)
+		return POL_ERR_BAR_INDEX;
+	if (!(t->present & (1u << bar)))
+		return POL_ERR_BAR_ABSENT;
+	if (!len)
+		return POL_ERR_EMPTY;
+	const struct pol_buffer *b = &t->buf[bar];
+	if (pol_add_ovf(offset, len, &end))
+		return POL_ERR_OVERFLOW;
+	if (end > b->size)
+		return POL_ERR_OUT_OF_BUFFER;
+	if ((access & b->access) != access || !access)
+		return POL_ERR_ACCESS;
+	if (t->nacc >= POL_MAX_ACCESSES)
+		return POL_ERR_TOO_MANY;
+	uint64_t rt = b->mapped + offset; /* cannot overflow: mapped + size was checked */
+	t->acc[t->nacc++] = (struct pol_range){rt, len, access, bar};
+	*runtime = rt;
+	return POL_OK;
+}
+
+enum pol_err pol_rebase(struct pol_table *t, unsigned bar, uint64_t iova, uint64_t len,
+			unsigned access, uint64_t *runtime)
+{
+	if (bar >= POL_MAX_BUFFERS)
+		return POL_ERR_BAR_INDEX;
+	if (!(t->present & (1u << bar)))
+		return POL_ERR_BAR_ABSENT;
+	if (iova < t->buf[bar].dva)
+		return POL_ERR_OUT_OF_BUFFER;
+	return check(t, bar, iova - t->buf[bar].dva, len, access, runtime);
+}
+
+enum pol_err pol_check_offset(struct pol_table *t, unsigned bar, uint64_t offset, uint64_t len,
+			      unsigned access, uint64_t *runtime)
+{
+	return check(t, bar, offset, len, access, runtime);
+}
+
+enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, unsigned naxes,
+				uint64_t elem, uint64_t *extent)
+{
+	uint64_t total = elem;
+	if (!elem)
+		return POL_ERR_EMPTY;
+	for (unsigned i = 0; i < naxes; i++) {
+		uint64_t span;
+		if (!dims[i])
+			return POL_ERR_EMPTY;
+		if (pol_mul_ovf(dims[i] - 1, strides[i], &span) || pol_add_ovf(total, span, &total))
+			return POL_ERR_OVERFLOW;
+	}
+	*extent = total;
+	return POL_OK;
+}
+
+enum pol_err pol_check_aliasing(const struct pol_table *t)
+{
+	for (unsigned i = 0; i < t->nacc; i++) {
+		const struct pol_range *w = &t->acc[i];
+		if (!(w->access & POL_WRITE))
+			continue;
+		for (unsigned j = 0; j < t->nacc; j++) {
+			const struct pol_range *r = &t->acc[j];
+			if (i == j || !(r->access & POL_READ))
+				continue;
+			if (!overlaps(w->base, w->size, r->base, r->size))
+				continue;
+			/* the same buffer declared in place may be read and written */
+			if (w->bar == r->bar && (t->buf[w->bar].flags & POL_FLAG_IN_PLACE))
+				continue;
+			return POL_ERR_ALIAS;
+		}
+	}
+	return POL_OK;
+}
