@@ -1,0 +1,327 @@
+#include "fw/kunit/kunit.h"
+
+#include <string.h>
+
+static const char *const names[KU_ERR__COUNT] = {
+	[KU_OK] = "ok",
+	[KU_ERR_TRUNCATED] = "kunit-truncated",
+	[KU_ERR_MAGIC] = "kunit-bad-magic",
+	[KU_ERR_VERSION] = "kunit-unknown-version",
+	[KU_ERR_FORMAT] = "kunit-bad-kernel-format",
+	[KU_ERR_SECTION_BOUNDS] = "kunit-section-outside-unit",
+	[KU_ERR_SECTION_OVERLAP] = "kunit-sections-overlap",
+	[KU_ERR_CORES] = "kunit-bad-core-count",
+	[KU_ERR_OCG_TABLE_SIZE] = "kunit-ocg-table-size",
+	[KU_ERR_CORE_MISMATCH] = "kunit-per-core-mismatch",
+	[KU_ERR_RECORD_BOUNDS] = "kunit-record-outside-weights",
+	[KU_ERR_RECORD_OVERLAP] = "kunit-records-overlap",
+	[KU_ERR_RECORD_RESERVED] = "kunit-record-reserved-nonzero",
+	[KU_ERR_SLOT_PREFILLED] = "kunit-slot-prefilled",
+	[KU_ERR_SLOT_UNSET] = "kunit-slot-unset",
+	[KU_ERR_ASYMMETRIC_V5] = "kunit-asymmetric-on-v5",
+	[KU_ERR_LUT_BUDGET] = "kunit-lut-over-budget",
+	[KU_ERR_WEIGHT_CAP] = "kunit-weight-over-cap",
+	[KU_ERR_ADDRESS] = "kunit-address-beyond-32-bits",
+	[KU_ERR_TOO_MANY] = "kunit-counts-over-limit",
+};
+
+const char *ku_err_name(enum ku_err e)
+{
+	return (unsigned)e < KU_ERR__COUNT && names[e] ? names[e] : "kunit-unknown-error";
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static size_t set_offset(const struct ku_unit *u, uint32_t core)
+{
+	return u->sec[KU_SEC_OCGS].offset +
+	       (size_t)core * (KU_SET_HEADER + (size_t)u->nocg * KU_RECORD_SIZE);
+}
+
+void ku_record(const struct ku_unit *u, uint32_t core, uint32_t i, uint32_t rec[KU_RECORD_WORDS])
+{
+	const uint8_t *p = u->base + set_offset(u, core) + KU_SET_HEADER + (size_t)i * KU_RECORD_SIZE;
+	for (unsigned w = 0; w < KU_RECORD_WORDS; w++)
+		rec[w] = rd32(p + 4 * w);
+}
+
+enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim,
+		     struct ku_unit *out)
+{
+	struct ku_unit u;
+	if (!buf || len < KU_HEADER_SIZE)
+		return KU_ERR_TRUNCATED;
+	if (rd32(buf) != KU_MAGIC)
+		return KU_ERR_MAGIC;
+	memset(&u, 0, sizeof u);
+	u.base = buf;
+	u.version = rd32(buf + 0x04);
+	u.format = rd32(buf + 0x08);
+	u.flags = rd32(buf + 0x0c);
+	u.ncores = rd32(buf + 0x10);
+	u.nocg = rd32(buf + 0x14);
+	uint32_t total = rd32(buf + 0x18);
+	u.bytes_per_channel = rd32(buf + 0x1c);
+	if (total < KU_HEADER_SIZE || total > len)
+		return KU_ERR_TRUNCATED;
+	u.len = total;
+	if (u.version != 5 && u.version != 6)
+		return KU_ERR_VERSION;
+	if (lim && u.version != lim->version)
+		return KU_ERR_VERSION;
+	if (u.format < 1 || u.format > 31)
+		return KU_ERR_FORMAT;
+	if (u.ncores == 0 || u.ncores > KU_MAX_CORES)
+		return KU_ERR_CORES;
+	if (u.nocg > KU_MAX_OCGS)
+		return KU_ERR_TOO_MANY;
+	if (u.version == 5 && (u.flags & KU_FLAG_ASYMMETRIC))
+		return KU_ERR_ASYMMETRIC_V5;
+
+	/* sections: 16-byte aligned, after the descriptor, inside the unit, disjoint */
+	for (unsigned s = 0; s < KU_NSECTIONS; s++) {
+		const uint8_t *d = buf + 0x20 + 16 * s;
+		struct ku_section_desc *sd = &u.sec[s];
+		sd->offset = rd32(d);
+		sd->size = rd32(d + 4);
+		sd->type = rd32(d + 8);
+		sd->param = rd32(d + 12);
+		uint64_t end = (uint64_t)sd->offset + sd->size;
+		if (sd->size && (sd->offset < KU_HEADER_SIZE || (sd->offset & 15) || end > total))
+			return KU_ERR_SECTION_BOUNDS;
+	}
+	for (unsigned a = 0; a < KU_NSECTIONS; a++)
+		for (unsigned b = a + 1; b < KU_NSECTIONS; b++) {
+			const struct ku_section_desc *x = &u.sec[a], *y = &u.sec[b];
+			if (x->size && y->size && x->offset < (uint64_t)y->offset + y->size &&
+			    y->offset < (uint64_t)x->offset + x->size)
+				return KU_ERR_SECTION_OVERLAP;
+		}
+	if (u.sec[KU_SEC_ACTLUT].size % KU_ACTLUT_RECORD)
+		return KU_ERR_SECTION_BOUNDS;
+
+	/* chip limits */
+	if (lim) {
+		uint64_t luts = (uint64_t)u.sec[KU_SEC_ACTLUT].size + u.sec[KU_SEC_PALETTE].size;
+		if (luts > lim->lut_budget)
+			return KU_ERR_LUT_BUDGET;
+		uint32_t cap = (u.flags & KU_FLAG_STREAMED) ? lim->stream_cap : lim->dense_cap;
+		if (u.sec[KU_SEC_WEIGHTS].size > cap)
+			return KU_ERR_WEIGHT_CAP;
+	}
+
+	/* OCG table: ncores sets of (count, reserved, nocg records) */
+	uint64_t set_size = KU_SET_HEADER + (uint64_t)u.nocg * KU_RECORD_SIZE;
+	if (u.sec[KU_SEC_OCGS].size != set_size * u.ncores)
+		return KU_ERR_OCG_TABLE_SIZE;
+	uint32_t wsize = u.sec[KU_SEC_WEIGHTS].size;
+	uint32_t mask_per_ch = (u.flags & KU_FLAG_SPARSE) ? u.sec[KU_SEC_WEIGHTS].param : 0;
+	if (mask_per_ch > u.bytes_per_channel)
+		return KU_ERR_SECTION_BOUNDS;
+	uint64_t channels_core0 = 0;
+	for (uint32_t c = 0; c < u.ncores; c++) {
+		const uint8_t *set = buf + set_offset(&u, c);
+		if (rd32(set) != u.nocg)
+			return KU_ERR_CORE_MISMATCH;
+		if (rd32(set + 4) != 0)
+			return KU_ERR_RECORD_RESERVED;
+		uint64_t prev_end = 0, channels = 0;
+		for (uint32_t i = 0; i < u.nocg; i++) {
+			uint32_t rec[KU_RECORD_WORDS];
+			ku_record(&u, c, i, rec);
+			uint64_t bytes = (uint64_t)rec[1] * u.bytes_per_channel;
+			if (rec[1] == 0 || (uint64_t)rec[0] + bytes > wsize)
+				return KU_ERR_RECORD_BOUNDS;
+			if (rec[0] < prev_end)
+				return KU_ERR_RECORD_OVERLAP;
+			prev_end = (uint64_t)rec[0] + bytes;
+			for (unsigned s = 0; s < KU_NSLOTS; s++)
+				if (rec[2 + s] != KU_SLOT_UNSET)
+					return KU_ERR_SLOT_PREFILLED;
+			if (rec[12] || rec[13])
+				return KU_ERR_RECORD_RESERVED;
+			if (c > 0) {
+				uint32_t r0[KU_RECORD_WORDS];
+				ku_record(&u, 0, i, r0);
+				if (r0[1] != rec[1])
+					return KU_ERR_CORE_MISMATCH;
+			}
+			channels += rec[1];
+		}
+		if (c == 0)
+			channels_core0 = channels;
+		else if (channels != channels_core0)
+			return KU_ERR_CORE_MISMATCH;
+	}
+	*out = u;
+	return KU_OK;
+}
+
+uint32_t ku_used_slots(const struct ku_unit *u)
+{
+	uint32_t m = (1u << KU_SLOT_INPUT_TILE) | (1u << KU_SLOT_OUTPUT_TILE);
+	if (u->sec[KU_SEC_WEIGHTS].size)
+		m |= 1u << KU_SLOT_WEIGHTS;
+	if (u->flags & KU_FLAG_SPARSE)
+		m |= 1u << KU_SLOT_MASK;
+	if (u->sec[KU_SEC_SCALE].size)
+		m |= (1u << KU_SLOT_SCALE_VEC) | (1u << KU_SLOT_POSTSCALE_STREAM);
+	if (u->sec[KU_SEC_BIAS].size)
+		m |= (1u << KU_SLOT_BIAS_VEC) | (1u << KU_SLOT_BIAS_STREAM);
+	if (u->sec[KU_SEC_PALETTE].size)
+		m |= 1u << KU_SLOT_PALETTE_STREAM;
+	if (u->sec[KU_SEC_ACTLUT].size)
+		m |= 1u << KU_SLOT_ACTLUT_STREAM;
+	return m;
+}
+
+/* Slot value: a 32-bit device address, or KU_SLOT_UNSET when it cannot be formed. */
+static enum ku_err addr32(uint64_t a, uint32_t *v)
+{
+	if (a == UINT64_MAX) {
+		*v = KU_SLOT_UNSET;
+		return KU_OK;
+	}
+	if (a >= 0xffffffffull)
+		return KU_ERR_ADDRESS;
+	*v = (uint32_t)a;
+	return KU_OK;
+}
+
+enum ku_err ku_patch(const struct ku_unit *u, const struct ku_dispatch *d, uint8_t *out,
+		     size_t out_len)
+{
+	if (out_len < u->len)
+		return KU_ERR_TRUNCATED;
+	if (out != u->base)
+		memcpy(out, u->base, u->len);
+	uint32_t used = ku_used_slots(u);
+	uint64_t sec_base[KU_NSECTIONS];
+	for (unsigned s = 0; s < KU_NSECTIONS; s++)
+		sec_base[s] = d->unit_base + u->sec[s].offset;
+	uint32_t mask_per_ch = (u->flags & KU_FLAG_SPARSE) ? u->sec[KU_SEC_WEIGHTS].param : 0;
+	for (uint32_t c = 0; c < u->ncores; c++) {
+		uint64_t first_channel = 0;
+		for (uint32_t i = 0; i < u->nocg; i++) {
+			uint32_t rec[KU_RECORD_WORDS];
+			ku_record(u, c, i, rec);
+			uint64_t a[KU_NSLOTS];
+			for (unsigned s = 0; s < KU_NSLOTS; s++)
+				a[s] = UINT64_MAX;
+			uint64_t w = sec_base[KU_SEC_WEIGHTS] + rec[0];
+			a[KU_SLOT_INPUT_TILE] = d->input_tile;
+			a[KU_SLOT_OUTPUT_TILE] = d->output_tile;
+			if (used & (1u << KU_SLOT_WEIGHTS))
+				a[KU_SLOT_WEIGHTS] = w + (uint64_t)mask_per_ch * rec[1];
+			if (used & (1u << KU_SLOT_MASK))
+				a[KU_SLOT_MASK] = w;
+			/* per-channel vectors: fp16 (2 bytes) or fp32 (4) per channel, by section type */
+			uint64_t sw = u->sec[KU_SEC_SCALE].type == 4 ? 4 : 2;
+			uint64_t bw = u->sec[KU_SEC_BIAS].type == 4 ? 4 : 2;
+			if (used & (1u << KU_SLOT_SCALE_VEC))
+				a[KU_SLOT_SCALE_VEC] = sec_base[KU_SEC_SCALE] + first_channel * sw;
+			if (used & (1u << KU_SLOT_BIAS_VEC))
+				a[KU_SLOT_BIAS_VEC] = sec_base[KU_SEC_BIAS] + first_channel * bw;
+			if (used & (1u << KU_SLOT_BIAS_STREAM))
+				a[KU_SLOT_BIAS_STREAM] = sec_base[KU_SEC_BIAS];
+			if (used & (1u << KU_SLOT_POSTSCALE_STREAM))
+				a[KU_SLOT_POSTSCALE_STREAM] = sec_base[KU_SEC_SCALE];
+			if (used & (1u << KU_SLOT_PALETTE_STREAM))
+				a[KU_SLOT_PALETTE_STREAM] = sec_base[KU_SEC_PALETTE];
+			if (used & (1u << KU_SLOT_ACTLUT_STREAM))
+				a[KU_SLOT_ACTLUT_STREAM] = sec_base[KU_SEC_ACTLUT];
+			uint8_t *p = out + set_offset(u, c) + KU_SET_HEADER + (size_t)i * KU_RECORD_SIZE;
+			for (unsigned s = 0; s < KU_NSLOTS; s++) {
+				uint32_t v;
+				enum ku_err e = addr32(a[s], &v);
+				if (e)
+					return e;
+				if (v == KU_SLOT_UNSET && (used & (1u << s)))
+					return KU_ERR_SLOT_UNSET;
+				wr32(p + 4 * (2 + s), v);
+			}
+			first_channel += rec[1];
+		}
+	}
+	return KU_OK;
+}
+
+static uint32_t align16(uint32_t v)
+{
+	return (v + 15u) & ~15u;
+}
+
+size_t ku_write(const struct ku_build *b, uint8_t *out, size_t cap)
+{
+	struct {
+		const uint8_t *data;
+		uint32_t len, type, param;
+	} s[KU_NSECTIONS] = {
+		[KU_SEC_ACTLUT] = {b->actlut, b->actlut_len, 5, 0},
+		[KU_SEC_PALETTE] = {b->palette, b->palette_len, b->palette_format,
+				    b->palette_bits | (b->palette_luts << 8)},
+		[KU_SEC_OCGS] = {NULL, 0, 0, 0},
+		[KU_SEC_SCALE] = {b->scale, b->scale_len, 5, 0},
+		[KU_SEC_BIAS] = {b->bias, b->bias_len, 5, 0},
+		[KU_SEC_WEIGHTS] = {b->weights, b->weights_len, 0, 0},
+	};
+	if (b->ncores == 0 || b->ncores > KU_MAX_CORES || b->nocg > KU_MAX_OCGS)
+		return 0;
+	uint64_t set = KU_SET_HEADER + (uint64_t)b->nocg * KU_RECORD_SIZE;
+	s[KU_SEC_OCGS].len = (uint32_t)(set * b->ncores);
+	if (b->flags & KU_FLAG_SPARSE)
+		s[KU_SEC_WEIGHTS].param = b->mask_bytes_per_channel;
+	uint64_t at = KU_HEADER_SIZE;
+	uint32_t off[KU_NSECTIONS];
+	for (unsigned i = 0; i < KU_NSECTIONS; i++) {
+		off[i] = s[i].len ? (uint32_t)at : 0;
+		at = align16((uint32_t)(at + s[i].len));
+		if (at > 0xffffffffull)
+			return 0;
+	}
+	if (at > cap)
+		return 0;
+	memset(out, 0, (size_t)at);
+	wr32(out + 0x00, KU_MAGIC);
+	wr32(out + 0x04, b->version);
+	wr32(out + 0x08, b->format);
+	wr32(out + 0x0c, b->flags);
+	wr32(out + 0x10, b->ncores);
+	wr32(out + 0x14, b->nocg);
+	wr32(out + 0x18, (uint32_t)at);
+	wr32(out + 0x1c, b->bytes_per_channel);
+	for (unsigned i = 0; i < KU_NSECTIONS; i++) {
+		uint8_t *d = out + 0x20 + 16 * i;
+		wr32(d, off[i]);
+		wr32(d + 4, s[i].len);
+		wr32(d + 8, s[i].type);
+		wr32(d + 12, s[i].param);
+		if (s[i].data && s[i].len)
+			memcpy(out + off[i], s[i].data, s[i].len);
+	}
+	for (uint32_t c = 0; c < b->ncores; c++) {
+		uint8_t *p = out + off[KU_SEC_OCGS] + (size_t)c * set;
+		wr32(p, b->nocg);
+		uint32_t woff = 0;
+		for (uint32_t i = 0; i < b->nocg; i++) {
+			uint8_t *r = p + KU_SET_HEADER + (size_t)i * KU_RECORD_SIZE;
+			wr32(r, woff);
+			wr32(r + 4, b->ocg_channels[i]);
+			for (unsigned k = 0; k < KU_NSLOTS; k++)
+				wr32(r + 8 + 4 * k, KU_SLOT_UNSET);
+			woff += b->ocg_channels[i] * b->bytes_per_channel;
+		}
+	}
+	return (size_t)at;
+}

@@ -1,0 +1,171 @@
+#include "fw/kunit/kunit.h"
+#include "tests/harness/harness.h"
+
+#include <string.h>
+
+static const struct ku_limits m1 = {
+	.dense_cap = 0x10000, .stream_cap = 0x40000, .lut_budget = 0x1000, .version = 5};
+
+static uint8_t unit[4096];
+static uint8_t actlut[0x80], palette[32], scale[24], bias[24], weights[12 * 16];
+static const uint32_t channels[3] = {4, 4, 4};
+
+static size_t build(uint32_t flags, uint32_t ncores)
+{
+	struct ku_build b = {
+		.version = 5, .format = 9, .flags = flags, .ncores = ncores,
+		.bytes_per_channel = 16,
+		.actlut = actlut, .actlut_len = sizeof actlut,
+		.palette = palette, .palette_len = sizeof palette, .palette_format = 1,
+		.palette_bits = 4, .palette_luts = 1,
+		.scale = scale, .scale_len = sizeof scale,
+		.bias = bias, .bias_len = sizeof bias,
+		.weights = weights, .weights_len = sizeof weights,
+		.ocg_channels = channels, .nocg = 3,
+	};
+	return ku_write(&b, unit, sizeof unit);
+}
+
+static void put32(size_t at, uint32_t v)
+{
+	unit[at] = (uint8_t)v;
+	unit[at + 1] = (uint8_t)(v >> 8);
+	unit[at + 2] = (uint8_t)(v >> 16);
+	unit[at + 3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* byte offset of word w of record i of core c in the unit just built */
+static size_t rec_at(const struct ku_unit *u, uint32_t c, uint32_t i, unsigned w)
+{
+	return u->sec[KU_SEC_OCGS].offset + c * (KU_SET_HEADER + 3 * KU_RECORD_SIZE) + KU_SET_HEADER +
+	       i * KU_RECORD_SIZE + 4 * w;
+}
+
+TEST(kunit, write_parse_patch)
+{
+	size_t n = build(KU_FLAG_STREAMED, 4);
+	REQUIRE(n > 0);
+	struct ku_unit u;
+	REQUIRE(ku_parse(unit, n, &m1, &u) == KU_OK);
+	CHECK_EQ(u.ncores, 4);
+	CHECK_EQ(u.nocg, 3);
+	uint32_t rec[KU_RECORD_WORDS];
+	ku_record(&u, 3, 2, rec);
+	CHECK_EQ(rec[0], 8 * 16);
+	CHECK_EQ(rec[1], 4);
+	CHECK_EQ(rec[2], KU_SLOT_UNSET);
+
+	static uint8_t out[4096];
+	struct ku_dispatch d = {.unit_base = 0x80000000, .input_tile = 0x81000000,
+				.output_tile = 0x82000000};
+	REQUIRE(ku_patch(&u, &d, out, sizeof out) == KU_OK);
+	const uint8_t *r = out + rec_at(&u, 1, 2, 0);
+	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_INPUT_TILE)), 0x81000000);
+	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_OUTPUT_TILE)), 0x82000000);
+	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_WEIGHTS)), 0x80000000 + u.sec[KU_SEC_WEIGHTS].offset + 128);
+	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_MASK)), KU_SLOT_UNSET); /* not sparse: unused */
+	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_SCALE_VEC)), 0x80000000 + u.sec[KU_SEC_SCALE].offset + 16);
+	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_BIAS_VEC)), 0x80000000 + u.sec[KU_SEC_BIAS].offset + 16);
+	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_PALETTE_STREAM)), 0x80000000 + u.sec[KU_SEC_PALETTE].offset);
+	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_ACTLUT_STREAM)), 0x80000000 + u.sec[KU_SEC_ACTLUT].offset);
+	/* the program itself is untouched */
+	CHECK_EQ(get32(unit + rec_at(&u, 1, 2, 2)), KU_SLOT_UNSET);
+}
+
+struct hostile {
+	const char *what;
+	enum ku_err want;
+};
+
+TEST(kunit, hostile_units_are_refused)
+{
+	struct ku_unit u;
+	size_t n = build(0, 2);
+	REQUIRE(n > 0 && ku_parse(unit, n, &m1, &u) == KU_OK);
+	const struct ku_unit good = u;
+	unsigned cases = 0;
+#define EXPECT(mutation, want)                                                                  \
+	do {                                                                                    \
+		n = build(0, 2);                                                                \
+		mutation;                                                                       \
+		enum ku_err got = ku_parse(unit, n, &m1, &u);                                   \
+		if (got != (want))                                                              \
+			test_fail_at(__FILE__, __LINE__, "%s: got %s, want %s", #mutation,      \
+				     ku_err_name(got), ku_err_name(want));                      \
+		cases++;                                                                        \
+	} while (0)
+	EXPECT(put32(0, 0x12345678), KU_ERR_MAGIC);
+	EXPECT(put32(4, 7), KU_ERR_VERSION);
+	EXPECT(put32(4, 6), KU_ERR_VERSION); /* a later descriptor on the M1 */
+	EXPECT(put32(8, 0), KU_ERR_FORMAT);
+	EXPECT(put32(8, 32), KU_ERR_FORMAT);
+	EXPECT(put32(0x10, 0), KU_ERR_CORES);
+	EXPECT(put32(0x10, 99), KU_ERR_CORES);
+	EXPECT(put32(0x14, 100000), KU_ERR_TOO_MANY);
+	EXPECT(put32(0x18, (uint32_t)n + 16), KU_ERR_TRUNCATED);
+	EXPECT(n = 64, KU_ERR_TRUNCATED);
+	EXPECT(put32(0x20 + 16 * KU_SEC_WEIGHTS + 4, 0x100000), KU_ERR_SECTION_BOUNDS);
+	EXPECT(put32(0x20 + 16 * KU_SEC_BIAS, 0x40), KU_ERR_SECTION_BOUNDS); /* inside header */
+	EXPECT(put32(0x20 + 16 * KU_SEC_BIAS, good.sec[KU_SEC_BIAS].offset + 2),
+	       KU_ERR_SECTION_BOUNDS); /* misaligned */
+	EXPECT(put32(0x20 + 16 * KU_SEC_BIAS, good.sec[KU_SEC_SCALE].offset), KU_ERR_SECTION_OVERLAP);
+	EXPECT(put32(0x20 + 16 * KU_SEC_ACTLUT + 4, 0x40), KU_ERR_SECTION_BOUNDS);
+	EXPECT(put32(0x20 + 16 * KU_SEC_OCGS + 4, good.sec[KU_SEC_OCGS].size - KU_RECORD_SIZE),
+	       KU_ERR_OCG_TABLE_SIZE);
+	EXPECT(put32(good.sec[KU_SEC_OCGS].offset + KU_SET_HEADER + 3 * KU_RECORD_SIZE, 2),
+	       KU_ERR_CORE_MISMATCH); /* core 1 says 2 records */
+	EXPECT(put32(rec_at(&good, 1, 1, 1), 3), KU_ERR_CORE_MISMATCH); /* channels differ */
+	EXPECT(put32(rec_at(&good, 0, 2, 0), 0x1000), KU_ERR_RECORD_BOUNDS);
+	EXPECT(put32(rec_at(&good, 0, 2, 1), 0x10000000), KU_ERR_RECORD_BOUNDS);
+	EXPECT(put32(rec_at(&good, 0, 2, 1), 0), KU_ERR_RECORD_BOUNDS);
+	EXPECT(put32(rec_at(&good, 0, 1, 0), 16), KU_ERR_RECORD_OVERLAP);
+	EXPECT(put32(rec_at(&good, 1, 0, 2 + KU_SLOT_ACTLUT_STREAM), 0x1000), KU_ERR_SLOT_PREFILLED);
+	EXPECT(put32(rec_at(&good, 0, 0, 12), 1), KU_ERR_RECORD_RESERVED);
+	EXPECT(put32(0x0c, KU_FLAG_ASYMMETRIC), KU_ERR_ASYMMETRIC_V5);
+#undef EXPECT
+	CHECK_EQ(cases, 25);
+	/* palette (32) + activation LUT (0x80) bytes over a tighter shared budget */
+	struct ku_limits tight = m1;
+	tight.lut_budget = 0x80 + 31;
+	n = build(0, 2);
+	CHECK_EQ(ku_parse(unit, n, &tight, &u), KU_ERR_LUT_BUDGET);
+	tight.lut_budget = 0x80 + 32;
+	CHECK_EQ(ku_parse(unit, n, &tight, &u), KU_OK);
+}
+
+TEST(kunit, caps_depend_on_streaming)
+{
+	static uint8_t big[0x12000];
+	static uint8_t buf[0x13000];
+	uint32_t ch[1] = {0x1200};
+	struct ku_build b = {.version = 5, .format = 9, .ncores = 1, .bytes_per_channel = 16,
+			     .weights = big, .weights_len = sizeof big, .ocg_channels = ch, .nocg = 1};
+	struct ku_unit u;
+	size_t n = ku_write(&b, buf, sizeof buf);
+	REQUIRE(n);
+	CHECK_EQ(ku_parse(buf, n, &m1, &u), KU_ERR_WEIGHT_CAP); /* dense: 72 KiB > 64 KiB */
+	b.flags = KU_FLAG_STREAMED;
+	n = ku_write(&b, buf, sizeof buf);
+	CHECK_EQ(ku_parse(buf, n, &m1, &u), KU_OK); /* streamed: relaxed cap */
+}
+
+TEST(kunit, patch_refuses_unresolved_and_wide_addresses)
+{
+	size_t n = build(KU_FLAG_SPARSE, 1);
+	struct ku_unit u;
+	REQUIRE(ku_parse(unit, n, &m1, &u) == KU_OK);
+	static uint8_t out[4096];
+	struct ku_dispatch d = {.unit_base = 0x1000, .input_tile = UINT64_MAX, .output_tile = 0x2000};
+	CHECK_EQ(ku_patch(&u, &d, out, sizeof out), KU_ERR_SLOT_UNSET);
+	d.input_tile = 0x3000;
+	d.unit_base = 0xffffff00;
+	CHECK_EQ(ku_patch(&u, &d, out, sizeof out), KU_ERR_ADDRESS);
+	d.unit_base = 0x1000;
+	CHECK_EQ(ku_patch(&u, &d, out, 16), KU_ERR_TRUNCATED);
+	CHECK_EQ(ku_patch(&u, &d, out, sizeof out), KU_OK);
+}
