@@ -65,7 +65,7 @@ TARGET_CFLAGS := -std=gnu11 -ffreestanding -mcpu=cortex-a53 -mstrict-align -mno-
 # fw/ is integer-only: no floating-point or SIMD registers at all.
 FW_ONLY_CFLAGS := -mgeneral-regs-only
 TARGET_LDFLAGS := -nostartfiles -nostdlib -static -no-pie -Wl,--build-id=none -T $(PLAT_LDSCRIPT) -Wl,--gc-sections \
-	-Wl,-Map,$@.map -L$(NEWLIB)/lib
+	-L$(NEWLIB)/lib
 TARGET_LIBS := -Wl,--start-group -lc -lgcc -Wl,--end-group
 
 tobj = $(patsubst %,$(B)/obj/%.o,$(1))
@@ -90,16 +90,16 @@ TEST_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(FW_SRCS) $(TEST_SRCS) $(TARGET
 
 $(B)/anefw.elf: $(FW_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 	@echo "  LD      $@"
-	$(Q)$(TCC) $(TARGET_LDFLAGS) $(FW_IMAGE_OBJS) $(TARGET_LIBS) -o $@
+	$(Q)$(TCC) $(TARGET_LDFLAGS) -Wl,-Map,$@.map $(FW_IMAGE_OBJS) $(TARGET_LIBS) -o $@
 
 $(B)/anefw-tests.elf: $(TEST_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 	@echo "  LD      $@"
-	$(Q)$(TCC) $(TARGET_LDFLAGS) $(TEST_IMAGE_OBJS) $(TARGET_LIBS) -o $@
+	$(Q)$(TCC) $(TARGET_LDFLAGS) -Wl,-Map,$@.map $(TEST_IMAGE_OBJS) $(TARGET_LIBS) -o $@
 
 BENCH_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(FW_SRCS) tests/harness/harness.c tests/harness/main.c $(TARGET_TEST_SRCS) $(BENCH_SRCS))
 $(B)/anefw-bench.elf: $(BENCH_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 	@echo "  LD      $@"
-	$(Q)$(TCC) $(TARGET_LDFLAGS) $(BENCH_IMAGE_OBJS) $(TARGET_LIBS) -o $@
+	$(Q)$(TCC) $(TARGET_LDFLAGS) -Wl,-Map,$@.map $(BENCH_IMAGE_OBJS) $(TARGET_LIBS) -o $@
 
 $(B)/%.bin: $(B)/%.elf
 	$(Q)$(CROSS)objcopy -O binary $< $@
