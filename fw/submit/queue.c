@@ -1,0 +1,110 @@
+#include "fw/submit/queue.h"
+
+#include <string.h>
+
+static const char *const names[SUBQ_ERR__COUNT] = {
+	[SUBQ_OK] = "ok",
+	[SUBQ_ERR_FULL] = "queue-full",
+	[SUBQ_ERR_EMPTY] = "queue-empty",
+	[SUBQ_ERR_BAD_INDEX] = "queue-index-out-of-range",
+	[SUBQ_ERR_PRIORITY] = "priority-out-of-range",
+	[SUBQ_ERR_QUEUE] = "queue-number-out-of-range",
+	[SUBQ_ERR_GRANTS] = "too-many-grants",
+};
+
+const char *subq_err_name(enum subq_err e)
+{
+	return (unsigned)e < SUBQ_ERR__COUNT && names[e] ? names[e] : "unknown-queue-error";
+}
+
+void subq_init(struct subq *q)
+{
+	memset(q, 0, sizeof *q);
+}
+
+enum subq_err subq_submit(struct subq *q, const struct subq_entry *e)
+{
+	if (e->priority > SUBQ_MAX_PRIORITY)
+		return SUBQ_ERR_PRIORITY;
+	if (e->queue >= SUBQ_MAX_QUEUES)
+		return SUBQ_ERR_QUEUE;
+	if (e->ngrants > SUBQ_MAX_GRANTS)
+		return SUBQ_ERR_GRANTS;
+	for (unsigned i = 0; i < SUBQ_SLOTS; i++) {
+		if (q->occupied & (1ull << i))
+			continue;
+		q->slot[i] = *e;
+		q->seq[i] = q->next_seq++;
+		q->occupied |= 1ull << i;
+		return SUBQ_OK;
+	}
+	return SUBQ_ERR_FULL;
+}
+
+enum subq_err subq_take(struct subq *q, struct subq_entry *out)
+{
+	int best = -1;
+	for (unsigned i = 0; i < SUBQ_SLOTS; i++) {
+		if (!(q->occupied & (1ull << i)))
+			continue;
+		if (best < 0 || q->slot[i].priority > q->slot[best].priority ||
+		    (q->slot[i].priority == q->slot[best].priority && q->seq[i] < q->seq[best]))
+			best = (int)i;
+	}
+	if (best < 0)
+		return SUBQ_ERR_EMPTY;
+	*out = q->slot[best];
+	q->occupied &= ~(1ull << best);
+	/* The host may have written anything: clamp what the firmware will index with. */
+	if (out->ngrants > SUBQ_MAX_GRANTS)
+		out->ngrants = SUBQ_MAX_GRANTS;
+	return SUBQ_OK;
+}
+
+void subq_complete(struct subq *q, uint32_t id, enum subq_status st, uint32_t domain,
+		   uint32_t code)
+{
+	uint32_t head = q->done_head, tail = q->done_tail;
+	if (head >= SUBQ_SLOTS || tail >= SUBQ_SLOTS) {
+		/* a corrupted ring: reset it rather than index with it */
+		q->done_head = q->done_tail = 0;
+		head = tail = 0;
+	}
+	uint32_t next = (tail + 1) % SUBQ_SLOTS;
+	if (next == head) {
+		q->dropped++;
+		return;
+	}
+	q->done[tail] = (struct subq_completion){id, (uint32_t)st, domain, code};
+	q->done_tail = next;
+}
+
+enum subq_err subq_reap(struct subq *q, struct subq_completion *out)
+{
+	if (q->done_head >= SUBQ_SLOTS || q->done_tail >= SUBQ_SLOTS)
+		return SUBQ_ERR_BAD_INDEX;
+	if (q->done_head == q->done_tail)
+		return SUBQ_ERR_EMPTY;
+	*out = q->done[q->done_head];
+	q->done_head = (q->done_head + 1) % SUBQ_SLOTS;
+	return SUBQ_OK;
+}
+
+unsigned subq_pending(const struct subq *q)
+{
+	return (unsigned)__builtin_popcountll(q->occupied);
+}
+
+unsigned subq_run(struct subq *q, subq_handler h, void *ctx)
+{
+	unsigned n = 0;
+	struct subq_entry e;
+	/* Bounded: at most one pass over the slots that were occupied when it started. */
+	for (unsigned budget = subq_pending(q); budget && subq_take(q, &e) == SUBQ_OK; budget--) {
+		struct subq_completion c = {e.id, SUBQ_DONE, SUBQ_DOM_NONE, 0};
+		h(ctx, &e, &c);
+		subq_complete(q, e.id, (enum subq_status)c.status, c.domain, c.code);
+		n++;
+	}
+	return n;
+}
