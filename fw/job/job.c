@@ -3,9 +3,12 @@
  * pipeline as far as it exists.
  */
 #include "fw/job/job.h"
+#include "fw/loader/loader.h"
 #include "hal/hal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static void print_region(const struct hal_region *r)
 {
@@ -31,10 +34,93 @@ static void banner(void)
 		print_region(&img[i]);
 }
 
+/* Value of "key=" in a "key=value ..." command line, copied into buf; 0, or -1 when absent. */
+static int cmdline_arg(const char *cmdline, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	for (const char *s = cmdline; s && *s;) {
+		while (*s == ' ')
+			s++;
+		const char *e = s;
+		while (*e && *e != ' ')
+			e++;
+		if ((size_t)(e - s) > kl && !strncmp(s, key, kl) && s[kl] == '=') {
+			size_t n = (size_t)(e - s) - kl - 1;
+			if (n >= len)
+				return -1;
+			memcpy(buf, s + kl + 1, n);
+			buf[n] = 0;
+			return 0;
+		}
+		s = e;
+	}
+	return -1;
+}
+
+static void to_console(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	fwrite(s, 1, n, stdout);
+}
+
+#define JOB_MAX_PROGRAM (16u << 20)
+
+/* Reads the program over semihosting, loads and validates it, prints the summary. */
+static int run_program(const char *path)
+{
+	int fd = hal_file_open(path, 0);
+	if (fd < 0) {
+		printf("program: cannot open %s\n", path);
+		return 1;
+	}
+	long n = hal_file_length(fd);
+	if (n < 0 || (unsigned long)n > JOB_MAX_PROGRAM) {
+		printf("program: %s: bad length %ld\n", path, n);
+		hal_file_close(fd);
+		return 1;
+	}
+	uint8_t *buf = malloc(n ? (size_t)n : 1);
+	static struct ldr_program prog;
+	if (!buf) {
+		printf("program: out of memory for %ld bytes\n", n);
+		hal_file_close(fd);
+		return 1;
+	}
+	long got = n ? hal_file_read(fd, buf, (size_t)n) : 0;
+	hal_file_close(fd);
+	if (got != n) {
+		printf("program: %s: short read\n", path);
+		free(buf);
+		return 1;
+	}
+	printf("program: %s (%ld bytes)\n", path, n);
+	enum ldr_err e = ldr_load(buf, (size_t)n, 0, &prog);
+	int rc = 0;
+	if (e != LDR_OK) {
+		printf("program: rejected: %s (%s)", ldr_err_name(e), ldr_err_text(e));
+		if (prog.err_off)
+			printf(" at file offset 0x%lx", (unsigned long)prog.err_off);
+		printf("\n");
+		rc = 1;
+	} else {
+		printf("program: valid\n");
+		ldr_print(&prog, 0, to_console, NULL);
+	}
+	fflush(stdout);
+	free(buf);
+	return rc;
+}
+
 int anefw_job(const char *cmdline)
 {
+	static char path[512];
 	banner();
 	printf("command line: %s\n", cmdline && cmdline[0] ? cmdline : "(none)");
+	int rc = 0;
+	if (cmdline_arg(cmdline, "program", path, sizeof path) == 0)
+		rc = run_program(path);
+	else
+		printf("no program given (program=PATH)\n");
 	printf("anefw: done\n");
-	return 0;
+	return rc;
 }

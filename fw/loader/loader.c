@@ -1,0 +1,723 @@
+/*
+ * Program loader: the .hwx container, raw task streams, the TD chain and the H13 register-write
+ * stream. See docs/formats.md for the layout as this project reads it.
+ */
+#include "fw/loader/loader.h"
+
+#include <string.h>
+
+#define HWX_MAGIC 0xbeefface
+#define HWX_CPUTYPE 0x80
+#define LC_SYMTAB 0x2
+#define LC_THREAD 0x4
+#define LC_UNIXTHREAD 0x5
+#define LC_IDFVMLIB 0x6
+#define LC_LOADFVMLIB 0x7
+#define LC_IDENT 0x8
+#define LC_SEGMENT_64 0x19
+#define SEG_CMD_BYTES 72
+#define SECT_BYTES 80
+#define RELOC_BYTES 8
+#define THREAD_MAIN_FLAVOR 1
+#define THREAD_BARS_OFF 0x000
+#define THREAD_TD_ADDR_OFF 0x800
+#define THREAD_TD_WORDS_OFF 0x808
+#define THREAD_TD_COUNT_OFF 0x80c
+#define THREAD_MAIN_MIN 0x810
+
+static const char *const err_names[LDR_E_COUNT_] = {
+	[LDR_OK] = "ok",
+	[LDR_E_ARG] = "bad_argument",
+	[LDR_E_TRUNCATED] = "truncated",
+	[LDR_E_BAD_MAGIC] = "bad_magic",
+	[LDR_E_BAD_CPUTYPE] = "bad_cputype",
+	[LDR_E_BAD_VERSION] = "bad_version",
+	[LDR_E_UNSUPPORTED] = "unsupported_generation",
+	[LDR_E_CMD_RANGE] = "cmd_outside_file",
+	[LDR_E_CMD_SIZE] = "bad_cmd_size",
+	[LDR_E_SEG_RANGE] = "segment_outside_file",
+	[LDR_E_SECT_RANGE] = "section_outside_file",
+	[LDR_E_SECT_OUTSIDE_SEG] = "section_outside_segment",
+	[LDR_E_SECT_OVERLAP] = "sections_overlap",
+	[LDR_E_NAME] = "bad_name",
+	[LDR_E_NO_TEXT] = "no_text_section",
+	[LDR_E_THREAD] = "bad_thread",
+	[LDR_E_WINDOW] = "unknown_window",
+	[LDR_E_TD_RANGE] = "td_outside_text",
+	[LDR_E_TD_SIZE] = "bad_td_size",
+	[LDR_E_STREAM_OVERRUN] = "stream_overrun",
+	[LDR_E_UNKNOWN_REG] = "unknown_register",
+	[LDR_E_BAR_RANGE] = "bar_out_of_range",
+	[LDR_E_RELOC_RANGE] = "reloc_outside_section",
+	[LDR_E_RELOC_TARGET] = "bad_reloc_target",
+	[LDR_E_CHAIN_LOOP] = "chain_loop",
+	[LDR_E_CHAIN_BREAK] = "chain_break",
+	[LDR_E_TD_COUNT] = "td_count_mismatch",
+	[LDR_E_LIMIT] = "over_limit",
+	[LDR_E_COEFF_RANGE] = "coeff_outside_weights",
+};
+
+static const char *const err_texts[LDR_E_COUNT_] = {
+	[LDR_OK] = "valid program",
+	[LDR_E_ARG] = "bad argument",
+	[LDR_E_TRUNCATED] = "file shorter than its header",
+	[LDR_E_BAD_MAGIC] = "not a .hwx container (bad magic)",
+	[LDR_E_BAD_CPUTYPE] = "cputype is not the neural engine (0x80)",
+	[LDR_E_BAD_VERSION] = "cpusubtype names no known generation",
+	[LDR_E_UNSUPPORTED] = "generation known but its task descriptors are not decoded",
+	[LDR_E_CMD_RANGE] = "load commands extend outside the file",
+	[LDR_E_CMD_SIZE] = "load command size too small, misaligned or past the commands",
+	[LDR_E_SEG_RANGE] = "segment file range outside the file",
+	[LDR_E_SECT_RANGE] = "section file range outside the file",
+	[LDR_E_SECT_OUTSIDE_SEG] = "section outside its segment",
+	[LDR_E_SECT_OVERLAP] = "sections overlap",
+	[LDR_E_NAME] = "name not terminated inside its command",
+	[LDR_E_NO_TEXT] = "no __TEXT,__text section",
+	[LDR_E_THREAD] = "malformed or duplicate thread command",
+	[LDR_E_WINDOW] = "I/O name for an address with no __FVMLIB window",
+	[LDR_E_TD_RANGE] = "task descriptor outside __text",
+	[LDR_E_TD_SIZE] = "task descriptor size impossible",
+	[LDR_E_STREAM_OVERRUN] = "register-write stream runs past its task descriptor",
+	[LDR_E_UNKNOWN_REG] = "write to a register outside the register map",
+	[LDR_E_BAR_RANGE] = "enabled BAR index names no base address",
+	[LDR_E_RELOC_RANGE] = "relocation outside its section",
+	[LDR_E_RELOC_TARGET] = "relocation names no section or symbol",
+	[LDR_E_CHAIN_LOOP] = "task descriptor chain loops",
+	[LDR_E_CHAIN_BREAK] = "task descriptor chain ends without end-of-network",
+	[LDR_E_TD_COUNT] = "thread command's TD count differs from the chain",
+	[LDR_E_LIMIT] = "a count over the documented limits",
+	[LDR_E_COEFF_RANGE] = "enabled coefficient buffer outside the weights",
+};
+
+const char *const ldr_bar_names[8] = {"RBase0", "RBase1", "WBase", "TBase",
+				      "KBase0", "KBase1", "KBase2", "KBase3"};
+
+const char *ldr_err_name(enum ldr_err e)
+{
+	return ((unsigned)e < LDR_E_COUNT_ && err_names[e]) ? err_names[e] : "unknown_error";
+}
+
+const char *ldr_err_text(enum ldr_err e)
+{
+	return ((unsigned)e < LDR_E_COUNT_ && err_texts[e]) ? err_texts[e] : "unknown error";
+}
+
+/* off + n <= len, without overflow */
+static int in_range(uint64_t off, uint64_t n, uint64_t len)
+{
+	return off <= len && n <= len - off;
+}
+
+static int ranges_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	/* both ranges already known not to wrap */
+	return an && bn && a < b + bn && b < a + an;
+}
+
+static void copy_name(char dst[17], const uint8_t *src)
+{
+	memcpy(dst, src, 16);
+	dst[16] = 0;
+}
+
+/* ---- container ---- */
+
+struct fvm_name {
+	uint64_t addr;
+	const char *name;
+	size_t len;
+};
+
+struct pstate {
+	struct ldr_program *p;
+	struct fvm_name names[LDR_MAX_WINDOWS];
+	unsigned nnames;
+};
+
+static enum ldr_err parse_segment(struct ldr_program *p, const uint8_t *c, uint32_t cmdsize)
+{
+	if (cmdsize < SEG_CMD_BYTES)
+		return LDR_E_CMD_SIZE;
+	uint32_t nsects = ldr_rd32(c + 64);
+	if ((uint64_t)nsects * SECT_BYTES > cmdsize - SEG_CMD_BYTES)
+		return LDR_E_CMD_SIZE;
+	if (p->nsegs >= LDR_MAX_SEGS || nsects > LDR_MAX_SECTS - p->nsects)
+		return LDR_E_LIMIT;
+	struct ldr_segment *s = &p->segs[p->nsegs];
+	copy_name(s->name, c + 8);
+	s->vmaddr = ldr_rd64(c + 24);
+	s->vmsize = ldr_rd64(c + 32);
+	s->fileoff = ldr_rd64(c + 40);
+	s->filesize = ldr_rd64(c + 48);
+	s->maxprot = ldr_rd32(c + 56);
+	s->initprot = ldr_rd32(c + 60);
+	s->nsects = nsects;
+	s->flags = ldr_rd32(c + 68);
+	s->first_sect = p->nsects;
+	if (!in_range(s->fileoff, s->filesize, p->len))
+		return LDR_E_SEG_RANGE;
+	if (s->vmaddr + s->vmsize < s->vmaddr)
+		return LDR_E_SEG_RANGE;
+	for (uint32_t i = 0; i < nsects; i++) {
+		const uint8_t *sc = c + SEG_CMD_BYTES + (size_t)i * SECT_BYTES;
+		struct ldr_section *x = &p->sects[p->nsects];
+		copy_name(x->sectname, sc);
+		copy_name(x->segname, sc + 16);
+		x->addr = ldr_rd64(sc + 32);
+		x->size = ldr_rd64(sc + 40);
+		x->offset = ldr_rd32(sc + 48);
+		x->align = ldr_rd32(sc + 52);
+		x->reloff = ldr_rd32(sc + 56);
+		x->nreloc = ldr_rd32(sc + 60);
+		x->flags = ldr_rd32(sc + 64);
+		x->seg = p->nsegs;
+		x->in_file = s->filesize != 0 && (x->flags & 0xff) != 1 && x->size != 0;
+		if (x->size) {
+			if (x->addr < s->vmaddr || !in_range(x->addr - s->vmaddr, x->size, s->vmsize))
+				return LDR_E_SECT_OUTSIDE_SEG;
+		}
+		if (x->in_file) {
+			if (!in_range(x->offset, x->size, p->len))
+				return LDR_E_SECT_RANGE;
+			if (x->offset < s->fileoff ||
+			    !in_range(x->offset - s->fileoff, x->size, s->filesize))
+				return LDR_E_SECT_OUTSIDE_SEG;
+		}
+		p->nsects++;
+	}
+	p->nsegs++;
+	return LDR_OK;
+}
+
+static enum ldr_err parse_fvmlib(struct pstate *st, const uint8_t *c, uint32_t cmdsize)
+{
+	if (cmdsize < 20)
+		return LDR_E_CMD_SIZE;
+	uint32_t noff = ldr_rd32(c + 8);
+	if (noff < 20 || noff >= cmdsize)
+		return LDR_E_NAME;
+	const uint8_t *nm = c + noff;
+	const uint8_t *nul = memchr(nm, 0, cmdsize - noff);
+	if (!nul)
+		return LDR_E_NAME;
+	if (st->nnames >= LDR_MAX_WINDOWS)
+		return LDR_E_LIMIT;
+	st->names[st->nnames].addr = ldr_rd32(c + 16);
+	st->names[st->nnames].name = (const char *)nm;
+	st->names[st->nnames].len = (size_t)(nul - nm);
+	st->nnames++;
+	return LDR_OK;
+}
+
+static enum ldr_err parse_thread(struct ldr_program *p, const uint8_t *c, uint32_t cmdsize)
+{
+	if (cmdsize < 16)
+		return LDR_E_THREAD;
+	uint32_t flavor = ldr_rd32(c + 8), count = ldr_rd32(c + 12);
+	/* one flavor/state pair; what follows the state (network names) is skipped by size */
+	if ((uint64_t)count * 4 > cmdsize - 16)
+		return LDR_E_THREAD;
+	const uint8_t *st = c + 16;
+	if (flavor != THREAD_MAIN_FLAVOR) {
+		p->nthreads_io++;
+		return LDR_OK;
+	}
+	if (p->have_thread || (uint64_t)count * 4 < THREAD_MAIN_MIN)
+		return LDR_E_THREAD;
+	p->have_thread = 1;
+	for (unsigned i = 0; i < LDR_NBARS; i++)
+		p->bars[i] = ldr_rd64(st + THREAD_BARS_OFF + 8 * i);
+	p->td_addr = ldr_rd64(st + THREAD_TD_ADDR_OFF);
+	p->td_first_words = ldr_rd32(st + THREAD_TD_WORDS_OFF);
+	p->td_count = ldr_rd32(st + THREAD_TD_COUNT_OFF);
+	if (p->td_count > LDR_MAX_TDS)
+		return LDR_E_LIMIT;
+	return LDR_OK;
+}
+
+static enum ldr_err parse_symtab(struct ldr_program *p, const uint8_t *c, uint32_t cmdsize)
+{
+	if (cmdsize < 24)
+		return LDR_E_CMD_SIZE;
+	uint32_t symoff = ldr_rd32(c + 8), nsyms = ldr_rd32(c + 12);
+	uint32_t stroff = ldr_rd32(c + 16), strsize = ldr_rd32(c + 20);
+	if (!in_range(symoff, (uint64_t)nsyms * 16, p->len) || !in_range(stroff, strsize, p->len))
+		return LDR_E_CMD_RANGE;
+	p->nsyms = nsyms;
+	return LDR_OK;
+}
+
+static int name_is(const char *a, const char *b)
+{
+	return strncmp(a, b, 17) == 0;
+}
+
+static enum ldr_err parse_container(struct pstate *st)
+{
+	struct ldr_program *p = st->p;
+	const uint8_t *b = p->buf;
+	if (p->len < 32)
+		return LDR_E_TRUNCATED;
+	if (ldr_rd32(b) != HWX_MAGIC)
+		return LDR_E_BAD_MAGIC;
+	p->cputype = ldr_rd32(b + 4);
+	p->cpusubtype = ldr_rd32(b + 8);
+	p->filetype = ldr_rd32(b + 12);
+	p->ncmds = ldr_rd32(b + 16);
+	p->sizeofcmds = ldr_rd32(b + 20);
+	p->hflags = ldr_rd32(b + 24);
+	if (p->cputype != HWX_CPUTYPE)
+		return LDR_E_BAD_CPUTYPE;
+	p->gen = rm_gen_by_subtype(p->cpusubtype);
+	if (!p->gen)
+		return LDR_E_BAD_VERSION;
+	if (p->ncmds > LDR_MAX_CMDS)
+		return LDR_E_LIMIT;
+	if (!in_range(32, p->sizeofcmds, p->len))
+		return LDR_E_CMD_RANGE;
+	uint64_t off = 32, end = 32 + (uint64_t)p->sizeofcmds;
+	for (uint32_t i = 0; i < p->ncmds; i++) {
+		if (!in_range(off, 8, end)) {
+			p->err_off = (size_t)off;
+			return LDR_E_CMD_RANGE;
+		}
+		const uint8_t *c = b + off;
+		uint32_t cmd = ldr_rd32(c), cmdsize = ldr_rd32(c + 4);
+		p->err_off = (size_t)off;
+		if (cmdsize < 8 || (cmdsize & 3) || !in_range(off, cmdsize, end))
+			return LDR_E_CMD_SIZE;
+		enum ldr_err e = LDR_OK;
+		switch (cmd) {
+		case LC_SEGMENT_64:
+			e = parse_segment(p, c, cmdsize);
+			break;
+		case LC_IDFVMLIB:
+		case LC_LOADFVMLIB:
+			e = parse_fvmlib(st, c, cmdsize);
+			break;
+		case LC_THREAD:
+		case LC_UNIXTHREAD:
+			e = parse_thread(p, c, cmdsize);
+			break;
+		case LC_IDENT:
+			if (!p->note) {
+				const uint8_t *t = c + 8;
+				const uint8_t *nul = memchr(t, 0, cmdsize - 8);
+				p->note = (const char *)t;
+				p->note_len = nul ? (size_t)(nul - t) : cmdsize - 8;
+			}
+			break;
+		case LC_SYMTAB:
+			e = parse_symtab(p, c, cmdsize);
+			break;
+		default:
+			break; /* skipped by its size */
+		}
+		if (e != LDR_OK)
+			return e;
+		off += cmdsize;
+	}
+	p->err_off = 0;
+
+	/* overlapping sections: in memory, and in the file */
+	for (unsigned i = 0; i < p->nsects; i++)
+		for (unsigned j = i + 1; j < p->nsects; j++) {
+			const struct ldr_section *x = &p->sects[i], *y = &p->sects[j];
+			if (ranges_overlap(x->addr, x->size, y->addr, y->size))
+				return LDR_E_SECT_OVERLAP;
+			if (x->in_file && y->in_file &&
+			    ranges_overlap(x->offset, x->size, y->offset, y->size))
+				return LDR_E_SECT_OVERLAP;
+		}
+
+	/* __text and the weights */
+	for (unsigned i = 0; i < p->nsects; i++) {
+		const struct ldr_section *x = &p->sects[i];
+		if (p->text_sect < 0 && name_is(x->segname, "__TEXT") && name_is(x->sectname, "__text"))
+			p->text_sect = (int)i;
+		else if (p->weights_sect < 0 && x->in_file &&
+			 ((name_is(x->segname, "__TEXT") && name_is(x->sectname, "__const")) ||
+			  strncmp(x->sectname, "__KERN", 6) == 0))
+			p->weights_sect = (int)i;
+	}
+	if (p->text_sect < 0 || !p->sects[p->text_sect].in_file)
+		return LDR_E_NO_TEXT;
+	const struct ldr_section *text = &p->sects[p->text_sect];
+	p->td_area_off = text->offset;
+	p->td_area_len = (uint32_t)text->size; /* in_range against len (size_t) above */
+	if (text->size > 0xffffffffu)
+		return LDR_E_SECT_RANGE;
+	if (p->weights_sect >= 0) {
+		p->weights_off = p->sects[p->weights_sect].offset;
+		p->weights_len = (uint32_t)p->sects[p->weights_sect].size;
+	}
+
+	/* I/O windows: __FVMLIB segments without file bytes */
+	for (unsigned i = 0; i < p->nsegs; i++) {
+		const struct ldr_segment *s = &p->segs[i];
+		if (!name_is(s->name, "__FVMLIB") || s->filesize != 0)
+			continue;
+		if (p->nwindows >= LDR_MAX_WINDOWS)
+			return LDR_E_LIMIT;
+		struct ldr_window *w = &p->windows[p->nwindows++];
+		w->name = "";
+		w->name_len = 0;
+		w->vmaddr = s->vmaddr;
+		w->vmsize = s->vmsize;
+		w->size = s->nsects ? p->sects[s->first_sect].size : s->vmsize;
+		w->initprot = s->initprot;
+		w->seg = i;
+		w->bar = -1;
+		if (p->have_thread)
+			for (unsigned k = 0; k < LDR_NBARS; k++)
+				if (p->bars[k] == s->vmaddr) {
+					w->bar = (int)k;
+					break;
+				}
+	}
+	for (unsigned n = 0; n < st->nnames; n++) {
+		unsigned k;
+		for (k = 0; k < p->nwindows; k++)
+			if (p->windows[k].vmaddr == st->names[n].addr)
+				break;
+		if (k == p->nwindows)
+			return LDR_E_WINDOW;
+		p->windows[k].name = st->names[n].name;
+		p->windows[k].name_len = st->names[n].len;
+	}
+
+	/* relocations */
+	for (unsigned i = 0; i < p->nsects; i++) {
+		const struct ldr_section *x = &p->sects[i];
+		if (!x->nreloc)
+			continue;
+		if (x->nreloc > LDR_MAX_RELOCS - p->nrelocs)
+			return LDR_E_LIMIT;
+		if (!in_range(x->reloff, (uint64_t)x->nreloc * RELOC_BYTES, p->len))
+			return LDR_E_RELOC_RANGE;
+		for (uint32_t r = 0; r < x->nreloc; r++) {
+			const uint8_t *rb = b + x->reloff + (size_t)r * RELOC_BYTES;
+			uint32_t addr = ldr_rd32(rb), info = ldr_rd32(rb + 4);
+			struct ldr_reloc *rl = &p->relocs[p->nrelocs];
+			rl->sect = i;
+			rl->address = addr;
+			rl->symbolnum = info & 0xffffff;
+			rl->pcrel = (info >> 24) & 1;
+			rl->length = (info >> 25) & 3;
+			rl->external = (info >> 27) & 1;
+			rl->type = (uint8_t)(info >> 28);
+			rl->target_sect = -1;
+			rl->td = -1;
+			if ((addr & 0x80000000u) || !in_range(addr, 1u << rl->length, x->size))
+				return LDR_E_RELOC_RANGE;
+			if (rl->external) {
+				if (rl->symbolnum >= p->nsyms)
+					return LDR_E_RELOC_TARGET;
+			} else {
+				if (rl->symbolnum == 0 || rl->symbolnum > p->nsects)
+					return LDR_E_RELOC_TARGET;
+				rl->target_sect = (int)rl->symbolnum - 1;
+			}
+			p->nrelocs++;
+		}
+	}
+	return LDR_OK;
+}
+
+/* ---- task descriptors ---- */
+
+static void decode_header(struct ldr_td *t, const uint8_t *h)
+{
+	for (unsigned i = 0; i < 10; i++)
+		t->hdr[i] = ldr_rd32(h + 4 * i);
+	t->tid = t->hdr[0] & 0xffff;
+	t->nid = (t->hdr[0] >> 16) & 0xff;
+	t->lnid = (t->hdr[0] >> 24) & 1;
+	t->eon = (t->hdr[0] >> 25) & 1;
+	t->exe_cycles = t->hdr[1] & 0xffff;
+	t->next_size = (t->hdr[1] >> 16) & 0x1ff;
+	t->log_events = t->hdr[2] & 0xffffff;
+	t->exceptions = t->hdr[3] & 0xffffff;
+	t->debug_log_events = t->hdr[4] & 0xffffff;
+	t->debug_exceptions = t->hdr[5] & 0xffffff;
+	t->flags = t->hdr[6];
+	t->next_ptr = t->hdr[7];
+	/* word 8: RBase0 0-4 RBE0 5, RBase1 6-10 RBE1 11, WBase 12-16 WBE 17, TBase 18-22 TBE 23,
+	 * ENE 24-26; word 9: KBase0..3 at 0, 6, 12, 18 with enables at 5, 11, 17, 23 */
+	t->bar_en = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		t->bar_idx[i] = (t->hdr[8] >> (6 * i)) & 0x1f;
+		t->bar_en |= (uint8_t)(((t->hdr[8] >> (6 * i + 5)) & 1) << i);
+		t->bar_idx[4 + i] = (t->hdr[9] >> (6 * i)) & 0x1f;
+		t->bar_en |= (uint8_t)(((t->hdr[9] >> (6 * i + 5)) & 1) << (4 + i));
+	}
+	t->ene = (t->hdr[8] >> 24) & 7;
+}
+
+void ldr_writes_begin(const struct ldr_program *p, unsigned td, struct ldr_write_iter *it)
+{
+	memset(it, 0, sizeof *it);
+	it->p = p;
+	it->td = td;
+	if (td >= p->ntds)
+		return;
+	it->pos = p->tds[td].off + p->gen->td_header_bytes;
+	it->end = p->tds[td].off + p->tds[td].size;
+}
+
+/* Raw stream step used by both validation and iteration. Returns 1 with a write, 0 at the end,
+ * -1 when the stream overruns its TD. */
+static int stream_step(const uint8_t *area, struct ldr_write_iter *it, uint32_t *addr,
+		       uint32_t *value, uint32_t *voff)
+{
+	while (!it->left) {
+		if (it->pos >= it->end)
+			return 0;
+		uint32_t h = ldr_rd32(area + it->pos);
+		it->pos += 4;
+		if (h == 0)
+			continue; /* padding word */
+		uint32_t cnt = (h >> 26) + 1;
+		if ((uint64_t)cnt * 4 > it->end - it->pos)
+			return -1;
+		it->addr = h & 0x3ffffff;
+		it->left = cnt;
+	}
+	*addr = it->addr;
+	*voff = it->pos;
+	*value = ldr_rd32(area + it->pos);
+	it->pos += 4;
+	it->addr += 4;
+	it->left--;
+	return 1;
+}
+
+int ldr_writes_next(struct ldr_write_iter *it, struct ldr_write *w)
+{
+	const struct ldr_program *p = it->p;
+	if (!p || it->td >= p->ntds)
+		return 0;
+	const uint8_t *area = p->buf + p->td_area_off;
+	if (stream_step(area, it, &w->addr, &w->value, &w->area_off) != 1)
+		return 0;
+	if (rm_lookup(p->gen, w->addr, &w->loc) != 0)
+		memset(&w->loc, 0, sizeof w->loc); /* cannot happen once validated */
+	return 1;
+}
+
+static uint32_t img_get(const struct rm_gen *g, const uint32_t *img, uint32_t addr)
+{
+	struct rm_loc l;
+	if (rm_lookup(g, addr, &l) != 0 || l.slot >= RM_MAX_SLOTS)
+		return 0;
+	return img[l.slot];
+}
+
+static void td_coeffs(const struct rm_gen *g, const uint32_t *img, struct ldr_td *t)
+{
+	const struct rm_coeff_layout *c = &g->coeff;
+	uint32_t mask = ~((1u << c->unit_shift) - 1);
+	t->ncoeff = 0;
+	for (unsigned ch = 0; ch < c->nch && ch < 16; ch++) {
+		uint32_t cfg = img_get(g, img, c->cfg + 4 * ch);
+		if (!(cfg & 1))
+			continue;
+		struct ldr_coeff *k = &t->coeff[t->ncoeff++];
+		k->ch = (uint8_t)ch;
+		k->cfg = cfg;
+		k->base = img_get(g, img, c->base + 4 * ch) & mask;
+		k->size = img_get(g, img, c->size + 4 * ch) & mask;
+	}
+	t->lut = 0;
+	if (g->nl_addr) {
+		uint32_t v = img_get(g, img, g->nl_addr) >> g->nl_lsb;
+		t->lut = (v & ((1u << g->nl_width) - 1)) == g->nl_lut;
+	}
+}
+
+static enum ldr_err walk(struct ldr_program *p, uint32_t first_off, uint32_t first_size)
+{
+	const struct rm_gen *g = p->gen;
+	const uint8_t *area = p->buf + p->td_area_off;
+	uint32_t img[RM_MAX_SLOTS];
+	memset(img, 0, sizeof img);
+	uint32_t off = first_off, size = first_size;
+	for (;;) {
+		if (p->ntds >= LDR_MAX_TDS)
+			return LDR_E_LIMIT;
+		p->err_off = (size_t)p->td_area_off + off;
+		if ((size & 3) || size < g->td_header_bytes || size > LDR_MAX_TD_BYTES)
+			return LDR_E_TD_SIZE;
+		if ((off & 3) || !in_range(off, size, p->td_area_len))
+			return LDR_E_TD_RANGE;
+		for (unsigned i = 0; i < p->ntds; i++) {
+			if (p->tds[i].off == off)
+				return LDR_E_CHAIN_LOOP;
+			if (ranges_overlap(off, size, p->tds[i].off, p->tds[i].size))
+				return LDR_E_TD_RANGE;
+		}
+		struct ldr_td *t = &p->tds[p->ntds];
+		memset(t, 0, sizeof *t);
+		t->off = off;
+		t->size = size;
+		decode_header(t, area + off);
+		if (p->have_thread)
+			for (unsigned i = 0; i < 8; i++)
+				if ((t->bar_en >> i & 1) && p->bars[t->bar_idx[i]] == 0)
+					return LDR_E_BAR_RANGE;
+		p->ntds++;
+		struct ldr_write_iter it;
+		ldr_writes_begin(p, p->ntds - 1, &it);
+		uint32_t a, v, vo;
+		int r;
+		while ((r = stream_step(area, &it, &a, &v, &vo)) == 1) {
+			struct rm_loc l;
+			if (rm_lookup(g, a, &l) != 0 || l.slot >= RM_MAX_SLOTS) {
+				p->err_off = (size_t)p->td_area_off + vo;
+				return LDR_E_UNKNOWN_REG;
+			}
+			img[l.slot] = v;
+			t->nwrites++;
+		}
+		if (r < 0) {
+			p->err_off = (size_t)p->td_area_off + it.pos - 4;
+			return LDR_E_STREAM_OVERRUN;
+		}
+		td_coeffs(g, img, t);
+		if (t->eon)
+			break;
+		if (t->next_ptr == 0)
+			return LDR_E_CHAIN_BREAK; /* a null next pointer without end-of-network */
+		off = t->next_ptr;
+		size = (t->next_size + 1) * 4;
+	}
+	p->err_off = 0;
+	return LDR_OK;
+}
+
+static enum ldr_err finish(struct ldr_program *p)
+{
+	/* coefficient buffers must lie in the weights */
+	for (unsigned i = 0; i < p->ntds; i++)
+		for (unsigned k = 0; k < p->tds[i].ncoeff; k++) {
+			const struct ldr_coeff *c = &p->tds[i].coeff[k];
+			if (!in_range(c->base, c->size, p->weights_len))
+				return LDR_E_COEFF_RANGE;
+		}
+	/* relocations inside __text: which TD and which register they patch */
+	for (unsigned r = 0; r < p->nrelocs; r++) {
+		struct ldr_reloc *rl = &p->relocs[r];
+		if ((int)rl->sect != p->text_sect)
+			continue;
+		for (unsigned i = 0; i < p->ntds; i++) {
+			if (rl->address < p->tds[i].off || rl->address - p->tds[i].off >= p->tds[i].size)
+				continue;
+			rl->td = (int)i;
+			struct ldr_write_iter it;
+			struct ldr_write w;
+			ldr_writes_begin(p, i, &it);
+			while (ldr_writes_next(&it, &w))
+				if (w.area_off == rl->address) {
+					rl->reg_addr = w.addr;
+					rl->has_reg = 1;
+				}
+		}
+	}
+	return LDR_OK;
+}
+
+enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out)
+{
+	if (!out || (!buf && len) || (flags & ~(LDR_F_RAW | LDR_F_HWX)) ||
+	    (flags & LDR_F_RAW && flags & LDR_F_HWX))
+		return LDR_E_ARG;
+	memset(out, 0, sizeof *out);
+	struct ldr_program *p = out;
+	p->buf = buf;
+	p->len = len;
+	p->text_sect = -1;
+	p->weights_sect = -1;
+	int hwx;
+	if (flags & LDR_F_RAW)
+		hwx = 0;
+	else if (flags & LDR_F_HWX)
+		hwx = 1;
+	else {
+		uint32_t m = len >= 4 ? ldr_rd32(buf) : 0;
+		/* the magic, or another Mach-O magic (which is a bad container, not a raw stream) */
+		hwx = m == HWX_MAGIC || m == 0xfeedface || m == 0xfeedfacf || m == 0xcefaedfe ||
+		      m == 0xcffaedfe || m == 0xcefaefbe;
+	}
+	if (hwx) {
+		static struct pstate st_storage; /* large-ish; single-threaded firmware and tools */
+		struct pstate *st = &st_storage;
+		memset(st, 0, sizeof *st);
+		st->p = p;
+		enum ldr_err e = parse_container(st);
+		if (e != LDR_OK)
+			return e;
+		if (!p->gen->blocks)
+			return LDR_E_UNSUPPORTED;
+		uint32_t first_off = 0, first_size = p->gen->td_default_bytes;
+		if (p->have_thread) {
+			const struct ldr_section *text = &p->sects[p->text_sect];
+			if (p->td_addr < text->addr || p->td_addr - text->addr >= text->size)
+				return LDR_E_TD_RANGE;
+			first_off = (uint32_t)(p->td_addr - text->addr);
+			if (p->td_first_words >= LDR_MAX_TD_BYTES / 4)
+				return LDR_E_TD_SIZE;
+			first_size = (p->td_first_words + 1) * 4;
+		}
+		e = walk(p, first_off, first_size);
+		if (e != LDR_OK)
+			return e;
+		if (p->have_thread && p->td_count != p->ntds)
+			return LDR_E_TD_COUNT;
+		return finish(p);
+	}
+	/* raw task stream: H13 TDs from offset 0, weights from the 16-byte boundary after them */
+	p->raw = 1;
+	p->gen = rm_gen_by_number(13);
+	if (len > 0xffffffffu)
+		return LDR_E_LIMIT;
+	p->td_area_off = 0;
+	p->td_area_len = (uint32_t)len;
+	if (len < p->gen->td_header_bytes)
+		return LDR_E_TRUNCATED;
+	enum ldr_err e = walk(p, 0, p->gen->td_default_bytes);
+	if (e != LDR_OK)
+		return e;
+	uint64_t end = 0;
+	for (unsigned i = 0; i < p->ntds; i++)
+		if (p->tds[i].off + (uint64_t)p->tds[i].size > end)
+			end = p->tds[i].off + (uint64_t)p->tds[i].size;
+	end = (end + 15) & ~(uint64_t)15;
+	if (end > len)
+		end = len;
+	p->weights_off = (uint32_t)end;
+	p->weights_len = (uint32_t)(len - end);
+	return finish(p);
+}
+
+enum ldr_err ldr_td_image(const struct ldr_program *p, unsigned td, struct ldr_regimage *img)
+{
+	if (!p || !img || td >= p->ntds)
+		return LDR_E_ARG;
+	memset(img, 0, sizeof *img);
+	for (unsigned i = 0; i <= td; i++) {
+		struct ldr_write_iter it;
+		struct ldr_write w;
+		ldr_writes_begin(p, i, &it);
+		while (ldr_writes_next(&it, &w))
+			if (w.loc.block && w.loc.slot < RM_MAX_SLOTS) {
+				img->val[w.loc.slot] = w.value;
+				img->written[w.loc.slot] = 1;
+			}
+	}
+	return LDR_OK;
+}
+
+uint32_t ldr_image_get(const struct ldr_program *p, const struct ldr_regimage *img, uint32_t addr)
+{
+	return img_get(p->gen, img->val, addr);
+}

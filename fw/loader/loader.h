@@ -1,0 +1,210 @@
+/*
+ * Program loader: compiled ANE programs, either a Mach-O style .hwx container (magic 0xbeefface)
+ * or a raw task stream (task descriptors followed by weights). ldr_load validates the whole
+ * object before anything is returned; afterwards the iterators below cannot fail on it.
+ *
+ * Everything points into the caller's buffer, which must outlive the program. No allocation.
+ */
+#ifndef ANEFW_LOADER_H
+#define ANEFW_LOADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fw/regmap/regmap.h"
+
+/* Documented limits: a program over any of them is rejected with LDR_E_LIMIT. */
+#define LDR_MAX_CMDS 64
+#define LDR_MAX_SEGS 16
+#define LDR_MAX_SECTS 32
+#define LDR_MAX_WINDOWS 16
+#define LDR_MAX_TDS 64
+#define LDR_MAX_RELOCS 256
+#define LDR_MAX_TD_BYTES 0x800 /* H13 NextSize is 9 bits of words */
+#define LDR_NBARS 32           /* BAR indices are 5 bits */
+#define LDR_MAX_WRITES_PER_TD 1024
+
+enum ldr_err {
+	LDR_OK = 0,
+	LDR_E_ARG,            /* null pointer or unknown flag */
+	LDR_E_TRUNCATED,      /* shorter than the fixed header */
+	LDR_E_BAD_MAGIC,
+	LDR_E_BAD_CPUTYPE,
+	LDR_E_BAD_VERSION,    /* cpusubtype names no known generation */
+	LDR_E_UNSUPPORTED,    /* known generation whose task descriptors are not decoded */
+	LDR_E_CMD_RANGE,      /* load commands outside the file */
+	LDR_E_CMD_SIZE,       /* a load command's size is too small, misaligned or too big */
+	LDR_E_SEG_RANGE,      /* segment file range outside the file */
+	LDR_E_SECT_RANGE,     /* section file range outside the file */
+	LDR_E_SECT_OUTSIDE_SEG,
+	LDR_E_SECT_OVERLAP,
+	LDR_E_NAME,           /* a name not terminated inside its command */
+	LDR_E_NO_TEXT,        /* no __TEXT,__text section */
+	LDR_E_THREAD,         /* malformed or duplicate thread command */
+	LDR_E_WINDOW,         /* an I/O name for no __FVMLIB window */
+	LDR_E_TD_RANGE,       /* TD outside __text (or the raw stream) */
+	LDR_E_TD_SIZE,        /* TD size impossible (header does not fit, misaligned, too big) */
+	LDR_E_STREAM_OVERRUN, /* register-write stream runs past its TD */
+	LDR_E_UNKNOWN_REG,    /* write to an address outside the register map */
+	LDR_E_BAR_RANGE,      /* enabled BAR index naming no base address */
+	LDR_E_RELOC_RANGE,    /* relocation outside its section or the file */
+	LDR_E_RELOC_TARGET,   /* relocation naming no section or symbol */
+	LDR_E_CHAIN_LOOP,
+	LDR_E_CHAIN_BREAK,    /* not end-of-network but no next TD */
+	LDR_E_TD_COUNT,       /* thread command's TD count differs from the chain */
+	LDR_E_LIMIT,          /* a count over the documented limits */
+	LDR_E_COEFF_RANGE,    /* enabled coefficient buffer outside the weights */
+	LDR_E_COUNT_
+};
+
+const char *ldr_err_name(enum ldr_err e); /* "bad_magic", ... */
+const char *ldr_err_text(enum ldr_err e); /* a sentence */
+
+/* ldr_load flags */
+#define LDR_F_RAW 1u  /* treat as a raw task stream even if it starts with the magic */
+#define LDR_F_HWX 2u  /* require the container */
+
+struct ldr_section {
+	char segname[17], sectname[17];
+	uint64_t addr, size;
+	uint32_t offset; /* file offset (0 for sections without file bytes) */
+	uint32_t align, flags, reloff, nreloc;
+	unsigned seg;    /* index in segs[] */
+	int in_file;     /* 1 when the bytes are in the file */
+};
+
+struct ldr_segment {
+	char name[17];
+	uint64_t vmaddr, vmsize, fileoff, filesize;
+	uint32_t maxprot, initprot, nsects, flags;
+	unsigned first_sect;
+};
+
+enum ldr_window_kind { LDR_WIN_INPUT = 1, LDR_WIN_OUTPUT = 2, LDR_WIN_INTERMEDIATE = 3 };
+
+struct ldr_window {
+	const char *name; /* from the naming command; "" when unnamed (points into the buffer) */
+	size_t name_len;
+	uint64_t vmaddr, vmsize;
+	uint64_t size;    /* bytes of its section (the tensor), else vmsize */
+	uint32_t initprot; /* 1 input, 2 output, 3 intermediate */
+	unsigned seg;
+	int bar;          /* BAR slot holding its address, -1 when none */
+};
+
+struct ldr_reloc {
+	unsigned sect;      /* section it patches (index in sects[]) */
+	uint32_t address;   /* offset inside that section */
+	uint32_t symbolnum; /* section ordinal (1-based) or symbol index when external */
+	uint8_t pcrel, length, external, type;
+	int target_sect;    /* index in sects[] when not external, else -1 */
+	int td;             /* TD containing it (when in __text), else -1 */
+	uint32_t reg_addr;  /* register the patched word writes (valid when has_reg) */
+	int has_reg;
+};
+
+struct ldr_coeff {
+	uint8_t ch;
+	uint32_t cfg;
+	uint32_t base; /* bytes, relative to the weights */
+	uint32_t size; /* bytes */
+};
+
+struct ldr_td {
+	uint32_t off;       /* offset inside the TD area (__text or the raw stream) */
+	uint32_t size;      /* bytes */
+	uint32_t hdr[10];   /* raw header words */
+	/* decoded header */
+	uint32_t tid, nid, lnid, eon, exe_cycles, next_size, next_ptr;
+	uint32_t log_events, exceptions, debug_log_events, debug_exceptions, flags;
+	uint8_t bar_en;     /* bit i: RBE0, RBE1, WBE, TBE, KBE0..KBE3 */
+	uint8_t bar_idx[8]; /* RBase0, RBase1, WBase, TBase, KBase0..3 */
+	uint8_t ene;
+	unsigned nwrites;   /* register words written by this TD's stream */
+	unsigned ncoeff;    /* enabled coefficient channels after this TD */
+	struct ldr_coeff coeff[16];
+	int lut;            /* 1 when this TD selects the activation LUT */
+};
+
+extern const char *const ldr_bar_names[8]; /* "RBase0", ... */
+
+struct ldr_program {
+	const uint8_t *buf;
+	size_t len;
+	int raw;                   /* 1 for a raw task stream */
+	const struct rm_gen *gen;
+	uint32_t cputype, cpusubtype, filetype, ncmds, sizeofcmds, hflags;
+	const char *note;          /* compiler version note (not NUL-terminated), or NULL */
+	size_t note_len;
+	unsigned nsegs, nsects, nwindows, ntds, nrelocs;
+	struct ldr_segment segs[LDR_MAX_SEGS];
+	struct ldr_section sects[LDR_MAX_SECTS];
+	struct ldr_window windows[LDR_MAX_WINDOWS];
+	struct ldr_td tds[LDR_MAX_TDS];
+	struct ldr_reloc relocs[LDR_MAX_RELOCS];
+	int text_sect, weights_sect; /* indices in sects[], -1 when absent */
+	/* the TD area and the weights, as file ranges */
+	uint32_t td_area_off, td_area_len;
+	uint32_t weights_off, weights_len;
+	/* thread command */
+	int have_thread;
+	uint64_t bars[LDR_NBARS];
+	uint64_t td_addr;
+	uint32_t td_count, td_first_words; /* as the thread command states them */
+	unsigned nsyms;
+	unsigned nthreads_io;      /* tensor-description thread commands seen */
+	/* where validation failed (file offset), for messages */
+	size_t err_off;
+};
+
+/* Loads and validates a whole program; on failure the contents of *out are unspecified. */
+enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out);
+
+/* One register write of a TD's stream. */
+struct ldr_write {
+	uint32_t addr;      /* byte address of the register */
+	uint32_t value;
+	uint32_t area_off;  /* offset of the value word inside the TD area */
+	struct rm_loc loc;
+};
+
+struct ldr_write_iter {
+	const struct ldr_program *p;
+	unsigned td;
+	uint32_t pos, end;  /* offsets inside the TD area */
+	uint32_t addr, left, cur_off;
+};
+
+void ldr_writes_begin(const struct ldr_program *p, unsigned td, struct ldr_write_iter *it);
+/* Returns 1 and fills w, or 0 at the end of the TD's stream. */
+int ldr_writes_next(struct ldr_write_iter *it, struct ldr_write *w);
+
+/* The register image after TD `td` has run (state carried over from TD 0). */
+struct ldr_regimage {
+	uint32_t val[RM_MAX_SLOTS];
+	uint8_t written[RM_MAX_SLOTS]; /* 1 once any TD up to this one wrote the word */
+};
+enum ldr_err ldr_td_image(const struct ldr_program *p, unsigned td, struct ldr_regimage *img);
+/* Value of the register at byte address addr in an image (0 when never written or unknown). */
+uint32_t ldr_image_get(const struct ldr_program *p, const struct ldr_regimage *img, uint32_t addr);
+
+/* Little-endian readers (callers check bounds first). */
+static inline uint32_t ldr_rd32(const uint8_t *b)
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+static inline uint64_t ldr_rd64(const uint8_t *b)
+{
+	return (uint64_t)ldr_rd32(b) | (uint64_t)ldr_rd32(b + 4) << 32;
+}
+
+/* Activation-LUT records: 43 fp16 entries in a 0x80-byte record of the weights. */
+#define LDR_LUT_ENTRIES 43
+#define LDR_LUT_BYTES 0x80
+
+/* Printing (shared by anefw-tool inspect and the firmware). out receives text pieces. */
+typedef void (*ldr_out_fn)(void *ctx, const char *s, size_t n);
+#define LDR_P_JSON 1u
+void ldr_print(const struct ldr_program *p, unsigned pflags, ldr_out_fn out, void *ctx);
+
+#endif

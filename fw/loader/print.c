@@ -1,0 +1,411 @@
+/*
+ * The program summary shared by `anefw-tool inspect` and the firmware: text or one JSON object,
+ * written through a caller-supplied sink (stdout, the console, or nothing when fuzzing).
+ */
+#include "fw/loader/loader.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct pr {
+	ldr_out_fn out;
+	void *ctx;
+	int json;
+};
+
+static void pf(struct pr *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pf(struct pr *o, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof buf)
+		n = sizeof buf - 1;
+	o->out(o->ctx, buf, (size_t)n);
+}
+
+/* A name from the file: printable ASCII as is, everything else escaped (JSON-safe). */
+static void pname(struct pr *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			o->out(o->ctx, (const char *)&s[i], 1);
+		else
+			pf(o, "\\u%04x", c);
+	}
+}
+
+static void pname0(struct pr *o, const char *s)
+{
+	pname(o, s, strnlen(s, 17));
+}
+
+static const char *win_kind(uint32_t prot)
+{
+	return prot == LDR_WIN_INPUT ? "input" : prot == LDR_WIN_OUTPUT ? "output" :
+	       prot == LDR_WIN_INTERMEDIATE ? "intermediate" : "unknown";
+}
+
+/* The compiler line of the version note ("zin_ane_compiler v4.2.1"), else its first line. */
+static void compiler_line(const struct ldr_program *p, const char **s, size_t *n)
+{
+	*s = NULL;
+	*n = 0;
+	if (!p->note)
+		return;
+	const char *first = NULL;
+	size_t first_n = 0;
+	size_t i = 0;
+	while (i < p->note_len) {
+		size_t j = i;
+		while (j < p->note_len && p->note[j] != '\n')
+			j++;
+		if (!first) {
+			first = p->note + i;
+			first_n = j - i;
+		}
+		for (size_t k = i; k + 8 <= j; k++)
+			if (!memcmp(p->note + k, "compiler", 8)) {
+				*s = p->note + i;
+				*n = j - i;
+				return;
+			}
+		i = j + 1;
+	}
+	*s = first;
+	*n = first_n;
+}
+
+static void reg_name(struct pr *o, const struct ldr_write *w)
+{
+	if (!w->loc.block) {
+		pf(o, "0x%05lx", (unsigned long)w->addr);
+		return;
+	}
+	pf(o, "%s.", w->loc.block->name);
+	if (w->loc.reg) {
+		pf(o, "%s", w->loc.reg->name);
+		if (w->loc.reg->count > 1)
+			pf(o, "[%u]", w->loc.index);
+	} else {
+		pf(o, "Rsvd_0x%03lx", (unsigned long)w->loc.block_off);
+	}
+}
+
+static void text_write(struct pr *o, const struct ldr_write *w)
+{
+	const struct rm_reg *r = w->loc.reg;
+	if (!r || !r->nfields) {
+		pf(o, "    ");
+		reg_name(o, w);
+		pf(o, " = 0x%lx\n", (unsigned long)w->value);
+		return;
+	}
+	for (unsigned f = 0; f < r->nfields; f++) {
+		pf(o, "    ");
+		reg_name(o, w);
+		pf(o, ".%s = 0x%lx\n", r->fields[f].name,
+		   (unsigned long)rm_field_get(&r->fields[f], w->value));
+	}
+}
+
+static void json_write(struct pr *o, const struct ldr_write *w, int first)
+{
+	pf(o, "%s{\"reg\":\"", first ? "" : ",");
+	reg_name(o, w);
+	pf(o, "\",\"addr\":%lu,\"value\":%lu", (unsigned long)w->addr, (unsigned long)w->value);
+	const struct rm_reg *r = w->loc.reg;
+	if (r && r->nfields) {
+		pf(o, ",\"fields\":{");
+		for (unsigned f = 0; f < r->nfields; f++)
+			pf(o, "%s\"%s\":%lu", f ? "," : "", r->fields[f].name,
+			   (unsigned long)rm_field_get(&r->fields[f], w->value));
+		pf(o, "}");
+	}
+	pf(o, "}");
+}
+
+static void print_text(struct pr *o, const struct ldr_program *p)
+{
+	pf(o, "program: %s, generation %s", p->raw ? "raw task stream" : "hwx container",
+	   p->gen ? p->gen->name : "?");
+	if (!p->raw)
+		pf(o, " (cpusubtype %lu)", (unsigned long)p->cpusubtype);
+	pf(o, ", %lu bytes\n", (unsigned long)p->len);
+	const char *cs;
+	size_t cn;
+	compiler_line(p, &cs, &cn);
+	if (cs) {
+		pf(o, "compiler: ");
+		pname(o, cs, cn);
+		pf(o, "\n");
+	} else if (!p->raw) {
+		pf(o, "compiler: (no version note)\n");
+	}
+	if (!p->raw) {
+		pf(o, "segments: %u\n", p->nsegs);
+		for (unsigned i = 0; i < p->nsegs; i++) {
+			const struct ldr_segment *s = &p->segs[i];
+			pf(o, "  ");
+			pname0(o, s->name);
+			pf(o, " vm 0x%lx+0x%lx file 0x%lx+0x%lx prot %lu/%lu\n",
+			   (unsigned long)s->vmaddr, (unsigned long)s->vmsize,
+			   (unsigned long)s->fileoff, (unsigned long)s->filesize,
+			   (unsigned long)s->maxprot, (unsigned long)s->initprot);
+			for (unsigned k = 0; k < s->nsects; k++) {
+				const struct ldr_section *x = &p->sects[s->first_sect + k];
+				pf(o, "    section ");
+				pname0(o, x->segname);
+				pf(o, ",");
+				pname0(o, x->sectname);
+				pf(o, " addr 0x%lx size 0x%lx", (unsigned long)x->addr,
+				   (unsigned long)x->size);
+				if (x->in_file)
+					pf(o, " file 0x%lx", (unsigned long)x->offset);
+				pf(o, " relocs %lu\n", (unsigned long)x->nreloc);
+			}
+		}
+		pf(o, "io windows: %u\n", p->nwindows);
+		for (unsigned i = 0; i < p->nwindows; i++) {
+			const struct ldr_window *w = &p->windows[i];
+			pf(o, "  %-12s \"", win_kind(w->initprot));
+			pname(o, w->name, w->name_len);
+			pf(o, "\" vm 0x%lx size 0x%lx (window 0x%lx)", (unsigned long)w->vmaddr,
+			   (unsigned long)w->size, (unsigned long)w->vmsize);
+			if (w->bar >= 0)
+				pf(o, " bar %d", w->bar);
+			pf(o, "\n");
+		}
+		if (p->have_thread) {
+			pf(o, "bar table:");
+			for (unsigned i = 0; i < LDR_NBARS; i++)
+				if (p->bars[i])
+					pf(o, " %u=0x%lx", i, (unsigned long)p->bars[i]);
+			pf(o, "\nfirst td: 0x%lx (%lu words), td count %lu\n",
+			   (unsigned long)p->td_addr, (unsigned long)p->td_first_words + 1,
+			   (unsigned long)p->td_count);
+		}
+	}
+	pf(o, "weights: file 0x%lx size 0x%lx\n", (unsigned long)p->weights_off,
+	   (unsigned long)p->weights_len);
+	pf(o, "tds: %u\n", p->ntds);
+	for (unsigned i = 0; i < p->ntds; i++) {
+		const struct ldr_td *t = &p->tds[i];
+		pf(o, "td %u at 0x%lx size 0x%lx: tid %lu nid %lu lnid %lu eon %lu exe_cycles %lu "
+		      "next_size %lu next_pointer 0x%lx\n",
+		   i, (unsigned long)t->off, (unsigned long)t->size, (unsigned long)t->tid,
+		   (unsigned long)t->nid, (unsigned long)t->lnid, (unsigned long)t->eon,
+		   (unsigned long)t->exe_cycles, (unsigned long)t->next_size,
+		   (unsigned long)t->next_ptr);
+		pf(o, "  log_events 0x%lx exceptions 0x%lx debug_log_events 0x%lx "
+		      "debug_exceptions 0x%lx flags 0x%08lx ene %u\n",
+		   (unsigned long)t->log_events, (unsigned long)t->exceptions,
+		   (unsigned long)t->debug_log_events, (unsigned long)t->debug_exceptions,
+		   (unsigned long)t->flags, t->ene);
+		pf(o, "  bars:");
+		for (unsigned b = 0; b < 8; b++)
+			if (t->bar_en >> b & 1) {
+				pf(o, " %s=%u", ldr_bar_names[b], t->bar_idx[b]);
+				if (p->have_thread)
+					pf(o, "(0x%lx)", (unsigned long)p->bars[t->bar_idx[b]]);
+			}
+		pf(o, "\n  coefficient channels: %u\n", t->ncoeff);
+		for (unsigned k = 0; k < t->ncoeff; k++)
+			pf(o, "    ch %u base 0x%lx size 0x%lx cfg 0x%lx\n", t->coeff[k].ch,
+			   (unsigned long)t->coeff[k].base, (unsigned long)t->coeff[k].size,
+			   (unsigned long)t->coeff[k].cfg);
+		pf(o, "  activation lut: %s\n", t->lut ? "yes" : "no");
+		pf(o, "  writes: %u\n", t->nwrites);
+		struct ldr_write_iter it;
+		struct ldr_write w;
+		ldr_writes_begin(p, i, &it);
+		while (ldr_writes_next(&it, &w))
+			text_write(o, &w);
+	}
+	pf(o, "relocations: %u\n", p->nrelocs);
+	for (unsigned r = 0; r < p->nrelocs; r++) {
+		const struct ldr_reloc *rl = &p->relocs[r];
+		const struct ldr_section *x = &p->sects[rl->sect];
+		pf(o, "  ");
+		pname0(o, x->sectname);
+		pf(o, "+0x%lx len %u pcrel %u type %u -> ", (unsigned long)rl->address,
+		   1u << rl->length, rl->pcrel, rl->type);
+		if (rl->target_sect >= 0) {
+			pf(o, "section ");
+			pname0(o, p->sects[rl->target_sect].segname);
+			pf(o, ",");
+			pname0(o, p->sects[rl->target_sect].sectname);
+		} else {
+			pf(o, "symbol %lu", (unsigned long)rl->symbolnum);
+		}
+		if (rl->td >= 0)
+			pf(o, " (td %d", rl->td);
+		if (rl->has_reg) {
+			struct ldr_write w;
+			memset(&w, 0, sizeof w);
+			w.addr = rl->reg_addr;
+			rm_lookup(p->gen, rl->reg_addr, &w.loc);
+			pf(o, " ");
+			reg_name(o, &w);
+		}
+		pf(o, "%s\n", rl->td >= 0 ? ")" : "");
+	}
+}
+
+/* LUT records: coefficient buffers of exactly one record in TDs that select the LUT. */
+static unsigned print_luts(struct pr *o, const struct ldr_program *p)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < p->ntds; i++) {
+		const struct ldr_td *t = &p->tds[i];
+		if (!t->lut)
+			continue;
+		for (unsigned k = 0; k < t->ncoeff; k++) {
+			const struct ldr_coeff *c = &t->coeff[k];
+			if (c->size != LDR_LUT_BYTES)
+				continue;
+			const uint8_t *rec = p->buf + p->weights_off + c->base; /* range validated */
+			if (o->json) {
+				pf(o, "%s{\"td\":%u,\"ch\":%u,\"weights_offset\":%lu,\"file_offset\":%lu,"
+				      "\"entries\":[",
+				   n ? "," : "", i, c->ch, (unsigned long)c->base,
+				   (unsigned long)(p->weights_off + c->base));
+				for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
+					pf(o, "%s%u", e ? "," : "", rec[2 * e] | rec[2 * e + 1] << 8);
+				pf(o, "]}");
+			} else {
+				pf(o, "  td %u ch %u at weights+0x%lx (file 0x%lx):", i, c->ch,
+				   (unsigned long)c->base, (unsigned long)(p->weights_off + c->base));
+				for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
+					pf(o, "%s%04x", e % 12 ? " " : "\n    ",
+					   rec[2 * e] | rec[2 * e + 1] << 8);
+				pf(o, "\n");
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+static void print_json(struct pr *o, const struct ldr_program *p)
+{
+	pf(o, "{\"format\":\"%s\",\"generation\":\"%s\",\"gen\":%u", p->raw ? "raw" : "hwx",
+	   p->gen ? p->gen->name : "?", p->gen ? p->gen->gen : 0);
+	if (!p->raw)
+		pf(o, ",\"cpusubtype\":%lu", (unsigned long)p->cpusubtype);
+	const char *cs;
+	size_t cn;
+	compiler_line(p, &cs, &cn);
+	pf(o, ",\"compiler\":");
+	if (cs) {
+		pf(o, "\"");
+		pname(o, cs, cn);
+		pf(o, "\"");
+	} else {
+		pf(o, "null");
+	}
+	pf(o, ",\"segments\":[");
+	for (unsigned i = 0; i < p->nsegs; i++) {
+		const struct ldr_segment *s = &p->segs[i];
+		pf(o, "%s{\"name\":\"", i ? "," : "");
+		pname0(o, s->name);
+		pf(o, "\",\"vmaddr\":%lu,\"vmsize\":%lu,\"fileoff\":%lu,\"filesize\":%lu,"
+		      "\"initprot\":%lu,\"sections\":[",
+		   (unsigned long)s->vmaddr, (unsigned long)s->vmsize, (unsigned long)s->fileoff,
+		   (unsigned long)s->filesize, (unsigned long)s->initprot);
+		for (unsigned k = 0; k < s->nsects; k++) {
+			const struct ldr_section *x = &p->sects[s->first_sect + k];
+			pf(o, "%s{\"name\":\"", k ? "," : "");
+			pname0(o, x->sectname);
+			pf(o, "\",\"addr\":%lu,\"size\":%lu,\"offset\":%lu,\"nreloc\":%lu}",
+			   (unsigned long)x->addr, (unsigned long)x->size, (unsigned long)x->offset,
+			   (unsigned long)x->nreloc);
+		}
+		pf(o, "]}");
+	}
+	pf(o, "],\"windows\":[");
+	for (unsigned i = 0; i < p->nwindows; i++) {
+		const struct ldr_window *w = &p->windows[i];
+		pf(o, "%s{\"name\":\"", i ? "," : "");
+		pname(o, w->name, w->name_len);
+		pf(o, "\",\"kind\":\"%s\",\"vmaddr\":%lu,\"size\":%lu,\"vmsize\":%lu,\"bar\":%d}",
+		   win_kind(w->initprot), (unsigned long)w->vmaddr, (unsigned long)w->size,
+		   (unsigned long)w->vmsize, w->bar);
+	}
+	pf(o, "],\"bars\":[");
+	unsigned nb = 0;
+	for (unsigned i = 0; p->have_thread && i < LDR_NBARS; i++)
+		if (p->bars[i])
+			pf(o, "%s{\"index\":%u,\"addr\":%lu}", nb++ ? "," : "", i,
+			   (unsigned long)p->bars[i]);
+	pf(o, "],\"weights\":{\"offset\":%lu,\"size\":%lu},\"tds\":[",
+	   (unsigned long)p->weights_off, (unsigned long)p->weights_len);
+	for (unsigned i = 0; i < p->ntds; i++) {
+		const struct ldr_td *t = &p->tds[i];
+		pf(o, "%s{\"index\":%u,\"offset\":%lu,\"size\":%lu,\"tid\":%lu,\"nid\":%lu,"
+		      "\"lnid\":%lu,\"eon\":%lu,\"exe_cycles\":%lu,\"next_size\":%lu,"
+		      "\"next_pointer\":%lu,",
+		   i ? "," : "", i, (unsigned long)t->off, (unsigned long)t->size,
+		   (unsigned long)t->tid, (unsigned long)t->nid, (unsigned long)t->lnid,
+		   (unsigned long)t->eon, (unsigned long)t->exe_cycles,
+		   (unsigned long)t->next_size, (unsigned long)t->next_ptr);
+		pf(o, "\"log_events\":%lu,\"exceptions\":%lu,\"debug_log_events\":%lu,"
+		      "\"debug_exceptions\":%lu,\"flags\":%lu,\"ene\":%u,\"bars\":[",
+		   (unsigned long)t->log_events, (unsigned long)t->exceptions,
+		   (unsigned long)t->debug_log_events, (unsigned long)t->debug_exceptions,
+		   (unsigned long)t->flags, t->ene);
+		unsigned nbb = 0;
+		for (unsigned b = 0; b < 8; b++)
+			if (t->bar_en >> b & 1)
+				pf(o, "%s{\"field\":\"%s\",\"index\":%u}", nbb++ ? "," : "",
+				   ldr_bar_names[b], t->bar_idx[b]);
+		pf(o, "],\"coeff\":[");
+		for (unsigned k = 0; k < t->ncoeff; k++)
+			pf(o, "%s{\"ch\":%u,\"base\":%lu,\"size\":%lu}", k ? "," : "", t->coeff[k].ch,
+			   (unsigned long)t->coeff[k].base, (unsigned long)t->coeff[k].size);
+		pf(o, "],\"lut\":%s,\"writes\":%u,\"registers\":[", t->lut ? "true" : "false",
+		   t->nwrites);
+		struct ldr_write_iter it;
+		struct ldr_write w;
+		int first = 1;
+		ldr_writes_begin(p, i, &it);
+		while (ldr_writes_next(&it, &w)) {
+			json_write(o, &w, first);
+			first = 0;
+		}
+		pf(o, "]}");
+	}
+	pf(o, "],\"relocations\":[");
+	for (unsigned r = 0; r < p->nrelocs; r++) {
+		const struct ldr_reloc *rl = &p->relocs[r];
+		pf(o, "%s{\"section\":%u,\"address\":%lu,\"length\":%u,\"pcrel\":%u,\"extern\":%u,"
+		      "\"symbolnum\":%lu,\"target_section\":%d,\"td\":%d",
+		   r ? "," : "", rl->sect, (unsigned long)rl->address, 1u << rl->length, rl->pcrel,
+		   rl->external, (unsigned long)rl->symbolnum, rl->target_sect, rl->td);
+		if (rl->has_reg)
+			pf(o, ",\"reg_addr\":%lu", (unsigned long)rl->reg_addr);
+		pf(o, "}");
+	}
+	pf(o, "],\"luts\":[");
+	print_luts(o, p);
+	pf(o, "]}\n");
+}
+
+void ldr_print(const struct ldr_program *p, unsigned pflags, ldr_out_fn out, void *ctx)
+{
+	struct pr o = {out, ctx, (pflags & LDR_P_JSON) != 0};
+	if (o.json) {
+		print_json(&o, p);
+		return;
+	}
+	print_text(&o, p);
+	pf(&o, "activation lut records:\n");
+	if (!print_luts(&o, p))
+		pf(&o, "  none\n");
+}

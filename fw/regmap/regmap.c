@@ -1,0 +1,94 @@
+/* Register-map lookups; the tables themselves are in regmap_tables.inc. */
+#include "fw/regmap/regmap.h"
+
+#include "fw/regmap/regmap_tables.inc"
+
+#define NGENS (sizeof gens / sizeof gens[0])
+
+static unsigned gen_slots(const struct rm_gen *g)
+{
+	unsigned n = 0;
+	for (unsigned b = 0; b < g->nblocks; b++)
+		n += g->blocks[b].nwords;
+	return n;
+}
+
+static const struct rm_gen *finish(const struct rm_gen *g)
+{
+	/* nslots is derived from the tables (kept 0 in them so it cannot go stale) */
+	static struct rm_gen cache[NGENS];
+	static unsigned char done[NGENS];
+	unsigned i = (unsigned)(g - gens);
+	if (!done[i]) {
+		cache[i] = *g;
+		cache[i].nslots = gen_slots(g);
+		done[i] = 1;
+	}
+	return &cache[i];
+}
+
+const struct rm_gen *rm_gen_by_subtype(uint32_t cpusubtype)
+{
+	for (unsigned i = 0; i < NGENS; i++)
+		if (gens[i].cpusubtype == cpusubtype)
+			return finish(&gens[i]);
+	return NULL;
+}
+
+const struct rm_gen *rm_gen_by_number(unsigned gen)
+{
+	for (unsigned i = 0; i < NGENS; i++)
+		if (gens[i].gen == gen)
+			return finish(&gens[i]);
+	return NULL;
+}
+
+int rm_lookup(const struct rm_gen *g, uint32_t addr, struct rm_loc *loc)
+{
+	if (!g || !g->blocks || (addr & 3))
+		return -1;
+	unsigned slot = 0;
+	for (unsigned b = 0; b < g->nblocks; b++) {
+		const struct rm_block *blk = &g->blocks[b];
+		if (addr >= blk->base && (addr - blk->base) / 4 < blk->nwords) {
+			uint32_t off = addr - blk->base;
+			loc->block = blk;
+			loc->reg = NULL;
+			loc->index = 0;
+			loc->slot = slot + off / 4;
+			loc->block_off = off;
+			for (unsigned r = 0; r < blk->nregs; r++) {
+				const struct rm_reg *reg = &blk->regs[r];
+				if (off >= reg->offset && (off - reg->offset) / 4 < reg->count) {
+					loc->reg = reg;
+					loc->index = (off - reg->offset) / 4;
+					break;
+				}
+			}
+			return 0;
+		}
+		slot += blk->nwords;
+	}
+	return -1;
+}
+
+int rm_slot_addr(const struct rm_gen *g, unsigned slot, uint32_t *addr)
+{
+	if (!g || !g->blocks)
+		return -1;
+	for (unsigned b = 0; b < g->nblocks; b++) {
+		if (slot < g->blocks[b].nwords) {
+			*addr = g->blocks[b].base + slot * 4;
+			return 0;
+		}
+		slot -= g->blocks[b].nwords;
+	}
+	return -1;
+}
+
+uint32_t rm_field_get(const struct rm_field *f, uint32_t value)
+{
+	if (f->width >= 32)
+		return value >> f->lsb;
+	return (value >> f->lsb) & ((1u << f->width) - 1);
+}

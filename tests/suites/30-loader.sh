@@ -1,0 +1,133 @@
+# Program loader: anefw-tool inspect agrees with the independent Python reader on every fixture
+# (TD count, per-TD write counts, enabled coefficient channels); validate names the expected
+# error for every program of the malformed corpus; the firmware loads a program over
+# semihosting; a short libFuzzer pass over the loader and printer.
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+CORPUS="$BUILD/testdata/loader_corpus"
+REF=tests/oracle/hwx_ref.py
+
+# compare NAME FILE [--raw]: tool JSON vs reference JSON
+compare() {
+	local name=$1 file=$2; shift 2
+	local a b
+	a=$("$TOOL" inspect --json "$@" "$file" 2>&1) || { t_fail "$name" "inspect failed: $a"; return; }
+	b=$("$PYTHON" "$REF" "$file" "$@" 2>&1) || { t_fail "$name" "reference failed: $b"; return; }
+	local why
+	why=$("$PYTHON" - "$a" "$b" <<'PY'
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+ta, tb = a['tds'], b['tds']
+if a['generation'] != b['generation']:
+    print('generation %s vs %s' % (a['generation'], b['generation'])); sys.exit(1)
+if len(ta) != len(tb):
+    print('td count %d vs %d' % (len(ta), len(tb))); sys.exit(1)
+for i, (x, y) in enumerate(zip(ta, tb)):
+    if x['writes'] != y['writes']:
+        print('td %d writes %d vs %d' % (i, x['writes'], y['writes'])); sys.exit(1)
+    cx = [[c['ch'], c['base'], c['size']] for c in x['coeff']]
+    if cx != y['coeff']:
+        print('td %d coeff %s vs %s' % (i, cx, y['coeff'])); sys.exit(1)
+print('%d tds, writes %s, coeff channels %s' % (len(ta), [t['writes'] for t in ta],
+      [len(t['coeff']) for t in ta]))
+PY
+) && t_pass "$name ($why)" || t_fail "$name" "$why"
+}
+
+if have_shared; then
+	for f in "$SHARED"/fixtures/hwx/*.hwx "$SHARED"/fixtures/kernels/*/*.bin; do
+		rel=${f#"$SHARED"/fixtures/}
+		compare "loader.ref.$rel" "$f"
+	done
+else
+	t_skip loader.ref.fixtures "../shared fixtures absent"
+fi
+compare loader.ref.synthetic_hwx "$CORPUS/valid_hwx.bin"
+compare loader.ref.synthetic_raw "$CORPUS/valid_raw.bin" --raw
+
+# validate on the malformed corpus: the expected named error and a nonzero exit
+n=0; bad=0
+while read -r file expect mode; do
+	case $file in '#'*|'') continue ;; esac
+	flag=; [ "$mode" = raw ] && flag=--raw; [ "$mode" = hwx ] && flag=--hwx
+	out=$("$TOOL" validate $flag "$CORPUS/$file" 2>&1); rc=$?
+	n=$((n + 1))
+	if [ "$expect" = ok ]; then
+		[ "$rc" -eq 0 ] && [ "$out" = ok ] || { bad=$((bad + 1)); echo "  $file: expected ok, got '$out' (exit $rc)"; }
+	else
+		if [ "$rc" -ne 1 ] || [ "${out%%:*}" != "$expect" ]; then
+			bad=$((bad + 1)); echo "  $file: expected $expect, got '$out' (exit $rc)"
+		fi
+	fi
+done < "$CORPUS/index.txt"
+if [ "$n" -ge 32 ] && [ "$bad" -eq 0 ]; then
+	t_pass "loader.validate.corpus ($n programs)"
+else
+	t_fail loader.validate.corpus "$bad of $n wrong"
+fi
+
+# validate never crashes on junk: empty, tiny, random-looking bytes, the magic alone
+tmp=$(mktemp -d)
+: > "$tmp/empty"
+printf '\xce\xfa\xef\xbe' > "$tmp/magic"
+"$PYTHON" -c "
+import sys
+x = 12345
+b = bytearray()
+for i in range(5000):
+    x = (x * 1103515245 + 12345) & 0x7fffffff
+    b.append(x >> 16 & 0xff)
+open(sys.argv[1], 'wb').write(b)" "$tmp/junk"
+crash=0
+for f in "$tmp"/*; do
+	for flag in "" --raw --hwx; do
+		"$TOOL" validate $flag "$f" >/dev/null 2>&1; rc=$?
+		[ "$rc" -eq 1 ] || { crash=1; echo "  $f $flag: exit $rc"; }
+	done
+done
+rm -rf "$tmp"
+[ "$crash" -eq 0 ] && t_pass loader.validate.junk_rejected_cleanly || t_fail loader.validate.junk_rejected_cleanly
+
+# the firmware: program= over semihosting, same summary as inspect
+for b in $TEST_BOARDS; do
+	elf="$BUILD/$b/anefw.elf"
+	out=$(qemu_run --board "$b" --timeout 60 "$elf" "program=$CORPUS/valid_hwx.bin" 2>&1); rc=$?
+	want=$("$TOOL" inspect "$CORPUS/valid_hwx.bin" | grep -c .)
+	got=$(echo "$out" | sed -n '/^program: valid/,/^anefw: done/p' | grep -c .)
+	if [ "$rc" -eq 0 ] && [ "$got" -eq $((want + 2)) ] && echo "$out" | grep -q '^tds: 2'; then
+		t_pass "loader.$b.firmware_loads_program ($want summary lines)"
+	else
+		t_fail "loader.$b.firmware_loads_program" "exit $rc, $got lines vs $want"
+	fi
+	out=$(qemu_run --board "$b" --timeout 60 "$elf" "program=$CORPUS/chain_self_loop.bin" 2>&1); rc=$?
+	if [ "$rc" -ne 0 ] && echo "$out" | grep -q 'rejected: chain_loop'; then
+		t_pass "loader.$b.firmware_rejects_bad_program"
+	else
+		t_fail "loader.$b.firmware_rejects_bad_program" "exit $rc"
+	fi
+	out=$(qemu_run --board "$b" --timeout 60 "$elf" 2>&1); rc=$?
+	if [ "$rc" -eq 0 ] && echo "$out" | grep -q 'no program given'; then
+		t_pass "loader.$b.firmware_without_program"
+	else
+		t_fail "loader.$b.firmware_without_program" "exit $rc"
+	fi
+done
+
+# a short fuzzing pass (make fuzz runs it longer)
+FUZZ="$BUILD/host/fuzz/fuzz_loader"
+if [ -x "$FUZZ" ]; then
+	work=$(mktemp -d)
+	seeds=("$CORPUS")
+	while IFS= read -r d; do [ -d "$d" ] && seeds+=("$d"); done < <(BUILD="$BUILD" SHARED="$SHARED" bash tests/fuzz/seeds/fuzz_loader.sh)
+	if "$FUZZ" -max_total_time=8 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/" \
+		"$work" "${seeds[@]}" >"$work/log" 2>&1; then
+		t_pass "loader.fuzz_8s ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$work/log" | awk '{print $2}') runs)"
+		rm -rf "$work"
+	else
+		t_fail loader.fuzz_8s "see $work/log"
+		tail -n 20 "$work/log"
+	fi
+else
+	t_skip loader.fuzz_8s "no $FUZZ (make fuzz-build)"
+fi
+t_done

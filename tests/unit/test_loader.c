@@ -1,0 +1,285 @@
+/*
+ * Program loader tests: every real fixture loads (TD counts, per-TD write counts, coefficient
+ * channels), the generated malformed corpus is rejected with the expected named errors, and bad
+ * bytes never crash the loader or the printer.
+ */
+#include "fw/loader/loader.h"
+#include "fw/regmap/regmap.h"
+#include "tests/harness/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void null_sink(void *ctx, const char *s, size_t n)
+{
+	(void)s;
+	*(size_t *)ctx += n;
+}
+
+static struct ldr_program *new_prog(void)
+{
+	return malloc(sizeof(struct ldr_program));
+}
+
+struct fixture {
+	const char *path;
+	unsigned ntds;
+	unsigned lut_tds; /* TDs that select the activation LUT */
+};
+
+/* Facts about the fixtures from their README: one TD each except concat (several TDs) and the
+ * raw sigmoid (a LUT TD then a planar TD); the activation kernels use the LUT. */
+static const struct fixture fixtures[] = {
+	{"fixtures/hwx/relu.hwx", 1, 0},
+	{"fixtures/hwx/sigmoid.hwx", 1, 1},
+	{"fixtures/hwx/conv.hwx", 1, 0},
+	{"fixtures/hwx/concat.hwx", 2, 0},
+	{"fixtures/kernels/unary/tanh.bin", 1, 1},
+	{"fixtures/kernels/unary/sigmoid.bin", 2, 1},
+	{"fixtures/kernels/unary/exp.bin", 1, 1},
+	{"fixtures/kernels/unary/log2.bin", 1, 1},
+	{"fixtures/kernels/unary/sqrt.bin", 1, 1},
+	{"fixtures/kernels/unary/abs.bin", 1, 0},
+	{"fixtures/kernels/activation/gelu.bin", 1, 1},
+	{"fixtures/kernels/activation/relu6.bin", 1, 1},
+	{"fixtures/kernels/activation/leakyrelu.bin", 1, 1},
+	{"fixtures/kernels/activation/hardtanh.bin", 1, 1},
+	{"fixtures/kernels/binary/add.bin", 1, 0},
+	{"fixtures/kernels/binary/mul.bin", 1, 0},
+};
+
+TEST(loader, every_fixture_loads)
+{
+	if (!test_shared_dir())
+		SKIP("../shared fixtures absent");
+	struct ldr_program *p = new_prog();
+	REQUIRE(p);
+	for (unsigned i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+		const struct fixture *f = &fixtures[i];
+		uint8_t *buf;
+		size_t len;
+		if (test_read_file(test_shared_path(f->path), &buf, &len) != 0) {
+			test_fail_at(__FILE__, __LINE__, "cannot read %s", f->path);
+			continue;
+		}
+		enum ldr_err e = ldr_load(buf, len, 0, p);
+		if (e != LDR_OK)
+			test_fail_at(__FILE__, __LINE__, "%s: %s", f->path, ldr_err_name(e));
+		if (e == LDR_OK) {
+			CHECK_EQ(p->ntds, f->ntds);
+			CHECK_EQ(p->raw, strstr(f->path, ".bin") != NULL);
+			unsigned luts = 0;
+			for (unsigned t = 0; t < p->ntds; t++) {
+				/* H13 TDs of these compilers program all seven blocks: 140 words */
+				CHECK_EQ(p->tds[t].nwrites, 140);
+				struct ldr_write_iter it;
+				struct ldr_write w;
+				unsigned n = 0, unnamed = 0;
+				ldr_writes_begin(p, t, &it);
+				while (ldr_writes_next(&it, &w)) {
+					n++;
+					CHECK(w.loc.block != NULL);
+					unnamed += w.loc.reg == NULL;
+				}
+				CHECK_EQ(n, p->tds[t].nwrites);
+				CHECK(unnamed < n / 2);
+				luts += p->tds[t].lut;
+			}
+			CHECK_EQ(luts, f->lut_tds);
+			size_t out = 0;
+			ldr_print(p, 0, null_sink, &out);
+			CHECK(out > 1000);
+			out = 0;
+			ldr_print(p, LDR_P_JSON, null_sink, &out);
+			CHECK(out > 1000);
+		}
+		free(buf);
+	}
+	free(p);
+}
+
+TEST(loader, conv_fixture_details)
+{
+	if (!test_shared_dir())
+		SKIP("../shared fixtures absent");
+	uint8_t *buf;
+	size_t len;
+	REQUIRE(test_read_file(test_shared_path("fixtures/hwx/conv.hwx"), &buf, &len) == 0);
+	struct ldr_program *p = new_prog();
+	REQUIRE(p);
+	CHECK_EQ(ldr_load(buf, len, 0, p), LDR_OK);
+	CHECK_EQ(p->gen->gen, 13);
+	CHECK_EQ(p->nwindows, 2);
+	CHECK_EQ(p->windows[0].initprot, LDR_WIN_INPUT);
+	CHECK(p->windows[0].name_len == 5 && !memcmp(p->windows[0].name, "image", 5));
+	CHECK_EQ(p->windows[1].initprot, LDR_WIN_OUTPUT);
+	/* three fp16 weight kernels of 64 bytes, each behind an enabled coefficient channel */
+	CHECK_EQ(p->tds[0].ncoeff, 3);
+	for (unsigned k = 0; k < p->tds[0].ncoeff && k < 3; k++) {
+		CHECK_EQ(p->tds[0].coeff[k].ch, k);
+		CHECK_EQ(p->tds[0].coeff[k].base, 0x40 * k);
+		CHECK_EQ(p->tds[0].coeff[k].size, 0x40);
+	}
+	/* each relocation patches that channel's base register */
+	CHECK_EQ(p->nrelocs, 3);
+	for (unsigned r = 0; r < p->nrelocs; r++) {
+		CHECK(p->relocs[r].has_reg);
+		CHECK_EQ(p->relocs[r].reg_addr, 0x1f848 + 4 * r);
+		CHECK_EQ(p->relocs[r].target_sect, p->weights_sect);
+	}
+	CHECK(p->note && p->note_len > 8);
+	free(p);
+	free(buf);
+}
+
+/* Reads build/testdata/loader_corpus/index.txt: "FILE EXPECTED MODE" lines. */
+TEST(loader, malformed_corpus_named_errors)
+{
+	uint8_t *idx;
+	size_t idx_len;
+	char path[512];
+	snprintf(path, sizeof path, "%s", test_data_path("loader_corpus/index.txt"));
+	REQUIRE(test_read_file(path, &idx, &idx_len) == 0);
+	struct ldr_program *p = new_prog();
+	REQUIRE(p);
+	char *text = malloc(idx_len + 1);
+	REQUIRE(text);
+	memcpy(text, idx, idx_len);
+	text[idx_len] = 0;
+	unsigned bad = 0, good = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char file[128], expect[64], mode[16];
+		if (line[0] == '#' || sscanf(line, "%127s %63s %15s", file, expect, mode) != 3)
+			continue;
+		char rel[200];
+		snprintf(rel, sizeof rel, "loader_corpus/%s", file);
+		snprintf(path, sizeof path, "%s", test_data_path(rel));
+		uint8_t *buf;
+		size_t len;
+		if (test_read_file(path, &buf, &len) != 0) {
+			test_fail_at(__FILE__, __LINE__, "cannot read %s", path);
+			continue;
+		}
+		unsigned flags = !strcmp(mode, "raw") ? LDR_F_RAW : !strcmp(mode, "hwx") ? LDR_F_HWX : 0;
+		enum ldr_err e = ldr_load(buf, len, flags, p);
+		if (strcmp(ldr_err_name(e), expect))
+			test_fail_at(__FILE__, __LINE__, "%s: expected %s, got %s", file, expect,
+				     ldr_err_name(e));
+		if (!strcmp(expect, "ok"))
+			good++;
+		else
+			bad++;
+		free(buf);
+	}
+	CHECK(bad >= 30);
+	CHECK_EQ(good, 2);
+	free(text);
+	free(idx);
+	free(p);
+}
+
+static int read_corpus(const char *name, uint8_t **buf, size_t *len)
+{
+	char rel[128];
+	snprintf(rel, sizeof rel, "loader_corpus/%s", name);
+	return test_read_file(test_data_path(rel), buf, len);
+}
+
+TEST(loader, synthetic_program_api)
+{
+	uint8_t *buf;
+	size_t len;
+	REQUIRE(read_corpus("valid_hwx.bin", &buf, &len) == 0);
+	struct ldr_program *p = new_prog();
+	struct ldr_regimage *img = malloc(sizeof *img);
+	REQUIRE(p && img);
+	REQUIRE(ldr_load(buf, len, 0, p) == LDR_OK);
+	CHECK_EQ(p->ntds, 2);
+	CHECK_EQ(p->tds[1].off, 0x300);
+	CHECK_EQ(p->tds[0].ncoeff, 2);
+	CHECK_EQ(p->tds[1].ncoeff, 1);
+	CHECK_EQ(p->tds[1].coeff[0].base, 0x80);
+	CHECK_EQ(p->tds[1].lut, 1);
+	CHECK_EQ(p->tds[0].bar_en, 0x15); /* RBE0, WBE, KBE0 */
+	CHECK_EQ(p->tds[0].bar_idx[0], 5);
+	CHECK_EQ(p->tds[0].bar_idx[2], 4);
+	/* register state after TD 1 carries TD 0's writes it did not overwrite */
+	REQUIRE(ldr_td_image(p, 0, img) == LDR_OK);
+	CHECK_EQ(ldr_image_get(p, img, 0x1f848), 0x0);
+	CHECK_EQ(ldr_image_get(p, img, 0x1f84c), 0x40);
+	REQUIRE(ldr_td_image(p, 1, img) == LDR_OK);
+	CHECK_EQ(ldr_image_get(p, img, 0x1f848), 0x80);
+	CHECK_EQ(ldr_image_get(p, img, 0x0), 0x1004d);
+	CHECK_EQ(ldr_td_image(p, 2, img), LDR_E_ARG);
+	CHECK_EQ(p->nrelocs, 2);
+	CHECK(p->relocs[1].has_reg && p->relocs[1].reg_addr == 0x1f84c);
+	/* the same TDs without the container, as a raw stream */
+	uint8_t *raw;
+	size_t raw_len;
+	REQUIRE(read_corpus("valid_raw.bin", &raw, &raw_len) == 0);
+	CHECK_EQ(ldr_load(raw, raw_len, 0, p), LDR_OK);
+	CHECK_EQ(p->raw, 1);
+	CHECK_EQ(p->ntds, 2);
+	CHECK_EQ(p->weights_off, 0x580);
+	CHECK_EQ(p->weights_len, raw_len - 0x580);
+	CHECK_EQ(ldr_load(raw, raw_len, LDR_F_HWX, p), LDR_E_BAD_MAGIC);
+	CHECK_EQ(ldr_load(raw, raw_len, LDR_F_RAW | LDR_F_HWX, p), LDR_E_ARG);
+	CHECK_EQ(ldr_load(NULL, 0, 0, p), LDR_E_TRUNCATED);
+	free(raw);
+	free(img);
+	free(p);
+	free(buf);
+}
+
+TEST(loader, truncations_and_bit_flips_never_crash)
+{
+	uint8_t *buf;
+	size_t len;
+	REQUIRE(read_corpus("valid_hwx.bin", &buf, &len) == 0);
+	struct ldr_program *p = new_prog();
+	uint8_t *m = malloc(len);
+	REQUIRE(p && m);
+	unsigned step = test_on_target() ? 61 : 1, ok = 0;
+	for (size_t n = 0; n < len; n += step) {
+		/* a copy of exactly n bytes so ASan sees reads past the end */
+		uint8_t *t = malloc(n ? n : 1);
+		REQUIRE(t);
+		memcpy(t, buf, n);
+		ok += ldr_load(t, n, 0, p) == LDR_OK;
+		free(t);
+	}
+	/* the container is only whole at full length (trailing reloc padding aside) */
+	CHECK(ok <= 0x100 / step + 1);
+	unsigned rounds = test_on_target() ? 300 : 3000;
+	for (unsigned r = 0; r < rounds; r++) {
+		memcpy(m, buf, len);
+		unsigned flips = 1 + (unsigned)(test_rand() % 4);
+		for (unsigned f = 0; f < flips; f++) {
+			/* bias toward the header, commands and TDs where the structure lives */
+			size_t at = (test_rand() & 1) ? test_rand() % 0x900 : 0x1000 + test_rand() % 0x600;
+			if (at < len)
+				m[at] ^= (uint8_t)(1u << (test_rand() % 8));
+		}
+		if (ldr_load(m, len, 0, p) == LDR_OK) {
+			size_t out = 0;
+			ldr_print(p, LDR_P_JSON, null_sink, &out);
+			ldr_print(p, 0, null_sink, &out);
+			CHECK(out > 0);
+		}
+	}
+	free(m);
+	free(p);
+	free(buf);
+}
+
+TEST(loader, error_names_are_distinct)
+{
+	for (int a = 0; a < LDR_E_COUNT_; a++) {
+		CHECK(strcmp(ldr_err_name((enum ldr_err)a), "unknown_error") != 0);
+		CHECK(strcmp(ldr_err_text((enum ldr_err)a), "unknown error") != 0);
+		for (int b = a + 1; b < LDR_E_COUNT_; b++)
+			CHECK(strcmp(ldr_err_name((enum ldr_err)a), ldr_err_name((enum ldr_err)b)) != 0);
+	}
+	CHECK_STR(ldr_err_name(LDR_E_COUNT_), "unknown_error");
+}
