@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Golden vectors for the activation LUT: gen_actlut.py DIR writes DIR/actlut/.
+
+For each case NAME: NAME.rec (one 86-byte record) and NAME.out (65,536 little-endian fp16, the
+output for every input bit pattern 0x0000..0xffff, from the exact model in actlut_model.py).
+list.txt names the cases, one a line. Records are built here with numpy (every mode, edge
+scales, clamps and tails that reach infinities); knots of the random cases come from a fixed seed.
+"""
+import math
+import os
+import struct
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import actlut_model as M  # noqa: E402
+
+INF = float('inf')
+
+
+def h(v):
+    return int(np.array([v], dtype=np.float16).view(np.uint16)[0])
+
+
+def record(in_lo, in_hi, out_lo, out_hi, knots, tails, scale, mode):
+    s = [h(in_lo), h(in_hi), h(out_lo), h(out_hi)] + [h(k) for k in knots] + [h(t) for t in tails]
+    s += [scale, mode]
+    assert len(s) == 43
+    return struct.pack('<43H', *s)
+
+
+def cases():
+    rng = np.random.default_rng(20240611)
+    sig = lambda x: 1 / (1 + math.exp(-x))
+    c = {}
+    c['plain_sigmoid'] = record(-9.9375, 8.3203, 0, 1, [sig(-8 + i / 2) for i in range(33)],
+                                [1.73e-4, 1.72e-3, 1.524e-3, 0.9873], 1, 0x01)
+    c['odd_tanh'] = record(0, 4, 0, 1, [math.tanh(i / 8) for i in range(33)], [0, 0, 0, 1], 3, 0x60)
+    c['odd_wide_inf'] = record(0, INF, 0, INF, list(rng.uniform(-2, 2, 33)), [0.5, 0, 0.25, 3], 0, 0x60)
+    c['exp2'] = record(-25, 16, 0, INF, [2 ** (i / 32) for i in range(33)], [0, 0, 0, 0], 5, 0x0a)
+    c['exp2_s6_tails'] = record(-INF, INF, -4, 4, [2 ** (i / 64) for i in range(33)],
+                                [0, 0, 1.5, 0.7], 6, 0x0a)
+    c['log2'] = record(0, INF, -INF, 0, [math.log2(0.5 + i / 64) for i in range(33)], [0, 0, 0, 0], 6, 0xc9)
+    c['log2_neg'] = record(-INF, INF, -INF, INF, [math.log2(0.5 + i / 64) for i in range(33)],
+                           [0, 0, 0, 0], 6, 0xc9)
+    c['sqrt'] = record(0, INF, 0, INF, [0] * 8 + [math.sqrt(i / 16) for i in range(8, 33)],
+                       [0, 0, 0, 0], 4, 0xc5)
+    c['recip'] = record(-INF, INF, -INF, INF, [1 / (0.5 + i / 64) for i in range(33)], [0, 0, 0, 0], 6, 0x1c9)
+    c['rsqrt'] = record(0, INF, 0, INF, [1.5] * 8 + [1 / math.sqrt(i / 16) for i in range(8, 33)],
+                        [0, 0, 0, 0], 4, 0x1c5)
+    c['sqrt_s2_tails'] = record(-INF, INF, -1, 3, list(rng.uniform(0, 2, 33)), [2, 0.5, -1, 3], 2, 0xc5)
+    c['linear_leaky'] = record(-INF, INF, -INF, INF, [0] * 33, [0.1, 0, 1, 0], 64, 0x01)
+    c['linear_clamped'] = record(-100, 50, -2, 3, [0] * 33, [-0.75, 0.5, 2.5, -1], 64, 0x01)
+    c['linear_inf_zero_slope'] = record(-INF, INF, -INF, INF, [0] * 33, [0, 7, -3, 1], 64, 0x01)
+    c['plain_s0_random'] = record(-INF, INF, -30000, 30000, list(rng.uniform(-60000, 60000, 33)),
+                                  [-3000, 5, 1000, -7], 0, 0x01)
+    c['plain_s20_random'] = record(-1, 1, -INF, INF, list(rng.uniform(-1e-3, 1e-3, 33)),
+                                   [-0.5, 0.25, 0.125, -0.0625], 20, 0x01)
+    c['plain_outlo_posinf'] = record(-INF, INF, INF, INF, list(rng.uniform(-1, 1, 33)), [1, 0, 1, 0], 4, 0x01)
+    return c
+
+
+def main():
+    out = os.path.join(sys.argv[1], 'actlut')
+    os.makedirs(out, exist_ok=True)
+    names = []
+    for name, raw in cases().items():
+        rec = M.Record(raw)
+        table = np.array(rec.table(), dtype='<u2')
+        with open(os.path.join(out, name + '.rec'), 'wb') as f:
+            f.write(raw)
+        with open(os.path.join(out, name + '.out'), 'wb') as f:
+            f.write(table.tobytes())
+        names.append(name)
+    with open(os.path.join(out, 'list.txt'), 'w') as f:
+        f.write('\n'.join(names) + '\n')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,300 @@
+/*
+ * Activation LUT (fw/actlut): parser errors, known exact values, golden vectors from the
+ * Python model (build/testdata/actlut, tests/oracle/gen_actlut.py), the table path against the
+ * direct path, and the real records in the shared fixtures.
+ */
+#include "fw/actlut/actlut.h"
+#include "fw/common/fp16.h"
+#include "tests/harness/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A record from slots given as fp16 bit patterns. */
+static void put(uint8_t *rec, int slot, uint16_t v)
+{
+	rec[2 * slot] = (uint8_t)(v & 0xff);
+	rec[2 * slot + 1] = (uint8_t)(v >> 8);
+}
+
+/* relu6-like linear record: in/out clamp [0, 6], both tails y = x. */
+static void make_relu6(uint8_t *rec)
+{
+	memset(rec, 0, ACTLUT_BYTES);
+	put(rec, ACTLUT_IN_HI, 0x4600);
+	put(rec, ACTLUT_OUT_HI, 0x4600);
+	put(rec, ACTLUT_L_SLOPE, FP16_ONE);
+	put(rec, ACTLUT_R_SLOPE, FP16_ONE);
+	put(rec, ACTLUT_SCALE, ACTLUT_SCALE_LINEAR);
+	put(rec, ACTLUT_MODE, ACTLUT_MODE_PLAIN);
+}
+
+TEST(actlut, parse_errors)
+{
+	uint8_t rec[ACTLUT_BYTES + 2], bad[ACTLUT_BYTES + 2];
+	struct actlut l;
+	make_relu6(rec);
+	CHECK_EQ(actlut_parse(&l, rec, ACTLUT_BYTES), ACTLUT_OK);
+	CHECK_EQ(l.kind, ACTLUT_KIND_LINEAR);
+	CHECK_EQ(actlut_parse(NULL, rec, ACTLUT_BYTES), ACTLUT_ERR_NULL);
+	CHECK_EQ(actlut_parse(&l, NULL, ACTLUT_BYTES), ACTLUT_ERR_NULL);
+	for (size_t n = 0; n < ACTLUT_BYTES; n++)
+		CHECK_EQ(actlut_parse(&l, rec, n), ACTLUT_ERR_SHORT);
+	/* NaN in every float slot */
+	for (int s = 0; s <= ACTLUT_R_ICPT; s++) {
+		memcpy(bad, rec, ACTLUT_BYTES);
+		put(bad, s, 0x7e01);
+		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_NAN);
+	}
+	/* infinity in knots and tails, but not in clamps */
+	for (int s = ACTLUT_KNOT0; s <= ACTLUT_R_ICPT; s++) {
+		memcpy(bad, rec, ACTLUT_BYTES);
+		put(bad, s, FP16_NEG_INF);
+		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_INF_COEF);
+	}
+	memcpy(bad, rec, ACTLUT_BYTES);
+	put(bad, ACTLUT_IN_LO, FP16_NEG_INF);
+	put(bad, ACTLUT_OUT_HI, FP16_POS_INF);
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_OK);
+	memcpy(bad, rec, ACTLUT_BYTES);
+	put(bad, ACTLUT_IN_LO, 0x4700); /* 7 > 6 */
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_CLAMP_ORDER);
+	memcpy(bad, rec, ACTLUT_BYTES);
+	put(bad, ACTLUT_OUT_HI, 0xbc00);
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_CLAMP_ORDER);
+	memcpy(bad, rec, ACTLUT_BYTES);
+	put(bad, ACTLUT_IN_LO, 0x8000); /* -0 <= 0 is fine */
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_OK);
+	static const uint16_t bad_scales[] = {21, 63, 65, 0x3c00, 0xffff};
+	for (size_t i = 0; i < sizeof bad_scales / sizeof bad_scales[0]; i++) {
+		memcpy(bad, rec, ACTLUT_BYTES);
+		put(bad, ACTLUT_SCALE, bad_scales[i]);
+		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_SCALE);
+	}
+	static const uint16_t bad_modes[] = {0, 2, 0x61, 0xc8, 0x3c00, 0xffff};
+	for (size_t i = 0; i < sizeof bad_modes / sizeof bad_modes[0]; i++) {
+		memcpy(bad, rec, ACTLUT_BYTES);
+		put(bad, ACTLUT_SCALE, 3);
+		put(bad, ACTLUT_MODE, bad_modes[i]);
+		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_MODE);
+	}
+	memcpy(bad, rec, ACTLUT_BYTES);
+	put(bad, ACTLUT_MODE, ACTLUT_MODE_ODD);
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_LINEAR_MODE);
+	/* a failed parse leaves the output untouched */
+	memset(&l, 0x5a, sizeof l);
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_LINEAR_MODE);
+	CHECK_EQ(((uint8_t *)&l)[0], 0x5a);
+	/* every error has its own name */
+	for (int a = 0; a < ACTLUT_ERR_COUNT; a++) {
+		REQUIRE(actlut_strerror((enum actlut_err)a) != NULL);
+		for (int b = 0; b < a; b++)
+			CHECK(strcmp(actlut_strerror((enum actlut_err)a), actlut_strerror((enum actlut_err)b)));
+	}
+	CHECK_STR(actlut_strerror(ACTLUT_ERR_COUNT), "unknown error");
+	CHECK_STR(actlut_strerror((enum actlut_err)-1), "unknown error");
+}
+
+TEST(actlut, known_values)
+{
+	uint8_t rec[ACTLUT_BYTES];
+	struct actlut l;
+	make_relu6(rec);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_eval(&l, 0x4700), 0x4600);       /* relu6(7) = 6 */
+	CHECK_EQ(actlut_eval(&l, FP16_POS_INF), 0x4600); /* clamp holds */
+	CHECK_EQ(actlut_eval(&l, 0xbc00), 0x0000);       /* relu6(-1) = 0 */
+	CHECK_EQ(actlut_eval(&l, 0x4100), 0x4100);       /* 2.5 */
+	CHECK_EQ(actlut_eval(&l, 0x0001), 0x0001);       /* smallest subnormal */
+	CHECK_EQ(actlut_eval(&l, 0x7e00), FP16_QNAN);
+	CHECK_EQ(actlut_eval(&l, 0xfd01), FP16_QNAN);
+
+	/* exp2: knots 2^(i/32) with exact knot 0 = 1 and knot 32 = 2 */
+	memset(rec, 0, sizeof rec);
+	put(rec, ACTLUT_IN_LO, 0xce40); /* -25 */
+	put(rec, ACTLUT_IN_HI, 0x4c00); /* 16 */
+	put(rec, ACTLUT_OUT_HI, FP16_POS_INF);
+	for (int i = 0; i < ACTLUT_KNOTS; i++) /* linear knots 1 + i/32: exact in fp16 */
+		put(rec, ACTLUT_KNOT0 + i, (uint16_t)(0x3c00 + (i << 5)));
+	put(rec, ACTLUT_SCALE, 5);
+	put(rec, ACTLUT_MODE, ACTLUT_MODE_EXP2);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(l.kind, ACTLUT_KIND_EXP2);
+	CHECK_EQ(actlut_eval(&l, 0x4200), 0x4800); /* 2^3 = 8 */
+	CHECK_EQ(actlut_eval(&l, 0xc000), 0x3400); /* 2^-2 = 0.25 */
+	CHECK_EQ(actlut_eval(&l, 0x3800), 0x3e00); /* f = 0.5: knot 16 = 1.5 */
+	CHECK_EQ(actlut_eval(&l, 0x4c00), FP16_POS_INF); /* 2^16 overflows */
+	CHECK_EQ(actlut_eval(&l, 0xce40), 0x0000);       /* 2^-25 rounds to 0 (tie to even) */
+	CHECK_EQ(actlut_eval(&l, 0xce00), 0x0001);       /* 2^-24 */
+	CHECK_EQ(actlut_eval(&l, FP16_NEG_INF), 0x0000); /* clamped to -25 */
+
+	/* log2: knots k(i) = -1 + i/32 (exact), m = 0.5 + i/64 */
+	put(rec, ACTLUT_IN_LO, 0);
+	put(rec, ACTLUT_IN_HI, FP16_POS_INF);
+	put(rec, ACTLUT_OUT_LO, FP16_NEG_INF);
+	put(rec, ACTLUT_OUT_HI, 0);
+	for (int i = 0; i < ACTLUT_KNOTS; i++)
+		put(rec, ACTLUT_KNOT0 + i, i == 32 ? 0 : (uint16_t)(0xbc00 - (i << 5)));
+	put(rec, ACTLUT_SCALE, 6);
+	put(rec, ACTLUT_MODE, ACTLUT_MODE_LOG2);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_eval(&l, 0x4800), 0x4200);       /* log2(8) = 3: m = 0.5, e = 4 */
+	CHECK_EQ(actlut_eval(&l, 0x3c00), 0x0000);       /* log2(1) = 0 */
+	CHECK_EQ(actlut_eval(&l, 0x0001), 0xce00);       /* log2(2^-24) = -24 */
+	CHECK_EQ(actlut_eval(&l, 0x0000), FP16_NEG_INF);
+	CHECK_EQ(actlut_eval(&l, 0xc000), FP16_NEG_INF); /* negative: clamped to 0 */
+	CHECK_EQ(actlut_eval(&l, FP16_POS_INF), FP16_POS_INF);
+
+	/* sqrt: knots 0.5 + i/64 (not sqrt; exact values to check the 2^(e/2) and the split) */
+	for (int i = 0; i < ACTLUT_KNOTS; i++)
+		put(rec, ACTLUT_KNOT0 + i, (uint16_t)(0x3800 + (i << 5)));
+	put(rec, ACTLUT_OUT_LO, 0);
+	put(rec, ACTLUT_OUT_HI, FP16_POS_INF);
+	put(rec, ACTLUT_SCALE, 4);
+	put(rec, ACTLUT_MODE, ACTLUT_MODE_SQRT);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	/* 4 = 0.5 * 2^3: e odd -> m = 1 (u = 16, knot 16 = 0.75), e = 2 -> 0.75 * 2 = 1.5 */
+	CHECK_EQ(actlut_eval(&l, 0x4400), 0x3e00);
+	/* 0.5: m = 0.5, e = 0 -> u = 8: knot 8 = 0.625 */
+	CHECK_EQ(actlut_eval(&l, 0x3800), 0x3900);
+	/* 0.75 = 0.75 * 2^0: u = 12, knot 12 = 0.6875 */
+	CHECK_EQ(actlut_eval(&l, 0x3a00), 0x3980);
+	CHECK_EQ(actlut_eval(&l, 0x0000), 0x0000);
+	CHECK_EQ(actlut_eval(&l, FP16_POS_INF), FP16_POS_INF);
+}
+
+TEST(actlut, odd_symmetry_and_apply)
+{
+	uint8_t rec[ACTLUT_BYTES];
+	struct actlut l;
+	memset(rec, 0, sizeof rec);
+	put(rec, ACTLUT_IN_HI, 0x4400); /* 4 */
+	put(rec, ACTLUT_OUT_HI, FP16_ONE);
+	for (int i = 0; i < ACTLUT_KNOTS; i++)
+		put(rec, ACTLUT_KNOT0 + i, (uint16_t)(i * 0x1d0)); /* increasing, finite */
+	put(rec, ACTLUT_R_ICPT, FP16_ONE);
+	put(rec, ACTLUT_SCALE, 3);
+	put(rec, ACTLUT_MODE, ACTLUT_MODE_ODD);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	for (uint32_t x = 0; x < 0x8000; x++) {
+		uint16_t p = actlut_eval(&l, (uint16_t)x), n = actlut_eval(&l, (uint16_t)(x | 0x8000));
+		if (fp16_is_nan((uint16_t)x))
+			CHECK(fp16_is_nan(p) && fp16_is_nan(n));
+		else if (n != (p ^ 0x8000)) {
+			CHECK_EQ(n, p ^ 0x8000);
+			break;
+		}
+	}
+	/* knot exactly at u = 8: x = 1.0 */
+	CHECK_EQ(actlut_eval(&l, FP16_ONE), 8 * 0x1d0);
+	/* the table path equals the direct path, in place too */
+	static uint16_t table[ACTLUT_TABLE_LEN];
+	uint16_t in[1000], a[1000], b[1000];
+	for (int i = 0; i < 1000; i++)
+		in[i] = (uint16_t)test_rand();
+	actlut_apply(&l, in, a, 1000);
+	actlut_build_table(&l, table);
+	REQUIRE(l.table == table);
+	actlut_apply(&l, in, b, 1000);
+	CHECK_MEM(a, b, sizeof a);
+	uint16_t last = in[999];
+	actlut_apply(&l, in, in, 999);
+	CHECK_MEM(in, a, 999 * sizeof in[0]);
+	CHECK_EQ(in[999], last); /* n = 999: the last element is not written */
+}
+
+/* Golden vectors: every case in build/testdata/actlut/list.txt, all 65,536 inputs. */
+TEST(actlut, golden_vectors)
+{
+	uint8_t *list;
+	size_t llen;
+	if (test_read_file(test_data_path("actlut/list.txt"), &list, &llen))
+		SKIP("no build/testdata/actlut (run make to generate it)");
+	static uint16_t table[ACTLUT_TABLE_LEN];
+	int cases = 0;
+	size_t pos = 0;
+	while (pos < llen) {
+		char name[64], path[96];
+		size_t n = 0;
+		while (pos < llen && list[pos] != '\n' && n + 1 < sizeof name)
+			name[n++] = (char)list[pos++];
+		name[n] = 0;
+		pos++;
+		if (!n)
+			continue;
+		uint8_t *rec, *out;
+		size_t rlen, olen;
+		snprintf(path, sizeof path, "actlut/%s.rec", name);
+		REQUIRE(test_read_file(test_data_path(path), &rec, &rlen) == 0);
+		snprintf(path, sizeof path, "actlut/%s.out", name);
+		REQUIRE(test_read_file(test_data_path(path), &out, &olen) == 0);
+		struct actlut l;
+		CHECK_EQ(actlut_parse(&l, rec, rlen), ACTLUT_OK);
+		CHECK_EQ(olen, 2 * ACTLUT_TABLE_LEN);
+		if (olen == 2 * ACTLUT_TABLE_LEN && l.kind <= ACTLUT_KIND_RSQRT) {
+			actlut_build_table(&l, table);
+			uint32_t bad = 0, first = 0;
+			for (uint32_t i = 0; i < ACTLUT_TABLE_LEN; i++) {
+				uint16_t want = (uint16_t)(out[2 * i] | (out[2 * i + 1] << 8));
+				if (table[i] != want && !bad++)
+					first = i;
+			}
+			if (bad)
+				test_fail_at(__FILE__, __LINE__, "%s: %lu outputs differ, first x=0x%04lx",
+					     name, (unsigned long)bad, (unsigned long)first);
+		}
+		free(rec);
+		free(out);
+		cases++;
+	}
+	free(list);
+	CHECK(cases >= 10);
+}
+
+/* The real records parse, with the modes docs/actlut.md lists for them. */
+TEST(actlut, real_records)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: real activation records not checked");
+	static const struct {
+		const char *path;
+		size_t off;
+		enum actlut_kind kind;
+		int scale;
+	} recs[] = {
+		{"fixtures/kernels/unary/exp.bin", 0x280, ACTLUT_KIND_EXP2, 5},
+		{"fixtures/kernels/unary/log2.bin", 0x280, ACTLUT_KIND_LOG2, 6},
+		{"fixtures/kernels/unary/sqrt.bin", 0x280, ACTLUT_KIND_SQRT, 4},
+		{"fixtures/kernels/unary/tanh.bin", 0x280, ACTLUT_KIND_ODD, 3},
+		{"fixtures/kernels/unary/sigmoid.bin", 0x580, ACTLUT_KIND_ODD, 2},
+		{"fixtures/kernels/activation/gelu.bin", 0x280, ACTLUT_KIND_PLAIN, 2},
+		{"fixtures/kernels/activation/relu6.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
+		{"fixtures/kernels/activation/leakyrelu.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
+		{"fixtures/kernels/activation/hardtanh.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
+		{"fixtures/hwx/sigmoid.hwx", 0x4280, ACTLUT_KIND_PLAIN, 1},
+	};
+	for (size_t i = 0; i < sizeof recs / sizeof recs[0]; i++) {
+		uint8_t *buf;
+		size_t len;
+		REQUIRE(test_read_file(test_shared_path(recs[i].path), &buf, &len) == 0);
+		REQUIRE(len >= recs[i].off + ACTLUT_BYTES);
+		struct actlut l;
+		CHECK_EQ(actlut_parse(&l, buf + recs[i].off, len - recs[i].off), ACTLUT_OK);
+		CHECK_EQ(l.kind, recs[i].kind);
+		CHECK_EQ(l.scale, recs[i].scale);
+		free(buf);
+	}
+	/* spot values: tanh(-1) = -tanh(1), relu6(10) = 6, log2(2) = 1 */
+	uint8_t *buf;
+	size_t len;
+	struct actlut l;
+	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/unary/log2.bin"), &buf, &len) == 0);
+	REQUIRE(len >= 0x280 + ACTLUT_BYTES && actlut_parse(&l, buf + 0x280, ACTLUT_BYTES) == ACTLUT_OK);
+	CHECK_EQ(actlut_eval(&l, 0x4000), FP16_ONE);
+	free(buf);
+	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/activation/relu6.bin"), &buf, &len) == 0);
+	REQUIRE(len >= 0x280 + ACTLUT_BYTES && actlut_parse(&l, buf + 0x280, ACTLUT_BYTES) == ACTLUT_OK);
+	CHECK_EQ(actlut_eval(&l, 0x4900), 0x4600);
+	free(buf);
+}
