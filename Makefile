@@ -10,6 +10,8 @@ PYTHON := /usr/bin/python3
 SHARED ?= $(abspath ../shared)
 FUZZ_SECONDS ?= 60
 
+.DEFAULT_GOAL := all
+
 ifneq ($(V),1)
 Q := @
 endif
@@ -108,7 +110,7 @@ $(B)/kernel8.img: $(B)/anefw.elf
 	$(Q)$(CROSS)objcopy -O binary $< $@
 
 .PHONY: all firmware tools
-all: firmware tools
+all: deps firmware tools
 firmware: $(B)/anefw.elf $(addprefix $(B)/,$(PLAT_IMAGES))
 
 # ---- host builds: tools and native tests, from the same sources ----
@@ -182,7 +184,12 @@ run: deps firmware
 debug: deps firmware
 	$(Q)$(QEMU_RUN) --gdb $(B)/anefw.elf $(ARGS)
 
+# `make test` covers both boards; `make test BOARD=x` only board x.
+ifeq ($(origin BOARD),command line)
 TEST_BOARDS ?= $(BOARD)
+else
+TEST_BOARDS ?= qemu-virt raspi3b
+endif
 test-build: deps $(H)/anefw-tests tools $(TESTDATA_STAMP) fuzz-build
 	$(Q)for b in $(TEST_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-test-build || exit 1; done
 
@@ -205,7 +212,7 @@ test-target: deps $(B)/anefw-tests.elf $(TESTDATA_STAMP)
 	$(Q)$(QEMU_RUN) $(B)/anefw-tests.elf shared=$(SHARED) data=$(abspath $(BUILD))/testdata $(T)
 
 clean:
-	rm -rf $(BUILD)/qemu-virt $(BUILD)/raspi3b $(BUILD)/host $(BUILD)/testdata
+	rm -rf $(BUILD)/qemu-virt $(BUILD)/raspi3b $(BUILD)/raspi3b-flash $(BUILD)/host $(BUILD)/testdata
 
 distclean:
 	rm -rf $(BUILD)

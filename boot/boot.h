@@ -16,8 +16,15 @@ struct exception_frame {
 
 void boot_exception(unsigned kind, const struct exception_frame *f) __attribute__((noreturn));
 void boot_mmu_init(void);
+/* Makes the MMU settings visible to cores whose MMU is still off (cleans them to memory). */
+void boot_mmu_publish(void);
+/* Turns this core's MMU on with the tables and controls core 0 set up (every core). */
+void boot_mmu_enable_core(void);
 
-/* Releases a parked secondary core to run fn(core) on its own stacks. Returns 0 or -1. */
+/* Releases a parked secondary core to run fn(core) on its own stacks with the MMU and caches on
+ * (the board hook board_wake_secondary() wakes it from its WFI wait in boot/entry.S, or sends it
+ * from the board's boot stub to _start). Returns 0 or -1. When fn returns, the core sleeps in WFI
+ * for good: a core is released once per boot. */
 int boot_release_secondary(unsigned core, void (*fn)(unsigned core));
 
 /* Linker-script symbols. */

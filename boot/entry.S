@@ -17,6 +17,7 @@ _start:
 	b.ne	from_el2_or_el1
 	/* ---- EL3: make the lower levels AArch64 and non-secure, no traps, drop to EL1 ---- */
 	msr	cptr_el3, xzr
+	msr	mdcr_el3, xzr			// no debug or PMU traps to EL3
 	mrs	x0, id_aa64pfr0_el1
 	ubfx	x0, x0, #8, #4			// EL2 implemented?
 	mov	x1, #(SCR_NS | SCR_RES1_4_5 | SCR_RW | SCR_SMD)
@@ -59,6 +60,9 @@ setup_el2_for_el1:
 	mov	x0, #CPTR_EL2_RES1
 	msr	cptr_el2, x0
 	msr	hstr_el2, xzr
+	mrs	x0, pmcr_el0
+	ubfx	x0, x0, #11, #5			// MDCR_EL2.HPMN = PMCR_EL0.N: every counter to EL1,
+	msr	mdcr_el2, x0			// no PMU or debug traps (its reset value is unknown)
 	mrs	x0, midr_el1
 	msr	vpidr_el2, x0
 	mrs	x0, mpidr_el1
@@ -105,17 +109,26 @@ set_stacks:
 	msr	spsel, #0
 	ret
 
-	/* ---- secondary cores: wait for a release address in the spin table ---- */
+	/*
+	 * ---- secondary cores: wait for a release address in boot_release_table (in .data, so it
+	 * reads zero even before core 0 has cleared .bss), then run it on this core's stacks with
+	 * the MMU on (boot_secondary_c_entry). Cores started here directly (the ELF at EL3) and cores
+	 * sent to _start by a board's spin table both end up waiting here, in WFI with interrupts
+	 * masked: a pending interrupt wakes them without being taken. (WFE would do, but QEMU
+	 * implements it as a busy yield: three spinning cores slow core 0 several times over.)
+	 */
 secondary_wait:
 	ldr	x1, =boot_release_table
-5:	wfe
-	ldr	x2, [x1, x20, lsl #3]
-	cbz	x2, 5b
-	mov	x21, x2
+5:	ldr	x2, [x1, x20, lsl #3]
+	cbnz	x2, 6f
+	wfi					// asleep (even under QEMU) until an interrupt is pending:
+	b	5b				// the board's wake-up (board_wake_secondary) sends one
+6:	mov	x21, x2
 	mov	x0, x20
 	bl	set_stacks
 	mov	x0, x20
-	blr	x21
+	mov	x1, x21
+	bl	boot_secondary_c_entry		// never returns
 park_forever:
 	wfe
 	b	park_forever

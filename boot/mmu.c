@@ -43,6 +43,12 @@ static uint64_t tables[TABLE_POOL][ENTRIES] __attribute__((aligned(4096)));
 static unsigned tables_used;
 static int mmu_error;
 
+/* What core 0 programmed, for the secondary cores (one cache line, cleaned before a release). */
+static struct {
+	uint64_t mair, tcr, ttbr0, sctlr_set;
+	uint64_t on;
+} mmu_cfg __attribute__((aligned(64)));
+
 static uint64_t *new_table(void)
 {
 	if (tables_used >= TABLE_POOL) {
@@ -157,19 +163,38 @@ void boot_mmu_init(void)
 	uint64_t tcr = TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER | TCR_EPD1 |
 		       (pa_range << TCR_IPS_SHIFT);
 
+	mmu_cfg.mair = MAIR_VALUE;
+	mmu_cfg.tcr = tcr;
+	mmu_cfg.ttbr0 = (uint64_t)(uintptr_t)tables[0];
+	mmu_cfg.sctlr_set = SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_SA | SCTLR_WXN;
+	mmu_cfg.on = 1;
+	boot_mmu_enable_core();
+}
+
+/* Programs this core from mmu_cfg (core 0 at boot; secondaries, MMU off, once released). */
+__attribute__((no_stack_protector)) void boot_mmu_enable_core(void)
+{
+	if (!mmu_cfg.on)
+		return;
 	__asm__ volatile("msr mair_el1, %0\n"
 			 "msr tcr_el1, %1\n"
 			 "msr ttbr0_el1, %2\n"
 			 "isb\n"
 			 "tlbi vmalle1\n"
 			 "dsb ish\n"
-			 "isb\n" ::"r"(MAIR_VALUE),
-			 "r"(tcr), "r"((uint64_t)(uintptr_t)tables[0])
+			 "isb\n" ::"r"(mmu_cfg.mair),
+			 "r"(mmu_cfg.tcr), "r"(mmu_cfg.ttbr0)
 			 : "memory");
 	uint64_t sctlr;
 	__asm__ volatile("mrs %0, sctlr_el1" : "=r"(sctlr));
-	sctlr |= SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_SA | SCTLR_WXN;
+	sctlr |= mmu_cfg.sctlr_set;
 	__asm__ volatile("msr sctlr_el1, %0\nisb" ::"r"(sctlr) : "memory");
+}
+
+void boot_mmu_publish(void)
+{
+	/* The tables were written with the MMU off (straight to memory) and never change later. */
+	hal_dcache_clean(&mmu_cfg, sizeof mmu_cfg);
 }
 
 int boot_mmu_enabled(void)

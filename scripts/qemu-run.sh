@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Boots an anefw ELF under QEMU with semihosting, the console on stdout, and a hard time limit.
-# Usage: qemu-run.sh [--board B] [--icount] [--el 1|2|3] [--gdb] [--timeout S] ELF [ARG...]
+# Usage: qemu-run.sh [--board B] [--icount] [--el 1|2|3] [--gdb] [--timeout S] IMAGE [ARG...]
 # The ARGs become the firmware's semihosting command line. The exit status is the firmware's
 # (semihosting exit), or 137 when the time limit killed it.
+# raspi3b: an ELF starts all four cores at EL3 (the default, --el 3); a raw image (*.img, *.bin)
+# or --el 2 (the ELF converted to a raw image) boots like the Pi firmware: core 0 at EL2 at
+# 0x80000, cores 1-3 parked in QEMU's spin table.
 set -euo pipefail
-board=qemu-virt; icount=0; el=1; gdb=0; limit=${QEMU_TIMEOUT:-120}
+board=qemu-virt; icount=0; el=; gdb=0; limit=${QEMU_TIMEOUT:-120}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--board) board=$2; shift 2;;
@@ -21,9 +24,11 @@ done
 elf=$1; shift
 [ -f "$elf" ] || { echo "qemu-run: no such image: $elf" >&2; exit 2; }
 
+tmpimg=
+cleanup() { [ -z "$tmpimg" ] || rm -f "$tmpimg"; }
 case "$board" in
 qemu-virt)
-	case "$el" in
+	case "${el:-1}" in
 	1) machine="virt";;
 	2) machine="virt,virtualization=on";;
 	3) machine="virt,secure=on";;
@@ -31,7 +36,17 @@ qemu-virt)
 	esac
 	args=(-M "$machine" -cpu cortex-a53 -smp 1 -m 512M -nic none);;
 raspi3b)
-	args=(-M raspi3b);;
+	case "$elf" in *.img|*.bin) el=${el:-2};; esac
+	case "${el:-3}" in
+	3) ;;
+	2)	if [ "$(head -c4 "$elf" | od -An -c | tr -d ' ')" = "177ELF" ]; then
+			tmpimg=$(mktemp --suffix=.img)
+			aarch64-linux-gnu-objcopy -O binary "$elf" "$tmpimg"
+			elf=$tmpimg
+		fi;;
+	*) echo "qemu-run: raspi3b starts at EL3 (an ELF) or EL2 (a raw image)" >&2; exit 2;;
+	esac
+	args=(-M raspi3b -m 1G -nic none);;
 *) echo "qemu-run: unknown board $board" >&2; exit 2;;
 esac
 
@@ -47,6 +62,13 @@ if [ "$gdb" -eq 1 ]; then
 	args+=(-S -gdb tcp::1234)
 	echo "QEMU is halted with its gdb stub on port 1234. Attach with:"
 	echo "  gdb-multiarch $elf -ex 'target remote :1234'"
+	if [ -n "$tmpimg" ]; then
+		qemu-system-aarch64 "${args[@]}"; rc=$?; cleanup; exit $rc
+	fi
 	exec qemu-system-aarch64 "${args[@]}"
+fi
+if [ -n "$tmpimg" ]; then
+	rc=0; timeout -s KILL "$limit" qemu-system-aarch64 "${args[@]}" || rc=$?
+	cleanup; exit $rc
 fi
 exec timeout -s KILL "$limit" qemu-system-aarch64 "${args[@]}"

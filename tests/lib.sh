@@ -1,7 +1,7 @@
 # Shared by suite scripts (sourced). Environment from the Makefile: ANEFW_ROOT, BUILD, SHARED,
 # PYTHON, TEST_BOARDS.
 : "${ANEFW_ROOT:=$(pwd)}" "${BUILD:=$ANEFW_ROOT/build}" "${SHARED:=$ANEFW_ROOT/../shared}"
-: "${PYTHON:=/usr/bin/python3}" "${TEST_BOARDS:=qemu-virt}"
+: "${PYTHON:=/usr/bin/python3}" "${TEST_BOARDS:=qemu-virt raspi3b}"
 cd "$ANEFW_ROOT" || exit 1
 T_PASS=0; T_FAIL=0; T_SKIP=0
 t_pass() { echo "ok   $1"; T_PASS=$((T_PASS + 1)); }

@@ -1,0 +1,260 @@
+/* Generic DMA API: argument and range checks, the per-channel state machine, bounded waits. */
+#include "drivers/dma/dma.h"
+
+#include <string.h>
+
+const char *dma_strerror(int status)
+{
+	switch (status) {
+	case DMA_OK: return "ok";
+	case DMA_ERR_PARAM: return "bad parameter";
+	case DMA_ERR_CHANNEL: return "no such channel";
+	case DMA_ERR_NO_BLOCKS: return "no blocks";
+	case DMA_ERR_TOO_MANY_BLOCKS: return "too many blocks";
+	case DMA_ERR_LENGTH: return "length the engine cannot take";
+	case DMA_ERR_ALIGN: return "misaligned address or pitch";
+	case DMA_ERR_RANGE: return "address range wraps or is out of the engine's reach";
+	case DMA_ERR_STRIDE: return "2D shape the engine cannot express";
+	case DMA_ERR_OVERLAP: return "source and destination overlap";
+	case DMA_ERR_STATE: return "not valid in the channel's state";
+	case DMA_ERR_BUSY: return "channel busy";
+	case DMA_ERR_TIMEOUT: return "timed out";
+	case DMA_ERR_READ: return "bus read error";
+	case DMA_ERR_FIFO: return "FIFO error";
+	case DMA_ERR_READ_LAST: return "read-last-not-set error";
+	case DMA_ERR_HW: return "controller error";
+	case DMA_ERR_UNSUPPORTED: return "not supported by this engine";
+	default: return "unknown DMA error";
+	}
+}
+
+const char *dma_state_name(enum dma_state s)
+{
+	switch (s) {
+	case DMA_STATE_UNCONFIGURED: return "unconfigured";
+	case DMA_STATE_CONFIGURED: return "configured";
+	case DMA_STATE_RUNNING: return "running";
+	case DMA_STATE_DONE: return "done";
+	case DMA_STATE_ERROR: return "error";
+	default: return "?";
+	}
+}
+
+void dma_dev_init(struct dma_dev *d, const char *name, const struct dma_ops *ops, void *priv,
+		  const struct dma_caps *caps)
+{
+	memset(d, 0, sizeof *d);
+	d->name = name;
+	d->ops = ops;
+	d->priv = priv;
+	d->caps = *caps;
+	if (d->caps.nchannels > DMA_MAX_CHANNELS)
+		d->caps.nchannels = DMA_MAX_CHANNELS;
+}
+
+static int channel_ok(const struct dma_dev *d, unsigned ch)
+{
+	if (!d || !d->ops)
+		return DMA_ERR_PARAM;
+	return ch < d->caps.nchannels ? DMA_OK : DMA_ERR_CHANNEL;
+}
+
+int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi)
+{
+	uint64_t base = which ? (uint64_t)b->dst : (uint64_t)b->src;
+	uint64_t rows = b->rows > 1 ? b->rows : 1;
+	int64_t pitch = rows > 1 ? (which ? b->dst_pitch : b->src_pitch) : 0;
+	if (which == 0 && (b->flags & DMA_BLOCK_FILL)) {
+		*lo = *hi = (uintptr_t)base; /* a fill reads nothing */
+		return DMA_OK;
+	}
+	/* |pitch| < 2^31 and rows < 2^32: the product fits in 63 bits. */
+	uint64_t reach = (rows - 1) * (uint64_t)(pitch < 0 ? -pitch : pitch);
+	uint64_t first, last_end;
+	if (pitch < 0) {
+		if (reach > base)
+			return DMA_ERR_RANGE;
+		first = base - reach;
+		last_end = base + b->len;
+	} else {
+		first = base;
+		if (reach > UINT64_MAX - base || b->len > UINT64_MAX - base - reach)
+			return DMA_ERR_RANGE;
+		last_end = base + reach + b->len;
+	}
+	if (last_end < base || last_end - 1 > (uint64_t)UINTPTR_MAX)
+		return DMA_ERR_RANGE;
+	*lo = (uintptr_t)first;
+	*hi = (uintptr_t)last_end;
+	return DMA_OK;
+}
+
+static int check_block(const struct dma_dev *d, const struct dma_block *b)
+{
+	const struct dma_caps *c = &d->caps;
+	uint32_t g = c->granule ? c->granule : 1;
+	int two_d = b->rows > 1;
+	if (b->flags & ~DMA_BLOCK_FILL)
+		return DMA_ERR_PARAM;
+	if (b->len == 0 || b->len % g)
+		return DMA_ERR_LENGTH;
+	if (two_d ? (b->len > c->max_row_len || b->rows > c->max_rows) : b->len > c->max_len)
+		return DMA_ERR_LENGTH;
+	if (b->dst % g || (!(b->flags & DMA_BLOCK_FILL) && b->src % g))
+		return DMA_ERR_ALIGN;
+	if (two_d) {
+		if ((uint32_t)b->dst_pitch % g || (uint32_t)b->src_pitch % g)
+			return DMA_ERR_ALIGN;
+		/* destination rows may not overlap one another (source rows may: a broadcast) */
+		int64_t dp = b->dst_pitch < 0 ? -(int64_t)b->dst_pitch : b->dst_pitch;
+		if (dp < (int64_t)b->len)
+			return DMA_ERR_STRIDE;
+	}
+	uintptr_t slo, shi, dlo, dhi;
+	int rc = dma_block_span(b, 0, &slo, &shi);
+	if (rc == DMA_OK)
+		rc = dma_block_span(b, 1, &dlo, &dhi);
+	if (rc != DMA_OK)
+		return rc;
+	if (!(b->flags & DMA_BLOCK_FILL) && slo < dhi && dlo < shi)
+		return DMA_ERR_OVERLAP;
+	return DMA_OK;
+}
+
+int dma_configure(struct dma_dev *d, unsigned ch, const struct dma_channel_config *cfg)
+{
+	int rc = channel_ok(d, ch);
+	if (rc != DMA_OK)
+		return rc;
+	if (!cfg || cfg->flags)
+		return DMA_ERR_PARAM;
+	struct dma_channel_state *s = &d->chan[ch];
+	if (s->state == DMA_STATE_RUNNING)
+		return DMA_ERR_BUSY;
+	if (cfg->nblocks == 0)
+		return DMA_ERR_NO_BLOCKS;
+	if (!cfg->blocks)
+		return DMA_ERR_PARAM;
+	if (cfg->nblocks > d->caps.max_blocks)
+		return DMA_ERR_TOO_MANY_BLOCKS;
+	uint64_t bytes = 0;
+	for (unsigned i = 0; i < cfg->nblocks; i++) {
+		const struct dma_block *b = &cfg->blocks[i];
+		rc = check_block(d, b);
+		if (rc == DMA_OK && d->ops->check_block)
+			rc = d->ops->check_block(d, ch, b);
+		if (rc != DMA_OK)
+			return rc;
+		bytes += (uint64_t)b->len * (b->rows > 1 ? b->rows : 1);
+	}
+	rc = d->ops->load(d, ch, cfg->blocks, cfg->nblocks);
+	if (rc != DMA_OK) {
+		s->state = DMA_STATE_UNCONFIGURED;
+		return rc;
+	}
+	s->state = DMA_STATE_CONFIGURED;
+	s->error = DMA_OK;
+	s->bytes = bytes;
+	return DMA_OK;
+}
+
+int dma_start(struct dma_dev *d, unsigned ch)
+{
+	int rc = channel_ok(d, ch);
+	if (rc != DMA_OK)
+		return rc;
+	struct dma_channel_state *s = &d->chan[ch];
+	switch (s->state) {
+	case DMA_STATE_RUNNING:
+		return DMA_OK;
+	case DMA_STATE_CONFIGURED:
+	case DMA_STATE_DONE:
+		break;
+	default:
+		return DMA_ERR_STATE;
+	}
+	rc = d->ops->start(d, ch);
+	if (rc != DMA_OK) {
+		s->state = DMA_STATE_ERROR;
+		s->error = rc;
+		return rc;
+	}
+	s->state = DMA_STATE_RUNNING;
+	s->runs++;
+	return DMA_OK;
+}
+
+int dma_stop(struct dma_dev *d, unsigned ch)
+{
+	int rc = channel_ok(d, ch);
+	if (rc != DMA_OK)
+		return rc;
+	struct dma_channel_state *s = &d->chan[ch];
+	if (s->state != DMA_STATE_RUNNING)
+		return DMA_OK;
+	rc = d->ops->stop(d, ch);
+	if (rc != DMA_OK) {
+		s->state = DMA_STATE_ERROR;
+		s->error = rc;
+		return rc;
+	}
+	s->state = DMA_STATE_CONFIGURED;
+	return DMA_OK;
+}
+
+int dma_poll(struct dma_dev *d, unsigned ch)
+{
+	int rc = channel_ok(d, ch);
+	if (rc != DMA_OK)
+		return rc;
+	struct dma_channel_state *s = &d->chan[ch];
+	switch (s->state) {
+	case DMA_STATE_DONE:
+		return DMA_OK;
+	case DMA_STATE_ERROR:
+		return s->error;
+	case DMA_STATE_RUNNING:
+		break;
+	default:
+		return DMA_ERR_STATE;
+	}
+	rc = d->ops->poll(d, ch);
+	if (rc == 0)
+		return DMA_ERR_BUSY;
+	if (rc > 0) {
+		s->state = DMA_STATE_DONE;
+		s->completions++;
+		return DMA_OK;
+	}
+	s->state = DMA_STATE_ERROR;
+	s->error = rc;
+	return rc;
+}
+
+int dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls)
+{
+	int rc = dma_poll(d, ch);
+	for (uint32_t i = 1; rc == DMA_ERR_BUSY && i < max_polls; i++)
+		rc = dma_poll(d, ch);
+	return rc == DMA_ERR_BUSY ? DMA_ERR_TIMEOUT : rc;
+}
+
+enum dma_state dma_get_state(const struct dma_dev *d, unsigned ch)
+{
+	if (channel_ok(d, ch) != DMA_OK)
+		return DMA_STATE_UNCONFIGURED;
+	return d->chan[ch].state;
+}
+
+int dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_t len,
+	     uint32_t max_polls)
+{
+	const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = len};
+	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
+	int rc = dma_configure(d, ch, &cfg);
+	if (rc == DMA_OK)
+		rc = dma_start(d, ch);
+	if (rc == DMA_OK)
+		rc = dma_wait(d, ch, max_polls);
+	return rc;
+}

@@ -1,0 +1,162 @@
+/*
+ * Generic DMA API (in the spirit of Zephyr's): a channel is configured with a list of blocks,
+ * started, waited for with a bound, and stopped. Backends (a memory-copy engine for boards without
+ * a DMA controller and for host builds; the BCM2835 controller on raspi3b) plug in through an ops
+ * table and share one set of rules, checked here before any backend sees a block:
+ *
+ *   - a configuration has 1..caps.max_blocks blocks;
+ *   - every length, address and 2D pitch is a multiple of caps.granule (4 for every backend, so a
+ *     program behaves the same on every board; the BCM2835 sweeps memory on any other length);
+ *   - every range a block touches is computed (rows x pitch, both directions) without overflow, and
+ *     a block's source and destination do not overlap; destination rows never overlap each other.
+ *
+ * Per-channel state machine:
+ *
+ *   UNCONFIGURED --configure--> CONFIGURED --start--> RUNNING --(poll/wait sees the end)--> DONE
+ *                                    ^                  |  \--(controller error)--> ERROR
+ *                                    +------stop--------+
+ *   configure: allowed in every state but RUNNING (DMA_ERR_BUSY); a refused configuration leaves
+ *              the channel as it was.
+ *   start:     CONFIGURED/DONE -> RUNNING (DONE re-runs the same blocks); RUNNING: no-op (idempotent);
+ *              UNCONFIGURED/ERROR: DMA_ERR_STATE (an ERROR channel must be configured again).
+ *   stop:      RUNNING -> CONFIGURED (the transfer is abandoned part-way); any other state: no-op.
+ *   wait:      bounded by a number of polls; DMA_ERR_TIMEOUT leaves the channel RUNNING.
+ * A channel only becomes DONE when a poll or wait observes the end, so start is idempotent on every
+ * backend, however fast it is.
+ */
+#ifndef ANEFW_DMA_H
+#define ANEFW_DMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DMA_MAX_CHANNELS 4
+
+enum dma_status {
+	DMA_OK = 0,
+	DMA_ERR_PARAM = -1,           /* a NULL device, configuration or block list, or unknown flags */
+	DMA_ERR_CHANNEL = -2,         /* no such channel on this device */
+	DMA_ERR_NO_BLOCKS = -3,       /* a configuration with zero blocks */
+	DMA_ERR_TOO_MANY_BLOCKS = -4, /* more blocks than a channel holds */
+	DMA_ERR_LENGTH = -5,          /* a zero length, one over the backend's limit, or not a multiple
+					 of the granule */
+	DMA_ERR_ALIGN = -6,           /* an address or pitch not a multiple of the granule */
+	DMA_ERR_RANGE = -7,           /* a range that wraps, or lies outside memory the engine reaches */
+	DMA_ERR_STRIDE = -8,          /* a 2D shape the engine cannot express, or overlapping
+					 destination rows */
+	DMA_ERR_OVERLAP = -9,         /* a block's source and destination overlap */
+	DMA_ERR_STATE = -10,          /* not valid in the channel's state */
+	DMA_ERR_BUSY = -11,           /* the channel is running: stop it or wait first */
+	DMA_ERR_TIMEOUT = -12,        /* the bounded wait ran out; the channel is still running */
+	DMA_ERR_READ = -13,           /* the controller reported a bus read error */
+	DMA_ERR_FIFO = -14,           /* the controller reported a FIFO error */
+	DMA_ERR_READ_LAST = -15,      /* the controller reported a read-last-not-set error */
+	DMA_ERR_HW = -16,             /* the controller flagged an error without a known cause */
+	DMA_ERR_UNSUPPORTED = -17,    /* the backend cannot do this */
+};
+
+const char *dma_strerror(int status);
+
+enum dma_state {
+	DMA_STATE_UNCONFIGURED = 0,
+	DMA_STATE_CONFIGURED,
+	DMA_STATE_RUNNING,
+	DMA_STATE_DONE,
+	DMA_STATE_ERROR,
+};
+
+const char *dma_state_name(enum dma_state s);
+
+/* Block flags */
+#define DMA_BLOCK_FILL 1u /* write the 32-bit pattern `fill` (little-endian) instead of reading src */
+
+/*
+ * One block: `rows` rows (0 or 1: a plain 1D block) of `len` bytes. Row r reads
+ * src + r * src_pitch and writes dst + r * dst_pitch; pitches may be negative. Addresses are the
+ * CPU's (the backend translates them for its bus).
+ */
+struct dma_block {
+	uintptr_t src;
+	uintptr_t dst;
+	uint32_t len;
+	uint32_t rows;
+	int32_t src_pitch;
+	int32_t dst_pitch;
+	uint32_t flags;
+	uint32_t fill;
+};
+
+struct dma_channel_config {
+	const struct dma_block *blocks;
+	unsigned nblocks;
+	uint32_t flags; /* reserved, 0 */
+};
+
+struct dma_caps {
+	unsigned nchannels;   /* channels 0..nchannels-1 */
+	unsigned max_blocks;  /* per configuration */
+	uint32_t granule;     /* lengths, addresses and pitches are multiples of this (power of 2) */
+	uint32_t max_len;     /* bytes per 1D block */
+	uint32_t max_row_len; /* bytes per row of a 2D block */
+	uint32_t max_rows;    /* rows per 2D block */
+};
+
+struct dma_dev;
+
+struct dma_ops {
+	/* Backend-specific checks of one (already generically valid) block; must not change state. */
+	int (*check_block)(struct dma_dev *d, unsigned ch, const struct dma_block *b);
+	/* Takes a checked configuration (the backend copies what it needs). */
+	int (*load)(struct dma_dev *d, unsigned ch, const struct dma_block *b, unsigned n);
+	int (*start)(struct dma_dev *d, unsigned ch);
+	/* 1: finished, 0: still running, < 0: a named error (the transfer has stopped). */
+	int (*poll)(struct dma_dev *d, unsigned ch);
+	int (*stop)(struct dma_dev *d, unsigned ch);
+};
+
+struct dma_channel_state {
+	enum dma_state state;
+	int error;            /* the error that put the channel in ERROR */
+	uint32_t runs;        /* transfers started */
+	uint32_t completions; /* transfers seen finished */
+	uint64_t bytes;       /* bytes in the current configuration (all rows of all blocks) */
+};
+
+struct dma_dev {
+	const char *name;
+	const struct dma_ops *ops;
+	void *priv;
+	struct dma_caps caps;
+	struct dma_channel_state chan[DMA_MAX_CHANNELS];
+};
+
+/* Backends call this to set up the generic part of a device. */
+void dma_dev_init(struct dma_dev *d, const char *name, const struct dma_ops *ops, void *priv,
+		  const struct dma_caps *caps);
+
+/* Validates the whole configuration (generic rules, then the backend's), then loads it. */
+int dma_configure(struct dma_dev *d, unsigned ch, const struct dma_channel_config *cfg);
+int dma_start(struct dma_dev *d, unsigned ch);
+int dma_stop(struct dma_dev *d, unsigned ch);
+/* One look at a running channel: DMA_OK once DONE, DMA_ERR_BUSY while running, or the error. */
+int dma_poll(struct dma_dev *d, unsigned ch);
+/* Polls up to max_polls times: DMA_OK, DMA_ERR_TIMEOUT (still RUNNING), or the error. */
+int dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls);
+enum dma_state dma_get_state(const struct dma_dev *d, unsigned ch);
+
+/* Convenience: configure one 1D block, start, wait. */
+int dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_t len,
+	     uint32_t max_polls);
+
+/* The bounds every DMA-API check computes: the lowest and one-past-highest byte a block's
+ * source (which = 0) or destination (which = 1) touches. DMA_OK or DMA_ERR_RANGE on overflow. */
+int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi);
+
+/* The board's DMA engine: the BCM2835 controller on raspi3b, the memory-copy engine elsewhere
+ * (a weak default in drivers/dma/dma_memcpy.c that a board overrides). NULL if it failed. */
+struct dma_dev *dma_board_device(void);
+
+/* A generous bound for dma_wait() in callers that just want the transfer done. */
+#define DMA_WAIT_DEFAULT_POLLS 10000000u
+
+#endif

@@ -1,0 +1,110 @@
+/* Memory-copy DMA engine (see dma_memcpy.h). */
+#include "drivers/dma/dma_memcpy.h"
+
+#include <string.h>
+
+static int mc_load(struct dma_dev *d, unsigned ch, const struct dma_block *b, unsigned n)
+{
+	struct dma_memcpy *m = d->priv;
+	struct dma_memcpy_chan *c = &m->ch[ch];
+	memcpy(c->blocks, b, n * sizeof *b);
+	c->nblocks = n;
+	c->block = c->row = 0;
+	c->offset = 0;
+	return DMA_OK;
+}
+
+static int mc_start(struct dma_dev *d, unsigned ch)
+{
+	struct dma_memcpy_chan *c = &((struct dma_memcpy *)d->priv)->ch[ch];
+	c->block = c->row = 0;
+	c->offset = 0;
+	return DMA_OK;
+}
+
+static void fill_bytes(uint8_t *dst, uint32_t offset, uint32_t n, uint32_t pattern)
+{
+	for (uint32_t i = 0; i < n; i++)
+		dst[i] = (uint8_t)(pattern >> (8u * ((offset + i) & 3u)));
+}
+
+static int mc_poll(struct dma_dev *d, unsigned ch)
+{
+	struct dma_memcpy *m = d->priv;
+	struct dma_memcpy_chan *c = &m->ch[ch];
+	uint64_t budget = m->bytes_per_poll ? m->bytes_per_poll : UINT64_MAX;
+	while (c->block < c->nblocks && budget) {
+		const struct dma_block *b = &c->blocks[c->block];
+		uint32_t rows = b->rows > 1 ? b->rows : 1;
+		uint32_t n = b->len - c->offset;
+		if (n > budget)
+			n = (uint32_t)budget;
+		/* Spans were checked at configure time: these additions cannot wrap. */
+		uintptr_t dst = b->dst + (uintptr_t)((int64_t)c->row * b->dst_pitch) + c->offset;
+		if (b->flags & DMA_BLOCK_FILL) {
+			fill_bytes((uint8_t *)dst, c->offset, n, b->fill);
+		} else {
+			uintptr_t src = b->src + (uintptr_t)((int64_t)c->row * b->src_pitch) + c->offset;
+			memmove((void *)dst, (const void *)src, n);
+		}
+		budget -= n;
+		c->offset += n;
+		if (c->offset == b->len) {
+			c->offset = 0;
+			if (++c->row == rows) {
+				c->row = 0;
+				c->block++;
+			}
+		}
+	}
+	return c->block == c->nblocks ? 1 : 0;
+}
+
+static int mc_stop(struct dma_dev *d, unsigned ch)
+{
+	struct dma_memcpy_chan *c = &((struct dma_memcpy *)d->priv)->ch[ch];
+	c->block = c->row = 0;
+	c->offset = 0;
+	return DMA_OK;
+}
+
+static const struct dma_ops mc_ops = {
+	.check_block = NULL,
+	.load = mc_load,
+	.start = mc_start,
+	.poll = mc_poll,
+	.stop = mc_stop,
+};
+
+int dma_memcpy_init(struct dma_memcpy *m, struct dma_dev *d, uint32_t bytes_per_poll)
+{
+	if (!m || !d)
+		return DMA_ERR_PARAM;
+	memset(m, 0, sizeof *m);
+	m->bytes_per_poll = bytes_per_poll;
+	/* The same limits as the BCM2835's full channels, so programs move identically. */
+	const struct dma_caps caps = {
+		.nchannels = DMA_MEMCPY_CHANNELS,
+		.max_blocks = DMA_MEMCPY_MAX_BLOCKS,
+		.granule = 4,
+		.max_len = 0x3ffffffcu,
+		.max_row_len = 0xfffcu,
+		.max_rows = 0x3fffu,
+	};
+	dma_dev_init(d, "memcpy", &mc_ops, m, &caps);
+	return DMA_OK;
+}
+
+/* The default board engine (boards with a DMA controller override this). */
+__attribute__((weak)) struct dma_dev *dma_board_device(void)
+{
+	static struct dma_memcpy m;
+	static struct dma_dev d;
+	static int ready;
+	if (!ready) {
+		if (dma_memcpy_init(&m, &d, 0) != DMA_OK)
+			return NULL;
+		ready = 1;
+	}
+	return &d;
+}

@@ -1,0 +1,133 @@
+/* raspi3b board: PL011 console on GPIO14/15, the memory map, secondary-core wake-up, DMA device. */
+#include "drivers/bcm2835_dma/bcm2835_dma.h"
+#include "drivers/dma/dma.h"
+#include "drivers/pl011/pl011.h"
+#include "hal/aarch64/aarch64.h"
+#include "hal/hal.h"
+#include "hal/mmio.h"
+#include "hal/raspi3b/platform.h"
+
+#include <_newlib_version.h>
+
+#define GPFSEL(n) (PLAT_GPIO_BASE + 4u * (n))
+#define GPIO_ALT0 4u
+
+static struct pl011 uart0;
+static int uart_ready;
+
+/* Route a GPIO pin to its ALT0 function (the PL011 on pins 14 and 15). */
+static void gpio_alt0(unsigned pin)
+{
+	uintptr_t reg = GPFSEL(pin / 10);
+	unsigned shift = 3u * (pin % 10);
+	uint32_t v = mmio_read_32(reg);
+	v = (v & ~(7u << shift)) | (GPIO_ALT0 << shift);
+	mmio_write_32(reg, v);
+}
+
+void hal_console_init(void)
+{
+	gpio_alt0(PLAT_UART_TX_PIN);
+	gpio_alt0(PLAT_UART_RX_PIN);
+	if (pl011_init(&uart0, PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD) == PL011_OK)
+		uart_ready = 1;
+}
+
+void hal_console_putc(char c)
+{
+	if (!uart_ready)
+		return;
+	if (c == '\n' && !ANEFW_SEMIHOSTING)
+		(void)pl011_putc(&uart0, '\r'); /* a serial terminal wants CR LF */
+	(void)pl011_putc(&uart0, c);
+}
+
+void hal_console_write(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		hal_console_putc(s[i]);
+}
+
+/* ---- DMA: the BCM2835 controller behind the generic API ---- */
+static struct bcm2835_dma dma_ctl;
+static struct dma_dev dma_dev;
+static int dma_ready;
+
+struct dma_dev *dma_board_device(void)
+{
+	if (!dma_ready) {
+		const struct bcm2835_dma_params p = {
+			.base = PLAT_DMA_BASE,
+			.channel_mask = PLAT_DMA_CHANNEL_MASK,
+			.bus_offset = PLAT_DMA_BUS_OFFSET,
+			.ram_base = PLAT_RAM_BASE,
+			.ram_size = PLAT_RAM_SIZE,
+		};
+		if (bcm2835_dma_init(&dma_ctl, &dma_dev, &p) != DMA_OK)
+			return NULL;
+		dma_ready = 1;
+	}
+	return &dma_dev;
+}
+
+/* ---- secondary cores ---- */
+extern char _start[];
+
+/* Sends a core waiting in the boot stub (the Pi firmware's or QEMU's) to entry. */
+static void spin_table_send(unsigned core, uintptr_t entry)
+{
+	volatile uint64_t *slot = (volatile uint64_t *)(uintptr_t)(PLAT_SPIN_TABLE_BASE + 8u * core);
+	*slot = entry;
+	hal_dcache_clean((const void *)(uintptr_t)slot, sizeof *slot);
+	__asm__ volatile("dsb sy\nsev" ::: "memory");
+}
+
+void board_wake_secondary(unsigned core, uintptr_t entry)
+{
+	if (core == 0 || core >= PLAT_NCORES)
+		return;
+	spin_table_send(core, entry); /* in case it still waits in the stub */
+	/* Raise its mailbox 3 interrupt: it ends the WFI in boot/entry.S. */
+	mmio_setbits_32(PLAT_LOCAL_MBOX_IRQ_CTRL(core), PLAT_LOCAL_MBOX3_IRQ);
+	mmio_write_32(PLAT_LOCAL_MBOX3_SET(core), 1);
+}
+
+void board_secondary_woken(unsigned core)
+{
+	mmio_clrbits_32(PLAT_LOCAL_MBOX_IRQ_CTRL(core), PLAT_LOCAL_MBOX3_IRQ);
+	mmio_write_32(PLAT_LOCAL_MBOX3_CLR(core), 0xffffffffu);
+	__asm__ volatile("dsb sy" ::: "memory");
+}
+
+void board_init(void)
+{
+	hal_console_init();
+	aarch64_counters_init();
+	/* Cores 1-3 move from the boot stub (which polls with WFE, a busy loop under QEMU) to the
+	 * WFI wait in boot/entry.S, where they stay until boot_release_secondary(). Cores started
+	 * at the entry already (the ELF at EL3) wait there already; their slots are unused. */
+	for (unsigned core = 1; core < PLAT_NCORES; core++)
+		spin_table_send(core, (uintptr_t)_start);
+}
+
+static const struct hal_region regions[] = {
+	{"ram", PLAT_RAM_BASE, PLAT_RAM_SIZE, HAL_REGION_R | HAL_REGION_W},
+	{"peripherals", PLAT_PERIPH_BASE, PLAT_PERIPH_SIZE,
+	 HAL_REGION_DEVICE | HAL_REGION_R | HAL_REGION_W},
+	{"local periph", PLAT_LOCAL_BASE, PLAT_LOCAL_SIZE,
+	 HAL_REGION_DEVICE | HAL_REGION_R | HAL_REGION_W},
+};
+
+static const struct hal_platform platform = {
+	.board = PLAT_BOARD,
+	.cpu = PLAT_CPU,
+	.ncores = PLAT_NCORES,
+	.regions = regions,
+	.nregions = sizeof regions / sizeof regions[0],
+	.libc = "newlib-nano " _NEWLIB_VERSION,
+};
+
+const struct hal_platform *hal_platform(void)
+{
+	return &platform;
+}

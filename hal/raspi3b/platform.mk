@@ -1,0 +1,13 @@
+# raspi3b: board make variables (included by the top-level Makefile).
+# SEMIHOSTING=1 (default): for QEMU and a debugger, which serve semihosting calls (command line,
+# host files, exit status). SEMIHOSTING=0: the image for a board with nothing attached: it reports
+# over the UART and ends in a clean stop. The two live in different build directories.
+SEMIHOSTING ?= 1
+PLAT_SRCS := hal/raspi3b/board.c
+PLAT_CFLAGS := -DANEFW_SEMIHOSTING=$(SEMIHOSTING) -DANEFW_BOARD_RASPI3B=1
+PLAT_LDSCRIPT := linker/raspi3b.ld
+# kernel8.img: the raw image the Pi firmware (and QEMU's raw-image boot) loads at 0x80000.
+PLAT_IMAGES := kernel8.img anefw.bin
+ifeq ($(SEMIHOSTING),0)
+B := $(BUILD)/raspi3b-flash
+endif
