@@ -1,0 +1,254 @@
+/* Weight codecs: error strings, shared size helpers, palette LUT and structured sparsity. */
+#include "fw/codec/codec.h"
+
+#include <string.h>
+
+static const char *const codec_err_names[CODEC_ERR__COUNT] = {
+	[CODEC_OK] = "ok",
+	[CODEC_ERR_NULL] = "missing buffer",
+	[CODEC_ERR_BITS] = "unsupported index bit width",
+	[CODEC_ERR_VECTOR] = "illegal palette vector size (legal: 1, 2, 4, 5)",
+	[CODEC_ERR_GROUPS] = "group, channel or block count is zero or does not divide the element count",
+	[CODEC_ERR_INPUT_SIZE] = "packed input size does not match the element count",
+	[CODEC_ERR_TABLE_SIZE] = "codebook, value table, scale or offset size mismatch",
+	[CODEC_ERR_OUTPUT_SIZE] = "output buffer too small",
+	[CODEC_ERR_COUNT] = "value count differs from the mask popcount",
+	[CODEC_ERR_PADDING] = "nonzero padding bits after the last element",
+	[CODEC_ERR_SCALE] = "scale or offset is not finite",
+	[CODEC_ERR_TYPE] = "unknown element type",
+	[CODEC_ERR_ASYMMETRIC] = "nonzero zero point where only the symmetric form is legal",
+	[CODEC_ERR_INDEX] = "index beyond its value table",
+	[CODEC_ERR_TOO_LARGE] = "sizes overflow",
+};
+
+const char *codec_strerror(enum codec_err e)
+{
+	if ((unsigned)e >= CODEC_ERR__COUNT)
+		return "unknown codec error";
+	return codec_err_names[e];
+}
+
+size_t codec_packed_bytes(size_t n, unsigned bits)
+{
+	if (bits == 0 || bits > 64)
+		return SIZE_MAX;
+	/* ceil(n * bits / 8) without overflowing n * bits */
+	size_t whole = n / 8, rest = n % 8;
+	if (whole > (SIZE_MAX - 8) / bits)
+		return SIZE_MAX;
+	return whole * bits + (rest * bits + 7) / 8;
+}
+
+/* ---------------- palette ---------------- */
+
+int codec_palette_bits_ok(unsigned bits)
+{
+	return bits == 1 || bits == 2 || bits == 3 || bits == 4 || bits == 6 || bits == 8;
+}
+
+static int palette_vector_ok(unsigned v)
+{
+	return v < 32 && ((0x36u >> v) & 1u);
+}
+
+/* 4-bit, vector 1: a 256-entry table of index pairs, two fp16 values per input byte. Input
+ * bytes are read one at a time (the target builds with strict alignment). */
+static void palette4_run(const uint8_t *in, size_t nbytes, const uint16_t *cb, uint16_t *out)
+{
+	uint32_t pair[256];
+	for (unsigned b = 0; b < 256; b++)
+		pair[b] = (uint32_t)cb[b & 15] | ((uint32_t)cb[b >> 4] << 16);
+	uint32_t *o = (uint32_t *)out;
+	const uint8_t *end4 = in + (nbytes & ~(size_t)3), *end = in + nbytes;
+	while (in < end4) {
+		uint32_t a = pair[in[0]], b = pair[in[1]], c = pair[in[2]], d = pair[in[3]];
+		o[0] = a;
+		o[1] = b;
+		o[2] = c;
+		o[3] = d;
+		in += 4;
+		o += 4;
+	}
+	while (in < end)
+		*o++ = pair[*in++];
+}
+
+/* Groups of 8 indices, which occupy exactly `bits` bytes (LSB-first), with bits a constant
+ * after inlining so that every field extraction is one instruction. */
+static inline __attribute__((always_inline)) void palette_oct(const uint8_t *in, size_t noct, const unsigned bits,
+							       const uint16_t *cb, uint16_t *out)
+{
+	const uint64_t m = (1u << bits) - 1;
+	for (size_t g = 0; g < noct; g++) {
+		uint64_t w = 0;
+		for (unsigned k = 0; k < bits; k++)
+			w |= (uint64_t)in[k] << (8 * k);
+		in += bits;
+		uint16_t v0 = cb[w & m], v1 = cb[(w >> bits) & m], v2 = cb[(w >> 2 * bits) & m],
+			 v3 = cb[(w >> 3 * bits) & m], v4 = cb[(w >> 4 * bits) & m], v5 = cb[(w >> 5 * bits) & m],
+			 v6 = cb[(w >> 6 * bits) & m], v7 = cb[(w >> 7 * bits) & m];
+		out[0] = v0;
+		out[1] = v1;
+		out[2] = v2;
+		out[3] = v3;
+		out[4] = v4;
+		out[5] = v5;
+		out[6] = v6;
+		out[7] = v7;
+		out += 8;
+	}
+}
+
+static void palette_oct_any(const uint8_t *in, size_t noct, unsigned bits, const uint16_t *cb, uint16_t *out)
+{
+	switch (bits) {
+	case 1: palette_oct(in, noct, 1, cb, out); break;
+	case 2: palette_oct(in, noct, 2, cb, out); break;
+	case 3: palette_oct(in, noct, 3, cb, out); break;
+	case 6: palette_oct(in, noct, 6, cb, out); break;
+	default: break;
+	}
+}
+
+enum codec_err codec_palette_decode(const struct codec_palette *p, const uint8_t *in, size_t in_len,
+				    const uint16_t *lut, size_t lut_count, uint16_t *out, size_t count)
+{
+	if (!p || (!in && in_len) || !lut || (!out && count))
+		return CODEC_ERR_NULL;
+	if (!codec_palette_bits_ok(p->bits))
+		return CODEC_ERR_BITS;
+	if (!palette_vector_ok(p->vector))
+		return CODEC_ERR_VECTOR;
+	const unsigned bits = p->bits, V = p->vector;
+	if (count % V)
+		return CODEC_ERR_GROUPS;
+	const size_t nidx = count / V;
+	if (p->groups == 0 || nidx % p->groups)
+		return CODEC_ERR_GROUPS;
+	const size_t per_group = nidx / p->groups;
+	const size_t cb_len = ((size_t)1 << bits) * V; /* fp16 values per codebook */
+	if (p->groups > SIZE_MAX / cb_len)
+		return CODEC_ERR_TOO_LARGE;
+	if (lut_count != cb_len * p->groups)
+		return CODEC_ERR_TABLE_SIZE;
+	if (in_len != codec_packed_bytes(nidx, bits))
+		return CODEC_ERR_INPUT_SIZE;
+	if (count == 0)
+		return CODEC_OK;
+
+	/* fast paths, scalar palettes whose groups start on byte boundaries */
+	if (V == 1 && (p->groups == 1 || per_group % 8 == 0)) {
+		const size_t oct = per_group / 8, tail = per_group % 8;
+		for (size_t g = 0; g < p->groups; g++) {
+			const uint16_t *cb = lut + (g << bits);
+			const uint8_t *src = in + g * oct * bits;
+			uint16_t *dst = out + g * per_group;
+			if (bits == 4 && ((uintptr_t)dst & 3) == 0) {
+				palette4_run(src, oct * 4, cb, dst);
+			} else if (bits == 8) {
+				const uint8_t *s8 = src, *e8 = src + oct * 8;
+				uint16_t *d = dst;
+				while (s8 < e8) {
+					uint16_t a = cb[s8[0]], b = cb[s8[1]], c = cb[s8[2]], d3 = cb[s8[3]];
+					uint16_t e = cb[s8[4]], f = cb[s8[5]], h = cb[s8[6]], i7 = cb[s8[7]];
+					d[0] = a;
+					d[1] = b;
+					d[2] = c;
+					d[3] = d3;
+					d[4] = e;
+					d[5] = f;
+					d[6] = h;
+					d[7] = i7;
+					s8 += 8;
+					d += 8;
+				}
+			} else if (bits == 4) {
+				palette_oct(src, oct, 4, cb, dst);
+			} else {
+				palette_oct_any(src, oct, bits, cb, dst);
+			}
+			/* the last per_group % 8 indices: a bit reader from the byte boundary */
+			const uint8_t *t = src + oct * bits;
+			uint32_t acc = 0;
+			unsigned have = 0;
+			const uint32_t mask = (1u << bits) - 1;
+			for (size_t k = 0; k < tail; k++) {
+				if (have < bits) {
+					acc |= (uint32_t)*t++ << have;
+					have += 8;
+				}
+				dst[oct * 8 + k] = cb[acc & mask];
+				acc >>= bits;
+				have -= bits;
+			}
+		}
+		return CODEC_OK;
+	}
+
+	/* general path: LSB-first bit reader */
+	const uint32_t mask = (1u << bits) - 1;
+	uint64_t acc = 0;
+	unsigned have = 0;
+	size_t pos = 0;
+	uint16_t *o = out;
+	for (size_t g = 0; g < p->groups; g++) {
+		const uint16_t *cb = lut + g * cb_len;
+		for (size_t k = 0; k < per_group; k++) {
+			if (have < bits) {
+				/* refill one byte at a time: at most 8 bits needed, input size checked */
+				acc |= (uint64_t)in[pos++] << have;
+				have += 8;
+			}
+			uint32_t idx = (uint32_t)acc & mask;
+			acc >>= bits;
+			have -= bits;
+			const uint16_t *e = cb + (size_t)idx * V;
+			for (unsigned v = 0; v < V; v++)
+				*o++ = e[v];
+		}
+	}
+	return CODEC_OK;
+}
+
+/* ---------------- structured sparsity ---------------- */
+
+static unsigned popcount8(uint8_t b)
+{
+	b = (uint8_t)(b - ((b >> 1) & 0x55));
+	b = (uint8_t)((b & 0x33) + ((b >> 2) & 0x33));
+	return (unsigned)((b + (b >> 4)) & 0x0f);
+}
+
+enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const uint16_t *values,
+				   size_t value_count, uint16_t *out, size_t count)
+{
+	if ((!mask && mask_len) || (!values && value_count) || (!out && count))
+		return CODEC_ERR_NULL;
+	if (mask_len != codec_packed_bytes(count, 1))
+		return CODEC_ERR_INPUT_SIZE;
+	if (count % 8 && (mask[mask_len - 1] >> (count % 8)))
+		return CODEC_ERR_PADDING;
+	size_t pop = 0;
+	for (size_t i = 0; i < mask_len; i++)
+		pop += popcount8(mask[i]);
+	if (pop != value_count)
+		return CODEC_ERR_COUNT;
+	const uint16_t *v = values;
+	size_t i = 0;
+	for (size_t b = 0; b < mask_len; b++) {
+		unsigned m = mask[b];
+		size_t n = count - i < 8 ? count - i : 8;
+		if (m == 0) {
+			memset(out + i, 0, n * 2);
+			i += n;
+			continue;
+		}
+		for (size_t k = 0; k < n; k++) {
+			unsigned keep = (m >> k) & 1u;
+			out[i + k] = keep ? *v : 0;
+			v += keep;
+		}
+		i += n;
+	}
+	return CODEC_OK;
+}

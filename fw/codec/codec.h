@@ -1,0 +1,134 @@
+/*
+ * Weight codecs: the compressed weight forms of guide-07/guide-25 (palette LUT, structured
+ * sparsity, affine int8/uint8, blockwise affine), fp8 (E4M3FN, E5M2, guide-36) and TFLM LUT
+ * bitstrings (tflm-compression.txt). Integer-only; fp16 values are bit patterns (uint16_t).
+ *
+ * Every decoder takes its inputs as (pointer, count) pairs, checks all sizes and parameters
+ * before it writes anything, and returns a named error. Counts are in elements of the pointed-to
+ * type unless the name ends in _len (bytes). On an error found while decoding (only a TFLM index
+ * outside its value table), the output buffer may hold partial results; nothing outside it is
+ * written. Semantics are described in docs/codecs.md.
+ */
+#ifndef ANEFW_CODEC_H
+#define ANEFW_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum codec_err {
+	CODEC_OK = 0,
+	CODEC_ERR_NULL,          /* a required pointer is NULL */
+	CODEC_ERR_BITS,          /* unsupported index bit width */
+	CODEC_ERR_VECTOR,        /* palette vector size not legal (mask 0x36: 1, 2, 4, 5) */
+	CODEC_ERR_GROUPS,        /* group / channel / block count is 0 or does not divide */
+	CODEC_ERR_INPUT_SIZE,    /* packed input is not exactly the size the parameters imply */
+	CODEC_ERR_TABLE_SIZE,    /* codebook / value table / scale / offset size mismatch */
+	CODEC_ERR_OUTPUT_SIZE,   /* output buffer too small */
+	CODEC_ERR_COUNT,         /* value count differs from the mask's popcount */
+	CODEC_ERR_PADDING,       /* nonzero padding bits after the last element */
+	CODEC_ERR_SCALE,         /* scale or offset is NaN or infinite */
+	CODEC_ERR_TYPE,          /* unknown element type */
+	CODEC_ERR_ASYMMETRIC,    /* nonzero zero point where only the symmetric form is legal */
+	CODEC_ERR_INDEX,         /* TFLM index beyond its channel's value table */
+	CODEC_ERR_TOO_LARGE,     /* sizes overflow */
+	CODEC_ERR__COUNT
+};
+
+const char *codec_strerror(enum codec_err e);
+
+/* ---- palette LUT ----
+ * Indices of `bits` (1, 2, 3, 4, 6 or 8) packed LSB-first: index k occupies bits
+ * [k*bits, (k+1)*bits) of the little-endian bit stream (at 4 bits: the low nibble first).
+ * `count` output values; each index selects `vector` consecutive values, so there are
+ * count/vector indices. The indices split into `groups` contiguous equal runs, run g using
+ * codebook g. The LUT holds groups * 2^bits * vector fp16 values: codebook g, entry i,
+ * component v at lut[(g << bits) * vector + i * vector + v].
+ * The packed input must be exactly ceil(count/vector * bits / 8) bytes. */
+struct codec_palette {
+	unsigned bits;
+	unsigned vector; /* 1 = per-tensor (scalar) palette */
+	unsigned groups; /* 1 = one codebook */
+};
+int codec_palette_bits_ok(unsigned bits);
+enum codec_err codec_palette_decode(const struct codec_palette *p, const uint8_t *in, size_t in_len,
+				    const uint16_t *lut, size_t lut_count, uint16_t *out, size_t count);
+
+/* ---- structured sparsity ----
+ * mask: ceil(count/8) bytes, element i kept when bit (i % 8) of byte i/8 is set; padding bits
+ * must be zero. values: the kept fp16 values in scan order; value_count must equal the
+ * popcount. Cleared positions decode to +0 (0x0000). */
+enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const uint16_t *values,
+				   size_t value_count, uint16_t *out, size_t count);
+
+/* ---- affine int8 / uint8 ----
+ * out[i] = fp16_rne(scale[c] * (q[i] - zp[c])) exactly, rounded once, with c the channel of i
+ * (channels are contiguous runs of count/channels elements). scale_count and zp_count are each
+ * 1 (shared) or `channels`; zp may be NULL (zero). Zero results carry the IEEE product sign. */
+enum codec_qtype { CODEC_Q_INT8 = 0, CODEC_Q_UINT8 = 1 };
+struct codec_affine {
+	enum codec_qtype type;
+	size_t channels;
+};
+enum codec_err codec_affine_decode(const struct codec_affine *a, const uint8_t *q, size_t q_len,
+				   const uint16_t *scale, size_t scale_count, const uint8_t *zp,
+				   size_t zp_count, uint16_t *out, size_t count);
+/* The M1 (table-descriptor version 5) symmetric-only rule: every zero point must be 0. */
+enum codec_err codec_affine_check_symmetric(const uint8_t *zp, size_t zp_count);
+
+/* ---- blockwise affine ----
+ * Blocks of `block` consecutive elements (block divides count). For block b:
+ * out[i] = fp16_rne(scale[b] * (q[i] - offset[b])) exactly, rounded once; offset (fp16, may be
+ * fractional) is optional (NULL = 0): it is subtracted from the quantized value, like a zero
+ * point. scale_count (and offset_count) must be count/block. */
+struct codec_blockwise {
+	enum codec_qtype type;
+	size_t block;
+};
+enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
+				      const uint16_t *scale, size_t scale_count, const uint16_t *offset,
+				      size_t offset_count, uint16_t *out, size_t count);
+
+/* ---- fp8 ---- */
+/* E4M3FN -> fp16, exact; NaN (0x7f / 0xff) gives the quiet NaN 0x7e00 with the sign kept. */
+uint16_t codec_e4m3_to_fp16(uint8_t v);
+/* E5M2 -> fp16: the byte is the high byte of the fp16 pattern. */
+static inline uint16_t codec_e5m2_to_fp16(uint8_t v) { return (uint16_t)(v << 8); }
+/* fp16 -> E4M3FN, round to nearest even. Past 448 (after rounding) and infinities: 0x7e | sign
+ * when saturate, else 0x7f | sign (NaN). NaN gives 0x7f | sign. */
+uint8_t codec_fp16_to_e4m3(uint16_t h, int saturate);
+/* fp16 -> E5M2: the high byte rounded to nearest even. Overflow rounds to infinity (0x7c);
+ * with saturate, finite inputs clamp to 0x7b (57344) instead. Infinity stays infinity; NaN
+ * gives the quiet NaN 0x7e | sign. */
+uint8_t codec_fp16_to_e5m2(uint16_t h, int saturate);
+
+enum codec_err codec_e4m3_decode(const uint8_t *in, size_t in_len, uint16_t *out, size_t count);
+enum codec_err codec_e5m2_decode(const uint8_t *in, size_t in_len, uint16_t *out, size_t count);
+enum codec_err codec_e4m3_encode(const uint16_t *in, size_t in_count, uint8_t *out, size_t out_len,
+				 int saturate);
+enum codec_err codec_e5m2_encode(const uint16_t *in, size_t in_count, uint8_t *out, size_t out_len,
+				 int saturate);
+
+/* ---- TFLM LUT bitstrings ----
+ * Indices of `bits` (1..7) packed MSB-first (big-endian bit order) across bytes; the input is
+ * exactly ceil(count*bits/8) bytes (padding bits are ignored). The value table holds elements of
+ * `type`; with channels > 1 it holds `channels` tables of stride = table elements / channels
+ * (stride <= 128), and element i uses channel i / (count/channels), or i % channels with
+ * alt_axis. An index at or beyond the stride is an error. Output: count elements of `type`,
+ * little-endian bytes (float32 copied as its bit pattern). */
+enum codec_tflm_type { CODEC_TFLM_INT8 = 0, CODEC_TFLM_INT16, CODEC_TFLM_INT32, CODEC_TFLM_FLOAT32 };
+struct codec_tflm {
+	unsigned bits;
+	enum codec_tflm_type type;
+	size_t channels; /* 1 = not per-channel */
+	int alt_axis;
+};
+size_t codec_tflm_elem_size(enum codec_tflm_type t);
+#define CODEC_TFLM_MAX_STRIDE 128u
+enum codec_err codec_tflm_decode(const struct codec_tflm *t, const uint8_t *in, size_t in_len,
+				 const uint8_t *table, size_t table_len, uint8_t *out, size_t out_len,
+				 size_t count);
+
+/* Bytes of a packed stream of n fields of `bits` each, or SIZE_MAX on overflow. */
+size_t codec_packed_bytes(size_t n, unsigned bits);
+
+#endif

@@ -1,0 +1,437 @@
+/* Weight codecs: affine and blockwise dequantization, fp8 conversions, TFLM LUT bitstrings. */
+#include "fw/codec/codec.h"
+#include "fw/common/fp16.h"
+
+#include <string.h>
+
+/* ---------------- affine ---------------- */
+
+static inline int32_t q_value(enum codec_qtype t, uint8_t b)
+{
+	return t == CODEC_Q_INT8 ? (int32_t)(int8_t)b : (int32_t)b;
+}
+
+/* Exact scale * d * 2^dexp (scale finite, decomposed as sm * 2^se with sign flag sneg),
+ * rounded once; a zero product takes the IEEE product sign. */
+static inline uint16_t scaled_product(int32_t sm, int32_t se, int sneg, int64_t d, int32_t dexp)
+{
+	int64_t prod = (int64_t)sm * d;
+	if (prod == 0)
+		return (uint16_t)(((sneg != 0) ^ (d < 0)) ? FP16_SIGN : 0);
+	return fp16_from_scaled(prod, se + dexp);
+}
+
+static int fp16_all_finite(const uint16_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!fp16_is_finite(v[i]))
+			return 0;
+	return 1;
+}
+
+/* dst[i] = tab[src[i]], eight at a time. */
+static void lookup_u16(const uint16_t *tab, const uint8_t *src, uint16_t *dst, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint16_t a = tab[src[i]], b = tab[src[i + 1]], c = tab[src[i + 2]], d = tab[src[i + 3]];
+		uint16_t e = tab[src[i + 4]], f = tab[src[i + 5]], g = tab[src[i + 6]], h = tab[src[i + 7]];
+		dst[i] = a;
+		dst[i + 1] = b;
+		dst[i + 2] = c;
+		dst[i + 3] = d;
+		dst[i + 4] = e;
+		dst[i + 5] = f;
+		dst[i + 6] = g;
+		dst[i + 7] = h;
+	}
+	for (; i < n; i++)
+		dst[i] = tab[src[i]];
+}
+
+enum codec_err codec_affine_check_symmetric(const uint8_t *zp, size_t zp_count)
+{
+	if (!zp)
+		return CODEC_OK;
+	for (size_t i = 0; i < zp_count; i++)
+		if (zp[i])
+			return CODEC_ERR_ASYMMETRIC;
+	return CODEC_OK;
+}
+
+enum codec_err codec_affine_decode(const struct codec_affine *a, const uint8_t *q, size_t q_len,
+				   const uint16_t *scale, size_t scale_count, const uint8_t *zp,
+				   size_t zp_count, uint16_t *out, size_t count)
+{
+	if (!a || (!q && q_len) || !scale || (!out && count))
+		return CODEC_ERR_NULL;
+	if (a->type != CODEC_Q_INT8 && a->type != CODEC_Q_UINT8)
+		return CODEC_ERR_TYPE;
+	if (a->channels == 0 || count % a->channels)
+		return CODEC_ERR_GROUPS;
+	if (scale_count != 1 && scale_count != a->channels)
+		return CODEC_ERR_TABLE_SIZE;
+	if (zp && zp_count != 1 && zp_count != a->channels)
+		return CODEC_ERR_TABLE_SIZE;
+	if (q_len != count)
+		return CODEC_ERR_INPUT_SIZE;
+	if (!fp16_all_finite(scale, scale_count))
+		return CODEC_ERR_SCALE;
+	const size_t run = count / a->channels;
+	for (size_t c = 0; c < a->channels; c++) {
+		uint16_t s = scale[scale_count == 1 ? 0 : c];
+		int32_t zpv = zp ? q_value(a->type, zp[zp_count == 1 ? 0 : c]) : 0;
+		int32_t sm, se;
+		fp16_decompose(s, &sm, &se);
+		int sneg = (s & FP16_SIGN) != 0;
+		const uint8_t *src = q + c * run;
+		uint16_t *dst = out + c * run;
+		if (run >= 512) {
+			/* long channel: all 256 possible results once, then a lookup per element */
+			uint16_t tab[256];
+			for (unsigned b = 0; b < 256; b++)
+				tab[b] = scaled_product(sm, se, sneg, q_value(a->type, (uint8_t)b) - zpv, 0);
+			lookup_u16(tab, src, dst, run);
+		} else {
+			for (size_t i = 0; i < run; i++)
+				dst[i] = scaled_product(sm, se, sneg, q_value(a->type, src[i]) - zpv, 0);
+		}
+	}
+	return CODEC_OK;
+}
+
+/* ---------------- blockwise ---------------- */
+
+enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
+				      const uint16_t *scale, size_t scale_count, const uint16_t *offset,
+				      size_t offset_count, uint16_t *out, size_t count)
+{
+	if (!b || (!q && q_len) || !scale || (!out && count))
+		return CODEC_ERR_NULL;
+	if (b->type != CODEC_Q_INT8 && b->type != CODEC_Q_UINT8)
+		return CODEC_ERR_TYPE;
+	if (b->block == 0 || count % b->block)
+		return CODEC_ERR_GROUPS;
+	const size_t nblocks = count / b->block;
+	if (scale_count != nblocks || (offset && offset_count != nblocks))
+		return CODEC_ERR_TABLE_SIZE;
+	if (q_len != count)
+		return CODEC_ERR_INPUT_SIZE;
+	if (!fp16_all_finite(scale, scale_count) || (offset && !fp16_all_finite(offset, offset_count)))
+		return CODEC_ERR_SCALE;
+	const size_t B = b->block;
+	for (size_t k = 0; k < nblocks; k++) {
+		int32_t sm, se, om = 0, oe = 0;
+		fp16_decompose(scale[k], &sm, &se);
+		int sneg = (scale[k] & FP16_SIGN) != 0;
+		if (offset)
+			fp16_decompose(offset[k], &om, &oe);
+		/* q - offset exactly, as D * 2^E with E = min(0, oe) */
+		int32_t E = oe < 0 ? oe : 0;
+		int64_t off_scaled = (int64_t)om * ((int64_t)1 << (oe - E));
+		unsigned qshift = (unsigned)(0 - E);
+		const uint8_t *src = q + k * B;
+		uint16_t *dst = out + k * B;
+		if (B >= 512) {
+			uint16_t tab[256];
+			for (unsigned v = 0; v < 256; v++) {
+				int64_t D = (int64_t)q_value(b->type, (uint8_t)v) * ((int64_t)1 << qshift) - off_scaled;
+				tab[v] = scaled_product(sm, se, sneg, D, E);
+			}
+			lookup_u16(tab, src, dst, B);
+		} else {
+			for (size_t i = 0; i < B; i++) {
+				int64_t D = (int64_t)q_value(b->type, src[i]) * ((int64_t)1 << qshift) - off_scaled;
+				dst[i] = scaled_product(sm, se, sneg, D, E);
+			}
+		}
+	}
+	return CODEC_OK;
+}
+
+/* ---------------- fp8 ---------------- */
+
+uint16_t codec_e4m3_to_fp16(uint8_t v)
+{
+	uint16_t sign = (v & 0x80) ? FP16_SIGN : 0;
+	unsigned e = (v >> 3) & 15, m = v & 7;
+	if (e == 15 && m == 7)
+		return sign | FP16_QNAN;
+	if (e == 0) /* subnormal: m * 2^-9 */
+		return sign | fp16_from_scaled(m, -9);
+	return sign | fp16_from_scaled(8 + m, (int32_t)e - 10);
+}
+
+static int bitlen32(uint32_t v)
+{
+	int n = 0;
+	while (v) {
+		n++;
+		v >>= 1;
+	}
+	return n;
+}
+
+uint8_t codec_fp16_to_e4m3(uint16_t h, int saturate)
+{
+	uint8_t sign = (h & FP16_SIGN) ? 0x80 : 0;
+	uint16_t a = h & 0x7fff;
+	if (a > FP16_POS_INF)
+		return sign | 0x7f;
+	if (a == FP16_POS_INF)
+		return sign | (saturate ? 0x7e : 0x7f);
+	int32_t m, e;
+	fp16_decompose(a, &m, &e);
+	if (m == 0)
+		return sign;
+	int32_t top = bitlen32((uint32_t)m) - 1 + e;
+	int32_t qexp = top >= -6 ? top - 3 : -9; /* quantum of the E4M3 grid at this magnitude */
+	int32_t drop = qexp - e;
+	uint32_t s;
+	if (drop <= 0) {
+		s = (uint32_t)m << (unsigned)(-drop);
+	} else if (drop > 12) {
+		s = 0;
+	} else {
+		uint32_t keep = (uint32_t)m >> drop, rem = (uint32_t)m & ((1u << drop) - 1), half = 1u << (drop - 1);
+		s = keep + (rem > half || (rem == half && (keep & 1)));
+	}
+	if (s >= 16) {
+		s >>= 1;
+		qexp++;
+	}
+	if (s == 0)
+		return sign;
+	if (s < 8)
+		return sign | (uint8_t)s; /* subnormal */
+	int32_t field = qexp + 10;
+	uint32_t mant = s - 8;
+	if (field > 15 || (field == 15 && mant == 7))
+		return sign | (saturate ? 0x7e : 0x7f);
+	return sign | (uint8_t)((uint32_t)field << 3 | mant);
+}
+
+uint8_t codec_fp16_to_e5m2(uint16_t h, int saturate)
+{
+	uint8_t sign = (h & FP16_SIGN) ? 0x80 : 0;
+	uint16_t a = h & 0x7fff;
+	if (a > FP16_POS_INF)
+		return sign | 0x7e;
+	if (a == FP16_POS_INF)
+		return sign | 0x7c;
+	unsigned hi = a >> 8, lo = a & 0xff;
+	hi += lo > 0x80 || (lo == 0x80 && (hi & 1));
+	if (hi >= 0x7c && saturate)
+		hi = 0x7b;
+	return sign | (uint8_t)hi;
+}
+
+static uint16_t e4m3_table[256];
+static int e4m3_table_ready;
+
+static const uint16_t *e4m3_tab(void)
+{
+	if (!e4m3_table_ready) {
+		for (unsigned v = 0; v < 256; v++)
+			e4m3_table[v] = codec_e4m3_to_fp16((uint8_t)v);
+		e4m3_table_ready = 1;
+	}
+	return e4m3_table;
+}
+
+enum codec_err codec_e4m3_decode(const uint8_t *in, size_t in_len, uint16_t *out, size_t count)
+{
+	if ((!in && in_len) || (!out && count))
+		return CODEC_ERR_NULL;
+	if (in_len != count)
+		return CODEC_ERR_INPUT_SIZE;
+	const uint16_t *t = e4m3_tab();
+	size_t i = 0;
+	for (; i + 8 <= count; i += 8) {
+		uint16_t a = t[in[i]], b = t[in[i + 1]], c = t[in[i + 2]], d = t[in[i + 3]];
+		uint16_t e = t[in[i + 4]], f = t[in[i + 5]], g = t[in[i + 6]], h = t[in[i + 7]];
+		out[i] = a;
+		out[i + 1] = b;
+		out[i + 2] = c;
+		out[i + 3] = d;
+		out[i + 4] = e;
+		out[i + 5] = f;
+		out[i + 6] = g;
+		out[i + 7] = h;
+	}
+	for (; i < count; i++)
+		out[i] = t[in[i]];
+	return CODEC_OK;
+}
+
+enum codec_err codec_e5m2_decode(const uint8_t *in, size_t in_len, uint16_t *out, size_t count)
+{
+	if ((!in && in_len) || (!out && count))
+		return CODEC_ERR_NULL;
+	if (in_len != count)
+		return CODEC_ERR_INPUT_SIZE;
+	size_t i = 0;
+	if (((uintptr_t)out & 7) == 0)
+		for (; i + 4 <= count; i += 4) /* four results per 64-bit store */
+			*(uint64_t *)(void *)(out + i) = (uint64_t)in[i] << 8 | (uint64_t)in[i + 1] << 24 |
+							 (uint64_t)in[i + 2] << 40 | (uint64_t)in[i + 3] << 56;
+	for (; i < count; i++)
+		out[i] = (uint16_t)(in[i] << 8);
+	return CODEC_OK;
+}
+
+enum codec_err codec_e4m3_encode(const uint16_t *in, size_t in_count, uint8_t *out, size_t out_len,
+				 int saturate)
+{
+	if ((!in && in_count) || (!out && out_len))
+		return CODEC_ERR_NULL;
+	if (out_len < in_count)
+		return CODEC_ERR_OUTPUT_SIZE;
+	for (size_t i = 0; i < in_count; i++)
+		out[i] = codec_fp16_to_e4m3(in[i], saturate);
+	return CODEC_OK;
+}
+
+enum codec_err codec_e5m2_encode(const uint16_t *in, size_t in_count, uint8_t *out, size_t out_len,
+				 int saturate)
+{
+	if ((!in && in_count) || (!out && out_len))
+		return CODEC_ERR_NULL;
+	if (out_len < in_count)
+		return CODEC_ERR_OUTPUT_SIZE;
+	for (size_t i = 0; i < in_count; i++)
+		out[i] = codec_fp16_to_e5m2(in[i], saturate);
+	return CODEC_OK;
+}
+
+/* ---------------- TFLM LUT bitstrings ---------------- */
+
+size_t codec_tflm_elem_size(enum codec_tflm_type t)
+{
+	switch (t) {
+	case CODEC_TFLM_INT8:
+		return 1;
+	case CODEC_TFLM_INT16:
+		return 2;
+	case CODEC_TFLM_INT32:
+	case CODEC_TFLM_FLOAT32:
+		return 4;
+	}
+	return 0;
+}
+
+/* int8 tables, groups of 8 indices in exactly `bits` bytes (MSB-first); bits is a constant after
+ * inlining. `check` when the table is shorter than 2^bits. Returns 0, or -1 on a bad index. */
+static inline __attribute__((always_inline)) int tflm_oct8(const uint8_t *in, size_t noct, const unsigned bits,
+							    const uint8_t *tab, size_t stride, int check, uint8_t *out)
+{
+	const uint64_t m = (1u << bits) - 1;
+	for (size_t g = 0; g < noct; g++) {
+		uint64_t w = 0;
+		for (unsigned k = 0; k < bits; k++)
+			w = (w << 8) | in[k];
+		in += bits;
+		uint64_t i0 = (w >> 7 * bits) & m, i1 = (w >> 6 * bits) & m, i2 = (w >> 5 * bits) & m,
+			 i3 = (w >> 4 * bits) & m, i4 = (w >> 3 * bits) & m, i5 = (w >> 2 * bits) & m,
+			 i6 = (w >> bits) & m, i7 = w & m;
+		if (check && (i0 >= stride || i1 >= stride || i2 >= stride || i3 >= stride || i4 >= stride ||
+			      i5 >= stride || i6 >= stride || i7 >= stride))
+			return -1;
+		out[0] = tab[i0];
+		out[1] = tab[i1];
+		out[2] = tab[i2];
+		out[3] = tab[i3];
+		out[4] = tab[i4];
+		out[5] = tab[i5];
+		out[6] = tab[i6];
+		out[7] = tab[i7];
+		out += 8;
+	}
+	return 0;
+}
+
+static int tflm_oct8_any(const uint8_t *in, size_t noct, unsigned bits, const uint8_t *tab, size_t stride,
+			 uint8_t *out)
+{
+	int check = stride < ((size_t)1 << bits);
+	switch (bits) {
+	case 1: return check ? tflm_oct8(in, noct, 1, tab, stride, 1, out) : tflm_oct8(in, noct, 1, tab, stride, 0, out);
+	case 2: return check ? tflm_oct8(in, noct, 2, tab, stride, 1, out) : tflm_oct8(in, noct, 2, tab, stride, 0, out);
+	case 3: return check ? tflm_oct8(in, noct, 3, tab, stride, 1, out) : tflm_oct8(in, noct, 3, tab, stride, 0, out);
+	case 4: return check ? tflm_oct8(in, noct, 4, tab, stride, 1, out) : tflm_oct8(in, noct, 4, tab, stride, 0, out);
+	case 5: return check ? tflm_oct8(in, noct, 5, tab, stride, 1, out) : tflm_oct8(in, noct, 5, tab, stride, 0, out);
+	case 6: return check ? tflm_oct8(in, noct, 6, tab, stride, 1, out) : tflm_oct8(in, noct, 6, tab, stride, 0, out);
+	default: return check ? tflm_oct8(in, noct, 7, tab, stride, 1, out) : tflm_oct8(in, noct, 7, tab, stride, 0, out);
+	}
+}
+
+enum codec_err codec_tflm_decode(const struct codec_tflm *t, const uint8_t *in, size_t in_len,
+				 const uint8_t *table, size_t table_len, uint8_t *out, size_t out_len,
+				 size_t count)
+{
+	if (!t || (!in && in_len) || !table || (!out && out_len))
+		return CODEC_ERR_NULL;
+	if (t->bits < 1 || t->bits > 7)
+		return CODEC_ERR_BITS;
+	const size_t esz = codec_tflm_elem_size(t->type);
+	if (!esz)
+		return CODEC_ERR_TYPE;
+	const size_t C = t->channels;
+	if (C == 0 || count % C)
+		return CODEC_ERR_GROUPS;
+	if (table_len == 0 || table_len % esz || (table_len / esz) % C)
+		return CODEC_ERR_TABLE_SIZE;
+	const size_t stride = table_len / esz / C;
+	if (C > 1 && stride > CODEC_TFLM_MAX_STRIDE)
+		return CODEC_ERR_TABLE_SIZE;
+	if (in_len != codec_packed_bytes(count, t->bits))
+		return CODEC_ERR_INPUT_SIZE;
+	if (count > SIZE_MAX / esz)
+		return CODEC_ERR_TOO_LARGE;
+	if (out_len < count * esz)
+		return CODEC_ERR_OUTPUT_SIZE;
+	if (count == 0)
+		return CODEC_OK;
+
+	const unsigned bits = t->bits;
+	const uint32_t mask = (1u << bits) - 1;
+	const size_t run = count / C;
+	size_t start = 0;
+	if (esz == 1 && (C == 1 || (!t->alt_axis && run % 8 == 0))) {
+		/* int8 fast path: whole groups of 8 indices per channel run */
+		const size_t oct = run / 8;
+		for (size_t c = 0; c < C; c++)
+			if (tflm_oct8_any(in + c * oct * bits, oct, bits, table + c * stride, stride, out + c * run))
+				return CODEC_ERR_INDEX;
+		if (C > 1)
+			return CODEC_OK;
+		start = oct * 8; /* C == 1: the tail continues at a byte boundary */
+	}
+	uint32_t acc = 0;
+	unsigned have = 0;
+	size_t pos = codec_packed_bytes(start, bits), ch = 0, in_run = start;
+	for (size_t i = start; i < count; i++) {
+		if (have < bits) {
+			acc = (acc << 8) | in[pos++];
+			have += 8;
+		}
+		have -= bits;
+		uint32_t idx = (acc >> have) & mask;
+		if (idx >= stride)
+			return CODEC_ERR_INDEX;
+		const uint8_t *src = table + (ch * stride + idx) * esz;
+		uint8_t *dst = out + i * esz;
+		if (esz == 1)
+			*dst = *src;
+		else
+			memcpy(dst, src, esz);
+		if (t->alt_axis) {
+			if (++ch == C)
+				ch = 0;
+		} else if (++in_run == run) {
+			in_run = 0;
+			ch++;
+		}
+	}
+	return CODEC_OK;
+}
