@@ -1,5 +1,6 @@
 /* Weight codecs: error strings, shared size helpers, palette LUT and structured sparsity. */
 #include "fw/codec/codec.h"
+#include "fw/codec/codec_fast.h"
 
 #include <string.h>
 
@@ -99,6 +100,78 @@ static inline __attribute__((always_inline)) void palette_oct(const uint8_t *in,
 	}
 }
 
+/* Blocks of 64 indices (exactly `bits` aligned 64-bit words, LSB-first), decoded K bits at a
+ * time through a table of the K/bits fp16 results packed in a uint64 (E = K/bits = 2 or 4). The
+ * constants make every field extraction a fixed shift after unrolling. */
+static inline __attribute__((always_inline)) void palette_blk64(const uint8_t *in, size_t nblk, const unsigned bits,
+								 const unsigned K, const uint64_t *tab, uint16_t *out)
+{
+	const unsigned NF = 64 * bits / K;
+	const uint64_t m = ((uint64_t)1 << K) - 1;
+	for (size_t b = 0; b < nblk; b++) {
+		uint64_t W[8];
+		for (unsigned k = 0; k < bits; k++)
+			W[k] = codec_ld64(in + 8 * k);
+		in += 8 * bits;
+#pragma GCC unroll 32
+		for (unsigned f = 0; f < NF; f += 2) {
+			uint64_t v[2];
+			for (unsigned h = 0; h < 2; h++) {
+				const unsigned pos = (f + h) * K, wi = pos / 64, off = pos % 64;
+				uint64_t x = W[wi] >> off;
+				if (off + K > 64)
+					x |= W[wi + 1] << (64 - off);
+				v[h] = tab[x & m];
+			}
+			if (K / bits == 4) {
+				codec_st64(out, v[0]);
+				codec_st64(out + 4, v[1]);
+				out += 8;
+			} else {
+				codec_st64(out, v[0] | v[1] << 32);
+				out += 4;
+			}
+		}
+	}
+}
+
+/* Runs the 64-index blocks for bits 1, 2, 3, 6 when the buffers are 8-byte aligned; returns the
+ * number of blocks done (0 when not applicable or out of memory). */
+static size_t palette_blocks(const uint8_t *in, size_t nidx, unsigned bits, const uint16_t *cb, uint16_t *out)
+{
+	unsigned K;
+	switch (bits) {
+	case 1: K = 4; break;
+	case 2: K = 8; break;
+	case 3: K = 12; break;
+	case 6: K = 12; break;
+	default: return 0;
+	}
+	const size_t nblk = nidx / 64;
+	const size_t entries = (size_t)1 << K;
+	if (nblk == 0 || nblk * 64 < entries || ((uintptr_t)in & 7) || ((uintptr_t)out & 7))
+		return 0;
+	uint64_t *tab = malloc(entries * 8);
+	if (!tab)
+		return 0;
+	const unsigned E = K / bits;
+	const uint32_t m = (1u << bits) - 1;
+	for (size_t j = 0; j < entries; j++) {
+		uint64_t e = 0;
+		for (unsigned k = 0; k < E; k++)
+			e |= (uint64_t)cb[(j >> (bits * k)) & m] << (16 * k);
+		tab[j] = e;
+	}
+	switch (bits) {
+	case 1: palette_blk64(in, nblk, 1, 4, tab, out); break;
+	case 2: palette_blk64(in, nblk, 2, 8, tab, out); break;
+	case 3: palette_blk64(in, nblk, 3, 12, tab, out); break;
+	default: palette_blk64(in, nblk, 6, 12, tab, out); break;
+	}
+	free(tab);
+	return nblk;
+}
+
 static void palette_oct_any(const uint8_t *in, size_t noct, unsigned bits, const uint16_t *cb, uint16_t *out)
 {
 	switch (bits) {
@@ -143,6 +216,13 @@ enum codec_err codec_palette_decode(const struct codec_palette *p, const uint8_t
 			const uint16_t *cb = lut + (g << bits);
 			const uint8_t *src = in + g * oct * bits;
 			uint16_t *dst = out + g * per_group;
+			uint32_t *pt = NULL;
+			if (bits == 8 && per_group >= CODEC_PAIR_MIN && (pt = codec_pair_table(cb)) != NULL) {
+				/* long runs: two results per lookup (table build counted in the call) */
+				codec_pair_decode(pt, cb, src, dst, per_group);
+				free(pt);
+				continue;
+			}
 			if (bits == 4 && ((uintptr_t)dst & 3) == 0) {
 				palette4_run(src, oct * 4, cb, dst);
 			} else if (bits == 8) {
@@ -165,7 +245,8 @@ enum codec_err codec_palette_decode(const struct codec_palette *p, const uint8_t
 			} else if (bits == 4) {
 				palette_oct(src, oct, 4, cb, dst);
 			} else {
-				palette_oct_any(src, oct, bits, cb, dst);
+				size_t nb = palette_blocks(src, per_group, bits, cb, dst);
+				palette_oct_any(src + nb * 8 * bits, oct - nb * 8, bits, cb, dst + nb * 64);
 			}
 			/* the last per_group % 8 indices: a bit reader from the byte boundary */
 			const uint8_t *t = src + oct * bits;
@@ -212,11 +293,29 @@ enum codec_err codec_palette_decode(const struct codec_palette *p, const uint8_t
 
 /* ---------------- structured sparsity ---------------- */
 
-static unsigned popcount8(uint8_t b)
+/* Per mask byte: its popcount, and the positions of its set bits (lowest first), one per byte. */
+struct sparse_tabs {
+	uint64_t pos[256];
+	uint8_t pop[256];
+};
+static struct sparse_tabs sparse_tabs;
+static int sparse_tabs_ready;
+
+static const struct sparse_tabs *sparse_tabs_get(void)
 {
-	b = (uint8_t)(b - ((b >> 1) & 0x55));
-	b = (uint8_t)((b & 0x33) + ((b >> 2) & 0x33));
-	return (unsigned)((b + (b >> 4)) & 0x0f);
+	if (!sparse_tabs_ready) {
+		for (unsigned m = 0; m < 256; m++) {
+			uint64_t P = 0;
+			unsigned n = 0;
+			for (unsigned k = 0; k < 8; k++)
+				if ((m >> k) & 1u)
+					P |= (uint64_t)k << (8 * n++);
+			sparse_tabs.pos[m] = P;
+			sparse_tabs.pop[m] = (uint8_t)n;
+		}
+		sparse_tabs_ready = 1;
+	}
+	return &sparse_tabs;
 }
 
 enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const uint16_t *values,
@@ -228,14 +327,49 @@ enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const u
 		return CODEC_ERR_INPUT_SIZE;
 	if (count % 8 && (mask[mask_len - 1] >> (count % 8)))
 		return CODEC_ERR_PADDING;
-	size_t pop = 0;
-	for (size_t i = 0; i < mask_len; i++)
-		pop += popcount8(mask[i]);
+	const uint8_t *popt = sparse_tabs_get()->pop;
+	size_t pop = 0, j = 0;
+	while (j < mask_len && ((uintptr_t)(mask + j) & 7))
+		pop += popt[mask[j++]];
+	for (; j + 8 <= mask_len; j += 8) { /* 64 mask bits at a time */
+		uint64_t w = codec_ld64(mask + j);
+		w = w - ((w >> 1) & 0x5555555555555555ull);
+		w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
+		w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0full;
+		pop += (size_t)((w * 0x0101010101010101ull) >> 56);
+	}
+	for (; j < mask_len; j++)
+		pop += popt[mask[j]];
 	if (pop != value_count)
 		return CODEC_ERR_COUNT;
 	const uint16_t *v = values;
 	size_t i = 0;
-	for (size_t b = 0; b < mask_len; b++) {
+	if (((uintptr_t)out & 7) == 0) {
+		/* whole mask bytes: zero 8 outputs with two 64-bit stores, then scatter the kept
+		 * values to their positions (from a per-mask-byte position table) */
+		const struct sparse_tabs *st = sparse_tabs_get();
+		const size_t whole = count / 8;
+		for (size_t b = 0; b < whole; b++, i += 8) {
+			unsigned m = mask[b];
+			uint64_t P = st->pos[m];
+			uint16_t *o = out + i;
+			codec_st64(o, 0);
+			codec_st64(o + 4, 0);
+			switch (st->pop[m]) {
+			case 8: o[(P >> 56) & 7] = v[7]; __attribute__((fallthrough));
+			case 7: o[(P >> 48) & 7] = v[6]; __attribute__((fallthrough));
+			case 6: o[(P >> 40) & 7] = v[5]; __attribute__((fallthrough));
+			case 5: o[(P >> 32) & 7] = v[4]; __attribute__((fallthrough));
+			case 4: o[(P >> 24) & 7] = v[3]; __attribute__((fallthrough));
+			case 3: o[(P >> 16) & 7] = v[2]; __attribute__((fallthrough));
+			case 2: o[(P >> 8) & 7] = v[1]; __attribute__((fallthrough));
+			case 1: o[P & 7] = v[0]; __attribute__((fallthrough));
+			default: break;
+			}
+			v += st->pop[m];
+		}
+	}
+	for (size_t b = i / 8; b < mask_len; b++) {
 		unsigned m = mask[b];
 		size_t n = count - i < 8 ? count - i : 8;
 		if (m == 0) {

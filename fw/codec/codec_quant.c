@@ -1,5 +1,6 @@
 /* Weight codecs: affine and blockwise dequantization, fp8 conversions, TFLM LUT bitstrings. */
 #include "fw/codec/codec.h"
+#include "fw/codec/codec_fast.h"
 #include "fw/common/fp16.h"
 
 #include <string.h>
@@ -246,6 +247,15 @@ enum codec_err codec_e4m3_decode(const uint8_t *in, size_t in_len, uint16_t *out
 	if (in_len != count)
 		return CODEC_ERR_INPUT_SIZE;
 	const uint16_t *t = e4m3_tab();
+	if (count >= CODEC_PAIR_MIN) {
+		/* long runs: two results per lookup from a 64 Ki-entry pair table built here */
+		uint32_t *pt = codec_pair_table(t);
+		if (pt) {
+			codec_pair_decode(pt, t, in, out, count);
+			free(pt);
+			return CODEC_OK;
+		}
+	}
 	size_t i = 0;
 	for (; i + 8 <= count; i += 8) {
 		uint16_t a = t[in[i]], b = t[in[i + 1]], c = t[in[i + 2]], d = t[in[i + 3]];
@@ -270,11 +280,33 @@ enum codec_err codec_e5m2_decode(const uint8_t *in, size_t in_len, uint16_t *out
 		return CODEC_ERR_NULL;
 	if (in_len != count)
 		return CODEC_ERR_INPUT_SIZE;
+	if (count >= CODEC_PAIR_MIN) {
+		/* long runs: the pair-table decoder, as for E4M3 (cheaper than shifting per lane) */
+		uint16_t t[256];
+		for (unsigned v = 0; v < 256; v++)
+			t[v] = (uint16_t)(v << 8);
+		uint32_t *pt = codec_pair_table(t);
+		if (pt) {
+			codec_pair_decode(pt, t, in, out, count);
+			free(pt);
+			return CODEC_OK;
+		}
+	}
 	size_t i = 0;
-	if (((uintptr_t)out & 7) == 0)
-		for (; i + 4 <= count; i += 4) /* four results per 64-bit store */
-			*(uint64_t *)(void *)(out + i) = (uint64_t)in[i] << 8 | (uint64_t)in[i + 1] << 24 |
-							 (uint64_t)in[i + 2] << 40 | (uint64_t)in[i + 3] << 56;
+	while (i < count && ((uintptr_t)(in + i) & 7))
+		out[i] = (uint16_t)(in[i] << 8), i++;
+	if (((uintptr_t)(out + i) & 7) == 0)
+		for (; i + 8 <= count; i += 8) {
+			/* eight bytes in, spread to the high byte of four 16-bit lanes twice */
+			uint64_t w = codec_ld64(in + i);
+			uint64_t a = w & 0xffffffffu, b = w >> 32;
+			a = (a | a << 16) & 0x0000ffff0000ffffull;
+			b = (b | b << 16) & 0x0000ffff0000ffffull;
+			a = (a << 8 | a << 16) & 0xff00ff00ff00ff00ull;
+			b = (b << 8 | b << 16) & 0xff00ff00ff00ff00ull;
+			codec_st64(out + i, a);
+			codec_st64(out + i + 4, b);
+		}
 	for (; i < count; i++)
 		out[i] = (uint16_t)(in[i] << 8);
 	return CODEC_OK;
@@ -350,6 +382,157 @@ static inline __attribute__((always_inline)) int tflm_oct8(const uint8_t *in, si
 	return 0;
 }
 
+/* int8, blocks of 64 indices (exactly `bits` aligned 64-bit words, MSB-first), K = E * bits
+ * index bits per lookup into a table of the E int8 results packed little-endian in a uint64. */
+static inline __attribute__((always_inline)) void tflm_blk64(const uint8_t *in, size_t nblk, const unsigned bits,
+							      const unsigned E, const uint64_t *tab, uint8_t *out)
+{
+	const unsigned K = E * bits, NF = 64 / E, per = 8 / E;
+	for (size_t b = 0; b < nblk; b++) {
+		uint64_t W[8];
+#pragma GCC unroll 8
+		for (unsigned k = 0; k < bits; k++)
+			W[k] = __builtin_bswap64(codec_ld64(in + 8 * k));
+		in += 8 * bits;
+#pragma GCC unroll 32
+		for (unsigned f = 0; f < NF; f += per) {
+			uint64_t o = 0;
+#pragma GCC unroll 8
+			for (unsigned h = 0; h < per; h++) {
+				const unsigned pos = (f + h) * K, wi = pos / 64, off = pos % 64;
+				uint64_t x = W[wi] << off;
+				if (off + K > 64)
+					x |= W[wi + 1] >> (64 - off);
+				o |= tab[x >> (64 - K)] << (8 * E * h);
+			}
+			codec_st64(out, o);
+			out += 8;
+		}
+	}
+}
+
+/* The 64-index blocks of one int8 run whose table has all 2^bits entries; returns the blocks
+ * done (0 when not applicable, not worth the table, or out of memory). */
+static size_t tflm_blocks(const uint8_t *in, size_t n, unsigned bits, const uint8_t *vt, uint8_t *out)
+{
+	const unsigned E = bits <= 3 ? 4 : 2, K = E * bits;
+	const size_t nblk = n / 64, entries = (size_t)1 << K;
+	if (nblk == 0 || n < 2 * entries || ((uintptr_t)in & 7) || ((uintptr_t)out & 7))
+		return 0;
+	uint64_t *tab = malloc(entries * 8);
+	if (!tab)
+		return 0;
+	const uint32_t m = (1u << bits) - 1;
+	if (E == 2) {
+		/* entry (a << bits | b) = vt[a] | vt[b] << 8, row by row */
+		const size_t V = (size_t)1 << bits;
+		for (size_t a = 0; a < V; a++) {
+			uint64_t *row = tab + (a << bits);
+			const uint64_t lo = vt[a];
+			for (size_t b = 0; b < V; b++)
+				row[b] = lo | (uint64_t)vt[b] << 8;
+		}
+	} else {
+		/* E == 4, bits <= 3: from the (at most 64) pairs, entry (A << 2bits | B) =
+		 * pair[A] | pair[B] << 16 */
+		uint64_t pair[64];
+		const size_t P = (size_t)1 << (2 * bits);
+		for (size_t j = 0; j < P; j++)
+			pair[j] = (uint64_t)vt[j >> bits] | (uint64_t)vt[j & m] << 8;
+		for (size_t A = 0; A < P; A++) {
+			uint64_t *row = tab + (A << (2 * bits));
+			for (size_t B = 0; B < P; B++)
+				row[B] = pair[A] | pair[B] << 16;
+		}
+	}
+	switch (bits) {
+	case 1: tflm_blk64(in, nblk, 1, 4, tab, out); break;
+	case 2: tflm_blk64(in, nblk, 2, 4, tab, out); break;
+	case 3: tflm_blk64(in, nblk, 3, 4, tab, out); break;
+	case 4: tflm_blk64(in, nblk, 4, 2, tab, out); break;
+	case 5: tflm_blk64(in, nblk, 5, 2, tab, out); break;
+	case 6: tflm_blk64(in, nblk, 6, 2, tab, out); break;
+	default: tflm_blk64(in, nblk, 7, 2, tab, out); break;
+	}
+	free(tab);
+	return nblk;
+}
+
+/* Alternate axis, int8, an even channel count C: element pairs (2j, 2j+1) use channels (c, c+1)
+ * with c even, so one 2^(2 bits)-entry table of int8 pairs per pair phase q = c/2 (C/2 tables);
+ * P[t] points at the table of phase t % (C/2) for t < C/2 + 32, so that a block of 64 indices
+ * starting at phase q0 uses P[q0 .. q0+31]. */
+static inline __attribute__((always_inline)) void tflm_blk64_alt(const uint8_t *in, size_t nblk, const unsigned bits,
+								  const uint16_t *const *P, size_t half, uint8_t *out)
+{
+	const unsigned K = 2 * bits;
+	size_t q0 = 0;
+	for (size_t b = 0; b < nblk; b++) {
+		uint64_t W[8];
+#pragma GCC unroll 8
+		for (unsigned k = 0; k < bits; k++)
+			W[k] = __builtin_bswap64(codec_ld64(in + 8 * k));
+		in += 8 * bits;
+		const uint16_t *const *Pq = P + q0;
+#pragma GCC unroll 32
+		for (unsigned f = 0; f < 32; f += 4) {
+			uint64_t o = 0;
+#pragma GCC unroll 8
+			for (unsigned h = 0; h < 4; h++) {
+				const unsigned pos = (f + h) * K, wi = pos / 64, off = pos % 64;
+				uint64_t x = W[wi] << off;
+				if (off + K > 64)
+					x |= W[wi + 1] >> (64 - off);
+				o |= (uint64_t)Pq[f + h][x >> (64 - K)] << (16 * h);
+			}
+			codec_st64(out, o);
+			out += 8;
+		}
+		q0 = (q0 + 32) % half;
+	}
+}
+
+/* Returns the 64-index blocks done on the alternate axis (0 when not applicable). */
+static size_t tflm_blocks_alt(const uint8_t *in, size_t n, unsigned bits, const uint8_t *table, size_t stride,
+			      size_t C, uint8_t *out)
+{
+	const size_t nblk = n / 64, V = (size_t)1 << bits, entries = V * V, half = C / 2;
+	if (nblk == 0 || C % 2 || stride < V || half > n / 2 / entries || ((uintptr_t)in & 7) ||
+	    ((uintptr_t)out & 7))
+		return 0;
+	uint16_t *tabs = malloc(half * entries * 2);
+	const uint16_t **P = malloc((half + 32) * sizeof *P);
+	if (!tabs || !P) {
+		free(tabs);
+		free(P);
+		return 0;
+	}
+	for (size_t q = 0; q < half; q++) {
+		const uint8_t *v0 = table + 2 * q * stride, *v1 = v0 + stride;
+		uint16_t *t = tabs + q * entries;
+		for (size_t a = 0; a < V; a++) {
+			uint16_t *row = t + (a << bits);
+			const uint16_t lo = v0[a];
+			for (size_t b = 0; b < V; b++)
+				row[b] = (uint16_t)(lo | v1[b] << 8);
+		}
+	}
+	for (size_t t = 0; t < half + 32; t++)
+		P[t] = tabs + (t % half) * entries;
+	switch (bits) {
+	case 1: tflm_blk64_alt(in, nblk, 1, P, half, out); break;
+	case 2: tflm_blk64_alt(in, nblk, 2, P, half, out); break;
+	case 3: tflm_blk64_alt(in, nblk, 3, P, half, out); break;
+	case 4: tflm_blk64_alt(in, nblk, 4, P, half, out); break;
+	case 5: tflm_blk64_alt(in, nblk, 5, P, half, out); break;
+	case 6: tflm_blk64_alt(in, nblk, 6, P, half, out); break;
+	default: tflm_blk64_alt(in, nblk, 7, P, half, out); break;
+	}
+	free(P);
+	free(tabs);
+	return nblk;
+}
+
 static int tflm_oct8_any(const uint8_t *in, size_t noct, unsigned bits, const uint8_t *tab, size_t stride,
 			 uint8_t *out)
 {
@@ -400,16 +583,26 @@ enum codec_err codec_tflm_decode(const struct codec_tflm *t, const uint8_t *in, 
 	if (esz == 1 && (C == 1 || (!t->alt_axis && run % 8 == 0))) {
 		/* int8 fast path: whole groups of 8 indices per channel run */
 		const size_t oct = run / 8;
-		for (size_t c = 0; c < C; c++)
-			if (tflm_oct8_any(in + c * oct * bits, oct, bits, table + c * stride, stride, out + c * run))
+		for (size_t c = 0; c < C; c++) {
+			const uint8_t *src = in + c * oct * bits;
+			uint8_t *dst = out + c * run;
+			size_t nb = stride >= ((size_t)1 << bits) ? tflm_blocks(src, run, bits, table + c * stride, dst) : 0;
+			if (tflm_oct8_any(src + nb * 8 * bits, oct - nb * 8, bits, table + c * stride, stride, dst + nb * 64))
 				return CODEC_ERR_INDEX;
+		}
 		if (C > 1)
 			return CODEC_OK;
 		start = oct * 8; /* C == 1: the tail continues at a byte boundary */
 	}
+	size_t ch = 0;
+	if (esz == 1 && C > 1 && t->alt_axis) {
+		/* int8 alternate axis: whole 64-index blocks through per-phase pair tables */
+		start = tflm_blocks_alt(in, count, bits, table, stride, C, out) * 64;
+		ch = start % C;
+	}
 	uint32_t acc = 0;
 	unsigned have = 0;
-	size_t pos = codec_packed_bytes(start, bits), ch = 0, in_run = start;
+	size_t pos = codec_packed_bytes(start, bits), in_run = start;
 	for (size_t i = start; i < count; i++) {
 		if (have < bits) {
 			acc = (acc << 8) | in[pos++];

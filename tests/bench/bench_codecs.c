@@ -57,7 +57,14 @@ TEST(bench, codec_palette)
 		enum codec_err e = codec_palette_decode(&p, in, in_len, lut, (size_t)1 << bits, out, N);
 		uint64_t t1 = hal_instret();
 		CHECK_EQ(e, CODEC_OK);
-		CHECK_EQ(out[0], lut[in[0] & ((1u << bits) - 1)]);
+		/* every element against a plain LSB-first bit reader */
+		size_t bad = 0;
+		for (size_t i = 0; i < N; i++) {
+			size_t bit = i * bits;
+			unsigned v = in[bit / 8] | (bit / 8 + 1 < in_len ? (unsigned)in[bit / 8 + 1] << 8 : 0u);
+			bad += out[i] != lut[(v >> (bit % 8)) & ((1u << bits) - 1)];
+		}
+		CHECK_EQ(bad, 0);
 		char name[48];
 		snprintf(name, sizeof name, "palette %u-bit to fp16", bits);
 		report(name, t1 - t0, N);
@@ -84,7 +91,16 @@ TEST(bench, codec_tflm_int8)
 			enum codec_err e = codec_tflm_decode(&t, in, in_len, table, stride * C, out, N, N);
 			uint64_t t1 = hal_instret();
 			CHECK_EQ(e, CODEC_OK);
-			CHECK_EQ(out[0], table[in[0] >> (8 - bits)]);
+			/* every element against a plain MSB-first bit reader */
+			size_t bad = 0;
+			for (size_t i = 0; i < N; i++) {
+				size_t bit = i * bits;
+				unsigned v = (unsigned)in[bit / 8] << 8 | (bit / 8 + 1 < in_len ? in[bit / 8 + 1] : 0u);
+				unsigned idx = (v >> (16 - bit % 8 - bits)) & ((1u << bits) - 1);
+				size_t ch = C == 1 ? 0 : mode == 1 ? i / (N / C) : i % C;
+				bad += out[i] != table[ch * stride + idx];
+			}
+			CHECK_EQ(bad, 0);
 			char name[64];
 			snprintf(name, sizeof name, "tflm %u-bit to int8%s", bits,
 				 mode == 0 ? "" : mode == 1 ? " per channel" : " alt axis");
@@ -114,6 +130,10 @@ TEST(bench, codec_sparse)
 	enum codec_err e = codec_sparse_decode(mask, mask_len, vals, pop, out, N);
 	uint64_t t1 = hal_instret();
 	CHECK_EQ(e, CODEC_OK);
+	size_t bad = 0, k = 0;
+	for (size_t i = 0; i < N; i++)
+		bad += out[i] != (((mask[i / 8] >> (i % 8)) & 1) ? vals[k++] : 0);
+	CHECK_EQ(bad, 0);
 	report("sparse 37% density to fp16", t1 - t0, N);
 	free(mask);
 	free(vals);
@@ -159,11 +179,18 @@ TEST(bench, codec_fp8)
 	CHECK_EQ(codec_e4m3_decode(in, N, out, N), CODEC_OK);
 	uint64_t t1 = hal_instret();
 	report("e4m3 to fp16", t1 - t0, N);
-	CHECK_EQ(out[N - 1], codec_e4m3_to_fp16(in[N - 1]));
+	size_t bad = 0;
+	for (size_t i = 0; i < N; i++)
+		bad += out[i] != codec_e4m3_to_fp16(in[i]);
+	CHECK_EQ(bad, 0);
 	t0 = hal_instret();
 	CHECK_EQ(codec_e5m2_decode(in, N, out, N), CODEC_OK);
 	t1 = hal_instret();
 	report("e5m2 to fp16", t1 - t0, N);
+	bad = 0;
+	for (size_t i = 0; i < N; i++)
+		bad += out[i] != (uint16_t)(in[i] << 8);
+	CHECK_EQ(bad, 0);
 	uint8_t *enc = malloc(N);
 	REQUIRE(enc);
 	t0 = hal_instret();

@@ -1,0 +1,170 @@
+/*
+ * The decoders' fast paths (word-at-a-time blocks, pair tables, per-mask-byte scatter) only
+ * engage on long, aligned runs: decode 128 Ki+ elements, aligned and misaligned, and compare
+ * every output with a plain bit-by-bit reference written here.
+ */
+#include "fw/codec/codec.h"
+#include "tests/harness/harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define N (128u * 1024u + 37u)
+
+static unsigned lsb_field(const uint8_t *p, size_t i, unsigned bits)
+{
+	unsigned v = 0;
+	for (unsigned b = 0; b < bits; b++) {
+		size_t bit = i * bits + b;
+		v |= (unsigned)((p[bit / 8] >> (bit % 8)) & 1) << b;
+	}
+	return v;
+}
+
+static unsigned msb_field(const uint8_t *p, size_t i, unsigned bits)
+{
+	unsigned v = 0;
+	for (unsigned b = 0; b < bits; b++) {
+		size_t bit = i * bits + b;
+		v = (v << 1) | ((p[bit / 8] >> (7 - bit % 8)) & 1);
+	}
+	return v;
+}
+
+static void fill_random(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)test_rand();
+}
+
+/* Buffers with room for a misaligning offset. */
+static uint8_t *in_buf;
+static uint16_t *out_buf;
+
+static int setup(void)
+{
+	in_buf = malloc(N * 2 + 64);
+	out_buf = malloc((N + 8) * sizeof(uint16_t));
+	return in_buf && out_buf;
+}
+
+static void teardown(void)
+{
+	free(in_buf);
+	free(out_buf);
+}
+
+TEST(codec_fast, palette_every_width_long_runs)
+{
+	REQUIRE(setup());
+	static const unsigned widths[] = {1, 2, 3, 4, 6, 8};
+	uint16_t lut[256];
+	for (unsigned i = 0; i < 256; i++)
+		lut[i] = (uint16_t)(0x3c00 + i * 3);
+	for (unsigned w = 0; w < 6; w++) {
+		for (unsigned off = 0; off < 2; off++) {
+			unsigned bits = widths[w];
+			size_t nbytes = codec_packed_bytes(N, bits);
+			uint8_t *in = in_buf + off;
+			uint16_t *out = out_buf + off;
+			fill_random(in, nbytes);
+			struct codec_palette p = {.bits = bits, .vector = 1, .groups = 1};
+			enum codec_err e = codec_palette_decode(&p, in, nbytes, lut, 1u << bits, out, N);
+			CHECK_EQ(e, CODEC_OK);
+			size_t bad = 0;
+			for (size_t i = 0; i < N; i++)
+				bad += out[i] != lut[lsb_field(in, i, bits)];
+			if (bad)
+				test_fail_at(__FILE__, __LINE__, "palette %u-bit offset %u: %lu wrong", bits,
+					     off, (unsigned long)bad);
+		}
+	}
+	teardown();
+}
+
+TEST(codec_fast, sparse_long_runs)
+{
+	REQUIRE(setup());
+	for (unsigned off = 0; off < 2; off++) {
+		uint8_t *mask = in_buf + off;
+		size_t mbytes = (N + 7) / 8;
+		size_t kept = 0;
+		for (size_t i = 0; i < mbytes; i++) {
+			uint8_t m = 0;
+			for (unsigned b = 0; b < 8; b++)
+				if (i * 8 + b < N && test_rand() % 100 < 37)
+					m |= (uint8_t)(1u << b);
+			mask[i] = m;
+			kept += (size_t)__builtin_popcount(m);
+		}
+		uint16_t *values = malloc(kept * 2 + 2);
+		REQUIRE(values);
+		for (size_t i = 0; i < kept; i++)
+			values[i] = (uint16_t)(test_rand() | 1);
+		uint16_t *out = out_buf + off;
+		CHECK_EQ(codec_sparse_decode(mask, mbytes, values, kept, out, N), CODEC_OK);
+		size_t j = 0, bad = 0;
+		for (size_t i = 0; i < N; i++) {
+			uint16_t want = ((mask[i / 8] >> (i % 8)) & 1) ? values[j++] : 0;
+			bad += out[i] != want;
+		}
+		CHECK_EQ(bad, 0);
+		CHECK_EQ(j, kept);
+		free(values);
+	}
+	teardown();
+}
+
+TEST(codec_fast, fp8_long_runs)
+{
+	REQUIRE(setup());
+	for (unsigned off = 0; off < 2; off++) {
+		uint8_t *in = in_buf + off;
+		uint16_t *out = out_buf + off;
+		fill_random(in, N);
+		CHECK_EQ(codec_e4m3_decode(in, N, out, N), CODEC_OK);
+		size_t bad = 0;
+		for (size_t i = 0; i < N; i++)
+			bad += out[i] != codec_e4m3_to_fp16(in[i]);
+		CHECK_EQ(bad, 0);
+		CHECK_EQ(codec_e5m2_decode(in, N, out, N), CODEC_OK);
+		bad = 0;
+		for (size_t i = 0; i < N; i++)
+			bad += out[i] != (uint16_t)(in[i] << 8);
+		CHECK_EQ(bad, 0);
+	}
+	teardown();
+}
+
+TEST(codec_fast, tflm_int8_every_width_and_axis)
+{
+	REQUIRE(setup());
+	const size_t channels = 8;
+	uint8_t table[8 * 128];
+	for (unsigned bits = 1; bits <= 7; bits++) {
+		size_t stride = 1u << bits;
+		for (size_t i = 0; i < channels * stride; i++)
+			table[i] = (uint8_t)(i * 7 + bits);
+		for (unsigned mode = 0; mode < 3; mode++) {
+			unsigned off = mode == 1;
+			uint8_t *in = in_buf + off;
+			uint8_t *out = (uint8_t *)out_buf + off;
+			size_t count = N - (N % channels); /* whole channels */
+			size_t nbytes = codec_packed_bytes(count, bits);
+			fill_random(in, nbytes);
+			struct codec_tflm t = {.bits = bits, .type = CODEC_TFLM_INT8,
+					       .channels = mode ? channels : 1, .alt_axis = mode == 2};
+			size_t tlen = (mode ? channels : 1) * stride;
+			CHECK_EQ(codec_tflm_decode(&t, in, nbytes, table, tlen, out, count, count), CODEC_OK);
+			size_t bad = 0, per = count / channels;
+			for (size_t i = 0; i < count; i++) {
+				size_t ch = mode == 0 ? 0 : mode == 1 ? i / per : i % channels;
+				bad += out[i] != table[ch * stride + msb_field(in, i, bits)];
+			}
+			if (bad)
+				test_fail_at(__FILE__, __LINE__, "tflm %u-bit mode %u: %lu wrong", bits, mode,
+					     (unsigned long)bad);
+		}
+	}
+	teardown();
+}
