@@ -1,0 +1,257 @@
+#include "drivers/ane_model/ane_model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *anem_err_name(int e)
+{
+	switch (e) {
+	case ANEM_OK: return "ok";
+	case ANEM_E_ARG: return "engine-bad-argument";
+	case ANEM_E_RANGE: return "engine-address-outside-memory";
+	case ANEM_E_DMA: return "engine-dma-error";
+	case ANEM_E_TIMEOUT: return "engine-timeout";
+	case ANEM_E_WINDOW: return "engine-register-outside-window";
+	default: return "engine-unknown-error";
+	}
+}
+
+static void outf(anem_out_fn out, void *ctx, const char *fmt, ...)
+{
+	char line[200];
+	va_list ap;
+	if (!out)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof line)
+		n = sizeof line - 1;
+	out(ctx, line, (size_t)n);
+}
+
+int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_base,
+	      uint64_t mem_size, struct dma_dev *dma)
+{
+	if (!m || !regs_base || !mem || !dma)
+		return ANEM_E_ARG;
+	memset(m, 0, sizeof *m);
+	m->regs = (uint32_t *)regs_base;
+	memset(m->regs, 0, ANEM_WINDOW_BYTES);
+	m->mem = mem;
+	m->dev_base = dev_base;
+	m->mem_size = mem_size;
+	m->dma = dma;
+	return ANEM_OK;
+}
+
+void anem_set_output(struct anem *m, unsigned trace, anem_out_fn out, void *ctx)
+{
+	m->trace = trace;
+	m->out = out;
+	m->ctx = ctx;
+}
+
+uint8_t *anem_cpu(const struct anem *m, uint64_t dev, uint64_t len)
+{
+	uint64_t end;
+	if (dev < m->dev_base || __builtin_add_overflow(dev, len, &end) ||
+	    end > m->dev_base + m->mem_size)
+		return NULL;
+	return m->mem + (dev - m->dev_base);
+}
+
+void anem_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len)
+{
+	struct rm_loc loc;
+	const char *s = ctrl_stream_reg_name(addr);
+	if (s) {
+		snprintf(buf, len, "%s", s);
+	} else if (g && rm_lookup(g, addr, &loc) == 0) {
+		if (!loc.reg)
+			snprintf(buf, len, "%s.Rsvd_0x%03lx", loc.block->name, (unsigned long)loc.block_off);
+		else if (loc.reg->count > 1)
+			snprintf(buf, len, "%s.%s[%u]", loc.block->name, loc.reg->name, loc.index);
+		else
+			snprintf(buf, len, "%s.%s", loc.block->name, loc.reg->name);
+	} else {
+		snprintf(buf, len, "?");
+	}
+}
+
+int anem_write(struct anem *m, const struct rm_gen *g, uint32_t addr, uint32_t value)
+{
+	if ((addr & 3u) || addr >= ANEM_WINDOW_BYTES)
+		return ANEM_E_WINDOW;
+	m->regs[addr / 4] = value; /* the real driver: mmio_write32(base + addr, value) */
+	m->nwrites++;
+	if (m->cur_td < LDR_MAX_TDS)
+		m->td_writes[m->cur_td]++;
+	if (m->trace) {
+		char name[64];
+		anem_reg_name(g, addr, name, sizeof name);
+		outf(m->out, m->ctx, "  write 0x%05lx %-40s = 0x%08lx\n", (unsigned long)addr, name,
+		     (unsigned long)value);
+	}
+	return ANEM_OK;
+}
+
+static void tq_write(struct anem *m, const char *what, int idx, uint64_t v)
+{
+	if (!m->trace)
+		return;
+	if (idx >= 0)
+		outf(m->out, m->ctx, "  tq %s[%d] = 0x%lx\n", what, idx, (unsigned long)v);
+	else
+		outf(m->out, m->ctx, "  tq %s = 0x%lx\n", what, (unsigned long)v);
+}
+
+/* The one function every DMA move goes through. */
+static int dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
+{
+	uint32_t body = len & ~3u;
+	if (body) {
+		int r = dma_copy(m->dma, ANEM_DMA_CHANNEL, dst, src, body, ANEM_WAIT_POLLS);
+		if (r == DMA_ERR_TIMEOUT)
+			return ANEM_E_TIMEOUT;
+		if (r != DMA_OK)
+			return ANEM_E_DMA;
+	}
+	/* a tail under the DMA granule (kernel-unit sections): the engine's byte path */
+	memcpy((uint8_t *)dst + body, (const uint8_t *)src + body, len - body);
+	return ANEM_OK;
+}
+
+/* Moves [dev, dev+len) to (to_mem = 0: into scratch) or from (to_mem = 1) a scratch buffer,
+ * a scratch-sized chunk at a time. */
+static int move(struct anem *m, const struct ctrl_range *r, uint8_t *scratch, int to_mem,
+		const char *sname)
+{
+	uint8_t *p = anem_cpu(m, r->runtime, r->len);
+	if (!p)
+		return ANEM_E_RANGE;
+	if (m->trace)
+		outf(m->out, m->ctx, "  move %-6s %s 0x%08lx %s %s len 0x%lx\n", ctrl_kind_name(r->kind),
+		     to_mem ? "to" : "from", (unsigned long)r->runtime, to_mem ? "<-" : "->", sname,
+		     (unsigned long)r->len);
+	for (uint64_t done = 0; done < r->len;) {
+		uint64_t left = r->len - done;
+		uint32_t n = left > ANEM_SCRATCH_BYTES ? ANEM_SCRATCH_BYTES : (uint32_t)left;
+		int e = to_mem ? dma_move(m, p + done, scratch, n) : dma_move(m, scratch, p + done, n);
+		if (e)
+			return e;
+		done += n;
+	}
+	m->nmoves++;
+	m->bytes_moved += r->len;
+	if (m->cur_td < LDR_MAX_TDS) {
+		m->td_moves[m->cur_td]++;
+		m->td_bytes[m->cur_td] += r->len;
+	}
+	return ANEM_OK;
+}
+
+/* The engine running one TD: its writes are in the window; the moves it makes. */
+static int run_td(struct anem *m, const struct ctrl_td_plan *t)
+{
+	int e;
+	for (unsigned pass = 0; pass < 3; pass++)
+		for (unsigned i = 0; i < t->nranges; i++) {
+			const struct ctrl_range *r = &t->r[i];
+			if (pass == 0 && (r->kind == CTRL_R_COEFF || r->kind == CTRL_R_STREAM))
+				e = move(m, r, m->kmem, 0, "kmem");
+			else if (pass == 1 && (r->kind == CTRL_R_SRC0 || r->kind == CTRL_R_SRC1))
+				e = move(m, r, m->l2, 0, "l2");
+			else if (pass == 2 && r->kind == CTRL_R_DST)
+				e = move(m, r, m->l2, 1, "l2");
+			else
+				continue;
+			if (e)
+				return e;
+		}
+	return ANEM_OK;
+}
+
+int anem_submit(struct anem *m, const struct ctrl_plan *pl, uint64_t td_dev, unsigned priority)
+{
+	if (!m || !pl || pl->st.err != CTRL_OK || !pl->ntds)
+		return ANEM_E_ARG;
+	const struct ldr_program *p = pl->p;
+	/* TD memory: the TD area with the plan's patched words */
+	uint8_t *tdm = anem_cpu(m, td_dev, p->td_area_len);
+	if (!tdm)
+		return ANEM_E_RANGE;
+	memcpy(tdm, p->buf + p->td_area_off, p->td_area_len);
+	for (unsigned i = 0; i < pl->ntds; i++)
+		for (unsigned k = 0; k < pl->td[i].npatch; k++) {
+			uint32_t v = pl->td[i].patch[k].value, o = pl->td[i].patch[k].area_off;
+			tdm[o] = (uint8_t)v;
+			tdm[o + 1] = (uint8_t)(v >> 8);
+			tdm[o + 2] = (uint8_t)(v >> 16);
+			tdm[o + 3] = (uint8_t)(v >> 24);
+		}
+	/* task queue */
+	memset(&m->tq, 0, sizeof m->tq);
+	m->cur_td = LDR_MAX_TDS;
+	for (unsigned b = 0; b < LDR_NBARS; b++)
+		if (pl->bars_used & (1u << b)) {
+			m->tq.bar[b] = pl->bar_runtime[b];
+			m->tq.bars_set |= 1u << b;
+			tq_write(m, "BAR", (int)b, pl->bar_runtime[b]);
+		}
+	m->tq.td_addr = td_dev + p->tds[0].off;
+	m->tq.td_size = p->tds[0].size;
+	m->tq.td_count = pl->ntds;
+	m->tq.nid = p->tds[0].nid;
+	m->tq.priority = priority;
+	tq_write(m, "TDAddr", -1, m->tq.td_addr);
+	tq_write(m, "TDSize", -1, m->tq.td_size);
+	tq_write(m, "TDCount", -1, m->tq.td_count);
+	tq_write(m, "NID", -1, m->tq.nid);
+	tq_write(m, "Priority", -1, m->tq.priority);
+	m->tq.started = 1;
+	tq_write(m, "Start", -1, 1);
+	/* the engine walks the chain from TD memory */
+	for (unsigned i = 0; i < pl->ntds; i++) {
+		const struct ldr_td *td = &p->tds[i];
+		m->cur_td = i;
+		if (m->trace)
+			outf(m->out, m->ctx, "td %u at 0x%08lx size 0x%lx nid %lu\n", i,
+			     (unsigned long)(td_dev + td->off), (unsigned long)td->size,
+			     (unsigned long)td->nid);
+		struct ldr_write_iter it;
+		struct ldr_write w;
+		ldr_writes_begin(p, i, &it);
+		while (ldr_writes_next(&it, &w)) {
+			uint32_t off = w.area_off;
+			uint32_t v = (uint32_t)tdm[off] | (uint32_t)tdm[off + 1] << 8 |
+				     (uint32_t)tdm[off + 2] << 16 | (uint32_t)tdm[off + 3] << 24;
+			int e = anem_write(m, p->gen, w.addr, v);
+			if (e)
+				return e;
+		}
+		for (unsigned k = 0; k < pl->td[i].nstream_regs; k++) {
+			int e = anem_write(m, p->gen, pl->td[i].stream_regs[k].addr,
+					   pl->td[i].stream_regs[k].value);
+			if (e)
+				return e;
+		}
+		int e = run_td(m, &pl->td[i]);
+		if (e)
+			return e;
+	}
+	/* completion: bounded wait on the DMA channel the moves used */
+	if (m->nmoves) {
+		int r = dma_wait(m->dma, ANEM_DMA_CHANNEL, ANEM_WAIT_POLLS);
+		if (r == DMA_ERR_TIMEOUT)
+			return ANEM_E_TIMEOUT;
+		if (r != DMA_OK)
+			return ANEM_E_DMA;
+	}
+	m->tq.status = 1;
+	return ANEM_OK;
+}

@@ -1,0 +1,105 @@
+/*
+ * Software model of the engine (for boards with no engine: qemu-virt, raspi3b, and the host).
+ *
+ * The driver side (anem_submit) does exactly what a driver for the real engine does: it writes
+ * each TD's final image (from a ctrl_plan) into TD memory, programs the task queue (BAR table,
+ * first TD address and size, TD count, NID, priority) and starts it, then waits for completion
+ * with a bound. The model side records every register write into a register window (a RAM buffer
+ * whose base address is a parameter, where a real driver would use mmio_* at the engine's base)
+ * and performs each TD's DMA moves through the board's DMA driver: coefficient channels and
+ * streams into a kernel-memory scratch, tile sources into an L2 scratch, the L2 scratch out to
+ * the tile destination. Engine addresses are translated through one device-memory arena
+ * (engine address dev_base + off is CPU address mem + off), so traces are the same on every host.
+ *
+ * Every trace line goes through an output callback; nothing printed contains a CPU pointer.
+ */
+#ifndef ANEFW_ANE_MODEL_H
+#define ANEFW_ANE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drivers/dma/dma.h"
+#include "fw/ctrl/ctrl.h"
+#include "fw/submit/queue.h"
+
+#define ANEM_WINDOW_BYTES 0x20000u /* H13 register addresses are below 0x20000 */
+#define ANEM_SCRATCH_BYTES 0x10000u
+#define ANEM_DMA_CHANNEL 0
+#define ANEM_WAIT_POLLS 1000000u
+
+typedef void (*anem_out_fn)(void *ctx, const char *s, size_t n);
+
+struct anem_tq {
+	uint64_t bar[LDR_NBARS];
+	uint32_t bars_set;
+	uint64_t td_addr;
+	uint32_t td_size, td_count, nid, priority, started, status;
+};
+
+struct anem {
+	uint32_t *regs;       /* register window (ANEM_WINDOW_BYTES) */
+	uint8_t *mem;         /* device memory */
+	uint64_t dev_base, mem_size;
+	struct dma_dev *dma;
+	uint8_t l2[ANEM_SCRATCH_BYTES];   /* on-chip buffers the moves go through */
+	uint8_t kmem[ANEM_SCRATCH_BYTES];
+	struct anem_tq tq;
+	unsigned trace;       /* 1: every write and move */
+	anem_out_fn out;
+	void *ctx;
+	unsigned cur_td;
+	/* counters */
+	unsigned nwrites, nmoves;
+	uint64_t bytes_moved;
+	unsigned td_writes[LDR_MAX_TDS], td_moves[LDR_MAX_TDS];
+	uint64_t td_bytes[LDR_MAX_TDS];
+};
+
+enum anem_err { ANEM_OK = 0, ANEM_E_ARG = -1, ANEM_E_RANGE = -2, ANEM_E_DMA = -3,
+		ANEM_E_TIMEOUT = -4, ANEM_E_WINDOW = -5 };
+const char *anem_err_name(int e);
+
+int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_base,
+	      uint64_t mem_size, struct dma_dev *dma);
+void anem_set_output(struct anem *m, unsigned trace, anem_out_fn out, void *ctx);
+
+/* One register write into the window (recorded and traced by name). */
+int anem_write(struct anem *m, const struct rm_gen *g, uint32_t addr, uint32_t value);
+
+/* Runs a checked plan: TD memory at td_dev (engine address, td_area_len bytes, in the arena). */
+int anem_submit(struct anem *m, const struct ctrl_plan *pl, uint64_t td_dev, unsigned priority);
+
+/* CPU pointer for an engine range, or NULL when it is not inside the arena. */
+uint8_t *anem_cpu(const struct anem *m, uint64_t dev, uint64_t len);
+
+/* Name of a register ("Block.Reg[i]", "Block.Rsvd_0x..." or a guide-25 stream register). */
+void anem_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len);
+
+/* ---- a whole submission on the model: placement, grants, plan, run, canaries ---- */
+#define ANES_MAX_GRANTS SUBQ_MAX_GRANTS
+#define ANES_DEV_BASE 0x40000000u
+#define ANES_GUARD 0x1000u
+#define ANES_CANARY 0xa5u
+
+struct anes_result {
+	int loaded;               /* 1 when the loader accepted the program */
+	enum ldr_err lerr;
+	struct ctrl_status st;    /* the control path's verdict */
+	int run;                  /* ANEM_OK, or the model's error */
+	int canaries_ok;          /* every guard byte intact afterwards */
+	unsigned ntds, nwrites, nmoves;
+	uint64_t bytes;
+};
+
+/*
+ * grants: the submission's table (mapped is ignored: each grant is placed in the arena, 4 KiB
+ * aligned, between guard pages). use_defaults: use ctrl_default_grants (grants/n ignored).
+ * ldr_flags: LDR_F_*. Output goes to out (trace 1: every write and move). Returns 0 when the
+ * submission ran, 1 when it was refused or failed.
+ */
+int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
+		unsigned n, int use_defaults, unsigned trace, anem_out_fn out, void *ctx,
+		struct anes_result *res);
+
+#endif

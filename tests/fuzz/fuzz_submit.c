@@ -1,0 +1,96 @@
+/*
+ * libFuzzer target: a submission (grant table + program) through the control path and, when the
+ * plan passes, the engine model over an arena with guard bytes around every buffer.
+ *
+ * Input: byte 0 mode (bit 0 raw stream, bit 1 default grants), byte 1 grant count (mod 34),
+ * then 16 bytes per grant (bar, access, flags, pad, size u32, offset u32, dva u32), then the
+ * program. Grants are placed inside the arena at their offset (64-byte aligned).
+ */
+#include "drivers/ane_model/ane_model.h"
+#include "fw/ctrl/ctrl.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEV 0x40000000u
+#define ARENA 0x40000u
+#define TDMEM 0x38000u
+#define KUMEM 0x3a000u
+#define CANARY 0x5a
+
+static uint8_t arena[ARENA + 0x1000];
+static uint32_t window[ANEM_WINDOW_BYTES / 4];
+static struct ldr_program lp;
+static struct ctrl_plan plan;
+static struct anem model;
+static struct subq_grant g[40];
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 2)
+		return 0;
+	unsigned mode = data[0], n = data[1] % 34;
+	size_t pos = 2;
+	if (size < pos + 16u * n)
+		return 0;
+	for (unsigned i = 0; i < n; i++, pos += 16) {
+		const uint8_t *d = data + pos;
+		g[i] = (struct subq_grant){d[0], d[1] & 3u, d[2] & 1u, 0, rd32(d + 12),
+					   rd32(d + 4) % (ARENA / 2),
+					   DEV + ((rd32(d + 8) % ARENA) & ~63u)};
+	}
+	uint8_t *prog = malloc(size - pos ? size - pos : 1);
+	if (!prog)
+		return 0;
+	memcpy(prog, data + pos, size - pos);
+	if (ldr_load(prog, size - pos, (mode & 1) ? LDR_F_RAW : 0, &lp) != LDR_OK) {
+		free(prog);
+		return 0;
+	}
+	if (mode & 2) {
+		struct ctrl_status st;
+		int k = ctrl_default_grants(&lp, g, 32, &st);
+		if (k < 0) {
+			free(prog);
+			return 0;
+		}
+		n = (unsigned)k;
+		uint64_t at = 0;
+		for (unsigned i = 0; i < n; i++) {
+			g[i].mapped = DEV + at;
+			at += (g[i].size + 0xfff) & ~0xfffull;
+		}
+	}
+	memset(arena, CANARY, sizeof arena);
+	struct pol_range forbid[2] = {{DEV + TDMEM, 0x2000, 0, 0}, {DEV + KUMEM, ARENA - KUMEM, 0, 0}};
+	struct ctrl_scratch sc = {arena + KUMEM, ARENA - KUMEM, DEV + KUMEM};
+	if (ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc) == CTRL_OK && lp.td_area_len <= 0x2000) {
+		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, dma_board_device());
+		anem_submit(&model, &plan, DEV + TDMEM, 0);
+		/* the guard page past the arena is never touched */
+		for (size_t k = ARENA; k < sizeof arena; k++)
+			if (arena[k] != CANARY)
+				abort();
+		/* bytes outside every writable grant, TD memory and scratch keep the canary */
+		for (size_t k = 0; k < TDMEM; k += 61) {
+			int w = 0;
+			for (unsigned i = 0; i < n && !w; i++)
+				w = (g[i].access & POL_WRITE) && DEV + k >= g[i].mapped &&
+				    DEV + k - g[i].mapped < g[i].size;
+			if (!w && arena[k] != CANARY)
+				abort();
+		}
+	} else {
+		for (size_t k = 0; k < sizeof arena; k++)
+			if (arena[k] != CANARY && (k < KUMEM || k >= ARENA))
+				abort();
+	}
+	free(prog);
+	return 0;
+}

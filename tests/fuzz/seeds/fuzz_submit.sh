@@ -1,0 +1,14 @@
+# Seed directories for fuzz_submit: the real programs prefixed with the submission header
+# (mode: default grants; raw streams flagged), written under $BUILD/fuzz-seeds/fuzz_submit.
+out="${BUILD:-build}/fuzz-seeds/fuzz_submit"
+mkdir -p "$out" || exit 0
+if [ -n "${SHARED:-}" ] && [ -d "$SHARED/fixtures" ]; then
+	for f in "$SHARED"/fixtures/hwx/*.hwx; do
+		[ -f "$f" ] && { printf '\002\000'; cat "$f"; } > "$out/$(basename "$f")"
+	done
+	for f in "$SHARED"/fixtures/kernels/*/*.bin; do
+		[ -f "$f" ] && { printf '\003\000'; cat "$f"; } > "$out/$(basename "$f")"
+	done
+fi
+echo "$out"
+exit 0

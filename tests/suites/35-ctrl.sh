@@ -1,0 +1,106 @@
+# Control path (fw/ctrl) on the software engine (drivers/ane_model): every fixture submits with
+# its default grants (host tool and firmware), the traces show the enabled coefficient channels
+# inside the weights grant, host and target traces are identical, hostile grant tables are
+# refused with their named error and a nonzero exit, and a short fuzzing pass of fuzz_submit.
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+
+# coeff_inside TRACE: every "range coeff" line lies inside its BAR's grant; prints the count
+coeff_inside() {
+	local -A size=()
+	local n=0 bad=0 line f
+	while IFS= read -r line; do
+		read -ra f <<<"$line"
+		if [ "${f[0]}" = grant ]; then
+			size[${f[2]}]=$((f[6]))
+		elif [ "${f[0]}" = td ] && [ "${f[2]}" = range ] && [ "${f[3]}" = coeff ]; then
+			n=$((n + 1))
+			local bar=${f[7]} off=$((f[9])) len=$((f[11]))
+			[ -n "${size[$bar]:-}" ] && [ $((off + len)) -le "${size[$bar]}" ] || bad=$((bad + 1))
+		fi
+	done <<<"$1"
+	echo "$n"
+	[ "$bad" -eq 0 ]
+}
+
+if have_shared; then
+	fixtures=("$SHARED"/fixtures/hwx/*.hwx "$SHARED"/fixtures/kernels/*/*.bin)
+	for f in "${fixtures[@]}"; do
+		rel=${f#"$SHARED"/fixtures/}
+		out=$("$TOOL" submit --trace "$f" 2>&1); rc=$?
+		want=$("$TOOL" inspect "$f" | awk '/coefficient channels:/ { s += $3 } END { print s + 0 }')
+		if [ "$rc" -ne 0 ] || ! grep -q '^submit: completed' <<<"$out" ||
+		   ! grep -q '^submit: canaries intact' <<<"$out"; then
+			t_fail "ctrl.host.$rel" "exit $rc: $(grep '^submit:' <<<"$out" | tail -2 | tr '\n' ' ')"
+			continue
+		fi
+		if got=$(coeff_inside "$out") && [ "$got" -eq "$want" ]; then
+			t_pass "ctrl.host.$rel ($got coefficient channels inside the weights)"
+		else
+			t_fail "ctrl.host.$rel" "coefficient ranges: $got (want $want inside the weights)"
+		fi
+	done
+	# host and target traces agree
+	for b in $TEST_BOARDS; do
+		elf="$BUILD/$b/anefw.elf"
+		[ -f "$elf" ] || { t_skip "ctrl.$b.traces" "no $elf"; continue; }
+		same=0; diff_list=
+		for f in "${fixtures[@]}"; do
+			rel=${f#"$SHARED"/fixtures/}
+			tgt=$(qemu_run --board "$b" --timeout 120 "$elf" "program=$f" 2>&1 | tr -d '\r' |
+			      sed -n '/^submit: /,/^submit: canaries/p')
+			host=$("$TOOL" submit --trace "$f" 2>&1)
+			if [ -n "$tgt" ] && [ "$tgt" = "$host" ]; then
+				same=$((same + 1))
+			else
+				diff_list="$diff_list $rel"
+			fi
+		done
+		if [ -z "$diff_list" ]; then
+			t_pass "ctrl.$b.traces_agree_with_host ($same fixtures)"
+		else
+			t_fail "ctrl.$b.traces_agree_with_host" "differ:$diff_list"
+		fi
+	done
+	# hostile grant tables on a real program: the named error, exit 1
+	conv="$SHARED/fixtures/hwx/conv.hwx"
+	refuse() {
+		local name=$1 want=$2; shift 2
+		local out rc
+		out=$("$TOOL" submit "$conv" "$@" 2>&1); rc=$?
+		if [ "$rc" -eq 1 ] && grep -q "^submit: refused: $want" <<<"$out" &&
+		   grep -q '^submit: canaries intact' <<<"$out"; then
+			t_pass "ctrl.refuse.$name"
+		else
+			t_fail "ctrl.refuse.$name" "exit $rc: $(grep '^submit:' <<<"$out" | tr '\n' ' ')"
+		fi
+	}
+	refuse weights_short range-outside-granted-buffer --grant 1:0x80:r --grant 4:0xc0:w --grant 5:0xc0:r
+	refuse output_read_only access-not-granted --grant 1:0xc0:r --grant 4:0xc0:r --grant 5:0xc0:r
+	refuse input_missing bar-not-granted --grant 1:0xc0:r --grant 4:0xc0:w
+	refuse bar_outside_table bar-index-out-of-range --grant 32:0xc0:r --grant 4:0xc0:w --grant 5:0xc0:r
+	refuse input_short range-outside-granted-buffer --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0x80:r
+	refuse zero_grant bad-grant --grant 1:0:r --grant 4:0xc0:w --grant 5:0xc0:r
+	out=$("$TOOL" submit "$conv" --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0xc0:r 2>&1) &&
+		t_pass ctrl.explicit_grants_accepted || t_fail ctrl.explicit_grants_accepted "$out"
+else
+	t_skip ctrl.fixtures "../shared fixtures absent"
+fi
+
+# a short fuzzing pass (make fuzz runs it longer)
+FUZZ="$BUILD/host/fuzz/fuzz_submit"
+if [ -x "$FUZZ" ]; then
+	work=$(mktemp -d)
+	seeds=()
+	while IFS= read -r d; do [ -d "$d" ] && seeds+=("$d"); done < <(BUILD="$BUILD" SHARED="$SHARED" bash tests/fuzz/seeds/fuzz_submit.sh)
+	if "$FUZZ" -max_total_time=5 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$work/" \
+		"$work" "${seeds[@]}" >"$work/log" 2>&1; then
+		t_pass "ctrl.fuzz_submit (5 s)"
+	else
+		t_fail ctrl.fuzz_submit "$(tail -5 "$work/log")"
+	fi
+	rm -rf "$work"
+else
+	t_skip ctrl.fuzz_submit "fuzz target not built"
+fi
+t_done

@@ -1,0 +1,570 @@
+/*
+ * Control path (fw/ctrl) with the engine model (drivers/ane_model): every fixture submits with
+ * its default grants; a hostile corpus of programs and grant tables is refused with its named
+ * error before anything is programmed, with every byte outside the granted buffers intact.
+ */
+#include "drivers/ane_model/ane_model.h"
+#include "fw/ctrl/ctrl.h"
+#include "tests/harness/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a synthetic raw task stream: one H13 TD (0x274 bytes) and its weights at 0x280 ---- */
+struct synth {
+	uint32_t win, hin, cin, cout, wout, hout, groups, infmt, outfmt;
+	uint32_t src_en, src[5]; /* base, row, plane, depth, group (bytes) */
+	uint32_t dst_en, dst[5];
+	uint32_t hdr8, hdr9;
+	unsigned ncoeff;
+	uint32_t coeff_base[16], coeff_size[16];
+	const uint8_t *weights;
+	size_t wlen;
+};
+
+#define TD_BYTES 0x274u
+#define W_OFF 0x280u
+static uint8_t prog[W_OFF + 0x12000];
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static size_t synth_build(const struct synth *s)
+{
+	uint32_t w[TD_BYTES / 4];
+	unsigned n = 10;
+	memset(w, 0, sizeof w);
+	w[0] = 1u << 25; /* end of network */
+	w[8] = s->hdr8;
+	w[9] = s->hdr9;
+	/* KernelDMASrc: 62 words from 0x1f800 */
+	w[n++] = (61u << 26) | 0x1f800u;
+	for (unsigned i = 0; i < 62; i++)
+		w[n + i] = 0;
+	for (unsigned c = 0; c < s->ncoeff; c++) {
+		w[n + 2 + c] = 0x81;
+		w[n + 18 + c] = s->coeff_base[c];
+		w[n + 34 + c] = s->coeff_size[c];
+	}
+	n += 62;
+	/* Common: 16 words from 0 */
+	w[n++] = (15u << 26) | 0x0u;
+	w[n + 0] = s->win | s->hin << 16;
+	w[n + 2] = s->infmt | s->outfmt << 4;
+	w[n + 3] = s->cin;
+	w[n + 4] = s->cout;
+	w[n + 5] = s->wout | s->hout << 16;
+	w[n + 9] = s->groups;
+	w[n + 10] = 1;
+	n += 16;
+	/* TileDMASrc: 28 words from 0x13800 */
+	w[n++] = (27u << 26) | 0x13800u;
+	w[n + 0] = s->src_en;
+	for (unsigned i = 0; i < 5; i++)
+		w[n + 2 + i] = s->src[i];
+	n += 28;
+	/* TileDMADst: 7 words from 0x17800 */
+	w[n++] = (6u << 26) | 0x17800u;
+	w[n + 0] = s->dst_en;
+	for (unsigned i = 0; i < 5; i++)
+		w[n + 1 + i] = s->dst[i];
+	n += 7;
+	memset(prog, 0, sizeof prog);
+	for (unsigned i = 0; i < TD_BYTES / 4; i++)
+		put32(prog + 4 * i, w[i]);
+	if (s->wlen)
+		memcpy(prog + W_OFF, s->weights, s->wlen);
+	return W_OFF + (s->wlen ? s->wlen : 64);
+}
+
+static uint8_t wts[0x200];
+
+/* 32 x 2 x 2 fp16 in, same out; three 64-byte coefficient channels */
+static void synth_default(struct synth *s)
+{
+	memset(s, 0, sizeof *s);
+	s->win = s->wout = 32;
+	s->hin = s->hout = 2;
+	s->cin = s->cout = 2;
+	s->groups = 1;
+	s->infmt = s->outfmt = 2;
+	s->src_en = s->dst_en = 1;
+	s->src[1] = s->dst[1] = 64;
+	s->src[2] = s->dst[2] = 128;
+	s->src[3] = s->dst[3] = 256;
+	s->hdr8 = 5u | 1u << 5 | 4u << 12 | 1u << 17;
+	s->hdr9 = 1u | 1u << 5;
+	s->ncoeff = 3;
+	for (unsigned c = 0; c < 3; c++) {
+		s->coeff_base[c] = 64 * c;
+		s->coeff_size[c] = 64;
+	}
+	for (unsigned i = 0; i < sizeof wts; i++)
+		wts[i] = (uint8_t)(i * 13 + 1);
+	s->weights = wts;
+	s->wlen = 0xc0;
+}
+
+/* ---- a test arena: buffers between canaries ---- */
+#define DEV 0x40000000u
+#define ARENA 0x20000u
+#define TDMEM 0x1c000u
+#define KUMEM 0x1d000u
+static uint8_t arena[ARENA], snap[ARENA];
+static struct ldr_program lp;
+static struct ctrl_plan plan;
+static struct anem model;
+static uint32_t window[ANEM_WINDOW_BYTES / 4];
+
+static struct subq_grant G(unsigned bar, uint64_t size, unsigned access)
+{
+	return (struct subq_grant){bar, access, 0, 0, 0, size, 0};
+}
+
+static void default_grants(struct subq_grant *g, unsigned *n)
+{
+	g[0] = G(5, 256, POL_READ);
+	g[1] = G(4, 256, POL_WRITE);
+	g[2] = G(1, 0xc0, POL_READ);
+	*n = 3;
+}
+
+/*
+ * Places grants without a mapped address 4 KiB apart in the arena (contents: a pattern), plans,
+ * and runs the model when the plan passes. Returns the status name; *intact says whether every
+ * byte the submission may not write is unchanged.
+ */
+static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *intact, int *ran)
+{
+	memset(arena, ANES_CANARY, sizeof arena);
+	*ran = 0;
+	if (ldr_load(prog, len, LDR_F_RAW, &lp) != LDR_OK)
+		return "loader";
+	for (unsigned i = 0; i < n; i++) {
+		if (g[i].mapped)
+			continue;
+		g[i].mapped = DEV + 0x1000u * (2 * i + 1);
+		if (g[i].size <= 0x1000 && (g[i].mapped - DEV) + g[i].size <= TDMEM)
+			for (uint64_t k = 0; k < g[i].size; k++)
+				arena[g[i].mapped - DEV + k] = (uint8_t)(k + 3 * i);
+		if (g[i].bar == 1 && g[i].size <= 0x1000)
+			memcpy(arena + (g[i].mapped - DEV), prog + W_OFF,
+			       g[i].size < lp.weights_len ? g[i].size : lp.weights_len);
+	}
+	memcpy(snap, arena, sizeof arena);
+	struct pol_range forbid[2] = {{DEV + TDMEM, 0x1000, 0, 0}, {DEV + KUMEM, 0x3000, 0, 0}};
+	struct ctrl_scratch sc = {arena + KUMEM, 0x3000, DEV + KUMEM};
+	enum ctrl_err e = ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc);
+	if (e == CTRL_OK) {
+		anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, dma_board_device());
+		*ran = anem_submit(&model, &plan, DEV + TDMEM, 1) == ANEM_OK;
+	}
+	/* everything but writable granted buffers, TD memory and the kunit scratch is unchanged */
+	*intact = 1;
+	for (size_t k = 0; k < sizeof arena; k++) {
+		uint64_t a = DEV + k;
+		/* TD memory and the kunit scratch are the firmware's own */
+		if ((k >= TDMEM && k < TDMEM + 0x1000) || (k >= KUMEM && k < KUMEM + 0x3000))
+			continue;
+		int writable = 0;
+		for (unsigned i = 0; i < n && !writable; i++)
+			if ((g[i].access & POL_WRITE) && a >= g[i].mapped && a - g[i].mapped < g[i].size)
+				writable = 1;
+		if ((e != CTRL_OK || !writable) && arena[k] != snap[k])
+			*intact = 0;
+	}
+	return ctrl_status_name(&plan.st);
+}
+
+TEST(ctrl, synthetic_submits_and_moves)
+{
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	synth_default(&s);
+	size_t len = synth_build(&s);
+	default_grants(g, &n);
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran);
+	CHECK(intact);
+	CHECK_EQ(plan.td[0].nranges, 5u);
+	/* the output holds what the model moved through L2: the input's bytes */
+	CHECK_MEM(arena + (g[1].mapped - DEV), snap + (g[0].mapped - DEV), 256);
+	/* the TD's registers reached the window; coefficient bases stay BAR-relative (no reloc) */
+	CHECK_EQ(window[0x1f84c / 4], 64u);
+	CHECK_EQ(window[0x13800 / 4], 1u);
+	CHECK_EQ(model.tq.bar[5], g[0].mapped);
+	CHECK_EQ(model.tq.bar[4], g[1].mapped);
+	CHECK_EQ(model.tq.bar[1], g[2].mapped);
+	CHECK_EQ(model.tq.td_count, 1u);
+	CHECK_EQ(model.tq.priority, 1u);
+	CHECK_EQ(model.nmoves, 5u);
+	CHECK_EQ(model.bytes_moved, (uint64_t)(3 * 64 + 2 * 256));
+}
+
+TEST(ctrl, extent_uses_every_stride_and_dimension)
+{
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	/* groups and the group stride count: 2 groups 512 apart need 768 bytes */
+	synth_default(&s);
+	s.groups = 2;
+	s.src[4] = s.dst[4] = 512;
+	size_t len = synth_build(&s);
+	default_grants(g, &n);
+	g[0].size = g[1].size = 767;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "range-outside-granted-buffer");
+	CHECK(intact);
+	default_grants(g, &n);
+	g[0].size = g[1].size = 768;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran && intact);
+	/* rows: the last row is whole 64-byte lines */
+	synth_default(&s);
+	s.win = s.wout = 33; /* 66 bytes: two lines */
+	s.src[1] = s.dst[1] = 128;
+	s.src[2] = s.dst[2] = 256;
+	len = synth_build(&s);
+	default_grants(g, &n);
+	g[0].size = g[1].size = 256 + 128 + 127;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "range-outside-granted-buffer");
+	default_grants(g, &n);
+	g[0].size = g[1].size = 256 + 128 + 128;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+}
+
+/* ---- kernel units in the weights ---- */
+static uint8_t unit[0x12000];
+static uint8_t k_actlut[0x80], k_palette[32], k_scale[24], k_bias[24], k_weights[12 * 16];
+static const uint32_t k_channels[3] = {4, 4, 4};
+
+static size_t ku_build_unit(uint32_t flags, uint32_t ncores, uint32_t actlut_len)
+{
+	static uint8_t big_lut[0x1100];
+	struct ku_build b = {
+		.version = 5, .format = 9, .flags = flags, .ncores = ncores, .bytes_per_channel = 16,
+		.actlut = actlut_len > sizeof k_actlut ? big_lut : k_actlut, .actlut_len = actlut_len,
+		.palette = k_palette, .palette_len = sizeof k_palette, .palette_format = 1,
+		.palette_bits = 4, .palette_luts = 1,
+		.scale = k_scale, .scale_len = sizeof k_scale,
+		.bias = k_bias, .bias_len = sizeof k_bias,
+		.weights = k_weights, .weights_len = sizeof k_weights,
+		.ocg_channels = k_channels, .nocg = 3,
+	};
+	return ku_write(&b, unit, sizeof unit);
+}
+
+/* A synthetic program whose weights are the kernel unit in unit[0..ulen). */
+static size_t ku_program(struct synth *s, size_t ulen, struct subq_grant *g, unsigned *n)
+{
+	size_t wlen = (ulen + 63) & ~(size_t)63;
+	synth_default(s);
+	s->weights = unit;
+	s->wlen = wlen;
+	s->ncoeff = 1;
+	s->coeff_base[0] = 0;
+	s->coeff_size[0] = (uint32_t)wlen;
+	size_t len = synth_build(s);
+	default_grants(g, n);
+	g[2].size = wlen;
+	return len;
+}
+
+static uint32_t ocg_off(size_t ulen)
+{
+	struct ku_unit u;
+	if (ku_parse(unit, ulen, &ctrl_h13_ku_limits, &u) != KU_OK)
+		return 0;
+	return u.sec[KU_SEC_OCGS].offset;
+}
+
+TEST(ctrl, kunit_streams_programmed)
+{
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	size_t ulen = ku_build_unit(0, 1, sizeof k_actlut);
+	REQUIRE(ulen);
+	size_t len = ku_program(&s, ulen, g, &n);
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran && intact);
+	REQUIRE(plan.have_ku);
+	CHECK_EQ(plan.td[0].nstream_regs, 12u);
+	struct ku_unit u;
+	REQUIRE(ku_parse(unit, ulen, &ctrl_h13_ku_limits, &u) == KU_OK);
+	static const uint32_t en[4] = {0x5548, 0x5558, 0x5568, 0x5578};
+	static const uint32_t bo[4] = {0x554c, 0x555c, 0x556c, 0x557c};
+	static const uint32_t rl[4] = {0x1554, 0x1558, 0x155c, 0x1560};
+	static const unsigned sec[4] = {KU_SEC_BIAS, KU_SEC_SCALE, KU_SEC_PALETTE, KU_SEC_ACTLUT};
+	for (unsigned i = 0; i < 4; i++) {
+		CHECK_EQ(window[en[i] / 4], 1u);
+		CHECK_EQ(window[bo[i] / 4], u.sec[sec[i]].offset);
+		/* the relocation: the stream's section inside the granted weights */
+		CHECK_EQ((uint64_t)window[rl[i] / 4], g[2].mapped + u.sec[sec[i]].offset);
+	}
+	/* the patched copy's record 0 carries the tile bases */
+	uint32_t o = ocg_off(ulen);
+	CHECK_EQ((uint64_t)get32(arena + KUMEM + o + 8 + 8), g[0].mapped);
+	CHECK_EQ((uint64_t)get32(arena + KUMEM + o + 8 + 12), g[1].mapped);
+}
+
+/* ---- the hostile corpus ---- */
+struct hostile {
+	const char *name, *expect;
+};
+
+static int hostile_case(unsigned i, const char **expect, const char **name, const char **got,
+			int *intact)
+{
+	struct synth s;
+	struct subq_grant g[40];
+	unsigned n;
+	int ran = 0;
+	size_t len, ulen;
+	synth_default(&s);
+	len = synth_build(&s);
+	default_grants(g, &n);
+	*intact = 1;
+#define CASE(nm, ex) *name = nm; *expect = ex;
+	switch (i) {
+	case 0: CASE("bar index outside the table", "bar-index-out-of-range");
+		g[2].bar = 32; break;
+	case 1: CASE("tile source BAR not granted", "bar-not-granted");
+		g[0].bar = 6; break;
+	case 2: CASE("coefficient range past the granted weights", "range-outside-granted-buffer");
+		g[2].size = 0x80; break;
+	case 3: CASE("stride x dimension past the input", "range-outside-granted-buffer");
+		s.hin = 0x7fff; len = synth_build(&s); break;
+	case 4: CASE("maximal strides x dimensions (no wrap)", "range-outside-granted-buffer");
+		s.win = s.hin = s.wout = s.hout = 0x7fff; s.cin = s.cout = 0x1ffff; s.groups = 0x1fff;
+		for (unsigned k = 1; k < 5; k++)
+			s.src[k] = s.dst[k] = 0xffffffc0u;
+		len = synth_build(&s); break;
+	case 5: CASE("destination base past the output", "range-outside-granted-buffer");
+		s.dst[0] = 0x40; len = synth_build(&s); break;
+	case 6: CASE("write into a read-only buffer", "access-not-granted");
+		g[1].access = POL_READ; break;
+	case 7: CASE("input granted write-only", "access-not-granted");
+		g[0].access = POL_WRITE; break;
+	case 8: CASE("64-bit mapped address", "address-beyond-engine-reach");
+		g[1].mapped = 0x100000000ull; break;
+	case 9: CASE("mapped range crossing 4 GiB", "address-beyond-engine-reach");
+		g[1].mapped = 0xffffff80ull; break;
+	case 10: CASE("output overlapping an input", "output-overlaps-input");
+		g[0].mapped = DEV + 0x1000; g[1].mapped = DEV + 0x1080; break;
+	case 11: CASE("grant over firmware memory", "address-in-firmware-memory");
+		g[1].mapped = DEV + TDMEM; break;
+	case 12: CASE("zero-size grant", "bad-grant");
+		g[0].size = 0; break;
+	case 13: CASE("grant range wrapping", "bad-grant");
+		g[0].dva = UINT64_MAX - 8; break;
+	case 14: CASE("same BAR granted twice", "bar-granted-twice");
+		g[n] = G(5, 256, POL_READ); n++; break;
+	case 15: CASE("zero dimension", "empty-range");
+		s.win = 0; len = synth_build(&s); break;
+	case 16: CASE("unsized tensor format", "unsized-tensor-format");
+		s.infmt = 3; len = synth_build(&s); break;
+	case 17: CASE("coefficients without a kernel BAR", "coefficients-without-kernel-bar");
+		s.hdr9 = 0; len = synth_build(&s); break;
+	case 18: CASE("kernel BAR not granted", "bar-not-granted");
+		n = 2; break;
+	case 19: CASE("more grants than a submission holds", "too-many-grants");
+		for (unsigned k = 3; k < 33; k++)
+			g[k] = G(k - 3 + 6 > 31 ? 2 : k - 3 + 6, 64, POL_READ);
+		n = 33; break;
+	case 20: CASE("kunit slot left -1 (no input tile)", "kunit-slot-unset");
+		ulen = ku_build_unit(0, 1, sizeof k_actlut);
+		len = ku_program(&s, ulen, g, &n);
+		s.src_en = 0; len = synth_build(&s); break;
+	case 21: CASE("kunit overlapping records", "kunit-records-overlap");
+		ulen = ku_build_unit(0, 1, sizeof k_actlut);
+		put32(unit + ocg_off(ulen) + 8 + 56, get32(unit + ocg_off(ulen) + 8));
+		len = ku_program(&s, ulen, g, &n); break;
+	case 22: CASE("kunit per-core mismatch", "kunit-per-core-mismatch");
+		ulen = ku_build_unit(0, 2, sizeof k_actlut);
+		{
+			uint32_t o = ocg_off(ulen) + 8 + 3 * 56 + 8 + 4; /* core 1, record 0, channels */
+			put32(unit + o, get32(unit + o) - 1);
+		}
+		len = ku_program(&s, ulen, g, &n); break;
+	case 23: CASE("kunit LUTs over the shared budget", "kunit-lut-over-budget");
+		ulen = ku_build_unit(0, 1, 0x1000);
+		len = ku_program(&s, ulen, g, &n); break;
+	case 24: CASE("kunit asymmetric on version 5", "kunit-asymmetric-on-v5");
+		ulen = ku_build_unit(KU_FLAG_ASYMMETRIC, 1, sizeof k_actlut);
+		len = ku_program(&s, ulen, g, &n); break;
+	case 25: CASE("kunit slot prefilled by the program", "kunit-slot-prefilled");
+		ulen = ku_build_unit(0, 1, sizeof k_actlut);
+		put32(unit + ocg_off(ulen) + 8 + 8, 0x1234);
+		len = ku_program(&s, ulen, g, &n); break;
+	case 26: CASE("kunit stream past the granted weights", "range-outside-granted-buffer");
+		ulen = ku_build_unit(0, 1, sizeof k_actlut);
+		len = ku_program(&s, ulen, g, &n);
+		g[2].size = 64; s.coeff_size[0] = 64; len = synth_build(&s); break;
+	case 27: CASE("grant with no access", "bad-grant");
+		g[2].access = 0; break;
+	case 28: CASE("one buffer read and written, not declared in place", "output-overlaps-input");
+		s.hdr8 = 5u | 1u << 5 | 5u << 12 | 1u << 17; len = synth_build(&s);
+		g[0].access = POL_RW; g[1] = g[2]; n = 2; break;
+	default:
+		return 0;
+	}
+#undef CASE
+	*got = submit(len, g, n, intact, &ran);
+	if (ran)
+		*intact = 0; /* a hostile submission must never reach the engine */
+	return 1;
+}
+
+TEST(ctrl, hostile_corpus_refused_with_named_errors)
+{
+	unsigned cases = 0;
+	const char *expect, *name, *got;
+	int intact;
+	for (unsigned i = 0; hostile_case(i, &expect, &name, &got, &intact); i++) {
+		cases++;
+		if (!test_str_eq(got, expect))
+			test_fail_at(__FILE__, __LINE__, "case %u (%s): got %s, want %s", i, name, got,
+				     expect);
+		if (!intact)
+			test_fail_at(__FILE__, __LINE__, "case %u (%s): memory outside the grants changed",
+				     i, name);
+	}
+	CHECK(cases >= 20);
+}
+
+TEST(ctrl, in_place_declared_overlap_accepted)
+{
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	synth_default(&s);
+	size_t len = synth_build(&s);
+	/* one buffer (BAR 5) read and written in place, declared */
+	s.hdr8 = 5u | 1u << 5 | 5u << 12 | 1u << 17;
+	len = synth_build(&s);
+	default_grants(g, &n);
+	g[0].access = POL_RW;
+	g[0].flags = POL_FLAG_IN_PLACE;
+	g[1] = g[2];
+	n = 2;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran);
+}
+
+/* ---- the fixtures ---- */
+static const char *const fixtures[] = {
+	"fixtures/hwx/relu.hwx", "fixtures/hwx/sigmoid.hwx", "fixtures/hwx/conv.hwx",
+	"fixtures/hwx/concat.hwx", "fixtures/kernels/unary/tanh.bin",
+	"fixtures/kernels/unary/sigmoid.bin", "fixtures/kernels/unary/exp.bin",
+	"fixtures/kernels/unary/log2.bin", "fixtures/kernels/unary/sqrt.bin",
+	"fixtures/kernels/unary/abs.bin", "fixtures/kernels/activation/gelu.bin",
+	"fixtures/kernels/activation/relu6.bin", "fixtures/kernels/activation/leakyrelu.bin",
+	"fixtures/kernels/activation/hardtanh.bin", "fixtures/kernels/binary/add.bin",
+	"fixtures/kernels/binary/mul.bin",
+};
+
+static void null_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	(void)s;
+	(void)n;
+}
+
+TEST(ctrl, fixtures_plan_with_default_grants)
+{
+	if (!test_shared_dir())
+		SKIP("no shared fixtures directory");
+	static struct subq_grant g[ANES_MAX_GRANTS];
+	for (unsigned f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
+		uint8_t *buf;
+		size_t len;
+		if (test_read_file(test_shared_path(fixtures[f]), &buf, &len)) {
+			test_fail_at(__FILE__, __LINE__, "%s: unreadable", fixtures[f]);
+			continue;
+		}
+		struct ctrl_status st;
+		int n = -1;
+		if (ldr_load(buf, len, 0, &lp) == LDR_OK)
+			n = ctrl_default_grants(&lp, g, ANES_MAX_GRANTS, &st);
+		CHECK(n > 0);
+		if (n <= 0) {
+			free(buf);
+			continue;
+		}
+		uint64_t at = 0x10000000;
+		for (int i = 0; i < n; i++) {
+			g[i].mapped = at;
+			at += (g[i].size + 0xfff) & ~0xfffull;
+		}
+		enum ctrl_err e = ctrl_plan(&plan, &lp, g, (unsigned)n, NULL, 0, NULL);
+		if (e != CTRL_OK)
+			test_fail_at(__FILE__, __LINE__, "%s: %s", fixtures[f], ctrl_status_name(&plan.st));
+		/* every enabled coefficient channel lies inside the weights grant */
+		for (unsigned t = 0; e == CTRL_OK && t < plan.ntds; t++) {
+			CHECK_EQ(plan.td[t].nranges > 0, 1);
+			unsigned nc = 0;
+			for (unsigned r = 0; r < plan.td[t].nranges; r++) {
+				const struct ctrl_range *x = &plan.td[t].r[r];
+				if (x->kind != CTRL_R_COEFF)
+					continue;
+				nc++;
+				CHECK(x->off + x->len <= lp.weights_len);
+				CHECK_EQ(x->bar, lp.tds[t].bar_idx[4]);
+				CHECK_EQ(x->access, POL_READ);
+			}
+			CHECK_EQ(nc, lp.tds[t].ncoeff);
+			/* relocated coefficient bases are patched with their runtime address */
+			for (unsigned k = 0; k < plan.td[t].npatch; k++) {
+				const struct ctrl_patch *pt = &plan.td[t].patch[k];
+				unsigned ch = (pt->addr - lp.gen->coeff.base) / 4;
+				uint64_t want = plan.bar_runtime[lp.tds[t].bar_idx[4]];
+				for (unsigned c = 0; c < lp.tds[t].ncoeff; c++)
+					if (lp.tds[t].coeff[c].ch == ch)
+						want += lp.tds[t].coeff[c].base;
+				CHECK_EQ((uint64_t)(pt->value & ~63u), want);
+			}
+		}
+		free(buf);
+	}
+}
+
+TEST(ctrl, fixtures_run_on_model)
+{
+	if (!test_shared_dir())
+		SKIP("no shared fixtures directory");
+	/* the small ones on the whole path, canaries checked by the session */
+	static const char *const small[] = {"fixtures/hwx/relu.hwx", "fixtures/hwx/sigmoid.hwx",
+					    "fixtures/hwx/conv.hwx", "fixtures/hwx/concat.hwx"};
+	for (unsigned f = 0; f < 4; f++) {
+		uint8_t *buf;
+		size_t len;
+		if (test_read_file(test_shared_path(small[f]), &buf, &len)) {
+			test_fail_at(__FILE__, __LINE__, "%s: unreadable", small[f]);
+			continue;
+		}
+		struct anes_result res;
+		int rc = anes_submit(buf, len, 0, NULL, 0, 1, 1, null_out, NULL, &res);
+		CHECK_EQ(rc, 0);
+		CHECK(res.canaries_ok);
+		CHECK_EQ(res.run, ANEM_OK);
+		CHECK_EQ(res.nwrites, 140u * res.ntds);
+		free(buf);
+	}
+}

@@ -1,0 +1,106 @@
+/*
+ * anefw-tool submit FILE [--raw] [--grant BAR:SIZE:ACCESS[:inplace] ...] [--trace]
+ * Runs the firmware's control path (fw/ctrl) on the host against the software engine
+ * (drivers/ane_model) and prints what was programmed and moved, or the named error (exit 1).
+ * Without --grant every I/O window and the weights get exactly their declared sizes.
+ */
+#include "drivers/ane_model/ane_model.h"
+#include "tools/anefw-tool/tool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void to_stdout(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	fwrite(s, 1, n, stdout);
+}
+
+static int parse_grant(const char *s, struct subq_grant *g)
+{
+	char tmp[128];
+	if (strlen(s) >= sizeof tmp)
+		return -1;
+	strcpy(tmp, s);
+	char *f[4] = {0};
+	unsigned nf = 0;
+	for (char *p = tmp; nf < 4;) {
+		f[nf++] = p;
+		char *c = strchr(p, ':');
+		if (!c)
+			break;
+		*c = 0;
+		p = c + 1;
+	}
+	uint64_t bar, size;
+	if (nf < 3 || tool_parse_u64(f[0], 255, &bar) || tool_parse_u64(f[1], UINT64_MAX, &size))
+		return -1;
+	memset(g, 0, sizeof *g);
+	g->bar = (uint32_t)bar;
+	g->size = size;
+	if (!strcmp(f[2], "r"))
+		g->access = POL_READ;
+	else if (!strcmp(f[2], "w"))
+		g->access = POL_WRITE;
+	else if (!strcmp(f[2], "rw"))
+		g->access = POL_RW;
+	else
+		return -1;
+	if (nf == 4) {
+		if (strcmp(f[3], "inplace"))
+			return -1;
+		g->flags = POL_FLAG_IN_PLACE;
+	}
+	return 0;
+}
+
+static int cmd_submit(int argc, char **argv)
+{
+	static struct subq_grant grants[ANES_MAX_GRANTS];
+	static struct ldr_program prog;
+	unsigned n = 0, trace = 0, flags = 0;
+	const char *path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--raw")) {
+			flags |= LDR_F_RAW;
+		} else if (!strcmp(argv[i], "--trace")) {
+			trace = 1;
+		} else if (!strcmp(argv[i], "--grant")) {
+			if (i + 1 >= argc)
+				return tool_usage_error("submit", "--grant needs BAR:SIZE:ACCESS");
+			if (n >= ANES_MAX_GRANTS)
+				return tool_usage_error("submit", "at most %u grants", ANES_MAX_GRANTS);
+			if (parse_grant(argv[++i], &grants[n]))
+				return tool_usage_error("submit", "bad grant '%s' (BAR:SIZE:r|w|rw[:inplace])",
+							argv[i]);
+			n++;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return tool_usage_error("submit", "unknown option '%s'", argv[i]);
+		} else if (!path) {
+			path = argv[i];
+		} else {
+			return tool_usage_error("submit", "too many arguments");
+		}
+	}
+	if (!path)
+		return tool_usage_error("submit", "needs FILE");
+	uint8_t *buf;
+	size_t len;
+	if (tool_read_file(path, &buf, &len))
+		return 1;
+	/* device addresses of explicit grants: the program's BAR table (0 for raw streams) */
+	if (n && ldr_load(buf, len, flags, &prog) == LDR_OK && !prog.raw)
+		for (unsigned i = 0; i < n; i++)
+			if (grants[i].bar < LDR_NBARS)
+				grants[i].dva = prog.bars[grants[i].bar];
+	struct anes_result res;
+	int rc = anes_submit(buf, len, flags, grants, n, n == 0, trace, to_stdout, NULL, &res);
+	free(buf);
+	return rc ? 1 : 0;
+}
+
+TOOL_COMMAND(submit, "submit", cmd_submit,
+	     "submit FILE [--raw] [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace]\n"
+	     "    run the control path against the software engine; print what was programmed\n"
+	     "    and moved (every register write and DMA move with --trace) or the named error");
