@@ -7,6 +7,9 @@
 void aarch64_set_entry_el(unsigned el);
 void aarch64_counters_init(void);
 
+/* The console on a PL011 (hal/aarch64/console_pl011.c); crlf: send CR before LF. */
+void aarch64_console_pl011_init(uintptr_t base, uint32_t uartclk, uint32_t baud, int crlf);
+
 /* Provided by hal/<board>/: console and anything else the board needs before main(). */
 void board_init(void);
 

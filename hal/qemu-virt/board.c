@@ -1,30 +1,13 @@
 /* qemu-virt board: PL011 console and the memory map. */
-#include "drivers/pl011/pl011.h"
 #include "hal/aarch64/aarch64.h"
 #include "hal/hal.h"
 #include "hal/qemu-virt/platform.h"
 
 #include <_newlib_version.h>
 
-static struct pl011 uart0;
-static int uart_ready;
-
 void hal_console_init(void)
 {
-	if (pl011_init(&uart0, PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD) == PL011_OK)
-		uart_ready = 1;
-}
-
-void hal_console_putc(char c)
-{
-	if (uart_ready)
-		(void)pl011_putc(&uart0, c);
-}
-
-void hal_console_write(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		hal_console_putc(s[i]);
+	aarch64_console_pl011_init(PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD, 0);
 }
 
 void board_init(void)

@@ -1,7 +1,6 @@
 /* raspi3b board: PL011 console on GPIO14/15, the memory map, secondary-core wake-up, DMA device. */
 #include "drivers/bcm2835_dma/bcm2835_dma.h"
 #include "drivers/dma/dma.h"
-#include "drivers/pl011/pl011.h"
 #include "hal/aarch64/aarch64.h"
 #include "hal/hal.h"
 #include "hal/mmio.h"
@@ -11,9 +10,6 @@
 
 #define GPFSEL(n) (PLAT_GPIO_BASE + 4u * (n))
 #define GPIO_ALT0 4u
-
-static struct pl011 uart0;
-static int uart_ready;
 
 /* Route a GPIO pin to its ALT0 function (the PL011 on pins 14 and 15). */
 static void gpio_alt0(unsigned pin)
@@ -29,23 +25,8 @@ void hal_console_init(void)
 {
 	gpio_alt0(PLAT_UART_TX_PIN);
 	gpio_alt0(PLAT_UART_RX_PIN);
-	if (pl011_init(&uart0, PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD) == PL011_OK)
-		uart_ready = 1;
-}
-
-void hal_console_putc(char c)
-{
-	if (!uart_ready)
-		return;
-	if (c == '\n' && !ANEFW_SEMIHOSTING)
-		(void)pl011_putc(&uart0, '\r'); /* a serial terminal wants CR LF */
-	(void)pl011_putc(&uart0, c);
-}
-
-void hal_console_write(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		hal_console_putc(s[i]);
+	/* Under QEMU the console shares stdout with semihosting: plain LF there. */
+	aarch64_console_pl011_init(PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD, !ANEFW_SEMIHOSTING);
 }
 
 /* ---- DMA: the BCM2835 controller behind the generic API ---- */

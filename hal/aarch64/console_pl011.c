@@ -1,0 +1,29 @@
+/* The console on a PL011 UART, for every board that has one: the board picks the UART. */
+#include "drivers/pl011/pl011.h"
+#include "hal/aarch64/aarch64.h"
+#include "hal/hal.h"
+
+static struct pl011 console_uart;
+static int console_ready;
+static int console_crlf;
+
+void aarch64_console_pl011_init(uintptr_t base, uint32_t uartclk, uint32_t baud, int crlf)
+{
+	console_crlf = crlf;
+	console_ready = pl011_init(&console_uart, base, uartclk, baud) == PL011_OK;
+}
+
+void hal_console_putc(char c)
+{
+	if (!console_ready)
+		return;
+	if (c == '\n' && console_crlf)
+		(void)pl011_putc(&console_uart, '\r'); /* a serial terminal wants CR LF */
+	(void)pl011_putc(&console_uart, c);
+}
+
+void hal_console_write(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		hal_console_putc(s[i]);
+}
