@@ -216,32 +216,10 @@ enum codec_err codec_palette_decode(const struct codec_palette *p, const uint8_t
 			const uint16_t *cb = lut + (g << bits);
 			const uint8_t *src = in + g * oct * bits;
 			uint16_t *dst = out + g * per_group;
-			uint32_t *pt = NULL;
-			if (bits == 8 && per_group >= CODEC_PAIR_MIN && (pt = codec_pair_table(cb)) != NULL) {
-				/* long runs: two results per lookup (table build counted in the call) */
-				codec_pair_decode(pt, cb, src, dst, per_group);
-				free(pt);
-				continue;
-			}
-			if (bits == 4 && ((uintptr_t)dst & 3) == 0) {
+			if (bits == 8) {
+				codec_table_decode(cb, src, dst, oct * 8);
+			} else if (bits == 4 && ((uintptr_t)dst & 3) == 0) {
 				palette4_run(src, oct * 4, cb, dst);
-			} else if (bits == 8) {
-				const uint8_t *s8 = src, *e8 = src + oct * 8;
-				uint16_t *d = dst;
-				while (s8 < e8) {
-					uint16_t a = cb[s8[0]], b = cb[s8[1]], c = cb[s8[2]], d3 = cb[s8[3]];
-					uint16_t e = cb[s8[4]], f = cb[s8[5]], h = cb[s8[6]], i7 = cb[s8[7]];
-					d[0] = a;
-					d[1] = b;
-					d[2] = c;
-					d[3] = d3;
-					d[4] = e;
-					d[5] = f;
-					d[6] = h;
-					d[7] = i7;
-					s8 += 8;
-					d += 8;
-				}
 			} else if (bits == 4) {
 				palette_oct(src, oct, 4, cb, dst);
 			} else {

@@ -13,13 +13,15 @@ static inline int32_t q_value(enum codec_qtype t, uint8_t b)
 }
 
 /* Exact scale * d * 2^dexp (scale finite, decomposed as sm * 2^se with sign flag sneg),
- * rounded once; a zero product takes the IEEE product sign. */
+ * rounded once; a zero product takes the IEEE product sign. Callers keep |d| < 2^34 and
+ * dexp in -24..0, so the product is below 2^45 and its exponent in -48..5: the range of
+ * fp16_from_scaled_fast. */
 static inline uint16_t scaled_product(int32_t sm, int32_t se, int sneg, int64_t d, int32_t dexp)
 {
 	int64_t prod = (int64_t)sm * d;
 	if (prod == 0)
 		return (uint16_t)(((sneg != 0) ^ (d < 0)) ? FP16_SIGN : 0);
-	return fp16_from_scaled(prod, se + dexp);
+	return fp16_from_scaled_fast(prod, se + dexp);
 }
 
 static int fp16_all_finite(const uint16_t *v, size_t n)
@@ -30,24 +32,28 @@ static int fp16_all_finite(const uint16_t *v, size_t n)
 	return 1;
 }
 
-/* dst[i] = tab[src[i]], eight at a time. */
-static void lookup_u16(const uint16_t *tab, const uint8_t *src, uint16_t *dst, size_t n)
+/* One run of n elements sharing a scale and an offset (om * 2^oe, exact; a zero point is
+ * (zp, 0)): dst[i] = fp16_rne(scale * (q[i] - offset)), rounded once. The difference is
+ * computed exactly as D * 2^E with E = min(0, oe) (|D| < 2^34). Long runs compute all 256
+ * possible results once and look them up (codec_table_decode: pair tables when long enough). */
+static void dequant_run(enum codec_qtype type, uint16_t scale, int32_t om, int32_t oe, const uint8_t *src,
+			uint16_t *dst, size_t n)
 {
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint16_t a = tab[src[i]], b = tab[src[i + 1]], c = tab[src[i + 2]], d = tab[src[i + 3]];
-		uint16_t e = tab[src[i + 4]], f = tab[src[i + 5]], g = tab[src[i + 6]], h = tab[src[i + 7]];
-		dst[i] = a;
-		dst[i + 1] = b;
-		dst[i + 2] = c;
-		dst[i + 3] = d;
-		dst[i + 4] = e;
-		dst[i + 5] = f;
-		dst[i + 6] = g;
-		dst[i + 7] = h;
+	int32_t sm, se;
+	fp16_decompose(scale, &sm, &se);
+	int sneg = (scale & FP16_SIGN) != 0;
+	int32_t E = oe < 0 ? oe : 0;
+	int64_t off_scaled = (int64_t)om * ((int64_t)1 << (oe - E));
+	const int64_t unit = (int64_t)1 << (0 - E);
+	if (n >= 512) {
+		uint16_t tab[256];
+		for (unsigned v = 0; v < 256; v++)
+			tab[v] = scaled_product(sm, se, sneg, q_value(type, (uint8_t)v) * unit - off_scaled, E);
+		codec_table_decode(tab, src, dst, n);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			dst[i] = scaled_product(sm, se, sneg, q_value(type, src[i]) * unit - off_scaled, E);
 	}
-	for (; i < n; i++)
-		dst[i] = tab[src[i]];
 }
 
 enum codec_err codec_affine_check_symmetric(const uint8_t *zp, size_t zp_count)
@@ -80,23 +86,8 @@ enum codec_err codec_affine_decode(const struct codec_affine *a, const uint8_t *
 		return CODEC_ERR_SCALE;
 	const size_t run = count / a->channels;
 	for (size_t c = 0; c < a->channels; c++) {
-		uint16_t s = scale[scale_count == 1 ? 0 : c];
 		int32_t zpv = zp ? q_value(a->type, zp[zp_count == 1 ? 0 : c]) : 0;
-		int32_t sm, se;
-		fp16_decompose(s, &sm, &se);
-		int sneg = (s & FP16_SIGN) != 0;
-		const uint8_t *src = q + c * run;
-		uint16_t *dst = out + c * run;
-		if (run >= 512) {
-			/* long channel: all 256 possible results once, then a lookup per element */
-			uint16_t tab[256];
-			for (unsigned b = 0; b < 256; b++)
-				tab[b] = scaled_product(sm, se, sneg, q_value(a->type, (uint8_t)b) - zpv, 0);
-			lookup_u16(tab, src, dst, run);
-		} else {
-			for (size_t i = 0; i < run; i++)
-				dst[i] = scaled_product(sm, se, sneg, q_value(a->type, src[i]) - zpv, 0);
-		}
+		dequant_run(a->type, scale[scale_count == 1 ? 0 : c], zpv, 0, q + c * run, out + c * run, run);
 	}
 	return CODEC_OK;
 }
@@ -122,30 +113,10 @@ enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uin
 		return CODEC_ERR_SCALE;
 	const size_t B = b->block;
 	for (size_t k = 0; k < nblocks; k++) {
-		int32_t sm, se, om = 0, oe = 0;
-		fp16_decompose(scale[k], &sm, &se);
-		int sneg = (scale[k] & FP16_SIGN) != 0;
+		int32_t om = 0, oe = 0;
 		if (offset)
 			fp16_decompose(offset[k], &om, &oe);
-		/* q - offset exactly, as D * 2^E with E = min(0, oe) */
-		int32_t E = oe < 0 ? oe : 0;
-		int64_t off_scaled = (int64_t)om * ((int64_t)1 << (oe - E));
-		unsigned qshift = (unsigned)(0 - E);
-		const uint8_t *src = q + k * B;
-		uint16_t *dst = out + k * B;
-		if (B >= 512) {
-			uint16_t tab[256];
-			for (unsigned v = 0; v < 256; v++) {
-				int64_t D = (int64_t)q_value(b->type, (uint8_t)v) * ((int64_t)1 << qshift) - off_scaled;
-				tab[v] = scaled_product(sm, se, sneg, D, E);
-			}
-			lookup_u16(tab, src, dst, B);
-		} else {
-			for (size_t i = 0; i < B; i++) {
-				int64_t D = (int64_t)q_value(b->type, src[i]) * ((int64_t)1 << qshift) - off_scaled;
-				dst[i] = scaled_product(sm, se, sneg, D, E);
-			}
-		}
+		dequant_run(b->type, scale[k], om, oe, q + k * B, out + k * B, B);
 	}
 	return CODEC_OK;
 }
@@ -163,16 +134,6 @@ uint16_t codec_e4m3_to_fp16(uint8_t v)
 	return sign | fp16_from_scaled(8 + m, (int32_t)e - 10);
 }
 
-static int bitlen32(uint32_t v)
-{
-	int n = 0;
-	while (v) {
-		n++;
-		v >>= 1;
-	}
-	return n;
-}
-
 uint8_t codec_fp16_to_e4m3(uint16_t h, int saturate)
 {
 	uint8_t sign = (h & FP16_SIGN) ? 0x80 : 0;
@@ -185,28 +146,15 @@ uint8_t codec_fp16_to_e4m3(uint16_t h, int saturate)
 	fp16_decompose(a, &m, &e);
 	if (m == 0)
 		return sign;
-	int32_t top = bitlen32((uint32_t)m) - 1 + e;
-	int32_t qexp = top >= -6 ? top - 3 : -9; /* quantum of the E4M3 grid at this magnitude */
-	int32_t drop = qexp - e;
-	uint32_t s;
-	if (drop <= 0) {
-		s = (uint32_t)m << (unsigned)(-drop);
-	} else if (drop > 12) {
-		s = 0;
-	} else {
-		uint32_t keep = (uint32_t)m >> drop, rem = (uint32_t)m & ((1u << drop) - 1), half = 1u << (drop - 1);
-		s = keep + (rem > half || (rem == half && (keep & 1)));
-	}
-	if (s >= 16) {
-		s >>= 1;
-		qexp++;
-	}
+	/* the E4M3 grid: 4 significant bits, finest quantum 2^-9 (the subnormal spacing) */
+	int64_t qexp;
+	uint64_t s = fp_round_grid((uint32_t)m, e, 4, -9, &qexp);
 	if (s == 0)
 		return sign;
 	if (s < 8)
 		return sign | (uint8_t)s; /* subnormal */
-	int32_t field = qexp + 10;
-	uint32_t mant = s - 8;
+	int64_t field = qexp + 10;
+	uint64_t mant = s - 8;
 	if (field > 15 || (field == 15 && mant == 7))
 		return sign | (saturate ? 0x7e : 0x7f);
 	return sign | (uint8_t)((uint32_t)field << 3 | mant);
@@ -246,31 +194,7 @@ enum codec_err codec_e4m3_decode(const uint8_t *in, size_t in_len, uint16_t *out
 		return CODEC_ERR_NULL;
 	if (in_len != count)
 		return CODEC_ERR_INPUT_SIZE;
-	const uint16_t *t = e4m3_tab();
-	if (count >= CODEC_PAIR_MIN) {
-		/* long runs: two results per lookup from a 64 Ki-entry pair table built here */
-		uint32_t *pt = codec_pair_table(t);
-		if (pt) {
-			codec_pair_decode(pt, t, in, out, count);
-			free(pt);
-			return CODEC_OK;
-		}
-	}
-	size_t i = 0;
-	for (; i + 8 <= count; i += 8) {
-		uint16_t a = t[in[i]], b = t[in[i + 1]], c = t[in[i + 2]], d = t[in[i + 3]];
-		uint16_t e = t[in[i + 4]], f = t[in[i + 5]], g = t[in[i + 6]], h = t[in[i + 7]];
-		out[i] = a;
-		out[i + 1] = b;
-		out[i + 2] = c;
-		out[i + 3] = d;
-		out[i + 4] = e;
-		out[i + 5] = f;
-		out[i + 6] = g;
-		out[i + 7] = h;
-	}
-	for (; i < count; i++)
-		out[i] = t[in[i]];
+	codec_table_decode(e4m3_tab(), in, out, count);
 	return CODEC_OK;
 }
 

@@ -13,47 +13,45 @@ void fp16_decompose(uint16_t h, int32_t *mant, int32_t *exp)
 	*mant = (h & FP16_SIGN) ? -m : m;
 }
 
-static int bit_length(uint64_t v)
+uint64_t fp_round_grid(uint64_t m, int64_t exp, unsigned prec, int64_t qmin, int64_t *q)
 {
-	int n = 0;
-	while (v) {
-		n++;
-		v >>= 1;
-	}
-	return n;
-}
-
-uint16_t fp16_from_scaled(int64_t mant, int32_t exp)
-{
-	uint16_t sign = mant < 0 ? FP16_SIGN : 0;
-	uint64_t m = mant < 0 ? (uint64_t)0 - (uint64_t)mant : (uint64_t)mant;
-	if (m == 0)
+	if (m == 0) {
+		*q = qmin;
 		return 0;
-	int64_t e_top = (int64_t)bit_length(m) - 1 + exp; /* value in [2^e_top, 2^(e_top+1)) */
-	if (e_top > 15)
-		return sign | FP16_EXP_MASK;
-	/* quantum: 2^q with q = e_top - 10 for normals, -24 for subnormals */
-	int64_t q = e_top - 10 < -24 ? -24 : e_top - 10;
-	int64_t drop = q - exp;
+	}
+	/* the value lies in [2^top, 2^(top+1)); its quantum is 2^qq */
+	int64_t top = (int64_t)(63 - __builtin_clzll(m)) + exp;
+	int64_t qq = top - (int64_t)(prec - 1);
+	if (qq < qmin)
+		qq = qmin;
+	int64_t drop = qq - exp;
 	uint64_t s;
 	if (drop <= 0) {
-		s = m << (unsigned)(-drop); /* exact: fewer than 11 significant bits */
-	} else if (drop > 64) {
-		s = 0;
-	} else if (drop == 64) {
-		s = m > (1ull << 63) ? 1 : 0;
+		s = m << (unsigned)(-drop); /* exact: at most prec significant bits */
+	} else if (drop >= 64) {
+		s = drop == 64 && m > (1ull << 63); /* below half a quantum is 0; exactly half ties to 0 */
 	} else {
 		uint64_t keep = m >> drop;
 		uint64_t rem = m & ((1ull << drop) - 1);
 		uint64_t half = 1ull << (drop - 1);
 		s = keep + (rem > half || (rem == half && (keep & 1)));
 	}
+	if (s >> prec) { /* rounding carried into a new binade: s == 2^prec */
+		s >>= 1;
+		qq++;
+	}
+	*q = qq;
+	return s;
+}
+
+uint16_t fp16_from_scaled(int64_t mant, int32_t exp)
+{
+	uint16_t sign = mant < 0 ? FP16_SIGN : 0;
+	uint64_t m = mant < 0 ? (uint64_t)0 - (uint64_t)mant : (uint64_t)mant;
+	int64_t q;
+	uint64_t s = fp_round_grid(m, exp, 11, -24, &q);
 	if (s == 0)
 		return sign;
-	if (s >= 2048) { /* rounding carried into a new binade */
-		s >>= 1;
-		q++;
-	}
 	if (q > 5)
 		return sign | FP16_EXP_MASK;
 	if (s < 1024)

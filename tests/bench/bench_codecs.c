@@ -153,6 +153,16 @@ TEST(bench, codec_affine_blockwise)
 	uint64_t t1 = hal_instret();
 	CHECK_EQ(e, CODEC_OK);
 	report("affine int8 per channel (16) to fp16", t1 - t0, N);
+	/* every element against a one-element decode (the direct rounding path, no tables) */
+	unsigned bad = 0;
+	struct codec_affine one = {CODEC_Q_INT8, 1};
+	for (size_t i = 0; i < N; i++) {
+		uint16_t r = 0xffff;
+		size_t c = i / (N / 16);
+		e = codec_affine_decode(&one, q + i, 1, scale + c, 1, zp + c, 1, &r, 1);
+		bad += e != CODEC_OK || r != out[i];
+	}
+	CHECK_EQ(bad, 0);
 	static const size_t blocks[3] = {32, 128, 1024};
 	for (unsigned k = 0; k < 3; k++) {
 		struct codec_blockwise b = {CODEC_Q_UINT8, blocks[k]};
@@ -163,6 +173,15 @@ TEST(bench, codec_affine_blockwise)
 		char name[64];
 		snprintf(name, sizeof name, "blockwise uint8 block %lu with offset to fp16", (unsigned long)blocks[k]);
 		report(name, t1 - t0, N);
+		struct codec_blockwise b1 = {CODEC_Q_UINT8, 1};
+		bad = 0;
+		for (size_t i = 0; i < N; i++) {
+			uint16_t r = 0xffff;
+			size_t blk = i / blocks[k];
+			e = codec_blockwise_decode(&b1, q + i, 1, scale + blk, 1, scale + blk, 1, &r, 1);
+			bad += e != CODEC_OK || r != out[i];
+		}
+		CHECK_EQ(bad, 0);
 	}
 	free(q);
 	free(out);

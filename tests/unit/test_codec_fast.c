@@ -4,6 +4,7 @@
  * every output with a plain bit-by-bit reference written here.
  */
 #include "fw/codec/codec.h"
+#include "fw/common/fp16.h"
 #include "tests/harness/harness.h"
 
 #include <stdlib.h>
@@ -167,4 +168,72 @@ TEST(codec_fast, tflm_int8_every_width_and_axis)
 		}
 	}
 	teardown();
+}
+
+/* Exact reference for scale * (q - off), off = om * 2^oe, rounded once (fw/common/fp16). */
+static uint16_t ref_dequant(uint16_t scale, int q, int32_t om, int32_t oe)
+{
+	int32_t sm, se;
+	fp16_decompose(scale, &sm, &se);
+	int32_t e = oe < 0 ? oe : 0; /* common exponent of q and the offset */
+	int64_t d = (int64_t)q * ((int64_t)1 << (unsigned)(-e)) - (int64_t)om * ((int64_t)1 << (unsigned)(oe - e));
+	if (d == 0 || sm == 0)
+		return (uint16_t)(((scale & 0x8000u) != 0) != (d < 0) ? 0x8000u : 0);
+	return fp16_from_scaled((int64_t)sm * d, se + e);
+}
+
+static uint16_t random_scale(void)
+{
+	/* finite, nonzero, exponent field 5..20 so products neither all overflow nor vanish */
+	return (uint16_t)((test_rand() & 0x8000u) | ((5u + test_rand() % 16u) << 10) |
+			  (test_rand() & 0x3ffu));
+}
+
+TEST(codec_fast, affine_long_channels)
+{
+	const size_t ch = 2, per = 65536, count = ch * per;
+	uint8_t *q = malloc(count);
+	uint16_t *out = malloc(count * 2);
+	REQUIRE(q && out);
+	fill_random(q, count);
+	for (unsigned type = 0; type < 2; type++) {
+		uint16_t scale[2] = {random_scale(), random_scale()};
+		uint8_t zp[2] = {type ? 128 : 0, type ? 3 : 0};
+		struct codec_affine a = {.type = type ? CODEC_Q_UINT8 : CODEC_Q_INT8, .channels = ch};
+		CHECK_EQ(codec_affine_decode(&a, q, count, scale, 2, zp, 2, out, count), CODEC_OK);
+		size_t bad = 0;
+		for (size_t i = 0; i < count; i++) {
+			size_t c = i / per;
+			int qv = type ? (int)q[i] : (int)(int8_t)q[i];
+			int zv = type ? (int)zp[c] : (int)(int8_t)zp[c];
+			bad += out[i] != ref_dequant(scale[c], qv - zv, 0, 0);
+		}
+		if (bad)
+			test_fail_at(__FILE__, __LINE__, "affine type %u: %lu wrong", type,
+				     (unsigned long)bad);
+	}
+	free(q);
+	free(out);
+}
+
+TEST(codec_fast, blockwise_long_blocks_fractional_offset)
+{
+	const size_t block = 65536, nblk = 2, count = block * nblk;
+	uint8_t *q = malloc(count);
+	uint16_t *out = malloc(count * 2);
+	REQUIRE(q && out);
+	fill_random(q, count);
+	uint16_t scale[2] = {random_scale(), random_scale()};
+	uint16_t offset[2] = {0x3e00 /* 1.5 */, 0xc8a1 /* -9.2578125 */};
+	struct codec_blockwise b = {.type = CODEC_Q_INT8, .block = block};
+	CHECK_EQ(codec_blockwise_decode(&b, q, count, scale, nblk, offset, nblk, out, count), CODEC_OK);
+	size_t bad = 0;
+	for (size_t i = 0; i < count; i++) {
+		int32_t om, oe;
+		fp16_decompose(offset[i / block], &om, &oe);
+		bad += out[i] != ref_dequant(scale[i / block], (int)(int8_t)q[i], om, oe);
+	}
+	CHECK_EQ(bad, 0);
+	free(q);
+	free(out);
 }

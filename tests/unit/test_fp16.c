@@ -39,3 +39,98 @@ TEST(fp16, rounding_ties_to_even_and_limits)
 	CHECK_EQ(fp16_from_scaled(1, 1000000), 0x7c00);
 	CHECK_EQ(fp16_from_scaled(1, -1000000), 0x0000);
 }
+
+/* Reference rounding written the hardware way (independent of fp_round_grid's one-step form):
+ * normalise, then shift right one bit at a time keeping a guard and a sticky bit, then round to
+ * nearest even on them. */
+static uint64_t ref_round_grid(uint64_t m, int64_t e, unsigned prec, int64_t qmin, int64_t *q)
+{
+	if (m == 0) {
+		*q = qmin;
+		return 0;
+	}
+	while (m < (1ull << (prec - 1)) && e > qmin) {
+		m <<= 1;
+		e--;
+	}
+	unsigned guard = 0, sticky = 0;
+	while (m >= (1ull << prec) || e < qmin) {
+		sticky |= guard;
+		guard = m & 1;
+		m >>= 1;
+		e++;
+	}
+	if (guard && (sticky || (m & 1)))
+		m++;
+	if (m == (1ull << prec)) {
+		m >>= 1;
+		e++;
+	}
+	*q = e;
+	return m;
+}
+
+TEST(fp16, round_grid_matches_bitwise_reference)
+{
+	/* every significand up to 2^13 at every exponent from far below the finest quantum to well
+	 * above, for the fp16 grid (11 bits, 2^-24) and the E4M3 grid (4 bits, 2^-9) */
+	static const unsigned precs[2] = {11, 4};
+	static const int64_t qmins[2] = {-24, -9};
+	unsigned bad = 0;
+	for (unsigned g = 0; g < 2; g++)
+		for (int64_t e = -40; e <= 8; e++)
+			for (uint64_t m = 0; m <= 8192; m++) {
+				int64_t q, rq;
+				uint64_t s = fp_round_grid(m, e, precs[g], qmins[g], &q);
+				uint64_t r = ref_round_grid(m, e, precs[g], qmins[g], &rq);
+				bad += s != r || (s && q != rq);
+			}
+	CHECK_EQ(bad, 0);
+	/* a 64-bit significand and ties exactly at the edge of a 64-bit shift */
+	int64_t q;
+	CHECK_EQ(fp_round_grid(UINT64_MAX, 0, 11, -24, &q), 1024);
+	CHECK_EQ(q, 54);
+	CHECK_EQ(fp_round_grid(1ull << 63, -64 - 24, 11, -24, &q), 0); /* half the quantum: even */
+	CHECK_EQ(fp_round_grid((1ull << 63) + 1, -64 - 24, 11, -24, &q), 1);
+}
+
+TEST(fp16, from_scaled_matches_grid_reference)
+{
+	/* fp16_from_scaled = the fp16 grid plus the overflow rule, for signed significands */
+	unsigned bad = 0;
+	for (int64_t e = -30; e <= 6; e++)
+		for (int64_t m = -5000; m <= 5000; m++) {
+			int64_t rq;
+			uint64_t r = ref_round_grid((uint64_t)(m < 0 ? -m : m), e, 11, -24, &rq);
+			uint16_t want = m < 0 ? FP16_SIGN : 0;
+			if (r && rq > 5)
+				want |= FP16_POS_INF;
+			else if (r >= 1024)
+				want |= (uint16_t)(((rq + 25) << 10) | (int64_t)(r - 1024));
+			else
+				want |= (uint16_t)r;
+			if (m == 0)
+				want = 0;
+			bad += fp16_from_scaled(m, (int32_t)e) != want;
+		}
+	CHECK_EQ(bad, 0);
+}
+
+TEST(fp16, from_scaled_fast_matches_general)
+{
+	/* every significand |m| <= 2^14 at every exponent of the fast entry's range, then random
+	 * significands up to 2^45 (all bit lengths) over the same range */
+	unsigned bad = 0;
+	for (int32_t e = -64; e <= 64; e++)
+		for (int64_t m = -16384; m <= 16384; m++)
+			bad += fp16_from_scaled_fast(m, e) != fp16_from_scaled(m, e);
+	for (unsigned k = 0; k < 200000; k++) {
+		uint64_t r = ((uint64_t)test_rand() << 32) ^ test_rand();
+		int64_t m = (int64_t)(r >> (19 + k % 45));
+		int32_t e = (int32_t)(k % 129) - 64;
+		if (k & 1)
+			m = -m;
+		bad += fp16_from_scaled_fast(m, e) != fp16_from_scaled(m, e);
+	}
+	CHECK_EQ(bad, 0);
+}
