@@ -178,11 +178,15 @@ $(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) | $(DEPS_STAMP)
 QEMU_RUN := bash scripts/qemu-run.sh --board $(BOARD)
 
 .PHONY: run debug test test-host test-target test-build bench clean distclean
-run: deps firmware
-	$(Q)$(QEMU_RUN) $(B)/anefw.elf $(ARGS)
+run: deps firmware $(BUILD)/default.hwx
+	$(Q)$(QEMU_RUN) $(B)/anefw.elf $(or $(ARGS),program=$(BUILD)/default.hwx)
 
-debug: deps firmware
-	$(Q)$(QEMU_RUN) --gdb $(B)/anefw.elf $(ARGS)
+debug: deps firmware $(BUILD)/default.hwx
+	$(Q)$(QEMU_RUN) --gdb $(B)/anefw.elf $(or $(ARGS),program=$(BUILD)/default.hwx)
+
+# make run's built-in program: written from its description by the host tool (no binaries shipped)
+$(BUILD)/default.hwx: fw/job/default.desc $(H)/anefw-tool
+	$(Q)$(H)/anefw-tool mkprog $< $@ >/dev/null
 
 # `make test` covers both boards; `make test BOARD=x` only board x.
 ifeq ($(origin BOARD),command line)

@@ -126,54 +126,214 @@ static int dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
 	return ANEM_OK;
 }
 
-/* Moves [dev, dev+len) to (to_mem = 0: into scratch) or from (to_mem = 1) a scratch buffer,
- * a scratch-sized chunk at a time. */
-static int move(struct anem *m, const struct ctrl_range *r, uint8_t *scratch, int to_mem,
-		const char *sname)
+static void count_move(struct anem *m, uint64_t len)
 {
-	uint8_t *p = anem_cpu(m, r->runtime, r->len);
-	if (!p)
-		return ANEM_E_RANGE;
+	m->nmoves++;
+	m->bytes_moved += len;
+	if (m->cur_td < LDR_MAX_TDS) {
+		m->td_moves[m->cur_td]++;
+		m->td_bytes[m->cur_td] += len;
+	}
+}
+
+static void trace_move(struct anem *m, const struct ctrl_range *r, int to_mem, const char *sname)
+{
 	if (m->trace)
 		outf(m->out, m->ctx, "  move %-6s %s 0x%08lx %s %s len 0x%lx\n", ctrl_kind_name(r->kind),
 		     to_mem ? "to" : "from", (unsigned long)r->runtime, to_mem ? "<-" : "->", sname,
 		     (unsigned long)r->len);
+}
+
+/* Moves [dev, dev+len) into a scratch buffer, a scratch-sized chunk at a time (the last chunk
+ * stays in the scratch). */
+static int move_in(struct anem *m, const struct ctrl_range *r, uint8_t *scratch, const char *sname)
+{
+	uint8_t *p = anem_cpu(m, r->runtime, r->len);
+	if (!p)
+		return ANEM_E_RANGE;
+	trace_move(m, r, 0, sname);
 	for (uint64_t done = 0; done < r->len;) {
 		uint64_t left = r->len - done;
 		uint32_t n = left > ANEM_SCRATCH_BYTES ? ANEM_SCRATCH_BYTES : (uint32_t)left;
-		int e = to_mem ? dma_move(m, p + done, scratch, n) : dma_move(m, scratch, p + done, n);
+		int e = dma_move(m, scratch, p + done, n);
 		if (e)
 			return e;
 		done += n;
 	}
-	m->nmoves++;
-	m->bytes_moved += r->len;
-	if (m->cur_td < LDR_MAX_TDS) {
-		m->td_moves[m->cur_td]++;
-		m->td_bytes[m->cur_td] += r->len;
-	}
+	count_move(m, r->len);
 	return ANEM_OK;
 }
 
-/* The engine running one TD: its writes are in the window; the moves it makes. */
+/* Finds the TD's activation record: NE.MACCfg.NonlinearMode == 2 selects the LUT; the record is
+ * the kernel unit's activation-LUT stream (its first record) or else the first enabled coefficient
+ * channel of exactly one record stride (0x80 bytes). Parsed from the engine's copy in kmem. */
+static struct anem_act *resolve_act(struct anem *m, const struct ctrl_td_plan *t, struct actlut *lut)
+{
+	static struct anem_act scratch_act;
+	struct anem_act *a = m->cur_td < LDR_MAX_TDS ? &m->td_act[m->cur_td] : &scratch_act;
+	memset(a, 0, sizeof *a);
+	if (((m->regs[ANEM_REG_MACCFG / 4] >> 16) & 3u) != ANEM_NONLINEAR_LUT)
+		return a;
+	a->state = ANEM_ACT_NO_RECORD;
+	const struct ctrl_range *rec = NULL;
+	for (unsigned i = 0; i < t->nranges && !rec; i++)
+		if (t->r[i].kind == CTRL_R_STREAM && t->r[i].ch == 3 && t->r[i].len >= ACTLUT_BYTES)
+			rec = &t->r[i];
+	for (unsigned i = 0; i < t->nranges && !rec; i++)
+		if (t->r[i].kind == CTRL_R_COEFF && t->r[i].len == ACTLUT_STRIDE)
+			rec = &t->r[i];
+	if (!rec)
+		return a;
+	a->from_stream = rec->kind == CTRL_R_STREAM;
+	a->dev = rec->runtime;
+	/* the engine fetches the record (it went to kernel memory with the other coefficients,
+	 * which a later channel may have overwritten there) */
+	uint8_t kbuf[ACTLUT_BYTES];
+	const uint8_t *src = anem_cpu(m, rec->runtime, ACTLUT_BYTES);
+	if (!src || dma_move(m, kbuf, src, ACTLUT_BYTES)) {
+		a->state = ANEM_ACT_NO_RECORD;
+		return a;
+	}
+	enum actlut_err pe = actlut_parse(lut, kbuf, sizeof kbuf);
+	if (pe != ACTLUT_OK) {
+		a->state = ANEM_ACT_INVALID;
+		a->err = (uint8_t)pe;
+		return a;
+	}
+	a->kind = (uint8_t)lut->kind;
+	a->scale = lut->scale;
+	a->state = ((m->regs[ANEM_REG_CHCFG / 4] >> 4) & 3u) == ANEM_FMT_FP16 ? ANEM_ACT_APPLIED
+										: ANEM_ACT_NOT_FP16;
+	return a;
+}
+
+/* One table for large tiles, rebuilt only when the record changes (docs/actlut.md: the table
+ * pays above about 65,000 elements). */
+static uint16_t s_table[ACTLUT_TABLE_LEN];
+static uint16_t s_table_slots[ACTLUT_SLOTS];
+static int s_table_valid;
+
+static void prepare_table(struct actlut *lut)
+{
+	if (!s_table_valid || memcmp(s_table_slots, lut->slot, sizeof s_table_slots)) {
+		actlut_build_table(lut, s_table);
+		memcpy(s_table_slots, lut->slot, sizeof s_table_slots);
+		s_table_valid = 1;
+	}
+	lut->table = s_table;
+}
+
+/* Applies f to n bytes of fp16 (little-endian) in place. */
+static void apply_bytes(const struct actlut *lut, uint8_t *p, uint32_t n)
+{
+	uint16_t v[256];
+	for (uint32_t off = 0; off + 1 < n;) {
+		uint32_t k = (n - off) / 2 > 256 ? 256 : (n - off) / 2;
+		for (uint32_t j = 0; j < k; j++)
+			v[j] = (uint16_t)(p[off + 2 * j] | p[off + 2 * j + 1] << 8);
+		actlut_apply(lut, v, v, k);
+		for (uint32_t j = 0; j < k; j++) {
+			p[off + 2 * j] = (uint8_t)v[j];
+			p[off + 2 * j + 1] = (uint8_t)(v[j] >> 8);
+		}
+		off += 2 * k;
+	}
+}
+
+/* The engine running one TD: its writes are in the window; the moves it makes. Coefficients and
+ * streams go to kernel memory first; then the tile streams through L2 one L2-sized chunk at a
+ * time (every source's chunk k into L2, then L2 out to every destination's chunk k), so a
+ * destination's chunk k holds what the sources held at chunk k; when the TD's activation applies,
+ * the destination chunk's fp16 values are replaced by f(value) right after the move. */
 static int run_td(struct anem *m, const struct ctrl_td_plan *t)
 {
 	int e;
-	for (unsigned pass = 0; pass < 3; pass++)
-		for (unsigned i = 0; i < t->nranges; i++) {
-			const struct ctrl_range *r = &t->r[i];
-			if (pass == 0 && (r->kind == CTRL_R_COEFF || r->kind == CTRL_R_STREAM))
-				e = move(m, r, m->kmem, 0, "kmem");
-			else if (pass == 1 && (r->kind == CTRL_R_SRC0 || r->kind == CTRL_R_SRC1))
-				e = move(m, r, m->l2, 0, "l2");
-			else if (pass == 2 && r->kind == CTRL_R_DST)
-				e = move(m, r, m->l2, 1, "l2");
-			else
-				continue;
+	for (unsigned i = 0; i < t->nranges; i++) {
+		const struct ctrl_range *r = &t->r[i];
+		if (r->kind == CTRL_R_COEFF || r->kind == CTRL_R_STREAM) {
+			e = move_in(m, r, m->kmem, "kmem");
 			if (e)
 				return e;
 		}
+	}
+	static struct actlut lut;
+	struct anem_act *act = resolve_act(m, t, &lut);
+	uint8_t *cpu[CTRL_MAX_RANGES] = {0};
+	uint64_t total = 0, dst_bytes = 0;
+	for (unsigned pass = 1; pass < 3; pass++)
+		for (unsigned i = 0; i < t->nranges; i++) {
+			const struct ctrl_range *r = &t->r[i];
+			int src = r->kind == CTRL_R_SRC0 || r->kind == CTRL_R_SRC1;
+			if ((pass == 1 && !src) || (pass == 2 && r->kind != CTRL_R_DST))
+				continue;
+			cpu[i] = anem_cpu(m, r->runtime, r->len);
+			if (!cpu[i])
+				return ANEM_E_RANGE;
+			trace_move(m, r, pass == 2, "l2");
+			if (r->len > total)
+				total = r->len;
+			if (pass == 2)
+				dst_bytes += r->len;
+		}
+	lut.table = NULL;
+	if (act->state == ANEM_ACT_APPLIED && !dst_bytes)
+		act->state = ANEM_ACT_NO_DST;
+	if (act->state == ANEM_ACT_APPLIED && dst_bytes / 2 > ACTLUT_TABLE_LEN)
+		prepare_table(&lut);
+	for (uint64_t done = 0; done < total; done += ANEM_SCRATCH_BYTES) {
+		for (unsigned pass = 1; pass < 3; pass++)
+			for (unsigned i = 0; i < t->nranges; i++) {
+				const struct ctrl_range *r = &t->r[i];
+				int src = r->kind == CTRL_R_SRC0 || r->kind == CTRL_R_SRC1;
+				if ((pass == 1 && !src) || (pass == 2 && r->kind != CTRL_R_DST) ||
+				    done >= r->len)
+					continue;
+				uint64_t left = r->len - done;
+				uint32_t n = left > ANEM_SCRATCH_BYTES ? ANEM_SCRATCH_BYTES : (uint32_t)left;
+				e = pass == 1 ? dma_move(m, m->l2, cpu[i] + done, n)
+					      : dma_move(m, cpu[i] + done, m->l2, n);
+				if (e)
+					return e;
+				if (pass == 2 && act->state == ANEM_ACT_APPLIED) {
+					apply_bytes(&lut, cpu[i] + done, n);
+					act->nelem += n / 2;
+				}
+			}
+	}
+	for (unsigned i = 0; i < t->nranges; i++)
+		if (t->r[i].kind == CTRL_R_SRC0 || t->r[i].kind == CTRL_R_SRC1 || t->r[i].kind == CTRL_R_DST)
+			count_move(m, t->r[i].len);
 	return ANEM_OK;
+}
+
+void anem_act_describe(const struct anem_act *a, char *buf, size_t len)
+{
+	const char *where = a->from_stream ? "kernel-unit stream" : "lut record";
+	switch (a->state) {
+	case ANEM_ACT_NONE:
+		snprintf(buf, len, "none");
+		break;
+	case ANEM_ACT_NO_RECORD:
+		snprintf(buf, len, "lut selected, no record resolved (not applied)");
+		break;
+	case ANEM_ACT_INVALID:
+		snprintf(buf, len, "%s @0x%08lx invalid: %s (not applied)", where, (unsigned long)a->dev,
+			 actlut_strerror((enum actlut_err)a->err));
+		break;
+	default:
+		if (a->kind == ACTLUT_KIND_LINEAR)
+			snprintf(buf, len, "%s @0x%08lx, mode linear, no knots%s", where,
+				 (unsigned long)a->dev,
+				 a->state == ANEM_ACT_NOT_FP16 ? ", output not fp16 (not applied)" :
+				 a->state == ANEM_ACT_NO_DST ? ", no destination tile (not applied)" : "");
+		else
+			snprintf(buf, len, "%s @0x%08lx, mode %s, knots 2^-%ld%s", where,
+				 (unsigned long)a->dev, actlut_kind_name((enum actlut_kind)a->kind),
+				 (long)a->scale,
+				 a->state == ANEM_ACT_NOT_FP16 ? ", output not fp16 (not applied)" :
+				 a->state == ANEM_ACT_NO_DST ? ", no destination tile (not applied)" : "");
+		break;
+	}
 }
 
 int anem_submit(struct anem *m, const struct ctrl_plan *pl, uint64_t td_dev, unsigned priority)

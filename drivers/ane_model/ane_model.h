@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "drivers/dma/dma.h"
+#include "fw/actlut/actlut.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/submit/queue.h"
 
@@ -35,6 +36,33 @@ struct anem_tq {
 	uint32_t bars_set;
 	uint64_t td_addr;
 	uint32_t td_size, td_count, nid, priority, started, status;
+};
+
+/* NE.MACCfg (NonlinearMode, bits 16-17: 2 = the activation LUT) and Common.ChCfg (OutFmt 4-5). */
+#define ANEM_REG_MACCFG 0xc804u
+#define ANEM_REG_CHCFG 0x008u
+#define ANEM_NONLINEAR_LUT 2u
+#define ANEM_FMT_FP16 2u
+
+/* What the engine did about one TD's activation (docs/control-path.md). */
+enum anem_act_state {
+	ANEM_ACT_NONE,       /* NonlinearMode != 2 */
+	ANEM_ACT_NO_RECORD,  /* the LUT is selected but no record resolves */
+	ANEM_ACT_INVALID,    /* the record does not parse (err); output left as moved */
+	ANEM_ACT_NOT_FP16,   /* a valid record, but the output is not fp16: not applied */
+	ANEM_ACT_APPLIED,    /* f applied to every fp16 of the destination tile */
+	ANEM_ACT_NO_DST,     /* a valid record, but the TD writes no destination tile (its result
+				stays in L2 for the next TD): nothing to apply it to */
+};
+
+struct anem_act {
+	uint8_t state;       /* enum anem_act_state */
+	uint8_t from_stream; /* 1: the kernel unit's activation-LUT stream; 0: a 0x80 channel */
+	uint8_t kind;        /* enum actlut_kind */
+	uint8_t err;         /* enum actlut_err when INVALID */
+	int32_t scale;       /* knot spacing exponent s */
+	uint64_t dev;        /* engine address of the record */
+	uint64_t nelem;      /* fp16 values the activation was applied to */
 };
 
 struct anem {
@@ -54,6 +82,7 @@ struct anem {
 	uint64_t bytes_moved;
 	unsigned td_writes[LDR_MAX_TDS], td_moves[LDR_MAX_TDS];
 	uint64_t td_bytes[LDR_MAX_TDS];
+	struct anem_act td_act[LDR_MAX_TDS];
 };
 
 enum anem_err { ANEM_OK = 0, ANEM_E_ARG = -1, ANEM_E_RANGE = -2, ANEM_E_DMA = -3,
@@ -73,6 +102,9 @@ int anem_submit(struct anem *m, const struct ctrl_plan *pl, uint64_t td_dev, uns
 /* CPU pointer for an engine range, or NULL when it is not inside the arena. */
 uint8_t *anem_cpu(const struct anem *m, uint64_t dev, uint64_t len);
 
+/* One line describing a TD's activation ("lut record @0x..., mode odd, knots 2^-3", "none"). */
+void anem_act_describe(const struct anem_act *a, char *buf, size_t len);
+
 /* Name of a register ("Block.Reg[i]", "Block.Rsvd_0x..." or a guide-25 stream register). */
 void anem_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len);
 
@@ -90,6 +122,20 @@ struct anes_result {
 	int canaries_ok;          /* every guard byte intact afterwards */
 	unsigned ntds, nwrites, nmoves;
 	uint64_t bytes;
+	unsigned act_applied;     /* TDs whose activation the model applied */
+	uint64_t act_elems;       /* fp16 values it evaluated */
+};
+
+/*
+ * Optional hooks of a session: fill is called for every granted buffer after the session filled it
+ * (weights from the program, inputs a byte pattern, outputs zero) and may replace the contents;
+ * check is called for every granted buffer after the run (before the canary check). is_weights:
+ * the buffer holds the program's weights.
+ */
+struct anes_hooks {
+	void (*fill)(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights);
+	void (*check)(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights);
+	void *ctx;
 };
 
 /*
@@ -101,5 +147,10 @@ struct anes_result {
 int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 		unsigned n, int use_defaults, unsigned trace, anem_out_fn out, void *ctx,
 		struct anes_result *res);
+/* The same with hooks (NULL: none). */
+int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
+		      const struct subq_grant *grants, unsigned n, int use_defaults, unsigned trace,
+		      anem_out_fn out, void *ctx, const struct anes_hooks *hooks,
+		      struct anes_result *res);
 
 #endif

@@ -57,6 +57,16 @@ int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct
 		unsigned n, int use_defaults, unsigned trace, anem_out_fn out, void *ctx,
 		struct anes_result *res)
 {
+	return anes_submit_hooks(buf, len, ldr_flags, grants, n, use_defaults, trace, out, ctx, NULL,
+				 res);
+}
+
+int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
+		      const struct subq_grant *grants, unsigned n, int use_defaults, unsigned trace,
+		      anem_out_fn out, void *ctx, const struct anes_hooks *hooks,
+		      struct anes_result *res)
+{
+	static uint8_t weights_flag[ANES_MAX_GRANTS];
 	static struct subq_grant g[ANES_MAX_GRANTS];
 	struct anes_result dummy;
 	if (!res)
@@ -123,6 +133,7 @@ int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct
 				for (unsigned k = 4; k < 8; k++)
 					if ((p->tds[t].bar_en & (1u << k)) && p->tds[t].bar_idx[k] == g[i].bar)
 						is_weights = 1;
+		weights_flag[i] = (uint8_t)is_weights;
 		if (is_weights) {
 			uint64_t c = g[i].size < p->weights_len ? g[i].size : p->weights_len;
 			memset(b, 0, (size_t)g[i].size);
@@ -133,6 +144,8 @@ int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct
 			for (uint64_t k = 0; k < g[i].size; k++)
 				b[k] = (uint8_t)(k * 7u + g[i].bar);
 		}
+		if (hooks && hooks->fill)
+			hooks->fill(hooks->ctx, &g[i], b, is_weights);
 	}
 	outf(out, ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx", p->ntds,
 	     p->ntds == 1 ? "" : "s", n, n == 1 ? "" : "s");
@@ -180,6 +193,17 @@ int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct
 			     i, s_model.td_writes[i], nc, nc == 1 ? "" : "s", s_model.td_moves[i],
 			     (unsigned long)s_model.td_bytes[i],
 			     s_plan.td[i].nstream_regs ? ", kernel-unit streams programmed" : "");
+			char act[120];
+			anem_act_describe(&s_model.td_act[i], act, sizeof act);
+			outf(out, ctx, "td %u: activation: %s", i, act);
+			if (s_model.td_act[i].state == ANEM_ACT_APPLIED)
+				outf(out, ctx, ", applied to %lu fp16 values",
+				     (unsigned long)s_model.td_act[i].nelem);
+			outf(out, ctx, "\n");
+			if (s_model.td_act[i].state == ANEM_ACT_APPLIED) {
+				res->act_applied++;
+				res->act_elems += s_model.td_act[i].nelem;
+			}
 		}
 		if (res->run != ANEM_OK) {
 			outf(out, ctx, "submit: engine failed: %s\n", anem_err_name(res->run));
@@ -189,6 +213,10 @@ int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct
 			     s_model.nwrites, s_model.nmoves, (unsigned long)s_model.bytes_moved);
 		}
 	}
+	if (hooks && hooks->check)
+		for (unsigned i = 0; i < n; i++)
+			hooks->check(hooks->ctx, &g[i], mem + (g[i].mapped - ANES_DEV_BASE),
+				     weights_flag[i]);
 	/* canaries: every guard page around every buffer */
 	uint64_t pos = 0;
 	uint64_t ends[2 + ANES_MAX_GRANTS], starts[2 + ANES_MAX_GRANTS];

@@ -1,10 +1,12 @@
 /*
  * The firmware's main job: a banner (board, exception level, memory map, C library) and then the
- * pipeline as far as it exists.
+ * pipeline: program=PATH is read, loaded, queued as one submission on the submission queue
+ * (fw/submit), run through the control path on the engine, and its completion printed.
  */
 #include "fw/job/job.h"
 #include "drivers/ane_model/ane_model.h"
 #include "fw/loader/loader.h"
+#include "fw/submit/queue.h"
 #include "hal/hal.h"
 
 #include <stdio.h>
@@ -66,6 +68,81 @@ static void to_console(void *ctx, const char *s, size_t n)
 
 #define JOB_MAX_PROGRAM (16u << 20)
 
+/* The handler the submission queue runs: the whole control path on the engine (model), with the
+ * entry's grants, or the default grants when it has none. */
+struct job_run {
+	unsigned trace;
+	int rc;
+	const char *err; /* the named error, or "ok" */
+};
+
+static void run_entry(void *vctx, const struct subq_entry *e, struct subq_completion *c)
+{
+	struct job_run *j = vctx;
+	struct anes_result res;
+	const uint8_t *buf = (const uint8_t *)(uintptr_t)e->program;
+	j->rc = anes_submit(buf, (size_t)e->program_len, 0, e->grants, e->ngrants, e->ngrants == 0,
+			    j->trace, to_console, NULL, &res);
+	c->status = SUBQ_DONE;
+	c->domain = SUBQ_DOM_NONE;
+	c->code = 0;
+	j->err = "ok";
+	if (!res.loaded)
+		j->err = ldr_err_name(res.lerr);
+	else if (res.st.err != CTRL_OK)
+		j->err = ctrl_status_name(&res.st);
+	else if (res.run != ANEM_OK)
+		j->err = anem_err_name(res.run);
+	else if (!res.canaries_ok)
+		j->err = "canaries-damaged";
+	if (!res.loaded) {
+		c->status = SUBQ_REFUSED;
+		c->domain = SUBQ_DOM_LOADER;
+		c->code = (uint32_t)res.lerr;
+	} else if (res.st.err != CTRL_OK) {
+		c->status = SUBQ_REFUSED;
+		c->domain = res.st.err == CTRL_E_KUNIT ? SUBQ_DOM_KUNIT : SUBQ_DOM_POLICY;
+		c->code = res.st.err == CTRL_E_KUNIT ? (uint32_t)res.st.ku
+			  : res.st.err == CTRL_E_POLICY ? (uint32_t)res.st.pol : (uint32_t)res.st.err;
+	} else if (res.run != ANEM_OK || !res.canaries_ok) {
+		c->status = SUBQ_FAILED;
+		c->domain = SUBQ_DOM_ENGINE;
+		c->code = (uint32_t)-res.run;
+	}
+}
+
+static const char *status_name(uint32_t st)
+{
+	return st == SUBQ_DONE ? "done" : st == SUBQ_REFUSED ? "refused" : "failed";
+}
+
+/* One submission through the queue: queued, taken, run, its completion reaped and printed. */
+static int submit_via_queue(const uint8_t *buf, size_t len, unsigned trace)
+{
+	static struct subq q;
+	static struct subq_entry e;
+	subq_init(&q);
+	memset(&e, 0, sizeof e);
+	e.id = 1;
+	e.program = (uint64_t)(uintptr_t)buf;
+	e.program_len = len;
+	enum subq_err se = subq_submit(&q, &e);
+	if (se != SUBQ_OK) {
+		printf("queue: submit refused: %s\n", subq_err_name(se));
+		return 1;
+	}
+	struct job_run j = {trace, 1, "not-run"};
+	subq_run(&q, run_entry, &j);
+	struct subq_completion c;
+	if (subq_reap(&q, &c) != SUBQ_OK) {
+		printf("queue: no completion\n");
+		return 1;
+	}
+	printf("completion: id %lu %s (%s) domain %lu code %lu\n", (unsigned long)c.id,
+	       status_name(c.status), j.err, (unsigned long)c.domain, (unsigned long)c.code);
+	return c.status == SUBQ_DONE ? j.rc : 1;
+}
+
 /* Reads the program over semihosting, loads and validates it, prints the summary, then takes it
  * through the control path on the engine (the software model on boards without one) with the
  * default grants, printing what was programmed and moved (trace=0: per-TD summary only). */
@@ -108,8 +185,7 @@ static int run_program(const char *path, unsigned trace)
 	} else {
 		/* the control path first, so the summary still closes the output (the loader's
 		 * suite counts the lines from "program: valid" to the end) */
-		struct anes_result res;
-		rc = anes_submit(buf, (size_t)n, 0, NULL, 0, 1, trace, to_console, NULL, &res);
+		rc = submit_via_queue(buf, (size_t)n, trace);
 		printf("program: valid\n");
 		ldr_print(&prog, 0, to_console, NULL);
 	}

@@ -40,6 +40,29 @@ if have_shared; then
 			t_fail "ctrl.host.$rel" "coefficient ranges: $got (want $want inside the weights)"
 		fi
 	done
+	# each TD's activation, as docs/actlut.md identifies the records (mode, knot spacing)
+	while read -r rel want; do
+		f="$SHARED/fixtures/$rel"
+		[ -f "$f" ] || { t_skip "ctrl.activation.$rel" "absent"; continue; }
+		got=$("$TOOL" submit "$f" 2>&1 | sed -n 's/^td 0: activation: //p' |
+		      sed -e 's/ @0x[0-9a-f]*//' -e 's/, applied to [0-9]* fp16 values//')
+		if [ "$got" = "$want" ]; then
+			t_pass "ctrl.activation.$rel ($got)"
+		else
+			t_fail "ctrl.activation.$rel" "got '$got', want '$want'"
+		fi
+	done <<'LIST'
+hwx/sigmoid.hwx lut record, mode plain, knots 2^-1
+hwx/conv.hwx none
+kernels/unary/tanh.bin lut record, mode odd, knots 2^-3
+kernels/unary/exp.bin lut record, mode exp2, knots 2^-5
+kernels/unary/log2.bin lut record, mode log2, knots 2^-6
+kernels/unary/sqrt.bin lut record, mode sqrt, knots 2^-4
+kernels/unary/abs.bin none
+kernels/unary/sigmoid.bin lut record, mode odd, knots 2^-2, no destination tile (not applied)
+kernels/activation/gelu.bin lut record, mode plain, knots 2^-2
+kernels/activation/relu6.bin lut record, mode linear, no knots
+LIST
 	# host and target traces agree
 	for b in $TEST_BOARDS; do
 		elf="$BUILD/$b/anefw.elf"

@@ -1,0 +1,504 @@
+/* Program descriptions -> raw H13 task stream + one kernel unit (docs/control-path.md). */
+#include "fw/job/progdesc.h"
+#include "fw/actlut/actlut.h"
+#include "fw/common/fp16.h"
+#include "fw/ctrl/ctrl.h"
+#include "fw/kunit/kunit.h"
+
+#include <string.h>
+
+static const char *const names[PD_E__COUNT] = {
+	[PD_OK] = "ok",
+	[PD_E_ARG] = "desc-bad-argument",
+	[PD_E_SYNTAX] = "desc-syntax",
+	[PD_E_KEYWORD] = "desc-unknown-keyword",
+	[PD_E_VALUE] = "desc-bad-value",
+	[PD_E_TOO_MANY_LAYERS] = "desc-too-many-layers",
+	[PD_E_NO_LAYERS] = "desc-no-layers",
+	[PD_E_TWO_ACTIVATIONS] = "desc-two-activations",
+	[PD_E_CIN] = "desc-cin-differs-from-input",
+	[PD_E_PALETTE_BITS] = "desc-palette-bits-differ",
+	[PD_E_TOO_LARGE] = "desc-program-too-large",
+	[PD_E_KUNIT] = "desc-kernel-unit-invalid",
+};
+
+const char *pd_err_name(enum pd_err e)
+{
+	return (unsigned)e < PD_E__COUNT ? names[e] : "desc-unknown-error";
+}
+
+static const char *const act_names[] = {"none", "relu", "relu6", "leakyrelu", "hardtanh"};
+
+const char *pd_act_name(unsigned act)
+{
+	return act < sizeof act_names / sizeof act_names[0] ? act_names[act] : "?";
+}
+
+/* ---- parsing ---- */
+
+struct tok {
+	const char *s;
+	size_t n;
+};
+
+static int tok_is(const struct tok *t, const char *w)
+{
+	return strlen(w) == t->n && !memcmp(t->s, w, t->n);
+}
+
+/* Decimal, 1..9 digits, within [lo, hi]. */
+static int num(const char *s, size_t n, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	uint32_t v = 0;
+	if (n == 0 || n > 9)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (uint32_t)(s[i] - '0');
+	}
+	if (v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* key=value: returns 0 with the value's range checked; -2 unknown key; -1 bad value. */
+static int kv(const struct tok *t, const char *key, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	size_t kl = strlen(key);
+	if (t->n <= kl || memcmp(t->s, key, kl) || t->s[kl] != '=')
+		return -2;
+	return num(t->s + kl + 1, t->n - kl - 1, lo, hi, out);
+}
+
+#define PD_MAX_DIM 4096u
+#define PD_MAX_CH 4096u
+
+static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
+{
+	if (tok_is(&t[0], "input")) {
+		for (unsigned i = 1; i < nt; i++) {
+			int r = kv(&t[i], "w", 1, PD_MAX_DIM, &d->w);
+			if (r == -2)
+				r = kv(&t[i], "h", 1, PD_MAX_DIM, &d->h);
+			if (r == -2)
+				r = kv(&t[i], "c", 1, PD_MAX_CH, &d->c);
+			if (r)
+				return r == -2 ? PD_E_KEYWORD : PD_E_VALUE;
+		}
+		return PD_OK;
+	}
+	int is_act = tok_is(&t[0], "activation");
+	if (!is_act && !tok_is(&t[0], "layer"))
+		return PD_E_KEYWORD;
+	if (nt < 2)
+		return PD_E_SYNTAX;
+	if (d->nlayers >= PD_MAX_LAYERS)
+		return PD_E_TOO_MANY_LAYERS;
+	struct pd_layer L = {0, 0, 50, 0, 16, d->nlayers + 1};
+	L.cin = 0; /* 0: the input's channels */
+	if (is_act) {
+		if (d->act != PD_ACT_NONE)
+			return PD_E_TWO_ACTIVATIONS;
+		unsigned a;
+		for (a = 1; a < sizeof act_names / sizeof act_names[0]; a++)
+			if (tok_is(&t[1], act_names[a]))
+				break;
+		if (a == sizeof act_names / sizeof act_names[0])
+			return PD_E_KEYWORD;
+		if (nt != 2)
+			return PD_E_SYNTAX;
+		d->act = (uint8_t)a;
+		L.kind = PD_ACT;
+		d->layer[d->nlayers++] = L;
+		return PD_OK;
+	}
+	if (tok_is(&t[1], "int8")) {
+		L.kind = PD_INT8;
+	} else if (tok_is(&t[1], "sparse")) {
+		L.kind = PD_SPARSE;
+	} else if (t[1].n == 8 && !memcmp(t[1].s, "palette", 7)) {
+		uint32_t b;
+		if (num(t[1].s + 7, 1, 1, 8, &b) || b == 5 || b == 7)
+			return PD_E_VALUE;
+		L.kind = PD_PALETTE;
+		L.bits = (uint8_t)b;
+	} else {
+		return PD_E_KEYWORD;
+	}
+	for (unsigned i = 2; i < nt; i++) {
+		uint32_t v;
+		int r;
+		if ((r = kv(&t[i], "cin", 1, PD_MAX_CH, &v)) != -2) {
+			L.cin = v;
+		} else if ((r = kv(&t[i], "cout", 1, PD_MAX_CH, &v)) != -2) {
+			L.cout = v;
+		} else if ((r = kv(&t[i], "seed", 0, 999999999u, &v)) != -2) {
+			L.seed = v;
+		} else if (L.kind == PD_SPARSE && (r = kv(&t[i], "density", 1, 100, &v)) != -2) {
+			L.density = (uint8_t)v;
+		} else {
+			return PD_E_KEYWORD;
+		}
+		if (r)
+			return PD_E_VALUE;
+	}
+	d->layer[d->nlayers++] = L;
+	return PD_OK;
+}
+
+enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *line)
+{
+	unsigned ln = 0;
+	if (line)
+		*line = 0;
+	if (!text || !d)
+		return PD_E_ARG;
+	memset(d, 0, sizeof *d);
+	d->w = 32;
+	d->h = 2;
+	d->c = 16;
+	for (size_t pos = 0; pos < len;) {
+		size_t e = pos;
+		while (e < len && text[e] != '\n')
+			e++;
+		ln++;
+		struct tok t[16];
+		unsigned nt = 0;
+		for (size_t i = pos; i < e;) {
+			char ch = text[i];
+			if (ch == '#')
+				break;
+			if (ch == ' ' || ch == '\t' || ch == '\r') {
+				i++;
+				continue;
+			}
+			if ((unsigned char)ch < 0x20 || (unsigned char)ch > 0x7e) {
+				if (line)
+					*line = ln;
+				return PD_E_SYNTAX;
+			}
+			size_t s = i;
+			while (i < e && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' &&
+			       text[i] != '#')
+				i++;
+			if (nt == 16) {
+				if (line)
+					*line = ln;
+				return PD_E_SYNTAX;
+			}
+			t[nt].s = text + s;
+			t[nt++].n = i - s;
+		}
+		if (nt) {
+			enum pd_err r = parse_line(t, nt, d);
+			if (r) {
+				if (line)
+					*line = ln;
+				return r;
+			}
+		}
+		pos = e + 1;
+	}
+	if (!d->nlayers)
+		return PD_E_NO_LAYERS;
+	unsigned pbits = 0;
+	for (unsigned i = 0; i < d->nlayers; i++) {
+		struct pd_layer *L = &d->layer[i];
+		if (L->kind == PD_ACT) {
+			L->cin = L->cout = d->c;
+			continue;
+		}
+		if (!L->cin)
+			L->cin = d->c;
+		if (L->cin != d->c)
+			return PD_E_CIN;
+		if (L->kind == PD_PALETTE) {
+			if (pbits && pbits != L->bits)
+				return PD_E_PALETTE_BITS;
+			pbits = L->bits;
+		}
+	}
+	return PD_OK;
+}
+
+/* ---- building ---- */
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 16;
+}
+
+int pd_act_record(unsigned act, uint8_t rec[86])
+{
+	/* linear records (slot 41 = 64, mode word 1): slot, fp16 value */
+	uint16_t in_lo = 0xfc00, in_hi = 0x7c00, out_lo, out_hi, ls, rs = 0x3c00;
+	switch (act) {
+	case PD_ACT_RELU: out_lo = 0; out_hi = 0x7c00; ls = 0; break;
+	case PD_ACT_RELU6: out_lo = 0; out_hi = 0x4600; ls = 0; break;          /* [0, 6] */
+	case PD_ACT_LEAKYRELU: out_lo = 0xfc00; out_hi = 0x7c00; ls = 0x211f; break; /* 0.01 */
+	case PD_ACT_HARDTANH: out_lo = 0xbc00; out_hi = 0x3c00; ls = 0x3c00; break; /* [-1, 1] */
+	default: return 0;
+	}
+	memset(rec, 0, 86);
+	put16(rec + 2 * ACTLUT_IN_LO, in_lo);
+	put16(rec + 2 * ACTLUT_IN_HI, in_hi);
+	put16(rec + 2 * ACTLUT_OUT_LO, out_lo);
+	put16(rec + 2 * ACTLUT_OUT_HI, out_hi);
+	put16(rec + 2 * ACTLUT_L_SLOPE, ls);
+	put16(rec + 2 * ACTLUT_R_SLOPE, rs);
+	put16(rec + 2 * ACTLUT_SCALE, ACTLUT_SCALE_LINEAR);
+	put16(rec + 2 * ACTLUT_MODE, ACTLUT_MODE_PLAIN);
+	return 1;
+}
+
+/* Bytes one output channel of a layer needs in the weights section. */
+static uint32_t channel_bytes(const struct pd_layer *L)
+{
+	switch (L->kind) {
+	case PD_INT8: return L->cin;
+	case PD_SPARSE: return (L->cin + 7) / 8 + 2 * L->cin;
+	case PD_PALETTE: return (L->cin * L->bits + 7) / 8;
+	default: return 0;
+	}
+}
+
+/* One output channel's weights (bpc bytes, zero padded). */
+static void channel_weights(const struct pd_layer *L, uint32_t *seed, uint8_t *p)
+{
+	if (L->kind == PD_INT8) {
+		for (uint32_t i = 0; i < L->cin; i++)
+			p[i] = (uint8_t)rnd(seed);
+	} else if (L->kind == PD_PALETTE) {
+		/* indices packed LSB-first (fw/codec palette layout) */
+		for (uint32_t i = 0; i < L->cin; i++) {
+			uint32_t idx = rnd(seed) & ((1u << L->bits) - 1u);
+			for (unsigned b = 0; b < L->bits; b++)
+				if (idx >> b & 1u) {
+					uint32_t bit = i * L->bits + b;
+					p[bit / 8] |= (uint8_t)(1u << (bit % 8));
+				}
+		}
+	} else if (L->kind == PD_SPARSE) {
+		/* mask (bit i of byte i/8: weight i kept), then the kept weights as fp16 */
+		uint32_t mb = (L->cin + 7) / 8, nv = 0;
+		for (uint32_t i = 0; i < L->cin; i++)
+			if (rnd(seed) % 100u < L->density) {
+				p[i / 8] |= (uint8_t)(1u << (i % 8));
+				int32_t v = (int32_t)(rnd(seed) % 14u) + 1;
+				if (rnd(seed) & 1u)
+					v = -v;
+				put16(p + mb + 2 * nv++, fp16_from_scaled(v, -4));
+			}
+	}
+}
+
+static uint32_t roundup(uint32_t v, uint32_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* The TD of layer i (PD_TD_BYTES at td; zero padding words are skipped by the loader). */
+static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, uint32_t coeff_size,
+		     uint8_t *td)
+{
+	const struct pd_layer *L = &d->layer[i];
+	uint32_t w[PD_TD_BYTES / 4];
+	unsigned n = 10, last = i + 1 == d->nlayers;
+	memset(w, 0, sizeof w);
+	w[0] = i | (last ? 1u << 25 : 0);
+	if (!last) {
+		w[1] = (PD_TD_BYTES / 4 - 1) << 16;
+		w[7] = (i + 1) * PD_TD_STRIDE;
+	}
+	w[8] = PD_INPUT_BAR | 1u << 5 | (PD_FIRST_OUTPUT_BAR + i) << 12 | 1u << 17;
+	w[9] = PD_WEIGHTS_BAR | 1u << 5;
+	/* KernelDMASrc: 62 words from 0x1f800; coefficient channel 0 = the layer's weights */
+	w[n++] = (61u << 26) | 0x1f800u;
+	if (coeff_size) {
+		w[n + 2] = 0x81;          /* CoeffDMAConfig[0]: En, CacheHint 2 */
+		w[n + 18] = coeff_base;   /* CoeffBaseAddr[0]: bytes, 64-byte units */
+		w[n + 34] = coeff_size;   /* CoeffBfrSize[0] */
+	}
+	n += 62;
+	/* Common: 16 words from 0 */
+	uint32_t in_line = roundup(d->w * 2, 64), out_line = in_line;
+	w[n++] = (15u << 26) | 0x0u;
+	w[n + 0] = d->w | d->h << 16;      /* InDim */
+	w[n + 2] = 2u | 2u << 4;           /* ChCfg: fp16 in, fp16 out */
+	w[n + 3] = L->cin;                 /* Cin */
+	w[n + 4] = L->cout;                /* Cout */
+	w[n + 5] = d->w | d->h << 16;      /* OutDim */
+	w[n + 7] = 1u | 1u << 5;           /* ConvCfg: 1x1 kernel */
+	w[n + 9] = 1;                      /* GroupConvCfg: one group */
+	w[n + 10] = d->h;                  /* TileCfg: TileHeight */
+	n += 16;
+	/* NE.MACCfg: NonlinearMode 2 (the activation LUT) for the activation TD */
+	w[n++] = 0xc804u;
+	w[n++] = L->kind == PD_ACT ? 2u << 16 : 0;
+	/* TileDMASrc: 28 words from 0x13800 */
+	w[n++] = (27u << 26) | 0x13800u;
+	w[n + 0] = 1;                      /* DMAConfig.En */
+	w[n + 3] = in_line;                /* RowStride */
+	w[n + 4] = in_line * d->h;         /* PlaneStride */
+	n += 28;
+	/* TileDMADst: 7 words from 0x17800 */
+	w[n++] = (6u << 26) | 0x17800u;
+	w[n + 0] = 1;
+	w[n + 2] = out_line;
+	w[n + 3] = out_line * d->h;
+	n += 7;
+	for (unsigned k = 0; k < PD_TD_BYTES / 4; k++)
+		put32(td + 4 * k, w[k]);
+}
+
+#define PD_MAX_SECTION 0x10000u
+
+enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len)
+{
+	static uint8_t weights[PD_MAX_SECTION], palette[PD_MAX_SECTION], scale[PD_MAX_SECTION],
+		bias[PD_MAX_SECTION];
+	static uint8_t act[ACTLUT_STRIDE];
+	uint32_t ocg[PD_MAX_LAYERS], blk_off[PD_MAX_LAYERS], blk_layer[PD_MAX_LAYERS];
+	if (!d || !out || !len)
+		return PD_E_ARG;
+	if (!d->nlayers)
+		return PD_E_NO_LAYERS;
+	if (d->nlayers > PD_MAX_LAYERS)
+		return PD_E_TOO_MANY_LAYERS;
+	/* tile sizes: every product checked against 32 bits */
+	uint64_t tile = (uint64_t)roundup(d->w * 2, 64) * d->h * d->c;
+	for (unsigned i = 0; i < d->nlayers; i++)
+		if ((uint64_t)roundup(d->w * 2, 64) * d->h * d->layer[i].cout > 0x10000000u ||
+		    tile > 0x10000000u)
+			return PD_E_TOO_LARGE;
+	/* one weight slot per output channel, as wide as the widest layer needs */
+	uint32_t bpc = 0, nocg = 0, total_ch = 0, int8_ch = 0, pbits = 0, nluts = 0, mask = 0;
+	for (unsigned i = 0; i < d->nlayers; i++) {
+		uint32_t cb = channel_bytes(&d->layer[i]);
+		if (cb > bpc)
+			bpc = cb;
+	}
+	bpc = roundup(bpc ? bpc : 1, 16);
+	uint64_t wbytes = 0;
+	for (unsigned i = 0; i < d->nlayers; i++) {
+		const struct pd_layer *L = &d->layer[i];
+		if (L->kind == PD_ACT)
+			continue;
+		blk_off[nocg] = (uint32_t)wbytes;
+		blk_layer[nocg] = i;
+		ocg[nocg++] = L->cout;
+		wbytes += (uint64_t)L->cout * bpc;
+		total_ch += L->cout;
+		if (wbytes > PD_MAX_SECTION || total_ch > PD_MAX_SECTION / 2)
+			return PD_E_TOO_LARGE;
+		if (L->kind == PD_INT8)
+			int8_ch += L->cout;
+		if (L->kind == PD_PALETTE) {
+			pbits = L->bits;
+			nluts++;
+		}
+		if (L->kind == PD_SPARSE)
+			mask = (L->cin + 7) / 8;
+	}
+	if (nluts << pbits > PD_MAX_SECTION / 2)
+		return PD_E_TOO_LARGE;
+	memset(weights, 0, (size_t)wbytes);
+	memset(bias, 0, (size_t)total_ch * 2);
+	for (unsigned k = 0; k < nocg; k++) {
+		const struct pd_layer *L = &d->layer[blk_layer[k]];
+		uint32_t seed = L->seed * 2654435761u + 1u;
+		for (uint32_t c = 0; c < L->cout; c++)
+			channel_weights(L, &seed, weights + blk_off[k] + (size_t)c * bpc);
+	}
+	/* palette codebooks: entry j = (j - 2^(bits-1)) / 8, one codebook per palette layer */
+	for (uint32_t l = 0; l < nluts; l++)
+		for (uint32_t j = 0; j < (1u << pbits); j++)
+			put16(palette + 2 * ((l << pbits) + j),
+			      fp16_from_scaled((int64_t)j - (int64_t)(1u << (pbits - 1)), -3));
+	for (uint32_t c = 0; c < int8_ch; c++)
+		put16(scale + 2 * c, fp16_from_scaled(1, -6)); /* per-channel scale 1/64 */
+	int have_act = d->act != PD_ACT_NONE;
+	memset(act, 0, sizeof act);
+	if (have_act)
+		pd_act_record(d->act, act);
+
+	/* layout: TDs at a 0x300 stride, weights at the 16-byte boundary after the last TD */
+	uint64_t woff = (uint64_t)(d->nlayers - 1) * PD_TD_STRIDE + roundup(PD_TD_BYTES, 16);
+	if (woff > cap)
+		return PD_E_TOO_LARGE;
+	struct ku_build b;
+	memset(&b, 0, sizeof b);
+	b.version = ctrl_h13_ku_limits.version;
+	b.format = 1;
+	b.flags = mask ? KU_FLAG_SPARSE : 0;
+	b.ncores = 1;
+	b.bytes_per_channel = bpc;
+	b.actlut = have_act ? act : NULL;
+	b.actlut_len = have_act ? ACTLUT_STRIDE : 0;
+	b.palette = nluts ? palette : NULL;
+	b.palette_len = nluts ? (nluts << pbits) * 2 : 0;
+	b.palette_format = 5;
+	b.palette_bits = pbits;
+	b.palette_luts = nluts;
+	b.scale = int8_ch ? scale : NULL;
+	b.scale_len = int8_ch * 2;
+	b.bias = total_ch ? bias : NULL;
+	b.bias_len = total_ch * 2;
+	b.weights = wbytes ? weights : NULL;
+	b.weights_len = (uint32_t)wbytes;
+	b.mask_bytes_per_channel = mask;
+	b.ocg_channels = ocg;
+	b.nocg = nocg;
+	if (!nocg) {
+		/* an activation alone: one empty-weight record is not allowed; a 1-channel block */
+		static const uint32_t one = 1;
+		static uint8_t zero[16];
+		b.ocg_channels = &one;
+		b.nocg = 1;
+		b.weights = zero;
+		b.weights_len = bpc;
+	}
+	size_t ulen = ku_write(&b, out + woff, cap - (size_t)woff);
+	if (!ulen)
+		return PD_E_TOO_LARGE; /* ku_write refuses only what does not fit */
+	struct ku_unit u;
+	if (ku_parse(out + woff, ulen, &ctrl_h13_ku_limits, &u) != KU_OK)
+		return PD_E_KUNIT;
+	memset(out, 0, (size_t)woff);
+	uint32_t wsec = u.sec[KU_SEC_WEIGHTS].offset;
+	for (unsigned i = 0, k = 0; i < d->nlayers; i++) {
+		uint32_t base = 0, size = 0;
+		if (d->layer[i].kind != PD_ACT) {
+			/* channel 0 covers the layer's block: 64-byte units around it */
+			uint32_t s = wsec + blk_off[k], e = s + d->layer[i].cout * bpc;
+			base = s & ~63u;
+			size = roundup(e, 64) - base;
+			k++;
+		}
+		write_td(d, i, base, size, out + (size_t)i * PD_TD_STRIDE);
+	}
+	/* the weights end on a 64-byte unit, so every channel's rounded range stays inside */
+	size_t wlen = roundup((uint32_t)ulen, 64);
+	if (wlen > cap - (size_t)woff)
+		return PD_E_TOO_LARGE;
+	memset(out + woff + ulen, 0, wlen - ulen);
+	*len = (size_t)woff + wlen;
+	return PD_OK;
+}

@@ -1,0 +1,65 @@
+/*
+ * Program descriptions: a small text format (docs/control-path.md, "Program descriptions") that
+ * becomes a raw H13 task stream whose weights are one guide-25 kernel unit (fw/kunit). Used by
+ * `anefw-tool mkprog` (and so by the build's default program for `make run`) and by the tests.
+ * Pure logic: parse (text, len), then build into a caller's buffer.
+ */
+#ifndef ANEFW_PROGDESC_H
+#define ANEFW_PROGDESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PD_MAX_LAYERS 8
+#define PD_TD_BYTES 0x274u  /* every TD: the H13 size of a raw stream's first TD */
+#define PD_TD_STRIDE 0x300u /* TDs sit at this stride, as in the kernel fixtures */
+#define PD_INPUT_BAR 5u
+#define PD_WEIGHTS_BAR 1u
+#define PD_FIRST_OUTPUT_BAR 6u
+
+enum pd_kind { PD_INT8, PD_SPARSE, PD_PALETTE, PD_ACT };
+enum pd_act { PD_ACT_NONE, PD_ACT_RELU, PD_ACT_RELU6, PD_ACT_LEAKYRELU, PD_ACT_HARDTANH };
+
+enum pd_err {
+	PD_OK = 0,
+	PD_E_ARG,             /* NULL pointer */
+	PD_E_SYNTAX,          /* a line that is not "keyword key=value ..." */
+	PD_E_KEYWORD,         /* unknown keyword, layer kind, key or activation */
+	PD_E_VALUE,           /* a number missing, malformed or out of its range */
+	PD_E_TOO_MANY_LAYERS, /* more than PD_MAX_LAYERS TDs */
+	PD_E_NO_LAYERS,       /* nothing to run */
+	PD_E_TWO_ACTIVATIONS, /* one activation record per program */
+	PD_E_CIN,             /* a layer's cin differs from the input's channels */
+	PD_E_PALETTE_BITS,    /* palette layers with different bit depths */
+	PD_E_TOO_LARGE,       /* the program does not fit the buffer or the chip's caps */
+	PD_E_KUNIT,           /* the kernel unit could not be written or does not validate */
+	PD_E__COUNT
+};
+const char *pd_err_name(enum pd_err e);
+
+struct pd_layer {
+	uint8_t kind;    /* enum pd_kind */
+	uint8_t bits;    /* palette bit depth */
+	uint8_t density; /* sparse: percent of weights kept, 1..100 */
+	uint32_t cin, cout;
+	uint32_t seed;
+};
+
+struct pd_desc {
+	uint32_t w, h, c; /* the input tile: W x H x C fp16 */
+	unsigned nlayers; /* TDs, the activation included */
+	struct pd_layer layer[PD_MAX_LAYERS];
+	uint8_t act;      /* enum pd_act */
+};
+
+/* Parses a whole description; on error *line is the 1-based line (0 when not a line's fault). */
+enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *line);
+
+/* Writes the program into out (cap bytes); *len its size. */
+enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len);
+
+/* The activation record of an activation (86 bytes), or 0 when none. */
+int pd_act_record(unsigned act, uint8_t rec[86]);
+const char *pd_act_name(unsigned act);
+
+#endif

@@ -1,0 +1,67 @@
+# anefw-tool mkprog: the default program (fw/job/default.desc, what `make run` runs) is written,
+# submits on the host with its default grants (per TD: what was programmed and moved, the
+# activation applied), and the firmware runs it on each board through its submission queue with
+# the same trace and a completion; malformed
+# descriptions are refused with their named error and a nonzero exit.
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prog="$work/default.hwx"
+
+if out=$("$TOOL" mkprog fw/job/default.desc "$prog" 2>&1) && [ -s "$prog" ]; then
+	t_pass "mkprog.default_written ($(wc -c <"$prog") bytes)"
+else
+	t_fail mkprog.default_written "$out"
+fi
+
+host=$("$TOOL" submit --trace "$prog" 2>&1); rc=$?
+ntd=$(grep -c '^td [0-9]*: [0-9]* writes' <<<"$host")
+if [ "$rc" -eq 0 ] && grep -q '^submit: completed' <<<"$host" &&
+   grep -q '^submit: canaries intact' <<<"$host" && [ "$ntd" -eq 4 ]; then
+	t_pass "mkprog.default_submits ($ntd tds)"
+else
+	t_fail mkprog.default_submits "exit $rc, $ntd td lines: $(grep '^submit:' <<<"$host" | tr '\n' ' ')"
+fi
+# three weight layers read one coefficient channel each and get the kernel unit's streams;
+# the last TD applies the relu6 record from the activation-LUT stream
+w=$(grep -c '^td [012]: .*1 coefficient channel,.*kernel-unit streams programmed' <<<"$host")
+a=$(grep -c '^td 3: activation: kernel-unit stream @0x[0-9a-f]*, mode linear, no knots, applied to 1024 fp16 values' <<<"$host")
+n=$(grep -c '^td [012]: activation: none' <<<"$host")
+if [ "$w" -eq 3 ] && [ "$a" -eq 1 ] && [ "$n" -eq 3 ]; then
+	t_pass mkprog.default_layers_and_activation
+else
+	t_fail mkprog.default_layers_and_activation "weights $w/3, activation $a/1, none $n/3"
+fi
+
+for b in $TEST_BOARDS; do
+	elf="$BUILD/$b/anefw.elf"
+	[ -f "$elf" ] || { t_skip "mkprog.$b.default_runs" "no $elf"; continue; }
+	tout=$(qemu_run --board "$b" --timeout 120 "$elf" "program=$prog" 2>&1 | tr -d '\r'); rc=$?
+	tgt=$(sed -n '/^submit: /,/^submit: canaries/p' <<<"$tout")
+	if [ "$rc" -eq 0 ] && [ -n "$tgt" ] && [ "$tgt" = "$host" ] && grep -q '^anefw: done' <<<"$tout" &&
+	   grep -q '^completion: id 1 done (ok)' <<<"$tout"; then
+		t_pass "mkprog.$b.default_runs (trace identical to the host's, completion posted)"
+	else
+		t_fail "mkprog.$b.default_runs" "exit $rc; $(diff <(echo "$host") <(echo "$tgt") | head -3 | tr '\n' ' ')"
+	fi
+done
+
+# malformed descriptions: the named error, exit 1, no output file
+bad() {
+	local name=$1 want=$2 text=$3
+	printf '%b' "$text" >"$work/$name.desc"
+	local out rc
+	out=$("$TOOL" mkprog "$work/$name.desc" "$work/$name.hwx" 2>&1); rc=$?
+	if [ "$rc" -eq 1 ] && grep -q "$want" <<<"$out" && [ ! -e "$work/$name.hwx" ]; then
+		t_pass "mkprog.refuse.$name"
+	else
+		t_fail "mkprog.refuse.$name" "exit $rc: $out"
+	fi
+}
+bad unknown_kind ':2: desc-unknown-keyword' 'input w=8\nlayer fp32\n'
+bad bad_density ':1: desc-bad-value' 'layer sparse density=0\n'
+bad two_activations ':3: desc-two-activations' 'layer int8\nactivation relu\nactivation relu\n'
+bad empty 'desc-no-layers' '# nothing here\n'
+bad too_large 'desc-program-too-large' 'input w=4096 h=4096 c=4096\nlayer int8\n'
+t_done

@@ -1,0 +1,168 @@
+/*
+ * The engine model applies each TD's activation (docs/control-path.md): on the fixtures whose TD
+ * selects the LUT (NE.MACCfg.NonlinearMode = 2) with a 0x80-byte coefficient record, an input
+ * tile of known fp16 values comes out as actlut_eval of that record, value by value. The record
+ * the test evaluates is read from the fixture file at the offset docs/actlut.md gives, not from
+ * the model.
+ */
+#include "drivers/ane_model/ane_model.h"
+#include "fw/actlut/actlut.h"
+#include "tests/harness/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_IN 4
+
+struct act_ctx {
+	const uint8_t *in[MAX_IN];
+	uint64_t in_len[MAX_IN];
+	unsigned nin;
+	unsigned nout;
+	uint64_t checked, bad;
+	const struct actlut *lut; /* NULL: output = input */
+	char where[80];
+};
+
+static uint16_t input_value(uint64_t j)
+{
+	/* every fp16 bit pattern (NaN, inf, subnormals, both zeros) many times over */
+	return (uint16_t)(j * 0x9e37u + 0x1234u);
+}
+
+static void fill(void *vctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct act_ctx *c = vctx;
+	if (is_weights || g->access != POL_READ || c->nin >= MAX_IN)
+		return;
+	for (uint64_t j = 0; j + 1 < g->size; j += 2) {
+		uint16_t v = input_value(j / 2);
+		buf[j] = (uint8_t)v;
+		buf[j + 1] = (uint8_t)(v >> 8);
+	}
+	c->in[c->nin] = buf;
+	c->in_len[c->nin++] = g->size;
+}
+
+static void check(void *vctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct act_ctx *c = vctx;
+	if (is_weights || !(g->access & POL_WRITE))
+		return;
+	c->nout++;
+	const uint8_t *in = NULL;
+	for (unsigned i = 0; i < c->nin; i++)
+		if (c->in_len[i] == g->size)
+			in = c->in[i];
+	if (!in) {
+		test_fail_at(__FILE__, __LINE__, "%s: no input the size of output bar %lu", c->where,
+			     (unsigned long)g->bar);
+		c->bad++;
+		return;
+	}
+	for (uint64_t j = 0; j + 1 < g->size; j += 2) {
+		uint16_t x = (uint16_t)(in[j] | in[j + 1] << 8);
+		uint16_t y = (uint16_t)(buf[j] | buf[j + 1] << 8);
+		uint16_t want = c->lut ? actlut_eval(c->lut, x) : x;
+		c->checked++;
+		if (y != want) {
+			if (!c->bad)
+				test_fail_at(__FILE__, __LINE__, "%s: element %lu: f(0x%04x) = 0x%04x, model 0x%04x",
+					     c->where, (unsigned long)(j / 2), x, want, y);
+			c->bad++;
+		}
+	}
+}
+
+static void null_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	(void)s;
+	(void)n;
+}
+
+static uint16_t table[ACTLUT_TABLE_LEN];
+
+TEST(ctrl_act, model_output_is_lut_of_input)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the activation fixtures are not run");
+	static const struct {
+		const char *path;
+		size_t rec;
+	} fx[] = {
+		{"fixtures/hwx/sigmoid.hwx", 0x4280},
+		{"fixtures/kernels/unary/tanh.bin", 0x280},
+		{"fixtures/kernels/unary/exp.bin", 0x280},
+		{"fixtures/kernels/unary/log2.bin", 0x280},
+		{"fixtures/kernels/unary/sqrt.bin", 0x280},
+		{"fixtures/kernels/activation/gelu.bin", 0x280},
+		{"fixtures/kernels/activation/relu6.bin", 0x280},
+		{"fixtures/kernels/activation/leakyrelu.bin", 0x280},
+		{"fixtures/kernels/activation/hardtanh.bin", 0x280},
+	};
+	for (unsigned f = 0; f < sizeof fx / sizeof fx[0]; f++) {
+		uint8_t *buf;
+		size_t len;
+		if (test_read_file(test_shared_path(fx[f].path), &buf, &len)) {
+			test_fail_at(__FILE__, __LINE__, "%s: unreadable", fx[f].path);
+			continue;
+		}
+		struct actlut lut;
+		REQUIRE(len >= fx[f].rec + ACTLUT_BYTES);
+		CHECK_EQ(actlut_parse(&lut, buf + fx[f].rec, ACTLUT_BYTES), ACTLUT_OK);
+		/* the test's own table of the record (actlut's tests prove table == eval) */
+		actlut_build_table(&lut, table);
+		struct act_ctx c;
+		memset(&c, 0, sizeof c);
+		c.lut = &lut;
+		snprintf(c.where, sizeof c.where, "%s", fx[f].path);
+		struct anes_hooks h = {fill, check, &c};
+		struct anes_result res;
+		int rc = anes_submit_hooks(buf, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+		CHECK_EQ(rc, 0);
+		CHECK(res.canaries_ok);
+		CHECK_EQ(res.act_applied, 1u);
+		CHECK_EQ(c.nout, 1u);
+		CHECK(c.checked > 0);
+		CHECK_EQ(res.act_elems, c.checked);
+		CHECK_EQ(c.bad, 0u);
+		free(buf);
+	}
+}
+
+/* The same program with the LUT deselected (NonlinearMode 0 in every TD) moves bytes unchanged. */
+TEST(ctrl_act, lut_not_selected_moves_bytes)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the activation fixtures are not run");
+	uint8_t *buf;
+	size_t len;
+	REQUIRE(test_read_file(test_shared_path("fixtures/hwx/sigmoid.hwx"), &buf, &len) == 0);
+	/* NonlinearMode cleared in the TD's MACCfg write */
+	static struct ldr_program p;
+	REQUIRE(ldr_load(buf, len, 0, &p) == LDR_OK);
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	unsigned patched = 0;
+	ldr_writes_begin(&p, 0, &it);
+	while (ldr_writes_next(&it, &w))
+		if (w.addr == ANEM_REG_MACCFG) {
+			uint8_t *q = buf + p.td_area_off + w.area_off;
+			q[2] &= (uint8_t)~3u; /* bits 16-17 */
+			patched++;
+		}
+	REQUIRE(patched == 1);
+	struct act_ctx c;
+	memset(&c, 0, sizeof c);
+	c.lut = NULL; /* identity: the bytes as moved */
+	snprintf(c.where, sizeof c.where, "sigmoid.hwx without LUT");
+	struct anes_hooks h = {fill, check, &c};
+	struct anes_result res;
+	CHECK_EQ(anes_submit_hooks(buf, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res), 0);
+	CHECK_EQ(res.act_applied, 0u);
+	CHECK(c.checked > 0);
+	CHECK_EQ(c.bad, 0u);
+	free(buf);
+}

@@ -1,0 +1,237 @@
+/*
+ * Program descriptions (fw/job/progdesc, `anefw-tool mkprog`): a description becomes a raw H13
+ * task stream that the loader accepts, whose weights are one kernel unit with a palette, a sparse
+ * and an int8 layer and an activation record; the whole program runs on the engine model with
+ * its default grants; each coefficient channel covers its layer's OCG record; every malformed
+ * description is refused with its named error and line.
+ */
+#include "drivers/ane_model/ane_model.h"
+#include "fw/actlut/actlut.h"
+#include "fw/ctrl/ctrl.h"
+#include "fw/job/progdesc.h"
+#include "fw/kunit/kunit.h"
+#include "tests/harness/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char default_like[] =
+	"# a comment\n"
+	"input w=32 h=2 c=16\n"
+	"layer palette4 cin=16 cout=32\n"
+	"layer sparse density=37 cout=16   # trailing comment\n"
+	"\n"
+	"layer int8 cout=32\n"
+	"activation relu6\n";
+
+static uint8_t progbuf[1 << 16];
+
+TEST(mkprog, description_builds_a_loadable_program)
+{
+	static struct pd_desc d;
+	static struct ldr_program p;
+	unsigned line;
+	REQUIRE(pd_parse(default_like, strlen(default_like), &d, &line) == PD_OK);
+	CHECK_EQ(d.nlayers, 4u);
+	CHECK_EQ(d.layer[0].kind, PD_PALETTE);
+	CHECK_EQ(d.layer[0].bits, 4u);
+	CHECK_EQ(d.layer[1].kind, PD_SPARSE);
+	CHECK_EQ(d.layer[1].density, 37u);
+	CHECK_EQ(d.layer[1].cin, 16u);
+	CHECK_EQ(d.layer[2].kind, PD_INT8);
+	CHECK_EQ(d.layer[3].kind, PD_ACT);
+	CHECK_EQ(d.act, PD_ACT_RELU6);
+	size_t len = 0;
+	REQUIRE(pd_build(&d, progbuf, sizeof progbuf, &len) == PD_OK);
+	REQUIRE(ldr_load(progbuf, len, LDR_F_RAW, &p) == LDR_OK);
+	CHECK(p.raw);
+	CHECK_EQ(p.ntds, 4u);
+	/* the weights are one kernel unit: sparse flag, palette of one 16-entry codebook, an
+	 * activation record, one OCG record per weight layer */
+	struct ku_unit u;
+	REQUIRE(ku_parse(p.buf + p.weights_off, p.weights_len, &ctrl_h13_ku_limits, &u) == KU_OK);
+	CHECK(u.flags & KU_FLAG_SPARSE);
+	CHECK_EQ(u.nocg, 3u);
+	CHECK_EQ(u.sec[KU_SEC_PALETTE].size, 32u);
+	CHECK_EQ(u.sec[KU_SEC_ACTLUT].size, (uint32_t)ACTLUT_STRIDE);
+	struct actlut lut;
+	CHECK_EQ(actlut_parse(&lut, u.base + u.sec[KU_SEC_ACTLUT].offset, ACTLUT_BYTES), ACTLUT_OK);
+	/* each weight layer's coefficient channel 0 covers its OCG record's block, inside the
+	 * weights, in 64-byte units */
+	for (unsigned t = 0; t < 3; t++) {
+		uint32_t rec[KU_RECORD_WORDS];
+		ku_record(&u, 0, t, rec);
+		CHECK_EQ(rec[1], d.layer[t].cout);
+		REQUIRE(p.tds[t].ncoeff == 1);
+		uint64_t s = u.sec[KU_SEC_WEIGHTS].offset + rec[0];
+		uint64_t e = s + (uint64_t)rec[1] * u.bytes_per_channel;
+		uint64_t b = p.tds[t].coeff[0].base, z = p.tds[t].coeff[0].size;
+		CHECK(b <= s && b + z >= e && b + z <= p.weights_len);
+		CHECK_EQ(b % 64, 0u);
+		CHECK(s - b < 64 && b + z - e < 64);
+		/* sparse channels: a mask with about density% of cin bits */
+		if (d.layer[t].kind == PD_SPARSE) {
+			unsigned kept = 0;
+			for (uint32_t c = 0; c < rec[1]; c++) {
+				const uint8_t *m = u.base + s + c * u.bytes_per_channel;
+				for (unsigned k = 0; k < 16; k++)
+					kept += m[k / 8] >> (k % 8) & 1u;
+			}
+			CHECK(kept > 16 * 16 * 20 / 100 && kept < 16 * 16 * 55 / 100);
+		}
+	}
+	CHECK_EQ(p.tds[3].ncoeff, 0u);
+}
+
+struct run_ctx {
+	const uint8_t *in;
+	uint64_t in_len;
+	unsigned nout, bad;
+	struct actlut lut;
+};
+
+static void fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct run_ctx *c = vc;
+	if (is_weights || g->bar != PD_INPUT_BAR)
+		return;
+	for (uint64_t j = 0; j + 1 < g->size; j += 2) {
+		uint16_t v = (uint16_t)(j * 0x3b1u + 7u); /* all kinds of fp16 values */
+		buf[j] = (uint8_t)v;
+		buf[j + 1] = (uint8_t)(v >> 8);
+	}
+	c->in = buf;
+	c->in_len = g->size;
+}
+
+static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct run_ctx *c = vc;
+	if (is_weights || !(g->access & POL_WRITE) || !c->in)
+		return;
+	c->nout++;
+	/* the activation TD (the last, BAR 6 + 3) writes f(input); the others the input's bytes */
+	int act = g->bar == PD_FIRST_OUTPUT_BAR + 3;
+	uint64_t n = g->size < c->in_len ? g->size : c->in_len;
+	for (uint64_t j = 0; j + 1 < n; j += 2) {
+		uint16_t x = (uint16_t)(c->in[j] | c->in[j + 1] << 8);
+		uint16_t y = (uint16_t)(buf[j] | buf[j + 1] << 8);
+		if (y != (act ? actlut_eval(&c->lut, x) : x))
+			c->bad++;
+	}
+}
+
+static void null_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	(void)s;
+	(void)n;
+}
+
+TEST(mkprog, program_runs_on_the_model)
+{
+	static struct pd_desc d;
+	unsigned line;
+	size_t len = 0;
+	REQUIRE(pd_parse(default_like, strlen(default_like), &d, &line) == PD_OK);
+	REQUIRE(pd_build(&d, progbuf, sizeof progbuf, &len) == PD_OK);
+	static struct run_ctx c;
+	memset(&c, 0, sizeof c);
+	uint8_t rec[ACTLUT_BYTES];
+	REQUIRE(pd_act_record(PD_ACT_RELU6, rec));
+	REQUIRE(actlut_parse(&c.lut, rec, sizeof rec) == ACTLUT_OK);
+	struct anes_hooks h = {fill, check, &c};
+	struct anes_result res;
+	int rc = anes_submit_hooks(progbuf, len, LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(res.run, ANEM_OK);
+	CHECK(res.canaries_ok);
+	CHECK_EQ(res.ntds, 4u);
+	CHECK_EQ(res.act_applied, 1u);
+	CHECK_EQ(res.act_elems, 32u * 2 * 16); /* 64-byte rows of 32 fp16, 2 rows, 16 planes */
+	CHECK_EQ(c.nout, 4u);
+	CHECK_EQ(c.bad, 0u);
+}
+
+TEST(mkprog, activation_records)
+{
+	/* fp16 inputs and the values each function must give */
+	static const struct {
+		unsigned act;
+		uint16_t x, y;
+	} v[] = {
+		{PD_ACT_RELU, 0xc200, 0x0000},     /* relu(-3) = 0 */
+		{PD_ACT_RELU, 0x4500, 0x4500},     /* relu(5) = 5 */
+		{PD_ACT_RELU6, 0x4700, 0x4600},    /* relu6(7) = 6 */
+		{PD_ACT_RELU6, 0x4200, 0x4200},    /* relu6(3) = 3 */
+		{PD_ACT_RELU6, 0xbc00, 0x0000},    /* relu6(-1) = 0 */
+		{PD_ACT_LEAKYRELU, 0xbc00, 0xa11f}, /* -1 * fp16(0.01) */
+		{PD_ACT_LEAKYRELU, 0x4000, 0x4000},
+		{PD_ACT_HARDTANH, 0x4000, 0x3c00}, /* 2 -> 1 */
+		{PD_ACT_HARDTANH, 0xc000, 0xbc00}, /* -2 -> -1 */
+		{PD_ACT_HARDTANH, 0x3800, 0x3800}, /* 0.5 */
+	};
+	for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
+		uint8_t rec[ACTLUT_BYTES];
+		struct actlut lut;
+		REQUIRE(pd_act_record(v[i].act, rec));
+		REQUIRE(actlut_parse(&lut, rec, sizeof rec) == ACTLUT_OK);
+		CHECK_EQ(lut.kind, ACTLUT_KIND_LINEAR);
+		CHECK_EQ(actlut_eval(&lut, v[i].x), v[i].y);
+	}
+	uint8_t rec[ACTLUT_BYTES];
+	CHECK_EQ(pd_act_record(PD_ACT_NONE, rec), 0);
+}
+
+TEST(mkprog, bad_descriptions_named)
+{
+	static const struct {
+		const char *text;
+		enum pd_err err;
+		unsigned line;
+	} bad[] = {
+		{"layer int9\n", PD_E_KEYWORD, 1},
+		{"input w=32\nlayer int8 cout=0\n", PD_E_VALUE, 2},
+		{"layer sparse density=101\n", PD_E_VALUE, 1},
+		{"layer sparse density=\n", PD_E_VALUE, 1},
+		{"layer int8 density=5\n", PD_E_KEYWORD, 1},
+		{"layer palette5\n", PD_E_VALUE, 1},
+		{"layer palette4x\n", PD_E_KEYWORD, 1},
+		{"layer\n", PD_E_SYNTAX, 1},
+		{"conv int8\n", PD_E_KEYWORD, 1},
+		{"input w=99999\nlayer int8\n", PD_E_VALUE, 1},
+		{"input w=0x20\nlayer int8\n", PD_E_VALUE, 1},
+		{"layer int8 cout=16 \x01\n", PD_E_SYNTAX, 1},
+		{"# nothing\n\n", PD_E_NO_LAYERS, 0},
+		{"layer int8\nactivation relu\nactivation relu6\n", PD_E_TWO_ACTIVATIONS, 3},
+		{"activation swish\n", PD_E_KEYWORD, 1},
+		{"activation relu extra\n", PD_E_SYNTAX, 1},
+		{"input c=8\nlayer int8 cin=16\n", PD_E_CIN, 0},
+		{"layer palette4\nlayer palette2\n", PD_E_PALETTE_BITS, 0},
+		{"layer int8\nlayer int8\nlayer int8\nlayer int8\nlayer int8\nlayer int8\n"
+		 "layer int8\nlayer int8\nlayer int8\n", PD_E_TOO_MANY_LAYERS, 9},
+	};
+	static struct pd_desc d;
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		unsigned line = 99;
+		enum pd_err e = pd_parse(bad[i].text, strlen(bad[i].text), &d, &line);
+		if (e != bad[i].err || line != bad[i].line)
+			test_fail_at(__FILE__, __LINE__, "case %u: %s line %u, want %s line %u", i,
+				     pd_err_name(e), line, pd_err_name(bad[i].err), bad[i].line);
+	}
+	/* too large for the chip or the buffer */
+	unsigned line;
+	static const char big[] = "input w=4096 h=4096 c=4096\nlayer int8\n";
+	REQUIRE(pd_parse(big, strlen(big), &d, &line) == PD_OK);
+	size_t len;
+	CHECK_EQ(pd_build(&d, progbuf, sizeof progbuf, &len), PD_E_TOO_LARGE);
+	static const char wide[] = "input c=2048\nlayer int8 cout=64\n";
+	REQUIRE(pd_parse(wide, strlen(wide), &d, &line) == PD_OK);
+	CHECK_EQ(pd_build(&d, progbuf, sizeof progbuf, &len), PD_E_TOO_LARGE);
+	static const char ok[] = "layer int8\n";
+	REQUIRE(pd_parse(ok, strlen(ok), &d, &line) == PD_OK);
+	CHECK_EQ(pd_build(&d, progbuf, 0x200, &len), PD_E_TOO_LARGE);
+	CHECK_EQ(pd_build(&d, progbuf, sizeof progbuf, &len), PD_OK);
+	CHECK_STR(pd_err_name(PD_E_CIN), "desc-cin-differs-from-input");
+}

@@ -1,0 +1,78 @@
+/* anefw-tool mkprog DESC OUT: a program (raw H13 task stream + kernel unit) from a description. */
+#include "tools/anefw-tool/tool.h"
+#include "fw/job/progdesc.h"
+#include "fw/loader/loader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MKPROG_CAP (1u << 20)
+
+static int cmd_mkprog(int argc, char **argv)
+{
+	if (argc != 3)
+		return tool_usage_error("mkprog", "expected DESC OUT");
+	uint8_t *text;
+	size_t tlen;
+	if (tool_read_file(argv[1], &text, &tlen))
+		return 1;
+	static struct pd_desc d;
+	unsigned line;
+	enum pd_err e = pd_parse((const char *)text, tlen, &d, &line);
+	free(text);
+	if (e != PD_OK) {
+		fprintf(stderr, "anefw-tool mkprog: %s", argv[1]);
+		if (line)
+			fprintf(stderr, ":%u", line);
+		fprintf(stderr, ": %s\n", pd_err_name(e));
+		return 1;
+	}
+	uint8_t *out = malloc(MKPROG_CAP);
+	size_t len = 0;
+	if (!out)
+		return 1;
+	e = pd_build(&d, out, MKPROG_CAP, &len);
+	if (e != PD_OK) {
+		fprintf(stderr, "anefw-tool mkprog: %s: %s\n", argv[1], pd_err_name(e));
+		free(out);
+		return 1;
+	}
+	/* the loader must accept what was written */
+	static struct ldr_program p;
+	enum ldr_err le = ldr_load(out, len, LDR_F_RAW, &p);
+	if (le != LDR_OK) {
+		fprintf(stderr, "anefw-tool mkprog: internal: the loader refuses the program: %s\n",
+			ldr_err_name(le));
+		free(out);
+		return 1;
+	}
+	int rc = tool_write_file(argv[2], out, len) ? 1 : 0;
+	if (!rc) {
+		printf("mkprog: %s: %u td%s, weights 0x%lx bytes (kernel unit), %lu bytes\n", argv[2],
+		       d.nlayers, d.nlayers == 1 ? "" : "s", (unsigned long)p.weights_len,
+		       (unsigned long)len);
+		for (unsigned i = 0; i < d.nlayers; i++) {
+			const struct pd_layer *L = &d.layer[i];
+			if (L->kind == PD_ACT)
+				printf("  td %u: activation %s (%u channels)\n", i, pd_act_name(d.act),
+				       (unsigned)L->cin);
+			else if (L->kind == PD_PALETTE)
+				printf("  td %u: palette%u cin=%u cout=%u\n", i, (unsigned)L->bits,
+				       (unsigned)L->cin, (unsigned)L->cout);
+			else if (L->kind == PD_SPARSE)
+				printf("  td %u: sparse density=%u cin=%u cout=%u\n", i,
+				       (unsigned)L->density, (unsigned)L->cin, (unsigned)L->cout);
+			else
+				printf("  td %u: int8 cin=%u cout=%u\n", i, (unsigned)L->cin,
+				       (unsigned)L->cout);
+		}
+	}
+	free(out);
+	return rc;
+}
+
+TOOL_COMMAND(mkprog, "mkprog", cmd_mkprog,
+	     "mkprog DESC OUT\n"
+	     "    write a program (raw H13 task stream, weights as one kernel unit) from a text\n"
+	     "    description: input w= h= c=; layer int8|sparse|paletteN [cin=] [cout=]\n"
+	     "    [density=] [seed=]; activation relu|relu6|leakyrelu|hardtanh (docs/control-path.md)");
