@@ -168,6 +168,15 @@ static uint16_t *alloc16(size_t n)
 	return malloc(n ? n * 2 : 2);
 }
 
+/* The end every fp16-producing decode shares: a named error, or the output file written. */
+static int decode_finish(const char *cmd, enum codec_err e, const char *path, const uint16_t *out,
+			 uint64_t count)
+{
+	if (e)
+		return codec_fail(cmd, e);
+	return write_fp16(path, out, count) ? 1 : 0;
+}
+
 static int decode_palette(int argc, char **argv)
 {
 	const char *cmd = "decode palette";
@@ -189,12 +198,7 @@ static int decode_palette(int argc, char **argv)
 	if (!(b.out16 = alloc16(count)))
 		goto out;
 	struct codec_palette p = {(unsigned)bits, (unsigned)vector, (unsigned)groups};
-	enum codec_err e = codec_palette_decode(&p, b.in, in_len, b.lut, lut_n, b.out16, count);
-	if (e) {
-		rc = codec_fail(cmd, e);
-		goto out;
-	}
-	rc = write_fp16(pos[1], b.out16, count) ? 1 : 0;
+	rc = decode_finish(cmd, codec_palette_decode(&p, b.in, in_len, b.lut, lut_n, b.out16, count), pos[1], b.out16, count);
 out:
 	free_bufs(&b);
 	return rc;
@@ -217,12 +221,7 @@ static int decode_sparse(int argc, char **argv)
 		goto out;
 	if (!(b.out16 = alloc16(count)))
 		goto out;
-	enum codec_err e = codec_sparse_decode(b.in, mask_len, b.scale, nvals, b.out16, count);
-	if (e) {
-		rc = codec_fail(cmd, e);
-		goto out;
-	}
-	rc = write_fp16(pos[2], b.out16, count) ? 1 : 0;
+	rc = decode_finish(cmd, codec_sparse_decode(b.in, mask_len, b.scale, nvals, b.out16, count), pos[2], b.out16, count);
 out:
 	free_bufs(&b);
 	return rc;
@@ -252,12 +251,7 @@ static int decode_affine(int argc, char **argv)
 	if (!(b.out16 = alloc16(count)))
 		goto out;
 	struct codec_affine a = {t, (size_t)channels};
-	enum codec_err e = codec_affine_decode(&a, b.in, q_len, b.scale, nscale, b.aux8, nzp, b.out16, count);
-	if (e) {
-		rc = codec_fail(cmd, e);
-		goto out;
-	}
-	rc = write_fp16(pos[1], b.out16, count) ? 1 : 0;
+	rc = decode_finish(cmd, codec_affine_decode(&a, b.in, q_len, b.scale, nscale, b.aux8, nzp, b.out16, count), pos[1], b.out16, count);
 out:
 	free_bufs(&b);
 	return rc;
@@ -287,12 +281,7 @@ static int decode_blockwise(int argc, char **argv)
 	if (!(b.out16 = alloc16(count)))
 		goto out;
 	struct codec_blockwise bw = {t, (size_t)block};
-	enum codec_err e = codec_blockwise_decode(&bw, b.in, q_len, b.scale, nscale, b.offset, noff, b.out16, count);
-	if (e) {
-		rc = codec_fail(cmd, e);
-		goto out;
-	}
-	rc = write_fp16(pos[1], b.out16, count) ? 1 : 0;
+	rc = decode_finish(cmd, codec_blockwise_decode(&bw, b.in, q_len, b.scale, nscale, b.offset, noff, b.out16, count), pos[1], b.out16, count);
 out:
 	free_bufs(&b);
 	return rc;
