@@ -177,7 +177,7 @@ $(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) | $(DEPS_STAMP)
 # ---- running ----
 QEMU_RUN := bash scripts/qemu-run.sh --board $(BOARD)
 
-.PHONY: run debug test test-host test-target test-build bench clean distclean
+.PHONY: run debug test test-host test-target test-build bench soak clean distclean
 run: deps firmware $(BUILD)/default.hwx
 	$(Q)$(QEMU_RUN) $(B)/anefw.elf $(or $(ARGS),program=$(BUILD)/default.hwx)
 
@@ -208,6 +208,11 @@ test: test-build
 # counting. They print instructions per element; they are measurements, never pass/fail on time.
 bench: deps $(B)/anefw-bench.elf $(TESTDATA_STAMP)
 	$(Q)QEMU_TIMEOUT=1800 $(QEMU_RUN) --icount $(B)/anefw-bench.elf bench data=$(abspath $(BUILD))/testdata $(T)
+
+# A long soak on the target: SOAK_N submissions, valid and hostile interleaved (make test runs 4000).
+SOAK_N ?= 20000
+soak: deps $(B)/anefw-tests.elf $(TESTDATA_STAMP)
+	$(Q)QEMU_TIMEOUT=3600 $(QEMU_RUN) $(B)/anefw-tests.elf soak.queue_valid_and_hostile_interleaved soak=$(SOAK_N) data=$(abspath $(BUILD))/testdata
 
 test-host: deps $(H)/anefw-tests $(TESTDATA_STAMP)
 	$(Q)$(H)/anefw-tests shared=$(SHARED) data=$(abspath $(BUILD))/testdata $(T)

@@ -14,8 +14,48 @@ const char *anem_err_name(int e)
 	case ANEM_E_DMA: return "engine-dma-error";
 	case ANEM_E_TIMEOUT: return "engine-timeout";
 	case ANEM_E_WINDOW: return "engine-register-outside-window";
+	case ANEM_E_WATCHDOG: return "watchdog-expired";
+	case ANEM_E_WRONG_TASK: return "engine-completion-wrong-task";
+	case ANEM_E_READBACK: return "engine-register-readback-mismatch";
 	default: return "engine-unknown-error";
 	}
+}
+
+static struct anem_faults s_faults;
+static uint32_t s_faults_left, s_faults_fired;
+
+void anem_set_faults(const struct anem_faults *f)
+{
+	memset(&s_faults, 0, sizeof s_faults);
+	s_faults_left = 0;
+	s_faults_fired = 0;
+	if (f && f->kind > ANEM_FAULT_NONE && f->kind < ANEM_FAULT__COUNT) {
+		s_faults = *f;
+		s_faults_left = f->count ? f->count : 1;
+	} else if (f) {
+		s_faults.watchdog_polls = f->watchdog_polls;
+	}
+}
+
+uint32_t anem_faults_fired(void)
+{
+	return s_faults_fired;
+}
+
+static const char *const fault_names[ANEM_FAULT__COUNT] = {"none", "dma-hang", "dma-error",
+							     "wrong-task", "readback"};
+
+const char *anem_fault_name(unsigned kind)
+{
+	return kind < ANEM_FAULT__COUNT ? fault_names[kind] : "?";
+}
+
+int anem_fault_parse(const char *name)
+{
+	for (unsigned k = 0; name && k < ANEM_FAULT__COUNT; k++)
+		if (!strcmp(name, fault_names[k]))
+			return (int)k;
+	return -1;
 }
 
 static void outf(anem_out_fn out, void *ctx, const char *fmt, ...)
@@ -87,7 +127,16 @@ int anem_write(struct anem *m, const struct rm_gen *g, uint32_t addr, uint32_t v
 {
 	if ((addr & 3u) || addr >= ANEM_WINDOW_BYTES)
 		return ANEM_E_WINDOW;
-	m->regs[addr / 4] = value; /* the real driver: mmio_write32(base + addr, value) */
+	/* the real driver: mmio_write32(base + addr, value), then reads it back */
+	uint32_t stored = value;
+	if (m->fault == ANEM_FAULT_READBACK && m->fault_skip-- == 0) {
+		stored = value ^ 0x80000001u; /* the register latches another value */
+		m->fault = ANEM_FAULT_NONE;
+		m->fault_hit = 1;
+	}
+	m->regs[addr / 4] = stored;
+	if (m->regs[addr / 4] != value)
+		return ANEM_E_READBACK;
 	m->nwrites++;
 	if (m->cur_td < LDR_MAX_TDS)
 		m->td_writes[m->cur_td]++;
@@ -110,16 +159,39 @@ static void tq_write(struct anem *m, const char *what, int idx, uint64_t v)
 		outf(m->out, m->ctx, "  tq %s = 0x%lx\n", what, (unsigned long)v);
 }
 
+/* Waits for the channel: every poll counts against the watchdog; a transfer gets at most
+ * ANEM_WAIT_POLLS polls. */
+static int wait_channel(struct anem *m)
+{
+	for (uint32_t i = 0;; i++) {
+		if (m->polls >= m->wd_budget)
+			return ANEM_E_WATCHDOG;
+		if (i >= ANEM_WAIT_POLLS)
+			return ANEM_E_TIMEOUT;
+		m->polls++;
+		int r = dma_poll(m->dma, ANEM_DMA_CHANNEL);
+		if (r == DMA_OK)
+			return ANEM_OK;
+		if (r != DMA_ERR_BUSY)
+			return ANEM_E_DMA;
+	}
+}
+
 /* The one function every DMA move goes through. */
 static int dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
 {
 	uint32_t body = len & ~3u;
 	if (body) {
-		int r = dma_copy(m->dma, ANEM_DMA_CHANNEL, dst, src, body, ANEM_WAIT_POLLS);
-		if (r == DMA_ERR_TIMEOUT)
-			return ANEM_E_TIMEOUT;
+		const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = body};
+		const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
+		int r = dma_configure(m->dma, ANEM_DMA_CHANNEL, &cfg);
+		if (r == DMA_OK)
+			r = dma_start(m->dma, ANEM_DMA_CHANNEL);
 		if (r != DMA_OK)
 			return ANEM_E_DMA;
+		int e = wait_channel(m);
+		if (e)
+			return e;
 	}
 	/* a tail under the DMA granule (kernel-unit sections): the engine's byte path */
 	memcpy((uint8_t *)dst + body, (const uint8_t *)src + body, len - body);
@@ -336,10 +408,69 @@ void anem_act_describe(const struct anem_act *a, char *buf, size_t len)
 	}
 }
 
+uint64_t anem_watchdog_budget(const struct ctrl_plan *pl)
+{
+	uint64_t b = ANEM_WD_BASE, bytes = 0, moves = 0;
+	if (!pl)
+		return b;
+	for (unsigned i = 0; i < pl->ntds && i < LDR_MAX_TDS; i++) {
+		b += ANEM_WD_PER_TD;
+		for (unsigned r = 0; r < pl->td[i].nranges && r < CTRL_MAX_RANGES; r++) {
+			uint64_t len = pl->td[i].r[r].len;
+			bytes += len; /* ranges are proven inside 32-bit grants: no overflow */
+			moves += len / ANEM_SCRATCH_BYTES + 1;
+		}
+	}
+	return b + moves * ANEM_WD_PER_MOVE + bytes / ANEM_WD_BYTES_PER_POLL;
+}
+
+static int submit_run(struct anem *m, const struct ctrl_plan *pl, uint64_t td_dev,
+		      unsigned priority);
+
+/* Puts the engine and its DMA channel back to their reset state after a failed submission. */
+static void reset_after_failure(struct anem *m)
+{
+	dma_reset(m->dma, ANEM_DMA_CHANNEL);
+	memset(&m->tq, 0, sizeof m->tq);
+	memset(m->regs, 0, ANEM_WINDOW_BYTES);
+	memset(m->l2, 0, sizeof m->l2);
+	memset(m->kmem, 0, sizeof m->kmem);
+}
+
 int anem_submit(struct anem *m, const struct ctrl_plan *pl, uint64_t td_dev, unsigned priority)
 {
-	if (!m || !pl || pl->st.err != CTRL_OK || !pl->ntds)
+	if (!m || !pl || pl->st.err != CTRL_OK || !pl->ntds || !m->dma)
 		return ANEM_E_ARG;
+	m->polls = 0;
+	m->wd_budget = s_faults.watchdog_polls ? s_faults.watchdog_polls : anem_watchdog_budget(pl);
+	m->fault = ANEM_FAULT_NONE;
+	m->fault_hit = 0;
+	if (s_faults_left) {
+		m->fault = s_faults.kind;
+		m->fault_skip = s_faults.skip;
+		if (m->fault == ANEM_FAULT_DMA_HANG || m->fault == ANEM_FAULT_DMA_ERROR)
+			dma_set_fault(m->dma, m->fault == ANEM_FAULT_DMA_HANG ? DMA_FAULT_HANG
+									    : DMA_FAULT_ERROR,
+				      s_faults.skip);
+	}
+	uint32_t fired0 = m->dma->fault.fired;
+	int e = submit_run(m, pl, td_dev, priority);
+	if (m->dma->fault.fired != fired0)
+		m->fault_hit = 1;
+	dma_set_fault(m->dma, DMA_FAULT_NONE, 0);
+	m->fault = ANEM_FAULT_NONE;
+	if (m->fault_hit && s_faults_left) {
+		s_faults_left--;
+		s_faults_fired++;
+	}
+	if (e != ANEM_OK)
+		reset_after_failure(m);
+	return e;
+}
+
+static int submit_run(struct anem *m, const struct ctrl_plan *pl, uint64_t td_dev,
+		      unsigned priority)
+{
 	const struct ldr_program *p = pl->p;
 	/* TD memory: the TD area with the plan's patched words */
 	uint8_t *tdm = anem_cpu(m, td_dev, p->td_area_len);
@@ -405,13 +536,21 @@ int anem_submit(struct anem *m, const struct ctrl_plan *pl, uint64_t td_dev, uns
 			return e;
 	}
 	/* completion: bounded wait on the DMA channel the moves used */
-	if (m->nmoves) {
-		int r = dma_wait(m->dma, ANEM_DMA_CHANNEL, ANEM_WAIT_POLLS);
-		if (r == DMA_ERR_TIMEOUT)
-			return ANEM_E_TIMEOUT;
-		if (r != DMA_OK)
-			return ANEM_E_DMA;
+	if (m->nmoves && dma_get_state(m->dma, ANEM_DMA_CHANNEL) == DMA_STATE_RUNNING) {
+		int r = wait_channel(m);
+		if (r)
+			return r;
 	}
+	/* the engine posts its completion: the task (NID of the last TD) and the TDs it ran */
+	m->tq.done_nid = p->tds[pl->ntds - 1].nid;
+	m->tq.done_count = pl->ntds;
+	if (m->fault == ANEM_FAULT_WRONG_TASK) {
+		m->tq.done_nid ^= 1u; /* a completion for another task */
+		m->fault = ANEM_FAULT_NONE;
+		m->fault_hit = 1;
+	}
+	if (m->tq.done_nid != p->tds[pl->ntds - 1].nid || m->tq.done_count != m->tq.td_count)
+		return ANEM_E_WRONG_TASK;
 	m->tq.status = 1;
 	return ANEM_OK;
 }

@@ -27,7 +27,18 @@
 #define ANEM_WINDOW_BYTES 0x20000u /* H13 register addresses are below 0x20000 */
 #define ANEM_SCRATCH_BYTES 0x10000u
 #define ANEM_DMA_CHANNEL 0
-#define ANEM_WAIT_POLLS 1000000u
+#define ANEM_WAIT_POLLS 1000000u /* per transfer: past it, engine-timeout */
+
+/*
+ * The watchdog: every DMA poll of a submission counts against a budget derived from the
+ * program's size, ANEM_WD_BASE + TDs x ANEM_WD_PER_TD + moves x ANEM_WD_PER_MOVE + bytes /
+ * ANEM_WD_BYTES_PER_POLL (moves: 64 KiB chunks). Past it the submission stops with
+ * `watchdog-expired`, the channel is stopped and reset.
+ */
+#define ANEM_WD_BASE 4096u
+#define ANEM_WD_PER_TD 1024u
+#define ANEM_WD_PER_MOVE 256u
+#define ANEM_WD_BYTES_PER_POLL 16u
 
 typedef void (*anem_out_fn)(void *ctx, const char *s, size_t n);
 
@@ -36,7 +47,37 @@ struct anem_tq {
 	uint32_t bars_set;
 	uint64_t td_addr;
 	uint32_t td_size, td_count, nid, priority, started, status;
+	uint32_t done_nid, done_count; /* the completion the engine posted: last TD's NID, TDs run */
 };
+
+/*
+ * Fault injection, selected at run time (tests; the firmware's fault= key). The next `count`
+ * submissions (0 counts as 1) get the fault, after `skip` events of its kind pass normally
+ * (DMA polls for the DMA faults, register writes for READBACK):
+ *   DMA_HANG    a DMA transfer never completes       -> watchdog-expired (or engine-timeout)
+ *   DMA_ERROR   a DMA transfer completes with error  -> engine-dma-error
+ *   WRONG_TASK  the completion names another task    -> engine-completion-wrong-task
+ *   READBACK    a register reads back another value  -> engine-register-readback-mismatch
+ * watchdog_polls, when nonzero, replaces the derived watchdog budget (tests).
+ * A failed submission leaves the engine (task queue, register window) and the DMA channel reset.
+ */
+enum anem_fault_kind { ANEM_FAULT_NONE = 0, ANEM_FAULT_DMA_HANG, ANEM_FAULT_DMA_ERROR,
+		       ANEM_FAULT_WRONG_TASK, ANEM_FAULT_READBACK, ANEM_FAULT__COUNT };
+
+struct anem_faults {
+	uint32_t kind;  /* enum anem_fault_kind */
+	uint32_t skip;
+	uint32_t count;
+	uint32_t watchdog_polls;
+};
+
+/* Sets (a copy) or clears (NULL) the faults; they apply to every engine model. */
+void anem_set_faults(const struct anem_faults *f);
+/* Submissions the fault has hit since it was set. */
+uint32_t anem_faults_fired(void);
+const char *anem_fault_name(unsigned kind); /* "dma-hang", "dma-error", "wrong-task", "readback" */
+/* Kind from its name ("none" too); -1 when unknown. */
+int anem_fault_parse(const char *name);
 
 /* NE.MACCfg (NonlinearMode, bits 16-17: 2 = the activation LUT) and Common.ChCfg (OutFmt 4-5). */
 #define ANEM_REG_MACCFG 0xc804u
@@ -80,13 +121,16 @@ struct anem {
 	/* counters */
 	unsigned nwrites, nmoves;
 	uint64_t bytes_moved;
+	uint64_t wd_budget, polls; /* the watchdog's budget, DMA polls used */
+	uint32_t fault, fault_skip, fault_hit; /* the injected fault of the current submission */
 	unsigned td_writes[LDR_MAX_TDS], td_moves[LDR_MAX_TDS];
 	uint64_t td_bytes[LDR_MAX_TDS];
 	struct anem_act td_act[LDR_MAX_TDS];
 };
 
 enum anem_err { ANEM_OK = 0, ANEM_E_ARG = -1, ANEM_E_RANGE = -2, ANEM_E_DMA = -3,
-		ANEM_E_TIMEOUT = -4, ANEM_E_WINDOW = -5 };
+		ANEM_E_TIMEOUT = -4, ANEM_E_WINDOW = -5, ANEM_E_WATCHDOG = -6,
+		ANEM_E_WRONG_TASK = -7, ANEM_E_READBACK = -8 };
 const char *anem_err_name(int e);
 
 int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_base,
@@ -95,6 +139,9 @@ void anem_set_output(struct anem *m, unsigned trace, anem_out_fn out, void *ctx)
 
 /* One register write into the window (recorded and traced by name). */
 int anem_write(struct anem *m, const struct rm_gen *g, uint32_t addr, uint32_t value);
+
+/* The watchdog budget (DMA polls) of a plan, from its TD count and the bytes it moves. */
+uint64_t anem_watchdog_budget(const struct ctrl_plan *pl);
 
 /* Runs a checked plan: TD memory at td_dev (engine address, td_area_len bytes, in the arena). */
 int anem_submit(struct anem *m, const struct ctrl_plan *pl, uint64_t td_dev, unsigned priority);
@@ -147,6 +194,8 @@ struct anes_hooks {
 int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 		unsigned n, int use_defaults, unsigned trace, anem_out_fn out, void *ctx,
 		struct anes_result *res);
+/* The engine model the last session ran on (tests inspect its reset state). */
+const struct anem *anes_model(void);
 /* The same with hooks (NULL: none). */
 int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
 		      const struct subq_grant *grants, unsigned n, int use_defaults, unsigned trace,

@@ -39,6 +39,11 @@ static struct ctrl_plan s_plan;
 static struct anem s_model;
 static uint32_t s_window[ANEM_WINDOW_BYTES / 4];
 
+const struct anem *anes_model(void)
+{
+	return &s_model;
+}
+
 static void print_status(const struct ctrl_status *st, anem_out_fn out, void *ctx)
 {
 	outf(out, ctx, "submit: refused: %s", ctrl_status_name(st));

@@ -24,6 +24,7 @@ const char *dma_strerror(int status)
 	case DMA_ERR_READ_LAST: return "read-last-not-set error";
 	case DMA_ERR_HW: return "controller error";
 	case DMA_ERR_UNSUPPORTED: return "not supported by this engine";
+	case DMA_ERR_INJECTED: return "injected fault";
 	default: return "unknown DMA error";
 	}
 }
@@ -192,6 +193,8 @@ int dma_stop(struct dma_dev *d, unsigned ch)
 	struct dma_channel_state *s = &d->chan[ch];
 	if (s->state != DMA_STATE_RUNNING)
 		return DMA_OK;
+	if (d->fault.active == ch + 1)
+		d->fault.active = 0;
 	rc = d->ops->stop(d, ch);
 	if (rc != DMA_OK) {
 		s->state = DMA_STATE_ERROR;
@@ -200,6 +203,30 @@ int dma_stop(struct dma_dev *d, unsigned ch)
 	}
 	s->state = DMA_STATE_CONFIGURED;
 	return DMA_OK;
+}
+
+int dma_reset(struct dma_dev *d, unsigned ch)
+{
+	int rc = channel_ok(d, ch);
+	if (rc != DMA_OK)
+		return rc;
+	struct dma_channel_state *s = &d->chan[ch];
+	if (d->fault.active == ch + 1)
+		d->fault.active = 0;
+	if (s->state == DMA_STATE_RUNNING || s->state == DMA_STATE_ERROR)
+		rc = d->ops->stop(d, ch);
+	s->state = DMA_STATE_UNCONFIGURED;
+	s->error = DMA_OK;
+	s->bytes = 0;
+	return rc;
+}
+
+void dma_set_fault(struct dma_dev *d, enum dma_fault_kind kind, uint32_t skip)
+{
+	if (!d)
+		return;
+	d->fault.kind = kind;
+	d->fault.skip = kind == DMA_FAULT_NONE ? 0 : skip;
 }
 
 int dma_poll(struct dma_dev *d, unsigned ch)
@@ -217,6 +244,25 @@ int dma_poll(struct dma_dev *d, unsigned ch)
 		break;
 	default:
 		return DMA_ERR_STATE;
+	}
+	if (d->fault.active == ch + 1)
+		return DMA_ERR_BUSY; /* an injected hang: never completes */
+	if (d->fault.kind != DMA_FAULT_NONE) {
+		if (d->fault.skip) {
+			d->fault.skip--;
+		} else if (d->fault.kind == DMA_FAULT_HANG) {
+			d->fault.kind = DMA_FAULT_NONE;
+			d->fault.fired++;
+			d->fault.active = ch + 1;
+			return DMA_ERR_BUSY;
+		} else {
+			d->fault.kind = DMA_FAULT_NONE;
+			d->fault.fired++;
+			d->ops->stop(d, ch);
+			s->state = DMA_STATE_ERROR;
+			s->error = DMA_ERR_INJECTED;
+			return DMA_ERR_INJECTED;
+		}
 	}
 	rc = d->ops->poll(d, ch);
 	if (rc == 0)

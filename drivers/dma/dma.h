@@ -53,6 +53,7 @@ enum dma_status {
 	DMA_ERR_READ_LAST = -15,      /* the controller reported a read-last-not-set error */
 	DMA_ERR_HW = -16,             /* the controller flagged an error without a known cause */
 	DMA_ERR_UNSUPPORTED = -17,    /* the backend cannot do this */
+	DMA_ERR_INJECTED = -18,       /* an injected fault: the transfer ended with an error */
 };
 
 const char *dma_strerror(int status);
@@ -122,7 +123,25 @@ struct dma_channel_state {
 	uint64_t bytes;       /* bytes in the current configuration (all rows of all blocks) */
 };
 
+/*
+ * Fault injection (tests and the firmware's fault= key), selected at run time per device: the
+ * generic layer applies it in dma_poll, so it works the same on every backend. `skip` polls of
+ * running transfers go through normally first; at the next one the transfer
+ *   DMA_FAULT_HANG:  never completes (every poll: still running), until stopped or reset;
+ *   DMA_FAULT_ERROR: is stopped in the backend and ends in ERROR with DMA_ERR_INJECTED.
+ * A fault fires once (`fired` counts), then the device is back to normal.
+ */
+enum dma_fault_kind { DMA_FAULT_NONE = 0, DMA_FAULT_HANG, DMA_FAULT_ERROR };
+
+struct dma_fault {
+	uint32_t kind;   /* enum dma_fault_kind */
+	uint32_t skip;   /* transfers to let through before the fault */
+	uint32_t fired;  /* times the fault fired */
+	uint32_t active; /* the channel (plus 1) a HANG holds, 0 when none */
+};
+
 struct dma_dev {
+	struct dma_fault fault;
 	const char *name;
 	const struct dma_ops *ops;
 	void *priv;
@@ -143,6 +162,13 @@ int dma_poll(struct dma_dev *d, unsigned ch);
 /* Polls up to max_polls times: DMA_OK, DMA_ERR_TIMEOUT (still RUNNING), or the error. */
 int dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls);
 enum dma_state dma_get_state(const struct dma_dev *d, unsigned ch);
+
+/* Brings a channel back to UNCONFIGURED whatever its state (a running transfer is stopped in the
+ * backend first); clears its error. Used after a failed submission. */
+int dma_reset(struct dma_dev *d, unsigned ch);
+
+/* Arms (kind != NONE) or disarms a fault on a device; see struct dma_fault. */
+void dma_set_fault(struct dma_dev *d, enum dma_fault_kind kind, uint32_t skip);
 
 /* Convenience: configure one 1D block, start, wait. */
 int dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_t len,

@@ -117,13 +117,13 @@ static const char *status_name(uint32_t st)
 }
 
 /* One submission through the queue: queued, taken, run, its completion reaped and printed. */
-static int submit_via_queue(const uint8_t *buf, size_t len, unsigned trace)
+static int submit_via_queue(const uint8_t *buf, size_t len, unsigned trace, uint32_t id)
 {
 	static struct subq q;
 	static struct subq_entry e;
 	subq_init(&q);
 	memset(&e, 0, sizeof e);
-	e.id = 1;
+	e.id = id;
 	e.program = (uint64_t)(uintptr_t)buf;
 	e.program_len = len;
 	enum subq_err se = subq_submit(&q, &e);
@@ -146,7 +146,7 @@ static int submit_via_queue(const uint8_t *buf, size_t len, unsigned trace)
 /* Reads the program over semihosting, loads and validates it, prints the summary, then takes it
  * through the control path on the engine (the software model on boards without one) with the
  * default grants, printing what was programmed and moved (trace=0: per-TD summary only). */
-static int run_program(const char *path, unsigned trace)
+static int run_program(const char *path, unsigned trace, int fault)
 {
 	int fd = hal_file_open(path, 0);
 	if (fd < 0) {
@@ -185,7 +185,23 @@ static int run_program(const char *path, unsigned trace)
 	} else {
 		/* the control path first, so the summary still closes the output (the loader's
 		 * suite counts the lines from "program: valid" to the end) */
-		rc = submit_via_queue(buf, (size_t)n, trace);
+		if (fault > 0) {
+			/* fault=KIND: submission 1 gets the fault (a named failure is expected), then
+			 * submission 2 must run normally on the reset engine */
+			struct anem_faults f = {(uint32_t)fault, 0, 1, 0};
+			anem_set_faults(&f);
+			int r1 = submit_via_queue(buf, (size_t)n, 0, 1);
+			uint32_t fired = anem_faults_fired();
+			anem_set_faults(NULL);
+			printf("fault: %s injected %lu time%s, submission 1 %s\n",
+			       anem_fault_name((unsigned)fault), (unsigned long)fired,
+			       fired == 1 ? "" : "s", r1 ? "failed" : "did not fail");
+			rc = submit_via_queue(buf, (size_t)n, trace, 2);
+			if (!r1)
+				rc = 1;
+		} else {
+			rc = submit_via_queue(buf, (size_t)n, trace, 1);
+		}
 		printf("program: valid\n");
 		ldr_print(&prog, 0, to_console, NULL);
 	}
@@ -196,13 +212,22 @@ static int run_program(const char *path, unsigned trace)
 
 int anefw_job(const char *cmdline)
 {
-	static char path[512], tr[8];
+	static char path[512], tr[8], fl[24];
 	banner();
 	printf("command line: %s\n", cmdline && cmdline[0] ? cmdline : "(none)");
 	int rc = 0;
+	int fault = 0;
+	if (cmdline_arg(cmdline, "fault", fl, sizeof fl) == 0) {
+		fault = anem_fault_parse(fl);
+		if (fault < 0) {
+			printf("fault: unknown kind %s (dma-hang, dma-error, wrong-task, readback)\n", fl);
+			printf("anefw: done\n");
+			return 1;
+		}
+	}
 	if (cmdline_arg(cmdline, "program", path, sizeof path) == 0)
 		rc = run_program(path, cmdline_arg(cmdline, "trace", tr, sizeof tr) == 0 &&
-					       !strcmp(tr, "0") ? 0u : 1u);
+					       !strcmp(tr, "0") ? 0u : 1u, fault);
 	else
 		printf("no program given (program=PATH)\n");
 	printf("anefw: done\n");

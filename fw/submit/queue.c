@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#define DONE_RING (SUBQ_SLOTS + 1u)
+
 static const char *const names[SUBQ_ERR__COUNT] = {
 	[SUBQ_OK] = "ok",
 	[SUBQ_ERR_FULL] = "queue-full",
@@ -65,12 +67,12 @@ void subq_complete(struct subq *q, uint32_t id, enum subq_status st, uint32_t do
 		   uint32_t code)
 {
 	uint32_t head = q->done_head, tail = q->done_tail;
-	if (head >= SUBQ_SLOTS || tail >= SUBQ_SLOTS) {
+	if (head >= DONE_RING || tail >= DONE_RING) {
 		/* a corrupted ring: reset it rather than index with it */
 		q->done_head = q->done_tail = 0;
 		head = tail = 0;
 	}
-	uint32_t next = (tail + 1) % SUBQ_SLOTS;
+	uint32_t next = (tail + 1) % DONE_RING;
 	if (next == head) {
 		q->dropped++;
 		return;
@@ -81,12 +83,12 @@ void subq_complete(struct subq *q, uint32_t id, enum subq_status st, uint32_t do
 
 enum subq_err subq_reap(struct subq *q, struct subq_completion *out)
 {
-	if (q->done_head >= SUBQ_SLOTS || q->done_tail >= SUBQ_SLOTS)
+	if (q->done_head >= DONE_RING || q->done_tail >= DONE_RING)
 		return SUBQ_ERR_BAD_INDEX;
 	if (q->done_head == q->done_tail)
 		return SUBQ_ERR_EMPTY;
 	*out = q->done[q->done_head];
-	q->done_head = (q->done_head + 1) % SUBQ_SLOTS;
+	q->done_head = (q->done_head + 1) % DONE_RING;
 	return SUBQ_OK;
 }
 

@@ -67,8 +67,9 @@ struct subq {
 	uint64_t seq[SUBQ_SLOTS];   /* arrival order of each occupied slot, for FIFO ties */
 	uint64_t occupied;          /* bit per slot */
 	uint64_t next_seq;
-	/* completion ring, written by the firmware, read by the host */
-	struct subq_completion done[SUBQ_SLOTS];
+	/* completion ring, written by the firmware, read by the host; one spare entry so a full
+	 * queue of SUBQ_SLOTS submissions always has room for all its completions */
+	struct subq_completion done[SUBQ_SLOTS + 1];
 	uint32_t done_head, done_tail; /* head: next to read (host); tail: next to write */
 	uint32_t dropped;              /* completions lost to a full ring */
 };

@@ -70,8 +70,34 @@ TEST(subq, limits_and_corrupt_indices)
 	subq_init(q);
 	for (unsigned i = 0; i < SUBQ_SLOTS + 3; i++)
 		subq_complete(q, i, SUBQ_DONE, 0, 0);
-	CHECK_EQ(q->dropped, 4);
+	CHECK_EQ(q->dropped, 3);
 	CHECK_EQ(subq_reap(q, &c), SUBQ_OK);
 	CHECK_EQ(c.id, 0);
+	free(q);
+}
+
+static void accept_all(void *ctx, const struct subq_entry *e, struct subq_completion *c)
+{
+	(void)ctx;
+	(void)e;
+	(void)c;
+}
+
+TEST(subq, full_queue_gets_every_completion)
+{
+	struct subq *q = malloc(sizeof *q);
+	REQUIRE(q);
+	subq_init(q);
+	for (uint32_t i = 0; i < SUBQ_SLOTS; i++) {
+		struct subq_entry e = {.id = i, .priority = (uint8_t)(i % 4)};
+		REQUIRE(subq_submit(q, &e) == SUBQ_OK);
+	}
+	CHECK_EQ(subq_run(q, accept_all, NULL), SUBQ_SLOTS);
+	CHECK_EQ(q->dropped, 0);
+	struct subq_completion c;
+	unsigned n = 0;
+	while (subq_reap(q, &c) == SUBQ_OK)
+		n++;
+	CHECK_EQ(n, SUBQ_SLOTS);
 	free(q);
 }
