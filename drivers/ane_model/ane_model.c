@@ -58,7 +58,7 @@ int anem_fault_parse(const char *name)
 	return -1;
 }
 
-static void outf(anem_out_fn out, void *ctx, const char *fmt, ...)
+void anem_outf(anem_out_fn out, void *ctx, const char *fmt, ...)
 {
 	char line[200];
 	va_list ap;
@@ -143,7 +143,7 @@ int anem_write(struct anem *m, const struct rm_gen *g, uint32_t addr, uint32_t v
 	if (m->trace) {
 		char name[64];
 		anem_reg_name(g, addr, name, sizeof name);
-		outf(m->out, m->ctx, "  write 0x%05lx %-40s = 0x%08lx\n", (unsigned long)addr, name,
+		anem_outf(m->out, m->ctx, "  write 0x%05lx %-40s = 0x%08lx\n", (unsigned long)addr, name,
 		     (unsigned long)value);
 	}
 	return ANEM_OK;
@@ -154,9 +154,9 @@ static void tq_write(struct anem *m, const char *what, int idx, uint64_t v)
 	if (!m->trace)
 		return;
 	if (idx >= 0)
-		outf(m->out, m->ctx, "  tq %s[%d] = 0x%lx\n", what, idx, (unsigned long)v);
+		anem_outf(m->out, m->ctx, "  tq %s[%d] = 0x%lx\n", what, idx, (unsigned long)v);
 	else
-		outf(m->out, m->ctx, "  tq %s = 0x%lx\n", what, (unsigned long)v);
+		anem_outf(m->out, m->ctx, "  tq %s = 0x%lx\n", what, (unsigned long)v);
 }
 
 /* Waits for the channel: every poll counts against the watchdog; a transfer gets at most
@@ -211,7 +211,7 @@ static void count_move(struct anem *m, uint64_t len)
 static void trace_move(struct anem *m, const struct ctrl_range *r, int to_mem, const char *sname)
 {
 	if (m->trace)
-		outf(m->out, m->ctx, "  move %-6s %s 0x%08lx %s %s len 0x%lx\n", ctrl_kind_name(r->kind),
+		anem_outf(m->out, m->ctx, "  move %-6s %s 0x%08lx %s %s len 0x%lx\n", ctrl_kind_name(r->kind),
 		     to_mem ? "to" : "from", (unsigned long)r->runtime, to_mem ? "<-" : "->", sname,
 		     (unsigned long)r->len);
 }
@@ -511,7 +511,7 @@ static int submit_run(struct anem *m, const struct ctrl_plan *pl, uint64_t td_de
 		const struct ldr_td *td = &p->tds[i];
 		m->cur_td = i;
 		if (m->trace)
-			outf(m->out, m->ctx, "td %u at 0x%08lx size 0x%lx nid %lu\n", i,
+			anem_outf(m->out, m->ctx, "td %u at 0x%08lx size 0x%lx nid %lu\n", i,
 			     (unsigned long)(td_dev + td->off), (unsigned long)td->size,
 			     (unsigned long)td->nid);
 		struct ldr_write_iter it;

@@ -161,6 +161,9 @@ void anem_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len)
 #define ANES_GUARD 0x1000u
 #define ANES_CANARY 0xa5u
 
+/* printf-style output through an anem_out_fn (nothing when out is NULL; a line is cut at 199). */
+void anem_outf(anem_out_fn out, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 struct anes_result {
 	int loaded;               /* 1 when the loader accepted the program */
 	enum ldr_err lerr;
@@ -194,6 +197,9 @@ struct anes_hooks {
 int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 		unsigned n, int use_defaults, unsigned trace, anem_out_fn out, void *ctx,
 		struct anes_result *res);
+/* The completion a session's result earns: done, refused (loader, policy or kernel-unit domain,
+ * with that enum's code) or failed (engine domain). */
+void anes_completion(const struct anes_result *res, struct subq_completion *c);
 /* The engine model the last session ran on (tests inspect its reset state). */
 const struct anem *anes_model(void);
 /* The same with hooks (NULL: none). */

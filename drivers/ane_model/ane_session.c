@@ -6,22 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void outf(anem_out_fn out, void *ctx, const char *fmt, ...)
-{
-	char line[200];
-	va_list ap;
-	if (!out)
-		return;
-	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof line)
-		n = sizeof line - 1;
-	out(ctx, line, (size_t)n);
-}
-
 static const char *acc_name(unsigned a)
 {
 	return a == POL_RW ? "rw" : a == POL_WRITE ? "w" : a == POL_READ ? "r" : "-";
@@ -46,16 +30,16 @@ const struct anem *anes_model(void)
 
 static void print_status(const struct ctrl_status *st, anem_out_fn out, void *ctx)
 {
-	outf(out, ctx, "submit: refused: %s", ctrl_status_name(st));
+	anem_outf(out, ctx, "submit: refused: %s", ctrl_status_name(st));
 	if (st->td >= 0)
-		outf(out, ctx, " td %d", st->td);
+		anem_outf(out, ctx, " td %d", st->td);
 	if (st->kind >= 0)
-		outf(out, ctx, " %s", ctrl_kind_name((unsigned)st->kind));
+		anem_outf(out, ctx, " %s", ctrl_kind_name((unsigned)st->kind));
 	if (st->ch >= 0)
-		outf(out, ctx, " ch %d", st->ch);
+		anem_outf(out, ctx, " ch %d", st->ch);
 	if (st->bar >= 0)
-		outf(out, ctx, " bar %d", st->bar);
-	outf(out, ctx, "\n");
+		anem_outf(out, ctx, " bar %d", st->bar);
+	anem_outf(out, ctx, "\n");
 }
 
 int anes_submit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
@@ -81,7 +65,7 @@ int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
 	res->canaries_ok = 1;
 	res->lerr = ldr_load(buf, len, ldr_flags, &s_prog);
 	if (res->lerr != LDR_OK) {
-		outf(out, ctx, "submit: program rejected: %s\n", ldr_err_name(res->lerr));
+		anem_outf(out, ctx, "submit: program rejected: %s\n", ldr_err_name(res->lerr));
 		return 1;
 	}
 	res->loaded = 1;
@@ -120,7 +104,7 @@ int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
 	}
 	uint8_t *mem = malloc((size_t)size);
 	if (!mem) {
-		outf(out, ctx, "submit: out of memory for 0x%lx bytes\n", (unsigned long)size);
+		anem_outf(out, ctx, "submit: out of memory for 0x%lx bytes\n", (unsigned long)size);
 		res->run = ANEM_E_ARG;
 		return 1;
 	}
@@ -152,10 +136,10 @@ int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
 		if (hooks && hooks->fill)
 			hooks->fill(hooks->ctx, &g[i], b, is_weights);
 	}
-	outf(out, ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx", p->ntds,
+	anem_outf(out, ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx", p->ntds,
 	     p->ntds == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	for (unsigned i = 0; i < n; i++)
-		outf(out, ctx, "  grant bar %lu dva 0x%lx size 0x%lx %s at 0x%08lx\n",
+		anem_outf(out, ctx, "  grant bar %lu dva 0x%lx size 0x%lx %s at 0x%08lx\n",
 		     (unsigned long)g[i].bar, (unsigned long)g[i].dva, (unsigned long)g[i].size,
 		     acc_name(g[i].access), (unsigned long)g[i].mapped);
 	struct pol_range forbid[2] = {
@@ -180,7 +164,7 @@ int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
 				for (unsigned i = 0; i < p->ntds; i++)
 					for (unsigned r = 0; r < s_plan.td[i].nranges; r++) {
 						const struct ctrl_range *x = &s_plan.td[i].r[r];
-						outf(out, ctx, "  td %u range %-6s ch %u bar %u off 0x%lx len 0x%lx -> 0x%08lx %s\n",
+						anem_outf(out, ctx, "  td %u range %-6s ch %u bar %u off 0x%lx len 0x%lx -> 0x%08lx %s\n",
 						     i, ctrl_kind_name(x->kind), x->ch, x->bar,
 						     (unsigned long)x->off, (unsigned long)x->len,
 						     (unsigned long)x->runtime, acc_name(x->access));
@@ -194,27 +178,27 @@ int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
 			unsigned nc = 0;
 			for (unsigned r = 0; r < s_plan.td[i].nranges; r++)
 				nc += s_plan.td[i].r[r].kind == CTRL_R_COEFF;
-			outf(out, ctx, "td %u: %u writes, %u coefficient channel%s, %u moves, 0x%lx bytes moved%s\n",
+			anem_outf(out, ctx, "td %u: %u writes, %u coefficient channel%s, %u moves, 0x%lx bytes moved%s\n",
 			     i, s_model.td_writes[i], nc, nc == 1 ? "" : "s", s_model.td_moves[i],
 			     (unsigned long)s_model.td_bytes[i],
 			     s_plan.td[i].nstream_regs ? ", kernel-unit streams programmed" : "");
 			char act[120];
 			anem_act_describe(&s_model.td_act[i], act, sizeof act);
-			outf(out, ctx, "td %u: activation: %s", i, act);
+			anem_outf(out, ctx, "td %u: activation: %s", i, act);
 			if (s_model.td_act[i].state == ANEM_ACT_APPLIED)
-				outf(out, ctx, ", applied to %lu fp16 values",
+				anem_outf(out, ctx, ", applied to %lu fp16 values",
 				     (unsigned long)s_model.td_act[i].nelem);
-			outf(out, ctx, "\n");
+			anem_outf(out, ctx, "\n");
 			if (s_model.td_act[i].state == ANEM_ACT_APPLIED) {
 				res->act_applied++;
 				res->act_elems += s_model.td_act[i].nelem;
 			}
 		}
 		if (res->run != ANEM_OK) {
-			outf(out, ctx, "submit: engine failed: %s\n", anem_err_name(res->run));
+			anem_outf(out, ctx, "submit: engine failed: %s\n", anem_err_name(res->run));
 			rc = 1;
 		} else {
-			outf(out, ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",
+			anem_outf(out, ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",
 			     s_model.nwrites, s_model.nmoves, (unsigned long)s_model.bytes_moved);
 		}
 	}
@@ -241,9 +225,31 @@ int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
 		if (r < nr)
 			pos = ends[r];
 	}
-	outf(out, ctx, "submit: canaries %s\n", res->canaries_ok ? "intact" : "DAMAGED");
+	anem_outf(out, ctx, "submit: canaries %s\n", res->canaries_ok ? "intact" : "DAMAGED");
 	free(mem);
 	if (!res->canaries_ok)
 		rc = 1;
 	return rc;
+}
+
+void anes_completion(const struct anes_result *res, struct subq_completion *c)
+{
+	c->status = SUBQ_DONE;
+	c->domain = SUBQ_DOM_NONE;
+	c->code = 0;
+	if (!res->loaded) {
+		c->status = SUBQ_REFUSED;
+		c->domain = SUBQ_DOM_LOADER;
+		c->code = (uint32_t)res->lerr;
+	} else if (res->st.err != CTRL_OK) {
+		c->status = SUBQ_REFUSED;
+		c->domain = res->st.err == CTRL_E_KUNIT ? SUBQ_DOM_KUNIT : SUBQ_DOM_POLICY;
+		c->code = res->st.err == CTRL_E_KUNIT    ? (uint32_t)res->st.ku
+			  : res->st.err == CTRL_E_POLICY ? (uint32_t)res->st.pol
+							 : (uint32_t)res->st.err;
+	} else if (res->run != ANEM_OK || !res->canaries_ok) {
+		c->status = SUBQ_FAILED;
+		c->domain = SUBQ_DOM_ENGINE;
+		c->code = (uint32_t)-res->run;
+	}
 }

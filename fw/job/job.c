@@ -83,9 +83,6 @@ static void run_entry(void *vctx, const struct subq_entry *e, struct subq_comple
 	const uint8_t *buf = (const uint8_t *)(uintptr_t)e->program;
 	j->rc = anes_submit(buf, (size_t)e->program_len, 0, e->grants, e->ngrants, e->ngrants == 0,
 			    j->trace, to_console, NULL, &res);
-	c->status = SUBQ_DONE;
-	c->domain = SUBQ_DOM_NONE;
-	c->code = 0;
 	j->err = "ok";
 	if (!res.loaded)
 		j->err = ldr_err_name(res.lerr);
@@ -95,20 +92,7 @@ static void run_entry(void *vctx, const struct subq_entry *e, struct subq_comple
 		j->err = anem_err_name(res.run);
 	else if (!res.canaries_ok)
 		j->err = "canaries-damaged";
-	if (!res.loaded) {
-		c->status = SUBQ_REFUSED;
-		c->domain = SUBQ_DOM_LOADER;
-		c->code = (uint32_t)res.lerr;
-	} else if (res.st.err != CTRL_OK) {
-		c->status = SUBQ_REFUSED;
-		c->domain = res.st.err == CTRL_E_KUNIT ? SUBQ_DOM_KUNIT : SUBQ_DOM_POLICY;
-		c->code = res.st.err == CTRL_E_KUNIT ? (uint32_t)res.st.ku
-			  : res.st.err == CTRL_E_POLICY ? (uint32_t)res.st.pol : (uint32_t)res.st.err;
-	} else if (res.run != ANEM_OK || !res.canaries_ok) {
-		c->status = SUBQ_FAILED;
-		c->domain = SUBQ_DOM_ENGINE;
-		c->code = (uint32_t)-res.run;
-	}
+	anes_completion(&res, c);
 }
 
 static const char *status_name(uint32_t st)

@@ -90,25 +90,9 @@ static void s_handler(void *vctx, const struct subq_entry *e, struct subq_comple
 	r->ran++;
 	if (!res.canaries_ok)
 		r->bad_canary++;
-	c->status = SUBQ_DONE;
-	c->domain = SUBQ_DOM_NONE;
-	c->code = 0;
-	if (!res.loaded) {
-		c->status = SUBQ_REFUSED;
-		c->domain = SUBQ_DOM_LOADER;
-		c->code = (uint32_t)res.lerr;
-	} else if (res.st.err != CTRL_OK) {
-		c->status = SUBQ_REFUSED;
-		c->domain = res.st.err == CTRL_E_KUNIT ? SUBQ_DOM_KUNIT : SUBQ_DOM_POLICY;
-		c->code = res.st.err == CTRL_E_KUNIT ? (uint32_t)res.st.ku
-			  : res.st.err == CTRL_E_POLICY ? (uint32_t)res.st.pol : (uint32_t)res.st.err;
-	} else if (res.run != ANEM_OK || !res.canaries_ok) {
-		c->status = SUBQ_FAILED;
-		c->domain = SUBQ_DOM_ENGINE;
-		c->code = (uint32_t)-res.run;
-	} else {
+	anes_completion(&res, c);
+	if (c->status == SUBQ_DONE)
 		c->code = (uint32_t)(r->hash ^ (r->hash >> 32)); /* the outputs, for the check */
-	}
 }
 
 static int s_setup(void)
