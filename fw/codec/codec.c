@@ -271,7 +271,10 @@ enum codec_err codec_palette_decode(const struct codec_palette *p, const uint8_t
 
 /* ---------------- structured sparsity ---------------- */
 
-/* Per mask byte: its popcount, and the positions of its set bits (lowest first), one per byte. */
+/* Per mask byte: its popcount, and a word holding the positions of its set bits (lowest
+ * first) in 4-bit fields (field k at bits 4k..4k+2) with the popcount at bits 56..59, so that
+ * one load gives both and word >> 55 is twice the popcount (the values consumed, in bytes). */
+#define SPARSE_POP_SHIFT 56
 struct sparse_tabs {
 	uint64_t pos[256];
 	uint8_t pop[256];
@@ -287,8 +290,8 @@ static const struct sparse_tabs *sparse_tabs_get(void)
 			unsigned n = 0;
 			for (unsigned k = 0; k < 8; k++)
 				if ((m >> k) & 1u)
-					P |= (uint64_t)k << (8 * n++);
-			sparse_tabs.pos[m] = P;
+					P |= (uint64_t)k << (4 * n++);
+			sparse_tabs.pos[m] = P | (uint64_t)n << SPARSE_POP_SHIFT;
 			sparse_tabs.pop[m] = (uint8_t)n;
 		}
 		sparse_tabs_ready = 1;
@@ -323,29 +326,32 @@ enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const u
 	const uint16_t *v = values;
 	size_t i = 0;
 	if (((uintptr_t)out & 7) == 0) {
-		/* whole mask bytes: zero 8 outputs with two 64-bit stores, then scatter the kept
-		 * values to their positions (from a per-mask-byte position table) */
+		/* whole mask bytes: zero 8 outputs with two 64-bit stores, then scatter exactly
+		 * popcount kept values to their positions, entering a fall-through chain through a
+		 * jump table indexed by the popcount (one load and one indirect branch per byte) */
+		static const void *const scatter_from[9] = {&&s0, &&s1, &&s2, &&s3, &&s4,
+							    &&s5, &&s6, &&s7, &&s8};
 		const struct sparse_tabs *st = sparse_tabs_get();
-		const size_t whole = count / 8;
-		for (size_t b = 0; b < whole; b++, i += 8) {
-			unsigned m = mask[b];
-			uint64_t P = st->pos[m];
-			uint16_t *o = out + i;
+		const uint8_t *mp = mask, *mend = mask + count / 8;
+		uint16_t *o = out;
+		while (mp < mend) {
+			uint64_t P = st->pos[*mp++];
 			codec_st64(o, 0);
 			codec_st64(o + 4, 0);
-			switch (st->pop[m]) {
-			case 8: o[(P >> 56) & 7] = v[7]; __attribute__((fallthrough));
-			case 7: o[(P >> 48) & 7] = v[6]; __attribute__((fallthrough));
-			case 6: o[(P >> 40) & 7] = v[5]; __attribute__((fallthrough));
-			case 5: o[(P >> 32) & 7] = v[4]; __attribute__((fallthrough));
-			case 4: o[(P >> 24) & 7] = v[3]; __attribute__((fallthrough));
-			case 3: o[(P >> 16) & 7] = v[2]; __attribute__((fallthrough));
-			case 2: o[(P >> 8) & 7] = v[1]; __attribute__((fallthrough));
-			case 1: o[P & 7] = v[0]; __attribute__((fallthrough));
-			default: break;
-			}
-			v += st->pop[m];
+			goto *scatter_from[P >> SPARSE_POP_SHIFT];
+		s8: o[(P >> 28) & 7] = v[7];
+		s7: o[(P >> 24) & 7] = v[6];
+		s6: o[(P >> 20) & 7] = v[5];
+		s5: o[(P >> 16) & 7] = v[4];
+		s4: o[(P >> 12) & 7] = v[3];
+		s3: o[(P >> 8) & 7] = v[2];
+		s2: o[(P >> 4) & 7] = v[1];
+		s1: o[P & 7] = v[0];
+		s0:
+			v += P >> SPARSE_POP_SHIFT;
+			o += 8;
 		}
+		i = (size_t)(o - out);
 	}
 	for (size_t b = i / 8; b < mask_len; b++) {
 		unsigned m = mask[b];
