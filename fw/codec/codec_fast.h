@@ -57,25 +57,37 @@ static inline uint32_t *codec_pair_table(const uint16_t *tab)
 	uint32_t *pt = malloc(65536u * 4);
 	if (!pt)
 		return NULL;
-	uint64_t lo2[128];
+	/* lo2[j]: the low halves of entries 2j, 2j+1 of every row; hr[hi]: row hi's high halves */
+	uint64_t lo2[128], hr[256];
 	for (unsigned j = 0; j < 128; j++)
 		lo2[j] = (uint64_t)tab[2 * j] | (uint64_t)tab[2 * j + 1] << 32;
-	for (unsigned hi = 0; hi < 256; hi++) {
-		uint64_t h = (uint64_t)tab[hi] << 16;
-		h |= h << 32;
-		uint32_t *d = pt + (hi << 8);
-		for (unsigned j = 0; j < 128; j += 8) {
-			/* eight loads, then eight stores: they pair into ldp / stp */
-			uint64_t a0 = lo2[j], a1 = lo2[j + 1], a2 = lo2[j + 2], a3 = lo2[j + 3];
-			uint64_t a4 = lo2[j + 4], a5 = lo2[j + 5], a6 = lo2[j + 6], a7 = lo2[j + 7];
-			codec_st64(d + 2 * j, a0 | h);
-			codec_st64(d + 2 * j + 2, a1 | h);
-			codec_st64(d + 2 * j + 4, a2 | h);
-			codec_st64(d + 2 * j + 6, a3 | h);
-			codec_st64(d + 2 * j + 8, a4 | h);
-			codec_st64(d + 2 * j + 10, a5 | h);
-			codec_st64(d + 2 * j + 12, a6 | h);
-			codec_st64(d + 2 * j + 14, a7 | h);
+	for (unsigned hi = 0; hi < 256; hi++)
+		hr[hi] = ((uint64_t)tab[hi] << 16) * 0x100000001ull;
+	/* a 16-entry column chunk of lo2 stays in registers while it is merged into every row,
+	 * two rows per turn: per 32 entries one load pair, 16 merges and 8 store pairs */
+	for (unsigned jc = 0; jc < 128; jc += 8) {
+		uint64_t a0 = lo2[jc], a1 = lo2[jc + 1], a2 = lo2[jc + 2], a3 = lo2[jc + 3];
+		uint64_t a4 = lo2[jc + 4], a5 = lo2[jc + 5], a6 = lo2[jc + 6], a7 = lo2[jc + 7];
+		uint32_t *d = pt + 2 * jc;
+		for (unsigned hi = 0; hi < 256; hi += 2, d += 512) {
+			uint64_t h0 = hr[hi], h1 = hr[hi + 1];
+			uint32_t *e = d + 256;
+			codec_st64(d, a0 | h0);
+			codec_st64(d + 2, a1 | h0);
+			codec_st64(d + 4, a2 | h0);
+			codec_st64(d + 6, a3 | h0);
+			codec_st64(d + 8, a4 | h0);
+			codec_st64(d + 10, a5 | h0);
+			codec_st64(d + 12, a6 | h0);
+			codec_st64(d + 14, a7 | h0);
+			codec_st64(e, a0 | h1);
+			codec_st64(e + 2, a1 | h1);
+			codec_st64(e + 4, a2 | h1);
+			codec_st64(e + 6, a3 | h1);
+			codec_st64(e + 8, a4 | h1);
+			codec_st64(e + 10, a5 | h1);
+			codec_st64(e + 12, a6 | h1);
+			codec_st64(e + 14, a7 | h1);
 		}
 	}
 	return pt;
@@ -94,8 +106,8 @@ static inline void codec_pair_decode(const uint32_t *pt, const uint16_t *tab, co
 		uint16_t *o = out + i;
 		i += (size_t)(end - s);
 		for (; s < end; s += 64, o += 64) {
-			/* each pair index is one aligned 16-bit load (no shifting or masking), two
-			 * pair results make one 64-bit store, and adjacent stores pair up */
+			/* each pair index is one aligned 16-bit load (no shifting or masking) and
+			 * each pair result one 32-bit store; adjacent stores pair up (stp w, w) */
 #pragma GCC unroll 8
 			for (unsigned k = 0; k < 8; k++) {
 				uint16_t a, b, c, d;
@@ -103,9 +115,11 @@ static inline void codec_pair_decode(const uint32_t *pt, const uint16_t *tab, co
 				__builtin_memcpy(&b, __builtin_assume_aligned(s + 8 * k + 2, 2), 2);
 				__builtin_memcpy(&c, __builtin_assume_aligned(s + 8 * k + 4, 4), 2);
 				__builtin_memcpy(&d, __builtin_assume_aligned(s + 8 * k + 6, 2), 2);
-				uint64_t o0 = pt[a] | (uint64_t)pt[b] << 32, o1 = pt[c] | (uint64_t)pt[d] << 32;
-				codec_st64(o + 8 * k, o0);
-				codec_st64(o + 8 * k + 4, o1);
+				uint32_t r0 = pt[a], r1 = pt[b], r2 = pt[c], r3 = pt[d];
+				__builtin_memcpy(__builtin_assume_aligned(o + 8 * k, 8), &r0, 4);
+				__builtin_memcpy(__builtin_assume_aligned(o + 8 * k + 2, 4), &r1, 4);
+				__builtin_memcpy(__builtin_assume_aligned(o + 8 * k + 4, 8), &r2, 4);
+				__builtin_memcpy(__builtin_assume_aligned(o + 8 * k + 6, 4), &r3, 4);
 			}
 		}
 	}

@@ -5,6 +5,9 @@
 
 #include <string.h>
 
+/* From this many elements per scale, dequant_run builds the 256 results and looks them up. */
+#define DQ_TABLE_MIN 320u
+
 /* ---------------- affine ---------------- */
 
 static inline int32_t q_value(enum codec_qtype t, uint8_t b)
@@ -32,10 +35,60 @@ static int fp16_all_finite(const uint16_t *v, size_t n)
 	return 1;
 }
 
+/*
+ * One run's constants for the direct form: the exact product scale * (q - offset) is
+ * p = A * q + B in units of 2^X (|p| < 2^45), and k = 77 + X is the largest count of leading
+ * zeros of |p| whose result is a normal fp16.
+ */
+struct dq_run {
+	int64_t A, B;
+	int32_t k;
+	uint16_t zero; /* the result for p == 0: +0, or -0 under a negative scale */
+	/* for dq_exact: the scale as sm * 2^se with sign flag sneg, and d = q * unit - off in
+	 * units of 2^E */
+	int32_t sm, se, sneg, E;
+	int64_t unit, off;
+};
+
+/* One element by the direct form, for runs whose largest |p| is finite in fp16 (so no result
+ * overflows) and whose scale is nonzero: |p| is moved up so that its top bit is bit 62, its 11
+ * leading bits are rounded to nearest even with one add, and the exponent field is k - clz,
+ * into which the implicit bit (and a carry out of the significand) adds. A zero or subnormal
+ * result goes to dq_exact. */
+static uint16_t dq_exact(const struct dq_run *r, int32_t q);
+
+static inline uint16_t dq_direct(const struct dq_run *r, int32_t q)
+{
+	int64_t p = r->A * q + r->B;
+	if (p == 0)
+		return r->zero;
+	uint64_t a = p < 0 ? 0 - (uint64_t)p : (uint64_t)p;
+	int32_t lz = __builtin_clzll(a);
+	if (__builtin_expect(lz > r->k, 0))
+		return dq_exact(r, q);
+	uint64_t n = a << (lz - 1);
+	uint64_t sig = (n + 0x7ffffffffffffull + ((n >> 52) & 1)) >> 52;
+	return (uint16_t)((((uint32_t)(r->k - lz) << 10) + (uint32_t)sig) | (uint32_t)((uint64_t)p >> 63 << 15));
+}
+
+/* A subnormal result (or any, for runs not in the direct form) by the general rounding. */
+static __attribute__((noinline)) uint16_t dq_exact(const struct dq_run *r, int32_t q)
+{
+	int64_t d = (int64_t)q * r->unit - r->off;
+	return scaled_product(r->sm, r->se, r->sneg, d, r->E);
+}
+
+/* A short run by the direct form, one loop per element type so the hot loop has no selects. */
+#define DQ_DIRECT_LOOP(r, src, dst, n, cast)                                                         \
+	for (size_t i_ = 0; i_ < (n); i_++)                                                         \
+		(dst)[i_] = dq_direct((r), (int32_t)(cast)(src)[i_])
+
 /* One run of n elements sharing a scale and an offset (om * 2^oe, exact; a zero point is
  * (zp, 0)): dst[i] = fp16_rne(scale * (q[i] - offset)), rounded once. The difference is
  * computed exactly as D * 2^E with E = min(0, oe) (|D| < 2^34). Long runs compute all 256
- * possible results once and look them up (codec_table_decode: pair tables when long enough). */
+ * possible results once and look them up (codec_table_decode: pair tables when long enough);
+ * short runs round each element by the direct form where it applies (nonzero scale, no
+ * result past 65504, normal results) and by scaled_product otherwise. */
 static void dequant_run(enum codec_qtype type, uint16_t scale, int32_t om, int32_t oe, const uint8_t *src,
 			uint16_t *dst, size_t n)
 {
@@ -45,14 +98,31 @@ static void dequant_run(enum codec_qtype type, uint16_t scale, int32_t om, int32
 	int32_t E = oe < 0 ? oe : 0;
 	int64_t off_scaled = (int64_t)om * ((int64_t)1 << (oe - E));
 	const int64_t unit = (int64_t)1 << (0 - E);
-	if (n >= 512) {
+	struct dq_run r = {(int64_t)sm * unit, -(int64_t)sm * off_scaled, 77 + se + E, sneg ? FP16_SIGN : 0,
+			   sm, se, sneg, E, unit, off_scaled};
+	int direct = 0;
+	if (sm != 0) {
+		/* |p| is largest at one end of the q range; monotone rounding bounds the rest */
+		int32_t qlo = type == CODEC_Q_INT8 ? -128 : 0;
+		int64_t p0 = r.A * qlo + r.B, p1 = r.A * (qlo + 255) + r.B;
+		p0 = p0 < 0 ? -p0 : p0;
+		p1 = p1 < 0 ? -p1 : p1;
+		direct = fp16_is_finite(fp16_from_scaled_fast(p0 > p1 ? p0 : p1, se + E));
+	}
+	if (n >= DQ_TABLE_MIN) {
 		uint16_t tab[256];
-		for (unsigned v = 0; v < 256; v++)
-			tab[v] = scaled_product(sm, se, sneg, q_value(type, (uint8_t)v) * unit - off_scaled, E);
+		for (unsigned v = 0; v < 256; v++) {
+			int32_t qv = q_value(type, (uint8_t)v);
+			tab[v] = direct ? dq_direct(&r, qv) : dq_exact(&r, qv);
+		}
 		codec_table_decode(tab, src, dst, n);
-	} else {
+	} else if (!direct) {
 		for (size_t i = 0; i < n; i++)
-			dst[i] = scaled_product(sm, se, sneg, q_value(type, src[i]) * unit - off_scaled, E);
+			dst[i] = dq_exact(&r, q_value(type, src[i]));
+	} else if (type == CODEC_Q_INT8) {
+		DQ_DIRECT_LOOP(&r, src, dst, n, int8_t);
+	} else {
+		DQ_DIRECT_LOOP(&r, src, dst, n, uint8_t);
 	}
 }
 

@@ -237,3 +237,50 @@ TEST(codec_fast, blockwise_long_blocks_fractional_offset)
 	free(q);
 	free(out);
 }
+
+/* Any finite fp16: every binade, subnormals, zero and both signs. */
+static uint16_t random_finite(void)
+{
+	uint16_t h = (uint16_t)test_rand();
+	return (h & 0x7c00u) == 0x7c00u ? (uint16_t)(h & 0xbbffu) : h;
+}
+
+TEST(codec_fast, dequant_short_runs_every_q)
+{
+	/* Short runs (under the table threshold) round each element directly. Every block holds
+	 * all 256 codes, under random scales of every binade (results subnormal, zero, overflowing)
+	 * and offsets that are random, integral or absent. */
+	const size_t block = 256, nblk = 1024, count = block * nblk;
+	uint8_t *q = malloc(count);
+	uint16_t *out = malloc(count * 2), *scale = malloc(nblk * 2), *offset = malloc(nblk * 2);
+	REQUIRE(q && out && scale && offset);
+	for (size_t k = 0; k < nblk; k++) {
+		for (size_t v = 0; v < block; v++)
+			q[k * block + v] = (uint8_t)(v * 167u + k); /* a permutation of 0..255 */
+		scale[k] = random_finite();
+		switch (k % 3) {
+		case 0: offset[k] = random_finite(); break;
+		case 1: offset[k] = fp16_from_scaled((int64_t)(test_rand() % 400u) - 140, 0); break;
+		default: offset[k] = 0; break;
+		}
+	}
+	for (unsigned type = 0; type < 2; type++) {
+		struct codec_blockwise b = {.type = type ? CODEC_Q_UINT8 : CODEC_Q_INT8, .block = block};
+		CHECK_EQ(codec_blockwise_decode(&b, q, count, scale, nblk, offset, nblk, out, count), CODEC_OK);
+		size_t bad = 0;
+		for (size_t i = 0; i < count; i++) {
+			int32_t om, oe;
+			fp16_decompose(offset[i / block], &om, &oe);
+			int qv = type ? (int)q[i] : (int)(int8_t)q[i];
+			uint16_t want = ref_dequant(scale[i / block], qv, om, oe);
+			if (out[i] != want && bad++ < 4)
+				test_fail_at(__FILE__, __LINE__, "type %u scale %04x offset %04x q %d: %04x, want %04x",
+					     type, scale[i / block], offset[i / block], qv, out[i], want);
+		}
+		CHECK_EQ(bad, 0);
+	}
+	free(q);
+	free(out);
+	free(scale);
+	free(offset);
+}
