@@ -4,6 +4,8 @@
 #include "fw/common/fp16.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/kunit/kunit.h"
+#include "fw/loader/hwx_write.h"
+#include "fw/loader/loader.h"
 
 #include <string.h>
 
@@ -20,6 +22,7 @@ static const char *const names[PD_E__COUNT] = {
 	[PD_E_PALETTE_BITS] = "desc-palette-bits-differ",
 	[PD_E_TOO_LARGE] = "desc-program-too-large",
 	[PD_E_KUNIT] = "desc-kernel-unit-invalid",
+	[PD_E_CONTAINER] = "desc-container-failed",
 };
 
 const char *pd_err_name(enum pd_err e)
@@ -501,4 +504,62 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	memset(out + woff + ulen, 0, wlen - ulen);
 	*len = (size_t)woff + wlen;
 	return PD_OK;
+}
+
+enum pd_err pd_build_hwx(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len)
+{
+	static struct ldr_program p;
+	struct subq_grant g[LDR_NBARS];
+	static char wname[HWXW_MAX_WINDOWS][16];
+	struct hwxw_window win[HWXW_MAX_WINDOWS];
+	size_t rlen;
+	if (!len)
+		return PD_E_ARG;
+	enum pd_err e = pd_build(d, out, cap, &rlen);
+	if (e != PD_OK)
+		return e;
+	if (ldr_load(out, rlen, LDR_F_RAW, &p) != LDR_OK)
+		return PD_E_CONTAINER;
+	int n = ctrl_default_grants(&p, g, LDR_NBARS, NULL);
+	if (n < 0)
+		return PD_E_CONTAINER;
+	unsigned nwin = 0, nout = 0;
+	for (int i = 0; i < n; i++) {
+		if (g[i].bar == PD_WEIGHTS_BAR)
+			continue;
+		if (nwin >= HWXW_MAX_WINDOWS || (g[i].bar != PD_INPUT_BAR && g[i].bar < PD_FIRST_OUTPUT_BAR))
+			return PD_E_CONTAINER;
+		int in = g[i].bar == PD_INPUT_BAR;
+		if (in)
+			memcpy(wname[nwin], "input", 6);
+		else {
+			memcpy(wname[nwin], "output_", 7);
+			wname[nwin][7] = (char)('0' + nout % 10);
+			wname[nwin][8] = 0;
+			nout++;
+		}
+		win[nwin] = (struct hwxw_window){wname[nwin], g[i].bar, in ? LDR_WIN_INPUT : LDR_WIN_OUTPUT,
+						 g[i].size};
+		nwin++;
+	}
+	struct hwxw_spec s = {
+		.cpusubtype = PD_HWX_SUBTYPE,
+		.text = out,
+		.text_len = p.weights_off,
+		.first_td_bytes = PD_TD_BYTES,
+		.ntds = p.ntds,
+		.text_bar = 0,
+		.weights = out + p.weights_off,
+		.weights_len = p.weights_len,
+		.weights_bar = PD_WEIGHTS_BAR,
+		.win = win,
+		.nwin = nwin,
+		.note = "anefw mkprog\n\t-t h13\n",
+	};
+	size_t need = hwxw_size(&s);
+	if (!need)
+		return PD_E_CONTAINER;
+	if (need > cap)
+		return PD_E_TOO_LARGE;
+	return hwxw_write(&s, out, cap, len) == HWXW_OK ? PD_OK : PD_E_CONTAINER;
 }

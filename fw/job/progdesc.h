@@ -33,6 +33,7 @@ enum pd_err {
 	PD_E_PALETTE_BITS,    /* palette layers with different bit depths */
 	PD_E_TOO_LARGE,       /* the program does not fit the buffer or the chip's caps */
 	PD_E_KUNIT,           /* the kernel unit could not be written or does not validate */
+	PD_E_CONTAINER,       /* the raw stream could not be put in a .hwx container */
 	PD_E__COUNT
 };
 const char *pd_err_name(enum pd_err e);
@@ -57,6 +58,13 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 
 /* Writes the program into out (cap bytes); *len its size. */
 enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len);
+
+/* The same program in a .hwx container (fw/loader/hwx_write.h), the form the compiler's files
+ * have: __text holds the TDs, __TEXT,__const the kernel unit, and every tensor BAR becomes a
+ * named I/O window ("input", "output_0", ...) as large as the raw stream's default grant for
+ * that BAR (the extent its TDs declare). The raw stream is built in out first, then moved. */
+#define PD_HWX_SUBTYPE 4u /* H13 */
+enum pd_err pd_build_hwx(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len);
 
 /* The activation record of an activation (86 bytes), or 0 when none. */
 int pd_act_record(unsigned act, uint8_t rec[86]);

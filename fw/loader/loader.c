@@ -3,27 +3,9 @@
  * stream. See docs/formats.md for the layout as this project reads it.
  */
 #include "fw/loader/loader.h"
+#include "fw/loader/hwx_format.h"
 
 #include <string.h>
-
-#define HWX_MAGIC 0xbeefface
-#define HWX_CPUTYPE 0x80
-#define LC_SYMTAB 0x2
-#define LC_THREAD 0x4
-#define LC_UNIXTHREAD 0x5
-#define LC_IDFVMLIB 0x6
-#define LC_LOADFVMLIB 0x7
-#define LC_IDENT 0x8
-#define LC_SEGMENT_64 0x19
-#define SEG_CMD_BYTES 72
-#define SECT_BYTES 80
-#define RELOC_BYTES 8
-#define THREAD_MAIN_FLAVOR 1
-#define THREAD_BARS_OFF 0x000
-#define THREAD_TD_ADDR_OFF 0x800
-#define THREAD_TD_WORDS_OFF 0x808
-#define THREAD_TD_COUNT_OFF 0x80c
-#define THREAD_MAIN_MIN 0x810
 
 static const char *const err_names[LDR_E_COUNT_] = {
 	[LDR_OK] = "ok",

@@ -266,6 +266,7 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 		const struct ldr_td *t = &p->tds[i];
 		if (!t->lut)
 			continue;
+		unsigned before = n;
 		for (unsigned k = 0; k < t->ncoeff; k++) {
 			const struct ldr_coeff *c = &t->coeff[k];
 			if (c->size != LDR_LUT_BYTES)
@@ -287,6 +288,13 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 					   rec[2 * e] | rec[2 * e + 1] << 8);
 				pf(o, "\n");
 			}
+			n++;
+		}
+		if (n == before && !o->json) {
+			/* selected, but no coefficient channel holds a record: a kernel-unit stream
+			 * (docs/kunit.md) feeds it, resolved at submission */
+			pf(o, "  td %u: selected, no record in a coefficient channel (a kernel-unit "
+			      "stream may feed it: see submit --trace)\n", i);
 			n++;
 		}
 	}

@@ -1,6 +1,6 @@
 # anefw-tool mkprog: the default program (fw/job/default.desc, what `make run` runs) is written,
 # submits on the host with its default grants (per TD: what was programmed and moved, the
-# activation applied), and the firmware runs it on each board through its submission queue with
+# activation applied; a .hwx container, and the same run as --raw's bare task stream), and the firmware runs it on each board through its submission queue with
 # the same trace and a completion; malformed
 # descriptions are refused with their named error and a nonzero exit.
 . tests/lib.sh
@@ -34,6 +34,31 @@ else
 	t_fail mkprog.default_layers_and_activation "weights $w/3, activation $a/1, none $n/3"
 fi
 
+# the default output is a .hwx container with named windows; --raw writes the bare task stream,
+# and both run the same (the traces differ only in addresses: grants, ranges, BAR values)
+if "$TOOL" validate --hwx "$prog" >/dev/null 2>&1 &&
+   "$TOOL" inspect "$prog" 2>&1 | grep -q '^program: hwx container, generation H13' &&
+   "$TOOL" inspect "$prog" 2>&1 | grep -q '"input" .* bar 5'; then
+	t_pass mkprog.default_is_hwx_container
+else
+	t_fail mkprog.default_is_hwx_container "$("$TOOL" inspect "$prog" 2>&1 | head -3 | tr '\n' ' ')"
+fi
+rawprog="$work/default.raw"
+if "$TOOL" mkprog --raw fw/job/default.desc "$rawprog" >/dev/null 2>&1 &&
+   "$TOOL" inspect "$rawprog" 2>&1 | grep -q '^program: raw'; then
+	# engine addresses (the session's buffers, 0x400xxxxx) are masked
+	strip() { grep -v -e 'grant bar' -e ' range ' -e 'tq BAR\[' -e '^submit: \(hwx\|raw\) program' |
+		sed -E 's/0x400[0-9a-f]{5}/ADDR/g'; }
+	rawtrace=$("$TOOL" submit --trace "$rawprog" 2>&1)
+	if [ "$(strip <<<"$rawtrace")" = "$(strip <<<"$host")" ] && grep -q '^submit: completed' <<<"$rawtrace"; then
+		t_pass mkprog.raw_and_hwx_run_the_same
+	else
+		t_fail mkprog.raw_and_hwx_run_the_same "$(diff <(strip <<<"$rawtrace") <(strip <<<"$host") | head -4 | tr '\n' ' ')"
+	fi
+else
+	t_fail mkprog.raw_and_hwx_run_the_same "mkprog --raw failed or wrote no raw stream"
+fi
+
 for b in $TEST_BOARDS; do
 	elf="$BUILD/$b/anefw.elf"
 	[ -f "$elf" ] || { t_skip "mkprog.$b.default_runs" "no $elf"; continue; }
@@ -64,4 +89,10 @@ bad bad_density ':1: desc-bad-value' 'layer sparse density=0\n'
 bad two_activations ':3: desc-two-activations' 'layer int8\nactivation relu\nactivation relu\n'
 bad empty 'desc-no-layers' '# nothing here\n'
 bad too_large 'desc-program-too-large' 'input w=4096 h=4096 c=4096\nlayer int8\n'
+out=$("$TOOL" mkprog --bogus fw/job/default.desc "$work/x.hwx" 2>&1); rc=$?
+if [ "$rc" -ne 0 ] && grep -q 'expected \[--raw\] DESC OUT' <<<"$out" && [ ! -e "$work/x.hwx" ]; then
+	t_pass mkprog.refuse.unknown_option
+else
+	t_fail mkprog.refuse.unknown_option "exit $rc: $out"
+fi
 t_done

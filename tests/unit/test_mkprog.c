@@ -3,13 +3,16 @@
  * task stream that the loader accepts, whose weights are one kernel unit with a palette, a sparse
  * and an int8 layer and an activation record; the whole program runs on the engine model with
  * its default grants; each coefficient channel covers its layer's OCG record; every malformed
- * description is refused with its named error and line.
+ * description is refused with its named error and line. The same program in a .hwx container
+ * (pd_build_hwx) holds the same bytes, one window per tensor BAR, and runs the same; the
+ * container writer refuses bad specs by name and writes nothing past its buffer.
  */
 #include "drivers/ane_model/ane_model.h"
 #include "fw/actlut/actlut.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/job/progdesc.h"
 #include "fw/kunit/kunit.h"
+#include "fw/loader/hwx_write.h"
 #include "tests/harness/harness.h"
 
 #include <stdio.h>
@@ -129,13 +132,10 @@ static void null_out(void *ctx, const char *s, size_t n)
 	(void)n;
 }
 
-TEST(mkprog, program_runs_on_the_model)
+/* Runs a built program (raw or container) on the engine model with its default grants and
+ * checks every output value through the hooks. */
+static void run_on_model(const uint8_t *prog, size_t len, unsigned flags)
 {
-	static struct pd_desc d;
-	unsigned line;
-	size_t len = 0;
-	REQUIRE(pd_parse(default_like, strlen(default_like), &d, &line) == PD_OK);
-	REQUIRE(pd_build(&d, progbuf, sizeof progbuf, &len) == PD_OK);
 	static struct run_ctx c;
 	memset(&c, 0, sizeof c);
 	uint8_t rec[ACTLUT_BYTES];
@@ -143,7 +143,7 @@ TEST(mkprog, program_runs_on_the_model)
 	REQUIRE(actlut_parse(&c.lut, rec, sizeof rec) == ACTLUT_OK);
 	struct anes_hooks h = {fill, check, &c};
 	struct anes_result res;
-	int rc = anes_submit_hooks(progbuf, len, LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	int rc = anes_submit_hooks(prog, len, flags, NULL, 0, 1, 0, null_out, NULL, &h, &res);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(res.run, ANEM_OK);
 	CHECK(res.canaries_ok);
@@ -152,6 +152,105 @@ TEST(mkprog, program_runs_on_the_model)
 	CHECK_EQ(res.act_elems, 32u * 2 * 16); /* 64-byte rows of 32 fp16, 2 rows, 16 planes */
 	CHECK_EQ(c.nout, 4u);
 	CHECK_EQ(c.bad, 0u);
+}
+
+TEST(mkprog, program_runs_on_the_model)
+{
+	static struct pd_desc d;
+	unsigned line;
+	size_t len = 0;
+	REQUIRE(pd_parse(default_like, strlen(default_like), &d, &line) == PD_OK);
+	REQUIRE(pd_build(&d, progbuf, sizeof progbuf, &len) == PD_OK);
+	run_on_model(progbuf, len, LDR_F_RAW);
+}
+
+TEST(mkprog, container_holds_the_raw_program_and_runs)
+{
+	static struct pd_desc d;
+	static struct ldr_program raw, hwx;
+	static uint8_t rawbuf[1 << 16];
+	unsigned line;
+	size_t rlen = 0, len = 0;
+	REQUIRE(pd_parse(default_like, strlen(default_like), &d, &line) == PD_OK);
+	REQUIRE(pd_build(&d, rawbuf, sizeof rawbuf, &rlen) == PD_OK);
+	REQUIRE(ldr_load(rawbuf, rlen, LDR_F_RAW, &raw) == LDR_OK);
+	REQUIRE(pd_build_hwx(&d, progbuf, sizeof progbuf, &len) == PD_OK);
+	REQUIRE(ldr_load(progbuf, len, LDR_F_HWX, &hwx) == LDR_OK);
+	CHECK(!hwx.raw);
+	CHECK_EQ(hwx.cpusubtype, PD_HWX_SUBTYPE);
+	CHECK(hwx.note && hwx.note_len >= 12 && memcmp(hwx.note, "anefw mkprog", 12) == 0);
+	/* the same TDs and the same kernel unit, byte for byte */
+	CHECK_EQ(hwx.ntds, raw.ntds);
+	CHECK_EQ(hwx.td_count, raw.ntds);
+	CHECK_EQ(hwx.td_area_len, raw.weights_off);
+	CHECK(memcmp(progbuf + hwx.td_area_off, rawbuf, raw.weights_off) == 0);
+	CHECK_EQ(hwx.weights_len, raw.weights_len);
+	CHECK(memcmp(progbuf + hwx.weights_off, rawbuf + raw.weights_off, raw.weights_len) == 0);
+	/* one window per tensor BAR, as large as the raw stream's grant for that BAR */
+	struct subq_grant g[LDR_NBARS];
+	int n = ctrl_default_grants(&raw, g, LDR_NBARS, NULL);
+	REQUIRE(n > 0);
+	unsigned tensors = 0;
+	for (int i = 0; i < n; i++) {
+		if (g[i].bar == PD_WEIGHTS_BAR)
+			continue;
+		tensors++;
+		unsigned k;
+		for (k = 0; k < hwx.nwindows; k++)
+			if (hwx.windows[k].bar == (int)g[i].bar)
+				break;
+		REQUIRE(k < hwx.nwindows);
+		CHECK_EQ(hwx.windows[k].size, g[i].size);
+		CHECK_EQ(hwx.windows[k].initprot, g[i].bar == PD_INPUT_BAR ? LDR_WIN_INPUT : LDR_WIN_OUTPUT);
+		CHECK_EQ(hwx.bars[g[i].bar], hwx.windows[k].vmaddr);
+	}
+	CHECK_EQ(hwx.nwindows, tensors);
+	CHECK_EQ(tensors, 5u); /* the input and four outputs */
+	CHECK(hwx.windows[0].name_len == 5 && memcmp(hwx.windows[0].name, "input", 5) == 0);
+	run_on_model(progbuf, len, LDR_F_HWX);
+	/* too small a buffer: the named error */
+	CHECK_EQ(pd_build_hwx(&d, progbuf, len - 1, &rlen), PD_E_TOO_LARGE);
+}
+
+TEST(mkprog, container_writer_refuses_bad_specs)
+{
+	static const uint8_t text[0x274] = {0};
+	static uint8_t out[0x8000 + 64];
+	struct hwxw_window w[2] = {{"input", 5, LDR_WIN_INPUT, 64}, {"out", 6, LDR_WIN_OUTPUT, 64}};
+	struct hwxw_spec ok = {4, text, sizeof text, 0x274, 1, 0, NULL, 0, 1, w, 2, NULL};
+	struct hwxw_spec s;
+	size_t len;
+	size_t need = hwxw_size(&ok);
+	CHECK(need > 0x4000 && need <= sizeof out - 64);
+	s = ok, s.text = NULL;
+	CHECK_EQ(hwxw_write(&s, out, sizeof out, &len), HWXW_E_ARG);
+	s = ok, s.win = w, w[1].bar = 5; /* two buffers in one slot */
+	CHECK_EQ(hwxw_write(&s, out, sizeof out, &len), HWXW_E_BAR);
+	w[1].bar = 32;
+	CHECK_EQ(hwxw_write(&s, out, sizeof out, &len), HWXW_E_BAR);
+	w[1].bar = 6, w[1].name = "";
+	CHECK_EQ(hwxw_write(&s, out, sizeof out, &len), HWXW_E_NAME);
+	w[1].name = "out", w[1].size = 0;
+	CHECK_EQ(hwxw_write(&s, out, sizeof out, &len), HWXW_E_SIZE);
+	w[1].size = 64, w[1].dir = 9;
+	CHECK_EQ(hwxw_write(&s, out, sizeof out, &len), HWXW_E_ARG);
+	w[1].dir = LDR_WIN_OUTPUT;
+	s = ok, s.ntds = 0;
+	CHECK_EQ(hwxw_write(&s, out, sizeof out, &len), HWXW_E_LIMIT);
+	s = ok, s.first_td_bytes = 0x276;
+	CHECK_EQ(hwxw_write(&s, out, sizeof out, &len), HWXW_E_ARG);
+	/* no room: nothing written at all */
+	memset(out, 0xa5, sizeof out);
+	CHECK_EQ(hwxw_write(&ok, out, need - 1, &len), HWXW_E_NO_ROOM);
+	size_t untouched = 0;
+	for (size_t i = 0; i < sizeof out; i++)
+		untouched += out[i] == 0xa5;
+	CHECK_EQ(untouched, sizeof out);
+	/* exactly enough: written, and nothing past it */
+	CHECK_EQ(hwxw_write(&ok, out, need, &len), HWXW_OK);
+	CHECK_EQ(len, need);
+	CHECK_EQ(out[need], 0xa5);
+	CHECK_STR(hwxw_err_name(HWXW_E_NO_ROOM), "hwx-no-room");
 }
 
 TEST(mkprog, activation_records)

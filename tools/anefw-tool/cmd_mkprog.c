@@ -1,17 +1,24 @@
-/* anefw-tool mkprog DESC OUT: a program (raw H13 task stream + kernel unit) from a description. */
+/* anefw-tool mkprog [--raw] DESC OUT: a program (.hwx container, or with --raw a raw H13 task
+ * stream; weights as one kernel unit) from a description. */
 #include "tools/anefw-tool/tool.h"
 #include "fw/job/progdesc.h"
 #include "fw/loader/loader.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MKPROG_CAP (1u << 20)
 
 static int cmd_mkprog(int argc, char **argv)
 {
-	if (argc != 3)
-		return tool_usage_error("mkprog", "expected DESC OUT");
+	int raw = argc == 4 && strcmp(argv[1], "--raw") == 0;
+	if (raw) {
+		argv++;
+		argc--;
+	}
+	if (argc != 3 || argv[1][0] == '-')
+		return tool_usage_error("mkprog", "expected [--raw] DESC OUT");
 	uint8_t *text;
 	size_t tlen;
 	if (tool_read_file(argv[1], &text, &tlen))
@@ -31,7 +38,7 @@ static int cmd_mkprog(int argc, char **argv)
 	size_t len = 0;
 	if (!out)
 		return 1;
-	e = pd_build(&d, out, MKPROG_CAP, &len);
+	e = raw ? pd_build(&d, out, MKPROG_CAP, &len) : pd_build_hwx(&d, out, MKPROG_CAP, &len);
 	if (e != PD_OK) {
 		fprintf(stderr, "anefw-tool mkprog: %s: %s\n", argv[1], pd_err_name(e));
 		free(out);
@@ -39,7 +46,7 @@ static int cmd_mkprog(int argc, char **argv)
 	}
 	/* the loader must accept what was written */
 	static struct ldr_program p;
-	enum ldr_err le = ldr_load(out, len, LDR_F_RAW, &p);
+	enum ldr_err le = ldr_load(out, len, raw ? LDR_F_RAW : LDR_F_HWX, &p);
 	if (le != LDR_OK) {
 		fprintf(stderr, "anefw-tool mkprog: internal: the loader refuses the program: %s\n",
 			ldr_err_name(le));
@@ -48,9 +55,14 @@ static int cmd_mkprog(int argc, char **argv)
 	}
 	int rc = tool_write_file(argv[2], out, len) ? 1 : 0;
 	if (!rc) {
-		printf("mkprog: %s: %u td%s, weights 0x%lx bytes (kernel unit), %lu bytes\n", argv[2],
-		       d.nlayers, d.nlayers == 1 ? "" : "s", (unsigned long)p.weights_len,
-		       (unsigned long)len);
+		printf("mkprog: %s: %s, %u td%s, weights 0x%lx bytes (kernel unit), %lu bytes\n", argv[2],
+		       raw ? "raw task stream" : ".hwx container", d.nlayers, d.nlayers == 1 ? "" : "s",
+		       (unsigned long)p.weights_len, (unsigned long)len);
+		for (unsigned i = 0; i < p.nwindows; i++)
+			printf("  window %.*s: %s, %lu bytes, bar %d\n", (int)p.windows[i].name_len,
+			       p.windows[i].name,
+			       p.windows[i].initprot == LDR_WIN_INPUT ? "input" : "output",
+			       (unsigned long)p.windows[i].size, p.windows[i].bar);
 		for (unsigned i = 0; i < d.nlayers; i++) {
 			const struct pd_layer *L = &d.layer[i];
 			if (L->kind == PD_ACT)
@@ -72,7 +84,8 @@ static int cmd_mkprog(int argc, char **argv)
 }
 
 TOOL_COMMAND(mkprog, "mkprog", cmd_mkprog,
-	     "mkprog DESC OUT\n"
-	     "    write a program (raw H13 task stream, weights as one kernel unit) from a text\n"
+	     "mkprog [--raw] DESC OUT\n"
+	     "    write a program (an H13 .hwx container, or with --raw a raw task stream; weights\n"
+	     "    as one kernel unit) from a text\n"
 	     "    description: input w= h= c=; layer int8|sparse|paletteN [cin=] [cout=]\n"
 	     "    [density=] [seed=]; activation relu|relu6|leakyrelu|hardtanh (docs/control-path.md)");
