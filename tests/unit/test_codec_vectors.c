@@ -84,14 +84,6 @@ static int guard_intact(const uint8_t *o, size_t n)
 	return 1;
 }
 
-#define OPEN_OR_SKIP(a, rel)                                                                    \
-	do {                                                                                    \
-		if (acv_open(a, rel)) {                                                         \
-			free((a)->buf);                                                         \
-			SKIP("no generated vectors (" rel "): run make with the oracle");       \
-		}                                                                               \
-	} while (0)
-
 static void report(const char *what, uint32_t ncases, unsigned bad, unsigned first_bad)
 {
 	if (bad)
@@ -99,143 +91,145 @@ static void report(const char *what, uint32_t ncases, unsigned bad, unsigned fir
 			     (unsigned long)ncases, first_bad);
 }
 
-#define CASE_FAIL()                                                                             \
-	do {                                                                                    \
-		if (!bad++)                                                                     \
-			first = k;                                                              \
-	} while (0)
+/* One kind of golden vector: cases in codecs/<name>.cases with np parameters and nb blobs, the
+ * last blob the expected output (out_bytes(c) bytes); decode writes one case's output into o.
+ * extra, when set, runs further checks on a case and returns nonzero when one fails. */
+struct vec_kind {
+	const char *name;
+	uint32_t np, nb;
+	size_t (*out_bytes)(const struct acv_case *c);
+	enum codec_err (*decode)(const struct acv_case *c, uint8_t *o, size_t n);
+	int (*extra)(const struct acv_case *c, uint8_t *o);
+};
 
-TEST(codec_vectors, palette)
+/* Decodes every case of a kind and compares it bit for bit, guard bytes untouched. */
+static void run_vectors(const struct vec_kind *v)
 {
+	char rel[64];
 	struct acv a;
-	OPEN_OR_SKIP(&a, "codecs/palette.cases");
+	snprintf(rel, sizeof rel, "codecs/%s.cases", v->name);
+	if (acv_open(&a, rel)) {
+		static char why[128];
+		free(a.buf);
+		snprintf(why, sizeof why, "no generated vectors (%s): run make with the oracle", rel);
+		SKIP(why);
+	}
 	CHECK(a.ncases >= 10000);
 	unsigned bad = 0, first = 0;
 	for (uint32_t k = 0; k < a.ncases; k++) {
 		struct acv_case c;
-		if (acv_next(&a, &c) || c.np != 4 || c.nb != 3) {
-			test_fail_at(__FILE__, __LINE__, "malformed case %u", k);
+		if (acv_next(&a, &c) || c.np != v->np || c.nb != v->nb) {
+			test_fail_at(__FILE__, __LINE__, "%s: malformed case %u", v->name, k);
 			break;
 		}
-		struct codec_palette p = {c.p[0], c.p[1], c.p[2]};
-		size_t count = c.p[3];
-		uint8_t *o = out_buf(count * 2);
+		size_t n = v->out_bytes(&c);
+		uint8_t *o = out_buf(n);
 		REQUIRE(o);
-		enum codec_err e = codec_palette_decode(&p, c.b[0], c.bl[0], (const uint16_t *)c.b[1], c.bl[1] / 2,
-						       (uint16_t *)o, count);
-		if (e != CODEC_OK || c.bl[2] != count * 2 || memcmp(o, c.b[2], count * 2) || !guard_intact(o, count * 2))
-			CASE_FAIL();
+		enum codec_err e = v->decode(&c, o, n);
+		int fail = e != CODEC_OK || c.bl[v->nb - 1] != n || memcmp(o, c.b[v->nb - 1], n) || !guard_intact(o, n);
+		if (v->extra && v->extra(&c, o))
+			fail = 1;
+		if (fail && !bad++)
+			first = k;
 		free(o);
 	}
-	report("palette", a.ncases, bad, first);
+	report(v->name, a.ncases, bad, first);
 	free(a.buf);
+}
+
+/* palette: bits, vector, groups, count; indices, codebooks, expected */
+static size_t palette_bytes(const struct acv_case *c)
+{
+	return (size_t)c->p[3] * 2;
+}
+
+static enum codec_err palette_one(const struct acv_case *c, uint8_t *o, size_t n)
+{
+	struct codec_palette p = {c->p[0], c->p[1], c->p[2]};
+	return codec_palette_decode(&p, c->b[0], c->bl[0], (const uint16_t *)c->b[1], c->bl[1] / 2, (uint16_t *)o,
+				    n / 2);
+}
+
+TEST(codec_vectors, palette)
+{
+	static const struct vec_kind v = {"palette", 4, 3, palette_bytes, palette_one, NULL};
+	run_vectors(&v);
+}
+
+/* sparse: count; mask, values, expected */
+static size_t sparse_bytes(const struct acv_case *c)
+{
+	return (size_t)c->p[0] * 2;
+}
+
+static enum codec_err sparse_one(const struct acv_case *c, uint8_t *o, size_t n)
+{
+	return codec_sparse_decode(c->b[0], c->bl[0], (const uint16_t *)c->b[1], c->bl[1] / 2, (uint16_t *)o, n / 2);
+}
+
+/* one value too many is a count error */
+static int sparse_count_refused(const struct acv_case *c, uint8_t *o)
+{
+	return codec_sparse_decode(c->b[0], c->bl[0], (const uint16_t *)c->b[1], c->bl[1] / 2 + 1, (uint16_t *)o,
+				   c->p[0]) != CODEC_ERR_COUNT;
 }
 
 TEST(codec_vectors, sparse)
 {
-	struct acv a;
-	OPEN_OR_SKIP(&a, "codecs/sparse.cases");
-	CHECK(a.ncases >= 10000);
-	unsigned bad = 0, first = 0;
-	for (uint32_t k = 0; k < a.ncases; k++) {
-		struct acv_case c;
-		if (acv_next(&a, &c) || c.np != 1 || c.nb != 3) {
-			test_fail_at(__FILE__, __LINE__, "malformed case %u", k);
-			break;
-		}
-		size_t count = c.p[0];
-		uint8_t *o = out_buf(count * 2);
-		REQUIRE(o);
-		enum codec_err e = codec_sparse_decode(c.b[0], c.bl[0], (const uint16_t *)c.b[1], c.bl[1] / 2,
-						      (uint16_t *)o, count);
-		if (e != CODEC_OK || c.bl[2] != count * 2 || memcmp(o, c.b[2], count * 2) || !guard_intact(o, count * 2))
-			CASE_FAIL();
-		/* one value too many or too few is a count error */
-		if (codec_sparse_decode(c.b[0], c.bl[0], (const uint16_t *)c.b[1], c.bl[1] / 2 + 1, (uint16_t *)o, count) !=
-		    CODEC_ERR_COUNT)
-			CASE_FAIL();
-		free(o);
-	}
-	report("sparse", a.ncases, bad, first);
-	free(a.buf);
+	static const struct vec_kind v = {"sparse", 1, 3, sparse_bytes, sparse_one, sparse_count_refused};
+	run_vectors(&v);
+}
+
+/* affine and blockwise: type, channels or block, count, has zero points / offsets;
+ * q, scales, zero points / offsets, expected */
+static size_t quant_bytes(const struct acv_case *c)
+{
+	return (size_t)c->p[2] * 2;
+}
+
+static enum codec_err affine_one(const struct acv_case *c, uint8_t *o, size_t n)
+{
+	struct codec_affine p = {(enum codec_qtype)c->p[0], c->p[1]};
+	return codec_affine_decode(&p, c->b[0], c->bl[0], (const uint16_t *)c->b[1], c->bl[1] / 2,
+				   c->p[3] ? c->b[2] : NULL, c->bl[2], (uint16_t *)o, n / 2);
 }
 
 TEST(codec_vectors, affine)
 {
-	struct acv a;
-	OPEN_OR_SKIP(&a, "codecs/affine.cases");
-	CHECK(a.ncases >= 10000);
-	unsigned bad = 0, first = 0;
-	for (uint32_t k = 0; k < a.ncases; k++) {
-		struct acv_case c;
-		if (acv_next(&a, &c) || c.np != 4 || c.nb != 4) {
-			test_fail_at(__FILE__, __LINE__, "malformed case %u", k);
-			break;
-		}
-		struct codec_affine p = {(enum codec_qtype)c.p[0], c.p[1]};
-		size_t count = c.p[2];
-		uint8_t *o = out_buf(count * 2);
-		REQUIRE(o);
-		enum codec_err e = codec_affine_decode(&p, c.b[0], c.bl[0], (const uint16_t *)c.b[1], c.bl[1] / 2,
-						      c.p[3] ? c.b[2] : NULL, c.bl[2], (uint16_t *)o, count);
-		if (e != CODEC_OK || c.bl[3] != count * 2 || memcmp(o, c.b[3], count * 2) || !guard_intact(o, count * 2))
-			CASE_FAIL();
-		free(o);
-	}
-	report("affine", a.ncases, bad, first);
-	free(a.buf);
+	static const struct vec_kind v = {"affine", 4, 4, quant_bytes, affine_one, NULL};
+	run_vectors(&v);
+}
+
+static enum codec_err blockwise_one(const struct acv_case *c, uint8_t *o, size_t n)
+{
+	struct codec_blockwise p = {(enum codec_qtype)c->p[0], c->p[1]};
+	return codec_blockwise_decode(&p, c->b[0], c->bl[0], (const uint16_t *)c->b[1], c->bl[1] / 2,
+				      c->p[3] ? (const uint16_t *)c->b[2] : NULL, c->bl[2] / 2, (uint16_t *)o,
+				      n / 2);
 }
 
 TEST(codec_vectors, blockwise)
 {
-	struct acv a;
-	OPEN_OR_SKIP(&a, "codecs/blockwise.cases");
-	CHECK(a.ncases >= 10000);
-	unsigned bad = 0, first = 0;
-	for (uint32_t k = 0; k < a.ncases; k++) {
-		struct acv_case c;
-		if (acv_next(&a, &c) || c.np != 4 || c.nb != 4) {
-			test_fail_at(__FILE__, __LINE__, "malformed case %u", k);
-			break;
-		}
-		struct codec_blockwise p = {(enum codec_qtype)c.p[0], c.p[1]};
-		size_t count = c.p[2];
-		uint8_t *o = out_buf(count * 2);
-		REQUIRE(o);
-		enum codec_err e = codec_blockwise_decode(&p, c.b[0], c.bl[0], (const uint16_t *)c.b[1], c.bl[1] / 2,
-							 c.p[3] ? (const uint16_t *)c.b[2] : NULL, c.bl[2] / 2,
-							 (uint16_t *)o, count);
-		if (e != CODEC_OK || c.bl[3] != count * 2 || memcmp(o, c.b[3], count * 2) || !guard_intact(o, count * 2))
-			CASE_FAIL();
-		free(o);
-	}
-	report("blockwise", a.ncases, bad, first);
-	free(a.buf);
+	static const struct vec_kind v = {"blockwise", 4, 4, quant_bytes, blockwise_one, NULL};
+	run_vectors(&v);
+}
+
+/* tflm: bits, type, channels, alternate axis, count; indices, value table, expected */
+static size_t tflm_bytes(const struct acv_case *c)
+{
+	return (size_t)c->p[4] * codec_tflm_elem_size((enum codec_tflm_type)c->p[1]);
+}
+
+static enum codec_err tflm_one(const struct acv_case *c, uint8_t *o, size_t n)
+{
+	struct codec_tflm p = {c->p[0], (enum codec_tflm_type)c->p[1], c->p[2], (int)c->p[3]};
+	return codec_tflm_decode(&p, c->b[0], c->bl[0], c->b[1], c->bl[1], o, n, c->p[4]);
 }
 
 TEST(codec_vectors, tflm)
 {
-	struct acv a;
-	OPEN_OR_SKIP(&a, "codecs/tflm.cases");
-	CHECK(a.ncases >= 10000);
-	unsigned bad = 0, first = 0;
-	for (uint32_t k = 0; k < a.ncases; k++) {
-		struct acv_case c;
-		if (acv_next(&a, &c) || c.np != 5 || c.nb != 3) {
-			test_fail_at(__FILE__, __LINE__, "malformed case %u", k);
-			break;
-		}
-		struct codec_tflm p = {c.p[0], (enum codec_tflm_type)c.p[1], c.p[2], (int)c.p[3]};
-		size_t count = c.p[4], n = count * codec_tflm_elem_size(p.type);
-		uint8_t *o = out_buf(n);
-		REQUIRE(o);
-		enum codec_err e = codec_tflm_decode(&p, c.b[0], c.bl[0], c.b[1], c.bl[1], o, n, count);
-		if (e != CODEC_OK || c.bl[2] != n || memcmp(o, c.b[2], n) || !guard_intact(o, n))
-			CASE_FAIL();
-		free(o);
-	}
-	report("tflm", a.ncases, bad, first);
-	free(a.buf);
+	static const struct vec_kind v = {"tflm", 5, 3, tflm_bytes, tflm_one, NULL};
+	run_vectors(&v);
 }
 
 static int read_data(const char *rel, uint8_t **buf, size_t *len, size_t want)
