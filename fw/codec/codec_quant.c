@@ -126,6 +126,20 @@ static void dequant_run(enum codec_qtype type, uint16_t scale, int32_t om, int32
 	}
 }
 
+/* The checks affine and blockwise open with: buffers present, a known element type, and a
+ * count that splits into whole runs of `run` elements (channels or blocks). */
+static enum codec_err quant_head(enum codec_qtype type, size_t run, const uint8_t *q, size_t q_len,
+				 const uint16_t *scale, const uint16_t *out, size_t count)
+{
+	if ((!q && q_len) || !scale || (!out && count))
+		return CODEC_ERR_NULL;
+	if (type != CODEC_Q_INT8 && type != CODEC_Q_UINT8)
+		return CODEC_ERR_TYPE;
+	if (run == 0 || count % run)
+		return CODEC_ERR_GROUPS;
+	return CODEC_OK;
+}
+
 enum codec_err codec_affine_check_symmetric(const uint8_t *zp, size_t zp_count)
 {
 	if (!zp)
@@ -140,12 +154,11 @@ enum codec_err codec_affine_decode(const struct codec_affine *a, const uint8_t *
 				   const uint16_t *scale, size_t scale_count, const uint8_t *zp,
 				   size_t zp_count, uint16_t *out, size_t count)
 {
-	if (!a || (!q && q_len) || !scale || (!out && count))
+	if (!a)
 		return CODEC_ERR_NULL;
-	if (a->type != CODEC_Q_INT8 && a->type != CODEC_Q_UINT8)
-		return CODEC_ERR_TYPE;
-	if (a->channels == 0 || count % a->channels)
-		return CODEC_ERR_GROUPS;
+	enum codec_err e = quant_head(a->type, a->channels, q, q_len, scale, out, count);
+	if (e != CODEC_OK)
+		return e;
 	if (scale_count != 1 && scale_count != a->channels)
 		return CODEC_ERR_TABLE_SIZE;
 	if (zp && zp_count != 1 && zp_count != a->channels)
@@ -168,12 +181,11 @@ enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uin
 				      const uint16_t *scale, size_t scale_count, const uint16_t *offset,
 				      size_t offset_count, uint16_t *out, size_t count)
 {
-	if (!b || (!q && q_len) || !scale || (!out && count))
+	if (!b)
 		return CODEC_ERR_NULL;
-	if (b->type != CODEC_Q_INT8 && b->type != CODEC_Q_UINT8)
-		return CODEC_ERR_TYPE;
-	if (b->block == 0 || count % b->block)
-		return CODEC_ERR_GROUPS;
+	enum codec_err e = quant_head(b->type, b->block, q, q_len, scale, out, count);
+	if (e != CODEC_OK)
+		return e;
 	const size_t nblocks = count / b->block;
 	if (scale_count != nblocks || (offset && offset_count != nblocks))
 		return CODEC_ERR_TABLE_SIZE;
