@@ -1,4 +1,5 @@
 #include "drivers/ane_model/ane_model.h"
+#include "fw/common/le.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -302,12 +303,10 @@ static void apply_bytes(const struct actlut *lut, uint8_t *p, uint32_t n)
 	for (uint32_t off = 0; off + 1 < n;) {
 		uint32_t k = (n - off) / 2 > 256 ? 256 : (n - off) / 2;
 		for (uint32_t j = 0; j < k; j++)
-			v[j] = (uint16_t)(p[off + 2 * j] | p[off + 2 * j + 1] << 8);
+			v[j] = le_rd16(p + off + 2 * j);
 		actlut_apply(lut, v, v, k);
-		for (uint32_t j = 0; j < k; j++) {
-			p[off + 2 * j] = (uint8_t)v[j];
-			p[off + 2 * j + 1] = (uint8_t)(v[j] >> 8);
-		}
+		for (uint32_t j = 0; j < k; j++)
+			le_wr16(p + off + 2 * j, v[j]);
 		off += 2 * k;
 	}
 }
@@ -478,13 +477,8 @@ static int submit_run(struct anem *m, const struct ctrl_plan *pl, uint64_t td_de
 		return ANEM_E_RANGE;
 	memcpy(tdm, p->buf + p->td_area_off, p->td_area_len);
 	for (unsigned i = 0; i < pl->ntds; i++)
-		for (unsigned k = 0; k < pl->td[i].npatch; k++) {
-			uint32_t v = pl->td[i].patch[k].value, o = pl->td[i].patch[k].area_off;
-			tdm[o] = (uint8_t)v;
-			tdm[o + 1] = (uint8_t)(v >> 8);
-			tdm[o + 2] = (uint8_t)(v >> 16);
-			tdm[o + 3] = (uint8_t)(v >> 24);
-		}
+		for (unsigned k = 0; k < pl->td[i].npatch; k++)
+			le_wr32(tdm + pl->td[i].patch[k].area_off, pl->td[i].patch[k].value);
 	/* task queue */
 	memset(&m->tq, 0, sizeof m->tq);
 	m->cur_td = LDR_MAX_TDS;
@@ -518,10 +512,7 @@ static int submit_run(struct anem *m, const struct ctrl_plan *pl, uint64_t td_de
 		struct ldr_write w;
 		ldr_writes_begin(p, i, &it);
 		while (ldr_writes_next(&it, &w)) {
-			uint32_t off = w.area_off;
-			uint32_t v = (uint32_t)tdm[off] | (uint32_t)tdm[off + 1] << 8 |
-				     (uint32_t)tdm[off + 2] << 16 | (uint32_t)tdm[off + 3] << 24;
-			int e = anem_write(m, p->gen, w.addr, v);
+			int e = anem_write(m, p->gen, w.addr, le_rd32(tdm + w.area_off));
 			if (e)
 				return e;
 		}

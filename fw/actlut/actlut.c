@@ -8,6 +8,7 @@
 #include "fw/actlut/actlut.h"
 
 #include "fw/common/fp16.h"
+#include "fw/common/le.h"
 
 #define FRAC 24
 #define ONE_FIX ((int64_t)1 << FRAC)
@@ -71,7 +72,7 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
 		return ACTLUT_ERR_SHORT;
 	uint16_t s[ACTLUT_SLOTS];
 	for (int i = 0; i < ACTLUT_SLOTS; i++)
-		s[i] = (uint16_t)(buf[2 * i] | (buf[2 * i + 1] << 8));
+		s[i] = le_rd16(buf + 2 * i);
 	for (int i = 0; i <= ACTLUT_R_ICPT; i++)
 		if (fp16_is_nan(s[i]))
 			return ACTLUT_ERR_NAN;

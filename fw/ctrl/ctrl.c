@@ -392,7 +392,7 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 			return fail_pol(pl, e, -1, -1, g->bar < 256 ? (int)g->bar : -1);
 	}
 	/* a kernel unit in the weights */
-	if (p->weights_len >= KU_HEADER_SIZE && ldr_rd32(p->buf + p->weights_off) == KU_MAGIC) {
+	if (p->weights_len >= KU_HEADER_SIZE && le_rd32(p->buf + p->weights_off) == KU_MAGIC) {
 		enum ku_err ke = ku_parse(p->buf + p->weights_off, p->weights_len,
 					  &ctrl_h13_ku_limits, &pl->ku);
 		if (ke != KU_OK) {

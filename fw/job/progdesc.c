@@ -2,6 +2,7 @@
 #include "fw/job/progdesc.h"
 #include "fw/actlut/actlut.h"
 #include "fw/common/fp16.h"
+#include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/kunit/kunit.h"
 #include "fw/loader/hwx_write.h"
@@ -228,20 +229,6 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 
 /* ---- building ---- */
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
 static uint32_t rnd(uint32_t *s)
 {
 	*s = *s * 1103515245u + 12345u;
@@ -260,14 +247,14 @@ int pd_act_record(unsigned act, uint8_t rec[86])
 	default: return 0;
 	}
 	memset(rec, 0, 86);
-	put16(rec + 2 * ACTLUT_IN_LO, in_lo);
-	put16(rec + 2 * ACTLUT_IN_HI, in_hi);
-	put16(rec + 2 * ACTLUT_OUT_LO, out_lo);
-	put16(rec + 2 * ACTLUT_OUT_HI, out_hi);
-	put16(rec + 2 * ACTLUT_L_SLOPE, ls);
-	put16(rec + 2 * ACTLUT_R_SLOPE, rs);
-	put16(rec + 2 * ACTLUT_SCALE, ACTLUT_SCALE_LINEAR);
-	put16(rec + 2 * ACTLUT_MODE, ACTLUT_MODE_PLAIN);
+	le_wr16(rec + 2 * ACTLUT_IN_LO, in_lo);
+	le_wr16(rec + 2 * ACTLUT_IN_HI, in_hi);
+	le_wr16(rec + 2 * ACTLUT_OUT_LO, out_lo);
+	le_wr16(rec + 2 * ACTLUT_OUT_HI, out_hi);
+	le_wr16(rec + 2 * ACTLUT_L_SLOPE, ls);
+	le_wr16(rec + 2 * ACTLUT_R_SLOPE, rs);
+	le_wr16(rec + 2 * ACTLUT_SCALE, ACTLUT_SCALE_LINEAR);
+	le_wr16(rec + 2 * ACTLUT_MODE, ACTLUT_MODE_PLAIN);
 	return 1;
 }
 
@@ -307,7 +294,7 @@ static void channel_weights(const struct pd_layer *L, uint32_t *seed, uint8_t *p
 				int32_t v = (int32_t)(rnd(seed) % 14u) + 1;
 				if (rnd(seed) & 1u)
 					v = -v;
-				put16(p + mb + 2 * nv++, fp16_from_scaled(v, -4));
+				le_wr16(p + mb + 2 * nv++, fp16_from_scaled(v, -4));
 			}
 	}
 }
@@ -368,7 +355,7 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 	w[n + 3] = out_line * d->h;
 	n += 7;
 	for (unsigned k = 0; k < PD_TD_BYTES / 4; k++)
-		put32(td + 4 * k, w[k]);
+		le_wr32(td + 4 * k, w[k]);
 }
 
 #define PD_MAX_SECTION 0x10000u
@@ -433,10 +420,10 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	/* palette codebooks: entry j = (j - 2^(bits-1)) / 8, one codebook per palette layer */
 	for (uint32_t l = 0; l < nluts; l++)
 		for (uint32_t j = 0; j < (1u << pbits); j++)
-			put16(palette + 2 * ((l << pbits) + j),
+			le_wr16(palette + 2 * ((l << pbits) + j),
 			      fp16_from_scaled((int64_t)j - (int64_t)(1u << (pbits - 1)), -3));
 	for (uint32_t c = 0; c < int8_ch; c++)
-		put16(scale + 2 * c, fp16_from_scaled(1, -6)); /* per-channel scale 1/64 */
+		le_wr16(scale + 2 * c, fp16_from_scaled(1, -6)); /* per-channel scale 1/64 */
 	int have_act = d->act != PD_ACT_NONE;
 	memset(act, 0, sizeof act);
 	if (have_act)

@@ -1,4 +1,5 @@
 #include "fw/kunit/kunit.h"
+#include "fw/common/le.h"
 
 #include <string.h>
 
@@ -30,19 +31,6 @@ const char *ku_err_name(enum ku_err e)
 	return (unsigned)e < KU_ERR__COUNT && names[e] ? names[e] : "kunit-unknown-error";
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
 static size_t set_offset(const struct ku_unit *u, uint32_t core)
 {
 	return u->sec[KU_SEC_OCGS].offset +
@@ -53,7 +41,7 @@ void ku_record(const struct ku_unit *u, uint32_t core, uint32_t i, uint32_t rec[
 {
 	const uint8_t *p = u->base + set_offset(u, core) + KU_SET_HEADER + (size_t)i * KU_RECORD_SIZE;
 	for (unsigned w = 0; w < KU_RECORD_WORDS; w++)
-		rec[w] = rd32(p + 4 * w);
+		rec[w] = le_rd32(p + 4 * w);
 }
 
 enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim,
@@ -62,17 +50,17 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 	struct ku_unit u;
 	if (!buf || len < KU_HEADER_SIZE)
 		return KU_ERR_TRUNCATED;
-	if (rd32(buf) != KU_MAGIC)
+	if (le_rd32(buf) != KU_MAGIC)
 		return KU_ERR_MAGIC;
 	memset(&u, 0, sizeof u);
 	u.base = buf;
-	u.version = rd32(buf + 0x04);
-	u.format = rd32(buf + 0x08);
-	u.flags = rd32(buf + 0x0c);
-	u.ncores = rd32(buf + 0x10);
-	u.nocg = rd32(buf + 0x14);
-	uint32_t total = rd32(buf + 0x18);
-	u.bytes_per_channel = rd32(buf + 0x1c);
+	u.version = le_rd32(buf + 0x04);
+	u.format = le_rd32(buf + 0x08);
+	u.flags = le_rd32(buf + 0x0c);
+	u.ncores = le_rd32(buf + 0x10);
+	u.nocg = le_rd32(buf + 0x14);
+	uint32_t total = le_rd32(buf + 0x18);
+	u.bytes_per_channel = le_rd32(buf + 0x1c);
 	if (total < KU_HEADER_SIZE || total > len)
 		return KU_ERR_TRUNCATED;
 	u.len = total;
@@ -93,10 +81,10 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 	for (unsigned s = 0; s < KU_NSECTIONS; s++) {
 		const uint8_t *d = buf + 0x20 + 16 * s;
 		struct ku_section_desc *sd = &u.sec[s];
-		sd->offset = rd32(d);
-		sd->size = rd32(d + 4);
-		sd->type = rd32(d + 8);
-		sd->param = rd32(d + 12);
+		sd->offset = le_rd32(d);
+		sd->size = le_rd32(d + 4);
+		sd->type = le_rd32(d + 8);
+		sd->param = le_rd32(d + 12);
 		uint64_t end = (uint64_t)sd->offset + sd->size;
 		if (sd->size && (sd->offset < KU_HEADER_SIZE || (sd->offset & 15) || end > total))
 			return KU_ERR_SECTION_BOUNDS;
@@ -132,9 +120,9 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 	uint64_t channels_core0 = 0;
 	for (uint32_t c = 0; c < u.ncores; c++) {
 		const uint8_t *set = buf + set_offset(&u, c);
-		if (rd32(set) != u.nocg)
+		if (le_rd32(set) != u.nocg)
 			return KU_ERR_CORE_MISMATCH;
-		if (rd32(set + 4) != 0)
+		if (le_rd32(set + 4) != 0)
 			return KU_ERR_RECORD_RESERVED;
 		uint64_t prev_end = 0, channels = 0;
 		for (uint32_t i = 0; i < u.nocg; i++) {
@@ -249,7 +237,7 @@ enum ku_err ku_patch(const struct ku_unit *u, const struct ku_dispatch *d, uint8
 					return e;
 				if (v == KU_SLOT_UNSET && (used & (1u << s)))
 					return KU_ERR_SLOT_UNSET;
-				wr32(p + 4 * (2 + s), v);
+				le_wr32(p + 4 * (2 + s), v);
 			}
 			first_channel += rec[1];
 		}
@@ -293,33 +281,33 @@ size_t ku_write(const struct ku_build *b, uint8_t *out, size_t cap)
 	if (at > cap)
 		return 0;
 	memset(out, 0, (size_t)at);
-	wr32(out + 0x00, KU_MAGIC);
-	wr32(out + 0x04, b->version);
-	wr32(out + 0x08, b->format);
-	wr32(out + 0x0c, b->flags);
-	wr32(out + 0x10, b->ncores);
-	wr32(out + 0x14, b->nocg);
-	wr32(out + 0x18, (uint32_t)at);
-	wr32(out + 0x1c, b->bytes_per_channel);
+	le_wr32(out + 0x00, KU_MAGIC);
+	le_wr32(out + 0x04, b->version);
+	le_wr32(out + 0x08, b->format);
+	le_wr32(out + 0x0c, b->flags);
+	le_wr32(out + 0x10, b->ncores);
+	le_wr32(out + 0x14, b->nocg);
+	le_wr32(out + 0x18, (uint32_t)at);
+	le_wr32(out + 0x1c, b->bytes_per_channel);
 	for (unsigned i = 0; i < KU_NSECTIONS; i++) {
 		uint8_t *d = out + 0x20 + 16 * i;
-		wr32(d, off[i]);
-		wr32(d + 4, s[i].len);
-		wr32(d + 8, s[i].type);
-		wr32(d + 12, s[i].param);
+		le_wr32(d, off[i]);
+		le_wr32(d + 4, s[i].len);
+		le_wr32(d + 8, s[i].type);
+		le_wr32(d + 12, s[i].param);
 		if (s[i].data && s[i].len)
 			memcpy(out + off[i], s[i].data, s[i].len);
 	}
 	for (uint32_t c = 0; c < b->ncores; c++) {
 		uint8_t *p = out + off[KU_SEC_OCGS] + (size_t)c * set;
-		wr32(p, b->nocg);
+		le_wr32(p, b->nocg);
 		uint32_t woff = 0;
 		for (uint32_t i = 0; i < b->nocg; i++) {
 			uint8_t *r = p + KU_SET_HEADER + (size_t)i * KU_RECORD_SIZE;
-			wr32(r, woff);
-			wr32(r + 4, b->ocg_channels[i]);
+			le_wr32(r, woff);
+			le_wr32(r + 4, b->ocg_channels[i]);
 			for (unsigned k = 0; k < KU_NSLOTS; k++)
-				wr32(r + 8 + 4 * k, KU_SLOT_UNSET);
+				le_wr32(r + 8 + 4 * k, KU_SLOT_UNSET);
 			woff += b->ocg_channels[i] * b->bytes_per_channel;
 		}
 	}

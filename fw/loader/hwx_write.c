@@ -1,5 +1,6 @@
 /* The .hwx container writer (see hwx_write.h). */
 #include "fw/loader/hwx_write.h"
+#include "fw/common/le.h"
 #include "fw/loader/hwx_format.h"
 #include "fw/loader/loader.h"
 
@@ -118,20 +119,6 @@ size_t hwxw_size(const struct hwxw_spec *s)
 	return plan(s, &L) == HWXW_OK ? (size_t)L.total : 0;
 }
 
-static void wr32(uint8_t *b, uint32_t v)
-{
-	b[0] = (uint8_t)v;
-	b[1] = (uint8_t)(v >> 8);
-	b[2] = (uint8_t)(v >> 16);
-	b[3] = (uint8_t)(v >> 24);
-}
-
-static void wr64(uint8_t *b, uint64_t v)
-{
-	wr32(b, (uint32_t)v);
-	wr32(b + 4, (uint32_t)(v >> 32));
-}
-
 static void wr_name16(uint8_t *b, const char *n)
 {
 	size_t l = strlen(n);
@@ -143,16 +130,16 @@ static uint32_t put_segment(uint8_t *c, const char *name, uint64_t vmaddr, uint6
 			    uint64_t filesize, uint32_t prot, uint32_t nsects)
 {
 	uint32_t size = SEG_CMD_BYTES + nsects * SECT_BYTES;
-	wr32(c, LC_SEGMENT_64);
-	wr32(c + 4, size);
+	le_wr32(c, LC_SEGMENT_64);
+	le_wr32(c + 4, size);
 	wr_name16(c + 8, name);
-	wr64(c + 24, vmaddr);
-	wr64(c + 32, vmsize);
-	wr64(c + 40, fileoff);
-	wr64(c + 48, filesize);
-	wr32(c + 56, prot);
-	wr32(c + 60, prot);
-	wr32(c + 64, nsects);
+	le_wr64(c + 24, vmaddr);
+	le_wr64(c + 32, vmsize);
+	le_wr64(c + 40, fileoff);
+	le_wr64(c + 48, filesize);
+	le_wr32(c + 56, prot);
+	le_wr32(c + 60, prot);
+	le_wr32(c + 64, nsects);
 	return SEG_CMD_BYTES;
 }
 
@@ -161,10 +148,10 @@ static uint32_t put_section(uint8_t *x, const char *sect, const char *seg, uint6
 {
 	wr_name16(x, sect);
 	wr_name16(x + 16, seg);
-	wr64(x + 32, addr);
-	wr64(x + 40, size);
-	wr32(x + 48, offset);
-	wr32(x + 52, align_log2);
+	le_wr64(x + 32, addr);
+	le_wr64(x + 40, size);
+	le_wr32(x + 48, offset);
+	le_wr32(x + 52, align_log2);
 	return SECT_BYTES;
 }
 
@@ -185,13 +172,13 @@ enum hwxw_err hwxw_write(const struct hwxw_spec *s, uint8_t *out, size_t cap, si
 	memset(out, 0, HWX_PAGE);
 	if (s->weights_len)
 		memset(out + HWX_PAGE + s->text_len, 0, (size_t)(L.weights_rel - s->text_len));
-	wr32(out, HWX_MAGIC);
-	wr32(out + 4, HWX_CPUTYPE);
-	wr32(out + 8, s->cpusubtype);
-	wr32(out + 12, HWX_FILETYPE);
-	wr32(out + 16, L.ncmds);
-	wr32(out + 20, L.sizeofcmds);
-	wr32(out + 24, HWX_FLAGS);
+	le_wr32(out, HWX_MAGIC);
+	le_wr32(out + 4, HWX_CPUTYPE);
+	le_wr32(out + 8, s->cpusubtype);
+	le_wr32(out + 12, HWX_FILETYPE);
+	le_wr32(out + 16, L.ncmds);
+	le_wr32(out + 20, L.sizeofcmds);
+	le_wr32(out + 24, HWX_FLAGS);
 	uint8_t *c = out + HWX_HEADER_BYTES;
 
 	/* __TEXT: __text (the TDs), __const (the weights) */
@@ -210,36 +197,36 @@ enum hwxw_err hwxw_write(const struct hwxw_spec *s, uint8_t *out, size_t cap, si
 	}
 	for (unsigned i = 0; i < s->nwin; i++) {
 		uint32_t size = fvm_cmd_bytes(s->win[i].name);
-		wr32(c, LC_IDFVMLIB);
-		wr32(c + 4, size);
-		wr32(c + 8, FVMLIB_NAME_OFF);
-		wr32(c + 12, 1); /* minor version */
-		wr32(c + 16, (uint32_t)L.win_addr[i]);
+		le_wr32(c, LC_IDFVMLIB);
+		le_wr32(c + 4, size);
+		le_wr32(c + 8, FVMLIB_NAME_OFF);
+		le_wr32(c + 12, 1); /* minor version */
+		le_wr32(c + 16, (uint32_t)L.win_addr[i]);
 		memcpy(c + FVMLIB_NAME_OFF, s->win[i].name, strlen(s->win[i].name));
 		c += size;
 	}
 
 	/* the thread command: BAR table, first TD, TD count, then the network name */
-	wr32(c, LC_THREAD);
-	wr32(c + 4, THREAD_CMD_BYTES);
-	wr32(c + 8, THREAD_MAIN_FLAVOR);
-	wr32(c + 12, THREAD_MAIN_WORDS);
+	le_wr32(c, LC_THREAD);
+	le_wr32(c + 4, THREAD_CMD_BYTES);
+	le_wr32(c + 8, THREAD_MAIN_FLAVOR);
+	le_wr32(c + 12, THREAD_MAIN_WORDS);
 	uint8_t *st = c + 16;
-	wr64(st + THREAD_BARS_OFF + 8 * s->text_bar, text_addr);
+	le_wr64(st + THREAD_BARS_OFF + 8 * s->text_bar, text_addr);
 	if (s->weights_len)
-		wr64(st + THREAD_BARS_OFF + 8 * s->weights_bar, weights_addr);
+		le_wr64(st + THREAD_BARS_OFF + 8 * s->weights_bar, weights_addr);
 	for (unsigned i = 0; i < s->nwin; i++)
-		wr64(st + THREAD_BARS_OFF + 8 * s->win[i].bar, L.win_addr[i]);
-	wr64(st + THREAD_TD_ADDR_OFF, text_addr);
-	wr32(st + THREAD_TD_WORDS_OFF, s->first_td_bytes / 4 - 1);
-	wr32(st + THREAD_TD_COUNT_OFF, s->ntds);
+		le_wr64(st + THREAD_BARS_OFF + 8 * s->win[i].bar, L.win_addr[i]);
+	le_wr64(st + THREAD_TD_ADDR_OFF, text_addr);
+	le_wr32(st + THREAD_TD_WORDS_OFF, s->first_td_bytes / 4 - 1);
+	le_wr32(st + THREAD_TD_COUNT_OFF, s->ntds);
 	memcpy(st + THREAD_MAIN_WORDS * 4, "net", 3);
 	c += THREAD_CMD_BYTES;
 
 	if (s->note) {
 		uint32_t size = ident_cmd_bytes(s->note);
-		wr32(c, LC_IDENT);
-		wr32(c + 4, size);
+		le_wr32(c, LC_IDENT);
+		le_wr32(c + 4, size);
 		memcpy(c + 8, s->note, strlen(s->note));
 		c += size;
 	}

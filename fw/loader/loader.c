@@ -120,21 +120,21 @@ static enum ldr_err parse_segment(struct ldr_program *p, const uint8_t *c, uint3
 {
 	if (cmdsize < SEG_CMD_BYTES)
 		return LDR_E_CMD_SIZE;
-	uint32_t nsects = ldr_rd32(c + 64);
+	uint32_t nsects = le_rd32(c + 64);
 	if ((uint64_t)nsects * SECT_BYTES > cmdsize - SEG_CMD_BYTES)
 		return LDR_E_CMD_SIZE;
 	if (p->nsegs >= LDR_MAX_SEGS || nsects > LDR_MAX_SECTS - p->nsects)
 		return LDR_E_LIMIT;
 	struct ldr_segment *s = &p->segs[p->nsegs];
 	copy_name(s->name, c + 8);
-	s->vmaddr = ldr_rd64(c + 24);
-	s->vmsize = ldr_rd64(c + 32);
-	s->fileoff = ldr_rd64(c + 40);
-	s->filesize = ldr_rd64(c + 48);
-	s->maxprot = ldr_rd32(c + 56);
-	s->initprot = ldr_rd32(c + 60);
+	s->vmaddr = le_rd64(c + 24);
+	s->vmsize = le_rd64(c + 32);
+	s->fileoff = le_rd64(c + 40);
+	s->filesize = le_rd64(c + 48);
+	s->maxprot = le_rd32(c + 56);
+	s->initprot = le_rd32(c + 60);
 	s->nsects = nsects;
-	s->flags = ldr_rd32(c + 68);
+	s->flags = le_rd32(c + 68);
 	s->first_sect = p->nsects;
 	if (!in_range(s->fileoff, s->filesize, p->len))
 		return LDR_E_SEG_RANGE;
@@ -145,13 +145,13 @@ static enum ldr_err parse_segment(struct ldr_program *p, const uint8_t *c, uint3
 		struct ldr_section *x = &p->sects[p->nsects];
 		copy_name(x->sectname, sc);
 		copy_name(x->segname, sc + 16);
-		x->addr = ldr_rd64(sc + 32);
-		x->size = ldr_rd64(sc + 40);
-		x->offset = ldr_rd32(sc + 48);
-		x->align = ldr_rd32(sc + 52);
-		x->reloff = ldr_rd32(sc + 56);
-		x->nreloc = ldr_rd32(sc + 60);
-		x->flags = ldr_rd32(sc + 64);
+		x->addr = le_rd64(sc + 32);
+		x->size = le_rd64(sc + 40);
+		x->offset = le_rd32(sc + 48);
+		x->align = le_rd32(sc + 52);
+		x->reloff = le_rd32(sc + 56);
+		x->nreloc = le_rd32(sc + 60);
+		x->flags = le_rd32(sc + 64);
 		x->seg = p->nsegs;
 		x->in_file = s->filesize != 0 && (x->flags & 0xff) != 1 && x->size != 0;
 		if (x->size) {
@@ -175,7 +175,7 @@ static enum ldr_err parse_fvmlib(struct pstate *st, const uint8_t *c, uint32_t c
 {
 	if (cmdsize < 20)
 		return LDR_E_CMD_SIZE;
-	uint32_t noff = ldr_rd32(c + 8);
+	uint32_t noff = le_rd32(c + 8);
 	if (noff < 20 || noff >= cmdsize)
 		return LDR_E_NAME;
 	const uint8_t *nm = c + noff;
@@ -184,7 +184,7 @@ static enum ldr_err parse_fvmlib(struct pstate *st, const uint8_t *c, uint32_t c
 		return LDR_E_NAME;
 	if (st->nnames >= LDR_MAX_WINDOWS)
 		return LDR_E_LIMIT;
-	st->names[st->nnames].addr = ldr_rd32(c + 16);
+	st->names[st->nnames].addr = le_rd32(c + 16);
 	st->names[st->nnames].name = (const char *)nm;
 	st->names[st->nnames].len = (size_t)(nul - nm);
 	st->nnames++;
@@ -195,7 +195,7 @@ static enum ldr_err parse_thread(struct ldr_program *p, const uint8_t *c, uint32
 {
 	if (cmdsize < 16)
 		return LDR_E_THREAD;
-	uint32_t flavor = ldr_rd32(c + 8), count = ldr_rd32(c + 12);
+	uint32_t flavor = le_rd32(c + 8), count = le_rd32(c + 12);
 	/* one flavor/state pair; what follows the state (network names) is skipped by size */
 	if ((uint64_t)count * 4 > cmdsize - 16)
 		return LDR_E_THREAD;
@@ -208,10 +208,10 @@ static enum ldr_err parse_thread(struct ldr_program *p, const uint8_t *c, uint32
 		return LDR_E_THREAD;
 	p->have_thread = 1;
 	for (unsigned i = 0; i < LDR_NBARS; i++)
-		p->bars[i] = ldr_rd64(st + THREAD_BARS_OFF + 8 * i);
-	p->td_addr = ldr_rd64(st + THREAD_TD_ADDR_OFF);
-	p->td_first_words = ldr_rd32(st + THREAD_TD_WORDS_OFF);
-	p->td_count = ldr_rd32(st + THREAD_TD_COUNT_OFF);
+		p->bars[i] = le_rd64(st + THREAD_BARS_OFF + 8 * i);
+	p->td_addr = le_rd64(st + THREAD_TD_ADDR_OFF);
+	p->td_first_words = le_rd32(st + THREAD_TD_WORDS_OFF);
+	p->td_count = le_rd32(st + THREAD_TD_COUNT_OFF);
 	if (p->td_count > LDR_MAX_TDS)
 		return LDR_E_LIMIT;
 	return LDR_OK;
@@ -221,8 +221,8 @@ static enum ldr_err parse_symtab(struct ldr_program *p, const uint8_t *c, uint32
 {
 	if (cmdsize < 24)
 		return LDR_E_CMD_SIZE;
-	uint32_t symoff = ldr_rd32(c + 8), nsyms = ldr_rd32(c + 12);
-	uint32_t stroff = ldr_rd32(c + 16), strsize = ldr_rd32(c + 20);
+	uint32_t symoff = le_rd32(c + 8), nsyms = le_rd32(c + 12);
+	uint32_t stroff = le_rd32(c + 16), strsize = le_rd32(c + 20);
 	if (!in_range(symoff, (uint64_t)nsyms * 16, p->len) || !in_range(stroff, strsize, p->len))
 		return LDR_E_CMD_RANGE;
 	p->nsyms = nsyms;
@@ -240,14 +240,14 @@ static enum ldr_err parse_container(struct pstate *st)
 	const uint8_t *b = p->buf;
 	if (p->len < 32)
 		return LDR_E_TRUNCATED;
-	if (ldr_rd32(b) != HWX_MAGIC)
+	if (le_rd32(b) != HWX_MAGIC)
 		return LDR_E_BAD_MAGIC;
-	p->cputype = ldr_rd32(b + 4);
-	p->cpusubtype = ldr_rd32(b + 8);
-	p->filetype = ldr_rd32(b + 12);
-	p->ncmds = ldr_rd32(b + 16);
-	p->sizeofcmds = ldr_rd32(b + 20);
-	p->hflags = ldr_rd32(b + 24);
+	p->cputype = le_rd32(b + 4);
+	p->cpusubtype = le_rd32(b + 8);
+	p->filetype = le_rd32(b + 12);
+	p->ncmds = le_rd32(b + 16);
+	p->sizeofcmds = le_rd32(b + 20);
+	p->hflags = le_rd32(b + 24);
 	if (p->cputype != HWX_CPUTYPE)
 		return LDR_E_BAD_CPUTYPE;
 	p->gen = rm_gen_by_subtype(p->cpusubtype);
@@ -264,7 +264,7 @@ static enum ldr_err parse_container(struct pstate *st)
 			return LDR_E_CMD_RANGE;
 		}
 		const uint8_t *c = b + off;
-		uint32_t cmd = ldr_rd32(c), cmdsize = ldr_rd32(c + 4);
+		uint32_t cmd = le_rd32(c), cmdsize = le_rd32(c + 4);
 		p->err_off = (size_t)off;
 		if (cmdsize < 8 || (cmdsize & 3) || !in_range(off, cmdsize, end))
 			return LDR_E_CMD_SIZE;
@@ -379,7 +379,7 @@ static enum ldr_err parse_container(struct pstate *st)
 			return LDR_E_RELOC_RANGE;
 		for (uint32_t r = 0; r < x->nreloc; r++) {
 			const uint8_t *rb = b + x->reloff + (size_t)r * RELOC_BYTES;
-			uint32_t addr = ldr_rd32(rb), info = ldr_rd32(rb + 4);
+			uint32_t addr = le_rd32(rb), info = le_rd32(rb + 4);
 			struct ldr_reloc *rl = &p->relocs[p->nrelocs];
 			rl->sect = i;
 			rl->address = addr;
@@ -411,7 +411,7 @@ static enum ldr_err parse_container(struct pstate *st)
 static void decode_header(struct ldr_td *t, const uint8_t *h)
 {
 	for (unsigned i = 0; i < 10; i++)
-		t->hdr[i] = ldr_rd32(h + 4 * i);
+		t->hdr[i] = le_rd32(h + 4 * i);
 	t->tid = t->hdr[0] & 0xffff;
 	t->nid = (t->hdr[0] >> 16) & 0xff;
 	t->lnid = (t->hdr[0] >> 24) & 1;
@@ -455,7 +455,7 @@ static int stream_step(const uint8_t *area, struct ldr_write_iter *it, uint32_t 
 	while (!it->left) {
 		if (it->pos >= it->end)
 			return 0;
-		uint32_t h = ldr_rd32(area + it->pos);
+		uint32_t h = le_rd32(area + it->pos);
 		it->pos += 4;
 		if (h == 0)
 			continue; /* padding word */
@@ -467,7 +467,7 @@ static int stream_step(const uint8_t *area, struct ldr_write_iter *it, uint32_t 
 	}
 	*addr = it->addr;
 	*voff = it->pos;
-	*value = ldr_rd32(area + it->pos);
+	*value = le_rd32(area + it->pos);
 	it->pos += 4;
 	it->addr += 4;
 	it->left--;
@@ -625,7 +625,7 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 	else if (flags & LDR_F_HWX)
 		hwx = 1;
 	else {
-		uint32_t m = len >= 4 ? ldr_rd32(buf) : 0;
+		uint32_t m = len >= 4 ? le_rd32(buf) : 0;
 		/* the magic, or another Mach-O magic (which is a bad container, not a raw stream) */
 		hwx = m == HWX_MAGIC || m == 0xfeedface || m == 0xfeedfacf || m == 0xcefaedfe ||
 		      m == 0xcffaedfe || m == 0xcefaefbe;

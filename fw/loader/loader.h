@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fw/common/le.h"
 #include "fw/regmap/regmap.h"
 
 /* Documented limits: a program over any of them is rejected with LDR_E_LIMIT. */
@@ -187,16 +188,6 @@ struct ldr_regimage {
 enum ldr_err ldr_td_image(const struct ldr_program *p, unsigned td, struct ldr_regimage *img);
 /* Value of the register at byte address addr in an image (0 when never written or unknown). */
 uint32_t ldr_image_get(const struct ldr_program *p, const struct ldr_regimage *img, uint32_t addr);
-
-/* Little-endian readers (callers check bounds first). */
-static inline uint32_t ldr_rd32(const uint8_t *b)
-{
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-static inline uint64_t ldr_rd64(const uint8_t *b)
-{
-	return (uint64_t)ldr_rd32(b) | (uint64_t)ldr_rd32(b + 4) << 32;
-}
 
 /* Activation-LUT records: 43 fp16 entries in a 0x80-byte record of the weights. */
 #define LDR_LUT_ENTRIES 43

@@ -278,14 +278,14 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 				   n ? "," : "", i, c->ch, (unsigned long)c->base,
 				   (unsigned long)(p->weights_off + c->base));
 				for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
-					pf(o, "%s%u", e ? "," : "", rec[2 * e] | rec[2 * e + 1] << 8);
+					pf(o, "%s%u", e ? "," : "", le_rd16(rec + 2 * e));
 				pf(o, "]}");
 			} else {
 				pf(o, "  td %u ch %u at weights+0x%lx (file 0x%lx):", i, c->ch,
 				   (unsigned long)c->base, (unsigned long)(p->weights_off + c->base));
 				for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
 					pf(o, "%s%04x", e % 12 ? " " : "\n    ",
-					   rec[2 * e] | rec[2 * e + 1] << 8);
+					   le_rd16(rec + 2 * e));
 				pf(o, "\n");
 			}
 			n++;

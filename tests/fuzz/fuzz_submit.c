@@ -7,6 +7,7 @@
  * program. Grants are placed inside the arena at their offset (64-byte aligned).
  */
 #include "drivers/ane_model/ane_model.h"
+#include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
 
 #include <stdint.h>
@@ -26,11 +27,6 @@ static struct ctrl_plan plan;
 static struct anem model;
 static struct subq_grant g[40];
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
@@ -41,9 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (unsigned i = 0; i < n; i++, pos += 16) {
 		const uint8_t *d = data + pos;
-		g[i] = (struct subq_grant){d[0], d[1] & 3u, d[2] & 1u, 0, rd32(d + 12),
-					   rd32(d + 4) % (ARENA / 2),
-					   DEV + ((rd32(d + 8) % ARENA) & ~63u)};
+		g[i] = (struct subq_grant){d[0], d[1] & 3u, d[2] & 1u, 0, le_rd32(d + 12),
+					   le_rd32(d + 4) % (ARENA / 2),
+					   DEV + ((le_rd32(d + 8) % ARENA) & ~63u)};
 	}
 	uint8_t *prog = malloc(size - pos ? size - pos : 1);
 	if (!prog)

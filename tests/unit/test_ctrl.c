@@ -4,6 +4,7 @@
  * error before anything is programmed, with every byte outside the granted buffers intact.
  */
 #include "drivers/ane_model/ane_model.h"
+#include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
 #include "tests/harness/harness.h"
 
@@ -26,19 +27,6 @@ struct synth {
 #define TD_BYTES 0x274u
 #define W_OFF 0x280u
 static uint8_t prog[W_OFF + 0x12000];
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 static size_t synth_build(const struct synth *s)
 {
@@ -82,7 +70,7 @@ static size_t synth_build(const struct synth *s)
 	n += 7;
 	memset(prog, 0, sizeof prog);
 	for (unsigned i = 0; i < TD_BYTES / 4; i++)
-		put32(prog + 4 * i, w[i]);
+		le_wr32(prog + 4 * i, w[i]);
 	if (s->wlen)
 		memcpy(prog + W_OFF, s->weights, s->wlen);
 	return W_OFF + (s->wlen ? s->wlen : 64);
@@ -319,8 +307,8 @@ TEST(ctrl, kunit_streams_programmed)
 	}
 	/* the patched copy's record 0 carries the tile bases */
 	uint32_t o = ocg_off(ulen);
-	CHECK_EQ((uint64_t)get32(arena + KUMEM + o + 8 + 8), g[0].mapped);
-	CHECK_EQ((uint64_t)get32(arena + KUMEM + o + 8 + 12), g[1].mapped);
+	CHECK_EQ((uint64_t)le_rd32(arena + KUMEM + o + 8 + 8), g[0].mapped);
+	CHECK_EQ((uint64_t)le_rd32(arena + KUMEM + o + 8 + 12), g[1].mapped);
 }
 
 /* ---- the hostile corpus ---- */
@@ -393,13 +381,13 @@ static int hostile_case(unsigned i, const char **expect, const char **name, cons
 		s.src_en = 0; len = synth_build(&s); break;
 	case 21: CASE("kunit overlapping records", "kunit-records-overlap");
 		ulen = ku_build_unit(0, 1, sizeof k_actlut);
-		put32(unit + ocg_off(ulen) + 8 + 56, get32(unit + ocg_off(ulen) + 8));
+		le_wr32(unit + ocg_off(ulen) + 8 + 56, le_rd32(unit + ocg_off(ulen) + 8));
 		len = ku_program(&s, ulen, g, &n); break;
 	case 22: CASE("kunit per-core mismatch", "kunit-per-core-mismatch");
 		ulen = ku_build_unit(0, 2, sizeof k_actlut);
 		{
 			uint32_t o = ocg_off(ulen) + 8 + 3 * 56 + 8 + 4; /* core 1, record 0, channels */
-			put32(unit + o, get32(unit + o) - 1);
+			le_wr32(unit + o, le_rd32(unit + o) - 1);
 		}
 		len = ku_program(&s, ulen, g, &n); break;
 	case 23: CASE("kunit LUTs over the shared budget", "kunit-lut-over-budget");
@@ -410,7 +398,7 @@ static int hostile_case(unsigned i, const char **expect, const char **name, cons
 		len = ku_program(&s, ulen, g, &n); break;
 	case 25: CASE("kunit slot prefilled by the program", "kunit-slot-prefilled");
 		ulen = ku_build_unit(0, 1, sizeof k_actlut);
-		put32(unit + ocg_off(ulen) + 8 + 8, 0x1234);
+		le_wr32(unit + ocg_off(ulen) + 8 + 8, 0x1234);
 		len = ku_program(&s, ulen, g, &n); break;
 	case 26: CASE("kunit stream past the granted weights", "range-outside-granted-buffer");
 		ulen = ku_build_unit(0, 1, sizeof k_actlut);

@@ -1,4 +1,5 @@
 #include "fw/kunit/kunit.h"
+#include "fw/common/le.h"
 #include "tests/harness/harness.h"
 
 #include <string.h>
@@ -28,15 +29,7 @@ static size_t build(uint32_t flags, uint32_t ncores)
 
 static void put32(size_t at, uint32_t v)
 {
-	unit[at] = (uint8_t)v;
-	unit[at + 1] = (uint8_t)(v >> 8);
-	unit[at + 2] = (uint8_t)(v >> 16);
-	unit[at + 3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	le_wr32(unit + at, v);
 }
 
 /* byte offset of word w of record i of core c in the unit just built */
@@ -65,16 +58,16 @@ TEST(kunit, write_parse_patch)
 				.output_tile = 0x82000000};
 	REQUIRE(ku_patch(&u, &d, out, sizeof out) == KU_OK);
 	const uint8_t *r = out + rec_at(&u, 1, 2, 0);
-	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_INPUT_TILE)), 0x81000000);
-	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_OUTPUT_TILE)), 0x82000000);
-	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_WEIGHTS)), 0x80000000 + u.sec[KU_SEC_WEIGHTS].offset + 128);
-	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_MASK)), KU_SLOT_UNSET); /* not sparse: unused */
-	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_SCALE_VEC)), 0x80000000 + u.sec[KU_SEC_SCALE].offset + 16);
-	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_BIAS_VEC)), 0x80000000 + u.sec[KU_SEC_BIAS].offset + 16);
-	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_PALETTE_STREAM)), 0x80000000 + u.sec[KU_SEC_PALETTE].offset);
-	CHECK_EQ(get32(r + 4 * (2 + KU_SLOT_ACTLUT_STREAM)), 0x80000000 + u.sec[KU_SEC_ACTLUT].offset);
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_INPUT_TILE)), 0x81000000);
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_OUTPUT_TILE)), 0x82000000);
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_WEIGHTS)), 0x80000000 + u.sec[KU_SEC_WEIGHTS].offset + 128);
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_MASK)), KU_SLOT_UNSET); /* not sparse: unused */
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_SCALE_VEC)), 0x80000000 + u.sec[KU_SEC_SCALE].offset + 16);
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_BIAS_VEC)), 0x80000000 + u.sec[KU_SEC_BIAS].offset + 16);
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_PALETTE_STREAM)), 0x80000000 + u.sec[KU_SEC_PALETTE].offset);
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_ACTLUT_STREAM)), 0x80000000 + u.sec[KU_SEC_ACTLUT].offset);
 	/* the program itself is untouched */
-	CHECK_EQ(get32(unit + rec_at(&u, 1, 2, 2)), KU_SLOT_UNSET);
+	CHECK_EQ(le_rd32(unit + rec_at(&u, 1, 2, 2)), KU_SLOT_UNSET);
 }
 
 struct hostile {

@@ -3,6 +3,7 @@
  * fw/codec and fw/formats on raw little-endian files (see docs/codecs.md).
  */
 #include "fw/codec/codec.h"
+#include "fw/common/le.h"
 #include "fw/formats/formats.h"
 #include "tools/anefw-tool/tool.h"
 
@@ -107,7 +108,7 @@ static int read_fp16(const char *cmd, const char *path, uint16_t **v, size_t *n)
 		return -1;
 	}
 	for (size_t i = 0; i < len / 2; i++)
-		o[i] = (uint16_t)(b[2 * i] | b[2 * i + 1] << 8);
+		o[i] = le_rd16(b + 2 * i);
 	free(b);
 	*v = o;
 	*n = len / 2;
@@ -119,10 +120,8 @@ static int write_fp16(const char *path, const uint16_t *v, size_t n)
 	uint8_t *b = malloc(n * 2 + 1);
 	if (!b)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		b[2 * i] = (uint8_t)v[i];
-		b[2 * i + 1] = (uint8_t)(v[i] >> 8);
-	}
+	for (size_t i = 0; i < n; i++)
+		le_wr16(b + 2 * i, v[i]);
 	int r = tool_write_file(path, b, n * 2);
 	free(b);
 	return r;

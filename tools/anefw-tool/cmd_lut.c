@@ -6,6 +6,7 @@
  */
 #include "fw/actlut/actlut.h"
 #include "fw/common/fp16.h"
+#include "fw/common/le.h"
 #include "tools/anefw-tool/tool.h"
 
 #include <errno.h>
@@ -57,10 +58,8 @@ static int cmd_lut_eval(int argc, char **argv)
 	static uint16_t table[ACTLUT_TABLE_LEN];
 	static uint8_t bytes[2 * ACTLUT_TABLE_LEN];
 	actlut_build_table(&lut, table);
-	for (uint32_t i = 0; i < ACTLUT_TABLE_LEN; i++) {
-		bytes[2 * i] = (uint8_t)(table[i] & 0xff);
-		bytes[2 * i + 1] = (uint8_t)(table[i] >> 8);
-	}
+	for (uint32_t i = 0; i < ACTLUT_TABLE_LEN; i++)
+		le_wr16(bytes + 2 * i, table[i]);
 	if (tool_write_file(outp, bytes, sizeof bytes))
 		return 1;
 	return 0;
@@ -381,10 +380,8 @@ static int cmd_lut_build(int argc, char **argv)
 		}
 	}
 	uint8_t rec[ACTLUT_BYTES];
-	for (int i = 0; i < ACTLUT_SLOTS; i++) {
-		rec[2 * i] = (uint8_t)(s[i] & 0xff);
-		rec[2 * i + 1] = (uint8_t)(s[i] >> 8);
-	}
+	for (int i = 0; i < ACTLUT_SLOTS; i++)
+		le_wr16(rec + 2 * i, s[i]);
 	struct actlut check;
 	enum actlut_err err = actlut_parse(&check, rec, sizeof rec);
 	if (err != ACTLUT_OK) {
