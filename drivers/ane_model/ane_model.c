@@ -1,4 +1,5 @@
 #include "drivers/ane_model/ane_model.h"
+#include "fw/common/outf.h"
 #include "fw/common/le.h"
 
 #include <stdarg.h>
@@ -61,18 +62,10 @@ int anem_fault_parse(const char *name)
 
 void anem_outf(anem_out_fn out, void *ctx, const char *fmt, ...)
 {
-	char line[200];
 	va_list ap;
-	if (!out)
-		return;
 	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof line, fmt, ap);
+	outf_v(out, ctx, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof line)
-		n = sizeof line - 1;
-	out(ctx, line, (size_t)n);
 }
 
 int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_base,

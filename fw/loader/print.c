@@ -3,6 +3,7 @@
  * written through a caller-supplied sink (stdout, the console, or nothing when fuzzing).
  */
 #include "fw/loader/loader.h"
+#include "fw/common/outf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,16 +18,10 @@ struct pr {
 static void pf(struct pr *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void pf(struct pr *o, const char *fmt, ...)
 {
-	char buf[256];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	outf_v(o->out, o->ctx, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof buf)
-		n = sizeof buf - 1;
-	o->out(o->ctx, buf, (size_t)n);
 }
 
 /* A name from the file: printable ASCII as is, everything else escaped (JSON-safe). */
