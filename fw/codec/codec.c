@@ -271,32 +271,26 @@ enum codec_err codec_palette_decode(const struct codec_palette *p, const uint8_t
 
 /* ---------------- structured sparsity ---------------- */
 
-/* Per mask byte: its popcount, and a word holding the positions of its set bits (lowest
- * first) in 4-bit fields (field k at bits 4k..4k+2) with the popcount at bits 56..59, so that
- * one load gives both and word >> 55 is twice the popcount (the values consumed, in bytes). */
+/* Per mask byte, a word holding the positions of its set bits (lowest first) in 4-bit fields
+ * (field k at bits 4k..4k+2) and its popcount at bits 56..59, so that one load gives both. */
 #define SPARSE_POP_SHIFT 56
-struct sparse_tabs {
-	uint64_t pos[256];
-	uint8_t pop[256];
-};
-static struct sparse_tabs sparse_tabs;
-static int sparse_tabs_ready;
+static uint64_t sparse_pos[256];
+static int sparse_pos_ready;
 
-static const struct sparse_tabs *sparse_tabs_get(void)
+static const uint64_t *sparse_pos_get(void)
 {
-	if (!sparse_tabs_ready) {
+	if (!sparse_pos_ready) {
 		for (unsigned m = 0; m < 256; m++) {
 			uint64_t P = 0;
 			unsigned n = 0;
 			for (unsigned k = 0; k < 8; k++)
 				if ((m >> k) & 1u)
 					P |= (uint64_t)k << (4 * n++);
-			sparse_tabs.pos[m] = P | (uint64_t)n << SPARSE_POP_SHIFT;
-			sparse_tabs.pop[m] = (uint8_t)n;
+			sparse_pos[m] = P | (uint64_t)n << SPARSE_POP_SHIFT;
 		}
-		sparse_tabs_ready = 1;
+		sparse_pos_ready = 1;
 	}
-	return &sparse_tabs;
+	return sparse_pos;
 }
 
 enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const uint16_t *values,
@@ -308,10 +302,10 @@ enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const u
 		return CODEC_ERR_INPUT_SIZE;
 	if (count % 8 && (mask[mask_len - 1] >> (count % 8)))
 		return CODEC_ERR_PADDING;
-	const uint8_t *popt = sparse_tabs_get()->pop;
+	const uint64_t *ptab = sparse_pos_get();
 	size_t pop = 0, j = 0;
 	while (j < mask_len && ((uintptr_t)(mask + j) & 7))
-		pop += popt[mask[j++]];
+		pop += ptab[mask[j++]] >> SPARSE_POP_SHIFT;
 	for (; j + 8 <= mask_len; j += 8) { /* 64 mask bits at a time */
 		uint64_t w = codec_ld64(mask + j);
 		w = w - ((w >> 1) & 0x5555555555555555ull);
@@ -320,7 +314,7 @@ enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const u
 		pop += (size_t)((w * 0x0101010101010101ull) >> 56);
 	}
 	for (; j < mask_len; j++)
-		pop += popt[mask[j]];
+		pop += ptab[mask[j]] >> SPARSE_POP_SHIFT;
 	if (pop != value_count)
 		return CODEC_ERR_COUNT;
 	const uint16_t *v = values;
@@ -331,11 +325,10 @@ enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const u
 		 * jump table indexed by the popcount (one load and one indirect branch per byte) */
 		static const void *const scatter_from[9] = {&&s0, &&s1, &&s2, &&s3, &&s4,
 							    &&s5, &&s6, &&s7, &&s8};
-		const struct sparse_tabs *st = sparse_tabs_get();
 		const uint8_t *mp = mask, *mend = mask + count / 8;
 		uint16_t *o = out;
 		while (mp < mend) {
-			uint64_t P = st->pos[*mp++];
+			uint64_t P = ptab[*mp++];
 			codec_st64(o, 0);
 			codec_st64(o + 4, 0);
 			goto *scatter_from[P >> SPARSE_POP_SHIFT];
