@@ -543,10 +543,6 @@ enum pd_err pd_build_hwx(const struct pd_desc *d, uint8_t *out, size_t cap, size
 		.nwin = nwin,
 		.note = "anefw mkprog\n\t-t h13\n",
 	};
-	size_t need = hwxw_size(&s);
-	if (!need)
-		return PD_E_CONTAINER;
-	if (need > cap)
-		return PD_E_TOO_LARGE;
-	return hwxw_write(&s, out, cap, len) == HWXW_OK ? PD_OK : PD_E_CONTAINER;
+	enum hwxw_err we = hwxw_write(&s, out, cap, len);
+	return we == HWXW_OK ? PD_OK : we == HWXW_E_NO_ROOM ? PD_E_TOO_LARGE : PD_E_CONTAINER;
 }
