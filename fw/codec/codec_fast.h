@@ -64,7 +64,9 @@ static inline uint32_t *codec_pair_table(const uint16_t *tab)
 	for (unsigned hi = 0; hi < 256; hi++)
 		hr[hi] = ((uint64_t)tab[hi] << 16) * 0x100000001ull;
 	/* a 16-entry column chunk of lo2 stays in registers while it is merged into every row,
-	 * two rows per turn: per 32 entries one load pair, 16 merges and 8 store pairs */
+	 * two rows per turn: per 32 entries one load pair, 16 merges and 8 store pairs. Written
+	 * out on purpose: with the chunk in an array and inner loops, GCC copies the chunk and
+	 * pairs fewer stores (affine per channel 2.47 instead of 2.43 per element). */
 	for (unsigned jc = 0; jc < 128; jc += 8) {
 		uint64_t a0 = lo2[jc], a1 = lo2[jc + 1], a2 = lo2[jc + 2], a3 = lo2[jc + 3];
 		uint64_t a4 = lo2[jc + 4], a5 = lo2[jc + 5], a6 = lo2[jc + 6], a7 = lo2[jc + 7];
