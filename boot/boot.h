@@ -27,14 +27,4 @@ void boot_mmu_enable_core(void);
  * for good: a core is released once per boot. */
 int boot_release_secondary(unsigned core, void (*fn)(unsigned core));
 
-/* Linker-script symbols. */
-extern char __image_start[], __image_end[];
-extern char __text_start[], __text_end[];
-extern char __rodata_start[], __rodata_end[];
-extern char __data_start[], __data_end[];
-extern char __bss_start[], __bss_end[];
-extern char __stacks_start[], __stacks_end[];
-extern char __exc_stacks_start[], __exc_stacks_end[];
-extern char __heap_start[], __heap_end[];
-
 #endif

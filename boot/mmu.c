@@ -8,6 +8,7 @@
 #include "boot/boot.h"
 #include "boot/sysregs.h"
 #include "hal/hal.h"
+#include "linker/image_syms.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* The firmware image's layout, from the linker script's symbols. */
-#include "boot/boot.h"
 #include "hal/hal.h"
+#include "linker/image_syms.h"
 
 const struct hal_region *hal_image_regions(unsigned *n)
 {

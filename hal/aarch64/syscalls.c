@@ -1,6 +1,6 @@
 /* The system calls newlib-nano needs, on a machine with no OS: console out, a bounded heap. */
-#include "boot/boot.h"
 #include "hal/hal.h"
+#include "linker/image_syms.h"
 
 #include <errno.h>
 #include <stdint.h>

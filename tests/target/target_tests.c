@@ -4,6 +4,7 @@
 #include "boot/boot.h"
 #include "boot/sysregs.h"
 #include "hal/hal.h"
+#include "linker/image_syms.h"
 
 #include <stdio.h>
 #include <stdlib.h>
