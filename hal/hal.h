@@ -73,4 +73,10 @@ const struct hal_platform *hal_platform(void);
 /* The firmware image's own layout (text, rodata, data, stacks, heap); n set to the count. */
 const struct hal_region *hal_image_regions(unsigned *n);
 
+/* ---- board devices ---- */
+struct dma_dev; /* drivers/dma/dma.h */
+/* The board's DMA engine: the BCM2835 controller on raspi3b, the memory-copy engine elsewhere
+ * (a weak default in drivers/dma/dma_memcpy.c that a board overrides). NULL if it failed. */
+struct dma_dev *hal_board_dma(void);
+
 #endif

@@ -1,5 +1,6 @@
 /* A whole submission on the engine model: the same steps on the host tool and the firmware. */
 #include "drivers/ane_model/ane_model.h"
+#include "hal/hal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -155,7 +156,7 @@ int anes_submit_hooks(const uint8_t *buf, size_t len, unsigned ldr_flags,
 		print_status(&s_plan.st, out, ctx);
 		rc = 1;
 	} else {
-		anem_init(&s_model, (uintptr_t)s_window, mem, ANES_DEV_BASE, size, dma_board_device());
+		anem_init(&s_model, (uintptr_t)s_window, mem, ANES_DEV_BASE, size, hal_board_dma());
 		anem_set_output(&s_model, trace, out, ctx);
 		if (!s_model.dma) {
 			res->run = ANEM_E_DMA;

@@ -178,10 +178,6 @@ int dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_
  * source (which = 0) or destination (which = 1) touches. DMA_OK or DMA_ERR_RANGE on overflow. */
 int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi);
 
-/* The board's DMA engine: the BCM2835 controller on raspi3b, the memory-copy engine elsewhere
- * (a weak default in drivers/dma/dma_memcpy.c that a board overrides). NULL if it failed. */
-struct dma_dev *dma_board_device(void);
-
 /* A generous bound for dma_wait() in callers that just want the transfer done. */
 #define DMA_WAIT_DEFAULT_POLLS 10000000u
 

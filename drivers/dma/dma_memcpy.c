@@ -1,5 +1,6 @@
 /* Memory-copy DMA engine (see dma_memcpy.h). */
 #include "drivers/dma/dma_memcpy.h"
+#include "hal/hal.h"
 
 #include <string.h>
 
@@ -96,7 +97,7 @@ int dma_memcpy_init(struct dma_memcpy *m, struct dma_dev *d, uint32_t bytes_per_
 }
 
 /* The default board engine (boards with a DMA controller override this). */
-__attribute__((weak)) struct dma_dev *dma_board_device(void)
+__attribute__((weak)) struct dma_dev *hal_board_dma(void)
 {
 	static struct dma_memcpy m;
 	static struct dma_dev d;

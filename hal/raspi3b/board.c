@@ -34,7 +34,7 @@ static struct bcm2835_dma dma_ctl;
 static struct dma_dev dma_dev;
 static int dma_ready;
 
-struct dma_dev *dma_board_device(void)
+struct dma_dev *hal_board_dma(void)
 {
 	if (!dma_ready) {
 		const struct bcm2835_dma_params p = {

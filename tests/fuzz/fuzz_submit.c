@@ -9,6 +9,7 @@
 #include "drivers/ane_model/ane_model.h"
 #include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
+#include "hal/hal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pol_range forbid[2] = {{DEV + TDMEM, 0x2000, 0, 0}, {DEV + KUMEM, ARENA - KUMEM, 0, 0}};
 	struct ctrl_scratch sc = {arena + KUMEM, ARENA - KUMEM, DEV + KUMEM};
 	if (ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc) == CTRL_OK && lp.td_area_len <= 0x2000) {
-		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, dma_board_device());
+		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, hal_board_dma());
 		anem_submit(&model, &plan, DEV + TDMEM, 0);
 		/* the guard page past the arena is never touched */
 		for (size_t k = ARENA; k < sizeof arena; k++)

@@ -6,6 +6,7 @@
 #include "drivers/ane_model/ane_model.h"
 #include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
+#include "hal/hal.h"
 #include "tests/harness/harness.h"
 
 #include <stdio.h>
@@ -155,7 +156,7 @@ static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *int
 	struct ctrl_scratch sc = {arena + KUMEM, 0x3000, DEV + KUMEM};
 	enum ctrl_err e = ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc);
 	if (e == CTRL_OK) {
-		anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, dma_board_device());
+		anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, hal_board_dma());
 		*ran = anem_submit(&model, &plan, DEV + TDMEM, 1) == ANEM_OK;
 	}
 	/* everything but writable granted buffers, TD memory and the kunit scratch is unchanged */

@@ -7,6 +7,7 @@
 #include "tests/harness/harness.h"
 #include "drivers/dma/dma.h"
 #include "drivers/dma/dma_memcpy.h"
+#include "hal/hal.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -62,7 +63,7 @@ static struct dma_dev *memcpy_slow(void)
 
 static struct dma_dev *board(void)
 {
-	struct dma_dev *d = dma_board_device();
+	struct dma_dev *d = hal_board_dma();
 	/* The board device is shared: leave every channel idle for the next test. */
 	if (d)
 		for (unsigned ch = 0; ch < d->caps.nchannels; ch++)

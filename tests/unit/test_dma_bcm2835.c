@@ -58,7 +58,7 @@ static struct bcm2835_dma *controller(struct dma_dev *d)
 
 TEST(bcm2835_dma, control_blocks_and_bus_addresses)
 {
-	struct dma_dev *d = dma_board_device();
+	struct dma_dev *d = hal_board_dma();
 	struct bcm2835_dma *c = controller(d);
 	REQUIRE(c != NULL);
 	CHECK_EQ(d->caps.nchannels, 2);
@@ -105,7 +105,7 @@ TEST(bcm2835_dma, control_blocks_and_bus_addresses)
 
 TEST(bcm2835_dma, refuses_memory_out_of_reach_and_long_strides)
 {
-	struct dma_dev *d = dma_board_device();
+	struct dma_dev *d = hal_board_dma();
 	REQUIRE(controller(d) != NULL);
 	struct dma_block b = {.src = (uintptr_t)src, .dst = PLAT_PERIPH_BASE, .len = 64};
 	struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
@@ -128,7 +128,7 @@ TEST(bcm2835_dma, refuses_memory_out_of_reach_and_long_strides)
 
 TEST(bcm2835_dma, stalled_engine_times_out_and_stops)
 {
-	struct dma_dev *d = dma_board_device();
+	struct dma_dev *d = hal_board_dma();
 	struct bcm2835_dma *c = controller(d);
 	REQUIRE(c != NULL);
 	for (unsigned i = 0; i < sizeof src; i++)

@@ -6,6 +6,7 @@
 #include "drivers/ane_model/ane_model.h"
 #include "drivers/dma/dma_memcpy.h"
 #include "fw/job/progdesc.h"
+#include "hal/hal.h"
 
 #include <string.h>
 
@@ -63,9 +64,9 @@ static int f_engine_reset(void)
 	for (unsigned i = 0; i < ANEM_WINDOW_BYTES / 4; i++)
 		if (m->regs[i])
 			return 0;
-	return dma_get_state(dma_board_device(), ANEM_DMA_CHANNEL) == DMA_STATE_UNCONFIGURED &&
-	       dma_board_device()->fault.active == 0 &&
-	       dma_board_device()->fault.kind == DMA_FAULT_NONE;
+	return dma_get_state(hal_board_dma(), ANEM_DMA_CHANNEL) == DMA_STATE_UNCONFIGURED &&
+	       hal_board_dma()->fault.active == 0 &&
+	       hal_board_dma()->fault.kind == DMA_FAULT_NONE;
 }
 
 /* One fault: the named error, a bounded number of polls, reset state, then a normal run. */
