@@ -98,6 +98,18 @@ $(B)/anefw-tests.elf: $(TEST_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 	@echo "  LD      $@"
 	$(Q)$(TCC) $(TARGET_LDFLAGS) -Wl,-Map,$@.map $(TEST_IMAGE_OBJS) $(TARGET_LIBS) -o $@
 
+# The firmware with the MMU's page-table pool cut to 2 tables: it must stop at boot with a panic
+# (tests/suites/15-foundation.sh). Only boot/mmu.c is compiled differently.
+$(B)/obj-mmu-pool-test/boot/mmu.c.o: boot/mmu.c | $(NEWLIB_STAMP)
+	@mkdir -p $(dir $@) $(EMPTY_SYSROOT)
+	@echo "  CC      $< (2-table pool)"
+	$(Q)$(TCC) $(TARGET_CFLAGS) -DBOOT_MMU_TABLE_POOL=2 -MMD -MP -c $< -o $@
+MMU_POOL_TEST_OBJS := $(filter-out $(call tobj,boot/mmu.c),$(FW_IMAGE_OBJS)) \
+	$(B)/obj-mmu-pool-test/boot/mmu.c.o
+$(B)/anefw-mmu-pool-test.elf: $(MMU_POOL_TEST_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
+	@echo "  LD      $@"
+	$(Q)$(TCC) $(TARGET_LDFLAGS) $(MMU_POOL_TEST_OBJS) $(TARGET_LIBS) -o $@
+
 BENCH_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(FW_SRCS) tests/harness/harness.c tests/harness/main.c $(TARGET_TEST_SRCS) $(BENCH_SRCS))
 $(B)/anefw-bench.elf: $(BENCH_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 	@echo "  LD      $@"
@@ -198,7 +210,7 @@ test-build: deps $(H)/anefw-tests tools $(TESTDATA_STAMP) fuzz-build
 	$(Q)for b in $(TEST_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-test-build || exit 1; done
 
 .PHONY: board-test-build
-board-test-build: $(B)/anefw-tests.elf firmware
+board-test-build: $(B)/anefw-tests.elf firmware $(B)/anefw-mmu-pool-test.elf
 
 test: test-build
 	$(Q)ANEFW_ROOT=$(CURDIR) BUILD=$(abspath $(BUILD)) SHARED=$(SHARED) PYTHON=$(PYTHON) \

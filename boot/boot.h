@@ -15,6 +15,10 @@ struct exception_frame {
 };
 
 void boot_exception(unsigned kind, const struct exception_frame *f) __attribute__((noreturn));
+/* A fatal error found by boot code itself (no exception): prints "*** anefw panic: msg ***" on
+ * the console (bringing it up first when board_init() has not run yet) and exits with
+ * BOOT_EXIT_CRASH. */
+void boot_panic(const char *msg) __attribute__((noreturn));
 void boot_mmu_init(void);
 /* Makes the MMU settings visible to cores whose MMU is still off (cleans them to memory). */
 void boot_mmu_publish(void);

@@ -3,7 +3,8 @@
  * The board's regions (RAM, devices) are mapped first with large blocks; the firmware image is
  * then re-mapped at page granularity with its own permissions: text read-only and executable,
  * rodata read-only, everything else read-write and never executable, and an unmapped guard page
- * under every stack. Later mappings split earlier blocks as needed.
+ * under every stack. Later mappings split earlier blocks as needed. The tables come from a fixed
+ * pool; a map that needs more stops the boot with a panic (never a partial map, never MMU off).
  */
 #include "boot/boot.h"
 #include "boot/sysregs.h"
@@ -15,7 +16,13 @@
 
 #define PAGE 4096ull
 #define ENTRIES 512
-#define TABLE_POOL 32
+/* Translation tables available (4 KiB each, in .bss); level 1 takes one. Overridable so that a
+ * test build can run out (the Makefile's anefw-mmu-pool-test.elf, tests/suites/15-foundation.sh). */
+#ifndef BOOT_MMU_TABLE_POOL
+#define BOOT_MMU_TABLE_POOL 32
+#endif
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 #define PTE_VALID (1ull << 0)
 #define PTE_TABLE (1ull << 1) /* table at levels 1-2; page at level 3 */
@@ -40,9 +47,8 @@
 #define TCR_EPD1 (1ull << 23)
 #define TCR_IPS_SHIFT 32
 
-static uint64_t tables[TABLE_POOL][ENTRIES] __attribute__((aligned(4096)));
+static uint64_t tables[BOOT_MMU_TABLE_POOL][ENTRIES] __attribute__((aligned(4096)));
 static unsigned tables_used;
-static int mmu_error;
 
 /* What core 0 programmed, for the secondary cores (one cache line, cleaned before a release). */
 static struct {
@@ -52,10 +58,9 @@ static struct {
 
 static uint64_t *new_table(void)
 {
-	if (tables_used >= TABLE_POOL) {
-		mmu_error = 1;
-		return NULL;
-	}
+	if (tables_used >= BOOT_MMU_TABLE_POOL)
+		boot_panic("MMU: page-table pool exhausted: this memory map needs more than "
+			   STR(BOOT_MMU_TABLE_POOL) " tables (BOOT_MMU_TABLE_POOL in boot/mmu.c)");
 	/* tables[] is in .bss, already zero. */
 	return tables[tables_used++];
 }
@@ -84,7 +89,7 @@ static uint64_t level_size(int level)
 static void map_range(uint64_t *table, int level, uint64_t va, uint64_t end, unsigned attrs)
 {
 	uint64_t sz = level_size(level);
-	while (va < end && !mmu_error) {
+	while (va < end) {
 		unsigned idx = (unsigned)((va / sz) % ENTRIES);
 		uint64_t entry_base = va & ~(sz - 1);
 		uint64_t entry_end = entry_base + sz;
@@ -107,8 +112,6 @@ static void map_range(uint64_t *table, int level, uint64_t va, uint64_t end, uns
 			next = (uint64_t *)(uintptr_t)(*e & PTE_ADDR_MASK);
 		} else {
 			next = new_table();
-			if (!next)
-				return;
 			if (*e & PTE_VALID) {
 				/* Split a block: the new table repeats it in smaller pieces. */
 				uint64_t bits = *e & ~PTE_ADDR_MASK;
@@ -153,9 +156,6 @@ void boot_mmu_init(void)
 		map((uintptr_t)__exc_stacks_start + c * BOOT_EXC_STACK_STRIDE, BOOT_GUARD_SIZE,
 		    HAL_REGION_GUARD);
 	}
-	if (mmu_error)
-		return; /* stay with the MMU off rather than run on a partial map */
-
 	uint64_t pa_range;
 	__asm__ volatile("mrs %0, id_aa64mmfr0_el1" : "=r"(pa_range));
 	pa_range &= 0xf;

@@ -18,6 +18,23 @@ __attribute__((noreturn)) void __stack_chk_fail(void)
 	hal_exit(BOOT_EXIT_CRASH);
 }
 
+/* Set once board_init() has run: until then the console is not up. */
+static int board_ready;
+
+__attribute__((noreturn)) void boot_panic(const char *msg)
+{
+	static const char head[] = "\n*** anefw panic: ", tail[] = " ***\n";
+	size_t n = 0;
+	while (msg[n])
+		n++;
+	if (!board_ready)
+		hal_console_init(); /* a panic before board_init(): the console is needed to say why */
+	hal_console_write(head, sizeof head - 1);
+	hal_console_write(msg, n);
+	hal_console_write(tail, sizeof tail - 1);
+	hal_exit(BOOT_EXIT_CRASH);
+}
+
 /* Spin table for secondary cores: entry addresses, read by boot/entry.S with the MMU off. In .data
  * (not .bss) so that cores started together with core 0 never see it before it is zeroed. */
 uint64_t boot_release_table[BOOT_MAX_CORES] __attribute__((section(".data.boot_release_table")));
@@ -71,6 +88,7 @@ __attribute__((noreturn, no_stack_protector)) void boot_c_entry(unsigned entry_e
 	__asm__ volatile("mrs %0, cntpct_el0" : "=r"(t));
 	__stack_chk_guard = (uintptr_t)((t * 0x9E3779B97F4A7C15ULL) ^ 0x00d1ceba11fadeULL) & ~0xffull;
 	board_init();
+	board_ready = 1;
 	int rc = main(0, NULL);
 	fflush(stdout);
 	hal_exit(rc);

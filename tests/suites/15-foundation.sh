@@ -1,6 +1,7 @@
 # The foundation's own checks: the harness counts failures, crashes are reported and end the run
-# nonzero, .text is read-only, the stack guard page catches overflow, instruction counts repeat,
-# and entry at EL2 and EL3 reaches EL1 with the MMU on.
+# nonzero, .text is read-only, the stack guard page catches overflow, an MMU page-table pool too
+# small for the map stops the boot with a panic, instruction counts repeat, and entry at EL2 and
+# EL3 reaches EL1 with the MMU on.
 . tests/lib.sh
 
 # A failing test is reported as failed, and the target's exit status is the failure count.
@@ -51,6 +52,19 @@ crash() { # NAME MODE PATTERN
 crash data_abort_reports_and_exits dataabort 'translation fault on read'
 crash text_write_faults textwrite 'permission fault on write'
 crash stack_overflow_hits_guard stackoverflow 'main stack guard page'
+
+# The MMU's page-table pool cut to 2 tables (anefw-mmu-pool-test.elf, built by the Makefile): the
+# boot stops with a panic and the crash status before main(), instead of running with the MMU off.
+for b in $TEST_BOARDS; do
+	out=$(qemu_run --board "$b" --timeout 30 "$BUILD/$b/anefw-mmu-pool-test.elf" 2>&1); rc=$?
+	if [ "$rc" -eq 100 ] && echo "$out" | grep -q 'anefw panic: MMU: page-table pool exhausted' \
+		&& ! echo "$out" | grep -q 'newlib-nano'; then
+		t_pass "foundation.$b.mmu_table_pool_exhaustion_panics"
+	else
+		t_fail "foundation.$b.mmu_table_pool_exhaustion_panics" "exit $rc"
+		echo "$out" | tail -n 5
+	fi
+done
 
 # Instruction counts under -icount are exact: two runs agree, and are nonzero.
 for b in $TEST_BOARDS; do
