@@ -37,13 +37,6 @@ int pl011_putc(struct pl011 *u, char c)
 	return PL011_ERR_TIMEOUT;
 }
 
-int pl011_getc(struct pl011 *u)
-{
-	if (mmio_read_32(u->base + PL011_FR) & PL011_FR_RXFE)
-		return PL011_ERR_EMPTY;
-	return (int)(mmio_read_32(u->base + PL011_DR) & 0xff);
-}
-
 int pl011_flush(struct pl011 *u)
 {
 	for (uint32_t i = 0; i < PL011_POLL_LIMIT; i++)

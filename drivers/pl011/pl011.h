@@ -31,7 +31,6 @@ enum pl011_status {
 	PL011_OK = 0,
 	PL011_ERR_TIMEOUT = -1, /* the FIFO stayed full for PL011_POLL_LIMIT polls */
 	PL011_ERR_PARAM = -2,   /* a zero clock or baud rate, or a divisor out of range */
-	PL011_ERR_EMPTY = -3,   /* no received character */
 };
 
 struct pl011 {
@@ -42,7 +41,6 @@ struct pl011 {
 /* uartclk and baud in Hz; uartclk 0 keeps the current divisor (firmware-configured UARTs). */
 int pl011_init(struct pl011 *u, uintptr_t base, uint32_t uartclk, uint32_t baud);
 int pl011_putc(struct pl011 *u, char c);
-int pl011_getc(struct pl011 *u);
 /* Waits (bounded) until everything queued has left the shift register. */
 int pl011_flush(struct pl011 *u);
 
