@@ -143,7 +143,7 @@ void boot_exception(unsigned kind, const struct exception_frame *f)
 		}
 	}
 	for (int i = 0; i < 31; i++) {
-		put(i < 10 ? "x" : "x");
+		put("x");
 		put_dec((unsigned)i);
 		put(i < 10 ? "  " : " ");
 		put_hex(f->x[i]);
