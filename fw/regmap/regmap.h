@@ -3,7 +3,7 @@
  * A block is a contiguous run of 32-bit register words starting at its base byte address; every
  * word in that run belongs to the block (words the references do not name are reported as
  * reserved). A write anywhere else is a write to an unknown register.
- * Adding a generation means adding tables (see regmap_h13.c), not code.
+ * Adding a generation means adding tables (see regmap_tables.inc), not code.
  */
 #ifndef ANEFW_REGMAP_H
 #define ANEFW_REGMAP_H
