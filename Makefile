@@ -45,15 +45,43 @@ deps: $(DEPS_STAMP) $(NEWLIB_STAMP)
 # ---- sources ----
 FW_SRCS := $(shell find fw -name '*.c' | sort)
 DRV_SRCS := $(shell find drivers -name '*.c' | sort)
+ENGINE_SRCS := $(shell find engine -name '*.c' | sort)
 HAL_A64_SRCS := $(wildcard hal/aarch64/*.c)
 BOOT_SRCS := boot/entry.S boot/vectors.S boot/start.c boot/mmu.c boot/exceptions.c
 TARGET_COMMON := $(BOOT_SRCS) $(HAL_A64_SRCS) $(PLAT_SRCS) $(DRV_SRCS)
+# the application: the only code that depends on every layer (main.c only in the image)
+APP_LIB_SRCS := app/session.c
+APP_SRCS := app/main.c app/job.c $(APP_LIB_SRCS)
+# the program builder (tools, and the tests that build programs)
+PROGDESC_SRCS := $(sort $(wildcard tools/progdesc/*.c))
 TEST_SRCS := tests/harness/harness.c tests/harness/main.c $(sort $(wildcard tests/unit/*.c))
 TARGET_TEST_SRCS := $(sort $(wildcard tests/target/*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
-TOOL_SRCS := $(sort $(wildcard tools/anefw-tool/*.c))
+TOOL_SRCS := $(sort $(wildcard tools/anefw-tool/*.c)) $(PROGDESC_SRCS)
 HOST_HAL_SRCS := hal/host/hal_host.c
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+# ---- layers: each sees only the layers below it ----
+# A source file's layer is its top folder; it is compiled with -I of a folder that links just the
+# roots it may include, so an upward include (fw/ including drivers/, say) fails to build.
+# tests/ see everything.
+LAYERS_fw := fw
+LAYERS_drivers := drivers hal fw
+LAYERS_hal := hal drivers linker
+LAYERS_boot := boot hal linker
+LAYERS_linker := linker
+LAYERS_engine := engine drivers hal fw
+LAYERS_app := app engine drivers hal fw
+LAYERS_tools := tools app engine drivers hal fw
+INC := $(BUILD)/inc
+layer_of = $(firstword $(subst /, ,$(1)))
+layer_inc = $(if $(filter tests,$(call layer_of,$(1))),-I.,-I$(INC)/$(call layer_of,$(1)))
+INC_STAMP := $(INC)/.stamp-$(shell echo '$(foreach l,fw drivers hal boot linker engine app tools,$(l):$(LAYERS_$(l)))' | md5sum | cut -c1-8)
+$(INC_STAMP):
+	$(Q)rm -rf $(INC) && mkdir -p $(INC)
+	$(Q)$(foreach l,fw drivers hal boot linker engine app tools,mkdir -p $(INC)/$(l) && \
+		$(foreach r,$(LAYERS_$(l)),ln -s $(CURDIR)/$(r) $(INC)/$(l)/$(r) &&) true && ) true
+	$(Q)touch $@
 
 # ---- target compiler ----
 CROSS := aarch64-linux-gnu-
@@ -62,7 +90,7 @@ EMPTY_SYSROOT := $(BUILD)/empty-sysroot
 WARN := -Wall -Wextra -Werror
 TARGET_CFLAGS := -std=gnu11 -ffreestanding -mcpu=cortex-a53 -mstrict-align -mno-outline-atomics \
 	-fno-pie -O2 -g -ffunction-sections -fdata-sections -fstack-protector-strong \
-	--sysroot=$(EMPTY_SYSROOT) -isystem $(NEWLIB)/include $(WARN) -I. \
+	--sysroot=$(EMPTY_SYSROOT) -isystem $(NEWLIB)/include $(WARN) \
 	-DANEFW_TARGET=1 -DANEFW_BOARD=\"$(BOARD)\" $(PLAT_CFLAGS)
 # fw/ is integer-only: no floating-point or SIMD registers at all.
 FW_ONLY_CFLAGS := -mgeneral-regs-only
@@ -72,23 +100,24 @@ TARGET_LIBS := -Wl,--start-group -lc -lgcc -Wl,--end-group
 
 tobj = $(patsubst %,$(B)/obj/%.o,$(1))
 
-$(B)/obj/fw/%.c.o: fw/%.c | $(NEWLIB_STAMP)
+$(B)/obj/fw/%.c.o: fw/%.c | $(NEWLIB_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@) $(EMPTY_SYSROOT)
 	@echo "  CC      $<"
-	$(Q)$(TCC) $(TARGET_CFLAGS) $(FW_ONLY_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(TCC) $(TARGET_CFLAGS) $(call layer_inc,$<) $(FW_ONLY_CFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/obj/%.c.o: %.c | $(NEWLIB_STAMP)
+$(B)/obj/%.c.o: %.c | $(NEWLIB_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@) $(EMPTY_SYSROOT)
 	@echo "  CC      $<"
-	$(Q)$(TCC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(TCC) $(TARGET_CFLAGS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
-$(B)/obj/%.S.o: %.S | $(NEWLIB_STAMP)
+$(B)/obj/%.S.o: %.S | $(NEWLIB_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@) $(EMPTY_SYSROOT)
 	@echo "  AS      $<"
-	$(Q)$(TCC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(TCC) $(TARGET_CFLAGS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
-FW_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) boot/main.c $(FW_SRCS))
-TEST_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(FW_SRCS) $(TEST_SRCS) $(TARGET_TEST_SRCS))
+FW_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(APP_SRCS) $(ENGINE_SRCS) $(FW_SRCS))
+LIB_SRCS := $(FW_SRCS) $(ENGINE_SRCS) $(APP_LIB_SRCS) $(PROGDESC_SRCS)
+TEST_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(LIB_SRCS) $(TEST_SRCS) $(TARGET_TEST_SRCS))
 
 $(B)/anefw.elf: $(FW_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 	@echo "  LD      $@"
@@ -100,17 +129,17 @@ $(B)/anefw-tests.elf: $(TEST_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 
 # The firmware with the MMU's page-table pool cut to 2 tables: it must stop at boot with a panic
 # (tests/suites/15-foundation.sh). Only boot/mmu.c is compiled differently.
-$(B)/obj-mmu-pool-test/boot/mmu.c.o: boot/mmu.c | $(NEWLIB_STAMP)
+$(B)/obj-mmu-pool-test/boot/mmu.c.o: boot/mmu.c | $(NEWLIB_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@) $(EMPTY_SYSROOT)
 	@echo "  CC      $< (2-table pool)"
-	$(Q)$(TCC) $(TARGET_CFLAGS) -DBOOT_MMU_TABLE_POOL=2 -MMD -MP -c $< -o $@
+	$(Q)$(TCC) $(TARGET_CFLAGS) $(call layer_inc,$<) -DBOOT_MMU_TABLE_POOL=2 -MMD -MP -c $< -o $@
 MMU_POOL_TEST_OBJS := $(filter-out $(call tobj,boot/mmu.c),$(FW_IMAGE_OBJS)) \
 	$(B)/obj-mmu-pool-test/boot/mmu.c.o
 $(B)/anefw-mmu-pool-test.elf: $(MMU_POOL_TEST_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 	@echo "  LD      $@"
 	$(Q)$(TCC) $(TARGET_LDFLAGS) $(MMU_POOL_TEST_OBJS) $(TARGET_LIBS) -o $@
 
-BENCH_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(FW_SRCS) tests/harness/harness.c tests/harness/main.c $(TARGET_TEST_SRCS) $(BENCH_SRCS))
+BENCH_IMAGE_OBJS := $(call tobj,$(TARGET_COMMON) $(LIB_SRCS) tests/harness/harness.c tests/harness/main.c $(TARGET_TEST_SRCS) $(BENCH_SRCS))
 $(B)/anefw-bench.elf: $(BENCH_IMAGE_OBJS) $(PLAT_LDSCRIPT) linker/common.ld
 	@echo "  LD      $@"
 	$(Q)$(TCC) $(TARGET_LDFLAGS) -Wl,-Map,$@.map $(BENCH_IMAGE_OBJS) $(TARGET_LIBS) -o $@
@@ -127,7 +156,7 @@ firmware: $(B)/anefw.elf $(addprefix $(B)/,$(PLAT_IMAGES))
 
 # ---- host builds: tools and native tests, from the same sources ----
 HCC := gcc
-HOST_CFLAGS := -std=gnu11 -g $(WARN) -I. -D_GNU_SOURCE
+HOST_CFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ifeq ($(SANITIZE),1)
 TOOL_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN_FLAGS)
@@ -138,18 +167,19 @@ TOOL_DIR := $(H)/opt
 endif
 TEST_HOST_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN_FLAGS)
 
-$(TOOL_DIR)/obj/%.c.o: %.c | $(DEPS_STAMP)
+$(TOOL_DIR)/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $<"
-	$(Q)$(HCC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(HCC) $(TOOL_CFLAGS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
-$(H)/san/test-obj/%.c.o: %.c | $(DEPS_STAMP)
+$(H)/san/test-obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $< (asan+ubsan)"
-	$(Q)$(HCC) $(TEST_HOST_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(HCC) $(TEST_HOST_CFLAGS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
-TOOL_OBJS := $(patsubst %,$(TOOL_DIR)/obj/%.o,$(TOOL_SRCS) $(FW_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS))
-HOST_TEST_OBJS := $(patsubst %,$(H)/san/test-obj/%.o,$(TEST_SRCS) $(FW_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS))
+HOST_LIB_SRCS := $(FW_SRCS) $(ENGINE_SRCS) $(APP_LIB_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS)
+TOOL_OBJS := $(patsubst %,$(TOOL_DIR)/obj/%.o,$(TOOL_SRCS) $(HOST_LIB_SRCS))
+HOST_TEST_OBJS := $(patsubst %,$(H)/san/test-obj/%.o,$(TEST_SRCS) $(PROGDESC_SRCS) $(HOST_LIB_SRCS))
 
 $(TOOL_DIR)/anefw-tool: $(TOOL_OBJS)
 	@echo "  HOSTLD  $@"
@@ -167,7 +197,7 @@ tools: $(H)/anefw-tool
 # ---- fuzzing (libFuzzer with ASan and UBSan) ----
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror
-FUZZ_LIB_SRCS := $(FW_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS)
+FUZZ_LIB_SRCS := $(HOST_LIB_SRCS) $(PROGDESC_SRCS)
 $(H)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $@"
@@ -197,7 +227,7 @@ debug: deps firmware $(BUILD)/default.hwx
 	$(Q)$(QEMU_RUN) --gdb $(B)/anefw.elf $(or $(ARGS),program=$(BUILD)/default.hwx)
 
 # make run's built-in program: written from its description by the host tool (no binaries shipped)
-$(BUILD)/default.hwx: fw/job/default.desc $(H)/anefw-tool
+$(BUILD)/default.hwx: app/default.desc $(H)/anefw-tool
 	$(Q)$(H)/anefw-tool mkprog $< $@ >/dev/null
 
 # `make test` covers both boards; `make test BOARD=x` only board x.
@@ -208,6 +238,11 @@ TEST_BOARDS ?= qemu-virt raspi3b
 endif
 test-build: deps $(H)/anefw-tests tools $(TESTDATA_STAMP) fuzz-build
 	$(Q)for b in $(TEST_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-test-build || exit 1; done
+
+# The layering check (tests/suites/05-layers.sh): compile one probe file as if it sat in LAYER.
+.PHONY: layer-probe
+layer-probe: $(INC_STAMP)
+	$(Q)$(HCC) $(HOST_CFLAGS) -I$(INC)/$(LAYER) -fsyntax-only -x c $(PROBE)
 
 .PHONY: board-test-build
 board-test-build: $(B)/anefw-tests.elf firmware $(B)/anefw-mmu-pool-test.elf

@@ -68,6 +68,8 @@ struct hal_platform {
 	const struct hal_region *regions; /* the firmware's memory map, ascending */
 	unsigned nregions;
 	const char *libc;                 /* C library name and version */
+	uint64_t max_work;                /* engine work one submission may cost (bytes moved plus
+					     elements computed): the board's limit */
 };
 const struct hal_platform *hal_platform(void);
 /* The firmware image's own layout (text, rodata, data, stacks, heap); n set to the count. */

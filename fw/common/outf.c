@@ -15,3 +15,11 @@ void outf_v(outf_fn out, void *ctx, const char *fmt, va_list ap)
 		n = sizeof line - 1;
 	out(ctx, line, (size_t)n);
 }
+
+void outf(outf_fn out, void *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	outf_v(out, ctx, fmt, ap);
+	va_end(ap);
+}

@@ -16,5 +16,7 @@ typedef void (*outf_fn)(void *ctx, const char *s, size_t n);
 
 /* Formats fmt with ap and passes the text to out (nothing when out is NULL). */
 void outf_v(outf_fn out, void *ctx, const char *fmt, va_list ap);
+/* The same, printf-style. */
+void outf(outf_fn out, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

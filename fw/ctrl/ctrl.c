@@ -1,6 +1,5 @@
 #include "fw/ctrl/ctrl.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static const char *const err_names[CTRL_E_COUNT_] = {
@@ -12,8 +11,11 @@ static const char *const err_names[CTRL_E_COUNT_] = {
 	[CTRL_E_FORMAT] = "unsized-tensor-format",
 	[CTRL_E_COEFF_NO_BAR] = "coefficients-without-kernel-bar",
 	[CTRL_E_ALIGN] = "coefficient-base-misaligned",
-	[CTRL_E_SCRATCH] = "kunit-scratch-too-small",
+	[CTRL_E_SCRATCH] = "firmware-scratch-too-small",
 	[CTRL_E_GRANTS] = "too-many-grants",
+	[CTRL_E_RELOC] = "relocation-not-applied",
+	[CTRL_E_STREAM] = "stream-without-kernel-unit",
+	[CTRL_E_WORK] = "work-over-budget",
 };
 
 const char *ctrl_err_name(enum ctrl_err e)
@@ -21,13 +23,9 @@ const char *ctrl_err_name(enum ctrl_err e)
 	return (unsigned)e < CTRL_E_COUNT_ && err_names[e] ? err_names[e] : "unknown-ctrl-error";
 }
 
-static const char *const kind_names[CTRL_R__COUNT] = {
-	"src0", "src1", "dst", "tbase", "coeff", "stream", "kunit",
-};
-
 const char *ctrl_kind_name(unsigned kind)
 {
-	return kind < CTRL_R__COUNT ? kind_names[kind] : "?";
+	return kind == CTRL_R_KUNIT ? "kunit" : td_rkind_name(kind);
 }
 
 const char *ctrl_status_name(const struct ctrl_status *s)
@@ -44,96 +42,13 @@ const char *ctrl_status_name(const struct ctrl_status *s)
 const struct ku_limits ctrl_h13_ku_limits = {
 	.dense_cap = 0x10000, .stream_cap = 0x40000, .lut_budget = 0x1000, .version = 5};
 
-/* ---- H13 registers the control path reads (byte addresses, docs/formats.md) ---- */
-#define R_INDIM 0x00000u
-#define R_CHCFG 0x00008u
-#define R_CIN 0x0000cu
-#define R_COUT 0x00010u
-#define R_OUTDIM 0x00014u
-#define R_GROUPCONV 0x00024u
-#define R_SRC 0x13800u /* TileDMASrc: DMAConfig +0, BaseAddr +8, Row +0xc, Plane +0x10, Depth +0x14, Group +0x18 */
-#define R_DST 0x17800u /* TileDMADst: DMAConfig +0, BaseAddr +4, Row +8, Plane +0xc, Depth +0x10, Group +0x14 */
-#define ADDR_FIELD(v) ((uint64_t)((v) & 0xffffffc0u)) /* 26-bit fields at bit 6: bytes */
+const struct ctrl_limits ctrl_default_limits = {.max_work = 1ull << 30, .max_grant = 256ull << 20};
 
-#define BIT_RBE0 0x01u
-#define BIT_RBE1 0x02u
-#define BIT_WBE 0x04u
-#define BIT_TBE 0x08u
-#define BIT_KBE0 0x10u
-
-static const uint32_t stream_regs[CTRL_NSTREAMS][3] = {
-	{0x5548, 0x554c, 0x1554}, /* bias */
-	{0x5558, 0x555c, 0x1558}, /* post-scale */
-	{0x5568, 0x556c, 0x155c}, /* palette LUT */
-	{0x5578, 0x557c, 0x1560}, /* activation LUT */
-};
-static const char *const stream_names[CTRL_NSTREAMS] = {"Bias", "PostScale", "Palette", "ActLUT"};
+/* The kernel-unit section behind each kernel stream, and the record slot holding its address. */
 static const unsigned stream_section[CTRL_NSTREAMS] = {KU_SEC_BIAS, KU_SEC_SCALE, KU_SEC_PALETTE,
 							KU_SEC_ACTLUT};
 static const unsigned stream_slot[CTRL_NSTREAMS] = {KU_SLOT_BIAS_STREAM, KU_SLOT_POSTSCALE_STREAM,
 						     KU_SLOT_PALETTE_STREAM, KU_SLOT_ACTLUT_STREAM};
-
-const char *ctrl_stream_reg_name(uint32_t addr)
-{
-	static const char *const what[3] = {"Enable", "BaseOffset", "Reloc"};
-	static char buf[40];
-	for (unsigned s = 0; s < CTRL_NSTREAMS; s++)
-		for (unsigned k = 0; k < 3; k++)
-			if (stream_regs[s][k] == addr) {
-				snprintf(buf, sizeof buf, "KStream.%s.%s", stream_names[s], what[k]);
-				return buf;
-			}
-	return NULL;
-}
-
-static unsigned fmt_bytes(unsigned fmt)
-{
-	/* ChCfg InFmt/OutFmt: 0 and 1 are 8-bit formats, 2 is fp16; 3 is not sized. */
-	return fmt == 2 ? 2 : fmt < 2 ? 1 : 0;
-}
-
-struct tensor {
-	uint64_t w, h, c, groups;
-	unsigned elem;
-};
-
-/*
- * Extent of a tile in memory: every row is whole 64-byte lines (the engine moves lines); rows
- * step by the row stride, channels (planes) by the plane stride, the depth (one on H13: no
- * depth dimension in Common) by the depth stride, groups by the group stride.
- */
-static enum pol_err tile_extent(const struct tensor *t, uint64_t row, uint64_t plane,
-				uint64_t depth, uint64_t group, uint64_t *extent)
-{
-	uint64_t line;
-	if (!t->w || !t->h || !t->c || !t->groups)
-		return POL_ERR_EMPTY;
-	if (pol_mul_ovf(t->w, t->elem, &line) || pol_add_ovf(line, 63, &line))
-		return POL_ERR_OVERFLOW;
-	line &= ~(uint64_t)63;
-	const uint64_t dims[4] = {t->h, t->c, 1, t->groups};
-	const uint64_t strides[4] = {row, plane, depth, group};
-	return pol_strided_extent(dims, strides, 4, line, extent);
-}
-
-static int get_tensors(const struct ldr_program *p, const struct ldr_regimage *img,
-		       struct tensor *in, struct tensor *out)
-{
-	uint32_t indim = ldr_image_get(p, img, R_INDIM), outdim = ldr_image_get(p, img, R_OUTDIM);
-	uint32_t chcfg = ldr_image_get(p, img, R_CHCFG);
-	uint64_t groups = ldr_image_get(p, img, R_GROUPCONV) & 0x1fffu;
-	in->w = indim & 0x7fffu;
-	in->h = (indim >> 16) & 0x7fffu;
-	in->c = ldr_image_get(p, img, R_CIN) & 0x1ffffu;
-	in->groups = groups;
-	in->elem = fmt_bytes(chcfg & 3u);
-	out->w = outdim & 0x7fffu;
-	out->h = (outdim >> 16) & 0x7fffu;
-	out->c = ldr_image_get(p, img, R_COUT) & 0x1ffffu;
-	out->groups = groups;
-	out->elem = fmt_bytes((chcfg >> 4) & 3u);
-	return 0;
-}
 
 static uint64_t weights_dva(const struct ldr_program *p)
 {
@@ -158,227 +73,262 @@ static enum ctrl_err fail(struct ctrl_plan *pl, enum ctrl_err e, int kind, int c
 	return e;
 }
 
-static enum ctrl_err add_range(struct ctrl_plan *pl, unsigned td, unsigned kind, unsigned ch,
-			       unsigned bar, uint64_t off, uint64_t len, unsigned access)
+static enum ctrl_err fail_td(struct ctrl_plan *pl, enum td_err e, int kind, int ch, int bar)
 {
-	struct ctrl_td_plan *t = &pl->td[td];
-	uint64_t rt;
-	enum pol_err e = pol_check_offset(&pl->pol, bar, off, len, access, &rt);
-	if (e != POL_OK)
-		return fail_pol(pl, e, (int)kind, (int)ch, (int)bar);
-	if (t->nranges >= CTRL_MAX_RANGES)
-		return fail_pol(pl, POL_ERR_TOO_MANY, (int)kind, (int)ch, (int)bar);
-	t->r[t->nranges++] = (struct ctrl_range){(uint8_t)kind, (uint8_t)ch, (uint8_t)bar,
-						 (uint8_t)access, off, len, rt};
+	switch (e) {
+	case TD_E_FORMAT: return fail(pl, CTRL_E_FORMAT, kind, ch);
+	case TD_E_COEFF_NO_BAR: return fail(pl, CTRL_E_COEFF_NO_BAR, kind, ch);
+	case TD_E_STREAM_UNSIZED: return fail(pl, CTRL_E_STREAM, kind, ch);
+	case TD_E_EMPTY: return fail_pol(pl, POL_ERR_EMPTY, kind, ch, bar);
+	case TD_E_TOO_MANY: return fail_pol(pl, POL_ERR_TOO_MANY, kind, ch, bar);
+	default: return fail_pol(pl, POL_ERR_OVERFLOW, kind, ch, bar);
+	}
+}
+
+/* ---- relocations: the firmware applies exactly one kind, and refuses every other ---- */
+
+static int coeff_base_channel(uint32_t reg)
+{
+	if (reg < H13_COEFF_BASEADDR(0) || reg > H13_COEFF_BASEADDR(H13_COEFF_NCH - 1) || (reg & 3u))
+		return -1;
+	return (int)((reg - H13_COEFF_BASEADDR(0)) / 4u);
+}
+
+/* A 4-byte, section-relative relocation of a CoeffBaseAddr word of a TD that enables KBase0,
+ * aimed at the weights section. */
+static enum ctrl_err check_relocs(struct ctrl_plan *pl)
+{
+	const struct ldr_program *p = pl->p;
+	for (unsigned i = 0; i < p->nrelocs; i++) {
+		const struct ldr_reloc *r = &p->relocs[i];
+		pl->st.td = r->td;
+		if (r->td < 0 || !r->has_reg || coeff_base_channel(r->reg_addr) < 0 || r->length != 2 ||
+		    r->external || p->weights_sect < 0 || r->target_sect != p->weights_sect ||
+		    !(p->tds[r->td].bar_en & (1u << H13_BAR_KBASE0)))
+			return fail(pl, CTRL_E_RELOC, CTRL_R_COEFF,
+				    r->has_reg ? coeff_base_channel(r->reg_addr) : -1);
+	}
+	pl->st.td = -1;
 	return CTRL_OK;
 }
 
-/* Offset (in the granted buffer at bar) of the weights byte at weights offset woff. */
-static enum ctrl_err weights_off(struct ctrl_plan *pl, unsigned bar, uint64_t woff, uint64_t *off,
-				 int kind, int ch)
-{
-	const struct pol_buffer *b = &pl->pol.buf[bar];
-	uint64_t iova;
-	if (!(pl->pol.present & (1u << bar)))
-		return fail_pol(pl, POL_ERR_BAR_ABSENT, kind, ch, (int)bar);
-	if (pol_add_ovf(weights_dva(pl->p), woff, &iova))
-		return fail_pol(pl, POL_ERR_OVERFLOW, kind, ch, (int)bar);
-	if (iova < b->dva)
-		return fail_pol(pl, POL_ERR_OUT_OF_BUFFER, kind, ch, (int)bar);
-	*off = iova - b->dva;
-	return CTRL_OK;
-}
-
-static int reloc_for(const struct ldr_program *p, unsigned td, uint32_t reg)
+static int relocated(const struct ldr_program *p, unsigned td, uint32_t area_off)
 {
 	for (unsigned i = 0; i < p->nrelocs; i++)
-		if (p->relocs[i].td == (int)td && p->relocs[i].has_reg && p->relocs[i].reg_addr == reg)
+		if (p->relocs[i].td == (int)td && p->relocs[i].address == area_off)
 			return 1;
 	return 0;
 }
 
-static enum ctrl_err plan_coeff(struct ctrl_plan *pl, unsigned i, const struct ldr_td *td)
+/*
+ * Re-bases TD i's coefficient bases in TD memory: each becomes the absolute engine address the
+ * engine reads, inside KBase0's grant. A relocated word holds an offset from the weights section
+ * (a device-virtual address once relocated); any other an offset from KBase0's BAR.
+ */
+static enum ctrl_err rebase_coeffs(struct ctrl_plan *pl, unsigned i, uint8_t *tdm)
 {
 	const struct ldr_program *p = pl->p;
-	if (!td->ncoeff)
+	const struct ldr_td *td = &p->tds[i];
+	struct ctrl_td_plan *t = &pl->td[i];
+	if (!(td->bar_en & (1u << H13_BAR_KBASE0)))
 		return CTRL_OK;
-	if (!(td->bar_en & BIT_KBE0))
-		return fail(pl, CTRL_E_COEFF_NO_BAR, CTRL_R_COEFF, td->coeff[0].ch);
-	unsigned kbar = td->bar_idx[4];
-	for (unsigned c = 0; c < td->ncoeff; c++) {
-		const struct ldr_coeff *co = &td->coeff[c];
-		uint64_t off;
-		enum ctrl_err e = weights_off(pl, kbar, co->base, &off, CTRL_R_COEFF, co->ch);
+	unsigned kbar = td->bar_idx[H13_BAR_KBASE0];
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	ldr_writes_begin(p, i, &it);
+	while (ldr_writes_next(&it, &w)) {
+		int ch = coeff_base_channel(w.addr);
+		if (ch < 0)
+			continue;
+		if (!(pl->pol.present & (1u << kbar)))
+			return fail_pol(pl, POL_ERR_BAR_ABSENT, CTRL_R_COEFF, ch, (int)kbar);
+		const struct pol_buffer *b = &pl->pol.buf[kbar];
+		uint64_t field = H13_ADDR_BYTES(w.value), off, abs;
+		if (relocated(p, i, w.area_off)) {
+			uint64_t iova;
+			if (pol_add_ovf(weights_dva(p), field, &iova))
+				return fail_pol(pl, POL_ERR_OVERFLOW, CTRL_R_COEFF, ch, (int)kbar);
+			if (iova < b->dva)
+				return fail_pol(pl, POL_ERR_OUT_OF_BUFFER, CTRL_R_COEFF, ch, (int)kbar);
+			off = iova - b->dva;
+		} else {
+			off = field;
+		}
+		if (pol_add_ovf(b->mapped, off, &abs))
+			return fail_pol(pl, POL_ERR_OVERFLOW, CTRL_R_COEFF, ch, (int)kbar);
+		if (abs >= pl->pol.reach)
+			return fail_pol(pl, POL_ERR_REACH, CTRL_R_COEFF, ch, (int)kbar);
+		if (abs & 63u)
+			return fail(pl, CTRL_E_ALIGN, CTRL_R_COEFF, ch);
+		if (t->npatch >= CTRL_MAX_PATCHES)
+			return fail_pol(pl, POL_ERR_TOO_MANY, CTRL_R_COEFF, ch, (int)kbar);
+		uint32_t v = (uint32_t)abs | (w.value & 63u);
+		le_wr32(tdm + w.area_off, v);
+		t->patch[t->npatch++] = (struct ctrl_patch){w.area_off, w.addr, v};
+	}
+	return CTRL_OK;
+}
+
+/* ---- the register image the engine runs a TD with ---- */
+
+struct image {
+	const struct ldr_program *p;
+	struct ldr_regimage img;
+};
+
+static uint32_t image_get(const void *ctx, uint32_t addr)
+{
+	const struct image *im = ctx;
+	return ldr_image_get(im->p, &im->img, addr);
+}
+
+static void image_set(struct image *im, uint32_t addr, uint32_t value)
+{
+	struct rm_loc l;
+	if (rm_lookup(im->p->gen, addr, &l) == 0 && l.slot < RM_MAX_SLOTS) {
+		im->img.val[l.slot] = value;
+		im->img.written[l.slot] = 1;
+	}
+}
+
+/* TD i's writes, as they stand in TD memory (re-based), on top of the earlier TDs' state. */
+static void image_apply_td(struct image *im, unsigned i, const uint8_t *tdm)
+{
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	ldr_writes_begin(im->p, i, &it);
+	while (ldr_writes_next(&it, &w))
+		image_set(im, w.addr, le_rd32(tdm + w.area_off));
+}
+
+/* ---- checking ranges ---- */
+
+static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct td_range *x)
+{
+	struct ctrl_td_plan *t = &pl->td[i];
+	unsigned access = x->access == TD_WRITE ? POL_WRITE : POL_READ;
+	int weights = x->kind == TD_R_COEFF || x->kind == TD_R_STREAM ||
+		      (x->kind == TD_R_TBASE && x->slot >= H13_BAR_KBASE0);
+	if (weights)
+		access |= POL_WEIGHTS;
+	uint64_t rt, off = x->addr, len = x->len;
+	enum pol_err e;
+	if (x->whole) {
+		if (x->bar < POL_MAX_BUFFERS && (pl->pol.present & (1u << x->bar)))
+			len = pl->pol.buf[x->bar].size;
+		off = 0;
+		e = pol_check_offset(&pl->pol, x->bar, 0, len ? len : 1, access, &rt);
+	} else if (x->absolute) {
+		e = pol_check_runtime(&pl->pol, x->bar, x->addr, x->len, access, &rt);
+		if (e == POL_OK)
+			off = rt - pl->pol.buf[x->bar].mapped;
+	} else {
+		e = pol_check_offset(&pl->pol, x->bar, x->addr, x->len, access, &rt);
+	}
+	if (e != POL_OK)
+		return fail_pol(pl, e, x->kind, x->kind == TD_R_TBASE || x->kind >= TD_R_COEFF ? x->ch : -1,
+				x->bar);
+	if (t->nranges >= CTRL_MAX_RANGES)
+		return fail_pol(pl, POL_ERR_TOO_MANY, x->kind, x->ch, x->bar);
+	t->r[t->nranges++] = (struct ctrl_range){x->kind, x->ch, x->bar, (uint8_t)(access & POL_RW),
+						 x->whole, off, len, rt};
+	pl->bars_used |= 1u << x->bar;
+	return CTRL_OK;
+}
+
+/* Derives TD i's ranges from its image and checks them (streams as the image has them). */
+static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const struct image *im)
+{
+	const struct ldr_td *td = &pl->p->tds[i];
+	struct td_hdr h;
+	struct td_range r[TD_MAX_RANGES];
+	unsigned n = 0;
+	int bk = -1, bc = -1;
+	td_hdr_decode(td->hdr, &h);
+	const struct td_regs regs = {image_get, im};
+	enum td_err te = td_ranges(&h, &regs, pl->stream_len, r, TD_MAX_RANGES, &n, &bk, &bc);
+	if (te != TD_OK)
+		return fail_td(pl, te, bk, bc, -1);
+	for (unsigned k = 0; k < n; k++) {
+		enum ctrl_err e = check_range(pl, i, &r[k]);
 		if (e)
 			return e;
-		e = add_range(pl, i, CTRL_R_COEFF, co->ch, kbar, off, co->size, POL_READ);
-		if (e)
-			return e;
-		uint32_t reg = p->gen->coeff.base + 4u * co->ch;
-		if (!reloc_for(p, i, reg))
-			continue; /* an offset from the kernel BAR: the engine adds the BAR */
-		uint64_t rt = pl->td[i].r[pl->td[i].nranges - 1].runtime;
-		if (rt & 63u)
-			return fail(pl, CTRL_E_ALIGN, CTRL_R_COEFF, co->ch);
-		/* re-based absolute address (fits: the policy proved it below the 32-bit reach) */
-		struct ldr_write_iter it;
-		struct ldr_write w;
-		ldr_writes_begin(p, i, &it);
-		while (ldr_writes_next(&it, &w)) {
-			if (w.addr != reg)
-				continue;
-			struct ctrl_td_plan *t = &pl->td[i];
-			if (t->npatch >= CTRL_MAX_PATCHES)
-				return fail_pol(pl, POL_ERR_TOO_MANY, CTRL_R_COEFF, co->ch, (int)kbar);
-			t->patch[t->npatch++] = (struct ctrl_patch){
-				w.area_off, reg, (uint32_t)rt | (w.value & 63u)};
+	}
+	pl->td[i].work = td_work(r, n, &regs);
+	return CTRL_OK;
+}
+
+/* ---- the kernel unit ---- */
+
+/* Patches the unit for TD i's dispatch and sets the TD's kernel-stream registers from record 0
+ * of the patched copy. */
+static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct ctrl_scratch *sc,
+				struct image *im)
+{
+	const struct ldr_program *p = pl->p;
+	const struct ldr_td *td = &p->tds[i];
+	struct ctrl_td_plan *t = &pl->td[i];
+	uint32_t rec[KU_RECORD_WORDS];
+	int on = (td->bar_en >> H13_BAR_KBASE0) & 1;
+	if (on) {
+		unsigned kbar = td->bar_idx[H13_BAR_KBASE0];
+		const struct pol_buffer *b = &pl->pol.buf[kbar];
+		uint64_t unit_rt, wd = weights_dva(p);
+		if (!(pl->pol.present & (1u << kbar)))
+			return fail_pol(pl, POL_ERR_BAR_ABSENT, CTRL_R_KUNIT, -1, (int)kbar);
+		if (wd < b->dva)
+			return fail_pol(pl, POL_ERR_OUT_OF_BUFFER, CTRL_R_KUNIT, -1, (int)kbar);
+		enum pol_err pe = pol_check_offset(&pl->pol, kbar, wd - b->dva, pl->ku_len,
+						   POL_READ | POL_WEIGHTS, &unit_rt);
+		if (pe != POL_OK)
+			return fail_pol(pl, pe, CTRL_R_KUNIT, -1, (int)kbar);
+		if (t->nranges >= CTRL_MAX_RANGES)
+			return fail_pol(pl, POL_ERR_TOO_MANY, CTRL_R_KUNIT, -1, (int)kbar);
+		t->r[t->nranges++] = (struct ctrl_range){CTRL_R_KUNIT, 0, (uint8_t)kbar, POL_READ, 0,
+							 wd - b->dva, pl->ku_len, unit_rt};
+		struct ku_dispatch d = {unit_rt, UINT64_MAX, UINT64_MAX};
+		for (unsigned r = 0; r < t->nranges; r++) {
+			if (t->r[r].kind == CTRL_R_SRC0)
+				d.input_tile = t->r[r].runtime;
+			if (t->r[r].kind == CTRL_R_DST)
+				d.output_tile = t->r[r].runtime;
+		}
+		if (!sc || !sc->ku_out || sc->ku_cap < pl->ku_len)
+			return fail(pl, CTRL_E_SCRATCH, CTRL_R_KUNIT, -1);
+		enum ku_err ke = ku_patch(&pl->ku, &d, sc->ku_out, pl->ku_len);
+		if (ke != KU_OK) {
+			pl->st.ku = ke;
+			return fail(pl, CTRL_E_KUNIT, CTRL_R_KUNIT, -1);
+		}
+		struct ku_unit cu = pl->ku;
+		cu.base = sc->ku_out;
+		ku_record(&cu, 0, 0, rec); /* ku_parse refuses a unit with no records */
+	}
+	t->nstream_regs = 0;
+	for (unsigned s = 0; s < CTRL_NSTREAMS; s++) {
+		const struct ku_section_desc *sd = &pl->ku.sec[stream_section[s]];
+		uint32_t en = on && sd->size ? 1u : 0u;
+		uint32_t reloc = en ? rec[2 + stream_slot[s]] : 0;
+		if (en && reloc == KU_SLOT_UNSET) {
+			pl->st.ku = KU_ERR_SLOT_UNSET;
+			return fail(pl, CTRL_E_KUNIT, CTRL_R_STREAM, (int)s);
+		}
+		const struct ctrl_reg regs[3] = {{H13_KSTREAM_ENABLE(s), en},
+						 {H13_KSTREAM_BASEOFFSET(s), en ? sd->offset : 0},
+						 {H13_KSTREAM_RELOC(s), reloc}};
+		for (unsigned k = 0; k < 3; k++) {
+			t->stream_regs[t->nstream_regs++] = regs[k];
+			image_set(im, regs[k].addr, regs[k].value);
 		}
 	}
 	return CTRL_OK;
 }
 
-static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct ldr_td *td,
-				const struct ctrl_scratch *sc, int *patched)
-{
-	const struct ldr_program *p = pl->p;
-	if (!(td->bar_en & BIT_KBE0))
-		return CTRL_OK;
-	unsigned kbar = td->bar_idx[4];
-	uint64_t off;
-	enum ctrl_err e = weights_off(pl, kbar, 0, &off, CTRL_R_KUNIT, -1);
-	if (e)
-		return e;
-	e = add_range(pl, i, CTRL_R_KUNIT, 0, kbar, off, pl->ku_len, POL_READ);
-	if (e)
-		return e;
-	uint64_t unit_rt = pl->td[i].r[pl->td[i].nranges - 1].runtime;
-	struct ku_dispatch d = {unit_rt, UINT64_MAX, UINT64_MAX};
-	for (unsigned r = 0; r < pl->td[i].nranges; r++) {
-		if (pl->td[i].r[r].kind == CTRL_R_SRC0)
-			d.input_tile = pl->td[i].r[r].runtime;
-		if (pl->td[i].r[r].kind == CTRL_R_DST)
-			d.output_tile = pl->td[i].r[r].runtime;
-	}
-	for (unsigned s = 0; s < CTRL_NSTREAMS; s++) {
-		const struct ku_section_desc *sd = &pl->ku.sec[stream_section[s]];
-		if (!sd->size)
-			continue;
-		e = add_range(pl, i, CTRL_R_STREAM, s, kbar, off + sd->offset, sd->size, POL_READ);
-		if (e)
-			return e;
-	}
-	if (!sc || !sc->ku_out || sc->ku_cap < pl->ku_len)
-		return fail(pl, CTRL_E_SCRATCH, CTRL_R_KUNIT, -1);
-	enum ku_err ke = ku_patch(&pl->ku, &d, sc->ku_out, pl->ku_len);
-	if (ke != KU_OK) {
-		pl->st.ku = ke;
-		return fail(pl, CTRL_E_KUNIT, CTRL_R_KUNIT, -1);
-	}
-	*patched = 1;
-	struct ku_unit cu = pl->ku;
-	cu.base = sc->ku_out;
-	uint32_t rec[KU_RECORD_WORDS];
-	ku_record(&cu, 0, 0, rec);
-	struct ctrl_td_plan *t = &pl->td[i];
-	t->nstream_regs = 0;
-	for (unsigned s = 0; s < CTRL_NSTREAMS; s++) {
-		const struct ku_section_desc *sd = &pl->ku.sec[stream_section[s]];
-		uint32_t on = sd->size ? 1u : 0u;
-		t->stream_regs[t->nstream_regs++] = (struct ctrl_reg){stream_regs[s][0], on};
-		t->stream_regs[t->nstream_regs++] = (struct ctrl_reg){stream_regs[s][1], on ? sd->offset : 0};
-		t->stream_regs[t->nstream_regs++] =
-		    (struct ctrl_reg){stream_regs[s][2], on ? rec[2 + stream_slot[s]] : 0};
-	}
-	(void)p;
-	return CTRL_OK;
-}
+/* ---- the plan ---- */
 
-static enum ctrl_err plan_td(struct ctrl_plan *pl, unsigned i, struct ldr_regimage *img)
+static enum ctrl_err plan_grants(struct ctrl_plan *pl, const struct subq_grant *grants,
+				 unsigned ngrants, const struct pol_range *forbid, unsigned nforbid)
 {
-	const struct ldr_program *p = pl->p;
-	const struct ldr_td *td = &p->tds[i];
-	struct tensor in, out;
-	enum ctrl_err e;
-	if (ldr_td_image(p, i, img) != LDR_OK)
-		return fail(pl, CTRL_E_ARG, -1, -1);
-	get_tensors(p, img, &in, &out);
-	uint32_t srccfg = ldr_image_get(p, img, R_SRC), dstcfg = ldr_image_get(p, img, R_DST);
-	/* tile sources: RBase0 (and RBase1 with the same geometry: the second source of a
-	 * two-input TD), when the source DMA is enabled */
-	for (unsigned k = 0; k < 2; k++) {
-		if (!(td->bar_en & (k ? BIT_RBE1 : BIT_RBE0)) || !(srccfg & 1u))
-			continue;
-		if (!in.elem)
-			return fail(pl, CTRL_E_FORMAT, CTRL_R_SRC0 + (int)k, -1);
-		uint64_t ext, end, base = ADDR_FIELD(ldr_image_get(p, img, R_SRC + 8));
-		enum pol_err pe = tile_extent(&in, ADDR_FIELD(ldr_image_get(p, img, R_SRC + 0xc)),
-					      ADDR_FIELD(ldr_image_get(p, img, R_SRC + 0x10)),
-					      ADDR_FIELD(ldr_image_get(p, img, R_SRC + 0x14)),
-					      ADDR_FIELD(ldr_image_get(p, img, R_SRC + 0x18)), &ext);
-		if (pe == POL_OK && pol_add_ovf(base, ext, &end))
-			pe = POL_ERR_OVERFLOW;
-		if (pe != POL_OK)
-			return fail_pol(pl, pe, CTRL_R_SRC0 + (int)k, -1, td->bar_idx[k]);
-		e = add_range(pl, i, CTRL_R_SRC0 + k, 0, td->bar_idx[k], base, ext, POL_READ);
-		if (e)
-			return e;
-	}
-	if ((td->bar_en & BIT_WBE) && (dstcfg & 1u)) {
-		if (!out.elem)
-			return fail(pl, CTRL_E_FORMAT, CTRL_R_DST, -1);
-		uint64_t ext, end, base = ADDR_FIELD(ldr_image_get(p, img, R_DST + 4));
-		enum pol_err pe = tile_extent(&out, ADDR_FIELD(ldr_image_get(p, img, R_DST + 8)),
-					      ADDR_FIELD(ldr_image_get(p, img, R_DST + 0xc)),
-					      ADDR_FIELD(ldr_image_get(p, img, R_DST + 0x10)),
-					      ADDR_FIELD(ldr_image_get(p, img, R_DST + 0x14)), &ext);
-		if (pe == POL_OK && pol_add_ovf(base, ext, &end))
-			pe = POL_ERR_OVERFLOW;
-		if (pe != POL_OK)
-			return fail_pol(pl, pe, CTRL_R_DST, -1, td->bar_idx[2]);
-		e = add_range(pl, i, CTRL_R_DST, 0, td->bar_idx[2], base, ext, POL_WRITE);
-		if (e)
-			return e;
-	}
-	/* any other enabled BAR must be granted for reading (its extent is not decoded: the
-	 * whole buffer is taken as read) */
-	static const uint8_t other[] = {3, 5, 6, 7};
-	for (unsigned k = 0; k < sizeof other; k++) {
-		unsigned b = other[k];
-		if (!(td->bar_en & (1u << b)))
-			continue;
-		unsigned bar = td->bar_idx[b];
-		if (!(pl->pol.present & (1u << bar)))
-			return fail_pol(pl, POL_ERR_BAR_ABSENT, CTRL_R_TBASE, (int)b, (int)bar);
-		e = add_range(pl, i, CTRL_R_TBASE, b, bar, 0, pl->pol.buf[bar].size, POL_READ);
-		if (e)
-			return e;
-	}
-	if (td->bar_en & BIT_KBE0) {
-		unsigned bar = td->bar_idx[4];
-		if (!(pl->pol.present & (1u << bar)))
-			return fail_pol(pl, POL_ERR_BAR_ABSENT, CTRL_R_COEFF, -1, (int)bar);
-	}
-	return plan_coeff(pl, i, td);
-}
-
-enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
-			const struct subq_grant *grants, unsigned ngrants,
-			const struct pol_range *forbid, unsigned nforbid,
-			const struct ctrl_scratch *sc)
-{
-	static struct ldr_regimage img;
-	if (!pl)
-		return CTRL_E_ARG;
-	memset(pl, 0, sizeof *pl);
-	pl->st = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
-	if (!p || (ngrants && !grants) || (nforbid && !forbid))
-		return fail(pl, CTRL_E_ARG, -1, -1);
-	pl->p = p;
-	if (!p->gen || !p->gen->blocks || p->gen->gen != 13)
-		return fail(pl, CTRL_E_UNSUPPORTED, -1, -1);
-	if (ngrants > SUBQ_MAX_GRANTS)
-		return fail(pl, CTRL_E_GRANTS, -1, -1);
-	pol_init(&pl->pol, CTRL_REACH_BITS);
 	for (unsigned i = 0; i < nforbid; i++) {
 		enum pol_err e = pol_forbid(&pl->pol, forbid[i].base, forbid[i].size);
 		if (e != POL_OK)
@@ -391,159 +341,251 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 		if (e != POL_OK)
 			return fail_pol(pl, e, -1, -1, g->bar < 256 ? (int)g->bar : -1);
 	}
-	/* a kernel unit in the weights */
-	if (p->weights_len >= KU_HEADER_SIZE && le_rd32(p->buf + p->weights_off) == KU_MAGIC) {
-		enum ku_err ke = ku_parse(p->buf + p->weights_off, p->weights_len,
-					  &ctrl_h13_ku_limits, &pl->ku);
-		if (ke != KU_OK) {
-			pl->st.ku = ke;
-			return fail(pl, CTRL_E_KUNIT, CTRL_R_KUNIT, -1);
-		}
-		pl->have_ku = 1;
-		pl->ku_len = pl->ku.len;
+	return CTRL_OK;
+}
+
+static enum ctrl_err plan_unit(struct ctrl_plan *pl)
+{
+	const struct ldr_program *p = pl->p;
+	if (p->weights_len < KU_HEADER_SIZE || le_rd32(p->buf + p->weights_off) != KU_MAGIC)
+		return CTRL_OK;
+	enum ku_err ke = ku_parse(p->buf + p->weights_off, p->weights_len, &ctrl_h13_ku_limits,
+				  &pl->ku);
+	if (ke != KU_OK) {
+		pl->st.ku = ke;
+		return fail(pl, CTRL_E_KUNIT, CTRL_R_KUNIT, -1);
 	}
+	pl->have_ku = 1;
+	pl->ku_len = pl->ku.len;
+	for (unsigned s = 0; s < CTRL_NSTREAMS; s++)
+		pl->stream_len[s] = pl->ku.sec[stream_section[s]].size;
+	return CTRL_OK;
+}
+
+enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
+			const struct subq_grant *grants, unsigned ngrants,
+			const struct pol_range *forbid, unsigned nforbid,
+			const struct ctrl_scratch *sc, const struct ctrl_limits *lim)
+{
+	if (!pl)
+		return CTRL_E_ARG;
+	memset(pl, 0, sizeof *pl);
+	pl->st = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
+	if (!lim)
+		lim = &ctrl_default_limits;
+	if (!p || (ngrants && !grants) || (nforbid && !forbid))
+		return fail(pl, CTRL_E_ARG, -1, -1);
+	pl->p = p;
+	if (!p->gen || !p->gen->blocks || p->gen->gen != 13)
+		return fail(pl, CTRL_E_UNSUPPORTED, -1, -1);
+	if (ngrants > SUBQ_MAX_GRANTS)
+		return fail(pl, CTRL_E_GRANTS, -1, -1);
+	pol_init(&pl->pol, CTRL_REACH_BITS);
+	pl->pol.max_grant = lim->max_grant;
+	enum ctrl_err e = plan_grants(pl, grants, ngrants, forbid, nforbid);
+	if (!e)
+		e = check_relocs(pl);
+	if (!e)
+		e = plan_unit(pl);
+	if (!e && (!sc || !sc->td_mem || sc->td_cap < p->td_area_len))
+		e = fail(pl, CTRL_E_SCRATCH, -1, -1);
+	if (e)
+		return e;
+	/* copy first, then re-base and check only the copy the engine will run */
+	memcpy(sc->td_mem, p->buf + p->td_area_off, p->td_area_len);
+	pl->td_mem = sc->td_mem;
+	pl->td_dev = sc->td_dev;
 	pl->ntds = p->ntds;
-	int patched = 0;
+	static const struct image zero_image;
+	struct image im = zero_image;
+	im.p = p;
 	for (unsigned i = 0; i < p->ntds; i++) {
 		pl->st.td = (int)i;
-		enum ctrl_err e = plan_td(pl, i, &img);
+		e = rebase_coeffs(pl, i, sc->td_mem);
 		if (e)
 			return e;
+		image_apply_td(&im, i, sc->td_mem);
 		if (pl->have_ku) {
-			e = plan_kunit(pl, i, &p->tds[i], sc, &patched);
+			/* the tiles first (streams off): the unit's records are patched with their
+			 * addresses; then every range again below, from the final image */
+			for (unsigned s = 0; s < CTRL_NSTREAMS; s++)
+				image_set(&im, H13_KSTREAM_ENABLE(s), 0);
+			e = derive_and_check(pl, i, &im);
+			if (!e)
+				e = plan_kunit(pl, i, sc, &im);
 			if (e)
 				return e;
+			struct ctrl_td_plan *t = &pl->td[i];
+			unsigned keep = 0;
+			for (unsigned r = 0; r < t->nranges; r++)
+				if (t->r[r].kind == CTRL_R_KUNIT)
+					t->r[keep++] = t->r[r];
+			t->nranges = keep;
 		}
-		for (unsigned r = 0; r < pl->td[i].nranges; r++)
-			pl->bars_used |= 1u << pl->td[i].r[r].bar;
+		e = derive_and_check(pl, i, &im);
+		if (e)
+			return e;
+		if (pol_add_ovf(pl->work, pl->td[i].work, &pl->work) || pl->work > lim->max_work)
+			return fail(pl, CTRL_E_WORK, -1, -1);
 	}
 	pl->st.td = -1;
-	if (pl->have_ku && !patched)
-		return fail(pl, CTRL_E_COEFF_NO_BAR, CTRL_R_KUNIT, -1);
 	enum pol_err ae = pol_check_aliasing(&pl->pol);
 	if (ae != POL_OK)
 		return fail_pol(pl, ae, -1, -1, -1);
 	for (unsigned b = 0; b < LDR_NBARS; b++)
 		if (pl->bars_used & (1u << b))
 			pl->bar_runtime[b] = pl->pol.buf[b].mapped;
-	pl->ku_dev = pl->have_ku ? sc->ku_dev : 0;
+	pl->ku_dev = pl->have_ku && sc ? sc->ku_dev : 0;
 	return CTRL_OK;
 }
 
-uint32_t ctrl_td_word(const struct ctrl_plan *pl, unsigned td, uint32_t area_off, uint32_t orig)
-{
-	if (td >= pl->ntds)
-		return orig;
-	const struct ctrl_td_plan *t = &pl->td[td];
-	for (unsigned i = 0; i < t->npatch; i++)
-		if (t->patch[i].area_off == area_off)
-			return t->patch[i].value;
-	return orig;
-}
-
 /* ---- default grants ---- */
-static int add_grant(struct subq_grant *g, unsigned *n, unsigned max, unsigned bar, uint64_t dva,
-		     uint64_t size, unsigned access)
+static enum pol_err add_grant(struct subq_grant *g, unsigned *n, unsigned max, unsigned bar,
+			      uint64_t dva, uint64_t size, unsigned access, int weights,
+			      uint32_t *weights_bars)
 {
+	int wb = (*weights_bars >> bar) & 1;
+	if ((weights && (access & POL_WRITE)) || (wb && (access & POL_WRITE)))
+		return POL_ERR_WEIGHTS_WRITTEN;
 	for (unsigned i = 0; i < *n; i++)
 		if (g[i].bar == bar) {
+			if (weights && (g[i].access & POL_WRITE))
+				return POL_ERR_WEIGHTS_WRITTEN;
 			if (size > g[i].size)
 				g[i].size = size;
 			g[i].access |= access;
-			return 0;
+			if (weights)
+				*weights_bars |= 1u << bar;
+			return POL_OK;
 		}
 	if (*n >= max)
-		return -1;
+		return POL_ERR_TOO_MANY;
+	if (weights)
+		*weights_bars |= 1u << bar;
 	g[(*n)++] = (struct subq_grant){bar, access, 0, 0, dva, size, 0};
-	return 0;
+	return POL_OK;
+}
+
+static uint32_t dflt_get(const void *ctx, uint32_t addr)
+{
+	const struct image *im = ctx;
+	return ldr_image_get(im->p, &im->img, addr);
 }
 
 int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,
 			struct ctrl_status *err)
 {
-	static struct ldr_regimage img;
 	unsigned n = 0;
+	uint32_t wbars = 0;
+	enum pol_err pe = POL_OK;
 	struct ctrl_status st = {CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
 	if (!p || !g || !p->gen || !p->gen->blocks) {
 		st.err = !p || !g ? CTRL_E_ARG : CTRL_E_UNSUPPORTED;
 		goto bad;
 	}
 	if (!p->raw) {
-		for (unsigned i = 0; i < p->nwindows; i++) {
+		/* the weights first, so a window over them cannot make them writable */
+		for (unsigned b = 0; b < LDR_NBARS && pe == POL_OK; b++) {
+			if (!p->bars[b])
+				continue;
+			st.bar = (int)b;
+			if (p->text_sect >= 0 && p->bars[b] == p->sects[p->text_sect].addr)
+				pe = add_grant(g, &n, max, b, p->bars[b], p->td_area_len, POL_READ, 0,
+					       &wbars);
+			else if (p->weights_sect >= 0 && p->weights_len &&
+				 p->bars[b] == p->sects[p->weights_sect].addr)
+				pe = add_grant(g, &n, max, b, p->bars[b], p->weights_len, POL_READ, 1,
+					       &wbars);
+		}
+		for (unsigned i = 0; i < p->nwindows && pe == POL_OK; i++) {
 			const struct ldr_window *w = &p->windows[i];
 			if (w->bar < 0)
 				continue;
+			st.bar = w->bar;
 			unsigned acc = w->initprot == LDR_WIN_INPUT ? POL_READ
 				       : w->initprot == LDR_WIN_OUTPUT ? POL_WRITE : POL_RW;
-			if (add_grant(g, &n, max, (unsigned)w->bar, p->bars[w->bar], w->size, acc))
-				goto many;
+			pe = add_grant(g, &n, max, (unsigned)w->bar, p->bars[w->bar], w->size, acc, 0,
+				       &wbars);
 		}
-		for (unsigned b = 0; b < LDR_NBARS; b++) {
-			if (!p->bars[b])
-				continue;
-			if (p->text_sect >= 0 && p->bars[b] == p->sects[p->text_sect].addr) {
-				if (add_grant(g, &n, max, b, p->bars[b], p->td_area_len, POL_READ))
-					goto many;
-			} else if (p->weights_sect >= 0 && p->weights_len &&
-				   p->bars[b] == p->sects[p->weights_sect].addr) {
-				if (add_grant(g, &n, max, b, p->bars[b], p->weights_len, POL_READ))
-					goto many;
+		/* an output window placed over the weights section's bytes */
+		for (unsigned i = 0; i < p->nwindows && pe == POL_OK && p->weights_sect >= 0; i++) {
+			const struct ldr_window *w = &p->windows[i];
+			uint64_t wa = p->sects[p->weights_sect].addr, wl = p->weights_len;
+			if (w->initprot != LDR_WIN_INPUT && w->vmaddr < wa + wl && wa < w->vmaddr + w->size) {
+				st.bar = w->bar;
+				pe = POL_ERR_WEIGHTS_WRITTEN;
 			}
 		}
+		if (pe != POL_OK)
+			goto pol;
 		if (err)
-			*err = st;
+			*err = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
 		return (int)n;
 	}
-	/* raw stream: the kernel BARs get the weights, other read BARs the TD area, the tensor
-	 * BARs the extents the TDs declare */
-	for (unsigned i = 0; i < p->ntds; i++) {
+	/* raw stream: the kernel BARs get the weights, TBase the TD area, the tensor BARs the
+	 * extents their TDs declare (the same ranges the plan checks) */
+	static const struct image zero_image;
+	struct image im = zero_image;
+	im.p = p;
+	for (unsigned i = 0; i < p->ntds && pe == POL_OK; i++) {
 		const struct ldr_td *td = &p->tds[i];
-		struct tensor in, out;
 		st.td = (int)i;
-		if (ldr_td_image(p, i, &img) != LDR_OK) {
-			st.err = CTRL_E_ARG;
-			goto bad;
-		}
-		get_tensors(p, &img, &in, &out);
-		uint32_t srccfg = ldr_image_get(p, &img, R_SRC), dstcfg = ldr_image_get(p, &img, R_DST);
-		for (unsigned k = 0; k < 3; k++) {
-			static const uint8_t bit[3] = {BIT_RBE0, BIT_RBE1, BIT_WBE};
-			if (!(td->bar_en & bit[k]) || !((k < 2 ? srccfg : dstcfg) & 1u))
-				continue;
-			const struct tensor *t = k < 2 ? &in : &out;
-			uint32_t r = k < 2 ? R_SRC : R_DST, o = k < 2 ? 8 : 4;
-			uint64_t ext, end;
-			if (!t->elem) {
+		for (unsigned b = H13_BAR_KBASE0; b < H13_BAR_NSLOTS && pe == POL_OK; b++)
+			if ((td->bar_en & (1u << b)) && p->weights_len)
+				pe = add_grant(g, &n, max, td->bar_idx[b], 0, p->weights_len, POL_READ, 1,
+					       &wbars);
+	}
+	for (unsigned i = 0; i < p->ntds && pe == POL_OK; i++) {
+		const struct ldr_td *td = &p->tds[i];
+		struct td_hdr h;
+		struct td_range r[TD_MAX_RANGES];
+		unsigned nr = 0;
+		int bk = -1, bc = -1;
+		st.td = (int)i;
+		image_apply_td(&im, i, p->buf + p->td_area_off);
+		td_hdr_decode(td->hdr, &h);
+		const struct td_regs regs = {dflt_get, &im};
+		enum td_err te = td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, &bk, &bc);
+		if (te != TD_OK) {
+			st.kind = bk;
+			st.ch = bc;
+			if (te == TD_E_FORMAT) {
 				st.err = CTRL_E_FORMAT;
 				goto bad;
 			}
-			enum pol_err pe = tile_extent(t, ADDR_FIELD(ldr_image_get(p, &img, r + o + 4)),
-						      ADDR_FIELD(ldr_image_get(p, &img, r + o + 8)),
-						      ADDR_FIELD(ldr_image_get(p, &img, r + o + 12)),
-						      ADDR_FIELD(ldr_image_get(p, &img, r + o + 16)), &ext);
-			if (pe == POL_OK && pol_add_ovf(ADDR_FIELD(ldr_image_get(p, &img, r + o)), ext, &end))
-				pe = POL_ERR_OVERFLOW;
-			if (pe != POL_OK) {
-				st.err = CTRL_E_POLICY;
-				st.pol = pe;
+			if (te == TD_E_COEFF_NO_BAR) {
+				st.err = CTRL_E_COEFF_NO_BAR;
 				goto bad;
 			}
-			if (add_grant(g, &n, max, td->bar_idx[k], 0, end, k < 2 ? POL_READ : POL_WRITE))
-				goto many;
+			pe = te == TD_E_EMPTY ? POL_ERR_EMPTY : te == TD_E_TOO_MANY ? POL_ERR_TOO_MANY
+										    : POL_ERR_OVERFLOW;
+			break;
 		}
-		for (unsigned b = 3; b < 8; b++) {
-			if (!(td->bar_en & (1u << b)))
-				continue;
-			uint64_t size = b >= 4 ? p->weights_len : p->td_area_len;
-			if (size && add_grant(g, &n, max, td->bar_idx[b], 0, size, POL_READ))
-				goto many;
+		for (unsigned k = 0; k < nr && pe == POL_OK; k++) {
+			const struct td_range *x = &r[k];
+			if (x->kind == TD_R_TBASE && x->slot == H13_BAR_TBASE) {
+				if (p->td_area_len)
+					pe = add_grant(g, &n, max, x->bar, 0, p->td_area_len, POL_READ, 0,
+						       &wbars);
+			} else if (x->kind <= TD_R_DST) {
+				st.kind = x->kind;
+				pe = add_grant(g, &n, max, x->bar, 0, x->addr + x->len,
+					       x->access == TD_WRITE ? POL_WRITE : POL_READ, 0, &wbars);
+			}
 		}
 	}
+	if (pe != POL_OK)
+		goto pol;
 	if (err)
 		*err = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
 	return (int)n;
-many:
-	st.err = CTRL_E_GRANTS;
+pol:
+	if (pe == POL_ERR_TOO_MANY) {
+		st.err = CTRL_E_GRANTS;
+	} else {
+		st.err = CTRL_E_POLICY;
+		st.pol = pe;
+	}
 bad:
 	if (err)
 		*err = st;

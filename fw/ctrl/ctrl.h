@@ -2,13 +2,15 @@
  * The control path: a loaded program plus the buffers a submission granted become the exact
  * engine programming the program needs, or a named error before anything is programmed.
  *
- * ctrl_plan() resolves every address a TD uses (its BAR indices, the container's relocations,
- * the enabled kernel-DMA coefficient channels, a kernel unit's per-OCG slots), computes every
- * range the engine would touch in memory (tile source and destination from every dimension and
- * stride, each coefficient channel, each guide-25 coefficient stream), proves each one inside one granted buffer with the right access and inside the engine's 32-bit reach (via
- * fw/policy), checks that outputs do not overlap inputs, and only then fills the plan: per TD the
- * re-based register values and the four coefficient-stream register triples. The plan is all a
- * driver needs; see docs/control-path.md.
+ * ctrl_plan() copies the TD area into firmware memory (the engine's TD memory) and re-bases it
+ * there: every coefficient base becomes the absolute engine address inside KBase0's grant (from
+ * the container's relocation when it has one, else from KBase0's BAR). It then builds, TD by TD,
+ * the final register image the engine will run with (those words plus the kernel-stream registers
+ * the firmware programs) and derives every memory range from that image with fw/td's
+ * td_ranges(), the same function the engine model moves through, and proves each one inside one
+ * granted buffer with the right access and inside the engine's 32-bit reach (fw/policy). Weights
+ * are read-only, outputs may not overlap inputs, and the submission's work is bounded. See
+ * docs/control-path.md.
  */
 #ifndef ANEFW_CTRL_H
 #define ANEFW_CTRL_H
@@ -20,11 +22,13 @@
 #include "fw/loader/loader.h"
 #include "fw/policy/policy.h"
 #include "fw/submit/queue.h"
+#include "fw/td/td.h"
 
 #define CTRL_REACH_BITS 32
-#define CTRL_MAX_RANGES 32 /* per TD */
-#define CTRL_MAX_PATCHES 16
-#define CTRL_NSTREAMS 4
+#define CTRL_MAX_RANGES (TD_MAX_RANGES + 1) /* per TD: td_ranges() and the kernel unit */
+#define CTRL_MAX_PATCHES H13_COEFF_NCH
+#define CTRL_NSTREAMS H13_KSTREAM_N
+#define CTRL_NSTREAM_REGS (3 * CTRL_NSTREAMS)
 
 enum ctrl_err {
 	CTRL_OK = 0,
@@ -35,16 +39,20 @@ enum ctrl_err {
 	CTRL_E_FORMAT,       /* a tensor format the control path cannot size */
 	CTRL_E_COEFF_NO_BAR, /* coefficient channels enabled but no kernel BAR enabled */
 	CTRL_E_ALIGN,        /* a re-based coefficient base not on its 64-byte unit */
-	CTRL_E_SCRATCH,      /* the patched kernel unit does not fit the scratch the caller gave */
+	CTRL_E_SCRATCH,      /* TD memory or the kernel-unit scratch is smaller than the program */
 	CTRL_E_GRANTS,       /* more grants than a submission holds */
+	CTRL_E_RELOC,        /* a relocation the firmware does not apply */
+	CTRL_E_STREAM,       /* a kernel stream enabled with no kernel unit to size it */
+	CTRL_E_WORK,         /* the submission's work is over the limit */
 	CTRL_E_COUNT_
 };
 
 const char *ctrl_err_name(enum ctrl_err e);
 
-/* What a range is. */
-enum ctrl_kind { CTRL_R_SRC0, CTRL_R_SRC1, CTRL_R_DST, CTRL_R_TBASE, CTRL_R_COEFF,
-		 CTRL_R_STREAM, CTRL_R_KUNIT, CTRL_R__COUNT };
+/* What a range is: fw/td's kinds, and the kernel unit as a whole. */
+enum ctrl_kind { CTRL_R_SRC0 = TD_R_SRC0, CTRL_R_SRC1 = TD_R_SRC1, CTRL_R_DST = TD_R_DST,
+		 CTRL_R_TBASE = TD_R_TBASE, CTRL_R_COEFF = TD_R_COEFF,
+		 CTRL_R_STREAM = TD_R_STREAM, CTRL_R_KUNIT = TD_R__COUNT, CTRL_R__COUNT };
 const char *ctrl_kind_name(unsigned kind); /* "src0", "dst", "coeff", ... */
 
 /* Status of a plan: the error, and where. */
@@ -62,6 +70,7 @@ const char *ctrl_status_name(const struct ctrl_status *s);
 
 struct ctrl_range {
 	uint8_t kind, ch, bar, access;
+	uint8_t whole;     /* the whole grant (a BAR whose extent is not decoded; not moved) */
 	uint64_t off, len; /* offset inside the granted buffer, and length */
 	uint64_t runtime;  /* engine address of the first byte */
 };
@@ -81,28 +90,44 @@ struct ctrl_td_plan {
 	struct ctrl_range r[CTRL_MAX_RANGES];
 	unsigned npatch;
 	struct ctrl_patch patch[CTRL_MAX_PATCHES];
-	unsigned nstream_regs; /* 0, or 12: the guide-25 stream registers for this TD */
-	struct ctrl_reg stream_regs[3 * CTRL_NSTREAMS];
+	unsigned nstream_regs; /* 0 (no kernel unit), or 12: the kernel-stream registers */
+	struct ctrl_reg stream_regs[CTRL_NSTREAM_REGS];
+	uint64_t work;         /* bytes moved plus elements computed */
 };
 
 /* Where the firmware keeps what it builds for the engine (firmware memory the engine reads). */
 struct ctrl_scratch {
+	uint8_t *td_mem;   /* the engine's TD memory: the TD area, re-based (td_area_len bytes) */
+	size_t td_cap;
+	uint64_t td_dev;   /* its engine address */
 	uint8_t *ku_out;   /* the patched kernel unit (may be NULL when the program has none) */
 	size_t ku_cap;
 	uint64_t ku_dev;   /* its engine address */
 };
 
+/* Per-board limits of one submission (the application passes its board's). */
+struct ctrl_limits {
+	uint64_t max_work;  /* bytes moved plus elements computed, over all TDs */
+	uint64_t max_grant; /* bytes of one grant */
+};
+/* 1 GiB of work, 256 MiB grants: the host tool's limits (docs/control-path.md) */
+extern const struct ctrl_limits ctrl_default_limits;
+
 struct ctrl_plan {
 	const struct ldr_program *p;
 	struct pol_table pol;
-	uint32_t bars_used;          /* bit i: some TD enables BAR i */
+	uint32_t bars_used;          /* bit i: some TD uses BAR i */
 	uint64_t bar_runtime[LDR_NBARS]; /* engine base address of each used BAR */
 	unsigned ntds;
 	struct ctrl_td_plan td[LDR_MAX_TDS];
+	const uint8_t *td_mem;       /* the final TD area the engine runs (scratch->td_mem) */
+	uint64_t td_dev;
 	int have_ku;                 /* the weights are a kernel unit */
 	struct ku_unit ku;
 	size_t ku_len;
 	uint64_t ku_dev;
+	uint32_t stream_len[CTRL_NSTREAMS]; /* each kernel stream's bytes (0: none) */
+	uint64_t work;               /* the submission's work */
 	struct ctrl_status st;
 };
 
@@ -111,28 +136,24 @@ extern const struct ku_limits ctrl_h13_ku_limits;
 
 /*
  * Builds the plan. grants: the submission's buffer table (fw/submit). forbid/nforbid: engine
- * address ranges the firmware keeps (no grant may map them). Returns CTRL_OK or the error
- * (also in plan->st); on error nothing in the plan may be programmed.
+ * address ranges the firmware keeps (no grant may map them). lim: NULL for the defaults.
+ * Returns CTRL_OK or the error (also in plan->st); on error nothing in the plan may be
+ * programmed.
  */
 enum ctrl_err ctrl_plan(struct ctrl_plan *plan, const struct ldr_program *p,
 			const struct subq_grant *grants, unsigned ngrants,
 			const struct pol_range *forbid, unsigned nforbid,
-			const struct ctrl_scratch *scratch);
+			const struct ctrl_scratch *scratch, const struct ctrl_limits *lim);
 
 /*
  * The grants a submission would give by default: every I/O window its declared size at its BAR
  * (inputs read, outputs write, intermediates both), the weights (read), the TD area (BAR 0 of a
  * container, read). Raw streams declare no windows: their tensor BARs get the extent their TDs
  * declare. dva as in the BAR table (0 for raw streams); mapped is left 0 for the caller to place.
+ * A BAR that would hold the weights and be written is refused (output-overlaps-weights).
  * Returns the count (at most max), or -1 with *err set when the program cannot be sized.
  */
 int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,
 			struct ctrl_status *err);
-
-/* Final value of a TD's register word at area_off (the patched one when the plan patches it). */
-uint32_t ctrl_td_word(const struct ctrl_plan *plan, unsigned td, uint32_t area_off, uint32_t orig);
-
-/* guide-25 stream register names: "KStream.Bias.Enable", ...; NULL for other addresses. */
-const char *ctrl_stream_reg_name(uint32_t addr);
 
 #endif

@@ -24,6 +24,7 @@ static const char *const names[KU_ERR__COUNT] = {
 	[KU_ERR_WEIGHT_CAP] = "kunit-weight-over-cap",
 	[KU_ERR_ADDRESS] = "kunit-address-beyond-32-bits",
 	[KU_ERR_TOO_MANY] = "kunit-counts-over-limit",
+	[KU_ERR_NO_RECORDS] = "kunit-no-records",
 };
 
 const char *ku_err_name(enum ku_err e)
@@ -109,7 +110,10 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 			return KU_ERR_WEIGHT_CAP;
 	}
 
-	/* OCG table: ncores sets of (count, reserved, nocg records) */
+	/* OCG table: ncores sets of (count, reserved, nocg records); a unit with no records has
+	 * nothing for the firmware to patch, so nothing it could program its streams from */
+	if (u.nocg == 0)
+		return KU_ERR_NO_RECORDS;
 	uint64_t set_size = KU_SET_HEADER + (uint64_t)u.nocg * KU_RECORD_SIZE;
 	if (u.sec[KU_SEC_OCGS].size != set_size * u.ncores)
 		return KU_ERR_OCG_TABLE_SIZE;

@@ -61,6 +61,7 @@ enum ku_err {
 	KU_ERR_WEIGHT_CAP,       /* weights over the dense (0x200) or streamed (0x210) cap */
 	KU_ERR_ADDRESS,          /* a patched address beyond 32 bits */
 	KU_ERR_TOO_MANY,         /* counts over the limits */
+	KU_ERR_NO_RECORDS,       /* an OCG table with no records */
 	KU_ERR__COUNT
 };
 

@@ -4,6 +4,7 @@
  */
 #include "fw/loader/loader.h"
 #include "fw/loader/hwx_format.h"
+#include "fw/td/td.h"
 
 #include <string.h>
 
@@ -37,6 +38,7 @@ static const char *const err_names[LDR_E_COUNT_] = {
 	[LDR_E_TD_COUNT] = "td_count_mismatch",
 	[LDR_E_LIMIT] = "over_limit",
 	[LDR_E_COEFF_RANGE] = "coeff_outside_weights",
+	[LDR_E_FW_REGISTER] = "firmware_register",
 };
 
 static const char *const err_texts[LDR_E_COUNT_] = {
@@ -69,6 +71,7 @@ static const char *const err_texts[LDR_E_COUNT_] = {
 	[LDR_E_TD_COUNT] = "thread command's TD count differs from the chain",
 	[LDR_E_LIMIT] = "a count over the documented limits",
 	[LDR_E_COEFF_RANGE] = "enabled coefficient buffer outside the weights",
+	[LDR_E_FW_REGISTER] = "a task descriptor writes a register only the firmware programs",
 };
 
 const char *const ldr_bar_names[8] = {"RBase0", "RBase1", "WBase", "TBase",
@@ -410,30 +413,25 @@ static enum ldr_err parse_container(struct pstate *st)
 
 static void decode_header(struct ldr_td *t, const uint8_t *h)
 {
-	for (unsigned i = 0; i < 10; i++)
+	struct td_hdr d;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
 		t->hdr[i] = le_rd32(h + 4 * i);
-	t->tid = t->hdr[0] & 0xffff;
-	t->nid = (t->hdr[0] >> 16) & 0xff;
-	t->lnid = (t->hdr[0] >> 24) & 1;
-	t->eon = (t->hdr[0] >> 25) & 1;
-	t->exe_cycles = t->hdr[1] & 0xffff;
-	t->next_size = (t->hdr[1] >> 16) & 0x1ff;
-	t->log_events = t->hdr[2] & 0xffffff;
-	t->exceptions = t->hdr[3] & 0xffffff;
-	t->debug_log_events = t->hdr[4] & 0xffffff;
-	t->debug_exceptions = t->hdr[5] & 0xffffff;
-	t->flags = t->hdr[6];
-	t->next_ptr = t->hdr[7];
-	/* word 8: RBase0 0-4 RBE0 5, RBase1 6-10 RBE1 11, WBase 12-16 WBE 17, TBase 18-22 TBE 23,
-	 * ENE 24-26; word 9: KBase0..3 at 0, 6, 12, 18 with enables at 5, 11, 17, 23 */
-	t->bar_en = 0;
-	for (unsigned i = 0; i < 4; i++) {
-		t->bar_idx[i] = (t->hdr[8] >> (6 * i)) & 0x1f;
-		t->bar_en |= (uint8_t)(((t->hdr[8] >> (6 * i + 5)) & 1) << i);
-		t->bar_idx[4 + i] = (t->hdr[9] >> (6 * i)) & 0x1f;
-		t->bar_en |= (uint8_t)(((t->hdr[9] >> (6 * i + 5)) & 1) << (4 + i));
-	}
-	t->ene = (t->hdr[8] >> 24) & 7;
+	td_hdr_decode(t->hdr, &d);
+	t->tid = d.tid;
+	t->nid = d.nid;
+	t->lnid = d.lnid;
+	t->eon = d.eon;
+	t->exe_cycles = d.exe_cycles;
+	t->next_size = d.next_size;
+	t->log_events = d.log_events;
+	t->exceptions = d.exceptions;
+	t->debug_log_events = d.debug_log_events;
+	t->debug_exceptions = d.debug_exceptions;
+	t->flags = d.flags;
+	t->next_ptr = d.next_ptr;
+	t->bar_en = d.bar_en;
+	memcpy(t->bar_idx, d.bar_idx, sizeof t->bar_idx);
+	t->ene = d.ene;
 }
 
 void ldr_writes_begin(const struct ldr_program *p, unsigned td, struct ldr_write_iter *it)
@@ -557,6 +555,10 @@ static enum ldr_err walk(struct ldr_program *p, uint32_t first_off, uint32_t fir
 			if (rm_lookup(g, a, &l) != 0 || l.slot >= RM_MAX_SLOTS) {
 				p->err_off = (size_t)p->td_area_off + vo;
 				return LDR_E_UNKNOWN_REG;
+			}
+			if (l.block->fw_only) {
+				p->err_off = (size_t)p->td_area_off + vo;
+				return LDR_E_FW_REGISTER;
 			}
 			img[l.slot] = v;
 			t->nwrites++;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "fw/common/le.h"
+#include "fw/common/outf.h"
 #include "fw/regmap/regmap.h"
 
 /* Documented limits: a program over any of them is rejected with LDR_E_LIMIT. */
@@ -55,6 +56,7 @@ enum ldr_err {
 	LDR_E_TD_COUNT,       /* thread command's TD count differs from the chain */
 	LDR_E_LIMIT,          /* a count over the documented limits */
 	LDR_E_COEFF_RANGE,    /* enabled coefficient buffer outside the weights */
+	LDR_E_FW_REGISTER,    /* a TD writes a register only the firmware programs */
 	LDR_E_COUNT_
 };
 
@@ -194,8 +196,7 @@ uint32_t ldr_image_get(const struct ldr_program *p, const struct ldr_regimage *i
 #define LDR_LUT_BYTES 0x80
 
 /* Printing (shared by anefw-tool inspect and the firmware). out receives text pieces. */
-typedef void (*ldr_out_fn)(void *ctx, const char *s, size_t n);
 #define LDR_P_JSON 1u
-void ldr_print(const struct ldr_program *p, unsigned pflags, ldr_out_fn out, void *ctx);
+void ldr_print(const struct ldr_program *p, unsigned pflags, outf_fn out, void *ctx);
 
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 
 struct pr {
-	ldr_out_fn out;
+	outf_fn out;
 	void *ctx;
 	int json;
 };
@@ -400,7 +400,7 @@ static void print_json(struct pr *o, const struct ldr_program *p)
 	pf(o, "]}\n");
 }
 
-void ldr_print(const struct ldr_program *p, unsigned pflags, ldr_out_fn out, void *ctx)
+void ldr_print(const struct ldr_program *p, unsigned pflags, outf_fn out, void *ctx)
 {
 	struct pr o = {out, ctx, (pflags & LDR_P_JSON) != 0};
 	if (o.json) {

@@ -16,6 +16,8 @@ static const char *const names[POL_ERR__COUNT] = {
 	[POL_ERR_ALIAS] = "output-overlaps-input",
 	[POL_ERR_TOO_MANY] = "too-many-accesses",
 	[POL_ERR_EMPTY] = "empty-range",
+	[POL_ERR_GRANT_TOO_LARGE] = "grant-too-large",
+	[POL_ERR_WEIGHTS_WRITTEN] = "output-overlaps-weights",
 };
 
 const char *pol_err_name(enum pol_err e)
@@ -27,6 +29,7 @@ void pol_init(struct pol_table *t, unsigned reach_bits)
 {
 	memset(t, 0, sizeof *t);
 	t->reach = reach_bits >= 64 ? UINT64_MAX : (1ull << reach_bits);
+	t->max_grant = UINT64_MAX;
 }
 
 static int overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
@@ -57,6 +60,8 @@ enum pol_err pol_grant(struct pol_table *t, unsigned bar, uint64_t dva, uint64_t
 	if (!size || !access || (access & ~POL_RW) || pol_add_ovf(dva, size, &end) ||
 	    pol_add_ovf(mapped, size, &end))
 		return POL_ERR_GRANT;
+	if (size > t->max_grant)
+		return POL_ERR_GRANT_TOO_LARGE;
 	if (end > t->reach)
 		return POL_ERR_REACH;
 	for (unsigned i = 0; i < t->nforbidden; i++)
@@ -82,7 +87,8 @@ static enum pol_err check(struct pol_table *t, unsigned bar, uint64_t offset, ui
 		return POL_ERR_OVERFLOW;
 	if (end > b->size)
 		return POL_ERR_OUT_OF_BUFFER;
-	if ((access & b->access) != access || !access)
+	unsigned rw = access & POL_RW;
+	if ((rw & b->access) != rw || !rw)
 		return POL_ERR_ACCESS;
 	if (t->nacc >= POL_MAX_ACCESSES)
 		return POL_ERR_TOO_MANY;
@@ -110,6 +116,18 @@ enum pol_err pol_check_offset(struct pol_table *t, unsigned bar, uint64_t offset
 	return check(t, bar, offset, len, access, runtime);
 }
 
+enum pol_err pol_check_runtime(struct pol_table *t, unsigned bar, uint64_t runtime, uint64_t len,
+			       unsigned access, uint64_t *out)
+{
+	if (bar >= POL_MAX_BUFFERS)
+		return POL_ERR_BAR_INDEX;
+	if (!(t->present & (1u << bar)))
+		return POL_ERR_BAR_ABSENT;
+	if (runtime < t->buf[bar].mapped)
+		return POL_ERR_OUT_OF_BUFFER;
+	return check(t, bar, runtime - t->buf[bar].mapped, len, access, out);
+}
+
 enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, unsigned naxes,
 				uint64_t elem, uint64_t *extent)
 {
@@ -129,6 +147,18 @@ enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, u
 
 enum pol_err pol_check_aliasing(const struct pol_table *t)
 {
+	/* weights are read-only: no write may land in a buffer read as weights, in place or not */
+	for (unsigned i = 0; i < t->nacc; i++) {
+		const struct pol_range *w = &t->acc[i];
+		if (!(w->access & POL_WRITE))
+			continue;
+		for (unsigned j = 0; j < t->nacc; j++) {
+			const struct pol_range *r = &t->acc[j];
+			if ((r->access & POL_WEIGHTS) &&
+			    (r->bar == w->bar || overlaps(w->base, w->size, r->base, r->size)))
+				return POL_ERR_WEIGHTS_WRITTEN;
+		}
+	}
 	for (unsigned i = 0; i < t->nacc; i++) {
 		const struct pol_range *w = &t->acc[i];
 		if (!(w->access & POL_WRITE))

@@ -16,11 +16,12 @@
 
 #define POL_MAX_BUFFERS 32
 #define POL_MAX_FORBIDDEN 8
-#define POL_MAX_ACCESSES 256
+#define POL_MAX_ACCESSES 2048
 
 #define POL_READ 1u
 #define POL_WRITE 2u
 #define POL_RW (POL_READ | POL_WRITE)
+#define POL_WEIGHTS 4u /* with POL_READ in a check: the range is read as weights (read-only) */
 
 /* grant flags */
 #define POL_FLAG_IN_PLACE 1u /* the program declares this buffer is read and written in place */
@@ -39,6 +40,8 @@ enum pol_err {
 	POL_ERR_ALIAS,          /* an output overlapping an input not declared in place */
 	POL_ERR_TOO_MANY,       /* more accesses in one submission than the policy tracks */
 	POL_ERR_EMPTY,          /* a zero-length access or a zero dimension */
+	POL_ERR_GRANT_TOO_LARGE, /* a grant larger than a submission may hold (max_grant) */
+	POL_ERR_WEIGHTS_WRITTEN, /* a write into a buffer the program reads as weights */
 	POL_ERR__COUNT
 };
 
@@ -62,6 +65,7 @@ struct pol_table {
 	struct pol_buffer buf[POL_MAX_BUFFERS];
 	uint32_t present;           /* bit i: BAR i granted */
 	uint64_t reach;             /* addresses must be below this (2^32 on H13) */
+	uint64_t max_grant;         /* largest grant (UINT64_MAX after pol_init) */
 	struct pol_range forbidden[POL_MAX_FORBIDDEN];
 	unsigned nforbidden;
 	struct pol_range acc[POL_MAX_ACCESSES]; /* accesses recorded for the alias check */
@@ -85,6 +89,10 @@ enum pol_err pol_rebase(struct pol_table *t, unsigned bar, uint64_t iova, uint64
 enum pol_err pol_check_offset(struct pol_table *t, unsigned bar, uint64_t offset, uint64_t len,
 			      unsigned access, uint64_t *runtime);
 
+/* The same for an absolute engine address, which must lie inside the grant at bar. */
+enum pol_err pol_check_runtime(struct pol_table *t, unsigned bar, uint64_t runtime, uint64_t len,
+			       unsigned access, uint64_t *out);
+
 /*
  * Extent in bytes of a strided tensor: elem + sum over axes of (dim[i] - 1) * stride[i]
  * (the last byte touched, plus one). Every dimension must be nonzero.
@@ -92,7 +100,8 @@ enum pol_err pol_check_offset(struct pol_table *t, unsigned bar, uint64_t offset
 enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, unsigned naxes,
 				uint64_t elem, uint64_t *extent);
 
-/* After all accesses of a submission are recorded: outputs must not overlap inputs. */
+/* After all accesses of a submission are recorded: no write may touch a buffer read as weights
+ * (output-overlaps-weights), and outputs must not overlap inputs unless granted in place. */
 enum pol_err pol_check_aliasing(const struct pol_table *t);
 
 /* Overflow-checked helpers */

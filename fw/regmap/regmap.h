@@ -31,6 +31,7 @@ struct rm_block {
 	uint16_t nwords;   /* words in the block */
 	const struct rm_reg *regs;
 	uint16_t nregs;
+	uint8_t fw_only;   /* 1: only the firmware programs these registers; a TD may not write them */
 };
 
 /* Where a generation keeps its kernel-DMA coefficient channels (byte addresses). */

@@ -46,7 +46,7 @@ struct subq_completion {
 };
 
 enum subq_domain { SUBQ_DOM_NONE, SUBQ_DOM_QUEUE, SUBQ_DOM_LOADER, SUBQ_DOM_POLICY,
-		   SUBQ_DOM_KUNIT, SUBQ_DOM_ENGINE, SUBQ_DOM_DMA };
+		   SUBQ_DOM_KUNIT, SUBQ_DOM_ENGINE, SUBQ_DOM_DMA, SUBQ_DOM_SESSION };
 
 enum subq_err {
 	SUBQ_OK = 0,

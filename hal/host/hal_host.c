@@ -188,6 +188,7 @@ static const struct hal_platform host_platform = {
 	.regions = host_regions,
 	.nregions = 1,
 	.libc = "host libc",
+	.max_work = 1ull << 30, /* 1 GiB of engine work per submission */
 };
 
 const struct hal_platform *hal_platform(void)

@@ -30,6 +30,7 @@ static const struct hal_platform platform = {
 	.regions = regions,
 	.nregions = sizeof regions / sizeof regions[0],
 	.libc = "newlib-nano " _NEWLIB_VERSION,
+	.max_work = 512ull << 20, /* 512 MiB of engine work per submission: about 2 s of QEMU */
 };
 
 const struct hal_platform *hal_platform(void)

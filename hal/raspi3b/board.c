@@ -106,6 +106,7 @@ static const struct hal_platform platform = {
 	.regions = regions,
 	.nregions = sizeof regions / sizeof regions[0],
 	.libc = "newlib-nano " _NEWLIB_VERSION,
+	.max_work = 256ull << 20, /* 256 MiB of engine work per submission (1 GiB of RAM) */
 };
 
 const struct hal_platform *hal_platform(void)

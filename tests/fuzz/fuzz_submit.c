@@ -5,8 +5,13 @@
  * Input: byte 0 mode (bit 0 raw stream, bit 1 default grants), byte 1 grant count (mod 34),
  * then 16 bytes per grant (bar, access, flags, pad, size u32, offset u32, dva u32), then the
  * program. Grants are placed inside the arena at their offset (64-byte aligned).
+ *
+ * Property: every byte range the model touches (its touch hook) lies inside a range the control
+ * path checked for that submission, so the ranges the engine moves cannot differ from the ones
+ * the policy proved.
  */
-#include "drivers/ane_model/ane_model.h"
+#include "tests/unit/tsession.h"
+#include "hal/hal.h"
 #include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
 #include "hal/hal.h"
@@ -27,6 +32,20 @@ static struct ldr_program lp;
 static struct ctrl_plan plan;
 static struct anem model;
 static struct subq_grant g[40];
+
+static void touched(void *ctx, uint64_t dev, uint64_t len, int write)
+{
+	const struct ctrl_plan *pl = ctx;
+	for (unsigned t = 0; t < pl->ntds; t++)
+		for (unsigned r = 0; r < pl->td[t].nranges; r++) {
+			const struct ctrl_range *x = &pl->td[t].r[r];
+			if (x->whole || (write && !(x->access & POL_WRITE)))
+				continue;
+			if (dev >= x->runtime && dev - x->runtime + len <= x->len)
+				return;
+		}
+	abort(); /* the model touched memory no check covered */
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -66,10 +85,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	memset(arena, CANARY, sizeof arena);
 	struct pol_range forbid[2] = {{DEV + TDMEM, 0x2000, 0, 0}, {DEV + KUMEM, ARENA - KUMEM, 0, 0}};
-	struct ctrl_scratch sc = {arena + KUMEM, ARENA - KUMEM, DEV + KUMEM};
-	if (ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc) == CTRL_OK && lp.td_area_len <= 0x2000) {
+	struct ctrl_scratch sc = {arena + TDMEM, 0x2000, DEV + TDMEM,
+				  arena + KUMEM, ARENA - KUMEM, DEV + KUMEM};
+	if (ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, NULL) == CTRL_OK) {
 		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, hal_board_dma());
-		anem_submit(&model, &plan, DEV + TDMEM, 0);
+		model.touch = touched;
+		model.touch_ctx = &plan;
+		struct eng eng = {.ops = &anem_ops, .dev = &model, .gen = lp.gen};
+		anem_begin(&model);
+		eng_run(&eng, &plan, 0, 0);
+		anem_end(&model);
 		/* the guard page past the arena is never touched */
 		for (size_t k = ARENA; k < sizeof arena; k++)
 			if (arena[k] != CANARY)
@@ -85,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	} else {
 		for (size_t k = 0; k < sizeof arena; k++)
-			if (arena[k] != CANARY && (k < KUMEM || k >= ARENA))
+			if (arena[k] != CANARY && (k < TDMEM || k >= ARENA)) /* TD memory: the plan's copy */
 				abort();
 	}
 	free(prog);

@@ -1,4 +1,4 @@
-# anefw-tool mkprog: the default program (fw/job/default.desc, what `make run` runs) is written,
+# anefw-tool mkprog: the default program (app/default.desc, what `make run` runs) is written,
 # submits on the host with its default grants (per TD: what was programmed and moved, the
 # activation applied; a .hwx container, and the same run as --raw's bare task stream), and the firmware runs it on each board through its submission queue with
 # the same trace and a completion; malformed
@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prog="$work/default.hwx"
 
-if out=$("$TOOL" mkprog fw/job/default.desc "$prog" 2>&1) && [ -s "$prog" ]; then
+if out=$("$TOOL" mkprog app/default.desc "$prog" 2>&1) && [ -s "$prog" ]; then
 	t_pass "mkprog.default_written ($(wc -c <"$prog") bytes)"
 else
 	t_fail mkprog.default_written "$out"
@@ -44,7 +44,7 @@ else
 	t_fail mkprog.default_is_hwx_container "$("$TOOL" inspect "$prog" 2>&1 | head -3 | tr '\n' ' ')"
 fi
 rawprog="$work/default.raw"
-if "$TOOL" mkprog --raw fw/job/default.desc "$rawprog" >/dev/null 2>&1 &&
+if "$TOOL" mkprog --raw app/default.desc "$rawprog" >/dev/null 2>&1 &&
    "$TOOL" inspect "$rawprog" 2>&1 | grep -q '^program: raw'; then
 	# engine addresses (the session's buffers, 0x400xxxxx) are masked
 	strip() { grep -v -e 'grant bar' -e ' range ' -e 'tq BAR\[' -e '^submit: \(hwx\|raw\) program' |
@@ -89,7 +89,7 @@ bad bad_density ':1: desc-bad-value' 'layer sparse density=0\n'
 bad two_activations ':3: desc-two-activations' 'layer int8\nactivation relu\nactivation relu\n'
 bad empty 'desc-no-layers' '# nothing here\n'
 bad too_large 'desc-program-too-large' 'input w=4096 h=4096 c=4096\nlayer int8\n'
-out=$("$TOOL" mkprog --bogus fw/job/default.desc "$work/x.hwx" 2>&1); rc=$?
+out=$("$TOOL" mkprog --bogus app/default.desc "$work/x.hwx" 2>&1); rc=$?
 if [ "$rc" -ne 0 ] && grep -q 'expected \[--raw\] DESC OUT' <<<"$out" && [ ! -e "$work/x.hwx" ]; then
 	t_pass mkprog.refuse.unknown_option
 else

@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prog="$work/default.hwx"
 
-if ! "$TOOL" mkprog fw/job/default.desc "$prog" >/dev/null 2>&1; then
+if ! "$TOOL" mkprog app/default.desc "$prog" >/dev/null 2>&1; then
 	t_fail hard.program "mkprog failed"
 	t_done
 	exit

@@ -3,7 +3,8 @@
  * its default grants; a hostile corpus of programs and grant tables is refused with its named
  * error before anything is programmed, with every byte outside the granted buffers intact.
  */
-#include "drivers/ane_model/ane_model.h"
+#include "tests/unit/tsession.h"
+#include "hal/hal.h"
 #include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
 #include "hal/hal.h"
@@ -18,6 +19,7 @@ struct synth {
 	uint32_t win, hin, cin, cout, wout, hout, groups, infmt, outfmt;
 	uint32_t src_en, src[5]; /* base, row, plane, depth, group (bytes) */
 	uint32_t dst_en, dst[5];
+	uint32_t src2[5];        /* the second source's own base and strides (TileDMASrc +0x1c..) */
 	uint32_t hdr8, hdr9;
 	unsigned ncoeff;
 	uint32_t coeff_base[16], coeff_size[16];
@@ -62,6 +64,8 @@ static size_t synth_build(const struct synth *s)
 	w[n + 0] = s->src_en;
 	for (unsigned i = 0; i < 5; i++)
 		w[n + 2 + i] = s->src[i];
+	for (unsigned i = 0; i < 5; i++)
+		w[n + 7 + i] = s->src2[i];
 	n += 28;
 	/* TileDMADst: 7 words from 0x17800 */
 	w[n++] = (6u << 26) | 0x17800u;
@@ -116,6 +120,8 @@ static struct ctrl_plan plan;
 static struct anem model;
 static uint32_t window[ANEM_WINDOW_BYTES / 4];
 
+static const struct ctrl_limits *submit_limits; /* NULL: the defaults */
+
 static struct subq_grant G(unsigned bar, uint64_t size, unsigned access)
 {
 	return (struct subq_grant){bar, access, 0, 0, 0, size, 0};
@@ -153,11 +159,15 @@ static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *int
 	}
 	memcpy(snap, arena, sizeof arena);
 	struct pol_range forbid[2] = {{DEV + TDMEM, 0x1000, 0, 0}, {DEV + KUMEM, 0x3000, 0, 0}};
-	struct ctrl_scratch sc = {arena + KUMEM, 0x3000, DEV + KUMEM};
-	enum ctrl_err e = ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc);
+	struct ctrl_scratch sc = {arena + TDMEM, 0x1000, DEV + TDMEM,
+				  arena + KUMEM, 0x3000, DEV + KUMEM};
+	enum ctrl_err e = ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, submit_limits);
 	if (e == CTRL_OK) {
 		anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, hal_board_dma());
-		*ran = anem_submit(&model, &plan, DEV + TDMEM, 1) == ANEM_OK;
+		struct eng eng = {.ops = &anem_ops, .dev = &model, .gen = lp.gen};
+		anem_begin(&model);
+		*ran = eng_run(&eng, &plan, 1, 0) == ENG_OK;
+		anem_end(&model);
 	}
 	/* everything but writable granted buffers, TD memory and the kunit scratch is unchanged */
 	*intact = 1;
@@ -191,8 +201,9 @@ TEST(ctrl, synthetic_submits_and_moves)
 	CHECK_EQ(plan.td[0].nranges, 5u);
 	/* the output holds what the model moved through L2: the input's bytes */
 	CHECK_MEM(arena + (g[1].mapped - DEV), snap + (g[0].mapped - DEV), 256);
-	/* the TD's registers reached the window; coefficient bases stay BAR-relative (no reloc) */
-	CHECK_EQ(window[0x1f84c / 4], 64u);
+	/* the TD's registers reached the window; an unrelocated coefficient base (an offset from
+	 * KBase0's BAR) is programmed as the absolute engine address the engine reads */
+	CHECK_EQ(window[H13_COEFF_BASEADDR(1) / 4], g[2].mapped + 64u);
 	CHECK_EQ(window[0x13800 / 4], 1u);
 	CHECK_EQ(model.tq.bar[5], g[0].mapped);
 	CHECK_EQ(model.tq.bar[4], g[1].mapped);
@@ -410,11 +421,36 @@ static int hostile_case(unsigned i, const char **expect, const char **name, cons
 	case 28: CASE("one buffer read and written, not declared in place", "output-overlaps-input");
 		s.hdr8 = 5u | 1u << 5 | 5u << 12 | 1u << 17; len = synth_build(&s);
 		g[0].access = POL_RW; g[1] = g[2]; n = 2; break;
+	/* issue 16's reproductions */
+	case 29: CASE("kunit with no OCG records", "kunit-no-records");
+		ulen = ku_build_unit(0, 1, sizeof k_actlut);
+		le_wr32(unit + 0x14, 0);
+		len = ku_program(&s, ulen, g, &n); break;
+	case 30: CASE("second source checked from its own registers", "range-outside-granted-buffer");
+		s.hdr8 |= 6u << 6 | 1u << 11; /* RBase1 = BAR 6 */
+		s.src2[0] = 0x7fffffc0u; s.src2[2] = 0xffffffc0u; len = synth_build(&s);
+		g[n++] = G(6, 256, POL_READ); break;
+	case 31: CASE("output BAR is the weights BAR", "output-overlaps-weights");
+		s.hdr8 = 5u | 1u << 5 | 1u << 12 | 1u << 17; len = synth_build(&s);
+		g[2].access = POL_RW; g[2].size = 0x1000; g[1] = g[2]; n = 2; break;
+	case 32: CASE("output over the weights, granted in place", "output-overlaps-weights");
+		s.hdr8 = 5u | 1u << 5 | 1u << 12 | 1u << 17; len = synth_build(&s);
+		g[2].access = POL_RW; g[2].size = 0x1000; g[2].flags = POL_FLAG_IN_PLACE;
+		g[1] = g[2]; n = 2; break;
+	case 33: CASE("work over the submission's budget", "work-over-budget");
+		{
+			static const struct ctrl_limits tiny = {.max_work = 0x200, .max_grant = 1u << 20};
+			submit_limits = &tiny;
+		}
+		break;
+	case 34: CASE("grant larger than a submission may hold", "grant-too-large");
+		g[0].size = 512u << 20; break;
 	default:
 		return 0;
 	}
 #undef CASE
 	*got = submit(len, g, n, intact, &ran);
+	submit_limits = NULL;
 	if (ran)
 		*intact = 0; /* a hostile submission must never reach the engine */
 	return 1;
@@ -434,7 +470,60 @@ TEST(ctrl, hostile_corpus_refused_with_named_errors)
 			test_fail_at(__FILE__, __LINE__, "case %u (%s): memory outside the grants changed",
 				     i, name);
 	}
-	CHECK(cases >= 20);
+	CHECK_EQ(cases, 35u);
+}
+
+/* The second source is checked and moved at its own base and strides: given exactly its buffer
+ * (which the first source's registers would not fit), a two-input TD runs, and the model reads
+ * the second source where its registers say. */
+TEST(ctrl, second_source_from_its_own_registers)
+{
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	synth_default(&s);
+	s.hdr8 |= 6u << 6 | 1u << 11; /* RBase1 = BAR 6 */
+	s.src2[0] = 0x40;             /* its own base and strides: 0x40 + 0x100 bytes */
+	s.src2[1] = 64;
+	s.src2[2] = 128;
+	s.src2[3] = 256;
+	size_t len = synth_build(&s);
+	default_grants(g, &n);
+	g[n++] = G(6, 0x140, POL_READ);
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran);
+	CHECK(intact);
+	int found = 0;
+	for (unsigned r = 0; r < plan.td[0].nranges; r++)
+		if (plan.td[0].r[r].kind == CTRL_R_SRC1) {
+			CHECK_EQ(plan.td[0].r[r].bar, 6u);
+			CHECK_EQ(plan.td[0].r[r].off, 0x40u);
+			CHECK_EQ(plan.td[0].r[r].len, 0x100u);
+			found = 1;
+		}
+	CHECK(found);
+	/* negative: one byte less of grant is refused */
+	default_grants(g, &n);
+	g[n++] = G(6, 0x13f, POL_READ);
+	CHECK_STR(submit(len, g, n, &intact, &ran), "range-outside-granted-buffer");
+	CHECK(!ran);
+}
+
+/* A TD may not write the registers only the firmware programs (the kernel streams). */
+TEST(ctrl, td_writing_a_firmware_register_is_refused)
+{
+	struct synth s;
+	synth_default(&s);
+	size_t len = synth_build(&s);
+	/* turn the TileDMADst run's address into a KStream relocation register (one word) */
+	for (uint32_t o = 40; o + 4 <= TD_BYTES; o += 4)
+		if (le_rd32(prog + o) == ((6u << 26) | 0x17800u)) {
+			le_wr32(prog + o, (0u << 26) | H13_KSTREAM_RELOC(0));
+			break;
+		}
+	CHECK_EQ(ldr_load(prog, len, LDR_F_RAW, &lp), LDR_E_FW_REGISTER);
+	CHECK_STR(ldr_err_name(LDR_E_FW_REGISTER), "firmware_register");
 }
 
 TEST(ctrl, in_place_declared_overlap_accepted)
@@ -502,7 +591,9 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 			g[i].mapped = at;
 			at += (g[i].size + 0xfff) & ~0xfffull;
 		}
-		enum ctrl_err e = ctrl_plan(&plan, &lp, g, (unsigned)n, NULL, 0, NULL);
+		static uint8_t tdm[0x10000], kum[0x10000];
+		const struct ctrl_scratch sc = {tdm, sizeof tdm, 0x0f000000, kum, sizeof kum, 0x0f800000};
+		enum ctrl_err e = ctrl_plan(&plan, &lp, g, (unsigned)n, NULL, 0, &sc, NULL);
 		if (e != CTRL_OK)
 			test_fail_at(__FILE__, __LINE__, "%s: %s", fixtures[f], ctrl_status_name(&plan.st));
 		/* every enabled coefficient channel lies inside the weights grant */
@@ -549,10 +640,10 @@ TEST(ctrl, fixtures_run_on_model)
 			continue;
 		}
 		struct anes_result res;
-		int rc = anes_submit(buf, len, 0, NULL, 0, 1, 1, null_out, NULL, &res);
+		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 1, null_out, NULL, NULL, &res);
 		CHECK_EQ(rc, 0);
 		CHECK(res.canaries_ok);
-		CHECK_EQ(res.run, ANEM_OK);
+		CHECK_EQ(res.run, ENG_OK);
 		CHECK_EQ(res.nwrites, 140u * res.ntds);
 		free(buf);
 	}

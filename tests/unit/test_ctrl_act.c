@@ -5,7 +5,7 @@
  * the test evaluates is read from the fixture file at the offset docs/actlut.md gives, not from
  * the model.
  */
-#include "drivers/ane_model/ane_model.h"
+#include "tests/unit/tsession.h"
 #include "fw/actlut/actlut.h"
 #include "tests/harness/harness.h"
 
@@ -120,7 +120,7 @@ TEST(ctrl_act, model_output_is_lut_of_input)
 		snprintf(c.where, sizeof c.where, "%s", fx[f].path);
 		struct anes_hooks h = {fill, check, &c};
 		struct anes_result res;
-		int rc = anes_submit_hooks(buf, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
 		CHECK_EQ(rc, 0);
 		CHECK(res.canaries_ok);
 		CHECK_EQ(res.act_applied, 1u);
@@ -148,7 +148,7 @@ TEST(ctrl_act, lut_not_selected_moves_bytes)
 	unsigned patched = 0;
 	ldr_writes_begin(&p, 0, &it);
 	while (ldr_writes_next(&it, &w))
-		if (w.addr == ANEM_REG_MACCFG) {
+		if (w.addr == H13_NE_MACCFG) {
 			uint8_t *q = buf + p.td_area_off + w.area_off;
 			q[2] &= (uint8_t)~3u; /* bits 16-17 */
 			patched++;
@@ -160,7 +160,7 @@ TEST(ctrl_act, lut_not_selected_moves_bytes)
 	snprintf(c.where, sizeof c.where, "sigmoid.hwx without LUT");
 	struct anes_hooks h = {fill, check, &c};
 	struct anes_result res;
-	CHECK_EQ(anes_submit_hooks(buf, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res), 0);
+	CHECK_EQ(tsubmit(buf, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res), 0);
 	CHECK_EQ(res.act_applied, 0u);
 	CHECK(c.checked > 0);
 	CHECK_EQ(c.bad, 0u);

@@ -3,9 +3,9 @@
  * and the next submission runs normally with the same outputs as before. */
 #include "tests/harness/harness.h"
 
-#include "drivers/ane_model/ane_model.h"
+#include "tests/unit/tsession.h"
 #include "drivers/dma/dma_memcpy.h"
-#include "fw/job/progdesc.h"
+#include "tools/progdesc/progdesc.h"
 #include "hal/hal.h"
 
 #include <string.h>
@@ -50,7 +50,7 @@ static int f_submit(size_t len, struct anes_result *res, uint64_t *hash)
 {
 	struct f_sum s = {0xcbf29ce484222325ull, 0};
 	struct anes_hooks hk = {NULL, f_check, &s};
-	int rc = anes_submit_hooks(f_prog, len, 0, NULL, 0, 1, 0, NULL, NULL, &hk, res);
+	int rc = tsubmit(f_prog, len, 0, NULL, 0, 1, 0, NULL, NULL, &hk, res);
 	if (hash)
 		*hash = s.h;
 	return rc;
@@ -59,7 +59,7 @@ static int f_submit(size_t len, struct anes_result *res, uint64_t *hash)
 static int f_engine_reset(void)
 {
 	const struct anem *m = anes_model();
-	if (m->tq.started || m->tq.status || m->tq.td_count || m->tq.bars_set)
+	if (m->queued || m->state != ENG_ST_IDLE || m->tq.td_count || m->tq.bars_set)
 		return 0;
 	for (unsigned i = 0; i < ANEM_WINDOW_BYTES / 4; i++)
 		if (m->regs[i])
@@ -76,54 +76,54 @@ static void f_fault_case(unsigned kind, uint32_t skip, int want)
 	REQUIRE(len);
 	struct anes_result res;
 	uint64_t h0 = 0, h1 = 0;
-	anem_set_faults(NULL);
+	anem_set_faults(anes_model(), NULL);
 	CHECK_EQ(f_submit(len, &res, &h0), 0);
-	REQUIRE(res.run == ANEM_OK);
+	REQUIRE(res.run == ENG_OK);
 	uint64_t budget = anes_model()->wd_budget;
 	struct anem_faults f = {kind, skip, 1, 0};
-	anem_set_faults(&f);
+	anem_set_faults(anes_model(), &f);
 	CHECK_EQ(f_submit(len, &res, NULL), 1);
 	CHECK(res.loaded);
 	CHECK_EQ(res.st.err, CTRL_OK);
-	CHECK_STR(anem_err_name(res.run), anem_err_name(want));
+	CHECK_STR(eng_err_name(res.run), eng_err_name(want));
 	CHECK(res.canaries_ok);
-	CHECK_EQ(anem_faults_fired(), 1u);
+	CHECK_EQ(anem_faults_fired(anes_model()), 1u);
 	CHECK(anes_model()->polls <= budget);
 	CHECK(f_engine_reset());
 	/* the next submission (the fault was one-shot) runs normally, same outputs */
 	CHECK_EQ(f_submit(len, &res, &h1), 0);
-	CHECK_EQ(res.run, ANEM_OK);
+	CHECK_EQ(res.run, ENG_OK);
 	CHECK(res.canaries_ok);
-	CHECK_EQ(anem_faults_fired(), 1u);
+	CHECK_EQ(anem_faults_fired(anes_model()), 1u);
 	CHECK(h1 == h0);
-	anem_set_faults(NULL);
+	anem_set_faults(anes_model(), NULL);
 }
 
 TEST(faults, dma_hang_gives_watchdog_expired)
 {
-	f_fault_case(ANEM_FAULT_DMA_HANG, 0, ANEM_E_WATCHDOG);
+	f_fault_case(ANEM_FAULT_DMA_HANG, 0, ENG_E_WATCHDOG);
 }
 
 TEST(faults, dma_hang_mid_program)
 {
-	f_fault_case(ANEM_FAULT_DMA_HANG, 7, ANEM_E_WATCHDOG);
+	f_fault_case(ANEM_FAULT_DMA_HANG, 7, ENG_E_WATCHDOG);
 }
 
 TEST(faults, dma_error_gives_dma_error)
 {
-	f_fault_case(ANEM_FAULT_DMA_ERROR, 0, ANEM_E_DMA);
-	f_fault_case(ANEM_FAULT_DMA_ERROR, 5, ANEM_E_DMA);
+	f_fault_case(ANEM_FAULT_DMA_ERROR, 0, ENG_E_DMA);
+	f_fault_case(ANEM_FAULT_DMA_ERROR, 5, ENG_E_DMA);
 }
 
 TEST(faults, wrong_task_completion)
 {
-	f_fault_case(ANEM_FAULT_WRONG_TASK, 0, ANEM_E_WRONG_TASK);
+	f_fault_case(ANEM_FAULT_WRONG_TASK, 0, ENG_E_WRONG_TASK);
 }
 
 TEST(faults, register_readback_mismatch)
 {
-	f_fault_case(ANEM_FAULT_READBACK, 0, ANEM_E_READBACK);
-	f_fault_case(ANEM_FAULT_READBACK, 40, ANEM_E_READBACK);
+	f_fault_case(ANEM_FAULT_READBACK, 0, ENG_E_READBACK);
+	f_fault_case(ANEM_FAULT_READBACK, 40, ENG_E_READBACK);
 }
 
 TEST(faults, fault_count_hits_that_many_submissions)
@@ -132,14 +132,14 @@ TEST(faults, fault_count_hits_that_many_submissions)
 	REQUIRE(len);
 	struct anes_result res;
 	struct anem_faults f = {ANEM_FAULT_DMA_ERROR, 0, 3, 0};
-	anem_set_faults(&f);
+	anem_set_faults(anes_model(), &f);
 	for (unsigned i = 0; i < 3; i++) {
 		CHECK_EQ(f_submit(len, &res, NULL), 1);
-		CHECK_EQ(res.run, ANEM_E_DMA);
+		CHECK_EQ(res.run, ENG_E_DMA);
 	}
 	CHECK_EQ(f_submit(len, &res, NULL), 0);
-	CHECK_EQ(anem_faults_fired(), 3u);
-	anem_set_faults(NULL);
+	CHECK_EQ(anem_faults_fired(anes_model()), 3u);
+	anem_set_faults(anes_model(), NULL);
 }
 
 TEST(faults, names_parse_round_trip)
@@ -148,7 +148,7 @@ TEST(faults, names_parse_round_trip)
 		CHECK_EQ(anem_fault_parse(anem_fault_name(k)), (int)k);
 	CHECK_EQ(anem_fault_parse("dma-hung"), -1);
 	CHECK_EQ(anem_fault_parse(NULL), -1);
-	CHECK_STR(anem_err_name(ANEM_E_WATCHDOG), "watchdog-expired");
+	CHECK_STR(eng_err_name(ENG_E_WATCHDOG), "watchdog-expired");
 }
 
 TEST(faults, watchdog_budget_from_program_size)
@@ -156,7 +156,7 @@ TEST(faults, watchdog_budget_from_program_size)
 	size_t len = f_build();
 	REQUIRE(len);
 	struct anes_result res;
-	anem_set_faults(NULL);
+	anem_set_faults(anes_model(), NULL);
 	CHECK_EQ(f_submit(len, &res, NULL), 0);
 	const struct anem *m = anes_model();
 	uint64_t used = m->polls, budget = m->wd_budget;
@@ -165,22 +165,22 @@ TEST(faults, watchdog_budget_from_program_size)
 	static struct ctrl_plan pl;
 	memset(&pl, 0, sizeof pl);
 	pl.ntds = 1;
-	uint64_t b1 = anem_watchdog_budget(&pl);
-	CHECK_EQ(b1, (uint64_t)ANEM_WD_BASE + ANEM_WD_PER_TD);
+	uint64_t b1 = eng_watchdog_budget(&pl);
+	CHECK_EQ(b1, (uint64_t)ENG_WD_BASE + ENG_WD_PER_TD);
 	pl.td[0].nranges = 1;
 	pl.td[0].r[0].len = 0x100000;
-	uint64_t b2 = anem_watchdog_budget(&pl);
-	CHECK_EQ(b2, b1 + 17u * ANEM_WD_PER_MOVE + 0x100000u / ANEM_WD_BYTES_PER_POLL);
+	uint64_t b2 = eng_watchdog_budget(&pl);
+	CHECK_EQ(b2, b1 + 17u * ENG_WD_PER_MOVE + 0x100000u / ENG_WD_BYTES_PER_POLL);
 	/* a budget one poll short of what the program needs expires, with no fault at all */
 	struct anem_faults f = {ANEM_FAULT_NONE, 0, 0, (uint32_t)(used - 1)};
-	anem_set_faults(&f);
+	anem_set_faults(anes_model(), &f);
 	CHECK_EQ(f_submit(len, &res, NULL), 1);
-	CHECK_STR(anem_err_name(res.run), "watchdog-expired");
+	CHECK_STR(eng_err_name(res.run), "watchdog-expired");
 	CHECK(f_engine_reset());
 	f.watchdog_polls = (uint32_t)used;
-	anem_set_faults(&f);
+	anem_set_faults(anes_model(), &f);
 	CHECK_EQ(f_submit(len, &res, NULL), 0);
-	anem_set_faults(NULL);
+	anem_set_faults(anes_model(), NULL);
 	CHECK_EQ(f_submit(len, &res, NULL), 0);
 }
 

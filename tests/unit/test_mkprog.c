@@ -1,5 +1,5 @@
 /*
- * Program descriptions (fw/job/progdesc, `anefw-tool mkprog`): a description becomes a raw H13
+ * Program descriptions (tools/progdesc, `anefw-tool mkprog`): a description becomes a raw H13
  * task stream that the loader accepts, whose weights are one kernel unit with a palette, a sparse
  * and an int8 layer and an activation record; the whole program runs on the engine model with
  * its default grants; each coefficient channel covers its layer's OCG record; every malformed
@@ -7,10 +7,10 @@
  * (pd_build_hwx) holds the same bytes, one window per tensor BAR, and runs the same; the
  * container writer refuses bad specs by name and writes nothing past its buffer.
  */
-#include "drivers/ane_model/ane_model.h"
+#include "tests/unit/tsession.h"
 #include "fw/actlut/actlut.h"
 #include "fw/ctrl/ctrl.h"
-#include "fw/job/progdesc.h"
+#include "tools/progdesc/progdesc.h"
 #include "fw/kunit/kunit.h"
 #include "fw/loader/hwx_write.h"
 #include "tests/harness/harness.h"
@@ -143,9 +143,9 @@ static void run_on_model(const uint8_t *prog, size_t len, unsigned flags)
 	REQUIRE(actlut_parse(&c.lut, rec, sizeof rec) == ACTLUT_OK);
 	struct anes_hooks h = {fill, check, &c};
 	struct anes_result res;
-	int rc = anes_submit_hooks(prog, len, flags, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	int rc = tsubmit(prog, len, flags, NULL, 0, 1, 0, null_out, NULL, &h, &res);
 	CHECK_EQ(rc, 0);
-	CHECK_EQ(res.run, ANEM_OK);
+	CHECK_EQ(res.run, ENG_OK);
 	CHECK(res.canaries_ok);
 	CHECK_EQ(res.ntds, 4u);
 	CHECK_EQ(res.act_applied, 1u);

@@ -1,5 +1,7 @@
 /* Register maps as data: lookups, fields and coverage of the H13 task-descriptor blocks. */
 #include "fw/regmap/regmap.h"
+#include "fw/regmap/h13.h"
+#include <stdio.h>
 #include "tests/harness/harness.h"
 
 #include <string.h>
@@ -22,8 +24,9 @@ TEST(regmap, h13_lookups)
 {
 	const struct rm_gen *g = rm_gen_by_number(13);
 	REQUIRE(g && g->blocks);
-	/* the seven blocks of an H13 TD hold 62+16+28+18+4+5+7 words */
-	CHECK_EQ(g->nslots, 140);
+	/* the seven blocks of an H13 TD hold 62+16+28+18+4+5+7 words, and the firmware's two
+	 * kernel-stream blocks 14+4 */
+	CHECK_EQ(g->nslots, 140 + 18);
 	struct rm_loc l;
 	REQUIRE(rm_lookup(g, 0x1f848 + 4 * 3, &l) == 0);
 	CHECK_STR(l.block->name, "KernelDMASrc");
@@ -77,4 +80,100 @@ TEST(regmap, fields_fit_their_register)
 	CHECK_EQ(rm_field_get(&f, 0xffffffc0), 0x3ffffff);
 	struct rm_field w = {"w", 0, 32};
 	CHECK_EQ(rm_field_get(&w, 0x89abcdef), 0x89abcdef);
+}
+
+/* Every named address and field of fw/regmap/h13.h is the register map's: same register name,
+ * same field position and width. */
+static const struct rm_field *field_of(const struct rm_gen *g, uint32_t addr, const char *reg,
+				       const char *field)
+{
+	struct rm_loc l;
+	if (rm_lookup(g, addr, &l) != 0 || !l.reg || strcmp(l.reg->name, reg))
+		return NULL;
+	for (unsigned f = 0; f < l.reg->nfields; f++)
+		if (!strcmp(l.reg->fields[f].name, field))
+			return &l.reg->fields[f];
+	return NULL;
+}
+
+static int h13_field_is(const struct rm_gen *g, uint32_t addr, const char *reg, const char *field,
+			unsigned lsb, unsigned width)
+{
+	const struct rm_field *f = field_of(g, addr, reg, field);
+	return f && f->lsb == lsb && f->width == width;
+}
+
+#define H13_IS(addr, reg, field, F) h13_field_is(g, addr, reg, field, F##_LSB, F##_W)
+
+TEST(regmap, h13_names_match_the_map)
+{
+	const struct rm_gen *g = rm_gen_by_number(13);
+	REQUIRE(g && g->blocks);
+	CHECK(H13_IS(H13_COMMON_INDIM, "InDim", "Win", H13_INDIM_WIN));
+	CHECK(H13_IS(H13_COMMON_INDIM, "InDim", "Hin", H13_INDIM_HIN));
+	CHECK(H13_IS(H13_COMMON_CHCFG, "ChCfg", "InFmt", H13_CHCFG_INFMT));
+	CHECK(H13_IS(H13_COMMON_CHCFG, "ChCfg", "OutFmt", H13_CHCFG_OUTFMT));
+	CHECK(H13_IS(H13_COMMON_CIN, "Cin", "Cin", H13_CIN));
+	CHECK(H13_IS(H13_COMMON_COUT, "Cout", "Cout", H13_COUT));
+	CHECK(H13_IS(H13_COMMON_OUTDIM, "OutDim", "Wout", H13_OUTDIM_WOUT));
+	CHECK(H13_IS(H13_COMMON_OUTDIM, "OutDim", "Hout", H13_OUTDIM_HOUT));
+	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Kw", H13_CONVCFG_KW));
+	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Kh", H13_CONVCFG_KH));
+	CHECK(H13_IS(H13_COMMON_GROUPCONVCFG, "GroupConvCfg", "NumGroups", H13_GROUPCONV_NUMGROUPS));
+	CHECK(H13_IS(H13_COMMON_TILECFG, "TileCfg", "TileHeight", H13_TILECFG_TILEHEIGHT));
+	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "KernelFmt", H13_KERNELCFG_KERNELFMT));
+	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "PalettizedEn", H13_KERNELCFG_PALETTIZEDEN));
+	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "PalettizedBits", H13_KERNELCFG_PALETTIZEDBITS));
+	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "SparseFmt", H13_KERNELCFG_SPARSEFMT));
+	CHECK(H13_IS(H13_NE_MACCFG, "MACCfg", "NonlinearMode", H13_MACCFG_NONLINEARMODE));
+	CHECK(H13_IS(H13_SRC_DMACONFIG, "DMAConfig", "En", H13_DMA_EN));
+	CHECK(H13_IS(H13_DST_DMACONFIG, "DMAConfig", "En", H13_DMA_EN));
+	CHECK(H13_IS(H13_SRC_BASEADDR, "BaseAddr", "Addr", H13_ADDR));
+	CHECK(H13_IS(H13_DST_BASEADDR, "BaseAddr", "Addr", H13_ADDR));
+	CHECK(H13_IS(H13_SRC2_BASEADDR, "Src2BaseAddr", "Addr", H13_ADDR));
+	static const uint32_t src[] = {H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_DEPTHSTRIDE,
+				       H13_SRC_GROUPSTRIDE, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE,
+				       H13_SRC2_DEPTHSTRIDE, H13_SRC2_GROUPSTRIDE};
+	static const char *const srcn[] = {"RowStride", "PlaneStride", "DepthStride", "GroupStride",
+					   "Src2RowStride", "Src2PlaneStride", "Src2DepthStride",
+					   "Src2GroupStride"};
+	for (unsigned i = 0; i < 8; i++) {
+		struct rm_loc l;
+		CHECK(rm_lookup(g, src[i], &l) == 0 && l.reg && !strcmp(l.reg->name, srcn[i]) &&
+		      l.reg->fields[0].lsb == H13_ADDR_LSB && l.reg->fields[0].width == H13_ADDR_W);
+	}
+	CHECK(field_of(g, H13_DST_ROWSTRIDE, "RowStride", "RowStride") != NULL);
+	CHECK(field_of(g, H13_DST_GROUPSTRIDE, "GroupStride", "GroupStride") != NULL);
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++) {
+		struct rm_loc l;
+		CHECK(h13_field_is(g, H13_COEFF_DMACONFIG(c), "CoeffDMAConfig", "En", 0, 1));
+		CHECK(rm_lookup(g, H13_COEFF_BASEADDR(c), &l) == 0 && l.index == c &&
+		      !strcmp(l.reg->name, "CoeffBaseAddr"));
+		CHECK(rm_lookup(g, H13_COEFF_BFRSIZE(c), &l) == 0 && l.index == c &&
+		      !strcmp(l.reg->name, "CoeffBfrSize"));
+	}
+	static const char *const ks[H13_KSTREAM_N] = {"Bias", "PostScale", "Palette", "ActLUT"};
+	for (unsigned s = 0; s < H13_KSTREAM_N; s++) {
+		char n[40];
+		struct rm_loc l;
+		snprintf(n, sizeof n, "%s.Enable", ks[s]);
+		CHECK(rm_lookup(g, H13_KSTREAM_ENABLE(s), &l) == 0 && l.reg && !strcmp(l.reg->name, n) &&
+		      l.block->fw_only);
+		snprintf(n, sizeof n, "%s.BaseOffset", ks[s]);
+		CHECK(rm_lookup(g, H13_KSTREAM_BASEOFFSET(s), &l) == 0 && l.reg &&
+		      !strcmp(l.reg->name, n) && l.block->fw_only);
+		snprintf(n, sizeof n, "%s.Reloc", ks[s]);
+		CHECK(rm_lookup(g, H13_KSTREAM_RELOC(s), &l) == 0 && l.reg && !strcmp(l.reg->name, n) &&
+		      l.block->fw_only);
+	}
+	/* the generation's own layout fields agree */
+	CHECK_EQ(g->coeff.cfg, H13_COEFF_DMACONFIG(0));
+	CHECK_EQ(g->coeff.base, H13_COEFF_BASEADDR(0));
+	CHECK_EQ(g->coeff.size, H13_COEFF_BFRSIZE(0));
+	CHECK_EQ(g->nl_addr, H13_NE_MACCFG);
+	CHECK_EQ(g->td_header_bytes, H13_TD_HEADER_BYTES);
+	CHECK_EQ(g->td_default_bytes, H13_TD_DEFAULT_BYTES);
+	/* negative: a wrong position is told apart */
+	CHECK(!h13_field_is(g, H13_COMMON_CHCFG, "ChCfg", "OutFmt", 5, 2));
+	CHECK(!h13_field_is(g, H13_NE_MACCFG, "KernelCfg", "NonlinearMode", 16, 2));
 }

@@ -7,9 +7,9 @@
  */
 #include "tests/harness/harness.h"
 
-#include "drivers/ane_model/ane_model.h"
+#include "tests/unit/tsession.h"
 #include "fw/ctrl/ctrl.h"
-#include "fw/job/progdesc.h"
+#include "tools/progdesc/progdesc.h"
 #include "fw/submit/queue.h"
 
 #include <malloc.h>
@@ -82,11 +82,11 @@ static void s_handler(void *vctx, const struct subq_entry *e, struct subq_comple
 	r->hash = 0xcbf29ce484222325ull;
 	if (k->kind == S_FAULT) {
 		struct anem_faults f = {ANEM_FAULT_DMA_ERROR, 3, 1, 0};
-		anem_set_faults(&f);
+		anem_set_faults(anes_model(), &f);
 	}
-	anes_submit_hooks((const uint8_t *)(uintptr_t)e->program, (size_t)e->program_len, LDR_F_RAW,
+	tsubmit((const uint8_t *)(uintptr_t)e->program, (size_t)e->program_len, LDR_F_RAW,
 			  e->grants, e->ngrants, e->ngrants == 0, 0, NULL, NULL, &hk, &res);
-	anem_set_faults(NULL);
+	anem_set_faults(anes_model(), NULL);
 	r->ran++;
 	if (!res.canaries_ok)
 		r->bad_canary++;
@@ -114,7 +114,7 @@ static int s_setup(void)
 		struct anes_result res;
 		struct anes_hooks hk = {NULL, s_check, &r};
 		r.hash = 0xcbf29ce484222325ull;
-		if (anes_submit_hooks(p->buf, p->len, LDR_F_RAW, p->g, p->ng, 0, 0, NULL, NULL, &hk,
+		if (tsubmit(p->buf, p->len, LDR_F_RAW, p->g, p->ng, 0, 0, NULL, NULL, &hk,
 				      &res) != 0)
 			return 0;
 		p->ref = r.hash;
@@ -195,7 +195,7 @@ static int s_expected(const struct s_case *k, const struct subq_completion *c)
 		       c->code == POL_ERR_ACCESS;
 	case S_FAULT:
 		return c->status == SUBQ_FAILED && c->domain == SUBQ_DOM_ENGINE &&
-		       c->code == (uint32_t)-ANEM_E_DMA;
+		       c->code == (uint32_t)-ENG_E_DMA;
 	default: /* flipped bytes: any verdict, as long as it is one (checked by the caller) */
 		return c->status <= SUBQ_FAILED;
 	}

@@ -1,7 +1,7 @@
 /* anefw-tool mkprog [--raw] DESC OUT: a program (.hwx container, or with --raw a raw H13 task
  * stream; weights as one kernel unit) from a description. */
 #include "tools/anefw-tool/tool.h"
-#include "fw/job/progdesc.h"
+#include "tools/progdesc/progdesc.h"
 #include "fw/loader/loader.h"
 
 #include <stdio.h>

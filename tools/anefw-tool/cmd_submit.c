@@ -4,7 +4,8 @@
  * (drivers/ane_model) and prints what was programmed and moved, or the named error (exit 1).
  * Without --grant every I/O window and the weights get exactly their declared sizes.
  */
-#include "drivers/ane_model/ane_model.h"
+#include "app/session.h"
+#include "hal/hal.h"
 #include "tools/anefw-tool/tool.h"
 
 #include <stdio.h>
@@ -95,7 +96,16 @@ static int cmd_submit(int argc, char **argv)
 			if (grants[i].bar < LDR_NBARS)
 				grants[i].dva = prog.bars[grants[i].bar];
 	struct anes_result res;
-	int rc = anes_submit(buf, len, flags, grants, n, n == 0, trace, to_stdout, NULL, &res);
+	struct anes *session = anes_create(hal_board_dma());
+	if (!session) {
+		fprintf(stderr, "submit: out of memory\n");
+		free(buf);
+		return 1;
+	}
+	const struct anes_opts o = {.ldr_flags = flags, .grants = grants, .ngrants = n,
+				    .use_defaults = n == 0, .trace = trace, .out = to_stdout};
+	int rc = anes_run(session, buf, len, &o, &res);
+	anes_destroy(session);
 	free(buf);
 	return rc ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /* The firmware image's main(): read the command line over semihosting and run the main job. */
-#include "fw/job/job.h"
+#include "app/job.h"
 #include "hal/hal.h"
 
 int main(int argc, char **argv)

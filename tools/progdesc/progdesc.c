@@ -1,5 +1,5 @@
 /* Program descriptions -> raw H13 task stream + one kernel unit (docs/control-path.md). */
-#include "fw/job/progdesc.h"
+#include "tools/progdesc/progdesc.h"
 #include "fw/actlut/actlut.h"
 #include "fw/common/fp16.h"
 #include "fw/common/le.h"

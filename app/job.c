@@ -1,10 +1,11 @@
 /*
- * The firmware's main job: a banner (board, exception level, memory map, C library) and then the
- * pipeline: program=PATH is read, loaded, queued as one submission on the submission queue
- * (fw/submit), run through the control path on the engine, and its completion printed.
+ * The firmware's main job, the application that wires every layer together: a banner (board,
+ * exception level, memory map, C library) and then the pipeline: program=PATH is read over
+ * semihosting, loaded, queued as one submission on the submission queue (fw/submit), run through
+ * the control path on the engine (app/session), and its completion printed.
  */
-#include "fw/job/job.h"
-#include "drivers/ane_model/ane_model.h"
+#include "app/job.h"
+#include "app/session.h"
 #include "fw/loader/loader.h"
 #include "fw/submit/queue.h"
 #include "hal/hal.h"
@@ -71,6 +72,7 @@ static void to_console(void *ctx, const char *s, size_t n)
 /* The handler the submission queue runs: the whole control path on the engine (model), with the
  * entry's grants, or the default grants when it has none. */
 struct job_run {
+	struct anes *session;
 	unsigned trace;
 	int rc;
 	const char *err; /* the named error, or "ok" */
@@ -80,18 +82,13 @@ static void run_entry(void *vctx, const struct subq_entry *e, struct subq_comple
 {
 	struct job_run *j = vctx;
 	struct anes_result res;
+	const struct ctrl_limits lim = {hal_platform()->max_work, ctrl_default_limits.max_grant};
+	const struct anes_opts o = {.grants = e->grants, .ngrants = e->ngrants,
+				    .use_defaults = e->ngrants == 0, .trace = j->trace,
+				    .out = to_console, .limits = &lim};
 	const uint8_t *buf = (const uint8_t *)(uintptr_t)e->program;
-	j->rc = anes_submit(buf, (size_t)e->program_len, 0, e->grants, e->ngrants, e->ngrants == 0,
-			    j->trace, to_console, NULL, &res);
-	j->err = "ok";
-	if (!res.loaded)
-		j->err = ldr_err_name(res.lerr);
-	else if (res.st.err != CTRL_OK)
-		j->err = ctrl_status_name(&res.st);
-	else if (res.run != ANEM_OK)
-		j->err = anem_err_name(res.run);
-	else if (!res.canaries_ok)
-		j->err = "canaries-damaged";
+	j->rc = anes_run(j->session, buf, (size_t)e->program_len, &o, &res);
+	j->err = anes_result_name(&res);
 	anes_completion(&res, c);
 }
 
@@ -101,24 +98,24 @@ static const char *status_name(uint32_t st)
 }
 
 /* One submission through the queue: queued, taken, run, its completion reaped and printed. */
-static int submit_via_queue(const uint8_t *buf, size_t len, unsigned trace, uint32_t id)
+static int submit_via_queue(struct subq *q, struct anes *session, const uint8_t *buf, size_t len,
+			    unsigned trace, uint32_t id)
 {
-	static struct subq q;
-	static struct subq_entry e;
-	subq_init(&q);
+	struct subq_entry e;
+	subq_init(q);
 	memset(&e, 0, sizeof e);
 	e.id = id;
 	e.program = (uint64_t)(uintptr_t)buf;
 	e.program_len = len;
-	enum subq_err se = subq_submit(&q, &e);
+	enum subq_err se = subq_submit(q, &e);
 	if (se != SUBQ_OK) {
 		printf("queue: submit refused: %s\n", subq_err_name(se));
 		return 1;
 	}
-	struct job_run j = {trace, 1, "not-run"};
-	subq_run(&q, run_entry, &j);
+	struct job_run j = {session, trace, 1, "not-run"};
+	subq_run(q, run_entry, &j);
 	struct subq_completion c;
-	if (subq_reap(&q, &c) != SUBQ_OK) {
+	if (subq_reap(q, &c) != SUBQ_OK) {
 		printf("queue: no completion\n");
 		return 1;
 	}
@@ -144,10 +141,12 @@ static int run_program(const char *path, unsigned trace, int fault)
 		return 1;
 	}
 	uint8_t *buf = malloc(n ? (size_t)n : 1);
-	static struct ldr_program prog;
-	if (!buf) {
+	struct ldr_program *prog = malloc(sizeof *prog);
+	if (!buf || !prog) {
 		printf("program: out of memory for %ld bytes\n", n);
 		hal_file_close(fd);
+		free(buf);
+		free(prog);
 		return 1;
 	}
 	long got = n ? hal_file_read(fd, buf, (size_t)n) : 0;
@@ -155,42 +154,52 @@ static int run_program(const char *path, unsigned trace, int fault)
 	if (got != n) {
 		printf("program: %s: short read\n", path);
 		free(buf);
+		free(prog);
 		return 1;
 	}
 	printf("program: %s (%ld bytes)\n", path, n);
-	enum ldr_err e = ldr_load(buf, (size_t)n, 0, &prog);
+	enum ldr_err e = ldr_load(buf, (size_t)n, 0, prog);
 	int rc = 0;
 	if (e != LDR_OK) {
 		printf("program: rejected: %s (%s)", ldr_err_name(e), ldr_err_text(e));
-		if (prog.err_off)
-			printf(" at file offset 0x%lx", (unsigned long)prog.err_off);
+		if (prog->err_off)
+			printf(" at file offset 0x%lx", (unsigned long)prog->err_off);
 		printf("\n");
 		rc = 1;
 	} else {
 		/* the control path first, so the summary still closes the output (the loader's
 		 * suite counts the lines from "program: valid" to the end) */
-		if (fault > 0) {
+		struct subq *q = malloc(sizeof *q);
+		struct anes *session = anes_create(hal_board_dma());
+		if (!q || !session) {
+			printf("program: out of memory for the engine session\n");
+			rc = 1;
+		} else if (fault > 0) {
 			/* fault=KIND: submission 1 gets the fault (a named failure is expected), then
 			 * submission 2 must run normally on the reset engine */
+			struct anem *m = anes_engine(session);
 			struct anem_faults f = {(uint32_t)fault, 0, 1, 0};
-			anem_set_faults(&f);
-			int r1 = submit_via_queue(buf, (size_t)n, 0, 1);
-			uint32_t fired = anem_faults_fired();
-			anem_set_faults(NULL);
+			anem_set_faults(m, &f);
+			int r1 = submit_via_queue(q, session, buf, (size_t)n, 0, 1);
+			uint32_t fired = anem_faults_fired(m);
+			anem_set_faults(m, NULL);
 			printf("fault: %s injected %lu time%s, submission 1 %s\n",
 			       anem_fault_name((unsigned)fault), (unsigned long)fired,
 			       fired == 1 ? "" : "s", r1 ? "failed" : "did not fail");
-			rc = submit_via_queue(buf, (size_t)n, trace, 2);
+			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 2);
 			if (!r1)
 				rc = 1;
 		} else {
-			rc = submit_via_queue(buf, (size_t)n, trace, 1);
+			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 1);
 		}
+		anes_destroy(session);
+		free(q);
 		printf("program: valid\n");
-		ldr_print(&prog, 0, to_console, NULL);
+		ldr_print(prog, 0, to_console, NULL);
 	}
 	fflush(stdout);
 	free(buf);
+	free(prog);
 	return rc;
 }
 

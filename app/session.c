@@ -1,0 +1,388 @@
+/* A whole submission on the engine (see session.h). */
+#include "app/session.h"
+#include "fw/common/outf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct anes {
+	struct ldr_program prog;
+	struct ctrl_plan plan;
+	struct anem model;
+	struct eng eng;
+	uint32_t window[ANEM_WINDOW_BYTES / 4];
+	struct subq_grant g[ANES_MAX_GRANTS];
+	uint8_t is_weights[ANES_MAX_GRANTS];
+};
+
+static const char *const serr_names[ANES_E__COUNT] = {
+	[ANES_OK] = "ok",
+	[ANES_E_NOMEM] = "out-of-memory",
+	[ANES_E_ARENA] = "arena-too-large",
+	[ANES_E_CANARIES] = "canaries-damaged",
+};
+
+const char *anes_err_name(enum anes_err e)
+{
+	return (unsigned)e < ANES_E__COUNT ? serr_names[e] : "unknown-session-error";
+}
+
+struct anes *anes_create(struct dma_dev *dma)
+{
+	struct anes *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	if (anem_init(&s->model, (uintptr_t)s->window, NULL, 0, 0, dma) != ENG_OK) {
+		free(s);
+		return NULL;
+	}
+	s->eng.ops = &anem_ops;
+	s->eng.dev = &s->model;
+	return s;
+}
+
+void anes_destroy(struct anes *s)
+{
+	free(s);
+}
+
+struct anem *anes_engine(struct anes *s)
+{
+	return &s->model;
+}
+
+static const char *acc_name(unsigned a)
+{
+	return a == POL_RW ? "rw" : a == POL_WRITE ? "w" : a == POL_READ ? "r" : "-";
+}
+
+static uint64_t round_page(uint64_t v)
+{
+	return (v + ANES_GUARD - 1) & ~(uint64_t)(ANES_GUARD - 1);
+}
+
+static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
+{
+	outf(out, ctx, "submit: refused: %s", ctrl_status_name(st));
+	if (st->td >= 0)
+		outf(out, ctx, " td %d", st->td);
+	if (st->kind >= 0)
+		outf(out, ctx, " %s", ctrl_kind_name((unsigned)st->kind));
+	if (st->ch >= 0)
+		outf(out, ctx, " ch %d", st->ch);
+	if (st->bar >= 0)
+		outf(out, ctx, " bar %d", st->bar);
+	outf(out, ctx, "\n");
+}
+
+/* The arena: guard | TD memory | guard | kunit scratch | guard | grant 0 | guard | ... */
+struct layout {
+	uint64_t size, td_off, ku_off;
+};
+
+/* Places every grant (arithmetic only: nothing is allocated before every size is checked). */
+static int place(struct anes *s, unsigned n, uint64_t max_arena, uint64_t max_grant,
+		 struct layout *lo, struct anes_result *res)
+{
+	const struct ldr_program *p = &s->prog;
+	lo->size = ANES_GUARD;
+	lo->td_off = lo->size;
+	lo->size += round_page(p->td_area_len) + ANES_GUARD;
+	lo->ku_off = lo->size;
+	lo->size += round_page(p->weights_len) + ANES_GUARD;
+	for (unsigned i = 0; i < n; i++) {
+		struct subq_grant *g = &s->g[i];
+		if (g->size > max_grant) {
+			res->st.err = CTRL_E_POLICY;
+			res->st.pol = POL_ERR_GRANT_TOO_LARGE;
+			res->st.bar = (int)g->bar;
+			return -1;
+		}
+		g->mapped = ANES_DEV_BASE + lo->size;
+		lo->size += round_page(g->size) + ANES_GUARD;
+		if (lo->size > max_arena) {
+			res->serr = ANES_E_ARENA;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Buffer contents: weights from the program, inputs a pattern, outputs zero; then the hook. */
+static void fill(struct anes *s, unsigned n, uint8_t *mem, const struct anes_hooks *hooks)
+{
+	const struct ldr_program *p = &s->prog;
+	uint64_t wdva = (!p->raw && p->weights_sect >= 0) ? p->sects[p->weights_sect].addr : 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct subq_grant *g = &s->g[i];
+		uint8_t *b = mem + (g->mapped - ANES_DEV_BASE);
+		int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
+		for (unsigned t = 0; p->raw && t < p->ntds; t++)
+			for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
+				if ((p->tds[t].bar_en & (1u << k)) && p->tds[t].bar_idx[k] == g->bar)
+					w = 1;
+		s->is_weights[i] = (uint8_t)w;
+		if (w) {
+			uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
+			memset(b, 0, (size_t)g->size);
+			memcpy(b, p->buf + p->weights_off, (size_t)c);
+		} else if (g->access & POL_WRITE) {
+			memset(b, 0, (size_t)g->size);
+		} else {
+			for (uint64_t k = 0; k < g->size; k++)
+				b[k] = (uint8_t)(k * 7u + g->bar);
+		}
+		if (hooks && hooks->fill)
+			hooks->fill(hooks->ctx, g, b, w);
+	}
+}
+
+/* Every guard byte around every buffer still holds the canary. */
+static int canaries_intact(const struct anes *s, unsigned n, const uint8_t *mem,
+			   const struct layout *lo)
+{
+	const struct ldr_program *p = &s->prog;
+	uint64_t starts[2 + ANES_MAX_GRANTS], ends[2 + ANES_MAX_GRANTS];
+	unsigned nr = 0;
+	starts[nr] = lo->td_off;
+	ends[nr++] = lo->td_off + p->td_area_len;
+	starts[nr] = lo->ku_off;
+	ends[nr++] = lo->ku_off + p->weights_len;
+	for (unsigned i = 0; i < n; i++) {
+		starts[nr] = s->g[i].mapped - ANES_DEV_BASE;
+		ends[nr] = starts[nr] + s->g[i].size;
+		nr++;
+	}
+	uint64_t pos = 0;
+	for (unsigned r = 0; r <= nr; r++) {
+		uint64_t lim = r < nr ? starts[r] : lo->size;
+		for (uint64_t k = pos; k < lim; k++)
+			if (mem[k] != ANES_CANARY)
+				return 0;
+		if (r < nr)
+			pos = ends[r];
+	}
+	return 1;
+}
+
+static int streams_on(const struct ctrl_td_plan *t)
+{
+	for (unsigned k = 0; k < t->nstream_regs; k++)
+		if (t->stream_regs[k].value)
+			return 1;
+	return 0;
+}
+
+static void report(struct anes *s, const struct anes_opts *o, struct anes_result *res)
+{
+	const struct ldr_program *p = &s->prog;
+	const struct anem *m = &s->model;
+	res->nwrites = s->eng.nwrites;
+	res->nmoves = m->nmoves;
+	res->bytes = m->bytes_moved;
+	for (unsigned i = 0; i < p->ntds && i < LDR_MAX_TDS; i++) {
+		unsigned nc = 0;
+		for (unsigned r = 0; r < s->plan.td[i].nranges; r++)
+			nc += s->plan.td[i].r[r].kind == CTRL_R_COEFF;
+		outf(o->out, o->ctx,
+		     "td %u: %u writes, %u coefficient channel%s, %u moves, 0x%lx bytes moved%s\n", i,
+		     s->eng.td_writes[i], nc, nc == 1 ? "" : "s", m->td_moves[i],
+		     (unsigned long)m->td_bytes[i],
+		     streams_on(&s->plan.td[i]) ? ", kernel-unit streams programmed" : "");
+		char act[120];
+		anem_act_describe(&m->td_act[i], act, sizeof act);
+		outf(o->out, o->ctx, "td %u: activation: %s", i, act);
+		if (m->td_act[i].state == ANEM_ACT_APPLIED) {
+			outf(o->out, o->ctx, ", applied to %lu fp16 values",
+			     (unsigned long)m->td_act[i].nelem);
+			res->act_applied++;
+			res->act_elems += m->td_act[i].nelem;
+		}
+		outf(o->out, o->ctx, "\n");
+	}
+}
+
+static void trace_ranges(const struct ctrl_plan *pl, const struct anes_opts *o)
+{
+	for (unsigned i = 0; i < pl->ntds; i++)
+		for (unsigned r = 0; r < pl->td[i].nranges; r++) {
+			const struct ctrl_range *x = &pl->td[i].r[r];
+			outf(o->out, o->ctx,
+			     "  td %u range %-6s ch %u bar %u off 0x%lx len 0x%lx -> 0x%08lx %s%s\n", i,
+			     ctrl_kind_name(x->kind), x->ch, x->bar, (unsigned long)x->off,
+			     (unsigned long)x->len, (unsigned long)x->runtime, acc_name(x->access),
+			     x->whole ? " (whole grant)" : "");
+		}
+}
+
+/* The grants of the submission: given, or the program's defaults. */
+static int take_grants(struct anes *s, const struct anes_opts *o, unsigned *n,
+		       struct anes_result *res)
+{
+	if (o->use_defaults) {
+		int k = ctrl_default_grants(&s->prog, s->g, ANES_MAX_GRANTS, &res->st);
+		if (k < 0)
+			return -1;
+		*n = (unsigned)k;
+		return 0;
+	}
+	if (o->ngrants > ANES_MAX_GRANTS || (o->ngrants && !o->grants)) {
+		res->st.err = CTRL_E_GRANTS;
+		return -1;
+	}
+	memcpy(s->g, o->grants, o->ngrants * sizeof *s->g);
+	*n = o->ngrants;
+	return 0;
+}
+
+int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_opts *o,
+	     struct anes_result *res)
+{
+	struct anes_result dummy;
+	if (!res)
+		res = &dummy;
+	memset(res, 0, sizeof *res);
+	res->st = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
+	res->canaries_ok = 1;
+	if (!s || !o) {
+		res->run = ENG_E_ARG;
+		return 1;
+	}
+	const struct ctrl_limits *lim = o->limits ? o->limits : &ctrl_default_limits;
+	res->lerr = ldr_load(buf, len, o->ldr_flags, &s->prog);
+	if (res->lerr != LDR_OK) {
+		outf(o->out, o->ctx, "submit: program rejected: %s\n", ldr_err_name(res->lerr));
+		return 1;
+	}
+	res->loaded = 1;
+	const struct ldr_program *p = &s->prog;
+	res->ntds = p->ntds;
+	unsigned n = 0;
+	struct layout lo;
+	if (take_grants(s, o, &n, res) ||
+	    place(s, n, o->max_arena ? o->max_arena : ANES_MAX_ARENA, lim->max_grant, &lo, res)) {
+		if (res->serr)
+			outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(res->serr));
+		else
+			print_status(&res->st, o->out, o->ctx);
+		return 1;
+	}
+	/* plan before any arena exists: the firmware's TD memory and kernel-unit scratch first */
+	uint8_t *fwmem = malloc((size_t)(p->td_area_len + p->weights_len) + 1);
+	if (!fwmem) {
+		res->serr = ANES_E_NOMEM;
+		outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(res->serr));
+		return 1;
+	}
+	const struct pol_range forbid[2] = {
+		{ANES_DEV_BASE + lo.td_off, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
+		{ANES_DEV_BASE + lo.ku_off, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
+	};
+	const struct ctrl_scratch sc = {fwmem, p->td_area_len, ANES_DEV_BASE + lo.td_off,
+					fwmem + p->td_area_len, p->weights_len, ANES_DEV_BASE + lo.ku_off};
+	enum ctrl_err ce = ctrl_plan(&s->plan, p, s->g, n, forbid, 2, &sc, lim);
+	res->st = s->plan.st;
+	res->work = s->plan.work;
+	if (ce != CTRL_OK) {
+		print_status(&s->plan.st, o->out, o->ctx);
+		free(fwmem);
+		return 1;
+	}
+	uint8_t *mem = malloc((size_t)lo.size);
+	if (!mem) {
+		res->serr = ANES_E_NOMEM;
+		outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(res->serr));
+		free(fwmem);
+		return 1;
+	}
+	memset(mem, ANES_CANARY, (size_t)lo.size);
+	memcpy(mem + lo.td_off, fwmem, p->td_area_len);
+	memcpy(mem + lo.ku_off, fwmem + p->td_area_len, p->weights_len);
+	free(fwmem);
+	s->plan.td_mem = mem + lo.td_off; /* the engine's copy, where the driver reads it */
+	fill(s, n, mem, o->hooks);
+	outf(o->out, o->ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx",
+	     p->ntds, p->ntds == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	for (unsigned i = 0; i < n; i++)
+		outf(o->out, o->ctx, "  grant bar %lu dva 0x%lx size 0x%lx %s at 0x%08lx\n",
+		     (unsigned long)s->g[i].bar, (unsigned long)s->g[i].dva,
+		     (unsigned long)s->g[i].size, acc_name(s->g[i].access),
+		     (unsigned long)s->g[i].mapped);
+	if (o->trace)
+		trace_ranges(&s->plan, o);
+	anem_set_memory(&s->model, mem, ANES_DEV_BASE, lo.size);
+	anem_set_output(&s->model, o->trace, o->out, o->ctx);
+	s->eng.gen = p->gen;
+	s->eng.trace = o->trace;
+	s->eng.out = o->out;
+	s->eng.ctx = o->ctx;
+	anem_begin(&s->model);
+	res->run = eng_run(&s->eng, &s->plan, 0, 0);
+	anem_end(&s->model);
+	report(s, o, res);
+	int rc = 0;
+	if (res->run != ENG_OK) {
+		outf(o->out, o->ctx, "submit: engine failed: %s\n", eng_err_name(res->run));
+		rc = 1;
+	} else {
+		outf(o->out, o->ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",
+		     s->eng.nwrites, s->model.nmoves, (unsigned long)s->model.bytes_moved);
+	}
+	if (o->hooks && o->hooks->check)
+		for (unsigned i = 0; i < n; i++)
+			o->hooks->check(o->hooks->ctx, &s->g[i], mem + (s->g[i].mapped - ANES_DEV_BASE),
+					s->is_weights[i]);
+	res->canaries_ok = canaries_intact(s, n, mem, &lo);
+	outf(o->out, o->ctx, "submit: canaries %s\n", res->canaries_ok ? "intact" : "DAMAGED");
+	anem_set_memory(&s->model, NULL, 0, 0);
+	s->plan.td_mem = NULL;
+	free(mem);
+	if (!res->canaries_ok) {
+		res->serr = ANES_E_CANARIES;
+		rc = 1;
+	}
+	return rc;
+}
+
+const char *anes_result_name(const struct anes_result *res)
+{
+	if (!res->loaded)
+		return ldr_err_name(res->lerr);
+	if (res->st.err != CTRL_OK)
+		return ctrl_status_name(&res->st);
+	if (res->run != ENG_OK)
+		return eng_err_name(res->run);
+	if (res->serr != ANES_OK)
+		return anes_err_name(res->serr);
+	return "ok";
+}
+
+void anes_completion(const struct anes_result *res, struct subq_completion *c)
+{
+	c->status = SUBQ_DONE;
+	c->domain = SUBQ_DOM_NONE;
+	c->code = 0;
+	if (!res->loaded) {
+		c->status = SUBQ_REFUSED;
+		c->domain = SUBQ_DOM_LOADER;
+		c->code = (uint32_t)res->lerr;
+	} else if (res->st.err != CTRL_OK) {
+		c->status = SUBQ_REFUSED;
+		c->domain = res->st.err == CTRL_E_KUNIT ? SUBQ_DOM_KUNIT : SUBQ_DOM_POLICY;
+		c->code = res->st.err == CTRL_E_KUNIT    ? (uint32_t)res->st.ku
+			  : res->st.err == CTRL_E_POLICY ? (uint32_t)res->st.pol
+							 : (uint32_t)res->st.err;
+	} else if (res->serr == ANES_E_NOMEM || res->serr == ANES_E_ARENA) {
+		c->status = SUBQ_REFUSED;
+		c->domain = SUBQ_DOM_SESSION;
+		c->code = (uint32_t)res->serr;
+	} else if (res->run != ENG_OK) {
+		c->status = SUBQ_FAILED;
+		c->domain = SUBQ_DOM_ENGINE;
+		c->code = (uint32_t)-res->run;
+	} else if (!res->canaries_ok) {
+		c->status = SUBQ_FAILED;
+		c->domain = SUBQ_DOM_SESSION;
+		c->code = (uint32_t)ANES_E_CANARIES;
+	}
+}

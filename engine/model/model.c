@@ -1,0 +1,508 @@
+/* The software model of the engine (see model.h). */
+#include "engine/model/model.h"
+#include "fw/common/le.h"
+#include "fw/kunit/kunit.h"
+#include "fw/td/td.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const fault_names[ANEM_FAULT__COUNT] = {"none", "dma-hang", "dma-error",
+							     "wrong-task", "readback"};
+
+const char *anem_fault_name(unsigned kind)
+{
+	return kind < ANEM_FAULT__COUNT ? fault_names[kind] : "?";
+}
+
+int anem_fault_parse(const char *name)
+{
+	for (unsigned k = 0; name && k < ANEM_FAULT__COUNT; k++)
+		if (!strcmp(name, fault_names[k]))
+			return (int)k;
+	return -1;
+}
+
+void anem_set_faults(struct anem *m, const struct anem_faults *f)
+{
+	memset(&m->faults, 0, sizeof m->faults);
+	m->faults_left = 0;
+	m->faults_fired = 0;
+	if (f && f->kind > ANEM_FAULT_NONE && f->kind < ANEM_FAULT__COUNT) {
+		m->faults = *f;
+		m->faults_left = f->count ? f->count : 1;
+	} else if (f) {
+		m->faults.watchdog_polls = f->watchdog_polls;
+	}
+}
+
+uint32_t anem_faults_fired(const struct anem *m)
+{
+	return m->faults_fired;
+}
+
+int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_base,
+	      uint64_t mem_size, struct dma_dev *dma)
+{
+	if (!m || !regs_base || !dma)
+		return ENG_E_ARG;
+	memset(m, 0, sizeof *m);
+	m->regs = (uint32_t *)regs_base;
+	memset(m->regs, 0, ANEM_WINDOW_BYTES);
+	m->dma = dma;
+	anem_set_memory(m, mem, dev_base, mem_size);
+	return ENG_OK;
+}
+
+void anem_set_memory(struct anem *m, uint8_t *mem, uint64_t dev_base, uint64_t mem_size)
+{
+	m->mem = mem;
+	m->dev_base = dev_base;
+	m->mem_size = mem ? mem_size : 0;
+}
+
+void anem_set_output(struct anem *m, unsigned trace, outf_fn out, void *ctx)
+{
+	m->trace = trace;
+	m->out = out;
+	m->ctx = ctx;
+}
+
+uint8_t *anem_cpu(const struct anem *m, uint64_t dev, uint64_t len)
+{
+	uint64_t end;
+	if (!m->mem || dev < m->dev_base || __builtin_add_overflow(dev, len, &end) ||
+	    end > m->dev_base + m->mem_size)
+		return NULL;
+	return m->mem + (dev - m->dev_base);
+}
+
+/* The CPU pointer of a range the engine is about to touch (reported to the touch hook). */
+static uint8_t *touch(struct anem *m, uint64_t dev, uint64_t len, int write)
+{
+	uint8_t *p = anem_cpu(m, dev, len);
+	if (p && m->touch)
+		m->touch(m->touch_ctx, dev, len, write);
+	return p;
+}
+
+/* ---- the engine interface ---- */
+
+static void reset(void *dev)
+{
+	struct anem *m = dev;
+	dma_reset(m->dma, ANEM_DMA_CHANNEL);
+	memset(&m->tq, 0, sizeof m->tq);
+	m->queued = 0;
+	m->state = ENG_ST_IDLE;
+	m->err = 0;
+	m->done_nid = m->done_count = 0;
+	memset(m->regs, 0, ANEM_WINDOW_BYTES);
+	memset(m->l2, 0, sizeof m->l2);
+	memset(m->kmem, 0, sizeof m->kmem);
+}
+
+void anem_begin(struct anem *m)
+{
+	reset(m);
+	m->nmoves = 0;
+	m->bytes_moved = 0;
+	m->polls = 0;
+	memset(m->td_moves, 0, sizeof m->td_moves);
+	memset(m->td_bytes, 0, sizeof m->td_bytes);
+	memset(m->td_act, 0, sizeof m->td_act);
+	m->fault = ANEM_FAULT_NONE;
+	m->fault_hit = 0;
+	if (m->faults_left) {
+		m->fault = m->faults.kind;
+		m->fault_skip = m->faults.skip;
+		if (m->fault == ANEM_FAULT_DMA_HANG || m->fault == ANEM_FAULT_DMA_ERROR)
+			dma_set_fault(m->dma, m->fault == ANEM_FAULT_DMA_HANG ? DMA_FAULT_HANG
+									    : DMA_FAULT_ERROR,
+				      m->faults.skip);
+	}
+	m->dma_fired0 = m->dma->fault.fired;
+}
+
+void anem_end(struct anem *m)
+{
+	if (m->dma->fault.fired != m->dma_fired0)
+		m->fault_hit = 1;
+	dma_set_fault(m->dma, DMA_FAULT_NONE, 0);
+	m->fault = ANEM_FAULT_NONE;
+	if (m->fault_hit && m->faults_left) {
+		m->faults_left--;
+		m->faults_fired++;
+	}
+}
+
+static int queue(void *dev, const struct eng_task *t)
+{
+	struct anem *m = dev;
+	m->tq = *t;
+	m->wd_budget = m->faults.watchdog_polls ? m->faults.watchdog_polls : t->budget;
+	m->queued = 1;
+	m->state = ENG_ST_IDLE;
+	m->done_count = 0;
+	return ENG_OK;
+}
+
+static int write_reg(void *dev, uint32_t addr, uint32_t value)
+{
+	struct anem *m = dev;
+	if ((addr & 3u) || addr >= ANEM_WINDOW_BYTES)
+		return ENG_E_WINDOW;
+	if (m->fault == ANEM_FAULT_READBACK && m->fault_skip-- == 0) {
+		value ^= 0x80000001u; /* the register latches another value */
+		m->fault = ANEM_FAULT_NONE;
+		m->fault_hit = 1;
+	}
+	m->regs[addr / 4] = value;
+	return ENG_OK;
+}
+
+static uint32_t read_reg(void *dev, uint32_t addr)
+{
+	const struct anem *m = dev;
+	return (addr & 3u) || addr >= ANEM_WINDOW_BYTES ? 0 : m->regs[addr / 4];
+}
+
+static void poll(void *dev, struct eng_status *st)
+{
+	const struct anem *m = dev;
+	st->state = m->state;
+	st->err = (int)m->err;
+	st->done_nid = m->done_nid;
+	st->done_count = m->done_count;
+}
+
+/* ---- DMA ---- */
+
+/* Waits for the channel: every poll counts against the watchdog; a transfer gets at most
+ * ANEM_WAIT_POLLS polls. */
+static int wait_channel(struct anem *m)
+{
+	for (uint32_t i = 0;; i++) {
+		if (m->polls >= m->wd_budget)
+			return ENG_E_WATCHDOG;
+		if (i >= ANEM_WAIT_POLLS)
+			return ENG_E_TIMEOUT;
+		m->polls++;
+		int r = dma_poll(m->dma, ANEM_DMA_CHANNEL);
+		if (r == DMA_OK)
+			return ENG_OK;
+		if (r != DMA_ERR_BUSY)
+			return ENG_E_DMA;
+	}
+}
+
+/* The one function every DMA move goes through. */
+static int dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
+{
+	uint32_t body = len & ~3u;
+	if (body) {
+		const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = body};
+		const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
+		int r = dma_configure(m->dma, ANEM_DMA_CHANNEL, &cfg);
+		if (r == DMA_OK)
+			r = dma_start(m->dma, ANEM_DMA_CHANNEL);
+		if (r != DMA_OK)
+			return ENG_E_DMA;
+		int e = wait_channel(m);
+		if (e)
+			return e;
+	}
+	/* a tail under the DMA granule (kernel-unit sections): the engine's byte path */
+	memcpy((uint8_t *)dst + body, (const uint8_t *)src + body, len - body);
+	return ENG_OK;
+}
+
+/* A range of the running TD, resolved to an engine address. */
+struct mrange {
+	uint8_t kind, ch, write;
+	uint64_t dev, len;
+	uint8_t *cpu;
+};
+
+static void count_move(struct anem *m, uint64_t len)
+{
+	m->nmoves++;
+	m->bytes_moved += len;
+	if (m->cur_td < LDR_MAX_TDS) {
+		m->td_moves[m->cur_td]++;
+		m->td_bytes[m->cur_td] += len;
+	}
+}
+
+static void trace_move(struct anem *m, const struct mrange *r, const char *sname)
+{
+	if (m->trace)
+		outf(m->out, m->ctx, "  move %-6s %s 0x%08lx %s %s len 0x%lx\n", td_rkind_name(r->kind),
+		     r->write ? "to" : "from", (unsigned long)r->dev, r->write ? "<-" : "->", sname,
+		     (unsigned long)r->len);
+}
+
+/* Moves a range into a scratch buffer, a scratch-sized chunk at a time (the last chunk stays). */
+static int move_in(struct anem *m, const struct mrange *r, uint8_t *scratch, const char *sname)
+{
+	trace_move(m, r, sname);
+	for (uint64_t done = 0; done < r->len;) {
+		uint64_t left = r->len - done;
+		uint32_t n = left > ANEM_SCRATCH_BYTES ? ANEM_SCRATCH_BYTES : (uint32_t)left;
+		int e = dma_move(m, scratch, r->cpu + done, n);
+		if (e)
+			return e;
+		done += n;
+	}
+	count_move(m, r->len);
+	return ENG_OK;
+}
+
+/* ---- the activation ---- */
+
+/* NE.MACCfg.NonlinearMode == 2 selects the LUT; the record is the activation-LUT stream or else
+ * the first enabled coefficient channel of exactly one record stride (ACTLUT_STRIDE). */
+static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struct anem_act *a)
+{
+	memset(a, 0, sizeof *a);
+	if (H13_GET(m->regs[H13_NE_MACCFG / 4], H13_MACCFG_NONLINEARMODE) != H13_NONLINEAR_LUT)
+		return ENG_OK;
+	a->state = ANEM_ACT_NO_RECORD;
+	const struct mrange *rec = NULL;
+	for (unsigned i = 0; i < n && !rec; i++)
+		if (r[i].kind == TD_R_STREAM && r[i].ch == H13_KSTREAM_ACTLUT && r[i].len >= ACTLUT_BYTES)
+			rec = &r[i];
+	for (unsigned i = 0; i < n && !rec; i++)
+		if (r[i].kind == TD_R_COEFF && r[i].len == ACTLUT_STRIDE)
+			rec = &r[i];
+	if (!rec)
+		return ENG_OK;
+	a->from_stream = rec->kind == TD_R_STREAM;
+	a->dev = rec->dev;
+	uint8_t kbuf[ACTLUT_BYTES];
+	int e = dma_move(m, kbuf, rec->cpu, ACTLUT_BYTES);
+	if (e)
+		return e; /* a failed fetch fails the TD: it is not "no record" */
+	enum actlut_err pe = actlut_parse(&m->lut, kbuf, sizeof kbuf);
+	if (pe != ACTLUT_OK) {
+		a->state = ANEM_ACT_INVALID;
+		a->err = (uint8_t)pe;
+		return ENG_OK;
+	}
+	a->kind = (uint8_t)m->lut.kind;
+	a->scale = m->lut.scale;
+	a->state = H13_GET(m->regs[H13_COMMON_CHCFG / 4], H13_CHCFG_OUTFMT) == H13_FMT_FP16
+			   ? ANEM_ACT_APPLIED : ANEM_ACT_NOT_FP16;
+	return ENG_OK;
+}
+
+static void prepare_table(struct anem *m)
+{
+	if (!m->table_valid || memcmp(m->table_slots, m->lut.slot, sizeof m->table_slots)) {
+		actlut_build_table(&m->lut, m->table);
+		memcpy(m->table_slots, m->lut.slot, sizeof m->table_slots);
+		m->table_valid = 1;
+	}
+	m->lut.table = m->table;
+}
+
+/* Applies f to n bytes of fp16 (little-endian) in place. */
+static void apply_bytes(const struct actlut *lut, uint8_t *p, uint32_t n)
+{
+	uint16_t v[256];
+	for (uint32_t off = 0; off + 1 < n;) {
+		uint32_t k = (n - off) / 2 > 256 ? 256 : (n - off) / 2;
+		for (uint32_t j = 0; j < k; j++)
+			v[j] = le_rd16(p + off + 2 * j);
+		actlut_apply(lut, v, v, k);
+		for (uint32_t j = 0; j < k; j++)
+			le_wr16(p + off + 2 * j, v[j]);
+		off += 2 * k;
+	}
+}
+
+/* ---- running a TD ---- */
+
+static uint32_t window_get(const void *ctx, uint32_t addr)
+{
+	const struct anem *m = ctx;
+	return addr < ANEM_WINDOW_BYTES && !(addr & 3u) ? m->regs[addr / 4] : 0;
+}
+
+/* The kernel streams' lengths: the sections of the kernel unit the streams point into (its
+ * descriptor sits BaseOffset bytes before each stream). */
+static int stream_lengths(struct anem *m, uint32_t len[H13_KSTREAM_N])
+{
+	memset(len, 0, H13_KSTREAM_N * sizeof *len);
+	for (unsigned s = 0; s < H13_KSTREAM_N; s++) {
+		if (!(m->regs[H13_KSTREAM_ENABLE(s) / 4] & 1u))
+			continue;
+		uint64_t unit = (uint64_t)m->regs[H13_KSTREAM_RELOC(s) / 4] -
+				m->regs[H13_KSTREAM_BASEOFFSET(s) / 4];
+		const uint8_t *p = anem_cpu(m, unit, KU_HEADER_SIZE);
+		if (!p)
+			return ENG_E_RANGE;
+		struct ku_unit u;
+		uint64_t avail = m->dev_base + m->mem_size - unit;
+		if (ku_parse(p, (size_t)avail, &ctrl_h13_ku_limits, &u) != KU_OK)
+			return ENG_E_FAULT;
+		static const unsigned sec[H13_KSTREAM_N] = {KU_SEC_BIAS, KU_SEC_SCALE, KU_SEC_PALETTE,
+							    KU_SEC_ACTLUT};
+		len[s] = u.sec[sec[s]].size;
+	}
+	return ENG_OK;
+}
+
+static int run_td(struct anem *m, uint64_t td_dev)
+{
+	const uint8_t *hp = anem_cpu(m, td_dev, H13_TD_HEADER_BYTES);
+	if (!hp)
+		return ENG_E_RANGE;
+	uint32_t hw[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(hp + 4 * i);
+	td_hdr_decode(hw, &h);
+	uint32_t slen[H13_KSTREAM_N];
+	int e = stream_lengths(m, slen);
+	if (e)
+		return e;
+	struct td_range tr[TD_MAX_RANGES];
+	struct mrange r[TD_MAX_RANGES];
+	unsigned n = 0, nr = 0;
+	const struct td_regs regs = {window_get, m};
+	if (td_ranges(&h, &regs, slen, tr, TD_MAX_RANGES, &n, NULL, NULL) != TD_OK)
+		return ENG_E_FAULT;
+	for (unsigned i = 0; i < n; i++) {
+		if (tr[i].whole)
+			continue; /* enabled, extent not decoded: the engine moves nothing from it */
+		uint64_t dev = tr[i].addr;
+		if (!tr[i].absolute) {
+			if (!(m->tq.bars_set & (1u << tr[i].bar)) ||
+			    __builtin_add_overflow(m->tq.bar[tr[i].bar], tr[i].addr, &dev))
+				return ENG_E_RANGE;
+		}
+		struct mrange x = {tr[i].kind, tr[i].ch, tr[i].access == TD_WRITE, dev, tr[i].len,
+				   NULL};
+		x.cpu = touch(m, dev, x.len, x.write);
+		if (!x.cpu)
+			return ENG_E_RANGE;
+		r[nr++] = x;
+	}
+	/* coefficients and streams into kernel memory */
+	for (unsigned i = 0; i < nr; i++)
+		if (r[i].kind == TD_R_COEFF || r[i].kind == TD_R_STREAM)
+			if ((e = move_in(m, &r[i], m->kmem, "kmem")) != ENG_OK)
+				return e;
+	struct anem_act scratch, *act = m->cur_td < LDR_MAX_TDS ? &m->td_act[m->cur_td] : &scratch;
+	if ((e = resolve_act(m, r, nr, act)) != ENG_OK)
+		return e;
+	/* the tile streams through L2 one L2-sized chunk at a time: every source's chunk k into
+	 * L2, then L2 out to every destination's chunk k */
+	uint64_t total = 0, dst_bytes = 0;
+	for (unsigned pass = 1; pass < 3; pass++)
+		for (unsigned i = 0; i < nr; i++) {
+			int src = r[i].kind == TD_R_SRC0 || r[i].kind == TD_R_SRC1;
+			if ((pass == 1 && !src) || (pass == 2 && r[i].kind != TD_R_DST))
+				continue;
+			trace_move(m, &r[i], "l2");
+			if (r[i].len > total)
+				total = r[i].len;
+			if (pass == 2)
+				dst_bytes += r[i].len;
+		}
+	m->lut.table = NULL;
+	if (act->state == ANEM_ACT_APPLIED && !dst_bytes)
+		act->state = ANEM_ACT_NO_DST;
+	if (act->state == ANEM_ACT_APPLIED && dst_bytes / 2 > ACTLUT_TABLE_LEN)
+		prepare_table(m);
+	for (uint64_t done = 0; done < total; done += ANEM_SCRATCH_BYTES) {
+		for (unsigned pass = 1; pass < 3; pass++)
+			for (unsigned i = 0; i < nr; i++) {
+				int src = r[i].kind == TD_R_SRC0 || r[i].kind == TD_R_SRC1;
+				if ((pass == 1 && !src) || (pass == 2 && r[i].kind != TD_R_DST) ||
+				    done >= r[i].len)
+					continue;
+				uint64_t left = r[i].len - done;
+				uint32_t k = left > ANEM_SCRATCH_BYTES ? ANEM_SCRATCH_BYTES : (uint32_t)left;
+				e = pass == 1 ? dma_move(m, m->l2, r[i].cpu + done, k)
+					      : dma_move(m, r[i].cpu + done, m->l2, k);
+				if (e)
+					return e;
+				if (pass == 2 && act->state == ANEM_ACT_APPLIED) {
+					apply_bytes(&m->lut, r[i].cpu + done, k);
+					act->nelem += k / 2;
+				}
+			}
+	}
+	for (unsigned i = 0; i < nr; i++)
+		if (r[i].kind == TD_R_SRC0 || r[i].kind == TD_R_SRC1 || r[i].kind == TD_R_DST)
+			count_move(m, r[i].len);
+	/* the moves used one DMA channel: it must be idle before the TD completes */
+	if (dma_get_state(m->dma, ANEM_DMA_CHANNEL) == DMA_STATE_RUNNING && (e = wait_channel(m)))
+		return e;
+	return ENG_OK;
+}
+
+static int start(void *dev, unsigned td, uint64_t td_dev)
+{
+	struct anem *m = dev;
+	if (!m->queued)
+		return ENG_E_ARG;
+	m->cur_td = td;
+	m->state = ENG_ST_BUSY;
+	int e = run_td(m, td_dev);
+	if (e != ENG_OK) {
+		m->state = ENG_ST_ERROR;
+		m->err = (uint32_t)e;
+		return ENG_OK; /* the error is the engine's status, which the driver polls */
+	}
+	const uint8_t *hp = anem_cpu(m, td_dev, 4);
+	m->done_nid = H13_GET(le_rd32(hp), H13_TDH_NID);
+	m->done_count++;
+	if (m->fault == ANEM_FAULT_WRONG_TASK && m->done_count == m->tq.td_count) {
+		m->done_nid ^= 1u; /* a completion for another task */
+		m->fault = ANEM_FAULT_NONE;
+		m->fault_hit = 1;
+	}
+	m->state = ENG_ST_DONE;
+	return ENG_OK;
+}
+
+const struct eng_ops anem_ops = {
+	.name = "model",
+	.reset = reset,
+	.queue = queue,
+	.write = write_reg,
+	.read = read_reg,
+	.start = start,
+	.poll = poll,
+};
+
+void anem_act_describe(const struct anem_act *a, char *buf, size_t len)
+{
+	const char *where = a->from_stream ? "kernel-unit stream" : "lut record";
+	const char *why = a->state == ANEM_ACT_NOT_FP16 ? ", output not fp16 (not applied)"
+			  : a->state == ANEM_ACT_NO_DST ? ", no destination tile (not applied)" : "";
+	switch (a->state) {
+	case ANEM_ACT_NONE:
+		snprintf(buf, len, "none");
+		break;
+	case ANEM_ACT_NO_RECORD:
+		snprintf(buf, len, "lut selected, no record resolved (not applied)");
+		break;
+	case ANEM_ACT_INVALID:
+		snprintf(buf, len, "%s @0x%08lx invalid: %s (not applied)", where, (unsigned long)a->dev,
+			 actlut_strerror((enum actlut_err)a->err));
+		break;
+	default:
+		if (a->kind == ACTLUT_KIND_LINEAR)
+			snprintf(buf, len, "%s @0x%08lx, mode linear, no knots%s", where,
+				 (unsigned long)a->dev, why);
+		else
+			snprintf(buf, len, "%s @0x%08lx, mode %s, knots 2^-%ld%s", where,
+				 (unsigned long)a->dev, actlut_kind_name((enum actlut_kind)a->kind),
+				 (long)a->scale, why);
+		break;
+	}
+}

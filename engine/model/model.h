@@ -1,0 +1,134 @@
+/*
+ * The software model of the engine: one implementation of the engine interface (engine.h), for
+ * boards with no engine (qemu-virt, raspi3b, the host). It stands in for silicon.
+ *
+ * Registers land in a register window (a RAM buffer whose base is a parameter, where a real
+ * engine has MMIO); the task queue holds the BAR table. Starting a TD, the model decodes the TD
+ * header from its TD memory, derives every memory range the TD touches from its register window
+ * with fw/td's td_ranges() (the very function the control path checked the final image with),
+ * resolves them (BAR-relative tile ranges through the task queue's BAR table, coefficient
+ * channels and kernel streams as the absolute addresses their registers hold) and performs the
+ * TD's DMA moves through the board's DMA driver: coefficient channels and streams into kernel
+ * memory, tile sources into L2, L2 out to the destination, with the activation LUT applied when
+ * NE.MACCfg selects it. Engine addresses are one device-memory arena (engine address
+ * dev_base + off is CPU address mem + off); a range outside it is an engine fault.
+ */
+#ifndef ANEFW_ENGINE_MODEL_H
+#define ANEFW_ENGINE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drivers/dma/dma.h"
+#include "engine/engine.h"
+#include "fw/actlut/actlut.h"
+
+#define ANEM_WINDOW_BYTES 0x20000u /* H13 register addresses are below 0x20000 */
+#define ANEM_SCRATCH_BYTES 0x10000u
+#define ANEM_DMA_CHANNEL 0
+#define ANEM_WAIT_POLLS 1000000u /* per transfer: past it, engine-timeout */
+
+/*
+ * Fault injection, per model instance (tests; the firmware's fault= key). The next `count`
+ * submissions (0 counts as 1) get the fault, after `skip` events of its kind pass normally
+ * (DMA polls for the DMA faults, register writes for READBACK):
+ *   DMA_HANG    a DMA transfer never completes       -> watchdog-expired (or engine-timeout)
+ *   DMA_ERROR   a DMA transfer completes with error  -> engine-dma-error
+ *   WRONG_TASK  the completion names another task    -> engine-completion-wrong-task
+ *   READBACK    a register latches another value     -> engine-register-readback-mismatch
+ * watchdog_polls, when nonzero, replaces the driver's watchdog budget (tests).
+ * The engine driver notices each fault (the model only misbehaves) and resets the engine.
+ */
+enum anem_fault_kind { ANEM_FAULT_NONE = 0, ANEM_FAULT_DMA_HANG, ANEM_FAULT_DMA_ERROR,
+		       ANEM_FAULT_WRONG_TASK, ANEM_FAULT_READBACK, ANEM_FAULT__COUNT };
+
+struct anem_faults {
+	uint32_t kind;  /* enum anem_fault_kind */
+	uint32_t skip;
+	uint32_t count;
+	uint32_t watchdog_polls;
+};
+
+const char *anem_fault_name(unsigned kind); /* "dma-hang", "dma-error", "wrong-task", "readback" */
+/* Kind from its name ("none" too); -1 when unknown. */
+int anem_fault_parse(const char *name);
+
+/* What the engine did about one TD's activation (docs/control-path.md). */
+enum anem_act_state {
+	ANEM_ACT_NONE,       /* NonlinearMode != 2 */
+	ANEM_ACT_NO_RECORD,  /* the LUT is selected but no record resolves */
+	ANEM_ACT_INVALID,    /* the record does not parse (err); output left as moved */
+	ANEM_ACT_NOT_FP16,   /* a valid record, but the output is not fp16: not applied */
+	ANEM_ACT_APPLIED,    /* f applied to every fp16 of the destination tile */
+	ANEM_ACT_NO_DST,     /* a valid record, but the TD writes no destination tile */
+};
+
+struct anem_act {
+	uint8_t state;       /* enum anem_act_state */
+	uint8_t from_stream; /* 1: the kernel unit's activation-LUT stream; 0: a 0x80 channel */
+	uint8_t kind;        /* enum actlut_kind */
+	uint8_t err;         /* enum actlut_err when INVALID */
+	int32_t scale;       /* knot spacing exponent s */
+	uint64_t dev;        /* engine address of the record */
+	uint64_t nelem;      /* fp16 values the activation was applied to */
+};
+
+/* Called for every byte range the model reads or writes in device memory (tests, fuzzing). */
+typedef void (*anem_touch_fn)(void *ctx, uint64_t dev, uint64_t len, int write);
+
+struct anem {
+	uint32_t *regs;       /* register window (ANEM_WINDOW_BYTES) */
+	uint8_t *mem;         /* device memory */
+	uint64_t dev_base, mem_size;
+	struct dma_dev *dma;
+	uint8_t l2[ANEM_SCRATCH_BYTES];   /* on-chip buffers the moves go through */
+	uint8_t kmem[ANEM_SCRATCH_BYTES];
+	struct eng_task tq;
+	uint32_t queued, state, err, done_nid, done_count;
+	unsigned trace;       /* 1: every move */
+	outf_fn out;
+	void *ctx;
+	anem_touch_fn touch;
+	void *touch_ctx;
+	unsigned cur_td;
+	/* counters of the current submission */
+	unsigned nmoves;
+	uint64_t bytes_moved;
+	uint64_t wd_budget, polls; /* the watchdog's budget, DMA polls used */
+	unsigned td_moves[LDR_MAX_TDS];
+	uint64_t td_bytes[LDR_MAX_TDS];
+	struct anem_act td_act[LDR_MAX_TDS];
+	/* fault injection of this instance */
+	struct anem_faults faults;
+	uint32_t faults_left, faults_fired;
+	uint32_t fault, fault_skip, fault_hit; /* the current submission's */
+	uint32_t dma_fired0;
+	/* the activation table for large tiles, rebuilt only when the record changes */
+	uint16_t table[ACTLUT_TABLE_LEN];
+	uint16_t table_slots[ACTLUT_SLOTS];
+	int table_valid;
+	struct actlut lut;
+};
+
+extern const struct eng_ops anem_ops;
+
+int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_base,
+	      uint64_t mem_size, struct dma_dev *dma);
+/* Points the model at a new device-memory arena (between submissions). */
+void anem_set_memory(struct anem *m, uint8_t *mem, uint64_t dev_base, uint64_t mem_size);
+void anem_set_output(struct anem *m, unsigned trace, outf_fn out, void *ctx);
+/* Sets (a copy) or clears (NULL) this instance's faults. */
+void anem_set_faults(struct anem *m, const struct anem_faults *f);
+/* Submissions the fault has hit since it was set. */
+uint32_t anem_faults_fired(const struct anem *m);
+/* Called by the session around each submission: arms and disarms the instance's fault. */
+void anem_begin(struct anem *m);
+void anem_end(struct anem *m);
+
+/* CPU pointer for an engine range, or NULL when it is not inside the arena. */
+uint8_t *anem_cpu(const struct anem *m, uint64_t dev, uint64_t len);
+
+/* One line describing a TD's activation ("lut record @0x..., mode odd, knots 2^-3", "none"). */
+void anem_act_describe(const struct anem_act *a, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * H13 (M1 / A14) register addresses and fields the firmware reads or writes, by name.
+ *
+ * The register map (regmap_tables.inc) is the one source of these facts: every macro here names
+ * a register or field that the table also names, at the same address and position, and
+ * tests/unit/test_regmap.c proves each one against the table. Logic uses these names, never raw
+ * addresses or masks.
+ */
+#ifndef ANEFW_REGMAP_H13_H
+#define ANEFW_REGMAP_H13_H
+
+/* Field helpers: a field is (lsb, width). */
+#define H13_FIELD_MASK(w) ((w) >= 32 ? 0xffffffffu : ((1u << (w)) - 1u))
+#define H13_GET(v, f) (((uint32_t)(v) >> f##_LSB) & H13_FIELD_MASK(f##_W))
+#define H13_PUT(f, x) (((uint32_t)(x) & H13_FIELD_MASK(f##_W)) << f##_LSB)
+
+/* ---- Common ---- */
+#define H13_COMMON_INDIM 0x00000u
+#define H13_INDIM_WIN_LSB 0
+#define H13_INDIM_WIN_W 15
+#define H13_INDIM_HIN_LSB 16
+#define H13_INDIM_HIN_W 15
+#define H13_COMMON_CHCFG 0x00008u
+#define H13_CHCFG_INFMT_LSB 0
+#define H13_CHCFG_INFMT_W 2
+#define H13_CHCFG_OUTFMT_LSB 4
+#define H13_CHCFG_OUTFMT_W 2
+#define H13_FMT_INT8 0u   /* 0 and 1: one-byte formats */
+#define H13_FMT_UINT8 1u
+#define H13_FMT_FP16 2u
+#define H13_COMMON_CIN 0x0000cu
+#define H13_CIN_LSB 0
+#define H13_CIN_W 17
+#define H13_COMMON_COUT 0x00010u
+#define H13_COUT_LSB 0
+#define H13_COUT_W 17
+#define H13_COMMON_OUTDIM 0x00014u
+#define H13_OUTDIM_WOUT_LSB 0
+#define H13_OUTDIM_WOUT_W 15
+#define H13_OUTDIM_HOUT_LSB 16
+#define H13_OUTDIM_HOUT_W 15
+#define H13_COMMON_CONVCFG 0x0001cu
+#define H13_CONVCFG_KW_LSB 0
+#define H13_CONVCFG_KW_W 5
+#define H13_CONVCFG_KH_LSB 5
+#define H13_CONVCFG_KH_W 5
+#define H13_COMMON_GROUPCONVCFG 0x00024u
+#define H13_GROUPCONV_NUMGROUPS_LSB 0
+#define H13_GROUPCONV_NUMGROUPS_W 13
+#define H13_COMMON_TILECFG 0x00028u
+#define H13_TILECFG_TILEHEIGHT_LSB 0
+#define H13_TILECFG_TILEHEIGHT_W 15
+
+/* ---- NE ---- */
+#define H13_NE_KERNELCFG 0x0c800u
+#define H13_KERNELCFG_KERNELFMT_LSB 0
+#define H13_KERNELCFG_KERNELFMT_W 2
+#define H13_KERNELCFG_PALETTIZEDEN_LSB 2
+#define H13_KERNELCFG_PALETTIZEDEN_W 1
+#define H13_KERNELCFG_PALETTIZEDBITS_LSB 4
+#define H13_KERNELCFG_PALETTIZEDBITS_W 4
+#define H13_KERNELCFG_SPARSEFMT_LSB 8
+#define H13_KERNELCFG_SPARSEFMT_W 1
+#define H13_KFMT_INT8 0u  /* KernelFmt: 0 int8, 1 uint8, 2 fp16 (docs/control-path.md) */
+#define H13_KFMT_UINT8 1u
+#define H13_KFMT_FP16 2u
+#define H13_NE_MACCFG 0x0c804u
+#define H13_MACCFG_NONLINEARMODE_LSB 16
+#define H13_MACCFG_NONLINEARMODE_W 2
+#define H13_NONLINEAR_LUT 2u
+
+/* ---- TileDMASrc: the first source, and the second source's words (+0x04, +0x1c..+0x2c) ---- */
+#define H13_SRC_DMACONFIG 0x13800u
+#define H13_SRC2_DMACONFIG 0x13804u
+#define H13_SRC_BASEADDR 0x13808u
+#define H13_SRC_ROWSTRIDE 0x1380cu
+#define H13_SRC_PLANESTRIDE 0x13810u
+#define H13_SRC_DEPTHSTRIDE 0x13814u
+#define H13_SRC_GROUPSTRIDE 0x13818u
+#define H13_SRC2_BASEADDR 0x1381cu
+#define H13_SRC2_ROWSTRIDE 0x13820u
+#define H13_SRC2_PLANESTRIDE 0x13824u
+#define H13_SRC2_DEPTHSTRIDE 0x13828u
+#define H13_SRC2_GROUPSTRIDE 0x1382cu
+#define H13_DMA_EN_LSB 0     /* DMAConfig.En, every DMA channel */
+#define H13_DMA_EN_W 1
+#define H13_ADDR_LSB 6       /* base and stride fields: 26 bits at bit 6, byte values */
+#define H13_ADDR_W 26
+#define H13_ADDR_BYTES(v) ((uint64_t)((v) & 0xffffffc0u))
+
+/* ---- TileDMADst ---- */
+#define H13_DST_DMACONFIG 0x17800u
+#define H13_DST_BASEADDR 0x17804u
+#define H13_DST_ROWSTRIDE 0x17808u
+#define H13_DST_PLANESTRIDE 0x1780cu
+#define H13_DST_DEPTHSTRIDE 0x17810u
+#define H13_DST_GROUPSTRIDE 0x17814u
+
+/* ---- KernelDMASrc: 16 coefficient channels ---- */
+#define H13_COEFF_NCH 16u
+#define H13_COEFF_DMACONFIG(n) (0x1f808u + 4u * (n))
+#define H13_COEFF_BASEADDR(n) (0x1f848u + 4u * (n))
+#define H13_COEFF_BFRSIZE(n) (0x1f888u + 4u * (n))
+
+/* ---- KStream: the four guide-25 kernel coefficient streams (bias, post-scale, palette LUT,
+ * activation LUT). Enable and base offset in one block, the relocations (absolute engine
+ * addresses) in another. The firmware programs these; a TD may not write them. ---- */
+#define H13_KSTREAM_N 4u
+#define H13_KSTREAM_ENABLE(s) (0x5548u + 0x10u * (s))
+#define H13_KSTREAM_BASEOFFSET(s) (0x554cu + 0x10u * (s))
+#define H13_KSTREAM_RELOC(s) (0x1554u + 4u * (s))
+enum h13_kstream { H13_KSTREAM_BIAS, H13_KSTREAM_POSTSCALE, H13_KSTREAM_PALETTE,
+		   H13_KSTREAM_ACTLUT };
+
+/* ---- the TD header (10 words before the register-write stream) ---- */
+#define H13_TD_HEADER_WORDS 10u
+#define H13_TD_HEADER_BYTES 0x28u
+#define H13_TD_DEFAULT_BYTES 0x274u
+/* word 0 */
+#define H13_TDH_TID_LSB 0
+#define H13_TDH_TID_W 16
+#define H13_TDH_NID_LSB 16
+#define H13_TDH_NID_W 8
+#define H13_TDH_LNID_LSB 24
+#define H13_TDH_LNID_W 1
+#define H13_TDH_EON_LSB 25
+#define H13_TDH_EON_W 1
+/* word 1 */
+#define H13_TDH_EXECYCLES_LSB 0
+#define H13_TDH_EXECYCLES_W 16
+#define H13_TDH_NEXTSIZE_LSB 16
+#define H13_TDH_NEXTSIZE_W 9
+/* words 2..5: 24-bit event and exception masks; word 6 flags; word 7 next pointer */
+#define H13_TDH_MASK24_LSB 0
+#define H13_TDH_MASK24_W 24
+/* words 8 and 9: four BAR slots each, 5-bit index and an enable bit, 6 bits apart; ENE in
+ * word 8 bits 24-26 */
+#define H13_TDH_BAR_STRIDE 6u
+#define H13_TDH_BARIDX_W 5
+#define H13_TDH_BAREN_BIT 5u
+#define H13_TDH_ENE_LSB 24
+#define H13_TDH_ENE_W 3
+/* The register-write stream: a command word (word count - 1 at bit 26, start address below)
+ * then the values. */
+#define H13_TDW_COUNT_LSB 26
+#define H13_TDW_COUNT_W 6
+#define H13_TDW_ADDR_LSB 0
+#define H13_TDW_ADDR_W 26
+
+/* BAR slots of a TD (bit i of bar_en, bar_idx[i]) */
+enum h13_bar_slot { H13_BAR_RBASE0, H13_BAR_RBASE1, H13_BAR_WBASE, H13_BAR_TBASE, H13_BAR_KBASE0,
+		    H13_BAR_KBASE1, H13_BAR_KBASE2, H13_BAR_KBASE3, H13_BAR_NSLOTS };
+
+#endif

@@ -1,0 +1,287 @@
+#include "fw/td/td.h"
+#include "fw/policy/policy.h"
+
+#include <string.h>
+
+/* ---- header ---- */
+void td_hdr_decode(const uint32_t w[H13_TD_HEADER_WORDS], struct td_hdr *h)
+{
+	memset(h, 0, sizeof *h);
+	h->tid = H13_GET(w[0], H13_TDH_TID);
+	h->nid = H13_GET(w[0], H13_TDH_NID);
+	h->lnid = H13_GET(w[0], H13_TDH_LNID);
+	h->eon = H13_GET(w[0], H13_TDH_EON);
+	h->exe_cycles = H13_GET(w[1], H13_TDH_EXECYCLES);
+	h->next_size = H13_GET(w[1], H13_TDH_NEXTSIZE);
+	h->log_events = H13_GET(w[2], H13_TDH_MASK24);
+	h->exceptions = H13_GET(w[3], H13_TDH_MASK24);
+	h->debug_log_events = H13_GET(w[4], H13_TDH_MASK24);
+	h->debug_exceptions = H13_GET(w[5], H13_TDH_MASK24);
+	h->flags = w[6];
+	h->next_ptr = w[7];
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned lsb = H13_TDH_BAR_STRIDE * i;
+		h->bar_idx[i] = (uint8_t)((w[8] >> lsb) & H13_FIELD_MASK(H13_TDH_BARIDX_W));
+		h->bar_en |= (uint8_t)(((w[8] >> (lsb + H13_TDH_BAREN_BIT)) & 1u) << i);
+		h->bar_idx[4 + i] = (uint8_t)((w[9] >> lsb) & H13_FIELD_MASK(H13_TDH_BARIDX_W));
+		h->bar_en |= (uint8_t)(((w[9] >> (lsb + H13_TDH_BAREN_BIT)) & 1u) << (4 + i));
+	}
+	h->ene = (uint8_t)H13_GET(w[8], H13_TDH_ENE);
+}
+
+void td_hdr_encode(const struct td_hdr *h, uint32_t w[H13_TD_HEADER_WORDS])
+{
+	memset(w, 0, H13_TD_HEADER_WORDS * sizeof *w);
+	w[0] = H13_PUT(H13_TDH_TID, h->tid) | H13_PUT(H13_TDH_NID, h->nid) |
+	       H13_PUT(H13_TDH_LNID, h->lnid) | H13_PUT(H13_TDH_EON, h->eon);
+	w[1] = H13_PUT(H13_TDH_EXECYCLES, h->exe_cycles) | H13_PUT(H13_TDH_NEXTSIZE, h->next_size);
+	w[2] = H13_PUT(H13_TDH_MASK24, h->log_events);
+	w[3] = H13_PUT(H13_TDH_MASK24, h->exceptions);
+	w[4] = H13_PUT(H13_TDH_MASK24, h->debug_log_events);
+	w[5] = H13_PUT(H13_TDH_MASK24, h->debug_exceptions);
+	w[6] = h->flags;
+	w[7] = h->next_ptr;
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned lsb = H13_TDH_BAR_STRIDE * i;
+		w[8] |= ((uint32_t)h->bar_idx[i] & H13_FIELD_MASK(H13_TDH_BARIDX_W)) << lsb;
+		w[8] |= (uint32_t)((h->bar_en >> i) & 1u) << (lsb + H13_TDH_BAREN_BIT);
+		w[9] |= ((uint32_t)h->bar_idx[4 + i] & H13_FIELD_MASK(H13_TDH_BARIDX_W)) << lsb;
+		w[9] |= (uint32_t)((h->bar_en >> (4 + i)) & 1u) << (lsb + H13_TDH_BAREN_BIT);
+	}
+	w[8] |= H13_PUT(H13_TDH_ENE, h->ene);
+}
+
+/* ---- writer ---- */
+void tdw_begin(struct td_writer *tw, uint32_t *w, unsigned cap, const struct td_hdr *h)
+{
+	tw->w = w;
+	tw->cap = cap;
+	tw->n = 0;
+	tw->overflow = cap < H13_TD_HEADER_WORDS;
+	if (tw->overflow)
+		return;
+	memset(w, 0, cap * sizeof *w);
+	td_hdr_encode(h, w);
+	tw->n = H13_TD_HEADER_WORDS;
+}
+
+void tdw_block(struct td_writer *tw, uint32_t addr, const uint32_t *vals, unsigned count)
+{
+	if (tw->overflow || !count || count > H13_FIELD_MASK(H13_TDW_COUNT_W) + 1u ||
+	    addr > H13_FIELD_MASK(H13_TDW_ADDR_W) || tw->n + 1u + count > tw->cap) {
+		tw->overflow = 1;
+		return;
+	}
+	tw->w[tw->n++] = H13_PUT(H13_TDW_COUNT, count - 1u) | H13_PUT(H13_TDW_ADDR, addr);
+	for (unsigned i = 0; i < count; i++)
+		tw->w[tw->n++] = vals[i];
+}
+
+void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value)
+{
+	tdw_block(tw, addr, &value, 1);
+}
+
+unsigned tdw_end(const struct td_writer *tw)
+{
+	return tw->overflow ? 0 : tw->n;
+}
+
+/* ---- ranges ---- */
+static const char *const rkind_names[TD_R__COUNT] = {"src0", "src1", "dst", "tbase", "coeff",
+						      "stream"};
+
+const char *td_rkind_name(unsigned kind)
+{
+	return kind < TD_R__COUNT ? rkind_names[kind] : "?";
+}
+
+static const char *const err_names[TD_E__COUNT] = {
+	[TD_OK] = "ok",
+	[TD_E_FORMAT] = "unsized-tensor-format",
+	[TD_E_EMPTY] = "empty-range",
+	[TD_E_OVERFLOW] = "address-arithmetic-overflow",
+	[TD_E_COEFF_NO_BAR] = "coefficients-without-kernel-bar",
+	[TD_E_STREAM_UNSIZED] = "stream-without-kernel-unit",
+	[TD_E_TOO_MANY] = "too-many-accesses",
+};
+
+const char *td_err_name(enum td_err e)
+{
+	return (unsigned)e < TD_E__COUNT ? err_names[e] : "unknown-td-error";
+}
+
+unsigned td_fmt_bytes(unsigned fmt)
+{
+	return fmt == H13_FMT_FP16 ? 2u : fmt <= H13_FMT_UINT8 ? 1u : 0u;
+}
+
+enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t c, uint64_t groups, unsigned elem,
+			   uint64_t row, uint64_t plane, uint64_t depth, uint64_t group,
+			   uint64_t *extent)
+{
+	uint64_t line;
+	if (!elem)
+		return TD_E_FORMAT;
+	if (!w || !h || !c || !groups)
+		return TD_E_EMPTY;
+	if (pol_mul_ovf(w, elem, &line) || pol_add_ovf(line, 63, &line))
+		return TD_E_OVERFLOW;
+	line &= ~(uint64_t)63;
+	const uint64_t dims[4] = {h, c, 1, groups};
+	const uint64_t strides[4] = {row, plane, depth, group};
+	enum pol_err e = pol_strided_extent(dims, strides, 4, line, extent);
+	return e == POL_OK ? TD_OK : e == POL_ERR_EMPTY ? TD_E_EMPTY : TD_E_OVERFLOW;
+}
+
+#define REG(a) (r->get(r->ctx, (a)))
+
+struct tile_regs {
+	uint32_t cfg, base, row, plane, depth, group;
+};
+static const struct tile_regs src_regs[2] = {
+	{H13_SRC_DMACONFIG, H13_SRC_BASEADDR, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE,
+	 H13_SRC_DEPTHSTRIDE, H13_SRC_GROUPSTRIDE},
+	{H13_SRC2_DMACONFIG, H13_SRC2_BASEADDR, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE,
+	 H13_SRC2_DEPTHSTRIDE, H13_SRC2_GROUPSTRIDE},
+};
+static const struct tile_regs dst_regs = {H13_DST_DMACONFIG, H13_DST_BASEADDR, H13_DST_ROWSTRIDE,
+					  H13_DST_PLANESTRIDE, H13_DST_DEPTHSTRIDE,
+					  H13_DST_GROUPSTRIDE};
+
+struct ranges_out {
+	struct td_range *r;
+	unsigned n, max;
+};
+
+static enum td_err put(struct ranges_out *o, struct td_range x)
+{
+	if (o->n >= o->max)
+		return TD_E_TOO_MANY;
+	o->r[o->n++] = x;
+	return TD_OK;
+}
+
+static enum td_err tile(const struct td_hdr *h, const struct td_regs *r, unsigned kind,
+			unsigned slot, const struct tile_regs *tr, unsigned elem, int out,
+			struct ranges_out *o)
+{
+	uint32_t dim = REG(out ? H13_COMMON_OUTDIM : H13_COMMON_INDIM);
+	uint64_t w = out ? H13_GET(dim, H13_OUTDIM_WOUT) : H13_GET(dim, H13_INDIM_WIN);
+	uint64_t hh = out ? H13_GET(dim, H13_OUTDIM_HOUT) : H13_GET(dim, H13_INDIM_HIN);
+	uint64_t c = out ? H13_GET(REG(H13_COMMON_COUT), H13_COUT)
+			 : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
+	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	uint64_t ext, end, base = H13_ADDR_BYTES(REG(tr->base));
+	enum td_err e = td_tile_extent(w, hh, c, g, elem, H13_ADDR_BYTES(REG(tr->row)),
+				       H13_ADDR_BYTES(REG(tr->plane)), H13_ADDR_BYTES(REG(tr->depth)),
+				       H13_ADDR_BYTES(REG(tr->group)), &ext);
+	if (e == TD_OK && pol_add_ovf(base, ext, &end))
+		e = TD_E_OVERFLOW;
+	if (e != TD_OK)
+		return e;
+	return put(o, (struct td_range){(uint8_t)kind, 0, (uint8_t)slot, h->bar_idx[slot], 0, 0,
+					(uint8_t)(out ? TD_WRITE : TD_READ), base, ext});
+}
+
+enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
+		      const uint32_t stream_len[H13_KSTREAM_N], struct td_range *out, unsigned max,
+		      unsigned *n, int *bad_kind, int *bad_ch)
+{
+	struct ranges_out o = {out, 0, max};
+	enum td_err e = TD_OK;
+	int kind = -1, ch = -1;
+	uint32_t chcfg = REG(H13_COMMON_CHCFG);
+	/* tile sources: each with its own DMA configuration, base and strides */
+	for (unsigned k = 0; k < 2 && e == TD_OK; k++) {
+		unsigned slot = k ? H13_BAR_RBASE1 : H13_BAR_RBASE0;
+		/* the tile source DMA (TileDMASrc.DMAConfig.En) serves both sources; the second
+		 * source's own configuration word (+0x04) is not understood well enough to gate on
+		 * (0x33880 in the real add and mul kernels): RBase1 enabled is enough to read it */
+		if (!(h->bar_en & (1u << slot)) || !H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN))
+			continue;
+		kind = k ? TD_R_SRC1 : TD_R_SRC0;
+		e = tile(h, r, (unsigned)kind, slot, &src_regs[k],
+			 td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_INFMT)), 0, &o);
+	}
+	if (e == TD_OK && (h->bar_en & (1u << H13_BAR_WBASE)) &&
+	    H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN)) {
+		kind = TD_R_DST;
+		e = tile(h, r, TD_R_DST, H13_BAR_WBASE, &dst_regs,
+			 td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_OUTFMT)), 1, &o);
+	}
+	/* TBase and KBase1..3: enabled, extent not decoded: the whole grant */
+	static const uint8_t whole_slots[] = {H13_BAR_TBASE, H13_BAR_KBASE1, H13_BAR_KBASE2,
+					      H13_BAR_KBASE3};
+	for (unsigned k = 0; k < sizeof whole_slots && e == TD_OK; k++) {
+		unsigned s = whole_slots[k];
+		if (!(h->bar_en & (1u << s)))
+			continue;
+		kind = TD_R_TBASE;
+		ch = (int)s;
+		e = put(&o, (struct td_range){TD_R_TBASE, (uint8_t)s, (uint8_t)s, h->bar_idx[s], 0, 1,
+					      TD_READ, 0, 0});
+	}
+	ch = -1;
+	/* coefficient channels: absolute engine addresses, inside KBase0's grant */
+	int kbe = (h->bar_en >> H13_BAR_KBASE0) & 1;
+	for (unsigned c = 0; c < H13_COEFF_NCH && e == TD_OK; c++) {
+		if (!H13_GET(REG(H13_COEFF_DMACONFIG(c)), H13_DMA_EN))
+			continue;
+		kind = TD_R_COEFF;
+		ch = (int)c;
+		uint64_t len = H13_ADDR_BYTES(REG(H13_COEFF_BFRSIZE(c)));
+		if (!kbe)
+			e = TD_E_COEFF_NO_BAR;
+		else if (!len)
+			e = TD_E_EMPTY;
+		else
+			e = put(&o, (struct td_range){TD_R_COEFF, (uint8_t)c, H13_BAR_KBASE0,
+						      h->bar_idx[H13_BAR_KBASE0], 1, 0, TD_READ,
+						      H13_ADDR_BYTES(REG(H13_COEFF_BASEADDR(c))), len});
+	}
+	/* kernel streams: absolute engine addresses (their relocation registers) */
+	for (unsigned s = 0; s < H13_KSTREAM_N && e == TD_OK; s++) {
+		if (!(REG(H13_KSTREAM_ENABLE(s)) & 1u))
+			continue;
+		kind = TD_R_STREAM;
+		ch = (int)s;
+		uint32_t len = stream_len ? stream_len[s] : 0;
+		if (!kbe)
+			e = TD_E_COEFF_NO_BAR;
+		else if (!len)
+			e = TD_E_STREAM_UNSIZED;
+		else
+			e = put(&o, (struct td_range){TD_R_STREAM, (uint8_t)s, H13_BAR_KBASE0,
+						      h->bar_idx[H13_BAR_KBASE0], 1, 0, TD_READ,
+						      REG(H13_KSTREAM_RELOC(s)), len});
+	}
+	*n = o.n;
+	if (e != TD_OK) {
+		if (bad_kind)
+			*bad_kind = kind;
+		if (bad_ch)
+			*bad_ch = ch;
+	}
+	return e;
+}
+
+uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *regs)
+{
+	uint64_t w = 0;
+	int dst = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (r[i].whole)
+			continue;
+		w += r[i].len; /* each len is below 2^32 once checked: no overflow over 64 ranges */
+		dst |= r[i].kind == TD_R_DST;
+	}
+	if (dst) {
+		const struct td_regs *rr = regs;
+		uint32_t od = rr->get(rr->ctx, H13_COMMON_OUTDIM);
+		uint64_t e = (uint64_t)H13_GET(od, H13_OUTDIM_WOUT) * H13_GET(od, H13_OUTDIM_HOUT) *
+			     H13_GET(rr->get(rr->ctx, H13_COMMON_COUT), H13_COUT);
+		w += e;
+	}
+	return w;
+}

@@ -1,0 +1,109 @@
+/*
+ * H13 task descriptors: the one place that encodes and decodes a TD header, writes a TD's
+ * register stream, and derives, from the register state a TD runs with, every memory range the
+ * engine touches for it.
+ *
+ * td_ranges() is the single function behind both sides of "check what you program, program what
+ * you checked": the control path (fw/ctrl) calls it on the final register image of each TD (the
+ * exact words the engine will be given) and proves every range inside the submission's grants;
+ * the engine model calls it on its own register window and moves and computes through exactly
+ * those ranges.
+ */
+#ifndef ANEFW_TD_H
+#define ANEFW_TD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fw/regmap/h13.h"
+
+struct td_hdr {
+	uint32_t tid, nid, lnid, eon, exe_cycles, next_size, next_ptr;
+	uint32_t log_events, exceptions, debug_log_events, debug_exceptions, flags;
+	uint8_t bar_en;     /* bit i: enum h13_bar_slot i enabled */
+	uint8_t bar_idx[H13_BAR_NSLOTS];
+	uint8_t ene;
+};
+
+void td_hdr_decode(const uint32_t w[H13_TD_HEADER_WORDS], struct td_hdr *h);
+void td_hdr_encode(const struct td_hdr *h, uint32_t w[H13_TD_HEADER_WORDS]);
+
+/* ---- writing a TD (the program builder and the tests) ---- */
+struct td_writer {
+	uint32_t *w;      /* the TD's words (header first) */
+	unsigned n, cap;  /* words written, capacity */
+	int overflow;     /* 1 once a write did not fit */
+};
+/* Starts a TD of cap words in w (zeroed) with its header. */
+void tdw_begin(struct td_writer *tw, uint32_t *w, unsigned cap, const struct td_hdr *h);
+/* One command word and count consecutive register values from addr. */
+void tdw_block(struct td_writer *tw, uint32_t addr, const uint32_t *vals, unsigned count);
+/* One register. */
+void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value);
+/* The words written, or 0 when something overflowed. */
+unsigned tdw_end(const struct td_writer *tw);
+
+/* ---- the memory a TD touches ---- */
+#define TD_READ 1u
+#define TD_WRITE 2u
+
+enum td_rkind { TD_R_SRC0, TD_R_SRC1, TD_R_DST, TD_R_TBASE, TD_R_COEFF, TD_R_STREAM,
+		TD_R__COUNT };
+const char *td_rkind_name(unsigned kind); /* "src0", "src1", "dst", "tbase", "coeff", "stream" */
+
+struct td_range {
+	uint8_t kind;     /* enum td_rkind */
+	uint8_t ch;       /* coefficient channel, stream (enum h13_kstream) or BAR slot (tbase) */
+	uint8_t slot;     /* BAR slot (enum h13_bar_slot) whose grant must hold the range */
+	uint8_t bar;      /* BAR index in that slot */
+	uint8_t absolute; /* 1: addr is an engine address; 0: an offset from the BAR's base */
+	uint8_t whole;    /* 1: the BAR is enabled but its extent is not decoded (addr, len 0):
+			     the whole grant is taken; the engine does not move it */
+	uint8_t access;   /* TD_READ or TD_WRITE */
+	uint64_t addr, len;
+};
+
+/* The register state a TD runs with. get(ctx, addr) gives a register's value (0 when unset). */
+struct td_regs {
+	uint32_t (*get)(const void *ctx, uint32_t addr);
+	const void *ctx;
+};
+
+enum td_err {
+	TD_OK = 0,
+	TD_E_FORMAT,         /* a tensor format with no element size */
+	TD_E_EMPTY,          /* a zero dimension or a zero-length buffer */
+	TD_E_OVERFLOW,       /* extent arithmetic overflows */
+	TD_E_COEFF_NO_BAR,   /* coefficient channels or streams enabled but KBase0 not enabled */
+	TD_E_STREAM_UNSIZED, /* a stream enabled whose length is not known (no kernel unit) */
+	TD_E_TOO_MANY,       /* more ranges than the caller's array */
+	TD_E__COUNT
+};
+const char *td_err_name(enum td_err e);
+
+#define TD_MAX_RANGES (4 + H13_COEFF_NCH + H13_KSTREAM_N + 4)
+
+/*
+ * Every range the engine touches running a TD with header h and registers r. stream_len[s] is
+ * the byte length of kernel stream s (the kernel unit's section), 0 when the program has none.
+ * On error, *bad_kind and *bad_ch (may be NULL) name the range being derived.
+ */
+enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
+		      const uint32_t stream_len[H13_KSTREAM_N], struct td_range *out, unsigned max,
+		      unsigned *n, int *bad_kind, int *bad_ch);
+
+/* Bytes one element of ChCfg format fmt takes (0 for a format with no size). */
+unsigned td_fmt_bytes(unsigned fmt);
+
+/*
+ * Extent of a strided tile: rows are whole 64-byte lines (line = roundup(w x elem, 64)), then
+ * (h-1) row strides, (c-1) plane strides, (groups-1) group strides (H13 has no depth: D = 1).
+ */
+enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t c, uint64_t groups, unsigned elem,
+			   uint64_t row, uint64_t plane, uint64_t depth, uint64_t group,
+			   uint64_t *extent);
+
+/* The work a TD costs: bytes its moved ranges cover plus the output elements it computes. */
+uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *regs);
+
+#endif

@@ -1,0 +1,28 @@
+#include "tests/unit/tsession.h"
+#include "hal/hal.h"
+
+#include <stdlib.h>
+
+struct anes *tsession(void)
+{
+	static struct anes *s;
+	if (!s && !(s = anes_create(hal_board_dma()))) {
+		/* nothing can run without it: a test harness abort, not a result */
+		abort();
+	}
+	return s;
+}
+
+struct anem *anes_model(void)
+{
+	return anes_engine(tsession());
+}
+
+int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
+	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
+	    const struct anes_hooks *hooks, struct anes_result *res)
+{
+	const struct anes_opts o = {ldr_flags, grants, n, use_defaults, trace, out, ctx, hooks,
+				    NULL, 0};
+	return anes_run(tsession(), buf, len, &o, res);
+}

@@ -1,0 +1,16 @@
+/* The tests' engine session: one per test image (app/session on the board's DMA device), and
+ * the submission call the tests share. */
+#ifndef ANEFW_TESTS_TSESSION_H
+#define ANEFW_TESTS_TSESSION_H
+
+#include "app/session.h"
+
+struct anes *tsession(void);
+/* Its engine model: fault injection, counters, the state after the last run. */
+struct anem *anes_model(void);
+/* One submission on tsession(). */
+int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
+	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
+	    const struct anes_hooks *hooks, struct anes_result *res);
+
+#endif
