@@ -254,7 +254,8 @@ int test_main(const char *cmdline)
 	return failed;
 }
 
-/* The harness's own checks: tests that must fail when selected (see tests/suites/15-foundation.sh). */
+/* The harness's own checks: explicit-only tests whose verdicts tests/suites/15-foundation.sh
+ * checks (the first two must be reported as failures). */
 TEST_EX(harness, deliberate_failure, TEST_FLAG_EXPLICIT)
 {
 	CHECK_EQ(1 + 1, 3);
@@ -266,7 +267,7 @@ static int harness_helper_gives_up(void)
 	return -1;
 }
 
-/* Must be reported "FAIL harness.no_checks: ran no checks": it fails nothing, but checks nothing. */
+/* Must be reported "FAIL harness.no_checks: ran no checks": nothing fails, nothing is checked. */
 TEST_EX(harness, no_checks, TEST_FLAG_EXPLICIT)
 {
 	if (harness_helper_gives_up() < 0)
