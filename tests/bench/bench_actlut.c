@@ -12,8 +12,8 @@
 
 static uint16_t bench_in[ACTLUT_TABLE_LEN], bench_out[ACTLUT_TABLE_LEN], bench_table[ACTLUT_TABLE_LEN];
 
-/* A gelu-like plain record (s = 2): the most common real mode. */
-static void make_record(struct actlut *l)
+/* A gelu-like plain record (s = 2): the most common real mode. Returns actlut_parse's verdict. */
+static enum actlut_err make_record(struct actlut *l)
 {
 	uint8_t rec[ACTLUT_BYTES];
 	memset(rec, 0, sizeof rec);
@@ -27,9 +27,19 @@ static void make_record(struct actlut *l)
 		rec[2 * i] = (uint8_t)(slots[i] & 0xff);
 		rec[2 * i + 1] = (uint8_t)(slots[i] >> 8);
 	}
-	if (actlut_parse(l, rec, sizeof rec) != ACTLUT_OK)
-		l->table = NULL;
+	return actlut_parse(l, rec, sizeof rec);
 }
+
+/* A record that does not parse ends the benchmark as a failure, saying why: timing an
+ * unparsed struct would print numbers that measure nothing. */
+#define REQUIRE_RECORD(l)                                                                       \
+	do {                                                                                    \
+		enum actlut_err e_ = make_record(l);                                            \
+		CHECKF(e_ == ACTLUT_OK, "bench actlut: the benchmark record does not parse: %s",  \
+		       actlut_strerror(e_));                                                    \
+		if (e_ != ACTLUT_OK)                                                            \
+			return;                                                                 \
+	} while (0)
 
 static void report(const char *what, uint64_t n)
 {
@@ -42,7 +52,7 @@ static void report(const char *what, uint64_t n)
 TEST(bench, actlut_table)
 {
 	struct actlut l;
-	make_record(&l);
+	REQUIRE_RECORD(&l);
 	for (uint32_t i = 0; i < ACTLUT_TABLE_LEN; i++)
 		bench_in[i] = (uint16_t)(i * 40503u); /* every pattern once, scrambled */
 	uint64_t t0 = hal_instret();
@@ -61,7 +71,7 @@ TEST(bench, actlut_table)
 TEST(bench, actlut_direct)
 {
 	struct actlut l;
-	make_record(&l);
+	REQUIRE_RECORD(&l);
 	for (uint32_t i = 0; i < ACTLUT_TABLE_LEN; i++)
 		bench_in[i] = (uint16_t)(i * 40503u);
 	uint64_t t0 = hal_instret();

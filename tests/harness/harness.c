@@ -14,6 +14,7 @@ extern const struct test_case __stop_anefw_tests[];
 static char cmdline_copy[CMDLINE_MAX];
 static int current_failed;
 static int current_skipped;
+unsigned long test_checks_now;
 static const struct test_case *current;
 static uint64_t rng_state;
 
@@ -225,6 +226,7 @@ int test_main(const char *cmdline)
 		current = t;
 		current_failed = 0;
 		current_skipped = 0;
+		test_checks_now = 0;
 		rng_state = 0x9E3779B97F4A7C15ULL;
 		for (const char *c = t->name; *c; c++)
 			rng_state = (rng_state ^ (uint8_t)*c) * 0x100000001B3ULL;
@@ -237,6 +239,10 @@ int test_main(const char *cmdline)
 		} else if (current_skipped) {
 			printf("skip %s.%s\n", t->suite, t->name);
 			skipped++;
+		} else if (!test_checks_now) {
+			/* nothing was checked: a helper returned early, or the test is empty */
+			printf("FAIL %s.%s: ran no checks\n", t->suite, t->name);
+			failed++;
 		} else {
 			printf("ok   %s.%s\n", t->suite, t->name);
 			passed++;
@@ -248,15 +254,39 @@ int test_main(const char *cmdline)
 	return failed;
 }
 
-/* The harness's own checks: a test that must fail when selected (see tests/suites/). */
+/* The harness's own checks: explicit-only tests whose verdicts tests/suites/15-foundation.sh
+ * checks (the first two must be reported as failures). */
 TEST_EX(harness, deliberate_failure, TEST_FLAG_EXPLICIT)
 {
 	CHECK_EQ(1 + 1, 3);
 }
 
+/* A helper that gives up before checking anything, as a test helper with an early return does. */
+static int harness_helper_gives_up(void)
+{
+	return -1;
+}
+
+/* Must be reported "FAIL harness.no_checks: ran no checks": nothing fails, nothing is checked. */
+TEST_EX(harness, no_checks, TEST_FLAG_EXPLICIT)
+{
+	if (harness_helper_gives_up() < 0)
+		return;
+	CHECK(1);
+}
+
+/* Must be reported as a skip, not as a failure: skipping with no checks is allowed. */
+TEST_EX(harness, skip_without_checks, TEST_FLAG_EXPLICIT)
+{
+	SKIP("skipping before any check is not a failure");
+}
+
 TEST(harness, checks_pass)
 {
+	unsigned long before = test_checks_now;
 	CHECK_EQ(2 + 2, 4);
+	/* each check counts one: the CHECK_EQ above and this CHECK itself (counted before it tests) */
+	CHECK(test_checks_now == before + 2);
 	CHECK_STR("anefw", "anefw");
 	CHECK(test_mem_diff("abc", "abd", 3) == 2);
 	CHECK(test_mem_diff("abc", "abc", 3) == (size_t)-1);

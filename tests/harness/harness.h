@@ -5,6 +5,9 @@
  * A test is declared with TEST(suite, name) { ... }. Checks do not stop a test; REQUIRE* returns
  * from it. SKIP("why") ends a test as skipped (e.g. when ../shared fixtures are absent).
  * Each test prints one line: "ok", "FAIL" or "skip"; a run ends with "N passed, N failed".
+ * Every CHECK* and REQUIRE* executed counts as one check (CHECKF is a check with its own
+ * message; test_checked() counts one by hand); a test that ran no check and did not skip is a
+ * failure ("FAIL suite.name: ran no checks"), so a helper that returns early cannot pass.
  */
 #ifndef ANEFW_TEST_HARNESS_H
 #define ANEFW_TEST_HARNESS_H
@@ -36,15 +39,20 @@ void test_fail_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void test_skip(const char *why);
 int test_failed_now(void);
+/* Checks executed so far by the running test; test_checked() counts one more. */
+extern unsigned long test_checks_now;
+#define test_checked() ((void)test_checks_now++)
 
 #define CHECK(cond)                                                                             \
 	do {                                                                                    \
+		test_checked();                                                                 \
 		if (!(cond))                                                                    \
 			test_fail_at(__FILE__, __LINE__, "check failed: %s", #cond);            \
 	} while (0)
 
 #define CHECK_EQ(a, b)                                                                          \
 	do {                                                                                    \
+		test_checked();                                                                 \
 		unsigned long long va_ = (unsigned long long)(a);                               \
 		unsigned long long vb_ = (unsigned long long)(b);                               \
 		if (va_ != vb_)                                                                 \
@@ -54,6 +62,7 @@ int test_failed_now(void);
 
 #define CHECK_STR(a, b)                                                                         \
 	do {                                                                                    \
+		test_checked();                                                                 \
 		const char *sa_ = (a), *sb_ = (b);                                              \
 		if (!test_str_eq(sa_, sb_))                                                     \
 			test_fail_at(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,  \
@@ -62,14 +71,24 @@ int test_failed_now(void);
 
 #define CHECK_MEM(a, b, n)                                                                      \
 	do {                                                                                    \
+		test_checked();                                                                 \
 		size_t at_ = test_mem_diff((a), (b), (n));                                      \
 		if (at_ != (size_t)-1)                                                          \
 			test_fail_at(__FILE__, __LINE__, "%s vs %s differ at byte %lu", #a, #b, \
 				     (unsigned long)at_);                                       \
 	} while (0)
 
+/* A check with its own failure message (printf format and arguments). */
+#define CHECKF(cond, ...)                                                                       \
+	do {                                                                                    \
+		test_checked();                                                                 \
+		if (!(cond))                                                                    \
+			test_fail_at(__FILE__, __LINE__, __VA_ARGS__);                          \
+	} while (0)
+
 #define REQUIRE(cond)                                                                           \
 	do {                                                                                    \
+		test_checked();                                                                 \
 		if (!(cond)) {                                                                  \
 			test_fail_at(__FILE__, __LINE__, "required: %s", #cond);                \
 			return;                                                                 \

@@ -1,7 +1,7 @@
-# The foundation's own checks: the harness counts failures, crashes are reported and end the run
-# nonzero, .text is read-only, the stack guard page catches overflow, an MMU page-table pool too
-# small for the map stops the boot with a panic, instruction counts repeat, and entry at EL2 and
-# EL3 reaches EL1 with the MMU on.
+# The foundation's own checks: the harness counts failures and tests that check nothing, crashes
+# are reported and end the run nonzero, .text is read-only, the stack guard page catches overflow,
+# an MMU page-table pool too small for the map stops the boot with a panic, instruction counts
+# repeat, and entry at EL2 and EL3 reaches EL1 with the MMU on.
 . tests/lib.sh
 
 # A failing test is reported as failed, and the target's exit status is the failure count.
@@ -20,6 +20,44 @@ if [ "$rc" -eq 1 ] && echo "$out" | grep -q '^0 passed, 1 failed'; then
 	t_pass foundation.host.failing_test_is_counted
 else
 	t_fail foundation.host.failing_test_is_counted "exit $rc"
+fi
+
+# A test that ran no checks (a helper returned early) is a failure, not a pass; a test that skips
+# before any check is still a skip.
+nocheck_ok() { # OUTPUT RC
+	[ "$2" -eq 1 ] && echo "$1" | grep -q '^FAIL harness.no_checks: ran no checks' \
+		&& echo "$1" | grep -q '^0 passed, 1 failed, 0 skipped'
+}
+skip_ok() { # OUTPUT RC
+	[ "$2" -eq 0 ] && echo "$1" | grep -q '^skip harness.skip_without_checks' \
+		&& echo "$1" | grep -q '^0 passed, 0 failed, 1 skipped'
+}
+for b in $TEST_BOARDS; do
+	elf="$BUILD/$b/anefw-tests.elf"
+	out=$(qemu_run --board "$b" --timeout 60 "$elf" harness.no_checks 2>&1); rc=$?
+	if nocheck_ok "$out" "$rc"; then
+		t_pass "foundation.$b.test_without_checks_fails"
+	else
+		t_fail "foundation.$b.test_without_checks_fails" "exit $rc: $(echo "$out" | tail -n2)"
+	fi
+	out=$(qemu_run --board "$b" --timeout 60 "$elf" harness.skip_without_checks 2>&1); rc=$?
+	if skip_ok "$out" "$rc"; then
+		t_pass "foundation.$b.skip_without_checks_is_a_skip"
+	else
+		t_fail "foundation.$b.skip_without_checks_is_a_skip" "exit $rc: $(echo "$out" | tail -n2)"
+	fi
+done
+out=$("$BUILD/host/anefw-tests" harness.no_checks 2>&1); rc=$?
+if nocheck_ok "$out" "$rc"; then
+	t_pass foundation.host.test_without_checks_fails
+else
+	t_fail foundation.host.test_without_checks_fails "exit $rc: $(echo "$out" | tail -n2)"
+fi
+out=$("$BUILD/host/anefw-tests" harness.skip_without_checks 2>&1); rc=$?
+if skip_ok "$out" "$rc"; then
+	t_pass foundation.host.skip_without_checks_is_a_skip
+else
+	t_fail foundation.host.skip_without_checks_is_a_skip "exit $rc: $(echo "$out" | tail -n2)"
 fi
 
 # The runner behind `make test` exits nonzero and counts a failing or silent suite.

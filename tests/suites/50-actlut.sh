@@ -1,7 +1,8 @@
 # Activation LUT (issue 6, docs/actlut.md): lut-eval over all 65,536 inputs for every real record
 # in the fixtures and every record lut-build makes, checked by tests/oracle/actlut_check.py
 # (bit-exact against the documented model, accuracy bar against float64, specials, clamps,
-# tails); the tool's error handling; a short fuzz pass.
+# tails); that the checker fails on a wrong function, a changed knot and a wrong output; the
+# tool's error handling; a short fuzz pass.
 . tests/lib.sh
 TOOL="$BUILD/host/anefw-tool"
 CHECK="$PYTHON tests/oracle/actlut_check.py"
@@ -40,26 +41,92 @@ else
 	t_skip actlut.real_records "../shared absent: real activation records not checked"
 fi
 
-# Records built by lut-build.
-for f in relu relu6 leakyrelu hardtanh sigmoid tanh gelu silu exp exp2 log2 sqrt rsqrt reciprocal; do
-	if "$TOOL" lut-build "$f" "$work/$f.rec" 2>"$work/$f.log"; then
-		check "build.$f" "$f" "$work/$f.rec"
+# Records built by lut-build: a build that fails is a counted failure, never a silent skip.
+build_check() { # NAME FUNC RECORD "CHECK-OPTIONS" LUT-BUILD-ARGUMENTS...
+	local name=$1 func=$2 rec=$3 opts=$4 rc; shift 4
+	rm -f "$rec"
+	"$TOOL" lut-build "$@" 2>"$work/build.log"; rc=$?
+	if [ "$rc" -eq 0 ] && [ -s "$rec" ]; then
+		# shellcheck disable=SC2086 # the options are words
+		check "$name" "$func" "$rec" $opts
 	else
-		t_fail "actlut.build.$f" "$(cat "$work/$f.log")"
+		t_fail "actlut.$name" "lut-build $* exited $rc: $(tr '\n' ' ' < "$work/build.log")"
 	fi
+}
+for f in relu relu6 leakyrelu hardtanh sigmoid tanh gelu silu exp exp2 log2 sqrt rsqrt reciprocal; do
+	build_check "build.$f" "$f" "$work/$f.rec" "" "$f" "$work/$f.rec"
 done
-"$TOOL" lut-build leakyrelu --slope 0.2 "$work/lk.rec" 2>/dev/null && check build.leakyrelu_0.2 leakyrelu "$work/lk.rec" --slope 0.2
-"$TOOL" lut-build gelu --domain -8:8 "$work/g8.rec" 2>/dev/null && check build.gelu_domain8 gelu "$work/g8.rec"
-"$TOOL" lut-build tanh --domain 0:2 "$work/t2.rec" 2>/dev/null && check build.tanh_domain2 tanh "$work/t2.rec"
-"$TOOL" lut-build sigmoid --domain -0.5:0.5 "$work/s05.rec" 2>/dev/null && check build.sigmoid_domain05 sigmoid "$work/s05.rec"
-"$TOOL" lut-build relu6 --domain 0:3 "$work/r3.rec" 2>/dev/null && check build.relu3_domain relu6 "$work/r3.rec"
+build_check build.leakyrelu_0.2 leakyrelu "$work/lk.rec" "--slope 0.2" leakyrelu --slope 0.2 "$work/lk.rec"
+build_check build.gelu_domain8 gelu "$work/g8.rec" "" gelu --domain -8:8 "$work/g8.rec"
+build_check build.tanh_domain2 tanh "$work/t2.rec" "" tanh --domain 0:2 "$work/t2.rec"
+build_check build.sigmoid_domain05 sigmoid "$work/s05.rec" "" sigmoid --domain -0.5:0.5 "$work/s05.rec"
+build_check build.relu3_domain relu6 "$work/r3.rec" "" relu6 --domain 0:3 "$work/r3.rec"
+# ... checked: a lut-build that fails (here: a tool that always fails, in a subshell whose count
+# is thrown away) prints a FAIL verdict and counts one failure.
+out=$(TOOL=false; T_PASS=0; T_FAIL=0
+	build_check selftest sigmoid "$work/never.rec" "" sigmoid "$work/never.rec"
+	echo "counted $T_PASS passed, $T_FAIL failed")
+if echo "$out" | grep -q '^FAIL actlut.selftest: lut-build sigmoid .* exited 1' \
+	&& echo "$out" | grep -q '^counted 0 passed, 1 failed$'; then
+	t_pass actlut.failing_build_is_counted
+else
+	t_fail actlut.failing_build_is_counted "$(echo "$out" | tr '\n' ' ')"
+fi
 
-# The checker can fail: a tanh record is not a sigmoid, and a record with a changed knot is
-# not what the model says.
+# The checker can fail. A tanh record is not a sigmoid:
 if $CHECK "$TOOL" sigmoid "$work/tanh.rec" --workdir "$work" >/dev/null 2>&1; then
 	t_fail actlut.checker_rejects_wrong_function
 else
 	t_pass actlut.checker_rejects_wrong_function
+fi
+# A record with one knot changed (knot 16, by half its value, at least 1/16) still evaluates
+# exactly as the model says, but misses the function: the accuracy check must fail (exit 1,
+# "beyond the bar") while the bit-exact comparison with the model still holds.
+change_knot='
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = int(sys.argv[3], 0) + 2 * (4 + 16)  # slot 4 + k holds knot k
+v = struct.unpack_from("<e", b, at)[0]
+struct.pack_into("<e", b, at, v + 0.5 * max(abs(v), 0.125))
+open(sys.argv[2], "wb").write(b)
+'
+knot_changed() { # NAME FUNC RECORD OFFSET [check options...]
+	local name=$1 func=$2 rec=$3 off=$4 bad="$work/knot-$1.rec" out rc; shift 4
+	if ! [ -s "$rec" ] || ! "$PYTHON" -c "$change_knot" "$rec" "$bad" "$off"; then
+		t_fail "actlut.checker_rejects_changed_knot.$name" "no record to change ($rec)"
+		return
+	fi
+	out=$($CHECK "$TOOL" "$func" "$bad" --offset "$off" --workdir "$work" "$@" 2>&1); rc=$?
+	if [ "$rc" -eq 1 ] && echo "$out" | grep -q 'FAIL .*served inputs beyond the bar' \
+		&& ! echo "$out" | grep -q 'differ from the model'; then
+		t_pass "actlut.checker_rejects_changed_knot.$name"
+	else
+		t_fail "actlut.checker_rejects_changed_knot.$name" "exit $rc: $(echo "$out" | tr '\n' ' ')"
+	fi
+}
+for f in sigmoid tanh gelu silu exp2 log2 sqrt rsqrt reciprocal; do
+	knot_changed "$f" "$f" "$work/$f.rec" 0
+done
+if have_shared; then
+	knot_changed real.tanh tanh "$K/unary/tanh.bin" 0x280
+	knot_changed real.gelu gelu "$K/activation/gelu.bin" 0x280
+	knot_changed real.sigmoid_hwx sigmoid "$SHARED/fixtures/hwx/sigmoid.hwx" 0x4280
+fi
+# A tool whose lut-eval gets one output wrong fails the bit-exact comparison with the model.
+flip_one='
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[2 * 0x3c00] ^= 1
+open(sys.argv[1], "wb").write(b)
+'
+printf '#!/bin/sh\n"%s" "$@" || exit $?\nexec "%s" -c '"'"'%s'"'"' "$3"\n' "$TOOL" "$PYTHON" "$flip_one" \
+	> "$work/wrong-tool"
+chmod +x "$work/wrong-tool"
+out=$($CHECK "$work/wrong-tool" sigmoid "$work/sigmoid.rec" --workdir "$work" 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && echo "$out" | grep -q '1 outputs differ from the model (first x=0x3c00'; then
+	t_pass actlut.checker_rejects_one_wrong_output
+else
+	t_fail actlut.checker_rejects_one_wrong_output "exit $rc: $(echo "$out" | tr '\n' ' ')"
 fi
 
 # Bad arguments: a clear message, a nonzero exit, no crash (exit status below 128).
@@ -75,7 +142,7 @@ bad() { # NAME EXPECTED-TEXT ARGS...
 }
 head -c 86 /dev/zero > "$work/zero.rec"                 # mode word 0: unknown
 printf 'short' > "$work/short.rec"
-"$TOOL" lut-build tanh "$work/ok.rec" 2>/dev/null
+t_check actlut.cli.build_ok_record "$TOOL" lut-build tanh "$work/ok.rec"
 bad missing_args "needs" lut-eval
 bad no_file "" lut-eval "$work/nonexistent" "$work/o"
 bad short_record "no 86-byte record" lut-eval "$work/short.rec" "$work/o"

@@ -240,9 +240,8 @@ TEST(actlut, golden_vectors)
 				if (table[i] != want && !bad++)
 					first = i;
 			}
-			if (bad)
-				test_fail_at(__FILE__, __LINE__, "%s: %lu outputs differ, first x=0x%04lx",
-					     name, (unsigned long)bad, (unsigned long)first);
+			CHECKF(!bad, "%s: %lu outputs differ, first x=0x%04lx", name, (unsigned long)bad,
+			       (unsigned long)first);
 		}
 		free(rec);
 		free(out);

@@ -75,9 +75,7 @@ TEST(codec_fast, palette_every_width_long_runs)
 			size_t bad = 0;
 			for (size_t i = 0; i < N; i++)
 				bad += out[i] != lut[lsb_field(in, i, bits)];
-			if (bad)
-				test_fail_at(__FILE__, __LINE__, "palette %u-bit offset %u: %lu wrong", bits,
-					     off, (unsigned long)bad);
+			CHECKF(!bad, "palette %u-bit offset %u: %lu wrong", bits, off, (unsigned long)bad);
 		}
 	}
 	teardown();
@@ -162,9 +160,7 @@ TEST(codec_fast, tflm_int8_every_width_and_axis)
 				size_t ch = mode == 0 ? 0 : mode == 1 ? i / per : i % channels;
 				bad += out[i] != table[ch * stride + msb_field(in, i, bits)];
 			}
-			if (bad)
-				test_fail_at(__FILE__, __LINE__, "tflm %u-bit mode %u: %lu wrong", bits, mode,
-					     (unsigned long)bad);
+			CHECKF(!bad, "tflm %u-bit mode %u: %lu wrong", bits, mode, (unsigned long)bad);
 		}
 	}
 	teardown();
@@ -208,9 +204,7 @@ TEST(codec_fast, affine_long_channels)
 			int zv = type ? (int)zp[c] : (int)(int8_t)zp[c];
 			bad += out[i] != ref_dequant(scale[c], qv - zv, 0, 0);
 		}
-		if (bad)
-			test_fail_at(__FILE__, __LINE__, "affine type %u: %lu wrong", type,
-				     (unsigned long)bad);
+		CHECKF(!bad, "affine type %u: %lu wrong", type, (unsigned long)bad);
 	}
 	free(q);
 	free(out);

@@ -86,9 +86,8 @@ static int guard_intact(const uint8_t *o, size_t n)
 
 static void report(const char *what, uint32_t ncases, unsigned bad, unsigned first_bad)
 {
-	if (bad)
-		test_fail_at(__FILE__, __LINE__, "%s: %u of %lu cases differ (first: case %u)", what, bad,
-			     (unsigned long)ncases, first_bad);
+	CHECKF(!bad, "%s: %u of %lu cases differ (first: case %u)", what, bad, (unsigned long)ncases,
+	       first_bad);
 }
 
 /* One kind of golden vector: cases in codecs/<name>.cases with np parameters and nb blobs, the
@@ -295,9 +294,8 @@ TEST(codec_vectors, fp8_encode_all_fp16)
 					 : codec_e5m2_encode(in, 65536, out, 65536, sat);
 		CHECK_EQ(e, CODEC_OK);
 		size_t at = test_mem_diff(out, want, 65536);
-		if (at != (size_t)-1)
-			test_fail_at(__FILE__, __LINE__, "%s: fp16 0x%04lx gives 0x%02x, oracle 0x%02x", files[f],
-				     (unsigned long)at, out[at], want[at]);
+		CHECKF(at == (size_t)-1, "%s: fp16 0x%04lx gives 0x%02x, oracle 0x%02x", files[f],
+		       (unsigned long)at, out[at], want[at]);
 		free(want);
 	}
 	free(in);

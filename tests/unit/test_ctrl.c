@@ -135,18 +135,23 @@ static void default_grants(struct subq_grant *g, unsigned *n)
 	*n = 3;
 }
 
+/* Test hook: called after the run, before the arena is compared (the checker's self-test). */
+static void (*after_run)(void);
+
 /*
  * Places grants without a mapped address 4 KiB apart in the arena (contents: a pattern), plans,
- * and runs the model when the plan passes. Returns the status name; *intact says whether every
- * byte the submission may not write is unchanged.
+ * and runs the model when the plan passes. Returns the status name ("loader" when the loader
+ * refuses the program). On every path *ran says whether the engine ran the plan, and *intact
+ * whether every byte the submission may not write is unchanged (the whole arena when nothing
+ * was planned).
  */
 static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *intact, int *ran)
 {
-	memset(arena, ANES_CANARY, sizeof arena);
 	*ran = 0;
-	if (ldr_load(prog, len, LDR_F_RAW, &lp) != LDR_OK)
-		return "loader";
-	for (unsigned i = 0; i < n; i++) {
+	*intact = 0;
+	memset(arena, ANES_CANARY, sizeof arena);
+	int loaded = ldr_load(prog, len, LDR_F_RAW, &lp) == LDR_OK;
+	for (unsigned i = 0; loaded && i < n; i++) {
 		if (g[i].mapped)
 			continue;
 		g[i].mapped = DEV + 0x1000u * (2 * i + 1);
@@ -158,18 +163,26 @@ static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *int
 			       g[i].size < lp.weights_len ? g[i].size : lp.weights_len);
 	}
 	memcpy(snap, arena, sizeof arena);
-	struct pol_range forbid[2] = {{DEV + TDMEM, 0x1000, 0, 0}, {DEV + KUMEM, 0x3000, 0, 0}};
-	struct ctrl_scratch sc = {arena + TDMEM, 0x1000, DEV + TDMEM,
-				  arena + KUMEM, 0x3000, DEV + KUMEM};
-	enum ctrl_err e = ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, submit_limits);
-	if (e == CTRL_OK) {
+	int planned = 0;
+	enum ctrl_err e = CTRL_E_ARG;
+	if (loaded) {
+		struct pol_range forbid[2] = {{DEV + TDMEM, 0x1000, 0, 0}, {DEV + KUMEM, 0x3000, 0, 0}};
+		struct ctrl_scratch sc = {arena + TDMEM, 0x1000, DEV + TDMEM,
+					  arena + KUMEM, 0x3000, DEV + KUMEM};
+		e = ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, submit_limits);
+		planned = e == CTRL_OK;
+	}
+	if (planned) {
 		anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, hal_board_dma());
 		struct eng eng = {.ops = &anem_ops, .dev = &model, .gen = lp.gen};
 		anem_begin(&model);
 		*ran = eng_run(&eng, &plan, 1, 0) == ENG_OK;
 		anem_end(&model);
 	}
-	/* everything but writable granted buffers, TD memory and the kunit scratch is unchanged */
+	if (after_run)
+		after_run();
+	/* everything but writable granted buffers of a planned submission, TD memory and the kunit
+	 * scratch is unchanged */
 	*intact = 1;
 	for (size_t k = 0; k < sizeof arena; k++) {
 		uint64_t a = DEV + k;
@@ -180,10 +193,10 @@ static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *int
 		for (unsigned i = 0; i < n && !writable; i++)
 			if ((g[i].access & POL_WRITE) && a >= g[i].mapped && a - g[i].mapped < g[i].size)
 				writable = 1;
-		if ((e != CTRL_OK || !writable) && arena[k] != snap[k])
+		if ((!planned || !writable) && arena[k] != snap[k])
 			*intact = 0;
 	}
-	return ctrl_status_name(&plan.st);
+	return loaded ? ctrl_status_name(&plan.st) : "loader";
 }
 
 TEST(ctrl, synthetic_submits_and_moves)
@@ -228,7 +241,7 @@ TEST(ctrl, extent_uses_every_stride_and_dimension)
 	default_grants(g, &n);
 	g[0].size = g[1].size = 767;
 	CHECK_STR(submit(len, g, n, &intact, &ran), "range-outside-granted-buffer");
-	CHECK(intact);
+	CHECK(!ran && intact);
 	default_grants(g, &n);
 	g[0].size = g[1].size = 768;
 	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
@@ -242,9 +255,66 @@ TEST(ctrl, extent_uses_every_stride_and_dimension)
 	default_grants(g, &n);
 	g[0].size = g[1].size = 256 + 128 + 127;
 	CHECK_STR(submit(len, g, n, &intact, &ran), "range-outside-granted-buffer");
+	CHECK(!ran && intact);
 	default_grants(g, &n);
 	g[0].size = g[1].size = 256 + 128 + 128;
 	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran && intact);
+}
+
+/* submit() reports *ran and *intact on every path, and its memory check can fail. */
+static struct subq_grant *stray_g;
+static uint64_t stray_off;
+static void stray_write(void)
+{
+	arena[stray_g->mapped - DEV + stray_off] ^= 0xff;
+}
+
+TEST(ctrl, submit_reports_intact_on_every_path)
+{
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	synth_default(&s);
+	size_t len = synth_build(&s);
+	/* a program the loader refuses: nothing planned, nothing ran, nothing changed */
+	default_grants(g, &n);
+	intact = ran = -1;
+	CHECK_STR(submit(16, g, n, &intact, &ran), "loader");
+	CHECK_EQ(ran, 0);
+	CHECK_EQ(intact, 1);
+	/* negative: a byte changed in a read-only buffer after a good run is caught */
+	default_grants(g, &n);
+	g[0].mapped = DEV + 0x1000; /* placed by hand, so the hook knows where */
+	stray_g = &g[0];
+	stray_off = 17;
+	after_run = stray_write;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran);
+	CHECK_EQ(intact, 0);
+	/* ... and so is one changed one byte past the writable output */
+	default_grants(g, &n);
+	g[1].mapped = DEV + 0x3000;
+	stray_g = &g[1];
+	stray_off = g[1].size;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK_EQ(intact, 0);
+	/* ... and on the loader's path too */
+	default_grants(g, &n);
+	g[0].mapped = DEV + 0x1000;
+	stray_g = &g[0];
+	stray_off = 0;
+	CHECK_STR(submit(16, g, n, &intact, &ran), "loader");
+	CHECK_EQ(intact, 0);
+	/* a change inside the writable output is allowed */
+	default_grants(g, &n);
+	g[1].mapped = DEV + 0x3000;
+	stray_g = &g[1];
+	stray_off = g[1].size - 1;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK_EQ(intact, 1);
+	after_run = NULL;
 }
 
 /* ---- kernel units in the weights ---- */
@@ -329,17 +399,15 @@ struct hostile {
 };
 
 static int hostile_case(unsigned i, const char **expect, const char **name, const char **got,
-			int *intact)
+			int *intact, int *ran)
 {
 	struct synth s;
 	struct subq_grant g[40];
 	unsigned n;
-	int ran = 0;
 	size_t len, ulen;
 	synth_default(&s);
 	len = synth_build(&s);
 	default_grants(g, &n);
-	*intact = 1;
 #define CASE(nm, ex) *name = nm; *expect = ex;
 	switch (i) {
 	case 0: CASE("bar index outside the table", "bar-index-out-of-range");
@@ -449,10 +517,8 @@ static int hostile_case(unsigned i, const char **expect, const char **name, cons
 		return 0;
 	}
 #undef CASE
-	*got = submit(len, g, n, intact, &ran);
+	*got = submit(len, g, n, intact, ran);
 	submit_limits = NULL;
-	if (ran)
-		*intact = 0; /* a hostile submission must never reach the engine */
 	return 1;
 }
 
@@ -460,15 +526,13 @@ TEST(ctrl, hostile_corpus_refused_with_named_errors)
 {
 	unsigned cases = 0;
 	const char *expect, *name, *got;
-	int intact;
-	for (unsigned i = 0; hostile_case(i, &expect, &name, &got, &intact); i++) {
+	int intact, ran;
+	for (unsigned i = 0; hostile_case(i, &expect, &name, &got, &intact, &ran); i++) {
 		cases++;
-		if (!test_str_eq(got, expect))
-			test_fail_at(__FILE__, __LINE__, "case %u (%s): got %s, want %s", i, name, got,
-				     expect);
-		if (!intact)
-			test_fail_at(__FILE__, __LINE__, "case %u (%s): memory outside the grants changed",
-				     i, name);
+		CHECKF(test_str_eq(got, expect), "case %u (%s): got %s, want %s", i, name, got, expect);
+		CHECKF(intact, "case %u (%s): memory outside the grants changed", i, name);
+		/* a hostile submission must never reach the engine */
+		CHECKF(!ran, "case %u (%s): the engine ran it", i, name);
 	}
 	CHECK_EQ(cases, 35u);
 }
@@ -543,7 +607,7 @@ TEST(ctrl, in_place_declared_overlap_accepted)
 	g[1] = g[2];
 	n = 2;
 	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
-	CHECK(ran);
+	CHECK(ran && intact);
 }
 
 /* ---- the fixtures ---- */
@@ -574,7 +638,7 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 		uint8_t *buf;
 		size_t len;
 		if (test_read_file(test_shared_path(fixtures[f]), &buf, &len)) {
-			test_fail_at(__FILE__, __LINE__, "%s: unreadable", fixtures[f]);
+			CHECKF(0, "%s: unreadable", fixtures[f]);
 			continue;
 		}
 		struct ctrl_status st;
@@ -594,8 +658,7 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 		static uint8_t tdm[0x10000], kum[0x10000];
 		const struct ctrl_scratch sc = {tdm, sizeof tdm, 0x0f000000, kum, sizeof kum, 0x0f800000};
 		enum ctrl_err e = ctrl_plan(&plan, &lp, g, (unsigned)n, NULL, 0, &sc, NULL);
-		if (e != CTRL_OK)
-			test_fail_at(__FILE__, __LINE__, "%s: %s", fixtures[f], ctrl_status_name(&plan.st));
+		CHECKF(e == CTRL_OK, "%s: %s", fixtures[f], ctrl_status_name(&plan.st));
 		/* every enabled coefficient channel lies inside the weights grant */
 		for (unsigned t = 0; e == CTRL_OK && t < plan.ntds; t++) {
 			CHECK_EQ(plan.td[t].nranges > 0, 1);
@@ -636,7 +699,7 @@ TEST(ctrl, fixtures_run_on_model)
 		uint8_t *buf;
 		size_t len;
 		if (test_read_file(test_shared_path(small[f]), &buf, &len)) {
-			test_fail_at(__FILE__, __LINE__, "%s: unreadable", small[f]);
+			CHECKF(0, "%s: unreadable", small[f]);
 			continue;
 		}
 		struct anes_result res;

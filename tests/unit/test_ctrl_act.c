@@ -3,7 +3,8 @@
  * selects the LUT (NE.MACCfg.NonlinearMode = 2) with a 0x80-byte coefficient record, an input
  * tile of known fp16 values comes out as actlut_eval of that record, value by value. The record
  * the test evaluates is read from the fixture file at the offset docs/actlut.md gives, not from
- * the model.
+ * the model. The expected outputs come from the test's own 65,536-entry table of that record,
+ * and every value looked up is also checked against actlut_eval.
  */
 #include "tests/unit/tsession.h"
 #include "fw/actlut/actlut.h"
@@ -21,7 +22,10 @@ struct act_ctx {
 	unsigned nin;
 	unsigned nout;
 	uint64_t checked, bad;
+	uint64_t table_vs_eval; /* table entries looked up that differ from actlut_eval */
 	const struct actlut *lut; /* NULL: output = input */
+	const uint16_t *table;    /* with lut: the expected output of every input */
+	int quiet;                /* the checker's self-test: count, do not report */
 	char where[80];
 };
 
@@ -56,18 +60,23 @@ static void check(void *vctx, const struct subq_grant *g, const uint8_t *buf, in
 		if (c->in_len[i] == g->size)
 			in = c->in[i];
 	if (!in) {
-		test_fail_at(__FILE__, __LINE__, "%s: no input the size of output bar %lu", c->where,
-			     (unsigned long)g->bar);
+		if (!c->quiet)
+			test_fail_at(__FILE__, __LINE__, "%s: no input the size of output bar %lu",
+				     c->where, (unsigned long)g->bar);
 		c->bad++;
 		return;
 	}
 	for (uint64_t j = 0; j + 1 < g->size; j += 2) {
 		uint16_t x = (uint16_t)(in[j] | in[j + 1] << 8);
 		uint16_t y = (uint16_t)(buf[j] | buf[j + 1] << 8);
-		uint16_t want = c->lut ? actlut_eval(c->lut, x) : x;
+		uint16_t want = x;
+		if (c->lut) {
+			want = c->table[x];
+			c->table_vs_eval += want != actlut_eval(c->lut, x);
+		}
 		c->checked++;
 		if (y != want) {
-			if (!c->bad)
+			if (!c->bad && !c->quiet)
 				test_fail_at(__FILE__, __LINE__, "%s: element %lu: f(0x%04x) = 0x%04x, model 0x%04x",
 					     c->where, (unsigned long)(j / 2), x, want, y);
 			c->bad++;
@@ -106,17 +115,18 @@ TEST(ctrl_act, model_output_is_lut_of_input)
 		uint8_t *buf;
 		size_t len;
 		if (test_read_file(test_shared_path(fx[f].path), &buf, &len)) {
-			test_fail_at(__FILE__, __LINE__, "%s: unreadable", fx[f].path);
+			CHECKF(0, "%s: unreadable", fx[f].path);
 			continue;
 		}
 		struct actlut lut;
 		REQUIRE(len >= fx[f].rec + ACTLUT_BYTES);
 		CHECK_EQ(actlut_parse(&lut, buf + fx[f].rec, ACTLUT_BYTES), ACTLUT_OK);
-		/* the test's own table of the record (actlut's tests prove table == eval) */
+		/* the test's own table of the record: the expected outputs (checked against eval too) */
 		actlut_build_table(&lut, table);
 		struct act_ctx c;
 		memset(&c, 0, sizeof c);
 		c.lut = &lut;
+		c.table = table;
 		snprintf(c.where, sizeof c.where, "%s", fx[f].path);
 		struct anes_hooks h = {fill, check, &c};
 		struct anes_result res;
@@ -128,6 +138,7 @@ TEST(ctrl_act, model_output_is_lut_of_input)
 		CHECK(c.checked > 0);
 		CHECK_EQ(res.act_elems, c.checked);
 		CHECK_EQ(c.bad, 0u);
+		CHECK_EQ(c.table_vs_eval, 0u);
 		free(buf);
 	}
 }
@@ -165,4 +176,54 @@ TEST(ctrl_act, lut_not_selected_moves_bytes)
 	CHECK(c.checked > 0);
 	CHECK_EQ(c.bad, 0u);
 	free(buf);
+}
+
+/* The checker itself, without fixtures: an output that is the table of its input passes, and one
+ * wrong element, a wrong table entry or a missing input is counted as bad. */
+TEST(ctrl_act, checker_counts_a_wrong_output)
+{
+	enum { N = 4096 };
+	static uint8_t in[2 * N], out[2 * N];
+	uint8_t rec[ACTLUT_BYTES];
+	struct actlut lut;
+	/* relu6 as a linear record (the description's activation) */
+	memset(rec, 0, sizeof rec);
+	static const uint16_t slot[][2] = {{ACTLUT_IN_LO, 0xfc00}, {ACTLUT_IN_HI, 0x7c00},
+					   {ACTLUT_OUT_LO, 0}, {ACTLUT_OUT_HI, 0x4600},
+					   {ACTLUT_R_SLOPE, 0x3c00}, {ACTLUT_SCALE, ACTLUT_SCALE_LINEAR},
+					   {ACTLUT_MODE, ACTLUT_MODE_PLAIN}};
+	for (unsigned i = 0; i < sizeof slot / sizeof slot[0]; i++) {
+		rec[2 * slot[i][0]] = (uint8_t)slot[i][1];
+		rec[2 * slot[i][0] + 1] = (uint8_t)(slot[i][1] >> 8);
+	}
+	REQUIRE(actlut_parse(&lut, rec, sizeof rec) == ACTLUT_OK);
+	actlut_build_table(&lut, table);
+	const struct subq_grant gin = {5, POL_READ, 0, 0, 0, sizeof in, 0};
+	const struct subq_grant gout = {6, POL_WRITE, 0, 0, 0, sizeof out, 0};
+	struct act_ctx c;
+	unsigned want_bad[4] = {0, 1, 1, 1};
+	for (unsigned round = 0; round < 4; round++) {
+		memset(&c, 0, sizeof c);
+		c.lut = &lut;
+		c.table = table;
+		c.quiet = 1;
+		if (round < 3)
+			fill(&c, &gin, in, 0);
+		for (unsigned j = 0; j < N; j++) {
+			uint16_t y = table[(uint16_t)(in[2 * j] | in[2 * j + 1] << 8)];
+			out[2 * j] = (uint8_t)y;
+			out[2 * j + 1] = (uint8_t)(y >> 8);
+		}
+		uint16_t x7 = (uint16_t)(in[14] | in[15] << 8), saved = table[x7];
+		if (round == 1)
+			out[14] ^= 1; /* element 7 wrong */
+		if (round == 2)
+			table[x7] ^= 1; /* the expectation differs from the output (and from eval) */
+		check(&c, &gout, out, 0);
+		table[x7] = saved;
+		CHECKF(c.bad == want_bad[round], "round %u: %lu bad, want %u", round,
+		       (unsigned long)c.bad, want_bad[round]);
+		CHECK_EQ(c.checked, (round < 3 ? (uint64_t)N : 0u));
+		CHECK_EQ(c.table_vs_eval, (round == 2 ? 1u : 0u));
+	}
 }

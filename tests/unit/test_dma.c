@@ -331,13 +331,44 @@ static void t_state_machine(struct dma_dev *d)
 	CHECK_MEM(dst_buf + 1024, src_buf + 512, 128);
 }
 
+/* An injected controller error ends the transfer with DMA_ERR_INJECTED, by name, in ERROR; the
+ * channel refuses to start until configured again, and then works. */
+static void t_injected_error(struct dma_dev *d)
+{
+	REQUIRE(d != NULL);
+	setup_buffers();
+	unsigned ch = 1 % d->caps.nchannels;
+	uint32_t fired = d->fault.fired;
+	const struct dma_block b = {.src = (uintptr_t)src_buf, .dst = (uintptr_t)dst_buf, .len = 256};
+	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
+	dma_set_fault(d, DMA_FAULT_ERROR, 0);
+	int rc = run(d, ch, &b, 1);
+	dma_set_fault(d, DMA_FAULT_NONE, 0); /* the board device is shared: never leave it armed */
+	CHECK_EQ(rc, DMA_ERR_INJECTED);
+	CHECK_STR(dma_strerror(rc), "injected fault");
+	CHECK_EQ(d->fault.fired, fired + 1);
+	CHECK_EQ(dma_get_state(d, ch), DMA_STATE_ERROR);
+	CHECK_EQ(d->chan[ch].error, DMA_ERR_INJECTED);
+	CHECK_EQ(dma_poll(d, ch), DMA_ERR_INJECTED); /* the error stays until reconfigured */
+	CHECK_EQ(dma_start(d, ch), DMA_ERR_STATE);
+	CHECK_EQ(dma_wait(d, ch, POLLS), DMA_ERR_INJECTED);
+	/* configure again: the same blocks now go through */
+	CHECK_EQ(dma_configure(d, ch, &cfg), DMA_OK);
+	CHECK_EQ(dma_start(d, ch), DMA_OK);
+	CHECK_EQ(dma_wait(d, ch, POLLS), DMA_OK);
+	CHECK_MEM(dst_buf, src_buf, 256);
+	CHECK_EQ(canary_damage_outside(0, 256), 0);
+	CHECK_EQ(d->fault.fired, fired + 1);
+}
+
 #define DMA_TESTS(suite, getter)                                                                \
 	TEST(suite, single_block) { t_single_block(getter()); }                                 \
 	TEST(suite, chained_blocks) { t_chained_blocks(getter()); }                             \
 	TEST(suite, stride_2d) { t_stride_2d(getter()); }                                       \
 	TEST(suite, fill) { t_fill(getter()); }                                                 \
 	TEST(suite, errors_are_named_and_change_nothing) { t_errors(getter()); }                \
-	TEST(suite, state_machine_and_idempotence) { t_state_machine(getter()); }
+	TEST(suite, state_machine_and_idempotence) { t_state_machine(getter()); }               \
+	TEST(suite, injected_error_is_named) { t_injected_error(getter()); }
 
 DMA_TESTS(dma_memcpy, memcpy_fast)
 DMA_TESTS(dma_memcpy_slow, memcpy_slow)
@@ -383,19 +414,25 @@ TEST(dma_memcpy_slow, stop_part_way_then_restart)
 	CHECK_MEM(dst_buf + 2048, src_buf + 2048, 1024);
 }
 
+/* Every error from DMA_ERR_PARAM down to the last one, DMA_ERR_INJECTED, has its own name; the
+ * next value down does not. */
 TEST(dma, every_error_has_a_name)
 {
 	const char *seen[32];
 	unsigned n = 0;
 	CHECK_STR(dma_strerror(DMA_OK), "ok");
-	for (int e = DMA_ERR_PARAM; e >= DMA_ERR_UNSUPPORTED; e--) {
+	for (int e = DMA_ERR_PARAM; e >= DMA_ERR_INJECTED; e--) {
 		const char *s = dma_strerror(e);
-		CHECK(s != NULL && strcmp(s, "unknown DMA error") != 0);
+		CHECKF(s != NULL && strcmp(s, "unknown DMA error") != 0, "error %d has no name", e);
 		for (unsigned i = 0; i < n; i++)
-			CHECK(strcmp(seen[i], s) != 0);
+			CHECKF(strcmp(seen[i], s) != 0, "errors %d and %d share the name \"%s\"", e,
+			       DMA_ERR_PARAM - (int)i, s);
 		if (n < 32)
 			seen[n++] = s;
 	}
+	CHECK_EQ(n, (unsigned)-DMA_ERR_INJECTED); /* 18 errors, every one seen */
+	CHECK_STR(dma_strerror(DMA_ERR_INJECTED), "injected fault");
+	CHECK_STR(dma_strerror(DMA_ERR_INJECTED - 1), "unknown DMA error");
 	CHECK_STR(dma_strerror(-1000), "unknown DMA error");
 	CHECK_STR(dma_state_name(DMA_STATE_RUNNING), "running");
 }

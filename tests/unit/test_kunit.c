@@ -87,9 +87,8 @@ TEST(kunit, hostile_units_are_refused)
 		n = build(0, 2);                                                                \
 		mutation;                                                                       \
 		enum ku_err got = ku_parse(unit, n, &m1, &u);                                   \
-		if (got != (want))                                                              \
-			test_fail_at(__FILE__, __LINE__, "%s: got %s, want %s", #mutation,      \
-				     ku_err_name(got), ku_err_name(want));                      \
+		CHECKF(got == (want), "%s: got %s, want %s", #mutation, ku_err_name(got),       \
+		       ku_err_name(want));                                                      \
 		cases++;                                                                        \
 	} while (0)
 	EXPECT(put32(0, 0x12345678), KU_ERR_MAGIC);

@@ -64,8 +64,7 @@ TEST(loader, every_fixture_loads)
 			continue;
 		}
 		enum ldr_err e = ldr_load(buf, len, 0, p);
-		if (e != LDR_OK)
-			test_fail_at(__FILE__, __LINE__, "%s: %s", f->path, ldr_err_name(e));
+		CHECKF(e == LDR_OK, "%s: %s", f->path, ldr_err_name(e));
 		if (e == LDR_OK) {
 			CHECK_EQ(p->ntds, f->ntds);
 			CHECK_EQ(p->raw, strstr(f->path, ".bin") != NULL);
@@ -163,9 +162,8 @@ TEST(loader, malformed_corpus_named_errors)
 		}
 		unsigned flags = !strcmp(mode, "raw") ? LDR_F_RAW : !strcmp(mode, "hwx") ? LDR_F_HWX : 0;
 		enum ldr_err e = ldr_load(buf, len, flags, p);
-		if (strcmp(ldr_err_name(e), expect))
-			test_fail_at(__FILE__, __LINE__, "%s: expected %s, got %s", file, expect,
-				     ldr_err_name(e));
+		CHECKF(!strcmp(ldr_err_name(e), expect), "%s: expected %s, got %s", file, expect,
+		       ldr_err_name(e));
 		if (!strcmp(expect, "ok"))
 			good++;
 		else

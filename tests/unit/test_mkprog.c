@@ -315,9 +315,8 @@ TEST(mkprog, bad_descriptions_named)
 	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		unsigned line = 99;
 		enum pd_err e = pd_parse(bad[i].text, strlen(bad[i].text), &d, &line);
-		if (e != bad[i].err || line != bad[i].line)
-			test_fail_at(__FILE__, __LINE__, "case %u: %s line %u, want %s line %u", i,
-				     pd_err_name(e), line, pd_err_name(bad[i].err), bad[i].line);
+		CHECKF(e == bad[i].err && line == bad[i].line, "case %u: %s line %u, want %s line %u",
+		       i, pd_err_name(e), line, pd_err_name(bad[i].err), bad[i].line);
 	}
 	/* too large for the chip or the buffer */
 	unsigned line;
