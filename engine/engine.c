@@ -25,16 +25,10 @@ const char *eng_err_name(int e)
 void eng_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len)
 {
 	struct rm_loc loc;
-	if (g && rm_lookup(g, addr, &loc) == 0) {
-		if (!loc.reg)
-			snprintf(buf, len, "%s.Rsvd_0x%03lx", loc.block->name, (unsigned long)loc.block_off);
-		else if (loc.reg->count > 1)
-			snprintf(buf, len, "%s.%s[%u]", loc.block->name, loc.reg->name, loc.index);
-		else
-			snprintf(buf, len, "%s.%s", loc.block->name, loc.reg->name);
-	} else {
+	if (g && rm_lookup(g, addr, &loc) == 0)
+		rm_loc_name(&loc, buf, len);
+	else
 		snprintf(buf, len, "?");
-	}
 }
 
 
@@ -76,7 +70,7 @@ static int reg_write(struct eng *e, unsigned td, uint32_t addr, uint32_t value)
 	if (td < LDR_MAX_TDS)
 		e->td_writes[td]++;
 	if (e->trace) {
-		char name[64];
+		char name[RM_NAME_MAX];
 		eng_reg_name(e->gen, addr, name, sizeof name);
 		outf(e->out, e->ctx, "  write 0x%05lx %-40s = 0x%08lx\n", (unsigned long)addr, name,
 		     (unsigned long)value);

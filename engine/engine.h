@@ -61,7 +61,7 @@ struct eng_ops {
 	void (*reset)(void *dev);
 	int (*queue)(void *dev, const struct eng_task *t);
 	int (*write)(void *dev, uint32_t addr, uint32_t value);
-	uint32_t (*read)(void *dev, uint32_t addr);
+	uint32_t (*read)(const void *dev, uint32_t addr);
 	/* runs TD td (0-based in the task) whose header is at engine address td_dev, with the
 	 * registers as written */
 	int (*start)(void *dev, unsigned td, uint64_t td_dev);

@@ -161,7 +161,7 @@ static int write_reg(void *dev, uint32_t addr, uint32_t value)
 	return ENG_OK;
 }
 
-static uint32_t read_reg(void *dev, uint32_t addr)
+static uint32_t read_reg(const void *dev, uint32_t addr)
 {
 	const struct anem *m = dev;
 	return (addr & 3u) || addr >= ANEM_WINDOW_BYTES ? 0 : m->regs[addr / 4];
@@ -323,32 +323,28 @@ static void apply_bytes(const struct actlut *lut, uint8_t *p, uint32_t n)
 
 /* ---- running a TD ---- */
 
-static uint32_t window_get(const void *ctx, uint32_t addr)
-{
-	const struct anem *m = ctx;
-	return addr < ANEM_WINDOW_BYTES && !(addr & 3u) ? m->regs[addr / 4] : 0;
-}
-
 /* The kernel streams' lengths: the sections of the kernel unit the streams point into (its
- * descriptor sits BaseOffset bytes before each stream). */
+ * descriptor sits BaseOffset bytes before each stream; each unit is parsed once). */
 static int stream_lengths(struct anem *m, uint32_t len[H13_KSTREAM_N])
 {
+	struct ku_unit u;
+	uint64_t parsed = UINT64_MAX;
 	memset(len, 0, H13_KSTREAM_N * sizeof *len);
 	for (unsigned s = 0; s < H13_KSTREAM_N; s++) {
 		if (!(m->regs[H13_KSTREAM_ENABLE(s) / 4] & 1u))
 			continue;
 		uint64_t unit = (uint64_t)m->regs[H13_KSTREAM_RELOC(s) / 4] -
 				m->regs[H13_KSTREAM_BASEOFFSET(s) / 4];
-		const uint8_t *p = anem_cpu(m, unit, KU_HEADER_SIZE);
-		if (!p)
-			return ENG_E_RANGE;
-		struct ku_unit u;
-		uint64_t avail = m->dev_base + m->mem_size - unit;
-		if (ku_parse(p, (size_t)avail, &ctrl_h13_ku_limits, &u) != KU_OK)
-			return ENG_E_FAULT;
-		static const unsigned sec[H13_KSTREAM_N] = {KU_SEC_BIAS, KU_SEC_SCALE, KU_SEC_PALETTE,
-							    KU_SEC_ACTLUT};
-		len[s] = u.sec[sec[s]].size;
+		if (unit != parsed) {
+			const uint8_t *p = anem_cpu(m, unit, KU_HEADER_SIZE);
+			if (!p)
+				return ENG_E_RANGE;
+			uint64_t avail = m->dev_base + m->mem_size - unit;
+			if (ku_parse(p, (size_t)avail, &ctrl_h13_ku_limits, &u) != KU_OK)
+				return ENG_E_FAULT;
+			parsed = unit;
+		}
+		len[s] = u.sec[ku_stream_section[s]].size;
 	}
 	return ENG_OK;
 }
@@ -370,7 +366,7 @@ static int run_td(struct anem *m, uint64_t td_dev)
 	struct td_range tr[TD_MAX_RANGES];
 	struct mrange r[TD_MAX_RANGES];
 	unsigned n = 0, nr = 0;
-	const struct td_regs regs = {window_get, m};
+	const struct td_regs regs = {read_reg, m};
 	if (td_ranges(&h, &regs, slen, tr, TD_MAX_RANGES, &n, NULL, NULL) != TD_OK)
 		return ENG_E_FAULT;
 	for (unsigned i = 0; i < n; i++) {

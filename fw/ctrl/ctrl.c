@@ -44,11 +44,8 @@ const struct ku_limits ctrl_h13_ku_limits = {
 
 const struct ctrl_limits ctrl_default_limits = {.max_work = 1ull << 30, .max_grant = 256ull << 20};
 
-/* The kernel-unit section behind each kernel stream, and the record slot holding its address. */
-static const unsigned stream_section[CTRL_NSTREAMS] = {KU_SEC_BIAS, KU_SEC_SCALE, KU_SEC_PALETTE,
-							KU_SEC_ACTLUT};
-static const unsigned stream_slot[CTRL_NSTREAMS] = {KU_SLOT_BIAS_STREAM, KU_SLOT_POSTSCALE_STREAM,
-						     KU_SLOT_PALETTE_STREAM, KU_SLOT_ACTLUT_STREAM};
+/* The engine's kernel streams are the kernel unit's, in the same order. */
+_Static_assert(CTRL_NSTREAMS == KU_NSTREAMS, "one kernel stream per kernel-unit stream");
 
 static uint64_t weights_dva(const struct ldr_program *p)
 {
@@ -73,16 +70,21 @@ static enum ctrl_err fail(struct ctrl_plan *pl, enum ctrl_err e, int kind, int c
 	return e;
 }
 
-static enum ctrl_err fail_td(struct ctrl_plan *pl, enum td_err e, int kind, int ch, int bar)
+/* A range td_ranges() could not derive, named as the control path names it: its own error, or
+ * the policy's for sizes and arithmetic. */
+static void td_status(enum td_err e, int kind, int ch, struct ctrl_status *st)
 {
+	st->kind = kind;
+	st->ch = ch;
 	switch (e) {
-	case TD_E_FORMAT: return fail(pl, CTRL_E_FORMAT, kind, ch);
-	case TD_E_COEFF_NO_BAR: return fail(pl, CTRL_E_COEFF_NO_BAR, kind, ch);
-	case TD_E_STREAM_UNSIZED: return fail(pl, CTRL_E_STREAM, kind, ch);
-	case TD_E_EMPTY: return fail_pol(pl, POL_ERR_EMPTY, kind, ch, bar);
-	case TD_E_TOO_MANY: return fail_pol(pl, POL_ERR_TOO_MANY, kind, ch, bar);
-	default: return fail_pol(pl, POL_ERR_OVERFLOW, kind, ch, bar);
+	case TD_E_FORMAT: st->err = CTRL_E_FORMAT; return;
+	case TD_E_COEFF_NO_BAR: st->err = CTRL_E_COEFF_NO_BAR; return;
+	case TD_E_STREAM_UNSIZED: st->err = CTRL_E_STREAM; return;
+	default: break;
 	}
+	st->err = CTRL_E_POLICY;
+	st->pol = e == TD_E_EMPTY ? POL_ERR_EMPTY : e == TD_E_TOO_MANY ? POL_ERR_TOO_MANY
+							       : POL_ERR_OVERFLOW;
 }
 
 /* ---- relocations: the firmware applies exactly one kind, and refuses every other ---- */
@@ -236,8 +238,10 @@ static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct 
 	return CTRL_OK;
 }
 
-/* Derives TD i's ranges from its image and checks them (streams as the image has them). */
-static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const struct image *im)
+/* Derives TD i's ranges from its image and checks those whose kind is in `kinds` (bit per
+ * enum td_rkind); the TD's work counts every range derived. */
+static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const struct image *im,
+				      unsigned kinds)
 {
 	const struct ldr_td *td = &pl->p->tds[i];
 	struct td_hdr h;
@@ -247,10 +251,12 @@ static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const st
 	td_hdr_decode(td->hdr, &h);
 	const struct td_regs regs = {image_get, im};
 	enum td_err te = td_ranges(&h, &regs, pl->stream_len, r, TD_MAX_RANGES, &n, &bk, &bc);
-	if (te != TD_OK)
-		return fail_td(pl, te, bk, bc, -1);
+	if (te != TD_OK) {
+		td_status(te, bk, bc, &pl->st);
+		return pl->st.err;
+	}
 	for (unsigned k = 0; k < n; k++) {
-		enum ctrl_err e = check_range(pl, i, &r[k]);
+		enum ctrl_err e = (kinds >> r[k].kind) & 1u ? check_range(pl, i, &r[k]) : CTRL_OK;
 		if (e)
 			return e;
 	}
@@ -306,9 +312,9 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 	}
 	t->nstream_regs = 0;
 	for (unsigned s = 0; s < CTRL_NSTREAMS; s++) {
-		const struct ku_section_desc *sd = &pl->ku.sec[stream_section[s]];
+		const struct ku_section_desc *sd = &pl->ku.sec[ku_stream_section[s]];
 		uint32_t en = on && sd->size ? 1u : 0u;
-		uint32_t reloc = en ? rec[2 + stream_slot[s]] : 0;
+		uint32_t reloc = en ? rec[2 + ku_stream_slot[s]] : 0;
 		if (en && reloc == KU_SLOT_UNSET) {
 			pl->st.ku = KU_ERR_SLOT_UNSET;
 			return fail(pl, CTRL_E_KUNIT, CTRL_R_STREAM, (int)s);
@@ -358,7 +364,7 @@ static enum ctrl_err plan_unit(struct ctrl_plan *pl)
 	pl->have_ku = 1;
 	pl->ku_len = pl->ku.len;
 	for (unsigned s = 0; s < CTRL_NSTREAMS; s++)
-		pl->stream_len[s] = pl->ku.sec[stream_section[s]].size;
+		pl->stream_len[s] = pl->ku.sec[ku_stream_section[s]].size;
 	return CTRL_OK;
 }
 
@@ -396,33 +402,23 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 	pl->td_mem = sc->td_mem;
 	pl->td_dev = sc->td_dev;
 	pl->ntds = p->ntds;
-	static const struct image zero_image;
-	struct image im = zero_image;
-	im.p = p;
+	struct image im = {.p = p};
+	const unsigned streams = 1u << TD_R_STREAM;
 	for (unsigned i = 0; i < p->ntds; i++) {
 		pl->st.td = (int)i;
 		e = rebase_coeffs(pl, i, sc->td_mem);
 		if (e)
 			return e;
 		image_apply_td(&im, i, sc->td_mem);
-		if (pl->have_ku) {
-			/* the tiles first (streams off): the unit's records are patched with their
-			 * addresses; then every range again below, from the final image */
-			for (unsigned s = 0; s < CTRL_NSTREAMS; s++)
-				image_set(&im, H13_KSTREAM_ENABLE(s), 0);
-			e = derive_and_check(pl, i, &im);
-			if (!e)
-				e = plan_kunit(pl, i, sc, &im);
-			if (e)
-				return e;
-			struct ctrl_td_plan *t = &pl->td[i];
-			unsigned keep = 0;
-			for (unsigned r = 0; r < t->nranges; r++)
-				if (t->r[r].kind == CTRL_R_KUNIT)
-					t->r[keep++] = t->r[r];
-			t->nranges = keep;
-		}
-		e = derive_and_check(pl, i, &im);
+		/* every range but the streams (which no other range depends on), then, with a kernel
+		 * unit, the streams the firmware programs from the unit patched for those tiles */
+		for (unsigned s = 0; s < CTRL_NSTREAMS; s++)
+			image_set(&im, H13_KSTREAM_ENABLE(s), 0);
+		e = derive_and_check(pl, i, &im, ~streams);
+		if (!e && pl->have_ku)
+			e = plan_kunit(pl, i, sc, &im);
+		if (!e && pl->have_ku)
+			e = derive_and_check(pl, i, &im, streams);
 		if (e)
 			return e;
 		if (pol_add_ovf(pl->work, pl->td[i].work, &pl->work) || pl->work > lim->max_work)
@@ -435,7 +431,7 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 	for (unsigned b = 0; b < LDR_NBARS; b++)
 		if (pl->bars_used & (1u << b))
 			pl->bar_runtime[b] = pl->pol.buf[b].mapped;
-	pl->ku_dev = pl->have_ku && sc ? sc->ku_dev : 0;
+	pl->ku_dev = pl->have_ku ? sc->ku_dev : 0;
 	return CTRL_OK;
 }
 
@@ -444,8 +440,7 @@ static enum pol_err add_grant(struct subq_grant *g, unsigned *n, unsigned max, u
 			      uint64_t dva, uint64_t size, unsigned access, int weights,
 			      uint32_t *weights_bars)
 {
-	int wb = (*weights_bars >> bar) & 1;
-	if ((weights && (access & POL_WRITE)) || (wb && (access & POL_WRITE)))
+	if (((*weights_bars >> bar) & 1u) && (access & POL_WRITE))
 		return POL_ERR_WEIGHTS_WRITTEN;
 	for (unsigned i = 0; i < *n; i++)
 		if (g[i].bar == bar) {
@@ -464,12 +459,6 @@ static enum pol_err add_grant(struct subq_grant *g, unsigned *n, unsigned max, u
 		*weights_bars |= 1u << bar;
 	g[(*n)++] = (struct subq_grant){bar, access, 0, 0, dva, size, 0};
 	return POL_OK;
-}
-
-static uint32_t dflt_get(const void *ctx, uint32_t addr)
-{
-	const struct image *im = ctx;
-	return ldr_image_get(im->p, &im->img, addr);
 }
 
 int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,
@@ -524,9 +513,7 @@ int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsig
 	}
 	/* raw stream: the kernel BARs get the weights, TBase the TD area, the tensor BARs the
 	 * extents their TDs declare (the same ranges the plan checks) */
-	static const struct image zero_image;
-	struct image im = zero_image;
-	im.p = p;
+	struct image im = {.p = p};
 	for (unsigned i = 0; i < p->ntds && pe == POL_OK; i++) {
 		const struct ldr_td *td = &p->tds[i];
 		st.td = (int)i;
@@ -544,22 +531,11 @@ int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsig
 		st.td = (int)i;
 		image_apply_td(&im, i, p->buf + p->td_area_off);
 		td_hdr_decode(td->hdr, &h);
-		const struct td_regs regs = {dflt_get, &im};
+		const struct td_regs regs = {image_get, &im};
 		enum td_err te = td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, &bk, &bc);
 		if (te != TD_OK) {
-			st.kind = bk;
-			st.ch = bc;
-			if (te == TD_E_FORMAT) {
-				st.err = CTRL_E_FORMAT;
-				goto bad;
-			}
-			if (te == TD_E_COEFF_NO_BAR) {
-				st.err = CTRL_E_COEFF_NO_BAR;
-				goto bad;
-			}
-			pe = te == TD_E_EMPTY ? POL_ERR_EMPTY : te == TD_E_TOO_MANY ? POL_ERR_TOO_MANY
-										    : POL_ERR_OVERFLOW;
-			break;
+			td_status(te, bk, bc, &st);
+			goto bad;
 		}
 		for (unsigned k = 0; k < nr && pe == POL_OK; k++) {
 			const struct td_range *x = &r[k];

@@ -160,6 +160,11 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 	return KU_OK;
 }
 
+const uint8_t ku_stream_section[KU_NSTREAMS] = {KU_SEC_BIAS, KU_SEC_SCALE, KU_SEC_PALETTE,
+						 KU_SEC_ACTLUT};
+const uint8_t ku_stream_slot[KU_NSTREAMS] = {KU_SLOT_BIAS_STREAM, KU_SLOT_POSTSCALE_STREAM,
+					      KU_SLOT_PALETTE_STREAM, KU_SLOT_ACTLUT_STREAM};
+
 uint32_t ku_used_slots(const struct ku_unit *u)
 {
 	uint32_t m = (1u << KU_SLOT_INPUT_TILE) | (1u << KU_SLOT_OUTPUT_TILE);
@@ -168,13 +173,12 @@ uint32_t ku_used_slots(const struct ku_unit *u)
 	if (u->flags & KU_FLAG_SPARSE)
 		m |= 1u << KU_SLOT_MASK;
 	if (u->sec[KU_SEC_SCALE].size)
-		m |= (1u << KU_SLOT_SCALE_VEC) | (1u << KU_SLOT_POSTSCALE_STREAM);
+		m |= 1u << KU_SLOT_SCALE_VEC;
 	if (u->sec[KU_SEC_BIAS].size)
-		m |= (1u << KU_SLOT_BIAS_VEC) | (1u << KU_SLOT_BIAS_STREAM);
-	if (u->sec[KU_SEC_PALETTE].size)
-		m |= 1u << KU_SLOT_PALETTE_STREAM;
-	if (u->sec[KU_SEC_ACTLUT].size)
-		m |= 1u << KU_SLOT_ACTLUT_STREAM;
+		m |= 1u << KU_SLOT_BIAS_VEC;
+	for (unsigned s = 0; s < KU_NSTREAMS; s++)
+		if (u->sec[ku_stream_section[s]].size)
+			m |= 1u << ku_stream_slot[s];
 	return m;
 }
 
@@ -225,14 +229,9 @@ enum ku_err ku_patch(const struct ku_unit *u, const struct ku_dispatch *d, uint8
 				a[KU_SLOT_SCALE_VEC] = sec_base[KU_SEC_SCALE] + first_channel * sw;
 			if (used & (1u << KU_SLOT_BIAS_VEC))
 				a[KU_SLOT_BIAS_VEC] = sec_base[KU_SEC_BIAS] + first_channel * bw;
-			if (used & (1u << KU_SLOT_BIAS_STREAM))
-				a[KU_SLOT_BIAS_STREAM] = sec_base[KU_SEC_BIAS];
-			if (used & (1u << KU_SLOT_POSTSCALE_STREAM))
-				a[KU_SLOT_POSTSCALE_STREAM] = sec_base[KU_SEC_SCALE];
-			if (used & (1u << KU_SLOT_PALETTE_STREAM))
-				a[KU_SLOT_PALETTE_STREAM] = sec_base[KU_SEC_PALETTE];
-			if (used & (1u << KU_SLOT_ACTLUT_STREAM))
-				a[KU_SLOT_ACTLUT_STREAM] = sec_base[KU_SEC_ACTLUT];
+			for (unsigned s = 0; s < KU_NSTREAMS; s++)
+				if (used & (1u << ku_stream_slot[s]))
+					a[ku_stream_slot[s]] = sec_base[ku_stream_section[s]];
 			uint8_t *p = out + set_offset(u, c) + KU_SET_HEADER + (size_t)i * KU_RECORD_SIZE;
 			for (unsigned s = 0; s < KU_NSLOTS; s++) {
 				uint32_t v;

@@ -40,6 +40,13 @@ enum ku_slot {
 	KU_SLOT_ACTLUT_STREAM, KU_NSLOTS
 };
 
+/* The four kernel coefficient streams (guide-25 Table 25.4, in its order: bias, post-scale,
+ * palette LUT, activation LUT): the section each streams, and the record slot holding its
+ * address. */
+#define KU_NSTREAMS 4u
+extern const uint8_t ku_stream_section[KU_NSTREAMS];
+extern const uint8_t ku_stream_slot[KU_NSTREAMS];
+
 enum ku_err {
 	KU_OK = 0,
 	KU_ERR_TRUNCATED,        /* shorter than its descriptor or its declared size */

@@ -83,14 +83,9 @@ static void reg_name(struct pr *o, const struct ldr_write *w)
 		pf(o, "0x%05lx", (unsigned long)w->addr);
 		return;
 	}
-	pf(o, "%s.", w->loc.block->name);
-	if (w->loc.reg) {
-		pf(o, "%s", w->loc.reg->name);
-		if (w->loc.reg->count > 1)
-			pf(o, "[%u]", w->loc.index);
-	} else {
-		pf(o, "Rsvd_0x%03lx", (unsigned long)w->loc.block_off);
-	}
+	char name[RM_NAME_MAX];
+	rm_loc_name(&w->loc, name, sizeof name);
+	pf(o, "%s", name);
 }
 
 static void text_write(struct pr *o, const struct ldr_write *w)

@@ -98,16 +98,25 @@ static enum pol_err check(struct pol_table *t, unsigned bar, uint64_t offset, ui
 	return POL_OK;
 }
 
-enum pol_err pol_rebase(struct pol_table *t, unsigned bar, uint64_t iova, uint64_t len,
-			unsigned access, uint64_t *runtime)
+/* [addr, addr + len) where addr counts in the grant's device-virtual range (by_mapped 0) or its
+ * engine range (by_mapped 1). */
+static enum pol_err check_from(struct pol_table *t, unsigned bar, uint64_t addr, int by_mapped,
+			       uint64_t len, unsigned access, uint64_t *runtime)
 {
 	if (bar >= POL_MAX_BUFFERS)
 		return POL_ERR_BAR_INDEX;
 	if (!(t->present & (1u << bar)))
 		return POL_ERR_BAR_ABSENT;
-	if (iova < t->buf[bar].dva)
+	uint64_t base = by_mapped ? t->buf[bar].mapped : t->buf[bar].dva;
+	if (addr < base)
 		return POL_ERR_OUT_OF_BUFFER;
-	return check(t, bar, iova - t->buf[bar].dva, len, access, runtime);
+	return check(t, bar, addr - base, len, access, runtime);
+}
+
+enum pol_err pol_rebase(struct pol_table *t, unsigned bar, uint64_t iova, uint64_t len,
+			unsigned access, uint64_t *runtime)
+{
+	return check_from(t, bar, iova, 0, len, access, runtime);
 }
 
 enum pol_err pol_check_offset(struct pol_table *t, unsigned bar, uint64_t offset, uint64_t len,
@@ -119,13 +128,7 @@ enum pol_err pol_check_offset(struct pol_table *t, unsigned bar, uint64_t offset
 enum pol_err pol_check_runtime(struct pol_table *t, unsigned bar, uint64_t runtime, uint64_t len,
 			       unsigned access, uint64_t *out)
 {
-	if (bar >= POL_MAX_BUFFERS)
-		return POL_ERR_BAR_INDEX;
-	if (!(t->present & (1u << bar)))
-		return POL_ERR_BAR_ABSENT;
-	if (runtime < t->buf[bar].mapped)
-		return POL_ERR_OUT_OF_BUFFER;
-	return check(t, bar, runtime - t->buf[bar].mapped, len, access, out);
+	return check_from(t, bar, runtime, 1, len, access, out);
 }
 
 enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, unsigned naxes,

@@ -3,6 +3,8 @@
 
 #include "fw/regmap/regmap_tables.inc"
 
+#include <stdio.h>
+
 #define NGENS (sizeof gens / sizeof gens[0])
 
 static unsigned gen_slots(const struct rm_gen *g)
@@ -91,4 +93,14 @@ uint32_t rm_field_get(const struct rm_field *f, uint32_t value)
 	if (f->width >= 32)
 		return value >> f->lsb;
 	return (value >> f->lsb) & ((1u << f->width) - 1);
+}
+
+void rm_loc_name(const struct rm_loc *loc, char *buf, size_t len)
+{
+	if (!loc->reg)
+		snprintf(buf, len, "%s.Rsvd_0x%03lx", loc->block->name, (unsigned long)loc->block_off);
+	else if (loc->reg->count > 1)
+		snprintf(buf, len, "%s.%s[%u]", loc->block->name, loc->reg->name, loc->index);
+	else
+		snprintf(buf, len, "%s.%s", loc->block->name, loc->reg->name);
 }

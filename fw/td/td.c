@@ -184,6 +184,19 @@ static enum td_err tile(const struct td_hdr *h, const struct td_regs *r, unsigne
 					(uint8_t)(out ? TD_WRITE : TD_READ), base, ext});
 }
 
+/* A coefficient channel or kernel stream: read at an absolute address, inside KBase0's grant;
+ * with KBase0 disabled, or of no length (no_len names that), there is no such range. */
+static enum td_err kernel_range(const struct td_hdr *h, int kbe, unsigned kind, unsigned ch,
+				uint64_t addr, uint64_t len, enum td_err no_len, struct ranges_out *o)
+{
+	if (!kbe)
+		return TD_E_COEFF_NO_BAR;
+	if (!len)
+		return no_len;
+	return put(o, (struct td_range){(uint8_t)kind, (uint8_t)ch, H13_BAR_KBASE0,
+					h->bar_idx[H13_BAR_KBASE0], 1, 0, TD_READ, addr, len});
+}
+
 enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 		      const uint32_t stream_len[H13_KSTREAM_N], struct td_range *out, unsigned max,
 		      unsigned *n, int *bad_kind, int *bad_ch)
@@ -223,38 +236,24 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 					      TD_READ, 0, 0});
 	}
 	ch = -1;
-	/* coefficient channels: absolute engine addresses, inside KBase0's grant */
+	/* coefficient channels and kernel streams: absolute engine addresses (their base and
+	 * relocation registers), inside KBase0's grant */
 	int kbe = (h->bar_en >> H13_BAR_KBASE0) & 1;
 	for (unsigned c = 0; c < H13_COEFF_NCH && e == TD_OK; c++) {
 		if (!H13_GET(REG(H13_COEFF_DMACONFIG(c)), H13_DMA_EN))
 			continue;
 		kind = TD_R_COEFF;
 		ch = (int)c;
-		uint64_t len = H13_ADDR_BYTES(REG(H13_COEFF_BFRSIZE(c)));
-		if (!kbe)
-			e = TD_E_COEFF_NO_BAR;
-		else if (!len)
-			e = TD_E_EMPTY;
-		else
-			e = put(&o, (struct td_range){TD_R_COEFF, (uint8_t)c, H13_BAR_KBASE0,
-						      h->bar_idx[H13_BAR_KBASE0], 1, 0, TD_READ,
-						      H13_ADDR_BYTES(REG(H13_COEFF_BASEADDR(c))), len});
+		e = kernel_range(h, kbe, TD_R_COEFF, c, H13_ADDR_BYTES(REG(H13_COEFF_BASEADDR(c))),
+				 H13_ADDR_BYTES(REG(H13_COEFF_BFRSIZE(c))), TD_E_EMPTY, &o);
 	}
-	/* kernel streams: absolute engine addresses (their relocation registers) */
 	for (unsigned s = 0; s < H13_KSTREAM_N && e == TD_OK; s++) {
 		if (!(REG(H13_KSTREAM_ENABLE(s)) & 1u))
 			continue;
 		kind = TD_R_STREAM;
 		ch = (int)s;
-		uint32_t len = stream_len ? stream_len[s] : 0;
-		if (!kbe)
-			e = TD_E_COEFF_NO_BAR;
-		else if (!len)
-			e = TD_E_STREAM_UNSIZED;
-		else
-			e = put(&o, (struct td_range){TD_R_STREAM, (uint8_t)s, H13_BAR_KBASE0,
-						      h->bar_idx[H13_BAR_KBASE0], 1, 0, TD_READ,
-						      REG(H13_KSTREAM_RELOC(s)), len});
+		e = kernel_range(h, kbe, TD_R_STREAM, s, REG(H13_KSTREAM_RELOC(s)),
+				 stream_len ? stream_len[s] : 0, TD_E_STREAM_UNSIZED, &o);
 	}
 	*n = o.n;
 	if (e != TD_OK) {

@@ -48,13 +48,23 @@ TEST(regmap, h13_lookups)
 	CHECK(rm_lookup(g, 0x2, &l) != 0);
 	CHECK(rm_lookup(g, 0x3ffffff, &l) != 0);
 	CHECK(rm_lookup(rm_gen_by_number(14), 0x0, &l) != 0);
-	/* slots are dense and invert */
+	/* slots are dense and invert, and every name fits RM_NAME_MAX */
 	for (unsigned s = 0; s < g->nslots; s++) {
 		uint32_t a;
+		char name[RM_NAME_MAX + 8];
 		REQUIRE(rm_slot_addr(g, s, &a) == 0);
 		REQUIRE(rm_lookup(g, a, &l) == 0);
 		CHECK_EQ(l.slot, s);
+		rm_loc_name(&l, name, sizeof name);
+		CHECK(strlen(name) < RM_NAME_MAX);
 	}
+	char nm[RM_NAME_MAX];
+	REQUIRE(rm_lookup(g, H13_COEFF_BASEADDR(3), &l) == 0);
+	rm_loc_name(&l, nm, sizeof nm);
+	CHECK_STR(nm, "KernelDMASrc.CoeffBaseAddr[3]");
+	REQUIRE(rm_lookup(g, 0x1f800, &l) == 0);
+	rm_loc_name(&l, nm, sizeof nm);
+	CHECK_STR(nm, "KernelDMASrc.Rsvd_0x000");
 	uint32_t a;
 	CHECK(rm_slot_addr(g, g->nslots, &a) != 0);
 }
