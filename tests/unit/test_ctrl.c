@@ -7,7 +7,9 @@
 #include "hal/hal.h"
 #include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
-#include "hal/hal.h"
+#include "fw/loader/hwx_format.h"
+#include "fw/loader/hwx_write.h"
+#include "fw/td/td.h"
 #include "tests/harness/harness.h"
 
 #include <stdio.h>
@@ -710,4 +712,195 @@ TEST(ctrl, fixtures_run_on_model)
 		CHECK_EQ(res.nwrites, 140u * res.ntds);
 		free(buf);
 	}
+}
+
+/* ---- issue 16's reproductions as whole submissions, with the default grants ---- */
+static uint8_t hwxbuf[0x10000];
+
+/* The synthetic TD (built into prog, raw length rawlen) and its weights as a container: input
+ * window "image" on BAR 5 and output window "out" on BAR 4, as the synthetic TD selects. */
+static size_t synth_hwx(size_t rawlen, uint64_t in_size, uint64_t out_size)
+{
+	struct hwxw_window w[2] = {{"image", 5, LDR_WIN_INPUT, in_size},
+				   {"out", 4, LDR_WIN_OUTPUT, out_size}};
+	struct hwxw_spec s = {4, prog, TD_BYTES, TD_BYTES, 1, 0, prog + W_OFF, rawlen - W_OFF,
+			      1, w, 2, NULL};
+	size_t len = 0;
+	return hwxw_write(&s, hwxbuf, sizeof hwxbuf, &len) == HWXW_OK ? len : 0;
+}
+
+/* Moves every address field holding old (segment, section, window name, BAR table) to new:
+ * the container's header words, as a hand-edited file would. Returns how many it changed. */
+static unsigned hwx_move(uint8_t *b, size_t len, uint32_t old, uint32_t new_addr)
+{
+	unsigned n = 0;
+	for (size_t o = 0; o + 4 <= len && o + 4 <= 0x4000; o += 4)
+		if (le_rd32(b + o) == old) {
+			le_wr32(b + o, new_addr);
+			n++;
+		}
+	return n;
+}
+
+/* The BAR table of the container's thread command (NULL when there is none). */
+static uint8_t *hwx_thread_bars(uint8_t *b, size_t len)
+{
+	uint32_t ncmds = le_rd32(b + 16);
+	size_t o = HWX_HEADER_BYTES;
+	for (uint32_t i = 0; i < ncmds && o + 8 <= len; i++) {
+		uint32_t cmd = le_rd32(b + o), size = le_rd32(b + o + 4);
+		if (cmd == LC_THREAD && o + 16 + THREAD_MAIN_MIN <= len)
+			return b + o + 16 + THREAD_BARS_OFF;
+		if (size < 8)
+			return NULL;
+		o += size;
+	}
+	return NULL;
+}
+
+static const char *submit_default(const uint8_t *buf, size_t len, unsigned flags,
+				  struct anes_result *res)
+{
+	memset(res, 0, sizeof *res);
+	tsubmit(buf, len, flags, NULL, 0, 1, 0, null_out, NULL, NULL, res);
+	return anes_result_name(res);
+}
+
+TEST(ctrl, container_reproductions_refused_by_name)
+{
+	struct synth s;
+	struct anes_result res;
+	static struct ldr_program p;
+	synth_default(&s);
+	size_t raw = synth_build(&s);
+	/* the control: the container as built runs */
+	size_t len = synth_hwx(raw, 256, 256);
+	REQUIRE(len);
+	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "ok");
+	CHECK(res.canaries_ok && res.nmoves > 0);
+	REQUIRE(ldr_load(hwxbuf, len, 0, &p) == LDR_OK);
+	uint32_t weights = (uint32_t)p.bars[1], out = (uint32_t)p.bars[4];
+	REQUIRE(weights && out);
+
+	/* an output window placed over the weights (they would become writable): the loader
+	 * refuses a window whose section overlaps another */
+	CHECK(hwx_move(hwxbuf, len, out, weights) >= 3);
+	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "sections_overlap");
+	CHECK(res.canaries_ok && res.nmoves == 0);
+
+	/* KBase0 names a BAR only the thread command's table names, 0x40 past the weights: no
+	 * buffer is granted for it */
+	s.hdr9 = 7u | 1u << 5; /* KBase0 = BAR 7 */
+	raw = synth_build(&s);
+	len = synth_hwx(raw, 256, 256);
+	REQUIRE(len);
+	uint8_t *bars = hwx_thread_bars(hwxbuf, len);
+	REQUIRE(bars);
+	le_wr64(bars + 8 * 7, weights + 0x40);
+	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "bar-not-granted");
+	CHECK(res.canaries_ok && res.nmoves == 0);
+
+	/* KBase0 names the input window, too small for the 0xc0 bytes of coefficients the TD
+	 * reads from it: checked where the engine reads them (the window), so refused */
+	s.hdr9 = 5u | 1u << 5; /* KBase0 = BAR 5 */
+	raw = synth_build(&s);
+	len = synth_hwx(raw, 0x80, 256);
+	REQUIRE(len);
+	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "range-outside-granted-buffer");
+	CHECK(res.canaries_ok && res.nmoves == 0);
+	/* the same window, large enough, runs */
+	len = synth_hwx(raw, 0x100, 256);
+	REQUIRE(len);
+	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "ok");
+
+	/* a window over what a grant may hold: refused by its own name, before any allocation */
+	synth_default(&s);
+	raw = synth_build(&s);
+	len = synth_hwx(raw, 300u << 20, 256);
+	REQUIRE(len);
+	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "grant-too-large");
+	CHECK(res.canaries_ok && res.nmoves == 0);
+}
+
+/* The relocations the firmware does not apply are refused, not ignored (conv.hwx, edited). */
+TEST(ctrl, unapplied_relocations_refused)
+{
+	if (!test_shared_dir())
+		SKIP("../shared fixtures absent");
+	uint8_t *buf;
+	size_t len;
+	REQUIRE(test_read_file(test_shared_path("fixtures/hwx/conv.hwx"), &buf, &len) == 0);
+	static struct ldr_program p;
+	REQUIRE(ldr_load(buf, len, 0, &p) == LDR_OK);
+	REQUIRE(p.text_sect >= 0 && p.sects[p.text_sect].nreloc > 0);
+	size_t ro = p.sects[p.text_sect].reloff;
+	REQUIRE(ro + 8 <= len);
+	struct anes_result res;
+	CHECK_STR(submit_default(buf, len, 0, &res), "ok");
+	uint32_t addr = le_rd32(buf + ro), info = le_rd32(buf + ro + 4);
+	/* 1: aimed at the TD header (word 2) */
+	le_wr32(buf + ro, 8);
+	CHECK_STR(submit_default(buf, len, 0, &res), "relocation-not-applied");
+	CHECK(res.canaries_ok && res.nmoves == 0);
+	le_wr32(buf + ro, addr);
+	/* 2: a length other than 4 bytes (r_length 3: 8 bytes) */
+	le_wr32(buf + ro + 4, (info & ~(3u << 25)) | 3u << 25);
+	const char *got = submit_default(buf, len, 0, &res);
+	CHECKF(test_str_eq(got, "relocation-not-applied") || !res.loaded, "8-byte reloc: %s", got);
+	CHECK(res.canaries_ok && res.nmoves == 0);
+	/* 3: aimed at a section other than the weights (ordinal 1: __text itself) */
+	le_wr32(buf + ro + 4, (info & ~0xffffffu) | 1u);
+	CHECK_STR(submit_default(buf, len, 0, &res), "relocation-not-applied");
+	CHECK(res.canaries_ok && res.nmoves == 0);
+	le_wr32(buf + ro + 4, info);
+	CHECK_STR(submit_default(buf, len, 0, &res), "ok");
+	free(buf);
+}
+
+/* 64 TDs that each move 64 MiB in and out: refused by the work budget before anything is
+ * allocated or run; the same chain of small TDs runs. */
+static uint8_t chain[64 * 0x300 + 0x100];
+
+static size_t synth_chain(const struct synth *s, unsigned ntds)
+{
+	size_t one = synth_build(s);
+	(void)one;
+	memset(chain, 0, sizeof chain);
+	for (unsigned t = 0; t < ntds; t++) {
+		uint32_t w[H13_TD_HEADER_WORDS];
+		struct td_hdr h;
+		memcpy(chain + t * 0x300u, prog, TD_BYTES);
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			w[i] = le_rd32(prog + 4 * i);
+		td_hdr_decode(w, &h);
+		h.tid = t;
+		h.eon = t + 1 == ntds;
+		h.next_ptr = h.eon ? 0 : (t + 1) * 0x300u;
+		h.next_size = h.eon ? 0 : TD_BYTES / 4 - 1;
+		td_hdr_encode(&h, w);
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			le_wr32(chain + t * 0x300u + 4 * i, w[i]);
+	}
+	size_t wo = (ntds - 1) * 0x300u + W_OFF;
+	memcpy(chain + wo, s->weights, s->wlen);
+	return wo + s->wlen;
+}
+
+TEST(ctrl, sixty_four_large_tds_over_the_work_budget)
+{
+	struct synth s;
+	struct anes_result res;
+	synth_default(&s);
+	size_t len = synth_chain(&s, 64);
+	CHECK_STR(submit_default(chain, len, LDR_F_RAW, &res), "ok");
+	CHECK_EQ(res.ntds, 64u);
+	/* 32 x 1024 rows x 1024 planes of fp16: 64 MiB in and out per TD, 8 GiB in all */
+	s.hin = s.hout = 1024;
+	s.cin = s.cout = 1024;
+	s.src[2] = s.dst[2] = 64u * 1024;
+	s.src[3] = s.dst[3] = 64u << 20;
+	len = synth_chain(&s, 64);
+	CHECK_STR(submit_default(chain, len, LDR_F_RAW, &res), "work-over-budget");
+	CHECK(res.canaries_ok);
+	CHECKF(res.nmoves == 0, "%u moves", res.nmoves);
 }
