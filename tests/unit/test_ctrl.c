@@ -23,6 +23,7 @@ struct synth {
 	uint32_t dst_en, dst[5];
 	uint32_t src2[5];        /* the second source's own base and strides (TileDMASrc +0x1c..) */
 	uint32_t hdr8, hdr9;
+	int no_kdma;             /* 1: the TD writes no KernelDMASrc block (it inherits one) */
 	unsigned ncoeff;
 	uint32_t coeff_base[16], coeff_size[16];
 	const uint8_t *weights;
@@ -42,6 +43,8 @@ static size_t synth_build(const struct synth *s)
 	w[8] = s->hdr8;
 	w[9] = s->hdr9;
 	/* KernelDMASrc: 62 words from 0x1f800 */
+	if (s->no_kdma)
+		goto common;
 	w[n++] = (61u << 26) | 0x1f800u;
 	for (unsigned i = 0; i < 62; i++)
 		w[n + i] = 0;
@@ -51,6 +54,7 @@ static size_t synth_build(const struct synth *s)
 		w[n + 34 + c] = s->coeff_size[c];
 	}
 	n += 62;
+common:
 	/* Common: 16 words from 0 */
 	w[n++] = (15u << 26) | 0x0u;
 	w[n + 0] = s->win | s->hin << 16;
@@ -574,6 +578,59 @@ TEST(ctrl, second_source_from_its_own_registers)
 	g[n++] = G(6, 0x13f, POL_READ);
 	CHECK_STR(submit(len, g, n, &intact, &ran), "range-outside-granted-buffer");
 	CHECK(!ran);
+}
+
+/* A second TD that writes no coefficient registers runs with the first TD's, which the plan
+ * rebased to engine addresses: they are checked (and read) as those addresses, inside the
+ * weights grant, not taken again as offsets from the BAR. */
+TEST(ctrl, inherited_coefficient_base_stays_absolute)
+{
+	static uint8_t td0[TD_BYTES];
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	synth_default(&s);
+	synth_build(&s);
+	memcpy(td0, prog, TD_BYTES);
+	s.no_kdma = 1;
+	synth_build(&s);
+	/* prog: TD 0 at 0, TD 1 (prog's current TD) at 0x300, weights at 0x300 + W_OFF */
+	memmove(prog + 0x300, prog, TD_BYTES);
+	memset(prog + TD_BYTES, 0, 0x300 - TD_BYTES);
+	memcpy(prog, td0, TD_BYTES);
+	for (unsigned t = 0; t < 2; t++) {
+		uint32_t w[H13_TD_HEADER_WORDS];
+		struct td_hdr h;
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			w[i] = le_rd32(prog + 0x300 * t + 4 * i);
+		td_hdr_decode(w, &h);
+		h.tid = t;
+		h.eon = t == 1;
+		h.next_ptr = t == 0 ? 0x300u : 0;
+		h.next_size = t == 0 ? TD_BYTES / 4 - 1 : 0;
+		td_hdr_encode(&h, w);
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			le_wr32(prog + 0x300 * t + 4 * i, w[i]);
+	}
+	memcpy(prog + 0x300 + W_OFF, wts, 0xc0);
+	size_t len = 0x300 + W_OFF + 0xc0;
+	default_grants(g, &n);
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran && intact);
+	REQUIRE(lp.ntds == 2);
+	CHECK(lp.tds[1].nwrites + 62 <= lp.tds[0].nwrites); /* TD 1 wrote no coefficient words */
+	unsigned seen = 0;
+	for (unsigned r = 0; r < plan.td[1].nranges; r++) {
+		const struct ctrl_range *x = &plan.td[1].r[r];
+		if (x->kind != CTRL_R_COEFF)
+			continue;
+		CHECK_EQ(x->bar, 1u);
+		CHECK_EQ(x->off, 64u * x->ch);
+		CHECK_EQ(x->runtime, g[2].mapped + 64u * x->ch);
+		seen++;
+	}
+	CHECK_EQ(seen, 3u);
 }
 
 /* A TD may not write the registers only the firmware programs (the kernel streams). */
