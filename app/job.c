@@ -119,8 +119,9 @@ static int submit_via_queue(struct subq *q, struct anes *session, const uint8_t 
 		printf("queue: no completion\n");
 		return 1;
 	}
-	printf("completion: id %lu %s (%s) domain %lu code %lu\n", (unsigned long)c.id,
-	       status_name(c.status), j.err, (unsigned long)c.domain, (unsigned long)c.code);
+	printf("completion: id %lu %s (%s) domain %s code %lu\n", (unsigned long)c.id,
+	       status_name(c.status), j.err, subq_domain_name((enum subq_domain)c.domain),
+	       (unsigned long)c.code);
 	return c.status == SUBQ_DONE ? j.rc : 1;
 }
 

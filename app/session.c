@@ -1,5 +1,6 @@
 /* A whole submission on the engine (see session.h). */
 #include "app/session.h"
+#include "fw/codec/codec.h"
 #include "fw/common/outf.h"
 
 #include <stdlib.h>
@@ -75,9 +76,10 @@ static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
 	outf(out, ctx, "\n");
 }
 
-/* The arena: guard | TD memory | guard | kunit scratch | guard | grant 0 | guard | ... */
+/* The arena: guard | TD memory | guard | kunit scratch | guard | fold scratch | guard |
+ * grant 0 | guard | ... (the fold scratch only when the program may fold weights) */
 struct layout {
-	uint64_t size, td_off, ku_off;
+	uint64_t size, td_off, ku_off, fold_off, fold_cap;
 };
 
 /* Places every grant (arithmetic only: nothing is allocated before every size is checked). */
@@ -90,6 +92,10 @@ static int place(struct anes *s, unsigned n, uint64_t max_arena, uint64_t max_gr
 	lo->size += round_page(p->td_area_len) + ANES_GUARD;
 	lo->ku_off = lo->size;
 	lo->size += round_page(p->weights_len) + ANES_GUARD;
+	lo->fold_cap = ctrl_fold_cap(p);
+	lo->fold_off = lo->size;
+	if (lo->fold_cap)
+		lo->size += round_page(lo->fold_cap) + ANES_GUARD;
 	for (unsigned i = 0; i < n; i++) {
 		struct subq_grant *g = &s->g[i];
 		if (g->size > max_grant) {
@@ -142,12 +148,14 @@ static int canaries_intact(const struct anes *s, unsigned n, const uint8_t *mem,
 			   const struct layout *lo)
 {
 	const struct ldr_program *p = &s->prog;
-	uint64_t starts[2 + ANES_MAX_GRANTS], ends[2 + ANES_MAX_GRANTS];
+	uint64_t starts[3 + ANES_MAX_GRANTS], ends[3 + ANES_MAX_GRANTS];
 	unsigned nr = 0;
 	starts[nr] = lo->td_off;
 	ends[nr++] = lo->td_off + p->td_area_len;
 	starts[nr] = lo->ku_off;
 	ends[nr++] = lo->ku_off + p->weights_len;
+	starts[nr] = lo->fold_off;
+	ends[nr++] = lo->fold_off + s->plan.fold_used;
 	for (unsigned i = 0; i < n; i++) {
 		starts[nr] = s->g[i].mapped - ANES_DEV_BASE;
 		ends[nr] = starts[nr] + s->g[i].size;
@@ -191,6 +199,17 @@ static void report(struct anes *s, const struct anes_opts *o, struct anes_result
 		     streams_on(&s->plan.td[i]) ? ", kernel-unit streams programmed" : "");
 		char act[120];
 		anem_act_describe(&m->td_act[i], act, sizeof act);
+		if (s->plan.td[i].folded)
+			outf(o->out, o->ctx,
+			     "td %u: weights folded by the firmware: %lu %s values to dense fp16 through "
+			     "fw/codec (H13 does not stream them), coefficient channels 0x%x\n",
+			     i, (unsigned long)s->plan.td[i].fold_values,
+			     s->plan.td[i].fold_type == CODEC_Q_INT8 ? "int8" : "uint8",
+			     (unsigned)s->plan.td[i].folded);
+		if (s->plan.td[i].folded) {
+			res->folded_tds++;
+			res->fold_values += s->plan.td[i].fold_values;
+		}
 		outf(o->out, o->ctx, "td %u: activation: %s", i, act);
 		if (m->td_act[i].state == ANEM_ACT_APPLIED) {
 			outf(o->out, o->ctx, ", applied to %lu fp16 values",
@@ -211,7 +230,8 @@ static void trace_ranges(const struct ctrl_plan *pl, const struct anes_opts *o)
 			     "  td %u range %-6s ch %u bar %u off 0x%lx len 0x%lx -> 0x%08lx %s%s\n", i,
 			     ctrl_kind_name(x->kind), x->ch, x->bar, (unsigned long)x->off,
 			     (unsigned long)x->len, (unsigned long)x->runtime, acc_name(x->access),
-			     x->whole ? " (whole grant)" : "");
+			     x->whole ? " (whole grant)"
+			     : x->folded ? " (weights the firmware folded, in its own memory)" : "");
 		}
 }
 
@@ -267,20 +287,25 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 			print_status(&res->st, o->out, o->ctx);
 		return 1;
 	}
-	/* plan before any arena exists: the firmware's TD memory and kernel-unit scratch first */
-	uint8_t *fwmem = malloc((size_t)(p->td_area_len + p->weights_len) + 1);
+	/* plan before any arena exists: the firmware's TD memory, kernel-unit and fold scratch first */
+	size_t fwlen = (size_t)p->td_area_len + p->weights_len + (size_t)lo.fold_cap;
+	uint8_t *fwmem = malloc(fwlen + 1);
 	if (!fwmem) {
 		res->serr = ANES_E_NOMEM;
 		outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(res->serr));
 		return 1;
 	}
-	const struct pol_range forbid[2] = {
+	const struct pol_range forbid[3] = {
 		{ANES_DEV_BASE + lo.td_off, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
 		{ANES_DEV_BASE + lo.ku_off, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
+		{ANES_DEV_BASE + lo.fold_off, lo.fold_cap ? round_page(lo.fold_cap) : ANES_GUARD, 0, 0},
 	};
+	uint8_t *fold_mem = fwmem + p->td_area_len + p->weights_len;
 	const struct ctrl_scratch sc = {fwmem, p->td_area_len, ANES_DEV_BASE + lo.td_off,
-					fwmem + p->td_area_len, p->weights_len, ANES_DEV_BASE + lo.ku_off};
-	enum ctrl_err ce = ctrl_plan(&s->plan, p, s->g, n, forbid, 2, &sc, lim);
+					fwmem + p->td_area_len, p->weights_len, ANES_DEV_BASE + lo.ku_off,
+					lo.fold_cap ? fold_mem : NULL, (size_t)lo.fold_cap,
+					ANES_DEV_BASE + lo.fold_off};
+	enum ctrl_err ce = ctrl_plan(&s->plan, p, s->g, n, forbid, lo.fold_cap ? 3 : 2, &sc, lim);
 	res->st = s->plan.st;
 	res->work = s->plan.work;
 	if (ce != CTRL_OK) {
@@ -298,6 +323,8 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 	memset(mem, ANES_CANARY, (size_t)lo.size);
 	memcpy(mem + lo.td_off, fwmem, p->td_area_len);
 	memcpy(mem + lo.ku_off, fwmem + p->td_area_len, p->weights_len);
+	if (s->plan.fold_used)
+		memcpy(mem + lo.fold_off, fold_mem, (size_t)s->plan.fold_used);
 	free(fwmem);
 	s->plan.td_mem = mem + lo.td_off; /* the engine's copy, where the driver reads it */
 	fill(s, n, mem, o->hooks);
@@ -368,7 +395,9 @@ void anes_completion(const struct anes_result *res, struct subq_completion *c)
 		c->code = (uint32_t)res->lerr;
 	} else if (res->st.err != CTRL_OK) {
 		c->status = SUBQ_REFUSED;
-		c->domain = res->st.err == CTRL_E_KUNIT ? SUBQ_DOM_KUNIT : SUBQ_DOM_POLICY;
+		c->domain = res->st.err == CTRL_E_KUNIT    ? SUBQ_DOM_KUNIT
+			    : res->st.err == CTRL_E_POLICY ? SUBQ_DOM_POLICY
+							   : SUBQ_DOM_CTRL;
 		c->code = res->st.err == CTRL_E_KUNIT    ? (uint32_t)res->st.ku
 			  : res->st.err == CTRL_E_POLICY ? (uint32_t)res->st.pol
 							 : (uint32_t)res->st.err;

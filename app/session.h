@@ -43,6 +43,8 @@ struct anes_result {
 	uint64_t bytes, work;
 	unsigned act_applied;     /* TDs whose activation the model applied */
 	uint64_t act_elems;       /* fp16 values it evaluated */
+	unsigned folded_tds;      /* TDs whose weights the firmware folded to fp16 */
+	uint64_t fold_values;     /* weights it decoded doing so */
 };
 
 /*

@@ -1,4 +1,7 @@
 #include "fw/ctrl/ctrl.h"
+#include "fw/codec/codec.h"
+#include "fw/common/le.h"
+#include "fw/formats/formats.h"
 
 #include <string.h>
 
@@ -16,6 +19,9 @@ static const char *const err_names[CTRL_E_COUNT_] = {
 	[CTRL_E_RELOC] = "relocation-not-applied",
 	[CTRL_E_STREAM] = "stream-without-kernel-unit",
 	[CTRL_E_WORK] = "work-over-budget",
+	[CTRL_E_FOLD_REGS] = "fold-registers-not-written",
+	[CTRL_E_FOLD_SOURCE] = "fold-source-not-weights",
+	[CTRL_E_KERNEL_FMT] = "kernel-format-unknown",
 };
 
 const char *ctrl_err_name(enum ctrl_err e)
@@ -140,8 +146,8 @@ static enum ctrl_err rebase_coeffs(struct ctrl_plan *pl, unsigned i, uint8_t *td
 	ldr_writes_begin(p, i, &it);
 	while (ldr_writes_next(&it, &w)) {
 		int ch = coeff_base_channel(w.addr);
-		if (ch < 0)
-			continue;
+		if (ch < 0 || (t->folded >> ch & 1u))
+			continue; /* not a base, or a base the fold already set to its engine address */
 		if (!(pl->pol.present & (1u << kbar)))
 			return fail_pol(pl, POL_ERR_BAR_ABSENT, CTRL_R_COEFF, ch, (int)kbar);
 		const struct pol_buffer *b = &pl->pol.buf[kbar];
@@ -203,6 +209,164 @@ static void image_apply_td(struct image *im, unsigned i, const uint8_t *tdm)
 		image_set(im, w.addr, le_rd32(tdm + w.area_off));
 }
 
+/* ---- folding: weights the chip does not stream, decoded to dense fp16 ---- */
+
+#define FOLD_CHUNK 256u
+
+/* Where TD i writes KernelCfg and each channel's base and size (-1: it does not). */
+struct fold_words {
+	int kcfg, base[H13_COEFF_NCH], size[H13_COEFF_NCH];
+	uint32_t kcfg_value;
+};
+
+static void fold_find_words(const struct ldr_program *p, unsigned i, const struct image *before,
+			    struct fold_words *fw)
+{
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	fw->kcfg = -1;
+	fw->kcfg_value = image_get(before, H13_NE_KERNELCFG);
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		fw->base[c] = fw->size[c] = -1;
+	ldr_writes_begin(p, i, &it);
+	while (ldr_writes_next(&it, &w)) {
+		if (w.addr == H13_NE_KERNELCFG) {
+			fw->kcfg = (int)w.area_off;
+			fw->kcfg_value = w.value;
+		}
+		int ch = coeff_base_channel(w.addr);
+		if (ch >= 0)
+			fw->base[ch] = (int)w.area_off;
+		if (w.addr >= H13_COEFF_BFRSIZE(0) && w.addr <= H13_COEFF_BFRSIZE(H13_COEFF_NCH - 1) &&
+		    !(w.addr & 3u))
+			fw->size[(w.addr - H13_COEFF_BFRSIZE(0)) / 4u] = (int)w.area_off;
+	}
+}
+
+/* 1 when a TD of this program with KernelCfg kcfg has weights the chip folds. */
+static int folds(const struct ldr_program *p, const struct ldr_td *td, uint32_t kcfg)
+{
+	unsigned fmt = H13_GET(kcfg, H13_KERNELCFG_KERNELFMT);
+	if (!td->ncoeff || !(td->bar_en & (1u << H13_BAR_KBASE0)) || p->weights_len < KU_HEADER_SIZE ||
+	    le_rd32(p->buf + p->weights_off) != KU_MAGIC)
+		return 0;
+	if (fmt > H13_KERNELFMT_UINT8 || H13_GET(kcfg, H13_KERNELCFG_PALETTIZEDEN) ||
+	    H13_GET(kcfg, H13_KERNELCFG_SPARSEFMT))
+		return 0; /* fp16, or a form H13 streams (the engine decodes it) */
+	struct wdesc wd = wdesc_default(WFORM_INT8);
+	return gate_decide(CHIP_H13, &wd).verdict == GATE_FOLD;
+}
+
+static enum ctrl_err fold_patch(struct ctrl_plan *pl, unsigned i, uint8_t *tdm, int area_off,
+				uint32_t addr, uint32_t value, int ch)
+{
+	struct ctrl_td_plan *t = &pl->td[i];
+	if (t->npatch >= CTRL_MAX_PATCHES)
+		return fail_pol(pl, POL_ERR_TOO_MANY, CTRL_R_COEFF, ch, -1);
+	le_wr32(tdm + area_off, value);
+	t->patch[t->npatch++] = (struct ctrl_patch){(uint32_t)area_off, addr, value};
+	return CTRL_OK;
+}
+
+/* Decodes n int8/uint8 weights to fp16 (exact integers: the per-channel scale stays in the
+ * kernel unit's post-scale stream) at out, through fw/codec. */
+static enum ctrl_err fold_decode(enum codec_qtype type, const uint8_t *q, uint32_t n, uint8_t *out)
+{
+	static const uint16_t one = 0x3c00u;
+	uint16_t tmp[FOLD_CHUNK];
+	const struct codec_affine a = {type, 1};
+	for (uint32_t k = 0; k < n; k += FOLD_CHUNK) {
+		uint32_t m = n - k < FOLD_CHUNK ? n - k : FOLD_CHUNK;
+		if (codec_affine_decode(&a, q + k, m, &one, 1, NULL, 0, tmp, m) != CODEC_OK)
+			return CTRL_E_ARG;
+		for (uint32_t j = 0; j < m; j++)
+			le_wr16(out + 2u * (k + j), tmp[j]);
+	}
+	return CTRL_OK;
+}
+
+/*
+ * Folds TD i's weights when its form does not stream (see ctrl_fold_cap), before its bases are
+ * re-based: each enabled channel's bytes (inside the weights: the loader checked) are decoded
+ * into the fold scratch, and the TD's KernelFmt, CoeffBaseAddr and CoeffBfrSize words are
+ * rewritten. A channel folded earlier with the same source is reused. before: the state before
+ * TD i.
+ */
+static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct ctrl_scratch *sc,
+				 const struct image *before, uint8_t *tdm)
+{
+	const struct ldr_program *p = pl->p;
+	const struct ldr_td *td = &p->tds[i];
+	struct ctrl_td_plan *t = &pl->td[i];
+	struct fold_words fw;
+	fold_find_words(p, i, before, &fw);
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		if (fw.base[c] >= 0)
+			pl->fold_live &= (uint16_t)~(1u << c); /* a new base: not folded unless below */
+	unsigned fmt = H13_GET(fw.kcfg_value, H13_KERNELCFG_KERNELFMT);
+	if (td->ncoeff && (td->bar_en & (1u << H13_BAR_KBASE0)) && fmt > H13_KERNELFMT_FP16)
+		return fail(pl, CTRL_E_KERNEL_FMT, CTRL_R_COEFF, -1);
+	if (!folds(p, td, fw.kcfg_value))
+		return CTRL_OK;
+	unsigned kbar = td->bar_idx[H13_BAR_KBASE0];
+	if (!p->raw && (p->weights_sect < 0 || p->bars[kbar] != p->sects[p->weights_sect].addr))
+		return fail(pl, CTRL_E_FOLD_SOURCE, CTRL_R_COEFF, -1);
+	if (fw.kcfg < 0)
+		return fail(pl, CTRL_E_FOLD_REGS, CTRL_R_COEFF, -1);
+	enum codec_qtype qt = fmt == H13_KERNELFMT_INT8 ? CODEC_Q_INT8 : CODEC_Q_UINT8;
+	for (unsigned k = 0; k < td->ncoeff; k++) {
+		const struct ldr_coeff *co = &td->coeff[k];
+		unsigned ch = co->ch;
+		if (fw.base[ch] < 0 || fw.size[ch] < 0)
+			return fail(pl, CTRL_E_FOLD_REGS, CTRL_R_COEFF, (int)ch);
+		/* the same source folded the same way by an earlier TD: its output serves again */
+		uint64_t at = UINT64_MAX;
+		for (unsigned f = 0; f < pl->nfolds && at == UINT64_MAX; f++)
+			if (pl->folds[f].base == co->base && pl->folds[f].size == co->size &&
+			    pl->folds[f].type == (uint8_t)qt)
+				at = pl->folds[f].off;
+		if (at == UINT64_MAX) {
+			uint64_t need = 2ull * co->size;
+			if (!sc || !sc->fold_out || need > sc->fold_cap - pl->fold_used)
+				return fail(pl, CTRL_E_SCRATCH, CTRL_R_COEFF, (int)ch);
+			at = pl->fold_used;
+			if (fold_decode(qt, p->buf + p->weights_off + co->base, co->size,
+					sc->fold_out + at) != CTRL_OK)
+				return fail(pl, CTRL_E_ARG, CTRL_R_COEFF, (int)ch);
+			pl->fold_used += need;
+			t->fold_values += co->size;
+			if (pl->nfolds < CTRL_MAX_FOLDS)
+				pl->folds[pl->nfolds++] = (struct ctrl_fold){co->base, co->size, at,
+									  (uint8_t)qt};
+		}
+		uint64_t abs = pl->fold_dev + at;
+		if (abs + 2ull * co->size > pl->pol.reach || 2ull * co->size > 0xffffffc0u)
+			return fail_pol(pl, POL_ERR_REACH, CTRL_R_COEFF, (int)ch, (int)kbar);
+		uint32_t bw = le_rd32(tdm + fw.base[ch]), sw = le_rd32(tdm + fw.size[ch]);
+		enum ctrl_err e = fold_patch(pl, i, tdm, fw.base[ch], H13_COEFF_BASEADDR(ch),
+					     (uint32_t)abs | (bw & 63u), (int)ch);
+		if (!e)
+			e = fold_patch(pl, i, tdm, fw.size[ch], H13_COEFF_BFRSIZE(ch),
+				       (uint32_t)(2ull * co->size) | (sw & 63u), (int)ch);
+		if (e)
+			return e;
+		t->folded |= (uint16_t)(1u << ch);
+		t->fold_type = (uint8_t)qt;
+		pl->fold_live |= (uint16_t)(1u << ch);
+	}
+	uint32_t kf = H13_FIELD_MASK(H13_KERNELCFG_KERNELFMT_W) << H13_KERNELCFG_KERNELFMT_LSB;
+	return fold_patch(pl, i, tdm, fw.kcfg, H13_NE_KERNELCFG,
+			  (fw.kcfg_value & ~kf) | (H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB),
+			  -1);
+}
+
+uint64_t ctrl_fold_cap(const struct ldr_program *p)
+{
+	if (!p || p->weights_len < KU_HEADER_SIZE || le_rd32(p->buf + p->weights_off) != KU_MAGIC)
+		return 0;
+	return 2ull * p->weights_len; /* every weight byte once; a source folded again is reused */
+}
+
 /* ---- checking ranges ---- */
 
 static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct td_range *x)
@@ -215,6 +379,19 @@ static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct 
 		access |= POL_WEIGHTS;
 	uint64_t rt, off = x->addr, len = x->len;
 	enum pol_err e;
+	if (x->kind == TD_R_COEFF && (pl->fold_live >> x->ch & 1u)) {
+		/* the base the fold wrote (this TD's or an earlier one's): inside what it wrote */
+		uint64_t end;
+		if (!x->absolute || x->addr < pl->fold_dev || pol_add_ovf(x->addr, x->len, &end) ||
+		    end > pl->fold_dev + pl->fold_used)
+			return fail_pol(pl, POL_ERR_OUT_OF_BUFFER, x->kind, x->ch, x->bar);
+		if (t->nranges >= CTRL_MAX_RANGES)
+			return fail_pol(pl, POL_ERR_TOO_MANY, x->kind, x->ch, x->bar);
+		t->r[t->nranges] = (struct ctrl_range){x->kind, x->ch, x->bar, POL_READ, 0, 1,
+						       x->addr - pl->fold_dev, x->len, x->addr};
+		t->nranges++;
+		return CTRL_OK;
+	}
 	if (x->whole) {
 		if (x->bar < POL_MAX_BUFFERS && (pl->pol.present & (1u << x->bar)))
 			len = pl->pol.buf[x->bar].size;
@@ -233,7 +410,7 @@ static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct 
 	if (t->nranges >= CTRL_MAX_RANGES)
 		return fail_pol(pl, POL_ERR_TOO_MANY, x->kind, x->ch, x->bar);
 	t->r[t->nranges++] = (struct ctrl_range){x->kind, x->ch, x->bar, (uint8_t)(access & POL_RW),
-						 x->whole, off, len, rt};
+						 x->whole, 0, off, len, rt};
 	pl->bars_used |= 1u << x->bar;
 	return CTRL_OK;
 }
@@ -290,7 +467,7 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 			return fail_pol(pl, pe, CTRL_R_KUNIT, -1, (int)kbar);
 		if (t->nranges >= CTRL_MAX_RANGES)
 			return fail_pol(pl, POL_ERR_TOO_MANY, CTRL_R_KUNIT, -1, (int)kbar);
-		t->r[t->nranges++] = (struct ctrl_range){CTRL_R_KUNIT, 0, (uint8_t)kbar, POL_READ, 0,
+		t->r[t->nranges++] = (struct ctrl_range){CTRL_R_KUNIT, 0, (uint8_t)kbar, POL_READ, 0, 0,
 							 wd - b->dva, pl->ku_len, unit_rt};
 		struct ku_dispatch d = {unit_rt, UINT64_MAX, UINT64_MAX};
 		for (unsigned r = 0; r < t->nranges; r++) {
@@ -402,11 +579,15 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 	pl->td_mem = sc->td_mem;
 	pl->td_dev = sc->td_dev;
 	pl->ntds = p->ntds;
+	pl->fold_out = sc->fold_out;
+	pl->fold_dev = sc->fold_dev;
 	struct image im = {.p = p};
 	const unsigned streams = 1u << TD_R_STREAM;
 	for (unsigned i = 0; i < p->ntds; i++) {
 		pl->st.td = (int)i;
-		e = rebase_coeffs(pl, i, sc->td_mem);
+		e = fold_coeffs(pl, i, sc, &im, sc->td_mem);
+		if (!e)
+			e = rebase_coeffs(pl, i, sc->td_mem);
 		if (e)
 			return e;
 		image_apply_td(&im, i, sc->td_mem);
@@ -421,6 +602,7 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 			e = derive_and_check(pl, i, &im, streams);
 		if (e)
 			return e;
+		pl->td[i].work += pl->td[i].fold_values;
 		if (pol_add_ovf(pl->work, pl->td[i].work, &pl->work) || pl->work > lim->max_work)
 			return fail(pl, CTRL_E_WORK, -1, -1);
 	}

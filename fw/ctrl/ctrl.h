@@ -26,7 +26,7 @@
 
 #define CTRL_REACH_BITS 32
 #define CTRL_MAX_RANGES (TD_MAX_RANGES + 1) /* per TD: td_ranges() and the kernel unit */
-#define CTRL_MAX_PATCHES H13_COEFF_NCH
+#define CTRL_MAX_PATCHES (2u * H13_COEFF_NCH + 1u) /* bases re-based or folded, sizes folded, KernelCfg */
 #define CTRL_NSTREAMS H13_KSTREAM_N
 #define CTRL_NSTREAM_REGS (3 * CTRL_NSTREAMS)
 
@@ -44,6 +44,9 @@ enum ctrl_err {
 	CTRL_E_RELOC,        /* a relocation the firmware does not apply */
 	CTRL_E_STREAM,       /* a kernel stream enabled with no kernel unit to size it */
 	CTRL_E_WORK,         /* the submission's work is over the limit */
+	CTRL_E_FOLD_REGS,    /* a TD whose weights fold does not write the words the fold rewrites */
+	CTRL_E_FOLD_SOURCE,  /* a TD whose weights fold reads them from a BAR other than the weights */
+	CTRL_E_KERNEL_FMT,   /* NE.KernelCfg.KernelFmt names no format (3) */
 	CTRL_E_COUNT_
 };
 
@@ -71,6 +74,7 @@ const char *ctrl_status_name(const struct ctrl_status *s);
 struct ctrl_range {
 	uint8_t kind, ch, bar, access;
 	uint8_t whole;     /* the whole grant (a BAR whose extent is not decoded; not moved) */
+	uint8_t folded;    /* coefficients the firmware folded: off is inside the fold scratch */
 	uint64_t off, len; /* offset inside the granted buffer, and length */
 	uint64_t runtime;  /* engine address of the first byte */
 };
@@ -93,6 +97,9 @@ struct ctrl_td_plan {
 	unsigned nstream_regs; /* 0 (no kernel unit), or 12: the kernel-stream registers */
 	struct ctrl_reg stream_regs[CTRL_NSTREAM_REGS];
 	uint64_t work;         /* bytes moved plus elements computed */
+	uint16_t folded;       /* bit c: the firmware folded coefficient channel c for this TD */
+	uint64_t fold_values;  /* weights it decoded (int8/uint8 -> fp16; a reused source counts 0) */
+	uint8_t fold_type;     /* enum codec_qtype of what it folded */
 };
 
 /* Where the firmware keeps what it builds for the engine (firmware memory the engine reads). */
@@ -103,6 +110,9 @@ struct ctrl_scratch {
 	uint8_t *ku_out;   /* the patched kernel unit (may be NULL when the program has none) */
 	size_t ku_cap;
 	uint64_t ku_dev;   /* its engine address */
+	uint8_t *fold_out; /* weights the firmware folds to dense fp16 (may be NULL: ctrl_fold_cap) */
+	size_t fold_cap;
+	uint64_t fold_dev; /* its engine address */
 };
 
 /* Per-board limits of one submission (the application passes its board's). */
@@ -112,6 +122,14 @@ struct ctrl_limits {
 };
 /* 1 GiB of work, 256 MiB grants: the host tool's limits (docs/control-path.md) */
 extern const struct ctrl_limits ctrl_default_limits;
+
+/* One folded source: weights bytes [base, base + size) decoded as type to fold scratch + off. */
+#define CTRL_MAX_FOLDS 64u
+struct ctrl_fold {
+	uint32_t base, size;
+	uint64_t off;
+	uint8_t type; /* enum codec_qtype */
+};
 
 struct ctrl_plan {
 	const struct ldr_program *p;
@@ -128,6 +146,11 @@ struct ctrl_plan {
 	uint64_t ku_dev;
 	uint32_t stream_len[CTRL_NSTREAMS]; /* each kernel stream's bytes (0: none) */
 	uint64_t work;               /* the submission's work */
+	uint8_t *fold_out;           /* the fold scratch (scratch->fold_out) and its engine address */
+	uint64_t fold_dev, fold_used;
+	uint16_t fold_live;          /* bit c: channel c's base, as the engine holds it, is folded */
+	unsigned nfolds;             /* the sources folded so far (a source is folded once) */
+	struct ctrl_fold folds[CTRL_MAX_FOLDS];
 	struct ctrl_status st;
 };
 
@@ -144,6 +167,15 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *plan, const struct ldr_program *p,
 			const struct subq_grant *grants, unsigned ngrants,
 			const struct pol_range *forbid, unsigned nforbid,
 			const struct ctrl_scratch *scratch, const struct ctrl_limits *lim);
+
+/*
+ * Weights the chip does not stream are folded by the firmware (docs/control-path.md, "Folding"):
+ * on H13 a TD of a kernel-unit program whose NE.KernelCfg says int8 or uint8 (no palette, no
+ * sparsity) has each enabled coefficient channel decoded to dense fp16 with fw/codec into the
+ * fold scratch, and its KernelFmt, CoeffBaseAddr and CoeffBfrSize words rewritten to point at it.
+ * The bytes of fold scratch a program may need (0 when it has no kernel unit).
+ */
+uint64_t ctrl_fold_cap(const struct ldr_program *p);
 
 /*
  * The grants a submission would give by default: every I/O window its declared size at its BAR

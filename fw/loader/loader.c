@@ -633,7 +633,7 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 		      m == 0xcffaedfe || m == 0xcefaefbe;
 	}
 	if (hwx) {
-		static struct pstate st_storage; /* large-ish; single-threaded firmware and tools */
+		struct pstate st_storage; /* about 400 bytes: the window names seen so far */
 		struct pstate *st = &st_storage;
 		memset(st, 0, sizeof *st);
 		st->p = p;

@@ -61,6 +61,10 @@
 #define H13_KERNELCFG_PALETTIZEDBITS_W 4
 #define H13_KERNELCFG_SPARSEFMT_LSB 8
 #define H13_KERNELCFG_SPARSEFMT_W 1
+/* KernelFmt values (freedomtan's H13 unpacking; conv.hwx's fp16 weights carry 2) */
+#define H13_KERNELFMT_INT8 0u
+#define H13_KERNELFMT_UINT8 1u
+#define H13_KERNELFMT_FP16 2u
 #define H13_KFMT_INT8 0u  /* KernelFmt: 0 int8, 1 uint8, 2 fp16 (docs/control-path.md) */
 #define H13_KFMT_UINT8 1u
 #define H13_KFMT_FP16 2u

@@ -7,33 +7,11 @@
 
 #define NGENS (sizeof gens / sizeof gens[0])
 
-static unsigned gen_slots(const struct rm_gen *g)
-{
-	unsigned n = 0;
-	for (unsigned b = 0; b < g->nblocks; b++)
-		n += g->blocks[b].nwords;
-	return n;
-}
-
-static const struct rm_gen *finish(const struct rm_gen *g)
-{
-	/* nslots is derived from the tables (kept 0 in them so it cannot go stale) */
-	static struct rm_gen cache[NGENS];
-	static unsigned char done[NGENS];
-	unsigned i = (unsigned)(g - gens);
-	if (!done[i]) {
-		cache[i] = *g;
-		cache[i].nslots = gen_slots(g);
-		done[i] = 1;
-	}
-	return &cache[i];
-}
-
 const struct rm_gen *rm_gen_by_subtype(uint32_t cpusubtype)
 {
 	for (unsigned i = 0; i < NGENS; i++)
 		if (gens[i].cpusubtype == cpusubtype)
-			return finish(&gens[i]);
+			return &gens[i];
 	return NULL;
 }
 
@@ -41,7 +19,7 @@ const struct rm_gen *rm_gen_by_number(unsigned gen)
 {
 	for (unsigned i = 0; i < NGENS; i++)
 		if (gens[i].gen == gen)
-			return finish(&gens[i]);
+			return &gens[i];
 	return NULL;
 }
 

@@ -110,3 +110,12 @@ unsigned subq_run(struct subq *q, subq_handler h, void *ctx)
 	}
 	return n;
 }
+
+static const char *const domain_names[SUBQ_DOM__COUNT] = {
+	"none", "queue", "loader", "policy", "kunit", "engine", "dma", "session", "control",
+};
+
+const char *subq_domain_name(enum subq_domain d)
+{
+	return (unsigned)d < SUBQ_DOM__COUNT ? domain_names[d] : "unknown-domain";
+}

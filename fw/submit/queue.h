@@ -45,8 +45,12 @@ struct subq_completion {
 	uint32_t code;     /* the error's value in that enum */
 };
 
+/* Which enum a completion's code belongs to: subq_err, ldr_err, pol_err, ku_err, eng_err
+ * (negated), dma_err, anes_err, ctrl_err (the control path's own refusals, not the policy's). */
 enum subq_domain { SUBQ_DOM_NONE, SUBQ_DOM_QUEUE, SUBQ_DOM_LOADER, SUBQ_DOM_POLICY,
-		   SUBQ_DOM_KUNIT, SUBQ_DOM_ENGINE, SUBQ_DOM_DMA, SUBQ_DOM_SESSION };
+		   SUBQ_DOM_KUNIT, SUBQ_DOM_ENGINE, SUBQ_DOM_DMA, SUBQ_DOM_SESSION, SUBQ_DOM_CTRL,
+		   SUBQ_DOM__COUNT };
+const char *subq_domain_name(enum subq_domain d); /* "loader", "policy", ... */
 
 enum subq_err {
 	SUBQ_OK = 0,

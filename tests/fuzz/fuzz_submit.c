@@ -24,6 +24,7 @@
 #define ARENA 0x40000u
 #define TDMEM 0x38000u
 #define KUMEM 0x3a000u
+#define FOLDMEM 0x3d000u
 #define CANARY 0x5a
 
 static uint8_t arena[ARENA + 0x1000];
@@ -84,9 +85,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	memset(arena, CANARY, sizeof arena);
+	/* firmware memory: TD memory, the kernel-unit copy, the fold scratch */
 	struct pol_range forbid[2] = {{DEV + TDMEM, 0x2000, 0, 0}, {DEV + KUMEM, ARENA - KUMEM, 0, 0}};
 	struct ctrl_scratch sc = {arena + TDMEM, 0x2000, DEV + TDMEM,
-				  arena + KUMEM, ARENA - KUMEM, DEV + KUMEM};
+				  arena + KUMEM, FOLDMEM - KUMEM, DEV + KUMEM,
+				  arena + FOLDMEM, ARENA - FOLDMEM, DEV + FOLDMEM};
 	if (ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, NULL) == CTRL_OK) {
 		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, hal_board_dma());
 		model.touch = touched;

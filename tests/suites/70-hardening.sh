@@ -24,9 +24,9 @@ for b in $TEST_BOARDS; do
 		out=$(qemu_run --board "$b" --timeout 60 "$elf" "program=$prog" trace=0 "fault=$k" 2>&1)
 		rc=$?; out=$(tr -d '\r' <<<"$out")
 		if [ "$rc" -eq 0 ] &&
-		   grep -q "^completion: id 1 failed (${want[$k]}) domain 5 " <<<"$out" &&
+		   grep -q "^completion: id 1 failed (${want[$k]}) domain engine " <<<"$out" &&
 		   grep -q "^fault: $k injected 1 time, submission 1 failed" <<<"$out" &&
-		   grep -q '^completion: id 2 done (ok) domain 0 code 0' <<<"$out" &&
+		   grep -q '^completion: id 2 done (ok) domain none code 0' <<<"$out" &&
 		   grep -q '^anefw: done' <<<"$out"; then
 			t_pass "hard.$b.fault.$k (${want[$k]}, next submission done)"
 		else

@@ -24,6 +24,8 @@ struct synth {
 	uint32_t src2[5];        /* the second source's own base and strides (TileDMASrc +0x1c..) */
 	uint32_t hdr8, hdr9;
 	int no_kdma;             /* 1: the TD writes no KernelDMASrc block (it inherits one) */
+	int no_kcfg;             /* 1: the TD writes no NE.KernelCfg (it inherits one) */
+	uint32_t kcfg;           /* NE.KernelCfg: the weights' form */
 	unsigned ncoeff;
 	uint32_t coeff_base[16], coeff_size[16];
 	const uint8_t *weights;
@@ -65,6 +67,10 @@ common:
 	w[n + 9] = s->groups;
 	w[n + 10] = 1;
 	n += 16;
+	if (!s->no_kcfg) {
+		w[n++] = H13_NE_KERNELCFG;
+		w[n++] = s->kcfg;
+	}
 	/* TileDMASrc: 28 words from 0x13800 */
 	w[n++] = (27u << 26) | 0x13800u;
 	w[n + 0] = s->src_en;
@@ -98,6 +104,7 @@ static void synth_default(struct synth *s)
 	s->cin = s->cout = 2;
 	s->groups = 1;
 	s->infmt = s->outfmt = 2;
+	s->kcfg = H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB;
 	s->src_en = s->dst_en = 1;
 	s->src[1] = s->dst[1] = 64;
 	s->src[2] = s->dst[2] = 128;
@@ -117,9 +124,10 @@ static void synth_default(struct synth *s)
 
 /* ---- a test arena: buffers between canaries ---- */
 #define DEV 0x40000000u
-#define ARENA 0x20000u
+#define ARENA 0x24000u
 #define TDMEM 0x1c000u
 #define KUMEM 0x1d000u
+#define FOLDMEM 0x20000u /* 0x4000 bytes of fold scratch */
 static uint8_t arena[ARENA], snap[ARENA];
 static struct ldr_program lp;
 static struct ctrl_plan plan;
@@ -172,10 +180,12 @@ static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *int
 	int planned = 0;
 	enum ctrl_err e = CTRL_E_ARG;
 	if (loaded) {
-		struct pol_range forbid[2] = {{DEV + TDMEM, 0x1000, 0, 0}, {DEV + KUMEM, 0x3000, 0, 0}};
+		struct pol_range forbid[3] = {{DEV + TDMEM, 0x1000, 0, 0}, {DEV + KUMEM, 0x3000, 0, 0},
+					      {DEV + FOLDMEM, 0x4000, 0, 0}};
 		struct ctrl_scratch sc = {arena + TDMEM, 0x1000, DEV + TDMEM,
-					  arena + KUMEM, 0x3000, DEV + KUMEM};
-		e = ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, submit_limits);
+					  arena + KUMEM, 0x3000, DEV + KUMEM,
+					  arena + FOLDMEM, 0x4000, DEV + FOLDMEM};
+		e = ctrl_plan(&plan, &lp, g, n, forbid, 3, &sc, submit_limits);
 		planned = e == CTRL_OK;
 	}
 	if (planned) {
@@ -193,7 +203,8 @@ static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *int
 	for (size_t k = 0; k < sizeof arena; k++) {
 		uint64_t a = DEV + k;
 		/* TD memory and the kunit scratch are the firmware's own */
-		if ((k >= TDMEM && k < TDMEM + 0x1000) || (k >= KUMEM && k < KUMEM + 0x3000))
+		if ((k >= TDMEM && k < TDMEM + 0x1000) || (k >= KUMEM && k < KUMEM + 0x3000) ||
+		    (k >= FOLDMEM && k < FOLDMEM + 0x4000))
 			continue;
 		int writable = 0;
 		for (unsigned i = 0; i < n && !writable; i++)
@@ -397,6 +408,127 @@ TEST(ctrl, kunit_streams_programmed)
 	uint32_t o = ocg_off(ulen);
 	CHECK_EQ((uint64_t)le_rd32(arena + KUMEM + o + 8 + 8), g[0].mapped);
 	CHECK_EQ((uint64_t)le_rd32(arena + KUMEM + o + 8 + 12), g[1].mapped);
+}
+
+/* ---- folding: int8 weights H13 does not stream, decoded to fp16 by the firmware ---- */
+
+/* The fp16 of a small integer, written out here (not through fw/codec): the fold's oracle. */
+static uint16_t int_fp16(int v)
+{
+	if (v == 0)
+		return 0;
+	uint16_t sign = v < 0 ? 0x8000u : 0;
+	unsigned a = (unsigned)(v < 0 ? -v : v), e = 0;
+	while ((a >> (e + 1)) != 0)
+		e++;
+	return (uint16_t)(sign | (e + 15u) << 10 | ((a << (10 - e)) & 0x3ffu));
+}
+
+TEST(ctrl, int8_weights_folded_to_fp16)
+{
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	size_t ulen = ku_build_unit(0, 1, sizeof k_actlut);
+	REQUIRE(ulen);
+	size_t len = ku_program(&s, ulen, g, &n);
+	uint32_t wlen = s.coeff_size[0];
+	/* fp16 weights: nothing folds */
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK_EQ(plan.td[0].folded, 0u);
+	CHECK_EQ(plan.fold_used, 0u);
+	/* int8: channel 0 becomes wlen fp16 values in the fold scratch, and the TD points at them */
+	s.kcfg = H13_KERNELFMT_INT8 << H13_KERNELCFG_KERNELFMT_LSB;
+	len = synth_build(&s);
+	default_grants(g, &n);
+	g[2].size = wlen;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran && intact);
+	CHECK_EQ(plan.td[0].folded, 1u);
+	CHECK_EQ(plan.td[0].fold_values, (uint64_t)wlen);
+	CHECK_EQ(plan.fold_used, 2ull * wlen);
+	unsigned bad = 0;
+	for (uint32_t k = 0; k < wlen; k++)
+		bad += le_rd16(arena + FOLDMEM + 2 * k) != int_fp16((int8_t)prog[W_OFF + k]);
+	CHECK_EQ(bad, 0u);
+	CHECK_EQ(window[H13_COEFF_BASEADDR(0) / 4], DEV + FOLDMEM);
+	CHECK_EQ(window[H13_COEFF_BFRSIZE(0) / 4], 2u * wlen);
+	CHECK_EQ(H13_GET(window[H13_NE_KERNELCFG / 4], H13_KERNELCFG_KERNELFMT), H13_KERNELFMT_FP16);
+	int seen = 0;
+	for (unsigned r = 0; r < plan.td[0].nranges; r++)
+		if (plan.td[0].r[r].kind == CTRL_R_COEFF) {
+			CHECK(plan.td[0].r[r].folded);
+			CHECK_EQ(plan.td[0].r[r].runtime, DEV + FOLDMEM);
+			CHECK_EQ(plan.td[0].r[r].len, 2ull * wlen);
+			seen = 1;
+		}
+	CHECK(seen);
+	/* the oracle itself fails on a wrong value */
+	CHECK(int_fp16(-3) == 0xc200u && int_fp16(1) == 0x3c00u && int_fp16(127) == 0x57f0u);
+	CHECK(le_rd16(arena + FOLDMEM) != (uint16_t)(int_fp16((int8_t)prog[W_OFF]) ^ 1u));
+	/* uint8: the bytes are unsigned */
+	s.kcfg = H13_KERNELFMT_UINT8 << H13_KERNELCFG_KERNELFMT_LSB;
+	len = synth_build(&s);
+	default_grants(g, &n);
+	g[2].size = wlen;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	bad = 0;
+	for (uint32_t k = 0; k < wlen; k++)
+		bad += le_rd16(arena + FOLDMEM + 2 * k) != int_fp16(prog[W_OFF + k]);
+	CHECK_EQ(bad, 0u);
+	/* a palette streams on H13: not folded */
+	s.kcfg = H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB | 1u << H13_KERNELCFG_PALETTIZEDEN_LSB |
+		 4u << H13_KERNELCFG_PALETTIZEDBITS_LSB;
+	len = synth_build(&s);
+	default_grants(g, &n);
+	g[2].size = wlen;
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK_EQ(plan.td[0].folded, 0u);
+}
+
+TEST(ctrl, fold_refusals_named)
+{
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	size_t ulen = ku_build_unit(0, 1, sizeof k_actlut);
+	REQUIRE(ulen);
+	size_t len = ku_program(&s, ulen, g, &n);
+	/* int8 by the reset value, but no KernelCfg word to rewrite */
+	s.no_kcfg = 1;
+	len = synth_build(&s);
+	default_grants(g, &n);
+	g[2].size = s.coeff_size[0];
+	CHECK_STR(submit(len, g, n, &intact, &ran), "fold-registers-not-written");
+	CHECK(!ran && intact);
+	/* a KernelFmt that names no format */
+	s.no_kcfg = 0;
+	s.kcfg = 3u << H13_KERNELCFG_KERNELFMT_LSB;
+	len = synth_build(&s);
+	default_grants(g, &n);
+	g[2].size = s.coeff_size[0];
+	CHECK_STR(submit(len, g, n, &intact, &ran), "kernel-format-unknown");
+	CHECK(!ran && intact);
+	/* no fold scratch: refused, nothing programmed */
+	s.kcfg = H13_KERNELFMT_INT8 << H13_KERNELCFG_KERNELFMT_LSB;
+	len = synth_build(&s);
+	REQUIRE(ldr_load(prog, len, LDR_F_RAW, &lp) == LDR_OK);
+	default_grants(g, &n);
+	g[2].size = s.coeff_size[0];
+	for (unsigned i = 0; i < n; i++)
+		g[i].mapped = DEV + 0x1000u * (2 * i + 1);
+	struct ctrl_scratch sc = {arena + TDMEM, 0x1000, DEV + TDMEM, arena + KUMEM, 0x3000,
+				  DEV + KUMEM, NULL, 0, 0};
+	CHECK_EQ(ctrl_plan(&plan, &lp, g, n, NULL, 0, &sc, NULL), CTRL_E_SCRATCH);
+	CHECK_STR(ctrl_status_name(&plan.st), "firmware-scratch-too-small");
+	/* the fold's scratch need: twice the weights of a kernel-unit program, none otherwise */
+	CHECK_EQ(ctrl_fold_cap(&lp), 2ull * lp.weights_len);
+	synth_default(&s);
+	len = synth_build(&s);
+	REQUIRE(ldr_load(prog, len, LDR_F_RAW, &lp) == LDR_OK);
+	CHECK_EQ(ctrl_fold_cap(&lp), 0u);
 }
 
 /* ---- the hostile corpus ---- */
@@ -715,7 +847,9 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 			at += (g[i].size + 0xfff) & ~0xfffull;
 		}
 		static uint8_t tdm[0x10000], kum[0x10000];
-		const struct ctrl_scratch sc = {tdm, sizeof tdm, 0x0f000000, kum, sizeof kum, 0x0f800000};
+		static uint8_t fold[0x10000];
+		const struct ctrl_scratch sc = {tdm, sizeof tdm, 0x0f000000, kum, sizeof kum, 0x0f800000,
+						fold, sizeof fold, 0x0f400000};
 		enum ctrl_err e = ctrl_plan(&plan, &lp, g, (unsigned)n, NULL, 0, &sc, NULL);
 		CHECKF(e == CTRL_OK, "%s: %s", fixtures[f], ctrl_status_name(&plan.st));
 		/* every enabled coefficient channel lies inside the weights grant */
@@ -877,6 +1011,10 @@ TEST(ctrl, container_reproductions_refused_by_name)
 	REQUIRE(len);
 	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "grant-too-large");
 	CHECK(res.canaries_ok && res.nmoves == 0);
+	struct subq_completion c;
+	anes_completion(&res, &c);
+	CHECK(c.status == SUBQ_REFUSED && c.domain == SUBQ_DOM_POLICY &&
+	      c.code == POL_ERR_GRANT_TOO_LARGE);
 }
 
 /* The relocations the firmware does not apply are refused, not ignored (conv.hwx, edited). */
@@ -959,5 +1097,13 @@ TEST(ctrl, sixty_four_large_tds_over_the_work_budget)
 	len = synth_chain(&s, 64);
 	CHECK_STR(submit_default(chain, len, LDR_F_RAW, &res), "work-over-budget");
 	CHECK(res.canaries_ok);
+	/* the completion names the control path's own domain and code */
+	struct subq_completion c;
+	anes_completion(&res, &c);
+	CHECK_EQ(c.status, SUBQ_REFUSED);
+	CHECK_EQ(c.domain, SUBQ_DOM_CTRL);
+	CHECK_EQ(c.code, CTRL_E_WORK);
+	CHECK_STR(subq_domain_name(SUBQ_DOM_CTRL), "control");
+	CHECK_STR(subq_domain_name(SUBQ_DOM__COUNT), "unknown-domain");
 	CHECKF(res.nmoves == 0, "%u moves", res.nmoves);
 }

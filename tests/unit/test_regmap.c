@@ -27,6 +27,11 @@ TEST(regmap, h13_lookups)
 	/* the seven blocks of an H13 TD hold 62+16+28+18+4+5+7 words, and the firmware's two
 	 * kernel-stream blocks 14+4 */
 	CHECK_EQ(g->nslots, 140 + 18);
+	/* the stored count is the sum of the blocks' words (a stale table fails here) */
+	unsigned words = 0;
+	for (unsigned b = 0; b < g->nblocks; b++)
+		words += g->blocks[b].nwords;
+	CHECK_EQ(g->nslots, words);
 	struct rm_loc l;
 	REQUIRE(rm_lookup(g, 0x1f848 + 4 * 3, &l) == 0);
 	CHECK_STR(l.block->name, "KernelDMASrc");

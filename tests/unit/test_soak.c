@@ -339,9 +339,11 @@ static int s_named(const struct subq_completion *c)
 			return c->code > LDR_OK && c->code < LDR_E_COUNT_;
 		if (c->domain == SUBQ_DOM_KUNIT)
 			return c->code > KU_OK && c->code < KU_ERR__COUNT;
-		/* the policy domain carries a pol_err, or a ctrl_err for the control path's own */
-		return c->domain == SUBQ_DOM_POLICY && c->code > 0 &&
-		       (c->code < (unsigned)POL_ERR__COUNT || c->code < (unsigned)CTRL_E_COUNT_);
+		/* a pol_err in the policy domain, a ctrl_err in the control path's own */
+		if (c->domain == SUBQ_DOM_POLICY)
+			return c->code > 0 && c->code < (unsigned)POL_ERR__COUNT;
+		return c->domain == SUBQ_DOM_CTRL && c->code > 0 && c->code < (unsigned)CTRL_E_COUNT_ &&
+		       c->code != CTRL_E_POLICY && c->code != CTRL_E_KUNIT;
 	case SUBQ_FAILED:
 		return c->domain == SUBQ_DOM_ENGINE && c->code > 0 &&
 		       strcmp(eng_err_name(-(int)c->code), eng_err_name(-1000)) != 0;

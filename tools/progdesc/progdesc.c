@@ -7,6 +7,7 @@
 #include "fw/kunit/kunit.h"
 #include "fw/loader/hwx_write.h"
 #include "fw/loader/loader.h"
+#include "fw/regmap/h13.h"
 
 #include <string.h>
 
@@ -304,6 +305,25 @@ static uint32_t roundup(uint32_t v, uint32_t a)
 	return (v + a - 1) / a * a;
 }
 
+/* NE.KernelCfg for a layer's weights: int8 (which H13 folds), a palette of fp16 entries, sparse
+ * fp16, or fp16 (an activation layer has no weights). */
+static uint32_t kernel_cfg(const struct pd_layer *L)
+{
+	switch (L->kind) {
+	case PD_INT8:
+		return H13_KERNELFMT_INT8 << H13_KERNELCFG_KERNELFMT_LSB;
+	case PD_PALETTE:
+		return H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB |
+		       1u << H13_KERNELCFG_PALETTIZEDEN_LSB |
+		       (uint32_t)L->bits << H13_KERNELCFG_PALETTIZEDBITS_LSB;
+	case PD_SPARSE:
+		return H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB |
+		       1u << H13_KERNELCFG_SPARSEFMT_LSB;
+	default:
+		return H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB;
+	}
+}
+
 /* The TD of layer i (PD_TD_BYTES at td; zero padding words are skipped by the loader). */
 static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, uint32_t coeff_size,
 		     uint8_t *td)
@@ -339,9 +359,11 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 	w[n + 9] = 1;                      /* GroupConvCfg: one group */
 	w[n + 10] = d->h;                  /* TileCfg: TileHeight */
 	n += 16;
-	/* NE.MACCfg: NonlinearMode 2 (the activation LUT) for the activation TD */
-	w[n++] = 0xc804u;
-	w[n++] = L->kind == PD_ACT ? 2u << 16 : 0;
+	/* NE: KernelCfg, the layer's weight form; MACCfg, NonlinearMode 2 (the activation LUT)
+	 * for the activation TD */
+	w[n++] = (1u << 26) | H13_NE_KERNELCFG;
+	w[n++] = kernel_cfg(L);
+	w[n++] = L->kind == PD_ACT ? H13_NONLINEAR_LUT << H13_MACCFG_NONLINEARMODE_LSB : 0;
 	/* TileDMASrc: 28 words from 0x13800 */
 	w[n++] = (27u << 26) | 0x13800u;
 	w[n + 0] = 1;                      /* DMAConfig.En */
@@ -422,8 +444,13 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 		for (uint32_t j = 0; j < (1u << pbits); j++)
 			le_wr16(palette + 2 * ((l << pbits) + j),
 			      fp16_from_scaled((int64_t)j - (int64_t)(1u << (pbits - 1)), -3));
-	for (uint32_t c = 0; c < int8_ch; c++)
-		le_wr16(scale + 2 * c, fp16_from_scaled(1, -6)); /* per-channel scale 1/64 */
+	/* per-channel post-scale, one per channel of every weighted layer in record order (as the
+	 * records' scale slots index it): 1/64 for an int8 layer's channels, 1 for the others */
+	for (uint32_t k = 0, c = 0; k < nocg; k++)
+		for (uint32_t j = 0; j < ocg[k]; j++, c++)
+			le_wr16(scale + 2 * c, d->layer[blk_layer[k]].kind == PD_INT8
+						       ? fp16_from_scaled(1, -6)
+						       : fp16_from_scaled(1, 0));
 	int have_act = d->act != PD_ACT_NONE;
 	memset(act, 0, sizeof act);
 	if (have_act)
@@ -448,7 +475,7 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	b.palette_bits = pbits;
 	b.palette_luts = nluts;
 	b.scale = int8_ch ? scale : NULL;
-	b.scale_len = int8_ch * 2;
+	b.scale_len = int8_ch ? total_ch * 2 : 0;
 	b.bias = total_ch ? bias : NULL;
 	b.bias_len = total_ch * 2;
 	b.weights = wbytes ? weights : NULL;
