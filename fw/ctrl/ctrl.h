@@ -44,6 +44,8 @@ enum ctrl_err {
 	CTRL_E_RELOC,        /* a relocation the firmware does not apply */
 	CTRL_E_STREAM,       /* a kernel stream enabled with no kernel unit to size it */
 	CTRL_E_WORK,         /* the submission's work is over the limit */
+	CTRL_E_ITM_CONFLICT, /* a TD reads intermediate bytes no earlier TD wrote */
+	CTRL_E_ITM_OVERFLOW, /* an intermediate's extent is over a grant's limit or the reach */
 	CTRL_E_COUNT_
 };
 
@@ -147,9 +149,13 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *plan, const struct ldr_program *p,
 
 /*
  * The grants a submission would give by default: every I/O window its declared size at its BAR
- * (inputs read, outputs write, intermediates both), the weights (read), the TD area (BAR 0 of a
- * container, read). Raw streams declare no windows: their tensor BARs get the extent their TDs
- * declare. dva as in the BAR table (0 for raw streams); mapped is left 0 for the caller to place.
+ * (inputs read, outputs write, intermediates both, in place), the weights (read), the TD area
+ * (BAR 0 of a container, read). Every other BAR a TD's tile ranges use (all of a raw stream's:
+ * raw streams declare no windows) gets the extent its TDs declare: read only, an input; written
+ * only, an output; both, an intermediate: read-write in place, zeroed by the caller, never an
+ * input. An intermediate read where no earlier TD wrote is intermediate-extent-conflict; one
+ * larger than a grant may be or than the engine's reach, intermediate-extent-overflow.
+ * dva as in the BAR table (0 for raw streams); mapped is left 0 for the caller to place.
  * A BAR that would hold the weights and be written is refused (output-overlaps-weights).
  * Returns the count (at most max), or -1 with *err set when the program cannot be sized.
  */
