@@ -11,6 +11,7 @@
 #include "app/tensorio.h"
 #include "fw/loader/loader.h"
 #include "fw/submit/queue.h"
+#include "fw/tensors/tensors.h"
 #include "hal/hal.h"
 
 #include <stdio.h>
@@ -219,6 +220,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 		free(q);
 		printf("program: valid\n");
 		ldr_print(prog, 0, to_console, NULL);
+		tns_print(prog, to_console, NULL);
 	}
 	fflush(stdout);
 	free(buf);

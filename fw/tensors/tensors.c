@@ -319,3 +319,46 @@ uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t
 	return t->base + (uint64_t)g * t->group + (uint64_t)c * t->plane + (uint64_t)h * t->row +
 	       (uint64_t)w * t->elem;
 }
+
+void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)
+{
+	static struct tns_tensor t[TNS_MAX];
+	unsigned n;
+	struct ctrl_status st;
+	enum tns_err e = tns_describe(p, t, TNS_MAX, &n, &st);
+	if (e != TNS_OK) {
+		outf(out, ctx, "tensors: cannot be derived: %s\n",
+		     e == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(e));
+		return;
+	}
+	outf(out, ctx, "tensors: %u\n", n);
+	for (unsigned i = 0; i < n; i++) {
+		const struct tns_tensor *x = &t[i];
+		char shape[48];
+		unsigned k = 0;
+		for (unsigned d = 0; d < x->ndim && k < sizeof shape - 16; d++) {
+			char num[12];
+			unsigned nd = 0;
+			uint32_t v = x->shape[d];
+			do {
+				num[nd++] = (char)('0' + v % 10);
+				v /= 10;
+			} while (v);
+			if (d) {
+				shape[k++] = ',';
+				shape[k++] = ' ';
+			}
+			while (nd)
+				shape[k++] = num[--nd];
+		}
+		shape[k] = 0;
+		outf(out, ctx, "  %-12s %-20s bar %-2d %-7s [%s] 0x%lx bytes", tns_role_name(x->role),
+		     x->name, x->bar, tns_dtype_name(x->fmt), shape, (unsigned long)x->bytes);
+		if (x->flat)
+			outf(out, ctx, " (flat: no single geometry)\n");
+		else
+			outf(out, ctx, " (base 0x%lx, row 0x%lx, plane 0x%lx%s)\n",
+			     (unsigned long)x->base, (unsigned long)x->row, (unsigned long)x->plane,
+			     x->ndim == 4 ? ", grouped" : "");
+	}
+}

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "fw/ctrl/ctrl.h"
+#include "fw/common/outf.h"
 #include "fw/loader/loader.h"
 
 #define TNS_MAX 32
@@ -64,6 +65,11 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 
 /* The tensor a name addresses (its name, or "barN"), or -1. */
 int tns_find(const struct tns_tensor *t, unsigned n, const char *name, size_t len);
+
+/* The tensors as text lines ("tensors: N", then one line each: role, name, BAR, dtype, shape,
+ * bytes, layout), or "tensors: cannot be derived: ERROR"; shared by `anefw-tool inspect` and
+ * the firmware's program summary. */
+void tns_print(const struct ldr_program *p, outf_fn out, void *ctx);
 
 /* Byte offset of element (g, c, h, w) in the buffer; the caller keeps indices in the shape. */
 uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t h, uint32_t w);

@@ -39,15 +39,9 @@ static void to_sbuf(void *ctx, const char *s, size_t n)
 	o->b[o->n] = 0;
 }
 
-static void print_shape(const struct tns_tensor *t)
-{
-	for (unsigned k = 0; k < t->ndim; k++)
-		printf("%s%lu", k ? ", " : "", (unsigned long)t->shape[k]);
-}
-
-/* The tensors: a JSON array's members, or text lines. Returns -1 when they cannot be derived
- * (the control path's error is printed). */
-static int print_tensors(const struct ldr_program *p, int json)
+/* The tensors as a member of the JSON object; -1 (and the error as a member) when they cannot be
+ * derived. */
+static int print_tensors_json(const struct ldr_program *p)
 {
 	static struct tns_tensor t[TNS_MAX];
 	unsigned n;
@@ -55,43 +49,23 @@ static int print_tensors(const struct ldr_program *p, int json)
 	enum tns_err e = tns_describe(p, t, TNS_MAX, &n, &st);
 	if (e != TNS_OK) {
 		const char *why = e == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(e);
-		if (json)
-			printf(",\"tensors\":null,\"tensors_error\":\"%s\"", why);
-		else
-			printf("tensors: cannot be derived: %s\n", why);
+		printf(",\"tensors\":null,\"tensors_error\":\"%s\"", why);
 		return -1;
 	}
-	if (json)
-		printf(",\"tensors\":[");
-	else
-		printf("tensors: %u\n", n);
+	printf(",\"tensors\":[");
 	for (unsigned i = 0; i < n; i++) {
 		/* names are printable ASCII without spaces (fw/tensors); quotes and backslashes
 		 * are escaped for JSON */
-		if (json) {
-			printf("%s{\"name\":\"", i ? "," : "");
-			for (const char *c = t[i].name; *c; c++)
-				printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
-			printf("\",\"bar\":%d,\"role\":\"%s\",\"dtype\":\"%s\",\"shape\":[", t[i].bar,
-			       tns_role_name(t[i].role), tns_dtype_name(t[i].fmt));
-			print_shape(&t[i]);
-			printf("],\"bytes\":%lu}", (unsigned long)t[i].bytes);
-		} else {
-			printf("  %-12s %-20s bar %-2d %-7s [", tns_role_name(t[i].role), t[i].name,
-			       t[i].bar, tns_dtype_name(t[i].fmt));
-			print_shape(&t[i]);
-			printf("] 0x%lx bytes", (unsigned long)t[i].bytes);
-			if (t[i].flat)
-				printf(" (flat: no single geometry)");
-			else
-				printf(" (base 0x%lx, row 0x%lx, plane 0x%lx%s)", (unsigned long)t[i].base,
-				       (unsigned long)t[i].row, (unsigned long)t[i].plane,
-				       t[i].ndim == 4 ? ", grouped" : "");
-			printf("\n");
-		}
+		printf("%s{\"name\":\"", i ? "," : "");
+		for (const char *c = t[i].name; *c; c++)
+			printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+		printf("\",\"bar\":%d,\"role\":\"%s\",\"dtype\":\"%s\",\"shape\":[", t[i].bar,
+		       tns_role_name(t[i].role), tns_dtype_name(t[i].fmt));
+		for (unsigned k = 0; k < t[i].ndim; k++)
+			printf("%s%lu", k ? "," : "", (unsigned long)t[i].shape[k]);
+		printf("],\"bytes\":%lu}", (unsigned long)t[i].bytes);
 	}
-	if (json)
-		printf("]");
+	printf("]");
 	return 0;
 }
 
@@ -167,13 +141,13 @@ static int cmd_inspect(int argc, char **argv)
 			rc = 1;
 		} else {
 			fwrite(o.b, 1, o.n - 2, stdout);
-			print_tensors(p, 1);
+			print_tensors_json(p);
 			printf("}\n");
 		}
 		free(o.b);
 	} else {
 		ldr_print(p, 0, to_stdout, stdout);
-		print_tensors(p, 0);
+		tns_print(p, to_stdout, stdout);
 	}
 	free(p);
 	free(buf);
