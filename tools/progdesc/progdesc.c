@@ -127,10 +127,13 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 				break;
 		if (a == sizeof act_names / sizeof act_names[0])
 			return PD_E_KEYWORD;
+		/* only from=; a word that is no key=value at all is a syntax error */
 		for (unsigned i = 2; i < nt; i++) {
 			int r = from(&t[i], &L);
+			if (r == -2)
+				return memchr(t[i].s, '=', t[i].n) ? PD_E_KEYWORD : PD_E_SYNTAX;
 			if (r)
-				return r == -2 ? PD_E_KEYWORD : PD_E_VALUE;
+				return PD_E_VALUE;
 		}
 		d->act = (uint8_t)a;
 		L.kind = PD_ACT;
