@@ -219,6 +219,28 @@ TEST(tensors, described_with_roles_shapes_and_names)
 		CHECK_EQ(tns_find(t, n, "bar999", 6), -1);
 		CHECK_EQ(tns_find(t, n, "inputs", 6), -1);
 	}
+	/* a window whose naming command is gone: unnamed, listed and addressed as barN */
+	size_t len = build(chain_desc, 1);
+	REQUIRE(len > 0);
+	unsigned unnamed = 0;
+	for (uint32_t k = 0, off = 32; k < le_rd32(buf + 16) && off + 8 <= len; k++) {
+		uint32_t cmd = le_rd32(buf + off), size = le_rd32(buf + off + 4);
+		if (cmd == 0x6 && size > 12 && off + le_rd32(buf + off + 8) + 8 <= len &&
+		    !memcmp(buf + off + le_rd32(buf + off + 8), "output_0", 8)) {
+			le_wr32(buf + off, 0x7fff); /* a command the loader skips */
+			unnamed++;
+		}
+		off += size;
+	}
+	REQUIRE(unnamed == 1);
+	REQUIRE(ldr_load(buf, len, LDR_F_HWX, &p) == LDR_OK);
+	REQUIRE(tns_describe(&p, t, TNS_MAX, &n, &st) == TNS_OK);
+	REQUIRE(n == 3);
+	CHECK_STR(t[0].name, "input");
+	CHECK_STR(t[2].name, "bar7");
+	CHECK_EQ(t[2].role, TNS_OUTPUT);
+	CHECK_EQ(tns_find(t, n, "bar7", 4), 2);
+	CHECK_EQ(tns_find(t, n, "output_0", 8), -1);
 	/* too small an array, and a program whose grants cannot be derived */
 	CHECK_EQ(tns_describe(&p, t, 2, &n, &st), TNS_E_TOO_MANY);
 	REQUIRE(patch_reg(&p, 0, H13_DST_PLANESTRIDE, 0x3ffffc0) == 0);
