@@ -2,12 +2,16 @@
  * The firmware's main job, the application that wires every layer together: a banner (board,
  * exception level, memory map, C library) and then the pipeline: program=PATH is read over
  * semihosting, loaded, queued as one submission on the submission queue (fw/submit), run through
- * the control path on the engine (app/session), and its completion printed.
+ * the control path on the engine (app/session), and its completion printed. in:NAME=PATH and
+ * out:NAME=PATH read the program's input tensors from and write its outputs to host files over
+ * semihosting, with the code `anefw-tool run` uses (app/tensorio.c), so both write the same bytes.
  */
 #include "app/job.h"
 #include "app/session.h"
+#include "app/tensorio.h"
 #include "fw/loader/loader.h"
 #include "fw/submit/queue.h"
+#include "fw/tensors/tensors.h"
 #include "hal/hal.h"
 
 #include <stdio.h>
@@ -73,6 +77,7 @@ static void to_console(void *ctx, const char *s, size_t n)
  * entry's grants, or the default grants when it has none. */
 struct job_run {
 	struct anes *session;
+	const struct anes_hooks *hooks; /* in:/out: tensors, or NULL */
 	unsigned trace;
 	int rc;
 	const char *err; /* the named error, or "ok" */
@@ -85,7 +90,7 @@ static void run_entry(void *vctx, const struct subq_entry *e, struct subq_comple
 	const struct ctrl_limits lim = {hal_platform()->max_work, ctrl_default_limits.max_grant};
 	const struct anes_opts o = {.grants = e->grants, .ngrants = e->ngrants,
 				    .use_defaults = e->ngrants == 0, .trace = j->trace,
-				    .out = to_console, .limits = &lim};
+				    .out = to_console, .limits = &lim, .hooks = j->hooks};
 	const uint8_t *buf = (const uint8_t *)(uintptr_t)e->program;
 	j->rc = anes_run(j->session, buf, (size_t)e->program_len, &o, &res);
 	j->err = anes_result_name(&res);
@@ -99,7 +104,7 @@ static const char *status_name(uint32_t st)
 
 /* One submission through the queue: queued, taken, run, its completion reaped and printed. */
 static int submit_via_queue(struct subq *q, struct anes *session, const uint8_t *buf, size_t len,
-			    unsigned trace, uint32_t id)
+			    unsigned trace, uint32_t id, const struct anes_hooks *hooks)
 {
 	struct subq_entry e;
 	subq_init(q);
@@ -112,7 +117,7 @@ static int submit_via_queue(struct subq *q, struct anes *session, const uint8_t 
 		printf("queue: submit refused: %s\n", subq_err_name(se));
 		return 1;
 	}
-	struct job_run j = {session, trace, 1, "not-run"};
+	struct job_run j = {session, hooks, trace, 1, "not-run"};
 	subq_run(q, run_entry, &j);
 	struct subq_completion c;
 	if (subq_reap(q, &c) != SUBQ_OK) {
@@ -128,7 +133,8 @@ static int submit_via_queue(struct subq *q, struct anes *session, const uint8_t 
 /* Reads the program over semihosting, loads and validates it, prints the summary, then takes it
  * through the control path on the engine (the software model on boards without one) with the
  * default grants, printing what was programmed and moved (trace=0: per-TD summary only). */
-static int run_program(const char *path, unsigned trace, int fault)
+static int run_program(const char *path, unsigned trace, int fault, const struct tio_req *req,
+		       unsigned nreq)
 {
 	int fd = hal_file_open(path, 0);
 	if (fd < 0) {
@@ -181,22 +187,41 @@ static int run_program(const char *path, unsigned trace, int fault)
 			struct anem *m = anes_engine(session);
 			struct anem_faults f = {(uint32_t)fault, 0, 1, 0};
 			anem_set_faults(m, &f);
-			int r1 = submit_via_queue(q, session, buf, (size_t)n, 0, 1);
+			int r1 = submit_via_queue(q, session, buf, (size_t)n, 0, 1, NULL);
 			uint32_t fired = anem_faults_fired(m);
 			anem_set_faults(m, NULL);
 			printf("fault: %s injected %lu time%s, submission 1 %s\n",
 			       anem_fault_name((unsigned)fault), (unsigned long)fired,
 			       fired == 1 ? "" : "s", r1 ? "failed" : "did not fail");
-			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 2);
+			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 2, NULL);
 			if (!r1)
 				rc = 1;
+		} else if (nreq) {
+			/* in:NAME=PATH / out:NAME=PATH: the tensors from and to host files, as
+			 * `anefw-tool run` does (app/tensorio.c) */
+			struct tio *x = malloc(sizeof *x);
+			if (!x) {
+				printf("run: out-of-memory\n");
+				rc = 1;
+			} else {
+				rc = 1;
+				if (tio_prepare(x, prog, req, nreq, to_console, NULL) == TIO_OK) {
+					rc = submit_via_queue(q, session, buf, (size_t)n, trace, 1,
+							      tio_hooks(x));
+					if (tio_finish(x) != TIO_OK)
+						rc = 1;
+				}
+				tio_free(x);
+				free(x);
+			}
 		} else {
-			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 1);
+			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 1, NULL);
 		}
 		anes_destroy(session);
 		free(q);
 		printf("program: valid\n");
 		ldr_print(prog, 0, to_console, NULL);
+		tns_print(prog, to_console, NULL);
 	}
 	fflush(stdout);
 	free(buf);
@@ -204,9 +229,42 @@ static int run_program(const char *path, unsigned trace, int fault)
 	return rc;
 }
 
+/* Every in:NAME=PATH and out:NAME=PATH of the command line; -1 (printed) on a malformed one. */
+static int cmdline_io(const char *cmdline, struct tio_req *req, unsigned *nreq)
+{
+	*nreq = 0;
+	for (const char *s = cmdline; s && *s;) {
+		while (*s == ' ')
+			s++;
+		const char *e = s;
+		while (*e && *e != ' ')
+			e++;
+		size_t n = (size_t)(e - s);
+		int out = n >= 4 && !strncmp(s, "out:", 4);
+		if (out || (n >= 3 && !strncmp(s, "in:", 3))) {
+			size_t k = out ? 4 : 3;
+			if (*nreq >= TIO_MAX_IO) {
+				printf("run: %s: at most %u in:/out:\n", tio_err_name(TIO_E_TOO_MANY),
+				       TIO_MAX_IO);
+				return -1;
+			}
+			if (tio_parse_req(s + k, n - k, out, &req[*nreq]) != TIO_OK) {
+				printf("run: %s: %.*s (in:NAME=PATH, out:NAME=PATH)\n",
+				       tio_err_name(TIO_E_ARG), (int)n, s);
+				return -1;
+			}
+			(*nreq)++;
+		}
+		s = e;
+	}
+	return 0;
+}
+
 int anefw_job(const char *cmdline)
 {
 	static char path[512], tr[8], fl[24];
+	static struct tio_req req[TIO_MAX_IO];
+	unsigned nreq = 0;
 	banner();
 	printf("command line: %s\n", cmdline && cmdline[0] ? cmdline : "(none)");
 	int rc = 0;
@@ -219,9 +277,13 @@ int anefw_job(const char *cmdline)
 			return 1;
 		}
 	}
+	if (cmdline_io(cmdline, req, &nreq)) {
+		printf("anefw: done\n");
+		return 1;
+	}
 	if (cmdline_arg(cmdline, "program", path, sizeof path) == 0)
 		rc = run_program(path, cmdline_arg(cmdline, "trace", tr, sizeof tr) == 0 &&
-					       !strcmp(tr, "0") ? 0u : 1u, fault);
+					       !strcmp(tr, "0") ? 0u : 1u, fault, req, nreq);
 	else
 		printf("no program given (program=PATH)\n");
 	printf("anefw: done\n");

@@ -22,6 +22,8 @@ static const char *const err_names[CTRL_E_COUNT_] = {
 	[CTRL_E_FOLD_REGS] = "fold-registers-not-written",
 	[CTRL_E_FOLD_SOURCE] = "fold-source-not-weights",
 	[CTRL_E_KERNEL_FMT] = "kernel-format-unknown",
+	[CTRL_E_ITM_CONFLICT] = "intermediate-extent-conflict",
+	[CTRL_E_ITM_OVERFLOW] = "intermediate-extent-overflow",
 };
 
 const char *ctrl_err_name(enum ctrl_err e)
@@ -643,6 +645,126 @@ static enum pol_err add_grant(struct subq_grant *g, unsigned *n, unsigned max, u
 	return POL_OK;
 }
 
+/* The tile ranges (src0, src1, dst) of every TD in chain order, on the cumulative register image
+ * of the TD area as the file holds it: fn(ctx, td, range) for each; a nonzero return stops. */
+typedef int (*tile_fn)(void *ctx, unsigned td, const struct td_range *x);
+
+static int each_range(const struct ldr_program *p, tile_fn fn, void *ctx, struct ctrl_status *st)
+{
+	struct image im = {.p = p};
+	for (unsigned i = 0; i < p->ntds; i++) {
+		struct td_hdr h;
+		struct td_range r[TD_MAX_RANGES];
+		unsigned nr = 0;
+		int bk = -1, bc = -1;
+		st->td = (int)i;
+		image_apply_td(&im, i, p->buf + p->td_area_off);
+		td_hdr_decode(p->tds[i].hdr, &h);
+		const struct td_regs regs = {image_get, &im};
+		enum td_err te = td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, &bk, &bc);
+		if (te != TD_OK) {
+			td_status(te, bk, bc, st);
+			return -1;
+		}
+		for (unsigned k = 0; k < nr; k++) {
+			int rc = fn(ctx, i, &r[k]);
+			if (rc)
+				return rc;
+		}
+	}
+	st->td = -1;
+	return 0;
+}
+
+/* What the TDs do with each BAR no window declares: access, extent, first-use order. */
+struct bar_use {
+	uint32_t read, written, declared, tbase;
+	uint64_t extent[LDR_NBARS];
+	uint8_t order[LDR_NBARS];
+	unsigned norder;
+	const struct ldr_program *p;
+	/* the intermediate-coverage pass: bytes of intermediates earlier TDs wrote */
+	unsigned nw;
+	struct {
+		uint8_t bar;
+		uint64_t lo, hi;
+	} w[LDR_MAX_TDS];
+	struct ctrl_status *st;
+};
+
+static int is_tile(const struct td_range *x)
+{
+	return x->kind == TD_R_SRC0 || x->kind == TD_R_SRC1 || x->kind == TD_R_DST;
+}
+
+static int collect_use(void *ctx, unsigned td, const struct td_range *x)
+{
+	struct bar_use *u = ctx;
+	(void)td;
+	int tbase = u->p->raw && x->kind == TD_R_TBASE && x->slot == H13_BAR_TBASE;
+	if ((!is_tile(x) && !tbase) || x->bar >= LDR_NBARS || ((u->declared >> x->bar) & 1u))
+		return 0;
+	uint32_t bit = 1u << x->bar;
+	if (!((u->read | u->written | u->tbase) & bit))
+		u->order[u->norder++] = x->bar;
+	if (tbase) {
+		u->tbase |= bit;
+		return 0;
+	}
+	if (x->access == TD_WRITE)
+		u->written |= bit;
+	else
+		u->read |= bit;
+	uint64_t end = x->addr + x->len; /* td_ranges proved the sum does not overflow */
+	if (end > u->extent[x->bar])
+		u->extent[x->bar] = end;
+	return 0;
+}
+
+/* [lo, hi) inside the union of the intervals earlier TDs wrote to bar. */
+static int covered(const struct bar_use *u, unsigned bar, uint64_t lo, uint64_t hi)
+{
+	for (unsigned pass = 0; pass <= u->nw && lo < hi; pass++) {
+		uint64_t adv = lo;
+		for (unsigned k = 0; k < u->nw; k++)
+			if (u->w[k].bar == bar && u->w[k].lo <= lo && u->w[k].hi > adv)
+				adv = u->w[k].hi;
+		if (adv == lo)
+			return 0;
+		lo = adv;
+	}
+	return lo >= hi;
+}
+
+/* Every read of an intermediate lies in bytes an earlier TD wrote (the firmware zeroes
+ * intermediates; a read of bytes no earlier TD wrote means the program's extents conflict).
+ * td_ranges gives a TD's sources before its destination, so a TD's reads see only the writes
+ * of the TDs before it. */
+static int check_cover(void *ctx, unsigned td, const struct td_range *x)
+{
+	struct bar_use *u = ctx;
+	uint32_t itm = u->read & u->written;
+	(void)td;
+	if (!is_tile(x) || x->bar >= LDR_NBARS || !((itm >> x->bar) & 1u))
+		return 0;
+	if (x->access == TD_WRITE) {
+		if (u->nw < LDR_MAX_TDS) { /* one destination per TD: always room */
+			u->w[u->nw].bar = x->bar;
+			u->w[u->nw].lo = x->addr;
+			u->w[u->nw].hi = x->addr + x->len;
+			u->nw++;
+		}
+		return 0;
+	}
+	if (!covered(u, x->bar, x->addr, x->addr + x->len)) {
+		u->st->err = CTRL_E_ITM_CONFLICT;
+		u->st->kind = x->kind;
+		u->st->bar = x->bar;
+		return 1;
+	}
+	return 0;
+}
+
 int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,
 			struct ctrl_status *err)
 {
@@ -650,33 +772,45 @@ int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsig
 	uint32_t wbars = 0;
 	enum pol_err pe = POL_OK;
 	struct ctrl_status st = {CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
+	struct bar_use u;
 	if (!p || !g || !p->gen || !p->gen->blocks) {
 		st.err = !p || !g ? CTRL_E_ARG : CTRL_E_UNSUPPORTED;
 		goto bad;
 	}
+	memset(&u, 0, sizeof u);
+	u.p = p;
+	u.st = &st;
 	if (!p->raw) {
 		/* the weights first, so a window over them cannot make them writable */
 		for (unsigned b = 0; b < LDR_NBARS && pe == POL_OK; b++) {
 			if (!p->bars[b])
 				continue;
 			st.bar = (int)b;
-			if (p->text_sect >= 0 && p->bars[b] == p->sects[p->text_sect].addr)
+			if (p->text_sect >= 0 && p->bars[b] == p->sects[p->text_sect].addr) {
+				u.declared |= 1u << b;
 				pe = add_grant(g, &n, max, b, p->bars[b], p->td_area_len, POL_READ, 0,
 					       &wbars);
-			else if (p->weights_sect >= 0 && p->weights_len &&
-				 p->bars[b] == p->sects[p->weights_sect].addr)
+			} else if (p->weights_sect >= 0 && p->weights_len &&
+				   p->bars[b] == p->sects[p->weights_sect].addr) {
+				u.declared |= 1u << b;
 				pe = add_grant(g, &n, max, b, p->bars[b], p->weights_len, POL_READ, 1,
 					       &wbars);
+			}
 		}
 		for (unsigned i = 0; i < p->nwindows && pe == POL_OK; i++) {
 			const struct ldr_window *w = &p->windows[i];
 			if (w->bar < 0)
 				continue;
 			st.bar = w->bar;
+			u.declared |= 1u << w->bar;
 			unsigned acc = w->initprot == LDR_WIN_INPUT ? POL_READ
 				       : w->initprot == LDR_WIN_OUTPUT ? POL_WRITE : POL_RW;
 			pe = add_grant(g, &n, max, (unsigned)w->bar, p->bars[w->bar], w->size, acc, 0,
 				       &wbars);
+			/* an intermediate window: read and written in place by the TDs */
+			for (unsigned k = 0; k < n && acc == POL_RW; k++)
+				if (g[k].bar == (unsigned)w->bar)
+					g[k].flags |= POL_FLAG_IN_PLACE;
 		}
 		/* an output window placed over the weights section's bytes */
 		for (unsigned i = 0; i < p->nwindows && pe == POL_OK && p->weights_sect >= 0; i++) {
@@ -689,48 +823,52 @@ int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsig
 		}
 		if (pe != POL_OK)
 			goto pol;
-		if (err)
-			*err = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
-		return (int)n;
+		st.bar = -1;
+	} else {
+		/* raw stream: the kernel BARs get the weights (TBase the TD area, below) */
+		for (unsigned i = 0; i < p->ntds && pe == POL_OK; i++) {
+			const struct ldr_td *td = &p->tds[i];
+			st.td = (int)i;
+			for (unsigned b = H13_BAR_KBASE0; b < H13_BAR_NSLOTS && pe == POL_OK; b++)
+				if ((td->bar_en & (1u << b)) && p->weights_len)
+					pe = add_grant(g, &n, max, td->bar_idx[b], 0, p->weights_len,
+						       POL_READ, 1, &wbars);
+		}
+		if (pe != POL_OK)
+			goto pol;
+		st.td = -1;
 	}
-	/* raw stream: the kernel BARs get the weights, TBase the TD area, the tensor BARs the
-	 * extents their TDs declare (the same ranges the plan checks) */
-	struct image im = {.p = p};
-	for (unsigned i = 0; i < p->ntds && pe == POL_OK; i++) {
-		const struct ldr_td *td = &p->tds[i];
-		st.td = (int)i;
-		for (unsigned b = H13_BAR_KBASE0; b < H13_BAR_NSLOTS && pe == POL_OK; b++)
-			if ((td->bar_en & (1u << b)) && p->weights_len)
-				pe = add_grant(g, &n, max, td->bar_idx[b], 0, p->weights_len, POL_READ, 1,
-					       &wbars);
-	}
-	for (unsigned i = 0; i < p->ntds && pe == POL_OK; i++) {
-		const struct ldr_td *td = &p->tds[i];
-		struct td_hdr h;
-		struct td_range r[TD_MAX_RANGES];
-		unsigned nr = 0;
-		int bk = -1, bc = -1;
-		st.td = (int)i;
-		image_apply_td(&im, i, p->buf + p->td_area_off);
-		td_hdr_decode(td->hdr, &h);
-		const struct td_regs regs = {image_get, &im};
-		enum td_err te = td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, &bk, &bc);
-		if (te != TD_OK) {
-			td_status(te, bk, bc, &st);
+	/* every tile BAR no window declares (all of a raw stream's): the extent its TDs declare
+	 * (the same ranges the plan checks); read only: an input, written only: an output, both:
+	 * an intermediate, firmware-allocated, read-write in place */
+	if (each_range(p, collect_use, &u, &st))
+		goto bad;
+	uint32_t itm = u.read & u.written;
+	for (unsigned k = 0; k < u.norder; k++) {
+		unsigned b = u.order[k];
+		if (((itm >> b) & 1u) &&
+		    (u.extent[b] > ctrl_default_limits.max_grant ||
+		     u.extent[b] > (1ull << CTRL_REACH_BITS))) {
+			st.err = CTRL_E_ITM_OVERFLOW;
+			st.bar = (int)b;
 			goto bad;
 		}
-		for (unsigned k = 0; k < nr && pe == POL_OK; k++) {
-			const struct td_range *x = &r[k];
-			if (x->kind == TD_R_TBASE && x->slot == H13_BAR_TBASE) {
-				if (p->td_area_len)
-					pe = add_grant(g, &n, max, x->bar, 0, p->td_area_len, POL_READ, 0,
-						       &wbars);
-			} else if (x->kind <= TD_R_DST) {
-				st.kind = x->kind;
-				pe = add_grant(g, &n, max, x->bar, 0, x->addr + x->len,
-					       x->access == TD_WRITE ? POL_WRITE : POL_READ, 0, &wbars);
-			}
-		}
+	}
+	if (itm && each_range(p, check_cover, &u, &st))
+		goto bad;
+	for (unsigned k = 0; k < u.norder && pe == POL_OK; k++) {
+		unsigned b = u.order[k];
+		unsigned acc = (((u.read >> b) & 1u) ? POL_READ : 0u) |
+			       (((u.written >> b) & 1u) ? POL_WRITE : 0u);
+		st.bar = (int)b;
+		if (((u.tbase >> b) & 1u) && p->td_area_len)
+			pe = add_grant(g, &n, max, b, 0, p->td_area_len, POL_READ, 0, &wbars);
+		if (pe == POL_OK && acc)
+			pe = add_grant(g, &n, max, b, p->raw ? 0 : p->bars[b], u.extent[b], acc, 0,
+				       &wbars);
+		for (unsigned i = 0; pe == POL_OK && acc == POL_RW && i < n; i++)
+			if (g[i].bar == b)
+				g[i].flags |= POL_FLAG_IN_PLACE;
 	}
 	if (pe != POL_OK)
 		goto pol;

@@ -47,6 +47,8 @@ enum ctrl_err {
 	CTRL_E_FOLD_REGS,    /* a TD whose weights fold does not write the words the fold rewrites */
 	CTRL_E_FOLD_SOURCE,  /* a TD whose weights fold reads them from a BAR other than the weights */
 	CTRL_E_KERNEL_FMT,   /* NE.KernelCfg.KernelFmt names no format (3) */
+	CTRL_E_ITM_CONFLICT, /* a TD reads intermediate bytes no earlier TD wrote */
+	CTRL_E_ITM_OVERFLOW, /* an intermediate's extent is over a grant's limit or the reach */
 	CTRL_E_COUNT_
 };
 
@@ -179,9 +181,13 @@ uint64_t ctrl_fold_cap(const struct ldr_program *p);
 
 /*
  * The grants a submission would give by default: every I/O window its declared size at its BAR
- * (inputs read, outputs write, intermediates both), the weights (read), the TD area (BAR 0 of a
- * container, read). Raw streams declare no windows: their tensor BARs get the extent their TDs
- * declare. dva as in the BAR table (0 for raw streams); mapped is left 0 for the caller to place.
+ * (inputs read, outputs write, intermediates both, in place), the weights (read), the TD area
+ * (BAR 0 of a container, read). Every other BAR a TD's tile ranges use (all of a raw stream's:
+ * raw streams declare no windows) gets the extent its TDs declare: read only, an input; written
+ * only, an output; both, an intermediate: read-write in place, zeroed by the caller, never an
+ * input. An intermediate read where no earlier TD wrote is intermediate-extent-conflict; one
+ * larger than a grant may be or than the engine's reach, intermediate-extent-overflow.
+ * dva as in the BAR table (0 for raw streams); mapped is left 0 for the caller to place.
  * A BAR that would hold the weights and be written is refused (output-overlaps-weights).
  * Returns the count (at most max), or -1 with *err set when the program cannot be sized.
  */

@@ -69,9 +69,10 @@ static enum hwxw_err plan(const struct hwxw_spec *s, struct layout *L)
 		slots[nslots++] = s->weights_bar;
 	for (unsigned i = 0; i < s->nwin; i++) {
 		const struct hwxw_window *w = &s->win[i];
-		if (w->dir != LDR_WIN_INPUT && w->dir != LDR_WIN_OUTPUT && w->dir != LDR_WIN_INTERMEDIATE)
+		if (w->dir != LDR_WIN_INPUT && w->dir != LDR_WIN_OUTPUT &&
+		    w->dir != LDR_WIN_INTERMEDIATE && w->dir != HWXW_BAR_ONLY)
 			return HWXW_E_ARG;
-		if (!w->name || !w->name[0] || strlen(w->name) > HWXW_MAX_NAME)
+		if (w->dir != HWXW_BAR_ONLY && (!w->name || !w->name[0] || strlen(w->name) > HWXW_MAX_NAME))
 			return HWXW_E_NAME;
 		if (!w->size || w->size > MAX_BUF)
 			return HWXW_E_SIZE;
@@ -88,6 +89,8 @@ static enum hwxw_err plan(const struct hwxw_spec *s, struct layout *L)
 	uint64_t cmds = TEXT_CMD_BYTES + THREAD_CMD_BYTES;
 	uint32_t ncmds = 2;
 	for (unsigned i = 0; i < s->nwin; i++) {
+		if (s->win[i].dir == HWXW_BAR_ONLY)
+			continue;
 		cmds += WIN_SEG_BYTES + fvm_cmd_bytes(s->win[i].name);
 		ncmds += 2;
 	}
@@ -192,10 +195,14 @@ enum hwxw_err hwxw_write(const struct hwxw_spec *s, uint8_t *out, size_t cap, si
 	for (unsigned i = 0; i < s->nwin; i++) {
 		const struct hwxw_window *w = &s->win[i];
 		int in = w->dir == LDR_WIN_INPUT;
+		if (w->dir == HWXW_BAR_ONLY)
+			continue;
 		c += put_segment(c, "__FVMLIB", L.win_addr[i], L.win_vmsize[i], 0, 0, w->dir, 1);
 		c += put_section(c, in ? "__const" : "__data", "__FVMLIB", L.win_addr[i], w->size, 0, 6);
 	}
 	for (unsigned i = 0; i < s->nwin; i++) {
+		if (s->win[i].dir == HWXW_BAR_ONLY)
+			continue;
 		uint32_t size = fvm_cmd_bytes(s->win[i].name);
 		le_wr32(c, LC_IDFVMLIB);
 		le_wr32(c + 4, size);

@@ -30,10 +30,14 @@ enum hwxw_err {
 };
 const char *hwxw_err_name(enum hwxw_err e);
 
+/* A buffer the BAR table addresses but no window declares (no segment, no name): an
+ * intermediate the firmware allocates, as in the newer compiler's files. */
+#define HWXW_BAR_ONLY 0u
+
 struct hwxw_window {
-	const char *name;
+	const char *name; /* unused for HWXW_BAR_ONLY */
 	unsigned bar;     /* BAR slot the TDs select for it */
-	unsigned dir;     /* LDR_WIN_INPUT, LDR_WIN_OUTPUT or LDR_WIN_INTERMEDIATE */
+	unsigned dir;     /* LDR_WIN_INPUT, LDR_WIN_OUTPUT, LDR_WIN_INTERMEDIATE or HWXW_BAR_ONLY */
 	uint64_t size;    /* tensor bytes */
 };
 

@@ -1,6 +1,7 @@
 /* anefw-tool inspect / validate: the program loader's view of a .hwx container or raw stream. */
 #include "tools/anefw-tool/tool.h"
 #include "fw/loader/loader.h"
+#include "fw/tensors/tensors.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,63 @@
 static void to_stdout(void *ctx, const char *s, size_t n)
 {
 	fwrite(s, 1, n, (FILE *)ctx);
+}
+
+/* The JSON object ldr_print writes, collected so the tensors can join it. */
+struct sbuf {
+	char *b;
+	size_t n, cap;
+	int oom;
+};
+
+static void to_sbuf(void *ctx, const char *s, size_t n)
+{
+	struct sbuf *o = ctx;
+	if (o->oom)
+		return;
+	if (o->n + n + 1 > o->cap) {
+		size_t cap = (o->n + n + 1) * 2;
+		char *nb = realloc(o->b, cap);
+		if (!nb) {
+			o->oom = 1;
+			return;
+		}
+		o->b = nb;
+		o->cap = cap;
+	}
+	memcpy(o->b + o->n, s, n);
+	o->n += n;
+	o->b[o->n] = 0;
+}
+
+/* The tensors as a member of the JSON object; -1 (and the error as a member) when they cannot be
+ * derived. */
+static int print_tensors_json(const struct ldr_program *p)
+{
+	static struct tns_tensor t[TNS_MAX];
+	unsigned n;
+	struct ctrl_status st;
+	enum tns_err e = tns_describe(p, t, TNS_MAX, &n, &st);
+	if (e != TNS_OK) {
+		const char *why = e == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(e);
+		printf(",\"tensors\":null,\"tensors_error\":\"%s\"", why);
+		return -1;
+	}
+	printf(",\"tensors\":[");
+	for (unsigned i = 0; i < n; i++) {
+		/* names are printable ASCII without spaces (fw/tensors); quotes and backslashes
+		 * are escaped for JSON */
+		printf("%s{\"name\":\"", i ? "," : "");
+		for (const char *c = t[i].name; *c; c++)
+			printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+		printf("\",\"bar\":%d,\"role\":\"%s\",\"dtype\":\"%s\",\"shape\":[", t[i].bar,
+		       tns_role_name(t[i].role), tns_dtype_name(t[i].fmt));
+		for (unsigned k = 0; k < t[i].ndim; k++)
+			printf("%s%lu", k ? "," : "", (unsigned long)t[i].shape[k]);
+		printf("],\"bytes\":%lu}", (unsigned long)t[i].bytes);
+	}
+	printf("]");
+	return 0;
 }
 
 /* Parses FILE [--json] [--raw] [--hwx]; returns 0 or a usage error status. */
@@ -74,8 +132,22 @@ static int cmd_inspect(int argc, char **argv)
 			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p->err_off);
 		fprintf(stderr, "\n");
 		rc = 1;
+	} else if (json) {
+		/* ldr_print's object, closed after the tensors */
+		struct sbuf o = {0};
+		ldr_print(p, LDR_P_JSON, to_sbuf, &o);
+		if (o.oom || o.n < 2 || strcmp(o.b + o.n - 2, "}\n")) {
+			fprintf(stderr, "anefw-tool inspect: out of memory\n");
+			rc = 1;
+		} else {
+			fwrite(o.b, 1, o.n - 2, stdout);
+			print_tensors_json(p);
+			printf("}\n");
+		}
+		free(o.b);
 	} else {
-		ldr_print(p, json ? LDR_P_JSON : 0, to_stdout, stdout);
+		ldr_print(p, 0, to_stdout, stdout);
+		tns_print(p, to_stdout, stdout);
 	}
 	free(p);
 	free(buf);

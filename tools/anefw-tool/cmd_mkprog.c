@@ -88,4 +88,5 @@ TOOL_COMMAND(mkprog, "mkprog", cmd_mkprog,
 	     "    write a program (an H13 .hwx container, or with --raw a raw task stream; weights\n"
 	     "    as one kernel unit) from a text\n"
 	     "    description: input w= h= c=; layer int8|sparse|paletteN [cin=] [cout=]\n"
-	     "    [density=] [seed=]; activation relu|relu6|leakyrelu|hardtanh (docs/control-path.md)");
+	     "    [density=] [seed=] [from=prev]; activation relu|relu6|leakyrelu|hardtanh\n"
+	     "    [from=prev] (docs/control-path.md)");

@@ -18,44 +18,6 @@ static void to_stdout(void *ctx, const char *s, size_t n)
 	fwrite(s, 1, n, stdout);
 }
 
-static int parse_grant(const char *s, struct subq_grant *g)
-{
-	char tmp[128];
-	if (strlen(s) >= sizeof tmp)
-		return -1;
-	strcpy(tmp, s);
-	char *f[4] = {0};
-	unsigned nf = 0;
-	for (char *p = tmp; nf < 4;) {
-		f[nf++] = p;
-		char *c = strchr(p, ':');
-		if (!c)
-			break;
-		*c = 0;
-		p = c + 1;
-	}
-	uint64_t bar, size;
-	if (nf < 3 || tool_parse_u64(f[0], 255, &bar) || tool_parse_u64(f[1], UINT64_MAX, &size))
-		return -1;
-	memset(g, 0, sizeof *g);
-	g->bar = (uint32_t)bar;
-	g->size = size;
-	if (!strcmp(f[2], "r"))
-		g->access = POL_READ;
-	else if (!strcmp(f[2], "w"))
-		g->access = POL_WRITE;
-	else if (!strcmp(f[2], "rw"))
-		g->access = POL_RW;
-	else
-		return -1;
-	if (nf == 4) {
-		if (strcmp(f[3], "inplace"))
-			return -1;
-		g->flags = POL_FLAG_IN_PLACE;
-	}
-	return 0;
-}
-
 static int cmd_submit(int argc, char **argv)
 {
 	static struct subq_grant grants[ANES_MAX_GRANTS];
@@ -72,7 +34,7 @@ static int cmd_submit(int argc, char **argv)
 				return tool_usage_error("submit", "--grant needs BAR:SIZE:ACCESS");
 			if (n >= ANES_MAX_GRANTS)
 				return tool_usage_error("submit", "at most %u grants", ANES_MAX_GRANTS);
-			if (parse_grant(argv[++i], &grants[n]))
+			if (tool_parse_grant(argv[++i], &grants[n]))
 				return tool_usage_error("submit", "bad grant '%s' (BAR:SIZE:r|w|rw[:inplace])",
 							argv[i]);
 			n++;

@@ -1,5 +1,7 @@
 /* anefw-tool: dispatch to the subcommands registered with TOOL_COMMAND. */
 #include "tool.h"
+#include "fw/policy/policy.h"
+#include "fw/submit/queue.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -83,6 +85,44 @@ int tool_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n");
 	return 2;
+}
+
+int tool_parse_grant(const char *s, struct subq_grant *g)
+{
+	char tmp[128];
+	if (strlen(s) >= sizeof tmp)
+		return -1;
+	strcpy(tmp, s);
+	char *f[4] = {0};
+	unsigned nf = 0;
+	for (char *p = tmp; nf < 4;) {
+		f[nf++] = p;
+		char *c = strchr(p, ':');
+		if (!c)
+			break;
+		*c = 0;
+		p = c + 1;
+	}
+	uint64_t bar, size;
+	if (nf < 3 || tool_parse_u64(f[0], 255, &bar) || tool_parse_u64(f[1], UINT64_MAX, &size))
+		return -1;
+	memset(g, 0, sizeof *g);
+	g->bar = (uint32_t)bar;
+	g->size = size;
+	if (!strcmp(f[2], "r"))
+		g->access = POL_READ;
+	else if (!strcmp(f[2], "w"))
+		g->access = POL_WRITE;
+	else if (!strcmp(f[2], "rw"))
+		g->access = POL_RW;
+	else
+		return -1;
+	if (nf == 4) {
+		if (strcmp(f[3], "inplace"))
+			return -1;
+		g->flags = POL_FLAG_IN_PLACE;
+	}
+	return 0;
 }
 
 static void usage(FILE *to)

@@ -26,6 +26,9 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len);
 int tool_write_file(const char *path, const void *buf, size_t len);
 /* Parses an unsigned integer (decimal or 0x hex) with range check; returns 0 or -1. */
 int tool_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Parses a grant BAR:SIZE:r|w|rw[:inplace] (dva and mapped 0); returns 0 or -1. */
+struct subq_grant;
+int tool_parse_grant(const char *s, struct subq_grant *g);
 /* Prints "anefw-tool NAME: message" to stderr and returns 2 (bad usage) */
 int tool_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -25,6 +25,7 @@ static const char *const names[PD_E__COUNT] = {
 	[PD_E_TOO_LARGE] = "desc-program-too-large",
 	[PD_E_KUNIT] = "desc-kernel-unit-invalid",
 	[PD_E_CONTAINER] = "desc-container-failed",
+	[PD_E_NO_PREV] = "desc-no-previous-layer",
 };
 
 const char *pd_err_name(enum pd_err e)
@@ -80,6 +81,21 @@ static int kv(const struct tok *t, const char *key, uint32_t lo, uint32_t hi, ui
 #define PD_MAX_DIM 4096u
 #define PD_MAX_CH 4096u
 
+/* from=input|prev: 0 with L set; -2 another key; -1 another value. */
+static int from(const struct tok *t, struct pd_layer *L)
+{
+	if (t->n < 5 || memcmp(t->s, "from=", 5))
+		return -2;
+	struct tok v = {t->s + 5, t->n - 5};
+	if (tok_is(&v, "prev"))
+		L->from_prev = 1;
+	else if (tok_is(&v, "input"))
+		L->from_prev = 0;
+	else
+		return -1;
+	return 0;
+}
+
 static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 {
 	if (tok_is(&t[0], "input")) {
@@ -101,7 +117,7 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 		return PD_E_SYNTAX;
 	if (d->nlayers >= PD_MAX_LAYERS)
 		return PD_E_TOO_MANY_LAYERS;
-	struct pd_layer L = {0, 0, 50, 0, 16, d->nlayers + 1};
+	struct pd_layer L = {0, 0, 50, 0, 16, d->nlayers + 1, 0};
 	L.cin = 0; /* 0: the input's channels */
 	if (is_act) {
 		if (d->act != PD_ACT_NONE)
@@ -112,8 +128,14 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 				break;
 		if (a == sizeof act_names / sizeof act_names[0])
 			return PD_E_KEYWORD;
-		if (nt != 2)
-			return PD_E_SYNTAX;
+		/* only from=; a word that is no key=value at all is a syntax error */
+		for (unsigned i = 2; i < nt; i++) {
+			int r = from(&t[i], &L);
+			if (r == -2)
+				return memchr(t[i].s, '=', t[i].n) ? PD_E_KEYWORD : PD_E_SYNTAX;
+			if (r)
+				return PD_E_VALUE;
+		}
 		d->act = (uint8_t)a;
 		L.kind = PD_ACT;
 		d->layer[d->nlayers++] = L;
@@ -143,6 +165,8 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 			L.seed = v;
 		} else if (L.kind == PD_SPARSE && (r = kv(&t[i], "density", 1, 100, &v)) != -2) {
 			L.density = (uint8_t)v;
+		} else if ((r = from(&t[i], &L)) != -2) {
+			/* from=input|prev */
 		} else {
 			return PD_E_KEYWORD;
 		}
@@ -211,13 +235,17 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 	unsigned pbits = 0;
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		struct pd_layer *L = &d->layer[i];
+		if (L->from_prev && !i)
+			return PD_E_NO_PREV;
+		/* the channels it reads: the input's, or the previous TD's output's */
+		uint32_t c = L->from_prev ? d->layer[i - 1].cout : d->c;
 		if (L->kind == PD_ACT) {
-			L->cin = L->cout = d->c;
+			L->cin = L->cout = c;
 			continue;
 		}
 		if (!L->cin)
-			L->cin = d->c;
-		if (L->cin != d->c)
+			L->cin = c;
+		if (L->cin != c)
 			return PD_E_CIN;
 		if (L->kind == PD_PALETTE) {
 			if (pbits && pbits != L->bits)
@@ -337,7 +365,8 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 		w[1] = (PD_TD_BYTES / 4 - 1) << 16;
 		w[7] = (i + 1) * PD_TD_STRIDE;
 	}
-	w[8] = PD_INPUT_BAR | 1u << 5 | (PD_FIRST_OUTPUT_BAR + i) << 12 | 1u << 17;
+	uint32_t in_bar = L->from_prev ? PD_FIRST_OUTPUT_BAR + i - 1 : PD_INPUT_BAR;
+	w[8] = in_bar | 1u << 5 | (PD_FIRST_OUTPUT_BAR + i) << 12 | 1u << 17;
 	w[9] = PD_WEIGHTS_BAR | 1u << 5;
 	/* KernelDMASrc: 62 words from 0x1f800; coefficient channel 0 = the layer's weights */
 	w[n++] = (61u << 26) | 0x1f800u;
@@ -539,10 +568,17 @@ enum pd_err pd_build_hwx(const struct pd_desc *d, uint8_t *out, size_t cap, size
 		return PD_E_CONTAINER;
 	unsigned nwin = 0, nout = 0;
 	for (int i = 0; i < n; i++) {
+		/* the weights are __const; an intermediate (a TD's output the next reads) has a BAR
+		 * table address but no window: the firmware allocates it, as for the newer
+		 * compiler's files */
 		if (g[i].bar == PD_WEIGHTS_BAR)
 			continue;
 		if (nwin >= HWXW_MAX_WINDOWS || (g[i].bar != PD_INPUT_BAR && g[i].bar < PD_FIRST_OUTPUT_BAR))
 			return PD_E_CONTAINER;
+		if (g[i].access == POL_RW) {
+			win[nwin++] = (struct hwxw_window){NULL, g[i].bar, HWXW_BAR_ONLY, g[i].size};
+			continue;
+		}
 		int in = g[i].bar == PD_INPUT_BAR;
 		if (in)
 			memcpy(wname[nwin], "input", 6);

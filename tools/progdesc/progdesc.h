@@ -34,6 +34,7 @@ enum pd_err {
 	PD_E_TOO_LARGE,       /* the program does not fit the buffer or the chip's caps */
 	PD_E_KUNIT,           /* the kernel unit could not be written or does not validate */
 	PD_E_CONTAINER,       /* the raw stream could not be put in a .hwx container */
+	PD_E_NO_PREV,         /* from=prev on the first statement */
 	PD_E__COUNT
 };
 const char *pd_err_name(enum pd_err e);
@@ -44,6 +45,7 @@ struct pd_layer {
 	uint8_t density; /* sparse: percent of weights kept, 1..100 */
 	uint32_t cin, cout;
 	uint32_t seed;
+	uint8_t from_prev; /* 1: reads the previous TD's output (an intermediate), not the input */
 };
 
 struct pd_desc {

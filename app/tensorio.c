@@ -1,0 +1,428 @@
+/* Running a program on data (see tensorio.h). */
+#include "app/tensorio.h"
+#include "fw/common/fp16.h"
+#include "fw/common/outf.h"
+#include "hal/hal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const err_names[TIO_E__COUNT] = {
+	[TIO_OK] = "ok",
+	[TIO_E_ARG] = "io-bad-argument",
+	[TIO_E_TOO_MANY] = "io-too-many",
+	[TIO_E_PROGRAM] = "program-rejected",
+	[TIO_E_TENSORS] = "tensors-underivable",
+	[TIO_E_UNKNOWN] = "unknown-tensor",
+	[TIO_E_NOT_INPUT] = "tensor-not-an-input",
+	[TIO_E_NOT_OUTPUT] = "tensor-not-an-output",
+	[TIO_E_TWICE] = "tensor-given-twice",
+	[TIO_E_OPEN] = "file-cannot-open",
+	[TIO_E_READ] = "file-read-failed",
+	[TIO_E_WRITE] = "file-write-failed",
+	[TIO_E_FILE_SIZE] = "file-too-large",
+	[TIO_E_NPY] = "npy",
+	[TIO_E_DTYPE] = "npy-dtype-mismatch",
+	[TIO_E_SHAPE] = "npy-shape-mismatch",
+	[TIO_E_RAW_SIZE] = "raw-size-mismatch",
+	[TIO_E_NOMEM] = "out-of-memory",
+	[TIO_E_NOT_RUN] = "output-not-produced",
+};
+
+const char *tio_err_name(enum tio_err e)
+{
+	return (unsigned)e < TIO_E__COUNT ? err_names[e] : "unknown-io-error";
+}
+
+enum tio_err tio_parse_req(const char *arg, size_t len, int out, struct tio_req *r)
+{
+	if (!arg || !r)
+		return TIO_E_ARG;
+	const char *eq = memchr(arg, '=', len);
+	if (!eq)
+		return TIO_E_ARG;
+	size_t nl = (size_t)(eq - arg), pl = len - nl - 1;
+	if (!nl || nl >= sizeof r->name || !pl || pl >= sizeof r->path)
+		return TIO_E_ARG;
+	memcpy(r->name, arg, nl);
+	r->name[nl] = 0;
+	memcpy(r->path, eq + 1, pl);
+	r->path[pl] = 0;
+	if (strlen(r->name) != nl || strlen(r->path) != pl)
+		return TIO_E_ARG; /* an embedded NUL */
+	r->out = out;
+	return TIO_OK;
+}
+
+static unsigned npy_of_fmt(unsigned fmt)
+{
+	return fmt == H13_FMT_FP16 ? NPY_F16 : fmt == H13_FMT_INT8 ? NPY_I8 : NPY_U8;
+}
+
+static int is_npy(const char *path)
+{
+	size_t n = strlen(path);
+	return n >= 4 && (!strcmp(path + n - 4, ".npy") || !strcmp(path + n - 4, ".NPY"));
+}
+
+static void fail(struct tio *x, enum tio_err e, const char *what, const char *detail)
+{
+	x->err = e;
+	if (e == TIO_E_NPY) /* the parser's own name says it */
+		outf(x->out, x->ctx, "run: %s: %s\n", what, detail);
+	else
+		outf(x->out, x->ctx, "run: %s: %s%s%s\n", what, tio_err_name(e), detail ? ": " : "",
+		     detail ? detail : "");
+}
+
+static void shape_text(const struct tns_tensor *t, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < t->ndim && k + 16 < len; i++) {
+		uint32_t v = t->shape[i];
+		char d[12];
+		unsigned n = 0;
+		do {
+			d[n++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		if (i)
+			buf[k++] = ',', buf[k++] = ' ';
+		while (n)
+			buf[k++] = d[--n];
+	}
+	buf[k] = 0;
+}
+
+/* ---- files through the hal ---- */
+static enum tio_err read_file(const char *path, uint8_t **buf, size_t *len)
+{
+	int fd = hal_file_open(path, 0);
+	if (fd < 0)
+		return TIO_E_OPEN;
+	long n = hal_file_length(fd);
+	if (n < 0) {
+		hal_file_close(fd);
+		return TIO_E_READ;
+	}
+	if ((unsigned long)n > TIO_MAX_FILE) {
+		hal_file_close(fd);
+		return TIO_E_FILE_SIZE;
+	}
+	uint8_t *b = malloc(n ? (size_t)n : 1);
+	if (!b) {
+		hal_file_close(fd);
+		return TIO_E_NOMEM;
+	}
+	long got = n ? hal_file_read(fd, b, (size_t)n) : 0;
+	hal_file_close(fd);
+	if (got != n) {
+		free(b);
+		return TIO_E_READ;
+	}
+	*buf = b;
+	*len = (size_t)n;
+	return TIO_OK;
+}
+
+static enum tio_err write_file(const char *path, const uint8_t *a, size_t an, const uint8_t *b,
+			       size_t bn)
+{
+	int fd = hal_file_open(path, 1);
+	if (fd < 0)
+		return TIO_E_OPEN;
+	int bad = (an && hal_file_write(fd, a, an) != (long)an) ||
+		  (bn && hal_file_write(fd, b, bn) != (long)bn);
+	bad |= hal_file_close(fd) != 0;
+	return bad ? TIO_E_WRITE : TIO_OK;
+}
+
+/* ---- layouts ---- */
+static uint32_t dim(const struct tns_tensor *t, unsigned k)
+{
+	/* k: 0 group, 1 channel, 2 row, 3 column */
+	if (t->ndim == 4)
+		return t->shape[k];
+	return k == 0 ? 1u : t->shape[k - 1];
+}
+
+/* Calls fn for every element in C order with its dense index and its buffer offset. */
+#define FOR_EACH_ELEMENT(t, idx, off, body)                                                     \
+	do {                                                                                    \
+		uint64_t idx = 0;                                                               \
+		for (uint32_t g_ = 0; g_ < dim(t, 0); g_++)                                     \
+			for (uint32_t c_ = 0; c_ < dim(t, 1); c_++)                             \
+				for (uint32_t h_ = 0; h_ < dim(t, 2); h_++)                     \
+					for (uint32_t w_ = 0; w_ < dim(t, 3); w_++, idx++) {    \
+						uint64_t off = tns_offset(t, g_, c_, h_, w_);   \
+						body;                                           \
+					}                                                       \
+	} while (0)
+
+static uint32_t xs32(uint32_t *s)
+{
+	uint32_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+
+void tio_place(const struct tns_tensor *t, const struct npy_array *a, const uint8_t *raw,
+	       size_t raw_len, uint8_t *buf, uint64_t size)
+{
+	if (raw && !a) {
+		size_t n = raw_len < size ? raw_len : (size_t)size;
+		memcpy(buf, raw, n);
+		memset(buf + n, 0, (size_t)(size - n));
+		return;
+	}
+	memset(buf, 0, (size_t)size);
+	uint32_t seed = TIO_SEED + (uint32_t)(t->bar < 0 ? 0 : t->bar);
+	unsigned e = t->elem;
+	FOR_EACH_ELEMENT(t, i, off, {
+		if (off > size || size - off < e)
+			continue;
+		if (a) {
+			if (i < a->nelem)
+				memcpy(buf + off, a->data + i * e, e);
+		} else if (e == 2) {
+			/* uniform on [-1, 1) in steps of 2^-10: every value exact in fp16 */
+			int32_t v = (int32_t)(xs32(&seed) % 2048u) - 1024;
+			le_wr16(buf + off, fp16_from_scaled(v, -10));
+		} else {
+			buf[off] = (uint8_t)(xs32(&seed) >> 24);
+		}
+	});
+}
+
+void tio_gather(const struct tns_tensor *t, const uint8_t *buf, uint64_t size, uint8_t *dense)
+{
+	unsigned e = t->elem;
+	FOR_EACH_ELEMENT(t, i, off, {
+		if (off > size || size - off < e)
+			memset(dense + i * e, 0, e);
+		else
+			memcpy(dense + i * e, buf + off, e);
+	});
+}
+
+/* ---- the hooks ---- */
+static const struct tns_tensor *tensor_of(const struct tio *x, uint32_t bar, int *ti)
+{
+	for (unsigned i = 0; i < x->nt; i++)
+		if (x->t[i].bar == (int)bar) {
+			*ti = (int)i;
+			return &x->t[i];
+		}
+	return NULL;
+}
+
+static void fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct tio *x = ctx;
+	int ti;
+	const struct tns_tensor *t = tensor_of(x, g->bar, &ti);
+	if (is_weights || !t || t->role != TNS_INPUT)
+		return; /* weights, the TD area; outputs and intermediates stay zero */
+	for (unsigned k = 0; k < x->nio; k++)
+		if (!x->io[k].out && x->io[k].ti == ti) {
+			const struct tio_io *io = &x->io[k];
+			tio_place(t, io->npy ? &io->a : NULL, io->file, io->file_len, buf, g->size);
+			return;
+		}
+	tio_place(t, NULL, NULL, 0, buf, g->size);
+}
+
+static void check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct tio *x = ctx;
+	int ti;
+	const struct tns_tensor *t = tensor_of(x, g->bar, &ti);
+	if (is_weights || !t)
+		return;
+	for (unsigned k = 0; k < x->nio; k++) {
+		struct tio_io *io = &x->io[k];
+		if (!io->out || io->ti != ti || io->captured)
+			continue;
+		io->captured = malloc(t->bytes ? (size_t)t->bytes : 1);
+		if (!io->captured)
+			continue; /* reported by tio_finish */
+		size_t n = g->size < t->bytes ? (size_t)g->size : (size_t)t->bytes;
+		memcpy(io->captured, buf, n);
+		memset(io->captured + n, 0, (size_t)(t->bytes - n));
+	}
+}
+
+const struct anes_hooks *tio_hooks(struct tio *x)
+{
+	x->hooks = (struct anes_hooks){fill, check, x};
+	return &x->hooks;
+}
+
+/* ---- preparing and finishing ---- */
+static enum tio_err load_input(struct tio *x, struct tio_io *io)
+{
+	const struct tns_tensor *t = &x->t[io->ti];
+	enum tio_err e = read_file(io->path, &io->file, &io->file_len);
+	if (e != TIO_OK) {
+		fail(x, e, io->path, NULL);
+		return e;
+	}
+	if (!io->npy) {
+		if (io->file_len != t->bytes) {
+			fail(x, TIO_E_RAW_SIZE, io->path,
+			     "a raw input is the buffer's bytes, in its layout");
+			return x->err;
+		}
+		return TIO_OK;
+	}
+	enum npy_err ne = npy_parse(io->file, io->file_len, &io->a);
+	if (ne != NPY_OK) {
+		fail(x, TIO_E_NPY, io->path, npy_err_name(ne));
+		return x->err;
+	}
+	if (io->a.dtype != npy_of_fmt(t->fmt)) {
+		fail(x, TIO_E_DTYPE, io->path, tns_dtype_name(t->fmt));
+		return x->err;
+	}
+	int ok = io->a.ndim == 1 && io->a.shape[0] == t->nelem;
+	if (!ok && io->a.ndim == t->ndim) {
+		ok = 1;
+		for (unsigned k = 0; k < t->ndim; k++)
+			ok &= io->a.shape[k] == t->shape[k];
+	}
+	if (!ok) {
+		char s[64];
+		shape_text(t, s, sizeof s);
+		fail(x, TIO_E_SHAPE, io->path, s);
+		return x->err;
+	}
+	return TIO_OK;
+}
+
+enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struct tio_req *req,
+			 unsigned nreq, outf_fn out, void *ctx)
+{
+	memset(x, 0, sizeof *x);
+	x->out = out;
+	x->ctx = ctx;
+	if (nreq > TIO_MAX_IO || (nreq && !req)) {
+		fail(x, TIO_E_TOO_MANY, "arguments", NULL);
+		return x->err;
+	}
+	struct ctrl_status st;
+	enum tns_err te = tns_describe(p, x->t, TNS_MAX, &x->nt, &st);
+	if (te != TNS_OK) {
+		fail(x, TIO_E_TENSORS, "program",
+		     te == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(te));
+		return x->err;
+	}
+	for (unsigned k = 0; k < nreq; k++) {
+		const struct tio_req *r = &req[k];
+		int ti = tns_find(x->t, x->nt, r->name, strlen(r->name));
+		if (ti < 0) {
+			fail(x, TIO_E_UNKNOWN, r->name, NULL);
+			return x->err;
+		}
+		unsigned role = x->t[ti].role;
+		if (!r->out && role != TNS_INPUT) {
+			fail(x, TIO_E_NOT_INPUT, r->name, tns_role_name(role));
+			return x->err;
+		}
+		if (r->out && role == TNS_INPUT) {
+			fail(x, TIO_E_NOT_OUTPUT, r->name, tns_role_name(role));
+			return x->err;
+		}
+		for (unsigned j = 0; j < x->nio; j++)
+			if (x->io[j].ti == ti && x->io[j].out == r->out) {
+				fail(x, TIO_E_TWICE, r->name, NULL);
+				return x->err;
+			}
+		struct tio_io *io = &x->io[x->nio++];
+		io->ti = ti;
+		io->out = r->out;
+		io->npy = is_npy(r->path);
+		memcpy(io->path, r->path, sizeof io->path);
+		if (!io->out && load_input(x, io) != TIO_OK)
+			return x->err;
+	}
+	for (unsigned i = 0; i < x->nt; i++) {
+		const struct tns_tensor *t = &x->t[i];
+		if (t->role != TNS_INPUT)
+			continue;
+		int given = 0;
+		for (unsigned k = 0; k < x->nio; k++)
+			given |= !x->io[k].out && x->io[k].ti == (int)i;
+		char s[64];
+		shape_text(t, s, sizeof s);
+		if (given)
+			outf(x->out, x->ctx, "run: input %s: %s [%s] from file\n", t->name,
+			     tns_dtype_name(t->fmt), s);
+		else
+			outf(x->out, x->ctx,
+			     "run: input %s: %s [%s] not given: filled from seed 0x%lx\n", t->name,
+			     tns_dtype_name(t->fmt), s, (unsigned long)(TIO_SEED + (unsigned)t->bar));
+	}
+	return TIO_OK;
+}
+
+enum tio_err tio_finish(struct tio *x)
+{
+	static uint8_t hdr[256];
+	for (unsigned k = 0; k < x->nio; k++) {
+		struct tio_io *io = &x->io[k];
+		if (!io->out)
+			continue;
+		const struct tns_tensor *t = &x->t[io->ti];
+		if (!io->captured) {
+			fail(x, TIO_E_NOT_RUN, t->name, NULL);
+			continue;
+		}
+		enum tio_err e;
+		char s[64];
+		shape_text(t, s, sizeof s);
+		if (io->npy) {
+			uint64_t shape[4];
+			size_t hl;
+			for (unsigned i = 0; i < t->ndim; i++)
+				shape[i] = t->shape[i];
+			size_t dn = (size_t)(t->nelem * t->elem);
+			uint8_t *dense = malloc(dn ? dn : 1);
+			if (!dense) {
+				fail(x, TIO_E_NOMEM, t->name, NULL);
+				continue;
+			}
+			tio_gather(t, io->captured, t->bytes, dense);
+			if (npy_header(npy_of_fmt(t->fmt), shape, t->ndim, hdr, sizeof hdr, &hl) != NPY_OK)
+				e = TIO_E_WRITE;
+			else
+				e = write_file(io->path, hdr, hl, dense, (size_t)(t->nelem * t->elem));
+			free(dense);
+		} else {
+			e = write_file(io->path, io->captured, (size_t)t->bytes, NULL, 0);
+		}
+		if (e != TIO_OK) {
+			fail(x, e, io->path, NULL);
+			continue;
+		}
+		if (io->npy)
+			outf(x->out, x->ctx, "run: %s %s: %s [%s] written to %s\n",
+			     tns_role_name(t->role), t->name, tns_dtype_name(t->fmt), s, io->path);
+		else
+			outf(x->out, x->ctx, "run: %s %s: 0x%lx bytes (buffer layout) written to %s\n",
+			     tns_role_name(t->role), t->name, (unsigned long)t->bytes, io->path);
+	}
+	return x->err;
+}
+
+void tio_free(struct tio *x)
+{
+	for (unsigned k = 0; k < x->nio; k++) {
+		free(x->io[k].file);
+		free(x->io[k].captured);
+		x->io[k].file = x->io[k].captured = NULL;
+	}
+	x->nio = 0;
+}

@@ -1,0 +1,105 @@
+/*
+ * Running a program on data: the tensors a user names (`--in NAME=FILE`, `--out NAME=FILE` of
+ * `anefw-tool run`; `in:NAME=PATH`, `out:NAME=PATH` on the firmware's command line) are read
+ * from and written to host files through the hal's file calls (semihosting on the target, stdio
+ * on the host), so the tool and the firmware run the same code and write the same bytes.
+ *
+ * NAME is a tensor's name as fw/tensors gives it (the window's name, or "barN", which always
+ * works). A FILE ending in ".npy" is a NumPy array: for an input, of the tensor's element type
+ * and its logical shape or a 1-D array of its element count, placed into the buffer's layout
+ * (padding zero); for an output, written in the logical shape with the layout padding removed.
+ * Any other FILE is raw bytes in the buffer's own layout, exactly the buffer's size. An input not
+ * given is filled from a fixed seed (tio_seed), which is said on the output. Intermediates are
+ * never filled (the firmware zeroes them); they may be read out with an output request.
+ *
+ * Use: tio_prepare (names, files read and checked), anes_run with tio_hooks(), then tio_finish
+ * (outputs written). Every error is named (tio_err_name) and printed as "run: NAME: error".
+ */
+#ifndef ANEFW_APP_TENSORIO_H
+#define ANEFW_APP_TENSORIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app/session.h"
+#include "fw/formats/npy.h"
+#include "fw/tensors/tensors.h"
+
+#define TIO_MAX_IO 16
+#define TIO_MAX_PATH 256
+#define TIO_MAX_FILE (256u << 20)
+#define TIO_SEED 0x5eed0000u /* an input's seed: TIO_SEED + its BAR index */
+
+enum tio_err {
+	TIO_OK = 0,
+	TIO_E_ARG,         /* io-bad-argument: not NAME=PATH, an empty name or path, a path too long */
+	TIO_E_TOO_MANY,    /* io-too-many: more than TIO_MAX_IO requests */
+	TIO_E_PROGRAM,     /* the program does not load (the loader's error is printed) */
+	TIO_E_TENSORS,     /* the tensors cannot be derived (the control path's error is printed) */
+	TIO_E_UNKNOWN,     /* unknown-tensor: no tensor has that name or BAR */
+	TIO_E_NOT_INPUT,   /* tensor-not-an-input: --in of an output or an intermediate */
+	TIO_E_NOT_OUTPUT,  /* tensor-not-an-output: --out of an input */
+	TIO_E_TWICE,       /* tensor-given-twice: the same tensor in two requests of one direction */
+	TIO_E_OPEN,        /* file-cannot-open */
+	TIO_E_READ,        /* file-read-failed: short read, or a length the hal cannot give */
+	TIO_E_WRITE,       /* file-write-failed */
+	TIO_E_FILE_SIZE,   /* file-too-large: over TIO_MAX_FILE */
+	TIO_E_NPY,         /* the .npy does not parse: its npy-* error is printed */
+	TIO_E_DTYPE,       /* npy-dtype-mismatch: not the tensor's element type */
+	TIO_E_SHAPE,       /* npy-shape-mismatch: neither the logical shape nor 1-D of its count */
+	TIO_E_RAW_SIZE,    /* raw-size-mismatch: a raw file not exactly the buffer's size */
+	TIO_E_NOMEM,       /* out-of-memory */
+	TIO_E_NOT_RUN,     /* output-not-produced: the submission did not complete */
+	TIO_E__COUNT
+};
+const char *tio_err_name(enum tio_err e);
+
+struct tio_req {
+	char name[TNS_NAME_MAX];
+	char path[TIO_MAX_PATH];
+	int out; /* 1: an output request */
+};
+
+/* Splits "NAME=PATH" (at the first '='). Pure. */
+enum tio_err tio_parse_req(const char *arg, size_t len, int out, struct tio_req *r);
+
+struct tio_io {
+	int ti;          /* tensor index */
+	int out;
+	int npy;         /* the path ends in ".npy" */
+	char path[TIO_MAX_PATH];
+	uint8_t *file;   /* inputs: the file's bytes */
+	size_t file_len;
+	struct npy_array a;
+	uint8_t *captured; /* outputs: the buffer after the run (the tensor's bytes) */
+};
+
+struct tio {
+	struct tns_tensor t[TNS_MAX];
+	unsigned nt;
+	struct tio_io io[TIO_MAX_IO];
+	unsigned nio;
+	outf_fn out;
+	void *ctx;
+	struct anes_hooks hooks;
+	enum tio_err err;
+};
+
+/* Resolves the requests against p's tensors and reads every input file. On an error it is
+ * printed, x->err set, and returned; tio_free is still needed. */
+enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struct tio_req *req,
+			 unsigned nreq, outf_fn out, void *ctx);
+/* The session hooks that place the inputs and capture the requested outputs. */
+const struct anes_hooks *tio_hooks(struct tio *x);
+/* Writes every requested output (after anes_run). */
+enum tio_err tio_finish(struct tio *x);
+void tio_free(struct tio *x);
+
+/* Places input tensor t's data into buf (size bytes): npy (a), raw (raw, raw_len) or, with
+ * neither, the fixed-seed values. Pure; exposed for the tests. */
+void tio_place(const struct tns_tensor *t, const struct npy_array *a, const uint8_t *raw,
+	       size_t raw_len, uint8_t *buf, uint64_t size);
+/* Gathers tensor t from buf (size bytes) into dense (t->nelem x t->elem bytes, C order). Pure. */
+void tio_gather(const struct tns_tensor *t, const uint8_t *buf, uint64_t size, uint8_t *dense);
+
+#endif

@@ -1,0 +1,364 @@
+/* The tensors of a program (see tensors.h). */
+#include "fw/tensors/tensors.h"
+#include "fw/policy/policy.h"
+#include "fw/td/td.h"
+
+#include <string.h>
+
+static const char *const err_names[TNS_E__COUNT] = {
+	[TNS_OK] = "ok",
+	[TNS_E_ARG] = "bad-argument",
+	[TNS_E_GRANTS] = "tensors-without-grants",
+	[TNS_E_TOO_MANY] = "too-many-tensors",
+};
+
+const char *tns_err_name(enum tns_err e)
+{
+	return (unsigned)e < TNS_E__COUNT ? err_names[e] : "unknown-tensors-error";
+}
+
+const char *tns_role_name(unsigned role)
+{
+	return role == TNS_INPUT ? "input" : role == TNS_OUTPUT ? "output"
+					   : role == TNS_INTERMEDIATE ? "intermediate" : "?";
+}
+
+const char *tns_dtype_name(unsigned fmt)
+{
+	return fmt == H13_FMT_INT8 ? "int8" : fmt == H13_FMT_UINT8 ? "uint8"
+					    : fmt == H13_FMT_FP16 ? "float16" : "?";
+}
+
+/* ---- the cumulative register image of the TD area as the file holds it ---- */
+struct image {
+	const struct ldr_program *p;
+	struct ldr_regimage img;
+};
+
+static uint32_t image_get(const void *ctx, uint32_t addr)
+{
+	const struct image *im = ctx;
+	return ldr_image_get(im->p, &im->img, addr);
+}
+
+static void image_apply_td(struct image *im, unsigned i)
+{
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	ldr_writes_begin(im->p, i, &it);
+	while (ldr_writes_next(&it, &w))
+		if (w.loc.slot < RM_MAX_SLOTS) {
+			im->img.val[w.loc.slot] = w.value;
+			im->img.written[w.loc.slot] = 1;
+		}
+}
+
+/* One TD's use of a tile BAR, with the geometry its registers give. */
+struct access {
+	uint8_t bar, write, fmt;
+	uint32_t w, h, c, g;
+	uint64_t base, row, plane, group;
+};
+
+struct tile_regs {
+	uint32_t base, row, plane, group;
+};
+static const struct tile_regs src_regs[2] = {
+	{H13_SRC_BASEADDR, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_GROUPSTRIDE},
+	{H13_SRC2_BASEADDR, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_GROUPSTRIDE},
+};
+static const struct tile_regs dst_regs = {H13_DST_BASEADDR, H13_DST_ROWSTRIDE,
+					  H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE};
+
+static void geometry(const struct td_regs *r, const struct td_range *x, struct access *a)
+{
+	int out = x->kind == TD_R_DST;
+	const struct tile_regs *tr = out ? &dst_regs : &src_regs[x->kind == TD_R_SRC1];
+	uint32_t dim = r->get(r->ctx, out ? H13_COMMON_OUTDIM : H13_COMMON_INDIM);
+	uint32_t chcfg = r->get(r->ctx, H13_COMMON_CHCFG);
+	a->bar = x->bar;
+	a->write = out;
+	a->fmt = (uint8_t)(out ? H13_GET(chcfg, H13_CHCFG_OUTFMT) : H13_GET(chcfg, H13_CHCFG_INFMT));
+	a->w = out ? H13_GET(dim, H13_OUTDIM_WOUT) : H13_GET(dim, H13_INDIM_WIN);
+	a->h = out ? H13_GET(dim, H13_OUTDIM_HOUT) : H13_GET(dim, H13_INDIM_HIN);
+	a->c = out ? H13_GET(r->get(r->ctx, H13_COMMON_COUT), H13_COUT)
+		   : H13_GET(r->get(r->ctx, H13_COMMON_CIN), H13_CIN);
+	a->g = H13_GET(r->get(r->ctx, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	a->base = x->addr;
+	a->row = H13_ADDR_BYTES(r->get(r->ctx, tr->row));
+	a->plane = H13_ADDR_BYTES(r->get(r->ctx, tr->plane));
+	a->group = H13_ADDR_BYTES(r->get(r->ctx, tr->group));
+}
+
+#define TNS_MAX_ACCESSES (LDR_MAX_TDS * 3)
+
+struct scan {
+	struct image im;
+	unsigned na;
+	struct access a[TNS_MAX_ACCESSES];
+	struct subq_grant g[SUBQ_MAX_GRANTS];
+};
+
+static int same_geometry(const struct access *a, const struct access *b)
+{
+	return a->fmt == b->fmt && a->w == b->w && a->h == b->h && a->g == b->g &&
+	       a->row == b->row && a->plane == b->plane && a->group == b->group;
+}
+
+static void set_flat(struct tns_tensor *t, unsigned fmt)
+{
+	t->flat = 1;
+	t->fmt = (uint8_t)(td_fmt_bytes(fmt) ? fmt : H13_FMT_UINT8);
+	t->elem = (uint8_t)td_fmt_bytes(t->fmt);
+	t->ndim = 3;
+	t->shape[0] = t->shape[1] = 1;
+	uint64_t ne = t->bytes / t->elem;
+	t->shape[2] = ne > UINT32_MAX ? UINT32_MAX : (uint32_t)ne;
+	t->shape[3] = 0;
+	t->nelem = t->shape[2];
+	t->base = t->row = t->plane = t->group = 0;
+}
+
+/* The logical layout of tensor t from the accesses in its direction (writes for outputs and
+ * intermediates, reads for inputs; any, when there are none of those). */
+static void layout(struct tns_tensor *t, const struct scan *s)
+{
+	const struct access *ref = NULL;
+	int want_write = t->role != TNS_INPUT;
+	for (int pass = 0; pass < 2 && !ref; pass++)
+		for (unsigned i = 0; i < s->na && !ref; i++)
+			if (s->a[i].bar == (unsigned)t->bar && (pass || s->a[i].write == want_write))
+				ref = &s->a[i];
+	if (!ref) {
+		set_flat(t, H13_FMT_UINT8);
+		return;
+	}
+	int dir = ref->write;
+	uint64_t minbase = ref->base, cmax = 0;
+	unsigned count = 0;
+	for (unsigned i = 0; i < s->na; i++) {
+		const struct access *a = &s->a[i];
+		if (a->bar != (unsigned)t->bar || a->write != dir)
+			continue;
+		if (!same_geometry(a, ref)) {
+			set_flat(t, ref->fmt);
+			return;
+		}
+		if (a->base < minbase)
+			minbase = a->base;
+		count++;
+	}
+	/* several accesses: whole planes apart (a concatenation along channels), one group */
+	for (unsigned i = 0; i < s->na; i++) {
+		const struct access *a = &s->a[i];
+		if (a->bar != (unsigned)t->bar || a->write != dir)
+			continue;
+		uint64_t d = a->base - minbase, first = 0, end;
+		if (d) {
+			if (count < 2 || ref->g != 1 || !ref->plane || d % ref->plane) {
+				set_flat(t, ref->fmt);
+				return;
+			}
+			first = d / ref->plane;
+		}
+		if (pol_add_ovf(first, a->c, &end)) {
+			set_flat(t, ref->fmt);
+			return;
+		}
+		if (end > cmax)
+			cmax = end;
+	}
+	unsigned elem = td_fmt_bytes(ref->fmt);
+	uint64_t ext, last, ne;
+	if (!elem || cmax > UINT32_MAX ||
+	    td_tile_extent(ref->w, ref->h, cmax, ref->g, elem, ref->row, ref->plane, 0, ref->group,
+			   &ext) != TD_OK ||
+	    pol_add_ovf(minbase, ext, &last) || last > t->bytes ||
+	    pol_mul_ovf((uint64_t)ref->w * ref->h, cmax, &ne) || pol_mul_ovf(ne, ref->g, &ne)) {
+		set_flat(t, ref->fmt);
+		return;
+	}
+	t->flat = 0;
+	t->fmt = ref->fmt;
+	t->elem = (uint8_t)elem;
+	t->base = minbase;
+	t->row = ref->row;
+	t->plane = ref->plane;
+	t->group = ref->group;
+	t->nelem = ne;
+	unsigned k = 0;
+	t->ndim = ref->g > 1 ? 4 : 3;
+	if (ref->g > 1)
+		t->shape[k++] = ref->g;
+	t->shape[k++] = (uint32_t)cmax;
+	t->shape[k++] = ref->h;
+	t->shape[k++] = ref->w;
+	if (k == 3)
+		t->shape[3] = 0;
+}
+
+static void bar_name(char *out, unsigned bar)
+{
+	char d[4];
+	unsigned n = 0;
+	do {
+		d[n++] = (char)('0' + bar % 10);
+		bar /= 10;
+	} while (bar && n < sizeof d);
+	memcpy(out, "bar", 3);
+	for (unsigned i = 0; i < n; i++)
+		out[3 + i] = d[n - 1 - i];
+	out[3 + n] = 0;
+}
+
+static int printable_name(const char *s, size_t n)
+{
+	if (!s || !n || n >= TNS_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, unsigned max,
+			  unsigned *n, struct ctrl_status *st)
+{
+	static struct scan s;
+	struct ctrl_status cst;
+	if (!p || !n || (max && !t))
+		return TNS_E_ARG;
+	*n = 0;
+	int ng = ctrl_default_grants(p, s.g, SUBQ_MAX_GRANTS, &cst);
+	if (st)
+		*st = cst;
+	if (ng < 0)
+		return TNS_E_GRANTS;
+	/* every TD's tile accesses, on the image ctrl_default_grants sized them on */
+	memset(&s.im, 0, sizeof s.im);
+	s.im.p = p;
+	s.na = 0;
+	for (unsigned i = 0; i < p->ntds; i++) {
+		struct td_hdr h;
+		struct td_range r[TD_MAX_RANGES];
+		unsigned nr = 0;
+		image_apply_td(&s.im, i);
+		td_hdr_decode(p->tds[i].hdr, &h);
+		const struct td_regs regs = {image_get, &s.im};
+		if (td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, NULL, NULL) != TD_OK)
+			return TNS_E_GRANTS; /* ctrl_default_grants derived the same ranges */
+		for (unsigned k = 0; k < nr && s.na < TNS_MAX_ACCESSES; k++)
+			if (r[k].kind == TD_R_SRC0 || r[k].kind == TD_R_SRC1 || r[k].kind == TD_R_DST)
+				geometry(&regs, &r[k], &s.a[s.na++]);
+	}
+	for (unsigned bar = 0; bar < LDR_NBARS; bar++) {
+		const struct subq_grant *g = NULL;
+		for (int i = 0; i < ng; i++)
+			if (s.g[i].bar == bar)
+				g = &s.g[i];
+		if (!g)
+			continue;
+		const struct ldr_window *win = NULL;
+		for (unsigned i = 0; !p->raw && i < p->nwindows; i++)
+			if (p->windows[i].bar == (int)bar)
+				win = &p->windows[i];
+		int used = 0;
+		for (unsigned i = 0; i < s.na; i++)
+			used |= s.a[i].bar == bar;
+		if (!win && !used)
+			continue; /* the weights, the TD area */
+		if (*n >= max)
+			return TNS_E_TOO_MANY;
+		struct tns_tensor *x = &t[(*n)++];
+		memset(x, 0, sizeof *x);
+		x->bar = (int)bar;
+		x->bytes = g->size;
+		if (win)
+			x->role = (uint8_t)(win->initprot == LDR_WIN_INPUT    ? TNS_INPUT
+					    : win->initprot == LDR_WIN_OUTPUT ? TNS_OUTPUT
+									      : TNS_INTERMEDIATE);
+		else
+			x->role = (uint8_t)(g->access == POL_READ    ? TNS_INPUT
+					    : g->access == POL_WRITE ? TNS_OUTPUT
+								     : TNS_INTERMEDIATE);
+		if (win && printable_name(win->name, win->name_len)) {
+			memcpy(x->name, win->name, win->name_len);
+			x->name[win->name_len] = 0;
+		} else {
+			bar_name(x->name, bar);
+		}
+		layout(x, &s);
+	}
+	return TNS_OK;
+}
+
+int tns_find(const struct tns_tensor *t, unsigned n, const char *name, size_t len)
+{
+	if (!t || !name)
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		if (strlen(t[i].name) == len && !memcmp(t[i].name, name, len))
+			return (int)i;
+	/* barN: decimal, no leading zeros */
+	if (len < 4 || len > 5 || memcmp(name, "bar", 3) || (len == 5 && name[3] == '0'))
+		return -1;
+	unsigned bar = 0;
+	for (size_t i = 3; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		bar = bar * 10 + (unsigned)(name[i] - '0');
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (t[i].bar == (int)bar)
+			return (int)i;
+	return -1;
+}
+
+uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t h, uint32_t w)
+{
+	return t->base + (uint64_t)g * t->group + (uint64_t)c * t->plane + (uint64_t)h * t->row +
+	       (uint64_t)w * t->elem;
+}
+
+void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)
+{
+	static struct tns_tensor t[TNS_MAX];
+	unsigned n;
+	struct ctrl_status st;
+	enum tns_err e = tns_describe(p, t, TNS_MAX, &n, &st);
+	if (e != TNS_OK) {
+		outf(out, ctx, "tensors: cannot be derived: %s\n",
+		     e == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(e));
+		return;
+	}
+	outf(out, ctx, "tensors: %u\n", n);
+	for (unsigned i = 0; i < n; i++) {
+		const struct tns_tensor *x = &t[i];
+		char shape[48];
+		unsigned k = 0;
+		for (unsigned d = 0; d < x->ndim && k < sizeof shape - 16; d++) {
+			char num[12];
+			unsigned nd = 0;
+			uint32_t v = x->shape[d];
+			do {
+				num[nd++] = (char)('0' + v % 10);
+				v /= 10;
+			} while (v);
+			if (d) {
+				shape[k++] = ',';
+				shape[k++] = ' ';
+			}
+			while (nd)
+				shape[k++] = num[--nd];
+		}
+		shape[k] = 0;
+		outf(out, ctx, "  %-12s %-20s bar %-2d %-7s [%s] 0x%lx bytes", tns_role_name(x->role),
+		     x->name, x->bar, tns_dtype_name(x->fmt), shape, (unsigned long)x->bytes);
+		if (x->flat)
+			outf(out, ctx, " (flat: no single geometry)\n");
+		else
+			outf(out, ctx, " (base 0x%lx, row 0x%lx, plane 0x%lx%s)\n",
+			     (unsigned long)x->base, (unsigned long)x->row, (unsigned long)x->plane,
+			     x->ndim == 4 ? ", grouped" : "");
+	}
+}

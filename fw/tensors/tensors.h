@@ -1,0 +1,77 @@
+/*
+ * The tensors of a program: for every buffer a submission's default grants give it that is not
+ * the weights or the TD area, its name, role, element format, logical shape and layout. Pure
+ * logic over a loaded program: the roles and byte sizes are ctrl_default_grants', the geometry
+ * comes from the registers of the TDs that use the BAR (the cumulative image, as the control
+ * path checks it), read with fw/regmap/h13.h's named fields.
+ *
+ * name: the I/O window's name in a container; "barN" (N = the BAR index) for raw streams,
+ * unnamed windows and BARs no window declares. "barN" always addresses a tensor (tns_find).
+ * role: the window's direction; for an undeclared BAR, what its TDs do (read: input, write:
+ * output, both: intermediate). shape: [C, H, W], or [G, C, H, W] with more than one group.
+ * Layout: element (g, c, h, w) is at byte base + g*group + c*plane + h*row + w*elem of the buffer.
+ * When the TDs using a BAR disagree about its geometry (other than by whole planes, as a
+ * channel concatenation does), or use it not at all, the tensor is `flat`: a 1-D run of
+ * bytes/elem elements from offset 0.
+ */
+#ifndef ANEFW_TENSORS_H
+#define ANEFW_TENSORS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fw/ctrl/ctrl.h"
+#include "fw/common/outf.h"
+#include "fw/loader/loader.h"
+
+#define TNS_MAX 32
+#define TNS_NAME_MAX 64
+
+enum tns_role { TNS_INPUT = 1, TNS_OUTPUT = 2, TNS_INTERMEDIATE = 3 };
+const char *tns_role_name(unsigned role); /* "input", "output", "intermediate" */
+
+/* Element formats (Common.ChCfg InFmt / OutFmt values) */
+const char *tns_dtype_name(unsigned fmt); /* "int8", "uint8", "float16" */
+
+struct tns_tensor {
+	char name[TNS_NAME_MAX]; /* printable ASCII; a window name that does not fit is "barN" */
+	int bar;                 /* BAR index, -1 for a window without one */
+	uint8_t role;            /* enum tns_role */
+	uint8_t fmt;             /* H13_FMT_* */
+	uint8_t elem;            /* bytes per element */
+	uint8_t ndim;            /* 3, or 4 with a group dimension */
+	uint8_t flat;            /* 1: no register geometry; shape [1, 1, bytes / elem] */
+	uint32_t shape[4];       /* [G,] C, H, W */
+	uint64_t nelem;
+	uint64_t bytes;          /* the buffer's size (its default grant) */
+	uint64_t base, row, plane, group; /* layout in bytes */
+};
+
+enum tns_err {
+	TNS_OK = 0,
+	TNS_E_ARG,       /* null pointer */
+	TNS_E_GRANTS,    /* the default grants could not be derived: see the ctrl_status */
+	TNS_E_TOO_MANY,  /* more tensors than the caller's array */
+	TNS_E__COUNT
+};
+const char *tns_err_name(enum tns_err e);
+
+/*
+ * Describes p's tensors into t[0..max), in BAR order; *n their count. On TNS_E_GRANTS, *st (may
+ * be NULL) holds the control path's error.
+ */
+enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, unsigned max,
+			  unsigned *n, struct ctrl_status *st);
+
+/* The tensor a name addresses (its name, or "barN"), or -1. */
+int tns_find(const struct tns_tensor *t, unsigned n, const char *name, size_t len);
+
+/* The tensors as text lines ("tensors: N", then one line each: role, name, BAR, dtype, shape,
+ * bytes, layout), or "tensors: cannot be derived: ERROR"; shared by `anefw-tool inspect` and
+ * the firmware's program summary. */
+void tns_print(const struct ldr_program *p, outf_fn out, void *ctx);
+
+/* Byte offset of element (g, c, h, w) in the buffer; the caller keeps indices in the shape. */
+uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t h, uint32_t w);
+
+#endif

@@ -1,0 +1,218 @@
+# Running programs on data (issue 13) and intermediate buffers (issue 14 item 1):
+# `inspect --json` lists every tensor (name, BAR, role, dtype, shape, bytes), an intermediate
+# among them; a mkprog program whose second TD reads the first's output runs with the default
+# grants, container and raw; `anefw-tool run` places .npy and raw inputs (or seeded ones, said
+# so) and writes outputs in their logical shape; every argument and file error is named; and the
+# firmware, given the same in:NAME=PATH out:NAME=PATH over semihosting, writes the same bytes.
+# The programs' results are predicted from what they move, not from what they compute: relu of a
+# non-negative input is the input, and concat's output is its inputs one after the other.
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+py() { "$PYTHON" - "$@"; }
+
+printf 'input w=8 h=2 c=16\nlayer int8 cout=32\nactivation relu from=prev\n' >"$work/chain.desc"
+printf 'input w=40 h=3 c=4\nactivation relu\n' >"$work/relu.desc"
+ok=1
+for d in chain relu; do
+	"$TOOL" mkprog "$work/$d.desc" "$work/$d.hwx" >/dev/null 2>&1 || ok=0
+	"$TOOL" mkprog --raw "$work/$d.desc" "$work/$d.raw" >/dev/null 2>&1 || ok=0
+done
+if [ "$ok" = 1 ]; then t_pass run.programs_built; else t_fail run.programs_built; fi
+
+# ---- inspect: the tensors ----
+want_hwx='[["input", 5, "input", "float16", [16, 2, 8], 2048], ["bar6", 6, "intermediate", "float16", [32, 2, 8], 4096], ["output_0", 7, "output", "float16", [32, 2, 8], 4096]]'
+want_raw='[["bar5", 5, "input", "float16", [16, 2, 8], 2048], ["bar6", 6, "intermediate", "float16", [32, 2, 8], 4096], ["bar7", 7, "output", "float16", [32, 2, 8], 4096]]'
+tensors() {
+	"$TOOL" inspect --json "$1" | "$PYTHON" -c '
+import json, sys
+t = json.load(sys.stdin)["tensors"]
+print(json.dumps([[x["name"], x["bar"], x["role"], x["dtype"], x["shape"], x["bytes"]] for x in t]))'
+}
+for form in hwx raw; do
+	got=$(tensors "$work/chain.$form" 2>&1)
+	want=$want_hwx; [ "$form" = raw ] && want=$want_raw
+	if [ "$got" = "$want" ]; then t_pass "run.inspect_json_tensors.$form"; else t_fail "run.inspect_json_tensors.$form" "$got"; fi
+done
+# the checker fails on a wrong answer: another program's tensors are not these
+got=$(tensors "$work/relu.hwx" 2>&1)
+if [ "$got" != "$want_hwx" ] && grep -q '"float16", \[4, 3, 40\], 1536' <<<"$got"; then
+	t_pass run.inspect_json_tensors.checker_sees_difference
+else
+	t_fail run.inspect_json_tensors.checker_sees_difference "$got"
+fi
+if "$TOOL" inspect "$work/chain.hwx" | grep -q '^  intermediate bar6 .* bar 6  float16 \[32, 2, 8\] 0x1000 bytes'; then
+	t_pass run.inspect_text_lists_intermediate
+else
+	t_fail run.inspect_text_lists_intermediate "$("$TOOL" inspect "$work/chain.hwx" | sed -n '/^tensors/,$p')"
+fi
+
+# ---- the chained program runs with its default grants (the intermediate read-write) ----
+for form in hwx raw; do
+	out=$("$TOOL" submit "$work/chain.$form" 2>&1)
+	if grep -q '^  grant bar 6 .* size 0x1000 rw ' <<<"$out" && grep -q '^submit: completed' <<<"$out" &&
+	   grep -q '^submit: canaries intact' <<<"$out"; then
+		t_pass "run.intermediate_program_submits.$form"
+	else
+		t_fail "run.intermediate_program_submits.$form" "$(grep -E 'grant|submit:' <<<"$out" | tr '\n' ' ')"
+	fi
+done
+
+# ---- run: inputs in, outputs out ----
+# relu of 4 x 3 x 40 non-negative fp16 values (rows of 80 bytes in 128: layout padding)
+py "$work" <<'PY'
+import numpy as np, sys
+d = sys.argv[1]
+x = (np.arange(4 * 3 * 40) % 97 / 8).astype(np.float16).reshape(4, 3, 40)
+np.save(d + "/x.npy", x)
+np.save(d + "/x1d.npy", x.ravel())
+np.save(d + "/x_wrong.npy", x + np.float16(1))
+np.save(d + "/x_f32.npy", x.astype(np.float32))
+np.save(d + "/x_i8.npy", x.astype(np.int8))
+np.save(d + "/x_shape.npy", x.reshape(3, 4, 40))
+buf = np.zeros((4, 3, 64), np.float16); buf[:, :, :40] = x
+buf.tofile(d + "/x.bin")
+open(d + "/x_short.bin", "wb").write(buf.tobytes()[:-2])
+open(d + "/not.npy", "wb").write(b"PK\x03\x04 not numpy")
+open(d + "/trunc.npy", "wb").write(open(d + "/x.npy", "rb").read()[:100])
+PY
+same() { py "$1" "$2" <<'PY'
+import numpy as np, sys
+a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
+sys.exit(0 if a.dtype == b.dtype and a.shape == b.shape and (a.view(np.uint16) == b.view(np.uint16)).all() else 1)
+PY
+}
+for form in hwx raw; do
+	name=output_0; [ "$form" = raw ] && name=bar6
+	out=$("$TOOL" run "$work/relu.$form" --in bar5="$work/x.npy" --out "$name=$work/y.$form.npy" 2>&1); rc=$?
+	if [ "$rc" -eq 0 ] && same "$work/y.$form.npy" "$work/x.npy" &&
+	   grep -q "^run: output $name: float16 \[4, 3, 40\] written to" <<<"$out"; then
+		t_pass "run.relu_output_is_nonnegative_input.$form"
+	else
+		t_fail "run.relu_output_is_nonnegative_input.$form" "exit $rc: $(grep '^run:' <<<"$out" | tr '\n' ' ')"
+	fi
+done
+if ! same "$work/y.hwx.npy" "$work/x_wrong.npy"; then t_pass run.compare_sees_wrong_values; else t_fail run.compare_sees_wrong_values; fi
+# a 1-D array of the element count is the same input
+"$TOOL" run "$work/relu.hwx" --in input="$work/x1d.npy" --out output_0="$work/y1.npy" >/dev/null 2>&1
+if same "$work/y1.npy" "$work/x.npy"; then t_pass run.input_1d_accepted; else t_fail run.input_1d_accepted; fi
+# raw bytes in the buffer's layout, both ways
+"$TOOL" run "$work/relu.hwx" --in input="$work/x.bin" --out output_0="$work/y.bin" >/dev/null 2>&1
+if cmp -s "$work/y.bin" "$work/x.bin"; then t_pass run.raw_in_raw_out_buffer_layout; else t_fail run.raw_in_raw_out_buffer_layout; fi
+# inputs not given: a fixed seed, said so, the same every time
+o1=$("$TOOL" run "$work/chain.hwx" --out output_0="$work/s1.npy" --out bar6="$work/i1.npy" 2>&1)
+o2=$("$TOOL" run "$work/chain.raw" --out bar7="$work/s2.npy" 2>&1)
+if grep -q '^run: input input: float16 \[16, 2, 8\] not given: filled from seed 0x5eed0005' <<<"$o1" &&
+   grep -q '^run: input bar5: float16 \[16, 2, 8\] not given: filled from seed 0x5eed0005' <<<"$o2" &&
+   cmp -s "$work/s1.npy" "$work/s2.npy" && grep -q '^run: intermediate bar6: float16 \[32, 2, 8\] written' <<<"$o1"; then
+	t_pass run.seeded_inputs_said_and_reproducible
+else
+	t_fail run.seeded_inputs_said_and_reproducible "$(grep '^run:' <<<"$o1$o2" | tr '\n' ' ')"
+fi
+
+# every argument and file error, by name, exit 1 (usage errors 2), no output written
+refuse() {
+	local tname=$1 want=$2; shift 2
+	local out rc
+	rm -f "$work/never.npy"
+	out=$("$TOOL" run "$@" 2>&1); rc=$?
+	if [ "$rc" -ne 0 ] && grep -q -- "$want" <<<"$out" && [ ! -e "$work/never.npy" ]; then
+		t_pass "run.refuse.$tname"
+	else
+		t_fail "run.refuse.$tname" "exit $rc: $out"
+	fi
+}
+P="$work/relu.hwx"
+refuse unknown_tensor 'run: nope: unknown-tensor' "$P" --in nope="$work/x.npy" --out output_0="$work/never.npy"
+refuse output_as_input 'run: output_0: tensor-not-an-input: output' "$P" --in output_0="$work/x.npy"
+refuse intermediate_as_input 'run: bar6: tensor-not-an-input: intermediate' "$work/chain.hwx" --in bar6="$work/x.npy" --out bar7="$work/never.npy"
+refuse input_as_output 'run: input: tensor-not-an-output: input' "$P" --out input="$work/never.npy"
+refuse given_twice 'run: bar5: tensor-given-twice' "$P" --in input="$work/x.npy" --in bar5="$work/x.npy"
+refuse no_equals 'io-bad-argument' "$P" --in input
+refuse empty_name 'io-bad-argument' "$P" --out ="$work/never.npy"
+refuse missing_value 'needs NAME=FILE' "$P" --in
+refuse missing_file 'file-cannot-open' "$P" --in input="$work/absent.npy" --out output_0="$work/never.npy"
+refuse npy_dtype 'npy-dtype-mismatch: float16' "$P" --in input="$work/x_i8.npy" --out output_0="$work/never.npy"
+refuse npy_unsupported 'npy-unsupported-dtype' "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
+refuse npy_shape 'npy-shape-mismatch: 4, 3, 40' "$P" --in input="$work/x_shape.npy" --out output_0="$work/never.npy"
+refuse npy_magic 'npy-bad-magic' "$P" --in input="$work/not.npy" --out output_0="$work/never.npy"
+refuse npy_truncated 'npy-truncated\|npy-data-size' "$P" --in input="$work/trunc.npy" --out output_0="$work/never.npy"
+refuse raw_size 'raw-size-mismatch' "$P" --in input="$work/x_short.bin" --out output_0="$work/never.npy"
+refuse unknown_option "unknown option '--bogus'" "$P" --bogus
+refuse raw_and_hwx 'exclude each other' "$P" --raw --hwx
+refuse no_program 'needs PROGRAM' --in input="$work/x.npy"
+refuse not_a_program 'run: program: ' "$work/x.npy"
+refuse too_many 'io-too-many' "$P" $(for i in $(seq 17); do echo --out "output_0=$work/o$i.npy"; done)
+refuse grant_refused 'run: bar-not-granted' "$P" --grant 1:0x1000:r --out output_0="$work/never.npy"
+
+# ---- real programs (../shared): relu.hwx passes a non-negative input; concat concatenates ----
+if have_shared; then
+	F="$SHARED/fixtures/hwx"
+	py "$work" <<'PY'
+import numpy as np, sys
+d = sys.argv[1]
+np.save(d + "/r.npy", (np.arange(77) / 4).astype(np.float16).reshape(1, 1, 77))
+a = (np.arange(16384) % 1000 / 16).astype(np.float16).reshape(16384, 1, 1)
+b = (np.arange(16) + 1000).astype(np.float16).reshape(16, 1, 1)
+np.save(d + "/c0.npy", a); np.save(d + "/c1.npy", b)
+np.save(d + "/cat.npy", np.concatenate([a, b]))
+PY
+	"$TOOL" run "$F/relu.hwx" --in image="$work/r.npy" --out 'probs@output'="$work/ro.npy" >/dev/null 2>&1
+	if same "$work/ro.npy" "$work/r.npy"; then t_pass run.fixture_relu_nonnegative; else t_fail run.fixture_relu_nonnegative; fi
+	out=$("$TOOL" run "$F/concat.hwx" --in input_0="$work/c0.npy" --in bar5="$work/c1.npy" --out 'output@output'="$work/co.npy" 2>&1)
+	if same "$work/co.npy" "$work/cat.npy" && grep -q 'float16 \[16400, 1, 1\] written' <<<"$out"; then
+		t_pass run.fixture_concat_concatenates
+	else
+		t_fail run.fixture_concat_concatenates "$(grep '^run:' <<<"$out" | tr '\n' ' ')"
+	fi
+else
+	t_skip run.fixture_relu_nonnegative "../shared absent"
+	t_skip run.fixture_concat_concatenates "../shared absent"
+fi
+
+# ---- the firmware, over semihosting: the same bytes as the host tool ----
+elf="$BUILD/qemu-virt/anefw.elf"
+if [[ " $TEST_BOARDS " != *" qemu-virt "* ]] || [ ! -f "$elf" ]; then
+	t_skip run.firmware_matches_host "qemu-virt not built"
+else
+	fw() { qemu_run --board qemu-virt --timeout 120 "$elf" "$@" trace=0 2>&1 | tr -d '\r'; }
+	check_same() {
+		local tname=$1 host=$2 tgt=$3 out=$4
+		if [ -s "$tgt" ] && cmp -s "$host" "$tgt" && grep -q '^completion: id 1 done (ok)' <<<"$out"; then
+			t_pass "run.firmware_matches_host.$tname"
+		else
+			t_fail "run.firmware_matches_host.$tname" "$(grep -E '^(run|completion):' <<<"$out" | tr '\n' ' ')"
+		fi
+	}
+	py "$work" <<'PY'
+import numpy as np, sys
+np.save(sys.argv[1] + "/x16.npy", (np.arange(256) % 37 / 8 - 2).astype(np.float16).reshape(16, 2, 8))
+PY
+	"$TOOL" run "$work/chain.hwx" --in input="$work/x16.npy" --out output_0="$work/h1.npy" --out bar6="$work/h1i.npy" >/dev/null 2>&1
+	out=$(fw "program=$work/chain.hwx" "in:input=$work/x16.npy" "out:output_0=$work/t1.npy" "out:bar6=$work/t1i.npy")
+	check_same npy_in "$work/h1.npy" "$work/t1.npy" "$out"
+	check_same intermediate_out "$work/h1i.npy" "$work/t1i.npy" "$out"
+	out=$(fw "program=$work/chain.raw" "out:bar7=$work/t2.npy")
+	check_same seeded_raw_program "$work/s1.npy" "$work/t2.npy" "$out"
+	out=$(fw "program=$work/relu.hwx" "in:bar5=$work/x.bin" "out:output_0=$work/t3.bin")
+	check_same raw_files "$work/y.bin" "$work/t3.bin" "$out"
+	# the checker fails on a wrong answer: another input gives another file
+	if ! cmp -s "$work/t1.npy" "$work/t2.npy"; then t_pass run.firmware_compare_sees_difference; else t_fail run.firmware_compare_sees_difference; fi
+	fwrefuse() {
+		local tname=$1 want=$2; shift 2
+		local out rc
+		qemu_run --board qemu-virt --timeout 120 "$elf" "$@" trace=0 >"$work/fw.out" 2>&1; rc=$?
+		out=$(tr -d '\r' <"$work/fw.out")
+		if [ "$rc" -ne 0 ] && grep -q -- "$want" <<<"$out" && ! grep -q '^completion:' <<<"$out"; then
+			t_pass "run.firmware_refuses.$tname"
+		else
+			t_fail "run.firmware_refuses.$tname" "exit $rc: $(grep -E '^(run|completion)' <<<"$out" | tr '\n' ' ')"
+		fi
+	}
+	fwrefuse bad_argument 'run: io-bad-argument: in:input' "program=$work/chain.hwx" "in:input"
+	fwrefuse unknown_tensor 'run: nope: unknown-tensor' "program=$work/chain.hwx" "out:nope=$work/t9.npy"
+	fwrefuse npy_shape 'npy-shape-mismatch: 16, 2, 8' "program=$work/chain.hwx" "in:input=$work/x.npy"
+	fwrefuse missing_file 'file-cannot-open' "program=$work/chain.hwx" "in:input=$work/absent.npy"
+fi
+t_done

@@ -1,0 +1,479 @@
+/*
+ * Intermediate buffers and tensor descriptions (issue 14 item 1, issue 13 "Running programs on
+ * data"): a mkprog program whose second TD reads the first TD's output gets that BAR as an
+ * intermediate (read-write, in place, the extent its TDs declare) in the default grants, as a raw
+ * stream and as a container whose BAR table addresses it with no window, and runs; a program
+ * that reads intermediate bytes no earlier TD wrote, or whose intermediate is too large, is
+ * refused by name. fw/tensors names, roles, shapes and layouts; barN addressing; app/tensorio's
+ * placing and gathering through a padded layout; its argument errors; and a run whose inputs
+ * and outputs go through the hooks.
+ */
+#include "app/tensorio.h"
+#include "fw/common/fp16.h"
+#include "fw/ctrl/ctrl.h"
+#include "fw/tensors/tensors.h"
+#include "tests/harness/harness.h"
+#include "tests/unit/tsession.h"
+#include "tools/progdesc/progdesc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char chain_desc[] = "input w=8 h=2 c=16\n"
+				 "layer int8 cout=32\n"
+				 "activation relu from=prev\n";
+
+static uint8_t buf[1 << 16];
+
+static size_t build(const char *desc, int hwx)
+{
+	static struct pd_desc d;
+	unsigned line;
+	size_t len = 0;
+	if (pd_parse(desc, strlen(desc), &d, &line) != PD_OK)
+		return 0;
+	if ((hwx ? pd_build_hwx(&d, buf, sizeof buf, &len) : pd_build(&d, buf, sizeof buf, &len)) !=
+	    PD_OK)
+		return 0;
+	return len;
+}
+
+static const struct subq_grant *grant_of(const struct subq_grant *g, int n, unsigned bar)
+{
+	for (int i = 0; i < n; i++)
+		if (g[i].bar == bar)
+			return &g[i];
+	return NULL;
+}
+
+static void null_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	(void)s;
+	(void)n;
+}
+
+TEST(tensors, intermediate_granted_read_write_in_place)
+{
+	static struct ldr_program p;
+	for (int hwx = 0; hwx < 2; hwx++) {
+		size_t len = build(chain_desc, hwx);
+		REQUIRE(len > 0);
+		REQUIRE(ldr_load(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, &p) == LDR_OK);
+		struct subq_grant g[SUBQ_MAX_GRANTS];
+		struct ctrl_status st;
+		int n = ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st);
+		REQUIRE(n > 0);
+		const struct subq_grant *in = grant_of(g, n, PD_INPUT_BAR);
+		const struct subq_grant *itm = grant_of(g, n, PD_FIRST_OUTPUT_BAR);
+		const struct subq_grant *out = grant_of(g, n, PD_FIRST_OUTPUT_BAR + 1);
+		REQUIRE(in && itm && out);
+		CHECK_EQ(in->access, POL_READ);
+		CHECK_EQ(out->access, POL_WRITE);
+		CHECK_EQ(itm->access, POL_RW);
+		CHECK_EQ(itm->flags, POL_FLAG_IN_PLACE);
+		CHECK_EQ(in->flags, 0u);
+		/* 32 planes of 2 rows of 64 bytes: the extent TD 0 writes and TD 1 reads */
+		CHECK_EQ(itm->size, 32u * 2 * 64);
+		CHECK_EQ(in->size, 16u * 2 * 64);
+		/* the container declares no window for it, but its BAR table addresses it */
+		if (hwx) {
+			CHECK_EQ(p.nwindows, 2u);
+			for (unsigned w = 0; w < p.nwindows; w++)
+				CHECK(p.windows[w].bar != (int)PD_FIRST_OUTPUT_BAR);
+			CHECK(p.bars[PD_FIRST_OUTPUT_BAR] != 0);
+			CHECK_EQ(itm->dva, p.bars[PD_FIRST_OUTPUT_BAR]);
+		}
+		/* the submission runs with them: the intermediate is zeroed, then written and read */
+		struct anes_result res;
+		int rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL,
+				 NULL, &res);
+		CHECKF(rc == 0, "%s: %s", hwx ? "hwx" : "raw", anes_result_name(&res));
+		CHECK(res.canaries_ok);
+		/* without the in-place flag the same grants are refused: output-overlaps-input */
+		for (int i = 0; i < n; i++)
+			g[i].flags = 0;
+		rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, g, (unsigned)n, 0, 0, null_out,
+			     NULL, NULL, &res);
+		CHECK_EQ(rc, 1);
+		CHECK_STR(anes_result_name(&res), "output-overlaps-input");
+	}
+}
+
+/* Sets register reg of TD td (its value word in the TD area) to v. */
+static int patch_reg(const struct ldr_program *p, unsigned td, uint32_t reg, uint32_t v)
+{
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	ldr_writes_begin(p, td, &it);
+	while (ldr_writes_next(&it, &w))
+		if (w.addr == reg) {
+			le_wr32(buf + p->td_area_off + w.area_off, v);
+			return 0;
+		}
+	return -1;
+}
+
+TEST(tensors, conflicting_and_overflowing_intermediates_refused)
+{
+	static struct ldr_program p;
+	for (int hwx = 0; hwx < 2; hwx++) {
+		unsigned fl = hwx ? LDR_F_HWX : LDR_F_RAW;
+		struct subq_grant g[SUBQ_MAX_GRANTS];
+		struct ctrl_status st;
+		struct anes_result res;
+		/* TD 1 reads 33 planes of the intermediate, TD 0 wrote 32 */
+		size_t len = build(chain_desc, hwx);
+		REQUIRE(len > 0);
+		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
+		REQUIRE(patch_reg(&p, 1, H13_COMMON_CIN, 33) == 0);
+		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
+		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
+		CHECK_STR(ctrl_status_name(&st), "intermediate-extent-conflict");
+		CHECK_EQ(st.td, 1);
+		CHECK_EQ(st.bar, (int)PD_FIRST_OUTPUT_BAR);
+		CHECK_EQ(st.kind, TD_R_SRC0);
+		CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, null_out, NULL, NULL, &res), 1);
+		CHECK_STR(anes_result_name(&res), "intermediate-extent-conflict");
+		/* TD 1 reads at an offset: the bytes past TD 0's 32 planes */
+		len = build(chain_desc, hwx);
+		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
+		REQUIRE(patch_reg(&p, 1, H13_SRC_BASEADDR, 0x40) == 0);
+		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
+		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
+		CHECK_STR(ctrl_status_name(&st), "intermediate-extent-conflict");
+		/* TD 0 reads what it writes itself: nothing wrote it before */
+		len = build("input w=8 h=2 c=16\nlayer int8 cout=16\n", hwx);
+		REQUIRE(len > 0);
+		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
+		/* RBase0 := WBase's BAR (header word 8, bits 0-4) */
+		uint32_t w8 = le_rd32(buf + p.td_area_off + 32);
+		w8 = (w8 & ~0x1fu) | PD_FIRST_OUTPUT_BAR;
+		le_wr32(buf + p.td_area_off + 32, w8);
+		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
+		if (hwx) {
+			/* there BAR 6 is a declared output window: not an intermediate, and reading
+			 * it is refused by the plan */
+			CHECK(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st) > 0);
+			CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, null_out, NULL, NULL, &res), 1);
+			CHECK_STR(anes_result_name(&res), "access-not-granted");
+		} else {
+			CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
+			CHECK_STR(ctrl_status_name(&st), "intermediate-extent-conflict");
+			CHECK_EQ(st.td, 0);
+		}
+		/* TD 0 writes its 32 planes 64 MiB apart: a 2 GiB intermediate */
+		len = build(chain_desc, hwx);
+		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
+		REQUIRE(patch_reg(&p, 0, H13_DST_PLANESTRIDE, 0x3ffffc0) == 0);
+		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
+		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
+		CHECK_STR(ctrl_status_name(&st), "intermediate-extent-overflow");
+		CHECK_EQ(st.bar, (int)PD_FIRST_OUTPUT_BAR);
+		CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, null_out, NULL, NULL, &res), 1);
+		CHECK_STR(anes_result_name(&res), "intermediate-extent-overflow");
+	}
+	CHECK_STR(ctrl_err_name(CTRL_E_ITM_OVERFLOW), "intermediate-extent-overflow");
+}
+
+TEST(tensors, described_with_roles_shapes_and_names)
+{
+	static struct ldr_program p;
+	static struct tns_tensor t[TNS_MAX];
+	unsigned n;
+	struct ctrl_status st;
+	for (int hwx = 0; hwx < 2; hwx++) {
+		size_t len = build(chain_desc, hwx);
+		REQUIRE(len > 0);
+		REQUIRE(ldr_load(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, &p) == LDR_OK);
+		REQUIRE(tns_describe(&p, t, TNS_MAX, &n, &st) == TNS_OK);
+		REQUIRE(n == 3);
+		/* BAR order: the input (5), the intermediate (6), the output (7) */
+		CHECK_STR(t[0].name, hwx ? "input" : "bar5");
+		CHECK_STR(t[1].name, "bar6");
+		CHECK_STR(t[2].name, hwx ? "output_0" : "bar7");
+		CHECK_EQ(t[0].role, TNS_INPUT);
+		CHECK_EQ(t[1].role, TNS_INTERMEDIATE);
+		CHECK_EQ(t[2].role, TNS_OUTPUT);
+		CHECK_STR(tns_role_name(t[1].role), "intermediate");
+		for (unsigned i = 0; i < 3; i++) {
+			CHECK_EQ(t[i].fmt, H13_FMT_FP16);
+			CHECK_STR(tns_dtype_name(t[i].fmt), "float16");
+			CHECK_EQ(t[i].ndim, 3u);
+			CHECK_EQ(t[i].shape[0], i ? 32u : 16u);
+			CHECK_EQ(t[i].shape[1], 2u);
+			CHECK_EQ(t[i].shape[2], 8u);
+			CHECK_EQ(t[i].row, 64u);
+			CHECK_EQ(t[i].plane, 128u);
+			CHECK_EQ(t[i].bytes, t[i].shape[0] * 128u);
+			CHECK(!t[i].flat);
+		}
+		/* barN always addresses a tensor; names only their own */
+		CHECK_EQ(tns_find(t, n, "bar5", 4), 0);
+		CHECK_EQ(tns_find(t, n, "bar7", 4), 2);
+		CHECK_EQ(tns_find(t, n, hwx ? "output_0" : "bar7", hwx ? 8 : 4), 2);
+		CHECK_EQ(tns_find(t, n, "bar05", 5), -1);
+		CHECK_EQ(tns_find(t, n, "bar1", 4), -1); /* the weights are no tensor */
+		CHECK_EQ(tns_find(t, n, "bar", 3), -1);
+		CHECK_EQ(tns_find(t, n, "barx", 4), -1);
+		CHECK_EQ(tns_find(t, n, "bar999", 6), -1);
+		CHECK_EQ(tns_find(t, n, "inputs", 6), -1);
+	}
+	/* a window whose naming command is gone: unnamed, listed and addressed as barN */
+	size_t len = build(chain_desc, 1);
+	REQUIRE(len > 0);
+	unsigned unnamed = 0;
+	for (uint32_t k = 0, off = 32; k < le_rd32(buf + 16) && off + 8 <= len; k++) {
+		uint32_t cmd = le_rd32(buf + off), size = le_rd32(buf + off + 4);
+		if (cmd == 0x6 && size > 12 && off + le_rd32(buf + off + 8) + 8 <= len &&
+		    !memcmp(buf + off + le_rd32(buf + off + 8), "output_0", 8)) {
+			le_wr32(buf + off, 0x7fff); /* a command the loader skips */
+			unnamed++;
+		}
+		off += size;
+	}
+	REQUIRE(unnamed == 1);
+	REQUIRE(ldr_load(buf, len, LDR_F_HWX, &p) == LDR_OK);
+	REQUIRE(tns_describe(&p, t, TNS_MAX, &n, &st) == TNS_OK);
+	REQUIRE(n == 3);
+	CHECK_STR(t[0].name, "input");
+	CHECK_STR(t[2].name, "bar7");
+	CHECK_EQ(t[2].role, TNS_OUTPUT);
+	CHECK_EQ(tns_find(t, n, "bar7", 4), 2);
+	CHECK_EQ(tns_find(t, n, "output_0", 8), -1);
+	/* too small an array, and a program whose grants cannot be derived */
+	CHECK_EQ(tns_describe(&p, t, 2, &n, &st), TNS_E_TOO_MANY);
+	REQUIRE(patch_reg(&p, 0, H13_DST_PLANESTRIDE, 0x3ffffc0) == 0);
+	REQUIRE(ldr_load(buf, build(chain_desc, 1), LDR_F_HWX, &p) == LDR_OK);
+	REQUIRE(patch_reg(&p, 0, H13_DST_PLANESTRIDE, 0x3ffffc0) == 0);
+	CHECK_EQ(tns_describe(&p, t, TNS_MAX, &n, &st), TNS_E_GRANTS);
+	CHECK_STR(ctrl_status_name(&st), "intermediate-extent-overflow");
+	CHECK_EQ(tns_describe(NULL, t, TNS_MAX, &n, &st), TNS_E_ARG);
+}
+
+/* A padded layout (rows of 77 fp16 in 192 bytes, as relu.hwx): placing a dense array and
+ * gathering it back gives the same elements; the padding stays zero; the seeded fill is the same
+ * every time and has no NaN or infinity. */
+TEST(tensors, place_and_gather_through_padding)
+{
+	struct tns_tensor t;
+	memset(&t, 0, sizeof t);
+	strcpy(t.name, "x");
+	t.bar = 5;
+	t.role = TNS_INPUT;
+	t.fmt = H13_FMT_FP16;
+	t.elem = 2;
+	t.ndim = 3;
+	t.shape[0] = 3;
+	t.shape[1] = 2;
+	t.shape[2] = 77;
+	t.nelem = 3 * 2 * 77;
+	t.row = 192;
+	t.plane = 384;
+	t.bytes = 3 * 384;
+	static uint8_t dense[3 * 2 * 77 * 2], back[sizeof dense], mem[3 * 384], mem2[3 * 384];
+	for (unsigned i = 0; i < t.nelem; i++)
+		le_wr16(dense + 2 * i, fp16_from_scaled((int64_t)i, -4));
+	struct npy_array a;
+	memset(&a, 0, sizeof a);
+	a.dtype = NPY_F16;
+	a.ndim = 1;
+	a.shape[0] = a.nelem = t.nelem;
+	a.data = dense;
+	a.data_len = sizeof dense;
+	memset(mem, 0xee, sizeof mem);
+	tio_place(&t, &a, NULL, 0, mem, sizeof mem);
+	CHECK_EQ(le_rd16(mem + 192 + 2 * 5), le_rd16(dense + 2 * (77 + 5))); /* row 1, column 5 */
+	CHECK_EQ(le_rd16(mem + 384), le_rd16(dense + 2 * 154));               /* plane 1 */
+	for (unsigned b = 154; b < 192; b++)
+		CHECK_EQ(mem[b], 0u); /* row padding */
+	tio_gather(&t, mem, sizeof mem, back);
+	CHECK_MEM(back, dense, sizeof dense);
+	/* the checker sees a wrong element */
+	mem[2 * 384 + 192 + 2 * 76] ^= 1; /* the last element */
+	tio_gather(&t, mem, sizeof mem, back);
+	CHECK(memcmp(back, dense, sizeof dense) != 0);
+	CHECK_EQ(memcmp(back, dense, sizeof dense - 2), 0);
+	/* the seeded fill: deterministic, finite, padding zero */
+	tio_place(&t, NULL, NULL, 0, mem, sizeof mem);
+	tio_place(&t, NULL, NULL, 0, mem2, sizeof mem2);
+	CHECK_MEM(mem, mem2, sizeof mem);
+	unsigned nonzero = 0;
+	tio_gather(&t, mem, sizeof mem, back);
+	for (unsigned i = 0; i < t.nelem; i++) {
+		uint16_t h = le_rd16(back + 2 * i);
+		CHECK((h & 0x7c00) != 0x7c00);
+		nonzero += h != 0;
+	}
+	CHECK(nonzero > t.nelem / 2);
+	CHECK_EQ(mem[160], 0u);
+	/* another BAR, another seed */
+	t.bar = 6;
+	tio_place(&t, NULL, NULL, 0, mem2, sizeof mem2);
+	CHECK(memcmp(mem, mem2, sizeof mem) != 0);
+	/* a raw file is the buffer itself */
+	tio_place(&t, NULL, dense, 100, mem, sizeof mem);
+	CHECK_MEM(mem, dense, 100);
+	CHECK_EQ(mem[100], 0u);
+	/* an element past a smaller buffer is left out, not written */
+	memset(mem, 0, sizeof mem);
+	tio_place(&t, &a, NULL, 0, mem, 200);
+	CHECK_EQ(mem[200], 0u);
+}
+
+TEST(tensors, io_arguments_named)
+{
+	struct tio_req r;
+	CHECK_EQ(tio_parse_req("image=/tmp/x.npy", 16, 0, &r), TIO_OK);
+	CHECK_STR(r.name, "image");
+	CHECK_STR(r.path, "/tmp/x.npy");
+	CHECK_EQ(r.out, 0);
+	CHECK_EQ(tio_parse_req("bar4=a=b", 8, 1, &r), TIO_OK); /* the first '=' splits */
+	CHECK_STR(r.path, "a=b");
+	CHECK_EQ(r.out, 1);
+	CHECK_EQ(tio_parse_req("image", 5, 0, &r), TIO_E_ARG);
+	CHECK_EQ(tio_parse_req("=x.npy", 6, 0, &r), TIO_E_ARG);
+	CHECK_EQ(tio_parse_req("image=", 6, 0, &r), TIO_E_ARG);
+	CHECK_EQ(tio_parse_req("a\0b=x", 5, 0, &r), TIO_E_ARG);
+	static char longp[TIO_MAX_PATH + 8];
+	memset(longp, 'p', sizeof longp - 1);
+	longp[0] = 'n';
+	longp[1] = '=';
+	CHECK_EQ(tio_parse_req(longp, strlen(longp), 0, &r), TIO_E_ARG);
+	CHECK_EQ(tio_parse_req(NULL, 0, 0, &r), TIO_E_ARG);
+	CHECK_STR(tio_err_name(TIO_E_ARG), "io-bad-argument");
+	CHECK_STR(tio_err_name(TIO_E_NOT_INPUT), "tensor-not-an-input");
+	CHECK_STR(tio_err_name((enum tio_err)99), "unknown-io-error");
+}
+
+struct capture {
+	char text[2048];
+	size_t n;
+};
+
+static void cap_out(void *ctx, const char *s, size_t n)
+{
+	struct capture *c = ctx;
+	if (c->n + n < sizeof c->text) {
+		memcpy(c->text + c->n, s, n);
+		c->n += n;
+		c->text[c->n] = 0;
+	}
+}
+
+/* Requests resolved against the tensors: every refusal named, nothing read for a bad one. */
+TEST(tensors, requests_resolved_or_named)
+{
+	static struct ldr_program p;
+	static struct tio x;
+	static struct tio_req req[TIO_MAX_IO + 1];
+	static struct capture c;
+	size_t len = build(chain_desc, 1);
+	REQUIRE(ldr_load(buf, len, LDR_F_HWX, &p) == LDR_OK);
+	struct {
+		const char *arg;
+		int out;
+		enum tio_err want;
+	} cases[] = {
+		{"nope=/x.npy", 1, TIO_E_UNKNOWN},
+		{"bar6=/x.npy", 0, TIO_E_NOT_INPUT},
+		{"output_0=/x.npy", 0, TIO_E_NOT_INPUT},
+		{"input=/x.npy", 1, TIO_E_NOT_OUTPUT},
+		{"input=/nonexistent-dir/x.npy", 0, TIO_E_OPEN},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		REQUIRE(tio_parse_req(cases[i].arg, strlen(cases[i].arg), cases[i].out, &req[0]) ==
+			TIO_OK);
+		c.n = 0;
+		CHECKF(tio_prepare(&x, &p, req, 1, cap_out, &c) == cases[i].want, "%s: %s",
+		       cases[i].arg, c.text);
+		CHECK(strstr(c.text, tio_err_name(cases[i].want)) != NULL);
+		tio_free(&x);
+	}
+	REQUIRE(tio_parse_req("bar7=/a.npy", 11, 1, &req[0]) == TIO_OK);
+	REQUIRE(tio_parse_req("output_0=/b.npy", 15, 1, &req[1]) == TIO_OK);
+	CHECK_EQ(tio_prepare(&x, &p, req, 2, cap_out, &c), TIO_E_TWICE);
+	tio_free(&x);
+	CHECK_EQ(tio_prepare(&x, &p, req, TIO_MAX_IO + 1, cap_out, &c), TIO_E_TOO_MANY);
+	tio_free(&x);
+	/* no requests: the input is filled from its seed, and that is said */
+	c.n = 0;
+	CHECK_EQ(tio_prepare(&x, &p, req, 0, cap_out, &c), TIO_OK);
+	CHECK(strstr(c.text, "run: input input: float16 [16, 2, 8] not given: filled from seed "
+			     "0x5eed0005") != NULL);
+	tio_free(&x);
+}
+
+/* The hooks on the engine: an input placed from an array, the output and the intermediate
+ * captured. The program is relu alone and the input non-negative, so the output is the input
+ * whether the model moves bytes or computes; the intermediate of the chained program holds what
+ * its first TD wrote and is zero where no TD wrote. */
+TEST(tensors, run_places_inputs_and_captures_outputs)
+{
+	static struct ldr_program p;
+	static struct tio x;
+	static struct capture c;
+	static uint8_t dense[16 * 2 * 8 * 2];
+	size_t len = build("input w=8 h=2 c=16\nactivation relu\n", 1);
+	REQUIRE(len > 0);
+	REQUIRE(ldr_load(buf, len, LDR_F_HWX, &p) == LDR_OK);
+	struct tio_req req;
+	REQUIRE(tio_parse_req("output_0=/unused.npy", 20, 1, &req) == TIO_OK);
+	REQUIRE(tio_prepare(&x, &p, &req, 1, cap_out, &c) == TIO_OK);
+	/* the input, as if read from a 1-D .npy */
+	for (unsigned i = 0; i < 256; i++)
+		le_wr16(dense + 2 * i, fp16_from_scaled((int64_t)(i * 3 % 101), -3));
+	struct tio_io *in = &x.io[x.nio++];
+	memset(in, 0, sizeof *in);
+	in->ti = tns_find(x.t, x.nt, "input", 5);
+	REQUIRE(in->ti >= 0);
+	in->npy = 1;
+	in->a.dtype = NPY_F16;
+	in->a.ndim = 1;
+	in->a.shape[0] = in->a.nelem = 256;
+	in->a.data = dense;
+	in->a.data_len = sizeof dense;
+	struct anes_result res;
+	int rc = tsubmit(buf, len, LDR_F_HWX, NULL, 0, 1, 0, null_out, NULL, tio_hooks(&x), &res);
+	CHECKF(rc == 0, "%s", anes_result_name(&res));
+	REQUIRE(x.io[0].captured != NULL);
+	static uint8_t got[sizeof dense];
+	const struct tns_tensor *t = &x.t[x.io[0].ti];
+	REQUIRE(t->nelem == 256);
+	tio_gather(t, x.io[0].captured, t->bytes, got);
+	CHECK_MEM(got, dense, sizeof dense);
+	in->file = NULL; /* not ours to free */
+	tio_free(&x);
+}
+
+/* from=prev in descriptions: what it may read, named when it cannot. */
+TEST(tensors, from_prev_descriptions_named)
+{
+	static struct pd_desc d;
+	unsigned line;
+	static const struct {
+		const char *text;
+		enum pd_err want;
+		unsigned line;
+	} cases[] = {
+		{"layer int8 from=prev\n", PD_E_NO_PREV, 0},
+		{"activation relu from=prev\n", PD_E_NO_PREV, 0},
+		{"layer int8\nlayer int8 from=later\n", PD_E_VALUE, 2},
+		{"layer int8\nactivation relu from=prev cout=3\n", PD_E_KEYWORD, 2},
+		{"input c=16\nlayer int8 cout=8\nlayer int8 cin=16 from=prev\n", PD_E_CIN, 0},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		enum pd_err e = pd_parse(cases[i].text, strlen(cases[i].text), &d, &line);
+		CHECKF(e == cases[i].want && line == cases[i].line, "case %u: %s line %u", i,
+		       pd_err_name(e), line);
+	}
+	CHECK_STR(pd_err_name(PD_E_NO_PREV), "desc-no-previous-layer");
+	/* a layer reading the previous output takes its channels */
+	REQUIRE(pd_parse("input c=16\nlayer int8 cout=8\nlayer palette4 from=prev cout=4\n"
+			 "activation relu6 from=prev\n", 88, &d, &line) == PD_OK);
+	CHECK_EQ(d.layer[1].cin, 8u);
+	CHECK(d.layer[1].from_prev);
+	CHECK_EQ(d.layer[2].cin, 4u);
+	CHECK_EQ(d.layer[2].cout, 4u);
+	CHECK(!d.layer[0].from_prev);
+}

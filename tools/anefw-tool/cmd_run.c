@@ -1,0 +1,113 @@
+/*
+ * anefw-tool run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]... [--grant ...]
+ *                [--trace]
+ * Runs a program on data through the firmware's control path and the software engine, as the
+ * firmware's `in:NAME=PATH out:NAME=PATH` does, with the same code (app/tensorio.c): inputs from
+ * .npy or raw files (or a fixed seed, said so), outputs to .npy in their logical shape or raw.
+ */
+#include "app/session.h"
+#include "app/tensorio.h"
+#include "hal/hal.h"
+#include "tools/anefw-tool/tool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void to_stdout(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	fwrite(s, 1, n, stdout);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static struct subq_grant grants[ANES_MAX_GRANTS];
+	static struct tio_req req[TIO_MAX_IO];
+	static struct ldr_program prog;
+	static struct tio x;
+	unsigned n = 0, nreq = 0, trace = 0, flags = 0;
+	const char *path = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--raw")) {
+			flags |= LDR_F_RAW;
+		} else if (!strcmp(a, "--hwx")) {
+			flags |= LDR_F_HWX;
+		} else if (!strcmp(a, "--trace")) {
+			trace = 1;
+		} else if (!strcmp(a, "--in") || !strcmp(a, "--out")) {
+			int out = a[2] == 'o';
+			if (i + 1 >= argc)
+				return tool_usage_error("run", "%s needs NAME=FILE", a);
+			if (nreq >= TIO_MAX_IO)
+				return tool_usage_error("run", "io-too-many: at most %u --in/--out",
+							TIO_MAX_IO);
+			i++;
+			if (tio_parse_req(argv[i], strlen(argv[i]), out, &req[nreq]) != TIO_OK)
+				return tool_usage_error("run", "io-bad-argument: '%s' (%s NAME=FILE)",
+							argv[i], a);
+			nreq++;
+		} else if (!strcmp(a, "--grant")) {
+			if (i + 1 >= argc)
+				return tool_usage_error("run", "--grant needs BAR:SIZE:ACCESS");
+			if (n >= ANES_MAX_GRANTS)
+				return tool_usage_error("run", "at most %u grants", ANES_MAX_GRANTS);
+			if (tool_parse_grant(argv[++i], &grants[n]))
+				return tool_usage_error("run", "bad grant '%s' (BAR:SIZE:r|w|rw[:inplace])",
+							argv[i]);
+			n++;
+		} else if (a[0] == '-' && a[1]) {
+			return tool_usage_error("run", "unknown option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else {
+			return tool_usage_error("run", "too many arguments");
+		}
+	}
+	if (!path)
+		return tool_usage_error("run", "needs PROGRAM");
+	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
+		return tool_usage_error("run", "--raw and --hwx exclude each other");
+	uint8_t *buf;
+	size_t len;
+	if (tool_read_file(path, &buf, &len))
+		return 1;
+	enum ldr_err le = ldr_load(buf, len, flags, &prog);
+	if (le != LDR_OK) {
+		printf("run: program: %s (%s)\n", ldr_err_name(le), ldr_err_text(le));
+		free(buf);
+		return 1;
+	}
+	int rc = 1;
+	if (tio_prepare(&x, &prog, req, nreq, to_stdout, NULL) == TIO_OK) {
+		/* device addresses of explicit grants: the program's BAR table (0 for raw streams) */
+		for (unsigned i = 0; i < n && !prog.raw; i++)
+			if (grants[i].bar < LDR_NBARS)
+				grants[i].dva = prog.bars[grants[i].bar];
+		struct anes *session = anes_create(hal_board_dma());
+		if (!session) {
+			printf("run: out-of-memory\n");
+		} else {
+			struct anes_result res;
+			const struct anes_opts o = {.ldr_flags = flags, .grants = grants, .ngrants = n,
+						    .use_defaults = n == 0, .trace = trace,
+						    .out = to_stdout, .hooks = tio_hooks(&x)};
+			int r = anes_run(session, buf, len, &o, &res);
+			anes_destroy(session);
+			if (r)
+				printf("run: %s\n", anes_result_name(&res));
+			rc = tio_finish(&x) != TIO_OK || r;
+		}
+	}
+	tio_free(&x);
+	free(buf);
+	return rc;
+}
+
+TOOL_COMMAND(run, "run", cmd_run,
+	     "run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]...\n"
+	     "    [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace]\n"
+	     "    run a program on data: NAME a tensor of inspect --json (or barN); FILE .npy\n"
+	     "    (float16/int8/uint8, logical shape or 1-D) or raw buffer bytes; inputs not given\n"
+	     "    are filled from a fixed seed; outputs written in their logical shape");
