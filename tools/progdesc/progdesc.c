@@ -339,9 +339,17 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 	w[n + 9] = 1;                      /* GroupConvCfg: one group */
 	w[n + 10] = d->h;                  /* TileCfg: TileHeight */
 	n += 16;
-	/* NE.MACCfg: NonlinearMode 2 (the activation LUT) for the activation TD */
-	w[n++] = 0xc804u;
-	w[n++] = L->kind == PD_ACT ? 2u << 16 : 0;
+	/* NE: MACCfg .. PostScale (4 words from 0xc804). The activation TD is an elementwise NE
+	 * pass (OpMode 4, KernelMode 1, as every real NE kernel) with post-scale 1.0 and
+	 * NonlinearMode 2 (the activation LUT); the weight TDs leave the NE unconfigured. */
+	w[n++] = (3u << 26) | H13_NE_MACCFG;
+	if (L->kind == PD_ACT) {
+		w[n + 0] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
+			   H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+			   H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT);
+		w[n + 3] = H13_PUT(H13_POSTSCALE, 0x3c00u); /* fp16 1.0 */
+	}
+	n += 4;
 	/* TileDMASrc: 28 words from 0x13800 */
 	w[n++] = (27u << 26) | 0x13800u;
 	w[n + 0] = 1;                      /* DMAConfig.En */
