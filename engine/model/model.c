@@ -128,6 +128,7 @@ void anem_begin(struct anem *m)
 
 void anem_end(struct anem *m)
 {
+	anem_l2_clear(m); /* L2-resident tensors live for one submission */
 	if (m->dma->fault.fired != m->dma_fired0)
 		m->fault_hit = 1;
 	dma_set_fault(m->dma, DMA_FAULT_NONE, 0);
