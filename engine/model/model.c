@@ -1,5 +1,6 @@
 /* The software model of the engine (see model.h). */
 #include "engine/model/model.h"
+#include "engine/model/compute.h"
 #include "fw/common/le.h"
 #include "fw/kunit/kunit.h"
 #include "fw/td/td.h"
@@ -100,6 +101,7 @@ static void reset(void *dev)
 	memset(m->regs, 0, ANEM_WINDOW_BYTES);
 	memset(m->l2, 0, sizeof m->l2);
 	memset(m->kmem, 0, sizeof m->kmem);
+	anem_l2_clear(m);
 }
 
 void anem_begin(struct anem *m)
@@ -126,6 +128,7 @@ void anem_begin(struct anem *m)
 
 void anem_end(struct anem *m)
 {
+	anem_l2_clear(m); /* L2-resident tensors live for one submission */
 	if (m->dma->fault.fired != m->dma_fired0)
 		m->fault_hit = 1;
 	dma_set_fault(m->dma, DMA_FAULT_NONE, 0);
@@ -197,7 +200,7 @@ static int wait_channel(struct anem *m)
 }
 
 /* The one function every DMA move goes through. */
-static int dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
+int anem_dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
 {
 	uint32_t body = len & ~3u;
 	if (body) {
@@ -216,13 +219,6 @@ static int dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
 	memcpy((uint8_t *)dst + body, (const uint8_t *)src + body, len - body);
 	return ENG_OK;
 }
-
-/* A range of the running TD, resolved to an engine address. */
-struct mrange {
-	uint8_t kind, ch, write;
-	uint64_t dev, len;
-	uint8_t *cpu;
-};
 
 static void count_move(struct anem *m, uint64_t len)
 {
@@ -249,7 +245,7 @@ static int move_in(struct anem *m, const struct mrange *r, uint8_t *scratch, con
 	for (uint64_t done = 0; done < r->len;) {
 		uint64_t left = r->len - done;
 		uint32_t n = left > ANEM_SCRATCH_BYTES ? ANEM_SCRATCH_BYTES : (uint32_t)left;
-		int e = dma_move(m, scratch, r->cpu + done, n);
+		int e = anem_dma_move(m, scratch, r->cpu + done, n);
 		if (e)
 			return e;
 		done += n;
@@ -280,7 +276,7 @@ static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struc
 	a->from_stream = rec->kind == TD_R_STREAM;
 	a->dev = rec->dev;
 	uint8_t kbuf[ACTLUT_BYTES];
-	int e = dma_move(m, kbuf, rec->cpu, ACTLUT_BYTES);
+	int e = anem_dma_move(m, kbuf, rec->cpu, ACTLUT_BYTES);
 	if (e)
 		return e; /* a failed fetch fails the TD: it is not "no record" */
 	enum actlut_err pe = actlut_parse(&m->lut, kbuf, sizeof kbuf);
@@ -304,21 +300,6 @@ static void prepare_table(struct anem *m)
 		m->table_valid = 1;
 	}
 	m->lut.table = m->table;
-}
-
-/* Applies f to n bytes of fp16 (little-endian) in place. */
-static void apply_bytes(const struct actlut *lut, uint8_t *p, uint32_t n)
-{
-	uint16_t v[256];
-	for (uint32_t off = 0; off + 1 < n;) {
-		uint32_t k = (n - off) / 2 > 256 ? 256 : (n - off) / 2;
-		for (uint32_t j = 0; j < k; j++)
-			v[j] = le_rd16(p + off + 2 * j);
-		actlut_apply(lut, v, v, k);
-		for (uint32_t j = 0; j < k; j++)
-			le_wr16(p + off + 2 * j, v[j]);
-		off += 2 * k;
-	}
 }
 
 /* ---- running a TD ---- */
@@ -393,43 +374,25 @@ static int run_td(struct anem *m, uint64_t td_dev)
 	struct anem_act scratch, *act = m->cur_td < LDR_MAX_TDS ? &m->td_act[m->cur_td] : &scratch;
 	if ((e = resolve_act(m, r, nr, act)) != ENG_OK)
 		return e;
-	/* the tile streams through L2 one L2-sized chunk at a time: every source's chunk k into
-	 * L2, then L2 out to every destination's chunk k */
-	uint64_t total = 0, dst_bytes = 0;
-	for (unsigned pass = 1; pass < 3; pass++)
-		for (unsigned i = 0; i < nr; i++) {
-			int src = r[i].kind == TD_R_SRC0 || r[i].kind == TD_R_SRC1;
-			if ((pass == 1 && !src) || (pass == 2 && r[i].kind != TD_R_DST))
-				continue;
+	/* the datapath: tile sources (or the L2-resident source) through the NE, the activation
+	 * and the PE to the destination (and/or an L2-resident result) */
+	m->lut.table = NULL;
+	int l2res = H13_GET(m->regs[H13_L2_RESULTCFG / 4], H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
+	uint64_t dst_bytes = 0;
+	for (unsigned i = 0; i < nr; i++)
+		if (r[i].kind == TD_R_SRC0 || r[i].kind == TD_R_SRC1 || r[i].kind == TD_R_DST) {
 			trace_move(m, &r[i], "l2");
-			if (r[i].len > total)
-				total = r[i].len;
-			if (pass == 2)
+			if (r[i].kind == TD_R_DST)
 				dst_bytes += r[i].len;
 		}
-	m->lut.table = NULL;
-	if (act->state == ANEM_ACT_APPLIED && !dst_bytes)
+	if (act->state == ANEM_ACT_APPLIED && !dst_bytes && !l2res)
 		act->state = ANEM_ACT_NO_DST;
-	if (act->state == ANEM_ACT_APPLIED && dst_bytes / 2 > ACTLUT_TABLE_LEN)
+	if (act->state == ANEM_ACT_APPLIED)
 		prepare_table(m);
-	for (uint64_t done = 0; done < total; done += ANEM_SCRATCH_BYTES) {
-		for (unsigned pass = 1; pass < 3; pass++)
-			for (unsigned i = 0; i < nr; i++) {
-				int src = r[i].kind == TD_R_SRC0 || r[i].kind == TD_R_SRC1;
-				if ((pass == 1 && !src) || (pass == 2 && r[i].kind != TD_R_DST) ||
-				    done >= r[i].len)
-					continue;
-				uint64_t left = r[i].len - done;
-				uint32_t k = left > ANEM_SCRATCH_BYTES ? ANEM_SCRATCH_BYTES : (uint32_t)left;
-				e = pass == 1 ? dma_move(m, m->l2, r[i].cpu + done, k)
-					      : dma_move(m, r[i].cpu + done, m->l2, k);
-				if (e)
-					return e;
-				if (pass == 2 && act->state == ANEM_ACT_APPLIED) {
-					apply_bytes(&m->lut, r[i].cpu + done, k);
-					act->nelem += k / 2;
-				}
-			}
+	if ((e = anem_compute(m, r, nr, act)) != ENG_OK) {
+		if (m->trace && m->why)
+			outf(m->out, m->ctx, "  engine fault: %s\n", m->why);
+		return e;
 	}
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_SRC0 || r[i].kind == TD_R_SRC1 || r[i].kind == TD_R_DST)

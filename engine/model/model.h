@@ -73,6 +73,15 @@ struct anem_act {
 	uint64_t nelem;      /* fp16 values the activation was applied to */
 };
 
+/* A tensor a TD left in L2 (L2.ResultCfg.ResultType = resident) for a later TD to read. */
+#define ANEM_L2_TENSORS 4u
+#define ANEM_ROW_MAX 32768u /* Win/Wout are 15-bit fields */
+struct anem_l2t {
+	uint32_t base;        /* L2.ResultBase as written (the key a later L2.SourceBase names) */
+	uint32_t g, c, h, w;
+	uint16_t *v;          /* fp16, [g][c][h][w] */
+};
+
 /* Called for every byte range the model reads or writes in device memory (tests, fuzzing). */
 typedef void (*anem_touch_fn)(void *ctx, uint64_t dev, uint64_t len, int write);
 
@@ -108,6 +117,16 @@ struct anem {
 	uint16_t table_slots[ACTLUT_SLOTS];
 	int table_valid;
 	struct actlut lut;
+	/* the datapath (compute.c): row buffers for the tile DMA, the rows in flight, L2 tensors */
+	uint8_t row[3][2 * ANEM_ROW_MAX];
+	float fa[ANEM_ROW_MAX], fb[ANEM_ROW_MAX];
+	uint16_t hv[ANEM_ROW_MAX];
+	struct anem_l2t l2t[ANEM_L2_TENSORS];
+	const char *why;      /* what the datapath refused, with ENG_E_FAULT */
+	float *acc;           /* convolution accumulators (Cout x Wout) and weights */
+	size_t acc_len;
+	float *wts;
+	size_t wts_len;
 };
 
 extern const struct eng_ops anem_ops;

@@ -44,6 +44,14 @@
 #define H13_CONVCFG_KW_W 5
 #define H13_CONVCFG_KH_LSB 5
 #define H13_CONVCFG_KH_W 5
+#define H13_CONVCFG_SX_LSB 13
+#define H13_CONVCFG_SX_W 2
+#define H13_CONVCFG_SY_LSB 15
+#define H13_CONVCFG_SY_W 2
+#define H13_CONVCFG_PX_LSB 17
+#define H13_CONVCFG_PX_W 5
+#define H13_CONVCFG_PY_LSB 22
+#define H13_CONVCFG_PY_W 5
 #define H13_COMMON_GROUPCONVCFG 0x00024u
 #define H13_GROUPCONV_NUMGROUPS_LSB 0
 #define H13_GROUPCONV_NUMGROUPS_W 13
@@ -72,6 +80,81 @@
 #define H13_MACCFG_NONLINEARMODE_LSB 16
 #define H13_MACCFG_NONLINEARMODE_W 2
 #define H13_NONLINEAR_LUT 2u
+#define H13_NONLINEAR_NONE 0u
+#define H13_NONLINEAR_RELU 1u
+#define H13_MACCFG_OPMODE_LSB 0
+#define H13_MACCFG_OPMODE_W 3
+#define H13_MACCFG_KERNELMODE_LSB 3
+#define H13_MACCFG_KERNELMODE_W 1
+#define H13_MACCFG_BIASMODE_LSB 4
+#define H13_MACCFG_BIASMODE_W 1
+#define H13_MACCFG_BINARYPOINT_LSB 8
+#define H13_MACCFG_BINARYPOINT_W 5
+#define H13_MACCFG_POSTSCALEMODE_LSB 14
+#define H13_MACCFG_POSTSCALEMODE_W 1
+#define H13_MAC_OP_CONV 0u        /* MACCfg.OpMode: convolution / matrix multiply (conv.hwx) */
+#define H13_MAC_OP_ELEMWISE 4u    /* MACCfg.OpMode: element by element (every NE kernel) */
+#define H13_NE_MATRIXVECTORBIAS 0x0c808u
+#define H13_NE_ACCBIAS 0x0c80cu
+#define H13_NE_POSTSCALE 0x0c810u
+#define H13_POSTSCALE_LSB 0      /* fp16 */
+#define H13_POSTSCALE_W 16
+#define H13_POSTSCALE_RSHIFT_LSB 16
+#define H13_POSTSCALE_RSHIFT_W 5
+
+/* ---- Planar (PE) ---- */
+#define H13_PLANAR_CFG 0x08800u
+#define H13_PECFG_EN_LSB 1
+#define H13_PECFG_EN_W 1
+#define H13_PECFG_OPMODE_LSB 2
+#define H13_PECFG_OPMODE_W 3
+#define H13_PECFG_RELUEN_LSB 5
+#define H13_PECFG_RELUEN_W 1
+#define H13_PECFG_COND_LSB 6
+#define H13_PECFG_COND_W 1
+#define H13_PECFG_FIRSTSRC_LSB 16
+#define H13_PECFG_FIRSTSRC_W 1
+#define H13_PECFG_SECSRC_LSB 18
+#define H13_PECFG_SECSRC_W 2
+#define H13_PE_OP_ADD 0u          /* PE OpMode (allbilly/ane measured: 0 add .. 4 square) */
+#define H13_PE_OP_MUL 1u
+#define H13_PE_OP_MAX 2u
+#define H13_PE_OP_MIN 3u
+#define H13_PE_OP_SQ 4u
+#define H13_PE_SECSRC_NONE 0u
+#define H13_PE_SECSRC_TILE1 2u    /* the second tile source (RBase1): add.bin, mul.bin */
+#define H13_PLANAR_BIASSCALE 0x08804u
+#define H13_BIASSCALE_BIAS_LSB 0  /* fp16 */
+#define H13_BIASSCALE_BIAS_W 16
+#define H13_BIASSCALE_SCALE_LSB 16 /* fp16 */
+#define H13_BIASSCALE_SCALE_W 16
+#define H13_PLANAR_PRESCALE 0x08808u
+/* The map's PreScale field is bits 0-15, which every real PE program leaves 0; the fp16 they
+ * set (1.0 = 0x3c00) is in bits 16-31, as BiasScale.Scale (docs/engine-model.md). */
+#define H13_PRESCALE_HI_LSB 16
+#define H13_PRESCALE_HI_W 16
+#define H13_PLANAR_FINALSCALE 0x0880cu /* fp32, the whole word */
+
+/* ---- L2 ---- */
+#define H13_L2_SOURCECFG 0x04804u
+#define H13_L2_SOURCETYPE_LSB 0
+#define H13_L2_SOURCETYPE_W 2
+#define H13_L2_SOURCEBASE 0x04808u
+#define H13_L2_RESULTCFG 0x04830u
+#define H13_L2_RESULTTYPE_LSB 0
+#define H13_L2_RESULTTYPE_W 2
+#define H13_L2_RESULTBASE 0x04834u
+#define H13_L2_ADDR_LSB 4         /* L2 base and stride fields: 17 bits at bit 4 */
+#define H13_L2_ADDR_W 17
+#define H13_L2_RESIDENT 3u        /* Source/ResultType 3: the tensor stays in L2 (sigmoid.bin) */
+
+/* ---- tile DMA formats ---- */
+#define H13_SRC_FMT 0x13838u
+#define H13_DST_FMT 0x17818u
+#define H13_FMT_INTERLEAVE_LSB 24
+#define H13_FMT_INTERLEAVE_W 4
+#define H13_DSTFMT_ZEROPADLAST_LSB 20
+#define H13_DSTFMT_ZEROPADLAST_W 1
 
 /* ---- TileDMASrc: the first source, and the second source's words (+0x04, +0x1c..+0x2c) ---- */
 #define H13_SRC_DMACONFIG 0x13800u

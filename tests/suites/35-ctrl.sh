@@ -59,7 +59,7 @@ kernels/unary/exp.bin lut record, mode exp2, knots 2^-5
 kernels/unary/log2.bin lut record, mode log2, knots 2^-6
 kernels/unary/sqrt.bin lut record, mode sqrt, knots 2^-4
 kernels/unary/abs.bin none
-kernels/unary/sigmoid.bin lut record, mode odd, knots 2^-2, no destination tile (not applied)
+kernels/unary/sigmoid.bin lut record, mode odd, knots 2^-2
 kernels/activation/gelu.bin lut record, mode plain, knots 2^-2
 kernels/activation/relu6.bin lut record, mode linear, no knots
 LIST

@@ -388,11 +388,19 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 	w[n + 9] = 1;                      /* GroupConvCfg: one group */
 	w[n + 10] = d->h;                  /* TileCfg: TileHeight */
 	n += 16;
-	/* NE: KernelCfg, the layer's weight form; MACCfg, NonlinearMode 2 (the activation LUT)
-	 * for the activation TD */
-	w[n++] = (1u << 26) | H13_NE_KERNELCFG;
-	w[n++] = kernel_cfg(L);
-	w[n++] = L->kind == PD_ACT ? H13_NONLINEAR_LUT << H13_MACCFG_NONLINEARMODE_LSB : 0;
+	/* NE: KernelCfg .. PostScale (5 words from 0xc800). KernelCfg names the layer's weight
+	 * form. The activation TD is an elementwise NE pass (OpMode 4, KernelMode 1, as every real
+	 * NE kernel) with post-scale 1.0 and NonlinearMode 2 (the activation LUT); the weight TDs
+	 * leave MACCfg unconfigured. */
+	w[n++] = (4u << 26) | H13_NE_KERNELCFG;
+	w[n + 0] = kernel_cfg(L);
+	if (L->kind == PD_ACT) {
+		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
+			   H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+			   H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT);
+		w[n + 4] = H13_PUT(H13_POSTSCALE, 0x3c00u); /* fp16 1.0 */
+	}
+	n += 5;
 	/* TileDMASrc: 28 words from 0x13800 */
 	w[n++] = (27u << 26) | 0x13800u;
 	w[n + 0] = 1;                      /* DMAConfig.En */

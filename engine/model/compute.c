@@ -1,0 +1,566 @@
+/*
+ * The model's datapath (compute.h, docs/engine-model.md): per TD, in chain order,
+ *   tile DMA in (RBase0, RBase1) or the L2-resident source
+ *   -> NE (elementwise: post-scale; convolution: Kw x Kh over Cin per group) -> round to fp16
+ *   -> NonlinearMode (pass, ReLU, the activation LUT through fw/actlut)
+ *   -> PE (pre-scale, add/mul/max/min/square with the second source, |.|, scale and bias,
+ *          ReLU, final scale) -> round to fp16 at the output port
+ *   -> tile DMA out (WBase) and/or the L2-resident result.
+ * Every byte read or written in memory lies inside a range td_ranges() derived (the same
+ * registers give the addresses here); each row access is checked against its range again.
+ */
+#include "engine/model/compute.h"
+#include "fw/common/le.h"
+#include "fw/td/td.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- fp16 ---- */
+
+static float h2f_table[65536];
+static int h2f_ready;
+
+static float h2f_slow(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, mant = h & 0x3ffu, b;
+	if (e == 0) {
+		float v = (float)mant * (1.0f / 16777216.0f); /* exact: mant x 2^-24 */
+		return sign ? -v : v;
+	}
+	if (e == 31)
+		b = sign | 0x7f800000u | (mant << 13);
+	else
+		b = sign | ((e + 112u) << 23) | (mant << 13);
+	float f;
+	memcpy(&f, &b, sizeof f);
+	return f;
+}
+
+static void h2f_init(void)
+{
+	if (h2f_ready)
+		return;
+	for (uint32_t i = 0; i < 65536u; i++)
+		h2f_table[i] = h2f_slow((uint16_t)i);
+	h2f_ready = 1;
+}
+
+float anem_h2f(uint16_t h)
+{
+	h2f_init();
+	return h2f_table[h];
+}
+
+uint16_t anem_f2h(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, sizeof x);
+	uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+	uint32_t ax = x & 0x7fffffffu;
+	if (ax > 0x7f800000u)
+		return 0x7e00u; /* NaN: the canonical quiet NaN */
+	if (ax >= 0x477ff000u)
+		return sign | 0x7c00u; /* 65520 and above round to infinity */
+	if (ax >= 0x38800000u) /* normal: round at bit 13, ties to even; a carry bumps the exponent */
+		return sign | (uint16_t)((ax - 0x38000000u + 0xfffu + ((ax >> 13) & 1u)) >> 13);
+	if (ax < 0x33000000u)
+		return sign; /* below 2^-25 (2^-25 itself ties to even: 0) */
+	uint32_t e = ax >> 23, m = (ax & 0x7fffffu) | 0x800000u, sh = 126u - e;
+	uint32_t q = m >> sh, rem = m & ((1u << sh) - 1u), half = 1u << (sh - 1u);
+	if (rem > half || (rem == half && (q & 1u)))
+		q++;
+	return sign | (uint16_t)q;
+}
+
+/* ---- geometry ---- */
+
+#define REG(a) (m->regs[(a) / 4])
+
+struct tile {
+	const struct mrange *r; /* NULL: not present */
+	unsigned fmt, elem;
+	uint64_t row, plane, group;
+	unsigned w, h, c, g;
+};
+
+static void tile_geom(struct anem *m, struct tile *t, const struct mrange *r, int out,
+		      uint32_t row_reg, uint32_t plane_reg, uint32_t group_reg)
+{
+	uint32_t chcfg = REG(H13_COMMON_CHCFG);
+	uint32_t dim = REG(out ? H13_COMMON_OUTDIM : H13_COMMON_INDIM);
+	t->r = r;
+	t->fmt = out ? H13_GET(chcfg, H13_CHCFG_OUTFMT) : H13_GET(chcfg, H13_CHCFG_INFMT);
+	t->elem = td_fmt_bytes(t->fmt);
+	t->w = out ? H13_GET(dim, H13_OUTDIM_WOUT) : H13_GET(dim, H13_INDIM_WIN);
+	t->h = out ? H13_GET(dim, H13_OUTDIM_HOUT) : H13_GET(dim, H13_INDIM_HIN);
+	t->c = out ? H13_GET(REG(H13_COMMON_COUT), H13_COUT) : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
+	t->g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	t->row = H13_ADDR_BYTES(REG(row_reg));
+	t->plane = H13_ADDR_BYTES(REG(plane_reg));
+	t->group = H13_ADDR_BYTES(REG(group_reg));
+}
+
+/* Byte offset of row (g, c, h) of a tile inside its range, or -1 when the row's bytes are not
+ * inside the range (cannot happen for a range td_ranges derived from the same registers). */
+static int64_t row_off(const struct tile *t, unsigned g, unsigned c, unsigned h, uint64_t bytes)
+{
+	uint64_t off = (uint64_t)g * t->group + (uint64_t)c * t->plane + (uint64_t)h * t->row;
+	if (!t->r || off > t->r->len || bytes > t->r->len - off)
+		return -1;
+	return (int64_t)off;
+}
+
+static int fault(struct anem *m, const char *why)
+{
+	m->why = why;
+	return ENG_E_FAULT;
+}
+
+/* Reads row (g, c, h) of a tile source into fp16 values (w of them; the input port converts
+ * int8/uint8 to fp16, exactly); rows and columns outside the tile read 0. */
+static int read_row(struct anem *m, const struct tile *t, unsigned g, unsigned c, unsigned h,
+		    unsigned w, uint8_t *buf, uint16_t *out)
+{
+	unsigned n = w < t->w ? w : t->w;
+	if (!t->r || g >= t->g || c >= t->c || h >= t->h) {
+		memset(out, 0, w * sizeof *out);
+		return ENG_OK;
+	}
+	int64_t off = row_off(t, g, c, h, (uint64_t)n * t->elem);
+	if (off < 0)
+		return ENG_E_RANGE;
+	int e = anem_dma_move(m, buf, t->r->cpu + off, n * t->elem);
+	if (e)
+		return e;
+	if (t->fmt == H13_FMT_FP16)
+		for (unsigned i = 0; i < n; i++)
+			out[i] = le_rd16(buf + 2 * i);
+	else if (t->fmt == H13_FMT_INT8)
+		for (unsigned i = 0; i < n; i++)
+			out[i] = anem_f2h((float)(int8_t)buf[i]);
+	else
+		for (unsigned i = 0; i < n; i++)
+			out[i] = anem_f2h((float)buf[i]);
+	for (unsigned i = n; i < w; i++)
+		out[i] = 0;
+	return ENG_OK;
+}
+
+/* An integer output: round to nearest even, saturate; NaN gives 0. */
+static int32_t to_int(float v, int32_t lo, int32_t hi)
+{
+	if (v != v)
+		return 0;
+	if (v <= (float)lo)
+		return lo;
+	if (v >= (float)hi)
+		return hi;
+	float fl = (float)(int32_t)v; /* truncation toward zero, |v| < 2^8 */
+	if (fl > v)
+		fl -= 1.0f;
+	float d = v - fl;
+	int32_t q = (int32_t)fl;
+	if (d > 0.5f || (d == 0.5f && (q & 1)))
+		q++;
+	return q;
+}
+
+/* Writes fp16 values (already rounded at the output port) to row (g, c, h) of the destination,
+ * converted to its format; with ZeroPadLast the rest of the row's 64-byte line is zeroed. */
+static int write_row(struct anem *m, const struct tile *t, unsigned g, unsigned c, unsigned h,
+		     const uint16_t *v, uint8_t *buf)
+{
+	uint64_t bytes = (uint64_t)t->w * t->elem, line = (bytes + 63u) & ~(uint64_t)63u;
+	int pad = H13_GET(REG(H13_DST_FMT), H13_DSTFMT_ZEROPADLAST) != 0;
+	uint64_t n = pad ? line : bytes;
+	int64_t off = row_off(t, g, c, h, n);
+	if (off < 0)
+		return ENG_E_RANGE;
+	if (t->fmt == H13_FMT_FP16)
+		for (unsigned i = 0; i < t->w; i++)
+			le_wr16(buf + 2 * i, v[i]);
+	else
+		for (unsigned i = 0; i < t->w; i++)
+			buf[i] = (uint8_t)to_int(h2f_table[v[i]], t->fmt == H13_FMT_INT8 ? -128 : 0,
+						 t->fmt == H13_FMT_INT8 ? 127 : 255);
+	if (pad)
+		memset(buf + bytes, 0, (size_t)(line - bytes));
+	return anem_dma_move(m, t->r->cpu + off, buf, (uint32_t)n);
+}
+
+/* ---- L2-resident tensors ---- */
+
+void anem_l2_clear(struct anem *m)
+{
+	for (unsigned i = 0; i < ANEM_L2_TENSORS; i++) {
+		free(m->l2t[i].v);
+		memset(&m->l2t[i], 0, sizeof m->l2t[i]);
+	}
+	free(m->acc);
+	free(m->wts);
+	m->acc = m->wts = NULL;
+	m->acc_len = m->wts_len = 0;
+}
+
+static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
+{
+	for (unsigned i = 0; i < ANEM_L2_TENSORS; i++)
+		if (m->l2t[i].v && m->l2t[i].base == base)
+			return &m->l2t[i];
+	return NULL;
+}
+
+static int l2_result(struct anem *m, uint32_t base, const struct tile *o, struct anem_l2t **out)
+{
+	struct anem_l2t *t = l2_find(m, base);
+	for (unsigned i = 0; !t && i < ANEM_L2_TENSORS; i++)
+		if (!m->l2t[i].v)
+			t = &m->l2t[i];
+	if (!t)
+		return fault(m, "more L2-resident tensors than the model holds");
+	uint64_t n = (uint64_t)o->g * o->c * o->h * o->w;
+	if (!t->v || (uint64_t)t->g * t->c * t->h * t->w != n) {
+		free(t->v);
+		t->v = NULL;
+		if (n > SIZE_MAX / 2 || !(t->v = malloc((size_t)n * 2)))
+			return ENG_E_NOMEM;
+	}
+	t->base = base;
+	t->g = o->g;
+	t->c = o->c;
+	t->h = o->h;
+	t->w = o->w;
+	*out = t;
+	return ENG_OK;
+}
+
+static const uint16_t *l2_row(const struct anem_l2t *t, unsigned g, unsigned c, unsigned h)
+{
+	if (g >= t->g || c >= t->c || h >= t->h)
+		return NULL;
+	return t->v + (((uint64_t)g * t->c + c) * t->h + h) * t->w;
+}
+
+/* ---- the stages ---- */
+
+struct stages {
+	int ne;                 /* the NE is in the path (MACCfg configured) */
+	unsigned ne_op, nl;
+	float post;             /* NE.PostScale */
+	int pe;                 /* the PE is in the path (any PE word set) */
+	unsigned pe_op, pe_sec;
+	int pe_cond, pe_relu;
+	float pre, scale, bias, final;
+	int lut;                /* the activation LUT applies (act->state APPLIED) */
+};
+
+static int decode_stages(struct anem *m, struct stages *s, const struct anem_act *act)
+{
+	memset(s, 0, sizeof *s);
+	uint32_t mac = REG(H13_NE_MACCFG);
+	s->ne = mac != 0;
+	s->ne_op = H13_GET(mac, H13_MACCFG_OPMODE);
+	s->nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
+	s->post = h2f_table[H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE)];
+	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && s->ne_op != H13_MAC_OP_CONV)
+		return fault(m, "NE.MACCfg.OpMode not modelled");
+	if (s->nl == 3)
+		return fault(m, "NE.MACCfg.NonlinearMode 3 not modelled");
+	s->lut = s->ne && s->nl == H13_NONLINEAR_LUT && act->state == ANEM_ACT_APPLIED;
+	uint32_t cfg = REG(H13_PLANAR_CFG), bs = REG(H13_PLANAR_BIASSCALE);
+	uint32_t pre = REG(H13_PLANAR_PRESCALE), fin = REG(H13_PLANAR_FINALSCALE);
+	s->pe = cfg || bs || pre || fin;
+	s->pe_op = H13_GET(cfg, H13_PECFG_OPMODE);
+	s->pe_sec = H13_GET(cfg, H13_PECFG_SECSRC);
+	s->pe_cond = (int)H13_GET(cfg, H13_PECFG_COND);
+	s->pe_relu = (int)H13_GET(cfg, H13_PECFG_RELUEN);
+	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE_HI)];
+	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
+	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
+	memcpy(&s->final, &fin, sizeof s->final);
+	if (s->pe && s->pe_op > H13_PE_OP_SQ)
+		return fault(m, "Planar.Cfg.OpMode not modelled");
+	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1)
+		return fault(m, "Planar.Cfg.SecSrc not modelled");
+	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
+		return fault(m, "Planar.Cfg.FirstSrc 1 not modelled");
+	return ENG_OK;
+}
+
+/* NonlinearMode on a row of fp16 values (in place). */
+static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsigned n,
+		      struct anem_act *act)
+{
+	if (s->nl == H13_NONLINEAR_RELU && s->ne) {
+		for (unsigned i = 0; i < n; i++)
+			if ((v[i] & 0x8000u) && (v[i] & 0x7fffu) <= 0x7c00u)
+				v[i] = 0; /* negative (and -0): 0; NaN stays */
+	} else if (s->lut) {
+		actlut_apply(&m->lut, v, v, n);
+		act->nelem += n;
+	}
+}
+
+/* The PE on a row: a (the NE or source values) and b (the second source). */
+static void planar(const struct stages *s, float *a, const float *b, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		float x = a[i] * s->pre, y = b ? b[i] : 0.0f, r;
+		switch (s->pe_op) {
+		case H13_PE_OP_ADD: r = x + y; break;
+		case H13_PE_OP_MUL: r = b ? x * y : x; break;
+		case H13_PE_OP_MAX: r = !b || x >= y || y != y ? x : y; break;
+		case H13_PE_OP_MIN: r = !b || x <= y || y != y ? x : y; break;
+		default: r = x * x; break;
+		}
+		if (s->pe_cond && r < 0.0f)
+			r = -r;
+		if (s->pe_cond && r == 0.0f)
+			r = 0.0f; /* |-0| = +0 */
+		r = r * s->scale + s->bias;
+		if (s->pe_relu && r < 0.0f)
+			r = 0.0f;
+		a[i] = r * s->final;
+	}
+}
+
+/* Elementwise TDs: output element (g, c, h, w) from input element (g, c, h, w). With neither
+ * the NE nor the PE in the path the values move unchanged (bit for bit in fp16). */
+static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
+		       const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
+		       struct anem_act *act)
+{
+	unsigned W = out->w;
+	for (unsigned g = 0; g < out->g; g++)
+		for (unsigned c = 0; c < out->c; c++)
+			for (unsigned h = 0; h < out->h; h++) {
+				int e;
+				uint16_t *v = m->hv;
+				if (lsrc) {
+					const uint16_t *q = l2_row(lsrc, g, c, h);
+					for (unsigned i = 0; i < W; i++)
+						v[i] = q && i < lsrc->w ? q[i] : 0;
+				} else if ((e = read_row(m, in0, g, c, h, W, m->row[0], v)) != ENG_OK) {
+					return e;
+				}
+				if (s->ne) {
+					for (unsigned i = 0; i < W; i++)
+						v[i] = anem_f2h(h2f_table[v[i]] * s->post);
+					nonlinear(m, s, v, W, act);
+				}
+				if (s->pe) {
+					const float *b = NULL;
+					for (unsigned i = 0; i < W; i++)
+						m->fa[i] = h2f_table[v[i]];
+					if (s->pe_sec == H13_PE_SECSRC_TILE1) {
+						if ((e = read_row(m, in1, g, c, h, W, m->row[1], v)))
+							return e;
+						for (unsigned i = 0; i < W; i++)
+							m->fb[i] = h2f_table[v[i]];
+						b = m->fb;
+					}
+					planar(s, m->fa, b, W);
+					for (unsigned i = 0; i < W; i++)
+						v[i] = anem_f2h(m->fa[i]);
+				}
+				if (lres) {
+					uint16_t *q = lres->v + (((uint64_t)g * lres->c + c) * lres->h + h) * W;
+					memcpy(q, v, W * sizeof *q);
+				}
+				if (out->r && (e = write_row(m, out, g, c, h, v, m->row[2])))
+					return e;
+			}
+	return ENG_OK;
+}
+
+/* ---- the convolution ---- */
+
+static int grow(float **p, size_t *len, uint64_t n)
+{
+	if (n > SIZE_MAX / sizeof(float))
+		return ENG_E_NOMEM;
+	if (*len >= n)
+		return ENG_OK;
+	float *q = realloc(*p, (size_t)n * sizeof(float));
+	if (!q)
+		return ENG_E_NOMEM;
+	*p = q;
+	*len = (size_t)n;
+	return ENG_OK;
+}
+
+/*
+ * The kernels of every output channel as floats, [G x Cout][Cin][Kh][Kw]. Output channel o
+ * (counted over all groups) is block o / 16 of coefficient channel o mod 16; a block holds
+ * Cin x Kh x Kw elements in KernelFmt, rounded up to 64 bytes (docs/engine-model.md).
+ */
+static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
+			unsigned cin, unsigned kh, unsigned kw)
+{
+	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
+	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN) ||
+	    H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT))
+		return fault(m, "palettized or sparse coefficient channels not modelled");
+	unsigned elem = kfmt == H13_KFMT_FP16 ? 2u : kfmt <= H13_KFMT_UINT8 ? 1u : 0u;
+	if (!elem)
+		return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
+	uint64_t per = (uint64_t)cin * kh * kw, block = (per * elem + 63u) & ~(uint64_t)63u;
+	int e = grow(&m->wts, &m->wts_len, nout * per);
+	if (e)
+		return e;
+	const struct mrange *ch[H13_COEFF_NCH] = {0};
+	for (unsigned i = 0; i < nr; i++)
+		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
+			ch[r[i].ch] = &r[i];
+	for (uint64_t o = 0; o < nout; o++) {
+		const struct mrange *c = ch[o % H13_COEFF_NCH];
+		uint64_t off = (o / H13_COEFF_NCH) * block;
+		if (!c || off > c->len || per * elem > c->len - off)
+			return fault(m, "an output channel's kernel is not inside its coefficient channel");
+		const uint8_t *p = c->cpu + off;
+		float *w = m->wts + o * per;
+		for (uint64_t k = 0; k < per; k++)
+			w[k] = kfmt == H13_KFMT_FP16 ? h2f_table[le_rd16(p + 2 * k)]
+			       : kfmt == H13_KFMT_INT8 ? (float)(int8_t)p[k] : (float)p[k];
+	}
+	return ENG_OK;
+}
+
+/* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
+ * W[g Cout + o][ci][ky][kx] x in[g][ci][y Sy - Py + ky][x Sx - Px + kx] (0 outside the input),
+ * accumulated in fp32, then the activation and the PE as for elementwise TDs. */
+static int convolution(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
+		       struct tile *in, const struct anem_l2t *lsrc, struct tile *out,
+		       struct anem_l2t *lres, struct anem_act *act)
+{
+	uint32_t cc = REG(H13_COMMON_CONVCFG);
+	unsigned kw = H13_GET(cc, H13_CONVCFG_KW), kh = H13_GET(cc, H13_CONVCFG_KH);
+	unsigned sx = H13_GET(cc, H13_CONVCFG_SX), sy = H13_GET(cc, H13_CONVCFG_SY);
+	unsigned px = H13_GET(cc, H13_CONVCFG_PX), py = H13_GET(cc, H13_CONVCFG_PY);
+	unsigned G = out->g, cin = in->c, cout = out->c, W = out->w, Win = in->w;
+	if (lsrc) {
+		cin = lsrc->c;
+		Win = lsrc->w;
+	}
+	if (!kw || !kh || !sx || !sy || !cin || !Win)
+		return fault(m, "a convolution with a zero kernel size, stride or input");
+	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
+		return fault(m, "a second PE source after a convolution not modelled");
+	int e = load_kernels(m, r, nr, (uint64_t)G * cout, cin, kh, kw);
+	if (e || (e = grow(&m->acc, &m->acc_len, (uint64_t)cout * W)))
+		return e;
+	uint64_t per = (uint64_t)cin * kh * kw;
+	for (unsigned g = 0; g < G; g++)
+		for (unsigned y = 0; y < out->h; y++) {
+			memset(m->acc, 0, (size_t)cout * W * sizeof(float));
+			for (unsigned ci = 0; ci < cin; ci++)
+				for (unsigned ky = 0; ky < kh; ky++) {
+					int64_t iy = (int64_t)y * sy - py + ky;
+					unsigned ihh = lsrc ? lsrc->h : in->h;
+					if (iy < 0 || iy >= (int64_t)ihh)
+						continue;
+					uint16_t *v = m->hv;
+					if (lsrc) {
+						const uint16_t *q = l2_row(lsrc, g, ci, (unsigned)iy);
+						for (unsigned i = 0; i < Win; i++)
+							v[i] = q ? q[i] : 0;
+					} else if ((e = read_row(m, in, g, ci, (unsigned)iy, Win, m->row[0], v))) {
+						return e;
+					}
+					for (unsigned i = 0; i < Win; i++)
+						m->fb[i] = h2f_table[v[i]];
+					for (unsigned kx = 0; kx < kw; kx++) {
+						/* columns x whose input column x Sx - Px + kx is inside */
+						unsigned x0 = 0, x1 = W;
+						while (x0 < W && (int64_t)x0 * sx + kx < (int64_t)px)
+							x0++;
+						while (x1 > x0 && (int64_t)(x1 - 1) * sx + kx - px >= (int64_t)Win)
+							x1--;
+						const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
+						for (unsigned o = 0; o < cout; o++) {
+							float wv = m->wts[((uint64_t)g * cout + o) * per +
+									  ((uint64_t)ci * kh + ky) * kw + kx];
+							float *a = m->acc + (uint64_t)o * W;
+							if (wv == 0.0f)
+								continue;
+							if (sx == 1)
+								for (unsigned x = x0; x < x1; x++)
+									a[x] += wv * src[x - x0];
+							else
+								for (unsigned x = x0; x < x1; x++)
+									a[x] += wv * src[(x - x0) * sx];
+						}
+					}
+				}
+			for (unsigned o = 0; o < cout; o++) {
+				uint16_t *v = m->hv;
+				const float *a = m->acc + (uint64_t)o * W;
+				for (unsigned x = 0; x < W; x++)
+					v[x] = anem_f2h(a[x] * s->post);
+				nonlinear(m, s, v, W, act);
+				if (s->pe) {
+					for (unsigned x = 0; x < W; x++)
+						m->fa[x] = h2f_table[v[x]];
+					planar(s, m->fa, NULL, W);
+					for (unsigned x = 0; x < W; x++)
+						v[x] = anem_f2h(m->fa[x]);
+				}
+				if (lres)
+					memcpy(lres->v + (((uint64_t)g * lres->c + o) * lres->h + y) * W, v,
+					       W * sizeof *v);
+				if (out->r && (e = write_row(m, out, g, o, y, v, m->row[2])))
+					return e;
+			}
+		}
+	return ENG_OK;
+}
+
+int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
+{
+	h2f_init();
+	m->why = NULL;
+	struct tile in0, in1, out;
+	const struct mrange *rs0 = NULL, *rs1 = NULL, *rd = NULL;
+	for (unsigned i = 0; i < nr; i++) {
+		if (r[i].kind == TD_R_SRC0)
+			rs0 = &r[i];
+		else if (r[i].kind == TD_R_SRC1)
+			rs1 = &r[i];
+		else if (r[i].kind == TD_R_DST)
+			rd = &r[i];
+	}
+	tile_geom(m, &in0, rs0, 0, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_GROUPSTRIDE);
+	tile_geom(m, &in1, rs1, 0, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_GROUPSTRIDE);
+	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);
+	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
+	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
+	if (!rd && !l2res)
+		return ENG_OK; /* nothing leaves the engine */
+	if (!out.w || !out.h || !out.c || !out.g || !out.elem)
+		return fault(m, "an empty or unsized output");
+	if ((in0.r && !in0.elem) || (in1.r && !in1.elem))
+		return fault(m, "an unsized input format");
+	if (H13_GET(REG(H13_SRC_FMT), H13_FMT_INTERLEAVE) > 1 ||
+	    H13_GET(REG(H13_DST_FMT), H13_FMT_INTERLEAVE) > 1)
+		return fault(m, "channel interleave > 1 not modelled");
+	struct stages s;
+	int e = decode_stages(m, &s, act);
+	if (e)
+		return e;
+	const struct anem_l2t *lsrc = NULL;
+	if (l2src) {
+		uint32_t base = H13_GET(REG(H13_L2_SOURCEBASE), H13_L2_ADDR);
+		if (!(lsrc = l2_find(m, base)))
+			return fault(m, "L2 source names no resident tensor");
+	}
+	struct anem_l2t *lres = NULL;
+	uint32_t rbase = H13_GET(REG(H13_L2_RESULTBASE), H13_L2_ADDR);
+	if (l2res && lsrc && lsrc->base == rbase)
+		return fault(m, "L2 result overwrites its own source");
+	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
+		return e;
+	if (s.ne && s.ne_op == H13_MAC_OP_CONV)
+		return convolution(m, r, nr, &s, &in0, lsrc, &out, lres, act);
+	return elementwise(m, &s, &in0, &in1, lsrc, &out, lres, act);
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+"""Oracles for the engine model (tests/unit/test_model_fixtures.c, docs/engine-model.md).
+
+For every real program in ../shared/fixtures this writes OUT/model/<name>.orc: random inputs in
+the function's domain and, per output element, the value numpy computes in float64 from the
+function the program is named after (not from the model's code) and the tolerance the model
+must meet. Written from the fixtures' documented functions and tensor shapes only.
+
+File (little-endian): b"ANEMORC1", u32 ntensors; per tensor: u32 bar, u32 role (0 input,
+1 output), u32 C, H, W, u32 row stride, u32 plane stride (bytes), u32 N samples; then for an
+input N fp16 values, for an output N float64 expected values and N float64 tolerances.
+Element (c, h, w) of a tensor sits at c * plane + h * row + 2 * w and holds sample
+((c * H + h) * W + w) mod N. Layout: rows of 64-byte lines (row = roundup(2 W, 64), plane =
+row H), the layout every fixture's tensors use.
+
+Tolerances, |model - f(x)| <= tol:
+  operations with no table (add, mul, abs, relu, concat, conv): one fp16 ulp of f(x);
+  table functions: E(x) + 2 ulp(f(x)), E the record's ideal piecewise-linear interpolation
+  error (docs/actlut.md "ideal PWL E"), scaled as the record's mode scales its output, plus the
+  error of the fp16 rounding of the LUT input where the program scales x first (exp).
+"""
+import math
+import os
+import struct
+import sys
+
+import numpy as np
+
+SEED = 0x13A11E
+N = 4099  # prime: a wrong row or plane stride lands on different samples
+
+
+def ulp16(y):
+    a = np.abs(np.asarray(y, dtype=np.float64))
+    a = np.where(a < 2.0 ** -14, 2.0 ** -14, a)
+    e = np.floor(np.log2(a))
+    return 2.0 ** (e - 10)
+
+
+def layout(c, h, w):
+    row = (2 * w + 63) // 64 * 64
+    return row, row * h
+
+
+def rand_f16(rng, lo, hi, n=N):
+    return rng.uniform(lo, hi, n).astype(np.float16)
+
+
+def gelu(x):
+    return np.array([0.5 * v * (1.0 + math.erf(v / math.sqrt(2.0))) for v in x])
+
+
+LOG2E_F16 = float(np.float16(1.4426950408889634))  # exp.bin's NE.PostScale (0x3dc5)
+
+
+def unary(name, lo, hi, f, tol):
+    def make(rng):
+        x = rand_f16(rng, lo, hi)
+        xd = x.astype(np.float64)
+        y = f(xd)
+        return [x], y, tol(xd, y) + 0.0 * y
+    return make
+
+
+def table_tol(E):
+    return lambda x, y: E + 2.0 * ulp16(y)
+
+
+def exact_tol(x, y):
+    return ulp16(y)
+
+
+def exp_tol(x, y):
+    t = x * LOG2E_F16
+    # record E (1.2e-4, relative to the 2^n scale <= y), the fp16 rounding of t, 2 ulp
+    return y * (1.2e-4 + np.abs(t) * math.log(2.0) * 2.0 ** -11) + 2.0 * ulp16(y)
+
+
+def sqrt_tol(x, y):
+    return 3.2e-4 * np.sqrt(2.0 * x) + 2.0 * ulp16(y)
+
+
+KERNELS = {
+    # name: (fixture, C, H, W, input bars, output bar, maker)
+    'tanh': ('kernels/unary/tanh.bin', unary('tanh', -5, 5, np.tanh, table_tol(1.5e-3))),
+    'sigmoid': ('kernels/unary/sigmoid.bin', unary(
+        'sigmoid', -7.9, 7.9, lambda x: 1.0 / (1.0 + np.exp(-x)),
+        lambda x, y: 7.5e-4 + 3.0 * ulp16(y))),  # two TDs: odd record, then PE bias 0.5
+    'exp': ('kernels/unary/exp.bin', unary(
+        'exp', -10, 10, lambda x: np.exp2(x * LOG2E_F16), exp_tol)),
+    'log2': ('kernels/unary/log2.bin', unary('log2', 0.01, 1000, np.log2, table_tol(1.7e-4))),
+    'sqrt': ('kernels/unary/sqrt.bin', unary('sqrt', 0, 1000, np.sqrt, sqrt_tol)),
+    'abs': ('kernels/unary/abs.bin', unary('abs', -1000, 1000, np.abs, exact_tol)),
+    'gelu': ('kernels/activation/gelu.bin', unary('gelu', -3.9, 3.9, gelu, table_tol(6.12e-3))),
+    'relu6': ('kernels/activation/relu6.bin', unary(
+        'relu6', -10, 10, lambda x: np.clip(x, 0, 6), exact_tol)),
+    'leakyrelu': ('kernels/activation/leakyrelu.bin', unary(
+        'leakyrelu', -100, 100, lambda x: np.where(x < 0, 0.01 * x, x),
+        lambda x, y: 2.0e-6 * np.abs(x) + 2.0 * ulp16(y))),  # its slope is fp16 0.010002
+    'hardtanh': ('kernels/activation/hardtanh.bin', unary(
+        'hardtanh', -3, 3, lambda x: np.clip(x, -1, 1), exact_tol)),
+}
+
+
+def write(path, tensors):
+    with open(path, 'wb') as f:
+        f.write(b'ANEMORC1' + struct.pack('<I', len(tensors)))
+        for t in tensors:
+            row, plane = layout(t['c'], t['h'], t['w'])
+            f.write(struct.pack('<8I', t['bar'], t['role'], t['c'], t['h'], t['w'], row, plane,
+                                len(t['data'][0]) if t['role'] else len(t['data'])))
+            if t['role'] == 0:
+                f.write(np.asarray(t['data'], dtype='<f2').tobytes())
+            else:
+                f.write(np.asarray(t['data'][0], dtype='<f8').tobytes())
+                f.write(np.asarray(t['data'][1], dtype='<f8').tobytes())
+
+
+def main(out):
+    d = os.path.join(out, 'model')
+    os.makedirs(d, exist_ok=True)
+    rng = np.random.default_rng(SEED)
+    big = (1, 2560, 1600)  # every eiln kernel: one 1600 x 2560 fp16 plane
+    for name, (fx, make) in KERNELS.items():
+        ins, y, tol = make(rng)
+        c, h, w = big
+        write(os.path.join(d, name + '.orc'), [
+            {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': ins[0]},
+            {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, tol)}])
+    # binary kernels: RBase0 = BAR 5, RBase1 = BAR 6
+    for name, f in (('add', np.add), ('mul', np.multiply)):
+        a, b = rand_f16(rng, -100, 100), rand_f16(rng, -100, 100)
+        y = f(a.astype(np.float64), b.astype(np.float64))
+        c, h, w = big
+        write(os.path.join(d, name + '.orc'), [
+            {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': a},
+            {'bar': 6, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': b},
+            {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, ulp16(y))}])
+    # hwx: image (BAR 5) 1 x 1 x 77 -> probs@output (BAR 4)
+    x = rand_f16(rng, -20, 20, 77)
+    y = np.maximum(x.astype(np.float64), 0)
+    write(os.path.join(d, 'hwx_relu.orc'), [
+        {'bar': 5, 'role': 0, 'c': 1, 'h': 1, 'w': 77, 'data': x},
+        {'bar': 4, 'role': 1, 'c': 1, 'h': 1, 'w': 77, 'data': (y, ulp16(y))}])
+    x = rand_f16(rng, -7.9, 7.9, 77)
+    y = 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
+    write(os.path.join(d, 'hwx_sigmoid.orc'), [
+        {'bar': 5, 'role': 0, 'c': 1, 'h': 1, 'w': 77, 'data': x},
+        {'bar': 4, 'role': 1, 'c': 1, 'h': 1, 'w': 77,
+         'data': (y, 2.98e-3 + 2.0 * ulp16(y))}])
+    # conv.hwx, from netplist/simple-conv.plist: 3 -> 3 channels, 1x1 kernel, stride 1, on a
+    # 1 x 1 image, weights ../twos.weights (every weight 2.0: the __const section holds 0x4000)
+    x = rand_f16(rng, -100, 100, 3)
+    wts = np.full((3, 3), 2.0)
+    y = wts @ x.astype(np.float64)
+    write(os.path.join(d, 'hwx_conv.orc'), [
+        {'bar': 5, 'role': 0, 'c': 3, 'h': 1, 'w': 1, 'data': x},
+        {'bar': 4, 'role': 1, 'c': 3, 'h': 1, 'w': 1, 'data': (y, ulp16(y))}])
+    # concat.hwx: input_0 (BAR 6, 16384 channels) then input_1 (BAR 5, 16 channels), 1 x 1
+    a = rand_f16(rng, -60000, 60000, 16384)
+    b = rand_f16(rng, -60000, 60000, 16)
+    y = np.concatenate([a, b]).astype(np.float64)
+    write(os.path.join(d, 'hwx_concat.orc'), [
+        {'bar': 6, 'role': 0, 'c': 16384, 'h': 1, 'w': 1, 'data': a},
+        {'bar': 5, 'role': 0, 'c': 16, 'h': 1, 'w': 1, 'data': b},
+        {'bar': 4, 'role': 1, 'c': 16400, 'h': 1, 'w': 1, 'data': (y, 0.0 * y)}])
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else 'build/testdata'))

@@ -1,0 +1,296 @@
+/*
+ * The engine model computes every real program's function (docs/engine-model.md): each program
+ * in ../shared/fixtures runs end to end (loader, control path, engine driver, model) on random
+ * inputs from the numpy oracle (tests/oracle/gen_model.py, build/testdata/model/NAME.orc), and
+ * every output element is within the oracle's tolerance of f(input) computed in float64.
+ * The checker's own test: a corrupted output and a wrong oracle value each make it fail.
+ */
+#include "tests/unit/tsession.h"
+#include "fw/common/le.h"
+#include "tests/harness/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXT 4
+
+struct otensor {
+	uint32_t bar, role, c, h, w, row, plane, n;
+	const uint8_t *in;           /* role 0: n fp16 */
+	const uint8_t *want, *tol;   /* role 1: n float64 each */
+};
+
+struct oracle {
+	uint8_t *buf;
+	size_t len;
+	unsigned nt;
+	struct otensor t[MAXT];
+};
+
+static int oracle_load(const char *name, struct oracle *o)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "model/%s.orc", name);
+	memset(o, 0, sizeof *o);
+	if (test_read_file(test_data_path(rel), &o->buf, &o->len))
+		return -1;
+	size_t p = 12;
+	if (o->len < 12 || memcmp(o->buf, "ANEMORC1", 8))
+		return -1;
+	o->nt = le_rd32(o->buf + 8);
+	if (o->nt > MAXT)
+		return -1;
+	for (unsigned i = 0; i < o->nt; i++) {
+		struct otensor *t = &o->t[i];
+		if (o->len - p < 32)
+			return -1;
+		uint32_t *f[8] = {&t->bar, &t->role, &t->c, &t->h, &t->w, &t->row, &t->plane, &t->n};
+		for (unsigned k = 0; k < 8; k++)
+			*f[k] = le_rd32(o->buf + p + 4 * k);
+		p += 32;
+		uint64_t need = t->role ? 16ull * t->n : 2ull * t->n;
+		if (!t->n || o->len - p < need)
+			return -1;
+		if (t->role) {
+			t->want = o->buf + p;
+			t->tol = o->buf + p + 8ull * t->n;
+		} else {
+			t->in = o->buf + p;
+		}
+		p += need;
+	}
+	return p == o->len ? 0 : -1;
+}
+
+static double rd_f64(const uint8_t *p)
+{
+	uint64_t v = (uint64_t)le_rd32(p) | (uint64_t)le_rd32(p + 4) << 32;
+	double d;
+	memcpy(&d, &v, sizeof d);
+	return d;
+}
+
+/* 2^e (no libm on the target) */
+static double p2(int e)
+{
+	double v = 1.0;
+	for (; e > 0; e--)
+		v *= 2.0;
+	for (; e < 0; e++)
+		v *= 0.5;
+	return v;
+}
+
+static double f16(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	double v = e == 0 ? m * p2(-24)
+		   : e == 31 ? (m ? __builtin_nan("") : __builtin_inf()) : (m + 1024) * p2(e - 25);
+	return (h & 0x8000) ? -v : v;
+}
+
+struct run {
+	const struct oracle *o;
+	unsigned filled, checked_tensors;
+	uint64_t checked, bad;
+	double worst;        /* largest |error| / tol seen */
+	int quiet;
+	const char *name;
+};
+
+static const struct otensor *tensor_of(const struct oracle *o, uint32_t bar, uint32_t role)
+{
+	for (unsigned i = 0; i < o->nt; i++)
+		if (o->t[i].bar == bar && o->t[i].role == role)
+			return &o->t[i];
+	return NULL;
+}
+
+/* Element (c, h, w) of a tensor: its byte offset and its sample index. */
+#define FOR_ELEMS(t, off, k)                                                                   \
+	for (uint32_t c_ = 0; c_ < (t)->c; c_++)                                                   \
+		for (uint32_t h_ = 0; h_ < (t)->h; h_++)                                               \
+			for (uint32_t w_ = 0; w_ < (t)->w; w_++)                                           \
+				for (uint64_t off = (uint64_t)c_ * (t)->plane + (uint64_t)h_ * (t)->row +    \
+						    2ull * w_,                                                  \
+					      k = (((uint64_t)c_ * (t)->h + h_) * (t)->w + w_) % (t)->n, once_ = 1; \
+				     once_; once_ = 0)
+
+static void fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct run *r = vc;
+	const struct otensor *t = is_weights ? NULL : tensor_of(r->o, (uint32_t)g->bar, 0);
+	if (!t)
+		return;
+	r->filled++;
+	FOR_ELEMS(t, off, k)
+	{
+		if (off + 2 <= g->size)
+			memcpy(buf + off, t->in + 2 * k, 2);
+	}
+}
+
+/* Checks one output buffer against the oracle: the number of elements outside tolerance. */
+static void check_tensor(struct run *r, const struct otensor *t, const uint8_t *buf, uint64_t size)
+{
+	r->checked_tensors++;
+	FOR_ELEMS(t, off, k)
+	{
+		if (off + 2 > size) {
+			r->bad++;
+			continue;
+		}
+		double y = f16(le_rd16(buf + off)), want = rd_f64(t->want + 8 * k);
+		double tol = rd_f64(t->tol + 8 * k), err = y > want ? y - want : want - y;
+		r->checked++;
+		if (!(err <= tol)) {
+			if (!r->bad && !r->quiet)
+				test_fail_at(__FILE__, __LINE__,
+					     "%s: element (%u,%u,%u): model %.6g, f(x) %.6g, tol %.3g", r->name,
+					     (unsigned)c_, (unsigned)h_, (unsigned)w_, y, want, tol);
+			r->bad++;
+		} else if (tol > 0 && err / tol > r->worst) {
+			r->worst = err / tol;
+		}
+	}
+}
+
+static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct run *r = vc;
+	const struct otensor *t = is_weights ? NULL : tensor_of(r->o, (uint32_t)g->bar, 1);
+	if (t && (g->access & POL_WRITE))
+		check_tensor(r, t, buf, g->size);
+}
+
+static void null_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	(void)s;
+	(void)n;
+}
+
+static const struct {
+	const char *name, *path;
+} fx[] = {
+	{"tanh", "fixtures/kernels/unary/tanh.bin"},
+	{"sigmoid", "fixtures/kernels/unary/sigmoid.bin"},
+	{"exp", "fixtures/kernels/unary/exp.bin"},
+	{"log2", "fixtures/kernels/unary/log2.bin"},
+	{"sqrt", "fixtures/kernels/unary/sqrt.bin"},
+	{"abs", "fixtures/kernels/unary/abs.bin"},
+	{"gelu", "fixtures/kernels/activation/gelu.bin"},
+	{"relu6", "fixtures/kernels/activation/relu6.bin"},
+	{"leakyrelu", "fixtures/kernels/activation/leakyrelu.bin"},
+	{"hardtanh", "fixtures/kernels/activation/hardtanh.bin"},
+	{"add", "fixtures/kernels/binary/add.bin"},
+	{"mul", "fixtures/kernels/binary/mul.bin"},
+	{"hwx_relu", "fixtures/hwx/relu.hwx"},
+	{"hwx_sigmoid", "fixtures/hwx/sigmoid.hwx"},
+	{"hwx_conv", "fixtures/hwx/conv.hwx"},
+	{"hwx_concat", "fixtures/hwx/concat.hwx"},
+};
+
+static void run_one(unsigned i)
+{
+	struct oracle o;
+	if (oracle_load(fx[i].name, &o)) {
+		CHECKF(0, "%s: oracle model/%s.orc missing or malformed (make builds build/testdata)",
+		       fx[i].name, fx[i].name);
+		free(o.buf);
+		return;
+	}
+	uint8_t *prog;
+	size_t len;
+	if (test_read_file(test_shared_path(fx[i].path), &prog, &len)) {
+		CHECKF(0, "%s: unreadable", fx[i].path);
+		free(o.buf);
+		return;
+	}
+	struct run r;
+	memset(&r, 0, sizeof r);
+	r.o = &o;
+	r.name = fx[i].name;
+	struct anes_hooks h = {fill, check, &r};
+	struct anes_result res;
+	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", fx[i].name,
+	       anes_result_name(&res));
+	CHECK(res.canaries_ok);
+	unsigned nin = 0;
+	for (unsigned k = 0; k < o.nt; k++)
+		nin += o.t[k].role == 0;
+	CHECKF(r.filled == nin, "%s: %u of %u inputs filled", fx[i].name, r.filled, nin);
+	CHECKF(r.checked_tensors == 1, "%s: %u outputs checked", fx[i].name, r.checked_tensors);
+	CHECK(r.checked > 0);
+	CHECKF(r.bad == 0, "%s: %lu of %lu outside tolerance", fx[i].name, (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	printf("# %s: %lu values, worst error %u%% of its tolerance\n", fx[i].name,
+	       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+	free(prog);
+	free(o.buf);
+}
+
+#define FIXTURE_TEST(idx, nm)                                                                  \
+	TEST(model_fixtures, nm)                                                                   \
+	{                                                                                          \
+		if (!test_shared_dir())                                                                \
+			SKIP("../shared absent: the fixture programs are not run");                    \
+		run_one(idx);                                                                          \
+	}
+
+FIXTURE_TEST(0, tanh_kernel)
+FIXTURE_TEST(1, sigmoid_kernel_two_tds)
+FIXTURE_TEST(2, exp_kernel)
+FIXTURE_TEST(3, log2_kernel)
+FIXTURE_TEST(4, sqrt_kernel)
+FIXTURE_TEST(5, abs_kernel)
+FIXTURE_TEST(6, gelu_kernel)
+FIXTURE_TEST(7, relu6_kernel)
+FIXTURE_TEST(8, leakyrelu_kernel)
+FIXTURE_TEST(9, hardtanh_kernel)
+FIXTURE_TEST(10, add_kernel)
+FIXTURE_TEST(11, mul_kernel)
+FIXTURE_TEST(12, hwx_relu)
+FIXTURE_TEST(13, hwx_sigmoid)
+FIXTURE_TEST(14, hwx_conv)
+FIXTURE_TEST(15, hwx_concat)
+
+/* The checker fails on a corrupted output and on a wrong oracle value (no fixtures needed). */
+TEST(model_fixtures, checker_fails_on_wrong_values)
+{
+	enum { W = 40 };
+	static uint8_t want[8 * W], tol[8 * W], out[128];
+	struct otensor t = {4, 1, 1, 1, W, 128, 128, W, NULL, want, tol};
+	struct oracle o;
+	memset(&o, 0, sizeof o);
+	o.nt = 1;
+	o.t[0] = t;
+	for (unsigned round = 0; round < 3; round++) {
+		for (unsigned k = 0; k < W; k++) {
+			uint16_t h = (uint16_t)(0x3c00u + 17u * k); /* 1.0 upward */
+			double d = f16(h), e = p2(-10) * 2;
+			uint64_t dv, ev;
+			memcpy(&dv, &d, 8);
+			memcpy(&ev, &e, 8);
+			for (unsigned b = 0; b < 8; b++) {
+				want[8 * k + b] = (uint8_t)(dv >> (8 * b));
+				tol[8 * k + b] = (uint8_t)(ev >> (8 * b));
+			}
+			le_wr16(out + 2 * k, h);
+		}
+		if (round == 1)
+			le_wr16(out + 2 * 7, (uint16_t)(le_rd16(out + 2 * 7) + 8)); /* 8 ulp off */
+		if (round == 2)
+			want[8 * 30 + 6] ^= 0x01; /* the oracle's value, not the output, is wrong */
+		struct run r;
+		memset(&r, 0, sizeof r);
+		r.o = &o;
+		r.quiet = 1;
+		r.name = "self-test";
+		check_tensor(&r, &o.t[0], out, sizeof out);
+		CHECKF(r.bad == (round ? 1u : 0u), "round %u: %lu bad", round, (unsigned long)r.bad);
+		CHECK_EQ(r.checked, (uint64_t)W);
+	}
+}

@@ -1,0 +1,107 @@
+/*
+ * Programs whose geometry would make the model read or write past a grant are refused before
+ * anything runs (docs/engine-model.md): real containers with one geometry register widened, run
+ * with their default grants (each window exactly its declared tensor size). The control path
+ * checks td_ranges() of the final image, the ranges the model would use, so the refusal is
+ * named (by the loader or the policy) and the engine is never started: no output byte changes.
+ */
+#include "tests/unit/tsession.h"
+#include "fw/common/le.h"
+#include "fw/loader/loader.h"
+#include "tests/harness/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct watch {
+	unsigned outputs;
+	uint64_t changed; /* output bytes not zero after the run */
+};
+
+static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct watch *w = vc;
+	if (is_weights || !(g->access & POL_WRITE))
+		return;
+	w->outputs++;
+	for (uint64_t k = 0; k < g->size; k++)
+		w->changed += buf[k] != 0;
+}
+
+static void null_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	(void)s;
+	(void)n;
+}
+
+/* Replaces the value of register addr in TD 0 of a container; 1 when it was written there. */
+static int patch(uint8_t *buf, size_t len, uint32_t addr, uint32_t value)
+{
+	static struct ldr_program p;
+	if (ldr_load(buf, len, 0, &p) != LDR_OK)
+		return 0;
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	int n = 0;
+	ldr_writes_begin(&p, 0, &it);
+	while (ldr_writes_next(&it, &w))
+		if (w.addr == addr) {
+			le_wr32(buf + p.td_area_off + w.area_off, value);
+			n++;
+		}
+	return n == 1;
+}
+
+#define NO_PATCH 0xffffffffu
+
+static void run(const char *fixture, uint32_t addr, uint32_t value, int want_refused)
+{
+	uint8_t *buf;
+	size_t len;
+	if (test_read_file(test_shared_path(fixture), &buf, &len)) {
+		CHECKF(0, "%s: unreadable", fixture);
+		return;
+	}
+	if (addr != NO_PATCH)
+		REQUIRE(patch(buf, len, addr, value));
+	struct watch w = {0, 0};
+	struct anes_hooks h = {NULL, check, &w};
+	struct anes_result res;
+	int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	if (want_refused) {
+		CHECKF(rc == 1 && strcmp(anes_result_name(&res), "ok"), "%s: 0x%x = 0x%x was not refused (%s)",
+		       fixture, addr, value, anes_result_name(&res));
+		CHECK_EQ(res.nwrites, 0u); /* refused before any register was written */
+		CHECK_EQ(res.nmoves, 0u);
+		CHECK_EQ(w.changed, 0u);
+		printf("# %s with 0x%05x = 0x%x: %s\n", fixture, addr, value, anes_result_name(&res));
+	} else {
+		CHECK_EQ(rc, 0);
+		CHECK(w.changed > 0); /* the unpatched program does write its output */
+	}
+	CHECK(res.canaries_ok);
+	free(buf);
+}
+
+TEST(model_hostile, geometry_past_a_grant_is_refused_before_running)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not patched");
+	/* the unpatched programs run and write (the checker can see a write) */
+	run("fixtures/hwx/relu.hwx", NO_PATCH, 0, 0);
+	run("fixtures/hwx/conv.hwx", NO_PATCH, 0, 0);
+	/* a wider input row than the 192-byte image window: 200 fp16 */
+	run("fixtures/hwx/relu.hwx", H13_COMMON_INDIM, 200u | 1u << 16, 1);
+	/* a wider output row than the output window */
+	run("fixtures/hwx/relu.hwx", H13_COMMON_OUTDIM, 200u | 1u << 16, 1);
+	/* conv.hwx: 3 input planes 128 bytes apart (the window holds 3 x 64) */
+	run("fixtures/hwx/conv.hwx", H13_SRC_PLANESTRIDE, 0x80u, 1);
+	/* conv.hwx: more output channels than the output window holds */
+	run("fixtures/hwx/conv.hwx", H13_COMMON_COUT, 4u, 1);
+	/* a source base past the window */
+	run("fixtures/hwx/relu.hwx", H13_SRC_BASEADDR, 0x40u, 1);
+	/* a coefficient channel longer than the weights */
+	run("fixtures/hwx/conv.hwx", H13_COEFF_BFRSIZE(2), 0x4000u, 1);
+}
