@@ -29,6 +29,8 @@ struct asvc {
 	struct eng eng;
 	struct eng_ops counted;     /* anem_ops with instruction counting (count_engine) */
 	uint64_t engine_instret;
+	uint64_t setup_instret;     /* the model's per-run set-up (anem_begin, anem_end) */
+	uint64_t run_instret;       /* inside eng_run (the driver and the model's operations) */
 	struct asvc_opts o;
 	uint8_t *arena;
 	uint64_t arena_size, window_off;
@@ -248,13 +250,20 @@ static void be_run(void *ctx, unsigned slot, const struct svc_bars *bars, unsign
 	anem_set_memory(a->model, a->arena, ANES_DEV_BASE, a->arena_size);
 	a->eng.gen = s->prog.gen;
 	if (a->o.count_engine) {
+		uint64_t s0 = a->engine_instret;
 		COUNTED(anem_begin(a->model));
+		a->setup_instret += a->engine_instret - s0;
 	} else {
 		anem_begin(a->model);
 	}
+	uint64_t r0 = a->o.count_engine ? hal_instret() : 0;
 	int rc = eng_run(&a->eng, pl, priority, budget ? budget : 1);
+	if (a->o.count_engine)
+		a->run_instret += hal_instret() - r0;
 	if (a->o.count_engine) {
+		uint64_t s0 = a->engine_instret;
 		COUNTED(anem_end(a->model));
+		a->setup_instret += a->engine_instret - s0;
 	} else {
 		anem_end(a->model);
 	}
@@ -409,4 +418,14 @@ uint64_t asvc_now(const struct asvc *a)
 uint64_t asvc_engine_instret(const struct asvc *a)
 {
 	return a->engine_instret;
+}
+
+uint64_t asvc_run_instret(const struct asvc *a)
+{
+	return a->run_instret;
+}
+
+uint64_t asvc_setup_instret(const struct asvc *a)
+{
+	return a->setup_instret;
 }
