@@ -50,7 +50,8 @@ HAL_A64_SRCS := $(wildcard hal/aarch64/*.c)
 BOOT_SRCS := boot/entry.S boot/vectors.S boot/start.c boot/mmu.c boot/exceptions.c
 TARGET_COMMON := $(BOOT_SRCS) $(HAL_A64_SRCS) $(PLAT_SRCS) $(DRV_SRCS)
 # the application: the only code that depends on every layer (main.c only in the image)
-APP_LIB_SRCS := app/session.c app/tensorio.c
+# every app/ file but main.c and job.c (the firmware image's own)
+APP_LIB_SRCS := $(filter-out app/main.c app/job.c,$(sort $(wildcard app/*.c)))
 APP_SRCS := app/main.c app/job.c $(APP_LIB_SRCS)
 # the program builder (tools, and the tests that build programs)
 PROGDESC_SRCS := $(sort $(wildcard tools/progdesc/*.c))

@@ -1,0 +1,431 @@
+/* The command service on this firmware's engine (see service.h). */
+#include "app/service.h"
+#include "fw/cmd/schema.h"
+#include "hal/hal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ASVC_MAX_REGIONS (3 + ANES_MAX_GRANTS)
+
+struct aslot {
+	uint8_t *copy;              /* the service's own copy of the program */
+	size_t copy_len;
+	struct ldr_program prog;
+	struct ctrl_plan plan;
+	struct subq_grant g[ANES_MAX_GRANTS];
+	unsigned ng;
+	uint64_t off;               /* slot start in the arena */
+	uint64_t regions[ASVC_MAX_REGIONS][2]; /* arena offsets [start, end) of placed buffers */
+	unsigned nregions;
+	uint64_t ku_in, ku_out;     /* the tile bases the kernel unit holds now */
+	uint64_t ku_cpu_off;        /* the unit's offset in the arena */
+	int loaded;
+};
+
+struct asvc {
+	struct anes *session;
+	struct anem *model;
+	struct eng eng;
+	struct eng_ops counted;     /* anem_ops with instruction counting (count_engine) */
+	uint64_t engine_instret;
+	uint64_t setup_instret;     /* the model's per-run set-up (anem_begin, anem_end) */
+	uint64_t run_instret;       /* inside eng_run (the driver and the model's operations) */
+	struct asvc_opts o;
+	uint8_t *arena;
+	uint64_t arena_size, window_off;
+	struct cmd_shm *shm;
+	struct svc svc;
+	uint64_t ticks;
+	struct aslot slot[SVC_MAX_PROGRAMS];
+};
+
+static uint64_t round_page(uint64_t v)
+{
+	return (v + ANES_GUARD - 1) & ~(uint64_t)(ANES_GUARD - 1);
+}
+
+/* ---- instruction counting around the engine's operations (benchmark) ---- */
+
+static struct asvc *counting; /* the one service whose engine operations are counted */
+#define COUNTED(expr)                                                                           \
+	do {                                                                                    \
+		uint64_t t0_ = hal_instret();                                                   \
+		expr;                                                                           \
+		counting->engine_instret += hal_instret() - t0_;                                \
+	} while (0)
+static void c_reset(void *dev) { COUNTED(anem_ops.reset(dev)); }
+static int c_queue(void *dev, const struct eng_task *t) { int r; COUNTED(r = anem_ops.queue(dev, t)); return r; }
+static int c_write(void *dev, uint32_t a, uint32_t v) { int r; COUNTED(r = anem_ops.write(dev, a, v)); return r; }
+static uint32_t c_read(const void *dev, uint32_t a) { uint32_t r; COUNTED(r = anem_ops.read(dev, a)); return r; }
+static int c_start(void *dev, unsigned td, uint64_t d) { int r; COUNTED(r = anem_ops.start(dev, td, d)); return r; }
+static void c_poll(void *dev, struct eng_status *st) { COUNTED(anem_ops.poll(dev, st)); }
+
+/* ---- the backend ---- */
+
+static uint64_t be_now(void *ctx)
+{
+	return ((struct asvc *)ctx)->ticks;
+}
+
+static void be_idle(void *ctx)
+{
+	((struct asvc *)ctx)->ticks++;
+}
+
+static uint8_t *be_prog_mem(void *ctx, unsigned slot, size_t len)
+{
+	struct aslot *s = &((struct asvc *)ctx)->slot[slot];
+	free(s->copy);
+	s->copy = malloc(len ? len : 1);
+	s->copy_len = s->copy ? len : 0;
+	return s->copy;
+}
+
+static void slot_clear(struct asvc *a, struct aslot *s)
+{
+	memset(a->arena + s->off, ANES_CANARY, (size_t)a->o.slot_size);
+	s->nregions = 0;
+	s->loaded = 0;
+}
+
+static void add_region(struct aslot *s, uint64_t start, uint64_t len)
+{
+	s->regions[s->nregions][0] = start;
+	s->regions[s->nregions][1] = start + len;
+	s->nregions++;
+}
+
+static void refuse_ctrl(const struct ctrl_status *st, struct svc_result *r)
+{
+	r->err = CMD_E_PROGRAM;
+	if (st->err == CTRL_E_POLICY) {
+		r->domain = CMD_DOM_POLICY;
+		r->code = (uint32_t)st->pol;
+	} else if (st->err == CTRL_E_KUNIT) {
+		r->domain = CMD_DOM_KUNIT;
+		r->code = (uint32_t)st->ku;
+	} else {
+		r->domain = CMD_DOM_CTRL;
+		r->code = (uint32_t)st->err;
+	}
+}
+
+/* Weights from the program, inputs a pattern, outputs zero (as app/session.c fills). */
+static void fill(struct asvc *a, struct aslot *s)
+{
+	const struct ldr_program *p = &s->prog;
+	uint64_t wdva = (!p->raw && p->weights_sect >= 0) ? p->sects[p->weights_sect].addr : 0;
+	for (unsigned i = 0; i < s->ng; i++) {
+		const struct subq_grant *g = &s->g[i];
+		uint8_t *b = a->arena + (g->mapped - ANES_DEV_BASE);
+		int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
+		for (unsigned t = 0; p->raw && t < p->ntds; t++)
+			for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
+				if ((p->tds[t].bar_en & (1u << k)) && p->tds[t].bar_idx[k] == g->bar)
+					w = 1;
+		if (w) {
+			uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
+			memset(b, 0, (size_t)g->size);
+			memcpy(b, p->buf + p->weights_off, (size_t)c);
+		} else if (g->access & POL_WRITE) {
+			memset(b, 0, (size_t)g->size);
+		} else {
+			for (uint64_t k = 0; k < g->size; k++)
+				b[k] = (uint8_t)(k * 7u + g->bar);
+		}
+	}
+}
+
+static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct svc_prog *info,
+		    struct svc_result *r)
+{
+	struct asvc *a = ctx;
+	struct aslot *s = &a->slot[slot];
+	slot_clear(a, s);
+	enum ldr_err le = ldr_load(s->copy, len, (flags & CMD_LOAD_F_RAW) ? LDR_F_RAW : 0, &s->prog);
+	if (le != LDR_OK) {
+		r->err = CMD_E_PROGRAM;
+		r->domain = CMD_DOM_LOADER;
+		r->code = (uint32_t)le;
+		return;
+	}
+	const struct ldr_program *p = &s->prog;
+	struct ctrl_status st = {CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
+	int n = ctrl_default_grants(p, s->g, ANES_MAX_GRANTS, &st);
+	if (n < 0) {
+		refuse_ctrl(&st, r);
+		return;
+	}
+	s->ng = (unsigned)n;
+	/* place: guard | TD memory | guard | kernel-unit scratch | guard | grant | guard ... */
+	uint64_t at = ANES_GUARD, td_off, ku_off;
+	td_off = at;
+	at += round_page(p->td_area_len) + ANES_GUARD;
+	ku_off = at;
+	at += round_page(p->weights_len) + ANES_GUARD;
+	for (unsigned i = 0; i < s->ng; i++) {
+		if (s->g[i].size > ctrl_default_limits.max_grant || s->g[i].size > a->o.slot_size) {
+			r->err = CMD_E_PROGRAM;
+			r->domain = CMD_DOM_SESSION;
+			r->code = ANES_E_ARENA;
+			return;
+		}
+		s->g[i].mapped = ANES_DEV_BASE + s->off + at;
+		at += round_page(s->g[i].size) + ANES_GUARD;
+		if (at > a->o.slot_size)
+			break;
+	}
+	if (at > a->o.slot_size) {
+		r->err = CMD_E_PROGRAM;
+		r->domain = CMD_DOM_SESSION;
+		r->code = ANES_E_ARENA;
+		return;
+	}
+	uint64_t td_dev = ANES_DEV_BASE + s->off + td_off, ku_dev = ANES_DEV_BASE + s->off + ku_off;
+	const struct pol_range forbid[3] = {
+		{td_dev, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
+		{ku_dev, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
+		{ANES_DEV_BASE + a->window_off, a->o.window_size, 0, 0},
+	};
+	const struct ctrl_scratch sc = {a->arena + s->off + td_off, p->td_area_len, td_dev,
+					a->arena + s->off + ku_off, p->weights_len, ku_dev};
+	if (ctrl_plan(&s->plan, p, s->g, s->ng, forbid, 3, &sc, NULL) != CTRL_OK) {
+		refuse_ctrl(&s->plan.st, r);
+		slot_clear(a, s);
+		return;
+	}
+	add_region(s, s->off + td_off, p->td_area_len);
+	add_region(s, s->off + ku_off, p->weights_len);
+	for (unsigned i = 0; i < s->ng; i++)
+		add_region(s, s->g[i].mapped - ANES_DEV_BASE, s->g[i].size);
+	fill(a, s);
+	svc_schema(&s->plan, info);
+	uint64_t unit;
+	svc_ku_tiles(&s->plan, s->plan.bar_runtime, &s->ku_in, &s->ku_out, &unit);
+	s->ku_cpu_off = s->off + ku_off;
+	s->loaded = 1;
+	r->err = CMD_OK;
+}
+
+static void be_unload(void *ctx, unsigned slot)
+{
+	struct asvc *a = ctx;
+	struct aslot *s = &a->slot[slot];
+	slot_clear(a, s);
+	free(s->copy);
+	s->copy = NULL;
+	s->copy_len = 0;
+}
+
+static void be_run(void *ctx, unsigned slot, const struct svc_bars *bars, unsigned priority,
+		   uint64_t budget, struct svc_result *r)
+{
+	struct asvc *a = ctx;
+	struct aslot *s = &a->slot[slot];
+	struct ctrl_plan *pl = &s->plan;
+	r->err = CMD_OK;
+	r->domain = r->code = 0;
+	for (uint32_t u = bars->overridden; u; u &= u - 1) {
+		unsigned b = (unsigned)__builtin_ctz(u);
+		pl->bar_runtime[b] = bars->base[b];
+	}
+	if (pl->have_ku) {
+		/* the unit's tile slots follow the tile BARs: re-patched only when they moved */
+		uint64_t in, out, unit;
+		svc_ku_tiles(pl, pl->bar_runtime, &in, &out, &unit);
+		if (in != s->ku_in || out != s->ku_out) {
+			struct ku_dispatch d = {unit, in, out};
+			enum ku_err ke = ku_patch(&pl->ku, &d, a->arena + s->ku_cpu_off, pl->ku_len);
+			if (ke != KU_OK) {
+				r->err = CMD_E_PROGRAM;
+				r->domain = CMD_DOM_KUNIT;
+				r->code = (uint32_t)ke;
+				goto restore;
+			}
+			s->ku_in = in;
+			s->ku_out = out;
+		}
+	}
+	anem_set_memory(a->model, a->arena, ANES_DEV_BASE, a->arena_size);
+	a->eng.gen = s->prog.gen;
+	if (a->o.count_engine) {
+		uint64_t s0 = a->engine_instret;
+		COUNTED(anem_begin(a->model));
+		a->setup_instret += a->engine_instret - s0;
+	} else {
+		anem_begin(a->model);
+	}
+	uint64_t r0 = a->o.count_engine ? hal_instret() : 0;
+	int rc = eng_run(&a->eng, pl, priority, budget ? budget : 1);
+	if (a->o.count_engine)
+		a->run_instret += hal_instret() - r0;
+	if (a->o.count_engine) {
+		uint64_t s0 = a->engine_instret;
+		COUNTED(anem_end(a->model));
+		a->setup_instret += a->engine_instret - s0;
+	} else {
+		anem_end(a->model);
+	}
+	a->ticks += a->model->polls;
+	if (rc == ENG_E_WATCHDOG) {
+		r->err = CMD_E_DEADLINE;
+	} else if (rc != ENG_OK) {
+		r->err = CMD_E_ENGINE;
+		r->domain = CMD_DOM_ENGINE;
+		r->code = (uint32_t)-rc;
+	}
+restore:
+	for (uint32_t u = bars->overridden; u; u &= u - 1) {
+		unsigned b = (unsigned)__builtin_ctz(u);
+		pl->bar_runtime[b] = pl->pol.buf[b].mapped; /* the program's own buffer */
+	}
+}
+
+static void be_recover(void *ctx)
+{
+	struct asvc *a = ctx;
+	a->eng.ops->reset(a->eng.dev);
+}
+
+/* ---- the public side ---- */
+
+struct asvc *asvc_create(struct anes *session, const struct asvc_opts *o)
+{
+	struct asvc *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	a->session = session;
+	a->model = anes_engine(session);
+	if (o)
+		a->o = *o;
+	if (!a->o.window_size)
+		a->o.window_size = ASVC_WINDOW_BYTES;
+	if (!a->o.slot_size)
+		a->o.slot_size = ASVC_SLOT_BYTES;
+	a->o.window_size = round_page(a->o.window_size);
+	a->o.slot_size = round_page(a->o.slot_size);
+	if (!a->o.default_deadline)
+		a->o.default_deadline = ASVC_DEFAULT_DEADLINE;
+	if (!a->o.recover_interval)
+		a->o.recover_interval = a->o.default_deadline;
+	a->window_off = ANES_GUARD;
+	a->arena_size = ANES_GUARD + a->o.window_size + ANES_GUARD +
+			SVC_MAX_PROGRAMS * (a->o.slot_size + ANES_GUARD);
+	a->arena = malloc((size_t)a->arena_size);
+	a->shm = malloc(sizeof *a->shm);
+	if (!a->arena || !a->shm) {
+		asvc_destroy(a);
+		return NULL;
+	}
+	memset(a->arena, ANES_CANARY, (size_t)a->arena_size);
+	memset(a->arena + a->window_off, 0, (size_t)a->o.window_size);
+	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++)
+		a->slot[i].off = a->window_off + a->o.window_size + ANES_GUARD +
+				 i * (a->o.slot_size + ANES_GUARD);
+	a->eng.ops = &anem_ops;
+	if (a->o.count_engine) {
+		a->counted = (struct eng_ops){"model (counted)", c_reset, c_queue, c_write, c_read,
+					      c_start, c_poll};
+		a->eng.ops = &a->counted;
+		counting = a;
+	}
+	a->eng.dev = a->model;
+	const struct svc_config cfg = {a->shm, a->arena + a->window_off,
+				       ANES_DEV_BASE + a->window_off, a->o.window_size,
+				       ASVC_TICK_HZ, a->o.default_deadline, a->o.recover_interval, 1};
+	const struct svc_backend be = {a, be_now, be_idle, be_prog_mem, be_load, be_unload, be_run,
+				       be_recover};
+	svc_init(&a->svc, &cfg, &be);
+	return a;
+}
+
+void asvc_destroy(struct asvc *a)
+{
+	if (!a)
+		return;
+	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++)
+		free(a->slot[i].copy);
+	if (counting == a)
+		counting = NULL;
+	if (a->model)
+		anem_set_memory(a->model, NULL, 0, 0);
+	free(a->arena);
+	free(a->shm);
+	free(a);
+}
+
+struct svc *asvc_svc(struct asvc *a)
+{
+	return &a->svc;
+}
+
+struct cmd_shm *asvc_shm(struct asvc *a)
+{
+	return a->shm;
+}
+
+uint8_t *asvc_window(struct asvc *a, uint64_t *dev, uint64_t *size)
+{
+	if (dev)
+		*dev = ANES_DEV_BASE + a->window_off;
+	if (size)
+		*size = a->o.window_size;
+	return a->arena + a->window_off;
+}
+
+uint8_t *asvc_cpu(struct asvc *a, uint64_t dev, uint64_t len)
+{
+	if (dev < ANES_DEV_BASE || dev - ANES_DEV_BASE > a->arena_size ||
+	    len > a->arena_size - (dev - ANES_DEV_BASE))
+		return NULL;
+	return a->arena + (dev - ANES_DEV_BASE);
+}
+
+int asvc_audit(const struct asvc *a)
+{
+	/* every byte outside the window and the placed buffers holds the canary */
+	uint64_t pos = 0;
+	const uint64_t wend = a->window_off + a->o.window_size;
+	for (uint64_t k = pos; k < a->window_off; k++)
+		if (a->arena[k] != ANES_CANARY)
+			return 0;
+	pos = wend;
+	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++) {
+		const struct aslot *s = &a->slot[i];
+		/* regions are placed in ascending order inside the slot */
+		for (unsigned r = 0; r <= s->nregions; r++) {
+			uint64_t lim = r < s->nregions ? s->regions[r][0] : s->off + a->o.slot_size;
+			for (uint64_t k = pos; k < lim; k++)
+				if (a->arena[k] != ANES_CANARY)
+					return 0;
+			if (r < s->nregions)
+				pos = s->regions[r][1];
+		}
+		pos = s->off + a->o.slot_size;
+	}
+	for (uint64_t k = pos; k < a->arena_size; k++)
+		if (a->arena[k] != ANES_CANARY)
+			return 0;
+	return 1;
+}
+
+uint64_t asvc_now(const struct asvc *a)
+{
+	return a->ticks;
+}
+
+uint64_t asvc_engine_instret(const struct asvc *a)
+{
+	return a->engine_instret;
+}
+
+uint64_t asvc_run_instret(const struct asvc *a)
+{
+	return a->run_instret;
+}
+
+uint64_t asvc_setup_instret(const struct asvc *a)
+{
+	return a->setup_instret;
+}
