@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ASVC_MAX_REGIONS (3 + ANES_MAX_GRANTS)
+#define ASVC_MAX_REGIONS (3 + ANES_MAX_GRANTS) /* TD memory, kernel-unit and fold scratch, grants */
 
 struct aslot {
 	uint8_t *copy;              /* the service's own copy of the program */
@@ -158,12 +158,16 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 		return;
 	}
 	s->ng = (unsigned)n;
-	/* place: guard | TD memory | guard | kernel-unit scratch | guard | grant | guard ... */
-	uint64_t at = ANES_GUARD, td_off, ku_off;
+	/* place: guard | TD memory | guard | kernel-unit scratch | guard | fold scratch | guard |
+	 * grant | guard ... (the fold scratch: weights the firmware folds, fw/ctrl) */
+	uint64_t at = ANES_GUARD, td_off, ku_off, fold_off, fold_cap = ctrl_fold_cap(p);
 	td_off = at;
 	at += round_page(p->td_area_len) + ANES_GUARD;
 	ku_off = at;
 	at += round_page(p->weights_len) + ANES_GUARD;
+	fold_off = at;
+	if (fold_cap)
+		at += round_page(fold_cap) + ANES_GUARD;
 	for (unsigned i = 0; i < s->ng; i++) {
 		if (s->g[i].size > ctrl_default_limits.max_grant || s->g[i].size > a->o.slot_size) {
 			r->err = CMD_E_PROGRAM;
@@ -183,20 +187,26 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 		return;
 	}
 	uint64_t td_dev = ANES_DEV_BASE + s->off + td_off, ku_dev = ANES_DEV_BASE + s->off + ku_off;
-	const struct pol_range forbid[3] = {
+	uint64_t fold_dev = ANES_DEV_BASE + s->off + fold_off;
+	const struct pol_range forbid[4] = {
 		{td_dev, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
 		{ku_dev, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
 		{ANES_DEV_BASE + a->window_off, a->o.window_size, 0, 0},
+		{fold_dev, fold_cap ? round_page(fold_cap) : ANES_GUARD, 0, 0},
 	};
 	const struct ctrl_scratch sc = {a->arena + s->off + td_off, p->td_area_len, td_dev,
-					a->arena + s->off + ku_off, p->weights_len, ku_dev};
-	if (ctrl_plan(&s->plan, p, s->g, s->ng, forbid, 3, &sc, NULL) != CTRL_OK) {
+					a->arena + s->off + ku_off, p->weights_len, ku_dev,
+					fold_cap ? a->arena + s->off + fold_off : NULL, (size_t)fold_cap,
+					fold_dev};
+	if (ctrl_plan(&s->plan, p, s->g, s->ng, forbid, fold_cap ? 4 : 3, &sc, NULL) != CTRL_OK) {
 		refuse_ctrl(&s->plan.st, r);
 		slot_clear(a, s);
 		return;
 	}
 	add_region(s, s->off + td_off, p->td_area_len);
 	add_region(s, s->off + ku_off, p->weights_len);
+	if (s->plan.fold_used)
+		add_region(s, s->off + fold_off, s->plan.fold_used);
 	for (unsigned i = 0; i < s->ng; i++)
 		add_region(s, s->g[i].mapped - ANES_DEV_BASE, s->g[i].size);
 	fill(a, s);

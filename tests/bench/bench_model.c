@@ -1,0 +1,123 @@
+/*
+ * The engine model's speed: instructions retired per MAC of a 512 x 512 1x1 convolution (the
+ * shape of a real gemm program: 512 input channels, 512 output channels, 64 positions) and per
+ * element of a 4 Mi-element elementwise add through the planar engine, on the target under
+ * exact icount (make bench). Each counts one whole submission through the session (load, plan,
+ * buffers filled by the test's hooks, run, outputs checked by the hooks, canary scan); the
+ * figures below separate the model's own part. Every output is checked, so a run that computed
+ * nothing fails. The programs are tools/progdesc/benchprog.c's (the host's bench-model runs the
+ * same bytes).
+ */
+#include "app/session.h"
+#include "fw/common/le.h"
+#include "hal/hal.h"
+#include "tests/harness/harness.h"
+#include "tools/progdesc/benchprog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static struct anes *session(void)
+{
+	static struct anes *s;
+	if (!s)
+		s = anes_create(hal_board_dma());
+	return s;
+}
+
+static void no_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	(void)s;
+	(void)n;
+}
+
+struct bctx {
+	uint16_t in0, in1, want;
+	uint32_t row, w;
+	uint64_t bad, outputs;
+	uint64_t hooks; /* instructions spent in the hooks (not the model's) */
+};
+
+/* Inputs: every fp16 of BAR 5 is in0, of BAR 6 in1 (the session zeroes the outputs). */
+static void fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct bctx *c = vc;
+	uint64_t t0 = hal_instret();
+	if (!is_weights && (g->bar == BP_IN0_BAR || g->bar == BP_IN1_BAR)) {
+		uint16_t v = g->bar == BP_IN0_BAR ? c->in0 : c->in1;
+		for (uint64_t k = 0; k + 1 < g->size; k += 2)
+			le_wr16(buf + k, v);
+	}
+	c->hooks += hal_instret() - t0;
+}
+
+/* Every computed value (each row's first w fp16) must be the expected one. */
+static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct bctx *c = vc;
+	uint64_t t0 = hal_instret();
+	if (!is_weights && g->bar == BP_OUT_BAR)
+		for (uint64_t r = 0; r + c->row <= g->size; r += c->row)
+			for (uint32_t i = 0; i < c->w; i++, c->outputs++)
+				c->bad += le_rd16(buf + r + 2 * i) != c->want;
+	c->hooks += hal_instret() - t0;
+}
+
+static void report(const char *what, const char *unit, uint64_t n, uint64_t count)
+{
+	uint64_t hund = count ? n * 100 / count : 0;
+	printf("bench model %s: %lu instructions for %lu %ss = %lu.%02lu per %s\n", what,
+	       (unsigned long)n, (unsigned long)count, unit, (unsigned long)(hund / 100),
+	       (unsigned long)(hund % 100), unit);
+}
+
+/* Runs prog; returns the instructions of the submission minus the hooks', 0 on failure. */
+static uint64_t run(const uint8_t *prog, size_t len, struct bctx *c, uint64_t *total)
+{
+	struct anes_hooks hk = {fill, check, c};
+	struct anes_opts o = {.ldr_flags = LDR_F_RAW, .use_defaults = 1, .out = no_out, .hooks = &hk};
+	struct anes_result res;
+	struct anes *s = session();
+	if (!s)
+		return 0;
+	uint64_t t0 = hal_instret();
+	int rc = anes_run(s, prog, len, &o, &res);
+	uint64_t t1 = hal_instret();
+	CHECKF(rc == 0, "submission: %s", anes_result_name(&res));
+	*total = t1 - t0;
+	return rc ? 0 : t1 - t0 - c->hooks;
+}
+
+/* Inputs 1.0, weights 2^-8: every output is exactly 512 x 2^-8 = 2.0 (a TD that moved its input
+ * unchanged would leave 1.0). */
+TEST(bench, model_conv_512)
+{
+	enum { CIN = 512, COUT = 512, W = 64 };
+	size_t cap = bp_conv_bytes(CIN, COUT);
+	uint8_t *prog = malloc(cap);
+	REQUIRE(prog);
+	size_t len = bp_conv(prog, cap, CIN, COUT, W, 0x1c00u /* 2^-8 */);
+	REQUIRE(len);
+	struct bctx c = {BP_FP16_ONE, 0, 0x4000u /* 2.0 */, bp_row(W), W, 0, 0, 0};
+	uint64_t total = 0, n = run(prog, len, &c, &total);
+	CHECK_EQ(c.outputs, (uint64_t)W * COUT);
+	CHECK_EQ(c.bad, 0u);
+	report("conv 512x512 1x1 over 64 positions, whole submission", "MAC", n,
+	       (uint64_t)CIN * COUT * W);
+	free(prog);
+}
+
+/* 4 Mi fp16 a + b: 1024 x 64 x 64, inputs 1.5 and 0.25, outputs 1.75. */
+TEST(bench, model_add_4mi)
+{
+	enum { W = 1024, H = 64, C = 64 };
+	static uint8_t prog[BP_WEIGHTS_OFF + 64];
+	size_t len = bp_add(prog, sizeof prog, W, H, C);
+	REQUIRE(len);
+	struct bctx c = {0x3e00u, 0x3400u, 0x3f00u, bp_row(W), W, 0, 0, 0};
+	uint64_t total = 0, n = run(prog, len, &c, &total);
+	CHECK_EQ(c.outputs, (uint64_t)W * H * C);
+	CHECK_EQ(c.bad, 0u);
+	report("add 4 Mi fp16 (planar engine), whole submission", "element", n, (uint64_t)W * H * C);
+}

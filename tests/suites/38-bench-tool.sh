@@ -1,0 +1,22 @@
+# anefw-tool bench-model (the host half of `make bench`): a small run computes and checks its
+# outputs and prints its figures; bad arguments are refused. The figures themselves are not
+# judged (benchmarks measure, tests do not time).
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+out=$("$TOOL" bench-model --repeat 1 --conv 512:32:8 --add 64:4:2 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^model conv 512x32 1x1 over 8 positions: 131072 MACs, best [0-9.]* s' <<<"$out" &&
+   grep -q '^model add 64x4x2 fp16: 512 elements, best [0-9.]* s' <<<"$out"; then
+	t_pass bench_tool.small_run_checked
+else
+	t_fail bench_tool.small_run_checked "exit $rc: $out"
+fi
+for bad in "--conv 512:17:8" "--add 0:1:1" "--repeat 0" "--what"; do
+	# shellcheck disable=SC2086
+	out=$("$TOOL" bench-model $bad 2>&1); rc=$?
+	if [ "$rc" -eq 2 ] && grep -q 'anefw-tool bench-model:' <<<"$out"; then
+		t_pass "bench_tool.refuses ${bad%% *}"
+	else
+		t_fail "bench_tool.refuses ${bad%% *}" "exit $rc: $out"
+	fi
+done
+t_done

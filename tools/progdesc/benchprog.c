@@ -1,0 +1,125 @@
+/* The benchmark programs (see benchprog.h). */
+#include "tools/progdesc/benchprog.h"
+#include "fw/common/le.h"
+#include "fw/td/td.h"
+
+#include <string.h>
+
+#define TD_WORDS (H13_TD_DEFAULT_BYTES / 4)
+
+uint32_t bp_row(unsigned w)
+{
+	return ((uint32_t)w * 2u + 63u) & ~63u;
+}
+
+static void begin(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_NSLOTS],
+		  unsigned slots)
+{
+	struct td_hdr h;
+	memset(&h, 0, sizeof h);
+	h.eon = 1;
+	h.bar_en = (uint8_t)slots;
+	for (unsigned s = 0; s < H13_BAR_NSLOTS; s++)
+		h.bar_idx[s] = bar[s];
+	tdw_begin(tw, w, TD_WORDS, &h);
+}
+
+static void common(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout)
+{
+	uint32_t v[11];
+	memset(v, 0, sizeof v);
+	v[0] = H13_PUT(H13_INDIM_WIN, w) | H13_PUT(H13_INDIM_HIN, h);
+	v[(H13_COMMON_CHCFG - H13_COMMON_INDIM) / 4] =
+		H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16);
+	v[(H13_COMMON_CIN - H13_COMMON_INDIM) / 4] = cin;
+	v[(H13_COMMON_COUT - H13_COMMON_INDIM) / 4] = cout;
+	v[(H13_COMMON_OUTDIM - H13_COMMON_INDIM) / 4] =
+		H13_PUT(H13_OUTDIM_WOUT, w) | H13_PUT(H13_OUTDIM_HOUT, h);
+	v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
+		H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) | H13_PUT(H13_CONVCFG_SX, 1) |
+		H13_PUT(H13_CONVCFG_SY, 1);
+	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
+	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, h);
+	tdw_block(tw, H13_COMMON_INDIM, v, 11);
+}
+
+/* A tile channel at offset 0 of its BAR: enable, then base, row and plane strides. */
+static void tile(struct td_writer *tw, uint32_t cfg_reg, uint32_t base_reg, uint32_t row,
+		 uint32_t plane)
+{
+	uint32_t v[3] = {0, row, plane};
+	if (cfg_reg)
+		tdw_reg(tw, cfg_reg, H13_PUT(H13_DMA_EN, 1));
+	tdw_block(tw, base_reg, v, 3);
+}
+
+static size_t finish(const struct td_writer *tw, uint8_t *buf, size_t cap, size_t len)
+{
+	if (!tdw_end(tw) || cap < len || len < BP_WEIGHTS_OFF)
+		return 0;
+	memset(buf, 0, BP_WEIGHTS_OFF);
+	for (unsigned i = 0; i < TD_WORDS; i++)
+		le_wr32(buf + 4 * i, tw->w[i]);
+	return len;
+}
+
+size_t bp_conv_bytes(unsigned cin, unsigned cout)
+{
+	return BP_WEIGHTS_OFF + (size_t)bp_row(cin) * cout;
+}
+
+size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, uint16_t weight)
+{
+	if (!buf || !cin || !w || !cout || cout % 16u || cap < bp_conv_bytes(cin, cout))
+		return 0;
+	const uint32_t block = bp_row(cin), chsize = block * (cout / 16u);
+	uint32_t tdw[TD_WORDS], cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
+	struct td_writer tw;
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
+					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
+	begin(&tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++) {
+		cfg[c] = H13_PUT(H13_DMA_EN, 1);
+		base[c] = c * chsize;
+		size[c] = chsize;
+	}
+	tdw_block(&tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
+	tdw_block(&tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
+	tdw_block(&tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
+	common(&tw, w, 1, cin, cout);
+	tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
+	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
+	 * the path (docs/engine-model.md) */
+	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
+				    H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
+	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
+	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w));
+	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w));
+	size_t len = finish(&tw, buf, cap, bp_conv_bytes(cin, cout));
+	uint8_t *wts = buf + BP_WEIGHTS_OFF;
+	for (size_t k = 0; len && k + 1 < (size_t)chsize * 16u; k += 2)
+		le_wr16(wts + k, weight);
+	return len;
+}
+
+size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
+{
+	if (!buf || !w || !h || !c)
+		return 0;
+	uint32_t tdw[TD_WORDS];
+	struct td_writer tw;
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
+					     [H13_BAR_RBASE1] = BP_IN1_BAR, [H13_BAR_WBASE] = BP_OUT_BAR};
+	begin(&tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_RBASE1 | 1u << H13_BAR_WBASE);
+	common(&tw, w, h, c, c);
+	tdw_reg(&tw, H13_PLANAR_CFG, H13_PUT(H13_PECFG_EN, 1) |
+				     H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) |
+				     H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, BP_FP16_ONE));
+	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, BP_FP16_ONE));
+	tdw_reg(&tw, H13_PLANAR_FINALSCALE, 0x3f800000u); /* fp32 1.0 */
+	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
+	tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(w), bp_row(w) * h);
+	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
+	return finish(&tw, buf, cap, BP_WEIGHTS_OFF + 64);
+}

@@ -1,0 +1,32 @@
+/*
+ * The benchmark programs (raw H13 task streams, one TD, written with fw/td's TD writer): a 1x1
+ * convolution of the shape of a real gemm and an elementwise add through the planar engine. The
+ * target's `make bench` and the host tool's `bench-model` run the same bytes.
+ *
+ * Grants: input BAR 5 (and BAR 6, the add's second source), output BAR 4, weights BAR 1. Every
+ * fp16 row is a whole number of 64-byte lines.
+ */
+#ifndef ANEFW_BENCHPROG_H
+#define ANEFW_BENCHPROG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BP_WEIGHTS_OFF 0x280u
+#define BP_IN0_BAR 5u
+#define BP_IN1_BAR 6u
+#define BP_OUT_BAR 4u
+#define BP_FP16_ONE 0x3c00u
+
+/* Bytes bp_conv needs: the TD and cin x cout fp16 weights in 64-byte blocks. */
+size_t bp_conv_bytes(unsigned cin, unsigned cout);
+/* cin -> cout 1x1 convolution over w positions (one row), fp16 in and out, every weight the
+ * fp16 `weight`; output channel o's kernel is block o/16 of coefficient channel o mod 16
+ * (docs/engine-model.md). cout a multiple of 16. Returns the length, 0 when it does not fit. */
+size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, uint16_t weight);
+/* a + b of two w x h x c fp16 tiles through the planar engine (as add.bin). */
+size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
+/* The row stride (bytes) of w fp16 values. */
+uint32_t bp_row(unsigned w);
+
+#endif
