@@ -87,6 +87,16 @@ struct codec_blockwise {
 enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
 				      const uint16_t *scale, size_t scale_count, const uint16_t *offset,
 				      size_t offset_count, uint16_t *out, size_t count);
+/* The same with the offsets' element type chosen: fp16 patterns (uint16_t, as above), or int8 /
+ * uint8 bytes (Core ML's constexpr_blockwise_shift_scale stores the offset in the data's own
+ * type). offset points at offset_count elements of that type (NULL = no offset); an integer
+ * offset v decodes exactly as the fp16 offset of value v would. Unknown offset_type:
+ * CODEC_ERR_TYPE. codec_blockwise_decode is this with CODEC_OFF_FP16. */
+enum codec_offset_type { CODEC_OFF_FP16 = 0, CODEC_OFF_INT8 = 1, CODEC_OFF_UINT8 = 2 };
+enum codec_err codec_blockwise_decode_typed(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
+					    const uint16_t *scale, size_t scale_count, const void *offset,
+					    enum codec_offset_type offset_type, size_t offset_count, uint16_t *out,
+					    size_t count);
 
 /* ---- fp8 ---- */
 /* E4M3FN -> fp16, exact; NaN (0x7f / 0xff) gives the quiet NaN 0x7e00 with the sign kept. */

@@ -177,30 +177,45 @@ enum codec_err codec_affine_decode(const struct codec_affine *a, const uint8_t *
 
 /* ---------------- blockwise ---------------- */
 
-enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
-				      const uint16_t *scale, size_t scale_count, const uint16_t *offset,
-				      size_t offset_count, uint16_t *out, size_t count)
+enum codec_err codec_blockwise_decode_typed(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
+					    const uint16_t *scale, size_t scale_count, const void *offset,
+					    enum codec_offset_type offset_type, size_t offset_count, uint16_t *out,
+					    size_t count)
 {
 	if (!b)
 		return CODEC_ERR_NULL;
 	enum codec_err e = quant_head(b->type, b->block, q, q_len, scale, out, count);
 	if (e != CODEC_OK)
 		return e;
+	if (offset_type != CODEC_OFF_FP16 && offset_type != CODEC_OFF_INT8 && offset_type != CODEC_OFF_UINT8)
+		return CODEC_ERR_TYPE;
 	const size_t nblocks = count / b->block;
 	if (scale_count != nblocks || (offset && offset_count != nblocks))
 		return CODEC_ERR_TABLE_SIZE;
 	if (q_len != count)
 		return CODEC_ERR_INPUT_SIZE;
-	if (!fp16_all_finite(scale, scale_count) || (offset && !fp16_all_finite(offset, offset_count)))
+	const uint16_t *off16 = offset_type == CODEC_OFF_FP16 ? offset : NULL;
+	const uint8_t *off8 = offset_type == CODEC_OFF_FP16 ? NULL : offset;
+	if (!fp16_all_finite(scale, scale_count) || (off16 && !fp16_all_finite(off16, offset_count)))
 		return CODEC_ERR_SCALE;
 	const size_t B = b->block;
 	for (size_t k = 0; k < nblocks; k++) {
 		int32_t om = 0, oe = 0;
-		if (offset)
-			fp16_decompose(offset[k], &om, &oe);
+		if (off16)
+			fp16_decompose(off16[k], &om, &oe);
+		else if (off8) /* an integer offset: om * 2^0, exactly the fp16 of the same value */
+			om = offset_type == CODEC_OFF_INT8 ? (int32_t)(int8_t)off8[k] : (int32_t)off8[k];
 		dequant_run(b->type, scale[k], om, oe, q + k * B, out + k * B, B);
 	}
 	return CODEC_OK;
+}
+
+enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
+				      const uint16_t *scale, size_t scale_count, const uint16_t *offset,
+				      size_t offset_count, uint16_t *out, size_t count)
+{
+	return codec_blockwise_decode_typed(b, q, q_len, scale, scale_count, offset, CODEC_OFF_FP16, offset_count,
+					    out, count);
 }
 
 /* ---------------- fp8 ---------------- */
