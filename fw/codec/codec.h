@@ -124,8 +124,16 @@ enum codec_err codec_e5m2_encode(const uint16_t *in, size_t in_count, uint8_t *o
  * `type`; with channels > 1 it holds `channels` tables of stride = table elements / channels
  * (stride <= 128), and element i uses channel i / (count/channels), or i % channels with
  * alt_axis. An index at or beyond the stride is an error. Output: count elements of `type`,
- * little-endian bytes (float32 copied as its bit pattern). */
-enum codec_tflm_type { CODEC_TFLM_INT8 = 0, CODEC_TFLM_INT16, CODEC_TFLM_INT32, CODEC_TFLM_FLOAT32 };
+ * little-endian bytes (float32 copied as its bit pattern, bool one byte). The output types are
+ * TFLM's: int8, int16, int32, int64, float32, bool. */
+enum codec_tflm_type {
+	CODEC_TFLM_INT8 = 0,
+	CODEC_TFLM_INT16,
+	CODEC_TFLM_INT32,
+	CODEC_TFLM_FLOAT32,
+	CODEC_TFLM_INT64,
+	CODEC_TFLM_BOOL,
+};
 struct codec_tflm {
 	unsigned bits;
 	enum codec_tflm_type type;
@@ -137,6 +145,19 @@ size_t codec_tflm_elem_size(enum codec_tflm_type t);
 enum codec_err codec_tflm_decode(const struct codec_tflm *t, const uint8_t *in, size_t in_len,
 				 const uint8_t *table, size_t table_len, uint8_t *out, size_t out_len,
 				 size_t count);
+
+/* A prepared TFLM decoder: the parameters, a copy of the value table and the lookup tables built
+ * from it, for repeated dispatches of the same weights (count elements each). Prepare checks
+ * everything codec_tflm_decode checks that does not depend on the input bytes; decode then
+ * checks the input and output sizes and gives results identical to codec_tflm_decode. NULL from
+ * malloc is CODEC_ERR_TOO_LARGE (nothing is kept); lookup tables that cannot be allocated are
+ * skipped (slower, same results). Release with codec_tflm_release (NULL is fine). */
+struct codec_tflm_prepared;
+enum codec_err codec_tflm_prepare(struct codec_tflm_prepared **out, const struct codec_tflm *t,
+				  const uint8_t *table, size_t table_len, size_t count);
+enum codec_err codec_tflm_decode_prepared(const struct codec_tflm_prepared *p, const uint8_t *in,
+					  size_t in_len, uint8_t *out, size_t out_len);
+void codec_tflm_release(struct codec_tflm_prepared *p);
 
 /* Bytes of a packed stream of n fields of `bits` each, or SIZE_MAX on overflow. */
 size_t codec_packed_bytes(size_t n, unsigned bits);

@@ -179,7 +179,7 @@ def fp16_to_e5m2_all(saturate):
 
 
 # ---------------- TFLM LUT bitstrings ----------------
-TFLM_TYPES = {"int8": 1, "int16": 2, "int32": 4, "float32": 4}
+TFLM_TYPES = {"int8": 1, "int16": 2, "int32": 4, "float32": 4, "int64": 8, "bool": 1}
 
 
 def pack_msb_first(indices, bits):

@@ -141,18 +141,18 @@ def gen_blockwise(rng):
     return cases
 
 
-TFLM_NAMES = ["int8", "int16", "int32", "float32"]
+TFLM_NAMES = ["int8", "int16", "int32", "float32", "int64", "bool"]  # enum codec_tflm_type order
 
 
 def gen_tflm(rng):
     cases = []
     for _ in range(N_CASES):
         bits = int(rng.integers(1, 8))
-        tcode = int(rng.integers(0, 4)) if rng.random() < 0.5 else 0
+        tcode = int(rng.integers(0, 6)) if rng.random() < 0.5 else 0
         esz = O.TFLM_TYPES[TFLM_NAMES[tcode]]
         channels = 1 if rng.random() < 0.4 else int(rng.integers(1, 6))
         alt = int(channels > 1 and rng.random() < 0.5)
-        run = small_count(rng, 40)
+        run = small_count(rng, 40) if rng.random() < 0.9 else int(rng.integers(60, 700))  # some block runs
         count = run * channels
         stride = int(rng.integers(1, min(1 << bits, 128) + 1)) if rng.random() < 0.5 else min(1 << bits, 128)
         idx = rng.integers(0, stride, count)
@@ -263,7 +263,8 @@ def gen_cli(rng, d):
             lines.append("%s\tencode %s%s {D}/fp16_all.in {OUT}" % (name, kind, " --saturate" if sat else ""))
     # tflm: each width, the three channel layouts, all types
     for bits in range(1, 8):
-        for tname, channels, alt in (("int8", 1, 0), ("int16", 4, 0), ("int32", 3, 1), ("float32", 2, 0)):
+        for tname, channels, alt in (("int8", 1, 0), ("int16", 4, 0), ("int32", 3, 1), ("float32", 2, 0),
+                                     ("int64", 2, 1), ("bool", 1, 0), ("int16", 4, 1)):
             esz = O.TFLM_TYPES[tname]
             count = channels * 300
             stride = min(1 << bits, 128)

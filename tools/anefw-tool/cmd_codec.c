@@ -351,18 +351,19 @@ static int decode_tflm(int argc, char **argv)
 	char *pos[2];
 	uint64_t bits, count, channels;
 	if (parse_opts(cmd, argc, argv, opts, pos, 2) != 2)
-		return tool_usage_error(cmd, "usage: decode tflm --bits N --count E --type int8|int16|int32|float32 --table T [--channels C] [--alt-axis] IN OUT");
+		return tool_usage_error(cmd, "usage: decode tflm --bits N --count E --type int8|int16|int32|int64|float32|bool --table T [--channels C] [--alt-axis] IN OUT");
 	if (get_u64(cmd, opts, "bits", 7, 0, 1, &bits) || get_u64(cmd, opts, "count", MAX_COUNT, 0, 1, &count) ||
 	    get_u64(cmd, opts, "channels", MAX_COUNT, 1, 0, &channels))
 		return 2;
 	const char *ts = get_str(opts, "type");
-	static const char *const names[4] = {"int8", "int16", "int32", "float32"};
+	/* in enum codec_tflm_type order */
+	static const char *const names[6] = {"int8", "int16", "int32", "float32", "int64", "bool"};
 	int type = -1;
-	for (int i = 0; i < 4 && ts; i++)
+	for (int i = 0; i < 6 && ts; i++)
 		if (!strcmp(ts, names[i]))
 			type = i;
 	if (type < 0)
-		return tool_usage_error(cmd, "--type must be int8, int16, int32 or float32");
+		return tool_usage_error(cmd, "--type must be int8, int16, int32, int64, float32 or bool");
 	if (!get_str(opts, "table"))
 		return tool_usage_error(cmd, "missing --table");
 	struct bufs b = {0};
