@@ -20,12 +20,14 @@ static const char *const err_names[ACTLUT_ERR_COUNT] = {
 	[ACTLUT_OK] = "ok",
 	[ACTLUT_ERR_NULL] = "null pointer",
 	[ACTLUT_ERR_SHORT] = "record shorter than 86 bytes",
-	[ACTLUT_ERR_NAN] = "NaN in a clamp, knot or tail slot",
+	[ACTLUT_ERR_NAN] = "NaN in a clamp, end value, knot or tail slot",
 	[ACTLUT_ERR_INF_COEF] = "infinite knot, slope or intercept",
-	[ACTLUT_ERR_CLAMP_ORDER] = "clamp low above clamp high",
+	[ACTLUT_ERR_CLAMP_ORDER] = "input clamp low above input clamp high",
 	[ACTLUT_ERR_SCALE] = "scale slot (41) not 0..20 or 64",
-	[ACTLUT_ERR_MODE] = "unknown mode word (slot 42)",
-	[ACTLUT_ERR_LINEAR_MODE] = "linear-only record with a mode word other than 1",
+	[ACTLUT_ERR_MODE] = "mode word (slot 42) sets a bit or field value with no known meaning",
+	[ACTLUT_ERR_LINEAR_MODE] = "linear-only record (no knots) with a split mode word",
+	[ACTLUT_ERR_MODE_BITS] = "mode word bits contradict each other",
+	[ACTLUT_ERR_MODE_SLOTS] = "mode word contradicts the input clamp",
 };
 
 const char *actlut_strerror(enum actlut_err err)
@@ -46,6 +48,7 @@ const char *actlut_kind_name(enum actlut_kind kind)
 	case ACTLUT_KIND_SQRT: return "sqrt";
 	case ACTLUT_KIND_RECIP: return "recip";
 	case ACTLUT_KIND_RSQRT: return "rsqrt";
+	case ACTLUT_KIND_EVEN: return "even";
 	}
 	return "?";
 }
@@ -64,6 +67,39 @@ static int64_t fix24(uint16_t h)
 	return (int64_t)m * ((int64_t)1 << (e + 24));
 }
 
+/* The mode word's own consistency: a named error, or ACTLUT_OK with *kind set. */
+static enum actlut_err mode_check(uint32_t m, enum actlut_kind *kind)
+{
+	const uint32_t xfer = (m & ACTLUT_MB_XFER) >> ACTLUT_MB_XFER_SHIFT;
+	const int fs = (m & ACTLUT_MB_FSPLIT) != 0, is = (m & ACTLUT_MB_ISPLIT) != 0;
+	if (m & ~ACTLUT_MB_KNOWN)
+		return ACTLUT_ERR_MODE; /* bit 4 or 9..15 */
+	if ((m & ACTLUT_MB_SIGN) && !(m & ACTLUT_MB_ABS))
+		return ACTLUT_ERR_MODE_BITS; /* restores a sign that was never taken off */
+	if (fs && is)
+		return ACTLUT_ERR_MODE_BITS; /* two range reductions */
+	if (fs && !(m & ACTLUT_MB_ABS))
+		return ACTLUT_ERR_MODE_BITS; /* the float split works on |x| */
+	if ((fs || is) != (xfer != 0))
+		return ACTLUT_ERR_MODE_BITS; /* a split drops its integer part, or a transfer of nothing */
+	if ((m & ACTLUT_MB_NEG) && !fs)
+		return ACTLUT_ERR_MODE; /* anefw's negation is defined for the float split only */
+	if (is && xfer != ACTLUT_MB_XFER_WHOLE)
+		return ACTLUT_ERR_MODE; /* only 2^n is known after an integer split */
+	if (fs && xfer == 3)
+		return ACTLUT_ERR_MODE;
+	if (fs)
+		*kind = xfer == ACTLUT_MB_XFER_WHOLE ? ((m & ACTLUT_MB_NEG) ? ACTLUT_KIND_RECIP : ACTLUT_KIND_LOG2)
+						     : ((m & ACTLUT_MB_NEG) ? ACTLUT_KIND_RSQRT : ACTLUT_KIND_SQRT);
+	else if (is)
+		*kind = ACTLUT_KIND_EXP2;
+	else if (m & ACTLUT_MB_ABS)
+		*kind = (m & ACTLUT_MB_SIGN) ? ACTLUT_KIND_ODD : ACTLUT_KIND_EVEN;
+	else
+		*kind = ACTLUT_KIND_PLAIN;
+	return ACTLUT_OK;
+}
+
 enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
 {
 	if (!out || !buf)
@@ -79,34 +115,35 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
 	for (int i = ACTLUT_KNOT0; i <= ACTLUT_R_ICPT; i++)
 		if (fp16_is_inf(s[i]))
 			return ACTLUT_ERR_INF_COEF;
-	if (fkey(s[ACTLUT_IN_LO]) > fkey(s[ACTLUT_IN_HI]) ||
-	    fkey(s[ACTLUT_OUT_LO]) > fkey(s[ACTLUT_OUT_HI]))
+	/* slots 2/3 are end values: a decreasing function (1/x, 1/sqrt x) has y_left > y_right */
+	if (fkey(s[ACTLUT_IN_LO]) > fkey(s[ACTLUT_IN_HI]))
 		return ACTLUT_ERR_CLAMP_ORDER;
 	uint16_t sc = s[ACTLUT_SCALE], mode = s[ACTLUT_MODE];
 	if (sc > ACTLUT_SCALE_MAX && sc != ACTLUT_SCALE_LINEAR)
 		return ACTLUT_ERR_SCALE;
 	enum actlut_kind kind;
-	switch (mode) {
-	case ACTLUT_MODE_PLAIN: kind = ACTLUT_KIND_PLAIN; break;
-	case ACTLUT_MODE_ODD: kind = ACTLUT_KIND_ODD; break;
-	case ACTLUT_MODE_EXP2: kind = ACTLUT_KIND_EXP2; break;
-	case ACTLUT_MODE_LOG2: kind = ACTLUT_KIND_LOG2; break;
-	case ACTLUT_MODE_SQRT: kind = ACTLUT_KIND_SQRT; break;
-	case ACTLUT_MODE_RECIP: kind = ACTLUT_KIND_RECIP; break;
-	case ACTLUT_MODE_RSQRT: kind = ACTLUT_KIND_RSQRT; break;
-	default: return ACTLUT_ERR_MODE;
-	}
+	enum actlut_err e = mode_check(mode, &kind);
+	if (e != ACTLUT_OK)
+		return e;
+	const int split = (mode & (ACTLUT_MB_FSPLIT | ACTLUT_MB_ISPLIT)) != 0;
 	if (sc == ACTLUT_SCALE_LINEAR) {
-		if (kind != ACTLUT_KIND_PLAIN)
+		if (split)
 			return ACTLUT_ERR_LINEAR_MODE;
 		kind = ACTLUT_KIND_LINEAR;
 	}
+	/* the LUT input is |x| (clamped): a clamp entirely below 0 leaves no input it can take,
+	 * and the float split needs a positive one */
+	if ((mode & ACTLUT_MB_ABS) && fkey(s[ACTLUT_IN_HI]) < 0)
+		return ACTLUT_ERR_MODE_SLOTS;
+	if ((mode & ACTLUT_MB_FSPLIT) && fkey(s[ACTLUT_IN_HI]) <= 0)
+		return ACTLUT_ERR_MODE_SLOTS;
 	/* valid: fill the output */
 	for (int i = 0; i < ACTLUT_SLOTS; i++)
 		out->slot[i] = s[i];
 	for (int i = 0; i < ACTLUT_KNOTS; i++)
 		out->knot[i] = fix24(s[ACTLUT_KNOT0 + i]);
 	out->kind = kind;
+	out->mode = mode;
 	out->scale = sc;
 	out->table = NULL;
 	return ACTLUT_OK;
@@ -163,8 +200,13 @@ static struct xval tail(const struct actlut *l, int right, int64_t V, int vinf)
 		i128 prod = vinf ? 0 : (i128)((int64_t)ma * V) * ((i128)1 << (ea + 24));
 		r.y = prod + (i128)mb * ((i128)1 << (eb + 48));
 	}
-	/* output clamp, exact */
+	/* clamp to the range between the end values (either order), exact */
 	uint16_t lo = l->slot[ACTLUT_OUT_LO], hi = l->slot[ACTLUT_OUT_HI];
+	if (fkey(lo) > fkey(hi)) {
+		uint16_t t = lo;
+		lo = hi;
+		hi = t;
+	}
 	if (fp16_is_inf(lo)) {
 		if (!(lo & FP16_SIGN)) { /* lo = +inf: everything becomes +inf */
 			r.inf = 1;
@@ -241,82 +283,81 @@ static void split(uint16_t x, int32_t *mant, int32_t *e)
 	*e = ex + 11;
 }
 
+/* The float split (bit 7, bit 6 set): x = m*2^e; the transfer (bits 3:2, bit 8) says how e
+ * reaches the output. a is |x| clamped, nonzero and finite. */
+static uint16_t eval_fsplit(const struct actlut *l, uint16_t a)
+{
+	const uint32_t xfer = (l->mode & ACTLUT_MB_XFER) >> ACTLUT_MB_XFER_SHIFT;
+	const int neg = (l->mode & ACTLUT_MB_NEG) != 0;
+	int32_t m, e;
+	split(a, &m, &e);
+	if (xfer == ACTLUT_MB_XFER_WHOLE) { /* m in [0.5, 1): v = m - 0.5 */
+		int64_t V = ((int64_t)m << (FRAC - 11)) - ONE_FIX / 2;
+		struct xval r = lut_core(l, V, 0, 0);
+		if (neg)
+			return finish(r, -48 - e); /* y * 2^-e */
+		if (!r.inf)
+			r.y += (i128)e * ((i128)1 << 48); /* y + e */
+		return finish(r, -48);
+	}
+	/* half: make e even, m in [0.5, 2) */
+	int64_t V = (int64_t)m << (FRAC - 11);
+	if (e & 1) {
+		V *= 2;
+		e -= 1;
+	}
+	return finish(lut_core(l, V, 0, 0), neg ? -48 - e / 2 : -48 + e / 2);
+}
+
 uint16_t actlut_eval(const struct actlut *l, uint16_t x)
 {
 	if (fp16_is_nan(x))
 		return FP16_QNAN;
+	const uint32_t md = l->mode;
 	uint16_t lo = l->slot[ACTLUT_IN_LO], hi = l->slot[ACTLUT_IN_HI];
-	switch (l->kind) {
-	case ACTLUT_KIND_LINEAR: {
-		x = clampf(x, lo, hi);
-		int vinf = fp16_is_inf(x) ? ((x & FP16_SIGN) ? -1 : 1) : 0;
-		int64_t V = vinf ? 0 : fix24(x);
-		return finish(tail(l, !(vinf < 0 || V < 0), V, vinf), -48);
-	}
-	case ACTLUT_KIND_PLAIN: {
-		x = clampf(x, lo, hi);
-		int vinf = fp16_is_inf(x) ? ((x & FP16_SIGN) ? -1 : 1) : 0;
-		return finish(lut_core(l, vinf ? 0 : fix24(x), vinf, ACTLUT_SEGMENTS / 2), -48);
-	}
-	case ACTLUT_KIND_ODD: {
-		uint16_t sign = x & FP16_SIGN;
+	uint16_t sign = x & FP16_SIGN, r;
+	if (md & ACTLUT_MB_FSPLIT) {
+		const uint32_t xfer = (md & ACTLUT_MB_XFER) >> ACTLUT_MB_XFER_SHIFT;
+		const int neg = (md & ACTLUT_MB_NEG) != 0;
+		if ((x & 0x7fffu) == 0)
+			sign = 0; /* a zero loses its sign before the split (guide 03) */
+		if (sign && !(md & ACTLUT_MB_SIGN))
+			return 0; /* x < 0 where only x >= 0 means anything: +0 (guide 03) */
 		uint16_t a = clampf(x & 0x7fffu, lo, hi);
-		int vinf = fp16_is_inf(a) ? ((a & FP16_SIGN) ? -1 : 1) : 0;
-		uint16_t r = finish(lut_core(l, vinf ? 0 : fix24(a), vinf, 0), -48);
-		return fp16_is_nan(r) ? r : (uint16_t)(r ^ sign);
+		if ((a & 0x7fffu) == 0) /* 0: log -inf, 1/x and 1/sqrt +inf, sqrt 0 */
+			r = xfer == ACTLUT_MB_XFER_WHOLE && !neg ? FP16_NEG_INF : (neg ? FP16_POS_INF : 0);
+		else if (fp16_is_inf(a)) /* +inf: log and sqrt +inf, the negated ones 0 */
+			r = neg ? 0 : FP16_POS_INF;
+		else
+			r = eval_fsplit(l, a);
+		return (uint16_t)(r ^ sign);
 	}
-	case ACTLUT_KIND_EXP2: {
-		x = clampf(x, lo, hi);
-		if (fp16_is_inf(x))
-			return (x & FP16_SIGN) ? 0 : FP16_POS_INF;
-		int64_t V = fix24(x);
-		int64_t n = V >> FRAC; /* floor */
-		int64_t f = V - n * ONE_FIX;
-		return finish(lut_core(l, f, 0, 0), (int32_t)(-48 + n));
+	uint16_t a;
+	if (md & ACTLUT_MB_ABS) {
+		a = clampf(x & 0x7fffu, lo, hi);
+	} else {
+		a = clampf(x, lo, hi);
+		sign = 0;
 	}
-	case ACTLUT_KIND_LOG2:
-	case ACTLUT_KIND_RECIP: {
-		x = clampf(x, lo, hi);
-		int recip = l->kind == ACTLUT_KIND_RECIP;
-		uint16_t sign = x & FP16_SIGN;
-		if ((x & 0x7fffu) == 0)
-			return recip ? (uint16_t)(sign | FP16_POS_INF) : FP16_NEG_INF;
-		if (sign && !recip)
-			return FP16_QNAN;
-		if (fp16_is_inf(x))
-			return recip ? sign : FP16_POS_INF;
-		int32_t m, e;
-		split(x, &m, &e);
-		int64_t V = ((int64_t)m << (FRAC - 11)) - ONE_FIX / 2; /* m - 0.5 */
-		struct xval r = lut_core(l, V, 0, 0);
-		if (recip)
-			return (uint16_t)(finish(r, -48 - e) ^ sign);
-		if (!r.inf)
-			r.y += (i128)e * ((i128)1 << 48);
-		return finish(r, -48);
-	}
-	case ACTLUT_KIND_SQRT:
-	case ACTLUT_KIND_RSQRT: {
-		x = clampf(x, lo, hi);
-		int rs = l->kind == ACTLUT_KIND_RSQRT;
-		if ((x & 0x7fffu) == 0)
-			return rs ? FP16_POS_INF : 0;
-		if (x & FP16_SIGN)
-			return FP16_QNAN;
-		if (fp16_is_inf(x))
-			return rs ? 0 : FP16_POS_INF;
-		int32_t m, e;
-		split(x, &m, &e);
-		int64_t V = (int64_t)m << (FRAC - 11);
-		if (e & 1) { /* make the exponent even: m in [1, 2) */
-			V *= 2;
-			e -= 1;
+	int vinf = fp16_is_inf(a) ? ((a & FP16_SIGN) ? -1 : 1) : 0;
+	if (md & ACTLUT_MB_ISPLIT) { /* x = n + f, y = F(f) * 2^n */
+		if (vinf)
+			r = vinf < 0 ? 0 : FP16_POS_INF;
+		else {
+			int64_t V = fix24(a);
+			int64_t n = V >> FRAC; /* floor */
+			r = finish(lut_core(l, V - n * ONE_FIX, 0, 0), (int32_t)(-48 + n));
 		}
-		struct xval r = lut_core(l, V, 0, 0);
-		return finish(r, rs ? -48 - e / 2 : -48 + e / 2);
+	} else if (l->kind == ACTLUT_KIND_LINEAR) { /* the left line below 0, the right from 0 */
+		int64_t V = vinf ? 0 : fix24(a);
+		r = finish(tail(l, !(vinf < 0 || V < 0), V, vinf), -48);
+	} else { /* a signed input is centred on the knots, |x| starts at knot 0 */
+		int32_t off = (md & ACTLUT_MB_ABS) ? 0 : ACTLUT_SEGMENTS / 2;
+		r = finish(lut_core(l, vinf ? 0 : fix24(a), vinf, off), -48);
 	}
-	}
-	return FP16_QNAN;
+	if ((md & ACTLUT_MB_SIGN) && !fp16_is_nan(r))
+		r ^= sign;
+	return r;
 }
 
 void actlut_build_table(struct actlut *lut, uint16_t *table)

@@ -2,7 +2,8 @@
  * The 33-knot activation LUT record (43 fp16 slots, 86 bytes; records sit at a 0x80 stride in a
  * task's weights), evaluated in integer arithmetic only. Semantics: docs/actlut.md.
  *
- * Slots: 0 in_lo, 1 in_hi (input clamp), 2 out_lo, 3 out_hi (clamp of the tail lines),
+ * Slots: 0 in_lo, 1 in_hi (input clamp), 2 y_left, 3 y_right (the table function's end values;
+ * the tail lines are clamped to the range between them, in either order),
  * 4..36 knots k[0..32], 37 left slope, 38 left intercept, 39 right slope, 40 right intercept,
  * 41 scale exponent s (integer; 64 = linear only), 42 mode word (integer).
  *
@@ -40,14 +41,34 @@ enum {
 #define ACTLUT_SCALE_LINEAR 64 /* slot 41 value: no knots, the two tail lines only */
 #define ACTLUT_SCALE_MAX 20    /* largest accepted scale exponent for a knotted record */
 
-/* Mode words (slot 42) seen in real records, and two anefw extensions. */
+/* Mode words (slot 42) seen in real records, and anefw's extension words. */
 #define ACTLUT_MODE_PLAIN 0x01u /* u = x*2^s + 16 (knots centred on 0) */
 #define ACTLUT_MODE_ODD 0x60u   /* y = sign(x) * F(|x|), u = |x|*2^s */
 #define ACTLUT_MODE_EXP2 0x0au  /* x = n + f, y = F(f) * 2^n, u = f*2^s */
 #define ACTLUT_MODE_LOG2 0xc9u  /* x = m*2^e, m in [0.5,1): y = e + F(m - 0.5), u = (m-0.5)*2^s */
 #define ACTLUT_MODE_SQRT 0xc5u  /* x = m*2^e, e even, m in [0.5,2): y = F(m) * 2^(e/2) */
-#define ACTLUT_MODE_RECIP 0x1c9u /* anefw extension: as LOG2 input, y = sign(x) F(m-0.5) 2^-e */
-#define ACTLUT_MODE_RSQRT 0x1c5u /* anefw extension: as SQRT input, y = F(m) * 2^(-e/2) */
+#define ACTLUT_MODE_RECIP 0x1e9u /* anefw: as LOG2 input, y = sign(x) F(m-0.5) 2^-e */
+#define ACTLUT_MODE_RSQRT 0x1c5u /* anefw: as SQRT input, y = F(m) * 2^(-e/2) */
+
+/*
+ * The mode word read as bit fields (docs/actlut.md says which are known, and how):
+ * bit 7 float split x = m*2^e, bit 6 LUT input |x|, bit 5 output takes the sign of x,
+ * bit 1 integer split x = n + f, bits 3:2 how the split's integer part reaches the output
+ * (2: whole, 1: half), bit 8 (anefw only) that transfer negated. Bit 0 is set in some real
+ * words with no effect anefw could find. Bits 4 and 9..15 have no known meaning.
+ */
+#define ACTLUT_MB_CENTRE 0x001u /* observed, not understood; ignored */
+#define ACTLUT_MB_ISPLIT 0x002u
+#define ACTLUT_MB_XFER_SHIFT 2
+#define ACTLUT_MB_XFER 0x00cu
+#define ACTLUT_MB_XFER_HALF 1u
+#define ACTLUT_MB_XFER_WHOLE 2u
+#define ACTLUT_MB_UNKNOWN4 0x010u
+#define ACTLUT_MB_SIGN 0x020u
+#define ACTLUT_MB_ABS 0x040u
+#define ACTLUT_MB_FSPLIT 0x080u
+#define ACTLUT_MB_NEG 0x100u /* anefw extension */
+#define ACTLUT_MB_KNOWN 0x1efu
 
 enum actlut_kind {
 	ACTLUT_KIND_LINEAR,
@@ -58,24 +79,28 @@ enum actlut_kind {
 	ACTLUT_KIND_SQRT,
 	ACTLUT_KIND_RECIP,
 	ACTLUT_KIND_RSQRT,
+	ACTLUT_KIND_EVEN, /* y = F(|x|) */
 };
 
 enum actlut_err {
 	ACTLUT_OK = 0,
 	ACTLUT_ERR_NULL,        /* a NULL pointer was passed */
 	ACTLUT_ERR_SHORT,       /* fewer than 86 bytes */
-	ACTLUT_ERR_NAN,         /* a NaN in slots 0..40 */
+	ACTLUT_ERR_NAN,         /* a NaN in slots 0..40 (clamps, end values, knots, tails) */
 	ACTLUT_ERR_INF_COEF,    /* an infinity in a knot, slope or intercept */
-	ACTLUT_ERR_CLAMP_ORDER, /* in_lo > in_hi or out_lo > out_hi */
+	ACTLUT_ERR_CLAMP_ORDER, /* input clamp in_lo > in_hi */
 	ACTLUT_ERR_SCALE,       /* slot 41 is not 0..ACTLUT_SCALE_MAX or 64 */
-	ACTLUT_ERR_MODE,        /* slot 42 is not a known mode word */
-	ACTLUT_ERR_LINEAR_MODE, /* linear-only scale with a mode word other than PLAIN */
+	ACTLUT_ERR_MODE,        /* slot 42 sets a bit or a field value with no known meaning */
+	ACTLUT_ERR_LINEAR_MODE, /* linear-only scale (no knots) with a split mode word */
+	ACTLUT_ERR_MODE_BITS,   /* mode word bits that contradict each other */
+	ACTLUT_ERR_MODE_SLOTS,  /* mode word that contradicts the input clamp */
 	ACTLUT_ERR_COUNT
 };
 
 struct actlut {
 	uint16_t slot[ACTLUT_SLOTS]; /* the raw record */
 	enum actlut_kind kind;
+	uint32_t mode;               /* slot 42, the ACTLUT_MB_* bits */
 	int32_t scale;               /* s */
 	int64_t knot[ACTLUT_KNOTS];  /* knots as integers in units of 2^-24 (exact) */
 	const uint16_t *table;       /* optional: all 65,536 results, see actlut_build_table */
@@ -98,7 +123,7 @@ void actlut_build_table(struct actlut *lut, uint16_t *table);
  */
 void actlut_apply(const struct actlut *lut, const uint16_t *in, uint16_t *out, size_t n);
 
-/* Short name of a kind ("linear", "plain", "odd", "exp2", "log2", "sqrt", "recip", "rsqrt"). */
+/* Short name of a kind ("linear", "plain", "odd", "exp2", "log2", "sqrt", "recip", "rsqrt", "even"). */
 const char *actlut_kind_name(enum actlut_kind kind);
 
 #endif

@@ -87,6 +87,16 @@ struct codec_blockwise {
 enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
 				      const uint16_t *scale, size_t scale_count, const uint16_t *offset,
 				      size_t offset_count, uint16_t *out, size_t count);
+/* The same with the offsets' element type chosen: fp16 patterns (uint16_t, as above), or int8 /
+ * uint8 bytes (Core ML's constexpr_blockwise_shift_scale stores the offset in the data's own
+ * type). offset points at offset_count elements of that type (NULL = no offset); an integer
+ * offset v decodes exactly as the fp16 offset of value v would. Unknown offset_type:
+ * CODEC_ERR_TYPE. codec_blockwise_decode is this with CODEC_OFF_FP16. */
+enum codec_offset_type { CODEC_OFF_FP16 = 0, CODEC_OFF_INT8 = 1, CODEC_OFF_UINT8 = 2 };
+enum codec_err codec_blockwise_decode_typed(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
+					    const uint16_t *scale, size_t scale_count, const void *offset,
+					    enum codec_offset_type offset_type, size_t offset_count, uint16_t *out,
+					    size_t count);
 
 /* ---- fp8 ---- */
 /* E4M3FN -> fp16, exact; NaN (0x7f / 0xff) gives the quiet NaN 0x7e00 with the sign kept. */
@@ -114,8 +124,16 @@ enum codec_err codec_e5m2_encode(const uint16_t *in, size_t in_count, uint8_t *o
  * `type`; with channels > 1 it holds `channels` tables of stride = table elements / channels
  * (stride <= 128), and element i uses channel i / (count/channels), or i % channels with
  * alt_axis. An index at or beyond the stride is an error. Output: count elements of `type`,
- * little-endian bytes (float32 copied as its bit pattern). */
-enum codec_tflm_type { CODEC_TFLM_INT8 = 0, CODEC_TFLM_INT16, CODEC_TFLM_INT32, CODEC_TFLM_FLOAT32 };
+ * little-endian bytes (float32 copied as its bit pattern, bool one byte). The output types are
+ * TFLM's: int8, int16, int32, int64, float32, bool. */
+enum codec_tflm_type {
+	CODEC_TFLM_INT8 = 0,
+	CODEC_TFLM_INT16,
+	CODEC_TFLM_INT32,
+	CODEC_TFLM_FLOAT32,
+	CODEC_TFLM_INT64,
+	CODEC_TFLM_BOOL,
+};
 struct codec_tflm {
 	unsigned bits;
 	enum codec_tflm_type type;
@@ -127,6 +145,19 @@ size_t codec_tflm_elem_size(enum codec_tflm_type t);
 enum codec_err codec_tflm_decode(const struct codec_tflm *t, const uint8_t *in, size_t in_len,
 				 const uint8_t *table, size_t table_len, uint8_t *out, size_t out_len,
 				 size_t count);
+
+/* A prepared TFLM decoder: the parameters, a copy of the value table and the lookup tables built
+ * from it, for repeated dispatches of the same weights (count elements each). Prepare checks
+ * everything codec_tflm_decode checks that does not depend on the input bytes; decode then
+ * checks the input and output sizes and gives results identical to codec_tflm_decode. NULL from
+ * malloc is CODEC_ERR_TOO_LARGE (nothing is kept); lookup tables that cannot be allocated are
+ * skipped (slower, same results). Release with codec_tflm_release (NULL is fine). */
+struct codec_tflm_prepared;
+enum codec_err codec_tflm_prepare(struct codec_tflm_prepared **out, const struct codec_tflm *t,
+				  const uint8_t *table, size_t table_len, size_t count);
+enum codec_err codec_tflm_decode_prepared(const struct codec_tflm_prepared *p, const uint8_t *in,
+					  size_t in_len, uint8_t *out, size_t out_len);
+void codec_tflm_release(struct codec_tflm_prepared *p);
 
 /* Bytes of a packed stream of n fields of `bits` each, or SIZE_MAX on overflow. */
 size_t codec_packed_bytes(size_t n, unsigned bits);

@@ -1,4 +1,4 @@
-/* Weight codecs: affine and blockwise dequantization, fp8 conversions, TFLM LUT bitstrings. */
+/* Weight codecs: affine and blockwise dequantization, fp8 conversions (TFLM: codec_tflm.c). */
 #include "fw/codec/codec.h"
 #include "fw/codec/codec_fast.h"
 #include "fw/common/fp16.h"
@@ -177,30 +177,45 @@ enum codec_err codec_affine_decode(const struct codec_affine *a, const uint8_t *
 
 /* ---------------- blockwise ---------------- */
 
-enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
-				      const uint16_t *scale, size_t scale_count, const uint16_t *offset,
-				      size_t offset_count, uint16_t *out, size_t count)
+enum codec_err codec_blockwise_decode_typed(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
+					    const uint16_t *scale, size_t scale_count, const void *offset,
+					    enum codec_offset_type offset_type, size_t offset_count, uint16_t *out,
+					    size_t count)
 {
 	if (!b)
 		return CODEC_ERR_NULL;
 	enum codec_err e = quant_head(b->type, b->block, q, q_len, scale, out, count);
 	if (e != CODEC_OK)
 		return e;
+	if (offset_type != CODEC_OFF_FP16 && offset_type != CODEC_OFF_INT8 && offset_type != CODEC_OFF_UINT8)
+		return CODEC_ERR_TYPE;
 	const size_t nblocks = count / b->block;
 	if (scale_count != nblocks || (offset && offset_count != nblocks))
 		return CODEC_ERR_TABLE_SIZE;
 	if (q_len != count)
 		return CODEC_ERR_INPUT_SIZE;
-	if (!fp16_all_finite(scale, scale_count) || (offset && !fp16_all_finite(offset, offset_count)))
+	const uint16_t *off16 = offset_type == CODEC_OFF_FP16 ? offset : NULL;
+	const uint8_t *off8 = offset_type == CODEC_OFF_FP16 ? NULL : offset;
+	if (!fp16_all_finite(scale, scale_count) || (off16 && !fp16_all_finite(off16, offset_count)))
 		return CODEC_ERR_SCALE;
 	const size_t B = b->block;
 	for (size_t k = 0; k < nblocks; k++) {
 		int32_t om = 0, oe = 0;
-		if (offset)
-			fp16_decompose(offset[k], &om, &oe);
+		if (off16)
+			fp16_decompose(off16[k], &om, &oe);
+		else if (off8) /* an integer offset: om * 2^0, exactly the fp16 of the same value */
+			om = offset_type == CODEC_OFF_INT8 ? (int32_t)(int8_t)off8[k] : (int32_t)off8[k];
 		dequant_run(b->type, scale[k], om, oe, q + k * B, out + k * B, B);
 	}
 	return CODEC_OK;
+}
+
+enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
+				      const uint16_t *scale, size_t scale_count, const uint16_t *offset,
+				      size_t offset_count, uint16_t *out, size_t count)
+{
+	return codec_blockwise_decode_typed(b, q, q_len, scale, scale_count, offset, CODEC_OFF_FP16, offset_count,
+					    out, count);
 }
 
 /* ---------------- fp8 ---------------- */
@@ -339,298 +354,5 @@ enum codec_err codec_e5m2_encode(const uint16_t *in, size_t in_count, uint8_t *o
 		return CODEC_ERR_OUTPUT_SIZE;
 	for (size_t i = 0; i < in_count; i++)
 		out[i] = codec_fp16_to_e5m2(in[i], saturate);
-	return CODEC_OK;
-}
-
-/* ---------------- TFLM LUT bitstrings ---------------- */
-
-size_t codec_tflm_elem_size(enum codec_tflm_type t)
-{
-	switch (t) {
-	case CODEC_TFLM_INT8:
-		return 1;
-	case CODEC_TFLM_INT16:
-		return 2;
-	case CODEC_TFLM_INT32:
-	case CODEC_TFLM_FLOAT32:
-		return 4;
-	}
-	return 0;
-}
-
-/* int8 tables, groups of 8 indices in exactly `bits` bytes (MSB-first); bits is a constant after
- * inlining. `check` when the table is shorter than 2^bits. Returns 0, or -1 on a bad index. */
-static inline __attribute__((always_inline)) int tflm_oct8(const uint8_t *in, size_t noct, const unsigned bits,
-							    const uint8_t *tab, size_t stride, int check, uint8_t *out)
-{
-	const uint64_t m = (1u << bits) - 1;
-	for (size_t g = 0; g < noct; g++) {
-		uint64_t w = 0;
-		for (unsigned k = 0; k < bits; k++)
-			w = (w << 8) | in[k];
-		in += bits;
-		uint64_t i0 = (w >> 7 * bits) & m, i1 = (w >> 6 * bits) & m, i2 = (w >> 5 * bits) & m,
-			 i3 = (w >> 4 * bits) & m, i4 = (w >> 3 * bits) & m, i5 = (w >> 2 * bits) & m,
-			 i6 = (w >> bits) & m, i7 = w & m;
-		if (check && (i0 >= stride || i1 >= stride || i2 >= stride || i3 >= stride || i4 >= stride ||
-			      i5 >= stride || i6 >= stride || i7 >= stride))
-			return -1;
-		out[0] = tab[i0];
-		out[1] = tab[i1];
-		out[2] = tab[i2];
-		out[3] = tab[i3];
-		out[4] = tab[i4];
-		out[5] = tab[i5];
-		out[6] = tab[i6];
-		out[7] = tab[i7];
-		out += 8;
-	}
-	return 0;
-}
-
-/* int8, blocks of 64 indices (exactly `bits` aligned 64-bit words, MSB-first), K = E * bits
- * index bits per lookup into a table of the E int8 results packed little-endian in a uint64. */
-static inline __attribute__((always_inline)) void tflm_blk64(const uint8_t *in, size_t nblk, const unsigned bits,
-							      const unsigned E, const uint64_t *tab, uint8_t *out)
-{
-	const unsigned K = E * bits, NF = 64 / E, per = 8 / E;
-	for (size_t b = 0; b < nblk; b++) {
-		uint64_t W[8];
-#pragma GCC unroll 8
-		for (unsigned k = 0; k < bits; k++)
-			W[k] = __builtin_bswap64(codec_ld64(in + 8 * k));
-		in += 8 * bits;
-#pragma GCC unroll 32
-		for (unsigned f = 0; f < NF; f += per) {
-			uint64_t o = 0;
-#pragma GCC unroll 8
-			for (unsigned h = 0; h < per; h++) {
-				const unsigned pos = (f + h) * K, wi = pos / 64, off = pos % 64;
-				uint64_t x = W[wi] << off;
-				if (off + K > 64)
-					x |= W[wi + 1] >> (64 - off);
-				o |= tab[x >> (64 - K)] << (8 * E * h);
-			}
-			codec_st64(out, o);
-			out += 8;
-		}
-	}
-}
-
-/* The 64-index blocks of one int8 run whose table has all 2^bits entries; returns the blocks
- * done (0 when not applicable, not worth the table, or out of memory). */
-static size_t tflm_blocks(const uint8_t *in, size_t n, unsigned bits, const uint8_t *vt, uint8_t *out)
-{
-	const unsigned E = bits <= 3 ? 4 : 2, K = E * bits;
-	const size_t nblk = n / 64, entries = (size_t)1 << K;
-	if (nblk == 0 || n < 2 * entries || ((uintptr_t)in & 7) || ((uintptr_t)out & 7))
-		return 0;
-	uint64_t *tab = malloc(entries * 8);
-	if (!tab)
-		return 0;
-	const uint32_t m = (1u << bits) - 1;
-	if (E == 2) {
-		/* entry (a << bits | b) = vt[a] | vt[b] << 8, row by row */
-		const size_t V = (size_t)1 << bits;
-		for (size_t a = 0; a < V; a++) {
-			uint64_t *row = tab + (a << bits);
-			const uint64_t lo = vt[a];
-			for (size_t b = 0; b < V; b++)
-				row[b] = lo | (uint64_t)vt[b] << 8;
-		}
-	} else {
-		/* E == 4, bits <= 3: from the (at most 64) pairs, entry (A << 2bits | B) =
-		 * pair[A] | pair[B] << 16 */
-		uint64_t pair[64];
-		const size_t P = (size_t)1 << (2 * bits);
-		for (size_t j = 0; j < P; j++)
-			pair[j] = (uint64_t)vt[j >> bits] | (uint64_t)vt[j & m] << 8;
-		for (size_t A = 0; A < P; A++) {
-			uint64_t *row = tab + (A << (2 * bits));
-			for (size_t B = 0; B < P; B++)
-				row[B] = pair[A] | pair[B] << 16;
-		}
-	}
-	switch (bits) {
-	case 1: tflm_blk64(in, nblk, 1, 4, tab, out); break;
-	case 2: tflm_blk64(in, nblk, 2, 4, tab, out); break;
-	case 3: tflm_blk64(in, nblk, 3, 4, tab, out); break;
-	case 4: tflm_blk64(in, nblk, 4, 2, tab, out); break;
-	case 5: tflm_blk64(in, nblk, 5, 2, tab, out); break;
-	case 6: tflm_blk64(in, nblk, 6, 2, tab, out); break;
-	default: tflm_blk64(in, nblk, 7, 2, tab, out); break;
-	}
-	free(tab);
-	return nblk;
-}
-
-/* Alternate axis, int8, an even channel count C: element pairs (2j, 2j+1) use channels (c, c+1)
- * with c even, so one 2^(2 bits)-entry table of int8 pairs per pair phase q = c/2 (C/2 tables);
- * P[t] points at the table of phase t % (C/2) for t < C/2 + 32, so that a block of 64 indices
- * starting at phase q0 uses P[q0 .. q0+31]. */
-static inline __attribute__((always_inline)) void tflm_blk64_alt(const uint8_t *in, size_t nblk, const unsigned bits,
-								  const uint16_t *const *P, size_t half, uint8_t *out)
-{
-	const unsigned K = 2 * bits;
-	size_t q0 = 0;
-	for (size_t b = 0; b < nblk; b++) {
-		uint64_t W[8];
-#pragma GCC unroll 8
-		for (unsigned k = 0; k < bits; k++)
-			W[k] = __builtin_bswap64(codec_ld64(in + 8 * k));
-		in += 8 * bits;
-		const uint16_t *const *Pq = P + q0;
-#pragma GCC unroll 32
-		for (unsigned f = 0; f < 32; f += 4) {
-			uint64_t o = 0;
-#pragma GCC unroll 8
-			for (unsigned h = 0; h < 4; h++) {
-				const unsigned pos = (f + h) * K, wi = pos / 64, off = pos % 64;
-				uint64_t x = W[wi] << off;
-				if (off + K > 64)
-					x |= W[wi + 1] >> (64 - off);
-				o |= (uint64_t)Pq[f + h][x >> (64 - K)] << (16 * h);
-			}
-			codec_st64(out, o);
-			out += 8;
-		}
-		q0 = (q0 + 32) % half;
-	}
-}
-
-/* Returns the 64-index blocks done on the alternate axis (0 when not applicable). */
-static size_t tflm_blocks_alt(const uint8_t *in, size_t n, unsigned bits, const uint8_t *table, size_t stride,
-			      size_t C, uint8_t *out)
-{
-	const size_t nblk = n / 64, V = (size_t)1 << bits, entries = V * V, half = C / 2;
-	if (nblk == 0 || C % 2 || stride < V || half > n / 2 / entries || ((uintptr_t)in & 7) ||
-	    ((uintptr_t)out & 7))
-		return 0;
-	uint16_t *tabs = malloc(half * entries * 2);
-	const uint16_t **P = malloc((half + 32) * sizeof *P);
-	if (!tabs || !P) {
-		free(tabs);
-		free(P);
-		return 0;
-	}
-	for (size_t q = 0; q < half; q++) {
-		const uint8_t *v0 = table + 2 * q * stride, *v1 = v0 + stride;
-		uint16_t *t = tabs + q * entries;
-		for (size_t a = 0; a < V; a++) {
-			uint16_t *row = t + (a << bits);
-			const uint16_t lo = v0[a];
-			for (size_t b = 0; b < V; b++)
-				row[b] = (uint16_t)(lo | v1[b] << 8);
-		}
-	}
-	for (size_t t = 0; t < half + 32; t++)
-		P[t] = tabs + (t % half) * entries;
-	switch (bits) {
-	case 1: tflm_blk64_alt(in, nblk, 1, P, half, out); break;
-	case 2: tflm_blk64_alt(in, nblk, 2, P, half, out); break;
-	case 3: tflm_blk64_alt(in, nblk, 3, P, half, out); break;
-	case 4: tflm_blk64_alt(in, nblk, 4, P, half, out); break;
-	case 5: tflm_blk64_alt(in, nblk, 5, P, half, out); break;
-	case 6: tflm_blk64_alt(in, nblk, 6, P, half, out); break;
-	default: tflm_blk64_alt(in, nblk, 7, P, half, out); break;
-	}
-	free(P);
-	free(tabs);
-	return nblk;
-}
-
-static int tflm_oct8_any(const uint8_t *in, size_t noct, unsigned bits, const uint8_t *tab, size_t stride,
-			 uint8_t *out)
-{
-	int check = stride < ((size_t)1 << bits);
-	switch (bits) {
-	case 1: return check ? tflm_oct8(in, noct, 1, tab, stride, 1, out) : tflm_oct8(in, noct, 1, tab, stride, 0, out);
-	case 2: return check ? tflm_oct8(in, noct, 2, tab, stride, 1, out) : tflm_oct8(in, noct, 2, tab, stride, 0, out);
-	case 3: return check ? tflm_oct8(in, noct, 3, tab, stride, 1, out) : tflm_oct8(in, noct, 3, tab, stride, 0, out);
-	case 4: return check ? tflm_oct8(in, noct, 4, tab, stride, 1, out) : tflm_oct8(in, noct, 4, tab, stride, 0, out);
-	case 5: return check ? tflm_oct8(in, noct, 5, tab, stride, 1, out) : tflm_oct8(in, noct, 5, tab, stride, 0, out);
-	case 6: return check ? tflm_oct8(in, noct, 6, tab, stride, 1, out) : tflm_oct8(in, noct, 6, tab, stride, 0, out);
-	default: return check ? tflm_oct8(in, noct, 7, tab, stride, 1, out) : tflm_oct8(in, noct, 7, tab, stride, 0, out);
-	}
-}
-
-enum codec_err codec_tflm_decode(const struct codec_tflm *t, const uint8_t *in, size_t in_len,
-				 const uint8_t *table, size_t table_len, uint8_t *out, size_t out_len,
-				 size_t count)
-{
-	if (!t || (!in && in_len) || !table || (!out && out_len))
-		return CODEC_ERR_NULL;
-	if (t->bits < 1 || t->bits > 7)
-		return CODEC_ERR_BITS;
-	const size_t esz = codec_tflm_elem_size(t->type);
-	if (!esz)
-		return CODEC_ERR_TYPE;
-	const size_t C = t->channels;
-	if (C == 0 || count % C)
-		return CODEC_ERR_GROUPS;
-	if (table_len == 0 || table_len % esz || (table_len / esz) % C)
-		return CODEC_ERR_TABLE_SIZE;
-	const size_t stride = table_len / esz / C;
-	if (C > 1 && stride > CODEC_TFLM_MAX_STRIDE)
-		return CODEC_ERR_TABLE_SIZE;
-	if (in_len != codec_packed_bytes(count, t->bits))
-		return CODEC_ERR_INPUT_SIZE;
-	if (count > SIZE_MAX / esz)
-		return CODEC_ERR_TOO_LARGE;
-	if (out_len < count * esz)
-		return CODEC_ERR_OUTPUT_SIZE;
-	if (count == 0)
-		return CODEC_OK;
-
-	const unsigned bits = t->bits;
-	const uint32_t mask = (1u << bits) - 1;
-	const size_t run = count / C;
-	size_t start = 0;
-	if (esz == 1 && (C == 1 || (!t->alt_axis && run % 8 == 0))) {
-		/* int8 fast path: whole groups of 8 indices per channel run */
-		const size_t oct = run / 8;
-		for (size_t c = 0; c < C; c++) {
-			const uint8_t *src = in + c * oct * bits;
-			uint8_t *dst = out + c * run;
-			size_t nb = stride >= ((size_t)1 << bits) ? tflm_blocks(src, run, bits, table + c * stride, dst) : 0;
-			if (tflm_oct8_any(src + nb * 8 * bits, oct - nb * 8, bits, table + c * stride, stride, dst + nb * 64))
-				return CODEC_ERR_INDEX;
-		}
-		if (C > 1)
-			return CODEC_OK;
-		start = oct * 8; /* C == 1: the tail continues at a byte boundary */
-	}
-	size_t ch = 0;
-	if (esz == 1 && C > 1 && t->alt_axis) {
-		/* int8 alternate axis: whole 64-index blocks through per-phase pair tables */
-		start = tflm_blocks_alt(in, count, bits, table, stride, C, out) * 64;
-		ch = start % C;
-	}
-	uint32_t acc = 0;
-	unsigned have = 0;
-	size_t pos = codec_packed_bytes(start, bits), in_run = start;
-	for (size_t i = start; i < count; i++) {
-		if (have < bits) {
-			acc = (acc << 8) | in[pos++];
-			have += 8;
-		}
-		have -= bits;
-		uint32_t idx = (acc >> have) & mask;
-		if (idx >= stride)
-			return CODEC_ERR_INDEX;
-		const uint8_t *src = table + (ch * stride + idx) * esz;
-		uint8_t *dst = out + i * esz;
-		if (esz == 1)
-			*dst = *src;
-		else
-			memcpy(dst, src, esz);
-		if (t->alt_axis) {
-			if (++ch == C)
-				ch = 0;
-		} else if (++in_run == run) {
-			in_run = 0;
-			ch++;
-		}
-	}
 	return CODEC_OK;
 }

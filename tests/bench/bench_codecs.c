@@ -112,6 +112,65 @@ TEST(bench, codec_tflm_int8)
 	free(out);
 }
 
+/* Every TFLM output size (int16, int32/float32, int64; bool is int8's), widths 1, 4 and 7, the
+ * three layouts, one-shot (tables built in the call) and prepared (built before), 256 Ki
+ * elements (8-byte outputs: 2 MiB); int8 with the input and output one byte off. */
+TEST(bench, codec_tflm_types)
+{
+	const size_t n = N / 4;
+	uint8_t *outb = malloc(n * 8 + 16);
+	REQUIRE(outb);
+	static const enum codec_tflm_type types[] = {CODEC_TFLM_INT8, CODEC_TFLM_INT16, CODEC_TFLM_INT32,
+						     CODEC_TFLM_INT64};
+	static const char *const tname[] = {"int8 unaligned", "int16", "int32", "int64"};
+	static const unsigned widths[3] = {1, 4, 7};
+	for (unsigned ti = 0; ti < 4; ti++) {
+		const size_t esz = codec_tflm_elem_size(types[ti]);
+		const unsigned off = ti == 0; /* int8: both buffers one byte off */
+		for (unsigned mode = 0; mode < 3; mode++) {
+			for (unsigned wi = 0; wi < 3; wi++) {
+				const unsigned bits = widths[wi];
+				const size_t C = mode == 0 ? 1 : 16, stride = (size_t)1 << bits;
+				const size_t in_len = codec_packed_bytes(n, bits);
+				uint8_t *inb = rand_bytes(in_len + 1), *table = rand_bytes(stride * C * esz);
+				REQUIRE(inb && table);
+				uint8_t *in = inb + off, *out = outb + off;
+				memmove(in, inb, in_len);
+				struct codec_tflm t = {bits, types[ti], C, mode == 2};
+				for (unsigned prep = 0; prep < 2; prep++) {
+					struct codec_tflm_prepared *pp = NULL;
+					if (prep)
+						REQUIRE(codec_tflm_prepare(&pp, &t, table, stride * C * esz, n) == CODEC_OK);
+					uint64_t t0 = hal_instret();
+					enum codec_err e = prep ? codec_tflm_decode_prepared(pp, in, in_len, out, n * esz)
+								: codec_tflm_decode(&t, in, in_len, table, stride * C * esz,
+										    out, n * esz, n);
+					uint64_t t1 = hal_instret();
+					codec_tflm_release(pp);
+					CHECK_EQ(e, CODEC_OK);
+					size_t bad = 0;
+					for (size_t i = 0; i < n; i++) {
+						size_t bit = i * bits;
+						unsigned v = (unsigned)in[bit / 8] << 8 | (bit / 8 + 1 < in_len ? in[bit / 8 + 1] : 0u);
+						unsigned idx = (v >> (16 - bit % 8 - bits)) & ((1u << bits) - 1);
+						size_t ch = C == 1 ? 0 : mode == 1 ? i / (n / C) : i % C;
+						bad += memcmp(out + i * esz, table + (ch * stride + idx) * esz, esz) != 0;
+					}
+					CHECK_EQ(bad, 0);
+					char name[80];
+					snprintf(name, sizeof name, "tflm %u-bit to %s%s%s", bits, tname[ti],
+						 mode == 0 ? "" : mode == 1 ? " per channel" : " alt axis",
+						 prep ? " prepared" : "");
+					report(name, t1 - t0, n);
+				}
+				free(inb);
+				free(table);
+			}
+		}
+	}
+	free(outb);
+}
+
 TEST(bench, codec_sparse)
 {
 	size_t mask_len = N / 8;

@@ -8,8 +8,39 @@ import struct
 SLOTS = 43
 NBYTES = 86
 QNAN, PINF, NINF = 0x7e00, 0x7c00, 0xfc00
-MODES = {0x01: 'plain', 0x60: 'odd', 0x0a: 'exp2', 0xc9: 'log2', 0xc5: 'sqrt',
-         0x1c9: 'recip', 0x1c5: 'rsqrt'}
+# mode word bits (docs/actlut.md): 7 float split, 6 |x|, 5 sign of x to the output, 1 integer
+# split, 3:2 transfer of the split's integer part (2 whole, 1 half), 8 (anefw) transfer negated;
+# bit 0 seen but without effect; bits 4 and 9..15 unknown
+FSPLIT, ABS, SIGN, ISPLIT, NEG, KNOWN = 0x80, 0x40, 0x20, 0x02, 0x100, 0x1ef
+
+
+def mode_kind(m):
+    """the kind a mode word decodes to, or raises ValueError with the error's name"""
+    xfer = (m >> 2) & 3
+    fs, is_ = bool(m & FSPLIT), bool(m & ISPLIT)
+    if m & ~KNOWN:
+        raise ValueError('mode')
+    if (m & SIGN) and not (m & ABS):
+        raise ValueError('mode bits')
+    if fs and is_:
+        raise ValueError('mode bits')
+    if fs and not (m & ABS):
+        raise ValueError('mode bits')
+    if (fs or is_) != (xfer != 0):
+        raise ValueError('mode bits')
+    if (m & NEG) and not fs:
+        raise ValueError('mode')
+    if is_ and xfer != 2:
+        raise ValueError('mode')
+    if fs and xfer == 3:
+        raise ValueError('mode')
+    if fs:
+        return ('recip' if m & NEG else 'log2') if xfer == 2 else ('rsqrt' if m & NEG else 'sqrt')
+    if is_:
+        return 'exp2'
+    if m & ABS:
+        return 'odd' if m & SIGN else 'even'
+    return 'plain'
 
 
 def is_nan(h): return (h & 0x7c00) == 0x7c00 and (h & 0x3ff) != 0
@@ -78,18 +109,21 @@ class Record:
             raise ValueError('nan')
         if any(is_inf(v) for v in s[4:41]):
             raise ValueError('inf coefficient')
-        if key(s[0]) > key(s[1]) or key(s[2]) > key(s[3]):
+        if key(s[0]) > key(s[1]):
             raise ValueError('clamp order')
         self.scale = s[41]
         if not (self.scale <= 20 or self.scale == 64):
             raise ValueError('scale')
-        if s[42] not in MODES:
-            raise ValueError('mode')
-        self.kind = MODES[s[42]]
+        self.mode = s[42]
+        self.kind = mode_kind(self.mode)
         if self.scale == 64:
-            if self.kind != 'plain':
+            if self.mode & (FSPLIT | ISPLIT):
                 raise ValueError('linear mode word')
             self.kind = 'linear'
+        if (self.mode & ABS) and key(s[1]) < 0:
+            raise ValueError('mode slots')
+        if (self.mode & FSPLIT) and key(s[1]) <= 0:
+            raise ValueError('mode slots')
         self.knot = [fix(h, 24) for h in s[4:37]]
 
     # --- pieces, all values as integers at 2^-48 (v at 2^-24) ---
@@ -105,6 +139,8 @@ class Record:
         else:
             y = (0 if vinf else ma * V * (1 << (ea + 24))) + mb * (1 << (eb + 48))
         lo, hi = s[2], s[3]
+        if key(lo) > key(hi):  # end values of a decreasing function
+            lo, hi = hi, lo
         if is_inf(lo):
             if not lo & 0x8000:
                 return 0, 1
@@ -154,68 +190,66 @@ class Record:
             e -= 1
         return m, e + 11
 
-    def eval(self, x):
-        if is_nan(x):
-            return QNAN
-        s, k = self.s, self.kind
-        lo, hi = s[0], s[1]
-        vinf_of = lambda h: (-1 if h & 0x8000 else 1) if is_inf(h) else 0
-        if k == 'linear':
-            x = self.clamp(x, lo, hi)
-            vi = vinf_of(x)
-            V = 0 if vi else fix(x, 24)
-            return self.fin(self.tail(not (vi < 0 or V < 0), V, vi), -48)
-        if k == 'plain':
-            x = self.clamp(x, lo, hi)
-            vi = vinf_of(x)
-            return self.fin(self.core(0 if vi else fix(x, 24), vi, 16), -48)
-        if k == 'odd':
-            sign = x & 0x8000
-            a = self.clamp(x & 0x7fff, lo, hi)
-            vi = vinf_of(a)
-            r = self.fin(self.core(0 if vi else fix(a, 24), vi, 0), -48)
-            return r if is_nan(r) else r ^ sign
-        if k == 'exp2':
-            x = self.clamp(x, lo, hi)
-            if is_inf(x):
-                return 0 if x & 0x8000 else PINF
-            V = fix(x, 24)
-            n = V >> 24
-            return self.fin(self.core(V - (n << 24), 0, 0), -48 + n)
-        if k in ('log2', 'recip'):
-            x = self.clamp(x, lo, hi)
-            sign = x & 0x8000
-            rc = k == 'recip'
-            if (x & 0x7fff) == 0:
-                return (sign | PINF) if rc else NINF
-            if sign and not rc:
-                return QNAN
-            if is_inf(x):
-                return sign if rc else PINF
-            m, e = self.split(x)
-            V = (m << 13) - (1 << 23)
-            y, inf = self.core(V, 0, 0)
-            if rc:
-                return self.fin((y, inf), -48 - e) ^ sign
+    def fsplit(self, a):
+        m, e = self.split(a)
+        xfer = (self.mode >> 2) & 3
+        neg = bool(self.mode & NEG)
+        if xfer == 2:  # m in [0.5, 1), v = m - 0.5
+            y, inf = self.core((m << 13) - (1 << 23), 0, 0)
+            if neg:
+                return self.fin((y, inf), -48 - e)
             if not inf:
                 y += e << 48
             return self.fin((y, inf), -48)
-        # sqrt / rsqrt
-        x = self.clamp(x, lo, hi)
-        rs = k == 'rsqrt'
-        if (x & 0x7fff) == 0:
-            return PINF if rs else 0
-        if x & 0x8000:
-            return QNAN
-        if is_inf(x):
-            return 0 if rs else PINF
-        m, e = self.split(x)
         V = m << 13
         if e & 1:
             V *= 2
             e -= 1
-        r = self.core(V, 0, 0)
-        return self.fin(r, -48 - e // 2 if rs else -48 + e // 2)
+        return self.fin(self.core(V, 0, 0), -48 - e // 2 if neg else -48 + e // 2)
+
+    def eval(self, x):
+        if is_nan(x):
+            return QNAN
+        s, md = self.s, self.mode
+        lo, hi = s[0], s[1]
+        sign = x & 0x8000
+        if md & FSPLIT:
+            xfer = (md >> 2) & 3
+            neg = bool(md & NEG)
+            if (x & 0x7fff) == 0:
+                sign = 0
+            if sign and not (md & SIGN):
+                return 0
+            a = self.clamp(x & 0x7fff, lo, hi)
+            if (a & 0x7fff) == 0:
+                r = NINF if (xfer == 2 and not neg) else (PINF if neg else 0)
+            elif is_inf(a):
+                r = 0 if neg else PINF
+            else:
+                r = self.fsplit(a)
+            return r ^ sign
+        if md & ABS:
+            a = self.clamp(x & 0x7fff, lo, hi)
+        else:
+            a = self.clamp(x, lo, hi)
+            sign = 0
+        vi = (-1 if a & 0x8000 else 1) if is_inf(a) else 0
+        if md & ISPLIT:
+            if vi:
+                r = 0 if vi < 0 else PINF
+            else:
+                V = fix(a, 24)
+                n = V >> 24
+                r = self.fin(self.core(V - (n << 24), 0, 0), -48 + n)
+        elif self.kind == 'linear':
+            V = 0 if vi else fix(a, 24)
+            r = self.fin(self.tail(not (vi < 0 or V < 0), V, vi), -48)
+        else:
+            off = 0 if md & ABS else 16
+            r = self.fin(self.core(0 if vi else fix(a, 24), vi, off), -48)
+        if (md & SIGN) and not is_nan(r):
+            r ^= sign
+        return r
 
     def table(self):
         return [self.eval(x) for x in range(65536)]

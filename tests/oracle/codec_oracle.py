@@ -73,12 +73,19 @@ def affine_decode(qbytes, qtype, scale_bits, zp_bytes, channels):
     return f16_bits(s * (q - z))
 
 
-def blockwise_decode(qbytes, qtype, block, scale_bits, offset_bits):
-    """w = scale[b] * (q - offset[b]) per contiguous block b (offset fp16, optional)."""
+def blockwise_decode(qbytes, qtype, block, scale_bits, offset_bits, offset_type="fp16"):
+    """w = scale[b] * (q - offset[b]) per contiguous block b. The offset is optional; it is fp16
+    bit patterns (offset_type "fp16") or raw int8 / uint8 bytes (Core ML's
+    constexpr_blockwise_shift_scale keeps it in the data's type)."""
     q = q_values(qbytes, qtype)
     b = np.arange(len(q)) // block
     s = f16_values(scale_bits)[b]
-    o = f16_values(offset_bits)[b] if offset_bits is not None else np.zeros(len(q))
+    if offset_bits is None:
+        o = np.zeros(len(q))
+    elif offset_type == "fp16":
+        o = f16_values(offset_bits)[b]
+    else:
+        o = q_values(bytes(offset_bits), offset_type)[b]
     return f16_bits(s * (q - o))
 
 
@@ -172,7 +179,7 @@ def fp16_to_e5m2_all(saturate):
 
 
 # ---------------- TFLM LUT bitstrings ----------------
-TFLM_TYPES = {"int8": 1, "int16": 2, "int32": 4, "float32": 4}
+TFLM_TYPES = {"int8": 1, "int16": 2, "int32": 4, "float32": 4, "int64": 8, "bool": 1}
 
 
 def pack_msb_first(indices, bits):

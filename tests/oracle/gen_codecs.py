@@ -7,7 +7,7 @@ with the expected output as the last blob. Parameters and blobs per decoder:
   palette:   bits vector groups count        | indices lut(fp16) expected(fp16)
   sparse:    count                           | mask values(fp16) expected(fp16)
   affine:    type(0 int8,1 uint8) channels count has_zp | q scale(fp16) zp expected
-  blockwise: type block count has_offset     | q scale(fp16) offset(fp16) expected
+  blockwise: type block count has_offset (0 none, 1 fp16, 2 int8, 3 uint8) | q scale(fp16) offset(fp16) expected
   tflm:      bits type(0..3) channels alt count | bitstring table expected
 fp8 tables (raw): e4m3_to_fp16.bin, e5m2_to_fp16.bin (256 u16), fp16_to_{e4m3,e5m2}_{nan,sat}.bin
 (65536 bytes, indexed by the fp16 pattern).
@@ -130,24 +130,29 @@ def gen_blockwise(rng):
             off = np.array([O.f16_bits(np.array([v]))[0] for v in rng.integers(-130, 260, nblocks) / (1 << int(rng.integers(0, 4)))],
                            dtype=np.uint16).reshape(-1)
         tname = "int8" if qtype == 0 else "uint8"
-        exp = O.blockwise_decode(q.tobytes(), tname, block, scale, off)
+        otype = "fp16"
+        if has_off and rng.random() < 0.4:  # offsets in a quantized type: 2 = int8, 3 = uint8
+            has_off = int(rng.integers(2, 4))
+            otype = "int8" if has_off == 2 else "uint8"
+            off = rng.integers(0, 256, nblocks, dtype=np.uint32).astype(np.uint8)
+        exp = O.blockwise_decode(q.tobytes(), tname, block, scale, off.tobytes() if has_off >= 2 else off, otype)
         cases.append(case([qtype, block, count, has_off],
                           [q.tobytes(), scale.tobytes(), off.tobytes() if has_off else b"", exp.tobytes()]))
     return cases
 
 
-TFLM_NAMES = ["int8", "int16", "int32", "float32"]
+TFLM_NAMES = ["int8", "int16", "int32", "float32", "int64", "bool"]  # enum codec_tflm_type order
 
 
 def gen_tflm(rng):
     cases = []
     for _ in range(N_CASES):
         bits = int(rng.integers(1, 8))
-        tcode = int(rng.integers(0, 4)) if rng.random() < 0.5 else 0
+        tcode = int(rng.integers(0, 6)) if rng.random() < 0.5 else 0
         esz = O.TFLM_TYPES[TFLM_NAMES[tcode]]
         channels = 1 if rng.random() < 0.4 else int(rng.integers(1, 6))
         alt = int(channels > 1 and rng.random() < 0.5)
-        run = small_count(rng, 40)
+        run = small_count(rng, 40) if rng.random() < 0.9 else int(rng.integers(60, 700))  # some block runs
         count = run * channels
         stride = int(rng.integers(1, min(1 << bits, 128) + 1)) if rng.random() < 0.5 else min(1 << bits, 128)
         idx = rng.integers(0, stride, count)
@@ -214,20 +219,33 @@ def gen_cli(rng, d):
             args += " --channels %d" % channels
         wr(os.path.join(d, name + ".expect"), O.affine_decode(q.tobytes(), tname, scale, zp.tobytes() if zp is not None else None, channels).tobytes())
         lines.append("%s\t%s {D}/%s.q {OUT}" % (name, args, name))
-    # blockwise with and without offsets
-    for name, tname, block, with_off in (("blockwise_int8", "int8", 32, False), ("blockwise_uint8_off", "uint8", 16, True)):
+    # blockwise with and without offsets; offsets fp16 (--offset-type fp16) or in a quantized
+    # type (given, or by default the data's own type)
+    for name, tname, block, otype, flag in (("blockwise_int8", "int8", 32, None, None),
+                                            ("blockwise_uint8_off", "uint8", 16, "fp16", "fp16"),
+                                            ("blockwise_int8_qoff", "int8", 32, "int8", None),
+                                            ("blockwise_uint8_qoff", "uint8", 64, "uint8", None),
+                                            ("blockwise_int8_uoff", "int8", 8, "uint8", "uint8"),
+                                            ("blockwise_uint8_ioff", "uint8", 4, "int8", "int8")):
         nb = 100
         count = nb * block
         q = rng.integers(0, 256, count, dtype=np.uint32).astype(np.uint8)
         scale = rand_f16(rng, nb)
-        off = rand_f16(rng, nb) if with_off else None
+        off = None
+        if otype == "fp16":
+            off = rand_f16(rng, nb).tobytes()
+        elif otype:
+            off = rng.integers(0, 256, nb, dtype=np.uint32).astype(np.uint8).tobytes()
         wr(os.path.join(d, name + ".q"), q.tobytes())
         wr(os.path.join(d, name + ".scale"), scale.tobytes())
         args = "decode blockwise --type %s --count %d --block %d --scale {D}/%s.scale" % (tname, count, block, name)
-        if with_off:
-            wr(os.path.join(d, name + ".offset"), off.tobytes())
+        if otype:
+            wr(os.path.join(d, name + ".offset"), off)
             args += " --offset {D}/%s.offset" % name
-        wr(os.path.join(d, name + ".expect"), O.blockwise_decode(q.tobytes(), tname, block, scale, off).tobytes())
+        if flag:
+            args += " --offset-type %s" % flag
+        offv = np.frombuffer(off, dtype="<u2") if otype == "fp16" else off
+        wr(os.path.join(d, name + ".expect"), O.blockwise_decode(q.tobytes(), tname, block, scale, offv, otype or "fp16").tobytes())
         lines.append("%s\t%s {D}/%s.q {OUT}" % (name, args, name))
     # fp8 both ways, exhaustive
     codes = np.arange(256, dtype=np.uint8).tobytes()
@@ -245,7 +263,8 @@ def gen_cli(rng, d):
             lines.append("%s\tencode %s%s {D}/fp16_all.in {OUT}" % (name, kind, " --saturate" if sat else ""))
     # tflm: each width, the three channel layouts, all types
     for bits in range(1, 8):
-        for tname, channels, alt in (("int8", 1, 0), ("int16", 4, 0), ("int32", 3, 1), ("float32", 2, 0)):
+        for tname, channels, alt in (("int8", 1, 0), ("int16", 4, 0), ("int32", 3, 1), ("float32", 2, 0),
+                                     ("int64", 2, 1), ("bool", 1, 0), ("int16", 4, 1)):
             esz = O.TFLM_TYPES[tname]
             count = channels * 300
             stride = min(1 << bits, 128)

@@ -111,7 +111,10 @@ decode blockwise --type uint8 --count 2 --block 2 --scale @two --offset @odd @tw
 decode e4m3 @two
 decode e5m2 @missing @out
 decode tflm --bits 8 --count 4 --type int8 --table @lut32 @two @out
-decode tflm --bits 3 --count 4 --type int64 --table @lut32 @two @out
+decode tflm --bits 3 --count 4 --type int4 --table @lut32 @two @out
+decode blockwise --type int8 --count 2 --block 2 --scale @two --offset @two --offset-type int16 @two @out
+decode blockwise --type int8 --count 2 --block 2 --scale @two --offset-type int8 @two @out
+decode blockwise --type int8 --count 2 --block 1 --scale @lut32 --offset @odd --offset-type int8 @two @out
 decode tflm --bits 3 --count 4 --type int16 --table @odd @two @out
 decode tflm --bits 4 --count 4 --type int8 --table @lut32 --channels 3 @two @out
 decode tflm --bits 4 --count 4 --type int8 --table @odd --channels 2 --alt-axis @two @out

@@ -140,7 +140,7 @@ bad() { # NAME EXPECTED-TEXT ARGS...
 		t_fail "actlut.cli.$name" "exit $rc: $out"
 	fi
 }
-head -c 86 /dev/zero > "$work/zero.rec"                 # mode word 0: unknown
+head -c 84 /dev/zero > "$work/zero.rec"; printf '\x10\x00' >> "$work/zero.rec"   # mode word 0x10: bit 4, no known meaning
 printf 'short' > "$work/short.rec"
 t_check actlut.cli.build_ok_record "$TOOL" lut-build tanh "$work/ok.rec"
 bad missing_args "needs" lut-eval
@@ -149,7 +149,25 @@ bad short_record "no 86-byte record" lut-eval "$work/short.rec" "$work/o"
 bad offset_past_end "no 86-byte record" lut-eval "$work/ok.rec" "$work/o" --offset 1
 bad offset_huge "offset" lut-eval "$work/ok.rec" "$work/o" --offset 0x1ffffffffffffffff
 bad offset_garbage "offset" lut-eval "$work/ok.rec" "$work/o" --offset zz
-bad bad_mode "unknown mode word" lut-eval "$work/zero.rec" "$work/o"
+bad bad_mode "no known meaning" lut-eval "$work/zero.rec" "$work/o"
+# malformed records are refused by name (issue 14): bits that contradict each other (0x21: the
+# sign restored but never taken off), a float split whose input clamp admits no positive value,
+# a NaN end value
+mkrec='
+import struct, sys
+s = [0] * 43
+s[1], s[41], s[42] = int(sys.argv[2], 0), 3, int(sys.argv[3], 0)
+s[2] = int(sys.argv[4], 0) if len(sys.argv) > 4 else 0
+open(sys.argv[1], "wb").write(struct.pack("<43H", *s))
+'
+"$PYTHON" -c "$mkrec" "$work/m21.rec" 0x7c00 0x21
+"$PYTHON" -c "$mkrec" "$work/sqrtneg.rec" 0x8000 0xc5
+"$PYTHON" -c "$mkrec" "$work/nanend.rec" 0x7c00 0x01 0x7e00
+"$PYTHON" -c "$mkrec" "$work/recipshape.rec" 0x7c00 0x1e9 0x7c00
+bad mode_bits_contradict "contradict each other" lut-eval "$work/m21.rec" "$work/o"
+bad mode_contradicts_clamp "contradicts the input clamp" lut-eval "$work/sqrtneg.rec" "$work/o"
+bad nan_end_value "NaN in a clamp, end value" lut-eval "$work/nanend.rec" "$work/o"
+t_check actlut.cli.recip_shape_0_inf_inf_0_evaluates "$TOOL" lut-eval "$work/recipshape.rec" "$work/o"
 bad unknown_func "unknown function" lut-build frobnicate "$work/o"
 bad bad_domain "domain" lut-build sigmoid --domain 1:abc "$work/o"
 bad reversed_domain "domain" lut-build sigmoid --domain 2:1 "$work/o"

@@ -187,6 +187,51 @@ TEST(codec, blockwise_offset_semantics)
 	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 2, off, 2, out, 4), CODEC_ERR_SCALE);
 }
 
+/* Offsets in the data's own type (Core ML's layout) decode exactly as the same values given as
+ * fp16 offsets: every offset byte, every q byte, both data types, both offset types, short
+ * blocks (direct rounding) and long ones (tables). */
+TEST(codec, blockwise_quantized_offsets_match_fp16)
+{
+	static uint8_t q[512];
+	static uint16_t a[512], b[512];
+	uint16_t scale[2] = {0x2e66 /* 0.1 */, 0xb555 /* -0.333 */};
+	for (unsigned i = 0; i < 512; i++)
+		q[i] = (uint8_t)(i * 7 + 3);
+	int bad = 0;
+	for (unsigned dt = 0; dt < 2; dt++)
+		for (unsigned ot = 1; ot <= 2; ot++)
+			for (unsigned v = 0; v < 256; v++)
+				for (unsigned blk = 8; blk <= 256; blk *= 32) { /* 8: direct; 256: table */
+					struct codec_blockwise bw = {dt ? CODEC_Q_UINT8 : CODEC_Q_INT8, blk};
+					uint8_t o8[2] = {(uint8_t)v, (uint8_t)(255 - v)};
+					uint16_t o16[2];
+					for (unsigned k = 0; k < 2; k++) {
+						int32_t iv = ot == CODEC_OFF_INT8 ? (int8_t)o8[k] : o8[k];
+						o16[k] = fp16_from_scaled(iv, 0); /* exact: |iv| <= 255 */
+					}
+					size_t n = 2 * blk;
+					bad += codec_blockwise_decode_typed(&bw, q, n, scale, 2, o8, (enum codec_offset_type)ot, 2,
+									    a, n) != CODEC_OK;
+					bad += codec_blockwise_decode(&bw, q, n, scale, 2, o16, 2, b, n) != CODEC_OK;
+					bad += memcmp(a, b, n * 2) != 0;
+				}
+	CHECK_EQ(bad, 0);
+	/* and the typed decoder is not blind to its offsets: int8 0xff is -1, uint8 0xff is 255 */
+	struct codec_blockwise bw = {CODEC_Q_UINT8, 1};
+	const uint8_t q1[1] = {1}, off1[1] = {0xff};
+	uint16_t one = 0x3c00, r;
+	CHECK_EQ(codec_blockwise_decode_typed(&bw, q1, 1, &one, 1, off1, CODEC_OFF_INT8, 1, &r, 1), CODEC_OK);
+	CHECK_EQ(r, 0x4000); /* 1 - (-1) = 2 */
+	CHECK_EQ(codec_blockwise_decode_typed(&bw, q1, 1, &one, 1, off1, CODEC_OFF_UINT8, 1, &r, 1), CODEC_OK);
+	CHECK_EQ(r, 0xdbf0); /* 1 - 255 = -254 */
+	CHECK_EQ(codec_blockwise_decode_typed(&bw, q1, 1, &one, 1, off1, (enum codec_offset_type)3, 1, &r, 1),
+		 CODEC_ERR_TYPE);
+	CHECK_EQ(codec_blockwise_decode_typed(&bw, q1, 1, &one, 1, off1, CODEC_OFF_INT8, 2, &r, 1),
+		 CODEC_ERR_TABLE_SIZE);
+	CHECK_EQ(codec_blockwise_decode_typed(&bw, q1, 1, &one, 1, NULL, CODEC_OFF_INT8, 0, &r, 1), CODEC_OK);
+	CHECK_EQ(r, 0x3c00);
+}
+
 TEST(codec, fp8_documented_points)
 {
 	/* E4M3FN: max 448 = 0x7e, NaN 0x7f, overflow by mode */

@@ -166,6 +166,88 @@ TEST(codec_fast, tflm_int8_every_width_and_axis)
 	teardown();
 }
 
+/* Every TFLM output type (element sizes 1, 2, 4, 8), every width, the three layouts (per tensor,
+ * per channel, alternate axis with an even and an odd channel count), input and output at an
+ * odd address, per-channel runs that start mid-byte: element by element against the bit reader,
+ * and a prepared decoder (used twice) against the one-shot decoder. */
+TEST(codec_fast, tflm_every_type_width_layout)
+{
+	REQUIRE(setup());
+	static const enum codec_tflm_type types[] = {CODEC_TFLM_INT8,  CODEC_TFLM_INT16, CODEC_TFLM_INT32,
+						     CODEC_TFLM_FLOAT32, CODEC_TFLM_INT64, CODEC_TFLM_BOOL};
+	const size_t n_all = 40000 - 40000 % 840; /* divisible by every channel count below */
+	uint8_t *table = malloc(8 * 128 * 8), *out = malloc(n_all * 8 + 64), *out2 = malloc(n_all * 8 + 64);
+	REQUIRE(table && out && out2);
+	for (size_t i = 0; i < 8 * 128 * 8; i++)
+		table[i] = (uint8_t)(i * 13 + 5);
+	size_t bad = 0, cases = 0;
+	for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+		const size_t esz = codec_tflm_elem_size(types[ti]);
+		for (unsigned bits = 1; bits <= 7; bits++) {
+			const size_t stride = (size_t)1 << bits;
+			for (unsigned mode = 0; mode < 5; mode++) {
+				/* 0 per tensor, 1 per channel (8), 2 per channel (7: runs start mid-byte),
+				 * 3 alternate axis (8), 4 alternate axis (5) */
+				static const size_t chans[5] = {1, 8, 7, 8, 5};
+				const size_t C = chans[mode];
+				const size_t count = mode == 0 ? n_all + 3 : n_all; /* a tail after the blocks */
+				const unsigned off = (bits + mode) & 1;
+				uint8_t *in = in_buf + off, *o = out + off;
+				const size_t nbytes = codec_packed_bytes(count, bits);
+				fill_random(in, nbytes);
+				struct codec_tflm t = {bits, types[ti], C, mode >= 3};
+				enum codec_err e = codec_tflm_decode(&t, in, nbytes, table, C * stride * esz, o, count * esz, count);
+				if (e != CODEC_OK) {
+					bad++;
+					continue;
+				}
+				for (size_t i = 0; i < count; i++) {
+					size_t ch = mode >= 3 ? i % C : i / (count / C);
+					bad += memcmp(o + i * esz, table + (ch * stride + msb_field(in, i, bits)) * esz, esz) != 0;
+				}
+				struct codec_tflm_prepared *pp;
+				REQUIRE(codec_tflm_prepare(&pp, &t, table, C * stride * esz, count) == CODEC_OK);
+				for (int rep = 0; rep < 2; rep++) {
+					memset(out2, 0xa5, count * esz + 8);
+					bad += codec_tflm_decode_prepared(pp, in, nbytes, out2 + 1 - off, count * esz) != CODEC_OK;
+					bad += memcmp(out2 + 1 - off, o, count * esz) != 0;
+				}
+				codec_tflm_release(pp);
+				cases++;
+			}
+		}
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(cases, 6 * 7 * 5);
+	/* the prepared decoder checks what it is given, and is not blind: a wrong value table
+	 * gives other results */
+	struct codec_tflm t = {3, CODEC_TFLM_INT16, 2, 0};
+	struct codec_tflm_prepared *pp;
+	CHECK_EQ(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2 + 2, 128), CODEC_ERR_TABLE_SIZE);
+	CHECK(pp == NULL);
+	CHECK_EQ(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2, 127), CODEC_ERR_GROUPS);
+	t.type = (enum codec_tflm_type)9;
+	CHECK_EQ(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2, 128), CODEC_ERR_TYPE);
+	t.type = CODEC_TFLM_INT16;
+	REQUIRE(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2, 128) == CODEC_OK);
+	CHECK_EQ(codec_tflm_decode_prepared(pp, in_buf, 47, out, 256), CODEC_ERR_INPUT_SIZE);
+	CHECK_EQ(codec_tflm_decode_prepared(pp, in_buf, 48, out, 255), CODEC_ERR_OUTPUT_SIZE);
+	CHECK_EQ(codec_tflm_decode_prepared(pp, in_buf, 48, out, 256), CODEC_OK);
+	codec_tflm_release(pp);
+	uint8_t other[32];
+	for (size_t i = 0; i < 32; i++)
+		other[i] = (uint8_t)~table[i];
+	REQUIRE(codec_tflm_prepare(&pp, &t, other, 32, 128) == CODEC_OK);
+	CHECK_EQ(codec_tflm_decode_prepared(pp, in_buf, 48, out2, 256), CODEC_OK);
+	CHECK(memcmp(out, out2, 256) != 0);
+	codec_tflm_release(pp);
+	codec_tflm_release(NULL);
+	free(table);
+	free(out);
+	free(out2);
+	teardown();
+}
+
 /* Exact reference for scale * (q - off), off = om * 2^oe, rounded once (fw/common/fp16). */
 static uint16_t ref_dequant(uint16_t scale, int q, int32_t om, int32_t oe)
 {

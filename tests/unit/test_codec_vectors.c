@@ -202,6 +202,10 @@ TEST(codec_vectors, affine)
 static enum codec_err blockwise_one(const struct acv_case *c, uint8_t *o, size_t n)
 {
 	struct codec_blockwise p = {(enum codec_qtype)c->p[0], c->p[1]};
+	if (c->p[3] >= 2) /* offsets in a quantized type: 2 int8, 3 uint8, one byte each */
+		return codec_blockwise_decode_typed(&p, c->b[0], c->bl[0], (const uint16_t *)c->b[1], c->bl[1] / 2,
+						    c->b[2], c->p[3] == 2 ? CODEC_OFF_INT8 : CODEC_OFF_UINT8,
+						    c->bl[2], (uint16_t *)o, n / 2);
 	return codec_blockwise_decode(&p, c->b[0], c->bl[0], (const uint16_t *)c->b[1], c->bl[1] / 2,
 				      c->p[3] ? (const uint16_t *)c->b[2] : NULL, c->bl[2] / 2, (uint16_t *)o,
 				      n / 2);

@@ -256,31 +256,64 @@ out:
 	return rc;
 }
 
+/* --offset-type: fp16, int8 or uint8; absent = the data's own type (Core ML's layout). */
+static int parse_offset_type(const char *cmd, const char *v, enum codec_qtype data, enum codec_offset_type *out)
+{
+	if (!v)
+		*out = data == CODEC_Q_INT8 ? CODEC_OFF_INT8 : CODEC_OFF_UINT8;
+	else if (!strcmp(v, "fp16"))
+		*out = CODEC_OFF_FP16;
+	else if (!strcmp(v, "int8"))
+		*out = CODEC_OFF_INT8;
+	else if (!strcmp(v, "uint8"))
+		*out = CODEC_OFF_UINT8;
+	else
+		return tool_usage_error(cmd, "--offset-type must be int8, uint8 or fp16");
+	return 0;
+}
+
 static int decode_blockwise(int argc, char **argv)
 {
 	const char *cmd = "decode blockwise";
-	struct opt opts[] = {{"type", 0, 0}, {"count", 0, 0}, {"block", 0, 0}, {"scale", 0, 0}, {"offset", 0, 0}, {0, 0, 0}};
+	struct opt opts[] = {{"type", 0, 0}, {"count", 0, 0}, {"block", 0, 0}, {"scale", 0, 0}, {"offset", 0, 0},
+			     {"offset-type", 0, 0}, {0, 0, 0}};
 	char *pos[2];
 	uint64_t count, block;
 	enum codec_qtype t;
+	enum codec_offset_type ot = CODEC_OFF_FP16;
 	if (parse_opts(cmd, argc, argv, opts, pos, 2) != 2)
-		return tool_usage_error(cmd, "usage: decode blockwise --type int8|uint8 --count E --block B --scale S [--offset O] IN OUT");
+		return tool_usage_error(cmd, "usage: decode blockwise --type int8|uint8 --count E --block B --scale S [--offset O [--offset-type int8|uint8|fp16]] IN OUT");
 	if (parse_qtype(cmd, get_str(opts, "type"), &t) || get_u64(cmd, opts, "count", MAX_COUNT, 0, 1, &count) ||
-	    get_u64(cmd, opts, "block", MAX_COUNT, 0, 1, &block))
+	    get_u64(cmd, opts, "block", MAX_COUNT, 0, 1, &block) ||
+	    parse_offset_type(cmd, get_str(opts, "offset-type"), t, &ot))
 		return 2;
 	if (!get_str(opts, "scale"))
 		return tool_usage_error(cmd, "missing --scale");
+	if (get_str(opts, "offset-type") && !get_str(opts, "offset"))
+		return tool_usage_error(cmd, "--offset-type without --offset");
 	struct bufs b = {0};
 	size_t q_len, nscale, noff = 0;
+	const void *off = NULL;
 	int rc = 1;
 	if (tool_read_file(pos[0], &b.in, &q_len) || read_fp16(cmd, get_str(opts, "scale"), &b.scale, &nscale))
 		goto out;
-	if (get_str(opts, "offset") && read_fp16(cmd, get_str(opts, "offset"), &b.offset, &noff))
-		goto out;
+	if (get_str(opts, "offset")) {
+		if (ot == CODEC_OFF_FP16) {
+			if (read_fp16(cmd, get_str(opts, "offset"), &b.offset, &noff))
+				goto out;
+			off = b.offset;
+		} else {
+			/* one byte per block */
+			if (tool_read_file(get_str(opts, "offset"), &b.aux8, &noff))
+				goto out;
+			off = b.aux8 ? (const void *)b.aux8 : (const void *)"";
+		}
+	}
 	if (!(b.out16 = alloc16(count)))
 		goto out;
 	struct codec_blockwise bw = {t, (size_t)block};
-	rc = decode_finish(cmd, codec_blockwise_decode(&bw, b.in, q_len, b.scale, nscale, b.offset, noff, b.out16, count), pos[1], b.out16, count);
+	rc = decode_finish(cmd, codec_blockwise_decode_typed(&bw, b.in, q_len, b.scale, nscale, off, ot, noff, b.out16, count),
+			   pos[1], b.out16, count);
 out:
 	free_bufs(&b);
 	return rc;
@@ -318,18 +351,19 @@ static int decode_tflm(int argc, char **argv)
 	char *pos[2];
 	uint64_t bits, count, channels;
 	if (parse_opts(cmd, argc, argv, opts, pos, 2) != 2)
-		return tool_usage_error(cmd, "usage: decode tflm --bits N --count E --type int8|int16|int32|float32 --table T [--channels C] [--alt-axis] IN OUT");
+		return tool_usage_error(cmd, "usage: decode tflm --bits N --count E --type int8|int16|int32|int64|float32|bool --table T [--channels C] [--alt-axis] IN OUT");
 	if (get_u64(cmd, opts, "bits", 7, 0, 1, &bits) || get_u64(cmd, opts, "count", MAX_COUNT, 0, 1, &count) ||
 	    get_u64(cmd, opts, "channels", MAX_COUNT, 1, 0, &channels))
 		return 2;
 	const char *ts = get_str(opts, "type");
-	static const char *const names[4] = {"int8", "int16", "int32", "float32"};
+	/* in enum codec_tflm_type order */
+	static const char *const names[6] = {"int8", "int16", "int32", "float32", "int64", "bool"};
 	int type = -1;
-	for (int i = 0; i < 4 && ts; i++)
+	for (int i = 0; i < 6 && ts; i++)
 		if (!strcmp(ts, names[i]))
 			type = i;
 	if (type < 0)
-		return tool_usage_error(cmd, "--type must be int8, int16, int32 or float32");
+		return tool_usage_error(cmd, "--type must be int8, int16, int32, int64, float32 or bool");
 	if (!get_str(opts, "table"))
 		return tool_usage_error(cmd, "missing --table");
 	struct bufs b = {0};

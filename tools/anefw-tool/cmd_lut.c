@@ -236,8 +236,10 @@ static const struct func funcs[] = {
 	{"exp2", B_MANT, f_exp2, ACTLUT_MODE_EXP2, 5, -25, 16, 0, INFINITY, 0, NULL},
 	{"log2", B_MANT, f_log2, ACTLUT_MODE_LOG2, 6, 0, INFINITY, -INFINITY, 0, 0, NULL},
 	{"sqrt", B_MANT, f_sqrt, ACTLUT_MODE_SQRT, 4, 0, INFINITY, 0, INFINITY, 0, NULL},
-	{"rsqrt", B_MANT, f_rsqrt, ACTLUT_MODE_RSQRT, 4, 0, INFINITY, 0, INFINITY, 0, NULL},
-	{"reciprocal", B_MANT, f_recip, ACTLUT_MODE_RECIP, 6, -INFINITY, INFINITY, -INFINITY, INFINITY, 0, NULL},
+	/* the shape of the compiler's records (issue 14): clamp [0, +inf] on |x|, end values +inf
+	 * (at 0) and 0 (at +inf), in that order: a decreasing function */
+	{"rsqrt", B_MANT, f_rsqrt, ACTLUT_MODE_RSQRT, 4, 0, INFINITY, INFINITY, 0, 0, NULL},
+	{"reciprocal", B_MANT, f_recip, ACTLUT_MODE_RECIP, 6, 0, INFINITY, INFINITY, 0, 0, NULL},
 };
 
 static int parse_double(const char *s, double *out)
