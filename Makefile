@@ -211,7 +211,7 @@ fuzz: fuzz-build
 # ---- generated test data (oracles) ----
 ORACLE_GENS := $(sort $(wildcard tests/oracle/gen_*.py))
 TESTDATA_STAMP := $(BUILD)/testdata/.stamp
-$(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) | $(DEPS_STAMP)
+$(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) $(wildcard tests/oracle/mkprog/*.desc) app/default.desc | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/testdata
 	$(Q)for g in $(ORACLE_GENS); do echo "  ORACLE  $$g"; $(PYTHON) $$g $(BUILD)/testdata || exit 1; done
 	$(Q)touch $@

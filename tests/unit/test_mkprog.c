@@ -9,6 +9,7 @@
  */
 #include "tests/unit/tsession.h"
 #include "fw/actlut/actlut.h"
+#include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
 #include "tools/progdesc/progdesc.h"
 #include "fw/kunit/kunit.h"
@@ -342,4 +343,45 @@ TEST(mkprog, bad_descriptions_named)
 	CHECK_EQ(pd_build(&d, progbuf, 0x200, &len), PD_E_TOO_LARGE);
 	CHECK_EQ(pd_build(&d, progbuf, sizeof progbuf, &len), PD_OK);
 	CHECK_STR(pd_err_name(PD_E_CIN), "desc-cin-differs-from-input");
+}
+
+/* Check what you program: a convolving TD of a kernel-unit program must read exactly one OCG
+ * through coefficient channel 0, with the TD's output channels; else a named refusal before
+ * anything runs. */
+static const char *run_patched(uint32_t addr, uint32_t delta)
+{
+	static struct pd_desc d;
+	static struct ldr_program p;
+	unsigned line;
+	size_t len = 0;
+	if (pd_parse(default_like, strlen(default_like), &d, &line) != PD_OK ||
+	    pd_build(&d, progbuf, sizeof progbuf, &len) != PD_OK ||
+	    ldr_load(progbuf, len, LDR_F_RAW, &p) != LDR_OK)
+		return "build-failed";
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	int found = 0;
+	ldr_writes_begin(&p, 0, &it);
+	while (ldr_writes_next(&it, &w))
+		if (w.addr == addr) {
+			uint8_t *q = progbuf + p.td_area_off + w.area_off;
+			le_wr32(q, le_rd32(q) + delta);
+			found = 1;
+		}
+	if (!found)
+		return "register-not-written";
+	struct anes_result res;
+	tsubmit(progbuf, len, LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL, NULL, &res);
+	return anes_result_name(&res);
+}
+
+TEST(mkprog, convolving_td_must_read_one_ocg)
+{
+	CHECK_STR(run_patched(H13_COEFF_BASEADDR(0), 0), "ok");
+	/* channel 0 starts 64 bytes into its OCG: no record's block */
+	CHECK_STR(run_patched(H13_COEFF_BASEADDR(0), 64), "kunit-td-weights-not-an-ocg");
+	/* one 64-byte unit short of its OCG */
+	CHECK_STR(run_patched(H13_COEFF_BFRSIZE(0), (uint32_t)-64), "kunit-td-weights-not-an-ocg");
+	/* 31 output channels over a 32-channel OCG */
+	CHECK_STR(run_patched(H13_COMMON_COUT, (uint32_t)-1), "kunit-ocg-channels-differ");
 }
