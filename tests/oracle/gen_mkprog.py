@@ -8,8 +8,10 @@ For app/default.desc and every tests/oracle/mkprog/*.desc this writes to OUT/mkp
                           model oracle's format (tests/oracle/gen_model.py): per element the
                           expected value and the tolerance, one fp16 ulp of the expected value
   NAME.ref.OUTPUT.npy     the expected value of each program output (float16, shape [C, H, W]),
-                          named as the container names its windows (output_0, output_1, ...):
-                          `make run` passes them to the firmware as ref:OUTPUT=PATH
+                          named as the container names its windows (output_0, output_1, ...)
+`gen_mkprog.py --refs DESC PREFIX` writes only DESC's PREFIX.OUTPUT.npy files: the Makefile
+writes build/default.ref.OUTPUT.npy so, and `make run` passes them to the firmware as
+ref:OUTPUT=PATH.
 
 The input is the one `anefw-tool run` and the firmware use when no input is given
 (docs/control-path.md, "Running programs on data": xorshift32 from seed 0x5eed0000 + BAR 5,
@@ -230,5 +232,16 @@ def main(out):
         f.write(''.join(n + '\n' for n in names))
 
 
+def refs(desc, prefix):
+    """PREFIX.OUTPUT.npy for each output of DESC (make run's references)."""
+    _, outs = run(open(desc).read())
+    for _, oname, y in outs:
+        if oname:
+            write_npy('%s.%s.npy' % (prefix, oname), y)
+
+
 if __name__ == '__main__':
-    main(sys.argv[1] if len(sys.argv) > 1 else 'build/testdata')
+    if len(sys.argv) == 4 and sys.argv[1] == '--refs':
+        refs(sys.argv[2], sys.argv[3])
+    else:
+        main(sys.argv[1] if len(sys.argv) > 1 else 'build/testdata')
