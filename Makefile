@@ -212,7 +212,7 @@ fuzz: fuzz-build
 # ---- generated test data (oracles) ----
 ORACLE_GENS := $(sort $(wildcard tests/oracle/gen_*.py))
 TESTDATA_STAMP := $(BUILD)/testdata/.stamp
-$(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) | $(DEPS_STAMP)
+$(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) $(wildcard tests/oracle/mkprog/*.desc) app/default.desc | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/testdata
 	$(Q)for g in $(ORACLE_GENS); do echo "  ORACLE  $$g"; $(PYTHON) $$g $(BUILD)/testdata || exit 1; done
 	$(Q)touch $@
@@ -221,15 +221,26 @@ $(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) | $(DEPS_STAMP)
 QEMU_RUN := bash scripts/qemu-run.sh --board $(BOARD)
 
 .PHONY: run debug test test-host test-target test-build bench soak clean distclean
-run: deps firmware $(BUILD)/default.hwx
-	$(Q)$(QEMU_RUN) $(B)/anefw.elf $(or $(ARGS),program=$(BUILD)/default.hwx)
+# make run: the default program on its seed-filled input, each output compared with the numpy
+# oracle's reference (ref:NAME=PATH; the firmware exits nonzero on a mismatch)
+DEFAULT_RUN = program=$(BUILD)/default.hwx $$(for f in $(BUILD)/default.ref.*.npy; do \
+	echo "ref:$$(echo $$f | sed 's/.*\.ref\.\(.*\)\.npy$$/\1/')=$$f"; done)
+run: deps firmware $(BUILD)/default.hwx $(BUILD)/default.ref.stamp
+	$(Q)$(QEMU_RUN) $(B)/anefw.elf $(or $(ARGS),$(DEFAULT_RUN))
 
-debug: deps firmware $(BUILD)/default.hwx
-	$(Q)$(QEMU_RUN) --gdb $(B)/anefw.elf $(or $(ARGS),program=$(BUILD)/default.hwx)
+debug: deps firmware $(BUILD)/default.hwx $(BUILD)/default.ref.stamp
+	$(Q)$(QEMU_RUN) --gdb $(B)/anefw.elf $(or $(ARGS),$(DEFAULT_RUN))
 
 # make run's built-in program: written from its description by the host tool (no binaries shipped)
 $(BUILD)/default.hwx: app/default.desc $(H)/anefw-tool
 	$(Q)$(H)/anefw-tool mkprog $< $@ >/dev/null
+
+# its references: the oracle's outputs (tests/oracle/gen_mkprog.py, from the description format)
+$(BUILD)/default.ref.stamp: app/default.desc tests/oracle/gen_mkprog.py | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)
+	$(Q)rm -f $(BUILD)/default.ref.*.npy
+	$(Q)$(PYTHON) tests/oracle/gen_mkprog.py --refs $< $(BUILD)/default.ref
+	$(Q)touch $@
 
 # `make test` covers both boards; `make test BOARD=x` only board x.
 ifeq ($(origin BOARD),command line)

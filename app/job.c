@@ -2,9 +2,11 @@
  * The firmware's main job, the application that wires every layer together: a banner (board,
  * exception level, memory map, C library) and then the pipeline: program=PATH is read over
  * semihosting, loaded, queued as one submission on the submission queue (fw/submit), run through
- * the control path on the engine (app/session), and its completion printed. in:NAME=PATH and
- * out:NAME=PATH read the program's input tensors from and write its outputs to host files over
- * semihosting, with the code `anefw-tool run` uses (app/tensorio.c), so both write the same bytes.
+ * the control path on the engine (app/session), and its completion printed (per TD a summary;
+ * trace=1: every register write and move too). in:NAME=PATH and out:NAME=PATH read the program's
+ * input tensors from and write its outputs to host files over semihosting, with the code
+ * `anefw-tool run` uses (app/tensorio.c), so both write the same bytes; ref:NAME=PATH compares an
+ * output with a reference file, one line each, and a mismatch makes the exit status 1.
  */
 #include "app/job.h"
 #include "app/session.h"
@@ -132,7 +134,7 @@ static int submit_via_queue(struct subq *q, struct anes *session, const uint8_t 
 
 /* Reads the program over semihosting, loads and validates it, prints the summary, then takes it
  * through the control path on the engine (the software model on boards without one) with the
- * default grants, printing what was programmed and moved (trace=0: per-TD summary only). */
+ * default grants, printing per TD what was programmed and moved (trace=1: every write and move). */
 static int run_program(const char *path, unsigned trace, int fault, const struct tio_req *req,
 		       unsigned nreq)
 {
@@ -240,16 +242,17 @@ static int cmdline_io(const char *cmdline, struct tio_req *req, unsigned *nreq)
 		while (*e && *e != ' ')
 			e++;
 		size_t n = (size_t)(e - s);
-		int out = n >= 4 && !strncmp(s, "out:", 4);
+		int out = n >= 4 && !strncmp(s, "out:", 4) ? TIO_OUT
+			  : n >= 4 && !strncmp(s, "ref:", 4) ? TIO_REF : TIO_IN;
 		if (out || (n >= 3 && !strncmp(s, "in:", 3))) {
 			size_t k = out ? 4 : 3;
 			if (*nreq >= TIO_MAX_IO) {
-				printf("run: %s: at most %u in:/out:\n", tio_err_name(TIO_E_TOO_MANY),
+				printf("run: %s: at most %u in:/out:/ref:\n", tio_err_name(TIO_E_TOO_MANY),
 				       TIO_MAX_IO);
 				return -1;
 			}
 			if (tio_parse_req(s + k, n - k, out, &req[*nreq]) != TIO_OK) {
-				printf("run: %s: %.*s (in:NAME=PATH, out:NAME=PATH)\n",
+				printf("run: %s: %.*s (in:NAME=PATH, out:NAME=PATH, ref:NAME=PATH)\n",
 				       tio_err_name(TIO_E_ARG), (int)n, s);
 				return -1;
 			}
@@ -283,7 +286,7 @@ int anefw_job(const char *cmdline)
 	}
 	if (cmdline_arg(cmdline, "program", path, sizeof path) == 0)
 		rc = run_program(path, cmdline_arg(cmdline, "trace", tr, sizeof tr) == 0 &&
-					       !strcmp(tr, "0") ? 0u : 1u, fault, req, nreq);
+					       !strcmp(tr, "1") ? 1u : 0u, fault, req, nreq);
 	else
 		printf("no program given (program=PATH)\n");
 	printf("anefw: done\n");

@@ -1,9 +1,11 @@
 /* Running a program on data (see tensorio.h). */
 #include "app/tensorio.h"
 #include "fw/common/fp16.h"
+#include "fw/common/le.h"
 #include "fw/common/outf.h"
 #include "hal/hal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +29,7 @@ static const char *const err_names[TIO_E__COUNT] = {
 	[TIO_E_RAW_SIZE] = "raw-size-mismatch",
 	[TIO_E_NOMEM] = "out-of-memory",
 	[TIO_E_NOT_RUN] = "output-not-produced",
+	[TIO_E_MISMATCH] = "output-mismatch",
 };
 
 const char *tio_err_name(enum tio_err e)
@@ -227,7 +230,7 @@ static void fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_wei
 	if (is_weights || !t || t->role != TNS_INPUT)
 		return; /* weights, the TD area; outputs and intermediates stay zero */
 	for (unsigned k = 0; k < x->nio; k++)
-		if (!x->io[k].out && x->io[k].ti == ti) {
+		if (x->io[k].out == TIO_IN && x->io[k].ti == ti) {
 			const struct tio_io *io = &x->io[k];
 			tio_place(t, io->npy ? &io->a : NULL, io->file, io->file_len, buf, g->size);
 			return;
@@ -327,6 +330,10 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 			return x->err;
 		}
 		unsigned role = x->t[ti].role;
+		if (r->out != TIO_IN && r->out != TIO_OUT && r->out != TIO_REF) {
+			fail(x, TIO_E_ARG, r->name, NULL);
+			return x->err;
+		}
 		if (!r->out && role != TNS_INPUT) {
 			fail(x, TIO_E_NOT_INPUT, r->name, tns_role_name(role));
 			return x->err;
@@ -345,8 +352,12 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 		io->out = r->out;
 		io->npy = is_npy(r->path);
 		memcpy(io->path, r->path, sizeof io->path);
-		if (!io->out && load_input(x, io) != TIO_OK)
+		if (io->out != TIO_OUT && load_input(x, io) != TIO_OK)
 			return x->err;
+		if (io->out == TIO_REF && io->npy && x->t[ti].fmt != H13_FMT_FP16) {
+			fail(x, TIO_E_DTYPE, io->path, "references are float16");
+			return x->err;
+		}
 	}
 	for (unsigned i = 0; i < x->nt; i++) {
 		const struct tns_tensor *t = &x->t[i];
@@ -354,7 +365,7 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 			continue;
 		int given = 0;
 		for (unsigned k = 0; k < x->nio; k++)
-			given |= !x->io[k].out && x->io[k].ti == (int)i;
+			given |= x->io[k].out == TIO_IN && x->io[k].ti == (int)i;
 		char s[64];
 		shape_text(t, s, sizeof s);
 		if (given)
@@ -368,6 +379,91 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 	return TIO_OK;
 }
 
+void tio_fmt3(double v, char *buf, size_t len)
+{
+	if (v != v) {
+		snprintf(buf, len, "nan");
+		return;
+	}
+	const char *sign = v < 0 ? "-" : "";
+	if (v < 0)
+		v = -v;
+	if (v >= 1e15) {
+		snprintf(buf, len, "%sinf", sign);
+		return;
+	}
+	uint64_t m = (uint64_t)(v * 1000.0 + 0.5); /* no float printf in the firmware's libc */
+	snprintf(buf, len, "%s%lu.%03lu", sign, (unsigned long)(m / 1000), (unsigned long)(m % 1000));
+}
+
+static double h2d(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	if (e == 31)
+		return m ? __builtin_nan("") : (h & 0x8000) ? -__builtin_inf() : __builtin_inf();
+	double v = e ? (double)(m + 1024) : (double)m;
+	int sh = (e ? e : 1) - 25;
+	for (; sh < 0; sh++)
+		v *= 0.5;
+	for (; sh > 0; sh--)
+		v *= 2.0;
+	return (h & 0x8000) ? -v : v;
+}
+
+void tio_compare(const uint8_t *out, const uint8_t *ref, uint64_t n, double *max_err, double *tol)
+{
+	double worst = 0.0, big = 1.0;
+	for (uint64_t i = 0; i < n; i++) {
+		double y = h2d(le_rd16(out + 2 * i)), r = h2d(le_rd16(ref + 2 * i));
+		double ar = r < 0 ? -r : r;
+		if (r == r && ar > big)
+			big = ar;
+		double d;
+		if (y != y || r != r)
+			d = (y != y && r != r) ? 0.0 : __builtin_inf();
+		else if (y == r)
+			d = 0.0; /* equal infinities too */
+		else
+			d = y > r ? y - r : r - y;
+		if (d != d)
+			d = __builtin_inf();
+		if (d > worst)
+			worst = d;
+	}
+	*max_err = worst;
+	*tol = big / 1024.0;
+}
+
+/* One reference: the captured output against the file's values, one line, MISMATCH an error. */
+static void compare_ref(struct tio *x, struct tio_io *io, const struct tns_tensor *t)
+{
+	size_t dn = (size_t)(t->nelem * t->elem);
+	uint8_t *dense = malloc(dn ? dn : 1), *ref = malloc(dn ? dn : 1);
+	if (!dense || !ref || t->elem != 2) {
+		fail(x, dense && ref ? TIO_E_DTYPE : TIO_E_NOMEM, t->name, NULL);
+		free(dense);
+		free(ref);
+		return;
+	}
+	tio_gather(t, io->captured, t->bytes, dense);
+	if (io->npy)
+		memcpy(ref, io->a.data, dn);
+	else
+		tio_gather(t, io->file, io->file_len, ref);
+	double err, tol;
+	char es[32], ts[32];
+	tio_compare(dense, ref, t->nelem, &err, &tol);
+	tio_fmt3(err, es, sizeof es);
+	tio_fmt3(tol, ts, sizeof ts);
+	int ok = err <= tol;
+	outf(x->out, x->ctx, "%s %s: %lu values, max abs error %s vs reference (tolerance %s): %s\n",
+	     tns_role_name(t->role), t->name, (unsigned long)t->nelem, es, ts, ok ? "ok" : "MISMATCH");
+	if (!ok)
+		x->err = TIO_E_MISMATCH;
+	free(dense);
+	free(ref);
+}
+
 enum tio_err tio_finish(struct tio *x)
 {
 	static uint8_t hdr[256];
@@ -378,6 +474,10 @@ enum tio_err tio_finish(struct tio *x)
 		const struct tns_tensor *t = &x->t[io->ti];
 		if (!io->captured) {
 			fail(x, TIO_E_NOT_RUN, t->name, NULL);
+			continue;
+		}
+		if (io->out == TIO_REF) {
+			compare_ref(x, io, t);
 			continue;
 		}
 		enum tio_err e;

@@ -50,25 +50,44 @@ enum tio_err {
 	TIO_E_RAW_SIZE,    /* raw-size-mismatch: a raw file not exactly the buffer's size */
 	TIO_E_NOMEM,       /* out-of-memory */
 	TIO_E_NOT_RUN,     /* output-not-produced: the submission did not complete */
+	TIO_E_MISMATCH,    /* output-mismatch: an output outside its reference's tolerance */
 	TIO_E__COUNT
 };
 const char *tio_err_name(enum tio_err e);
 
+/* A request's direction: an input file, an output file, or a reference an output is compared
+ * with (`--ref NAME=FILE`, the firmware's `ref:NAME=PATH`): the file, like an input's (.npy of
+ * the tensor's dtype and shape, or raw bytes in the buffer's layout), holds the values the output
+ * must have; after the run one line per reference,
+ *   "output NAME: N values, max abs error E vs reference (tolerance T): ok" (or "MISMATCH"),
+ * T = 2^-10 x max(1, max |reference|) (one fp16 ulp at the larger of 1 and the reference's
+ * largest magnitude); a mismatch is TIO_E_MISMATCH. */
+#define TIO_IN 0
+#define TIO_OUT 1
+#define TIO_REF 2
+
 struct tio_req {
 	char name[TNS_NAME_MAX];
 	char path[TIO_MAX_PATH];
-	int out; /* 1: an output request */
+	int out; /* TIO_IN, TIO_OUT or TIO_REF */
 };
 
-/* Splits "NAME=PATH" (at the first '='). Pure. */
+/* The comparison of one output with its reference (dense fp16 values, n of each): the largest
+ * |output - reference| (inf when exactly one of a pair is NaN) and the tolerance. Pure. */
+void tio_compare(const uint8_t *out, const uint8_t *ref, uint64_t n, double *max_err,
+		 double *tol);
+/* "1.234" (three decimals, rounded), "inf" or "nan". */
+void tio_fmt3(double v, char *buf, size_t len);
+
+/* Splits "NAME=PATH" (at the first '='); out is the direction (TIO_IN, TIO_OUT, TIO_REF). Pure. */
 enum tio_err tio_parse_req(const char *arg, size_t len, int out, struct tio_req *r);
 
 struct tio_io {
 	int ti;          /* tensor index */
-	int out;
+	int out;         /* TIO_IN, TIO_OUT or TIO_REF */
 	int npy;         /* the path ends in ".npy" */
 	char path[TIO_MAX_PATH];
-	uint8_t *file;   /* inputs: the file's bytes */
+	uint8_t *file;   /* inputs and references: the file's bytes */
 	size_t file_len;
 	struct npy_array a;
 	uint8_t *captured; /* outputs: the buffer after the run (the tensor's bytes) */

@@ -10,6 +10,7 @@
  * registers give the addresses here); each row access is checked against its range again.
  */
 #include "engine/model/compute.h"
+#include "fw/codec/codec.h"
 #include "fw/common/le.h"
 #include "fw/td/td.h"
 
@@ -199,8 +200,11 @@ void anem_l2_clear(struct anem *m)
 	}
 	free(m->acc);
 	free(m->wts);
-	m->acc = m->wts = NULL;
-	m->acc_len = m->wts_len = 0;
+	free(m->chv);
+	free(m->kh);
+	m->acc = m->wts = m->chv = NULL;
+	m->kh = NULL;
+	m->acc_len = m->wts_len = m->chv_len = m->kh_len = 0;
 }
 
 static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
@@ -427,6 +431,144 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	return ENG_OK;
 }
 
+static const struct mrange *find_range(const struct mrange *r, unsigned nr, unsigned kind,
+				       unsigned ch)
+{
+	for (unsigned i = 0; i < nr; i++)
+		if (r[i].kind == kind && r[i].ch == ch)
+			return &r[i];
+	return NULL;
+}
+
+/*
+ * The kernels of a TD whose weights are a kernel unit's OCG (docs/engine-model.md, "Kernels from
+ * the kernel unit"): coefficient channel 0 is the OCG, N = G x Cout output channels of S = its
+ * length / N bytes each. NE.KernelCfg says how each channel's kernel (Cin x Kh x Kw values, ci, ky,
+ * kx order) is stored: palettized (PalettizedBits-bit indices at o x S, decoded with fw/codec's
+ * codec_palette_decode and the palette stream's codebook), sparse (the OCG's masks first,
+ * ceil(per / 8) bytes each at o x M; then its values, popcount fp16 each at N x M + o x (S - M),
+ * decoded with codec_sparse_decode), or dense in KernelFmt at o x S (fp16, which is also what
+ * the firmware folded int8 weights to).
+ */
+static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
+			   unsigned cin, unsigned kh, unsigned kw)
+{
+	uint32_t kc = REG(H13_NE_KERNELCFG);
+	unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
+	unsigned pal = H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN), bits = H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS);
+	unsigned sparse = H13_GET(kc, H13_KERNELCFG_SPARSEFMT);
+	const struct mrange *c0 = find_range(r, nr, TD_R_COEFF, 0);
+	uint64_t per = (uint64_t)cin * kh * kw;
+	if (!c0 || !nout || c0->len % nout)
+		return fault(m, "coefficient channel 0 is not one OCG of the TD's output channels");
+	uint64_t S = c0->len / nout;
+	if ((pal || sparse) && kfmt != H13_KFMT_FP16)
+		return fault(m, "palettized or sparse weights that are not fp16");
+	if (pal && sparse)
+		return fault(m, "palettized and sparse weights at once not modelled");
+	if (per > SIZE_MAX / 2 || nout * per > SIZE_MAX / sizeof(float))
+		return ENG_E_NOMEM;
+	int e = grow(&m->wts, &m->wts_len, nout * per);
+	if (e)
+		return e;
+	if (m->kh_len < per) {
+		uint16_t *q = realloc(m->kh, (size_t)per * sizeof *q);
+		if (!q)
+			return ENG_E_NOMEM;
+		m->kh = q;
+		m->kh_len = (size_t)per;
+	}
+	uint16_t lut[256];
+	const struct codec_palette cp = {bits, 1, 1};
+	if (pal) {
+		const struct mrange *ps = find_range(r, nr, TD_R_STREAM, H13_KSTREAM_PALETTE);
+		if (!codec_palette_bits_ok(bits))
+			return fault(m, "NE.KernelCfg.PalettizedBits not a palette width");
+		if (!ps || ps->len != 2ull << bits)
+			return fault(m, "the palette stream is not one codebook of 2^PalettizedBits fp16");
+		int de = anem_dma_move(m, m->row[0], ps->cpu, (uint32_t)ps->len);
+		if (de)
+			return de;
+		for (unsigned j = 0; j < (1u << bits); j++)
+			lut[j] = le_rd16(m->row[0] + 2 * j);
+	}
+	uint64_t M = (per + 7) / 8;
+	if (sparse && (M > S || nout * M > c0->len))
+		return fault(m, "sparse masks do not fit the OCG");
+	for (uint64_t o = 0; o < nout; o++) {
+		const uint8_t *p = c0->cpu + o * S;
+		uint16_t *k = m->kh;
+		enum codec_err ce = CODEC_OK;
+		if (pal) {
+			uint64_t ib = (per * bits + 7) / 8;
+			if (ib > S)
+				return fault(m, "palette indices larger than an OCG channel");
+			ce = codec_palette_decode(&cp, p, (size_t)ib, lut, 1u << bits, k, (size_t)per);
+		} else if (sparse) {
+			const uint8_t *mask = c0->cpu + o * M;
+			const uint8_t *vals = c0->cpu + nout * M + o * (S - M);
+			uint64_t nv = 0;
+			for (uint64_t b = 0; b < M; b++)
+				nv += (unsigned)__builtin_popcount(mask[b]);
+			if (2 * nv > S - M)
+				return fault(m, "sparse values larger than an OCG channel");
+			/* the packed values, read little-endian into the decoder's input */
+			if (nv > ANEM_ROW_MAX)
+				return fault(m, "more sparse values than the model's row");
+			for (uint64_t j = 0; j < nv; j++)
+				m->hv[j] = le_rd16(vals + 2 * j);
+			ce = codec_sparse_decode(mask, (size_t)M, m->hv, (size_t)nv, k, (size_t)per);
+		} else {
+			unsigned elem = kfmt == H13_KFMT_FP16 ? 2u : kfmt <= H13_KFMT_UINT8 ? 1u : 0u;
+			if (!elem)
+				return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
+			if (per * elem > S)
+				return fault(m, "a kernel larger than an OCG channel");
+			for (uint64_t j = 0; j < per; j++)
+				k[j] = kfmt == H13_KFMT_FP16 ? le_rd16(p + 2 * j)
+				       : anem_f2h(kfmt == H13_KFMT_INT8 ? (float)(int8_t)p[j] : (float)p[j]);
+		}
+		if (ce != CODEC_OK)
+			return fault(m, codec_strerror(ce));
+		float *w = m->wts + o * per;
+		for (uint64_t j = 0; j < per; j++)
+			w[j] = h2f_table[k[j]];
+	}
+	return ENG_OK;
+}
+
+/* The per-channel post-scale and bias of a kernel-unit TD: N values from the start of each
+ * stream (fp16, or fp32 when the unit's section type is 4); 1 and 0 without the stream. */
+static int load_channel_vectors(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout)
+{
+	int e = grow(&m->chv, &m->chv_len, 2 * nout);
+	if (e)
+		return e;
+	static const unsigned stream[2] = {H13_KSTREAM_POSTSCALE, H13_KSTREAM_BIAS};
+	for (unsigned v = 0; v < 2; v++) {
+		float *dst = m->chv + v * nout;
+		const struct mrange *x = find_range(r, nr, TD_R_STREAM, stream[v]);
+		if (!x) {
+			for (uint64_t o = 0; o < nout; o++)
+				dst[o] = v ? 0.0f : 1.0f;
+			continue;
+		}
+		unsigned wide = m->ku.sec[ku_stream_section[stream[v]]].type == 4;
+		uint64_t need = nout * (wide ? 4u : 2u);
+		if (x->len < need)
+			return fault(m, "a per-channel stream shorter than the TD's output channels");
+		for (uint64_t o = 0; o < nout; o++) {
+			if (wide) {
+				uint32_t b = le_rd32(x->cpu + 4 * o);
+				memcpy(&dst[o], &b, sizeof b);
+			} else {
+				dst[o] = h2f_table[le_rd16(x->cpu + 2 * o)];
+			}
+		}
+	}
+	return ENG_OK;
+}
+
 /* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
  * W[g Cout + o][ci][ky][kx] x in[g][ci][y Sy - Py + ky][x Sx - Px + kx] (0 outside the input),
  * accumulated in fp32, then the activation and the PE as for elementwise TDs. */
@@ -447,7 +589,12 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		return fault(m, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
 		return fault(m, "a second PE source after a convolution not modelled");
-	int e = load_kernels(m, r, nr, (uint64_t)G * cout, cin, kh, kw);
+	/* a kernel-unit program (its streams name the unit): the kernel is the TD's OCG */
+	int ku = m->ku_ok;
+	int e = ku ? load_kernels_ku(m, r, nr, (uint64_t)G * cout, cin, kh, kw)
+		   : load_kernels(m, r, nr, (uint64_t)G * cout, cin, kh, kw);
+	if (!e && ku)
+		e = load_channel_vectors(m, r, nr, (uint64_t)G * cout);
 	if (e || (e = grow(&m->acc, &m->acc_len, (uint64_t)cout * W)))
 		return e;
 	uint64_t per = (uint64_t)cin * kh * kw;
@@ -496,8 +643,16 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 			for (unsigned o = 0; o < cout; o++) {
 				uint16_t *v = m->hv;
 				const float *a = m->acc + (uint64_t)o * W;
-				for (unsigned x = 0; x < W; x++)
-					v[x] = anem_f2h(a[x] * s->post);
+				if (ku) {
+					/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
+					uint64_t go = (uint64_t)g * cout + o, nall = (uint64_t)G * cout;
+					float ps = m->chv[go], b = m->chv[nall + go];
+					for (unsigned x = 0; x < W; x++)
+						v[x] = anem_f2h((a[x] * ps + b) * s->post);
+				} else {
+					for (unsigned x = 0; x < W; x++)
+						v[x] = anem_f2h(a[x] * s->post);
+				}
 				nonlinear(m, s, v, W, act);
 				if (s->pe) {
 					for (unsigned x = 0; x < W; x++)

@@ -304,28 +304,32 @@ static void prepare_table(struct anem *m)
 
 /* ---- running a TD ---- */
 
-/* The kernel streams' lengths: the sections of the kernel unit the streams point into (its
- * descriptor sits BaseOffset bytes before each stream; each unit is parsed once). */
+/* The kernel streams' lengths: each from its start to the end of its section of the kernel
+ * unit (ku_stream_len, as the control path sized the ranges it checked). The unit's descriptor
+ * sits BaseOffset bytes before each stream; its bytes (descriptor and OCG table, inside the unit
+ * the plan checked) are read through the touch hook; each unit is parsed once. */
 static int stream_lengths(struct anem *m, uint32_t len[H13_KSTREAM_N])
 {
-	struct ku_unit u;
 	uint64_t parsed = UINT64_MAX;
 	memset(len, 0, H13_KSTREAM_N * sizeof *len);
+	m->ku_ok = 0;
 	for (unsigned s = 0; s < H13_KSTREAM_N; s++) {
 		if (!(m->regs[H13_KSTREAM_ENABLE(s) / 4] & 1u))
 			continue;
-		uint64_t unit = (uint64_t)m->regs[H13_KSTREAM_RELOC(s) / 4] -
-				m->regs[H13_KSTREAM_BASEOFFSET(s) / 4];
+		uint32_t boff = m->regs[H13_KSTREAM_BASEOFFSET(s) / 4];
+		uint64_t unit = (uint64_t)m->regs[H13_KSTREAM_RELOC(s) / 4] - boff;
 		if (unit != parsed) {
-			const uint8_t *p = anem_cpu(m, unit, KU_HEADER_SIZE);
+			const uint8_t *p = touch(m, unit, KU_HEADER_SIZE, 0);
 			if (!p)
 				return ENG_E_RANGE;
-			uint64_t avail = m->dev_base + m->mem_size - unit;
-			if (ku_parse(p, (size_t)avail, &ctrl_h13_ku_limits, &u) != KU_OK)
+			uint32_t total = le_rd32(p + 0x18);
+			if (total < KU_HEADER_SIZE || !(p = touch(m, unit, total, 0)) ||
+			    ku_parse(p, total, &ctrl_h13_ku_limits, &m->ku) != KU_OK)
 				return ENG_E_FAULT;
 			parsed = unit;
+			m->ku_ok = 1;
 		}
-		len[s] = u.sec[ku_stream_section[s]].size;
+		len[s] = ku_stream_len(&m->ku, s, boff);
 	}
 	return ENG_OK;
 }

@@ -22,6 +22,7 @@
 #include "drivers/dma/dma.h"
 #include "engine/engine.h"
 #include "fw/actlut/actlut.h"
+#include "fw/kunit/kunit.h"
 
 #define ANEM_WINDOW_BYTES 0x20000u /* H13 register addresses are below 0x20000 */
 #define ANEM_SCRATCH_BYTES 0x10000u
@@ -127,6 +128,13 @@ struct anem {
 	size_t acc_len;
 	float *wts;
 	size_t wts_len;
+	float *chv;           /* per output channel: post-scale, then bias (kernel-unit streams) */
+	size_t chv_len;
+	uint16_t *kh;         /* one output channel's decoded kernel (fp16) */
+	size_t kh_len;
+	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */
+	int ku_ok;
+	struct ku_unit ku;
 };
 
 extern const struct eng_ops anem_ops;

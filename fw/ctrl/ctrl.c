@@ -24,6 +24,8 @@ static const char *const err_names[CTRL_E_COUNT_] = {
 	[CTRL_E_KERNEL_FMT] = "kernel-format-unknown",
 	[CTRL_E_ITM_CONFLICT] = "intermediate-extent-conflict",
 	[CTRL_E_ITM_OVERFLOW] = "intermediate-extent-overflow",
+	[CTRL_E_OCG] = "kunit-td-weights-not-an-ocg",
+	[CTRL_E_OCG_CHANNELS] = "kunit-ocg-channels-differ",
 };
 
 const char *ctrl_err_name(enum ctrl_err e)
@@ -445,8 +447,39 @@ static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const st
 
 /* ---- the kernel unit ---- */
 
-/* Patches the unit for TD i's dispatch and sets the TD's kernel-stream registers from record 0
- * of the patched copy. */
+/*
+ * The OCG record whose weights TD i's coefficient channel 0 reads: the record whose region in
+ * the weights section (offset + record word 0, channels x bytes per channel) is exactly that
+ * channel's source (its offset and size in the weights, before any fold). -1: none. *first: the
+ * record's first channel over the records before it.
+ */
+static int td_ocg(const struct ctrl_plan *pl, const struct ldr_td *td, uint32_t *first)
+{
+	const struct ldr_coeff *c0 = NULL;
+	*first = 0;
+	for (unsigned k = 0; k < td->ncoeff; k++)
+		if (td->coeff[k].ch == 0)
+			c0 = &td->coeff[k];
+	if (!c0)
+		return -1;
+	uint64_t ch = 0;
+	for (uint32_t r = 0; r < pl->ku.nocg; r++) {
+		uint32_t rec[KU_RECORD_WORDS];
+		ku_record(&pl->ku, 0, r, rec);
+		uint64_t at = (uint64_t)pl->ku.sec[KU_SEC_WEIGHTS].offset + rec[0];
+		if (at == c0->base && (uint64_t)rec[1] * pl->ku.bytes_per_channel == c0->size) {
+			*first = (uint32_t)ch;
+			return (int)r;
+		}
+		ch += rec[1];
+	}
+	return -1;
+}
+
+/* Patches the unit for TD i's dispatch and sets the TD's kernel-stream registers from the TD's
+ * OCG record of the patched copy (record 0 for a TD without one), and the streams' lengths
+ * (each from its start to its section's end, ku_stream_len). A convolving TD must read exactly
+ * one OCG with its output channels. */
 static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct ctrl_scratch *sc,
 				struct image *im)
 {
@@ -454,11 +487,13 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 	const struct ldr_td *td = &p->tds[i];
 	struct ctrl_td_plan *t = &pl->td[i];
 	uint32_t rec[KU_RECORD_WORDS];
+	uint64_t unit_rt = 0;
 	int on = (td->bar_en >> H13_BAR_KBASE0) & 1;
+	t->ocg = -1;
 	if (on) {
 		unsigned kbar = td->bar_idx[H13_BAR_KBASE0];
 		const struct pol_buffer *b = &pl->pol.buf[kbar];
-		uint64_t unit_rt, wd = weights_dva(p);
+		uint64_t wd = weights_dva(p);
 		if (!(pl->pol.present & (1u << kbar)))
 			return fail_pol(pl, POL_ERR_BAR_ABSENT, CTRL_R_KUNIT, -1, (int)kbar);
 		if (wd < b->dva)
@@ -487,7 +522,19 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 		}
 		struct ku_unit cu = pl->ku;
 		cu.base = sc->ku_out;
-		ku_record(&cu, 0, 0, rec); /* ku_parse refuses a unit with no records */
+		t->ocg = td_ocg(pl, td, &t->ocg_first);
+		uint32_t mac = image_get(im, H13_NE_MACCFG);
+		int conv = mac && H13_GET(mac, H13_MACCFG_OPMODE) == H13_MAC_OP_CONV;
+		if (conv && td->ncoeff && t->ocg < 0)
+			return fail(pl, CTRL_E_OCG, CTRL_R_COEFF, 0);
+		if (t->ocg >= 0)
+			ku_record(&cu, 0, (uint32_t)t->ocg, rec);
+		else
+			ku_record(&cu, 0, 0, rec); /* ku_parse refuses a unit with no records */
+		uint64_t nout = (uint64_t)H13_GET(image_get(im, H13_COMMON_COUT), H13_COUT) *
+				H13_GET(image_get(im, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+		if (conv && rec[1] != nout)
+			return fail(pl, CTRL_E_OCG_CHANNELS, CTRL_R_COEFF, 0);
 	}
 	t->nstream_regs = 0;
 	for (unsigned s = 0; s < CTRL_NSTREAMS; s++) {
@@ -498,8 +545,11 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 			pl->st.ku = KU_ERR_SLOT_UNSET;
 			return fail(pl, CTRL_E_KUNIT, CTRL_R_STREAM, (int)s);
 		}
+		/* the stream's offset in the unit: the slot is inside the unit (ku_patch) */
+		uint32_t boff = en ? (uint32_t)(reloc - unit_rt) : 0;
+		pl->stream_len[s] = en ? ku_stream_len(&pl->ku, s, boff) : 0;
 		const struct ctrl_reg regs[3] = {{H13_KSTREAM_ENABLE(s), en},
-						 {H13_KSTREAM_BASEOFFSET(s), en ? sd->offset : 0},
+						 {H13_KSTREAM_BASEOFFSET(s), boff},
 						 {H13_KSTREAM_RELOC(s), reloc}};
 		for (unsigned k = 0; k < 3; k++) {
 			t->stream_regs[t->nstream_regs++] = regs[k];

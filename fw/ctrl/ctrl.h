@@ -49,6 +49,8 @@ enum ctrl_err {
 	CTRL_E_KERNEL_FMT,   /* NE.KernelCfg.KernelFmt names no format (3) */
 	CTRL_E_ITM_CONFLICT, /* a TD reads intermediate bytes no earlier TD wrote */
 	CTRL_E_ITM_OVERFLOW, /* an intermediate's extent is over a grant's limit or the reach */
+	CTRL_E_OCG,          /* a convolving TD's coefficient channel 0 is not one OCG of the unit */
+	CTRL_E_OCG_CHANNELS, /* its OCG's channel count is not the TD's output channels (G x Cout) */
 	CTRL_E_COUNT_
 };
 
@@ -102,6 +104,8 @@ struct ctrl_td_plan {
 	uint16_t folded;       /* bit c: the firmware folded coefficient channel c for this TD */
 	uint64_t fold_values;  /* weights it decoded (int8/uint8 -> fp16; a reused source counts 0) */
 	uint8_t fold_type;     /* enum codec_qtype of what it folded */
+	int ocg;               /* the TD's OCG record (kernel unit), -1 when it has none */
+	uint32_t ocg_first;    /* the OCG's first channel (over the unit's records) */
 };
 
 /* Where the firmware keeps what it builds for the engine (firmware memory the engine reads). */

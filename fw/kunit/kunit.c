@@ -229,9 +229,16 @@ enum ku_err ku_patch(const struct ku_unit *u, const struct ku_dispatch *d, uint8
 				a[KU_SLOT_SCALE_VEC] = sec_base[KU_SEC_SCALE] + first_channel * sw;
 			if (used & (1u << KU_SLOT_BIAS_VEC))
 				a[KU_SLOT_BIAS_VEC] = sec_base[KU_SEC_BIAS] + first_channel * bw;
+			/* the streams: the bias and post-scale streams start at this OCG's part of
+			 * their section (its first channel, as the sub-buffers), the palette and
+			 * activation-LUT streams at their section's start */
 			for (unsigned s = 0; s < KU_NSTREAMS; s++)
 				if (used & (1u << ku_stream_slot[s]))
 					a[ku_stream_slot[s]] = sec_base[ku_stream_section[s]];
+			if (used & (1u << KU_SLOT_BIAS_STREAM))
+				a[KU_SLOT_BIAS_STREAM] += first_channel * bw;
+			if (used & (1u << KU_SLOT_POSTSCALE_STREAM))
+				a[KU_SLOT_POSTSCALE_STREAM] += first_channel * sw;
 			uint8_t *p = out + set_offset(u, c) + KU_SET_HEADER + (size_t)i * KU_RECORD_SIZE;
 			for (unsigned s = 0; s < KU_NSLOTS; s++) {
 				uint32_t v;
@@ -275,7 +282,12 @@ size_t ku_write(const struct ku_build *b, uint8_t *out, size_t cap)
 		s[KU_SEC_WEIGHTS].param = b->mask_bytes_per_channel;
 	uint64_t at = KU_HEADER_SIZE;
 	uint32_t off[KU_NSECTIONS];
+	uint32_t walign = b->weights_align > 16 ? b->weights_align : 16;
+	if (walign & (walign - 1))
+		return 0;
 	for (unsigned i = 0; i < KU_NSECTIONS; i++) {
+		if (i == KU_SEC_WEIGHTS)
+			at = (at + walign - 1) & ~(uint64_t)(walign - 1);
 		off[i] = s[i].len ? (uint32_t)at : 0;
 		at = align16((uint32_t)(at + s[i].len));
 		if (at > 0xffffffffull)
@@ -315,4 +327,14 @@ size_t ku_write(const struct ku_build *b, uint8_t *out, size_t cap)
 		}
 	}
 	return (size_t)at;
+}
+
+uint32_t ku_stream_len(const struct ku_unit *u, unsigned s, uint64_t off)
+{
+	if (s >= KU_NSTREAMS)
+		return 0;
+	const struct ku_section_desc *sd = &u->sec[ku_stream_section[s]];
+	if (!sd->size || off < sd->offset || off >= (uint64_t)sd->offset + sd->size)
+		return 0;
+	return (uint32_t)((uint64_t)sd->offset + sd->size - off);
 }

@@ -118,6 +118,14 @@ struct ku_dispatch {
 enum ku_err ku_patch(const struct ku_unit *u, const struct ku_dispatch *d, uint8_t *out,
 		     size_t out_len);
 
+/*
+ * The length of kernel stream s (bias, post-scale, palette, activation LUT) that starts off bytes
+ * into the unit: from there to the end of its section (a stream runs to its section's end); 0 when
+ * off is not inside that section. The control path sizes the stream ranges it checks with it, and
+ * the engine model the ranges it reads.
+ */
+uint32_t ku_stream_len(const struct ku_unit *u, unsigned s, uint64_t off);
+
 /* ---- writer (host tools and tests) ---- */
 struct ku_build {
 	uint32_t version, format, flags, ncores, bytes_per_channel;
@@ -128,6 +136,7 @@ struct ku_build {
 	const uint8_t *weights; uint32_t weights_len;
 	uint32_t mask_bytes_per_channel; /* sparse: the mask bytes that open each channel */
 	const uint32_t *ocg_channels; uint32_t nocg; /* channel count of each OCG (same per core) */
+	uint32_t weights_align; /* the weights section's alignment in the unit (0: 16; a power of 2) */
 };
 
 /* Writes a unit into out (cap bytes); returns its size, or 0 when it does not fit. */

@@ -70,7 +70,7 @@ LIST
 		same=0; diff_list=
 		for f in "${fixtures[@]}"; do
 			rel=${f#"$SHARED"/fixtures/}
-			tgt=$(qemu_run --board "$b" --timeout 120 "$elf" "program=$f" 2>&1 | tr -d '\r' |
+			tgt=$(qemu_run --board "$b" --timeout 120 "$elf" "program=$f" trace=1 2>&1 | tr -d '\r' |
 			      sed -n '/^submit: /,/^submit: canaries/p')
 			host=$("$TOOL" submit --trace "$f" 2>&1)
 			if [ -n "$tgt" ] && [ "$tgt" = "$host" ]; then

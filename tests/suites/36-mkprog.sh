@@ -1,8 +1,12 @@
 # anefw-tool mkprog: the default program (app/default.desc, what `make run` runs) is written,
 # submits on the host with its default grants (per TD: what was programmed and moved, the
-# activation applied; a .hwx container, and the same run as --raw's bare task stream), and the firmware runs it on each board through its submission queue with
-# the same trace and a completion; malformed
-# descriptions are refused with their named error and a nonzero exit.
+# activation applied; a .hwx container, and the same run as --raw's bare task stream), and the
+# firmware runs it on each board through its submission queue with the same trace (trace=1) and
+# a completion. Its outputs are compared with the numpy oracle's references (the host tool's
+# --ref, the firmware's ref:, `make run` itself): one line per output, ok; a corrupted reference
+# is a MISMATCH and a nonzero exit. The firmware image links fw/codec's palette and sparse
+# decoders (the engine model decodes streamed weights with them). Malformed descriptions are
+# refused with their named error and a nonzero exit.
 . tests/lib.sh
 TOOL="$BUILD/host/anefw-tool"
 work=$(mktemp -d)
@@ -62,7 +66,7 @@ fi
 for b in $TEST_BOARDS; do
 	elf="$BUILD/$b/anefw.elf"
 	[ -f "$elf" ] || { t_skip "mkprog.$b.default_runs" "no $elf"; continue; }
-	tout=$(qemu_run --board "$b" --timeout 120 "$elf" "program=$prog" 2>&1 | tr -d '\r'); rc=$?
+	tout=$(set -o pipefail; qemu_run --board "$b" --timeout 120 "$elf" "program=$prog" trace=1 2>&1 | tr -d '\r'); rc=$?
 	tgt=$(sed -n '/^submit: /,/^submit: canaries/p' <<<"$tout")
 	if [ "$rc" -eq 0 ] && [ -n "$tgt" ] && [ "$tgt" = "$host" ] && grep -q '^anefw: done' <<<"$tout" &&
 	   grep -q '^completion: id 1 done (ok)' <<<"$tout"; then
@@ -71,6 +75,85 @@ for b in $TEST_BOARDS; do
 		t_fail "mkprog.$b.default_runs" "exit $rc; $(diff <(echo "$host") <(echo "$tgt") | head -3 | tr '\n' ' ')"
 	fi
 done
+
+# the outputs against the numpy oracle (tests/oracle/gen_mkprog.py: build/testdata/mkprog)
+refdir="$BUILD/testdata/mkprog"
+refargs=() fwrefs=()
+for f in "$refdir"/default.ref.output_*.npy; do
+	[ -f "$f" ] || continue
+	n=${f##*.ref.}; n=${n%.npy}
+	refargs+=(--ref "$n=$f"); fwrefs+=("ref:$n=$f")
+done
+okline='^output output_[0-3]: [0-9]* values, max abs error 0\.000 vs reference (tolerance [0-9]*\.[0-9]*): ok$'
+if [ "${#refargs[@]}" -ne 8 ]; then
+	t_fail mkprog.host_outputs_match_oracle "no references in $refdir (make generates them)"
+else
+	out=$("$TOOL" run "$prog" "${refargs[@]}" 2>&1); rc=$?
+	nok=$(grep -c "$okline" <<<"$out")
+	if [ "$rc" -eq 0 ] && [ "$nok" -eq 4 ] &&
+	   grep -q '^output output_0: 2048 values, max abs error 0.000 vs reference (tolerance 0.005): ok$' <<<"$out"; then
+		t_pass "mkprog.host_outputs_match_oracle ($nok outputs)"
+	else
+		t_fail mkprog.host_outputs_match_oracle "exit $rc, $nok ok lines: $(grep '^output' <<<"$out" | tr '\n' ' ')"
+	fi
+	# negative: one reference value changed (output_2's first element + 1.0 in fp16 bits) fails
+	bad="$work/bad.output_2.npy"
+	cp "$refdir/default.ref.output_2.npy" "$bad"
+	$PYTHON - "$bad" <<'PY'
+import sys, numpy as np
+a = np.load(sys.argv[1]); a.flat[0] = np.float16(float(a.flat[0]) + 1.0); np.save(sys.argv[1], a)
+PY
+	out=$("$TOOL" run "$prog" --ref "output_2=$bad" 2>&1); rc=$?
+	if [ "$rc" -ne 0 ] && grep -q '^output output_2: 2048 values, max abs error 1\.000 vs reference (tolerance 0\.011): MISMATCH$' <<<"$out"; then
+		t_pass mkprog.host_corrupted_reference_mismatches
+	else
+		t_fail mkprog.host_corrupted_reference_mismatches "exit $rc: $(grep '^output' <<<"$out")"
+	fi
+fi
+
+for b in $TEST_BOARDS; do
+	elf="$BUILD/$b/anefw.elf"
+	[ -f "$elf" ] || { t_skip "mkprog.$b.firmware_compares_outputs" "no $elf"; continue; }
+	[ "${#fwrefs[@]}" -eq 4 ] || { t_fail "mkprog.$b.firmware_compares_outputs" "no references"; continue; }
+	# the default is the concise per-TD summary: no register writes or moves
+	tout=$(set -o pipefail; qemu_run --board "$b" --timeout 120 "$elf" "program=$prog" "${fwrefs[@]}" 2>&1 | tr -d '\r'); rc=$?
+	nok=$(grep -c "$okline" <<<"$tout")
+	if [ "$rc" -eq 0 ] && [ "$nok" -eq 4 ] && ! grep -q '^  write \|^  move ' <<<"$tout" &&
+	   grep -q '^td 3: activation: kernel-unit stream' <<<"$tout"; then
+		t_pass "mkprog.$b.firmware_compares_outputs ($nok ok, concise)"
+	else
+		t_fail "mkprog.$b.firmware_compares_outputs" "exit $rc, $nok ok: $(grep '^output' <<<"$tout" | tr '\n' ' ')"
+	fi
+	tout=$(set -o pipefail; qemu_run --board "$b" --timeout 120 "$elf" "program=$prog" "ref:output_2=$bad" 2>&1 | tr -d '\r'); rc=$?
+	if [ "$rc" -ne 0 ] && grep -q '^output output_2: .*: MISMATCH$' <<<"$tout"; then
+		t_pass "mkprog.$b.firmware_mismatch_fails"
+	else
+		t_fail "mkprog.$b.firmware_mismatch_fails" "exit $rc: $(grep '^output' <<<"$tout")"
+	fi
+	# the image links and uses the streamed-weight decoders (issue 12); the check itself fails on
+	# an object without them
+	has_decoders() { local s; s=$(aarch64-linux-gnu-nm "$1" 2>/dev/null) &&
+		grep -q ' T codec_palette_decode$' <<<"$s" && grep -q ' T codec_sparse_decode$' <<<"$s"; }
+	probe=$(find "$BUILD/$b/obj/hal" -name '*.o' | head -1)
+	if has_decoders "$elf" && [ -n "$probe" ] && ! has_decoders "$probe"; then
+		t_pass "mkprog.$b.image_links_palette_and_sparse_decoders"
+	else
+		t_fail "mkprog.$b.image_links_palette_and_sparse_decoders" "$(aarch64-linux-gnu-nm "$elf" | grep -c codec_) codec symbols"
+	fi
+done
+
+# make run itself (qemu-virt): the built-in program, every output ok against the oracle
+if [ -f "$BUILD/qemu-virt/anefw.elf" ] && [[ " $TEST_BOARDS " == *" qemu-virt "* ]]; then
+	out=$(set -o pipefail; make --no-print-directory -s run BOARD=qemu-virt 2>&1 | tr -d '\r'); rc=$?
+	nok=$(grep -c "$okline" <<<"$out")
+	if [ "$rc" -eq 0 ] && [ "$nok" -eq 4 ] && grep -q '^completion: id 1 done (ok)' <<<"$out"; then
+		t_pass "mkprog.make_run_compares_outputs ($nok outputs ok)"
+	else
+		t_fail mkprog.make_run_compares_outputs "exit $rc, $nok ok lines"
+	fi
+else
+	t_skip mkprog.make_run_compares_outputs "qemu-virt not tested"
+fi
 
 # malformed descriptions: the named error, exit 1, no output file
 bad() {
@@ -89,6 +172,7 @@ bad bad_density ':1: desc-bad-value' 'layer sparse density=0\n'
 bad two_activations ':3: desc-two-activations' 'layer int8\nactivation relu\nactivation relu\n'
 bad empty 'desc-no-layers' '# nothing here\n'
 bad too_large 'desc-program-too-large' 'input w=4096 h=4096 c=4096\nlayer int8\n'
+bad sparse_cin 'desc-sparse-cin-differs' 'input c=16\nlayer sparse cout=8\nlayer sparse from=prev cout=4\n'
 out=$("$TOOL" mkprog --bogus app/default.desc "$work/x.hwx" 2>&1); rc=$?
 if [ "$rc" -ne 0 ] && grep -q 'expected \[--raw\] DESC OUT' <<<"$out" && [ ! -e "$work/x.hwx" ]; then
 	t_pass mkprog.refuse.unknown_option

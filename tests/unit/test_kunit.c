@@ -64,6 +64,18 @@ TEST(kunit, write_parse_patch)
 	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_MASK)), KU_SLOT_UNSET); /* not sparse: unused */
 	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_SCALE_VEC)), 0x80000000 + u.sec[KU_SEC_SCALE].offset + 16);
 	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_BIAS_VEC)), 0x80000000 + u.sec[KU_SEC_BIAS].offset + 16);
+	/* the bias and post-scale streams of record 2 start at its first channel (4 + 4 before) */
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_BIAS_STREAM)), 0x80000000 + u.sec[KU_SEC_BIAS].offset + 16);
+	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_POSTSCALE_STREAM)),
+		 0x80000000 + u.sec[KU_SEC_SCALE].offset + 16);
+	const uint8_t *r0 = out + rec_at(&u, 1, 0, 0);
+	CHECK_EQ(le_rd32(r0 + 4 * (2 + KU_SLOT_BIAS_STREAM)), 0x80000000 + u.sec[KU_SEC_BIAS].offset);
+	/* a stream runs from its start to its section's end */
+	CHECK_EQ(ku_stream_len(&u, 0, u.sec[KU_SEC_BIAS].offset + 16), u.sec[KU_SEC_BIAS].size - 16);
+	CHECK_EQ(ku_stream_len(&u, 1, u.sec[KU_SEC_SCALE].offset), u.sec[KU_SEC_SCALE].size);
+	CHECK_EQ(ku_stream_len(&u, 0, u.sec[KU_SEC_BIAS].offset + u.sec[KU_SEC_BIAS].size), 0u);
+	CHECK_EQ(ku_stream_len(&u, 0, u.sec[KU_SEC_BIAS].offset - 2), 0u);
+	CHECK_EQ(ku_stream_len(&u, 4, u.sec[KU_SEC_BIAS].offset), 0u);
 	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_PALETTE_STREAM)), 0x80000000 + u.sec[KU_SEC_PALETTE].offset);
 	CHECK_EQ(le_rd32(r + 4 * (2 + KU_SLOT_ACTLUT_STREAM)), 0x80000000 + u.sec[KU_SEC_ACTLUT].offset);
 	/* the program itself is untouched */

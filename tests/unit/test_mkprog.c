@@ -9,6 +9,7 @@
  */
 #include "tests/unit/tsession.h"
 #include "fw/actlut/actlut.h"
+#include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
 #include "tools/progdesc/progdesc.h"
 #include "fw/kunit/kunit.h"
@@ -60,8 +61,8 @@ TEST(mkprog, description_builds_a_loadable_program)
 	CHECK_EQ(u.sec[KU_SEC_ACTLUT].size, (uint32_t)ACTLUT_STRIDE);
 	struct actlut lut;
 	CHECK_EQ(actlut_parse(&lut, u.base + u.sec[KU_SEC_ACTLUT].offset, ACTLUT_BYTES), ACTLUT_OK);
-	/* each weight layer's coefficient channel 0 covers its OCG record's block, inside the
-	 * weights, in 64-byte units */
+	/* each weight layer's coefficient channel 0 is exactly its OCG record's block (64-byte
+	 * aligned, a 64-byte multiple), inside the weights */
 	for (unsigned t = 0; t < 3; t++) {
 		uint32_t rec[KU_RECORD_WORDS];
 		ku_record(&u, 0, t, rec);
@@ -70,14 +71,15 @@ TEST(mkprog, description_builds_a_loadable_program)
 		uint64_t s = u.sec[KU_SEC_WEIGHTS].offset + rec[0];
 		uint64_t e = s + (uint64_t)rec[1] * u.bytes_per_channel;
 		uint64_t b = p.tds[t].coeff[0].base, z = p.tds[t].coeff[0].size;
-		CHECK(b <= s && b + z >= e && b + z <= p.weights_len);
+		CHECK(b == s && b + z == e && e <= p.weights_len);
 		CHECK_EQ(b % 64, 0u);
-		CHECK(s - b < 64 && b + z - e < 64);
-		/* sparse channels: a mask with about density% of cin bits */
+		CHECK_EQ(u.bytes_per_channel % 64, 0u);
+		/* sparse channels: the OCG's masks first (2 bytes each), about density% of cin bits */
 		if (d.layer[t].kind == PD_SPARSE) {
 			unsigned kept = 0;
+			CHECK_EQ(u.sec[KU_SEC_WEIGHTS].param, 2u);
 			for (uint32_t c = 0; c < rec[1]; c++) {
-				const uint8_t *m = u.base + s + c * u.bytes_per_channel;
+				const uint8_t *m = u.base + s + c * 2u;
 				for (unsigned k = 0; k < 16; k++)
 					kept += m[k / 8] >> (k % 8) & 1u;
 			}
@@ -114,15 +116,21 @@ static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int 
 	if (is_weights || !(g->access & POL_WRITE) || !c->in)
 		return;
 	c->nout++;
-	/* the activation TD (the last, BAR 6 + 3) writes f(input); the others the input's bytes */
+	/* the activation TD (the last, BAR 6 + 3) writes f(input); the weight TDs compute their
+	 * layers (tests/unit/test_mkprog_compute.c checks their values against the numpy oracle):
+	 * here only that an output is not the input moved */
 	int act = g->bar == PD_FIRST_OUTPUT_BAR + 3;
-	uint64_t n = g->size < c->in_len ? g->size : c->in_len;
+	uint64_t n = g->size < c->in_len ? g->size : c->in_len, same = 0, vals = 0;
 	for (uint64_t j = 0; j + 1 < n; j += 2) {
 		uint16_t x = (uint16_t)(c->in[j] | c->in[j + 1] << 8);
 		uint16_t y = (uint16_t)(buf[j] | buf[j + 1] << 8);
-		if (y != (act ? actlut_eval(&c->lut, x) : x))
+		if (act && y != actlut_eval(&c->lut, x))
 			c->bad++;
+		same += y == x;
+		vals++;
 	}
+	if (!act && same == vals)
+		c->bad++;
 }
 
 static void null_out(void *ctx, const char *s, size_t n)
@@ -335,4 +343,45 @@ TEST(mkprog, bad_descriptions_named)
 	CHECK_EQ(pd_build(&d, progbuf, 0x200, &len), PD_E_TOO_LARGE);
 	CHECK_EQ(pd_build(&d, progbuf, sizeof progbuf, &len), PD_OK);
 	CHECK_STR(pd_err_name(PD_E_CIN), "desc-cin-differs-from-input");
+}
+
+/* Check what you program: a convolving TD of a kernel-unit program must read exactly one OCG
+ * through coefficient channel 0, with the TD's output channels; else a named refusal before
+ * anything runs. */
+static const char *run_patched(uint32_t addr, uint32_t delta)
+{
+	static struct pd_desc d;
+	static struct ldr_program p;
+	unsigned line;
+	size_t len = 0;
+	if (pd_parse(default_like, strlen(default_like), &d, &line) != PD_OK ||
+	    pd_build(&d, progbuf, sizeof progbuf, &len) != PD_OK ||
+	    ldr_load(progbuf, len, LDR_F_RAW, &p) != LDR_OK)
+		return "build-failed";
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	int found = 0;
+	ldr_writes_begin(&p, 0, &it);
+	while (ldr_writes_next(&it, &w))
+		if (w.addr == addr) {
+			uint8_t *q = progbuf + p.td_area_off + w.area_off;
+			le_wr32(q, le_rd32(q) + delta);
+			found = 1;
+		}
+	if (!found)
+		return "register-not-written";
+	struct anes_result res;
+	tsubmit(progbuf, len, LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL, NULL, &res);
+	return anes_result_name(&res);
+}
+
+TEST(mkprog, convolving_td_must_read_one_ocg)
+{
+	CHECK_STR(run_patched(H13_COEFF_BASEADDR(0), 0), "ok");
+	/* channel 0 starts 64 bytes into its OCG: no record's block */
+	CHECK_STR(run_patched(H13_COEFF_BASEADDR(0), 64), "kunit-td-weights-not-an-ocg");
+	/* one 64-byte unit short of its OCG */
+	CHECK_STR(run_patched(H13_COEFF_BFRSIZE(0), (uint32_t)-64), "kunit-td-weights-not-an-ocg");
+	/* 31 output channels over a 32-channel OCG */
+	CHECK_STR(run_patched(H13_COMMON_COUT, (uint32_t)-1), "kunit-ocg-channels-differ");
 }

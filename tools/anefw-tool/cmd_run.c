@@ -1,9 +1,10 @@
 /*
- * anefw-tool run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]... [--grant ...]
- *                [--trace]
+ * anefw-tool run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]...
+ *                [--ref NAME=FILE]... [--grant ...] [--trace]
  * Runs a program on data through the firmware's control path and the software engine, as the
  * firmware's `in:NAME=PATH out:NAME=PATH` does, with the same code (app/tensorio.c): inputs from
- * .npy or raw files (or a fixed seed, said so), outputs to .npy in their logical shape or raw.
+ * .npy or raw files (or a fixed seed, said so), outputs to .npy in their logical shape or raw;
+ * --ref compares an output with a reference file (one line each; a mismatch exits 1).
  */
 #include "app/session.h"
 #include "app/tensorio.h"
@@ -36,12 +37,12 @@ static int cmd_run(int argc, char **argv)
 			flags |= LDR_F_HWX;
 		} else if (!strcmp(a, "--trace")) {
 			trace = 1;
-		} else if (!strcmp(a, "--in") || !strcmp(a, "--out")) {
-			int out = a[2] == 'o';
+		} else if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--ref")) {
+			int out = a[2] == 'o' ? TIO_OUT : a[2] == 'r' ? TIO_REF : TIO_IN;
 			if (i + 1 >= argc)
 				return tool_usage_error("run", "%s needs NAME=FILE", a);
 			if (nreq >= TIO_MAX_IO)
-				return tool_usage_error("run", "io-too-many: at most %u --in/--out",
+				return tool_usage_error("run", "io-too-many: at most %u --in/--out/--ref",
 							TIO_MAX_IO);
 			i++;
 			if (tio_parse_req(argv[i], strlen(argv[i]), out, &req[nreq]) != TIO_OK)
@@ -107,7 +108,8 @@ static int cmd_run(int argc, char **argv)
 
 TOOL_COMMAND(run, "run", cmd_run,
 	     "run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]...\n"
-	     "    [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace]\n"
+	     "    [--ref NAME=FILE]... [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace]\n"
 	     "    run a program on data: NAME a tensor of inspect --json (or barN); FILE .npy\n"
 	     "    (float16/int8/uint8, logical shape or 1-D) or raw buffer bytes; inputs not given\n"
-	     "    are filled from a fixed seed; outputs written in their logical shape");
+	     "    are filled from a fixed seed; outputs written in their logical shape; --ref\n"
+	     "    compares an output with a reference (tolerance 2^-10 x max(1, max |ref|))");

@@ -26,6 +26,7 @@ static const char *const names[PD_E__COUNT] = {
 	[PD_E_KUNIT] = "desc-kernel-unit-invalid",
 	[PD_E_CONTAINER] = "desc-container-failed",
 	[PD_E_NO_PREV] = "desc-no-previous-layer",
+	[PD_E_SPARSE_CIN] = "desc-sparse-cin-differs",
 };
 
 const char *pd_err_name(enum pd_err e)
@@ -233,6 +234,7 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 	if (!d->nlayers)
 		return PD_E_NO_LAYERS;
 	unsigned pbits = 0;
+	uint32_t scin = 0;
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		struct pd_layer *L = &d->layer[i];
 		if (L->from_prev && !i)
@@ -252,16 +254,27 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 				return PD_E_PALETTE_BITS;
 			pbits = L->bits;
 		}
+		if (L->kind == PD_SPARSE) {
+			if (scin && scin != L->cin)
+				return PD_E_SPARSE_CIN;
+			scin = L->cin;
+		}
 	}
 	return PD_OK;
 }
 
 /* ---- building ---- */
 
-static uint32_t rnd(uint32_t *s)
+uint32_t pd_rnd(uint32_t *s)
 {
 	*s = *s * 1103515245u + 12345u;
 	return *s >> 16;
+}
+#define rnd pd_rnd
+
+uint16_t pd_bias(unsigned j, uint32_t o)
+{
+	return fp16_from_scaled((int64_t)((o + j) % 7u) - 3, -3);
 }
 
 int pd_act_record(unsigned act, uint8_t rec[86])
@@ -298,8 +311,9 @@ static uint32_t channel_bytes(const struct pd_layer *L)
 	}
 }
 
-/* One output channel's weights (bpc bytes, zero padded). */
-static void channel_weights(const struct pd_layer *L, uint32_t *seed, uint8_t *p)
+/* One output channel's weights, zero padded: p its bytes (int8 values, palette indices); for a
+ * sparse layer p its mask and v its packed values (the OCG's mask and weights sub-buffers). */
+static void channel_weights(const struct pd_layer *L, uint32_t *seed, uint8_t *p, uint8_t *v)
 {
 	if (L->kind == PD_INT8) {
 		for (uint32_t i = 0; i < L->cin; i++)
@@ -315,15 +329,15 @@ static void channel_weights(const struct pd_layer *L, uint32_t *seed, uint8_t *p
 				}
 		}
 	} else if (L->kind == PD_SPARSE) {
-		/* mask (bit i of byte i/8: weight i kept), then the kept weights as fp16 */
-		uint32_t mb = (L->cin + 7) / 8, nv = 0;
+		/* mask (bit i of byte i/8: weight i kept), and the kept weights as fp16 */
+		uint32_t nv = 0;
 		for (uint32_t i = 0; i < L->cin; i++)
 			if (rnd(seed) % 100u < L->density) {
 				p[i / 8] |= (uint8_t)(1u << (i % 8));
-				int32_t v = (int32_t)(rnd(seed) % 14u) + 1;
+				int32_t x = (int32_t)(rnd(seed) % 14u) + 1;
 				if (rnd(seed) & 1u)
-					v = -v;
-				le_wr16(p + mb + 2 * nv++, fp16_from_scaled(v, -4));
+					x = -x;
+				le_wr16(v + 2 * nv++, fp16_from_scaled(x, -4));
 			}
 	}
 }
@@ -384,22 +398,25 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 	w[n + 3] = L->cin;                 /* Cin */
 	w[n + 4] = L->cout;                /* Cout */
 	w[n + 5] = d->w | d->h << 16;      /* OutDim */
-	w[n + 7] = 1u | 1u << 5;           /* ConvCfg: 1x1 kernel */
+	w[n + 7] = H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) | /* ConvCfg: 1x1, */
+		   H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1); /* stride 1 */
 	w[n + 9] = 1;                      /* GroupConvCfg: one group */
 	w[n + 10] = d->h;                  /* TileCfg: TileHeight */
 	n += 16;
 	/* NE: KernelCfg .. PostScale (5 words from 0xc800). KernelCfg names the layer's weight
 	 * form. The activation TD is an elementwise NE pass (OpMode 4, KernelMode 1, as every real
-	 * NE kernel) with post-scale 1.0 and NonlinearMode 2 (the activation LUT); the weight TDs
-	 * leave MACCfg unconfigured. */
+	 * NE kernel) with post-scale 1.0 and NonlinearMode 2 (the activation LUT); a weight TD is a
+	 * 1x1 convolution over its OCG (docs/engine-model.md, "Kernels from the kernel unit"). */
 	w[n++] = (4u << 26) | H13_NE_KERNELCFG;
 	w[n + 0] = kernel_cfg(L);
-	if (L->kind == PD_ACT) {
+	if (L->kind == PD_ACT)
 		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
 			   H13_PUT(H13_MACCFG_KERNELMODE, 1) |
 			   H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT);
-		w[n + 4] = H13_PUT(H13_POSTSCALE, 0x3c00u); /* fp16 1.0 */
-	}
+	else /* a 1x1 convolution, as conv.hwx programs it (OpMode 0, BinaryPoint 0x1c) */
+		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
+			   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1cu);
+	w[n + 4] = H13_PUT(H13_POSTSCALE, 0x3c00u); /* fp16 1.0 */
 	n += 5;
 	/* TileDMASrc: 28 words from 0x13800 */
 	w[n++] = (27u << 26) | 0x13800u;
@@ -444,7 +461,9 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 		if (cb > bpc)
 			bpc = cb;
 	}
-	bpc = roundup(bpc ? bpc : 1, 16);
+	/* 64-byte multiples: every OCG starts on a 64-byte unit of the (64-byte aligned) weights
+	 * section, so a TD's coefficient channel 0 is exactly its OCG */
+	bpc = roundup(bpc ? bpc : 1, 64);
 	uint64_t wbytes = 0;
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		const struct pd_layer *L = &d->layer[i];
@@ -461,7 +480,7 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 			int8_ch += L->cout;
 		if (L->kind == PD_PALETTE) {
 			pbits = L->bits;
-			nluts++;
+			nluts = 1; /* one codebook, shared (H13's version-5 descriptor has no more) */
 		}
 		if (L->kind == PD_SPARSE)
 			mask = (L->cin + 7) / 8;
@@ -469,14 +488,23 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	if (nluts << pbits > PD_MAX_SECTION / 2)
 		return PD_E_TOO_LARGE;
 	memset(weights, 0, (size_t)wbytes);
-	memset(bias, 0, (size_t)total_ch * 2);
-	for (unsigned k = 0; k < nocg; k++) {
+	for (unsigned k = 0, c0 = 0; k < nocg; k++) {
 		const struct pd_layer *L = &d->layer[blk_layer[k]];
 		uint32_t seed = L->seed * 2654435761u + 1u;
-		for (uint32_t c = 0; c < L->cout; c++)
-			channel_weights(L, &seed, weights + blk_off[k] + (size_t)c * bpc);
+		uint8_t *blk = weights + blk_off[k];
+		/* a sparse OCG: every channel's mask (mask bytes each), then every channel's values
+		 * (bpc - mask bytes each), as the records' mask and weights slots address them */
+		for (uint32_t c = 0; c < L->cout; c++) {
+			if (L->kind == PD_SPARSE)
+				channel_weights(L, &seed, blk + (size_t)c * mask,
+						blk + (size_t)L->cout * mask + (size_t)c * (bpc - mask));
+			else
+				channel_weights(L, &seed, blk + (size_t)c * bpc, NULL);
+			le_wr16(bias + 2 * (c0 + c), pd_bias(blk_layer[k], c));
+		}
+		c0 += L->cout;
 	}
-	/* palette codebooks: entry j = (j - 2^(bits-1)) / 8, one codebook per palette layer */
+	/* the palette codebook: entry j = (j - 2^(bits-1)) / 8 */
 	for (uint32_t l = 0; l < nluts; l++)
 		for (uint32_t j = 0; j < (1u << pbits); j++)
 			le_wr16(palette + 2 * ((l << pbits) + j),
@@ -518,12 +546,13 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	b.weights = wbytes ? weights : NULL;
 	b.weights_len = (uint32_t)wbytes;
 	b.mask_bytes_per_channel = mask;
+	b.weights_align = 64;
 	b.ocg_channels = ocg;
 	b.nocg = nocg;
 	if (!nocg) {
 		/* an activation alone: one empty-weight record is not allowed; a 1-channel block */
 		static const uint32_t one = 1;
-		static uint8_t zero[16];
+		static uint8_t zero[64];
 		b.ocg_channels = &one;
 		b.nocg = 1;
 		b.weights = zero;
@@ -540,10 +569,9 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	for (unsigned i = 0, k = 0; i < d->nlayers; i++) {
 		uint32_t base = 0, size = 0;
 		if (d->layer[i].kind != PD_ACT) {
-			/* channel 0 covers the layer's block: 64-byte units around it */
-			uint32_t s = wsec + blk_off[k], e = s + d->layer[i].cout * bpc;
-			base = s & ~63u;
-			size = roundup(e, 64) - base;
+			/* channel 0 is exactly the layer's OCG (64-byte aligned, a 64-byte multiple) */
+			base = wsec + blk_off[k];
+			size = d->layer[i].cout * bpc;
 			k++;
 		}
 		write_td(d, i, base, size, out + (size_t)i * PD_TD_STRIDE);

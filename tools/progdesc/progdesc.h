@@ -35,6 +35,7 @@ enum pd_err {
 	PD_E_KUNIT,           /* the kernel unit could not be written or does not validate */
 	PD_E_CONTAINER,       /* the raw stream could not be put in a .hwx container */
 	PD_E_NO_PREV,         /* from=prev on the first statement */
+	PD_E_SPARSE_CIN,      /* sparse layers with different cin (the unit has one mask width) */
 	PD_E__COUNT
 };
 const char *pd_err_name(enum pd_err e);
@@ -67,6 +68,12 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
  * that BAR (the extent its TDs declare). The raw stream is built in out first, then moved. */
 #define PD_HWX_SUBTYPE 4u /* H13 */
 enum pd_err pd_build_hwx(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len);
+
+/* The deterministic generator behind every weight (docs/control-path.md, "The weight
+ * generator"): s = s x 1103515245 + 12345 (mod 2^32), the draw is s >> 16. */
+uint32_t pd_rnd(uint32_t *s);
+/* Layer j's fp16 bias for its output channel o: ((o + j) mod 7 - 3) / 8 (j: 0-based statement). */
+uint16_t pd_bias(unsigned j, uint32_t o);
 
 /* The activation record of an activation (86 bytes), or 0 when none. */
 int pd_act_record(unsigned act, uint8_t rec[86]);

@@ -1,5 +1,6 @@
 # Seed directories for fuzz_submit: the real programs prefixed with the submission header
-# (mode: default grants; raw streams flagged), written under $BUILD/fuzz-seeds/fuzz_submit.
+# (mode: default grants; raw streams flagged), written under $BUILD/fuzz-seeds/fuzz_submit, and
+# the mkprog programs the build wrote (kernel-unit weights the model decodes).
 out="${BUILD:-build}/fuzz-seeds/fuzz_submit"
 mkdir -p "$out" || exit 0
 if [ -n "${SHARED:-}" ] && [ -d "$SHARED/fixtures" ]; then
@@ -10,5 +11,8 @@ if [ -n "${SHARED:-}" ] && [ -d "$SHARED/fixtures" ]; then
 		[ -f "$f" ] && { printf '\003\000'; cat "$f"; } > "$out/$(basename "$f")"
 	done
 fi
+for f in "${BUILD:-build}"/default.hwx; do
+	[ -f "$f" ] && { printf '\002\000'; cat "$f"; } > "$out/mkprog-$(basename "$f")"
+done
 echo "$out"
 exit 0
