@@ -196,14 +196,24 @@ $(H)/anefw-tests: $(HOST_TEST_OBJS)
 tools: $(H)/anefw-tool
 
 # ---- fuzzing (libFuzzer with ASan and UBSan) ----
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+# The library sources are compiled once (fuzzer instrumentation without libFuzzer's main), each
+# target's own file too, and every target links its object with the shared ones.
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror
+FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_LIB_SRCS := $(HOST_LIB_SRCS) $(PROGDESC_SRCS)
-$(H)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) | $(DEPS_STAMP)
+FUZZ_LIB_OBJS := $(patsubst %,$(H)/fuzz-obj/%.o,$(FUZZ_LIB_SRCS))
+$(H)/fuzz-obj/%.c.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	@echo "  FUZZCC  $@"
-	$(Q)clang $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) -o $@
+	@echo "  FUZZCC  $<"
+	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+$(H)/fuzz/%: $(H)/fuzz-obj/tests/fuzz/%.c.o $(FUZZ_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZLD  $@"
+	$(Q)clang $(FUZZ_LDFLAGS) $^ -o $@
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(H)/fuzz/%,$(FUZZ_SRCS))
+# kept between builds (make would delete them as intermediates of the pattern chain)
+.SECONDARY: $(FUZZ_LIB_OBJS) $(patsubst tests/fuzz/%.c,$(H)/fuzz-obj/tests/fuzz/%.c.o,$(FUZZ_SRCS))
 .PHONY: fuzz-build fuzz
 fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build

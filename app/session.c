@@ -100,7 +100,7 @@ static int place(struct anes *s, unsigned n, uint64_t max_arena, uint64_t max_gr
 		struct subq_grant *g = &s->g[i];
 		if (g->size > max_grant) {
 			res->st.err = CTRL_E_POLICY;
-			res->st.pol = POL_ERR_GRANT_TOO_LARGE;
+			res->st.pol = POL_E_GRANT_TOO_LARGE;
 			res->st.bar = (int)g->bar;
 			return -1;
 		}

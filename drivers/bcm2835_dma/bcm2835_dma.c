@@ -18,13 +18,13 @@ int bcm2835_dma_hw_channel(const struct bcm2835_dma *c, unsigned ch)
 int bcm2835_dma_decode_error(uint32_t cs, uint32_t debug)
 {
 	if (debug & BCM_DEBUG_READ_ERROR)
-		return DMA_ERR_READ;
+		return DMA_E_READ;
 	if (debug & BCM_DEBUG_FIFO_ERROR)
-		return DMA_ERR_FIFO;
+		return DMA_E_FIFO;
 	if (debug & BCM_DEBUG_READ_LAST_NOT_SET)
-		return DMA_ERR_READ_LAST;
+		return DMA_E_READ_LAST;
 	if (cs & BCM_CS_ERROR)
-		return DMA_ERR_HW;
+		return DMA_E_HW;
 	return DMA_OK;
 }
 
@@ -33,10 +33,10 @@ static int to_bus(const struct bcm2835_dma *c, uint64_t addr, uint64_t len, uint
 {
 	uint64_t end = c->p.ram_base + c->p.ram_size;
 	if (addr < c->p.ram_base || addr > end || len > end - addr)
-		return DMA_ERR_RANGE;
+		return DMA_E_RANGE;
 	uint64_t b = addr + c->p.bus_offset;
 	if (b > 0xffffffffull || (len && b + len - 1 > 0xffffffffull))
-		return DMA_ERR_RANGE;
+		return DMA_E_RANGE;
 	*bus = (uint32_t)b;
 	return DMA_OK;
 }
@@ -46,7 +46,7 @@ static int row_gap(int32_t pitch, uint32_t len, uint32_t *field)
 {
 	int64_t gap = (int64_t)pitch - (int64_t)len;
 	if (gap < -32768 || gap > 32767)
-		return DMA_ERR_STRIDE;
+		return DMA_E_STRIDE;
 	*field = (uint32_t)gap & 0xffffu;
 	return DMA_OK;
 }
@@ -79,7 +79,7 @@ static int load(struct dma_dev *d, unsigned ch, const struct dma_block *blocks, 
 	struct bcm2835_dma *c = d->priv;
 	struct bcm2835_dma_chan *k = &c->ch[ch];
 	if (n > BCM2835_DMA_MAX_CBS)
-		return DMA_ERR_TOO_MANY_BLOCKS;
+		return DMA_E_TOO_MANY_BLOCKS;
 	memset(k->cbs, 0, sizeof k->cbs);
 	for (unsigned i = 0; i < n; i++) {
 		const struct dma_block *b = &blocks[i];
@@ -151,7 +151,7 @@ static int reset_channel(struct bcm2835_dma *c, unsigned ch)
 			return DMA_OK;
 		}
 	}
-	return DMA_ERR_HW;
+	return DMA_E_HW;
 }
 
 static int start(struct dma_dev *d, unsigned ch)
@@ -160,7 +160,7 @@ static int start(struct dma_dev *d, unsigned ch)
 	struct bcm2835_dma_chan *k = &c->ch[ch];
 	uint32_t first;
 	if (k->ncbs == 0)
-		return DMA_ERR_STATE;
+		return DMA_E_STATE;
 	int rc = to_bus(c, (uintptr_t)&k->cbs[0], sizeof k->cbs[0], &first);
 	if (rc != DMA_OK)
 		return rc;
@@ -244,7 +244,7 @@ static int probe_ylength(struct bcm2835_dma *c, struct dma_dev *d)
 		rc = dma_wait(d, 0, BCM2835_DMA_POLL_LIMIT);
 	if (rc == DMA_OK) {
 		if (words[16] != words[0] || words[18] != 0)
-			rc = DMA_ERR_HW;
+			rc = DMA_E_HW;
 		else if (words[17] != words[1])
 			c->ylength_rows = 1;
 	}
@@ -256,14 +256,14 @@ static int probe_ylength(struct bcm2835_dma *c, struct dma_dev *d)
 int bcm2835_dma_init(struct bcm2835_dma *c, struct dma_dev *d, const struct bcm2835_dma_params *p)
 {
 	if (!c || !d || !p || !p->base)
-		return DMA_ERR_PARAM;
+		return DMA_E_PARAM;
 	memset(c, 0, sizeof *c);
 	c->p = *p;
 	for (unsigned hw = 0; hw < 7 && c->nchannels < BCM2835_DMA_CHANNELS; hw++)
 		if (p->channel_mask & (1u << hw))
 			c->ch[c->nchannels++].hw = hw;
 	if (c->nchannels == 0 || (p->channel_mask & ~0x7fu))
-		return DMA_ERR_PARAM; /* full channels 0-6 only: the lite ones lack 2D mode */
+		return DMA_E_PARAM; /* full channels 0-6 only: the lite ones lack 2D mode */
 	const struct dma_caps caps = {
 		.nchannels = c->nchannels,
 		.max_blocks = BCM2835_DMA_MAX_CBS,
@@ -276,7 +276,7 @@ int bcm2835_dma_init(struct bcm2835_dma *c, struct dma_dev *d, const struct bcm2
 	for (unsigned ch = 0; ch < c->nchannels; ch++) {
 		bcm2835_dma_set_enable(c, ch, 1);
 		if (reset_channel(c, ch) != DMA_OK)
-			return DMA_ERR_HW;
+			return DMA_E_HW;
 	}
 	return probe_ylength(c, d);
 }

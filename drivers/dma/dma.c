@@ -7,24 +7,24 @@ const char *dma_strerror(int status)
 {
 	switch (status) {
 	case DMA_OK: return "ok";
-	case DMA_ERR_PARAM: return "bad parameter";
-	case DMA_ERR_CHANNEL: return "no such channel";
-	case DMA_ERR_NO_BLOCKS: return "no blocks";
-	case DMA_ERR_TOO_MANY_BLOCKS: return "too many blocks";
-	case DMA_ERR_LENGTH: return "length the engine cannot take";
-	case DMA_ERR_ALIGN: return "misaligned address or pitch";
-	case DMA_ERR_RANGE: return "address range wraps or is out of the engine's reach";
-	case DMA_ERR_STRIDE: return "2D shape the engine cannot express";
-	case DMA_ERR_OVERLAP: return "source and destination overlap";
-	case DMA_ERR_STATE: return "not valid in the channel's state";
-	case DMA_ERR_BUSY: return "channel busy";
-	case DMA_ERR_TIMEOUT: return "timed out";
-	case DMA_ERR_READ: return "bus read error";
-	case DMA_ERR_FIFO: return "FIFO error";
-	case DMA_ERR_READ_LAST: return "read-last-not-set error";
-	case DMA_ERR_HW: return "controller error";
-	case DMA_ERR_UNSUPPORTED: return "not supported by this engine";
-	case DMA_ERR_INJECTED: return "injected fault";
+	case DMA_E_PARAM: return "bad parameter";
+	case DMA_E_CHANNEL: return "no such channel";
+	case DMA_E_NO_BLOCKS: return "no blocks";
+	case DMA_E_TOO_MANY_BLOCKS: return "too many blocks";
+	case DMA_E_LENGTH: return "length the engine cannot take";
+	case DMA_E_ALIGN: return "misaligned address or pitch";
+	case DMA_E_RANGE: return "address range wraps or is out of the engine's reach";
+	case DMA_E_STRIDE: return "2D shape the engine cannot express";
+	case DMA_E_OVERLAP: return "source and destination overlap";
+	case DMA_E_STATE: return "not valid in the channel's state";
+	case DMA_E_BUSY: return "channel busy";
+	case DMA_E_TIMEOUT: return "timed out";
+	case DMA_E_READ: return "bus read error";
+	case DMA_E_FIFO: return "FIFO error";
+	case DMA_E_READ_LAST: return "read-last-not-set error";
+	case DMA_E_HW: return "controller error";
+	case DMA_E_UNSUPPORTED: return "not supported by this engine";
+	case DMA_E_INJECTED: return "injected fault";
 	default: return "unknown DMA error";
 	}
 }
@@ -56,8 +56,8 @@ void dma_dev_init(struct dma_dev *d, const char *name, const struct dma_ops *ops
 static int channel_ok(const struct dma_dev *d, unsigned ch)
 {
 	if (!d || !d->ops)
-		return DMA_ERR_PARAM;
-	return ch < d->caps.nchannels ? DMA_OK : DMA_ERR_CHANNEL;
+		return DMA_E_PARAM;
+	return ch < d->caps.nchannels ? DMA_OK : DMA_E_CHANNEL;
 }
 
 int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi)
@@ -74,17 +74,17 @@ int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_
 	uint64_t first, last_end;
 	if (pitch < 0) {
 		if (reach > base)
-			return DMA_ERR_RANGE;
+			return DMA_E_RANGE;
 		first = base - reach;
 		last_end = base + b->len;
 	} else {
 		first = base;
 		if (reach > UINT64_MAX - base || b->len > UINT64_MAX - base - reach)
-			return DMA_ERR_RANGE;
+			return DMA_E_RANGE;
 		last_end = base + reach + b->len;
 	}
 	if (last_end < base || last_end - 1 > (uint64_t)UINTPTR_MAX)
-		return DMA_ERR_RANGE;
+		return DMA_E_RANGE;
 	*lo = (uintptr_t)first;
 	*hi = (uintptr_t)last_end;
 	return DMA_OK;
@@ -96,20 +96,20 @@ static int check_block(const struct dma_dev *d, const struct dma_block *b)
 	uint32_t g = c->granule ? c->granule : 1;
 	int two_d = b->rows > 1;
 	if (b->flags & ~DMA_BLOCK_FILL)
-		return DMA_ERR_PARAM;
+		return DMA_E_PARAM;
 	if (b->len == 0 || b->len % g)
-		return DMA_ERR_LENGTH;
+		return DMA_E_LENGTH;
 	if (two_d ? (b->len > c->max_row_len || b->rows > c->max_rows) : b->len > c->max_len)
-		return DMA_ERR_LENGTH;
+		return DMA_E_LENGTH;
 	if (b->dst % g || (!(b->flags & DMA_BLOCK_FILL) && b->src % g))
-		return DMA_ERR_ALIGN;
+		return DMA_E_ALIGN;
 	if (two_d) {
 		if ((uint32_t)b->dst_pitch % g || (uint32_t)b->src_pitch % g)
-			return DMA_ERR_ALIGN;
+			return DMA_E_ALIGN;
 		/* destination rows may not overlap one another (source rows may: a broadcast) */
 		int64_t dp = b->dst_pitch < 0 ? -(int64_t)b->dst_pitch : b->dst_pitch;
 		if (dp < (int64_t)b->len)
-			return DMA_ERR_STRIDE;
+			return DMA_E_STRIDE;
 	}
 	uintptr_t slo, shi, dlo, dhi;
 	int rc = dma_block_span(b, 0, &slo, &shi);
@@ -118,7 +118,7 @@ static int check_block(const struct dma_dev *d, const struct dma_block *b)
 	if (rc != DMA_OK)
 		return rc;
 	if (!(b->flags & DMA_BLOCK_FILL) && slo < dhi && dlo < shi)
-		return DMA_ERR_OVERLAP;
+		return DMA_E_OVERLAP;
 	return DMA_OK;
 }
 
@@ -128,16 +128,16 @@ int dma_configure(struct dma_dev *d, unsigned ch, const struct dma_channel_confi
 	if (rc != DMA_OK)
 		return rc;
 	if (!cfg || cfg->flags)
-		return DMA_ERR_PARAM;
+		return DMA_E_PARAM;
 	struct dma_channel_state *s = &d->chan[ch];
 	if (s->state == DMA_STATE_RUNNING)
-		return DMA_ERR_BUSY;
+		return DMA_E_BUSY;
 	if (cfg->nblocks == 0)
-		return DMA_ERR_NO_BLOCKS;
+		return DMA_E_NO_BLOCKS;
 	if (!cfg->blocks)
-		return DMA_ERR_PARAM;
+		return DMA_E_PARAM;
 	if (cfg->nblocks > d->caps.max_blocks)
-		return DMA_ERR_TOO_MANY_BLOCKS;
+		return DMA_E_TOO_MANY_BLOCKS;
 	uint64_t bytes = 0;
 	for (unsigned i = 0; i < cfg->nblocks; i++) {
 		const struct dma_block *b = &cfg->blocks[i];
@@ -172,7 +172,7 @@ int dma_start(struct dma_dev *d, unsigned ch)
 	case DMA_STATE_DONE:
 		break;
 	default:
-		return DMA_ERR_STATE;
+		return DMA_E_STATE;
 	}
 	rc = d->ops->start(d, ch);
 	if (rc != DMA_OK) {
@@ -243,10 +243,10 @@ int dma_poll(struct dma_dev *d, unsigned ch)
 	case DMA_STATE_RUNNING:
 		break;
 	default:
-		return DMA_ERR_STATE;
+		return DMA_E_STATE;
 	}
 	if (d->fault.active == ch + 1)
-		return DMA_ERR_BUSY; /* an injected hang: never completes */
+		return DMA_E_BUSY; /* an injected hang: never completes */
 	if (d->fault.kind != DMA_FAULT_NONE) {
 		if (d->fault.skip) {
 			d->fault.skip--;
@@ -254,19 +254,19 @@ int dma_poll(struct dma_dev *d, unsigned ch)
 			d->fault.kind = DMA_FAULT_NONE;
 			d->fault.fired++;
 			d->fault.active = ch + 1;
-			return DMA_ERR_BUSY;
+			return DMA_E_BUSY;
 		} else {
 			d->fault.kind = DMA_FAULT_NONE;
 			d->fault.fired++;
 			d->ops->stop(d, ch);
 			s->state = DMA_STATE_ERROR;
-			s->error = DMA_ERR_INJECTED;
-			return DMA_ERR_INJECTED;
+			s->error = DMA_E_INJECTED;
+			return DMA_E_INJECTED;
 		}
 	}
 	rc = d->ops->poll(d, ch);
 	if (rc == 0)
-		return DMA_ERR_BUSY;
+		return DMA_E_BUSY;
 	if (rc > 0) {
 		s->state = DMA_STATE_DONE;
 		s->completions++;
@@ -280,9 +280,9 @@ int dma_poll(struct dma_dev *d, unsigned ch)
 int dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls)
 {
 	int rc = dma_poll(d, ch);
-	for (uint32_t i = 1; rc == DMA_ERR_BUSY && i < max_polls; i++)
+	for (uint32_t i = 1; rc == DMA_E_BUSY && i < max_polls; i++)
 		rc = dma_poll(d, ch);
-	return rc == DMA_ERR_BUSY ? DMA_ERR_TIMEOUT : rc;
+	return rc == DMA_E_BUSY ? DMA_E_TIMEOUT : rc;
 }
 
 enum dma_state dma_get_state(const struct dma_dev *d, unsigned ch)

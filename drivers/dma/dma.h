@@ -15,12 +15,12 @@
  *   UNCONFIGURED --configure--> CONFIGURED --start--> RUNNING --(poll/wait sees the end)--> DONE
  *                                    ^                  |  \--(controller error)--> ERROR
  *                                    +------stop--------+
- *   configure: allowed in every state but RUNNING (DMA_ERR_BUSY); a refused configuration leaves
+ *   configure: allowed in every state but RUNNING (DMA_E_BUSY); a refused configuration leaves
  *              the channel as it was.
  *   start:     CONFIGURED/DONE -> RUNNING (DONE re-runs the same blocks); RUNNING: no-op (idempotent);
- *              UNCONFIGURED/ERROR: DMA_ERR_STATE (an ERROR channel must be configured again).
+ *              UNCONFIGURED/ERROR: DMA_E_STATE (an ERROR channel must be configured again).
  *   stop:      RUNNING -> CONFIGURED (the transfer is abandoned part-way); any other state: no-op.
- *   wait:      bounded by a number of polls; DMA_ERR_TIMEOUT leaves the channel RUNNING.
+ *   wait:      bounded by a number of polls; DMA_E_TIMEOUT leaves the channel RUNNING.
  * A channel only becomes DONE when a poll or wait observes the end, so start is idempotent on every
  * backend, however fast it is.
  */
@@ -34,26 +34,26 @@
 
 enum dma_status {
 	DMA_OK = 0,
-	DMA_ERR_PARAM = -1,           /* a NULL device, configuration or block list, or unknown flags */
-	DMA_ERR_CHANNEL = -2,         /* no such channel on this device */
-	DMA_ERR_NO_BLOCKS = -3,       /* a configuration with zero blocks */
-	DMA_ERR_TOO_MANY_BLOCKS = -4, /* more blocks than a channel holds */
-	DMA_ERR_LENGTH = -5,          /* a zero length, one over the backend's limit, or not a multiple
+	DMA_E_PARAM = -1,           /* a NULL device, configuration or block list, or unknown flags */
+	DMA_E_CHANNEL = -2,         /* no such channel on this device */
+	DMA_E_NO_BLOCKS = -3,       /* a configuration with zero blocks */
+	DMA_E_TOO_MANY_BLOCKS = -4, /* more blocks than a channel holds */
+	DMA_E_LENGTH = -5,          /* a zero length, one over the backend's limit, or not a multiple
 					 of the granule */
-	DMA_ERR_ALIGN = -6,           /* an address or pitch not a multiple of the granule */
-	DMA_ERR_RANGE = -7,           /* a range that wraps, or lies outside memory the engine reaches */
-	DMA_ERR_STRIDE = -8,          /* a 2D shape the engine cannot express, or overlapping
+	DMA_E_ALIGN = -6,           /* an address or pitch not a multiple of the granule */
+	DMA_E_RANGE = -7,           /* a range that wraps, or lies outside memory the engine reaches */
+	DMA_E_STRIDE = -8,          /* a 2D shape the engine cannot express, or overlapping
 					 destination rows */
-	DMA_ERR_OVERLAP = -9,         /* a block's source and destination overlap */
-	DMA_ERR_STATE = -10,          /* not valid in the channel's state */
-	DMA_ERR_BUSY = -11,           /* the channel is running: stop it or wait first */
-	DMA_ERR_TIMEOUT = -12,        /* the bounded wait ran out; the channel is still running */
-	DMA_ERR_READ = -13,           /* the controller reported a bus read error */
-	DMA_ERR_FIFO = -14,           /* the controller reported a FIFO error */
-	DMA_ERR_READ_LAST = -15,      /* the controller reported a read-last-not-set error */
-	DMA_ERR_HW = -16,             /* the controller flagged an error without a known cause */
-	DMA_ERR_UNSUPPORTED = -17,    /* the backend cannot do this */
-	DMA_ERR_INJECTED = -18,       /* an injected fault: the transfer ended with an error */
+	DMA_E_OVERLAP = -9,         /* a block's source and destination overlap */
+	DMA_E_STATE = -10,          /* not valid in the channel's state */
+	DMA_E_BUSY = -11,           /* the channel is running: stop it or wait first */
+	DMA_E_TIMEOUT = -12,        /* the bounded wait ran out; the channel is still running */
+	DMA_E_READ = -13,           /* the controller reported a bus read error */
+	DMA_E_FIFO = -14,           /* the controller reported a FIFO error */
+	DMA_E_READ_LAST = -15,      /* the controller reported a read-last-not-set error */
+	DMA_E_HW = -16,             /* the controller flagged an error without a known cause */
+	DMA_E_UNSUPPORTED = -17,    /* the backend cannot do this */
+	DMA_E_INJECTED = -18,       /* an injected fault: the transfer ended with an error */
 };
 
 const char *dma_strerror(int status);
@@ -128,7 +128,7 @@ struct dma_channel_state {
  * generic layer applies it in dma_poll, so it works the same on every backend. `skip` polls of
  * running transfers go through normally first; at the next one the transfer
  *   DMA_FAULT_HANG:  never completes (every poll: still running), until stopped or reset;
- *   DMA_FAULT_ERROR: is stopped in the backend and ends in ERROR with DMA_ERR_INJECTED.
+ *   DMA_FAULT_ERROR: is stopped in the backend and ends in ERROR with DMA_E_INJECTED.
  * A fault fires once (`fired` counts), then the device is back to normal.
  */
 enum dma_fault_kind { DMA_FAULT_NONE = 0, DMA_FAULT_HANG, DMA_FAULT_ERROR };
@@ -157,9 +157,9 @@ void dma_dev_init(struct dma_dev *d, const char *name, const struct dma_ops *ops
 int dma_configure(struct dma_dev *d, unsigned ch, const struct dma_channel_config *cfg);
 int dma_start(struct dma_dev *d, unsigned ch);
 int dma_stop(struct dma_dev *d, unsigned ch);
-/* One look at a running channel: DMA_OK once DONE, DMA_ERR_BUSY while running, or the error. */
+/* One look at a running channel: DMA_OK once DONE, DMA_E_BUSY while running, or the error. */
 int dma_poll(struct dma_dev *d, unsigned ch);
-/* Polls up to max_polls times: DMA_OK, DMA_ERR_TIMEOUT (still RUNNING), or the error. */
+/* Polls up to max_polls times: DMA_OK, DMA_E_TIMEOUT (still RUNNING), or the error. */
 int dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls);
 enum dma_state dma_get_state(const struct dma_dev *d, unsigned ch);
 
@@ -175,7 +175,7 @@ int dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_
 	     uint32_t max_polls);
 
 /* The bounds every DMA-API check computes: the lowest and one-past-highest byte a block's
- * source (which = 0) or destination (which = 1) touches. DMA_OK or DMA_ERR_RANGE on overflow. */
+ * source (which = 0) or destination (which = 1) touches. DMA_OK or DMA_E_RANGE on overflow. */
 int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi);
 
 /* A generous bound for dma_wait() in callers that just want the transfer done. */

@@ -80,7 +80,7 @@ static const struct dma_ops mc_ops = {
 int dma_memcpy_init(struct dma_memcpy *m, struct dma_dev *d, uint32_t bytes_per_poll)
 {
 	if (!m || !d)
-		return DMA_ERR_PARAM;
+		return DMA_E_PARAM;
 	memset(m, 0, sizeof *m);
 	m->bytes_per_poll = bytes_per_poll;
 	/* The same limits as the BCM2835's full channels, so programs move identically. */

@@ -8,12 +8,12 @@ int pl011_init(struct pl011 *u, uintptr_t base, uint32_t uartclk, uint32_t baud)
 	if (uartclk == 0)
 		return PL011_OK;
 	if (baud == 0)
-		return PL011_ERR_PARAM;
+		return PL011_E_PARAM;
 	/* divisor = uartclk / (16 * baud) as a 16.6 fixed-point number, rounded */
 	uint64_t div64 = (((uint64_t)uartclk * 4u) + baud / 2) / baud;
 	uint32_t ibrd = (uint32_t)(div64 >> 6), fbrd = (uint32_t)(div64 & 0x3f);
 	if (ibrd == 0 || ibrd > 0xffff)
-		return PL011_ERR_PARAM;
+		return PL011_E_PARAM;
 	mmio_write_32(base + PL011_CR, 0);
 	(void)pl011_flush(u);
 	mmio_write_32(base + PL011_IMSC, 0);
@@ -34,7 +34,7 @@ int pl011_putc(struct pl011 *u, char c)
 		}
 	}
 	u->timeouts++;
-	return PL011_ERR_TIMEOUT;
+	return PL011_E_TIMEOUT;
 }
 
 int pl011_flush(struct pl011 *u)
@@ -42,5 +42,5 @@ int pl011_flush(struct pl011 *u)
 	for (uint32_t i = 0; i < PL011_POLL_LIMIT; i++)
 		if (!(mmio_read_32(u->base + PL011_FR) & PL011_FR_BUSY))
 			return PL011_OK;
-	return PL011_ERR_TIMEOUT;
+	return PL011_E_TIMEOUT;
 }

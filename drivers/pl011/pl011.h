@@ -29,8 +29,8 @@
 
 enum pl011_status {
 	PL011_OK = 0,
-	PL011_ERR_TIMEOUT = -1, /* the FIFO stayed full for PL011_POLL_LIMIT polls */
-	PL011_ERR_PARAM = -2,   /* a zero clock or baud rate, or a divisor out of range */
+	PL011_E_TIMEOUT = -1, /* the FIFO stayed full for PL011_POLL_LIMIT polls */
+	PL011_E_PARAM = -2,   /* a zero clock or baud rate, or a divisor out of range */
 };
 
 struct pl011 {

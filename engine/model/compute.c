@@ -406,7 +406,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN) ||
 	    H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT))
 		return fault(m, "palettized or sparse coefficient channels not modelled");
-	unsigned elem = kfmt == H13_KFMT_FP16 ? 2u : kfmt <= H13_KFMT_UINT8 ? 1u : 0u;
+	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 	if (!elem)
 		return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
 	uint64_t per = (uint64_t)cin * kh * kw, block = (per * elem + 63u) & ~(uint64_t)63u;
@@ -425,8 +425,8 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		const uint8_t *p = c->cpu + off;
 		float *w = m->wts + o * per;
 		for (uint64_t k = 0; k < per; k++)
-			w[k] = kfmt == H13_KFMT_FP16 ? h2f_table[le_rd16(p + 2 * k)]
-			       : kfmt == H13_KFMT_INT8 ? (float)(int8_t)p[k] : (float)p[k];
+			w[k] = kfmt == H13_KERNELFMT_FP16 ? h2f_table[le_rd16(p + 2 * k)]
+			       : kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)p[k] : (float)p[k];
 	}
 	return ENG_OK;
 }
@@ -462,7 +462,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	if (!c0 || !nout || c0->len % nout)
 		return fault(m, "coefficient channel 0 is not one OCG of the TD's output channels");
 	uint64_t S = c0->len / nout;
-	if ((pal || sparse) && kfmt != H13_KFMT_FP16)
+	if ((pal || sparse) && kfmt != H13_KERNELFMT_FP16)
 		return fault(m, "palettized or sparse weights that are not fp16");
 	if (pal && sparse)
 		return fault(m, "palettized and sparse weights at once not modelled");
@@ -519,14 +519,14 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 				m->hv[j] = le_rd16(vals + 2 * j);
 			ce = codec_sparse_decode(mask, (size_t)M, m->hv, (size_t)nv, k, (size_t)per);
 		} else {
-			unsigned elem = kfmt == H13_KFMT_FP16 ? 2u : kfmt <= H13_KFMT_UINT8 ? 1u : 0u;
+			unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 			if (!elem)
 				return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
 			if (per * elem > S)
 				return fault(m, "a kernel larger than an OCG channel");
 			for (uint64_t j = 0; j < per; j++)
-				k[j] = kfmt == H13_KFMT_FP16 ? le_rd16(p + 2 * j)
-				       : anem_f2h(kfmt == H13_KFMT_INT8 ? (float)(int8_t)p[j] : (float)p[j]);
+				k[j] = kfmt == H13_KERNELFMT_FP16 ? le_rd16(p + 2 * j)
+				       : anem_f2h(kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)p[j] : (float)p[j]);
 		}
 		if (ce != CODEC_OK)
 			return fault(m, codec_strerror(ce));

@@ -194,7 +194,7 @@ static int wait_channel(struct anem *m)
 		int r = dma_poll(m->dma, ANEM_DMA_CHANNEL);
 		if (r == DMA_OK)
 			return ENG_OK;
-		if (r != DMA_ERR_BUSY)
+		if (r != DMA_E_BUSY)
 			return ENG_E_DMA;
 	}
 }

@@ -16,23 +16,23 @@
 typedef __int128 i128;
 typedef unsigned __int128 u128;
 
-static const char *const err_names[ACTLUT_ERR_COUNT] = {
+static const char *const err_names[ACTLUT_E_COUNT] = {
 	[ACTLUT_OK] = "ok",
-	[ACTLUT_ERR_NULL] = "null pointer",
-	[ACTLUT_ERR_SHORT] = "record shorter than 86 bytes",
-	[ACTLUT_ERR_NAN] = "NaN in a clamp, end value, knot or tail slot",
-	[ACTLUT_ERR_INF_COEF] = "infinite knot, slope or intercept",
-	[ACTLUT_ERR_CLAMP_ORDER] = "input clamp low above input clamp high",
-	[ACTLUT_ERR_SCALE] = "scale slot (41) not 0..20 or 64",
-	[ACTLUT_ERR_MODE] = "mode word (slot 42) sets a bit or field value with no known meaning",
-	[ACTLUT_ERR_LINEAR_MODE] = "linear-only record (no knots) with a split mode word",
-	[ACTLUT_ERR_MODE_BITS] = "mode word bits contradict each other",
-	[ACTLUT_ERR_MODE_SLOTS] = "mode word contradicts the input clamp",
+	[ACTLUT_E_NULL] = "null pointer",
+	[ACTLUT_E_SHORT] = "record shorter than 86 bytes",
+	[ACTLUT_E_NAN] = "NaN in a clamp, end value, knot or tail slot",
+	[ACTLUT_E_INF_COEF] = "infinite knot, slope or intercept",
+	[ACTLUT_E_CLAMP_ORDER] = "input clamp low above input clamp high",
+	[ACTLUT_E_SCALE] = "scale slot (41) not 0..20 or 64",
+	[ACTLUT_E_MODE] = "mode word (slot 42) sets a bit or field value with no known meaning",
+	[ACTLUT_E_LINEAR_MODE] = "linear-only record (no knots) with a split mode word",
+	[ACTLUT_E_MODE_BITS] = "mode word bits contradict each other",
+	[ACTLUT_E_MODE_SLOTS] = "mode word contradicts the input clamp",
 };
 
 const char *actlut_strerror(enum actlut_err err)
 {
-	if ((unsigned)err >= ACTLUT_ERR_COUNT)
+	if ((unsigned)err >= ACTLUT_E_COUNT)
 		return "unknown error";
 	return err_names[err];
 }
@@ -73,21 +73,21 @@ static enum actlut_err mode_check(uint32_t m, enum actlut_kind *kind)
 	const uint32_t xfer = (m & ACTLUT_MB_XFER) >> ACTLUT_MB_XFER_SHIFT;
 	const int fs = (m & ACTLUT_MB_FSPLIT) != 0, is = (m & ACTLUT_MB_ISPLIT) != 0;
 	if (m & ~ACTLUT_MB_KNOWN)
-		return ACTLUT_ERR_MODE; /* bit 4 or 9..15 */
+		return ACTLUT_E_MODE; /* bit 4 or 9..15 */
 	if ((m & ACTLUT_MB_SIGN) && !(m & ACTLUT_MB_ABS))
-		return ACTLUT_ERR_MODE_BITS; /* restores a sign that was never taken off */
+		return ACTLUT_E_MODE_BITS; /* restores a sign that was never taken off */
 	if (fs && is)
-		return ACTLUT_ERR_MODE_BITS; /* two range reductions */
+		return ACTLUT_E_MODE_BITS; /* two range reductions */
 	if (fs && !(m & ACTLUT_MB_ABS))
-		return ACTLUT_ERR_MODE_BITS; /* the float split works on |x| */
+		return ACTLUT_E_MODE_BITS; /* the float split works on |x| */
 	if ((fs || is) != (xfer != 0))
-		return ACTLUT_ERR_MODE_BITS; /* a split drops its integer part, or a transfer of nothing */
+		return ACTLUT_E_MODE_BITS; /* a split drops its integer part, or a transfer of nothing */
 	if ((m & ACTLUT_MB_NEG) && !fs)
-		return ACTLUT_ERR_MODE; /* anefw's negation is defined for the float split only */
+		return ACTLUT_E_MODE; /* anefw's negation is defined for the float split only */
 	if (is && xfer != ACTLUT_MB_XFER_WHOLE)
-		return ACTLUT_ERR_MODE; /* only 2^n is known after an integer split */
+		return ACTLUT_E_MODE; /* only 2^n is known after an integer split */
 	if (fs && xfer == 3)
-		return ACTLUT_ERR_MODE;
+		return ACTLUT_E_MODE;
 	if (fs)
 		*kind = xfer == ACTLUT_MB_XFER_WHOLE ? ((m & ACTLUT_MB_NEG) ? ACTLUT_KIND_RECIP : ACTLUT_KIND_LOG2)
 						     : ((m & ACTLUT_MB_NEG) ? ACTLUT_KIND_RSQRT : ACTLUT_KIND_SQRT);
@@ -103,24 +103,24 @@ static enum actlut_err mode_check(uint32_t m, enum actlut_kind *kind)
 enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
 {
 	if (!out || !buf)
-		return ACTLUT_ERR_NULL;
+		return ACTLUT_E_NULL;
 	if (len < ACTLUT_BYTES)
-		return ACTLUT_ERR_SHORT;
+		return ACTLUT_E_SHORT;
 	uint16_t s[ACTLUT_SLOTS];
 	for (int i = 0; i < ACTLUT_SLOTS; i++)
 		s[i] = le_rd16(buf + 2 * i);
 	for (int i = 0; i <= ACTLUT_R_ICPT; i++)
 		if (fp16_is_nan(s[i]))
-			return ACTLUT_ERR_NAN;
+			return ACTLUT_E_NAN;
 	for (int i = ACTLUT_KNOT0; i <= ACTLUT_R_ICPT; i++)
 		if (fp16_is_inf(s[i]))
-			return ACTLUT_ERR_INF_COEF;
+			return ACTLUT_E_INF_COEF;
 	/* slots 2/3 are end values: a decreasing function (1/x, 1/sqrt x) has y_left > y_right */
 	if (fkey(s[ACTLUT_IN_LO]) > fkey(s[ACTLUT_IN_HI]))
-		return ACTLUT_ERR_CLAMP_ORDER;
+		return ACTLUT_E_CLAMP_ORDER;
 	uint16_t sc = s[ACTLUT_SCALE], mode = s[ACTLUT_MODE];
 	if (sc > ACTLUT_SCALE_MAX && sc != ACTLUT_SCALE_LINEAR)
-		return ACTLUT_ERR_SCALE;
+		return ACTLUT_E_SCALE;
 	enum actlut_kind kind;
 	enum actlut_err e = mode_check(mode, &kind);
 	if (e != ACTLUT_OK)
@@ -128,15 +128,15 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
 	const int split = (mode & (ACTLUT_MB_FSPLIT | ACTLUT_MB_ISPLIT)) != 0;
 	if (sc == ACTLUT_SCALE_LINEAR) {
 		if (split)
-			return ACTLUT_ERR_LINEAR_MODE;
+			return ACTLUT_E_LINEAR_MODE;
 		kind = ACTLUT_KIND_LINEAR;
 	}
 	/* the LUT input is |x| (clamped): a clamp entirely below 0 leaves no input it can take,
 	 * and the float split needs a positive one */
 	if ((mode & ACTLUT_MB_ABS) && fkey(s[ACTLUT_IN_HI]) < 0)
-		return ACTLUT_ERR_MODE_SLOTS;
+		return ACTLUT_E_MODE_SLOTS;
 	if ((mode & ACTLUT_MB_FSPLIT) && fkey(s[ACTLUT_IN_HI]) <= 0)
-		return ACTLUT_ERR_MODE_SLOTS;
+		return ACTLUT_E_MODE_SLOTS;
 	/* valid: fill the output */
 	for (int i = 0; i < ACTLUT_SLOTS; i++)
 		out->slot[i] = s[i];

@@ -84,17 +84,17 @@ enum actlut_kind {
 
 enum actlut_err {
 	ACTLUT_OK = 0,
-	ACTLUT_ERR_NULL,        /* a NULL pointer was passed */
-	ACTLUT_ERR_SHORT,       /* fewer than 86 bytes */
-	ACTLUT_ERR_NAN,         /* a NaN in slots 0..40 (clamps, end values, knots, tails) */
-	ACTLUT_ERR_INF_COEF,    /* an infinity in a knot, slope or intercept */
-	ACTLUT_ERR_CLAMP_ORDER, /* input clamp in_lo > in_hi */
-	ACTLUT_ERR_SCALE,       /* slot 41 is not 0..ACTLUT_SCALE_MAX or 64 */
-	ACTLUT_ERR_MODE,        /* slot 42 sets a bit or a field value with no known meaning */
-	ACTLUT_ERR_LINEAR_MODE, /* linear-only scale (no knots) with a split mode word */
-	ACTLUT_ERR_MODE_BITS,   /* mode word bits that contradict each other */
-	ACTLUT_ERR_MODE_SLOTS,  /* mode word that contradicts the input clamp */
-	ACTLUT_ERR_COUNT
+	ACTLUT_E_NULL,        /* a NULL pointer was passed */
+	ACTLUT_E_SHORT,       /* fewer than 86 bytes */
+	ACTLUT_E_NAN,         /* a NaN in slots 0..40 (clamps, end values, knots, tails) */
+	ACTLUT_E_INF_COEF,    /* an infinity in a knot, slope or intercept */
+	ACTLUT_E_CLAMP_ORDER, /* input clamp in_lo > in_hi */
+	ACTLUT_E_SCALE,       /* slot 41 is not 0..ACTLUT_SCALE_MAX or 64 */
+	ACTLUT_E_MODE,        /* slot 42 sets a bit or a field value with no known meaning */
+	ACTLUT_E_LINEAR_MODE, /* linear-only scale (no knots) with a split mode word */
+	ACTLUT_E_MODE_BITS,   /* mode word bits that contradict each other */
+	ACTLUT_E_MODE_SLOTS,  /* mode word that contradicts the input clamp */
+	ACTLUT_E_COUNT
 };
 
 struct actlut {

@@ -4,27 +4,27 @@
 
 #include <string.h>
 
-static const char *const codec_err_names[CODEC_ERR__COUNT] = {
+static const char *const codec_err_names[CODEC_E__COUNT] = {
 	[CODEC_OK] = "ok",
-	[CODEC_ERR_NULL] = "missing buffer",
-	[CODEC_ERR_BITS] = "unsupported index bit width",
-	[CODEC_ERR_VECTOR] = "illegal palette vector size (legal: 1, 2, 4, 5)",
-	[CODEC_ERR_GROUPS] = "group, channel or block count is zero or does not divide the element count",
-	[CODEC_ERR_INPUT_SIZE] = "packed input size does not match the element count",
-	[CODEC_ERR_TABLE_SIZE] = "codebook, value table, scale or offset size mismatch",
-	[CODEC_ERR_OUTPUT_SIZE] = "output buffer too small",
-	[CODEC_ERR_COUNT] = "value count differs from the mask popcount",
-	[CODEC_ERR_PADDING] = "nonzero padding bits after the last element",
-	[CODEC_ERR_SCALE] = "scale or offset is not finite",
-	[CODEC_ERR_TYPE] = "unknown element type",
-	[CODEC_ERR_ASYMMETRIC] = "nonzero zero point where only the symmetric form is legal",
-	[CODEC_ERR_INDEX] = "index beyond its value table",
-	[CODEC_ERR_TOO_LARGE] = "sizes overflow",
+	[CODEC_E_NULL] = "missing buffer",
+	[CODEC_E_BITS] = "unsupported index bit width",
+	[CODEC_E_VECTOR] = "illegal palette vector size (legal: 1, 2, 4, 5)",
+	[CODEC_E_GROUPS] = "group, channel or block count is zero or does not divide the element count",
+	[CODEC_E_INPUT_SIZE] = "packed input size does not match the element count",
+	[CODEC_E_TABLE_SIZE] = "codebook, value table, scale or offset size mismatch",
+	[CODEC_E_OUTPUT_SIZE] = "output buffer too small",
+	[CODEC_E_COUNT] = "value count differs from the mask popcount",
+	[CODEC_E_PADDING] = "nonzero padding bits after the last element",
+	[CODEC_E_SCALE] = "scale or offset is not finite",
+	[CODEC_E_TYPE] = "unknown element type",
+	[CODEC_E_ASYMMETRIC] = "nonzero zero point where only the symmetric form is legal",
+	[CODEC_E_INDEX] = "index beyond its value table",
+	[CODEC_E_TOO_LARGE] = "sizes overflow",
 };
 
 const char *codec_strerror(enum codec_err e)
 {
-	if ((unsigned)e >= CODEC_ERR__COUNT)
+	if ((unsigned)e >= CODEC_E__COUNT)
 		return "unknown codec error";
 	return codec_err_names[e];
 }
@@ -187,25 +187,25 @@ enum codec_err codec_palette_decode(const struct codec_palette *p, const uint8_t
 				    const uint16_t *lut, size_t lut_count, uint16_t *out, size_t count)
 {
 	if (!p || (!in && in_len) || !lut || (!out && count))
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	if (!codec_palette_bits_ok(p->bits))
-		return CODEC_ERR_BITS;
+		return CODEC_E_BITS;
 	if (!palette_vector_ok(p->vector))
-		return CODEC_ERR_VECTOR;
+		return CODEC_E_VECTOR;
 	const unsigned bits = p->bits, V = p->vector;
 	if (count % V)
-		return CODEC_ERR_GROUPS;
+		return CODEC_E_GROUPS;
 	const size_t nidx = count / V;
 	if (p->groups == 0 || nidx % p->groups)
-		return CODEC_ERR_GROUPS;
+		return CODEC_E_GROUPS;
 	const size_t per_group = nidx / p->groups;
 	const size_t cb_len = ((size_t)1 << bits) * V; /* fp16 values per codebook */
 	if (p->groups > SIZE_MAX / cb_len)
-		return CODEC_ERR_TOO_LARGE;
+		return CODEC_E_TOO_LARGE;
 	if (lut_count != cb_len * p->groups)
-		return CODEC_ERR_TABLE_SIZE;
+		return CODEC_E_TABLE_SIZE;
 	if (in_len != codec_packed_bytes(nidx, bits))
-		return CODEC_ERR_INPUT_SIZE;
+		return CODEC_E_INPUT_SIZE;
 	if (count == 0)
 		return CODEC_OK;
 
@@ -297,11 +297,11 @@ enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const u
 				   size_t value_count, uint16_t *out, size_t count)
 {
 	if ((!mask && mask_len) || (!values && value_count) || (!out && count))
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	if (mask_len != codec_packed_bytes(count, 1))
-		return CODEC_ERR_INPUT_SIZE;
+		return CODEC_E_INPUT_SIZE;
 	if (count % 8 && (mask[mask_len - 1] >> (count % 8)))
-		return CODEC_ERR_PADDING;
+		return CODEC_E_PADDING;
 	const uint64_t *ptab = sparse_pos_get();
 	size_t pop = 0, j = 0;
 	while (j < mask_len && ((uintptr_t)(mask + j) & 7))
@@ -316,7 +316,7 @@ enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const u
 	for (; j < mask_len; j++)
 		pop += ptab[mask[j]] >> SPARSE_POP_SHIFT;
 	if (pop != value_count)
-		return CODEC_ERR_COUNT;
+		return CODEC_E_COUNT;
 	const uint16_t *v = values;
 	size_t i = 0;
 	if (((uintptr_t)out & 7) == 0) {

@@ -17,21 +17,21 @@
 
 enum codec_err {
 	CODEC_OK = 0,
-	CODEC_ERR_NULL,          /* a required pointer is NULL */
-	CODEC_ERR_BITS,          /* unsupported index bit width */
-	CODEC_ERR_VECTOR,        /* palette vector size not legal (mask 0x36: 1, 2, 4, 5) */
-	CODEC_ERR_GROUPS,        /* group / channel / block count is 0 or does not divide */
-	CODEC_ERR_INPUT_SIZE,    /* packed input is not exactly the size the parameters imply */
-	CODEC_ERR_TABLE_SIZE,    /* codebook / value table / scale / offset size mismatch */
-	CODEC_ERR_OUTPUT_SIZE,   /* output buffer too small */
-	CODEC_ERR_COUNT,         /* value count differs from the mask's popcount */
-	CODEC_ERR_PADDING,       /* nonzero padding bits after the last element */
-	CODEC_ERR_SCALE,         /* scale or offset is NaN or infinite */
-	CODEC_ERR_TYPE,          /* unknown element type */
-	CODEC_ERR_ASYMMETRIC,    /* nonzero zero point where only the symmetric form is legal */
-	CODEC_ERR_INDEX,         /* TFLM index beyond its channel's value table */
-	CODEC_ERR_TOO_LARGE,     /* sizes overflow */
-	CODEC_ERR__COUNT
+	CODEC_E_NULL,          /* a required pointer is NULL */
+	CODEC_E_BITS,          /* unsupported index bit width */
+	CODEC_E_VECTOR,        /* palette vector size not legal (mask 0x36: 1, 2, 4, 5) */
+	CODEC_E_GROUPS,        /* group / channel / block count is 0 or does not divide */
+	CODEC_E_INPUT_SIZE,    /* packed input is not exactly the size the parameters imply */
+	CODEC_E_TABLE_SIZE,    /* codebook / value table / scale / offset size mismatch */
+	CODEC_E_OUTPUT_SIZE,   /* output buffer too small */
+	CODEC_E_COUNT,         /* value count differs from the mask's popcount */
+	CODEC_E_PADDING,       /* nonzero padding bits after the last element */
+	CODEC_E_SCALE,         /* scale or offset is NaN or infinite */
+	CODEC_E_TYPE,          /* unknown element type */
+	CODEC_E_ASYMMETRIC,    /* nonzero zero point where only the symmetric form is legal */
+	CODEC_E_INDEX,         /* TFLM index beyond its channel's value table */
+	CODEC_E_TOO_LARGE,     /* sizes overflow */
+	CODEC_E__COUNT
 };
 
 const char *codec_strerror(enum codec_err e);
@@ -91,7 +91,7 @@ enum codec_err codec_blockwise_decode(const struct codec_blockwise *b, const uin
  * uint8 bytes (Core ML's constexpr_blockwise_shift_scale stores the offset in the data's own
  * type). offset points at offset_count elements of that type (NULL = no offset); an integer
  * offset v decodes exactly as the fp16 offset of value v would. Unknown offset_type:
- * CODEC_ERR_TYPE. codec_blockwise_decode is this with CODEC_OFF_FP16. */
+ * CODEC_E_TYPE. codec_blockwise_decode is this with CODEC_OFF_FP16. */
 enum codec_offset_type { CODEC_OFF_FP16 = 0, CODEC_OFF_INT8 = 1, CODEC_OFF_UINT8 = 2 };
 enum codec_err codec_blockwise_decode_typed(const struct codec_blockwise *b, const uint8_t *q, size_t q_len,
 					    const uint16_t *scale, size_t scale_count, const void *offset,
@@ -150,7 +150,7 @@ enum codec_err codec_tflm_decode(const struct codec_tflm *t, const uint8_t *in, 
  * from it, for repeated dispatches of the same weights (count elements each). Prepare checks
  * everything codec_tflm_decode checks that does not depend on the input bytes; decode then
  * checks the input and output sizes and gives results identical to codec_tflm_decode. NULL from
- * malloc is CODEC_ERR_TOO_LARGE (nothing is kept); lookup tables that cannot be allocated are
+ * malloc is CODEC_E_TOO_LARGE (nothing is kept); lookup tables that cannot be allocated are
  * skipped (slower, same results). Release with codec_tflm_release (NULL is fine). */
 struct codec_tflm_prepared;
 enum codec_err codec_tflm_prepare(struct codec_tflm_prepared **out, const struct codec_tflm *t,

@@ -132,11 +132,11 @@ static enum codec_err quant_head(enum codec_qtype type, size_t run, const uint8_
 				 const uint16_t *scale, const uint16_t *out, size_t count)
 {
 	if ((!q && q_len) || !scale || (!out && count))
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	if (type != CODEC_Q_INT8 && type != CODEC_Q_UINT8)
-		return CODEC_ERR_TYPE;
+		return CODEC_E_TYPE;
 	if (run == 0 || count % run)
-		return CODEC_ERR_GROUPS;
+		return CODEC_E_GROUPS;
 	return CODEC_OK;
 }
 
@@ -146,7 +146,7 @@ enum codec_err codec_affine_check_symmetric(const uint8_t *zp, size_t zp_count)
 		return CODEC_OK;
 	for (size_t i = 0; i < zp_count; i++)
 		if (zp[i])
-			return CODEC_ERR_ASYMMETRIC;
+			return CODEC_E_ASYMMETRIC;
 	return CODEC_OK;
 }
 
@@ -155,18 +155,18 @@ enum codec_err codec_affine_decode(const struct codec_affine *a, const uint8_t *
 				   size_t zp_count, uint16_t *out, size_t count)
 {
 	if (!a)
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	enum codec_err e = quant_head(a->type, a->channels, q, q_len, scale, out, count);
 	if (e != CODEC_OK)
 		return e;
 	if (scale_count != 1 && scale_count != a->channels)
-		return CODEC_ERR_TABLE_SIZE;
+		return CODEC_E_TABLE_SIZE;
 	if (zp && zp_count != 1 && zp_count != a->channels)
-		return CODEC_ERR_TABLE_SIZE;
+		return CODEC_E_TABLE_SIZE;
 	if (q_len != count)
-		return CODEC_ERR_INPUT_SIZE;
+		return CODEC_E_INPUT_SIZE;
 	if (!fp16_all_finite(scale, scale_count))
-		return CODEC_ERR_SCALE;
+		return CODEC_E_SCALE;
 	const size_t run = count / a->channels;
 	for (size_t c = 0; c < a->channels; c++) {
 		int32_t zpv = zp ? q_value(a->type, zp[zp_count == 1 ? 0 : c]) : 0;
@@ -183,21 +183,21 @@ enum codec_err codec_blockwise_decode_typed(const struct codec_blockwise *b, con
 					    size_t count)
 {
 	if (!b)
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	enum codec_err e = quant_head(b->type, b->block, q, q_len, scale, out, count);
 	if (e != CODEC_OK)
 		return e;
 	if (offset_type != CODEC_OFF_FP16 && offset_type != CODEC_OFF_INT8 && offset_type != CODEC_OFF_UINT8)
-		return CODEC_ERR_TYPE;
+		return CODEC_E_TYPE;
 	const size_t nblocks = count / b->block;
 	if (scale_count != nblocks || (offset && offset_count != nblocks))
-		return CODEC_ERR_TABLE_SIZE;
+		return CODEC_E_TABLE_SIZE;
 	if (q_len != count)
-		return CODEC_ERR_INPUT_SIZE;
+		return CODEC_E_INPUT_SIZE;
 	const uint16_t *off16 = offset_type == CODEC_OFF_FP16 ? offset : NULL;
 	const uint8_t *off8 = offset_type == CODEC_OFF_FP16 ? NULL : offset;
 	if (!fp16_all_finite(scale, scale_count) || (off16 && !fp16_all_finite(off16, offset_count)))
-		return CODEC_ERR_SCALE;
+		return CODEC_E_SCALE;
 	const size_t B = b->block;
 	for (size_t k = 0; k < nblocks; k++) {
 		int32_t om = 0, oe = 0;
@@ -288,9 +288,9 @@ static const uint16_t *e4m3_tab(void)
 enum codec_err codec_e4m3_decode(const uint8_t *in, size_t in_len, uint16_t *out, size_t count)
 {
 	if ((!in && in_len) || (!out && count))
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	if (in_len != count)
-		return CODEC_ERR_INPUT_SIZE;
+		return CODEC_E_INPUT_SIZE;
 	codec_table_decode(e4m3_tab(), in, out, count);
 	return CODEC_OK;
 }
@@ -298,9 +298,9 @@ enum codec_err codec_e4m3_decode(const uint8_t *in, size_t in_len, uint16_t *out
 enum codec_err codec_e5m2_decode(const uint8_t *in, size_t in_len, uint16_t *out, size_t count)
 {
 	if ((!in && in_len) || (!out && count))
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	if (in_len != count)
-		return CODEC_ERR_INPUT_SIZE;
+		return CODEC_E_INPUT_SIZE;
 	if (count >= CODEC_PAIR_MIN) {
 		/* long runs: the pair-table decoder, as for E4M3 (cheaper than shifting per lane) */
 		uint16_t t[256];
@@ -337,9 +337,9 @@ enum codec_err codec_e4m3_encode(const uint16_t *in, size_t in_count, uint8_t *o
 				 int saturate)
 {
 	if ((!in && in_count) || (!out && out_len))
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	if (out_len < in_count)
-		return CODEC_ERR_OUTPUT_SIZE;
+		return CODEC_E_OUTPUT_SIZE;
 	for (size_t i = 0; i < in_count; i++)
 		out[i] = codec_fp16_to_e4m3(in[i], saturate);
 	return CODEC_OK;
@@ -349,9 +349,9 @@ enum codec_err codec_e5m2_encode(const uint16_t *in, size_t in_count, uint8_t *o
 				 int saturate)
 {
 	if ((!in && in_count) || (!out && out_len))
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	if (out_len < in_count)
-		return CODEC_ERR_OUTPUT_SIZE;
+		return CODEC_E_OUTPUT_SIZE;
 	for (size_t i = 0; i < in_count; i++)
 		out[i] = codec_fp16_to_e5m2(in[i], saturate);
 	return CODEC_OK;

@@ -395,18 +395,18 @@ static enum codec_err tf_params(const struct codec_tflm *t, size_t table_len, si
 				size_t *stride_out)
 {
 	if (t->bits < 1 || t->bits > 7)
-		return CODEC_ERR_BITS;
+		return CODEC_E_BITS;
 	const size_t esz = codec_tflm_elem_size(t->type);
 	if (!esz)
-		return CODEC_ERR_TYPE;
+		return CODEC_E_TYPE;
 	const size_t C = t->channels;
 	if (C == 0 || count % C)
-		return CODEC_ERR_GROUPS;
+		return CODEC_E_GROUPS;
 	if (table_len == 0 || table_len % esz || (table_len / esz) % C)
-		return CODEC_ERR_TABLE_SIZE;
+		return CODEC_E_TABLE_SIZE;
 	const size_t stride = table_len / esz / C;
 	if (C > 1 && stride > CODEC_TFLM_MAX_STRIDE)
-		return CODEC_ERR_TABLE_SIZE;
+		return CODEC_E_TABLE_SIZE;
 	*esz_out = esz;
 	*stride_out = stride;
 	return CODEC_OK;
@@ -439,7 +439,7 @@ static enum codec_err tf_decode(const struct codec_tflm_prepared *p, const uint8
 {
 	const unsigned bits = p->bits;
 	if (!p->fast)
-		return tf_elems(p, in, out, 0, p->count) ? CODEC_ERR_INDEX : CODEC_OK;
+		return tf_elems(p, in, out, 0, p->count) ? CODEC_E_INDEX : CODEC_OK;
 	if (p->alt) {
 		int al = p->P != NULL;
 		for (size_t t = 0; al && t < p->nph; t++)
@@ -487,17 +487,17 @@ enum codec_err codec_tflm_decode(const struct codec_tflm *t, const uint8_t *in, 
 				 size_t count)
 {
 	if (!t || (!in && in_len) || !table || (!out && out_len))
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	size_t esz, stride;
 	enum codec_err e = tf_params(t, table_len, count, &esz, &stride);
 	if (e != CODEC_OK)
 		return e;
 	if (in_len != codec_packed_bytes(count, t->bits))
-		return CODEC_ERR_INPUT_SIZE;
+		return CODEC_E_INPUT_SIZE;
 	if (count > SIZE_MAX / esz)
-		return CODEC_ERR_TOO_LARGE;
+		return CODEC_E_TOO_LARGE;
 	if (out_len < count * esz)
-		return CODEC_ERR_OUTPUT_SIZE;
+		return CODEC_E_OUTPUT_SIZE;
 	if (count == 0)
 		return CODEC_OK;
 	struct codec_tflm_prepared p;
@@ -513,20 +513,20 @@ enum codec_err codec_tflm_prepare(struct codec_tflm_prepared **out, const struct
 				  const uint8_t *table, size_t table_len, size_t count)
 {
 	if (!out || !t || !table)
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	*out = NULL;
 	size_t esz, stride;
 	enum codec_err e = tf_params(t, table_len, count, &esz, &stride);
 	if (e != CODEC_OK)
 		return e;
 	if (count > SIZE_MAX / esz || codec_packed_bytes(count, t->bits) == SIZE_MAX)
-		return CODEC_ERR_TOO_LARGE;
+		return CODEC_E_TOO_LARGE;
 	struct codec_tflm_prepared *p = malloc(sizeof *p);
 	uint8_t *vt = malloc(table_len);
 	if (!p || !vt) {
 		free(p);
 		free(vt);
-		return CODEC_ERR_TOO_LARGE;
+		return CODEC_E_TOO_LARGE;
 	}
 	memcpy(vt, table, table_len);
 	tf_init(p, t, esz, stride, vt, count);
@@ -540,11 +540,11 @@ enum codec_err codec_tflm_decode_prepared(const struct codec_tflm_prepared *p, c
 					  size_t in_len, uint8_t *out, size_t out_len)
 {
 	if (!p || (!in && in_len) || (!out && out_len))
-		return CODEC_ERR_NULL;
+		return CODEC_E_NULL;
 	if (in_len != codec_packed_bytes(p->count, p->bits))
-		return CODEC_ERR_INPUT_SIZE;
+		return CODEC_E_INPUT_SIZE;
 	if (out_len < p->count * p->esz)
-		return CODEC_ERR_OUTPUT_SIZE;
+		return CODEC_E_OUTPUT_SIZE;
 	if (p->count == 0)
 		return CODEC_OK;
 	return tf_decode(p, in, out);

@@ -93,8 +93,8 @@ static void td_status(enum td_err e, int kind, int ch, struct ctrl_status *st)
 	default: break;
 	}
 	st->err = CTRL_E_POLICY;
-	st->pol = e == TD_E_EMPTY ? POL_ERR_EMPTY : e == TD_E_TOO_MANY ? POL_ERR_TOO_MANY
-							       : POL_ERR_OVERFLOW;
+	st->pol = e == TD_E_EMPTY ? POL_E_EMPTY : e == TD_E_TOO_MANY ? POL_E_TOO_MANY
+							       : POL_E_OVERFLOW;
 }
 
 /* ---- relocations: the firmware applies exactly one kind, and refuses every other ---- */
@@ -153,27 +153,27 @@ static enum ctrl_err rebase_coeffs(struct ctrl_plan *pl, unsigned i, uint8_t *td
 		if (ch < 0 || (t->folded >> ch & 1u))
 			continue; /* not a base, or a base the fold already set to its engine address */
 		if (!(pl->pol.present & (1u << kbar)))
-			return fail_pol(pl, POL_ERR_BAR_ABSENT, CTRL_R_COEFF, ch, (int)kbar);
+			return fail_pol(pl, POL_E_BAR_ABSENT, CTRL_R_COEFF, ch, (int)kbar);
 		const struct pol_buffer *b = &pl->pol.buf[kbar];
 		uint64_t field = H13_ADDR_BYTES(w.value), off, abs;
 		if (relocated(p, i, w.area_off)) {
 			uint64_t iova;
 			if (pol_add_ovf(weights_dva(p), field, &iova))
-				return fail_pol(pl, POL_ERR_OVERFLOW, CTRL_R_COEFF, ch, (int)kbar);
+				return fail_pol(pl, POL_E_OVERFLOW, CTRL_R_COEFF, ch, (int)kbar);
 			if (iova < b->dva)
-				return fail_pol(pl, POL_ERR_OUT_OF_BUFFER, CTRL_R_COEFF, ch, (int)kbar);
+				return fail_pol(pl, POL_E_OUT_OF_BUFFER, CTRL_R_COEFF, ch, (int)kbar);
 			off = iova - b->dva;
 		} else {
 			off = field;
 		}
 		if (pol_add_ovf(b->mapped, off, &abs))
-			return fail_pol(pl, POL_ERR_OVERFLOW, CTRL_R_COEFF, ch, (int)kbar);
+			return fail_pol(pl, POL_E_OVERFLOW, CTRL_R_COEFF, ch, (int)kbar);
 		if (abs >= pl->pol.reach)
-			return fail_pol(pl, POL_ERR_REACH, CTRL_R_COEFF, ch, (int)kbar);
+			return fail_pol(pl, POL_E_REACH, CTRL_R_COEFF, ch, (int)kbar);
 		if (abs & 63u)
 			return fail(pl, CTRL_E_ALIGN, CTRL_R_COEFF, ch);
 		if (t->npatch >= CTRL_MAX_PATCHES)
-			return fail_pol(pl, POL_ERR_TOO_MANY, CTRL_R_COEFF, ch, (int)kbar);
+			return fail_pol(pl, POL_E_TOO_MANY, CTRL_R_COEFF, ch, (int)kbar);
 		uint32_t v = (uint32_t)abs | (w.value & 63u);
 		le_wr32(tdm + w.area_off, v);
 		t->patch[t->npatch++] = (struct ctrl_patch){w.area_off, w.addr, v};
@@ -266,7 +266,7 @@ static enum ctrl_err fold_patch(struct ctrl_plan *pl, unsigned i, uint8_t *tdm, 
 {
 	struct ctrl_td_plan *t = &pl->td[i];
 	if (t->npatch >= CTRL_MAX_PATCHES)
-		return fail_pol(pl, POL_ERR_TOO_MANY, CTRL_R_COEFF, ch, -1);
+		return fail_pol(pl, POL_E_TOO_MANY, CTRL_R_COEFF, ch, -1);
 	le_wr32(tdm + area_off, value);
 	t->patch[t->npatch++] = (struct ctrl_patch){(uint32_t)area_off, addr, value};
 	return CTRL_OK;
@@ -345,7 +345,7 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 		}
 		uint64_t abs = pl->fold_dev + at;
 		if (abs + 2ull * co->size > pl->pol.reach || 2ull * co->size > 0xffffffc0u)
-			return fail_pol(pl, POL_ERR_REACH, CTRL_R_COEFF, (int)ch, (int)kbar);
+			return fail_pol(pl, POL_E_REACH, CTRL_R_COEFF, (int)ch, (int)kbar);
 		uint32_t bw = le_rd32(tdm + fw.base[ch]), sw = le_rd32(tdm + fw.size[ch]);
 		enum ctrl_err e = fold_patch(pl, i, tdm, fw.base[ch], H13_COEFF_BASEADDR(ch),
 					     (uint32_t)abs | (bw & 63u), (int)ch);
@@ -388,9 +388,9 @@ static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct 
 		uint64_t end;
 		if (!x->absolute || x->addr < pl->fold_dev || pol_add_ovf(x->addr, x->len, &end) ||
 		    end > pl->fold_dev + pl->fold_used)
-			return fail_pol(pl, POL_ERR_OUT_OF_BUFFER, x->kind, x->ch, x->bar);
+			return fail_pol(pl, POL_E_OUT_OF_BUFFER, x->kind, x->ch, x->bar);
 		if (t->nranges >= CTRL_MAX_RANGES)
-			return fail_pol(pl, POL_ERR_TOO_MANY, x->kind, x->ch, x->bar);
+			return fail_pol(pl, POL_E_TOO_MANY, x->kind, x->ch, x->bar);
 		t->r[t->nranges] = (struct ctrl_range){x->kind, x->ch, x->bar, POL_READ, 0, 1,
 						       x->addr - pl->fold_dev, x->len, x->addr};
 		t->nranges++;
@@ -412,7 +412,7 @@ static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct 
 		return fail_pol(pl, e, x->kind, x->kind == TD_R_TBASE || x->kind >= TD_R_COEFF ? x->ch : -1,
 				x->bar);
 	if (t->nranges >= CTRL_MAX_RANGES)
-		return fail_pol(pl, POL_ERR_TOO_MANY, x->kind, x->ch, x->bar);
+		return fail_pol(pl, POL_E_TOO_MANY, x->kind, x->ch, x->bar);
 	t->r[t->nranges++] = (struct ctrl_range){x->kind, x->ch, x->bar, (uint8_t)(access & POL_RW),
 						 x->whole, 0, off, len, rt};
 	pl->bars_used |= 1u << x->bar;
@@ -495,15 +495,15 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 		const struct pol_buffer *b = &pl->pol.buf[kbar];
 		uint64_t wd = weights_dva(p);
 		if (!(pl->pol.present & (1u << kbar)))
-			return fail_pol(pl, POL_ERR_BAR_ABSENT, CTRL_R_KUNIT, -1, (int)kbar);
+			return fail_pol(pl, POL_E_BAR_ABSENT, CTRL_R_KUNIT, -1, (int)kbar);
 		if (wd < b->dva)
-			return fail_pol(pl, POL_ERR_OUT_OF_BUFFER, CTRL_R_KUNIT, -1, (int)kbar);
+			return fail_pol(pl, POL_E_OUT_OF_BUFFER, CTRL_R_KUNIT, -1, (int)kbar);
 		enum pol_err pe = pol_check_offset(&pl->pol, kbar, wd - b->dva, pl->ku_len,
 						   POL_READ | POL_WEIGHTS, &unit_rt);
 		if (pe != POL_OK)
 			return fail_pol(pl, pe, CTRL_R_KUNIT, -1, (int)kbar);
 		if (t->nranges >= CTRL_MAX_RANGES)
-			return fail_pol(pl, POL_ERR_TOO_MANY, CTRL_R_KUNIT, -1, (int)kbar);
+			return fail_pol(pl, POL_E_TOO_MANY, CTRL_R_KUNIT, -1, (int)kbar);
 		t->r[t->nranges++] = (struct ctrl_range){CTRL_R_KUNIT, 0, (uint8_t)kbar, POL_READ, 0, 0,
 							 wd - b->dva, pl->ku_len, unit_rt};
 		struct ku_dispatch d = {unit_rt, UINT64_MAX, UINT64_MAX};
@@ -542,7 +542,7 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 		uint32_t en = on && sd->size ? 1u : 0u;
 		uint32_t reloc = en ? rec[2 + ku_stream_slot[s]] : 0;
 		if (en && reloc == KU_SLOT_UNSET) {
-			pl->st.ku = KU_ERR_SLOT_UNSET;
+			pl->st.ku = KU_E_SLOT_UNSET;
 			return fail(pl, CTRL_E_KUNIT, CTRL_R_STREAM, (int)s);
 		}
 		/* the stream's offset in the unit: the slot is inside the unit (ku_patch) */
@@ -675,11 +675,11 @@ static enum pol_err add_grant(struct subq_grant *g, unsigned *n, unsigned max, u
 			      uint32_t *weights_bars)
 {
 	if (((*weights_bars >> bar) & 1u) && (access & POL_WRITE))
-		return POL_ERR_WEIGHTS_WRITTEN;
+		return POL_E_WEIGHTS_WRITTEN;
 	for (unsigned i = 0; i < *n; i++)
 		if (g[i].bar == bar) {
 			if (weights && (g[i].access & POL_WRITE))
-				return POL_ERR_WEIGHTS_WRITTEN;
+				return POL_E_WEIGHTS_WRITTEN;
 			if (size > g[i].size)
 				g[i].size = size;
 			g[i].access |= access;
@@ -688,7 +688,7 @@ static enum pol_err add_grant(struct subq_grant *g, unsigned *n, unsigned max, u
 			return POL_OK;
 		}
 	if (*n >= max)
-		return POL_ERR_TOO_MANY;
+		return POL_E_TOO_MANY;
 	if (weights)
 		*weights_bars |= 1u << bar;
 	g[(*n)++] = (struct subq_grant){bar, access, 0, 0, dva, size, 0};
@@ -868,7 +868,7 @@ int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsig
 			uint64_t wa = p->sects[p->weights_sect].addr, wl = p->weights_len;
 			if (w->initprot != LDR_WIN_INPUT && w->vmaddr < wa + wl && wa < w->vmaddr + w->size) {
 				st.bar = w->bar;
-				pe = POL_ERR_WEIGHTS_WRITTEN;
+				pe = POL_E_WEIGHTS_WRITTEN;
 			}
 		}
 		if (pe != POL_OK)
@@ -926,7 +926,7 @@ int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsig
 		*err = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
 	return (int)n;
 pol:
-	if (pe == POL_ERR_TOO_MANY) {
+	if (pe == POL_E_TOO_MANY) {
 		st.err = CTRL_E_GRANTS;
 	} else {
 		st.err = CTRL_E_POLICY;

@@ -3,33 +3,33 @@
 
 #include <string.h>
 
-static const char *const names[KU_ERR__COUNT] = {
+static const char *const names[KU_E__COUNT] = {
 	[KU_OK] = "ok",
-	[KU_ERR_TRUNCATED] = "kunit-truncated",
-	[KU_ERR_MAGIC] = "kunit-bad-magic",
-	[KU_ERR_VERSION] = "kunit-unknown-version",
-	[KU_ERR_FORMAT] = "kunit-bad-kernel-format",
-	[KU_ERR_SECTION_BOUNDS] = "kunit-section-outside-unit",
-	[KU_ERR_SECTION_OVERLAP] = "kunit-sections-overlap",
-	[KU_ERR_CORES] = "kunit-bad-core-count",
-	[KU_ERR_OCG_TABLE_SIZE] = "kunit-ocg-table-size",
-	[KU_ERR_CORE_MISMATCH] = "kunit-per-core-mismatch",
-	[KU_ERR_RECORD_BOUNDS] = "kunit-record-outside-weights",
-	[KU_ERR_RECORD_OVERLAP] = "kunit-records-overlap",
-	[KU_ERR_RECORD_RESERVED] = "kunit-record-reserved-nonzero",
-	[KU_ERR_SLOT_PREFILLED] = "kunit-slot-prefilled",
-	[KU_ERR_SLOT_UNSET] = "kunit-slot-unset",
-	[KU_ERR_ASYMMETRIC_V5] = "kunit-asymmetric-on-v5",
-	[KU_ERR_LUT_BUDGET] = "kunit-lut-over-budget",
-	[KU_ERR_WEIGHT_CAP] = "kunit-weight-over-cap",
-	[KU_ERR_ADDRESS] = "kunit-address-beyond-32-bits",
-	[KU_ERR_TOO_MANY] = "kunit-counts-over-limit",
-	[KU_ERR_NO_RECORDS] = "kunit-no-records",
+	[KU_E_TRUNCATED] = "kunit-truncated",
+	[KU_E_MAGIC] = "kunit-bad-magic",
+	[KU_E_VERSION] = "kunit-unknown-version",
+	[KU_E_FORMAT] = "kunit-bad-kernel-format",
+	[KU_E_SECTION_BOUNDS] = "kunit-section-outside-unit",
+	[KU_E_SECTION_OVERLAP] = "kunit-sections-overlap",
+	[KU_E_CORES] = "kunit-bad-core-count",
+	[KU_E_OCG_TABLE_SIZE] = "kunit-ocg-table-size",
+	[KU_E_CORE_MISMATCH] = "kunit-per-core-mismatch",
+	[KU_E_RECORD_BOUNDS] = "kunit-record-outside-weights",
+	[KU_E_RECORD_OVERLAP] = "kunit-records-overlap",
+	[KU_E_RECORD_RESERVED] = "kunit-record-reserved-nonzero",
+	[KU_E_SLOT_PREFILLED] = "kunit-slot-prefilled",
+	[KU_E_SLOT_UNSET] = "kunit-slot-unset",
+	[KU_E_ASYMMETRIC_V5] = "kunit-asymmetric-on-v5",
+	[KU_E_LUT_BUDGET] = "kunit-lut-over-budget",
+	[KU_E_WEIGHT_CAP] = "kunit-weight-over-cap",
+	[KU_E_ADDRESS] = "kunit-address-beyond-32-bits",
+	[KU_E_TOO_MANY] = "kunit-counts-over-limit",
+	[KU_E_NO_RECORDS] = "kunit-no-records",
 };
 
 const char *ku_err_name(enum ku_err e)
 {
-	return (unsigned)e < KU_ERR__COUNT && names[e] ? names[e] : "kunit-unknown-error";
+	return (unsigned)e < KU_E__COUNT && names[e] ? names[e] : "kunit-unknown-error";
 }
 
 static size_t set_offset(const struct ku_unit *u, uint32_t core)
@@ -50,9 +50,9 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 {
 	struct ku_unit u;
 	if (!buf || len < KU_HEADER_SIZE)
-		return KU_ERR_TRUNCATED;
+		return KU_E_TRUNCATED;
 	if (le_rd32(buf) != KU_MAGIC)
-		return KU_ERR_MAGIC;
+		return KU_E_MAGIC;
 	memset(&u, 0, sizeof u);
 	u.base = buf;
 	u.version = le_rd32(buf + 0x04);
@@ -63,20 +63,20 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 	uint32_t total = le_rd32(buf + 0x18);
 	u.bytes_per_channel = le_rd32(buf + 0x1c);
 	if (total < KU_HEADER_SIZE || total > len)
-		return KU_ERR_TRUNCATED;
+		return KU_E_TRUNCATED;
 	u.len = total;
 	if (u.version != 5 && u.version != 6)
-		return KU_ERR_VERSION;
+		return KU_E_VERSION;
 	if (lim && u.version != lim->version)
-		return KU_ERR_VERSION;
+		return KU_E_VERSION;
 	if (u.format < 1 || u.format > 31)
-		return KU_ERR_FORMAT;
+		return KU_E_FORMAT;
 	if (u.ncores == 0 || u.ncores > KU_MAX_CORES)
-		return KU_ERR_CORES;
+		return KU_E_CORES;
 	if (u.nocg > KU_MAX_OCGS)
-		return KU_ERR_TOO_MANY;
+		return KU_E_TOO_MANY;
 	if (u.version == 5 && (u.flags & KU_FLAG_ASYMMETRIC))
-		return KU_ERR_ASYMMETRIC_V5;
+		return KU_E_ASYMMETRIC_V5;
 
 	/* sections: 16-byte aligned, after the descriptor, inside the unit, disjoint */
 	for (unsigned s = 0; s < KU_NSECTIONS; s++) {
@@ -88,73 +88,73 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 		sd->param = le_rd32(d + 12);
 		uint64_t end = (uint64_t)sd->offset + sd->size;
 		if (sd->size && (sd->offset < KU_HEADER_SIZE || (sd->offset & 15) || end > total))
-			return KU_ERR_SECTION_BOUNDS;
+			return KU_E_SECTION_BOUNDS;
 	}
 	for (unsigned a = 0; a < KU_NSECTIONS; a++)
 		for (unsigned b = a + 1; b < KU_NSECTIONS; b++) {
 			const struct ku_section_desc *x = &u.sec[a], *y = &u.sec[b];
 			if (x->size && y->size && x->offset < (uint64_t)y->offset + y->size &&
 			    y->offset < (uint64_t)x->offset + x->size)
-				return KU_ERR_SECTION_OVERLAP;
+				return KU_E_SECTION_OVERLAP;
 		}
 	if (u.sec[KU_SEC_ACTLUT].size % KU_ACTLUT_RECORD)
-		return KU_ERR_SECTION_BOUNDS;
+		return KU_E_SECTION_BOUNDS;
 
 	/* chip limits */
 	if (lim) {
 		uint64_t luts = (uint64_t)u.sec[KU_SEC_ACTLUT].size + u.sec[KU_SEC_PALETTE].size;
 		if (luts > lim->lut_budget)
-			return KU_ERR_LUT_BUDGET;
+			return KU_E_LUT_BUDGET;
 		uint32_t cap = (u.flags & KU_FLAG_STREAMED) ? lim->stream_cap : lim->dense_cap;
 		if (u.sec[KU_SEC_WEIGHTS].size > cap)
-			return KU_ERR_WEIGHT_CAP;
+			return KU_E_WEIGHT_CAP;
 	}
 
 	/* OCG table: ncores sets of (count, reserved, nocg records); a unit with no records has
 	 * nothing for the firmware to patch, so nothing it could program its streams from */
 	if (u.nocg == 0)
-		return KU_ERR_NO_RECORDS;
+		return KU_E_NO_RECORDS;
 	uint64_t set_size = KU_SET_HEADER + (uint64_t)u.nocg * KU_RECORD_SIZE;
 	if (u.sec[KU_SEC_OCGS].size != set_size * u.ncores)
-		return KU_ERR_OCG_TABLE_SIZE;
+		return KU_E_OCG_TABLE_SIZE;
 	uint32_t wsize = u.sec[KU_SEC_WEIGHTS].size;
 	uint32_t mask_per_ch = (u.flags & KU_FLAG_SPARSE) ? u.sec[KU_SEC_WEIGHTS].param : 0;
 	if (mask_per_ch > u.bytes_per_channel)
-		return KU_ERR_SECTION_BOUNDS;
+		return KU_E_SECTION_BOUNDS;
 	uint64_t channels_core0 = 0;
 	for (uint32_t c = 0; c < u.ncores; c++) {
 		const uint8_t *set = buf + set_offset(&u, c);
 		if (le_rd32(set) != u.nocg)
-			return KU_ERR_CORE_MISMATCH;
+			return KU_E_CORE_MISMATCH;
 		if (le_rd32(set + 4) != 0)
-			return KU_ERR_RECORD_RESERVED;
+			return KU_E_RECORD_RESERVED;
 		uint64_t prev_end = 0, channels = 0;
 		for (uint32_t i = 0; i < u.nocg; i++) {
 			uint32_t rec[KU_RECORD_WORDS];
 			ku_record(&u, c, i, rec);
 			uint64_t bytes = (uint64_t)rec[1] * u.bytes_per_channel;
 			if (rec[1] == 0 || (uint64_t)rec[0] + bytes > wsize)
-				return KU_ERR_RECORD_BOUNDS;
+				return KU_E_RECORD_BOUNDS;
 			if (rec[0] < prev_end)
-				return KU_ERR_RECORD_OVERLAP;
+				return KU_E_RECORD_OVERLAP;
 			prev_end = (uint64_t)rec[0] + bytes;
 			for (unsigned s = 0; s < KU_NSLOTS; s++)
 				if (rec[2 + s] != KU_SLOT_UNSET)
-					return KU_ERR_SLOT_PREFILLED;
+					return KU_E_SLOT_PREFILLED;
 			if (rec[12] || rec[13])
-				return KU_ERR_RECORD_RESERVED;
+				return KU_E_RECORD_RESERVED;
 			if (c > 0) {
 				uint32_t r0[KU_RECORD_WORDS];
 				ku_record(&u, 0, i, r0);
 				if (r0[1] != rec[1])
-					return KU_ERR_CORE_MISMATCH;
+					return KU_E_CORE_MISMATCH;
 			}
 			channels += rec[1];
 		}
 		if (c == 0)
 			channels_core0 = channels;
 		else if (channels != channels_core0)
-			return KU_ERR_CORE_MISMATCH;
+			return KU_E_CORE_MISMATCH;
 	}
 	*out = u;
 	return KU_OK;
@@ -190,7 +190,7 @@ static enum ku_err addr32(uint64_t a, uint32_t *v)
 		return KU_OK;
 	}
 	if (a >= 0xffffffffull)
-		return KU_ERR_ADDRESS;
+		return KU_E_ADDRESS;
 	*v = (uint32_t)a;
 	return KU_OK;
 }
@@ -199,7 +199,7 @@ enum ku_err ku_patch(const struct ku_unit *u, const struct ku_dispatch *d, uint8
 		     size_t out_len)
 {
 	if (out_len < u->len)
-		return KU_ERR_TRUNCATED;
+		return KU_E_TRUNCATED;
 	if (out != u->base)
 		memcpy(out, u->base, u->len);
 	uint32_t used = ku_used_slots(u);
@@ -246,7 +246,7 @@ enum ku_err ku_patch(const struct ku_unit *u, const struct ku_dispatch *d, uint8
 				if (e)
 					return e;
 				if (v == KU_SLOT_UNSET && (used & (1u << s)))
-					return KU_ERR_SLOT_UNSET;
+					return KU_E_SLOT_UNSET;
 				le_wr32(p + 4 * (2 + s), v);
 			}
 			first_channel += rec[1];

@@ -49,27 +49,27 @@ extern const uint8_t ku_stream_slot[KU_NSTREAMS];
 
 enum ku_err {
 	KU_OK = 0,
-	KU_ERR_TRUNCATED,        /* shorter than its descriptor or its declared size */
-	KU_ERR_MAGIC,            /* not a kernel unit */
-	KU_ERR_VERSION,          /* a descriptor version this firmware does not know */
-	KU_ERR_FORMAT,           /* kernel format outside 1..31 */
-	KU_ERR_SECTION_BOUNDS,   /* a section outside the unit, or misaligned */
-	KU_ERR_SECTION_OVERLAP,  /* two sections overlap */
-	KU_ERR_CORES,            /* core count 0 or over the limit */
-	KU_ERR_OCG_TABLE_SIZE,   /* OCG table size does not match its record counts */
-	KU_ERR_CORE_MISMATCH,    /* per-core record counts or channel totals disagree */
-	KU_ERR_RECORD_BOUNDS,    /* a record's weights leave the weights section */
-	KU_ERR_RECORD_OVERLAP,   /* two records of one core overlap */
-	KU_ERR_RECORD_RESERVED,  /* reserved words not zero */
-	KU_ERR_SLOT_PREFILLED,   /* a slot not -1 in the program: only the firmware patches */
-	KU_ERR_SLOT_UNSET,       /* a slot still -1 where it is used after patching */
-	KU_ERR_ASYMMETRIC_V5,    /* asymmetric quantization on a version-5 descriptor */
-	KU_ERR_LUT_BUDGET,       /* palette + activation LUT bytes over the shared budget */
-	KU_ERR_WEIGHT_CAP,       /* weights over the dense (0x200) or streamed (0x210) cap */
-	KU_ERR_ADDRESS,          /* a patched address beyond 32 bits */
-	KU_ERR_TOO_MANY,         /* counts over the limits */
-	KU_ERR_NO_RECORDS,       /* an OCG table with no records */
-	KU_ERR__COUNT
+	KU_E_TRUNCATED,        /* shorter than its descriptor or its declared size */
+	KU_E_MAGIC,            /* not a kernel unit */
+	KU_E_VERSION,          /* a descriptor version this firmware does not know */
+	KU_E_FORMAT,           /* kernel format outside 1..31 */
+	KU_E_SECTION_BOUNDS,   /* a section outside the unit, or misaligned */
+	KU_E_SECTION_OVERLAP,  /* two sections overlap */
+	KU_E_CORES,            /* core count 0 or over the limit */
+	KU_E_OCG_TABLE_SIZE,   /* OCG table size does not match its record counts */
+	KU_E_CORE_MISMATCH,    /* per-core record counts or channel totals disagree */
+	KU_E_RECORD_BOUNDS,    /* a record's weights leave the weights section */
+	KU_E_RECORD_OVERLAP,   /* two records of one core overlap */
+	KU_E_RECORD_RESERVED,  /* reserved words not zero */
+	KU_E_SLOT_PREFILLED,   /* a slot not -1 in the program: only the firmware patches */
+	KU_E_SLOT_UNSET,       /* a slot still -1 where it is used after patching */
+	KU_E_ASYMMETRIC_V5,    /* asymmetric quantization on a version-5 descriptor */
+	KU_E_LUT_BUDGET,       /* palette + activation LUT bytes over the shared budget */
+	KU_E_WEIGHT_CAP,       /* weights over the dense (0x200) or streamed (0x210) cap */
+	KU_E_ADDRESS,          /* a patched address beyond 32 bits */
+	KU_E_TOO_MANY,         /* counts over the limits */
+	KU_E_NO_RECORDS,       /* an OCG table with no records */
+	KU_E__COUNT
 };
 
 const char *ku_err_name(enum ku_err e);

@@ -2,27 +2,27 @@
 
 #include <string.h>
 
-static const char *const names[POL_ERR__COUNT] = {
+static const char *const names[POL_E__COUNT] = {
 	[POL_OK] = "ok",
-	[POL_ERR_BAR_INDEX] = "bar-index-out-of-range",
-	[POL_ERR_BAR_ABSENT] = "bar-not-granted",
-	[POL_ERR_GRANT] = "bad-grant",
-	[POL_ERR_GRANT_TWICE] = "bar-granted-twice",
-	[POL_ERR_REACH] = "address-beyond-engine-reach",
-	[POL_ERR_FORBIDDEN] = "address-in-firmware-memory",
-	[POL_ERR_OUT_OF_BUFFER] = "range-outside-granted-buffer",
-	[POL_ERR_OVERFLOW] = "address-arithmetic-overflow",
-	[POL_ERR_ACCESS] = "access-not-granted",
-	[POL_ERR_ALIAS] = "output-overlaps-input",
-	[POL_ERR_TOO_MANY] = "too-many-accesses",
-	[POL_ERR_EMPTY] = "empty-range",
-	[POL_ERR_GRANT_TOO_LARGE] = "grant-too-large",
-	[POL_ERR_WEIGHTS_WRITTEN] = "output-overlaps-weights",
+	[POL_E_BAR_INDEX] = "bar-index-out-of-range",
+	[POL_E_BAR_ABSENT] = "bar-not-granted",
+	[POL_E_GRANT] = "bad-grant",
+	[POL_E_GRANT_TWICE] = "bar-granted-twice",
+	[POL_E_REACH] = "address-beyond-engine-reach",
+	[POL_E_FORBIDDEN] = "address-in-firmware-memory",
+	[POL_E_OUT_OF_BUFFER] = "range-outside-granted-buffer",
+	[POL_E_OVERFLOW] = "address-arithmetic-overflow",
+	[POL_E_ACCESS] = "access-not-granted",
+	[POL_E_ALIAS] = "output-overlaps-input",
+	[POL_E_TOO_MANY] = "too-many-accesses",
+	[POL_E_EMPTY] = "empty-range",
+	[POL_E_GRANT_TOO_LARGE] = "grant-too-large",
+	[POL_E_WEIGHTS_WRITTEN] = "output-overlaps-weights",
 };
 
 const char *pol_err_name(enum pol_err e)
 {
-	return (unsigned)e < POL_ERR__COUNT && names[e] ? names[e] : "unknown-policy-error";
+	return (unsigned)e < POL_E__COUNT && names[e] ? names[e] : "unknown-policy-error";
 }
 
 void pol_init(struct pol_table *t, unsigned reach_bits)
@@ -42,9 +42,9 @@ enum pol_err pol_forbid(struct pol_table *t, uint64_t base, uint64_t size)
 {
 	uint64_t end;
 	if (!size || pol_add_ovf(base, size, &end))
-		return POL_ERR_GRANT;
+		return POL_E_GRANT;
 	if (t->nforbidden >= POL_MAX_FORBIDDEN)
-		return POL_ERR_TOO_MANY;
+		return POL_E_TOO_MANY;
 	t->forbidden[t->nforbidden++] = (struct pol_range){base, size, 0, 0};
 	return POL_OK;
 }
@@ -54,19 +54,19 @@ enum pol_err pol_grant(struct pol_table *t, unsigned bar, uint64_t dva, uint64_t
 {
 	uint64_t end;
 	if (bar >= POL_MAX_BUFFERS)
-		return POL_ERR_BAR_INDEX;
+		return POL_E_BAR_INDEX;
 	if (t->present & (1u << bar))
-		return POL_ERR_GRANT_TWICE;
+		return POL_E_GRANT_TWICE;
 	if (!size || !access || (access & ~POL_RW) || pol_add_ovf(dva, size, &end) ||
 	    pol_add_ovf(mapped, size, &end))
-		return POL_ERR_GRANT;
+		return POL_E_GRANT;
 	if (size > t->max_grant)
-		return POL_ERR_GRANT_TOO_LARGE;
+		return POL_E_GRANT_TOO_LARGE;
 	if (end > t->reach)
-		return POL_ERR_REACH;
+		return POL_E_REACH;
 	for (unsigned i = 0; i < t->nforbidden; i++)
 		if (overlaps(mapped, size, t->forbidden[i].base, t->forbidden[i].size))
-			return POL_ERR_FORBIDDEN;
+			return POL_E_FORBIDDEN;
 	t->buf[bar] = (struct pol_buffer){dva, size, mapped, access, flags};
 	t->present |= 1u << bar;
 	return POL_OK;
@@ -77,21 +77,21 @@ static enum pol_err check(struct pol_table *t, unsigned bar, uint64_t offset, ui
 {
 	uint64_t end;
 	if (bar >= POL_MAX_BUFFERS)
-		return POL_ERR_BAR_INDEX;
+		return POL_E_BAR_INDEX;
 	if (!(t->present & (1u << bar)))
-		return POL_ERR_BAR_ABSENT;
+		return POL_E_BAR_ABSENT;
 	if (!len)
-		return POL_ERR_EMPTY;
+		return POL_E_EMPTY;
 	const struct pol_buffer *b = &t->buf[bar];
 	if (pol_add_ovf(offset, len, &end))
-		return POL_ERR_OVERFLOW;
+		return POL_E_OVERFLOW;
 	if (end > b->size)
-		return POL_ERR_OUT_OF_BUFFER;
+		return POL_E_OUT_OF_BUFFER;
 	unsigned rw = access & POL_RW;
 	if ((rw & b->access) != rw || !rw)
-		return POL_ERR_ACCESS;
+		return POL_E_ACCESS;
 	if (t->nacc >= POL_MAX_ACCESSES)
-		return POL_ERR_TOO_MANY;
+		return POL_E_TOO_MANY;
 	uint64_t rt = b->mapped + offset; /* cannot overflow: mapped + size was checked */
 	t->acc[t->nacc++] = (struct pol_range){rt, len, access, bar};
 	*runtime = rt;
@@ -104,12 +104,12 @@ static enum pol_err check_from(struct pol_table *t, unsigned bar, uint64_t addr,
 			       uint64_t len, unsigned access, uint64_t *runtime)
 {
 	if (bar >= POL_MAX_BUFFERS)
-		return POL_ERR_BAR_INDEX;
+		return POL_E_BAR_INDEX;
 	if (!(t->present & (1u << bar)))
-		return POL_ERR_BAR_ABSENT;
+		return POL_E_BAR_ABSENT;
 	uint64_t base = by_mapped ? t->buf[bar].mapped : t->buf[bar].dva;
 	if (addr < base)
-		return POL_ERR_OUT_OF_BUFFER;
+		return POL_E_OUT_OF_BUFFER;
 	return check(t, bar, addr - base, len, access, runtime);
 }
 
@@ -136,13 +136,13 @@ enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, u
 {
 	uint64_t total = elem;
 	if (!elem)
-		return POL_ERR_EMPTY;
+		return POL_E_EMPTY;
 	for (unsigned i = 0; i < naxes; i++) {
 		uint64_t span;
 		if (!dims[i])
-			return POL_ERR_EMPTY;
+			return POL_E_EMPTY;
 		if (pol_mul_ovf(dims[i] - 1, strides[i], &span) || pol_add_ovf(total, span, &total))
-			return POL_ERR_OVERFLOW;
+			return POL_E_OVERFLOW;
 	}
 	*extent = total;
 	return POL_OK;
@@ -159,7 +159,7 @@ enum pol_err pol_check_aliasing(const struct pol_table *t)
 			const struct pol_range *r = &t->acc[j];
 			if ((r->access & POL_WEIGHTS) &&
 			    (r->bar == w->bar || overlaps(w->base, w->size, r->base, r->size)))
-				return POL_ERR_WEIGHTS_WRITTEN;
+				return POL_E_WEIGHTS_WRITTEN;
 		}
 	}
 	for (unsigned i = 0; i < t->nacc; i++) {
@@ -175,7 +175,7 @@ enum pol_err pol_check_aliasing(const struct pol_table *t)
 			/* the same buffer declared in place may be read and written */
 			if (w->bar == r->bar && (t->buf[w->bar].flags & POL_FLAG_IN_PLACE))
 				continue;
-			return POL_ERR_ALIAS;
+			return POL_E_ALIAS;
 		}
 	}
 	return POL_OK;

@@ -28,21 +28,21 @@
 
 enum pol_err {
 	POL_OK = 0,
-	POL_ERR_BAR_INDEX,      /* BAR index outside the table (>= 32) */
-	POL_ERR_BAR_ABSENT,     /* nothing granted at that BAR index */
-	POL_ERR_GRANT,          /* a grant with zero size, bad access bits, or a wrapping range */
-	POL_ERR_GRANT_TWICE,    /* the same BAR index granted twice */
-	POL_ERR_REACH,          /* a mapped range beyond the engine's address reach */
-	POL_ERR_FORBIDDEN,      /* a mapped range overlapping memory the firmware keeps */
-	POL_ERR_OUT_OF_BUFFER,  /* an access that leaves its granted buffer */
-	POL_ERR_OVERFLOW,       /* size or address arithmetic that overflows */
-	POL_ERR_ACCESS,         /* a write into a read-only buffer, or a read of a write-only one */
-	POL_ERR_ALIAS,          /* an output overlapping an input not declared in place */
-	POL_ERR_TOO_MANY,       /* more accesses in one submission than the policy tracks */
-	POL_ERR_EMPTY,          /* a zero-length access or a zero dimension */
-	POL_ERR_GRANT_TOO_LARGE, /* a grant larger than a submission may hold (max_grant) */
-	POL_ERR_WEIGHTS_WRITTEN, /* a write into a buffer the program reads as weights */
-	POL_ERR__COUNT
+	POL_E_BAR_INDEX,      /* BAR index outside the table (>= 32) */
+	POL_E_BAR_ABSENT,     /* nothing granted at that BAR index */
+	POL_E_GRANT,          /* a grant with zero size, bad access bits, or a wrapping range */
+	POL_E_GRANT_TWICE,    /* the same BAR index granted twice */
+	POL_E_REACH,          /* a mapped range beyond the engine's address reach */
+	POL_E_FORBIDDEN,      /* a mapped range overlapping memory the firmware keeps */
+	POL_E_OUT_OF_BUFFER,  /* an access that leaves its granted buffer */
+	POL_E_OVERFLOW,       /* size or address arithmetic that overflows */
+	POL_E_ACCESS,         /* a write into a read-only buffer, or a read of a write-only one */
+	POL_E_ALIAS,          /* an output overlapping an input not declared in place */
+	POL_E_TOO_MANY,       /* more accesses in one submission than the policy tracks */
+	POL_E_EMPTY,          /* a zero-length access or a zero dimension */
+	POL_E_GRANT_TOO_LARGE, /* a grant larger than a submission may hold (max_grant) */
+	POL_E_WEIGHTS_WRITTEN, /* a write into a buffer the program reads as weights */
+	POL_E__COUNT
 };
 
 const char *pol_err_name(enum pol_err e);

@@ -73,9 +73,6 @@
 #define H13_KERNELFMT_INT8 0u
 #define H13_KERNELFMT_UINT8 1u
 #define H13_KERNELFMT_FP16 2u
-#define H13_KFMT_INT8 0u  /* KernelFmt: 0 int8, 1 uint8, 2 fp16 (docs/control-path.md) */
-#define H13_KFMT_UINT8 1u
-#define H13_KFMT_FP16 2u
 #define H13_NE_MACCFG 0x0c804u
 #define H13_MACCFG_NONLINEARMODE_LSB 16
 #define H13_MACCFG_NONLINEARMODE_W 2

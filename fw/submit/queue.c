@@ -4,19 +4,19 @@
 
 #define DONE_RING (SUBQ_SLOTS + 1u)
 
-static const char *const names[SUBQ_ERR__COUNT] = {
+static const char *const names[SUBQ_E__COUNT] = {
 	[SUBQ_OK] = "ok",
-	[SUBQ_ERR_FULL] = "queue-full",
-	[SUBQ_ERR_EMPTY] = "queue-empty",
-	[SUBQ_ERR_BAD_INDEX] = "queue-index-out-of-range",
-	[SUBQ_ERR_PRIORITY] = "priority-out-of-range",
-	[SUBQ_ERR_QUEUE] = "queue-number-out-of-range",
-	[SUBQ_ERR_GRANTS] = "too-many-grants",
+	[SUBQ_E_FULL] = "queue-full",
+	[SUBQ_E_EMPTY] = "queue-empty",
+	[SUBQ_E_BAD_INDEX] = "queue-index-out-of-range",
+	[SUBQ_E_PRIORITY] = "priority-out-of-range",
+	[SUBQ_E_QUEUE] = "queue-number-out-of-range",
+	[SUBQ_E_GRANTS] = "too-many-grants",
 };
 
 const char *subq_err_name(enum subq_err e)
 {
-	return (unsigned)e < SUBQ_ERR__COUNT && names[e] ? names[e] : "unknown-queue-error";
+	return (unsigned)e < SUBQ_E__COUNT && names[e] ? names[e] : "unknown-queue-error";
 }
 
 void subq_init(struct subq *q)
@@ -27,11 +27,11 @@ void subq_init(struct subq *q)
 enum subq_err subq_submit(struct subq *q, const struct subq_entry *e)
 {
 	if (e->priority > SUBQ_MAX_PRIORITY)
-		return SUBQ_ERR_PRIORITY;
+		return SUBQ_E_PRIORITY;
 	if (e->queue >= SUBQ_MAX_QUEUES)
-		return SUBQ_ERR_QUEUE;
+		return SUBQ_E_QUEUE;
 	if (e->ngrants > SUBQ_MAX_GRANTS)
-		return SUBQ_ERR_GRANTS;
+		return SUBQ_E_GRANTS;
 	for (unsigned i = 0; i < SUBQ_SLOTS; i++) {
 		if (q->occupied & (1ull << i))
 			continue;
@@ -40,7 +40,7 @@ enum subq_err subq_submit(struct subq *q, const struct subq_entry *e)
 		q->occupied |= 1ull << i;
 		return SUBQ_OK;
 	}
-	return SUBQ_ERR_FULL;
+	return SUBQ_E_FULL;
 }
 
 enum subq_err subq_take(struct subq *q, struct subq_entry *out)
@@ -54,7 +54,7 @@ enum subq_err subq_take(struct subq *q, struct subq_entry *out)
 			best = (int)i;
 	}
 	if (best < 0)
-		return SUBQ_ERR_EMPTY;
+		return SUBQ_E_EMPTY;
 	*out = q->slot[best];
 	q->occupied &= ~(1ull << best);
 	/* The host may have written anything: clamp what the firmware will index with. */
@@ -84,9 +84,9 @@ void subq_complete(struct subq *q, uint32_t id, enum subq_status st, uint32_t do
 enum subq_err subq_reap(struct subq *q, struct subq_completion *out)
 {
 	if (q->done_head >= DONE_RING || q->done_tail >= DONE_RING)
-		return SUBQ_ERR_BAD_INDEX;
+		return SUBQ_E_BAD_INDEX;
 	if (q->done_head == q->done_tail)
-		return SUBQ_ERR_EMPTY;
+		return SUBQ_E_EMPTY;
 	*out = q->done[q->done_head];
 	q->done_head = (q->done_head + 1) % DONE_RING;
 	return SUBQ_OK;

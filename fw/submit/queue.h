@@ -54,13 +54,13 @@ const char *subq_domain_name(enum subq_domain d); /* "loader", "policy", ... */
 
 enum subq_err {
 	SUBQ_OK = 0,
-	SUBQ_ERR_FULL,          /* no free slot */
-	SUBQ_ERR_EMPTY,         /* nothing to take */
-	SUBQ_ERR_BAD_INDEX,     /* a ring index from shared memory out of range */
-	SUBQ_ERR_PRIORITY,      /* priority over SUBQ_MAX_PRIORITY */
-	SUBQ_ERR_QUEUE,         /* queue number over SUBQ_MAX_QUEUES */
-	SUBQ_ERR_GRANTS,        /* more grants than the table holds */
-	SUBQ_ERR__COUNT
+	SUBQ_E_FULL,          /* no free slot */
+	SUBQ_E_EMPTY,         /* nothing to take */
+	SUBQ_E_BAD_INDEX,     /* a ring index from shared memory out of range */
+	SUBQ_E_PRIORITY,      /* priority over SUBQ_MAX_PRIORITY */
+	SUBQ_E_QUEUE,         /* queue number over SUBQ_MAX_QUEUES */
+	SUBQ_E_GRANTS,        /* more grants than the table holds */
+	SUBQ_E__COUNT
 };
 
 const char *subq_err_name(enum subq_err e);

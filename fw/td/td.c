@@ -131,7 +131,7 @@ enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t c, uint64_t groups, 
 	const uint64_t dims[4] = {h, c, 1, groups};
 	const uint64_t strides[4] = {row, plane, depth, group};
 	enum pol_err e = pol_strided_extent(dims, strides, 4, line, extent);
-	return e == POL_OK ? TD_OK : e == POL_ERR_EMPTY ? TD_E_EMPTY : TD_E_OVERFLOW;
+	return e == POL_OK ? TD_OK : e == POL_E_EMPTY ? TD_E_EMPTY : TD_E_OVERFLOW;
 }
 
 #define REG(a) (r->get(r->ctx, (a)))

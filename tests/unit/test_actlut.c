@@ -37,21 +37,21 @@ TEST(actlut, parse_errors)
 	make_relu6(rec);
 	CHECK_EQ(actlut_parse(&l, rec, ACTLUT_BYTES), ACTLUT_OK);
 	CHECK_EQ(l.kind, ACTLUT_KIND_LINEAR);
-	CHECK_EQ(actlut_parse(NULL, rec, ACTLUT_BYTES), ACTLUT_ERR_NULL);
-	CHECK_EQ(actlut_parse(&l, NULL, ACTLUT_BYTES), ACTLUT_ERR_NULL);
+	CHECK_EQ(actlut_parse(NULL, rec, ACTLUT_BYTES), ACTLUT_E_NULL);
+	CHECK_EQ(actlut_parse(&l, NULL, ACTLUT_BYTES), ACTLUT_E_NULL);
 	for (size_t n = 0; n < ACTLUT_BYTES; n++)
-		CHECK_EQ(actlut_parse(&l, rec, n), ACTLUT_ERR_SHORT);
+		CHECK_EQ(actlut_parse(&l, rec, n), ACTLUT_E_SHORT);
 	/* NaN in every float slot */
 	for (int s = 0; s <= ACTLUT_R_ICPT; s++) {
 		memcpy(bad, rec, ACTLUT_BYTES);
 		put(bad, s, 0x7e01);
-		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_NAN);
+		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_NAN);
 	}
 	/* infinity in knots and tails, but not in clamps */
 	for (int s = ACTLUT_KNOT0; s <= ACTLUT_R_ICPT; s++) {
 		memcpy(bad, rec, ACTLUT_BYTES);
 		put(bad, s, FP16_NEG_INF);
-		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_INF_COEF);
+		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_INF_COEF);
 	}
 	memcpy(bad, rec, ACTLUT_BYTES);
 	put(bad, ACTLUT_IN_LO, FP16_NEG_INF);
@@ -59,7 +59,7 @@ TEST(actlut, parse_errors)
 	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_OK);
 	memcpy(bad, rec, ACTLUT_BYTES);
 	put(bad, ACTLUT_IN_LO, 0x4700); /* 7 > 6 */
-	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_CLAMP_ORDER);
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_CLAMP_ORDER);
 	/* slots 2/3 are end values, in either order: 6 then -1 is a decreasing function's pair */
 	memcpy(bad, rec, ACTLUT_BYTES);
 	put(bad, ACTLUT_OUT_HI, 0xbc00);
@@ -71,7 +71,7 @@ TEST(actlut, parse_errors)
 	for (size_t i = 0; i < sizeof bad_scales / sizeof bad_scales[0]; i++) {
 		memcpy(bad, rec, ACTLUT_BYTES);
 		put(bad, ACTLUT_SCALE, bad_scales[i]);
-		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_SCALE);
+		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_SCALE);
 	}
 	/* mode words: bits with no known meaning, field values with none, bits that contradict each
 	 * other (every one refused by its own name); the words in between evaluate */
@@ -79,12 +79,12 @@ TEST(actlut, parse_errors)
 		uint16_t word;
 		enum actlut_err err;
 	} modes[] = {
-		{0x10, ACTLUT_ERR_MODE},   {0x11, ACTLUT_ERR_MODE},   {0x200, ACTLUT_ERR_MODE},
-		{0x3c00, ACTLUT_ERR_MODE}, {0xffff, ACTLUT_ERR_MODE}, {0x101, ACTLUT_ERR_MODE},
-		{0x06, ACTLUT_ERR_MODE},   {0x0e, ACTLUT_ERR_MODE},   {0xcd, ACTLUT_ERR_MODE},
-		{0x21, ACTLUT_ERR_MODE_BITS}, {0x02, ACTLUT_ERR_MODE_BITS}, {0x08, ACTLUT_ERR_MODE_BITS},
-		{0x04, ACTLUT_ERR_MODE_BITS}, {0xc0, ACTLUT_ERR_MODE_BITS}, {0x89, ACTLUT_ERR_MODE_BITS},
-		{0xca, ACTLUT_ERR_MODE_BITS}, {0x41 | 0x08, ACTLUT_ERR_MODE_BITS},
+		{0x10, ACTLUT_E_MODE},   {0x11, ACTLUT_E_MODE},   {0x200, ACTLUT_E_MODE},
+		{0x3c00, ACTLUT_E_MODE}, {0xffff, ACTLUT_E_MODE}, {0x101, ACTLUT_E_MODE},
+		{0x06, ACTLUT_E_MODE},   {0x0e, ACTLUT_E_MODE},   {0xcd, ACTLUT_E_MODE},
+		{0x21, ACTLUT_E_MODE_BITS}, {0x02, ACTLUT_E_MODE_BITS}, {0x08, ACTLUT_E_MODE_BITS},
+		{0x04, ACTLUT_E_MODE_BITS}, {0xc0, ACTLUT_E_MODE_BITS}, {0x89, ACTLUT_E_MODE_BITS},
+		{0xca, ACTLUT_E_MODE_BITS}, {0x41 | 0x08, ACTLUT_E_MODE_BITS},
 		{0x00, ACTLUT_OK}, {0x01, ACTLUT_OK}, {0x40, ACTLUT_OK}, {0x61, ACTLUT_OK}, {0x60, ACTLUT_OK},
 		{0x0a, ACTLUT_OK}, {0x0b, ACTLUT_OK}, {0x4a, ACTLUT_OK}, {0x6a, ACTLUT_OK}, {0xc8, ACTLUT_OK},
 		{0xc9, ACTLUT_OK}, {0xc5, ACTLUT_OK}, {0xe9, ACTLUT_OK}, {0x1c9, ACTLUT_OK}, {0x1e9, ACTLUT_OK},
@@ -105,12 +105,12 @@ TEST(actlut, parse_errors)
 	put(bad, ACTLUT_IN_LO, 0xc400);
 	put(bad, ACTLUT_IN_HI, 0xbc00); /* [-4, -1] */
 	put(bad, ACTLUT_MODE, ACTLUT_MODE_ODD);
-	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_MODE_SLOTS);
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_MODE_SLOTS);
 	put(bad, ACTLUT_MODE, ACTLUT_MODE_PLAIN); /* the same clamp without |x| is fine */
 	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_OK);
 	put(bad, ACTLUT_IN_HI, 0);
 	put(bad, ACTLUT_MODE, ACTLUT_MODE_SQRT);
-	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_MODE_SLOTS);
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_MODE_SLOTS);
 	put(bad, ACTLUT_MODE, ACTLUT_MODE_ODD); /* |x| clamped to [-4, 0] can still be 0 */
 	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_OK);
 	put(bad, ACTLUT_IN_HI, 0x0001);
@@ -124,19 +124,19 @@ TEST(actlut, parse_errors)
 	static const uint16_t split_words[] = {ACTLUT_MODE_EXP2, ACTLUT_MODE_LOG2, ACTLUT_MODE_SQRT, ACTLUT_MODE_RECIP};
 	for (size_t i = 0; i < sizeof split_words / sizeof split_words[0]; i++) {
 		put(bad, ACTLUT_MODE, split_words[i]);
-		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_LINEAR_MODE);
+		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_LINEAR_MODE);
 	}
 	/* a failed parse leaves the output untouched */
 	memset(&l, 0x5a, sizeof l);
-	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_ERR_LINEAR_MODE);
+	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_LINEAR_MODE);
 	CHECK_EQ(((uint8_t *)&l)[0], 0x5a);
 	/* every error has its own name */
-	for (int a = 0; a < ACTLUT_ERR_COUNT; a++) {
+	for (int a = 0; a < ACTLUT_E_COUNT; a++) {
 		REQUIRE(actlut_strerror((enum actlut_err)a) != NULL);
 		for (int b = 0; b < a; b++)
 			CHECK(strcmp(actlut_strerror((enum actlut_err)a), actlut_strerror((enum actlut_err)b)));
 	}
-	CHECK_STR(actlut_strerror(ACTLUT_ERR_COUNT), "unknown error");
+	CHECK_STR(actlut_strerror(ACTLUT_E_COUNT), "unknown error");
 	CHECK_STR(actlut_strerror((enum actlut_err)-1), "unknown error");
 }
 
@@ -277,10 +277,10 @@ TEST(actlut, issue14_record_shapes)
 	CHECK_EQ(actlut_eval(&l, FP16_NEG_INF), 0x8000);
 	/* the same record with a NaN end value is malformed */
 	put(rec, ACTLUT_OUT_LO, 0x7e00);
-	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_ERR_NAN);
+	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_E_NAN);
 	put(rec, ACTLUT_OUT_LO, FP16_POS_INF);
 	put(rec, ACTLUT_IN_HI, 0xfe00); /* NaN input clamp */
-	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_ERR_NAN);
+	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_E_NAN);
 	put(rec, ACTLUT_IN_HI, FP16_POS_INF);
 
 	/* rsqrt: knots 2 - i/32 again, sqrt-style split (m in [0.5, 2), u = 16 m) */
@@ -294,10 +294,10 @@ TEST(actlut, issue14_record_shapes)
 	CHECK_EQ(actlut_eval(&l, FP16_POS_INF), 0x0000);
 	/* the same words with their input clamp entirely at or below 0 contradict the slots */
 	put(rec, ACTLUT_IN_HI, 0x8000);
-	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_ERR_MODE_SLOTS);
+	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_E_MODE_SLOTS);
 	put(rec, ACTLUT_IN_HI, FP16_POS_INF);
 	put(rec, ACTLUT_MODE, 0x1a5); /* rsqrt without |x|: the float split works on |x| */
-	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_ERR_MODE_BITS);
+	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_E_MODE_BITS);
 
 	/* step: linear only, tails 0 (left) and 1 (right), end values 0 and 1 */
 	memset(rec, 0, sizeof rec);
@@ -323,7 +323,7 @@ TEST(actlut, issue14_record_shapes)
 		CHECK_EQ(actlut_eval(&l, 0x8000), steps[i].negz);
 	}
 	put(rec, ACTLUT_MODE, ACTLUT_MODE_EXP2); /* a split with no knots to index */
-	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_ERR_LINEAR_MODE);
+	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_E_LINEAR_MODE);
 }
 
 /* Golden vectors: every case in build/testdata/actlut/list.txt, all 65,536 inputs. */

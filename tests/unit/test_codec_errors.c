@@ -7,12 +7,12 @@
 
 TEST(codec, strerror_names_every_error)
 {
-	for (int e = 0; e < CODEC_ERR__COUNT; e++) {
+	for (int e = 0; e < CODEC_E__COUNT; e++) {
 		const char *s = codec_strerror((enum codec_err)e);
 		CHECK(s && s[0]);
 		CHECK(!test_str_eq(s, "unknown codec error"));
 	}
-	CHECK_STR(codec_strerror(CODEC_ERR__COUNT), "unknown codec error");
+	CHECK_STR(codec_strerror(CODEC_E__COUNT), "unknown codec error");
 	CHECK_STR(codec_strerror((enum codec_err)-1), "unknown codec error");
 }
 
@@ -39,36 +39,36 @@ TEST(codec, palette_refuses_illegal_combinations)
 	static const unsigned bad_bits[] = {0, 5, 7, 9, 16};
 	for (unsigned i = 0; i < sizeof(bad_bits) / sizeof(bad_bits[0]); i++) {
 		p.bits = bad_bits[i];
-		CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 16, out, 8), CODEC_ERR_BITS);
+		CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 16, out, 8), CODEC_E_BITS);
 	}
 	p.bits = 4;
 	static const unsigned bad_vec[] = {0, 3, 6, 7, 8, 31, 32, 1000};
 	for (unsigned i = 0; i < sizeof(bad_vec) / sizeof(bad_vec[0]); i++) {
 		p.vector = bad_vec[i];
-		CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 16 * bad_vec[i], out, 8), CODEC_ERR_VECTOR);
+		CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 16 * bad_vec[i], out, 8), CODEC_E_VECTOR);
 	}
 	p.vector = 2;
-	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 32, out, 7), CODEC_ERR_GROUPS); /* 7 % 2 */
+	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 32, out, 7), CODEC_E_GROUPS); /* 7 % 2 */
 	p.vector = 1;
 	p.groups = 0;
-	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 0, out, 8), CODEC_ERR_GROUPS);
+	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 0, out, 8), CODEC_E_GROUPS);
 	p.groups = 3;
-	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 48, out, 8), CODEC_ERR_GROUPS); /* 8 % 3 */
+	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 48, out, 8), CODEC_E_GROUPS); /* 8 % 3 */
 	p.groups = 2;
-	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 31, out, 8), CODEC_ERR_TABLE_SIZE);
-	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 33, out, 8), CODEC_ERR_TABLE_SIZE);
-	CHECK_EQ(codec_palette_decode(&p, in, 3, lut, 32, out, 8), CODEC_ERR_INPUT_SIZE);
-	CHECK_EQ(codec_palette_decode(&p, in, 5, lut, 32, out, 8), CODEC_ERR_INPUT_SIZE);
+	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 31, out, 8), CODEC_E_TABLE_SIZE);
+	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 33, out, 8), CODEC_E_TABLE_SIZE);
+	CHECK_EQ(codec_palette_decode(&p, in, 3, lut, 32, out, 8), CODEC_E_INPUT_SIZE);
+	CHECK_EQ(codec_palette_decode(&p, in, 5, lut, 32, out, 8), CODEC_E_INPUT_SIZE);
 	CHECK_EQ(codec_palette_decode(&p, in, 4, lut, 32, out, 8), CODEC_OK);
 	/* 3 bits x 5 indices = 15 bits = 2 bytes; 6 bits x 3 = 18 bits = 3 bytes */
 	p.groups = 1;
 	p.bits = 3;
 	CHECK_EQ(codec_palette_decode(&p, in, 2, lut, 8, out, 5), CODEC_OK);
-	CHECK_EQ(codec_palette_decode(&p, in, 3, lut, 8, out, 5), CODEC_ERR_INPUT_SIZE);
+	CHECK_EQ(codec_palette_decode(&p, in, 3, lut, 8, out, 5), CODEC_E_INPUT_SIZE);
 	p.bits = 6;
 	CHECK_EQ(codec_palette_decode(&p, in, 3, lut, 64, out, 3), CODEC_OK);
-	CHECK_EQ(codec_palette_decode(NULL, in, 3, lut, 64, out, 3), CODEC_ERR_NULL);
-	CHECK_EQ(codec_palette_decode(&p, in, 3, NULL, 64, out, 3), CODEC_ERR_NULL);
+	CHECK_EQ(codec_palette_decode(NULL, in, 3, lut, 64, out, 3), CODEC_E_NULL);
+	CHECK_EQ(codec_palette_decode(&p, in, 3, NULL, 64, out, 3), CODEC_E_NULL);
 	/* huge group counts do not overflow the LUT size computation */
 	p.bits = 8;
 	p.vector = 5;
@@ -104,12 +104,12 @@ TEST(codec, sparse_errors)
 	CHECK_EQ(out[7], 2);
 	CHECK_EQ(out[8], 3);
 	CHECK_EQ(out[9], 4);
-	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 3, out, 10), CODEC_ERR_COUNT);
-	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 5, out, 10), CODEC_ERR_COUNT);
-	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 4, out, 9), CODEC_ERR_PADDING); /* bit 9 is padding */
-	CHECK_EQ(codec_sparse_decode(mask, 1, vals, 4, out, 10), CODEC_ERR_INPUT_SIZE);
-	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 4, out, 17), CODEC_ERR_INPUT_SIZE);
-	CHECK_EQ(codec_sparse_decode(NULL, 2, vals, 4, out, 10), CODEC_ERR_NULL);
+	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 3, out, 10), CODEC_E_COUNT);
+	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 5, out, 10), CODEC_E_COUNT);
+	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 4, out, 9), CODEC_E_PADDING); /* bit 9 is padding */
+	CHECK_EQ(codec_sparse_decode(mask, 1, vals, 4, out, 10), CODEC_E_INPUT_SIZE);
+	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 4, out, 17), CODEC_E_INPUT_SIZE);
+	CHECK_EQ(codec_sparse_decode(NULL, 2, vals, 4, out, 10), CODEC_E_NULL);
 	CHECK_EQ(codec_sparse_decode(mask, 0, vals, 0, out, 0), CODEC_OK);
 }
 
@@ -142,23 +142,23 @@ TEST(codec, affine_examples_and_errors)
 	CHECK_EQ(out[0], 0x7c00);
 	/* errors */
 	uint16_t inf = 0x7c00, nan = 0x7e01, scales[3] = {0x3c00, 0x3c00, 0x3c00};
-	CHECK_EQ(codec_affine_decode(&a, q, 4, &inf, 1, NULL, 0, out, 4), CODEC_ERR_SCALE);
-	CHECK_EQ(codec_affine_decode(&a, q, 4, &nan, 1, NULL, 0, out, 4), CODEC_ERR_SCALE);
+	CHECK_EQ(codec_affine_decode(&a, q, 4, &inf, 1, NULL, 0, out, 4), CODEC_E_SCALE);
+	CHECK_EQ(codec_affine_decode(&a, q, 4, &nan, 1, NULL, 0, out, 4), CODEC_E_SCALE);
 	a.channels = 3;
-	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 3, NULL, 0, out, 4), CODEC_ERR_GROUPS);
+	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 3, NULL, 0, out, 4), CODEC_E_GROUPS);
 	a.channels = 2;
-	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 3, NULL, 0, out, 4), CODEC_ERR_TABLE_SIZE);
-	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 2, &zp, 3, out, 4), CODEC_ERR_TABLE_SIZE);
-	CHECK_EQ(codec_affine_decode(&a, q, 3, scales, 2, NULL, 0, out, 4), CODEC_ERR_INPUT_SIZE);
+	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 3, NULL, 0, out, 4), CODEC_E_TABLE_SIZE);
+	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 2, &zp, 3, out, 4), CODEC_E_TABLE_SIZE);
+	CHECK_EQ(codec_affine_decode(&a, q, 3, scales, 2, NULL, 0, out, 4), CODEC_E_INPUT_SIZE);
 	a.channels = 0;
-	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 1, NULL, 0, out, 4), CODEC_ERR_GROUPS);
+	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 1, NULL, 0, out, 4), CODEC_E_GROUPS);
 	a.channels = 1;
 	a.type = (enum codec_qtype)7;
-	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 1, NULL, 0, out, 4), CODEC_ERR_TYPE);
+	CHECK_EQ(codec_affine_decode(&a, q, 4, scales, 1, NULL, 0, out, 4), CODEC_E_TYPE);
 	/* the M1 symmetric-only rule */
 	const uint8_t zps[3] = {0, 0, 1};
 	CHECK_EQ(codec_affine_check_symmetric(zps, 2), CODEC_OK);
-	CHECK_EQ(codec_affine_check_symmetric(zps, 3), CODEC_ERR_ASYMMETRIC);
+	CHECK_EQ(codec_affine_check_symmetric(zps, 3), CODEC_E_ASYMMETRIC);
 	CHECK_EQ(codec_affine_check_symmetric(NULL, 3), CODEC_OK);
 }
 
@@ -175,16 +175,16 @@ TEST(codec, blockwise_offset_semantics)
 	CHECK_EQ(out[3], 0x4000); /* 2 */
 	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 2, NULL, 0, out, 4), CODEC_OK);
 	CHECK_EQ(out[0], 0x4600); /* 6 */
-	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 1, NULL, 0, out, 4), CODEC_ERR_TABLE_SIZE);
-	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 2, off, 1, out, 4), CODEC_ERR_TABLE_SIZE);
-	CHECK_EQ(codec_blockwise_decode(&b, q, 3, scale, 2, NULL, 0, out, 4), CODEC_ERR_INPUT_SIZE);
+	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 1, NULL, 0, out, 4), CODEC_E_TABLE_SIZE);
+	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 2, off, 1, out, 4), CODEC_E_TABLE_SIZE);
+	CHECK_EQ(codec_blockwise_decode(&b, q, 3, scale, 2, NULL, 0, out, 4), CODEC_E_INPUT_SIZE);
 	b.block = 3;
-	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 1, NULL, 0, out, 4), CODEC_ERR_GROUPS);
+	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 1, NULL, 0, out, 4), CODEC_E_GROUPS);
 	b.block = 0;
-	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 1, NULL, 0, out, 4), CODEC_ERR_GROUPS);
+	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 1, NULL, 0, out, 4), CODEC_E_GROUPS);
 	b.block = 2;
 	off[1] = 0xfc00;
-	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 2, off, 2, out, 4), CODEC_ERR_SCALE);
+	CHECK_EQ(codec_blockwise_decode(&b, q, 4, scale, 2, off, 2, out, 4), CODEC_E_SCALE);
 }
 
 /* Offsets in the data's own type (Core ML's layout) decode exactly as the same values given as
@@ -225,9 +225,9 @@ TEST(codec, blockwise_quantized_offsets_match_fp16)
 	CHECK_EQ(codec_blockwise_decode_typed(&bw, q1, 1, &one, 1, off1, CODEC_OFF_UINT8, 1, &r, 1), CODEC_OK);
 	CHECK_EQ(r, 0xdbf0); /* 1 - 255 = -254 */
 	CHECK_EQ(codec_blockwise_decode_typed(&bw, q1, 1, &one, 1, off1, (enum codec_offset_type)3, 1, &r, 1),
-		 CODEC_ERR_TYPE);
+		 CODEC_E_TYPE);
 	CHECK_EQ(codec_blockwise_decode_typed(&bw, q1, 1, &one, 1, off1, CODEC_OFF_INT8, 2, &r, 1),
-		 CODEC_ERR_TABLE_SIZE);
+		 CODEC_E_TABLE_SIZE);
 	CHECK_EQ(codec_blockwise_decode_typed(&bw, q1, 1, &one, 1, NULL, CODEC_OFF_INT8, 0, &r, 1), CODEC_OK);
 	CHECK_EQ(r, 0x3c00);
 }
@@ -258,10 +258,10 @@ TEST(codec, fp8_documented_points)
 	CHECK_EQ(codec_fp16_to_e5m2(0xffff, 0), 0xfe);
 	uint8_t b[2];
 	uint16_t h[2] = {0x3c00, 0x3c00};
-	CHECK_EQ(codec_e4m3_encode(h, 2, b, 1, 0), CODEC_ERR_OUTPUT_SIZE);
-	CHECK_EQ(codec_e5m2_encode(h, 2, b, 1, 0), CODEC_ERR_OUTPUT_SIZE);
-	CHECK_EQ(codec_e4m3_decode(b, 1, h, 2), CODEC_ERR_INPUT_SIZE);
-	CHECK_EQ(codec_e5m2_decode(b, 3, h, 2), CODEC_ERR_INPUT_SIZE);
+	CHECK_EQ(codec_e4m3_encode(h, 2, b, 1, 0), CODEC_E_OUTPUT_SIZE);
+	CHECK_EQ(codec_e5m2_encode(h, 2, b, 1, 0), CODEC_E_OUTPUT_SIZE);
+	CHECK_EQ(codec_e4m3_decode(b, 1, h, 2), CODEC_E_INPUT_SIZE);
+	CHECK_EQ(codec_e5m2_decode(b, 3, h, 2), CODEC_E_INPUT_SIZE);
 }
 
 TEST(codec, tflm_documented_examples)
@@ -292,34 +292,34 @@ TEST(codec, tflm_documented_examples)
 	CHECK_EQ(o8[3], 12);
 	/* errors */
 	t1.bits = 0;
-	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 8, (uint8_t *)o8, 4, 4), CODEC_ERR_BITS);
+	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 8, (uint8_t *)o8, 4, 4), CODEC_E_BITS);
 	t1.bits = 8;
-	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 8, (uint8_t *)o8, 4, 4), CODEC_ERR_BITS);
+	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 8, (uint8_t *)o8, 4, 4), CODEC_E_BITS);
 	t1.bits = 3;
-	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 7, (uint8_t *)o8, 4, 4), CODEC_ERR_INDEX);
-	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 8, (uint8_t *)o8, 3, 4), CODEC_ERR_OUTPUT_SIZE);
-	CHECK_EQ(codec_tflm_decode(&t1, ex, 1, (const uint8_t *)t8, 8, (uint8_t *)o8, 4, 4), CODEC_ERR_INPUT_SIZE);
-	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 0, (uint8_t *)o8, 4, 4), CODEC_ERR_TABLE_SIZE);
+	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 7, (uint8_t *)o8, 4, 4), CODEC_E_INDEX);
+	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 8, (uint8_t *)o8, 3, 4), CODEC_E_OUTPUT_SIZE);
+	CHECK_EQ(codec_tflm_decode(&t1, ex, 1, (const uint8_t *)t8, 8, (uint8_t *)o8, 4, 4), CODEC_E_INPUT_SIZE);
+	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 0, (uint8_t *)o8, 4, 4), CODEC_E_TABLE_SIZE);
 	t1.channels = 3;
-	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 6, (uint8_t *)o8, 4, 4), CODEC_ERR_GROUPS);
+	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 6, (uint8_t *)o8, 4, 4), CODEC_E_GROUPS);
 	t1.channels = 2;
-	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 7, (uint8_t *)o8, 4, 4), CODEC_ERR_TABLE_SIZE);
+	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 7, (uint8_t *)o8, 4, 4), CODEC_E_TABLE_SIZE);
 	t1.type = (enum codec_tflm_type)9;
-	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 8, (uint8_t *)o8, 4, 4), CODEC_ERR_TYPE);
+	CHECK_EQ(codec_tflm_decode(&t1, ex, 2, (const uint8_t *)t8, 8, (uint8_t *)o8, 4, 4), CODEC_E_TYPE);
 	/* per-channel stride is at most 128 */
 	static uint8_t big[2 * 129];
 	uint8_t z[1] = {0}, o1[1];
 	struct codec_tflm t7 = {7, CODEC_TFLM_INT8, 1, 0};
 	CHECK_EQ(codec_tflm_decode(&t7, z, 1, big, 129, o1, 1, 1), CODEC_OK);
 	t7.channels = 2;
-	CHECK_EQ(codec_tflm_decode(&t7, z, 1, big, 258, o1, 1, 0), CODEC_ERR_TABLE_SIZE);
+	CHECK_EQ(codec_tflm_decode(&t7, z, 1, big, 258, o1, 1, 0), CODEC_E_TABLE_SIZE);
 	/* a bad index in the 8-at-a-time path: 16 indices of 3 bits, table of 7, index 7 at 9 */
 	uint8_t bs16[6] = {0};
 	bs16[3] = 0x1c; /* bits 27..29 (MSB-first) hold element 9 */
 	struct codec_tflm t3 = {3, CODEC_TFLM_INT8, 1, 0};
 	uint8_t o16[16];
 	CHECK_EQ(codec_tflm_decode(&t3, bs16, 6, big, 8, o16, 16, 16), CODEC_OK);
-	CHECK_EQ(codec_tflm_decode(&t3, bs16, 6, big, 7, o16, 16, 16), CODEC_ERR_INDEX);
+	CHECK_EQ(codec_tflm_decode(&t3, bs16, 6, big, 7, o16, 16, 16), CODEC_E_INDEX);
 	bs16[3] = 0x18; /* index 6: fine */
 	CHECK_EQ(codec_tflm_decode(&t3, bs16, 6, big, 7, o16, 16, 16), CODEC_OK);
 }

@@ -223,15 +223,15 @@ TEST(codec_fast, tflm_every_type_width_layout)
 	 * gives other results */
 	struct codec_tflm t = {3, CODEC_TFLM_INT16, 2, 0};
 	struct codec_tflm_prepared *pp;
-	CHECK_EQ(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2 + 2, 128), CODEC_ERR_TABLE_SIZE);
+	CHECK_EQ(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2 + 2, 128), CODEC_E_TABLE_SIZE);
 	CHECK(pp == NULL);
-	CHECK_EQ(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2, 127), CODEC_ERR_GROUPS);
+	CHECK_EQ(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2, 127), CODEC_E_GROUPS);
 	t.type = (enum codec_tflm_type)9;
-	CHECK_EQ(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2, 128), CODEC_ERR_TYPE);
+	CHECK_EQ(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2, 128), CODEC_E_TYPE);
 	t.type = CODEC_TFLM_INT16;
 	REQUIRE(codec_tflm_prepare(&pp, &t, table, 2 * 8 * 2, 128) == CODEC_OK);
-	CHECK_EQ(codec_tflm_decode_prepared(pp, in_buf, 47, out, 256), CODEC_ERR_INPUT_SIZE);
-	CHECK_EQ(codec_tflm_decode_prepared(pp, in_buf, 48, out, 255), CODEC_ERR_OUTPUT_SIZE);
+	CHECK_EQ(codec_tflm_decode_prepared(pp, in_buf, 47, out, 256), CODEC_E_INPUT_SIZE);
+	CHECK_EQ(codec_tflm_decode_prepared(pp, in_buf, 48, out, 255), CODEC_E_OUTPUT_SIZE);
 	CHECK_EQ(codec_tflm_decode_prepared(pp, in_buf, 48, out, 256), CODEC_OK);
 	codec_tflm_release(pp);
 	uint8_t other[32];

@@ -1014,7 +1014,7 @@ TEST(ctrl, container_reproductions_refused_by_name)
 	struct subq_completion c;
 	anes_completion(&res, &c);
 	CHECK(c.status == SUBQ_REFUSED && c.domain == SUBQ_DOM_POLICY &&
-	      c.code == POL_ERR_GRANT_TOO_LARGE);
+	      c.code == POL_E_GRANT_TOO_LARGE);
 }
 
 /* The relocations the firmware does not apply are refused, not ignored (conv.hwx, edited). */

@@ -222,41 +222,41 @@ static void t_errors(struct dma_dev *d)
 		__VA_ARGS__;                                                                    \
 		CHECK_EQ(dma_configure(d, 0, &cfg), (want));                                    \
 	} while (0)
-	REFUSED(DMA_ERR_LENGTH, b.len = 6);          /* not a multiple of 4: a sweep on the BCM */
-	REFUSED(DMA_ERR_LENGTH, b.len = 0);
-	REFUSED(DMA_ERR_LENGTH, b.len = 2);
-	REFUSED(DMA_ERR_LENGTH, b.len = d->caps.max_len + 4);
-	REFUSED(DMA_ERR_LENGTH, b.rows = 2, b.len = d->caps.max_row_len + 4, b.dst_pitch = 0x10000);
-	REFUSED(DMA_ERR_LENGTH, b.rows = d->caps.max_rows + 1, b.len = 4, b.dst_pitch = 4);
-	REFUSED(DMA_ERR_ALIGN, b.dst += 2);
-	REFUSED(DMA_ERR_ALIGN, b.src += 1);
-	REFUSED(DMA_ERR_ALIGN, b.rows = 2, b.src_pitch = 66, b.dst_pitch = 64);
-	REFUSED(DMA_ERR_STRIDE, b.rows = 2, b.src_pitch = 64, b.dst_pitch = 60); /* rows overlap */
-	REFUSED(DMA_ERR_STRIDE, b.rows = 2, b.src_pitch = 64, b.dst_pitch = -32);
-	REFUSED(DMA_ERR_OVERLAP, b.src = (uintptr_t)(dst_buf + 100));
-	REFUSED(DMA_ERR_OVERLAP, b.src = (uintptr_t)(dst_buf + 8), b.rows = 3, b.dst_pitch = 64,
+	REFUSED(DMA_E_LENGTH, b.len = 6);          /* not a multiple of 4: a sweep on the BCM */
+	REFUSED(DMA_E_LENGTH, b.len = 0);
+	REFUSED(DMA_E_LENGTH, b.len = 2);
+	REFUSED(DMA_E_LENGTH, b.len = d->caps.max_len + 4);
+	REFUSED(DMA_E_LENGTH, b.rows = 2, b.len = d->caps.max_row_len + 4, b.dst_pitch = 0x10000);
+	REFUSED(DMA_E_LENGTH, b.rows = d->caps.max_rows + 1, b.len = 4, b.dst_pitch = 4);
+	REFUSED(DMA_E_ALIGN, b.dst += 2);
+	REFUSED(DMA_E_ALIGN, b.src += 1);
+	REFUSED(DMA_E_ALIGN, b.rows = 2, b.src_pitch = 66, b.dst_pitch = 64);
+	REFUSED(DMA_E_STRIDE, b.rows = 2, b.src_pitch = 64, b.dst_pitch = 60); /* rows overlap */
+	REFUSED(DMA_E_STRIDE, b.rows = 2, b.src_pitch = 64, b.dst_pitch = -32);
+	REFUSED(DMA_E_OVERLAP, b.src = (uintptr_t)(dst_buf + 100));
+	REFUSED(DMA_E_OVERLAP, b.src = (uintptr_t)(dst_buf + 8), b.rows = 3, b.dst_pitch = 64,
 		b.src_pitch = 1024);
-	REFUSED(DMA_ERR_RANGE, b.dst = UINTPTR_MAX - 63, b.len = 64);
-	REFUSED(DMA_ERR_RANGE, b.dst = UINTPTR_MAX - 1023, b.rows = 100, b.dst_pitch = 64);
-	REFUSED(DMA_ERR_RANGE, b.dst = 64, b.rows = 4, b.dst_pitch = -64);
-	REFUSED(DMA_ERR_PARAM, b.flags = 0x80);
+	REFUSED(DMA_E_RANGE, b.dst = UINTPTR_MAX - 63, b.len = 64);
+	REFUSED(DMA_E_RANGE, b.dst = UINTPTR_MAX - 1023, b.rows = 100, b.dst_pitch = 64);
+	REFUSED(DMA_E_RANGE, b.dst = 64, b.rows = 4, b.dst_pitch = -64);
+	REFUSED(DMA_E_PARAM, b.flags = 0x80);
 	cfg.nblocks = 0;
-	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_ERR_NO_BLOCKS);
+	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_E_NO_BLOCKS);
 	cfg.nblocks = d->caps.max_blocks + 1;
-	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_ERR_TOO_MANY_BLOCKS);
+	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_E_TOO_MANY_BLOCKS);
 	cfg.nblocks = 1;
 	cfg.blocks = NULL;
-	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_ERR_PARAM);
-	CHECK_EQ(dma_configure(d, 0, NULL), DMA_ERR_PARAM);
-	CHECK_EQ(dma_configure(NULL, 0, &gcfg), DMA_ERR_PARAM);
-	CHECK_EQ(dma_configure(d, d->caps.nchannels, &gcfg), DMA_ERR_CHANNEL);
-	CHECK_EQ(dma_start(d, DMA_MAX_CHANNELS + 7), DMA_ERR_CHANNEL);
+	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_E_PARAM);
+	CHECK_EQ(dma_configure(d, 0, NULL), DMA_E_PARAM);
+	CHECK_EQ(dma_configure(NULL, 0, &gcfg), DMA_E_PARAM);
+	CHECK_EQ(dma_configure(d, d->caps.nchannels, &gcfg), DMA_E_CHANNEL);
+	CHECK_EQ(dma_start(d, DMA_MAX_CHANNELS + 7), DMA_E_CHANNEL);
 	/* A block that is bad in the middle of a list: nothing is loaded. */
 	struct dma_block list[3] = {good, good, good};
 	list[1].len = 5;
 	cfg.blocks = list;
 	cfg.nblocks = 3;
-	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_ERR_LENGTH);
+	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_E_LENGTH);
 	/* Nothing moved, and the good configuration is still there. */
 	CHECK_EQ(canary_damage_outside(0, 0), 0);
 	CHECK_EQ(dma_get_state(d, 0), DMA_STATE_CONFIGURED);
@@ -277,8 +277,8 @@ static void t_state_machine(struct dma_dev *d)
 	struct dma_dev fresh;
 	REQUIRE(dma_memcpy_init(&fresh_m, &fresh, 0) == DMA_OK);
 	CHECK_EQ(dma_get_state(&fresh, 0), DMA_STATE_UNCONFIGURED);
-	CHECK_EQ(dma_start(&fresh, 0), DMA_ERR_STATE);
-	CHECK_EQ(dma_wait(&fresh, 0, 10), DMA_ERR_STATE);
+	CHECK_EQ(dma_start(&fresh, 0), DMA_E_STATE);
+	CHECK_EQ(dma_wait(&fresh, 0, 10), DMA_E_STATE);
 	CHECK_EQ(dma_stop(&fresh, 0), DMA_OK);
 	CHECK_EQ(dma_get_state(&fresh, 0), DMA_STATE_UNCONFIGURED);
 
@@ -286,7 +286,7 @@ static void t_state_machine(struct dma_dev *d)
 	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
 	REQUIRE(dma_configure(d, ch, &cfg) == DMA_OK);
 	CHECK_EQ(dma_get_state(d, ch), DMA_STATE_CONFIGURED);
-	CHECK_EQ(dma_wait(d, ch, 10), DMA_ERR_STATE);
+	CHECK_EQ(dma_wait(d, ch, 10), DMA_E_STATE);
 	CHECK_EQ(dma_stop(d, ch), DMA_OK); /* not running: no-op */
 	CHECK_EQ(dma_get_state(d, ch), DMA_STATE_CONFIGURED);
 	uint32_t runs = d->chan[ch].runs, done = d->chan[ch].completions;
@@ -295,7 +295,7 @@ static void t_state_machine(struct dma_dev *d)
 	CHECK_EQ(dma_get_state(d, ch), DMA_STATE_RUNNING);
 	CHECK_EQ(dma_start(d, ch), DMA_OK);
 	CHECK_EQ(d->chan[ch].runs, runs + 1);
-	CHECK_EQ(dma_configure(d, ch, &cfg), DMA_ERR_BUSY);
+	CHECK_EQ(dma_configure(d, ch, &cfg), DMA_E_BUSY);
 	CHECK_EQ(dma_wait(d, ch, POLLS), DMA_OK);
 	CHECK_EQ(dma_get_state(d, ch), DMA_STATE_DONE);
 	CHECK_EQ(d->chan[ch].completions, done + 1);
@@ -331,7 +331,7 @@ static void t_state_machine(struct dma_dev *d)
 	CHECK_MEM(dst_buf + 1024, src_buf + 512, 128);
 }
 
-/* An injected controller error ends the transfer with DMA_ERR_INJECTED, by name, in ERROR; the
+/* An injected controller error ends the transfer with DMA_E_INJECTED, by name, in ERROR; the
  * channel refuses to start until configured again, and then works. */
 static void t_injected_error(struct dma_dev *d)
 {
@@ -344,14 +344,14 @@ static void t_injected_error(struct dma_dev *d)
 	dma_set_fault(d, DMA_FAULT_ERROR, 0);
 	int rc = run(d, ch, &b, 1);
 	dma_set_fault(d, DMA_FAULT_NONE, 0); /* the board device is shared: never leave it armed */
-	CHECK_EQ(rc, DMA_ERR_INJECTED);
+	CHECK_EQ(rc, DMA_E_INJECTED);
 	CHECK_STR(dma_strerror(rc), "injected fault");
 	CHECK_EQ(d->fault.fired, fired + 1);
 	CHECK_EQ(dma_get_state(d, ch), DMA_STATE_ERROR);
-	CHECK_EQ(d->chan[ch].error, DMA_ERR_INJECTED);
-	CHECK_EQ(dma_poll(d, ch), DMA_ERR_INJECTED); /* the error stays until reconfigured */
-	CHECK_EQ(dma_start(d, ch), DMA_ERR_STATE);
-	CHECK_EQ(dma_wait(d, ch, POLLS), DMA_ERR_INJECTED);
+	CHECK_EQ(d->chan[ch].error, DMA_E_INJECTED);
+	CHECK_EQ(dma_poll(d, ch), DMA_E_INJECTED); /* the error stays until reconfigured */
+	CHECK_EQ(dma_start(d, ch), DMA_E_STATE);
+	CHECK_EQ(dma_wait(d, ch, POLLS), DMA_E_INJECTED);
 	/* configure again: the same blocks now go through */
 	CHECK_EQ(dma_configure(d, ch, &cfg), DMA_OK);
 	CHECK_EQ(dma_start(d, ch), DMA_OK);
@@ -384,7 +384,7 @@ TEST(dma_memcpy_slow, timeout_then_finish)
 	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
 	REQUIRE(dma_configure(d, 2, &cfg) == DMA_OK);
 	REQUIRE(dma_start(d, 2) == DMA_OK);
-	CHECK_EQ(dma_wait(d, 2, 3), DMA_ERR_TIMEOUT);
+	CHECK_EQ(dma_wait(d, 2, 3), DMA_E_TIMEOUT);
 	CHECK_EQ(dma_get_state(d, 2), DMA_STATE_RUNNING);
 	CHECK_MEM(dst_buf, src_buf, 3 * 64); /* three polls of 64 bytes */
 	CHECK_EQ(canary_damage_outside(0, 3 * 64), 0);
@@ -402,10 +402,10 @@ TEST(dma_memcpy_slow, stop_part_way_then_restart)
 	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
 	REQUIRE(dma_configure(d, 0, &cfg) == DMA_OK);
 	REQUIRE(dma_start(d, 0) == DMA_OK);
-	CHECK_EQ(dma_wait(d, 0, 20), DMA_ERR_TIMEOUT); /* 1280 bytes: into the second row */
+	CHECK_EQ(dma_wait(d, 0, 20), DMA_E_TIMEOUT); /* 1280 bytes: into the second row */
 	CHECK_EQ(dma_stop(d, 0), DMA_OK);
 	CHECK_EQ(dma_get_state(d, 0), DMA_STATE_CONFIGURED);
-	CHECK_EQ(dma_wait(d, 0, 100), DMA_ERR_STATE);
+	CHECK_EQ(dma_wait(d, 0, 100), DMA_E_STATE);
 	CHECK_MEM(dst_buf + 2048, src_buf + 2048, 256);
 	CHECK_EQ(dst_buf[2048 + 256], CANARY);
 	CHECK_EQ(dma_start(d, 0), DMA_OK);
@@ -414,25 +414,25 @@ TEST(dma_memcpy_slow, stop_part_way_then_restart)
 	CHECK_MEM(dst_buf + 2048, src_buf + 2048, 1024);
 }
 
-/* Every error from DMA_ERR_PARAM down to the last one, DMA_ERR_INJECTED, has its own name; the
+/* Every error from DMA_E_PARAM down to the last one, DMA_E_INJECTED, has its own name; the
  * next value down does not. */
 TEST(dma, every_error_has_a_name)
 {
 	const char *seen[32];
 	unsigned n = 0;
 	CHECK_STR(dma_strerror(DMA_OK), "ok");
-	for (int e = DMA_ERR_PARAM; e >= DMA_ERR_INJECTED; e--) {
+	for (int e = DMA_E_PARAM; e >= DMA_E_INJECTED; e--) {
 		const char *s = dma_strerror(e);
 		CHECKF(s != NULL && strcmp(s, "unknown DMA error") != 0, "error %d has no name", e);
 		for (unsigned i = 0; i < n; i++)
 			CHECKF(strcmp(seen[i], s) != 0, "errors %d and %d share the name \"%s\"", e,
-			       DMA_ERR_PARAM - (int)i, s);
+			       DMA_E_PARAM - (int)i, s);
 		if (n < 32)
 			seen[n++] = s;
 	}
-	CHECK_EQ(n, (unsigned)-DMA_ERR_INJECTED); /* 18 errors, every one seen */
-	CHECK_STR(dma_strerror(DMA_ERR_INJECTED), "injected fault");
-	CHECK_STR(dma_strerror(DMA_ERR_INJECTED - 1), "unknown DMA error");
+	CHECK_EQ(n, (unsigned)-DMA_E_INJECTED); /* 18 errors, every one seen */
+	CHECK_STR(dma_strerror(DMA_E_INJECTED), "injected fault");
+	CHECK_STR(dma_strerror(DMA_E_INJECTED - 1), "unknown DMA error");
 	CHECK_STR(dma_strerror(-1000), "unknown DMA error");
 	CHECK_STR(dma_state_name(DMA_STATE_RUNNING), "running");
 }
@@ -449,8 +449,8 @@ TEST(dma, block_span_arithmetic)
 	CHECK_EQ(lo, 5000);
 	CHECK_EQ(hi, 5000 + 96 + 16);
 	const struct dma_block w = {.src = 0, .dst = UINTPTR_MAX - 15, .len = 16};
-	CHECK_EQ(dma_block_span(&w, 1, &lo, &hi), DMA_ERR_RANGE); /* one past the end wraps */
+	CHECK_EQ(dma_block_span(&w, 1, &lo, &hi), DMA_E_RANGE); /* one past the end wraps */
 	const struct dma_block big = {.dst = 4096, .len = 4, .rows = 0xffffffffu,
 				      .dst_pitch = 0x7ffffffc};
-	CHECK_EQ(dma_block_span(&big, 1, &lo, &hi), sizeof(uintptr_t) == 8 ? DMA_OK : DMA_ERR_RANGE);
+	CHECK_EQ(dma_block_span(&big, 1, &lo, &hi), sizeof(uintptr_t) == 8 ? DMA_OK : DMA_E_RANGE);
 }

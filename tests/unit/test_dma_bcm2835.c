@@ -15,15 +15,15 @@ TEST(bcm2835_dma, error_bits_are_named)
 {
 	CHECK_EQ(bcm2835_dma_decode_error(0, 0), DMA_OK);
 	CHECK_EQ(bcm2835_dma_decode_error(BCM_CS_ACTIVE | BCM_CS_END, 0), DMA_OK);
-	CHECK_EQ(bcm2835_dma_decode_error(BCM_CS_ERROR, BCM_DEBUG_READ_ERROR), DMA_ERR_READ);
-	CHECK_EQ(bcm2835_dma_decode_error(BCM_CS_ERROR, BCM_DEBUG_FIFO_ERROR), DMA_ERR_FIFO);
+	CHECK_EQ(bcm2835_dma_decode_error(BCM_CS_ERROR, BCM_DEBUG_READ_ERROR), DMA_E_READ);
+	CHECK_EQ(bcm2835_dma_decode_error(BCM_CS_ERROR, BCM_DEBUG_FIFO_ERROR), DMA_E_FIFO);
 	CHECK_EQ(bcm2835_dma_decode_error(BCM_CS_ERROR, BCM_DEBUG_READ_LAST_NOT_SET),
-		 DMA_ERR_READ_LAST);
-	CHECK_EQ(bcm2835_dma_decode_error(BCM_CS_ERROR, 0), DMA_ERR_HW);
+		 DMA_E_READ_LAST);
+	CHECK_EQ(bcm2835_dma_decode_error(BCM_CS_ERROR, 0), DMA_E_HW);
 	/* DEBUG error bits count even before CS.ERROR shows; a read error outranks the rest */
-	CHECK_EQ(bcm2835_dma_decode_error(0, BCM_DEBUG_ERRORS), DMA_ERR_READ);
+	CHECK_EQ(bcm2835_dma_decode_error(0, BCM_DEBUG_ERRORS), DMA_E_READ);
 	CHECK_EQ(bcm2835_dma_decode_error(0, 0xfffffff8u), DMA_OK); /* counters and IDs only */
-	CHECK(strcmp(dma_strerror(DMA_ERR_FIFO), dma_strerror(DMA_ERR_READ)) != 0);
+	CHECK(strcmp(dma_strerror(DMA_E_FIFO), dma_strerror(DMA_E_READ)) != 0);
 }
 
 TEST(bcm2835_dma, init_refuses_bad_parameters)
@@ -32,13 +32,13 @@ TEST(bcm2835_dma, init_refuses_bad_parameters)
 	struct dma_dev d;
 	struct bcm2835_dma_params p = {.base = 0, .channel_mask = 1u << 4,
 				       .bus_offset = 0xc0000000u, .ram_size = 1u << 20};
-	CHECK_EQ(bcm2835_dma_init(&c, &d, &p), DMA_ERR_PARAM); /* no base */
-	CHECK_EQ(bcm2835_dma_init(&c, &d, NULL), DMA_ERR_PARAM);
+	CHECK_EQ(bcm2835_dma_init(&c, &d, &p), DMA_E_PARAM); /* no base */
+	CHECK_EQ(bcm2835_dma_init(&c, &d, NULL), DMA_E_PARAM);
 	p.base = 0x1000;
 	p.channel_mask = 0;
-	CHECK_EQ(bcm2835_dma_init(&c, &d, &p), DMA_ERR_PARAM); /* no channel */
+	CHECK_EQ(bcm2835_dma_init(&c, &d, &p), DMA_E_PARAM); /* no channel */
 	p.channel_mask = 1u << 9;
-	CHECK_EQ(bcm2835_dma_init(&c, &d, &p), DMA_ERR_PARAM); /* a lite channel (no 2D mode) */
+	CHECK_EQ(bcm2835_dma_init(&c, &d, &p), DMA_E_PARAM); /* a lite channel (no 2D mode) */
 }
 
 #ifdef ANEFW_BOARD_RASPI3B
@@ -109,19 +109,19 @@ TEST(bcm2835_dma, refuses_memory_out_of_reach_and_long_strides)
 	REQUIRE(controller(d) != NULL);
 	struct dma_block b = {.src = (uintptr_t)src, .dst = PLAT_PERIPH_BASE, .len = 64};
 	struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
-	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_ERR_RANGE); /* the peripherals */
+	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_E_RANGE); /* the peripherals */
 	b.dst = PLAT_RAM_BASE + PLAT_RAM_SIZE - 32;
-	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_ERR_RANGE); /* runs into GPU memory */
+	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_E_RANGE); /* runs into GPU memory */
 	b.dst = (uintptr_t)dst;
 	b.src = PLAT_RAM_SIZE + 0x100000u;
-	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_ERR_RANGE);
+	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_E_RANGE);
 	/* a 2D pitch whose row gap does not fit the 16-bit STRIDE field */
 	b.src = (uintptr_t)src;
 	b.rows = 2;
 	b.len = 64;
 	b.src_pitch = 64 + 32768;
 	b.dst_pitch = 64;
-	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_ERR_STRIDE);
+	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_E_STRIDE);
 	b.src_pitch = 64 + 32764; /* the largest that fits */
 	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_OK);
 }
@@ -139,7 +139,7 @@ TEST(bcm2835_dma, stalled_engine_times_out_and_stops)
 	REQUIRE(dma_configure(d, 0, &cfg) == DMA_OK);
 	bcm2835_dma_set_enable(c, 0, 0); /* the engine holds the channel */
 	CHECK_EQ(dma_start(d, 0), DMA_OK);
-	CHECK_EQ(dma_wait(d, 0, 1000), DMA_ERR_TIMEOUT);
+	CHECK_EQ(dma_wait(d, 0, 1000), DMA_E_TIMEOUT);
 	CHECK_EQ(dma_get_state(d, 0), DMA_STATE_RUNNING);
 	CHECK_EQ(dma_stop(d, 0), DMA_OK);
 	CHECK_EQ(dma_get_state(d, 0), DMA_STATE_CONFIGURED);

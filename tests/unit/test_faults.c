@@ -194,9 +194,9 @@ TEST(faults, dma_layer_hang_error_reset)
 	for (unsigned i = 0; i < 64; i++)
 		src[i] = 0x1000u + i;
 	dma_set_fault(&d, DMA_FAULT_HANG, 0);
-	CHECK_EQ(dma_copy(&d, 1, dst, src, sizeof dst, 1000), DMA_ERR_TIMEOUT);
+	CHECK_EQ(dma_copy(&d, 1, dst, src, sizeof dst, 1000), DMA_E_TIMEOUT);
 	CHECK_EQ(dma_get_state(&d, 1), DMA_STATE_RUNNING);
-	CHECK_EQ(dma_wait(&d, 1, 1000), DMA_ERR_TIMEOUT); /* still hung */
+	CHECK_EQ(dma_wait(&d, 1, 1000), DMA_E_TIMEOUT); /* still hung */
 	CHECK_EQ(d.fault.fired, 1u);
 	CHECK_EQ(dma_reset(&d, 1), DMA_OK);
 	CHECK_EQ(dma_get_state(&d, 1), DMA_STATE_UNCONFIGURED);
@@ -204,9 +204,9 @@ TEST(faults, dma_layer_hang_error_reset)
 	CHECK_EQ(dma_copy(&d, 1, dst, src, sizeof dst, 10), DMA_OK);
 	CHECK_MEM(dst, src, sizeof dst);
 	dma_set_fault(&d, DMA_FAULT_ERROR, 0);
-	CHECK_EQ(dma_copy(&d, 2, dst, src, sizeof dst, 10), DMA_ERR_INJECTED);
+	CHECK_EQ(dma_copy(&d, 2, dst, src, sizeof dst, 10), DMA_E_INJECTED);
 	CHECK_EQ(dma_get_state(&d, 2), DMA_STATE_ERROR);
-	CHECK_EQ(dma_start(&d, 2), DMA_ERR_STATE);
+	CHECK_EQ(dma_start(&d, 2), DMA_E_STATE);
 	CHECK_EQ(dma_reset(&d, 2), DMA_OK);
 	CHECK_EQ(dma_get_state(&d, 2), DMA_STATE_UNCONFIGURED);
 	memset(dst, 0, sizeof dst);
@@ -215,9 +215,9 @@ TEST(faults, dma_layer_hang_error_reset)
 	CHECK_EQ(d.fault.fired, 2u);
 	/* a stopped hang frees the channel too */
 	dma_set_fault(&d, DMA_FAULT_HANG, 0);
-	CHECK_EQ(dma_copy(&d, 0, dst, src, sizeof dst, 5), DMA_ERR_TIMEOUT);
+	CHECK_EQ(dma_copy(&d, 0, dst, src, sizeof dst, 5), DMA_E_TIMEOUT);
 	CHECK_EQ(dma_stop(&d, 0), DMA_OK);
 	CHECK_EQ(dma_start(&d, 0), DMA_OK);
 	CHECK_EQ(dma_wait(&d, 0, 5), DMA_OK);
-	CHECK_STR(dma_strerror(DMA_ERR_INJECTED), "injected fault");
+	CHECK_STR(dma_strerror(DMA_E_INJECTED), "injected fault");
 }

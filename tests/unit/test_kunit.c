@@ -103,41 +103,41 @@ TEST(kunit, hostile_units_are_refused)
 		       ku_err_name(want));                                                      \
 		cases++;                                                                        \
 	} while (0)
-	EXPECT(put32(0, 0x12345678), KU_ERR_MAGIC);
-	EXPECT(put32(4, 7), KU_ERR_VERSION);
-	EXPECT(put32(4, 6), KU_ERR_VERSION); /* a later descriptor on the M1 */
-	EXPECT(put32(8, 0), KU_ERR_FORMAT);
-	EXPECT(put32(8, 32), KU_ERR_FORMAT);
-	EXPECT(put32(0x10, 0), KU_ERR_CORES);
-	EXPECT(put32(0x10, 99), KU_ERR_CORES);
-	EXPECT(put32(0x14, 100000), KU_ERR_TOO_MANY);
-	EXPECT(put32(0x18, (uint32_t)n + 16), KU_ERR_TRUNCATED);
-	EXPECT(n = 64, KU_ERR_TRUNCATED);
-	EXPECT(put32(0x20 + 16 * KU_SEC_WEIGHTS + 4, 0x100000), KU_ERR_SECTION_BOUNDS);
-	EXPECT(put32(0x20 + 16 * KU_SEC_BIAS, 0x40), KU_ERR_SECTION_BOUNDS); /* inside header */
+	EXPECT(put32(0, 0x12345678), KU_E_MAGIC);
+	EXPECT(put32(4, 7), KU_E_VERSION);
+	EXPECT(put32(4, 6), KU_E_VERSION); /* a later descriptor on the M1 */
+	EXPECT(put32(8, 0), KU_E_FORMAT);
+	EXPECT(put32(8, 32), KU_E_FORMAT);
+	EXPECT(put32(0x10, 0), KU_E_CORES);
+	EXPECT(put32(0x10, 99), KU_E_CORES);
+	EXPECT(put32(0x14, 100000), KU_E_TOO_MANY);
+	EXPECT(put32(0x18, (uint32_t)n + 16), KU_E_TRUNCATED);
+	EXPECT(n = 64, KU_E_TRUNCATED);
+	EXPECT(put32(0x20 + 16 * KU_SEC_WEIGHTS + 4, 0x100000), KU_E_SECTION_BOUNDS);
+	EXPECT(put32(0x20 + 16 * KU_SEC_BIAS, 0x40), KU_E_SECTION_BOUNDS); /* inside header */
 	EXPECT(put32(0x20 + 16 * KU_SEC_BIAS, good.sec[KU_SEC_BIAS].offset + 2),
-	       KU_ERR_SECTION_BOUNDS); /* misaligned */
-	EXPECT(put32(0x20 + 16 * KU_SEC_BIAS, good.sec[KU_SEC_SCALE].offset), KU_ERR_SECTION_OVERLAP);
-	EXPECT(put32(0x20 + 16 * KU_SEC_ACTLUT + 4, 0x40), KU_ERR_SECTION_BOUNDS);
+	       KU_E_SECTION_BOUNDS); /* misaligned */
+	EXPECT(put32(0x20 + 16 * KU_SEC_BIAS, good.sec[KU_SEC_SCALE].offset), KU_E_SECTION_OVERLAP);
+	EXPECT(put32(0x20 + 16 * KU_SEC_ACTLUT + 4, 0x40), KU_E_SECTION_BOUNDS);
 	EXPECT(put32(0x20 + 16 * KU_SEC_OCGS + 4, good.sec[KU_SEC_OCGS].size - KU_RECORD_SIZE),
-	       KU_ERR_OCG_TABLE_SIZE);
+	       KU_E_OCG_TABLE_SIZE);
 	EXPECT(put32(good.sec[KU_SEC_OCGS].offset + KU_SET_HEADER + 3 * KU_RECORD_SIZE, 2),
-	       KU_ERR_CORE_MISMATCH); /* core 1 says 2 records */
-	EXPECT(put32(rec_at(&good, 1, 1, 1), 3), KU_ERR_CORE_MISMATCH); /* channels differ */
-	EXPECT(put32(rec_at(&good, 0, 2, 0), 0x1000), KU_ERR_RECORD_BOUNDS);
-	EXPECT(put32(rec_at(&good, 0, 2, 1), 0x10000000), KU_ERR_RECORD_BOUNDS);
-	EXPECT(put32(rec_at(&good, 0, 2, 1), 0), KU_ERR_RECORD_BOUNDS);
-	EXPECT(put32(rec_at(&good, 0, 1, 0), 16), KU_ERR_RECORD_OVERLAP);
-	EXPECT(put32(rec_at(&good, 1, 0, 2 + KU_SLOT_ACTLUT_STREAM), 0x1000), KU_ERR_SLOT_PREFILLED);
-	EXPECT(put32(rec_at(&good, 0, 0, 12), 1), KU_ERR_RECORD_RESERVED);
-	EXPECT(put32(0x0c, KU_FLAG_ASYMMETRIC), KU_ERR_ASYMMETRIC_V5);
+	       KU_E_CORE_MISMATCH); /* core 1 says 2 records */
+	EXPECT(put32(rec_at(&good, 1, 1, 1), 3), KU_E_CORE_MISMATCH); /* channels differ */
+	EXPECT(put32(rec_at(&good, 0, 2, 0), 0x1000), KU_E_RECORD_BOUNDS);
+	EXPECT(put32(rec_at(&good, 0, 2, 1), 0x10000000), KU_E_RECORD_BOUNDS);
+	EXPECT(put32(rec_at(&good, 0, 2, 1), 0), KU_E_RECORD_BOUNDS);
+	EXPECT(put32(rec_at(&good, 0, 1, 0), 16), KU_E_RECORD_OVERLAP);
+	EXPECT(put32(rec_at(&good, 1, 0, 2 + KU_SLOT_ACTLUT_STREAM), 0x1000), KU_E_SLOT_PREFILLED);
+	EXPECT(put32(rec_at(&good, 0, 0, 12), 1), KU_E_RECORD_RESERVED);
+	EXPECT(put32(0x0c, KU_FLAG_ASYMMETRIC), KU_E_ASYMMETRIC_V5);
 #undef EXPECT
 	CHECK_EQ(cases, 25);
 	/* palette (32) + activation LUT (0x80) bytes over a tighter shared budget */
 	struct ku_limits tight = m1;
 	tight.lut_budget = 0x80 + 31;
 	n = build(0, 2);
-	CHECK_EQ(ku_parse(unit, n, &tight, &u), KU_ERR_LUT_BUDGET);
+	CHECK_EQ(ku_parse(unit, n, &tight, &u), KU_E_LUT_BUDGET);
 	tight.lut_budget = 0x80 + 32;
 	CHECK_EQ(ku_parse(unit, n, &tight, &u), KU_OK);
 }
@@ -152,7 +152,7 @@ TEST(kunit, caps_depend_on_streaming)
 	struct ku_unit u;
 	size_t n = ku_write(&b, buf, sizeof buf);
 	REQUIRE(n);
-	CHECK_EQ(ku_parse(buf, n, &m1, &u), KU_ERR_WEIGHT_CAP); /* dense: 72 KiB > 64 KiB */
+	CHECK_EQ(ku_parse(buf, n, &m1, &u), KU_E_WEIGHT_CAP); /* dense: 72 KiB > 64 KiB */
 	b.flags = KU_FLAG_STREAMED;
 	n = ku_write(&b, buf, sizeof buf);
 	CHECK_EQ(ku_parse(buf, n, &m1, &u), KU_OK); /* streamed: relaxed cap */
@@ -165,11 +165,11 @@ TEST(kunit, patch_refuses_unresolved_and_wide_addresses)
 	REQUIRE(ku_parse(unit, n, &m1, &u) == KU_OK);
 	static uint8_t out[4096];
 	struct ku_dispatch d = {.unit_base = 0x1000, .input_tile = UINT64_MAX, .output_tile = 0x2000};
-	CHECK_EQ(ku_patch(&u, &d, out, sizeof out), KU_ERR_SLOT_UNSET);
+	CHECK_EQ(ku_patch(&u, &d, out, sizeof out), KU_E_SLOT_UNSET);
 	d.input_tile = 0x3000;
 	d.unit_base = 0xffffff00;
-	CHECK_EQ(ku_patch(&u, &d, out, sizeof out), KU_ERR_ADDRESS);
+	CHECK_EQ(ku_patch(&u, &d, out, sizeof out), KU_E_ADDRESS);
 	d.unit_base = 0x1000;
-	CHECK_EQ(ku_patch(&u, &d, out, 16), KU_ERR_TRUNCATED);
+	CHECK_EQ(ku_patch(&u, &d, out, 16), KU_E_TRUNCATED);
 	CHECK_EQ(ku_patch(&u, &d, out, sizeof out), KU_OK);
 }

@@ -29,31 +29,31 @@ TEST(policy, refusals_are_named)
 	struct pol_table t;
 	uint64_t rt = 0x1234;
 	setup(&t);
-	CHECK_EQ(pol_rebase(&t, 32, 0, 4, POL_READ, &rt), POL_ERR_BAR_INDEX);
-	CHECK_EQ(pol_rebase(&t, 5, 0, 4, POL_READ, &rt), POL_ERR_BAR_ABSENT);
-	CHECK_EQ(pol_rebase(&t, 0, 0xfff, 4, POL_READ, &rt), POL_ERR_OUT_OF_BUFFER);
-	CHECK_EQ(pol_rebase(&t, 0, 0x4fff, 2, POL_READ, &rt), POL_ERR_OUT_OF_BUFFER);
-	CHECK_EQ(pol_rebase(&t, 0, 0x1001, UINT64_MAX, POL_READ, &rt), POL_ERR_OVERFLOW);
-	CHECK_EQ(pol_rebase(&t, 0, 0x1000, 0, POL_READ, &rt), POL_ERR_EMPTY);
-	CHECK_EQ(pol_rebase(&t, 0, 0x1000, 4, POL_WRITE, &rt), POL_ERR_ACCESS);
-	CHECK_EQ(pol_check_offset(&t, 2, 0, 4, POL_READ, &rt), POL_ERR_ACCESS);
+	CHECK_EQ(pol_rebase(&t, 32, 0, 4, POL_READ, &rt), POL_E_BAR_INDEX);
+	CHECK_EQ(pol_rebase(&t, 5, 0, 4, POL_READ, &rt), POL_E_BAR_ABSENT);
+	CHECK_EQ(pol_rebase(&t, 0, 0xfff, 4, POL_READ, &rt), POL_E_OUT_OF_BUFFER);
+	CHECK_EQ(pol_rebase(&t, 0, 0x4fff, 2, POL_READ, &rt), POL_E_OUT_OF_BUFFER);
+	CHECK_EQ(pol_rebase(&t, 0, 0x1001, UINT64_MAX, POL_READ, &rt), POL_E_OVERFLOW);
+	CHECK_EQ(pol_rebase(&t, 0, 0x1000, 0, POL_READ, &rt), POL_E_EMPTY);
+	CHECK_EQ(pol_rebase(&t, 0, 0x1000, 4, POL_WRITE, &rt), POL_E_ACCESS);
+	CHECK_EQ(pol_check_offset(&t, 2, 0, 4, POL_READ, &rt), POL_E_ACCESS);
 	CHECK_EQ(rt, 0x1234); /* nothing written on refusal */
-	CHECK_STR(pol_err_name(POL_ERR_ACCESS), "access-not-granted");
+	CHECK_STR(pol_err_name(POL_E_ACCESS), "access-not-granted");
 }
 
 TEST(policy, grants_are_checked)
 {
 	struct pol_table t;
 	setup(&t);
-	CHECK_EQ(pol_grant(&t, 0, 0, 16, 0x90000000, POL_READ, 0), POL_ERR_GRANT_TWICE);
-	CHECK_EQ(pol_grant(&t, 40, 0, 16, 0x90000000, POL_READ, 0), POL_ERR_BAR_INDEX);
-	CHECK_EQ(pol_grant(&t, 3, 0, 0, 0x90000000, POL_READ, 0), POL_ERR_GRANT);
-	CHECK_EQ(pol_grant(&t, 3, UINT64_MAX, 2, 0x90000000, POL_READ, 0), POL_ERR_GRANT);
-	CHECK_EQ(pol_grant(&t, 3, 0, 16, 0x90000000, 8, 0), POL_ERR_GRANT);
-	CHECK_EQ(pol_grant(&t, 3, 0, 0x1000, 0xfffff800, POL_READ, 0), POL_ERR_REACH);
-	CHECK_EQ(pol_grant(&t, 3, 0, 16, 0x100000000ull, POL_READ, 0), POL_ERR_REACH); /* 64-bit */
-	CHECK_EQ(pol_grant(&t, 3, 0, 0x1000, 0x400ff000, POL_RW, 0), POL_ERR_FORBIDDEN);
-	CHECK_EQ(pol_grant(&t, 3, 0, 0x1000, 0x3ffff800, POL_RW, 0), POL_ERR_FORBIDDEN);
+	CHECK_EQ(pol_grant(&t, 0, 0, 16, 0x90000000, POL_READ, 0), POL_E_GRANT_TWICE);
+	CHECK_EQ(pol_grant(&t, 40, 0, 16, 0x90000000, POL_READ, 0), POL_E_BAR_INDEX);
+	CHECK_EQ(pol_grant(&t, 3, 0, 0, 0x90000000, POL_READ, 0), POL_E_GRANT);
+	CHECK_EQ(pol_grant(&t, 3, UINT64_MAX, 2, 0x90000000, POL_READ, 0), POL_E_GRANT);
+	CHECK_EQ(pol_grant(&t, 3, 0, 16, 0x90000000, 8, 0), POL_E_GRANT);
+	CHECK_EQ(pol_grant(&t, 3, 0, 0x1000, 0xfffff800, POL_READ, 0), POL_E_REACH);
+	CHECK_EQ(pol_grant(&t, 3, 0, 16, 0x100000000ull, POL_READ, 0), POL_E_REACH); /* 64-bit */
+	CHECK_EQ(pol_grant(&t, 3, 0, 0x1000, 0x400ff000, POL_RW, 0), POL_E_FORBIDDEN);
+	CHECK_EQ(pol_grant(&t, 3, 0, 0x1000, 0x3ffff800, POL_RW, 0), POL_E_FORBIDDEN);
 	CHECK_EQ(pol_grant(&t, 3, 0, 0x1000, 0x40100000, POL_RW, 0), POL_OK); /* just above */
 }
 
@@ -64,9 +64,9 @@ TEST(policy, strided_extent)
 	CHECK_EQ(pol_strided_extent(d, s, 3, 2, &ext), POL_OK);
 	CHECK_EQ(ext, 2 + 3 * 2 + 2 * 64 + 1 * 1024);
 	uint64_t big[2] = {0x100000000ull, 0x100000000ull}, bs[2] = {0x100000000ull, 1};
-	CHECK_EQ(pol_strided_extent(big, bs, 2, 2, &ext), POL_ERR_OVERFLOW);
+	CHECK_EQ(pol_strided_extent(big, bs, 2, 2, &ext), POL_E_OVERFLOW);
 	uint64_t z[1] = {0}, zs[1] = {4};
-	CHECK_EQ(pol_strided_extent(z, zs, 1, 2, &ext), POL_ERR_EMPTY);
+	CHECK_EQ(pol_strided_extent(z, zs, 1, 2, &ext), POL_E_EMPTY);
 }
 
 TEST(policy, output_may_not_overlap_input)
@@ -79,7 +79,7 @@ TEST(policy, output_may_not_overlap_input)
 	CHECK_EQ(pol_grant(&t, 2, 0, 0x1000, 0x10000800, POL_RW, 0), POL_OK);
 	CHECK_EQ(pol_check_offset(&t, 1, 0, 0x1000, POL_READ, &rt), POL_OK);
 	CHECK_EQ(pol_check_offset(&t, 2, 0, 0x100, POL_WRITE, &rt), POL_OK);
-	CHECK_EQ(pol_check_aliasing(&t), POL_ERR_ALIAS);
+	CHECK_EQ(pol_check_aliasing(&t), POL_E_ALIAS);
 
 	/* the same buffer, declared in place, may be read and written */
 	pol_init(&t, 32);

@@ -262,7 +262,7 @@ static void s_flip(struct s_case *k, const struct s_prog *p, const struct subq_e
 	}
 	case F_OUT_BAR: /* header word 8, bits 12-16: WBase; bit 16 is its bit 4 */
 		s_flip_bit(m, (size_t)(test_rand() % p->ntds) * PD_TD_STRIDE + 32 + 2, 0);
-		k->want = (struct s_want){SUBQ_REFUSED, SUBQ_DOM_POLICY, POL_ERR_BAR_ABSENT};
+		k->want = (struct s_want){SUBQ_REFUSED, SUBQ_DOM_POLICY, POL_E_BAR_ABSENT};
 		break;
 	default: {
 		unsigned nflip = 1 + (unsigned)(test_rand() % 8);
@@ -338,10 +338,10 @@ static int s_named(const struct subq_completion *c)
 		if (c->domain == SUBQ_DOM_LOADER)
 			return c->code > LDR_OK && c->code < LDR_E_COUNT_;
 		if (c->domain == SUBQ_DOM_KUNIT)
-			return c->code > KU_OK && c->code < KU_ERR__COUNT;
+			return c->code > KU_OK && c->code < KU_E__COUNT;
 		/* a pol_err in the policy domain, a ctrl_err in the control path's own */
 		if (c->domain == SUBQ_DOM_POLICY)
-			return c->code > 0 && c->code < (unsigned)POL_ERR__COUNT;
+			return c->code > 0 && c->code < (unsigned)POL_E__COUNT;
 		return c->domain == SUBQ_DOM_CTRL && c->code > 0 && c->code < (unsigned)CTRL_E_COUNT_ &&
 		       c->code != CTRL_E_POLICY && c->code != CTRL_E_KUNIT;
 	case SUBQ_FAILED:
@@ -364,13 +364,13 @@ static int s_expected(const struct s_case *k, const struct subq_completion *c)
 		       c->code == k->want.code;
 	case S_NO_OUTPUT:
 		return c->status == SUBQ_REFUSED && c->domain == SUBQ_DOM_POLICY &&
-		       c->code == POL_ERR_BAR_ABSENT;
+		       c->code == POL_E_BAR_ABSENT;
 	case S_SHRUNK:
 		return c->status == SUBQ_REFUSED && c->domain == SUBQ_DOM_POLICY &&
-		       c->code == POL_ERR_OUT_OF_BUFFER;
+		       c->code == POL_E_OUT_OF_BUFFER;
 	case S_READ_ONLY:
 		return c->status == SUBQ_REFUSED && c->domain == SUBQ_DOM_POLICY &&
-		       c->code == POL_ERR_ACCESS;
+		       c->code == POL_E_ACCESS;
 	case S_FAULT:
 		return c->status == SUBQ_FAILED && c->domain == SUBQ_DOM_ENGINE &&
 		       c->code == (uint32_t)-ENG_E_DMA;

@@ -38,7 +38,7 @@ TEST(subq, priority_order_fifo_within_priority)
 		CHECK_EQ(c.id, want[i]);
 		CHECK_EQ(c.status, (want[i] & 1) ? SUBQ_REFUSED : SUBQ_DONE);
 	}
-	CHECK_EQ(subq_reap(q, &c), SUBQ_ERR_EMPTY);
+	CHECK_EQ(subq_reap(q, &c), SUBQ_E_EMPTY);
 	free(q);
 }
 
@@ -48,21 +48,21 @@ TEST(subq, limits_and_corrupt_indices)
 	REQUIRE(q);
 	subq_init(q);
 	struct subq_entry e = {.id = 1, .priority = 16};
-	CHECK_EQ(subq_submit(q, &e), SUBQ_ERR_PRIORITY);
+	CHECK_EQ(subq_submit(q, &e), SUBQ_E_PRIORITY);
 	e.priority = 0;
 	e.queue = 8;
-	CHECK_EQ(subq_submit(q, &e), SUBQ_ERR_QUEUE);
+	CHECK_EQ(subq_submit(q, &e), SUBQ_E_QUEUE);
 	e.queue = 0;
 	e.ngrants = 33;
-	CHECK_EQ(subq_submit(q, &e), SUBQ_ERR_GRANTS);
+	CHECK_EQ(subq_submit(q, &e), SUBQ_E_GRANTS);
 	e.ngrants = 0;
 	for (unsigned i = 0; i < SUBQ_SLOTS; i++)
 		CHECK_EQ(subq_submit(q, &e), SUBQ_OK);
-	CHECK_EQ(subq_submit(q, &e), SUBQ_ERR_FULL);
+	CHECK_EQ(subq_submit(q, &e), SUBQ_E_FULL);
 	/* the host scribbles over the ring indices: nothing is indexed with them */
 	q->done_head = 1000;
 	struct subq_completion c;
-	CHECK_EQ(subq_reap(q, &c), SUBQ_ERR_BAD_INDEX);
+	CHECK_EQ(subq_reap(q, &c), SUBQ_E_BAD_INDEX);
 	subq_complete(q, 5, SUBQ_DONE, 0, 0);
 	CHECK_EQ(subq_reap(q, &c), SUBQ_OK);
 	CHECK_EQ(c.id, 5);
