@@ -3,6 +3,7 @@
 #include "fw/codec/codec.h"
 #include "fw/common/outf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,13 +200,19 @@ static void report(struct anes *s, const struct anes_opts *o, struct anes_result
 		     streams_on(&s->plan.td[i]) ? ", kernel-unit streams programmed" : "");
 		char act[120];
 		anem_act_describe(&m->td_act[i], act, sizeof act);
-		if (s->plan.td[i].folded)
+		if (s->plan.td[i].folded) {
+			unsigned ft = s->plan.td[i].fold_type;
+			char form[16];
+			if (ft & 0x10u)
+				snprintf(form, sizeof form, "palette%u", ft & 0xfu);
+			else
+				snprintf(form, sizeof form, "%s", ft == CODEC_Q_INT8 ? "int8" : "uint8");
 			outf(o->out, o->ctx,
 			     "td %u: weights folded by the firmware: %lu %s values to dense fp16 through "
 			     "fw/codec (H13 does not stream them), coefficient channels 0x%x\n",
-			     i, (unsigned long)s->plan.td[i].fold_values,
-			     s->plan.td[i].fold_type == CODEC_Q_INT8 ? "int8" : "uint8",
+			     i, (unsigned long)s->plan.td[i].fold_values, form,
 			     (unsigned)s->plan.td[i].folded);
+		}
 		if (s->plan.td[i].folded) {
 			res->folded_tds++;
 			res->fold_values += s->plan.td[i].fold_values;

@@ -22,6 +22,7 @@ static const char *const err_names[CTRL_E_COUNT_] = {
 	[CTRL_E_FOLD_REGS] = "fold-registers-not-written",
 	[CTRL_E_FOLD_SOURCE] = "fold-source-not-weights",
 	[CTRL_E_KERNEL_FMT] = "kernel-format-unknown",
+	[CTRL_E_FOLD_SHAPE] = "fold-shape-unsupported",
 	[CTRL_E_ITM_CONFLICT] = "intermediate-extent-conflict",
 	[CTRL_E_ITM_OVERFLOW] = "intermediate-extent-overflow",
 	[CTRL_E_OCG] = "kunit-td-weights-not-an-ocg",
@@ -247,18 +248,46 @@ static void fold_find_words(const struct ldr_program *p, unsigned i, const struc
 	}
 }
 
-/* 1 when a TD of this program with KernelCfg kcfg has weights the chip folds. */
-static int folds(const struct ldr_program *p, const struct ldr_td *td, uint32_t kcfg)
+/* How a TD's weights fold: not at all, int8/uint8 to their integer values, or a palette (a
+ * width H13 does not stream) to its codebook entries. */
+enum fold_kind { FOLD_NONE, FOLD_AFFINE, FOLD_PALETTE };
+
+/* Output bytes per source byte: an int8/uint8 byte becomes one fp16; a palette channel of S
+ * bytes (at least Cin x Kh x Kw indices of B >= 1 bits, so at most 8 S of them) becomes a
+ * 16 S-byte channel of fp16 values. */
+static unsigned fold_ratio(enum fold_kind k)
+{
+	return k == FOLD_PALETTE ? 16u : 2u;
+}
+
+static int is_unit(const struct ldr_program *p)
+{
+	return p->weights_len >= KU_HEADER_SIZE && le_rd32(p->buf + p->weights_off) == KU_MAGIC;
+}
+
+static int palette_folds(unsigned bits)
+{
+	struct wdesc wd = wdesc_default(WFORM_PALETTE);
+	wd.palette_bits = bits;
+	return gate_decide(CHIP_H13, &wd).verdict == GATE_FOLD;
+}
+
+/* Whether and how a TD of this program with KernelCfg kcfg has weights the chip folds. */
+static enum fold_kind folds(const struct ldr_program *p, const struct ldr_td *td, uint32_t kcfg)
 {
 	unsigned fmt = H13_GET(kcfg, H13_KERNELCFG_KERNELFMT);
-	if (!td->ncoeff || !(td->bar_en & (1u << H13_BAR_KBASE0)) || p->weights_len < KU_HEADER_SIZE ||
-	    le_rd32(p->buf + p->weights_off) != KU_MAGIC)
-		return 0;
-	if (fmt > H13_KERNELFMT_UINT8 || H13_GET(kcfg, H13_KERNELCFG_PALETTIZEDEN) ||
+	if (!td->ncoeff || !(td->bar_en & (1u << H13_BAR_KBASE0)) || !is_unit(p) ||
 	    H13_GET(kcfg, H13_KERNELCFG_SPARSEFMT))
-		return 0; /* fp16, or a form H13 streams (the engine decodes it) */
+		return FOLD_NONE; /* no kernel-unit weights, or sparsity (H13 streams it) */
+	if (H13_GET(kcfg, H13_KERNELCFG_PALETTIZEDEN))
+		return fmt == H13_KERNELFMT_FP16 &&
+			       palette_folds(H13_GET(kcfg, H13_KERNELCFG_PALETTIZEDBITS))
+			       ? FOLD_PALETTE
+			       : FOLD_NONE; /* a width H13 streams: the engine decodes it */
+	if (fmt > H13_KERNELFMT_UINT8)
+		return FOLD_NONE;
 	struct wdesc wd = wdesc_default(WFORM_INT8);
-	return gate_decide(CHIP_H13, &wd).verdict == GATE_FOLD;
+	return gate_decide(CHIP_H13, &wd).verdict == GATE_FOLD ? FOLD_AFFINE : FOLD_NONE;
 }
 
 static enum ctrl_err fold_patch(struct ctrl_plan *pl, unsigned i, uint8_t *tdm, int area_off,
@@ -289,6 +318,69 @@ static enum ctrl_err fold_decode(enum codec_qtype type, const uint8_t *q, uint32
 	return CTRL_OK;
 }
 
+/* A palette fold's shape: nout output channels of `per` indices each, one codebook. */
+struct fold_palette {
+	unsigned bits;
+	uint64_t nout, per;
+	const uint8_t *lut; /* 2^bits fp16, little-endian */
+};
+
+/* Decodes a palette channel of size bytes (nout channels of size / nout bytes, the indices
+ * packed LSB first from each channel's start) through codec_palette_decode: channel o's per fp16
+ * values at o x 16 x (size / nout), the rest of each channel zero. */
+static enum ctrl_err fold_palette_decode(const struct fold_palette *fp, const uint8_t *src,
+					 uint32_t size, uint8_t *out)
+{
+	uint64_t S = size / fp->nout, ib = (fp->per * fp->bits + 7u) / 8u;
+	if (size % fp->nout || ib > S)
+		return CTRL_E_FOLD_SHAPE;
+	uint16_t lut[256], tmp[FOLD_CHUNK];
+	for (unsigned j = 0; j < (1u << fp->bits); j++)
+		lut[j] = le_rd16(fp->lut + 2u * j);
+	const struct codec_palette cp = {fp->bits, 1, 1};
+	memset(out, 0, (size_t)size * fold_ratio(FOLD_PALETTE));
+	for (uint64_t o = 0; o < fp->nout; o++)
+		for (uint64_t k = 0; k < fp->per; k += FOLD_CHUNK) {
+			/* chunks of FOLD_CHUNK indices start on a byte */
+			uint64_t m = fp->per - k < FOLD_CHUNK ? fp->per - k : FOLD_CHUNK;
+			const uint8_t *in = src + o * S + k * fp->bits / 8u;
+			if (codec_palette_decode(&cp, in, (size_t)((m * fp->bits + 7u) / 8u), lut,
+						 1u << fp->bits, tmp, (size_t)m) != CODEC_OK)
+				return CTRL_E_FOLD_SHAPE;
+			uint8_t *d = out + o * 16u * S + 2u * k;
+			for (uint64_t j = 0; j < m; j++)
+				le_wr16(d + 2u * j, tmp[j]);
+		}
+	return CTRL_OK;
+}
+
+/* The shape of TD i's palette fold from its own registers over the state before it: N = G x
+ * Cout output channels of Cin x Kh x Kw indices, the kernel unit's one codebook. */
+static enum ctrl_err palette_shape(const struct ctrl_plan *pl, unsigned i,
+				   const struct image *before, unsigned bits, struct fold_palette *fp)
+{
+	struct image after_img = *before; /* about 1.3 KiB */
+	struct image *after = &after_img;
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	ldr_writes_begin(pl->p, i, &it);
+	while (ldr_writes_next(&it, &w))
+		image_set(after, w.addr, w.value);
+	uint32_t cc = image_get(after, H13_COMMON_CONVCFG);
+	uint64_t g = H13_GET(image_get(after, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	uint64_t cout = H13_GET(image_get(after, H13_COMMON_COUT), H13_COUT);
+	uint64_t cin = H13_GET(image_get(after, H13_COMMON_CIN), H13_CIN);
+	const struct ku_section_desc *ps = &pl->ku.sec[KU_SEC_PALETTE];
+	fp->bits = bits;
+	fp->nout = g * cout;
+	fp->per = cin * H13_GET(cc, H13_CONVCFG_KW) * H13_GET(cc, H13_CONVCFG_KH);
+	fp->lut = pl->p->buf + pl->p->weights_off + ps->offset;
+	if (!fp->nout || !fp->per || !codec_palette_bits_ok(bits) || (ps->param & 0xffu) != bits ||
+	    (ps->param >> 8) != 1u || ps->size < (2u << bits))
+		return CTRL_E_FOLD_SHAPE;
+	return CTRL_OK;
+}
+
 /*
  * Folds TD i's weights when its form does not stream (see ctrl_fold_cap), before its bases are
  * re-based: each enabled channel's bytes (inside the weights: the loader checked) are decoded
@@ -310,7 +402,8 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 	unsigned fmt = H13_GET(fw.kcfg_value, H13_KERNELCFG_KERNELFMT);
 	if (td->ncoeff && (td->bar_en & (1u << H13_BAR_KBASE0)) && fmt > H13_KERNELFMT_FP16)
 		return fail(pl, CTRL_E_KERNEL_FMT, CTRL_R_COEFF, -1);
-	if (!folds(p, td, fw.kcfg_value))
+	enum fold_kind kind = folds(p, td, fw.kcfg_value);
+	if (kind == FOLD_NONE)
 		return CTRL_OK;
 	unsigned kbar = td->bar_idx[H13_BAR_KBASE0];
 	if (!p->raw && (p->weights_sect < 0 || p->bars[kbar] != p->sects[p->weights_sect].addr))
@@ -318,57 +411,79 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 	if (fw.kcfg < 0)
 		return fail(pl, CTRL_E_FOLD_REGS, CTRL_R_COEFF, -1);
 	enum codec_qtype qt = fmt == H13_KERNELFMT_INT8 ? CODEC_Q_INT8 : CODEC_Q_UINT8;
+	struct fold_palette fp = {0, 0, 0, NULL};
+	uint8_t type = (uint8_t)qt;
+	if (kind == FOLD_PALETTE) {
+		unsigned bits = H13_GET(fw.kcfg_value, H13_KERNELCFG_PALETTIZEDBITS);
+		/* one channel, 0: the OCG (docs/kunit.md) */
+		if (td->ncoeff != 1 || td->coeff[0].ch != 0 || palette_shape(pl, i, before, bits, &fp))
+			return fail(pl, CTRL_E_FOLD_SHAPE, CTRL_R_COEFF, 0);
+		type = (uint8_t)(0x10u | bits);
+	}
+	const unsigned ratio = fold_ratio(kind);
 	for (unsigned k = 0; k < td->ncoeff; k++) {
 		const struct ldr_coeff *co = &td->coeff[k];
 		unsigned ch = co->ch;
 		if (fw.base[ch] < 0 || fw.size[ch] < 0)
 			return fail(pl, CTRL_E_FOLD_REGS, CTRL_R_COEFF, (int)ch);
+		uint64_t need = (uint64_t)ratio * co->size;
 		/* the same source folded the same way by an earlier TD: its output serves again */
 		uint64_t at = UINT64_MAX;
 		for (unsigned f = 0; f < pl->nfolds && at == UINT64_MAX; f++)
 			if (pl->folds[f].base == co->base && pl->folds[f].size == co->size &&
-			    pl->folds[f].type == (uint8_t)qt)
+			    pl->folds[f].type == type && pl->folds[f].len == need)
 				at = pl->folds[f].off;
 		if (at == UINT64_MAX) {
-			uint64_t need = 2ull * co->size;
 			if (!sc || !sc->fold_out || need > sc->fold_cap - pl->fold_used)
 				return fail(pl, CTRL_E_SCRATCH, CTRL_R_COEFF, (int)ch);
 			at = pl->fold_used;
-			if (fold_decode(qt, p->buf + p->weights_off + co->base, co->size,
-					sc->fold_out + at) != CTRL_OK)
-				return fail(pl, CTRL_E_ARG, CTRL_R_COEFF, (int)ch);
+			const uint8_t *src = p->buf + p->weights_off + co->base;
+			enum ctrl_err de = kind == FOLD_PALETTE
+						   ? fold_palette_decode(&fp, src, co->size, sc->fold_out + at)
+						   : fold_decode(qt, src, co->size, sc->fold_out + at);
+			if (de != CTRL_OK)
+				return fail(pl, de == CTRL_E_FOLD_SHAPE ? de : CTRL_E_ARG, CTRL_R_COEFF,
+					    (int)ch);
 			pl->fold_used += need;
-			t->fold_values += co->size;
+			t->fold_values += kind == FOLD_PALETTE ? fp.nout * fp.per : co->size;
 			if (pl->nfolds < CTRL_MAX_FOLDS)
-				pl->folds[pl->nfolds++] = (struct ctrl_fold){co->base, co->size, at,
-									  (uint8_t)qt};
+				pl->folds[pl->nfolds++] = (struct ctrl_fold){co->base, co->size, at, need,
+									  type};
 		}
 		uint64_t abs = pl->fold_dev + at;
-		if (abs + 2ull * co->size > pl->pol.reach || 2ull * co->size > 0xffffffc0u)
+		if (abs + need > pl->pol.reach || need > 0xffffffc0u)
 			return fail_pol(pl, POL_E_REACH, CTRL_R_COEFF, (int)ch, (int)kbar);
 		uint32_t bw = le_rd32(tdm + fw.base[ch]), sw = le_rd32(tdm + fw.size[ch]);
 		enum ctrl_err e = fold_patch(pl, i, tdm, fw.base[ch], H13_COEFF_BASEADDR(ch),
 					     (uint32_t)abs | (bw & 63u), (int)ch);
 		if (!e)
 			e = fold_patch(pl, i, tdm, fw.size[ch], H13_COEFF_BFRSIZE(ch),
-				       (uint32_t)(2ull * co->size) | (sw & 63u), (int)ch);
+				       (uint32_t)need | (sw & 63u), (int)ch);
 		if (e)
 			return e;
 		t->folded |= (uint16_t)(1u << ch);
-		t->fold_type = (uint8_t)qt;
+		t->fold_type = type;
 		pl->fold_live |= (uint16_t)(1u << ch);
 	}
-	uint32_t kf = H13_FIELD_MASK(H13_KERNELCFG_KERNELFMT_W) << H13_KERNELCFG_KERNELFMT_LSB;
+	/* the TD now reads dense fp16: KernelFmt 2, no palette */
+	uint32_t clear = H13_FIELD_MASK(H13_KERNELCFG_KERNELFMT_W) << H13_KERNELCFG_KERNELFMT_LSB |
+			 H13_FIELD_MASK(H13_KERNELCFG_PALETTIZEDEN_W) << H13_KERNELCFG_PALETTIZEDEN_LSB;
 	return fold_patch(pl, i, tdm, fw.kcfg, H13_NE_KERNELCFG,
-			  (fw.kcfg_value & ~kf) | (H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB),
+			  (fw.kcfg_value & ~clear) | (H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB),
 			  -1);
 }
 
 uint64_t ctrl_fold_cap(const struct ldr_program *p)
 {
-	if (!p || p->weights_len < KU_HEADER_SIZE || le_rd32(p->buf + p->weights_off) != KU_MAGIC)
+	struct ku_unit u;
+	if (!p || !is_unit(p) ||
+	    ku_parse(p->buf + p->weights_off, p->weights_len, &ctrl_h13_ku_limits, &u) != KU_OK)
 		return 0;
-	return 2ull * p->weights_len; /* every weight byte once; a source folded again is reused */
+	/* every weight byte folded once (a source folded again is reused): x2 for int8/uint8, x16
+	 * when the unit's palette has a width H13 folds */
+	const struct ku_section_desc *ps = &u.sec[KU_SEC_PALETTE];
+	int pal = ps->size && palette_folds(ps->param & 0xffu);
+	return (uint64_t)fold_ratio(pal ? FOLD_PALETTE : FOLD_AFFINE) * p->weights_len;
 }
 
 /* ---- checking ranges ---- */

@@ -47,6 +47,7 @@ enum ctrl_err {
 	CTRL_E_FOLD_REGS,    /* a TD whose weights fold does not write the words the fold rewrites */
 	CTRL_E_FOLD_SOURCE,  /* a TD whose weights fold reads them from a BAR other than the weights */
 	CTRL_E_KERNEL_FMT,   /* NE.KernelCfg.KernelFmt names no format (3) */
+	CTRL_E_FOLD_SHAPE,   /* a palette to fold that is not one OCG in channel 0 with one codebook */
 	CTRL_E_ITM_CONFLICT, /* a TD reads intermediate bytes no earlier TD wrote */
 	CTRL_E_ITM_OVERFLOW, /* an intermediate's extent is over a grant's limit or the reach */
 	CTRL_E_OCG,          /* a convolving TD's coefficient channel 0 is not one OCG of the unit */
@@ -103,7 +104,7 @@ struct ctrl_td_plan {
 	uint64_t work;         /* bytes moved plus elements computed */
 	uint16_t folded;       /* bit c: the firmware folded coefficient channel c for this TD */
 	uint64_t fold_values;  /* weights it decoded (int8/uint8 -> fp16; a reused source counts 0) */
-	uint8_t fold_type;     /* enum codec_qtype of what it folded */
+	uint8_t fold_type;     /* what it folded: enum codec_qtype, or 0x10 | bits for a palette */
 	int ocg;               /* the TD's OCG record (kernel unit), -1 when it has none */
 	uint32_t ocg_first;    /* the OCG's first channel (over the unit's records) */
 };
@@ -133,8 +134,8 @@ extern const struct ctrl_limits ctrl_default_limits;
 #define CTRL_MAX_FOLDS 64u
 struct ctrl_fold {
 	uint32_t base, size;
-	uint64_t off;
-	uint8_t type; /* enum codec_qtype */
+	uint64_t off, len;
+	uint8_t type; /* enum codec_qtype, or 0x10 | bits for a palette */
 };
 
 struct ctrl_plan {

@@ -511,6 +511,14 @@ TEST(ctrl, fold_refusals_named)
 	g[2].size = s.coeff_size[0];
 	CHECK_STR(submit(len, g, n, &intact, &ran), "kernel-format-unknown");
 	CHECK(!ran && intact);
+	/* a 2-bit palette (H13 folds it) whose unit's codebook is 4-bit: the fold cannot decode it */
+	s.kcfg = H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB | 1u << H13_KERNELCFG_PALETTIZEDEN_LSB |
+		 2u << H13_KERNELCFG_PALETTIZEDBITS_LSB;
+	len = synth_build(&s);
+	default_grants(g, &n);
+	g[2].size = s.coeff_size[0];
+	CHECK_STR(submit(len, g, n, &intact, &ran), "fold-shape-unsupported");
+	CHECK(!ran && intact);
 	/* no fold scratch: refused, nothing programmed */
 	s.kcfg = H13_KERNELFMT_INT8 << H13_KERNELCFG_KERNELFMT_LSB;
 	len = synth_build(&s);

@@ -385,3 +385,33 @@ TEST(mkprog, convolving_td_must_read_one_ocg)
 	/* 31 output channels over a 32-channel OCG */
 	CHECK_STR(run_patched(H13_COMMON_COUT, (uint32_t)-1), "kunit-ocg-channels-differ");
 }
+
+/* Palette widths H13 does not stream (1, 2, 3, 6 bits) are folded by the firmware to dense
+ * fp16; 4 and 8 bits stream (the engine decodes them). The values are checked against the
+ * numpy oracle by mkprog_compute. */
+TEST(mkprog, palette_widths_h13_does_not_stream_are_folded)
+{
+	static const struct {
+		const char *desc;
+		unsigned folded;
+	} cases[] = {
+		{"input w=16 h=2 c=16\nlayer palette2 cout=16\nlayer palette2 cout=16 seed=3\n", 2},
+		{"input w=16 h=2 c=16\nlayer palette1 cout=16\n", 1},
+		{"input w=16 h=2 c=16\nlayer palette6 cout=16\n", 1},
+		{"input w=16 h=2 c=16\nlayer palette4 cout=16\nlayer palette4 cout=16 seed=3\n", 0},
+		{"input w=16 h=2 c=16\nlayer palette8 cout=16\n", 0},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		static struct pd_desc d;
+		unsigned line;
+		size_t len = 0;
+		REQUIRE(pd_parse(cases[i].desc, strlen(cases[i].desc), &d, &line) == PD_OK);
+		REQUIRE(pd_build_hwx(&d, progbuf, sizeof progbuf, &len) == PD_OK);
+		struct anes_result res;
+		int rc = tsubmit(progbuf, len, 0, NULL, 0, 1, 0, null_out, NULL, NULL, &res);
+		CHECKF(rc == 0, "case %u: %s", i, anes_result_name(&res));
+		CHECKF(res.folded_tds == cases[i].folded, "case %u: %u TDs folded, want %u", i,
+		       res.folded_tds, cases[i].folded);
+		CHECK(res.canaries_ok);
+	}
+}
