@@ -10,150 +10,12 @@
 #include "tests/unit/tsession.h"
 #include "fw/common/le.h"
 #include "tests/harness/harness.h"
+#include "tests/unit/toracle.h"
 #include "tools/progdesc/progdesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAXT 12
-
-struct ot {
-	uint32_t bar, role, c, h, w, row, plane, n;
-	const uint8_t *in;         /* role 0: n fp16 */
-	const uint8_t *want, *tol; /* role 1: n float64 each */
-};
-
-struct orc {
-	uint8_t *buf;
-	size_t len;
-	unsigned nt;
-	struct ot t[MAXT];
-};
-
-static int orc_load(const char *name, struct orc *o)
-{
-	char rel[96];
-	snprintf(rel, sizeof rel, "mkprog/%s.orc", name);
-	memset(o, 0, sizeof *o);
-	if (test_read_file(test_data_path(rel), &o->buf, &o->len))
-		return -1;
-	if (o->len < 12 || memcmp(o->buf, "ANEMORC1", 8))
-		return -1;
-	o->nt = le_rd32(o->buf + 8);
-	if (o->nt > MAXT)
-		return -1;
-	size_t p = 12;
-	for (unsigned i = 0; i < o->nt; i++) {
-		struct ot *t = &o->t[i];
-		if (o->len - p < 32)
-			return -1;
-		uint32_t *f[8] = {&t->bar, &t->role, &t->c, &t->h, &t->w, &t->row, &t->plane, &t->n};
-		for (unsigned k = 0; k < 8; k++)
-			*f[k] = le_rd32(o->buf + p + 4 * k);
-		p += 32;
-		uint64_t need = t->role ? 16ull * t->n : 2ull * t->n;
-		if (!t->n || (uint64_t)t->c * t->h * t->w != t->n || o->len - p < need)
-			return -1;
-		if (t->role) {
-			t->want = o->buf + p;
-			t->tol = o->buf + p + 8ull * t->n;
-		} else {
-			t->in = o->buf + p;
-		}
-		p += need;
-	}
-	return p == o->len ? 0 : -1;
-}
-
-static double rd_f64(const uint8_t *p)
-{
-	uint64_t v = (uint64_t)le_rd32(p) | (uint64_t)le_rd32(p + 4) << 32;
-	double d;
-	memcpy(&d, &v, sizeof d);
-	return d;
-}
-
-static double f16(uint16_t h)
-{
-	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-	double v = m;
-	if (e == 31)
-		return m ? __builtin_nan("") : (h & 0x8000) ? -__builtin_inf() : __builtin_inf();
-	if (e)
-		v += 1024.0;
-	for (int k = e ? e : 1; k < 25; k++)
-		v *= 0.5;
-	for (int k = 25; k < e; k++)
-		v *= 2.0;
-	return (h & 0x8000) ? -v : v;
-}
-
-struct run {
-	const struct orc *o;
-	unsigned filled, checked_tensors;
-	uint64_t checked, bad;
-	int quiet;
-	const char *name;
-};
-
-static const struct ot *tensor_of(const struct orc *o, uint32_t bar, uint32_t role)
-{
-	for (unsigned i = 0; i < o->nt; i++)
-		if (o->t[i].bar == bar && o->t[i].role == role)
-			return &o->t[i];
-	return NULL;
-}
-
-static void fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weights)
-{
-	struct run *r = vc;
-	const struct ot *t = is_weights ? NULL : tensor_of(r->o, (uint32_t)g->bar, 0);
-	if (!t)
-		return;
-	r->filled++;
-	for (uint32_t c = 0, k = 0; c < t->c; c++)
-		for (uint32_t h = 0; h < t->h; h++)
-			for (uint32_t w = 0; w < t->w; w++, k++) {
-				uint64_t off = (uint64_t)c * t->plane + (uint64_t)h * t->row + 2ull * w;
-				if (off + 2 <= g->size)
-					memcpy(buf + off, t->in + 2ull * k, 2);
-			}
-}
-
-/* Every element of one output buffer against the oracle; counts those outside tolerance. */
-static void check_tensor(struct run *r, const struct ot *t, const uint8_t *buf, uint64_t size)
-{
-	r->checked_tensors++;
-	for (uint32_t c = 0, k = 0; c < t->c; c++)
-		for (uint32_t h = 0; h < t->h; h++)
-			for (uint32_t w = 0; w < t->w; w++, k++) {
-				uint64_t off = (uint64_t)c * t->plane + (uint64_t)h * t->row + 2ull * w;
-				if (off + 2 > size) {
-					r->bad++;
-					continue;
-				}
-				double y = f16(le_rd16(buf + off)), want = rd_f64(t->want + 8ull * k);
-				double tol = rd_f64(t->tol + 8ull * k), err = y > want ? y - want : want - y;
-				r->checked++;
-				if (!(err <= tol)) {
-					if (!r->bad && !r->quiet)
-						test_fail_at(__FILE__, __LINE__,
-							     "%s: bar %u element (%u,%u,%u): model %.6g, oracle %.6g, tol %.3g",
-							     r->name, (unsigned)t->bar, (unsigned)c, (unsigned)h,
-							     (unsigned)w, y, want, tol);
-					r->bad++;
-				}
-			}
-}
-
-static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int is_weights)
-{
-	struct run *r = vc;
-	const struct ot *t = is_weights ? NULL : tensor_of(r->o, (uint32_t)g->bar, 1);
-	if (t && (g->access & POL_WRITE))
-		check_tensor(r, t, buf, g->size);
-}
 
 static void null_out(void *ctx, const char *s, size_t n)
 {
@@ -173,8 +35,10 @@ static void run_desc(const char *name, int raw)
 	size_t tlen, len = 0;
 	static struct pd_desc d;
 	unsigned line;
+	char orel[96];
 	snprintf(rel, sizeof rel, "mkprog/%s.desc", name);
-	if (test_read_file(test_data_path(rel), &text, &tlen) || orc_load(name, &o)) {
+	snprintf(orel, sizeof orel, "mkprog/%s.orc", name);
+	if (test_read_file(test_data_path(rel), &text, &tlen) || orc_load(orel, &o)) {
 		CHECKF(0, "%s: build/testdata/mkprog missing or malformed (make generates it)", name);
 		return;
 	}
@@ -186,11 +50,11 @@ static void run_desc(const char *name, int raw)
 		CHECKF(pe == PD_OK, "%s: build: %s", name, pd_err_name(pe));
 	}
 	if (pe == PD_OK) {
-		struct run r;
+		struct orc_run r;
 		memset(&r, 0, sizeof r);
 		r.o = &o;
 		r.name = name;
-		struct anes_hooks h = {fill, check, &r};
+		struct anes_hooks h = {orc_fill, orc_check, &r};
 		struct anes_result res;
 		int rc = tsubmit(progbuf, len, raw ? LDR_F_RAW : LDR_F_HWX, NULL, 0, 1, 0, null_out,
 				 NULL, &h, &res);
@@ -263,11 +127,11 @@ static uint16_t exact_f16(double v)
 TEST(mkprog_compute, checker_fails_on_wrong_values)
 {
 	struct orc o;
-	if (orc_load("default", &o)) {
+	if (orc_load("mkprog/default.orc", &o)) {
 		CHECKF(0, "build/testdata/mkprog/default.orc missing (make generates it)");
 		return;
 	}
-	const struct ot *t = NULL;
+	const struct orc_tensor *t = NULL;
 	for (unsigned i = 0; i < o.nt && !t; i++)
 		if (o.t[i].role == 1)
 			t = &o.t[i];
@@ -279,9 +143,9 @@ TEST(mkprog_compute, checker_fails_on_wrong_values)
 	for (uint32_t c = 0, k = 0; c < t->c; c++)
 		for (uint32_t h = 0; h < t->h; h++)
 			for (uint32_t w = 0; w < t->w; w++, k++) {
-				double v = rd_f64(t->want + 8ull * k);
+				double v = orc_rd_f64(t->want + 8ull * k);
 				uint16_t hv = exact_f16(v);
-				CHECK(f16(hv) == v);
+				CHECK(orc_f16(hv) == v);
 				le_wr16(buf + (uint64_t)c * t->plane + (uint64_t)h * t->row + 2ull * w, hv);
 			}
 	for (unsigned round = 0; round < 3; round++) {
@@ -292,12 +156,12 @@ TEST(mkprog_compute, checker_fails_on_wrong_values)
 			uint8_t *want = (uint8_t *)(uintptr_t)t->want;
 			want[8ull * (t->w * t->h * 2 + 5) + 6] ^= 0x10;
 		}
-		struct run r;
+		struct orc_run r;
 		memset(&r, 0, sizeof r);
 		r.o = &o;
 		r.quiet = 1;
 		r.name = "self-test";
-		check_tensor(&r, t, buf, size);
+		orc_check_tensor(&r, t, buf, size);
 		CHECKF(r.bad == (round ? 1u : 0u), "round %u: %lu bad", round, (unsigned long)r.bad);
 		CHECK_EQ(r.checked, (uint64_t)t->n);
 	}

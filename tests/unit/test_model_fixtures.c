@@ -8,68 +8,11 @@
 #include "tests/unit/tsession.h"
 #include "fw/common/le.h"
 #include "tests/harness/harness.h"
+#include "tests/unit/toracle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAXT 4
-
-struct otensor {
-	uint32_t bar, role, c, h, w, row, plane, n;
-	const uint8_t *in;           /* role 0: n fp16 */
-	const uint8_t *want, *tol;   /* role 1: n float64 each */
-};
-
-struct oracle {
-	uint8_t *buf;
-	size_t len;
-	unsigned nt;
-	struct otensor t[MAXT];
-};
-
-static int oracle_load(const char *name, struct oracle *o)
-{
-	char rel[64];
-	snprintf(rel, sizeof rel, "model/%s.orc", name);
-	memset(o, 0, sizeof *o);
-	if (test_read_file(test_data_path(rel), &o->buf, &o->len))
-		return -1;
-	size_t p = 12;
-	if (o->len < 12 || memcmp(o->buf, "ANEMORC1", 8))
-		return -1;
-	o->nt = le_rd32(o->buf + 8);
-	if (o->nt > MAXT)
-		return -1;
-	for (unsigned i = 0; i < o->nt; i++) {
-		struct otensor *t = &o->t[i];
-		if (o->len - p < 32)
-			return -1;
-		uint32_t *f[8] = {&t->bar, &t->role, &t->c, &t->h, &t->w, &t->row, &t->plane, &t->n};
-		for (unsigned k = 0; k < 8; k++)
-			*f[k] = le_rd32(o->buf + p + 4 * k);
-		p += 32;
-		uint64_t need = t->role ? 16ull * t->n : 2ull * t->n;
-		if (!t->n || o->len - p < need)
-			return -1;
-		if (t->role) {
-			t->want = o->buf + p;
-			t->tol = o->buf + p + 8ull * t->n;
-		} else {
-			t->in = o->buf + p;
-		}
-		p += need;
-	}
-	return p == o->len ? 0 : -1;
-}
-
-static double rd_f64(const uint8_t *p)
-{
-	uint64_t v = (uint64_t)le_rd32(p) | (uint64_t)le_rd32(p + 4) << 32;
-	double d;
-	memcpy(&d, &v, sizeof d);
-	return d;
-}
 
 /* 2^e (no libm on the target) */
 static double p2(int e)
@@ -80,88 +23,6 @@ static double p2(int e)
 	for (; e < 0; e++)
 		v *= 0.5;
 	return v;
-}
-
-static double f16(uint16_t h)
-{
-	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-	double v = e == 0 ? m * p2(-24)
-		   : e == 31 ? (m ? __builtin_nan("") : __builtin_inf()) : (m + 1024) * p2(e - 25);
-	return (h & 0x8000) ? -v : v;
-}
-
-struct run {
-	const struct oracle *o;
-	unsigned filled, checked_tensors;
-	uint64_t checked, bad;
-	double worst;        /* largest |error| / tol seen */
-	int quiet;
-	const char *name;
-};
-
-static const struct otensor *tensor_of(const struct oracle *o, uint32_t bar, uint32_t role)
-{
-	for (unsigned i = 0; i < o->nt; i++)
-		if (o->t[i].bar == bar && o->t[i].role == role)
-			return &o->t[i];
-	return NULL;
-}
-
-/* Element (c, h, w) of a tensor: its byte offset and its sample index. */
-#define FOR_ELEMS(t, off, k)                                                                   \
-	for (uint32_t c_ = 0; c_ < (t)->c; c_++)                                                   \
-		for (uint32_t h_ = 0; h_ < (t)->h; h_++)                                               \
-			for (uint32_t w_ = 0; w_ < (t)->w; w_++)                                           \
-				for (uint64_t off = (uint64_t)c_ * (t)->plane + (uint64_t)h_ * (t)->row +    \
-						    2ull * w_,                                                  \
-					      k = (((uint64_t)c_ * (t)->h + h_) * (t)->w + w_) % (t)->n, once_ = 1; \
-				     once_; once_ = 0)
-
-static void fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weights)
-{
-	struct run *r = vc;
-	const struct otensor *t = is_weights ? NULL : tensor_of(r->o, (uint32_t)g->bar, 0);
-	if (!t)
-		return;
-	r->filled++;
-	FOR_ELEMS(t, off, k)
-	{
-		if (off + 2 <= g->size)
-			memcpy(buf + off, t->in + 2 * k, 2);
-	}
-}
-
-/* Checks one output buffer against the oracle: the number of elements outside tolerance. */
-static void check_tensor(struct run *r, const struct otensor *t, const uint8_t *buf, uint64_t size)
-{
-	r->checked_tensors++;
-	FOR_ELEMS(t, off, k)
-	{
-		if (off + 2 > size) {
-			r->bad++;
-			continue;
-		}
-		double y = f16(le_rd16(buf + off)), want = rd_f64(t->want + 8 * k);
-		double tol = rd_f64(t->tol + 8 * k), err = y > want ? y - want : want - y;
-		r->checked++;
-		if (!(err <= tol)) {
-			if (!r->bad && !r->quiet)
-				test_fail_at(__FILE__, __LINE__,
-					     "%s: element (%u,%u,%u): model %.6g, f(x) %.6g, tol %.3g", r->name,
-					     (unsigned)c_, (unsigned)h_, (unsigned)w_, y, want, tol);
-			r->bad++;
-		} else if (tol > 0 && err / tol > r->worst) {
-			r->worst = err / tol;
-		}
-	}
-}
-
-static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int is_weights)
-{
-	struct run *r = vc;
-	const struct otensor *t = is_weights ? NULL : tensor_of(r->o, (uint32_t)g->bar, 1);
-	if (t && (g->access & POL_WRITE))
-		check_tensor(r, t, buf, g->size);
 }
 
 static void null_out(void *ctx, const char *s, size_t n)
@@ -194,8 +55,10 @@ static const struct {
 
 static void run_one(unsigned i)
 {
-	struct oracle o;
-	if (oracle_load(fx[i].name, &o)) {
+	struct orc o;
+	char rel[64];
+	snprintf(rel, sizeof rel, "model/%s.orc", fx[i].name);
+	if (orc_load(rel, &o)) {
 		CHECKF(0, "%s: oracle model/%s.orc missing or malformed (make builds build/testdata)",
 		       fx[i].name, fx[i].name);
 		free(o.buf);
@@ -208,11 +71,11 @@ static void run_one(unsigned i)
 		free(o.buf);
 		return;
 	}
-	struct run r;
+	struct orc_run r;
 	memset(&r, 0, sizeof r);
 	r.o = &o;
 	r.name = fx[i].name;
-	struct anes_hooks h = {fill, check, &r};
+	struct anes_hooks h = {orc_fill, orc_check, &r};
 	struct anes_result res;
 	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
 	CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", fx[i].name,
@@ -262,15 +125,15 @@ TEST(model_fixtures, checker_fails_on_wrong_values)
 {
 	enum { W = 40 };
 	static uint8_t want[8 * W], tol[8 * W], out[128];
-	struct otensor t = {4, 1, 1, 1, W, 128, 128, W, NULL, want, tol};
-	struct oracle o;
+	struct orc_tensor t = {4, 1, 1, 1, W, 128, 128, W, NULL, want, tol};
+	struct orc o;
 	memset(&o, 0, sizeof o);
 	o.nt = 1;
 	o.t[0] = t;
 	for (unsigned round = 0; round < 3; round++) {
 		for (unsigned k = 0; k < W; k++) {
 			uint16_t h = (uint16_t)(0x3c00u + 17u * k); /* 1.0 upward */
-			double d = f16(h), e = p2(-10) * 2;
+			double d = orc_f16(h), e = p2(-10) * 2;
 			uint64_t dv, ev;
 			memcpy(&dv, &d, 8);
 			memcpy(&ev, &e, 8);
@@ -284,12 +147,12 @@ TEST(model_fixtures, checker_fails_on_wrong_values)
 			le_wr16(out + 2 * 7, (uint16_t)(le_rd16(out + 2 * 7) + 8)); /* 8 ulp off */
 		if (round == 2)
 			want[8 * 30 + 6] ^= 0x01; /* the oracle's value, not the output, is wrong */
-		struct run r;
+		struct orc_run r;
 		memset(&r, 0, sizeof r);
 		r.o = &o;
 		r.quiet = 1;
 		r.name = "self-test";
-		check_tensor(&r, &o.t[0], out, sizeof out);
+		orc_check_tensor(&r, &o.t[0], out, sizeof out);
 		CHECKF(r.bad == (round ? 1u : 0u), "round %u: %lu bad", round, (unsigned long)r.bad);
 		CHECK_EQ(r.checked, (uint64_t)W);
 	}
