@@ -34,7 +34,7 @@ qemu-virt)
 	3) machine="virt,secure=on";;
 	*) echo "qemu-run: --el takes 1, 2 or 3" >&2; exit 2;;
 	esac
-	args=(-M "$machine" -cpu cortex-a53 -smp 1 -m 512M -nic none);;
+	args=(-M "$machine" -cpu cortex-a53 -smp 2 -m 512M -nic none);;
 raspi3b)
 	case "$elf" in *.img|*.bin) el=${el:-2};; esac
 	case "${el:-3}" in
