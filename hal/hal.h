@@ -13,6 +13,11 @@
 void hal_console_init(void);
 void hal_console_putc(char c);
 void hal_console_write(const char *s, size_t n);
+/* One byte received on the console's line (0..255), or -1 when none is waiting (never waits).
+ * Natively always -1. */
+int hal_console_getc(void);
+/* Bytes as they are (no CR added before LF): a binary protocol on the console's line. */
+void hal_console_write_raw(const uint8_t *b, size_t n);
 
 /* ---- counters ---- */
 /* Instructions retired (exact under QEMU -icount shift=0); natively, a monotonic counter. */

@@ -60,6 +60,7 @@ const char *cmd_id_name(uint32_t id)
 	case CMD_SHUTDOWN: return "shutdown";
 	case CMD_WRITE: return "write";
 	case CMD_READ: return "read";
+	case CMD_WINDOW: return "window";
 	case CMD_LOAD: return "load";
 	case CMD_UNLOAD: return "unload";
 	case CMD_CALL: return "call";
@@ -102,6 +103,7 @@ static uint32_t fixed_size(uint32_t id)
 	case CMD_SIGNAL: return 16;
 	case CMD_SHUTDOWN: return 0;
 	case CMD_READ: return CMD_XFER_HDR;
+	case CMD_WINDOW: return 0;
 	case CMD_WRITE: return SZ_COUNTED;
 	case CMD_LOAD: return 24;
 	case CMD_UNLOAD: return 0;

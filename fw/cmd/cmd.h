@@ -70,6 +70,7 @@ enum cmd_id {
 	CMD_SHUTDOWN = 0x0005,     /* stop serving */
 	CMD_WRITE = 0x0006,        /* upload: bytes into the data window (a host without shared memory) */
 	CMD_READ = 0x0007,         /* download: bytes of the data window follow the completion */
+	CMD_WINDOW = 0x0008,       /* the data window: engine address data[0..1], size data[2..3] */
 	CMD_LOAD = 0x0200,
 	CMD_UNLOAD = 0x0201,
 	CMD_CALL = 0x0204,

@@ -548,6 +548,13 @@ static void handle(struct svc *s, size_t len)
 	case CMD_READ:
 		do_xfer(s, c);
 		return;
+	case CMD_WINDOW: {
+		const uint64_t dev = s->cfg.window_dev, size = s->cfg.window_size;
+		uint32_t d[CMD_COMPL_DATA] = {(uint32_t)dev, (uint32_t)(dev >> 32), (uint32_t)size,
+					      (uint32_t)(size >> 32)};
+		post(s, &c->h, CMD_ST_OK, CMD_OK, 0, 0, -1, d);
+		return;
+	}
 	case CMD_UNLOAD:
 		do_unload(s, c);
 		return;

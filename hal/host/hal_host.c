@@ -227,3 +227,13 @@ void hal_stop_core(unsigned core)
 {
 	(void)core;
 }
+
+int hal_console_getc(void)
+{
+	return -1;
+}
+
+void hal_console_write_raw(const uint8_t *b, size_t n)
+{
+	fwrite(b, 1, n, stdout);
+}

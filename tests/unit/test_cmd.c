@@ -860,5 +860,10 @@ TEST(cmd_svc, write_and_read_the_window)
 	CHECK_EQ(r.data[2], 300);
 	c.off = sizeof t_window - 299;
 	CHECK_EQ(m_do(s, &c).err, CMD_E_XFER_RANGE);
+	tc_cmd(&c, CMD_WINDOW, -1, 0, 13);
+	r = m_do(s, &c);
+	CHECK_EQ(r.err, CMD_OK);
+	CHECK_EQ(r.data[0], WIN_DEV);
+	CHECK_EQ(r.data[2], sizeof t_window);
 	CHECK(svc_accounting_ok(s));
 }
