@@ -299,7 +299,7 @@ test-target: deps $(B)/anefw-tests.elf $(TESTDATA_STAMP)
 	$(Q)$(QEMU_RUN) $(B)/anefw-tests.elf shared=$(SHARED) data=$(abspath $(BUILD))/testdata $(T)
 
 clean:
-	rm -rf $(BUILD)/qemu-virt $(BUILD)/raspi3b $(BUILD)/raspi3b-flash $(BUILD)/host $(BUILD)/testdata
+	rm -rf $(BUILD)/qemu-virt $(BUILD)/raspi3b $(BUILD)/raspi3b-flash $(BUILD)/raspi3b-serve $(BUILD)/host $(BUILD)/testdata
 
 distclean:
 	rm -rf $(BUILD)
