@@ -230,13 +230,21 @@ $(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) $(wildcard tests
 # ---- running ----
 QEMU_RUN := bash scripts/qemu-run.sh --board $(BOARD)
 
-.PHONY: run debug test test-host test-target test-build bench soak clean distclean
+.PHONY: run serve debug test test-host test-target test-build bench soak clean distclean
 # make run: the default program on its seed-filled input, each output compared with the numpy
 # oracle's reference (ref:NAME=PATH; the firmware exits nonzero on a mismatch)
 DEFAULT_RUN = program=$(BUILD)/default.hwx $$(for f in $(BUILD)/default.ref.*.npy; do \
 	echo "ref:$$(echo $$f | sed 's/.*\.ref\.\(.*\)\.npy$$/\1/')=$$f"; done)
 run: deps firmware $(BUILD)/default.hwx $(BUILD)/default.ref.stamp
 	$(Q)$(QEMU_RUN) $(B)/anefw.elf $(or $(ARGS),$(DEFAULT_RUN))
+
+# make serve: the firmware as a command service on its UART, on 127.0.0.1:PORT (QEMU waits for
+# the client before it starts), until the client sends SHUTDOWN or SERVE_TIME seconds pass.
+# Drive it with: anefw-tool remote --connect 127.0.0.1:PORT run PROGRAM [--in ..] [--out ..]
+PORT ?= 5555
+SERVE_TIME ?= 600
+serve: deps firmware
+	$(Q)$(QEMU_RUN) --timeout $(SERVE_TIME) --serial-tcp $(PORT) $(B)/anefw.elf serve=1
 
 debug: deps firmware $(BUILD)/default.hwx $(BUILD)/default.ref.stamp
 	$(Q)$(QEMU_RUN) --gdb $(B)/anefw.elf $(or $(ARGS),$(DEFAULT_RUN))
@@ -291,7 +299,7 @@ test-target: deps $(B)/anefw-tests.elf $(TESTDATA_STAMP)
 	$(Q)$(QEMU_RUN) $(B)/anefw-tests.elf shared=$(SHARED) data=$(abspath $(BUILD))/testdata $(T)
 
 clean:
-	rm -rf $(BUILD)/qemu-virt $(BUILD)/raspi3b $(BUILD)/raspi3b-flash $(BUILD)/host $(BUILD)/testdata
+	rm -rf $(BUILD)/qemu-virt $(BUILD)/raspi3b $(BUILD)/raspi3b-flash $(BUILD)/raspi3b-serve $(BUILD)/host $(BUILD)/testdata
 
 distclean:
 	rm -rf $(BUILD)

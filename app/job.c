@@ -9,6 +9,7 @@
  * output with a reference file, one line each, and a mismatch makes the exit status 1.
  */
 #include "app/job.h"
+#include "app/serve.h"
 #include "app/session.h"
 #include "app/tensorio.h"
 #include "fw/loader/loader.h"
@@ -284,7 +285,9 @@ int anefw_job(const char *cmdline)
 		printf("anefw: done\n");
 		return 1;
 	}
-	if (cmdline_arg(cmdline, "program", path, sizeof path) == 0)
+	if (cmdline_arg(cmdline, "serve", tr, sizeof tr) == 0)
+		rc = anefw_serve(0); /* the serial transport: commands on the console's line */
+	else if (cmdline_arg(cmdline, "program", path, sizeof path) == 0)
 		rc = run_program(path, cmdline_arg(cmdline, "trace", tr, sizeof tr) == 0 &&
 					       !strcmp(tr, "1") ? 1u : 0u, fault, req, nreq);
 	else

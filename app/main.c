@@ -2,6 +2,8 @@
 #include "app/job.h"
 #include "hal/hal.h"
 
+#include <stdio.h>
+
 int main(int argc, char **argv)
 {
 	static char cmdline[1024];
@@ -9,5 +11,9 @@ int main(int argc, char **argv)
 	(void)argv;
 	if (hal_cmdline(cmdline, sizeof cmdline) != 0)
 		cmdline[0] = 0;
+#if defined(ANEFW_SERVE_DEFAULT) && ANEFW_SERVE_DEFAULT
+	if (!cmdline[0]) /* a board with nothing but its UART attached: serve commands there */
+		snprintf(cmdline, sizeof cmdline, "serve=1");
+#endif
 	return anefw_job(cmdline);
 }

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "hal/hal.h"
+
 /* Registers saved by the exception entry (boot/vectors.S), in this order. */
 struct exception_frame {
 	uint64_t x[31];
@@ -25,10 +27,15 @@ void boot_mmu_publish(void);
 /* Turns this core's MMU on with the tables and controls core 0 set up (every core). */
 void boot_mmu_enable_core(void);
 
-/* Releases a parked secondary core to run fn(core) on its own stacks with the MMU and caches on
- * (the board hook board_wake_secondary() wakes it from its WFI wait in boot/entry.S, or sends it
- * from the board's boot stub to _start). Returns 0 or -1. When fn returns, the core sleeps in WFI
- * for good: a core is released once per boot. */
+/* Starts secondary core `core` running fn(arg) on its own stacks (boot/sysregs.h) with the MMU,
+ * caches and exception vectors on, through the board's power-on service (hal_start_core: PSCI
+ * CPU_ON on qemu-virt, spin table and mailbox wake-up on raspi3b). Returns a named error:
+ * bad-core, busy (its previous function has not returned), or the board's. When fn returns the
+ * core is free again (boot_core_busy 0) and may be started again; fn must not use the C
+ * library's shared state (stdio, malloc): it is not thread-safe here. */
+enum hal_core_err boot_start_core(unsigned core, void (*fn)(void *arg), void *arg);
+int boot_core_busy(unsigned core);
+/* The same for fn(core); returns 0 or -1. */
 int boot_release_secondary(unsigned core, void (*fn)(unsigned core));
 
 #endif

@@ -122,7 +122,7 @@ secondary_wait:
 5:	ldr	x2, [x1, x20, lsl #3]
 	cbnz	x2, 6f
 	wfi					// asleep (even under QEMU) until an interrupt is pending:
-	b	5b				// the board's wake-up (board_wake_secondary) sends one
+	b	5b				// the board's wake-up (hal_start_core) sends one
 6:	mov	x21, x2
 	mov	x0, x20
 	bl	set_stacks

@@ -35,20 +35,15 @@ __attribute__((noreturn)) void boot_panic(const char *msg)
 	hal_exit(BOOT_EXIT_CRASH);
 }
 
-/* Spin table for secondary cores: entry addresses, read by boot/entry.S with the MMU off. In .data
- * (not .bss) so that cores started together with core 0 never see it before it is zeroed. */
+/* Release table for secondary cores: the function a core is to run, read by boot/entry.S with the
+ * MMU off (nonzero: go). In .data (not .bss) so that cores started together with core 0 never see
+ * it before it is zeroed. A slot stays set while its core runs and is cleared, with release
+ * order, when the function has returned: nonzero means busy. */
 uint64_t boot_release_table[BOOT_MAX_CORES] __attribute__((section(".data.boot_release_table")));
+/* The argument for each released function (read by the core with its MMU on). */
+static void *release_arg[BOOT_MAX_CORES];
 
 extern char _start[];
-
-/* Wakes a secondary core waiting in boot/entry.S (in WFI: the board sends it an interrupt), or
- * sends one waiting in a boot stub of the board's own (the Pi firmware's or QEMU's spin table)
- * to entry. The weak default does nothing (single-core boards). */
-__attribute__((weak)) void board_wake_secondary(unsigned core, uintptr_t entry)
-{
-	(void)core;
-	(void)entry;
-}
 
 /* Called on a released secondary core (MMU on): clear whatever woke it (weak default: nothing). */
 __attribute__((weak)) void board_secondary_woken(unsigned core)
@@ -56,27 +51,60 @@ __attribute__((weak)) void board_secondary_woken(unsigned core)
 	(void)core;
 }
 
-int boot_release_secondary(unsigned core, void (*fn)(unsigned core))
+enum hal_core_err boot_start_core(unsigned core, void (*fn)(void *arg), void *arg)
 {
-	if (core == 0 || core >= BOOT_MAX_CORES || !fn)
-		return -1;
+	if (core == 0 || core >= BOOT_MAX_CORES || core >= hal_platform()->ncores || !fn)
+		return HAL_CORE_E_BAD_CORE;
+	if (__atomic_load_n(&boot_release_table[core], __ATOMIC_ACQUIRE))
+		return HAL_CORE_E_BUSY;
 	boot_mmu_publish();
-	boot_release_table[core] = (uint64_t)(uintptr_t)fn;
+	release_arg[core] = arg;
+	__atomic_store_n(&boot_release_table[core], (uint64_t)(uintptr_t)fn, __ATOMIC_RELEASE);
+	/* the core may read it with its MMU off: to the point of coherency */
 	hal_dcache_clean(&boot_release_table[core], sizeof boot_release_table[core]);
 	__asm__ volatile("dsb sy\nsev" ::: "memory");
-	board_wake_secondary(core, (uintptr_t)_start);
-	return 0;
+	enum hal_core_err e = hal_start_core(core, (uintptr_t)_start, core);
+	if (e != HAL_CORE_OK)
+		__atomic_store_n(&boot_release_table[core], 0, __ATOMIC_RELEASE);
+	return e;
 }
 
-/* A released secondary core, on its own stacks, MMU still off: turn it on, then run fn. */
+int boot_core_busy(unsigned core)
+{
+	return core < BOOT_MAX_CORES && __atomic_load_n(&boot_release_table[core], __ATOMIC_ACQUIRE);
+}
+
+/* boot_release_secondary's functions take their core number: adapted to boot_start_core's. */
+static void call_with_core(void *fn)
+{
+	((void (*)(unsigned))fn)(hal_cpu_id());
+}
+
+int boot_release_secondary(unsigned core, void (*fn)(unsigned core))
+{
+	if (!fn)
+		return -1;
+	return boot_start_core(core, call_with_core, (void *)fn) == HAL_CORE_OK ? 0 : -1;
+}
+
+/* A released secondary core, on its own stacks, MMU still off: turn it on, run its function; when
+ * it returns mark the core free and stop it (PSCI CPU_OFF: a later start is a fresh power-on) or,
+ * on a board that keeps it (spin table), wait in WFI for the next release. */
 __attribute__((noreturn, no_stack_protector)) void boot_secondary_c_entry(unsigned core,
-									    void (*fn)(unsigned))
+									    void (*fn)(void *))
 {
 	boot_mmu_enable_core();
-	board_secondary_woken(core);
-	fn(core);
-	for (;;)
-		__asm__ volatile("wfi");
+	for (;;) {
+		board_secondary_woken(core);
+		fn(release_arg[core]);
+		__atomic_store_n(&boot_release_table[core], 0, __ATOMIC_RELEASE);
+		__asm__ volatile("dsb sy\nsev" ::: "memory");
+		hal_stop_core(core);
+		uint64_t next;
+		while (!(next = __atomic_load_n(&boot_release_table[core], __ATOMIC_ACQUIRE)))
+			__asm__ volatile("wfi"); /* a board wake-up (mailbox interrupt) ends it */
+		fn = (void (*)(void *))(uintptr_t)next;
+	}
 }
 
 __attribute__((noreturn, no_stack_protector)) void boot_c_entry(unsigned entry_el)

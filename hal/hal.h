@@ -13,6 +13,11 @@
 void hal_console_init(void);
 void hal_console_putc(char c);
 void hal_console_write(const char *s, size_t n);
+/* One byte received on the console's line (0..255), or -1 when none is waiting (never waits).
+ * Natively always -1. */
+int hal_console_getc(void);
+/* Bytes as they are (no CR added before LF): a binary protocol on the console's line. */
+void hal_console_write_raw(const uint8_t *b, size_t n);
 
 /* ---- counters ---- */
 /* Instructions retired (exact under QEMU -icount shift=0); natively, a monotonic counter. */
@@ -33,6 +38,25 @@ unsigned hal_entry_el(void);
 void hal_cpu_relax(void);
 /* Stop the machine with an exit status (semihosting exit on QEMU, a clean halt on a board). */
 __attribute__((noreturn)) void hal_exit(int status);
+
+/* ---- secondary cores: the board's power-on service ---- */
+enum hal_core_err {
+	HAL_CORE_OK = 0,
+	HAL_CORE_E_BAD_CORE,     /* core 0, or not a core of this board */
+	HAL_CORE_E_BUSY,         /* still running an earlier start */
+	HAL_CORE_E_ALREADY_ON,   /* the power-on service says it is on (and it stayed so) */
+	HAL_CORE_E_DENIED,       /* the power-on service refused (PSCI DENIED, INVALID_*, ...) */
+	HAL_CORE_E_UNSUPPORTED,  /* no power-on service on this board (or natively) */
+};
+const char *hal_core_err_name(int e);
+/* Starts secondary core `core` at physical address `entry` with the MMU off (boot/entry.S's
+ * _start), context in x0 where the service passes one: PSCI CPU_ON on qemu-virt, the spin table
+ * and a mailbox wake-up on raspi3b. Used by boot/ (boot_start_core), which owns what runs there. */
+enum hal_core_err hal_start_core(unsigned core, uintptr_t entry, uint64_t context);
+/* On a secondary core whose work is done: the board's way to stop it. Returns when the core is
+ * to wait in boot's WFI loop (raspi3b); does not return when the board powers it off (PSCI
+ * CPU_OFF on qemu-virt: the next start is a fresh CPU_ON). */
+void hal_stop_core(unsigned core);
 
 /* ---- semihosting / host files ---- */
 /* 1 when host file access and exit status are available (QEMU, debugger, native). */

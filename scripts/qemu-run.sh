@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Boots an anefw ELF under QEMU with semihosting, the console on stdout, and a hard time limit.
-# Usage: qemu-run.sh [--board B] [--icount] [--el 1|2|3] [--gdb] [--timeout S] IMAGE [ARG...]
+# Usage: qemu-run.sh [--board B] [--icount] [--el 1|2|3] [--gdb] [--timeout S] [--serial-tcp PORT]
+#                    IMAGE [ARG...]
+# --serial-tcp PORT: the first UART on 127.0.0.1:PORT (QEMU listens and waits for one client
+# before it starts the machine) instead of stdout; semihosting output stays on stdout.
 # The ARGs become the firmware's semihosting command line. The exit status is the firmware's
 # (semihosting exit), or 137 when the time limit killed it.
 # raspi3b: an ELF starts all four cores at EL3 (the default, --el 3); a raw image (*.img, *.bin)
 # or --el 2 (the ELF converted to a raw image) boots like the Pi firmware: core 0 at EL2 at
 # 0x80000, cores 1-3 parked in QEMU's spin table.
 set -euo pipefail
-board=qemu-virt; icount=0; el=; gdb=0; limit=${QEMU_TIMEOUT:-120}
+board=qemu-virt; icount=0; el=; gdb=0; limit=${QEMU_TIMEOUT:-120}; tcp=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--board) board=$2; shift 2;;
@@ -15,6 +18,7 @@ while [ $# -gt 0 ]; do
 	--el) el=$2; shift 2;;
 	--gdb) gdb=1; shift;;
 	--timeout) limit=$2; shift 2;;
+	--serial-tcp) tcp=$2; shift 2;;
 	--) shift; break;;
 	-*) echo "qemu-run: unknown option $1" >&2; exit 2;;
 	*) break;;
@@ -34,7 +38,7 @@ qemu-virt)
 	3) machine="virt,secure=on";;
 	*) echo "qemu-run: --el takes 1, 2 or 3" >&2; exit 2;;
 	esac
-	args=(-M "$machine" -cpu cortex-a53 -smp 1 -m 512M -nic none);;
+	args=(-M "$machine" -cpu cortex-a53 -smp 2 -m 512M -nic none);;
 raspi3b)
 	case "$elf" in *.img|*.bin) el=${el:-2};; esac
 	case "${el:-3}" in
@@ -55,7 +59,13 @@ semi="enable=on,target=native,chardev=con0,arg=anefw"
 for a in "$@"; do
 	semi="$semi,arg=${a//,/,,}"
 done
-args+=(-display none -monitor none -chardev stdio,id=con0,mux=on -serial chardev:con0
+if [ -n "$tcp" ]; then
+	case "$tcp" in ''|*[!0-9]*) echo "qemu-run: --serial-tcp takes a port number" >&2; exit 2;; esac
+	serial=(-serial "tcp:127.0.0.1:$tcp,server=on,wait=on")
+else
+	serial=(-serial chardev:con0)
+fi
+args+=(-display none -monitor none -chardev stdio,id=con0,mux=on "${serial[@]}"
 	-semihosting-config "$semi" -kernel "$elf")
 [ "$icount" -eq 1 ] && args+=(-icount shift=0,align=off,sleep=off)
 if [ "$gdb" -eq 1 ]; then

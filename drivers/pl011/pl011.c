@@ -37,6 +37,15 @@ int pl011_putc(struct pl011 *u, char c)
 	return PL011_E_TIMEOUT;
 }
 
+int pl011_getc(struct pl011 *u)
+{
+	if (mmio_read_32(u->base + PL011_FR) & PL011_FR_RXFE)
+		return -1;
+	/* the data byte; the error bits above it (framing, parity, break, overrun) are dropped:
+	 * the framing above (fw/cmd/frame.c) checks every frame and resynchronises */
+	return (int)(mmio_read_32(u->base + PL011_DR) & PL011_DR_DATA);
+}
+
 int pl011_flush(struct pl011 *u)
 {
 	for (uint32_t i = 0; i < PL011_POLL_LIMIT; i++)

@@ -13,6 +13,8 @@
 #define PL011_IMSC 0x038
 #define PL011_ICR 0x044
 
+#define PL011_DR_DATA 0xffu
+
 #define PL011_FR_BUSY (1u << 3)
 #define PL011_FR_RXFE (1u << 4)
 #define PL011_FR_TXFF (1u << 5)
@@ -41,6 +43,8 @@ struct pl011 {
 /* uartclk and baud in Hz; uartclk 0 keeps the current divisor (firmware-configured UARTs). */
 int pl011_init(struct pl011 *u, uintptr_t base, uint32_t uartclk, uint32_t baud);
 int pl011_putc(struct pl011 *u, char c);
+/* One received byte (0..255), or -1 when the receive FIFO is empty (never waits). */
+int pl011_getc(struct pl011 *u);
 /* Waits (bounded) until everything queued has left the shift register. */
 int pl011_flush(struct pl011 *u);
 

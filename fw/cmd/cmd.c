@@ -36,6 +36,7 @@ static const char *const err_names[CMD_E__COUNT] = {
 	[CMD_E_LINK] = "bad-link",
 	[CMD_E_DEADLINE] = "deadline-expired",
 	[CMD_E_ENGINE] = "engine-failed",
+	[CMD_E_XFER_RANGE] = "transfer-outside-window",
 };
 
 const char *cmd_err_name(enum cmd_err e)
@@ -57,6 +58,9 @@ const char *cmd_id_name(uint32_t id)
 	case CMD_PROGRAM_INFO: return "program-info";
 	case CMD_SIGNAL: return "signal";
 	case CMD_SHUTDOWN: return "shutdown";
+	case CMD_WRITE: return "write";
+	case CMD_READ: return "read";
+	case CMD_WINDOW: return "window";
 	case CMD_LOAD: return "load";
 	case CMD_UNLOAD: return "unload";
 	case CMD_CALL: return "call";
@@ -98,6 +102,9 @@ static uint32_t fixed_size(uint32_t id)
 	case CMD_PROGRAM_INFO: return 8;
 	case CMD_SIGNAL: return 16;
 	case CMD_SHUTDOWN: return 0;
+	case CMD_READ: return CMD_XFER_HDR;
+	case CMD_WINDOW: return 0;
+	case CMD_WRITE: return SZ_COUNTED;
 	case CMD_LOAD: return 24;
 	case CMD_UNLOAD: return 0;
 	case CMD_CALL: return 0;
@@ -208,6 +215,8 @@ enum cmd_err cmd_decode(const uint8_t *buf, size_t len, struct cmd *c)
 {
 	c->where = -1;
 	c->nov = c->nwait = c->nsignal = c->nsteps = 0;
+	c->xlen = 0;
+	c->xdata = NULL;
 	memset(&c->h, 0, sizeof c->h);
 	c->h.id = CMD_ID_INVALID;
 	if (!buf)
@@ -258,6 +267,20 @@ enum cmd_err cmd_decode(const uint8_t *buf, size_t len, struct cmd *c)
 		c->flags = le_rd32(b + 16);
 		if (le_rd32(b + 20) || (c->flags & ~CMD_LOAD_F_RAW))
 			return CMD_E_RESERVED;
+		return CMD_OK;
+	case CMD_WRITE:
+	case CMD_READ:
+		if (size < CMD_XFER_HDR)
+			return CMD_E_BAD_SIZE;
+		c->off = le_rd64(b);
+		c->xlen = le_rd32(b + 8);
+		if (c->xlen == 0 || c->xlen > CMD_MAX_XFER)
+			return CMD_E_COUNT;
+		if (c->h.id == CMD_WRITE && size != CMD_XFER_HDR + c->xlen)
+			return CMD_E_BAD_SIZE;
+		if (le_rd32(b + 12))
+			return CMD_E_RESERVED;
+		c->xdata = c->h.id == CMD_WRITE ? b + CMD_XFER_HDR : NULL;
 		return CMD_OK;
 	case CMD_CALL_BARS:
 		return decode_bars(b, size, c);
@@ -311,6 +334,11 @@ size_t cmd_encode(uint8_t *out, size_t cap, const struct cmd *c)
 			return 0;
 		size = 8 + c->nsteps * CMD_STEP_BYTES;
 		break;
+	case CMD_WRITE:
+		if (c->xlen == 0 || c->xlen > CMD_MAX_XFER || !c->xdata)
+			return 0;
+		size = CMD_XFER_HDR + c->xlen;
+		break;
 	default:
 		size = fixed_size(c->h.id);
 		if (size >= SZ_UNKNOWN)
@@ -339,6 +367,13 @@ size_t cmd_encode(uint8_t *out, size_t cap, const struct cmd *c)
 		le_wr64(b, c->off);
 		le_wr64(b + 8, c->len);
 		le_wr32(b + 16, c->flags);
+		break;
+	case CMD_WRITE:
+	case CMD_READ:
+		le_wr64(b, c->off);
+		le_wr32(b + 8, c->xlen);
+		if (c->h.id == CMD_WRITE)
+			memcpy(b + CMD_XFER_HDR, c->xdata, c->xlen);
 		break;
 	case CMD_CALL_BARS:
 		le_wr32(b, c->nov);

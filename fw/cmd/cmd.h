@@ -53,6 +53,11 @@
 #define CMD_MAX_LINKS 8u     /* output-to-input bindings between two chained calls */
 #define CMD_NBARS 32u
 
+/* WRITE and READ move at most this many bytes: a WRITE record (header, off u64, len u32, 0 u32,
+ * the bytes) stays below the largest record; a READ's answer is its completion then the bytes. */
+#define CMD_MAX_XFER 512u
+#define CMD_XFER_HDR 16u
+
 /* The largest body (CALL_BARS and CALL_EVENTS: 8 + 32 x 24) and so the largest record. */
 #define CMD_MAX_BODY (8u + CMD_MAX_OVERRIDES * CMD_OV_BYTES)
 #define CMD_MAX_RECORD (CMD_HDR_BYTES + CMD_MAX_BODY)
@@ -63,6 +68,9 @@ enum cmd_id {
 	CMD_PROGRAM_INFO = 0x0003, /* one BAR of a loaded program: size and access a call must bind */
 	CMD_SIGNAL = 0x0004,       /* the host signals an event */
 	CMD_SHUTDOWN = 0x0005,     /* stop serving */
+	CMD_WRITE = 0x0006,        /* upload: bytes into the data window (a host without shared memory) */
+	CMD_READ = 0x0007,         /* download: bytes of the data window follow the completion */
+	CMD_WINDOW = 0x0008,       /* the data window: engine address data[0..1], size data[2..3] */
 	CMD_LOAD = 0x0200,
 	CMD_UNLOAD = 0x0201,
 	CMD_CALL = 0x0204,
@@ -109,6 +117,7 @@ enum cmd_err {
 	CMD_E_LINK,            /* bad-link: a chain link names a BAR the previous call does not use */
 	CMD_E_DEADLINE,        /* deadline-expired */
 	CMD_E_ENGINE,          /* engine-failed: domain engine, code the engine error */
+	CMD_E_XFER_RANGE,      /* transfer-outside-window: a WRITE or READ past the data window */
 	CMD_E__COUNT
 };
 const char *cmd_err_name(enum cmd_err e);
@@ -157,6 +166,8 @@ struct cmd {
 	uint32_t bar;                /* PROGRAM_INFO */
 	uint64_t off, len;           /* LOAD */
 	uint32_t flags;              /* LOAD */
+	uint32_t xlen;               /* WRITE, READ: bytes (1..CMD_MAX_XFER) at window offset off */
+	const uint8_t *xdata;        /* WRITE: the bytes, inside the decoded buffer */
 	uint64_t ev_id, ev_value;    /* SIGNAL */
 	unsigned nov;                /* CALL_BARS */
 	struct cmd_ov ov[CMD_MAX_OVERRIDES];

@@ -171,6 +171,22 @@ static void do_info(struct svc *s, const struct cmd *c)
 	post(s, &c->h, CMD_ST_OK, CMD_OK, 0, 0, -1, d);
 }
 
+/* WRITE copies bytes into the data window; READ checks the range and answers it (data[0..1] the
+ * offset, data[2] the length): the transport sends the window's bytes after the completion. The
+ * range is checked without overflow: off <= size and len <= size - off. */
+static void do_xfer(struct svc *s, const struct cmd *c)
+{
+	uint64_t size = s->cfg.window_size;
+	if (!s->cfg.window || c->off > size || c->xlen > size - c->off) {
+		refuse(s, &c->h, CMD_E_XFER_RANGE, -1);
+		return;
+	}
+	if (c->h.id == CMD_WRITE)
+		memcpy(s->cfg.window + c->off, c->xdata, c->xlen);
+	uint32_t d[CMD_COMPL_DATA] = {(uint32_t)c->off, (uint32_t)(c->off >> 32), c->xlen};
+	post(s, &c->h, CMD_ST_OK, CMD_OK, 0, 0, -1, d);
+}
+
 static void do_query(struct svc *s, const struct cmd *c)
 {
 	uint32_t d[CMD_COMPL_DATA];
@@ -528,6 +544,17 @@ static void handle(struct svc *s, size_t len)
 	case CMD_LOAD:
 		do_load(s, c);
 		return;
+	case CMD_WRITE:
+	case CMD_READ:
+		do_xfer(s, c);
+		return;
+	case CMD_WINDOW: {
+		const uint64_t dev = s->cfg.window_dev, size = s->cfg.window_size;
+		uint32_t d[CMD_COMPL_DATA] = {(uint32_t)dev, (uint32_t)(dev >> 32), (uint32_t)size,
+					      (uint32_t)(size >> 32)};
+		post(s, &c->h, CMD_ST_OK, CMD_OK, 0, 0, -1, d);
+		return;
+	}
 	case CMD_UNLOAD:
 		do_unload(s, c);
 		return;

@@ -27,3 +27,14 @@ void hal_console_write(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		hal_console_putc(s[i]);
 }
+
+int hal_console_getc(void)
+{
+	return console_ready ? pl011_getc(&console_uart) : -1;
+}
+
+void hal_console_write_raw(const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; console_ready && i < n; i++)
+		(void)pl011_putc(&console_uart, (char)b[i]);
+}

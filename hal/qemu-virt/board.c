@@ -10,6 +10,40 @@ void hal_console_init(void)
 	aarch64_console_pl011_init(PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD, 0);
 }
 
+/* ---- secondary cores: PSCI, QEMU's own (the machine has no firmware) ---- */
+#define CORE_ON_RETRIES 100000u /* ALREADY_ON / ON_PENDING while the core finishes CPU_OFF */
+
+enum hal_core_err hal_start_core(unsigned core, uintptr_t entry, uint64_t context)
+{
+	if (core == 0 || core >= PLAT_NCORES)
+		return HAL_CORE_E_BAD_CORE;
+	/* Booted at EL3 (secure=on, no firmware) the image is the highest level: QEMU provides no
+	 * PSCI then, and an HVC with no EL2 is undefined. */
+	if (hal_entry_el() == 3)
+		return HAL_CORE_E_UNSUPPORTED;
+	int64_t r = PSCI_ALREADY_ON;
+	for (unsigned i = 0; i < CORE_ON_RETRIES; i++) {
+		r = aarch64_psci_call(PSCI_CPU_ON64_ID, core /* MPIDR: Aff0 */, entry, context);
+		if (r != PSCI_ALREADY_ON && r != PSCI_ON_PENDING)
+			break;
+		hal_cpu_relax();
+	}
+	switch (r) {
+	case PSCI_SUCCESS: return HAL_CORE_OK;
+	case PSCI_ALREADY_ON:
+	case PSCI_ON_PENDING: return HAL_CORE_E_ALREADY_ON;
+	case PSCI_NOT_SUPPORTED: return HAL_CORE_E_UNSUPPORTED;
+	default: return HAL_CORE_E_DENIED;
+	}
+}
+
+/* PSCI CPU_OFF: does not return on success; the next start is a fresh CPU_ON at _start. */
+void hal_stop_core(unsigned core)
+{
+	(void)core;
+	(void)aarch64_psci_call(PSCI_CPU_OFF_ID, 0, 0, 0);
+}
+
 void board_init(void)
 {
 	hal_console_init();

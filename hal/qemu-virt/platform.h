@@ -4,7 +4,7 @@
 
 #define PLAT_BOARD "qemu-virt"
 #define PLAT_CPU "cortex-a53"
-#define PLAT_NCORES 1
+#define PLAT_NCORES 2 /* scripts/qemu-run.sh: -smp 2; core 1 powered off until PSCI CPU_ON */
 
 #define PLAT_UART0_BASE 0x09000000u
 #define PLAT_UART_CLK 24000000u

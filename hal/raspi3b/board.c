@@ -63,14 +63,22 @@ static void spin_table_send(unsigned core, uintptr_t entry)
 	__asm__ volatile("dsb sy\nsev" ::: "memory");
 }
 
-void board_wake_secondary(unsigned core, uintptr_t entry)
+enum hal_core_err hal_start_core(unsigned core, uintptr_t entry, uint64_t context)
 {
+	(void)context; /* the spin table passes none: boot/ finds its work in its release table */
 	if (core == 0 || core >= PLAT_NCORES)
-		return;
+		return HAL_CORE_E_BAD_CORE;
 	spin_table_send(core, entry); /* in case it still waits in the stub */
-	/* Raise its mailbox 3 interrupt: it ends the WFI in boot/entry.S. */
+	/* Raise its mailbox 3 interrupt: it ends the WFI wait in boot/ (entry.S or start.c). */
 	mmio_setbits_32(PLAT_LOCAL_MBOX_IRQ_CTRL(core), PLAT_LOCAL_MBOX3_IRQ);
 	mmio_write_32(PLAT_LOCAL_MBOX3_SET(core), 1);
+	return HAL_CORE_OK;
+}
+
+/* A core whose work is done waits in boot's WFI loop for the next start (no power-off here). */
+void hal_stop_core(unsigned core)
+{
+	(void)core;
 }
 
 void board_secondary_woken(unsigned core)

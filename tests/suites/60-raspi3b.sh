@@ -45,9 +45,12 @@ for el in 2 3; do
 done
 
 # From the raw image (cores 1-3 parked in the boot stub's spin table): the secondary cores are
-# released and run with the MMU on, and the DMA tests pass on the BCM2835 controller.
-out=$(qemu_run --board raspi3b --el 2 --timeout 60 "$B3/anefw-tests.elf" raspi3b bcm2835_dma dma_board 2>&1); rc=$?
+# released and run with the MMU on (core 1 first as the command service's host core, started from
+# the stub by the spin table, then again with cores 2-3), and the DMA tests pass on the BCM2835
+# controller.
+out=$(qemu_run --board raspi3b --el 2 --timeout 60 "$B3/anefw-tests.elf" cmd_shm raspi3b bcm2835_dma dma_board 2>&1); rc=$?
 if [ "$rc" -eq 0 ] && echo "$out" | grep -q '^ok   raspi3b.secondary_cores_are_released' \
+	&& echo "$out" | grep -q '^ok   cmd_shm.session_with_a_host_core' \
 	&& echo "$out" | grep -q '^ok   dma_board.stride_2d' \
 	&& echo "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, 0 skipped'; then
 	t_pass "raspi3b.el2_spin_table_release_and_bcm2835_dma ($(echo "$out" | tail -n1))"

@@ -771,3 +771,99 @@ TEST(cmd_svc, backpressure_queue_full_and_shutdown)
 	CHECK(svc_accounting_ok(s));
 	CHECK_EQ(svc_poll(s), 0);
 }
+
+/* ---- upload and download (WRITE, READ): small, bounds-checked, through the same decoder ---- */
+TEST(cmd, write_read_decode_and_errors)
+{
+	static uint8_t data[CMD_MAX_XFER + 1], rec[CMD_MAX_RECORD + 64];
+	for (unsigned i = 0; i < sizeof data; i++)
+		data[i] = (uint8_t)(i * 13u + 1u);
+	struct cmd c, d;
+	tc_cmd(&c, CMD_WRITE, -1, 0, 3);
+	c.off = 0x1234;
+	c.xlen = CMD_MAX_XFER;
+	c.xdata = data;
+	size_t n = cmd_encode(rec, sizeof rec, &c);
+	CHECK_EQ(n, CMD_HDR_BYTES + CMD_XFER_HDR + CMD_MAX_XFER);
+	CHECK(n <= CMD_MAX_RECORD);
+	CHECK_EQ(cmd_decode(rec, n, &d), CMD_OK);
+	CHECK_EQ(d.off, 0x1234);
+	CHECK_EQ(d.xlen, CMD_MAX_XFER);
+	CHECK(d.xdata == rec + CMD_HDR_BYTES + CMD_XFER_HDR);
+	CHECK_MEM(d.xdata, data, CMD_MAX_XFER);
+	static uint8_t again[CMD_MAX_RECORD];
+	CHECK_EQ(cmd_encode(again, sizeof again, &d), n);
+	CHECK_MEM(again, rec, n);
+	/* one byte too many is not encoded; a record that says so is refused */
+	c.xlen = CMD_MAX_XFER + 1;
+	CHECK_EQ(cmd_encode(rec, sizeof rec, &c), 0);
+	c.xlen = 8;
+	n = cmd_encode(rec, sizeof rec, &c);
+	le_wr32(rec + CMD_HDR_BYTES + 8, 0);
+	CHECK_EQ(cmd_decode(rec, n, &d), CMD_E_COUNT);
+	le_wr32(rec + CMD_HDR_BYTES + 8, 9); /* says 9, carries 8 */
+	CHECK_EQ(cmd_decode(rec, n, &d), CMD_E_BAD_SIZE);
+	le_wr32(rec + CMD_HDR_BYTES + 8, 8);
+	le_wr32(rec + CMD_HDR_BYTES + 12, 1);
+	CHECK_EQ(cmd_decode(rec, n, &d), CMD_E_RESERVED);
+	le_wr32(rec + 4, 8); /* a body shorter than the transfer header */
+	CHECK_EQ(cmd_decode(rec, CMD_HDR_BYTES + 8, &d), CMD_E_BAD_SIZE);
+	/* READ: a fixed body */
+	tc_cmd(&c, CMD_READ, -1, 0, 4);
+	c.off = 16;
+	c.xlen = 100;
+	n = cmd_encode(rec, sizeof rec, &c);
+	CHECK_EQ(n, CMD_HDR_BYTES + CMD_XFER_HDR);
+	CHECK_EQ(cmd_decode(rec, n, &d), CMD_OK);
+	CHECK_EQ(d.xlen, 100);
+	CHECK(d.xdata == NULL);
+	le_wr32(rec + CMD_HDR_BYTES + 8, CMD_MAX_XFER + 1);
+	CHECK_EQ(cmd_decode(rec, n, &d), CMD_E_COUNT);
+	CHECK_EQ(cmd_decode(rec, n + 1, &d), CMD_E_BAD_SIZE);
+	CHECK(!strcmp(cmd_id_name(CMD_WRITE), "write"));
+	CHECK(!strcmp(cmd_err_name(CMD_E_XFER_RANGE), "transfer-outside-window"));
+}
+
+TEST(cmd_svc, write_and_read_the_window)
+{
+	struct svc *s = m_service(100);
+	svc_ready(s);
+	CHECK_EQ(m_hello(s).err, CMD_OK);
+	static uint8_t data[64];
+	for (unsigned i = 0; i < sizeof data; i++)
+		data[i] = (uint8_t)(0xc0 + i);
+	struct cmd c;
+	tc_cmd(&c, CMD_WRITE, -1, 0, 11);
+	c.off = sizeof t_window - sizeof data; /* the last bytes of the window */
+	c.xlen = sizeof data;
+	c.xdata = data;
+	memset(t_window + c.off, 0, sizeof data);
+	struct cmd_completion r = m_do(s, &c);
+	CHECK_EQ(r.err, CMD_OK);
+	CHECK_MEM(t_window + c.off, data, sizeof data);
+	/* one byte past the end, an offset past it, an offset that wraps: refused, nothing written */
+	uint8_t before = t_window[0];
+	c.off = sizeof t_window - sizeof data + 1;
+	CHECK_EQ(m_do(s, &c).err, CMD_E_XFER_RANGE);
+	c.off = sizeof t_window + 1;
+	CHECK_EQ(m_do(s, &c).err, CMD_E_XFER_RANGE);
+	c.off = ~0ull - 8;
+	CHECK_EQ(m_do(s, &c).err, CMD_E_XFER_RANGE);
+	CHECK_EQ(t_window[0], before);
+	tc_cmd(&c, CMD_READ, -1, 0, 12);
+	c.off = 0x8000;
+	c.xlen = 300;
+	r = m_do(s, &c);
+	CHECK_EQ(r.err, CMD_OK);
+	CHECK_EQ(r.data[0], 0x8000);
+	CHECK_EQ(r.data[1], 0);
+	CHECK_EQ(r.data[2], 300);
+	c.off = sizeof t_window - 299;
+	CHECK_EQ(m_do(s, &c).err, CMD_E_XFER_RANGE);
+	tc_cmd(&c, CMD_WINDOW, -1, 0, 13);
+	r = m_do(s, &c);
+	CHECK_EQ(r.err, CMD_OK);
+	CHECK_EQ(r.data[0], WIN_DEV);
+	CHECK_EQ(r.data[2], sizeof t_window);
+	CHECK(svc_accounting_ok(s));
+}

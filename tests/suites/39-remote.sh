@@ -1,0 +1,67 @@
+# The serial transport (docs/service.md, "Transport 2"): for each board under test the firmware
+# serves framed commands on its UART, which QEMU puts on a local TCP port (make serve's
+# command), and `anefw-tool remote --connect` runs a program there. Its outputs must be
+# byte-identical to `anefw-tool run` on the host with the same arguments, for seeded inputs and
+# for an input .npy; another input gives other outputs (the comparison can fail); the service
+# serves a second client, and a shutdown ends it with exit status 0.
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+work=$(mktemp -d)
+pids=
+trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+
+"$TOOL" mkprog app/default.desc "$work/p.hwx" >/dev/null 2>&1
+t_check remote.program_built test -s "$work/p.hwx"
+# an input .npy of the program's input shape (float16 [16, 2, 32]), and another one
+"$PYTHON" - "$work" <<'PY'
+import sys, numpy as np
+w = sys.argv[1]
+x = (np.arange(16 * 2 * 32, dtype=np.float32).reshape(16, 2, 32) % 37 - 18) / 8
+np.save(w + "/in_a.npy", x.astype(np.float16))
+np.save(w + "/in_b.npy", (x * -0.5 + 1).astype(np.float16))
+PY
+local_run() { # tag [--in input=FILE]
+	local tag=$1; shift
+	"$TOOL" run "$work/p.hwx" "$@" --out "output_0=$work/l_$tag.0.npy" \
+		--out "output_1=$work/l_$tag.1.npy" >"$work/l_$tag.log" 2>&1
+}
+local_run seed && local_run a --in "input=$work/in_a.npy" && local_run b --in "input=$work/in_b.npy"
+t_check remote.local_runs test -s "$work/l_b.1.npy"
+
+free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+same() { cmp -s "$1.0.npy" "$2.0.npy" && cmp -s "$1.1.npy" "$2.1.npy"; }
+
+for b in $TEST_BOARDS; do
+	port=$(free_port)
+	qemu_run --board "$b" --timeout 300 --serial-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
+		>"$work/serve_$b.log" 2>&1 &
+	qpid=$!; pids="$pids $qpid"
+	remote() { "$TOOL" remote --connect "127.0.0.1:$port" "$@"; }
+	r_run() { # tag [--in ...]
+		local tag=$1; shift
+		remote run "$work/p.hwx" "$@" --out "output_0=$work/r_${b}_$tag.0.npy" \
+			--out "output_1=$work/r_${b}_$tag.1.npy" >"$work/r_${b}_$tag.log" 2>&1
+	}
+	if r_run seed; then t_pass "remote.$b.run_seeded"; else t_fail "remote.$b.run_seeded" "$(tail -3 "$work/r_${b}_seed.log")"; fi
+	if same "$work/r_${b}_seed" "$work/l_seed"; then t_pass "remote.$b.seeded_outputs_identical_to_local"
+	else t_fail "remote.$b.seeded_outputs_identical_to_local"; fi
+	# the same service, a second client: an input file
+	r_run a --in "input=$work/in_a.npy"
+	if same "$work/r_${b}_a" "$work/l_a"; then t_pass "remote.$b.npy_input_outputs_identical_to_local"
+	else t_fail "remote.$b.npy_input_outputs_identical_to_local" "$(tail -3 "$work/r_${b}_a.log")"; fi
+	# the comparison fails on a wrong answer: another input, other outputs
+	r_run b --in "input=$work/in_b.npy"
+	if same "$work/r_${b}_b" "$work/l_b" && ! same "$work/r_${b}_b" "$work/l_a"; then
+		t_pass "remote.$b.another_input_other_outputs"
+	else t_fail "remote.$b.another_input_other_outputs"; fi
+	# a bad request is refused by name before anything is sent (the run command's own checks)
+	if ! remote run "$work/p.hwx" --out "input=$work/x.npy" >"$work/bad.log" 2>&1 &&
+	   grep -q 'tensor-not-an-output' "$work/bad.log"; then t_pass "remote.$b.bad_request_named_before_sending"
+	else t_fail "remote.$b.bad_request_named_before_sending" "$(tail -2 "$work/bad.log")"; fi
+	if remote shutdown >"$work/sd.log" 2>&1; then t_pass "remote.$b.shutdown"; else t_fail "remote.$b.shutdown" "$(cat "$work/sd.log")"; fi
+	rc=0; wait "$qpid" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		t_pass "remote.$b.firmware_exits_0_after_shutdown"
+	else t_fail "remote.$b.firmware_exits_0_after_shutdown" "exit $rc"; fi
+done
+t_done
