@@ -111,30 +111,11 @@ static void refuse_ctrl(const struct ctrl_status *st, struct svc_result *r)
 	}
 }
 
-/* Weights from the program, inputs a pattern, outputs zero (as app/session.c fills). */
+/* Weights from the program, inputs a pattern, outputs zero (anes_fill_buffer). */
 static void fill(struct asvc *a, struct aslot *s)
 {
-	const struct ldr_program *p = &s->prog;
-	uint64_t wdva = (!p->raw && p->weights_sect >= 0) ? p->sects[p->weights_sect].addr : 0;
-	for (unsigned i = 0; i < s->ng; i++) {
-		const struct subq_grant *g = &s->g[i];
-		uint8_t *b = a->arena + (g->mapped - ANES_DEV_BASE);
-		int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
-		for (unsigned t = 0; p->raw && t < p->ntds; t++)
-			for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
-				if ((p->tds[t].bar_en & (1u << k)) && p->tds[t].bar_idx[k] == g->bar)
-					w = 1;
-		if (w) {
-			uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
-			memset(b, 0, (size_t)g->size);
-			memcpy(b, p->buf + p->weights_off, (size_t)c);
-		} else if (g->access & POL_WRITE) {
-			memset(b, 0, (size_t)g->size);
-		} else {
-			for (uint64_t k = 0; k < g->size; k++)
-				b[k] = (uint8_t)(k * 7u + g->bar);
-		}
-	}
+	for (unsigned i = 0; i < s->ng; i++)
+		anes_fill_buffer(&s->prog, &s->g[i], a->arena + (s->g[i].mapped - ANES_DEV_BASE));
 }
 
 static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct svc_prog *info,

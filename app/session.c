@@ -115,30 +115,35 @@ static int place(struct anes *s, unsigned n, uint64_t max_arena, uint64_t max_gr
 	return 0;
 }
 
-/* Buffer contents: weights from the program, inputs a pattern, outputs zero; then the hook. */
+int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b)
+{
+	uint64_t wdva = (!p->raw && p->weights_sect >= 0) ? p->sects[p->weights_sect].addr : 0;
+	int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
+	for (unsigned t = 0; p->raw && t < p->ntds; t++)
+		for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
+			if ((p->tds[t].bar_en & (1u << k)) && p->tds[t].bar_idx[k] == g->bar)
+				w = 1;
+	if (w) {
+		uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
+		memset(b, 0, (size_t)g->size);
+		memcpy(b, p->buf + p->weights_off, (size_t)c);
+	} else if (g->access & POL_WRITE) {
+		memset(b, 0, (size_t)g->size);
+	} else {
+		for (uint64_t k = 0; k < g->size; k++)
+			b[k] = (uint8_t)(k * 7u + g->bar);
+	}
+	return w;
+}
+
+/* Every buffer's contents (anes_fill_buffer), then the hook. */
 static void fill(struct anes *s, unsigned n, uint8_t *mem, const struct anes_hooks *hooks)
 {
-	const struct ldr_program *p = &s->prog;
-	uint64_t wdva = (!p->raw && p->weights_sect >= 0) ? p->sects[p->weights_sect].addr : 0;
 	for (unsigned i = 0; i < n; i++) {
 		const struct subq_grant *g = &s->g[i];
 		uint8_t *b = mem + (g->mapped - ANES_DEV_BASE);
-		int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
-		for (unsigned t = 0; p->raw && t < p->ntds; t++)
-			for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
-				if ((p->tds[t].bar_en & (1u << k)) && p->tds[t].bar_idx[k] == g->bar)
-					w = 1;
+		int w = anes_fill_buffer(&s->prog, g, b);
 		s->is_weights[i] = (uint8_t)w;
-		if (w) {
-			uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
-			memset(b, 0, (size_t)g->size);
-			memcpy(b, p->buf + p->weights_off, (size_t)c);
-		} else if (g->access & POL_WRITE) {
-			memset(b, 0, (size_t)g->size);
-		} else {
-			for (uint64_t k = 0; k < g->size; k++)
-				b[k] = (uint8_t)(k * 7u + g->bar);
-		}
 		if (hooks && hooks->fill)
 			hooks->fill(hooks->ctx, g, b, w);
 	}

@@ -81,6 +81,10 @@ void anes_destroy(struct anes *s);
 /* Its engine model (fault injection, counters, the state after a run). */
 struct anem *anes_engine(struct anes *s);
 
+/* A granted buffer's first contents: the program's weights when it holds them (returns 1), zero
+ * when it is written, else a byte pattern (an input no one filled). b holds g->size bytes. */
+int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b);
+
 /* Runs one submission. Returns 0 when it completed, 1 when it was refused or failed. */
 int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_opts *o,
 	     struct anes_result *res);
