@@ -121,7 +121,7 @@ struct anem {
 	/* the datapath (compute.c): row buffers for the tile DMA, the rows in flight, L2 tensors */
 	uint8_t row[3][2 * ANEM_ROW_MAX];
 	float fa[ANEM_ROW_MAX], fb[ANEM_ROW_MAX];
-	uint16_t hv[ANEM_ROW_MAX];
+	uint16_t hv[ANEM_ROW_MAX], hv2[ANEM_ROW_MAX]; /* fp16 rows: the first and second source */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
 	const char *why;      /* what the datapath refused, with ENG_E_FAULT */
 	float *acc;           /* convolution accumulators (Cout x Wout) and weights */
@@ -132,6 +132,10 @@ struct anem {
 	size_t chv_len;
 	uint16_t *kh;         /* one output channel's decoded kernel (fp16) */
 	size_t kh_len;
+	float *wpk;           /* the fast convolution (compute.c): weights packed 4 channels a line */
+	size_t wpk_len;
+	float *cols;          /* ... and one output row's inputs, one line per (ci, ky, kx) */
+	size_t cols_len;
 	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */
 	int ku_ok;
 	struct ku_unit ku;
