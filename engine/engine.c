@@ -125,13 +125,53 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 		if (e->trace)
 			outf(e->out, e->ctx, "td %u at 0x%08lx size 0x%lx nid %lu\n", i,
 			     (unsigned long)td_dev, (unsigned long)td->size, (unsigned long)td->nid);
-		/* the TD's final image: its words in TD memory (re-based), then the streams */
-		struct ldr_write_iter it;
-		struct ldr_write w;
-		ldr_writes_begin(p, i, &it);
-		while (ldr_writes_next(&it, &w))
-			if ((r = reg_write(e, i, w.addr, le_rd32(pl->td_mem + w.area_off))) != ENG_OK)
-				return r;
+		/* the TD's final image: its words as the plan checked them (re-based), then the streams */
+		if (pl->wl_ok && !e->trace && pl->td[i].wl_unique && e->batch) {
+			/* the plan's list in batches: written, then read back and compared (no register
+			 * repeats inside the TD, so each must still hold what was written) */
+			const struct ctrl_reg *w = pl->wl + pl->td[i].wl_first;
+			uint32_t n = pl->td[i].wl_n, rb[ENG_BATCH];
+			for (uint32_t k = 0; k < n; k += ENG_BATCH) {
+				uint32_t b = n - k < ENG_BATCH ? n - k : ENG_BATCH;
+				if ((r = e->batch->write_regs(e->dev, w + k, b)) != ENG_OK)
+					return r;
+				e->batch->read_regs(e->dev, w + k, b, rb);
+				uint32_t diff = 0;
+				for (uint32_t j = 0; j < b; j++)
+					diff |= rb[j] ^ w[k + j].value;
+				if (diff)
+					return ENG_E_READBACK;
+			}
+			e->nwrites += n;
+			e->td_writes[i] += n;
+		} else if (pl->wl_ok && !e->trace) {
+			/* the plan's list: a write and its read-back per register, counted once per TD */
+			const struct ctrl_reg *w = pl->wl + pl->td[i].wl_first;
+			uint32_t n = pl->td[i].wl_n;
+			void *dev = e->dev;
+			int (*wr)(void *, uint32_t, uint32_t) = e->ops->write;
+			uint32_t (*rd)(const void *, uint32_t) = e->ops->read;
+			for (uint32_t k = 0; k < n; k++) {
+				if ((r = wr(dev, w[k].addr, w[k].value)) != ENG_OK)
+					return r;
+				if (rd(dev, w[k].addr) != w[k].value)
+					return ENG_E_READBACK;
+			}
+			e->nwrites += n;
+			e->td_writes[i] += n;
+		} else if (pl->wl_ok) {
+			const struct ctrl_reg *w = pl->wl + pl->td[i].wl_first;
+			for (uint32_t k = 0; k < pl->td[i].wl_n; k++)
+				if ((r = reg_write(e, i, w[k].addr, w[k].value)) != ENG_OK)
+					return r;
+		} else {
+			struct ldr_write_iter it;
+			struct ldr_write w;
+			ldr_writes_begin(p, i, &it);
+			while (ldr_writes_next(&it, &w))
+				if ((r = reg_write(e, i, w.addr, le_rd32(pl->td_mem + w.area_off))) != ENG_OK)
+					return r;
+		}
 		for (unsigned k = 0; k < pl->td[i].nstream_regs; k++)
 			if ((r = reg_write(e, i, pl->td[i].stream_regs[k].addr,
 					   pl->td[i].stream_regs[k].value)) != ENG_OK)

@@ -170,6 +170,22 @@ static uint32_t read_reg(const void *dev, uint32_t addr)
 	return (addr & 3u) || addr >= ANEM_WINDOW_BYTES ? 0 : m->regs[addr / 4];
 }
 
+static int write_regs(void *dev, const struct ctrl_reg *list, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		int r = write_reg(dev, list[k].addr, list[k].value);
+		if (r != ENG_OK)
+			return r;
+	}
+	return ENG_OK;
+}
+
+static void read_regs(const void *dev, const struct ctrl_reg *list, uint32_t n, uint32_t *out)
+{
+	for (uint32_t k = 0; k < n; k++)
+		out[k] = read_reg(dev, list[k].addr);
+}
+
 static void poll(void *dev, struct eng_status *st)
 {
 	const struct anem *m = dev;
@@ -441,6 +457,8 @@ const struct eng_ops anem_ops = {
 	.start = start,
 	.poll = poll,
 };
+
+const struct eng_batch anem_batch = {write_regs, read_regs};
 
 void anem_act_describe(const struct anem_act *a, char *buf, size_t len)
 {

@@ -142,6 +142,7 @@ struct anem {
 };
 
 extern const struct eng_ops anem_ops;
+extern const struct eng_batch anem_batch; /* its batch register operations (struct eng.batch) */
 
 int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_base,
 	      uint64_t mem_size, struct dma_dev *dma);
