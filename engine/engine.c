@@ -82,7 +82,7 @@ static int reg_write(struct eng *e, unsigned td, uint32_t addr, uint32_t value)
 static int wait_idle(struct eng *e, struct eng_status *st)
 {
 	for (uint32_t i = 0; i < ENG_POLL_MAX; i++) {
-		memset(st, 0, sizeof *st);
+		*st = (struct eng_status){0};
 		e->ops->poll(e->dev, st);
 		if (st->state == ENG_ST_ERROR)
 			return st->err < 0 && st->err >= ENG_E__MIN ? st->err : ENG_E_FAULT;
@@ -96,7 +96,9 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 {
 	const struct ldr_program *p = pl->p;
 	struct eng_task t;
-	memset(&t, 0, sizeof t);
+	for (unsigned b = 0; b < LDR_NBARS; b++) /* field by field: the target's memset is bytewise */
+		t.bar[b] = 0;
+	t.bars_set = 0;
 	for (unsigned b = 0; b < LDR_NBARS; b++)
 		if (pl->bars_used & (1u << b)) {
 			t.bar[b] = pl->bar_runtime[b];
@@ -193,7 +195,8 @@ int eng_run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uint64
 	if (!e || !e->ops || !pl || pl->st.err != CTRL_OK || !pl->ntds || !pl->td_mem)
 		return ENG_E_ARG;
 	e->nwrites = 0;
-	memset(e->td_writes, 0, sizeof e->td_writes);
+	for (unsigned i = 0; i < LDR_MAX_TDS; i++) /* a loop: the target's memset is bytewise */
+		e->td_writes[i] = 0;
 	int r = run(e, pl, priority, budget);
 	if (r != ENG_OK)
 		e->ops->reset(e->dev);
