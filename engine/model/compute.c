@@ -270,11 +270,10 @@ void anem_l2_clear(struct anem *m)
 	free(m->wts);
 	free(m->chv);
 	free(m->kh);
-	free(m->wpk);
 	free(m->cols);
-	m->acc = m->wts = m->chv = m->wpk = m->cols = NULL;
+	m->acc = m->wts = m->chv = m->cols = NULL;
 	m->kh = NULL;
-	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->wpk_len = m->cols_len = 0;
+	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = 0;
 }
 
 static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
@@ -499,12 +498,44 @@ static int grow(float **p, size_t *len, uint64_t n)
 }
 
 /*
- * The kernels of every output channel as floats, [G x Cout][Cin][Kh][Kw]. Output channel o
+ * The weights as floats, packed for the convolution's micro-kernel: [G][ceil(Cout / 4)][K][4]
+ * with K = Cin x Kh x Kw in the order ci, ky, kx, so output channel o of group g (o_all = g Cout
+ * + o) holds its K weights at stride 4 from wslot(o_all); the lines past Cout are 0. m->wts_inf
+ * says whether any weight is infinite or NaN.
+ */
+static uint64_t wslot(uint64_t o_all, unsigned cout, uint64_t per)
+{
+	uint64_t g = o_all / cout, o = o_all % cout, nob = ((uint64_t)cout + 3) / 4;
+	return ((g * nob + o / 4) * per) * 4 + o % 4;
+}
+
+static int grow_aligned(float **p, size_t *len, uint64_t n);
+
+static int grow_weights(struct anem *m, uint64_t nout, unsigned cout, uint64_t per)
+{
+	uint64_t G = nout / cout, nob = ((uint64_t)cout + 3) / 4;
+	if (per > UINT64_MAX / 4 / (G * nob))
+		return ENG_E_NOMEM;
+	int e = grow_aligned(&m->wts, &m->wts_len, G * nob * 4 * per);
+	if (e)
+		return e;
+	for (uint64_t g = 0; g < G; g++)
+		for (unsigned o = cout; o < nob * 4; o++) {
+			float *w = m->wts + ((g * nob + o / 4) * per) * 4 + o % 4;
+			for (uint64_t k = 0; k < per; k++)
+				w[4 * k] = 0.0f;
+		}
+	m->wts_inf = 0;
+	return ENG_OK;
+}
+
+/*
+ * The kernels of every output channel as floats (packed, above). Output channel o
  * (counted over all groups) is block o / 16 of coefficient channel o mod 16; a block holds
  * Cin x Kh x Kw elements in KernelFmt, rounded up to 64 bytes (docs/engine-model.md).
  */
 static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
-			unsigned cin, unsigned kh, unsigned kw)
+			unsigned cout, unsigned cin, unsigned kh, unsigned kw)
 {
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN) ||
@@ -514,7 +545,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (!elem)
 		return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
 	uint64_t per = (uint64_t)cin * kh * kw, block = (per * elem + 63u) & ~(uint64_t)63u;
-	int e = grow(&m->wts, &m->wts_len, nout * per);
+	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
 	const struct mrange *ch[H13_COEFF_NCH] = {0};
@@ -527,16 +558,21 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		if (!c || off > c->len || per * elem > c->len - off)
 			return fault(m, "an output channel's kernel is not inside its coefficient channel");
 		const uint8_t *p = c->cpu + off;
-		float *w = m->wts + o * per;
-		if (kfmt == H13_KERNELFMT_FP16)
+		float *w = m->wts + wslot(o, cout, per);
+		if (kfmt == H13_KERNELFMT_FP16) {
+			uint16_t inf = 0; /* a weight is infinite or NaN */
+			for (uint64_t k = 0; k < per; k++) {
+				uint16_t h = le_rd16(p + 2 * k);
+				inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
+				w[4 * k] = h2f_table[h];
+			}
+			m->wts_inf |= inf;
+		} else if (kfmt == H13_KERNELFMT_INT8)
 			for (uint64_t k = 0; k < per; k++)
-				w[k] = h2f_table[le_rd16(p + 2 * k)];
-		else if (kfmt == H13_KERNELFMT_INT8)
-			for (uint64_t k = 0; k < per; k++)
-				w[k] = (float)(int8_t)p[k];
+				w[4 * k] = (float)(int8_t)p[k];
 		else
 			for (uint64_t k = 0; k < per; k++)
-				w[k] = (float)p[k];
+				w[4 * k] = (float)p[k];
 	}
 	return ENG_OK;
 }
@@ -561,7 +597,7 @@ static const struct mrange *find_range(const struct mrange *r, unsigned nr, unsi
  * the firmware folded int8 weights to).
  */
 static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
-			   unsigned cin, unsigned kh, unsigned kw)
+			   unsigned cout, unsigned cin, unsigned kh, unsigned kw)
 {
 	uint32_t kc = REG(H13_NE_KERNELCFG);
 	unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
@@ -578,7 +614,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 		return fault(m, "palettized and sparse weights at once not modelled");
 	if (per > SIZE_MAX / 2 || nout * per > SIZE_MAX / sizeof(float))
 		return ENG_E_NOMEM;
-	int e = grow(&m->wts, &m->wts_len, nout * per);
+	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
 	if (m->kh_len < per) {
@@ -640,9 +676,11 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 		}
 		if (ce != CODEC_OK)
 			return fault(m, codec_strerror(ce));
-		float *w = m->wts + o * per;
-		for (uint64_t j = 0; j < per; j++)
-			w[j] = h2f_table[k[j]];
+		float *w = m->wts + wslot(o, cout, per);
+		for (uint64_t j = 0; j < per; j++) {
+			m->wts_inf |= (k[j] & 0x7c00u) == 0x7c00u;
+			w[4 * j] = h2f_table[k[j]];
+		}
 	}
 	return ENG_OK;
 }
@@ -682,7 +720,7 @@ static int load_channel_vectors(struct anem *m, const struct mrange *r, unsigned
  * The fast convolution: a register-blocked matrix multiply. Per group and output row, the inputs
  * are laid out as K = Cin x Kh x Kw lines of XB-padded positions ("columns": line (ci, ky, kx)
  * holds in[ci][y Sy - Py + ky][x Sx - Px + kx] for every x, 0 outside the input), the weights as
- * 4-channel lines (wpk: [G x ceil(Cout / 4)][K][4], 0 past Cout), and a micro-kernel keeps a
+ * 4-channel lines (m->wts: [G x ceil(Cout / 4)][K][4], 0 past Cout), and a micro-kernel keeps a
  * 4-channel x XB-position block of fp32 accumulators in registers while it runs over k in
  * order. Each output's sum is therefore the same sequence of additions, in the same order
  * (ci, ky, kx), as the plain loop below: the extra terms (0 weights past Cout, 0 inputs
@@ -771,34 +809,6 @@ static int finite_h(uint16_t h)
 	return (h & 0x7c00u) != 0x7c00u;
 }
 
-/* Packs the weights for the micro-kernel; 0 when a weight is not finite (or no memory). Not
- * inlined: inside the convolution's register pressure its loop spills. */
-static __attribute__((noinline)) int pack_weights(struct anem *m, unsigned G, unsigned cout, uint64_t per)
-{
-	uint64_t nob = ((uint64_t)cout + 3) / 4, lines = (uint64_t)G * nob; /* < 2^32 each */
-	if (per > UINT64_MAX / 4 / lines || grow_aligned(&m->wpk, &m->wpk_len, lines * per * 4) ||
-	    !aligned16(m->wpk))
-		return 0;
-	uint32_t any = 0; /* a weight that is not finite */
-	for (unsigned g = 0; g < G; g++) {
-		float *d = m->wpk + (uint64_t)g * nob * per * 4;
-		for (unsigned o = 0; o < nob * 4; o++, d += o % 4 ? 1 : per * 4 - 3) {
-			const float *src = m->wts + ((uint64_t)g * cout + o) * per;
-			if (o >= cout) {
-				for (uint64_t k = 0; k < per; k++)
-					d[k * 4] = 0.0f;
-				continue;
-			}
-			for (uint64_t k = 0; k < per; k++) {
-				any |= (f2u(src[k]) & 0x7f800000u) == 0x7f800000u;
-				d[k * 4] = src[k];
-			}
-		}
-	}
-	return !any;
-	return 1;
-}
-
 /* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
  * W[g Cout + o][ci][ky][kx] x in[g][ci][y Sy - Py + ky][x Sx - Px + kx] (0 outside the input),
  * accumulated in fp32, then the activation and the PE as for elementwise TDs. */
@@ -821,8 +831,8 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		return fault(m, "a second PE source after a convolution not modelled");
 	/* a kernel-unit program (its streams name the unit): the kernel is the TD's OCG */
 	int ku = m->ku_ok;
-	int e = ku ? load_kernels_ku(m, r, nr, (uint64_t)G * cout, cin, kh, kw)
-		   : load_kernels(m, r, nr, (uint64_t)G * cout, cin, kh, kw);
+	int e = ku ? load_kernels_ku(m, r, nr, (uint64_t)G * cout, cout, cin, kh, kw)
+		   : load_kernels(m, r, nr, (uint64_t)G * cout, cout, cin, kh, kw);
 	if (!e && ku)
 		e = load_channel_vectors(m, r, nr, (uint64_t)G * cout);
 	/* accumulators: Cout rounded up to 4 lines of W rounded up to XB (the fast path's blocks) */
@@ -833,7 +843,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	unsigned ihh = lsrc ? lsrc->h : in->h;
 	/* the fast path: every weight finite, memory for the columns, aligned buffers */
 	int fast = aligned16(m->acc) && per <= UINT64_MAX / as && !grow_aligned(&m->cols, &m->cols_len, per * as) &&
-		   aligned16(m->cols) && pack_weights(m, G, cout, per);
+		   aligned16(m->cols) && aligned16(m->wts) && !m->wts_inf;
 	for (unsigned g = 0; g < G; g++)
 		for (unsigned y = 0; y < out->h; y++) {
 			int done = 0;
@@ -881,7 +891,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 						}
 					}
 				if (fin) {
-					const float *wp = m->wpk + (uint64_t)g * nob * per * 4;
+					const float *wp = m->wts + (uint64_t)g * nob * per * 4;
 					for (uint64_t ob = 0; ob < nob; ob++)
 						for (uint64_t x = 0; x < as; x += XB)
 							micro_kernel(wp + ob * per * 4, m->cols + x, per, as,
@@ -915,8 +925,8 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 								x1--;
 							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
 							for (unsigned o = 0; o < cout; o++) {
-								float wv = m->wts[((uint64_t)g * cout + o) * per +
-										  ((uint64_t)ci * kh + ky) * kw + kx];
+								float wv = m->wts[wslot((uint64_t)g * cout + o, cout, per) +
+										  4 * (((uint64_t)ci * kh + ky) * kw + kx)];
 								float *a = m->acc + (uint64_t)o * as;
 								if (wv == 0.0f)
 									continue;

@@ -132,9 +132,8 @@ struct anem {
 	size_t chv_len;
 	uint16_t *kh;         /* one output channel's decoded kernel (fp16) */
 	size_t kh_len;
-	float *wpk;           /* the fast convolution (compute.c): weights packed 4 channels a line */
-	size_t wpk_len;
-	float *cols;          /* ... and one output row's inputs, one line per (ci, ky, kx) */
+	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
+	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
 	size_t cols_len;
 	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */
 	int ku_ok;
