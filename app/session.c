@@ -39,6 +39,7 @@ struct anes *anes_create(struct dma_dev *dma)
 		return NULL;
 	}
 	s->eng.ops = &anem_ops;
+	s->eng.batch = &anem_batch;
 	s->eng.dev = &s->model;
 	return s;
 }

@@ -82,7 +82,7 @@ static int reg_write(struct eng *e, unsigned td, uint32_t addr, uint32_t value)
 static int wait_idle(struct eng *e, struct eng_status *st)
 {
 	for (uint32_t i = 0; i < ENG_POLL_MAX; i++) {
-		memset(st, 0, sizeof *st);
+		*st = (struct eng_status){0};
 		e->ops->poll(e->dev, st);
 		if (st->state == ENG_ST_ERROR)
 			return st->err < 0 && st->err >= ENG_E__MIN ? st->err : ENG_E_FAULT;
@@ -96,7 +96,9 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 {
 	const struct ldr_program *p = pl->p;
 	struct eng_task t;
-	memset(&t, 0, sizeof t);
+	for (unsigned b = 0; b < LDR_NBARS; b++) /* field by field: the target's memset is bytewise */
+		t.bar[b] = 0;
+	t.bars_set = 0;
 	for (unsigned b = 0; b < LDR_NBARS; b++)
 		if (pl->bars_used & (1u << b)) {
 			t.bar[b] = pl->bar_runtime[b];
@@ -125,13 +127,53 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 		if (e->trace)
 			outf(e->out, e->ctx, "td %u at 0x%08lx size 0x%lx nid %lu\n", i,
 			     (unsigned long)td_dev, (unsigned long)td->size, (unsigned long)td->nid);
-		/* the TD's final image: its words in TD memory (re-based), then the streams */
-		struct ldr_write_iter it;
-		struct ldr_write w;
-		ldr_writes_begin(p, i, &it);
-		while (ldr_writes_next(&it, &w))
-			if ((r = reg_write(e, i, w.addr, le_rd32(pl->td_mem + w.area_off))) != ENG_OK)
-				return r;
+		/* the TD's final image: its words as the plan checked them (re-based), then the streams */
+		if (pl->wl_ok && !e->trace && pl->td[i].wl_unique && e->batch) {
+			/* the plan's list in batches: written, then read back and compared (no register
+			 * repeats inside the TD, so each must still hold what was written) */
+			const struct ctrl_reg *w = pl->wl + pl->td[i].wl_first;
+			uint32_t n = pl->td[i].wl_n, rb[ENG_BATCH];
+			for (uint32_t k = 0; k < n; k += ENG_BATCH) {
+				uint32_t b = n - k < ENG_BATCH ? n - k : ENG_BATCH;
+				if ((r = e->batch->write_regs(e->dev, w + k, b)) != ENG_OK)
+					return r;
+				e->batch->read_regs(e->dev, w + k, b, rb);
+				uint32_t diff = 0;
+				for (uint32_t j = 0; j < b; j++)
+					diff |= rb[j] ^ w[k + j].value;
+				if (diff)
+					return ENG_E_READBACK;
+			}
+			e->nwrites += n;
+			e->td_writes[i] += n;
+		} else if (pl->wl_ok && !e->trace) {
+			/* the plan's list: a write and its read-back per register, counted once per TD */
+			const struct ctrl_reg *w = pl->wl + pl->td[i].wl_first;
+			uint32_t n = pl->td[i].wl_n;
+			void *dev = e->dev;
+			int (*wr)(void *, uint32_t, uint32_t) = e->ops->write;
+			uint32_t (*rd)(const void *, uint32_t) = e->ops->read;
+			for (uint32_t k = 0; k < n; k++) {
+				if ((r = wr(dev, w[k].addr, w[k].value)) != ENG_OK)
+					return r;
+				if (rd(dev, w[k].addr) != w[k].value)
+					return ENG_E_READBACK;
+			}
+			e->nwrites += n;
+			e->td_writes[i] += n;
+		} else if (pl->wl_ok) {
+			const struct ctrl_reg *w = pl->wl + pl->td[i].wl_first;
+			for (uint32_t k = 0; k < pl->td[i].wl_n; k++)
+				if ((r = reg_write(e, i, w[k].addr, w[k].value)) != ENG_OK)
+					return r;
+		} else {
+			struct ldr_write_iter it;
+			struct ldr_write w;
+			ldr_writes_begin(p, i, &it);
+			while (ldr_writes_next(&it, &w))
+				if ((r = reg_write(e, i, w.addr, le_rd32(pl->td_mem + w.area_off))) != ENG_OK)
+					return r;
+		}
 		for (unsigned k = 0; k < pl->td[i].nstream_regs; k++)
 			if ((r = reg_write(e, i, pl->td[i].stream_regs[k].addr,
 					   pl->td[i].stream_regs[k].value)) != ENG_OK)
@@ -153,7 +195,8 @@ int eng_run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uint64
 	if (!e || !e->ops || !pl || pl->st.err != CTRL_OK || !pl->ntds || !pl->td_mem)
 		return ENG_E_ARG;
 	e->nwrites = 0;
-	memset(e->td_writes, 0, sizeof e->td_writes);
+	for (unsigned i = 0; i < LDR_MAX_TDS; i++) /* a loop: the target's memset is bytewise */
+		e->td_writes[i] = 0;
 	int r = run(e, pl, priority, budget);
 	if (r != ENG_OK)
 		e->ops->reset(e->dev);

@@ -68,9 +68,23 @@ struct eng_ops {
 	void (*poll)(void *dev, struct eng_status *st);
 };
 
+/*
+ * Optional batch operations of a device (struct eng.batch; NULL: the driver calls write and read
+ * per register). write_regs writes n registers in order and returns the first error (ENG_OK
+ * when all were written); read_regs reads the registers of list[0..n) into out.
+ */
+struct eng_batch {
+	int (*write_regs)(void *dev, const struct ctrl_reg *list, uint32_t n);
+	void (*read_regs)(const void *dev, const struct ctrl_reg *list, uint32_t n, uint32_t *out);
+};
+
+/* Registers the driver writes, then reads back, per batch. */
+#define ENG_BATCH 64u
+
 struct eng {
 	const struct eng_ops *ops;
 	void *dev;
+	const struct eng_batch *batch; /* NULL: per-register writes and reads */
 	const struct rm_gen *gen;   /* register names for the trace */
 	unsigned trace;             /* 1: every write and task-queue field */
 	outf_fn out;

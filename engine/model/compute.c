@@ -14,10 +14,25 @@
 #include "fw/common/le.h"
 #include "fw/td/td.h"
 
+#include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- fp16 ---- */
+
+/* Bit casts through a union: with -ffreestanding memcpy is a call, and with -mstrict-align
+ * __builtin_memcpy may copy byte by byte. */
+static inline uint32_t f2u(float f)
+{
+	union { float f; uint32_t u; } x = {.f = f};
+	return x.u;
+}
+
+static inline float u2f(uint32_t u)
+{
+	union { uint32_t u; float f; } x = {.u = u};
+	return x.f;
+}
 
 static float h2f_table[65536];
 static int h2f_ready;
@@ -33,9 +48,7 @@ static float h2f_slow(uint16_t h)
 		b = sign | 0x7f800000u | (mant << 13);
 	else
 		b = sign | ((e + 112u) << 23) | (mant << 13);
-	float f;
-	memcpy(&f, &b, sizeof f);
-	return f;
+	return u2f(b);
 }
 
 static void h2f_init(void)
@@ -53,10 +66,9 @@ float anem_h2f(uint16_t h)
 	return h2f_table[h];
 }
 
-uint16_t anem_f2h(float f)
+uint16_t anem_f2h_soft(float f)
 {
-	uint32_t x;
-	memcpy(&x, &f, sizeof x);
+	uint32_t x = f2u(f);
 	uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
 	uint32_t ax = x & 0x7fffffffu;
 	if (ax > 0x7f800000u)
@@ -72,6 +84,49 @@ uint16_t anem_f2h(float f)
 	if (rem > half || (rem == half && (q & 1u)))
 		q++;
 	return sign | (uint16_t)q;
+}
+
+/*
+ * The conversion the datapath uses: on aarch64 the processor's own (FCVT), with every NaN made the
+ * canonical one, when FPCR asks for IEEE half precision, round to nearest and no flushing to
+ * zero (checked at every anem_compute: fcvt_ok); otherwise anem_f2h_soft. The unit test
+ * model_f2h pins the two equal.
+ */
+static int fcvt_ok;
+
+static void fcvt_check(void)
+{
+#if defined(__aarch64__)
+	uint64_t fpcr;
+	__asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+	/* AHP (26), FZ (24), RMode (23:22), FZ16 (19) */
+	fcvt_ok = (fpcr & ((1u << 26) | (1u << 24) | (3u << 22) | (1u << 19))) == 0;
+#endif
+}
+
+static inline uint16_t f2h(float f)
+{
+#if defined(__aarch64__)
+	if (fcvt_ok) {
+		if (f != f)
+			return 0x7e00u;
+		union { __fp16 h; uint16_t u; } x = {.h = (__fp16)f};
+		return x.u;
+	}
+#endif
+	return anem_f2h_soft(f);
+}
+
+uint16_t anem_f2h(float f)
+{
+	fcvt_check();
+	return f2h(f);
+}
+
+int anem_f2h_is_fcvt(void)
+{
+	fcvt_check();
+	return fcvt_ok;
 }
 
 /* ---- geometry ---- */
@@ -131,18 +186,27 @@ static int read_row(struct anem *m, const struct tile *t, unsigned g, unsigned c
 	int64_t off = row_off(t, g, c, h, (uint64_t)n * t->elem);
 	if (off < 0)
 		return ENG_E_RANGE;
-	int e = anem_dma_move(m, buf, t->r->cpu + off, n * t->elem);
-	if (e)
+	int e;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (t->fmt == H13_FMT_FP16) { /* little-endian fp16 in memory is the value: no copy */
+		if ((e = anem_dma_move(m, out, t->r->cpu + off, n * 2u)))
+			return e;
+		for (unsigned i = n; i < w; i++)
+			out[i] = 0;
+		return ENG_OK;
+	}
+#endif
+	if ((e = anem_dma_move(m, buf, t->r->cpu + off, n * t->elem)))
 		return e;
 	if (t->fmt == H13_FMT_FP16)
 		for (unsigned i = 0; i < n; i++)
 			out[i] = le_rd16(buf + 2 * i);
 	else if (t->fmt == H13_FMT_INT8)
 		for (unsigned i = 0; i < n; i++)
-			out[i] = anem_f2h((float)(int8_t)buf[i]);
+			out[i] = f2h((float)(int8_t)buf[i]);
 	else
 		for (unsigned i = 0; i < n; i++)
-			out[i] = anem_f2h((float)buf[i]);
+			out[i] = f2h((float)buf[i]);
 	for (unsigned i = n; i < w; i++)
 		out[i] = 0;
 	return ENG_OK;
@@ -178,6 +242,10 @@ static int write_row(struct anem *m, const struct tile *t, unsigned g, unsigned 
 	int64_t off = row_off(t, g, c, h, n);
 	if (off < 0)
 		return ENG_E_RANGE;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (t->fmt == H13_FMT_FP16 && !pad) /* the values are the bytes: no copy */
+		return anem_dma_move(m, t->r->cpu + off, v, (uint32_t)n);
+#endif
 	if (t->fmt == H13_FMT_FP16)
 		for (unsigned i = 0; i < t->w; i++)
 			le_wr16(buf + 2 * i, v[i]);
@@ -202,9 +270,10 @@ void anem_l2_clear(struct anem *m)
 	free(m->wts);
 	free(m->chv);
 	free(m->kh);
-	m->acc = m->wts = m->chv = NULL;
+	free(m->cols);
+	m->acc = m->wts = m->chv = m->cols = NULL;
 	m->kh = NULL;
-	m->acc_len = m->wts_len = m->chv_len = m->kh_len = 0;
+	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = 0;
 }
 
 static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
@@ -282,7 +351,7 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE_HI)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
-	memcpy(&s->final, &fin, sizeof s->final);
+	s->final = u2f(fin);
 	if (s->pe && s->pe_op > H13_PE_OP_SQ)
 		return fault(m, "Planar.Cfg.OpMode not modelled");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1)
@@ -306,26 +375,66 @@ static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsig
 	}
 }
 
-/* The PE on a row: a (the NE or source values) and b (the second source). */
-static void planar(const struct stages *s, float *a, const float *b, unsigned n)
+/*
+ * The PE on a row of fp16 values: va (the NE or source values) and vb (the second source, or
+ * NULL), each value in fp32: x = a x PreScale, the operation with y = b, |.| (Cond), x Scale +
+ * Bias, ReLU, x FinalScale, rounded to fp16 into out (which may be va). pe_row_k is
+ * instantiated per operation, second source and tail so the row loop has no decisions left.
+ */
+static inline __attribute__((always_inline)) void
+pe_row_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
+	 unsigned n, unsigned op, int hasb, int cond, int relu)
 {
+	const float pre = s->pre, scale = s->scale, bias = s->bias, fin = s->final;
 	for (unsigned i = 0; i < n; i++) {
-		float x = a[i] * s->pre, y = b ? b[i] : 0.0f, r;
-		switch (s->pe_op) {
+		float x = h2f_table[va[i]] * pre, y = hasb ? h2f_table[vb[i]] : 0.0f, r;
+		switch (op) {
 		case H13_PE_OP_ADD: r = x + y; break;
-		case H13_PE_OP_MUL: r = b ? x * y : x; break;
-		case H13_PE_OP_MAX: r = !b || x >= y || y != y ? x : y; break;
-		case H13_PE_OP_MIN: r = !b || x <= y || y != y ? x : y; break;
+		case H13_PE_OP_MUL: r = hasb ? x * y : x; break;
+		case H13_PE_OP_MAX: r = !hasb || x >= y || y != y ? x : y; break;
+		case H13_PE_OP_MIN: r = !hasb || x <= y || y != y ? x : y; break;
 		default: r = x * x; break;
 		}
-		if (s->pe_cond && r < 0.0f)
+		if (cond && r < 0.0f)
 			r = -r;
-		if (s->pe_cond && r == 0.0f)
+		if (cond && r == 0.0f)
 			r = 0.0f; /* |-0| = +0 */
-		r = r * s->scale + s->bias;
-		if (s->pe_relu && r < 0.0f)
+		r = r * scale + bias;
+		if (relu && r < 0.0f)
 			r = 0.0f;
-		a[i] = r * s->final;
+		out[i] = f2h(r * fin);
+	}
+}
+
+#define PE_TAILS(op, hasb)                                                              \
+	do {                                                                            \
+		if (s->pe_cond && s->pe_relu)                                            \
+			pe_row_k(s, va, vb, out, n, op, hasb, 1, 1);                     \
+		else if (s->pe_cond)                                                     \
+			pe_row_k(s, va, vb, out, n, op, hasb, 1, 0);                     \
+		else if (s->pe_relu)                                                     \
+			pe_row_k(s, va, vb, out, n, op, hasb, 0, 1);                     \
+		else                                                                     \
+			pe_row_k(s, va, vb, out, n, op, hasb, 0, 0);                     \
+	} while (0)
+
+#define PE_OP(op)                                                                       \
+	do {                                                                            \
+		if (vb)                                                                  \
+			PE_TAILS(op, 1);                                                 \
+		else                                                                     \
+			PE_TAILS(op, 0);                                                 \
+	} while (0)
+
+static void pe_row(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
+		   unsigned n)
+{
+	switch (s->pe_op) {
+	case H13_PE_OP_ADD: PE_OP(H13_PE_OP_ADD); break;
+	case H13_PE_OP_MUL: PE_OP(H13_PE_OP_MUL); break;
+	case H13_PE_OP_MAX: PE_OP(H13_PE_OP_MAX); break;
+	case H13_PE_OP_MIN: PE_OP(H13_PE_OP_MIN); break;
+	default: PE_OP(H13_PE_OP_SQ); break;
 	}
 }
 
@@ -350,23 +459,17 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 				}
 				if (s->ne) {
 					for (unsigned i = 0; i < W; i++)
-						v[i] = anem_f2h(h2f_table[v[i]] * s->post);
+						v[i] = f2h(h2f_table[v[i]] * s->post);
 					nonlinear(m, s, v, W, act);
 				}
 				if (s->pe) {
-					const float *b = NULL;
-					for (unsigned i = 0; i < W; i++)
-						m->fa[i] = h2f_table[v[i]];
+					uint16_t *b = NULL;
 					if (s->pe_sec == H13_PE_SECSRC_TILE1) {
-						if ((e = read_row(m, in1, g, c, h, W, m->row[1], v)))
+						b = m->hv2;
+						if ((e = read_row(m, in1, g, c, h, W, m->row[1], b)))
 							return e;
-						for (unsigned i = 0; i < W; i++)
-							m->fb[i] = h2f_table[v[i]];
-						b = m->fb;
 					}
-					planar(s, m->fa, b, W);
-					for (unsigned i = 0; i < W; i++)
-						v[i] = anem_f2h(m->fa[i]);
+					pe_row(s, v, b, v, W);
 				}
 				if (lres) {
 					uint16_t *q = lres->v + (((uint64_t)g * lres->c + c) * lres->h + h) * W;
@@ -395,12 +498,44 @@ static int grow(float **p, size_t *len, uint64_t n)
 }
 
 /*
- * The kernels of every output channel as floats, [G x Cout][Cin][Kh][Kw]. Output channel o
+ * The weights as floats, packed for the convolution's micro-kernel: [G][ceil(Cout / 4)][K][4]
+ * with K = Cin x Kh x Kw in the order ci, ky, kx, so output channel o of group g (o_all = g Cout
+ * + o) holds its K weights at stride 4 from wslot(o_all); the lines past Cout are 0. m->wts_inf
+ * says whether any weight is infinite or NaN.
+ */
+static uint64_t wslot(uint64_t o_all, unsigned cout, uint64_t per)
+{
+	uint64_t g = o_all / cout, o = o_all % cout, nob = ((uint64_t)cout + 3) / 4;
+	return ((g * nob + o / 4) * per) * 4 + o % 4;
+}
+
+static int grow_aligned(float **p, size_t *len, uint64_t n);
+
+static int grow_weights(struct anem *m, uint64_t nout, unsigned cout, uint64_t per)
+{
+	uint64_t G = nout / cout, nob = ((uint64_t)cout + 3) / 4;
+	if (per > UINT64_MAX / 4 / (G * nob))
+		return ENG_E_NOMEM;
+	int e = grow_aligned(&m->wts, &m->wts_len, G * nob * 4 * per);
+	if (e)
+		return e;
+	for (uint64_t g = 0; g < G; g++)
+		for (unsigned o = cout; o < nob * 4; o++) {
+			float *w = m->wts + ((g * nob + o / 4) * per) * 4 + o % 4;
+			for (uint64_t k = 0; k < per; k++)
+				w[4 * k] = 0.0f;
+		}
+	m->wts_inf = 0;
+	return ENG_OK;
+}
+
+/*
+ * The kernels of every output channel as floats (packed, above). Output channel o
  * (counted over all groups) is block o / 16 of coefficient channel o mod 16; a block holds
  * Cin x Kh x Kw elements in KernelFmt, rounded up to 64 bytes (docs/engine-model.md).
  */
 static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
-			unsigned cin, unsigned kh, unsigned kw)
+			unsigned cout, unsigned cin, unsigned kh, unsigned kw)
 {
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN) ||
@@ -410,7 +545,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (!elem)
 		return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
 	uint64_t per = (uint64_t)cin * kh * kw, block = (per * elem + 63u) & ~(uint64_t)63u;
-	int e = grow(&m->wts, &m->wts_len, nout * per);
+	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
 	const struct mrange *ch[H13_COEFF_NCH] = {0};
@@ -423,10 +558,21 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		if (!c || off > c->len || per * elem > c->len - off)
 			return fault(m, "an output channel's kernel is not inside its coefficient channel");
 		const uint8_t *p = c->cpu + off;
-		float *w = m->wts + o * per;
-		for (uint64_t k = 0; k < per; k++)
-			w[k] = kfmt == H13_KERNELFMT_FP16 ? h2f_table[le_rd16(p + 2 * k)]
-			       : kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)p[k] : (float)p[k];
+		float *w = m->wts + wslot(o, cout, per);
+		if (kfmt == H13_KERNELFMT_FP16) {
+			uint16_t inf = 0; /* a weight is infinite or NaN */
+			for (uint64_t k = 0; k < per; k++) {
+				uint16_t h = le_rd16(p + 2 * k);
+				inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
+				w[4 * k] = h2f_table[h];
+			}
+			m->wts_inf |= inf;
+		} else if (kfmt == H13_KERNELFMT_INT8)
+			for (uint64_t k = 0; k < per; k++)
+				w[4 * k] = (float)(int8_t)p[k];
+		else
+			for (uint64_t k = 0; k < per; k++)
+				w[4 * k] = (float)p[k];
 	}
 	return ENG_OK;
 }
@@ -451,7 +597,7 @@ static const struct mrange *find_range(const struct mrange *r, unsigned nr, unsi
  * the firmware folded int8 weights to).
  */
 static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
-			   unsigned cin, unsigned kh, unsigned kw)
+			   unsigned cout, unsigned cin, unsigned kh, unsigned kw)
 {
 	uint32_t kc = REG(H13_NE_KERNELCFG);
 	unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
@@ -468,7 +614,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 		return fault(m, "palettized and sparse weights at once not modelled");
 	if (per > SIZE_MAX / 2 || nout * per > SIZE_MAX / sizeof(float))
 		return ENG_E_NOMEM;
-	int e = grow(&m->wts, &m->wts_len, nout * per);
+	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
 	if (m->kh_len < per) {
@@ -526,13 +672,15 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 				return fault(m, "a kernel larger than an OCG channel");
 			for (uint64_t j = 0; j < per; j++)
 				k[j] = kfmt == H13_KERNELFMT_FP16 ? le_rd16(p + 2 * j)
-				       : anem_f2h(kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)p[j] : (float)p[j]);
+				       : f2h(kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)p[j] : (float)p[j]);
 		}
 		if (ce != CODEC_OK)
 			return fault(m, codec_strerror(ce));
-		float *w = m->wts + o * per;
-		for (uint64_t j = 0; j < per; j++)
-			w[j] = h2f_table[k[j]];
+		float *w = m->wts + wslot(o, cout, per);
+		for (uint64_t j = 0; j < per; j++) {
+			m->wts_inf |= (k[j] & 0x7c00u) == 0x7c00u;
+			w[4 * j] = h2f_table[k[j]];
+		}
 	}
 	return ENG_OK;
 }
@@ -559,14 +707,106 @@ static int load_channel_vectors(struct anem *m, const struct mrange *r, unsigned
 			return fault(m, "a per-channel stream shorter than the TD's output channels");
 		for (uint64_t o = 0; o < nout; o++) {
 			if (wide) {
-				uint32_t b = le_rd32(x->cpu + 4 * o);
-				memcpy(&dst[o], &b, sizeof b);
+				dst[o] = u2f(le_rd32(x->cpu + 4 * o));
 			} else {
 				dst[o] = h2f_table[le_rd16(x->cpu + 2 * o)];
 			}
 		}
 	}
 	return ENG_OK;
+}
+
+/*
+ * The fast convolution: a register-blocked matrix multiply. Per group and output row, the inputs
+ * are laid out as K = Cin x Kh x Kw lines of XB-padded positions ("columns": line (ci, ky, kx)
+ * holds in[ci][y Sy - Py + ky][x Sx - Px + kx] for every x, 0 outside the input), the weights as
+ * 4-channel lines (m->wts: [G x ceil(Cout / 4)][K][4], 0 past Cout), and a micro-kernel keeps a
+ * 4-channel x XB-position block of fp32 accumulators in registers while it runs over k in
+ * order. Each output's sum is therefore the same sequence of additions, in the same order
+ * (ci, ky, kx), as the plain loop below: the extra terms (0 weights past Cout, 0 inputs
+ * outside the input, and the 0 weights the plain loop skips) add a signed zero, which leaves an
+ * fp32 sum unchanged (the sum starts at +0 and never becomes -0), as long as every weight and
+ * every input is finite (0 x inf is NaN); so it is used only then, the plain loop otherwise.
+ * Products of fp16 values are exact in fp32, so a fused multiply-add rounds the same as a
+ * multiply and an add.
+ */
+typedef float v4f __attribute__((vector_size(16)));
+
+#if defined(__aarch64__)
+#define XB 16u /* positions per block: 16 accumulators of 32 vector registers */
+#else
+#define XB 8u  /* SSE's 16 registers: 8 accumulators */
+#endif
+
+static void micro_kernel(const float *restrict w, const float *restrict b, uint64_t K, uint64_t bs,
+			 float *restrict c, uint64_t cs)
+{
+	w = __builtin_assume_aligned(w, 16);
+	b = __builtin_assume_aligned(b, 16);
+	c = __builtin_assume_aligned(c, 16);
+	v4f a00 = {0}, a01 = {0}, a10 = {0}, a11 = {0}, a20 = {0}, a21 = {0}, a30 = {0}, a31 = {0};
+#if XB == 16
+	v4f a02 = {0}, a03 = {0}, a12 = {0}, a13 = {0}, a22 = {0}, a23 = {0}, a32 = {0}, a33 = {0};
+#endif
+	for (uint64_t k = 0; k < K; k++, w += 4, b += bs) {
+		v4f wv = *(const v4f *)w;
+		v4f b0 = *(const v4f *)b, b1 = *(const v4f *)(b + 4);
+		a00 += wv[0] * b0;
+		a01 += wv[0] * b1;
+		a10 += wv[1] * b0;
+		a11 += wv[1] * b1;
+		a20 += wv[2] * b0;
+		a21 += wv[2] * b1;
+		a30 += wv[3] * b0;
+		a31 += wv[3] * b1;
+#if XB == 16
+		v4f b2 = *(const v4f *)(b + 8), b3 = *(const v4f *)(b + 12);
+		a02 += wv[0] * b2;
+		a03 += wv[0] * b3;
+		a12 += wv[1] * b2;
+		a13 += wv[1] * b3;
+		a22 += wv[2] * b2;
+		a23 += wv[2] * b3;
+		a32 += wv[3] * b2;
+		a33 += wv[3] * b3;
+#endif
+	}
+	v4f *c0 = (v4f *)c, *c1 = (v4f *)(c + cs), *c2 = (v4f *)(c + 2 * cs), *c3 = (v4f *)(c + 3 * cs);
+	c0[0] = a00; c0[1] = a01; c1[0] = a10; c1[1] = a11;
+	c2[0] = a20; c2[1] = a21; c3[0] = a30; c3[1] = a31;
+#if XB == 16
+	c0[2] = a02; c0[3] = a03; c1[2] = a12; c1[3] = a13;
+	c2[2] = a22; c2[3] = a23; c3[2] = a32; c3[3] = a33;
+#endif
+}
+
+static int aligned16(const void *p)
+{
+	return ((uintptr_t)p & 15u) == 0;
+}
+
+/* grow() for the fast path's buffers: 16-byte aligned, the contents not kept. */
+static int grow_aligned(float **p, size_t *len, uint64_t n)
+{
+	n = (n + 3) & ~(uint64_t)3; /* whole 16-byte lines */
+	if (n > SIZE_MAX / sizeof(float))
+		return ENG_E_NOMEM;
+	if (*len >= n)
+		return ENG_OK;
+	free(*p);
+	*p = NULL;
+	*len = 0;
+	void *q = memalign(16, (size_t)n * sizeof(float));
+	if (!q)
+		return ENG_E_NOMEM;
+	*p = q;
+	*len = (size_t)n;
+	return ENG_OK;
+}
+
+static int finite_h(uint16_t h)
+{
+	return (h & 0x7c00u) != 0x7c00u;
 }
 
 /* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
@@ -591,76 +831,131 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		return fault(m, "a second PE source after a convolution not modelled");
 	/* a kernel-unit program (its streams name the unit): the kernel is the TD's OCG */
 	int ku = m->ku_ok;
-	int e = ku ? load_kernels_ku(m, r, nr, (uint64_t)G * cout, cin, kh, kw)
-		   : load_kernels(m, r, nr, (uint64_t)G * cout, cin, kh, kw);
+	int e = ku ? load_kernels_ku(m, r, nr, (uint64_t)G * cout, cout, cin, kh, kw)
+		   : load_kernels(m, r, nr, (uint64_t)G * cout, cout, cin, kh, kw);
 	if (!e && ku)
 		e = load_channel_vectors(m, r, nr, (uint64_t)G * cout);
-	if (e || (e = grow(&m->acc, &m->acc_len, (uint64_t)cout * W)))
+	/* accumulators: Cout rounded up to 4 lines of W rounded up to XB (the fast path's blocks) */
+	uint64_t as = ((uint64_t)W + XB - 1) / XB * XB, nob = ((uint64_t)cout + 3) / 4;
+	if (e || (e = grow_aligned(&m->acc, &m->acc_len, nob * 4 * as)))
 		return e;
 	uint64_t per = (uint64_t)cin * kh * kw;
+	unsigned ihh = lsrc ? lsrc->h : in->h;
+	/* the fast path: every weight finite, memory for the columns, aligned buffers */
+	int fast = aligned16(m->acc) && per <= UINT64_MAX / as && !grow_aligned(&m->cols, &m->cols_len, per * as) &&
+		   aligned16(m->cols) && aligned16(m->wts) && !m->wts_inf;
 	for (unsigned g = 0; g < G; g++)
 		for (unsigned y = 0; y < out->h; y++) {
-			memset(m->acc, 0, (size_t)cout * W * sizeof(float));
-			for (unsigned ci = 0; ci < cin; ci++)
-				for (unsigned ky = 0; ky < kh; ky++) {
-					int64_t iy = (int64_t)y * sy - py + ky;
-					unsigned ihh = lsrc ? lsrc->h : in->h;
-					if (iy < 0 || iy >= (int64_t)ihh)
-						continue;
-					uint16_t *v = m->hv;
-					if (lsrc) {
-						const uint16_t *q = l2_row(lsrc, g, ci, (unsigned)iy);
-						for (unsigned i = 0; i < Win; i++)
-							v[i] = q ? q[i] : 0;
-					} else if ((e = read_row(m, in, g, ci, (unsigned)iy, Win, m->row[0], v))) {
-						return e;
-					}
-					for (unsigned i = 0; i < Win; i++)
-						m->fb[i] = h2f_table[v[i]];
-					for (unsigned kx = 0; kx < kw; kx++) {
-						/* columns x whose input column x Sx - Px + kx is inside */
-						unsigned x0 = 0, x1 = W;
-						while (x0 < W && (int64_t)x0 * sx + kx < (int64_t)px)
-							x0++;
-						while (x1 > x0 && (int64_t)(x1 - 1) * sx + kx - px >= (int64_t)Win)
-							x1--;
-						const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
-						for (unsigned o = 0; o < cout; o++) {
-							float wv = m->wts[((uint64_t)g * cout + o) * per +
-									  ((uint64_t)ci * kh + ky) * kw + kx];
-							float *a = m->acc + (uint64_t)o * W;
-							if (wv == 0.0f)
-								continue;
-							if (sx == 1)
+			int done = 0;
+			if (fast) {
+				/* the columns, and whether every input is finite */
+				int fin = 1;
+				for (unsigned ci = 0; ci < cin; ci++)
+					for (unsigned ky = 0; ky < kh; ky++) {
+						int64_t iy = (int64_t)y * sy - py + ky;
+						float *line = m->cols + (((uint64_t)ci * kh + ky) * kw) * as;
+						if (iy < 0 || iy >= (int64_t)ihh) {
+							memset(line, 0, (size_t)(kw * as) * sizeof *line);
+							continue;
+						}
+						uint16_t *v = m->hv;
+						if (lsrc) {
+							const uint16_t *q = l2_row(lsrc, g, ci, (unsigned)iy);
+							for (unsigned i = 0; i < Win; i++)
+								v[i] = q ? q[i] : 0;
+						} else if ((e = read_row(m, in, g, ci, (unsigned)iy, Win, m->row[0], v))) {
+							return e;
+						}
+						for (unsigned i = 0; i < Win; i++) {
+							fin &= finite_h(v[i]);
+							m->fb[i] = h2f_table[v[i]];
+						}
+						for (unsigned kx = 0; kx < kw; kx++, line += as) {
+							/* positions x whose input column x Sx - Px + kx is inside */
+							unsigned x0 = 0, x1 = W;
+							while (x0 < W && (int64_t)x0 * sx + kx < (int64_t)px)
+								x0++;
+							while (x1 > x0 && (int64_t)(x1 - 1) * sx + kx - px >= (int64_t)Win)
+								x1--;
+							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
+							for (unsigned x = 0; x < x0; x++)
+								line[x] = 0.0f;
+							if (sx == 1) /* a loop: the target's memcpy goes byte by byte */
 								for (unsigned x = x0; x < x1; x++)
-									a[x] += wv * src[x - x0];
+									line[x] = src[x - x0];
 							else
 								for (unsigned x = x0; x < x1; x++)
-									a[x] += wv * src[(x - x0) * sx];
+									line[x] = src[(x - x0) * sx];
+							for (uint64_t x = x1; x < as; x++)
+								line[x] = 0.0f;
 						}
 					}
+				if (fin) {
+					const float *wp = m->wts + (uint64_t)g * nob * per * 4;
+					for (uint64_t ob = 0; ob < nob; ob++)
+						for (uint64_t x = 0; x < as; x += XB)
+							micro_kernel(wp + ob * per * 4, m->cols + x, per, as,
+								     m->acc + ob * 4 * as + x, as);
+					done = 1;
 				}
+			}
+			if (!done) {
+				memset(m->acc, 0, (size_t)(cout * as) * sizeof(float));
+				for (unsigned ci = 0; ci < cin; ci++)
+					for (unsigned ky = 0; ky < kh; ky++) {
+						int64_t iy = (int64_t)y * sy - py + ky;
+						if (iy < 0 || iy >= (int64_t)ihh)
+							continue;
+						uint16_t *v = m->hv;
+						if (lsrc) {
+							const uint16_t *q = l2_row(lsrc, g, ci, (unsigned)iy);
+							for (unsigned i = 0; i < Win; i++)
+								v[i] = q ? q[i] : 0;
+						} else if ((e = read_row(m, in, g, ci, (unsigned)iy, Win, m->row[0], v))) {
+							return e;
+						}
+						for (unsigned i = 0; i < Win; i++)
+							m->fb[i] = h2f_table[v[i]];
+						for (unsigned kx = 0; kx < kw; kx++) {
+							/* columns x whose input column x Sx - Px + kx is inside */
+							unsigned x0 = 0, x1 = W;
+							while (x0 < W && (int64_t)x0 * sx + kx < (int64_t)px)
+								x0++;
+							while (x1 > x0 && (int64_t)(x1 - 1) * sx + kx - px >= (int64_t)Win)
+								x1--;
+							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
+							for (unsigned o = 0; o < cout; o++) {
+								float wv = m->wts[wslot((uint64_t)g * cout + o, cout, per) +
+										  4 * (((uint64_t)ci * kh + ky) * kw + kx)];
+								float *a = m->acc + (uint64_t)o * as;
+								if (wv == 0.0f)
+									continue;
+								if (sx == 1)
+									for (unsigned x = x0; x < x1; x++)
+										a[x] += wv * src[x - x0];
+								else
+									for (unsigned x = x0; x < x1; x++)
+										a[x] += wv * src[(x - x0) * sx];
+							}
+						}
+					}
+			}
 			for (unsigned o = 0; o < cout; o++) {
 				uint16_t *v = m->hv;
-				const float *a = m->acc + (uint64_t)o * W;
+				const float *a = m->acc + (uint64_t)o * as;
 				if (ku) {
 					/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
 					uint64_t go = (uint64_t)g * cout + o, nall = (uint64_t)G * cout;
 					float ps = m->chv[go], b = m->chv[nall + go];
 					for (unsigned x = 0; x < W; x++)
-						v[x] = anem_f2h((a[x] * ps + b) * s->post);
+						v[x] = f2h((a[x] * ps + b) * s->post);
 				} else {
 					for (unsigned x = 0; x < W; x++)
-						v[x] = anem_f2h(a[x] * s->post);
+						v[x] = f2h(a[x] * s->post);
 				}
 				nonlinear(m, s, v, W, act);
-				if (s->pe) {
-					for (unsigned x = 0; x < W; x++)
-						m->fa[x] = h2f_table[v[x]];
-					planar(s, m->fa, NULL, W);
-					for (unsigned x = 0; x < W; x++)
-						v[x] = anem_f2h(m->fa[x]);
-				}
+				if (s->pe)
+					pe_row(s, v, NULL, v, W);
 				if (lres)
 					memcpy(lres->v + (((uint64_t)g * lres->c + o) * lres->h + y) * W, v,
 					       W * sizeof *v);
@@ -674,6 +969,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
 {
 	h2f_init();
+	fcvt_check();
 	m->why = NULL;
 	struct tile in0, in1, out;
 	const struct mrange *rs0 = NULL, *rs1 = NULL, *rd = NULL;

@@ -28,8 +28,13 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 /* Frees the L2-resident tensors (engine reset). */
 void anem_l2_clear(struct anem *m);
 
-/* fp16 <-> fp32 as the model's ports convert (round to nearest even; NaN -> 0x7e00). */
+/* fp16 <-> fp32 as the model's ports convert (round to nearest even; NaN -> 0x7e00).
+ * anem_f2h is the datapath's conversion (the processor's FCVT on aarch64), anem_f2h_soft the
+ * portable integer one; they agree on every float (tests/unit/test_model_f2h.c). */
 float anem_h2f(uint16_t h);
 uint16_t anem_f2h(float f);
+uint16_t anem_f2h_soft(float f);
+/* 1 when anem_f2h is the processor's conversion (aarch64 with an IEEE FPCR), else 0. */
+int anem_f2h_is_fcvt(void);
 
 #endif

@@ -121,7 +121,7 @@ struct anem {
 	/* the datapath (compute.c): row buffers for the tile DMA, the rows in flight, L2 tensors */
 	uint8_t row[3][2 * ANEM_ROW_MAX];
 	float fa[ANEM_ROW_MAX], fb[ANEM_ROW_MAX];
-	uint16_t hv[ANEM_ROW_MAX];
+	uint16_t hv[ANEM_ROW_MAX], hv2[ANEM_ROW_MAX]; /* fp16 rows: the first and second source */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
 	const char *why;      /* what the datapath refused, with ENG_E_FAULT */
 	float *acc;           /* convolution accumulators (Cout x Wout) and weights */
@@ -132,12 +132,16 @@ struct anem {
 	size_t chv_len;
 	uint16_t *kh;         /* one output channel's decoded kernel (fp16) */
 	size_t kh_len;
+	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
+	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
+	size_t cols_len;
 	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */
 	int ku_ok;
 	struct ku_unit ku;
 };
 
 extern const struct eng_ops anem_ops;
+extern const struct eng_batch anem_batch; /* its batch register operations (struct eng.batch) */
 
 int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_base,
 	      uint64_t mem_size, struct dma_dev *dma);

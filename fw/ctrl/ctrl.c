@@ -204,14 +204,35 @@ static void image_set(struct image *im, uint32_t addr, uint32_t value)
 	}
 }
 
-/* TD i's writes, as they stand in TD memory (re-based), on top of the earlier TDs' state. */
-static void image_apply_td(struct image *im, unsigned i, const uint8_t *tdm)
+/* TD i's writes, as they stand in TD memory (re-based), on top of the earlier TDs' state; with a
+ * plan, each recorded in its write list as it goes into the image. */
+static void image_apply_td(struct image *im, unsigned i, const uint8_t *tdm, struct ctrl_plan *pl)
 {
 	struct ldr_write_iter it;
 	struct ldr_write w;
+	uint32_t seen[RM_MAX_SLOTS / 32] = {0}; /* register slots this TD wrote */
+	if (pl) {
+		pl->td[i].wl_first = pl->nwl;
+		pl->td[i].wl_n = 0;
+		pl->td[i].wl_unique = 1;
+	}
 	ldr_writes_begin(im->p, i, &it);
-	while (ldr_writes_next(&it, &w))
-		image_set(im, w.addr, le_rd32(tdm + w.area_off));
+	while (ldr_writes_next(&it, &w)) {
+		uint32_t v = le_rd32(tdm + w.area_off);
+		image_set(im, w.addr, v);
+		if (!pl)
+			continue;
+		if (w.loc.slot >= RM_MAX_SLOTS || (seen[w.loc.slot / 32] >> (w.loc.slot % 32) & 1u))
+			pl->td[i].wl_unique = 0;
+		else
+			seen[w.loc.slot / 32] |= 1u << (w.loc.slot % 32);
+		if (pl->nwl < CTRL_MAX_WRITES) {
+			pl->wl[pl->nwl++] = (struct ctrl_reg){w.addr, v};
+			pl->td[i].wl_n++;
+		} else {
+			pl->wl_ok = 0;
+		}
+	}
 }
 
 /* ---- folding: weights the chip does not stream, decoded to dense fp16 ---- */
@@ -749,6 +770,7 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 	pl->fold_out = sc->fold_out;
 	pl->fold_dev = sc->fold_dev;
 	struct image im = {.p = p};
+	pl->wl_ok = 1;
 	const unsigned streams = 1u << TD_R_STREAM;
 	for (unsigned i = 0; i < p->ntds; i++) {
 		pl->st.td = (int)i;
@@ -757,7 +779,7 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 			e = rebase_coeffs(pl, i, sc->td_mem);
 		if (e)
 			return e;
-		image_apply_td(&im, i, sc->td_mem);
+		image_apply_td(&im, i, sc->td_mem, pl);
 		/* every range but the streams (which no other range depends on), then, with a kernel
 		 * unit, the streams the firmware programs from the unit patched for those tiles */
 		for (unsigned s = 0; s < CTRL_NSTREAMS; s++)
@@ -823,7 +845,7 @@ static int each_range(const struct ldr_program *p, tile_fn fn, void *ctx, struct
 		unsigned nr = 0;
 		int bk = -1, bc = -1;
 		st->td = (int)i;
-		image_apply_td(&im, i, p->buf + p->td_area_off);
+		image_apply_td(&im, i, p->buf + p->td_area_off, NULL);
 		td_hdr_decode(p->tds[i].hdr, &h);
 		const struct td_regs regs = {image_get, &im};
 		enum td_err te = td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, &bk, &bc);

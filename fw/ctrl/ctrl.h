@@ -29,6 +29,7 @@
 #define CTRL_MAX_PATCHES (2u * H13_COEFF_NCH + 1u) /* bases re-based or folded, sizes folded, KernelCfg */
 #define CTRL_NSTREAMS H13_KSTREAM_N
 #define CTRL_NSTREAM_REGS (3 * CTRL_NSTREAMS)
+#define CTRL_MAX_WRITES 4096u /* register writes a plan records (all TDs) */
 
 enum ctrl_err {
 	CTRL_OK = 0,
@@ -95,6 +96,8 @@ struct ctrl_reg {
 };
 
 struct ctrl_td_plan {
+	uint32_t wl_first, wl_n; /* the TD's register writes: wl[wl_first ..] of the plan */
+	uint8_t wl_unique;       /* 1: no register is written twice in the TD's list */
 	unsigned nranges;
 	struct ctrl_range r[CTRL_MAX_RANGES];
 	unsigned npatch;
@@ -158,6 +161,13 @@ struct ctrl_plan {
 	uint16_t fold_live;          /* bit c: channel c's base, as the engine holds it, is folded */
 	unsigned nfolds;             /* the sources folded so far (a source is folded once) */
 	struct ctrl_fold folds[CTRL_MAX_FOLDS];
+	/* Every TD's register writes in stream order, (address, value) as they stand in the TD memory
+	 * the plan re-based and checked: recorded while the checked image is built from them, so the
+	 * engine driver programs exactly what the policy saw. wl_ok is 0 when a program has more
+	 * than CTRL_MAX_WRITES writes (the driver then walks the TD memory). */
+	int wl_ok;
+	uint32_t nwl;
+	struct ctrl_reg wl[CTRL_MAX_WRITES];
 	struct ctrl_status st;
 };
 

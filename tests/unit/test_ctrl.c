@@ -244,6 +244,89 @@ TEST(ctrl, synthetic_submits_and_moves)
 	CHECK_EQ(model.bytes_moved, (uint64_t)(3 * 64 + 2 * 256));
 }
 
+/* Entries of the plan's write list that differ from TD i's register stream as it stands in the
+ * plan's TD memory (address or value), plus any difference in count. */
+static unsigned list_mismatches(const struct ctrl_plan *pl, unsigned i)
+{
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	unsigned bad = 0, k = 0;
+	ldr_writes_begin(pl->p, i, &it);
+	for (; ldr_writes_next(&it, &w); k++) {
+		if (k >= pl->td[i].wl_n) {
+			bad++;
+			continue;
+		}
+		const struct ctrl_reg *r = &pl->wl[pl->td[i].wl_first + k];
+		bad += r->addr != w.addr || r->value != le_rd32(pl->td_mem + w.area_off);
+	}
+	return bad + (k != pl->td[i].wl_n);
+}
+
+/* Runs the plan again on the model, per register (batch NULL) or in batches. */
+static int rerun(const struct eng_batch *batch)
+{
+	memset(window, 0, sizeof window);
+	anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, hal_board_dma());
+	struct eng eng = {.ops = &anem_ops, .dev = &model, .batch = batch, .gen = lp.gen};
+	anem_begin(&model);
+	int r = eng_run(&eng, &plan, 1, 0);
+	anem_end(&model);
+	return r;
+}
+
+/* The plan records each TD's register writes as the checked image is built from them; the driver
+ * programs that list, so a word changed in TD memory after the plan is not what reaches the
+ * engine ("program what you checked"), on the per-register path and in batches. */
+TEST(ctrl, write_list_is_the_checked_image)
+{
+	struct synth s;
+	struct subq_grant g[4];
+	unsigned n;
+	int intact, ran;
+	synth_default(&s);
+	size_t len = synth_build(&s);
+	default_grants(g, &n);
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran);
+	CHECK(plan.wl_ok);
+	CHECK(plan.td[0].wl_n > 0);
+	CHECK(plan.td[0].wl_unique);
+	CHECK_EQ(list_mismatches(&plan, 0), 0u);
+	/* the checker fails on a wrong list */
+	plan.wl[plan.td[0].wl_first + 1].value ^= 4u;
+	CHECK(list_mismatches(&plan, 0) > 0);
+	plan.wl[plan.td[0].wl_first + 1].value ^= 4u;
+	/* change the TD memory word of the write to 0x13800 after the plan */
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	int64_t off = -1;
+	ldr_writes_begin(&lp, 0, &it);
+	while (ldr_writes_next(&it, &w))
+		if (w.addr == 0x13800u)
+			off = w.area_off;
+	REQUIRE(off >= 0);
+	uint8_t *word = arena + TDMEM + off;
+	le_wr32(word, le_rd32(word) ^ 0x10u);
+	CHECK(list_mismatches(&plan, 0) > 0);
+	for (unsigned b = 0; b < 2; b++) {
+		CHECK_EQ(rerun(b ? &anem_batch : NULL), ENG_OK);
+		CHECK_EQ(window[0x13800 / 4], 1u);
+		CHECK_EQ(window[H13_COEFF_BASEADDR(1) / 4], g[2].mapped + 64u);
+		CHECK_EQ(model.nmoves, 5u);
+	}
+	le_wr32(word, le_rd32(word) ^ 0x10u);
+	/* a register the engine does not hold as written is refused in batches too */
+	struct anem_faults f = {ANEM_FAULT_READBACK, 3, 0, 0};
+	anem_set_faults(&model, &f);
+	memset(window, 0, sizeof window);
+	struct eng eng = {.ops = &anem_ops, .dev = &model, .batch = &anem_batch, .gen = lp.gen};
+	anem_begin(&model);
+	CHECK_EQ(eng_run(&eng, &plan, 1, 0), ENG_E_READBACK);
+	anem_end(&model);
+	anem_set_faults(&model, NULL);
+}
+
 TEST(ctrl, extent_uses_every_stride_and_dimension)
 {
 	struct synth s;

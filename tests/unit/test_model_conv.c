@@ -1,0 +1,214 @@
+/*
+ * The engine model's convolution (engine/model/compute.c) against a plain reference: random
+ * shapes (kernels 1..5 wide and high, strides 1..3, padding 0..2, 1..2 groups, output channels
+ * not a multiple of 4, widths not a multiple of the micro-kernel's block), fp16 inputs and
+ * weights (some weights 0), registers written as a TD would, run through anem_compute. The
+ * reference sums each output in fp32 in the documented order (ci, ky, kx; terms outside the
+ * input and 0 weights skipped) and rounds once: the model must give the same fp16 bits, on the
+ * fast path (the register-blocked one) and on the plain one it falls back to when an input or a
+ * weight is infinite. The checker's own test: a corrupted output fails it.
+ */
+#include "engine/model/compute.h"
+#include "fw/common/le.h"
+#include "fw/td/td.h"
+#include "hal/hal.h"
+#include "tests/harness/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t rng = 0x12345678u;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng % n;
+}
+
+/* A random fp16 in about [-4, 4] (both signs, some subnormal-free small values). */
+static uint16_t rnd_h(void)
+{
+	return (uint16_t)((rnd(2) << 15) | ((12u + rnd(5)) << 10) | rnd(1024));
+}
+
+struct cv {
+	unsigned kw, kh, sx, sy, px, py, G, cin, cout, win, hin, w, h;
+};
+
+#define SET(a, v) (regs[(a) / 4] = (v))
+
+static uint64_t line64(uint64_t n)
+{
+	return (n + 63u) & ~(uint64_t)63u;
+}
+
+/* Runs c with inputs in and weights wt (G Cout x Cin x Kh x Kw fp16); out gets the model's
+ * fp16 outputs [G][Cout][H][W]. Returns the engine's result. */
+static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt, uint16_t *out)
+{
+	static uint32_t *regs;
+	static struct anem *m;
+	if (!regs)
+		regs = calloc(ANEM_WINDOW_BYTES / 4, sizeof *regs);
+	if (!m)
+		m = calloc(1, sizeof *m);
+	if (!regs || !m || anem_init(m, (uintptr_t)regs, NULL, 0, 0, hal_board_dma()) != ENG_OK)
+		return -1;
+	m->wd_budget = UINT64_MAX;
+	uint64_t srow = line64(2ull * c->win), splane = srow * c->hin, sgroup = splane * c->cin;
+	uint64_t drow = line64(2ull * c->w), dplane = drow * c->h, dgroup = dplane * c->cout;
+	uint64_t per = (uint64_t)c->cin * c->kh * c->kw, block = line64(per * 2);
+	uint64_t nout = (uint64_t)c->G * c->cout, nblk = (nout + H13_COEFF_NCH - 1) / H13_COEFF_NCH;
+	uint8_t *src = calloc(1, sgroup * c->G), *dst = calloc(1, dgroup * c->G);
+	uint8_t *coef = calloc(H13_COEFF_NCH, nblk * block);
+	if (!src || !dst || !coef)
+		return -1;
+	for (unsigned g = 0; g < c->G; g++)
+		for (unsigned ci = 0; ci < c->cin; ci++)
+			for (unsigned y = 0; y < c->hin; y++)
+				for (unsigned x = 0; x < c->win; x++)
+					le_wr16(src + g * sgroup + ci * splane + y * srow + 2 * x,
+						in[((g * c->cin + ci) * c->hin + y) * c->win + x]);
+	for (uint64_t o = 0; o < nout; o++)
+		for (uint64_t k = 0; k < per; k++)
+			le_wr16(coef + (o % H13_COEFF_NCH) * nblk * block + (o / H13_COEFF_NCH) * block + 2 * k,
+				wt[o * per + k]);
+	struct mrange r[2 + H13_COEFF_NCH];
+	memset(r, 0, sizeof r);
+	r[0] = (struct mrange){TD_R_SRC0, 0, 0, 0x1000, sgroup * c->G, src};
+	r[1] = (struct mrange){TD_R_DST, 0, 1, 0x2000, dgroup * c->G, dst};
+	for (unsigned ch = 0; ch < H13_COEFF_NCH; ch++)
+		r[2 + ch] = (struct mrange){TD_R_COEFF, (uint8_t)ch, 0, 0x10000 + ch * nblk * block,
+					    nblk * block, coef + ch * nblk * block};
+	SET(H13_COMMON_CHCFG, H13_FMT_FP16 << H13_CHCFG_INFMT_LSB | H13_FMT_FP16 << H13_CHCFG_OUTFMT_LSB);
+	SET(H13_COMMON_INDIM, c->win << H13_INDIM_WIN_LSB | c->hin << H13_INDIM_HIN_LSB);
+	SET(H13_COMMON_OUTDIM, c->w << H13_OUTDIM_WOUT_LSB | c->h << H13_OUTDIM_HOUT_LSB);
+	SET(H13_COMMON_CIN, c->cin << H13_CIN_LSB);
+	SET(H13_COMMON_COUT, c->cout << H13_COUT_LSB);
+	SET(H13_COMMON_GROUPCONVCFG, c->G << H13_GROUPCONV_NUMGROUPS_LSB);
+	SET(H13_COMMON_CONVCFG, c->kw << H13_CONVCFG_KW_LSB | c->kh << H13_CONVCFG_KH_LSB |
+					c->sx << H13_CONVCFG_SX_LSB | c->sy << H13_CONVCFG_SY_LSB |
+					c->px << H13_CONVCFG_PX_LSB | c->py << H13_CONVCFG_PY_LSB);
+	SET(H13_SRC_ROWSTRIDE, (uint32_t)srow);
+	SET(H13_SRC_PLANESTRIDE, (uint32_t)splane);
+	SET(H13_SRC_GROUPSTRIDE, (uint32_t)sgroup);
+	SET(H13_DST_ROWSTRIDE, (uint32_t)drow);
+	SET(H13_DST_PLANESTRIDE, (uint32_t)dplane);
+	SET(H13_DST_GROUPSTRIDE, (uint32_t)dgroup);
+	/* OpMode convolution (0) with KernelMode set, so the NE is configured */
+	SET(H13_NE_MACCFG, H13_MAC_OP_CONV << H13_MACCFG_OPMODE_LSB | 1u << H13_MACCFG_KERNELMODE_LSB);
+	SET(H13_NE_POSTSCALE, 0x3c00u << H13_POSTSCALE_LSB);
+	SET(H13_NE_KERNELCFG, H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB);
+	struct anem_act act;
+	memset(&act, 0, sizeof act);
+	int e = anem_compute(m, r, 2 + H13_COEFF_NCH, &act);
+	for (unsigned g = 0; g < c->G; g++)
+		for (unsigned o = 0; o < c->cout; o++)
+			for (unsigned y = 0; y < c->h; y++)
+				for (unsigned x = 0; x < c->w; x++)
+					out[((g * c->cout + o) * c->h + y) * c->w + x] =
+						le_rd16(dst + g * dgroup + o * dplane + y * drow + 2 * x);
+	free(src);
+	free(dst);
+	free(coef);
+	anem_l2_clear(m);
+	return e;
+}
+
+/* The reference; returns the number of outputs of got that differ from it. */
+static unsigned check(const struct cv *c, const uint16_t *in, const uint16_t *wt, const uint16_t *got)
+{
+	unsigned bad = 0, per = c->cin * c->kh * c->kw;
+	for (unsigned g = 0; g < c->G; g++)
+		for (unsigned o = 0; o < c->cout; o++)
+			for (unsigned y = 0; y < c->h; y++)
+				for (unsigned x = 0; x < c->w; x++) {
+					float acc = 0.0f;
+					for (unsigned ci = 0; ci < c->cin; ci++)
+						for (unsigned ky = 0; ky < c->kh; ky++)
+							for (unsigned kx = 0; kx < c->kw; kx++) {
+								long iy = (long)y * c->sy - (long)c->py + ky;
+								long ix = (long)x * c->sx - (long)c->px + kx;
+								float w = anem_h2f(wt[(g * c->cout + o) * per +
+										      (ci * c->kh + ky) * c->kw + kx]);
+								if (iy < 0 || iy >= (long)c->hin || ix < 0 ||
+								    ix >= (long)c->win || w == 0.0f)
+									continue;
+								float p = w * anem_h2f(in[((g * c->cin + ci) * c->hin +
+											  (unsigned)iy) * c->win + (unsigned)ix]);
+								acc = acc + p; /* p is exact: fp16 x fp16 */
+							}
+					bad += anem_f2h_soft(acc) != got[((g * c->cout + o) * c->h + y) * c->w + x];
+				}
+	return bad;
+}
+
+static void rnd_case(struct cv *c)
+{
+	c->kw = 1 + rnd(5);
+	c->kh = 1 + rnd(3);
+	c->sx = 1 + rnd(3);
+	c->sy = 1 + rnd(2);
+	c->px = rnd(3);
+	c->py = rnd(2);
+	c->G = 1 + rnd(2);
+	c->cin = 1 + rnd(7);
+	c->cout = 1 + rnd(9);
+	c->win = 1 + rnd(40);
+	c->hin = 1 + rnd(5);
+	c->w = 1 + rnd(37);
+	c->h = 1 + rnd(4);
+}
+
+/* mode 0: finite; 1: one input infinite; 2: one weight infinite */
+static unsigned one_case(unsigned mode, int corrupt, unsigned *outputs)
+{
+	struct cv c;
+	rnd_case(&c);
+	size_t nin = (size_t)c.G * c.cin * c.hin * c.win, per = (size_t)c.cin * c.kh * c.kw;
+	size_t nw = (size_t)c.G * c.cout * per, nout = (size_t)c.G * c.cout * c.h * c.w;
+	uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *out = malloc(nout * 2);
+	if (!in || !wt || !out)
+		return 1;
+	for (size_t i = 0; i < nin; i++)
+		in[i] = rnd_h();
+	for (size_t i = 0; i < nw; i++)
+		wt[i] = rnd(6) ? rnd_h() : (uint16_t)(rnd(2) << 15); /* some +-0 weights */
+	if (mode == 1)
+		in[rnd((uint32_t)nin)] = rnd(2) ? 0x7c00u : 0xfc00u;
+	if (mode == 2)
+		wt[rnd((uint32_t)nw)] = 0x7c00u;
+	unsigned bad = run_model(&c, in, wt, out) != ENG_OK;
+	if (corrupt)
+		out[rnd((uint32_t)nout)] ^= 1u;
+	bad += check(&c, in, wt, out);
+	*outputs += (unsigned)nout;
+	free(in);
+	free(wt);
+	free(out);
+	return bad;
+}
+
+TEST(model, conv_matches_reference)
+{
+	unsigned bad[3] = {0}, outputs = 0;
+	for (unsigned mode = 0; mode < 3; mode++)
+		for (unsigned i = 0; i < 60; i++)
+			bad[mode] += one_case(mode, 0, &outputs);
+	printf("model conv: %u outputs; mismatches finite %u, infinite input %u, infinite weight %u\n",
+	       outputs, bad[0], bad[1], bad[2]);
+	CHECK_EQ(bad[0], 0u);
+	CHECK_EQ(bad[1], 0u);
+	CHECK_EQ(bad[2], 0u);
+}
+
+TEST(model, conv_checker_fails_on_a_wrong_output)
+{
+	unsigned outputs = 0, bad = 0;
+	for (unsigned i = 0; i < 10; i++)
+		bad += one_case(0, 1, &outputs) != 0;
+	CHECK_EQ(bad, 10u);
+}
