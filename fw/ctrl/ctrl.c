@@ -184,18 +184,9 @@ static enum ctrl_err rebase_coeffs(struct ctrl_plan *pl, unsigned i, uint8_t *td
 
 /* ---- the register image the engine runs a TD with ---- */
 
-struct image {
-	const struct ldr_program *p;
-	struct ldr_regimage img;
-};
+/* The image is the loader's struct ldr_image, read with its td_regs getter ldr_image_reg. */
 
-static uint32_t image_get(const void *ctx, uint32_t addr)
-{
-	const struct image *im = ctx;
-	return ldr_image_get(im->p, &im->img, addr);
-}
-
-static void image_set(struct image *im, uint32_t addr, uint32_t value)
+static void image_set(struct ldr_image *im, uint32_t addr, uint32_t value)
 {
 	struct rm_loc l;
 	if (rm_lookup(im->p->gen, addr, &l) == 0 && l.slot < RM_MAX_SLOTS) {
@@ -206,7 +197,7 @@ static void image_set(struct image *im, uint32_t addr, uint32_t value)
 
 /* TD i's writes, as they stand in TD memory (re-based), on top of the earlier TDs' state; with a
  * plan, each recorded in its write list as it goes into the image. */
-static void image_apply_td(struct image *im, unsigned i, const uint8_t *tdm, struct ctrl_plan *pl)
+static void image_apply_td(struct ldr_image *im, unsigned i, const uint8_t *tdm, struct ctrl_plan *pl)
 {
 	struct ldr_write_iter it;
 	struct ldr_write w;
@@ -245,13 +236,13 @@ struct fold_words {
 	uint32_t kcfg_value;
 };
 
-static void fold_find_words(const struct ldr_program *p, unsigned i, const struct image *before,
+static void fold_find_words(const struct ldr_program *p, unsigned i, const struct ldr_image *before,
 			    struct fold_words *fw)
 {
 	struct ldr_write_iter it;
 	struct ldr_write w;
 	fw->kcfg = -1;
-	fw->kcfg_value = image_get(before, H13_NE_KERNELCFG);
+	fw->kcfg_value = ldr_image_reg(before, H13_NE_KERNELCFG);
 	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
 		fw->base[c] = fw->size[c] = -1;
 	ldr_writes_begin(p, i, &it);
@@ -378,19 +369,19 @@ static enum ctrl_err fold_palette_decode(const struct fold_palette *fp, const ui
 /* The shape of TD i's palette fold from its own registers over the state before it: N = G x
  * Cout output channels of Cin x Kh x Kw indices, the kernel unit's one codebook. */
 static enum ctrl_err palette_shape(const struct ctrl_plan *pl, unsigned i,
-				   const struct image *before, unsigned bits, struct fold_palette *fp)
+				   const struct ldr_image *before, unsigned bits, struct fold_palette *fp)
 {
-	struct image after_img = *before; /* about 1.3 KiB */
-	struct image *after = &after_img;
+	struct ldr_image after_img = *before; /* about 1.3 KiB */
+	struct ldr_image *after = &after_img;
 	struct ldr_write_iter it;
 	struct ldr_write w;
 	ldr_writes_begin(pl->p, i, &it);
 	while (ldr_writes_next(&it, &w))
 		image_set(after, w.addr, w.value);
-	uint32_t cc = image_get(after, H13_COMMON_CONVCFG);
-	uint64_t g = H13_GET(image_get(after, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
-	uint64_t cout = H13_GET(image_get(after, H13_COMMON_COUT), H13_COUT);
-	uint64_t cin = H13_GET(image_get(after, H13_COMMON_CIN), H13_CIN);
+	uint32_t cc = ldr_image_reg(after, H13_COMMON_CONVCFG);
+	uint64_t g = H13_GET(ldr_image_reg(after, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	uint64_t cout = H13_GET(ldr_image_reg(after, H13_COMMON_COUT), H13_COUT);
+	uint64_t cin = H13_GET(ldr_image_reg(after, H13_COMMON_CIN), H13_CIN);
 	const struct ku_section_desc *ps = &pl->ku.sec[KU_SEC_PALETTE];
 	fp->bits = bits;
 	fp->nout = g * cout;
@@ -410,7 +401,7 @@ static enum ctrl_err palette_shape(const struct ctrl_plan *pl, unsigned i,
  * TD i.
  */
 static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct ctrl_scratch *sc,
-				 const struct image *before, uint8_t *tdm)
+				 const struct ldr_image *before, uint8_t *tdm)
 {
 	const struct ldr_program *p = pl->p;
 	const struct ldr_td *td = &p->tds[i];
@@ -557,7 +548,7 @@ static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct 
 
 /* Derives TD i's ranges from its image and checks those whose kind is in `kinds` (bit per
  * enum td_rkind); the TD's work counts every range derived. */
-static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const struct image *im,
+static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const struct ldr_image *im,
 				      unsigned kinds)
 {
 	const struct ldr_td *td = &pl->p->tds[i];
@@ -566,7 +557,7 @@ static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const st
 	unsigned n = 0;
 	int bk = -1, bc = -1;
 	td_hdr_decode(td->hdr, &h);
-	const struct td_regs regs = {image_get, im};
+	const struct td_regs regs = {ldr_image_reg, im};
 	enum td_err te = td_ranges(&h, &regs, pl->stream_len, r, TD_MAX_RANGES, &n, &bk, &bc);
 	if (te != TD_OK) {
 		td_status(te, bk, bc, &pl->st);
@@ -617,7 +608,7 @@ static int td_ocg(const struct ctrl_plan *pl, const struct ldr_td *td, uint32_t 
  * (each from its start to its section's end, ku_stream_len). A convolving TD must read exactly
  * one OCG with its output channels. */
 static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct ctrl_scratch *sc,
-				struct image *im)
+				struct ldr_image *im)
 {
 	const struct ldr_program *p = pl->p;
 	const struct ldr_td *td = &p->tds[i];
@@ -659,7 +650,7 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 		struct ku_unit cu = pl->ku;
 		cu.base = sc->ku_out;
 		t->ocg = td_ocg(pl, td, &t->ocg_first);
-		uint32_t mac = image_get(im, H13_NE_MACCFG);
+		uint32_t mac = ldr_image_reg(im, H13_NE_MACCFG);
 		int conv = mac && H13_GET(mac, H13_MACCFG_OPMODE) == H13_MAC_OP_CONV;
 		if (conv && td->ncoeff && t->ocg < 0)
 			return fail(pl, CTRL_E_OCG, CTRL_R_COEFF, 0);
@@ -667,8 +658,8 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 			ku_record(&cu, 0, (uint32_t)t->ocg, rec);
 		else
 			ku_record(&cu, 0, 0, rec); /* ku_parse refuses a unit with no records */
-		uint64_t nout = (uint64_t)H13_GET(image_get(im, H13_COMMON_COUT), H13_COUT) *
-				H13_GET(image_get(im, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+		uint64_t nout = (uint64_t)H13_GET(ldr_image_reg(im, H13_COMMON_COUT), H13_COUT) *
+				H13_GET(ldr_image_reg(im, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 		if (conv && rec[1] != nout)
 			return fail(pl, CTRL_E_OCG_CHANNELS, CTRL_R_COEFF, 0);
 	}
@@ -769,7 +760,7 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 	pl->ntds = p->ntds;
 	pl->fold_out = sc->fold_out;
 	pl->fold_dev = sc->fold_dev;
-	struct image im = {.p = p};
+	struct ldr_image im = {.p = p};
 	pl->wl_ok = 1;
 	const unsigned streams = 1u << TD_R_STREAM;
 	for (unsigned i = 0; i < p->ntds; i++) {
@@ -838,7 +829,7 @@ typedef int (*tile_fn)(void *ctx, unsigned td, const struct td_range *x);
 
 static int each_range(const struct ldr_program *p, tile_fn fn, void *ctx, struct ctrl_status *st)
 {
-	struct image im = {.p = p};
+	struct ldr_image im = {.p = p};
 	for (unsigned i = 0; i < p->ntds; i++) {
 		struct td_hdr h;
 		struct td_range r[TD_MAX_RANGES];
@@ -847,7 +838,7 @@ static int each_range(const struct ldr_program *p, tile_fn fn, void *ctx, struct
 		st->td = (int)i;
 		image_apply_td(&im, i, p->buf + p->td_area_off, NULL);
 		td_hdr_decode(p->tds[i].hdr, &h);
-		const struct td_regs regs = {image_get, &im};
+		const struct td_regs regs = {ldr_image_reg, &im};
 		enum td_err te = td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, &bk, &bc);
 		if (te != TD_OK) {
 			td_status(te, bk, bc, st);

@@ -683,22 +683,39 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 	return finish(p);
 }
 
+/* TD i's writes, as the file holds them, on top of img. */
+static void apply_td(const struct ldr_program *p, unsigned i, struct ldr_regimage *img)
+{
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	ldr_writes_begin(p, i, &it);
+	while (ldr_writes_next(&it, &w))
+		if (w.loc.block && w.loc.slot < RM_MAX_SLOTS) {
+			img->val[w.loc.slot] = w.value;
+			img->written[w.loc.slot] = 1;
+		}
+}
+
 enum ldr_err ldr_td_image(const struct ldr_program *p, unsigned td, struct ldr_regimage *img)
 {
 	if (!p || !img || td >= p->ntds)
 		return LDR_E_ARG;
 	memset(img, 0, sizeof *img);
-	for (unsigned i = 0; i <= td; i++) {
-		struct ldr_write_iter it;
-		struct ldr_write w;
-		ldr_writes_begin(p, i, &it);
-		while (ldr_writes_next(&it, &w))
-			if (w.loc.block && w.loc.slot < RM_MAX_SLOTS) {
-				img->val[w.loc.slot] = w.value;
-				img->written[w.loc.slot] = 1;
-			}
-	}
+	for (unsigned i = 0; i <= td; i++)
+		apply_td(p, i, img);
 	return LDR_OK;
+}
+
+void ldr_image_apply_td(struct ldr_image *im, unsigned td)
+{
+	if (im && im->p && td < im->p->ntds)
+		apply_td(im->p, td, &im->img);
+}
+
+uint32_t ldr_image_reg(const void *ctx, uint32_t addr)
+{
+	const struct ldr_image *im = ctx;
+	return ldr_image_get(im->p, &im->img, addr);
 }
 
 uint32_t ldr_image_get(const struct ldr_program *p, const struct ldr_regimage *img, uint32_t addr)

@@ -191,6 +191,16 @@ enum ldr_err ldr_td_image(const struct ldr_program *p, unsigned td, struct ldr_r
 /* Value of the register at byte address addr in an image (0 when never written or unknown). */
 uint32_t ldr_image_get(const struct ldr_program *p, const struct ldr_regimage *img, uint32_t addr);
 
+/* A program's cumulative register image, readable as fw/td's `struct td_regs` getter. */
+struct ldr_image {
+	const struct ldr_program *p;
+	struct ldr_regimage img;
+};
+/* The getter: ctx is a struct ldr_image. */
+uint32_t ldr_image_reg(const void *ctx, uint32_t addr);
+/* Applies TD td's writes, as the file holds them, on top of im. */
+void ldr_image_apply_td(struct ldr_image *im, unsigned td);
+
 /* Activation-LUT records: 43 fp16 entries in a 0x80-byte record of the weights. */
 #define LDR_LUT_ENTRIES 43
 #define LDR_LUT_BYTES 0x80

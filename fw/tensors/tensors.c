@@ -29,30 +29,6 @@ const char *tns_dtype_name(unsigned fmt)
 					    : fmt == H13_FMT_FP16 ? "float16" : "?";
 }
 
-/* ---- the cumulative register image of the TD area as the file holds it ---- */
-struct image {
-	const struct ldr_program *p;
-	struct ldr_regimage img;
-};
-
-static uint32_t image_get(const void *ctx, uint32_t addr)
-{
-	const struct image *im = ctx;
-	return ldr_image_get(im->p, &im->img, addr);
-}
-
-static void image_apply_td(struct image *im, unsigned i)
-{
-	struct ldr_write_iter it;
-	struct ldr_write w;
-	ldr_writes_begin(im->p, i, &it);
-	while (ldr_writes_next(&it, &w))
-		if (w.loc.slot < RM_MAX_SLOTS) {
-			im->img.val[w.loc.slot] = w.value;
-			im->img.written[w.loc.slot] = 1;
-		}
-}
-
 /* One TD's use of a tile BAR, with the geometry its registers give. */
 struct access {
 	uint8_t bar, write, fmt;
@@ -93,7 +69,7 @@ static void geometry(const struct td_regs *r, const struct td_range *x, struct a
 #define TNS_MAX_ACCESSES (LDR_MAX_TDS * 3)
 
 struct scan {
-	struct image im;
+	struct ldr_image im;
 	unsigned na;
 	struct access a[TNS_MAX_ACCESSES];
 	struct subq_grant g[SUBQ_MAX_GRANTS];
@@ -242,9 +218,9 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 		struct td_hdr h;
 		struct td_range r[TD_MAX_RANGES];
 		unsigned nr = 0;
-		image_apply_td(&s.im, i);
+		ldr_image_apply_td(&s.im, i);
 		td_hdr_decode(p->tds[i].hdr, &h);
-		const struct td_regs regs = {image_get, &s.im};
+		const struct td_regs regs = {ldr_image_reg, &s.im};
 		if (td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, NULL, NULL) != TD_OK)
 			return TNS_E_GRANTS; /* ctrl_default_grants derived the same ranges */
 		for (unsigned k = 0; k < nr && s.na < TNS_MAX_ACCESSES; k++)
