@@ -32,6 +32,9 @@
 
 #define RM_ANSWER_MS 60000   /* the longest wait for one answer */
 #define RM_CONNECT_TRIES 100 /* 100 x 100 ms: make serve may still be starting */
+#define RM_HELLO_RESEND_MS 1000 /* the handshake is sent again until answered: bytes that reach
+				   a board before its UART is set up are lost (the framing skips
+				   what is left of them) */
 
 struct link {
 	int fd;
@@ -106,9 +109,10 @@ static int send_all(int fd, const uint8_t *b, size_t n)
 }
 
 /* Sends a command and waits for the completion with its tag (other frames and any bytes that
- * are not frames are skipped). Returns 0 with l->last set, or -1 (the link failed or no answer
- * in RM_ANSWER_MS). */
-static int ask(struct link *l, struct cmd *k)
+ * are not frames are skipped). resend_ms: 0, or how often to send the same frame again while
+ * no answer came (only for the handshake, which may be repeated). Returns 0 with l->last set,
+ * or -1 (the link failed or no answer in RM_ANSWER_MS). */
+static int ask_resend(struct link *l, struct cmd *k, long resend_ms)
 {
 	k->h.tag = ++l->tag;
 	size_t n = cmd_encode(l->rec, sizeof l->rec, k);
@@ -118,11 +122,17 @@ static int ask(struct link *l, struct cmd *k)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	uint8_t in[4096];
+	long sent_at = 0;
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
 		if (ms > RM_ANSWER_MS)
 			return -1;
+		if (resend_ms && ms - sent_at >= resend_ms) {
+			if (send_all(l->fd, l->wire, w))
+				return -1;
+			sent_at = ms;
+		}
 		struct pollfd p = {l->fd, POLLIN, 0};
 		if (poll(&p, 1, 1000) <= 0)
 			continue;
@@ -155,6 +165,11 @@ static int ask(struct link *l, struct cmd *k)
 		if (done)
 			return 0;
 	}
+}
+
+static int ask(struct link *l, struct cmd *k)
+{
+	return ask_resend(l, k, 0);
 }
 
 static void cmd_init(struct cmd *k, uint32_t id, int32_t program)
@@ -402,8 +417,11 @@ static int cmd_remote(int argc, char **argv)
 	cmd_init(&k, CMD_HELLO, -1);
 	k.major = CMD_PROTO_MAJOR;
 	k.minor = CMD_PROTO_MINOR;
-	if (ask_ok(&l, &k, "hello"))
+	if (ask_resend(&l, &k, RM_HELLO_RESEND_MS) || l.last.err != CMD_OK) {
+		printf("remote: hello: %s\n", l.last.err != CMD_OK ? cmd_err_name(l.last.err)
+								  : "no answer (link closed or timed out)");
 		goto close;
+	}
 	if (!strcmp(what, "shutdown")) {
 		cmd_init(&k, CMD_SHUTDOWN, -1);
 		rc = ask_ok(&l, &k, "shutdown") ? 1 : 0;

@@ -1,6 +1,7 @@
 # Seed directories for fuzz_submit: the real programs prefixed with the submission header
 # (mode: default grants; raw streams flagged), written under $BUILD/fuzz-seeds/fuzz_submit, and
-# the mkprog programs the build wrote (kernel-unit weights the model decodes).
+# the mkprog programs the build wrote and those of tests/oracle/mkprog (kernel-unit weights the
+# firmware folds or the model decodes).
 out="${BUILD:-build}/fuzz-seeds/fuzz_submit"
 mkdir -p "$out" || exit 0
 if [ -n "${SHARED:-}" ] && [ -d "$SHARED/fixtures" ]; then
@@ -14,5 +15,16 @@ fi
 for f in "${BUILD:-build}"/default.hwx; do
 	[ -f "$f" ] && { printf '\002\000'; cat "$f"; } > "$out/mkprog-$(basename "$f")"
 done
+# every oracle description's program (palettes folded and streamed, sparse, int8, chains)
+tool="${BUILD:-build}/host/anefw-tool"
+if [ -x "$tool" ]; then
+	for d in tests/oracle/mkprog/*.desc; do
+		[ -f "$d" ] || continue
+		n=$(basename "$d" .desc)
+		"$tool" mkprog "$d" "$out/.mk.hwx" >/dev/null 2>&1 &&
+			{ printf '\002\000'; cat "$out/.mk.hwx"; } > "$out/mkprog-$n"
+	done
+	rm -f "$out/.mk.hwx"
+fi
 echo "$out"
 exit 0
