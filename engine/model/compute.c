@@ -438,6 +438,33 @@ static void pe_row(const struct stages *s, const uint16_t *va, const uint16_t *v
 	}
 }
 
+/* Row (g, c, h) of a TD's source, w fp16 values: the L2-resident tensor's (zero past its
+ * width or where it has no such row), or the tile DMA's (read_row, through m->row[0]). */
+static int source_row(struct anem *m, const struct tile *t, const struct anem_l2t *lsrc, unsigned g,
+		      unsigned c, unsigned h, unsigned w, uint16_t *v)
+{
+	if (!lsrc)
+		return read_row(m, t, g, c, h, w, m->row[0], v);
+	const uint16_t *q = l2_row(lsrc, g, c, h);
+	for (unsigned i = 0; i < w; i++)
+		v[i] = q && i < lsrc->w ? q[i] : 0;
+	return ENG_OK;
+}
+
+/* The output positions [x0, x1) of a convolution row whose input column x Sx - Px + kx lies
+ * inside the Win input columns. */
+static void conv_span(unsigned W, unsigned Win, unsigned sx, unsigned kx, unsigned px, unsigned *x0,
+		      unsigned *x1)
+{
+	unsigned a = 0, b = W;
+	while (a < W && (int64_t)a * sx + kx < (int64_t)px)
+		a++;
+	while (b > a && (int64_t)(b - 1) * sx + kx - px >= (int64_t)Win)
+		b--;
+	*x0 = a;
+	*x1 = b;
+}
+
 /* Elementwise TDs: output element (g, c, h, w) from input element (g, c, h, w). With neither
  * the NE nor the PE in the path the values move unchanged (bit for bit in fp16). */
 static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
@@ -450,13 +477,8 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 			for (unsigned h = 0; h < out->h; h++) {
 				int e;
 				uint16_t *v = m->hv;
-				if (lsrc) {
-					const uint16_t *q = l2_row(lsrc, g, c, h);
-					for (unsigned i = 0; i < W; i++)
-						v[i] = q && i < lsrc->w ? q[i] : 0;
-				} else if ((e = read_row(m, in0, g, c, h, W, m->row[0], v)) != ENG_OK) {
+				if ((e = source_row(m, in0, lsrc, g, c, h, W, v)) != ENG_OK)
 					return e;
-				}
 				if (s->ne) {
 					for (unsigned i = 0; i < W; i++)
 						v[i] = f2h(h2f_table[v[i]] * s->post);
@@ -859,24 +881,15 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 							continue;
 						}
 						uint16_t *v = m->hv;
-						if (lsrc) {
-							const uint16_t *q = l2_row(lsrc, g, ci, (unsigned)iy);
-							for (unsigned i = 0; i < Win; i++)
-								v[i] = q ? q[i] : 0;
-						} else if ((e = read_row(m, in, g, ci, (unsigned)iy, Win, m->row[0], v))) {
+						if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
 							return e;
-						}
 						for (unsigned i = 0; i < Win; i++) {
 							fin &= finite_h(v[i]);
 							m->fb[i] = h2f_table[v[i]];
 						}
 						for (unsigned kx = 0; kx < kw; kx++, line += as) {
-							/* positions x whose input column x Sx - Px + kx is inside */
-							unsigned x0 = 0, x1 = W;
-							while (x0 < W && (int64_t)x0 * sx + kx < (int64_t)px)
-								x0++;
-							while (x1 > x0 && (int64_t)(x1 - 1) * sx + kx - px >= (int64_t)Win)
-								x1--;
+							unsigned x0, x1;
+							conv_span(W, Win, sx, kx, px, &x0, &x1);
 							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
 							for (unsigned x = 0; x < x0; x++)
 								line[x] = 0.0f;
@@ -907,22 +920,13 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 						if (iy < 0 || iy >= (int64_t)ihh)
 							continue;
 						uint16_t *v = m->hv;
-						if (lsrc) {
-							const uint16_t *q = l2_row(lsrc, g, ci, (unsigned)iy);
-							for (unsigned i = 0; i < Win; i++)
-								v[i] = q ? q[i] : 0;
-						} else if ((e = read_row(m, in, g, ci, (unsigned)iy, Win, m->row[0], v))) {
+						if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
 							return e;
-						}
 						for (unsigned i = 0; i < Win; i++)
 							m->fb[i] = h2f_table[v[i]];
 						for (unsigned kx = 0; kx < kw; kx++) {
-							/* columns x whose input column x Sx - Px + kx is inside */
-							unsigned x0 = 0, x1 = W;
-							while (x0 < W && (int64_t)x0 * sx + kx < (int64_t)px)
-								x0++;
-							while (x1 > x0 && (int64_t)(x1 - 1) * sx + kx - px >= (int64_t)Win)
-								x1--;
+							unsigned x0, x1;
+							conv_span(W, Win, sx, kx, px, &x0, &x1);
 							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
 							for (unsigned o = 0; o < cout; o++) {
 								float wv = m->wts[wslot((uint64_t)g * cout + o, cout, per) +

@@ -15,10 +15,10 @@
 
 typedef uint64_t __attribute__((may_alias)) word;
 
-NO_PATTERNS void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+/* Copies n bytes upward. Each group of words is read before any of it is written, so this is
+ * also right for an overlapping move whose destination lies below its source. */
+NO_PATTERNS static void copy_forward(uint8_t *d, const uint8_t *s, size_t n)
 {
-	uint8_t *d = dst;
-	const uint8_t *s = src;
 	if ((((uintptr_t)d ^ (uintptr_t)s) & 7u) == 0) {
 		for (; n && ((uintptr_t)d & 7u); n--)
 			*d++ = *s++;
@@ -38,6 +38,11 @@ NO_PATTERNS void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 	}
 	for (; n; n--)
 		*d++ = *s++;
+}
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+	copy_forward(dst, src, n);
 	return dst;
 }
 
@@ -48,19 +53,7 @@ NO_PATTERNS void *memmove(void *dst, const void *src, size_t n)
 	if (d == s || !n)
 		return dst;
 	if ((uintptr_t)d < (uintptr_t)s || (uintptr_t)d - (uintptr_t)s >= n) {
-		/* forward: each word is read before anything at or above it is written */
-		if ((((uintptr_t)d ^ (uintptr_t)s) & 7u) == 0) {
-			for (; n && ((uintptr_t)d & 7u); n--)
-				*d++ = *s++;
-			word *dw = (word *)(void *)d;
-			const word *sw = (const word *)(const void *)s;
-			for (; n >= 8; n -= 8)
-				*dw++ = *sw++;
-			d = (uint8_t *)dw;
-			s = (const uint8_t *)sw;
-		}
-		for (; n; n--)
-			*d++ = *s++;
+		copy_forward(d, s, n);
 		return dst;
 	}
 	/* backward: the destination overlaps the source's end */
