@@ -72,7 +72,7 @@ uint16_t anem_f2h_soft(float f)
 	uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
 	uint32_t ax = x & 0x7fffffffu;
 	if (ax > 0x7f800000u)
-		return 0x7e00u; /* NaN: the canonical quiet NaN */
+		return 0; /* NaN: +0 (the engine never produces a NaN; guide 03) */
 	if (ax >= 0x477ff000u)
 		return sign | 0x7c00u; /* 65520 and above round to infinity */
 	if (ax >= 0x38800000u) /* normal: round at bit 13, ties to even; a carry bumps the exponent */
@@ -87,8 +87,9 @@ uint16_t anem_f2h_soft(float f)
 }
 
 /*
- * The conversion the datapath uses: on aarch64 the processor's own (FCVT), with every NaN made the
- * canonical one, when FPCR asks for IEEE half precision, round to nearest and no flushing to
+ * The conversion the datapath uses at every fp16 rounding point: on aarch64 the processor's own
+ * (FCVT), with every NaN made +0 (guide 03, "Edge behavior": the engine flushes the indeterminate
+ * forms that give a NaN under IEEE, inf - inf and 0 x inf, to positive zero), when FPCR asks for IEEE half precision, round to nearest and no flushing to
  * zero (checked at every anem_compute: fcvt_ok); otherwise anem_f2h_soft. The unit test
  * model_f2h pins the two equal.
  */
@@ -109,7 +110,7 @@ static inline uint16_t f2h(float f)
 #if defined(__aarch64__)
 	if (fcvt_ok) {
 		if (f != f)
-			return 0x7e00u;
+			return 0;
 		union { __fp16 h; uint16_t u; } x = {.h = (__fp16)f};
 		return x.u;
 	}
@@ -173,8 +174,24 @@ static int fault(struct anem *m, const char *why)
 	return ENG_E_FAULT;
 }
 
+/* The input port's NaN coercion (guide 03, "Edge behavior"): every NaN, whatever its sign and
+ * payload, enters the datapath as +inf. One OR-reduction over the row finds whether any value
+ * is infinite or NaN at all, so a finite row costs one pass. */
+static void nan_to_inf(uint16_t *v, unsigned n)
+{
+	uint16_t any = 0;
+	for (unsigned i = 0; i < n; i++)
+		any |= (uint16_t)(~v[i] & 0x7c00u) == 0 ? 1u : 0u;
+	if (!any)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if ((v[i] & 0x7fffu) > 0x7c00u)
+			v[i] = 0x7c00u;
+}
+
 /* Reads row (g, c, h) of a tile source into fp16 values (w of them; the input port converts
- * int8/uint8 to fp16, exactly); rows and columns outside the tile read 0. */
+ * int8/uint8 to fp16, exactly, and fp16 NaN to +inf); rows and columns outside the tile read
+ * 0. */
 static int read_row(struct anem *m, const struct tile *t, unsigned g, unsigned c, unsigned h,
 		    unsigned w, uint8_t *buf, uint16_t *out)
 {
@@ -191,6 +208,7 @@ static int read_row(struct anem *m, const struct tile *t, unsigned g, unsigned c
 	if (t->fmt == H13_FMT_FP16) { /* little-endian fp16 in memory is the value: no copy */
 		if ((e = anem_dma_move(m, out, t->r->cpu + off, n * 2u)))
 			return e;
+		nan_to_inf(out, n);
 		for (unsigned i = n; i < w; i++)
 			out[i] = 0;
 		return ENG_OK;
@@ -198,10 +216,11 @@ static int read_row(struct anem *m, const struct tile *t, unsigned g, unsigned c
 #endif
 	if ((e = anem_dma_move(m, buf, t->r->cpu + off, n * t->elem)))
 		return e;
-	if (t->fmt == H13_FMT_FP16)
+	if (t->fmt == H13_FMT_FP16) {
 		for (unsigned i = 0; i < n; i++)
 			out[i] = le_rd16(buf + 2 * i);
-	else if (t->fmt == H13_FMT_INT8)
+		nan_to_inf(out, n);
+	} else if (t->fmt == H13_FMT_INT8)
 		for (unsigned i = 0; i < n; i++)
 			out[i] = f2h((float)(int8_t)buf[i]);
 	else
@@ -368,7 +387,7 @@ static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsig
 	if (s->nl == H13_NONLINEAR_RELU && s->ne) {
 		for (unsigned i = 0; i < n; i++)
 			if ((v[i] & 0x8000u) && (v[i] & 0x7fffu) <= 0x7c00u)
-				v[i] = 0; /* negative (and -0): 0; NaN stays */
+				v[i] = 0; /* negative (and -0): 0 (no NaN gets here) */
 	} else if (s->lut) {
 		actlut_apply(&m->lut, v, v, n);
 		act->nelem += n;
@@ -505,6 +524,26 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 
 /* ---- the convolution ---- */
 
+/*
+ * The multiply-accumulate's ports (guide 03, "Edge behavior" and "Saturation hazard", measured
+ * on the M1, whose engine is H13):
+ * - its operands: an fp16 subnormal enters the MAC as +0 ("a pair of denormals summed inside a
+ *   matmul, with a representable denormal total, returns positive zero"; the elementwise path
+ *   keeps them);
+ * - its output: a convolution that accumulates two or more taps saturates at 2^15, half the fp16
+ *   range: 32752 passes, 32768 and above (after the rounding to fp16) is infinity of its sign.
+ */
+static inline float mac_in(uint16_t h)
+{
+	return (h & 0x7c00u) ? h2f_table[h] : 0.0f;
+}
+
+static inline uint16_t mac_out(uint16_t h, int taps2)
+{
+	uint16_t a = h & 0x7fffu;
+	return taps2 && a >= 0x7800u && a < 0x7c00u ? (uint16_t)((h & 0x8000u) | 0x7c00u) : h;
+}
+
 static int grow(float **p, size_t *len, uint64_t n)
 {
 	if (n > SIZE_MAX / sizeof(float))
@@ -586,7 +625,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 			for (uint64_t k = 0; k < per; k++) {
 				uint16_t h = le_rd16(p + 2 * k);
 				inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
-				w[4 * k] = h2f_table[h];
+				w[4 * k] = mac_in(h);
 			}
 			m->wts_inf |= inf;
 		} else if (kfmt == H13_KERNELFMT_INT8)
@@ -701,7 +740,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 		float *w = m->wts + wslot(o, cout, per);
 		for (uint64_t j = 0; j < per; j++) {
 			m->wts_inf |= (k[j] & 0x7c00u) == 0x7c00u;
-			w[4 * j] = h2f_table[k[j]];
+			w[4 * j] = mac_in(k[j]);
 		}
 	}
 	return ENG_OK;
@@ -862,6 +901,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	if (e || (e = grow_aligned(&m->acc, &m->acc_len, nob * 4 * as)))
 		return e;
 	uint64_t per = (uint64_t)cin * kh * kw;
+	int taps2 = per >= 2;
 	unsigned ihh = lsrc ? lsrc->h : in->h;
 	/* the fast path: every weight finite, memory for the columns, aligned buffers */
 	int fast = aligned16(m->acc) && per <= UINT64_MAX / as && !grow_aligned(&m->cols, &m->cols_len, per * as) &&
@@ -885,7 +925,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 							return e;
 						for (unsigned i = 0; i < Win; i++) {
 							fin &= finite_h(v[i]);
-							m->fb[i] = h2f_table[v[i]];
+							m->fb[i] = mac_in(v[i]);
 						}
 						for (unsigned kx = 0; kx < kw; kx++, line += as) {
 							unsigned x0, x1;
@@ -923,7 +963,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 						if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
 							return e;
 						for (unsigned i = 0; i < Win; i++)
-							m->fb[i] = h2f_table[v[i]];
+							m->fb[i] = mac_in(v[i]);
 						for (unsigned kx = 0; kx < kw; kx++) {
 							unsigned x0, x1;
 							conv_span(W, Win, sx, kx, px, &x0, &x1);
@@ -952,10 +992,10 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 					uint64_t go = (uint64_t)g * cout + o, nall = (uint64_t)G * cout;
 					float ps = m->chv[go], b = m->chv[nall + go];
 					for (unsigned x = 0; x < W; x++)
-						v[x] = f2h((a[x] * ps + b) * s->post);
+						v[x] = mac_out(f2h((a[x] * ps + b) * s->post), taps2);
 				} else {
 					for (unsigned x = 0; x < W; x++)
-						v[x] = f2h(a[x] * s->post);
+						v[x] = mac_out(f2h(a[x] * s->post), taps2);
 				}
 				nonlinear(m, s, v, W, act);
 				if (s->pe)

@@ -124,7 +124,8 @@ static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int 
 	for (uint64_t j = 0; j + 1 < n; j += 2) {
 		uint16_t x = (uint16_t)(c->in[j] | c->in[j + 1] << 8);
 		uint16_t y = (uint16_t)(buf[j] | buf[j + 1] << 8);
-		if (act && y != actlut_eval(&c->lut, x))
+		/* the input port makes a NaN +inf (docs/engine-model.md, "Numerics") */
+		if (act && y != actlut_eval(&c->lut, (x & 0x7fffu) > 0x7c00u ? 0x7c00u : x))
 			c->bad++;
 		same += y == x;
 		vals++;

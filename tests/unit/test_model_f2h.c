@@ -1,6 +1,6 @@
 /*
  * The engine model's fp32 -> fp16 conversion (engine/model/compute.c): anem_f2h, the datapath's
- * (the processor's FCVT on aarch64, with NaN made 0x7e00), must give the same fp16 as the portable
+ * (the processor's FCVT on aarch64, with NaN made +0), must give the same fp16 as the portable
  * integer anem_f2h_soft for every class of float: zeros, fp32 subnormals, values under, at and
  * just above 2^-25, every fp16 value, the floats one ulp either side of it and of the halfway
  * point to the next, the overflow boundary (65520), infinities, quiet and signalling NaNs of
