@@ -341,7 +341,7 @@ struct stages {
 	unsigned ne_op, nl;
 	float post;             /* NE.PostScale */
 	int pe;                 /* the PE is in the path (any PE word set) */
-	unsigned pe_op, pe_sec;
+	unsigned pe_op, pe_sec, pe_pool;
 	int pe_cond, pe_relu;
 	float pre, scale, bias, final;
 	int lut;                /* the activation LUT applies (act->state APPLIED) */
@@ -365,8 +365,20 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->pe = cfg || bs || pre || fin;
 	s->pe_op = H13_GET(cfg, H13_PECFG_OPMODE);
 	s->pe_sec = H13_GET(cfg, H13_PECFG_SECSRC);
-	s->pe_cond = (int)H13_GET(cfg, H13_PECFG_COND);
+	s->pe_pool = H13_GET(cfg, H13_PECFG_POOLMODE);
+	unsigned cond = H13_GET(cfg, H13_PECFG_CONDITION);
+	s->pe_cond = cond == H13_PE_COND_ABS;
 	s->pe_relu = (int)H13_GET(cfg, H13_PECFG_RELUEN);
+	const uint32_t known = H13_PUT(H13_PECFG_POOLMODE, ~0u) | H13_PUT(H13_PECFG_OPMODE, ~0u) |
+			       H13_PUT(H13_PECFG_RELUEN, ~0u) | H13_PUT(H13_PECFG_CONDITION, ~0u) |
+			       H13_PUT(H13_PECFG_NLMODE, ~0u) | H13_PUT(H13_PECFG_FIRSTSRC, ~0u) |
+			       H13_PUT(H13_PECFG_SECSRC, ~0u);
+	if (cfg & ~known)
+		return fault(m, "Planar.Cfg has bits outside the fields the model knows");
+	if (cond > H13_PE_COND_ABS)
+		return fault(m, "Planar.Cfg.Condition (a comparison) not modelled");
+	if (H13_GET(cfg, H13_PECFG_NLMODE))
+		return fault(m, "Planar.Cfg.NLMode not modelled");
 	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE_HI)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
@@ -517,6 +529,83 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 					memcpy(q, v, W * sizeof *q);
 				}
 				if (out->r && (e = write_row(m, out, g, c, h, v, m->row[2])))
+					return e;
+			}
+	return ENG_OK;
+}
+
+/*
+ * The PE's pooling (Planar.Cfg.PoolMode 1 average, 2 max, 3 min; docs/engine-model.md): per group
+ * and channel, output (y, x) is the average, maximum or minimum over the Kw x Kh window of input
+ * rows y Sy - Py + ky and columns x Sx - Px + kx (Common.ConvCfg), the values in fp32 after the
+ * input port. The average divides the window's sum (in ky, kx order) by Kw x Kh: positions outside
+ * the input count as zeros; the maximum and minimum take only positions inside it (0 when none
+ * is). The pooled value, rounded to fp16, is the PE's first operand; the rest of the PE (scales,
+ * bias, |.|, ReLU) follows as for every TD. A window the size of the input is a reduction over
+ * H and W (a global average or max pool).
+ */
+static int grow_aligned(float **p, size_t *len, uint64_t n);
+
+static int pooling(struct anem *m, const struct stages *s, struct tile *in, const struct anem_l2t *lsrc,
+		   struct tile *out, struct anem_l2t *lres)
+{
+	uint32_t cc = REG(H13_COMMON_CONVCFG);
+	unsigned kw = H13_GET(cc, H13_CONVCFG_KW), kh = H13_GET(cc, H13_CONVCFG_KH);
+	unsigned sx = H13_GET(cc, H13_CONVCFG_SX), sy = H13_GET(cc, H13_CONVCFG_SY);
+	unsigned px = H13_GET(cc, H13_CONVCFG_PX), py = H13_GET(cc, H13_CONVCFG_PY);
+	unsigned W = out->w, Win = lsrc ? lsrc->w : in->w, Hin = lsrc ? lsrc->h : in->h;
+	unsigned cin = lsrc ? lsrc->c : in->c;
+	if (s->ne)
+		return fault(m, "PE pooling after the NE not modelled");
+	if (s->pe_sec != H13_PE_SECSRC_NONE)
+		return fault(m, "PE pooling with a second source not modelled");
+	if (!kw || !kh || !sx || !sy || !Win || !Hin)
+		return fault(m, "PE pooling with a zero window, stride or input");
+	if (cin != out->c)
+		return fault(m, "PE pooling with Cin different from Cout");
+	int e = grow_aligned(&m->acc, &m->acc_len, 2 * (uint64_t)W);
+	if (e)
+		return e;
+	float *acc = m->acc, *cnt = m->acc + W;
+	unsigned mode = s->pe_pool;
+	float area = (float)(kw * kh); /* exact: Kw and Kh are 5-bit fields */
+	for (unsigned g = 0; g < out->g; g++)
+		for (unsigned c = 0; c < out->c; c++)
+			for (unsigned y = 0; y < out->h; y++) {
+				for (unsigned x = 0; x < W; x++)
+					acc[x] = cnt[x] = 0.0f;
+				for (unsigned ky = 0; ky < kh; ky++) {
+					int64_t iy = (int64_t)y * sy - py + ky;
+					if (iy < 0 || iy >= (int64_t)Hin)
+						continue;
+					uint16_t *v = m->hv;
+					if ((e = source_row(m, in, lsrc, g, c, (unsigned)iy, Win, v)))
+						return e;
+					for (unsigned i = 0; i < Win; i++)
+						m->fb[i] = h2f_table[v[i]];
+					for (unsigned kx = 0; kx < kw; kx++) {
+						unsigned x0, x1;
+						conv_span(W, Win, sx, kx, px, &x0, &x1);
+						const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
+						for (unsigned x = x0; x < x1; x++) {
+							float t = src[(uint64_t)(x - x0) * sx];
+							if (mode == H13_PE_POOL_AVG)
+								acc[x] += t;
+							else if (cnt[x] == 0.0f ||
+								 (mode == H13_PE_POOL_MAX ? t > acc[x] : t < acc[x]))
+								acc[x] = t;
+							cnt[x] = 1.0f;
+						}
+					}
+				}
+				uint16_t *v = m->hv;
+				for (unsigned x = 0; x < W; x++)
+					v[x] = f2h(mode == H13_PE_POOL_AVG ? acc[x] / area : acc[x]);
+				pe_row(s, v, NULL, v, W);
+				if (lres)
+					memcpy(lres->v + (((uint64_t)g * lres->c + c) * lres->h + y) * W, v,
+					       W * sizeof *v);
+				if (out->r && (e = write_row(m, out, g, c, y, v, m->row[2])))
 					return e;
 			}
 	return ENG_OK;
@@ -1055,6 +1144,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return fault(m, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
+	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)
+		return pooling(m, &s, &in0, lsrc, &out, lres);
 	if (s.ne && s.ne_op == H13_MAC_OP_CONV)
 		return convolution(m, r, nr, &s, &in0, lsrc, &out, lres, act);
 	return elementwise(m, &s, &in0, &in1, lsrc, &out, lres, act);

@@ -113,6 +113,22 @@
 #define H13_PECFG_FIRSTSRC_W 1
 #define H13_PECFG_SECSRC_LSB 18
 #define H13_PECFG_SECSRC_W 2
+/* The model's reading of Planar.Cfg beyond the H13 map (docs/engine-model.md): the H15/H16
+ * maps' layout, which the H13 fixtures agree with. PoolMode, bits 0-1 (the H13 map's "En" is bit
+ * 1, but add.bin/mul.bin/abs.bin run the PE with it clear); Condition, bits 6-9 (1 = |x|: abs.bin
+ * sets bit 6, the H13 map's one-bit Cond); NLMode, bits 12-13. */
+#define H13_PECFG_POOLMODE_LSB 0
+#define H13_PECFG_POOLMODE_W 2
+#define H13_PECFG_CONDITION_LSB 6
+#define H13_PECFG_CONDITION_W 4
+#define H13_PECFG_NLMODE_LSB 12
+#define H13_PECFG_NLMODE_W 2
+#define H13_PE_POOL_NONE 0u
+#define H13_PE_POOL_AVG 1u
+#define H13_PE_POOL_MAX 2u
+#define H13_PE_POOL_MIN 3u
+#define H13_PE_COND_NONE 0u
+#define H13_PE_COND_ABS 1u
 #define H13_PE_OP_ADD 0u          /* PE OpMode (allbilly/ane measured: 0 add .. 4 square) */
 #define H13_PE_OP_MUL 1u
 #define H13_PE_OP_MAX 2u

@@ -112,8 +112,7 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 					     [H13_BAR_RBASE1] = BP_IN1_BAR, [H13_BAR_WBASE] = BP_OUT_BAR};
 	begin(&tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_RBASE1 | 1u << H13_BAR_WBASE);
 	common(&tw, w, h, c, c);
-	tdw_reg(&tw, H13_PLANAR_CFG, H13_PUT(H13_PECFG_EN, 1) |
-				     H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) |
+	tdw_reg(&tw, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) |
 				     H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, BP_FP16_ONE));
@@ -121,5 +120,49 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
+	return finish(&tw, buf, cap, BP_WEIGHTS_OFF + 64);
+}
+
+size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p)
+{
+	if (!buf || !p || !p->win || !p->hin || !p->c || !p->wout || !p->hout || !p->kw || !p->kh ||
+	    !p->sx || !p->sy)
+		return 0;
+	uint32_t tdw[TD_WORDS];
+	struct td_writer tw;
+	int two = p->secsrc == H13_PE_SECSRC_TILE1;
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
+					     [H13_BAR_RBASE1] = BP_IN1_BAR, [H13_BAR_WBASE] = BP_OUT_BAR};
+	begin(&tw, tdw, bar,
+	      1u << H13_BAR_RBASE0 | (two ? 1u << H13_BAR_RBASE1 : 0u) | 1u << H13_BAR_WBASE);
+	uint32_t v[11];
+	memset(v, 0, sizeof v);
+	v[0] = H13_PUT(H13_INDIM_WIN, p->win) | H13_PUT(H13_INDIM_HIN, p->hin);
+	v[(H13_COMMON_CHCFG - H13_COMMON_INDIM) / 4] =
+		H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16);
+	v[(H13_COMMON_CIN - H13_COMMON_INDIM) / 4] = p->c;
+	v[(H13_COMMON_COUT - H13_COMMON_INDIM) / 4] = p->c;
+	v[(H13_COMMON_OUTDIM - H13_COMMON_INDIM) / 4] =
+		H13_PUT(H13_OUTDIM_WOUT, p->wout) | H13_PUT(H13_OUTDIM_HOUT, p->hout);
+	v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
+		H13_PUT(H13_CONVCFG_KW, p->kw) | H13_PUT(H13_CONVCFG_KH, p->kh) |
+		H13_PUT(H13_CONVCFG_SX, p->sx) | H13_PUT(H13_CONVCFG_SY, p->sy) |
+		H13_PUT(H13_CONVCFG_PX, p->px) | H13_PUT(H13_CONVCFG_PY, p->py);
+	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
+	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, p->hout);
+	tdw_block(&tw, H13_COMMON_INDIM, v, 11);
+	tdw_reg(&tw, H13_PLANAR_CFG, H13_PUT(H13_PECFG_POOLMODE, p->pool) |
+				     H13_PUT(H13_PECFG_OPMODE, p->op) |
+				     H13_PUT(H13_PECFG_CONDITION, p->cond) |
+				     H13_PUT(H13_PECFG_RELUEN, p->relu) |
+				     H13_PUT(H13_PECFG_SECSRC, p->secsrc));
+	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, p->scale) |
+					   H13_PUT(H13_BIASSCALE_BIAS, p->bias));
+	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, p->prescale));
+	tdw_reg(&tw, H13_PLANAR_FINALSCALE, p->finalscale);
+	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
+	if (two)
+		tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
+	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout), bp_row(p->wout) * p->hout);
 	return finish(&tw, buf, cap, BP_WEIGHTS_OFF + 64);
 }

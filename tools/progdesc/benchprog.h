@@ -26,6 +26,17 @@ size_t bp_conv_bytes(unsigned cin, unsigned cout);
 size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, uint16_t weight);
 /* a + b of two w x h x c fp16 tiles through the planar engine (as add.bin). */
 size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
+/* One planar-engine TD (the NE off): c channels of win x hin fp16 from BAR 5 (and BAR 6 with
+ * secsrc H13_PE_SECSRC_TILE1, the same geometry) to c channels of wout x hout at BAR 4, with the
+ * window, strides and padding of Common.ConvCfg and the Planar.* fields below (fp16 scales and
+ * bias, FinalScale fp32 bits). Returns the length, 0 when a size is zero or it does not fit. */
+struct bp_pe_spec {
+	unsigned win, hin, c, wout, hout, kw, kh, sx, sy, px, py;
+	unsigned pool, op, cond, relu, secsrc;
+	uint16_t prescale, scale, bias;
+	uint32_t finalscale;
+};
+size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p);
 /* The row stride (bytes) of w fp16 values. */
 uint32_t bp_row(unsigned w);
 

@@ -1,0 +1,308 @@
+/*
+ * The planar engine's pooling and subtraction in the engine model (docs/engine-model.md,
+ * "Planar engine"), end to end (raw H13 TDs built by tools/progdesc's bp_pe, the loader, the
+ * control path, the engine driver, the model), host and target: average, maximum and minimum
+ * pooling over windows with strides and padding, a global average (a reduction over H and W),
+ * pooling followed by the PE's scale, bias and ReLU, and b - a as an add whose first operand
+ * has PreScale -1. The reference is computed here in double from the window's definition; every
+ * output element must be within one fp16 ulp of it (maximum and minimum exactly). The PE
+ * configurations the model does not know are refused with engine-fault. The checker's own test:
+ * an output two ulp off fails it.
+ */
+#include "tests/unit/tsession.h"
+#include "fw/common/le.h"
+#include "fw/loader/loader.h"
+#include "fw/regmap/h13.h"
+#include "tests/harness/harness.h"
+#include "tests/unit/toracle.h"
+#include "tools/progdesc/benchprog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define H_ONE 0x3c00u
+#define H_MONE 0xbc00u
+#define H_HALF 0x3800u
+#define H_MINUS_QUARTER 0xb400u
+#define F32_ONE 0x3f800000u
+
+/* double -> fp16, nearest, ties to even (finite inputs in the fp16 normal and subnormal range) */
+static uint16_t d2h(double d)
+{
+	uint16_t sign = d < 0 ? 0x8000u : 0;
+	double a = d < 0 ? -d : d;
+	if (a >= 65520.0)
+		return sign | 0x7c00u;
+	int e = 15; /* a = m x 2^(e - 25) with m an integer of 11 bits */
+	double scale = 1.0;
+	while (a >= 2.0 * scale && e < 30) {
+		scale *= 2.0;
+		e++;
+	}
+	while (a < scale && e > 1) {
+		scale *= 0.5;
+		e--;
+	}
+	/* spacing at this binade: scale x 2^-10 */
+	double q = a / (scale / 1024.0), fl = (double)(uint64_t)q, rem = q - fl;
+	uint64_t m = (uint64_t)fl;
+	if (rem > 0.5 || (rem == 0.5 && (m & 1u)))
+		m++;
+	if (a < scale) /* subnormal: e == 1 and m < 1024 */
+		return sign | (uint16_t)m;
+	uint32_t bits = ((uint32_t)e << 10) + (uint32_t)(m - 1024u); /* a carry bumps e */
+	return sign | (uint16_t)bits;
+}
+
+static double h2d(uint16_t h)
+{
+	return orc_f16(h);
+}
+
+/* The input values: multiples of 1/64 in [-8, 8), so sums are exact. */
+static uint16_t input_at(unsigned bar, unsigned c, unsigned y, unsigned x)
+{
+	uint32_t k = (bar * 7919u + c * 104729u + y * 1299709u + x * 15485863u) * 2654435761u;
+	int q = (int)(k >> 22) - 512; /* -512 .. 511 */
+	return d2h((double)q / 64.0);
+}
+
+struct pe_run {
+	const struct bp_pe_spec *p;
+	unsigned filled, checked_outputs, ulp_max;
+	uint64_t checked, bad;
+	int quiet;
+};
+
+static void pe_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct pe_run *r = ctx;
+	const struct bp_pe_spec *p = r->p;
+	if (is_weights || (g->bar != BP_IN0_BAR && g->bar != BP_IN1_BAR))
+		return;
+	r->filled++;
+	uint32_t row = bp_row(p->win), plane = row * p->hin;
+	for (unsigned c = 0; c < p->c; c++)
+		for (unsigned y = 0; y < p->hin; y++)
+			for (unsigned x = 0; x < p->win; x++) {
+				uint64_t off = (uint64_t)c * plane + (uint64_t)y * row + 2u * x;
+				if (off + 2 <= g->size)
+					le_wr16(buf + off, input_at((unsigned)g->bar, c, y, x));
+			}
+}
+
+/* The expected output (c, y, x) in double. */
+static double reference(const struct bp_pe_spec *p, unsigned c, unsigned y, unsigned x)
+{
+	double a;
+	if (p->pool) {
+		double sum = 0, ext = 0;
+		int any = 0;
+		for (unsigned ky = 0; ky < p->kh; ky++)
+			for (unsigned kx = 0; kx < p->kw; kx++) {
+				long iy = (long)y * p->sy - (long)p->py + ky, ix = (long)x * p->sx - (long)p->px + kx;
+				if (iy < 0 || ix < 0 || iy >= (long)p->hin || ix >= (long)p->win)
+					continue; /* outside: 0 in the sum; not a candidate */
+				double v = h2d(input_at(BP_IN0_BAR, c, (unsigned)iy, (unsigned)ix));
+				sum += v;
+				if (!any || (p->pool == H13_PE_POOL_MAX ? v > ext : v < ext))
+					ext = v;
+				any = 1;
+			}
+		a = p->pool == H13_PE_POOL_AVG ? sum / (p->kw * p->kh) : ext;
+		a = h2d(d2h(a)); /* the pooled value is an fp16 */
+	} else {
+		a = h2d(input_at(BP_IN0_BAR, c, y, x));
+	}
+	double r = a * h2d(p->prescale);
+	if (p->secsrc == H13_PE_SECSRC_TILE1)
+		r += h2d(input_at(BP_IN1_BAR, c, y, x));
+	if (p->cond == H13_PE_COND_ABS && r < 0)
+		r = -r;
+	r = r * h2d(p->scale) + h2d(p->bias);
+	if (p->relu && r < 0)
+		r = 0;
+	float fin;
+	memcpy(&fin, &p->finalscale, 4);
+	return r * fin;
+}
+
+static void pe_compare(struct pe_run *r, const uint8_t *buf, uint64_t size)
+{
+	const struct bp_pe_spec *p = r->p;
+	uint32_t row = bp_row(p->wout), plane = row * p->hout;
+	r->checked_outputs++;
+	for (unsigned c = 0; c < p->c; c++)
+		for (unsigned y = 0; y < p->hout; y++)
+			for (unsigned x = 0; x < p->wout; x++) {
+				uint64_t off = (uint64_t)c * plane + (uint64_t)y * row + 2u * x;
+				uint16_t got = off + 2 <= size ? le_rd16(buf + off) : 0x7e00u;
+				uint16_t want = d2h(reference(p, c, y, x));
+				/* ulp distance on the fp16 number line (both finite here) */
+				int gi = got & 0x8000u ? -(int)(got & 0x7fffu) : (int)got;
+				int wi = want & 0x8000u ? -(int)(want & 0x7fffu) : (int)want;
+				unsigned d = (unsigned)(gi > wi ? gi - wi : wi - gi);
+				unsigned tol = p->pool == H13_PE_POOL_MAX || p->pool == H13_PE_POOL_MIN ? 0u : 1u;
+				r->checked++;
+				if (d > r->ulp_max)
+					r->ulp_max = d;
+				if (d > tol || (got & 0x7c00u) == 0x7c00u) {
+					if (!r->bad && !r->quiet)
+						test_fail_at(__FILE__, __LINE__,
+							     "element (%u,%u,%u): model 0x%04x (%g), reference 0x%04x (%g)",
+							     c, y, x, got, h2d(got), want, h2d(want));
+					r->bad++;
+				}
+			}
+}
+
+static void pe_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct pe_run *r = ctx;
+	if (!is_weights && g->bar == BP_OUT_BAR)
+		pe_compare(r, buf, g->size);
+}
+
+static void null_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	(void)s;
+	(void)n;
+}
+
+static uint8_t prog[4096];
+
+/* Runs the TD; returns the run's engine status (ENG_OK, ENG_E_FAULT...), -1 when refused. */
+static int run_spec(const struct bp_pe_spec *p, struct pe_run *r, int quiet)
+{
+	memset(r, 0, sizeof *r);
+	r->p = p;
+	r->quiet = quiet;
+	size_t len = bp_pe(prog, sizeof prog, p);
+	CHECK(len > 0);
+	if (!len)
+		return -2;
+	struct anes_hooks h = {pe_fill, pe_check, r};
+	struct anes_result res;
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	CHECK(res.canaries_ok);
+	if (res.run != ENG_OK)
+		return (int)res.run;
+	return rc == 0 ? ENG_OK : -1;
+}
+
+static struct bp_pe_spec base(void)
+{
+	struct bp_pe_spec p;
+	memset(&p, 0, sizeof p);
+	p.c = 3;
+	p.kw = p.kh = p.sx = p.sy = 1;
+	p.prescale = H_ONE;
+	p.scale = H_ONE;
+	p.finalscale = F32_ONE;
+	return p;
+}
+
+static void expect_ok(const struct bp_pe_spec *p, const char *what)
+{
+	struct pe_run r;
+	int st = run_spec(p, &r, 0);
+	CHECKF(st == ENG_OK, "%s: run status %d", what, st);
+	CHECKF(r.filled >= 1 && r.checked_outputs == 1, "%s: %u inputs, %u outputs", what, r.filled,
+	       r.checked_outputs);
+	CHECKF(r.bad == 0, "%s: %lu of %lu elements off", what, (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	CHECK_EQ(r.checked, (uint64_t)p->c * p->hout * p->wout);
+}
+
+TEST(model_pe, average_max_min_pooling_with_strides_and_padding)
+{
+	struct bp_pe_spec p = base();
+	/* 2x2 average, stride 2 */
+	p.win = 10, p.hin = 6, p.wout = 5, p.hout = 3, p.kw = p.kh = 2, p.sx = p.sy = 2;
+	p.pool = H13_PE_POOL_AVG;
+	expect_ok(&p, "avg 2x2/2");
+	/* 3x3 maximum, stride 1, padding 1: the output the input's size */
+	p = base();
+	p.c = 2, p.win = 9, p.hin = 5, p.wout = 9, p.hout = 5, p.kw = p.kh = 3, p.px = p.py = 1;
+	p.pool = H13_PE_POOL_MAX;
+	expect_ok(&p, "max 3x3/1 pad 1");
+	p.pool = H13_PE_POOL_MIN;
+	expect_ok(&p, "min 3x3/1 pad 1");
+	/* 3 x 2 average, strides 2 and 1, padding 1 and 0: the padded positions count as zeros */
+	p = base();
+	p.win = 11, p.hin = 4, p.kw = 3, p.kh = 2, p.sx = 2, p.sy = 1, p.px = 1;
+	p.wout = 6, p.hout = 3, p.pool = H13_PE_POOL_AVG;
+	expect_ok(&p, "avg 3x2 pad");
+}
+
+TEST(model_pe, global_average_is_a_reduction_over_h_and_w)
+{
+	struct bp_pe_spec p = base();
+	p.c = 4, p.win = 24, p.hin = 7, p.wout = 1, p.hout = 1, p.kw = 24, p.kh = 7;
+	p.pool = H13_PE_POOL_AVG;
+	expect_ok(&p, "global avg");
+	p.pool = H13_PE_POOL_MAX;
+	expect_ok(&p, "global max");
+}
+
+TEST(model_pe, pooling_then_scale_bias_and_relu)
+{
+	struct bp_pe_spec p = base();
+	p.win = 8, p.hin = 4, p.wout = 4, p.hout = 2, p.kw = p.kh = 2, p.sx = p.sy = 2;
+	p.pool = H13_PE_POOL_AVG;
+	p.scale = H_HALF, p.bias = H_MINUS_QUARTER, p.relu = 1;
+	expect_ok(&p, "avg then x 0.5 - 0.25, relu");
+}
+
+TEST(model_pe, subtract_is_add_with_prescale_minus_one)
+{
+	struct bp_pe_spec p = base();
+	p.win = 40, p.hin = 3, p.wout = 40, p.hout = 3;
+	p.op = H13_PE_OP_ADD, p.secsrc = H13_PE_SECSRC_TILE1, p.prescale = H_MONE;
+	expect_ok(&p, "b - a");
+}
+
+TEST(model_pe, unknown_planar_configurations_are_refused)
+{
+	struct bp_pe_spec p = base();
+	p.win = 8, p.hin = 2, p.wout = 8, p.hout = 2;
+	struct pe_run r;
+	p.pool = H13_PE_POOL_MAX, p.secsrc = H13_PE_SECSRC_TILE1; /* pooling with a second source */
+	CHECK_EQ(run_spec(&p, &r, 1), ENG_E_FAULT);
+	p = base();
+	p.win = 8, p.hin = 2, p.wout = 8, p.hout = 2;
+	p.cond = 3; /* the H15 map's "Greater": a comparison */
+	CHECK_EQ(run_spec(&p, &r, 1), ENG_E_FAULT);
+	p.cond = 1; /* |x| is modelled */
+	CHECK_EQ(run_spec(&p, &r, 0), ENG_OK);
+	CHECK_EQ(r.bad, 0u);
+}
+
+/* The checker fails on an output two ulp off. */
+TEST(model_pe, checker_fails_on_a_wrong_output)
+{
+	struct bp_pe_spec p = base();
+	p.c = 1, p.win = 4, p.hin = 2, p.wout = 2, p.hout = 1, p.kw = p.kh = 2, p.sx = p.sy = 2;
+	p.pool = H13_PE_POOL_AVG;
+	uint8_t out[128];
+	memset(out, 0, sizeof out);
+	for (unsigned round = 0; round < 2; round++) {
+		for (unsigned x = 0; x < 2; x++)
+			le_wr16(out + 2 * x, d2h(reference(&p, 0, 0, x)));
+		if (round)
+			le_wr16(out + 2, (uint16_t)(le_rd16(out + 2) + 2));
+		struct pe_run r;
+		memset(&r, 0, sizeof r);
+		r.p = &p;
+		r.quiet = 1;
+		pe_compare(&r, out, sizeof out);
+		CHECKF(r.bad == round, "round %u: %lu bad", round, (unsigned long)r.bad);
+	}
+	/* and d2h rounds ties to even and carries into the exponent */
+	CHECK_EQ(d2h(1.0 + 1.0 / 2048), 0x3c00u);
+	CHECK_EQ(d2h(1.0 + 3.0 / 2048), 0x3c02u);
+	CHECK_EQ(d2h(2.0 - 1.0 / 4096), 0x4000u);
+	CHECK_EQ(d2h(-0.25), 0xb400u);
+	CHECK_EQ(d2h(1.0 / 16777216.0), 0x0001u);
+}
