@@ -179,9 +179,19 @@ static int fault(struct anem *m, const char *why)
  * is infinite or NaN at all, so a finite row costs one pass. */
 static void nan_to_inf(uint16_t *v, unsigned n)
 {
-	uint16_t any = 0;
-	for (unsigned i = 0; i < n; i++)
-		any |= (uint16_t)(~v[i] & 0x7c00u) == 0 ? 1u : 0u;
+	unsigned i = 0, any = 0;
+	if (((uintptr_t)v & 15u) == 0) { /* eight at a time (NEON / SSE2) */
+		typedef uint16_t u16x8 __attribute__((vector_size(16)));
+		typedef int16_t i16x8 __attribute__((vector_size(16)));
+		const u16x8 ex = {0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u};
+		i16x8 acc = {0};
+		for (; i + 8 <= n; i += 8)
+			acc |= (*(const u16x8 *)(const void *)(v + i) & ex) == ex;
+		union { i16x8 v; uint64_t w[2]; } r = {.v = acc};
+		any = (r.w[0] | r.w[1]) != 0;
+	}
+	for (; i < n; i++)
+		any |= (~v[i] & 0x7c00u) == 0;
 	if (!any)
 		return;
 	for (unsigned i = 0; i < n; i++)
