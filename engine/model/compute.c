@@ -1052,33 +1052,41 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 				}
 			}
 			if (!done) {
+				/* the plain loop; over the columns when the fast path built them (a
+				 * non-finite input), so no row is read twice */
 				memset(m->acc, 0, (size_t)(cout * as) * sizeof(float));
 				for (unsigned ci = 0; ci < cin; ci++)
 					for (unsigned ky = 0; ky < kh; ky++) {
 						int64_t iy = (int64_t)y * sy - py + ky;
 						if (iy < 0 || iy >= (int64_t)ihh)
 							continue;
-						uint16_t *v = m->hv;
-						if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
-							return e;
-						for (unsigned i = 0; i < Win; i++)
-							m->fb[i] = mac_in(v[i]);
+						if (!fast) {
+							uint16_t *v = m->hv;
+							if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
+								return e;
+							for (unsigned i = 0; i < Win; i++)
+								m->fb[i] = mac_in(v[i]);
+						}
 						for (unsigned kx = 0; kx < kw; kx++) {
-							unsigned x0, x1;
+							unsigned x0, x1, step = sx;
 							conv_span(W, Win, sx, kx, px, &x0, &x1);
 							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
+							if (fast) { /* line (ci, ky, kx) holds position x at x */
+								src = m->cols + (((uint64_t)ci * kh + ky) * kw + kx) * as + x0;
+								step = 1;
+							}
 							for (unsigned o = 0; o < cout; o++) {
 								float wv = m->wts[wslot((uint64_t)g * cout + o, cout, per) +
 										  4 * (((uint64_t)ci * kh + ky) * kw + kx)];
 								float *a = m->acc + (uint64_t)o * as;
 								if (wv == 0.0f)
 									continue;
-								if (sx == 1)
+								if (step == 1)
 									for (unsigned x = x0; x < x1; x++)
 										a[x] += wv * src[x - x0];
 								else
 									for (unsigned x = x0; x < x1; x++)
-										a[x] += wv * src[(x - x0) * sx];
+										a[x] += wv * src[(x - x0) * step];
 							}
 						}
 					}
