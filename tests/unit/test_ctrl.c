@@ -953,7 +953,7 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 					continue;
 				nc++;
 				CHECK(x->off + x->len <= lp.weights_len);
-				CHECK_EQ(x->bar, lp.tds[t].bar_idx[4]);
+				CHECK_EQ(x->bar, lp.tds[t].h.bar_idx[4]);
 				CHECK_EQ(x->access, POL_READ);
 			}
 			CHECK_EQ(nc, lp.tds[t].ncoeff);
@@ -961,7 +961,7 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 			for (unsigned k = 0; k < plan.td[t].npatch; k++) {
 				const struct ctrl_patch *pt = &plan.td[t].patch[k];
 				unsigned ch = (pt->addr - lp.gen->coeff.base) / 4;
-				uint64_t want = plan.bar_runtime[lp.tds[t].bar_idx[4]];
+				uint64_t want = plan.bar_runtime[lp.tds[t].h.bar_idx[4]];
 				for (unsigned c = 0; c < lp.tds[t].ncoeff; c++)
 					if (lp.tds[t].coeff[c].ch == ch)
 						want += lp.tds[t].coeff[c].base;
