@@ -904,13 +904,6 @@ static const char *const fixtures[] = {
 	"fixtures/kernels/binary/mul.bin",
 };
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 TEST(ctrl, fixtures_plan_with_default_grants)
 {
 	if (!test_shared_dir())
@@ -987,7 +980,7 @@ TEST(ctrl, fixtures_run_on_model)
 			continue;
 		}
 		struct anes_result res;
-		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 1, null_out, NULL, NULL, &res);
+		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 1, tnull_out, NULL, NULL, &res);
 		CHECK_EQ(rc, 0);
 		CHECK(res.canaries_ok);
 		CHECK_EQ(res.run, ENG_OK);
@@ -1044,7 +1037,7 @@ static const char *submit_default(const uint8_t *buf, size_t len, unsigned flags
 				  struct anes_result *res)
 {
 	memset(res, 0, sizeof *res);
-	tsubmit(buf, len, flags, NULL, 0, 1, 0, null_out, NULL, NULL, res);
+	tsubmit(buf, len, flags, NULL, 0, 1, 0, tnull_out, NULL, NULL, res);
 	return anes_result_name(res);
 }
 
