@@ -46,9 +46,11 @@ deps: $(DEPS_STAMP) $(NEWLIB_STAMP)
 FW_SRCS := $(shell find fw -name '*.c' | sort)
 DRV_SRCS := $(shell find drivers -name '*.c' | sort)
 ENGINE_SRCS := $(shell find engine -name '*.c' | sort)
+# hal/common/: board-independent HAL code, in the target images and the native builds alike
+HAL_COMMON_SRCS := $(sort $(wildcard hal/common/*.c))
 HAL_A64_SRCS := $(wildcard hal/aarch64/*.c)
 BOOT_SRCS := boot/entry.S boot/vectors.S boot/start.c boot/mmu.c boot/exceptions.c
-TARGET_COMMON := $(BOOT_SRCS) $(HAL_A64_SRCS) $(PLAT_SRCS) $(DRV_SRCS)
+TARGET_COMMON := $(BOOT_SRCS) $(HAL_COMMON_SRCS) $(HAL_A64_SRCS) $(PLAT_SRCS) $(DRV_SRCS)
 # the application: the only code that depends on every layer (main.c only in the image)
 # every app/ file but main.c and job.c (the firmware image's own)
 APP_LIB_SRCS := $(filter-out app/main.c app/job.c,$(sort $(wildcard app/*.c)))
@@ -59,7 +61,7 @@ TEST_SRCS := tests/harness/harness.c tests/harness/main.c $(sort $(wildcard test
 TARGET_TEST_SRCS := $(sort $(wildcard tests/target/*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
 TOOL_SRCS := $(sort $(wildcard tools/anefw-tool/*.c)) $(PROGDESC_SRCS)
-HOST_HAL_SRCS := hal/host/hal_host.c
+HOST_HAL_SRCS := $(HAL_COMMON_SRCS) hal/host/hal_host.c
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 # ---- layers: each sees only the layers below it ----

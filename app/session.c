@@ -122,7 +122,7 @@ int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, ui
 	int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
 	for (unsigned t = 0; p->raw && t < p->ntds; t++)
 		for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
-			if ((p->tds[t].bar_en & (1u << k)) && p->tds[t].bar_idx[k] == g->bar)
+			if ((p->tds[t].h.bar_en & (1u << k)) && p->tds[t].h.bar_idx[k] == g->bar)
 				w = 1;
 	if (w) {
 		uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;

@@ -108,7 +108,7 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 	t.td_addr = pl->td_dev + p->tds[0].off;
 	t.td_size = p->tds[0].size;
 	t.td_count = pl->ntds;
-	t.nid = p->tds[0].nid;
+	t.nid = p->tds[0].h.nid;
 	t.priority = priority;
 	t.budget = budget ? budget : eng_watchdog_budget(pl);
 	tq_trace(e, "TDAddr", -1, t.td_addr);
@@ -126,7 +126,7 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 		uint64_t td_dev = pl->td_dev + td->off;
 		if (e->trace)
 			outf(e->out, e->ctx, "td %u at 0x%08lx size 0x%lx nid %lu\n", i,
-			     (unsigned long)td_dev, (unsigned long)td->size, (unsigned long)td->nid);
+			     (unsigned long)td_dev, (unsigned long)td->size, (unsigned long)td->h.nid);
 		/* the TD's final image: its words as the plan checked them (re-based), then the streams */
 		if (pl->wl_ok && !e->trace && pl->td[i].wl_unique && e->batch) {
 			/* the plan's list in batches: written, then read back and compared (no register
@@ -184,7 +184,7 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 			return r;
 	}
 	/* the completion must name this task: the last TD's NID, every TD run */
-	if (st.state != ENG_ST_DONE || st.done_nid != p->tds[pl->ntds - 1].nid ||
+	if (st.state != ENG_ST_DONE || st.done_nid != p->tds[pl->ntds - 1].h.nid ||
 	    st.done_count != pl->ntds)
 		return ENG_E_WRONG_TASK;
 	return ENG_OK;

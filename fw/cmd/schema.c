@@ -12,8 +12,8 @@ void svc_schema(const struct ctrl_plan *pl, struct svc_prog *info)
 		const struct ctrl_td_plan *tp = &pl->td[t];
 		const struct ldr_td *td = &pl->p->tds[t];
 		for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
-			if (td->bar_en >> k & 1u)
-				info->fixed |= 1u << (td->bar_idx[k] & 31u);
+			if (td->h.bar_en >> k & 1u)
+				info->fixed |= 1u << (td->h.bar_idx[k] & 31u);
 		for (unsigned r = 0; r < tp->nranges && r < CTRL_MAX_RANGES; r++) {
 			const struct ctrl_range *x = &tp->r[r];
 			unsigned b = x->bar & 31u;

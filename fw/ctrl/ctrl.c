@@ -117,7 +117,7 @@ static enum ctrl_err check_relocs(struct ctrl_plan *pl)
 		pl->st.td = r->td;
 		if (r->td < 0 || !r->has_reg || coeff_base_channel(r->reg_addr) < 0 || r->length != 2 ||
 		    r->external || p->weights_sect < 0 || r->target_sect != p->weights_sect ||
-		    !(p->tds[r->td].bar_en & (1u << H13_BAR_KBASE0)))
+		    !(p->tds[r->td].h.bar_en & (1u << H13_BAR_KBASE0)))
 			return fail(pl, CTRL_E_RELOC, CTRL_R_COEFF,
 				    r->has_reg ? coeff_base_channel(r->reg_addr) : -1);
 	}
@@ -143,9 +143,9 @@ static enum ctrl_err rebase_coeffs(struct ctrl_plan *pl, unsigned i, uint8_t *td
 	const struct ldr_program *p = pl->p;
 	const struct ldr_td *td = &p->tds[i];
 	struct ctrl_td_plan *t = &pl->td[i];
-	if (!(td->bar_en & (1u << H13_BAR_KBASE0)))
+	if (!(td->h.bar_en & (1u << H13_BAR_KBASE0)))
 		return CTRL_OK;
-	unsigned kbar = td->bar_idx[H13_BAR_KBASE0];
+	unsigned kbar = td->h.bar_idx[H13_BAR_KBASE0];
 	struct ldr_write_iter it;
 	struct ldr_write w;
 	ldr_writes_begin(p, i, &it);
@@ -288,7 +288,7 @@ static int palette_folds(unsigned bits)
 static enum fold_kind folds(const struct ldr_program *p, const struct ldr_td *td, uint32_t kcfg)
 {
 	unsigned fmt = H13_GET(kcfg, H13_KERNELCFG_KERNELFMT);
-	if (!td->ncoeff || !(td->bar_en & (1u << H13_BAR_KBASE0)) || !is_unit(p) ||
+	if (!td->ncoeff || !(td->h.bar_en & (1u << H13_BAR_KBASE0)) || !is_unit(p) ||
 	    H13_GET(kcfg, H13_KERNELCFG_SPARSEFMT))
 		return FOLD_NONE; /* no kernel-unit weights, or sparsity (H13 streams it) */
 	if (H13_GET(kcfg, H13_KERNELCFG_PALETTIZEDEN))
@@ -412,12 +412,12 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 		if (fw.base[c] >= 0)
 			pl->fold_live &= (uint16_t)~(1u << c); /* a new base: not folded unless below */
 	unsigned fmt = H13_GET(fw.kcfg_value, H13_KERNELCFG_KERNELFMT);
-	if (td->ncoeff && (td->bar_en & (1u << H13_BAR_KBASE0)) && fmt > H13_KERNELFMT_FP16)
+	if (td->ncoeff && (td->h.bar_en & (1u << H13_BAR_KBASE0)) && fmt > H13_KERNELFMT_FP16)
 		return fail(pl, CTRL_E_KERNEL_FMT, CTRL_R_COEFF, -1);
 	enum fold_kind kind = folds(p, td, fw.kcfg_value);
 	if (kind == FOLD_NONE)
 		return CTRL_OK;
-	unsigned kbar = td->bar_idx[H13_BAR_KBASE0];
+	unsigned kbar = td->h.bar_idx[H13_BAR_KBASE0];
 	if (!p->raw && (p->weights_sect < 0 || p->bars[kbar] != p->sects[p->weights_sect].addr))
 		return fail(pl, CTRL_E_FOLD_SOURCE, CTRL_R_COEFF, -1);
 	if (fw.kcfg < 0)
@@ -552,13 +552,11 @@ static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const st
 				      unsigned kinds)
 {
 	const struct ldr_td *td = &pl->p->tds[i];
-	struct td_hdr h;
 	struct td_range r[TD_MAX_RANGES];
 	unsigned n = 0;
 	int bk = -1, bc = -1;
-	td_hdr_decode(td->hdr, &h);
 	const struct td_regs regs = {ldr_image_reg, im};
-	enum td_err te = td_ranges(&h, &regs, pl->stream_len, r, TD_MAX_RANGES, &n, &bk, &bc);
+	enum td_err te = td_ranges(&td->h, &regs, pl->stream_len, r, TD_MAX_RANGES, &n, &bk, &bc);
 	if (te != TD_OK) {
 		td_status(te, bk, bc, &pl->st);
 		return pl->st.err;
@@ -615,10 +613,10 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 	struct ctrl_td_plan *t = &pl->td[i];
 	uint32_t rec[KU_RECORD_WORDS];
 	uint64_t unit_rt = 0;
-	int on = (td->bar_en >> H13_BAR_KBASE0) & 1;
+	int on = (td->h.bar_en >> H13_BAR_KBASE0) & 1;
 	t->ocg = -1;
 	if (on) {
-		unsigned kbar = td->bar_idx[H13_BAR_KBASE0];
+		unsigned kbar = td->h.bar_idx[H13_BAR_KBASE0];
 		const struct pol_buffer *b = &pl->pol.buf[kbar];
 		uint64_t wd = weights_dva(p);
 		if (!(pl->pol.present & (1u << kbar)))
@@ -831,15 +829,13 @@ static int each_range(const struct ldr_program *p, tile_fn fn, void *ctx, struct
 {
 	struct ldr_image im = {.p = p};
 	for (unsigned i = 0; i < p->ntds; i++) {
-		struct td_hdr h;
 		struct td_range r[TD_MAX_RANGES];
 		unsigned nr = 0;
 		int bk = -1, bc = -1;
 		st->td = (int)i;
 		image_apply_td(&im, i, p->buf + p->td_area_off, NULL);
-		td_hdr_decode(p->tds[i].hdr, &h);
 		const struct td_regs regs = {ldr_image_reg, &im};
-		enum td_err te = td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, &bk, &bc);
+		enum td_err te = td_ranges(&p->tds[i].h, &regs, NULL, r, TD_MAX_RANGES, &nr, &bk, &bc);
 		if (te != TD_OK) {
 			td_status(te, bk, bc, st);
 			return -1;
@@ -1008,8 +1004,8 @@ int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsig
 			const struct ldr_td *td = &p->tds[i];
 			st.td = (int)i;
 			for (unsigned b = H13_BAR_KBASE0; b < H13_BAR_NSLOTS && pe == POL_OK; b++)
-				if ((td->bar_en & (1u << b)) && p->weights_len)
-					pe = add_grant(g, &n, max, td->bar_idx[b], 0, p->weights_len,
+				if ((td->h.bar_en & (1u << b)) && p->weights_len)
+					pe = add_grant(g, &n, max, td->h.bar_idx[b], 0, p->weights_len,
 						       POL_READ, 1, &wbars);
 		}
 		if (pe != POL_OK)

@@ -413,25 +413,9 @@ static enum ldr_err parse_container(struct pstate *st)
 
 static void decode_header(struct ldr_td *t, const uint8_t *h)
 {
-	struct td_hdr d;
 	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
 		t->hdr[i] = le_rd32(h + 4 * i);
-	td_hdr_decode(t->hdr, &d);
-	t->tid = d.tid;
-	t->nid = d.nid;
-	t->lnid = d.lnid;
-	t->eon = d.eon;
-	t->exe_cycles = d.exe_cycles;
-	t->next_size = d.next_size;
-	t->log_events = d.log_events;
-	t->exceptions = d.exceptions;
-	t->debug_log_events = d.debug_log_events;
-	t->debug_exceptions = d.debug_exceptions;
-	t->flags = d.flags;
-	t->next_ptr = d.next_ptr;
-	t->bar_en = d.bar_en;
-	memcpy(t->bar_idx, d.bar_idx, sizeof t->bar_idx);
-	t->ene = d.ene;
+	td_hdr_decode(t->hdr, &t->h);
 }
 
 void ldr_writes_begin(const struct ldr_program *p, unsigned td, struct ldr_write_iter *it)
@@ -543,7 +527,7 @@ static enum ldr_err walk(struct ldr_program *p, uint32_t first_off, uint32_t fir
 		decode_header(t, area + off);
 		if (p->have_thread)
 			for (unsigned i = 0; i < 8; i++)
-				if ((t->bar_en >> i & 1) && p->bars[t->bar_idx[i]] == 0)
+				if ((t->h.bar_en >> i & 1) && p->bars[t->h.bar_idx[i]] == 0)
 					return LDR_E_BAR_RANGE;
 		p->ntds++;
 		struct ldr_write_iter it;
@@ -568,12 +552,12 @@ static enum ldr_err walk(struct ldr_program *p, uint32_t first_off, uint32_t fir
 			return LDR_E_STREAM_OVERRUN;
 		}
 		td_coeffs(g, img, t);
-		if (t->eon)
+		if (t->h.eon)
 			break;
-		if (t->next_ptr == 0)
+		if (t->h.next_ptr == 0)
 			return LDR_E_CHAIN_BREAK; /* a null next pointer without end-of-network */
-		off = t->next_ptr;
-		size = (t->next_size + 1) * 4;
+		off = t->h.next_ptr;
+		size = (t->h.next_size + 1) * 4;
 	}
 	p->err_off = 0;
 	return LDR_OK;

@@ -14,6 +14,7 @@
 #include "fw/common/le.h"
 #include "fw/common/outf.h"
 #include "fw/regmap/regmap.h"
+#include "fw/td/td.h"
 
 /* Documented limits: a program over any of them is rejected with LDR_E_LIMIT. */
 #define LDR_MAX_CMDS 64
@@ -116,13 +117,9 @@ struct ldr_coeff {
 struct ldr_td {
 	uint32_t off;       /* offset inside the TD area (__text or the raw stream) */
 	uint32_t size;      /* bytes */
-	uint32_t hdr[10];   /* raw header words */
-	/* decoded header */
-	uint32_t tid, nid, lnid, eon, exe_cycles, next_size, next_ptr;
-	uint32_t log_events, exceptions, debug_log_events, debug_exceptions, flags;
-	uint8_t bar_en;     /* bit i: RBE0, RBE1, WBE, TBE, KBE0..KBE3 */
-	uint8_t bar_idx[8]; /* RBase0, RBase1, WBase, TBase, KBase0..3 */
-	uint8_t ene;
+	uint32_t hdr[H13_TD_HEADER_WORDS]; /* raw header words */
+	struct td_hdr h;    /* decoded header (bar_en bit i: RBE0, RBE1, WBE, TBE, KBE0..KBE3;
+			       bar_idx: RBase0, RBase1, WBase, TBase, KBase0..3) */
 	unsigned nwrites;   /* register words written by this TD's stream */
 	unsigned ncoeff;    /* enabled coefficient channels after this TD */
 	struct ldr_coeff coeff[16];

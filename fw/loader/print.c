@@ -189,21 +189,21 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 		const struct ldr_td *t = &p->tds[i];
 		pf(o, "td %u at 0x%lx size 0x%lx: tid %lu nid %lu lnid %lu eon %lu exe_cycles %lu "
 		      "next_size %lu next_pointer 0x%lx\n",
-		   i, (unsigned long)t->off, (unsigned long)t->size, (unsigned long)t->tid,
-		   (unsigned long)t->nid, (unsigned long)t->lnid, (unsigned long)t->eon,
-		   (unsigned long)t->exe_cycles, (unsigned long)t->next_size,
-		   (unsigned long)t->next_ptr);
+		   i, (unsigned long)t->off, (unsigned long)t->size, (unsigned long)t->h.tid,
+		   (unsigned long)t->h.nid, (unsigned long)t->h.lnid, (unsigned long)t->h.eon,
+		   (unsigned long)t->h.exe_cycles, (unsigned long)t->h.next_size,
+		   (unsigned long)t->h.next_ptr);
 		pf(o, "  log_events 0x%lx exceptions 0x%lx debug_log_events 0x%lx "
 		      "debug_exceptions 0x%lx flags 0x%08lx ene %u\n",
-		   (unsigned long)t->log_events, (unsigned long)t->exceptions,
-		   (unsigned long)t->debug_log_events, (unsigned long)t->debug_exceptions,
-		   (unsigned long)t->flags, t->ene);
+		   (unsigned long)t->h.log_events, (unsigned long)t->h.exceptions,
+		   (unsigned long)t->h.debug_log_events, (unsigned long)t->h.debug_exceptions,
+		   (unsigned long)t->h.flags, t->h.ene);
 		pf(o, "  bars:");
 		for (unsigned b = 0; b < 8; b++)
-			if (t->bar_en >> b & 1) {
-				pf(o, " %s=%u", ldr_bar_names[b], t->bar_idx[b]);
+			if (t->h.bar_en >> b & 1) {
+				pf(o, " %s=%u", ldr_bar_names[b], t->h.bar_idx[b]);
 				if (p->have_thread)
-					pf(o, "(0x%lx)", (unsigned long)p->bars[t->bar_idx[b]]);
+					pf(o, "(0x%lx)", (unsigned long)p->bars[t->h.bar_idx[b]]);
 			}
 		pf(o, "\n  coefficient channels: %u\n", t->ncoeff);
 		for (unsigned k = 0; k < t->ncoeff; k++)
@@ -350,19 +350,19 @@ static void print_json(struct pr *o, const struct ldr_program *p)
 		      "\"lnid\":%lu,\"eon\":%lu,\"exe_cycles\":%lu,\"next_size\":%lu,"
 		      "\"next_pointer\":%lu,",
 		   i ? "," : "", i, (unsigned long)t->off, (unsigned long)t->size,
-		   (unsigned long)t->tid, (unsigned long)t->nid, (unsigned long)t->lnid,
-		   (unsigned long)t->eon, (unsigned long)t->exe_cycles,
-		   (unsigned long)t->next_size, (unsigned long)t->next_ptr);
+		   (unsigned long)t->h.tid, (unsigned long)t->h.nid, (unsigned long)t->h.lnid,
+		   (unsigned long)t->h.eon, (unsigned long)t->h.exe_cycles,
+		   (unsigned long)t->h.next_size, (unsigned long)t->h.next_ptr);
 		pf(o, "\"log_events\":%lu,\"exceptions\":%lu,\"debug_log_events\":%lu,"
 		      "\"debug_exceptions\":%lu,\"flags\":%lu,\"ene\":%u,\"bars\":[",
-		   (unsigned long)t->log_events, (unsigned long)t->exceptions,
-		   (unsigned long)t->debug_log_events, (unsigned long)t->debug_exceptions,
-		   (unsigned long)t->flags, t->ene);
+		   (unsigned long)t->h.log_events, (unsigned long)t->h.exceptions,
+		   (unsigned long)t->h.debug_log_events, (unsigned long)t->h.debug_exceptions,
+		   (unsigned long)t->h.flags, t->h.ene);
 		unsigned nbb = 0;
 		for (unsigned b = 0; b < 8; b++)
-			if (t->bar_en >> b & 1)
+			if (t->h.bar_en >> b & 1)
 				pf(o, "%s{\"field\":\"%s\",\"index\":%u}", nbb++ ? "," : "",
-				   ldr_bar_names[b], t->bar_idx[b]);
+				   ldr_bar_names[b], t->h.bar_idx[b]);
 		pf(o, "],\"coeff\":[");
 		for (unsigned k = 0; k < t->ncoeff; k++)
 			pf(o, "%s{\"ch\":%u,\"base\":%lu,\"size\":%lu}", k ? "," : "", t->coeff[k].ch,

@@ -215,13 +215,11 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 	s.im.p = p;
 	s.na = 0;
 	for (unsigned i = 0; i < p->ntds; i++) {
-		struct td_hdr h;
 		struct td_range r[TD_MAX_RANGES];
 		unsigned nr = 0;
 		ldr_image_apply_td(&s.im, i);
-		td_hdr_decode(p->tds[i].hdr, &h);
 		const struct td_regs regs = {ldr_image_reg, &s.im};
-		if (td_ranges(&h, &regs, NULL, r, TD_MAX_RANGES, &nr, NULL, NULL) != TD_OK)
+		if (td_ranges(&p->tds[i].h, &regs, NULL, r, TD_MAX_RANGES, &nr, NULL, NULL) != TD_OK)
 			return TNS_E_GRANTS; /* ctrl_default_grants derived the same ranges */
 		for (unsigned k = 0; k < nr && s.na < TNS_MAX_ACCESSES; k++)
 			if (r[k].kind == TD_R_SRC0 || r[k].kind == TD_R_SRC1 || r[k].kind == TD_R_DST)

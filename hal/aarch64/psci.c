@@ -1,21 +1,8 @@
-/* PSCI calls and the core-start service names shared by every AArch64 board. */
+/* PSCI calls shared by every AArch64 board. */
 #include "hal/hal.h"
 #include "hal/aarch64/aarch64.h"
 
 #include <stdint.h>
-
-const char *hal_core_err_name(int e)
-{
-	switch (e) {
-	case HAL_CORE_OK: return "ok";
-	case HAL_CORE_E_BAD_CORE: return "bad-core";
-	case HAL_CORE_E_BUSY: return "busy";
-	case HAL_CORE_E_ALREADY_ON: return "already-on";
-	case HAL_CORE_E_DENIED: return "denied";
-	case HAL_CORE_E_UNSUPPORTED: return "unsupported";
-	}
-	return "unknown";
-}
 
 /* The conduit: SMC when the image was entered at EL2 (QEMU's PSCI then sits at the EL3 the
  * machine lacks), HVC when entered at EL1 (QEMU's PSCI at the EL2 it lacks). Entered at EL3 there

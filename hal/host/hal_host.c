@@ -203,19 +203,6 @@ const struct hal_region *hal_image_regions(unsigned *n)
 }
 
 /* ---- secondary cores: none natively (the tests use threads there if at all) ---- */
-const char *hal_core_err_name(int e)
-{
-	switch (e) {
-	case HAL_CORE_OK: return "ok";
-	case HAL_CORE_E_BAD_CORE: return "bad-core";
-	case HAL_CORE_E_BUSY: return "busy";
-	case HAL_CORE_E_ALREADY_ON: return "already-on";
-	case HAL_CORE_E_DENIED: return "denied";
-	case HAL_CORE_E_UNSUPPORTED: return "unsupported";
-	}
-	return "unknown";
-}
-
 enum hal_core_err hal_start_core(unsigned core, uintptr_t entry, uint64_t context)
 {
 	(void)entry;

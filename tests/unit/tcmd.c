@@ -14,6 +14,14 @@ void tc_cmd(struct cmd *c, uint32_t id, int32_t program, uint32_t priority, uint
 	c->h.tag = tag;
 }
 
+void tc_load(struct cmd *c, uint64_t off, uint64_t len, uint32_t flags, uint32_t tag)
+{
+	tc_cmd(c, CMD_LOAD, -1, 0, tag);
+	c->off = off;
+	c->len = len;
+	c->flags = flags;
+}
+
 int tc_post(struct cmd_shm *m, const struct cmd *c)
 {
 	size_t n = cmd_encode(tc_rec, sizeof tc_rec, c);

@@ -352,9 +352,7 @@ static int32_t m_load_prog(struct svc *s, uint8_t first, uint32_t *err)
 {
 	struct cmd c;
 	memset(t_window + 0x100, first, 64);
-	tc_cmd(&c, CMD_LOAD, -1, 0, 2);
-	c.off = WIN_DEV + 0x100;
-	c.len = 64;
+	tc_load(&c, WIN_DEV + 0x100, 64, 0, 2);
 	struct cmd_completion r = m_do(s, &c);
 	if (err)
 		*err = r.err;
@@ -431,9 +429,7 @@ TEST(cmd_svc, load_copies_before_validating)
 	CHECK_EQ(bad, -1);
 	CHECK_EQ(err, CMD_E_PROGRAM);
 	struct cmd c;
-	tc_cmd(&c, CMD_LOAD, -1, 0, 3);
-	c.off = WIN_DEV + sizeof t_window - 10;
-	c.len = 64;
+	tc_load(&c, WIN_DEV + sizeof t_window - 10, 64, 0, 3);
 	CHECK_EQ(m_do(s, &c).err, CMD_E_LOAD_RANGE);
 	c.off = WIN_DEV - 1;
 	CHECK_EQ(m_do(s, &c).err, CMD_E_LOAD_RANGE);

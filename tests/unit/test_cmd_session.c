@@ -174,10 +174,7 @@ TEST(cmd_session, scripted_session_on_the_engine)
 	for (unsigned k = 0; k < 3; k++) {
 		size_t len = build(k, s_win + at, s_wsize - at);
 		REQUIRE(len > 0);
-		tc_cmd(&c, CMD_LOAD, -1, 0, 0);
-		c.off = s_wdev + at;
-		c.len = len;
-		c.flags = CMD_LOAD_F_RAW;
+		tc_load(&c, s_wdev + at, len, CMD_LOAD_F_RAW, 0);
 		r = one(&c);
 		CHECKF(r.err == CMD_OK, "load %u: %s (domain %u code %u)", k, cmd_err_name(r.err),
 		       r.domain, r.code);
@@ -365,17 +362,12 @@ TEST(cmd_session, scripted_session_on_the_engine)
 	{
 		size_t len = build(0, s_win + at, s_wsize - at);
 		REQUIRE(len > 0);
-		tc_cmd(&c, CMD_LOAD, -1, 0, 0);
-		c.off = s_wdev + at;
-		c.len = len;
-		c.flags = CMD_LOAD_F_RAW;
+		tc_load(&c, s_wdev + at, len, CMD_LOAD_F_RAW, 0);
 		r = one(&c);
 		REQUIRE(r.err == CMD_OK);
 		int32_t id4 = (int32_t)r.data[0];
-		tc_cmd(&c, CMD_LOAD, -1, 0, 0); /* a fifth load: past the table's capacity */
-		c.off = s_wdev + at;
-		c.len = len;
-		c.flags = CMD_LOAD_F_RAW;
+		/* a fifth load: past the table's capacity */
+		tc_load(&c, s_wdev + at, len, CMD_LOAD_F_RAW, 0);
 		CHECK_EQ(one(&c).err, CMD_E_CAPACITY);
 		/* queued behind an unsatisfied wait, then the program is unloaded */
 		uint32_t tq = tag();

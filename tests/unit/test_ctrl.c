@@ -913,13 +913,6 @@ static const char *const fixtures[] = {
 	"fixtures/kernels/binary/mul.bin",
 };
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 TEST(ctrl, fixtures_plan_with_default_grants)
 {
 	if (!test_shared_dir())
@@ -962,7 +955,7 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 					continue;
 				nc++;
 				CHECK(x->off + x->len <= lp.weights_len);
-				CHECK_EQ(x->bar, lp.tds[t].bar_idx[4]);
+				CHECK_EQ(x->bar, lp.tds[t].h.bar_idx[4]);
 				CHECK_EQ(x->access, POL_READ);
 			}
 			CHECK_EQ(nc, lp.tds[t].ncoeff);
@@ -970,7 +963,7 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 			for (unsigned k = 0; k < plan.td[t].npatch; k++) {
 				const struct ctrl_patch *pt = &plan.td[t].patch[k];
 				unsigned ch = (pt->addr - lp.gen->coeff.base) / 4;
-				uint64_t want = plan.bar_runtime[lp.tds[t].bar_idx[4]];
+				uint64_t want = plan.bar_runtime[lp.tds[t].h.bar_idx[4]];
 				for (unsigned c = 0; c < lp.tds[t].ncoeff; c++)
 					if (lp.tds[t].coeff[c].ch == ch)
 						want += lp.tds[t].coeff[c].base;
@@ -996,7 +989,7 @@ TEST(ctrl, fixtures_run_on_model)
 			continue;
 		}
 		struct anes_result res;
-		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 1, null_out, NULL, NULL, &res);
+		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 1, tnull_out, NULL, NULL, &res);
 		CHECK_EQ(rc, 0);
 		CHECK(res.canaries_ok);
 		CHECK_EQ(res.run, ENG_OK);
@@ -1053,7 +1046,7 @@ static const char *submit_default(const uint8_t *buf, size_t len, unsigned flags
 				  struct anes_result *res)
 {
 	memset(res, 0, sizeof *res);
-	tsubmit(buf, len, flags, NULL, 0, 1, 0, null_out, NULL, NULL, res);
+	tsubmit(buf, len, flags, NULL, 0, 1, 0, tnull_out, NULL, NULL, res);
 	return anes_result_name(res);
 }
 

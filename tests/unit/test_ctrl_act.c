@@ -86,13 +86,6 @@ static void check(void *vctx, const struct subq_grant *g, const uint8_t *buf, in
 	}
 }
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 static uint16_t table[ACTLUT_TABLE_LEN];
 
 TEST(ctrl_act, model_output_is_lut_of_input)
@@ -132,7 +125,7 @@ TEST(ctrl_act, model_output_is_lut_of_input)
 		snprintf(c.where, sizeof c.where, "%s", fx[f].path);
 		struct anes_hooks h = {fill, check, &c};
 		struct anes_result res;
-		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 		CHECK_EQ(rc, 0);
 		CHECK(res.canaries_ok);
 		CHECK_EQ(res.act_applied, 1u);
@@ -173,7 +166,7 @@ TEST(ctrl_act, lut_not_selected_moves_bytes)
 	snprintf(c.where, sizeof c.where, "tanh.bin without LUT");
 	struct anes_hooks h = {fill, check, &c};
 	struct anes_result res;
-	CHECK_EQ(tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL, &h, &res), 0);
+	CHECK_EQ(tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res), 0);
 	CHECK_EQ(res.act_applied, 0u);
 	CHECK(c.checked > 0);
 	CHECK_EQ(c.bad, 0u);

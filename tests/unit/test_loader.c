@@ -199,9 +199,9 @@ TEST(loader, synthetic_program_api)
 	CHECK_EQ(p->tds[1].ncoeff, 1);
 	CHECK_EQ(p->tds[1].coeff[0].base, 0x80);
 	CHECK_EQ(p->tds[1].lut, 1);
-	CHECK_EQ(p->tds[0].bar_en, 0x15); /* RBE0, WBE, KBE0 */
-	CHECK_EQ(p->tds[0].bar_idx[0], 5);
-	CHECK_EQ(p->tds[0].bar_idx[2], 4);
+	CHECK_EQ(p->tds[0].h.bar_en, 0x15); /* RBE0, WBE, KBE0 */
+	CHECK_EQ(p->tds[0].h.bar_idx[0], 5);
+	CHECK_EQ(p->tds[0].h.bar_idx[2], 4);
 	/* register state after TD 1 carries TD 0's writes it did not overwrite */
 	REQUIRE(ldr_td_image(p, 0, img) == LDR_OK);
 	CHECK_EQ(ldr_image_get(p, img, 0x1f848), 0x0);

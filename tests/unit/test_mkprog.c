@@ -134,13 +134,6 @@ static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int 
 		c->bad++;
 }
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 /* Runs a built program (raw or container) on the engine model with its default grants and
  * checks every output value through the hooks. */
 static void run_on_model(const uint8_t *prog, size_t len, unsigned flags)
@@ -152,7 +145,7 @@ static void run_on_model(const uint8_t *prog, size_t len, unsigned flags)
 	REQUIRE(actlut_parse(&c.lut, rec, sizeof rec) == ACTLUT_OK);
 	struct anes_hooks h = {fill, check, &c};
 	struct anes_result res;
-	int rc = tsubmit(prog, len, flags, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	int rc = tsubmit(prog, len, flags, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(res.run, ENG_OK);
 	CHECK(res.canaries_ok);
@@ -372,7 +365,7 @@ static const char *run_patched(uint32_t addr, uint32_t delta)
 	if (!found)
 		return "register-not-written";
 	struct anes_result res;
-	tsubmit(progbuf, len, LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL, NULL, &res);
+	tsubmit(progbuf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
 	return anes_result_name(&res);
 }
 
@@ -409,7 +402,7 @@ TEST(mkprog, palette_widths_h13_does_not_stream_are_folded)
 		REQUIRE(pd_parse(cases[i].desc, strlen(cases[i].desc), &d, &line) == PD_OK);
 		REQUIRE(pd_build_hwx(&d, progbuf, sizeof progbuf, &len) == PD_OK);
 		struct anes_result res;
-		int rc = tsubmit(progbuf, len, 0, NULL, 0, 1, 0, null_out, NULL, NULL, &res);
+		int rc = tsubmit(progbuf, len, 0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
 		CHECKF(rc == 0, "case %u: %s", i, anes_result_name(&res));
 		CHECKF(res.folded_tds == cases[i].folded, "case %u: %u TDs folded, want %u", i,
 		       res.folded_tds, cases[i].folded);

@@ -17,13 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 static uint8_t progbuf[1u << 18];
 
 /* Builds NAME's program (container, or raw stream) and runs it against its oracle. */
@@ -56,7 +49,7 @@ static void run_desc(const char *name, int raw)
 		r.name = name;
 		struct anes_hooks h = {orc_fill, orc_check, &r};
 		struct anes_result res;
-		int rc = tsubmit(progbuf, len, raw ? LDR_F_RAW : LDR_F_HWX, NULL, 0, 1, 0, null_out,
+		int rc = tsubmit(progbuf, len, raw ? LDR_F_RAW : LDR_F_HWX, NULL, 0, 1, 0, tnull_out,
 				 NULL, &h, &res);
 		CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", name, anes_result_name(&res));
 		CHECK(res.canaries_ok);

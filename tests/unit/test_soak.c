@@ -183,8 +183,8 @@ static int s_setup(void)
 			return 0;
 		for (unsigned t = 0; t < p->ntds; t++)
 			if (s_lp.tds[t].off != t * PD_TD_STRIDE || s_lp.tds[t].size != PD_TD_BYTES ||
-			    s_lp.tds[t].eon != (t + 1 == p->ntds) ||
-			    s_lp.tds[t].next_ptr != (t + 1 == p->ntds ? 0 : (t + 1) * PD_TD_STRIDE))
+			    s_lp.tds[t].h.eon != (t + 1 == p->ntds) ||
+			    s_lp.tds[t].h.next_ptr != (t + 1 == p->ntds ? 0 : (t + 1) * PD_TD_STRIDE))
 				return 0;
 		int n = ctrl_default_grants(&s_lp, p->g, SUBQ_MAX_GRANTS, &st);
 		if (n <= 0)

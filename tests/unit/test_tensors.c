@@ -46,13 +46,6 @@ static const struct subq_grant *grant_of(const struct subq_grant *g, int n, unsi
 	return NULL;
 }
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 TEST(tensors, intermediate_granted_read_write_in_place)
 {
 	static struct ldr_program p;
@@ -86,14 +79,14 @@ TEST(tensors, intermediate_granted_read_write_in_place)
 		}
 		/* the submission runs with them: the intermediate is zeroed, then written and read */
 		struct anes_result res;
-		int rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL,
+		int rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL,
 				 NULL, &res);
 		CHECKF(rc == 0, "%s: %s", hwx ? "hwx" : "raw", anes_result_name(&res));
 		CHECK(res.canaries_ok);
 		/* without the in-place flag the same grants are refused: output-overlaps-input */
 		for (int i = 0; i < n; i++)
 			g[i].flags = 0;
-		rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, g, (unsigned)n, 0, 0, null_out,
+		rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, g, (unsigned)n, 0, 0, tnull_out,
 			     NULL, NULL, &res);
 		CHECK_EQ(rc, 1);
 		CHECK_STR(anes_result_name(&res), "output-overlaps-input");
@@ -133,7 +126,7 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		CHECK_EQ(st.td, 1);
 		CHECK_EQ(st.bar, (int)PD_FIRST_OUTPUT_BAR);
 		CHECK_EQ(st.kind, TD_R_SRC0);
-		CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, null_out, NULL, NULL, &res), 1);
+		CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
 		CHECK_STR(anes_result_name(&res), "intermediate-extent-conflict");
 		/* TD 1 reads at an offset: the bytes past TD 0's 32 planes */
 		len = build(chain_desc, hwx);
@@ -155,7 +148,7 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 			/* there BAR 6 is a declared output window: not an intermediate, and reading
 			 * it is refused by the plan */
 			CHECK(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st) > 0);
-			CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, null_out, NULL, NULL, &res), 1);
+			CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
 			CHECK_STR(anes_result_name(&res), "access-not-granted");
 		} else {
 			CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
@@ -170,7 +163,7 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
 		CHECK_STR(ctrl_status_name(&st), "intermediate-extent-overflow");
 		CHECK_EQ(st.bar, (int)PD_FIRST_OUTPUT_BAR);
-		CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, null_out, NULL, NULL, &res), 1);
+		CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
 		CHECK_STR(anes_result_name(&res), "intermediate-extent-overflow");
 	}
 	CHECK_STR(ctrl_err_name(CTRL_E_ITM_OVERFLOW), "intermediate-extent-overflow");
@@ -434,7 +427,7 @@ TEST(tensors, run_places_inputs_and_captures_outputs)
 	in->a.data = dense;
 	in->a.data_len = sizeof dense;
 	struct anes_result res;
-	int rc = tsubmit(buf, len, LDR_F_HWX, NULL, 0, 1, 0, null_out, NULL, tio_hooks(&x), &res);
+	int rc = tsubmit(buf, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, tio_hooks(&x), &res);
 	CHECKF(rc == 0, "%s", anes_result_name(&res));
 	REQUIRE(x.io[0].captured != NULL);
 	static uint8_t got[sizeof dense];

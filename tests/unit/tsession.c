@@ -18,6 +18,13 @@ struct anem *anes_model(void)
 	return anes_engine(tsession());
 }
 
+void tnull_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	(void)s;
+	(void)n;
+}
+
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
 	    const struct anes_hooks *hooks, struct anes_result *res)

@@ -8,6 +8,8 @@
 struct anes *tsession(void);
 /* Its engine model: fault injection, counters, the state after the last run. */
 struct anem *anes_model(void);
+/* An outf sink that discards what it is given: tsubmit's out when the output is not wanted. */
+void tnull_out(void *ctx, const char *s, size_t n);
 /* One submission on tsession(). */
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
