@@ -164,13 +164,6 @@ static void edge_check(void *ctx, const struct subq_grant *g, const uint8_t *buf
 		edge_compare(r, t, buf, g->size);
 }
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 static void run_case(const struct edge_case *c)
 {
 	struct orc o;
@@ -192,7 +185,7 @@ static void run_case(const struct edge_case *c)
 	r.o = &o;
 	struct anes_hooks h = {edge_fill, edge_check, &r};
 	struct anes_result res;
-	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", c->name, anes_result_name(&res));
 	CHECK(res.canaries_ok);
 	CHECKF(r.filled >= 1 && r.checked_tensors == 1 && r.checked == c->n,

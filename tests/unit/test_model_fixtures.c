@@ -25,13 +25,6 @@ static double p2(int e)
 	return v;
 }
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 static const struct {
 	const char *name, *path;
 } fx[] = {
@@ -77,7 +70,7 @@ static void run_one(unsigned i)
 	r.name = fx[i].name;
 	struct anes_hooks h = {orc_fill, orc_check, &r};
 	struct anes_result res;
-	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", fx[i].name,
 	       anes_result_name(&res));
 	CHECK(res.canaries_ok);

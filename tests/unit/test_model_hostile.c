@@ -29,13 +29,6 @@ static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int 
 		w->changed += buf[k] != 0;
 }
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 /* Replaces the value of register addr in TD 0 of a container; 1 when it was written there. */
 static int patch(uint8_t *buf, size_t len, uint32_t addr, uint32_t value)
 {
@@ -69,7 +62,7 @@ static void run(const char *fixture, uint32_t addr, uint32_t value, int want_ref
 	struct watch w = {0, 0};
 	struct anes_hooks h = {NULL, check, &w};
 	struct anes_result res;
-	int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	if (want_refused) {
 		CHECKF(rc == 1 && strcmp(anes_result_name(&res), "ok"), "%s: 0x%x = 0x%x was not refused (%s)",
 		       fixture, addr, value, anes_result_name(&res));

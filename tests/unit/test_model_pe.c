@@ -163,13 +163,6 @@ static void pe_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, 
 		pe_compare(r, buf, g->size);
 }
 
-static void null_out(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	(void)s;
-	(void)n;
-}
-
 static uint8_t prog[4096];
 
 /* Runs the TD; returns the run's engine status (ENG_OK, ENG_E_FAULT...), -1 when refused. */
@@ -184,7 +177,7 @@ static int run_spec(const struct bp_pe_spec *p, struct pe_run *r, int quiet)
 		return -2;
 	struct anes_hooks h = {pe_fill, pe_check, r};
 	struct anes_result res;
-	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, null_out, NULL, &h, &res);
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECK(res.canaries_ok);
 	if (res.run != ENG_OK)
 		return (int)res.run;
