@@ -22,7 +22,8 @@ Each statement is one TD: a weight layer computes, per output channel o and elem
 with W the decoded weights (int8 values; palette codebook entries; sparse kept values, 0
 elsewhere), scale the per-channel post-scale (1/64 for int8 layers, 1 otherwise) and bias the
 documented per-channel bias; an activation applies its function to each element and rounds to
-fp16. Every tensor is fp16 in memory, so each TD's output is rounded to fp16 before the next
+fp16; a pool takes the average (padding counted as zeros), maximum or minimum of each k x k
+window at its stride and rounds to fp16. Every tensor is fp16 in memory, so each TD's output is rounded to fp16 before the next
 statement reads it (from=prev).
 """
 import glob
@@ -36,6 +37,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 INPUT_BAR = 5
 FIRST_OUTPUT_BAR = 6
 ACTS = ('relu', 'relu6', 'leakyrelu', 'hardtanh')
+POOLS = ('avg', 'max', 'min')
 M32 = 0xffffffff
 
 
@@ -58,7 +60,14 @@ def parse(text):
             continue
         s = {'from_prev': False, 'seed': len(st) + 1, 'cin': None, 'cout': 16,
              'density': 50}
-        if words[0] == 'activation':
+        if words[0] == 'pool':
+            if words[1] not in POOLS:
+                raise DescError('line %d: pool %s' % (ln, words[1]))
+            s['kind'] = 'pool'
+            s['pool'] = words[1]
+            s['k'] = 2
+            rest = words[2:]
+        elif words[0] == 'activation':
             if words[1] not in ACTS:
                 raise DescError('line %d: activation %s' % (ln, words[1]))
             s['kind'] = 'act'
@@ -85,7 +94,15 @@ def parse(text):
         st.append(s)
     for i, s in enumerate(st):
         c = st[i - 1]['cout'] if s['from_prev'] else d['c']
-        if s['kind'] == 'act':
+        win, hin = (st[i - 1]['wout'], st[i - 1]['hout']) if s['from_prev'] else (d['w'], d['h'])
+        s['wout'], s['hout'] = win, hin
+        if s['kind'] == 'pool':
+            # stride defaults to the window (when the 2-bit field holds it), padding to 0
+            s.setdefault('stride', s['k'] if s['k'] <= 3 else 1)
+            s.setdefault('pad', 0)
+            s['wout'] = (win + 2 * s['pad'] - s['k']) // s['stride'] + 1
+            s['hout'] = (hin + 2 * s['pad'] - s['k']) // s['stride'] + 1
+        if s['kind'] in ('act', 'pool'):
             s['cin'] = s['cout'] = c
         elif s['cin'] is None:
             s['cin'] = c
@@ -140,6 +157,27 @@ def activation(name, x):
     return np.where(x < 0, x * LEAKY_SLOPE, x)
 
 
+def pool(s, x):
+    """A k x k window at the given stride, the padding on every side: the average counts the
+    padding as zeros (sum / k^2), the maximum and minimum take only the input's elements."""
+    k, st, p = s['k'], s['stride'], s['pad']
+    c, h, w = x.shape
+    fill = {'avg': 0.0, 'max': -np.inf, 'min': np.inf}[s['pool']]
+    xp = np.full((c, h + 2 * p, w + 2 * p), fill)
+    xp[:, p:p + h, p:p + w] = x
+    y = np.empty((c, s['hout'], s['wout']))
+    for oy in range(s['hout']):
+        for ox in range(s['wout']):
+            win = xp[:, oy * st:oy * st + k, ox * st:ox * st + k].reshape(c, -1)
+            if s['pool'] == 'avg':
+                y[:, oy, ox] = win.sum(axis=1) / (k * k)
+            elif s['pool'] == 'max':
+                y[:, oy, ox] = win.max(axis=1)
+            else:
+                y[:, oy, ox] = win.min(axis=1)
+    return y
+
+
 def seed_input(c, h, w, bar=INPUT_BAR):
     s = (0x5eed0000 + bar) & M32
     out = np.empty(c * h * w)
@@ -162,6 +200,8 @@ def run(desc_text):
         xd = src.astype(np.float64)
         if s['kind'] == 'act':
             y = activation(s['act'], xd)
+        elif s['kind'] == 'pool':
+            y = pool(s, xd)
         else:
             wt = weights(s)
             acc = np.einsum('oi,ihw->ohw', wt, xd)

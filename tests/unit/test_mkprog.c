@@ -315,6 +315,15 @@ TEST(mkprog, bad_descriptions_named)
 		{"layer palette4\nlayer palette2\n", PD_E_PALETTE_BITS, 0},
 		{"layer int8\nlayer int8\nlayer int8\nlayer int8\nlayer int8\nlayer int8\n"
 		 "layer int8\nlayer int8\nlayer int8\n", PD_E_TOO_MANY_LAYERS, 9},
+		{"pool median\n", PD_E_KEYWORD, 1},
+		{"pool avg k=32\n", PD_E_VALUE, 1},
+		{"pool avg k=3 stride=4\n", PD_E_VALUE, 1},
+		{"pool max k=3 pad=3\n", PD_E_VALUE, 1},
+		{"pool max k=2 cout=4\n", PD_E_KEYWORD, 1},
+		{"pool max k=2 2\n", PD_E_SYNTAX, 1},
+		{"input w=4 h=8\npool avg k=6 pad=0\n", PD_E_POOL_WINDOW, 0},
+		{"input w=8 h=8\npool avg k=4 stride=2\npool max k=4 pad=1 from=prev\n"
+		 "pool max k=4 from=prev\n", PD_E_POOL_WINDOW, 0},
 	};
 	static struct pd_desc d;
 	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -68,6 +68,12 @@ static int cmd_mkprog(int argc, char **argv)
 			if (L->kind == PD_ACT)
 				printf("  td %u: activation %s (%u channels)\n", i, pd_act_name(d.act),
 				       (unsigned)L->cin);
+			else if (L->kind == PD_POOL)
+				printf("  td %u: pool %s k=%u stride=%u pad=%u (%u channels, %ux%u -> %ux%u)\n",
+				       i, L->pool == PD_POOL_AVG ? "avg" : L->pool == PD_POOL_MAX ? "max" : "min",
+				       (unsigned)L->k, (unsigned)L->stride, (unsigned)L->pad, (unsigned)L->cin,
+				       (unsigned)L->win, (unsigned)L->hin, (unsigned)L->wout,
+				       (unsigned)L->hout);
 			else if (L->kind == PD_PALETTE)
 				printf("  td %u: palette%u cin=%u cout=%u\n", i, (unsigned)L->bits,
 				       (unsigned)L->cin, (unsigned)L->cout);
@@ -89,4 +95,5 @@ TOOL_COMMAND(mkprog, "mkprog", cmd_mkprog,
 	     "    as one kernel unit) from a text\n"
 	     "    description: input w= h= c=; layer int8|sparse|paletteN [cin=] [cout=]\n"
 	     "    [density=] [seed=] [from=prev]; activation relu|relu6|leakyrelu|hardtanh\n"
-	     "    [from=prev] (docs/control-path.md)");
+	     "    [from=prev]; pool avg|max|min [k=] [stride=] [pad=] [from=prev]\n"
+	     "    (docs/control-path.md)");

@@ -27,6 +27,7 @@ static const char *const names[PD_E__COUNT] = {
 	[PD_E_CONTAINER] = "desc-container-failed",
 	[PD_E_NO_PREV] = "desc-no-previous-layer",
 	[PD_E_SPARSE_CIN] = "desc-sparse-cin-differs",
+	[PD_E_POOL_WINDOW] = "desc-pool-window-larger-than-input",
 };
 
 const char *pd_err_name(enum pd_err e)
@@ -111,15 +112,52 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 		}
 		return PD_OK;
 	}
-	int is_act = tok_is(&t[0], "activation");
-	if (!is_act && !tok_is(&t[0], "layer"))
+	int is_act = tok_is(&t[0], "activation"), is_pool = tok_is(&t[0], "pool");
+	if (!is_act && !is_pool && !tok_is(&t[0], "layer"))
 		return PD_E_KEYWORD;
 	if (nt < 2)
 		return PD_E_SYNTAX;
 	if (d->nlayers >= PD_MAX_LAYERS)
 		return PD_E_TOO_MANY_LAYERS;
-	struct pd_layer L = {0, 0, 50, 0, 16, d->nlayers + 1, 0};
+	struct pd_layer L;
+	memset(&L, 0, sizeof L);
+	L.density = 50;
+	L.cout = 16;
+	L.seed = d->nlayers + 1;
 	L.cin = 0; /* 0: the input's channels */
+	if (is_pool) {
+		static const char *const modes[] = {NULL, "avg", "max", "min"};
+		unsigned md;
+		for (md = 1; md < 4; md++)
+			if (tok_is(&t[1], modes[md]))
+				break;
+		if (md == 4)
+			return PD_E_KEYWORD;
+		L.kind = PD_POOL;
+		L.pool = (uint8_t)md;
+		uint32_t k = 2, stride = 0, pad = 0;
+		for (unsigned i = 2; i < nt; i++) {
+			int r;
+			if ((r = kv(&t[i], "k", 1, H13_FIELD_MASK(H13_CONVCFG_KW_W), &k)) != -2 ||
+			    (r = kv(&t[i], "stride", 1, H13_FIELD_MASK(H13_CONVCFG_SX_W), &stride)) != -2 ||
+			    (r = kv(&t[i], "pad", 0, H13_FIELD_MASK(H13_CONVCFG_PX_W), &pad)) != -2 ||
+			    (r = from(&t[i], &L)) != -2) {
+				if (r)
+					return PD_E_VALUE;
+				continue;
+			}
+			return memchr(t[i].s, '=', t[i].n) ? PD_E_KEYWORD : PD_E_SYNTAX;
+		}
+		if (!stride) /* default: the window's size, if the field holds it */
+			stride = k <= H13_FIELD_MASK(H13_CONVCFG_SX_W) ? k : 1;
+		if (pad >= k)
+			return PD_E_VALUE; /* every window must hold an input element */
+		L.k = (uint8_t)k;
+		L.stride = (uint8_t)stride;
+		L.pad = (uint8_t)pad;
+		d->layer[d->nlayers++] = L;
+		return PD_OK;
+	}
 	if (is_act) {
 		if (d->act != PD_ACT_NONE)
 			return PD_E_TWO_ACTIVATIONS;
@@ -239,9 +277,19 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 		struct pd_layer *L = &d->layer[i];
 		if (L->from_prev && !i)
 			return PD_E_NO_PREV;
-		/* the channels it reads: the input's, or the previous TD's output's */
+		/* the tile it reads: the input's, or the previous TD's output */
 		uint32_t c = L->from_prev ? d->layer[i - 1].cout : d->c;
-		if (L->kind == PD_ACT) {
+		L->win = L->from_prev ? d->layer[i - 1].wout : d->w;
+		L->hin = L->from_prev ? d->layer[i - 1].hout : d->h;
+		L->wout = L->win;
+		L->hout = L->hin;
+		if (L->kind == PD_POOL) {
+			if (L->win + 2u * L->pad < L->k || L->hin + 2u * L->pad < L->k)
+				return PD_E_POOL_WINDOW;
+			L->wout = (L->win + 2u * L->pad - L->k) / L->stride + 1;
+			L->hout = (L->hin + 2u * L->pad - L->k) / L->stride + 1;
+		}
+		if (L->kind == PD_ACT || L->kind == PD_POOL) {
 			L->cin = L->cout = c;
 			continue;
 		}
@@ -391,44 +439,61 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 	}
 	n += 62;
 	/* Common: 16 words from 0 */
-	uint32_t in_line = roundup(d->w * 2, 64), out_line = in_line;
+	uint32_t in_line = roundup(L->win * 2, 64), out_line = roundup(L->wout * 2, 64);
+	unsigned k = L->kind == PD_POOL ? L->k : 1, st = L->kind == PD_POOL ? L->stride : 1;
+	unsigned pad = L->kind == PD_POOL ? L->pad : 0;
 	w[n++] = (15u << 26) | 0x0u;
-	w[n + 0] = d->w | d->h << 16;      /* InDim */
+	w[n + 0] = L->win | L->hin << 16;  /* InDim */
 	w[n + 2] = 2u | 2u << 4;           /* ChCfg: fp16 in, fp16 out */
 	w[n + 3] = L->cin;                 /* Cin */
 	w[n + 4] = L->cout;                /* Cout */
-	w[n + 5] = d->w | d->h << 16;      /* OutDim */
-	w[n + 7] = H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) | /* ConvCfg: 1x1, */
-		   H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1); /* stride 1 */
+	w[n + 5] = L->wout | L->hout << 16; /* OutDim */
+	w[n + 7] = H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | /* ConvCfg: the */
+		   H13_PUT(H13_CONVCFG_SX, st) | H13_PUT(H13_CONVCFG_SY, st) | /* window (1x1 */
+		   H13_PUT(H13_CONVCFG_PX, pad) | H13_PUT(H13_CONVCFG_PY, pad); /* but a pool) */
 	w[n + 9] = 1;                      /* GroupConvCfg: one group */
-	w[n + 10] = d->h;                  /* TileCfg: TileHeight */
+	w[n + 10] = L->hout;               /* TileCfg: TileHeight */
 	n += 16;
+	/* Planar: 4 words from 0x8800 in every TD (registers keep their values from one TD to the
+	 * next, so a TD after a pool must clear them, as the fixtures' NE TDs write zeros there).
+	 * A pool writes them as the fixtures' PE programs do (PreScale and BiasScale's scale 1.0
+	 * in the high half, FinalScale 1.0f), with PoolMode; its NE is not in the path (MACCfg 0) */
+	w[n++] = (3u << 26) | H13_PLANAR_CFG;
+	if (L->kind == PD_POOL) {
+		w[n + 0] = H13_PUT(H13_PECFG_POOLMODE, L->pool);
+		w[n + 1] = H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u);
+		w[n + 2] = H13_PUT(H13_PRESCALE_HI, 0x3c00u);
+		w[n + 3] = 0x3f800000u;
+	}
+	n += 4;
 	/* NE: KernelCfg .. PostScale (5 words from 0xc800). KernelCfg names the layer's weight
 	 * form. The activation TD is an elementwise NE pass (OpMode 4, KernelMode 1, as every real
 	 * NE kernel) with post-scale 1.0 and NonlinearMode 2 (the activation LUT); a weight TD is a
 	 * 1x1 convolution over its OCG (docs/engine-model.md, "Kernels from the kernel unit"). */
 	w[n++] = (4u << 26) | H13_NE_KERNELCFG;
-	w[n + 0] = kernel_cfg(L);
-	if (L->kind == PD_ACT)
+	w[n + 0] = L->kind == PD_POOL ? 0 : kernel_cfg(L);
+	if (L->kind == PD_POOL)
+		w[n + 1] = 0;
+	else if (L->kind == PD_ACT)
 		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
 			   H13_PUT(H13_MACCFG_KERNELMODE, 1) |
 			   H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT);
 	else /* a 1x1 convolution, as conv.hwx programs it (OpMode 0, BinaryPoint 0x1c) */
 		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
 			   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1cu);
-	w[n + 4] = H13_PUT(H13_POSTSCALE, 0x3c00u); /* fp16 1.0 */
+	w[n + 4] = L->kind == PD_POOL ? 0 : H13_PUT(H13_POSTSCALE, 0x3c00u); /* fp16 1.0 */
 	n += 5;
 	/* TileDMASrc: 28 words from 0x13800 */
 	w[n++] = (27u << 26) | 0x13800u;
 	w[n + 0] = 1;                      /* DMAConfig.En */
 	w[n + 3] = in_line;                /* RowStride */
-	w[n + 4] = in_line * d->h;         /* PlaneStride */
+	w[n + 4] = in_line * L->hin;       /* PlaneStride */
 	n += 28;
 	/* TileDMADst: 7 words from 0x17800 */
 	w[n++] = (6u << 26) | 0x17800u;
 	w[n + 0] = 1;
 	w[n + 2] = out_line;
-	w[n + 3] = out_line * d->h;
+	w[n + 3] = out_line * L->hout;
 	n += 7;
 	for (unsigned k = 0; k < PD_TD_BYTES / 4; k++)
 		le_wr32(td + 4 * k, w[k]);
@@ -450,10 +515,12 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 		return PD_E_TOO_MANY_LAYERS;
 	/* tile sizes: every product checked against 32 bits */
 	uint64_t tile = (uint64_t)roundup(d->w * 2, 64) * d->h * d->c;
-	for (unsigned i = 0; i < d->nlayers; i++)
-		if ((uint64_t)roundup(d->w * 2, 64) * d->h * d->layer[i].cout > 0x10000000u ||
-		    tile > 0x10000000u)
+	for (unsigned i = 0; i < d->nlayers; i++) {
+		const struct pd_layer *L = &d->layer[i];
+		if ((uint64_t)roundup(L->wout * 2, 64) * L->hout * L->cout > 0x10000000u ||
+		    tile > 0x10000000u || !L->wout || !L->hout)
 			return PD_E_TOO_LARGE;
+	}
 	/* one weight slot per output channel, as wide as the widest layer needs */
 	uint32_t bpc = 0, nocg = 0, total_ch = 0, int8_ch = 0, pbits = 0, nluts = 0, mask = 0;
 	for (unsigned i = 0; i < d->nlayers; i++) {
@@ -467,7 +534,7 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	uint64_t wbytes = 0;
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		const struct pd_layer *L = &d->layer[i];
-		if (L->kind == PD_ACT)
+		if (L->kind == PD_ACT || L->kind == PD_POOL)
 			continue;
 		blk_off[nocg] = (uint32_t)wbytes;
 		blk_layer[nocg] = i;
@@ -568,7 +635,7 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	uint32_t wsec = u.sec[KU_SEC_WEIGHTS].offset;
 	for (unsigned i = 0, k = 0; i < d->nlayers; i++) {
 		uint32_t base = 0, size = 0;
-		if (d->layer[i].kind != PD_ACT) {
+		if (d->layer[i].kind != PD_ACT && d->layer[i].kind != PD_POOL) {
 			/* channel 0 is exactly the layer's OCG (64-byte aligned, a 64-byte multiple) */
 			base = wsec + blk_off[k];
 			size = d->layer[i].cout * bpc;

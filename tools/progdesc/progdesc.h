@@ -17,7 +17,9 @@
 #define PD_WEIGHTS_BAR 1u
 #define PD_FIRST_OUTPUT_BAR 6u
 
-enum pd_kind { PD_INT8, PD_SPARSE, PD_PALETTE, PD_ACT };
+enum pd_kind { PD_INT8, PD_SPARSE, PD_PALETTE, PD_ACT, PD_POOL };
+/* pool modes: Planar.Cfg.PoolMode's values */
+enum pd_pool { PD_POOL_AVG = 1, PD_POOL_MAX = 2, PD_POOL_MIN = 3 };
 enum pd_act { PD_ACT_NONE, PD_ACT_RELU, PD_ACT_RELU6, PD_ACT_LEAKYRELU, PD_ACT_HARDTANH };
 
 enum pd_err {
@@ -36,6 +38,7 @@ enum pd_err {
 	PD_E_CONTAINER,       /* the raw stream could not be put in a .hwx container */
 	PD_E_NO_PREV,         /* from=prev on the first statement */
 	PD_E_SPARSE_CIN,      /* sparse layers with different cin (the unit has one mask width) */
+	PD_E_POOL_WINDOW,     /* a pool window (with its padding) larger than what it reads */
 	PD_E__COUNT
 };
 const char *pd_err_name(enum pd_err e);
@@ -47,6 +50,9 @@ struct pd_layer {
 	uint32_t cin, cout;
 	uint32_t seed;
 	uint8_t from_prev; /* 1: reads the previous TD's output (an intermediate), not the input */
+	uint8_t pool;      /* PD_POOL: enum pd_pool */
+	uint8_t k, stride, pad; /* PD_POOL: a k x k window, stride and padding on every side */
+	uint32_t win, hin, wout, hout; /* the tile it reads and the one it writes (pd_parse) */
 };
 
 struct pd_desc {
