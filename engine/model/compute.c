@@ -506,6 +506,18 @@ static void conv_span(unsigned W, unsigned Win, unsigned sx, unsigned kx, unsign
 	*x1 = b;
 }
 
+/* A result row (g, c, h) of out->w fp16 values leaves the engine: into the L2-resident result
+ * (lres, when the TD keeps one) and through the tile DMA to the destination (when there is
+ * one). */
+static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lres, unsigned g,
+		    unsigned c, unsigned h, const uint16_t *v)
+{
+	if (lres)
+		memcpy(lres->v + (((uint64_t)g * lres->c + c) * lres->h + h) * out->w, v,
+		       out->w * sizeof *v);
+	return out->r ? write_row(m, out, g, c, h, v, m->row[2]) : ENG_OK;
+}
+
 /* Elementwise TDs: output element (g, c, h, w) from input element (g, c, h, w). With neither
  * the NE nor the PE in the path the values move unchanged (bit for bit in fp16). */
 static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
@@ -534,11 +546,7 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 					}
 					pe_row(s, v, b, v, W);
 				}
-				if (lres) {
-					uint16_t *q = lres->v + (((uint64_t)g * lres->c + c) * lres->h + h) * W;
-					memcpy(q, v, W * sizeof *q);
-				}
-				if (out->r && (e = write_row(m, out, g, c, h, v, m->row[2])))
+				if ((e = emit_row(m, out, lres, g, c, h, v)))
 					return e;
 			}
 	return ENG_OK;
@@ -612,10 +620,7 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 				for (unsigned x = 0; x < W; x++)
 					v[x] = f2h(mode == H13_PE_POOL_AVG ? acc[x] / area : acc[x]);
 				pe_row(s, v, NULL, v, W);
-				if (lres)
-					memcpy(lres->v + (((uint64_t)g * lres->c + c) * lres->h + y) * W, v,
-					       W * sizeof *v);
-				if (out->r && (e = write_row(m, out, g, c, y, v, m->row[2])))
+				if ((e = emit_row(m, out, lres, g, c, y, v)))
 					return e;
 			}
 	return ENG_OK;
@@ -1107,10 +1112,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 				nonlinear(m, s, v, W, act);
 				if (s->pe)
 					pe_row(s, v, NULL, v, W);
-				if (lres)
-					memcpy(lres->v + (((uint64_t)g * lres->c + o) * lres->h + y) * W, v,
-					       W * sizeof *v);
-				if (out->r && (e = write_row(m, out, g, o, y, v, m->row[2])))
+				if ((e = emit_row(m, out, lres, g, o, y, v)))
 					return e;
 			}
 		}
