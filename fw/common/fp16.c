@@ -1,5 +1,7 @@
 #include "fw/common/fp16.h"
 
+#include <string.h>
+
 void fp16_decompose(uint16_t h, int32_t *mant, int32_t *exp)
 {
 	int32_t e = (int32_t)((h >> 10) & 0x1f);
@@ -57,4 +59,50 @@ uint16_t fp16_from_scaled(int64_t mant, int32_t exp)
 	if (s < 1024)
 		return (uint16_t)(sign | s); /* subnormal: q is -24 */
 	return (uint16_t)(sign | ((uint16_t)(q + 25) << 10) | (uint16_t)(s - 1024));
+}
+
+void fp16_format(uint16_t h, char *buf, size_t cap)
+{
+	char t[32];
+	size_t n = 0;
+	if (!buf || !cap)
+		return;
+	if (fp16_is_nan(h)) {
+		memcpy(t, "nan", 4);
+		n = 3;
+	} else {
+		if (h & FP16_SIGN)
+			t[n++] = '-';
+		if (fp16_is_inf(h)) {
+			memcpy(t + n, "inf", 4);
+			n += 3;
+		} else {
+			int32_t m, e;
+			fp16_decompose((uint16_t)(h & 0x7fffu), &m, &e);
+			/* the value x 10^6, rounded to nearest (half up): |m| < 2^11, e >= -24 */
+			uint64_t v = e >= 0 ? ((uint64_t)m << e) * 1000000u
+					    : (((uint64_t)m * 1000000u << 1 >> -e) + 1) >> 1;
+			uint64_t ip = v / 1000000u, fr = v % 1000000u;
+			char d[24];
+			size_t k = 0;
+			do {
+				d[k++] = (char)('0' + ip % 10);
+				ip /= 10;
+			} while (ip);
+			while (k)
+				t[n++] = d[--k];
+			if (fr) {
+				t[n++] = '.';
+				for (uint64_t p = 100000u; p && fr; p /= 10) {
+					t[n++] = (char)('0' + fr / p);
+					fr %= p;
+				}
+			}
+			t[n] = 0;
+		}
+	}
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(buf, t, n);
+	buf[n] = 0;
 }

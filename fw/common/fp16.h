@@ -8,6 +8,7 @@
 #ifndef ANEFW_FP16_H
 #define ANEFW_FP16_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define FP16_SIGN 0x8000u
@@ -49,6 +50,11 @@ void fp16_decompose(uint16_t h, int32_t *mant, int32_t *exp);
  * exponent. m == 0 gives 0 with *q = qmin. prec is 1..63. Loop-free (one count-leading-zeros).
  */
 uint64_t fp_round_grid(uint64_t m, int64_t exp, unsigned prec, int64_t qmin, int64_t *q);
+
+/* An fp16 as decimal text for people (docs, inspect): the value rounded to 6 decimals with
+ * trailing zeros dropped ("1", "0.5", "1.442383", "-inf", "nan"; a value under 5e-7 prints 0).
+ * Always NUL-terminated within cap. */
+void fp16_format(uint16_t h, char *buf, size_t cap);
 
 /* mant * 2^exp rounded to the nearest fp16, ties to even; beyond 65504 rounds to +-infinity. */
 uint16_t fp16_from_scaled(int64_t mant, int32_t exp);

@@ -185,6 +185,9 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 	pf(o, "weights: file 0x%lx size 0x%lx\n", (unsigned long)p->weights_off,
 	   (unsigned long)p->weights_len);
 	pf(o, "tds: %u\n", p->ntds);
+	struct ldr_image im; /* the register image as the TDs leave it, for td_print_op */
+	memset(&im, 0, sizeof im);
+	im.p = p;
 	for (unsigned i = 0; i < p->ntds; i++) {
 		const struct ldr_td *t = &p->tds[i];
 		pf(o, "td %u at 0x%lx size 0x%lx: tid %lu nid %lu lnid %lu eon %lu exe_cycles %lu "
@@ -211,6 +214,9 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 			   (unsigned long)t->coeff[k].base, (unsigned long)t->coeff[k].size,
 			   (unsigned long)t->coeff[k].cfg);
 		pf(o, "  activation lut: %s\n", t->lut ? "yes" : "no");
+		ldr_image_apply_td(&im, i);
+		const struct td_regs regs = {ldr_image_reg, &im};
+		td_print_op(&regs, o->out, o->ctx);
 		pf(o, "  writes: %u\n", t->nwrites);
 		struct ldr_write_iter it;
 		struct ldr_write w;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fw/common/outf.h"
 #include "fw/regmap/h13.h"
 
 struct td_hdr {
@@ -91,6 +92,15 @@ const char *td_err_name(enum td_err e);
 enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 		      const uint32_t stream_len[H13_KSTREAM_N], struct td_range *out, unsigned max,
 		      unsigned *n, int *bad_kind, int *bad_ch);
+
+/*
+ * What the TD computes, decoded from the register image r (after its writes) in the reading the
+ * engine model executes (docs/engine-model.md): the source, the NE (convolution geometry and
+ * kernel format, or elementwise), NonlinearMode, the PE (pooling, the operation with the second
+ * source, |.|, scale, bias, ReLU, the scales) and the result, one line each, indented by two
+ * spaces. What the model refuses is named "(not modelled)".
+ */
+void td_print_op(const struct td_regs *r, outf_fn out, void *ctx);
 
 /* Bytes one element of ChCfg format fmt takes (0 for a format with no size). */
 unsigned td_fmt_bytes(unsigned fmt);

@@ -1,0 +1,136 @@
+/* What a TD computes, in words, from its register image (see td.h, td_print_op). */
+#include "fw/common/fp16.h"
+#include "fw/td/td.h"
+
+#define GET(a) (r->get(r->ctx, (a)))
+
+static const char *fmt_name(unsigned f)
+{
+	return f == H13_FMT_INT8 ? "int8" : f == H13_FMT_UINT8 ? "uint8" : f == H13_FMT_FP16 ? "fp16" : "format?";
+}
+
+/* an fp16 field as "1" or "1.442383" */
+static const char *h16(uint16_t h, char *buf)
+{
+	fp16_format(h, buf, 16);
+	return buf;
+}
+
+/* an fp32 word: its decimal when it is an fp16 value, else its bits */
+static const char *f32(uint32_t w, char *buf)
+{
+	uint32_t e = (w >> 23) & 0xffu, m = w & 0x7fffffu;
+	if ((w & 0x7fffffffu) == 0) {
+		buf[0] = '0';
+		buf[1] = 0;
+	} else if (e >= 113 && e <= 142 && (m & 0x1fffu) == 0) { /* a normal fp16's range */
+		fp16_format((uint16_t)((w >> 16 & 0x8000u) | (e - 112) << 10 | m >> 13), buf, 16);
+	} else {
+		static const char hex[] = "0123456789abcdef";
+		buf[0] = '0';
+		buf[1] = 'x';
+		for (unsigned i = 0; i < 8; i++)
+			buf[2 + i] = hex[w >> (28 - 4 * i) & 15u];
+		buf[10] = 0;
+	}
+	return buf;
+}
+
+void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
+{
+	char b1[16], b2[16], b3[16];
+	uint32_t in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM), ch = GET(H13_COMMON_CHCFG);
+	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), cout = H13_GET(GET(H13_COMMON_COUT), H13_COUT);
+	uint32_t cc = GET(H13_COMMON_CONVCFG);
+	unsigned groups = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	int l2src = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
+	int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
+	/* the source */
+	if (l2src)
+		outf(out, ctx, "  source: the L2-resident tensor at 0x%lx, %u x %u x %u %s\n",
+		     (unsigned long)H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR), (unsigned)cin,
+		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
+		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
+	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN))
+		outf(out, ctx, "  source: RBase0, %u x %u x %u %s (C x H x W)%s\n", (unsigned)cin,
+		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
+		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)), groups > 1 ? " per group" : "");
+	else
+		outf(out, ctx, "  source: no tile source\n");
+	/* the NE */
+	uint32_t mac = GET(H13_NE_MACCFG), kc = GET(H13_NE_KERNELCFG);
+	unsigned op = H13_GET(mac, H13_MACCFG_OPMODE), nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
+	const char *post = h16((uint16_t)H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE), b1);
+	if (!mac) {
+		outf(out, ctx, "  NE: not in the path\n");
+	} else if (op == H13_MAC_OP_CONV) {
+		unsigned kf = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
+		const char *kfn = kf == H13_KERNELFMT_INT8 ? "int8" : kf == H13_KERNELFMT_UINT8 ? "uint8"
+				  : kf == H13_KERNELFMT_FP16 ? "fp16" : "format?";
+		outf(out, ctx,
+		     "  NE: convolution %ux%u, stride %ux%u, padding %ux%u, %u group%s, %u -> %u channels, "
+		     "kernels %s",
+		     (unsigned)H13_GET(cc, H13_CONVCFG_KW), (unsigned)H13_GET(cc, H13_CONVCFG_KH),
+		     (unsigned)H13_GET(cc, H13_CONVCFG_SX), (unsigned)H13_GET(cc, H13_CONVCFG_SY),
+		     (unsigned)H13_GET(cc, H13_CONVCFG_PX), (unsigned)H13_GET(cc, H13_CONVCFG_PY), groups,
+		     groups == 1 ? "" : "s", (unsigned)cin, (unsigned)cout, kfn);
+		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))
+			outf(out, ctx, ", palettized %u-bit",
+			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));
+		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
+			outf(out, ctx, ", sparse");
+		outf(out, ctx, ", x PostScale %s\n", post);
+	} else if (op == H13_MAC_OP_ELEMWISE) {
+		outf(out, ctx, "  NE: elementwise, x PostScale %s\n", post);
+	} else {
+		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
+	}
+	if (mac)
+		outf(out, ctx, "  nonlinear: %s\n",
+		     nl == H13_NONLINEAR_NONE ? "none" : nl == H13_NONLINEAR_RELU ? "relu"
+		     : nl == H13_NONLINEAR_LUT ? "the activation LUT" : "mode 3 (not modelled)");
+	/* the PE */
+	uint32_t pc = GET(H13_PLANAR_CFG), bs = GET(H13_PLANAR_BIASSCALE), pre = GET(H13_PLANAR_PRESCALE);
+	uint32_t fin = GET(H13_PLANAR_FINALSCALE);
+	if (!(pc | bs | pre | fin)) {
+		outf(out, ctx, "  PE: not in the path\n");
+	} else {
+		static const char *const pools[] = {"", "average pool", "max pool", "min pool"};
+		static const char *const ops[] = {"+", "x", "max", "min", "square"};
+		unsigned pm = H13_GET(pc, H13_PECFG_POOLMODE), po = H13_GET(pc, H13_PECFG_OPMODE);
+		unsigned sec = H13_GET(pc, H13_PECFG_SECSRC), cond = H13_GET(pc, H13_PECFG_CONDITION);
+		outf(out, ctx, "  PE: ");
+		if (pm)
+			outf(out, ctx, "%s %ux%u stride %ux%u padding %ux%u, then ", pools[pm],
+			     (unsigned)H13_GET(cc, H13_CONVCFG_KW), (unsigned)H13_GET(cc, H13_CONVCFG_KH),
+			     (unsigned)H13_GET(cc, H13_CONVCFG_SX), (unsigned)H13_GET(cc, H13_CONVCFG_SY),
+			     (unsigned)H13_GET(cc, H13_CONVCFG_PX), (unsigned)H13_GET(cc, H13_CONVCFG_PY));
+		outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE_HI), b1));
+		if (po < 5 && sec == H13_PE_SECSRC_TILE1)
+			outf(out, ctx, po < 2 ? " %s b (RBase1)" : ", %s with b (RBase1)", ops[po]);
+		else if (po == H13_PE_OP_SQ)
+			outf(out, ctx, ", squared");
+		else if (po >= 5 || sec)
+			outf(out, ctx, ", OpMode %u SecSrc %u (not modelled)", po, sec);
+		if (cond == H13_PE_COND_ABS)
+			outf(out, ctx, ", |.|");
+		else if (cond)
+			outf(out, ctx, ", Condition %u (not modelled)", cond);
+		outf(out, ctx, ", x %s + %s", h16((uint16_t)H13_GET(bs, H13_BIASSCALE_SCALE), b2),
+		     h16((uint16_t)H13_GET(bs, H13_BIASSCALE_BIAS), b3));
+		if (H13_GET(pc, H13_PECFG_RELUEN))
+			outf(out, ctx, ", relu");
+		outf(out, ctx, ", x FinalScale %s\n", f32(fin, b1));
+	}
+	/* the result */
+	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN))
+		outf(out, ctx, "  result: WBase, %u x %u x %u %s%s\n", (unsigned)cout,
+		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
+		     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)), l2res ? ", and keeps it in L2" : "");
+	else if (l2res)
+		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u\n",
+		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
+		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
+	else
+		outf(out, ctx, "  result: nothing leaves the engine\n");
+}

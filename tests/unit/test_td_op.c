@@ -1,0 +1,172 @@
+/*
+ * td_print_op (fw/td/op.c): what a TD computes, in words, from a register image; and
+ * fp16_format (fw/common/fp16.c), the decimal text it prints scales with. Register images are
+ * built here field by field; the expected text is written out in full, so a wrong field, a wrong
+ * scale or a missing stage fails the comparison (and the comparison's own test shows a one-word
+ * difference fails it).
+ */
+#include "fw/common/fp16.h"
+#include "fw/td/td.h"
+#include "tests/harness/harness.h"
+
+#include <string.h>
+
+struct img {
+	uint32_t addr[32], val[32];
+	unsigned n;
+};
+
+static uint32_t img_get(const void *ctx, uint32_t addr)
+{
+	const struct img *m = ctx;
+	for (unsigned i = 0; i < m->n; i++)
+		if (m->addr[i] == addr)
+			return m->val[i];
+	return 0;
+}
+
+static void set(struct img *m, uint32_t addr, uint32_t v)
+{
+	for (unsigned i = 0; i < m->n; i++)
+		if (m->addr[i] == addr) {
+			m->val[i] = v;
+			return;
+		}
+	m->addr[m->n] = addr;
+	m->val[m->n++] = v;
+}
+
+struct text {
+	char s[1024];
+	size_t n;
+};
+
+static void sink(void *ctx, const char *s, size_t n)
+{
+	struct text *t = ctx;
+	if (t->n + n < sizeof t->s) {
+		memcpy(t->s + t->n, s, n);
+		t->n += n;
+		t->s[t->n] = 0;
+	}
+}
+
+static const char *describe(const struct img *m, struct text *t)
+{
+	memset(t, 0, sizeof *t);
+	const struct td_regs r = {img_get, m};
+	td_print_op(&r, sink, t);
+	return t->s;
+}
+
+static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned cout)
+{
+	set(m, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, w) | H13_PUT(H13_INDIM_HIN, h));
+	set(m, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, w) | H13_PUT(H13_OUTDIM_HOUT, h));
+	set(m, H13_COMMON_CHCFG, H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16));
+	set(m, H13_COMMON_CIN, cin);
+	set(m, H13_COMMON_COUT, cout);
+	set(m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	set(m, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
+	set(m, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
+}
+
+TEST(td_op, convolution_with_a_palette_and_the_lut)
+{
+	struct img m = {0};
+	struct text t;
+	common(&m, 32, 2, 16, 8);
+	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 3) | H13_PUT(H13_CONVCFG_KH, 3) |
+				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 2) |
+				     H13_PUT(H13_CONVCFG_PX, 1) | H13_PUT(H13_CONVCFG_PY, 1));
+	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+				   H13_PUT(H13_KERNELCFG_PALETTIZEDEN, 1) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 4));
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
+				H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT));
+	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3dc5u));
+	CHECK_STR(describe(&m, &t),
+		  "  source: RBase0, 16 x 2 x 32 fp16 (C x H x W)\n"
+		  "  NE: convolution 3x3, stride 1x2, padding 1x1, 1 group, 16 -> 8 channels, kernels fp16, "
+		  "palettized 4-bit, x PostScale 1.442383\n"
+		  "  nonlinear: the activation LUT\n"
+		  "  PE: not in the path\n"
+		  "  result: WBase, 8 x 2 x 32 fp16\n");
+}
+
+TEST(td_op, planar_engine_add_pool_and_l2)
+{
+	struct img m = {0};
+	struct text t;
+	common(&m, 1600, 2560, 1, 1);
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
+				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) | H13_PUT(H13_PECFG_RELUEN, 1));
+	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3800u));
+	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, 0xbc00u));
+	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	set(&m, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
+	CHECK_STR(describe(&m, &t),
+		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
+		  "  NE: not in the path\n"
+		  "  PE: a x -1 x b (RBase1), x 1 + 0.5, relu, x FinalScale 1\n"
+		  "  result: WBase, 1 x 2560 x 1600 fp16, and keeps it in L2\n");
+	/* a pool from an L2-resident source, |.|, an fp32 FinalScale that is no fp16 */
+	struct img p = {0};
+	common(&p, 8, 4, 3, 3);
+	set(&p, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, 4) | H13_PUT(H13_OUTDIM_HOUT, 2));
+	set(&p, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 2) | H13_PUT(H13_CONVCFG_KH, 2) |
+				     H13_PUT(H13_CONVCFG_SX, 2) | H13_PUT(H13_CONVCFG_SY, 2));
+	set(&p, H13_L2_SOURCECFG, H13_PUT(H13_L2_SOURCETYPE, H13_L2_RESIDENT));
+	set(&p, H13_PLANAR_CFG, H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_MAX) |
+				 H13_PUT(H13_PECFG_CONDITION, H13_PE_COND_ABS));
+	set(&p, H13_PLANAR_FINALSCALE, 0x3dcccccdu); /* 0.1f */
+	CHECK_STR(describe(&p, &t),
+		  "  source: the L2-resident tensor at 0x0, 3 x 4 x 8 fp16\n"
+		  "  NE: not in the path\n"
+		  "  PE: max pool 2x2 stride 2x2 padding 0x0, then a x 0, |.|, x 0 + 0, x FinalScale 0x3dcccccd\n"
+		  "  result: WBase, 3 x 2 x 4 fp16\n");
+	/* what the model refuses is named */
+	struct img q = {0};
+	common(&q, 8, 1, 1, 1);
+	set(&q, H13_PLANAR_CFG, H13_PUT(H13_PECFG_CONDITION, 3));
+	set(&q, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, 7));
+	describe(&q, &t);
+	CHECK(strstr(t.s, "NE: OpMode 7 (not modelled)") != NULL);
+	CHECK(strstr(t.s, "Condition 3 (not modelled)") != NULL);
+}
+
+TEST(td_op, comparison_fails_on_one_word)
+{
+	struct img m = {0};
+	struct text t;
+	common(&m, 4, 1, 2, 2);
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE));
+	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	const char *want = "  source: RBase0, 2 x 1 x 4 fp16 (C x H x W)\n"
+			   "  NE: elementwise, x PostScale 1\n"
+			   "  nonlinear: none\n"
+			   "  PE: not in the path\n"
+			   "  result: WBase, 2 x 1 x 4 fp16\n";
+	CHECK_STR(describe(&m, &t), want);
+	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x4000u)); /* PostScale 2 */
+	CHECK(strcmp(describe(&m, &t), want) != 0);
+}
+
+TEST(fp16, format_as_decimal)
+{
+	static const struct {
+		uint16_t h;
+		const char *s;
+	} c[] = {
+		{0x0000, "0"}, {0x8000, "-0"}, {0x3c00, "1"}, {0x3800, "0.5"}, {0xb400, "-0.25"},
+		{0x3dc5, "1.442383"}, {0x7bff, "65504"}, {0x2e66, "0.099976"}, {0x0001, "0"},
+		{0x0400, "0.000061"}, {0x7c00, "inf"}, {0xfc00, "-inf"}, {0x7e00, "nan"},
+		{0x4248, "3.140625"}, {0xc900, "-10"},
+	};
+	char buf[16];
+	for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+		fp16_format(c[i].h, buf, sizeof buf);
+		CHECKF(!strcmp(buf, c[i].s), "0x%04x: %s, want %s", c[i].h, buf, c[i].s);
+	}
+	fp16_format(0x7bff, buf, 3); /* cut, still terminated */
+	CHECK_STR(buf, "65");
+}
