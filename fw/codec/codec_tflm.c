@@ -23,7 +23,7 @@
 /* x86 loads and stores at any alignment at no cost. Elsewhere assume strict alignment: the target
  * builds with -mstrict-align (where GCC still defines __ARM_FEATURE_UNALIGNED, so that macro
  * cannot tell), and an unaligned memcpy there becomes a call or byte accesses. */
-#if defined(__x86_64__) || defined(__i386__)
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(CODEC_TFLM_STRICT_ALIGN)
 #define TF_ANY_ALIGN 1
 #define TF_AL(p, n) (p)
 #else
@@ -112,25 +112,53 @@ static inline __attribute__((always_inline)) uint64_t tf_ld_be64_bytes(const uin
 	return w;
 }
 
-/* nblk blocks of 64 indices through one table; P != NULL: the alternate axis, lookup f of a block
+/* nblk blocks of 64 indices through one table, or (alt) the alternate axis: lookup f of a block
  * starting at phase q uses table P[q + f] (q advances by 64 / E per block, modulo nph). Results
- * are merged into 64-bit stores (8 / ES per store). ua (strict-alignment builds, ES = 1 only):
- * the input is read byte by byte and every result stored as a byte, so no alignment is needed. */
+ * are merged into 64-bit stores (8 / ES per store). ua selects how buffers are accessed:
+ * 0: 8-byte aligned words (any alignment on x86);
+ * 1 (strict-alignment builds, ES = 1): the input read byte by byte and every result stored as a
+ *   byte, at any address;
+ * 2 (strict-alignment builds): any address through aligned words only. An input word is the
+ *   byte-swapped aligned word before it shifted left by 8 * (in % 8), merged with the next one
+ *   shifted right; a result word is split over two aligned stores the same way. The first
+ *   8 - in % 8 input bytes and the first 8 - out % 8 and the last out % 8 output bytes are
+ *   moved byte by byte (at the first and after the last block), so nothing outside the buffers is
+ *   touched, except that the aligned input word after the last block is read: the caller must
+ *   leave 8 - in % 8 readable bytes after the blocks (tf_ua_blocks). */
 static inline __attribute__((always_inline)) void tf_blk(const uint8_t *in, size_t nblk, const unsigned bits,
 							  const unsigned E, const unsigned ES, const uint8_t *tab,
-							  const uint8_t *const *P, size_t nph, uint8_t *out, const int ua)
+							  const uint8_t *const *P, size_t nph, uint8_t *out, const int ua,
+							  const int alt)
 {
 	/* merged stores pay on the strict target, not on x86 (measured: int16 alt axis 3.35 against
 	 * 3.49 on the target, 4.22 against 4.08 on x86) */
-	const unsigned K = E * bits, NL = 64 / E, G = (ua || TF_ANY_ALIGN) ? 1 : 8 / ES;
+	const unsigned K = E * bits, NL = 64 / E, G = (ua == 1 || (TF_ANY_ALIGN && ua == 0)) ? 1 : 8 / ES;
 	size_t q = 0;
+	/* ua == 2: si / so = 8 * (in / out % 8); cur: the input bits not yet merged, at the top;
+	 * prev: the last result word, whose top so / 8 bytes are not yet stored */
+	const unsigned si = ua == 2 ? 8 * (unsigned)((uintptr_t)in & 7) : 0;
+	const unsigned so = ua == 2 ? 8 * (unsigned)((uintptr_t)out & 7) : 0;
+	uint64_t cur = 0, prev = 0;
+	if (ua == 2) {
+		for (unsigned k = 0; k < 8 - si / 8; k++)
+			cur = (cur << 8) | in[k];
+		cur <<= si;
+		in += 8 - si / 8; /* aligned from here */
+	}
 	for (size_t b = 0; b < nblk; b++) {
 		uint64_t W[8];
 #pragma GCC unroll 8
-		for (unsigned k = 0; k < bits; k++)
-			W[k] = ua ? tf_ld_be64_bytes(in + 8 * k) : tf_ld_be64(in + 8 * k);
+		for (unsigned k = 0; k < bits; k++) {
+			if (ua == 2) {
+				const uint64_t nx = tf_ld_be64(in + 8 * k);
+				W[k] = cur | ((nx >> 1) >> (63 - si)); /* si = 0: W[k] = cur */
+				cur = nx << si;
+			} else {
+				W[k] = ua ? tf_ld_be64_bytes(in + 8 * k) : tf_ld_be64(in + 8 * k);
+			}
+		}
 		in += 8 * bits;
-		const uint8_t *const *Pq = P ? P + q : NULL;
+		const uint8_t *const *Pq = alt ? P + q : NULL;
 #pragma GCC unroll 64
 		for (unsigned f = 0; f < NL; f += G) {
 			uint64_t o = 0;
@@ -140,16 +168,30 @@ static inline __attribute__((always_inline)) void tf_blk(const uint8_t *in, size
 				uint64_t x = W[wi] << off;
 				if (off + K > 64)
 					x |= W[wi + 1] >> (64 - off);
-				o |= tf_ld_entry(Pq ? Pq[f + h] : tab, x >> (64 - K), ES) << (8 * ES * h);
+				o |= tf_ld_entry(alt ? Pq[f + h] : tab, x >> (64 - K), ES) << (8 * ES * h);
 			}
-			tf_st(out + f * ES, o, G * ES);
+			if (ua != 2) {
+				tf_st(out + f * ES, o, G * ES);
+			} else if (f == 0 && b == 0) {
+				for (unsigned k = 0; k < 8 - so / 8; k++)
+					out[k] = (uint8_t)(o >> 8 * k);
+				prev = o;
+			} else {
+				/* the aligned word holding the top so / 8 bytes of prev, then o's low bytes */
+				tf_st(out + f * ES - so / 8, ((prev >> 1) >> (63 - so)) | (o << so), 8);
+				prev = o;
+			}
 		}
 		out += NL * ES;
-		if (P) {
+		if (alt) {
 			q += NL;
 			if (q >= nph)
 				q %= nph;
 		}
+	}
+	if (ua == 2 && nblk) {
+		for (unsigned k = 8 - so / 8; k < 8; k++)
+			*(out - 8 + k) = (uint8_t)(prev >> 8 * k);
 	}
 }
 
@@ -163,9 +205,11 @@ static inline __attribute__((always_inline)) void tf_blk(const uint8_t *in, size
 	case 6: FN(6, E, ES); break;                                                                 \
 	default: FN(7, E, ES); break;                                                                \
 	}
-#define TF_CALL(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, NULL, 0, out, 0)
-#define TF_CALL_ALT(b, E, ES) tf_blk(in, nblk, b, E, ES, NULL, P, nph, out, 0)
-#define TF_CALL_U(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, P, nph, out, 1)
+#define TF_CALL(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, NULL, 0, out, 0, 0)
+#define TF_CALL_ALT(b, E, ES) tf_blk(in, nblk, b, E, ES, NULL, P, nph, out, 0, 1)
+#define TF_CALL_U(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, NULL, 0, out, 1, 0)
+#define TF_CALL_M(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, NULL, 0, out, 2, 0)
+#define TF_CALL_MALT(b, E, ES) tf_blk(in, nblk, b, E, ES, NULL, P, nph, out, 2, 1)
 
 static void tf_run_blocks(const uint8_t *in, size_t nblk, unsigned bits, unsigned E, unsigned ES, const uint8_t *tab,
 			  uint8_t *out)
@@ -210,17 +254,33 @@ static void tf_run_blocks_alt(const uint8_t *in, size_t nblk, unsigned bits, uns
 }
 
 #if !TF_ANY_ALIGN
-/* Strict alignment, one-byte elements, buffers at any address: E = 1 (tab, or P on the alternate
- * axis). */
-static void tf_run_blocks_u8(const uint8_t *in, size_t nblk, unsigned bits, const uint8_t *tab,
-			     const uint8_t *const *P, size_t nph, uint8_t *out)
+/* Strict alignment, one-byte elements, buffers at any address, E = 1: bytes in and out. */
+static void tf_run_blocks_u8(const uint8_t *in, size_t nblk, unsigned bits, const uint8_t *tab, uint8_t *out)
 {
-	if (P) {
-		tab = NULL;
-		TF_BITS(1, 1, TF_CALL_U)
+	TF_BITS(1, 1, TF_CALL_U)
+}
+
+/* Strict alignment, one-byte elements, buffers at any address, aligned accesses (ua = 2), the
+ * alternate axis: E = 2 (pair tables) or 1. */
+static void tf_run_blocks_alt_m(const uint8_t *in, size_t nblk, unsigned bits, unsigned E,
+				const uint8_t *const *P, size_t nph, uint8_t *out)
+{
+	if (E == 2) {
+		TF_BITS(2, 2, TF_CALL_MALT)
 	} else {
-		TF_BITS(1, 1, TF_CALL_U)
+		TF_BITS(1, 1, TF_CALL_MALT)
 	}
+}
+
+/* How many blocks of a ua = 2 run leave the 8 - in % 8 bytes after them that it reads: avail is
+ * the input bytes readable from in. */
+static size_t tf_ua_blocks(const uint8_t *in, size_t avail, size_t nblk, unsigned bits)
+{
+	const size_t over = 8 - ((uintptr_t)in & 7);
+	if (avail < over)
+		return 0;
+	const size_t fit = (avail - over) / (8 * (size_t)bits);
+	return nblk < fit ? nblk : fit;
 }
 #endif
 
@@ -448,9 +508,10 @@ static enum codec_err tf_decode(const struct codec_tflm_prepared *p, const uint8
 		if (nblk)
 			tf_run_blocks_alt(in, nblk, bits, p->E, p->ES, p->P, p->nph, out);
 #if !TF_ANY_ALIGN
-		else if (p->esz == 1 && p->E == 1 && p->P) {
-			nblk = p->count / 64;
-			tf_run_blocks_u8(in, nblk, bits, NULL, p->P, p->nph, out);
+		else if (p->esz == 1 && p->P) { /* tables are malloc'd or bytes: aligned */
+			nblk = tf_ua_blocks(in, codec_packed_bytes(p->count, bits), p->count / 64, bits);
+			if (nblk)
+				tf_run_blocks_alt_m(in, nblk, bits, p->E, p->P, p->nph, out);
 		}
 #endif
 		tf_elems(p, in, out, nblk * 64, p->count);
@@ -473,7 +534,7 @@ static enum codec_err tf_decode(const struct codec_tflm_prepared *p, const uint8
 			else if (p->esz == 1) { /* the value table itself, bytes in and out */
 				nblk = run / 64;
 				if (nblk)
-					tf_run_blocks_u8(src, nblk, bits, p->vt + c * p->stride, NULL, 0, dst);
+					tf_run_blocks_u8(src, nblk, bits, p->vt + c * p->stride, dst);
 			}
 #endif
 		}
