@@ -260,6 +260,22 @@ static void tf_run_blocks_u8(const uint8_t *in, size_t nblk, unsigned bits, cons
 	TF_BITS(1, 1, TF_CALL_U)
 }
 
+/* Strict alignment, one-byte elements, buffers at any address, aligned accesses (ua = 2), one
+ * table of quads (E = 4) or pairs (E = 2). */
+static void tf_run_blocks_m(const uint8_t *in, size_t nblk, unsigned bits, unsigned E, const uint8_t *tab,
+			    uint8_t *out)
+{
+	if (E == 4) {
+		switch (bits) {
+		case 1: TF_CALL_M(1, 4, 4); break;
+		case 2: TF_CALL_M(2, 4, 4); break;
+		default: TF_CALL_M(3, 4, 4); break;
+		}
+	} else {
+		TF_BITS(2, 2, TF_CALL_M)
+	}
+}
+
 /* Strict alignment, one-byte elements, buffers at any address, aligned accesses (ua = 2), the
  * alternate axis: E = 2 (pair tables) or 1. */
 static void tf_run_blocks_alt_m(const uint8_t *in, size_t nblk, unsigned bits, unsigned E,
@@ -348,42 +364,59 @@ static uint64_t tf_val(const uint8_t *v, size_t esz)
 }
 
 /* Table of pairs: entry (a << bits | b) = v0[a] | v1[b] << (8 esz), results for two positions
- * (esz 1 or 2; the table is malloc'd, so aligned for its entries). A row is a broadcast of
- * v0[a] merged with the row of v1 values built once. */
+ * (esz 1 or 2; the table is malloc'd and its rows are 2^bits entries, so 64-bit stores are
+ * aligned from 4 (esz 1) or 2 (esz 2) entries a row on). A row is the row of v1 values, built
+ * once as 64-bit words, merged with a broadcast of v0[a]: one OR and one store per word. */
 static void tf_pairs(uint8_t *t, const uint8_t *v0, const uint8_t *v1, unsigned bits, size_t esz)
 {
 	const size_t V = (size_t)1 << bits;
-	if (esz == 1) {
-		uint16_t hi[128], *e = (uint16_t *)(void *)t;
-		for (size_t b = 0; b < V; b++)
-			hi[b] = (uint16_t)(v1[b] << 8);
-		for (size_t a = 0; a < V; a++, e += V)
+	uint64_t hi[64];
+	if (esz == 1 && V < 4) {
+		uint16_t *e = (uint16_t *)(void *)t;
+		for (size_t a = 0; a < V; a++)
 			for (size_t b = 0; b < V; b++)
-				e[b] = (uint16_t)(hi[b] | v0[a]);
-	} else {
-		uint32_t hi[128], *e = (uint32_t *)(void *)t;
-		for (size_t b = 0; b < V; b++)
-			hi[b] = (uint32_t)tf_val(v1 + 2 * b, 2) << 16;
-		for (size_t a = 0; a < V; a++, e += V) {
-			const uint32_t lo = (uint32_t)tf_val(v0 + 2 * a, 2);
-			for (size_t b = 0; b < V; b++)
-				e[b] = hi[b] | lo;
+				*e++ = (uint16_t)(v0[a] | v1[b] << 8);
+		return;
+	}
+	/* n words a row, each holding per = 8 / (2 esz) entries */
+	const unsigned sh = esz == 1 ? 16 : 32, per = 64 / sh;
+	const size_t n = V / per;
+	const uint64_t bc = esz == 1 ? 0x0001000100010001ull : 0x0000000100000001ull;
+	for (size_t j = 0; j < n; j++) {
+		uint64_t w = 0;
+		for (unsigned k = 0; k < per; k++)
+			w |= (tf_val(v1 + (j * per + k) * esz, esz) << (8 * esz)) << (sh * k);
+		hi[j] = w;
+	}
+	uint8_t *row = t;
+	for (size_t a = 0; a < V; a++, row += n * 8) {
+		const uint64_t lo = tf_val(v0 + a * esz, esz) * bc;
+		for (size_t j = 0; j < n; j++) {
+			const uint64_t w = hi[j] | lo;
+			__builtin_memcpy(TF_AL(row + 8 * j, 8), &w, 8);
 		}
 	}
 }
 
-/* int8 quads (bits <= 3): entry (A << 2 bits | B) = pair[A] | pair[B] << 16. */
+/* int8 quads (bits <= 3): entry (A << 2 bits | B) = pair[A] | pair[B] << 16, two entries a
+ * 64-bit store (rows of 4^bits >= 4 entries, the table malloc'd). */
 static void tf_quads(uint8_t *t, const uint8_t *v, unsigned bits)
 {
-	uint32_t pair[64], hi[64], *e = (uint32_t *)(void *)t;
+	uint64_t hi[32];
+	uint32_t pair[64];
 	const size_t P = (size_t)1 << (2 * bits), m = ((size_t)1 << bits) - 1;
-	for (size_t j = 0; j < P; j++) {
+	for (size_t j = 0; j < P; j++)
 		pair[j] = (uint32_t)v[j >> bits] | (uint32_t)v[j & m] << 8;
-		hi[j] = pair[j] << 16;
+	for (size_t j = 0; j < P / 2; j++)
+		hi[j] = (uint64_t)pair[2 * j] << 16 | (uint64_t)pair[2 * j + 1] << 48;
+	uint8_t *row = t;
+	for (size_t A = 0; A < P; A++, row += P * 4) {
+		const uint64_t lo = pair[A] * 0x0000000100000001ull;
+		for (size_t j = 0; j < P / 2; j++) {
+			const uint64_t w = hi[j] | lo;
+			__builtin_memcpy(TF_AL(row + 8 * j, 8), &w, 8);
+		}
 	}
-	for (size_t A = 0; A < P; A++, e += P)
-		for (size_t B = 0; B < P; B++)
-			e[B] = hi[B] | pair[A];
 }
 
 /* Chooses E and builds the lookup tables (p->vt and the shape fields set). Out of memory: E = 1,
@@ -531,7 +564,12 @@ static enum codec_err tf_decode(const struct codec_tflm_prepared *p, const uint8
 					tf_run_blocks(src, nblk, bits, p->E, p->ES, tab, dst);
 			}
 #if !TF_ANY_ALIGN
-			else if (p->esz == 1) { /* the value table itself, bytes in and out */
+			else if (p->esz == 1 && p->E > 1) { /* aligned words, the tables are malloc'd */
+				nblk = tf_ua_blocks(src, codec_packed_bytes(p->count, bits) - s * bits / 8, run / 64,
+						    bits);
+				if (nblk)
+					tf_run_blocks_m(src, nblk, bits, p->E, tab, dst);
+			} else if (p->esz == 1) { /* the value table itself, bytes in and out */
 				nblk = run / 64;
 				if (nblk)
 					tf_run_blocks_u8(src, nblk, bits, p->vt + c * p->stride, dst);
