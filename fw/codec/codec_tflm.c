@@ -10,9 +10,12 @@
  * - anything else (tails under 64, channel runs that start mid-byte, value tables shorter than
  *   2^bits, which need the index check) element by element, with the element size a constant.
  * Tables are built once per prepared decoder (codec_tflm_prepare), or per call by
- * codec_tflm_decode. On x86 the blocks take any alignment; on strict-alignment builds a block run needs an
- * 8-byte aligned input and output and falls back to the element path otherwise (AArch64 is
- * treated as strict: the target builds with -mstrict-align).
+ * codec_tflm_decode. On x86 the blocks take any alignment. On strict-alignment builds (AArch64 is
+ * treated as strict: the target builds with -mstrict-align) a block run wants an 8-byte aligned
+ * input and output; int8 runs at other addresses use the same kernel with aligned words only
+ * (input words merged from two aligned loads, result words split over two aligned stores, bytes
+ * at the ends) when there are lookup tables or on the alternate axis, bytes in and out otherwise;
+ * other element sizes take the element path.
  */
 #include "fw/codec/codec.h"
 #include "fw/codec/codec_fast.h"
@@ -22,7 +25,9 @@
 
 /* x86 loads and stores at any alignment at no cost. Elsewhere assume strict alignment: the target
  * builds with -mstrict-align (where GCC still defines __ARM_FEATURE_UNALIGNED, so that macro
- * cannot tell), and an unaligned memcpy there becomes a call or byte accesses. */
+ * cannot tell), and an unaligned memcpy there becomes a call or byte accesses. Defining
+ * CODEC_TFLM_STRICT_ALIGN builds the strict paths on x86 too (to run them under ASan on the
+ * host, which the target cannot). */
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(CODEC_TFLM_STRICT_ALIGN)
 #define TF_ANY_ALIGN 1
 #define TF_AL(p, n) (p)
