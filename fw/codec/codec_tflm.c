@@ -10,9 +10,12 @@
  * - anything else (tails under 64, channel runs that start mid-byte, value tables shorter than
  *   2^bits, which need the index check) element by element, with the element size a constant.
  * Tables are built once per prepared decoder (codec_tflm_prepare), or per call by
- * codec_tflm_decode. On x86 the blocks take any alignment; on strict-alignment builds a block run needs an
- * 8-byte aligned input and output and falls back to the element path otherwise (AArch64 is
- * treated as strict: the target builds with -mstrict-align).
+ * codec_tflm_decode. On x86 the blocks take any alignment. On strict-alignment builds (AArch64 is
+ * treated as strict: the target builds with -mstrict-align) a block run wants an 8-byte aligned
+ * input and output; int8 runs at other addresses use the same kernel with aligned words only
+ * (input words merged from two aligned loads, result words split over two aligned stores, bytes
+ * at the ends) when there are lookup tables or on the alternate axis, bytes in and out otherwise;
+ * other element sizes take the element path.
  */
 #include "fw/codec/codec.h"
 #include "fw/codec/codec_fast.h"
@@ -22,8 +25,10 @@
 
 /* x86 loads and stores at any alignment at no cost. Elsewhere assume strict alignment: the target
  * builds with -mstrict-align (where GCC still defines __ARM_FEATURE_UNALIGNED, so that macro
- * cannot tell), and an unaligned memcpy there becomes a call or byte accesses. */
-#if defined(__x86_64__) || defined(__i386__)
+ * cannot tell), and an unaligned memcpy there becomes a call or byte accesses. Defining
+ * CODEC_TFLM_STRICT_ALIGN builds the strict paths on x86 too (to run them under ASan on the
+ * host, which the target cannot). */
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(CODEC_TFLM_STRICT_ALIGN)
 #define TF_ANY_ALIGN 1
 #define TF_AL(p, n) (p)
 #else
@@ -112,25 +117,53 @@ static inline __attribute__((always_inline)) uint64_t tf_ld_be64_bytes(const uin
 	return w;
 }
 
-/* nblk blocks of 64 indices through one table; P != NULL: the alternate axis, lookup f of a block
+/* nblk blocks of 64 indices through one table, or (alt) the alternate axis: lookup f of a block
  * starting at phase q uses table P[q + f] (q advances by 64 / E per block, modulo nph). Results
- * are merged into 64-bit stores (8 / ES per store). ua (strict-alignment builds, ES = 1 only):
- * the input is read byte by byte and every result stored as a byte, so no alignment is needed. */
+ * are merged into 64-bit stores (8 / ES per store). ua selects how buffers are accessed:
+ * 0: 8-byte aligned words (any alignment on x86);
+ * 1 (strict-alignment builds, ES = 1): the input read byte by byte and every result stored as a
+ *   byte, at any address;
+ * 2 (strict-alignment builds): any address through aligned words only. An input word is the
+ *   byte-swapped aligned word before it shifted left by 8 * (in % 8), merged with the next one
+ *   shifted right; a result word is split over two aligned stores the same way. The first
+ *   8 - in % 8 input bytes and the first 8 - out % 8 and the last out % 8 output bytes are
+ *   moved byte by byte (at the first and after the last block), so nothing outside the buffers is
+ *   touched, except that the aligned input word after the last block is read: the caller must
+ *   leave 8 - in % 8 readable bytes after the blocks (tf_ua_blocks). */
 static inline __attribute__((always_inline)) void tf_blk(const uint8_t *in, size_t nblk, const unsigned bits,
 							  const unsigned E, const unsigned ES, const uint8_t *tab,
-							  const uint8_t *const *P, size_t nph, uint8_t *out, const int ua)
+							  const uint8_t *const *P, size_t nph, uint8_t *out, const int ua,
+							  const int alt)
 {
 	/* merged stores pay on the strict target, not on x86 (measured: int16 alt axis 3.35 against
 	 * 3.49 on the target, 4.22 against 4.08 on x86) */
-	const unsigned K = E * bits, NL = 64 / E, G = (ua || TF_ANY_ALIGN) ? 1 : 8 / ES;
+	const unsigned K = E * bits, NL = 64 / E, G = (ua == 1 || (TF_ANY_ALIGN && ua == 0)) ? 1 : 8 / ES;
 	size_t q = 0;
+	/* ua == 2: si / so = 8 * (in / out % 8); cur: the input bits not yet merged, at the top;
+	 * prev: the last result word, whose top so / 8 bytes are not yet stored */
+	const unsigned si = ua == 2 ? 8 * (unsigned)((uintptr_t)in & 7) : 0;
+	const unsigned so = ua == 2 ? 8 * (unsigned)((uintptr_t)out & 7) : 0;
+	uint64_t cur = 0, prev = 0;
+	if (ua == 2) {
+		for (unsigned k = 0; k < 8 - si / 8; k++)
+			cur = (cur << 8) | in[k];
+		cur <<= si;
+		in += 8 - si / 8; /* aligned from here */
+	}
 	for (size_t b = 0; b < nblk; b++) {
 		uint64_t W[8];
 #pragma GCC unroll 8
-		for (unsigned k = 0; k < bits; k++)
-			W[k] = ua ? tf_ld_be64_bytes(in + 8 * k) : tf_ld_be64(in + 8 * k);
+		for (unsigned k = 0; k < bits; k++) {
+			if (ua == 2) {
+				const uint64_t nx = tf_ld_be64(in + 8 * k);
+				W[k] = cur | ((nx >> 1) >> (63 - si)); /* si = 0: W[k] = cur */
+				cur = nx << si;
+			} else {
+				W[k] = ua ? tf_ld_be64_bytes(in + 8 * k) : tf_ld_be64(in + 8 * k);
+			}
+		}
 		in += 8 * bits;
-		const uint8_t *const *Pq = P ? P + q : NULL;
+		const uint8_t *const *Pq = alt ? P + q : NULL;
 #pragma GCC unroll 64
 		for (unsigned f = 0; f < NL; f += G) {
 			uint64_t o = 0;
@@ -140,16 +173,30 @@ static inline __attribute__((always_inline)) void tf_blk(const uint8_t *in, size
 				uint64_t x = W[wi] << off;
 				if (off + K > 64)
 					x |= W[wi + 1] >> (64 - off);
-				o |= tf_ld_entry(Pq ? Pq[f + h] : tab, x >> (64 - K), ES) << (8 * ES * h);
+				o |= tf_ld_entry(alt ? Pq[f + h] : tab, x >> (64 - K), ES) << (8 * ES * h);
 			}
-			tf_st(out + f * ES, o, G * ES);
+			if (ua != 2) {
+				tf_st(out + f * ES, o, G * ES);
+			} else if (f == 0 && b == 0) {
+				for (unsigned k = 0; k < 8 - so / 8; k++)
+					out[k] = (uint8_t)(o >> 8 * k);
+				prev = o;
+			} else {
+				/* the aligned word holding the top so / 8 bytes of prev, then o's low bytes */
+				tf_st(out + f * ES - so / 8, ((prev >> 1) >> (63 - so)) | (o << so), 8);
+				prev = o;
+			}
 		}
 		out += NL * ES;
-		if (P) {
+		if (alt) {
 			q += NL;
 			if (q >= nph)
 				q %= nph;
 		}
+	}
+	if (ua == 2 && nblk) {
+		for (unsigned k = 8 - so / 8; k < 8; k++)
+			*(out - 8 + k) = (uint8_t)(prev >> 8 * k);
 	}
 }
 
@@ -163,9 +210,11 @@ static inline __attribute__((always_inline)) void tf_blk(const uint8_t *in, size
 	case 6: FN(6, E, ES); break;                                                                 \
 	default: FN(7, E, ES); break;                                                                \
 	}
-#define TF_CALL(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, NULL, 0, out, 0)
-#define TF_CALL_ALT(b, E, ES) tf_blk(in, nblk, b, E, ES, NULL, P, nph, out, 0)
-#define TF_CALL_U(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, P, nph, out, 1)
+#define TF_CALL(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, NULL, 0, out, 0, 0)
+#define TF_CALL_ALT(b, E, ES) tf_blk(in, nblk, b, E, ES, NULL, P, nph, out, 0, 1)
+#define TF_CALL_U(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, NULL, 0, out, 1, 0)
+#define TF_CALL_M(b, E, ES) tf_blk(in, nblk, b, E, ES, tab, NULL, 0, out, 2, 0)
+#define TF_CALL_MALT(b, E, ES) tf_blk(in, nblk, b, E, ES, NULL, P, nph, out, 2, 1)
 
 static void tf_run_blocks(const uint8_t *in, size_t nblk, unsigned bits, unsigned E, unsigned ES, const uint8_t *tab,
 			  uint8_t *out)
@@ -210,17 +259,49 @@ static void tf_run_blocks_alt(const uint8_t *in, size_t nblk, unsigned bits, uns
 }
 
 #if !TF_ANY_ALIGN
-/* Strict alignment, one-byte elements, buffers at any address: E = 1 (tab, or P on the alternate
- * axis). */
-static void tf_run_blocks_u8(const uint8_t *in, size_t nblk, unsigned bits, const uint8_t *tab,
-			     const uint8_t *const *P, size_t nph, uint8_t *out)
+/* Strict alignment, one-byte elements, buffers at any address, E = 1: bytes in and out. */
+static void tf_run_blocks_u8(const uint8_t *in, size_t nblk, unsigned bits, const uint8_t *tab, uint8_t *out)
 {
-	if (P) {
-		tab = NULL;
-		TF_BITS(1, 1, TF_CALL_U)
+	TF_BITS(1, 1, TF_CALL_U)
+}
+
+/* Strict alignment, one-byte elements, buffers at any address, aligned accesses (ua = 2), one
+ * table of quads (E = 4) or pairs (E = 2). */
+static void tf_run_blocks_m(const uint8_t *in, size_t nblk, unsigned bits, unsigned E, const uint8_t *tab,
+			    uint8_t *out)
+{
+	if (E == 4) {
+		switch (bits) {
+		case 1: TF_CALL_M(1, 4, 4); break;
+		case 2: TF_CALL_M(2, 4, 4); break;
+		default: TF_CALL_M(3, 4, 4); break;
+		}
 	} else {
-		TF_BITS(1, 1, TF_CALL_U)
+		TF_BITS(2, 2, TF_CALL_M)
 	}
+}
+
+/* Strict alignment, one-byte elements, buffers at any address, aligned accesses (ua = 2), the
+ * alternate axis: E = 2 (pair tables) or 1. */
+static void tf_run_blocks_alt_m(const uint8_t *in, size_t nblk, unsigned bits, unsigned E,
+				const uint8_t *const *P, size_t nph, uint8_t *out)
+{
+	if (E == 2) {
+		TF_BITS(2, 2, TF_CALL_MALT)
+	} else {
+		TF_BITS(1, 1, TF_CALL_MALT)
+	}
+}
+
+/* How many blocks of a ua = 2 run leave the 8 - in % 8 bytes after them that it reads: avail is
+ * the input bytes readable from in. */
+static size_t tf_ua_blocks(const uint8_t *in, size_t avail, size_t nblk, unsigned bits)
+{
+	const size_t over = 8 - ((uintptr_t)in & 7);
+	if (avail < over)
+		return 0;
+	const size_t fit = (avail - over) / (8 * (size_t)bits);
+	return nblk < fit ? nblk : fit;
 }
 #endif
 
@@ -288,42 +369,59 @@ static uint64_t tf_val(const uint8_t *v, size_t esz)
 }
 
 /* Table of pairs: entry (a << bits | b) = v0[a] | v1[b] << (8 esz), results for two positions
- * (esz 1 or 2; the table is malloc'd, so aligned for its entries). A row is a broadcast of
- * v0[a] merged with the row of v1 values built once. */
+ * (esz 1 or 2; the table is malloc'd and its rows are 2^bits entries, so 64-bit stores are
+ * aligned from 4 (esz 1) or 2 (esz 2) entries a row on). A row is the row of v1 values, built
+ * once as 64-bit words, merged with a broadcast of v0[a]: one OR and one store per word. */
 static void tf_pairs(uint8_t *t, const uint8_t *v0, const uint8_t *v1, unsigned bits, size_t esz)
 {
 	const size_t V = (size_t)1 << bits;
-	if (esz == 1) {
-		uint16_t hi[128], *e = (uint16_t *)(void *)t;
-		for (size_t b = 0; b < V; b++)
-			hi[b] = (uint16_t)(v1[b] << 8);
-		for (size_t a = 0; a < V; a++, e += V)
+	uint64_t hi[64];
+	if (esz == 1 && V < 4) {
+		uint16_t *e = (uint16_t *)(void *)t;
+		for (size_t a = 0; a < V; a++)
 			for (size_t b = 0; b < V; b++)
-				e[b] = (uint16_t)(hi[b] | v0[a]);
-	} else {
-		uint32_t hi[128], *e = (uint32_t *)(void *)t;
-		for (size_t b = 0; b < V; b++)
-			hi[b] = (uint32_t)tf_val(v1 + 2 * b, 2) << 16;
-		for (size_t a = 0; a < V; a++, e += V) {
-			const uint32_t lo = (uint32_t)tf_val(v0 + 2 * a, 2);
-			for (size_t b = 0; b < V; b++)
-				e[b] = hi[b] | lo;
+				*e++ = (uint16_t)(v0[a] | v1[b] << 8);
+		return;
+	}
+	/* n words a row, each holding per = 8 / (2 esz) entries */
+	const unsigned sh = esz == 1 ? 16 : 32, per = 64 / sh;
+	const size_t n = V / per;
+	const uint64_t bc = esz == 1 ? 0x0001000100010001ull : 0x0000000100000001ull;
+	for (size_t j = 0; j < n; j++) {
+		uint64_t w = 0;
+		for (unsigned k = 0; k < per; k++)
+			w |= (tf_val(v1 + (j * per + k) * esz, esz) << (8 * esz)) << (sh * k);
+		hi[j] = w;
+	}
+	uint8_t *row = t;
+	for (size_t a = 0; a < V; a++, row += n * 8) {
+		const uint64_t lo = tf_val(v0 + a * esz, esz) * bc;
+		for (size_t j = 0; j < n; j++) {
+			const uint64_t w = hi[j] | lo;
+			__builtin_memcpy(TF_AL(row + 8 * j, 8), &w, 8);
 		}
 	}
 }
 
-/* int8 quads (bits <= 3): entry (A << 2 bits | B) = pair[A] | pair[B] << 16. */
+/* int8 quads (bits <= 3): entry (A << 2 bits | B) = pair[A] | pair[B] << 16, two entries a
+ * 64-bit store (rows of 4^bits >= 4 entries, the table malloc'd). */
 static void tf_quads(uint8_t *t, const uint8_t *v, unsigned bits)
 {
-	uint32_t pair[64], hi[64], *e = (uint32_t *)(void *)t;
+	uint64_t hi[32];
+	uint32_t pair[64];
 	const size_t P = (size_t)1 << (2 * bits), m = ((size_t)1 << bits) - 1;
-	for (size_t j = 0; j < P; j++) {
+	for (size_t j = 0; j < P; j++)
 		pair[j] = (uint32_t)v[j >> bits] | (uint32_t)v[j & m] << 8;
-		hi[j] = pair[j] << 16;
+	for (size_t j = 0; j < P / 2; j++)
+		hi[j] = (uint64_t)pair[2 * j] << 16 | (uint64_t)pair[2 * j + 1] << 48;
+	uint8_t *row = t;
+	for (size_t A = 0; A < P; A++, row += P * 4) {
+		const uint64_t lo = pair[A] * 0x0000000100000001ull;
+		for (size_t j = 0; j < P / 2; j++) {
+			const uint64_t w = hi[j] | lo;
+			__builtin_memcpy(TF_AL(row + 8 * j, 8), &w, 8);
+		}
 	}
-	for (size_t A = 0; A < P; A++, e += P)
-		for (size_t B = 0; B < P; B++)
-			e[B] = hi[B] | pair[A];
 }
 
 /* Chooses E and builds the lookup tables (p->vt and the shape fields set). Out of memory: E = 1,
@@ -448,9 +546,10 @@ static enum codec_err tf_decode(const struct codec_tflm_prepared *p, const uint8
 		if (nblk)
 			tf_run_blocks_alt(in, nblk, bits, p->E, p->ES, p->P, p->nph, out);
 #if !TF_ANY_ALIGN
-		else if (p->esz == 1 && p->E == 1 && p->P) {
-			nblk = p->count / 64;
-			tf_run_blocks_u8(in, nblk, bits, NULL, p->P, p->nph, out);
+		else if (p->esz == 1 && p->P) { /* tables are malloc'd or bytes: aligned */
+			nblk = tf_ua_blocks(in, codec_packed_bytes(p->count, bits), p->count / 64, bits);
+			if (nblk)
+				tf_run_blocks_alt_m(in, nblk, bits, p->E, p->P, p->nph, out);
 		}
 #endif
 		tf_elems(p, in, out, nblk * 64, p->count);
@@ -470,10 +569,15 @@ static enum codec_err tf_decode(const struct codec_tflm_prepared *p, const uint8
 					tf_run_blocks(src, nblk, bits, p->E, p->ES, tab, dst);
 			}
 #if !TF_ANY_ALIGN
-			else if (p->esz == 1) { /* the value table itself, bytes in and out */
+			else if (p->esz == 1 && p->E > 1) { /* aligned words, the tables are malloc'd */
+				nblk = tf_ua_blocks(src, codec_packed_bytes(p->count, bits) - s * bits / 8, run / 64,
+						    bits);
+				if (nblk)
+					tf_run_blocks_m(src, nblk, bits, p->E, tab, dst);
+			} else if (p->esz == 1) { /* the value table itself, bytes in and out */
 				nblk = run / 64;
 				if (nblk)
-					tf_run_blocks_u8(src, nblk, bits, p->vt + c * p->stride, NULL, 0, dst);
+					tf_run_blocks_u8(src, nblk, bits, p->vt + c * p->stride, dst);
 			}
 #endif
 		}

@@ -248,6 +248,101 @@ TEST(codec_fast, tflm_every_type_width_layout)
 	teardown();
 }
 
+/* Mismatches of one int8 decode: every element against the bit reader, and the `guard` bytes
+ * before and after the output still 0x5a. */
+static size_t tflm_i8_check(const uint8_t *in, const uint8_t *o, size_t count, size_t C, int alt, unsigned bits,
+			    const uint8_t *table, size_t guard)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < count; i++) {
+		const size_t ch = alt ? i % C : i / (count / C);
+		bad += o[i] != table[ch * ((size_t)1 << bits) + msb_field(in, i, bits)];
+	}
+	for (size_t g = 1; g <= guard; g++)
+		bad += (o[-(ptrdiff_t)g] != 0x5a) + (o[count - 1 + g] != 0x5a);
+	return bad;
+}
+
+/* int8 with the input and the output at every address modulo 8 (the strict-alignment target's
+ * aligned-word path: merged input words, split result words, bytes at both ends): the alternate
+ * axis with an even channel count that does not divide 64 (pair tables, phases wrapping) and an
+ * odd one (the channels' value tables), per tensor and per channel (quad and pair tables at every
+ * width, runs at every input alignment); counts of whole blocks (the last block needs the input
+ * word after it, which is beyond the buffer: the element path takes it), the input at the very end
+ * of its allocation; nothing outside the output may change. One-shot and prepared. */
+TEST(codec_fast, tflm_int8_any_address)
+{
+	const size_t G = 8, nmax = 64 * 520;
+	uint8_t *table = malloc(6 * 128), *ob = malloc(nmax + 8 + 2 * G);
+	REQUIRE(table && ob);
+	for (size_t i = 0; i < 6 * 128; i++)
+		table[i] = (uint8_t)test_rand();
+	size_t bad = 0, cases = 0;
+	for (unsigned bits = 1; bits <= 7; bits++) {
+		const size_t stride = (size_t)1 << bits;
+		/* alternate axis 6 and 3 channels, per tensor, per channel (2) */
+		static const size_t chans[4] = {6, 3, 1, 2};
+		for (unsigned li = 0; li < 4; li++) {
+			const size_t C = chans[li], count = li < 2 ? 64 * 30 : nmax;
+			const size_t nbytes = codec_packed_bytes(count, bits);
+			const int alt = li < 2;
+			struct codec_tflm t = {bits, CODEC_TFLM_INT8, C, alt};
+			struct codec_tflm_prepared *pp;
+			REQUIRE(codec_tflm_prepare(&pp, &t, table, C * stride, count) == CODEC_OK);
+			for (unsigned io = 0; io < 8; io++) {
+				uint8_t *ib = malloc(nbytes + io), *in = ib + io;
+				REQUIRE(ib);
+				fill_random(in, nbytes);
+				for (unsigned oo = 0; oo < 8; oo++) {
+					/* long runs: every input and every output offset, not every pair */
+					if (!alt && oo != (io + 3) % 8 && oo != 7 - io)
+						continue;
+					for (int prep = 0; prep < 2; prep++) {
+						uint8_t *o = ob + G + oo;
+						memset(ob, 0x5a, count + 8 + 2 * G);
+						enum codec_err e = prep ? codec_tflm_decode_prepared(pp, in, nbytes, o, count)
+									: codec_tflm_decode(&t, in, nbytes, table, C * stride, o,
+											    count, count);
+						bad += e != CODEC_OK;
+						bad += tflm_i8_check(in, o, count, C, alt, bits, table, G) != 0;
+						cases++;
+					}
+				}
+				free(ib);
+			}
+			codec_tflm_release(pp);
+		}
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(cases, 7 * (2 * 8 * 8 * 2 + 2 * 14 * 2));
+	/* the checker is not blind: a wrong element, a byte written before or after the output */
+	{
+		const size_t C = 6, count = 64 * 30;
+		const unsigned bits = 3;
+		uint8_t *in = malloc(codec_packed_bytes(count, bits));
+		REQUIRE(in);
+		fill_random(in, codec_packed_bytes(count, bits));
+		struct codec_tflm t = {bits, CODEC_TFLM_INT8, C, 1};
+		uint8_t *o = ob + G + 3;
+		memset(ob, 0x5a, count + 8 + 2 * G);
+		REQUIRE(codec_tflm_decode(&t, in, codec_packed_bytes(count, bits), table, C * 8, o, count, count) ==
+			CODEC_OK);
+		CHECK_EQ(tflm_i8_check(in, o, count, C, 1, bits, table, G), 0);
+		CHECK(tflm_i8_check(in, o, count, C, 0, bits, table, G) != 0); /* the wrong layout */
+		o[count / 2] ^= 1;
+		CHECK(tflm_i8_check(in, o, count, C, 1, bits, table, G) != 0);
+		o[count / 2] ^= 1;
+		o[-1] = 0;
+		CHECK(tflm_i8_check(in, o, count, C, 1, bits, table, G) != 0);
+		o[-1] = 0x5a;
+		o[count] = 0;
+		CHECK(tflm_i8_check(in, o, count, C, 1, bits, table, G) != 0);
+		free(in);
+	}
+	free(table);
+	free(ob);
+}
+
 /* Exact reference for scale * (q - off), off = om * 2^oe, rounded once (fw/common/fp16). */
 static uint16_t ref_dequant(uint16_t scale, int q, int32_t om, int32_t oe)
 {
