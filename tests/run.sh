@@ -6,14 +6,17 @@
 # Usage: tests/run.sh [SUITES_DIR]   (environment: see the Makefile's test target)
 set -u
 dir=${1:-$(dirname "$0")/suites}
-total_p=0; total_f=0; total_s=0
+total_p=0; total_f=0; total_s=0; times=""
 for suite in "$dir"/*.sh; do
 	[ -e "$suite" ] || continue
 	name=$(basename "$suite" .sh)
 	echo "=== suite $name"
 	out=$(mktemp)
+	t0=$(date +%s)
 	timeout -s KILL "${SUITE_TIMEOUT:-1200}" bash "$suite" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
+	echo "--- suite $name took $(( $(date +%s) - t0 )) s"
+	times="$times $name=$(( $(date +%s) - t0 ))s"
 	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1)
 	rm -f "$out"
 	if [ -z "$line" ]; then
@@ -31,5 +34,6 @@ for suite in "$dir"/*.sh; do
 	fi
 	total_p=$((total_p + p)); total_f=$((total_f + f)); total_s=$((total_s + s))
 done
+echo "suite times:$times"
 echo "$total_p passed, $total_f failed, $total_s skipped"
 [ "$total_f" -eq 0 ]
