@@ -89,9 +89,9 @@ uint16_t anem_f2h_soft(float f)
 /*
  * The conversion the datapath uses at every fp16 rounding point: on aarch64 the processor's own
  * (FCVT), with every NaN made +0 (guide 03, "Edge behavior": the engine flushes the indeterminate
- * forms that give a NaN under IEEE, inf - inf and 0 x inf, to positive zero), when FPCR asks for IEEE half precision, round to nearest and no flushing to
- * zero (checked at every anem_compute: fcvt_ok); otherwise anem_f2h_soft. The unit test
- * model_f2h pins the two equal.
+ * forms that give a NaN under IEEE, inf - inf and 0 x inf, to positive zero), when FPCR asks
+ * for IEEE half precision, round to nearest and no flushing to zero (checked at every
+ * anem_compute: fcvt_ok); otherwise anem_f2h_soft. The unit test model_f2h pins the two equal.
  */
 static int fcvt_ok;
 
