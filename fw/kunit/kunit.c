@@ -270,8 +270,8 @@ size_t ku_write(const struct ku_build *b, uint8_t *out, size_t cap)
 		[KU_SEC_PALETTE] = {b->palette, b->palette_len, b->palette_format,
 				    b->palette_bits | (b->palette_luts << 8)},
 		[KU_SEC_OCGS] = {NULL, 0, 0, 0},
-		[KU_SEC_SCALE] = {b->scale, b->scale_len, 5, 0},
-		[KU_SEC_BIAS] = {b->bias, b->bias_len, 5, 0},
+		[KU_SEC_SCALE] = {b->scale, b->scale_len, b->vec_type ? b->vec_type : 5, 0},
+		[KU_SEC_BIAS] = {b->bias, b->bias_len, b->vec_type ? b->vec_type : 5, 0},
 		[KU_SEC_WEIGHTS] = {b->weights, b->weights_len, 0, 0},
 	};
 	if (b->ncores == 0 || b->ncores > KU_MAX_CORES || b->nocg > KU_MAX_OCGS)

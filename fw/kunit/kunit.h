@@ -137,6 +137,7 @@ struct ku_build {
 	uint32_t mask_bytes_per_channel; /* sparse: the mask bytes that open each channel */
 	const uint32_t *ocg_channels; uint32_t nocg; /* channel count of each OCG (same per core) */
 	uint32_t weights_align; /* the weights section's alignment in the unit (0: 16; a power of 2) */
+	uint32_t vec_type;      /* the scale and bias sections' type: 0 (= 5) fp16, or 4 fp32 */
 };
 
 /* Writes a unit into out (cap bytes); returns its size, or 0 when it does not fit. */

@@ -60,6 +60,10 @@ def parse(text):
             continue
         s = {'from_prev': False, 'seed': len(st) + 1, 'cin': None, 'cout': 16,
              'density': 50}
+        if words[0] == 'streams':
+            # the per-channel scale and bias sections' number format: the values are the same
+            # (every one is exact in fp16), so nothing here depends on it
+            continue
         if words[0] == 'pool':
             if words[1] not in POOLS:
                 raise DescError('line %d: pool %s' % (ln, words[1]))

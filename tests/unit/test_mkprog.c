@@ -315,6 +315,9 @@ TEST(mkprog, bad_descriptions_named)
 		{"layer palette4\nlayer palette2\n", PD_E_PALETTE_BITS, 0},
 		{"layer int8\nlayer int8\nlayer int8\nlayer int8\nlayer int8\nlayer int8\n"
 		 "layer int8\nlayer int8\nlayer int8\n", PD_E_TOO_MANY_LAYERS, 9},
+		{"streams fp64\nlayer int8\n", PD_E_VALUE, 1},
+		{"layer int8\nstreams\n", PD_E_SYNTAX, 2},
+		{"streams fp32 fp16\nlayer int8\n", PD_E_SYNTAX, 1},
 		{"pool median\n", PD_E_KEYWORD, 1},
 		{"pool avg k=32\n", PD_E_VALUE, 1},
 		{"pool avg k=3 stride=4\n", PD_E_VALUE, 1},

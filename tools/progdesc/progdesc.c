@@ -112,6 +112,17 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 		}
 		return PD_OK;
 	}
+	if (tok_is(&t[0], "streams")) {
+		if (nt != 2)
+			return PD_E_SYNTAX;
+		if (tok_is(&t[1], "fp32"))
+			d->vec32 = 1;
+		else if (tok_is(&t[1], "fp16"))
+			d->vec32 = 0;
+		else
+			return PD_E_VALUE;
+		return PD_OK;
+	}
 	int is_act = tok_is(&t[0], "activation"), is_pool = tok_is(&t[0], "pool");
 	if (!is_act && !is_pool && !tok_is(&t[0], "layer"))
 		return PD_E_KEYWORD;
@@ -501,10 +512,35 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 
 #define PD_MAX_SECTION 0x10000u
 
+/* Value i of a per-channel section: the fp16 h, or with fp32 the same value widened (exact). */
+static void vec_put(uint8_t *sec, uint32_t i, uint16_t h, int fp32)
+{
+	if (!fp32) {
+		le_wr16(sec + 2 * i, h);
+		return;
+	}
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, w;
+	if (e == 0 && m == 0) {
+		w = sign;
+	} else if (e == 0) { /* subnormal: normalise */
+		int32_t ee = -14;
+		while (!(m & 0x400u)) {
+			m <<= 1;
+			ee--;
+		}
+		w = sign | (uint32_t)(ee + 127) << 23 | (m & 0x3ffu) << 13;
+	} else if (e == 31) {
+		w = sign | 0x7f800000u | m << 13;
+	} else {
+		w = sign | (e + 112u) << 23 | m << 13;
+	}
+	le_wr32(sec + 4 * i, w);
+}
+
 enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len)
 {
-	static uint8_t weights[PD_MAX_SECTION], palette[PD_MAX_SECTION], scale[PD_MAX_SECTION],
-		bias[PD_MAX_SECTION];
+	static uint8_t weights[PD_MAX_SECTION], palette[PD_MAX_SECTION], scale[2 * PD_MAX_SECTION],
+		bias[2 * PD_MAX_SECTION];
 	static uint8_t act[ACTLUT_STRIDE];
 	uint32_t ocg[PD_MAX_LAYERS], blk_off[PD_MAX_LAYERS], blk_layer[PD_MAX_LAYERS];
 	if (!d || !out || !len)
@@ -567,7 +603,7 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 						blk + (size_t)L->cout * mask + (size_t)c * (bpc - mask));
 			else
 				channel_weights(L, &seed, blk + (size_t)c * bpc, NULL);
-			le_wr16(bias + 2 * (c0 + c), pd_bias(blk_layer[k], c));
+			vec_put(bias, c0 + c, pd_bias(blk_layer[k], c), d->vec32);
 		}
 		c0 += L->cout;
 	}
@@ -580,9 +616,9 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	 * records' scale slots index it): 1/64 for an int8 layer's channels, 1 for the others */
 	for (uint32_t k = 0, c = 0; k < nocg; k++)
 		for (uint32_t j = 0; j < ocg[k]; j++, c++)
-			le_wr16(scale + 2 * c, d->layer[blk_layer[k]].kind == PD_INT8
-						       ? fp16_from_scaled(1, -6)
-						       : fp16_from_scaled(1, 0));
+			vec_put(scale, c, d->layer[blk_layer[k]].kind == PD_INT8 ? fp16_from_scaled(1, -6)
+									     : fp16_from_scaled(1, 0),
+				d->vec32);
 	int have_act = d->act != PD_ACT_NONE;
 	memset(act, 0, sizeof act);
 	if (have_act)
@@ -607,9 +643,10 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 	b.palette_bits = pbits;
 	b.palette_luts = nluts;
 	b.scale = int8_ch ? scale : NULL;
-	b.scale_len = int8_ch ? total_ch * 2 : 0;
+	b.scale_len = int8_ch ? total_ch * (d->vec32 ? 4u : 2u) : 0;
 	b.bias = total_ch ? bias : NULL;
-	b.bias_len = total_ch * 2;
+	b.bias_len = total_ch * (d->vec32 ? 4u : 2u);
+	b.vec_type = d->vec32 ? 4u : 5u;
 	b.weights = wbytes ? weights : NULL;
 	b.weights_len = (uint32_t)wbytes;
 	b.mask_bytes_per_channel = mask;

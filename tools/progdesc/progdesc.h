@@ -60,6 +60,7 @@ struct pd_desc {
 	unsigned nlayers; /* TDs, the activation included */
 	struct pd_layer layer[PD_MAX_LAYERS];
 	uint8_t act;      /* enum pd_act */
+	uint8_t vec32;    /* 1: the per-channel scale and bias sections hold fp32 (section type 4) */
 };
 
 /* Parses a whole description; on error *line is the 1-based line (0 when not a line's fault). */
