@@ -1,5 +1,6 @@
 #include "fw/common/fp16.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void fp16_decompose(uint16_t h, int32_t *mant, int32_t *exp)
@@ -63,46 +64,26 @@ uint16_t fp16_from_scaled(int64_t mant, int32_t exp)
 
 void fp16_format(uint16_t h, char *buf, size_t cap)
 {
-	char t[32];
-	size_t n = 0;
 	if (!buf || !cap)
 		return;
+	const char *sign = (h & FP16_SIGN) ? "-" : "";
 	if (fp16_is_nan(h)) {
-		memcpy(t, "nan", 4);
-		n = 3;
-	} else {
-		if (h & FP16_SIGN)
-			t[n++] = '-';
-		if (fp16_is_inf(h)) {
-			memcpy(t + n, "inf", 4);
-			n += 3;
-		} else {
-			int32_t m, e;
-			fp16_decompose((uint16_t)(h & 0x7fffu), &m, &e);
-			/* the value x 10^6, rounded to nearest (half up): |m| < 2^11, e >= -24 */
-			uint64_t v = e >= 0 ? ((uint64_t)m << e) * 1000000u
-					    : (((uint64_t)m * 1000000u << 1 >> -e) + 1) >> 1;
-			uint64_t ip = v / 1000000u, fr = v % 1000000u;
-			char d[24];
-			size_t k = 0;
-			do {
-				d[k++] = (char)('0' + ip % 10);
-				ip /= 10;
-			} while (ip);
-			while (k)
-				t[n++] = d[--k];
-			if (fr) {
-				t[n++] = '.';
-				for (uint64_t p = 100000u; p && fr; p /= 10) {
-					t[n++] = (char)('0' + fr / p);
-					fr %= p;
-				}
-			}
-			t[n] = 0;
-		}
+		snprintf(buf, cap, "nan");
+		return;
 	}
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(buf, t, n);
-	buf[n] = 0;
+	if (fp16_is_inf(h)) {
+		snprintf(buf, cap, "%sinf", sign);
+		return;
+	}
+	int32_t m, e;
+	fp16_decompose((uint16_t)(h & 0x7fffu), &m, &e);
+	/* the value x 10^6, rounded to nearest (half up): |m| < 2^11, e >= -24 */
+	uint64_t v = e >= 0 ? ((uint64_t)m << e) * 1000000u
+			    : (((uint64_t)m * 1000000u << 1 >> -e) + 1) >> 1;
+	char frac[8];
+	snprintf(frac, sizeof frac, "%06lu", (unsigned long)(v % 1000000u));
+	size_t k = strlen(frac);
+	while (k && frac[k - 1] == '0')
+		frac[--k] = 0;
+	snprintf(buf, cap, "%s%lu%s%s", sign, (unsigned long)(v / 1000000u), k ? "." : "", frac);
 }

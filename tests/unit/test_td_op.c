@@ -8,6 +8,7 @@
 #include "fw/common/fp16.h"
 #include "fw/td/td.h"
 #include "tests/harness/harness.h"
+#include "tests/unit/tsession.h"
 
 #include <string.h>
 
@@ -36,27 +37,12 @@ static void set(struct img *m, uint32_t addr, uint32_t v)
 	m->val[m->n++] = v;
 }
 
-struct text {
-	char s[1024];
-	size_t n;
-};
-
-static void sink(void *ctx, const char *s, size_t n)
-{
-	struct text *t = ctx;
-	if (t->n + n < sizeof t->s) {
-		memcpy(t->s + t->n, s, n);
-		t->n += n;
-		t->s[t->n] = 0;
-	}
-}
-
-static const char *describe(const struct img *m, struct text *t)
+static const char *describe(const struct img *m, struct tcapture *t)
 {
 	memset(t, 0, sizeof *t);
 	const struct td_regs r = {img_get, m};
-	td_print_op(&r, sink, t);
-	return t->s;
+	td_print_op(&r, tcapture_out, t);
+	return t->text;
 }
 
 static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned cout)
@@ -74,7 +60,7 @@ static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned
 TEST(td_op, convolution_with_a_palette_and_the_lut)
 {
 	struct img m = {0};
-	struct text t;
+	struct tcapture t;
 	common(&m, 32, 2, 16, 8);
 	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 3) | H13_PUT(H13_CONVCFG_KH, 3) |
 				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 2) |
@@ -96,7 +82,7 @@ TEST(td_op, convolution_with_a_palette_and_the_lut)
 TEST(td_op, planar_engine_add_pool_and_l2)
 {
 	struct img m = {0};
-	struct text t;
+	struct tcapture t;
 	common(&m, 1600, 2560, 1, 1);
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
 				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) | H13_PUT(H13_PECFG_RELUEN, 1));
@@ -130,14 +116,14 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	set(&q, H13_PLANAR_CFG, H13_PUT(H13_PECFG_CONDITION, 3));
 	set(&q, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, 7));
 	describe(&q, &t);
-	CHECK(strstr(t.s, "NE: OpMode 7 (not modelled)") != NULL);
-	CHECK(strstr(t.s, "Condition 3 (not modelled)") != NULL);
+	CHECK(strstr(t.text, "NE: OpMode 7 (not modelled)") != NULL);
+	CHECK(strstr(t.text, "Condition 3 (not modelled)") != NULL);
 }
 
 TEST(td_op, comparison_fails_on_one_word)
 {
 	struct img m = {0};
-	struct text t;
+	struct tcapture t;
 	common(&m, 4, 1, 2, 2);
 	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE));
 	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));

@@ -339,20 +339,6 @@ TEST(tensors, io_arguments_named)
 	CHECK_STR(tio_err_name((enum tio_err)99), "unknown-io-error");
 }
 
-struct capture {
-	char text[2048];
-	size_t n;
-};
-
-static void cap_out(void *ctx, const char *s, size_t n)
-{
-	struct capture *c = ctx;
-	if (c->n + n < sizeof c->text) {
-		memcpy(c->text + c->n, s, n);
-		c->n += n;
-		c->text[c->n] = 0;
-	}
-}
 
 /* Requests resolved against the tensors: every refusal named, nothing read for a bad one. */
 TEST(tensors, requests_resolved_or_named)
@@ -360,7 +346,7 @@ TEST(tensors, requests_resolved_or_named)
 	static struct ldr_program p;
 	static struct tio x;
 	static struct tio_req req[TIO_MAX_IO + 1];
-	static struct capture c;
+	static struct tcapture c;
 	size_t len = build(chain_desc, 1);
 	REQUIRE(ldr_load(buf, len, LDR_F_HWX, &p) == LDR_OK);
 	struct {
@@ -378,20 +364,20 @@ TEST(tensors, requests_resolved_or_named)
 		REQUIRE(tio_parse_req(cases[i].arg, strlen(cases[i].arg), cases[i].out, &req[0]) ==
 			TIO_OK);
 		c.n = 0;
-		CHECKF(tio_prepare(&x, &p, req, 1, cap_out, &c) == cases[i].want, "%s: %s",
+		CHECKF(tio_prepare(&x, &p, req, 1, tcapture_out, &c) == cases[i].want, "%s: %s",
 		       cases[i].arg, c.text);
 		CHECK(strstr(c.text, tio_err_name(cases[i].want)) != NULL);
 		tio_free(&x);
 	}
 	REQUIRE(tio_parse_req("bar7=/a.npy", 11, 1, &req[0]) == TIO_OK);
 	REQUIRE(tio_parse_req("output_0=/b.npy", 15, 1, &req[1]) == TIO_OK);
-	CHECK_EQ(tio_prepare(&x, &p, req, 2, cap_out, &c), TIO_E_TWICE);
+	CHECK_EQ(tio_prepare(&x, &p, req, 2, tcapture_out, &c), TIO_E_TWICE);
 	tio_free(&x);
-	CHECK_EQ(tio_prepare(&x, &p, req, TIO_MAX_IO + 1, cap_out, &c), TIO_E_TOO_MANY);
+	CHECK_EQ(tio_prepare(&x, &p, req, TIO_MAX_IO + 1, tcapture_out, &c), TIO_E_TOO_MANY);
 	tio_free(&x);
 	/* no requests: the input is filled from its seed, and that is said */
 	c.n = 0;
-	CHECK_EQ(tio_prepare(&x, &p, req, 0, cap_out, &c), TIO_OK);
+	CHECK_EQ(tio_prepare(&x, &p, req, 0, tcapture_out, &c), TIO_OK);
 	CHECK(strstr(c.text, "run: input input: float16 [16, 2, 8] not given: filled from seed "
 			     "0x5eed0005") != NULL);
 	tio_free(&x);
@@ -405,14 +391,14 @@ TEST(tensors, run_places_inputs_and_captures_outputs)
 {
 	static struct ldr_program p;
 	static struct tio x;
-	static struct capture c;
+	static struct tcapture c;
 	static uint8_t dense[16 * 2 * 8 * 2];
 	size_t len = build("input w=8 h=2 c=16\nactivation relu\n", 1);
 	REQUIRE(len > 0);
 	REQUIRE(ldr_load(buf, len, LDR_F_HWX, &p) == LDR_OK);
 	struct tio_req req;
 	REQUIRE(tio_parse_req("output_0=/unused.npy", 20, 1, &req) == TIO_OK);
-	REQUIRE(tio_prepare(&x, &p, &req, 1, cap_out, &c) == TIO_OK);
+	REQUIRE(tio_prepare(&x, &p, &req, 1, tcapture_out, &c) == TIO_OK);
 	/* the input, as if read from a 1-D .npy */
 	for (unsigned i = 0; i < 256; i++)
 		le_wr16(dense + 2 * i, fp16_from_scaled((int64_t)(i * 3 % 101), -3));

@@ -2,6 +2,7 @@
 #include "hal/hal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct anes *tsession(void)
 {
@@ -23,6 +24,16 @@ void tnull_out(void *ctx, const char *s, size_t n)
 	(void)ctx;
 	(void)s;
 	(void)n;
+}
+
+void tcapture_out(void *ctx, const char *s, size_t n)
+{
+	struct tcapture *c = ctx;
+	if (c->n + n < sizeof c->text) {
+		memcpy(c->text + c->n, s, n);
+		c->n += n;
+		c->text[c->n] = 0;
+	}
 }
 
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,

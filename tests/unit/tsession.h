@@ -10,6 +10,13 @@ struct anes *tsession(void);
 struct anem *anes_model(void);
 /* An outf sink that discards what it is given: tsubmit's out when the output is not wanted. */
 void tnull_out(void *ctx, const char *s, size_t n);
+/* An outf sink that keeps the text (NUL-terminated; what does not fit is dropped); set n to 0
+ * to start again. */
+struct tcapture {
+	char text[2048];
+	size_t n;
+};
+void tcapture_out(void *ctx, const char *s, size_t n);
 /* One submission on tsession(). */
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
