@@ -307,14 +307,8 @@ TEST(ctrl, write_list_is_the_checked_image)
 	CHECK(list_mismatches(&plan, 0) > 0);
 	plan.wl[plan.td[0].wl_first + 1].value ^= 4u;
 	/* change the TD memory word of the write to 0x13800 after the plan */
-	struct ldr_write_iter it;
-	struct ldr_write w;
-	int64_t off = -1;
-	ldr_writes_begin(&lp, 0, &it);
-	while (ldr_writes_next(&it, &w))
-		if (w.addr == 0x13800u)
-			off = w.area_off;
-	REQUIRE(off >= 0);
+	uint32_t off;
+	REQUIRE(twrite_offsets(&lp, 0, 0x13800u, &off, 1) == 1);
 	uint8_t *word = arena + TDMEM + off;
 	le_wr32(word, le_rd32(word) ^ 0x10u);
 	CHECK(list_mismatches(&plan, 0) > 0);

@@ -149,17 +149,9 @@ TEST(ctrl_act, lut_not_selected_moves_bytes)
 	/* NonlinearMode cleared in the TD's MACCfg write */
 	static struct ldr_program p;
 	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
-	struct ldr_write_iter it;
-	struct ldr_write w;
-	unsigned patched = 0;
-	ldr_writes_begin(&p, 0, &it);
-	while (ldr_writes_next(&it, &w))
-		if (w.addr == H13_NE_MACCFG) {
-			uint8_t *q = buf + p.td_area_off + w.area_off;
-			q[2] &= (uint8_t)~3u; /* bits 16-17 */
-			patched++;
-		}
-	REQUIRE(patched == 1);
+	uint32_t off;
+	REQUIRE(twrite_offsets(&p, 0, H13_NE_MACCFG, &off, 1) == 1);
+	buf[p.td_area_off + off + 2] &= (uint8_t)~3u; /* bits 16-17 */
 	struct act_ctx c;
 	memset(&c, 0, sizeof c);
 	c.lut = NULL; /* identity: the bytes as moved */

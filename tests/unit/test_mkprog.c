@@ -364,18 +364,16 @@ static const char *run_patched(uint32_t addr, uint32_t delta)
 	    pd_build(&d, progbuf, sizeof progbuf, &len) != PD_OK ||
 	    ldr_load(progbuf, len, LDR_F_RAW, &p) != LDR_OK)
 		return "build-failed";
-	struct ldr_write_iter it;
-	struct ldr_write w;
-	int found = 0;
-	ldr_writes_begin(&p, 0, &it);
-	while (ldr_writes_next(&it, &w))
-		if (w.addr == addr) {
-			uint8_t *q = progbuf + p.td_area_off + w.area_off;
-			le_wr32(q, le_rd32(q) + delta);
-			found = 1;
-		}
-	if (!found)
+	uint32_t off[8];
+	unsigned n = twrite_offsets(&p, 0, addr, off, 8);
+	if (!n)
 		return "register-not-written";
+	if (n > 8)
+		return "register-written-too-often";
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t *q = progbuf + p.td_area_off + off[i];
+		le_wr32(q, le_rd32(q) + delta);
+	}
 	struct anes_result res;
 	tsubmit(progbuf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
 	return anes_result_name(&res);

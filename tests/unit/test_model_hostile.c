@@ -35,16 +35,11 @@ static int patch(uint8_t *buf, size_t len, uint32_t addr, uint32_t value)
 	static struct ldr_program p;
 	if (ldr_load(buf, len, 0, &p) != LDR_OK)
 		return 0;
-	struct ldr_write_iter it;
-	struct ldr_write w;
-	int n = 0;
-	ldr_writes_begin(&p, 0, &it);
-	while (ldr_writes_next(&it, &w))
-		if (w.addr == addr) {
-			le_wr32(buf + p.td_area_off + w.area_off, value);
-			n++;
-		}
-	return n == 1;
+	uint32_t off;
+	if (twrite_offsets(&p, 0, addr, &off, 1) != 1)
+		return 0;
+	le_wr32(buf + p.td_area_off + off, value);
+	return 1;
 }
 
 #define NO_PATCH 0xffffffffu

@@ -96,15 +96,11 @@ TEST(tensors, intermediate_granted_read_write_in_place)
 /* Sets register reg of TD td (its value word in the TD area) to v. */
 static int patch_reg(const struct ldr_program *p, unsigned td, uint32_t reg, uint32_t v)
 {
-	struct ldr_write_iter it;
-	struct ldr_write w;
-	ldr_writes_begin(p, td, &it);
-	while (ldr_writes_next(&it, &w))
-		if (w.addr == reg) {
-			le_wr32(buf + p->td_area_off + w.area_off, v);
-			return 0;
-		}
-	return -1;
+	uint32_t off;
+	if (!twrite_offsets(p, td, reg, &off, 1))
+		return -1;
+	le_wr32(buf + p->td_area_off + off, v);
+	return 0;
 }
 
 TEST(tensors, conflicting_and_overflowing_intermediates_refused)

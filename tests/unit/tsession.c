@@ -36,6 +36,22 @@ void tcapture_out(void *ctx, const char *s, size_t n)
 	}
 }
 
+unsigned twrite_offsets(const struct ldr_program *p, unsigned td, uint32_t addr, uint32_t *off,
+			unsigned max)
+{
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	unsigned n = 0;
+	ldr_writes_begin(p, td, &it);
+	while (ldr_writes_next(&it, &w))
+		if (w.addr == addr) {
+			if (n < max)
+				off[n] = w.area_off;
+			n++;
+		}
+	return n;
+}
+
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
 	    const struct anes_hooks *hooks, struct anes_result *res)

@@ -17,6 +17,11 @@ struct tcapture {
 	size_t n;
 };
 void tcapture_out(void *ctx, const char *s, size_t n);
+/* The offsets inside p's TD area of the value words of TD td's writes to register addr, in
+ * stream order: the first max of them into off; returns how many there are. For tests that
+ * patch a register in a program (or in TD memory). */
+unsigned twrite_offsets(const struct ldr_program *p, unsigned td, uint32_t addr, uint32_t *off,
+			unsigned max);
 /* One submission on tsession(). */
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
