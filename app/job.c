@@ -45,25 +45,35 @@ static void banner(void)
 		print_region(&img[i]);
 }
 
+/* The next space-separated word of a command line at *s: its start, its length in *n (0 at the
+ * end); *s moves past it. */
+static const char *cmdline_word(const char **s, size_t *n)
+{
+	const char *w = *s;
+	while (*w == ' ')
+		w++;
+	const char *e = w;
+	while (*e && *e != ' ')
+		e++;
+	*s = e;
+	*n = (size_t)(e - w);
+	return w;
+}
+
 /* Value of "key=" in a "key=value ..." command line, copied into buf; 0, or -1 when absent. */
 static int cmdline_arg(const char *cmdline, const char *key, char *buf, size_t len)
 {
-	size_t kl = strlen(key);
+	size_t kl = strlen(key), n;
 	for (const char *s = cmdline; s && *s;) {
-		while (*s == ' ')
-			s++;
-		const char *e = s;
-		while (*e && *e != ' ')
-			e++;
-		if ((size_t)(e - s) > kl && !strncmp(s, key, kl) && s[kl] == '=') {
-			size_t n = (size_t)(e - s) - kl - 1;
+		const char *w = cmdline_word(&s, &n);
+		if (n > kl && !strncmp(w, key, kl) && w[kl] == '=') {
+			n -= kl + 1;
 			if (n >= len)
 				return -1;
-			memcpy(buf, s + kl + 1, n);
+			memcpy(buf, w + kl + 1, n);
 			buf[n] = 0;
 			return 0;
 		}
-		s = e;
 	}
 	return -1;
 }
@@ -237,29 +247,24 @@ static int cmdline_io(const char *cmdline, struct tio_req *req, unsigned *nreq)
 {
 	*nreq = 0;
 	for (const char *s = cmdline; s && *s;) {
-		while (*s == ' ')
-			s++;
-		const char *e = s;
-		while (*e && *e != ' ')
-			e++;
-		size_t n = (size_t)(e - s);
-		int out = n >= 4 && !strncmp(s, "out:", 4) ? TIO_OUT
-			  : n >= 4 && !strncmp(s, "ref:", 4) ? TIO_REF : TIO_IN;
-		if (out || (n >= 3 && !strncmp(s, "in:", 3))) {
+		size_t n;
+		const char *w = cmdline_word(&s, &n);
+		int out = n >= 4 && !strncmp(w, "out:", 4) ? TIO_OUT
+			  : n >= 4 && !strncmp(w, "ref:", 4) ? TIO_REF : TIO_IN;
+		if (out || (n >= 3 && !strncmp(w, "in:", 3))) {
 			size_t k = out ? 4 : 3;
 			if (*nreq >= TIO_MAX_IO) {
 				printf("run: %s: at most %u in:/out:/ref:\n", tio_err_name(TIO_E_TOO_MANY),
 				       TIO_MAX_IO);
 				return -1;
 			}
-			if (tio_parse_req(s + k, n - k, out, &req[*nreq]) != TIO_OK) {
+			if (tio_parse_req(w + k, n - k, out, &req[*nreq]) != TIO_OK) {
 				printf("run: %s: %.*s (in:NAME=PATH, out:NAME=PATH, ref:NAME=PATH)\n",
-				       tio_err_name(TIO_E_ARG), (int)n, s);
+				       tio_err_name(TIO_E_ARG), (int)n, w);
 				return -1;
 			}
 			(*nreq)++;
 		}
-		s = e;
 	}
 	return 0;
 }
