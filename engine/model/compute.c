@@ -568,9 +568,8 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 		   struct tile *out, struct anem_l2t *lres)
 {
 	uint32_t cc = REG(H13_COMMON_CONVCFG);
-	unsigned kw = H13_GET(cc, H13_CONVCFG_KW), kh = H13_GET(cc, H13_CONVCFG_KH);
-	unsigned sx = H13_GET(cc, H13_CONVCFG_SX), sy = H13_GET(cc, H13_CONVCFG_SY);
-	unsigned px = H13_GET(cc, H13_CONVCFG_PX), py = H13_GET(cc, H13_CONVCFG_PY);
+	const struct td_window win = td_window_of(cc);
+	const unsigned kw = win.kw, kh = win.kh, sx = win.sx, sy = win.sy, px = win.px, py = win.py;
 	unsigned W = out->w, Win = lsrc ? lsrc->w : in->w, Hin = lsrc ? lsrc->h : in->h;
 	unsigned cin = lsrc ? lsrc->c : in->c;
 	if (s->ne)
@@ -982,9 +981,8 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		       struct anem_l2t *lres, struct anem_act *act)
 {
 	uint32_t cc = REG(H13_COMMON_CONVCFG);
-	unsigned kw = H13_GET(cc, H13_CONVCFG_KW), kh = H13_GET(cc, H13_CONVCFG_KH);
-	unsigned sx = H13_GET(cc, H13_CONVCFG_SX), sy = H13_GET(cc, H13_CONVCFG_SY);
-	unsigned px = H13_GET(cc, H13_CONVCFG_PX), py = H13_GET(cc, H13_CONVCFG_PY);
+	const struct td_window win = td_window_of(cc);
+	const unsigned kw = win.kw, kh = win.kh, sx = win.sx, sy = win.sy, px = win.px, py = win.py;
 	unsigned G = out->g, cin = in->c, cout = out->c, W = out->w, Win = in->w;
 	if (lsrc) {
 		cin = lsrc->c;

@@ -41,7 +41,7 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 	char b1[16], b2[16], b3[16];
 	uint32_t in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM), ch = GET(H13_COMMON_CHCFG);
 	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), cout = H13_GET(GET(H13_COMMON_COUT), H13_COUT);
-	uint32_t cc = GET(H13_COMMON_CONVCFG);
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
 	unsigned groups = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	int l2src = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
@@ -70,9 +70,7 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		outf(out, ctx,
 		     "  NE: convolution %ux%u, stride %ux%u, padding %ux%u, %u group%s, %u -> %u channels, "
 		     "kernels %s",
-		     (unsigned)H13_GET(cc, H13_CONVCFG_KW), (unsigned)H13_GET(cc, H13_CONVCFG_KH),
-		     (unsigned)H13_GET(cc, H13_CONVCFG_SX), (unsigned)H13_GET(cc, H13_CONVCFG_SY),
-		     (unsigned)H13_GET(cc, H13_CONVCFG_PX), (unsigned)H13_GET(cc, H13_CONVCFG_PY), groups,
+		     win.kw, win.kh, win.sx, win.sy, win.px, win.py, groups,
 		     groups == 1 ? "" : "s", (unsigned)cin, (unsigned)cout, kfn);
 		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))
 			outf(out, ctx, ", palettized %u-bit",
@@ -102,9 +100,7 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		outf(out, ctx, "  PE: ");
 		if (pm)
 			outf(out, ctx, "%s %ux%u stride %ux%u padding %ux%u, then ", pools[pm],
-			     (unsigned)H13_GET(cc, H13_CONVCFG_KW), (unsigned)H13_GET(cc, H13_CONVCFG_KH),
-			     (unsigned)H13_GET(cc, H13_CONVCFG_SX), (unsigned)H13_GET(cc, H13_CONVCFG_SY),
-			     (unsigned)H13_GET(cc, H13_CONVCFG_PX), (unsigned)H13_GET(cc, H13_CONVCFG_PY));
+			     win.kw, win.kh, win.sx, win.sy, win.px, win.py);
 		outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE_HI), b1));
 		if (po < 5 && sec == H13_PE_SECSRC_TILE1)
 			outf(out, ctx, po < 2 ? " %s b (RBase1)" : ", %s with b (RBase1)", ops[po]);

@@ -102,6 +102,18 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
  */
 void td_print_op(const struct td_regs *r, outf_fn out, void *ctx);
 
+/* The window of Common.ConvCfg: kernel (or pooling window) size, strides, leading padding. */
+struct td_window {
+	unsigned kw, kh, sx, sy, px, py;
+};
+static inline struct td_window td_window_of(uint32_t convcfg)
+{
+	struct td_window w = {H13_GET(convcfg, H13_CONVCFG_KW), H13_GET(convcfg, H13_CONVCFG_KH),
+			      H13_GET(convcfg, H13_CONVCFG_SX), H13_GET(convcfg, H13_CONVCFG_SY),
+			      H13_GET(convcfg, H13_CONVCFG_PX), H13_GET(convcfg, H13_CONVCFG_PY)};
+	return w;
+}
+
 /* Bytes one element of ChCfg format fmt takes (0 for a format with no size). */
 unsigned td_fmt_bytes(unsigned fmt);
 
