@@ -221,7 +221,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 				if (tio_prepare(x, prog, req, nreq, to_console, NULL) == TIO_OK) {
 					rc = submit_via_queue(q, session, buf, (size_t)n, trace, 1,
 							      tio_hooks(x));
-					if (tio_finish(x) != TIO_OK)
+					if (tio_finish(x, rc == 0) != TIO_OK)
 						rc = 1;
 				}
 				tio_free(x);

@@ -369,8 +369,10 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 	if (res->run != ENG_OK) {
 		res->fault = s->eng.fault;
 		eng_fault_format(&res->fault, p->gen, res->fault_text, sizeof res->fault_text);
-		outf(o->out, o->ctx, "submit: engine failed: %s: %s\n", eng_err_name(res->run),
-		     res->fault_text);
+		outf(o->out, o->ctx, "submit: engine failed: %s: ", eng_err_name(res->run));
+		if (o->out) /* whole: the text can be longer than one outf line */
+			o->out(o->ctx, res->fault_text, strlen(res->fault_text));
+		outf(o->out, o->ctx, "\n");
 		rc = 1;
 	} else {
 		outf(o->out, o->ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",

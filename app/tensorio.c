@@ -129,16 +129,23 @@ static enum tio_err read_file(const char *path, uint8_t **buf, size_t *len)
 	return TIO_OK;
 }
 
+/* Writes a then b to PATH.part and renames it to PATH: a file at PATH is whole or not there (a
+ * failed write removes the partial one). */
 static enum tio_err write_file(const char *path, const uint8_t *a, size_t an, const uint8_t *b,
 			       size_t bn)
 {
-	int fd = hal_file_open(path, 1);
+	char part[TIO_MAX_PATH + 8];
+	snprintf(part, sizeof part, "%s.part", path);
+	int fd = hal_file_open(part, 1);
 	if (fd < 0)
 		return TIO_E_OPEN;
 	int bad = (an && hal_file_write(fd, a, an) != (long)an) ||
 		  (bn && hal_file_write(fd, b, bn) != (long)bn);
 	bad |= hal_file_close(fd) != 0;
-	return bad ? TIO_E_WRITE : TIO_OK;
+	if (!bad && hal_file_rename(part, path) == 0)
+		return TIO_OK;
+	hal_file_remove(part);
+	return TIO_E_WRITE;
 }
 
 /* ---- layouts ---- */
@@ -464,7 +471,7 @@ static void compare_ref(struct tio *x, struct tio_io *io, const struct tns_tenso
 	free(ref);
 }
 
-enum tio_err tio_finish(struct tio *x)
+enum tio_err tio_finish(struct tio *x, int ran)
 {
 	static uint8_t hdr[256];
 	for (unsigned k = 0; k < x->nio; k++) {
@@ -472,8 +479,9 @@ enum tio_err tio_finish(struct tio *x)
 		if (!io->out)
 			continue;
 		const struct tns_tensor *t = &x->t[io->ti];
-		if (!io->captured) {
-			fail(x, TIO_E_NOT_RUN, t->name, NULL);
+		if (!ran || !io->captured) {
+			fail(x, TIO_E_NOT_RUN, t->name,
+			     io->out == TIO_REF ? "not compared" : "nothing written");
 			continue;
 		}
 		if (io->out == TIO_REF) {

@@ -108,9 +108,8 @@ void eng_fault_format(const struct eng_fault *f, const struct rm_gen *g, char *b
 			 f->slot, (unsigned long)f->slot_value);
 	else if (f->mem)
 		snprintf(rec, sizeof rec, ", record @0x%08lx", (unsigned long)f->mem);
-	snprintf(buf, len, "%s, unit %s%s%s: %s (%s): %s", td, fault_unit(f, g), field, rec,
-		 eng_fault_reason_name(f->reason), eng_fault_reason_text(f->reason),
-		 f->why ? f->why : "no reason given");
+	snprintf(buf, len, "%s, unit %s%s%s: %s: %s", td, fault_unit(f, g), field, rec,
+		 eng_fault_reason_name(f->reason), f->why ? f->why : eng_fault_reason_text(f->reason));
 }
 
 void eng_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len)

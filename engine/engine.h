@@ -73,8 +73,9 @@ struct eng_fault {
 	const char *why;      /* static text: what the backend cannot do */
 };
 
-/* One line describing a fault, the same for every front end: "td 0: NE.MACCfg.NonlinearMode =
- * 0x3: unmodelled-field (...): why". Register and field names come from g's register map. */
+/* One line describing a fault, the same for every front end: "td 0, unit NE,
+ * NE.MACCfg.NonlinearMode = 0x3: unmodelled-field: why" (", record @0x... slot 42 = 0x1234"
+ * after the register for a record). Register and field names come from g's register map. */
 void eng_fault_format(const struct eng_fault *f, const struct rm_gen *g, char *buf, size_t len);
 #define ENG_FAULT_TEXT_MAX 512
 

@@ -105,11 +105,13 @@ static void text_write(struct pr *o, const struct ldr_write *w)
 	}
 }
 
-static void json_write(struct pr *o, const struct ldr_write *w, int first)
+static void json_write(struct pr *o, const struct ldr_program *p, const struct ldr_write *w,
+		       int first)
 {
 	pf(o, "%s{\"reg\":\"", first ? "" : ",");
 	reg_name(o, w);
-	pf(o, "\",\"addr\":%lu,\"value\":%lu", (unsigned long)w->addr, (unsigned long)w->value);
+	pf(o, "\",\"addr\":%lu,\"value\":%lu,\"file_off\":%lu", (unsigned long)w->addr,
+	   (unsigned long)w->value, (unsigned long)p->td_area_off + w->area_off);
 	const struct rm_reg *r = w->loc.reg;
 	if (r && r->nfields) {
 		pf(o, ",\"fields\":{");
@@ -380,7 +382,7 @@ static void print_json(struct pr *o, const struct ldr_program *p)
 		int first = 1;
 		ldr_writes_begin(p, i, &it);
 		while (ldr_writes_next(&it, &w)) {
-			json_write(o, &w, first);
+			json_write(o, p, &w, first);
 			first = 0;
 		}
 		pf(o, "]}");

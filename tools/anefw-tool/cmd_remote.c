@@ -430,8 +430,8 @@ static int cmd_remote(int argc, char **argv)
 		goto close;
 	}
 	rc = remote_run(&l, buf, len, flags, &x);
-	if (!rc)
-		rc = tio_finish(&x) != TIO_OK;
+	if (tio_finish(&x, !rc) != TIO_OK)
+		rc = 1;
 close:
 	close(l.fd);
 done:

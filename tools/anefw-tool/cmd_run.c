@@ -98,7 +98,7 @@ static int cmd_run(int argc, char **argv)
 			anes_destroy(session);
 			if (r)
 				printf("run: %s\n", anes_result_name(&res));
-			rc = tio_finish(&x) != TIO_OK || r;
+			rc = tio_finish(&x, r == 0) != TIO_OK || r;
 		}
 	}
 	tio_free(&x);
