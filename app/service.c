@@ -3,6 +3,8 @@
 #include "fw/cmd/schema.h"
 #include "hal/hal.h"
 
+_Static_assert(CMD_FAULT_WORDS == ENG_FAULT_WORDS, "a completion carries the engine's fault");
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,6 +271,7 @@ static void be_run(void *ctx, unsigned slot, const struct svc_bars *bars, unsign
 		r->err = CMD_E_ENGINE;
 		r->domain = CMD_DOM_ENGINE;
 		r->code = (uint32_t)-rc;
+		eng_fault_pack(&a->eng.fault, r->fault); /* CMD_FAULT_WORDS == ENG_FAULT_WORDS */
 	}
 restore:
 	for (uint32_t u = bars->overridden; u; u &= u - 1) {

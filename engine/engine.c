@@ -78,6 +78,8 @@ static const char *fault_unit(const struct eng_fault *f, const struct rm_gen *g)
 	struct rm_loc loc;
 	if (f->unit)
 		return f->unit;
+	if (f->reason == ENG_FR_ACT_RECORD)
+		return "NE"; /* the activation LUT; the register locates its record */
 	if (f->reg != ENG_FAULT_NO_REG && g && rm_lookup(g, f->reg, &loc) == 0)
 		return loc.block->name;
 	return "engine";
@@ -103,13 +105,37 @@ void eng_fault_format(const struct eng_fault *f, const struct rm_gen *g, char *b
 	} else {
 		field[0] = 0;
 	}
-	if (f->mem && f->slot >= 0)
-		snprintf(rec, sizeof rec, ", record @0x%08lx slot %d = 0x%04lx", (unsigned long)f->mem,
-			 f->slot, (unsigned long)f->slot_value);
+	char at[24] = "";
+	if (f->mem)
+		snprintf(at, sizeof at, " @0x%08lx", (unsigned long)f->mem);
+	if (f->slot >= 0)
+		snprintf(rec, sizeof rec, ", record%s slot %d = 0x%04lx", at, f->slot,
+			 (unsigned long)f->slot_value);
 	else if (f->mem)
-		snprintf(rec, sizeof rec, ", record @0x%08lx", (unsigned long)f->mem);
+		snprintf(rec, sizeof rec, ", record%s", at);
 	snprintf(buf, len, "%s, unit %s%s%s: %s: %s", td, fault_unit(f, g), field, rec,
 		 eng_fault_reason_name(f->reason), f->why ? f->why : eng_fault_reason_text(f->reason));
+}
+
+void eng_fault_pack(const struct eng_fault *f, uint32_t w[ENG_FAULT_WORDS])
+{
+	w[0] = f->td >= 0 ? (uint32_t)f->td + 1u : 0u;
+	w[1] = f->reason;
+	w[2] = f->reg;
+	w[3] = f->lsb | (uint32_t)f->width << 8 | (uint32_t)(f->slot >= 0 ? f->slot + 1 : 0) << 16;
+	w[4] = f->value;
+	w[5] = f->slot_value;
+}
+
+void eng_fault_unpack(const uint32_t w[ENG_FAULT_WORDS], int err, struct eng_fault *f)
+{
+	*f = (struct eng_fault){.reason = w[1] < ENG_FR__COUNT ? w[1] : ENG_FR_NONE, .err = err,
+				.td = w[0] ? (int)(w[0] - 1u) : -1, .reg = w[2],
+				.lsb = (uint8_t)(w[3] & 0x1fu), .width = (uint8_t)((w[3] >> 8) & 0x3fu),
+				.value = w[4], .slot = (int)((w[3] >> 16) & 0xffu) - 1,
+				.slot_value = w[5]};
+	if (f->width > 32 - f->lsb)
+		f->width = 0;
 }
 
 void eng_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len)

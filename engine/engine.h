@@ -79,6 +79,13 @@ struct eng_fault {
 void eng_fault_format(const struct eng_fault *f, const struct rm_gen *g, char *buf, size_t len);
 #define ENG_FAULT_TEXT_MAX 512
 
+/* A fault as 6 words for a completion record (fw/cmd, CALL's data[2..7]): td + 1 (0: none) |
+ * reason | register | lsb | width << 8 | (slot + 1) << 16 | value | slot value. The record's
+ * address and the why text stay behind; unpacked, the reason's one-line text stands for why. */
+#define ENG_FAULT_WORDS 6u
+void eng_fault_pack(const struct eng_fault *f, uint32_t w[ENG_FAULT_WORDS]);
+void eng_fault_unpack(const uint32_t w[ENG_FAULT_WORDS], int err, struct eng_fault *f);
+
 /* The task queue entry of one submission. */
 struct eng_task {
 	uint64_t bar[LDR_NBARS];

@@ -357,7 +357,6 @@ static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struc
 	if (pe != ACTLUT_OK) {
 		uint32_t reg = a->from_stream ? H13_KSTREAM_RELOC(rec->ch) : H13_COEFF_BASEADDR(rec->ch);
 		anem_refuse(m, ENG_FR_ACT_RECORD, reg, 0, 32, actlut_strerror(pe));
-		m->flt.unit = "NE"; /* the activation LUT; reg locates its record */
 		m->flt.mem = rec->dev;
 		m->flt.slot = act_err_slot(pe);
 		if (m->flt.slot >= 0)

@@ -131,8 +131,9 @@ if [[ " $TEST_BOARDS " != *" qemu-virt "* ]] || [ ! -f "$elf" ]; then
 	t_skip loud.firmware "qemu-virt not built"
 else
 	y="$work/fw.npy"
-	out=$(qemu_run --board qemu-virt --timeout 120 "$elf" "program=$work/act.hwx" \
-		"out:$out_sigmoid=$y" 2>&1 | tr -d '\r'); rc=$?
+	qemu_run --board qemu-virt --timeout 120 "$elf" "program=$work/act.hwx" \
+		"out:$out_sigmoid=$y" >"$work/fw.out" 2>&1; rc=$?
+	out=$(tr -d '\r' <"$work/fw.out")
 	line=$(sed -n 's/^submit: engine failed: engine-fault: //p' <<<"$out")
 	if [ "$rc" -ne 0 ] && grep -q '^td 0, .*record @0x[0-9a-f]* slot 42 = 0x1234' <<<"$line" &&
 	   grep -q '^completion: id 1 failed (engine-fault)' <<<"$out" && [ ! -e "$y" ] && [ ! -e "$y.part" ]; then
@@ -140,6 +141,29 @@ else
 	else
 		t_fail loud.firmware_act_record "exit $rc: $(grep -E '^(submit|run|completion):' <<<"$out" | tr '\n' ' ')"
 	fi
+	# the remote client over the command service: the fault reaches it with its TD and field
+	port=$("$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	qemu_run --board qemu-virt --timeout 300 --serial-tcp "$port" "$elf" serve=1 >"$work/serve.log" 2>&1 &
+	qpid=$!
+	trap 'kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
+	y="$work/remote.npy"
+	out=$("$TOOL" remote --connect "127.0.0.1:$port" run "$work/field.hwx" --out "$out_relu=$y" 2>&1); rc=$?
+	line=$(sed -n 's/^remote: engine failed: engine-fault: //p' <<<"$out")
+	if [ "$rc" -ne 0 ] && grep -q '^td 0, unit NE, NE.MACCfg.NonlinearMode = 0x3: unmodelled-field' <<<"$line" &&
+	   [ ! -e "$y" ] && [ ! -e "$y.part" ]; then
+		t_pass "loud.remote_field ($line)"
+	else
+		t_fail loud.remote_field "exit $rc: $(grep '^remote:' <<<"$out" | tr '\n' ' ')"
+	fi
+	# the same service runs the unedited program afterwards (the engine was reset)
+	if "$TOOL" remote --connect "127.0.0.1:$port" run "$HWX/relu.hwx" --out "$out_relu=$y" >"$work/r2.log" 2>&1 &&
+	   [ -s "$y" ]; then
+		t_pass loud.remote_runs_after_a_fault
+	else
+		t_fail loud.remote_runs_after_a_fault "$(tail -2 "$work/r2.log" | tr '\n' ' ')"
+	fi
+	"$TOOL" remote --connect "127.0.0.1:$port" shutdown >/dev/null 2>&1
+	wait "$qpid" 2>/dev/null
 fi
 
 t_done

@@ -240,7 +240,8 @@ static void to_stdout(void *ctx, const char *s, size_t n)
 	fwrite(s, 1, n, stdout);
 }
 
-static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned flags, struct tio *x)
+static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned flags, struct tio *x,
+		      const struct rm_gen *gen)
 {
 	struct cmd k;
 	cmd_init(&k, CMD_WINDOW, -1);
@@ -316,6 +317,15 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		printf("remote: call: %s (%s, domain %u code %u, at %d)\n", cmd_err_name(l->last.err),
 		       cmd_status_name(l->last.status), l->last.domain, l->last.code,
 		       (int)l->last.where);
+		if (l->last.err == CMD_E_ENGINE) {
+			/* the engine's fault, as the local run prints it (engine.h) */
+			struct eng_fault f;
+			char text[ENG_FAULT_TEXT_MAX];
+			int err = -(int)l->last.code;
+			eng_fault_unpack(l->last.data + CMD_COMPL_FAULT, err, &f);
+			eng_fault_format(&f, gen, text, sizeof text);
+			printf("remote: engine failed: %s: %s\n", eng_err_name(err), text);
+		}
 		goto out;
 	}
 	/* the outputs asked for, through the local run's capture hook */
@@ -429,7 +439,7 @@ static int cmd_remote(int argc, char **argv)
 			printf("remote: the service is shut down\n");
 		goto close;
 	}
-	rc = remote_run(&l, buf, len, flags, &x);
+	rc = remote_run(&l, buf, len, flags, &x, prog.gen);
 	if (tio_finish(&x, !rc) != TIO_OK)
 		rc = 1;
 close:
