@@ -9,6 +9,7 @@
  * output with a reference file, one line each, and a mismatch makes the exit status 1.
  */
 #include "app/job.h"
+#include "app/backend.h"
 #include "app/serve.h"
 #include "app/session.h"
 #include "app/tensorio.h"
@@ -197,14 +198,13 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 		} else if (fault > 0) {
 			/* fault=KIND: submission 1 gets the fault (a named failure is expected), then
 			 * submission 2 must run normally on the reset engine */
-			struct anem *m = anes_engine(session);
-			struct anem_faults f = {(uint32_t)fault, 0, 1, 0};
-			anem_set_faults(m, &f);
+			struct eng *eng = anes_eng(session);
+			anes_backend_inject(eng, (unsigned)fault, 1);
 			int r1 = submit_via_queue(q, session, buf, (size_t)n, 0, 1, NULL);
-			uint32_t fired = anem_faults_fired(m);
-			anem_set_faults(m, NULL);
+			uint32_t fired = anes_backend_injected(eng);
+			anes_backend_inject(eng, 0, 0);
 			printf("fault: %s injected %lu time%s, submission 1 %s\n",
-			       anem_fault_name((unsigned)fault), (unsigned long)fired,
+			       anes_backend_fault_name((unsigned)fault), (unsigned long)fired,
 			       fired == 1 ? "" : "s", r1 ? "failed" : "did not fail");
 			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 2, NULL);
 			if (!r1)
@@ -279,7 +279,7 @@ int anefw_job(const char *cmdline)
 	int rc = 0;
 	int fault = 0;
 	if (cmdline_arg(cmdline, "fault", fl, sizeof fl) == 0) {
-		fault = anem_fault_parse(fl);
+		fault = anes_backend_fault_parse(fl);
 		if (fault < 0) {
 			printf("fault: unknown kind %s (dma-hang, dma-error, wrong-task, readback)\n", fl);
 			printf("anefw: done\n");

@@ -54,9 +54,9 @@ int asvc_audit(const struct asvc *a);
 /* Clock (ticks) and, with count_engine, instructions spent inside the engine's operations. */
 uint64_t asvc_now(const struct asvc *a);
 uint64_t asvc_engine_instret(const struct asvc *a);
-/* With count_engine, instructions inside eng_run (the engine driver and the model's operations). */
+/* With count_engine, instructions inside eng_run (the engine driver and the engine's operations). */
 uint64_t asvc_run_instret(const struct asvc *a);
-/* With count_engine, the part of asvc_engine_instret in the model's per-run set-up. */
+/* With count_engine, the part of asvc_engine_instret in the engine's per-run set-up. */
 uint64_t asvc_setup_instret(const struct asvc *a);
 /* The CPU address of an engine address range inside the arena, or NULL. */
 uint8_t *asvc_cpu(struct asvc *a, uint64_t dev, uint64_t len);

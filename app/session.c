@@ -1,5 +1,6 @@
 /* A whole submission on the engine (see session.h). */
 #include "app/session.h"
+#include "app/backend.h"
 #include "fw/codec/codec.h"
 #include "fw/common/outf.h"
 
@@ -10,9 +11,7 @@
 struct anes {
 	struct ldr_program prog;
 	struct ctrl_plan plan;
-	struct anem model;
 	struct eng eng;
-	uint32_t window[ANEM_WINDOW_BYTES / 4];
 	struct subq_grant g[ANES_MAX_GRANTS];
 	uint8_t is_weights[ANES_MAX_GRANTS];
 };
@@ -34,24 +33,23 @@ struct anes *anes_create(struct dma_dev *dma)
 	struct anes *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
-	if (anem_init(&s->model, (uintptr_t)s->window, NULL, 0, 0, dma) != ENG_OK) {
+	if (anes_backend_open(&s->eng, dma)) {
 		free(s);
 		return NULL;
 	}
-	s->eng.ops = &anem_ops;
-	s->eng.batch = &anem_batch;
-	s->eng.dev = &s->model;
 	return s;
 }
 
 void anes_destroy(struct anes *s)
 {
+	if (s)
+		anes_backend_close(&s->eng);
 	free(s);
 }
 
-struct anem *anes_engine(struct anes *s)
+struct eng *anes_eng(struct anes *s)
 {
-	return &s->model;
+	return &s->eng;
 }
 
 static const char *acc_name(unsigned a)
@@ -191,21 +189,19 @@ static int streams_on(const struct ctrl_td_plan *t)
 static void report(struct anes *s, const struct anes_opts *o, struct anes_result *res)
 {
 	const struct ldr_program *p = &s->prog;
-	const struct anem *m = &s->model;
 	res->nwrites = s->eng.nwrites;
-	res->nmoves = m->nmoves;
-	res->bytes = m->bytes_moved;
 	for (unsigned i = 0; i < p->ntds && i < LDR_MAX_TDS; i++) {
+		struct eng_td_report tr;
+		eng_td_report(&s->eng, i, &tr);
+		res->nmoves += tr.moves;
+		res->bytes += tr.bytes;
 		unsigned nc = 0;
 		for (unsigned r = 0; r < s->plan.td[i].nranges; r++)
 			nc += s->plan.td[i].r[r].kind == CTRL_R_COEFF;
 		outf(o->out, o->ctx,
 		     "td %u: %u writes, %u coefficient channel%s, %u moves, 0x%lx bytes moved%s\n", i,
-		     s->eng.td_writes[i], nc, nc == 1 ? "" : "s", m->td_moves[i],
-		     (unsigned long)m->td_bytes[i],
+		     s->eng.td_writes[i], nc, nc == 1 ? "" : "s", tr.moves, (unsigned long)tr.bytes,
 		     streams_on(&s->plan.td[i]) ? ", kernel-unit streams programmed" : "");
-		char act[120];
-		anem_act_describe(&m->td_act[i], act, sizeof act);
 		if (s->plan.td[i].folded) {
 			unsigned ft = s->plan.td[i].fold_type;
 			char form[16];
@@ -228,12 +224,11 @@ static void report(struct anes *s, const struct anes_opts *o, struct anes_result
 			     s->eng.fault.td);
 			continue;
 		}
-		outf(o->out, o->ctx, "td %u: activation: %s", i, act);
-		if (m->td_act[i].state == ANEM_ACT_APPLIED) {
-			outf(o->out, o->ctx, ", applied to %lu fp16 values",
-			     (unsigned long)m->td_act[i].nelem);
+		outf(o->out, o->ctx, "td %u: activation: %s", i, tr.act);
+		if (tr.act_applied) {
+			outf(o->out, o->ctx, ", applied to %lu fp16 values", (unsigned long)tr.act_elems);
 			res->act_applied++;
-			res->act_elems += m->td_act[i].nelem;
+			res->act_elems += tr.act_elems;
 		}
 		outf(o->out, o->ctx, "\n");
 	}
@@ -355,15 +350,15 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 		     (unsigned long)s->g[i].mapped);
 	if (o->trace)
 		trace_ranges(&s->plan, o);
-	anem_set_memory(&s->model, mem, ANES_DEV_BASE, lo.size);
-	anem_set_output(&s->model, o->trace, o->out, o->ctx);
+	eng_set_memory(&s->eng, mem, ANES_DEV_BASE, lo.size);
+	eng_set_output(&s->eng, o->trace, o->out, o->ctx);
 	s->eng.gen = p->gen;
 	s->eng.trace = o->trace;
 	s->eng.out = o->out;
 	s->eng.ctx = o->ctx;
-	anem_begin(&s->model);
+	eng_begin(&s->eng);
 	res->run = eng_run(&s->eng, &s->plan, 0, 0);
-	anem_end(&s->model);
+	eng_end(&s->eng);
 	report(s, o, res);
 	int rc = 0;
 	if (res->run != ENG_OK) {
@@ -376,7 +371,7 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 		rc = 1;
 	} else {
 		outf(o->out, o->ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",
-		     s->eng.nwrites, s->model.nmoves, (unsigned long)s->model.bytes_moved);
+		     s->eng.nwrites, res->nmoves, (unsigned long)res->bytes);
 	}
 	if (o->hooks && o->hooks->check)
 		for (unsigned i = 0; i < n; i++)
@@ -384,7 +379,7 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 					s->is_weights[i]);
 	res->canaries_ok = canaries_intact(s, n, mem, &lo);
 	outf(o->out, o->ctx, "submit: canaries %s\n", res->canaries_ok ? "intact" : "DAMAGED");
-	anem_set_memory(&s->model, NULL, 0, 0);
+	eng_set_memory(&s->eng, NULL, 0, 0);
 	s->plan.td_mem = NULL;
 	free(mem);
 	if (!res->canaries_ok) {

@@ -138,6 +138,43 @@ void eng_fault_unpack(const uint32_t w[ENG_FAULT_WORDS], int err, struct eng_fau
 		f->width = 0;
 }
 
+void eng_set_memory(struct eng *e, uint8_t *mem, uint64_t base, uint64_t size)
+{
+	if (e->ops->set_memory)
+		e->ops->set_memory(e->dev, mem, base, size);
+}
+
+void eng_set_output(struct eng *e, unsigned trace, outf_fn out, void *ctx)
+{
+	if (e->ops->set_output)
+		e->ops->set_output(e->dev, trace, out, ctx);
+}
+
+void eng_begin(struct eng *e)
+{
+	if (e->ops->begin)
+		e->ops->begin(e->dev);
+}
+
+void eng_end(struct eng *e)
+{
+	if (e->ops->end)
+		e->ops->end(e->dev);
+}
+
+uint64_t eng_work(const struct eng *e)
+{
+	return e->ops->work ? e->ops->work(e->dev) : 0;
+}
+
+void eng_td_report(const struct eng *e, unsigned td, struct eng_td_report *r)
+{
+	*r = (struct eng_td_report){0};
+	snprintf(r->act, sizeof r->act, "none");
+	if (e->ops->td_report)
+		e->ops->td_report(e->dev, td, r);
+}
+
 void eng_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len)
 {
 	struct rm_loc loc;

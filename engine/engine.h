@@ -104,6 +104,16 @@ struct eng_status {
 	uint32_t done_count;    /* TDs completed since the task was queued */
 };
 
+/* What a backend did on one TD of the last submission (struct eng_ops.td_report). */
+#define ENG_ACT_TEXT 120
+struct eng_td_report {
+	unsigned moves;           /* DMA moves */
+	uint64_t bytes;           /* bytes they moved */
+	int act_applied;          /* 1: the activation LUT was applied */
+	uint64_t act_elems;       /* fp16 values it was applied to */
+	char act[ENG_ACT_TEXT];   /* the activation in one line ("none", "lut record @0x..., ...") */
+};
+
 struct eng_ops {
 	const char *name;
 	/* back to the reset state (task queue, registers, on-chip buffers, DMA) */
@@ -117,6 +127,18 @@ struct eng_ops {
 	void (*poll)(void *dev, struct eng_status *st);
 	/* optional (NULL: none): the structured fault of the TD that stopped with ENG_ST_ERROR */
 	void (*fault)(const void *dev, struct eng_fault *f);
+	/* Optional, for the session (NULL: nothing to do; use the eng_* wrappers below): */
+	/* the device memory the engine reaches: engine address base + off is CPU address mem + off */
+	void (*set_memory)(void *dev, uint8_t *mem, uint64_t base, uint64_t size);
+	/* where a trace goes (1: every move) */
+	void (*set_output)(void *dev, unsigned trace, outf_fn out, void *ctx);
+	/* around one submission: counters cleared and injected faults armed; disarmed */
+	void (*begin)(void *dev);
+	void (*end)(void *dev);
+	/* work units the submission used so far: the watchdog's unit (eng_task.budget) */
+	uint64_t (*work)(const void *dev);
+	/* what TD td of the last submission did */
+	void (*td_report)(const void *dev, unsigned td, struct eng_td_report *r);
 };
 
 /*
@@ -150,7 +172,7 @@ struct eng {
 #define ENG_POLL_MAX 1000000u /* status polls per TD before engine-timeout */
 
 /*
- * The watchdog: engine work units (the model counts DMA polls) a submission may use, derived
+ * The watchdog: engine work units (eng_ops.work; the model counts DMA polls) a submission may use, derived
  * from the plan: ENG_WD_BASE + TDs x ENG_WD_PER_TD + moves x ENG_WD_PER_MOVE + bytes /
  * ENG_WD_BYTES_PER_POLL (moves: ENG_WD_MOVE_BYTES chunks). Past it: watchdog-expired. The
  * plan's work is bounded (ctrl_limits), so the watchdog is too.
@@ -161,6 +183,14 @@ struct eng {
 #define ENG_WD_MOVE_BYTES 0x10000u
 #define ENG_WD_BYTES_PER_POLL 16u
 uint64_t eng_watchdog_budget(const struct ctrl_plan *pl);
+
+/* The optional session operations of e's device (no-ops, 0 or an empty report when absent). */
+void eng_set_memory(struct eng *e, uint8_t *mem, uint64_t base, uint64_t size);
+void eng_set_output(struct eng *e, unsigned trace, outf_fn out, void *ctx);
+void eng_begin(struct eng *e);
+void eng_end(struct eng *e);
+uint64_t eng_work(const struct eng *e);
+void eng_td_report(const struct eng *e, unsigned td, struct eng_td_report *r);
 
 /* Runs a checked plan (pl->st.err == CTRL_OK) on the engine. budget: 0 for the derived one. */
 int eng_run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uint64_t budget);

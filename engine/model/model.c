@@ -510,6 +510,43 @@ static int start(void *dev, unsigned td, uint64_t td_dev)
 	return ENG_OK;
 }
 
+static void op_set_memory(void *dev, uint8_t *mem, uint64_t base, uint64_t size)
+{
+	anem_set_memory(dev, mem, base, size);
+}
+
+static void op_set_output(void *dev, unsigned trace, outf_fn out, void *ctx)
+{
+	anem_set_output(dev, trace, out, ctx);
+}
+
+static void op_begin(void *dev)
+{
+	anem_begin(dev);
+}
+
+static void op_end(void *dev)
+{
+	anem_end(dev);
+}
+
+static uint64_t op_work(const void *dev)
+{
+	return ((const struct anem *)dev)->polls;
+}
+
+static void op_td_report(const void *dev, unsigned td, struct eng_td_report *r)
+{
+	const struct anem *m = dev;
+	if (td >= LDR_MAX_TDS)
+		return;
+	r->moves = m->td_moves[td];
+	r->bytes = m->td_bytes[td];
+	r->act_applied = m->td_act[td].state == ANEM_ACT_APPLIED;
+	r->act_elems = r->act_applied ? m->td_act[td].nelem : 0;
+	anem_act_describe(&m->td_act[td], r->act, sizeof r->act);
+}
+
 const struct eng_ops anem_ops = {
 	.name = "model",
 	.reset = reset,
@@ -519,6 +556,12 @@ const struct eng_ops anem_ops = {
 	.start = start,
 	.poll = poll,
 	.fault = fault_of,
+	.set_memory = op_set_memory,
+	.set_output = op_set_output,
+	.begin = op_begin,
+	.end = op_end,
+	.work = op_work,
+	.td_report = op_td_report,
 };
 
 const struct eng_batch anem_batch = {write_regs, read_regs};
