@@ -265,7 +265,7 @@ static void be_run(void *ctx, unsigned slot, const struct svc_bars *bars, unsign
 	} else if (rc != ENG_OK) {
 		r->err = CMD_E_ENGINE;
 		r->domain = CMD_DOM_ENGINE;
-		r->code = (uint32_t)-rc;
+		r->code = (uint32_t)rc;
 		eng_fault_pack(&a->eng.fault, r->fault); /* CMD_FAULT_WORDS == ENG_FAULT_WORDS */
 	}
 restore:

@@ -426,7 +426,7 @@ void anes_completion(const struct anes_result *res, struct subq_completion *c)
 	} else if (res->run != ENG_OK) {
 		c->status = SUBQ_FAILED;
 		c->domain = SUBQ_DOM_ENGINE;
-		c->code = (uint32_t)-res->run;
+		c->code = (uint32_t)res->run;
 	} else if (!res->canaries_ok) {
 		c->status = SUBQ_FAILED;
 		c->domain = SUBQ_DOM_SESSION;

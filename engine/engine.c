@@ -4,22 +4,42 @@
 #include <stdio.h>
 #include <string.h>
 
+static const char *const err_names[ENG_E__COUNT] = {
+	[ENG_OK] = "ok",
+	[ENG_E_ARG] = "engine-bad-argument",
+	[ENG_E_RANGE] = "engine-address-outside-memory",
+	[ENG_E_DMA] = "engine-dma-error",
+	[ENG_E_TIMEOUT] = "engine-timeout",
+	[ENG_E_WINDOW] = "engine-register-outside-window",
+	[ENG_E_WATCHDOG] = "watchdog-expired",
+	[ENG_E_WRONG_TASK] = "engine-completion-wrong-task",
+	[ENG_E_READBACK] = "engine-register-readback-mismatch",
+	[ENG_E_NOMEM] = "engine-out-of-memory",
+	[ENG_E_FAULT] = "engine-fault",
+};
+
+static const char *const err_texts[ENG_E__COUNT] = {
+	[ENG_OK] = "the submission completed",
+	[ENG_E_ARG] = "the driver was given no engine, no plan or an unchecked plan",
+	[ENG_E_RANGE] = "a TD's range is outside the engine's device memory",
+	[ENG_E_DMA] = "a DMA transfer completed with an error",
+	[ENG_E_TIMEOUT] = "a status poll or transfer wait ran past its bound",
+	[ENG_E_WINDOW] = "a register address outside the engine's register window",
+	[ENG_E_WATCHDOG] = "the submission used more work units than its budget",
+	[ENG_E_WRONG_TASK] = "the completion names another task or TD count",
+	[ENG_E_READBACK] = "a register read back another value than was written",
+	[ENG_E_NOMEM] = "the engine could not allocate what a TD needs",
+	[ENG_E_FAULT] = "the engine stopped a TD it cannot execute (its fault says why)",
+};
+
 const char *eng_err_name(int e)
 {
-	switch (e) {
-	case ENG_OK: return "ok";
-	case ENG_E_ARG: return "engine-bad-argument";
-	case ENG_E_RANGE: return "engine-address-outside-memory";
-	case ENG_E_DMA: return "engine-dma-error";
-	case ENG_E_TIMEOUT: return "engine-timeout";
-	case ENG_E_WINDOW: return "engine-register-outside-window";
-	case ENG_E_WATCHDOG: return "watchdog-expired";
-	case ENG_E_WRONG_TASK: return "engine-completion-wrong-task";
-	case ENG_E_READBACK: return "engine-register-readback-mismatch";
-	case ENG_E_NOMEM: return "engine-out-of-memory";
-	case ENG_E_FAULT: return "engine-fault";
-	default: return "engine-unknown-error";
-	}
+	return e >= 0 && e < ENG_E__COUNT ? err_names[e] : "engine-unknown-error";
+}
+
+const char *eng_err_text(int e)
+{
+	return e >= 0 && e < ENG_E__COUNT ? err_texts[e] : "an engine error this build does not know";
 }
 
 static const char *const fr_names[ENG_FR__COUNT] = {
@@ -243,7 +263,7 @@ static int wait_idle(struct eng *e, struct eng_status *st)
 			if (e->ops->fault)
 				e->ops->fault(e->dev, &e->fault);
 			e->fault.td = td;
-			return st->err < 0 && st->err >= ENG_E__MIN ? st->err : ENG_E_FAULT;
+			return st->err > 0 && st->err < ENG_E__COUNT ? st->err : ENG_E_FAULT;
 		}
 		if (st->state != ENG_ST_BUSY)
 			return ENG_OK;

@@ -21,21 +21,24 @@
 #include "fw/common/outf.h"
 #include "fw/ctrl/ctrl.h"
 
+/* The engine's errors: a positive enum (a completion carries the value as its code), each with a
+ * name (eng_err_name) and a one-line description (eng_err_text). */
 enum eng_err {
 	ENG_OK = 0,
-	ENG_E_ARG = -1,         /* engine-bad-argument */
-	ENG_E_RANGE = -2,       /* engine-address-outside-memory */
-	ENG_E_DMA = -3,         /* engine-dma-error */
-	ENG_E_TIMEOUT = -4,     /* engine-timeout: a status poll bound ran out */
-	ENG_E_WINDOW = -5,      /* engine-register-outside-window */
-	ENG_E_WATCHDOG = -6,    /* watchdog-expired */
-	ENG_E_WRONG_TASK = -7,  /* engine-completion-wrong-task */
-	ENG_E_READBACK = -8,    /* engine-register-readback-mismatch */
-	ENG_E_NOMEM = -9,       /* engine-out-of-memory */
-	ENG_E_FAULT = -10,      /* engine-fault: the engine stopped a TD with an error of its own */
-	ENG_E__MIN = -10
+	ENG_E_ARG,          /* engine-bad-argument */
+	ENG_E_RANGE,        /* engine-address-outside-memory */
+	ENG_E_DMA,          /* engine-dma-error */
+	ENG_E_TIMEOUT,      /* engine-timeout: a status poll bound ran out */
+	ENG_E_WINDOW,       /* engine-register-outside-window */
+	ENG_E_WATCHDOG,     /* watchdog-expired */
+	ENG_E_WRONG_TASK,   /* engine-completion-wrong-task */
+	ENG_E_READBACK,     /* engine-register-readback-mismatch */
+	ENG_E_NOMEM,        /* engine-out-of-memory */
+	ENG_E_FAULT,        /* engine-fault: the engine stopped a TD with an error of its own */
+	ENG_E__COUNT
 };
 const char *eng_err_name(int e);
+const char *eng_err_text(int e);
 
 /*
  * Why the engine stopped a TD: a structured fault, the same for every backend. A backend that

@@ -143,6 +143,12 @@ TEST(eng_fault, packed_for_a_completion_formats_the_same)
 				    .reg = ENG_FAULT_NO_REG, .slot = -1};
 	eng_fault_format(&n, g, a, sizeof a);
 	CHECK_STR(a, "td 2: engine-dma-error");
+	/* every engine error is a positive code with a name and a one-line text (a completion
+	 * carries it as is) */
+	for (int e = 1; e < ENG_E__COUNT; e++)
+		CHECK(strcmp(eng_err_name(e), "engine-unknown-error") && eng_err_text(e)[0]);
+	CHECK_STR(eng_err_name(ENG_E_FAULT), "engine-fault");
+	CHECK_STR(eng_err_name(-ENG_E_FAULT), "engine-unknown-error");
 	/* every reason has a name and a text */
 	for (unsigned k = 0; k < ENG_FR__COUNT; k++)
 		CHECK(eng_fault_reason_name(k)[0] && eng_fault_reason_text(k)[0]);

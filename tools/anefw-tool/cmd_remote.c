@@ -321,7 +321,7 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 			/* the engine's fault, as the local run prints it (engine.h) */
 			struct eng_fault f;
 			char text[ENG_FAULT_TEXT_MAX];
-			int err = -(int)l->last.code;
+			int err = (int)l->last.code;
 			eng_fault_unpack(l->last.data + CMD_COMPL_FAULT, err, &f);
 			eng_fault_format(&f, gen, text, sizeof text);
 			printf("remote: engine failed: %s: %s\n", eng_err_name(err), text);
