@@ -1,7 +1,7 @@
 /*
  * The command service on this firmware's engine (docs/service.md): fw/cmd's service with a
  * backend that keeps loaded programs resident. The session's engine (app/session.h,
- * anes_engine) is shared: the service drives the same engine, with the same fault injection.
+ * anes_eng) is shared: the service drives the same engine, with the same fault injection.
  *
  * Device memory is one arena the engine reaches: guard | data window | guard | slot 0 | guard |
  * slot 1 ... Every byte outside the window and the buffers placed in the slots holds
@@ -15,8 +15,8 @@
  * tile slots when a tile BAR moved, and runs the plan with the remaining deadline as the engine
  * watchdog budget.
  *
- * Time: the model has no wall clock. Its ticks are the engine's work units (the model's DMA
- * polls) plus one per idle service pass; the published rate is ASVC_TICK_HZ (one unit taken as
+ * Time: the model has no wall clock. Its ticks are the engine's work units (eng_work: the
+ * model's DMA polls) plus one per idle service pass; the published rate is ASVC_TICK_HZ (one unit taken as
  * one microsecond). A backend on silicon reads the generic timer instead.
  */
 #ifndef ANEFW_APP_SERVICE_H
