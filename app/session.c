@@ -268,6 +268,101 @@ static int take_grants(struct anes *s, const struct anes_opts *o, unsigned *n,
 	return 0;
 }
 
+/* A refusal of the session itself (out of memory, arena too large): printed, returns 1. */
+static int refuse_session(enum anes_err e, const struct anes_opts *o, struct anes_result *res)
+{
+	res->serr = e;
+	outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(e));
+	return 1;
+}
+
+/*
+ * Plans the program with its grants and builds the arena the engine runs in: the firmware's TD
+ * memory, kernel-unit and fold scratch first (the plan writes them, before any arena exists),
+ * then the arena with its canaries, those copied in, every buffer filled. Returns the arena
+ * (free it) or NULL, the refusal printed and recorded in res.
+ */
+static uint8_t *build_arena(struct anes *s, unsigned n, const struct layout *lo,
+			    const struct ctrl_limits *lim, const struct anes_opts *o,
+			    struct anes_result *res)
+{
+	const struct ldr_program *p = &s->prog;
+	size_t fwlen = (size_t)p->td_area_len + p->weights_len + (size_t)lo->fold_cap;
+	uint8_t *fwmem = malloc(fwlen + 1), *mem = NULL;
+	if (!fwmem) {
+		refuse_session(ANES_E_NOMEM, o, res);
+		return NULL;
+	}
+	const struct pol_range forbid[3] = {
+		{ANES_DEV_BASE + lo->td_off, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
+		{ANES_DEV_BASE + lo->ku_off, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
+		{ANES_DEV_BASE + lo->fold_off, lo->fold_cap ? round_page(lo->fold_cap) : ANES_GUARD, 0, 0},
+	};
+	uint8_t *fold_mem = fwmem + p->td_area_len + p->weights_len;
+	const struct ctrl_scratch sc = {fwmem, p->td_area_len, ANES_DEV_BASE + lo->td_off,
+					fwmem + p->td_area_len, p->weights_len, ANES_DEV_BASE + lo->ku_off,
+					lo->fold_cap ? fold_mem : NULL, (size_t)lo->fold_cap,
+					ANES_DEV_BASE + lo->fold_off};
+	enum ctrl_err ce = ctrl_plan(&s->plan, p, s->g, n, forbid, lo->fold_cap ? 3 : 2, &sc, lim);
+	res->st = s->plan.st;
+	res->work = s->plan.work;
+	if (ce != CTRL_OK)
+		print_status(&s->plan.st, o->out, o->ctx);
+	else if (!(mem = malloc((size_t)lo->size)))
+		refuse_session(ANES_E_NOMEM, o, res);
+	if (mem) {
+		memset(mem, ANES_CANARY, (size_t)lo->size);
+		memcpy(mem + lo->td_off, fwmem, p->td_area_len);
+		memcpy(mem + lo->ku_off, fwmem + p->td_area_len, p->weights_len);
+		if (s->plan.fold_used)
+			memcpy(mem + lo->fold_off, fold_mem, (size_t)s->plan.fold_used);
+		s->plan.td_mem = mem + lo->td_off; /* the engine's copy, where the driver reads it */
+		fill(s, n, mem, o->hooks);
+	}
+	free(fwmem);
+	return mem;
+}
+
+/* Runs the plan on the engine over the arena and reports it (per TD, then the verdict: the
+ * fault, with its TD and field, when the engine stopped). Returns 0 when it completed. */
+static int run_engine(struct anes *s, unsigned n, uint8_t *mem, const struct layout *lo,
+		      const struct anes_opts *o, struct anes_result *res)
+{
+	const struct ldr_program *p = &s->prog;
+	outf(o->out, o->ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx",
+	     p->ntds, p->ntds == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	for (unsigned i = 0; i < n; i++)
+		outf(o->out, o->ctx, "  grant bar %lu dva 0x%lx size 0x%lx %s at 0x%08lx\n",
+		     (unsigned long)s->g[i].bar, (unsigned long)s->g[i].dva,
+		     (unsigned long)s->g[i].size, acc_name(s->g[i].access),
+		     (unsigned long)s->g[i].mapped);
+	if (o->trace)
+		trace_ranges(&s->plan, o);
+	eng_set_memory(&s->eng, mem, ANES_DEV_BASE, lo->size);
+	eng_set_output(&s->eng, o->trace, o->out, o->ctx);
+	s->eng.gen = p->gen;
+	s->eng.trace = o->trace;
+	s->eng.out = o->out;
+	s->eng.ctx = o->ctx;
+	eng_begin(&s->eng);
+	res->run = eng_run(&s->eng, &s->plan, 0, 0);
+	eng_end(&s->eng);
+	eng_set_memory(&s->eng, NULL, 0, 0);
+	report(s, o, res);
+	if (res->run == ENG_OK) {
+		outf(o->out, o->ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",
+		     s->eng.nwrites, res->nmoves, (unsigned long)res->bytes);
+		return 0;
+	}
+	res->fault = s->eng.fault;
+	eng_fault_format(&res->fault, p->gen, res->fault_text, sizeof res->fault_text);
+	outf(o->out, o->ctx, "submit: engine failed: %s: ", eng_err_name(res->run));
+	if (o->out) /* whole: the text can be longer than one outf line */
+		o->out(o->ctx, res->fault_text, strlen(res->fault_text));
+	outf(o->out, o->ctx, "\n");
+	return 1;
+}
+
 int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_opts *o,
 	     struct anes_result *res)
 {
@@ -288,8 +383,7 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 		return 1;
 	}
 	res->loaded = 1;
-	const struct ldr_program *p = &s->prog;
-	res->ntds = p->ntds;
+	res->ntds = s->prog.ntds;
 	unsigned n = 0;
 	struct layout lo;
 	if (take_grants(s, o, &n, res) ||
@@ -300,88 +394,18 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 			print_status(&res->st, o->out, o->ctx);
 		return 1;
 	}
-	/* plan before any arena exists: the firmware's TD memory, kernel-unit and fold scratch first */
-	size_t fwlen = (size_t)p->td_area_len + p->weights_len + (size_t)lo.fold_cap;
-	uint8_t *fwmem = malloc(fwlen + 1);
-	if (!fwmem) {
-		res->serr = ANES_E_NOMEM;
-		outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(res->serr));
+	uint8_t *mem = build_arena(s, n, &lo, lim, o, res);
+	if (!mem)
 		return 1;
-	}
-	const struct pol_range forbid[3] = {
-		{ANES_DEV_BASE + lo.td_off, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
-		{ANES_DEV_BASE + lo.ku_off, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
-		{ANES_DEV_BASE + lo.fold_off, lo.fold_cap ? round_page(lo.fold_cap) : ANES_GUARD, 0, 0},
-	};
-	uint8_t *fold_mem = fwmem + p->td_area_len + p->weights_len;
-	const struct ctrl_scratch sc = {fwmem, p->td_area_len, ANES_DEV_BASE + lo.td_off,
-					fwmem + p->td_area_len, p->weights_len, ANES_DEV_BASE + lo.ku_off,
-					lo.fold_cap ? fold_mem : NULL, (size_t)lo.fold_cap,
-					ANES_DEV_BASE + lo.fold_off};
-	enum ctrl_err ce = ctrl_plan(&s->plan, p, s->g, n, forbid, lo.fold_cap ? 3 : 2, &sc, lim);
-	res->st = s->plan.st;
-	res->work = s->plan.work;
-	if (ce != CTRL_OK) {
-		print_status(&s->plan.st, o->out, o->ctx);
-		free(fwmem);
-		return 1;
-	}
-	uint8_t *mem = malloc((size_t)lo.size);
-	if (!mem) {
-		res->serr = ANES_E_NOMEM;
-		outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(res->serr));
-		free(fwmem);
-		return 1;
-	}
-	memset(mem, ANES_CANARY, (size_t)lo.size);
-	memcpy(mem + lo.td_off, fwmem, p->td_area_len);
-	memcpy(mem + lo.ku_off, fwmem + p->td_area_len, p->weights_len);
-	if (s->plan.fold_used)
-		memcpy(mem + lo.fold_off, fold_mem, (size_t)s->plan.fold_used);
-	free(fwmem);
-	s->plan.td_mem = mem + lo.td_off; /* the engine's copy, where the driver reads it */
-	fill(s, n, mem, o->hooks);
-	outf(o->out, o->ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx",
-	     p->ntds, p->ntds == 1 ? "" : "s", n, n == 1 ? "" : "s");
-	for (unsigned i = 0; i < n; i++)
-		outf(o->out, o->ctx, "  grant bar %lu dva 0x%lx size 0x%lx %s at 0x%08lx\n",
-		     (unsigned long)s->g[i].bar, (unsigned long)s->g[i].dva,
-		     (unsigned long)s->g[i].size, acc_name(s->g[i].access),
-		     (unsigned long)s->g[i].mapped);
-	if (o->trace)
-		trace_ranges(&s->plan, o);
-	eng_set_memory(&s->eng, mem, ANES_DEV_BASE, lo.size);
-	eng_set_output(&s->eng, o->trace, o->out, o->ctx);
-	s->eng.gen = p->gen;
-	s->eng.trace = o->trace;
-	s->eng.out = o->out;
-	s->eng.ctx = o->ctx;
-	eng_begin(&s->eng);
-	res->run = eng_run(&s->eng, &s->plan, 0, 0);
-	eng_end(&s->eng);
-	report(s, o, res);
-	int rc = 0;
-	if (res->run != ENG_OK) {
-		res->fault = s->eng.fault;
-		eng_fault_format(&res->fault, p->gen, res->fault_text, sizeof res->fault_text);
-		outf(o->out, o->ctx, "submit: engine failed: %s: ", eng_err_name(res->run));
-		if (o->out) /* whole: the text can be longer than one outf line */
-			o->out(o->ctx, res->fault_text, strlen(res->fault_text));
-		outf(o->out, o->ctx, "\n");
-		rc = 1;
-	} else {
-		outf(o->out, o->ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",
-		     s->eng.nwrites, res->nmoves, (unsigned long)res->bytes);
-	}
+	int rc = run_engine(s, n, mem, &lo, o, res);
 	if (o->hooks && o->hooks->check)
 		for (unsigned i = 0; i < n; i++)
 			o->hooks->check(o->hooks->ctx, &s->g[i], mem + (s->g[i].mapped - ANES_DEV_BASE),
 					s->is_weights[i]);
 	res->canaries_ok = canaries_intact(s, n, mem, &lo);
 	outf(o->out, o->ctx, "submit: canaries %s\n", res->canaries_ok ? "intact" : "DAMAGED");
-	eng_set_memory(&s->eng, NULL, 0, 0);
 	s->plan.td_mem = NULL;
-	free(mem);
+	free(mem); /* the one free of the arena */
 	if (!res->canaries_ok) {
 		res->serr = ANES_E_CANARIES;
 		rc = 1;
