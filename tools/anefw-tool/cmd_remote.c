@@ -444,6 +444,6 @@ done:
 TOOL_COMMAND(remote, "remote", cmd_remote,
 	     "remote (--connect HOST:PORT | --serial DEV) run PROGRAM [--raw|--hwx]\n"
 	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]...\n"
-	     "remote (--connect HOST:PORT | --serial DEV) shutdown\n"
+	     "  remote (--connect HOST:PORT | --serial DEV) shutdown\n"
 	     "    run a program on a firmware serving commands on its UART (make serve): the same\n"
 	     "    arguments and files as run; shutdown ends the service");
