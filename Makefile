@@ -29,12 +29,15 @@ NEWLIB_DIR ?= $(BUILD)/newlib
 NEWLIB := $(NEWLIB_DIR)/prefix/aarch64-none-elf
 NEWLIB_STAMP := $(NEWLIB_DIR)/stamp-$(NEWLIB_HASH)
 
-$(DEPS_STAMP): scripts/setup-deps.sh
+# The stamps' names carry their recipe's hash, so a changed recipe reruns; the recipes are
+# order-only prerequisites (a fresh clone or worktree has every file newer than a stamp made
+# before it, which must not rebuild a newlib that worktrees share)
+$(DEPS_STAMP): | scripts/setup-deps.sh
 	$(Q)mkdir -p $(BUILD)
 	$(Q)bash scripts/setup-deps.sh
 	$(Q)rm -f $(BUILD)/.deps-* && touch $@
 
-$(NEWLIB_STAMP): scripts/build-newlib.sh | $(DEPS_STAMP)
+$(NEWLIB_STAMP): | scripts/build-newlib.sh $(DEPS_STAMP)
 	@echo "newlib-nano: building (about a minute, once)"
 	$(Q)bash scripts/build-newlib.sh $(abspath $(NEWLIB_DIR)/work) $(abspath $(NEWLIB_DIR)/prefix)
 	$(Q)rm -rf $(NEWLIB_DIR)/work $(NEWLIB_DIR)/stamp-* && touch $@
