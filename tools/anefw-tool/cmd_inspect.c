@@ -131,6 +131,9 @@ static int cmd_inspect(int argc, char **argv)
 		if (p->err_off)
 			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p->err_off);
 		fprintf(stderr, "\n");
+		const char *no = ldr_not_a_program(buf, p->len, flags, p, e);
+		if (no)
+			fprintf(stderr, "anefw-tool inspect: %s: %s\n", path, no);
 		rc = 1;
 	} else if (json) {
 		/* ldr_print's object, closed after the tensors */
@@ -173,6 +176,9 @@ static int cmd_validate(int argc, char **argv)
 		if (p->err_off)
 			printf(" at file offset 0x%lx", (unsigned long)p->err_off);
 		printf("\n");
+		const char *no = ldr_not_a_program(buf, p->len, flags, p, e);
+		if (no)
+			printf("%s: %s\n", path, no);
 		rc = 1;
 	}
 	free(p);
