@@ -35,6 +35,13 @@ for form in hwx raw; do
 	want=$want_hwx; [ "$form" = raw ] && want=$want_raw
 	if [ "$got" = "$want" ]; then t_pass "run.inspect_json_tensors.$form"; else t_fail "run.inspect_json_tensors.$form" "$got"; fi
 done
+# the axes are named; bytes is the padded buffer (buffer_bytes), logical_bytes the values alone
+got=$("$TOOL" inspect --json "$work/chain.hwx" | "$PYTHON" -c '
+import json, sys
+t = json.load(sys.stdin)["tensors"][0]
+print(t["axes"], t["bytes"], t["buffer_bytes"], t["logical_bytes"], t["layout"]["row"])' 2>&1)
+if [ "$got" = "['C', 'H', 'W'] 2048 2048 512 64" ]; then t_pass run.inspect_json_axes_and_sizes
+else t_fail run.inspect_json_axes_and_sizes "$got"; fi
 # the checker fails on a wrong answer: another program's tensors are not these
 got=$(tensors "$work/relu.hwx" 2>&1)
 if [ "$got" != "$want_hwx" ] && grep -q '"float16", \[4, 3, 40\], 1536' <<<"$got"; then
