@@ -292,7 +292,8 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 			if (r) {
 				if (line)
 					*line = ln;
-				if (bad >= 0 && (unsigned)bad < nt) {
+				if (bad >= 0 && (unsigned)bad < nt &&
+				    (r == PD_E_KEYWORD || r == PD_E_VALUE || r == PD_E_SYNTAX)) {
 					d->err_word = t[bad].s;
 					d->err_word_len = t[bad].n;
 				}
