@@ -61,6 +61,7 @@ static int c_write(void *dev, uint32_t a, uint32_t v) { int r; COUNTED(r = anem_
 static uint32_t c_read(const void *dev, uint32_t a) { uint32_t r; COUNTED(r = anem_ops.read(dev, a)); return r; }
 static int c_start(void *dev, unsigned td, uint64_t d) { int r; COUNTED(r = anem_ops.start(dev, td, d)); return r; }
 static void c_poll(void *dev, struct eng_status *st) { COUNTED(anem_ops.poll(dev, st)); }
+static void c_fault(const void *dev, struct eng_fault *f) { anem_ops.fault(dev, f); }
 static int c_write_regs(void *dev, const struct ctrl_reg *l, uint32_t n) { int r; COUNTED(r = anem_batch.write_regs(dev, l, n)); return r; }
 static void c_read_regs(const void *dev, const struct ctrl_reg *l, uint32_t n, uint32_t *o) { COUNTED(anem_batch.read_regs(dev, l, n, o)); }
 static const struct eng_batch c_batch = {c_write_regs, c_read_regs};
@@ -327,7 +328,7 @@ struct asvc *asvc_create(struct anes *session, const struct asvc_opts *o)
 	a->eng.batch = &anem_batch;
 	if (a->o.count_engine) {
 		a->counted = (struct eng_ops){"model (counted)", c_reset, c_queue, c_write, c_read,
-					      c_start, c_poll};
+					      c_start, c_poll, c_fault};
 		a->eng.ops = &a->counted;
 		a->eng.batch = &c_batch;
 		counting = a;

@@ -267,6 +267,11 @@ static void report(struct anes *s, const struct anes_opts *o, struct anes_result
 			res->folded_tds++;
 			res->fold_values += s->plan.td[i].fold_values;
 		}
+		if (res->run != ENG_OK && s->eng.fault.td >= 0 && i >= (unsigned)s->eng.fault.td) {
+			outf(o->out, o->ctx, "td %u: not completed (the engine stopped at td %d)\n", i,
+			     s->eng.fault.td);
+			continue;
+		}
 		outf(o->out, o->ctx, "td %u: activation: %s", i, act);
 		if (m->td_act[i].state == ANEM_ACT_APPLIED) {
 			outf(o->out, o->ctx, ", applied to %lu fp16 values",
@@ -407,7 +412,10 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 	report(s, o, res);
 	int rc = 0;
 	if (res->run != ENG_OK) {
-		outf(o->out, o->ctx, "submit: engine failed: %s\n", eng_err_name(res->run));
+		res->fault = s->eng.fault;
+		eng_fault_format(&res->fault, p->gen, res->fault_text, sizeof res->fault_text);
+		outf(o->out, o->ctx, "submit: engine failed: %s: %s\n", eng_err_name(res->run),
+		     res->fault_text);
 		rc = 1;
 	} else {
 		outf(o->out, o->ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",

@@ -45,6 +45,8 @@ struct anes_result {
 	uint64_t act_elems;       /* fp16 values it evaluated */
 	unsigned folded_tds;      /* TDs whose weights the firmware folded to fp16 */
 	uint64_t fold_values;     /* weights it decoded doing so */
+	struct eng_fault fault;   /* with run != ENG_OK: the TD and why (engine.h) */
+	char fault_text[ENG_FAULT_TEXT_MAX]; /* it, formatted (eng_fault_format); "" when none */
 };
 
 /*

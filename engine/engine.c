@@ -22,6 +22,97 @@ const char *eng_err_name(int e)
 	}
 }
 
+static const char *const fr_names[ENG_FR__COUNT] = {
+	[ENG_FR_NONE] = "none",
+	[ENG_FR_FIELD] = "unmodelled-field",
+	[ENG_FR_COMBINATION] = "unmodelled-combination",
+	[ENG_FR_ACT_RECORD] = "unreadable-activation-record",
+	[ENG_FR_DATA] = "unreadable-weights",
+	[ENG_FR_CAPACITY] = "beyond-model-capacity",
+};
+
+static const char *const fr_texts[ENG_FR__COUNT] = {
+	[ENG_FR_NONE] = "no structured fault",
+	[ENG_FR_FIELD] = "a register field or value with no modelled meaning",
+	[ENG_FR_COMBINATION] = "a combination of units or fields the model does not model",
+	[ENG_FR_ACT_RECORD] = "the activation LUT is selected but its record cannot be read",
+	[ENG_FR_DATA] = "weights or a kernel-unit stream the model cannot read",
+	[ENG_FR_CAPACITY] = "more than the model holds",
+};
+
+const char *eng_fault_reason_name(unsigned reason)
+{
+	return reason < ENG_FR__COUNT ? fr_names[reason] : "unknown-fault-reason";
+}
+
+const char *eng_fault_reason_text(unsigned reason)
+{
+	return reason < ENG_FR__COUNT ? fr_texts[reason] : "a fault reason this build does not know";
+}
+
+/* "Block.Reg.Field" of a fault's register field, from the register map (or the address and the
+ * bit range when the map does not name it). */
+static void fault_field(const struct eng_fault *f, const struct rm_gen *g, char *buf, size_t len)
+{
+	struct rm_loc loc;
+	char reg[RM_NAME_MAX];
+	const char *field = NULL;
+	if (g && rm_lookup(g, f->reg, &loc) == 0) {
+		rm_loc_name(&loc, reg, sizeof reg);
+		for (unsigned k = 0; loc.reg && f->width && k < loc.reg->nfields; k++)
+			if (loc.reg->fields[k].lsb == f->lsb && loc.reg->fields[k].width == f->width)
+				field = loc.reg->fields[k].name;
+	} else {
+		snprintf(reg, sizeof reg, "register 0x%05lx", (unsigned long)f->reg);
+	}
+	if (field)
+		snprintf(buf, len, "%s.%s", reg, field);
+	else if (f->width && f->width < 32)
+		snprintf(buf, len, "%s[%u:%u]", reg, f->lsb + f->width - 1u, f->lsb);
+	else
+		snprintf(buf, len, "%s", reg);
+}
+
+static const char *fault_unit(const struct eng_fault *f, const struct rm_gen *g)
+{
+	struct rm_loc loc;
+	if (f->unit)
+		return f->unit;
+	if (f->reg != ENG_FAULT_NO_REG && g && rm_lookup(g, f->reg, &loc) == 0)
+		return loc.block->name;
+	return "engine";
+}
+
+void eng_fault_format(const struct eng_fault *f, const struct rm_gen *g, char *buf, size_t len)
+{
+	char td[16], field[RM_NAME_MAX + 64], rec[64] = "";
+	if (!len)
+		return;
+	if (f->td >= 0)
+		snprintf(td, sizeof td, "td %d", f->td);
+	else
+		snprintf(td, sizeof td, "td ?");
+	if (f->reason == ENG_FR_NONE) {
+		snprintf(buf, len, "%s: %s", td, eng_err_name(f->err));
+		return;
+	}
+	if (f->reg != ENG_FAULT_NO_REG) {
+		char name[RM_NAME_MAX + 16];
+		fault_field(f, g, name, sizeof name);
+		snprintf(field, sizeof field, ", %s = 0x%lx", name, (unsigned long)f->value);
+	} else {
+		field[0] = 0;
+	}
+	if (f->mem && f->slot >= 0)
+		snprintf(rec, sizeof rec, ", record @0x%08lx slot %d = 0x%04lx", (unsigned long)f->mem,
+			 f->slot, (unsigned long)f->slot_value);
+	else if (f->mem)
+		snprintf(rec, sizeof rec, ", record @0x%08lx", (unsigned long)f->mem);
+	snprintf(buf, len, "%s, unit %s%s%s: %s (%s): %s", td, fault_unit(f, g), field, rec,
+		 eng_fault_reason_name(f->reason), eng_fault_reason_text(f->reason),
+		 f->why ? f->why : "no reason given");
+}
+
 void eng_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len)
 {
 	struct rm_loc loc;
@@ -78,14 +169,20 @@ static int reg_write(struct eng *e, unsigned td, uint32_t addr, uint32_t value)
 	return ENG_OK;
 }
 
-/* Polls the engine until it leaves BUSY, a bounded number of times. */
+/* Polls the engine until it leaves BUSY, a bounded number of times. A TD that stopped with an
+ * error leaves its structured fault (if the backend has one) in e->fault. */
 static int wait_idle(struct eng *e, struct eng_status *st)
 {
 	for (uint32_t i = 0; i < ENG_POLL_MAX; i++) {
 		*st = (struct eng_status){0};
 		e->ops->poll(e->dev, st);
-		if (st->state == ENG_ST_ERROR)
+		if (st->state == ENG_ST_ERROR) {
+			int td = e->fault.td;
+			if (e->ops->fault)
+				e->ops->fault(e->dev, &e->fault);
+			e->fault.td = td;
 			return st->err < 0 && st->err >= ENG_E__MIN ? st->err : ENG_E_FAULT;
+		}
 		if (st->state != ENG_ST_BUSY)
 			return ENG_OK;
 	}
@@ -124,6 +221,7 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 	for (unsigned i = 0; i < pl->ntds; i++) {
 		const struct ldr_td *td = &p->tds[i];
 		uint64_t td_dev = pl->td_dev + td->off;
+		e->fault.td = (int)i;
 		if (e->trace)
 			outf(e->out, e->ctx, "td %u at 0x%08lx size 0x%lx nid %lu\n", i,
 			     (unsigned long)td_dev, (unsigned long)td->size, (unsigned long)td->h.nid);
@@ -197,8 +295,19 @@ int eng_run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uint64
 	e->nwrites = 0;
 	for (unsigned i = 0; i < LDR_MAX_TDS; i++) /* a loop: the target's memset is bytewise */
 		e->td_writes[i] = 0;
+	e->fault = (struct eng_fault){.reason = ENG_FR_NONE, .td = -1, .reg = ENG_FAULT_NO_REG,
+				      .slot = -1};
 	int r = run(e, pl, priority, budget);
-	if (r != ENG_OK)
+	if (r != ENG_OK) {
+		int td = e->fault.td;
+		if (e->fault.reason == ENG_FR_NONE) /* no structured record: the error and the TD */
+			e->fault = (struct eng_fault){.reason = ENG_FR_NONE, .td = td,
+						      .reg = ENG_FAULT_NO_REG, .slot = -1};
+		e->fault.err = r;
+		e->fault.td = td;
 		e->ops->reset(e->dev);
+	} else {
+		e->fault.td = -1;
+	}
 	return r;
 }

@@ -37,6 +37,47 @@ enum eng_err {
 };
 const char *eng_err_name(int e);
 
+/*
+ * Why the engine stopped a TD: a structured fault, the same for every backend. A backend that
+ * cannot compute what silicon would refuses the TD (ENG_E_FAULT) with one of these reasons and
+ * the register field, or the record, it could not interpret; the driver adds the TD index and
+ * keeps the record in struct eng (eng.fault) for the front ends, which print it with
+ * eng_fault_format whether or not they trace.
+ */
+enum eng_fault_reason {
+	ENG_FR_NONE = 0,     /* no structured fault (the engine error alone says it) */
+	ENG_FR_FIELD,        /* a register field or value with no modelled meaning */
+	ENG_FR_COMBINATION,  /* a combination of units (or of fields) the model does not model */
+	ENG_FR_ACT_RECORD,   /* an activation record it cannot read, or none where one is selected */
+	ENG_FR_DATA,         /* weights or a kernel-unit stream it cannot read */
+	ENG_FR_CAPACITY,     /* beyond what the model holds (L2-resident tensors, row lengths) */
+	ENG_FR__COUNT
+};
+/* "unmodelled-field", ...; eng_fault_reason_text: one line saying what it means. */
+const char *eng_fault_reason_name(unsigned reason);
+const char *eng_fault_reason_text(unsigned reason);
+
+#define ENG_FAULT_NO_REG 0xffffffffu /* struct eng_fault.reg when no register is named */
+
+struct eng_fault {
+	uint32_t reason;      /* enum eng_fault_reason; ENG_FR_NONE: nothing structured */
+	int err;              /* the engine error the TD stopped with (enum eng_err) */
+	int td;               /* TD index in the task (the driver sets it); -1 unknown */
+	const char *unit;     /* the engine unit ("NE", "PE", "L2", ...); NULL: the register's block */
+	uint32_t reg;         /* register byte address, or ENG_FAULT_NO_REG */
+	uint8_t lsb, width;   /* the field of reg (width 0: the whole register) */
+	uint32_t value;       /* the field's (or register's) value */
+	uint64_t mem;         /* engine address of a record the fault is about; 0: none */
+	int slot;             /* its 16-bit slot the fault is about; -1: none */
+	uint32_t slot_value;
+	const char *why;      /* static text: what the backend cannot do */
+};
+
+/* One line describing a fault, the same for every front end: "td 0: NE.MACCfg.NonlinearMode =
+ * 0x3: unmodelled-field (...): why". Register and field names come from g's register map. */
+void eng_fault_format(const struct eng_fault *f, const struct rm_gen *g, char *buf, size_t len);
+#define ENG_FAULT_TEXT_MAX 512
+
 /* The task queue entry of one submission. */
 struct eng_task {
 	uint64_t bar[LDR_NBARS];
@@ -66,6 +107,8 @@ struct eng_ops {
 	 * registers as written */
 	int (*start)(void *dev, unsigned td, uint64_t td_dev);
 	void (*poll)(void *dev, struct eng_status *st);
+	/* optional (NULL: none): the structured fault of the TD that stopped with ENG_ST_ERROR */
+	void (*fault)(const void *dev, struct eng_fault *f);
 };
 
 /*
@@ -92,6 +135,8 @@ struct eng {
 	/* counters of the last run */
 	unsigned nwrites;
 	unsigned td_writes[LDR_MAX_TDS];
+	struct eng_fault fault;     /* why the last run stopped (reason ENG_FR_NONE when it did not,
+				     * or when the error has no structured record) */
 };
 
 #define ENG_POLL_MAX 1000000u /* status polls per TD before engine-timeout */

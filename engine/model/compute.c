@@ -168,12 +168,6 @@ static int64_t row_off(const struct tile *t, unsigned g, unsigned c, unsigned h,
 	return (int64_t)off;
 }
 
-static int fault(struct anem *m, const char *why)
-{
-	m->why = why;
-	return ENG_E_FAULT;
-}
-
 /* The input port's NaN coercion (guide 03, "Edge behavior"): every NaN, whatever its sign and
  * payload, enters the datapath as +inf. One OR-reduction over the row finds whether any value
  * is infinite or NaN at all, so a finite row costs one pass. */
@@ -320,7 +314,7 @@ static int l2_result(struct anem *m, uint32_t base, const struct tile *o, struct
 		if (!m->l2t[i].v)
 			t = &m->l2t[i];
 	if (!t)
-		return fault(m, "more L2-resident tensors than the model holds");
+		return ANEM_REFUSE(m, ENG_FR_CAPACITY, H13_L2_RESULTBASE, H13_L2_ADDR, "more L2-resident tensors than the model holds");
 	uint64_t n = (uint64_t)o->g * o->c * o->h * o->w;
 	if (!t->v || (uint64_t)t->g * t->c * t->h * t->w != n) {
 		free(t->v);
@@ -366,9 +360,9 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
 	s->post = h2f_table[H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE)];
 	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && s->ne_op != H13_MAC_OP_CONV)
-		return fault(m, "NE.MACCfg.OpMode not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE, "NE.MACCfg.OpMode not modelled");
 	if (s->nl == 3)
-		return fault(m, "NE.MACCfg.NonlinearMode 3 not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE, "NE.MACCfg.NonlinearMode 3 not modelled");
 	s->lut = s->ne && s->nl == H13_NONLINEAR_LUT && act->state == ANEM_ACT_APPLIED;
 	uint32_t cfg = REG(H13_PLANAR_CFG), bs = REG(H13_PLANAR_BIASSCALE);
 	uint32_t pre = REG(H13_PLANAR_PRESCALE), fin = REG(H13_PLANAR_FINALSCALE);
@@ -384,21 +378,21 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 			       H13_PUT(H13_PECFG_NLMODE, ~0u) | H13_PUT(H13_PECFG_FIRSTSRC, ~0u) |
 			       H13_PUT(H13_PECFG_SECSRC, ~0u);
 	if (cfg & ~known)
-		return fault(m, "Planar.Cfg has bits outside the fields the model knows");
+		return anem_refuse(m, ENG_FR_FIELD, H13_PLANAR_CFG, 0, 32, "Planar.Cfg has bits outside the fields the model knows");
 	if (cond > H13_PE_COND_ABS)
-		return fault(m, "Planar.Cfg.Condition (a comparison) not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_CONDITION, "Planar.Cfg.Condition (a comparison) not modelled");
 	if (H13_GET(cfg, H13_PECFG_NLMODE))
-		return fault(m, "Planar.Cfg.NLMode not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_NLMODE, "Planar.Cfg.NLMode not modelled");
 	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE_HI)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
 	s->final = u2f(fin);
 	if (s->pe && s->pe_op > H13_PE_OP_SQ)
-		return fault(m, "Planar.Cfg.OpMode not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_OPMODE, "Planar.Cfg.OpMode not modelled");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1)
-		return fault(m, "Planar.Cfg.SecSrc not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC, "Planar.Cfg.SecSrc not modelled");
 	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
-		return fault(m, "Planar.Cfg.FirstSrc 1 not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC, "Planar.Cfg.FirstSrc 1 not modelled");
 	return ENG_OK;
 }
 
@@ -573,13 +567,13 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 	unsigned W = out->w, Win = lsrc ? lsrc->w : in->w, Hin = lsrc ? lsrc->h : in->h;
 	unsigned cin = lsrc ? lsrc->c : in->c;
 	if (s->ne)
-		return fault(m, "PE pooling after the NE not modelled");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE, "PE pooling after the NE not modelled");
 	if (s->pe_sec != H13_PE_SECSRC_NONE)
-		return fault(m, "PE pooling with a second source not modelled");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC, "PE pooling with a second source not modelled");
 	if (!kw || !kh || !sx || !sy || !Win || !Hin)
-		return fault(m, "PE pooling with a zero window, stride or input");
+		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "PE pooling with a zero window, stride or input");
 	if (cin != out->c)
-		return fault(m, "PE pooling with Cin different from Cout");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CIN, H13_CIN, "PE pooling with Cin different from Cout");
 	int e = grow_aligned(&m->acc, &m->acc_len, 2 * (uint64_t)W);
 	if (e)
 		return e;
@@ -704,10 +698,10 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN) ||
 	    H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT))
-		return fault(m, "palettized or sparse coefficient channels not modelled");
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32, "palettized or sparse coefficient channels not modelled");
 	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 	if (!elem)
-		return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
 	uint64_t per = (uint64_t)cin * kh * kw, block = (per * elem + 63u) & ~(uint64_t)63u;
 	int e = grow_weights(m, nout, cout, per);
 	if (e)
@@ -720,7 +714,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		const struct mrange *c = ch[o % H13_COEFF_NCH];
 		uint64_t off = (o / H13_COEFF_NCH) * block;
 		if (!c || off > c->len || per * elem > c->len - off)
-			return fault(m, "an output channel's kernel is not inside its coefficient channel");
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
 		const uint8_t *p = c->cpu + off;
 		float *w = m->wts + wslot(o, cout, per);
 		if (kfmt == H13_KERNELFMT_FP16) {
@@ -770,12 +764,12 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	const struct mrange *c0 = find_range(r, nr, TD_R_COEFF, 0);
 	uint64_t per = (uint64_t)cin * kh * kw;
 	if (!c0 || !nout || c0->len % nout)
-		return fault(m, "coefficient channel 0 is not one OCG of the TD's output channels");
+		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "coefficient channel 0 is not one OCG of the TD's output channels");
 	uint64_t S = c0->len / nout;
 	if ((pal || sparse) && kfmt != H13_KERNELFMT_FP16)
-		return fault(m, "palettized or sparse weights that are not fp16");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "palettized or sparse weights that are not fp16");
 	if (pal && sparse)
-		return fault(m, "palettized and sparse weights at once not modelled");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT, "palettized and sparse weights at once not modelled");
 	if (per > SIZE_MAX / 2 || nout * per > SIZE_MAX / sizeof(float))
 		return ENG_E_NOMEM;
 	int e = grow_weights(m, nout, cout, per);
@@ -793,9 +787,9 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	if (pal) {
 		const struct mrange *ps = find_range(r, nr, TD_R_STREAM, H13_KSTREAM_PALETTE);
 		if (!codec_palette_bits_ok(bits))
-			return fault(m, "NE.KernelCfg.PalettizedBits not a palette width");
+			return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_PALETTIZEDBITS, "NE.KernelCfg.PalettizedBits not a palette width");
 		if (!ps || ps->len != 2ull << bits)
-			return fault(m, "the palette stream is not one codebook of 2^PalettizedBits fp16");
+			return anem_refuse(m, ENG_FR_DATA, H13_KSTREAM_RELOC(H13_KSTREAM_PALETTE), 0, 32, "the palette stream is not one codebook of 2^PalettizedBits fp16");
 		int de = anem_dma_move(m, m->row[0], ps->cpu, (uint32_t)ps->len);
 		if (de)
 			return de;
@@ -804,7 +798,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	}
 	uint64_t M = (per + 7) / 8;
 	if (sparse && (M > S || nout * M > c0->len))
-		return fault(m, "sparse masks do not fit the OCG");
+		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "sparse masks do not fit the OCG");
 	for (uint64_t o = 0; o < nout; o++) {
 		const uint8_t *p = c0->cpu + o * S;
 		uint16_t *k = m->kh;
@@ -812,7 +806,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 		if (pal) {
 			uint64_t ib = (per * bits + 7) / 8;
 			if (ib > S)
-				return fault(m, "palette indices larger than an OCG channel");
+				return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "palette indices larger than an OCG channel");
 			ce = codec_palette_decode(&cp, p, (size_t)ib, lut, 1u << bits, k, (size_t)per);
 		} else if (sparse) {
 			const uint8_t *mask = c0->cpu + o * M;
@@ -821,25 +815,25 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 			for (uint64_t b = 0; b < M; b++)
 				nv += (unsigned)__builtin_popcount(mask[b]);
 			if (2 * nv > S - M)
-				return fault(m, "sparse values larger than an OCG channel");
+				return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "sparse values larger than an OCG channel");
 			/* the packed values, read little-endian into the decoder's input */
 			if (nv > ANEM_ROW_MAX)
-				return fault(m, "more sparse values than the model's row");
+				return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "more sparse values than the model's row");
 			for (uint64_t j = 0; j < nv; j++)
 				m->hv[j] = le_rd16(vals + 2 * j);
 			ce = codec_sparse_decode(mask, (size_t)M, m->hv, (size_t)nv, k, (size_t)per);
 		} else {
 			unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 			if (!elem)
-				return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
+				return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
 			if (per * elem > S)
-				return fault(m, "a kernel larger than an OCG channel");
+				return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "a kernel larger than an OCG channel");
 			for (uint64_t j = 0; j < per; j++)
 				k[j] = kfmt == H13_KERNELFMT_FP16 ? le_rd16(p + 2 * j)
 				       : f2h(kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)p[j] : (float)p[j]);
 		}
 		if (ce != CODEC_OK)
-			return fault(m, codec_strerror(ce));
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, codec_strerror(ce));
 		float *w = m->wts + wslot(o, cout, per);
 		for (uint64_t j = 0; j < per; j++) {
 			m->wts_inf |= (k[j] & 0x7c00u) == 0x7c00u;
@@ -868,7 +862,7 @@ static int load_channel_vectors(struct anem *m, const struct mrange *r, unsigned
 		unsigned wide = m->ku.sec[ku_stream_section[stream[v]]].type == 4;
 		uint64_t need = nout * (wide ? 4u : 2u);
 		if (x->len < need)
-			return fault(m, "a per-channel stream shorter than the TD's output channels");
+			return anem_refuse(m, ENG_FR_DATA, H13_KSTREAM_RELOC(stream[v]), 0, 32, "a per-channel stream shorter than the TD's output channels");
 		for (uint64_t o = 0; o < nout; o++) {
 			if (wide) {
 				dst[o] = u2f(le_rd32(x->cpu + 4 * o));
@@ -989,9 +983,9 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		Win = lsrc->w;
 	}
 	if (!kw || !kh || !sx || !sy || !cin || !Win)
-		return fault(m, "a convolution with a zero kernel size, stride or input");
+		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
-		return fault(m, "a second PE source after a convolution not modelled");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC, "a second PE source after a convolution not modelled");
 	/* a kernel-unit program (its streams name the unit): the kernel is the TD's OCG */
 	int ku = m->ku_ok;
 	int e = ku ? load_kernels_ku(m, r, nr, (uint64_t)G * cout, cout, cin, kh, kw)
@@ -1121,7 +1115,6 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 {
 	h2f_init();
 	fcvt_check();
-	m->why = NULL;
 	struct tile in0, in1, out;
 	const struct mrange *rs0 = NULL, *rs1 = NULL, *rd = NULL;
 	for (unsigned i = 0; i < nr; i++) {
@@ -1139,13 +1132,19 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
 	if (!rd && !l2res)
 		return ENG_OK; /* nothing leaves the engine */
-	if (!out.w || !out.h || !out.c || !out.g || !out.elem)
-		return fault(m, "an empty or unsized output");
+	if (!out.elem)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
+				   "an unsized output format");
+	if (!out.w || !out.h || !out.c || !out.g)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_FIELD, "an empty output (OutDim, Cout or groups 0)");
 	if ((in0.r && !in0.elem) || (in1.r && !in1.elem))
-		return fault(m, "an unsized input format");
-	if (H13_GET(REG(H13_SRC_FMT), H13_FMT_INTERLEAVE) > 1 ||
-	    H13_GET(REG(H13_DST_FMT), H13_FMT_INTERLEAVE) > 1)
-		return fault(m, "channel interleave > 1 not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_INFMT, "an unsized input format");
+	if (H13_GET(REG(H13_SRC_FMT), H13_FMT_INTERLEAVE) > 1)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_SRC_FMT, H13_FMT_INTERLEAVE,
+				   "channel interleave > 1 not modelled");
+	if (H13_GET(REG(H13_DST_FMT), H13_FMT_INTERLEAVE) > 1)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_DST_FMT, H13_FMT_INTERLEAVE,
+				   "channel interleave > 1 not modelled");
 	struct stages s;
 	int e = decode_stages(m, &s, act);
 	if (e)
@@ -1154,12 +1153,12 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	if (l2src) {
 		uint32_t base = H13_GET(REG(H13_L2_SOURCEBASE), H13_L2_ADDR);
 		if (!(lsrc = l2_find(m, base)))
-			return fault(m, "L2 source names no resident tensor");
+			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCEBASE, H13_L2_ADDR, "L2 source names no resident tensor");
 	}
 	struct anem_l2t *lres = NULL;
 	uint32_t rbase = H13_GET(REG(H13_L2_RESULTBASE), H13_L2_ADDR);
 	if (l2res && lsrc && lsrc->base == rbase)
-		return fault(m, "L2 result overwrites its own source");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
 	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)
