@@ -22,6 +22,7 @@ struct aslot {
 	unsigned nregions;
 	uint64_t ku_in, ku_out;     /* the tile bases the kernel unit holds now */
 	uint64_t ku_cpu_off;        /* the unit's offset in the arena */
+	uint64_t dirty;             /* bytes from the slot's start a load placed anything in */
 	int loaded;
 };
 
@@ -91,9 +92,13 @@ static uint8_t *be_prog_mem(void *ctx, unsigned slot, size_t len)
 	return s->copy;
 }
 
+/* The canary back over what the last load placed (the rest of the slot still holds it: the
+ * audit checks every guard byte, so a stray write there stays visible), not the whole slot:
+ * a served slot is 64 MiB (app/serve.h) and most programs use a few pages of it. */
 static void slot_clear(struct asvc *a, struct aslot *s)
 {
-	memset(a->arena + s->off, ANES_CANARY, (size_t)a->o.slot_size);
+	memset(a->arena + s->off, ANES_CANARY, (size_t)s->dirty);
+	s->dirty = 0;
 	s->nregions = 0;
 	s->loaded = 0;
 }
@@ -170,6 +175,7 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 		if (at > a->o.slot_size)
 			break;
 	}
+	s->dirty = at < a->o.slot_size ? at : a->o.slot_size;
 	if (at > a->o.slot_size) {
 		r->err = CMD_E_PROGRAM;
 		r->domain = CMD_DOM_SESSION;

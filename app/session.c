@@ -3,6 +3,8 @@
 #include "app/backend.h"
 #include "fw/codec/codec.h"
 #include "fw/common/outf.h"
+#include "fw/loader/loader.h"
+#include "fw/td/td.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +325,48 @@ static uint8_t *build_arena(struct anes *s, unsigned n, const struct layout *lo,
 	return mem;
 }
 
+/* td_print_op's lines joined into one: "source: ...; NE: ...; nonlinear: relu; ..." */
+struct op_line {
+	char buf[400];
+	size_t n;
+};
+
+static void op_line_out(void *ctx, const char *s, size_t n)
+{
+	struct op_line *l = ctx;
+	for (size_t i = 0; i < n && l->n + 3 < sizeof l->buf; i++) {
+		char c = s[i];
+		if (c == '\n') {
+			l->buf[l->n++] = ';';
+			l->buf[l->n++] = ' ';
+		} else if (c != ' ' || (l->n && l->buf[l->n - 1] != ' ')) {
+			l->buf[l->n++] = c;
+		}
+	}
+	l->buf[l->n] = 0;
+}
+
+/* "td N: computes: ..." for every TD: what its registers make the engine compute (td_print_op,
+ * the words `inspect` prints), so a ReLU in the NE's NonlinearMode shows beside the activation
+ * LUT's line. */
+static void print_computes(const struct ldr_program *p, const struct anes_opts *o)
+{
+	struct ldr_image *im = calloc(1, sizeof *im);
+	if (!im)
+		return;
+	im->p = p;
+	for (unsigned i = 0; i < p->ntds && i < LDR_MAX_TDS; i++) {
+		struct op_line l = {{0}, 0};
+		ldr_image_apply_td(im, i);
+		const struct td_regs regs = {ldr_image_reg, im};
+		td_print_op(&regs, op_line_out, &l);
+		while (l.n && (l.buf[l.n - 1] == ' ' || l.buf[l.n - 1] == ';'))
+			l.buf[--l.n] = 0;
+		outf(o->out, o->ctx, "td %u: computes: %s\n", i, l.buf);
+	}
+	free(im);
+}
+
 /* Runs the plan on the engine over the arena and reports it (per TD, then the verdict: the
  * fault, with its TD and field, when the engine stopped). Returns 0 when it completed. */
 static int run_engine(struct anes *s, unsigned n, uint8_t *mem, const struct layout *lo,
@@ -331,6 +375,7 @@ static int run_engine(struct anes *s, unsigned n, uint8_t *mem, const struct lay
 	const struct ldr_program *p = &s->prog;
 	outf(o->out, o->ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx",
 	     p->ntds, p->ntds == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	print_computes(p, o);
 	for (unsigned i = 0; i < n; i++)
 		outf(o->out, o->ctx, "  grant bar %lu dva 0x%lx size 0x%lx %s at 0x%08lx\n",
 		     (unsigned long)s->g[i].bar, (unsigned long)s->g[i].dva,

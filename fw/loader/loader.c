@@ -706,3 +706,26 @@ uint32_t ldr_image_get(const struct ldr_program *p, const struct ldr_regimage *i
 {
 	return img_get(p->gen, img->val, addr);
 }
+
+const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
+			      const struct ldr_program *p, enum ldr_err e)
+{
+	if (e == LDR_OK || !p || !p->raw || (flags & (LDR_F_RAW | LDR_F_HWX)) || p->ntds > 1 ||
+	    (!buf && len))
+		return NULL;
+	static const uint8_t npy[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'}, elf[4] = {0x7f, 'E', 'L', 'F'};
+	if (len >= sizeof npy && !memcmp(buf, npy, sizeof npy))
+		return "this is a NumPy .npy file, not an ANE program (give it as a tensor: "
+		       "in:NAME=PATH, --in NAME=FILE)";
+	if (len >= sizeof elf && !memcmp(buf, elf, sizeof elf))
+		return "this is an ELF file, not an ANE program";
+	size_t n = len < 256 ? len : 256, text = 0;
+	for (size_t i = 0; i < n; i++)
+		text += (buf[i] >= 0x20 && buf[i] < 0x7f) || buf[i] == '\n' || buf[i] == '\r' ||
+			buf[i] == '\t';
+	if (n && text == n)
+		return "this is a text file, not an ANE program (a .hwx starts with the magic "
+		       "0xbeefface; a raw task stream with a task descriptor)";
+	return "not an ANE program: no .hwx magic (0xbeefface), and its first task descriptor "
+	       "does not decode as a raw task stream's";
+}

@@ -68,6 +68,14 @@ const char *ldr_err_text(enum ldr_err e); /* a sentence */
 #define LDR_F_RAW 1u  /* treat as a raw task stream even if it starts with the magic */
 #define LDR_F_HWX 2u  /* require the container */
 
+/* After ldr_load(buf, len, flags, p) failed with e: NULL, or a sentence saying the file is no
+ * ANE program at all: with neither LDR_F_RAW nor LDR_F_HWX, a file without the .hwx magic whose
+ * first task descriptor does not decode as a raw stream's, named when recognised (a NumPy .npy,
+ * an ELF, text). For messages only; the error stays e. */
+struct ldr_program;
+const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
+			      const struct ldr_program *p, enum ldr_err e);
+
 struct ldr_section {
 	char segname[17], sectname[17];
 	uint64_t addr, size;

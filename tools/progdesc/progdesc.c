@@ -98,8 +98,10 @@ static int from(const struct tok *t, struct pd_layer *L)
 	return 0;
 }
 
-static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
+/* One statement; on an error *bad is the index of the word at fault (-1: the statement). */
+static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d, int *bad)
 {
+	*bad = -1;
 	if (tok_is(&t[0], "input")) {
 		for (unsigned i = 1; i < nt; i++) {
 			int r = kv(&t[i], "w", 1, PD_MAX_DIM, &d->w);
@@ -107,27 +109,33 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 				r = kv(&t[i], "h", 1, PD_MAX_DIM, &d->h);
 			if (r == -2)
 				r = kv(&t[i], "c", 1, PD_MAX_CH, &d->c);
-			if (r)
+			if (r) {
+				*bad = (int)i;
 				return r == -2 ? PD_E_KEYWORD : PD_E_VALUE;
+			}
 		}
 		return PD_OK;
 	}
 	if (tok_is(&t[0], "streams")) {
-		if (nt != 2)
+		if (nt != 2) {
+			*bad = nt > 2 ? 2 : 0;
 			return PD_E_SYNTAX;
+		}
 		if (tok_is(&t[1], "fp32"))
 			d->vec32 = 1;
 		else if (tok_is(&t[1], "fp16"))
 			d->vec32 = 0;
 		else
-			return PD_E_VALUE;
+			return *bad = 1, PD_E_VALUE;
 		return PD_OK;
 	}
 	int is_act = tok_is(&t[0], "activation"), is_pool = tok_is(&t[0], "pool");
+	*bad = 0;
 	if (!is_act && !is_pool && !tok_is(&t[0], "layer"))
 		return PD_E_KEYWORD;
 	if (nt < 2)
 		return PD_E_SYNTAX;
+	*bad = 1;
 	if (d->nlayers >= PD_MAX_LAYERS)
 		return PD_E_TOO_MANY_LAYERS;
 	struct pd_layer L;
@@ -144,6 +152,7 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 				break;
 		if (md == 4)
 			return PD_E_KEYWORD;
+		*bad = -1;
 		L.kind = PD_POOL;
 		L.pool = (uint8_t)md;
 		uint32_t k = 2, stride = 0, pad = 0;
@@ -154,9 +163,10 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 			    (r = kv(&t[i], "pad", 0, H13_FIELD_MASK(H13_CONVCFG_PX_W), &pad)) != -2 ||
 			    (r = from(&t[i], &L)) != -2) {
 				if (r)
-					return PD_E_VALUE;
+					return *bad = (int)i, PD_E_VALUE;
 				continue;
 			}
+			*bad = (int)i;
 			return memchr(t[i].s, '=', t[i].n) ? PD_E_KEYWORD : PD_E_SYNTAX;
 		}
 		if (!stride) /* default: the window's size, if the field holds it */
@@ -178,14 +188,17 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 				break;
 		if (a == sizeof act_names / sizeof act_names[0])
 			return PD_E_KEYWORD;
+		*bad = -1;
 		/* only from=; a word that is no key=value at all is a syntax error */
 		for (unsigned i = 2; i < nt; i++) {
 			int r = from(&t[i], &L);
+			*bad = (int)i;
 			if (r == -2)
 				return memchr(t[i].s, '=', t[i].n) ? PD_E_KEYWORD : PD_E_SYNTAX;
 			if (r)
 				return PD_E_VALUE;
 		}
+		*bad = -1;
 		d->act = (uint8_t)a;
 		L.kind = PD_ACT;
 		d->layer[d->nlayers++] = L;
@@ -207,6 +220,7 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 	for (unsigned i = 2; i < nt; i++) {
 		uint32_t v;
 		int r;
+		*bad = (int)i;
 		if ((r = kv(&t[i], "cin", 1, PD_MAX_CH, &v)) != -2) {
 			L.cin = v;
 		} else if ((r = kv(&t[i], "cout", 1, PD_MAX_CH, &v)) != -2) {
@@ -223,6 +237,7 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 		if (r)
 			return PD_E_VALUE;
 	}
+	*bad = -1;
 	d->layer[d->nlayers++] = L;
 	return PD_OK;
 }
@@ -271,12 +286,21 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 			t[nt++].n = i - s;
 		}
 		if (nt) {
-			enum pd_err r = parse_line(t, nt, d);
+			int bad;
+			unsigned before = d->nlayers;
+			enum pd_err r = parse_line(t, nt, d, &bad);
 			if (r) {
 				if (line)
 					*line = ln;
+				if (bad >= 0 && (unsigned)bad < nt &&
+				    (r == PD_E_KEYWORD || r == PD_E_VALUE || r == PD_E_SYNTAX)) {
+					d->err_word = t[bad].s;
+					d->err_word_len = t[bad].n;
+				}
 				return r;
 			}
+			if (d->nlayers > before)
+				d->layer[before].line = ln;
 		}
 		pos = e + 1;
 	}
@@ -286,6 +310,8 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 	uint32_t scin = 0;
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		struct pd_layer *L = &d->layer[i];
+		if (line)
+			*line = L->line; /* the statement at fault, if one is */
 		if (L->from_prev && !i)
 			return PD_E_NO_PREV;
 		/* the tile it reads: the input's, or the previous TD's output */
@@ -306,8 +332,11 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 		}
 		if (!L->cin)
 			L->cin = c;
-		if (L->cin != c)
+		if (L->cin != c) {
+			d->err_have = L->cin;
+			d->err_want = c;
 			return PD_E_CIN;
+		}
 		if (L->kind == PD_PALETTE) {
 			if (pbits && pbits != L->bits)
 				return PD_E_PALETTE_BITS;
@@ -319,6 +348,8 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 			scin = L->cin;
 		}
 	}
+	if (line)
+		*line = 0;
 	return PD_OK;
 }
 
