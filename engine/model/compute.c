@@ -389,7 +389,7 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return fault(m, "Planar.Cfg.Condition (a comparison) not modelled");
 	if (H13_GET(cfg, H13_PECFG_NLMODE))
 		return fault(m, "Planar.Cfg.NLMode not modelled");
-	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE_HI)];
+	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
 	s->final = u2f(fin);

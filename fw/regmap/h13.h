@@ -101,28 +101,20 @@
 
 /* ---- Planar (PE) ---- */
 #define H13_PLANAR_CFG 0x08800u
-#define H13_PECFG_EN_LSB 1
-#define H13_PECFG_EN_W 1
+#define H13_PECFG_POOLMODE_LSB 0
+#define H13_PECFG_POOLMODE_W 2
 #define H13_PECFG_OPMODE_LSB 2
 #define H13_PECFG_OPMODE_W 3
 #define H13_PECFG_RELUEN_LSB 5
 #define H13_PECFG_RELUEN_W 1
-#define H13_PECFG_COND_LSB 6
-#define H13_PECFG_COND_W 1
-#define H13_PECFG_FIRSTSRC_LSB 16
-#define H13_PECFG_FIRSTSRC_W 1
-#define H13_PECFG_SECSRC_LSB 18
-#define H13_PECFG_SECSRC_W 2
-/* The model's reading of Planar.Cfg beyond the H13 map (docs/engine-model.md): the H15/H16
- * maps' layout, which the H13 fixtures agree with. PoolMode, bits 0-1 (the H13 map's "En" is bit
- * 1, but add.bin/mul.bin/abs.bin run the PE with it clear); Condition, bits 6-9 (1 = |x|: abs.bin
- * sets bit 6, the H13 map's one-bit Cond); NLMode, bits 12-13. */
-#define H13_PECFG_POOLMODE_LSB 0
-#define H13_PECFG_POOLMODE_W 2
 #define H13_PECFG_CONDITION_LSB 6
 #define H13_PECFG_CONDITION_W 4
 #define H13_PECFG_NLMODE_LSB 12
 #define H13_PECFG_NLMODE_W 2
+#define H13_PECFG_FIRSTSRC_LSB 16
+#define H13_PECFG_FIRSTSRC_W 1
+#define H13_PECFG_SECSRC_LSB 18
+#define H13_PECFG_SECSRC_W 2
 #define H13_PE_POOL_NONE 0u
 #define H13_PE_POOL_AVG 1u
 #define H13_PE_POOL_MAX 2u
@@ -142,10 +134,8 @@
 #define H13_BIASSCALE_SCALE_LSB 16 /* fp16 */
 #define H13_BIASSCALE_SCALE_W 16
 #define H13_PLANAR_PRESCALE 0x08808u
-/* The map's PreScale field is bits 0-15, which every real PE program leaves 0; the fp16 they
- * set (1.0 = 0x3c00) is in bits 16-31, as BiasScale.Scale (docs/engine-model.md). */
-#define H13_PRESCALE_HI_LSB 16
-#define H13_PRESCALE_HI_W 16
+#define H13_PRESCALE_LSB 16   /* fp16 multiplier of the first operand */
+#define H13_PRESCALE_W 16
 #define H13_PLANAR_FINALSCALE 0x0880cu /* fp32, the whole word */
 
 /* ---- L2 ---- */

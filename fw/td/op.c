@@ -101,7 +101,7 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		if (pm)
 			outf(out, ctx, "%s %ux%u stride %ux%u padding %ux%u, then ", pools[pm],
 			     win.kw, win.kh, win.sx, win.sy, win.px, win.py);
-		outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE_HI), b1));
+		outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
 		if (po < 5 && sec == H13_PE_SECSRC_TILE1)
 			outf(out, ctx, po < 2 ? " %s b (RBase1)" : ", %s with b (RBase1)", ops[po]);
 		else if (po == H13_PE_OP_SQ)

@@ -115,7 +115,7 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	tdw_reg(&tw, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) |
 				     H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, BP_FP16_ONE));
-	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, BP_FP16_ONE));
+	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, 0x3f800000u); /* fp32 1.0 */
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(w), bp_row(w) * h);
@@ -158,7 +158,7 @@ size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p)
 				     H13_PUT(H13_PECFG_SECSRC, p->secsrc));
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, p->scale) |
 					   H13_PUT(H13_BIASSCALE_BIAS, p->bias));
-	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, p->prescale));
+	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, p->prescale));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, p->finalscale);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
 	if (two)

@@ -473,7 +473,7 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 	if (L->kind == PD_POOL) {
 		w[n + 0] = H13_PUT(H13_PECFG_POOLMODE, L->pool);
 		w[n + 1] = H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u);
-		w[n + 2] = H13_PUT(H13_PRESCALE_HI, 0x3c00u);
+		w[n + 2] = H13_PUT(H13_PRESCALE, 0x3c00u);
 		w[n + 3] = 0x3f800000u;
 	}
 	n += 4;
