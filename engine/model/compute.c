@@ -370,6 +370,11 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	if (s->nl == 3)
 		return fault(m, "NE.MACCfg.NonlinearMode 3 not modelled");
 	s->lut = s->ne && s->nl == H13_NONLINEAR_LUT && act->state == ANEM_ACT_APPLIED;
+	unsigned coeff_en = 0;
+	for (unsigned n = 0; n < H13_COEFF_NCH; n++)
+		coeff_en += H13_GET(REG(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
+	if (td_ne_passthrough(mac, REG(H13_NE_POSTSCALE), coeff_en))
+		s->ne = 0; /* no kernel: the input reaches the PE unchanged */
 	uint32_t cfg = REG(H13_PLANAR_CFG), bs = REG(H13_PLANAR_BIASSCALE);
 	uint32_t pre = REG(H13_PLANAR_PRESCALE), fin = REG(H13_PLANAR_FINALSCALE);
 	s->pe = cfg || bs || pre || fin;

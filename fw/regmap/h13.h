@@ -89,6 +89,8 @@
 #define H13_MACCFG_BINARYPOINT_W 5
 #define H13_MACCFG_POSTSCALEMODE_LSB 14
 #define H13_MACCFG_POSTSCALEMODE_W 1
+#define H13_MACCFG_BIT20_LSB 20   /* set by Apple's compilers in every NE configuration; unread */
+#define H13_MACCFG_BIT20_W 1
 #define H13_MAC_OP_CONV 0u        /* MACCfg.OpMode: convolution / matrix multiply (conv.hwx) */
 #define H13_MAC_OP_ELEMWISE 4u    /* MACCfg.OpMode: element by element (every NE kernel) */
 #define H13_NE_MATRIXVECTORBIAS 0x0c808u

@@ -61,8 +61,13 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 	uint32_t mac = GET(H13_NE_MACCFG), kc = GET(H13_NE_KERNELCFG);
 	unsigned op = H13_GET(mac, H13_MACCFG_OPMODE), nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
 	const char *post = h16((uint16_t)H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE), b1);
+	unsigned coeff_en = 0;
+	for (unsigned n = 0; n < H13_COEFF_NCH; n++)
+		coeff_en += H13_GET(GET(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
 	if (!mac) {
 		outf(out, ctx, "  NE: not in the path\n");
+	} else if (td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en)) {
+		outf(out, ctx, "  NE: pass-through (a convolution with no coefficient channel)\n");
 	} else if (op == H13_MAC_OP_CONV) {
 		unsigned kf = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
 		const char *kfn = kf == H13_KERNELFMT_INT8 ? "int8" : kf == H13_KERNELFMT_UINT8 ? "uint8"
@@ -83,7 +88,7 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 	} else {
 		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
 	}
-	if (mac)
+	if (mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en))
 		outf(out, ctx, "  nonlinear: %s\n",
 		     nl == H13_NONLINEAR_NONE ? "none" : nl == H13_NONLINEAR_RELU ? "relu"
 		     : nl == H13_NONLINEAR_LUT ? "the activation LUT" : "mode 3 (not modelled)");

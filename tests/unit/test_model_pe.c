@@ -69,6 +69,7 @@ static uint16_t input_at(unsigned bar, unsigned c, unsigned y, unsigned x)
 
 struct pe_run {
 	const struct bp_pe_spec *p;
+	const struct bp_pe_spec *ref; /* when set, the output is checked against this spec */
 	unsigned filled, checked_outputs, ulp_max;
 	uint64_t checked, bad;
 	int quiet;
@@ -115,7 +116,9 @@ static double reference(const struct bp_pe_spec *p, unsigned c, unsigned y, unsi
 		a = h2d(input_at(BP_IN0_BAR, c, y, x));
 	}
 	double r = a * h2d(p->prescale);
-	if (p->secsrc == H13_PE_SECSRC_TILE1)
+	if (p->secsrc == H13_PE_SECSRC_TILE1 && p->op == H13_PE_OP_MUL)
+		r *= h2d(input_at(BP_IN1_BAR, c, y, x));
+	else if (p->secsrc == H13_PE_SECSRC_TILE1)
 		r += h2d(input_at(BP_IN1_BAR, c, y, x));
 	if (p->cond == H13_PE_COND_ABS && r < 0)
 		r = -r;
@@ -129,7 +132,7 @@ static double reference(const struct bp_pe_spec *p, unsigned c, unsigned y, unsi
 
 static void pe_compare(struct pe_run *r, const uint8_t *buf, uint64_t size)
 {
-	const struct bp_pe_spec *p = r->p;
+	const struct bp_pe_spec *p = r->ref ? r->ref : r->p;
 	uint32_t row = bp_row(p->wout), plane = row * p->hout;
 	r->checked_outputs++;
 	for (unsigned c = 0; c < p->c; c++)
@@ -166,10 +169,12 @@ static void pe_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, 
 static uint8_t prog[4096];
 
 /* Runs the TD; returns the run's engine status (ENG_OK, ENG_E_FAULT...), -1 when refused. */
-static int run_spec(const struct bp_pe_spec *p, struct pe_run *r, int quiet)
+static int run_spec_ref(const struct bp_pe_spec *p, const struct bp_pe_spec *ref, struct pe_run *r,
+			int quiet)
 {
 	memset(r, 0, sizeof *r);
 	r->p = p;
+	r->ref = ref;
 	r->quiet = quiet;
 	size_t len = bp_pe(prog, sizeof prog, p);
 	CHECK(len > 0);
@@ -182,6 +187,11 @@ static int run_spec(const struct bp_pe_spec *p, struct pe_run *r, int quiet)
 	if (res.run != ENG_OK)
 		return (int)res.run;
 	return rc == 0 ? ENG_OK : -1;
+}
+
+static int run_spec(const struct bp_pe_spec *p, struct pe_run *r, int quiet)
+{
+	return run_spec_ref(p, NULL, r, quiet);
 }
 
 static struct bp_pe_spec base(void)
@@ -254,6 +264,28 @@ TEST(model_pe, subtract_is_add_with_prescale_minus_one)
 	p.win = 40, p.hin = 3, p.wout = 40, p.hout = 3;
 	p.op = H13_PE_OP_ADD, p.secsrc = H13_PE_SECSRC_TILE1, p.prescale = H_MONE;
 	expect_ok(&p, "b - a");
+}
+
+/* a x b as the macOS 14 and 26 compilers emit it: the NE in the path with no kernel (a
+ * pass-through, fw/td td_ne_passthrough), the PE multiplying by the second tile source. */
+TEST(model_pe, multiply_after_an_ne_passthrough)
+{
+	struct bp_pe_spec p = base();
+	p.c = 4, p.win = 37, p.hin = 3, p.wout = 37, p.hout = 3;
+	p.op = H13_PE_OP_MUL, p.secsrc = H13_PE_SECSRC_TILE1, p.ne_pass = 1;
+	expect_ok(&p, "a x b after an NE pass-through");
+	p.op = H13_PE_OP_ADD;
+	expect_ok(&p, "a + b after an NE pass-through");
+	/* the add program's output checked against a x b: the checker fails it */
+	struct pe_run r;
+	struct bp_pe_spec mul = p;
+	mul.op = H13_PE_OP_MUL;
+	CHECK_EQ(run_spec_ref(&p, &mul, &r, 1), ENG_OK);
+	CHECK(r.bad > 0);
+	/* an NE with no kernel but a PostScale is no pass-through: a convolution with no
+	 * coefficient channel, refused */
+	p.ne_post = 0x3c00u;
+	CHECK_EQ(run_spec(&p, &r, 1), ENG_E_FAULT);
 }
 
 TEST(model_pe, unknown_planar_configurations_are_refused)

@@ -160,6 +160,11 @@ size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p)
 					   H13_PUT(H13_BIASSCALE_BIAS, p->bias));
 	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, p->prescale));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, p->finalscale);
+	if (p->ne_pass) {
+		tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
+		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
+		tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, p->ne_post));
+	}
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
 	if (two)
 		tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);

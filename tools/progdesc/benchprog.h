@@ -33,6 +33,10 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
 struct bp_pe_spec {
 	unsigned win, hin, c, wout, hout, kw, kh, sx, sy, px, py;
 	unsigned pool, op, cond, relu, secsrc;
+	unsigned ne_pass; /* 1: the NE in the path as a pass-through, as the macOS 14 and 26
+			   * compilers emit a*b (MACCfg Bit20 alone, KernelCfg PalettizedBits 8,
+			   * PostScale 0, no coefficient channel; fw/td td_ne_passthrough) */
+	uint16_t ne_post; /* with ne_pass: NE.PostScale (nonzero: no pass-through) */
 	uint16_t prescale, scale, bias;
 	uint32_t finalscale;
 };
