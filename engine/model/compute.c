@@ -400,6 +400,8 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->final = u2f(fin);
 	if (s->pe && s->pe_op > H13_PE_OP_SQ)
 		return fault(m, "Planar.Cfg.OpMode not modelled");
+	if (s->pe && s->pe_sec == H13_PE_SECSRC_REG)
+		return fault(m, "Planar.Cfg.SecSrc 3 (a value a reduction kept in the engine) not modelled");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1)
 		return fault(m, "Planar.Cfg.SecSrc not modelled");
 	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
@@ -1142,8 +1144,16 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
-	if (!rd && !l2res)
+	if (!rd && !l2res) {
+		/* Nothing leaves by DMA or to L2. With the PE configured this is a reduction whose
+		 * result stays in the engine for a later TD's Planar.Cfg.SecSrc 3 (softmax.bin TDs 0
+		 * and 3): not modelled (docs/engine-model.md, "Reductions"). */
+		if (REG(H13_PLANAR_CFG) | REG(H13_PLANAR_BIASSCALE) | REG(H13_PLANAR_PRESCALE) |
+		    REG(H13_PLANAR_FINALSCALE))
+			return fault(m, "a planar-engine TD whose result leaves neither by DMA nor to L2 "
+					"(a reduction kept in the engine) not modelled");
 		return ENG_OK; /* nothing leaves the engine */
+	}
 	if (!out.w || !out.h || !out.c || !out.g || !out.elem)
 		return fault(m, "an empty or unsized output");
 	if ((in0.r && !in0.elem) || (in1.r && !in1.elem))

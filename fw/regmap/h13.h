@@ -130,6 +130,7 @@
 #define H13_PE_OP_SQ 4u
 #define H13_PE_SECSRC_NONE 0u
 #define H13_PE_SECSRC_TILE1 2u    /* the second tile source (RBase1): add.bin, mul.bin */
+#define H13_PE_SECSRC_REG 3u      /* the H15/H16 maps' RegSource: softmax.bin TD 1 (not modelled) */
 #define H13_PLANAR_BIASSCALE 0x08804u
 #define H13_BIASSCALE_BIAS_LSB 0  /* fp16 */
 #define H13_BIASSCALE_BIAS_W 16

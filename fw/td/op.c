@@ -111,6 +111,9 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 			outf(out, ctx, po < 2 ? " %s b (RBase1)" : ", %s with b (RBase1)", ops[po]);
 		else if (po == H13_PE_OP_SQ)
 			outf(out, ctx, ", squared");
+		else if (po < 5 && sec == H13_PE_SECSRC_REG)
+			outf(out, ctx, ", %s with a value a reduction kept in the engine (SecSrc 3, not modelled)",
+			     ops[po]);
 		else if (po >= 5 || sec)
 			outf(out, ctx, ", OpMode %u SecSrc %u (not modelled)", po, sec);
 		if (cond == H13_PE_COND_ABS)
@@ -121,6 +124,8 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		     h16((uint16_t)H13_GET(bs, H13_BIASSCALE_BIAS), b3));
 		if (H13_GET(pc, H13_PECFG_RELUEN))
 			outf(out, ctx, ", relu");
+		if (H13_GET(pc, H13_PECFG_NLMODE))
+			outf(out, ctx, ", NLMode %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
 		outf(out, ctx, ", x FinalScale %s\n", f32(fin, b1));
 	}
 	/* the result */
@@ -132,6 +137,8 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u\n",
 		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
+	else if (pc | bs | pre | fin)
+		outf(out, ctx, "  result: stays in the engine (a reduction for a later TD, not modelled)\n");
 	else
 		outf(out, ctx, "  result: nothing leaves the engine\n");
 }
