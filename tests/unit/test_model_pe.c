@@ -70,6 +70,8 @@ static uint16_t input_at(unsigned bar, unsigned c, unsigned y, unsigned x)
 struct pe_run {
 	const struct bp_pe_spec *p;
 	const struct bp_pe_spec *ref; /* when set, the output is checked against this spec */
+	const struct bp_pe_spec *first; /* a bp_pe2 chain: TD 0's spec (p is TD 1's) */
+	int alias;                      /* BAR 6 holds BAR 5's values (one input, two BARs) */
 	unsigned filled, checked_outputs, ulp_max;
 	uint64_t checked, bad;
 	int quiet;
@@ -78,7 +80,7 @@ struct pe_run {
 static void pe_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
 {
 	struct pe_run *r = ctx;
-	const struct bp_pe_spec *p = r->p;
+	const struct bp_pe_spec *p = r->first && g->bar == BP_IN0_BAR ? r->first : r->p;
 	if (is_weights || (g->bar != BP_IN0_BAR && g->bar != BP_IN1_BAR))
 		return;
 	r->filled++;
@@ -88,8 +90,28 @@ static void pe_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_
 			for (unsigned x = 0; x < p->win; x++) {
 				uint64_t off = (uint64_t)c * plane + (uint64_t)y * row + 2u * x;
 				if (off + 2 <= g->size)
-					le_wr16(buf + off, input_at((unsigned)g->bar, c, y, x));
+					le_wr16(buf + off, input_at(r->alias ? BP_IN0_BAR : (unsigned)g->bar,
+								    c, y, x));
 			}
+}
+
+/* The PE after its first operand a (and second b): PreScale, the operation, |.|, Scale and Bias,
+ * ReLU, FinalScale. */
+static double pe_tail(const struct bp_pe_spec *p, double a, double b)
+{
+	double r = a * h2d(p->prescale);
+	if (p->secsrc == H13_PE_SECSRC_TILE1 && p->op == H13_PE_OP_MUL)
+		r *= b;
+	else if (p->secsrc == H13_PE_SECSRC_TILE1)
+		r += b;
+	if (p->cond == H13_PE_COND_ABS && r < 0)
+		r = -r;
+	r = r * h2d(p->scale) + h2d(p->bias);
+	if (p->relu && r < 0)
+		r = 0;
+	float fin;
+	memcpy(&fin, &p->finalscale, 4);
+	return r * fin;
 }
 
 /* The expected output (c, y, x) in double. */
@@ -115,19 +137,8 @@ static double reference(const struct bp_pe_spec *p, unsigned c, unsigned y, unsi
 	} else {
 		a = h2d(input_at(BP_IN0_BAR, c, y, x));
 	}
-	double r = a * h2d(p->prescale);
-	if (p->secsrc == H13_PE_SECSRC_TILE1 && p->op == H13_PE_OP_MUL)
-		r *= h2d(input_at(BP_IN1_BAR, c, y, x));
-	else if (p->secsrc == H13_PE_SECSRC_TILE1)
-		r += h2d(input_at(BP_IN1_BAR, c, y, x));
-	if (p->cond == H13_PE_COND_ABS && r < 0)
-		r = -r;
-	r = r * h2d(p->scale) + h2d(p->bias);
-	if (p->relu && r < 0)
-		r = 0;
-	float fin;
-	memcpy(&fin, &p->finalscale, 4);
-	return r * fin;
+	double b = p->secsrc == H13_PE_SECSRC_TILE1 ? h2d(input_at(BP_IN1_BAR, c, y, x)) : 0;
+	return pe_tail(p, a, b);
 }
 
 static void pe_compare(struct pe_run *r, const uint8_t *buf, uint64_t size)
@@ -140,7 +151,14 @@ static void pe_compare(struct pe_run *r, const uint8_t *buf, uint64_t size)
 			for (unsigned x = 0; x < p->wout; x++) {
 				uint64_t off = (uint64_t)c * plane + (uint64_t)y * row + 2u * x;
 				uint16_t got = off + 2 <= size ? le_rd16(buf + off) : 0x7e00u;
-				uint16_t want = d2h(reference(p, c, y, x));
+				uint16_t want;
+				if (r->first) { /* TD 0's fp16 output, then TD 1 with BAR 6 */
+					double a = h2d(d2h(reference(r->first, c, y, x)));
+					unsigned bb = r->alias ? BP_IN0_BAR : BP_IN1_BAR;
+					want = d2h(pe_tail(p, a, h2d(input_at(bb, c, y, x))));
+				} else {
+					want = d2h(reference(p, c, y, x));
+				}
 				/* ulp distance on the fp16 number line (both finite here) */
 				int gi = got & 0x8000u ? -(int)(got & 0x7fffu) : (int)got;
 				int wi = want & 0x8000u ? -(int)(want & 0x7fffu) : (int)want;
@@ -286,6 +304,56 @@ TEST(model_pe, multiply_after_an_ne_passthrough)
 	 * coefficient channel, refused */
 	p.ne_post = 0x3c00u;
 	CHECK_EQ(run_spec(&p, &r, 1), ENG_E_FAULT);
+}
+
+/* Runs bp_pe2(first, second) with BAR 6 holding BAR 5's values; checks against ref (or second). */
+static int run_chain(const struct bp_pe_spec *first, const struct bp_pe_spec *second,
+		     const struct bp_pe_spec *ref, struct pe_run *r)
+{
+	memset(r, 0, sizeof *r);
+	r->p = second;
+	r->ref = ref;
+	r->first = first;
+	r->alias = 1;
+	r->quiet = ref != NULL;
+	static uint8_t prog2[BP2_WEIGHTS_OFF + 64];
+	size_t len = bp_pe2(prog2, sizeof prog2, first, second);
+	CHECK(len > 0);
+	if (!len)
+		return -2;
+	struct anes_hooks h = {pe_fill, pe_check, r};
+	struct anes_result res;
+	int rc = tsubmit(prog2, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+	CHECK(res.canaries_ok);
+	if (res.run != ENG_OK)
+		return (int)res.run;
+	return rc == 0 ? ENG_OK : -1;
+}
+
+/* The mechanisms of multi-TD programs such as frac (x - floor(x)) and division (a x 1/b): TD 0
+ * writes an intermediate (BAR 3) that TD 1 reads as its first source, and TD 1's second source is
+ * the program's input again through another BAR (6, holding BAR 5's values). */
+TEST(model_pe, two_tds_through_an_intermediate_with_the_input_through_two_bars)
+{
+	struct bp_pe_spec f = base(), g;
+	f.c = 3, f.win = g.win = 21, f.hin = 4, f.wout = 21, f.hout = 4;
+	f.scale = H_HALF, f.bias = H_MINUS_QUARTER; /* t = x/2 - 1/4 */
+	g = f;
+	g.scale = H_ONE, g.bias = 0;
+	g.op = H13_PE_OP_ADD, g.secsrc = H13_PE_SECSRC_TILE1, g.prescale = H_MONE; /* x - t */
+	struct pe_run r;
+	CHECK_EQ(run_chain(&f, &g, NULL, &r), ENG_OK);
+	CHECK_EQ(r.filled, 2u);
+	CHECK_EQ(r.checked_outputs, 1u);
+	CHECK(r.checked == (uint64_t)3 * 4 * 21 && r.bad == 0);
+	g.op = H13_PE_OP_MUL, g.prescale = H_ONE; /* t x x */
+	CHECK_EQ(run_chain(&f, &g, NULL, &r), ENG_OK);
+	CHECK(r.checked > 0 && r.bad == 0);
+	/* the checker fails when the output is held against the other operation */
+	struct bp_pe_spec wrong = g;
+	wrong.op = H13_PE_OP_ADD;
+	CHECK_EQ(run_chain(&f, &g, &wrong, &r), ENG_OK);
+	CHECK(r.bad > 0);
 }
 
 TEST(model_pe, unknown_planar_configurations_are_refused)
