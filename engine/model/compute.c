@@ -527,10 +527,37 @@ static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lre
 
 /* Elementwise TDs: output element (g, c, h, w) from input element (g, c, h, w). With neither
  * the NE nor the PE in the path the values move unchanged (bit for bit in fp16). */
+/*
+ * The sources of an elementwise TD exist and cover its output: a first source that is neither an
+ * L2-resident tensor nor a bound tile DMA range (RBase0 unbound, as softmax.bin's last TD, whose
+ * first operand comes from a reduction kept in the engine), a second source (SecSrc 2) with no
+ * tile range, or a source smaller than the output (a broadcast, which no map describes on H13)
+ * would otherwise read as zeros and compute wrong numbers: each faults, saying which.
+ */
+static int elementwise_sources(struct anem *m, const struct stages *s, const struct tile *in0,
+			       const struct tile *in1, const struct anem_l2t *lsrc,
+			       const struct tile *out)
+{
+	if (!lsrc && !in0->r)
+		return fault(m, "the first source is neither L2-resident nor a bound tile source "
+				"(RBase0): not modelled");
+	if (s->pe && s->pe_sec == H13_PE_SECSRC_TILE1 && !in1->r)
+		return fault(m, "Planar.Cfg.SecSrc 2 with no second tile source (RBase1) bound: "
+				"not modelled");
+	unsigned w = lsrc ? lsrc->w : in0->w, h = lsrc ? lsrc->h : in0->h;
+	unsigned c = lsrc ? lsrc->c : in0->c, g = lsrc ? lsrc->g : in0->g;
+	if (w < out->w || h < out->h || c < out->c || g < out->g)
+		return fault(m, "a source smaller than the output (a broadcast) not modelled");
+	return ENG_OK;
+}
+
 static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
 		       const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
 		       struct anem_act *act)
 {
+	int es = elementwise_sources(m, s, in0, in1, lsrc, out);
+	if (es)
+		return es;
 	unsigned W = out->w;
 	for (unsigned g = 0; g < out->g; g++)
 		for (unsigned c = 0; c < out->c; c++)

@@ -13,6 +13,7 @@
 #include "fw/common/le.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
+#include "fw/td/td.h"
 #include "tests/harness/harness.h"
 #include "tests/unit/toracle.h"
 #include "tools/progdesc/benchprog.h"
@@ -354,6 +355,42 @@ TEST(model_pe, two_tds_through_an_intermediate_with_the_input_through_two_bars)
 	wrong.op = H13_PE_OP_ADD;
 	CHECK_EQ(run_chain(&f, &g, &wrong, &r), ENG_OK);
 	CHECK(r.bad > 0);
+}
+
+/* Sources that would read as zeros fault instead: a second source with RBase1 unbound, and a
+ * source smaller than the output (a broadcast). */
+TEST(model_pe, missing_or_smaller_sources_fault)
+{
+	struct bp_pe_spec p = base();
+	p.win = 16, p.hin = 2, p.wout = 16, p.hout = 2;
+	p.op = H13_PE_OP_MUL, p.secsrc = H13_PE_SECSRC_TILE1;
+	size_t len = bp_pe(prog, sizeof prog, &p);
+	REQUIRE(len > 0);
+	uint32_t w[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		w[i] = le_rd32(prog + 4 * i);
+	td_hdr_decode(w, &h);
+	h.bar_en = (uint8_t)(h.bar_en & ~(1u << H13_BAR_RBASE1));
+	td_hdr_encode(&h, w);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(prog + 4 * i, w[i]);
+	struct pe_run r;
+	memset(&r, 0, sizeof r);
+	r.p = &p;
+	r.quiet = 1;
+	struct anes_hooks hk = {pe_fill, pe_check, &r};
+	struct anes_result res;
+	tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, &res);
+	CHECK_EQ(res.run, ENG_E_FAULT);
+	/* the output wider and taller than the input, no pooling */
+	p = base();
+	p.win = 8, p.hin = 2, p.wout = 16, p.hout = 3;
+	CHECK_EQ(run_spec(&p, &r, 1), ENG_E_FAULT);
+	/* the same TD with matching sizes computes */
+	p.wout = 8, p.hout = 2;
+	CHECK_EQ(run_spec(&p, &r, 0), ENG_OK);
+	CHECK(r.checked > 0 && r.bad == 0);
 }
 
 TEST(model_pe, unknown_planar_configurations_are_refused)
