@@ -177,6 +177,8 @@
 #define H13_SRC2_GROUPSTRIDE 0x1382cu
 #define H13_DMA_EN_LSB 0     /* DMAConfig.En, every DMA channel */
 #define H13_DMA_EN_W 1
+#define H13_DMA_CACHEHINT_LSB 6 /* DMAConfig.CacheHint, every DMA channel */
+#define H13_DMA_CACHEHINT_W 4
 #define H13_ADDR_LSB 6       /* base and stride fields: 26 bits at bit 6, byte values */
 #define H13_ADDR_W 26
 #define H13_ADDR_BYTES(v) ((uint64_t)((v) & 0xffffffc0u))
@@ -190,6 +192,7 @@
 #define H13_DST_GROUPSTRIDE 0x17814u
 
 /* ---- KernelDMASrc: 16 coefficient channels ---- */
+#define H13_KERNELDMASRC_BASE 0x1f800u /* the block's first word */
 #define H13_COEFF_NCH 16u
 #define H13_COEFF_DMACONFIG(n) (0x1f808u + 4u * (n))
 #define H13_COEFF_BASEADDR(n) (0x1f848u + 4u * (n))

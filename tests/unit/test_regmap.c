@@ -176,6 +176,14 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_NE_MACCFG, "MACCfg", "NonlinearMode", H13_MACCFG_NONLINEARMODE));
 	CHECK(H13_IS(H13_SRC_DMACONFIG, "DMAConfig", "En", H13_DMA_EN));
 	CHECK(H13_IS(H13_DST_DMACONFIG, "DMAConfig", "En", H13_DMA_EN));
+	CHECK(H13_IS(H13_SRC_DMACONFIG, "DMAConfig", "CacheHint", H13_DMA_CACHEHINT));
+	CHECK(H13_IS(H13_DST_DMACONFIG, "DMAConfig", "CacheHint", H13_DMA_CACHEHINT));
+	CHECK(H13_IS(H13_COEFF_DMACONFIG(0), "CoeffDMAConfig", "CacheHint", H13_DMA_CACHEHINT));
+	{
+		struct rm_loc l;
+		CHECK(rm_lookup(g, H13_KERNELDMASRC_BASE, &l) == 0 && !strcmp(l.block->name, "KernelDMASrc") &&
+		      l.block->base == H13_KERNELDMASRC_BASE);
+	}
 	CHECK(H13_IS(H13_SRC_BASEADDR, "BaseAddr", "Addr", H13_ADDR));
 	CHECK(H13_IS(H13_DST_BASEADDR, "BaseAddr", "Addr", H13_ADDR));
 	CHECK(H13_IS(H13_SRC2_BASEADDR, "Src2BaseAddr", "Addr", H13_ADDR));
