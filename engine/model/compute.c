@@ -364,6 +364,11 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	if (s->nl == 3)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE, "NE.MACCfg.NonlinearMode 3 not modelled");
 	s->lut = s->ne && s->nl == H13_NONLINEAR_LUT && act->state == ANEM_ACT_APPLIED;
+	unsigned coeff_en = 0;
+	for (unsigned n = 0; n < H13_COEFF_NCH; n++)
+		coeff_en += H13_GET(REG(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
+	if (td_ne_passthrough(mac, REG(H13_NE_POSTSCALE), coeff_en))
+		s->ne = 0; /* no kernel: the input reaches the PE unchanged */
 	uint32_t cfg = REG(H13_PLANAR_CFG), bs = REG(H13_PLANAR_BIASSCALE);
 	uint32_t pre = REG(H13_PLANAR_PRESCALE), fin = REG(H13_PLANAR_FINALSCALE);
 	s->pe = cfg || bs || pre || fin;
@@ -383,12 +388,15 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_CONDITION, "Planar.Cfg.Condition (a comparison) not modelled");
 	if (H13_GET(cfg, H13_PECFG_NLMODE))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_NLMODE, "Planar.Cfg.NLMode not modelled");
-	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE_HI)];
+	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
 	s->final = u2f(fin);
 	if (s->pe && s->pe_op > H13_PE_OP_SQ)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_OPMODE, "Planar.Cfg.OpMode not modelled");
+	if (s->pe && s->pe_sec == H13_PE_SECSRC_REG)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+				   "Planar.Cfg.SecSrc 3 (a value a reduction kept in the engine) not modelled");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC, "Planar.Cfg.SecSrc not modelled");
 	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
@@ -514,10 +522,39 @@ static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lre
 
 /* Elementwise TDs: output element (g, c, h, w) from input element (g, c, h, w). With neither
  * the NE nor the PE in the path the values move unchanged (bit for bit in fp16). */
+/*
+ * The sources of an elementwise TD exist and cover its output: a first source that is neither an
+ * L2-resident tensor nor a bound tile DMA range (RBase0 unbound, as softmax.bin's last TD, whose
+ * first operand comes from a reduction kept in the engine), a second source (SecSrc 2) with no
+ * tile range, or a source smaller than the output (a broadcast, which no map describes on H13)
+ * would otherwise read as zeros and compute wrong numbers: each faults, saying which.
+ */
+static int elementwise_sources(struct anem *m, const struct stages *s, const struct tile *in0,
+			       const struct tile *in1, const struct anem_l2t *lsrc,
+			       const struct tile *out)
+{
+	if (!lsrc && !in0->r)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither L2-resident nor a bound tile source "
+				"(RBase0): not modelled");
+	if (s->pe && s->pe_sec == H13_PE_SECSRC_TILE1 && !in1->r)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+				   "Planar.Cfg.SecSrc 2 with no second tile source (RBase1) bound: "
+				   "not modelled");
+	unsigned w = lsrc ? lsrc->w : in0->w, h = lsrc ? lsrc->h : in0->h;
+	unsigned c = lsrc ? lsrc->c : in0->c, g = lsrc ? lsrc->g : in0->g;
+	if (w < out->w || h < out->h || c < out->c || g < out->g)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
+					 "a source smaller than the output (a broadcast) not modelled");
+	return ENG_OK;
+}
+
 static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
 		       const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
 		       struct anem_act *act)
 {
+	int es = elementwise_sources(m, s, in0, in1, lsrc, out);
+	if (es)
+		return es;
 	unsigned W = out->w;
 	for (unsigned g = 0; g < out->g; g++)
 		for (unsigned c = 0; c < out->c; c++)
@@ -1130,8 +1167,17 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
-	if (!rd && !l2res)
+	if (!rd && !l2res) {
+		/* Nothing leaves by DMA or to L2. With the PE configured this is a reduction whose
+		 * result stays in the engine for a later TD's Planar.Cfg.SecSrc 3 (softmax.bin TDs 0
+		 * and 3): not modelled (docs/engine-model.md, "Reductions"). */
+		if (REG(H13_PLANAR_CFG) | REG(H13_PLANAR_BIASSCALE) | REG(H13_PLANAR_PRESCALE) |
+		    REG(H13_PLANAR_FINALSCALE))
+			return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
+						 "a planar-engine TD whose result leaves neither by DMA nor to L2 "
+						 "(a reduction kept in the engine) not modelled");
 		return ENG_OK; /* nothing leaves the engine */
+	}
 	if (!out.elem)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
 				   "an unsized output format");

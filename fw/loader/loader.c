@@ -441,10 +441,10 @@ static int stream_step(const uint8_t *area, struct ldr_write_iter *it, uint32_t 
 		it->pos += 4;
 		if (h == 0)
 			continue; /* padding word */
-		uint32_t cnt = (h >> 26) + 1;
+		uint32_t cnt = H13_GET(h, H13_TDW_COUNT) + 1;
 		if ((uint64_t)cnt * 4 > it->end - it->pos)
 			return -1;
-		it->addr = h & 0x3ffffff;
+		it->addr = H13_GET(h, H13_TDW_ADDR);
 		it->left = cnt;
 	}
 	*addr = it->addr;
