@@ -44,6 +44,8 @@ static const struct {
 	{"hwx_sigmoid", "fixtures/hwx/sigmoid.hwx"},
 	{"hwx_conv", "fixtures/hwx/conv.hwx"},
 	{"hwx_concat", "fixtures/hwx/concat.hwx"},
+	{"selu", "fixtures/kernels/activation/selu.bin"},
+	{"ceil", "fixtures/kernels/unary/ceil.bin"},
 };
 
 static void run_one(unsigned i)
@@ -112,6 +114,8 @@ FIXTURE_TEST(12, hwx_relu)
 FIXTURE_TEST(13, hwx_sigmoid)
 FIXTURE_TEST(14, hwx_conv)
 FIXTURE_TEST(15, hwx_concat)
+FIXTURE_TEST(16, selu_kernel)
+FIXTURE_TEST(17, ceil_kernel_four_tds)
 
 /* softmax.bin (5 TDs) keeps its maximum and its sum in the engine between TDs (Planar.Cfg.SecSrc
  * 3), which the model does not model: the run fails, naming why, at TD 0 (the maximum), never
