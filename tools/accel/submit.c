@@ -95,8 +95,8 @@ static int run_local(const struct acc_job *j, const uint8_t *stream, size_t len,
 		return 0;
 	const char *name = anes_result_name(&res);
 	if (!res.loaded || res.st.err != CTRL_OK)
-		return fail(why, whylen, EINVAL, "submit refused: %s%s", name,
-			    res.st.bar >= 0 ? " (see ANEFW_ACCEL_LOG=2 for the BAR and TD)" : "");
+		return fail(why, whylen, EINVAL, "submit refused: %s (td %d, BAR %d; -1: none)",
+			    name, res.st.td, res.st.bar);
 	if (res.serr == ANES_E_NOMEM || res.serr == ANES_E_ARENA)
 		return fail(why, whylen, ENOMEM, "submit refused: %s", name);
 	return fail(why, whylen, EIO, "submit failed: %s", name);
@@ -151,7 +151,7 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 		return fail(why, whylen, ENOMEM, "out-of-memory: 0x%zx bytes for the TD stream", len);
 	memcpy(stream, cmd->p, len);
 	memcpy(stream, j->btsp, j->td_size);
-	enum ldr_err le = ldr_load(stream, (size_t)j->tsk_size, LDR_F_RAW, &prog);
+	enum ldr_err le = ldr_load(stream, len, LDR_F_RAW, &prog);
 	int rc = 0;
 	if (le != LDR_OK) {
 		rc = fail(why, whylen, EINVAL, "program rejected: %s (%s)", ldr_err_name(le),
@@ -164,20 +164,13 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 			  j->td_count, prog.ntds);
 		goto out;
 	}
-	/* the TDs end where the loader puts the weights; the driver's BAR 1 is at kofs */
-	if (prog.weights_off > kofs) {
-		rc = fail(why, whylen, EINVAL, "the TDs run past tsk_size 0x%llx (to 0x%x)",
-			  (unsigned long long)j->tsk_size, prog.weights_off);
-		goto out;
-	}
-	if (prog.weights_off < kofs) {
-		memmove(stream + prog.weights_off, stream + kofs, (size_t)(len - kofs));
-		len -= (size_t)(kofs - prog.weights_off);
-	}
-	le = ldr_load(stream, len, LDR_F_RAW, &prog);
-	if (le != LDR_OK || prog.ntds != j->td_count) {
-		rc = fail(why, whylen, EINVAL, "program rejected: %s (%s)", ldr_err_name(le),
-			  ldr_err_text(le));
+	/* the weights follow the last TD at the next 16 bytes (where the loader puts them); the
+	 * driver's BAR 1 is tsk_size rounded up to 16: the two must agree */
+	if (prog.weights_off != kofs) {
+		rc = fail(why, whylen, EINVAL,
+			  "the TDs end before 0x%x, where the weights would start, but tsk_size 0x%llx "
+			  "puts BAR 1 at 0x%llx", prog.weights_off, (unsigned long long)j->tsk_size,
+			  (unsigned long long)kofs);
 		goto out;
 	}
 	/* roles from the TDs (the default grants), sizes from the BOs */
