@@ -4,6 +4,8 @@
 #    (tests/clients/libane_run.c), runs anec files `anefw-tool convert` wrote from the shared
 #    fixtures; every output is checked against numpy (tests/oracle/accel_check.py), and the
 #    checker fails on a wrong reference; without the library the client finds no device.
+#  - a Python client in allbilly's style (tests/clients/accel_elementwise.py) writes its own
+#    register program for add, mul, max and min through the planar engine; exact against numpy.
 #  - a hostile Python client (tests/clients/accel_hostile.py): every misuse gets its errno.
 #  - the firmware backend: the same clients through `make serve`'s firmware on each board under
 #    test (QEMU on 127.0.0.1) give byte-identical outputs.
@@ -72,6 +74,17 @@ if ! "$RUN" "$work/relu.anec" "$work/relu.in0.bin" -- "$work/none.bin" >"$work/n
 	t_pass accel.no_device_without_library
 else t_fail accel.no_device_without_library; fi
 
+# ---- a Python client in allbilly's style: its own register program, add/mul/max/min ----
+mkdir -p "$work/ew_local"
+if "$TOOL" accel -- "$PYTHON" tests/clients/accel_elementwise.py --out "$work/ew_local" \
+	>"$work/ew.log" 2>&1; then
+	t_pass accel.python_register_program_add_mul_max_min
+else t_fail accel.python_register_program_add_mul_max_min "$(grep FAIL "$work/ew.log" | head -2)"; fi
+if ! "$TOOL" accel -- "$PYTHON" tests/clients/accel_elementwise.py --wrong >"$work/eww.log" 2>&1 &&
+   grep -q "0 passed, 4 failed" "$work/eww.log"; then
+	t_pass accel.python_checker_fails_on_wrong_reference
+else t_fail accel.python_checker_fails_on_wrong_reference; fi
+
 # ---- bad use ----
 if "$TOOL" accel -- "$PYTHON" tests/clients/accel_hostile.py "$SHARED/fixtures/kernels/binary/add.bin" \
 	>"$work/hostile.log" 2>&1; then
@@ -99,6 +112,11 @@ for b in $TEST_BOARDS; do
 			t_pass "accel.tcp.$b.$c.same_as_local"
 		else t_fail "accel.tcp.$b.$c.same_as_local" "$(tail -2 "$work/check_$c.log")"; fi
 	done
+	mkdir -p "$work/ew_$b"
+	if "$TOOL" accel --backend "tcp:127.0.0.1:$port" -- "$PYTHON" tests/clients/accel_elementwise.py \
+		--out "$work/ew_$b" >"$work/ew_$b.log" 2>&1 && diff -r "$work/ew_local" "$work/ew_$b" >/dev/null; then
+		t_pass "accel.tcp.$b.python_register_program_same_as_local"
+	else t_fail "accel.tcp.$b.python_register_program_same_as_local" "$(tail -2 "$work/ew_$b.log")"; fi
 	kill "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null
 done
 t_done
