@@ -81,7 +81,12 @@ def main(argv):
     outp = os.path.join(work, '%s.out0.bin' % name)
     if os.path.exists(outp):
         os.unlink(outp)
-    r = subprocess.run(cmd + [anec] + paths + ['--', outp], capture_output=True, text=True)
+    try:
+        r = subprocess.run(cmd + [anec] + paths + ['--', outp], capture_output=True, text=True,
+                           timeout=120)
+    except subprocess.TimeoutExpired:
+        print('%s: the client did not finish in 120 s' % name)
+        return 1
     if r.returncode != 0:
         print('%s: the client failed (%d): %s' % (name, r.returncode, (r.stderr or r.stdout).strip()))
         return 1

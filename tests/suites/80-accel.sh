@@ -76,22 +76,22 @@ else t_fail accel.no_device_without_library; fi
 
 # ---- a Python client in allbilly's style: its own register program, add/mul/max/min ----
 mkdir -p "$work/ew_local"
-if "$TOOL" accel -- "$PYTHON" tests/clients/accel_elementwise.py --out "$work/ew_local" \
+if timeout 120 "$TOOL" accel -- "$PYTHON" tests/clients/accel_elementwise.py --out "$work/ew_local" \
 	>"$work/ew.log" 2>&1; then
 	t_pass accel.python_register_program_add_mul_max_min
 else t_fail accel.python_register_program_add_mul_max_min "$(grep FAIL "$work/ew.log" | head -2)"; fi
-if ! "$TOOL" accel -- "$PYTHON" tests/clients/accel_elementwise.py --wrong >"$work/eww.log" 2>&1 &&
+if ! timeout 120 "$TOOL" accel -- "$PYTHON" tests/clients/accel_elementwise.py --wrong >"$work/eww.log" 2>&1 &&
    grep -q "0 passed, 4 failed" "$work/eww.log"; then
 	t_pass accel.python_checker_fails_on_wrong_reference
 else t_fail accel.python_checker_fails_on_wrong_reference; fi
 
 # ---- bad use ----
-if "$TOOL" accel -- "$PYTHON" tests/clients/accel_hostile.py "$SHARED/fixtures/kernels/binary/add.bin" \
+if timeout 120 "$TOOL" accel -- "$PYTHON" tests/clients/accel_hostile.py "$SHARED/fixtures/kernels/binary/add.bin" \
 	>"$work/hostile.log" 2>&1; then
 	t_pass accel.hostile_client_every_misuse_errno
 else t_fail accel.hostile_client_every_misuse_errno "$(grep FAIL "$work/hostile.log" | head -3)"; fi
 # with ANEFW_ACCEL_LOG the reason is named on stderr
-if "$TOOL" accel --log -- "$PYTHON" tests/clients/accel_hostile.py "$SHARED/fixtures/kernels/binary/add.bin" \
+if timeout 120 "$TOOL" accel --log -- "$PYTHON" tests/clients/accel_hostile.py "$SHARED/fixtures/kernels/binary/add.bin" \
 	2>&1 | grep -q "anefw-accel: SUBMIT: BO too small"; then
 	t_pass accel.log_names_the_reason
 else t_fail accel.log_names_the_reason; fi
@@ -113,7 +113,7 @@ for b in $TEST_BOARDS; do
 		else t_fail "accel.tcp.$b.$c.same_as_local" "$(tail -2 "$work/check_$c.log")"; fi
 	done
 	mkdir -p "$work/ew_$b"
-	if "$TOOL" accel --backend "tcp:127.0.0.1:$port" -- "$PYTHON" tests/clients/accel_elementwise.py \
+	if timeout 120 "$TOOL" accel --backend "tcp:127.0.0.1:$port" -- "$PYTHON" tests/clients/accel_elementwise.py \
 		--out "$work/ew_$b" >"$work/ew_$b.log" 2>&1 && diff -r "$work/ew_local" "$work/ew_$b" >/dev/null; then
 		t_pass "accel.tcp.$b.python_register_program_same_as_local"
 	else t_fail "accel.tcp.$b.python_register_program_same_as_local" "$(tail -2 "$work/ew_$b.log")"; fi

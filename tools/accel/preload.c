@@ -57,8 +57,27 @@ static int backend_bad;
 	if (!real_##name)                                                                       \
 		real_##name = (ret(*)(__VA_ARGS__))dlsym(RTLD_NEXT, #name)
 
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void fork_release(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+/* the child's only thread did not lock it (the owner is the parent's thread): a fresh lock */
+static void fork_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+	lock = fresh;
+}
+
 __attribute__((constructor)) static void acc_init(void)
 {
+	/* a fork while another thread is in the device must not leave the child's lock held */
+	pthread_atfork(fork_prepare, fork_release, fork_child);
 	const char *l = getenv("ANEFW_ACCEL_LOG");
 	acc_log_level = l && *l ? (atoi(l) >= 2 ? 2 : 1) : 0;
 	backend_bad = acc_backend_parse(getenv("ANEFW_ACCEL_BACKEND"), &backend) != 0;
