@@ -212,7 +212,19 @@ $(H)/anefw-tests: $(HOST_TEST_OBJS)
 	@echo "  HOSTLD  $@"
 	$(Q)$(HCC) $(TEST_HOST_CFLAGS) $^ -o $@
 
-tools: $(H)/anefw-tool
+# libanefw-accel.so: /dev/accel/accel0 for a preloading process (tools/accel, docs/asahi.md); the
+# library sources again, position-independent, with only the interposed calls exported
+ACCEL_SRCS := $(sort $(wildcard tools/accel/*.c))
+ACCEL_OBJS := $(patsubst %,$(H)/pic/obj/%.o,$(ACCEL_SRCS) $(HOST_LIB_SRCS))
+$(H)/pic/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  PICCC   $<"
+	$(Q)$(HCC) $(HOST_CFLAGS) -O2 -fPIC -fvisibility=hidden $(call layer_inc,$<) -MMD -MP -c $< -o $@
+$(H)/libanefw-accel.so: $(ACCEL_OBJS)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HCC) -shared -Wl,-z,defs $^ -o $@ -ldl -lpthread
+
+tools: $(H)/anefw-tool $(H)/libanefw-accel.so
 
 .PHONY: FORCE
 FORCE:

@@ -3,6 +3,7 @@
  * stream. See docs/formats.md for the layout as this project reads it.
  */
 #include "fw/loader/loader.h"
+#include "fw/loader/anec.h"
 #include "fw/loader/hwx_format.h"
 #include "fw/td/td.h"
 
@@ -39,6 +40,7 @@ static const char *const err_names[LDR_E_COUNT_] = {
 	[LDR_E_LIMIT] = "over_limit",
 	[LDR_E_COEFF_RANGE] = "coeff_outside_weights",
 	[LDR_E_FW_REGISTER] = "firmware_register",
+	[LDR_E_ANEC] = "bad_anec",
 };
 
 static const char *const err_texts[LDR_E_COUNT_] = {
@@ -72,6 +74,7 @@ static const char *const err_texts[LDR_E_COUNT_] = {
 	[LDR_E_LIMIT] = "a count over the documented limits",
 	[LDR_E_COEFF_RANGE] = "enabled coefficient buffer outside the weights",
 	[LDR_E_FW_REGISTER] = "a task descriptor writes a register only the firmware programs",
+	[LDR_E_ANEC] = "anec container header invalid (anefw-tool inspect names the field)",
 };
 
 const char *const ldr_bar_names[8] = {"RBase0", "RBase1", "WBase", "TBase",
@@ -594,6 +597,25 @@ static enum ldr_err finish(struct ldr_program *p)
 	return LDR_OK;
 }
 
+static enum ldr_err load_anec(const uint8_t *buf, size_t len, struct ldr_program *out)
+{
+	struct anec a;
+	if (anec_parse(buf, len, &a) != ANEC_OK)
+		return LDR_E_ANEC;
+	enum ldr_err e = ldr_load(buf + a.hdr_bytes, (size_t)a.size, LDR_F_RAW, out);
+	if (e != LDR_OK)
+		return e;
+	if (out->ntds != a.td_count)
+		return LDR_E_TD_COUNT;
+	/* the TDs end at tsk_size: the weights are where the header says */
+	if (out->weights_off != ((a.tsk_size + ANEC_GRAN - 1) & ~(uint64_t)(ANEC_GRAN - 1)))
+		return LDR_E_ANEC;
+	out->anec_hdr = a.hdr_bytes;
+	out->anec_dst_count = a.dst_count;
+	out->anec_src_count = a.src_count;
+	return LDR_OK;
+}
+
 enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out)
 {
 	if (!out || (!buf && len) || (flags & ~(LDR_F_RAW | LDR_F_HWX)) ||
@@ -643,6 +665,9 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 			return LDR_E_TD_COUNT;
 		return finish(p);
 	}
+	/* an anec container (fw/loader/anec.h): its data is a raw task stream */
+	if (!(flags & LDR_F_RAW) && anec_detect(buf, len))
+		return load_anec(buf, len, out);
 	/* raw task stream: H13 TDs from offset 0, weights from the 16-byte boundary after them */
 	p->raw = 1;
 	p->gen = rm_gen_by_number(13);

@@ -58,6 +58,7 @@ enum ldr_err {
 	LDR_E_LIMIT,          /* a count over the documented limits */
 	LDR_E_COEFF_RANGE,    /* enabled coefficient buffer outside the weights */
 	LDR_E_FW_REGISTER,    /* a TD writes a register only the firmware programs */
+	LDR_E_ANEC,           /* an anec container whose header is invalid (fw/loader/anec.h) */
 	LDR_E_COUNT_
 };
 
@@ -140,6 +141,9 @@ struct ldr_program {
 	const uint8_t *buf;
 	size_t len;
 	int raw;                   /* 1 for a raw task stream */
+	uint32_t anec_hdr;         /* an anec container's header bytes (its data is the raw stream
+				      buf points at), else 0 */
+	uint32_t anec_dst_count, anec_src_count; /* its tile table's counts (tensor names) */
 	const struct rm_gen *gen;
 	uint32_t cputype, cpusubtype, filetype, ncmds, sizeofcmds, hflags;
 	const char *note;          /* compiler version note (not NUL-terminated), or NULL */

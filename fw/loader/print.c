@@ -125,8 +125,11 @@ static void json_write(struct pr *o, const struct ldr_program *p, const struct l
 
 static void print_text(struct pr *o, const struct ldr_program *p)
 {
-	pf(o, "program: %s, generation %s", p->raw ? "raw task stream" : "hwx container",
-	   p->gen ? p->gen->name : "?");
+	pf(o, "program: %s%s, generation %s",
+	   p->anec_hdr ? "anec container holding a " : "",
+	   p->raw ? "raw task stream" : "hwx container", p->gen ? p->gen->name : "?");
+	if (p->anec_hdr)
+		pf(o, " (header 0x%lx bytes)", (unsigned long)p->anec_hdr);
 	if (!p->raw)
 		pf(o, " (cpusubtype %lu)", (unsigned long)p->cpusubtype);
 	pf(o, ", %lu bytes\n", (unsigned long)p->len);
@@ -305,6 +308,8 @@ static void print_json(struct pr *o, const struct ldr_program *p)
 	   p->gen ? p->gen->name : "?", p->gen ? p->gen->gen : 0);
 	if (!p->raw)
 		pf(o, ",\"cpusubtype\":%lu", (unsigned long)p->cpusubtype);
+	if (p->anec_hdr)
+		pf(o, ",\"anec_header\":%lu", (unsigned long)p->anec_hdr);
 	const char *cs;
 	size_t cn;
 	compiler_line(p, &cs, &cn);
