@@ -1,4 +1,4 @@
-# Control path (fw/ctrl) on the software engine (drivers/ane_model): every fixture submits with
+# Control path (fw/ctrl) on the software engine (engine/model): every fixture submits with
 # its default grants (host tool and firmware), the traces show the enabled coefficient channels
 # inside the weights grant, host and target traces are identical, hostile grant tables are
 # refused with their named error and a nonzero exit, and a short fuzzing pass of fuzz_submit.

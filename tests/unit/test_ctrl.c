@@ -1,5 +1,5 @@
 /*
- * Control path (fw/ctrl) with the engine model (drivers/ane_model): every fixture submits with
+ * Control path (fw/ctrl) with the engine model (engine/model): every fixture submits with
  * its default grants; a hostile corpus of programs and grant tables is refused with its named
  * error before anything is programmed, with every byte outside the granted buffers intact.
  */

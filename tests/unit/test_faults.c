@@ -1,4 +1,4 @@
-/* Fault injection and the watchdog (drivers/ane_model, drivers/dma): every injected fault gives
+/* Fault injection and the watchdog (engine/model, drivers/dma): every injected fault gives
  * the submission its named error within its bound, leaves the engine and the DMA channel reset,
  * and the next submission runs normally with the same outputs as before. */
 #include "tests/harness/harness.h"

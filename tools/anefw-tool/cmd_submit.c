@@ -1,7 +1,7 @@
 /*
  * anefw-tool submit FILE [--raw] [--grant BAR:SIZE:ACCESS[:inplace] ...] [--trace]
  * Runs the firmware's control path (fw/ctrl) on the host against the software engine
- * (drivers/ane_model) and prints what was programmed and moved, or the named error (exit 1).
+ * (engine/model) and prints what was programmed and moved, or the named error (exit 1).
  * Without --grant every I/O window and the weights get exactly their declared sizes.
  */
 #include "app/session.h"
