@@ -16,6 +16,7 @@
 #include "fw/submit/queue.h"
 #include "fw/tensors/tensors.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,7 +191,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 		/* the control path first, so the summary still closes the output (the loader's
 		 * suite counts the lines from "program: valid" to the end) */
 		struct subq *q = malloc(sizeof *q);
-		struct anes *session = anes_create(hal_board_dma());
+		struct anes *session = anes_create(plat_dma());
 		if (!q || !session) {
 			printf("program: out of memory for the engine session\n");
 			rc = 1;

@@ -1,6 +1,5 @@
 /* Memory-copy DMA engine (see dma_memcpy.h). */
 #include "drivers/dma/dma_memcpy.h"
-#include "hal/hal.h"
 
 #include <string.h>
 
@@ -94,18 +93,4 @@ int dma_memcpy_init(struct dma_memcpy *m, struct dma_dev *d, uint32_t bytes_per_
 	};
 	dma_dev_init(d, "memcpy", &mc_ops, m, &caps);
 	return DMA_OK;
-}
-
-/* The default board engine (boards with a DMA controller override this). */
-__attribute__((weak)) struct dma_dev *hal_board_dma(void)
-{
-	static struct dma_memcpy m;
-	static struct dma_dev d;
-	static int ready;
-	if (!ready) {
-		if (dma_memcpy_init(&m, &d, 0) != DMA_OK)
-			return NULL;
-		ready = 1;
-	}
-	return &d;
 }

@@ -7,6 +7,7 @@
 #include "drivers/dma/dma_memcpy.h"
 #include "tools/progdesc/progdesc.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 
 #include <string.h>
 
@@ -64,9 +65,9 @@ static int f_engine_reset(void)
 	for (unsigned i = 0; i < ANEM_WINDOW_BYTES / 4; i++)
 		if (m->regs[i])
 			return 0;
-	return dma_get_state(hal_board_dma(), ANEM_DMA_CHANNEL) == DMA_STATE_UNCONFIGURED &&
-	       hal_board_dma()->fault.active == 0 &&
-	       hal_board_dma()->fault.kind == DMA_FAULT_NONE;
+	return dma_get_state(plat_dma(), ANEM_DMA_CHANNEL) == DMA_STATE_UNCONFIGURED &&
+	       plat_dma()->fault.active == 0 &&
+	       plat_dma()->fault.kind == DMA_FAULT_NONE;
 }
 
 /* One fault: the named error, a bounded number of polls, reset state, then a normal run. */
