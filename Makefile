@@ -233,7 +233,7 @@ ORACLE_GENS := $(sort $(wildcard tests/oracle/gen_*.py))
 TESTDATA_STAMP := $(BUILD)/testdata/.stamp
 $(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) $(wildcard tests/oracle/mkprog/*.desc) app/default.desc | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/testdata
-	$(Q)for g in $(ORACLE_GENS); do echo "  ORACLE  $$g"; $(PYTHON) $$g $(BUILD)/testdata || exit 1; done
+	$(Q)for g in $(ORACLE_GENS); do echo "  ORACLE  $$g"; SHARED=$(SHARED) $(PYTHON) $$g $(BUILD)/testdata || exit 1; done
 	$(Q)touch $@
 
 # ---- running ----
