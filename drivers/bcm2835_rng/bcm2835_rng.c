@@ -6,9 +6,13 @@
 static int read_word(uintptr_t base, uint32_t *w)
 {
 	uint64_t deadline = hal_timeout_init_us(BCM2835_RNG_TIMEOUT_US);
-	while ((mmio_read_32(base + BCM2835_RNG_STATUS) >> BCM2835_RNG_STATUS_WORDS_LSB) == 0)
-		if (hal_timeout_elapsed(deadline))
+	for (;;) {
+		int late = hal_timeout_elapsed(deadline); /* before the look: the last look is late */
+		if (mmio_read_32(base + BCM2835_RNG_STATUS) >> BCM2835_RNG_STATUS_WORDS_LSB)
+			break;
+		if (late)
 			return BCM2835_RNG_E_TIMEOUT;
+	}
 	*w = mmio_read_32(base + BCM2835_RNG_DATA);
 	return BCM2835_RNG_OK;
 }

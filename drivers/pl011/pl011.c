@@ -34,12 +34,16 @@ static int tx_room(const struct pl011 *u)
 int pl011_putc(struct pl011 *u, char c)
 {
 	if (!tx_room(u)) { /* the deadline only once the FIFO is full: most characters find room */
+		/* the deadline is read before the FIFO, so the last look comes after it has passed
+		 * (a core stalled past it still looks once more) */
 		uint64_t deadline = hal_timeout_init_us(PL011_TIMEOUT_US);
-		while (!tx_room(u))
-			if (hal_timeout_elapsed(deadline)) {
+		for (int late = 0; !tx_room(u);) {
+			if (late) {
 				u->timeouts++;
 				return PL011_E_TIMEOUT;
 			}
+			late = hal_timeout_elapsed(deadline);
+		}
 	}
 	mmio_write_32(u->base + PL011_DR, (uint8_t)c);
 	return PL011_OK;
@@ -56,11 +60,12 @@ int pl011_getc(struct pl011 *u)
 
 int pl011_flush(struct pl011 *u)
 {
-	for (uint64_t deadline = hal_timeout_init_us(PL011_TIMEOUT_US);;) {
-		int busy = (mmio_read_32(u->base + PL011_FR) & PL011_FR_BUSY) != 0;
-		if (!busy)
+	uint64_t deadline = hal_timeout_init_us(PL011_TIMEOUT_US);
+	for (;;) {
+		int late = hal_timeout_elapsed(deadline); /* before the look: the last look is late */
+		if (!(mmio_read_32(u->base + PL011_FR) & PL011_FR_BUSY))
 			return PL011_OK;
-		if (hal_timeout_elapsed(deadline))
+		if (late)
 			return PL011_E_TIMEOUT;
 	}
 }

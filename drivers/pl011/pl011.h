@@ -27,8 +27,9 @@
 #define PL011_CR_RXE (1u << 9)
 
 /* How long a transmit may wait for FIFO space, or a flush for the line to go idle (in time, by
- * the HAL's timer: 16 characters drain in under 20 ms at 9600 baud). */
-#define PL011_TIMEOUT_US 100000u
+ * the HAL's timer: 16 characters drain in under 20 ms at 9600 baud; a line stuck for a second
+ * is taken as dead). */
+#define PL011_TIMEOUT_US 1000000u
 
 enum pl011_status {
 	PL011_OK = 0,
