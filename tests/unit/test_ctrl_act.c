@@ -119,8 +119,8 @@ TEST(ctrl_act, model_output_is_lut_of_input)
 		CHECK_EQ(actlut_parse(&lut, buf + fx[f].rec, ACTLUT_BYTES), ACTLUT_OK);
 		/* the oracle's table of the record: the expected outputs (checked against eval too) */
 		char rel[128];
-		snprintf(rel, sizeof rel, "actlut_fixtures/%s@%zx.out", fx[f].path + strlen("fixtures/"),
-			 fx[f].rec);
+		snprintf(rel, sizeof rel, "actlut_fixtures/%s@%lx.out", fx[f].path + strlen("fixtures/"),
+			 (unsigned long)fx[f].rec); /* newlib-nano's printf has no %zx */
 		for (char *s = rel + strlen("actlut_fixtures/"); *s; s++)
 			if (*s == '/')
 				*s = '_';
