@@ -123,21 +123,21 @@ static enum ldr_err parse_segment(struct ldr_program *p, const uint8_t *c, uint3
 {
 	if (cmdsize < SEG_CMD_BYTES)
 		return LDR_E_CMD_SIZE;
-	uint32_t nsects = le_rd32(c + 64);
+	uint32_t nsects = le_rd32(c + SEG_NSECTS_OFF);
 	if ((uint64_t)nsects * SECT_BYTES > cmdsize - SEG_CMD_BYTES)
 		return LDR_E_CMD_SIZE;
 	if (p->nsegs >= LDR_MAX_SEGS || nsects > LDR_MAX_SECTS - p->nsects)
 		return LDR_E_LIMIT;
 	struct ldr_segment *s = &p->segs[p->nsegs];
-	copy_name(s->name, c + 8);
-	s->vmaddr = le_rd64(c + 24);
-	s->vmsize = le_rd64(c + 32);
-	s->fileoff = le_rd64(c + 40);
-	s->filesize = le_rd64(c + 48);
-	s->maxprot = le_rd32(c + 56);
-	s->initprot = le_rd32(c + 60);
+	copy_name(s->name, c + SEG_NAME_OFF);
+	s->vmaddr = le_rd64(c + SEG_VMADDR_OFF);
+	s->vmsize = le_rd64(c + SEG_VMSIZE_OFF);
+	s->fileoff = le_rd64(c + SEG_FILEOFF_OFF);
+	s->filesize = le_rd64(c + SEG_FILESIZE_OFF);
+	s->maxprot = le_rd32(c + SEG_MAXPROT_OFF);
+	s->initprot = le_rd32(c + SEG_INITPROT_OFF);
 	s->nsects = nsects;
-	s->flags = le_rd32(c + 68);
+	s->flags = le_rd32(c + SEG_FLAGS_OFF);
 	s->first_sect = p->nsects;
 	if (!in_range(s->fileoff, s->filesize, p->len))
 		return LDR_E_SEG_RANGE;
@@ -146,17 +146,17 @@ static enum ldr_err parse_segment(struct ldr_program *p, const uint8_t *c, uint3
 	for (uint32_t i = 0; i < nsects; i++) {
 		const uint8_t *sc = c + SEG_CMD_BYTES + (size_t)i * SECT_BYTES;
 		struct ldr_section *x = &p->sects[p->nsects];
-		copy_name(x->sectname, sc);
-		copy_name(x->segname, sc + 16);
-		x->addr = le_rd64(sc + 32);
-		x->size = le_rd64(sc + 40);
-		x->offset = le_rd32(sc + 48);
-		x->align = le_rd32(sc + 52);
-		x->reloff = le_rd32(sc + 56);
-		x->nreloc = le_rd32(sc + 60);
-		x->flags = le_rd32(sc + 64);
+		copy_name(x->sectname, sc + SECT_NAME_OFF);
+		copy_name(x->segname, sc + SECT_SEGNAME_OFF);
+		x->addr = le_rd64(sc + SECT_ADDR_OFF);
+		x->size = le_rd64(sc + SECT_SIZE_OFF);
+		x->offset = le_rd32(sc + SECT_OFFSET_OFF);
+		x->align = le_rd32(sc + SECT_ALIGN_OFF);
+		x->reloff = le_rd32(sc + SECT_RELOFF_OFF);
+		x->nreloc = le_rd32(sc + SECT_NRELOC_OFF);
+		x->flags = le_rd32(sc + SECT_FLAGS_OFF);
 		x->seg = p->nsegs;
-		x->in_file = s->filesize != 0 && (x->flags & 0xff) != 1 && x->size != 0;
+		x->in_file = s->filesize != 0 && (x->flags & SECT_TYPE_MASK) != SECT_TYPE_ZEROFILL && x->size != 0;
 		if (x->size) {
 			if (x->addr < s->vmaddr || !in_range(x->addr - s->vmaddr, x->size, s->vmsize))
 				return LDR_E_SECT_OUTSIDE_SEG;
@@ -176,10 +176,10 @@ static enum ldr_err parse_segment(struct ldr_program *p, const uint8_t *c, uint3
 
 static enum ldr_err parse_fvmlib(struct pstate *st, const uint8_t *c, uint32_t cmdsize)
 {
-	if (cmdsize < 20)
+	if (cmdsize < FVMLIB_NAME_OFF)
 		return LDR_E_CMD_SIZE;
-	uint32_t noff = le_rd32(c + 8);
-	if (noff < 20 || noff >= cmdsize)
+	uint32_t noff = le_rd32(c + FVMLIB_NAMEOFF_OFF);
+	if (noff < FVMLIB_NAME_OFF || noff >= cmdsize)
 		return LDR_E_NAME;
 	const uint8_t *nm = c + noff;
 	const uint8_t *nul = memchr(nm, 0, cmdsize - noff);
@@ -187,7 +187,7 @@ static enum ldr_err parse_fvmlib(struct pstate *st, const uint8_t *c, uint32_t c
 		return LDR_E_NAME;
 	if (st->nnames >= LDR_MAX_WINDOWS)
 		return LDR_E_LIMIT;
-	st->names[st->nnames].addr = le_rd32(c + 16);
+	st->names[st->nnames].addr = le_rd32(c + FVMLIB_ADDR_OFF);
 	st->names[st->nnames].name = (const char *)nm;
 	st->names[st->nnames].len = (size_t)(nul - nm);
 	st->nnames++;
@@ -196,13 +196,13 @@ static enum ldr_err parse_fvmlib(struct pstate *st, const uint8_t *c, uint32_t c
 
 static enum ldr_err parse_thread(struct ldr_program *p, const uint8_t *c, uint32_t cmdsize)
 {
-	if (cmdsize < 16)
+	if (cmdsize < THREAD_STATE_OFF)
 		return LDR_E_THREAD;
-	uint32_t flavor = le_rd32(c + 8), count = le_rd32(c + 12);
+	uint32_t flavor = le_rd32(c + THREAD_FLAVOR_OFF), count = le_rd32(c + THREAD_COUNT_OFF);
 	/* one flavor/state pair; what follows the state (network names) is skipped by size */
-	if ((uint64_t)count * 4 > cmdsize - 16)
+	if ((uint64_t)count * 4 > cmdsize - THREAD_STATE_OFF)
 		return LDR_E_THREAD;
-	const uint8_t *st = c + 16;
+	const uint8_t *st = c + THREAD_STATE_OFF;
 	if (flavor != THREAD_MAIN_FLAVOR) {
 		p->nthreads_io++;
 		return LDR_OK;
@@ -222,11 +222,11 @@ static enum ldr_err parse_thread(struct ldr_program *p, const uint8_t *c, uint32
 
 static enum ldr_err parse_symtab(struct ldr_program *p, const uint8_t *c, uint32_t cmdsize)
 {
-	if (cmdsize < 24)
+	if (cmdsize < SYMTAB_CMD_BYTES)
 		return LDR_E_CMD_SIZE;
-	uint32_t symoff = le_rd32(c + 8), nsyms = le_rd32(c + 12);
-	uint32_t stroff = le_rd32(c + 16), strsize = le_rd32(c + 20);
-	if (!in_range(symoff, (uint64_t)nsyms * 16, p->len) || !in_range(stroff, strsize, p->len))
+	uint32_t symoff = le_rd32(c + SYMTAB_SYMOFF_OFF), nsyms = le_rd32(c + SYMTAB_NSYMS_OFF);
+	uint32_t stroff = le_rd32(c + SYMTAB_STROFF_OFF), strsize = le_rd32(c + SYMTAB_STRSIZE_OFF);
+	if (!in_range(symoff, (uint64_t)nsyms * NLIST_BYTES, p->len) || !in_range(stroff, strsize, p->len))
 		return LDR_E_CMD_RANGE;
 	p->nsyms = nsyms;
 	return LDR_OK;
@@ -241,16 +241,16 @@ static enum ldr_err parse_container(struct pstate *st)
 {
 	struct ldr_program *p = st->p;
 	const uint8_t *b = p->buf;
-	if (p->len < 32)
+	if (p->len < HWX_HEADER_BYTES)
 		return LDR_E_TRUNCATED;
-	if (le_rd32(b) != HWX_MAGIC)
+	if (le_rd32(b + HWX_H_MAGIC) != HWX_MAGIC)
 		return LDR_E_BAD_MAGIC;
-	p->cputype = le_rd32(b + 4);
-	p->cpusubtype = le_rd32(b + 8);
-	p->filetype = le_rd32(b + 12);
-	p->ncmds = le_rd32(b + 16);
-	p->sizeofcmds = le_rd32(b + 20);
-	p->hflags = le_rd32(b + 24);
+	p->cputype = le_rd32(b + HWX_H_CPUTYPE);
+	p->cpusubtype = le_rd32(b + HWX_H_CPUSUBTYPE);
+	p->filetype = le_rd32(b + HWX_H_FILETYPE);
+	p->ncmds = le_rd32(b + HWX_H_NCMDS);
+	p->sizeofcmds = le_rd32(b + HWX_H_SIZEOFCMDS);
+	p->hflags = le_rd32(b + HWX_H_FLAGS);
 	if (p->cputype != HWX_CPUTYPE)
 		return LDR_E_BAD_CPUTYPE;
 	p->gen = rm_gen_by_subtype(p->cpusubtype);
@@ -258,18 +258,18 @@ static enum ldr_err parse_container(struct pstate *st)
 		return LDR_E_BAD_VERSION;
 	if (p->ncmds > LDR_MAX_CMDS)
 		return LDR_E_LIMIT;
-	if (!in_range(32, p->sizeofcmds, p->len))
+	if (!in_range(HWX_HEADER_BYTES, p->sizeofcmds, p->len))
 		return LDR_E_CMD_RANGE;
-	uint64_t off = 32, end = 32 + (uint64_t)p->sizeofcmds;
+	uint64_t off = HWX_HEADER_BYTES, end = HWX_HEADER_BYTES + (uint64_t)p->sizeofcmds;
 	for (uint32_t i = 0; i < p->ncmds; i++) {
-		if (!in_range(off, 8, end)) {
+		if (!in_range(off, LC_HEAD_BYTES, end)) {
 			p->err_off = (size_t)off;
 			return LDR_E_CMD_RANGE;
 		}
 		const uint8_t *c = b + off;
-		uint32_t cmd = le_rd32(c), cmdsize = le_rd32(c + 4);
+		uint32_t cmd = le_rd32(c + LC_CMD_OFF), cmdsize = le_rd32(c + LC_CMDSIZE_OFF);
 		p->err_off = (size_t)off;
-		if (cmdsize < 8 || (cmdsize & 3) || !in_range(off, cmdsize, end))
+		if (cmdsize < LC_HEAD_BYTES || (cmdsize & 3) || !in_range(off, cmdsize, end))
 			return LDR_E_CMD_SIZE;
 		enum ldr_err e = LDR_OK;
 		switch (cmd) {
@@ -286,10 +286,10 @@ static enum ldr_err parse_container(struct pstate *st)
 			break;
 		case LC_IDENT:
 			if (!p->note) {
-				const uint8_t *t = c + 8;
-				const uint8_t *nul = memchr(t, 0, cmdsize - 8);
+				const uint8_t *t = c + IDENT_TEXT_OFF;
+				const uint8_t *nul = memchr(t, 0, cmdsize - IDENT_TEXT_OFF);
 				p->note = (const char *)t;
-				p->note_len = nul ? (size_t)(nul - t) : cmdsize - 8;
+				p->note_len = nul ? (size_t)(nul - t) : cmdsize - IDENT_TEXT_OFF;
 			}
 			break;
 		case LC_SYMTAB:
@@ -382,18 +382,18 @@ static enum ldr_err parse_container(struct pstate *st)
 			return LDR_E_RELOC_RANGE;
 		for (uint32_t r = 0; r < x->nreloc; r++) {
 			const uint8_t *rb = b + x->reloff + (size_t)r * RELOC_BYTES;
-			uint32_t addr = le_rd32(rb), info = le_rd32(rb + 4);
+			uint32_t addr = le_rd32(rb + RELOC_ADDR_OFF), info = le_rd32(rb + RELOC_INFO_OFF);
 			struct ldr_reloc *rl = &p->relocs[p->nrelocs];
 			rl->sect = i;
 			rl->address = addr;
-			rl->symbolnum = info & 0xffffff;
-			rl->pcrel = (info >> 24) & 1;
-			rl->length = (info >> 25) & 3;
-			rl->external = (info >> 27) & 1;
-			rl->type = (uint8_t)(info >> 28);
+			rl->symbolnum = RELOC_GET(info, RELOC_SYMBOLNUM);
+			rl->pcrel = RELOC_GET(info, RELOC_PCREL);
+			rl->length = RELOC_GET(info, RELOC_LENGTH);
+			rl->external = RELOC_GET(info, RELOC_EXTERN);
+			rl->type = (uint8_t)RELOC_GET(info, RELOC_TYPE);
 			rl->target_sect = -1;
 			rl->td = -1;
-			if ((addr & 0x80000000u) || !in_range(addr, 1u << rl->length, x->size))
+			if ((addr & RELOC_SCATTERED) || !in_range(addr, 1u << rl->length, x->size))
 				return LDR_E_RELOC_RANGE;
 			if (rl->external) {
 				if (rl->symbolnum >= p->nsyms)
@@ -441,10 +441,12 @@ static int stream_step(const uint8_t *area, struct ldr_write_iter *it, uint32_t 
 		it->pos += 4;
 		if (h == 0)
 			continue; /* padding word */
-		uint32_t cnt = (h >> 26) + 1;
+		uint32_t start;
+		unsigned cnt;
+		td_cmd_decode(h, &start, &cnt);
 		if ((uint64_t)cnt * 4 > it->end - it->pos)
 			return -1;
-		it->addr = h & 0x3ffffff;
+		it->addr = start;
 		it->left = cnt;
 	}
 	*addr = it->addr;
@@ -613,8 +615,8 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 	else {
 		uint32_t m = len >= 4 ? le_rd32(buf) : 0;
 		/* the magic, or another Mach-O magic (which is a bad container, not a raw stream) */
-		hwx = m == HWX_MAGIC || m == 0xfeedface || m == 0xfeedfacf || m == 0xcefaedfe ||
-		      m == 0xcffaedfe || m == 0xcefaefbe;
+		hwx = m == HWX_MAGIC || m == MACHO_MAGIC_32 || m == MACHO_MAGIC_64 ||
+		      m == MACHO_CIGAM_32 || m == MACHO_CIGAM_64 || m == HWX_CIGAM;
 	}
 	if (hwx) {
 		struct pstate st_storage; /* about 400 bytes: the window names seen so far */

@@ -67,12 +67,12 @@ void tdw_begin(struct td_writer *tw, uint32_t *w, unsigned cap, const struct td_
 
 void tdw_block(struct td_writer *tw, uint32_t addr, const uint32_t *vals, unsigned count)
 {
-	if (tw->overflow || !count || count > H13_FIELD_MASK(H13_TDW_COUNT_W) + 1u ||
-	    addr > H13_FIELD_MASK(H13_TDW_ADDR_W) || tw->n + 1u + count > tw->cap) {
+	if (tw->overflow || !count || count > TD_CMD_MAX_COUNT || addr > TD_CMD_MAX_ADDR ||
+	    tw->n + 1u + count > tw->cap) {
 		tw->overflow = 1;
 		return;
 	}
-	tw->w[tw->n++] = H13_PUT(H13_TDW_COUNT, count - 1u) | H13_PUT(H13_TDW_ADDR, addr);
+	tw->w[tw->n++] = td_cmd_encode(addr, count);
 	for (unsigned i = 0; i < count; i++)
 		tw->w[tw->n++] = vals[i];
 }
@@ -80,6 +80,32 @@ void tdw_block(struct td_writer *tw, uint32_t addr, const uint32_t *vals, unsign
 void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value)
 {
 	tdw_block(tw, addr, &value, 1);
+}
+
+void tdb_begin(struct td_block *b, uint32_t base, unsigned count)
+{
+	memset(b, 0, sizeof *b);
+	b->base = base;
+	b->count = count;
+	b->bad = !count || count > TD_CMD_MAX_COUNT;
+}
+
+void tdb_set(struct td_block *b, uint32_t addr, uint32_t value)
+{
+	if (b->bad || addr < b->base || (addr - b->base) & 3u || (addr - b->base) / 4u >= b->count) {
+		b->bad = 1;
+		return;
+	}
+	b->v[(addr - b->base) / 4u] = value;
+}
+
+void tdw_put(struct td_writer *tw, const struct td_block *b)
+{
+	if (b->bad) {
+		tw->overflow = 1;
+		return;
+	}
+	tdw_block(tw, b->base, b->v, b->count);
 }
 
 unsigned tdw_end(const struct td_writer *tw)

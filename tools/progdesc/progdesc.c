@@ -8,6 +8,7 @@
 #include "fw/loader/hwx_write.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
+#include "fw/td/td.h"
 
 #include <string.h>
 
@@ -412,102 +413,159 @@ static uint32_t kernel_cfg(const struct pd_layer *L)
 {
 	switch (L->kind) {
 	case PD_INT8:
-		return H13_KERNELFMT_INT8 << H13_KERNELCFG_KERNELFMT_LSB;
+		return H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_INT8);
 	case PD_PALETTE:
-		return H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB |
-		       1u << H13_KERNELCFG_PALETTIZEDEN_LSB |
-		       (uint32_t)L->bits << H13_KERNELCFG_PALETTIZEDBITS_LSB;
+		return H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+		       H13_PUT(H13_KERNELCFG_PALETTIZEDEN, 1) |
+		       H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, L->bits);
 	case PD_SPARSE:
-		return H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB |
-		       1u << H13_KERNELCFG_SPARSEFMT_LSB;
+		return H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+		       H13_PUT(H13_KERNELCFG_SPARSEFMT, 1);
 	default:
-		return H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB;
+		return H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16);
 	}
 }
 
-/* The TD of layer i (PD_TD_BYTES at td; zero padding words are skipped by the loader). */
-static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, uint32_t coeff_size,
-		     uint8_t *td)
+/* Layer i's TD header: its number, end-of-network on the last, the next TD's place otherwise;
+ * the input (the program's or the previous layer's output), output and weight BARs. */
+static struct td_hdr td_header(const struct pd_desc *d, unsigned i)
+{
+	const struct pd_layer *L = &d->layer[i];
+	unsigned last = i + 1 == d->nlayers;
+	struct td_hdr h;
+	memset(&h, 0, sizeof h);
+	h.tid = i;
+	h.eon = last;
+	if (!last) {
+		h.next_size = PD_TD_BYTES / 4 - 1;
+		h.next_ptr = (i + 1) * PD_TD_STRIDE;
+	}
+	h.bar_en = 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0;
+	h.bar_idx[H13_BAR_RBASE0] =
+		(uint8_t)(L->from_prev ? PD_FIRST_OUTPUT_BAR + i - 1 : PD_INPUT_BAR);
+	h.bar_idx[H13_BAR_WBASE] = (uint8_t)(PD_FIRST_OUTPUT_BAR + i);
+	h.bar_idx[H13_BAR_KBASE0] = PD_WEIGHTS_BAR;
+	return h;
+}
+
+/* The register blocks every TD writes whole, in this order (the loader skips the zero padding
+ * words after them). */
+static void put_kernel_dma(struct td_writer *tw, uint32_t coeff_base, uint32_t coeff_size)
+{
+	/* coefficient channel 0 = the layer's weights (byte values in 64-byte units) */
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_KDMA, H13_BLK_KDMA_WORDS);
+	if (coeff_size) {
+		tdb_set(&b, H13_COEFF_DMACONFIG(0),
+			H13_PUT(H13_DMA_EN, 1) | H13_PUT(H13_COEFFDMA_CACHEHINT, 2));
+		tdb_set(&b, H13_COEFF_BASEADDR(0), coeff_base);
+		tdb_set(&b, H13_COEFF_BFRSIZE(0), coeff_size);
+	}
+	tdw_put(tw, &b);
+}
+
+static void put_common(struct td_writer *tw, const struct pd_layer *L)
+{
+	unsigned k = L->kind == PD_POOL ? L->k : 1, st = L->kind == PD_POOL ? L->stride : 1;
+	unsigned pad = L->kind == PD_POOL ? L->pad : 0;
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_COMMON, H13_BLK_COMMON_WORDS);
+	tdb_set(&b, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, L->win) | H13_PUT(H13_INDIM_HIN, L->hin));
+	tdb_set(&b, H13_COMMON_CHCFG,
+		H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16));
+	tdb_set(&b, H13_COMMON_CIN, H13_PUT(H13_CIN, L->cin));
+	tdb_set(&b, H13_COMMON_COUT, H13_PUT(H13_COUT, L->cout));
+	tdb_set(&b, H13_COMMON_OUTDIM,
+		H13_PUT(H13_OUTDIM_WOUT, L->wout) | H13_PUT(H13_OUTDIM_HOUT, L->hout));
+	/* the window: 1x1 but a pool */
+	tdb_set(&b, H13_COMMON_CONVCFG,
+		H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | H13_PUT(H13_CONVCFG_SX, st) |
+			H13_PUT(H13_CONVCFG_SY, st) | H13_PUT(H13_CONVCFG_PX, pad) |
+			H13_PUT(H13_CONVCFG_PY, pad));
+	tdb_set(&b, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	tdb_set(&b, H13_COMMON_TILECFG, H13_PUT(H13_TILECFG_TILEHEIGHT, L->hout));
+	tdw_put(tw, &b);
+}
+
+/* Planar, in every TD (registers keep their values from one TD to the next, so a TD after a pool
+ * must clear them, as the fixtures' NE TDs write zeros there). A pool writes them as the
+ * fixtures' PE programs do (PreScale and BiasScale's scale 1.0 in the high half, FinalScale
+ * 1.0f), with PoolMode; its NE is not in the path (MACCfg 0). */
+static void put_planar(struct td_writer *tw, const struct pd_layer *L)
+{
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_PLANAR, H13_BLK_PLANAR_WORDS);
+	if (L->kind == PD_POOL) {
+		tdb_set(&b, H13_PLANAR_CFG, H13_PUT(H13_PECFG_POOLMODE, L->pool));
+		tdb_set(&b, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, FP16_ONE));
+		tdb_set(&b, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, FP16_ONE));
+		tdb_set(&b, H13_PLANAR_FINALSCALE, 0x3f800000u); /* fp32 1.0 */
+	}
+	tdw_put(tw, &b);
+}
+
+/* NE: KernelCfg names the layer's weight form. The activation TD is an elementwise NE pass
+ * (OpMode 4, KernelMode 1, as every real NE kernel) with post-scale 1.0 and NonlinearMode 2 (the
+ * activation LUT); a weight TD is a 1x1 convolution over its OCG (docs/engine-model.md, "Kernels
+ * from the kernel unit"), as conv.hwx programs it (OpMode 0, BinaryPoint 0x1c). */
+static void put_ne(struct td_writer *tw, const struct pd_layer *L)
+{
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_NE, H13_BLK_NE_WORDS);
+	if (L->kind != PD_POOL) {
+		tdb_set(&b, H13_NE_KERNELCFG, kernel_cfg(L));
+		if (L->kind == PD_ACT)
+			tdb_set(&b, H13_NE_MACCFG,
+				H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
+					H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+					H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT));
+		else
+			tdb_set(&b, H13_NE_MACCFG,
+				H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
+					H13_PUT(H13_MACCFG_BINARYPOINT, 0x1cu));
+		tdb_set(&b, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, FP16_ONE));
+	}
+	tdw_put(tw, &b);
+}
+
+/* The tile source and destination: enabled, at offset 0 of their BARs, 64-byte rows (byte
+ * values in 64-byte units). */
+static void put_tiles(struct td_writer *tw, const struct pd_layer *L)
+{
+	uint32_t in_line = roundup(L->win * 2, 64), out_line = roundup(L->wout * 2, 64);
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_TILESRC, H13_BLK_TILESRC_WORDS);
+	tdb_set(&b, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
+	tdb_set(&b, H13_SRC_ROWSTRIDE, in_line);
+	tdb_set(&b, H13_SRC_PLANESTRIDE, in_line * L->hin);
+	tdw_put(tw, &b);
+	tdb_begin(&b, H13_BLK_TILEDST, H13_BLK_TILEDST_WORDS);
+	tdb_set(&b, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
+	tdb_set(&b, H13_DST_ROWSTRIDE, out_line);
+	tdb_set(&b, H13_DST_PLANESTRIDE, out_line * L->hout);
+	tdw_put(tw, &b);
+}
+
+/* The TD of layer i (PD_TD_BYTES at td) through fw/td's writer; PD_E_TOO_LARGE if it does not
+ * fit PD_TD_BYTES. */
+static enum pd_err write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base,
+			    uint32_t coeff_size, uint8_t *td)
 {
 	const struct pd_layer *L = &d->layer[i];
 	uint32_t w[PD_TD_BYTES / 4];
-	unsigned n = 10, last = i + 1 == d->nlayers;
-	memset(w, 0, sizeof w);
-	w[0] = i | (last ? 1u << 25 : 0);
-	if (!last) {
-		w[1] = (PD_TD_BYTES / 4 - 1) << 16;
-		w[7] = (i + 1) * PD_TD_STRIDE;
-	}
-	uint32_t in_bar = L->from_prev ? PD_FIRST_OUTPUT_BAR + i - 1 : PD_INPUT_BAR;
-	w[8] = in_bar | 1u << 5 | (PD_FIRST_OUTPUT_BAR + i) << 12 | 1u << 17;
-	w[9] = PD_WEIGHTS_BAR | 1u << 5;
-	/* KernelDMASrc: 62 words from 0x1f800; coefficient channel 0 = the layer's weights */
-	w[n++] = (61u << 26) | 0x1f800u;
-	if (coeff_size) {
-		w[n + 2] = 0x81;          /* CoeffDMAConfig[0]: En, CacheHint 2 */
-		w[n + 18] = coeff_base;   /* CoeffBaseAddr[0]: bytes, 64-byte units */
-		w[n + 34] = coeff_size;   /* CoeffBfrSize[0] */
-	}
-	n += 62;
-	/* Common: 16 words from 0 */
-	uint32_t in_line = roundup(L->win * 2, 64), out_line = roundup(L->wout * 2, 64);
-	unsigned k = L->kind == PD_POOL ? L->k : 1, st = L->kind == PD_POOL ? L->stride : 1;
-	unsigned pad = L->kind == PD_POOL ? L->pad : 0;
-	w[n++] = (15u << 26) | 0x0u;
-	w[n + 0] = L->win | L->hin << 16;  /* InDim */
-	w[n + 2] = 2u | 2u << 4;           /* ChCfg: fp16 in, fp16 out */
-	w[n + 3] = L->cin;                 /* Cin */
-	w[n + 4] = L->cout;                /* Cout */
-	w[n + 5] = L->wout | L->hout << 16; /* OutDim */
-	w[n + 7] = H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | /* ConvCfg: the */
-		   H13_PUT(H13_CONVCFG_SX, st) | H13_PUT(H13_CONVCFG_SY, st) | /* window (1x1 */
-		   H13_PUT(H13_CONVCFG_PX, pad) | H13_PUT(H13_CONVCFG_PY, pad); /* but a pool) */
-	w[n + 9] = 1;                      /* GroupConvCfg: one group */
-	w[n + 10] = L->hout;               /* TileCfg: TileHeight */
-	n += 16;
-	/* Planar: 4 words from 0x8800 in every TD (registers keep their values from one TD to the
-	 * next, so a TD after a pool must clear them, as the fixtures' NE TDs write zeros there).
-	 * A pool writes them as the fixtures' PE programs do (PreScale and BiasScale's scale 1.0
-	 * in the high half, FinalScale 1.0f), with PoolMode; its NE is not in the path (MACCfg 0) */
-	w[n++] = (3u << 26) | H13_PLANAR_CFG;
-	if (L->kind == PD_POOL) {
-		w[n + 0] = H13_PUT(H13_PECFG_POOLMODE, L->pool);
-		w[n + 1] = H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u);
-		w[n + 2] = H13_PUT(H13_PRESCALE_HI, 0x3c00u);
-		w[n + 3] = 0x3f800000u;
-	}
-	n += 4;
-	/* NE: KernelCfg .. PostScale (5 words from 0xc800). KernelCfg names the layer's weight
-	 * form. The activation TD is an elementwise NE pass (OpMode 4, KernelMode 1, as every real
-	 * NE kernel) with post-scale 1.0 and NonlinearMode 2 (the activation LUT); a weight TD is a
-	 * 1x1 convolution over its OCG (docs/engine-model.md, "Kernels from the kernel unit"). */
-	w[n++] = (4u << 26) | H13_NE_KERNELCFG;
-	w[n + 0] = L->kind == PD_POOL ? 0 : kernel_cfg(L);
-	if (L->kind == PD_POOL)
-		w[n + 1] = 0;
-	else if (L->kind == PD_ACT)
-		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
-			   H13_PUT(H13_MACCFG_KERNELMODE, 1) |
-			   H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT);
-	else /* a 1x1 convolution, as conv.hwx programs it (OpMode 0, BinaryPoint 0x1c) */
-		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
-			   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1cu);
-	w[n + 4] = L->kind == PD_POOL ? 0 : H13_PUT(H13_POSTSCALE, 0x3c00u); /* fp16 1.0 */
-	n += 5;
-	/* TileDMASrc: 28 words from 0x13800 */
-	w[n++] = (27u << 26) | 0x13800u;
-	w[n + 0] = 1;                      /* DMAConfig.En */
-	w[n + 3] = in_line;                /* RowStride */
-	w[n + 4] = in_line * L->hin;       /* PlaneStride */
-	n += 28;
-	/* TileDMADst: 7 words from 0x17800 */
-	w[n++] = (6u << 26) | 0x17800u;
-	w[n + 0] = 1;
-	w[n + 2] = out_line;
-	w[n + 3] = out_line * L->hout;
-	n += 7;
+	struct td_writer tw;
+	struct td_hdr h = td_header(d, i);
+	tdw_begin(&tw, w, PD_TD_BYTES / 4, &h);
+	put_kernel_dma(&tw, coeff_base, coeff_size);
+	put_common(&tw, L);
+	put_planar(&tw, L);
+	put_ne(&tw, L);
+	put_tiles(&tw, L);
+	if (!tdw_end(&tw))
+		return PD_E_TOO_LARGE;
 	for (unsigned k = 0; k < PD_TD_BYTES / 4; k++)
 		le_wr32(td + 4 * k, w[k]);
+	return PD_OK;
 }
 
 #define PD_MAX_SECTION 0x10000u
@@ -678,7 +736,9 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 			size = d->layer[i].cout * bpc;
 			k++;
 		}
-		write_td(d, i, base, size, out + (size_t)i * PD_TD_STRIDE);
+		enum pd_err e = write_td(d, i, base, size, out + (size_t)i * PD_TD_STRIDE);
+		if (e != PD_OK)
+			return e;
 	}
 	/* the weights end on a 64-byte unit, so every channel's rounded range stays inside */
 	size_t wlen = roundup((uint32_t)ulen, 64);
