@@ -16,7 +16,7 @@
 typedef __int128 i128;
 typedef unsigned __int128 u128;
 
-static const char *const err_names[ACTLUT_E_COUNT] = {
+static const char *const err_names[ACTLUT_E__COUNT] = {
 	[ACTLUT_OK] = "ok",
 	[ACTLUT_E_NULL] = "null pointer",
 	[ACTLUT_E_SHORT] = "record shorter than 86 bytes",
@@ -32,7 +32,7 @@ static const char *const err_names[ACTLUT_E_COUNT] = {
 
 const char *actlut_strerror(enum actlut_err err)
 {
-	if ((unsigned)err >= ACTLUT_E_COUNT)
+	if ((unsigned)err >= ACTLUT_E__COUNT)
 		return "unknown error";
 	return err_names[err];
 }

@@ -94,7 +94,7 @@ enum actlut_err {
 	ACTLUT_E_LINEAR_MODE, /* linear-only scale (no knots) with a split mode word */
 	ACTLUT_E_MODE_BITS,   /* mode word bits that contradict each other */
 	ACTLUT_E_MODE_SLOTS,  /* mode word that contradicts the input clamp */
-	ACTLUT_E_COUNT
+	ACTLUT_E__COUNT
 };
 
 struct actlut {

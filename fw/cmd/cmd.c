@@ -11,7 +11,7 @@ static const char *const err_names[CMD_E__COUNT] = {
 	[CMD_E_UNSUPPORTED] = "not-supported",
 	[CMD_E_BAD_SIZE] = "bad-size",
 	[CMD_E_PRIORITY] = "bad-priority",
-	[CMD_E_COUNT] = "bad-count",
+	[CMD_E_BAD_COUNT] = "bad-count",
 	[CMD_E_EVENT] = "bad-event",
 	[CMD_E_BAR] = "bad-bar",
 	[CMD_E_RESERVED] = "reserved-nonzero",
@@ -127,7 +127,7 @@ static enum cmd_err decode_bars(const uint8_t *b, uint32_t size, struct cmd *c)
 		return CMD_E_BAD_SIZE;
 	uint32_t n = le_rd32(b);
 	if (n > CMD_MAX_OVERRIDES)
-		return CMD_E_COUNT;
+		return CMD_E_BAD_COUNT;
 	if (le_rd32(b + 4))
 		return CMD_E_RESERVED;
 	if (size != 8 + n * CMD_OV_BYTES) /* n <= 32: no overflow */
@@ -155,7 +155,7 @@ static enum cmd_err decode_events(const uint8_t *b, uint32_t size, struct cmd *c
 		return CMD_E_BAD_SIZE;
 	uint32_t nw = le_rd32(b), ns = le_rd32(b + 4);
 	if (nw > CMD_MAX_WAITS || ns == 0 || ns > CMD_MAX_SIGNALS)
-		return CMD_E_COUNT;
+		return CMD_E_BAD_COUNT;
 	if (size != 8 + (nw + ns) * CMD_EV_BYTES)
 		return CMD_E_BAD_SIZE;
 	for (uint32_t i = 0; i < nw + ns; i++) {
@@ -179,7 +179,7 @@ static enum cmd_err decode_chain(const uint8_t *b, uint32_t size, struct cmd *c)
 		return CMD_E_BAD_SIZE;
 	uint32_t n = le_rd32(b);
 	if (n == 0 || n > CMD_MAX_STEPS)
-		return CMD_E_COUNT;
+		return CMD_E_BAD_COUNT;
 	if (le_rd32(b + 4))
 		return CMD_E_RESERVED;
 	if (size != 8 + n * CMD_STEP_BYTES)
@@ -191,7 +191,7 @@ static enum cmd_err decode_chain(const uint8_t *b, uint32_t size, struct cmd *c)
 		st->procedure = le_rd32(s + 4);
 		st->nlinks = le_rd32(s + 8);
 		if (st->nlinks > CMD_MAX_LINKS || (i == 0 && st->nlinks))
-			return fail_at(c, CMD_E_COUNT, (int)i);
+			return fail_at(c, CMD_E_BAD_COUNT, (int)i);
 		if (le_rd32(s + 12))
 			return fail_at(c, CMD_E_RESERVED, (int)i);
 		for (uint32_t k = 0; k < CMD_MAX_LINKS; k++) {
@@ -275,7 +275,7 @@ enum cmd_err cmd_decode(const uint8_t *buf, size_t len, struct cmd *c)
 		c->off = le_rd64(b);
 		c->xlen = le_rd32(b + 8);
 		if (c->xlen == 0 || c->xlen > CMD_MAX_XFER)
-			return CMD_E_COUNT;
+			return CMD_E_BAD_COUNT;
 		if (c->h.id == CMD_WRITE && size != CMD_XFER_HDR + c->xlen)
 			return CMD_E_BAD_SIZE;
 		if (le_rd32(b + 12))

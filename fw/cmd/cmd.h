@@ -90,7 +90,7 @@ enum cmd_err {
 	CMD_E_UNSUPPORTED,     /* not-supported: an unknown command id */
 	CMD_E_BAD_SIZE,        /* bad-size: the body size does not match the command and counts */
 	CMD_E_PRIORITY,        /* bad-priority: 8 or more */
-	CMD_E_COUNT,           /* bad-count: an override, event, step or link count over its limit */
+	CMD_E_BAD_COUNT,           /* bad-count: an override, event, step or link count over its limit */
 	CMD_E_EVENT,           /* bad-event: an event id or type out of range */
 	CMD_E_BAR,             /* bad-bar: an override BAR out of range, twice, or bad access bits */
 	CMD_E_RESERVED,        /* reserved-nonzero: a reserved field is not zero */

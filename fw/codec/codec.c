@@ -13,7 +13,7 @@ static const char *const codec_err_names[CODEC_E__COUNT] = {
 	[CODEC_E_INPUT_SIZE] = "packed input size does not match the element count",
 	[CODEC_E_TABLE_SIZE] = "codebook, value table, scale or offset size mismatch",
 	[CODEC_E_OUTPUT_SIZE] = "output buffer too small",
-	[CODEC_E_COUNT] = "value count differs from the mask popcount",
+	[CODEC_E_VALUE_COUNT] = "value count differs from the mask popcount",
 	[CODEC_E_PADDING] = "nonzero padding bits after the last element",
 	[CODEC_E_SCALE] = "scale or offset is not finite",
 	[CODEC_E_TYPE] = "unknown element type",
@@ -316,7 +316,7 @@ enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const u
 	for (; j < mask_len; j++)
 		pop += ptab[mask[j]] >> SPARSE_POP_SHIFT;
 	if (pop != value_count)
-		return CODEC_E_COUNT;
+		return CODEC_E_VALUE_COUNT;
 	const uint16_t *v = values;
 	size_t i = 0;
 	if (((uintptr_t)out & 7) == 0) {

@@ -24,7 +24,7 @@ enum codec_err {
 	CODEC_E_INPUT_SIZE,    /* packed input is not exactly the size the parameters imply */
 	CODEC_E_TABLE_SIZE,    /* codebook / value table / scale / offset size mismatch */
 	CODEC_E_OUTPUT_SIZE,   /* output buffer too small */
-	CODEC_E_COUNT,         /* value count differs from the mask's popcount */
+	CODEC_E_VALUE_COUNT,         /* value count differs from the mask's popcount */
 	CODEC_E_PADDING,       /* nonzero padding bits after the last element */
 	CODEC_E_SCALE,         /* scale or offset is NaN or infinite */
 	CODEC_E_TYPE,          /* unknown element type */

@@ -6,19 +6,27 @@
 
 #include <string.h>
 
-static const char *const names[HWXW_E__COUNT] = {
-	[HWXW_OK] = "ok",
-	[HWXW_E_ARG] = "hwx-bad-argument",
-	[HWXW_E_BAR] = "hwx-bad-bar-slot",
-	[HWXW_E_NAME] = "hwx-bad-window-name",
-	[HWXW_E_LIMIT] = "hwx-over-limit",
-	[HWXW_E_SIZE] = "hwx-size-overflow",
-	[HWXW_E_NO_ROOM] = "hwx-no-room",
+static const struct err_desc errs[HWXW_E__COUNT] = {
+	[HWXW_OK] = {"ok", "no error"},
+	[HWXW_E_ARG] = {"hwx-bad-argument", "NULL pointer, empty TD area, unknown direction"},
+	[HWXW_E_BAR] = {"hwx-bad-bar-slot", "a BAR slot over 31, or one slot for two buffers"},
+	[HWXW_E_NAME] = {"hwx-bad-window-name", "a window name empty or longer than HWXW_MAX_NAME"},
+	[HWXW_E_LIMIT] = {"hwx-over-limit",
+	 "more than HWXW_MAX_WINDOWS windows or TDs over the loader's limit"},
+	[HWXW_E_SIZE] = {"hwx-size-overflow", "a size that overflows the container's fields"},
+	[HWXW_E_NO_ROOM] = {"hwx-no-room", "the container does not fit the output buffer"},
 };
+
+const struct err_desc *hwxw_err(enum hwxw_err e)
+{
+	static const struct err_desc unknown = {"hwx-unknown-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, HWXW_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *hwxw_err_name(enum hwxw_err e)
 {
-	return (unsigned)e < HWXW_E__COUNT ? names[e] : "hwx-unknown-error";
+	return hwxw_err(e)->name;
 }
 
 #define TEXT_CMD_BYTES (SEG_CMD_BYTES + 2 * SECT_BYTES)

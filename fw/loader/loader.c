@@ -8,83 +8,62 @@
 
 #include <string.h>
 
-static const char *const err_names[LDR_E_COUNT_] = {
-	[LDR_OK] = "ok",
-	[LDR_E_ARG] = "bad_argument",
-	[LDR_E_TRUNCATED] = "truncated",
-	[LDR_E_BAD_MAGIC] = "bad_magic",
-	[LDR_E_BAD_CPUTYPE] = "bad_cputype",
-	[LDR_E_BAD_VERSION] = "bad_version",
-	[LDR_E_UNSUPPORTED] = "unsupported_generation",
-	[LDR_E_CMD_RANGE] = "cmd_outside_file",
-	[LDR_E_CMD_SIZE] = "bad_cmd_size",
-	[LDR_E_SEG_RANGE] = "segment_outside_file",
-	[LDR_E_SECT_RANGE] = "section_outside_file",
-	[LDR_E_SECT_OUTSIDE_SEG] = "section_outside_segment",
-	[LDR_E_SECT_OVERLAP] = "sections_overlap",
-	[LDR_E_NAME] = "bad_name",
-	[LDR_E_NO_TEXT] = "no_text_section",
-	[LDR_E_THREAD] = "bad_thread",
-	[LDR_E_WINDOW] = "unknown_window",
-	[LDR_E_TD_RANGE] = "td_outside_text",
-	[LDR_E_TD_SIZE] = "bad_td_size",
-	[LDR_E_STREAM_OVERRUN] = "stream_overrun",
-	[LDR_E_UNKNOWN_REG] = "unknown_register",
-	[LDR_E_BAR_RANGE] = "bar_out_of_range",
-	[LDR_E_RELOC_RANGE] = "reloc_outside_section",
-	[LDR_E_RELOC_TARGET] = "bad_reloc_target",
-	[LDR_E_CHAIN_LOOP] = "chain_loop",
-	[LDR_E_CHAIN_BREAK] = "chain_break",
-	[LDR_E_TD_COUNT] = "td_count_mismatch",
-	[LDR_E_LIMIT] = "over_limit",
-	[LDR_E_COEFF_RANGE] = "coeff_outside_weights",
-	[LDR_E_FW_REGISTER] = "firmware_register",
-};
-
-static const char *const err_texts[LDR_E_COUNT_] = {
-	[LDR_OK] = "valid program",
-	[LDR_E_ARG] = "bad argument",
-	[LDR_E_TRUNCATED] = "file shorter than its header",
-	[LDR_E_BAD_MAGIC] = "not a .hwx container (bad magic)",
-	[LDR_E_BAD_CPUTYPE] = "cputype is not the neural engine (0x80)",
-	[LDR_E_BAD_VERSION] = "cpusubtype names no known generation",
-	[LDR_E_UNSUPPORTED] = "generation known but its task descriptors are not decoded",
-	[LDR_E_CMD_RANGE] = "load commands extend outside the file",
-	[LDR_E_CMD_SIZE] = "load command size too small, misaligned or past the commands",
-	[LDR_E_SEG_RANGE] = "segment file range outside the file",
-	[LDR_E_SECT_RANGE] = "section file range outside the file",
-	[LDR_E_SECT_OUTSIDE_SEG] = "section outside its segment",
-	[LDR_E_SECT_OVERLAP] = "sections overlap",
-	[LDR_E_NAME] = "name not terminated inside its command",
-	[LDR_E_NO_TEXT] = "no __TEXT,__text section",
-	[LDR_E_THREAD] = "malformed or duplicate thread command",
-	[LDR_E_WINDOW] = "I/O name for an address with no __FVMLIB window",
-	[LDR_E_TD_RANGE] = "task descriptor outside __text",
-	[LDR_E_TD_SIZE] = "task descriptor size impossible",
-	[LDR_E_STREAM_OVERRUN] = "register-write stream runs past its task descriptor",
-	[LDR_E_UNKNOWN_REG] = "write to a register outside the register map",
-	[LDR_E_BAR_RANGE] = "enabled BAR index names no base address",
-	[LDR_E_RELOC_RANGE] = "relocation outside its section",
-	[LDR_E_RELOC_TARGET] = "relocation names no section or symbol",
-	[LDR_E_CHAIN_LOOP] = "task descriptor chain loops",
-	[LDR_E_CHAIN_BREAK] = "task descriptor chain ends without end-of-network",
-	[LDR_E_TD_COUNT] = "thread command's TD count differs from the chain",
-	[LDR_E_LIMIT] = "a count over the documented limits",
-	[LDR_E_COEFF_RANGE] = "enabled coefficient buffer outside the weights",
-	[LDR_E_FW_REGISTER] = "a task descriptor writes a register only the firmware programs",
+static const struct err_desc errs[LDR_E__COUNT] = {
+	[LDR_OK] = {"ok", "valid program"},
+	[LDR_E_ARG] = {"bad_argument", "bad argument"},
+	[LDR_E_TRUNCATED] = {"truncated", "file shorter than its header"},
+	[LDR_E_BAD_MAGIC] = {"bad_magic", "not a .hwx container (bad magic)"},
+	[LDR_E_BAD_CPUTYPE] = {"bad_cputype", "cputype is not the neural engine (0x80)"},
+	[LDR_E_BAD_VERSION] = {"bad_version", "cpusubtype names no known generation"},
+	[LDR_E_UNSUPPORTED] = {"unsupported_generation",
+	 "generation known but its task descriptors are not decoded"},
+	[LDR_E_CMD_RANGE] = {"cmd_outside_file", "load commands extend outside the file"},
+	[LDR_E_CMD_SIZE] = {"bad_cmd_size",
+	 "load command size too small, misaligned or past the commands"},
+	[LDR_E_SEG_RANGE] = {"segment_outside_file", "segment file range outside the file"},
+	[LDR_E_SECT_RANGE] = {"section_outside_file", "section file range outside the file"},
+	[LDR_E_SECT_OUTSIDE_SEG] = {"section_outside_segment", "section outside its segment"},
+	[LDR_E_SECT_OVERLAP] = {"sections_overlap", "sections overlap"},
+	[LDR_E_NAME] = {"bad_name", "name not terminated inside its command"},
+	[LDR_E_NO_TEXT] = {"no_text_section", "no __TEXT,__text section"},
+	[LDR_E_THREAD] = {"bad_thread", "malformed or duplicate thread command"},
+	[LDR_E_WINDOW] = {"unknown_window", "I/O name for an address with no __FVMLIB window"},
+	[LDR_E_TD_RANGE] = {"td_outside_text", "task descriptor outside __text"},
+	[LDR_E_TD_SIZE] = {"bad_td_size", "task descriptor size impossible"},
+	[LDR_E_STREAM_OVERRUN] = {"stream_overrun",
+	 "register-write stream runs past its task descriptor"},
+	[LDR_E_UNKNOWN_REG] = {"unknown_register", "write to a register outside the register map"},
+	[LDR_E_BAR_RANGE] = {"bar_out_of_range", "enabled BAR index names no base address"},
+	[LDR_E_RELOC_RANGE] = {"reloc_outside_section", "relocation outside its section"},
+	[LDR_E_RELOC_TARGET] = {"bad_reloc_target", "relocation names no section or symbol"},
+	[LDR_E_CHAIN_LOOP] = {"chain_loop", "task descriptor chain loops"},
+	[LDR_E_CHAIN_BREAK] = {"chain_break", "task descriptor chain ends without end-of-network"},
+	[LDR_E_TD_COUNT] = {"td_count_mismatch",
+	 "thread command's TD count differs from the chain"},
+	[LDR_E_LIMIT] = {"over_limit", "a count over the documented limits"},
+	[LDR_E_COEFF_RANGE] = {"coeff_outside_weights",
+	 "enabled coefficient buffer outside the weights"},
+	[LDR_E_FW_REGISTER] = {"firmware_register",
+	 "a task descriptor writes a register only the firmware programs"},
 };
 
 const char *const ldr_bar_names[8] = {"RBase0", "RBase1", "WBase", "TBase",
 				      "KBase0", "KBase1", "KBase2", "KBase3"};
 
+const struct err_desc *ldr_err(enum ldr_err e)
+{
+	static const struct err_desc unknown = {"unknown_error", "unknown error"};
+	return err_lookup(errs, LDR_E__COUNT, (unsigned)e, &unknown);
+}
+
 const char *ldr_err_name(enum ldr_err e)
 {
-	return ((unsigned)e < LDR_E_COUNT_ && err_names[e]) ? err_names[e] : "unknown_error";
+	return ldr_err(e)->name;
 }
 
 const char *ldr_err_text(enum ldr_err e)
 {
-	return ((unsigned)e < LDR_E_COUNT_ && err_texts[e]) ? err_texts[e] : "unknown error";
+	return ldr_err(e)->desc;
 }
 
 /* off + n <= len, without overflow */
@@ -237,9 +216,8 @@ static int name_is(const char *a, const char *b)
 	return strncmp(a, b, 17) == 0;
 }
 
-static enum ldr_err parse_container(struct pstate *st)
+static enum ldr_err parse_header(struct ldr_program *p)
 {
-	struct ldr_program *p = st->p;
 	const uint8_t *b = p->buf;
 	if (p->len < HWX_HEADER_BYTES)
 		return LDR_E_TRUNCATED;
@@ -260,51 +238,67 @@ static enum ldr_err parse_container(struct pstate *st)
 		return LDR_E_LIMIT;
 	if (!in_range(HWX_HEADER_BYTES, p->sizeofcmds, p->len))
 		return LDR_E_CMD_RANGE;
+	return LDR_OK;
+}
+
+static void parse_ident(struct ldr_program *p, const uint8_t *c, uint32_t cmdsize)
+{
+	if (p->note)
+		return;
+	const uint8_t *t = c + IDENT_TEXT_OFF;
+	const uint8_t *nul = memchr(t, 0, cmdsize - IDENT_TEXT_OFF);
+	p->note = (const char *)t;
+	p->note_len = nul ? (size_t)(nul - t) : cmdsize - IDENT_TEXT_OFF;
+}
+
+/* One load command, by its type; the types the loader does not read are skipped by size. */
+static enum ldr_err parse_command(struct pstate *st, const uint8_t *c, uint32_t cmd,
+				  uint32_t cmdsize)
+{
+	switch (cmd) {
+	case LC_SEGMENT_64:
+		return parse_segment(st->p, c, cmdsize);
+	case LC_IDFVMLIB:
+	case LC_LOADFVMLIB:
+		return parse_fvmlib(st, c, cmdsize);
+	case LC_THREAD:
+	case LC_UNIXTHREAD:
+		return parse_thread(st->p, c, cmdsize);
+	case LC_IDENT:
+		parse_ident(st->p, c, cmdsize);
+		return LDR_OK;
+	case LC_SYMTAB:
+		return parse_symtab(st->p, c, cmdsize);
+	default:
+		return LDR_OK;
+	}
+}
+
+/* The load commands, each inside the commands' area; err_off names the one refused. */
+static enum ldr_err parse_commands(struct pstate *st)
+{
+	struct ldr_program *p = st->p;
 	uint64_t off = HWX_HEADER_BYTES, end = HWX_HEADER_BYTES + (uint64_t)p->sizeofcmds;
 	for (uint32_t i = 0; i < p->ncmds; i++) {
-		if (!in_range(off, LC_HEAD_BYTES, end)) {
-			p->err_off = (size_t)off;
-			return LDR_E_CMD_RANGE;
-		}
-		const uint8_t *c = b + off;
-		uint32_t cmd = le_rd32(c + LC_CMD_OFF), cmdsize = le_rd32(c + LC_CMDSIZE_OFF);
 		p->err_off = (size_t)off;
+		if (!in_range(off, LC_HEAD_BYTES, end))
+			return LDR_E_CMD_RANGE;
+		const uint8_t *c = p->buf + off;
+		uint32_t cmd = le_rd32(c + LC_CMD_OFF), cmdsize = le_rd32(c + LC_CMDSIZE_OFF);
 		if (cmdsize < LC_HEAD_BYTES || (cmdsize & 3) || !in_range(off, cmdsize, end))
 			return LDR_E_CMD_SIZE;
-		enum ldr_err e = LDR_OK;
-		switch (cmd) {
-		case LC_SEGMENT_64:
-			e = parse_segment(p, c, cmdsize);
-			break;
-		case LC_IDFVMLIB:
-		case LC_LOADFVMLIB:
-			e = parse_fvmlib(st, c, cmdsize);
-			break;
-		case LC_THREAD:
-		case LC_UNIXTHREAD:
-			e = parse_thread(p, c, cmdsize);
-			break;
-		case LC_IDENT:
-			if (!p->note) {
-				const uint8_t *t = c + IDENT_TEXT_OFF;
-				const uint8_t *nul = memchr(t, 0, cmdsize - IDENT_TEXT_OFF);
-				p->note = (const char *)t;
-				p->note_len = nul ? (size_t)(nul - t) : cmdsize - IDENT_TEXT_OFF;
-			}
-			break;
-		case LC_SYMTAB:
-			e = parse_symtab(p, c, cmdsize);
-			break;
-		default:
-			break; /* skipped by its size */
-		}
+		enum ldr_err e = parse_command(st, c, cmd, cmdsize);
 		if (e != LDR_OK)
 			return e;
 		off += cmdsize;
 	}
 	p->err_off = 0;
+	return LDR_OK;
+}
 
-	/* overlapping sections: in memory, and in the file */
+/* No two sections overlap, in memory or in the file. */
+static enum ldr_err check_section_overlaps(const struct ldr_program *p)
+{
 	for (unsigned i = 0; i < p->nsects; i++)
 		for (unsigned j = i + 1; j < p->nsects; j++) {
 			const struct ldr_section *x = &p->sects[i], *y = &p->sects[j];
@@ -314,8 +308,12 @@ static enum ldr_err parse_container(struct pstate *st)
 			    ranges_overlap(x->offset, x->size, y->offset, y->size))
 				return LDR_E_SECT_OVERLAP;
 		}
+	return LDR_OK;
+}
 
-	/* __text and the weights */
+/* __text (the TD area) and the weights (__TEXT,__const or a __KERN section). */
+static enum ldr_err find_text_and_weights(struct ldr_program *p)
+{
 	for (unsigned i = 0; i < p->nsects; i++) {
 		const struct ldr_section *x = &p->sects[i];
 		if (p->text_sect < 0 && name_is(x->segname, "__TEXT") && name_is(x->sectname, "__text"))
@@ -336,8 +334,14 @@ static enum ldr_err parse_container(struct pstate *st)
 		p->weights_off = p->sects[p->weights_sect].offset;
 		p->weights_len = (uint32_t)p->sects[p->weights_sect].size;
 	}
+	return LDR_OK;
+}
 
-	/* I/O windows: __FVMLIB segments without file bytes */
+/* The I/O windows: __FVMLIB segments without file bytes, their BAR slots, and the names the
+ * fvmlib commands give their addresses. */
+static enum ldr_err collect_windows(struct pstate *st)
+{
+	struct ldr_program *p = st->p;
 	for (unsigned i = 0; i < p->nsegs; i++) {
 		const struct ldr_segment *s = &p->segs[i];
 		if (!name_is(s->name, "__FVMLIB") || s->filesize != 0)
@@ -370,43 +374,62 @@ static enum ldr_err parse_container(struct pstate *st)
 		p->windows[k].name = st->names[n].name;
 		p->windows[k].name_len = st->names[n].len;
 	}
+	return LDR_OK;
+}
 
-	/* relocations */
-	for (unsigned i = 0; i < p->nsects; i++) {
-		const struct ldr_section *x = &p->sects[i];
-		if (!x->nreloc)
-			continue;
-		if (x->nreloc > LDR_MAX_RELOCS - p->nrelocs)
-			return LDR_E_LIMIT;
-		if (!in_range(x->reloff, (uint64_t)x->nreloc * RELOC_BYTES, p->len))
+/* Section i's relocations: inside the file and the section, naming a section or a symbol. */
+static enum ldr_err parse_relocs(struct ldr_program *p, unsigned i)
+{
+	const struct ldr_section *x = &p->sects[i];
+	if (x->nreloc > LDR_MAX_RELOCS - p->nrelocs)
+		return LDR_E_LIMIT;
+	if (!in_range(x->reloff, (uint64_t)x->nreloc * RELOC_BYTES, p->len))
+		return LDR_E_RELOC_RANGE;
+	for (uint32_t r = 0; r < x->nreloc; r++) {
+		const uint8_t *rb = p->buf + x->reloff + (size_t)r * RELOC_BYTES;
+		uint32_t addr = le_rd32(rb + RELOC_ADDR_OFF), info = le_rd32(rb + RELOC_INFO_OFF);
+		struct ldr_reloc *rl = &p->relocs[p->nrelocs];
+		rl->sect = i;
+		rl->address = addr;
+		rl->symbolnum = RELOC_GET(info, RELOC_SYMBOLNUM);
+		rl->pcrel = RELOC_GET(info, RELOC_PCREL);
+		rl->length = RELOC_GET(info, RELOC_LENGTH);
+		rl->external = RELOC_GET(info, RELOC_EXTERN);
+		rl->type = (uint8_t)RELOC_GET(info, RELOC_TYPE);
+		rl->target_sect = -1;
+		rl->td = -1;
+		if ((addr & RELOC_SCATTERED) || !in_range(addr, 1u << rl->length, x->size))
 			return LDR_E_RELOC_RANGE;
-		for (uint32_t r = 0; r < x->nreloc; r++) {
-			const uint8_t *rb = b + x->reloff + (size_t)r * RELOC_BYTES;
-			uint32_t addr = le_rd32(rb + RELOC_ADDR_OFF), info = le_rd32(rb + RELOC_INFO_OFF);
-			struct ldr_reloc *rl = &p->relocs[p->nrelocs];
-			rl->sect = i;
-			rl->address = addr;
-			rl->symbolnum = RELOC_GET(info, RELOC_SYMBOLNUM);
-			rl->pcrel = RELOC_GET(info, RELOC_PCREL);
-			rl->length = RELOC_GET(info, RELOC_LENGTH);
-			rl->external = RELOC_GET(info, RELOC_EXTERN);
-			rl->type = (uint8_t)RELOC_GET(info, RELOC_TYPE);
-			rl->target_sect = -1;
-			rl->td = -1;
-			if ((addr & RELOC_SCATTERED) || !in_range(addr, 1u << rl->length, x->size))
-				return LDR_E_RELOC_RANGE;
-			if (rl->external) {
-				if (rl->symbolnum >= p->nsyms)
-					return LDR_E_RELOC_TARGET;
-			} else {
-				if (rl->symbolnum == 0 || rl->symbolnum > p->nsects)
-					return LDR_E_RELOC_TARGET;
-				rl->target_sect = (int)rl->symbolnum - 1;
-			}
-			p->nrelocs++;
+		if (rl->external) {
+			if (rl->symbolnum >= p->nsyms)
+				return LDR_E_RELOC_TARGET;
+		} else {
+			if (rl->symbolnum == 0 || rl->symbolnum > p->nsects)
+				return LDR_E_RELOC_TARGET;
+			rl->target_sect = (int)rl->symbolnum - 1;
 		}
+		p->nrelocs++;
 	}
 	return LDR_OK;
+}
+
+/* The container, validated whole: header, load commands, sections, windows, relocations. */
+static enum ldr_err parse_container(struct pstate *st)
+{
+	struct ldr_program *p = st->p;
+	enum ldr_err e = parse_header(p);
+	if (e == LDR_OK)
+		e = parse_commands(st);
+	if (e == LDR_OK)
+		e = check_section_overlaps(p);
+	if (e == LDR_OK)
+		e = find_text_and_weights(p);
+	if (e == LDR_OK)
+		e = collect_windows(st);
+	for (unsigned i = 0; i < p->nsects && e == LDR_OK; i++)
+		if (p->sects[i].nreloc)
+			e = parse_relocs(p, i);
+	return e;
 }
 
 /* ---- task descriptors ---- */

@@ -122,19 +122,28 @@ const char *td_rkind_name(unsigned kind)
 	return kind < TD_R__COUNT ? rkind_names[kind] : "?";
 }
 
-static const char *const err_names[TD_E__COUNT] = {
-	[TD_OK] = "ok",
-	[TD_E_FORMAT] = "unsized-tensor-format",
-	[TD_E_EMPTY] = "empty-range",
-	[TD_E_OVERFLOW] = "address-arithmetic-overflow",
-	[TD_E_COEFF_NO_BAR] = "coefficients-without-kernel-bar",
-	[TD_E_STREAM_UNSIZED] = "stream-without-kernel-unit",
-	[TD_E_TOO_MANY] = "too-many-accesses",
+static const struct err_desc errs[TD_E__COUNT] = {
+	[TD_OK] = {"ok", "no error"},
+	[TD_E_FORMAT] = {"unsized-tensor-format", "a tensor format with no element size"},
+	[TD_E_EMPTY] = {"empty-range", "a zero dimension or a zero-length buffer"},
+	[TD_E_OVERFLOW] = {"address-arithmetic-overflow", "extent arithmetic overflows"},
+	[TD_E_COEFF_NO_BAR] = {"coefficients-without-kernel-bar",
+	 "coefficient channels or streams enabled but KBase0 not enabled"},
+	[TD_E_STREAM_UNSIZED] = {"stream-without-kernel-unit",
+	 "a stream enabled whose length is not known (no kernel unit)"},
+	[TD_E_TOO_MANY] = {"too-many-accesses", "more ranges than the caller's array"},
 };
+
+const struct err_desc *td_err(enum td_err e)
+{
+	static const struct err_desc unknown = {"unknown-td-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, TD_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *td_err_name(enum td_err e)
 {
-	return (unsigned)e < TD_E__COUNT ? err_names[e] : "unknown-td-error";
+	return td_err(e)->name;
 }
 
 unsigned td_fmt_bytes(unsigned fmt)

@@ -12,6 +12,7 @@
 #ifndef ANEFW_TD_H
 #define ANEFW_TD_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -108,6 +109,8 @@ enum td_err {
 	TD_E_TOO_MANY,       /* more ranges than the caller's array */
 	TD_E__COUNT
 };
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *td_err(enum td_err e);
 const char *td_err_name(enum td_err e);
 
 #define TD_MAX_RANGES (4 + H13_COEFF_NCH + H13_KSTREAM_N + 4)
