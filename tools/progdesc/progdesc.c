@@ -595,19 +595,20 @@ static void vec_put(uint8_t *sec, uint32_t i, uint16_t h, int fp32)
 	le_wr32(sec + 4 * i, w);
 }
 
-enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len)
-{
-	static uint8_t weights[PD_MAX_SECTION], palette[PD_MAX_SECTION], scale[2 * PD_MAX_SECTION],
-		bias[2 * PD_MAX_SECTION];
-	static uint8_t act[ACTLUT_STRIDE];
+/* The weights' layout: one OCG per weighted layer, each channel bpc bytes. */
+struct pd_plan {
+	uint32_t bpc, nocg, total_ch, int8_ch, pbits, nluts, mask;
+	uint64_t wbytes;
 	uint32_t ocg[PD_MAX_LAYERS], blk_off[PD_MAX_LAYERS], blk_layer[PD_MAX_LAYERS];
-	if (!d || !out || !len)
-		return PD_E_ARG;
+};
+
+/* The description's sizes: every tile product checked against 32 bits. */
+static enum pd_err check_sizes(const struct pd_desc *d)
+{
 	if (!d->nlayers)
 		return PD_E_NO_LAYERS;
 	if (d->nlayers > PD_MAX_LAYERS)
 		return PD_E_TOO_MANY_LAYERS;
-	/* tile sizes: every product checked against 32 bits */
 	uint64_t tile = (uint64_t)roundup(d->w * 2, 64) * d->h * d->c;
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		const struct pd_layer *L = &d->layer[i];
@@ -615,44 +616,61 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 		    tile > 0x10000000u || !L->wout || !L->hout)
 			return PD_E_TOO_LARGE;
 	}
-	/* one weight slot per output channel, as wide as the widest layer needs */
-	uint32_t bpc = 0, nocg = 0, total_ch = 0, int8_ch = 0, pbits = 0, nluts = 0, mask = 0;
+	return PD_OK;
+}
+
+/* One weight slot per output channel, as wide as the widest layer needs, in 64-byte multiples:
+ * every OCG starts on a 64-byte unit of the (64-byte aligned) weights section, so a TD's
+ * coefficient channel 0 is exactly its OCG. */
+static enum pd_err plan_weights(const struct pd_desc *d, struct pd_plan *pl)
+{
+	memset(pl, 0, sizeof *pl);
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		uint32_t cb = channel_bytes(&d->layer[i]);
-		if (cb > bpc)
-			bpc = cb;
+		if (cb > pl->bpc)
+			pl->bpc = cb;
 	}
-	/* 64-byte multiples: every OCG starts on a 64-byte unit of the (64-byte aligned) weights
-	 * section, so a TD's coefficient channel 0 is exactly its OCG */
-	bpc = roundup(bpc ? bpc : 1, 64);
-	uint64_t wbytes = 0;
+	pl->bpc = roundup(pl->bpc ? pl->bpc : 1, 64);
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		const struct pd_layer *L = &d->layer[i];
 		if (L->kind == PD_ACT || L->kind == PD_POOL)
 			continue;
-		blk_off[nocg] = (uint32_t)wbytes;
-		blk_layer[nocg] = i;
-		ocg[nocg++] = L->cout;
-		wbytes += (uint64_t)L->cout * bpc;
-		total_ch += L->cout;
-		if (wbytes > PD_MAX_SECTION || total_ch > PD_MAX_SECTION / 2)
+		pl->blk_off[pl->nocg] = (uint32_t)pl->wbytes;
+		pl->blk_layer[pl->nocg] = i;
+		pl->ocg[pl->nocg++] = L->cout;
+		pl->wbytes += (uint64_t)L->cout * pl->bpc;
+		pl->total_ch += L->cout;
+		if (pl->wbytes > PD_MAX_SECTION || pl->total_ch > PD_MAX_SECTION / 2)
 			return PD_E_TOO_LARGE;
 		if (L->kind == PD_INT8)
-			int8_ch += L->cout;
+			pl->int8_ch += L->cout;
 		if (L->kind == PD_PALETTE) {
-			pbits = L->bits;
-			nluts = 1; /* one codebook, shared (H13's version-5 descriptor has no more) */
+			pl->pbits = L->bits;
+			pl->nluts = 1; /* one codebook, shared (H13's version-5 descriptor has no more) */
 		}
 		if (L->kind == PD_SPARSE)
-			mask = (L->cin + 7) / 8;
+			pl->mask = (L->cin + 7) / 8;
 	}
-	if (nluts << pbits > PD_MAX_SECTION / 2)
+	if (pl->nluts << pl->pbits > PD_MAX_SECTION / 2)
 		return PD_E_TOO_LARGE;
-	memset(weights, 0, (size_t)wbytes);
-	for (unsigned k = 0, c0 = 0; k < nocg; k++) {
-		const struct pd_layer *L = &d->layer[blk_layer[k]];
+	return PD_OK;
+}
+
+/* The kernel unit's sections. */
+struct pd_sections {
+	uint8_t weights[PD_MAX_SECTION], palette[PD_MAX_SECTION], scale[2 * PD_MAX_SECTION],
+		bias[2 * PD_MAX_SECTION];
+	uint8_t act[ACTLUT_STRIDE];
+};
+
+static void fill_sections(const struct pd_desc *d, const struct pd_plan *pl, struct pd_sections *x)
+{
+	memset(x->weights, 0, (size_t)pl->wbytes);
+	for (unsigned k = 0, c0 = 0; k < pl->nocg; k++) {
+		const struct pd_layer *L = &d->layer[pl->blk_layer[k]];
 		uint32_t seed = L->seed * 2654435761u + 1u;
-		uint8_t *blk = weights + blk_off[k];
+		uint8_t *blk = x->weights + pl->blk_off[k];
+		uint32_t bpc = pl->bpc, mask = pl->mask;
 		/* a sparse OCG: every channel's mask (mask bytes each), then every channel's values
 		 * (bpc - mask bytes each), as the records' mask and weights slots address them */
 		for (uint32_t c = 0; c < L->cout; c++) {
@@ -661,85 +679,116 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 						blk + (size_t)L->cout * mask + (size_t)c * (bpc - mask));
 			else
 				channel_weights(L, &seed, blk + (size_t)c * bpc, NULL);
-			vec_put(bias, c0 + c, pd_bias(blk_layer[k], c), d->vec32);
+			vec_put(x->bias, c0 + c, pd_bias(pl->blk_layer[k], c), d->vec32);
 		}
 		c0 += L->cout;
 	}
 	/* the palette codebook: entry j = (j - 2^(bits-1)) / 8 */
-	for (uint32_t l = 0; l < nluts; l++)
-		for (uint32_t j = 0; j < (1u << pbits); j++)
-			le_wr16(palette + 2 * ((l << pbits) + j),
-			      fp16_from_scaled((int64_t)j - (int64_t)(1u << (pbits - 1)), -3));
+	for (uint32_t l = 0; l < pl->nluts; l++)
+		for (uint32_t j = 0; j < (1u << pl->pbits); j++)
+			le_wr16(x->palette + 2 * ((l << pl->pbits) + j),
+				fp16_from_scaled((int64_t)j - (int64_t)(1u << (pl->pbits - 1)), -3));
 	/* per-channel post-scale, one per channel of every weighted layer in record order (as the
 	 * records' scale slots index it): 1/64 for an int8 layer's channels, 1 for the others */
-	for (uint32_t k = 0, c = 0; k < nocg; k++)
-		for (uint32_t j = 0; j < ocg[k]; j++, c++)
-			vec_put(scale, c, d->layer[blk_layer[k]].kind == PD_INT8 ? fp16_from_scaled(1, -6)
-									     : fp16_from_scaled(1, 0),
+	for (uint32_t k = 0, c = 0; k < pl->nocg; k++)
+		for (uint32_t j = 0; j < pl->ocg[k]; j++, c++)
+			vec_put(x->scale, c,
+				d->layer[pl->blk_layer[k]].kind == PD_INT8 ? fp16_from_scaled(1, -6)
+									   : fp16_from_scaled(1, 0),
 				d->vec32);
-	int have_act = d->act != PD_ACT_NONE;
-	memset(act, 0, sizeof act);
-	if (have_act)
-		pd_act_record(d->act, act);
+	memset(x->act, 0, sizeof x->act);
+	if (d->act != PD_ACT_NONE)
+		pd_act_record(d->act, x->act);
+}
 
-	/* layout: TDs at a 0x300 stride, weights at the 16-byte boundary after the last TD */
-	uint64_t woff = (uint64_t)(d->nlayers - 1) * PD_TD_STRIDE + roundup(PD_TD_BYTES, 16);
-	if (woff > cap)
-		return PD_E_TOO_LARGE;
-	struct ku_build b;
-	memset(&b, 0, sizeof b);
-	b.version = ctrl_h13_ku_limits.version;
-	b.format = 1;
-	b.flags = mask ? KU_FLAG_SPARSE : 0;
-	b.ncores = 1;
-	b.bytes_per_channel = bpc;
-	b.actlut = have_act ? act : NULL;
-	b.actlut_len = have_act ? ACTLUT_STRIDE : 0;
-	b.palette = nluts ? palette : NULL;
-	b.palette_len = nluts ? (nluts << pbits) * 2 : 0;
-	b.palette_format = 5;
-	b.palette_bits = pbits;
-	b.palette_luts = nluts;
-	b.scale = int8_ch ? scale : NULL;
-	b.scale_len = int8_ch ? total_ch * (d->vec32 ? 4u : 2u) : 0;
-	b.bias = total_ch ? bias : NULL;
-	b.bias_len = total_ch * (d->vec32 ? 4u : 2u);
-	b.vec_type = d->vec32 ? 4u : 5u;
-	b.weights = wbytes ? weights : NULL;
-	b.weights_len = (uint32_t)wbytes;
-	b.mask_bytes_per_channel = mask;
-	b.weights_align = 64;
-	b.ocg_channels = ocg;
-	b.nocg = nocg;
-	if (!nocg) {
+/* The kernel unit's description from the plan and the sections. */
+static void describe_unit(const struct pd_desc *d, const struct pd_plan *pl,
+			  const struct pd_sections *x, struct ku_build *b)
+{
+	int have_act = d->act != PD_ACT_NONE;
+	unsigned vbytes = d->vec32 ? 4u : 2u;
+	memset(b, 0, sizeof *b);
+	b->version = ctrl_h13_ku_limits.version;
+	b->format = 1;
+	b->flags = pl->mask ? KU_FLAG_SPARSE : 0;
+	b->ncores = 1;
+	b->bytes_per_channel = pl->bpc;
+	b->actlut = have_act ? x->act : NULL;
+	b->actlut_len = have_act ? ACTLUT_STRIDE : 0;
+	b->palette = pl->nluts ? x->palette : NULL;
+	b->palette_len = pl->nluts ? (pl->nluts << pl->pbits) * 2 : 0;
+	b->palette_format = 5;
+	b->palette_bits = pl->pbits;
+	b->palette_luts = pl->nluts;
+	b->scale = pl->int8_ch ? x->scale : NULL;
+	b->scale_len = pl->int8_ch ? pl->total_ch * vbytes : 0;
+	b->bias = pl->total_ch ? x->bias : NULL;
+	b->bias_len = pl->total_ch * vbytes;
+	b->vec_type = d->vec32 ? 4u : 5u;
+	b->weights = pl->wbytes ? x->weights : NULL;
+	b->weights_len = (uint32_t)pl->wbytes;
+	b->mask_bytes_per_channel = pl->mask;
+	b->weights_align = 64;
+	b->ocg_channels = pl->ocg;
+	b->nocg = pl->nocg;
+	if (!pl->nocg) {
 		/* an activation alone: one empty-weight record is not allowed; a 1-channel block */
 		static const uint32_t one = 1;
-		static uint8_t zero[64];
-		b.ocg_channels = &one;
-		b.nocg = 1;
-		b.weights = zero;
-		b.weights_len = bpc;
+		static const uint8_t zero[64];
+		b->ocg_channels = &one;
+		b->nocg = 1;
+		b->weights = zero;
+		b->weights_len = pl->bpc;
 	}
-	size_t ulen = ku_write(&b, out + woff, cap - (size_t)woff);
-	if (!ulen)
-		return PD_E_TOO_LARGE; /* ku_write refuses only what does not fit */
-	struct ku_unit u;
-	if (ku_parse(out + woff, ulen, &ctrl_h13_ku_limits, &u) != KU_OK)
-		return PD_E_KUNIT;
-	memset(out, 0, (size_t)woff);
-	uint32_t wsec = u.sec[KU_SEC_WEIGHTS].offset;
+}
+
+/* Every layer's TD; a weighted layer's coefficient channel 0 is exactly its OCG (64-byte
+ * aligned, a 64-byte multiple) in the weights section at wsec. */
+static enum pd_err write_tds(const struct pd_desc *d, const struct pd_plan *pl, uint32_t wsec,
+			     uint8_t *out)
+{
 	for (unsigned i = 0, k = 0; i < d->nlayers; i++) {
 		uint32_t base = 0, size = 0;
 		if (d->layer[i].kind != PD_ACT && d->layer[i].kind != PD_POOL) {
-			/* channel 0 is exactly the layer's OCG (64-byte aligned, a 64-byte multiple) */
-			base = wsec + blk_off[k];
-			size = d->layer[i].cout * bpc;
+			base = wsec + pl->blk_off[k];
+			size = d->layer[i].cout * pl->bpc;
 			k++;
 		}
 		enum pd_err e = write_td(d, i, base, size, out + (size_t)i * PD_TD_STRIDE);
 		if (e != PD_OK)
 			return e;
 	}
+	return PD_OK;
+}
+
+enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len)
+{
+	static struct pd_sections x;
+	struct pd_plan pl;
+	struct ku_build b;
+	struct ku_unit u;
+	if (!d || !out || !len)
+		return PD_E_ARG;
+	enum pd_err e = check_sizes(d);
+	if (e == PD_OK)
+		e = plan_weights(d, &pl);
+	if (e != PD_OK)
+		return e;
+	fill_sections(d, &pl, &x);
+	/* layout: TDs at a 0x300 stride, weights at the 16-byte boundary after the last TD */
+	uint64_t woff = (uint64_t)(d->nlayers - 1) * PD_TD_STRIDE + roundup(PD_TD_BYTES, 16);
+	if (woff > cap)
+		return PD_E_TOO_LARGE;
+	describe_unit(d, &pl, &x, &b);
+	size_t ulen = ku_write(&b, out + woff, cap - (size_t)woff);
+	if (!ulen)
+		return PD_E_TOO_LARGE; /* ku_write refuses only what does not fit */
+	if (ku_parse(out + woff, ulen, &ctrl_h13_ku_limits, &u) != KU_OK)
+		return PD_E_KUNIT;
+	memset(out, 0, (size_t)woff);
+	e = write_tds(d, &pl, u.sec[KU_SEC_WEIGHTS].offset, out);
+	if (e != PD_OK)
+		return e;
 	/* the weights end on a 64-byte unit, so every channel's rounded range stays inside */
 	size_t wlen = roundup((uint32_t)ulen, 64);
 	if (wlen > cap - (size_t)woff)
