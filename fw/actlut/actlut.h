@@ -13,6 +13,7 @@
 #ifndef ANEFW_ACTLUT_H
 #define ANEFW_ACTLUT_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -106,6 +107,9 @@ struct actlut {
 	const uint16_t *table;       /* optional: all 65,536 results, see actlut_build_table */
 };
 
+/* The error's name and one-line description (fw/common/err.h); actlut_strerror is the description. */
+const struct err_desc *actlut_err(enum actlut_err e);
+const char *actlut_err_name(enum actlut_err e);
 const char *actlut_strerror(enum actlut_err err);
 
 /* Validates a whole 86-byte record at buf (len >= 86) and fills *out (table = NULL). */

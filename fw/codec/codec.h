@@ -12,6 +12,7 @@
 #ifndef ANEFW_CODEC_H
 #define ANEFW_CODEC_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,9 @@ enum codec_err {
 	CODEC_E__COUNT
 };
 
+/* The error's name and one-line description (fw/common/err.h); codec_strerror is the description. */
+const struct err_desc *codec_err(enum codec_err e);
+const char *codec_err_name(enum codec_err e);
 const char *codec_strerror(enum codec_err e);
 
 /* ---- palette LUT ----

@@ -3,13 +3,19 @@
  * errors, names are distinct within a module, and "name: description" is formatted the same way
  * everywhere.
  */
+#include "fw/actlut/actlut.h"
+#include "fw/cmd/cmd.h"
+#include "fw/codec/codec.h"
 #include "fw/common/err.h"
+#include "fw/formats/npy.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/kunit/kunit.h"
 #include "fw/loader/hwx_write.h"
 #include "fw/loader/loader.h"
 #include "fw/policy/policy.h"
+#include "fw/submit/queue.h"
 #include "fw/td/td.h"
+#include "fw/tensors/tensors.h"
 #include "tests/harness/harness.h"
 
 #include <string.h>
@@ -27,6 +33,12 @@ ADAPT(ku_err, ku_err)
 ADAPT(td_err, td_err)
 ADAPT(ldr_err, ldr_err)
 ADAPT(hwxw_err, hwxw_err)
+ADAPT(cmd_err, cmd_err)
+ADAPT(codec_err, codec_err)
+ADAPT(actlut_err, actlut_err)
+ADAPT(npy_err, npy_err)
+ADAPT(tns_err, tns_err)
+ADAPT(subq_err, subq_err)
 
 static const struct {
 	const char *module;
@@ -36,6 +48,9 @@ static const struct {
 	{"ctrl", ctrl_err_u, CTRL_E__COUNT}, {"policy", pol_err_u, POL_E__COUNT},
 	{"kunit", ku_err_u, KU_E__COUNT},    {"td", td_err_u, TD_E__COUNT},
 	{"loader", ldr_err_u, LDR_E__COUNT}, {"hwx-writer", hwxw_err_u, HWXW_E__COUNT},
+	{"cmd", cmd_err_u, CMD_E__COUNT},    {"codec", codec_err_u, CODEC_E__COUNT},
+	{"actlut", actlut_err_u, ACTLUT_E__COUNT}, {"npy", npy_err_u, NPY_E__COUNT},
+	{"tensors", tns_err_u, TNS_E__COUNT}, {"queue", subq_err_u, SUBQ_E__COUNT},
 };
 
 /* 1 when every value below count has a name and a one-line description, the names distinct,
