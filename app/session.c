@@ -415,7 +415,7 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 	if (!res)
 		res = &dummy;
 	memset(res, 0, sizeof *res);
-	res->st = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
+	res->st = CTRL_STATUS_OK;
 	res->canaries_ok = 1;
 	if (!s || !o) {
 		res->run = ENG_E_ARG;

@@ -16,26 +16,40 @@
 typedef __int128 i128;
 typedef unsigned __int128 u128;
 
-static const char *const err_names[ACTLUT_E_COUNT] = {
-	[ACTLUT_OK] = "ok",
-	[ACTLUT_E_NULL] = "null pointer",
-	[ACTLUT_E_SHORT] = "record shorter than 86 bytes",
-	[ACTLUT_E_NAN] = "NaN in a clamp, end value, knot or tail slot",
-	[ACTLUT_E_INF_COEF] = "infinite knot, slope or intercept",
-	[ACTLUT_E_CLAMP_ORDER] = "input clamp low above input clamp high",
-	[ACTLUT_E_SCALE] = "scale slot (41) not 0..20 or 64",
-	[ACTLUT_E_MODE] = "mode word (slot 42) sets a bit or field value with no known meaning",
-	[ACTLUT_E_LINEAR_MODE] = "linear-only record (no knots) with a split mode word",
-	[ACTLUT_E_MODE_BITS] = "mode word bits contradict each other",
-	[ACTLUT_E_MODE_SLOTS] = "mode word contradicts the input clamp",
-	[ACTLUT_E_OP_TABLE] = "frac or int mode word with a nonzero knot or tail (what they add is unknown)",
+static const struct err_desc errs[ACTLUT_E__COUNT] = {
+	[ACTLUT_OK] = {"ok", "no error"},
+	[ACTLUT_E_NULL] = {"actlut-null", "null pointer"},
+	[ACTLUT_E_SHORT] = {"actlut-short", "record shorter than 86 bytes"},
+	[ACTLUT_E_NAN] = {"actlut-nan", "NaN in a clamp, end value, knot or tail slot"},
+	[ACTLUT_E_INF_COEF] = {"actlut-infinite-coefficient", "infinite knot, slope or intercept"},
+	[ACTLUT_E_CLAMP_ORDER] = {"actlut-clamp-order", "input clamp low above input clamp high"},
+	[ACTLUT_E_SCALE] = {"actlut-bad-scale", "scale slot (41) not 0..20 or 64"},
+	[ACTLUT_E_MODE] = {"actlut-unknown-mode",
+	 "mode word (slot 42) sets a bit or field value with no known meaning"},
+	[ACTLUT_E_LINEAR_MODE] = {"actlut-linear-split-mode",
+	 "linear-only record (no knots) with a split mode word"},
+	[ACTLUT_E_MODE_BITS] = {"actlut-mode-bits-contradict",
+	 "mode word bits contradict each other"},
+	[ACTLUT_E_MODE_SLOTS] = {"actlut-mode-contradicts-clamp",
+	 "mode word contradicts the input clamp"},
+	[ACTLUT_E_OP_TABLE] = {"actlut-op-with-table",
+	 "frac or int mode word with a nonzero knot or tail (what they add is unknown)"},
 };
+
+const struct err_desc *actlut_err(enum actlut_err err)
+{
+	static const struct err_desc unknown = {"actlut-unknown-error", "unknown error"};
+	return err_lookup(errs, ACTLUT_E__COUNT, (unsigned)err, &unknown);
+}
 
 const char *actlut_strerror(enum actlut_err err)
 {
-	if ((unsigned)err >= ACTLUT_E_COUNT)
-		return "unknown error";
-	return err_names[err];
+	return actlut_err(err)->desc;
+}
+
+const char *actlut_err_name(enum actlut_err err)
+{
+	return actlut_err(err)->name;
 }
 
 const char *actlut_kind_name(enum actlut_kind kind)
@@ -52,7 +66,7 @@ const char *actlut_kind_name(enum actlut_kind kind)
 	case ACTLUT_KIND_EVEN: return "even";
 	case ACTLUT_KIND_FRAC: return "frac";
 	case ACTLUT_KIND_INT: return "int";
-	case ACTLUT_KIND_COUNT: break;
+	case ACTLUT_KIND__COUNT: break;
 	}
 	return "?";
 }

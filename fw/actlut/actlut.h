@@ -13,6 +13,7 @@
 #ifndef ANEFW_ACTLUT_H
 #define ANEFW_ACTLUT_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -92,7 +93,7 @@ enum actlut_kind {
 	ACTLUT_KIND_EVEN, /* y = F(|x|) */
 	ACTLUT_KIND_FRAC, /* y = a - floor(a) (with |x| and the sign: x - trunc(x)) */
 	ACTLUT_KIND_INT,  /* y = floor(a) (with |x| and the sign: trunc(x)) */
-	ACTLUT_KIND_COUNT
+	ACTLUT_KIND__COUNT
 };
 
 enum actlut_err {
@@ -108,7 +109,7 @@ enum actlut_err {
 	ACTLUT_E_MODE_BITS,   /* mode word bits that contradict each other */
 	ACTLUT_E_MODE_SLOTS,  /* mode word that contradicts the input clamp */
 	ACTLUT_E_OP_TABLE,    /* frac/int operation with a nonzero knot or tail (its use unknown) */
-	ACTLUT_E_COUNT
+	ACTLUT_E__COUNT
 };
 
 struct actlut {
@@ -121,6 +122,9 @@ struct actlut {
 	const uint16_t *table;       /* optional: all 65,536 results, see actlut_build_table */
 };
 
+/* The error's name and one-line description (fw/common/err.h); actlut_strerror is the description. */
+const struct err_desc *actlut_err(enum actlut_err e);
+const char *actlut_err_name(enum actlut_err e);
 const char *actlut_strerror(enum actlut_err err);
 
 /* Validates a whole 86-byte record at buf (len >= 86) and fills *out (table = NULL). */

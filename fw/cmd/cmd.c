@@ -4,44 +4,52 @@
 
 #include <string.h>
 
-static const char *const err_names[CMD_E__COUNT] = {
-	[CMD_OK] = "ok",
-	[CMD_E_TRUNCATED] = "record-truncated",
-	[CMD_E_TOO_LARGE] = "record-too-large",
-	[CMD_E_UNSUPPORTED] = "not-supported",
-	[CMD_E_BAD_SIZE] = "bad-size",
-	[CMD_E_PRIORITY] = "bad-priority",
-	[CMD_E_COUNT] = "bad-count",
-	[CMD_E_EVENT] = "bad-event",
-	[CMD_E_BAR] = "bad-bar",
-	[CMD_E_RESERVED] = "reserved-nonzero",
-	[CMD_E_NOT_READY] = "not-ready",
-	[CMD_E_NO_HANDSHAKE] = "no-handshake",
-	[CMD_E_VERSION] = "version-mismatch",
-	[CMD_E_RECOVERING] = "recovering",
-	[CMD_E_SHUTDOWN] = "shut-down",
-	[CMD_E_NO_PROGRAM] = "program-not-loaded",
-	[CMD_E_PROCEDURE] = "bad-procedure",
-	[CMD_E_CAPACITY] = "program-table-full",
-	[CMD_E_QUEUE_FULL] = "queue-full",
-	[CMD_E_LOAD_RANGE] = "load-outside-window",
-	[CMD_E_PROGRAM] = "program-refused",
-	[CMD_E_NOMEM] = "out-of-memory",
-	[CMD_E_OV_UNUSED] = "override-unused-bar",
-	[CMD_E_OV_FIXED] = "override-fixed-bar",
-	[CMD_E_OV_ACCESS] = "override-access",
-	[CMD_E_OV_SMALL] = "override-too-small",
-	[CMD_E_OV_OUTSIDE] = "override-outside-grants",
-	[CMD_E_OV_ALIAS] = "override-alias",
-	[CMD_E_LINK] = "bad-link",
-	[CMD_E_DEADLINE] = "deadline-expired",
-	[CMD_E_ENGINE] = "engine-failed",
-	[CMD_E_XFER_RANGE] = "transfer-outside-window",
+static const struct err_desc errs[CMD_E__COUNT] = {
+	[CMD_OK] = {"ok", "no error"},
+	[CMD_E_TRUNCATED] = {"record-truncated", "shorter than its header or header + size"},
+	[CMD_E_TOO_LARGE] = {"record-too-large", "larger than the largest command"},
+	[CMD_E_UNSUPPORTED] = {"not-supported", "an unknown command id"},
+	[CMD_E_BAD_SIZE] = {"bad-size", "the body size does not match the command and counts"},
+	[CMD_E_PRIORITY] = {"bad-priority", "8 or more"},
+	[CMD_E_BAD_COUNT] = {"bad-count", "an override, event, step or link count over its limit"},
+	[CMD_E_EVENT] = {"bad-event", "an event id or type out of range"},
+	[CMD_E_BAR] = {"bad-bar", "an override BAR out of range, twice, or bad access bits"},
+	[CMD_E_RESERVED] = {"reserved-nonzero", "a reserved field is not zero"},
+	[CMD_E_NOT_READY] = {"not-ready", "the channel is not ready (boot)"},
+	[CMD_E_NO_HANDSHAKE] = {"no-handshake", "a command before a successful HELLO"},
+	[CMD_E_VERSION] = {"version-mismatch", "another protocol major version"},
+	[CMD_E_RECOVERING] = {"recovering", "the engine is being recovered (rate limit)"},
+	[CMD_E_SHUTDOWN] = {"shut-down", "the service is shutting down"},
+	[CMD_E_NO_PROGRAM] = {"program-not-loaded", "unknown, unloaded or stale program id"},
+	[CMD_E_PROCEDURE] = {"bad-procedure", "an unknown procedure id"},
+	[CMD_E_CAPACITY] = {"program-table-full", "the program table is full"},
+	[CMD_E_QUEUE_FULL] = {"queue-full", "the submission queue is full"},
+	[CMD_E_LOAD_RANGE] = {"load-outside-window", "the program bytes are not inside the window"},
+	[CMD_E_PROGRAM] = {"program-refused", "domain and code name the loader/policy/kunit error"},
+	[CMD_E_NOMEM] = {"out-of-memory", "no memory for the program"},
+	[CMD_E_OV_UNUSED] = {"override-unused-bar", "the program uses no such BAR"},
+	[CMD_E_OV_FIXED] = {"override-fixed-bar", "weights or TD memory cannot be rebound"},
+	[CMD_E_OV_ACCESS] = {"override-access", "the buffer lacks an access the program needs"},
+	[CMD_E_OV_SMALL] = {"override-too-small",
+	 "an override buffer smaller than the program needs"},
+	[CMD_E_OV_OUTSIDE] = {"override-outside-grants", "not inside a granted region"},
+	[CMD_E_OV_ALIAS] = {"override-alias", "a written buffer overlaps another BAR's buffer"},
+	[CMD_E_LINK] = {"bad-link", "a chain link names a BAR the previous call does not use"},
+	[CMD_E_DEADLINE] = {"deadline-expired", "the submission's deadline passed before it ran"},
+	[CMD_E_ENGINE] = {"engine-failed", "domain engine, code the engine error"},
+	[CMD_E_XFER_RANGE] = {"transfer-outside-window", "a WRITE or READ past the data window"},
 };
+
+const struct err_desc *cmd_err(enum cmd_err e)
+{
+	static const struct err_desc unknown = {"unknown-cmd-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, CMD_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *cmd_err_name(enum cmd_err e)
 {
-	return (unsigned)e < CMD_E__COUNT && err_names[e] ? err_names[e] : "unknown-cmd-error";
+	return cmd_err(e)->name;
 }
 
 const char *cmd_status_name(uint32_t st)
@@ -127,7 +135,7 @@ static enum cmd_err decode_bars(const uint8_t *b, uint32_t size, struct cmd *c)
 		return CMD_E_BAD_SIZE;
 	uint32_t n = le_rd32(b);
 	if (n > CMD_MAX_OVERRIDES)
-		return CMD_E_COUNT;
+		return CMD_E_BAD_COUNT;
 	if (le_rd32(b + 4))
 		return CMD_E_RESERVED;
 	if (size != 8 + n * CMD_OV_BYTES) /* n <= 32: no overflow */
@@ -155,7 +163,7 @@ static enum cmd_err decode_events(const uint8_t *b, uint32_t size, struct cmd *c
 		return CMD_E_BAD_SIZE;
 	uint32_t nw = le_rd32(b), ns = le_rd32(b + 4);
 	if (nw > CMD_MAX_WAITS || ns == 0 || ns > CMD_MAX_SIGNALS)
-		return CMD_E_COUNT;
+		return CMD_E_BAD_COUNT;
 	if (size != 8 + (nw + ns) * CMD_EV_BYTES)
 		return CMD_E_BAD_SIZE;
 	for (uint32_t i = 0; i < nw + ns; i++) {
@@ -179,7 +187,7 @@ static enum cmd_err decode_chain(const uint8_t *b, uint32_t size, struct cmd *c)
 		return CMD_E_BAD_SIZE;
 	uint32_t n = le_rd32(b);
 	if (n == 0 || n > CMD_MAX_STEPS)
-		return CMD_E_COUNT;
+		return CMD_E_BAD_COUNT;
 	if (le_rd32(b + 4))
 		return CMD_E_RESERVED;
 	if (size != 8 + n * CMD_STEP_BYTES)
@@ -191,7 +199,7 @@ static enum cmd_err decode_chain(const uint8_t *b, uint32_t size, struct cmd *c)
 		st->procedure = le_rd32(s + 4);
 		st->nlinks = le_rd32(s + 8);
 		if (st->nlinks > CMD_MAX_LINKS || (i == 0 && st->nlinks))
-			return fail_at(c, CMD_E_COUNT, (int)i);
+			return fail_at(c, CMD_E_BAD_COUNT, (int)i);
 		if (le_rd32(s + 12))
 			return fail_at(c, CMD_E_RESERVED, (int)i);
 		for (uint32_t k = 0; k < CMD_MAX_LINKS; k++) {
@@ -275,7 +283,7 @@ enum cmd_err cmd_decode(const uint8_t *buf, size_t len, struct cmd *c)
 		c->off = le_rd64(b);
 		c->xlen = le_rd32(b + 8);
 		if (c->xlen == 0 || c->xlen > CMD_MAX_XFER)
-			return CMD_E_COUNT;
+			return CMD_E_BAD_COUNT;
 		if (c->h.id == CMD_WRITE && size != CMD_XFER_HDR + c->xlen)
 			return CMD_E_BAD_SIZE;
 		if (le_rd32(b + 12))

@@ -30,6 +30,7 @@
 #ifndef ANEFW_CMD_H
 #define ANEFW_CMD_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -90,7 +91,7 @@ enum cmd_err {
 	CMD_E_UNSUPPORTED,     /* not-supported: an unknown command id */
 	CMD_E_BAD_SIZE,        /* bad-size: the body size does not match the command and counts */
 	CMD_E_PRIORITY,        /* bad-priority: 8 or more */
-	CMD_E_COUNT,           /* bad-count: an override, event, step or link count over its limit */
+	CMD_E_BAD_COUNT,           /* bad-count: an override, event, step or link count over its limit */
 	CMD_E_EVENT,           /* bad-event: an event id or type out of range */
 	CMD_E_BAR,             /* bad-bar: an override BAR out of range, twice, or bad access bits */
 	CMD_E_RESERVED,        /* reserved-nonzero: a reserved field is not zero */
@@ -120,6 +121,8 @@ enum cmd_err {
 	CMD_E_XFER_RANGE,      /* transfer-outside-window: a WRITE or READ past the data window */
 	CMD_E__COUNT
 };
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *cmd_err(enum cmd_err e);
 const char *cmd_err_name(enum cmd_err e);
 
 enum cmd_status { CMD_ST_OK = 0, CMD_ST_REFUSED = 1, CMD_ST_FAILED = 2, CMD_ST_ABORTED = 3 };

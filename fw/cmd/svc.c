@@ -219,7 +219,7 @@ enum cmd_err svc_check_overrides(const struct svc_prog *p, const struct cmd_ov *
 		out->base[b] = p->bar[b].base;
 	}
 	if (nov > CMD_MAX_OVERRIDES)
-		return CMD_E_COUNT;
+		return CMD_E_BAD_COUNT;
 	for (unsigned i = 0; i < nov; i++) {
 		const struct cmd_ov *o = &ov[i];
 		*where = (int)i;

@@ -4,29 +4,44 @@
 
 #include <string.h>
 
-static const char *const codec_err_names[CODEC_E__COUNT] = {
-	[CODEC_OK] = "ok",
-	[CODEC_E_NULL] = "missing buffer",
-	[CODEC_E_BITS] = "unsupported index bit width",
-	[CODEC_E_VECTOR] = "illegal palette vector size (legal: 1, 2, 4, 5)",
-	[CODEC_E_GROUPS] = "group, channel or block count is zero or does not divide the element count",
-	[CODEC_E_INPUT_SIZE] = "packed input size does not match the element count",
-	[CODEC_E_TABLE_SIZE] = "codebook, value table, scale or offset size mismatch",
-	[CODEC_E_OUTPUT_SIZE] = "output buffer too small",
-	[CODEC_E_COUNT] = "value count differs from the mask popcount",
-	[CODEC_E_PADDING] = "nonzero padding bits after the last element",
-	[CODEC_E_SCALE] = "scale or offset is not finite",
-	[CODEC_E_TYPE] = "unknown element type",
-	[CODEC_E_ASYMMETRIC] = "nonzero zero point where only the symmetric form is legal",
-	[CODEC_E_INDEX] = "index beyond its value table",
-	[CODEC_E_TOO_LARGE] = "sizes overflow",
+static const struct err_desc errs[CODEC_E__COUNT] = {
+	[CODEC_OK] = {"ok", "no error"},
+	[CODEC_E_NULL] = {"codec-missing-buffer", "missing buffer"},
+	[CODEC_E_BITS] = {"codec-bad-index-bits", "unsupported index bit width"},
+	[CODEC_E_VECTOR] = {"codec-bad-vector-size",
+	 "illegal palette vector size (legal: 1, 2, 4, 5)"},
+	[CODEC_E_GROUPS] = {"codec-bad-groups",
+	 "group, channel or block count is zero or does not divide the element count"},
+	[CODEC_E_INPUT_SIZE] = {"codec-input-size",
+	 "packed input size does not match the element count"},
+	[CODEC_E_TABLE_SIZE] = {"codec-table-size",
+	 "codebook, value table, scale or offset size mismatch"},
+	[CODEC_E_OUTPUT_SIZE] = {"codec-output-too-small", "output buffer too small"},
+	[CODEC_E_VALUE_COUNT] = {"codec-value-count", "value count differs from the mask popcount"},
+	[CODEC_E_PADDING] = {"codec-nonzero-padding",
+	 "nonzero padding bits after the last element"},
+	[CODEC_E_SCALE] = {"codec-scale-not-finite", "scale or offset is not finite"},
+	[CODEC_E_TYPE] = {"codec-unknown-type", "unknown element type"},
+	[CODEC_E_ASYMMETRIC] = {"codec-asymmetric",
+	 "nonzero zero point where only the symmetric form is legal"},
+	[CODEC_E_INDEX] = {"codec-index-beyond-table", "index beyond its value table"},
+	[CODEC_E_TOO_LARGE] = {"codec-size-overflow", "sizes overflow"},
 };
+
+const struct err_desc *codec_err(enum codec_err e)
+{
+	static const struct err_desc unknown = {"codec-unknown-error", "unknown codec error"};
+	return err_lookup(errs, CODEC_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *codec_strerror(enum codec_err e)
 {
-	if ((unsigned)e >= CODEC_E__COUNT)
-		return "unknown codec error";
-	return codec_err_names[e];
+	return codec_err(e)->desc;
+}
+
+const char *codec_err_name(enum codec_err e)
+{
+	return codec_err(e)->name;
 }
 
 size_t codec_packed_bytes(size_t n, unsigned bits)
@@ -316,7 +331,7 @@ enum codec_err codec_sparse_decode(const uint8_t *mask, size_t mask_len, const u
 	for (; j < mask_len; j++)
 		pop += ptab[mask[j]] >> SPARSE_POP_SHIFT;
 	if (pop != value_count)
-		return CODEC_E_COUNT;
+		return CODEC_E_VALUE_COUNT;
 	const uint16_t *v = values;
 	size_t i = 0;
 	if (((uintptr_t)out & 7) == 0) {

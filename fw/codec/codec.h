@@ -12,6 +12,7 @@
 #ifndef ANEFW_CODEC_H
 #define ANEFW_CODEC_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,7 +25,7 @@ enum codec_err {
 	CODEC_E_INPUT_SIZE,    /* packed input is not exactly the size the parameters imply */
 	CODEC_E_TABLE_SIZE,    /* codebook / value table / scale / offset size mismatch */
 	CODEC_E_OUTPUT_SIZE,   /* output buffer too small */
-	CODEC_E_COUNT,         /* value count differs from the mask's popcount */
+	CODEC_E_VALUE_COUNT,         /* value count differs from the mask's popcount */
 	CODEC_E_PADDING,       /* nonzero padding bits after the last element */
 	CODEC_E_SCALE,         /* scale or offset is NaN or infinite */
 	CODEC_E_TYPE,          /* unknown element type */
@@ -34,6 +35,9 @@ enum codec_err {
 	CODEC_E__COUNT
 };
 
+/* The error's name and one-line description (fw/common/err.h); codec_strerror is the description. */
+const struct err_desc *codec_err(enum codec_err e);
+const char *codec_err_name(enum codec_err e);
 const char *codec_strerror(enum codec_err e);
 
 /* ---- palette LUT ----

@@ -5,33 +5,53 @@
 
 #include <string.h>
 
-static const char *const err_names[CTRL_E_COUNT_] = {
-	[CTRL_OK] = "ok",
-	[CTRL_E_ARG] = "bad-argument",
-	[CTRL_E_UNSUPPORTED] = "generation-without-register-map",
-	[CTRL_E_POLICY] = "policy",
-	[CTRL_E_KUNIT] = "kunit",
-	[CTRL_E_FORMAT] = "unsized-tensor-format",
-	[CTRL_E_COEFF_NO_BAR] = "coefficients-without-kernel-bar",
-	[CTRL_E_ALIGN] = "coefficient-base-misaligned",
-	[CTRL_E_SCRATCH] = "firmware-scratch-too-small",
-	[CTRL_E_GRANTS] = "too-many-grants",
-	[CTRL_E_RELOC] = "relocation-not-applied",
-	[CTRL_E_STREAM] = "stream-without-kernel-unit",
-	[CTRL_E_WORK] = "work-over-budget",
-	[CTRL_E_FOLD_REGS] = "fold-registers-not-written",
-	[CTRL_E_FOLD_SOURCE] = "fold-source-not-weights",
-	[CTRL_E_KERNEL_FMT] = "kernel-format-unknown",
-	[CTRL_E_FOLD_SHAPE] = "fold-shape-unsupported",
-	[CTRL_E_ITM_CONFLICT] = "intermediate-extent-conflict",
-	[CTRL_E_ITM_OVERFLOW] = "intermediate-extent-overflow",
-	[CTRL_E_OCG] = "kunit-td-weights-not-an-ocg",
-	[CTRL_E_OCG_CHANNELS] = "kunit-ocg-channels-differ",
+static const struct err_desc errs[CTRL_E__COUNT] = {
+	[CTRL_OK] = {"ok", "no error"},
+	[CTRL_E_ARG] = {"bad-argument", "a null pointer, or no program"},
+	[CTRL_E_UNSUPPORTED] = {"generation-without-register-map",
+	 "a generation without a register map"},
+	[CTRL_E_POLICY] = {"policy", "the address policy refused (its error says why)"},
+	[CTRL_E_KUNIT] = {"kunit", "the kernel unit refused (its error says why)"},
+	[CTRL_E_FORMAT] = {"unsized-tensor-format", "a tensor format the control path cannot size"},
+	[CTRL_E_COEFF_NO_BAR] = {"coefficients-without-kernel-bar",
+	 "coefficient channels enabled but no kernel BAR enabled"},
+	[CTRL_E_ALIGN] = {"coefficient-base-misaligned",
+	 "a re-based coefficient base not on its 64-byte unit"},
+	[CTRL_E_SCRATCH] = {"firmware-scratch-too-small",
+	 "TD memory or the kernel-unit scratch is smaller than the program"},
+	[CTRL_E_GRANTS] = {"too-many-grants", "more grants than a submission holds"},
+	[CTRL_E_RELOC] = {"relocation-not-applied", "a relocation the firmware does not apply"},
+	[CTRL_E_STREAM] = {"stream-without-kernel-unit",
+	 "a kernel stream enabled with no kernel unit to size it"},
+	[CTRL_E_WORK] = {"work-over-budget", "the submission's work is over the limit"},
+	[CTRL_E_FOLD_REGS] = {"fold-registers-not-written",
+	 "a TD whose weights fold does not write the words the fold rewrites"},
+	[CTRL_E_FOLD_SOURCE] = {"fold-source-not-weights",
+	 "a TD whose weights fold reads them from a BAR other than the weights"},
+	[CTRL_E_KERNEL_FMT] = {"kernel-format-unknown",
+	 "NE.KernelCfg.KernelFmt names no format (3)"},
+	[CTRL_E_FOLD_SHAPE] = {"fold-shape-unsupported",
+	 "a palette to fold that is not one OCG in channel 0 with one codebook"},
+	[CTRL_E_ITM_CONFLICT] = {"intermediate-extent-conflict",
+	 "a TD reads intermediate bytes no earlier TD wrote"},
+	[CTRL_E_ITM_OVERFLOW] = {"intermediate-extent-overflow",
+	 "an intermediate's extent is over a grant's limit or the reach"},
+	[CTRL_E_OCG] = {"kunit-td-weights-not-an-ocg",
+	 "a convolving TD's coefficient channel 0 is not one OCG of the unit"},
+	[CTRL_E_OCG_CHANNELS] = {"kunit-ocg-channels-differ",
+	 "a convolving TD's OCG channel count is not its output channels (G x Cout)"},
 };
+
+const struct err_desc *ctrl_err(enum ctrl_err e)
+{
+	static const struct err_desc unknown = {"unknown-ctrl-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, CTRL_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *ctrl_err_name(enum ctrl_err e)
 {
-	return (unsigned)e < CTRL_E_COUNT_ && err_names[e] ? err_names[e] : "unknown-ctrl-error";
+	return ctrl_err(e)->name;
 }
 
 const char *ctrl_kind_name(unsigned kind)
@@ -39,13 +59,18 @@ const char *ctrl_kind_name(unsigned kind)
 	return kind == CTRL_R_KUNIT ? "kunit" : td_rkind_name(kind);
 }
 
-const char *ctrl_status_name(const struct ctrl_status *s)
+const struct err_desc *ctrl_status_err(const struct ctrl_status *s)
 {
 	if (s->err == CTRL_E_POLICY)
-		return pol_err_name(s->pol);
+		return pol_err(s->pol);
 	if (s->err == CTRL_E_KUNIT)
-		return ku_err_name(s->ku);
-	return ctrl_err_name(s->err);
+		return ku_err(s->ku);
+	return ctrl_err(s->err);
+}
+
+const char *ctrl_status_name(const struct ctrl_status *s)
+{
+	return ctrl_status_err(s)->name;
 }
 
 /* M1 values: the dense cap is guide-25's; the relaxed cap and LUT budget are stand-ins
@@ -730,7 +755,7 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 	if (!pl)
 		return CTRL_E_ARG;
 	memset(pl, 0, sizeof *pl);
-	pl->st = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
+	pl->st = CTRL_STATUS_OK;
 	if (!lim)
 		lim = &ctrl_default_limits;
 	if (!p || (ngrants && !grants) || (nforbid && !forbid))
@@ -939,124 +964,172 @@ static int check_cover(void *ctx, unsigned td, const struct td_range *x)
 	return 0;
 }
 
+/* The grant table being built. */
+struct grants {
+	struct subq_grant *g;
+	unsigned n, max;
+	uint32_t wbars; /* BARs holding weights */
+};
+
+static enum pol_err grant(struct grants *gs, unsigned bar, uint64_t dva, uint64_t size,
+			  unsigned access, int weights)
+{
+	return add_grant(gs->g, &gs->n, gs->max, bar, dva, size, access, weights, &gs->wbars);
+}
+
+/* Every grant on bar becomes read-write in place (an intermediate). */
+static void in_place(struct grants *gs, unsigned bar)
+{
+	for (unsigned k = 0; k < gs->n; k++)
+		if (gs->g[k].bar == bar)
+			gs->g[k].flags |= POL_FLAG_IN_PLACE;
+}
+
+/* A container's declared buffers: __text and the weights first, so that a window over them
+ * cannot make them writable, then every window by its direction; an output window over the
+ * weights section's bytes is refused. */
+static enum pol_err declared_grants(const struct ldr_program *p, struct grants *gs,
+				    struct bar_use *u, struct ctrl_status *st)
+{
+	enum pol_err pe = POL_OK;
+	for (unsigned b = 0; b < LDR_NBARS && pe == POL_OK; b++) {
+		if (!p->bars[b])
+			continue;
+		st->bar = (int)b;
+		if (p->text_sect >= 0 && p->bars[b] == p->sects[p->text_sect].addr) {
+			u->declared |= 1u << b;
+			pe = grant(gs, b, p->bars[b], p->td_area_len, POL_READ, 0);
+		} else if (p->weights_sect >= 0 && p->weights_len &&
+			   p->bars[b] == p->sects[p->weights_sect].addr) {
+			u->declared |= 1u << b;
+			pe = grant(gs, b, p->bars[b], p->weights_len, POL_READ, 1);
+		}
+	}
+	for (unsigned i = 0; i < p->nwindows && pe == POL_OK; i++) {
+		const struct ldr_window *w = &p->windows[i];
+		if (w->bar < 0)
+			continue;
+		st->bar = w->bar;
+		u->declared |= 1u << w->bar;
+		unsigned acc = w->initprot == LDR_WIN_INPUT ? POL_READ
+			       : w->initprot == LDR_WIN_OUTPUT ? POL_WRITE : POL_RW;
+		pe = grant(gs, (unsigned)w->bar, p->bars[w->bar], w->size, acc, 0);
+		if (pe == POL_OK && acc == POL_RW) /* an intermediate window: in place */
+			in_place(gs, (unsigned)w->bar);
+	}
+	for (unsigned i = 0; i < p->nwindows && pe == POL_OK && p->weights_sect >= 0; i++) {
+		const struct ldr_window *w = &p->windows[i];
+		uint64_t wa = p->sects[p->weights_sect].addr, wl = p->weights_len;
+		if (w->initprot != LDR_WIN_INPUT && w->vmaddr < wa + wl && wa < w->vmaddr + w->size) {
+			st->bar = w->bar;
+			pe = POL_E_WEIGHTS_WRITTEN;
+		}
+	}
+	if (pe == POL_OK)
+		st->bar = -1;
+	return pe;
+}
+
+/* A raw stream: every kernel BAR a TD enables gets the weights (TBase the TD area, later). */
+static enum pol_err raw_weight_grants(const struct ldr_program *p, struct grants *gs,
+				      struct ctrl_status *st)
+{
+	enum pol_err pe = POL_OK;
+	for (unsigned i = 0; i < p->ntds && pe == POL_OK; i++) {
+		const struct ldr_td *td = &p->tds[i];
+		st->td = (int)i;
+		for (unsigned b = H13_BAR_KBASE0; b < H13_BAR_NSLOTS && pe == POL_OK; b++)
+			if ((td->h.bar_en & (1u << b)) && p->weights_len)
+				pe = grant(gs, td->h.bar_idx[b], 0, p->weights_len, POL_READ, 1);
+	}
+	if (pe == POL_OK)
+		st->td = -1;
+	return pe;
+}
+
+/* The intermediates (tile BARs the TDs both read and write): each within the grant limit and
+ * the reach, and read only where an earlier TD wrote. 0, or 1 with *st naming the refusal. */
+static int check_intermediates(const struct ldr_program *p, struct bar_use *u,
+			       struct ctrl_status *st)
+{
+	uint32_t itm = u->read & u->written;
+	for (unsigned k = 0; k < u->norder; k++) {
+		unsigned b = u->order[k];
+		if (((itm >> b) & 1u) &&
+		    (u->extent[b] > ctrl_default_limits.max_grant ||
+		     u->extent[b] > (1ull << H13_ADDR_REACH_BITS))) {
+			st->err = CTRL_E_ITM_OVERFLOW;
+			st->bar = (int)b;
+			return 1;
+		}
+	}
+	return itm && each_range(p, check_cover, u, st);
+}
+
+/* Every tile BAR no window declares (all of a raw stream's): the extent its TDs declare (the
+ * same ranges the plan checks); read only: an input, written only: an output, both: an
+ * intermediate, firmware-allocated, read-write in place. A raw stream's TBase: the TD area. */
+static enum pol_err undeclared_grants(const struct ldr_program *p, struct grants *gs,
+				      const struct bar_use *u, struct ctrl_status *st)
+{
+	enum pol_err pe = POL_OK;
+	for (unsigned k = 0; k < u->norder && pe == POL_OK; k++) {
+		unsigned b = u->order[k];
+		unsigned acc = (((u->read >> b) & 1u) ? POL_READ : 0u) |
+			       (((u->written >> b) & 1u) ? POL_WRITE : 0u);
+		st->bar = (int)b;
+		if (((u->tbase >> b) & 1u) && p->td_area_len)
+			pe = grant(gs, b, 0, p->td_area_len, POL_READ, 0);
+		if (pe == POL_OK && acc)
+			pe = grant(gs, b, p->raw ? 0 : p->bars[b], u->extent[b], acc, 0);
+		if (pe == POL_OK && acc == POL_RW)
+			in_place(gs, b);
+	}
+	return pe;
+}
+
+/* A policy refusal as the control path names it: a full table is the control path's own. */
+static void policy_status(enum pol_err pe, struct ctrl_status *st)
+{
+	if (pe == POL_E_TOO_MANY) {
+		st->err = CTRL_E_GRANTS;
+	} else {
+		st->err = CTRL_E_POLICY;
+		st->pol = pe;
+	}
+}
+
 int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,
 			struct ctrl_status *err)
 {
-	unsigned n = 0;
-	uint32_t wbars = 0;
-	enum pol_err pe = POL_OK;
-	struct ctrl_status st = {CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
-	struct bar_use u;
-	if (!p || !g || !p->gen || !p->gen->blocks) {
-		st.err = !p || !g ? CTRL_E_ARG : CTRL_E_UNSUPPORTED;
-		goto bad;
-	}
-	memset(&u, 0, sizeof u);
+	struct ctrl_status st = CTRL_STATUS_OK;
+	struct grants gs = {.g = g, .n = 0, .max = max, .wbars = 0};
+	static const struct bar_use no_use;
+	struct bar_use u = no_use;
+	enum pol_err pe;
+	if (!p || !g)
+		st.err = CTRL_E_ARG;
+	else if (!p->gen || !p->gen->blocks)
+		st.err = CTRL_E_UNSUPPORTED;
+	if (st.err != CTRL_OK)
+		goto refused;
 	u.p = p;
 	u.st = &st;
-	if (!p->raw) {
-		/* the weights first, so a window over them cannot make them writable */
-		for (unsigned b = 0; b < LDR_NBARS && pe == POL_OK; b++) {
-			if (!p->bars[b])
-				continue;
-			st.bar = (int)b;
-			if (p->text_sect >= 0 && p->bars[b] == p->sects[p->text_sect].addr) {
-				u.declared |= 1u << b;
-				pe = add_grant(g, &n, max, b, p->bars[b], p->td_area_len, POL_READ, 0,
-					       &wbars);
-			} else if (p->weights_sect >= 0 && p->weights_len &&
-				   p->bars[b] == p->sects[p->weights_sect].addr) {
-				u.declared |= 1u << b;
-				pe = add_grant(g, &n, max, b, p->bars[b], p->weights_len, POL_READ, 1,
-					       &wbars);
-			}
-		}
-		for (unsigned i = 0; i < p->nwindows && pe == POL_OK; i++) {
-			const struct ldr_window *w = &p->windows[i];
-			if (w->bar < 0)
-				continue;
-			st.bar = w->bar;
-			u.declared |= 1u << w->bar;
-			unsigned acc = w->initprot == LDR_WIN_INPUT ? POL_READ
-				       : w->initprot == LDR_WIN_OUTPUT ? POL_WRITE : POL_RW;
-			pe = add_grant(g, &n, max, (unsigned)w->bar, p->bars[w->bar], w->size, acc, 0,
-				       &wbars);
-			/* an intermediate window: read and written in place by the TDs */
-			for (unsigned k = 0; k < n && acc == POL_RW; k++)
-				if (g[k].bar == (unsigned)w->bar)
-					g[k].flags |= POL_FLAG_IN_PLACE;
-		}
-		/* an output window placed over the weights section's bytes */
-		for (unsigned i = 0; i < p->nwindows && pe == POL_OK && p->weights_sect >= 0; i++) {
-			const struct ldr_window *w = &p->windows[i];
-			uint64_t wa = p->sects[p->weights_sect].addr, wl = p->weights_len;
-			if (w->initprot != LDR_WIN_INPUT && w->vmaddr < wa + wl && wa < w->vmaddr + w->size) {
-				st.bar = w->bar;
-				pe = POL_E_WEIGHTS_WRITTEN;
-			}
-		}
-		if (pe != POL_OK)
-			goto pol;
-		st.bar = -1;
-	} else {
-		/* raw stream: the kernel BARs get the weights (TBase the TD area, below) */
-		for (unsigned i = 0; i < p->ntds && pe == POL_OK; i++) {
-			const struct ldr_td *td = &p->tds[i];
-			st.td = (int)i;
-			for (unsigned b = H13_BAR_KBASE0; b < H13_BAR_NSLOTS && pe == POL_OK; b++)
-				if ((td->h.bar_en & (1u << b)) && p->weights_len)
-					pe = add_grant(g, &n, max, td->h.bar_idx[b], 0, p->weights_len,
-						       POL_READ, 1, &wbars);
-		}
-		if (pe != POL_OK)
-			goto pol;
-		st.td = -1;
+	pe = p->raw ? raw_weight_grants(p, &gs, &st) : declared_grants(p, &gs, &u, &st);
+	if (pe == POL_OK && each_range(p, collect_use, &u, &st))
+		goto refused;
+	if (pe == POL_OK && check_intermediates(p, &u, &st))
+		goto refused;
+	if (pe == POL_OK)
+		pe = undeclared_grants(p, &gs, &u, &st);
+	if (pe != POL_OK) {
+		policy_status(pe, &st);
+		goto refused;
 	}
-	/* every tile BAR no window declares (all of a raw stream's): the extent its TDs declare
-	 * (the same ranges the plan checks); read only: an input, written only: an output, both:
-	 * an intermediate, firmware-allocated, read-write in place */
-	if (each_range(p, collect_use, &u, &st))
-		goto bad;
-	uint32_t itm = u.read & u.written;
-	for (unsigned k = 0; k < u.norder; k++) {
-		unsigned b = u.order[k];
-		if (((itm >> b) & 1u) &&
-		    (u.extent[b] > ctrl_default_limits.max_grant ||
-		     u.extent[b] > (1ull << H13_ADDR_REACH_BITS))) {
-			st.err = CTRL_E_ITM_OVERFLOW;
-			st.bar = (int)b;
-			goto bad;
-		}
-	}
-	if (itm && each_range(p, check_cover, &u, &st))
-		goto bad;
-	for (unsigned k = 0; k < u.norder && pe == POL_OK; k++) {
-		unsigned b = u.order[k];
-		unsigned acc = (((u.read >> b) & 1u) ? POL_READ : 0u) |
-			       (((u.written >> b) & 1u) ? POL_WRITE : 0u);
-		st.bar = (int)b;
-		if (((u.tbase >> b) & 1u) && p->td_area_len)
-			pe = add_grant(g, &n, max, b, 0, p->td_area_len, POL_READ, 0, &wbars);
-		if (pe == POL_OK && acc)
-			pe = add_grant(g, &n, max, b, p->raw ? 0 : p->bars[b], u.extent[b], acc, 0,
-				       &wbars);
-		for (unsigned i = 0; pe == POL_OK && acc == POL_RW && i < n; i++)
-			if (g[i].bar == b)
-				g[i].flags |= POL_FLAG_IN_PLACE;
-	}
-	if (pe != POL_OK)
-		goto pol;
 	if (err)
-		*err = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
-	return (int)n;
-pol:
-	if (pe == POL_E_TOO_MANY) {
-		st.err = CTRL_E_GRANTS;
-	} else {
-		st.err = CTRL_E_POLICY;
-		st.pol = pe;
-	}
-bad:
+		*err = CTRL_STATUS_OK;
+	return (int)gs.n;
+refused:
 	if (err)
 		*err = st;
 	return -1;

@@ -15,6 +15,7 @@
 #ifndef ANEFW_CTRL_H
 #define ANEFW_CTRL_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,9 +53,11 @@ enum ctrl_err {
 	CTRL_E_ITM_OVERFLOW, /* an intermediate's extent is over a grant's limit or the reach */
 	CTRL_E_OCG,          /* a convolving TD's coefficient channel 0 is not one OCG of the unit */
 	CTRL_E_OCG_CHANNELS, /* its OCG's channel count is not the TD's output channels (G x Cout) */
-	CTRL_E_COUNT_
+	CTRL_E__COUNT
 };
 
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *ctrl_err(enum ctrl_err e);
 const char *ctrl_err_name(enum ctrl_err e);
 
 /* What a range is: fw/td's kinds, and the kernel unit as a whole. */
@@ -73,8 +76,13 @@ struct ctrl_status {
 	int ch;        /* coefficient channel or stream, -1 when none */
 	int bar;       /* BAR index involved, -1 when none */
 };
-/* The most specific name: the policy's or the kernel unit's error when one of them refused. */
-const char *ctrl_status_name(const struct ctrl_status *s);
+/* A status with nothing refused and nothing to point at. */
+#define CTRL_STATUS_OK                                                                          \
+	((struct ctrl_status){.err = CTRL_OK, .pol = POL_OK, .ku = KU_OK, .td = -1, .kind = -1,  \
+			      .ch = -1, .bar = -1})
+/* The most specific error: the policy's or the kernel unit's when one of them refused. */
+const struct err_desc *ctrl_status_err(const struct ctrl_status *s);
+const char *ctrl_status_name(const struct ctrl_status *s); /* ctrl_status_err(s)->name */
 
 struct ctrl_range {
 	uint8_t kind, ch, bar, access;

@@ -3,23 +3,34 @@
 
 #include <string.h>
 
-static const char *const err_names[NPY_E__COUNT] = {
-	[NPY_OK] = "ok",
-	[NPY_E_ARG] = "npy-bad-argument",
-	[NPY_E_TRUNCATED] = "npy-truncated",
-	[NPY_E_MAGIC] = "npy-bad-magic",
-	[NPY_E_VERSION] = "npy-bad-version",
-	[NPY_E_HEADER] = "npy-bad-header",
-	[NPY_E_DTYPE] = "npy-unsupported-dtype",
-	[NPY_E_FORTRAN] = "npy-fortran-order",
-	[NPY_E_SHAPE] = "npy-bad-shape",
-	[NPY_E_DATA_SIZE] = "npy-data-size",
-	[NPY_E_NO_ROOM] = "npy-no-room",
+static const struct err_desc errs[NPY_E__COUNT] = {
+	[NPY_OK] = {"ok", "no error"},
+	[NPY_E_ARG] = {"npy-bad-argument", "a null pointer, or a bad dtype or shape to write"},
+	[NPY_E_TRUNCATED] = {"npy-truncated", "shorter than its preamble or header"},
+	[NPY_E_MAGIC] = {"npy-bad-magic", "not a .npy file (no \\x93NUMPY magic)"},
+	[NPY_E_VERSION] = {"npy-bad-version", "a format version other than 1.0, 2.0, 3.0"},
+	[NPY_E_HEADER] = {"npy-bad-header", "the dict is malformed, lacks a key, or repeats one"},
+	[NPY_E_DTYPE] = {"npy-unsupported-dtype",
+	 "an element type other than float16, int8, uint8 (little-endian)"},
+	[NPY_E_FORTRAN] = {"npy-fortran-order",
+	 "fortran_order True on an array of more than one dimension"},
+	[NPY_E_SHAPE] = {"npy-bad-shape",
+	 "too many dimensions, or a size that overflows"},
+	[NPY_E_DATA_SIZE] = {"npy-data-size",
+	 "the bytes after the header are not the array's size"},
+	[NPY_E_NO_ROOM] = {"npy-no-room", "the header does not fit the output buffer"},
 };
+
+const struct err_desc *npy_err(enum npy_err e)
+{
+	static const struct err_desc unknown = {"npy-unknown-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, NPY_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *npy_err_name(enum npy_err e)
 {
-	return (unsigned)e < NPY_E__COUNT ? err_names[e] : "npy-unknown-error";
+	return npy_err(e)->name;
 }
 
 const char *npy_dtype_name(unsigned dt)

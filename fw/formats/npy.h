@@ -9,6 +9,7 @@
 #ifndef ANEFW_NPY_H
 #define ANEFW_NPY_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,8 @@ enum npy_err {
 	NPY_E_NO_ROOM,    /* the header does not fit the output buffer */
 	NPY_E__COUNT
 };
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *npy_err(enum npy_err e);
 const char *npy_err_name(enum npy_err e);
 
 struct npy_array {

@@ -3,33 +3,49 @@
 
 #include <string.h>
 
-static const char *const names[KU_E__COUNT] = {
-	[KU_OK] = "ok",
-	[KU_E_TRUNCATED] = "kunit-truncated",
-	[KU_E_MAGIC] = "kunit-bad-magic",
-	[KU_E_VERSION] = "kunit-unknown-version",
-	[KU_E_FORMAT] = "kunit-bad-kernel-format",
-	[KU_E_SECTION_BOUNDS] = "kunit-section-outside-unit",
-	[KU_E_SECTION_OVERLAP] = "kunit-sections-overlap",
-	[KU_E_CORES] = "kunit-bad-core-count",
-	[KU_E_OCG_TABLE_SIZE] = "kunit-ocg-table-size",
-	[KU_E_CORE_MISMATCH] = "kunit-per-core-mismatch",
-	[KU_E_RECORD_BOUNDS] = "kunit-record-outside-weights",
-	[KU_E_RECORD_OVERLAP] = "kunit-records-overlap",
-	[KU_E_RECORD_RESERVED] = "kunit-record-reserved-nonzero",
-	[KU_E_SLOT_PREFILLED] = "kunit-slot-prefilled",
-	[KU_E_SLOT_UNSET] = "kunit-slot-unset",
-	[KU_E_ASYMMETRIC_V5] = "kunit-asymmetric-on-v5",
-	[KU_E_LUT_BUDGET] = "kunit-lut-over-budget",
-	[KU_E_WEIGHT_CAP] = "kunit-weight-over-cap",
-	[KU_E_ADDRESS] = "kunit-address-beyond-32-bits",
-	[KU_E_TOO_MANY] = "kunit-counts-over-limit",
-	[KU_E_NO_RECORDS] = "kunit-no-records",
+static const struct err_desc errs[KU_E__COUNT] = {
+	[KU_OK] = {"ok", "no error"},
+	[KU_E_TRUNCATED] = {"kunit-truncated", "shorter than its descriptor or its declared size"},
+	[KU_E_MAGIC] = {"kunit-bad-magic", "not a kernel unit"},
+	[KU_E_VERSION] = {"kunit-unknown-version",
+	 "a descriptor version this firmware does not know"},
+	[KU_E_FORMAT] = {"kunit-bad-kernel-format", "kernel format outside 1..31"},
+	[KU_E_SECTION_BOUNDS] = {"kunit-section-outside-unit",
+	 "a section outside the unit, or misaligned"},
+	[KU_E_SECTION_OVERLAP] = {"kunit-sections-overlap", "two sections overlap"},
+	[KU_E_CORES] = {"kunit-bad-core-count", "core count 0 or over the limit"},
+	[KU_E_OCG_TABLE_SIZE] = {"kunit-ocg-table-size",
+	 "OCG table size does not match its record counts"},
+	[KU_E_CORE_MISMATCH] = {"kunit-per-core-mismatch",
+	 "per-core record counts or channel totals disagree"},
+	[KU_E_RECORD_BOUNDS] = {"kunit-record-outside-weights",
+	 "a record's weights leave the weights section"},
+	[KU_E_RECORD_OVERLAP] = {"kunit-records-overlap", "two records of one core overlap"},
+	[KU_E_RECORD_RESERVED] = {"kunit-record-reserved-nonzero", "reserved words not zero"},
+	[KU_E_SLOT_PREFILLED] = {"kunit-slot-prefilled",
+	 "a slot not -1 in the program: only the firmware patches"},
+	[KU_E_SLOT_UNSET] = {"kunit-slot-unset", "a slot still -1 where it is used after patching"},
+	[KU_E_ASYMMETRIC_V5] = {"kunit-asymmetric-on-v5",
+	 "asymmetric quantization on a version-5 descriptor"},
+	[KU_E_LUT_BUDGET] = {"kunit-lut-over-budget",
+	 "palette + activation LUT bytes over the shared budget"},
+	[KU_E_WEIGHT_CAP] = {"kunit-weight-over-cap",
+	 "weights over the dense (0x200) or streamed (0x210) cap"},
+	[KU_E_ADDRESS] = {"kunit-address-beyond-32-bits", "a patched address beyond 32 bits"},
+	[KU_E_TOO_MANY] = {"kunit-counts-over-limit", "counts over the limits"},
+	[KU_E_NO_RECORDS] = {"kunit-no-records", "an OCG table with no records"},
 };
+
+const struct err_desc *ku_err(enum ku_err e)
+{
+	static const struct err_desc unknown = {"kunit-unknown-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, KU_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *ku_err_name(enum ku_err e)
 {
-	return (unsigned)e < KU_E__COUNT && names[e] ? names[e] : "kunit-unknown-error";
+	return ku_err(e)->name;
 }
 
 static size_t set_offset(const struct ku_unit *u, uint32_t core)

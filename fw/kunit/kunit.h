@@ -11,6 +11,7 @@
 #ifndef ANEFW_KUNIT_H
 #define ANEFW_KUNIT_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,6 +73,8 @@ enum ku_err {
 	KU_E__COUNT
 };
 
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *ku_err(enum ku_err e);
 const char *ku_err_name(enum ku_err e);
 
 /* Chip limits the caller supplies (from the per-chip tables). */

@@ -6,24 +6,32 @@
 
 #include <string.h>
 
-static const char *const names[HWXW_E__COUNT] = {
-	[HWXW_OK] = "ok",
-	[HWXW_E_ARG] = "hwx-bad-argument",
-	[HWXW_E_BAR] = "hwx-bad-bar-slot",
-	[HWXW_E_NAME] = "hwx-bad-window-name",
-	[HWXW_E_LIMIT] = "hwx-over-limit",
-	[HWXW_E_SIZE] = "hwx-size-overflow",
-	[HWXW_E_NO_ROOM] = "hwx-no-room",
+static const struct err_desc errs[HWXW_E__COUNT] = {
+	[HWXW_OK] = {"ok", "no error"},
+	[HWXW_E_ARG] = {"hwx-bad-argument", "NULL pointer, empty TD area, unknown direction"},
+	[HWXW_E_BAR] = {"hwx-bad-bar-slot", "a BAR slot over 31, or one slot for two buffers"},
+	[HWXW_E_NAME] = {"hwx-bad-window-name", "a window name empty or longer than HWXW_MAX_NAME"},
+	[HWXW_E_LIMIT] = {"hwx-over-limit",
+	 "more than HWXW_MAX_WINDOWS windows or TDs over the loader's limit"},
+	[HWXW_E_SIZE] = {"hwx-size-overflow", "a size that overflows the container's fields"},
+	[HWXW_E_NO_ROOM] = {"hwx-no-room", "the container does not fit the output buffer"},
 };
+
+const struct err_desc *hwxw_err(enum hwxw_err e)
+{
+	static const struct err_desc unknown = {"hwx-unknown-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, HWXW_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *hwxw_err_name(enum hwxw_err e)
 {
-	return (unsigned)e < HWXW_E__COUNT ? names[e] : "hwx-unknown-error";
+	return hwxw_err(e)->name;
 }
 
 #define TEXT_CMD_BYTES (SEG_CMD_BYTES + 2 * SECT_BYTES)
 #define WIN_SEG_BYTES (SEG_CMD_BYTES + SECT_BYTES)
-#define THREAD_CMD_BYTES (16 + THREAD_MAIN_WORDS * 4 + 4) /* + the network name "net" */
+#define THREAD_CMD_BYTES (THREAD_STATE_OFF + THREAD_MAIN_WORDS * 4 + 4) /* + the network name "net" */
 #define WEIGHTS_ALIGN 64u
 /* Windows' vmsize limit: keeps every address and size in 32-bit BAR-friendly range. */
 #define MAX_BUF 0x40000000u
@@ -40,7 +48,7 @@ static uint32_t fvm_cmd_bytes(const char *name)
 
 static uint32_t ident_cmd_bytes(const char *note)
 {
-	return (uint32_t)round_up(8 + strlen(note) + 1, 8);
+	return (uint32_t)round_up(IDENT_TEXT_OFF + strlen(note) + 1, 8);
 }
 
 /* Everything the writer needs, derived once and checked. */
@@ -125,7 +133,7 @@ size_t hwxw_size(const struct hwxw_spec *s)
 static void wr_name16(uint8_t *b, const char *n)
 {
 	size_t l = strlen(n);
-	memcpy(b, n, l < 16 ? l : 16);
+	memcpy(b, n, l < SEG_NAME_BYTES ? l : SEG_NAME_BYTES);
 }
 
 /* A segment command with nsects sections to follow; returns the bytes written. */
@@ -133,28 +141,28 @@ static uint32_t put_segment(uint8_t *c, const char *name, uint64_t vmaddr, uint6
 			    uint64_t filesize, uint32_t prot, uint32_t nsects)
 {
 	uint32_t size = SEG_CMD_BYTES + nsects * SECT_BYTES;
-	le_wr32(c, LC_SEGMENT_64);
-	le_wr32(c + 4, size);
-	wr_name16(c + 8, name);
-	le_wr64(c + 24, vmaddr);
-	le_wr64(c + 32, vmsize);
-	le_wr64(c + 40, fileoff);
-	le_wr64(c + 48, filesize);
-	le_wr32(c + 56, prot);
-	le_wr32(c + 60, prot);
-	le_wr32(c + 64, nsects);
+	le_wr32(c + LC_CMD_OFF, LC_SEGMENT_64);
+	le_wr32(c + LC_CMDSIZE_OFF, size);
+	wr_name16(c + SEG_NAME_OFF, name);
+	le_wr64(c + SEG_VMADDR_OFF, vmaddr);
+	le_wr64(c + SEG_VMSIZE_OFF, vmsize);
+	le_wr64(c + SEG_FILEOFF_OFF, fileoff);
+	le_wr64(c + SEG_FILESIZE_OFF, filesize);
+	le_wr32(c + SEG_MAXPROT_OFF, prot);
+	le_wr32(c + SEG_INITPROT_OFF, prot);
+	le_wr32(c + SEG_NSECTS_OFF, nsects);
 	return SEG_CMD_BYTES;
 }
 
 static uint32_t put_section(uint8_t *x, const char *sect, const char *seg, uint64_t addr, uint64_t size,
 			    uint32_t offset, uint32_t align_log2)
 {
-	wr_name16(x, sect);
-	wr_name16(x + 16, seg);
-	le_wr64(x + 32, addr);
-	le_wr64(x + 40, size);
-	le_wr32(x + 48, offset);
-	le_wr32(x + 52, align_log2);
+	wr_name16(x + SECT_NAME_OFF, sect);
+	wr_name16(x + SECT_SEGNAME_OFF, seg);
+	le_wr64(x + SECT_ADDR_OFF, addr);
+	le_wr64(x + SECT_SIZE_OFF, size);
+	le_wr32(x + SECT_OFFSET_OFF, offset);
+	le_wr32(x + SECT_ALIGN_OFF, align_log2);
 	return SECT_BYTES;
 }
 
@@ -175,13 +183,13 @@ enum hwxw_err hwxw_write(const struct hwxw_spec *s, uint8_t *out, size_t cap, si
 	memset(out, 0, HWX_PAGE);
 	if (s->weights_len)
 		memset(out + HWX_PAGE + s->text_len, 0, (size_t)(L.weights_rel - s->text_len));
-	le_wr32(out, HWX_MAGIC);
-	le_wr32(out + 4, HWX_CPUTYPE);
-	le_wr32(out + 8, s->cpusubtype);
-	le_wr32(out + 12, HWX_FILETYPE);
-	le_wr32(out + 16, L.ncmds);
-	le_wr32(out + 20, L.sizeofcmds);
-	le_wr32(out + 24, HWX_FLAGS);
+	le_wr32(out + HWX_H_MAGIC, HWX_MAGIC);
+	le_wr32(out + HWX_H_CPUTYPE, HWX_CPUTYPE);
+	le_wr32(out + HWX_H_CPUSUBTYPE, s->cpusubtype);
+	le_wr32(out + HWX_H_FILETYPE, HWX_FILETYPE);
+	le_wr32(out + HWX_H_NCMDS, L.ncmds);
+	le_wr32(out + HWX_H_SIZEOFCMDS, L.sizeofcmds);
+	le_wr32(out + HWX_H_FLAGS, HWX_FLAGS);
 	uint8_t *c = out + HWX_HEADER_BYTES;
 
 	/* __TEXT: __text (the TDs), __const (the weights) */
@@ -204,21 +212,21 @@ enum hwxw_err hwxw_write(const struct hwxw_spec *s, uint8_t *out, size_t cap, si
 		if (s->win[i].dir == HWXW_BAR_ONLY)
 			continue;
 		uint32_t size = fvm_cmd_bytes(s->win[i].name);
-		le_wr32(c, LC_IDFVMLIB);
-		le_wr32(c + 4, size);
-		le_wr32(c + 8, FVMLIB_NAME_OFF);
-		le_wr32(c + 12, 1); /* minor version */
-		le_wr32(c + 16, (uint32_t)L.win_addr[i]);
+		le_wr32(c + LC_CMD_OFF, LC_IDFVMLIB);
+		le_wr32(c + LC_CMDSIZE_OFF, size);
+		le_wr32(c + FVMLIB_NAMEOFF_OFF, FVMLIB_NAME_OFF);
+		le_wr32(c + FVMLIB_MINOR_OFF, 1);
+		le_wr32(c + FVMLIB_ADDR_OFF, (uint32_t)L.win_addr[i]);
 		memcpy(c + FVMLIB_NAME_OFF, s->win[i].name, strlen(s->win[i].name));
 		c += size;
 	}
 
 	/* the thread command: BAR table, first TD, TD count, then the network name */
-	le_wr32(c, LC_THREAD);
-	le_wr32(c + 4, THREAD_CMD_BYTES);
-	le_wr32(c + 8, THREAD_MAIN_FLAVOR);
-	le_wr32(c + 12, THREAD_MAIN_WORDS);
-	uint8_t *st = c + 16;
+	le_wr32(c + LC_CMD_OFF, LC_THREAD);
+	le_wr32(c + LC_CMDSIZE_OFF, THREAD_CMD_BYTES);
+	le_wr32(c + THREAD_FLAVOR_OFF, THREAD_MAIN_FLAVOR);
+	le_wr32(c + THREAD_COUNT_OFF, THREAD_MAIN_WORDS);
+	uint8_t *st = c + THREAD_STATE_OFF;
 	le_wr64(st + THREAD_BARS_OFF + 8 * s->text_bar, text_addr);
 	if (s->weights_len)
 		le_wr64(st + THREAD_BARS_OFF + 8 * s->weights_bar, weights_addr);
@@ -232,9 +240,9 @@ enum hwxw_err hwxw_write(const struct hwxw_spec *s, uint8_t *out, size_t cap, si
 
 	if (s->note) {
 		uint32_t size = ident_cmd_bytes(s->note);
-		le_wr32(c, LC_IDENT);
-		le_wr32(c + 4, size);
-		memcpy(c + 8, s->note, strlen(s->note));
+		le_wr32(c + LC_CMD_OFF, LC_IDENT);
+		le_wr32(c + LC_CMDSIZE_OFF, size);
+		memcpy(c + IDENT_TEXT_OFF, s->note, strlen(s->note));
 		c += size;
 	}
 

@@ -12,6 +12,7 @@
 #ifndef ANEFW_HWX_WRITE_H
 #define ANEFW_HWX_WRITE_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,8 @@ enum hwxw_err {
 	HWXW_E_NO_ROOM,   /* the container does not fit the output buffer */
 	HWXW_E__COUNT
 };
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *hwxw_err(enum hwxw_err e);
 const char *hwxw_err_name(enum hwxw_err e);
 
 /* A buffer the BAR table addresses but no window declares (no segment, no name): an

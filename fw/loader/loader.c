@@ -9,85 +9,64 @@
 
 #include <string.h>
 
-static const char *const err_names[LDR_E_COUNT_] = {
-	[LDR_OK] = "ok",
-	[LDR_E_ARG] = "bad_argument",
-	[LDR_E_TRUNCATED] = "truncated",
-	[LDR_E_BAD_MAGIC] = "bad_magic",
-	[LDR_E_BAD_CPUTYPE] = "bad_cputype",
-	[LDR_E_BAD_VERSION] = "bad_version",
-	[LDR_E_UNSUPPORTED] = "unsupported_generation",
-	[LDR_E_CMD_RANGE] = "cmd_outside_file",
-	[LDR_E_CMD_SIZE] = "bad_cmd_size",
-	[LDR_E_SEG_RANGE] = "segment_outside_file",
-	[LDR_E_SECT_RANGE] = "section_outside_file",
-	[LDR_E_SECT_OUTSIDE_SEG] = "section_outside_segment",
-	[LDR_E_SECT_OVERLAP] = "sections_overlap",
-	[LDR_E_NAME] = "bad_name",
-	[LDR_E_NO_TEXT] = "no_text_section",
-	[LDR_E_THREAD] = "bad_thread",
-	[LDR_E_WINDOW] = "unknown_window",
-	[LDR_E_TD_RANGE] = "td_outside_text",
-	[LDR_E_TD_SIZE] = "bad_td_size",
-	[LDR_E_STREAM_OVERRUN] = "stream_overrun",
-	[LDR_E_UNKNOWN_REG] = "unknown_register",
-	[LDR_E_BAR_RANGE] = "bar_out_of_range",
-	[LDR_E_RELOC_RANGE] = "reloc_outside_section",
-	[LDR_E_RELOC_TARGET] = "bad_reloc_target",
-	[LDR_E_CHAIN_LOOP] = "chain_loop",
-	[LDR_E_CHAIN_BREAK] = "chain_break",
-	[LDR_E_TD_COUNT] = "td_count_mismatch",
-	[LDR_E_LIMIT] = "over_limit",
-	[LDR_E_COEFF_RANGE] = "coeff_outside_weights",
-	[LDR_E_FW_REGISTER] = "firmware_register",
-	[LDR_E_ANEC] = "bad_anec",
-};
-
-static const char *const err_texts[LDR_E_COUNT_] = {
-	[LDR_OK] = "valid program",
-	[LDR_E_ARG] = "bad argument",
-	[LDR_E_TRUNCATED] = "file shorter than its header",
-	[LDR_E_BAD_MAGIC] = "not a .hwx container (bad magic)",
-	[LDR_E_BAD_CPUTYPE] = "cputype is not the neural engine (0x80)",
-	[LDR_E_BAD_VERSION] = "cpusubtype names no known generation",
-	[LDR_E_UNSUPPORTED] = "generation known but its task descriptors are not decoded",
-	[LDR_E_CMD_RANGE] = "load commands extend outside the file",
-	[LDR_E_CMD_SIZE] = "load command size too small, misaligned or past the commands",
-	[LDR_E_SEG_RANGE] = "segment file range outside the file",
-	[LDR_E_SECT_RANGE] = "section file range outside the file",
-	[LDR_E_SECT_OUTSIDE_SEG] = "section outside its segment",
-	[LDR_E_SECT_OVERLAP] = "sections overlap",
-	[LDR_E_NAME] = "name not terminated inside its command",
-	[LDR_E_NO_TEXT] = "no __TEXT,__text section",
-	[LDR_E_THREAD] = "malformed or duplicate thread command",
-	[LDR_E_WINDOW] = "I/O name for an address with no __FVMLIB window",
-	[LDR_E_TD_RANGE] = "task descriptor outside __text",
-	[LDR_E_TD_SIZE] = "task descriptor size impossible",
-	[LDR_E_STREAM_OVERRUN] = "register-write stream runs past its task descriptor",
-	[LDR_E_UNKNOWN_REG] = "write to a register outside the register map",
-	[LDR_E_BAR_RANGE] = "enabled BAR index names no base address",
-	[LDR_E_RELOC_RANGE] = "relocation outside its section",
-	[LDR_E_RELOC_TARGET] = "relocation names no section or symbol",
-	[LDR_E_CHAIN_LOOP] = "task descriptor chain loops",
-	[LDR_E_CHAIN_BREAK] = "task descriptor chain ends without end-of-network",
-	[LDR_E_TD_COUNT] = "thread command's TD count differs from the chain",
-	[LDR_E_LIMIT] = "a count over the documented limits",
-	[LDR_E_COEFF_RANGE] = "enabled coefficient buffer outside the weights",
-	[LDR_E_FW_REGISTER] = "a task descriptor writes a register only the firmware programs",
-	[LDR_E_ANEC] = "anec container header invalid (anefw-tool inspect names the field)",
+static const struct err_desc errs[LDR_E__COUNT] = {
+	[LDR_OK] = {"ok", "valid program"},
+	[LDR_E_ARG] = {"bad_argument", "bad argument"},
+	[LDR_E_TRUNCATED] = {"truncated", "file shorter than its header"},
+	[LDR_E_BAD_MAGIC] = {"bad_magic", "not a .hwx container (bad magic)"},
+	[LDR_E_BAD_CPUTYPE] = {"bad_cputype", "cputype is not the neural engine (0x80)"},
+	[LDR_E_BAD_VERSION] = {"bad_version", "cpusubtype names no known generation"},
+	[LDR_E_UNSUPPORTED] = {"unsupported_generation",
+	 "generation known but its task descriptors are not decoded"},
+	[LDR_E_CMD_RANGE] = {"cmd_outside_file", "load commands extend outside the file"},
+	[LDR_E_CMD_SIZE] = {"bad_cmd_size",
+	 "load command size too small, misaligned or past the commands"},
+	[LDR_E_SEG_RANGE] = {"segment_outside_file", "segment file range outside the file"},
+	[LDR_E_SECT_RANGE] = {"section_outside_file", "section file range outside the file"},
+	[LDR_E_SECT_OUTSIDE_SEG] = {"section_outside_segment", "section outside its segment"},
+	[LDR_E_SECT_OVERLAP] = {"sections_overlap", "sections overlap"},
+	[LDR_E_NAME] = {"bad_name", "name not terminated inside its command"},
+	[LDR_E_NO_TEXT] = {"no_text_section", "no __TEXT,__text section"},
+	[LDR_E_THREAD] = {"bad_thread", "malformed or duplicate thread command"},
+	[LDR_E_WINDOW] = {"unknown_window", "I/O name for an address with no __FVMLIB window"},
+	[LDR_E_TD_RANGE] = {"td_outside_text", "task descriptor outside __text"},
+	[LDR_E_TD_SIZE] = {"bad_td_size", "task descriptor size impossible"},
+	[LDR_E_STREAM_OVERRUN] = {"stream_overrun",
+	 "register-write stream runs past its task descriptor"},
+	[LDR_E_UNKNOWN_REG] = {"unknown_register", "write to a register outside the register map"},
+	[LDR_E_BAR_RANGE] = {"bar_out_of_range", "enabled BAR index names no base address"},
+	[LDR_E_RELOC_RANGE] = {"reloc_outside_section", "relocation outside its section"},
+	[LDR_E_RELOC_TARGET] = {"bad_reloc_target", "relocation names no section or symbol"},
+	[LDR_E_CHAIN_LOOP] = {"chain_loop", "task descriptor chain loops"},
+	[LDR_E_CHAIN_BREAK] = {"chain_break", "task descriptor chain ends without end-of-network"},
+	[LDR_E_TD_COUNT] = {"td_count_mismatch",
+	 "thread command's TD count differs from the chain"},
+	[LDR_E_LIMIT] = {"over_limit", "a count over the documented limits"},
+	[LDR_E_COEFF_RANGE] = {"coeff_outside_weights",
+	 "enabled coefficient buffer outside the weights"},
+	[LDR_E_FW_REGISTER] = {"firmware_register",
+	 "a task descriptor writes a register only the firmware programs"},
+	[LDR_E_ANEC] = {"bad_anec",
+	 "anec container header invalid (anefw-tool inspect names the field)"},
 };
 
 const char *const ldr_bar_names[8] = {"RBase0", "RBase1", "WBase", "TBase",
 				      "KBase0", "KBase1", "KBase2", "KBase3"};
 
+const struct err_desc *ldr_err(enum ldr_err e)
+{
+	static const struct err_desc unknown = {"unknown_error", "unknown error"};
+	return err_lookup(errs, LDR_E__COUNT, (unsigned)e, &unknown);
+}
+
 const char *ldr_err_name(enum ldr_err e)
 {
-	return ((unsigned)e < LDR_E_COUNT_ && err_names[e]) ? err_names[e] : "unknown_error";
+	return ldr_err(e)->name;
 }
 
 const char *ldr_err_text(enum ldr_err e)
 {
-	return ((unsigned)e < LDR_E_COUNT_ && err_texts[e]) ? err_texts[e] : "unknown error";
+	return ldr_err(e)->desc;
 }
 
 /* off + n <= len, without overflow */
@@ -126,21 +105,21 @@ static enum ldr_err parse_segment(struct ldr_program *p, const uint8_t *c, uint3
 {
 	if (cmdsize < SEG_CMD_BYTES)
 		return LDR_E_CMD_SIZE;
-	uint32_t nsects = le_rd32(c + 64);
+	uint32_t nsects = le_rd32(c + SEG_NSECTS_OFF);
 	if ((uint64_t)nsects * SECT_BYTES > cmdsize - SEG_CMD_BYTES)
 		return LDR_E_CMD_SIZE;
 	if (p->nsegs >= LDR_MAX_SEGS || nsects > LDR_MAX_SECTS - p->nsects)
 		return LDR_E_LIMIT;
 	struct ldr_segment *s = &p->segs[p->nsegs];
-	copy_name(s->name, c + 8);
-	s->vmaddr = le_rd64(c + 24);
-	s->vmsize = le_rd64(c + 32);
-	s->fileoff = le_rd64(c + 40);
-	s->filesize = le_rd64(c + 48);
-	s->maxprot = le_rd32(c + 56);
-	s->initprot = le_rd32(c + 60);
+	copy_name(s->name, c + SEG_NAME_OFF);
+	s->vmaddr = le_rd64(c + SEG_VMADDR_OFF);
+	s->vmsize = le_rd64(c + SEG_VMSIZE_OFF);
+	s->fileoff = le_rd64(c + SEG_FILEOFF_OFF);
+	s->filesize = le_rd64(c + SEG_FILESIZE_OFF);
+	s->maxprot = le_rd32(c + SEG_MAXPROT_OFF);
+	s->initprot = le_rd32(c + SEG_INITPROT_OFF);
 	s->nsects = nsects;
-	s->flags = le_rd32(c + 68);
+	s->flags = le_rd32(c + SEG_FLAGS_OFF);
 	s->first_sect = p->nsects;
 	if (!in_range(s->fileoff, s->filesize, p->len))
 		return LDR_E_SEG_RANGE;
@@ -149,17 +128,17 @@ static enum ldr_err parse_segment(struct ldr_program *p, const uint8_t *c, uint3
 	for (uint32_t i = 0; i < nsects; i++) {
 		const uint8_t *sc = c + SEG_CMD_BYTES + (size_t)i * SECT_BYTES;
 		struct ldr_section *x = &p->sects[p->nsects];
-		copy_name(x->sectname, sc);
-		copy_name(x->segname, sc + 16);
-		x->addr = le_rd64(sc + 32);
-		x->size = le_rd64(sc + 40);
-		x->offset = le_rd32(sc + 48);
-		x->align = le_rd32(sc + 52);
-		x->reloff = le_rd32(sc + 56);
-		x->nreloc = le_rd32(sc + 60);
-		x->flags = le_rd32(sc + 64);
+		copy_name(x->sectname, sc + SECT_NAME_OFF);
+		copy_name(x->segname, sc + SECT_SEGNAME_OFF);
+		x->addr = le_rd64(sc + SECT_ADDR_OFF);
+		x->size = le_rd64(sc + SECT_SIZE_OFF);
+		x->offset = le_rd32(sc + SECT_OFFSET_OFF);
+		x->align = le_rd32(sc + SECT_ALIGN_OFF);
+		x->reloff = le_rd32(sc + SECT_RELOFF_OFF);
+		x->nreloc = le_rd32(sc + SECT_NRELOC_OFF);
+		x->flags = le_rd32(sc + SECT_FLAGS_OFF);
 		x->seg = p->nsegs;
-		x->in_file = s->filesize != 0 && (x->flags & 0xff) != 1 && x->size != 0;
+		x->in_file = s->filesize != 0 && (x->flags & SECT_TYPE_MASK) != SECT_TYPE_ZEROFILL && x->size != 0;
 		if (x->size) {
 			if (x->addr < s->vmaddr || !in_range(x->addr - s->vmaddr, x->size, s->vmsize))
 				return LDR_E_SECT_OUTSIDE_SEG;
@@ -179,10 +158,10 @@ static enum ldr_err parse_segment(struct ldr_program *p, const uint8_t *c, uint3
 
 static enum ldr_err parse_fvmlib(struct pstate *st, const uint8_t *c, uint32_t cmdsize)
 {
-	if (cmdsize < 20)
+	if (cmdsize < FVMLIB_NAME_OFF)
 		return LDR_E_CMD_SIZE;
-	uint32_t noff = le_rd32(c + 8);
-	if (noff < 20 || noff >= cmdsize)
+	uint32_t noff = le_rd32(c + FVMLIB_NAMEOFF_OFF);
+	if (noff < FVMLIB_NAME_OFF || noff >= cmdsize)
 		return LDR_E_NAME;
 	const uint8_t *nm = c + noff;
 	const uint8_t *nul = memchr(nm, 0, cmdsize - noff);
@@ -190,7 +169,7 @@ static enum ldr_err parse_fvmlib(struct pstate *st, const uint8_t *c, uint32_t c
 		return LDR_E_NAME;
 	if (st->nnames >= LDR_MAX_WINDOWS)
 		return LDR_E_LIMIT;
-	st->names[st->nnames].addr = le_rd32(c + 16);
+	st->names[st->nnames].addr = le_rd32(c + FVMLIB_ADDR_OFF);
 	st->names[st->nnames].name = (const char *)nm;
 	st->names[st->nnames].len = (size_t)(nul - nm);
 	st->nnames++;
@@ -199,13 +178,13 @@ static enum ldr_err parse_fvmlib(struct pstate *st, const uint8_t *c, uint32_t c
 
 static enum ldr_err parse_thread(struct ldr_program *p, const uint8_t *c, uint32_t cmdsize)
 {
-	if (cmdsize < 16)
+	if (cmdsize < THREAD_STATE_OFF)
 		return LDR_E_THREAD;
-	uint32_t flavor = le_rd32(c + 8), count = le_rd32(c + 12);
+	uint32_t flavor = le_rd32(c + THREAD_FLAVOR_OFF), count = le_rd32(c + THREAD_COUNT_OFF);
 	/* one flavor/state pair; what follows the state (network names) is skipped by size */
-	if ((uint64_t)count * 4 > cmdsize - 16)
+	if ((uint64_t)count * 4 > cmdsize - THREAD_STATE_OFF)
 		return LDR_E_THREAD;
-	const uint8_t *st = c + 16;
+	const uint8_t *st = c + THREAD_STATE_OFF;
 	if (flavor != THREAD_MAIN_FLAVOR) {
 		p->nthreads_io++;
 		return LDR_OK;
@@ -225,11 +204,11 @@ static enum ldr_err parse_thread(struct ldr_program *p, const uint8_t *c, uint32
 
 static enum ldr_err parse_symtab(struct ldr_program *p, const uint8_t *c, uint32_t cmdsize)
 {
-	if (cmdsize < 24)
+	if (cmdsize < SYMTAB_CMD_BYTES)
 		return LDR_E_CMD_SIZE;
-	uint32_t symoff = le_rd32(c + 8), nsyms = le_rd32(c + 12);
-	uint32_t stroff = le_rd32(c + 16), strsize = le_rd32(c + 20);
-	if (!in_range(symoff, (uint64_t)nsyms * 16, p->len) || !in_range(stroff, strsize, p->len))
+	uint32_t symoff = le_rd32(c + SYMTAB_SYMOFF_OFF), nsyms = le_rd32(c + SYMTAB_NSYMS_OFF);
+	uint32_t stroff = le_rd32(c + SYMTAB_STROFF_OFF), strsize = le_rd32(c + SYMTAB_STRSIZE_OFF);
+	if (!in_range(symoff, (uint64_t)nsyms * NLIST_BYTES, p->len) || !in_range(stroff, strsize, p->len))
 		return LDR_E_CMD_RANGE;
 	p->nsyms = nsyms;
 	return LDR_OK;
@@ -240,20 +219,19 @@ static int name_is(const char *a, const char *b)
 	return strncmp(a, b, 17) == 0;
 }
 
-static enum ldr_err parse_container(struct pstate *st)
+static enum ldr_err parse_header(struct ldr_program *p)
 {
-	struct ldr_program *p = st->p;
 	const uint8_t *b = p->buf;
-	if (p->len < 32)
+	if (p->len < HWX_HEADER_BYTES)
 		return LDR_E_TRUNCATED;
-	if (le_rd32(b) != HWX_MAGIC)
+	if (le_rd32(b + HWX_H_MAGIC) != HWX_MAGIC)
 		return LDR_E_BAD_MAGIC;
-	p->cputype = le_rd32(b + 4);
-	p->cpusubtype = le_rd32(b + 8);
-	p->filetype = le_rd32(b + 12);
-	p->ncmds = le_rd32(b + 16);
-	p->sizeofcmds = le_rd32(b + 20);
-	p->hflags = le_rd32(b + 24);
+	p->cputype = le_rd32(b + HWX_H_CPUTYPE);
+	p->cpusubtype = le_rd32(b + HWX_H_CPUSUBTYPE);
+	p->filetype = le_rd32(b + HWX_H_FILETYPE);
+	p->ncmds = le_rd32(b + HWX_H_NCMDS);
+	p->sizeofcmds = le_rd32(b + HWX_H_SIZEOFCMDS);
+	p->hflags = le_rd32(b + HWX_H_FLAGS);
 	if (p->cputype != HWX_CPUTYPE)
 		return LDR_E_BAD_CPUTYPE;
 	p->gen = rm_gen_by_subtype(p->cpusubtype);
@@ -261,53 +239,69 @@ static enum ldr_err parse_container(struct pstate *st)
 		return LDR_E_BAD_VERSION;
 	if (p->ncmds > LDR_MAX_CMDS)
 		return LDR_E_LIMIT;
-	if (!in_range(32, p->sizeofcmds, p->len))
+	if (!in_range(HWX_HEADER_BYTES, p->sizeofcmds, p->len))
 		return LDR_E_CMD_RANGE;
-	uint64_t off = 32, end = 32 + (uint64_t)p->sizeofcmds;
+	return LDR_OK;
+}
+
+static void parse_ident(struct ldr_program *p, const uint8_t *c, uint32_t cmdsize)
+{
+	if (p->note)
+		return;
+	const uint8_t *t = c + IDENT_TEXT_OFF;
+	const uint8_t *nul = memchr(t, 0, cmdsize - IDENT_TEXT_OFF);
+	p->note = (const char *)t;
+	p->note_len = nul ? (size_t)(nul - t) : cmdsize - IDENT_TEXT_OFF;
+}
+
+/* One load command, by its type; the types the loader does not read are skipped by size. */
+static enum ldr_err parse_command(struct pstate *st, const uint8_t *c, uint32_t cmd,
+				  uint32_t cmdsize)
+{
+	switch (cmd) {
+	case LC_SEGMENT_64:
+		return parse_segment(st->p, c, cmdsize);
+	case LC_IDFVMLIB:
+	case LC_LOADFVMLIB:
+		return parse_fvmlib(st, c, cmdsize);
+	case LC_THREAD:
+	case LC_UNIXTHREAD:
+		return parse_thread(st->p, c, cmdsize);
+	case LC_IDENT:
+		parse_ident(st->p, c, cmdsize);
+		return LDR_OK;
+	case LC_SYMTAB:
+		return parse_symtab(st->p, c, cmdsize);
+	default:
+		return LDR_OK;
+	}
+}
+
+/* The load commands, each inside the commands' area; err_off names the one refused. */
+static enum ldr_err parse_commands(struct pstate *st)
+{
+	struct ldr_program *p = st->p;
+	uint64_t off = HWX_HEADER_BYTES, end = HWX_HEADER_BYTES + (uint64_t)p->sizeofcmds;
 	for (uint32_t i = 0; i < p->ncmds; i++) {
-		if (!in_range(off, 8, end)) {
-			p->err_off = (size_t)off;
-			return LDR_E_CMD_RANGE;
-		}
-		const uint8_t *c = b + off;
-		uint32_t cmd = le_rd32(c), cmdsize = le_rd32(c + 4);
 		p->err_off = (size_t)off;
-		if (cmdsize < 8 || (cmdsize & 3) || !in_range(off, cmdsize, end))
+		if (!in_range(off, LC_HEAD_BYTES, end))
+			return LDR_E_CMD_RANGE;
+		const uint8_t *c = p->buf + off;
+		uint32_t cmd = le_rd32(c + LC_CMD_OFF), cmdsize = le_rd32(c + LC_CMDSIZE_OFF);
+		if (cmdsize < LC_HEAD_BYTES || (cmdsize & 3) || !in_range(off, cmdsize, end))
 			return LDR_E_CMD_SIZE;
-		enum ldr_err e = LDR_OK;
-		switch (cmd) {
-		case LC_SEGMENT_64:
-			e = parse_segment(p, c, cmdsize);
-			break;
-		case LC_IDFVMLIB:
-		case LC_LOADFVMLIB:
-			e = parse_fvmlib(st, c, cmdsize);
-			break;
-		case LC_THREAD:
-		case LC_UNIXTHREAD:
-			e = parse_thread(p, c, cmdsize);
-			break;
-		case LC_IDENT:
-			if (!p->note) {
-				const uint8_t *t = c + 8;
-				const uint8_t *nul = memchr(t, 0, cmdsize - 8);
-				p->note = (const char *)t;
-				p->note_len = nul ? (size_t)(nul - t) : cmdsize - 8;
-			}
-			break;
-		case LC_SYMTAB:
-			e = parse_symtab(p, c, cmdsize);
-			break;
-		default:
-			break; /* skipped by its size */
-		}
+		enum ldr_err e = parse_command(st, c, cmd, cmdsize);
 		if (e != LDR_OK)
 			return e;
 		off += cmdsize;
 	}
 	p->err_off = 0;
+	return LDR_OK;
+}
 
-	/* overlapping sections: in memory, and in the file */
+/* No two sections overlap, in memory or in the file. */
+static enum ldr_err check_section_overlaps(const struct ldr_program *p)
+{
 	for (unsigned i = 0; i < p->nsects; i++)
 		for (unsigned j = i + 1; j < p->nsects; j++) {
 			const struct ldr_section *x = &p->sects[i], *y = &p->sects[j];
@@ -317,8 +311,12 @@ static enum ldr_err parse_container(struct pstate *st)
 			    ranges_overlap(x->offset, x->size, y->offset, y->size))
 				return LDR_E_SECT_OVERLAP;
 		}
+	return LDR_OK;
+}
 
-	/* __text and the weights */
+/* __text (the TD area) and the weights (__TEXT,__const or a __KERN section). */
+static enum ldr_err find_text_and_weights(struct ldr_program *p)
+{
 	for (unsigned i = 0; i < p->nsects; i++) {
 		const struct ldr_section *x = &p->sects[i];
 		if (p->text_sect < 0 && name_is(x->segname, "__TEXT") && name_is(x->sectname, "__text"))
@@ -339,8 +337,14 @@ static enum ldr_err parse_container(struct pstate *st)
 		p->weights_off = p->sects[p->weights_sect].offset;
 		p->weights_len = (uint32_t)p->sects[p->weights_sect].size;
 	}
+	return LDR_OK;
+}
 
-	/* I/O windows: __FVMLIB segments without file bytes */
+/* The I/O windows: __FVMLIB segments without file bytes, their BAR slots, and the names the
+ * fvmlib commands give their addresses. */
+static enum ldr_err collect_windows(struct pstate *st)
+{
+	struct ldr_program *p = st->p;
 	for (unsigned i = 0; i < p->nsegs; i++) {
 		const struct ldr_segment *s = &p->segs[i];
 		if (!name_is(s->name, "__FVMLIB") || s->filesize != 0)
@@ -373,43 +377,62 @@ static enum ldr_err parse_container(struct pstate *st)
 		p->windows[k].name = st->names[n].name;
 		p->windows[k].name_len = st->names[n].len;
 	}
+	return LDR_OK;
+}
 
-	/* relocations */
-	for (unsigned i = 0; i < p->nsects; i++) {
-		const struct ldr_section *x = &p->sects[i];
-		if (!x->nreloc)
-			continue;
-		if (x->nreloc > LDR_MAX_RELOCS - p->nrelocs)
-			return LDR_E_LIMIT;
-		if (!in_range(x->reloff, (uint64_t)x->nreloc * RELOC_BYTES, p->len))
+/* Section i's relocations: inside the file and the section, naming a section or a symbol. */
+static enum ldr_err parse_relocs(struct ldr_program *p, unsigned i)
+{
+	const struct ldr_section *x = &p->sects[i];
+	if (x->nreloc > LDR_MAX_RELOCS - p->nrelocs)
+		return LDR_E_LIMIT;
+	if (!in_range(x->reloff, (uint64_t)x->nreloc * RELOC_BYTES, p->len))
+		return LDR_E_RELOC_RANGE;
+	for (uint32_t r = 0; r < x->nreloc; r++) {
+		const uint8_t *rb = p->buf + x->reloff + (size_t)r * RELOC_BYTES;
+		uint32_t addr = le_rd32(rb + RELOC_ADDR_OFF), info = le_rd32(rb + RELOC_INFO_OFF);
+		struct ldr_reloc *rl = &p->relocs[p->nrelocs];
+		rl->sect = i;
+		rl->address = addr;
+		rl->symbolnum = RELOC_GET(info, RELOC_SYMBOLNUM);
+		rl->pcrel = RELOC_GET(info, RELOC_PCREL);
+		rl->length = RELOC_GET(info, RELOC_LENGTH);
+		rl->external = RELOC_GET(info, RELOC_EXTERN);
+		rl->type = (uint8_t)RELOC_GET(info, RELOC_TYPE);
+		rl->target_sect = -1;
+		rl->td = -1;
+		if ((addr & RELOC_SCATTERED) || !in_range(addr, 1u << rl->length, x->size))
 			return LDR_E_RELOC_RANGE;
-		for (uint32_t r = 0; r < x->nreloc; r++) {
-			const uint8_t *rb = b + x->reloff + (size_t)r * RELOC_BYTES;
-			uint32_t addr = le_rd32(rb), info = le_rd32(rb + 4);
-			struct ldr_reloc *rl = &p->relocs[p->nrelocs];
-			rl->sect = i;
-			rl->address = addr;
-			rl->symbolnum = info & 0xffffff;
-			rl->pcrel = (info >> 24) & 1;
-			rl->length = (info >> 25) & 3;
-			rl->external = (info >> 27) & 1;
-			rl->type = (uint8_t)(info >> 28);
-			rl->target_sect = -1;
-			rl->td = -1;
-			if ((addr & 0x80000000u) || !in_range(addr, 1u << rl->length, x->size))
-				return LDR_E_RELOC_RANGE;
-			if (rl->external) {
-				if (rl->symbolnum >= p->nsyms)
-					return LDR_E_RELOC_TARGET;
-			} else {
-				if (rl->symbolnum == 0 || rl->symbolnum > p->nsects)
-					return LDR_E_RELOC_TARGET;
-				rl->target_sect = (int)rl->symbolnum - 1;
-			}
-			p->nrelocs++;
+		if (rl->external) {
+			if (rl->symbolnum >= p->nsyms)
+				return LDR_E_RELOC_TARGET;
+		} else {
+			if (rl->symbolnum == 0 || rl->symbolnum > p->nsects)
+				return LDR_E_RELOC_TARGET;
+			rl->target_sect = (int)rl->symbolnum - 1;
 		}
+		p->nrelocs++;
 	}
 	return LDR_OK;
+}
+
+/* The container, validated whole: header, load commands, sections, windows, relocations. */
+static enum ldr_err parse_container(struct pstate *st)
+{
+	struct ldr_program *p = st->p;
+	enum ldr_err e = parse_header(p);
+	if (e == LDR_OK)
+		e = parse_commands(st);
+	if (e == LDR_OK)
+		e = check_section_overlaps(p);
+	if (e == LDR_OK)
+		e = find_text_and_weights(p);
+	if (e == LDR_OK)
+		e = collect_windows(st);
+	for (unsigned i = 0; i < p->nsects && e == LDR_OK; i++)
+		if (p->sects[i].nreloc)
+			e = parse_relocs(p, i);
+	return e;
 }
 
 /* ---- task descriptors ---- */
@@ -444,10 +467,12 @@ static int stream_step(const uint8_t *area, struct ldr_write_iter *it, uint32_t 
 		it->pos += 4;
 		if (h == 0)
 			continue; /* padding word */
-		uint32_t cnt = H13_GET(h, H13_TDW_COUNT) + 1;
+		uint32_t start;
+		unsigned cnt;
+		td_cmd_decode(h, &start, &cnt);
 		if ((uint64_t)cnt * 4 > it->end - it->pos)
 			return -1;
-		it->addr = H13_GET(h, H13_TDW_ADDR);
+		it->addr = start;
 		it->left = cnt;
 	}
 	*addr = it->addr;
@@ -635,8 +660,8 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 	else {
 		uint32_t m = len >= 4 ? le_rd32(buf) : 0;
 		/* the magic, or another Mach-O magic (which is a bad container, not a raw stream) */
-		hwx = m == HWX_MAGIC || m == 0xfeedface || m == 0xfeedfacf || m == 0xcefaedfe ||
-		      m == 0xcffaedfe || m == 0xcefaefbe;
+		hwx = m == HWX_MAGIC || m == MACHO_MAGIC_32 || m == MACHO_MAGIC_64 ||
+		      m == MACHO_CIGAM_32 || m == MACHO_CIGAM_64 || m == HWX_CIGAM;
 	}
 	if (hwx) {
 		struct pstate st_storage; /* about 400 bytes: the window names seen so far */

@@ -8,6 +8,7 @@
 #ifndef ANEFW_LOADER_H
 #define ANEFW_LOADER_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,11 +60,14 @@ enum ldr_err {
 	LDR_E_COEFF_RANGE,    /* enabled coefficient buffer outside the weights */
 	LDR_E_FW_REGISTER,    /* a TD writes a register only the firmware programs */
 	LDR_E_ANEC,           /* an anec container whose header is invalid (fw/loader/anec.h) */
-	LDR_E_COUNT_
+	LDR_E__COUNT
 };
 
-const char *ldr_err_name(enum ldr_err e); /* "bad_magic", ... */
-const char *ldr_err_text(enum ldr_err e); /* a sentence */
+/* The error's name ("bad_magic", ...: the loader's names are snake_case, which tests, docs
+ * and users match on) and one-line description (fw/common/err.h). */
+const struct err_desc *ldr_err(enum ldr_err e);
+const char *ldr_err_name(enum ldr_err e);
+const char *ldr_err_text(enum ldr_err e); /* ldr_err(e)->desc */
 
 /* ldr_load flags */
 #define LDR_F_RAW 1u  /* treat as a raw task stream even if it starts with the magic */

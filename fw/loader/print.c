@@ -123,112 +123,95 @@ static void json_write(struct pr *o, const struct ldr_program *p, const struct l
 	pf(o, "}");
 }
 
-static void print_text(struct pr *o, const struct ldr_program *p)
+/* The container: segments and their sections, the I/O windows, the BAR table. */
+static void print_container(struct pr *o, const struct ldr_program *p)
 {
-	pf(o, "program: %s%s, generation %s",
-	   p->anec_hdr ? "anec container holding a " : "",
-	   p->raw ? "raw task stream" : "hwx container", p->gen ? p->gen->name : "?");
-	if (p->anec_hdr)
-		pf(o, " (header 0x%lx bytes)", (unsigned long)p->anec_hdr);
-	if (!p->raw)
-		pf(o, " (cpusubtype %lu)", (unsigned long)p->cpusubtype);
-	pf(o, ", %lu bytes\n", (unsigned long)p->len);
-	const char *cs;
-	size_t cn;
-	compiler_line(p, &cs, &cn);
-	if (cs) {
-		pf(o, "compiler: ");
-		pname(o, cs, cn);
+	pf(o, "segments: %u\n", p->nsegs);
+	for (unsigned i = 0; i < p->nsegs; i++) {
+		const struct ldr_segment *s = &p->segs[i];
+		pf(o, "  ");
+		pname0(o, s->name);
+		pf(o, " vm 0x%lx+0x%lx file 0x%lx+0x%lx prot %lu/%lu\n",
+		   (unsigned long)s->vmaddr, (unsigned long)s->vmsize,
+		   (unsigned long)s->fileoff, (unsigned long)s->filesize,
+		   (unsigned long)s->maxprot, (unsigned long)s->initprot);
+		for (unsigned k = 0; k < s->nsects; k++) {
+			const struct ldr_section *x = &p->sects[s->first_sect + k];
+			pf(o, "    section ");
+			pname0(o, x->segname);
+			pf(o, ",");
+			pname0(o, x->sectname);
+			pf(o, " addr 0x%lx size 0x%lx", (unsigned long)x->addr,
+			   (unsigned long)x->size);
+			if (x->in_file)
+				pf(o, " file 0x%lx", (unsigned long)x->offset);
+			pf(o, " relocs %lu\n", (unsigned long)x->nreloc);
+		}
+	}
+	pf(o, "io windows: %u\n", p->nwindows);
+	for (unsigned i = 0; i < p->nwindows; i++) {
+		const struct ldr_window *w = &p->windows[i];
+		pf(o, "  %-12s \"", win_kind(w->initprot));
+		pname(o, w->name, w->name_len);
+		pf(o, "\" vm 0x%lx size 0x%lx (window 0x%lx)", (unsigned long)w->vmaddr,
+		   (unsigned long)w->size, (unsigned long)w->vmsize);
+		if (w->bar >= 0)
+			pf(o, " bar %d", w->bar);
 		pf(o, "\n");
-	} else if (!p->raw) {
-		pf(o, "compiler: (no version note)\n");
 	}
-	if (!p->raw) {
-		pf(o, "segments: %u\n", p->nsegs);
-		for (unsigned i = 0; i < p->nsegs; i++) {
-			const struct ldr_segment *s = &p->segs[i];
-			pf(o, "  ");
-			pname0(o, s->name);
-			pf(o, " vm 0x%lx+0x%lx file 0x%lx+0x%lx prot %lu/%lu\n",
-			   (unsigned long)s->vmaddr, (unsigned long)s->vmsize,
-			   (unsigned long)s->fileoff, (unsigned long)s->filesize,
-			   (unsigned long)s->maxprot, (unsigned long)s->initprot);
-			for (unsigned k = 0; k < s->nsects; k++) {
-				const struct ldr_section *x = &p->sects[s->first_sect + k];
-				pf(o, "    section ");
-				pname0(o, x->segname);
-				pf(o, ",");
-				pname0(o, x->sectname);
-				pf(o, " addr 0x%lx size 0x%lx", (unsigned long)x->addr,
-				   (unsigned long)x->size);
-				if (x->in_file)
-					pf(o, " file 0x%lx", (unsigned long)x->offset);
-				pf(o, " relocs %lu\n", (unsigned long)x->nreloc);
-			}
-		}
-		pf(o, "io windows: %u\n", p->nwindows);
-		for (unsigned i = 0; i < p->nwindows; i++) {
-			const struct ldr_window *w = &p->windows[i];
-			pf(o, "  %-12s \"", win_kind(w->initprot));
-			pname(o, w->name, w->name_len);
-			pf(o, "\" vm 0x%lx size 0x%lx (window 0x%lx)", (unsigned long)w->vmaddr,
-			   (unsigned long)w->size, (unsigned long)w->vmsize);
-			if (w->bar >= 0)
-				pf(o, " bar %d", w->bar);
-			pf(o, "\n");
-		}
-		if (p->have_thread) {
-			pf(o, "bar table:");
-			for (unsigned i = 0; i < LDR_NBARS; i++)
-				if (p->bars[i])
-					pf(o, " %u=0x%lx", i, (unsigned long)p->bars[i]);
-			pf(o, "\nfirst td: 0x%lx (%lu words), td count %lu\n",
-			   (unsigned long)p->td_addr, (unsigned long)p->td_first_words + 1,
-			   (unsigned long)p->td_count);
-		}
+	if (p->have_thread) {
+		pf(o, "bar table:");
+		for (unsigned i = 0; i < LDR_NBARS; i++)
+			if (p->bars[i])
+				pf(o, " %u=0x%lx", i, (unsigned long)p->bars[i]);
+		pf(o, "\nfirst td: 0x%lx (%lu words), td count %lu\n",
+		   (unsigned long)p->td_addr, (unsigned long)p->td_first_words + 1,
+		   (unsigned long)p->td_count);
 	}
-	pf(o, "weights: file 0x%lx size 0x%lx\n", (unsigned long)p->weights_off,
-	   (unsigned long)p->weights_len);
-	pf(o, "tds: %u\n", p->ntds);
-	struct ldr_image im; /* the register image as the TDs leave it, for td_print_op */
-	memset(&im, 0, sizeof im);
-	im.p = p;
-	for (unsigned i = 0; i < p->ntds; i++) {
-		const struct ldr_td *t = &p->tds[i];
-		pf(o, "td %u at 0x%lx size 0x%lx: tid %lu nid %lu lnid %lu eon %lu exe_cycles %lu "
-		      "next_size %lu next_pointer 0x%lx\n",
-		   i, (unsigned long)t->off, (unsigned long)t->size, (unsigned long)t->h.tid,
-		   (unsigned long)t->h.nid, (unsigned long)t->h.lnid, (unsigned long)t->h.eon,
-		   (unsigned long)t->h.exe_cycles, (unsigned long)t->h.next_size,
-		   (unsigned long)t->h.next_ptr);
-		pf(o, "  log_events 0x%lx exceptions 0x%lx debug_log_events 0x%lx "
-		      "debug_exceptions 0x%lx flags 0x%08lx ene %u\n",
-		   (unsigned long)t->h.log_events, (unsigned long)t->h.exceptions,
-		   (unsigned long)t->h.debug_log_events, (unsigned long)t->h.debug_exceptions,
-		   (unsigned long)t->h.flags, t->h.ene);
-		pf(o, "  bars:");
-		for (unsigned b = 0; b < 8; b++)
-			if (t->h.bar_en >> b & 1) {
-				pf(o, " %s=%u", ldr_bar_names[b], t->h.bar_idx[b]);
-				if (p->have_thread)
-					pf(o, "(0x%lx)", (unsigned long)p->bars[t->h.bar_idx[b]]);
-			}
-		pf(o, "\n  coefficient channels: %u\n", t->ncoeff);
-		for (unsigned k = 0; k < t->ncoeff; k++)
-			pf(o, "    ch %u base 0x%lx size 0x%lx cfg 0x%lx\n", t->coeff[k].ch,
-			   (unsigned long)t->coeff[k].base, (unsigned long)t->coeff[k].size,
-			   (unsigned long)t->coeff[k].cfg);
-		pf(o, "  activation lut: %s\n", t->lut ? "yes" : "no");
-		ldr_image_apply_td(&im, i);
-		const struct td_regs regs = {ldr_image_reg, &im};
-		td_print_op(&regs, o->out, o->ctx);
-		pf(o, "  writes: %u\n", t->nwrites);
-		struct ldr_write_iter it;
-		struct ldr_write w;
-		ldr_writes_begin(p, i, &it);
-		while (ldr_writes_next(&it, &w))
-			text_write(o, &w);
-	}
+}
+
+/* TD i: header, BARs, coefficient channels, what it computes (im: the register image the TDs
+ * before it left, which this TD's writes update) and its writes. */
+static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, struct ldr_image *im)
+{
+	const struct ldr_td *t = &p->tds[i];
+	pf(o, "td %u at 0x%lx size 0x%lx: tid %lu nid %lu lnid %lu eon %lu exe_cycles %lu "
+	      "next_size %lu next_pointer 0x%lx\n",
+	   i, (unsigned long)t->off, (unsigned long)t->size, (unsigned long)t->h.tid,
+	   (unsigned long)t->h.nid, (unsigned long)t->h.lnid, (unsigned long)t->h.eon,
+	   (unsigned long)t->h.exe_cycles, (unsigned long)t->h.next_size,
+	   (unsigned long)t->h.next_ptr);
+	pf(o, "  log_events 0x%lx exceptions 0x%lx debug_log_events 0x%lx "
+	      "debug_exceptions 0x%lx flags 0x%08lx ene %u\n",
+	   (unsigned long)t->h.log_events, (unsigned long)t->h.exceptions,
+	   (unsigned long)t->h.debug_log_events, (unsigned long)t->h.debug_exceptions,
+	   (unsigned long)t->h.flags, t->h.ene);
+	pf(o, "  bars:");
+	for (unsigned b = 0; b < 8; b++)
+		if (t->h.bar_en >> b & 1) {
+			pf(o, " %s=%u", ldr_bar_names[b], t->h.bar_idx[b]);
+			if (p->have_thread)
+				pf(o, "(0x%lx)", (unsigned long)p->bars[t->h.bar_idx[b]]);
+		}
+	pf(o, "\n  coefficient channels: %u\n", t->ncoeff);
+	for (unsigned k = 0; k < t->ncoeff; k++)
+		pf(o, "    ch %u base 0x%lx size 0x%lx cfg 0x%lx\n", t->coeff[k].ch,
+		   (unsigned long)t->coeff[k].base, (unsigned long)t->coeff[k].size,
+		   (unsigned long)t->coeff[k].cfg);
+	pf(o, "  activation lut: %s\n", t->lut ? "yes" : "no");
+	ldr_image_apply_td(im, i);
+	const struct td_regs regs = {ldr_image_reg, im};
+	td_print_op(&regs, o->out, o->ctx);
+	pf(o, "  writes: %u\n", t->nwrites);
+	struct ldr_write_iter it;
+	struct ldr_write w;
+	ldr_writes_begin(p, i, &it);
+	while (ldr_writes_next(&it, &w))
+		text_write(o, &w);
+}
+
+static void print_relocs(struct pr *o, const struct ldr_program *p)
+{
 	pf(o, "relocations: %u\n", p->nrelocs);
 	for (unsigned r = 0; r < p->nrelocs; r++) {
 		const struct ldr_reloc *rl = &p->relocs[r];
@@ -257,6 +240,39 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 		}
 		pf(o, "%s\n", rl->td >= 0 ? ")" : "");
 	}
+}
+
+static void print_text(struct pr *o, const struct ldr_program *p)
+{
+	pf(o, "program: %s%s, generation %s",
+	   p->anec_hdr ? "anec container holding a " : "",
+	   p->raw ? "raw task stream" : "hwx container", p->gen ? p->gen->name : "?");
+	if (p->anec_hdr)
+		pf(o, " (header 0x%lx bytes)", (unsigned long)p->anec_hdr);
+	if (!p->raw)
+		pf(o, " (cpusubtype %lu)", (unsigned long)p->cpusubtype);
+	pf(o, ", %lu bytes\n", (unsigned long)p->len);
+	const char *cs;
+	size_t cn;
+	compiler_line(p, &cs, &cn);
+	if (cs) {
+		pf(o, "compiler: ");
+		pname(o, cs, cn);
+		pf(o, "\n");
+	} else if (!p->raw) {
+		pf(o, "compiler: (no version note)\n");
+	}
+	if (!p->raw)
+		print_container(o, p);
+	pf(o, "weights: file 0x%lx size 0x%lx\n", (unsigned long)p->weights_off,
+	   (unsigned long)p->weights_len);
+	pf(o, "tds: %u\n", p->ntds);
+	struct ldr_image im; /* the register image as the TDs leave it, for td_print_op */
+	memset(&im, 0, sizeof im);
+	im.p = p;
+	for (unsigned i = 0; i < p->ntds; i++)
+		print_td(o, p, i, &im);
+	print_relocs(o, p);
 }
 
 /* LUT records: coefficient buffers of exactly one record in TDs that select the LUT. */

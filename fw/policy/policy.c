@@ -2,27 +2,44 @@
 
 #include <string.h>
 
-static const char *const names[POL_E__COUNT] = {
-	[POL_OK] = "ok",
-	[POL_E_BAR_INDEX] = "bar-index-out-of-range",
-	[POL_E_BAR_ABSENT] = "bar-not-granted",
-	[POL_E_GRANT] = "bad-grant",
-	[POL_E_GRANT_TWICE] = "bar-granted-twice",
-	[POL_E_REACH] = "address-beyond-engine-reach",
-	[POL_E_FORBIDDEN] = "address-in-firmware-memory",
-	[POL_E_OUT_OF_BUFFER] = "range-outside-granted-buffer",
-	[POL_E_OVERFLOW] = "address-arithmetic-overflow",
-	[POL_E_ACCESS] = "access-not-granted",
-	[POL_E_ALIAS] = "output-overlaps-input",
-	[POL_E_TOO_MANY] = "too-many-accesses",
-	[POL_E_EMPTY] = "empty-range",
-	[POL_E_GRANT_TOO_LARGE] = "grant-too-large",
-	[POL_E_WEIGHTS_WRITTEN] = "output-overlaps-weights",
+static const struct err_desc errs[POL_E__COUNT] = {
+	[POL_OK] = {"ok", "no error"},
+	[POL_E_BAR_INDEX] = {"bar-index-out-of-range", "BAR index outside the table (>= 32)"},
+	[POL_E_BAR_ABSENT] = {"bar-not-granted", "nothing granted at that BAR index"},
+	[POL_E_GRANT] = {"bad-grant",
+	 "a grant with zero size, bad access bits, or a wrapping range"},
+	[POL_E_GRANT_TWICE] = {"bar-granted-twice", "the same BAR index granted twice"},
+	[POL_E_REACH] = {"address-beyond-engine-reach",
+	 "a mapped range beyond the engine's address reach"},
+	[POL_E_FORBIDDEN] = {"address-in-firmware-memory",
+	 "a mapped range overlapping memory the firmware keeps"},
+	[POL_E_OUT_OF_BUFFER] = {"range-outside-granted-buffer",
+	 "an access that leaves its granted buffer"},
+	[POL_E_OVERFLOW] = {"address-arithmetic-overflow",
+	 "size or address arithmetic that overflows"},
+	[POL_E_ACCESS] = {"access-not-granted",
+	 "a write into a read-only buffer, or a read of a write-only one"},
+	[POL_E_ALIAS] = {"output-overlaps-input",
+	 "an output overlapping an input not declared in place"},
+	[POL_E_TOO_MANY] = {"too-many-accesses",
+	 "more accesses in one submission than the policy tracks"},
+	[POL_E_EMPTY] = {"empty-range", "a zero-length access or a zero dimension"},
+	[POL_E_GRANT_TOO_LARGE] = {"grant-too-large",
+	 "a grant larger than a submission may hold (max_grant)"},
+	[POL_E_WEIGHTS_WRITTEN] = {"output-overlaps-weights",
+	 "a write into a buffer the program reads as weights"},
 };
+
+const struct err_desc *pol_err(enum pol_err e)
+{
+	static const struct err_desc unknown = {"unknown-policy-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, POL_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *pol_err_name(enum pol_err e)
 {
-	return (unsigned)e < POL_E__COUNT && names[e] ? names[e] : "unknown-policy-error";
+	return pol_err(e)->name;
 }
 
 void pol_init(struct pol_table *t, unsigned reach_bits)

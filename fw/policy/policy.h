@@ -11,6 +11,7 @@
 #ifndef ANEFW_POLICY_H
 #define ANEFW_POLICY_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,8 @@ enum pol_err {
 	POL_E__COUNT
 };
 
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *pol_err(enum pol_err e);
 const char *pol_err_name(enum pol_err e);
 
 struct pol_buffer {

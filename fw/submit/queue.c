@@ -4,19 +4,27 @@
 
 #define DONE_RING (SUBQ_SLOTS + 1u)
 
-static const char *const names[SUBQ_E__COUNT] = {
-	[SUBQ_OK] = "ok",
-	[SUBQ_E_FULL] = "queue-full",
-	[SUBQ_E_EMPTY] = "queue-empty",
-	[SUBQ_E_BAD_INDEX] = "queue-index-out-of-range",
-	[SUBQ_E_PRIORITY] = "priority-out-of-range",
-	[SUBQ_E_QUEUE] = "queue-number-out-of-range",
-	[SUBQ_E_GRANTS] = "too-many-grants",
+static const struct err_desc errs[SUBQ_E__COUNT] = {
+	[SUBQ_OK] = {"ok", "no error"},
+	[SUBQ_E_FULL] = {"queue-full", "no free slot"},
+	[SUBQ_E_EMPTY] = {"queue-empty", "nothing to take"},
+	[SUBQ_E_BAD_INDEX] = {"queue-index-out-of-range",
+	 "a ring index from shared memory out of range"},
+	[SUBQ_E_PRIORITY] = {"priority-out-of-range", "priority over SUBQ_MAX_PRIORITY"},
+	[SUBQ_E_QUEUE] = {"queue-number-out-of-range", "queue number over SUBQ_MAX_QUEUES"},
+	[SUBQ_E_GRANTS] = {"too-many-grants", "more grants than the table holds"},
 };
+
+const struct err_desc *subq_err(enum subq_err e)
+{
+	static const struct err_desc unknown = {"unknown-queue-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, SUBQ_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *subq_err_name(enum subq_err e)
 {
-	return (unsigned)e < SUBQ_E__COUNT && names[e] ? names[e] : "unknown-queue-error";
+	return subq_err(e)->name;
 }
 
 void subq_init(struct subq *q)

@@ -10,6 +10,7 @@
 #ifndef ANEFW_SUBMIT_QUEUE_H
 #define ANEFW_SUBMIT_QUEUE_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,8 @@ enum subq_err {
 	SUBQ_E__COUNT
 };
 
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *subq_err(enum subq_err e);
 const char *subq_err_name(enum subq_err e);
 
 struct subq {

@@ -67,12 +67,12 @@ void tdw_begin(struct td_writer *tw, uint32_t *w, unsigned cap, const struct td_
 
 void tdw_block(struct td_writer *tw, uint32_t addr, const uint32_t *vals, unsigned count)
 {
-	if (tw->overflow || !count || count > H13_FIELD_MASK(H13_TDW_COUNT_W) + 1u ||
-	    addr > H13_FIELD_MASK(H13_TDW_ADDR_W) || tw->n + 1u + count > tw->cap) {
+	if (tw->overflow || !count || count > TD_CMD_MAX_COUNT || addr > TD_CMD_MAX_ADDR ||
+	    tw->n + 1u + count > tw->cap) {
 		tw->overflow = 1;
 		return;
 	}
-	tw->w[tw->n++] = H13_PUT(H13_TDW_COUNT, count - 1u) | H13_PUT(H13_TDW_ADDR, addr);
+	tw->w[tw->n++] = td_cmd_encode(addr, count);
 	for (unsigned i = 0; i < count; i++)
 		tw->w[tw->n++] = vals[i];
 }
@@ -80,6 +80,32 @@ void tdw_block(struct td_writer *tw, uint32_t addr, const uint32_t *vals, unsign
 void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value)
 {
 	tdw_block(tw, addr, &value, 1);
+}
+
+void tdb_begin(struct td_block *b, uint32_t base, unsigned count)
+{
+	memset(b, 0, sizeof *b);
+	b->base = base;
+	b->count = count;
+	b->bad = !count || count > TD_CMD_MAX_COUNT;
+}
+
+void tdb_set(struct td_block *b, uint32_t addr, uint32_t value)
+{
+	if (b->bad || addr < b->base || (addr - b->base) & 3u || (addr - b->base) / 4u >= b->count) {
+		b->bad = 1;
+		return;
+	}
+	b->v[(addr - b->base) / 4u] = value;
+}
+
+void tdw_put(struct td_writer *tw, const struct td_block *b)
+{
+	if (b->bad) {
+		tw->overflow = 1;
+		return;
+	}
+	tdw_block(tw, b->base, b->v, b->count);
 }
 
 unsigned tdw_end(const struct td_writer *tw)
@@ -96,19 +122,28 @@ const char *td_rkind_name(unsigned kind)
 	return kind < TD_R__COUNT ? rkind_names[kind] : "?";
 }
 
-static const char *const err_names[TD_E__COUNT] = {
-	[TD_OK] = "ok",
-	[TD_E_FORMAT] = "unsized-tensor-format",
-	[TD_E_EMPTY] = "empty-range",
-	[TD_E_OVERFLOW] = "address-arithmetic-overflow",
-	[TD_E_COEFF_NO_BAR] = "coefficients-without-kernel-bar",
-	[TD_E_STREAM_UNSIZED] = "stream-without-kernel-unit",
-	[TD_E_TOO_MANY] = "too-many-accesses",
+static const struct err_desc errs[TD_E__COUNT] = {
+	[TD_OK] = {"ok", "no error"},
+	[TD_E_FORMAT] = {"unsized-tensor-format", "a tensor format with no element size"},
+	[TD_E_EMPTY] = {"empty-range", "a zero dimension or a zero-length buffer"},
+	[TD_E_OVERFLOW] = {"address-arithmetic-overflow", "extent arithmetic overflows"},
+	[TD_E_COEFF_NO_BAR] = {"coefficients-without-kernel-bar",
+	 "coefficient channels or streams enabled but KBase0 not enabled"},
+	[TD_E_STREAM_UNSIZED] = {"stream-without-kernel-unit",
+	 "a stream enabled whose length is not known (no kernel unit)"},
+	[TD_E_TOO_MANY] = {"too-many-accesses", "more ranges than the caller's array"},
 };
+
+const struct err_desc *td_err(enum td_err e)
+{
+	static const struct err_desc unknown = {"unknown-td-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, TD_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *td_err_name(enum td_err e)
 {
-	return (unsigned)e < TD_E__COUNT ? err_names[e] : "unknown-td-error";
+	return td_err(e)->name;
 }
 
 unsigned td_fmt_bytes(unsigned fmt)

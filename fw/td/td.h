@@ -12,6 +12,7 @@
 #ifndef ANEFW_TD_H
 #define ANEFW_TD_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,21 @@ struct td_hdr {
 void td_hdr_decode(const uint32_t w[H13_TD_HEADER_WORDS], struct td_hdr *h);
 void td_hdr_encode(const struct td_hdr *h, uint32_t w[H13_TD_HEADER_WORDS]);
 
+/* ---- the register-write stream's command word: count consecutive registers from addr ---- */
+#define TD_CMD_MAX_COUNT (H13_FIELD_MASK(H13_TDW_COUNT_W) + 1u) /* 64 */
+#define TD_CMD_MAX_ADDR H13_FIELD_MASK(H13_TDW_ADDR_W)
+/* The command word for count (1..TD_CMD_MAX_COUNT) registers from addr (<= TD_CMD_MAX_ADDR). */
+static inline uint32_t td_cmd_encode(uint32_t addr, unsigned count)
+{
+	return H13_PUT(H13_TDW_COUNT, count - 1u) | H13_PUT(H13_TDW_ADDR, addr);
+}
+/* A nonzero command word's start address and register count (a zero word is padding). */
+static inline void td_cmd_decode(uint32_t word, uint32_t *addr, unsigned *count)
+{
+	*addr = H13_GET(word, H13_TDW_ADDR);
+	*count = H13_GET(word, H13_TDW_COUNT) + 1u;
+}
+
 /* ---- writing a TD (the program builder and the tests) ---- */
 struct td_writer {
 	uint32_t *w;      /* the TD's words (header first) */
@@ -41,6 +57,19 @@ void tdw_begin(struct td_writer *tw, uint32_t *w, unsigned cap, const struct td_
 void tdw_block(struct td_writer *tw, uint32_t addr, const uint32_t *vals, unsigned count);
 /* One register. */
 void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value);
+/* A block of consecutive registers written by one command word, set register by register by
+ * name (every word not set is written as 0). */
+struct td_block {
+	uint32_t base;    /* the first register's address */
+	unsigned count;   /* registers (1..TD_CMD_MAX_COUNT) */
+	int bad;          /* 1 once a register outside the block was set */
+	uint32_t v[TD_CMD_MAX_COUNT];
+};
+void tdb_begin(struct td_block *b, uint32_t base, unsigned count);
+/* Register addr (inside the block) = value. */
+void tdb_set(struct td_block *b, uint32_t addr, uint32_t value);
+/* The block's command word and values (an overflow when the block is bad). */
+void tdw_put(struct td_writer *tw, const struct td_block *b);
 /* The words written, or 0 when something overflowed. */
 unsigned tdw_end(const struct td_writer *tw);
 
@@ -80,6 +109,8 @@ enum td_err {
 	TD_E_TOO_MANY,       /* more ranges than the caller's array */
 	TD_E__COUNT
 };
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *td_err(enum td_err e);
 const char *td_err_name(enum td_err e);
 
 #define TD_MAX_RANGES (4 + H13_COEFF_NCH + H13_KSTREAM_N + 4)

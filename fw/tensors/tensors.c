@@ -6,16 +6,24 @@
 
 #include <string.h>
 
-static const char *const err_names[TNS_E__COUNT] = {
-	[TNS_OK] = "ok",
-	[TNS_E_ARG] = "bad-argument",
-	[TNS_E_GRANTS] = "tensors-without-grants",
-	[TNS_E_TOO_MANY] = "too-many-tensors",
+static const struct err_desc errs[TNS_E__COUNT] = {
+	[TNS_OK] = {"ok", "no error"},
+	[TNS_E_ARG] = {"bad-argument", "null pointer"},
+	[TNS_E_GRANTS] = {"tensors-without-grants",
+	 "the default grants could not be derived: see the ctrl_status"},
+	[TNS_E_TOO_MANY] = {"too-many-tensors", "more tensors than the caller's array"},
 };
+
+const struct err_desc *tns_err(enum tns_err e)
+{
+	static const struct err_desc unknown = {"unknown-tensors-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, TNS_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *tns_err_name(enum tns_err e)
 {
-	return (unsigned)e < TNS_E__COUNT ? err_names[e] : "unknown-tensors-error";
+	return tns_err(e)->name;
 }
 
 const char *tns_role_name(unsigned role)

@@ -17,6 +17,7 @@
 #ifndef ANEFW_TENSORS_H
 #define ANEFW_TENSORS_H
 
+#include "fw/common/err.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,8 @@ enum tns_err {
 	TNS_E_TOO_MANY,  /* more tensors than the caller's array */
 	TNS_E__COUNT
 };
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *tns_err(enum tns_err e);
 const char *tns_err_name(enum tns_err e);
 
 /*

@@ -143,12 +143,12 @@ TEST(actlut, parse_errors)
 	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_LINEAR_MODE);
 	CHECK_EQ(((uint8_t *)&l)[0], 0x5a);
 	/* every error has its own name */
-	for (int a = 0; a < ACTLUT_E_COUNT; a++) {
+	for (int a = 0; a < ACTLUT_E__COUNT; a++) {
 		REQUIRE(actlut_strerror((enum actlut_err)a) != NULL);
 		for (int b = 0; b < a; b++)
 			CHECK(strcmp(actlut_strerror((enum actlut_err)a), actlut_strerror((enum actlut_err)b)));
 	}
-	CHECK_STR(actlut_strerror(ACTLUT_E_COUNT), "unknown error");
+	CHECK_STR(actlut_strerror(ACTLUT_E__COUNT), "unknown error");
 	CHECK_STR(actlut_strerror((enum actlut_err)-1), "unknown error");
 }
 
@@ -367,7 +367,7 @@ TEST(actlut, golden_vectors)
 		struct actlut l;
 		CHECK_EQ(actlut_parse(&l, rec, rlen), ACTLUT_OK);
 		CHECK_EQ(olen, 2 * ACTLUT_TABLE_LEN);
-		if (olen == 2 * ACTLUT_TABLE_LEN && l.kind < ACTLUT_KIND_COUNT) {
+		if (olen == 2 * ACTLUT_TABLE_LEN && l.kind < ACTLUT_KIND__COUNT) {
 			actlut_build_table(&l, table);
 			uint32_t bad = 0, first = 0;
 			for (uint32_t i = 0; i < ACTLUT_TABLE_LEN; i++) {

@@ -132,7 +132,7 @@ TEST(cmd, decode_named_errors)
 	CHECK_EQ(dec_edit(&c, id_unknown, NULL), CMD_E_UNSUPPORTED);
 	CHECK_EQ(dec_edit(&c, prio_8, NULL), CMD_E_PRIORITY);
 	CHECK_EQ(dec_edit(&c, trailing, NULL), CMD_E_BAD_SIZE);
-	CHECK_EQ(dec_edit(&c, count_33, NULL), CMD_E_COUNT);
+	CHECK_EQ(dec_edit(&c, count_33, NULL), CMD_E_BAD_COUNT);
 	CHECK_EQ(dec_edit(&c, count_31, NULL), CMD_E_BAD_SIZE);
 	CHECK_EQ(dec_edit(&c, pad_1, NULL), CMD_E_RESERVED);
 	c.ov[1].bar = 5; /* the same BAR twice */
@@ -151,9 +151,9 @@ TEST(cmd, decode_named_errors)
 	c.ev[0] = (struct cmd_ev){0, 0, 3, 1};
 	c.ev[1] = (struct cmd_ev){0, 0, 4, 1};
 	CHECK_EQ(dec_edit(&c, NULL, NULL), CMD_OK);
-	CHECK_EQ(dec_edit(&c, signals_0, NULL), CMD_E_COUNT);
-	CHECK_EQ(dec_edit(&c, signals_17, NULL), CMD_E_COUNT);
-	CHECK_EQ(dec_edit(&c, waits_17, NULL), CMD_E_COUNT);
+	CHECK_EQ(dec_edit(&c, signals_0, NULL), CMD_E_BAD_COUNT);
+	CHECK_EQ(dec_edit(&c, signals_17, NULL), CMD_E_BAD_COUNT);
+	CHECK_EQ(dec_edit(&c, waits_17, NULL), CMD_E_BAD_COUNT);
 	c.ev[1].id = CMD_MAX_EVENTS;
 	CHECK_EQ(dec_edit(&c, NULL, &where), CMD_E_EVENT);
 	CHECK_EQ(where, 1);
@@ -171,7 +171,7 @@ TEST(cmd, decode_named_errors)
 	CHECK_EQ(dec_edit(&c, NULL, NULL), CMD_OK);
 	c.step[0].nlinks = 1; /* the first call has no previous output */
 	c.step[0].link[0] = (struct cmd_link){5, 6};
-	CHECK_EQ(dec_edit(&c, NULL, &where), CMD_E_COUNT);
+	CHECK_EQ(dec_edit(&c, NULL, &where), CMD_E_BAD_COUNT);
 	CHECK_EQ(where, 0);
 	c.step[0].nlinks = 0;
 	c.step[0].link[0] = (struct cmd_link){0, 0};
@@ -796,7 +796,7 @@ TEST(cmd, write_read_decode_and_errors)
 	c.xlen = 8;
 	n = cmd_encode(rec, sizeof rec, &c);
 	le_wr32(rec + CMD_HDR_BYTES + 8, 0);
-	CHECK_EQ(cmd_decode(rec, n, &d), CMD_E_COUNT);
+	CHECK_EQ(cmd_decode(rec, n, &d), CMD_E_BAD_COUNT);
 	le_wr32(rec + CMD_HDR_BYTES + 8, 9); /* says 9, carries 8 */
 	CHECK_EQ(cmd_decode(rec, n, &d), CMD_E_BAD_SIZE);
 	le_wr32(rec + CMD_HDR_BYTES + 8, 8);
@@ -814,7 +814,7 @@ TEST(cmd, write_read_decode_and_errors)
 	CHECK_EQ(d.xlen, 100);
 	CHECK(d.xdata == NULL);
 	le_wr32(rec + CMD_HDR_BYTES + 8, CMD_MAX_XFER + 1);
-	CHECK_EQ(cmd_decode(rec, n, &d), CMD_E_COUNT);
+	CHECK_EQ(cmd_decode(rec, n, &d), CMD_E_BAD_COUNT);
 	CHECK_EQ(cmd_decode(rec, n + 1, &d), CMD_E_BAD_SIZE);
 	CHECK(!strcmp(cmd_id_name(CMD_WRITE), "write"));
 	CHECK(!strcmp(cmd_err_name(CMD_E_XFER_RANGE), "transfer-outside-window"));

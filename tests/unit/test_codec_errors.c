@@ -104,8 +104,8 @@ TEST(codec, sparse_errors)
 	CHECK_EQ(out[7], 2);
 	CHECK_EQ(out[8], 3);
 	CHECK_EQ(out[9], 4);
-	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 3, out, 10), CODEC_E_COUNT);
-	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 5, out, 10), CODEC_E_COUNT);
+	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 3, out, 10), CODEC_E_VALUE_COUNT);
+	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 5, out, 10), CODEC_E_VALUE_COUNT);
 	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 4, out, 9), CODEC_E_PADDING); /* bit 9 is padding */
 	CHECK_EQ(codec_sparse_decode(mask, 1, vals, 4, out, 10), CODEC_E_INPUT_SIZE);
 	CHECK_EQ(codec_sparse_decode(mask, 2, vals, 4, out, 17), CODEC_E_INPUT_SIZE);

@@ -172,7 +172,7 @@ static enum codec_err sparse_one(const struct acv_case *c, uint8_t *o, size_t n)
 static int sparse_count_refused(const struct acv_case *c, uint8_t *o)
 {
 	return codec_sparse_decode(c->b[0], c->bl[0], (const uint16_t *)c->b[1], c->bl[1] / 2 + 1, (uint16_t *)o,
-				   c->p[0]) != CODEC_E_COUNT;
+				   c->p[0]) != CODEC_E_VALUE_COUNT;
 }
 
 TEST(codec_vectors, sparse)

@@ -23,7 +23,7 @@ struct synth {
 	uint32_t src_en, src[5]; /* base, row, plane, depth, group (bytes) */
 	uint32_t dst_en, dst[5];
 	uint32_t src2[5];        /* the second source's own base and strides (TileDMASrc +0x1c..) */
-	uint32_t hdr8, hdr9;
+	struct td_hdr h;         /* end of network; the BARs by synth_bar */
 	int no_kdma;             /* 1: the TD writes no KernelDMASrc block (it inherits one) */
 	int no_kcfg;             /* 1: the TD writes no NE.KernelCfg (it inherits one) */
 	uint32_t kcfg;           /* NE.KernelCfg: the weights' form */
@@ -37,61 +37,72 @@ struct synth {
 #define W_OFF 0x280u
 static uint8_t prog[W_OFF + 0x12000];
 
+/* The TD through fw/td's writer: KernelDMASrc (unless no_kdma), Common, NE.KernelCfg (unless
+ * no_kcfg), TileDMASrc, TileDMADst, whole blocks but KernelCfg. */
 static size_t synth_build(const struct synth *s)
 {
 	uint32_t w[TD_BYTES / 4];
-	unsigned n = 10;
-	memset(w, 0, sizeof w);
-	w[0] = 1u << 25; /* end of network */
-	w[8] = s->hdr8;
-	w[9] = s->hdr9;
-	/* KernelDMASrc: 62 words from 0x1f800 */
-	if (s->no_kdma)
-		goto common;
-	w[n++] = (61u << 26) | 0x1f800u;
-	for (unsigned i = 0; i < 62; i++)
-		w[n + i] = 0;
-	for (unsigned c = 0; c < s->ncoeff; c++) {
-		w[n + 2 + c] = 0x81;
-		w[n + 18 + c] = s->coeff_base[c];
-		w[n + 34 + c] = s->coeff_size[c];
+	struct td_writer tw;
+	struct td_block b;
+	tdw_begin(&tw, w, TD_BYTES / 4, &s->h);
+	if (!s->no_kdma) {
+		tdb_begin(&b, H13_BLK_KDMA, H13_BLK_KDMA_WORDS);
+		for (unsigned c = 0; c < s->ncoeff; c++) {
+			tdb_set(&b, H13_COEFF_DMACONFIG(c),
+				H13_PUT(H13_DMA_EN, 1) | H13_PUT(H13_COEFFDMA_CACHEHINT, 2));
+			tdb_set(&b, H13_COEFF_BASEADDR(c), s->coeff_base[c]);
+			tdb_set(&b, H13_COEFF_BFRSIZE(c), s->coeff_size[c]);
+		}
+		tdw_put(&tw, &b);
 	}
-	n += 62;
-common:
-	/* Common: 16 words from 0 */
-	w[n++] = (15u << 26) | 0x0u;
-	w[n + 0] = s->win | s->hin << 16;
-	w[n + 2] = s->infmt | s->outfmt << 4;
-	w[n + 3] = s->cin;
-	w[n + 4] = s->cout;
-	w[n + 5] = s->wout | s->hout << 16;
-	w[n + 9] = s->groups;
-	w[n + 10] = 1;
-	n += 16;
-	if (!s->no_kcfg) {
-		w[n++] = H13_NE_KERNELCFG;
-		w[n++] = s->kcfg;
+	tdb_begin(&b, H13_BLK_COMMON, H13_BLK_COMMON_WORDS);
+	tdb_set(&b, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, s->win) | H13_PUT(H13_INDIM_HIN, s->hin));
+	tdb_set(&b, H13_COMMON_CHCFG,
+		H13_PUT(H13_CHCFG_INFMT, s->infmt) | H13_PUT(H13_CHCFG_OUTFMT, s->outfmt));
+	tdb_set(&b, H13_COMMON_CIN, H13_PUT(H13_CIN, s->cin));
+	tdb_set(&b, H13_COMMON_COUT, H13_PUT(H13_COUT, s->cout));
+	tdb_set(&b, H13_COMMON_OUTDIM,
+		H13_PUT(H13_OUTDIM_WOUT, s->wout) | H13_PUT(H13_OUTDIM_HOUT, s->hout));
+	tdb_set(&b, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, s->groups));
+	tdb_set(&b, H13_COMMON_TILECFG, H13_PUT(H13_TILECFG_TILEHEIGHT, 1));
+	tdw_put(&tw, &b);
+	if (!s->no_kcfg)
+		tdw_reg(&tw, H13_NE_KERNELCFG, s->kcfg);
+	static const uint32_t src_regs[5] = {H13_SRC_BASEADDR, H13_SRC_ROWSTRIDE,
+					     H13_SRC_PLANESTRIDE, H13_SRC_DEPTHSTRIDE,
+					     H13_SRC_GROUPSTRIDE};
+	static const uint32_t src2_regs[5] = {H13_SRC2_BASEADDR, H13_SRC2_ROWSTRIDE,
+					      H13_SRC2_PLANESTRIDE, H13_SRC2_DEPTHSTRIDE,
+					      H13_SRC2_GROUPSTRIDE};
+	static const uint32_t dst_regs[5] = {H13_DST_BASEADDR, H13_DST_ROWSTRIDE,
+					     H13_DST_PLANESTRIDE, H13_DST_DEPTHSTRIDE,
+					     H13_DST_GROUPSTRIDE};
+	tdb_begin(&b, H13_BLK_TILESRC, H13_BLK_TILESRC_WORDS);
+	tdb_set(&b, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_EN, s->src_en));
+	for (unsigned i = 0; i < 5; i++) {
+		tdb_set(&b, src_regs[i], s->src[i]);
+		tdb_set(&b, src2_regs[i], s->src2[i]);
 	}
-	/* TileDMASrc: 28 words from 0x13800 */
-	w[n++] = (27u << 26) | 0x13800u;
-	w[n + 0] = s->src_en;
+	tdw_put(&tw, &b);
+	tdb_begin(&b, H13_BLK_TILEDST, H13_BLK_TILEDST_WORDS);
+	tdb_set(&b, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, s->dst_en));
 	for (unsigned i = 0; i < 5; i++)
-		w[n + 2 + i] = s->src[i];
-	for (unsigned i = 0; i < 5; i++)
-		w[n + 7 + i] = s->src2[i];
-	n += 28;
-	/* TileDMADst: 7 words from 0x17800 */
-	w[n++] = (6u << 26) | 0x17800u;
-	w[n + 0] = s->dst_en;
-	for (unsigned i = 0; i < 5; i++)
-		w[n + 1 + i] = s->dst[i];
-	n += 7;
+		tdb_set(&b, dst_regs[i], s->dst[i]);
+	tdw_put(&tw, &b);
+	CHECK(tdw_end(&tw) != 0);
 	memset(prog, 0, sizeof prog);
 	for (unsigned i = 0; i < TD_BYTES / 4; i++)
 		le_wr32(prog + 4 * i, w[i]);
 	if (s->wlen)
 		memcpy(prog + W_OFF, s->weights, s->wlen);
 	return W_OFF + (s->wlen ? s->wlen : 64);
+}
+
+/* Header BAR slot `slot` enabled at BAR index idx, or (idx < 0) disabled. */
+static void synth_bar(struct synth *s, unsigned slot, int idx)
+{
+	s->h.bar_en = (uint8_t)(idx < 0 ? s->h.bar_en & ~(1u << slot) : s->h.bar_en | 1u << slot);
+	s->h.bar_idx[slot] = (uint8_t)(idx < 0 ? 0 : idx);
 }
 
 static uint8_t wts[0x200];
@@ -110,8 +121,10 @@ static void synth_default(struct synth *s)
 	s->src[1] = s->dst[1] = 64;
 	s->src[2] = s->dst[2] = 128;
 	s->src[3] = s->dst[3] = 256;
-	s->hdr8 = 5u | 1u << 5 | 4u << 12 | 1u << 17;
-	s->hdr9 = 1u | 1u << 5;
+	s->h.eon = 1;
+	synth_bar(s, H13_BAR_RBASE0, 5);
+	synth_bar(s, H13_BAR_WBASE, 4);
+	synth_bar(s, H13_BAR_KBASE0, 1);
 	s->ncoeff = 3;
 	for (unsigned c = 0; c < 3; c++) {
 		s->coeff_base[c] = 64 * c;
@@ -681,7 +694,7 @@ static int hostile_case(unsigned i, const char **expect, const char **name, cons
 	case 16: CASE("unsized tensor format", "unsized-tensor-format");
 		s.infmt = 3; len = synth_build(&s); break;
 	case 17: CASE("coefficients without a kernel BAR", "coefficients-without-kernel-bar");
-		s.hdr9 = 0; len = synth_build(&s); break;
+		synth_bar(&s, H13_BAR_KBASE0, -1); len = synth_build(&s); break;
 	case 18: CASE("kernel BAR not granted", "bar-not-granted");
 		n = 2; break;
 	case 19: CASE("more grants than a submission holds", "too-many-grants");
@@ -720,7 +733,7 @@ static int hostile_case(unsigned i, const char **expect, const char **name, cons
 	case 27: CASE("grant with no access", "bad-grant");
 		g[2].access = 0; break;
 	case 28: CASE("one buffer read and written, not declared in place", "output-overlaps-input");
-		s.hdr8 = 5u | 1u << 5 | 5u << 12 | 1u << 17; len = synth_build(&s);
+		synth_bar(&s, H13_BAR_WBASE, 5); len = synth_build(&s);
 		g[0].access = POL_RW; g[1] = g[2]; n = 2; break;
 	/* issue 16's reproductions */
 	case 29: CASE("kunit with no OCG records", "kunit-no-records");
@@ -728,14 +741,14 @@ static int hostile_case(unsigned i, const char **expect, const char **name, cons
 		le_wr32(unit + 0x14, 0);
 		len = ku_program(&s, ulen, g, &n); break;
 	case 30: CASE("second source checked from its own registers", "range-outside-granted-buffer");
-		s.hdr8 |= 6u << 6 | 1u << 11; /* RBase1 = BAR 6 */
+		synth_bar(&s, H13_BAR_RBASE1, 6);
 		s.src2[0] = 0x7fffffc0u; s.src2[2] = 0xffffffc0u; len = synth_build(&s);
 		g[n++] = G(6, 256, POL_READ); break;
 	case 31: CASE("output BAR is the weights BAR", "output-overlaps-weights");
-		s.hdr8 = 5u | 1u << 5 | 1u << 12 | 1u << 17; len = synth_build(&s);
+		synth_bar(&s, H13_BAR_WBASE, 1); len = synth_build(&s);
 		g[2].access = POL_RW; g[2].size = 0x1000; g[1] = g[2]; n = 2; break;
 	case 32: CASE("output over the weights, granted in place", "output-overlaps-weights");
-		s.hdr8 = 5u | 1u << 5 | 1u << 12 | 1u << 17; len = synth_build(&s);
+		synth_bar(&s, H13_BAR_WBASE, 1); len = synth_build(&s);
 		g[2].access = POL_RW; g[2].size = 0x1000; g[2].flags = POL_FLAG_IN_PLACE;
 		g[1] = g[2]; n = 2; break;
 	case 33: CASE("work over the submission's budget", "work-over-budget");
@@ -780,7 +793,7 @@ TEST(ctrl, second_source_from_its_own_registers)
 	unsigned n;
 	int intact, ran;
 	synth_default(&s);
-	s.hdr8 |= 6u << 6 | 1u << 11; /* RBase1 = BAR 6 */
+	synth_bar(&s, H13_BAR_RBASE1, 6);
 	s.src2[0] = 0x40;             /* its own base and strides: 0x40 + 0x100 bytes */
 	s.src2[1] = 64;
 	s.src2[2] = 128;
@@ -868,8 +881,8 @@ TEST(ctrl, td_writing_a_firmware_register_is_refused)
 	size_t len = synth_build(&s);
 	/* turn the TileDMADst run's address into a KStream relocation register (one word) */
 	for (uint32_t o = 40; o + 4 <= TD_BYTES; o += 4)
-		if (le_rd32(prog + o) == ((6u << 26) | 0x17800u)) {
-			le_wr32(prog + o, (0u << 26) | H13_KSTREAM_RELOC(0));
+		if (le_rd32(prog + o) == td_cmd_encode(H13_BLK_TILEDST, H13_BLK_TILEDST_WORDS)) {
+			le_wr32(prog + o, td_cmd_encode(H13_KSTREAM_RELOC(0), 1));
 			break;
 		}
 	CHECK_EQ(ldr_load(prog, len, LDR_F_RAW, &lp), LDR_E_FW_REGISTER);
@@ -885,7 +898,7 @@ TEST(ctrl, in_place_declared_overlap_accepted)
 	synth_default(&s);
 	size_t len = synth_build(&s);
 	/* one buffer (BAR 5) read and written in place, declared */
-	s.hdr8 = 5u | 1u << 5 | 5u << 12 | 1u << 17;
+	synth_bar(&s, H13_BAR_WBASE, 5);
 	len = synth_build(&s);
 	default_grants(g, &n);
 	g[0].access = POL_RW;
@@ -1069,7 +1082,7 @@ TEST(ctrl, container_reproductions_refused_by_name)
 
 	/* KBase0 names a BAR only the thread command's table names, 0x40 past the weights: no
 	 * buffer is granted for it */
-	s.hdr9 = 7u | 1u << 5; /* KBase0 = BAR 7 */
+	synth_bar(&s, H13_BAR_KBASE0, 7);
 	raw = synth_build(&s);
 	len = synth_hwx(raw, 256, 256);
 	REQUIRE(len);
@@ -1081,7 +1094,7 @@ TEST(ctrl, container_reproductions_refused_by_name)
 
 	/* KBase0 names the input window, too small for the 0xc0 bytes of coefficients the TD
 	 * reads from it: checked where the engine reads them (the window), so refused */
-	s.hdr9 = 5u | 1u << 5; /* KBase0 = BAR 5 */
+	synth_bar(&s, H13_BAR_KBASE0, 5);
 	raw = synth_build(&s);
 	len = synth_hwx(raw, 0x80, 256);
 	REQUIRE(len);

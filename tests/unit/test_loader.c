@@ -273,11 +273,11 @@ TEST(loader, truncations_and_bit_flips_never_crash)
 
 TEST(loader, error_names_are_distinct)
 {
-	for (int a = 0; a < LDR_E_COUNT_; a++) {
+	for (int a = 0; a < LDR_E__COUNT; a++) {
 		CHECK(strcmp(ldr_err_name((enum ldr_err)a), "unknown_error") != 0);
 		CHECK(strcmp(ldr_err_text((enum ldr_err)a), "unknown error") != 0);
-		for (int b = a + 1; b < LDR_E_COUNT_; b++)
+		for (int b = a + 1; b < LDR_E__COUNT; b++)
 			CHECK(strcmp(ldr_err_name((enum ldr_err)a), ldr_err_name((enum ldr_err)b)) != 0);
 	}
-	CHECK_STR(ldr_err_name(LDR_E_COUNT_), "unknown_error");
+	CHECK_STR(ldr_err_name(LDR_E__COUNT), "unknown_error");
 }

@@ -124,6 +124,22 @@ TEST(regmap, h13_names_match_the_map)
 {
 	const struct rm_gen *g = rm_gen_by_number(13);
 	REQUIRE(g && g->blocks);
+	static const struct {
+		const char *name;
+		uint32_t base, words;
+	} blks[] = {{"Common", H13_BLK_COMMON, H13_BLK_COMMON_WORDS},
+		     {"Planar", H13_BLK_PLANAR, H13_BLK_PLANAR_WORDS},
+		     {"NE", H13_BLK_NE, H13_BLK_NE_WORDS},
+		     {"TileDMASrc", H13_BLK_TILESRC, H13_BLK_TILESRC_WORDS},
+		     {"TileDMADst", H13_BLK_TILEDST, H13_BLK_TILEDST_WORDS},
+		     {"KernelDMASrc", H13_BLK_KDMA, H13_BLK_KDMA_WORDS}};
+	for (unsigned i = 0; i < sizeof blks / sizeof blks[0]; i++) {
+		struct rm_loc l;
+		CHECK(rm_lookup(g, blks[i].base, &l) == 0 && l.block_off == 0 &&
+		      !strcmp(l.block->name, blks[i].name) && l.block->nwords == blks[i].words);
+	}
+	CHECK(h13_field_is(g, H13_COEFF_DMACONFIG(0), "CoeffDMAConfig", "CacheHint",
+			   H13_COEFFDMA_CACHEHINT_LSB, H13_COEFFDMA_CACHEHINT_W));
 	CHECK(H13_IS(H13_COMMON_INDIM, "InDim", "Win", H13_INDIM_WIN));
 	CHECK(H13_IS(H13_COMMON_INDIM, "InDim", "Hin", H13_INDIM_HIN));
 	CHECK(H13_IS(H13_COMMON_CHCFG, "ChCfg", "InFmt", H13_CHCFG_INFMT));

@@ -336,13 +336,13 @@ static int s_named(const struct subq_completion *c)
 		return c->domain == SUBQ_DOM_NONE;
 	case SUBQ_REFUSED:
 		if (c->domain == SUBQ_DOM_LOADER)
-			return c->code > LDR_OK && c->code < LDR_E_COUNT_;
+			return c->code > LDR_OK && c->code < LDR_E__COUNT;
 		if (c->domain == SUBQ_DOM_KUNIT)
 			return c->code > KU_OK && c->code < KU_E__COUNT;
 		/* a pol_err in the policy domain, a ctrl_err in the control path's own */
 		if (c->domain == SUBQ_DOM_POLICY)
 			return c->code > 0 && c->code < (unsigned)POL_E__COUNT;
-		return c->domain == SUBQ_DOM_CTRL && c->code > 0 && c->code < (unsigned)CTRL_E_COUNT_ &&
+		return c->domain == SUBQ_DOM_CTRL && c->code > 0 && c->code < (unsigned)CTRL_E__COUNT &&
 		       c->code != CTRL_E_POLICY && c->code != CTRL_E_KUNIT;
 	case SUBQ_FAILED:
 		return c->domain == SUBQ_DOM_ENGINE && c->code > 0 &&

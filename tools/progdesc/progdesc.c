@@ -444,37 +444,25 @@ static uint32_t kernel_cfg(const struct pd_layer *L)
 {
 	switch (L->kind) {
 	case PD_INT8:
-		return H13_KERNELFMT_INT8 << H13_KERNELCFG_KERNELFMT_LSB;
+		return H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_INT8);
 	case PD_PALETTE:
-		return H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB |
-		       1u << H13_KERNELCFG_PALETTIZEDEN_LSB |
-		       (uint32_t)L->bits << H13_KERNELCFG_PALETTIZEDBITS_LSB;
+		return H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+		       H13_PUT(H13_KERNELCFG_PALETTIZEDEN, 1) |
+		       H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, L->bits);
 	case PD_SPARSE:
-		return H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB |
-		       1u << H13_KERNELCFG_SPARSEFMT_LSB;
+		return H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+		       H13_PUT(H13_KERNELCFG_SPARSEFMT, 1);
 	default:
-		return H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB;
+		return H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16);
 	}
 }
 
-/* A register-write command word: count consecutive words from addr. */
-static uint32_t cmd_word(uint32_t addr, unsigned count)
-{
-	return H13_PUT(H13_TDW_COUNT, count - 1u) | H13_PUT(H13_TDW_ADDR, addr);
-}
-
-#define PD_FP32_ONE 0x3f800000u /* FinalScale 1.0f, as every real PE program writes */
-
-/* The TD of layer i (PD_TD_BYTES at td; zero padding words are skipped by the loader). */
-static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, uint32_t coeff_size,
-		     uint8_t *td)
+/* Layer i's TD header: its number, end-of-network on the last, the next TD's place otherwise;
+ * the input (the program's or the previous layer's output), output and weight BARs. */
+static struct td_hdr td_header(const struct pd_desc *d, unsigned i)
 {
 	const struct pd_layer *L = &d->layer[i];
-	uint32_t w[PD_TD_BYTES / 4];
-	unsigned n = H13_TD_HEADER_WORDS, last = i + 1 == d->nlayers;
-	memset(w, 0, sizeof w);
-	/* the header: TD i, the next TD PD_TD_STRIDE on (or the end of the network); RBase0 the
-	 * input (or the previous layer's output), WBase this layer's output, KBase0 the weights */
+	unsigned last = i + 1 == d->nlayers;
 	struct td_hdr h;
 	memset(&h, 0, sizeof h);
 	h.tid = i;
@@ -483,85 +471,134 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 		h.next_size = PD_TD_BYTES / 4 - 1;
 		h.next_ptr = (i + 1) * PD_TD_STRIDE;
 	}
-	h.bar_en = (uint8_t)(1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
-	h.bar_idx[H13_BAR_RBASE0] = (uint8_t)(L->from_prev ? PD_FIRST_OUTPUT_BAR + i - 1 : PD_INPUT_BAR);
+	h.bar_en = 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0;
+	h.bar_idx[H13_BAR_RBASE0] =
+		(uint8_t)(L->from_prev ? PD_FIRST_OUTPUT_BAR + i - 1 : PD_INPUT_BAR);
 	h.bar_idx[H13_BAR_WBASE] = (uint8_t)(PD_FIRST_OUTPUT_BAR + i);
 	h.bar_idx[H13_BAR_KBASE0] = PD_WEIGHTS_BAR;
-	td_hdr_encode(&h, w);
-	/* KernelDMASrc: its 62 words; coefficient channel 0 = the layer's weights (bytes, in the
-	 * 64-byte units of the Addr and MemBfrSize fields) */
-	w[n++] = cmd_word(H13_KERNELDMASRC_BASE, 62);
+	return h;
+}
+
+/* The register blocks every TD writes whole, in this order (the loader skips the zero padding
+ * words after them). */
+static void put_kernel_dma(struct td_writer *tw, uint32_t coeff_base, uint32_t coeff_size)
+{
+	/* coefficient channel 0 = the layer's weights (byte values in 64-byte units) */
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_KDMA, H13_BLK_KDMA_WORDS);
 	if (coeff_size) {
-		const unsigned k = n - (unsigned)H13_KERNELDMASRC_BASE / 4;
-		w[k + H13_COEFF_DMACONFIG(0) / 4] = H13_PUT(H13_DMA_EN, 1) | H13_PUT(H13_DMA_CACHEHINT, 2);
-		w[k + H13_COEFF_BASEADDR(0) / 4] = coeff_base;
-		w[k + H13_COEFF_BFRSIZE(0) / 4] = coeff_size;
+		tdb_set(&b, H13_COEFF_DMACONFIG(0),
+			H13_PUT(H13_DMA_EN, 1) | H13_PUT(H13_COEFFDMA_CACHEHINT, 2));
+		tdb_set(&b, H13_COEFF_BASEADDR(0), coeff_base);
+		tdb_set(&b, H13_COEFF_BFRSIZE(0), coeff_size);
 	}
-	n += 62;
-	/* Common: its 16 words */
-	uint32_t in_line = roundup(L->win * 2, 64), out_line = roundup(L->wout * 2, 64);
+	tdw_put(tw, &b);
+}
+
+static void put_common(struct td_writer *tw, const struct pd_layer *L)
+{
 	unsigned k = L->kind == PD_POOL ? L->k : 1, st = L->kind == PD_POOL ? L->stride : 1;
 	unsigned pad = L->kind == PD_POOL ? L->pad : 0;
-	w[n++] = cmd_word(H13_COMMON_INDIM, 16);
-#define COMMON(r) w[n + ((r) - H13_COMMON_INDIM) / 4]
-	COMMON(H13_COMMON_INDIM) = H13_PUT(H13_INDIM_WIN, L->win) | H13_PUT(H13_INDIM_HIN, L->hin);
-	COMMON(H13_COMMON_CHCFG) = H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) |
-				   H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16);
-	COMMON(H13_COMMON_CIN) = H13_PUT(H13_CIN, L->cin);
-	COMMON(H13_COMMON_COUT) = H13_PUT(H13_COUT, L->cout);
-	COMMON(H13_COMMON_OUTDIM) = H13_PUT(H13_OUTDIM_WOUT, L->wout) | H13_PUT(H13_OUTDIM_HOUT, L->hout);
-	/* ConvCfg: the window (1x1 but a pool) */
-	COMMON(H13_COMMON_CONVCFG) = H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) |
-				     H13_PUT(H13_CONVCFG_SX, st) | H13_PUT(H13_CONVCFG_SY, st) |
-				     H13_PUT(H13_CONVCFG_PX, pad) | H13_PUT(H13_CONVCFG_PY, pad);
-	COMMON(H13_COMMON_GROUPCONVCFG) = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
-	COMMON(H13_COMMON_TILECFG) = H13_PUT(H13_TILECFG_TILEHEIGHT, L->hout);
-#undef COMMON
-	n += 16;
-	/* Planar: 4 words from 0x8800 in every TD (registers keep their values from one TD to the
-	 * next, so a TD after a pool must clear them, as the fixtures' NE TDs write zeros there).
-	 * A pool writes them as the fixtures' PE programs do (PreScale and BiasScale's scale 1.0,
-	 * FinalScale 1.0f), with PoolMode; its NE is not in the path (MACCfg 0) */
-	w[n++] = cmd_word(H13_PLANAR_CFG, 4);
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_COMMON, H13_BLK_COMMON_WORDS);
+	tdb_set(&b, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, L->win) | H13_PUT(H13_INDIM_HIN, L->hin));
+	tdb_set(&b, H13_COMMON_CHCFG,
+		H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16));
+	tdb_set(&b, H13_COMMON_CIN, H13_PUT(H13_CIN, L->cin));
+	tdb_set(&b, H13_COMMON_COUT, H13_PUT(H13_COUT, L->cout));
+	tdb_set(&b, H13_COMMON_OUTDIM,
+		H13_PUT(H13_OUTDIM_WOUT, L->wout) | H13_PUT(H13_OUTDIM_HOUT, L->hout));
+	/* the window: 1x1 but a pool */
+	tdb_set(&b, H13_COMMON_CONVCFG,
+		H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | H13_PUT(H13_CONVCFG_SX, st) |
+			H13_PUT(H13_CONVCFG_SY, st) | H13_PUT(H13_CONVCFG_PX, pad) |
+			H13_PUT(H13_CONVCFG_PY, pad));
+	tdb_set(&b, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	tdb_set(&b, H13_COMMON_TILECFG, H13_PUT(H13_TILECFG_TILEHEIGHT, L->hout));
+	tdw_put(tw, &b);
+}
+
+#define PD_FP32_ONE 0x3f800000u /* FinalScale 1.0f, as every real PE program writes */
+
+/* Planar, in every TD (registers keep their values from one TD to the next, so a TD after a pool
+ * must clear them, as the fixtures' NE TDs write zeros there). A pool writes them as the
+ * fixtures' PE programs do (PreScale and BiasScale's scale 1.0, FinalScale 1.0f), with
+ * PoolMode; its NE is not in the path (MACCfg 0). */
+static void put_planar(struct td_writer *tw, const struct pd_layer *L)
+{
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_PLANAR, H13_BLK_PLANAR_WORDS);
 	if (L->kind == PD_POOL) {
-		w[n + 0] = H13_PUT(H13_PECFG_POOLMODE, L->pool);
-		w[n + 1] = H13_PUT(H13_BIASSCALE_SCALE, FP16_ONE);
-		w[n + 2] = H13_PUT(H13_PRESCALE, FP16_ONE);
-		w[n + 3] = PD_FP32_ONE;
+		tdb_set(&b, H13_PLANAR_CFG, H13_PUT(H13_PECFG_POOLMODE, L->pool));
+		tdb_set(&b, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, FP16_ONE));
+		tdb_set(&b, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, FP16_ONE));
+		tdb_set(&b, H13_PLANAR_FINALSCALE, PD_FP32_ONE);
 	}
-	n += 4;
-	/* NE: KernelCfg .. PostScale (5 words). KernelCfg names the layer's weight
-	 * form. The activation TD is an elementwise NE pass (OpMode 4, KernelMode 1, as every real
-	 * NE kernel) with post-scale 1.0 and NonlinearMode 2 (the activation LUT); a weight TD is a
-	 * 1x1 convolution over its OCG (docs/engine-model.md, "Kernels from the kernel unit"). */
-	w[n++] = cmd_word(H13_NE_KERNELCFG, 5);
-	w[n + 0] = L->kind == PD_POOL ? 0 : kernel_cfg(L);
-	if (L->kind == PD_POOL)
-		w[n + 1] = 0;
-	else if (L->kind == PD_ACT)
-		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
-			   H13_PUT(H13_MACCFG_KERNELMODE, 1) |
-			   H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT);
-	else /* a 1x1 convolution, as conv.hwx programs it (OpMode 0, BinaryPoint 0x1c) */
-		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
-			   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1cu);
-	w[n + (H13_NE_POSTSCALE - H13_NE_KERNELCFG) / 4] =
-		L->kind == PD_POOL ? 0 : H13_PUT(H13_POSTSCALE, FP16_ONE);
-	n += 5;
-	/* TileDMASrc: its 28 words */
-	w[n++] = cmd_word(H13_SRC_DMACONFIG, 28);
-	w[n + 0] = H13_PUT(H13_DMA_EN, 1);
-	w[n + (H13_SRC_ROWSTRIDE - H13_SRC_DMACONFIG) / 4] = in_line;          /* bytes */
-	w[n + (H13_SRC_PLANESTRIDE - H13_SRC_DMACONFIG) / 4] = in_line * L->hin;
-	n += 28;
-	/* TileDMADst: its 7 words */
-	w[n++] = cmd_word(H13_DST_DMACONFIG, 7);
-	w[n + 0] = H13_PUT(H13_DMA_EN, 1);
-	w[n + (H13_DST_ROWSTRIDE - H13_DST_DMACONFIG) / 4] = out_line;
-	w[n + (H13_DST_PLANESTRIDE - H13_DST_DMACONFIG) / 4] = out_line * L->hout;
-	n += 7;
+	tdw_put(tw, &b);
+}
+
+/* NE: KernelCfg names the layer's weight form. The activation TD is an elementwise NE pass
+ * (OpMode 4, KernelMode 1, as every real NE kernel) with post-scale 1.0 and NonlinearMode 2 (the
+ * activation LUT); a weight TD is a 1x1 convolution over its OCG (docs/engine-model.md, "Kernels
+ * from the kernel unit"), as conv.hwx programs it (OpMode 0, BinaryPoint 0x1c). */
+static void put_ne(struct td_writer *tw, const struct pd_layer *L)
+{
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_NE, H13_BLK_NE_WORDS);
+	if (L->kind != PD_POOL) {
+		tdb_set(&b, H13_NE_KERNELCFG, kernel_cfg(L));
+		if (L->kind == PD_ACT)
+			tdb_set(&b, H13_NE_MACCFG,
+				H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
+					H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+					H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT));
+		else
+			tdb_set(&b, H13_NE_MACCFG,
+				H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
+					H13_PUT(H13_MACCFG_BINARYPOINT, 0x1cu));
+		tdb_set(&b, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, FP16_ONE));
+	}
+	tdw_put(tw, &b);
+}
+
+/* The tile source and destination: enabled, at offset 0 of their BARs, 64-byte rows (byte
+ * values in 64-byte units). */
+static void put_tiles(struct td_writer *tw, const struct pd_layer *L)
+{
+	uint32_t in_line = roundup(L->win * 2, 64), out_line = roundup(L->wout * 2, 64);
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_TILESRC, H13_BLK_TILESRC_WORDS);
+	tdb_set(&b, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
+	tdb_set(&b, H13_SRC_ROWSTRIDE, in_line);
+	tdb_set(&b, H13_SRC_PLANESTRIDE, in_line * L->hin);
+	tdw_put(tw, &b);
+	tdb_begin(&b, H13_BLK_TILEDST, H13_BLK_TILEDST_WORDS);
+	tdb_set(&b, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
+	tdb_set(&b, H13_DST_ROWSTRIDE, out_line);
+	tdb_set(&b, H13_DST_PLANESTRIDE, out_line * L->hout);
+	tdw_put(tw, &b);
+}
+
+/* The TD of layer i (PD_TD_BYTES at td) through fw/td's writer; PD_E_TOO_LARGE if it does not
+ * fit PD_TD_BYTES. */
+static enum pd_err write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base,
+			    uint32_t coeff_size, uint8_t *td)
+{
+	const struct pd_layer *L = &d->layer[i];
+	uint32_t w[PD_TD_BYTES / 4];
+	struct td_writer tw;
+	struct td_hdr h = td_header(d, i);
+	tdw_begin(&tw, w, PD_TD_BYTES / 4, &h);
+	put_kernel_dma(&tw, coeff_base, coeff_size);
+	put_common(&tw, L);
+	put_planar(&tw, L);
+	put_ne(&tw, L);
+	put_tiles(&tw, L);
+	if (!tdw_end(&tw))
+		return PD_E_TOO_LARGE;
 	for (unsigned k = 0; k < PD_TD_BYTES / 4; k++)
 		le_wr32(td + 4 * k, w[k]);
+	return PD_OK;
 }
 
 #define PD_MAX_SECTION 0x10000u
@@ -591,19 +628,20 @@ static void vec_put(uint8_t *sec, uint32_t i, uint16_t h, int fp32)
 	le_wr32(sec + 4 * i, w);
 }
 
-enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len)
-{
-	static uint8_t weights[PD_MAX_SECTION], palette[PD_MAX_SECTION], scale[2 * PD_MAX_SECTION],
-		bias[2 * PD_MAX_SECTION];
-	static uint8_t act[ACTLUT_STRIDE];
+/* The weights' layout: one OCG per weighted layer, each channel bpc bytes. */
+struct pd_plan {
+	uint32_t bpc, nocg, total_ch, int8_ch, pbits, nluts, mask;
+	uint64_t wbytes;
 	uint32_t ocg[PD_MAX_LAYERS], blk_off[PD_MAX_LAYERS], blk_layer[PD_MAX_LAYERS];
-	if (!d || !out || !len)
-		return PD_E_ARG;
+};
+
+/* The description's sizes: every tile product checked against 32 bits. */
+static enum pd_err check_sizes(const struct pd_desc *d)
+{
 	if (!d->nlayers)
 		return PD_E_NO_LAYERS;
 	if (d->nlayers > PD_MAX_LAYERS)
 		return PD_E_TOO_MANY_LAYERS;
-	/* tile sizes: every product checked against 32 bits */
 	uint64_t tile = (uint64_t)roundup(d->w * 2, 64) * d->h * d->c;
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		const struct pd_layer *L = &d->layer[i];
@@ -611,44 +649,61 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 		    tile > 0x10000000u || !L->wout || !L->hout)
 			return PD_E_TOO_LARGE;
 	}
-	/* one weight slot per output channel, as wide as the widest layer needs */
-	uint32_t bpc = 0, nocg = 0, total_ch = 0, int8_ch = 0, pbits = 0, nluts = 0, mask = 0;
+	return PD_OK;
+}
+
+/* One weight slot per output channel, as wide as the widest layer needs, in 64-byte multiples:
+ * every OCG starts on a 64-byte unit of the (64-byte aligned) weights section, so a TD's
+ * coefficient channel 0 is exactly its OCG. */
+static enum pd_err plan_weights(const struct pd_desc *d, struct pd_plan *pl)
+{
+	memset(pl, 0, sizeof *pl);
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		uint32_t cb = channel_bytes(&d->layer[i]);
-		if (cb > bpc)
-			bpc = cb;
+		if (cb > pl->bpc)
+			pl->bpc = cb;
 	}
-	/* 64-byte multiples: every OCG starts on a 64-byte unit of the (64-byte aligned) weights
-	 * section, so a TD's coefficient channel 0 is exactly its OCG */
-	bpc = roundup(bpc ? bpc : 1, 64);
-	uint64_t wbytes = 0;
+	pl->bpc = roundup(pl->bpc ? pl->bpc : 1, 64);
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		const struct pd_layer *L = &d->layer[i];
 		if (L->kind == PD_ACT || L->kind == PD_POOL)
 			continue;
-		blk_off[nocg] = (uint32_t)wbytes;
-		blk_layer[nocg] = i;
-		ocg[nocg++] = L->cout;
-		wbytes += (uint64_t)L->cout * bpc;
-		total_ch += L->cout;
-		if (wbytes > PD_MAX_SECTION || total_ch > PD_MAX_SECTION / 2)
+		pl->blk_off[pl->nocg] = (uint32_t)pl->wbytes;
+		pl->blk_layer[pl->nocg] = i;
+		pl->ocg[pl->nocg++] = L->cout;
+		pl->wbytes += (uint64_t)L->cout * pl->bpc;
+		pl->total_ch += L->cout;
+		if (pl->wbytes > PD_MAX_SECTION || pl->total_ch > PD_MAX_SECTION / 2)
 			return PD_E_TOO_LARGE;
 		if (L->kind == PD_INT8)
-			int8_ch += L->cout;
+			pl->int8_ch += L->cout;
 		if (L->kind == PD_PALETTE) {
-			pbits = L->bits;
-			nluts = 1; /* one codebook, shared (H13's version-5 descriptor has no more) */
+			pl->pbits = L->bits;
+			pl->nluts = 1; /* one codebook, shared (H13's version-5 descriptor has no more) */
 		}
 		if (L->kind == PD_SPARSE)
-			mask = (L->cin + 7) / 8;
+			pl->mask = (L->cin + 7) / 8;
 	}
-	if (nluts << pbits > PD_MAX_SECTION / 2)
+	if (pl->nluts << pl->pbits > PD_MAX_SECTION / 2)
 		return PD_E_TOO_LARGE;
-	memset(weights, 0, (size_t)wbytes);
-	for (unsigned k = 0, c0 = 0; k < nocg; k++) {
-		const struct pd_layer *L = &d->layer[blk_layer[k]];
+	return PD_OK;
+}
+
+/* The kernel unit's sections. */
+struct pd_sections {
+	uint8_t weights[PD_MAX_SECTION], palette[PD_MAX_SECTION], scale[2 * PD_MAX_SECTION],
+		bias[2 * PD_MAX_SECTION];
+	uint8_t act[ACTLUT_STRIDE];
+};
+
+static void fill_sections(const struct pd_desc *d, const struct pd_plan *pl, struct pd_sections *x)
+{
+	memset(x->weights, 0, (size_t)pl->wbytes);
+	for (unsigned k = 0, c0 = 0; k < pl->nocg; k++) {
+		const struct pd_layer *L = &d->layer[pl->blk_layer[k]];
 		uint32_t seed = L->seed * 2654435761u + 1u;
-		uint8_t *blk = weights + blk_off[k];
+		uint8_t *blk = x->weights + pl->blk_off[k];
+		uint32_t bpc = pl->bpc, mask = pl->mask;
 		/* a sparse OCG: every channel's mask (mask bytes each), then every channel's values
 		 * (bpc - mask bytes each), as the records' mask and weights slots address them */
 		for (uint32_t c = 0; c < L->cout; c++) {
@@ -657,83 +712,116 @@ enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *
 						blk + (size_t)L->cout * mask + (size_t)c * (bpc - mask));
 			else
 				channel_weights(L, &seed, blk + (size_t)c * bpc, NULL);
-			vec_put(bias, c0 + c, pd_bias(blk_layer[k], c), d->vec32);
+			vec_put(x->bias, c0 + c, pd_bias(pl->blk_layer[k], c), d->vec32);
 		}
 		c0 += L->cout;
 	}
 	/* the palette codebook: entry j = (j - 2^(bits-1)) / 8 */
-	for (uint32_t l = 0; l < nluts; l++)
-		for (uint32_t j = 0; j < (1u << pbits); j++)
-			le_wr16(palette + 2 * ((l << pbits) + j),
-			      fp16_from_scaled((int64_t)j - (int64_t)(1u << (pbits - 1)), -3));
+	for (uint32_t l = 0; l < pl->nluts; l++)
+		for (uint32_t j = 0; j < (1u << pl->pbits); j++)
+			le_wr16(x->palette + 2 * ((l << pl->pbits) + j),
+				fp16_from_scaled((int64_t)j - (int64_t)(1u << (pl->pbits - 1)), -3));
 	/* per-channel post-scale, one per channel of every weighted layer in record order (as the
 	 * records' scale slots index it): 1/64 for an int8 layer's channels, 1 for the others */
-	for (uint32_t k = 0, c = 0; k < nocg; k++)
-		for (uint32_t j = 0; j < ocg[k]; j++, c++)
-			vec_put(scale, c, d->layer[blk_layer[k]].kind == PD_INT8 ? fp16_from_scaled(1, -6)
-									     : fp16_from_scaled(1, 0),
+	for (uint32_t k = 0, c = 0; k < pl->nocg; k++)
+		for (uint32_t j = 0; j < pl->ocg[k]; j++, c++)
+			vec_put(x->scale, c,
+				d->layer[pl->blk_layer[k]].kind == PD_INT8 ? fp16_from_scaled(1, -6)
+									   : fp16_from_scaled(1, 0),
 				d->vec32);
-	int have_act = d->act != PD_ACT_NONE;
-	memset(act, 0, sizeof act);
-	if (have_act)
-		pd_act_record(d->act, act);
+	memset(x->act, 0, sizeof x->act);
+	if (d->act != PD_ACT_NONE)
+		pd_act_record(d->act, x->act);
+}
 
+/* The kernel unit's description from the plan and the sections. */
+static void describe_unit(const struct pd_desc *d, const struct pd_plan *pl,
+			  const struct pd_sections *x, struct ku_build *b)
+{
+	int have_act = d->act != PD_ACT_NONE;
+	unsigned vbytes = d->vec32 ? 4u : 2u;
+	memset(b, 0, sizeof *b);
+	b->version = ctrl_h13_ku_limits.version;
+	b->format = 1;
+	b->flags = pl->mask ? KU_FLAG_SPARSE : 0;
+	b->ncores = 1;
+	b->bytes_per_channel = pl->bpc;
+	b->actlut = have_act ? x->act : NULL;
+	b->actlut_len = have_act ? ACTLUT_STRIDE : 0;
+	b->palette = pl->nluts ? x->palette : NULL;
+	b->palette_len = pl->nluts ? (pl->nluts << pl->pbits) * 2 : 0;
+	b->palette_format = 5;
+	b->palette_bits = pl->pbits;
+	b->palette_luts = pl->nluts;
+	b->scale = pl->int8_ch ? x->scale : NULL;
+	b->scale_len = pl->int8_ch ? pl->total_ch * vbytes : 0;
+	b->bias = pl->total_ch ? x->bias : NULL;
+	b->bias_len = pl->total_ch * vbytes;
+	b->vec_type = d->vec32 ? 4u : 5u;
+	b->weights = pl->wbytes ? x->weights : NULL;
+	b->weights_len = (uint32_t)pl->wbytes;
+	b->mask_bytes_per_channel = pl->mask;
+	b->weights_align = 64;
+	b->ocg_channels = pl->ocg;
+	b->nocg = pl->nocg;
+	if (!pl->nocg) {
+		/* an activation alone: one empty-weight record is not allowed; a 1-channel block */
+		static const uint32_t one = 1;
+		static const uint8_t zero[64];
+		b->ocg_channels = &one;
+		b->nocg = 1;
+		b->weights = zero;
+		b->weights_len = pl->bpc;
+	}
+}
+
+/* Every layer's TD; a weighted layer's coefficient channel 0 is exactly its OCG (64-byte
+ * aligned, a 64-byte multiple) in the weights section at wsec. */
+static enum pd_err write_tds(const struct pd_desc *d, const struct pd_plan *pl, uint32_t wsec,
+			     uint8_t *out)
+{
+	for (unsigned i = 0, k = 0; i < d->nlayers; i++) {
+		uint32_t base = 0, size = 0;
+		if (d->layer[i].kind != PD_ACT && d->layer[i].kind != PD_POOL) {
+			base = wsec + pl->blk_off[k];
+			size = d->layer[i].cout * pl->bpc;
+			k++;
+		}
+		enum pd_err e = write_td(d, i, base, size, out + (size_t)i * PD_TD_STRIDE);
+		if (e != PD_OK)
+			return e;
+	}
+	return PD_OK;
+}
+
+enum pd_err pd_build(const struct pd_desc *d, uint8_t *out, size_t cap, size_t *len)
+{
+	static struct pd_sections x;
+	struct pd_plan pl;
+	struct ku_build b;
+	struct ku_unit u;
+	if (!d || !out || !len)
+		return PD_E_ARG;
+	enum pd_err e = check_sizes(d);
+	if (e == PD_OK)
+		e = plan_weights(d, &pl);
+	if (e != PD_OK)
+		return e;
+	fill_sections(d, &pl, &x);
 	/* layout: TDs at a 0x300 stride, weights at the 16-byte boundary after the last TD */
 	uint64_t woff = (uint64_t)(d->nlayers - 1) * PD_TD_STRIDE + roundup(PD_TD_BYTES, 16);
 	if (woff > cap)
 		return PD_E_TOO_LARGE;
-	struct ku_build b;
-	memset(&b, 0, sizeof b);
-	b.version = ctrl_h13_ku_limits.version;
-	b.format = 1;
-	b.flags = mask ? KU_FLAG_SPARSE : 0;
-	b.ncores = 1;
-	b.bytes_per_channel = bpc;
-	b.actlut = have_act ? act : NULL;
-	b.actlut_len = have_act ? ACTLUT_STRIDE : 0;
-	b.palette = nluts ? palette : NULL;
-	b.palette_len = nluts ? (nluts << pbits) * 2 : 0;
-	b.palette_format = 5;
-	b.palette_bits = pbits;
-	b.palette_luts = nluts;
-	b.scale = int8_ch ? scale : NULL;
-	b.scale_len = int8_ch ? total_ch * (d->vec32 ? 4u : 2u) : 0;
-	b.bias = total_ch ? bias : NULL;
-	b.bias_len = total_ch * (d->vec32 ? 4u : 2u);
-	b.vec_type = d->vec32 ? 4u : 5u;
-	b.weights = wbytes ? weights : NULL;
-	b.weights_len = (uint32_t)wbytes;
-	b.mask_bytes_per_channel = mask;
-	b.weights_align = 64;
-	b.ocg_channels = ocg;
-	b.nocg = nocg;
-	if (!nocg) {
-		/* an activation alone: one empty-weight record is not allowed; a 1-channel block */
-		static const uint32_t one = 1;
-		static uint8_t zero[64];
-		b.ocg_channels = &one;
-		b.nocg = 1;
-		b.weights = zero;
-		b.weights_len = bpc;
-	}
+	describe_unit(d, &pl, &x, &b);
 	size_t ulen = ku_write(&b, out + woff, cap - (size_t)woff);
 	if (!ulen)
 		return PD_E_TOO_LARGE; /* ku_write refuses only what does not fit */
-	struct ku_unit u;
 	if (ku_parse(out + woff, ulen, &ctrl_h13_ku_limits, &u) != KU_OK)
 		return PD_E_KUNIT;
 	memset(out, 0, (size_t)woff);
-	uint32_t wsec = u.sec[KU_SEC_WEIGHTS].offset;
-	for (unsigned i = 0, k = 0; i < d->nlayers; i++) {
-		uint32_t base = 0, size = 0;
-		if (d->layer[i].kind != PD_ACT && d->layer[i].kind != PD_POOL) {
-			/* channel 0 is exactly the layer's OCG (64-byte aligned, a 64-byte multiple) */
-			base = wsec + blk_off[k];
-			size = d->layer[i].cout * bpc;
-			k++;
-		}
-		write_td(d, i, base, size, out + (size_t)i * PD_TD_STRIDE);
-	}
+	e = write_tds(d, &pl, u.sec[KU_SEC_WEIGHTS].offset, out);
+	if (e != PD_OK)
+		return e;
 	/* the weights end on a 64-byte unit, so every channel's rounded range stays inside */
 	size_t wlen = roundup((uint32_t)ulen, 64);
 	if (wlen > cap - (size_t)woff)
