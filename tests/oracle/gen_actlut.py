@@ -107,7 +107,7 @@ FIXTURE_RECORDS = [
     ('kernels/unary/tanh.bin', 0x280), ('kernels/unary/log2.bin', 0x280),
     ('kernels/unary/sqrt.bin', 0x280), ('kernels/activation/gelu.bin', 0x280),
     ('kernels/activation/relu6.bin', 0x280), ('kernels/activation/leakyrelu.bin', 0x280),
-    ('kernels/activation/hardtanh.bin', 0x280),
+    ('kernels/activation/hardtanh.bin', 0x280), ('kernels/activation/selu.bin', 0x280),
 ]
 
 
