@@ -322,9 +322,9 @@ static int l2_result(struct anem *m, uint32_t base, const struct tile *o, struct
 	if (!t)
 		return fault(m, "more L2-resident tensors than the model holds");
 	uint64_t n = (uint64_t)o->g * o->c * o->h * o->w;
-	if (n > ANEM_L2T_MAX_BYTES / 2)
+	if (n > TD_L2_TENSOR_MAX / 2)
 		return fault(m, "an L2-resident result (NumGroups x Cout x Hout x Wout fp16) larger than "
-				"the model holds (ANEM_L2T_MAX_BYTES)");
+				"the model holds (TD_L2_TENSOR_MAX)");
 	if (!t->v || (uint64_t)t->g * t->c * t->h * t->w != n) {
 		free(t->v);
 		t->v = NULL;
