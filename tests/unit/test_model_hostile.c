@@ -93,3 +93,61 @@ TEST(model_hostile, geometry_past_a_grant_is_refused_before_running)
 	/* a coefficient channel longer than the weights */
 	run("fixtures/hwx/conv.hwx", H13_COEFF_BFRSIZE(2), 0x4000u, 1);
 }
+
+/* One raw task stream from ../shared through the session with its default grants and the given
+ * limits (NULL: the defaults); the result's name, and the TD and fields it names. */
+static int run_limits(const char *fixture, const struct ctrl_limits *lim, struct anes_result *res)
+{
+	uint8_t *buf;
+	size_t len;
+	if (test_read_file(test_shared_path(fixture), &buf, &len)) {
+		CHECKF(0, "%s: unreadable", fixture);
+		return -1;
+	}
+	const struct anes_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, lim, 0};
+	int rc = anes_run(tsession(), buf, len, &o, res);
+	free(buf);
+	return rc;
+}
+
+static void want_refused(const char *fixture, const struct ctrl_limits *lim, const char *name)
+{
+	struct anes_result res;
+	int rc = run_limits(fixture, lim, &res);
+	CHECKF(rc == 1 && !strcmp(anes_result_name(&res), name), "%s: %s, want %s", fixture,
+	       anes_result_name(&res), name);
+	CHECK_EQ(res.st.td, 0);
+	CHECK(res.st.field != NULL);
+	CHECK_EQ(res.nwrites, 0u); /* refused before the engine was programmed */
+	CHECK_EQ(res.nmoves, 0u);
+	CHECK(res.canaries_ok);
+	printf("# %s: %s td %d (%s)\n", fixture, anes_result_name(&res), res.st.td,
+	       res.st.field ? res.st.field : "?");
+}
+
+/*
+ * Issue 22: two raw streams a fuzz campaign found, whose TDs ask the engine model for 10 GB of
+ * weights and 67 GB of L2-resident result, are refused by the control path with the limit they
+ * break, naming TD 0 and the fields, before anything is allocated. The limits are exact: a real
+ * kernel that keeps an 8,192,000-byte tensor in L2 (sigmoid.bin) runs with a limit of exactly
+ * that and is refused one byte below; a 1x1 fp16 convolution (inv.bin, 2 bytes of kernel) runs
+ * with a kernel memory of 2 bytes and is refused with 1.
+ */
+TEST(model_hostile, oversize_memories_are_refused_before_anything_is_allocated)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: no hostile fixtures");
+	want_refused("fixtures/hostile/oom-weights-10g.bin", NULL, "kernels-over-kernel-memory");
+	want_refused("fixtures/hostile/oom-l2-67g.bin", NULL, "l2-result-over-limit");
+	struct ctrl_limits lim = ctrl_default_limits;
+	struct anes_result res;
+	lim.max_l2_tensor = 8192000u;
+	CHECK_EQ(run_limits("fixtures/kernels/unary/sigmoid.bin", &lim, &res), 0);
+	lim.max_l2_tensor = 8192000u - 1u;
+	want_refused("fixtures/kernels/unary/sigmoid.bin", &lim, "l2-result-over-limit");
+	lim = ctrl_default_limits;
+	lim.max_kernels = 2u;
+	CHECK_EQ(run_limits("fixtures/kernels/unary/inv.bin", &lim, &res), 0);
+	lim.max_kernels = 1u;
+	want_refused("fixtures/kernels/unary/inv.bin", &lim, "kernels-over-kernel-memory");
+}
