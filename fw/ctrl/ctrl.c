@@ -1,4 +1,5 @@
 #include "fw/ctrl/ctrl.h"
+#include "fw/common/assert.h"
 #include "fw/codec/codec.h"
 #include "fw/common/le.h"
 #include "fw/formats/formats.h"
@@ -950,12 +951,11 @@ static int check_cover(void *ctx, unsigned td, const struct td_range *x)
 	if (!is_tile(x) || x->bar >= LDR_NBARS || !((itm >> x->bar) & 1u))
 		return 0;
 	if (x->access == TD_WRITE) {
-		if (u->nw < LDR_MAX_TDS) { /* one destination per TD: always room */
-			u->w[u->nw].bar = x->bar;
-			u->w[u->nw].lo = x->addr;
-			u->w[u->nw].hi = x->addr + x->len;
-			u->nw++;
-		}
+		ASSERT(u->nw < LDR_MAX_TDS); /* one destination per TD, at most LDR_MAX_TDS TDs */
+		u->w[u->nw].bar = x->bar;
+		u->w[u->nw].lo = x->addr;
+		u->w[u->nw].hi = x->addr + x->len;
+		u->nw++;
 		return 0;
 	}
 	if (!covered(u, x->bar, x->addr, x->addr + x->len)) {
