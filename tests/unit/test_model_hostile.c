@@ -151,3 +151,40 @@ TEST(model_hostile, oversize_memories_are_refused_before_anything_is_allocated)
 	lim.max_kernels = 1u;
 	want_refused("fixtures/kernels/unary/inv.bin", &lim, "kernels-over-kernel-memory");
 }
+
+/*
+ * The model's own bound, behind the control path's: with the control path's L2 limit lifted,
+ * sigmoid.bin's TD 0 patched to leave an L2-resident result of 5243 rows (1 x 5243 x 1600 fp16,
+ * 384 bytes over TD_L2_TENSOR_MAX) is refused by the model by name before it allocates; 5242
+ * rows (under the bound) runs.
+ */
+TEST(model_hostile, model_refuses_an_l2_result_over_its_bound)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: no sigmoid.bin");
+	static const unsigned rows[2] = {5242u, 5243u};
+	for (unsigned k = 0; k < 2; k++) {
+		uint8_t *buf;
+		size_t len;
+		if (test_read_file(test_shared_path("fixtures/kernels/unary/sigmoid.bin"), &buf, &len)) {
+			CHECK(0);
+			return;
+		}
+		REQUIRE(patch(buf, len, H13_COMMON_OUTDIM, 1600u | rows[k] << 16));
+		struct ctrl_limits lim = ctrl_default_limits;
+		lim.max_l2_tensor = UINT64_MAX;
+		const struct anes_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &lim, 0};
+		struct anes_result res;
+		int rc = anes_run(tsession(), buf, len, &o, &res);
+		free(buf);
+		const char *why = anes_model()->why;
+		if (k == 0) {
+			CHECKF(rc == 0, "%u rows: %s", rows[k], anes_result_name(&res));
+		} else {
+			CHECKF(rc == 1 && !strcmp(anes_result_name(&res), "engine-fault"), "%u rows: %s",
+			       rows[k], anes_result_name(&res));
+			CHECKF(why && strstr(why, "L2-resident result"), "why: %s", why ? why : "(none)");
+			CHECK(res.canaries_ok);
+		}
+	}
+}
