@@ -29,12 +29,15 @@ NEWLIB_DIR ?= $(BUILD)/newlib
 NEWLIB := $(NEWLIB_DIR)/prefix/aarch64-none-elf
 NEWLIB_STAMP := $(NEWLIB_DIR)/stamp-$(NEWLIB_HASH)
 
-$(DEPS_STAMP): scripts/setup-deps.sh
+# The stamps' names carry their recipe's hash, so a changed recipe reruns; the recipes are
+# order-only prerequisites (a fresh clone or worktree has every file newer than a stamp made
+# before it, which must not rebuild a newlib that worktrees share)
+$(DEPS_STAMP): | scripts/setup-deps.sh
 	$(Q)mkdir -p $(BUILD)
 	$(Q)bash scripts/setup-deps.sh
 	$(Q)rm -f $(BUILD)/.deps-* && touch $@
 
-$(NEWLIB_STAMP): scripts/build-newlib.sh | $(DEPS_STAMP)
+$(NEWLIB_STAMP): | scripts/build-newlib.sh $(DEPS_STAMP)
 	@echo "newlib-nano: building (about a minute, once)"
 	$(Q)bash scripts/build-newlib.sh $(abspath $(NEWLIB_DIR)/work) $(abspath $(NEWLIB_DIR)/prefix)
 	$(Q)rm -rf $(NEWLIB_DIR)/work $(NEWLIB_DIR)/stamp-* && touch $@
@@ -180,6 +183,17 @@ $(H)/san/test-obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
 	@echo "  HOSTCC  $< (asan+ubsan)"
 	$(Q)$(HCC) $(TEST_HOST_CFLAGS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
+# The tool's version: `git describe` at build time; without git (a tarball, no .git) the VERSION
+# file when there is one, else "unknown". Kept in a file rewritten only when it changes, so only
+# cmd_version.c is recompiled, and only then.
+ANEFW_VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo unknown)
+VERSION_STAMP := $(TOOL_DIR)/version.txt
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	$(Q)echo '$(ANEFW_VERSION)' | cmp -s - $@ || echo '$(ANEFW_VERSION)' > $@
+$(TOOL_DIR)/obj/tools/anefw-tool/cmd_version.c.o: $(VERSION_STAMP)
+$(TOOL_DIR)/obj/tools/anefw-tool/cmd_version.c.o: TOOL_CFLAGS += -DANEFW_VERSION='"$(ANEFW_VERSION)"'
+
 HOST_LIB_SRCS := $(FW_SRCS) $(ENGINE_SRCS) $(APP_LIB_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS)
 TOOL_OBJS := $(patsubst %,$(TOOL_DIR)/obj/%.o,$(TOOL_SRCS) $(HOST_LIB_SRCS))
 HOST_TEST_OBJS := $(patsubst %,$(H)/san/test-obj/%.o,$(TEST_SRCS) $(PROGDESC_SRCS) $(HOST_LIB_SRCS))
@@ -188,14 +202,32 @@ $(TOOL_DIR)/anefw-tool: $(TOOL_OBJS)
 	@echo "  HOSTLD  $@"
 	$(Q)$(HCC) $(TOOL_CFLAGS) $^ -o $@
 
-$(H)/anefw-tool: $(TOOL_DIR)/anefw-tool
-	$(Q)cp $< $@
+# The installed tool is always the kind asked for (plain, or SANITIZE=1): copied whenever it
+# differs from this kind's build, not by timestamps (a plain build newer than the sanitized one
+# would otherwise stay installed after `make tools SANITIZE=1`, and the reverse).
+$(H)/anefw-tool: $(TOOL_DIR)/anefw-tool FORCE
+	$(Q)cmp -s $< $@ || cp $< $@
 
 $(H)/anefw-tests: $(HOST_TEST_OBJS)
 	@echo "  HOSTLD  $@"
 	$(Q)$(HCC) $(TEST_HOST_CFLAGS) $^ -o $@
 
-tools: $(H)/anefw-tool
+# libanefw-accel.so: /dev/accel/accel0 for a preloading process (tools/accel, docs/asahi.md); the
+# library sources again, position-independent, with only the interposed calls exported
+ACCEL_SRCS := $(sort $(wildcard tools/accel/*.c))
+ACCEL_OBJS := $(patsubst %,$(H)/pic/obj/%.o,$(ACCEL_SRCS) $(HOST_LIB_SRCS))
+$(H)/pic/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  PICCC   $<"
+	$(Q)$(HCC) $(HOST_CFLAGS) -O2 -fPIC -fvisibility=hidden $(call layer_inc,$<) -MMD -MP -c $< -o $@
+$(H)/libanefw-accel.so: $(ACCEL_OBJS)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HCC) -shared -Wl,-z,defs $^ -o $@ -ldl -lpthread
+
+tools: $(H)/anefw-tool $(H)/libanefw-accel.so
+
+.PHONY: FORCE
+FORCE:
 
 # ---- fuzzing (libFuzzer with ASan and UBSan) ----
 # The library sources are compiled once (fuzzer instrumentation without libFuzzer's main), each
@@ -229,6 +261,47 @@ $(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) $(wildcard tests
 	$(Q)for g in $(ORACLE_GENS); do echo "  ORACLE  $$g"; $(PYTHON) $$g $(BUILD)/testdata || exit 1; done
 	$(Q)touch $@
 
+# ---- make help: the targets and variables ----
+.PHONY: help
+help:
+	@echo 'usage: make [TARGET] [VARIABLE=value ...]'
+	@echo 'targets:'
+	@echo '  all (default)   set-up, the firmware for BOARD and the host tool'
+	@echo '  run             boot the firmware under QEMU and run its main job (ARGS: its command line)'
+	@echo '  test            every test suite, ending "N passed, N failed, N skipped"'
+	@echo '  test-host       host unit tests (ASan+UBSan); T=SUITE_OR_TEST for one'
+	@echo '  test-target     the same tests on BOARD under QEMU; T=SUITE_OR_TEST for one'
+	@echo '  test-build      build everything make test needs, run nothing'
+	@echo '  tools           build/host/anefw-tool (SANITIZE=1: with ASan and UBSan)'
+	@echo '  firmware        build/BOARD/anefw.elf and its images'
+	@echo '  serve           the firmware as a command service on 127.0.0.1:PORT (anefw-tool remote)'
+	@echo '  debug           run, halted at the first instruction with a gdb stub on :1234'
+	@echo '  bench           benchmarks under exact instruction counting, then the model on the host'
+	@echo '  fuzz            every libFuzzer target for FUZZ_SECONDS each'
+	@echo '  soak            SOAK_N valid and hostile submissions through the queue on the target'
+	@echo '  deps            Debian packages and newlib-nano only'
+	@echo '  clean           remove the builds (keeps newlib)'
+	@echo '  distclean       remove everything under build/, newlib too'
+	@echo '  version         the version the tool is built with (git describe, or VERSION, or unknown)'
+	@echo '  help            this list'
+	@echo 'variables:'
+	@echo '  BOARD=qemu-virt|raspi3b   the board (default qemu-virt)'
+	@echo '  ARGS="..."                run/debug: program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH'
+	@echo '                            trace=1 fault=KIND (default: the built-in program, checked)'
+	@echo '  T=NAME                    test-host/test-target/bench: one suite or test'
+	@echo '  SANITIZE=1                tools: build the host tool with ASan and UBSan'
+	@echo '  PORT=N SERVE_TIME=S       serve: the TCP port (default 5555) and time limit (default 600)'
+	@echo '  FUZZ_SECONDS=N            fuzz: seconds per target (default 60)'
+	@echo '  SOAK_N=N                  soak: submissions (default 20000)'
+	@echo '  TEST_BOARDS="..."         test: the boards (default both; BOARD=x: only x)'
+	@echo '  SHARED=DIR                the shared fixtures (default ../shared)'
+	@echo '  BUILD=DIR V=1             the build folder (default build); echo every command'
+
+# the version the tool is built with (tests/suites/07-usage.sh checks its fallback)
+.PHONY: version
+version:
+	@echo '$(ANEFW_VERSION)'
+
 # ---- running ----
 QEMU_RUN := bash scripts/qemu-run.sh --board $(BOARD)
 
@@ -246,6 +319,9 @@ run: deps firmware $(BUILD)/default.hwx $(BUILD)/default.ref.stamp
 PORT ?= 5555
 SERVE_TIME ?= 600
 serve: deps firmware
+	@echo "serve: the firmware's command service on 127.0.0.1:$(PORT) (QEMU starts when a client connects)"
+	@echo "serve: connect with: $(H)/anefw-tool remote --connect 127.0.0.1:$(PORT) run PROGRAM [--in ..] [--out ..]"
+	@echo "serve: stop with: $(H)/anefw-tool remote --connect 127.0.0.1:$(PORT) shutdown (or Ctrl-C; it stops by itself after $(SERVE_TIME) s)"
 	$(Q)$(QEMU_RUN) --timeout $(SERVE_TIME) --serial-tcp $(PORT) $(B)/anefw.elf serve=1
 
 debug: deps firmware $(BUILD)/default.hwx $(BUILD)/default.ref.stamp

@@ -9,6 +9,7 @@
  * output with a reference file, one line each, and a mismatch makes the exit status 1.
  */
 #include "app/job.h"
+#include "app/backend.h"
 #include "app/serve.h"
 #include "app/session.h"
 #include "app/tensorio.h"
@@ -17,6 +18,7 @@
 #include "fw/tensors/tensors.h"
 #include "hal/hal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +31,16 @@ static void print_region(const struct hal_region *r)
 	       (r->attrs & HAL_REGION_DEVICE) ? " device" : "");
 }
 
-static void banner(void)
+/* The board; with trace=1 its memory map too. */
+static void banner(unsigned trace)
 {
 	const struct hal_platform *p = hal_platform();
 	printf("anefw: open coprocessor firmware for ANE-class engines\n");
 	printf("board: %s (%s, %u core%s)\n", p->board, p->cpu, p->ncores, p->ncores == 1 ? "" : "s");
 	printf("exception level: EL%u (entered at EL%u)\n", hal_current_el(), hal_entry_el());
 	printf("c library: %s\n", p->libc);
+	if (!trace)
+		return;
 	printf("memory map:\n");
 	for (unsigned i = 0; i < p->nregions; i++)
 		print_region(&p->regions[i]);
@@ -76,6 +81,66 @@ static int cmdline_arg(const char *cmdline, const char *key, char *buf, size_t l
 		}
 	}
 	return -1;
+}
+
+/* The run's verdict, the last line ("anefw: done: ok ..." or "anefw: done: FAILED: ..."): the
+ * first failure, said again at the end so it is not buried in the summary. */
+static char verdict[200];
+
+static void fail_verdict(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fail_verdict(const char *fmt, ...)
+{
+	if (verdict[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(verdict, sizeof verdict, fmt, ap);
+	va_end(ap);
+}
+
+/* A failure's line, printed where it happens and kept as the verdict (the first one). */
+static void fail_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fail_line(const char *fmt, ...)
+{
+	char line[sizeof verdict];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	printf("%s\n", line);
+	fail_verdict("%s", line);
+}
+
+/* The command line's keys: KEY=VALUE words, and in:/out:/ref: words (cmdline_io). */
+static const char *const cmdline_keys[] = {"program", "trace", "fault", "serve"};
+#define CMDLINE_KEYS_HELP                                                                      \
+	"program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH trace=1 fault=KIND serve=1"
+
+/* Every word of the command line is a known KEY=VALUE or an in:/out:/ref:; -1 (printed, naming
+ * the word and the keys that exist) on the first that is not: a typo is an error, not ignored. */
+static int cmdline_check(const char *cmdline)
+{
+	for (const char *s = cmdline; s && *s;) {
+		size_t n;
+		const char *w = cmdline_word(&s, &n);
+		if (!n || (n >= 3 && !strncmp(w, "in:", 3)) || (n >= 4 && !strncmp(w, "out:", 4)) ||
+		    (n >= 4 && !strncmp(w, "ref:", 4)))
+			continue;
+		const char *eq = memchr(w, '=', n);
+		size_t kl = eq ? (size_t)(eq - w) : n;
+		int known = 0;
+		for (unsigned k = 0; eq && k < sizeof cmdline_keys / sizeof *cmdline_keys; k++)
+			known |= strlen(cmdline_keys[k]) == kl && !strncmp(w, cmdline_keys[k], kl);
+		if (!known) {
+			printf("error: %s '%.*s' on the command line; the keys are: %s\n",
+			       eq ? "unknown key" : "not KEY=VALUE:", (int)kl, w, CMDLINE_KEYS_HELP);
+			fail_verdict("%s '%.*s' on the command line (the keys: %s)",
+				     eq ? "unknown key" : "not KEY=VALUE:", (int)kl, w,
+				     CMDLINE_KEYS_HELP);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static void to_console(void *ctx, const char *s, size_t n)
@@ -128,19 +193,22 @@ static int submit_via_queue(struct subq *q, struct anes *session, const uint8_t 
 	e.program_len = len;
 	enum subq_err se = subq_submit(q, &e);
 	if (se != SUBQ_OK) {
-		printf("queue: submit refused: %s\n", subq_err_name(se));
+		fail_line("queue: submit refused: %s", subq_err_name(se));
 		return 1;
 	}
 	struct job_run j = {session, hooks, trace, 1, "not-run"};
 	subq_run(q, run_entry, &j);
 	struct subq_completion c;
 	if (subq_reap(q, &c) != SUBQ_OK) {
-		printf("queue: no completion\n");
+		fail_line("queue: no completion");
 		return 1;
 	}
 	printf("completion: id %lu %s (%s) domain %s code %lu\n", (unsigned long)c.id,
 	       status_name(c.status), j.err, subq_domain_name((enum subq_domain)c.domain),
 	       (unsigned long)c.code);
+	if (c.status != SUBQ_DONE || j.rc)
+		fail_verdict("submission %lu %s: %s", (unsigned long)c.id, status_name(c.status),
+			     j.err);
 	return c.status == SUBQ_DONE ? j.rc : 1;
 }
 
@@ -152,12 +220,12 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 {
 	int fd = hal_file_open(path, 0);
 	if (fd < 0) {
-		printf("program: cannot open %s\n", path);
+		fail_line("program: cannot open %s", path);
 		return 1;
 	}
 	long n = hal_file_length(fd);
 	if (n < 0 || (unsigned long)n > JOB_MAX_PROGRAM) {
-		printf("program: %s: bad length %ld\n", path, n);
+		fail_line("program: %s: bad length %ld", path, n);
 		hal_file_close(fd);
 		return 1;
 	}
@@ -165,6 +233,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 	struct ldr_program *prog = malloc(sizeof *prog);
 	if (!buf || !prog) {
 		printf("program: out of memory for %ld bytes\n", n);
+		fail_verdict("program: out of memory");
 		hal_file_close(fd);
 		free(buf);
 		free(prog);
@@ -173,69 +242,101 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 	long got = n ? hal_file_read(fd, buf, (size_t)n) : 0;
 	hal_file_close(fd);
 	if (got != n) {
-		printf("program: %s: short read\n", path);
+		fail_line("program: %s: short read", path);
 		free(buf);
 		free(prog);
 		return 1;
 	}
-	printf("program: %s (%ld bytes)\n", path, n);
 	enum ldr_err e = ldr_load(buf, (size_t)n, 0, prog);
+	printf("program: %s (%ld bytes)", path, n);
+	if (e == LDR_OK)
+		printf(": %s, %u task descriptor%s, valid", prog->raw ? "raw task stream" : ".hwx container",
+		       prog->ntds, prog->ntds == 1 ? "" : "s");
+	printf("\n");
 	int rc = 0;
 	if (e != LDR_OK) {
 		printf("program: rejected: %s (%s)", ldr_err_name(e), ldr_err_text(e));
 		if (prog->err_off)
 			printf(" at file offset 0x%lx", (unsigned long)prog->err_off);
 		printf("\n");
+		const char *no = ldr_not_a_program(buf, (size_t)n, 0, prog, e);
+		if (no)
+			printf("program: %s: %s\n", path, no);
+		fail_verdict("program rejected: %s%s%s", ldr_err_name(e), no ? ": " : "", no ? no : "");
 		rc = 1;
 	} else {
-		/* the control path first, so the summary still closes the output (the loader's
-		 * suite counts the lines from "program: valid" to the end) */
+		/* the control path first; with trace=1 the program's whole dump follows (the
+		 * loader's suite counts the lines from "program: valid" to the end) */
 		struct subq *q = malloc(sizeof *q);
 		struct anes *session = anes_create(hal_board_dma());
 		if (!q || !session) {
 			printf("program: out of memory for the engine session\n");
+			fail_verdict("out of memory for the engine session");
 			rc = 1;
 		} else if (fault > 0) {
 			/* fault=KIND: submission 1 gets the fault (a named failure is expected), then
 			 * submission 2 must run normally on the reset engine */
-			struct anem *m = anes_engine(session);
-			struct anem_faults f = {(uint32_t)fault, 0, 1, 0};
-			anem_set_faults(m, &f);
+			struct eng *eng = anes_eng(session);
+			anes_backend_inject(eng, (unsigned)fault, 1);
 			int r1 = submit_via_queue(q, session, buf, (size_t)n, 0, 1, NULL);
-			uint32_t fired = anem_faults_fired(m);
-			anem_set_faults(m, NULL);
+			uint32_t fired = anes_backend_injected(eng);
+			anes_backend_inject(eng, 0, 0);
 			printf("fault: %s injected %lu time%s, submission 1 %s\n",
-			       anem_fault_name((unsigned)fault), (unsigned long)fired,
+			       anes_backend_fault_name((unsigned)fault), (unsigned long)fired,
 			       fired == 1 ? "" : "s", r1 ? "failed" : "did not fail");
+			if (!r1)
+				fail_verdict("fault=%s: submission 1 did not fail",
+					     anem_fault_name((unsigned)fault));
 			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 2, NULL);
 			if (!r1)
 				rc = 1;
+			else if (!rc)
+				snprintf(verdict, sizeof verdict, "ok: fault=%s failed submission 1, "
+					 "submission 2 ran", anem_fault_name((unsigned)fault));
 		} else if (nreq) {
 			/* in:NAME=PATH / out:NAME=PATH: the tensors from and to host files, as
 			 * `anefw-tool run` does (app/tensorio.c) */
 			struct tio *x = malloc(sizeof *x);
 			if (!x) {
-				printf("run: out-of-memory\n");
+				fail_line("run: out-of-memory");
 				rc = 1;
 			} else {
 				rc = 1;
 				if (tio_prepare(x, prog, req, nreq, to_console, NULL) == TIO_OK) {
 					rc = submit_via_queue(q, session, buf, (size_t)n, trace, 1,
 							      tio_hooks(x));
-					if (tio_finish(x) != TIO_OK)
+					if (tio_finish(x, rc == 0) != TIO_OK)
 						rc = 1;
 				}
+				unsigned nref = 0;
+				for (unsigned k = 0; k < nreq; k++)
+					nref += req[k].out == TIO_REF;
+				if (x->err == TIO_E_MISMATCH)
+					fail_verdict("%s: an output differs from its reference "
+						     "(the MISMATCH lines above)", tio_err_name(x->err));
+				else if (x->err != TIO_OK)
+					fail_verdict("%s (the run: line above)", tio_err_name(x->err));
+				else if (!rc && nref)
+					snprintf(verdict, sizeof verdict, "ok: %u output%s within "
+						 "tolerance of %s reference%s", nref,
+						 nref == 1 ? "" : "s", nref == 1 ? "its" : "their",
+						 nref == 1 ? "" : "s");
 				tio_free(x);
 				free(x);
 			}
 		} else {
 			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 1, NULL);
+			if (!rc)
+				snprintf(verdict, sizeof verdict, "ok: ran; no output checked "
+					 "(ref:NAME=PATH compares one with a reference)");
 		}
 		anes_destroy(session);
 		free(q);
-		printf("program: valid\n");
-		ldr_print(prog, 0, to_console, NULL);
-		tns_print(prog, to_console, NULL);
+		if (trace) { /* the whole program, as `anefw-tool inspect` prints it */
+			printf("program: valid\n");
+			ldr_print(prog, 0, to_console, NULL);
+			tns_print(prog, to_console, NULL);
+		}
 	}
 	fflush(stdout);
 	free(buf);
@@ -270,34 +371,54 @@ static int cmdline_io(const char *cmdline, struct tio_req *req, unsigned *nreq)
 	return 0;
 }
 
+/* The last line: the verdict. A failure without a named cause still says it failed. */
+static int done(int rc)
+{
+	if (rc && (!verdict[0] || !strncmp(verdict, "ok", 2)))
+		snprintf(verdict, sizeof verdict, "exit status %d", rc);
+	if (rc)
+		printf("anefw: done: FAILED: %s\n", verdict);
+	else
+		printf("anefw: done: %s\n", verdict[0] ? verdict : "ok");
+	fflush(stdout);
+	return rc;
+}
+
 int anefw_job(const char *cmdline)
 {
 	static char path[512], tr[8], fl[24];
 	static struct tio_req req[TIO_MAX_IO];
 	unsigned nreq = 0;
-	banner();
+	verdict[0] = 0;
+	unsigned trace = cmdline_arg(cmdline, "trace", tr, sizeof tr) == 0 && !strcmp(tr, "1");
+	banner(trace);
 	printf("command line: %s\n", cmdline && cmdline[0] ? cmdline : "(none)");
 	int rc = 0;
 	int fault = 0;
+	if (cmdline_check(cmdline))
+		return done(1);
 	if (cmdline_arg(cmdline, "fault", fl, sizeof fl) == 0) {
-		fault = anem_fault_parse(fl);
+		fault = anes_backend_fault_parse(fl);
 		if (fault < 0) {
 			printf("fault: unknown kind %s (dma-hang, dma-error, wrong-task, readback)\n", fl);
-			printf("anefw: done\n");
-			return 1;
+			fail_verdict("fault: unknown kind %s", fl);
+			return done(1);
 		}
 	}
 	if (cmdline_io(cmdline, req, &nreq)) {
-		printf("anefw: done\n");
-		return 1;
+		fail_verdict("a malformed in:/out:/ref: (the run: line above)");
+		return done(1);
 	}
 	if (cmdline_arg(cmdline, "serve", tr, sizeof tr) == 0)
 		rc = anefw_serve(0); /* the serial transport: commands on the console's line */
 	else if (cmdline_arg(cmdline, "program", path, sizeof path) == 0)
-		rc = run_program(path, cmdline_arg(cmdline, "trace", tr, sizeof tr) == 0 &&
-					       !strcmp(tr, "1") ? 1u : 0u, fault, req, nreq);
-	else
-		printf("no program given (program=PATH)\n");
-	printf("anefw: done\n");
-	return rc;
+		rc = run_program(path, trace, fault, req, nreq);
+	else if (!cmdline || !cmdline[0]) /* nothing asked: the banner was the job */
+		printf("no program given (program=PATH); the keys are: %s\n", CMDLINE_KEYS_HELP);
+	else {
+		printf("error: no program given (program=PATH); the keys are: %s\n", CMDLINE_KEYS_HELP);
+		fail_verdict("no program given (program=PATH)");
+		rc = 1;
+	}
+	return done(rc);
 }

@@ -46,9 +46,12 @@ int anefw_serve(uint64_t idle_limit)
 	if (!idle_limit)
 		idle_limit = SERVE_IDLE_DEFAULT;
 	struct anes *session = anes_create(hal_board_dma());
-	struct asvc *a = session ? asvc_create(session, NULL) : NULL;
+	const struct asvc_opts o = {.window_size = SERVE_WINDOW_BYTES, .slot_size = SERVE_SLOT_BYTES};
+	struct asvc *a = session ? asvc_create(session, &o) : NULL;
 	if (!a) {
-		printf("serve: out-of-memory\n");
+		printf("serve: out-of-memory (a %lu MiB window and %u slots of %lu MiB)\n",
+		       (unsigned long)(SERVE_WINDOW_BYTES >> 20), SVC_MAX_PROGRAMS,
+		       (unsigned long)(SERVE_SLOT_BYTES >> 20));
 		if (session)
 			anes_destroy(session);
 		return 1;
@@ -56,7 +59,9 @@ int anefw_serve(uint64_t idle_limit)
 	struct svc *s = asvc_svc(a);
 	struct cmd_shm *m = asvc_shm(a);
 	frame_rx_init(&s_rx);
-	printf("serve: framed commands on this line (docs/service.md)\n");
+	printf("serve: framed commands on this line (docs/service.md); limits: a %lu MiB data "
+	       "window, %u program slots of %lu MiB\n", (unsigned long)(SERVE_WINDOW_BYTES >> 20),
+	       SVC_MAX_PROGRAMS, (unsigned long)(SERVE_SLOT_BYTES >> 20));
 	fflush(stdout);
 	svc_ready(s);
 	uint64_t idle = 0;

@@ -3,6 +3,8 @@
 #include "fw/cmd/schema.h"
 #include "hal/hal.h"
 
+_Static_assert(CMD_FAULT_WORDS == ENG_FAULT_WORDS, "a completion carries the engine's fault");
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,17 +22,19 @@ struct aslot {
 	unsigned nregions;
 	uint64_t ku_in, ku_out;     /* the tile bases the kernel unit holds now */
 	uint64_t ku_cpu_off;        /* the unit's offset in the arena */
+	uint64_t dirty;             /* bytes from the slot's start a load placed anything in */
 	int loaded;
 };
 
 struct asvc {
 	struct anes *session;
-	struct anem *model;
-	struct eng eng;
-	struct eng_ops counted;     /* anem_ops with instruction counting (count_engine) */
+	struct eng eng;             /* the session's engine (its device and operations) */
+	const struct eng_ops *inner; /* its operations, when counted wraps them */
+	const struct eng_batch *inner_batch;
+	struct eng_ops counted;     /* the engine's operations with instruction counting */
 	uint64_t engine_instret;
-	uint64_t setup_instret;     /* the model's per-run set-up (anem_begin, anem_end) */
-	uint64_t run_instret;       /* inside eng_run (the driver and the model's operations) */
+	uint64_t setup_instret;     /* the engine's per-run set-up (eng_begin, eng_end) */
+	uint64_t run_instret;       /* inside eng_run (the driver and the engine's operations) */
 	struct asvc_opts o;
 	uint8_t *arena;
 	uint64_t arena_size, window_off;
@@ -54,14 +58,17 @@ static struct asvc *counting; /* the one service whose engine operations are cou
 		expr;                                                                           \
 		counting->engine_instret += hal_instret() - t0_;                                \
 	} while (0)
-static void c_reset(void *dev) { COUNTED(anem_ops.reset(dev)); }
-static int c_queue(void *dev, const struct eng_task *t) { int r; COUNTED(r = anem_ops.queue(dev, t)); return r; }
-static int c_write(void *dev, uint32_t a, uint32_t v) { int r; COUNTED(r = anem_ops.write(dev, a, v)); return r; }
-static uint32_t c_read(const void *dev, uint32_t a) { uint32_t r; COUNTED(r = anem_ops.read(dev, a)); return r; }
-static int c_start(void *dev, unsigned td, uint64_t d) { int r; COUNTED(r = anem_ops.start(dev, td, d)); return r; }
-static void c_poll(void *dev, struct eng_status *st) { COUNTED(anem_ops.poll(dev, st)); }
-static int c_write_regs(void *dev, const struct ctrl_reg *l, uint32_t n) { int r; COUNTED(r = anem_batch.write_regs(dev, l, n)); return r; }
-static void c_read_regs(const void *dev, const struct ctrl_reg *l, uint32_t n, uint32_t *o) { COUNTED(anem_batch.read_regs(dev, l, n, o)); }
+#define INNER (counting->inner)
+static void c_reset(void *dev) { COUNTED(INNER->reset(dev)); }
+static int c_queue(void *dev, const struct eng_task *t) { int r; COUNTED(r = INNER->queue(dev, t)); return r; }
+static int c_write(void *dev, uint32_t a, uint32_t v) { int r; COUNTED(r = INNER->write(dev, a, v)); return r; }
+static uint32_t c_read(const void *dev, uint32_t a) { uint32_t r; COUNTED(r = INNER->read(dev, a)); return r; }
+static int c_start(void *dev, unsigned td, uint64_t d) { int r; COUNTED(r = INNER->start(dev, td, d)); return r; }
+static void c_poll(void *dev, struct eng_status *st) { COUNTED(INNER->poll(dev, st)); }
+static void c_begin(void *dev) { if (INNER->begin) COUNTED(INNER->begin(dev)); }
+static void c_end(void *dev) { if (INNER->end) COUNTED(INNER->end(dev)); }
+static int c_write_regs(void *dev, const struct ctrl_reg *l, uint32_t n) { int r; COUNTED(r = counting->inner_batch->write_regs(dev, l, n)); return r; }
+static void c_read_regs(const void *dev, const struct ctrl_reg *l, uint32_t n, uint32_t *o) { COUNTED(counting->inner_batch->read_regs(dev, l, n, o)); }
 static const struct eng_batch c_batch = {c_write_regs, c_read_regs};
 
 /* ---- the backend ---- */
@@ -85,9 +92,13 @@ static uint8_t *be_prog_mem(void *ctx, unsigned slot, size_t len)
 	return s->copy;
 }
 
+/* The canary back over what the last load placed (the rest of the slot still holds it: the
+ * audit checks every guard byte, so a stray write there stays visible), not the whole slot:
+ * a served slot is 64 MiB (app/serve.h) and most programs use a few pages of it. */
 static void slot_clear(struct asvc *a, struct aslot *s)
 {
-	memset(a->arena + s->off, ANES_CANARY, (size_t)a->o.slot_size);
+	memset(a->arena + s->off, ANES_CANARY, (size_t)s->dirty);
+	s->dirty = 0;
 	s->nregions = 0;
 	s->loaded = 0;
 }
@@ -164,6 +175,7 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 		if (at > a->o.slot_size)
 			break;
 	}
+	s->dirty = at < a->o.slot_size ? at : a->o.slot_size;
 	if (at > a->o.slot_size) {
 		r->err = CMD_E_PROGRAM;
 		r->domain = CMD_DOM_SESSION;
@@ -241,33 +253,26 @@ static void be_run(void *ctx, unsigned slot, const struct svc_bars *bars, unsign
 			s->ku_out = out;
 		}
 	}
-	anem_set_memory(a->model, a->arena, ANES_DEV_BASE, a->arena_size);
+	eng_set_memory(&a->eng, a->arena, ANES_DEV_BASE, a->arena_size);
 	a->eng.gen = s->prog.gen;
-	if (a->o.count_engine) {
-		uint64_t s0 = a->engine_instret;
-		COUNTED(anem_begin(a->model));
-		a->setup_instret += a->engine_instret - s0;
-	} else {
-		anem_begin(a->model);
-	}
+	uint64_t s0 = a->engine_instret;
+	eng_begin(&a->eng); /* counted by c_begin with count_engine */
+	a->setup_instret += a->engine_instret - s0;
 	uint64_t r0 = a->o.count_engine ? hal_instret() : 0;
 	int rc = eng_run(&a->eng, pl, priority, budget ? budget : 1);
 	if (a->o.count_engine)
 		a->run_instret += hal_instret() - r0;
-	if (a->o.count_engine) {
-		uint64_t s0 = a->engine_instret;
-		COUNTED(anem_end(a->model));
-		a->setup_instret += a->engine_instret - s0;
-	} else {
-		anem_end(a->model);
-	}
-	a->ticks += a->model->polls;
+	s0 = a->engine_instret;
+	eng_end(&a->eng);
+	a->setup_instret += a->engine_instret - s0;
+	a->ticks += eng_work(&a->eng);
 	if (rc == ENG_E_WATCHDOG) {
 		r->err = CMD_E_DEADLINE;
 	} else if (rc != ENG_OK) {
 		r->err = CMD_E_ENGINE;
 		r->domain = CMD_DOM_ENGINE;
-		r->code = (uint32_t)-rc;
+		r->code = (uint32_t)rc;
+		eng_fault_pack(&a->eng.fault, r->fault); /* CMD_FAULT_WORDS == ENG_FAULT_WORDS */
 	}
 restore:
 	for (uint32_t u = bars->overridden; u; u &= u - 1) {
@@ -290,7 +295,7 @@ struct asvc *asvc_create(struct anes *session, const struct asvc_opts *o)
 	if (!a)
 		return NULL;
 	a->session = session;
-	a->model = anes_engine(session);
+	a->eng = *anes_eng(session); /* the same device and operations, counters of its own */
 	if (o)
 		a->o = *o;
 	if (!a->o.window_size)
@@ -317,16 +322,25 @@ struct asvc *asvc_create(struct anes *session, const struct asvc_opts *o)
 	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++)
 		a->slot[i].off = a->window_off + a->o.window_size + ANES_GUARD +
 				 i * (a->o.slot_size + ANES_GUARD);
-	a->eng.ops = &anem_ops;
-	a->eng.batch = &anem_batch;
+	a->eng.trace = 0;
+	a->eng.out = NULL;
 	if (a->o.count_engine) {
-		a->counted = (struct eng_ops){"model (counted)", c_reset, c_queue, c_write, c_read,
-					      c_start, c_poll};
+		a->inner = a->eng.ops;
+		a->inner_batch = a->eng.batch;
+		a->counted = *a->inner; /* the optional operations as they are, the counted ones wrapped */
+		a->counted.name = "counted";
+		a->counted.reset = c_reset;
+		a->counted.queue = c_queue;
+		a->counted.write = c_write;
+		a->counted.read = c_read;
+		a->counted.start = c_start;
+		a->counted.poll = c_poll;
+		a->counted.begin = c_begin;
+		a->counted.end = c_end;
 		a->eng.ops = &a->counted;
-		a->eng.batch = &c_batch;
+		a->eng.batch = a->inner_batch ? &c_batch : NULL;
 		counting = a;
 	}
-	a->eng.dev = a->model;
 	const struct svc_config cfg = {a->shm, a->arena + a->window_off,
 				       ANES_DEV_BASE + a->window_off, a->o.window_size,
 				       ASVC_TICK_HZ, a->o.default_deadline, a->o.recover_interval, 1};
@@ -344,8 +358,8 @@ void asvc_destroy(struct asvc *a)
 		free(a->slot[i].copy);
 	if (counting == a)
 		counting = NULL;
-	if (a->model)
-		anem_set_memory(a->model, NULL, 0, 0);
+	if (a->eng.ops)
+		eng_set_memory(&a->eng, NULL, 0, 0);
 	free(a->arena);
 	free(a->shm);
 	free(a);

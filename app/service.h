@@ -1,7 +1,7 @@
 /*
  * The command service on this firmware's engine (docs/service.md): fw/cmd's service with a
  * backend that keeps loaded programs resident. The session's engine (app/session.h,
- * anes_engine) is shared: the service drives the same engine, with the same fault injection.
+ * anes_eng) is shared: the service drives the same engine, with the same fault injection.
  *
  * Device memory is one arena the engine reaches: guard | data window | guard | slot 0 | guard |
  * slot 1 ... Every byte outside the window and the buffers placed in the slots holds
@@ -15,8 +15,8 @@
  * tile slots when a tile BAR moved, and runs the plan with the remaining deadline as the engine
  * watchdog budget.
  *
- * Time: the model has no wall clock. Its ticks are the engine's work units (the model's DMA
- * polls) plus one per idle service pass; the published rate is ASVC_TICK_HZ (one unit taken as
+ * Time: the model has no wall clock. Its ticks are the engine's work units (eng_work: the
+ * model's DMA polls) plus one per idle service pass; the published rate is ASVC_TICK_HZ (one unit taken as
  * one microsecond). A backend on silicon reads the generic timer instead.
  */
 #ifndef ANEFW_APP_SERVICE_H
@@ -54,9 +54,9 @@ int asvc_audit(const struct asvc *a);
 /* Clock (ticks) and, with count_engine, instructions spent inside the engine's operations. */
 uint64_t asvc_now(const struct asvc *a);
 uint64_t asvc_engine_instret(const struct asvc *a);
-/* With count_engine, instructions inside eng_run (the engine driver and the model's operations). */
+/* With count_engine, instructions inside eng_run (the engine driver and the engine's operations). */
 uint64_t asvc_run_instret(const struct asvc *a);
-/* With count_engine, the part of asvc_engine_instret in the model's per-run set-up. */
+/* With count_engine, the part of asvc_engine_instret in the engine's per-run set-up. */
 uint64_t asvc_setup_instret(const struct asvc *a);
 /* The CPU address of an engine address range inside the arena, or NULL. */
 uint8_t *asvc_cpu(struct asvc *a, uint64_t dev, uint64_t len);

@@ -1,7 +1,10 @@
 /* A whole submission on the engine (see session.h). */
 #include "app/session.h"
+#include "app/backend.h"
 #include "fw/codec/codec.h"
 #include "fw/common/outf.h"
+#include "fw/loader/loader.h"
+#include "fw/td/td.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +13,7 @@
 struct anes {
 	struct ldr_program prog;
 	struct ctrl_plan plan;
-	struct anem model;
 	struct eng eng;
-	uint32_t window[ANEM_WINDOW_BYTES / 4];
 	struct subq_grant g[ANES_MAX_GRANTS];
 	uint8_t is_weights[ANES_MAX_GRANTS];
 };
@@ -34,24 +35,23 @@ struct anes *anes_create(struct dma_dev *dma)
 	struct anes *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
-	if (anem_init(&s->model, (uintptr_t)s->window, NULL, 0, 0, dma) != ENG_OK) {
+	if (anes_backend_open(&s->eng, dma)) {
 		free(s);
 		return NULL;
 	}
-	s->eng.ops = &anem_ops;
-	s->eng.batch = &anem_batch;
-	s->eng.dev = &s->model;
 	return s;
 }
 
 void anes_destroy(struct anes *s)
 {
+	if (s)
+		anes_backend_close(&s->eng);
 	free(s);
 }
 
-struct anem *anes_engine(struct anes *s)
+struct eng *anes_eng(struct anes *s)
 {
-	return &s->model;
+	return &s->eng;
 }
 
 static const char *acc_name(unsigned a)
@@ -193,21 +193,19 @@ static int streams_on(const struct ctrl_td_plan *t)
 static void report(struct anes *s, const struct anes_opts *o, struct anes_result *res)
 {
 	const struct ldr_program *p = &s->prog;
-	const struct anem *m = &s->model;
 	res->nwrites = s->eng.nwrites;
-	res->nmoves = m->nmoves;
-	res->bytes = m->bytes_moved;
 	for (unsigned i = 0; i < p->ntds && i < LDR_MAX_TDS; i++) {
+		struct eng_td_report tr;
+		eng_td_report(&s->eng, i, &tr);
+		res->nmoves += tr.moves;
+		res->bytes += tr.bytes;
 		unsigned nc = 0;
 		for (unsigned r = 0; r < s->plan.td[i].nranges; r++)
 			nc += s->plan.td[i].r[r].kind == CTRL_R_COEFF;
 		outf(o->out, o->ctx,
 		     "td %u: %u writes, %u coefficient channel%s, %u moves, 0x%lx bytes moved%s\n", i,
-		     s->eng.td_writes[i], nc, nc == 1 ? "" : "s", m->td_moves[i],
-		     (unsigned long)m->td_bytes[i],
+		     s->eng.td_writes[i], nc, nc == 1 ? "" : "s", tr.moves, (unsigned long)tr.bytes,
 		     streams_on(&s->plan.td[i]) ? ", kernel-unit streams programmed" : "");
-		char act[120];
-		anem_act_describe(&m->td_act[i], act, sizeof act);
 		if (s->plan.td[i].folded) {
 			unsigned ft = s->plan.td[i].fold_type;
 			char form[16];
@@ -225,12 +223,16 @@ static void report(struct anes *s, const struct anes_opts *o, struct anes_result
 			res->folded_tds++;
 			res->fold_values += s->plan.td[i].fold_values;
 		}
-		outf(o->out, o->ctx, "td %u: activation: %s", i, act);
-		if (m->td_act[i].state == ANEM_ACT_APPLIED) {
-			outf(o->out, o->ctx, ", applied to %lu fp16 values",
-			     (unsigned long)m->td_act[i].nelem);
+		if (res->run != ENG_OK && s->eng.fault.td >= 0 && i >= (unsigned)s->eng.fault.td) {
+			outf(o->out, o->ctx, "td %u: not completed (the engine stopped at td %d)\n", i,
+			     s->eng.fault.td);
+			continue;
+		}
+		outf(o->out, o->ctx, "td %u: activation: %s", i, tr.act);
+		if (tr.act_applied) {
+			outf(o->out, o->ctx, ", applied to %lu fp16 values", (unsigned long)tr.act_elems);
 			res->act_applied++;
-			res->act_elems += m->td_act[i].nelem;
+			res->act_elems += tr.act_elems;
 		}
 		outf(o->out, o->ctx, "\n");
 	}
@@ -270,6 +272,144 @@ static int take_grants(struct anes *s, const struct anes_opts *o, unsigned *n,
 	return 0;
 }
 
+/* A refusal of the session itself (out of memory, arena too large): printed, returns 1. */
+static int refuse_session(enum anes_err e, const struct anes_opts *o, struct anes_result *res)
+{
+	res->serr = e;
+	outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(e));
+	return 1;
+}
+
+/*
+ * Plans the program with its grants and builds the arena the engine runs in: the firmware's TD
+ * memory, kernel-unit and fold scratch first (the plan writes them, before any arena exists),
+ * then the arena with its canaries, those copied in, every buffer filled. Returns the arena
+ * (free it) or NULL, the refusal printed and recorded in res.
+ */
+static uint8_t *build_arena(struct anes *s, unsigned n, const struct layout *lo,
+			    const struct ctrl_limits *lim, const struct anes_opts *o,
+			    struct anes_result *res)
+{
+	const struct ldr_program *p = &s->prog;
+	size_t fwlen = (size_t)p->td_area_len + p->weights_len + (size_t)lo->fold_cap;
+	uint8_t *fwmem = malloc(fwlen + 1), *mem = NULL;
+	if (!fwmem) {
+		refuse_session(ANES_E_NOMEM, o, res);
+		return NULL;
+	}
+	const struct pol_range forbid[3] = {
+		{ANES_DEV_BASE + lo->td_off, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
+		{ANES_DEV_BASE + lo->ku_off, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
+		{ANES_DEV_BASE + lo->fold_off, lo->fold_cap ? round_page(lo->fold_cap) : ANES_GUARD, 0, 0},
+	};
+	uint8_t *fold_mem = fwmem + p->td_area_len + p->weights_len;
+	const struct ctrl_scratch sc = {fwmem, p->td_area_len, ANES_DEV_BASE + lo->td_off,
+					fwmem + p->td_area_len, p->weights_len, ANES_DEV_BASE + lo->ku_off,
+					lo->fold_cap ? fold_mem : NULL, (size_t)lo->fold_cap,
+					ANES_DEV_BASE + lo->fold_off};
+	enum ctrl_err ce = ctrl_plan(&s->plan, p, s->g, n, forbid, lo->fold_cap ? 3 : 2, &sc, lim);
+	res->st = s->plan.st;
+	res->work = s->plan.work;
+	if (ce != CTRL_OK)
+		print_status(&s->plan.st, o->out, o->ctx);
+	else if (!(mem = malloc((size_t)lo->size)))
+		refuse_session(ANES_E_NOMEM, o, res);
+	if (mem) {
+		memset(mem, ANES_CANARY, (size_t)lo->size);
+		memcpy(mem + lo->td_off, fwmem, p->td_area_len);
+		memcpy(mem + lo->ku_off, fwmem + p->td_area_len, p->weights_len);
+		if (s->plan.fold_used)
+			memcpy(mem + lo->fold_off, fold_mem, (size_t)s->plan.fold_used);
+		s->plan.td_mem = mem + lo->td_off; /* the engine's copy, where the driver reads it */
+		fill(s, n, mem, o->hooks);
+	}
+	free(fwmem);
+	return mem;
+}
+
+/* td_print_op's lines joined into one: "source: ...; NE: ...; nonlinear: relu; ..." */
+struct op_line {
+	char buf[400];
+	size_t n;
+};
+
+static void op_line_out(void *ctx, const char *s, size_t n)
+{
+	struct op_line *l = ctx;
+	for (size_t i = 0; i < n && l->n + 3 < sizeof l->buf; i++) {
+		char c = s[i];
+		if (c == '\n') {
+			l->buf[l->n++] = ';';
+			l->buf[l->n++] = ' ';
+		} else if (c != ' ' || (l->n && l->buf[l->n - 1] != ' ')) {
+			l->buf[l->n++] = c;
+		}
+	}
+	l->buf[l->n] = 0;
+}
+
+/* "td N: computes: ..." for every TD: what its registers make the engine compute (td_print_op,
+ * the words `inspect` prints), so a ReLU in the NE's NonlinearMode shows beside the activation
+ * LUT's line. */
+static void print_computes(const struct ldr_program *p, const struct anes_opts *o)
+{
+	struct ldr_image *im = calloc(1, sizeof *im);
+	if (!im)
+		return;
+	im->p = p;
+	for (unsigned i = 0; i < p->ntds && i < LDR_MAX_TDS; i++) {
+		struct op_line l = {{0}, 0};
+		ldr_image_apply_td(im, i);
+		const struct td_regs regs = {ldr_image_reg, im};
+		td_print_op(&regs, op_line_out, &l);
+		while (l.n && (l.buf[l.n - 1] == ' ' || l.buf[l.n - 1] == ';'))
+			l.buf[--l.n] = 0;
+		outf(o->out, o->ctx, "td %u: computes: %s\n", i, l.buf);
+	}
+	free(im);
+}
+
+/* Runs the plan on the engine over the arena and reports it (per TD, then the verdict: the
+ * fault, with its TD and field, when the engine stopped). Returns 0 when it completed. */
+static int run_engine(struct anes *s, unsigned n, uint8_t *mem, const struct layout *lo,
+		      const struct anes_opts *o, struct anes_result *res)
+{
+	const struct ldr_program *p = &s->prog;
+	outf(o->out, o->ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx",
+	     p->ntds, p->ntds == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	print_computes(p, o);
+	for (unsigned i = 0; i < n; i++)
+		outf(o->out, o->ctx, "  grant bar %lu dva 0x%lx size 0x%lx %s at 0x%08lx\n",
+		     (unsigned long)s->g[i].bar, (unsigned long)s->g[i].dva,
+		     (unsigned long)s->g[i].size, acc_name(s->g[i].access),
+		     (unsigned long)s->g[i].mapped);
+	if (o->trace)
+		trace_ranges(&s->plan, o);
+	eng_set_memory(&s->eng, mem, ANES_DEV_BASE, lo->size);
+	eng_set_output(&s->eng, o->trace, o->out, o->ctx);
+	s->eng.gen = p->gen;
+	s->eng.trace = o->trace;
+	s->eng.out = o->out;
+	s->eng.ctx = o->ctx;
+	eng_begin(&s->eng);
+	res->run = eng_run(&s->eng, &s->plan, 0, 0);
+	eng_end(&s->eng);
+	eng_set_memory(&s->eng, NULL, 0, 0);
+	report(s, o, res);
+	if (res->run == ENG_OK) {
+		outf(o->out, o->ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",
+		     s->eng.nwrites, res->nmoves, (unsigned long)res->bytes);
+		return 0;
+	}
+	res->fault = s->eng.fault;
+	eng_fault_format(&res->fault, p->gen, res->fault_text, sizeof res->fault_text);
+	outf(o->out, o->ctx, "submit: engine failed: %s: ", eng_err_name(res->run));
+	if (o->out) /* whole: the text can be longer than one outf line */
+		o->out(o->ctx, res->fault_text, strlen(res->fault_text));
+	outf(o->out, o->ctx, "\n");
+	return 1;
+}
+
 int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_opts *o,
 	     struct anes_result *res)
 {
@@ -290,8 +430,7 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 		return 1;
 	}
 	res->loaded = 1;
-	const struct ldr_program *p = &s->prog;
-	res->ntds = p->ntds;
+	res->ntds = s->prog.ntds;
 	unsigned n = 0;
 	struct layout lo;
 	if (take_grants(s, o, &n, res) ||
@@ -302,83 +441,18 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 			print_status(&res->st, o->out, o->ctx);
 		return 1;
 	}
-	/* plan before any arena exists: the firmware's TD memory, kernel-unit and fold scratch first */
-	size_t fwlen = (size_t)p->td_area_len + p->weights_len + (size_t)lo.fold_cap;
-	uint8_t *fwmem = malloc(fwlen + 1);
-	if (!fwmem) {
-		res->serr = ANES_E_NOMEM;
-		outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(res->serr));
+	uint8_t *mem = build_arena(s, n, &lo, lim, o, res);
+	if (!mem)
 		return 1;
-	}
-	const struct pol_range forbid[3] = {
-		{ANES_DEV_BASE + lo.td_off, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
-		{ANES_DEV_BASE + lo.ku_off, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
-		{ANES_DEV_BASE + lo.fold_off, lo.fold_cap ? round_page(lo.fold_cap) : ANES_GUARD, 0, 0},
-	};
-	uint8_t *fold_mem = fwmem + p->td_area_len + p->weights_len;
-	const struct ctrl_scratch sc = {fwmem, p->td_area_len, ANES_DEV_BASE + lo.td_off,
-					fwmem + p->td_area_len, p->weights_len, ANES_DEV_BASE + lo.ku_off,
-					lo.fold_cap ? fold_mem : NULL, (size_t)lo.fold_cap,
-					ANES_DEV_BASE + lo.fold_off};
-	enum ctrl_err ce = ctrl_plan(&s->plan, p, s->g, n, forbid, lo.fold_cap ? 3 : 2, &sc, lim);
-	res->st = s->plan.st;
-	res->work = s->plan.work;
-	if (ce != CTRL_OK) {
-		print_status(&s->plan.st, o->out, o->ctx);
-		free(fwmem);
-		return 1;
-	}
-	uint8_t *mem = malloc((size_t)lo.size);
-	if (!mem) {
-		res->serr = ANES_E_NOMEM;
-		outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(res->serr));
-		free(fwmem);
-		return 1;
-	}
-	memset(mem, ANES_CANARY, (size_t)lo.size);
-	memcpy(mem + lo.td_off, fwmem, p->td_area_len);
-	memcpy(mem + lo.ku_off, fwmem + p->td_area_len, p->weights_len);
-	if (s->plan.fold_used)
-		memcpy(mem + lo.fold_off, fold_mem, (size_t)s->plan.fold_used);
-	free(fwmem);
-	s->plan.td_mem = mem + lo.td_off; /* the engine's copy, where the driver reads it */
-	fill(s, n, mem, o->hooks);
-	outf(o->out, o->ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx",
-	     p->ntds, p->ntds == 1 ? "" : "s", n, n == 1 ? "" : "s");
-	for (unsigned i = 0; i < n; i++)
-		outf(o->out, o->ctx, "  grant bar %lu dva 0x%lx size 0x%lx %s at 0x%08lx\n",
-		     (unsigned long)s->g[i].bar, (unsigned long)s->g[i].dva,
-		     (unsigned long)s->g[i].size, acc_name(s->g[i].access),
-		     (unsigned long)s->g[i].mapped);
-	if (o->trace)
-		trace_ranges(&s->plan, o);
-	anem_set_memory(&s->model, mem, ANES_DEV_BASE, lo.size);
-	anem_set_output(&s->model, o->trace, o->out, o->ctx);
-	s->eng.gen = p->gen;
-	s->eng.trace = o->trace;
-	s->eng.out = o->out;
-	s->eng.ctx = o->ctx;
-	anem_begin(&s->model);
-	res->run = eng_run(&s->eng, &s->plan, 0, 0);
-	anem_end(&s->model);
-	report(s, o, res);
-	int rc = 0;
-	if (res->run != ENG_OK) {
-		outf(o->out, o->ctx, "submit: engine failed: %s\n", eng_err_name(res->run));
-		rc = 1;
-	} else {
-		outf(o->out, o->ctx, "submit: completed: %u writes, %u moves, 0x%lx bytes\n",
-		     s->eng.nwrites, s->model.nmoves, (unsigned long)s->model.bytes_moved);
-	}
+	int rc = run_engine(s, n, mem, &lo, o, res);
 	if (o->hooks && o->hooks->check)
 		for (unsigned i = 0; i < n; i++)
 			o->hooks->check(o->hooks->ctx, &s->g[i], mem + (s->g[i].mapped - ANES_DEV_BASE),
 					s->is_weights[i]);
 	res->canaries_ok = canaries_intact(s, n, mem, &lo);
 	outf(o->out, o->ctx, "submit: canaries %s\n", res->canaries_ok ? "intact" : "DAMAGED");
-	anem_set_memory(&s->model, NULL, 0, 0);
 	s->plan.td_mem = NULL;
-	free(mem);
+	free(mem); /* the one free of the arena */
 	if (!res->canaries_ok) {
 		res->serr = ANES_E_CANARIES;
 		rc = 1;
@@ -423,7 +497,7 @@ void anes_completion(const struct anes_result *res, struct subq_completion *c)
 	} else if (res->run != ENG_OK) {
 		c->status = SUBQ_FAILED;
 		c->domain = SUBQ_DOM_ENGINE;
-		c->code = (uint32_t)-res->run;
+		c->code = (uint32_t)res->run;
 	} else if (!res->canaries_ok) {
 		c->status = SUBQ_FAILED;
 		c->domain = SUBQ_DOM_SESSION;

@@ -1,11 +1,11 @@
 /*
  * A whole submission on the engine: load the program, take its grants (given or the defaults),
  * check every size, place the buffers in a device-memory arena between guard pages, plan (fw/ctrl),
- * fill the buffers, run the plan through the engine interface on the software model, then scan
- * the guard pages. The firmware's main job, the host tool and the tests all run submissions here.
+ * fill the buffers, run the plan through the engine interface (on the backend app/backend.c
+ * picks), then scan the guard pages. The firmware's main job, the host tool and the tests all run submissions here.
  *
- * A session owns one engine (the model, its register window and its fault injection) and is
- * reused across submissions, as the firmware reuses its one engine.
+ * A session owns one engine (opened by app/backend.c) and is reused across submissions, as the
+ * firmware reuses its one engine.
  */
 #ifndef ANEFW_APP_SESSION_H
 #define ANEFW_APP_SESSION_H
@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/model/model.h"
+#include "drivers/dma/dma.h"
+#include "engine/engine.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/submit/queue.h"
 
@@ -45,6 +46,8 @@ struct anes_result {
 	uint64_t act_elems;       /* fp16 values it evaluated */
 	unsigned folded_tds;      /* TDs whose weights the firmware folded to fp16 */
 	uint64_t fold_values;     /* weights it decoded doing so */
+	struct eng_fault fault;   /* with run != ENG_OK: the TD and why (engine.h) */
+	char fault_text[ENG_FAULT_TEXT_MAX]; /* it, formatted (eng_fault_format); "" when none */
 };
 
 /*
@@ -75,11 +78,13 @@ struct anes_opts {
 #define ANES_MAX_ARENA (256ull << 20)
 
 struct anes;
-/* A session on the software model with the board's DMA device; NULL when out of memory. */
+/* A session on the engine app/backend.c picks, with the board's DMA device; NULL when out of
+ * memory. */
 struct anes *anes_create(struct dma_dev *dma);
 void anes_destroy(struct anes *s);
-/* Its engine model (fault injection, counters, the state after a run). */
-struct anem *anes_engine(struct anes *s);
+/* Its engine, through the interface (engine/engine.h): the state after a run, fault injection
+ * (app/backend.h), the command service's runs. */
+struct eng *anes_eng(struct anes *s);
 
 /* A granted buffer's first contents: the program's weights when it holds them (returns 1), zero
  * when it is written, else a byte pattern (an input no one filled). b holds g->size bytes. */

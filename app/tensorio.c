@@ -78,24 +78,71 @@ static void fail(struct tio *x, enum tio_err e, const char *what, const char *de
 		     detail ? detail : "");
 }
 
-static void shape_text(const struct tns_tensor *t, char *buf, size_t len)
+/* "16, 2, 8"; with paren NumPy's own spelling "(16, 2, 8)" ("(77,)" for one dimension) */
+static void dims_text(const uint64_t *dims, unsigned ndim, int paren, char *buf, size_t len)
 {
 	size_t k = 0;
 	buf[0] = 0;
-	for (unsigned i = 0; i < t->ndim && k + 16 < len; i++) {
-		uint32_t v = t->shape[i];
-		char d[12];
-		unsigned n = 0;
-		do {
-			d[n++] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		if (i)
-			buf[k++] = ',', buf[k++] = ' ';
-		while (n)
-			buf[k++] = d[--n];
+	if (paren)
+		k += (size_t)snprintf(buf, len, "(");
+	for (unsigned i = 0; i < ndim && k + 24 < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%lu", i ? ", " : "",
+				      (unsigned long)dims[i]);
+	if (paren && k + 3 < len)
+		snprintf(buf + k, len - k, "%s)", ndim == 1 ? "," : "");
+}
+
+static void tensor_dims(const struct tns_tensor *t, int paren, char *buf, size_t len)
+{
+	uint64_t d[4];
+	unsigned n = t->ndim < 4 ? t->ndim : 4;
+	for (unsigned i = 0; i < n; i++)
+		d[i] = t->shape[i];
+	dims_text(d, n, paren, buf, len);
+}
+
+static void shape_text(const struct tns_tensor *t, char *buf, size_t len)
+{
+	tensor_dims(t, 0, buf, len);
+}
+
+/* A .npy 'descr' for a message: its characters (unprintable ones as '?') and, for the common
+ * kinds, NumPy's name: "'<f8' (float64)". */
+static void descr_text(const char *d, char *buf, size_t len)
+{
+	char c[sizeof ((struct npy_array *)0)->descr];
+	size_t n = 0;
+	for (; d[n] && n + 1 < sizeof c; n++)
+		c[n] = d[n] >= 0x20 && d[n] < 0x7f && d[n] != '\'' ? d[n] : '?';
+	c[n] = 0;
+	const char *k = n ? c + (c[0] == '<' || c[0] == '>' || c[0] == '|' || c[0] == '=') : c;
+	const char *kind = *k == 'f' ? "float" : *k == 'i' ? "int" : *k == 'u' ? "uint"
+			   : *k == 'c' ? "complex" : NULL;
+	unsigned bytes = 0;
+	for (const char *p = k + (*k != 0); *p >= '0' && *p <= '9' && bytes < 1000; p++)
+		bytes = bytes * 10 + (unsigned)(*p - '0');
+	if (kind && bytes && bytes <= 16)
+		snprintf(buf, len, "'%s' (%s%u%s)", c, kind, bytes * 8,
+			 c[0] == '>' && bytes > 1 ? ", big-endian" : "");
+	else if (*k == 'b' && !strcmp(k, "b1"))
+		snprintf(buf, len, "'%s' (bool)", c);
+	else
+		snprintf(buf, len, "'%s'", c);
+}
+
+/* "input, output_0, bar7" : every tensor's name, for unknown-tensor */
+static void names_text(const struct tio *x, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < x->nt && k + 4 < len; i++) {
+		int m = snprintf(buf + k, len - k, "%s%s", i ? ", " : "", x->t[i].name);
+		if (m < 0 || (size_t)m >= len - k) {
+			snprintf(buf + k, len - k, ", ...");
+			break;
+		}
+		k += (size_t)m;
 	}
-	buf[k] = 0;
 }
 
 /* ---- files through the hal ---- */
@@ -129,16 +176,23 @@ static enum tio_err read_file(const char *path, uint8_t **buf, size_t *len)
 	return TIO_OK;
 }
 
+/* Writes a then b to PATH.part and renames it to PATH: a file at PATH is whole or not there (a
+ * failed write removes the partial one). */
 static enum tio_err write_file(const char *path, const uint8_t *a, size_t an, const uint8_t *b,
 			       size_t bn)
 {
-	int fd = hal_file_open(path, 1);
+	char part[TIO_MAX_PATH + 8];
+	snprintf(part, sizeof part, "%s.part", path);
+	int fd = hal_file_open(part, 1);
 	if (fd < 0)
 		return TIO_E_OPEN;
 	int bad = (an && hal_file_write(fd, a, an) != (long)an) ||
 		  (bn && hal_file_write(fd, b, bn) != (long)bn);
 	bad |= hal_file_close(fd) != 0;
-	return bad ? TIO_E_WRITE : TIO_OK;
+	if (!bad && hal_file_rename(part, path) == 0)
+		return TIO_OK;
+	hal_file_remove(part);
+	return TIO_E_WRITE;
 }
 
 /* ---- layouts ---- */
@@ -275,19 +329,37 @@ static enum tio_err load_input(struct tio *x, struct tio_io *io)
 	}
 	if (!io->npy) {
 		if (io->file_len != t->bytes) {
-			fail(x, TIO_E_RAW_SIZE, io->path,
-			     "a raw input is the buffer's bytes, in its layout");
+			char m[160];
+			snprintf(m, sizeof m,
+				 "the file has %lu bytes, tensor %s's buffer %lu (a file not ending in "
+				 ".npy is raw bytes in the buffer's layout, padding included)",
+				 (unsigned long)io->file_len, t->name, (unsigned long)t->bytes);
+			fail(x, TIO_E_RAW_SIZE, io->path, m);
 			return x->err;
 		}
 		return TIO_OK;
 	}
 	enum npy_err ne = npy_parse(io->file, io->file_len, &io->a);
+	if (ne == NPY_E_DTYPE) {
+		char m[256], d[40];
+		descr_text(io->a.descr, d, sizeof d);
+		snprintf(m, sizeof m,
+			 "%s: the file's dtype is %s; accepted: '<f2' (float16), '|i1' (int8), "
+			 "'|u1' (uint8), and tensor %s is %s (numpy: a.astype(np.%s))",
+			 npy_err_name(ne), d, t->name, tns_dtype_name(t->fmt), tns_dtype_name(t->fmt));
+		fail(x, TIO_E_NPY, io->path, m);
+		return x->err;
+	}
 	if (ne != NPY_OK) {
 		fail(x, TIO_E_NPY, io->path, npy_err_name(ne));
 		return x->err;
 	}
 	if (io->a.dtype != npy_of_fmt(t->fmt)) {
-		fail(x, TIO_E_DTYPE, io->path, tns_dtype_name(t->fmt));
+		char m[120];
+		snprintf(m, sizeof m, "the file's dtype is %s, tensor %s is %s",
+			 io->a.dtype == NPY_F16 ? "float16" : io->a.dtype == NPY_I8 ? "int8" : "uint8",
+			 t->name, tns_dtype_name(t->fmt));
+		fail(x, TIO_E_DTYPE, io->path, m);
 		return x->err;
 	}
 	int ok = io->a.ndim == 1 && io->a.shape[0] == t->nelem;
@@ -297,9 +369,12 @@ static enum tio_err load_input(struct tio *x, struct tio_io *io)
 			ok &= io->a.shape[k] == t->shape[k];
 	}
 	if (!ok) {
-		char s[64];
-		shape_text(t, s, sizeof s);
-		fail(x, TIO_E_SHAPE, io->path, s);
+		char fs[96], ts[96], m[300];
+		dims_text(io->a.shape, io->a.ndim, 1, fs, sizeof fs);
+		tensor_dims(t, 1, ts, sizeof ts);
+		snprintf(m, sizeof m, "the file's shape is %s, tensor %s's is %s (or 1-D (%lu,))",
+			 fs, t->name, ts, (unsigned long)t->nelem);
+		fail(x, TIO_E_SHAPE, io->path, m);
 		return x->err;
 	}
 	return TIO_OK;
@@ -326,7 +401,10 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 		const struct tio_req *r = &req[k];
 		int ti = tns_find(x->t, x->nt, r->name, strlen(r->name));
 		if (ti < 0) {
-			fail(x, TIO_E_UNKNOWN, r->name, NULL);
+			char names[256], m[320];
+			names_text(x, names, sizeof names);
+			snprintf(m, sizeof m, "the program's tensors are %s (or barN)", names);
+			fail(x, TIO_E_UNKNOWN, r->name, m);
 			return x->err;
 		}
 		unsigned role = x->t[ti].role;
@@ -464,7 +542,7 @@ static void compare_ref(struct tio *x, struct tio_io *io, const struct tns_tenso
 	free(ref);
 }
 
-enum tio_err tio_finish(struct tio *x)
+enum tio_err tio_finish(struct tio *x, int ran)
 {
 	static uint8_t hdr[256];
 	for (unsigned k = 0; k < x->nio; k++) {
@@ -472,8 +550,9 @@ enum tio_err tio_finish(struct tio *x)
 		if (!io->out)
 			continue;
 		const struct tns_tensor *t = &x->t[io->ti];
-		if (!io->captured) {
-			fail(x, TIO_E_NOT_RUN, t->name, NULL);
+		if (!ran || !io->captured) {
+			fail(x, TIO_E_NOT_RUN, t->name,
+			     io->out == TIO_REF ? "not compared" : "nothing written");
 			continue;
 		}
 		if (io->out == TIO_REF) {

@@ -110,8 +110,10 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 			 unsigned nreq, outf_fn out, void *ctx);
 /* The session hooks that place the inputs and capture the requested outputs. */
 const struct anes_hooks *tio_hooks(struct tio *x);
-/* Writes every requested output (after anes_run). */
-enum tio_err tio_finish(struct tio *x);
+/* After anes_run: ran 1 (the submission completed) writes every requested output (to PATH.part,
+ * renamed to PATH when whole) and compares every reference; ran 0 writes and compares nothing
+ * and reports each request output-not-produced. */
+enum tio_err tio_finish(struct tio *x, int ran);
 void tio_free(struct tio *x);
 
 /* Places input tensor t's data into buf (size bytes): npy (a), raw (raw, raw_len) or, with

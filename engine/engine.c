@@ -4,22 +4,195 @@
 #include <stdio.h>
 #include <string.h>
 
+static const char *const err_names[ENG_E__COUNT] = {
+	[ENG_OK] = "ok",
+	[ENG_E_ARG] = "engine-bad-argument",
+	[ENG_E_RANGE] = "engine-address-outside-memory",
+	[ENG_E_DMA] = "engine-dma-error",
+	[ENG_E_TIMEOUT] = "engine-timeout",
+	[ENG_E_WINDOW] = "engine-register-outside-window",
+	[ENG_E_WATCHDOG] = "watchdog-expired",
+	[ENG_E_WRONG_TASK] = "engine-completion-wrong-task",
+	[ENG_E_READBACK] = "engine-register-readback-mismatch",
+	[ENG_E_NOMEM] = "engine-out-of-memory",
+	[ENG_E_FAULT] = "engine-fault",
+};
+
+static const char *const err_texts[ENG_E__COUNT] = {
+	[ENG_OK] = "the submission completed",
+	[ENG_E_ARG] = "the driver was given no engine, no plan or an unchecked plan",
+	[ENG_E_RANGE] = "a TD's range is outside the engine's device memory",
+	[ENG_E_DMA] = "a DMA transfer completed with an error",
+	[ENG_E_TIMEOUT] = "a status poll or transfer wait ran past its bound",
+	[ENG_E_WINDOW] = "a register address outside the engine's register window",
+	[ENG_E_WATCHDOG] = "the submission used more work units than its budget",
+	[ENG_E_WRONG_TASK] = "the completion names another task or TD count",
+	[ENG_E_READBACK] = "a register read back another value than was written",
+	[ENG_E_NOMEM] = "the engine could not allocate what a TD needs",
+	[ENG_E_FAULT] = "the engine stopped a TD it cannot execute (its fault says why)",
+};
+
 const char *eng_err_name(int e)
 {
-	switch (e) {
-	case ENG_OK: return "ok";
-	case ENG_E_ARG: return "engine-bad-argument";
-	case ENG_E_RANGE: return "engine-address-outside-memory";
-	case ENG_E_DMA: return "engine-dma-error";
-	case ENG_E_TIMEOUT: return "engine-timeout";
-	case ENG_E_WINDOW: return "engine-register-outside-window";
-	case ENG_E_WATCHDOG: return "watchdog-expired";
-	case ENG_E_WRONG_TASK: return "engine-completion-wrong-task";
-	case ENG_E_READBACK: return "engine-register-readback-mismatch";
-	case ENG_E_NOMEM: return "engine-out-of-memory";
-	case ENG_E_FAULT: return "engine-fault";
-	default: return "engine-unknown-error";
+	return e >= 0 && e < ENG_E__COUNT ? err_names[e] : "engine-unknown-error";
+}
+
+const char *eng_err_text(int e)
+{
+	return e >= 0 && e < ENG_E__COUNT ? err_texts[e] : "an engine error this build does not know";
+}
+
+static const char *const fr_names[ENG_FR__COUNT] = {
+	[ENG_FR_NONE] = "none",
+	[ENG_FR_FIELD] = "unmodelled-field",
+	[ENG_FR_COMBINATION] = "unmodelled-combination",
+	[ENG_FR_ACT_RECORD] = "unreadable-activation-record",
+	[ENG_FR_DATA] = "unreadable-weights",
+	[ENG_FR_CAPACITY] = "beyond-model-capacity",
+};
+
+static const char *const fr_texts[ENG_FR__COUNT] = {
+	[ENG_FR_NONE] = "no structured fault",
+	[ENG_FR_FIELD] = "a register field or value with no modelled meaning",
+	[ENG_FR_COMBINATION] = "a combination of units or fields the model does not model",
+	[ENG_FR_ACT_RECORD] = "the activation LUT is selected but its record cannot be read",
+	[ENG_FR_DATA] = "weights or a kernel-unit stream the model cannot read",
+	[ENG_FR_CAPACITY] = "more than the model holds",
+};
+
+const char *eng_fault_reason_name(unsigned reason)
+{
+	return reason < ENG_FR__COUNT ? fr_names[reason] : "unknown-fault-reason";
+}
+
+const char *eng_fault_reason_text(unsigned reason)
+{
+	return reason < ENG_FR__COUNT ? fr_texts[reason] : "a fault reason this build does not know";
+}
+
+/* "Block.Reg.Field" of a fault's register field, from the register map (or the address and the
+ * bit range when the map does not name it). */
+static void fault_field(const struct eng_fault *f, const struct rm_gen *g, char *buf, size_t len)
+{
+	struct rm_loc loc;
+	char reg[RM_NAME_MAX];
+	const char *field = NULL;
+	if (g && rm_lookup(g, f->reg, &loc) == 0) {
+		rm_loc_name(&loc, reg, sizeof reg);
+		for (unsigned k = 0; loc.reg && f->width && k < loc.reg->nfields; k++)
+			if (loc.reg->fields[k].lsb == f->lsb && loc.reg->fields[k].width == f->width)
+				field = loc.reg->fields[k].name;
+	} else {
+		snprintf(reg, sizeof reg, "register 0x%05lx", (unsigned long)f->reg);
 	}
+	if (field)
+		snprintf(buf, len, "%s.%s", reg, field);
+	else if (f->width && f->width < 32)
+		snprintf(buf, len, "%s[%u:%u]", reg, f->lsb + f->width - 1u, f->lsb);
+	else
+		snprintf(buf, len, "%s", reg);
+}
+
+static const char *fault_unit(const struct eng_fault *f, const struct rm_gen *g)
+{
+	struct rm_loc loc;
+	if (f->unit)
+		return f->unit;
+	if (f->reason == ENG_FR_ACT_RECORD)
+		return "NE"; /* the activation LUT; the register locates its record */
+	if (f->reg != ENG_FAULT_NO_REG && g && rm_lookup(g, f->reg, &loc) == 0)
+		return loc.block->name;
+	return "engine";
+}
+
+void eng_fault_format(const struct eng_fault *f, const struct rm_gen *g, char *buf, size_t len)
+{
+	char td[16], field[RM_NAME_MAX + 64], rec[64] = "";
+	if (!len)
+		return;
+	if (f->td >= 0)
+		snprintf(td, sizeof td, "td %d", f->td);
+	else
+		snprintf(td, sizeof td, "td ?");
+	if (f->reason == ENG_FR_NONE) {
+		snprintf(buf, len, "%s: %s", td, eng_err_name(f->err));
+		return;
+	}
+	if (f->reg != ENG_FAULT_NO_REG) {
+		char name[RM_NAME_MAX + 16];
+		fault_field(f, g, name, sizeof name);
+		snprintf(field, sizeof field, ", %s = 0x%lx", name, (unsigned long)f->value);
+	} else {
+		field[0] = 0;
+	}
+	char at[24] = "";
+	if (f->mem)
+		snprintf(at, sizeof at, " @0x%08lx", (unsigned long)f->mem);
+	if (f->slot >= 0)
+		snprintf(rec, sizeof rec, ", record%s slot %d = 0x%04lx", at, f->slot,
+			 (unsigned long)f->slot_value);
+	else if (f->mem)
+		snprintf(rec, sizeof rec, ", record%s", at);
+	snprintf(buf, len, "%s, unit %s%s%s: %s: %s", td, fault_unit(f, g), field, rec,
+		 eng_fault_reason_name(f->reason), f->why ? f->why : eng_fault_reason_text(f->reason));
+}
+
+void eng_fault_pack(const struct eng_fault *f, uint32_t w[ENG_FAULT_WORDS])
+{
+	w[0] = f->td >= 0 ? (uint32_t)f->td + 1u : 0u;
+	w[1] = f->reason;
+	w[2] = f->reg;
+	w[3] = f->lsb | (uint32_t)f->width << 8 | (uint32_t)(f->slot >= 0 ? f->slot + 1 : 0) << 16;
+	w[4] = f->value;
+	w[5] = f->slot_value;
+}
+
+void eng_fault_unpack(const uint32_t w[ENG_FAULT_WORDS], int err, struct eng_fault *f)
+{
+	*f = (struct eng_fault){.reason = w[1] < ENG_FR__COUNT ? w[1] : ENG_FR_NONE, .err = err,
+				.td = w[0] ? (int)(w[0] - 1u) : -1, .reg = w[2],
+				.lsb = (uint8_t)(w[3] & 0x1fu), .width = (uint8_t)((w[3] >> 8) & 0x3fu),
+				.value = w[4], .slot = (int)((w[3] >> 16) & 0xffu) - 1,
+				.slot_value = w[5]};
+	if (f->width > 32 - f->lsb)
+		f->width = 0;
+}
+
+void eng_set_memory(struct eng *e, uint8_t *mem, uint64_t base, uint64_t size)
+{
+	if (e->ops->set_memory)
+		e->ops->set_memory(e->dev, mem, base, size);
+}
+
+void eng_set_output(struct eng *e, unsigned trace, outf_fn out, void *ctx)
+{
+	if (e->ops->set_output)
+		e->ops->set_output(e->dev, trace, out, ctx);
+}
+
+void eng_begin(struct eng *e)
+{
+	if (e->ops->begin)
+		e->ops->begin(e->dev);
+}
+
+void eng_end(struct eng *e)
+{
+	if (e->ops->end)
+		e->ops->end(e->dev);
+}
+
+uint64_t eng_work(const struct eng *e)
+{
+	return e->ops->work ? e->ops->work(e->dev) : 0;
+}
+
+void eng_td_report(const struct eng *e, unsigned td, struct eng_td_report *r)
+{
+	*r = (struct eng_td_report){0};
+	snprintf(r->act, sizeof r->act, "none");
+	if (e->ops->td_report)
+		e->ops->td_report(e->dev, td, r);
 }
 
 void eng_reg_name(const struct rm_gen *g, uint32_t addr, char *buf, size_t len)
@@ -78,14 +251,20 @@ static int reg_write(struct eng *e, unsigned td, uint32_t addr, uint32_t value)
 	return ENG_OK;
 }
 
-/* Polls the engine until it leaves BUSY, a bounded number of times. */
+/* Polls the engine until it leaves BUSY, a bounded number of times. A TD that stopped with an
+ * error leaves its structured fault (if the backend has one) in e->fault. */
 static int wait_idle(struct eng *e, struct eng_status *st)
 {
 	for (uint32_t i = 0; i < ENG_POLL_MAX; i++) {
 		*st = (struct eng_status){0};
 		e->ops->poll(e->dev, st);
-		if (st->state == ENG_ST_ERROR)
-			return st->err < 0 && st->err >= ENG_E__MIN ? st->err : ENG_E_FAULT;
+		if (st->state == ENG_ST_ERROR) {
+			int td = e->fault.td;
+			if (e->ops->fault)
+				e->ops->fault(e->dev, &e->fault);
+			e->fault.td = td;
+			return st->err > 0 && st->err < ENG_E__COUNT ? st->err : ENG_E_FAULT;
+		}
 		if (st->state != ENG_ST_BUSY)
 			return ENG_OK;
 	}
@@ -124,6 +303,7 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 	for (unsigned i = 0; i < pl->ntds; i++) {
 		const struct ldr_td *td = &p->tds[i];
 		uint64_t td_dev = pl->td_dev + td->off;
+		e->fault.td = (int)i;
 		if (e->trace)
 			outf(e->out, e->ctx, "td %u at 0x%08lx size 0x%lx nid %lu\n", i,
 			     (unsigned long)td_dev, (unsigned long)td->size, (unsigned long)td->h.nid);
@@ -197,8 +377,19 @@ int eng_run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uint64
 	e->nwrites = 0;
 	for (unsigned i = 0; i < LDR_MAX_TDS; i++) /* a loop: the target's memset is bytewise */
 		e->td_writes[i] = 0;
+	e->fault = (struct eng_fault){.reason = ENG_FR_NONE, .td = -1, .reg = ENG_FAULT_NO_REG,
+				      .slot = -1};
 	int r = run(e, pl, priority, budget);
-	if (r != ENG_OK)
+	if (r != ENG_OK) {
+		int td = e->fault.td;
+		if (e->fault.reason == ENG_FR_NONE) /* no structured record: the error and the TD */
+			e->fault = (struct eng_fault){.reason = ENG_FR_NONE, .td = td,
+						      .reg = ENG_FAULT_NO_REG, .slot = -1};
+		e->fault.err = r;
+		e->fault.td = td;
 		e->ops->reset(e->dev);
+	} else {
+		e->fault.td = -1;
+	}
 	return r;
 }

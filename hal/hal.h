@@ -71,6 +71,9 @@ long hal_file_read(int fd, void *buf, size_t n);
 long hal_file_write(int fd, const void *buf, size_t n);
 long hal_file_length(int fd);
 int hal_file_close(int fd);
+/* Removes a host file; renames one (replacing `to`). Return 0 or -1. */
+int hal_file_remove(const char *path);
+int hal_file_rename(const char *from, const char *to);
 
 /* ---- platform description (for banners and the address policy) ---- */
 struct hal_region {

@@ -11,6 +11,8 @@ have make || need+=(make)
 have clang || need+=(clang)
 ls /usr/src/newlib/newlib-*.tar.* >/dev/null 2>&1 || need+=(newlib-source)
 /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
+# drm.h, for building eiln's libane unchanged in the Asahi-userspace tests (docs/asahi.md)
+[ -f /usr/include/libdrm/drm.h ] || need+=(libdrm-dev)
 # libFuzzer and the sanitizer runtimes for clang
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
 	|| [ "$(uname -m)" != x86_64 ] || need+=(libclang-rt-dev)

@@ -168,12 +168,6 @@ static int64_t row_off(const struct tile *t, unsigned g, unsigned c, unsigned h,
 	return (int64_t)off;
 }
 
-static int fault(struct anem *m, const char *why)
-{
-	m->why = why;
-	return ENG_E_FAULT;
-}
-
 /* The input port's NaN coercion (guide 03, "Edge behavior"): every NaN, whatever its sign and
  * payload, enters the datapath as +inf. One OR-reduction over the row finds whether any value
  * is infinite or NaN at all, so a finite row costs one pass. */
@@ -320,11 +314,12 @@ static int l2_result(struct anem *m, uint32_t base, const struct tile *o, struct
 		if (!m->l2t[i].v)
 			t = &m->l2t[i];
 	if (!t)
-		return fault(m, "more L2-resident tensors than the model holds");
+		return ANEM_REFUSE(m, ENG_FR_CAPACITY, H13_L2_RESULTBASE, H13_L2_ADDR, "more L2-resident tensors than the model holds");
 	uint64_t n = (uint64_t)o->g * o->c * o->h * o->w;
 	if (n > TD_L2_TENSOR_MAX / 2)
-		return fault(m, "an L2-resident result (NumGroups x Cout x Hout x Wout fp16) larger than "
-				"the model holds (TD_L2_TENSOR_MAX)");
+		return ANEM_REFUSE(m, ENG_FR_CAPACITY, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
+				   "an L2-resident result (NumGroups x Cout x Hout x Wout fp16) larger than the "
+				   "model holds (TD_L2_TENSOR_MAX)");
 	if (!t->v || (uint64_t)t->g * t->c * t->h * t->w != n) {
 		free(t->v);
 		t->v = NULL;
@@ -369,10 +364,15 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
 	s->post = h2f_table[H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE)];
 	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && s->ne_op != H13_MAC_OP_CONV)
-		return fault(m, "NE.MACCfg.OpMode not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE, "NE.MACCfg.OpMode not modelled");
 	if (s->nl == 3)
-		return fault(m, "NE.MACCfg.NonlinearMode 3 not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE, "NE.MACCfg.NonlinearMode 3 not modelled");
 	s->lut = s->ne && s->nl == H13_NONLINEAR_LUT && act->state == ANEM_ACT_APPLIED;
+	unsigned coeff_en = 0;
+	for (unsigned n = 0; n < H13_COEFF_NCH; n++)
+		coeff_en += H13_GET(REG(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
+	if (td_ne_passthrough(mac, REG(H13_NE_POSTSCALE), coeff_en))
+		s->ne = 0; /* no kernel: the input reaches the PE unchanged */
 	uint32_t cfg = REG(H13_PLANAR_CFG), bs = REG(H13_PLANAR_BIASSCALE);
 	uint32_t pre = REG(H13_PLANAR_PRESCALE), fin = REG(H13_PLANAR_FINALSCALE);
 	s->pe = cfg || bs || pre || fin;
@@ -387,21 +387,24 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 			       H13_PUT(H13_PECFG_NLMODE, ~0u) | H13_PUT(H13_PECFG_FIRSTSRC, ~0u) |
 			       H13_PUT(H13_PECFG_SECSRC, ~0u);
 	if (cfg & ~known)
-		return fault(m, "Planar.Cfg has bits outside the fields the model knows");
+		return anem_refuse(m, ENG_FR_FIELD, H13_PLANAR_CFG, 0, 32, "Planar.Cfg has bits outside the fields the model knows");
 	if (cond > H13_PE_COND_ABS)
-		return fault(m, "Planar.Cfg.Condition (a comparison) not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_CONDITION, "Planar.Cfg.Condition (a comparison) not modelled");
 	if (H13_GET(cfg, H13_PECFG_NLMODE))
-		return fault(m, "Planar.Cfg.NLMode not modelled");
-	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE_HI)];
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_NLMODE, "Planar.Cfg.NLMode not modelled");
+	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
 	s->final = u2f(fin);
 	if (s->pe && s->pe_op > H13_PE_OP_SQ)
-		return fault(m, "Planar.Cfg.OpMode not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_OPMODE, "Planar.Cfg.OpMode not modelled");
+	if (s->pe && s->pe_sec == H13_PE_SECSRC_REG)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+				   "Planar.Cfg.SecSrc 3 (a value a reduction kept in the engine) not modelled");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1)
-		return fault(m, "Planar.Cfg.SecSrc not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC, "Planar.Cfg.SecSrc not modelled");
 	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
-		return fault(m, "Planar.Cfg.FirstSrc 1 not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC, "Planar.Cfg.FirstSrc 1 not modelled");
 	return ENG_OK;
 }
 
@@ -523,10 +526,39 @@ static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lre
 
 /* Elementwise TDs: output element (g, c, h, w) from input element (g, c, h, w). With neither
  * the NE nor the PE in the path the values move unchanged (bit for bit in fp16). */
+/*
+ * The sources of an elementwise TD exist and cover its output: a first source that is neither an
+ * L2-resident tensor nor a bound tile DMA range (RBase0 unbound, as softmax.bin's last TD, whose
+ * first operand comes from a reduction kept in the engine), a second source (SecSrc 2) with no
+ * tile range, or a source smaller than the output (a broadcast, which no map describes on H13)
+ * would otherwise read as zeros and compute wrong numbers: each faults, saying which.
+ */
+static int elementwise_sources(struct anem *m, const struct stages *s, const struct tile *in0,
+			       const struct tile *in1, const struct anem_l2t *lsrc,
+			       const struct tile *out)
+{
+	if (!lsrc && !in0->r)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither L2-resident nor a bound tile source "
+				"(RBase0): not modelled");
+	if (s->pe && s->pe_sec == H13_PE_SECSRC_TILE1 && !in1->r)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+				   "Planar.Cfg.SecSrc 2 with no second tile source (RBase1) bound: "
+				   "not modelled");
+	unsigned w = lsrc ? lsrc->w : in0->w, h = lsrc ? lsrc->h : in0->h;
+	unsigned c = lsrc ? lsrc->c : in0->c, g = lsrc ? lsrc->g : in0->g;
+	if (w < out->w || h < out->h || c < out->c || g < out->g)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
+					 "a source smaller than the output (a broadcast) not modelled");
+	return ENG_OK;
+}
+
 static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
 		       const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
 		       struct anem_act *act)
 {
+	int es = elementwise_sources(m, s, in0, in1, lsrc, out);
+	if (es)
+		return es;
 	unsigned W = out->w;
 	for (unsigned g = 0; g < out->g; g++)
 		for (unsigned c = 0; c < out->c; c++)
@@ -576,13 +608,13 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 	unsigned W = out->w, Win = lsrc ? lsrc->w : in->w, Hin = lsrc ? lsrc->h : in->h;
 	unsigned cin = lsrc ? lsrc->c : in->c;
 	if (s->ne)
-		return fault(m, "PE pooling after the NE not modelled");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE, "PE pooling after the NE not modelled");
 	if (s->pe_sec != H13_PE_SECSRC_NONE)
-		return fault(m, "PE pooling with a second source not modelled");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC, "PE pooling with a second source not modelled");
 	if (!kw || !kh || !sx || !sy || !Win || !Hin)
-		return fault(m, "PE pooling with a zero window, stride or input");
+		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "PE pooling with a zero window, stride or input");
 	if (cin != out->c)
-		return fault(m, "PE pooling with Cin different from Cout");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CIN, H13_CIN, "PE pooling with Cin different from Cout");
 	int e = grow_aligned(m, &m->acc, &m->acc_len, 2 * (uint64_t)W, "pooling rows (Common.OutDim.Wout)");
 	if (e)
 		return e;
@@ -656,9 +688,7 @@ static int buf_over(struct anem *m, uint64_t n, const char *what)
 {
 	if (n <= ANEM_BUF_MAX_BYTES / sizeof(float))
 		return ENG_OK;
-	if (what)
-		m->why = what;
-	return ENG_E_FAULT;
+	return what ? ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, what) : ENG_E_FAULT;
 }
 
 static int grow(struct anem *m, float **p, size_t *len, uint64_t n, const char *what)
@@ -693,8 +723,8 @@ static int grow_weights(struct anem *m, uint64_t nout, unsigned cout, uint64_t p
 {
 	uint64_t G = nout / cout, nob = ((uint64_t)cout + 3) / 4;
 	if (per > UINT64_MAX / 4 / (G * nob))
-		return fault(m, "convolution weights (NumGroups, Cout, Cin, Common.ConvCfg Kh x Kw) over "
-				"the model's buffer limit");
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "convolution weights (NumGroups, Cout, Cin, "
+					 "Common.ConvCfg Kh x Kw) over the model's buffer limit");
 	int e = grow_aligned(m, &m->wts, &m->wts_len, G * nob * 4 * per,
 			     "convolution weights (NumGroups, Cout, Cin, Common.ConvCfg Kh x Kw) over the "
 			     "model's buffer limit (ANEM_BUF_MAX_BYTES)");
@@ -721,10 +751,10 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN) ||
 	    H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT))
-		return fault(m, "palettized or sparse coefficient channels not modelled");
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32, "palettized or sparse coefficient channels not modelled");
 	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 	if (!elem)
-		return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
 	uint64_t per = (uint64_t)cin * kh * kw, block = (per * elem + 63u) & ~(uint64_t)63u;
 	const struct mrange *ch[H13_COEFF_NCH] = {0};
 	for (unsigned i = 0; i < nr; i++)
@@ -736,7 +766,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		uint64_t last = (nout - 1 - c) / H13_COEFF_NCH;
 		if (!ch[c] || (block && last > ch[c]->len / block) || last * block > ch[c]->len ||
 		    per * elem > ch[c]->len - last * block)
-			return fault(m, "an output channel's kernel is not inside its coefficient channel");
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
 	}
 	int e = grow_weights(m, nout, cout, per);
 	if (e)
@@ -745,7 +775,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		const struct mrange *c = ch[o % H13_COEFF_NCH];
 		uint64_t off = (o / H13_COEFF_NCH) * block;
 		if (!c || off > c->len || per * elem > c->len - off)
-			return fault(m, "an output channel's kernel is not inside its coefficient channel");
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
 		const uint8_t *p = c->cpu + off;
 		float *w = m->wts + wslot(o, cout, per);
 		if (kfmt == H13_KERNELFMT_FP16) {
@@ -795,15 +825,16 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	const struct mrange *c0 = find_range(r, nr, TD_R_COEFF, 0);
 	uint64_t per = (uint64_t)cin * kh * kw;
 	if (!c0 || !nout || c0->len % nout)
-		return fault(m, "coefficient channel 0 is not one OCG of the TD's output channels");
+		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "coefficient channel 0 is not one OCG of the TD's output channels");
 	uint64_t S = c0->len / nout;
 	if ((pal || sparse) && kfmt != H13_KERNELFMT_FP16)
-		return fault(m, "palettized or sparse weights that are not fp16");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "palettized or sparse weights that are not fp16");
 	if (pal && sparse)
-		return fault(m, "palettized and sparse weights at once not modelled");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT, "palettized and sparse weights at once not modelled");
 	/* every weight takes at least one bit of the OCG (palette indices of 1 bit, sparse masks) */
 	if (per > S * 8)
-		return fault(m, "an OCG channel smaller than one bit per weight of its kernel");
+		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32,
+				   "an OCG channel smaller than one bit per weight of its kernel");
 	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
@@ -819,9 +850,9 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	if (pal) {
 		const struct mrange *ps = find_range(r, nr, TD_R_STREAM, H13_KSTREAM_PALETTE);
 		if (!codec_palette_bits_ok(bits))
-			return fault(m, "NE.KernelCfg.PalettizedBits not a palette width");
+			return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_PALETTIZEDBITS, "NE.KernelCfg.PalettizedBits not a palette width");
 		if (!ps || ps->len != 2ull << bits)
-			return fault(m, "the palette stream is not one codebook of 2^PalettizedBits fp16");
+			return anem_refuse(m, ENG_FR_DATA, H13_KSTREAM_RELOC(H13_KSTREAM_PALETTE), 0, 32, "the palette stream is not one codebook of 2^PalettizedBits fp16");
 		int de = anem_dma_move(m, m->row[0], ps->cpu, (uint32_t)ps->len);
 		if (de)
 			return de;
@@ -830,7 +861,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	}
 	uint64_t M = (per + 7) / 8;
 	if (sparse && (M > S || nout * M > c0->len))
-		return fault(m, "sparse masks do not fit the OCG");
+		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "sparse masks do not fit the OCG");
 	for (uint64_t o = 0; o < nout; o++) {
 		const uint8_t *p = c0->cpu + o * S;
 		uint16_t *k = m->kh;
@@ -838,7 +869,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 		if (pal) {
 			uint64_t ib = (per * bits + 7) / 8;
 			if (ib > S)
-				return fault(m, "palette indices larger than an OCG channel");
+				return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "palette indices larger than an OCG channel");
 			ce = codec_palette_decode(&cp, p, (size_t)ib, lut, 1u << bits, k, (size_t)per);
 		} else if (sparse) {
 			const uint8_t *mask = c0->cpu + o * M;
@@ -847,25 +878,25 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 			for (uint64_t b = 0; b < M; b++)
 				nv += (unsigned)__builtin_popcount(mask[b]);
 			if (2 * nv > S - M)
-				return fault(m, "sparse values larger than an OCG channel");
+				return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "sparse values larger than an OCG channel");
 			/* the packed values, read little-endian into the decoder's input */
 			if (nv > ANEM_ROW_MAX)
-				return fault(m, "more sparse values than the model's row");
+				return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "more sparse values than the model's row");
 			for (uint64_t j = 0; j < nv; j++)
 				m->hv[j] = le_rd16(vals + 2 * j);
 			ce = codec_sparse_decode(mask, (size_t)M, m->hv, (size_t)nv, k, (size_t)per);
 		} else {
 			unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 			if (!elem)
-				return fault(m, "NE.KernelCfg.KernelFmt 3 has no element size");
+				return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
 			if (per * elem > S)
-				return fault(m, "a kernel larger than an OCG channel");
+				return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "a kernel larger than an OCG channel");
 			for (uint64_t j = 0; j < per; j++)
 				k[j] = kfmt == H13_KERNELFMT_FP16 ? le_rd16(p + 2 * j)
 				       : f2h(kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)p[j] : (float)p[j]);
 		}
 		if (ce != CODEC_OK)
-			return fault(m, codec_strerror(ce));
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, codec_strerror(ce));
 		float *w = m->wts + wslot(o, cout, per);
 		for (uint64_t j = 0; j < per; j++) {
 			m->wts_inf |= (k[j] & 0x7c00u) == 0x7c00u;
@@ -894,7 +925,7 @@ static int load_channel_vectors(struct anem *m, const struct mrange *r, unsigned
 		unsigned wide = m->ku.sec[ku_stream_section[stream[v]]].type == 4;
 		uint64_t need = nout * (wide ? 4u : 2u);
 		if (x->len < need)
-			return fault(m, "a per-channel stream shorter than the TD's output channels");
+			return anem_refuse(m, ENG_FR_DATA, H13_KSTREAM_RELOC(stream[v]), 0, 32, "a per-channel stream shorter than the TD's output channels");
 		for (uint64_t o = 0; o < nout; o++) {
 			if (wide) {
 				dst[o] = u2f(le_rd32(x->cpu + 4 * o));
@@ -1015,9 +1046,9 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		Win = lsrc->w;
 	}
 	if (!kw || !kh || !sx || !sy || !cin || !Win)
-		return fault(m, "a convolution with a zero kernel size, stride or input");
+		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
-		return fault(m, "a second PE source after a convolution not modelled");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC, "a second PE source after a convolution not modelled");
 	/* a kernel-unit program (its streams name the unit): the kernel is the TD's OCG */
 	int ku = m->ku_ok;
 	int e = ku ? load_kernels_ku(m, r, nr, (uint64_t)G * cout, cout, cin, kh, kw)
@@ -1148,7 +1179,6 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 {
 	h2f_init();
 	fcvt_check();
-	m->why = NULL;
 	struct tile in0, in1, out;
 	const struct mrange *rs0 = NULL, *rs1 = NULL, *rd = NULL;
 	for (unsigned i = 0; i < nr; i++) {
@@ -1164,15 +1194,30 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
-	if (!rd && !l2res)
+	if (!rd && !l2res) {
+		/* Nothing leaves by DMA or to L2. With the PE configured this is a reduction whose
+		 * result stays in the engine for a later TD's Planar.Cfg.SecSrc 3 (softmax.bin TDs 0
+		 * and 3): not modelled (docs/engine-model.md, "Reductions"). */
+		if (REG(H13_PLANAR_CFG) | REG(H13_PLANAR_BIASSCALE) | REG(H13_PLANAR_PRESCALE) |
+		    REG(H13_PLANAR_FINALSCALE))
+			return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
+						 "a planar-engine TD whose result leaves neither by DMA nor to L2 "
+						 "(a reduction kept in the engine) not modelled");
 		return ENG_OK; /* nothing leaves the engine */
-	if (!out.w || !out.h || !out.c || !out.g || !out.elem)
-		return fault(m, "an empty or unsized output");
+	}
+	if (!out.elem)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
+				   "an unsized output format");
+	if (!out.w || !out.h || !out.c || !out.g)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_FIELD, "an empty output (OutDim, Cout or groups 0)");
 	if ((in0.r && !in0.elem) || (in1.r && !in1.elem))
-		return fault(m, "an unsized input format");
-	if (H13_GET(REG(H13_SRC_FMT), H13_FMT_INTERLEAVE) > 1 ||
-	    H13_GET(REG(H13_DST_FMT), H13_FMT_INTERLEAVE) > 1)
-		return fault(m, "channel interleave > 1 not modelled");
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_INFMT, "an unsized input format");
+	if (H13_GET(REG(H13_SRC_FMT), H13_FMT_INTERLEAVE) > 1)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_SRC_FMT, H13_FMT_INTERLEAVE,
+				   "channel interleave > 1 not modelled");
+	if (H13_GET(REG(H13_DST_FMT), H13_FMT_INTERLEAVE) > 1)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_DST_FMT, H13_FMT_INTERLEAVE,
+				   "channel interleave > 1 not modelled");
 	struct stages s;
 	int e = decode_stages(m, &s, act);
 	if (e)
@@ -1181,12 +1226,12 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	if (l2src) {
 		uint32_t base = H13_GET(REG(H13_L2_SOURCEBASE), H13_L2_ADDR);
 		if (!(lsrc = l2_find(m, base)))
-			return fault(m, "L2 source names no resident tensor");
+			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCEBASE, H13_L2_ADDR, "L2 source names no resident tensor");
 	}
 	struct anem_l2t *lres = NULL;
 	uint32_t rbase = H13_GET(REG(H13_L2_RESULTBASE), H13_L2_ADDR);
 	if (l2res && lsrc && lsrc->base == rbase)
-		return fault(m, "L2 result overwrites its own source");
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
 	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)

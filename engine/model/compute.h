@@ -21,9 +21,23 @@ int anem_dma_move(struct anem *m, void *dst, const void *src, uint32_t len);
  * Runs the datapath of the current TD over its resolved ranges: tile DMA in (or the L2-resident
  * source), NE, activation, PE, tile DMA out (and/or the L2-resident result). act is the TD's
  * activation state (resolve_act in model.c); its nelem counts the values evaluated.
- * Returns ENG_OK or an engine error; on ENG_E_FAULT m->why names the reason.
+ * Returns ENG_OK or an engine error; ENG_E_FAULT comes with m->flt (anem_refuse).
  */
 int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act);
+
+/*
+ * Refuses the running TD: records the structured fault (engine.h, struct eng_fault) the driver
+ * reports, with the register field the model could not interpret and the value the register
+ * window holds in it, and returns ENG_E_FAULT. reg ENG_FAULT_NO_REG: no register (width 0: the
+ * whole register). why: static text, one line. ANEM_REFUSE names the field by its fw/regmap
+ * macros: ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE, "...").
+ */
+int anem_refuse(struct anem *m, enum eng_fault_reason reason, uint32_t reg, unsigned lsb,
+		unsigned width, const char *why);
+#define ANEM_REFUSE(m, reason, reg, field, why)                                                 \
+	anem_refuse((m), (reason), (reg), field##_LSB, field##_W, (why))
+/* A refusal about no register (reason and why only). */
+#define ANEM_REFUSE_NOREG(m, reason, why) anem_refuse((m), (reason), ENG_FAULT_NO_REG, 0, 0, (why))
 
 /* Frees the L2-resident tensors (engine reset). */
 void anem_l2_clear(struct anem *m);

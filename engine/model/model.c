@@ -87,6 +87,23 @@ static uint8_t *touch(struct anem *m, uint64_t dev, uint64_t len, int write)
 	return p;
 }
 
+int anem_refuse(struct anem *m, enum eng_fault_reason reason, uint32_t reg, unsigned lsb,
+		unsigned width, const char *why)
+{
+	struct eng_fault *f = &m->flt;
+	*f = (struct eng_fault){.reason = (uint32_t)reason, .err = ENG_E_FAULT, .td = (int)m->cur_td,
+				.reg = ENG_FAULT_NO_REG, .slot = -1, .why = why};
+	if (reg != ENG_FAULT_NO_REG && !(reg & 3u) && reg < ANEM_WINDOW_BYTES && lsb < 32 &&
+	    width <= 32 - lsb) {
+		uint32_t v = m->regs[reg / 4] >> lsb;
+		f->reg = reg;
+		f->lsb = (uint8_t)lsb;
+		f->width = (uint8_t)(width == 32 ? 0 : width);
+		f->value = width && width < 32 ? v & ((1u << width) - 1u) : v;
+	}
+	return ENG_E_FAULT;
+}
+
 /* ---- the engine interface ---- */
 
 /* memset(p, 0, n) 8 bytes a store where aligned: the target's C library (newlib, built for size)
@@ -202,6 +219,12 @@ static void read_regs(const void *dev, const struct ctrl_reg *list, uint32_t n, 
 		out[k] = read_reg(dev, list[k].addr);
 }
 
+static void fault_of(const void *dev, struct eng_fault *f)
+{
+	const struct anem *m = dev;
+	*f = m->flt;
+}
+
 static void poll(void *dev, struct eng_status *st)
 {
 	const struct anem *m = dev;
@@ -288,14 +311,31 @@ static int move_in(struct anem *m, const struct mrange *r, uint8_t *scratch, con
 
 /* ---- the activation ---- */
 
+/* The record slot an actlut_parse error is about (-1: the error names no single slot). */
+static int act_err_slot(enum actlut_err pe)
+{
+	switch (pe) {
+	case ACTLUT_E_SCALE:
+		return 41;
+	case ACTLUT_E_MODE:
+	case ACTLUT_E_LINEAR_MODE:
+	case ACTLUT_E_MODE_BITS:
+	case ACTLUT_E_MODE_SLOTS:
+		return 42;
+	default:
+		return -1;
+	}
+}
+
 /* NE.MACCfg.NonlinearMode == 2 selects the LUT; the record is the activation-LUT stream or else
- * the first enabled coefficient channel of exactly one record stride (ACTLUT_STRIDE). */
+ * the first enabled coefficient channel of exactly one record stride (ACTLUT_STRIDE). A selected
+ * LUT with no record, a record that does not parse, or an output that is not fp16 faults the TD:
+ * the model never leaves an activation unapplied. */
 static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struct anem_act *a)
 {
 	memset(a, 0, sizeof *a);
 	if (H13_GET(m->regs[H13_NE_MACCFG / 4], H13_MACCFG_NONLINEARMODE) != H13_NONLINEAR_LUT)
 		return ENG_OK;
-	a->state = ANEM_ACT_NO_RECORD;
 	const struct mrange *rec = NULL;
 	for (unsigned i = 0; i < n && !rec; i++)
 		if (r[i].kind == TD_R_STREAM && r[i].ch == H13_KSTREAM_ACTLUT && r[i].len >= ACTLUT_BYTES)
@@ -304,7 +344,9 @@ static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struc
 		if (r[i].kind == TD_R_COEFF && r[i].len == ACTLUT_STRIDE)
 			rec = &r[i];
 	if (!rec)
-		return ENG_OK;
+		return ANEM_REFUSE(m, ENG_FR_ACT_RECORD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE,
+				   "NonlinearMode selects the LUT but no record resolves (no "
+				   "activation-LUT stream, no coefficient channel of one record)");
 	a->from_stream = rec->kind == TD_R_STREAM;
 	a->dev = rec->dev;
 	uint8_t kbuf[ACTLUT_BYTES];
@@ -313,14 +355,20 @@ static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struc
 		return e; /* a failed fetch fails the TD: it is not "no record" */
 	enum actlut_err pe = actlut_parse(&m->lut, kbuf, sizeof kbuf);
 	if (pe != ACTLUT_OK) {
-		a->state = ANEM_ACT_INVALID;
-		a->err = (uint8_t)pe;
-		return ENG_OK;
+		uint32_t reg = a->from_stream ? H13_KSTREAM_RELOC(rec->ch) : H13_COEFF_BASEADDR(rec->ch);
+		anem_refuse(m, ENG_FR_ACT_RECORD, reg, 0, 32, actlut_strerror(pe));
+		m->flt.mem = rec->dev;
+		m->flt.slot = act_err_slot(pe);
+		if (m->flt.slot >= 0)
+			m->flt.slot_value = le_rd16(kbuf + 2 * (unsigned)m->flt.slot);
+		return ENG_E_FAULT;
 	}
+	if (H13_GET(m->regs[H13_COMMON_CHCFG / 4], H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
+				   "the activation LUT on an output that is not fp16");
 	a->kind = (uint8_t)m->lut.kind;
 	a->scale = m->lut.scale;
-	a->state = H13_GET(m->regs[H13_COMMON_CHCFG / 4], H13_CHCFG_OUTFMT) == H13_FMT_FP16
-			   ? ANEM_ACT_APPLIED : ANEM_ACT_NOT_FP16;
+	a->state = ANEM_ACT_APPLIED;
 	return ENG_OK;
 }
 
@@ -357,7 +405,8 @@ static int stream_lengths(struct anem *m, uint32_t len[H13_KSTREAM_N])
 			uint32_t total = le_rd32(p + 0x18);
 			if (total < KU_HEADER_SIZE || !(p = touch(m, unit, total, 0)) ||
 			    ku_parse(p, total, &ctrl_h13_ku_limits, &m->ku) != KU_OK)
-				return ENG_E_FAULT;
+				return anem_refuse(m, ENG_FR_DATA, H13_KSTREAM_RELOC(s), 0, 32,
+						   "the kernel unit a stream names does not parse");
 			parsed = unit;
 			m->ku_ok = 1;
 		}
@@ -385,7 +434,7 @@ static int run_td(struct anem *m, uint64_t td_dev)
 	unsigned n = 0, nr = 0;
 	const struct td_regs regs = {read_reg, m};
 	if (td_ranges(&h, &regs, slen, tr, TD_MAX_RANGES, &n, NULL, NULL) != TD_OK)
-		return ENG_E_FAULT;
+		return ANEM_REFUSE_NOREG(m, ENG_FR_FIELD, "the TD's memory ranges do not decode");
 	for (unsigned i = 0; i < n; i++) {
 		if (tr[i].whole)
 			continue; /* enabled, extent not decoded: the engine moves nothing from it */
@@ -421,15 +470,10 @@ static int run_td(struct anem *m, uint64_t td_dev)
 			if (r[i].kind == TD_R_DST)
 				dst_bytes += r[i].len;
 		}
-	if (act->state == ANEM_ACT_APPLIED && !dst_bytes && !l2res)
-		act->state = ANEM_ACT_NO_DST;
-	if (act->state == ANEM_ACT_APPLIED)
+	if (act->state == ANEM_ACT_APPLIED && (dst_bytes || l2res))
 		prepare_table(m);
-	if ((e = anem_compute(m, r, nr, act)) != ENG_OK) {
-		if (m->trace && m->why)
-			outf(m->out, m->ctx, "  engine fault: %s\n", m->why);
+	if ((e = anem_compute(m, r, nr, act)) != ENG_OK)
 		return e;
-	}
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_SRC0 || r[i].kind == TD_R_SRC1 || r[i].kind == TD_R_DST)
 			count_move(m, r[i].len);
@@ -445,6 +489,8 @@ static int start(void *dev, unsigned td, uint64_t td_dev)
 	if (!m->queued)
 		return ENG_E_ARG;
 	m->cur_td = td;
+	m->flt = (struct eng_fault){.reason = ENG_FR_NONE, .td = (int)td, .reg = ENG_FAULT_NO_REG,
+				    .slot = -1};
 	m->state = ENG_ST_BUSY;
 	int e = run_td(m, td_dev);
 	if (e != ENG_OK) {
@@ -464,6 +510,43 @@ static int start(void *dev, unsigned td, uint64_t td_dev)
 	return ENG_OK;
 }
 
+static void op_set_memory(void *dev, uint8_t *mem, uint64_t base, uint64_t size)
+{
+	anem_set_memory(dev, mem, base, size);
+}
+
+static void op_set_output(void *dev, unsigned trace, outf_fn out, void *ctx)
+{
+	anem_set_output(dev, trace, out, ctx);
+}
+
+static void op_begin(void *dev)
+{
+	anem_begin(dev);
+}
+
+static void op_end(void *dev)
+{
+	anem_end(dev);
+}
+
+static uint64_t op_work(const void *dev)
+{
+	return ((const struct anem *)dev)->polls;
+}
+
+static void op_td_report(const void *dev, unsigned td, struct eng_td_report *r)
+{
+	const struct anem *m = dev;
+	if (td >= LDR_MAX_TDS)
+		return;
+	r->moves = m->td_moves[td];
+	r->bytes = m->td_bytes[td];
+	r->act_applied = m->td_act[td].state == ANEM_ACT_APPLIED;
+	r->act_elems = r->act_applied ? m->td_act[td].nelem : 0;
+	anem_act_describe(&m->td_act[td], r->act, sizeof r->act);
+}
+
 const struct eng_ops anem_ops = {
 	.name = "model",
 	.reset = reset,
@@ -472,6 +555,13 @@ const struct eng_ops anem_ops = {
 	.read = read_reg,
 	.start = start,
 	.poll = poll,
+	.fault = fault_of,
+	.set_memory = op_set_memory,
+	.set_output = op_set_output,
+	.begin = op_begin,
+	.end = op_end,
+	.work = op_work,
+	.td_report = op_td_report,
 };
 
 const struct eng_batch anem_batch = {write_regs, read_regs};
@@ -479,27 +569,11 @@ const struct eng_batch anem_batch = {write_regs, read_regs};
 void anem_act_describe(const struct anem_act *a, char *buf, size_t len)
 {
 	const char *where = a->from_stream ? "kernel-unit stream" : "lut record";
-	const char *why = a->state == ANEM_ACT_NOT_FP16 ? ", output not fp16 (not applied)"
-			  : a->state == ANEM_ACT_NO_DST ? ", no destination tile (not applied)" : "";
-	switch (a->state) {
-	case ANEM_ACT_NONE:
+	if (a->state != ANEM_ACT_APPLIED)
 		snprintf(buf, len, "none");
-		break;
-	case ANEM_ACT_NO_RECORD:
-		snprintf(buf, len, "lut selected, no record resolved (not applied)");
-		break;
-	case ANEM_ACT_INVALID:
-		snprintf(buf, len, "%s @0x%08lx invalid: %s (not applied)", where, (unsigned long)a->dev,
-			 actlut_strerror((enum actlut_err)a->err));
-		break;
-	default:
-		if (a->kind == ACTLUT_KIND_LINEAR)
-			snprintf(buf, len, "%s @0x%08lx, mode linear, no knots%s", where,
-				 (unsigned long)a->dev, why);
-		else
-			snprintf(buf, len, "%s @0x%08lx, mode %s, knots 2^-%ld%s", where,
-				 (unsigned long)a->dev, actlut_kind_name((enum actlut_kind)a->kind),
-				 (long)a->scale, why);
-		break;
-	}
+	else if (a->kind == ACTLUT_KIND_LINEAR)
+		snprintf(buf, len, "%s @0x%08lx, mode linear, no knots", where, (unsigned long)a->dev);
+	else
+		snprintf(buf, len, "%s @0x%08lx, mode %s, knots 2^-%ld", where, (unsigned long)a->dev,
+			 actlut_kind_name((enum actlut_kind)a->kind), (long)a->scale);
 }

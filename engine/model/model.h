@@ -54,21 +54,18 @@ const char *anem_fault_name(unsigned kind); /* "dma-hang", "dma-error", "wrong-t
 /* Kind from its name ("none" too); -1 when unknown. */
 int anem_fault_parse(const char *name);
 
-/* What the engine did about one TD's activation (docs/control-path.md). */
+/* What the engine did about one TD's activation (docs/control-path.md). A selected LUT whose
+ * record does not resolve or parse, or that cannot apply to the TD's output, is no state here:
+ * the TD faults (ENG_FR_ACT_RECORD, ENG_FR_COMBINATION) and the run fails. */
 enum anem_act_state {
 	ANEM_ACT_NONE,       /* NonlinearMode != 2 */
-	ANEM_ACT_NO_RECORD,  /* the LUT is selected but no record resolves */
-	ANEM_ACT_INVALID,    /* the record does not parse (err); output left as moved */
-	ANEM_ACT_NOT_FP16,   /* a valid record, but the output is not fp16: not applied */
-	ANEM_ACT_APPLIED,    /* f applied to every fp16 of the destination tile */
-	ANEM_ACT_NO_DST,     /* a valid record, but the TD writes no destination tile */
+	ANEM_ACT_APPLIED,    /* f applied to every fp16 the TD wrote (nelem; 0 when it wrote none) */
 };
 
 struct anem_act {
 	uint8_t state;       /* enum anem_act_state */
 	uint8_t from_stream; /* 1: the kernel unit's activation-LUT stream; 0: a 0x80 channel */
 	uint8_t kind;        /* enum actlut_kind */
-	uint8_t err;         /* enum actlut_err when INVALID */
 	int32_t scale;       /* knot spacing exponent s */
 	uint64_t dev;        /* engine address of the record */
 	uint64_t nelem;      /* fp16 values the activation was applied to */
@@ -131,7 +128,7 @@ struct anem {
 	float fa[ANEM_ROW_MAX], fb[ANEM_ROW_MAX];
 	uint16_t hv[ANEM_ROW_MAX], hv2[ANEM_ROW_MAX]; /* fp16 rows: the first and second source */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
-	const char *why;      /* what the datapath refused, with ENG_E_FAULT */
+	struct eng_fault flt; /* why the current TD stopped (anem_refuse), reason NONE if not */
 	float *acc;           /* convolution accumulators (Cout x Wout) and weights */
 	size_t acc_len;
 	float *wts;

@@ -28,6 +28,7 @@ static const char *const err_names[ACTLUT_E_COUNT] = {
 	[ACTLUT_E_LINEAR_MODE] = "linear-only record (no knots) with a split mode word",
 	[ACTLUT_E_MODE_BITS] = "mode word bits contradict each other",
 	[ACTLUT_E_MODE_SLOTS] = "mode word contradicts the input clamp",
+	[ACTLUT_E_OP_TABLE] = "frac or int mode word with a nonzero knot or tail (what they add is unknown)",
 };
 
 const char *actlut_strerror(enum actlut_err err)
@@ -49,6 +50,9 @@ const char *actlut_kind_name(enum actlut_kind kind)
 	case ACTLUT_KIND_RECIP: return "recip";
 	case ACTLUT_KIND_RSQRT: return "rsqrt";
 	case ACTLUT_KIND_EVEN: return "even";
+	case ACTLUT_KIND_FRAC: return "frac";
+	case ACTLUT_KIND_INT: return "int";
+	case ACTLUT_KIND_COUNT: break;
 	}
 	return "?";
 }
@@ -67,36 +71,43 @@ static int64_t fix24(uint16_t h)
 	return (int64_t)m * ((int64_t)1 << (e + 24));
 }
 
+static int op_is_fsplit(uint32_t op)
+{
+	return op == ACTLUT_OP_SQRT || op == ACTLUT_OP_RSQRT || op == ACTLUT_OP_RECIP || op == ACTLUT_OP_LOG2;
+}
+
 /* The mode word's own consistency: a named error, or ACTLUT_OK with *kind set. */
 static enum actlut_err mode_check(uint32_t m, enum actlut_kind *kind)
 {
-	const uint32_t xfer = (m & ACTLUT_MB_XFER) >> ACTLUT_MB_XFER_SHIFT;
-	const int fs = (m & ACTLUT_MB_FSPLIT) != 0, is = (m & ACTLUT_MB_ISPLIT) != 0;
+	const uint32_t op = m & ACTLUT_MB_OP;
+	const int abs_ = (m & ACTLUT_MB_ABS) != 0, sign = (m & ACTLUT_MB_SIGN) != 0;
+	const int flush = (m & ACTLUT_MB_FLUSH) != 0;
 	if (m & ~ACTLUT_MB_KNOWN)
-		return ACTLUT_E_MODE; /* bit 4 or 9..15 */
-	if ((m & ACTLUT_MB_SIGN) && !(m & ACTLUT_MB_ABS))
+		return ACTLUT_E_MODE; /* bit 4 or 8..15 */
+	if (op == 8 || op > ACTLUT_OP_EXP2)
+		return ACTLUT_E_MODE; /* an operation never seen */
+	if (sign && !abs_)
 		return ACTLUT_E_MODE_BITS; /* restores a sign that was never taken off */
-	if (fs && is)
-		return ACTLUT_E_MODE_BITS; /* two range reductions */
-	if (fs && !(m & ACTLUT_MB_ABS))
-		return ACTLUT_E_MODE_BITS; /* the float split works on |x| */
-	if ((fs || is) != (xfer != 0))
-		return ACTLUT_E_MODE_BITS; /* a split drops its integer part, or a transfer of nothing */
-	if ((m & ACTLUT_MB_NEG) && !fs)
-		return ACTLUT_E_MODE; /* anefw's negation is defined for the float split only */
-	if (is && xfer != ACTLUT_MB_XFER_WHOLE)
-		return ACTLUT_E_MODE; /* only 2^n is known after an integer split */
-	if (fs && xfer == 3)
-		return ACTLUT_E_MODE;
-	if (fs)
-		*kind = xfer == ACTLUT_MB_XFER_WHOLE ? ((m & ACTLUT_MB_NEG) ? ACTLUT_KIND_RECIP : ACTLUT_KIND_LOG2)
-						     : ((m & ACTLUT_MB_NEG) ? ACTLUT_KIND_RSQRT : ACTLUT_KIND_SQRT);
-	else if (is)
-		*kind = ACTLUT_KIND_EXP2;
-	else if (m & ACTLUT_MB_ABS)
-		*kind = (m & ACTLUT_MB_SIGN) ? ACTLUT_KIND_ODD : ACTLUT_KIND_EVEN;
-	else
-		*kind = ACTLUT_KIND_PLAIN;
+	if (flush && sign)
+		return ACTLUT_E_MODE_BITS; /* negatives flushed to +0 and given their sign back */
+	if (op_is_fsplit(op)) {
+		if (!abs_)
+			return ACTLUT_E_MODE_BITS; /* the float split works on |x| */
+		if (!flush && !sign)
+			return ACTLUT_E_MODE_BITS; /* what a negative x gives is not said */
+	} else if (flush) {
+		return ACTLUT_E_MODE_BITS; /* the flush is seen only with the float split */
+	}
+	switch (op) {
+	case ACTLUT_OP_SQRT: *kind = ACTLUT_KIND_SQRT; break;
+	case ACTLUT_OP_RSQRT: *kind = ACTLUT_KIND_RSQRT; break;
+	case ACTLUT_OP_RECIP: *kind = ACTLUT_KIND_RECIP; break;
+	case ACTLUT_OP_LOG2: *kind = ACTLUT_KIND_LOG2; break;
+	case ACTLUT_OP_EXP2: *kind = ACTLUT_KIND_EXP2; break;
+	case ACTLUT_OP_FRAC: *kind = ACTLUT_KIND_FRAC; break;
+	case ACTLUT_OP_INT: *kind = ACTLUT_KIND_INT; break;
+	default: *kind = abs_ ? (sign ? ACTLUT_KIND_ODD : ACTLUT_KIND_EVEN) : ACTLUT_KIND_PLAIN; break;
+	}
 	return ACTLUT_OK;
 }
 
@@ -125,18 +136,24 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
 	enum actlut_err e = mode_check(mode, &kind);
 	if (e != ACTLUT_OK)
 		return e;
-	const int split = (mode & (ACTLUT_MB_FSPLIT | ACTLUT_MB_ISPLIT)) != 0;
+	const uint32_t op = mode & ACTLUT_MB_OP;
 	if (sc == ACTLUT_SCALE_LINEAR) {
-		if (split)
-			return ACTLUT_E_LINEAR_MODE;
+		if (op > ACTLUT_OP_TABLE32)
+			return ACTLUT_E_LINEAR_MODE; /* only the table operations have a linear form */
 		kind = ACTLUT_KIND_LINEAR;
 	}
 	/* the LUT input is |x| (clamped): a clamp entirely below 0 leaves no input it can take,
 	 * and the float split needs a positive one */
 	if ((mode & ACTLUT_MB_ABS) && fkey(s[ACTLUT_IN_HI]) < 0)
 		return ACTLUT_E_MODE_SLOTS;
-	if ((mode & ACTLUT_MB_FSPLIT) && fkey(s[ACTLUT_IN_HI]) <= 0)
+	if (op_is_fsplit(op) && fkey(s[ACTLUT_IN_HI]) <= 0)
 		return ACTLUT_E_MODE_SLOTS;
+	/* frac and int: the real records (unary/ceil.bin) carry an empty table; what knots or
+	 * tails would add to them is unknown, so a record with any is refused */
+	if (op == ACTLUT_OP_FRAC || op == ACTLUT_OP_INT)
+		for (int i = ACTLUT_KNOT0; i <= ACTLUT_R_ICPT; i++)
+			if (s[i] & 0x7fffu)
+				return ACTLUT_E_OP_TABLE;
 	/* valid: fill the output */
 	for (int i = 0; i < ACTLUT_SLOTS; i++)
 		out->slot[i] = s[i];
@@ -145,6 +162,7 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
 	out->kind = kind;
 	out->mode = mode;
 	out->scale = sc;
+	out->off = op <= ACTLUT_OP_TABLE32 ? (int32_t)op * (ACTLUT_SEGMENTS / 2) : 0;
 	out->table = NULL;
 	return ACTLUT_OK;
 }
@@ -283,54 +301,52 @@ static void split(uint16_t x, int32_t *mant, int32_t *e)
 	*e = ex + 11;
 }
 
-/* The float split (bit 7, bit 6 set): x = m*2^e; the transfer (bits 3:2, bit 8) says how e
+/* The float split (operations 5, 6, 7, 9; |x| taken): x = m*2^e; the operation says how e
  * reaches the output. a is |x| clamped, nonzero and finite. */
 static uint16_t eval_fsplit(const struct actlut *l, uint16_t a)
 {
-	const uint32_t xfer = (l->mode & ACTLUT_MB_XFER) >> ACTLUT_MB_XFER_SHIFT;
-	const int neg = (l->mode & ACTLUT_MB_NEG) != 0;
+	const uint32_t op = l->mode & ACTLUT_MB_OP;
 	int32_t m, e;
 	split(a, &m, &e);
-	if (xfer == ACTLUT_MB_XFER_WHOLE) { /* m in [0.5, 1): v = m - 0.5 */
+	if (op == ACTLUT_OP_LOG2 || op == ACTLUT_OP_RECIP) { /* m in [0.5, 1): v = m - 0.5 */
 		int64_t V = ((int64_t)m << (FRAC - 11)) - ONE_FIX / 2;
 		struct xval r = lut_core(l, V, 0, 0);
-		if (neg)
+		if (op == ACTLUT_OP_RECIP)
 			return finish(r, -48 - e); /* y * 2^-e */
 		if (!r.inf)
 			r.y += (i128)e * ((i128)1 << 48); /* y + e */
 		return finish(r, -48);
 	}
-	/* half: make e even, m in [0.5, 2) */
+	/* sqrt, rsqrt: make e even, m in [0.5, 2) */
 	int64_t V = (int64_t)m << (FRAC - 11);
 	if (e & 1) {
 		V *= 2;
 		e -= 1;
 	}
-	return finish(lut_core(l, V, 0, 0), neg ? -48 - e / 2 : -48 + e / 2);
+	return finish(lut_core(l, V, 0, 0), op == ACTLUT_OP_RSQRT ? -48 - e / 2 : -48 + e / 2);
 }
 
 uint16_t actlut_eval(const struct actlut *l, uint16_t x)
 {
 	if (fp16_is_nan(x))
 		return FP16_QNAN;
-	const uint32_t md = l->mode;
+	const uint32_t md = l->mode, op = md & ACTLUT_MB_OP;
 	uint16_t lo = l->slot[ACTLUT_IN_LO], hi = l->slot[ACTLUT_IN_HI];
 	uint16_t sign = x & FP16_SIGN, r;
-	if (md & ACTLUT_MB_FSPLIT) {
-		const uint32_t xfer = (md & ACTLUT_MB_XFER) >> ACTLUT_MB_XFER_SHIFT;
-		const int neg = (md & ACTLUT_MB_NEG) != 0;
+	if (op_is_fsplit(op)) {
+		const int neg = op == ACTLUT_OP_RECIP || op == ACTLUT_OP_RSQRT;
 		if ((x & 0x7fffu) == 0)
 			sign = 0; /* a zero loses its sign before the split (guide 03) */
-		if (sign && !(md & ACTLUT_MB_SIGN))
-			return 0; /* x < 0 where only x >= 0 means anything: +0 (guide 03) */
+		if (sign && (md & ACTLUT_MB_FLUSH))
+			return 0; /* bit 7: x < 0 gives +0, the engine's indeterminate result (guide 03) */
 		uint16_t a = clampf(x & 0x7fffu, lo, hi);
 		if ((a & 0x7fffu) == 0) /* 0: log -inf, 1/x and 1/sqrt +inf, sqrt 0 */
-			r = xfer == ACTLUT_MB_XFER_WHOLE && !neg ? FP16_NEG_INF : (neg ? FP16_POS_INF : 0);
+			r = op == ACTLUT_OP_LOG2 ? FP16_NEG_INF : (neg ? FP16_POS_INF : 0);
 		else if (fp16_is_inf(a)) /* +inf: log and sqrt +inf, the negated ones 0 */
 			r = neg ? 0 : FP16_POS_INF;
 		else
 			r = eval_fsplit(l, a);
-		return (uint16_t)(r ^ sign);
+		return (uint16_t)(r ^ sign); /* sign is 0 unless bit 5 (mode_check) */
 	}
 	uint16_t a;
 	if (md & ACTLUT_MB_ABS) {
@@ -340,7 +356,10 @@ uint16_t actlut_eval(const struct actlut *l, uint16_t x)
 		sign = 0;
 	}
 	int vinf = fp16_is_inf(a) ? ((a & FP16_SIGN) ? -1 : 1) : 0;
-	if (md & ACTLUT_MB_ISPLIT) { /* x = n + f, y = F(f) * 2^n */
+	if (l->kind == ACTLUT_KIND_LINEAR) { /* the left line up to 0, the right one above 0 */
+		int64_t V = vinf ? 0 : fix24(a);
+		r = finish(tail(l, vinf > 0 || (!vinf && V > 0), V, vinf), -48);
+	} else if (op == ACTLUT_OP_EXP2) { /* x = n + f, y = F(f) * 2^n */
 		if (vinf)
 			r = vinf < 0 ? 0 : FP16_POS_INF;
 		else {
@@ -348,12 +367,17 @@ uint16_t actlut_eval(const struct actlut *l, uint16_t x)
 			int64_t n = V >> FRAC; /* floor */
 			r = finish(lut_core(l, V - n * ONE_FIX, 0, 0), (int32_t)(-48 + n));
 		}
-	} else if (l->kind == ACTLUT_KIND_LINEAR) { /* the left line below 0, the right from 0 */
-		int64_t V = vinf ? 0 : fix24(a);
-		r = finish(tail(l, !(vinf < 0 || V < 0), V, vinf), -48);
-	} else { /* a signed input is centred on the knots, |x| starts at knot 0 */
-		int32_t off = (md & ACTLUT_MB_ABS) ? 0 : ACTLUT_SEGMENTS / 2;
-		r = finish(lut_core(l, vinf ? 0 : fix24(a), vinf, off), -48);
+	} else if (op == ACTLUT_OP_FRAC || op == ACTLUT_OP_INT) { /* a = n + f, y = f or n */
+		if (vinf)
+			r = op == ACTLUT_OP_FRAC ? 0 : a; /* guess: frac(inf) = 0, int(inf) = inf */
+		else {
+			int64_t V = fix24(a);
+			int64_t n = V >> FRAC; /* floor */
+			r = op == ACTLUT_OP_FRAC ? round_val((i128)(V - n * ONE_FIX), -FRAC)
+						 : round_val((i128)n, 0);
+		}
+	} else { /* the table; the operation gives the knot index of v = 0 */
+		r = finish(lut_core(l, vinf ? 0 : fix24(a), vinf, l->off), -48);
 	}
 	if ((md & ACTLUT_MB_SIGN) && !fp16_is_nan(r))
 		r ^= sign;

@@ -41,34 +41,44 @@ enum {
 #define ACTLUT_SCALE_LINEAR 64 /* slot 41 value: no knots, the two tail lines only */
 #define ACTLUT_SCALE_MAX 20    /* largest accepted scale exponent for a knotted record */
 
-/* Mode words (slot 42) seen in real records, and anefw's extension words. */
-#define ACTLUT_MODE_PLAIN 0x01u /* u = x*2^s + 16 (knots centred on 0) */
-#define ACTLUT_MODE_ODD 0x60u   /* y = sign(x) * F(|x|), u = |x|*2^s */
-#define ACTLUT_MODE_EXP2 0x0au  /* x = n + f, y = F(f) * 2^n, u = f*2^s */
-#define ACTLUT_MODE_LOG2 0xc9u  /* x = m*2^e, m in [0.5,1): y = e + F(m - 0.5), u = (m-0.5)*2^s */
-#define ACTLUT_MODE_SQRT 0xc5u  /* x = m*2^e, e even, m in [0.5,2): y = F(m) * 2^(e/2) */
-#define ACTLUT_MODE_RECIP 0x1e9u /* anefw: as LOG2 input, y = sign(x) F(m-0.5) 2^-e */
-#define ACTLUT_MODE_RSQRT 0x1c5u /* anefw: as SQRT input, y = F(m) * 2^(-e/2) */
+/* Mode words (slot 42) seen in real records (docs/actlut.md), and one predicted word. */
+#define ACTLUT_MODE_PLAIN 0x01u /* op 1: u = x*2^s + 16 (knots centred on 0) */
+#define ACTLUT_MODE_ODD 0x60u   /* op 0 on |x|, sign restored: y = sign(x) * F(|x|), u = |x|*2^s */
+#define ACTLUT_MODE_RIGHT 0x02u /* op 2: u = x*2^s + 32 (knots end at x = 0; selu) */
+#define ACTLUT_MODE_EXP2 0x0au  /* op 10: x = n + f, y = F(f) * 2^n, u = f*2^s */
+#define ACTLUT_MODE_LOG2 0xc9u  /* op 9: |x| = m*2^e, m in [0.5,1): y = e + F(m - 0.5); x < 0 gives +0 */
+#define ACTLUT_MODE_SQRT 0xc5u  /* op 5: |x| = m*2^e, e even, m in [0.5,2): y = F(m) * 2^(e/2); x < 0: +0 */
+#define ACTLUT_MODE_RECIP 0x67u /* op 7: as LOG2's split, y = sign(x) * F(m - 0.5) * 2^-e (unary/inv.bin) */
+#define ACTLUT_MODE_RSQRT 0xc6u /* op 6 (predicted, never seen): as SQRT's split, y = F(m) * 2^(-e/2) */
+#define ACTLUT_MODE_FRAC 0x63u  /* op 3 on |x|, sign restored: y = x - trunc(x) (unary/ceil.bin) */
+#define ACTLUT_MODE_INT 0x64u   /* op 4 on |x|, sign restored: y = trunc(x) (unary/ceil.bin) */
 
 /*
- * The mode word read as bit fields (docs/actlut.md says which are known, and how):
- * bit 7 float split x = m*2^e, bit 6 LUT input |x|, bit 5 output takes the sign of x,
- * bit 1 integer split x = n + f, bits 3:2 how the split's integer part reaches the output
- * (2: whole, 1: half), bit 8 (anefw only) that transfer negated. Bit 0 is set in some real
- * words with no effect anefw could find. Bits 4 and 9..15 have no known meaning.
+ * The mode word read as fields (docs/actlut.md says how each is known): bits 3:0 the operation
+ * (ACTLUT_OP_*), bit 5 the output takes the sign of x, bit 6 the LUT input is |x|, bit 7 a
+ * negative x gives +0 (the float-split operations' flush). Bit 4 and bits 8..15 have no known
+ * meaning and are refused.
  */
-#define ACTLUT_MB_CENTRE 0x001u /* observed, not understood; ignored */
-#define ACTLUT_MB_ISPLIT 0x002u
-#define ACTLUT_MB_XFER_SHIFT 2
-#define ACTLUT_MB_XFER 0x00cu
-#define ACTLUT_MB_XFER_HALF 1u
-#define ACTLUT_MB_XFER_WHOLE 2u
+#define ACTLUT_MB_OP 0x00fu
 #define ACTLUT_MB_UNKNOWN4 0x010u
 #define ACTLUT_MB_SIGN 0x020u
 #define ACTLUT_MB_ABS 0x040u
-#define ACTLUT_MB_FSPLIT 0x080u
-#define ACTLUT_MB_NEG 0x100u /* anefw extension */
-#define ACTLUT_MB_KNOWN 0x1efu
+#define ACTLUT_MB_FLUSH 0x080u
+#define ACTLUT_MB_KNOWN 0x0efu
+
+/* Operations (mode word bits 3:0). 8 and 11..15 are unknown. */
+enum {
+	ACTLUT_OP_TABLE0 = 0,  /* the table, index offset 0 */
+	ACTLUT_OP_TABLE16 = 1, /* the table, index offset 16 */
+	ACTLUT_OP_TABLE32 = 2, /* the table, index offset 32 */
+	ACTLUT_OP_FRAC = 3,    /* a - floor(a); the table must be empty */
+	ACTLUT_OP_INT = 4,     /* floor(a); the table must be empty */
+	ACTLUT_OP_SQRT = 5,
+	ACTLUT_OP_RSQRT = 6,
+	ACTLUT_OP_RECIP = 7,
+	ACTLUT_OP_LOG2 = 9,
+	ACTLUT_OP_EXP2 = 10,
+};
 
 enum actlut_kind {
 	ACTLUT_KIND_LINEAR,
@@ -80,6 +90,9 @@ enum actlut_kind {
 	ACTLUT_KIND_RECIP,
 	ACTLUT_KIND_RSQRT,
 	ACTLUT_KIND_EVEN, /* y = F(|x|) */
+	ACTLUT_KIND_FRAC, /* y = a - floor(a) (with |x| and the sign: x - trunc(x)) */
+	ACTLUT_KIND_INT,  /* y = floor(a) (with |x| and the sign: trunc(x)) */
+	ACTLUT_KIND_COUNT
 };
 
 enum actlut_err {
@@ -94,6 +107,7 @@ enum actlut_err {
 	ACTLUT_E_LINEAR_MODE, /* linear-only scale (no knots) with a split mode word */
 	ACTLUT_E_MODE_BITS,   /* mode word bits that contradict each other */
 	ACTLUT_E_MODE_SLOTS,  /* mode word that contradicts the input clamp */
+	ACTLUT_E_OP_TABLE,    /* frac/int operation with a nonzero knot or tail (its use unknown) */
 	ACTLUT_E_COUNT
 };
 
@@ -102,6 +116,7 @@ struct actlut {
 	enum actlut_kind kind;
 	uint32_t mode;               /* slot 42, the ACTLUT_MB_* bits */
 	int32_t scale;               /* s */
+	int32_t off;                 /* index offset of the table operations (0, 16, 32) */
 	int64_t knot[ACTLUT_KNOTS];  /* knots as integers in units of 2^-24 (exact) */
 	const uint16_t *table;       /* optional: all 65,536 results, see actlut_build_table */
 };
@@ -123,7 +138,8 @@ void actlut_build_table(struct actlut *lut, uint16_t *table);
  */
 void actlut_apply(const struct actlut *lut, const uint16_t *in, uint16_t *out, size_t n);
 
-/* Short name of a kind ("linear", "plain", "odd", "exp2", "log2", "sqrt", "recip", "rsqrt", "even"). */
+/* Short name of a kind ("linear", "plain", "odd", "exp2", "log2", "sqrt", "recip", "rsqrt", "even",
+ * "frac", "int"). */
 const char *actlut_kind_name(enum actlut_kind kind);
 
 #endif

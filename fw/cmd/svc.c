@@ -130,7 +130,7 @@ static void do_load(struct svc *s, const struct cmd *c)
 	/* copy first: everything after this line looks only at the service's own copy */
 	memcpy(mem, s->cfg.window + (c->off - s->cfg.window_dev), (size_t)c->len);
 	struct svc_slot *p = &s->prog[slot];
-	struct svc_result r = {CMD_OK, 0, 0};
+	struct svc_result r = {CMD_OK, 0, 0, {0}};
 	memset(&p->info, 0, sizeof p->info);
 	s->be.load(s->be.ctx, slot, (size_t)c->len, c->flags, &p->info, &r);
 	if (r.err != CMD_OK) {
@@ -368,6 +368,8 @@ static void run_step(struct svc *s, const struct svc_call *k, int32_t program, u
 {
 	*where = -1;
 	r->domain = r->code = 0;
+	for (unsigned i = 0; i < CMD_FAULT_WORDS; i++)
+		r->fault[i] = 0;
 	int slot = svc_slot_of(s, program);
 	*slot_out = slot;
 	if (slot < 0) {
@@ -397,7 +399,7 @@ static void run_call(struct svc *s, int idx)
 {
 	struct svc_call *k = &s->call[idx];
 	const struct cmd *c = &k->c;
-	struct svc_result r = {CMD_OK, 0, 0};
+	struct svc_result r = {CMD_OK, 0, 0, {0}};
 	struct svc_region rg[1 + CMD_MAX_LINKS];
 	rg[0] = (struct svc_region){s->cfg.window_dev, s->cfg.window_size,
 				    CMD_ACC_READ | CMD_ACC_WRITE};
@@ -448,6 +450,9 @@ static void run_call(struct svc *s, int idx)
 		for (unsigned i = 0; i < c->nsignal; i++)
 			s->events[c->ev[c->nwait + i].id] = c->ev[c->nwait + i].value;
 	uint32_t d[CMD_COMPL_DATA] = {steps, (uint32_t)(s->be.now(s->be.ctx) - t0)};
+	if (r.err == CMD_E_ENGINE)
+		for (unsigned i = 0; i < CMD_FAULT_WORDS; i++)
+			d[CMD_COMPL_FAULT + i] = r.fault[i];
 	uint32_t status = r.err == CMD_OK          ? CMD_ST_OK
 			  : r.err == CMD_E_DEADLINE ? CMD_ST_ABORTED
 			  : ran                     ? CMD_ST_FAILED

@@ -63,6 +63,7 @@ struct svc_bars {
 struct svc_result {
 	enum cmd_err err;
 	uint32_t domain, code; /* the nested error (loader, policy, kunit, engine) */
+	uint32_t fault[CMD_FAULT_WORDS]; /* with CMD_E_ENGINE: the backend's packed fault, or 0s */
 };
 
 struct svc_backend {

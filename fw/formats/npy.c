@@ -190,6 +190,9 @@ enum npy_err npy_parse(const uint8_t *buf, size_t len, struct npy_array *a)
 			size_t dn;
 			if (have_descr++ || string(&c, &d, &dn))
 				return NPY_E_HEADER;
+			size_t keep = dn < sizeof a->descr ? dn : sizeof a->descr - 1;
+			memcpy(a->descr, d, keep);
+			a->descr[keep] = 0;
 			if ((e = parse_descr(d, dn, &a->dtype)) != NPY_OK)
 				return e;
 		} else if (kn == 13 && !memcmp(k, "fortran_order", 13)) {

@@ -42,6 +42,8 @@ struct npy_array {
 	uint64_t nelem;                /* product of the shape (1 for a 0-d array) */
 	const uint8_t *data;           /* inside the parsed buffer */
 	uint64_t data_len;             /* nelem x element size */
+	char descr[12];                /* the header's 'descr' as written (cut to 11 characters),
+					* set even when it is unsupported (NPY_E_DTYPE), for messages */
 };
 
 enum npy_err npy_parse(const uint8_t *buf, size_t len, struct npy_array *a);

@@ -4,6 +4,7 @@
  */
 #include "fw/loader/loader.h"
 #include "fw/common/assert.h"
+#include "fw/loader/anec.h"
 #include "fw/loader/hwx_format.h"
 #include "fw/td/td.h"
 
@@ -40,6 +41,7 @@ static const char *const err_names[LDR_E_COUNT_] = {
 	[LDR_E_LIMIT] = "over_limit",
 	[LDR_E_COEFF_RANGE] = "coeff_outside_weights",
 	[LDR_E_FW_REGISTER] = "firmware_register",
+	[LDR_E_ANEC] = "bad_anec",
 };
 
 static const char *const err_texts[LDR_E_COUNT_] = {
@@ -73,6 +75,7 @@ static const char *const err_texts[LDR_E_COUNT_] = {
 	[LDR_E_LIMIT] = "a count over the documented limits",
 	[LDR_E_COEFF_RANGE] = "enabled coefficient buffer outside the weights",
 	[LDR_E_FW_REGISTER] = "a task descriptor writes a register only the firmware programs",
+	[LDR_E_ANEC] = "anec container header invalid (anefw-tool inspect names the field)",
 };
 
 const char *const ldr_bar_names[8] = {"RBase0", "RBase1", "WBase", "TBase",
@@ -442,10 +445,10 @@ static int stream_step(const uint8_t *area, struct ldr_write_iter *it, uint32_t 
 		it->pos += 4;
 		if (h == 0)
 			continue; /* padding word */
-		uint32_t cnt = (h >> 26) + 1;
+		uint32_t cnt = H13_GET(h, H13_TDW_COUNT) + 1;
 		if ((uint64_t)cnt * 4 > it->end - it->pos)
 			return -1;
-		it->addr = h & 0x3ffffff;
+		it->addr = H13_GET(h, H13_TDW_ADDR);
 		it->left = cnt;
 	}
 	*addr = it->addr;
@@ -595,6 +598,25 @@ static enum ldr_err finish(struct ldr_program *p)
 	return LDR_OK;
 }
 
+static enum ldr_err load_anec(const uint8_t *buf, size_t len, struct ldr_program *out)
+{
+	struct anec a;
+	if (anec_parse(buf, len, &a) != ANEC_OK)
+		return LDR_E_ANEC;
+	enum ldr_err e = ldr_load(buf + a.hdr_bytes, (size_t)a.size, LDR_F_RAW, out);
+	if (e != LDR_OK)
+		return e;
+	if (out->ntds != a.td_count)
+		return LDR_E_TD_COUNT;
+	/* the TDs end at tsk_size: the weights are where the header says */
+	if (out->weights_off != ((a.tsk_size + ANEC_GRAN - 1) & ~(uint64_t)(ANEC_GRAN - 1)))
+		return LDR_E_ANEC;
+	out->anec_hdr = a.hdr_bytes;
+	out->anec_dst_count = a.dst_count;
+	out->anec_src_count = a.src_count;
+	return LDR_OK;
+}
+
 enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out)
 {
 	if (!out || (!buf && len) || (flags & ~(LDR_F_RAW | LDR_F_HWX)) ||
@@ -644,6 +666,9 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 			return LDR_E_TD_COUNT;
 		return finish(p);
 	}
+	/* an anec container (fw/loader/anec.h): its data is a raw task stream */
+	if (!(flags & LDR_F_RAW) && anec_detect(buf, len))
+		return load_anec(buf, len, out);
 	/* raw task stream: H13 TDs from offset 0, weights from the 16-byte boundary after them */
 	p->raw = 1;
 	p->gen = rm_gen_by_number(13);
@@ -706,4 +731,27 @@ uint32_t ldr_image_reg(const void *ctx, uint32_t addr)
 uint32_t ldr_image_get(const struct ldr_program *p, const struct ldr_regimage *img, uint32_t addr)
 {
 	return img_get(p->gen, img->val, addr);
+}
+
+const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
+			      const struct ldr_program *p, enum ldr_err e)
+{
+	if (e == LDR_OK || !p || !p->raw || (flags & (LDR_F_RAW | LDR_F_HWX)) || p->ntds > 1 ||
+	    (!buf && len))
+		return NULL;
+	static const uint8_t npy[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'}, elf[4] = {0x7f, 'E', 'L', 'F'};
+	if (len >= sizeof npy && !memcmp(buf, npy, sizeof npy))
+		return "this is a NumPy .npy file, not an ANE program (give it as a tensor: "
+		       "in:NAME=PATH, --in NAME=FILE)";
+	if (len >= sizeof elf && !memcmp(buf, elf, sizeof elf))
+		return "this is an ELF file, not an ANE program";
+	size_t n = len < 256 ? len : 256, text = 0;
+	for (size_t i = 0; i < n; i++)
+		text += (buf[i] >= 0x20 && buf[i] < 0x7f) || buf[i] == '\n' || buf[i] == '\r' ||
+			buf[i] == '\t';
+	if (n && text == n)
+		return "this is a text file, not an ANE program (a .hwx starts with the magic "
+		       "0xbeefface; a raw task stream with a task descriptor)";
+	return "not an ANE program: no .hwx magic (0xbeefface), and its first task descriptor "
+	       "does not decode as a raw task stream's";
 }

@@ -58,6 +58,7 @@ enum ldr_err {
 	LDR_E_LIMIT,          /* a count over the documented limits */
 	LDR_E_COEFF_RANGE,    /* enabled coefficient buffer outside the weights */
 	LDR_E_FW_REGISTER,    /* a TD writes a register only the firmware programs */
+	LDR_E_ANEC,           /* an anec container whose header is invalid (fw/loader/anec.h) */
 	LDR_E_COUNT_
 };
 
@@ -67,6 +68,14 @@ const char *ldr_err_text(enum ldr_err e); /* a sentence */
 /* ldr_load flags */
 #define LDR_F_RAW 1u  /* treat as a raw task stream even if it starts with the magic */
 #define LDR_F_HWX 2u  /* require the container */
+
+/* After ldr_load(buf, len, flags, p) failed with e: NULL, or a sentence saying the file is no
+ * ANE program at all: with neither LDR_F_RAW nor LDR_F_HWX, a file without the .hwx magic whose
+ * first task descriptor does not decode as a raw stream's, named when recognised (a NumPy .npy,
+ * an ELF, text). For messages only; the error stays e. */
+struct ldr_program;
+const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
+			      const struct ldr_program *p, enum ldr_err e);
 
 struct ldr_section {
 	char segname[17], sectname[17];
@@ -132,6 +141,9 @@ struct ldr_program {
 	const uint8_t *buf;
 	size_t len;
 	int raw;                   /* 1 for a raw task stream */
+	uint32_t anec_hdr;         /* an anec container's header bytes (its data is the raw stream
+				      buf points at), else 0 */
+	uint32_t anec_dst_count, anec_src_count; /* its tile table's counts (tensor names) */
 	const struct rm_gen *gen;
 	uint32_t cputype, cpusubtype, filetype, ncmds, sizeofcmds, hflags;
 	const char *note;          /* compiler version note (not NUL-terminated), or NULL */

@@ -105,11 +105,13 @@ static void text_write(struct pr *o, const struct ldr_write *w)
 	}
 }
 
-static void json_write(struct pr *o, const struct ldr_write *w, int first)
+static void json_write(struct pr *o, const struct ldr_program *p, const struct ldr_write *w,
+		       int first)
 {
 	pf(o, "%s{\"reg\":\"", first ? "" : ",");
 	reg_name(o, w);
-	pf(o, "\",\"addr\":%lu,\"value\":%lu", (unsigned long)w->addr, (unsigned long)w->value);
+	pf(o, "\",\"addr\":%lu,\"value\":%lu,\"file_off\":%lu", (unsigned long)w->addr,
+	   (unsigned long)w->value, (unsigned long)p->td_area_off + w->area_off);
 	const struct rm_reg *r = w->loc.reg;
 	if (r && r->nfields) {
 		pf(o, ",\"fields\":{");
@@ -123,8 +125,11 @@ static void json_write(struct pr *o, const struct ldr_write *w, int first)
 
 static void print_text(struct pr *o, const struct ldr_program *p)
 {
-	pf(o, "program: %s, generation %s", p->raw ? "raw task stream" : "hwx container",
-	   p->gen ? p->gen->name : "?");
+	pf(o, "program: %s%s, generation %s",
+	   p->anec_hdr ? "anec container holding a " : "",
+	   p->raw ? "raw task stream" : "hwx container", p->gen ? p->gen->name : "?");
+	if (p->anec_hdr)
+		pf(o, " (header 0x%lx bytes)", (unsigned long)p->anec_hdr);
 	if (!p->raw)
 		pf(o, " (cpusubtype %lu)", (unsigned long)p->cpusubtype);
 	pf(o, ", %lu bytes\n", (unsigned long)p->len);
@@ -303,6 +308,8 @@ static void print_json(struct pr *o, const struct ldr_program *p)
 	   p->gen ? p->gen->name : "?", p->gen ? p->gen->gen : 0);
 	if (!p->raw)
 		pf(o, ",\"cpusubtype\":%lu", (unsigned long)p->cpusubtype);
+	if (p->anec_hdr)
+		pf(o, ",\"anec_header\":%lu", (unsigned long)p->anec_hdr);
 	const char *cs;
 	size_t cn;
 	compiler_line(p, &cs, &cn);
@@ -380,7 +387,7 @@ static void print_json(struct pr *o, const struct ldr_program *p)
 		int first = 1;
 		ldr_writes_begin(p, i, &it);
 		while (ldr_writes_next(&it, &w)) {
-			json_write(o, &w, first);
+			json_write(o, p, &w, first);
 			first = 0;
 		}
 		pf(o, "]}");

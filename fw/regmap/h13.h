@@ -89,6 +89,8 @@
 #define H13_MACCFG_BINARYPOINT_W 5
 #define H13_MACCFG_POSTSCALEMODE_LSB 14
 #define H13_MACCFG_POSTSCALEMODE_W 1
+#define H13_MACCFG_BIT20_LSB 20   /* set by Apple's compilers in every NE configuration; unread */
+#define H13_MACCFG_BIT20_W 1
 #define H13_MAC_OP_CONV 0u        /* MACCfg.OpMode: convolution / matrix multiply (conv.hwx) */
 #define H13_MAC_OP_ELEMWISE 4u    /* MACCfg.OpMode: element by element (every NE kernel) */
 #define H13_NE_MATRIXVECTORBIAS 0x0c808u
@@ -101,28 +103,20 @@
 
 /* ---- Planar (PE) ---- */
 #define H13_PLANAR_CFG 0x08800u
-#define H13_PECFG_EN_LSB 1
-#define H13_PECFG_EN_W 1
+#define H13_PECFG_POOLMODE_LSB 0
+#define H13_PECFG_POOLMODE_W 2
 #define H13_PECFG_OPMODE_LSB 2
 #define H13_PECFG_OPMODE_W 3
 #define H13_PECFG_RELUEN_LSB 5
 #define H13_PECFG_RELUEN_W 1
-#define H13_PECFG_COND_LSB 6
-#define H13_PECFG_COND_W 1
-#define H13_PECFG_FIRSTSRC_LSB 16
-#define H13_PECFG_FIRSTSRC_W 1
-#define H13_PECFG_SECSRC_LSB 18
-#define H13_PECFG_SECSRC_W 2
-/* The model's reading of Planar.Cfg beyond the H13 map (docs/engine-model.md): the H15/H16
- * maps' layout, which the H13 fixtures agree with. PoolMode, bits 0-1 (the H13 map's "En" is bit
- * 1, but add.bin/mul.bin/abs.bin run the PE with it clear); Condition, bits 6-9 (1 = |x|: abs.bin
- * sets bit 6, the H13 map's one-bit Cond); NLMode, bits 12-13. */
-#define H13_PECFG_POOLMODE_LSB 0
-#define H13_PECFG_POOLMODE_W 2
 #define H13_PECFG_CONDITION_LSB 6
 #define H13_PECFG_CONDITION_W 4
 #define H13_PECFG_NLMODE_LSB 12
 #define H13_PECFG_NLMODE_W 2
+#define H13_PECFG_FIRSTSRC_LSB 16
+#define H13_PECFG_FIRSTSRC_W 1
+#define H13_PECFG_SECSRC_LSB 18
+#define H13_PECFG_SECSRC_W 2
 #define H13_PE_POOL_NONE 0u
 #define H13_PE_POOL_AVG 1u
 #define H13_PE_POOL_MAX 2u
@@ -136,16 +130,15 @@
 #define H13_PE_OP_SQ 4u
 #define H13_PE_SECSRC_NONE 0u
 #define H13_PE_SECSRC_TILE1 2u    /* the second tile source (RBase1): add.bin, mul.bin */
+#define H13_PE_SECSRC_REG 3u      /* the H15/H16 maps' RegSource: softmax.bin TD 1 (not modelled) */
 #define H13_PLANAR_BIASSCALE 0x08804u
 #define H13_BIASSCALE_BIAS_LSB 0  /* fp16 */
 #define H13_BIASSCALE_BIAS_W 16
 #define H13_BIASSCALE_SCALE_LSB 16 /* fp16 */
 #define H13_BIASSCALE_SCALE_W 16
 #define H13_PLANAR_PRESCALE 0x08808u
-/* The map's PreScale field is bits 0-15, which every real PE program leaves 0; the fp16 they
- * set (1.0 = 0x3c00) is in bits 16-31, as BiasScale.Scale (docs/engine-model.md). */
-#define H13_PRESCALE_HI_LSB 16
-#define H13_PRESCALE_HI_W 16
+#define H13_PRESCALE_LSB 16   /* fp16 multiplier of the first operand */
+#define H13_PRESCALE_W 16
 #define H13_PLANAR_FINALSCALE 0x0880cu /* fp32, the whole word */
 
 /* ---- L2 ---- */
@@ -184,6 +177,8 @@
 #define H13_SRC2_GROUPSTRIDE 0x1382cu
 #define H13_DMA_EN_LSB 0     /* DMAConfig.En, every DMA channel */
 #define H13_DMA_EN_W 1
+#define H13_DMA_CACHEHINT_LSB 6 /* DMAConfig.CacheHint, every DMA channel */
+#define H13_DMA_CACHEHINT_W 4
 #define H13_ADDR_LSB 6       /* base and stride fields: 26 bits at bit 6, byte values */
 #define H13_ADDR_W 26
 #define H13_ADDR_BYTES(v) ((uint64_t)((v) & 0xffffffc0u))
@@ -197,6 +192,7 @@
 #define H13_DST_GROUPSTRIDE 0x17814u
 
 /* ---- KernelDMASrc: 16 coefficient channels ---- */
+#define H13_KERNELDMASRC_BASE 0x1f800u /* the block's first word */
 #define H13_COEFF_NCH 16u
 #define H13_COEFF_DMACONFIG(n) (0x1f808u + 4u * (n))
 #define H13_COEFF_BASEADDR(n) (0x1f848u + 4u * (n))

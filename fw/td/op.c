@@ -61,8 +61,13 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 	uint32_t mac = GET(H13_NE_MACCFG), kc = GET(H13_NE_KERNELCFG);
 	unsigned op = H13_GET(mac, H13_MACCFG_OPMODE), nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
 	const char *post = h16((uint16_t)H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE), b1);
+	unsigned coeff_en = 0;
+	for (unsigned n = 0; n < H13_COEFF_NCH; n++)
+		coeff_en += H13_GET(GET(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
 	if (!mac) {
 		outf(out, ctx, "  NE: not in the path\n");
+	} else if (td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en)) {
+		outf(out, ctx, "  NE: pass-through (a convolution with no coefficient channel)\n");
 	} else if (op == H13_MAC_OP_CONV) {
 		unsigned kf = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
 		const char *kfn = kf == H13_KERNELFMT_INT8 ? "int8" : kf == H13_KERNELFMT_UINT8 ? "uint8"
@@ -83,7 +88,7 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 	} else {
 		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
 	}
-	if (mac)
+	if (mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en))
 		outf(out, ctx, "  nonlinear: %s\n",
 		     nl == H13_NONLINEAR_NONE ? "none" : nl == H13_NONLINEAR_RELU ? "relu"
 		     : nl == H13_NONLINEAR_LUT ? "the activation LUT" : "mode 3 (not modelled)");
@@ -101,11 +106,14 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		if (pm)
 			outf(out, ctx, "%s %ux%u stride %ux%u padding %ux%u, then ", pools[pm],
 			     win.kw, win.kh, win.sx, win.sy, win.px, win.py);
-		outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE_HI), b1));
+		outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
 		if (po < 5 && sec == H13_PE_SECSRC_TILE1)
 			outf(out, ctx, po < 2 ? " %s b (RBase1)" : ", %s with b (RBase1)", ops[po]);
 		else if (po == H13_PE_OP_SQ)
 			outf(out, ctx, ", squared");
+		else if (po < 5 && sec == H13_PE_SECSRC_REG)
+			outf(out, ctx, ", %s with a value a reduction kept in the engine (SecSrc 3, not modelled)",
+			     ops[po]);
 		else if (po >= 5 || sec)
 			outf(out, ctx, ", OpMode %u SecSrc %u (not modelled)", po, sec);
 		if (cond == H13_PE_COND_ABS)
@@ -116,6 +124,8 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		     h16((uint16_t)H13_GET(bs, H13_BIASSCALE_BIAS), b3));
 		if (H13_GET(pc, H13_PECFG_RELUEN))
 			outf(out, ctx, ", relu");
+		if (H13_GET(pc, H13_PECFG_NLMODE))
+			outf(out, ctx, ", NLMode %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
 		outf(out, ctx, ", x FinalScale %s\n", f32(fin, b1));
 	}
 	/* the result */
@@ -127,6 +137,8 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u\n",
 		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
+	else if (pc | bs | pre | fin)
+		outf(out, ctx, "  result: stays in the engine (a reduction for a later TD, not modelled)\n");
 	else
 		outf(out, ctx, "  result: nothing leaves the engine\n");
 }

@@ -114,6 +114,24 @@ static inline struct td_window td_window_of(uint32_t convcfg)
 	return w;
 }
 
+/*
+ * The NE as a pass-through (docs/engine-model.md, "NE pass-through"): MACCfg set but with
+ * OpMode 0 (convolution) and none of its modelled fields (KernelMode, BiasMode, BinaryPoint,
+ * PostScaleMode, NonlinearMode), PostScale 0, and no coefficient channel enabled: with no kernel
+ * there is nothing to convolve, and the TD's input goes on to the PE unchanged. The macOS 14 and
+ * 26 compilers emit a*b so (MACCfg 0x100000, KernelCfg 0x80, PE multiply by the second source;
+ * allbilly/ane experimental/mul14_from_hwx.py, mul26_from_hwx.py). coeff_enabled: the number of
+ * KernelDMASrc.CoeffDMAConfig[n] with En set.
+ */
+static inline int td_ne_passthrough(uint32_t maccfg, uint32_t postscale, unsigned coeff_enabled)
+{
+	const uint32_t fields = H13_PUT(H13_MACCFG_OPMODE, ~0u) | H13_PUT(H13_MACCFG_KERNELMODE, ~0u) |
+				H13_PUT(H13_MACCFG_BIASMODE, ~0u) | H13_PUT(H13_MACCFG_BINARYPOINT, ~0u) |
+				H13_PUT(H13_MACCFG_POSTSCALEMODE, ~0u) |
+				H13_PUT(H13_MACCFG_NONLINEARMODE, ~0u);
+	return maccfg != 0 && (maccfg & fields) == 0 && postscale == 0 && coeff_enabled == 0;
+}
+
 /* Bytes one element of ChCfg format fmt takes (0 for a format with no size). */
 unsigned td_fmt_bytes(unsigned fmt);
 

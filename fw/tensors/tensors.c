@@ -1,5 +1,6 @@
 /* The tensors of a program (see tensors.h). */
 #include "fw/tensors/tensors.h"
+#include "fw/loader/anec.h"
 #include "fw/policy/policy.h"
 #include "fw/td/td.h"
 
@@ -260,6 +261,16 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 			x->name[win->name_len] = 0;
 		} else {
 			bar_name(x->name, bar);
+		}
+		if (p->anec_hdr) { /* an anec's tile table names them: dst0, src1, ... */
+			struct anec a = {0};
+			a.dst_count = p->anec_dst_count;
+			a.src_count = p->anec_src_count;
+			a.tiles[bar % ANEC_TILES] = 1;
+			char nm[TNS_NAME_MAX];
+			anec_bar_name(&a, bar, nm, sizeof nm);
+			if (nm[0] && bar < ANEC_TILES)
+				memcpy(x->name, nm, strlen(nm) + 1);
 		}
 		layout(x, &s);
 	}

@@ -13,6 +13,8 @@
 #define SYS_WRITE 0x05
 #define SYS_READ 0x06
 #define SYS_FLEN 0x0c
+#define SYS_REMOVE 0x0e
+#define SYS_RENAME 0x0f
 #define SYS_GET_CMDLINE 0x15
 #define SYS_EXIT 0x18
 
@@ -111,6 +113,23 @@ int hal_file_close(int fd)
 		return -1;
 	uint64_t block[1] = {(uint64_t)fd};
 	return semi_call(SYS_CLOSE, block) == 0 ? 0 : -1;
+}
+
+int hal_file_remove(const char *path)
+{
+	if (!ANEFW_SEMIHOSTING || !path)
+		return -1;
+	uint64_t block[2] = {(uint64_t)(uintptr_t)path, strlen(path)};
+	return semi_call(SYS_REMOVE, block) == 0 ? 0 : -1;
+}
+
+int hal_file_rename(const char *from, const char *to)
+{
+	if (!ANEFW_SEMIHOSTING || !from || !to)
+		return -1;
+	uint64_t block[4] = {(uint64_t)(uintptr_t)from, strlen(from), (uint64_t)(uintptr_t)to,
+			     strlen(to)};
+	return semi_call(SYS_RENAME, block) == 0 ? 0 : -1;
 }
 
 void aarch64_semihosting_exit(int status)

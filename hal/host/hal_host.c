@@ -177,6 +177,16 @@ int hal_file_close(int fd)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+int hal_file_remove(const char *path)
+{
+	return path && remove(path) == 0 ? 0 : -1;
+}
+
+int hal_file_rename(const char *from, const char *to)
+{
+	return from && to && rename(from, to) == 0 ? 0 : -1;
+}
+
 static const struct hal_region host_regions[] = {
 	{"host process", 0, 0, HAL_REGION_R | HAL_REGION_W},
 };

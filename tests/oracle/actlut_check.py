@@ -12,9 +12,11 @@ Runs `TOOL lut-eval RECORD OUT --offset N` and checks the 65,536 outputs:
  3. NaN inputs give NaN; infinities, zeros and clamps give the documented values; tails follow
     their lines (clamped) within 1 ulp of float64.
 Prints one summary line (largest abs / rel error) and exits 1 on any violation.
-FUNC: relu relu6 leakyrelu hardtanh sigmoid sigmoid_m05 tanh gelu silu exp2 log2 sqrt rsqrt
-reciprocal (sigmoid_m05 = sigmoid(x) - 0.5, what the unary/sigmoid kernel record computes;
-exp is checked as exp2 since the record computes 2^t).
+FUNC: relu relu6 leakyrelu hardtanh sigmoid sigmoid_m05 tanh gelu silu selu exp2 log2 sqrt rsqrt
+reciprocal trunc frac_trunc step (sigmoid_m05 = sigmoid(x) - 0.5, what the unary/sigmoid kernel
+record computes; exp is checked as exp2 since the record computes 2^t; selu with the standard
+alpha 1.6732632423543772 and scale 1.0507009873554805; frac_trunc = x - trunc(x); step = 1 for
+x > 0 else 0: the three records of unary/ceil.bin).
 """
 import math
 import os
@@ -28,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import actlut_model as M  # noqa: E402
 
 erf = np.frompyfunc(math.erf, 1, 1)
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805  # the standard selu constants
 
 
 def funcs(slope):
@@ -48,6 +51,10 @@ def funcs(slope):
             'sqrt': np.sqrt,
             'rsqrt': lambda x: 1.0 / np.sqrt(x),
             'reciprocal': lambda x: 1.0 / x,
+            'selu': lambda x: SELU_SCALE * np.where(x > 0, x, SELU_ALPHA * np.expm1(np.minimum(x, 0.0))),
+            'trunc': np.trunc,
+            'frac_trunc': lambda x: np.where(np.isfinite(x), x - np.trunc(x), 0.0),
+            'step': lambda x: np.where(x > 0, 1.0, 0.0),
         }
 
 
@@ -129,14 +136,18 @@ def main(argv):
             served = finite & (x >= in_lo) & (x <= in_hi)
         else:
             step = 2.0 ** -rec.scale
-            if k == 'plain':
-                p = -16 * step + step * np.arange(33)
+            if k in ('frac', 'int'):  # exact: no table
+                E = 0.0
+                served = finite & (x >= in_lo) & (x <= in_hi)
+                p = None
+            elif k == 'plain':  # the operation gives the index offset (16 gelu, 32 selu)
+                p = -rec.off * step + step * np.arange(33)
                 lo, hi = max(p[0], in_lo), min(p[32], in_hi)
                 served = finite & (x >= lo) & (x <= hi)
                 seg = (max(0, int((lo - p[0]) / step)), min(32, int(math.ceil((hi - p[0]) / step))))
                 E = pwl_error(f, p, *seg)
             elif k == 'odd':
-                p = step * np.arange(33)
+                p = step * np.arange(33) - rec.off * step
                 hi = min(p[32], in_hi)
                 served = finite & (np.abs(x) <= hi)
                 E = pwl_error(f, p, 0, min(32, int(math.ceil(hi / step))))
@@ -224,10 +235,10 @@ def main(argv):
         a_l, b_l, a_r, b_r = (h16(v) for v in s[37:41])
         o_lo, o_hi = h16(s[2]), h16(s[3])
         v = np.clip(np.abs(x) if k == 'odd' else x, in_lo, in_hi)
-        if k == 'linear':
-            left, right = finite & (v < 0), finite & (v >= 0)
+        if k == 'linear':  # the left line up to 0 (issue 21: ceil's step at 0 is 0)
+            left, right = finite & (v <= 0), finite & (v > 0)
         else:
-            p0 = 0.0 if k == 'odd' else -16 * 2.0 ** -rec.scale
+            p0 = -rec.off * 2.0 ** -rec.scale
             p32 = p0 + 32 * 2.0 ** -rec.scale
             left, right = finite & (v < p0), finite & (v > p32)
         with np.errstate(all='ignore'):
@@ -235,8 +246,11 @@ def main(argv):
             line = np.clip(line, o_lo, o_hi)
             if k == 'odd':
                 line = np.where(np.signbit(x), -line, line)
+            # a line beyond the fp16 range rounds to infinity (selu's slope 1.05 near 65504)
+            line = np.where(np.abs(line) >= 65520, np.sign(line) * np.inf, line)
         tl = left | right
-        terr = np.abs(y[tl] - line[tl])
+        with np.errstate(all='ignore'):
+            terr = np.where(y[tl] == line[tl], 0.0, np.abs(y[tl] - line[tl]))
         if tl.any() and not np.all(terr <= ulp(line[tl]) + 1e-300):
             fails.append('tail values off their documented line by more than 1 ulp')
     nserved = int(served.sum())

@@ -8,36 +8,32 @@ import struct
 SLOTS = 43
 NBYTES = 86
 QNAN, PINF, NINF = 0x7e00, 0x7c00, 0xfc00
-# mode word bits (docs/actlut.md): 7 float split, 6 |x|, 5 sign of x to the output, 1 integer
-# split, 3:2 transfer of the split's integer part (2 whole, 1 half), 8 (anefw) transfer negated;
-# bit 0 seen but without effect; bits 4 and 9..15 unknown
-FSPLIT, ABS, SIGN, ISPLIT, NEG, KNOWN = 0x80, 0x40, 0x20, 0x02, 0x100, 0x1ef
+# mode word fields (docs/actlut.md): bits 3:0 the operation, 5 sign of x to the output, 6 |x|,
+# 7 negative x gives +0 (float split only); bit 4 and bits 8..15 unknown
+OP, SIGN, ABS, FLUSH, KNOWN = 0x0f, 0x20, 0x40, 0x80, 0xef
+FSPLIT_OPS = {5: 'sqrt', 6: 'rsqrt', 7: 'recip', 9: 'log2'}
+OTHER_OPS = {3: 'frac', 4: 'int', 10: 'exp2'}
 
 
 def mode_kind(m):
     """the kind a mode word decodes to, or raises ValueError with the error's name"""
-    xfer = (m >> 2) & 3
-    fs, is_ = bool(m & FSPLIT), bool(m & ISPLIT)
+    op = m & OP
     if m & ~KNOWN:
+        raise ValueError('mode')
+    if op == 8 or op > 10:
         raise ValueError('mode')
     if (m & SIGN) and not (m & ABS):
         raise ValueError('mode bits')
-    if fs and is_:
+    if (m & FLUSH) and (m & SIGN):
         raise ValueError('mode bits')
-    if fs and not (m & ABS):
+    if op in FSPLIT_OPS:
+        if not (m & ABS) or not (m & (FLUSH | SIGN)):
+            raise ValueError('mode bits')
+        return FSPLIT_OPS[op]
+    if m & FLUSH:
         raise ValueError('mode bits')
-    if (fs or is_) != (xfer != 0):
-        raise ValueError('mode bits')
-    if (m & NEG) and not fs:
-        raise ValueError('mode')
-    if is_ and xfer != 2:
-        raise ValueError('mode')
-    if fs and xfer == 3:
-        raise ValueError('mode')
-    if fs:
-        return ('recip' if m & NEG else 'log2') if xfer == 2 else ('rsqrt' if m & NEG else 'sqrt')
-    if is_:
-        return 'exp2'
+    if op in OTHER_OPS:
+        return OTHER_OPS[op]
     if m & ABS:
         return 'odd' if m & SIGN else 'even'
     return 'plain'
@@ -116,14 +112,18 @@ class Record:
             raise ValueError('scale')
         self.mode = s[42]
         self.kind = mode_kind(self.mode)
+        op = self.mode & OP
         if self.scale == 64:
-            if self.mode & (FSPLIT | ISPLIT):
+            if op > 2:
                 raise ValueError('linear mode word')
             self.kind = 'linear'
         if (self.mode & ABS) and key(s[1]) < 0:
             raise ValueError('mode slots')
-        if (self.mode & FSPLIT) and key(s[1]) <= 0:
+        if op in FSPLIT_OPS and key(s[1]) <= 0:
             raise ValueError('mode slots')
+        if op in (3, 4) and any(v & 0x7fff for v in s[4:41]):
+            raise ValueError('op table')
+        self.off = 16 * op if op <= 2 else 0
         self.knot = [fix(h, 24) for h in s[4:37]]
 
     # --- pieces, all values as integers at 2^-48 (v at 2^-24) ---
@@ -192,9 +192,9 @@ class Record:
 
     def fsplit(self, a):
         m, e = self.split(a)
-        xfer = (self.mode >> 2) & 3
-        neg = bool(self.mode & NEG)
-        if xfer == 2:  # m in [0.5, 1), v = m - 0.5
+        op = self.mode & OP
+        neg = op in (6, 7)
+        if op in (7, 9):  # m in [0.5, 1), v = m - 0.5
             y, inf = self.core((m << 13) - (1 << 23), 0, 0)
             if neg:
                 return self.fin((y, inf), -48 - e)
@@ -213,16 +213,16 @@ class Record:
         s, md = self.s, self.mode
         lo, hi = s[0], s[1]
         sign = x & 0x8000
-        if md & FSPLIT:
-            xfer = (md >> 2) & 3
-            neg = bool(md & NEG)
+        op = md & OP
+        if op in FSPLIT_OPS:
+            neg = op in (6, 7)
             if (x & 0x7fff) == 0:
                 sign = 0
-            if sign and not (md & SIGN):
+            if sign and (md & FLUSH):
                 return 0
             a = self.clamp(x & 0x7fff, lo, hi)
             if (a & 0x7fff) == 0:
-                r = NINF if (xfer == 2 and not neg) else (PINF if neg else 0)
+                r = NINF if op == 9 else (PINF if neg else 0)
             elif is_inf(a):
                 r = 0 if neg else PINF
             else:
@@ -234,19 +234,25 @@ class Record:
             a = self.clamp(x, lo, hi)
             sign = 0
         vi = (-1 if a & 0x8000 else 1) if is_inf(a) else 0
-        if md & ISPLIT:
+        if self.kind == 'linear':  # left line up to 0, right line above 0
+            V = 0 if vi else fix(a, 24)
+            r = self.fin(self.tail(vi > 0 or (not vi and V > 0), V, vi), -48)
+        elif op == 10:
             if vi:
                 r = 0 if vi < 0 else PINF
             else:
                 V = fix(a, 24)
                 n = V >> 24
                 r = self.fin(self.core(V - (n << 24), 0, 0), -48 + n)
-        elif self.kind == 'linear':
-            V = 0 if vi else fix(a, 24)
-            r = self.fin(self.tail(not (vi < 0 or V < 0), V, vi), -48)
+        elif op in (3, 4):
+            if vi:
+                r = 0 if op == 3 else a
+            else:
+                V = fix(a, 24)
+                n = V >> 24
+                r = round_fp16(V - (n << 24), -24) if op == 3 else round_fp16(n, 0)
         else:
-            off = 0 if md & ABS else 16
-            r = self.fin(self.core(0 if vi else fix(a, 24), vi, off), -48)
+            r = self.fin(self.core(0 if vi else fix(a, 24), vi, self.off), -48)
         if (md & SIGN) and not is_nan(r):
             r ^= sign
         return r

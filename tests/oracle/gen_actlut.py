@@ -46,17 +46,17 @@ def cases():
                            [0, 0, 0, 0], 6, 0xc9)
     c['sqrt'] = record(0, INF, 0, INF, [0] * 8 + [math.sqrt(i / 16) for i in range(8, 33)],
                        [0, 0, 0, 0], 4, 0xc5)
-    c['recip'] = record(-INF, INF, -INF, INF, [1 / (0.5 + i / 64) for i in range(33)], [0, 0, 0, 0], 6, 0x1e9)
+    c['recip'] = record(-INF, INF, -INF, INF, [1 / (0.5 + i / 64) for i in range(33)], [0, 0, 0, 0], 6, 0x67)
     c['rsqrt'] = record(0, INF, 0, INF, [1.5] * 8 + [1 / math.sqrt(i / 16) for i in range(8, 33)],
-                        [0, 0, 0, 0], 4, 0x1c5)
+                        [0, 0, 0, 0], 4, 0xc6)
     # issue 14: the compiler's shapes. Reciprocal-like and rsqrt records open 0, +inf, +inf, 0
     # (input clamp [0, inf] on |x|, end values +inf at 0 and 0 at +inf: decreasing).
     c['recip_real_shape'] = record(0, INF, INF, 0, [1 / (0.5 + i / 64) for i in range(33)],
-                                   [0, 0, 0, 0], 6, 0x1e9)
-    c['recip_no_sign_bit'] = record(0, INF, INF, 0, [1 / (0.5 + i / 64) for i in range(33)],
-                                    [0, 0, 0, 0], 6, 0x1c9)
+                                   [0, 0, 0, 0], 6, 0x67)
+    c['recip_flush_word_c7'] = record(0, INF, INF, 0, [1 / (0.5 + i / 64) for i in range(33)],
+                                    [0, 0, 0, 0], 6, 0xc7)
     c['rsqrt_real_shape'] = record(0, INF, INF, 0, [0] * 8 + [1 / math.sqrt(i / 16) for i in range(8, 33)],
-                                   [-1, 3, 0.5, -2], 4, 0x1c5)
+                                   [-1, 3, 0.5, -2], 4, 0xc6)
     # a step function: linear only (no knots), tails 0 and 1, with mode words other than 1
     for w in (0x00, 0x40, 0x41, 0x60):
         c['step_linear_mode_%02x' % w] = record(-INF, INF, 0, 1, [0] * 33, [0, 0, 0, 1], 64, w)
@@ -65,11 +65,25 @@ def cases():
     c['plain_word_00'] = record(-8, 8, 0, 1, [sig(-8 + i / 2) for i in range(33)], [0, 0, 0, 1], 1, 0x00)
     c['even_word_41'] = record(-1, 6, -0.5, 2, list(rng.uniform(-1, 1, 33)), [0.25, -1, -0.5, 1.5], 2, 0x41)
     c['odd_word_61'] = record(0, 4, 0, 1, [math.tanh(i / 8) for i in range(33)], [0, 0, 0, 1], 3, 0x61)
-    c['log2_word_c8'] = record(0, INF, -INF, 0, [math.log2(0.5 + i / 64) for i in range(33)], [0, 0, 0, 0], 6, 0xc8)
-    c['exp2_word_0b'] = record(-25, 16, 0, INF, [2 ** (i / 32) for i in range(33)], [0, 0, 0, 0], 5, 0x0b)
     c['exp2_abs_word_4a'] = record(-8, 8, 0, INF, [2 ** (i / 32) for i in range(33)], [0, 0, 0, 0], 5, 0x4a)
-    c['sqrt_signed_word_e5'] = record(-INF, INF, 0, INF, [0] * 8 + [math.sqrt(i / 16) for i in range(8, 33)],
-                                      [0, 0, 0, 0], 4, 0xe5)
+    c['sqrt_signed_word_65'] = record(-INF, INF, 0, INF, [0] * 8 + [math.sqrt(i / 16) for i in range(8, 33)],
+                                      [0, 0, 0, 0], 4, 0x65)
+    # issue 21: operation 2 (index offset 32, knots end at x = 0) as activation/selu.bin has it,
+    # the frac (3) and int (4) operations as unary/ceil.bin has them (|x|, sign restored) and
+    # without |x| (x - floor(x), floor(x)), the step that follows them (left line at 0), and
+    # the table operations 0..2 on |x| and on x (offsets 0, 16, 32)
+    al, sc = 1.6732632423543772, 1.0507009873554805
+    selu = lambda x: sc * (x if x > 0 else al * math.expm1(x))
+    c['selu_word_02'] = record(-8, INF, -al * sc, INF, [selu(-8 + i / 4) for i in range(33)],
+                               [0, -al * sc, sc, 0], 2, 0x02)
+    c['frac_word_63'] = record(-INF, INF, 0, 0, [0] * 33, [0, 0, 0, 0], 0, 0x63)
+    c['int_word_64'] = record(-INF, INF, -INF, INF, [0] * 33, [0, 0, 0, 0], 5, 0x64)
+    c['frac_word_03'] = record(-INF, INF, 0, 0, [0] * 33, [0, 0, 0, 0], 0, 0x03)
+    c['int_word_04_clamped'] = record(-300.5, 1000.25, 0, 0, [0] * 33, [0, 0, 0, 0], 3, 0x04)
+    c['step_ceil_shape'] = record(-2 ** -24, 2 ** -24, 0, 1, [0] * 33, [0, 0, 0, 1], 64, 0x01)
+    for w in (0x00, 0x02, 0x40, 0x42, 0x62):
+        c['table_word_%02x' % w] = record(-INF, INF, -INF, INF, list(rng.uniform(-4, 4, 33)),
+                                          [0.5, -1, -0.25, 2], 3, w)
     c['sqrt_s2_tails'] = record(-INF, INF, -1, 3, list(rng.uniform(0, 2, 33)), [2, 0.5, -1, 3], 2, 0xc5)
     c['linear_leaky'] = record(-INF, INF, -INF, INF, [0] * 33, [0.1, 0, 1, 0], 64, 0x01)
     c['linear_clamped'] = record(-100, 50, -2, 3, [0] * 33, [-0.75, 0.5, 2.5, -1], 64, 0x01)

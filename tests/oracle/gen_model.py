@@ -50,6 +50,13 @@ def gelu(x):
     return np.array([0.5 * v * (1.0 + math.erf(v / math.sqrt(2.0))) for v in x])
 
 
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805  # the standard selu
+
+
+def selu(x):
+    return SELU_SCALE * np.where(x > 0, x, SELU_ALPHA * np.expm1(np.minimum(x, 0.0)))
+
+
 LOG2E_F16 = float(np.float16(1.4426950408889634))  # exp.bin's NE.PostScale (0x3dc5)
 
 
@@ -99,6 +106,10 @@ KERNELS = {
         lambda x, y: 2.0e-6 * np.abs(x) + 2.0 * ulp16(y))),  # its slope is fp16 0.010002
     'hardtanh': ('kernels/activation/hardtanh.bin', unary(
         'hardtanh', -3, 3, lambda x: np.clip(x, -1, 1), exact_tol)),
+    # issue 21: selu's record (index offset 32, knots at x = -8 + i/4; E 1.21e-2 near 0)
+    'selu': ('kernels/activation/selu.bin', unary('selu', -10, 10, selu, table_tol(1.21e-2))),
+    # ceil: four TDs, x - trunc(x), its step, trunc(x), then the PE sum: exact
+    'ceil': ('kernels/unary/ceil.bin', unary('ceil', -100, 100, np.ceil, exact_tol)),
 }
 
 

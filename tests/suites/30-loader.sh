@@ -91,7 +91,7 @@ rm -rf "$tmp"
 # the firmware: program= over semihosting, same summary as inspect
 for b in $TEST_BOARDS; do
 	elf="$BUILD/$b/anefw.elf"
-	out=$(qemu_run --board "$b" --timeout 60 "$elf" "program=$CORPUS/valid_hwx.bin" 2>&1); rc=$?
+	out=$(qemu_run --board "$b" --timeout 60 "$elf" "program=$CORPUS/valid_hwx.bin" trace=1 2>&1); rc=$?
 	want=$("$TOOL" inspect "$CORPUS/valid_hwx.bin" | grep -c .)
 	got=$(echo "$out" | sed -n '/^program: valid/,/^anefw: done/p' | grep -c .)
 	if [ "$rc" -eq 0 ] && [ "$got" -eq $((want + 2)) ] && echo "$out" | grep -q '^tds: 2'; then

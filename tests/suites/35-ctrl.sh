@@ -29,6 +29,17 @@ if have_shared; then
 		rel=${f#"$SHARED"/fixtures/}
 		out=$("$TOOL" submit --trace "$f" 2>&1); rc=$?
 		want=$("$TOOL" inspect "$f" | awk '/coefficient channels:/ { s += $3 } END { print s + 0 }')
+		# programs the model refuses today (docs/engine-model.md, "Fixtures the model
+		# refuses"): a loud, structured refusal is right for them; completing is too
+		case "$rel" in
+		kernels/activation/selu.bin | kernels/unary/ceil.bin | kernels/unary/inv.bin | kernels/activation/softmax.bin)
+			if [ "$rc" -ne 0 ] && grep -Eq '^submit: engine failed: engine-fault: td [0-9]+, unit [A-Za-z]+, [A-Za-z]+\.[A-Za-z]+.* = 0x[0-9a-f]+.*: [a-z-]+: .' <<<"$out" &&
+			   grep -q '^submit: canaries intact' <<<"$out"; then
+				t_pass "ctrl.host.$rel (refused: $(sed -n 's/^submit: engine failed: engine-fault: //p' <<<"$out"))"
+				continue
+			fi
+			;;
+		esac
 		if [ "$rc" -ne 0 ] || ! grep -q '^submit: completed' <<<"$out" ||
 		   ! grep -q '^submit: canaries intact' <<<"$out"; then
 			t_fail "ctrl.host.$rel" "exit $rc: $(grep '^submit:' <<<"$out" | tail -2 | tr '\n' ' ')"

@@ -151,6 +151,13 @@ if [ -f "$BUILD/qemu-virt/anefw.elf" ] && [[ " $TEST_BOARDS " == *" qemu-virt "*
 	else
 		t_fail mkprog.make_run_compares_outputs "exit $rc, $nok ok lines"
 	fi
+	# a summary that ends in its verdict within a screenful (the dump comes with trace=1)
+	nl=$(grep -c . <<<"$out"); last=$(tail -n1 <<<"$out")
+	if [ "$nl" -le 40 ] && [ "$last" = "anefw: done: ok: 4 outputs within tolerance of their references" ]; then
+		t_pass "mkprog.make_run_ends_in_its_verdict ($nl lines)"
+	else
+		t_fail mkprog.make_run_ends_in_its_verdict "$nl lines, last '$last'"
+	fi
 else
 	t_skip mkprog.make_run_compares_outputs "qemu-virt not tested"
 fi
@@ -172,7 +179,13 @@ bad bad_density ':1: desc-bad-value' 'layer sparse density=0\n'
 bad two_activations ':3: desc-two-activations' 'layer int8\nactivation relu\nactivation relu\n'
 bad empty 'desc-no-layers' '# nothing here\n'
 bad too_large 'desc-program-too-large' 'input w=4096 h=4096 c=4096\nlayer int8\n'
-bad sparse_cin 'desc-sparse-cin-differs' 'input c=16\nlayer sparse cout=8\nlayer sparse from=prev cout=4\n'
+bad sparse_cin ':3: desc-sparse-cin-differs' 'input c=16\nlayer sparse cout=8\nlayer sparse from=prev cout=4\n'
+# what was found and what was expected: the word, the line, the statements (or the channels)
+bad unknown_kind_word ":2: desc-unknown-keyword: 'fp32' is not a word this statement takes; the statements: input w= h= c=; layer int8|sparse|paletteN" 'input w=8\nlayer fp32\n'
+bad unknown_key_word ":3: desc-unknown-keyword: 'fromm=prev' is not a word" 'input w=8\n\nlayer int8 fromm=prev\n'
+bad bad_value_word ":1: desc-bad-value: 'density=0': a value missing, malformed or out of its range" 'layer sparse density=0\n'
+bad cin_channels ":2: desc-cin-differs-from-input: cin=32, but the statement reads 16 channels" 'input c=16\nlayer int8 cin=32\n'
+bad line_echoed "^    3 | layer int8 fromm=prev$" 'input w=8\n\nlayer int8 fromm=prev\n'
 out=$("$TOOL" mkprog --bogus app/default.desc "$work/x.hwx" 2>&1); rc=$?
 if [ "$rc" -ne 0 ] && grep -q 'expected \[--raw\] DESC OUT' <<<"$out" && [ ! -e "$work/x.hwx" ]; then
 	t_pass mkprog.refuse.unknown_option

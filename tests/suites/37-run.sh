@@ -35,6 +35,13 @@ for form in hwx raw; do
 	want=$want_hwx; [ "$form" = raw ] && want=$want_raw
 	if [ "$got" = "$want" ]; then t_pass "run.inspect_json_tensors.$form"; else t_fail "run.inspect_json_tensors.$form" "$got"; fi
 done
+# the axes are named; bytes is the padded buffer (buffer_bytes), logical_bytes the values alone
+got=$("$TOOL" inspect --json "$work/chain.hwx" | "$PYTHON" -c '
+import json, sys
+t = json.load(sys.stdin)["tensors"][0]
+print(t["axes"], t["bytes"], t["buffer_bytes"], t["logical_bytes"], t["layout"]["row"])' 2>&1)
+if [ "$got" = "['C', 'H', 'W'] 2048 2048 512 64" ]; then t_pass run.inspect_json_axes_and_sizes
+else t_fail run.inspect_json_axes_and_sizes "$got"; fi
 # the checker fails on a wrong answer: another program's tensors are not these
 got=$(tensors "$work/relu.hwx" 2>&1)
 if [ "$got" != "$want_hwx" ] && grep -q '"float16", \[4, 3, 40\], 1536' <<<"$got"; then
@@ -124,7 +131,7 @@ refuse() {
 	fi
 }
 P="$work/relu.hwx"
-refuse unknown_tensor 'run: nope: unknown-tensor' "$P" --in nope="$work/x.npy" --out output_0="$work/never.npy"
+refuse unknown_tensor "run: nope: unknown-tensor: the program's tensors are input, output_0 (or barN)" "$P" --in nope="$work/x.npy" --out output_0="$work/never.npy"
 refuse output_as_input 'run: output_0: tensor-not-an-input: output' "$P" --in output_0="$work/x.npy"
 refuse intermediate_as_input 'run: bar6: tensor-not-an-input: intermediate' "$work/chain.hwx" --in bar6="$work/x.npy" --out bar7="$work/never.npy"
 refuse input_as_output 'run: input: tensor-not-an-output: input' "$P" --out input="$work/never.npy"
@@ -133,16 +140,18 @@ refuse no_equals 'io-bad-argument' "$P" --in input
 refuse empty_name 'io-bad-argument' "$P" --out ="$work/never.npy"
 refuse missing_value 'needs NAME=FILE' "$P" --in
 refuse missing_file 'file-cannot-open' "$P" --in input="$work/absent.npy" --out output_0="$work/never.npy"
-refuse npy_dtype 'npy-dtype-mismatch: float16' "$P" --in input="$work/x_i8.npy" --out output_0="$work/never.npy"
-refuse npy_unsupported 'npy-unsupported-dtype' "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
-refuse npy_shape 'npy-shape-mismatch: 4, 3, 40' "$P" --in input="$work/x_shape.npy" --out output_0="$work/never.npy"
+refuse npy_dtype "npy-dtype-mismatch: the file's dtype is int8, tensor input is float16" "$P" --in input="$work/x_i8.npy" --out output_0="$work/never.npy"
+refuse npy_unsupported "npy-unsupported-dtype: the file's dtype is '<f4' (float32); accepted: '<f2' (float16), '|i1' (int8), '|u1' (uint8), and tensor input is float16" "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
+refuse npy_shape "npy-shape-mismatch: the file's shape is (3, 4, 40), tensor input's is (4, 3, 40) (or 1-D (480,))" "$P" --in input="$work/x_shape.npy" --out output_0="$work/never.npy"
 refuse npy_magic 'npy-bad-magic' "$P" --in input="$work/not.npy" --out output_0="$work/never.npy"
 refuse npy_truncated 'npy-truncated\|npy-data-size' "$P" --in input="$work/trunc.npy" --out output_0="$work/never.npy"
-refuse raw_size 'raw-size-mismatch' "$P" --in input="$work/x_short.bin" --out output_0="$work/never.npy"
+refuse raw_size "raw-size-mismatch: the file has 1534 bytes, tensor input's buffer 1536" "$P" --in input="$work/x_short.bin" --out output_0="$work/never.npy"
 refuse unknown_option "unknown option '--bogus'" "$P" --bogus
 refuse raw_and_hwx 'exclude each other' "$P" --raw --hwx
 refuse no_program 'needs PROGRAM' --in input="$work/x.npy"
 refuse not_a_program 'run: program: ' "$work/x.npy"
+refuse not_a_program_npy "x.npy: this is a NumPy .npy file, not an ANE program" "$work/x.npy"
+refuse not_a_program_text "README.md: this is a text file, not an ANE program" README.md
 refuse too_many 'io-too-many' "$P" $(for i in $(seq 17); do echo --out "output_0=$work/o$i.npy"; done)
 refuse grant_refused 'run: bar-not-granted' "$P" --grant 1:0x1000:r --out output_0="$work/never.npy"
 
@@ -211,8 +220,8 @@ PY
 		fi
 	}
 	fwrefuse bad_argument 'run: io-bad-argument: in:input' "program=$work/chain.hwx" "in:input"
-	fwrefuse unknown_tensor 'run: nope: unknown-tensor' "program=$work/chain.hwx" "out:nope=$work/t9.npy"
-	fwrefuse npy_shape 'npy-shape-mismatch: 16, 2, 8' "program=$work/chain.hwx" "in:input=$work/x.npy"
+	fwrefuse unknown_tensor "run: nope: unknown-tensor: the program's tensors are input, bar6, output_0 (or barN)" "program=$work/chain.hwx" "out:nope=$work/t9.npy"
+	fwrefuse npy_shape "npy-shape-mismatch: the file's shape is (4, 3, 40), tensor input's is (16, 2, 8) (or 1-D (256,))" "program=$work/chain.hwx" "in:input=$work/x.npy"
 	fwrefuse missing_file 'file-cannot-open' "program=$work/chain.hwx" "in:input=$work/absent.npy"
 fi
 t_done

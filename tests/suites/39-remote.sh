@@ -3,7 +3,9 @@
 # command), and `anefw-tool remote --connect` runs a program there. Its outputs must be
 # byte-identical to `anefw-tool run` on the host with the same arguments, for seeded inputs and
 # for an input .npy; another input gives other outputs (the comparison can fail); the service
-# serves a second client, and a shutdown ends it with exit status 0.
+# serves a second client, and a shutdown ends it with exit status 0. A shared program runs there
+# exactly as locally; a program over the service's limits is refused by the error's name; a
+# closed port fails at once and --connect without a port is a usage error.
 . tests/lib.sh
 TOOL="$BUILD/host/anefw-tool"
 work=$(mktemp -d)
@@ -28,6 +30,9 @@ local_run() { # tag [--in input=FILE]
 local_run seed && local_run a --in "input=$work/in_a.npy" && local_run b --in "input=$work/in_b.npy"
 t_check remote.local_runs test -s "$work/l_b.1.npy"
 
+# 32 MiB in, 32 MiB out: more than one 64 MiB program slot of the served service holds
+printf 'input w=2048 h=64 c=128\nactivation relu\n' >"$work/big.desc"
+"$TOOL" mkprog "$work/big.desc" "$work/big.hwx" >/dev/null 2>&1
 free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 same() { cmp -s "$1.0.npy" "$2.0.npy" && cmp -s "$1.1.npy" "$2.1.npy"; }
 
@@ -36,7 +41,8 @@ for b in $TEST_BOARDS; do
 	qemu_run --board "$b" --timeout 300 --serial-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
 		>"$work/serve_$b.log" 2>&1 &
 	qpid=$!; pids="$pids $qpid"
-	remote() { "$TOOL" remote --connect "127.0.0.1:$port" "$@"; }
+	# QEMU may still be starting: wait for its port
+	remote() { "$TOOL" remote --connect "127.0.0.1:$port" --wait 60 "$@"; }
 	r_run() { # tag [--in ...]
 		local tag=$1; shift
 		remote run "$work/p.hwx" "$@" --out "output_0=$work/r_${b}_$tag.0.npy" \
@@ -58,10 +64,42 @@ for b in $TEST_BOARDS; do
 	if ! remote run "$work/p.hwx" --out "input=$work/x.npy" >"$work/bad.log" 2>&1 &&
 	   grep -q 'tensor-not-an-output' "$work/bad.log"; then t_pass "remote.$b.bad_request_named_before_sending"
 	else t_fail "remote.$b.bad_request_named_before_sending" "$(tail -2 "$work/bad.log")"; fi
+	# a shared program (Apple's compiler's sigmoid, an activation LUT) runs over the remote
+	# exactly as it runs locally, byte for byte (the raw kernels' 8 MB buffers take minutes
+	# over the serial line)
+	if have_shared; then
+		k="$SHARED/fixtures/hwx/sigmoid.hwx"
+		"$TOOL" run "$k" --out "bar4=$work/k_local.npy" >"$work/k_local.log" 2>&1
+		if remote run "$k" --out "bar4=$work/k_${b}.npy" >"$work/k_$b.log" 2>&1 &&
+		   test -s "$work/k_local.npy" && cmp -s "$work/k_local.npy" "$work/k_${b}.npy"; then
+			t_pass "remote.$b.shared_program_identical_to_local (hwx/sigmoid.hwx)"
+		else t_fail "remote.$b.shared_program_identical_to_local" "$(tail -2 "$work/k_$b.log")"; fi
+	else
+		t_skip "remote.$b.shared_program_identical_to_local" "../shared absent"
+	fi
+	# a program over the service's limits is refused by name (docs/service.md, "Limits")
+	if remote run "$work/big.hwx" >"$work/big_$b.log" 2>&1; then
+		t_fail "remote.$b.over_the_limits_refused_by_name" "it ran"
+	elif grep -qxF 'remote: load: program-refused: arena-too-large (refused); the service'"'"'s limits are in docs/service.md' "$work/big_$b.log"; then
+		t_pass "remote.$b.over_the_limits_refused_by_name"
+	else t_fail "remote.$b.over_the_limits_refused_by_name" "$(tail -1 "$work/big_$b.log")"; fi
 	if remote shutdown >"$work/sd.log" 2>&1; then t_pass "remote.$b.shutdown"; else t_fail "remote.$b.shutdown" "$(cat "$work/sd.log")"; fi
 	rc=0; wait "$qpid" || rc=$?
 	if [ "$rc" -eq 0 ]; then
 		t_pass "remote.$b.firmware_exits_0_after_shutdown"
 	else t_fail "remote.$b.firmware_exits_0_after_shutdown" "exit $rc"; fi
 done
+# connecting: a closed port fails at once, by name; no port is a usage error
+port=$(free_port)
+t0=$(date +%s%N)
+out=$("$TOOL" remote --connect "127.0.0.1:$port" shutdown 2>&1); rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$rc" -eq 1 ] && [ "$ms" -lt 2000 ] &&
+   [ "$out" = "remote: cannot connect to 127.0.0.1:$port: Connection refused (nothing listens there: start the service with make serve PORT=N, or wait for it with --wait SECONDS)" ]; then
+	t_pass "remote.closed_port_fails_at_once ($ms ms)"
+else t_fail remote.closed_port_fails_at_once "exit $rc after $ms ms: $out"; fi
+out=$("$TOOL" remote --connect 127.0.0.1 shutdown 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && [ "$out" = "remote: --connect 127.0.0.1: expected HOST:PORT with a port number, e.g. 127.0.0.1:5555 (make serve's PORT)" ]; then
+	t_pass remote.connect_without_port_is_a_usage_error
+else t_fail remote.connect_without_port_is_a_usage_error "exit $rc: $out"; fi
 t_done

@@ -37,6 +37,37 @@ if have_shared; then
 	check real.leakyrelu leakyrelu "$K/activation/leakyrelu.bin" --offset 0x280 --slope 0.01
 	check real.hardtanh hardtanh "$K/activation/hardtanh.bin" --offset 0x280
 	check real.sigmoid_hwx sigmoid "$SHARED/fixtures/hwx/sigmoid.hwx" --offset 0x4280
+	check real.exp2_softmax exp2 "$K/activation/softmax.bin" --offset 0xe80
+	# issue 21: mode words 0x67 (reciprocal), 0x02 (selu: index offset 32), and ceil's three
+	# records: 0x63 x - trunc(x), 0x64 trunc(x), a linear step with 0 at 0
+	check real.reciprocal reciprocal "$K/unary/inv.bin" --offset 0x280
+	check real.selu selu "$K/activation/selu.bin" --offset 0x280
+	check real.ceil_frac frac_trunc "$K/unary/ceil.bin" --offset 0xb80
+	check real.ceil_trunc trunc "$K/unary/ceil.bin" --offset 0xc00
+	check real.ceil_step step "$K/unary/ceil.bin" --offset 0xc80
+	# ceil.bin's TD 3 adds TD 2's trunc(x) to TD 1's step of TD 0's x - trunc(x): ceil(x),
+	# exactly, for every finite input (the step's 1 at +0 would make ceil(2) = 3)
+	ceil_compose='
+import sys, subprocess, numpy as np
+tool, f, d = sys.argv[1:4]
+outs = []
+for off in (0xb80, 0xc00, 0xc80):
+    subprocess.run([tool, "lut-eval", f, d + "/c%x" % off, "--offset", str(off)], check=True)
+    outs.append(np.fromfile(d + "/c%x" % off, dtype="<u2"))
+x = np.arange(65536, dtype=np.uint32).astype(np.uint16)
+xf = x.view(np.float16).astype(np.float64)
+got = (outs[1].view(np.float16).astype(np.float64) + outs[2][outs[0]].view(np.float16).astype(np.float64))
+fin = np.isfinite(xf)
+with np.errstate(invalid="ignore"):
+    bad = fin & (got != np.ceil(xf))
+print("%d of %d finite inputs differ from ceil" % (bad.sum(), fin.sum()))
+sys.exit(1 if bad.any() else 0)
+'
+	if out=$("$PYTHON" -c "$ceil_compose" "$TOOL" "$K/unary/ceil.bin" "$work" 2>&1); then
+		t_pass "actlut.real.ceil_composed: $out"
+	else
+		t_fail actlut.real.ceil_composed "$out"
+	fi
 else
 	t_skip actlut.real_records "../shared absent: real activation records not checked"
 fi
@@ -112,6 +143,53 @@ if have_shared; then
 	knot_changed real.gelu gelu "$K/activation/gelu.bin" 0x280
 	knot_changed real.sigmoid_hwx sigmoid "$SHARED/fixtures/hwx/sigmoid.hwx" 0x4280
 fi
+# Issue 21's rules each catch a wrong reading: the same records read with another operation
+# (selu's knots at offset 16, the reciprocal's as log2, frac's as int, int's as frac) miss
+# their function, and a step that gave 1 at 0 is caught.
+set_mode='
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<H", b, int(sys.argv[3], 0) + 84, int(sys.argv[4], 0))
+open(sys.argv[2], "wb").write(b)
+'
+misread() { # NAME FUNC RECORD OFFSET WORD
+	local bad="$work/misread-$1.rec" out rc
+	if ! [ -s "$3" ] || ! "$PYTHON" -c "$set_mode" "$3" "$bad" "$4" "$5"; then
+		t_fail "actlut.checker_rejects_misread.$1" "no record ($3)"
+		return
+	fi
+	out=$($CHECK "$TOOL" "$2" "$bad" --offset "$4" --workdir "$work" 2>&1); rc=$?
+	if [ "$rc" -eq 1 ] && echo "$out" | grep -q 'FAIL .*served inputs beyond the bar'; then
+		t_pass "actlut.checker_rejects_misread.$1"
+	else
+		t_fail "actlut.checker_rejects_misread.$1" "exit $rc: $(echo "$out" | tr '\n' ' ')"
+	fi
+}
+if have_shared; then
+	misread selu_offset16 selu "$K/activation/selu.bin" 0x280 0x01
+	misread selu_offset0 selu "$K/activation/selu.bin" 0x280 0x00
+	misread reciprocal_as_log2 reciprocal "$K/unary/inv.bin" 0x280 0xc9
+	misread reciprocal_as_sqrt reciprocal "$K/unary/inv.bin" 0x280 0x65
+	misread frac_as_int frac_trunc "$K/unary/ceil.bin" 0xb80 0x64
+	misread int_as_frac trunc "$K/unary/ceil.bin" 0xc00 0x63
+	misread trunc_as_floor trunc "$K/unary/ceil.bin" 0xc00 0x04
+	knot_changed real.selu selu "$K/activation/selu.bin" 0x280
+	knot_changed real.reciprocal reciprocal "$K/unary/inv.bin" 0x280
+	# a step giving 1 at x = 0 (the old tie) misses the step function
+	printf '#!/bin/sh\n"%s" "$@" || exit $?\nexec "%s" -c '"'"'%s'"'"' "$3"\n' "$TOOL" "$PYTHON" '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[0:2] = b"\x00\x3c"
+open(sys.argv[1], "wb").write(b)
+' > "$work/step-tool"
+	chmod +x "$work/step-tool"
+	out=$($CHECK "$work/step-tool" step "$K/unary/ceil.bin" --offset 0xc80 --workdir "$work" 2>&1); rc=$?
+	if [ "$rc" -eq 1 ] && echo "$out" | grep -q 'beyond the bar (first x=0.0'; then
+		t_pass actlut.checker_rejects_step_one_at_zero
+	else
+		t_fail actlut.checker_rejects_step_one_at_zero "exit $rc: $(echo "$out" | tr '\n' ' ')"
+	fi
+fi
 # A tool whose lut-eval gets one output wrong fails the bit-exact comparison with the model.
 flip_one='
 import sys
@@ -163,10 +241,26 @@ open(sys.argv[1], "wb").write(struct.pack("<43H", *s))
 "$PYTHON" -c "$mkrec" "$work/m21.rec" 0x7c00 0x21
 "$PYTHON" -c "$mkrec" "$work/sqrtneg.rec" 0x8000 0xc5
 "$PYTHON" -c "$mkrec" "$work/nanend.rec" 0x7c00 0x01 0x7e00
-"$PYTHON" -c "$mkrec" "$work/recipshape.rec" 0x7c00 0x1e9 0x7c00
+"$PYTHON" -c "$mkrec" "$work/recipshape.rec" 0x7c00 0x67 0x7c00
+"$PYTHON" -c "$mkrec" "$work/oldrecip.rec" 0x7c00 0x1e9 0x7c00
+"$PYTHON" -c "$mkrec" "$work/fracknot.rec" 0x7c00 0x63
+"$PYTHON" -c "$set_mode" "$work/fracknot.rec" "$work/fracknot.rec" 0 0x63
+"$PYTHON" -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[2 * 20:2 * 21] = b"\x00\x3c"  # knot 16 = 1
+open(sys.argv[1], "wb").write(b)
+' "$work/fracknot.rec"
 bad mode_bits_contradict "contradict each other" lut-eval "$work/m21.rec" "$work/o"
 bad mode_contradicts_clamp "contradicts the input clamp" lut-eval "$work/sqrtneg.rec" "$work/o"
 bad nan_end_value "NaN in a clamp, end value" lut-eval "$work/nanend.rec" "$work/o"
+bad anefw_old_recip_word "no known meaning" lut-eval "$work/oldrecip.rec" "$work/o"
+bad frac_with_table "frac or int mode word with a nonzero" lut-eval "$work/fracknot.rec" "$work/o"
+# issue 21: the garbled record of the issue (sigmoid.hwx's mode word set to 0x1234) is refused
+if have_shared; then
+	"$PYTHON" -c "$set_mode" "$SHARED/fixtures/hwx/sigmoid.hwx" "$work/garbled.hwx" 0x4280 0x1234
+	bad garbled_sigmoid_hwx "no known meaning" lut-eval "$work/garbled.hwx" "$work/o" --offset 0x4280
+fi
 t_check actlut.cli.recip_shape_0_inf_inf_0_evaluates "$TOOL" lut-eval "$work/recipshape.rec" "$work/o"
 bad unknown_func "unknown function" lut-build frobnicate "$work/o"
 bad bad_domain "domain" lut-build sigmoid --domain 1:abc "$work/o"

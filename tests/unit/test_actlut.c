@@ -79,16 +79,26 @@ TEST(actlut, parse_errors)
 		uint16_t word;
 		enum actlut_err err;
 	} modes[] = {
+		/* bit 4, bits 8..15, operations 8 and 11..15: no known meaning */
 		{0x10, ACTLUT_E_MODE},   {0x11, ACTLUT_E_MODE},   {0x200, ACTLUT_E_MODE},
 		{0x3c00, ACTLUT_E_MODE}, {0xffff, ACTLUT_E_MODE}, {0x101, ACTLUT_E_MODE},
-		{0x06, ACTLUT_E_MODE},   {0x0e, ACTLUT_E_MODE},   {0xcd, ACTLUT_E_MODE},
-		{0x21, ACTLUT_E_MODE_BITS}, {0x02, ACTLUT_E_MODE_BITS}, {0x08, ACTLUT_E_MODE_BITS},
-		{0x04, ACTLUT_E_MODE_BITS}, {0xc0, ACTLUT_E_MODE_BITS}, {0x89, ACTLUT_E_MODE_BITS},
-		{0xca, ACTLUT_E_MODE_BITS}, {0x41 | 0x08, ACTLUT_E_MODE_BITS},
-		{0x00, ACTLUT_OK}, {0x01, ACTLUT_OK}, {0x40, ACTLUT_OK}, {0x61, ACTLUT_OK}, {0x60, ACTLUT_OK},
-		{0x0a, ACTLUT_OK}, {0x0b, ACTLUT_OK}, {0x4a, ACTLUT_OK}, {0x6a, ACTLUT_OK}, {0xc8, ACTLUT_OK},
-		{0xc9, ACTLUT_OK}, {0xc5, ACTLUT_OK}, {0xe9, ACTLUT_OK}, {0x1c9, ACTLUT_OK}, {0x1e9, ACTLUT_OK},
-		{0x1c5, ACTLUT_OK}, {0x1e5, ACTLUT_OK},
+		{0x1e9, ACTLUT_E_MODE},  {0x1c5, ACTLUT_E_MODE},  {0x08, ACTLUT_E_MODE},
+		{0xc8, ACTLUT_E_MODE},   {0x0b, ACTLUT_E_MODE},   {0x4f, ACTLUT_E_MODE},
+		{0xcd, ACTLUT_E_MODE},
+		/* contradictions: sign without |x|, flush with the sign, a float split without |x| or
+		 * without a rule for negatives, the flush on a non-float-split operation */
+		{0x21, ACTLUT_E_MODE_BITS}, {0x22, ACTLUT_E_MODE_BITS}, {0xe5, ACTLUT_E_MODE_BITS},
+		{0xe7, ACTLUT_E_MODE_BITS}, {0x85, ACTLUT_E_MODE_BITS}, {0x05, ACTLUT_E_MODE_BITS},
+		{0x07, ACTLUT_E_MODE_BITS}, {0x45, ACTLUT_E_MODE_BITS}, {0x49, ACTLUT_E_MODE_BITS},
+		{0x80, ACTLUT_E_MODE_BITS}, {0xc0, ACTLUT_E_MODE_BITS}, {0xca, ACTLUT_E_MODE_BITS},
+		{0xc3, ACTLUT_E_MODE_BITS},
+		/* frac and int with a table that is not empty */
+		{0x03, ACTLUT_E_OP_TABLE}, {0x63, ACTLUT_E_OP_TABLE}, {0x64, ACTLUT_E_OP_TABLE},
+		/* the words in between evaluate */
+		{0x00, ACTLUT_OK}, {0x01, ACTLUT_OK}, {0x02, ACTLUT_OK}, {0x40, ACTLUT_OK}, {0x42, ACTLUT_OK},
+		{0x61, ACTLUT_OK}, {0x60, ACTLUT_OK}, {0x62, ACTLUT_OK}, {0x0a, ACTLUT_OK}, {0x4a, ACTLUT_OK},
+		{0x6a, ACTLUT_OK}, {0xc9, ACTLUT_OK}, {0xc5, ACTLUT_OK}, {0xc6, ACTLUT_OK}, {0xc7, ACTLUT_OK},
+		{0x65, ACTLUT_OK}, {0x66, ACTLUT_OK}, {0x67, ACTLUT_OK}, {0x69, ACTLUT_OK},
 	};
 	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
 		memcpy(bad, rec, ACTLUT_BYTES);
@@ -121,7 +131,9 @@ TEST(actlut, parse_errors)
 	put(bad, ACTLUT_MODE, ACTLUT_MODE_ODD);
 	CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_OK);
 	CHECK_EQ(l.kind, ACTLUT_KIND_LINEAR);
-	static const uint16_t split_words[] = {ACTLUT_MODE_EXP2, ACTLUT_MODE_LOG2, ACTLUT_MODE_SQRT, ACTLUT_MODE_RECIP};
+	static const uint16_t split_words[] = {ACTLUT_MODE_EXP2, ACTLUT_MODE_LOG2, ACTLUT_MODE_SQRT,
+					       ACTLUT_MODE_RECIP, ACTLUT_MODE_RSQRT, ACTLUT_MODE_FRAC,
+					       ACTLUT_MODE_INT};
 	for (size_t i = 0; i < sizeof split_words / sizeof split_words[0]; i++) {
 		put(bad, ACTLUT_MODE, split_words[i]);
 		CHECK_EQ(actlut_parse(&l, bad, ACTLUT_BYTES), ACTLUT_E_LINEAR_MODE);
@@ -296,7 +308,7 @@ TEST(actlut, issue14_record_shapes)
 	put(rec, ACTLUT_IN_HI, 0x8000);
 	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_E_MODE_SLOTS);
 	put(rec, ACTLUT_IN_HI, FP16_POS_INF);
-	put(rec, ACTLUT_MODE, 0x1a5); /* rsqrt without |x|: the float split works on |x| */
+	put(rec, ACTLUT_MODE, 0xa6); /* rsqrt without |x|: the float split works on |x| */
 	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_E_MODE_BITS);
 
 	/* step: linear only, tails 0 (left) and 1 (right), end values 0 and 1 */
@@ -309,10 +321,10 @@ TEST(actlut, issue14_record_shapes)
 	static const struct {
 		uint16_t word, neg, pos, negz;
 	} steps[] = {
-		{0x00, 0x0000, FP16_ONE, FP16_ONE}, /* step(x): -0 counts as 0, on the right */
-		{0x01, 0x0000, FP16_ONE, FP16_ONE},
-		{0x40, FP16_ONE, FP16_ONE, FP16_ONE}, /* of |x|: 1 everywhere */
-		{0x60, 0xbc00, FP16_ONE, 0xbc00},     /* sign(x), the sign bit kept */
+		{0x00, 0x0000, FP16_ONE, 0x0000}, /* step(x): 0 takes the left line (issue 21) */
+		{0x01, 0x0000, FP16_ONE, 0x0000},
+		{0x40, FP16_ONE, FP16_ONE, 0x0000}, /* of |x|: 1 except at 0 */
+		{0x60, 0xbc00, FP16_ONE, 0x8000},   /* sign(x), the sign bit kept */
 	};
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		put(rec, ACTLUT_MODE, steps[i].word);
@@ -354,7 +366,7 @@ TEST(actlut, golden_vectors)
 		struct actlut l;
 		CHECK_EQ(actlut_parse(&l, rec, rlen), ACTLUT_OK);
 		CHECK_EQ(olen, 2 * ACTLUT_TABLE_LEN);
-		if (olen == 2 * ACTLUT_TABLE_LEN && l.kind <= ACTLUT_KIND_EVEN) {
+		if (olen == 2 * ACTLUT_TABLE_LEN && l.kind < ACTLUT_KIND_COUNT) {
 			actlut_build_table(&l, table);
 			uint32_t bad = 0, first = 0;
 			for (uint32_t i = 0; i < ACTLUT_TABLE_LEN; i++) {
@@ -394,6 +406,12 @@ TEST(actlut, real_records)
 		{"fixtures/kernels/activation/leakyrelu.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
 		{"fixtures/kernels/activation/hardtanh.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
 		{"fixtures/hwx/sigmoid.hwx", 0x4280, ACTLUT_KIND_PLAIN, 1},
+		{"fixtures/kernels/activation/softmax.bin", 0xe80, ACTLUT_KIND_EXP2, 5},
+		{"fixtures/kernels/unary/inv.bin", 0x280, ACTLUT_KIND_RECIP, 6},
+		{"fixtures/kernels/activation/selu.bin", 0x280, ACTLUT_KIND_PLAIN, 2},
+		{"fixtures/kernels/unary/ceil.bin", 0xb80, ACTLUT_KIND_FRAC, 0},
+		{"fixtures/kernels/unary/ceil.bin", 0xc00, ACTLUT_KIND_INT, 5},
+		{"fixtures/kernels/unary/ceil.bin", 0xc80, ACTLUT_KIND_LINEAR, 64},
 	};
 	for (size_t i = 0; i < sizeof recs / sizeof recs[0]; i++) {
 		uint8_t *buf;

@@ -105,6 +105,7 @@ TEST(ctrl_act, model_output_is_lut_of_input)
 		{"fixtures/kernels/activation/relu6.bin", 0x280},
 		{"fixtures/kernels/activation/leakyrelu.bin", 0x280},
 		{"fixtures/kernels/activation/hardtanh.bin", 0x280},
+		{"fixtures/kernels/activation/selu.bin", 0x280}, /* issue 21: mode word 0x02 */
 	};
 	for (unsigned f = 0; f < sizeof fx / sizeof fx[0]; f++) {
 		uint8_t *buf;

@@ -311,8 +311,8 @@ TEST(mkprog, bad_descriptions_named)
 		{"layer int8\nactivation relu\nactivation relu6\n", PD_E_TWO_ACTIVATIONS, 3},
 		{"activation swish\n", PD_E_KEYWORD, 1},
 		{"activation relu extra\n", PD_E_SYNTAX, 1},
-		{"input c=8\nlayer int8 cin=16\n", PD_E_CIN, 0},
-		{"layer palette4\nlayer palette2\n", PD_E_PALETTE_BITS, 0},
+		{"input c=8\nlayer int8 cin=16\n", PD_E_CIN, 2},
+		{"layer palette4\nlayer palette2\n", PD_E_PALETTE_BITS, 2},
 		{"layer int8\nlayer int8\nlayer int8\nlayer int8\nlayer int8\nlayer int8\n"
 		 "layer int8\nlayer int8\nlayer int8\n", PD_E_TOO_MANY_LAYERS, 9},
 		{"streams fp64\nlayer int8\n", PD_E_VALUE, 1},
@@ -324,9 +324,9 @@ TEST(mkprog, bad_descriptions_named)
 		{"pool max k=3 pad=3\n", PD_E_VALUE, 1},
 		{"pool max k=2 cout=4\n", PD_E_KEYWORD, 1},
 		{"pool max k=2 2\n", PD_E_SYNTAX, 1},
-		{"input w=4 h=8\npool avg k=6 pad=0\n", PD_E_POOL_WINDOW, 0},
+		{"input w=4 h=8\npool avg k=6 pad=0\n", PD_E_POOL_WINDOW, 2},
 		{"input w=8 h=8\npool avg k=4 stride=2\npool max k=4 pad=1 from=prev\n"
-		 "pool max k=4 from=prev\n", PD_E_POOL_WINDOW, 0},
+		 "pool max k=4 from=prev\n", PD_E_POOL_WINDOW, 4},
 	};
 	static struct pd_desc d;
 	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -349,6 +349,16 @@ TEST(mkprog, bad_descriptions_named)
 	CHECK_EQ(pd_build(&d, progbuf, 0x200, &len), PD_E_TOO_LARGE);
 	CHECK_EQ(pd_build(&d, progbuf, sizeof progbuf, &len), PD_OK);
 	CHECK_STR(pd_err_name(PD_E_CIN), "desc-cin-differs-from-input");
+	/* what the message names: the word at fault, and for cin the numbers */
+	CHECK(pd_parse("input w=8\n\nlayer int8 fromm=prev\n", 33, &d, &line) == PD_E_KEYWORD &&
+	      line == 3 && d.err_word && d.err_word_len == 10 && !memcmp(d.err_word, "fromm=prev", 10));
+	CHECK(pd_parse("layer sparse density=0\n", 23, &d, &line) == PD_E_VALUE && d.err_word &&
+	      d.err_word_len == 9 && !memcmp(d.err_word, "density=0", 9));
+	CHECK(pd_parse("input c=8\nlayer int8 cin=16\n", 28, &d, &line) == PD_E_CIN && line == 2 &&
+	      d.err_have == 16 && d.err_want == 8);
+	/* a statement at fault as a whole names no word */
+	CHECK(pd_parse("layer int8\nactivation relu\nactivation relu6\n", 44, &d, &line) ==
+		      PD_E_TWO_ACTIVATIONS && !d.err_word);
 }
 
 /* Check what you program: a convolving TD of a kernel-unit program must read exactly one OCG

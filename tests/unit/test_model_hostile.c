@@ -154,7 +154,7 @@ TEST(model_hostile, oversize_memories_are_refused_before_anything_is_allocated)
 
 /*
  * The model's own bound, behind the control path's: with the control path's L2 limit lifted,
- * sigmoid.bin's TD 0 patched to leave an L2-resident result of 5243 rows (1 x 5243 x 1600 fp16,
+ * sigmoid.bin's TD 0 patched to read and leave 5243 rows (an L2-resident result 1 x 5243 x 1600 fp16,
  * 384 bytes over TD_L2_TENSOR_MAX) is refused by the model by name before it allocates; 5242
  * rows (under the bound) runs.
  */
@@ -170,6 +170,9 @@ TEST(model_hostile, model_refuses_an_l2_result_over_its_bound)
 			CHECK(0);
 			return;
 		}
+		/* the input as tall as the result (an elementwise TD's source may not be smaller); the
+		 * default grants follow the TD's ranges */
+		REQUIRE(patch(buf, len, H13_COMMON_INDIM, 1600u | rows[k] << 16));
 		REQUIRE(patch(buf, len, H13_COMMON_OUTDIM, 1600u | rows[k] << 16));
 		struct ctrl_limits lim = ctrl_default_limits;
 		lim.max_l2_tensor = UINT64_MAX;
@@ -177,13 +180,15 @@ TEST(model_hostile, model_refuses_an_l2_result_over_its_bound)
 		struct anes_result res;
 		int rc = anes_run(tsession(), buf, len, &o, &res);
 		free(buf);
-		const char *why = anes_model()->why;
+		const char *why = res.fault.why;
 		if (k == 0) {
-			CHECKF(rc == 0, "%u rows: %s", rows[k], anes_result_name(&res));
+			CHECKF(rc == 0, "%u rows: %s: %s", rows[k], anes_result_name(&res), res.fault_text);
 		} else {
 			CHECKF(rc == 1 && !strcmp(anes_result_name(&res), "engine-fault"), "%u rows: %s",
 			       rows[k], anes_result_name(&res));
 			CHECKF(why && strstr(why, "L2-resident result"), "why: %s", why ? why : "(none)");
+			CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_CAPACITY);
+			CHECK_EQ(res.fault.td, 0);
 			CHECK(res.canaries_ok);
 		}
 	}

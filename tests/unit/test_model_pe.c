@@ -13,6 +13,7 @@
 #include "fw/common/le.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
+#include "fw/td/td.h"
 #include "tests/harness/harness.h"
 #include "tests/unit/toracle.h"
 #include "tools/progdesc/benchprog.h"
@@ -69,6 +70,9 @@ static uint16_t input_at(unsigned bar, unsigned c, unsigned y, unsigned x)
 
 struct pe_run {
 	const struct bp_pe_spec *p;
+	const struct bp_pe_spec *ref; /* when set, the output is checked against this spec */
+	const struct bp_pe_spec *first; /* a bp_pe2 chain: TD 0's spec (p is TD 1's) */
+	int alias;                      /* BAR 6 holds BAR 5's values (one input, two BARs) */
 	unsigned filled, checked_outputs, ulp_max;
 	uint64_t checked, bad;
 	int quiet;
@@ -77,7 +81,7 @@ struct pe_run {
 static void pe_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
 {
 	struct pe_run *r = ctx;
-	const struct bp_pe_spec *p = r->p;
+	const struct bp_pe_spec *p = r->first && g->bar == BP_IN0_BAR ? r->first : r->p;
 	if (is_weights || (g->bar != BP_IN0_BAR && g->bar != BP_IN1_BAR))
 		return;
 	r->filled++;
@@ -87,8 +91,28 @@ static void pe_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_
 			for (unsigned x = 0; x < p->win; x++) {
 				uint64_t off = (uint64_t)c * plane + (uint64_t)y * row + 2u * x;
 				if (off + 2 <= g->size)
-					le_wr16(buf + off, input_at((unsigned)g->bar, c, y, x));
+					le_wr16(buf + off, input_at(r->alias ? BP_IN0_BAR : (unsigned)g->bar,
+								    c, y, x));
 			}
+}
+
+/* The PE after its first operand a (and second b): PreScale, the operation, |.|, Scale and Bias,
+ * ReLU, FinalScale. */
+static double pe_tail(const struct bp_pe_spec *p, double a, double b)
+{
+	double r = a * h2d(p->prescale);
+	if (p->secsrc == H13_PE_SECSRC_TILE1 && p->op == H13_PE_OP_MUL)
+		r *= b;
+	else if (p->secsrc == H13_PE_SECSRC_TILE1)
+		r += b;
+	if (p->cond == H13_PE_COND_ABS && r < 0)
+		r = -r;
+	r = r * h2d(p->scale) + h2d(p->bias);
+	if (p->relu && r < 0)
+		r = 0;
+	float fin;
+	memcpy(&fin, &p->finalscale, 4);
+	return r * fin;
 }
 
 /* The expected output (c, y, x) in double. */
@@ -114,22 +138,13 @@ static double reference(const struct bp_pe_spec *p, unsigned c, unsigned y, unsi
 	} else {
 		a = h2d(input_at(BP_IN0_BAR, c, y, x));
 	}
-	double r = a * h2d(p->prescale);
-	if (p->secsrc == H13_PE_SECSRC_TILE1)
-		r += h2d(input_at(BP_IN1_BAR, c, y, x));
-	if (p->cond == H13_PE_COND_ABS && r < 0)
-		r = -r;
-	r = r * h2d(p->scale) + h2d(p->bias);
-	if (p->relu && r < 0)
-		r = 0;
-	float fin;
-	memcpy(&fin, &p->finalscale, 4);
-	return r * fin;
+	double b = p->secsrc == H13_PE_SECSRC_TILE1 ? h2d(input_at(BP_IN1_BAR, c, y, x)) : 0;
+	return pe_tail(p, a, b);
 }
 
 static void pe_compare(struct pe_run *r, const uint8_t *buf, uint64_t size)
 {
-	const struct bp_pe_spec *p = r->p;
+	const struct bp_pe_spec *p = r->ref ? r->ref : r->p;
 	uint32_t row = bp_row(p->wout), plane = row * p->hout;
 	r->checked_outputs++;
 	for (unsigned c = 0; c < p->c; c++)
@@ -137,7 +152,14 @@ static void pe_compare(struct pe_run *r, const uint8_t *buf, uint64_t size)
 			for (unsigned x = 0; x < p->wout; x++) {
 				uint64_t off = (uint64_t)c * plane + (uint64_t)y * row + 2u * x;
 				uint16_t got = off + 2 <= size ? le_rd16(buf + off) : 0x7e00u;
-				uint16_t want = d2h(reference(p, c, y, x));
+				uint16_t want;
+				if (r->first) { /* TD 0's fp16 output, then TD 1 with BAR 6 */
+					double a = h2d(d2h(reference(r->first, c, y, x)));
+					unsigned bb = r->alias ? BP_IN0_BAR : BP_IN1_BAR;
+					want = d2h(pe_tail(p, a, h2d(input_at(bb, c, y, x))));
+				} else {
+					want = d2h(reference(p, c, y, x));
+				}
 				/* ulp distance on the fp16 number line (both finite here) */
 				int gi = got & 0x8000u ? -(int)(got & 0x7fffu) : (int)got;
 				int wi = want & 0x8000u ? -(int)(want & 0x7fffu) : (int)want;
@@ -166,10 +188,12 @@ static void pe_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, 
 static uint8_t prog[4096];
 
 /* Runs the TD; returns the run's engine status (ENG_OK, ENG_E_FAULT...), -1 when refused. */
-static int run_spec(const struct bp_pe_spec *p, struct pe_run *r, int quiet)
+static int run_spec_ref(const struct bp_pe_spec *p, const struct bp_pe_spec *ref, struct pe_run *r,
+			int quiet)
 {
 	memset(r, 0, sizeof *r);
 	r->p = p;
+	r->ref = ref;
 	r->quiet = quiet;
 	size_t len = bp_pe(prog, sizeof prog, p);
 	CHECK(len > 0);
@@ -182,6 +206,11 @@ static int run_spec(const struct bp_pe_spec *p, struct pe_run *r, int quiet)
 	if (res.run != ENG_OK)
 		return (int)res.run;
 	return rc == 0 ? ENG_OK : -1;
+}
+
+static int run_spec(const struct bp_pe_spec *p, struct pe_run *r, int quiet)
+{
+	return run_spec_ref(p, NULL, r, quiet);
 }
 
 static struct bp_pe_spec base(void)
@@ -254,6 +283,114 @@ TEST(model_pe, subtract_is_add_with_prescale_minus_one)
 	p.win = 40, p.hin = 3, p.wout = 40, p.hout = 3;
 	p.op = H13_PE_OP_ADD, p.secsrc = H13_PE_SECSRC_TILE1, p.prescale = H_MONE;
 	expect_ok(&p, "b - a");
+}
+
+/* a x b as the macOS 14 and 26 compilers emit it: the NE in the path with no kernel (a
+ * pass-through, fw/td td_ne_passthrough), the PE multiplying by the second tile source. */
+TEST(model_pe, multiply_after_an_ne_passthrough)
+{
+	struct bp_pe_spec p = base();
+	p.c = 4, p.win = 37, p.hin = 3, p.wout = 37, p.hout = 3;
+	p.op = H13_PE_OP_MUL, p.secsrc = H13_PE_SECSRC_TILE1, p.ne_pass = 1;
+	expect_ok(&p, "a x b after an NE pass-through");
+	p.op = H13_PE_OP_ADD;
+	expect_ok(&p, "a + b after an NE pass-through");
+	/* the add program's output checked against a x b: the checker fails it */
+	struct pe_run r;
+	struct bp_pe_spec mul = p;
+	mul.op = H13_PE_OP_MUL;
+	CHECK_EQ(run_spec_ref(&p, &mul, &r, 1), ENG_OK);
+	CHECK(r.bad > 0);
+	/* an NE with no kernel but a PostScale is no pass-through: a convolution with no
+	 * coefficient channel, refused */
+	p.ne_post = 0x3c00u;
+	CHECK_EQ(run_spec(&p, &r, 1), ENG_E_FAULT);
+}
+
+/* Runs bp_pe2(first, second) with BAR 6 holding BAR 5's values; checks against ref (or second). */
+static int run_chain(const struct bp_pe_spec *first, const struct bp_pe_spec *second,
+		     const struct bp_pe_spec *ref, struct pe_run *r)
+{
+	memset(r, 0, sizeof *r);
+	r->p = second;
+	r->ref = ref;
+	r->first = first;
+	r->alias = 1;
+	r->quiet = ref != NULL;
+	static uint8_t prog2[BP2_WEIGHTS_OFF + 64];
+	size_t len = bp_pe2(prog2, sizeof prog2, first, second);
+	CHECK(len > 0);
+	if (!len)
+		return -2;
+	struct anes_hooks h = {pe_fill, pe_check, r};
+	struct anes_result res;
+	int rc = tsubmit(prog2, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+	CHECK(res.canaries_ok);
+	if (res.run != ENG_OK)
+		return (int)res.run;
+	return rc == 0 ? ENG_OK : -1;
+}
+
+/* The mechanisms of multi-TD programs such as frac (x - floor(x)) and division (a x 1/b): TD 0
+ * writes an intermediate (BAR 3) that TD 1 reads as its first source, and TD 1's second source is
+ * the program's input again through another BAR (6, holding BAR 5's values). */
+TEST(model_pe, two_tds_through_an_intermediate_with_the_input_through_two_bars)
+{
+	struct bp_pe_spec f = base(), g;
+	f.c = 3, f.win = g.win = 21, f.hin = 4, f.wout = 21, f.hout = 4;
+	f.scale = H_HALF, f.bias = H_MINUS_QUARTER; /* t = x/2 - 1/4 */
+	g = f;
+	g.scale = H_ONE, g.bias = 0;
+	g.op = H13_PE_OP_ADD, g.secsrc = H13_PE_SECSRC_TILE1, g.prescale = H_MONE; /* x - t */
+	struct pe_run r;
+	CHECK_EQ(run_chain(&f, &g, NULL, &r), ENG_OK);
+	CHECK_EQ(r.filled, 2u);
+	CHECK_EQ(r.checked_outputs, 1u);
+	CHECK(r.checked == (uint64_t)3 * 4 * 21 && r.bad == 0);
+	g.op = H13_PE_OP_MUL, g.prescale = H_ONE; /* t x x */
+	CHECK_EQ(run_chain(&f, &g, NULL, &r), ENG_OK);
+	CHECK(r.checked > 0 && r.bad == 0);
+	/* the checker fails when the output is held against the other operation */
+	struct bp_pe_spec wrong = g;
+	wrong.op = H13_PE_OP_ADD;
+	CHECK_EQ(run_chain(&f, &g, &wrong, &r), ENG_OK);
+	CHECK(r.bad > 0);
+}
+
+/* Sources that would read as zeros fault instead: a second source with RBase1 unbound, and a
+ * source smaller than the output (a broadcast). */
+TEST(model_pe, missing_or_smaller_sources_fault)
+{
+	struct bp_pe_spec p = base();
+	p.win = 16, p.hin = 2, p.wout = 16, p.hout = 2;
+	p.op = H13_PE_OP_MUL, p.secsrc = H13_PE_SECSRC_TILE1;
+	size_t len = bp_pe(prog, sizeof prog, &p);
+	REQUIRE(len > 0);
+	uint32_t w[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		w[i] = le_rd32(prog + 4 * i);
+	td_hdr_decode(w, &h);
+	h.bar_en = (uint8_t)(h.bar_en & ~(1u << H13_BAR_RBASE1));
+	td_hdr_encode(&h, w);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(prog + 4 * i, w[i]);
+	struct pe_run r;
+	memset(&r, 0, sizeof r);
+	r.p = &p;
+	r.quiet = 1;
+	struct anes_hooks hk = {pe_fill, pe_check, &r};
+	struct anes_result res;
+	tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, &res);
+	CHECK_EQ(res.run, ENG_E_FAULT);
+	/* the output wider and taller than the input, no pooling */
+	p = base();
+	p.win = 8, p.hin = 2, p.wout = 16, p.hout = 3;
+	CHECK_EQ(run_spec(&p, &r, 1), ENG_E_FAULT);
+	/* the same TD with matching sizes computes */
+	p.wout = 8, p.hout = 2;
+	CHECK_EQ(run_spec(&p, &r, 0), ENG_OK);
+	CHECK(r.checked > 0 && r.bad == 0);
 }
 
 TEST(model_pe, unknown_planar_configurations_are_refused)

@@ -147,20 +147,21 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_NE_MACCFG, "MACCfg", "BiasMode", H13_MACCFG_BIASMODE));
 	CHECK(H13_IS(H13_NE_MACCFG, "MACCfg", "BinaryPoint", H13_MACCFG_BINARYPOINT));
 	CHECK(H13_IS(H13_NE_MACCFG, "MACCfg", "PostScaleMode", H13_MACCFG_POSTSCALEMODE));
+	CHECK(H13_IS(H13_NE_MACCFG, "MACCfg", "Bit20", H13_MACCFG_BIT20));
 	CHECK(H13_IS(H13_NE_POSTSCALE, "PostScale", "PostScale", H13_POSTSCALE));
 	CHECK(H13_IS(H13_NE_POSTSCALE, "PostScale", "PostRightShift", H13_POSTSCALE_RSHIFT));
 	CHECK(field_of(g, H13_NE_MATRIXVECTORBIAS, "MatrixVectorBias", "MatrixVectorBias") != NULL);
 	CHECK(field_of(g, H13_NE_ACCBIAS, "AccBias", "AccBias") != NULL);
-	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "En", H13_PECFG_EN));
+	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "PoolMode", H13_PECFG_POOLMODE));
 	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "OpMode", H13_PECFG_OPMODE));
 	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "ReluEn", H13_PECFG_RELUEN));
-	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "Cond", H13_PECFG_COND));
+	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "Condition", H13_PECFG_CONDITION));
+	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "NLMode", H13_PECFG_NLMODE));
 	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "FirstSrc", H13_PECFG_FIRSTSRC));
 	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "SecSrc", H13_PECFG_SECSRC));
 	CHECK(H13_IS(H13_PLANAR_BIASSCALE, "BiasScale", "Bias", H13_BIASSCALE_BIAS));
 	CHECK(H13_IS(H13_PLANAR_BIASSCALE, "BiasScale", "Scale", H13_BIASSCALE_SCALE));
-	/* PreScale: the register by name; the value used is its high half (not the map's field) */
-	CHECK(field_of(g, H13_PLANAR_PRESCALE, "PreScale", "PreScale") != NULL);
+	CHECK(H13_IS(H13_PLANAR_PRESCALE, "PreScale", "PreScale", H13_PRESCALE));
 	CHECK(field_of(g, H13_PLANAR_FINALSCALE, "FinalScale", "FinalScale") != NULL);
 	CHECK(H13_IS(H13_L2_SOURCECFG, "SourceCfg", "SourceType", H13_L2_SOURCETYPE));
 	CHECK(H13_IS(H13_L2_RESULTCFG, "ResultCfg", "ResultType", H13_L2_RESULTTYPE));
@@ -175,6 +176,14 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_NE_MACCFG, "MACCfg", "NonlinearMode", H13_MACCFG_NONLINEARMODE));
 	CHECK(H13_IS(H13_SRC_DMACONFIG, "DMAConfig", "En", H13_DMA_EN));
 	CHECK(H13_IS(H13_DST_DMACONFIG, "DMAConfig", "En", H13_DMA_EN));
+	CHECK(H13_IS(H13_SRC_DMACONFIG, "DMAConfig", "CacheHint", H13_DMA_CACHEHINT));
+	CHECK(H13_IS(H13_DST_DMACONFIG, "DMAConfig", "CacheHint", H13_DMA_CACHEHINT));
+	CHECK(H13_IS(H13_COEFF_DMACONFIG(0), "CoeffDMAConfig", "CacheHint", H13_DMA_CACHEHINT));
+	{
+		struct rm_loc l;
+		CHECK(rm_lookup(g, H13_KERNELDMASRC_BASE, &l) == 0 && !strcmp(l.block->name, "KernelDMASrc") &&
+		      l.block->base == H13_KERNELDMASRC_BASE);
+	}
 	CHECK(H13_IS(H13_SRC_BASEADDR, "BaseAddr", "Addr", H13_ADDR));
 	CHECK(H13_IS(H13_DST_BASEADDR, "BaseAddr", "Addr", H13_ADDR));
 	CHECK(H13_IS(H13_SRC2_BASEADDR, "Src2BaseAddr", "Addr", H13_ADDR));
@@ -191,6 +200,13 @@ TEST(regmap, h13_names_match_the_map)
 	}
 	CHECK(field_of(g, H13_DST_ROWSTRIDE, "RowStride", "RowStride") != NULL);
 	CHECK(field_of(g, H13_DST_GROUPSTRIDE, "GroupStride", "GroupStride") != NULL);
+	CHECK(field_of(g, H13_DST_PLANESTRIDE, "PlaneStride", "PlaneStride") != NULL);
+	CHECK(field_of(g, H13_DST_DEPTHSTRIDE, "DepthStride", "DepthStride") != NULL);
+	{
+		struct rm_loc l;
+		CHECK(rm_lookup(g, H13_SRC2_DMACONFIG, &l) == 0 && l.reg &&
+		      !strcmp(l.reg->name, "Src2DMAConfig"));
+	}
 	for (unsigned c = 0; c < H13_COEFF_NCH; c++) {
 		struct rm_loc l;
 		CHECK(h13_field_is(g, H13_COEFF_DMACONFIG(c), "CoeffDMAConfig", "En", 0, 1));

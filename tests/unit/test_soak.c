@@ -346,7 +346,7 @@ static int s_named(const struct subq_completion *c)
 		       c->code != CTRL_E_POLICY && c->code != CTRL_E_KUNIT;
 	case SUBQ_FAILED:
 		return c->domain == SUBQ_DOM_ENGINE && c->code > 0 &&
-		       strcmp(eng_err_name(-(int)c->code), eng_err_name(-1000)) != 0;
+		       strcmp(eng_err_name((int)c->code), eng_err_name(1000)) != 0;
 	default:
 		return 0;
 	}
@@ -373,7 +373,7 @@ static int s_expected(const struct s_case *k, const struct subq_completion *c)
 		       c->code == POL_E_ACCESS;
 	case S_FAULT:
 		return c->status == SUBQ_FAILED && c->domain == SUBQ_DOM_ENGINE &&
-		       c->code == (uint32_t)-ENG_E_DMA;
+		       c->code == (uint32_t)ENG_E_DMA;
 	case S_FLIPPED:
 		if (c->status != k->want.status || c->domain != k->want.domain ||
 		    c->code != k->want.code)

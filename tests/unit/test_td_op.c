@@ -87,7 +87,7 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
 				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) | H13_PUT(H13_PECFG_RELUEN, 1));
 	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3800u));
-	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, 0xbc00u));
+	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0xbc00u));
 	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
 	set(&m, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
 	CHECK_STR(describe(&m, &t),
@@ -118,6 +118,30 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	describe(&q, &t);
 	CHECK(strstr(t.text, "NE: OpMode 7 (not modelled)") != NULL);
 	CHECK(strstr(t.text, "Condition 3 (not modelled)") != NULL);
+}
+
+/* The macOS 14/26 a*b: the NE with no kernel is a pass-through, read as the model reads it
+ * (fw/td td_ne_passthrough); with a coefficient channel it is a convolution again. */
+TEST(td_op, ne_passthrough_then_planar_multiply)
+{
+	struct img m = {0};
+	struct tcapture t;
+	common(&m, 1, 1, 64, 64);
+	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
+				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
+	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
+	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	CHECK_STR(describe(&m, &t),
+		  "  source: RBase0, 64 x 1 x 1 fp16 (C x H x W)\n"
+		  "  NE: pass-through (a convolution with no coefficient channel)\n"
+		  "  PE: a x 1 x b (RBase1), x 1 + 0, x FinalScale 1\n"
+		  "  result: WBase, 64 x 1 x 1 fp16\n");
+	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	describe(&m, &t);
+	CHECK(strstr(t.text, "NE: convolution ") != NULL);
 }
 
 TEST(td_op, comparison_fails_on_one_word)

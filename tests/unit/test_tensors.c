@@ -431,11 +431,11 @@ TEST(tensors, from_prev_descriptions_named)
 		enum pd_err want;
 		unsigned line;
 	} cases[] = {
-		{"layer int8 from=prev\n", PD_E_NO_PREV, 0},
-		{"activation relu from=prev\n", PD_E_NO_PREV, 0},
+		{"layer int8 from=prev\n", PD_E_NO_PREV, 1},
+		{"activation relu from=prev\n", PD_E_NO_PREV, 1},
 		{"layer int8\nlayer int8 from=later\n", PD_E_VALUE, 2},
 		{"layer int8\nactivation relu from=prev cout=3\n", PD_E_KEYWORD, 2},
-		{"input c=16\nlayer int8 cout=8\nlayer int8 cin=16 from=prev\n", PD_E_CIN, 0},
+		{"input c=16\nlayer int8 cout=8\nlayer int8 cin=16 from=prev\n", PD_E_CIN, 3},
 	};
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		enum pd_err e = pd_parse(cases[i].text, strlen(cases[i].text), &d, &line);

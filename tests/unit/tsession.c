@@ -14,6 +14,11 @@ struct anes *tsession(void)
 	return s;
 }
 
+struct anem *anes_engine(struct anes *s)
+{
+	return anes_eng(s)->dev;
+}
+
 struct anem *anes_model(void)
 {
 	return anes_engine(tsession());

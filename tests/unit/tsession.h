@@ -4,8 +4,13 @@
 #define ANEFW_TESTS_TSESSION_H
 
 #include "app/session.h"
+#include "app/backend.h"
+#include "engine/model/model.h"
 
 struct anes *tsession(void);
+/* A session's engine model (app/backend.c opens the model on every board today): for what only
+ * the model has (fault injection with skips, the watchdog override, its counters). */
+struct anem *anes_engine(struct anes *s);
 /* Its engine model: fault injection, counters, the state after the last run. */
 struct anem *anes_model(void);
 /* An outf sink that discards what it is given: tsubmit's out when the output is not wanted. */

@@ -63,7 +63,16 @@ static int print_tensors_json(const struct ldr_program *p)
 		       tns_role_name(t[i].role), tns_dtype_name(t[i].fmt));
 		for (unsigned k = 0; k < t[i].ndim; k++)
 			printf("%s%lu", k ? "," : "", (unsigned long)t[i].shape[k]);
-		printf("],\"bytes\":%lu}", (unsigned long)t[i].bytes);
+		/* the axes the shape lists; bytes (= buffer_bytes) is the buffer (its default
+		 * grant) in the engine's layout, row and plane padding included; logical_bytes
+		 * the values alone; the layout's strides in bytes */
+		printf("],\"axes\":[%s\"C\",\"H\",\"W\"],\"bytes\":%lu,\"buffer_bytes\":%lu,"
+		       "\"logical_bytes\":%lu,\"layout\":{\"base\":%lu,\"row\":%lu,\"plane\":%lu,"
+		       "\"group\":%lu}}",
+		       t[i].ndim == 4 ? "\"G\"," : "", (unsigned long)t[i].bytes,
+		       (unsigned long)t[i].bytes,
+		       (unsigned long)(t[i].nelem * t[i].elem), (unsigned long)t[i].base,
+		       (unsigned long)t[i].row, (unsigned long)t[i].plane, (unsigned long)t[i].group);
 	}
 	printf("]");
 	return 0;
@@ -131,6 +140,9 @@ static int cmd_inspect(int argc, char **argv)
 		if (p->err_off)
 			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p->err_off);
 		fprintf(stderr, "\n");
+		const char *no = ldr_not_a_program(buf, p->len, flags, p, e);
+		if (no)
+			fprintf(stderr, "anefw-tool inspect: %s: %s\n", path, no);
 		rc = 1;
 	} else if (json) {
 		/* ldr_print's object, closed after the tensors */
@@ -173,6 +185,9 @@ static int cmd_validate(int argc, char **argv)
 		if (p->err_off)
 			printf(" at file offset 0x%lx", (unsigned long)p->err_off);
 		printf("\n");
+		const char *no = ldr_not_a_program(buf, p->len, flags, p, e);
+		if (no)
+			printf("%s: %s\n", path, no);
 		rc = 1;
 	}
 	free(p);

@@ -237,7 +237,8 @@ static const struct func funcs[] = {
 	{"log2", B_MANT, f_log2, ACTLUT_MODE_LOG2, 6, 0, INFINITY, -INFINITY, 0, 0, NULL},
 	{"sqrt", B_MANT, f_sqrt, ACTLUT_MODE_SQRT, 4, 0, INFINITY, 0, INFINITY, 0, NULL},
 	/* the shape of the compiler's records (issue 14): clamp [0, +inf] on |x|, end values +inf
-	 * (at 0) and 0 (at +inf), in that order: a decreasing function */
+	 * (at 0) and 0 (at +inf), in that order: a decreasing function. reciprocal's word is the
+	 * real one (unary/inv.bin, 0x67); rsqrt's 0xc6 is predicted (docs/actlut.md, issue 21) */
 	{"rsqrt", B_MANT, f_rsqrt, ACTLUT_MODE_RSQRT, 4, 0, INFINITY, INFINITY, 0, 0, NULL},
 	{"reciprocal", B_MANT, f_recip, ACTLUT_MODE_RECIP, 6, 0, INFINITY, INFINITY, 0, 0, NULL},
 };

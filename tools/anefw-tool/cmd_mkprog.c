@@ -10,6 +10,47 @@
 
 #define MKPROG_CAP (1u << 20)
 
+#define MKPROG_GRAMMAR                                                                         \
+	"input w= h= c=; layer int8|sparse|paletteN [cin=] [cout=] [density=] [seed=] "          \
+	"[from=prev]; activation relu|relu6|leakyrelu|hardtanh [from=prev]; "                    \
+	"pool avg|max|min [k=] [stride=] [pad=] [from=prev]; streams fp16|fp32"
+
+/* "DESC:LINE: error: what was found, what was expected", then the line itself. */
+static void parse_error(const char *path, const char *text, size_t tlen, const struct pd_desc *d,
+			unsigned line, enum pd_err e)
+{
+	fprintf(stderr, "anefw-tool mkprog: %s", path);
+	if (line)
+		fprintf(stderr, ":%u", line);
+	fprintf(stderr, ": %s", pd_err_name(e));
+	int wn = d->err_word ? (int)(d->err_word_len > 64 ? 64 : d->err_word_len) : 0;
+	if (e == PD_E_KEYWORD && d->err_word)
+		fprintf(stderr, ": '%.*s' is not a word this statement takes; the statements: %s",
+			wn, d->err_word, MKPROG_GRAMMAR);
+	else if (e == PD_E_VALUE && d->err_word)
+		fprintf(stderr, ": '%.*s': a value missing, malformed or out of its range", wn,
+			d->err_word);
+	else if (e == PD_E_SYNTAX && d->err_word)
+		fprintf(stderr, ": '%.*s' is not KEY=VALUE; the statements: %s", wn, d->err_word,
+			MKPROG_GRAMMAR);
+	else if (e == PD_E_CIN)
+		fprintf(stderr, ": cin=%lu, but the statement reads %lu channels (the input's c=, or "
+			"with from=prev the previous statement's cout)", (unsigned long)d->err_have,
+			(unsigned long)d->err_want);
+	fprintf(stderr, "\n");
+	/* the line itself */
+	size_t pos = 0;
+	for (unsigned ln = 1; line && ln < line && pos < tlen; pos++)
+		if (text[pos] == '\n')
+			ln++;
+	if (line && pos < tlen) {
+		size_t end = pos;
+		while (end < tlen && text[end] != '\n' && end - pos < 200)
+			end++;
+		fprintf(stderr, "    %u | %.*s\n", line, (int)(end - pos), text + pos);
+	}
+}
+
 static int cmd_mkprog(int argc, char **argv)
 {
 	int raw = argc == 4 && strcmp(argv[1], "--raw") == 0;
@@ -26,14 +67,12 @@ static int cmd_mkprog(int argc, char **argv)
 	static struct pd_desc d;
 	unsigned line;
 	enum pd_err e = pd_parse((const char *)text, tlen, &d, &line);
-	free(text);
 	if (e != PD_OK) {
-		fprintf(stderr, "anefw-tool mkprog: %s", argv[1]);
-		if (line)
-			fprintf(stderr, ":%u", line);
-		fprintf(stderr, ": %s\n", pd_err_name(e));
+		parse_error(argv[1], (const char *)text, tlen, &d, line, e);
+		free(text);
 		return 1;
 	}
+	free(text);
 	uint8_t *out = malloc(MKPROG_CAP);
 	size_t len = 0;
 	if (!out)

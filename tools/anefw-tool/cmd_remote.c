@@ -15,7 +15,11 @@
 #include "app/tensorio.h"
 #include "fw/cmd/cmd.h"
 #include "fw/cmd/frame.h"
+#include "fw/ctrl/ctrl.h"
+#include "fw/kunit/kunit.h"
 #include "fw/loader/loader.h"
+#include "fw/policy/policy.h"
+#include "engine/engine.h"
 #include "tools/anefw-tool/tool.h"
 
 #include <errno.h>
@@ -31,7 +35,6 @@
 #include <unistd.h>
 
 #define RM_ANSWER_MS 60000   /* the longest wait for one answer */
-#define RM_CONNECT_TRIES 100 /* 100 x 100 ms: make serve may still be starting */
 #define RM_HELLO_RESEND_MS 1000 /* the handshake is sent again until answered: bytes that reach
 				   a board before its UART is set up are lost (the framing skips
 				   what is left of them) */
@@ -47,34 +50,61 @@ struct link {
 	uint32_t ndata;
 };
 
-static int open_tcp(const char *hostport)
+/* HOST:PORT split; 0, or -1 (printed) when it is not that shape. */
+static int split_hostport(const char *hostport, char *host, size_t hlen, const char **port)
 {
-	char host[256];
 	const char *colon = strrchr(hostport, ':');
-	if (!colon || colon == hostport || (size_t)(colon - hostport) >= sizeof host || !colon[1])
+	if (!colon || colon == hostport || (size_t)(colon - hostport) >= hlen || !colon[1] ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1)) {
+		printf("remote: --connect %s: expected HOST:PORT with a port number, e.g. "
+		       "127.0.0.1:5555 (make serve's PORT)\n", hostport);
 		return -1;
+	}
 	memcpy(host, hostport, (size_t)(colon - hostport));
 	host[colon - hostport] = 0;
+	*port = colon + 1;
+	return 0;
+}
+
+/* Connects to HOST:PORT; a refused connection is tried again every 100 ms for wait_s seconds
+ * (0: once: a closed port fails at once). -1, printed, when it fails. */
+static int open_tcp(const char *hostport, unsigned wait_s)
+{
+	char host[256];
+	const char *port;
+	if (split_hostport(hostport, host, sizeof host, &port))
+		return -1;
 	struct addrinfo hints, *res = NULL;
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
-	for (int t = 0; t < RM_CONNECT_TRIES; t++) {
-		if (getaddrinfo(host, colon + 1, &hints, &res) == 0) {
-			for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
-				int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-				if (fd < 0)
-					continue;
-				if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
-					freeaddrinfo(res);
-					return fd;
-				}
-				close(fd);
-			}
-			freeaddrinfo(res);
-		}
-		usleep(100000);
+	int gai = getaddrinfo(host, port, &hints, &res);
+	if (gai) {
+		printf("remote: --connect %s: %s\n", hostport, gai_strerror(gai));
+		return -1;
 	}
+	int err = 0;
+	for (unsigned t = 0; t <= wait_s * 10u; t++) {
+		if (t)
+			usleep(100000);
+		for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+			int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+			if (fd < 0) {
+				err = errno;
+				continue;
+			}
+			if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+				freeaddrinfo(res);
+				return fd;
+			}
+			err = errno;
+			close(fd);
+		}
+	}
+	freeaddrinfo(res);
+	printf("remote: cannot connect to %s: %s%s\n", hostport, strerror(err),
+	       err == ECONNREFUSED ? " (nothing listens there: start the service with make serve "
+				     "PORT=N, or wait for it with --wait SECONDS)" : "");
 	return -1;
 }
 
@@ -179,6 +209,38 @@ static void cmd_init(struct cmd *k, uint32_t id, int32_t program)
 	k->h.program = program;
 }
 
+/* The name of a refusal's cause: the error of the layer its domain names (the same names the
+ * local run prints), or "" when there is none. */
+static const char *cause_name(uint32_t domain, uint32_t code)
+{
+	switch (domain) {
+	case CMD_DOM_LOADER:
+		return ldr_err_name((enum ldr_err)code);
+	case CMD_DOM_POLICY:
+		return pol_err_name((enum pol_err)code);
+	case CMD_DOM_KUNIT:
+		return ku_err_name((enum ku_err)code);
+	case CMD_DOM_ENGINE:
+		return eng_err_name((int)code);
+	case CMD_DOM_SESSION:
+		return anes_err_name((enum anes_err)code);
+	case CMD_DOM_CTRL:
+		return ctrl_err_name((enum ctrl_err)code);
+	default:
+		return "";
+	}
+}
+
+/* "program-refused: arena-too-large (refused)": the command's error, its cause by name */
+static void print_refusal(const char *what, const struct cmd_completion *c)
+{
+	const char *cause = cause_name(c->domain, c->code);
+	printf("remote: %s: %s%s%s (%s)", what, cmd_err_name(c->err), *cause ? ": " : "", cause,
+	       cmd_status_name(c->status));
+	if (c->domain == CMD_DOM_SESSION && c->code == ANES_E_ARENA)
+		printf("; the service's limits are in docs/service.md");
+}
+
 /* Asks and requires CMD_OK; prints the named error otherwise. */
 static int ask_ok(struct link *l, struct cmd *k, const char *what)
 {
@@ -187,8 +249,8 @@ static int ask_ok(struct link *l, struct cmd *k, const char *what)
 		return -1;
 	}
 	if (l->last.err != CMD_OK) {
-		printf("remote: %s: %s (%s, domain %u code %u)\n", what, cmd_err_name(l->last.err),
-		       cmd_status_name(l->last.status), l->last.domain, l->last.code);
+		print_refusal(what, &l->last);
+		printf("\n");
 		return -1;
 	}
 	return 0;
@@ -240,7 +302,8 @@ static void to_stdout(void *ctx, const char *s, size_t n)
 	fwrite(s, 1, n, stdout);
 }
 
-static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned flags, struct tio *x)
+static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned flags, struct tio *x,
+		      const struct rm_gen *gen)
 {
 	struct cmd k;
 	cmd_init(&k, CMD_WINDOW, -1);
@@ -313,9 +376,17 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		goto out;
 	}
 	if (l->last.err != CMD_OK) {
-		printf("remote: call: %s (%s, domain %u code %u, at %d)\n", cmd_err_name(l->last.err),
-		       cmd_status_name(l->last.status), l->last.domain, l->last.code,
-		       (int)l->last.where);
+		print_refusal("call", &l->last);
+		printf(" at %d\n", (int)l->last.where);
+		if (l->last.err == CMD_E_ENGINE) {
+			/* the engine's fault, as the local run prints it (engine.h) */
+			struct eng_fault f;
+			char text[ENG_FAULT_TEXT_MAX];
+			int err = (int)l->last.code;
+			eng_fault_unpack(l->last.data + CMD_COMPL_FAULT, err, &f);
+			eng_fault_format(&f, gen, text, sizeof text);
+			printf("remote: engine failed: %s: %s\n", eng_err_name(err), text);
+		}
 		goto out;
 	}
 	/* the outputs asked for, through the local run's capture hook */
@@ -352,13 +423,19 @@ static int cmd_remote(int argc, char **argv)
 	static struct tio x;
 	static struct link l;
 	const char *tcp = NULL, *dev = NULL, *what = NULL, *path = NULL;
-	unsigned nreq = 0, flags = 0;
+	unsigned nreq = 0, flags = 0, wait_s = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--connect") || !strcmp(a, "--serial")) {
 			if (i + 1 >= argc)
 				return tool_usage_error("remote", "%s needs an argument", a);
 			*(a[2] == 'c' ? &tcp : &dev) = argv[++i];
+		} else if (!strcmp(a, "--wait")) {
+			uint64_t v;
+			if (i + 1 >= argc || tool_parse_u64(argv[i + 1], 600, &v))
+				return tool_usage_error("remote", "--wait needs SECONDS (0..600)");
+			wait_s = (unsigned)v;
+			i++;
 		} else if (!strcmp(a, "--raw")) {
 			flags |= LDR_F_RAW;
 		} else if (!strcmp(a, "--hwx")) {
@@ -385,6 +462,10 @@ static int cmd_remote(int argc, char **argv)
 	}
 	if (!!tcp == !!dev)
 		return tool_usage_error("remote", "needs one of --connect HOST:PORT, --serial DEV");
+	char host_check[256];
+	const char *port_check;
+	if (tcp && split_hostport(tcp, host_check, sizeof host_check, &port_check))
+		return 2;
 	if (!what || (strcmp(what, "run") && strcmp(what, "shutdown")))
 		return tool_usage_error("remote", "needs run PROGRAM or shutdown");
 	if (!strcmp(what, "run") && !path)
@@ -400,6 +481,9 @@ static int cmd_remote(int argc, char **argv)
 		enum ldr_err le = ldr_load(buf, len, flags, &prog);
 		if (le != LDR_OK) {
 			printf("remote: program: %s (%s)\n", ldr_err_name(le), ldr_err_text(le));
+			const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
+			if (no)
+				printf("remote: %s: %s\n", path, no);
 			free(buf);
 			return 1;
 		}
@@ -407,9 +491,10 @@ static int cmd_remote(int argc, char **argv)
 		if (tio_prepare(&x, &prog, req, nreq, to_stdout, NULL) != TIO_OK)
 			goto done;
 	}
-	l.fd = tcp ? open_tcp(tcp) : open_serial(dev);
+	l.fd = tcp ? open_tcp(tcp, wait_s) : open_serial(dev);
 	if (l.fd < 0) {
-		printf("remote: cannot open %s\n", tcp ? tcp : dev);
+		if (dev)
+			printf("remote: cannot open %s: %s\n", dev, strerror(errno));
 		goto done;
 	}
 	frame_rx_init(&l.rx);
@@ -429,9 +514,9 @@ static int cmd_remote(int argc, char **argv)
 			printf("remote: the service is shut down\n");
 		goto close;
 	}
-	rc = remote_run(&l, buf, len, flags, &x);
-	if (!rc)
-		rc = tio_finish(&x) != TIO_OK;
+	rc = remote_run(&l, buf, len, flags, &x, prog.gen);
+	if (tio_finish(&x, !rc) != TIO_OK)
+		rc = 1;
 close:
 	close(l.fd);
 done:
@@ -442,8 +527,9 @@ done:
 }
 
 TOOL_COMMAND(remote, "remote", cmd_remote,
-	     "remote (--connect HOST:PORT | --serial DEV) run PROGRAM [--raw|--hwx]\n"
+	     "remote (--connect HOST:PORT [--wait S] | --serial DEV) run PROGRAM [--raw|--hwx]\n"
 	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]...\n"
-	     "remote (--connect HOST:PORT | --serial DEV) shutdown\n"
+	     "  remote (--connect HOST:PORT [--wait S] | --serial DEV) shutdown\n"
 	     "    run a program on a firmware serving commands on its UART (make serve): the same\n"
-	     "    arguments and files as run; shutdown ends the service");
+	     "    arguments and files as run; shutdown ends the service. A closed port fails at\n"
+	     "    once; --wait S tries again for S seconds (a service still starting)");

@@ -77,6 +77,9 @@ static int cmd_run(int argc, char **argv)
 	enum ldr_err le = ldr_load(buf, len, flags, &prog);
 	if (le != LDR_OK) {
 		printf("run: program: %s (%s)\n", ldr_err_name(le), ldr_err_text(le));
+		const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
+		if (no)
+			printf("run: %s: %s\n", path, no);
 		free(buf);
 		return 1;
 	}
@@ -98,7 +101,7 @@ static int cmd_run(int argc, char **argv)
 			anes_destroy(session);
 			if (r)
 				printf("run: %s\n", anes_result_name(&res));
-			rc = tio_finish(&x) != TIO_OK || r;
+			rc = tio_finish(&x, r == 0) != TIO_OK || r;
 		}
 	}
 	tio_free(&x);

@@ -2,12 +2,17 @@
 
 #include <stdio.h>
 
+/* `git describe` at build time (the Makefile), "unknown" when built without it */
+#ifndef ANEFW_VERSION
+#define ANEFW_VERSION "unknown"
+#endif
+
 static int cmd_version(int argc, char **argv)
 {
 	(void)argv;
 	if (argc != 1)
 		return tool_usage_error("version", "takes no arguments");
-	printf("anefw-tool (anefw host tools)\n");
+	printf("anefw-tool %s (anefw host tools)\n", ANEFW_VERSION);
 	return 0;
 }
 

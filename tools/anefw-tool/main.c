@@ -130,6 +130,26 @@ static void usage(FILE *to)
 	fprintf(to, "usage: anefw-tool COMMAND [ARGS...]\ncommands:\n");
 	for (const struct tool_cmd *c = __start_anefw_cmds; c < __stop_anefw_cmds; c++)
 		fprintf(to, "  %s\n", c->usage);
+	fprintf(to, "anefw-tool COMMAND --help (or anefw-tool help COMMAND) shows one command's "
+		    "help\n");
+}
+
+static const struct tool_cmd *find_cmd(const char *name)
+{
+	for (const struct tool_cmd *c = __start_anefw_cmds; c < __stop_anefw_cmds; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static void cmd_help(const struct tool_cmd *c)
+{
+	printf("usage: anefw-tool %s\n", c->usage);
+}
+
+static int is_help(const char *a)
+{
+	return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
 int main(int argc, char **argv)
@@ -138,14 +158,32 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+	if (is_help(argv[1]) || !strcmp(argv[1], "help")) {
+		if (argc == 2) {
+			usage(stdout);
+			return 0;
+		}
+		const struct tool_cmd *c = find_cmd(argv[2]);
+		if (!c || argc > 3) {
+			fprintf(stderr, "anefw-tool help: %s '%s'\n", c ? "one command only, not" :
+				"unknown command", argv[c ? 3 : 2]);
+			usage(stderr);
+			return 2;
+		}
+		cmd_help(c);
 		return 0;
 	}
-	for (const struct tool_cmd *c = __start_anefw_cmds; c < __stop_anefw_cmds; c++)
-		if (!strcmp(c->name, argv[1]))
-			return c->fn(argc - 1, argv + 1);
-	fprintf(stderr, "anefw-tool: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return 2;
+	const struct tool_cmd *c = find_cmd(argv[1]);
+	if (!c) {
+		fprintf(stderr, "anefw-tool: unknown command '%s'\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	/* COMMAND --help (or -h), anywhere among its arguments: that command's help */
+	for (int i = 2; i < argc; i++)
+		if (is_help(argv[i])) {
+			cmd_help(c);
+			return 0;
+		}
+	return c->fn(argc - 1, argv + 1);
 }

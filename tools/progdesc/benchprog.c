@@ -115,7 +115,7 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	tdw_reg(&tw, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) |
 				     H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, BP_FP16_ONE));
-	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, BP_FP16_ONE));
+	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, 0x3f800000u); /* fp32 1.0 */
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(w), bp_row(w) * h);
@@ -123,18 +123,29 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	return finish(&tw, buf, cap, BP_WEIGHTS_OFF + 64);
 }
 
-size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p)
+/* One planar-engine TD into tdw (TD_WORDS words): sources from BARs in0 (and in1 with the second
+ * tile source), the result to BAR out; header tid, and the next TD at next_ptr (0: the last).
+ * Returns 0 when a size is zero or it does not fit. */
+static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t in1, uint8_t out,
+		 unsigned tid, uint32_t next_ptr)
 {
-	if (!buf || !p || !p->win || !p->hin || !p->c || !p->wout || !p->hout || !p->kw || !p->kh ||
-	    !p->sx || !p->sy)
+	if (!p->win || !p->hin || !p->c || !p->wout || !p->hout || !p->kw || !p->kh || !p->sx || !p->sy)
 		return 0;
-	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
 	int two = p->secsrc == H13_PE_SECSRC_TILE1;
-	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
-					     [H13_BAR_RBASE1] = BP_IN1_BAR, [H13_BAR_WBASE] = BP_OUT_BAR};
-	begin(&tw, tdw, bar,
-	      1u << H13_BAR_RBASE0 | (two ? 1u << H13_BAR_RBASE1 : 0u) | 1u << H13_BAR_WBASE);
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = in0, [H13_BAR_RBASE1] = in1,
+					     [H13_BAR_WBASE] = out};
+	struct td_hdr h;
+	memset(&h, 0, sizeof h);
+	h.tid = tid;
+	h.eon = next_ptr == 0;
+	h.next_ptr = next_ptr;
+	h.next_size = next_ptr ? TD_WORDS - 1u : 0u;
+	h.bar_en = (uint8_t)(1u << H13_BAR_RBASE0 | (two ? 1u << H13_BAR_RBASE1 : 0u) |
+			     1u << H13_BAR_WBASE);
+	for (unsigned s = 0; s < H13_BAR_NSLOTS; s++)
+		h.bar_idx[s] = bar[s];
+	tdw_begin(&tw, tdw, TD_WORDS, &h);
 	uint32_t v[11];
 	memset(v, 0, sizeof v);
 	v[0] = H13_PUT(H13_INDIM_WIN, p->win) | H13_PUT(H13_INDIM_HIN, p->hin);
@@ -158,11 +169,44 @@ size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p)
 				     H13_PUT(H13_PECFG_SECSRC, p->secsrc));
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, p->scale) |
 					   H13_PUT(H13_BIASSCALE_BIAS, p->bias));
-	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE_HI, p->prescale));
+	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, p->prescale));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, p->finalscale);
+	if (p->ne_pass) {
+		tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
+		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
+		tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, p->ne_post));
+	}
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
 	if (two)
 		tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout), bp_row(p->wout) * p->hout);
-	return finish(&tw, buf, cap, BP_WEIGHTS_OFF + 64);
+	return tdw_end(&tw) != 0;
+}
+
+size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p)
+{
+	uint32_t tdw[TD_WORDS];
+	if (!buf || !p || !pe_td(tdw, p, BP_IN0_BAR, BP_IN1_BAR, BP_OUT_BAR, 0, 0) ||
+	    cap < BP_WEIGHTS_OFF + 64)
+		return 0;
+	memset(buf, 0, BP_WEIGHTS_OFF + 64);
+	for (unsigned i = 0; i < TD_WORDS; i++)
+		le_wr32(buf + 4 * i, tdw[i]);
+	return BP_WEIGHTS_OFF + 64;
+}
+
+size_t bp_pe2(uint8_t *buf, size_t cap, const struct bp_pe_spec *first, const struct bp_pe_spec *second)
+{
+	uint32_t t0[TD_WORDS], t1[TD_WORDS];
+	const size_t len = BP2_WEIGHTS_OFF + 64;
+	if (!buf || !first || !second || first->secsrc == H13_PE_SECSRC_TILE1 || cap < len ||
+	    !pe_td(t0, first, BP_IN0_BAR, 0, BP_MID_BAR, 0, BP2_TD1_OFF) ||
+	    !pe_td(t1, second, BP_MID_BAR, BP_IN1_BAR, BP_OUT_BAR, 1, 0))
+		return 0;
+	memset(buf, 0, len);
+	for (unsigned i = 0; i < TD_WORDS; i++) {
+		le_wr32(buf + 4 * i, t0[i]);
+		le_wr32(buf + BP2_TD1_OFF + 4 * i, t1[i]);
+	}
+	return len;
 }

@@ -33,10 +33,22 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
 struct bp_pe_spec {
 	unsigned win, hin, c, wout, hout, kw, kh, sx, sy, px, py;
 	unsigned pool, op, cond, relu, secsrc;
+	unsigned ne_pass; /* 1: the NE in the path as a pass-through, as the macOS 14 and 26
+			   * compilers emit a*b (MACCfg Bit20 alone, KernelCfg PalettizedBits 8,
+			   * PostScale 0, no coefficient channel; fw/td td_ne_passthrough) */
+	uint16_t ne_post; /* with ne_pass: NE.PostScale (nonzero: no pass-through) */
 	uint16_t prescale, scale, bias;
 	uint32_t finalscale;
 };
 size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p);
+/* Two planar-engine TDs in one raw stream (TD 1 at BP2_TD1_OFF): `first` from BAR 5 (one source)
+ * to the intermediate BAR 3, then `second` with BAR 3 as its first source and BAR 6 as its second
+ * (a program that takes its input through two BARs, as frac's does) to BAR 4. The geometry of
+ * `second`'s input must be `first`'s output. Returns the length, 0 when it does not fit. */
+#define BP_MID_BAR 3u
+#define BP2_TD1_OFF 0x300u
+#define BP2_WEIGHTS_OFF 0x580u
+size_t bp_pe2(uint8_t *buf, size_t cap, const struct bp_pe_spec *first, const struct bp_pe_spec *second);
 /* The row stride (bytes) of w fp16 values. */
 uint32_t bp_row(unsigned w);
 

@@ -8,6 +8,7 @@
 #include "fw/loader/hwx_write.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
+#include "fw/td/td.h"
 
 #include <string.h>
 
@@ -98,8 +99,10 @@ static int from(const struct tok *t, struct pd_layer *L)
 	return 0;
 }
 
-static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
+/* One statement; on an error *bad is the index of the word at fault (-1: the statement). */
+static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d, int *bad)
 {
+	*bad = -1;
 	if (tok_is(&t[0], "input")) {
 		for (unsigned i = 1; i < nt; i++) {
 			int r = kv(&t[i], "w", 1, PD_MAX_DIM, &d->w);
@@ -107,27 +110,33 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 				r = kv(&t[i], "h", 1, PD_MAX_DIM, &d->h);
 			if (r == -2)
 				r = kv(&t[i], "c", 1, PD_MAX_CH, &d->c);
-			if (r)
+			if (r) {
+				*bad = (int)i;
 				return r == -2 ? PD_E_KEYWORD : PD_E_VALUE;
+			}
 		}
 		return PD_OK;
 	}
 	if (tok_is(&t[0], "streams")) {
-		if (nt != 2)
+		if (nt != 2) {
+			*bad = nt > 2 ? 2 : 0;
 			return PD_E_SYNTAX;
+		}
 		if (tok_is(&t[1], "fp32"))
 			d->vec32 = 1;
 		else if (tok_is(&t[1], "fp16"))
 			d->vec32 = 0;
 		else
-			return PD_E_VALUE;
+			return *bad = 1, PD_E_VALUE;
 		return PD_OK;
 	}
 	int is_act = tok_is(&t[0], "activation"), is_pool = tok_is(&t[0], "pool");
+	*bad = 0;
 	if (!is_act && !is_pool && !tok_is(&t[0], "layer"))
 		return PD_E_KEYWORD;
 	if (nt < 2)
 		return PD_E_SYNTAX;
+	*bad = 1;
 	if (d->nlayers >= PD_MAX_LAYERS)
 		return PD_E_TOO_MANY_LAYERS;
 	struct pd_layer L;
@@ -144,6 +153,7 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 				break;
 		if (md == 4)
 			return PD_E_KEYWORD;
+		*bad = -1;
 		L.kind = PD_POOL;
 		L.pool = (uint8_t)md;
 		uint32_t k = 2, stride = 0, pad = 0;
@@ -154,9 +164,10 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 			    (r = kv(&t[i], "pad", 0, H13_FIELD_MASK(H13_CONVCFG_PX_W), &pad)) != -2 ||
 			    (r = from(&t[i], &L)) != -2) {
 				if (r)
-					return PD_E_VALUE;
+					return *bad = (int)i, PD_E_VALUE;
 				continue;
 			}
+			*bad = (int)i;
 			return memchr(t[i].s, '=', t[i].n) ? PD_E_KEYWORD : PD_E_SYNTAX;
 		}
 		if (!stride) /* default: the window's size, if the field holds it */
@@ -178,14 +189,17 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 				break;
 		if (a == sizeof act_names / sizeof act_names[0])
 			return PD_E_KEYWORD;
+		*bad = -1;
 		/* only from=; a word that is no key=value at all is a syntax error */
 		for (unsigned i = 2; i < nt; i++) {
 			int r = from(&t[i], &L);
+			*bad = (int)i;
 			if (r == -2)
 				return memchr(t[i].s, '=', t[i].n) ? PD_E_KEYWORD : PD_E_SYNTAX;
 			if (r)
 				return PD_E_VALUE;
 		}
+		*bad = -1;
 		d->act = (uint8_t)a;
 		L.kind = PD_ACT;
 		d->layer[d->nlayers++] = L;
@@ -207,6 +221,7 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 	for (unsigned i = 2; i < nt; i++) {
 		uint32_t v;
 		int r;
+		*bad = (int)i;
 		if ((r = kv(&t[i], "cin", 1, PD_MAX_CH, &v)) != -2) {
 			L.cin = v;
 		} else if ((r = kv(&t[i], "cout", 1, PD_MAX_CH, &v)) != -2) {
@@ -223,6 +238,7 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d)
 		if (r)
 			return PD_E_VALUE;
 	}
+	*bad = -1;
 	d->layer[d->nlayers++] = L;
 	return PD_OK;
 }
@@ -271,12 +287,21 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 			t[nt++].n = i - s;
 		}
 		if (nt) {
-			enum pd_err r = parse_line(t, nt, d);
+			int bad;
+			unsigned before = d->nlayers;
+			enum pd_err r = parse_line(t, nt, d, &bad);
 			if (r) {
 				if (line)
 					*line = ln;
+				if (bad >= 0 && (unsigned)bad < nt &&
+				    (r == PD_E_KEYWORD || r == PD_E_VALUE || r == PD_E_SYNTAX)) {
+					d->err_word = t[bad].s;
+					d->err_word_len = t[bad].n;
+				}
 				return r;
 			}
+			if (d->nlayers > before)
+				d->layer[before].line = ln;
 		}
 		pos = e + 1;
 	}
@@ -286,6 +311,8 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 	uint32_t scin = 0;
 	for (unsigned i = 0; i < d->nlayers; i++) {
 		struct pd_layer *L = &d->layer[i];
+		if (line)
+			*line = L->line; /* the statement at fault, if one is */
 		if (L->from_prev && !i)
 			return PD_E_NO_PREV;
 		/* the tile it reads: the input's, or the previous TD's output */
@@ -306,8 +333,11 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 		}
 		if (!L->cin)
 			L->cin = c;
-		if (L->cin != c)
+		if (L->cin != c) {
+			d->err_have = L->cin;
+			d->err_want = c;
 			return PD_E_CIN;
+		}
 		if (L->kind == PD_PALETTE) {
 			if (pbits && pbits != L->bits)
 				return PD_E_PALETTE_BITS;
@@ -319,6 +349,8 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 			scin = L->cin;
 		}
 	}
+	if (line)
+		*line = 0;
 	return PD_OK;
 }
 
@@ -425,63 +457,84 @@ static uint32_t kernel_cfg(const struct pd_layer *L)
 	}
 }
 
+/* A register-write command word: count consecutive words from addr. */
+static uint32_t cmd_word(uint32_t addr, unsigned count)
+{
+	return H13_PUT(H13_TDW_COUNT, count - 1u) | H13_PUT(H13_TDW_ADDR, addr);
+}
+
+#define PD_FP32_ONE 0x3f800000u /* FinalScale 1.0f, as every real PE program writes */
+
 /* The TD of layer i (PD_TD_BYTES at td; zero padding words are skipped by the loader). */
 static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, uint32_t coeff_size,
 		     uint8_t *td)
 {
 	const struct pd_layer *L = &d->layer[i];
 	uint32_t w[PD_TD_BYTES / 4];
-	unsigned n = 10, last = i + 1 == d->nlayers;
+	unsigned n = H13_TD_HEADER_WORDS, last = i + 1 == d->nlayers;
 	memset(w, 0, sizeof w);
-	w[0] = i | (last ? 1u << 25 : 0);
+	/* the header: TD i, the next TD PD_TD_STRIDE on (or the end of the network); RBase0 the
+	 * input (or the previous layer's output), WBase this layer's output, KBase0 the weights */
+	struct td_hdr h;
+	memset(&h, 0, sizeof h);
+	h.tid = i;
+	h.eon = last;
 	if (!last) {
-		w[1] = (PD_TD_BYTES / 4 - 1) << 16;
-		w[7] = (i + 1) * PD_TD_STRIDE;
+		h.next_size = PD_TD_BYTES / 4 - 1;
+		h.next_ptr = (i + 1) * PD_TD_STRIDE;
 	}
-	uint32_t in_bar = L->from_prev ? PD_FIRST_OUTPUT_BAR + i - 1 : PD_INPUT_BAR;
-	w[8] = in_bar | 1u << 5 | (PD_FIRST_OUTPUT_BAR + i) << 12 | 1u << 17;
-	w[9] = PD_WEIGHTS_BAR | 1u << 5;
-	/* KernelDMASrc: 62 words from 0x1f800; coefficient channel 0 = the layer's weights */
-	w[n++] = (61u << 26) | 0x1f800u;
+	h.bar_en = (uint8_t)(1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
+	h.bar_idx[H13_BAR_RBASE0] = (uint8_t)(L->from_prev ? PD_FIRST_OUTPUT_BAR + i - 1 : PD_INPUT_BAR);
+	h.bar_idx[H13_BAR_WBASE] = (uint8_t)(PD_FIRST_OUTPUT_BAR + i);
+	h.bar_idx[H13_BAR_KBASE0] = PD_WEIGHTS_BAR;
+	td_hdr_encode(&h, w);
+	/* KernelDMASrc: its 62 words; coefficient channel 0 = the layer's weights (bytes, in the
+	 * 64-byte units of the Addr and MemBfrSize fields) */
+	w[n++] = cmd_word(H13_KERNELDMASRC_BASE, 62);
 	if (coeff_size) {
-		w[n + 2] = 0x81;          /* CoeffDMAConfig[0]: En, CacheHint 2 */
-		w[n + 18] = coeff_base;   /* CoeffBaseAddr[0]: bytes, 64-byte units */
-		w[n + 34] = coeff_size;   /* CoeffBfrSize[0] */
+		const unsigned k = n - (unsigned)H13_KERNELDMASRC_BASE / 4;
+		w[k + H13_COEFF_DMACONFIG(0) / 4] = H13_PUT(H13_DMA_EN, 1) | H13_PUT(H13_DMA_CACHEHINT, 2);
+		w[k + H13_COEFF_BASEADDR(0) / 4] = coeff_base;
+		w[k + H13_COEFF_BFRSIZE(0) / 4] = coeff_size;
 	}
 	n += 62;
-	/* Common: 16 words from 0 */
+	/* Common: its 16 words */
 	uint32_t in_line = roundup(L->win * 2, 64), out_line = roundup(L->wout * 2, 64);
 	unsigned k = L->kind == PD_POOL ? L->k : 1, st = L->kind == PD_POOL ? L->stride : 1;
 	unsigned pad = L->kind == PD_POOL ? L->pad : 0;
-	w[n++] = (15u << 26) | 0x0u;
-	w[n + 0] = L->win | L->hin << 16;  /* InDim */
-	w[n + 2] = 2u | 2u << 4;           /* ChCfg: fp16 in, fp16 out */
-	w[n + 3] = L->cin;                 /* Cin */
-	w[n + 4] = L->cout;                /* Cout */
-	w[n + 5] = L->wout | L->hout << 16; /* OutDim */
-	w[n + 7] = H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | /* ConvCfg: the */
-		   H13_PUT(H13_CONVCFG_SX, st) | H13_PUT(H13_CONVCFG_SY, st) | /* window (1x1 */
-		   H13_PUT(H13_CONVCFG_PX, pad) | H13_PUT(H13_CONVCFG_PY, pad); /* but a pool) */
-	w[n + 9] = 1;                      /* GroupConvCfg: one group */
-	w[n + 10] = L->hout;               /* TileCfg: TileHeight */
+	w[n++] = cmd_word(H13_COMMON_INDIM, 16);
+#define COMMON(r) w[n + ((r) - H13_COMMON_INDIM) / 4]
+	COMMON(H13_COMMON_INDIM) = H13_PUT(H13_INDIM_WIN, L->win) | H13_PUT(H13_INDIM_HIN, L->hin);
+	COMMON(H13_COMMON_CHCFG) = H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) |
+				   H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16);
+	COMMON(H13_COMMON_CIN) = H13_PUT(H13_CIN, L->cin);
+	COMMON(H13_COMMON_COUT) = H13_PUT(H13_COUT, L->cout);
+	COMMON(H13_COMMON_OUTDIM) = H13_PUT(H13_OUTDIM_WOUT, L->wout) | H13_PUT(H13_OUTDIM_HOUT, L->hout);
+	/* ConvCfg: the window (1x1 but a pool) */
+	COMMON(H13_COMMON_CONVCFG) = H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) |
+				     H13_PUT(H13_CONVCFG_SX, st) | H13_PUT(H13_CONVCFG_SY, st) |
+				     H13_PUT(H13_CONVCFG_PX, pad) | H13_PUT(H13_CONVCFG_PY, pad);
+	COMMON(H13_COMMON_GROUPCONVCFG) = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
+	COMMON(H13_COMMON_TILECFG) = H13_PUT(H13_TILECFG_TILEHEIGHT, L->hout);
+#undef COMMON
 	n += 16;
 	/* Planar: 4 words from 0x8800 in every TD (registers keep their values from one TD to the
 	 * next, so a TD after a pool must clear them, as the fixtures' NE TDs write zeros there).
-	 * A pool writes them as the fixtures' PE programs do (PreScale and BiasScale's scale 1.0
-	 * in the high half, FinalScale 1.0f), with PoolMode; its NE is not in the path (MACCfg 0) */
-	w[n++] = (3u << 26) | H13_PLANAR_CFG;
+	 * A pool writes them as the fixtures' PE programs do (PreScale and BiasScale's scale 1.0,
+	 * FinalScale 1.0f), with PoolMode; its NE is not in the path (MACCfg 0) */
+	w[n++] = cmd_word(H13_PLANAR_CFG, 4);
 	if (L->kind == PD_POOL) {
 		w[n + 0] = H13_PUT(H13_PECFG_POOLMODE, L->pool);
-		w[n + 1] = H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u);
-		w[n + 2] = H13_PUT(H13_PRESCALE_HI, 0x3c00u);
-		w[n + 3] = 0x3f800000u;
+		w[n + 1] = H13_PUT(H13_BIASSCALE_SCALE, FP16_ONE);
+		w[n + 2] = H13_PUT(H13_PRESCALE, FP16_ONE);
+		w[n + 3] = PD_FP32_ONE;
 	}
 	n += 4;
-	/* NE: KernelCfg .. PostScale (5 words from 0xc800). KernelCfg names the layer's weight
+	/* NE: KernelCfg .. PostScale (5 words). KernelCfg names the layer's weight
 	 * form. The activation TD is an elementwise NE pass (OpMode 4, KernelMode 1, as every real
 	 * NE kernel) with post-scale 1.0 and NonlinearMode 2 (the activation LUT); a weight TD is a
 	 * 1x1 convolution over its OCG (docs/engine-model.md, "Kernels from the kernel unit"). */
-	w[n++] = (4u << 26) | H13_NE_KERNELCFG;
+	w[n++] = cmd_word(H13_NE_KERNELCFG, 5);
 	w[n + 0] = L->kind == PD_POOL ? 0 : kernel_cfg(L);
 	if (L->kind == PD_POOL)
 		w[n + 1] = 0;
@@ -492,19 +545,20 @@ static void write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_base, u
 	else /* a 1x1 convolution, as conv.hwx programs it (OpMode 0, BinaryPoint 0x1c) */
 		w[n + 1] = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
 			   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1cu);
-	w[n + 4] = L->kind == PD_POOL ? 0 : H13_PUT(H13_POSTSCALE, 0x3c00u); /* fp16 1.0 */
+	w[n + (H13_NE_POSTSCALE - H13_NE_KERNELCFG) / 4] =
+		L->kind == PD_POOL ? 0 : H13_PUT(H13_POSTSCALE, FP16_ONE);
 	n += 5;
-	/* TileDMASrc: 28 words from 0x13800 */
-	w[n++] = (27u << 26) | 0x13800u;
-	w[n + 0] = 1;                      /* DMAConfig.En */
-	w[n + 3] = in_line;                /* RowStride */
-	w[n + 4] = in_line * L->hin;       /* PlaneStride */
+	/* TileDMASrc: its 28 words */
+	w[n++] = cmd_word(H13_SRC_DMACONFIG, 28);
+	w[n + 0] = H13_PUT(H13_DMA_EN, 1);
+	w[n + (H13_SRC_ROWSTRIDE - H13_SRC_DMACONFIG) / 4] = in_line;          /* bytes */
+	w[n + (H13_SRC_PLANESTRIDE - H13_SRC_DMACONFIG) / 4] = in_line * L->hin;
 	n += 28;
-	/* TileDMADst: 7 words from 0x17800 */
-	w[n++] = (6u << 26) | 0x17800u;
-	w[n + 0] = 1;
-	w[n + 2] = out_line;
-	w[n + 3] = out_line * L->hout;
+	/* TileDMADst: its 7 words */
+	w[n++] = cmd_word(H13_DST_DMACONFIG, 7);
+	w[n + 0] = H13_PUT(H13_DMA_EN, 1);
+	w[n + (H13_DST_ROWSTRIDE - H13_DST_DMACONFIG) / 4] = out_line;
+	w[n + (H13_DST_PLANESTRIDE - H13_DST_DMACONFIG) / 4] = out_line * L->hout;
 	n += 7;
 	for (unsigned k = 0; k < PD_TD_BYTES / 4; k++)
 		le_wr32(td + 4 * k, w[k]);

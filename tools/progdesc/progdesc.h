@@ -53,6 +53,7 @@ struct pd_layer {
 	uint8_t pool;      /* PD_POOL: enum pd_pool */
 	uint8_t k, stride, pad; /* PD_POOL: a k x k window, stride and padding on every side */
 	uint32_t win, hin, wout, hout; /* the tile it reads and the one it writes (pd_parse) */
+	unsigned line;   /* its statement's line in the description (pd_parse) */
 };
 
 struct pd_desc {
@@ -61,6 +62,12 @@ struct pd_desc {
 	struct pd_layer layer[PD_MAX_LAYERS];
 	uint8_t act;      /* enum pd_act */
 	uint8_t vec32;    /* 1: the per-channel scale and bias sections hold fp32 (section type 4) */
+	/* after a pd_parse error, for its message: the word at fault (into the text; NULL when the
+	 * statement as a whole is), and for desc-cin-differs-from-input the cin given and the
+	 * channels the statement reads */
+	const char *err_word;
+	size_t err_word_len;
+	uint32_t err_have, err_want;
 };
 
 /* Parses a whole description; on error *line is the 1-based line (0 when not a line's fault). */

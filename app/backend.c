@@ -1,0 +1,57 @@
+/* The one place that picks the engine backend: the software model (see backend.h). */
+#include "app/backend.h"
+#include "engine/model/model.h"
+
+#include <stdlib.h>
+
+/* The model and the RAM its register window lives in (a real engine has MMIO there). */
+struct model_backend {
+	struct anem m; /* first: e->dev points at it, and at the allocation */
+	uint32_t window[ANEM_WINDOW_BYTES / 4];
+};
+
+int anes_backend_open(struct eng *e, struct dma_dev *dma)
+{
+	struct model_backend *b = calloc(1, sizeof *b);
+	if (!b)
+		return -1;
+	if (anem_init(&b->m, (uintptr_t)b->window, NULL, 0, 0, dma) != ENG_OK) {
+		free(b);
+		return -1;
+	}
+	e->ops = &anem_ops;
+	e->batch = &anem_batch;
+	e->dev = &b->m;
+	return 0;
+}
+
+void anes_backend_close(struct eng *e)
+{
+	free(e->dev); /* the model is the allocation's first member */
+	e->dev = NULL;
+}
+
+int anes_backend_fault_parse(const char *name)
+{
+	return anem_fault_parse(name);
+}
+
+const char *anes_backend_fault_name(unsigned kind)
+{
+	return anem_fault_name(kind);
+}
+
+void anes_backend_inject(struct eng *e, unsigned kind, uint32_t count)
+{
+	if (!kind) {
+		anem_set_faults(e->dev, NULL);
+		return;
+	}
+	const struct anem_faults f = {kind, 0, count, 0};
+	anem_set_faults(e->dev, &f);
+}
+
+uint32_t anes_backend_injected(const struct eng *e)
+{
+	return anem_faults_fired(e->dev);
+}

@@ -1,0 +1,65 @@
+# A tool people can use without reading its source (issue 24): every command answers --help and
+# `help COMMAND`, the version comes from git describe (with a fallback without git), `make help`
+# lists targets and variables, and the installed tool is always the kind of build asked for.
+set -u
+cd "${ANEFW_ROOT:-.}"
+. tests/lib.sh
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+TOOL=$BUILD/host/anefw-tool
+
+# every command the global help lists answers --help, -h and `help COMMAND` on stdout, exit 0
+"$TOOL" help >"$work/help" 2>&1
+cmds=$(sed -nE 's/^  ([a-z][a-z0-9-]*)( .*)?$/\1/p' "$work/help" | sort -u)
+n=$(echo "$cmds" | wc -w)
+if [ "$n" -ge 10 ]; then t_pass "help: lists $n commands"; else t_fail "help: lists $n commands" "$(cat "$work/help")"; fi
+for c in $cmds; do
+	bad=""
+	for form in "$c --help" "$c -h" "help $c" "$c x --help"; do
+		# shellcheck disable=SC2086
+		out=$("$TOOL" $form 2>&1); rc=$?
+		first=$(echo "$out" | head -n1)
+		case "$first" in "usage: anefw-tool $c "*|"usage: anefw-tool $c") ;; *) bad="$bad [$form: '$first']";; esac
+		[ "$rc" -eq 0 ] || bad="$bad [$form: exit $rc]"
+	done
+	if [ -z "$bad" ]; then t_pass "help: $c --help, -h, help $c"; else t_fail "help: $c" "$bad"; fi
+done
+# negative controls: an unknown command, to help and alone, is an error (exit 2) naming it
+out=$("$TOOL" help no-such-cmd 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && echo "$out" | grep -qx "anefw-tool help: unknown command 'no-such-cmd'"; then
+	t_pass "help: an unknown command is refused (exit 2)"
+else t_fail "help: help no-such-cmd" "exit $rc: $(echo "$out" | head -n1)"; fi
+out=$("$TOOL" no-such-cmd --help 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && echo "$out" | grep -qx "anefw-tool: unknown command 'no-such-cmd'"; then
+	t_pass "help: no-such-cmd --help is refused (exit 2)"
+else t_fail "help: no-such-cmd --help" "exit $rc: $(echo "$out" | head -n1)"; fi
+
+# version: git describe at build time
+out=$("$TOOL" version); want=$(git describe --tags --always 2>/dev/null)
+case "$out" in
+"anefw-tool $want (anefw host tools)"|"anefw-tool $want-dirty (anefw host tools)") t_pass "version: $out";;
+*) t_fail "version" "'$out', git describe says '$want'";;
+esac
+out=$(GIT_DIR=/nonexistent make --no-print-directory -s version)
+if [ "$out" = "unknown" ]; then t_pass "version: without git the build says unknown"; else t_fail "version: without git" "'$out'"; fi
+
+# make help: the targets and variables
+make --no-print-directory -s help >"$work/mh" 2>&1
+miss=""
+for w in run test test-host test-target tools serve bench fuzz soak clean help BOARD= ARGS= T= SANITIZE= PORT=; do
+	grep -q "^  $w" "$work/mh" || miss="$miss $w"
+done
+if [ -z "$miss" ]; then t_pass "make help: lists the targets and variables"; else t_fail "make help: missing" "$miss"; fi
+
+# builds never mix: the installed tool follows the kind asked for, whatever the timestamps
+# (-o: the kind's own build counts as up to date and older than the installed copy)
+b=$work/b; mkdir -p "$b/host/opt" "$b/host/san"
+echo plain >"$b/host/opt/anefw-tool"; echo san >"$b/host/san/anefw-tool"
+touch -d '2 hours ago' "$b/host/san/anefw-tool"; touch -d '1 hour ago' "$b/host/opt/anefw-tool"
+inst() { make --no-print-directory -s BUILD="$b" "$@" "$b/host/anefw-tool" >/dev/null 2>&1; cat "$b/host/anefw-tool" 2>/dev/null; }
+k1=$(inst -o "$b/host/opt/anefw-tool")
+k2=$(inst SANITIZE=1 -o "$b/host/san/anefw-tool")
+k3=$(inst -o "$b/host/opt/anefw-tool")
+if [ "$k1 $k2 $k3" = "plain san plain" ]; then
+	t_pass "build: tools, tools SANITIZE=1, tools install plain, san, plain"
+else t_fail "build: installed kinds" "'$k1 $k2 $k3' (want 'plain san plain')"; fi
+t_done

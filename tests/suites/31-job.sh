@@ -1,0 +1,76 @@
+# The firmware's main job as a user meets it (issue 24): a summary (per TD what it computes, the
+# grants, what was folded and moved, each output's check) ending in one verdict line, "anefw:
+# done: ok ..." or "anefw: done: FAILED: <the first error>"; the whole dump only with trace=1; a
+# typo on the command line is an error naming the key and listing the keys; a file that is no
+# program says so. On qemu-virt (the job is the same code on every board).
+set -u
+cd "${ANEFW_ROOT:-.}"
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+elf="$BUILD/qemu-virt/anefw.elf"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+if [ ! -f "$elf" ] || [[ " $TEST_BOARDS " != *" qemu-virt "* ]]; then
+	t_skip job "qemu-virt not tested"; t_done; exit
+fi
+fw() { (set -o pipefail; qemu_run --board qemu-virt --timeout 120 "$elf" "$@" 2>&1 | tr -d '\r'); }
+KEYS='program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH trace=1 fault=KIND serve=1'
+"$TOOL" mkprog app/default.desc "$work/p.hwx" >/dev/null 2>&1
+"$PYTHON" tests/oracle/gen_mkprog.py --refs app/default.desc "$work/ref" >/dev/null 2>&1
+"$PYTHON" - "$work" <<'PY'
+import sys, numpy as np
+w = sys.argv[1]
+np.save(w + "/bad_shape.npy", np.zeros((1, 1, 77), np.float16))
+r = np.load(w + "/ref.output_0.npy"); r.flat[5] += 1
+np.save(w + "/wrong_ref.npy", r)
+PY
+last_is() { # name want output rc wantrc
+	local last; last=$(tail -n1 <<<"$3")
+	if [ "$4" -eq "$5" ] && [ "$last" = "$2" ]; then t_pass "$1"; else t_fail "$1" "exit $4, last line '$last'"; fi
+}
+
+# a typo is an error: exit 1, the key named, the keys listed, first and last
+out=$(fw "programm=$work/p.hwx"); rc=$?
+if grep -qxF "error: unknown key 'programm' on the command line; the keys are: $KEYS" <<<"$out"; then
+	t_pass job.typo_named_with_the_keys; else t_fail job.typo_named_with_the_keys "$out"; fi
+last_is job.typo_is_the_verdict "anefw: done: FAILED: unknown key 'programm' on the command line (the keys: $KEYS)" "$out" "$rc" 1
+out=$(fw "program=$work/p.hwx" trase=1); rc=$?
+last_is job.unknown_key_beside_a_program "anefw: done: FAILED: unknown key 'trase' on the command line (the keys: $KEYS)" "$out" "$rc" 1
+if ! grep -q '^completion:' <<<"$out"; then t_pass job.unknown_key_runs_nothing; else t_fail job.unknown_key_runs_nothing; fi
+out=$(fw trace=1); rc=$?
+last_is job.no_program_with_other_keys "anefw: done: FAILED: no program given (program=PATH)" "$out" "$rc" 1
+out=$(fw); rc=$?
+last_is job.empty_command_line_boots_only "anefw: done: ok" "$out" "$rc" 0
+
+# the summary: per TD what it computes; no register dump without trace=1, the dump with it
+refs=(); for f in "$work"/ref.*.npy; do n=${f##*/ref.}; refs+=("ref:${n%.npy}=$f"); done
+out=$(fw "program=$work/p.hwx" "${refs[@]}"); rc=$?
+nl=$(grep -c . <<<"$out")
+last_is job.default_program_verdict "anefw: done: ok: 4 outputs within tolerance of their references" "$out" "$rc" 0
+if [ "$(grep -c '^td [0-3]: computes: source: RBase0, 16 x 2 x 32 fp16' <<<"$out")" -eq 4 ] &&
+   grep -q '^td 3: computes: .*nonlinear: the activation LUT' <<<"$out" &&
+   ! grep -q '^program: valid' <<<"$out" && [ "$nl" -le 40 ]; then
+	t_pass "job.summary_without_dump ($nl lines)"
+else t_fail job.summary_without_dump "$nl lines"; fi
+tout=$(fw "program=$work/p.hwx" trace=1 "${refs[@]}")
+tl=$(grep -c . <<<"$tout")
+if grep -q '^program: valid' <<<"$tout" && grep -q '^memory map:' <<<"$tout" && [ "$tl" -gt $((nl * 5)) ]; then
+	t_pass "job.trace_adds_the_dump ($tl lines)"
+else t_fail job.trace_adds_the_dump "$tl lines"; fi
+# negative control: a wrong reference fails, and the verdict says so
+out=$(fw "program=$work/p.hwx" "ref:output_0=$work/wrong_ref.npy"); rc=$?
+last_is job.mismatch_is_the_verdict "anefw: done: FAILED: output-mismatch: an output differs from its reference (the MISMATCH lines above)" "$out" "$rc" 1
+
+# an input of the wrong shape: said with both shapes, and again as the verdict; nothing runs
+out=$(fw "program=$work/p.hwx" "in:input=$work/bad_shape.npy"); rc=$?
+if grep -qF "run: $work/bad_shape.npy: npy-shape-mismatch: the file's shape is (1, 1, 77), tensor input's is (16, 2, 32) (or 1-D (1024,))" <<<"$out" &&
+   ! grep -q '^completion:' <<<"$out"; then
+	t_pass job.wrong_shape_named; else t_fail job.wrong_shape_named "$(grep '^run:' <<<"$out")"; fi
+last_is job.wrong_shape_is_the_verdict "anefw: done: FAILED: npy-shape-mismatch (the run: line above)" "$out" "$rc" 1
+
+# a file that is no program says so
+out=$(fw "program=README.md"); rc=$?
+last_is job.text_file_is_no_program "anefw: done: FAILED: program rejected: unknown_register: this is a text file, not an ANE program (a .hwx starts with the magic 0xbeefface; a raw task stream with a task descriptor)" "$out" "$rc" 1
+out=$(fw "program=$work/bad_shape.npy"); rc=$?
+if [ "$rc" -eq 1 ] && grep -q "^program: $work/bad_shape.npy: this is a NumPy .npy file, not an ANE program" <<<"$out"; then
+	t_pass job.npy_is_no_program; else t_fail job.npy_is_no_program "exit $rc"; fi
+t_done

@@ -1,0 +1,169 @@
+# The model fails loudly (issue 21 §1): a TD the model cannot interpret faults, and every front
+# end says so without --trace. One test per refusal class, each on an edited copy of a real
+# fixture written to a temporary directory: an activation record it cannot read, a register
+# field value with no modelled meaning, a combination of units it does not model (and a fault
+# in a later TD, named by its index). Each run must exit nonzero, print the TD index, the
+# register field (named from the register map), the value and why, and leave no output file
+# (nor a partial one) behind. The firmware under QEMU (the `make run` path) and the remote
+# client over a local service say the same.
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if ! have_shared; then
+	t_skip loud "../shared absent"
+	t_done
+	exit
+fi
+HWX="$SHARED/fixtures/hwx"
+
+# edit COPY TD REG FIELD_LSB FIELD_WIDTH VALUE: sets a field of TD's (last) write of register REG
+# (its name as inspect --json gives it) in the file COPY, in place, at the offset inspect reports.
+edit_reg() {
+	"$TOOL" inspect --json "$1" | "$PYTHON" -c '
+import json, struct, sys
+path, td, reg, lsb, width, val = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6], 0)
+w = [r for r in json.load(sys.stdin)["tds"][td]["registers"] if r["reg"] == reg]
+if not w: sys.exit("no write of %s in td %d" % (reg, td))
+b = bytearray(open(path, "rb").read())
+off = w[-1]["file_off"]
+mask = ((1 << width) - 1) << lsb
+v = struct.unpack_from("<I", b, off)[0]
+struct.pack_into("<I", b, off, (v & ~mask) | ((val << lsb) & mask))
+open(path, "wb").write(bytes(b))
+' "$1" "$2" "$3" "$4" "$5" "$6"
+}
+
+# check_refused NAME FILE OUT_TENSOR PATTERN...: `run` (and `submit`) exit nonzero, every PATTERN
+# (an extended regex) is in the fault text (the line after "engine-fault: "), `run` reports the
+# output not produced, and neither OUT nor OUT.part exists afterwards. Returns 1 with $bad saying
+# what was wrong; $line is the fault text.
+check_refused() {
+	local name=$1 f=$2 tensor=$3
+	shift 3
+	local y="$work/$name.npy" rc
+	bad=""
+	out=$("$TOOL" run "$f" --out "$tensor=$y" 2>&1); rc=$?
+	line=$(sed -n 's/^submit: engine failed: engine-fault: //p' <<<"$out")
+	[ "$rc" -ne 0 ] || bad="run exit 0"
+	[ -n "$line" ] || bad="$bad; no fault line"
+	for p in "$@"; do
+		grep -Eq -- "$p" <<<"$line" || bad="$bad; no '$p'"
+	done
+	[ ! -e "$y" ] && [ ! -e "$y.part" ] || bad="$bad; an output file was written"
+	grep -q "^run: $tensor: output-not-produced" <<<"$out" || bad="$bad; no output-not-produced"
+	local sout
+	sout=$("$TOOL" submit "$f" 2>&1); rc=$?
+	[ "$rc" -ne 0 ] && grep -q '^submit: engine failed: engine-fault: td ' <<<"$sout" ||
+		bad="$bad; submit exit $rc"
+	bad=${bad#; }
+	[ -z "$bad" ]
+}
+
+refused() {
+	local name=$1
+	if check_refused "$@"; then
+		t_pass "loud.$name ($line)"
+	else
+		t_fail "loud.$name" "$bad: $(grep -E '^(submit|run):' <<<"$out" | tr '\n' ' ')"
+	fi
+}
+
+# the unedited fixtures complete and write their outputs (the checks below can pass only by a
+# refusal, not by a tool that fails every run)
+for f in sigmoid relu concat; do
+	tensor=$("$TOOL" inspect --json "$HWX/$f.hwx" | "$PYTHON" -c '
+import json, sys
+print([t["name"] for t in json.load(sys.stdin)["tensors"] if t["role"] == "output"][0])')
+	if "$TOOL" run "$HWX/$f.hwx" --out "$tensor=$work/ok-$f.npy" >/dev/null 2>&1 &&
+	   [ -s "$work/ok-$f.npy" ] && [ ! -e "$work/ok-$f.npy.part" ]; then
+		t_pass "loud.unedited_runs.$f"
+	else
+		t_fail "loud.unedited_runs.$f"
+	fi
+	eval "out_$f=\$tensor"
+done
+
+# 1. an activation record the model cannot read: sigmoid.hwx's record (slot 42, the mode word,
+#    at file offset 0x4280 + 84) set to 0x1234
+cp "$HWX/sigmoid.hwx" "$work/act.hwx"
+"$PYTHON" -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<H", b, 0x4280 + 84, 0x1234)
+open(sys.argv[1], "wb").write(bytes(b))' "$work/act.hwx"
+refused act_record "$work/act.hwx" "$out_sigmoid" '^td 0, ' 'record @0x[0-9a-f]+ slot 42 = 0x1234' \
+	'KernelDMASrc.CoeffBaseAddr\[0\]' 'unreadable-activation-record: mode word'
+
+# 2. a register field value with no modelled meaning: relu.hwx with NE.MACCfg.NonlinearMode 3
+cp "$HWX/relu.hwx" "$work/field.hwx"
+edit_reg "$work/field.hwx" 0 NE.MACCfg 16 2 3
+refused field "$work/field.hwx" "$out_relu" '^td 0, unit NE, NE.MACCfg.NonlinearMode = 0x3: unmodelled-field: '
+
+# 3. a combination the model does not model: sigmoid.hwx's LUT on an int8 output (ChCfg.OutFmt 0)
+cp "$HWX/sigmoid.hwx" "$work/combo.hwx"
+edit_reg "$work/combo.hwx" 0 Common.ChCfg 4 2 0
+refused combination "$work/combo.hwx" "$out_sigmoid" \
+	'^td 0, unit Common, Common.ChCfg.OutFmt = 0x0: unmodelled-combination: .*LUT.*not fp16'
+
+# 4. the TD index is the faulting TD's: concat.hwx with TD 1's NE.MACCfg.NonlinearMode 3
+cp "$HWX/concat.hwx" "$work/td1.hwx"
+edit_reg "$work/td1.hwx" 1 NE.MACCfg 16 2 3
+refused later_td "$work/td1.hwx" "$out_concat" '^td 1, unit NE, NE.MACCfg.NonlinearMode = 0x3: '
+
+# the checker itself fails on a wrong answer: a run that completes, and a fault named at
+# another TD than the one given
+if check_refused neg_completes "$HWX/relu.hwx" "$out_relu" '^td 0, '; then
+	t_fail loud.checker_fails_on_a_completed_run
+else
+	t_pass "loud.checker_fails_on_a_completed_run ($bad)"
+fi
+if check_refused neg_td "$work/td1.hwx" "$out_concat" '^td 0, '; then
+	t_fail loud.checker_fails_on_the_wrong_td
+else
+	t_pass "loud.checker_fails_on_the_wrong_td ($bad)"
+fi
+
+# ---- the firmware under QEMU (make run's path) ----
+elf="$BUILD/qemu-virt/anefw.elf"
+if [[ " $TEST_BOARDS " != *" qemu-virt "* ]] || [ ! -f "$elf" ]; then
+	t_skip loud.firmware "qemu-virt not built"
+else
+	y="$work/fw.npy"
+	qemu_run --board qemu-virt --timeout 120 "$elf" "program=$work/act.hwx" \
+		"out:$out_sigmoid=$y" >"$work/fw.out" 2>&1; rc=$?
+	out=$(tr -d '\r' <"$work/fw.out")
+	line=$(sed -n 's/^submit: engine failed: engine-fault: //p' <<<"$out")
+	if [ "$rc" -ne 0 ] && grep -q '^td 0, .*record @0x[0-9a-f]* slot 42 = 0x1234' <<<"$line" &&
+	   grep -q '^completion: id 1 failed (engine-fault)' <<<"$out" && [ ! -e "$y" ] && [ ! -e "$y.part" ]; then
+		t_pass loud.firmware_act_record
+	else
+		t_fail loud.firmware_act_record "exit $rc: $(grep -E '^(submit|run|completion):' <<<"$out" | tr '\n' ' ')"
+	fi
+	# the remote client over the command service: the fault reaches it with its TD and field
+	port=$("$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	qemu_run --board qemu-virt --timeout 300 --serial-tcp "$port" "$elf" serve=1 >"$work/serve.log" 2>&1 &
+	qpid=$!
+	trap 'kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
+	y="$work/remote.npy"
+	out=$("$TOOL" remote --connect "127.0.0.1:$port" run "$work/field.hwx" --out "$out_relu=$y" 2>&1); rc=$?
+	line=$(sed -n 's/^remote: engine failed: engine-fault: //p' <<<"$out")
+	if [ "$rc" -ne 0 ] && grep -q '^td 0, unit NE, NE.MACCfg.NonlinearMode = 0x3: unmodelled-field' <<<"$line" &&
+	   [ ! -e "$y" ] && [ ! -e "$y.part" ]; then
+		t_pass "loud.remote_field ($line)"
+	else
+		t_fail loud.remote_field "exit $rc: $(grep '^remote:' <<<"$out" | tr '\n' ' ')"
+	fi
+	# the same service runs the unedited program afterwards (the engine was reset)
+	if "$TOOL" remote --connect "127.0.0.1:$port" run "$HWX/relu.hwx" --out "$out_relu=$y" >"$work/r2.log" 2>&1 &&
+	   [ -s "$y" ]; then
+		t_pass loud.remote_runs_after_a_fault
+	else
+		t_fail loud.remote_runs_after_a_fault "$(tail -2 "$work/r2.log" | tr '\n' ' ')"
+	fi
+	"$TOOL" remote --connect "127.0.0.1:$port" shutdown >/dev/null 2>&1
+	wait "$qpid" 2>/dev/null
+fi
+
+t_done

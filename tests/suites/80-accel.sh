@@ -1,0 +1,122 @@
+# Asahi ANE userspace against anefw (docs/asahi.md): libanefw-accel.so makes /dev/accel/accel0
+# an anefw device for the process that preloads it (`anefw-tool accel`).
+#  - eiln's libane, built unchanged from ../shared/clients, with a small client
+#    (tests/clients/libane_run.c), runs anec files `anefw-tool convert` wrote from the shared
+#    fixtures; every output is checked against numpy (tests/oracle/accel_check.py), and the
+#    checker fails on a wrong reference; without the library the client finds no device.
+#  - a Python client in allbilly's style (tests/clients/accel_elementwise.py) writes its own
+#    register program for add, mul, max and min through the planar engine; exact against numpy.
+#  - a hostile Python client (tests/clients/accel_hostile.py): every misuse gets its errno.
+#  - the firmware backend: the same clients through `make serve`'s firmware on each board under
+#    test (QEMU on 127.0.0.1) give byte-identical outputs.
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+LIB="$BUILD/host/libanefw-accel.so"
+work=$(mktemp -d)
+pids=
+trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+
+t_check accel.library_built test -s "$LIB"
+# the library exports the interposed calls and nothing of anefw's own
+if nm -D --defined-only "$LIB" | awk '{print $3}' | grep -qv -E '^(open|open64|__open_2|__open64_2|openat|openat64|__openat_2|__openat64_2|close|ioctl|mmap|mmap64|fstat|fstat64|stat|stat64|fstatat|fstatat64|dup|dup2|dup3|fcntl|fcntl64|_init|_fini)$'; then
+	t_fail accel.library_exports_only_interposed_calls "$(nm -D --defined-only "$LIB" | head -5)"
+else t_pass accel.library_exports_only_interposed_calls; fi
+
+if ! have_shared; then
+	t_skip accel.libane "../shared absent: no libane sources, no fixtures"
+	t_done; exit $?
+fi
+
+# ---- libane, unchanged, and the client ----
+L="$SHARED/clients/eiln-libane"
+C="$BUILD/accel-clients"
+mkdir -p "$C"
+if [ ! -f /usr/include/libdrm/drm.h ]; then
+	t_fail accel.libane_built "no /usr/include/libdrm/drm.h (libdrm-dev; scripts/setup-deps.sh installs it)"
+elif gcc -std=gnu99 -O2 -I "$L/libane" -I /usr/include/libdrm -I "$L/ane/src/uapi/drm" \
+		-c "$L/libane/ane.c" -o "$C/ane.o" 2>"$work/cc.log" &&
+	gcc -std=gnu99 -O2 -Wall -Wextra -Werror -I "$L/libane" tests/clients/libane_run.c "$C/ane.o" \
+		-o "$C/libane_run" 2>>"$work/cc.log"; then
+	t_pass accel.libane_built
+else t_fail accel.libane_built "$(head -5 "$work/cc.log")"; fi
+RUN="$C/libane_run"
+
+# ---- anec files from the shared fixtures ----
+conv() { "$TOOL" convert "$SHARED/fixtures/$1" "$work/$2.anec" >>"$work/convert.log" 2>&1; }
+ok=1
+conv hwx/relu.hwx relu && conv hwx/sigmoid.hwx hsigmoid && conv hwx/conv.hwx conv &&
+	conv hwx/concat.hwx concat && conv kernels/binary/add.bin add && conv kernels/binary/mul.bin mul &&
+	conv kernels/activation/relu6.bin relu6 && conv kernels/unary/sigmoid.bin sigmoid &&
+	conv kernels/unary/tanh.bin tanh || ok=0
+if [ $ok = 1 ]; then t_pass accel.fixtures_converted; else t_fail accel.fixtures_converted "$(tail -3 "$work/convert.log")"; fi
+# the containers are what anefw's own commands read too
+if "$TOOL" validate "$work/concat.anec" >/dev/null 2>&1 &&
+   "$TOOL" inspect "$work/add.anec" | grep -q "input        src1 " ; then
+	t_pass accel.anec_validates_and_names_tensors
+else t_fail accel.anec_validates_and_names_tensors; fi
+
+check() { # case backend... : numpy's check of the client under the library
+	local c=$1; shift
+	"$PYTHON" tests/oracle/accel_check.py "$c" "$work/$c.anec" "$work" -- \
+		"$TOOL" accel "$@" -- "$RUN" >"$work/check_$c.log" 2>&1
+}
+for c in relu hsigmoid conv concat add mul relu6 sigmoid tanh; do
+	if check "$c"; then t_pass "accel.libane.$c"; else t_fail "accel.libane.$c" "$(tail -2 "$work/check_$c.log")"; fi
+	cp "$work/$c.out0.bin" "$work/$c.local.bin" 2>/dev/null
+done
+# the checker fails on a wrong answer
+if ! "$PYTHON" tests/oracle/accel_check.py relu "$work/relu.anec" "$work" --wrong -- "$TOOL" accel -- "$RUN" \
+	>"$work/wrong.log" 2>&1 && grep -q outside "$work/wrong.log"; then
+	t_pass accel.checker_fails_on_wrong_reference
+else t_fail accel.checker_fails_on_wrong_reference "$(tail -2 "$work/wrong.log")"; fi
+# without the library there is no device: the outputs above came through it
+if ! "$RUN" "$work/relu.anec" "$work/relu.in0.bin" -- "$work/none.bin" >"$work/nolib.log" 2>&1; then
+	t_pass accel.no_device_without_library
+else t_fail accel.no_device_without_library; fi
+
+# ---- a Python client in allbilly's style: its own register program, add/mul/max/min ----
+mkdir -p "$work/ew_local"
+if timeout 120 "$TOOL" accel -- "$PYTHON" tests/clients/accel_elementwise.py --out "$work/ew_local" \
+	>"$work/ew.log" 2>&1; then
+	t_pass accel.python_register_program_add_mul_max_min
+else t_fail accel.python_register_program_add_mul_max_min "$(grep FAIL "$work/ew.log" | head -2)"; fi
+if ! timeout 120 "$TOOL" accel -- "$PYTHON" tests/clients/accel_elementwise.py --wrong >"$work/eww.log" 2>&1 &&
+   grep -q "0 passed, 4 failed" "$work/eww.log"; then
+	t_pass accel.python_checker_fails_on_wrong_reference
+else t_fail accel.python_checker_fails_on_wrong_reference; fi
+
+# ---- bad use ----
+if timeout 120 "$TOOL" accel -- "$PYTHON" tests/clients/accel_hostile.py "$SHARED/fixtures/kernels/binary/add.bin" \
+	>"$work/hostile.log" 2>&1; then
+	t_pass accel.hostile_client_every_misuse_errno
+else t_fail accel.hostile_client_every_misuse_errno "$(grep FAIL "$work/hostile.log" | head -3)"; fi
+# with ANEFW_ACCEL_LOG the reason is named on stderr
+if timeout 120 "$TOOL" accel --log -- "$PYTHON" tests/clients/accel_hostile.py "$SHARED/fixtures/kernels/binary/add.bin" \
+	2>&1 | grep -q "anefw-accel: SUBMIT: BO too small"; then
+	t_pass accel.log_names_the_reason
+else t_fail accel.log_names_the_reason; fi
+if ! "$TOOL" accel --backend bogus -- true 2>/dev/null; then t_pass accel.bad_backend_refused
+else t_fail accel.bad_backend_refused; fi
+
+# ---- the firmware backend: the same clients on each board's firmware (make serve) ----
+free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+for b in $TEST_BOARDS; do
+	[ "$b" = qemu-virt ] || { t_skip "accel.tcp.$b" "the firmware backend runs on qemu-virt (the serial link of $b is slower)"; continue; }
+	if [ ! -f "$BUILD/$b/anefw.elf" ]; then t_fail "accel.tcp.$b" "no $BUILD/$b/anefw.elf"; continue; fi
+	port=$(free_port)
+	qemu_run --board "$b" --timeout 300 --serial-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
+		>"$work/serve_$b.log" 2>&1 &
+	qpid=$!; pids="$pids $qpid"
+	for c in relu hsigmoid conv; do
+		if check "$c" --backend "tcp:127.0.0.1:$port" && cmp -s "$work/$c.out0.bin" "$work/$c.local.bin"; then
+			t_pass "accel.tcp.$b.$c.same_as_local"
+		else t_fail "accel.tcp.$b.$c.same_as_local" "$(tail -2 "$work/check_$c.log")"; fi
+	done
+	mkdir -p "$work/ew_$b"
+	if timeout 120 "$TOOL" accel --backend "tcp:127.0.0.1:$port" -- "$PYTHON" tests/clients/accel_elementwise.py \
+		--out "$work/ew_$b" >"$work/ew_$b.log" 2>&1 && diff -r "$work/ew_local" "$work/ew_$b" >/dev/null; then
+		t_pass "accel.tcp.$b.python_register_program_same_as_local"
+	else t_fail "accel.tcp.$b.python_register_program_same_as_local" "$(tail -2 "$work/ew_$b.log")"; fi
+	kill "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null
+done
+t_done

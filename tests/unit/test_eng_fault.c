@@ -1,0 +1,156 @@
+/* The model fails loudly (issue 21 §1; docs/engine-model.md, "Faults"): a TD the model cannot
+ * interpret stops the run with a structured fault (engine/engine.h, struct eng_fault) naming the
+ * TD, the register field from the register map, its value and why; one test per refusal class
+ * on an edited copy of a real fixture (host and target), the one formatting function, and the
+ * packed form a completion carries to a remote client. */
+#include "tests/harness/harness.h"
+
+#include "tests/unit/tsession.h"
+#include "engine/engine.h"
+#include "fw/common/le.h"
+#include "fw/loader/loader.h"
+#include "fw/regmap/h13.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads a shared fixture; sets the field (lsb, width) of TD td's last write of reg to v. */
+static uint8_t *ef_load(const char *path, size_t *len)
+{
+	uint8_t *buf;
+	if (test_read_file(test_shared_path(path), &buf, len))
+		return NULL;
+	return buf;
+}
+
+static int ef_set(uint8_t *buf, size_t len, unsigned td, uint32_t reg, unsigned lsb,
+		  unsigned width, uint32_t v)
+{
+	static struct ldr_program p;
+	uint32_t off[4];
+	if (ldr_load(buf, len, 0, &p) != LDR_OK)
+		return -1;
+	unsigned n = twrite_offsets(&p, td, reg, off, 4);
+	if (!n || n > 4)
+		return -1;
+	uint8_t *w = buf + p.td_area_off + off[n - 1];
+	uint32_t mask = ((1u << width) - 1u) << lsb;
+	le_wr32(w, (le_rd32(w) & ~mask) | ((v << lsb) & mask));
+	return 0;
+}
+
+/* The run fails with engine-fault at td, reason, and the formatted line holds want. Returns 1
+ * when all of that holds (the checker: also used on wrong answers below). */
+static int ef_refused(const uint8_t *buf, size_t len, int td, unsigned reason, const char *want,
+		      struct anes_result *res)
+{
+	struct tcapture cap;
+	cap.n = 0;
+	int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, tcapture_out, &cap, NULL, res);
+	return rc == 1 && res->run == ENG_E_FAULT && res->fault.td == td &&
+	       res->fault.reason == reason && strstr(res->fault_text, want) &&
+	       strstr(cap.text, "submit: engine failed: engine-fault: ") && res->canaries_ok;
+}
+
+TEST(eng_fault, each_refusal_class_names_td_field_value_and_why)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixtures are not edited");
+	size_t len;
+	struct anes_result res;
+	/* an activation record the model cannot read: sigmoid.hwx's mode word (slot 42) */
+	uint8_t *b = ef_load("fixtures/hwx/sigmoid.hwx", &len);
+	REQUIRE(b && len > 0x4280 + 86);
+	le_wr16(b + 0x4280 + 84, 0x1234);
+	CHECKF(ef_refused(b, len, 0, ENG_FR_ACT_RECORD, "slot 42 = 0x1234", &res), "%s",
+	       res.fault_text);
+	CHECK(strstr(res.fault_text, "td 0, unit NE, KernelDMASrc.CoeffBaseAddr[0] = 0x") != NULL);
+	CHECK_EQ(res.fault.slot, 42);
+	CHECK_EQ(res.fault.slot_value, 0x1234u);
+	free(b);
+	/* a field value with no modelled meaning: relu.hwx with NE.MACCfg.NonlinearMode 3 */
+	b = ef_load("fixtures/hwx/relu.hwx", &len);
+	REQUIRE(b);
+	REQUIRE(ef_set(b, len, 0, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE_LSB,
+		       H13_MACCFG_NONLINEARMODE_W, 3) == 0);
+	CHECKF(ef_refused(b, len, 0, ENG_FR_FIELD,
+			  "td 0, unit NE, NE.MACCfg.NonlinearMode = 0x3: unmodelled-field: ", &res),
+	       "%s", res.fault_text);
+	CHECK_EQ(res.fault.reg, H13_NE_MACCFG);
+	CHECK_EQ(res.fault.value, 3u);
+	free(b);
+	/* a combination it does not model: sigmoid.hwx's LUT on an int8 output */
+	b = ef_load("fixtures/hwx/sigmoid.hwx", &len);
+	REQUIRE(b);
+	REQUIRE(ef_set(b, len, 0, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT_LSB, H13_CHCFG_OUTFMT_W,
+		       H13_FMT_INT8) == 0);
+	CHECKF(ef_refused(b, len, 0, ENG_FR_COMBINATION,
+			  "td 0, unit Common, Common.ChCfg.OutFmt = 0x0: unmodelled-combination: ", &res),
+	       "%s", res.fault_text);
+	free(b);
+	/* a fault in a later TD names that TD: concat.hwx's TD 1 */
+	b = ef_load("fixtures/hwx/concat.hwx", &len);
+	REQUIRE(b);
+	REQUIRE(ef_set(b, len, 1, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE_LSB,
+		       H13_MACCFG_NONLINEARMODE_W, 3) == 0);
+	CHECKF(ef_refused(b, len, 1, ENG_FR_FIELD, "td 1, unit NE, NE.MACCfg.NonlinearMode = 0x3",
+			  &res), "%s", res.fault_text);
+	/* the checker fails on a wrong answer: another TD, another reason, a completed run */
+	CHECK(!ef_refused(b, len, 0, ENG_FR_FIELD, "td 1", &res));
+	CHECK(!ef_refused(b, len, 1, ENG_FR_COMBINATION, "td 1", &res));
+	free(b);
+	b = ef_load("fixtures/hwx/relu.hwx", &len);
+	REQUIRE(b);
+	CHECK(!ef_refused(b, len, 0, ENG_FR_FIELD, "td 0", &res));
+	CHECK_EQ(res.run, ENG_OK);
+	CHECK_STR(res.fault_text, "");
+	free(b);
+}
+
+TEST(eng_fault, packed_for_a_completion_formats_the_same)
+{
+	const struct eng_fault f = {.reason = ENG_FR_FIELD, .err = ENG_E_FAULT, .td = 3,
+				    .reg = H13_NE_MACCFG, .lsb = H13_MACCFG_NONLINEARMODE_LSB,
+				    .width = H13_MACCFG_NONLINEARMODE_W, .value = 3, .slot = -1,
+				    .why = NULL};
+	const struct rm_gen *g = rm_gen_by_number(13);
+	REQUIRE(g != NULL);
+	uint32_t w[ENG_FAULT_WORDS];
+	eng_fault_pack(&f, w);
+	struct eng_fault u;
+	eng_fault_unpack(w, ENG_E_FAULT, &u);
+	char a[ENG_FAULT_TEXT_MAX], b[ENG_FAULT_TEXT_MAX];
+	eng_fault_format(&f, g, a, sizeof a);
+	eng_fault_format(&u, g, b, sizeof b);
+	CHECK_STR(a, b);
+	CHECK_STR(a, "td 3, unit NE, NE.MACCfg.NonlinearMode = 0x3: unmodelled-field: a register "
+		     "field or value with no modelled meaning");
+	/* a record slot survives the packing; another TD formats differently */
+	struct eng_fault r = {.reason = ENG_FR_ACT_RECORD, .err = ENG_E_FAULT, .td = 0,
+			      .reg = H13_COEFF_BASEADDR(2), .value = 0x40007000u, .slot = 42,
+			      .slot_value = 0x1234, .why = "mode word"};
+	eng_fault_pack(&r, w);
+	eng_fault_unpack(w, ENG_E_FAULT, &u);
+	eng_fault_format(&u, g, b, sizeof b);
+	CHECK_STR(b, "td 0, unit NE, KernelDMASrc.CoeffBaseAddr[2] = 0x40007000, record slot 42 = "
+		     "0x1234: unreadable-activation-record: the activation LUT is selected but its "
+		     "record cannot be read");
+	r.td = 1;
+	eng_fault_format(&r, g, a, sizeof a);
+	CHECK(strcmp(a, b) != 0);
+	/* no structured record: the TD and the engine error */
+	const struct eng_fault n = {.reason = ENG_FR_NONE, .err = ENG_E_DMA, .td = 2,
+				    .reg = ENG_FAULT_NO_REG, .slot = -1};
+	eng_fault_format(&n, g, a, sizeof a);
+	CHECK_STR(a, "td 2: engine-dma-error");
+	/* every engine error is a positive code with a name and a one-line text (a completion
+	 * carries it as is) */
+	for (int e = 1; e < ENG_E__COUNT; e++)
+		CHECK(strcmp(eng_err_name(e), "engine-unknown-error") && eng_err_text(e)[0]);
+	CHECK_STR(eng_err_name(ENG_E_FAULT), "engine-fault");
+	CHECK_STR(eng_err_name(-ENG_E_FAULT), "engine-unknown-error");
+	/* every reason has a name and a text */
+	for (unsigned k = 0; k < ENG_FR__COUNT; k++)
+		CHECK(eng_fault_reason_name(k)[0] && eng_fault_reason_text(k)[0]);
+	CHECK_STR(eng_fault_reason_name(ENG_FR__COUNT), "unknown-fault-reason");
+}

@@ -1,0 +1,215 @@
+/* One SUBMIT as an anefw submission (accel.h, docs/asahi.md "What a submit does"). */
+#include "tools/accel/accel.h"
+#include "app/session.h"
+#include "fw/ctrl/ctrl.h"
+#include "fw/loader/loader.h"
+#include "hal/hal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int acc_log_level;
+
+void acc_log(const char *fmt, ...)
+{
+	if (!acc_log_level)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "anefw-accel: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+}
+
+int acc_backend_parse(const char *s, struct acc_backend *b)
+{
+	memset(b, 0, sizeof *b);
+	if (!s || !*s || !strcmp(s, "local"))
+		return 0;
+	if (strncmp(s, "tcp:", 4) || strlen(s + 4) >= sizeof b->hostport || !strchr(s + 4, ':'))
+		return -1;
+	b->tcp = 1;
+	strcpy(b->hostport, s + 4);
+	return 0;
+}
+
+static int fail(char *why, size_t n, int err, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(char *why, size_t n, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, n, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* The session's hooks: BO contents in before the run, written buffers back after it. */
+struct bo_io {
+	const struct acc_job *j;
+};
+
+static void fill_from_bo(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	const struct bo_io *io = ctx;
+	if (is_weights || g->bar >= ACC_TILE_COUNT || !io->j->bar[g->bar].p || g->bar == ACC_CMD_BAR)
+		return;
+	const struct acc_mem *m = &io->j->bar[g->bar];
+	memcpy(buf, m->p, (size_t)(g->size < m->size ? g->size : m->size));
+}
+
+static void back_to_bo(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	const struct bo_io *io = ctx;
+	if (is_weights || !(g->access & POL_WRITE) || g->bar >= ACC_TILE_COUNT ||
+	    !io->j->bar[g->bar].p || g->bar == ACC_CMD_BAR)
+		return;
+	const struct acc_mem *m = &io->j->bar[g->bar];
+	memcpy(m->p, buf, (size_t)(g->size < m->size ? g->size : m->size));
+}
+
+static void to_stderr(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	if (acc_log_level >= 2)
+		fwrite(s, 1, n, stderr);
+}
+
+static int run_local(const struct acc_job *j, const uint8_t *stream, size_t len,
+		     const struct subq_grant *g, unsigned n, char *why, size_t whylen)
+{
+	struct anes *s = anes_create(hal_board_dma());
+	if (!s)
+		return fail(why, whylen, ENOMEM, "out-of-memory: no engine session");
+	struct bo_io io = {j};
+	const struct anes_hooks hooks = {fill_from_bo, back_to_bo, &io};
+	const struct anes_opts o = {.ldr_flags = LDR_F_RAW, .grants = g, .ngrants = n,
+				    .out = to_stderr, .hooks = &hooks};
+	struct anes_result res;
+	int rc = anes_run(s, stream, len, &o, &res);
+	anes_destroy(s);
+	if (!rc)
+		return 0;
+	const char *name = anes_result_name(&res);
+	if (!res.loaded || res.st.err != CTRL_OK)
+		return fail(why, whylen, EINVAL, "submit refused: %s (td %d, BAR %d; -1: none)",
+			    name, res.st.td, res.st.bar);
+	if (res.serr == ANES_E_NOMEM || res.serr == ANES_E_ARENA)
+		return fail(why, whylen, ENOMEM, "submit refused: %s", name);
+	return fail(why, whylen, EIO, "submit failed: %s", name);
+}
+
+/* The tile BARs a TD addresses that have no BO, and the weights BAR (no handle, from the
+ * command BO), and the TD area (TBase): which of the default grants stay as the program makes
+ * them. */
+static int is_weights_bar(const struct ldr_program *p, unsigned bar)
+{
+	for (unsigned t = 0; t < p->ntds; t++)
+		for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
+			if ((p->tds[t].h.bar_en & (1u << k)) && p->tds[t].h.bar_idx[k] == bar)
+				return 1;
+	return 0;
+}
+
+int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, size_t whylen)
+{
+	static struct ldr_program prog; /* about 40 KiB: not on the caller's stack */
+	const struct acc_mem *cmd = &j->bar[ACC_CMD_BAR];
+	if (!j->tsk_size || !j->td_count || !j->td_size)
+		return fail(why, whylen, EINVAL,
+			    "submit with no TDs: tsk_size 0x%llx, td_count %u, td_size 0x%x (none may be 0)",
+			    (unsigned long long)j->tsk_size, j->td_count, j->td_size);
+	if (!cmd->p)
+		return fail(why, whylen, EINVAL, "submit without a command BO at BAR 0");
+	if (j->bar[ACC_KRN_BAR].p)
+		return fail(why, whylen, EINVAL,
+			    "a BO at BAR 1: the weights BAR is derived from the command BO (tsk_size "
+			    "rounded up to 16), the driver refuses a handle there");
+	if (j->tsk_size >= cmd->size)
+		return fail(why, whylen, EINVAL,
+			    "tsk_size 0x%llx does not fit the command BO (0x%llx bytes)",
+			    (unsigned long long)j->tsk_size, (unsigned long long)cmd->size);
+	if (j->td_size > LDR_MAX_TD_BYTES || j->td_size % 4 || j->td_size > j->tsk_size)
+		return fail(why, whylen, EINVAL,
+			    "td_size 0x%x: expected a multiple of 4, at most 0x%x and at most tsk_size",
+			    j->td_size, LDR_MAX_TD_BYTES);
+	if (!j->btsp || j->td_size > j->btsp_size)
+		return fail(why, whylen, EINVAL, "the bootstrap BO (0x%llx bytes) is smaller than td_size 0x%x",
+			    (unsigned long long)j->btsp_size, j->td_size);
+	if (j->td_count > LDR_MAX_TDS)
+		return fail(why, whylen, EINVAL, "td_count %u: at most %u TDs", j->td_count, LDR_MAX_TDS);
+	/* the stream: the TDs (the first from the bootstrap BO), then the weights from BAR 1 */
+	const uint64_t kofs = (j->tsk_size + ACC_CMD_GRAN - 1) & ~(uint64_t)(ACC_CMD_GRAN - 1);
+	if (cmd->size > 0xffffffffu)
+		return fail(why, whylen, EINVAL, "command BO over 4 GiB");
+	size_t len = (size_t)cmd->size;
+	uint8_t *stream = malloc(len);
+	if (!stream)
+		return fail(why, whylen, ENOMEM, "out-of-memory: 0x%zx bytes for the TD stream", len);
+	memcpy(stream, cmd->p, len);
+	memcpy(stream, j->btsp, j->td_size);
+	enum ldr_err le = ldr_load(stream, len, LDR_F_RAW, &prog);
+	int rc = 0;
+	if (le != LDR_OK) {
+		rc = fail(why, whylen, EINVAL, "program rejected: %s (%s)", ldr_err_name(le),
+			  ldr_err_text(le));
+		goto out;
+	}
+	if (prog.ntds != j->td_count) {
+		rc = fail(why, whylen, EINVAL,
+			  "td-count: the submit says %u TDs, the chain in the command BO has %u",
+			  j->td_count, prog.ntds);
+		goto out;
+	}
+	/* the weights follow the last TD at the next 16 bytes (where the loader puts them); the
+	 * driver's BAR 1 is tsk_size rounded up to 16: the two must agree */
+	if (prog.weights_off != kofs) {
+		rc = fail(why, whylen, EINVAL,
+			  "the TDs end before 0x%x, where the weights would start, but tsk_size 0x%llx "
+			  "puts BAR 1 at 0x%llx", prog.weights_off, (unsigned long long)j->tsk_size,
+			  (unsigned long long)kofs);
+		goto out;
+	}
+	/* roles from the TDs (the default grants), sizes from the BOs */
+	struct subq_grant g[ANES_MAX_GRANTS];
+	struct ctrl_status st;
+	int n = ctrl_default_grants(&prog, g, ANES_MAX_GRANTS, &st);
+	if (n < 0) {
+		rc = fail(why, whylen, EINVAL, "submit refused: %s", ctrl_status_name(&st));
+		goto out;
+	}
+	uint8_t *mem[ANES_MAX_GRANTS];
+	for (int i = 0; i < n; i++) {
+		unsigned b = g[i].bar;
+		const struct acc_mem *m = b < ACC_TILE_COUNT ? &j->bar[b] : NULL;
+		mem[i] = NULL;
+		if (is_weights_bar(&prog, b) || b == ACC_CMD_BAR)
+			continue; /* the weights and the TD area come from the command BO */
+		if (!m || !m->p) {
+			rc = fail(why, whylen, EINVAL,
+				  "the TDs address BAR %u (0x%llx bytes, %s) but the submit gives it no BO",
+				  b, (unsigned long long)g[i].size,
+				  g[i].access == POL_RW ? "read and written"
+				  : g[i].access & POL_WRITE ? "written" : "read");
+			goto out;
+		}
+		if (g[i].size > m->size) {
+			rc = fail(why, whylen, EINVAL,
+				  "BO too small: the TDs address 0x%llx bytes of BAR %u, its BO has 0x%llx",
+				  (unsigned long long)g[i].size, b, (unsigned long long)m->size);
+			goto out;
+		}
+		g[i].size = m->size;
+		mem[i] = m->p;
+	}
+	if (be && be->tcp)
+		rc = acc_remote_run(be->hostport, stream, len, g, (unsigned)n, mem, why, whylen);
+	else
+		rc = run_local(j, stream, len, g, (unsigned)n, why, whylen);
+out:
+	free(stream);
+	return rc;
+}

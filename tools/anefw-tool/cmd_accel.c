@@ -1,0 +1,94 @@
+/*
+ * anefw-tool accel [--backend local|tcp:HOST:PORT] [--log [2]] -- COMMAND [ARGS...]
+ * Runs COMMAND with libanefw-accel.so preloaded (tools/accel, docs/asahi.md): its
+ * /dev/accel/accel0 is an anefw device, submissions run on the engine model in the process
+ * (local) or on the firmware serving commands (tcp:, `make serve`). The library is the one beside
+ * this tool (build/host/libanefw-accel.so), or ANEFW_ACCEL_LIB.
+ */
+#include "tools/anefw-tool/tool.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int lib_path(char *out, size_t cap)
+{
+	const char *env = getenv("ANEFW_ACCEL_LIB");
+	if (env && *env) {
+		if (strlen(env) >= cap)
+			return -1;
+		strcpy(out, env);
+		return 0;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	/* build/host/anefw-tool is a copy of build/host/{opt,san}/anefw-tool: the library is in
+	 * build/host */
+	const char *tail = strrchr(exe, '/');
+	const char *up = tail && (!strcmp(tail, "/opt") || !strcmp(tail, "/san")) ? "/.." : "";
+	if ((size_t)snprintf(out, cap, "%s%s/libanefw-accel.so", exe, up) >= cap)
+		return -1;
+	return 0;
+}
+
+static int cmd_accel(int argc, char **argv)
+{
+	const char *backend = "local", *log = NULL;
+	int i = 1;
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else if (!strcmp(argv[i], "--backend")) {
+			if (i + 1 >= argc)
+				return tool_usage_error("accel", "--backend needs local or tcp:HOST:PORT");
+			backend = argv[++i];
+		} else if (!strcmp(argv[i], "--log")) {
+			log = "1";
+			if (i + 1 < argc && !strcmp(argv[i + 1], "2"))
+				log = argv[++i];
+		} else {
+			break;
+		}
+	}
+	if (i >= argc)
+		return tool_usage_error("accel", "needs -- COMMAND [ARGS...]");
+	if (strcmp(backend, "local") &&
+	    (strncmp(backend, "tcp:", 4) || !strchr(backend + 4, ':') || !backend[4]))
+		return tool_usage_error("accel", "backend '%s': expected local or tcp:HOST:PORT",
+					backend);
+	char lib[PATH_MAX];
+	if (lib_path(lib, sizeof lib) || access(lib, R_OK)) {
+		fprintf(stderr, "anefw-tool accel: no library at %s (make tools builds it; or set "
+				"ANEFW_ACCEL_LIB)\n", lib);
+		return 1;
+	}
+	const char *old = getenv("LD_PRELOAD");
+	char *pre = NULL;
+	if (asprintf(&pre, "%s%s%s", lib, old && *old ? " " : "", old && *old ? old : "") < 0)
+		return 1;
+	if (setenv("LD_PRELOAD", pre, 1) || setenv("ANEFW_ACCEL_BACKEND", backend, 1) ||
+	    (log && setenv("ANEFW_ACCEL_LOG", log, 1))) {
+		free(pre);
+		return 1;
+	}
+	free(pre);
+	execvp(argv[i], argv + i);
+	fprintf(stderr, "anefw-tool accel: cannot run %s: %s\n", argv[i], strerror(errno));
+	return 127;
+}
+
+TOOL_COMMAND(accel, "accel", cmd_accel,
+	     "accel [--backend local|tcp:HOST:PORT] [--log [2]] -- COMMAND [ARGS...]\n"
+	     "    run COMMAND with /dev/accel/accel0 an anefw device (Asahi ANE userspace:\n"
+	     "    libane, Python ioctl clients); docs/asahi.md");

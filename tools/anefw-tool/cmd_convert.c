@@ -1,0 +1,168 @@
+/*
+ * anefw-tool convert IN OUT.anec [--raw]
+ * Writes an anec container (fw/loader/anec.h) from a .hwx program or a raw task stream, as
+ * anecc does after compiling, so the Asahi stack's libane loads it: the data is the TDs
+ * (tsk_size: up to the end of the last one), then the weights from tsk_size rounded up to 16
+ * bytes; the tile table sizes BAR 0 for the data and every tensor's BAR for its bytes; nchw
+ * holds each tensor's N (groups), C, H, W, plane and row strides. libane's convention is
+ * checked: the outputs at BARs 4.., the inputs right after them.
+ */
+#include "fw/loader/anec.h"
+#include "fw/loader/loader.h"
+#include "fw/tensors/tensors.h"
+#include "tools/anefw-tool/tool.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct ldr_program prog, check;
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "convert: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	return 1;
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	unsigned flags = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--raw"))
+			flags |= LDR_F_RAW;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return tool_usage_error("convert", "unknown option '%s'", argv[i]);
+		else if (!in)
+			in = argv[i];
+		else if (!out)
+			out = argv[i];
+		else
+			return tool_usage_error("convert", "too many arguments");
+	}
+	if (!in || !out)
+		return tool_usage_error("convert", "needs IN OUT.anec");
+	uint8_t *buf, *data = NULL, *file = NULL;
+	size_t len;
+	if (tool_read_file(in, &buf, &len))
+		return 1;
+	int rc = 1;
+	enum ldr_err le = ldr_load(buf, len, flags, &prog);
+	if (le != LDR_OK) {
+		rc = bad("%s: program rejected: %s", in, ldr_err_name(le));
+		goto out;
+	}
+	/* the TD area up to the end of the last TD, then the weights at the next 16 bytes */
+	uint64_t tsk = 0;
+	for (unsigned i = 0; i < prog.ntds; i++)
+		if (prog.tds[i].off + (uint64_t)prog.tds[i].size > tsk)
+			tsk = prog.tds[i].off + (uint64_t)prog.tds[i].size;
+	if (prog.tds[0].off != 0) {
+		rc = bad("%s: the first TD is not at the start of the TD area (offset 0x%x)", in,
+			 prog.tds[0].off);
+		goto out;
+	}
+	const uint64_t kofs = (tsk + ANEC_GRAN - 1) & ~(uint64_t)(ANEC_GRAN - 1);
+	const uint64_t size = kofs + prog.weights_len;
+	if (size > ANEC_MAX_SIZE) {
+		rc = bad("%s: 0x%llx bytes of TDs and weights, over the anec limit (0x%llx)", in,
+			 (unsigned long long)size, ANEC_MAX_SIZE);
+		goto out;
+	}
+	data = calloc(1, (size_t)size);
+	if (!data) {
+		rc = bad("%s: out of memory", in);
+		goto out;
+	}
+	memcpy(data, prog.buf + prog.td_area_off, (size_t)tsk);
+	memcpy(data + kofs, prog.buf + prog.weights_off, prog.weights_len);
+	/* the data must load as the same program, as the driver hands it to the engine */
+	le = ldr_load(data, (size_t)size, LDR_F_RAW, &check);
+	if (le != LDR_OK || check.ntds != prog.ntds || check.weights_off != kofs) {
+		rc = bad("%s: its TDs do not form a raw task stream on their own (%s)", in,
+			 ldr_err_name(le));
+		goto out;
+	}
+	static struct tns_tensor t[TNS_MAX];
+	unsigned nt = 0;
+	struct ctrl_status st;
+	enum tns_err te = tns_describe(&check, t, TNS_MAX, &nt, &st);
+	if (te != TNS_OK) {
+		rc = bad("%s: the tensors cannot be derived: %s", in,
+			 te == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(te));
+		goto out;
+	}
+	struct anec a;
+	memset(&a, 0, sizeof a);
+	a.size = size;
+	a.td_size = prog.tds[0].size;
+	a.td_count = prog.ntds;
+	a.tsk_size = tsk;
+	a.krn_size = prog.weights_len;
+	a.tiles[ANEC_CMD_BAR] = (uint32_t)((size + (1u << ANEC_TILE_SHIFT) - 1) >> ANEC_TILE_SHIFT);
+	for (unsigned i = 0; i < nt; i++)
+		a.dst_count += t[i].role == TNS_OUTPUT;
+	for (unsigned i = 0; i < nt; i++)
+		a.src_count += t[i].role == TNS_INPUT;
+	for (unsigned i = 0; i < nt; i++) {
+		const struct tns_tensor *x = &t[i];
+		if (x->bar < 0 || x->bar >= ANEC_TILES || x->bar == ANEC_CMD_BAR ||
+		    x->bar == ANEC_KRN_BAR) {
+			rc = bad("tensor %s at BAR %d: libane has no buffer there", x->name, x->bar);
+			goto out;
+		}
+		unsigned b = (unsigned)x->bar;
+		int ok = x->role == TNS_OUTPUT   ? b >= ANEC_DST_BAR && b < ANEC_DST_BAR + a.dst_count
+			 : x->role == TNS_INPUT ? b >= ANEC_DST_BAR + a.dst_count &&
+						      b < ANEC_DST_BAR + a.dst_count + a.src_count
+						: b < ANEC_DST_BAR || b >= ANEC_DST_BAR + a.dst_count + a.src_count;
+		if (!ok) {
+			rc = bad("tensor %s at BAR %u: libane expects the outputs at BARs 4.., the inputs "
+				 "right after them", x->name, b);
+			goto out;
+		}
+		a.tiles[b] = (uint32_t)((x->bytes + (1u << ANEC_TILE_SHIFT) - 1) >> ANEC_TILE_SHIFT);
+		const int g = x->ndim == 4;
+		a.nchw[b][0] = g ? x->shape[0] : 1;
+		a.nchw[b][1] = x->shape[g + 0];
+		a.nchw[b][2] = x->shape[g + 1];
+		a.nchw[b][3] = x->shape[g + 2];
+		a.nchw[b][4] = x->plane;
+		a.nchw[b][5] = x->row;
+	}
+	file = malloc(ANEC_HDR_LIBANE + (size_t)size);
+	if (!file || !anec_write_header(&a, file, ANEC_HDR_LIBANE)) {
+		rc = bad("%s: out of memory", in);
+		goto out;
+	}
+	memcpy(file + ANEC_HDR_LIBANE, data, (size_t)size);
+	struct anec back;
+	if (anec_parse(file, ANEC_HDR_LIBANE + (size_t)size, &back) != ANEC_OK) {
+		rc = bad("%s: the written header does not validate", in);
+		goto out;
+	}
+	if (tool_write_file(out, file, ANEC_HDR_LIBANE + (size_t)size))
+		goto out;
+	printf("convert: %s -> %s: %u TD%s (td_size 0x%x, tsk_size 0x%llx), weights 0x%llx bytes, "
+	       "%u output%s, %u input%s\n", in, out, a.td_count, a.td_count == 1 ? "" : "s",
+	       a.td_size, (unsigned long long)a.tsk_size, (unsigned long long)a.krn_size,
+	       a.dst_count, a.dst_count == 1 ? "" : "s", a.src_count, a.src_count == 1 ? "" : "s");
+	rc = 0;
+out:
+	free(file);
+	free(data);
+	free(buf);
+	return rc;
+}
+
+TOOL_COMMAND(convert, "convert", cmd_convert,
+	     "convert IN OUT.anec [--raw]\n"
+	     "    write an anec container (the Asahi ANE stack's program file, libane loads it)\n"
+	     "    from a .hwx program or a raw task stream");
