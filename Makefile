@@ -16,10 +16,10 @@ ifneq ($(V),1)
 Q := @
 endif
 
-ifeq ($(wildcard hal/$(BOARD)/platform.mk),)
-$(error unknown BOARD '$(BOARD)': no hal/$(BOARD)/platform.mk)
+ifeq ($(wildcard plat/$(BOARD)/platform.mk),)
+$(error unknown BOARD '$(BOARD)': no plat/$(BOARD)/platform.mk)
 endif
-include hal/$(BOARD)/platform.mk
+include plat/$(BOARD)/platform.mk
 
 # ---- set-up: Debian packages and newlib-nano, cached under build/ ----
 DEPS_HASH := $(shell cat scripts/setup-deps.sh | md5sum | cut -c1-12)
@@ -52,8 +52,10 @@ ENGINE_SRCS := $(shell find engine -name '*.c' | sort)
 # hal/common/: board-independent HAL code, in the target images and the native builds alike
 HAL_COMMON_SRCS := $(sort $(wildcard hal/common/*.c))
 HAL_A64_SRCS := $(wildcard hal/aarch64/*.c)
+# plat/: board glue, above the drivers (plat/common/ for every target board, plat/host/ natively)
+PLAT_COMMON_SRCS := $(sort $(wildcard plat/common/*.c))
 BOOT_SRCS := boot/entry.S boot/vectors.S boot/start.c boot/mmu.c boot/exceptions.c
-TARGET_COMMON := $(BOOT_SRCS) $(HAL_COMMON_SRCS) $(HAL_A64_SRCS) $(PLAT_SRCS) $(DRV_SRCS)
+TARGET_COMMON := $(BOOT_SRCS) $(HAL_COMMON_SRCS) $(HAL_A64_SRCS) $(PLAT_COMMON_SRCS) $(PLAT_SRCS) $(DRV_SRCS)
 # the application: the only code that depends on every layer (main.c only in the image)
 # every app/ file but main.c and job.c (the firmware image's own)
 APP_LIB_SRCS := $(filter-out app/main.c app/job.c,$(sort $(wildcard app/*.c)))
@@ -65,27 +67,32 @@ TARGET_TEST_SRCS := $(sort $(wildcard tests/target/*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
 TOOL_SRCS := $(sort $(wildcard tools/anefw-tool/*.c)) $(PROGDESC_SRCS)
 HOST_HAL_SRCS := $(HAL_COMMON_SRCS) hal/host/hal_host.c
+HOST_PLAT_SRCS := $(sort $(wildcard plat/host/*.c)) plat/common/dma_memcpy_dev.c
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 # ---- layers: each sees only the layers below it ----
 # A source file's layer is its top folder; it is compiled with -I of a folder that links just the
 # roots it may include, so an upward include (fw/ including drivers/, say) fails to build.
-# tests/ see everything.
+# tests/ see everything. From the bottom: fw/ (pure logic) and linker/; hal/ (low-level accessors:
+# mmio, counters, timer, cache, cpu); drivers/ (devices, given their addresses); plat/ (board
+# glue: which devices at which addresses); boot/; engine/; app/; tools/.
+LAYER_NAMES := fw linker hal drivers plat boot engine app tools
 LAYERS_fw := fw
-LAYERS_drivers := drivers hal fw
-LAYERS_hal := hal drivers linker
-LAYERS_boot := boot hal linker
 LAYERS_linker := linker
+LAYERS_hal := hal linker
+LAYERS_drivers := drivers hal fw
+LAYERS_plat := plat drivers hal linker fw
+LAYERS_boot := boot plat hal linker
 LAYERS_engine := engine drivers hal fw
-LAYERS_app := app engine drivers hal fw
-LAYERS_tools := tools app engine drivers hal fw
+LAYERS_app := app engine plat drivers hal fw
+LAYERS_tools := tools app engine plat drivers hal fw
 INC := $(BUILD)/inc
 layer_of = $(firstword $(subst /, ,$(1)))
 layer_inc = $(if $(filter tests,$(call layer_of,$(1))),-I.,-I$(INC)/$(call layer_of,$(1)))
-INC_STAMP := $(INC)/.stamp-$(shell echo '$(foreach l,fw drivers hal boot linker engine app tools,$(l):$(LAYERS_$(l)))' | md5sum | cut -c1-8)
+INC_STAMP := $(INC)/.stamp-$(shell echo '$(foreach l,$(LAYER_NAMES),$(l):$(LAYERS_$(l)))' | md5sum | cut -c1-8)
 $(INC_STAMP):
 	$(Q)rm -rf $(INC) && mkdir -p $(INC)
-	$(Q)$(foreach l,fw drivers hal boot linker engine app tools,mkdir -p $(INC)/$(l) && \
+	$(Q)$(foreach l,$(LAYER_NAMES),mkdir -p $(INC)/$(l) && \
 		$(foreach r,$(LAYERS_$(l)),ln -s $(CURDIR)/$(r) $(INC)/$(l)/$(r) &&) true && ) true
 	$(Q)touch $@
 
@@ -194,7 +201,7 @@ $(VERSION_STAMP): FORCE
 $(TOOL_DIR)/obj/tools/anefw-tool/cmd_version.c.o: $(VERSION_STAMP)
 $(TOOL_DIR)/obj/tools/anefw-tool/cmd_version.c.o: TOOL_CFLAGS += -DANEFW_VERSION='"$(ANEFW_VERSION)"'
 
-HOST_LIB_SRCS := $(FW_SRCS) $(ENGINE_SRCS) $(APP_LIB_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS)
+HOST_LIB_SRCS := $(FW_SRCS) $(ENGINE_SRCS) $(APP_LIB_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS) $(HOST_PLAT_SRCS)
 TOOL_OBJS := $(patsubst %,$(TOOL_DIR)/obj/%.o,$(TOOL_SRCS) $(HOST_LIB_SRCS))
 HOST_TEST_OBJS := $(patsubst %,$(H)/san/test-obj/%.o,$(TEST_SRCS) $(PROGDESC_SRCS) $(HOST_LIB_SRCS))
 
@@ -258,7 +265,7 @@ ORACLE_GENS := $(sort $(wildcard tests/oracle/gen_*.py))
 TESTDATA_STAMP := $(BUILD)/testdata/.stamp
 $(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) $(wildcard tests/oracle/mkprog/*.desc) app/default.desc | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/testdata
-	$(Q)for g in $(ORACLE_GENS); do echo "  ORACLE  $$g"; $(PYTHON) $$g $(BUILD)/testdata || exit 1; done
+	$(Q)for g in $(ORACLE_GENS); do echo "  ORACLE  $$g"; SHARED=$(SHARED) $(PYTHON) $$g $(BUILD)/testdata || exit 1; done
 	$(Q)touch $@
 
 # ---- make help: the targets and variables ----
@@ -350,10 +357,13 @@ test-build: deps $(H)/anefw-tests tools $(TESTDATA_STAMP) fuzz-build
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 $(H)/san/anefw-tool
 	$(Q)for b in $(TEST_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-test-build || exit 1; done
 
-# The layering check (tests/suites/05-layers.sh): compile one probe file as if it sat in LAYER.
-.PHONY: layer-probe
+# The layering check (tests/suites/05-layers.sh): compile one probe file as if it sat in LAYER;
+# layer-cc prints the command that does it for any layer (-I$(INC)/LAYER appended by the caller).
+.PHONY: layer-probe layer-cc
 layer-probe: $(INC_STAMP)
 	$(Q)$(HCC) $(HOST_CFLAGS) -I$(INC)/$(LAYER) -fsyntax-only -x c $(PROBE)
+layer-cc: $(INC_STAMP)
+	@echo "$(HCC) $(HOST_CFLAGS) -fsyntax-only -x c -I$(abspath $(INC))/"
 
 .PHONY: board-test-build
 board-test-build: $(B)/anefw-tests.elf firmware $(B)/anefw-mmu-pool-test.elf

@@ -17,6 +17,7 @@
 #include "fw/submit/queue.h"
 #include "fw/tensors/tensors.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -268,7 +269,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 		/* the control path first; with trace=1 the program's whole dump follows (the
 		 * loader's suite counts the lines from "program: valid" to the end) */
 		struct subq *q = malloc(sizeof *q);
-		struct anes *session = anes_create(hal_board_dma());
+		struct anes *session = anes_create(plat_dma());
 		if (!q || !session) {
 			printf("program: out of memory for the engine session\n");
 			fail_verdict("out of memory for the engine session");

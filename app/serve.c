@@ -12,6 +12,7 @@
 #include "fw/cmd/frame.h"
 #include "fw/cmd/svc.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,7 +46,7 @@ int anefw_serve(uint64_t idle_limit)
 {
 	if (!idle_limit)
 		idle_limit = SERVE_IDLE_DEFAULT;
-	struct anes *session = anes_create(hal_board_dma());
+	struct anes *session = anes_create(plat_dma());
 	const struct asvc_opts o = {.window_size = SERVE_WINDOW_BYTES, .slot_size = SERVE_SLOT_BYTES};
 	struct asvc *a = session ? asvc_create(session, &o) : NULL;
 	if (!a) {

@@ -22,6 +22,8 @@ void boot_exception(unsigned kind, const struct exception_frame *f) __attribute_
  * BOOT_EXIT_CRASH. */
 void boot_panic(const char *msg) __attribute__((noreturn));
 void boot_mmu_init(void);
+/* What the stack-protector guard was taken from (plat_entropy's name for it). */
+const char *boot_stack_guard_source(void);
 /* Makes the MMU settings visible to cores whose MMU is still off (cleans them to memory). */
 void boot_mmu_publish(void);
 /* Turns this core's MMU on with the tables and controls core 0 set up (every core). */

@@ -3,6 +3,7 @@
 #include "boot/sysregs.h"
 #include "hal/hal.h"
 #include "hal/aarch64/aarch64.h"
+#include "plat/plat.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,12 @@
 int main(int argc, char **argv);
 
 uintptr_t __stack_chk_guard;
+static const char *canary_source = "not set";
+
+const char *boot_stack_guard_source(void)
+{
+	return canary_source;
+}
 
 __attribute__((noreturn)) void __stack_chk_fail(void)
 {
@@ -53,7 +60,8 @@ static void *release_arg[BOOT_MAX_CORES];
 
 extern char _start[];
 
-/* Called on a released secondary core (MMU on): clear whatever woke it (weak default: nothing). */
+/* plat/plat.h: on a released secondary core (MMU on), clear whatever woke it (weak default:
+ * nothing). */
 __attribute__((weak)) void board_secondary_woken(unsigned core)
 {
 	(void)core;
@@ -119,10 +127,13 @@ __attribute__((noreturn, no_stack_protector)) void boot_c_entry(unsigned entry_e
 {
 	aarch64_set_entry_el(entry_el);
 	boot_mmu_init();
-	/* A guard the attacker cannot predict across boots: timer count mixed with a constant. */
-	uint64_t t;
-	__asm__ volatile("mrs %0, cntpct_el0" : "=r"(t));
-	__stack_chk_guard = (uintptr_t)((t * 0x9E3779B97F4A7C15ULL) ^ 0x00d1ceba11fadeULL) & ~0xffull;
+	/* The stack-protector guard from the board's entropy: RNDR or a hardware RNG where there is
+	 * one (then unpredictable), else the timer count at this point, which an observer of the
+	 * boot can predict: it still catches accidental overwrites, not a deliberate one. Its low
+	 * byte is zero, so a string copy stops at it. */
+	uint64_t seed;
+	canary_source = plat_entropy(&seed);
+	__stack_chk_guard = (uintptr_t)seed & ~0xffull;
 	board_init();
 	board_ready = 1;
 	int rc = main(0, NULL);

@@ -275,8 +275,7 @@ static int run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uin
 {
 	const struct ldr_program *p = pl->p;
 	struct eng_task t;
-	for (unsigned b = 0; b < LDR_NBARS; b++) /* field by field: the target's memset is bytewise */
-		t.bar[b] = 0;
+	memset(t.bar, 0, sizeof t.bar);
 	t.bars_set = 0;
 	for (unsigned b = 0; b < LDR_NBARS; b++)
 		if (pl->bars_used & (1u << b)) {
@@ -375,8 +374,7 @@ int eng_run(struct eng *e, const struct ctrl_plan *pl, unsigned priority, uint64
 	if (!e || !e->ops || !pl || pl->st.err != CTRL_OK || !pl->ntds || !pl->td_mem)
 		return ENG_E_ARG;
 	e->nwrites = 0;
-	for (unsigned i = 0; i < LDR_MAX_TDS; i++) /* a loop: the target's memset is bytewise */
-		e->td_writes[i] = 0;
+	memset(e->td_writes, 0, sizeof e->td_writes);
 	e->fault = (struct eng_fault){.reason = ENG_FR_NONE, .td = -1, .reg = ENG_FAULT_NO_REG,
 				      .slot = -1};
 	int r = run(e, pl, priority, budget);

@@ -1,7 +1,10 @@
 /*
- * The hardware abstraction layer: the small interface the firmware, drivers and tests use.
- * hal/<board>/ implements it for a board (with hal/aarch64/ for what every AArch64 board
- * shares); hal/host/ implements it for native builds (tools and host tests).
+ * The hardware abstraction layer: the small interface the firmware, drivers and tests use, at
+ * the bottom of the layers (it includes nothing above it). hal/aarch64/ implements the low-level
+ * accessors every AArch64 board shares (counters, timer, cache maintenance, cpu, semihosting);
+ * hal/host/ implements all of it for native builds (tools and host tests). What depends on the
+ * board (the console's UART, starting cores, the memory map) is the porting interface a board in
+ * plat/<board>/ implements, as TF-A's platform.h is: declared here, defined above the drivers.
  */
 #ifndef ANEFW_HAL_H
 #define ANEFW_HAL_H
@@ -24,6 +27,13 @@ void hal_console_write_raw(const uint8_t *b, size_t n);
 uint64_t hal_instret(void);
 /* Processor cycles (PMCCNTR on the target); natively, a monotonic counter. */
 uint64_t hal_cycles(void);
+
+/* ---- time: bounds for waits on hardware, in time rather than in polls (TF-A's timeout_init_us
+ * and timeout_elapsed). The generic timer on the target, CLOCK_MONOTONIC natively. ---- */
+/* A deadline us microseconds from now. */
+uint64_t hal_timeout_init_us(uint32_t us);
+/* 1 once the deadline has passed. */
+int hal_timeout_elapsed(uint64_t deadline);
 
 /* ---- cache maintenance (by virtual address range; no-ops natively) ---- */
 void hal_dcache_clean(const void *p, size_t n);
@@ -101,11 +111,5 @@ struct hal_platform {
 const struct hal_platform *hal_platform(void);
 /* The firmware image's own layout (text, rodata, data, stacks, heap); n set to the count. */
 const struct hal_region *hal_image_regions(unsigned *n);
-
-/* ---- board devices ---- */
-struct dma_dev; /* drivers/dma/dma.h */
-/* The board's DMA engine: the BCM2835 controller on raspi3b, the memory-copy engine elsewhere
- * (a weak default in drivers/dma/dma_memcpy.c that a board overrides). NULL if it failed. */
-struct dma_dev *hal_board_dma(void);
 
 #endif

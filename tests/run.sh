@@ -3,6 +3,8 @@
 # A suite is an executable script in the suites folder (default tests/suites/) that prints its
 # own test lines and ends with a line "N passed, N failed" (", N skipped" may follow).
 # A suite that ends without that line (crash, hang, timeout) counts as one failure.
+# A skip is allowed only when ../shared (SHARED) is absent: with it present, everything the run
+# needs was built, so any skip fails the run (a skip must not hide a regression).
 # Usage: tests/run.sh [SUITES_DIR]   (environment: see the Makefile's test target)
 set -u
 dir=${1:-$(dirname "$0")/suites}
@@ -35,5 +37,13 @@ for suite in "$dir"/*.sh; do
 	total_p=$((total_p + p)); total_f=$((total_f + f)); total_s=$((total_s + s))
 done
 echo "suite times:$times"
+if [ -f "${SHARED:-$(dirname "$0")/../../shared}/fixtures/README.md" ]; then
+	if [ "$total_s" -gt 0 ]; then
+		echo "FAIL $total_s skipped with ../shared present: a skip is allowed only when it is absent"
+		total_f=$((total_f + 1))
+	fi
+elif [ "$total_s" -gt 0 ]; then
+	echo "note: $total_s skipped because ../shared is absent (SHARED=${SHARED:-unset})"
+fi
 echo "$total_p passed, $total_f failed, $total_s skipped"
 [ "$total_f" -eq 0 ]

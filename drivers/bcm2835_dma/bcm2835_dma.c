@@ -141,7 +141,9 @@ static void caches(struct bcm2835_dma_chan *k, int when)
 static int reset_channel(struct bcm2835_dma *c, unsigned ch)
 {
 	mmio_write_32(reg(c, ch, BCM_DMA_CS), BCM_CS_RESET);
-	for (uint32_t i = 0; i < BCM2835_DMA_POLL_LIMIT; i++) {
+	uint64_t deadline = hal_timeout_init_us(BCM2835_DMA_TIMEOUT_US);
+	for (int late = 0; !late;) {
+		late = hal_timeout_elapsed(deadline); /* before the look: the last look is late */
 		if (!(mmio_read_32(reg(c, ch, BCM_DMA_CS)) & (BCM_CS_ACTIVE | BCM_CS_RESET))) {
 			/* Error bits are write-one-to-clear: write only those that are set (QEMU's
 			 * model keeps whatever is written to DEBUG). */
@@ -201,9 +203,12 @@ static int stop(struct dma_dev *d, unsigned ch)
 	struct bcm2835_dma *c = d->priv;
 	/* Pause, let outstanding writes land, then reset the channel (which drops the chain). */
 	mmio_write_32(reg(c, ch, BCM_DMA_CS), 0);
-	for (uint32_t i = 0; i < BCM2835_DMA_POLL_LIMIT; i++)
+	uint64_t deadline = hal_timeout_init_us(BCM2835_DMA_TIMEOUT_US);
+	for (int late = 0; !late;) {
+		late = hal_timeout_elapsed(deadline); /* before the look: the last look is late */
 		if (!(mmio_read_32(reg(c, ch, BCM_DMA_CS)) & BCM_CS_WAITING_WRITES))
 			break;
+	}
 	int rc = reset_channel(c, ch);
 	caches(&c->ch[ch], 1);
 	return rc;
@@ -241,7 +246,7 @@ static int probe_ylength(struct bcm2835_dma *c, struct dma_dev *d)
 	if (rc == DMA_OK)
 		rc = dma_start(d, 0);
 	if (rc == DMA_OK)
-		rc = dma_wait(d, 0, BCM2835_DMA_POLL_LIMIT);
+		rc = dma_wait_us(d, 0, BCM2835_DMA_TIMEOUT_US);
 	if (rc == DMA_OK) {
 		if (words[16] != words[0] || words[18] != 0)
 			rc = DMA_E_HW;

@@ -61,8 +61,9 @@
 
 #define BCM2835_DMA_CHANNELS DMA_MAX_CHANNELS
 #define BCM2835_DMA_MAX_CBS 64
-/* How many status reads a reset or an abort may take. */
-#define BCM2835_DMA_POLL_LIMIT 100000u
+/* How long a reset, an abort or the probe transfer may take (hal_timeout_init_us: in time, so
+ * the bound does not depend on the CPU's speed). */
+#define BCM2835_DMA_TIMEOUT_US 10000u
 
 struct bcm2835_cb {
 	uint32_t ti;

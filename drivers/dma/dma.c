@@ -1,5 +1,6 @@
 /* Generic DMA API: argument and range checks, the per-channel state machine, bounded waits. */
 #include "drivers/dma/dma.h"
+#include "hal/hal.h"
 
 #include <string.h>
 
@@ -281,6 +282,17 @@ int dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls)
 {
 	int rc = dma_poll(d, ch);
 	for (uint32_t i = 1; rc == DMA_E_BUSY && i < max_polls; i++)
+		rc = dma_poll(d, ch);
+	return rc == DMA_E_BUSY ? DMA_E_TIMEOUT : rc;
+}
+
+int dma_wait_us(struct dma_dev *d, unsigned ch, uint32_t timeout_us)
+{
+	uint64_t deadline = hal_timeout_init_us(timeout_us);
+	int rc = dma_poll(d, ch);
+	while (rc == DMA_E_BUSY && !hal_timeout_elapsed(deadline))
+		rc = dma_poll(d, ch);
+	if (rc == DMA_E_BUSY) /* one last look: the deadline may have passed while preempted */
 		rc = dma_poll(d, ch);
 	return rc == DMA_E_BUSY ? DMA_E_TIMEOUT : rc;
 }

@@ -159,8 +159,12 @@ int dma_start(struct dma_dev *d, unsigned ch);
 int dma_stop(struct dma_dev *d, unsigned ch);
 /* One look at a running channel: DMA_OK once DONE, DMA_E_BUSY while running, or the error. */
 int dma_poll(struct dma_dev *d, unsigned ch);
-/* Polls up to max_polls times: DMA_OK, DMA_E_TIMEOUT (still RUNNING), or the error. */
+/* Polls up to max_polls times: DMA_OK, DMA_E_TIMEOUT (still RUNNING), or the error. A bound in
+ * polls suits a device whose progress is counted in polls (the memory-copy engine, the model). */
 int dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls);
+/* Polls until done or timeout_us microseconds have passed (the HAL's timer): DMA_OK,
+ * DMA_E_TIMEOUT (still RUNNING), or the error. The bound for hardware, whatever the CPU's speed. */
+int dma_wait_us(struct dma_dev *d, unsigned ch, uint32_t timeout_us);
 enum dma_state dma_get_state(const struct dma_dev *d, unsigned ch);
 
 /* Brings a channel back to UNCONFIGURED whatever its state (a running transfer is stopped in the
@@ -178,7 +182,7 @@ int dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_
  * source (which = 0) or destination (which = 1) touches. DMA_OK or DMA_E_RANGE on overflow. */
 int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi);
 
-/* A generous bound for dma_wait() in callers that just want the transfer done. */
-#define DMA_WAIT_DEFAULT_POLLS 10000000u
+/* A generous bound for dma_wait_us() in callers that just want the transfer done: 1 s. */
+#define DMA_WAIT_DEFAULT_US 1000000u
 
 #endif

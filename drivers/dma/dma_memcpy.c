@@ -1,6 +1,5 @@
 /* Memory-copy DMA engine (see dma_memcpy.h). */
 #include "drivers/dma/dma_memcpy.h"
-#include "hal/hal.h"
 
 #include <string.h>
 
@@ -21,33 +20,6 @@ static int mc_start(struct dma_dev *d, unsigned ch)
 	c->block = c->row = 0;
 	c->offset = 0;
 	return DMA_OK;
-}
-
-/*
- * The copy itself. On the target the C library (newlib, built for size) copies byte by byte;
- * there, when both ends share their alignment mod 8 and a forward copy cannot overwrite source
- * bytes not yet read, it goes 8 bytes at a time. Natively the C library's memmove.
- */
-static void move_bytes(uint8_t *dst, const uint8_t *src, uint32_t n)
-{
-#ifdef ANEFW_TARGET
-	typedef uint64_t __attribute__((may_alias)) word;
-	if ((((uintptr_t)dst ^ (uintptr_t)src) & 7u) == 0 &&
-	    ((uintptr_t)dst <= (uintptr_t)src || (uintptr_t)dst - (uintptr_t)src >= n)) {
-		for (; n && ((uintptr_t)dst & 7u); n--)
-			*dst++ = *src++;
-		word *d = (word *)(void *)dst;
-		const word *s = (const word *)(const void *)src;
-		for (; n >= 8; n -= 8)
-			*d++ = *s++;
-		dst = (uint8_t *)d;
-		src = (const uint8_t *)s;
-		for (; n; n--)
-			*dst++ = *src++;
-		return;
-	}
-#endif
-	memmove(dst, src, n);
 }
 
 static void fill_bytes(uint8_t *dst, uint32_t offset, uint32_t n, uint32_t pattern)
@@ -73,7 +45,7 @@ static int mc_poll(struct dma_dev *d, unsigned ch)
 			fill_bytes((uint8_t *)dst, c->offset, n, b->fill);
 		} else {
 			uintptr_t src = b->src + (uintptr_t)((int64_t)c->row * b->src_pitch) + c->offset;
-			move_bytes((uint8_t *)dst, (const uint8_t *)src, n);
+			memmove((void *)dst, (const void *)src, n);
 		}
 		budget -= n;
 		c->offset += n;
@@ -121,18 +93,4 @@ int dma_memcpy_init(struct dma_memcpy *m, struct dma_dev *d, uint32_t bytes_per_
 	};
 	dma_dev_init(d, "memcpy", &mc_ops, m, &caps);
 	return DMA_OK;
-}
-
-/* The default board engine (boards with a DMA controller override this). */
-__attribute__((weak)) struct dma_dev *hal_board_dma(void)
-{
-	static struct dma_memcpy m;
-	static struct dma_dev d;
-	static int ready;
-	if (!ready) {
-		if (dma_memcpy_init(&m, &d, 0) != DMA_OK)
-			return NULL;
-		ready = 1;
-	}
-	return &d;
 }

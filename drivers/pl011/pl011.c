@@ -1,4 +1,5 @@
 #include "drivers/pl011/pl011.h"
+#include "hal/hal.h"
 #include "hal/mmio.h"
 
 int pl011_init(struct pl011 *u, uintptr_t base, uint32_t uartclk, uint32_t baud)
@@ -25,16 +26,27 @@ int pl011_init(struct pl011 *u, uintptr_t base, uint32_t uartclk, uint32_t baud)
 	return PL011_OK;
 }
 
+static int tx_room(const struct pl011 *u)
+{
+	return !(mmio_read_32(u->base + PL011_FR) & PL011_FR_TXFF);
+}
+
 int pl011_putc(struct pl011 *u, char c)
 {
-	for (uint32_t i = 0; i < PL011_POLL_LIMIT; i++) {
-		if (!(mmio_read_32(u->base + PL011_FR) & PL011_FR_TXFF)) {
-			mmio_write_32(u->base + PL011_DR, (uint8_t)c);
-			return PL011_OK;
+	if (!tx_room(u)) { /* the deadline only once the FIFO is full: most characters find room */
+		/* the deadline is read before the FIFO, so the last look comes after it has passed
+		 * (a core stalled past it still looks once more) */
+		uint64_t deadline = hal_timeout_init_us(PL011_TIMEOUT_US);
+		for (int late = 0; !tx_room(u);) {
+			if (late) {
+				u->timeouts++;
+				return PL011_E_TIMEOUT;
+			}
+			late = hal_timeout_elapsed(deadline);
 		}
 	}
-	u->timeouts++;
-	return PL011_E_TIMEOUT;
+	mmio_write_32(u->base + PL011_DR, (uint8_t)c);
+	return PL011_OK;
 }
 
 int pl011_getc(struct pl011 *u)
@@ -48,8 +60,12 @@ int pl011_getc(struct pl011 *u)
 
 int pl011_flush(struct pl011 *u)
 {
-	for (uint32_t i = 0; i < PL011_POLL_LIMIT; i++)
+	uint64_t deadline = hal_timeout_init_us(PL011_TIMEOUT_US);
+	for (;;) {
+		int late = hal_timeout_elapsed(deadline); /* before the look: the last look is late */
 		if (!(mmio_read_32(u->base + PL011_FR) & PL011_FR_BUSY))
 			return PL011_OK;
-	return PL011_E_TIMEOUT;
+		if (late)
+			return PL011_E_TIMEOUT;
+	}
 }

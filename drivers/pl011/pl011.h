@@ -26,12 +26,14 @@
 #define PL011_CR_TXE (1u << 8)
 #define PL011_CR_RXE (1u << 9)
 
-/* How many status polls a transmit may wait for FIFO space before giving up. */
-#define PL011_POLL_LIMIT 1000000u
+/* How long a transmit may wait for FIFO space, or a flush for the line to go idle (in time, by
+ * the HAL's timer: 16 characters drain in under 20 ms at 9600 baud; a line stuck for a second
+ * is taken as dead). */
+#define PL011_TIMEOUT_US 1000000u
 
 enum pl011_status {
 	PL011_OK = 0,
-	PL011_E_TIMEOUT = -1, /* the FIFO stayed full for PL011_POLL_LIMIT polls */
+	PL011_E_TIMEOUT = -1, /* the FIFO stayed full, or the line busy, for PL011_TIMEOUT_US */
 	PL011_E_PARAM = -2,   /* a zero clock or baud rate, or a divisor out of range */
 };
 

@@ -1093,9 +1093,8 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
 							for (unsigned x = 0; x < x0; x++)
 								line[x] = 0.0f;
-							if (sx == 1) /* a loop: the target's memcpy goes byte by byte */
-								for (unsigned x = x0; x < x1; x++)
-									line[x] = src[x - x0];
+							if (sx == 1)
+								memcpy(line + x0, src, (size_t)(x1 - x0) * sizeof *line);
 							else
 								for (unsigned x = x0; x < x1; x++)
 									line[x] = src[(x - x0) * sx];

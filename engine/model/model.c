@@ -106,22 +106,6 @@ int anem_refuse(struct anem *m, enum eng_fault_reason reason, uint32_t reg, unsi
 
 /* ---- the engine interface ---- */
 
-/* memset(p, 0, n) 8 bytes a store where aligned: the target's C library (newlib, built for size)
- * clears byte by byte, and a reset clears a quarter MiB. */
-static void zero_bytes(void *p, size_t n)
-{
-	typedef uint64_t __attribute__((may_alias)) word;
-	uint8_t *b = p;
-	for (; n && ((uintptr_t)b & 7u); n--)
-		*b++ = 0;
-	word *w = (word *)(void *)b;
-	for (; n >= 8; n -= 8)
-		*w++ = 0;
-	b = (uint8_t *)w;
-	for (; n; n--)
-		*b++ = 0;
-}
-
 static void reset(void *dev)
 {
 	struct anem *m = dev;
@@ -131,9 +115,9 @@ static void reset(void *dev)
 	m->state = ENG_ST_IDLE;
 	m->err = 0;
 	m->done_nid = m->done_count = 0;
-	zero_bytes(m->regs, ANEM_WINDOW_BYTES);
-	zero_bytes(m->l2, sizeof m->l2);
-	zero_bytes(m->kmem, sizeof m->kmem);
+	memset(m->regs, 0, ANEM_WINDOW_BYTES);
+	memset(m->l2, 0, sizeof m->l2);
+	memset(m->kmem, 0, sizeof m->kmem);
 	anem_l2_clear(m);
 }
 
@@ -143,9 +127,9 @@ void anem_begin(struct anem *m)
 	m->nmoves = 0;
 	m->bytes_moved = 0;
 	m->polls = 0;
-	zero_bytes(m->td_moves, sizeof m->td_moves);
-	zero_bytes(m->td_bytes, sizeof m->td_bytes);
-	zero_bytes(m->td_act, sizeof m->td_act);
+	memset(m->td_moves, 0, sizeof m->td_moves);
+	memset(m->td_bytes, 0, sizeof m->td_bytes);
+	memset(m->td_act, 0, sizeof m->td_act);
 	m->fault = ANEM_FAULT_NONE;
 	m->fault_hit = 0;
 	if (m->faults_left) {

@@ -1,10 +1,9 @@
 /* The command service (see svc.h and docs/service.md). */
 #include "fw/cmd/svc.h"
+#include "fw/regmap/h13.h"
 
 #include <stddef.h>
 #include <string.h>
-
-#define REACH (1ull << 32) /* the engine's address reach on H13 */
 
 /* ---- completions ---- */
 
@@ -236,7 +235,7 @@ enum cmd_err svc_check_overrides(const struct svc_prog *p, const struct cmd_ov *
 		if (o->size < b->need)
 			return CMD_E_OV_SMALL;
 		uint64_t end;
-		if (__builtin_add_overflow(o->addr, o->size, &end) || end > REACH)
+		if (__builtin_add_overflow(o->addr, o->size, &end) || end > (1ull << H13_ADDR_REACH_BITS))
 			return CMD_E_OV_OUTSIDE;
 		unsigned r = 0;
 		for (; r < nregions; r++)

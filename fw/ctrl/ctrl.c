@@ -767,7 +767,7 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 		return fail(pl, CTRL_E_UNSUPPORTED, -1, -1);
 	if (ngrants > SUBQ_MAX_GRANTS)
 		return fail(pl, CTRL_E_GRANTS, -1, -1);
-	pol_init(&pl->pol, CTRL_REACH_BITS);
+	pol_init(&pl->pol, H13_ADDR_REACH_BITS);
 	pl->pol.max_grant = lim->max_grant;
 	enum ctrl_err e = plan_grants(pl, grants, ngrants, forbid, nforbid);
 	if (!e)
@@ -1050,7 +1050,7 @@ int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsig
 		unsigned b = u.order[k];
 		if (((itm >> b) & 1u) &&
 		    (u.extent[b] > ctrl_default_limits.max_grant ||
-		     u.extent[b] > (1ull << CTRL_REACH_BITS))) {
+		     u.extent[b] > (1ull << H13_ADDR_REACH_BITS))) {
 			st.err = CTRL_E_ITM_OVERFLOW;
 			st.bar = (int)b;
 			goto bad;

@@ -24,7 +24,6 @@
 #include "fw/submit/queue.h"
 #include "fw/td/td.h"
 
-#define CTRL_REACH_BITS 32
 #define CTRL_MAX_RANGES (TD_MAX_RANGES + 1) /* per TD: td_ranges() and the kernel unit */
 #define CTRL_MAX_PATCHES (2u * H13_COEFF_NCH + 1u) /* bases re-based or folded, sizes folded, KernelCfg */
 #define CTRL_NSTREAMS H13_KSTREAM_N

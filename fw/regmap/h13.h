@@ -182,6 +182,9 @@
 #define H13_ADDR_LSB 6       /* base and stride fields: 26 bits at bit 6, byte values */
 #define H13_ADDR_W 26
 #define H13_ADDR_BYTES(v) ((uint64_t)((v) & 0xffffffc0u))
+/* The engine's address reach: what a base field can name (bits 6..31, so 4 GiB). The one
+ * definition the control path's policy and the command service's overlay checks use. */
+#define H13_ADDR_REACH_BITS (H13_ADDR_LSB + H13_ADDR_W)
 
 /* ---- TileDMADst ---- */
 #define H13_DST_DMACONFIG 0x17800u

@@ -1,4 +1,4 @@
-/* What every AArch64 board shares (hal/aarch64/), and what each board provides to it. */
+/* What every AArch64 board shares (hal/aarch64/): entry level, counters, RNDR, PSCI. */
 #ifndef ANEFW_HAL_AARCH64_H
 #define ANEFW_HAL_AARCH64_H
 
@@ -7,15 +7,9 @@
 void aarch64_set_entry_el(unsigned el);
 void aarch64_counters_init(void);
 
-/* The console on a PL011 (hal/aarch64/console_pl011.c); crlf: send CR before LF. */
-void aarch64_console_pl011_init(uintptr_t base, uint32_t uartclk, uint32_t baud, int crlf);
-
-/* Provided by hal/<board>/: console and anything else the board needs before main(). */
-void board_init(void);
-
-/* Multi-core boards: on a released core (MMU on), clear whatever woke it (weak default in
- * boot/start.c: nothing). Starting a core is hal_start_core (hal/hal.h). */
-void board_secondary_woken(unsigned core);
+/* A 64-bit random number from RNDR: 1 when the CPU implements FEAT_RNG (ID_AA64ISAR0_EL1.RNDR)
+ * and it delivered one, 0 otherwise (no such register, or RNDR reported failure). */
+int aarch64_rndr(uint64_t *v);
 
 /* PSCI (Arm DEN 0022) through the conduit the entry exception level implies (hal/aarch64/psci.c):
  * QEMU's virt machine answers HVC when it boots the image at EL1, SMC when at EL2

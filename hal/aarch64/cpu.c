@@ -131,3 +131,47 @@ uint64_t hal_instret(void)
 	inst_last = now;
 	return inst_high | now;
 }
+
+/* ---- time: the generic timer's physical count (CNTPCT_EL0) at CNTFRQ_EL0 ticks a second ---- */
+#define TIMER_FALLBACK_HZ 1000000000ull /* CNTFRQ left 0 by boot firmware: assume 1 GHz (longer) */
+
+static uint64_t timer_count(void)
+{
+	uint64_t v;
+	__asm__ volatile("isb\nmrs %0, cntpct_el0" : "=r"(v));
+	return v;
+}
+
+uint64_t hal_timeout_init_us(uint32_t us)
+{
+	uint64_t hz;
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+	hz &= 0xffffffffu; /* the frequency is bits [31:0] */
+	if (!hz)
+		hz = TIMER_FALLBACK_HZ;
+	/* us < 2^32 and hz < 2^32: the product fits in 64 bits */
+	return timer_count() + ((uint64_t)us * hz + 999999u) / 1000000u;
+}
+
+int hal_timeout_elapsed(uint64_t deadline)
+{
+	return timer_count() > deadline;
+}
+
+/* ---- RNDR (FEAT_RNG) ---- */
+#define ID_AA64ISAR0_RNDR_LSB 60 /* ID_AA64ISAR0_EL1.RNDR, bits [63:60]: 0 = no RNDR */
+
+int aarch64_rndr(uint64_t *v)
+{
+	uint64_t isar0;
+	__asm__ volatile("mrs %0, id_aa64isar0_el1" : "=r"(isar0));
+	if (((isar0 >> ID_AA64ISAR0_RNDR_LSB) & 0xfu) == 0)
+		return 0;
+	uint64_t r, nzcv;
+	/* RNDR is s3_3_c2_c4_0; it sets Z (NZCV bit 30) when it could not deliver a number */
+	__asm__ volatile("mrs %0, s3_3_c2_c4_0\nmrs %1, nzcv" : "=r"(r), "=r"(nzcv));
+	if (nzcv & (1ull << 30))
+		return 0;
+	*v = r;
+	return 1;
+}

@@ -6,7 +6,7 @@
 
 /* The conduit: SMC when the image was entered at EL2 (QEMU's PSCI then sits at the EL3 the
  * machine lacks), HVC when entered at EL1 (QEMU's PSCI at the EL2 it lacks). Entered at EL3 there
- * is no PSCI below us: callers check first (hal/qemu-virt/board.c). */
+ * is no PSCI below us: callers check first (plat/qemu-virt/board.c). */
 int64_t aarch64_psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
 {
 	const int smc = hal_entry_el() == 2; /* before the register variables: a call clobbers them */

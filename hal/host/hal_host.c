@@ -46,6 +46,16 @@ static uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t hal_timeout_init_us(uint32_t us)
+{
+	return monotonic_ns() + (uint64_t)us * 1000u;
+}
+
+int hal_timeout_elapsed(uint64_t deadline)
+{
+	return monotonic_ns() > deadline;
+}
+
 uint64_t hal_instret(void)
 {
 	return monotonic_ns();

@@ -8,6 +8,7 @@
  */
 #include "app/service.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 #include "tests/harness/harness.h"
 #include "tools/progdesc/progdesc.h"
 
@@ -44,7 +45,7 @@ static void bench_dispatch(int overrides)
 {
 	const struct asvc_opts o = {0, 0, 0, 0, 1};
 	if (!b_session)
-		b_session = anes_create(hal_board_dma());
+		b_session = anes_create(plat_dma());
 	REQUIRE(b_session != NULL);
 	struct asvc *a = asvc_create(b_session, &o);
 	REQUIRE(a != NULL);

@@ -11,6 +11,7 @@
 #include "app/session.h"
 #include "fw/common/le.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 #include "tests/harness/harness.h"
 #include "tools/progdesc/benchprog.h"
 
@@ -21,7 +22,7 @@ static struct anes *session(void)
 {
 	static struct anes *s;
 	if (!s)
-		s = anes_create(hal_board_dma());
+		s = anes_create(plat_dma());
 	return s;
 }
 

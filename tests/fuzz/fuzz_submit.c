@@ -12,6 +12,7 @@
  */
 #include "tests/unit/tsession.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 #include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
 #include "hal/hal.h"
@@ -91,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				  arena + KUMEM, FOLDMEM - KUMEM, DEV + KUMEM,
 				  arena + FOLDMEM, ARENA - FOLDMEM, DEV + FOLDMEM};
 	if (ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, NULL) == CTRL_OK) {
-		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, hal_board_dma());
+		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, plat_dma());
 		model.touch = touched;
 		model.touch_ctx = &plan;
 		struct eng eng = {.ops = &anem_ops, .dev = &model, .gen = lp.gen};

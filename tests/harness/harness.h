@@ -95,6 +95,15 @@ extern unsigned long test_checks_now;
 		}                                                                               \
 	} while (0)
 
+/* A failure that ends the test (printf format and arguments): what the test needed is missing. */
+#define FAIL(...)                                                                               \
+	do {                                                                                    \
+		test_checked();                                                                 \
+		test_fail_at(__FILE__, __LINE__, __VA_ARGS__);                                  \
+		return;                                                                         \
+	} while (0)
+
+/* A skip: only for what the run was not given (../shared absent), never for what make built. */
 #define SKIP(why)                                                                               \
 	do {                                                                                    \
 		test_skip(why);                                                                 \

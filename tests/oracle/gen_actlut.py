@@ -5,6 +5,11 @@ For each case NAME: NAME.rec (one 86-byte record) and NAME.out (65,536 little-en
 output for every input bit pattern 0x0000..0xffff, from the exact model in actlut_model.py).
 list.txt names the cases, one a line. Records are built here with numpy (every mode, edge
 scales, clamps and tails that reach infinities); knots of the random cases come from a fixed seed.
+
+With the fixtures present (SHARED, default ../shared beside the tree), it also writes
+DIR/actlut_fixtures/NAME.out, the model's 65,536 outputs for the real records the engine-model
+test applies (tests/unit/test_ctrl_act.c): NAME is the fixture's path under fixtures/ with '/'
+as '_', then '@' and the record's offset in hex (kernels_unary_tanh.bin@280.out).
 """
 import math
 import os
@@ -96,7 +101,32 @@ def cases():
     return c
 
 
+# The real records test_ctrl_act.c applies: (path under fixtures/, the record's offset)
+# (docs/actlut.md, "Real records").
+FIXTURE_RECORDS = [
+    ('kernels/unary/tanh.bin', 0x280), ('kernels/unary/log2.bin', 0x280),
+    ('kernels/unary/sqrt.bin', 0x280), ('kernels/activation/gelu.bin', 0x280),
+    ('kernels/activation/relu6.bin', 0x280), ('kernels/activation/leakyrelu.bin', 0x280),
+    ('kernels/activation/hardtanh.bin', 0x280),
+]
+
+
+def fixture_tables(out):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    shared = os.environ.get('SHARED') or os.path.join(root, '..', 'shared')
+    if not os.path.isfile(os.path.join(shared, 'fixtures', 'README.md')):
+        return
+    d = os.path.join(out, 'actlut_fixtures')
+    os.makedirs(d, exist_ok=True)
+    for rel, off in FIXTURE_RECORDS:
+        raw = open(os.path.join(shared, 'fixtures', rel), 'rb').read()[off:off + M.NBYTES]
+        table = np.array(M.Record(raw).table(), dtype='<u2')
+        with open(os.path.join(d, '%s@%x.out' % (rel.replace('/', '_'), off)), 'wb') as f:
+            f.write(table.tobytes())
+
+
 def main():
+    fixture_tables(sys.argv[1])
     out = os.path.join(sys.argv[1], 'actlut')
     os.makedirs(out, exist_ok=True)
     names = []

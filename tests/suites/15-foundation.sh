@@ -72,6 +72,23 @@ else
 	t_fail foundation.runner_counts_failures "exit $rc: $(echo "$out" | tail -n1)"
 fi
 
+# A skip fails the run when ../shared is present (nothing the run needs is missing then), and
+# is allowed, and said so, when it is absent.
+tmp=$(mktemp -d)
+mkdir -p "$tmp/suites" "$tmp/shared/fixtures" && touch "$tmp/shared/fixtures/README.md"
+printf 'echo "skip y: something"
+echo "1 passed, 0 failed, 1 skipped"
+' > "$tmp/suites/a.sh"
+out=$(SHARED="$tmp/shared" bash tests/run.sh "$tmp/suites" 2>&1); rc=$?
+out2=$(SHARED="$tmp/absent" bash tests/run.sh "$tmp/suites" 2>&1); rc2=$?
+rm -rf "$tmp"
+if [ "$rc" -ne 0 ] && echo "$out" | tail -n1 | grep -q '^1 passed, 1 failed, 1 skipped' &&
+   [ "$rc2" -eq 0 ] && echo "$out2" | grep -q 'because ../shared is absent'; then
+	t_pass foundation.runner_fails_a_skip_with_shared_present
+else
+	t_fail foundation.runner_fails_a_skip_with_shared_present "exit $rc/$rc2: $(echo "$out" | tail -n1)"
+fi
+
 # Crashes: report printed, run ends with the crash status (100), never a hang.
 crash() { # NAME MODE PATTERN
 	for b in $TEST_BOARDS; do

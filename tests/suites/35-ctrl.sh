@@ -1,4 +1,4 @@
-# Control path (fw/ctrl) on the software engine (drivers/ane_model): every fixture submits with
+# Control path (fw/ctrl) on the software engine (engine/model): every fixture submits with
 # its default grants (host tool and firmware), the traces show the enabled coefficient channels
 # inside the weights grant, host and target traces are identical, hostile grant tables are
 # refused with their named error and a nonzero exit, and a short fuzzing pass of fuzz_submit.
@@ -28,7 +28,10 @@ if have_shared; then
 	for f in "${fixtures[@]}"; do
 		rel=${f#"$SHARED"/fixtures/}
 		out=$("$TOOL" submit --trace "$f" 2>&1); rc=$?
-		want=$("$TOOL" inspect "$f" | awk '/coefficient channels:/ { s += $3 } END { print s + 0 }')
+		# the expected count from the independent reader (tests/oracle/hwx_ref.py), not the loader
+		raw=; case $f in *.bin) raw=--raw;; esac
+		want=$("$PYTHON" tests/oracle/hwx_ref.py "$f" $raw |
+		       "$PYTHON" -c 'import json,sys; print(sum(len(t["coeff"]) for t in json.load(sys.stdin)["tds"]))')
 		# programs the model refuses today (docs/engine-model.md, "Fixtures the model
 		# refuses"): a loud, structured refusal is right for them; completing is too
 		case "$rel" in
@@ -54,7 +57,7 @@ if have_shared; then
 	# each TD's activation, as docs/actlut.md identifies the records (mode, knot spacing)
 	while read -r rel want; do
 		f="$SHARED/fixtures/$rel"
-		[ -f "$f" ] || { t_skip "ctrl.activation.$rel" "absent"; continue; }
+		[ -f "$f" ] || { t_fail "ctrl.activation.$rel" "absent from ../shared"; continue; }
 		got=$("$TOOL" submit "$f" 2>&1 | sed -n 's/^td 0: activation: //p' |
 		      sed -e 's/ @0x[0-9a-f]*//' -e 's/, applied to [0-9]* fp16 values//')
 		if [ "$got" = "$want" ]; then
@@ -77,7 +80,7 @@ LIST
 	# host and target traces agree
 	for b in $TEST_BOARDS; do
 		elf="$BUILD/$b/anefw.elf"
-		[ -f "$elf" ] || { t_skip "ctrl.$b.traces" "no $elf"; continue; }
+		[ -f "$elf" ] || { t_fail "ctrl.$b.traces" "no $elf (make test builds it)"; continue; }
 		same=0; diff_list=
 		for f in "${fixtures[@]}"; do
 			rel=${f#"$SHARED"/fixtures/}
@@ -116,8 +119,22 @@ LIST
 	refuse bar_outside_table bar-index-out-of-range --grant 32:0xc0:r --grant 4:0xc0:w --grant 5:0xc0:r
 	refuse input_short range-outside-granted-buffer --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0x80:r
 	refuse zero_grant bad-grant --grant 1:0:r --grant 4:0xc0:w --grant 5:0xc0:r
-	out=$("$TOOL" submit "$conv" --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0xc0:r 2>&1) &&
-		t_pass ctrl.explicit_grants_accepted || t_fail ctrl.explicit_grants_accepted "$out"
+	# explicit grants that cover the program: it completes, its coefficient channels (3, by
+	# hwx_ref.py) read inside the weights grant, and the canaries around every buffer are intact
+	out=$("$TOOL" submit --trace "$conv" --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0xc0:r 2>&1); rc=$?
+	if [ "$rc" -eq 0 ] && grep -q '^submit: completed' <<<"$out" &&
+	   grep -q '^submit: canaries intact' <<<"$out" && got=$(coeff_inside "$out") && [ "$got" -eq 3 ]; then
+		t_pass "ctrl.explicit_grants_accepted ($got coefficient channels inside the grants)"
+	else
+		t_fail ctrl.explicit_grants_accepted "exit $rc, coefficient ranges ${got:-?}: $(grep '^submit:' <<<"$out" | tr '\n' ' ')"
+	fi
+	# negative control: coeff_inside refuses a trace whose coefficient range leaves its grant
+	bad=$(sed -E '0,/^ *td [0-9]+ range coeff/s/(^ *td [0-9]+ range coeff .* len )0x[0-9a-f]+/\10x100000/' <<<"$out")
+	if [ "$bad" != "$out" ] && ! coeff_inside "$bad" >/dev/null; then
+		t_pass ctrl.coeff_inside_refuses_a_range_outside_its_grant
+	else
+		t_fail ctrl.coeff_inside_refuses_a_range_outside_its_grant "the checker passed a range past its grant"
+	fi
 else
 	t_skip ctrl.fixtures "../shared fixtures absent"
 fi
@@ -136,6 +153,6 @@ if [ -x "$FUZZ" ]; then
 	fi
 	rm -rf "$work"
 else
-	t_skip ctrl.fuzz_submit "fuzz target not built"
+	t_fail ctrl.fuzz_submit "fuzz target not built (make test builds it: make fuzz-build)"
 fi
 t_done

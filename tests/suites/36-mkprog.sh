@@ -65,7 +65,7 @@ fi
 
 for b in $TEST_BOARDS; do
 	elf="$BUILD/$b/anefw.elf"
-	[ -f "$elf" ] || { t_skip "mkprog.$b.default_runs" "no $elf"; continue; }
+	[ -f "$elf" ] || { t_fail "mkprog.$b.default_runs" "no $elf (make test builds it)"; continue; }
 	tout=$(set -o pipefail; qemu_run --board "$b" --timeout 120 "$elf" "program=$prog" trace=1 2>&1 | tr -d '\r'); rc=$?
 	tgt=$(sed -n '/^submit: /,/^submit: canaries/p' <<<"$tout")
 	if [ "$rc" -eq 0 ] && [ -n "$tgt" ] && [ "$tgt" = "$host" ] && grep -q '^anefw: done' <<<"$tout" &&
@@ -113,7 +113,7 @@ fi
 
 for b in $TEST_BOARDS; do
 	elf="$BUILD/$b/anefw.elf"
-	[ -f "$elf" ] || { t_skip "mkprog.$b.firmware_compares_outputs" "no $elf"; continue; }
+	[ -f "$elf" ] || { t_fail "mkprog.$b.firmware_compares_outputs" "no $elf (make test builds it)"; continue; }
 	[ "${#fwrefs[@]}" -eq 4 ] || { t_fail "mkprog.$b.firmware_compares_outputs" "no references"; continue; }
 	# the default is the concise per-TD summary: no register writes or moves
 	tout=$(set -o pipefail; qemu_run --board "$b" --timeout 120 "$elf" "program=$prog" "${fwrefs[@]}" 2>&1 | tr -d '\r'); rc=$?
@@ -159,7 +159,7 @@ if [ -f "$BUILD/qemu-virt/anefw.elf" ] && [[ " $TEST_BOARDS " == *" qemu-virt "*
 		t_fail mkprog.make_run_ends_in_its_verdict "$nl lines, last '$last'"
 	fi
 else
-	t_skip mkprog.make_run_compares_outputs "qemu-virt not tested"
+	t_not_run mkprog.make_run_compares_outputs "qemu-virt is not in TEST_BOARDS ($TEST_BOARDS)"
 fi
 
 # malformed descriptions: the named error, exit 1, no output file

@@ -182,8 +182,10 @@ fi
 
 # ---- the firmware, over semihosting: the same bytes as the host tool ----
 elf="$BUILD/qemu-virt/anefw.elf"
-if [[ " $TEST_BOARDS " != *" qemu-virt "* ]] || [ ! -f "$elf" ]; then
-	t_skip run.firmware_matches_host "qemu-virt not built"
+if [[ " $TEST_BOARDS " != *" qemu-virt "* ]]; then
+	t_not_run run.firmware_matches_host "qemu-virt is not in TEST_BOARDS ($TEST_BOARDS)"
+elif [ ! -f "$elf" ]; then
+	t_fail run.firmware_matches_host "no $elf (make test builds it)"
 else
 	fw() { qemu_run --board qemu-virt --timeout 120 "$elf" "$@" trace=0 2>&1 | tr -d '\r'; }
 	check_same() {

@@ -13,7 +13,11 @@ pids=
 trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
 
 "$TOOL" mkprog app/default.desc "$work/p.hwx" >/dev/null 2>&1
-t_check remote.program_built test -s "$work/p.hwx"
+# built: the independent reader (tests/oracle/hwx_ref.py) finds one TD per statement of the
+# description (four)
+ntd=$("$PYTHON" tests/oracle/hwx_ref.py "$work/p.hwx" 2>&1 |
+      "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)["tds"]))' 2>&1)
+if [ "$ntd" = 4 ]; then t_pass "remote.program_built (4 TDs)"; else t_fail remote.program_built "TDs: $ntd"; fi
 # an input .npy of the program's input shape (float16 [16, 2, 32]), and another one
 "$PYTHON" - "$work" <<'PY'
 import sys, numpy as np
@@ -28,7 +32,29 @@ local_run() { # tag [--in input=FILE]
 		--out "output_1=$work/l_$tag.1.npy" >"$work/l_$tag.log" 2>&1
 }
 local_run seed && local_run a --in "input=$work/in_a.npy" && local_run b --in "input=$work/in_b.npy"
-t_check remote.local_runs test -s "$work/l_b.1.npy"
+# the host runs are right: the seeded run's outputs against the numpy oracle (tests/oracle/
+# gen_mkprog.py, from the description format) within one fp16 ulp; an input's outputs must not
+# match those references (the comparison can fail)
+"$PYTHON" tests/oracle/gen_mkprog.py --refs app/default.desc "$work/ref"
+near_ref='
+import sys, numpy as np
+for k in (0, 1):
+    got = np.load("%s.%d.npy" % (sys.argv[1], k)).astype(np.float64)
+    want = np.load("%s.output_%d.npy" % (sys.argv[2], k))
+    tol = np.spacing(np.abs(want)).astype(np.float64)
+    if got.shape != want.shape or not np.all(np.abs(got - want.astype(np.float64)) <= tol):
+        sys.exit(1)
+'
+if "$PYTHON" -c "$near_ref" "$work/l_seed" "$work/ref"; then
+	t_pass remote.local_runs_match_the_oracle
+else
+	t_fail remote.local_runs_match_the_oracle "$(tail -2 "$work/l_seed.log" | tr '\n' ' ')"
+fi
+if "$PYTHON" -c "$near_ref" "$work/l_b" "$work/ref"; then
+	t_fail remote.oracle_comparison_negative_control "another input's outputs matched the references"
+else
+	t_pass remote.oracle_comparison_negative_control
+fi
 
 # 32 MiB in, 32 MiB out: more than one 64 MiB program slot of the served service holds
 printf 'input w=2048 h=64 c=128\nactivation relu\n' >"$work/big.desc"

@@ -19,7 +19,7 @@ declare -A want=([dma-hang]=watchdog-expired [dma-error]=engine-dma-error
 		 [wrong-task]=engine-completion-wrong-task [readback]=engine-register-readback-mismatch)
 for b in $TEST_BOARDS; do
 	elf="$BUILD/$b/anefw.elf"
-	[ -f "$elf" ] || { t_skip "hard.$b.faults" "no $elf"; continue; }
+	[ -f "$elf" ] || { t_fail "hard.$b.faults" "no $elf (make test builds it)"; continue; }
 	for k in dma-hang dma-error wrong-task readback; do
 		out=$(qemu_run --board "$b" --timeout 60 "$elf" "program=$prog" trace=0 "fault=$k" 2>&1)
 		rc=$?; out=$(tr -d '\r' <<<"$out")

@@ -596,7 +596,9 @@ TEST(cmd_shm, session_with_a_host_core)
 	CHECK_EQ(boot_start_core(plat->ncores, client_main, &sh), HAL_CORE_E_BAD_CORE);
 	CHECK_EQ(boot_start_core(1, NULL, &sh), HAL_CORE_E_BAD_CORE);
 	enum hal_core_err ce = boot_start_core(1, client_main, &sh);
-	if (ce == HAL_CORE_E_UNSUPPORTED) {
+	if (ce == HAL_CORE_E_UNSUPPORTED && hal_entry_el() == 3) {
+		/* qemu-virt booted at EL3 (secure=on, no firmware) has no PSCI: make test never
+		 * runs this test so; anywhere else UNSUPPORTED is a regression, and fails below */
 		asvc_destroy(a);
 		SKIP("no power-on service for the second core (qemu-virt booted at EL3: no PSCI)");
 	}

@@ -1,10 +1,11 @@
 /*
- * Control path (fw/ctrl) with the engine model (drivers/ane_model): every fixture submits with
+ * Control path (fw/ctrl) with the engine model (engine/model): every fixture submits with
  * its default grants; a hostile corpus of programs and grant tables is refused with its named
  * error before anything is programmed, with every byte outside the granted buffers intact.
  */
 #include "tests/unit/tsession.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 #include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/loader/hwx_format.h"
@@ -189,7 +190,7 @@ static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *int
 		planned = e == CTRL_OK;
 	}
 	if (planned) {
-		anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, hal_board_dma());
+		anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, plat_dma());
 		struct eng eng = {.ops = &anem_ops, .dev = &model, .gen = lp.gen};
 		anem_begin(&model);
 		*ran = eng_run(&eng, &plan, 1, 0) == ENG_OK;
@@ -276,7 +277,7 @@ static unsigned list_mismatches(const struct ctrl_plan *pl, unsigned i)
 static int rerun(const struct eng_batch *batch)
 {
 	memset(window, 0, sizeof window);
-	anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, hal_board_dma());
+	anem_init(&model, (uintptr_t)window, arena, DEV, sizeof arena, plat_dma());
 	struct eng eng = {.ops = &anem_ops, .dev = &model, .batch = batch, .gen = lp.gen};
 	anem_begin(&model);
 	int r = eng_run(&eng, &plan, 1, 0);

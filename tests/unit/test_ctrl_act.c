@@ -3,8 +3,9 @@
  * selects the LUT (NE.MACCfg.NonlinearMode = 2) with a 0x80-byte coefficient record, an input
  * tile of known fp16 values comes out as actlut_eval of that record, value by value. The record
  * the test evaluates is read from the fixture file at the offset docs/actlut.md gives, not from
- * the model. The expected outputs come from the test's own 65,536-entry table of that record,
- * and every value looked up is also checked against actlut_eval.
+ * the model. The expected outputs come from the numpy oracle's 65,536-entry table of that record
+ * (tests/oracle/gen_actlut.py, from the documented semantics in actlut_model.py: not the C code
+ * the model uses), and every value looked up is also checked against actlut_eval.
  */
 #include "tests/unit/tsession.h"
 #include "fw/actlut/actlut.h"
@@ -117,8 +118,25 @@ TEST(ctrl_act, model_output_is_lut_of_input)
 		struct actlut lut;
 		REQUIRE(len >= fx[f].rec + ACTLUT_BYTES);
 		CHECK_EQ(actlut_parse(&lut, buf + fx[f].rec, ACTLUT_BYTES), ACTLUT_OK);
-		/* the test's own table of the record: the expected outputs (checked against eval too) */
-		actlut_build_table(&lut, table);
+		/* the oracle's table of the record: the expected outputs (checked against eval too) */
+		char rel[128];
+		snprintf(rel, sizeof rel, "actlut_fixtures/%s@%lx.out", fx[f].path + strlen("fixtures/"),
+			 (unsigned long)fx[f].rec); /* newlib-nano's printf has no %zx */
+		for (char *s = rel + strlen("actlut_fixtures/"); *s; s++)
+			if (*s == '/')
+				*s = '_';
+		uint8_t *tb;
+		size_t tlen;
+		const char *tpath = test_data_path(rel);
+		if (!tpath || test_read_file(tpath, &tb, &tlen) || tlen != sizeof table) {
+			CHECKF(0, "%s: no oracle table build/testdata/%s (make test generates it)",
+			       fx[f].path, rel);
+			free(buf);
+			continue;
+		}
+		for (size_t i = 0; i < ACTLUT_TABLE_LEN; i++)
+			table[i] = (uint16_t)(tb[2 * i] | tb[2 * i + 1] << 8);
+		free(tb);
 		struct act_ctx c;
 		memset(&c, 0, sizeof c);
 		c.lut = &lut;

@@ -8,6 +8,7 @@
 #include "drivers/dma/dma.h"
 #include "drivers/dma/dma_memcpy.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -63,7 +64,7 @@ static struct dma_dev *memcpy_slow(void)
 
 static struct dma_dev *board(void)
 {
-	struct dma_dev *d = hal_board_dma();
+	struct dma_dev *d = plat_dma();
 	/* The board device is shared: leave every channel idle for the next test. */
 	if (d)
 		for (unsigned ch = 0; ch < d->caps.nchannels; ch++)

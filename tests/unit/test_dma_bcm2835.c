@@ -44,7 +44,8 @@ TEST(bcm2835_dma, init_refuses_bad_parameters)
 #ifdef ANEFW_BOARD_RASPI3B
 #include "boot/boot.h"
 #include "hal/hal.h"
-#include "hal/raspi3b/platform.h"
+#include "plat/plat.h"
+#include "plat/raspi3b/platform.h"
 
 int boot_mmu_enabled(void);
 
@@ -58,7 +59,7 @@ static struct bcm2835_dma *controller(struct dma_dev *d)
 
 TEST(bcm2835_dma, control_blocks_and_bus_addresses)
 {
-	struct dma_dev *d = hal_board_dma();
+	struct dma_dev *d = plat_dma();
 	struct bcm2835_dma *c = controller(d);
 	REQUIRE(c != NULL);
 	CHECK_EQ(d->caps.nchannels, 2);
@@ -95,7 +96,7 @@ TEST(bcm2835_dma, control_blocks_and_bus_addresses)
 		src[i] = (uint8_t)(i * 13 + 1);
 	memset(dst, 0, sizeof dst);
 	CHECK_EQ(dma_start(d, 1), DMA_OK);
-	CHECK_EQ(dma_wait(d, 1, DMA_WAIT_DEFAULT_POLLS), DMA_OK);
+	CHECK_EQ(dma_wait_us(d, 1, DMA_WAIT_DEFAULT_US), DMA_OK);
 	CHECK_MEM(dst, src, 256);
 	for (unsigned r = 0; r < 5; r++)
 		CHECK_MEM(dst + 1024 - 32 * r, src + 256 + 64 * r, 16);
@@ -105,7 +106,7 @@ TEST(bcm2835_dma, control_blocks_and_bus_addresses)
 
 TEST(bcm2835_dma, refuses_memory_out_of_reach_and_long_strides)
 {
-	struct dma_dev *d = hal_board_dma();
+	struct dma_dev *d = plat_dma();
 	REQUIRE(controller(d) != NULL);
 	struct dma_block b = {.src = (uintptr_t)src, .dst = PLAT_PERIPH_BASE, .len = 64};
 	struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
@@ -128,7 +129,7 @@ TEST(bcm2835_dma, refuses_memory_out_of_reach_and_long_strides)
 
 TEST(bcm2835_dma, stalled_engine_times_out_and_stops)
 {
-	struct dma_dev *d = hal_board_dma();
+	struct dma_dev *d = plat_dma();
 	struct bcm2835_dma *c = controller(d);
 	REQUIRE(c != NULL);
 	for (unsigned i = 0; i < sizeof src; i++)
@@ -149,7 +150,7 @@ TEST(bcm2835_dma, stalled_engine_times_out_and_stops)
 	CHECK_EQ(moved, 0);
 	bcm2835_dma_set_enable(c, 0, 1);
 	CHECK_EQ(dma_start(d, 0), DMA_OK);
-	CHECK_EQ(dma_wait(d, 0, DMA_WAIT_DEFAULT_POLLS), DMA_OK);
+	CHECK_EQ(dma_wait_us(d, 0, DMA_WAIT_DEFAULT_US), DMA_OK);
 	CHECK_MEM(dst, src, 1024);
 	CHECK_EQ(dst[1024], 0xee);
 }

@@ -1,4 +1,4 @@
-/* Fault injection and the watchdog (drivers/ane_model, drivers/dma): every injected fault gives
+/* Fault injection and the watchdog (engine/model, drivers/dma): every injected fault gives
  * the submission its named error within its bound, leaves the engine and the DMA channel reset,
  * and the next submission runs normally with the same outputs as before. */
 #include "tests/harness/harness.h"
@@ -7,6 +7,7 @@
 #include "drivers/dma/dma_memcpy.h"
 #include "tools/progdesc/progdesc.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 
 #include <string.h>
 
@@ -64,9 +65,9 @@ static int f_engine_reset(void)
 	for (unsigned i = 0; i < ANEM_WINDOW_BYTES / 4; i++)
 		if (m->regs[i])
 			return 0;
-	return dma_get_state(hal_board_dma(), ANEM_DMA_CHANNEL) == DMA_STATE_UNCONFIGURED &&
-	       hal_board_dma()->fault.active == 0 &&
-	       hal_board_dma()->fault.kind == DMA_FAULT_NONE;
+	return dma_get_state(plat_dma(), ANEM_DMA_CHANNEL) == DMA_STATE_UNCONFIGURED &&
+	       plat_dma()->fault.active == 0 &&
+	       plat_dma()->fault.kind == DMA_FAULT_NONE;
 }
 
 /* One fault: the named error, a bounded number of polls, reset state, then a normal run. */
@@ -220,4 +221,31 @@ TEST(faults, dma_layer_hang_error_reset)
 	CHECK_EQ(dma_start(&d, 0), DMA_OK);
 	CHECK_EQ(dma_wait(&d, 0, 5), DMA_OK);
 	CHECK_STR(dma_strerror(DMA_E_INJECTED), "injected fault");
+}
+
+/* dma_wait_us bounds a hung transfer in time (the HAL's timer), not in polls: it gives up no
+ * sooner than its bound and well before a second, and a healthy transfer completes under it. */
+TEST(faults, dma_wait_bounded_in_time)
+{
+	static struct dma_memcpy mc;
+	static struct dma_dev d;
+	static uint32_t src[64], dst[64];
+	REQUIRE(dma_memcpy_init(&mc, &d, 4) == DMA_OK); /* 4 bytes a poll: 64 polls for the copy */
+	for (unsigned i = 0; i < 64; i++)
+		src[i] = 0x2000u + i;
+	dma_set_fault(&d, DMA_FAULT_HANG, 0);
+	const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = sizeof dst};
+	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
+	REQUIRE(dma_configure(&d, 1, &cfg) == DMA_OK);
+	REQUIRE(dma_start(&d, 1) == DMA_OK);
+	uint64_t past = hal_timeout_init_us(5000), late = hal_timeout_init_us(1000000);
+	CHECK_EQ(dma_wait_us(&d, 1, 5000), DMA_E_TIMEOUT);
+	CHECK(hal_timeout_elapsed(past));  /* it waited its 5 ms */
+	CHECK(!hal_timeout_elapsed(late)); /* and not a second */
+	CHECK_EQ(dma_reset(&d, 1), DMA_OK);
+	memset(dst, 0, sizeof dst);
+	REQUIRE(dma_configure(&d, 1, &cfg) == DMA_OK);
+	REQUIRE(dma_start(&d, 1) == DMA_OK);
+	CHECK_EQ(dma_wait_us(&d, 1, DMA_WAIT_DEFAULT_US), DMA_OK);
+	CHECK_MEM(dst, src, sizeof dst);
 }

@@ -12,6 +12,7 @@
 #include "fw/common/le.h"
 #include "fw/td/td.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 #include "tests/harness/harness.h"
 
 #include <stdio.h>
@@ -55,7 +56,7 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 		regs = calloc(ANEM_WINDOW_BYTES / 4, sizeof *regs);
 	if (!m)
 		m = calloc(1, sizeof *m);
-	if (!regs || !m || anem_init(m, (uintptr_t)regs, NULL, 0, 0, hal_board_dma()) != ENG_OK)
+	if (!regs || !m || anem_init(m, (uintptr_t)regs, NULL, 0, 0, plat_dma()) != ENG_OK)
 		return -1;
 	m->wd_budget = UINT64_MAX;
 	uint64_t srow = line64(2ull * c->win), splane = srow * c->hin, sgroup = splane * c->cin;

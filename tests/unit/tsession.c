@@ -1,5 +1,6 @@
 #include "tests/unit/tsession.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,7 @@
 struct anes *tsession(void)
 {
 	static struct anes *s;
-	if (!s && !(s = anes_create(hal_board_dma()))) {
+	if (!s && !(s = anes_create(plat_dma()))) {
 		/* nothing can run without it: a test harness abort, not a result */
 		abort();
 	}

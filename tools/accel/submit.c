@@ -4,6 +4,7 @@
 #include "fw/ctrl/ctrl.h"
 #include "fw/loader/loader.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -81,7 +82,7 @@ static void to_stderr(void *ctx, const char *s, size_t n)
 static int run_local(const struct acc_job *j, const uint8_t *stream, size_t len,
 		     const struct subq_grant *g, unsigned n, char *why, size_t whylen)
 {
-	struct anes *s = anes_create(hal_board_dma());
+	struct anes *s = anes_create(plat_dma());
 	if (!s)
 		return fail(why, whylen, ENOMEM, "out-of-memory: no engine session");
 	struct bo_io io = {j};

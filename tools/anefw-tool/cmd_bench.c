@@ -9,6 +9,7 @@
 #include "app/session.h"
 #include "fw/common/le.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 #include "tools/anefw-tool/tool.h"
 #include "tools/progdesc/benchprog.h"
 
@@ -112,7 +113,7 @@ static int cmd_bench(int argc, char **argv)
 	size_t cap = bp_conv_bytes(conv[0], conv[1]);
 	uint8_t *cprog = malloc(cap);
 	static uint8_t aprog[BP_WEIGHTS_OFF + 64];
-	struct anes *s = anes_create(hal_board_dma());
+	struct anes *s = anes_create(plat_dma());
 	if (!cprog || !s) {
 		fprintf(stderr, "anefw-tool bench-model: out of memory\n");
 		free(cprog);

@@ -9,6 +9,7 @@
 #include "app/session.h"
 #include "app/tensorio.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 #include "tools/anefw-tool/tool.h"
 
 #include <stdio.h>
@@ -89,7 +90,7 @@ static int cmd_run(int argc, char **argv)
 		for (unsigned i = 0; i < n && !prog.raw; i++)
 			if (grants[i].bar < LDR_NBARS)
 				grants[i].dva = prog.bars[grants[i].bar];
-		struct anes *session = anes_create(hal_board_dma());
+		struct anes *session = anes_create(plat_dma());
 		if (!session) {
 			printf("run: out-of-memory\n");
 		} else {

@@ -1,11 +1,12 @@
 /*
  * anefw-tool submit FILE [--raw] [--grant BAR:SIZE:ACCESS[:inplace] ...] [--trace]
  * Runs the firmware's control path (fw/ctrl) on the host against the software engine
- * (drivers/ane_model) and prints what was programmed and moved, or the named error (exit 1).
+ * (engine/model) and prints what was programmed and moved, or the named error (exit 1).
  * Without --grant every I/O window and the weights get exactly their declared sizes.
  */
 #include "app/session.h"
 #include "hal/hal.h"
+#include "plat/plat.h"
 #include "tools/anefw-tool/tool.h"
 
 #include <stdio.h>
@@ -58,7 +59,7 @@ static int cmd_submit(int argc, char **argv)
 			if (grants[i].bar < LDR_NBARS)
 				grants[i].dva = prog.bars[grants[i].bar];
 	struct anes_result res;
-	struct anes *session = anes_create(hal_board_dma());
+	struct anes *session = anes_create(plat_dma());
 	if (!session) {
 		fprintf(stderr, "submit: out of memory\n");
 		free(buf);

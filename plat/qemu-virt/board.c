@@ -1,13 +1,16 @@
-/* qemu-virt board: PL011 console and the memory map. */
+/* qemu-virt board: PL011 console, the memory map, PSCI cores, the memory-copy DMA engine. */
 #include "hal/aarch64/aarch64.h"
 #include "hal/hal.h"
-#include "hal/qemu-virt/platform.h"
+#include "plat/common/console_pl011.h"
+#include "plat/common/plat_common.h"
+#include "plat/plat.h"
+#include "plat/qemu-virt/platform.h"
 
 #include <_newlib_version.h>
 
 void hal_console_init(void)
 {
-	aarch64_console_pl011_init(PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD, 0);
+	plat_console_pl011_init(PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD, 0);
 }
 
 /* ---- secondary cores: PSCI, QEMU's own (the machine has no firmware) ---- */
@@ -42,6 +45,20 @@ void hal_stop_core(unsigned core)
 {
 	(void)core;
 	(void)aarch64_psci_call(PSCI_CPU_OFF_ID, 0, 0, 0);
+}
+
+/* The machine has no DMA controller anefw drives: the memory-copy engine stands in. */
+struct dma_dev *plat_dma(void)
+{
+	return plat_dma_memcpy();
+}
+
+/* RNDR where the CPU has it (QEMU's cortex-a53 does not; -cpu max does); else the timer. */
+const char *plat_entropy(uint64_t *seed)
+{
+	if (aarch64_rndr(seed))
+		return "RNDR";
+	return plat_entropy_counter(seed);
 }
 
 void board_init(void)

@@ -45,6 +45,9 @@
 #define PLAT_UART_TX_PIN 14u
 #define PLAT_UART_RX_PIN 15u
 
+/* The hardware random-number generator. */
+#define PLAT_RNG_BASE 0x3f104000u
+
 /* DMA controller: channels 0-14 at 0x100 strides, ENABLE at +0xff0. */
 #define PLAT_DMA_BASE 0x3f007000u
 /* Channels left to the ARM by the Pi firmware (full channels, with 2D mode): 4 and 5. */

@@ -1,10 +1,15 @@
-/* raspi3b board: PL011 console on GPIO14/15, the memory map, secondary-core wake-up, DMA device. */
+/* raspi3b board: PL011 console on GPIO14/15, the memory map, secondary-core wake-up, DMA device,
+ * hardware RNG. */
 #include "drivers/bcm2835_dma/bcm2835_dma.h"
+#include "drivers/bcm2835_rng/bcm2835_rng.h"
 #include "drivers/dma/dma.h"
 #include "hal/aarch64/aarch64.h"
 #include "hal/hal.h"
 #include "hal/mmio.h"
-#include "hal/raspi3b/platform.h"
+#include "plat/common/console_pl011.h"
+#include "plat/common/plat_common.h"
+#include "plat/plat.h"
+#include "plat/raspi3b/platform.h"
 
 #include <_newlib_version.h>
 
@@ -26,7 +31,7 @@ void hal_console_init(void)
 	gpio_alt0(PLAT_UART_TX_PIN);
 	gpio_alt0(PLAT_UART_RX_PIN);
 	/* Under QEMU the console shares stdout with semihosting: plain LF there. */
-	aarch64_console_pl011_init(PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD, !ANEFW_SEMIHOSTING);
+	plat_console_pl011_init(PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD, !ANEFW_SEMIHOSTING);
 }
 
 /* ---- DMA: the BCM2835 controller behind the generic API ---- */
@@ -34,7 +39,7 @@ static struct bcm2835_dma dma_ctl;
 static struct dma_dev dma_dev;
 static int dma_ready;
 
-struct dma_dev *hal_board_dma(void)
+struct dma_dev *plat_dma(void)
 {
 	if (!dma_ready) {
 		const struct bcm2835_dma_params p = {
@@ -49,6 +54,16 @@ struct dma_dev *hal_board_dma(void)
 		dma_ready = 1;
 	}
 	return &dma_dev;
+}
+
+/* The BCM2835 RNG (RNDR first, for a CPU that has it: the Pi 3's Cortex-A53 does not). */
+const char *plat_entropy(uint64_t *seed)
+{
+	if (aarch64_rndr(seed))
+		return "RNDR";
+	if (bcm2835_rng_read64(PLAT_RNG_BASE, seed) == BCM2835_RNG_OK)
+		return "BCM2835 RNG";
+	return plat_entropy_counter(seed);
 }
 
 /* ---- secondary cores ---- */

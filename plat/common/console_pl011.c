@@ -1,13 +1,13 @@
-/* The console on a PL011 UART, for every board that has one: the board picks the UART. */
+/* The console on a PL011 UART, for every board that has one: the board picks the UART (plat/). */
 #include "drivers/pl011/pl011.h"
-#include "hal/aarch64/aarch64.h"
+#include "plat/common/console_pl011.h"
 #include "hal/hal.h"
 
 static struct pl011 console_uart;
 static int console_ready;
 static int console_crlf;
 
-void aarch64_console_pl011_init(uintptr_t base, uint32_t uartclk, uint32_t baud, int crlf)
+void plat_console_pl011_init(uintptr_t base, uint32_t uartclk, uint32_t baud, int crlf)
 {
 	console_crlf = crlf;
 	console_ready = pl011_init(&console_uart, base, uartclk, baud) == PL011_OK;

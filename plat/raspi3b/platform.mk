@@ -6,7 +6,7 @@ SEMIHOSTING ?= 1
 # SERVE=1 (with SEMIHOSTING=0): with no command line the image serves framed commands on its UART
 # (docs/service.md, "Transport 2"; docs/raspi3b.md tells how to wire and drive it).
 SERVE ?= 0
-PLAT_SRCS := hal/raspi3b/board.c
+PLAT_SRCS := plat/raspi3b/board.c
 PLAT_CFLAGS := -DANEFW_SEMIHOSTING=$(SEMIHOSTING) -DANEFW_BOARD_RASPI3B=1 -DANEFW_SERVE_DEFAULT=$(SERVE)
 PLAT_LDSCRIPT := linker/raspi3b.ld
 # kernel8.img: the raw image the Pi firmware (and QEMU's raw-image boot) loads at 0x80000.
