@@ -146,7 +146,7 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 		return;
 	}
 	const struct ldr_program *p = &s->prog;
-	struct ctrl_status st = {CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
+	struct ctrl_status st = {CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1, NULL};
 	int n = ctrl_default_grants(p, s->g, ANES_MAX_GRANTS, &st);
 	if (n < 0) {
 		refuse_ctrl(&st, r);

@@ -75,6 +75,8 @@ static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
 		outf(out, ctx, " ch %d", st->ch);
 	if (st->bar >= 0)
 		outf(out, ctx, " bar %d", st->bar);
+	if (st->field)
+		outf(out, ctx, " (%s)", st->field);
 	outf(out, ctx, "\n");
 }
 
@@ -415,7 +417,7 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 	if (!res)
 		res = &dummy;
 	memset(res, 0, sizeof *res);
-	res->st = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1};
+	res->st = (struct ctrl_status){CTRL_OK, POL_OK, KU_OK, -1, -1, -1, -1, NULL};
 	res->canaries_ok = 1;
 	if (!s || !o) {
 		res->run = ENG_E_ARG;
