@@ -351,7 +351,10 @@ TEST_BOARDS ?= $(BOARD)
 else
 TEST_BOARDS ?= qemu-virt raspi3b
 endif
+# the sanitized tool too (build/host/san/anefw-tool: tests/suites/72-memory.sh runs hostile
+# programs through it)
 test-build: deps $(H)/anefw-tests tools $(TESTDATA_STAMP) fuzz-build
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 $(H)/san/anefw-tool
 	$(Q)for b in $(TEST_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-test-build || exit 1; done
 
 # The layering check (tests/suites/05-layers.sh): compile one probe file as if it sat in LAYER;

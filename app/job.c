@@ -166,7 +166,8 @@ static void run_entry(void *vctx, const struct subq_entry *e, struct subq_comple
 {
 	struct job_run *j = vctx;
 	struct anes_result res;
-	const struct ctrl_limits lim = {hal_platform()->max_work, ctrl_default_limits.max_grant};
+	struct ctrl_limits lim = ctrl_default_limits;
+	lim.max_work = hal_platform()->max_work;
 	const struct anes_opts o = {.grants = e->grants, .ngrants = e->ngrants,
 				    .use_defaults = e->ngrants == 0, .trace = j->trace,
 				    .out = to_console, .limits = &lim, .hooks = j->hooks};

@@ -75,6 +75,8 @@ static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
 		outf(out, ctx, " ch %d", st->ch);
 	if (st->bar >= 0)
 		outf(out, ctx, " bar %d", st->bar);
+	if (st->field)
+		outf(out, ctx, " (%s)", st->field);
 	outf(out, ctx, "\n");
 }
 

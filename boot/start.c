@@ -42,6 +42,14 @@ __attribute__((noreturn)) void boot_panic(const char *msg)
 	hal_exit(BOOT_EXIT_CRASH);
 }
 
+/* The firmware's ASSERT (fw/common/assert.h, whose weak default this replaces): a boot panic.
+ * Declared here: boot/ does not include fw/. */
+void fw_panic_hook(const char *msg);
+void fw_panic_hook(const char *msg)
+{
+	boot_panic(msg);
+}
+
 /* Release table for secondary cores: the function a core is to run, read by boot/entry.S with the
  * MMU off (nonzero: go). In .data (not .bss) so that cores started together with core 0 never see
  * it before it is zeroed. A slot stays set while its core runs and is cleared, with release

@@ -1,5 +1,6 @@
 /* BCM2835 DMA controller driver (see bcm2835_dma.h). */
 #include "drivers/bcm2835_dma/bcm2835_dma.h"
+#include "fw/common/assert.h"
 #include "hal/hal.h"
 #include "hal/mmio.h"
 
@@ -109,8 +110,7 @@ static int load(struct dma_dev *d, unsigned ch, const struct dma_block *blocks, 
 		}
 		if (rc == DMA_OK && i + 1 < n)
 			rc = to_bus(c, (uintptr_t)&k->cbs[i + 1], sizeof *cb, &next);
-		if (rc != DMA_OK)
-			return rc; /* not reached: check_block() refused such blocks */
+		ASSERT(rc == DMA_OK); /* check_block() refused such blocks; the CBs are the driver's */
 		cb->nextconbk = next;
 		k->blocks[i] = *b;
 	}

@@ -316,10 +316,14 @@ static int l2_result(struct anem *m, uint32_t base, const struct tile *o, struct
 	if (!t)
 		return ANEM_REFUSE(m, ENG_FR_CAPACITY, H13_L2_RESULTBASE, H13_L2_ADDR, "more L2-resident tensors than the model holds");
 	uint64_t n = (uint64_t)o->g * o->c * o->h * o->w;
+	if (n > TD_L2_TENSOR_MAX / 2)
+		return ANEM_REFUSE(m, ENG_FR_CAPACITY, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
+				   "an L2-resident result (NumGroups x Cout x Hout x Wout fp16) larger than the "
+				   "model holds (TD_L2_TENSOR_MAX)");
 	if (!t->v || (uint64_t)t->g * t->c * t->h * t->w != n) {
 		free(t->v);
 		t->v = NULL;
-		if (n > SIZE_MAX / 2 || !(t->v = malloc((size_t)n * 2)))
+		if (!(t->v = malloc((size_t)n * 2)))
 			return ENG_E_NOMEM;
 	}
 	t->base = base;
@@ -593,7 +597,7 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
  * bias, |.|, ReLU) follows as for every TD. A window the size of the input is a reduction over
  * H and W (a global average or max pool).
  */
-static int grow_aligned(float **p, size_t *len, uint64_t n);
+static int grow_aligned(struct anem *m, float **p, size_t *len, uint64_t n, const char *what);
 
 static int pooling(struct anem *m, const struct stages *s, struct tile *in, const struct anem_l2t *lsrc,
 		   struct tile *out, struct anem_l2t *lres)
@@ -611,7 +615,7 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "PE pooling with a zero window, stride or input");
 	if (cin != out->c)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CIN, H13_CIN, "PE pooling with Cin different from Cout");
-	int e = grow_aligned(&m->acc, &m->acc_len, 2 * (uint64_t)W);
+	int e = grow_aligned(m, &m->acc, &m->acc_len, 2 * (uint64_t)W, "pooling rows (Common.OutDim.Wout)");
 	if (e)
 		return e;
 	float *acc = m->acc, *cnt = m->acc + W;
@@ -678,10 +682,19 @@ static inline uint16_t mac_out(uint16_t h, int taps2)
 	return taps2 && a >= 0x7800u && a < 0x7c00u ? (uint16_t)((h & 0x8000u) | 0x7c00u) : h;
 }
 
-static int grow(float **p, size_t *len, uint64_t n)
+/* A buffer of n floats the model derives from a program (what: which, and the fields sizing it),
+ * refused by name past ANEM_BUF_MAX_BYTES before anything is allocated. */
+static int buf_over(struct anem *m, uint64_t n, const char *what)
 {
-	if (n > SIZE_MAX / sizeof(float))
-		return ENG_E_NOMEM;
+	if (n <= ANEM_BUF_MAX_BYTES / sizeof(float))
+		return ENG_OK;
+	return what ? ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, what) : ENG_E_FAULT;
+}
+
+static int grow(struct anem *m, float **p, size_t *len, uint64_t n, const char *what)
+{
+	if (buf_over(m, n, what))
+		return ENG_E_FAULT;
 	if (*len >= n)
 		return ENG_OK;
 	float *q = realloc(*p, (size_t)n * sizeof(float));
@@ -704,14 +717,17 @@ static uint64_t wslot(uint64_t o_all, unsigned cout, uint64_t per)
 	return ((g * nob + o / 4) * per) * 4 + o % 4;
 }
 
-static int grow_aligned(float **p, size_t *len, uint64_t n);
+static int grow_aligned(struct anem *m, float **p, size_t *len, uint64_t n, const char *what);
 
 static int grow_weights(struct anem *m, uint64_t nout, unsigned cout, uint64_t per)
 {
 	uint64_t G = nout / cout, nob = ((uint64_t)cout + 3) / 4;
 	if (per > UINT64_MAX / 4 / (G * nob))
-		return ENG_E_NOMEM;
-	int e = grow_aligned(&m->wts, &m->wts_len, G * nob * 4 * per);
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "convolution weights (NumGroups, Cout, Cin, "
+					 "Common.ConvCfg Kh x Kw) over the model's buffer limit");
+	int e = grow_aligned(m, &m->wts, &m->wts_len, G * nob * 4 * per,
+			     "convolution weights (NumGroups, Cout, Cin, Common.ConvCfg Kh x Kw) over the "
+			     "model's buffer limit (ANEM_BUF_MAX_BYTES)");
 	if (e)
 		return e;
 	for (uint64_t g = 0; g < G; g++)
@@ -740,13 +756,21 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (!elem)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
 	uint64_t per = (uint64_t)cin * kh * kw, block = (per * elem + 63u) & ~(uint64_t)63u;
-	int e = grow_weights(m, nout, cout, per);
-	if (e)
-		return e;
 	const struct mrange *ch[H13_COEFF_NCH] = {0};
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
 			ch[r[i].ch] = &r[i];
+	/* every kernel inside its coefficient channel before the weights are sized: channel c holds
+	 * outputs c, c + 16, ..., its last at (k - 1) x block */
+	for (unsigned c = 0; c < H13_COEFF_NCH && c < nout; c++) {
+		uint64_t last = (nout - 1 - c) / H13_COEFF_NCH;
+		if (!ch[c] || (block && last > ch[c]->len / block) || last * block > ch[c]->len ||
+		    per * elem > ch[c]->len - last * block)
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
+	}
+	int e = grow_weights(m, nout, cout, per);
+	if (e)
+		return e;
 	for (uint64_t o = 0; o < nout; o++) {
 		const struct mrange *c = ch[o % H13_COEFF_NCH];
 		uint64_t off = (o / H13_COEFF_NCH) * block;
@@ -807,8 +831,10 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "palettized or sparse weights that are not fp16");
 	if (pal && sparse)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT, "palettized and sparse weights at once not modelled");
-	if (per > SIZE_MAX / 2 || nout * per > SIZE_MAX / sizeof(float))
-		return ENG_E_NOMEM;
+	/* every weight takes at least one bit of the OCG (palette indices of 1 bit, sparse masks) */
+	if (per > S * 8)
+		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32,
+				   "an OCG channel smaller than one bit per weight of its kernel");
 	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
@@ -884,7 +910,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
  * stream (fp16, or fp32 when the unit's section type is 4); 1 and 0 without the stream. */
 static int load_channel_vectors(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout)
 {
-	int e = grow(&m->chv, &m->chv_len, 2 * nout);
+	int e = grow(m, &m->chv, &m->chv_len, 2 * nout, "per-channel scale and bias (NumGroups x Cout) over the model's buffer limit");
 	if (e)
 		return e;
 	static const unsigned stream[2] = {H13_KSTREAM_POSTSCALE, H13_KSTREAM_BIAS};
@@ -981,11 +1007,11 @@ static int aligned16(const void *p)
 }
 
 /* grow() for the fast path's buffers: 16-byte aligned, the contents not kept. */
-static int grow_aligned(float **p, size_t *len, uint64_t n)
+static int grow_aligned(struct anem *m, float **p, size_t *len, uint64_t n, const char *what)
 {
+	if (buf_over(m, n, what))
+		return ENG_E_FAULT;
 	n = (n + 3) & ~(uint64_t)3; /* whole 16-byte lines */
-	if (n > SIZE_MAX / sizeof(float))
-		return ENG_E_NOMEM;
 	if (*len >= n)
 		return ENG_OK;
 	free(*p);
@@ -1031,13 +1057,14 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		e = load_channel_vectors(m, r, nr, (uint64_t)G * cout);
 	/* accumulators: Cout rounded up to 4 lines of W rounded up to XB (the fast path's blocks) */
 	uint64_t as = ((uint64_t)W + XB - 1) / XB * XB, nob = ((uint64_t)cout + 3) / 4;
-	if (e || (e = grow_aligned(&m->acc, &m->acc_len, nob * 4 * as)))
+	if (e || (e = grow_aligned(m, &m->acc, &m->acc_len, nob * 4 * as,
+				       "convolution accumulators (Cout x Common.OutDim.Wout) over the model's buffer limit")))
 		return e;
 	uint64_t per = (uint64_t)cin * kh * kw;
 	int taps2 = per >= 2;
 	unsigned ihh = lsrc ? lsrc->h : in->h;
 	/* the fast path: every weight finite, memory for the columns, aligned buffers */
-	int fast = aligned16(m->acc) && per <= UINT64_MAX / as && !grow_aligned(&m->cols, &m->cols_len, per * as) &&
+	int fast = aligned16(m->acc) && per <= UINT64_MAX / as && !grow_aligned(m, &m->cols, &m->cols_len, per * as, NULL) &&
 		   aligned16(m->cols) && aligned16(m->wts) && !m->wts_inf;
 	for (unsigned g = 0; g < G; g++)
 		for (unsigned y = 0; y < out->h; y++) {

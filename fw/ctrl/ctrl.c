@@ -1,4 +1,5 @@
 #include "fw/ctrl/ctrl.h"
+#include "fw/common/assert.h"
 #include "fw/codec/codec.h"
 #include "fw/common/le.h"
 #include "fw/formats/formats.h"
@@ -40,6 +41,10 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	 "a convolving TD's coefficient channel 0 is not one OCG of the unit"},
 	[CTRL_E_OCG_CHANNELS] = {"kunit-ocg-channels-differ",
 	 "a convolving TD's OCG channel count is not its output channels (G x Cout)"},
+	[CTRL_E_L2_RESULT] = {"l2-result-over-limit",
+	 "an L2-resident result larger than the limit (ctrl_limits.max_l2_tensor)"},
+	[CTRL_E_KERNELS] = {"kernels-over-kernel-memory",
+	 "a convolution's kernels larger than the kernel memory (ctrl_limits.max_kernels)"},
 };
 
 const struct err_desc *ctrl_err(enum ctrl_err e)
@@ -78,7 +83,10 @@ const char *ctrl_status_name(const struct ctrl_status *s)
 const struct ku_limits ctrl_h13_ku_limits = {
 	.dense_cap = 0x10000, .stream_cap = 0x40000, .lut_budget = 0x1000, .version = 5};
 
-const struct ctrl_limits ctrl_default_limits = {.max_work = 1ull << 30, .max_grant = 256ull << 20};
+const struct ctrl_limits ctrl_default_limits = {.max_work = 1ull << 30, .max_grant = 256ull << 20,
+						.max_l2_tensor = TD_L2_TENSOR_MAX,
+						.max_kernels = TD_KMEM_MAX};
+
 
 /* The engine's kernel streams are the kernel unit's, in the same order. */
 _Static_assert(CTRL_NSTREAMS == KU_NSTREAMS, "one kernel stream per kernel-unit stream");
@@ -104,6 +112,27 @@ static enum ctrl_err fail(struct ctrl_plan *pl, enum ctrl_err e, int kind, int c
 	pl->st.kind = kind;
 	pl->st.ch = ch;
 	return e;
+}
+
+/* What TD i's final register image asks the engine's memories to hold, against the limits
+ * (td_footprint), before the engine or the model allocates anything for it. */
+static enum ctrl_err check_footprint(struct ctrl_plan *pl, const struct ldr_image *im,
+				     const struct ctrl_limits *lim)
+{
+	const struct td_regs regs = {ldr_image_reg, im};
+	struct td_footprint f;
+	td_footprint(&regs, &f);
+	uint64_t l2max = lim->max_l2_tensor ? lim->max_l2_tensor : TD_L2_TENSOR_MAX;
+	uint64_t kmax = lim->max_kernels ? lim->max_kernels : TD_KMEM_MAX;
+	if (f.l2_result > l2max) {
+		pl->st.field = "L2.ResultCfg: NumGroups x Cout x OutDim.Hout x OutDim.Wout";
+		return fail(pl, CTRL_E_L2_RESULT, -1, -1);
+	}
+	if (f.kernels > kmax) {
+		pl->st.field = "NE.KernelCfg: NumGroups x Cout x Cin x ConvCfg.Kh x ConvCfg.Kw";
+		return fail(pl, CTRL_E_KERNELS, -1, -1);
+	}
+	return CTRL_OK;
 }
 
 /* A range td_ranges() could not derive, named as the control path names it: its own error, or
@@ -803,6 +832,8 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 			e = plan_kunit(pl, i, sc, &im);
 		if (!e && pl->have_ku)
 			e = derive_and_check(pl, i, &im, streams);
+		if (!e)
+			e = check_footprint(pl, &im, lim);
 		if (e)
 			return e;
 		pl->td[i].work += pl->td[i].fold_values;
@@ -947,12 +978,11 @@ static int check_cover(void *ctx, unsigned td, const struct td_range *x)
 	if (!is_tile(x) || x->bar >= LDR_NBARS || !((itm >> x->bar) & 1u))
 		return 0;
 	if (x->access == TD_WRITE) {
-		if (u->nw < LDR_MAX_TDS) { /* one destination per TD: always room */
-			u->w[u->nw].bar = x->bar;
-			u->w[u->nw].lo = x->addr;
-			u->w[u->nw].hi = x->addr + x->len;
-			u->nw++;
-		}
+		ASSERT(u->nw < LDR_MAX_TDS); /* one destination per TD, at most LDR_MAX_TDS TDs */
+		u->w[u->nw].bar = x->bar;
+		u->w[u->nw].lo = x->addr;
+		u->w[u->nw].hi = x->addr + x->len;
+		u->nw++;
 		return 0;
 	}
 	if (!covered(u, x->bar, x->addr, x->addr + x->len)) {

@@ -53,6 +53,8 @@ enum ctrl_err {
 	CTRL_E_ITM_OVERFLOW, /* an intermediate's extent is over a grant's limit or the reach */
 	CTRL_E_OCG,          /* a convolving TD's coefficient channel 0 is not one OCG of the unit */
 	CTRL_E_OCG_CHANNELS, /* its OCG's channel count is not the TD's output channels (G x Cout) */
+	CTRL_E_L2_RESULT,    /* an L2-resident result larger than ctrl_limits.max_l2_tensor */
+	CTRL_E_KERNELS,      /* a convolution's kernels larger than the kernel memory (max_kernels) */
 	CTRL_E__COUNT
 };
 
@@ -75,6 +77,7 @@ struct ctrl_status {
 	int kind;      /* enum ctrl_kind being checked, -1 when none */
 	int ch;        /* coefficient channel or stream, -1 when none */
 	int bar;       /* BAR index involved, -1 when none */
+	const char *field; /* the register fields that sized what was refused, NULL when none */
 };
 /* A status with nothing refused and nothing to point at. */
 #define CTRL_STATUS_OK                                                                          \
@@ -136,6 +139,8 @@ struct ctrl_scratch {
 struct ctrl_limits {
 	uint64_t max_work;  /* bytes moved plus elements computed, over all TDs */
 	uint64_t max_grant; /* bytes of one grant */
+	uint64_t max_l2_tensor; /* bytes of one TD's L2-resident result; 0: TD_L2_TENSOR_MAX */
+	uint64_t max_kernels;   /* bytes of one TD's convolution kernels; 0: TD_KMEM_MAX */
 };
 /* 1 GiB of work, 256 MiB grants: the host tool's limits (docs/control-path.md) */
 extern const struct ctrl_limits ctrl_default_limits;

@@ -3,6 +3,7 @@
  * stream. See docs/formats.md for the layout as this project reads it.
  */
 #include "fw/loader/loader.h"
+#include "fw/common/assert.h"
 #include "fw/loader/anec.h"
 #include "fw/loader/hwx_format.h"
 #include "fw/td/td.h"
@@ -492,8 +493,8 @@ int ldr_writes_next(struct ldr_write_iter *it, struct ldr_write *w)
 	const uint8_t *area = p->buf + p->td_area_off;
 	if (stream_step(area, it, &w->addr, &w->value, &w->area_off) != 1)
 		return 0;
-	if (rm_lookup(p->gen, w->addr, &w->loc) != 0)
-		memset(&w->loc, 0, sizeof w->loc); /* cannot happen once validated */
+	int found = rm_lookup(p->gen, w->addr, &w->loc) == 0;
+	ASSERT(found); /* ldr_load refused every write the register map does not resolve */
 	return 1;
 }
 

@@ -319,3 +319,24 @@ uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *reg
 	}
 	return w;
 }
+
+void td_footprint(const struct td_regs *regs, struct td_footprint *f)
+{
+	const struct td_regs *rr = regs;
+	uint32_t od = rr->get(rr->ctx, H13_COMMON_OUTDIM), chcfg = rr->get(rr->ctx, H13_COMMON_CHCFG);
+	uint64_t g = H13_GET(rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	uint64_t cout = H13_GET(rr->get(rr->ctx, H13_COMMON_COUT), H13_COUT);
+	uint64_t cin = H13_GET(rr->get(rr->ctx, H13_COMMON_CIN), H13_CIN);
+	f->l2_result = f->kernels = 0;
+	if (H13_GET(rr->get(rr->ctx, H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT) {
+		unsigned elem = td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_OUTFMT));
+		f->l2_result = g * cout * H13_GET(od, H13_OUTDIM_HOUT) * H13_GET(od, H13_OUTDIM_WOUT) *
+			       (elem ? elem : 2u);
+	}
+	if (H13_GET(rr->get(rr->ctx, H13_NE_MACCFG), H13_MACCFG_OPMODE) == H13_MAC_OP_CONV) {
+		const struct td_window w = td_window_of(rr->get(rr->ctx, H13_COMMON_CONVCFG));
+		unsigned kfmt = H13_GET(rr->get(rr->ctx, H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
+		uint64_t elem = kfmt == H13_KERNELFMT_INT8 || kfmt == H13_KERNELFMT_UINT8 ? 1u : 2u;
+		f->kernels = g * cout * cin * w.kh * w.kw * elem;
+	}
+}

@@ -177,4 +177,29 @@ enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t c, uint64_t groups, 
 /* The work a TD costs: bytes its moved ranges cover plus the output elements it computes. */
 uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *regs);
 
+/*
+ * What a TD asks the engine's on-chip memories to hold (docs/robustness.md, "Resource limits"),
+ * derived from its registers (the products are of fields of 5 to 17 bits: at most 61 bits):
+ *   l2_result  an L2-resident result (L2.ResultCfg.ResultType 3): NumGroups x Cout x Hout x Wout
+ *              elements of ChCfg.OutFmt; 0 when the result leaves through the tile DMA
+ *   kernels    a convolution's kernels (NE.MACCfg.OpMode conv): NumGroups x Cout output channels
+ *              of Cin x Kh x Kw weights in NE.KernelCfg.KernelFmt (fp16 when the format has no
+ *              size); 0 when the NE does not convolve
+ * The limits they are checked against (the control path, before anything is allocated):
+ *   TD_L2_TENSOR_MAX  the L2-resident tensor a TD may leave. Real kernels leave 8,192,000 bytes
+ *                     (sigmoid.bin, softmax.bin: 1 x 2560 x 1600 fp16), more than the H13's 4 MiB
+ *                     L2 holds at once (guide 21: its operand working set is 2 MB), so the engine
+ *                     streams them a tile at a time; the bound is twice what they need, and the
+ *                     engine model, which holds such a tensor whole, uses the same.
+ *   TD_KMEM_MAX       the kernel-coefficient store in its larger mode (guide 21: 64 KB or 16 MB,
+ *                     selected per chip); a TD's kernels cannot exceed it.
+ */
+#define TD_L2_TENSOR_MAX (16ull << 20)
+#define TD_KMEM_MAX (16ull << 20)
+struct td_footprint {
+	uint64_t l2_result;
+	uint64_t kernels;
+};
+void td_footprint(const struct td_regs *regs, struct td_footprint *f);
+
 #endif

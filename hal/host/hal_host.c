@@ -244,3 +244,13 @@ void hal_console_write_raw(const uint8_t *b, size_t n)
 {
 	fwrite(b, 1, n, stdout);
 }
+
+/* The firmware's ASSERT on the host (fw/common/assert.h, whose weak default this replaces): the
+ * panic line on stderr, then abort(). Declared here: hal/ does not include fw/. */
+void fw_panic_hook(const char *msg);
+void fw_panic_hook(const char *msg)
+{
+	fflush(stdout);
+	fprintf(stderr, "\n*** anefw panic: %s ***\n", msg);
+	abort();
+}

@@ -2,6 +2,10 @@
 # Runs every libFuzzer target for FUZZ_SECONDS each, seeded from tests/fuzz/corpus/<target>/
 # and from what tests/fuzz/seeds/<target>.sh prints (e.g. directories of fixtures).
 # Crashes are kept under build/fuzz-artifacts/ and fail the run.
+# Memory: -malloc_limit_mb=256 fails a run on any single allocation over 256 MiB and
+# -rss_limit_mb=1024 on a resident set over 1 GiB, so an input that makes the firmware or the
+# engine model allocate what no grant or on-chip memory holds is a crash, even on 2 cores
+# (issue 22; docs/robustness.md, "Resource limits"). FUZZ_MALLOC_MB / FUZZ_RSS_MB override them.
 # Prints one line per target and "N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
@@ -20,7 +24,7 @@ for bin in "$BUILD"/host/fuzz/fuzz_*; do
 		while IFS= read -r d; do [ -d "$d" ] && seeds+=("$d"); done < <(BUILD="$BUILD" SHARED="${SHARED:-}" bash "tests/fuzz/seeds/$name.sh")
 	fi
 	log="$work.log"
-	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb="${FUZZ_RSS_MB:-1024}" -malloc_limit_mb="${FUZZ_MALLOC_MB:-256}" -print_final_stats=1 \
 		-artifact_prefix="$art/" "$work" "${seeds[@]}" >"$log" 2>&1; then
 		execs=$(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}')
 		echo "ok   fuzz.$name (${execs:-?} executions in ${secs}s)"

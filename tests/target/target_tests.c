@@ -4,6 +4,7 @@
 #include "tests/target/target_tests.h"
 #include "boot/boot.h"
 #include "boot/sysregs.h"
+#include "fw/common/assert.h"
 #include "hal/aarch64/aarch64.h"
 #include "hal/hal.h"
 #include "linker/image_syms.h"
@@ -66,6 +67,14 @@ void target_tests_dispatch(const char *cmdline)
 		printf("mode stackoverflow: recursing\n");
 		fflush(stdout);
 		printf("%u\n", recurse(0));
+		hal_exit(0);
+	}
+	if (!strncmp(m, "assert", 6)) { /* fw's ASSERT on a false condition: the boot panic, exit 100 */
+		static volatile int zero;
+		printf("mode assert: asserting zero == 1\n");
+		fflush(stdout);
+		ASSERT(zero == 1);
+		printf("the assertion did not stop the run\n");
 		hal_exit(0);
 	}
 	if (!strncmp(m, "icount", 6)) {

@@ -93,3 +93,103 @@ TEST(model_hostile, geometry_past_a_grant_is_refused_before_running)
 	/* a coefficient channel longer than the weights */
 	run("fixtures/hwx/conv.hwx", H13_COEFF_BFRSIZE(2), 0x4000u, 1);
 }
+
+/* One raw task stream from ../shared through the session with its default grants and the given
+ * limits (NULL: the defaults); the result's name, and the TD and fields it names. */
+static int run_limits(const char *fixture, const struct ctrl_limits *lim, struct anes_result *res)
+{
+	uint8_t *buf;
+	size_t len;
+	if (test_read_file(test_shared_path(fixture), &buf, &len)) {
+		CHECKF(0, "%s: unreadable", fixture);
+		return -1;
+	}
+	const struct anes_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, lim, 0};
+	int rc = anes_run(tsession(), buf, len, &o, res);
+	free(buf);
+	return rc;
+}
+
+static void want_refused(const char *fixture, const struct ctrl_limits *lim, const char *name)
+{
+	struct anes_result res;
+	int rc = run_limits(fixture, lim, &res);
+	CHECKF(rc == 1 && !strcmp(anes_result_name(&res), name), "%s: %s, want %s", fixture,
+	       anes_result_name(&res), name);
+	CHECK_EQ(res.st.td, 0);
+	CHECK(res.st.field != NULL);
+	CHECK_EQ(res.nwrites, 0u); /* refused before the engine was programmed */
+	CHECK_EQ(res.nmoves, 0u);
+	CHECK(res.canaries_ok);
+	printf("# %s: %s td %d (%s)\n", fixture, anes_result_name(&res), res.st.td,
+	       res.st.field ? res.st.field : "?");
+}
+
+/*
+ * Issue 22: two raw streams a fuzz campaign found, whose TDs ask the engine model for 10 GB of
+ * weights and 67 GB of L2-resident result, are refused by the control path with the limit they
+ * break, naming TD 0 and the fields, before anything is allocated. The limits are exact: a real
+ * kernel that keeps an 8,192,000-byte tensor in L2 (sigmoid.bin) runs with a limit of exactly
+ * that and is refused one byte below; a 1x1 fp16 convolution (inv.bin, 2 bytes of kernel) runs
+ * with a kernel memory of 2 bytes and is refused with 1.
+ */
+TEST(model_hostile, oversize_memories_are_refused_before_anything_is_allocated)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: no hostile fixtures");
+	want_refused("fixtures/hostile/oom-weights-10g.bin", NULL, "kernels-over-kernel-memory");
+	want_refused("fixtures/hostile/oom-l2-67g.bin", NULL, "l2-result-over-limit");
+	struct ctrl_limits lim = ctrl_default_limits;
+	struct anes_result res;
+	lim.max_l2_tensor = 8192000u;
+	CHECK_EQ(run_limits("fixtures/kernels/unary/sigmoid.bin", &lim, &res), 0);
+	lim.max_l2_tensor = 8192000u - 1u;
+	want_refused("fixtures/kernels/unary/sigmoid.bin", &lim, "l2-result-over-limit");
+	lim = ctrl_default_limits;
+	lim.max_kernels = 2u;
+	CHECK_EQ(run_limits("fixtures/kernels/unary/inv.bin", &lim, &res), 0);
+	lim.max_kernels = 1u;
+	want_refused("fixtures/kernels/unary/inv.bin", &lim, "kernels-over-kernel-memory");
+}
+
+/*
+ * The model's own bound, behind the control path's: with the control path's L2 limit lifted,
+ * sigmoid.bin's TD 0 patched to read and leave 5243 rows (an L2-resident result 1 x 5243 x 1600 fp16,
+ * 384 bytes over TD_L2_TENSOR_MAX) is refused by the model by name before it allocates; 5242
+ * rows (under the bound) runs.
+ */
+TEST(model_hostile, model_refuses_an_l2_result_over_its_bound)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: no sigmoid.bin");
+	static const unsigned rows[2] = {5242u, 5243u};
+	for (unsigned k = 0; k < 2; k++) {
+		uint8_t *buf;
+		size_t len;
+		if (test_read_file(test_shared_path("fixtures/kernels/unary/sigmoid.bin"), &buf, &len)) {
+			CHECK(0);
+			return;
+		}
+		/* the input as tall as the result (an elementwise TD's source may not be smaller); the
+		 * default grants follow the TD's ranges */
+		REQUIRE(patch(buf, len, H13_COMMON_INDIM, 1600u | rows[k] << 16));
+		REQUIRE(patch(buf, len, H13_COMMON_OUTDIM, 1600u | rows[k] << 16));
+		struct ctrl_limits lim = ctrl_default_limits;
+		lim.max_l2_tensor = UINT64_MAX;
+		const struct anes_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &lim, 0};
+		struct anes_result res;
+		int rc = anes_run(tsession(), buf, len, &o, &res);
+		free(buf);
+		const char *why = res.fault.why;
+		if (k == 0) {
+			CHECKF(rc == 0, "%u rows: %s: %s", rows[k], anes_result_name(&res), res.fault_text);
+		} else {
+			CHECKF(rc == 1 && !strcmp(anes_result_name(&res), "engine-fault"), "%u rows: %s",
+			       rows[k], anes_result_name(&res));
+			CHECKF(why && strstr(why, "L2-resident result"), "why: %s", why ? why : "(none)");
+			CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_CAPACITY);
+			CHECK_EQ(res.fault.td, 0);
+			CHECK(res.canaries_ok);
+		}
+	}
+}

@@ -11,6 +11,10 @@ if [ -n "${SHARED:-}" ] && [ -d "$SHARED/fixtures" ]; then
 	for f in "$SHARED"/fixtures/kernels/*/*.bin; do
 		[ -f "$f" ] && { printf '\003\000'; cat "$f"; } > "$out/$(basename "$f")"
 	done
+	# the raw streams a wider campaign found asking for 10 and 67 GB (issue 22)
+	for f in "$SHARED"/fixtures/hostile/oom-*.bin; do
+		[ -f "$f" ] && { printf '\003\000'; cat "$f"; } > "$out/hostile-$(basename "$f")"
+	done
 fi
 for f in "${BUILD:-build}"/default.hwx; do
 	[ -f "$f" ] && { printf '\002\000'; cat "$f"; } > "$out/mkprog-$(basename "$f")"
