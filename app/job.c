@@ -285,13 +285,13 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 			       fired == 1 ? "" : "s", r1 ? "failed" : "did not fail");
 			if (!r1)
 				fail_verdict("fault=%s: submission 1 did not fail",
-					     anem_fault_name((unsigned)fault));
+					     anes_backend_fault_name((unsigned)fault));
 			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 2, NULL);
 			if (!r1)
 				rc = 1;
 			else if (!rc)
 				snprintf(verdict, sizeof verdict, "ok: fault=%s failed submission 1, "
-					 "submission 2 ran", anem_fault_name((unsigned)fault));
+					 "submission 2 ran", anes_backend_fault_name((unsigned)fault));
 		} else if (nreq) {
 			/* in:NAME=PATH / out:NAME=PATH: the tensors from and to host files, as
 			 * `anefw-tool run` does (app/tensorio.c) */
