@@ -147,7 +147,7 @@ else
 	qpid=$!
 	trap 'kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
 	y="$work/remote.npy"
-	out=$("$TOOL" remote --connect "127.0.0.1:$port" run "$work/field.hwx" --out "$out_relu=$y" 2>&1); rc=$?
+	out=$("$TOOL" remote --connect "127.0.0.1:$port" --wait 60 run "$work/field.hwx" --out "$out_relu=$y" 2>&1); rc=$?
 	line=$(sed -n 's/^remote: engine failed: engine-fault: //p' <<<"$out")
 	if [ "$rc" -ne 0 ] && grep -q '^td 0, unit NE, NE.MACCfg.NonlinearMode = 0x3: unmodelled-field' <<<"$line" &&
 	   [ ! -e "$y" ] && [ ! -e "$y.part" ]; then
