@@ -353,7 +353,11 @@ struct stages {
 	int pe_cond, pe_relu;
 	float pre, scale, bias, final;
 	int lut;                /* the activation LUT applies (act->state APPLIED) */
+	int unit;               /* a convolution with MACCfg.KernelMode 1: the unit kernel */
+	float accbias;          /* NE.AccBias (fp16), in the unit kernel's accumulator */
 };
+
+static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 
 static int decode_stages(struct anem *m, struct stages *s, const struct anem_act *act)
 {
@@ -373,6 +377,9 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		coeff_en += H13_GET(REG(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
 	if (td_ne_passthrough(mac, REG(H13_NE_POSTSCALE), coeff_en))
 		s->ne = 0; /* no kernel: the input reaches the PE unchanged */
+	int ek = ne_kernel_mode(m, s, mac);
+	if (ek)
+		return ek;
 	uint32_t cfg = REG(H13_PLANAR_CFG), bs = REG(H13_PLANAR_BIASSCALE);
 	uint32_t pre = REG(H13_PLANAR_PRESCALE), fin = REG(H13_PLANAR_FINALSCALE);
 	s->pe = cfg || bs || pre || fin;
@@ -552,6 +559,8 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 	return ENG_OK;
 }
 
+static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n);
+
 static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
 		       const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
 		       struct anem_act *act)
@@ -568,8 +577,11 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 				if ((e = source_row(m, in0, lsrc, g, c, h, W, v)) != ENG_OK)
 					return e;
 				if (s->ne) {
-					for (unsigned i = 0; i < W; i++)
-						v[i] = f2h(h2f_table[v[i]] * s->post);
+					if (s->unit)
+						unit_kernel_row(s, v, W);
+					else
+						for (unsigned i = 0; i < W; i++)
+							v[i] = f2h(h2f_table[v[i]] * s->post);
 					nonlinear(m, s, v, W, act);
 				}
 				if (s->pe) {
@@ -1174,6 +1186,80 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	return ENG_OK;
 }
 
+/*
+ * NE.MACCfg.KernelMode (bit 3) says the MAC reads no kernel from memory: it is set in every NE
+ * configuration of the fixtures that has none (all 17 elementwise NE TDs, OpMode 4; allbilly/ane's
+ * identity, relu and sigmoid register programs, MACCfg 0x1x000c with KernelCfg 0x80) and clear in
+ * every one that does (conv.hwx; allbilly/ane's conv and gemm, 0x101c00). unary/inv.bin is the one
+ * convolution (OpMode 0) with it set: 1 -> 1 channel, 1x1, NE.AccBias 0x068e (1.0e-4) and the
+ * reciprocal record, i.e. CoreML's inverse, 1/(x + epsilon) with its default epsilon 1e-4. The
+ * model reads it as the accumulator of a unit kernel: acc = x (the MAC's input port) + AccBias in
+ * fp32, times NE.PostScale, rounded to fp16, then the nonlinear stage (docs/engine-model.md,
+ * "KernelMode and AccBias"). Anything wider (more channels, a window, a stride, padding, an
+ * AccBiasShift) would need the unit kernel's shape, which no evidence gives: refused. NE.AccBias
+ * anywhere else has no modelled meaning: refused, never ignored.
+ */
+static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac)
+{
+	uint32_t ab = REG(H13_NE_ACCBIAS);
+	s->unit = s->ne && s->ne_op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE);
+	if (!s->unit) {
+		if (mac && ab)
+			return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_ACCBIAS, H13_ACCBIAS,
+					   "NE.AccBias outside a unit-kernel convolution (MACCfg.KernelMode 1, "
+					   "OpMode 0) not modelled");
+		return ENG_OK;
+	}
+	if (H13_GET(ab, H13_ACCBIAS_SHIFT))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_ACCBIAS, H13_ACCBIAS_SHIFT,
+				   "NE.AccBias.AccBiasShift not modelled");
+	s->accbias = h2f_table[H13_GET(ab, H13_ACCBIAS)];
+	return ENG_OK;
+}
+
+/* The unit kernel's accumulator on a row (in place): fp16 of (x + AccBias) x PostScale, x through
+ * the MAC's input port (a subnormal enters as +0, and -0 as +0: guide 03's reciprocal of -0). */
+static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		v[i] = f2h((mac_in(v[i]) + s->accbias) * s->post);
+}
+
+/* A convolution with KernelMode 1 (see ne_kernel_mode): only the shape inv.bin has is modelled. */
+static int unit_kernel_conv(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
+			    const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
+			    struct anem_act *act)
+{
+	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
+	unsigned cin = lsrc ? lsrc->c : in0->c;
+	if (win.kw != 1 || win.kh != 1 || win.sx != 1 || win.sy != 1 || win.px || win.py)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
+				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) and a window, "
+				   "stride or padding other than 1x1/1/0 not modelled");
+	if (cin != 1 || out->c != 1)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
+				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) over more "
+				   "than 1 -> 1 channel not modelled");
+	return elementwise(m, s, in0, in1, lsrc, out, lres, act);
+}
+
+/* A convolution that reads its kernels from memory (KernelMode 0) while its only coefficient bytes
+ * are the activation LUT's record has no kernel: it would convolve with the record's bytes (as the
+ * model once did with unary/inv.bin, writing +inf everywhere). Refused. */
+static int kernel_not_the_record(struct anem *m, const struct mrange *r, unsigned nr,
+				 const struct anem_act *act)
+{
+	if (m->ku_ok || act->state != ANEM_ACT_APPLIED || act->from_stream)
+		return ENG_OK;
+	for (unsigned i = 0; i < nr; i++)
+		if (r[i].kind == TD_R_COEFF && r[i].dev == act->dev)
+			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
+					   "a convolution reading its kernel (MACCfg.KernelMode 0) from the "
+					   "coefficient channel that holds the activation LUT's record: no "
+					   "kernel is there");
+	return ENG_OK;
+}
+
 int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
 {
 	h2f_init();
@@ -1235,6 +1321,10 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return e;
 	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)
 		return pooling(m, &s, &in0, lsrc, &out, lres);
+	if (s.ne && s.ne_op == H13_MAC_OP_CONV && s.unit)
+		return unit_kernel_conv(m, &s, &in0, &in1, lsrc, &out, lres, act);
+	if (s.ne && s.ne_op == H13_MAC_OP_CONV && (e = kernel_not_the_record(m, r, nr, act)))
+		return e;
 	if (s.ne && s.ne_op == H13_MAC_OP_CONV)
 		return convolution(m, r, nr, &s, &in0, lsrc, &out, lres, act);
 	return elementwise(m, &s, &in0, &in1, lsrc, &out, lres, act);

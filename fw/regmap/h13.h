@@ -95,6 +95,10 @@
 #define H13_MAC_OP_ELEMWISE 4u    /* MACCfg.OpMode: element by element (every NE kernel) */
 #define H13_NE_MATRIXVECTORBIAS 0x0c808u
 #define H13_NE_ACCBIAS 0x0c80cu
+#define H13_ACCBIAS_LSB 0        /* fp16, added in the accumulator (unary/inv.bin: 0x068e = 1e-4) */
+#define H13_ACCBIAS_W 16
+#define H13_ACCBIAS_SHIFT_LSB 16
+#define H13_ACCBIAS_SHIFT_W 5
 #define H13_NE_POSTSCALE 0x0c810u
 #define H13_POSTSCALE_LSB 0      /* fp16 */
 #define H13_POSTSCALE_W 16

@@ -68,6 +68,15 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		outf(out, ctx, "  NE: not in the path\n");
 	} else if (td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en)) {
 		outf(out, ctx, "  NE: pass-through (a convolution with no coefficient channel)\n");
+	} else if (op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE)) {
+		/* as engine/model/compute.c's ne_kernel_mode: no kernel in memory, the unit kernel */
+		uint32_t ab = GET(H13_NE_ACCBIAS);
+		int ok = win.kw == 1 && win.kh == 1 && win.sx == 1 && win.sy == 1 && !win.px && !win.py &&
+			 cin == 1 && cout == 1 && !H13_GET(ab, H13_ACCBIAS_SHIFT);
+		outf(out, ctx, "  NE: unit kernel (KernelMode 1: no kernel in memory), x + AccBias %s, "
+			       "x PostScale %s%s\n",
+		     h16((uint16_t)H13_GET(ab, H13_ACCBIAS), b2), post,
+		     ok ? "" : " (not modelled: only 1 -> 1 channel, 1x1, stride 1, no padding, no AccBiasShift)");
 	} else if (op == H13_MAC_OP_CONV) {
 		unsigned kf = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
 		const char *kfn = kf == H13_KERNELFMT_INT8 ? "int8" : kf == H13_KERNELFMT_UINT8 ? "uint8"
@@ -88,6 +97,9 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 	} else {
 		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
 	}
+	if (mac && GET(H13_NE_ACCBIAS) && !(op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE)))
+		outf(out, ctx, "  NE.AccBias %s outside a unit kernel: not modelled\n",
+		     h16((uint16_t)H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS), b2));
 	if (mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en))
 		outf(out, ctx, "  nonlinear: %s\n",
 		     nl == H13_NONLINEAR_NONE ? "none" : nl == H13_NONLINEAR_RELU ? "relu"

@@ -87,6 +87,22 @@ def sqrt_tol(x, y):
     return 3.2e-4 * np.sqrt(2.0 * x) + 2.0 * ulp16(y)
 
 
+INV_EPS = 1e-4  # CoreML's inverse: 1 / (x + epsilon), epsilon 1e-4 by default
+
+
+def inv_kernel(rng):
+    # |x| log-uniform in [2^-9, 1000], either sign: away from the pole at -epsilon, where
+    # 1/(x + eps) changes faster than fp16 can follow (docs/engine-model.md, "KernelMode and
+    # AccBias": what the model does near 0)
+    mag = np.exp(rng.uniform(math.log(2.0 ** -9), math.log(1000.0), N))
+    x = (np.where(rng.uniform(0, 1, N) < 0.5, -1.0, 1.0) * mag).astype(np.float16)
+    xd = x.astype(np.float64)
+    y = 1.0 / (xd + INV_EPS)
+    # the reciprocal record's relative E (8.4e-4, docs/actlut.md), the fp16 rounding of
+    # x + AccBias (2^-11 relative), 2 ulp
+    return [x], y, np.abs(y) * (8.4e-4 + 2.0 ** -11) + 2.0 * ulp16(y)
+
+
 KERNELS = {
     # name: (fixture, C, H, W, input bars, output bar, maker)
     'tanh': ('kernels/unary/tanh.bin', unary('tanh', -5, 5, np.tanh, table_tol(1.5e-3))),
@@ -110,6 +126,9 @@ KERNELS = {
     'selu': ('kernels/activation/selu.bin', unary('selu', -10, 10, selu, table_tol(1.21e-2))),
     # ceil: four TDs, x - trunc(x), its step, trunc(x), then the PE sum: exact
     'ceil': ('kernels/unary/ceil.bin', unary('ceil', -100, 100, np.ceil, exact_tol)),
+    # inv: a 1x1 convolution with the unit kernel (MACCfg.KernelMode 1) + NE.AccBias 1e-4, then
+    # the reciprocal record
+    'inv': ('kernels/unary/inv.bin', inv_kernel),
 }
 
 

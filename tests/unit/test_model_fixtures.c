@@ -46,6 +46,7 @@ static const struct {
 	{"hwx_concat", "fixtures/hwx/concat.hwx"},
 	{"selu", "fixtures/kernels/activation/selu.bin"},
 	{"ceil", "fixtures/kernels/unary/ceil.bin"},
+	{"inv", "fixtures/kernels/unary/inv.bin"},
 };
 
 static void run_one(unsigned i)
@@ -116,6 +117,7 @@ FIXTURE_TEST(14, hwx_conv)
 FIXTURE_TEST(15, hwx_concat)
 FIXTURE_TEST(16, selu_kernel)
 FIXTURE_TEST(17, ceil_kernel_four_tds)
+FIXTURE_TEST(18, inv_kernel_unit_kernel_and_accbias)
 
 /* softmax.bin (5 TDs) keeps its maximum and its sum in the engine between TDs (Planar.Cfg.SecSrc
  * 3), which the model does not model: the run fails, naming why, at TD 0 (the maximum), never
@@ -147,6 +149,42 @@ TEST(model_fixtures, softmax_reduction_faults_loudly)
 	CHECK(why != NULL);
 	CHECK(why && (!td1 || why < td1)); /* TD 0 faults, before TD 1 runs */
 	free(prog);
+}
+
+/* inv.bin changed one field at a time faults, naming why, where the model has no reading
+ * (docs/engine-model.md, "KernelMode and AccBias"): its KernelMode cleared, a convolution would
+ * read its kernel from the LUT record's bytes (the +inf-everywhere run of old); OpMode 4 with its
+ * AccBias (or KernelMode cleared with it); an AccBiasShift. TD 0 at file offset 0: MACCfg at 0x244, AccBias at 0x24c. */
+static void inv_mutant(unsigned off, uint32_t clear, uint32_t set, int zero_accbias, const char *why)
+{
+	uint8_t *prog;
+	size_t len;
+	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/unary/inv.bin"), &prog, &len) == 0);
+	REQUIRE(len >= off + 4);
+	uint32_t w = (uint32_t)prog[off] | (uint32_t)prog[off + 1] << 8 | (uint32_t)prog[off + 2] << 16 |
+		     (uint32_t)prog[off + 3] << 24;
+	w = (w & ~clear) | set;
+	for (unsigned k = 0; k < 4; k++)
+		prog[off + k] = (uint8_t)(w >> (8 * k));
+	if (zero_accbias)
+		memset(prog + 0x24c, 0, 4);
+	nbig = 0;
+	big[0] = 0;
+	struct anes_result res;
+	tsubmit(prog, len, 0, NULL, 0, 1, 1, big_out, NULL, NULL, &res);
+	CHECKF(res.run == ENG_E_FAULT, "inv.bin with 0x%x: %s", off, anes_result_name(&res));
+	CHECKF(strstr(big, why) != NULL, "inv.bin with 0x%x: no \"%s\" in the report", off, why);
+	free(prog);
+}
+
+TEST(model_fixtures, inv_mutants_fault_loudly)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	inv_mutant(0x244, 0x8u, 0, 1, "no kernel is there");
+	inv_mutant(0x244, 0x8u, 0, 0, "NE.AccBias outside a unit-kernel convolution");
+	inv_mutant(0x244, 0, 0x4u, 0, "NE.AccBias outside a unit-kernel convolution");
+	inv_mutant(0x24c, 0, 1u << 16, 0, "AccBiasShift not modelled");
 }
 
 /* The checker fails on a corrupted output and on a wrong oracle value (no fixtures needed). */

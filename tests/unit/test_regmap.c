@@ -167,7 +167,8 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_NE_POSTSCALE, "PostScale", "PostScale", H13_POSTSCALE));
 	CHECK(H13_IS(H13_NE_POSTSCALE, "PostScale", "PostRightShift", H13_POSTSCALE_RSHIFT));
 	CHECK(field_of(g, H13_NE_MATRIXVECTORBIAS, "MatrixVectorBias", "MatrixVectorBias") != NULL);
-	CHECK(field_of(g, H13_NE_ACCBIAS, "AccBias", "AccBias") != NULL);
+	CHECK(H13_IS(H13_NE_ACCBIAS, "AccBias", "AccBias", H13_ACCBIAS));
+	CHECK(H13_IS(H13_NE_ACCBIAS, "AccBias", "AccBiasShift", H13_ACCBIAS_SHIFT));
 	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "PoolMode", H13_PECFG_POOLMODE));
 	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "OpMode", H13_PECFG_OPMODE));
 	CHECK(H13_IS(H13_PLANAR_CFG, "Cfg", "ReluEn", H13_PECFG_RELUEN));
