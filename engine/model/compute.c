@@ -1144,17 +1144,22 @@ static void micro_row(const float *wp, const float *cols, uint64_t K, uint64_t a
  * each task writes only its own accumulator lines, so the result is the same whatever the
  * number of threads. */
 struct conv_job {
-	const float *wp, *cols;
-	float *acc;
+	const float *wp, *cols; /* the group's weights; row r's columns at r x per x as */
+	float *acc;             /* row r's accumulators at r x nob x 4 x as */
 	uint64_t per, as, nob, chunk;
+	unsigned rows[16], nrows; /* the rows to compute */
 };
 
+/* Task i: channel lines [c chunk, (c + 1) chunk) of row rows[i / tasks per row]. */
 static void conv_task(void *arg, unsigned i)
 {
 	const struct conv_job *j = arg;
-	uint64_t ob = (uint64_t)i * j->chunk, end = ob + j->chunk < j->nob ? ob + j->chunk : j->nob;
+	uint64_t per_row = (j->nob + j->chunk - 1) / j->chunk, r = j->rows[i / per_row];
+	uint64_t ob = (i % per_row) * j->chunk, end = ob + j->chunk < j->nob ? ob + j->chunk : j->nob;
+	const float *cols = j->cols + r * j->per * j->as;
+	float *acc = j->acc + r * j->nob * 4 * j->as;
 	for (; ob < end; ob++)
-		micro_row(j->wp + ob * j->per * 4, j->cols, j->per, j->as, j->acc + ob * 4 * j->as);
+		micro_row(j->wp + ob * j->per * 4, cols, j->per, j->as, acc + ob * 4 * j->as);
 }
 
 static int aligned16(const void *p)
@@ -1213,24 +1218,45 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		e = load_channel_vectors(m, r, nr, (uint64_t)G * cout);
 	/* accumulators: Cout rounded up to 4 lines of W rounded up to XB (the fast path's blocks) */
 	uint64_t as = ((uint64_t)W + XB - 1) / XB * XB, nob = ((uint64_t)cout + 3) / 4;
-	if (e || (e = grow_aligned(&m->acc, &m->acc_len, nob * 4 * as)))
-		return e;
 	uint64_t per = (uint64_t)cin * kh * kw;
+	if (e)
+		return e;
+	/* With threads (hal_workers > 1; never on the target), up to 16 output rows at a time
+	 * (at most 16 MiB of columns) share one hal_parallel call: their columns are built in
+	 * order, every row's micro-kernels run in parallel, then the rows are finished in order. */
+	/* Reading a later row's inputs before an earlier row's outputs are written changes
+	 * nothing when the output does not overlap the input and no fault is armed (a fault
+	 * counts the engine's moves in order): only then. */
+	unsigned nw = hal_workers(), R = 1;
+	int apart = !in->r || !out->r || in->r->cpu + in->r->len <= out->r->cpu ||
+		    out->r->cpu + out->r->len <= in->r->cpu;
+	if (nw > 1 && apart && m->fault == ANEM_FAULT_NONE && per <= UINT64_MAX / as / 4) {
+		uint64_t fit = (1ull << 19) / (per * as); /* per, as >= 1 */
+		R = fit >= 8 ? 8u : fit ? (unsigned)fit : 1u;
+		if (R > out->h)
+			R = out->h;
+	}
+	if ((e = grow_aligned(&m->acc, &m->acc_len, R * nob * 4 * as)))
+		return e;
 	int taps2 = per >= 2;
 	unsigned ihh = lsrc ? lsrc->h : in->h;
 	/* the fast path: every weight finite, memory for the columns, aligned buffers */
-	int fast = aligned16(m->acc) && per <= UINT64_MAX / as && !grow_aligned(&m->cols, &m->cols_len, per * as) &&
-		   aligned16(m->cols) && aligned16(m->wts) && !m->wts_inf;
+	int fast = aligned16(m->acc) && per <= UINT64_MAX / as / R &&
+		   !grow_aligned(&m->cols, &m->cols_len, R * per * as) && aligned16(m->cols) &&
+		   aligned16(m->wts) && !m->wts_inf;
+	int fin[16];
 	for (unsigned g = 0; g < G; g++)
-		for (unsigned y = 0; y < out->h; y++) {
-			int done = 0;
-			if (fast) {
+		for (unsigned y0 = 0; y0 < out->h; y0 += R) {
+			unsigned nrow = out->h - y0 < R ? out->h - y0 : R;
+			for (unsigned r = 0; fast && r < nrow; r++) {
 				/* the columns, and whether every input is finite */
-				int fin = 1;
+				unsigned y = y0 + r;
+				float *cols = m->cols + r * per * as;
+				fin[r] = 1;
 				for (unsigned ci = 0; ci < cin; ci++)
 					for (unsigned ky = 0; ky < kh; ky++) {
 						int64_t iy = (int64_t)y * sy - py + ky;
-						float *line = m->cols + (((uint64_t)ci * kh + ky) * kw) * as;
+						float *line = cols + (((uint64_t)ci * kh + ky) * kw) * as;
 						if (iy < 0 || iy >= (int64_t)ihh) {
 							memset(line, 0, (size_t)(kw * as) * sizeof *line);
 							continue;
@@ -1239,7 +1265,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 						if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
 							return e;
 						for (unsigned i = 0; i < Win; i++) {
-							fin &= finite_h(v[i]);
+							fin[r] &= finite_h(v[i]);
 							m->fb[i] = mac_in(v[i]);
 						}
 						for (unsigned kx = 0; kx < kw; kx++, line += as) {
@@ -1258,77 +1284,86 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 								line[x] = 0.0f;
 						}
 					}
-				if (fin) {
-					struct conv_job j = {m->wts + (uint64_t)g * nob * per * 4, m->cols,
-							     m->acc, per, as, nob, nob};
-					/* threads from 2^18 MACs a row, about 4 tasks a thread */
-					unsigned nw = hal_workers(), nt = 1;
-					if (nw > 1 && nob > 1 && per * as * nob * 4 >= (1u << 18)) {
-						j.chunk = (nob + 4 * nw - 1) / (4 * nw);
-						nt = (unsigned)((nob + j.chunk - 1) / j.chunk);
-					}
-					hal_parallel(nt, conv_task, &j);
-					done = 1;
-				}
 			}
-			if (!done) {
-				/* the plain loop; over the columns when the fast path built them (a
-				 * non-finite input), so no row is read twice */
-				memset(m->acc, 0, (size_t)(cout * as) * sizeof(float));
-				for (unsigned ci = 0; ci < cin; ci++)
-					for (unsigned ky = 0; ky < kh; ky++) {
-						int64_t iy = (int64_t)y * sy - py + ky;
-						if (iy < 0 || iy >= (int64_t)ihh)
-							continue;
-						if (!fast) {
-							uint16_t *v = m->hv;
-							if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
-								return e;
-							for (unsigned i = 0; i < Win; i++)
-								m->fb[i] = mac_in(v[i]);
-						}
-						for (unsigned kx = 0; kx < kw; kx++) {
-							unsigned x0, x1, step = sx;
-							conv_span(W, Win, sx, kx, px, &x0, &x1);
-							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
-							if (fast) { /* line (ci, ky, kx) holds position x at x */
-								src = m->cols + (((uint64_t)ci * kh + ky) * kw + kx) * as + x0;
-								step = 1;
-							}
-							for (unsigned o = 0; o < cout; o++) {
-								float wv = m->wts[wslot((uint64_t)g * cout + o, cout, per) +
-										  4 * (((uint64_t)ci * kh + ky) * kw + kx)];
-								float *a = m->acc + (uint64_t)o * as;
-								if (wv == 0.0f)
-									continue;
-								if (step == 1)
-									for (unsigned x = x0; x < x1; x++)
-										a[x] += wv * src[x - x0];
-								else
-									for (unsigned x = x0; x < x1; x++)
-										a[x] += wv * src[(x - x0) * step];
-							}
-						}
-					}
-			}
-			for (unsigned o = 0; o < cout; o++) {
-				uint16_t *v = m->hv;
-				const float *a = m->acc + (uint64_t)o * as;
-				if (ku) {
-					/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
-					uint64_t go = (uint64_t)g * cout + o, nall = (uint64_t)G * cout;
-					float ps = m->chv[go], b = m->chv[nall + go];
-					for (unsigned x = 0; x < W; x++)
-						v[x] = mac_out(f2h((a[x] * ps + b) * s->post), taps2);
-				} else {
-					for (unsigned x = 0; x < W; x++)
-						v[x] = mac_out(f2h(a[x] * s->post), taps2);
+			if (fast) {
+				/* the micro-kernels of the rows with finite inputs; threads from 2^18 MACs
+				 * a call, about 4 tasks a thread */
+				struct conv_job j = {m->wts + (uint64_t)g * nob * per * 4, m->cols, m->acc,
+						     per, as, nob, nob, {0}, 0};
+				for (unsigned r = 0; r < nrow; r++)
+					if (fin[r])
+						j.rows[j.nrows++] = r;
+				uint64_t tasks = j.nrows;
+				if (nw > 1 && j.nrows && per * as * nob * 4 * j.nrows >= (1u << 18)) {
+					uint64_t per_row = (4 * nw + j.nrows - 1) / j.nrows;
+					j.chunk = (nob + per_row - 1) / per_row;
+					tasks = j.nrows * ((nob + j.chunk - 1) / j.chunk);
 				}
-				nonlinear(m, s, v, W, act);
-				if (s->pe)
-					pe_row(s, v, NULL, v, W);
-				if ((e = emit_row(m, out, lres, g, o, y, v)))
-					return e;
+				hal_parallel((unsigned)tasks, conv_task, &j);
+			}
+			for (unsigned r = 0; r < nrow; r++) {
+				unsigned y = y0 + r;
+				float *acc = m->acc + r * nob * 4 * as;
+				if (!fast || !fin[r]) {
+					/* the plain loop; over the columns when the fast path built them (a
+					 * non-finite input), so no row is read twice */
+					const float *cols = m->cols + r * per * as;
+					memset(acc, 0, (size_t)(cout * as) * sizeof(float));
+					for (unsigned ci = 0; ci < cin; ci++)
+						for (unsigned ky = 0; ky < kh; ky++) {
+							int64_t iy = (int64_t)y * sy - py + ky;
+							if (iy < 0 || iy >= (int64_t)ihh)
+								continue;
+							if (!fast) {
+								uint16_t *v = m->hv;
+								if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
+									return e;
+								for (unsigned i = 0; i < Win; i++)
+									m->fb[i] = mac_in(v[i]);
+							}
+							for (unsigned kx = 0; kx < kw; kx++) {
+								unsigned x0, x1, step = sx;
+								conv_span(W, Win, sx, kx, px, &x0, &x1);
+								const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
+								if (fast) { /* line (ci, ky, kx) holds position x at x */
+									src = cols + (((uint64_t)ci * kh + ky) * kw + kx) * as + x0;
+									step = 1;
+								}
+								for (unsigned o = 0; o < cout; o++) {
+									float wv = m->wts[wslot((uint64_t)g * cout + o, cout, per) +
+											  4 * (((uint64_t)ci * kh + ky) * kw + kx)];
+									float *a = acc + (uint64_t)o * as;
+									if (wv == 0.0f)
+										continue;
+									if (step == 1)
+										for (unsigned x = x0; x < x1; x++)
+											a[x] += wv * src[x - x0];
+									else
+										for (unsigned x = x0; x < x1; x++)
+											a[x] += wv * src[(x - x0) * step];
+								}
+							}
+						}
+				}
+				for (unsigned o = 0; o < cout; o++) {
+					uint16_t *v = m->hv;
+					const float *a = acc + (uint64_t)o * as;
+					if (ku) {
+						/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
+						uint64_t go = (uint64_t)g * cout + o, nall = (uint64_t)G * cout;
+						float ps = m->chv[go], b = m->chv[nall + go];
+						for (unsigned x = 0; x < W; x++)
+							v[x] = mac_out(f2h((a[x] * ps + b) * s->post), taps2);
+					} else {
+						for (unsigned x = 0; x < W; x++)
+							v[x] = mac_out(f2h(a[x] * s->post), taps2);
+					}
+					nonlinear(m, s, v, W, act);
+					if (s->pe)
+						pe_row(s, v, NULL, v, W);
+					if ((e = emit_row(m, out, lres, g, o, y, v)))
+						return e;
+				}
 			}
 		}
 	return ENG_OK;
