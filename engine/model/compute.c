@@ -776,6 +776,52 @@ __attribute__((target("avx,f16c"))) static uint16_t fp16_weights_f16c(float *w, 
 }
 #endif
 
+/* A row of fp16 inputs through the MAC's input port into f; returns 1 when every value is
+ * finite. */
+static int mac_in_row_plain(float *f, const uint16_t *v, unsigned n)
+{
+	int fin = 1;
+	for (unsigned i = 0; i < n; i++) {
+		fin &= (v[i] & 0x7c00u) != 0x7c00u;
+		f[i] = mac_in(v[i]);
+	}
+	return fin;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The same with F16C, 8 at a time (as fp16_weights_f16c; a group with an infinity or NaN goes
+ * through mac_in). */
+__attribute__((target("avx,f16c"))) static int mac_in_row_f16c(float *f, const uint16_t *v,
+								 unsigned n)
+{
+	int fin = 1;
+	unsigned i = 0;
+	const __m128i ex = _mm_set1_epi16(0x7c00), zero = _mm_setzero_si128();
+	for (; i + 8 <= n; i += 8) {
+		__m128i h = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
+		__m128i e = _mm_and_si128(h, ex);
+		if (_mm_movemask_epi8(_mm_cmpeq_epi16(e, ex))) {
+			fin &= mac_in_row_plain(f + i, v + i, 8);
+			continue;
+		}
+		h = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), h);
+		_mm256_storeu_ps(f + i, _mm256_cvtph_ps(h));
+	}
+	if (i < n)
+		fin &= mac_in_row_plain(f + i, v + i, n - i);
+	return fin;
+}
+#endif
+
+static int mac_in_row(float *f, const uint16_t *v, unsigned n)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_f16c())
+		return mac_in_row_f16c(f, v, n);
+#endif
+	return mac_in_row_plain(f, v, n);
+}
+
 static uint16_t fp16_weights(float *w, const uint8_t *p, uint64_t per)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -1125,14 +1171,17 @@ static void micro_row(const float *wp, const float *cols, uint64_t K, uint64_t a
 	uint64_t x = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (cpu_avx2()) {
-		for (; x + 24 <= as; x += 24)
-			micro_kernel_avx24(wp, cols + x, K, as, acc + x, as);
-		if (x + 16 <= as) {
-			micro_kernel_avx16(wp, cols + x, K, as, acc + x, as);
-			x += 16;
+		/* blocks of 24, the last 32 as two of 16 (4 x 8 keeps too few sums in flight) */
+		while (x < as) {
+			uint64_t left = as - x, n = left == 8 ? 8 : left == 16 || left == 32 ? 16 : 24;
+			if (n == 24)
+				micro_kernel_avx24(wp, cols + x, K, as, acc + x, as);
+			else if (n == 16)
+				micro_kernel_avx16(wp, cols + x, K, as, acc + x, as);
+			else
+				micro_kernel_avx8(wp, cols + x, K, as, acc + x, as);
+			x += n;
 		}
-		if (x < as)
-			micro_kernel_avx8(wp, cols + x, K, as, acc + x, as);
 		return;
 	}
 #endif
@@ -1184,11 +1233,6 @@ static int grow_aligned(float **p, size_t *len, uint64_t n)
 	*p = q;
 	*len = (size_t)n;
 	return ENG_OK;
-}
-
-static int finite_h(uint16_t h)
-{
-	return (h & 0x7c00u) != 0x7c00u;
 }
 
 /* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
@@ -1264,16 +1308,18 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 						uint16_t *v = m->hv;
 						if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
 							return e;
-						for (unsigned i = 0; i < Win; i++) {
-							fin[r] &= finite_h(v[i]);
-							m->fb[i] = mac_in(v[i]);
-						}
+						fin[r] &= mac_in_row(m->fb, v, Win);
 						for (unsigned kx = 0; kx < kw; kx++, line += as) {
 							unsigned x0, x1;
 							conv_span(W, Win, sx, kx, px, &x0, &x1);
 							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
 							for (unsigned x = 0; x < x0; x++)
 								line[x] = 0.0f;
+#if !defined(ANEFW_TARGET)
+							if (sx == 1 && x1 > x0)
+								memcpy(line + x0, src, (size_t)(x1 - x0) * sizeof *line);
+							else
+#endif
 							if (sx == 1) /* a loop: the target's memcpy goes byte by byte */
 								for (unsigned x = x0; x < x1; x++)
 									line[x] = src[x - x0];
