@@ -131,6 +131,20 @@ int anem_f2h_is_fcvt(void)
 	return fcvt_ok;
 }
 
+int anem_simd = 1;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/* F16C and AVX (the host's fp16 conversions, 8 at a time), checked once at run time. */
+static int cpu_f16c(void)
+{
+	static int v = -1;
+	if (v < 0)
+		v = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+	return v && anem_simd;
+}
+#endif
+
 /* ---- geometry ---- */
 
 #define REG(a) (m->regs[(a) / 4])
@@ -175,8 +189,14 @@ static int64_t row_off(const struct tile *t, unsigned g, unsigned c, unsigned h,
 static void nan_to_inf(uint16_t *v, unsigned n)
 {
 	unsigned i = 0, any = 0;
-	if (((uintptr_t)v & 15u) == 0) { /* eight at a time (NEON / SSE2) */
-		typedef uint16_t u16x8 __attribute__((vector_size(16)));
+#if defined(__x86_64__)
+	const int vec = 1; /* x86 loads 16 bytes at any address */
+	typedef uint16_t u16x8 __attribute__((vector_size(16), aligned(2)));
+#else
+	const int vec = ((uintptr_t)v & 15u) == 0;
+	typedef uint16_t u16x8 __attribute__((vector_size(16)));
+#endif
+	if (vec) { /* eight at a time (NEON / SSE2) */
 		typedef int16_t i16x8 __attribute__((vector_size(16)));
 		const u16x8 ex = {0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u};
 		i16x8 acc = {0};
@@ -470,9 +490,105 @@ pe_row_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_
 			PE_TAILS(op, 0);                                                 \
 	} while (0)
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/*
+ * The PE row with F16C and AVX, 8 values at a time (the tail through pe_row_k): the same
+ * operations in the same order on the same fp32 values, no fused multiply-add (the target
+ * attribute has no FMA, so nothing is contracted). The conversions: fp16 -> fp32 is exact
+ * (as h2f_table); fp32 -> fp16 is VCVTPS2PH with round to nearest even, which equals
+ * anem_f2h_soft for every value but NaN, so NaN lanes are made +0 first (f2h's rule). Used
+ * only while MXCSR asks for round to nearest without flush-to-zero or denormals-are-zero
+ * (sse_ok). A NaN in the row can only come from the arithmetic (the ports make NaN +inf) and
+ * leaves as 0 on both paths whatever its payload.
+ */
+#define PE_AVX __attribute__((target("avx,f16c")))
+
+static int sse_ok(void)
+{
+	/* RC (14:13), FTZ (15), DAZ (6) */
+	return (_mm_getcsr() & (3u << 13 | 1u << 15 | 1u << 6)) == 0;
+}
+
+static inline __attribute__((always_inline)) PE_AVX void
+pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
+	  unsigned n, unsigned op, int hasb, int cond, int relu)
+{
+	const __m256 pre = _mm256_set1_ps(s->pre), scale = _mm256_set1_ps(s->scale);
+	const __m256 bias = _mm256_set1_ps(s->bias), fin = _mm256_set1_ps(s->final);
+	const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+	unsigned i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256 x = _mm256_mul_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(va + i))), pre);
+		__m256 y = hasb ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(vb + i))) : zero, r;
+		switch (op) {
+		case H13_PE_OP_ADD: r = _mm256_add_ps(x, y); break;
+		case H13_PE_OP_MUL: r = hasb ? _mm256_mul_ps(x, y) : x; break;
+		case H13_PE_OP_MAX:
+			r = !hasb ? x : _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_GE_OQ),
+									    _mm256_cmp_ps(y, y, _CMP_UNORD_Q)));
+			break;
+		case H13_PE_OP_MIN:
+			r = !hasb ? x : _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LE_OQ),
+									    _mm256_cmp_ps(y, y, _CMP_UNORD_Q)));
+			break;
+		default: r = _mm256_mul_ps(x, x); break;
+		}
+		if (cond) /* |r|, and |-0| = +0 (a NaN keeps no sign; it leaves as 0 anyway) */
+			r = _mm256_andnot_ps(sign, r);
+		r = _mm256_add_ps(_mm256_mul_ps(r, scale), bias);
+		if (relu)
+			r = _mm256_blendv_ps(r, zero, _mm256_cmp_ps(r, zero, _CMP_LT_OQ));
+		r = _mm256_mul_ps(r, fin);
+		r = _mm256_andnot_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q), r); /* NaN: +0 */
+		_mm_storeu_si128((__m128i *)(void *)(out + i), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+	}
+	if (i < n)
+		pe_row_k(s, va + i, hasb ? vb + i : NULL, out + i, n - i, op, hasb, cond, relu);
+}
+
+#define PE8_TAILS(op, hasb)                                                             \
+	do {                                                                            \
+		if (s->pe_cond && s->pe_relu)                                            \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 1, 1);                    \
+		else if (s->pe_cond)                                                     \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 1, 0);                    \
+		else if (s->pe_relu)                                                     \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 0, 1);                    \
+		else                                                                     \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 0, 0);                    \
+	} while (0)
+
+#define PE8_OP(op)                                                                      \
+	do {                                                                            \
+		if (vb)                                                                  \
+			PE8_TAILS(op, 1);                                                \
+		else                                                                     \
+			PE8_TAILS(op, 0);                                                \
+	} while (0)
+
+static PE_AVX void pe_row_avx(const struct stages *s, const uint16_t *va, const uint16_t *vb,
+			      uint16_t *out, unsigned n)
+{
+	switch (s->pe_op) {
+	case H13_PE_OP_ADD: PE8_OP(H13_PE_OP_ADD); break;
+	case H13_PE_OP_MUL: PE8_OP(H13_PE_OP_MUL); break;
+	case H13_PE_OP_MAX: PE8_OP(H13_PE_OP_MAX); break;
+	case H13_PE_OP_MIN: PE8_OP(H13_PE_OP_MIN); break;
+	default: PE8_OP(H13_PE_OP_SQ); break;
+	}
+}
+#endif
+
 static void pe_row(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
 		   unsigned n)
 {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (n >= 8 && cpu_f16c() && sse_ok()) {
+		pe_row_avx(s, va, vb, out, n);
+		return;
+	}
+#endif
 	switch (s->pe_op) {
 	case H13_PE_OP_ADD: PE_OP(H13_PE_OP_ADD); break;
 	case H13_PE_OP_MUL: PE_OP(H13_PE_OP_MUL); break;
@@ -549,6 +665,34 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 	return ENG_OK;
 }
 
+/* The NE's post-scale on an elementwise row (in place): fp16 x PostScale, rounded to fp16. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+static PE_AVX void ne_post_row_avx(uint16_t *v, unsigned n, float post)
+{
+	const __m256 p = _mm256_set1_ps(post);
+	unsigned i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256 r = _mm256_mul_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(v + i))), p);
+		r = _mm256_andnot_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q), r); /* NaN: +0 */
+		_mm_storeu_si128((__m128i *)(void *)(v + i), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+	}
+	for (; i < n; i++)
+		v[i] = f2h(h2f_table[v[i]] * post);
+}
+#endif
+
+static void ne_post_row(uint16_t *v, unsigned n, float post)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_f16c() && sse_ok()) {
+		ne_post_row_avx(v, n, post);
+		return;
+	}
+#endif
+	for (unsigned i = 0; i < n; i++)
+		v[i] = f2h(h2f_table[v[i]] * post);
+}
+
 static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
 		       const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
 		       struct anem_act *act)
@@ -565,8 +709,7 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 				if ((e = source_row(m, in0, lsrc, g, c, h, W, v)) != ENG_OK)
 					return e;
 				if (s->ne) {
-					for (unsigned i = 0; i < W; i++)
-						v[i] = f2h(h2f_table[v[i]] * s->post);
+					ne_post_row(v, W, s->post);
 					nonlinear(m, s, v, W, act);
 				}
 				if (s->pe) {
@@ -740,14 +883,6 @@ static uint16_t fp16_weights_plain(float *w, const uint8_t *p, uint64_t per)
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-static int cpu_f16c(void)
-{
-	static int v = -1;
-	if (v < 0)
-		v = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
-	return v;
-}
 
 /* The same with F16C, 8 at a time: a subnormal (exponent 0) is made +0 before the conversion
  * (mac_in); a group of 8 with an infinity or NaN goes through mac_in (the same bits). */
@@ -1160,7 +1295,7 @@ static int cpu_avx2(void)
 	static int v = -1;
 	if (v < 0)
 		v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-	return v;
+	return v && anem_simd;
 }
 #endif
 
@@ -1233,6 +1368,53 @@ static int grow_aligned(float **p, size_t *len, uint64_t n)
 	*p = q;
 	*len = (size_t)n;
 	return ENG_OK;
+}
+
+/* A row of accumulators to fp16 at the MAC's output port: (a x ps + b) x post with the
+ * kernel unit's channel vectors (ku), a x post without, rounded, then the 2^15 saturation. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+static PE_AVX void conv_out_row_avx(uint16_t *v, const float *a, unsigned n, int ku, float ps,
+				    float b, float post, int taps2)
+{
+	const __m256 vps = _mm256_set1_ps(ps), vb = _mm256_set1_ps(b), vp = _mm256_set1_ps(post);
+	const __m128i mag = _mm_set1_epi16(0x7fff), lo = _mm_set1_epi16(0x77ff);
+	const __m128i inf = _mm_set1_epi16(0x7c00), sgn = _mm_set1_epi16((short)0x8000);
+	unsigned i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256 r = _mm256_loadu_ps(a + i);
+		if (ku)
+			r = _mm256_add_ps(_mm256_mul_ps(r, vps), vb);
+		r = _mm256_mul_ps(r, vp);
+		r = _mm256_andnot_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q), r); /* NaN: +0 */
+		__m128i h = _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+		if (taps2) { /* mac_out: 0x7800 <= |h| < 0x7c00 becomes infinity of its sign */
+			__m128i m = _mm_and_si128(h, mag);
+			__m128i sat = _mm_and_si128(_mm_cmpgt_epi16(m, lo), _mm_cmpgt_epi16(inf, m));
+			h = _mm_or_si128(_mm_andnot_si128(sat, h),
+					 _mm_and_si128(sat, _mm_or_si128(_mm_and_si128(h, sgn), inf)));
+		}
+		_mm_storeu_si128((__m128i *)(void *)(v + i), h);
+	}
+	for (; i < n; i++)
+		v[i] = mac_out(f2h(ku ? (a[i] * ps + b) * post : a[i] * post), taps2);
+}
+#endif
+
+static void conv_out_row(uint16_t *v, const float *a, unsigned n, int ku, float ps, float b,
+			 float post, int taps2)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_f16c() && sse_ok()) {
+		conv_out_row_avx(v, a, n, ku, ps, b, post, taps2);
+		return;
+	}
+#endif
+	if (ku)
+		for (unsigned x = 0; x < n; x++)
+			v[x] = mac_out(f2h((a[x] * ps + b) * post), taps2);
+	else
+		for (unsigned x = 0; x < n; x++)
+			v[x] = mac_out(f2h(a[x] * post), taps2);
 }
 
 /* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
@@ -1397,12 +1579,9 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 					if (ku) {
 						/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
 						uint64_t go = (uint64_t)g * cout + o, nall = (uint64_t)G * cout;
-						float ps = m->chv[go], b = m->chv[nall + go];
-						for (unsigned x = 0; x < W; x++)
-							v[x] = mac_out(f2h((a[x] * ps + b) * s->post), taps2);
+						conv_out_row(v, a, W, 1, m->chv[go], m->chv[nall + go], s->post, taps2);
 					} else {
-						for (unsigned x = 0; x < W; x++)
-							v[x] = mac_out(f2h(a[x] * s->post), taps2);
+						conv_out_row(v, a, W, 0, 1.0f, 0.0f, s->post, taps2);
 					}
 					nonlinear(m, s, v, W, act);
 					if (s->pe)
