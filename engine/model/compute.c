@@ -135,13 +135,35 @@ int anem_simd = 1;
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
-/* F16C and AVX (the host's fp16 conversions, 8 at a time), checked once at run time. */
-static int cpu_f16c(void)
+#include <cpuid.h>
+/* The CPU's features, read once with CPUID (clang's __builtin_cpu_supports lacks "f16c"):
+ * bit 0 AVX and F16C, bit 1 AVX2 and FMA as well; both need the OS to save the ymm registers
+ * (OSXSAVE, and XCR0's SSE and AVX state bits). */
+static unsigned cpu_features(void)
 {
 	static int v = -1;
-	if (v < 0)
-		v = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
-	return v && anem_simd;
+	if (v < 0) {
+		unsigned a, b, c, d, f = 0;
+		if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 27)) && (c & (1u << 28)) &&
+		    (c & (1u << 29))) {
+			unsigned lo, hi;
+			__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+			if ((lo & 6u) == 6u) {
+				f = 1;
+				if ((c & (1u << 12)) && __get_cpuid_count(7, 0, &a, &b, &c, &d) &&
+				    (b & (1u << 5)))
+					f |= 2;
+			}
+		}
+		v = (int)f;
+	}
+	return (unsigned)v;
+}
+
+/* F16C and AVX (the host's fp16 conversions, 8 at a time). */
+static int cpu_f16c(void)
+{
+	return (cpu_features() & 1u) && anem_simd;
 }
 #endif
 
@@ -1292,10 +1314,7 @@ static CONV_AVX2 void micro_kernel_avx8(const float *restrict w, const float *re
 
 static int cpu_avx2(void)
 {
-	static int v = -1;
-	if (v < 0)
-		v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-	return v && anem_simd;
+	return (cpu_features() & 2u) && anem_simd;
 }
 #endif
 

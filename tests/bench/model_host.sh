@@ -59,11 +59,11 @@ txt = open(sys.argv[1]).read()
 def rate(pat):
     m = re.search(pat + r".*?, ([0-9.e+]+) MAC/s", txt)
     return float(m.group(1)) if m else None
-for name, model, anchor in [("1x1 512x512 over 64", r"model conv 1x1 512x512 1x1 over 64x1 positions, 1 thread:",
+for name, model, anchor in [("1x1 512x512 over 64", r"model conv 512x512 1x1 over 64x1 positions, 1 thread:",
                              r"numpy float32 matmul 1x1 512x512 over 64, 1 thread"),
-                            ("3x3 64x64 over 56x56", r"model conv 3x3 64x64 3x3 over 56x56 positions, 1 thread:",
+                            ("3x3 64x64 over 56x56", r"model conv 64x64 3x3 over 56x56 positions, 1 thread:",
                              r"numpy float32 matmul 3x3 64x64 over 56x56 \(im2col\), 1 thread"),
-                            ("1x1 768x3072 over 128", r"model conv 1x1 768x3072 1x1 over 128x1 positions, 1 thread:",
+                            ("1x1 768x3072 over 128", r"model conv 768x3072 1x1 over 128x1 positions, 1 thread:",
                              r"numpy float32 matmul 1x1 768x3072 over 128, 1 thread")]:
     a, b = rate(model), rate(anchor)
     if a and b:

@@ -146,8 +146,8 @@ static int bench_conv(struct anes *s, const char *what, unsigned cin, unsigned c
 			rc = 1;
 			break;
 		}
-		printf("model conv %s %ux%u %ux%u over %ux%u positions, %u thread%s: %.0f MACs, best %.6f s, %.3g MAC/s",
-		       what, cin, cout, k, k, w, h, tn[i], tn[i] > 1 ? "s" : "", macs, t, macs / t);
+		printf("model conv %ux%u %s over %ux%u positions, %u thread%s: %.0f MACs, best %.6f s, %.3g MAC/s",
+		       cin, cout, what, w, h, tn[i], tn[i] > 1 ? "s" : "", macs, t, macs / t);
 		if (i)
 			printf(", %.2fx one thread", t1 / t);
 		else
