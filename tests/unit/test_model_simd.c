@@ -160,3 +160,33 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 	b[12345] ^= 0x0001u;
 	CHECK_EQ(differ(a, b, SW * SH * SC), 1u);
 }
+
+/* The session's input pattern (app/session.c anes_pattern, eight bytes a store when aligned)
+ * against its definition, byte k = k x 7 + bar, at every alignment and length up to 80 and a
+ * long run; the check's own test: one wrong byte is found. */
+static uint64_t pattern_wrong(const uint8_t *b, uint64_t n, unsigned bar)
+{
+	uint64_t d = 0;
+	for (uint64_t k = 0; k < n; k++)
+		d += b[k] != (uint8_t)(k * 7u + bar);
+	return d;
+}
+
+TEST(model_simd, session_input_pattern_matches_its_definition)
+{
+	static uint8_t buf[4096 + 16];
+	uint64_t wrong = 0;
+	for (unsigned bar = 0; bar < 32; bar += 5)
+		for (unsigned off = 0; off < 8; off++)
+			for (uint64_t n = 0; n <= 80; n++) {
+				memset(buf, 0xa5, sizeof buf);
+				anes_pattern(buf + off, n, bar);
+				wrong += pattern_wrong(buf + off, n, bar);
+				wrong += buf[off + n] != 0xa5u; /* nothing past the end */
+			}
+	anes_pattern(buf, 4096, 9);
+	wrong += pattern_wrong(buf, 4096, 9);
+	CHECK_EQ(wrong, 0u);
+	buf[1000] ^= 1u;
+	CHECK_EQ(pattern_wrong(buf, 4096, 9), 1u);
+}
