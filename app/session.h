@@ -89,6 +89,8 @@ struct eng *anes_eng(struct anes *s);
 /* A granted buffer's first contents: the program's weights when it holds them (returns 1), zero
  * when it is written, else a byte pattern (an input no one filled). b holds g->size bytes. */
 int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b);
+/* The inputs' fill pattern: byte k of b is k x 7 + bar (mod 256). */
+void anes_pattern(uint8_t *b, uint64_t size, unsigned bar);
 
 /* Runs one submission. Returns 0 when it completed, 1 when it was refused or failed. */
 int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_opts *o,

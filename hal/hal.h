@@ -46,6 +46,14 @@ unsigned hal_cpu_id(void);
 unsigned hal_current_el(void);
 unsigned hal_entry_el(void);
 void hal_cpu_relax(void);
+/* Work split over threads (the engine model's convolution): runs fn(arg, i) for every i < n,
+ * up to hal_workers() of them at once, and returns when all have returned. Natively a pool of
+ * threads (hal_set_workers; 1, no thread, until set); on the target in order on this core. */
+void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg);
+unsigned hal_workers(void);
+/* The number of threads hal_parallel may use from now on; 0: one per online core. Returns the
+ * number in force (always 1 on the target). */
+unsigned hal_set_workers(unsigned n);
 /* Stop the machine with an exit status (semihosting exit on QEMU, a clean halt on a board). */
 __attribute__((noreturn)) void hal_exit(int status);
 

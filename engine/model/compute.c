@@ -13,6 +13,7 @@
 #include "fw/codec/codec.h"
 #include "fw/common/le.h"
 #include "fw/td/td.h"
+#include "hal/hal.h"
 
 #include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdlib.h>
@@ -130,6 +131,42 @@ int anem_f2h_is_fcvt(void)
 	return fcvt_ok;
 }
 
+int anem_simd = 1;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#include <cpuid.h>
+/* The CPU's features, read once with CPUID (clang's __builtin_cpu_supports lacks "f16c"):
+ * bit 0 AVX and F16C, bit 1 AVX2 and FMA as well; both need the OS to save the ymm registers
+ * (OSXSAVE, and XCR0's SSE and AVX state bits). */
+static unsigned cpu_features(void)
+{
+	static int v = -1;
+	if (v < 0) {
+		unsigned a, b, c, d, f = 0;
+		if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 27)) && (c & (1u << 28)) &&
+		    (c & (1u << 29))) {
+			unsigned lo, hi;
+			__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+			if ((lo & 6u) == 6u) {
+				f = 1;
+				if ((c & (1u << 12)) && __get_cpuid_count(7, 0, &a, &b, &c, &d) &&
+				    (b & (1u << 5)))
+					f |= 2;
+			}
+		}
+		v = (int)f;
+	}
+	return (unsigned)v;
+}
+
+/* F16C and AVX (the host's fp16 conversions, 8 at a time). */
+static int cpu_f16c(void)
+{
+	return (cpu_features() & 1u) && anem_simd;
+}
+#endif
+
 /* ---- geometry ---- */
 
 #define REG(a) (m->regs[(a) / 4])
@@ -174,8 +211,14 @@ static int64_t row_off(const struct tile *t, unsigned g, unsigned c, unsigned h,
 static void nan_to_inf(uint16_t *v, unsigned n)
 {
 	unsigned i = 0, any = 0;
-	if (((uintptr_t)v & 15u) == 0) { /* eight at a time (NEON / SSE2) */
-		typedef uint16_t u16x8 __attribute__((vector_size(16)));
+#if defined(__x86_64__)
+	const int vec = 1; /* x86 loads 16 bytes at any address */
+	typedef uint16_t u16x8 __attribute__((vector_size(16), aligned(2)));
+#else
+	const int vec = ((uintptr_t)v & 15u) == 0;
+	typedef uint16_t u16x8 __attribute__((vector_size(16)));
+#endif
+	if (vec) { /* eight at a time (NEON / SSE2) */
 		typedef int16_t i16x8 __attribute__((vector_size(16)));
 		const u16x8 ex = {0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u, 0x7c00u};
 		i16x8 acc = {0};
@@ -480,9 +523,105 @@ pe_row_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_
 			PE_TAILS(op, 0);                                                 \
 	} while (0)
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/*
+ * The PE row with F16C and AVX, 8 values at a time (the tail through pe_row_k): the same
+ * operations in the same order on the same fp32 values, no fused multiply-add (the target
+ * attribute has no FMA, so nothing is contracted). The conversions: fp16 -> fp32 is exact
+ * (as h2f_table); fp32 -> fp16 is VCVTPS2PH with round to nearest even, which equals
+ * anem_f2h_soft for every value but NaN, so NaN lanes are made +0 first (f2h's rule). Used
+ * only while MXCSR asks for round to nearest without flush-to-zero or denormals-are-zero
+ * (sse_ok). A NaN in the row can only come from the arithmetic (the ports make NaN +inf) and
+ * leaves as 0 on both paths whatever its payload.
+ */
+#define PE_AVX __attribute__((target("avx,f16c")))
+
+static int sse_ok(void)
+{
+	/* RC (14:13), FTZ (15), DAZ (6) */
+	return (_mm_getcsr() & (3u << 13 | 1u << 15 | 1u << 6)) == 0;
+}
+
+static inline __attribute__((always_inline)) PE_AVX void
+pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
+	  unsigned n, unsigned op, int hasb, int cond, int relu)
+{
+	const __m256 pre = _mm256_set1_ps(s->pre), scale = _mm256_set1_ps(s->scale);
+	const __m256 bias = _mm256_set1_ps(s->bias), fin = _mm256_set1_ps(s->final);
+	const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+	unsigned i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256 x = _mm256_mul_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(va + i))), pre);
+		__m256 y = hasb ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(vb + i))) : zero, r;
+		switch (op) {
+		case H13_PE_OP_ADD: r = _mm256_add_ps(x, y); break;
+		case H13_PE_OP_MUL: r = hasb ? _mm256_mul_ps(x, y) : x; break;
+		case H13_PE_OP_MAX:
+			r = !hasb ? x : _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_GE_OQ),
+									    _mm256_cmp_ps(y, y, _CMP_UNORD_Q)));
+			break;
+		case H13_PE_OP_MIN:
+			r = !hasb ? x : _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LE_OQ),
+									    _mm256_cmp_ps(y, y, _CMP_UNORD_Q)));
+			break;
+		default: r = _mm256_mul_ps(x, x); break;
+		}
+		if (cond) /* |r|, and |-0| = +0 (a NaN keeps no sign; it leaves as 0 anyway) */
+			r = _mm256_andnot_ps(sign, r);
+		r = _mm256_add_ps(_mm256_mul_ps(r, scale), bias);
+		if (relu)
+			r = _mm256_blendv_ps(r, zero, _mm256_cmp_ps(r, zero, _CMP_LT_OQ));
+		r = _mm256_mul_ps(r, fin);
+		r = _mm256_andnot_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q), r); /* NaN: +0 */
+		_mm_storeu_si128((__m128i *)(void *)(out + i), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+	}
+	if (i < n)
+		pe_row_k(s, va + i, hasb ? vb + i : NULL, out + i, n - i, op, hasb, cond, relu);
+}
+
+#define PE8_TAILS(op, hasb)                                                             \
+	do {                                                                            \
+		if (s->pe_cond && s->pe_relu)                                            \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 1, 1);                    \
+		else if (s->pe_cond)                                                     \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 1, 0);                    \
+		else if (s->pe_relu)                                                     \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 0, 1);                    \
+		else                                                                     \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 0, 0);                    \
+	} while (0)
+
+#define PE8_OP(op)                                                                      \
+	do {                                                                            \
+		if (vb)                                                                  \
+			PE8_TAILS(op, 1);                                                \
+		else                                                                     \
+			PE8_TAILS(op, 0);                                                \
+	} while (0)
+
+static PE_AVX void pe_row_avx(const struct stages *s, const uint16_t *va, const uint16_t *vb,
+			      uint16_t *out, unsigned n)
+{
+	switch (s->pe_op) {
+	case H13_PE_OP_ADD: PE8_OP(H13_PE_OP_ADD); break;
+	case H13_PE_OP_MUL: PE8_OP(H13_PE_OP_MUL); break;
+	case H13_PE_OP_MAX: PE8_OP(H13_PE_OP_MAX); break;
+	case H13_PE_OP_MIN: PE8_OP(H13_PE_OP_MIN); break;
+	default: PE8_OP(H13_PE_OP_SQ); break;
+	}
+}
+#endif
+
 static void pe_row(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
 		   unsigned n)
 {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (n >= 8 && cpu_f16c() && sse_ok()) {
+		pe_row_avx(s, va, vb, out, n);
+		return;
+	}
+#endif
 	switch (s->pe_op) {
 	case H13_PE_OP_ADD: PE_OP(H13_PE_OP_ADD); break;
 	case H13_PE_OP_MUL: PE_OP(H13_PE_OP_MUL); break;
@@ -561,6 +700,34 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 
 static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n);
 
+/* The NE's post-scale on an elementwise row (in place): fp16 x PostScale, rounded to fp16. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+static PE_AVX void ne_post_row_avx(uint16_t *v, unsigned n, float post)
+{
+	const __m256 p = _mm256_set1_ps(post);
+	unsigned i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256 r = _mm256_mul_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(v + i))), p);
+		r = _mm256_andnot_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q), r); /* NaN: +0 */
+		_mm_storeu_si128((__m128i *)(void *)(v + i), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+	}
+	for (; i < n; i++)
+		v[i] = f2h(h2f_table[v[i]] * post);
+}
+#endif
+
+static void ne_post_row(uint16_t *v, unsigned n, float post)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_f16c() && sse_ok()) {
+		ne_post_row_avx(v, n, post);
+		return;
+	}
+#endif
+	for (unsigned i = 0; i < n; i++)
+		v[i] = f2h(h2f_table[v[i]] * post);
+}
+
 static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
 		       const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
 		       struct anem_act *act)
@@ -580,8 +747,7 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 					if (s->unit)
 						unit_kernel_row(s, v, W);
 					else
-						for (unsigned i = 0; i < W; i++)
-							v[i] = f2h(h2f_table[v[i]] * s->post);
+						ne_post_row(v, W, s->post);
 					nonlinear(m, s, v, W, act);
 				}
 				if (s->pe) {
@@ -610,6 +776,7 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
  * H and W (a global average or max pool).
  */
 static int grow_aligned(struct anem *m, float **p, size_t *len, uint64_t n, const char *what);
+
 
 static int pooling(struct anem *m, const struct stages *s, struct tile *in, const struct anem_l2t *lsrc,
 		   struct tile *out, struct anem_l2t *lres)
@@ -752,6 +919,103 @@ static int grow_weights(struct anem *m, uint64_t nout, unsigned cout, uint64_t p
 	return ENG_OK;
 }
 
+/* One output channel's fp16 weights (little-endian, per of them) through the MAC's input port
+ * into w at stride 4; returns whether one is infinite or NaN. */
+static uint16_t fp16_weights_plain(float *w, const uint8_t *p, uint64_t per)
+{
+	uint16_t inf = 0;
+	for (uint64_t k = 0; k < per; k++) {
+		uint16_t h = le_rd16(p + 2 * k);
+		inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
+		w[4 * k] = mac_in(h);
+	}
+	return inf;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+/* The same with F16C, 8 at a time: a subnormal (exponent 0) is made +0 before the conversion
+ * (mac_in); a group of 8 with an infinity or NaN goes through mac_in (the same bits). */
+__attribute__((target("avx,f16c"))) static uint16_t fp16_weights_f16c(float *w, const uint8_t *p,
+								      uint64_t per)
+{
+	uint16_t inf = 0;
+	uint64_t k = 0;
+	const __m128i ex = _mm_set1_epi16(0x7c00), zero = _mm_setzero_si128();
+	for (; k + 8 <= per; k += 8) {
+		__m128i h = _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * k));
+		__m128i e = _mm_and_si128(h, ex);
+		if (_mm_movemask_epi8(_mm_cmpeq_epi16(e, ex))) {
+			inf |= fp16_weights_plain(w + 4 * k, p + 2 * k, 8);
+			continue;
+		}
+		h = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), h);
+		float f[8];
+		_mm256_storeu_ps(f, _mm256_cvtph_ps(h));
+		for (unsigned i = 0; i < 8; i++)
+			w[4 * (k + i)] = f[i];
+	}
+	if (k < per)
+		inf |= fp16_weights_plain(w + 4 * k, p + 2 * k, per - k);
+	return inf;
+}
+#endif
+
+/* A row of fp16 inputs through the MAC's input port into f; returns 1 when every value is
+ * finite. */
+static int mac_in_row_plain(float *f, const uint16_t *v, unsigned n)
+{
+	int fin = 1;
+	for (unsigned i = 0; i < n; i++) {
+		fin &= (v[i] & 0x7c00u) != 0x7c00u;
+		f[i] = mac_in(v[i]);
+	}
+	return fin;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The same with F16C, 8 at a time (as fp16_weights_f16c; a group with an infinity or NaN goes
+ * through mac_in). */
+__attribute__((target("avx,f16c"))) static int mac_in_row_f16c(float *f, const uint16_t *v,
+								 unsigned n)
+{
+	int fin = 1;
+	unsigned i = 0;
+	const __m128i ex = _mm_set1_epi16(0x7c00), zero = _mm_setzero_si128();
+	for (; i + 8 <= n; i += 8) {
+		__m128i h = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
+		__m128i e = _mm_and_si128(h, ex);
+		if (_mm_movemask_epi8(_mm_cmpeq_epi16(e, ex))) {
+			fin &= mac_in_row_plain(f + i, v + i, 8);
+			continue;
+		}
+		h = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), h);
+		_mm256_storeu_ps(f + i, _mm256_cvtph_ps(h));
+	}
+	if (i < n)
+		fin &= mac_in_row_plain(f + i, v + i, n - i);
+	return fin;
+}
+#endif
+
+static int mac_in_row(float *f, const uint16_t *v, unsigned n)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_f16c())
+		return mac_in_row_f16c(f, v, n);
+#endif
+	return mac_in_row_plain(f, v, n);
+}
+
+static uint16_t fp16_weights(float *w, const uint8_t *p, uint64_t per)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_f16c())
+		return fp16_weights_f16c(w, p, per);
+#endif
+	return fp16_weights_plain(w, p, per);
+}
+
 /*
  * The kernels of every output channel as floats (packed, above). Output channel o
  * (counted over all groups) is block o / 16 of coefficient channel o mod 16; a block holds
@@ -791,13 +1055,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		const uint8_t *p = c->cpu + off;
 		float *w = m->wts + wslot(o, cout, per);
 		if (kfmt == H13_KERNELFMT_FP16) {
-			uint16_t inf = 0; /* a weight is infinite or NaN */
-			for (uint64_t k = 0; k < per; k++) {
-				uint16_t h = le_rd16(p + 2 * k);
-				inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
-				w[4 * k] = mac_in(h);
-			}
-			m->wts_inf |= inf;
+			m->wts_inf |= fp16_weights(w, p, per);
 		} else if (kfmt == H13_KERNELFMT_INT8)
 			for (uint64_t k = 0; k < per; k++)
 				w[4 * k] = (float)(int8_t)p[k];
@@ -968,7 +1226,7 @@ typedef float v4f __attribute__((vector_size(16)));
 #if defined(__aarch64__)
 #define XB 16u /* positions per block: 16 accumulators of 32 vector registers */
 #else
-#define XB 8u  /* SSE's 16 registers: 8 accumulators */
+#define XB 8u  /* positions per block (x86-64): SSE's 4 x 8, AVX2's 4 x 24, 4 x 16 and 4 x 8 */
 #endif
 
 static void micro_kernel(const float *restrict w, const float *restrict b, uint64_t K, uint64_t bs,
@@ -981,7 +1239,9 @@ static void micro_kernel(const float *restrict w, const float *restrict b, uint6
 #if XB == 16
 	v4f a02 = {0}, a03 = {0}, a12 = {0}, a13 = {0}, a22 = {0}, a23 = {0}, a32 = {0}, a33 = {0};
 #endif
-	for (uint64_t k = 0; k < K; k++, w += 4, b += bs) {
+	/* k in order; the loop ends on the weight pointer (no separate counter: 22 instructions
+	 * per 64 MACs on the target) */
+	for (const float *we = w + 4 * K; w < we; w += 4, b += bs) {
 		v4f wv = *(const v4f *)w;
 		v4f b0 = *(const v4f *)b, b1 = *(const v4f *)(b + 4);
 		a00 += wv[0] * b0;
@@ -1013,6 +1273,138 @@ static void micro_kernel(const float *restrict w, const float *restrict b, uint6
 #endif
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/*
+ * AVX2 with FMA, chosen at run time (cpu_avx2): 4 channels x 24 positions in 12 of the 16 ymm
+ * registers (and 4 x 8 for the last block of a row). The same sums in the same order over k
+ * as micro_kernel: the fused multiply-add rounds as the multiply and add do because every
+ * product of two fp16 values is exact in fp32.
+ */
+#define CONV_AVX2 __attribute__((target("avx2,fma")))
+typedef float v8f __attribute__((vector_size(32)));
+typedef float v8fu __attribute__((vector_size(32), aligned(4))); /* any 4-byte alignment */
+
+static CONV_AVX2 void micro_kernel_avx24(const float *restrict w, const float *restrict b,
+					 uint64_t K, uint64_t bs, float *restrict c, uint64_t cs)
+{
+	v8f a00 = {0}, a01 = {0}, a02 = {0}, a10 = {0}, a11 = {0}, a12 = {0};
+	v8f a20 = {0}, a21 = {0}, a22 = {0}, a30 = {0}, a31 = {0}, a32 = {0};
+	for (uint64_t k = 0; k < K; k++, w += 4, b += bs) {
+		v8f b0 = *(const v8fu *)b, b1 = *(const v8fu *)(b + 8), b2 = *(const v8fu *)(b + 16);
+		float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+		a00 += w0 * b0;
+		a01 += w0 * b1;
+		a02 += w0 * b2;
+		a10 += w1 * b0;
+		a11 += w1 * b1;
+		a12 += w1 * b2;
+		a20 += w2 * b0;
+		a21 += w2 * b1;
+		a22 += w2 * b2;
+		a30 += w3 * b0;
+		a31 += w3 * b1;
+		a32 += w3 * b2;
+	}
+	v8fu *c0 = (v8fu *)c, *c1 = (v8fu *)(c + cs), *c2 = (v8fu *)(c + 2 * cs), *c3 = (v8fu *)(c + 3 * cs);
+	c0[0] = a00; c0[1] = a01; c0[2] = a02;
+	c1[0] = a10; c1[1] = a11; c1[2] = a12;
+	c2[0] = a20; c2[1] = a21; c2[2] = a22;
+	c3[0] = a30; c3[1] = a31; c3[2] = a32;
+}
+
+static CONV_AVX2 void micro_kernel_avx16(const float *restrict w, const float *restrict b,
+					 uint64_t K, uint64_t bs, float *restrict c, uint64_t cs)
+{
+	v8f a00 = {0}, a01 = {0}, a10 = {0}, a11 = {0}, a20 = {0}, a21 = {0}, a30 = {0}, a31 = {0};
+	for (uint64_t k = 0; k < K; k++, w += 4, b += bs) {
+		v8f b0 = *(const v8fu *)b, b1 = *(const v8fu *)(b + 8);
+		float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+		a00 += w0 * b0;
+		a01 += w0 * b1;
+		a10 += w1 * b0;
+		a11 += w1 * b1;
+		a20 += w2 * b0;
+		a21 += w2 * b1;
+		a30 += w3 * b0;
+		a31 += w3 * b1;
+	}
+	v8fu *c0 = (v8fu *)c, *c1 = (v8fu *)(c + cs), *c2 = (v8fu *)(c + 2 * cs), *c3 = (v8fu *)(c + 3 * cs);
+	c0[0] = a00; c0[1] = a01;
+	c1[0] = a10; c1[1] = a11;
+	c2[0] = a20; c2[1] = a21;
+	c3[0] = a30; c3[1] = a31;
+}
+
+static CONV_AVX2 void micro_kernel_avx8(const float *restrict w, const float *restrict b,
+					uint64_t K, uint64_t bs, float *restrict c, uint64_t cs)
+{
+	v8f a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+	for (uint64_t k = 0; k < K; k++, w += 4, b += bs) {
+		v8f b0 = *(const v8fu *)b;
+		a0 += w[0] * b0;
+		a1 += w[1] * b0;
+		a2 += w[2] * b0;
+		a3 += w[3] * b0;
+	}
+	*(v8fu *)c = a0;
+	*(v8fu *)(c + cs) = a1;
+	*(v8fu *)(c + 2 * cs) = a2;
+	*(v8fu *)(c + 3 * cs) = a3;
+}
+
+static int cpu_avx2(void)
+{
+	return (cpu_features() & 2u) && anem_simd;
+}
+#endif
+
+/* One 4-channel line of weights (wp: K x 4) over a row's columns (as positions, a multiple of
+ * XB) into 4 accumulator lines at stride as. */
+static void micro_row(const float *wp, const float *cols, uint64_t K, uint64_t as, float *acc)
+{
+	uint64_t x = 0;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_avx2()) {
+		/* blocks of 24, the last 32 as two of 16 (4 x 8 keeps too few sums in flight) */
+		while (x < as) {
+			uint64_t left = as - x, n = left == 8 ? 8 : left == 16 || left == 32 ? 16 : 24;
+			if (n == 24)
+				micro_kernel_avx24(wp, cols + x, K, as, acc + x, as);
+			else if (n == 16)
+				micro_kernel_avx16(wp, cols + x, K, as, acc + x, as);
+			else
+				micro_kernel_avx8(wp, cols + x, K, as, acc + x, as);
+			x += n;
+		}
+		return;
+	}
+#endif
+	for (; x < as; x += XB)
+		micro_kernel(wp, cols + x, K, as, acc + x, as);
+}
+
+/* The micro-kernels of one output row, split into tasks of channel lines for hal_parallel:
+ * each task writes only its own accumulator lines, so the result is the same whatever the
+ * number of threads. */
+struct conv_job {
+	const float *wp, *cols; /* the group's weights; row r's columns at r x per x as */
+	float *acc;             /* row r's accumulators at r x nob x 4 x as */
+	uint64_t per, as, nob, chunk;
+	unsigned rows[16], nrows; /* the rows to compute */
+};
+
+/* Task i: channel lines [c chunk, (c + 1) chunk) of row rows[i / tasks per row]. */
+static void conv_task(void *arg, unsigned i)
+{
+	const struct conv_job *j = arg;
+	uint64_t per_row = (j->nob + j->chunk - 1) / j->chunk, r = j->rows[i / per_row];
+	uint64_t ob = (i % per_row) * j->chunk, end = ob + j->chunk < j->nob ? ob + j->chunk : j->nob;
+	const float *cols = j->cols + r * j->per * j->as;
+	float *acc = j->acc + r * j->nob * 4 * j->as;
+	for (; ob < end; ob++)
+		micro_row(j->wp + ob * j->per * 4, cols, j->per, j->as, acc + ob * 4 * j->as);
+}
+
 static int aligned16(const void *p)
 {
 	return ((uintptr_t)p & 15u) == 0;
@@ -1037,9 +1429,51 @@ static int grow_aligned(struct anem *m, float **p, size_t *len, uint64_t n, cons
 	return ENG_OK;
 }
 
-static int finite_h(uint16_t h)
+/* A row of accumulators to fp16 at the MAC's output port: (a x ps + b) x post with the
+ * kernel unit's channel vectors (ku), a x post without, rounded, then the 2^15 saturation. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+static PE_AVX void conv_out_row_avx(uint16_t *v, const float *a, unsigned n, int ku, float ps,
+				    float b, float post, int taps2)
 {
-	return (h & 0x7c00u) != 0x7c00u;
+	const __m256 vps = _mm256_set1_ps(ps), vb = _mm256_set1_ps(b), vp = _mm256_set1_ps(post);
+	const __m128i mag = _mm_set1_epi16(0x7fff), lo = _mm_set1_epi16(0x77ff);
+	const __m128i inf = _mm_set1_epi16(0x7c00), sgn = _mm_set1_epi16((short)0x8000);
+	unsigned i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256 r = _mm256_loadu_ps(a + i);
+		if (ku)
+			r = _mm256_add_ps(_mm256_mul_ps(r, vps), vb);
+		r = _mm256_mul_ps(r, vp);
+		r = _mm256_andnot_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q), r); /* NaN: +0 */
+		__m128i h = _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+		if (taps2) { /* mac_out: 0x7800 <= |h| < 0x7c00 becomes infinity of its sign */
+			__m128i m = _mm_and_si128(h, mag);
+			__m128i sat = _mm_and_si128(_mm_cmpgt_epi16(m, lo), _mm_cmpgt_epi16(inf, m));
+			h = _mm_or_si128(_mm_andnot_si128(sat, h),
+					 _mm_and_si128(sat, _mm_or_si128(_mm_and_si128(h, sgn), inf)));
+		}
+		_mm_storeu_si128((__m128i *)(void *)(v + i), h);
+	}
+	for (; i < n; i++)
+		v[i] = mac_out(f2h(ku ? (a[i] * ps + b) * post : a[i] * post), taps2);
+}
+#endif
+
+static void conv_out_row(uint16_t *v, const float *a, unsigned n, int ku, float ps, float b,
+			 float post, int taps2)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_f16c() && sse_ok()) {
+		conv_out_row_avx(v, a, n, ku, ps, b, post, taps2);
+		return;
+	}
+#endif
+	if (ku)
+		for (unsigned x = 0; x < n; x++)
+			v[x] = mac_out(f2h((a[x] * ps + b) * post), taps2);
+	else
+		for (unsigned x = 0; x < n; x++)
+			v[x] = mac_out(f2h(a[x] * post), taps2);
 }
 
 /* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
@@ -1069,25 +1503,46 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		e = load_channel_vectors(m, r, nr, (uint64_t)G * cout);
 	/* accumulators: Cout rounded up to 4 lines of W rounded up to XB (the fast path's blocks) */
 	uint64_t as = ((uint64_t)W + XB - 1) / XB * XB, nob = ((uint64_t)cout + 3) / 4;
-	if (e || (e = grow_aligned(m, &m->acc, &m->acc_len, nob * 4 * as,
-				       "convolution accumulators (Cout x Common.OutDim.Wout) over the model's buffer limit")))
-		return e;
 	uint64_t per = (uint64_t)cin * kh * kw;
+	if (e)
+		return e;
+	/* With threads (hal_workers > 1; never on the target), up to 16 output rows at a time
+	 * (at most 16 MiB of columns) share one hal_parallel call: their columns are built in
+	 * order, every row's micro-kernels run in parallel, then the rows are finished in order. */
+	/* Reading a later row's inputs before an earlier row's outputs are written changes
+	 * nothing when the output does not overlap the input and no fault is armed (a fault
+	 * counts the engine's moves in order): only then. */
+	unsigned nw = hal_workers(), R = 1;
+	int apart = !in->r || !out->r || in->r->cpu + in->r->len <= out->r->cpu ||
+		    out->r->cpu + out->r->len <= in->r->cpu;
+	if (nw > 1 && apart && m->fault == ANEM_FAULT_NONE && per <= UINT64_MAX / as / 4) {
+		uint64_t fit = (1ull << 19) / (per * as); /* per, as >= 1 */
+		R = fit >= 8 ? 8u : fit ? (unsigned)fit : 1u;
+		if (R > out->h)
+			R = out->h;
+	}
+	if ((e = grow_aligned(m, &m->acc, &m->acc_len, R * nob * 4 * as,
+			      "convolution accumulators (Cout x Common.OutDim.Wout) over the model's buffer limit")))
+		return e;
 	int taps2 = per >= 2;
 	unsigned ihh = lsrc ? lsrc->h : in->h;
 	/* the fast path: every weight finite, memory for the columns, aligned buffers */
-	int fast = aligned16(m->acc) && per <= UINT64_MAX / as && !grow_aligned(m, &m->cols, &m->cols_len, per * as, NULL) &&
-		   aligned16(m->cols) && aligned16(m->wts) && !m->wts_inf;
+	int fast = aligned16(m->acc) && per <= UINT64_MAX / as / R &&
+		   !grow_aligned(m, &m->cols, &m->cols_len, R * per * as, NULL) && aligned16(m->cols) &&
+		   aligned16(m->wts) && !m->wts_inf;
+	int fin[16];
 	for (unsigned g = 0; g < G; g++)
-		for (unsigned y = 0; y < out->h; y++) {
-			int done = 0;
-			if (fast) {
+		for (unsigned y0 = 0; y0 < out->h; y0 += R) {
+			unsigned nrow = out->h - y0 < R ? out->h - y0 : R;
+			for (unsigned r = 0; fast && r < nrow; r++) {
 				/* the columns, and whether every input is finite */
-				int fin = 1;
+				unsigned y = y0 + r;
+				float *cols = m->cols + r * per * as;
+				fin[r] = 1;
 				for (unsigned ci = 0; ci < cin; ci++)
 					for (unsigned ky = 0; ky < kh; ky++) {
 						int64_t iy = (int64_t)y * sy - py + ky;
-						float *line = m->cols + (((uint64_t)ci * kh + ky) * kw) * as;
+						float *line = cols + (((uint64_t)ci * kh + ky) * kw) * as;
 						if (iy < 0 || iy >= (int64_t)ihh) {
 							memset(line, 0, (size_t)(kw * as) * sizeof *line);
 							continue;
@@ -1095,10 +1550,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 						uint16_t *v = m->hv;
 						if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
 							return e;
-						for (unsigned i = 0; i < Win; i++) {
-							fin &= finite_h(v[i]);
-							m->fb[i] = mac_in(v[i]);
-						}
+						fin[r] &= mac_in_row(m->fb, v, Win);
 						for (unsigned kx = 0; kx < kw; kx++, line += as) {
 							unsigned x0, x1;
 							conv_span(W, Win, sx, kx, px, &x0, &x1);
@@ -1114,73 +1566,89 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 								line[x] = 0.0f;
 						}
 					}
-				if (fin) {
-					const float *wp = m->wts + (uint64_t)g * nob * per * 4;
-					for (uint64_t ob = 0; ob < nob; ob++)
-						for (uint64_t x = 0; x < as; x += XB)
-							micro_kernel(wp + ob * per * 4, m->cols + x, per, as,
-								     m->acc + ob * 4 * as + x, as);
-					done = 1;
-				}
 			}
-			if (!done) {
-				/* the plain loop; over the columns when the fast path built them (a
-				 * non-finite input), so no row is read twice */
-				memset(m->acc, 0, (size_t)(cout * as) * sizeof(float));
-				for (unsigned ci = 0; ci < cin; ci++)
-					for (unsigned ky = 0; ky < kh; ky++) {
-						int64_t iy = (int64_t)y * sy - py + ky;
-						if (iy < 0 || iy >= (int64_t)ihh)
-							continue;
-						if (!fast) {
-							uint16_t *v = m->hv;
-							if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
-								return e;
-							for (unsigned i = 0; i < Win; i++)
-								m->fb[i] = mac_in(v[i]);
-						}
-						for (unsigned kx = 0; kx < kw; kx++) {
-							unsigned x0, x1, step = sx;
-							conv_span(W, Win, sx, kx, px, &x0, &x1);
-							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
-							if (fast) { /* line (ci, ky, kx) holds position x at x */
-								src = m->cols + (((uint64_t)ci * kh + ky) * kw + kx) * as + x0;
-								step = 1;
+			if (fast) {
+				/* the micro-kernels of the rows with finite inputs; threads from 2^18 MACs
+				 * a call, about 4 tasks a thread */
+				struct conv_job j = {m->wts + (uint64_t)g * nob * per * 4, m->cols, m->acc,
+						     per, as, nob, nob, {0}, 0};
+				for (unsigned r = 0; r < nrow; r++)
+					if (fin[r])
+						j.rows[j.nrows++] = r;
+				uint64_t tasks = j.nrows;
+				if (nw > 1 && j.nrows && per * as * nob * 4 * j.nrows >= (1u << 18)) {
+					uint64_t per_row = (4 * nw + j.nrows - 1) / j.nrows;
+					j.chunk = (nob + per_row - 1) / per_row;
+					tasks = j.nrows * ((nob + j.chunk - 1) / j.chunk);
+				}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+				(void)cpu_features(); /* read once before any thread asks */
+#endif
+				if (tasks == 1)
+					conv_task(&j, 0); /* one core: no call through a pointer */
+				else
+					hal_parallel((unsigned)tasks, conv_task, &j);
+			}
+			for (unsigned r = 0; r < nrow; r++) {
+				unsigned y = y0 + r;
+				float *acc = m->acc + r * nob * 4 * as;
+				if (!fast || !fin[r]) {
+					/* the plain loop; over the columns when the fast path built them (a
+					 * non-finite input), so no row is read twice */
+					const float *cols = m->cols + r * per * as;
+					memset(acc, 0, (size_t)(cout * as) * sizeof(float));
+					for (unsigned ci = 0; ci < cin; ci++)
+						for (unsigned ky = 0; ky < kh; ky++) {
+							int64_t iy = (int64_t)y * sy - py + ky;
+							if (iy < 0 || iy >= (int64_t)ihh)
+								continue;
+							if (!fast) {
+								uint16_t *v = m->hv;
+								if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
+									return e;
+								for (unsigned i = 0; i < Win; i++)
+									m->fb[i] = mac_in(v[i]);
 							}
-							for (unsigned o = 0; o < cout; o++) {
-								float wv = m->wts[wslot((uint64_t)g * cout + o, cout, per) +
-										  4 * (((uint64_t)ci * kh + ky) * kw + kx)];
-								float *a = m->acc + (uint64_t)o * as;
-								if (wv == 0.0f)
-									continue;
-								if (step == 1)
-									for (unsigned x = x0; x < x1; x++)
-										a[x] += wv * src[x - x0];
-								else
-									for (unsigned x = x0; x < x1; x++)
-										a[x] += wv * src[(x - x0) * step];
+							for (unsigned kx = 0; kx < kw; kx++) {
+								unsigned x0, x1, step = sx;
+								conv_span(W, Win, sx, kx, px, &x0, &x1);
+								const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
+								if (fast) { /* line (ci, ky, kx) holds position x at x */
+									src = cols + (((uint64_t)ci * kh + ky) * kw + kx) * as + x0;
+									step = 1;
+								}
+								for (unsigned o = 0; o < cout; o++) {
+									float wv = m->wts[wslot((uint64_t)g * cout + o, cout, per) +
+											  4 * (((uint64_t)ci * kh + ky) * kw + kx)];
+									float *a = acc + (uint64_t)o * as;
+									if (wv == 0.0f)
+										continue;
+									if (step == 1)
+										for (unsigned x = x0; x < x1; x++)
+											a[x] += wv * src[x - x0];
+									else
+										for (unsigned x = x0; x < x1; x++)
+											a[x] += wv * src[(x - x0) * step];
+								}
 							}
 						}
+				}
+				for (unsigned o = 0; o < cout; o++) {
+					uint16_t *v = m->hv;
+					const float *a = acc + (uint64_t)o * as;
+					if (ku) {
+						/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
+						uint64_t go = (uint64_t)g * cout + o, nall = (uint64_t)G * cout;
+						conv_out_row(v, a, W, 1, m->chv[go], m->chv[nall + go], s->post, taps2);
+					} else {
+						conv_out_row(v, a, W, 0, 1.0f, 0.0f, s->post, taps2);
 					}
-			}
-			for (unsigned o = 0; o < cout; o++) {
-				uint16_t *v = m->hv;
-				const float *a = m->acc + (uint64_t)o * as;
-				if (ku) {
-					/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
-					uint64_t go = (uint64_t)g * cout + o, nall = (uint64_t)G * cout;
-					float ps = m->chv[go], b = m->chv[nall + go];
-					for (unsigned x = 0; x < W; x++)
-						v[x] = mac_out(f2h((a[x] * ps + b) * s->post), taps2);
-				} else {
-					for (unsigned x = 0; x < W; x++)
-						v[x] = mac_out(f2h(a[x] * s->post), taps2);
+					nonlinear(m, s, v, W, act);
+					if (s->pe)
+						pe_row(s, v, NULL, v, W);
+					if ((e = emit_row(m, out, lres, g, o, y, v)))
+						return e;
 				}
-				nonlinear(m, s, v, W, act);
-				if (s->pe)
-					pe_row(s, v, NULL, v, W);
-				if ((e = emit_row(m, out, lres, g, o, y, v)))
-					return e;
 			}
 		}
 	return ENG_OK;

@@ -38,6 +38,24 @@ void hal_cpu_relax(void)
 	__asm__ volatile("yield");
 }
 
+/* One core runs the model (running it on the other cores is issue 26's "later"). */
+void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
+{
+	for (unsigned i = 0; i < n; i++)
+		fn(arg, i);
+}
+
+unsigned hal_workers(void)
+{
+	return 1;
+}
+
+unsigned hal_set_workers(unsigned n)
+{
+	(void)n;
+	return 1;
+}
+
 void hal_exit(int status)
 {
 	fflush(stdout);

@@ -2,10 +2,13 @@
 #include "hal/hal.h"
 #include "hal_host.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static char host_cmdline[4096];
 
@@ -101,6 +104,110 @@ unsigned hal_entry_el(void)
 
 void hal_cpu_relax(void)
 {
+}
+
+/*
+ * hal_parallel's pool: hal_set_workers(n) asks for n threads in all, the caller and n - 1
+ * helpers, started at the first call that has more than one task. A call publishes its job
+ * under the lock with a new generation number; every thread (the caller too) takes task
+ * indices from a shared counter until none is left; the caller waits until every task has
+ * returned. Calls from several threads at once take turns (call_lock).
+ */
+#define HOST_MAX_WORKERS 64u
+
+static struct {
+	pthread_mutex_t lock, call_lock;
+	pthread_cond_t go, done;
+	unsigned want, started;
+	uint64_t gen;
+	void (*fn)(void *, unsigned);
+	void *arg;
+	unsigned n, next, finished;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+	  PTHREAD_COND_INITIALIZER, 1, 0, 0, NULL, NULL, 0, 0, 0};
+
+/* Runs tasks of the current job until none is left (pool.lock held on entry and exit). */
+static void pool_drain(void)
+{
+	while (pool.next < pool.n) {
+		unsigned i = pool.next++;
+		void (*fn)(void *, unsigned) = pool.fn;
+		void *arg = pool.arg;
+		pthread_mutex_unlock(&pool.lock);
+		fn(arg, i);
+		pthread_mutex_lock(&pool.lock);
+		if (++pool.finished == pool.n)
+			pthread_cond_broadcast(&pool.done);
+	}
+}
+
+/* Helper number idx (1..) takes part while the caller and idx helpers are at most the
+ * number asked for. */
+static void *pool_thread(void *p)
+{
+	unsigned idx = (unsigned)(uintptr_t)p;
+	uint64_t seen = 0;
+	pthread_mutex_lock(&pool.lock);
+	for (;;) {
+		while (pool.gen == seen)
+			pthread_cond_wait(&pool.go, &pool.lock);
+		seen = pool.gen;
+		if (idx < pool.want)
+			pool_drain();
+	}
+	return NULL;
+}
+
+unsigned hal_workers(void)
+{
+	pthread_mutex_lock(&pool.lock);
+	unsigned n = pool.want;
+	pthread_mutex_unlock(&pool.lock);
+	return n;
+}
+
+unsigned hal_set_workers(unsigned n)
+{
+	if (!n) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		n = c > 0 ? (unsigned)c : 1u;
+	}
+	if (n > HOST_MAX_WORKERS)
+		n = HOST_MAX_WORKERS;
+	pthread_mutex_lock(&pool.lock);
+	pool.want = n;
+	pthread_mutex_unlock(&pool.lock);
+	return n;
+}
+
+void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
+{
+	if (n <= 1 || hal_workers() <= 1) {
+		for (unsigned i = 0; i < n; i++)
+			fn(arg, i);
+		return;
+	}
+	pthread_mutex_lock(&pool.call_lock);
+	pthread_mutex_lock(&pool.lock);
+	while (pool.started + 1 < pool.want) { /* threads that fail to start are simply fewer */
+		pthread_t t;
+		if (pthread_create(&t, NULL, pool_thread, (void *)(uintptr_t)(pool.started + 1)))
+			break;
+		pthread_detach(t);
+		pool.started++;
+	}
+	pool.fn = fn;
+	pool.arg = arg;
+	pool.n = n;
+	pool.next = pool.finished = 0;
+	pool.gen++;
+	pthread_cond_broadcast(&pool.go);
+	pool_drain();
+	while (pool.finished < pool.n)
+		pthread_cond_wait(&pool.done, &pool.lock);
+	pool.n = 0;
+	pthread_mutex_unlock(&pool.lock);
+	pthread_mutex_unlock(&pool.call_lock);
 }
 
 void hal_exit(int status)

@@ -1,22 +1,71 @@
 #!/usr/bin/env bash
-# The engine model's speed on the host beside numpy's float32 matmul of the same shape, measured
-# in the same run (make bench runs it after the target's figures). A measurement, not a test.
+# The engine model's speed on the host beside OpenBLAS sgemm (numpy float32 matmul) of the same
+# shapes, measured in the same run (make bench runs it after the target's figures). A
+# measurement, not a test. Issue 26: the anchor is numpy with Debian's libopenblas0-pthread,
+# installed here when missing; the BLAS numpy actually loaded is printed.
 # Usage: tests/bench/model_host.sh ANEFW_TOOL [PYTHON]
 set -eu
 tool=$1
 py=${2:-/usr/bin/python3}
-"$tool" bench-model --repeat 5
-# numpy with the machine's OpenBLAS tuning variables unset (issue 13: they skew the figure)
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$py" - <<'PY'
-import time
+if ! dpkg-query -W -f '${Status}' libopenblas0-pthread 2>/dev/null | grep -q 'ok installed'; then
+	echo "bench: installing libopenblas0-pthread (the anchor's BLAS)"
+	SUDO=
+	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends \
+		libopenblas0-pthread >/dev/null || echo "bench: could not install libopenblas0-pthread"
+fi
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+echo "bench: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+{
+	"$tool" bench-model --repeat 5 --conv3 64:64:56
+	"$tool" bench-model --repeat 3 --conv 768:3072:128 --add 64:8:8 | grep 'model conv'
+} | tee "$out"
+# numpy's float32 matmul of the same shapes (the 3x3 convolution as its im2col GEMM: Cout x
+# Cin*9 by Cin*9 x H*W), on one thread and on all, with the machine's OpenBLAS tuning
+# variables unset (issue 13: they skew the figure)
+for threads in 1 $(nproc); do
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=$threads \
+		OMP_NUM_THREADS=$threads "$py" - "$threads" <<'PY'
+import os, sys, time
 import numpy as np
-a = np.ones((512, 512), np.float32)
-b = np.ones((512, 64), np.float32)
-best = 1e30
-for _ in range(20):
-    t = time.perf_counter()
-    a @ b
-    best = min(best, time.perf_counter() - t)
-print("numpy float32 matmul 512x512 by 512x64: %d MACs, best %.6f s, %.3g MAC/s"
-      % (512 * 512 * 64, best, 512 * 512 * 64 / best))
+threads = sys.argv[1]
+shapes = [("1x1 512x512 over 64", 512, 512, 64), ("3x3 64x64 over 56x56 (im2col)", 64, 576, 3136),
+          ("1x1 768x3072 over 128", 3072, 768, 128)]
+for name, m, k, n in shapes:
+    a = np.ones((m, k), np.float32)
+    b = np.ones((k, n), np.float32)
+    best = 1e30
+    for _ in range(20 if m * k * n < 5e7 else 5):
+        t = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t)
+    print("numpy float32 matmul %s, %s thread(s): %dx%d by %dx%d, best %.6f s, %.3g MAC/s"
+          % (name, threads, m, k, k, n, best, m * k * n / best))
+libs = set()
+with open("/proc/self/maps") as f:
+    for line in f:
+        p = line.split()[-1]
+        if "blas" in p or "lapack" in p:
+            libs.add(os.path.realpath(p))
+if threads == "1":
+    print("numpy's BLAS: " + (", ".join(sorted(libs)) or "none found in the process's maps"))
+PY
+done | tee -a "$out"
+# the ratios the issue asks for, from the lines above
+"$py" - "$out" <<'PY'
+import re, sys
+txt = open(sys.argv[1]).read()
+def rate(pat):
+    m = re.search(pat + r".*?, ([0-9.e+]+) MAC/s", txt)
+    return float(m.group(1)) if m else None
+for name, model, anchor in [("1x1 512x512 over 64", r"model conv 512x512 1x1 over 64x1 positions, 1 thread:",
+                             r"numpy float32 matmul 1x1 512x512 over 64, 1 thread"),
+                            ("3x3 64x64 over 56x56", r"model conv 64x64 3x3 over 56x56 positions, 1 thread:",
+                             r"numpy float32 matmul 3x3 64x64 over 56x56 \(im2col\), 1 thread"),
+                            ("1x1 768x3072 over 128", r"model conv 768x3072 1x1 over 128x1 positions, 1 thread:",
+                             r"numpy float32 matmul 1x1 768x3072 over 128, 1 thread")]:
+    a, b = rate(model), rate(anchor)
+    if a and b:
+        print("bench model host conv %s: one thread %.2f of one OpenBLAS thread" % (name, a / b))
 PY

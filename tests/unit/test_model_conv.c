@@ -213,3 +213,71 @@ TEST(model, conv_checker_fails_on_a_wrong_output)
 		bad += one_case(0, 1, &outputs) != 0;
 	CHECK_EQ(bad, 10u);
 }
+
+/*
+ * Threads (hal_parallel, issue 26): convolutions large enough to be split over threads (and
+ * batched several output rows a call) give the same bits with 1, 2 and 3 threads, and match
+ * the reference; a row with an infinite input (the plain loop inside a batch) too. The
+ * comparison's own test: a one-bit change is found. (On the target, one thread each time.)
+ */
+static size_t differ(const uint16_t *a, const uint16_t *b, size_t n)
+{
+	size_t d = 0;
+	for (size_t i = 0; i < n; i++)
+		d += a[i] != b[i];
+	return d;
+}
+
+TEST(model, conv_threads_bit_identical)
+{
+	static const struct cv shapes[3] = {
+		{3, 3, 1, 1, 1, 1, 1, 32, 36, 40, 12, 40, 12},  /* 3x3, padding 1 */
+		{1, 1, 1, 1, 0, 0, 1, 256, 64, 64, 1, 64, 1},   /* 1x1, one row */
+		{3, 2, 2, 1, 0, 1, 2, 24, 20, 45, 9, 22, 10},   /* strides, 2 groups */
+	};
+	unsigned bad = 0, diffs = 0, caught = 0, outputs = 0;
+	for (unsigned sh = 0; sh < 3; sh++)
+		for (unsigned mode = 0; mode < 2; mode++) {
+			const struct cv *c = &shapes[sh];
+			size_t nin = (size_t)c->G * c->cin * c->hin * c->win;
+			size_t nw = (size_t)c->G * c->cout * c->cin * c->kh * c->kw;
+			size_t nout = (size_t)c->G * c->cout * c->h * c->w;
+			uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *o1 = malloc(nout * 2),
+				 *on = malloc(nout * 2);
+			CHECK(in && wt && o1 && on);
+			if (!in || !wt || !o1 || !on)
+				return;
+			for (size_t i = 0; i < nin; i++)
+				in[i] = rnd_h();
+			for (size_t i = 0; i < nw; i++)
+				wt[i] = rnd(6) ? rnd_h() : 0;
+			if (mode)
+				in[rnd((uint32_t)nin)] = 0x7c00u;
+			CHECK_EQ(hal_set_workers(1), 1u);
+			bad += run_model(c, in, wt, o1) != ENG_OK;
+			bad += check(c, in, wt, o1);
+			for (unsigned t = 2; t <= 3; t++) {
+#if defined(ANEFW_TARGET)
+				CHECK_EQ(hal_set_workers(t), 1u); /* one core runs the model there */
+#else
+				CHECK_EQ(hal_set_workers(t), t);
+#endif
+				memset(on, 0xff, nout * 2);
+				bad += run_model(c, in, wt, on) != ENG_OK;
+				diffs += differ(o1, on, nout) != 0;
+			}
+			on[rnd((uint32_t)nout)] ^= 0x0100u;
+			caught += differ(o1, on, nout) == 1;
+			outputs += (unsigned)nout;
+			free(in);
+			free(wt);
+			free(o1);
+			free(on);
+		}
+	hal_set_workers(1);
+	printf("model conv threads: %u outputs per thread count; runs or reference wrong %u, "
+	       "differing from 1 thread %u, one-bit changes found %u of 6\n", outputs, bad, diffs, caught);
+	CHECK_EQ(bad, 0u);
+	CHECK_EQ(diffs, 0u);
+	CHECK_EQ(caught, 6u);
+}

@@ -1,12 +1,16 @@
 /*
- * anefw-tool bench-model [--conv CIN:COUT:W] [--add W:H:C] [--repeat N] [--write-programs DIR]
+ * anefw-tool bench-model [--conv CIN:COUT:W] [--conv3 CIN:COUT:W] [--add W:H:C] [--repeat N]
+ *                        [--threads N] [--write-programs DIR]
  * The engine model's speed on the host: runs tools/progdesc/benchprog.c's programs (the ones
- * `make bench` counts on the target) through a whole submission N times and prints the best
- * wall-clock time as MAC/s or elements/s. A measurement, never a test verdict; outputs are
- * checked so that a run that computed nothing fails. tests/bench/model_host.sh prints it beside
- * numpy's float32 matmul of the same shape.
+ * `make bench` counts on the target; --conv3 a 3x3 convolution, padding 1, over W x W) through
+ * a whole submission N times and prints the best wall-clock time (less the time in its own
+ * fill and check hooks, as on the target) as MAC/s or elements/s, the
+ * convolutions on one thread and on --threads (all cores by default). A measurement, never a
+ * test verdict; outputs are checked so that a run that computed nothing fails.
+ * tests/bench/model_host.sh prints it beside numpy's float32 matmul of the same shapes.
  */
 #include "app/session.h"
+#include "engine/model/compute.h"
 #include "fw/common/le.h"
 #include "hal/hal.h"
 #include "plat/plat.h"
@@ -22,25 +26,52 @@ struct bctx {
 	uint16_t in0, in1, want;
 	uint32_t row, w;
 	uint64_t bad, outputs;
+	double hooks; /* seconds spent in fill and check (not counted) */
+	unsigned k, h, cin; /* a k x k convolution (k > 1): want depends on the position */
+	uint16_t wantk[16][16]; /* [taps in y][taps in x] */
 };
+
+/* A k x k convolution's output at (x, y) of a w x h plane (inputs 1, weights 2^-8, padding
+ * k / 2): the taps inside the input times cin x 2^-8, exact in fp32 and fp16 here. */
+static uint16_t convk_want(const struct bctx *c, uint32_t x, uint32_t y)
+{
+	unsigned tx = 0, ty = 0, r = c->k / 2;
+	for (unsigned d = 0; d < c->k; d++) {
+		tx += x + d >= r && x + d - r < c->w;
+		ty += y + d >= r && y + d - r < c->h;
+	}
+	return c->wantk[ty][tx];
+}
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static void fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weights)
 {
 	struct bctx *c = vc;
+	double t0 = now();
 	if (!is_weights && (g->bar == BP_IN0_BAR || g->bar == BP_IN1_BAR)) {
 		uint16_t v = g->bar == BP_IN0_BAR ? c->in0 : c->in1;
 		for (uint64_t k = 0; k + 1 < g->size; k += 2)
 			le_wr16(buf + k, v);
 	}
+	c->hooks += now() - t0;
 }
 
 static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int is_weights)
 {
 	struct bctx *c = vc;
+	double t0 = now();
 	if (!is_weights && g->bar == BP_OUT_BAR)
-		for (uint64_t r = 0; r + c->row <= g->size; r += c->row)
+		for (uint64_t r = 0, y = 0; r + c->row <= g->size; r += c->row, y++)
 			for (uint32_t i = 0; i < c->w; i++, c->outputs++)
-				c->bad += le_rd16(buf + r + 2 * i) != c->want;
+				c->bad += le_rd16(buf + r + 2 * i) !=
+					  (c->k > 1 ? convk_want(c, i, (uint32_t)(y % c->h)) : c->want);
+	c->hooks += now() - t0;
 }
 
 static void no_out(void *ctx, const char *s, size_t n)
@@ -50,12 +81,6 @@ static void no_out(void *ctx, const char *s, size_t n)
 	(void)n;
 }
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Best wall time of `repeat` submissions, or a negative value when one failed. */
 static double best_time(struct anes *s, const uint8_t *prog, size_t len, struct bctx *c,
@@ -68,9 +93,10 @@ static double best_time(struct anes *s, const uint8_t *prog, size_t len, struct 
 				      .hooks = &hk};
 		struct anes_result res;
 		c->bad = c->outputs = 0;
+		c->hooks = 0;
 		double t0 = now();
 		int rc = anes_run(s, prog, len, &o, &res);
-		double t = now() - t0;
+		double t = now() - t0 - c->hooks; /* the benchmark's own hooks not counted */
 		if (rc || c->bad || c->outputs != want_outputs) {
 			fprintf(stderr, "anefw-tool bench-model: run failed: %s, %lu of %lu outputs wrong\n",
 				anes_result_name(&res), (unsigned long)c->bad, (unsigned long)c->outputs);
@@ -88,15 +114,64 @@ static int parse3(const char *s, unsigned v[3])
 	       v[0] <= 4096 && v[1] <= 4096 && v[2] <= 4096 ? 0 : -1;
 }
 
+/* One convolution (k x k over w x h) on 1 thread and on `threads`; 0 when it ran. */
+static int bench_conv(struct anes *s, const char *what, unsigned cin, unsigned cout, unsigned w,
+		      unsigned h, unsigned k, unsigned repeat, unsigned threads, const char *dir,
+		      const char *file)
+{
+	size_t cap = bp_convk_bytes(cin, cout, k);
+	uint8_t *prog = malloc(cap);
+	if (!prog) {
+		fprintf(stderr, "anefw-tool bench-model: out of memory\n");
+		return 1;
+	}
+	size_t len = bp_convk(prog, cap, cin, cout, w, h, k, 0x1c00u);
+	int rc = !len;
+	if (!rc && dir) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", dir, file);
+		rc |= tool_write_file(path, prog, len);
+	}
+	/* inputs 1.0, weights 2^-8: every output taps x cin x 2^-8 (a TD that moved its input
+	 * unchanged would leave 1.0) */
+	struct bctx cc = {0x3c00u, 0, anem_f2h((float)cin / 256.0f), bp_row(w), w, 0, 0, 0, k, h, cin, {{0}}};
+	for (unsigned ty = 0; ty <= k; ty++)
+		for (unsigned tx = 0; tx <= k; tx++)
+			cc.wantk[ty][tx] = anem_f2h((float)(tx * ty * cin) / 256.0f);
+	double macs = (double)cin * cout * w * h * k * k, t1 = -1.0;
+	unsigned tn[2] = {1, threads};
+	for (unsigned i = 0; !rc && i < (threads > 1 ? 2u : 1u); i++) {
+		hal_set_workers(tn[i]);
+		double t = best_time(s, prog, len, &cc, (uint64_t)cout * w * h, repeat);
+		if (t < 0) {
+			rc = 1;
+			break;
+		}
+		printf("model conv %ux%u %s over %ux%u positions, %u thread%s: %.0f MACs, best %.6f s, %.3g MAC/s",
+		       cin, cout, what, w, h, tn[i], tn[i] > 1 ? "s" : "", macs, t, macs / t);
+		if (i)
+			printf(", %.2fx one thread", t1 / t);
+		else
+			t1 = t;
+		printf("\n");
+	}
+	free(prog);
+	return rc;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
-	unsigned conv[3] = {512, 512, 64}, add[3] = {1024, 64, 64}, repeat = 3;
+	unsigned conv[3] = {512, 512, 64}, conv3[3] = {0, 0, 0}, add[3] = {1024, 64, 64}, repeat = 3;
+	unsigned threads = 0;
 	const char *dir = NULL;
 	for (int i = 1; i < argc; i++) {
 		uint64_t v;
 		if (!strcmp(argv[i], "--conv") && i + 1 < argc) {
 			if (parse3(argv[++i], conv) || conv[1] % 16u)
 				return tool_usage_error("bench-model", "--conv wants CIN:COUT:W (COUT a multiple of 16), got '%s'", argv[i]);
+		} else if (!strcmp(argv[i], "--conv3") && i + 1 < argc) {
+			if (parse3(argv[++i], conv3) || conv3[1] % 16u || conv3[0] > 1024u)
+				return tool_usage_error("bench-model", "--conv3 wants CIN:COUT:W (CIN at most 1024, COUT a multiple of 16), got '%s'", argv[i]);
 		} else if (!strcmp(argv[i], "--add") && i + 1 < argc) {
 			if (parse3(argv[++i], add))
 				return tool_usage_error("bench-model", "--add wants W:H:C, got '%s'", argv[i]);
@@ -104,56 +179,53 @@ static int cmd_bench(int argc, char **argv)
 			if (tool_parse_u64(argv[++i], 1000, &v) || !v)
 				return tool_usage_error("bench-model", "--repeat wants 1..1000, got '%s'", argv[i]);
 			repeat = (unsigned)v;
+		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+			if (tool_parse_u64(argv[++i], 64, &v) || !v)
+				return tool_usage_error("bench-model", "--threads wants 1..64, got '%s'", argv[i]);
+			threads = (unsigned)v;
 		} else if (!strcmp(argv[i], "--write-programs") && i + 1 < argc) {
 			dir = argv[++i];
 		} else {
 			return tool_usage_error("bench-model", "unknown argument '%s'", argv[i]);
 		}
 	}
-	size_t cap = bp_conv_bytes(conv[0], conv[1]);
-	uint8_t *cprog = malloc(cap);
+	threads = hal_set_workers(threads); /* 0: every core */
 	static uint8_t aprog[BP_WEIGHTS_OFF + 64];
 	struct anes *s = anes_create(plat_dma());
-	if (!cprog || !s) {
+	if (!s) {
 		fprintf(stderr, "anefw-tool bench-model: out of memory\n");
-		free(cprog);
-		anes_destroy(s);
 		return 1;
 	}
-	size_t clen = bp_conv(cprog, cap, conv[0], conv[1], conv[2], 0x1c00u);
 	size_t alen = bp_add(aprog, sizeof aprog, add[0], add[1], add[2]);
 	int rc = 0;
 	if (dir) {
 		char path[4096];
-		snprintf(path, sizeof path, "%s/conv.bin", dir);
-		rc |= tool_write_file(path, cprog, clen);
 		snprintf(path, sizeof path, "%s/add.bin", dir);
 		rc |= tool_write_file(path, aprog, alen);
 	}
-	/* conv: inputs 1.0, weights 2^-8, every output cin x 2^-8 (512: exactly 2.0; a TD that
-	 * moved its input unchanged would leave 1.0) */
-	struct bctx cc = {0x3c00u, 0, 0x4000u, bp_row(conv[2]), conv[2], 0, 0};
-	double tc = conv[0] == 512 ? best_time(s, cprog, clen, &cc, (uint64_t)conv[1] * conv[2], repeat)
-				   : -1.0;
-	struct bctx ac = {0x3e00u, 0x3400u, 0x3f00u, bp_row(add[0]), add[0], 0, 0};
-	double ta = best_time(s, aprog, alen, &ac, (uint64_t)add[0] * add[1] * add[2], repeat);
-	if (conv[0] != 512)
-		fprintf(stderr, "anefw-tool bench-model: the conv check needs CIN 512\n");
-	if (tc > 0) {
-		double macs = (double)conv[0] * conv[1] * conv[2];
-		printf("model conv %ux%u 1x1 over %u positions: %.0f MACs, best %.6f s, %.3g MAC/s\n",
-		       conv[0], conv[1], conv[2], macs, tc, macs / tc);
+	/* cin x 2^-8 must be exact in fp16 and below the MAC's 2^15 saturation */
+	if (conv[0] > 2048u * 8u) {
+		fprintf(stderr, "anefw-tool bench-model: --conv CIN at most 16384\n");
+		rc = 1;
+	} else {
+		rc |= bench_conv(s, "1x1", conv[0], conv[1], conv[2], 1, 1, repeat, threads, dir, "conv.bin");
 	}
+	if (conv3[0])
+		rc |= bench_conv(s, "3x3", conv3[0], conv3[1], conv3[2], conv3[2], 3, repeat, threads, dir,
+				 "conv3.bin");
+	hal_set_workers(threads);
+	struct bctx ac = {0x3e00u, 0x3400u, 0x3f00u, bp_row(add[0]), add[0], 0, 0, 0, 0, 0, 0, {{0}}};
+	double ta = best_time(s, aprog, alen, &ac, (uint64_t)add[0] * add[1] * add[2], repeat);
 	if (ta > 0) {
 		double n = (double)add[0] * add[1] * add[2];
 		printf("model add %ux%ux%u fp16: %.0f elements, best %.6f s, %.3g elements/s\n", add[0],
 		       add[1], add[2], n, ta, n / ta);
 	}
-	free(cprog);
 	anes_destroy(s);
-	return rc || tc < 0 || ta < 0;
+	return rc || ta < 0;
 }
 
 TOOL_COMMAND(bench_model, "bench-model", cmd_bench,
-	     "bench-model [--conv CIN:COUT:W] [--add W:H:C] [--repeat N] [--write-programs DIR]\n"
+	     "bench-model [--conv CIN:COUT:W] [--conv3 CIN:COUT:W] [--add W:H:C] [--repeat N]\n"
+	     "                             [--threads N] [--write-programs DIR]\n"
 	     "                             the engine model's speed on the host (a measurement)");

@@ -28,7 +28,7 @@ static int cmd_run(int argc, char **argv)
 	static struct tio_req req[TIO_MAX_IO];
 	static struct ldr_program prog;
 	static struct tio x;
-	unsigned n = 0, nreq = 0, trace = 0, flags = 0;
+	unsigned n = 0, nreq = 0, trace = 0, flags = 0, threads = 0;
 	const char *path = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -38,6 +38,11 @@ static int cmd_run(int argc, char **argv)
 			flags |= LDR_F_HWX;
 		} else if (!strcmp(a, "--trace")) {
 			trace = 1;
+		} else if (!strcmp(a, "--threads")) {
+			uint64_t v;
+			if (i + 1 >= argc || tool_parse_u64(argv[++i], 64, &v) || !v)
+				return tool_usage_error("run", "--threads wants 1..64");
+			threads = (unsigned)v;
 		} else if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--ref")) {
 			int out = a[2] == 'o' ? TIO_OUT : a[2] == 'r' ? TIO_REF : TIO_IN;
 			if (i + 1 >= argc)
@@ -69,6 +74,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (!path)
 		return tool_usage_error("run", "needs PROGRAM");
+	hal_set_workers(threads); /* the model's convolutions; 0: one thread per core */
 	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
 		return tool_usage_error("run", "--raw and --hwx exclude each other");
 	uint8_t *buf;
@@ -112,7 +118,7 @@ static int cmd_run(int argc, char **argv)
 
 TOOL_COMMAND(run, "run", cmd_run,
 	     "run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]...\n"
-	     "    [--ref NAME=FILE]... [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace]\n"
+	     "    [--ref NAME=FILE]... [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace] [--threads N]\n"
 	     "    run a program on data: NAME a tensor of inspect --json (or barN); FILE .npy\n"
 	     "    (float16/int8/uint8, logical shape or 1-D) or raw buffer bytes; inputs not given\n"
 	     "    are filled from a fixed seed; outputs written in their logical shape; --ref\n"

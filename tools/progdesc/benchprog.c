@@ -24,7 +24,17 @@ static void begin(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_N
 	tdw_begin(tw, w, TD_WORDS, &h);
 }
 
+static void common_k(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
+		     unsigned k);
+
 static void common(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout)
+{
+	common_k(tw, w, h, cin, cout, 1);
+}
+
+/* A k x k window, stride 1, padding k / 2: the output has the input's size. */
+static void common_k(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
+		     unsigned k)
 {
 	uint32_t v[11];
 	memset(v, 0, sizeof v);
@@ -36,8 +46,8 @@ static void common(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, u
 	v[(H13_COMMON_OUTDIM - H13_COMMON_INDIM) / 4] =
 		H13_PUT(H13_OUTDIM_WOUT, w) | H13_PUT(H13_OUTDIM_HOUT, h);
 	v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
-		H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) | H13_PUT(H13_CONVCFG_SX, 1) |
-		H13_PUT(H13_CONVCFG_SY, 1);
+		H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | H13_PUT(H13_CONVCFG_SX, 1) |
+		H13_PUT(H13_CONVCFG_SY, 1) | H13_PUT(H13_CONVCFG_PX, k / 2) | H13_PUT(H13_CONVCFG_PY, k / 2);
 	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, h);
 	tdw_block(tw, H13_COMMON_INDIM, v, 11);
@@ -65,14 +75,26 @@ static size_t finish(const struct td_writer *tw, uint8_t *buf, size_t cap, size_
 
 size_t bp_conv_bytes(unsigned cin, unsigned cout)
 {
-	return BP_WEIGHTS_OFF + (size_t)bp_row(cin) * cout;
+	return bp_convk_bytes(cin, cout, 1);
+}
+
+size_t bp_convk_bytes(unsigned cin, unsigned cout, unsigned k)
+{
+	return BP_WEIGHTS_OFF + (size_t)bp_row(cin * k * k) * cout;
 }
 
 size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, uint16_t weight)
 {
-	if (!buf || !cin || !w || !cout || cout % 16u || cap < bp_conv_bytes(cin, cout))
+	return bp_convk(buf, cap, cin, cout, w, 1, 1, weight);
+}
+
+size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
+		unsigned k, uint16_t weight)
+{
+	if (!buf || !cin || !w || !h || !cout || cout % 16u || !k || k > 15u || k % 2u != 1u ||
+	    cap < bp_convk_bytes(cin, cout, k))
 		return 0;
-	const uint32_t block = bp_row(cin), chsize = block * (cout / 16u);
+	const uint32_t block = bp_row(cin * k * k), chsize = block * (cout / 16u);
 	uint32_t tdw[TD_WORDS], cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
 	struct td_writer tw;
 	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
@@ -86,19 +108,19 @@ size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w
 	tdw_block(&tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
 	tdw_block(&tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
 	tdw_block(&tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
-	common(&tw, w, 1, cin, cout);
+	common_k(&tw, w, h, cin, cout, k);
 	tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
 	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
 	 * the path (docs/engine-model.md) */
 	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
 				    H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
 	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
-	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w));
-	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w));
-	size_t len = finish(&tw, buf, cap, bp_conv_bytes(cin, cout));
+	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
+	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
+	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
-	for (size_t k = 0; len && k + 1 < (size_t)chsize * 16u; k += 2)
-		le_wr16(wts + k, weight);
+	for (size_t i = 0; len && i + 1 < (size_t)chsize * 16u; i += 2)
+		le_wr16(wts + i, weight);
 	return len;
 }
 

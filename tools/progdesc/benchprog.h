@@ -24,6 +24,11 @@ size_t bp_conv_bytes(unsigned cin, unsigned cout);
  * fp16 `weight`; output channel o's kernel is block o/16 of coefficient channel o mod 16
  * (docs/engine-model.md). cout a multiple of 16. Returns the length, 0 when it does not fit. */
 size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, uint16_t weight);
+/* The same with a k x k window (k odd, stride 1, padding k / 2) over w x h positions: cin x k
+ * x k weights per output channel, each channel's block rounded up to 64 bytes. */
+size_t bp_convk_bytes(unsigned cin, unsigned cout, unsigned k);
+size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
+		unsigned k, uint16_t weight);
 /* a + b of two w x h x c fp16 tiles through the planar engine (as add.bin). */
 size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
 /* One planar-engine TD (the NE off): c channels of win x hin fp16 from BAR 5 (and BAR 6 with
