@@ -65,7 +65,9 @@ PROGDESC_SRCS := $(sort $(wildcard tools/progdesc/*.c))
 TEST_SRCS := tests/harness/harness.c tests/harness/main.c $(sort $(wildcard tests/unit/*.c))
 TARGET_TEST_SRCS := $(sort $(wildcard tests/target/*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
-TOOL_SRCS := $(sort $(wildcard tools/anefw-tool/*.c)) $(PROGDESC_SRCS)
+# the host's end of the command link (anefw-tool remote, and the accel library's tcp backend)
+LINK_SRCS := $(sort $(wildcard tools/link/*.c))
+TOOL_SRCS := $(sort $(wildcard tools/anefw-tool/*.c)) $(PROGDESC_SRCS) $(LINK_SRCS)
 HOST_HAL_SRCS := $(HAL_COMMON_SRCS) hal/host/hal_host.c
 HOST_PLAT_SRCS := $(sort $(wildcard plat/host/*.c)) plat/common/dma_memcpy_dev.c
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -221,7 +223,7 @@ $(H)/anefw-tests: $(HOST_TEST_OBJS)
 
 # libanefw-accel.so: /dev/accel/accel0 for a preloading process (tools/accel, docs/asahi.md); the
 # library sources again, position-independent, with only the interposed calls exported
-ACCEL_SRCS := $(sort $(wildcard tools/accel/*.c))
+ACCEL_SRCS := $(sort $(wildcard tools/accel/*.c)) $(LINK_SRCS)
 ACCEL_OBJS := $(patsubst %,$(H)/pic/obj/%.o,$(ACCEL_SRCS) $(HOST_LIB_SRCS))
 $(H)/pic/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@)

@@ -14,55 +14,30 @@
 #define _DEFAULT_SOURCE
 #include "app/tensorio.h"
 #include "fw/cmd/cmd.h"
-#include "fw/cmd/frame.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/kunit/kunit.h"
 #include "fw/loader/loader.h"
 #include "fw/policy/policy.h"
 #include "engine/engine.h"
 #include "tools/anefw-tool/tool.h"
+#include "tools/link/link.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <termios.h>
-#include <time.h>
 #include <unistd.h>
-
-#define RM_ANSWER_MS 60000   /* the longest wait for one answer */
-#define RM_HELLO_RESEND_MS 1000 /* the handshake is sent again until answered: bytes that reach
-				   a board before its UART is set up are lost (the framing skips
-				   what is left of them) */
-
-struct link {
-	int fd;
-	uint32_t tag;
-	struct frame_rx rx;
-	uint8_t rec[CMD_MAX_RECORD];
-	uint8_t wire[FRAME_MAX_WIRE];
-	struct cmd_completion last;
-	uint8_t data[CMD_MAX_XFER]; /* a READ's bytes */
-	uint32_t ndata;
-};
 
 /* HOST:PORT split; 0, or -1 (printed) when it is not that shape. */
 static int split_hostport(const char *hostport, char *host, size_t hlen, const char **port)
 {
-	const char *colon = strrchr(hostport, ':');
-	if (!colon || colon == hostport || (size_t)(colon - hostport) >= hlen || !colon[1] ||
-	    strspn(colon + 1, "0123456789") != strlen(colon + 1)) {
+	if (link_split_hostport(hostport, host, hlen, port) || !**port ||
+	    strspn(*port, "0123456789") != strlen(*port)) {
 		printf("remote: --connect %s: expected HOST:PORT with a port number, e.g. "
 		       "127.0.0.1:5555 (make serve's PORT)\n", hostport);
 		return -1;
 	}
-	memcpy(host, hostport, (size_t)(colon - hostport));
-	host[colon - hostport] = 0;
-	*port = colon + 1;
 	return 0;
 }
 
@@ -74,139 +49,17 @@ static int open_tcp(const char *hostport, unsigned wait_s)
 	const char *port;
 	if (split_hostport(hostport, host, sizeof host, &port))
 		return -1;
-	struct addrinfo hints, *res = NULL;
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	int gai = getaddrinfo(host, port, &hints, &res);
-	if (gai) {
+	int gai, err;
+	int fd = link_connect_tcp(host, port, wait_s * 10u + 1u, &gai, &err);
+	if (fd >= 0)
+		return fd;
+	if (gai)
 		printf("remote: --connect %s: %s\n", hostport, gai_strerror(gai));
-		return -1;
-	}
-	int err = 0;
-	for (unsigned t = 0; t <= wait_s * 10u; t++) {
-		if (t)
-			usleep(100000);
-		for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
-			int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-			if (fd < 0) {
-				err = errno;
-				continue;
-			}
-			if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
-				freeaddrinfo(res);
-				return fd;
-			}
-			err = errno;
-			close(fd);
-		}
-	}
-	freeaddrinfo(res);
-	printf("remote: cannot connect to %s: %s%s\n", hostport, strerror(err),
-	       err == ECONNREFUSED ? " (nothing listens there: start the service with make serve "
-				     "PORT=N, or wait for it with --wait SECONDS)" : "");
+	else
+		printf("remote: cannot connect to %s: %s%s\n", hostport, strerror(err),
+		       err == ECONNREFUSED ? " (nothing listens there: start the service with make "
+					     "serve PORT=N, or wait for it with --wait SECONDS)" : "");
 	return -1;
-}
-
-static int open_serial(const char *dev)
-{
-	int fd = open(dev, O_RDWR | O_NOCTTY);
-	if (fd < 0)
-		return -1;
-	struct termios t;
-	if (tcgetattr(fd, &t) == 0) {
-		cfmakeraw(&t);
-		cfsetispeed(&t, B115200);
-		cfsetospeed(&t, B115200);
-		t.c_cflag |= CLOCAL | CREAD;
-		tcsetattr(fd, TCSANOW, &t);
-	}
-	return fd;
-}
-
-static int send_all(int fd, const uint8_t *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Sends a command and waits for the completion with its tag (other frames and any bytes that
- * are not frames are skipped). resend_ms: 0, or how often to send the same frame again while
- * no answer came (only for the handshake, which may be repeated). Returns 0 with l->last set,
- * or -1 (the link failed or no answer in RM_ANSWER_MS). */
-static int ask_resend(struct link *l, struct cmd *k, long resend_ms)
-{
-	k->h.tag = ++l->tag;
-	size_t n = cmd_encode(l->rec, sizeof l->rec, k);
-	size_t w = n ? frame_encode(l->rec, n, l->wire, sizeof l->wire) : 0;
-	if (!w || send_all(l->fd, l->wire, w))
-		return -1;
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	uint8_t in[4096];
-	long sent_at = 0;
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
-		if (ms > RM_ANSWER_MS)
-			return -1;
-		if (resend_ms && ms - sent_at >= resend_ms) {
-			if (send_all(l->fd, l->wire, w))
-				return -1;
-			sent_at = ms;
-		}
-		struct pollfd p = {l->fd, POLLIN, 0};
-		if (poll(&p, 1, 1000) <= 0)
-			continue;
-		ssize_t r = read(l->fd, in, sizeof in);
-		if (r <= 0)
-			return -1;
-		size_t off = 0;
-		int done = 0;
-		while (off < (size_t)r) {
-			size_t used;
-			const uint8_t *pl;
-			size_t plen;
-			int got = frame_rx_push(&l->rx, in + off, (size_t)r - off, &used, &pl, &plen);
-			off += used;
-			if (!got)
-				break;
-			struct cmd_completion c;
-			if (cmd_compl_decode(pl, plen, &c) != CMD_OK || c.tag != k->h.tag)
-				continue;
-			l->last = c;
-			l->ndata = 0;
-			if (plen > CMD_COMPL_BYTES && plen - CMD_COMPL_BYTES <= CMD_MAX_XFER) {
-				l->ndata = (uint32_t)(plen - CMD_COMPL_BYTES);
-				memcpy(l->data, pl + CMD_COMPL_BYTES, l->ndata);
-			}
-			done = 1;
-		}
-		/* bytes after the answer stay in the receiver only when they were pushed; a
-		 * synchronous client has nothing after its answer */
-		if (done)
-			return 0;
-	}
-}
-
-static int ask(struct link *l, struct cmd *k)
-{
-	return ask_resend(l, k, 0);
-}
-
-static void cmd_init(struct cmd *k, uint32_t id, int32_t program)
-{
-	memset(k, 0, sizeof *k);
-	k->h.id = id;
-	k->h.program = program;
 }
 
 /* The name of a refusal's cause: the error of the layer its domain names (the same names the
@@ -241,51 +94,19 @@ static void print_refusal(const char *what, const struct cmd_completion *c)
 		printf("; the service's limits are in docs/service.md");
 }
 
-/* Asks and requires CMD_OK; prints the named error otherwise. */
-static int ask_ok(struct link *l, struct cmd *k, const char *what)
+/* The link's report (link.h): the named error, the command named as the firmware names it. */
+static int report(struct link *l, const struct cmd *k, enum link_fail f)
 {
-	if (ask(l, k)) {
-		printf("remote: %s: no answer (link closed or timed out)\n", what);
-		return -1;
-	}
-	if (l->last.err != CMD_OK) {
+	const char *what = cmd_id_name(k->h.id);
+	if (f == LINK_E_REFUSED) {
 		print_refusal(what, &l->last);
 		printf("\n");
-		return -1;
+	} else if (f == LINK_E_SHORT) {
+		printf("remote: %s: %u bytes answered, %u asked\n", what, l->ndata, k->xlen);
+	} else {
+		printf("remote: %s: no answer (link closed or timed out)\n", what);
 	}
-	return 0;
-}
-
-static int upload(struct link *l, uint64_t off, const uint8_t *b, uint64_t n)
-{
-	struct cmd k;
-	for (uint64_t at = 0; at < n; at += CMD_MAX_XFER) {
-		cmd_init(&k, CMD_WRITE, -1);
-		k.off = off + at;
-		k.xlen = (uint32_t)(n - at < CMD_MAX_XFER ? n - at : CMD_MAX_XFER);
-		k.xdata = b + at;
-		if (ask_ok(l, &k, "write"))
-			return -1;
-	}
-	return 0;
-}
-
-static int download(struct link *l, uint64_t off, uint8_t *b, uint64_t n)
-{
-	struct cmd k;
-	for (uint64_t at = 0; at < n; at += CMD_MAX_XFER) {
-		cmd_init(&k, CMD_READ, -1);
-		k.off = off + at;
-		k.xlen = (uint32_t)(n - at < CMD_MAX_XFER ? n - at : CMD_MAX_XFER);
-		if (ask_ok(l, &k, "read"))
-			return -1;
-		if (l->ndata != k.xlen) {
-			printf("remote: read: %u bytes answered, %u asked\n", l->ndata, k.xlen);
-			return -1;
-		}
-		memcpy(b + at, l->data, k.xlen);
-	}
-	return 0;
+	return -1;
 }
 
 static const struct tns_tensor *tensor_of_bar(const struct tio *x, unsigned bar)
@@ -306,8 +127,8 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		      const struct rm_gen *gen)
 {
 	struct cmd k;
-	cmd_init(&k, CMD_WINDOW, -1);
-	if (ask_ok(l, &k, "window"))
+	link_cmd_init(&k, CMD_WINDOW, -1);
+	if (link_ask_ok(l, &k))
 		return 1;
 	const uint64_t wdev = l->last.data[0] | (uint64_t)l->last.data[1] << 32;
 	const uint64_t wsize = l->last.data[2] | (uint64_t)l->last.data[3] << 32;
@@ -317,30 +138,30 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		       (unsigned long long)wsize);
 		return 1;
 	}
-	if (upload(l, 0, buf, len))
+	if (link_write(l, 0, buf, len))
 		return 1;
-	cmd_init(&k, CMD_LOAD, -1);
+	link_cmd_init(&k, CMD_LOAD, -1);
 	k.off = wdev;
 	k.len = len;
 	k.flags = (flags & LDR_F_RAW) ? CMD_LOAD_F_RAW : 0;
-	if (ask_ok(l, &k, "load"))
+	if (link_ask_ok(l, &k))
 		return 1;
 	const int32_t id = (int32_t)l->last.data[0];
-	cmd_init(&k, CMD_PROGRAM_INFO, id);
-	if (ask_ok(l, &k, "program-info"))
+	link_cmd_init(&k, CMD_PROGRAM_INFO, id);
+	if (link_ask_ok(l, &k))
 		return 1;
 	const uint32_t used = l->last.data[0], fixed = l->last.data[1];
 	struct cmd call;
-	cmd_init(&call, CMD_CALL_BARS, id);
+	link_cmd_init(&call, CMD_CALL_BARS, id);
 	uint64_t at = (len + 4095) & ~4095ull, region[CMD_NBARS] = {0}, size[CMD_NBARS] = {0};
 	int rc = 1;
 	uint8_t *tmp = NULL;
 	for (unsigned b = 0; b < CMD_NBARS; b++) {
 		if (!(used >> b & 1u) || (fixed >> b & 1u))
 			continue;
-		cmd_init(&k, CMD_PROGRAM_INFO, id);
+		link_cmd_init(&k, CMD_PROGRAM_INFO, id);
 		k.bar = b;
-		if (ask_ok(l, &k, "program-info"))
+		if (link_ask_ok(l, &k))
 			goto out;
 		const uint32_t access = l->last.data[2];
 		uint64_t need = l->last.data[3] | (uint64_t)l->last.data[4] << 32;
@@ -364,14 +185,14 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 			struct subq_grant g = {.bar = b, .access = access, .size = t->bytes};
 			h->fill(h->ctx, &g, tmp, 0);
 		}
-		if (upload(l, at, tmp, need))
+		if (link_write(l, at, tmp, need))
 			goto out;
 		region[b] = at;
 		size[b] = need;
 		call.ov[call.nov++] = (struct cmd_ov){b, access, wdev + at, need};
 		at = (at + need + 4095) & ~4095ull;
 	}
-	if (ask(l, &call)) {
+	if (link_ask(l, &call)) {
 		printf("remote: call: no answer\n");
 		goto out;
 	}
@@ -401,7 +222,7 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 			continue;
 		free(tmp);
 		tmp = malloc((size_t)size[b]);
-		if (!tmp || download(l, region[b], tmp, size[b]))
+		if (!tmp || link_read(l, region[b], tmp, size[b]))
 			goto out;
 		const struct anes_hooks *h = tio_hooks(x);
 		struct subq_grant g = {.bar = b, .size = t->bytes};
@@ -410,8 +231,8 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 	rc = 0;
 out:
 	free(tmp);
-	cmd_init(&k, CMD_UNLOAD, id);
-	if (ask_ok(l, &k, "unload"))
+	link_cmd_init(&k, CMD_UNLOAD, id);
+	if (link_ask_ok(l, &k))
 		rc = 1;
 	return rc;
 }
@@ -491,25 +312,25 @@ static int cmd_remote(int argc, char **argv)
 		if (tio_prepare(&x, &prog, req, nreq, to_stdout, NULL) != TIO_OK)
 			goto done;
 	}
-	l.fd = tcp ? open_tcp(tcp, wait_s) : open_serial(dev);
-	if (l.fd < 0) {
+	int fd = tcp ? open_tcp(tcp, wait_s) : link_open_serial(dev);
+	if (fd < 0) {
 		if (dev)
 			printf("remote: cannot open %s: %s\n", dev, strerror(errno));
 		goto done;
 	}
-	frame_rx_init(&l.rx);
+	link_init(&l, fd, report, NULL);
 	struct cmd k;
-	cmd_init(&k, CMD_HELLO, -1);
+	link_cmd_init(&k, CMD_HELLO, -1);
 	k.major = CMD_PROTO_MAJOR;
 	k.minor = CMD_PROTO_MINOR;
-	if (ask_resend(&l, &k, RM_HELLO_RESEND_MS) || l.last.err != CMD_OK) {
+	if (link_ask_resend(&l, &k, LINK_HELLO_RESEND_MS) || l.last.err != CMD_OK) {
 		printf("remote: hello: %s\n", l.last.err != CMD_OK ? cmd_err_name(l.last.err)
 								  : "no answer (link closed or timed out)");
 		goto close;
 	}
 	if (!strcmp(what, "shutdown")) {
-		cmd_init(&k, CMD_SHUTDOWN, -1);
-		rc = ask_ok(&l, &k, "shutdown") ? 1 : 0;
+		link_cmd_init(&k, CMD_SHUTDOWN, -1);
+		rc = link_ask_ok(&l, &k) ? 1 : 0;
 		if (!rc)
 			printf("remote: the service is shut down\n");
 		goto close;
