@@ -147,10 +147,10 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 	if (link_ask_ok(l, &k))
 		return 1;
 	const int32_t id = (int32_t)l->last.data[0];
-	link_cmd_init(&k, CMD_PROGRAM_INFO, id);
-	if (link_ask_ok(l, &k))
+	struct link_bar_info info;
+	if (link_program_info(l, id, 0, &info))
 		return 1;
-	const uint32_t used = l->last.data[0], fixed = l->last.data[1];
+	const uint32_t used = info.used, fixed = info.fixed;
 	struct cmd call;
 	link_cmd_init(&call, CMD_CALL_BARS, id);
 	uint64_t at = (len + 4095) & ~4095ull, region[CMD_NBARS] = {0}, size[CMD_NBARS] = {0};
@@ -159,12 +159,10 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 	for (unsigned b = 0; b < CMD_NBARS; b++) {
 		if (!(used >> b & 1u) || (fixed >> b & 1u))
 			continue;
-		link_cmd_init(&k, CMD_PROGRAM_INFO, id);
-		k.bar = b;
-		if (link_ask_ok(l, &k))
+		if (link_program_info(l, id, b, &info))
 			goto out;
-		const uint32_t access = l->last.data[2];
-		uint64_t need = l->last.data[3] | (uint64_t)l->last.data[4] << 32;
+		const uint32_t access = info.access;
+		uint64_t need = info.need;
 		const struct tns_tensor *t = tensor_of_bar(x, b);
 		if (t && t->bytes > need)
 			need = t->bytes;

@@ -166,6 +166,20 @@ int link_ask_ok(struct link *l, struct cmd *k)
 	return f == LINK_OK ? 0 : l->report(l, k, f);
 }
 
+int link_program_info(struct link *l, int32_t id, unsigned bar, struct link_bar_info *out)
+{
+	struct cmd k;
+	link_cmd_init(&k, CMD_PROGRAM_INFO, id);
+	k.bar = bar;
+	if (link_ask_ok(l, &k))
+		return -1;
+	out->used = l->last.data[0];
+	out->fixed = l->last.data[1];
+	out->access = l->last.data[2];
+	out->need = l->last.data[3] | (uint64_t)l->last.data[4] << 32;
+	return 0;
+}
+
 int link_write(struct link *l, uint64_t off, const uint8_t *b, uint64_t n)
 {
 	struct cmd k;

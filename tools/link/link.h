@@ -74,6 +74,15 @@ enum link_fail link_ask(struct link *l, struct cmd *k);
 /* link_ask requiring CMD_OK: 0, or -1 reported. */
 int link_ask_ok(struct link *l, struct cmd *k);
 
+/* PROGRAM_INFO of loaded program id for one BAR (docs/service.md): the program's BARs in use and
+ * those it fixes itself, and what the BAR needs (access bits, bytes). 0, or link_ask_ok's
+ * report. */
+struct link_bar_info {
+	uint32_t used, fixed, access;
+	uint64_t need;
+};
+int link_program_info(struct link *l, int32_t id, unsigned bar, struct link_bar_info *out);
+
 /* WRITEs b[0..n) to offset off of the firmware's data window, READs n bytes at off into b;
  * CMD_MAX_XFER bytes a command. 0, or -1 reported. */
 int link_write(struct link *l, uint64_t off, const uint8_t *b, uint64_t n);
