@@ -198,8 +198,7 @@
 #define H13_DST_DEPTHSTRIDE 0x17810u
 #define H13_DST_GROUPSTRIDE 0x17814u
 
-/* ---- KernelDMASrc: 16 coefficient channels ---- */
-#define H13_KERNELDMASRC_BASE 0x1f800u /* the block's first word */
+/* ---- KernelDMASrc: 16 coefficient channels (the block starts at H13_BLK_KDMA) ---- */
 #define H13_COEFF_NCH 16u
 #define H13_COEFF_DMACONFIG(n) (0x1f808u + 4u * (n))
 #define H13_COEFF_BASEADDR(n) (0x1f848u + 4u * (n))
@@ -252,21 +251,18 @@ enum h13_kstream { H13_KSTREAM_BIAS, H13_KSTREAM_POSTSCALE, H13_KSTREAM_PALETTE,
 
 /* ---- register blocks as a TD writes them whole (h13_blocks in regmap_tables.inc): the first
  * word's address and the words the block spans ---- */
-#define H13_BLK_COMMON 0x00000u
+#define H13_BLK_COMMON H13_COMMON_INDIM
 #define H13_BLK_COMMON_WORDS 16u
-#define H13_BLK_PLANAR 0x08800u
+#define H13_BLK_PLANAR H13_PLANAR_CFG
 #define H13_BLK_PLANAR_WORDS 4u
-#define H13_BLK_NE 0x0c800u
+#define H13_BLK_NE H13_NE_KERNELCFG
 #define H13_BLK_NE_WORDS 5u
-#define H13_BLK_TILESRC 0x13800u
+#define H13_BLK_TILESRC H13_SRC_DMACONFIG
 #define H13_BLK_TILESRC_WORDS 28u
-#define H13_BLK_TILEDST 0x17800u
+#define H13_BLK_TILEDST H13_DST_DMACONFIG
 #define H13_BLK_TILEDST_WORDS 7u
 #define H13_BLK_KDMA 0x1f800u
 #define H13_BLK_KDMA_WORDS 62u
-/* CoeffDMAConfig.CacheHint (the En bit is H13_DMA_EN) */
-#define H13_COEFFDMA_CACHEHINT_LSB 6
-#define H13_COEFFDMA_CACHEHINT_W 4
 
 /* BAR slots of a TD (bit i of bar_en, bar_idx[i]) */
 enum h13_bar_slot { H13_BAR_RBASE0, H13_BAR_RBASE1, H13_BAR_WBASE, H13_BAR_TBASE, H13_BAR_KBASE0,

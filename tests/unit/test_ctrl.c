@@ -49,7 +49,7 @@ static size_t synth_build(const struct synth *s)
 		tdb_begin(&b, H13_BLK_KDMA, H13_BLK_KDMA_WORDS);
 		for (unsigned c = 0; c < s->ncoeff; c++) {
 			tdb_set(&b, H13_COEFF_DMACONFIG(c),
-				H13_PUT(H13_DMA_EN, 1) | H13_PUT(H13_COEFFDMA_CACHEHINT, 2));
+				H13_PUT(H13_DMA_EN, 1) | H13_PUT(H13_DMA_CACHEHINT, 2));
 			tdb_set(&b, H13_COEFF_BASEADDR(c), s->coeff_base[c]);
 			tdb_set(&b, H13_COEFF_BFRSIZE(c), s->coeff_size[c]);
 		}

@@ -488,7 +488,7 @@ static void put_kernel_dma(struct td_writer *tw, uint32_t coeff_base, uint32_t c
 	tdb_begin(&b, H13_BLK_KDMA, H13_BLK_KDMA_WORDS);
 	if (coeff_size) {
 		tdb_set(&b, H13_COEFF_DMACONFIG(0),
-			H13_PUT(H13_DMA_EN, 1) | H13_PUT(H13_COEFFDMA_CACHEHINT, 2));
+			H13_PUT(H13_DMA_EN, 1) | H13_PUT(H13_DMA_CACHEHINT, 2));
 		tdb_set(&b, H13_COEFF_BASEADDR(0), coeff_base);
 		tdb_set(&b, H13_COEFF_BFRSIZE(0), coeff_size);
 	}
