@@ -10,7 +10,7 @@ struct model_backend {
 	uint32_t window[ANEM_WINDOW_BYTES / 4];
 };
 
-int anes_backend_open(struct eng *e, struct dma_dev *dma)
+int app_backend_open(struct eng *e, struct dma_dev *dma)
 {
 	struct model_backend *b = calloc(1, sizeof *b);
 	if (!b)
@@ -25,23 +25,23 @@ int anes_backend_open(struct eng *e, struct dma_dev *dma)
 	return 0;
 }
 
-void anes_backend_close(struct eng *e)
+void app_backend_close(struct eng *e)
 {
 	free(e->dev); /* the model is the allocation's first member */
 	e->dev = NULL;
 }
 
-int anes_backend_fault_parse(const char *name)
+int app_backend_fault_parse(const char *name)
 {
 	return anem_fault_parse(name);
 }
 
-const char *anes_backend_fault_name(unsigned kind)
+const char *app_backend_fault_name(unsigned kind)
 {
 	return anem_fault_name(kind);
 }
 
-void anes_backend_inject(struct eng *e, unsigned kind, uint32_t count)
+void app_backend_inject(struct eng *e, unsigned kind, uint32_t count)
 {
 	if (!kind) {
 		anem_set_faults(e->dev, NULL);
@@ -51,7 +51,7 @@ void anes_backend_inject(struct eng *e, unsigned kind, uint32_t count)
 	anem_set_faults(e->dev, &f);
 }
 
-uint32_t anes_backend_injected(const struct eng *e)
+uint32_t app_backend_injected(const struct eng *e)
 {
 	return anem_faults_fired(e->dev);
 }

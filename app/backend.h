@@ -17,16 +17,16 @@
 
 /* Opens the backend over the board's DMA device: fills e->ops, e->batch and e->dev. Returns 0,
  * or -1 when out of memory (e untouched). */
-int anes_backend_open(struct eng *e, struct dma_dev *dma);
-void anes_backend_close(struct eng *e);
+int app_backend_open(struct eng *e, struct dma_dev *dma);
+void app_backend_close(struct eng *e);
 
 /* Injected faults by name ("dma-hang", "dma-error", "wrong-task", "readback"; "none"): the kind,
  * or -1 when the backend does not know it. */
-int anes_backend_fault_parse(const char *name);
-const char *anes_backend_fault_name(unsigned kind);
+int app_backend_fault_parse(const char *name);
+const char *app_backend_fault_name(unsigned kind);
 /* The next `count` submissions (0 counts as 1) get fault `kind` (0: none, clears it). */
-void anes_backend_inject(struct eng *e, unsigned kind, uint32_t count);
+void app_backend_inject(struct eng *e, unsigned kind, uint32_t count);
 /* Submissions the injected fault has hit since it was set. */
-uint32_t anes_backend_injected(const struct eng *e);
+uint32_t app_backend_injected(const struct eng *e);
 
 #endif

@@ -155,8 +155,8 @@ static void to_console(void *ctx, const char *s, size_t n)
 /* The handler the submission queue runs: the whole control path on the engine (model), with the
  * entry's grants, or the default grants when it has none. */
 struct job_run {
-	struct anes *session;
-	const struct anes_hooks *hooks; /* in:/out: tensors, or NULL */
+	struct app_session *session;
+	const struct session_hooks *hooks; /* in:/out: tensors, or NULL */
 	unsigned trace;
 	int rc;
 	const char *err; /* the named error, or "ok" */
@@ -165,16 +165,16 @@ struct job_run {
 static void run_entry(void *vctx, const struct subq_entry *e, struct subq_completion *c)
 {
 	struct job_run *j = vctx;
-	struct anes_result res;
+	struct session_result res;
 	struct ctrl_limits lim = ctrl_default_limits;
 	lim.max_work = hal_platform()->max_work;
-	const struct anes_opts o = {.grants = e->grants, .ngrants = e->ngrants,
+	const struct session_opts o = {.grants = e->grants, .ngrants = e->ngrants,
 				    .use_defaults = e->ngrants == 0, .trace = j->trace,
 				    .out = to_console, .limits = &lim, .hooks = j->hooks};
 	const uint8_t *buf = (const uint8_t *)(uintptr_t)e->program;
-	j->rc = anes_run(j->session, buf, (size_t)e->program_len, &o, &res);
-	j->err = anes_result_name(&res);
-	anes_completion(&res, c);
+	j->rc = session_run(j->session, buf, (size_t)e->program_len, &o, &res);
+	j->err = session_result_name(&res);
+	session_completion(&res, c);
 }
 
 static const char *status_name(uint32_t st)
@@ -183,8 +183,8 @@ static const char *status_name(uint32_t st)
 }
 
 /* One submission through the queue: queued, taken, run, its completion reaped and printed. */
-static int submit_via_queue(struct subq *q, struct anes *session, const uint8_t *buf, size_t len,
-			    unsigned trace, uint32_t id, const struct anes_hooks *hooks)
+static int submit_via_queue(struct subq *q, struct app_session *session, const uint8_t *buf,
+			    size_t len, unsigned trace, uint32_t id, const struct session_hooks *hooks)
 {
 	struct subq_entry e;
 	subq_init(q);
@@ -269,7 +269,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 		/* the control path first; with trace=1 the program's whole dump follows (the
 		 * loader's suite counts the lines from "program: valid" to the end) */
 		struct subq *q = malloc(sizeof *q);
-		struct anes *session = anes_create(plat_dma());
+		struct app_session *session = session_create(plat_dma());
 		if (!q || !session) {
 			printf("program: out of memory for the engine session\n");
 			fail_verdict("out of memory for the engine session");
@@ -277,23 +277,23 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 		} else if (fault > 0) {
 			/* fault=KIND: submission 1 gets the fault (a named failure is expected), then
 			 * submission 2 must run normally on the reset engine */
-			struct eng *eng = anes_eng(session);
-			anes_backend_inject(eng, (unsigned)fault, 1);
+			struct eng *eng = session_eng(session);
+			app_backend_inject(eng, (unsigned)fault, 1);
 			int r1 = submit_via_queue(q, session, buf, (size_t)n, 0, 1, NULL);
-			uint32_t fired = anes_backend_injected(eng);
-			anes_backend_inject(eng, 0, 0);
+			uint32_t fired = app_backend_injected(eng);
+			app_backend_inject(eng, 0, 0);
 			printf("fault: %s injected %lu time%s, submission 1 %s\n",
-			       anes_backend_fault_name((unsigned)fault), (unsigned long)fired,
+			       app_backend_fault_name((unsigned)fault), (unsigned long)fired,
 			       fired == 1 ? "" : "s", r1 ? "failed" : "did not fail");
 			if (!r1)
 				fail_verdict("fault=%s: submission 1 did not fail",
-					     anes_backend_fault_name((unsigned)fault));
+					     app_backend_fault_name((unsigned)fault));
 			rc = submit_via_queue(q, session, buf, (size_t)n, trace, 2, NULL);
 			if (!r1)
 				rc = 1;
 			else if (!rc)
 				snprintf(verdict, sizeof verdict, "ok: fault=%s failed submission 1, "
-					 "submission 2 ran", anes_backend_fault_name((unsigned)fault));
+					 "submission 2 ran", app_backend_fault_name((unsigned)fault));
 		} else if (nreq) {
 			/* in:NAME=PATH / out:NAME=PATH: the tensors from and to host files, as
 			 * `anefw-tool run` does (app/tensorio.c) */
@@ -331,7 +331,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 				snprintf(verdict, sizeof verdict, "ok: ran; no output checked "
 					 "(ref:NAME=PATH compares one with a reference)");
 		}
-		anes_destroy(session);
+		session_destroy(session);
 		free(q);
 		if (trace) { /* the whole program, as `anefw-tool inspect` prints it */
 			printf("program: valid\n");
@@ -399,7 +399,7 @@ int anefw_job(const char *cmdline)
 	if (cmdline_check(cmdline))
 		return done(1);
 	if (cmdline_arg(cmdline, "fault", fl, sizeof fl) == 0) {
-		fault = anes_backend_fault_parse(fl);
+		fault = app_backend_fault_parse(fl);
 		if (fault < 0) {
 			printf("fault: unknown kind %s (dma-hang, dma-error, wrong-task, readback)\n", fl);
 			fail_verdict("fault: unknown kind %s", fl);

@@ -46,7 +46,7 @@ int anefw_serve(uint64_t idle_limit)
 {
 	if (!idle_limit)
 		idle_limit = SERVE_IDLE_DEFAULT;
-	struct anes *session = anes_create(plat_dma());
+	struct app_session *session = session_create(plat_dma());
 	const struct asvc_opts o = {.window_size = SERVE_WINDOW_BYTES, .slot_size = SERVE_SLOT_BYTES};
 	struct asvc *a = session ? asvc_create(session, &o) : NULL;
 	if (!a) {
@@ -54,7 +54,7 @@ int anefw_serve(uint64_t idle_limit)
 		       (unsigned long)(SERVE_WINDOW_BYTES >> 20), SVC_MAX_PROGRAMS,
 		       (unsigned long)(SERVE_SLOT_BYTES >> 20));
 		if (session)
-			anes_destroy(session);
+			session_destroy(session);
 		return 1;
 	}
 	struct svc *s = asvc_svc(a);
@@ -97,7 +97,7 @@ int anefw_serve(uint64_t idle_limit)
 		idle = busy ? 0 : idle + 1;
 	}
 	asvc_destroy(a);
-	anes_destroy(session);
+	session_destroy(session);
 	printf("\nserve: %s\n", rc ? "idle too long" : "shut down");
 	return rc;
 }

@@ -8,14 +8,15 @@ _Static_assert(CMD_FAULT_WORDS == ENG_FAULT_WORDS, "a completion carries the eng
 #include <stdlib.h>
 #include <string.h>
 
-#define ASVC_MAX_REGIONS (3 + ANES_MAX_GRANTS) /* TD memory, kernel-unit and fold scratch, grants */
+/* TD memory, kernel-unit and fold scratch, grants */
+#define ASVC_MAX_REGIONS (3 + SESSION_MAX_GRANTS)
 
 struct aslot {
 	uint8_t *copy;              /* the service's own copy of the program */
 	size_t copy_len;
 	struct ldr_program prog;
 	struct ctrl_plan plan;
-	struct subq_grant g[ANES_MAX_GRANTS];
+	struct subq_grant g[SESSION_MAX_GRANTS];
 	unsigned ng;
 	uint64_t off;               /* slot start in the arena */
 	uint64_t regions[ASVC_MAX_REGIONS][2]; /* arena offsets [start, end) of placed buffers */
@@ -27,7 +28,7 @@ struct aslot {
 };
 
 struct asvc {
-	struct anes *session;
+	struct app_session *session;
 	struct eng eng;             /* the session's engine (its device and operations) */
 	const struct eng_ops *inner; /* its operations, when counted wraps them */
 	const struct eng_batch *inner_batch;
@@ -46,7 +47,7 @@ struct asvc {
 
 static uint64_t round_page(uint64_t v)
 {
-	return (v + ANES_GUARD - 1) & ~(uint64_t)(ANES_GUARD - 1);
+	return (v + SESSION_GUARD - 1) & ~(uint64_t)(SESSION_GUARD - 1);
 }
 
 /* ---- instruction counting around the engine's operations (benchmark) ---- */
@@ -97,7 +98,7 @@ static uint8_t *be_prog_mem(void *ctx, unsigned slot, size_t len)
  * a served slot is 64 MiB (app/serve.h) and most programs use a few pages of it. */
 static void slot_clear(struct asvc *a, struct aslot *s)
 {
-	memset(a->arena + s->off, ANES_CANARY, (size_t)s->dirty);
+	memset(a->arena + s->off, SESSION_CANARY, (size_t)s->dirty);
 	s->dirty = 0;
 	s->nregions = 0;
 	s->loaded = 0;
@@ -125,11 +126,11 @@ static void refuse_ctrl(const struct ctrl_status *st, struct svc_result *r)
 	}
 }
 
-/* Weights from the program, inputs a pattern, outputs zero (anes_fill_buffer). */
+/* Weights from the program, inputs a pattern, outputs zero (session_fill_buffer). */
 static void fill(struct asvc *a, struct aslot *s)
 {
 	for (unsigned i = 0; i < s->ng; i++)
-		anes_fill_buffer(&s->prog, &s->g[i], a->arena + (s->g[i].mapped - ANES_DEV_BASE));
+		session_fill_buffer(&s->prog, &s->g[i], a->arena + (s->g[i].mapped - SESSION_DEV_BASE));
 }
 
 static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct svc_prog *info,
@@ -147,7 +148,7 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 	}
 	const struct ldr_program *p = &s->prog;
 	struct ctrl_status st = CTRL_STATUS_OK;
-	int n = ctrl_default_grants(p, s->g, ANES_MAX_GRANTS, &st);
+	int n = ctrl_default_grants(p, s->g, SESSION_MAX_GRANTS, &st);
 	if (n < 0) {
 		refuse_ctrl(&st, r);
 		return;
@@ -155,23 +156,23 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 	s->ng = (unsigned)n;
 	/* place: guard | TD memory | guard | kernel-unit scratch | guard | fold scratch | guard |
 	 * grant | guard ... (the fold scratch: weights the firmware folds, fw/ctrl) */
-	uint64_t at = ANES_GUARD, td_off, ku_off, fold_off, fold_cap = ctrl_fold_cap(p);
+	uint64_t at = SESSION_GUARD, td_off, ku_off, fold_off, fold_cap = ctrl_fold_cap(p);
 	td_off = at;
-	at += round_page(p->td_area_len) + ANES_GUARD;
+	at += round_page(p->td_area_len) + SESSION_GUARD;
 	ku_off = at;
-	at += round_page(p->weights_len) + ANES_GUARD;
+	at += round_page(p->weights_len) + SESSION_GUARD;
 	fold_off = at;
 	if (fold_cap)
-		at += round_page(fold_cap) + ANES_GUARD;
+		at += round_page(fold_cap) + SESSION_GUARD;
 	for (unsigned i = 0; i < s->ng; i++) {
 		if (s->g[i].size > ctrl_default_limits.max_grant || s->g[i].size > a->o.slot_size) {
 			r->err = CMD_E_PROGRAM;
 			r->domain = CMD_DOM_SESSION;
-			r->code = ANES_E_ARENA;
+			r->code = SESSION_E_ARENA;
 			return;
 		}
-		s->g[i].mapped = ANES_DEV_BASE + s->off + at;
-		at += round_page(s->g[i].size) + ANES_GUARD;
+		s->g[i].mapped = SESSION_DEV_BASE + s->off + at;
+		at += round_page(s->g[i].size) + SESSION_GUARD;
 		if (at > a->o.slot_size)
 			break;
 	}
@@ -179,16 +180,16 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 	if (at > a->o.slot_size) {
 		r->err = CMD_E_PROGRAM;
 		r->domain = CMD_DOM_SESSION;
-		r->code = ANES_E_ARENA;
+		r->code = SESSION_E_ARENA;
 		return;
 	}
-	uint64_t td_dev = ANES_DEV_BASE + s->off + td_off, ku_dev = ANES_DEV_BASE + s->off + ku_off;
-	uint64_t fold_dev = ANES_DEV_BASE + s->off + fold_off;
+	uint64_t td_dev = SESSION_DEV_BASE + s->off + td_off, ku_dev = SESSION_DEV_BASE + s->off + ku_off;
+	uint64_t fold_dev = SESSION_DEV_BASE + s->off + fold_off;
 	const struct pol_range forbid[4] = {
-		{td_dev, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
-		{ku_dev, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
-		{ANES_DEV_BASE + a->window_off, a->o.window_size, 0, 0},
-		{fold_dev, fold_cap ? round_page(fold_cap) : ANES_GUARD, 0, 0},
+		{td_dev, round_page(p->td_area_len) ? round_page(p->td_area_len) : SESSION_GUARD, 0, 0},
+		{ku_dev, round_page(p->weights_len) ? round_page(p->weights_len) : SESSION_GUARD, 0, 0},
+		{SESSION_DEV_BASE + a->window_off, a->o.window_size, 0, 0},
+		{fold_dev, fold_cap ? round_page(fold_cap) : SESSION_GUARD, 0, 0},
 	};
 	const struct ctrl_scratch sc = {a->arena + s->off + td_off, p->td_area_len, td_dev,
 					a->arena + s->off + ku_off, p->weights_len, ku_dev,
@@ -204,7 +205,7 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 	if (s->plan.fold_used)
 		add_region(s, s->off + fold_off, s->plan.fold_used);
 	for (unsigned i = 0; i < s->ng; i++)
-		add_region(s, s->g[i].mapped - ANES_DEV_BASE, s->g[i].size);
+		add_region(s, s->g[i].mapped - SESSION_DEV_BASE, s->g[i].size);
 	fill(a, s);
 	svc_schema(&s->plan, info);
 	uint64_t unit;
@@ -253,7 +254,7 @@ static void be_run(void *ctx, unsigned slot, const struct svc_bars *bars, unsign
 			s->ku_out = out;
 		}
 	}
-	eng_set_memory(&a->eng, a->arena, ANES_DEV_BASE, a->arena_size);
+	eng_set_memory(&a->eng, a->arena, SESSION_DEV_BASE, a->arena_size);
 	a->eng.gen = s->prog.gen;
 	uint64_t s0 = a->engine_instret;
 	eng_begin(&a->eng); /* counted by c_begin with count_engine */
@@ -289,13 +290,13 @@ static void be_recover(void *ctx)
 
 /* ---- the public side ---- */
 
-struct asvc *asvc_create(struct anes *session, const struct asvc_opts *o)
+struct asvc *asvc_create(struct app_session *session, const struct asvc_opts *o)
 {
 	struct asvc *a = calloc(1, sizeof *a);
 	if (!a)
 		return NULL;
 	a->session = session;
-	a->eng = *anes_eng(session); /* the same device and operations, counters of its own */
+	a->eng = *session_eng(session); /* the same device and operations, counters of its own */
 	if (o)
 		a->o = *o;
 	if (!a->o.window_size)
@@ -308,20 +309,20 @@ struct asvc *asvc_create(struct anes *session, const struct asvc_opts *o)
 		a->o.default_deadline = ASVC_DEFAULT_DEADLINE;
 	if (!a->o.recover_interval)
 		a->o.recover_interval = a->o.default_deadline;
-	a->window_off = ANES_GUARD;
-	a->arena_size = ANES_GUARD + a->o.window_size + ANES_GUARD +
-			SVC_MAX_PROGRAMS * (a->o.slot_size + ANES_GUARD);
+	a->window_off = SESSION_GUARD;
+	a->arena_size = SESSION_GUARD + a->o.window_size + SESSION_GUARD +
+			SVC_MAX_PROGRAMS * (a->o.slot_size + SESSION_GUARD);
 	a->arena = malloc((size_t)a->arena_size);
 	a->shm = malloc(sizeof *a->shm);
 	if (!a->arena || !a->shm) {
 		asvc_destroy(a);
 		return NULL;
 	}
-	memset(a->arena, ANES_CANARY, (size_t)a->arena_size);
+	memset(a->arena, SESSION_CANARY, (size_t)a->arena_size);
 	memset(a->arena + a->window_off, 0, (size_t)a->o.window_size);
 	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++)
-		a->slot[i].off = a->window_off + a->o.window_size + ANES_GUARD +
-				 i * (a->o.slot_size + ANES_GUARD);
+		a->slot[i].off = a->window_off + a->o.window_size + SESSION_GUARD +
+				 i * (a->o.slot_size + SESSION_GUARD);
 	a->eng.trace = 0;
 	a->eng.out = NULL;
 	if (a->o.count_engine) {
@@ -342,7 +343,7 @@ struct asvc *asvc_create(struct anes *session, const struct asvc_opts *o)
 		counting = a;
 	}
 	const struct svc_config cfg = {a->shm, a->arena + a->window_off,
-				       ANES_DEV_BASE + a->window_off, a->o.window_size,
+				       SESSION_DEV_BASE + a->window_off, a->o.window_size,
 				       ASVC_TICK_HZ, a->o.default_deadline, a->o.recover_interval, 1};
 	const struct svc_backend be = {a, be_now, be_idle, be_prog_mem, be_load, be_unload, be_run,
 				       be_recover};
@@ -378,7 +379,7 @@ struct cmd_shm *asvc_shm(struct asvc *a)
 uint8_t *asvc_window(struct asvc *a, uint64_t *dev, uint64_t *size)
 {
 	if (dev)
-		*dev = ANES_DEV_BASE + a->window_off;
+		*dev = SESSION_DEV_BASE + a->window_off;
 	if (size)
 		*size = a->o.window_size;
 	return a->arena + a->window_off;
@@ -386,10 +387,10 @@ uint8_t *asvc_window(struct asvc *a, uint64_t *dev, uint64_t *size)
 
 uint8_t *asvc_cpu(struct asvc *a, uint64_t dev, uint64_t len)
 {
-	if (dev < ANES_DEV_BASE || dev - ANES_DEV_BASE > a->arena_size ||
-	    len > a->arena_size - (dev - ANES_DEV_BASE))
+	if (dev < SESSION_DEV_BASE || dev - SESSION_DEV_BASE > a->arena_size ||
+	    len > a->arena_size - (dev - SESSION_DEV_BASE))
 		return NULL;
-	return a->arena + (dev - ANES_DEV_BASE);
+	return a->arena + (dev - SESSION_DEV_BASE);
 }
 
 int asvc_audit(const struct asvc *a)
@@ -398,7 +399,7 @@ int asvc_audit(const struct asvc *a)
 	uint64_t pos = 0;
 	const uint64_t wend = a->window_off + a->o.window_size;
 	for (uint64_t k = pos; k < a->window_off; k++)
-		if (a->arena[k] != ANES_CANARY)
+		if (a->arena[k] != SESSION_CANARY)
 			return 0;
 	pos = wend;
 	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++) {
@@ -407,7 +408,7 @@ int asvc_audit(const struct asvc *a)
 		for (unsigned r = 0; r <= s->nregions; r++) {
 			uint64_t lim = r < s->nregions ? s->regions[r][0] : s->off + a->o.slot_size;
 			for (uint64_t k = pos; k < lim; k++)
-				if (a->arena[k] != ANES_CANARY)
+				if (a->arena[k] != SESSION_CANARY)
 					return 0;
 			if (r < s->nregions)
 				pos = s->regions[r][1];
@@ -415,7 +416,7 @@ int asvc_audit(const struct asvc *a)
 		pos = s->off + a->o.slot_size;
 	}
 	for (uint64_t k = pos; k < a->arena_size; k++)
-		if (a->arena[k] != ANES_CANARY)
+		if (a->arena[k] != SESSION_CANARY)
 			return 0;
 	return 1;
 }

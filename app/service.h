@@ -1,11 +1,11 @@
 /*
  * The command service on this firmware's engine (docs/service.md): fw/cmd's service with a
  * backend that keeps loaded programs resident. The session's engine (app/session.h,
- * anes_eng) is shared: the service drives the same engine, with the same fault injection.
+ * session_eng) is shared: the service drives the same engine, with the same fault injection.
  *
  * Device memory is one arena the engine reaches: guard | data window | guard | slot 0 | guard |
  * slot 1 ... Every byte outside the window and the buffers placed in the slots holds
- * ANES_CANARY, so asvc_audit() finds any stray engine write.
+ * SESSION_CANARY, so asvc_audit() finds any stray engine write.
  *
  * Load (once per program): the loader validates the service's own copy, the default grants
  * are placed in the program's slot (TD memory, kernel-unit scratch, every buffer between guard
@@ -43,7 +43,7 @@ struct asvc_opts {
 
 struct asvc;
 /* A service on the session's engine; NULL when out of memory. The channel is not ready yet. */
-struct asvc *asvc_create(struct anes *session, const struct asvc_opts *o);
+struct asvc *asvc_create(struct app_session *session, const struct asvc_opts *o);
 void asvc_destroy(struct asvc *a);
 struct svc *asvc_svc(struct asvc *a);
 struct cmd_shm *asvc_shm(struct asvc *a);

@@ -10,46 +10,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct anes {
+struct app_session {
 	struct ldr_program prog;
 	struct ctrl_plan plan;
 	struct eng eng;
-	struct subq_grant g[ANES_MAX_GRANTS];
-	uint8_t is_weights[ANES_MAX_GRANTS];
+	struct subq_grant g[SESSION_MAX_GRANTS];
+	uint8_t is_weights[SESSION_MAX_GRANTS];
 };
 
-static const char *const serr_names[ANES_E__COUNT] = {
-	[ANES_OK] = "ok",
-	[ANES_E_NOMEM] = "out-of-memory",
-	[ANES_E_ARENA] = "arena-too-large",
-	[ANES_E_CANARIES] = "canaries-damaged",
+static const char *const serr_names[SESSION_E__COUNT] = {
+	[SESSION_OK] = "ok",
+	[SESSION_E_NOMEM] = "out-of-memory",
+	[SESSION_E_ARENA] = "arena-too-large",
+	[SESSION_E_CANARIES] = "canaries-damaged",
 };
 
-const char *anes_err_name(enum anes_err e)
+const char *session_err_name(enum session_err e)
 {
-	return (unsigned)e < ANES_E__COUNT ? serr_names[e] : "unknown-session-error";
+	return (unsigned)e < SESSION_E__COUNT ? serr_names[e] : "unknown-session-error";
 }
 
-struct anes *anes_create(struct dma_dev *dma)
+struct app_session *session_create(struct dma_dev *dma)
 {
-	struct anes *s = calloc(1, sizeof *s);
+	struct app_session *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
-	if (anes_backend_open(&s->eng, dma)) {
+	if (app_backend_open(&s->eng, dma)) {
 		free(s);
 		return NULL;
 	}
 	return s;
 }
 
-void anes_destroy(struct anes *s)
+void session_destroy(struct app_session *s)
 {
 	if (s)
-		anes_backend_close(&s->eng);
+		app_backend_close(&s->eng);
 	free(s);
 }
 
-struct eng *anes_eng(struct anes *s)
+struct eng *session_eng(struct app_session *s)
 {
 	return &s->eng;
 }
@@ -61,7 +61,7 @@ static const char *acc_name(unsigned a)
 
 static uint64_t round_page(uint64_t v)
 {
-	return (v + ANES_GUARD - 1) & ~(uint64_t)(ANES_GUARD - 1);
+	return (v + SESSION_GUARD - 1) & ~(uint64_t)(SESSION_GUARD - 1);
 }
 
 static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
@@ -87,19 +87,19 @@ struct layout {
 };
 
 /* Places every grant (arithmetic only: nothing is allocated before every size is checked). */
-static int place(struct anes *s, unsigned n, uint64_t max_arena, uint64_t max_grant,
-		 struct layout *lo, struct anes_result *res)
+static int place(struct app_session *s, unsigned n, uint64_t max_arena, uint64_t max_grant,
+		 struct layout *lo, struct session_result *res)
 {
 	const struct ldr_program *p = &s->prog;
-	lo->size = ANES_GUARD;
+	lo->size = SESSION_GUARD;
 	lo->td_off = lo->size;
-	lo->size += round_page(p->td_area_len) + ANES_GUARD;
+	lo->size += round_page(p->td_area_len) + SESSION_GUARD;
 	lo->ku_off = lo->size;
-	lo->size += round_page(p->weights_len) + ANES_GUARD;
+	lo->size += round_page(p->weights_len) + SESSION_GUARD;
 	lo->fold_cap = ctrl_fold_cap(p);
 	lo->fold_off = lo->size;
 	if (lo->fold_cap)
-		lo->size += round_page(lo->fold_cap) + ANES_GUARD;
+		lo->size += round_page(lo->fold_cap) + SESSION_GUARD;
 	for (unsigned i = 0; i < n; i++) {
 		struct subq_grant *g = &s->g[i];
 		if (g->size > max_grant) {
@@ -108,17 +108,17 @@ static int place(struct anes *s, unsigned n, uint64_t max_arena, uint64_t max_gr
 			res->st.bar = (int)g->bar;
 			return -1;
 		}
-		g->mapped = ANES_DEV_BASE + lo->size;
-		lo->size += round_page(g->size) + ANES_GUARD;
+		g->mapped = SESSION_DEV_BASE + lo->size;
+		lo->size += round_page(g->size) + SESSION_GUARD;
 		if (lo->size > max_arena) {
-			res->serr = ANES_E_ARENA;
+			res->serr = SESSION_E_ARENA;
 			return -1;
 		}
 	}
 	return 0;
 }
 
-int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b)
+int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b)
 {
 	uint64_t wdva = (!p->raw && p->weights_sect >= 0) ? p->sects[p->weights_sect].addr : 0;
 	int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
@@ -133,14 +133,14 @@ int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, ui
 	} else if (g->access & POL_WRITE) {
 		memset(b, 0, (size_t)g->size);
 	} else {
-		anes_pattern(b, g->size, g->bar);
+		session_pattern(b, g->size, g->bar);
 	}
 	return w;
 }
 
 /* Byte k = k x 7 + bar (mod 256). Eight bytes a store where b is 8-byte aligned: the next
  * word is this one with 56 added to every byte, carries kept inside each byte. */
-void anes_pattern(uint8_t *b, uint64_t size, unsigned bar)
+void session_pattern(uint8_t *b, uint64_t size, unsigned bar)
 {
 	uint64_t k = 0;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -160,13 +160,13 @@ void anes_pattern(uint8_t *b, uint64_t size, unsigned bar)
 		b[k] = (uint8_t)(k * 7u + bar);
 }
 
-/* Every buffer's contents (anes_fill_buffer), then the hook. */
-static void fill(struct anes *s, unsigned n, uint8_t *mem, const struct anes_hooks *hooks)
+/* Every buffer's contents (session_fill_buffer), then the hook. */
+static void fill(struct app_session *s, unsigned n, uint8_t *mem, const struct session_hooks *hooks)
 {
 	for (unsigned i = 0; i < n; i++) {
 		const struct subq_grant *g = &s->g[i];
-		uint8_t *b = mem + (g->mapped - ANES_DEV_BASE);
-		int w = anes_fill_buffer(&s->prog, g, b);
+		uint8_t *b = mem + (g->mapped - SESSION_DEV_BASE);
+		int w = session_fill_buffer(&s->prog, g, b);
 		s->is_weights[i] = (uint8_t)w;
 		if (hooks && hooks->fill)
 			hooks->fill(hooks->ctx, g, b, w);
@@ -174,11 +174,11 @@ static void fill(struct anes *s, unsigned n, uint8_t *mem, const struct anes_hoo
 }
 
 /* Every guard byte around every buffer still holds the canary. */
-static int canaries_intact(const struct anes *s, unsigned n, const uint8_t *mem,
+static int canaries_intact(const struct app_session *s, unsigned n, const uint8_t *mem,
 			   const struct layout *lo)
 {
 	const struct ldr_program *p = &s->prog;
-	uint64_t starts[3 + ANES_MAX_GRANTS], ends[3 + ANES_MAX_GRANTS];
+	uint64_t starts[3 + SESSION_MAX_GRANTS], ends[3 + SESSION_MAX_GRANTS];
 	unsigned nr = 0;
 	starts[nr] = lo->td_off;
 	ends[nr++] = lo->td_off + p->td_area_len;
@@ -187,7 +187,7 @@ static int canaries_intact(const struct anes *s, unsigned n, const uint8_t *mem,
 	starts[nr] = lo->fold_off;
 	ends[nr++] = lo->fold_off + s->plan.fold_used;
 	for (unsigned i = 0; i < n; i++) {
-		starts[nr] = s->g[i].mapped - ANES_DEV_BASE;
+		starts[nr] = s->g[i].mapped - SESSION_DEV_BASE;
 		ends[nr] = starts[nr] + s->g[i].size;
 		nr++;
 	}
@@ -195,7 +195,7 @@ static int canaries_intact(const struct anes *s, unsigned n, const uint8_t *mem,
 	for (unsigned r = 0; r <= nr; r++) {
 		uint64_t lim = r < nr ? starts[r] : lo->size;
 		for (uint64_t k = pos; k < lim; k++)
-			if (mem[k] != ANES_CANARY)
+			if (mem[k] != SESSION_CANARY)
 				return 0;
 		if (r < nr)
 			pos = ends[r];
@@ -211,7 +211,7 @@ static int streams_on(const struct ctrl_td_plan *t)
 	return 0;
 }
 
-static void report(struct anes *s, const struct anes_opts *o, struct anes_result *res)
+static void report(struct app_session *s, const struct session_opts *o, struct session_result *res)
 {
 	const struct ldr_program *p = &s->prog;
 	res->nwrites = s->eng.nwrites;
@@ -259,7 +259,7 @@ static void report(struct anes *s, const struct anes_opts *o, struct anes_result
 	}
 }
 
-static void trace_ranges(const struct ctrl_plan *pl, const struct anes_opts *o)
+static void trace_ranges(const struct ctrl_plan *pl, const struct session_opts *o)
 {
 	for (unsigned i = 0; i < pl->ntds; i++)
 		for (unsigned r = 0; r < pl->td[i].nranges; r++) {
@@ -274,17 +274,17 @@ static void trace_ranges(const struct ctrl_plan *pl, const struct anes_opts *o)
 }
 
 /* The grants of the submission: given, or the program's defaults. */
-static int take_grants(struct anes *s, const struct anes_opts *o, unsigned *n,
-		       struct anes_result *res)
+static int take_grants(struct app_session *s, const struct session_opts *o, unsigned *n,
+		       struct session_result *res)
 {
 	if (o->use_defaults) {
-		int k = ctrl_default_grants(&s->prog, s->g, ANES_MAX_GRANTS, &res->st);
+		int k = ctrl_default_grants(&s->prog, s->g, SESSION_MAX_GRANTS, &res->st);
 		if (k < 0)
 			return -1;
 		*n = (unsigned)k;
 		return 0;
 	}
-	if (o->ngrants > ANES_MAX_GRANTS || (o->ngrants && !o->grants)) {
+	if (o->ngrants > SESSION_MAX_GRANTS || (o->ngrants && !o->grants)) {
 		res->st.err = CTRL_E_GRANTS;
 		return -1;
 	}
@@ -294,10 +294,11 @@ static int take_grants(struct anes *s, const struct anes_opts *o, unsigned *n,
 }
 
 /* A refusal of the session itself (out of memory, arena too large): printed, returns 1. */
-static int refuse_session(enum anes_err e, const struct anes_opts *o, struct anes_result *res)
+static int refuse_session(enum session_err e, const struct session_opts *o,
+			  struct session_result *res)
 {
 	res->serr = e;
-	outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(e));
+	outf(o->out, o->ctx, "submit: refused: %s\n", session_err_name(e));
 	return 1;
 }
 
@@ -307,36 +308,40 @@ static int refuse_session(enum anes_err e, const struct anes_opts *o, struct ane
  * then the arena with its canaries, those copied in, every buffer filled. Returns the arena
  * (free it) or NULL, the refusal printed and recorded in res.
  */
-static uint8_t *build_arena(struct anes *s, unsigned n, const struct layout *lo,
-			    const struct ctrl_limits *lim, const struct anes_opts *o,
-			    struct anes_result *res)
+static uint8_t *build_arena(struct app_session *s, unsigned n, const struct layout *lo,
+			    const struct ctrl_limits *lim, const struct session_opts *o,
+			    struct session_result *res)
 {
 	const struct ldr_program *p = &s->prog;
 	size_t fwlen = (size_t)p->td_area_len + p->weights_len + (size_t)lo->fold_cap;
 	uint8_t *fwmem = malloc(fwlen + 1), *mem = NULL;
 	if (!fwmem) {
-		refuse_session(ANES_E_NOMEM, o, res);
+		refuse_session(SESSION_E_NOMEM, o, res);
 		return NULL;
 	}
+	const uint64_t td_len = round_page(p->td_area_len), ku_len = round_page(p->weights_len);
 	const struct pol_range forbid[3] = {
-		{ANES_DEV_BASE + lo->td_off, round_page(p->td_area_len) ? round_page(p->td_area_len) : ANES_GUARD, 0, 0},
-		{ANES_DEV_BASE + lo->ku_off, round_page(p->weights_len) ? round_page(p->weights_len) : ANES_GUARD, 0, 0},
-		{ANES_DEV_BASE + lo->fold_off, lo->fold_cap ? round_page(lo->fold_cap) : ANES_GUARD, 0, 0},
+		{SESSION_DEV_BASE + lo->td_off, td_len ? td_len : SESSION_GUARD, 0, 0},
+		{SESSION_DEV_BASE + lo->ku_off, ku_len ? ku_len : SESSION_GUARD, 0, 0},
+		{SESSION_DEV_BASE + lo->fold_off, lo->fold_cap ? round_page(lo->fold_cap) : SESSION_GUARD,
+		 0, 0},
 	};
 	uint8_t *fold_mem = fwmem + p->td_area_len + p->weights_len;
-	const struct ctrl_scratch sc = {fwmem, p->td_area_len, ANES_DEV_BASE + lo->td_off,
-					fwmem + p->td_area_len, p->weights_len, ANES_DEV_BASE + lo->ku_off,
-					lo->fold_cap ? fold_mem : NULL, (size_t)lo->fold_cap,
-					ANES_DEV_BASE + lo->fold_off};
+	const struct ctrl_scratch sc = {
+		.td_mem = fwmem, .td_cap = p->td_area_len, .td_dev = SESSION_DEV_BASE + lo->td_off,
+		.ku_out = fwmem + p->td_area_len, .ku_cap = p->weights_len,
+		.ku_dev = SESSION_DEV_BASE + lo->ku_off,
+		.fold_out = lo->fold_cap ? fold_mem : NULL, .fold_cap = (size_t)lo->fold_cap,
+		.fold_dev = SESSION_DEV_BASE + lo->fold_off};
 	enum ctrl_err ce = ctrl_plan(&s->plan, p, s->g, n, forbid, lo->fold_cap ? 3 : 2, &sc, lim);
 	res->st = s->plan.st;
 	res->work = s->plan.work;
 	if (ce != CTRL_OK)
 		print_status(&s->plan.st, o->out, o->ctx);
 	else if (!(mem = malloc((size_t)lo->size)))
-		refuse_session(ANES_E_NOMEM, o, res);
+		refuse_session(SESSION_E_NOMEM, o, res);
 	if (mem) {
-		memset(mem, ANES_CANARY, (size_t)lo->size);
+		memset(mem, SESSION_CANARY, (size_t)lo->size);
 		memcpy(mem + lo->td_off, fwmem, p->td_area_len);
 		memcpy(mem + lo->ku_off, fwmem + p->td_area_len, p->weights_len);
 		if (s->plan.fold_used)
@@ -372,7 +377,7 @@ static void op_line_out(void *ctx, const char *s, size_t n)
 /* "td N: computes: ..." for every TD: what its registers make the engine compute (td_print_op,
  * the words `inspect` prints), so a ReLU in the NE's NonlinearMode shows beside the activation
  * LUT's line. */
-static void print_computes(const struct ldr_program *p, const struct anes_opts *o)
+static void print_computes(const struct ldr_program *p, const struct session_opts *o)
 {
 	struct ldr_image *im = calloc(1, sizeof *im);
 	if (!im)
@@ -392,8 +397,8 @@ static void print_computes(const struct ldr_program *p, const struct anes_opts *
 
 /* Runs the plan on the engine over the arena and reports it (per TD, then the verdict: the
  * fault, with its TD and field, when the engine stopped). Returns 0 when it completed. */
-static int run_engine(struct anes *s, unsigned n, uint8_t *mem, const struct layout *lo,
-		      const struct anes_opts *o, struct anes_result *res)
+static int run_engine(struct app_session *s, unsigned n, uint8_t *mem, const struct layout *lo,
+		      const struct session_opts *o, struct session_result *res)
 {
 	const struct ldr_program *p = &s->prog;
 	outf(o->out, o->ctx, "submit: %s program, %u td%s, %u grant%s\n", p->raw ? "raw" : "hwx",
@@ -406,7 +411,7 @@ static int run_engine(struct anes *s, unsigned n, uint8_t *mem, const struct lay
 		     (unsigned long)s->g[i].mapped);
 	if (o->trace)
 		trace_ranges(&s->plan, o);
-	eng_set_memory(&s->eng, mem, ANES_DEV_BASE, lo->size);
+	eng_set_memory(&s->eng, mem, SESSION_DEV_BASE, lo->size);
 	eng_set_output(&s->eng, o->trace, o->out, o->ctx);
 	s->eng.gen = p->gen;
 	s->eng.trace = o->trace;
@@ -431,10 +436,10 @@ static int run_engine(struct anes *s, unsigned n, uint8_t *mem, const struct lay
 	return 1;
 }
 
-int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_opts *o,
-	     struct anes_result *res)
+int session_run(struct app_session *s, const uint8_t *buf, size_t len, const struct session_opts *o,
+	     struct session_result *res)
 {
-	struct anes_result dummy;
+	struct session_result dummy;
 	if (!res)
 		res = &dummy;
 	memset(res, 0, sizeof *res);
@@ -455,9 +460,9 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 	unsigned n = 0;
 	struct layout lo;
 	if (take_grants(s, o, &n, res) ||
-	    place(s, n, o->max_arena ? o->max_arena : ANES_MAX_ARENA, lim->max_grant, &lo, res)) {
+	    place(s, n, o->max_arena ? o->max_arena : SESSION_MAX_ARENA, lim->max_grant, &lo, res)) {
 		if (res->serr)
-			outf(o->out, o->ctx, "submit: refused: %s\n", anes_err_name(res->serr));
+			outf(o->out, o->ctx, "submit: refused: %s\n", session_err_name(res->serr));
 		else
 			print_status(&res->st, o->out, o->ctx);
 		return 1;
@@ -468,20 +473,20 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 	int rc = run_engine(s, n, mem, &lo, o, res);
 	if (o->hooks && o->hooks->check)
 		for (unsigned i = 0; i < n; i++)
-			o->hooks->check(o->hooks->ctx, &s->g[i], mem + (s->g[i].mapped - ANES_DEV_BASE),
+			o->hooks->check(o->hooks->ctx, &s->g[i], mem + (s->g[i].mapped - SESSION_DEV_BASE),
 					s->is_weights[i]);
 	res->canaries_ok = canaries_intact(s, n, mem, &lo);
 	outf(o->out, o->ctx, "submit: canaries %s\n", res->canaries_ok ? "intact" : "DAMAGED");
 	s->plan.td_mem = NULL;
 	free(mem); /* the one free of the arena */
 	if (!res->canaries_ok) {
-		res->serr = ANES_E_CANARIES;
+		res->serr = SESSION_E_CANARIES;
 		rc = 1;
 	}
 	return rc;
 }
 
-const char *anes_result_name(const struct anes_result *res)
+const char *session_result_name(const struct session_result *res)
 {
 	if (!res->loaded)
 		return ldr_err_name(res->lerr);
@@ -489,12 +494,12 @@ const char *anes_result_name(const struct anes_result *res)
 		return ctrl_status_name(&res->st);
 	if (res->run != ENG_OK)
 		return eng_err_name(res->run);
-	if (res->serr != ANES_OK)
-		return anes_err_name(res->serr);
+	if (res->serr != SESSION_OK)
+		return session_err_name(res->serr);
 	return "ok";
 }
 
-void anes_completion(const struct anes_result *res, struct subq_completion *c)
+void session_completion(const struct session_result *res, struct subq_completion *c)
 {
 	c->status = SUBQ_DONE;
 	c->domain = SUBQ_DOM_NONE;
@@ -511,7 +516,7 @@ void anes_completion(const struct anes_result *res, struct subq_completion *c)
 		c->code = res->st.err == CTRL_E_KUNIT    ? (uint32_t)res->st.ku
 			  : res->st.err == CTRL_E_POLICY ? (uint32_t)res->st.pol
 							 : (uint32_t)res->st.err;
-	} else if (res->serr == ANES_E_NOMEM || res->serr == ANES_E_ARENA) {
+	} else if (res->serr == SESSION_E_NOMEM || res->serr == SESSION_E_ARENA) {
 		c->status = SUBQ_REFUSED;
 		c->domain = SUBQ_DOM_SESSION;
 		c->code = (uint32_t)res->serr;
@@ -522,6 +527,6 @@ void anes_completion(const struct anes_result *res, struct subq_completion *c)
 	} else if (!res->canaries_ok) {
 		c->status = SUBQ_FAILED;
 		c->domain = SUBQ_DOM_SESSION;
-		c->code = (uint32_t)ANES_E_CANARIES;
+		c->code = (uint32_t)SESSION_E_CANARIES;
 	}
 }

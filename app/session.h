@@ -18,27 +18,27 @@
 #include "fw/ctrl/ctrl.h"
 #include "fw/submit/queue.h"
 
-#define ANES_MAX_GRANTS SUBQ_MAX_GRANTS
-#define ANES_DEV_BASE 0x40000000u
-#define ANES_GUARD 0x1000u
-#define ANES_CANARY 0xa5u
+#define SESSION_MAX_GRANTS SUBQ_MAX_GRANTS
+#define SESSION_DEV_BASE 0x40000000u
+#define SESSION_GUARD 0x1000u
+#define SESSION_CANARY 0xa5u
 
 /* Errors of the session itself (beyond the loader's, the control path's and the engine's). */
-enum anes_err {
-	ANES_OK = 0,
-	ANES_E_NOMEM,        /* out-of-memory: the arena could not be allocated */
-	ANES_E_ARENA,        /* arena-too-large: the grants do not fit one submission's arena */
-	ANES_E_CANARIES,     /* canaries-damaged: a guard byte changed */
-	ANES_E__COUNT
+enum session_err {
+	SESSION_OK = 0,
+	SESSION_E_NOMEM,        /* out-of-memory: the arena could not be allocated */
+	SESSION_E_ARENA,        /* arena-too-large: the grants do not fit one submission's arena */
+	SESSION_E_CANARIES,     /* canaries-damaged: a guard byte changed */
+	SESSION_E__COUNT
 };
-const char *anes_err_name(enum anes_err e);
+const char *session_err_name(enum session_err e);
 
-struct anes_result {
+struct session_result {
 	int loaded;               /* 1 when the loader accepted the program */
 	enum ldr_err lerr;
 	struct ctrl_status st;    /* the control path's verdict */
 	int run;                  /* ENG_OK, or the engine's error */
-	enum anes_err serr;       /* the session's own error */
+	enum session_err serr;       /* the session's own error */
 	int canaries_ok;          /* every guard byte intact afterwards */
 	unsigned ntds, nwrites, nmoves;
 	uint64_t bytes, work;
@@ -56,13 +56,13 @@ struct anes_result {
  * called for every granted buffer after the run (before the canary check). is_weights: the
  * buffer holds the program's weights.
  */
-struct anes_hooks {
+struct session_hooks {
 	void (*fill)(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights);
 	void (*check)(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights);
 	void *ctx;
 };
 
-struct anes_opts {
+struct session_opts {
 	unsigned ldr_flags;               /* LDR_F_* */
 	const struct subq_grant *grants;  /* NULL with ngrants 0 and use_defaults 1: the defaults */
 	unsigned ngrants;
@@ -70,36 +70,36 @@ struct anes_opts {
 	unsigned trace;                   /* 1: every write and move */
 	outf_fn out;
 	void *ctx;
-	const struct anes_hooks *hooks;
+	const struct session_hooks *hooks;
 	const struct ctrl_limits *limits; /* NULL: ctrl_default_limits */
-	uint64_t max_arena;               /* 0: ANES_MAX_ARENA */
+	uint64_t max_arena;               /* 0: SESSION_MAX_ARENA */
 };
 
-#define ANES_MAX_ARENA (256ull << 20)
+#define SESSION_MAX_ARENA (256ull << 20)
 
-struct anes;
+struct app_session;
 /* A session on the engine app/backend.c picks, with the board's DMA device; NULL when out of
  * memory. */
-struct anes *anes_create(struct dma_dev *dma);
-void anes_destroy(struct anes *s);
+struct app_session *session_create(struct dma_dev *dma);
+void session_destroy(struct app_session *s);
 /* Its engine, through the interface (engine/engine.h): the state after a run, fault injection
  * (app/backend.h), the command service's runs. */
-struct eng *anes_eng(struct anes *s);
+struct eng *session_eng(struct app_session *s);
 
 /* A granted buffer's first contents: the program's weights when it holds them (returns 1), zero
  * when it is written, else a byte pattern (an input no one filled). b holds g->size bytes. */
-int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b);
+int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b);
 /* The inputs' fill pattern: byte k of b is k x 7 + bar (mod 256). */
-void anes_pattern(uint8_t *b, uint64_t size, unsigned bar);
+void session_pattern(uint8_t *b, uint64_t size, unsigned bar);
 
 /* Runs one submission. Returns 0 when it completed, 1 when it was refused or failed. */
-int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_opts *o,
-	     struct anes_result *res);
+int session_run(struct app_session *s, const uint8_t *buf, size_t len, const struct session_opts *o,
+	     struct session_result *res);
 
 /* The completion a result earns: done, refused (loader, policy or kernel-unit domain, with that
  * enum's code) or failed (engine domain). */
-void anes_completion(const struct anes_result *res, struct subq_completion *c);
+void session_completion(const struct session_result *res, struct subq_completion *c);
 /* The named error of a result ("ok" when it completed). */
-const char *anes_result_name(const struct anes_result *res);
+const char *session_result_name(const struct session_result *res);
 
 #endif

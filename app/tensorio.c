@@ -312,9 +312,9 @@ static void check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int
 	}
 }
 
-const struct anes_hooks *tio_hooks(struct tio *x)
+const struct session_hooks *tio_hooks(struct tio *x)
 {
-	x->hooks = (struct anes_hooks){fill, check, x};
+	x->hooks = (struct session_hooks){fill, check, x};
 	return &x->hooks;
 }
 

@@ -12,7 +12,7 @@
  * given is filled from a fixed seed (tio_seed), which is said on the output. Intermediates are
  * never filled (the firmware zeroes them); they may be read out with an output request.
  *
- * Use: tio_prepare (names, files read and checked), anes_run with tio_hooks(), then tio_finish
+ * Use: tio_prepare (names, files read and checked), session_run with tio_hooks(), then tio_finish
  * (outputs written). Every error is named (tio_err_name) and printed as "run: NAME: error".
  */
 #ifndef ANEFW_APP_TENSORIO_H
@@ -100,7 +100,7 @@ struct tio {
 	unsigned nio;
 	outf_fn out;
 	void *ctx;
-	struct anes_hooks hooks;
+	struct session_hooks hooks;
 	enum tio_err err;
 };
 
@@ -109,8 +109,8 @@ struct tio {
 enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struct tio_req *req,
 			 unsigned nreq, outf_fn out, void *ctx);
 /* The session hooks that place the inputs and capture the requested outputs. */
-const struct anes_hooks *tio_hooks(struct tio *x);
-/* After anes_run: ran 1 (the submission completed) writes every requested output (to PATH.part,
+const struct session_hooks *tio_hooks(struct tio *x);
+/* After session_run: ran 1 (the submission completed) writes every requested output (to PATH.part,
  * renamed to PATH when whole) and compares every reference; ran 0 writes and compares nothing
  * and reports each request output-not-produced. */
 enum tio_err tio_finish(struct tio *x, int ran);

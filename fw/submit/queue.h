@@ -47,7 +47,7 @@ struct subq_completion {
 };
 
 /* Which enum a completion's code belongs to: subq_err, ldr_err, pol_err, ku_err, eng_err
- * (negated), dma_err, anes_err, ctrl_err (the control path's own refusals, not the policy's). */
+ * (negated), dma_err, session_err, ctrl_err (the control path's own refusals, not the policy's). */
 enum subq_domain { SUBQ_DOM_NONE, SUBQ_DOM_QUEUE, SUBQ_DOM_LOADER, SUBQ_DOM_POLICY,
 		   SUBQ_DOM_KUNIT, SUBQ_DOM_ENGINE, SUBQ_DOM_DMA, SUBQ_DOM_SESSION, SUBQ_DOM_CTRL,
 		   SUBQ_DOM__COUNT };

@@ -37,7 +37,7 @@ static unsigned tc_reap(struct cmd_shm *m, struct cmd_completion *out, unsigned 
 	return n;
 }
 
-static struct anes *b_session;
+static struct app_session *b_session;
 
 static const char b_desc[] = "input w=32 h=2 c=16\nlayer int8 cout=16\n";
 
@@ -45,7 +45,7 @@ static void bench_dispatch(int overrides)
 {
 	const struct asvc_opts o = {0, 0, 0, 0, 1};
 	if (!b_session)
-		b_session = anes_create(plat_dma());
+		b_session = session_create(plat_dma());
 	REQUIRE(b_session != NULL);
 	struct asvc *a = asvc_create(b_session, &o);
 	REQUIRE(a != NULL);

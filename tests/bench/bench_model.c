@@ -18,11 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static struct anes *session(void)
+static struct app_session *session(void)
 {
-	static struct anes *s;
+	static struct app_session *s;
 	if (!s)
-		s = anes_create(plat_dma());
+		s = session_create(plat_dma());
 	return s;
 }
 
@@ -76,16 +76,16 @@ static void report(const char *what, const char *unit, uint64_t n, uint64_t coun
 /* Runs prog; returns the instructions of the submission minus the hooks', 0 on failure. */
 static uint64_t run(const uint8_t *prog, size_t len, struct bctx *c, uint64_t *total)
 {
-	struct anes_hooks hk = {fill, check, c};
-	struct anes_opts o = {.ldr_flags = LDR_F_RAW, .use_defaults = 1, .out = no_out, .hooks = &hk};
-	struct anes_result res;
-	struct anes *s = session();
+	struct session_hooks hk = {fill, check, c};
+	struct session_opts o = {.ldr_flags = LDR_F_RAW, .use_defaults = 1, .out = no_out, .hooks = &hk};
+	struct session_result res;
+	struct app_session *s = session();
 	if (!s)
 		return 0;
 	uint64_t t0 = hal_instret();
-	int rc = anes_run(s, prog, len, &o, &res);
+	int rc = session_run(s, prog, len, &o, &res);
 	uint64_t t1 = hal_instret();
-	CHECKF(rc == 0, "submission: %s", anes_result_name(&res));
+	CHECKF(rc == 0, "submission: %s", session_result_name(&res));
 	*total = t1 - t0;
 	return rc ? 0 : t1 - t0 - c->hooks;
 }

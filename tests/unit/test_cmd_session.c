@@ -393,7 +393,7 @@ TEST(cmd_session, scripted_session_on_the_engine)
 
 	/* a call that hangs: aborted by its deadline, the engine recovered, service goes on */
 	{
-		struct anem *m = anes_engine(tsession());
+		struct anem *m = tsession_model_of(tsession());
 		const struct anem_faults f = {ANEM_FAULT_DMA_HANG, 0, 1, 0};
 		anem_set_faults(m, &f);
 		uint64_t rec0 = s_s->st.recoveries;

@@ -609,7 +609,7 @@ TEST(cmd_shm, session_with_a_host_core)
 	/* the firmware: a bounded poll of the command ring until the client shuts the channel.
 	 * Between passes core 0 plays the fault: asked by event SH_EV_ARM, it arms a DMA hang for
 	 * the next submission and raises SH_EV_ARMED, the event the hanging call waits for. */
-	struct anem *em = anes_engine(tsession());
+	struct anem *em = tsession_model_of(tsession());
 	const struct anem_faults hang = {ANEM_FAULT_DMA_HANG, 0, 1, 0};
 	int armed = 0;
 	svc_ready(s);

@@ -177,7 +177,7 @@ static const char *submit(size_t len, struct subq_grant *g, unsigned n, int *int
 {
 	*ran = 0;
 	*intact = 0;
-	memset(arena, ANES_CANARY, sizeof arena);
+	memset(arena, SESSION_CANARY, sizeof arena);
 	int loaded = ldr_load(prog, len, LDR_F_RAW, &lp) == LDR_OK;
 	for (unsigned i = 0; loaded && i < n; i++) {
 		if (g[i].mapped)
@@ -925,7 +925,7 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 {
 	if (!test_shared_dir())
 		SKIP("no shared fixtures directory");
-	static struct subq_grant g[ANES_MAX_GRANTS];
+	static struct subq_grant g[SESSION_MAX_GRANTS];
 	for (unsigned f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
 		uint8_t *buf;
 		size_t len;
@@ -936,7 +936,7 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 		struct ctrl_status st;
 		int n = -1;
 		if (ldr_load(buf, len, 0, &lp) == LDR_OK)
-			n = ctrl_default_grants(&lp, g, ANES_MAX_GRANTS, &st);
+			n = ctrl_default_grants(&lp, g, SESSION_MAX_GRANTS, &st);
 		CHECK(n > 0);
 		if (n <= 0) {
 			free(buf);
@@ -996,7 +996,7 @@ TEST(ctrl, fixtures_run_on_model)
 			CHECKF(0, "%s: unreadable", small[f]);
 			continue;
 		}
-		struct anes_result res;
+		struct session_result res;
 		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 1, tnull_out, NULL, NULL, &res);
 		CHECK_EQ(rc, 0);
 		CHECK(res.canaries_ok);
@@ -1051,17 +1051,17 @@ static uint8_t *hwx_thread_bars(uint8_t *b, size_t len)
 }
 
 static const char *submit_default(const uint8_t *buf, size_t len, unsigned flags,
-				  struct anes_result *res)
+				  struct session_result *res)
 {
 	memset(res, 0, sizeof *res);
 	tsubmit(buf, len, flags, NULL, 0, 1, 0, tnull_out, NULL, NULL, res);
-	return anes_result_name(res);
+	return session_result_name(res);
 }
 
 TEST(ctrl, container_reproductions_refused_by_name)
 {
 	struct synth s;
-	struct anes_result res;
+	struct session_result res;
 	static struct ldr_program p;
 	synth_default(&s);
 	size_t raw = synth_build(&s);
@@ -1113,7 +1113,7 @@ TEST(ctrl, container_reproductions_refused_by_name)
 	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "grant-too-large");
 	CHECK(res.canaries_ok && res.nmoves == 0);
 	struct subq_completion c;
-	anes_completion(&res, &c);
+	session_completion(&res, &c);
 	CHECK(c.status == SUBQ_REFUSED && c.domain == SUBQ_DOM_POLICY &&
 	      c.code == POL_E_GRANT_TOO_LARGE);
 }
@@ -1131,7 +1131,7 @@ TEST(ctrl, unapplied_relocations_refused)
 	REQUIRE(p.text_sect >= 0 && p.sects[p.text_sect].nreloc > 0);
 	size_t ro = p.sects[p.text_sect].reloff;
 	REQUIRE(ro + 8 <= len);
-	struct anes_result res;
+	struct session_result res;
 	CHECK_STR(submit_default(buf, len, 0, &res), "ok");
 	uint32_t addr = le_rd32(buf + ro), info = le_rd32(buf + ro + 4);
 	/* 1: aimed at the TD header (word 2) */
@@ -1185,7 +1185,7 @@ static size_t synth_chain(const struct synth *s, unsigned ntds)
 TEST(ctrl, sixty_four_large_tds_over_the_work_budget)
 {
 	struct synth s;
-	struct anes_result res;
+	struct session_result res;
 	synth_default(&s);
 	size_t len = synth_chain(&s, 64);
 	CHECK_STR(submit_default(chain, len, LDR_F_RAW, &res), "ok");
@@ -1200,7 +1200,7 @@ TEST(ctrl, sixty_four_large_tds_over_the_work_budget)
 	CHECK(res.canaries_ok);
 	/* the completion names the control path's own domain and code */
 	struct subq_completion c;
-	anes_completion(&res, &c);
+	session_completion(&res, &c);
 	CHECK_EQ(c.status, SUBQ_REFUSED);
 	CHECK_EQ(c.domain, SUBQ_DOM_CTRL);
 	CHECK_EQ(c.code, CTRL_E_WORK);

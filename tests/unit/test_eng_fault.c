@@ -42,7 +42,7 @@ static int ef_set(uint8_t *buf, size_t len, unsigned td, uint32_t reg, unsigned 
 /* The run fails with engine-fault at td, reason, and the formatted line holds want. Returns 1
  * when all of that holds (the checker: also used on wrong answers below). */
 static int ef_refused(const uint8_t *buf, size_t len, int td, unsigned reason, const char *want,
-		      struct anes_result *res)
+		      struct session_result *res)
 {
 	struct tcapture cap;
 	cap.n = 0;
@@ -57,7 +57,7 @@ TEST(eng_fault, each_refusal_class_names_td_field_value_and_why)
 	if (!test_shared_dir())
 		SKIP("../shared absent: the fixtures are not edited");
 	size_t len;
-	struct anes_result res;
+	struct session_result res;
 	/* an activation record the model cannot read: sigmoid.hwx's mode word (slot 42) */
 	uint8_t *b = ef_load("fixtures/hwx/sigmoid.hwx", &len);
 	REQUIRE(b && len > 0x4280 + 86);

@@ -47,10 +47,10 @@ static void f_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, i
 	s->h ^= g->bar;
 }
 
-static int f_submit(size_t len, struct anes_result *res, uint64_t *hash)
+static int f_submit(size_t len, struct session_result *res, uint64_t *hash)
 {
 	struct f_sum s = {0xcbf29ce484222325ull, 0};
-	struct anes_hooks hk = {NULL, f_check, &s};
+	struct session_hooks hk = {NULL, f_check, &s};
 	int rc = tsubmit(f_prog, len, 0, NULL, 0, 1, 0, NULL, NULL, &hk, res);
 	if (hash)
 		*hash = s.h;
@@ -59,7 +59,7 @@ static int f_submit(size_t len, struct anes_result *res, uint64_t *hash)
 
 static int f_engine_reset(void)
 {
-	const struct anem *m = anes_model();
+	const struct anem *m = tsession_model();
 	if (m->queued || m->state != ENG_ST_IDLE || m->tq.td_count || m->tq.bars_set)
 		return 0;
 	for (unsigned i = 0; i < ANEM_WINDOW_BYTES / 4; i++)
@@ -75,29 +75,29 @@ static void f_fault_case(unsigned kind, uint32_t skip, int want)
 {
 	size_t len = f_build();
 	REQUIRE(len);
-	struct anes_result res;
+	struct session_result res;
 	uint64_t h0 = 0, h1 = 0;
-	anem_set_faults(anes_model(), NULL);
+	anem_set_faults(tsession_model(), NULL);
 	CHECK_EQ(f_submit(len, &res, &h0), 0);
 	REQUIRE(res.run == ENG_OK);
-	uint64_t budget = anes_model()->wd_budget;
+	uint64_t budget = tsession_model()->wd_budget;
 	struct anem_faults f = {kind, skip, 1, 0};
-	anem_set_faults(anes_model(), &f);
+	anem_set_faults(tsession_model(), &f);
 	CHECK_EQ(f_submit(len, &res, NULL), 1);
 	CHECK(res.loaded);
 	CHECK_EQ(res.st.err, CTRL_OK);
 	CHECK_STR(eng_err_name(res.run), eng_err_name(want));
 	CHECK(res.canaries_ok);
-	CHECK_EQ(anem_faults_fired(anes_model()), 1u);
-	CHECK(anes_model()->polls <= budget);
+	CHECK_EQ(anem_faults_fired(tsession_model()), 1u);
+	CHECK(tsession_model()->polls <= budget);
 	CHECK(f_engine_reset());
 	/* the next submission (the fault was one-shot) runs normally, same outputs */
 	CHECK_EQ(f_submit(len, &res, &h1), 0);
 	CHECK_EQ(res.run, ENG_OK);
 	CHECK(res.canaries_ok);
-	CHECK_EQ(anem_faults_fired(anes_model()), 1u);
+	CHECK_EQ(anem_faults_fired(tsession_model()), 1u);
 	CHECK(h1 == h0);
-	anem_set_faults(anes_model(), NULL);
+	anem_set_faults(tsession_model(), NULL);
 }
 
 TEST(faults, dma_hang_gives_watchdog_expired)
@@ -131,16 +131,16 @@ TEST(faults, fault_count_hits_that_many_submissions)
 {
 	size_t len = f_build();
 	REQUIRE(len);
-	struct anes_result res;
+	struct session_result res;
 	struct anem_faults f = {ANEM_FAULT_DMA_ERROR, 0, 3, 0};
-	anem_set_faults(anes_model(), &f);
+	anem_set_faults(tsession_model(), &f);
 	for (unsigned i = 0; i < 3; i++) {
 		CHECK_EQ(f_submit(len, &res, NULL), 1);
 		CHECK_EQ(res.run, ENG_E_DMA);
 	}
 	CHECK_EQ(f_submit(len, &res, NULL), 0);
-	CHECK_EQ(anem_faults_fired(anes_model()), 3u);
-	anem_set_faults(anes_model(), NULL);
+	CHECK_EQ(anem_faults_fired(tsession_model()), 3u);
+	anem_set_faults(tsession_model(), NULL);
 }
 
 TEST(faults, names_parse_round_trip)
@@ -156,10 +156,10 @@ TEST(faults, watchdog_budget_from_program_size)
 {
 	size_t len = f_build();
 	REQUIRE(len);
-	struct anes_result res;
-	anem_set_faults(anes_model(), NULL);
+	struct session_result res;
+	anem_set_faults(tsession_model(), NULL);
 	CHECK_EQ(f_submit(len, &res, NULL), 0);
-	const struct anem *m = anes_model();
+	const struct anem *m = tsession_model();
 	uint64_t used = m->polls, budget = m->wd_budget;
 	CHECK(used > 0 && used <= budget);
 	/* the budget grows with TDs and bytes */
@@ -174,14 +174,14 @@ TEST(faults, watchdog_budget_from_program_size)
 	CHECK_EQ(b2, b1 + 17u * ENG_WD_PER_MOVE + 0x100000u / ENG_WD_BYTES_PER_POLL);
 	/* a budget one poll short of what the program needs expires, with no fault at all */
 	struct anem_faults f = {ANEM_FAULT_NONE, 0, 0, (uint32_t)(used - 1)};
-	anem_set_faults(anes_model(), &f);
+	anem_set_faults(tsession_model(), &f);
 	CHECK_EQ(f_submit(len, &res, NULL), 1);
 	CHECK_STR(eng_err_name(res.run), "watchdog-expired");
 	CHECK(f_engine_reset());
 	f.watchdog_polls = (uint32_t)used;
-	anem_set_faults(anes_model(), &f);
+	anem_set_faults(tsession_model(), &f);
 	CHECK_EQ(f_submit(len, &res, NULL), 0);
-	anem_set_faults(anes_model(), NULL);
+	anem_set_faults(tsession_model(), NULL);
 	CHECK_EQ(f_submit(len, &res, NULL), 0);
 }
 

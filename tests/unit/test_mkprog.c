@@ -143,8 +143,8 @@ static void run_on_model(const uint8_t *prog, size_t len, unsigned flags)
 	uint8_t rec[ACTLUT_BYTES];
 	REQUIRE(pd_act_record(PD_ACT_RELU6, rec));
 	REQUIRE(actlut_parse(&c.lut, rec, sizeof rec) == ACTLUT_OK);
-	struct anes_hooks h = {fill, check, &c};
-	struct anes_result res;
+	struct session_hooks h = {fill, check, &c};
+	struct session_result res;
 	int rc = tsubmit(prog, len, flags, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(res.run, ENG_OK);
@@ -384,9 +384,9 @@ static const char *run_patched(uint32_t addr, uint32_t delta)
 		uint8_t *q = progbuf + p.td_area_off + off[i];
 		le_wr32(q, le_rd32(q) + delta);
 	}
-	struct anes_result res;
+	struct session_result res;
 	tsubmit(progbuf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
-	return anes_result_name(&res);
+	return session_result_name(&res);
 }
 
 TEST(mkprog, convolving_td_must_read_one_ocg)
@@ -421,9 +421,9 @@ TEST(mkprog, palette_widths_h13_does_not_stream_are_folded)
 		size_t len = 0;
 		REQUIRE(pd_parse(cases[i].desc, strlen(cases[i].desc), &d, &line) == PD_OK);
 		REQUIRE(pd_build_hwx(&d, progbuf, sizeof progbuf, &len) == PD_OK);
-		struct anes_result res;
+		struct session_result res;
 		int rc = tsubmit(progbuf, len, 0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
-		CHECKF(rc == 0, "case %u: %s", i, anes_result_name(&res));
+		CHECKF(rc == 0, "case %u: %s", i, session_result_name(&res));
 		CHECKF(res.folded_tds == cases[i].folded, "case %u: %u TDs folded, want %u", i,
 		       res.folded_tds, cases[i].folded);
 		CHECK(res.canaries_ok);

@@ -47,11 +47,11 @@ static void run_desc(const char *name, int raw)
 		memset(&r, 0, sizeof r);
 		r.o = &o;
 		r.name = name;
-		struct anes_hooks h = {orc_fill, orc_check, &r};
-		struct anes_result res;
+		struct session_hooks h = {orc_fill, orc_check, &r};
+		struct session_result res;
 		int rc = tsubmit(progbuf, len, raw ? LDR_F_RAW : LDR_F_HWX, NULL, 0, 1, 0, tnull_out,
 				 NULL, &h, &res);
-		CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", name, anes_result_name(&res));
+		CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", name, session_result_name(&res));
 		CHECK(res.canaries_ok);
 		CHECKF(r.filled == 1, "%s: %u inputs filled", name, r.filled);
 		CHECKF(r.checked_tensors == o.nt - 1, "%s: %u of %u outputs checked", name,

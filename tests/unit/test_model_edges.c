@@ -183,10 +183,10 @@ static void run_case(const struct edge_case *c)
 	memset(&r, 0, sizeof r);
 	r.c = c;
 	r.o = &o;
-	struct anes_hooks h = {edge_fill, edge_check, &r};
-	struct anes_result res;
+	struct session_hooks h = {edge_fill, edge_check, &r};
+	struct session_result res;
 	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
-	CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", c->name, anes_result_name(&res));
+	CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", c->name, session_result_name(&res));
 	CHECK(res.canaries_ok);
 	CHECKF(r.filled >= 1 && r.checked_tensors == 1 && r.checked == c->n,
 	       "%s: %u inputs filled, %u outputs checked, %u elements", c->name, r.filled,

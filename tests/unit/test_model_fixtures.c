@@ -71,11 +71,11 @@ static void run_one(unsigned i)
 	memset(&r, 0, sizeof r);
 	r.o = &o;
 	r.name = fx[i].name;
-	struct anes_hooks h = {orc_fill, orc_check, &r};
-	struct anes_result res;
+	struct session_hooks h = {orc_fill, orc_check, &r};
+	struct session_result res;
 	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", fx[i].name,
-	       anes_result_name(&res));
+	       session_result_name(&res));
 	CHECK(res.canaries_ok);
 	unsigned nin = 0;
 	for (unsigned k = 0; k < o.nt; k++)
@@ -141,7 +141,7 @@ TEST(model_fixtures, softmax_reduction_faults_loudly)
 	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/activation/softmax.bin"), &prog, &len) == 0);
 	nbig = 0;
 	big[0] = 0;
-	struct anes_result res;
+	struct session_result res;
 	tsubmit(prog, len, 0, NULL, 0, 1, 1, big_out, NULL, NULL, &res);
 	CHECK_EQ(res.run, ENG_E_FAULT);
 	const char *why = strstr(big, "a reduction kept in the engine");
@@ -170,9 +170,9 @@ static void inv_mutant(unsigned off, uint32_t clear, uint32_t set, int zero_accb
 		memset(prog + 0x24c, 0, 4);
 	nbig = 0;
 	big[0] = 0;
-	struct anes_result res;
+	struct session_result res;
 	tsubmit(prog, len, 0, NULL, 0, 1, 1, big_out, NULL, NULL, &res);
-	CHECKF(res.run == ENG_E_FAULT, "inv.bin with 0x%x: %s", off, anes_result_name(&res));
+	CHECKF(res.run == ENG_E_FAULT, "inv.bin with 0x%x: %s", off, session_result_name(&res));
 	CHECKF(strstr(big, why) != NULL, "inv.bin with 0x%x: no \"%s\" in the report", off, why);
 	free(prog);
 }

@@ -55,16 +55,16 @@ static void run(const char *fixture, uint32_t addr, uint32_t value, int want_ref
 	if (addr != NO_PATCH)
 		REQUIRE(patch(buf, len, addr, value));
 	struct watch w = {0, 0};
-	struct anes_hooks h = {NULL, check, &w};
-	struct anes_result res;
+	struct session_hooks h = {NULL, check, &w};
+	struct session_result res;
 	int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	if (want_refused) {
-		CHECKF(rc == 1 && strcmp(anes_result_name(&res), "ok"), "%s: 0x%x = 0x%x was not refused (%s)",
-		       fixture, addr, value, anes_result_name(&res));
+		CHECKF(rc == 1 && strcmp(session_result_name(&res), "ok"), "%s: 0x%x = 0x%x was not refused (%s)",
+		       fixture, addr, value, session_result_name(&res));
 		CHECK_EQ(res.nwrites, 0u); /* refused before any register was written */
 		CHECK_EQ(res.nmoves, 0u);
 		CHECK_EQ(w.changed, 0u);
-		printf("# %s with 0x%05x = 0x%x: %s\n", fixture, addr, value, anes_result_name(&res));
+		printf("# %s with 0x%05x = 0x%x: %s\n", fixture, addr, value, session_result_name(&res));
 	} else {
 		CHECK_EQ(rc, 0);
 		CHECK(w.changed > 0); /* the unpatched program does write its output */
@@ -96,7 +96,8 @@ TEST(model_hostile, geometry_past_a_grant_is_refused_before_running)
 
 /* One raw task stream from ../shared through the session with its default grants and the given
  * limits (NULL: the defaults); the result's name, and the TD and fields it names. */
-static int run_limits(const char *fixture, const struct ctrl_limits *lim, struct anes_result *res)
+static int run_limits(const char *fixture, const struct ctrl_limits *lim,
+		      struct session_result *res)
 {
 	uint8_t *buf;
 	size_t len;
@@ -104,24 +105,24 @@ static int run_limits(const char *fixture, const struct ctrl_limits *lim, struct
 		CHECKF(0, "%s: unreadable", fixture);
 		return -1;
 	}
-	const struct anes_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, lim, 0};
-	int rc = anes_run(tsession(), buf, len, &o, res);
+	const struct session_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, lim, 0};
+	int rc = session_run(tsession(), buf, len, &o, res);
 	free(buf);
 	return rc;
 }
 
 static void want_refused(const char *fixture, const struct ctrl_limits *lim, const char *name)
 {
-	struct anes_result res;
+	struct session_result res;
 	int rc = run_limits(fixture, lim, &res);
-	CHECKF(rc == 1 && !strcmp(anes_result_name(&res), name), "%s: %s, want %s", fixture,
-	       anes_result_name(&res), name);
+	CHECKF(rc == 1 && !strcmp(session_result_name(&res), name), "%s: %s, want %s", fixture,
+	       session_result_name(&res), name);
 	CHECK_EQ(res.st.td, 0);
 	CHECK(res.st.field != NULL);
 	CHECK_EQ(res.nwrites, 0u); /* refused before the engine was programmed */
 	CHECK_EQ(res.nmoves, 0u);
 	CHECK(res.canaries_ok);
-	printf("# %s: %s td %d (%s)\n", fixture, anes_result_name(&res), res.st.td,
+	printf("# %s: %s td %d (%s)\n", fixture, session_result_name(&res), res.st.td,
 	       res.st.field ? res.st.field : "?");
 }
 
@@ -140,7 +141,7 @@ TEST(model_hostile, oversize_memories_are_refused_before_anything_is_allocated)
 	want_refused("fixtures/hostile/oom-weights-10g.bin", NULL, "kernels-over-kernel-memory");
 	want_refused("fixtures/hostile/oom-l2-67g.bin", NULL, "l2-result-over-limit");
 	struct ctrl_limits lim = ctrl_default_limits;
-	struct anes_result res;
+	struct session_result res;
 	lim.max_l2_tensor = 8192000u;
 	CHECK_EQ(run_limits("fixtures/kernels/unary/sigmoid.bin", &lim, &res), 0);
 	lim.max_l2_tensor = 8192000u - 1u;
@@ -176,16 +177,16 @@ TEST(model_hostile, model_refuses_an_l2_result_over_its_bound)
 		REQUIRE(patch(buf, len, H13_COMMON_OUTDIM, 1600u | rows[k] << 16));
 		struct ctrl_limits lim = ctrl_default_limits;
 		lim.max_l2_tensor = UINT64_MAX;
-		const struct anes_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &lim, 0};
-		struct anes_result res;
-		int rc = anes_run(tsession(), buf, len, &o, &res);
+		const struct session_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &lim, 0};
+		struct session_result res;
+		int rc = session_run(tsession(), buf, len, &o, &res);
 		free(buf);
 		const char *why = res.fault.why;
 		if (k == 0) {
-			CHECKF(rc == 0, "%u rows: %s: %s", rows[k], anes_result_name(&res), res.fault_text);
+			CHECKF(rc == 0, "%u rows: %s: %s", rows[k], session_result_name(&res), res.fault_text);
 		} else {
-			CHECKF(rc == 1 && !strcmp(anes_result_name(&res), "engine-fault"), "%u rows: %s",
-			       rows[k], anes_result_name(&res));
+			CHECKF(rc == 1 && !strcmp(session_result_name(&res), "engine-fault"), "%u rows: %s",
+			       rows[k], session_result_name(&res));
 			CHECKF(why && strstr(why, "L2-resident result"), "why: %s", why ? why : "(none)");
 			CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_CAPACITY);
 			CHECK_EQ(res.fault.td, 0);

@@ -89,8 +89,8 @@ static int run_pe(const struct bp_pe_spec *p, int simd, uint16_t *out)
 	struct simd_run r = {out, 0, 0};
 	size_t len = bp_pe(prog, sizeof prog, p);
 	CHECK(len > 0);
-	struct anes_hooks h = {simd_fill, simd_check, &r};
-	struct anes_result res;
+	struct session_hooks h = {simd_fill, simd_check, &r};
+	struct session_result res;
 	anem_simd = simd;
 	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	anem_simd = 1;
@@ -161,7 +161,7 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 	CHECK_EQ(differ(a, b, SW * SH * SC), 1u);
 }
 
-/* The session's input pattern (app/session.c anes_pattern, eight bytes a store when aligned)
+/* The session's input pattern (app/session.c session_pattern, eight bytes a store when aligned)
  * against its definition, byte k = k x 7 + bar, at every alignment and length up to 80 and a
  * long run; the check's own test: one wrong byte is found. */
 static uint64_t pattern_wrong(const uint8_t *b, uint64_t n, unsigned bar)
@@ -180,11 +180,11 @@ TEST(model_simd, session_input_pattern_matches_its_definition)
 		for (unsigned off = 0; off < 8; off++)
 			for (uint64_t n = 0; n <= 80; n++) {
 				memset(buf, 0xa5, sizeof buf);
-				anes_pattern(buf + off, n, bar);
+				session_pattern(buf + off, n, bar);
 				wrong += pattern_wrong(buf + off, n, bar);
 				wrong += buf[off + n] != 0xa5u; /* nothing past the end */
 			}
-	anes_pattern(buf, 4096, 9);
+	session_pattern(buf, 4096, 9);
 	wrong += pattern_wrong(buf, 4096, 9);
 	CHECK_EQ(wrong, 0u);
 	buf[1000] ^= 1u;

@@ -130,12 +130,12 @@ static void s_session(struct s_run *r, const uint8_t *prog, size_t len,
 		      const struct subq_grant *g, unsigned ng, int *canaries_ok,
 		      struct subq_completion *c)
 {
-	struct anes_result res;
-	struct anes_hooks hk = {NULL, s_check, r};
+	struct session_result res;
+	struct session_hooks hk = {NULL, s_check, r};
 	r->hash = 0xcbf29ce484222325ull;
 	tsubmit(prog, len, LDR_F_RAW, g, ng, ng == 0, 0, NULL, NULL, &hk, &res);
 	*canaries_ok = res.canaries_ok;
-	anes_completion(&res, c);
+	session_completion(&res, c);
 	if (c->status == SUBQ_DONE)
 		c->code = s_fold(r->hash); /* the outputs, for the check */
 }
@@ -146,11 +146,11 @@ static void s_handler(void *vctx, const struct subq_entry *e, struct subq_comple
 	struct s_case *k = &r->c[e->id - r->base];
 	if (k->kind == S_FAULT) {
 		struct anem_faults f = {ANEM_FAULT_DMA_ERROR, 3, 1, 0};
-		anem_set_faults(anes_model(), &f);
+		anem_set_faults(tsession_model(), &f);
 	}
 	s_session(r, (const uint8_t *)(uintptr_t)e->program, (size_t)e->program_len, e->grants,
 		  e->ngrants, &k->canaries_ok, c);
-	anem_set_faults(anes_model(), NULL);
+	anem_set_faults(tsession_model(), NULL);
 	k->runs++;
 	if (k->kind == S_FLIPPED) {
 		const struct s_prog *p = &s_progs[k->prog];

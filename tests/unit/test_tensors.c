@@ -78,10 +78,10 @@ TEST(tensors, intermediate_granted_read_write_in_place)
 			CHECK_EQ(itm->dva, p.bars[PD_FIRST_OUTPUT_BAR]);
 		}
 		/* the submission runs with them: the intermediate is zeroed, then written and read */
-		struct anes_result res;
+		struct session_result res;
 		int rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL,
 				 NULL, &res);
-		CHECKF(rc == 0, "%s: %s", hwx ? "hwx" : "raw", anes_result_name(&res));
+		CHECKF(rc == 0, "%s: %s", hwx ? "hwx" : "raw", session_result_name(&res));
 		CHECK(res.canaries_ok);
 		/* without the in-place flag the same grants are refused: output-overlaps-input */
 		for (int i = 0; i < n; i++)
@@ -89,7 +89,7 @@ TEST(tensors, intermediate_granted_read_write_in_place)
 		rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, g, (unsigned)n, 0, 0, tnull_out,
 			     NULL, NULL, &res);
 		CHECK_EQ(rc, 1);
-		CHECK_STR(anes_result_name(&res), "output-overlaps-input");
+		CHECK_STR(session_result_name(&res), "output-overlaps-input");
 	}
 }
 
@@ -110,7 +110,7 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		unsigned fl = hwx ? LDR_F_HWX : LDR_F_RAW;
 		struct subq_grant g[SUBQ_MAX_GRANTS];
 		struct ctrl_status st;
-		struct anes_result res;
+		struct session_result res;
 		/* TD 1 reads 33 planes of the intermediate, TD 0 wrote 32 */
 		size_t len = build(chain_desc, hwx);
 		REQUIRE(len > 0);
@@ -123,7 +123,7 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		CHECK_EQ(st.bar, (int)PD_FIRST_OUTPUT_BAR);
 		CHECK_EQ(st.kind, TD_R_SRC0);
 		CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
-		CHECK_STR(anes_result_name(&res), "intermediate-extent-conflict");
+		CHECK_STR(session_result_name(&res), "intermediate-extent-conflict");
 		/* TD 1 reads at an offset: the bytes past TD 0's 32 planes */
 		len = build(chain_desc, hwx);
 		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
@@ -145,7 +145,7 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 			 * it is refused by the plan */
 			CHECK(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st) > 0);
 			CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
-			CHECK_STR(anes_result_name(&res), "access-not-granted");
+			CHECK_STR(session_result_name(&res), "access-not-granted");
 		} else {
 			CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
 			CHECK_STR(ctrl_status_name(&st), "intermediate-extent-conflict");
@@ -160,7 +160,7 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		CHECK_STR(ctrl_status_name(&st), "intermediate-extent-overflow");
 		CHECK_EQ(st.bar, (int)PD_FIRST_OUTPUT_BAR);
 		CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
-		CHECK_STR(anes_result_name(&res), "intermediate-extent-overflow");
+		CHECK_STR(session_result_name(&res), "intermediate-extent-overflow");
 	}
 	CHECK_STR(ctrl_err_name(CTRL_E_ITM_OVERFLOW), "intermediate-extent-overflow");
 }
@@ -408,9 +408,9 @@ TEST(tensors, run_places_inputs_and_captures_outputs)
 	in->a.shape[0] = in->a.nelem = 256;
 	in->a.data = dense;
 	in->a.data_len = sizeof dense;
-	struct anes_result res;
+	struct session_result res;
 	int rc = tsubmit(buf, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, tio_hooks(&x), &res);
-	CHECKF(rc == 0, "%s", anes_result_name(&res));
+	CHECKF(rc == 0, "%s", session_result_name(&res));
 	REQUIRE(x.io[0].captured != NULL);
 	static uint8_t got[sizeof dense];
 	const struct tns_tensor *t = &x.t[x.io[0].ti];

@@ -5,24 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct anes *tsession(void)
+struct app_session *tsession(void)
 {
-	static struct anes *s;
-	if (!s && !(s = anes_create(plat_dma()))) {
+	static struct app_session *s;
+	if (!s && !(s = session_create(plat_dma()))) {
 		/* nothing can run without it: a test harness abort, not a result */
 		abort();
 	}
 	return s;
 }
 
-struct anem *anes_engine(struct anes *s)
+struct anem *tsession_model_of(struct app_session *s)
 {
-	return anes_eng(s)->dev;
+	return session_eng(s)->dev;
 }
 
-struct anem *anes_model(void)
+struct anem *tsession_model(void)
 {
-	return anes_engine(tsession());
+	return tsession_model_of(tsession());
 }
 
 void tnull_out(void *ctx, const char *s, size_t n)
@@ -60,9 +60,9 @@ unsigned twrite_offsets(const struct ldr_program *p, unsigned td, uint32_t addr,
 
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
-	    const struct anes_hooks *hooks, struct anes_result *res)
+	    const struct session_hooks *hooks, struct session_result *res)
 {
-	const struct anes_opts o = {ldr_flags, grants, n, use_defaults, trace, out, ctx, hooks,
+	const struct session_opts o = {ldr_flags, grants, n, use_defaults, trace, out, ctx, hooks,
 				    NULL, 0};
-	return anes_run(tsession(), buf, len, &o, res);
+	return session_run(tsession(), buf, len, &o, res);
 }

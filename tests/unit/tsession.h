@@ -7,12 +7,12 @@
 #include "app/backend.h"
 #include "engine/model/model.h"
 
-struct anes *tsession(void);
+struct app_session *tsession(void);
 /* A session's engine model (app/backend.c opens the model on every board today): for what only
  * the model has (fault injection with skips, the watchdog override, its counters). */
-struct anem *anes_engine(struct anes *s);
+struct anem *tsession_model_of(struct app_session *s);
 /* Its engine model: fault injection, counters, the state after the last run. */
-struct anem *anes_model(void);
+struct anem *tsession_model(void);
 /* An outf sink that discards what it is given: tsubmit's out when the output is not wanted. */
 void tnull_out(void *ctx, const char *s, size_t n);
 /* An outf sink that keeps the text (NUL-terminated; what does not fit is dropped); set n to 0
@@ -30,6 +30,6 @@ unsigned twrite_offsets(const struct ldr_program *p, unsigned td, uint32_t addr,
 /* One submission on tsession(). */
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
-	    const struct anes_hooks *hooks, struct anes_result *res);
+	    const struct session_hooks *hooks, struct session_result *res);
 
 #endif

@@ -82,23 +82,23 @@ static void to_stderr(void *ctx, const char *s, size_t n)
 static int run_local(const struct acc_job *j, const uint8_t *stream, size_t len,
 		     const struct subq_grant *g, unsigned n, char *why, size_t whylen)
 {
-	struct anes *s = anes_create(plat_dma());
+	struct app_session *s = session_create(plat_dma());
 	if (!s)
 		return fail(why, whylen, ENOMEM, "out-of-memory: no engine session");
 	struct bo_io io = {j};
-	const struct anes_hooks hooks = {fill_from_bo, back_to_bo, &io};
-	const struct anes_opts o = {.ldr_flags = LDR_F_RAW, .grants = g, .ngrants = n,
+	const struct session_hooks hooks = {fill_from_bo, back_to_bo, &io};
+	const struct session_opts o = {.ldr_flags = LDR_F_RAW, .grants = g, .ngrants = n,
 				    .out = to_stderr, .hooks = &hooks};
-	struct anes_result res;
-	int rc = anes_run(s, stream, len, &o, &res);
-	anes_destroy(s);
+	struct session_result res;
+	int rc = session_run(s, stream, len, &o, &res);
+	session_destroy(s);
 	if (!rc)
 		return 0;
-	const char *name = anes_result_name(&res);
+	const char *name = session_result_name(&res);
 	if (!res.loaded || res.st.err != CTRL_OK)
 		return fail(why, whylen, EINVAL, "submit refused: %s (td %d, BAR %d; -1: none)",
 			    name, res.st.td, res.st.bar);
-	if (res.serr == ANES_E_NOMEM || res.serr == ANES_E_ARENA)
+	if (res.serr == SESSION_E_NOMEM || res.serr == SESSION_E_ARENA)
 		return fail(why, whylen, ENOMEM, "submit refused: %s", name);
 	return fail(why, whylen, EIO, "submit failed: %s", name);
 }
@@ -175,14 +175,14 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 		goto out;
 	}
 	/* roles from the TDs (the default grants), sizes from the BOs */
-	struct subq_grant g[ANES_MAX_GRANTS];
+	struct subq_grant g[SESSION_MAX_GRANTS];
 	struct ctrl_status st;
-	int n = ctrl_default_grants(&prog, g, ANES_MAX_GRANTS, &st);
+	int n = ctrl_default_grants(&prog, g, SESSION_MAX_GRANTS, &st);
 	if (n < 0) {
 		rc = fail(why, whylen, EINVAL, "submit refused: %s", ctrl_status_name(&st));
 		goto out;
 	}
-	uint8_t *mem[ANES_MAX_GRANTS];
+	uint8_t *mem[SESSION_MAX_GRANTS];
 	for (int i = 0; i < n; i++) {
 		unsigned b = g[i].bar;
 		const struct acc_mem *m = b < ACC_TILE_COUNT ? &j->bar[b] : NULL;

@@ -83,23 +83,23 @@ static void no_out(void *ctx, const char *s, size_t n)
 
 
 /* Best wall time of `repeat` submissions, or a negative value when one failed. */
-static double best_time(struct anes *s, const uint8_t *prog, size_t len, struct bctx *c,
+static double best_time(struct app_session *s, const uint8_t *prog, size_t len, struct bctx *c,
 			uint64_t want_outputs, unsigned repeat)
 {
 	double best = 1e30;
 	for (unsigned r = 0; r < repeat; r++) {
-		struct anes_hooks hk = {fill, check, c};
-		struct anes_opts o = {.ldr_flags = LDR_F_RAW, .use_defaults = 1, .out = no_out,
+		struct session_hooks hk = {fill, check, c};
+		struct session_opts o = {.ldr_flags = LDR_F_RAW, .use_defaults = 1, .out = no_out,
 				      .hooks = &hk};
-		struct anes_result res;
+		struct session_result res;
 		c->bad = c->outputs = 0;
 		c->hooks = 0;
 		double t0 = now();
-		int rc = anes_run(s, prog, len, &o, &res);
+		int rc = session_run(s, prog, len, &o, &res);
 		double t = now() - t0 - c->hooks; /* the benchmark's own hooks not counted */
 		if (rc || c->bad || c->outputs != want_outputs) {
 			fprintf(stderr, "anefw-tool bench-model: run failed: %s, %lu of %lu outputs wrong\n",
-				anes_result_name(&res), (unsigned long)c->bad, (unsigned long)c->outputs);
+				session_result_name(&res), (unsigned long)c->bad, (unsigned long)c->outputs);
 			return -1.0;
 		}
 		if (t < best)
@@ -115,8 +115,8 @@ static int parse3(const char *s, unsigned v[3])
 }
 
 /* One convolution (k x k over w x h) on 1 thread and on `threads`; 0 when it ran. */
-static int bench_conv(struct anes *s, const char *what, unsigned cin, unsigned cout, unsigned w,
-		      unsigned h, unsigned k, unsigned repeat, unsigned threads, const char *dir,
+static int bench_conv(struct app_session *s, const char *what, unsigned cin, unsigned cout,
+		      unsigned w, unsigned h, unsigned k, unsigned repeat, unsigned threads, const char *dir,
 		      const char *file)
 {
 	size_t cap = bp_convk_bytes(cin, cout, k);
@@ -191,7 +191,7 @@ static int cmd_bench(int argc, char **argv)
 	}
 	threads = hal_set_workers(threads); /* 0: every core */
 	static uint8_t aprog[BP_WEIGHTS_OFF + 64];
-	struct anes *s = anes_create(plat_dma());
+	struct app_session *s = session_create(plat_dma());
 	if (!s) {
 		fprintf(stderr, "anefw-tool bench-model: out of memory\n");
 		return 1;
@@ -221,7 +221,7 @@ static int cmd_bench(int argc, char **argv)
 		printf("model add %ux%ux%u fp16: %.0f elements, best %.6f s, %.3g elements/s\n", add[0],
 		       add[1], add[2], n, ta, n / ta);
 	}
-	anes_destroy(s);
+	session_destroy(s);
 	return rc || ta < 0;
 }
 

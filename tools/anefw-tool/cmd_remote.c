@@ -76,7 +76,7 @@ static const char *cause_name(uint32_t domain, uint32_t code)
 	case CMD_DOM_ENGINE:
 		return eng_err_name((int)code);
 	case CMD_DOM_SESSION:
-		return anes_err_name((enum anes_err)code);
+		return session_err_name((enum session_err)code);
 	case CMD_DOM_CTRL:
 		return ctrl_err_name((enum ctrl_err)code);
 	default:
@@ -90,7 +90,7 @@ static void print_refusal(const char *what, const struct cmd_completion *c)
 	const char *cause = cause_name(c->domain, c->code);
 	printf("remote: %s: %s%s%s (%s)", what, cmd_err_name(c->err), *cause ? ": " : "", cause,
 	       cmd_status_name(c->status));
-	if (c->domain == CMD_DOM_SESSION && c->code == ANES_E_ARENA)
+	if (c->domain == CMD_DOM_SESSION && c->code == SESSION_E_ARENA)
 		printf("; the service's limits are in docs/service.md");
 }
 
@@ -179,7 +179,7 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		}
 		/* inputs as the local run fills them; everything else zero, as there */
 		if (t && t->role == TNS_INPUT) {
-			const struct anes_hooks *h = tio_hooks(x);
+			const struct session_hooks *h = tio_hooks(x);
 			struct subq_grant g = {.bar = b, .access = access, .size = t->bytes};
 			h->fill(h->ctx, &g, tmp, 0);
 		}
@@ -222,7 +222,7 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		tmp = malloc((size_t)size[b]);
 		if (!tmp || link_read(l, region[b], tmp, size[b]))
 			goto out;
-		const struct anes_hooks *h = tio_hooks(x);
+		const struct session_hooks *h = tio_hooks(x);
 		struct subq_grant g = {.bar = b, .size = t->bytes};
 		h->check(h->ctx, &g, tmp, 0);
 	}

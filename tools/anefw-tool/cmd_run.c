@@ -24,7 +24,7 @@ static void to_stdout(void *ctx, const char *s, size_t n)
 
 static int cmd_run(int argc, char **argv)
 {
-	static struct subq_grant grants[ANES_MAX_GRANTS];
+	static struct subq_grant grants[SESSION_MAX_GRANTS];
 	static struct tio_req req[TIO_MAX_IO];
 	static struct ldr_program prog;
 	static struct tio x;
@@ -58,8 +58,8 @@ static int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--grant")) {
 			if (i + 1 >= argc)
 				return tool_usage_error("run", "--grant needs BAR:SIZE:ACCESS");
-			if (n >= ANES_MAX_GRANTS)
-				return tool_usage_error("run", "at most %u grants", ANES_MAX_GRANTS);
+			if (n >= SESSION_MAX_GRANTS)
+				return tool_usage_error("run", "at most %u grants", SESSION_MAX_GRANTS);
 			if (tool_parse_grant(argv[++i], &grants[n]))
 				return tool_usage_error("run", "bad grant '%s' (BAR:SIZE:r|w|rw[:inplace])",
 							argv[i]);
@@ -96,18 +96,18 @@ static int cmd_run(int argc, char **argv)
 		for (unsigned i = 0; i < n && !prog.raw; i++)
 			if (grants[i].bar < LDR_NBARS)
 				grants[i].dva = prog.bars[grants[i].bar];
-		struct anes *session = anes_create(plat_dma());
+		struct app_session *session = session_create(plat_dma());
 		if (!session) {
 			printf("run: out-of-memory\n");
 		} else {
-			struct anes_result res;
-			const struct anes_opts o = {.ldr_flags = flags, .grants = grants, .ngrants = n,
+			struct session_result res;
+			const struct session_opts o = {.ldr_flags = flags, .grants = grants, .ngrants = n,
 						    .use_defaults = n == 0, .trace = trace,
 						    .out = to_stdout, .hooks = tio_hooks(&x)};
-			int r = anes_run(session, buf, len, &o, &res);
-			anes_destroy(session);
+			int r = session_run(session, buf, len, &o, &res);
+			session_destroy(session);
 			if (r)
-				printf("run: %s\n", anes_result_name(&res));
+				printf("run: %s\n", session_result_name(&res));
 			rc = tio_finish(&x, r == 0) != TIO_OK || r;
 		}
 	}

@@ -21,7 +21,7 @@ static void to_stdout(void *ctx, const char *s, size_t n)
 
 static int cmd_submit(int argc, char **argv)
 {
-	static struct subq_grant grants[ANES_MAX_GRANTS];
+	static struct subq_grant grants[SESSION_MAX_GRANTS];
 	static struct ldr_program prog;
 	unsigned n = 0, trace = 0, flags = 0;
 	const char *path = NULL;
@@ -33,8 +33,8 @@ static int cmd_submit(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--grant")) {
 			if (i + 1 >= argc)
 				return tool_usage_error("submit", "--grant needs BAR:SIZE:ACCESS");
-			if (n >= ANES_MAX_GRANTS)
-				return tool_usage_error("submit", "at most %u grants", ANES_MAX_GRANTS);
+			if (n >= SESSION_MAX_GRANTS)
+				return tool_usage_error("submit", "at most %u grants", SESSION_MAX_GRANTS);
 			if (tool_parse_grant(argv[++i], &grants[n]))
 				return tool_usage_error("submit", "bad grant '%s' (BAR:SIZE:r|w|rw[:inplace])",
 							argv[i]);
@@ -58,17 +58,17 @@ static int cmd_submit(int argc, char **argv)
 		for (unsigned i = 0; i < n; i++)
 			if (grants[i].bar < LDR_NBARS)
 				grants[i].dva = prog.bars[grants[i].bar];
-	struct anes_result res;
-	struct anes *session = anes_create(plat_dma());
+	struct session_result res;
+	struct app_session *session = session_create(plat_dma());
 	if (!session) {
 		fprintf(stderr, "submit: out of memory\n");
 		free(buf);
 		return 1;
 	}
-	const struct anes_opts o = {.ldr_flags = flags, .grants = grants, .ngrants = n,
+	const struct session_opts o = {.ldr_flags = flags, .grants = grants, .ngrants = n,
 				    .use_defaults = n == 0, .trace = trace, .out = to_stdout};
-	int rc = anes_run(session, buf, len, &o, &res);
-	anes_destroy(session);
+	int rc = session_run(session, buf, len, &o, &res);
+	session_destroy(session);
 	free(buf);
 	return rc ? 1 : 0;
 }
