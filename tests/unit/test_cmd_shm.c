@@ -37,7 +37,11 @@
 #define SH_IN1_AT 0x10000u  /* another input */
 #define SH_OUT_AT 0x20000u  /* outputs, bump-allocated up to SH_PROG_AT */
 #define SH_IN_BYTES 0x10000u
-#define SH_POLLS 50000000u  /* bound of every wait, on either core */
+/* Every wait between the two cores, on either core, is bounded in time (the HAL's timer), so
+ * the bound does not depend on how fast the CPU or QEMU runs; the service loop's bound covers the
+ * whole client script. A wait checks its deadline before it looks, so its last look is late. */
+#define SH_WAIT_US 20000000u    /* 20 s: one wait */
+#define SH_SESSION_US 60000000u /* 60 s: the whole session */
 #define SH_HANG_DEADLINE 20000u
 /* events: 5 and 6 the event script's, 30 and 31 the unloaded program's, 60 to 62 the hang's */
 #define SH_EV_ARM 60u   /* the client asks for the fault */
@@ -132,7 +136,8 @@ static int cl_reap_all_at_once(struct sh_client *c)
 static uint32_t cl_post_raw(struct sh_client *c, const uint8_t *rec, size_t len, uint32_t tag,
 			    int reap)
 {
-	for (uint32_t i = 0; tag && i < SH_POLLS; i++) {
+	for (uint64_t end = hal_timeout_init_us(SH_WAIT_US), late = 0; tag && !late;) {
+		late = hal_timeout_elapsed(end);
 		if (cmd_host_post(c->m, rec, len) == CMD_RING_OK) {
 			c->posted++;
 			__asm__ volatile("sev" ::: "memory");
@@ -162,7 +167,8 @@ static uint32_t cl_post(struct sh_client *c, struct cmd *k)
 /* Waits (bounded) until tag has its completion. */
 static const struct cmd_completion *cl_wait(struct sh_client *c, uint32_t tag)
 {
-	for (uint32_t i = 0; tag && i < SH_POLLS; i++) {
+	for (uint64_t end = hal_timeout_init_us(SH_WAIT_US), late = 0; tag && !late;) {
+		late = hal_timeout_elapsed(end);
 		cl_reap(c);
 		if (c->count[tag])
 			return &c->last[tag];
@@ -284,9 +290,9 @@ static int cl_batch(struct sh_client *c)
 		c->nfillers++;
 	}
 	struct cmd_ring *f = &c->m->f2h;
-	uint32_t i = 0;
+	uint64_t end = hal_timeout_init_us(SH_WAIT_US);
 	while (__atomic_load_n(&f->tail, __ATOMIC_ACQUIRE) - f->head != CMD_COMPL_SLOTS)
-		if (++i >= SH_POLLS)
+		if (hal_timeout_elapsed(end))
 			return 61;
 	for (unsigned j = 0; j < SH_NCALLS; j++) {
 		struct sh_call *sc = &c->call[j];
@@ -454,8 +460,9 @@ static int client_script(struct sh_client *c)
 {
 	struct cmd k;
 	int e;
-	for (uint32_t i = 0; !__atomic_load_n(&c->m->table.ready, __ATOMIC_ACQUIRE); i++)
-		if (i >= SH_POLLS)
+	uint64_t end = hal_timeout_init_us(SH_WAIT_US);
+	while (!__atomic_load_n(&c->m->table.ready, __ATOMIC_ACQUIRE))
+		if (hal_timeout_elapsed(end))
 			return 1;
 	cl_cmd(&k, CMD_HELLO, -1, 0);
 	k.major = CMD_PROTO_MAJOR;
@@ -614,7 +621,9 @@ TEST(cmd_shm, session_with_a_host_core)
 	int armed = 0;
 	svc_ready(s);
 	uint64_t passes = 0;
-	while (s->state != SVC_STOPPED && passes < SH_POLLS) {
+	for (uint64_t end = hal_timeout_init_us(SH_SESSION_US), late = 0;
+	     s->state != SVC_STOPPED && !late;) {
+		late = hal_timeout_elapsed(end);
 		if (!svc_poll(s))
 			hal_cpu_relax();
 		if (!armed && s->events[SH_EV_ARM]) {
@@ -626,9 +635,11 @@ TEST(cmd_shm, session_with_a_host_core)
 	}
 	uint32_t fired = anem_faults_fired(em);
 	anem_set_faults(em, NULL);
-	CHECKF(s->state == SVC_STOPPED, "the service was not shut down after %llu passes",
+	CHECKF(s->state == SVC_STOPPED, "the service was not shut down within %u s (%llu passes)",
+	       SH_SESSION_US / 1000000u,
 	       (unsigned long long)passes);
-	for (uint32_t i = 0; boot_core_busy(1) && i < SH_POLLS; i++)
+	for (uint64_t end = hal_timeout_init_us(SH_WAIT_US);
+	     boot_core_busy(1) && !hal_timeout_elapsed(end);)
 		hal_cpu_relax();
 	CHECK_EQ(boot_core_busy(1), 0);
 	CHECKF(sh.fail_step == 0, "the client stopped at step %d (err %s)", sh.fail_step,
@@ -754,7 +765,8 @@ TEST(cmd_shm, session_with_a_host_core)
 	again = 0;
 	ce = boot_start_core(1, mark, (void *)&again);
 	CHECKF(ce == HAL_CORE_OK, "restart core 1: %s", hal_core_err_name(ce));
-	for (uint32_t i = 0; (again == 0 || boot_core_busy(1)) && i < SH_POLLS; i++)
+	for (uint64_t end = hal_timeout_init_us(SH_WAIT_US);
+	     (again == 0 || boot_core_busy(1)) && !hal_timeout_elapsed(end);)
 		hal_cpu_relax();
 	CHECK_EQ(again, 0x600du | (1u << 16));
 	CHECK_EQ(boot_core_busy(1), 0);
