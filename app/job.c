@@ -13,6 +13,8 @@
 #include "app/serve.h"
 #include "app/session.h"
 #include "app/tensorio.h"
+#include "drivers/dma/dma.h"
+#include "fw/common/err.h"
 #include "fw/loader/loader.h"
 #include "fw/submit/queue.h"
 #include "fw/tensors/tensors.h"
@@ -269,8 +271,14 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 		/* the control path first; with trace=1 the program's whole dump follows (the
 		 * loader's suite counts the lines from "program: valid" to the end) */
 		struct subq *q = malloc(sizeof *q);
-		struct app_session *session = session_create(plat_dma());
-		if (!q || !session) {
+		struct dma_dev *dma = plat_dma();
+		struct app_session *session = dma ? session_create(dma) : NULL;
+		if (!dma) {
+			char why[160];
+			err_format(why, sizeof why, dma_err((enum dma_err)plat_dma_err()));
+			fail_line("dma: the board's DMA engine did not come up: %s", why);
+			rc = 1;
+		} else if (!q || !session) {
 			printf("program: out of memory for the engine session\n");
 			fail_verdict("out of memory for the engine session");
 			rc = 1;

@@ -46,7 +46,14 @@ int anefw_serve(uint64_t idle_limit)
 {
 	if (!idle_limit)
 		idle_limit = SERVE_IDLE_DEFAULT;
-	struct app_session *session = session_create(plat_dma());
+	struct dma_dev *dma = plat_dma();
+	if (!dma) {
+		char why[160];
+		err_format(why, sizeof why, dma_err((enum dma_err)plat_dma_err()));
+		printf("serve: the board's DMA engine did not come up: %s\n", why);
+		return 1;
+	}
+	struct app_session *session = session_create(dma);
 	const struct asvc_opts o = {.window_size = SERVE_WINDOW_BYTES, .slot_size = SERVE_SLOT_BYTES};
 	struct asvc *a = session ? asvc_create(session, &o) : NULL;
 	if (!a) {

@@ -23,9 +23,11 @@ void board_init(void);
 void board_secondary_woken(unsigned core);
 
 /* The board's DMA engine: the BCM2835 controller on raspi3b, the memory-copy engine on qemu-virt
- * and natively. NULL if it failed to come up. */
+ * and natively. NULL if it failed to come up; plat_dma_err() then says why: the enum dma_err
+ * (drivers/dma/dma.h, named by dma_err()) that kept it down, DMA_OK (0) when it is up. */
 struct dma_dev; /* drivers/dma/dma.h */
 struct dma_dev *plat_dma(void);
+int plat_dma_err(void);
 
 /* A 64-bit seed and what it came from (a fixed, printable name): the CPU's RNDR where it
  * implements FEAT_RNG, the board's hardware RNG where it has one, else a counter value, which is

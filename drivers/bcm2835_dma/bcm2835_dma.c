@@ -16,7 +16,7 @@ int bcm2835_dma_hw_channel(const struct bcm2835_dma *c, unsigned ch)
 	return c && ch < c->nchannels ? (int)c->ch[ch].hw : -1;
 }
 
-int bcm2835_dma_decode_error(uint32_t cs, uint32_t debug)
+enum dma_err bcm2835_dma_decode_error(uint32_t cs, uint32_t debug)
 {
 	if (debug & BCM_DEBUG_READ_ERROR)
 		return DMA_E_READ;
@@ -30,7 +30,7 @@ int bcm2835_dma_decode_error(uint32_t cs, uint32_t debug)
 }
 
 /* The bus address of [addr, addr + len), which must lie in the RAM the controller reaches. */
-static int to_bus(const struct bcm2835_dma *c, uint64_t addr, uint64_t len, uint32_t *bus)
+static enum dma_err to_bus(const struct bcm2835_dma *c, uint64_t addr, uint64_t len, uint32_t *bus)
 {
 	uint64_t end = c->p.ram_base + c->p.ram_size;
 	if (addr < c->p.ram_base || addr > end || len > end - addr)
@@ -43,7 +43,7 @@ static int to_bus(const struct bcm2835_dma *c, uint64_t addr, uint64_t len, uint
 }
 
 /* STRIDE field: the byte increment applied at the end of each row (row pitch - row length). */
-static int row_gap(int32_t pitch, uint32_t len, uint32_t *field)
+static enum dma_err row_gap(int32_t pitch, uint32_t len, uint32_t *field)
 {
 	int64_t gap = (int64_t)pitch - (int64_t)len;
 	if (gap < -32768 || gap > 32767)
@@ -52,14 +52,14 @@ static int row_gap(int32_t pitch, uint32_t len, uint32_t *field)
 	return DMA_OK;
 }
 
-static int check_block(struct dma_dev *d, unsigned ch, const struct dma_block *b)
+static enum dma_err check_block(struct dma_dev *d, unsigned ch, const struct dma_block *b)
 {
 	struct bcm2835_dma *c = d->priv;
 	(void)ch;
 	uintptr_t lo, hi;
 	uint32_t bus, f;
 	int fill = (b->flags & DMA_BLOCK_FILL) != 0;
-	int rc = dma_block_span(b, 1, &lo, &hi);
+	enum dma_err rc = dma_block_span(b, 1, &lo, &hi);
 	if (rc == DMA_OK)
 		rc = to_bus(c, lo, hi - lo, &bus);
 	if (rc == DMA_OK && !fill) {
@@ -75,7 +75,7 @@ static int check_block(struct dma_dev *d, unsigned ch, const struct dma_block *b
 	return rc;
 }
 
-static int load(struct dma_dev *d, unsigned ch, const struct dma_block *blocks, unsigned n)
+static enum dma_err load(struct dma_dev *d, unsigned ch, const struct dma_block *blocks, unsigned n)
 {
 	struct bcm2835_dma *c = d->priv;
 	struct bcm2835_dma_chan *k = &c->ch[ch];
@@ -86,7 +86,7 @@ static int load(struct dma_dev *d, unsigned ch, const struct dma_block *blocks, 
 		const struct dma_block *b = &blocks[i];
 		struct bcm2835_cb *cb = &k->cbs[i];
 		uint32_t src_gap = 0, dst_gap = 0, next = 0;
-		int rc = to_bus(c, b->dst, b->len, &cb->dest_ad);
+		enum dma_err rc = to_bus(c, b->dst, b->len, &cb->dest_ad);
 		cb->ti = BCM_TI_WAIT_RESP | BCM_TI_DEST_INC;
 		if (b->flags & DMA_BLOCK_FILL) {
 			cb->fill = b->fill;
@@ -138,7 +138,7 @@ static void caches(struct bcm2835_dma_chan *k, int when)
 	}
 }
 
-static int reset_channel(struct bcm2835_dma *c, unsigned ch)
+static enum dma_err reset_channel(struct bcm2835_dma *c, unsigned ch)
 {
 	mmio_write_32(reg(c, ch, BCM_DMA_CS), BCM_CS_RESET);
 	uint64_t deadline = hal_timeout_init_us(BCM2835_DMA_TIMEOUT_US);
@@ -156,14 +156,14 @@ static int reset_channel(struct bcm2835_dma *c, unsigned ch)
 	return DMA_E_HW;
 }
 
-static int start(struct dma_dev *d, unsigned ch)
+static enum dma_err start(struct dma_dev *d, unsigned ch)
 {
 	struct bcm2835_dma *c = d->priv;
 	struct bcm2835_dma_chan *k = &c->ch[ch];
 	uint32_t first;
 	if (k->ncbs == 0)
 		return DMA_E_STATE;
-	int rc = to_bus(c, (uintptr_t)&k->cbs[0], sizeof k->cbs[0], &first);
+	enum dma_err rc = to_bus(c, (uintptr_t)&k->cbs[0], sizeof k->cbs[0], &first);
 	if (rc != DMA_OK)
 		return rc;
 	rc = reset_channel(c, ch);
@@ -178,27 +178,27 @@ static int start(struct dma_dev *d, unsigned ch)
 	return DMA_OK;
 }
 
-static int poll(struct dma_dev *d, unsigned ch)
+static enum dma_err poll(struct dma_dev *d, unsigned ch)
 {
 	struct bcm2835_dma *c = d->priv;
 	struct bcm2835_dma_chan *k = &c->ch[ch];
 	uint32_t cs = mmio_read_32(reg(c, ch, BCM_DMA_CS));
-	int err = bcm2835_dma_decode_error(cs, mmio_read_32(reg(c, ch, BCM_DMA_DEBUG)));
+	enum dma_err err = bcm2835_dma_decode_error(cs, mmio_read_32(reg(c, ch, BCM_DMA_DEBUG)));
 	if (err != DMA_OK) {
 		(void)reset_channel(c, ch);
 		caches(k, 1);
 		return err;
 	}
 	if (cs & BCM_CS_ACTIVE)
-		return 0;
+		return DMA_E_BUSY;
 	/* Not active with a control block still loaded: paused, not finished. */
 	if (mmio_read_32(reg(c, ch, BCM_DMA_CONBLK_AD)) != 0)
-		return 0;
+		return DMA_E_BUSY;
 	caches(k, 1);
-	return 1;
+	return DMA_OK;
 }
 
-static int stop(struct dma_dev *d, unsigned ch)
+static enum dma_err stop(struct dma_dev *d, unsigned ch)
 {
 	struct bcm2835_dma *c = d->priv;
 	/* Pause, let outstanding writes land, then reset the channel (which drops the chain). */
@@ -209,7 +209,7 @@ static int stop(struct dma_dev *d, unsigned ch)
 		if (!(mmio_read_32(reg(c, ch, BCM_DMA_CS)) & BCM_CS_WAITING_WRITES))
 			break;
 	}
-	int rc = reset_channel(c, ch);
+	enum dma_err rc = reset_channel(c, ch);
 	caches(&c->ch[ch], 1);
 	return rc;
 }
@@ -232,7 +232,7 @@ void bcm2835_dma_set_enable(struct bcm2835_dma *c, unsigned ch, int on)
 }
 
 /* Which YLENGTH convention the controller follows: a 2D transfer with YLENGTH = 1. */
-static int probe_ylength(struct bcm2835_dma *c, struct dma_dev *d)
+static enum dma_err probe_ylength(struct bcm2835_dma *c, struct dma_dev *d)
 {
 	static uint32_t words[32] __attribute__((aligned(64)));
 	memset(words, 0, sizeof words);
@@ -242,7 +242,7 @@ static int probe_ylength(struct bcm2835_dma *c, struct dma_dev *d)
 				    .len = 4, .rows = 2, .src_pitch = 4, .dst_pitch = 4};
 	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
 	c->ylength_rows = 0;
-	int rc = dma_configure(d, 0, &cfg);
+	enum dma_err rc = dma_configure(d, 0, &cfg);
 	if (rc == DMA_OK)
 		rc = dma_start(d, 0);
 	if (rc == DMA_OK)
@@ -258,7 +258,7 @@ static int probe_ylength(struct bcm2835_dma *c, struct dma_dev *d)
 	return rc;
 }
 
-int bcm2835_dma_init(struct bcm2835_dma *c, struct dma_dev *d, const struct bcm2835_dma_params *p)
+enum dma_err bcm2835_dma_init(struct bcm2835_dma *c, struct dma_dev *d, const struct bcm2835_dma_params *p)
 {
 	if (!c || !d || !p || !p->base)
 		return DMA_E_PARAM;

@@ -101,10 +101,10 @@ struct bcm2835_dma {
 	struct bcm2835_dma_chan ch[BCM2835_DMA_CHANNELS];
 };
 
-int bcm2835_dma_init(struct bcm2835_dma *c, struct dma_dev *d, const struct bcm2835_dma_params *p);
+enum dma_err bcm2835_dma_init(struct bcm2835_dma *c, struct dma_dev *d, const struct bcm2835_dma_params *p);
 
 /* The named error for a channel's CS and DEBUG values (DMA_OK when neither shows an error). */
-int bcm2835_dma_decode_error(uint32_t cs, uint32_t debug);
+enum dma_err bcm2835_dma_decode_error(uint32_t cs, uint32_t debug);
 
 /* Diagnostics and tests: holds (on = 0) or releases a channel with the controller's global
  * enable bit, so a transfer started on it stays pending: a stalled engine, for the bounded wait. */

@@ -4,30 +4,38 @@
 
 #include <string.h>
 
-const char *dma_strerror(int status)
+static const struct err_desc errs[DMA_E__COUNT] = {
+	[DMA_OK] = {"ok", "no error"},
+	[DMA_E_PARAM] = {"dma-bad-parameter",
+	 "a NULL device, configuration or block list, or unknown flags"},
+	[DMA_E_CHANNEL] = {"dma-no-such-channel", "no such channel on this device"},
+	[DMA_E_NO_BLOCKS] = {"dma-no-blocks", "a configuration with zero blocks"},
+	[DMA_E_TOO_MANY_BLOCKS] = {"dma-too-many-blocks", "more blocks than a channel holds"},
+	[DMA_E_LENGTH] = {"dma-bad-length",
+	 "a zero length, one over the backend's limit, or not a multiple of the granule"},
+	[DMA_E_ALIGN] = {"dma-misaligned", "an address or pitch not a multiple of the granule"},
+	[DMA_E_RANGE] = {"dma-out-of-reach",
+	 "a range that wraps, or lies outside memory the engine reaches"},
+	[DMA_E_STRIDE] = {"dma-bad-stride",
+	 "a 2D shape the engine cannot express, or overlapping destination rows"},
+	[DMA_E_OVERLAP] = {"dma-overlap", "a block's source and destination overlap"},
+	[DMA_E_STATE] = {"dma-bad-state", "not valid in the channel's state"},
+	[DMA_E_BUSY] = {"dma-busy", "the channel is running: stop it or wait first"},
+	[DMA_E_TIMEOUT] = {"dma-timeout", "the bounded wait ran out; the channel is still running"},
+	[DMA_E_READ] = {"dma-read-error", "the controller reported a bus read error"},
+	[DMA_E_FIFO] = {"dma-fifo-error", "the controller reported a FIFO error"},
+	[DMA_E_READ_LAST] = {"dma-read-last-not-set",
+	 "the controller reported a read-last-not-set error"},
+	[DMA_E_HW] = {"dma-controller-error", "the controller flagged an error without a known cause"},
+	[DMA_E_UNSUPPORTED] = {"dma-unsupported", "the backend cannot do this"},
+	[DMA_E_INJECTED] = {"dma-injected-fault", "an injected fault: the transfer ended with an error"},
+};
+
+const struct err_desc *dma_err(enum dma_err e)
 {
-	switch (status) {
-	case DMA_OK: return "ok";
-	case DMA_E_PARAM: return "bad parameter";
-	case DMA_E_CHANNEL: return "no such channel";
-	case DMA_E_NO_BLOCKS: return "no blocks";
-	case DMA_E_TOO_MANY_BLOCKS: return "too many blocks";
-	case DMA_E_LENGTH: return "length the engine cannot take";
-	case DMA_E_ALIGN: return "misaligned address or pitch";
-	case DMA_E_RANGE: return "address range wraps or is out of the engine's reach";
-	case DMA_E_STRIDE: return "2D shape the engine cannot express";
-	case DMA_E_OVERLAP: return "source and destination overlap";
-	case DMA_E_STATE: return "not valid in the channel's state";
-	case DMA_E_BUSY: return "channel busy";
-	case DMA_E_TIMEOUT: return "timed out";
-	case DMA_E_READ: return "bus read error";
-	case DMA_E_FIFO: return "FIFO error";
-	case DMA_E_READ_LAST: return "read-last-not-set error";
-	case DMA_E_HW: return "controller error";
-	case DMA_E_UNSUPPORTED: return "not supported by this engine";
-	case DMA_E_INJECTED: return "injected fault";
-	default: return "unknown DMA error";
-	}
+	static const struct err_desc unknown = {"dma-unknown-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, DMA_E__COUNT, (unsigned)e, &unknown);
 }
 
 const char *dma_state_name(enum dma_state s)
@@ -54,14 +62,14 @@ void dma_dev_init(struct dma_dev *d, const char *name, const struct dma_ops *ops
 		d->caps.nchannels = DMA_MAX_CHANNELS;
 }
 
-static int channel_ok(const struct dma_dev *d, unsigned ch)
+static enum dma_err channel_ok(const struct dma_dev *d, unsigned ch)
 {
 	if (!d || !d->ops)
 		return DMA_E_PARAM;
 	return ch < d->caps.nchannels ? DMA_OK : DMA_E_CHANNEL;
 }
 
-int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi)
+enum dma_err dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi)
 {
 	uint64_t base = which ? (uint64_t)b->dst : (uint64_t)b->src;
 	uint64_t rows = b->rows > 1 ? b->rows : 1;
@@ -91,7 +99,7 @@ int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_
 	return DMA_OK;
 }
 
-static int check_block(const struct dma_dev *d, const struct dma_block *b)
+static enum dma_err check_block(const struct dma_dev *d, const struct dma_block *b)
 {
 	const struct dma_caps *c = &d->caps;
 	uint32_t g = c->granule ? c->granule : 1;
@@ -113,7 +121,7 @@ static int check_block(const struct dma_dev *d, const struct dma_block *b)
 			return DMA_E_STRIDE;
 	}
 	uintptr_t slo, shi, dlo, dhi;
-	int rc = dma_block_span(b, 0, &slo, &shi);
+	enum dma_err rc = dma_block_span(b, 0, &slo, &shi);
 	if (rc == DMA_OK)
 		rc = dma_block_span(b, 1, &dlo, &dhi);
 	if (rc != DMA_OK)
@@ -123,9 +131,9 @@ static int check_block(const struct dma_dev *d, const struct dma_block *b)
 	return DMA_OK;
 }
 
-int dma_configure(struct dma_dev *d, unsigned ch, const struct dma_channel_config *cfg)
+enum dma_err dma_configure(struct dma_dev *d, unsigned ch, const struct dma_channel_config *cfg)
 {
-	int rc = channel_ok(d, ch);
+	enum dma_err rc = channel_ok(d, ch);
 	if (rc != DMA_OK)
 		return rc;
 	if (!cfg || cfg->flags)
@@ -160,9 +168,9 @@ int dma_configure(struct dma_dev *d, unsigned ch, const struct dma_channel_confi
 	return DMA_OK;
 }
 
-int dma_start(struct dma_dev *d, unsigned ch)
+enum dma_err dma_start(struct dma_dev *d, unsigned ch)
 {
-	int rc = channel_ok(d, ch);
+	enum dma_err rc = channel_ok(d, ch);
 	if (rc != DMA_OK)
 		return rc;
 	struct dma_channel_state *s = &d->chan[ch];
@@ -186,9 +194,9 @@ int dma_start(struct dma_dev *d, unsigned ch)
 	return DMA_OK;
 }
 
-int dma_stop(struct dma_dev *d, unsigned ch)
+enum dma_err dma_stop(struct dma_dev *d, unsigned ch)
 {
-	int rc = channel_ok(d, ch);
+	enum dma_err rc = channel_ok(d, ch);
 	if (rc != DMA_OK)
 		return rc;
 	struct dma_channel_state *s = &d->chan[ch];
@@ -206,9 +214,9 @@ int dma_stop(struct dma_dev *d, unsigned ch)
 	return DMA_OK;
 }
 
-int dma_reset(struct dma_dev *d, unsigned ch)
+enum dma_err dma_reset(struct dma_dev *d, unsigned ch)
 {
-	int rc = channel_ok(d, ch);
+	enum dma_err rc = channel_ok(d, ch);
 	if (rc != DMA_OK)
 		return rc;
 	struct dma_channel_state *s = &d->chan[ch];
@@ -230,9 +238,9 @@ void dma_set_fault(struct dma_dev *d, enum dma_fault_kind kind, uint32_t skip)
 	d->fault.skip = kind == DMA_FAULT_NONE ? 0 : skip;
 }
 
-int dma_poll(struct dma_dev *d, unsigned ch)
+enum dma_err dma_poll(struct dma_dev *d, unsigned ch)
 {
-	int rc = channel_ok(d, ch);
+	enum dma_err rc = channel_ok(d, ch);
 	if (rc != DMA_OK)
 		return rc;
 	struct dma_channel_state *s = &d->chan[ch];
@@ -266,9 +274,9 @@ int dma_poll(struct dma_dev *d, unsigned ch)
 		}
 	}
 	rc = d->ops->poll(d, ch);
-	if (rc == 0)
+	if (rc == DMA_E_BUSY)
 		return DMA_E_BUSY;
-	if (rc > 0) {
+	if (rc == DMA_OK) {
 		s->state = DMA_STATE_DONE;
 		s->completions++;
 		return DMA_OK;
@@ -278,18 +286,18 @@ int dma_poll(struct dma_dev *d, unsigned ch)
 	return rc;
 }
 
-int dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls)
+enum dma_err dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls)
 {
-	int rc = dma_poll(d, ch);
+	enum dma_err rc = dma_poll(d, ch);
 	for (uint32_t i = 1; rc == DMA_E_BUSY && i < max_polls; i++)
 		rc = dma_poll(d, ch);
 	return rc == DMA_E_BUSY ? DMA_E_TIMEOUT : rc;
 }
 
-int dma_wait_us(struct dma_dev *d, unsigned ch, uint32_t timeout_us)
+enum dma_err dma_wait_us(struct dma_dev *d, unsigned ch, uint32_t timeout_us)
 {
 	uint64_t deadline = hal_timeout_init_us(timeout_us);
-	int rc = dma_poll(d, ch);
+	enum dma_err rc = dma_poll(d, ch);
 	while (rc == DMA_E_BUSY && !hal_timeout_elapsed(deadline))
 		rc = dma_poll(d, ch);
 	if (rc == DMA_E_BUSY) /* one last look: the deadline may have passed while preempted */
@@ -304,12 +312,12 @@ enum dma_state dma_get_state(const struct dma_dev *d, unsigned ch)
 	return d->chan[ch].state;
 }
 
-int dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_t len,
+enum dma_err dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_t len,
 	     uint32_t max_polls)
 {
 	const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = len};
 	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
-	int rc = dma_configure(d, ch, &cfg);
+	enum dma_err rc = dma_configure(d, ch, &cfg);
 	if (rc == DMA_OK)
 		rc = dma_start(d, ch);
 	if (rc == DMA_OK)

@@ -20,7 +20,8 @@
  *   start:     CONFIGURED/DONE -> RUNNING (DONE re-runs the same blocks); RUNNING: no-op (idempotent);
  *              UNCONFIGURED/ERROR: DMA_E_STATE (an ERROR channel must be configured again).
  *   stop:      RUNNING -> CONFIGURED (the transfer is abandoned part-way); any other state: no-op.
- *   wait:      bounded by a number of polls; DMA_E_TIMEOUT leaves the channel RUNNING.
+ *   wait:      bounded by a number of polls (dma_wait) or by time (dma_wait_us); DMA_E_TIMEOUT
+ *              leaves the channel RUNNING.
  * A channel only becomes DONE when a poll or wait observes the end, so start is idempotent on every
  * backend, however fast it is.
  */
@@ -30,33 +31,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fw/common/err.h"
+
 #define DMA_MAX_CHANNELS 4
 
-enum dma_status {
+/* The DMA API's errors (fw/common/err.h): a positive enum, each value named and described in
+ * dma_err()'s table. */
+enum dma_err {
 	DMA_OK = 0,
-	DMA_E_PARAM = -1,           /* a NULL device, configuration or block list, or unknown flags */
-	DMA_E_CHANNEL = -2,         /* no such channel on this device */
-	DMA_E_NO_BLOCKS = -3,       /* a configuration with zero blocks */
-	DMA_E_TOO_MANY_BLOCKS = -4, /* more blocks than a channel holds */
-	DMA_E_LENGTH = -5,          /* a zero length, one over the backend's limit, or not a multiple
-					 of the granule */
-	DMA_E_ALIGN = -6,           /* an address or pitch not a multiple of the granule */
-	DMA_E_RANGE = -7,           /* a range that wraps, or lies outside memory the engine reaches */
-	DMA_E_STRIDE = -8,          /* a 2D shape the engine cannot express, or overlapping
-					 destination rows */
-	DMA_E_OVERLAP = -9,         /* a block's source and destination overlap */
-	DMA_E_STATE = -10,          /* not valid in the channel's state */
-	DMA_E_BUSY = -11,           /* the channel is running: stop it or wait first */
-	DMA_E_TIMEOUT = -12,        /* the bounded wait ran out; the channel is still running */
-	DMA_E_READ = -13,           /* the controller reported a bus read error */
-	DMA_E_FIFO = -14,           /* the controller reported a FIFO error */
-	DMA_E_READ_LAST = -15,      /* the controller reported a read-last-not-set error */
-	DMA_E_HW = -16,             /* the controller flagged an error without a known cause */
-	DMA_E_UNSUPPORTED = -17,    /* the backend cannot do this */
-	DMA_E_INJECTED = -18,       /* an injected fault: the transfer ended with an error */
+	DMA_E_PARAM,           /* a NULL device, configuration or block list, or unknown flags */
+	DMA_E_CHANNEL,         /* no such channel on this device */
+	DMA_E_NO_BLOCKS,       /* a configuration with zero blocks */
+	DMA_E_TOO_MANY_BLOCKS, /* more blocks than a channel holds */
+	DMA_E_LENGTH,          /* a zero length, one over the backend's limit, or not a multiple of
+				  the granule */
+	DMA_E_ALIGN,           /* an address or pitch not a multiple of the granule */
+	DMA_E_RANGE,           /* a range that wraps, or lies outside memory the engine reaches */
+	DMA_E_STRIDE,          /* a 2D shape the engine cannot express, or overlapping destination
+				  rows */
+	DMA_E_OVERLAP,         /* a block's source and destination overlap */
+	DMA_E_STATE,           /* not valid in the channel's state */
+	DMA_E_BUSY,            /* the channel is running: stop it or wait first */
+	DMA_E_TIMEOUT,         /* the bounded wait ran out; the channel is still running */
+	DMA_E_READ,            /* the controller reported a bus read error */
+	DMA_E_FIFO,            /* the controller reported a FIFO error */
+	DMA_E_READ_LAST,       /* the controller reported a read-last-not-set error */
+	DMA_E_HW,              /* the controller flagged an error without a known cause */
+	DMA_E_UNSUPPORTED,     /* the backend cannot do this */
+	DMA_E_INJECTED,        /* an injected fault: the transfer ended with an error */
+	DMA_E__COUNT
 };
-
-const char *dma_strerror(int status);
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *dma_err(enum dma_err e);
 
 enum dma_state {
 	DMA_STATE_UNCONFIGURED = 0,
@@ -106,18 +112,19 @@ struct dma_dev;
 
 struct dma_ops {
 	/* Backend-specific checks of one (already generically valid) block; must not change state. */
-	int (*check_block)(struct dma_dev *d, unsigned ch, const struct dma_block *b);
+	enum dma_err (*check_block)(struct dma_dev *d, unsigned ch, const struct dma_block *b);
 	/* Takes a checked configuration (the backend copies what it needs). */
-	int (*load)(struct dma_dev *d, unsigned ch, const struct dma_block *b, unsigned n);
-	int (*start)(struct dma_dev *d, unsigned ch);
-	/* 1: finished, 0: still running, < 0: a named error (the transfer has stopped). */
-	int (*poll)(struct dma_dev *d, unsigned ch);
-	int (*stop)(struct dma_dev *d, unsigned ch);
+	enum dma_err (*load)(struct dma_dev *d, unsigned ch, const struct dma_block *b, unsigned n);
+	enum dma_err (*start)(struct dma_dev *d, unsigned ch);
+	/* DMA_OK: finished, DMA_E_BUSY: still running, any other: the error (the transfer has
+	 * stopped). */
+	enum dma_err (*poll)(struct dma_dev *d, unsigned ch);
+	enum dma_err (*stop)(struct dma_dev *d, unsigned ch);
 };
 
 struct dma_channel_state {
 	enum dma_state state;
-	int error;            /* the error that put the channel in ERROR */
+	enum dma_err error;   /* the error that put the channel in ERROR */
 	uint32_t runs;        /* transfers started */
 	uint32_t completions; /* transfers seen finished */
 	uint64_t bytes;       /* bytes in the current configuration (all rows of all blocks) */
@@ -154,33 +161,33 @@ void dma_dev_init(struct dma_dev *d, const char *name, const struct dma_ops *ops
 		  const struct dma_caps *caps);
 
 /* Validates the whole configuration (generic rules, then the backend's), then loads it. */
-int dma_configure(struct dma_dev *d, unsigned ch, const struct dma_channel_config *cfg);
-int dma_start(struct dma_dev *d, unsigned ch);
-int dma_stop(struct dma_dev *d, unsigned ch);
+enum dma_err dma_configure(struct dma_dev *d, unsigned ch, const struct dma_channel_config *cfg);
+enum dma_err dma_start(struct dma_dev *d, unsigned ch);
+enum dma_err dma_stop(struct dma_dev *d, unsigned ch);
 /* One look at a running channel: DMA_OK once DONE, DMA_E_BUSY while running, or the error. */
-int dma_poll(struct dma_dev *d, unsigned ch);
+enum dma_err dma_poll(struct dma_dev *d, unsigned ch);
 /* Polls up to max_polls times: DMA_OK, DMA_E_TIMEOUT (still RUNNING), or the error. A bound in
  * polls suits a device whose progress is counted in polls (the memory-copy engine, the model). */
-int dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls);
+enum dma_err dma_wait(struct dma_dev *d, unsigned ch, uint32_t max_polls);
 /* Polls until done or timeout_us microseconds have passed (the HAL's timer): DMA_OK,
  * DMA_E_TIMEOUT (still RUNNING), or the error. The bound for hardware, whatever the CPU's speed. */
-int dma_wait_us(struct dma_dev *d, unsigned ch, uint32_t timeout_us);
+enum dma_err dma_wait_us(struct dma_dev *d, unsigned ch, uint32_t timeout_us);
 enum dma_state dma_get_state(const struct dma_dev *d, unsigned ch);
 
 /* Brings a channel back to UNCONFIGURED whatever its state (a running transfer is stopped in the
  * backend first); clears its error. Used after a failed submission. */
-int dma_reset(struct dma_dev *d, unsigned ch);
+enum dma_err dma_reset(struct dma_dev *d, unsigned ch);
 
 /* Arms (kind != NONE) or disarms a fault on a device; see struct dma_fault. */
 void dma_set_fault(struct dma_dev *d, enum dma_fault_kind kind, uint32_t skip);
 
 /* Convenience: configure one 1D block, start, wait. */
-int dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_t len,
+enum dma_err dma_copy(struct dma_dev *d, unsigned ch, void *dst, const void *src, uint32_t len,
 	     uint32_t max_polls);
 
 /* The bounds every DMA-API check computes: the lowest and one-past-highest byte a block's
  * source (which = 0) or destination (which = 1) touches. DMA_OK or DMA_E_RANGE on overflow. */
-int dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi);
+enum dma_err dma_block_span(const struct dma_block *b, int which, uintptr_t *lo, uintptr_t *hi);
 
 /* A generous bound for dma_wait_us() in callers that just want the transfer done: 1 s. */
 #define DMA_WAIT_DEFAULT_US 1000000u

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static int mc_load(struct dma_dev *d, unsigned ch, const struct dma_block *b, unsigned n)
+static enum dma_err mc_load(struct dma_dev *d, unsigned ch, const struct dma_block *b, unsigned n)
 {
 	struct dma_memcpy *m = d->priv;
 	struct dma_memcpy_chan *c = &m->ch[ch];
@@ -14,7 +14,7 @@ static int mc_load(struct dma_dev *d, unsigned ch, const struct dma_block *b, un
 	return DMA_OK;
 }
 
-static int mc_start(struct dma_dev *d, unsigned ch)
+static enum dma_err mc_start(struct dma_dev *d, unsigned ch)
 {
 	struct dma_memcpy_chan *c = &((struct dma_memcpy *)d->priv)->ch[ch];
 	c->block = c->row = 0;
@@ -28,7 +28,7 @@ static void fill_bytes(uint8_t *dst, uint32_t offset, uint32_t n, uint32_t patte
 		dst[i] = (uint8_t)(pattern >> (8u * ((offset + i) & 3u)));
 }
 
-static int mc_poll(struct dma_dev *d, unsigned ch)
+static enum dma_err mc_poll(struct dma_dev *d, unsigned ch)
 {
 	struct dma_memcpy *m = d->priv;
 	struct dma_memcpy_chan *c = &m->ch[ch];
@@ -57,10 +57,10 @@ static int mc_poll(struct dma_dev *d, unsigned ch)
 			}
 		}
 	}
-	return c->block == c->nblocks ? 1 : 0;
+	return c->block == c->nblocks ? DMA_OK : DMA_E_BUSY;
 }
 
-static int mc_stop(struct dma_dev *d, unsigned ch)
+static enum dma_err mc_stop(struct dma_dev *d, unsigned ch)
 {
 	struct dma_memcpy_chan *c = &((struct dma_memcpy *)d->priv)->ch[ch];
 	c->block = c->row = 0;
@@ -76,7 +76,7 @@ static const struct dma_ops mc_ops = {
 	.stop = mc_stop,
 };
 
-int dma_memcpy_init(struct dma_memcpy *m, struct dma_dev *d, uint32_t bytes_per_poll)
+enum dma_err dma_memcpy_init(struct dma_memcpy *m, struct dma_dev *d, uint32_t bytes_per_poll)
 {
 	if (!m || !d)
 		return DMA_E_PARAM;

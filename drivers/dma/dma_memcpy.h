@@ -25,6 +25,6 @@ struct dma_memcpy {
 	struct dma_memcpy_chan ch[DMA_MEMCPY_CHANNELS];
 };
 
-int dma_memcpy_init(struct dma_memcpy *m, struct dma_dev *d, uint32_t bytes_per_poll);
+enum dma_err dma_memcpy_init(struct dma_memcpy *m, struct dma_dev *d, uint32_t bytes_per_poll);
 
 #endif

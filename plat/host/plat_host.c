@@ -9,6 +9,11 @@ struct dma_dev *plat_dma(void)
 	return plat_dma_memcpy();
 }
 
+int plat_dma_err(void)
+{
+	return plat_dma_memcpy_err();
+}
+
 const char *plat_entropy(uint64_t *seed)
 {
 	if (getentropy(seed, sizeof *seed) == 0)

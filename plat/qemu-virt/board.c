@@ -53,6 +53,11 @@ struct dma_dev *plat_dma(void)
 	return plat_dma_memcpy();
 }
 
+int plat_dma_err(void)
+{
+	return plat_dma_memcpy_err();
+}
+
 /* RNDR where the CPU has it (QEMU's cortex-a53 does not; -cpu max does); else the timer. */
 const char *plat_entropy(uint64_t *seed)
 {

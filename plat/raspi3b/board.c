@@ -38,6 +38,7 @@ void hal_console_init(void)
 static struct bcm2835_dma dma_ctl;
 static struct dma_dev dma_dev;
 static int dma_ready;
+static enum dma_err dma_init_err;
 
 struct dma_dev *plat_dma(void)
 {
@@ -49,11 +50,17 @@ struct dma_dev *plat_dma(void)
 			.ram_base = PLAT_RAM_BASE,
 			.ram_size = PLAT_RAM_SIZE,
 		};
-		if (bcm2835_dma_init(&dma_ctl, &dma_dev, &p) != DMA_OK)
+		dma_init_err = bcm2835_dma_init(&dma_ctl, &dma_dev, &p);
+		if (dma_init_err != DMA_OK)
 			return NULL;
 		dma_ready = 1;
 	}
 	return &dma_dev;
+}
+
+int plat_dma_err(void)
+{
+	return (int)dma_init_err;
 }
 
 /* The BCM2835 RNG (RNDR first, for a CPU that has it: the Pi 3's Cortex-A53 does not). */

@@ -23,7 +23,7 @@ TEST(bcm2835_dma, error_bits_are_named)
 	/* DEBUG error bits count even before CS.ERROR shows; a read error outranks the rest */
 	CHECK_EQ(bcm2835_dma_decode_error(0, BCM_DEBUG_ERRORS), DMA_E_READ);
 	CHECK_EQ(bcm2835_dma_decode_error(0, 0xfffffff8u), DMA_OK); /* counters and IDs only */
-	CHECK(strcmp(dma_strerror(DMA_E_FIFO), dma_strerror(DMA_E_READ)) != 0);
+	CHECK(strcmp(dma_err(DMA_E_FIFO)->name, dma_err(DMA_E_READ)->name) != 0);
 }
 
 TEST(bcm2835_dma, init_refuses_bad_parameters)

@@ -3,6 +3,7 @@
  * errors, names are distinct within a module, and "name: description" is formatted the same way
  * everywhere.
  */
+#include "drivers/dma/dma.h"
 #include "fw/actlut/actlut.h"
 #include "fw/cmd/cmd.h"
 #include "fw/codec/codec.h"
@@ -39,6 +40,7 @@ ADAPT(actlut_err, actlut_err)
 ADAPT(npy_err, npy_err)
 ADAPT(tns_err, tns_err)
 ADAPT(subq_err, subq_err)
+ADAPT(dma_err, dma_err)
 
 static const struct {
 	const char *module;
@@ -51,6 +53,7 @@ static const struct {
 	{"cmd", cmd_err_u, CMD_E__COUNT},    {"codec", codec_err_u, CODEC_E__COUNT},
 	{"actlut", actlut_err_u, ACTLUT_E__COUNT}, {"npy", npy_err_u, NPY_E__COUNT},
 	{"tensors", tns_err_u, TNS_E__COUNT}, {"queue", subq_err_u, SUBQ_E__COUNT},
+	{"dma", dma_err_u, DMA_E__COUNT},
 };
 
 /* 1 when every value below count has a name and a one-line description, the names distinct,

@@ -220,7 +220,7 @@ TEST(faults, dma_layer_hang_error_reset)
 	CHECK_EQ(dma_stop(&d, 0), DMA_OK);
 	CHECK_EQ(dma_start(&d, 0), DMA_OK);
 	CHECK_EQ(dma_wait(&d, 0, 5), DMA_OK);
-	CHECK_STR(dma_strerror(DMA_E_INJECTED), "injected fault");
+	CHECK_STR(dma_err(DMA_E_INJECTED)->name, "dma-injected-fault");
 }
 
 /* dma_wait_us bounds a hung transfer in time (the HAL's timer), not in polls: it gives up no
