@@ -114,16 +114,7 @@ static void add_region(struct aslot *s, uint64_t start, uint64_t len)
 static void refuse_ctrl(const struct ctrl_status *st, struct svc_result *r)
 {
 	r->err = CMD_E_PROGRAM;
-	if (st->err == CTRL_E_POLICY) {
-		r->domain = CMD_DOM_POLICY;
-		r->code = (uint32_t)st->pol;
-	} else if (st->err == CTRL_E_KUNIT) {
-		r->domain = CMD_DOM_KUNIT;
-		r->code = (uint32_t)st->ku;
-	} else {
-		r->domain = CMD_DOM_CTRL;
-		r->code = (uint32_t)st->err;
-	}
+	r->domain = ctrl_status_cause(st, &r->code);
 }
 
 /* Weights from the program, inputs a pattern, outputs zero (session_fill_buffer). */
@@ -142,18 +133,16 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 	enum ldr_err le = ldr_load(s->copy, len, (flags & CMD_LOAD_F_RAW) ? LDR_F_RAW : 0, &s->prog);
 	if (le != LDR_OK) {
 		r->err = CMD_E_PROGRAM;
-		r->domain = CMD_DOM_LOADER;
+		r->domain = SUBQ_DOM_LOADER;
 		r->code = (uint32_t)le;
 		return;
 	}
 	const struct ldr_program *p = &s->prog;
 	struct ctrl_status st = CTRL_STATUS_OK;
-	int n = ctrl_default_grants(p, s->g, SESSION_MAX_GRANTS, &st);
-	if (n < 0) {
+	if (ctrl_default_grants(p, s->g, SESSION_MAX_GRANTS, &s->ng, &st) != CTRL_OK) {
 		refuse_ctrl(&st, r);
 		return;
 	}
-	s->ng = (unsigned)n;
 	/* place: guard | TD memory | guard | kernel-unit scratch | guard | fold scratch | guard |
 	 * grant | guard ... (the fold scratch: weights the firmware folds, fw/ctrl) */
 	uint64_t at = SESSION_GUARD, td_off, ku_off, fold_off, fold_cap = ctrl_fold_cap(p);
@@ -167,7 +156,7 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 	for (unsigned i = 0; i < s->ng; i++) {
 		if (s->g[i].size > ctrl_default_limits.max_grant || s->g[i].size > a->o.slot_size) {
 			r->err = CMD_E_PROGRAM;
-			r->domain = CMD_DOM_SESSION;
+			r->domain = SUBQ_DOM_SESSION;
 			r->code = SESSION_E_ARENA;
 			return;
 		}
@@ -179,7 +168,7 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 	s->dirty = at < a->o.slot_size ? at : a->o.slot_size;
 	if (at > a->o.slot_size) {
 		r->err = CMD_E_PROGRAM;
-		r->domain = CMD_DOM_SESSION;
+		r->domain = SUBQ_DOM_SESSION;
 		r->code = SESSION_E_ARENA;
 		return;
 	}
@@ -246,7 +235,7 @@ static void be_run(void *ctx, unsigned slot, const struct svc_bars *bars, unsign
 			enum ku_err ke = ku_patch(&pl->ku, &d, a->arena + s->ku_cpu_off, pl->ku_len);
 			if (ke != KU_OK) {
 				r->err = CMD_E_PROGRAM;
-				r->domain = CMD_DOM_KUNIT;
+				r->domain = SUBQ_DOM_KUNIT;
 				r->code = (uint32_t)ke;
 				goto restore;
 			}
@@ -271,7 +260,7 @@ static void be_run(void *ctx, unsigned slot, const struct svc_bars *bars, unsign
 		r->err = CMD_E_DEADLINE;
 	} else if (rc != ENG_OK) {
 		r->err = CMD_E_ENGINE;
-		r->domain = CMD_DOM_ENGINE;
+		r->domain = SUBQ_DOM_ENGINE;
 		r->code = (uint32_t)rc;
 		eng_fault_pack(&a->eng.fault, r->fault); /* CMD_FAULT_WORDS == ENG_FAULT_WORDS */
 	}

@@ -274,23 +274,18 @@ static void trace_ranges(const struct ctrl_plan *pl, const struct session_opts *
 }
 
 /* The grants of the submission: given, or the program's defaults. */
-static int take_grants(struct app_session *s, const struct session_opts *o, unsigned *n,
-		       struct session_result *res)
+static enum ctrl_err take_grants(struct app_session *s, const struct session_opts *o, unsigned *n,
+				 struct session_result *res)
 {
-	if (o->use_defaults) {
-		int k = ctrl_default_grants(&s->prog, s->g, SESSION_MAX_GRANTS, &res->st);
-		if (k < 0)
-			return -1;
-		*n = (unsigned)k;
-		return 0;
-	}
+	if (o->use_defaults)
+		return ctrl_default_grants(&s->prog, s->g, SESSION_MAX_GRANTS, n, &res->st);
 	if (o->ngrants > SESSION_MAX_GRANTS || (o->ngrants && !o->grants)) {
 		res->st.err = CTRL_E_GRANTS;
-		return -1;
+		return CTRL_E_GRANTS;
 	}
 	memcpy(s->g, o->grants, o->ngrants * sizeof *s->g);
 	*n = o->ngrants;
-	return 0;
+	return CTRL_OK;
 }
 
 /* A refusal of the session itself (out of memory, arena too large): printed, returns 1. */
@@ -510,12 +505,7 @@ void session_completion(const struct session_result *res, struct subq_completion
 		c->code = (uint32_t)res->lerr;
 	} else if (res->st.err != CTRL_OK) {
 		c->status = SUBQ_REFUSED;
-		c->domain = res->st.err == CTRL_E_KUNIT    ? SUBQ_DOM_KUNIT
-			    : res->st.err == CTRL_E_POLICY ? SUBQ_DOM_POLICY
-							   : SUBQ_DOM_CTRL;
-		c->code = res->st.err == CTRL_E_KUNIT    ? (uint32_t)res->st.ku
-			  : res->st.err == CTRL_E_POLICY ? (uint32_t)res->st.pol
-							 : (uint32_t)res->st.err;
+		c->domain = ctrl_status_cause(&res->st, &c->code);
 	} else if (res->serr == SESSION_E_NOMEM || res->serr == SESSION_E_ARENA) {
 		c->status = SUBQ_REFUSED;
 		c->domain = SUBQ_DOM_SESSION;

@@ -31,6 +31,7 @@
 #define ANEFW_CMD_H
 
 #include "fw/common/err.h"
+#include "fw/submit/queue.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -128,9 +129,7 @@ const char *cmd_err_name(enum cmd_err e);
 enum cmd_status { CMD_ST_OK = 0, CMD_ST_REFUSED = 1, CMD_ST_FAILED = 2, CMD_ST_ABORTED = 3 };
 const char *cmd_status_name(uint32_t st);
 
-/* Domains of a nested error code (the same values as fw/submit's subq_domain). */
-enum cmd_domain { CMD_DOM_NONE = 0, CMD_DOM_LOADER = 2, CMD_DOM_POLICY = 3, CMD_DOM_KUNIT = 4,
-		  CMD_DOM_ENGINE = 5, CMD_DOM_SESSION = 7, CMD_DOM_CTRL = 8 };
+/* A completion's domain (which enum its code belongs to) is fw/submit's enum subq_domain. */
 
 #define CMD_LOAD_F_RAW 1u /* the program is a raw task stream (LDR_F_RAW) */
 #define CMD_ACC_READ 1u   /* = POL_READ */

@@ -37,7 +37,7 @@ static void post(struct svc *s, const struct cmd_hdr *h, uint32_t status, enum c
 
 static void refuse(struct svc *s, const struct cmd_hdr *h, enum cmd_err e, int where)
 {
-	post(s, h, CMD_ST_REFUSED, e, CMD_DOM_NONE, 0, where, NULL);
+	post(s, h, CMD_ST_REFUSED, e, SUBQ_DOM_NONE, 0, where, NULL);
 }
 
 /* ---- set-up ---- */

@@ -13,17 +13,13 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	 "a generation without a register map"},
 	[CTRL_E_POLICY] = {"policy", "the address policy refused (its error says why)"},
 	[CTRL_E_KUNIT] = {"kunit", "the kernel unit refused (its error says why)"},
-	[CTRL_E_FORMAT] = {"unsized-tensor-format", "a tensor format the control path cannot size"},
-	[CTRL_E_COEFF_NO_BAR] = {"coefficients-without-kernel-bar",
-	 "coefficient channels enabled but no kernel BAR enabled"},
+	[CTRL_E_TD] = {"td", "fw/td could not derive a TD's ranges (its error says why)"},
 	[CTRL_E_ALIGN] = {"coefficient-base-misaligned",
 	 "a re-based coefficient base not on its 64-byte unit"},
 	[CTRL_E_SCRATCH] = {"firmware-scratch-too-small",
 	 "TD memory or the kernel-unit scratch is smaller than the program"},
 	[CTRL_E_GRANTS] = {"too-many-grants", "more grants than a submission holds"},
 	[CTRL_E_RELOC] = {"relocation-not-applied", "a relocation the firmware does not apply"},
-	[CTRL_E_STREAM] = {"stream-without-kernel-unit",
-	 "a kernel stream enabled with no kernel unit to size it"},
 	[CTRL_E_WORK] = {"work-over-budget", "the submission's work is over the limit"},
 	[CTRL_E_FOLD_REGS] = {"fold-registers-not-written",
 	 "a TD whose weights fold does not write the words the fold rewrites"},
@@ -70,7 +66,19 @@ const struct err_desc *ctrl_status_err(const struct ctrl_status *s)
 		return pol_err(s->pol);
 	if (s->err == CTRL_E_KUNIT)
 		return ku_err(s->ku);
+	if (s->err == CTRL_E_TD)
+		return td_err(s->tde);
 	return ctrl_err(s->err);
+}
+
+enum subq_domain ctrl_status_cause(const struct ctrl_status *s, uint32_t *code)
+{
+	switch (s->err) {
+	case CTRL_E_POLICY: *code = (uint32_t)s->pol; return SUBQ_DOM_POLICY;
+	case CTRL_E_KUNIT: *code = (uint32_t)s->ku; return SUBQ_DOM_KUNIT;
+	case CTRL_E_TD: *code = (uint32_t)s->tde; return SUBQ_DOM_TD;
+	default: *code = (uint32_t)s->err; return SUBQ_DOM_CTRL;
+	}
 }
 
 const char *ctrl_status_name(const struct ctrl_status *s)
@@ -135,21 +143,14 @@ static enum ctrl_err check_footprint(struct ctrl_plan *pl, const struct ldr_imag
 	return CTRL_OK;
 }
 
-/* A range td_ranges() could not derive, named as the control path names it: its own error, or
- * the policy's for sizes and arithmetic. */
-static void td_status(enum td_err e, int kind, int ch, struct ctrl_status *st)
+/* A range td_ranges() could not derive: fw/td's error, by its own name. */
+static enum ctrl_err fail_td(struct ctrl_status *st, enum td_err e, int kind, int ch)
 {
+	st->err = CTRL_E_TD;
+	st->tde = e;
 	st->kind = kind;
 	st->ch = ch;
-	switch (e) {
-	case TD_E_FORMAT: st->err = CTRL_E_FORMAT; return;
-	case TD_E_COEFF_NO_BAR: st->err = CTRL_E_COEFF_NO_BAR; return;
-	case TD_E_STREAM_UNSIZED: st->err = CTRL_E_STREAM; return;
-	default: break;
-	}
-	st->err = CTRL_E_POLICY;
-	st->pol = e == TD_E_EMPTY ? POL_E_EMPTY : e == TD_E_TOO_MANY ? POL_E_TOO_MANY
-							       : POL_E_OVERFLOW;
+	return CTRL_E_TD;
 }
 
 /* ---- relocations: the firmware applies exactly one kind, and refuses every other ---- */
@@ -611,10 +612,8 @@ static enum ctrl_err derive_and_check(struct ctrl_plan *pl, unsigned i, const st
 	int bk = -1, bc = -1;
 	const struct td_regs regs = {ldr_image_reg, im};
 	enum td_err te = td_ranges(&td->h, &regs, pl->stream_len, r, TD_MAX_RANGES, &n, &bk, &bc);
-	if (te != TD_OK) {
-		td_status(te, bk, bc, &pl->st);
-		return pl->st.err;
-	}
+	if (te != TD_OK)
+		return fail_td(&pl->st, te, bk, bc);
 	for (unsigned k = 0; k < n; k++) {
 		enum ctrl_err e = (kinds >> r[k].kind) & 1u ? check_range(pl, i, &r[k]) : CTRL_OK;
 		if (e)
@@ -873,15 +872,17 @@ static enum pol_err add_grant(struct subq_grant *g, unsigned *n, unsigned max, u
 		return POL_E_TOO_MANY;
 	if (weights)
 		*weights_bars |= 1u << bar;
-	g[(*n)++] = (struct subq_grant){bar, access, 0, 0, dva, size, 0};
+	g[(*n)++] = (struct subq_grant){.bar = bar, .access = access, .dva = dva, .size = size};
 	return POL_OK;
 }
 
 /* The tile ranges (src0, src1, dst) of every TD in chain order, on the cumulative register image
- * of the TD area as the file holds it: fn(ctx, td, range) for each; a nonzero return stops. */
-typedef int (*tile_fn)(void *ctx, unsigned td, const struct td_range *x);
+ * of the TD area as the file holds it: fn(ctx, td, range) for each; an error stops (fn has set
+ * *st, or fw/td's error is set here). */
+typedef enum ctrl_err (*tile_fn)(void *ctx, unsigned td, const struct td_range *x);
 
-static int each_range(const struct ldr_program *p, tile_fn fn, void *ctx, struct ctrl_status *st)
+static enum ctrl_err each_range(const struct ldr_program *p, tile_fn fn, void *ctx,
+				struct ctrl_status *st)
 {
 	struct ldr_image im = {.p = p};
 	for (unsigned i = 0; i < p->ntds; i++) {
@@ -892,18 +893,16 @@ static int each_range(const struct ldr_program *p, tile_fn fn, void *ctx, struct
 		image_apply_td(&im, i, p->buf + p->td_area_off, NULL);
 		const struct td_regs regs = {ldr_image_reg, &im};
 		enum td_err te = td_ranges(&p->tds[i].h, &regs, NULL, r, TD_MAX_RANGES, &nr, &bk, &bc);
-		if (te != TD_OK) {
-			td_status(te, bk, bc, st);
-			return -1;
-		}
+		if (te != TD_OK)
+			return fail_td(st, te, bk, bc);
 		for (unsigned k = 0; k < nr; k++) {
-			int rc = fn(ctx, i, &r[k]);
-			if (rc)
-				return rc;
+			enum ctrl_err e = fn(ctx, i, &r[k]);
+			if (e != CTRL_OK)
+				return e;
 		}
 	}
 	st->td = -1;
-	return 0;
+	return CTRL_OK;
 }
 
 /* What the TDs do with each BAR no window declares: access, extent, first-use order. */
@@ -927,19 +926,19 @@ static int is_tile(const struct td_range *x)
 	return x->kind == TD_R_SRC0 || x->kind == TD_R_SRC1 || x->kind == TD_R_DST;
 }
 
-static int collect_use(void *ctx, unsigned td, const struct td_range *x)
+static enum ctrl_err collect_use(void *ctx, unsigned td, const struct td_range *x)
 {
 	struct bar_use *u = ctx;
 	(void)td;
 	int tbase = u->p->raw && x->kind == TD_R_TBASE && x->slot == H13_BAR_TBASE;
 	if ((!is_tile(x) && !tbase) || x->bar >= LDR_NBARS || ((u->declared >> x->bar) & 1u))
-		return 0;
+		return CTRL_OK;
 	uint32_t bit = 1u << x->bar;
 	if (!((u->read | u->written | u->tbase) & bit))
 		u->order[u->norder++] = x->bar;
 	if (tbase) {
 		u->tbase |= bit;
-		return 0;
+		return CTRL_OK;
 	}
 	if (x->access == TD_WRITE)
 		u->written |= bit;
@@ -948,7 +947,7 @@ static int collect_use(void *ctx, unsigned td, const struct td_range *x)
 	uint64_t end = x->addr + x->len; /* td_ranges proved the sum does not overflow */
 	if (end > u->extent[x->bar])
 		u->extent[x->bar] = end;
-	return 0;
+	return CTRL_OK;
 }
 
 /* [lo, hi) inside the union of the intervals earlier TDs wrote to bar. */
@@ -970,28 +969,28 @@ static int covered(const struct bar_use *u, unsigned bar, uint64_t lo, uint64_t 
  * intermediates; a read of bytes no earlier TD wrote means the program's extents conflict).
  * td_ranges gives a TD's sources before its destination, so a TD's reads see only the writes
  * of the TDs before it. */
-static int check_cover(void *ctx, unsigned td, const struct td_range *x)
+static enum ctrl_err check_cover(void *ctx, unsigned td, const struct td_range *x)
 {
 	struct bar_use *u = ctx;
 	uint32_t itm = u->read & u->written;
 	(void)td;
 	if (!is_tile(x) || x->bar >= LDR_NBARS || !((itm >> x->bar) & 1u))
-		return 0;
+		return CTRL_OK;
 	if (x->access == TD_WRITE) {
 		ASSERT(u->nw < LDR_MAX_TDS); /* one destination per TD, at most LDR_MAX_TDS TDs */
 		u->w[u->nw].bar = x->bar;
 		u->w[u->nw].lo = x->addr;
 		u->w[u->nw].hi = x->addr + x->len;
 		u->nw++;
-		return 0;
+		return CTRL_OK;
 	}
 	if (!covered(u, x->bar, x->addr, x->addr + x->len)) {
 		u->st->err = CTRL_E_ITM_CONFLICT;
 		u->st->kind = x->kind;
 		u->st->bar = x->bar;
-		return 1;
+		return CTRL_E_ITM_CONFLICT;
 	}
-	return 0;
+	return CTRL_OK;
 }
 
 /* The grant table being built. */
@@ -1078,9 +1077,9 @@ static enum pol_err raw_weight_grants(const struct ldr_program *p, struct grants
 }
 
 /* The intermediates (tile BARs the TDs both read and write): each within the grant limit and
- * the reach, and read only where an earlier TD wrote. 0, or 1 with *st naming the refusal. */
-static int check_intermediates(const struct ldr_program *p, struct bar_use *u,
-			       struct ctrl_status *st)
+ * the reach, and read only where an earlier TD wrote. CTRL_OK, or the refusal (*st says where). */
+static enum ctrl_err check_intermediates(const struct ldr_program *p, struct bar_use *u,
+					 struct ctrl_status *st)
 {
 	uint32_t itm = u->read & u->written;
 	for (unsigned k = 0; k < u->norder; k++) {
@@ -1090,10 +1089,10 @@ static int check_intermediates(const struct ldr_program *p, struct bar_use *u,
 		     u->extent[b] > (1ull << H13_ADDR_REACH_BITS))) {
 			st->err = CTRL_E_ITM_OVERFLOW;
 			st->bar = (int)b;
-			return 1;
+			return CTRL_E_ITM_OVERFLOW;
 		}
 	}
-	return itm && each_range(p, check_cover, u, st);
+	return itm ? each_range(p, check_cover, u, st) : CTRL_OK;
 }
 
 /* Every tile BAR no window declares (all of a raw stream's): the extent its TDs declare (the
@@ -1119,7 +1118,7 @@ static enum pol_err undeclared_grants(const struct ldr_program *p, struct grants
 }
 
 /* A policy refusal as the control path names it: a full table is the control path's own. */
-static void policy_status(enum pol_err pe, struct ctrl_status *st)
+static enum ctrl_err policy_status(enum pol_err pe, struct ctrl_status *st)
 {
 	if (pe == POL_E_TOO_MANY) {
 		st->err = CTRL_E_GRANTS;
@@ -1127,40 +1126,43 @@ static void policy_status(enum pol_err pe, struct ctrl_status *st)
 		st->err = CTRL_E_POLICY;
 		st->pol = pe;
 	}
+	return st->err;
 }
 
-int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,
-			struct ctrl_status *err)
+/* The grants themselves (ctrl_default_grants, which checked its arguments). */
+static enum ctrl_err derive_grants(const struct ldr_program *p, struct grants *gs,
+				   struct ctrl_status *st)
 {
-	struct ctrl_status st = CTRL_STATUS_OK;
-	struct grants gs = {.g = g, .n = 0, .max = max, .wbars = 0};
 	static const struct bar_use no_use;
 	struct bar_use u = no_use;
-	enum pol_err pe;
-	if (!p || !g)
-		st.err = CTRL_E_ARG;
-	else if (!p->gen || !p->gen->blocks)
-		st.err = CTRL_E_UNSUPPORTED;
-	if (st.err != CTRL_OK)
-		goto refused;
 	u.p = p;
-	u.st = &st;
-	pe = p->raw ? raw_weight_grants(p, &gs, &st) : declared_grants(p, &gs, &u, &st);
-	if (pe == POL_OK && each_range(p, collect_use, &u, &st))
-		goto refused;
-	if (pe == POL_OK && check_intermediates(p, &u, &st))
-		goto refused;
-	if (pe == POL_OK)
-		pe = undeclared_grants(p, &gs, &u, &st);
-	if (pe != POL_OK) {
-		policy_status(pe, &st);
-		goto refused;
-	}
-	if (err)
-		*err = CTRL_STATUS_OK;
-	return (int)gs.n;
-refused:
-	if (err)
-		*err = st;
-	return -1;
+	u.st = st;
+	enum pol_err pe = p->raw ? raw_weight_grants(p, gs, st) : declared_grants(p, gs, &u, st);
+	if (pe != POL_OK)
+		return policy_status(pe, st);
+	enum ctrl_err e = each_range(p, collect_use, &u, st);
+	if (e == CTRL_OK)
+		e = check_intermediates(p, &u, st);
+	if (e != CTRL_OK)
+		return e;
+	pe = undeclared_grants(p, gs, &u, st);
+	return pe == POL_OK ? CTRL_OK : policy_status(pe, st);
+}
+
+enum ctrl_err ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,
+				  unsigned *n, struct ctrl_status *st)
+{
+	struct ctrl_status s = CTRL_STATUS_OK;
+	struct grants gs = {.g = g, .n = 0, .max = max, .wbars = 0};
+	if (!p || !g || !n)
+		s.err = CTRL_E_ARG;
+	else if (!p->gen || !p->gen->blocks)
+		s.err = CTRL_E_UNSUPPORTED;
+	else if (derive_grants(p, &gs, &s) == CTRL_OK)
+		s = CTRL_STATUS_OK;
+	if (n)
+		*n = s.err == CTRL_OK ? gs.n : 0;
+	if (st)
+		*st = s;
+	return s.err;
 }

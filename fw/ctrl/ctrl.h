@@ -37,13 +37,11 @@ enum ctrl_err {
 	CTRL_E_UNSUPPORTED,  /* a generation without a register map */
 	CTRL_E_POLICY,       /* an address refused by the policy: see ctrl_status.pol */
 	CTRL_E_KUNIT,        /* the kernel unit refused: see ctrl_status.ku */
-	CTRL_E_FORMAT,       /* a tensor format the control path cannot size */
-	CTRL_E_COEFF_NO_BAR, /* coefficient channels enabled but no kernel BAR enabled */
+	CTRL_E_TD,           /* fw/td could not derive a TD's ranges: see ctrl_status.tde */
 	CTRL_E_ALIGN,        /* a re-based coefficient base not on its 64-byte unit */
 	CTRL_E_SCRATCH,      /* TD memory or the kernel-unit scratch is smaller than the program */
 	CTRL_E_GRANTS,       /* more grants than a submission holds */
 	CTRL_E_RELOC,        /* a relocation the firmware does not apply */
-	CTRL_E_STREAM,       /* a kernel stream enabled with no kernel unit to size it */
 	CTRL_E_WORK,         /* the submission's work is over the limit */
 	CTRL_E_FOLD_REGS,    /* a TD whose weights fold does not write the words the fold rewrites */
 	CTRL_E_FOLD_SOURCE,  /* a TD whose weights fold reads them from a BAR other than the weights */
@@ -71,8 +69,9 @@ const char *ctrl_kind_name(unsigned kind); /* "src0", "dst", "coeff", ... */
 /* Status of a plan: the error, and where. */
 struct ctrl_status {
 	enum ctrl_err err;
-	enum pol_err pol;
-	enum ku_err ku;
+	enum pol_err pol;  /* with CTRL_E_POLICY */
+	enum ku_err ku;    /* with CTRL_E_KUNIT */
+	enum td_err tde;   /* with CTRL_E_TD */
 	int td;        /* TD being checked, -1 when not per TD */
 	int kind;      /* enum ctrl_kind being checked, -1 when none */
 	int ch;        /* coefficient channel or stream, -1 when none */
@@ -81,11 +80,14 @@ struct ctrl_status {
 };
 /* A status with nothing refused and nothing to point at. */
 #define CTRL_STATUS_OK                                                                          \
-	((struct ctrl_status){.err = CTRL_OK, .pol = POL_OK, .ku = KU_OK, .td = -1, .kind = -1,  \
-			      .ch = -1, .bar = -1})
-/* The most specific error: the policy's or the kernel unit's when one of them refused. */
+	((struct ctrl_status){.err = CTRL_OK, .pol = POL_OK, .ku = KU_OK, .tde = TD_OK, .td = -1,  \
+			      .kind = -1, .ch = -1, .bar = -1})
+/* The most specific error: the policy's, the kernel unit's or fw/td's when one of them refused. */
 const struct err_desc *ctrl_status_err(const struct ctrl_status *s);
 const char *ctrl_status_name(const struct ctrl_status *s); /* ctrl_status_err(s)->name */
+/* The same error as a completion carries it: the domain of the enum it belongs to (policy,
+ * kunit, td, or the control path's own) and its value there. */
+enum subq_domain ctrl_status_cause(const struct ctrl_status *s, uint32_t *code);
 
 struct ctrl_range {
 	uint8_t kind, ch, bar, access;
@@ -216,9 +218,10 @@ uint64_t ctrl_fold_cap(const struct ldr_program *p);
  * larger than a grant may be or than the engine's reach, intermediate-extent-overflow.
  * dva as in the BAR table (0 for raw streams); mapped is left 0 for the caller to place.
  * A BAR that would hold the weights and be written is refused (output-overlaps-weights).
- * Returns the count (at most max), or -1 with *err set when the program cannot be sized.
+ * CTRL_OK with the count (at most max) in *n; or the error, with *st (may be NULL) saying where,
+ * when the program cannot be sized.
  */
-int ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,
-			struct ctrl_status *err);
+enum ctrl_err ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,
+				  unsigned *n, struct ctrl_status *st);
 
 #endif

@@ -6,13 +6,13 @@
 
 static const struct err_desc errs[SUBQ_E__COUNT] = {
 	[SUBQ_OK] = {"ok", "no error"},
-	[SUBQ_E_FULL] = {"queue-full", "no free slot"},
+	[SUBQ_E_FULL] = {"queue-no-free-slot", "no free slot in the submission queue"},
 	[SUBQ_E_EMPTY] = {"queue-empty", "nothing to take"},
 	[SUBQ_E_BAD_INDEX] = {"queue-index-out-of-range",
 	 "a ring index from shared memory out of range"},
 	[SUBQ_E_PRIORITY] = {"priority-out-of-range", "priority over SUBQ_MAX_PRIORITY"},
 	[SUBQ_E_QUEUE] = {"queue-number-out-of-range", "queue number over SUBQ_MAX_QUEUES"},
-	[SUBQ_E_GRANTS] = {"too-many-grants", "more grants than the table holds"},
+	[SUBQ_E_GRANTS] = {"entry-too-many-grants", "a queue entry with more grants than its table holds"},
 };
 
 const struct err_desc *subq_err(enum subq_err e)
@@ -120,7 +120,7 @@ unsigned subq_run(struct subq *q, subq_handler h, void *ctx)
 }
 
 static const char *const domain_names[SUBQ_DOM__COUNT] = {
-	"none", "queue", "loader", "policy", "kunit", "engine", "dma", "session", "control",
+	"none", "queue", "loader", "policy", "kunit", "engine", "dma", "session", "control", "td",
 };
 
 const char *subq_domain_name(enum subq_domain d)

@@ -46,11 +46,13 @@ struct subq_completion {
 	uint32_t code;     /* the error's value in that enum */
 };
 
-/* Which enum a completion's code belongs to: subq_err, ldr_err, pol_err, ku_err, eng_err
- * (negated), dma_err, session_err, ctrl_err (the control path's own refusals, not the policy's). */
+/* Which enum a completion's code belongs to: subq_err, ldr_err, pol_err, ku_err, eng_err,
+ * dma_err, session_err, ctrl_err (the control path's own refusals, not the policy's, the kernel
+ * unit's or fw/td's), td_err. The one list of domains: the command protocol (fw/cmd) carries the
+ * same values. */
 enum subq_domain { SUBQ_DOM_NONE, SUBQ_DOM_QUEUE, SUBQ_DOM_LOADER, SUBQ_DOM_POLICY,
 		   SUBQ_DOM_KUNIT, SUBQ_DOM_ENGINE, SUBQ_DOM_DMA, SUBQ_DOM_SESSION, SUBQ_DOM_CTRL,
-		   SUBQ_DOM__COUNT };
+		   SUBQ_DOM_TD, SUBQ_DOM__COUNT };
 const char *subq_domain_name(enum subq_domain d); /* "loader", "policy", ... */
 
 enum subq_err {

@@ -125,13 +125,13 @@ const char *td_rkind_name(unsigned kind)
 static const struct err_desc errs[TD_E__COUNT] = {
 	[TD_OK] = {"ok", "no error"},
 	[TD_E_FORMAT] = {"unsized-tensor-format", "a tensor format with no element size"},
-	[TD_E_EMPTY] = {"empty-range", "a zero dimension or a zero-length buffer"},
-	[TD_E_OVERFLOW] = {"address-arithmetic-overflow", "extent arithmetic overflows"},
+	[TD_E_EMPTY] = {"zero-dimension", "a zero dimension or a zero-length buffer"},
+	[TD_E_OVERFLOW] = {"extent-arithmetic-overflow", "a TD's extent arithmetic overflows"},
 	[TD_E_COEFF_NO_BAR] = {"coefficients-without-kernel-bar",
 	 "coefficient channels or streams enabled but KBase0 not enabled"},
 	[TD_E_STREAM_UNSIZED] = {"stream-without-kernel-unit",
 	 "a stream enabled whose length is not known (no kernel unit)"},
-	[TD_E_TOO_MANY] = {"too-many-accesses", "more ranges than the caller's array"},
+	[TD_E_TOO_MANY] = {"too-many-ranges", "more ranges than the caller's array"},
 };
 
 const struct err_desc *td_err(enum td_err e)

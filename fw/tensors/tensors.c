@@ -8,7 +8,7 @@
 
 static const struct err_desc errs[TNS_E__COUNT] = {
 	[TNS_OK] = {"ok", "no error"},
-	[TNS_E_ARG] = {"bad-argument", "null pointer"},
+	[TNS_E_ARG] = {"tensors-bad-argument", "null pointer"},
 	[TNS_E_GRANTS] = {"tensors-without-grants",
 	 "the default grants could not be derived: see the ctrl_status"},
 	[TNS_E_TOO_MANY] = {"too-many-tensors", "more tensors than the caller's array"},
@@ -214,10 +214,11 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 	if (!p || !n || (max && !t))
 		return TNS_E_ARG;
 	*n = 0;
-	int ng = ctrl_default_grants(p, s.g, SUBQ_MAX_GRANTS, &cst);
+	unsigned ng = 0;
+	enum ctrl_err ce = ctrl_default_grants(p, s.g, SUBQ_MAX_GRANTS, &ng, &cst);
 	if (st)
 		*st = cst;
-	if (ng < 0)
+	if (ce != CTRL_OK)
 		return TNS_E_GRANTS;
 	/* every TD's tile accesses, on the image ctrl_default_grants sized them on */
 	memset(&s.im, 0, sizeof s.im);
@@ -236,7 +237,7 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 	}
 	for (unsigned bar = 0; bar < LDR_NBARS; bar++) {
 		const struct subq_grant *g = NULL;
-		for (int i = 0; i < ng; i++)
+		for (unsigned i = 0; i < ng; i++)
 			if (s.g[i].bar == bar)
 				g = &s.g[i];
 		if (!g)

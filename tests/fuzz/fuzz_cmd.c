@@ -54,7 +54,7 @@ static void b_load(void *c, unsigned slot, size_t len, uint32_t flags, struct sv
 	const uint8_t *p = pmem[slot];
 	if (len < 8 || p[0] == 0xee) {
 		r->err = CMD_E_PROGRAM;
-		r->domain = CMD_DOM_LOADER;
+		r->domain = SUBQ_DOM_LOADER;
 		r->code = 1;
 		return;
 	}

@@ -73,12 +73,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (mode & 2) {
 		struct ctrl_status st;
-		int k = ctrl_default_grants(&lp, g, 32, &st);
-		if (k < 0) {
+		if (ctrl_default_grants(&lp, g, 32, &n, &st) != CTRL_OK) {
 			free(prog);
 			return 0;
 		}
-		n = (unsigned)k;
 		uint64_t at = 0;
 		for (unsigned i = 0; i < n; i++) {
 			g[i].mapped = DEV + at;

@@ -269,7 +269,7 @@ static void m_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct 
 	m->loads++;
 	if (m->mem[slot][0] == 0xee) {
 		r->err = CMD_E_PROGRAM;
-		r->domain = CMD_DOM_LOADER;
+		r->domain = SUBQ_DOM_LOADER;
 		r->code = 3;
 		return;
 	}
@@ -301,7 +301,7 @@ static void m_run(void *ctx, unsigned slot, const struct svc_bars *bars, unsigne
 		if (r->err == CMD_E_DEADLINE)
 			m->now += budget;
 		if (r->err == CMD_E_ENGINE) {
-			r->domain = CMD_DOM_ENGINE;
+			r->domain = SUBQ_DOM_ENGINE;
 			r->code = 3;
 		}
 	}
@@ -682,7 +682,7 @@ TEST(cmd_svc, deadline_abort_and_rate_limited_recovery)
 	r = m_do(s, &c);
 	CHECK_EQ(r.err, CMD_E_ENGINE);
 	CHECK_EQ(r.status, CMD_ST_FAILED);
-	CHECK_EQ(r.domain, CMD_DOM_ENGINE);
+	CHECK_EQ(r.domain, SUBQ_DOM_ENGINE);
 	CHECK_EQ(mk.recovers, 1);
 	CHECK_EQ(t_shm.table.ready, 0);
 	CHECK_EQ(s->state, SVC_RECOVERING);

@@ -85,6 +85,31 @@ TEST(err, every_module_names_and_describes_each_error)
 	}
 }
 
+/* A name two tables share (value 0, "ok", aside), or NULL: a fact named in two places. */
+static const char *shared_name(err_fn a, unsigned na, err_fn b, unsigned nb)
+{
+	for (unsigned e = 1; e < na; e++)
+		for (unsigned f = 1; f < nb; f++)
+			if (!strcmp(a(e)->name, b(f)->name))
+				return a(e)->name;
+	return NULL;
+}
+
+/* Each error has one home: no name stands in two modules' tables (a module that reports another
+ * module's error carries that module's value, as ctrl_status does the policy's, the kernel
+ * unit's and fw/td's). */
+TEST(err, a_name_belongs_to_one_module)
+{
+	unsigned nm = sizeof modules / sizeof modules[0];
+	for (unsigned m = 0; m < nm; m++)
+		for (unsigned k = m + 1; k < nm; k++) {
+			const char *s = shared_name(modules[m].fn, modules[m].count, modules[k].fn,
+						    modules[k].count);
+			CHECKF(s == NULL, "%s and %s both name an error \"%s\"", modules[m].module,
+			       modules[k].module, s ? s : "");
+		}
+}
+
 /* The checker fails on a table with a missing description, a repeated name, or no "ok". */
 static const struct err_desc bad_tab[3] = {{"ok", "no error"}, {"a", "first"}, {"a", "again"}};
 static const struct err_desc bad_unknown = {"unknown", "not in the table"};
@@ -110,6 +135,10 @@ TEST(err, the_table_check_fails_on_a_bad_table)
 	CHECK(!table_complete(bad_hole, 3));
 	CHECK(!table_complete(bad_ok, 2));
 	CHECK(bad_hole(2) == &bad_unknown);
+	/* two tables naming one error: the one-home check finds it */
+	CHECK_STR(shared_name(bad_dup, 2, bad_ok, 2), "a");
+	CHECK(shared_name(bad_dup, 2, bad_hole, 2) == bad_dup(1)->name);
+	CHECK(shared_name(bad_ok, 1, bad_dup, 2) == NULL);
 }
 
 TEST(err, name_colon_description)

@@ -193,10 +193,10 @@ TEST(mkprog, container_holds_the_raw_program_and_runs)
 	CHECK(memcmp(progbuf + hwx.weights_off, rawbuf + raw.weights_off, raw.weights_len) == 0);
 	/* one window per tensor BAR, as large as the raw stream's grant for that BAR */
 	struct subq_grant g[LDR_NBARS];
-	int n = ctrl_default_grants(&raw, g, LDR_NBARS, NULL);
-	REQUIRE(n > 0);
+	unsigned n = 0;
+	REQUIRE(ctrl_default_grants(&raw, g, LDR_NBARS, &n, NULL) == CTRL_OK && n > 0);
 	unsigned tensors = 0;
-	for (int i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		if (g[i].bar == PD_WEIGHTS_BAR)
 			continue;
 		tensors++;

@@ -186,10 +186,9 @@ static int s_setup(void)
 			    s_lp.tds[t].h.eon != (t + 1 == p->ntds) ||
 			    s_lp.tds[t].h.next_ptr != (t + 1 == p->ntds ? 0 : (t + 1) * PD_TD_STRIDE))
 				return 0;
-		int n = ctrl_default_grants(&s_lp, p->g, SUBQ_MAX_GRANTS, &st);
-		if (n <= 0)
+		if (ctrl_default_grants(&s_lp, p->g, SUBQ_MAX_GRANTS, &p->ng, &st) != CTRL_OK ||
+		    p->ng == 0)
 			return 0;
-		p->ng = (unsigned)n;
 		/* no grant at the BARs the out-bar flips write */
 		for (unsigned g = 0; g < p->ng; g++)
 			if (p->g[g].bar >= PD_FIRST_OUTPUT_BAR + 16)
@@ -339,11 +338,14 @@ static int s_named(const struct subq_completion *c)
 			return c->code > LDR_OK && c->code < LDR_E__COUNT;
 		if (c->domain == SUBQ_DOM_KUNIT)
 			return c->code > KU_OK && c->code < KU_E__COUNT;
-		/* a pol_err in the policy domain, a ctrl_err in the control path's own */
+		/* a pol_err in the policy domain, a td_err in fw/td's, a ctrl_err in the control
+		 * path's own */
 		if (c->domain == SUBQ_DOM_POLICY)
 			return c->code > 0 && c->code < (unsigned)POL_E__COUNT;
+		if (c->domain == SUBQ_DOM_TD)
+			return c->code > TD_OK && c->code < TD_E__COUNT;
 		return c->domain == SUBQ_DOM_CTRL && c->code > 0 && c->code < (unsigned)CTRL_E__COUNT &&
-		       c->code != CTRL_E_POLICY && c->code != CTRL_E_KUNIT;
+		       c->code != CTRL_E_POLICY && c->code != CTRL_E_KUNIT && c->code != CTRL_E_TD;
 	case SUBQ_FAILED:
 		return c->domain == SUBQ_DOM_ENGINE && c->code > 0 &&
 		       strcmp(eng_err_name((int)c->code), eng_err_name(1000)) != 0;

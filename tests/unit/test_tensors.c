@@ -38,9 +38,9 @@ static size_t build(const char *desc, int hwx)
 	return len;
 }
 
-static const struct subq_grant *grant_of(const struct subq_grant *g, int n, unsigned bar)
+static const struct subq_grant *grant_of(const struct subq_grant *g, unsigned n, unsigned bar)
 {
-	for (int i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++)
 		if (g[i].bar == bar)
 			return &g[i];
 	return NULL;
@@ -55,8 +55,8 @@ TEST(tensors, intermediate_granted_read_write_in_place)
 		REQUIRE(ldr_load(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, &p) == LDR_OK);
 		struct subq_grant g[SUBQ_MAX_GRANTS];
 		struct ctrl_status st;
-		int n = ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st);
-		REQUIRE(n > 0);
+		unsigned n = 0;
+		REQUIRE(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &n, &st) == CTRL_OK && n > 0);
 		const struct subq_grant *in = grant_of(g, n, PD_INPUT_BAR);
 		const struct subq_grant *itm = grant_of(g, n, PD_FIRST_OUTPUT_BAR);
 		const struct subq_grant *out = grant_of(g, n, PD_FIRST_OUTPUT_BAR + 1);
@@ -84,9 +84,9 @@ TEST(tensors, intermediate_granted_read_write_in_place)
 		CHECKF(rc == 0, "%s: %s", hwx ? "hwx" : "raw", session_result_name(&res));
 		CHECK(res.canaries_ok);
 		/* without the in-place flag the same grants are refused: output-overlaps-input */
-		for (int i = 0; i < n; i++)
+		for (unsigned i = 0; i < n; i++)
 			g[i].flags = 0;
-		rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, g, (unsigned)n, 0, 0, tnull_out,
+		rc = tsubmit(buf, len, hwx ? LDR_F_HWX : LDR_F_RAW, g, n, 0, 0, tnull_out,
 			     NULL, NULL, &res);
 		CHECK_EQ(rc, 1);
 		CHECK_STR(session_result_name(&res), "output-overlaps-input");
@@ -111,13 +111,15 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		struct subq_grant g[SUBQ_MAX_GRANTS];
 		struct ctrl_status st;
 		struct session_result res;
+		unsigned ng = 0;
 		/* TD 1 reads 33 planes of the intermediate, TD 0 wrote 32 */
 		size_t len = build(chain_desc, hwx);
 		REQUIRE(len > 0);
 		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
 		REQUIRE(patch_reg(&p, 1, H13_COMMON_CIN, 33) == 0);
 		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
-		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
+		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &ng, &st), st.err);
+		CHECK(st.err != CTRL_OK);
 		CHECK_STR(ctrl_status_name(&st), "intermediate-extent-conflict");
 		CHECK_EQ(st.td, 1);
 		CHECK_EQ(st.bar, (int)PD_FIRST_OUTPUT_BAR);
@@ -129,7 +131,8 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
 		REQUIRE(patch_reg(&p, 1, H13_SRC_BASEADDR, 0x40) == 0);
 		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
-		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
+		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &ng, &st), st.err);
+		CHECK(st.err != CTRL_OK);
 		CHECK_STR(ctrl_status_name(&st), "intermediate-extent-conflict");
 		/* TD 0 reads what it writes itself: nothing wrote it before */
 		len = build("input w=8 h=2 c=16\nlayer int8 cout=16\n", hwx);
@@ -143,11 +146,12 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		if (hwx) {
 			/* there BAR 6 is a declared output window: not an intermediate, and reading
 			 * it is refused by the plan */
-			CHECK(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st) > 0);
+			CHECK(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &ng, &st) == CTRL_OK && ng > 0);
 			CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
 			CHECK_STR(session_result_name(&res), "access-not-granted");
 		} else {
-			CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
+			CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &ng, &st), st.err);
+		CHECK(st.err != CTRL_OK);
 			CHECK_STR(ctrl_status_name(&st), "intermediate-extent-conflict");
 			CHECK_EQ(st.td, 0);
 		}
@@ -156,7 +160,8 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
 		REQUIRE(patch_reg(&p, 0, H13_DST_PLANESTRIDE, 0x3ffffc0) == 0);
 		REQUIRE(ldr_load(buf, len, fl, &p) == LDR_OK);
-		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &st), -1);
+		CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &ng, &st), st.err);
+		CHECK(st.err != CTRL_OK);
 		CHECK_STR(ctrl_status_name(&st), "intermediate-extent-overflow");
 		CHECK_EQ(st.bar, (int)PD_FIRST_OUTPUT_BAR);
 		CHECK_EQ(tsubmit(buf, len, fl, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);

@@ -184,8 +184,9 @@ int acc_remote_run(const char *hostport, const uint8_t *stream, size_t len,
 	int err = 0;
 	if (rc) {
 		/* the firmware's refusals of the program are the caller's fault; link trouble is EIO */
-		err = l->last.domain == CMD_DOM_LOADER || l->last.domain == CMD_DOM_POLICY ||
-				      l->last.domain == CMD_DOM_CTRL || l->last.domain == CMD_DOM_KUNIT ||
+		err = l->last.domain == SUBQ_DOM_LOADER || l->last.domain == SUBQ_DOM_POLICY ||
+				      l->last.domain == SUBQ_DOM_CTRL || l->last.domain == SUBQ_DOM_KUNIT ||
+				      l->last.domain == SUBQ_DOM_TD ||
 				      !strncmp(why, "BO too small", 12)
 			      ? EINVAL
 			      : EIO;

@@ -177,13 +177,13 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 	/* roles from the TDs (the default grants), sizes from the BOs */
 	struct subq_grant g[SESSION_MAX_GRANTS];
 	struct ctrl_status st;
-	int n = ctrl_default_grants(&prog, g, SESSION_MAX_GRANTS, &st);
-	if (n < 0) {
+	unsigned n = 0;
+	if (ctrl_default_grants(&prog, g, SESSION_MAX_GRANTS, &n, &st) != CTRL_OK) {
 		rc = fail(why, whylen, EINVAL, "submit refused: %s", ctrl_status_name(&st));
 		goto out;
 	}
 	uint8_t *mem[SESSION_MAX_GRANTS];
-	for (int i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		unsigned b = g[i].bar;
 		const struct acc_mem *m = b < ACC_TILE_COUNT ? &j->bar[b] : NULL;
 		mem[i] = NULL;

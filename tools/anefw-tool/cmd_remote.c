@@ -67,18 +67,20 @@ static int open_tcp(const char *hostport, unsigned wait_s)
 static const char *cause_name(uint32_t domain, uint32_t code)
 {
 	switch (domain) {
-	case CMD_DOM_LOADER:
+	case SUBQ_DOM_LOADER:
 		return ldr_err_name((enum ldr_err)code);
-	case CMD_DOM_POLICY:
+	case SUBQ_DOM_POLICY:
 		return pol_err_name((enum pol_err)code);
-	case CMD_DOM_KUNIT:
+	case SUBQ_DOM_KUNIT:
 		return ku_err_name((enum ku_err)code);
-	case CMD_DOM_ENGINE:
+	case SUBQ_DOM_ENGINE:
 		return eng_err_name((int)code);
-	case CMD_DOM_SESSION:
+	case SUBQ_DOM_SESSION:
 		return session_err_name((enum session_err)code);
-	case CMD_DOM_CTRL:
+	case SUBQ_DOM_CTRL:
 		return ctrl_err_name((enum ctrl_err)code);
+	case SUBQ_DOM_TD:
+		return td_err_name((enum td_err)code);
 	default:
 		return "";
 	}
@@ -90,7 +92,7 @@ static void print_refusal(const char *what, const struct cmd_completion *c)
 	const char *cause = cause_name(c->domain, c->code);
 	printf("remote: %s: %s%s%s (%s)", what, cmd_err_name(c->err), *cause ? ": " : "", cause,
 	       cmd_status_name(c->status));
-	if (c->domain == CMD_DOM_SESSION && c->code == SESSION_E_ARENA)
+	if (c->domain == SUBQ_DOM_SESSION && c->code == SESSION_E_ARENA)
 		printf("; the service's limits are in docs/service.md");
 }
 

@@ -845,11 +845,11 @@ enum pd_err pd_build_hwx(const struct pd_desc *d, uint8_t *out, size_t cap, size
 		return e;
 	if (ldr_load(out, rlen, LDR_F_RAW, &p) != LDR_OK)
 		return PD_E_CONTAINER;
-	int n = ctrl_default_grants(&p, g, LDR_NBARS, NULL);
-	if (n < 0)
+	unsigned n = 0;
+	if (ctrl_default_grants(&p, g, LDR_NBARS, &n, NULL) != CTRL_OK)
 		return PD_E_CONTAINER;
 	unsigned nwin = 0, nout = 0;
-	for (int i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		/* the weights are __const; an intermediate (a TD's output the next reads) has a BAR
 		 * table address but no window: the firmware allocates it, as for the newer
 		 * compiler's files */
