@@ -20,9 +20,14 @@
 static struct frame_rx s_rx;
 static uint8_t s_payload[CMD_COMPL_BYTES + CMD_MAX_XFER];
 static uint8_t s_wire[FRAME_MAX_WIRE];
+/* Frames waiting for the transmitter: the loop never waits on the line, so bytes that arrive
+ * while completions go out are read in time (a real UART's receive FIFO is 16 bytes deep). */
+static uint8_t s_tx[SERVE_TX_BYTES];
+static size_t s_tx_head, s_tx_len;
 
-/* One completion out; a READ's carries the window bytes it names. */
-static void send_completion(struct asvc *a, const struct cmd_completion *c)
+/* One completion into the transmit queue (the caller made room for FRAME_MAX_WIRE bytes); a
+ * READ's carries the window bytes it names. */
+static void queue_completion(struct asvc *a, const struct cmd_completion *c)
 {
 	size_t n = CMD_COMPL_BYTES;
 	cmd_compl_encode(s_payload, c);
@@ -38,8 +43,25 @@ static void send_completion(struct asvc *a, const struct cmd_completion *c)
 		}
 	}
 	size_t w = frame_encode(s_payload, n, s_wire, sizeof s_wire);
-	if (w)
-		hal_console_write_raw(s_wire, w);
+	if (s_tx_head + s_tx_len + w > sizeof s_tx) { /* compact: the queue is linear */
+		memmove(s_tx, s_tx + s_tx_head, s_tx_len);
+		s_tx_head = 0;
+	}
+	memcpy(s_tx + s_tx_head + s_tx_len, s_wire, w);
+	s_tx_len += w;
+}
+
+/* As many queued bytes as the transmitter takes now; 1 when any went. */
+static int transmit(void)
+{
+	if (!s_tx_len)
+		return 0;
+	size_t n = hal_console_write_some(s_tx + s_tx_head, s_tx_len);
+	s_tx_head += n;
+	s_tx_len -= n;
+	if (!s_tx_len)
+		s_tx_head = 0;
+	return n != 0;
 }
 
 int anefw_serve(uint64_t idle_limit)
@@ -60,6 +82,7 @@ int anefw_serve(uint64_t idle_limit)
 	struct svc *s = asvc_svc(a);
 	struct cmd_shm *m = asvc_shm(a);
 	frame_rx_init(&s_rx);
+	s_tx_head = s_tx_len = 0;
 	printf("serve: framed commands on this line (docs/service.md); limits: a %lu MiB data "
 	       "window, %u program slots of %lu MiB\n", (unsigned long)(SERVE_WINDOW_BYTES >> 20),
 	       SVC_MAX_PROGRAMS, (unsigned long)(SERVE_SLOT_BYTES >> 20));
@@ -67,35 +90,45 @@ int anefw_serve(uint64_t idle_limit)
 	svc_ready(s);
 	uint64_t idle = 0;
 	int rc = 1;
+	const uint8_t *held = NULL; /* a frame the command ring had no room for yet */
+	size_t held_len = 0;
 	while (idle < idle_limit) {
 		int busy = 0;
-		int ch = hal_console_getc();
-		if (ch >= 0) {
+		/* receive: the bytes waiting, a burst at a time, until a frame is held */
+		for (unsigned k = 0; !held && k < SERVE_RX_BURST; k++) {
+			int ch = hal_console_getc();
+			if (ch < 0)
+				break;
 			uint8_t b = (uint8_t)ch;
 			size_t used;
-			const uint8_t *p;
-			size_t plen;
 			busy = 1;
-			if (frame_rx_push(&s_rx, &b, 1, &used, &p, &plen)) {
-				/* the ring has room: the service reads commands each pass and this
-				 * transport posts one per frame; a full ring is polled until it has */
-				for (unsigned i = 0; i < 1000000u &&
-				     cmd_host_post(m, p, plen) == CMD_RING_FULL; i++)
-					svc_poll(s);
-			}
+			if (frame_rx_push(&s_rx, &b, 1, &used, &held, &held_len))
+				break;
+			held = NULL;
+		}
+		/* a frame is posted when the ring has room (it stays valid in the receiver, which
+		 * takes no byte meanwhile); the service frees slots as it reads them */
+		if (held && cmd_host_post(m, held, held_len) != CMD_RING_FULL) {
+			held = NULL;
+			busy = 1;
 		}
 		busy |= svc_poll(s) != 0;
 		struct cmd_completion c;
-		while (cmd_host_reap(m, &c) == CMD_RING_OK) {
-			send_completion(a, &c);
+		while (sizeof s_tx - s_tx_len >= FRAME_MAX_WIRE && cmd_host_reap(m, &c) == CMD_RING_OK) {
+			queue_completion(a, &c);
 			busy = 1;
 		}
-		if (s->state == SVC_STOPPED && svc_pending(s) == 0) {
+		busy |= transmit();
+		/* an empty transmit queue means the reaping above found the ring empty */
+		if (s->state == SVC_STOPPED && svc_pending(s) == 0 && !s_tx_len) {
 			rc = 0;
 			break;
 		}
 		idle = busy ? 0 : idle + 1;
 	}
+	/* what is still queued goes out (each byte's wait bounded by the UART driver) */
+	hal_console_write_raw(s_tx + s_tx_head, s_tx_len);
+	s_tx_len = 0;
 	asvc_destroy(a);
 	anes_destroy(session);
 	printf("\nserve: %s\n", rc ? "idle too long" : "shut down");

@@ -3,6 +3,8 @@
 #ifndef ANEFW_APP_SERVE_H
 #define ANEFW_APP_SERVE_H
 
+#include "fw/cmd/frame.h"
+
 #include <stdint.h>
 
 /* Serves until a SHUTDOWN is answered or idle_limit passes go by without a byte or a command
@@ -14,6 +16,10 @@
  * mkprog program make run accepts fits them. */
 #define SERVE_WINDOW_BYTES (64ull << 20)
 #define SERVE_SLOT_BYTES (64ull << 20)
+/* Received bytes taken per pass before the service polls; bytes of completions queued for the
+ * transmitter (a few READ answers). */
+#define SERVE_RX_BURST 256u
+#define SERVE_TX_BYTES (8u * FRAME_MAX_WIRE)
 int anefw_serve(uint64_t idle_limit);
 
 #endif

@@ -21,6 +21,8 @@ void hal_console_write(const char *s, size_t n);
 int hal_console_getc(void);
 /* Bytes as they are (no CR added before LF): a binary protocol on the console's line. */
 void hal_console_write_raw(const uint8_t *b, size_t n);
+/* As many of b's n bytes as the transmitter takes now (never waits); returns how many. */
+size_t hal_console_write_some(const uint8_t *b, size_t n);
 
 /* ---- counters ---- */
 /* Instructions retired (exact under QEMU -icount shift=0); natively, a monotonic counter. */

@@ -352,6 +352,11 @@ void hal_console_write_raw(const uint8_t *b, size_t n)
 	fwrite(b, 1, n, stdout);
 }
 
+size_t hal_console_write_some(const uint8_t *b, size_t n)
+{
+	return fwrite(b, 1, n, stdout);
+}
+
 /* The firmware's ASSERT on the host (fw/common/assert.h, whose weak default this replaces): the
  * panic line on stderr, then abort(). Declared here: hal/ does not include fw/. */
 void fw_panic_hook(const char *msg);

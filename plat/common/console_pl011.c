@@ -38,3 +38,11 @@ void hal_console_write_raw(const uint8_t *b, size_t n)
 	for (size_t i = 0; console_ready && i < n; i++)
 		(void)pl011_putc(&console_uart, (char)b[i]);
 }
+
+size_t hal_console_write_some(const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+	while (console_ready && i < n && pl011_try_putc(&console_uart, (char)b[i]))
+		i++;
+	return i;
+}

@@ -102,7 +102,12 @@ static int report(struct link *l, const struct cmd *k, enum link_fail f)
 		print_refusal(what, &l->last);
 		printf("\n");
 	} else if (f == LINK_E_SHORT) {
-		printf("remote: %s: %u bytes answered, %u asked\n", what, l->ndata, k->xlen);
+		printf("remote: %s: expected %u bytes at window offset 0x%llx, found %u bytes at "
+		       "0x%llx\n", what, k->xlen, (unsigned long long)k->off, l->ndata,
+		       (unsigned long long)(l->last.data[0] | (uint64_t)l->last.data[1] << 32));
+	} else if (f == LINK_E_SEQUENCE) {
+		printf("remote: %s: answers out of order: expected tag %u, found %u (an answer was "
+		       "lost on the line)\n", what, l->expect, l->last.tag);
 	} else {
 		printf("remote: %s: no answer (link closed or timed out)\n", what);
 	}
