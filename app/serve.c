@@ -1,5 +1,6 @@
 /*
- * The serial transport: bytes from the console's UART go through the frame receiver; each frame
+ * The serial transport: bytes from the command link (hal_link: a virtio console on qemu-virt
+ * when QEMU gives one, else the console's UART) go through the frame receiver; each frame
  * is one command record, posted to the service's host-to-firmware ring as a host on a core would;
  * each completion goes back as one frame (64 bytes; a READ's completion is followed, in the same
  * frame, by the window bytes it names). Anything on the line that is not a valid frame (the
@@ -24,6 +25,9 @@ static uint8_t s_wire[FRAME_MAX_WIRE];
  * while completions go out are read in time (a real UART's receive FIFO is 16 bytes deep). */
 static uint8_t s_tx[SERVE_TX_BYTES];
 static size_t s_tx_head, s_tx_len;
+/* Bytes read from the link, not yet through the frame receiver (which stops at each frame). */
+static uint8_t s_rx_buf[SERVE_RX_BURST];
+static size_t s_rx_pos, s_rx_len;
 
 /* One completion into the transmit queue (the caller made room for FRAME_MAX_WIRE bytes); a
  * READ's carries the window bytes it names. */
@@ -51,12 +55,12 @@ static void queue_completion(struct asvc *a, const struct cmd_completion *c)
 	s_tx_len += w;
 }
 
-/* As many queued bytes as the transmitter takes now; 1 when any went. */
-static int transmit(void)
+/* As many queued bytes as the link takes now; 1 when any went. */
+static int transmit(const struct hal_link *link)
 {
 	if (!s_tx_len)
 		return 0;
-	size_t n = hal_console_write_some(s_tx + s_tx_head, s_tx_len);
+	size_t n = link->write(s_tx + s_tx_head, s_tx_len);
 	s_tx_head += n;
 	s_tx_len -= n;
 	if (!s_tx_len)
@@ -82,10 +86,12 @@ int anefw_serve(uint64_t idle_limit)
 	struct svc *s = asvc_svc(a);
 	struct cmd_shm *m = asvc_shm(a);
 	frame_rx_init(&s_rx);
-	s_tx_head = s_tx_len = 0;
-	printf("serve: framed commands on this line (docs/service.md); limits: a %lu MiB data "
-	       "window, %u program slots of %lu MiB\n", (unsigned long)(SERVE_WINDOW_BYTES >> 20),
-	       SVC_MAX_PROGRAMS, (unsigned long)(SERVE_SLOT_BYTES >> 20));
+	s_tx_head = s_tx_len = s_rx_pos = s_rx_len = 0;
+	const struct hal_link *link = hal_link();
+	printf("serve: framed commands on %s (docs/service.md); limits: a %lu MiB data "
+	       "window, %u program slots of %lu MiB\n", link->name,
+	       (unsigned long)(SERVE_WINDOW_BYTES >> 20), SVC_MAX_PROGRAMS,
+	       (unsigned long)(SERVE_SLOT_BYTES >> 20));
 	fflush(stdout);
 	svc_ready(s);
 	uint64_t idle = 0;
@@ -94,21 +100,27 @@ int anefw_serve(uint64_t idle_limit)
 	size_t held_len = 0;
 	while (idle < idle_limit) {
 		int busy = 0;
-		/* receive: the bytes waiting, a burst at a time, until a frame is held */
-		for (unsigned k = 0; !held && k < SERVE_RX_BURST; k++) {
-			int ch = hal_console_getc();
-			if (ch < 0)
+		/* receive: frames from the bytes waiting, each posted when the ring has room (a
+		 * frame the ring has no room for stays valid in the receiver, which takes no byte
+		 * meanwhile; the service frees slots as it reads them) */
+		for (unsigned f = 0; f < SERVE_FRAMES_PER_PASS; f++) {
+			while (!held) {
+				if (s_rx_pos == s_rx_len) {
+					s_rx_pos = 0;
+					s_rx_len = link->read(s_rx_buf, sizeof s_rx_buf);
+					if (!s_rx_len)
+						break;
+					busy = 1;
+				}
+				size_t used;
+				int got = frame_rx_push(&s_rx, s_rx_buf + s_rx_pos, s_rx_len - s_rx_pos,
+							&used, &held, &held_len);
+				s_rx_pos += used;
+				if (!got)
+					held = NULL;
+			}
+			if (!held || cmd_host_post(m, held, held_len) == CMD_RING_FULL)
 				break;
-			uint8_t b = (uint8_t)ch;
-			size_t used;
-			busy = 1;
-			if (frame_rx_push(&s_rx, &b, 1, &used, &held, &held_len))
-				break;
-			held = NULL;
-		}
-		/* a frame is posted when the ring has room (it stays valid in the receiver, which
-		 * takes no byte meanwhile); the service frees slots as it reads them */
-		if (held && cmd_host_post(m, held, held_len) != CMD_RING_FULL) {
 			held = NULL;
 			busy = 1;
 		}
@@ -118,7 +130,7 @@ int anefw_serve(uint64_t idle_limit)
 			queue_completion(a, &c);
 			busy = 1;
 		}
-		busy |= transmit();
+		busy |= transmit(link);
 		/* an empty transmit queue means the reaping above found the ring empty */
 		if (s->state == SVC_STOPPED && svc_pending(s) == 0 && !s_tx_len) {
 			rc = 0;
@@ -126,8 +138,9 @@ int anefw_serve(uint64_t idle_limit)
 		}
 		idle = busy ? 0 : idle + 1;
 	}
-	/* what is still queued goes out (each byte's wait bounded by the UART driver) */
-	hal_console_write_raw(s_tx + s_tx_head, s_tx_len);
+	/* what is still queued goes out, for a bounded number of passes */
+	for (uint32_t k = 0; s_tx_len && k < SERVE_DRAIN_PASSES; k++)
+		transmit(link);
 	s_tx_len = 0;
 	asvc_destroy(a);
 	anes_destroy(session);

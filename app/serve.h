@@ -18,8 +18,12 @@
 #define SERVE_SLOT_BYTES (64ull << 20)
 /* Received bytes taken per pass before the service polls; bytes of completions queued for the
  * transmitter (a few READ answers). */
-#define SERVE_RX_BURST 256u
+#define SERVE_RX_BURST 4096u
 #define SERVE_TX_BYTES (8u * FRAME_MAX_WIRE)
+/* Frames posted per pass at most, before the service polls. */
+#define SERVE_FRAMES_PER_PASS 32u
+/* Passes that may drain the transmit queue after the service stopped. */
+#define SERVE_DRAIN_PASSES 10000000u
 int anefw_serve(uint64_t idle_limit);
 
 #endif

@@ -24,6 +24,16 @@ void hal_console_write_raw(const uint8_t *b, size_t n);
 /* As many of b's n bytes as the transmitter takes now (never waits); returns how many. */
 size_t hal_console_write_some(const uint8_t *b, size_t n);
 
+/* ---- the command link (docs/service.md, "Transport 2"): a byte stream for framed commands.
+ * The board's own when it has one (qemu-virt: a virtio console, when QEMU gives the machine
+ * one), else the console's line. Neither function waits. ---- */
+struct hal_link {
+	const char *name;
+	size_t (*read)(uint8_t *b, size_t n);        /* bytes waiting, at most n */
+	size_t (*write)(const uint8_t *b, size_t n); /* bytes taken now, at most n */
+};
+const struct hal_link *hal_link(void);
+
 /* ---- counters ---- */
 /* Instructions retired (exact under QEMU -icount shift=0); natively, a monotonic counter. */
 uint64_t hal_instret(void);

@@ -357,6 +357,19 @@ size_t hal_console_write_some(const uint8_t *b, size_t n)
 	return fwrite(b, 1, n, stdout);
 }
 
+static size_t host_link_read(uint8_t *b, size_t n)
+{
+	(void)b;
+	(void)n;
+	return 0;
+}
+
+const struct hal_link *hal_link(void)
+{
+	static const struct hal_link l = {"standard output", host_link_read, hal_console_write_some};
+	return &l;
+}
+
 /* The firmware's ASSERT on the host (fw/common/assert.h, whose weak default this replaces): the
  * panic line on stderr, then abort(). Declared here: hal/ does not include fw/. */
 void fw_panic_hook(const char *msg);

@@ -46,3 +46,14 @@ size_t hal_console_write_some(const uint8_t *b, size_t n)
 		i++;
 	return i;
 }
+
+static size_t console_read(uint8_t *b, size_t n)
+{
+	size_t i = 0;
+	for (int ch; i < n && (ch = hal_console_getc()) >= 0; i++)
+		b[i] = (uint8_t)ch;
+	return i;
+}
+
+const struct hal_link plat_console_link = {"the console's UART", console_read,
+					   hal_console_write_some};

@@ -9,6 +9,10 @@
 #define PLAT_UART0_BASE 0x09000000u
 #define PLAT_UART_CLK 24000000u
 #define PLAT_UART_BAUD 115200u
+/* virtio-mmio transports (QEMU's virt machine: 32 of them, 0x200 bytes apart) */
+#define PLAT_VIRTIO_BASE 0x0a000000u
+#define PLAT_VIRTIO_STRIDE 0x200u
+#define PLAT_VIRTIO_COUNT 32u
 
 #define PLAT_FLASH_BASE 0x00000000u
 #define PLAT_FLASH_SIZE 0x08000000u

@@ -103,6 +103,11 @@ void board_secondary_woken(unsigned core)
 	__asm__ volatile("dsb sy" ::: "memory");
 }
 
+const struct hal_link *hal_link(void)
+{
+	return &plat_console_link;
+}
+
 void board_init(void)
 {
 	hal_console_init();
