@@ -73,12 +73,14 @@ int anefw_serve(uint64_t idle_limit)
 	if (!idle_limit)
 		idle_limit = SERVE_IDLE_DEFAULT;
 	struct anes *session = anes_create(plat_dma());
-	const struct asvc_opts o = {.window_size = SERVE_WINDOW_BYTES, .slot_size = SERVE_SLOT_BYTES};
+	const struct hal_platform *pf = hal_platform();
+	const struct asvc_opts o = {.window_size = pf->serve_window, .slot_size = pf->serve_slot,
+				    .lazy_paint = 1};
 	struct asvc *a = session ? asvc_create(session, &o) : NULL;
 	if (!a) {
 		printf("serve: out-of-memory (a %lu MiB window and %u slots of %lu MiB)\n",
-		       (unsigned long)(SERVE_WINDOW_BYTES >> 20), SVC_MAX_PROGRAMS,
-		       (unsigned long)(SERVE_SLOT_BYTES >> 20));
+		       (unsigned long)(pf->serve_window >> 20), SVC_MAX_PROGRAMS,
+		       (unsigned long)(pf->serve_slot >> 20));
 		if (session)
 			anes_destroy(session);
 		return 1;
@@ -90,8 +92,8 @@ int anefw_serve(uint64_t idle_limit)
 	const struct hal_link *link = hal_link();
 	printf("serve: framed commands on %s (docs/service.md); limits: a %lu MiB data "
 	       "window, %u program slots of %lu MiB\n", link->name,
-	       (unsigned long)(SERVE_WINDOW_BYTES >> 20), SVC_MAX_PROGRAMS,
-	       (unsigned long)(SERVE_SLOT_BYTES >> 20));
+	       (unsigned long)(pf->serve_window >> 20), SVC_MAX_PROGRAMS,
+	       (unsigned long)(pf->serve_slot >> 20));
 	fflush(stdout);
 	svc_ready(s);
 	uint64_t idle = 0;

@@ -127,6 +127,8 @@ struct hal_platform {
 	const char *libc;                 /* C library name and version */
 	uint64_t max_work;                /* engine work one submission may cost (bytes moved plus
 					     elements computed): the board's limit */
+	uint64_t serve_window;            /* the command service's data window, bytes (app/serve.c) */
+	uint64_t serve_slot;              /* and each loaded program's slot of device memory */
 };
 const struct hal_platform *hal_platform(void);
 /* The firmware image's own layout (text, rodata, data, stacks, heap); n set to the count. */

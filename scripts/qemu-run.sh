@@ -6,14 +6,15 @@
 # before it starts the machine) instead of stdout; semihosting output stays on stdout.
 # --link-tcp PORT: the command link (docs/service.md, "Transport 2") on 127.0.0.1:PORT, the same
 # way: on qemu-virt a virtio console (the UART stays on stdout), on raspi3b the UART.
-# --mem SIZE: the machine's RAM (qemu-virt; the default 512M); raspi3b has its 1G.
+# --mem SIZE: the machine's RAM (qemu-virt; the default 2G, what the image is linked for: QEMU
+# gives pages as the guest touches them); raspi3b has its 1G.
 # The ARGs become the firmware's semihosting command line. The exit status is the firmware's
 # (semihosting exit), or 137 when the time limit killed it.
 # raspi3b: an ELF starts all four cores at EL3 (the default, --el 3); a raw image (*.img, *.bin)
 # or --el 2 (the ELF converted to a raw image) boots like the Pi firmware: core 0 at EL2 at
 # 0x80000, cores 1-3 parked in QEMU's spin table.
 set -euo pipefail
-board=qemu-virt; icount=0; el=; gdb=0; limit=${QEMU_TIMEOUT:-120}; tcp=; link=; mem=512M
+board=qemu-virt; icount=0; el=; gdb=0; limit=${QEMU_TIMEOUT:-120}; tcp=; link=; mem=2G
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--board) board=$2; shift 2;;

@@ -316,6 +316,8 @@ static const struct hal_platform host_platform = {
 	.nregions = 1,
 	.libc = "host libc",
 	.max_work = 1ull << 30, /* 1 GiB of engine work per submission */
+	.serve_window = 512ull << 20,
+	.serve_slot = 256ull << 20,
 };
 
 const struct hal_platform *hal_platform(void)

@@ -107,6 +107,10 @@ static const struct hal_platform platform = {
 	.nregions = sizeof regions / sizeof regions[0],
 	.libc = "newlib-nano " _NEWLIB_VERSION,
 	.max_work = 512ull << 20, /* 512 MiB of engine work per submission: about 2 s of QEMU */
+	/* the service holds what the local run does: a slot is ANES_MAX_ARENA (256 MiB), the
+	 * window a program of that size and every buffer a call rebinds (1.5 GiB of the 2 GiB) */
+	.serve_window = 512ull << 20,
+	.serve_slot = 256ull << 20,
 };
 
 const struct hal_platform *hal_platform(void)

@@ -19,7 +19,7 @@
 #define PLAT_DEVICE_BASE 0x08000000u
 #define PLAT_DEVICE_SIZE 0x38000000u
 #define PLAT_RAM_BASE 0x40000000u
-#define PLAT_RAM_SIZE 0x20000000u /* QEMU -m 512M */
+#define PLAT_RAM_SIZE 0x80000000u /* QEMU -m 2G (scripts/qemu-run.sh) */
 /* QEMU places the DTB at the start of RAM for bare-metal images; the image starts above it. */
 #define PLAT_DTB_SIZE 0x00200000u
 

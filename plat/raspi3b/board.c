@@ -135,6 +135,10 @@ static const struct hal_platform platform = {
 	.nregions = sizeof regions / sizeof regions[0],
 	.libc = "newlib-nano " _NEWLIB_VERSION,
 	.max_work = 256ull << 20, /* 256 MiB of engine work per submission (1 GiB of RAM) */
+	/* what fits beside the image in 948 MiB: 704 MiB for the service, the rest for program
+	 * copies and the session */
+	.serve_window = 192ull << 20,
+	.serve_slot = 128ull << 20,
 };
 
 const struct hal_platform *hal_platform(void)

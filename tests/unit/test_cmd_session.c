@@ -145,7 +145,7 @@ TEST(cmd_session, scripted_session_on_the_engine)
 	s_next_tag = 1;
 	s_posted = 0;
 	s_bump = 0;
-	const struct asvc_opts o = {0, 0, 0, 100000, 0};
+	const struct asvc_opts o = {0, 0, 0, 100000, 0, 0};
 	s_a = asvc_create(tsession(), &o);
 	REQUIRE(s_a != NULL);
 	s_s = asvc_svc(s_a);

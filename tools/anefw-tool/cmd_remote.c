@@ -14,6 +14,7 @@
 #define _DEFAULT_SOURCE
 #include "app/tensorio.h"
 #include "fw/cmd/cmd.h"
+#include "fw/cmd/svc.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/kunit/kunit.h"
 #include "fw/loader/loader.h"
@@ -90,8 +91,15 @@ static void print_refusal(const char *what, const struct cmd_completion *c)
 	const char *cause = cause_name(c->domain, c->code);
 	printf("remote: %s: %s%s%s (%s)", what, cmd_err_name(c->err), *cause ? ": " : "", cause,
 	       cmd_status_name(c->status));
-	if (c->domain == CMD_DOM_SESSION && c->code == ANES_E_ARENA)
-		printf("; the service's limits are in docs/service.md");
+	if (c->id == CMD_LOAD && c->domain == CMD_DOM_SESSION && c->code == ANES_E_ARENA) {
+		const uint32_t *d = c->data + CMD_COMPL_FAULT;
+		printf(": the program needs %llu bytes of device memory, a program slot of this "
+		       "service holds %llu (docs/service.md, \"Limits\")",
+		       (unsigned long long)(d[SVC_DETAIL_FOUND] |
+					    (uint64_t)d[SVC_DETAIL_FOUND + 1] << 32),
+		       (unsigned long long)(d[SVC_DETAIL_LIMIT] |
+					    (uint64_t)d[SVC_DETAIL_LIMIT + 1] << 32));
+	}
 }
 
 /* The link's report (link.h): the named error, the command named as the firmware names it. */
@@ -247,7 +255,7 @@ static int cmd_remote(int argc, char **argv)
 	static struct tio x;
 	static struct link l;
 	const char *tcp = NULL, *dev = NULL, *what = NULL, *path = NULL;
-	unsigned nreq = 0, flags = 0, wait_s = 0;
+	unsigned nreq = 0, flags = 0, wait_s = 0, stats = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--connect") || !strcmp(a, "--serial")) {
@@ -260,6 +268,8 @@ static int cmd_remote(int argc, char **argv)
 				return tool_usage_error("remote", "--wait needs SECONDS (0..600)");
 			wait_s = (unsigned)v;
 			i++;
+		} else if (!strcmp(a, "--stats")) {
+			stats = 1;
 		} else if (!strcmp(a, "--raw")) {
 			flags |= LDR_F_RAW;
 		} else if (!strcmp(a, "--hwx")) {
@@ -339,6 +349,11 @@ static int cmd_remote(int argc, char **argv)
 		goto close;
 	}
 	rc = remote_run(&l, buf, len, flags, &x, prog.gen);
+	if (stats) /* MB/s: bytes per microsecond */
+		printf("remote: moved %llu bytes up in %.2f s (%.2f MB/s), %llu bytes down in %.2f s "
+		       "(%.2f MB/s)\n", (unsigned long long)l.up_bytes, l.up_ns / 1e9,
+		       l.up_ns ? l.up_bytes * 1e3 / l.up_ns : 0.0, (unsigned long long)l.down_bytes,
+		       l.down_ns / 1e9, l.down_ns ? l.down_bytes * 1e3 / l.down_ns : 0.0);
 	if (tio_finish(&x, !rc) != TIO_OK)
 		rc = 1;
 close:
@@ -352,8 +367,9 @@ done:
 
 TOOL_COMMAND(remote, "remote", cmd_remote,
 	     "remote (--connect HOST:PORT [--wait S] | --serial DEV) run PROGRAM [--raw|--hwx]\n"
-	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]...\n"
+	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]... [--stats]\n"
 	     "  remote (--connect HOST:PORT [--wait S] | --serial DEV) shutdown\n"
-	     "    run a program on a firmware serving commands on its UART (make serve): the same\n"
+	     "    run a program on a firmware serving commands on its link (make serve): the same\n"
 	     "    arguments and files as run; shutdown ends the service. A closed port fails at\n"
-	     "    once; --wait S tries again for S seconds (a service still starting)");
+	     "    once; --wait S tries again for S seconds (a service still starting); --stats\n"
+	     "    prints the bytes moved each way and the rate");

@@ -73,6 +73,8 @@ int link_open_serial(const char *dev)
 void link_init(struct link *l, int fd, link_report_fn *report, void *ctx)
 {
 	l->fd = fd;
+	l->in_pos = l->in_len = 0;
+	l->up_bytes = l->down_bytes = l->up_ns = l->down_ns = 0;
 	l->report = report;
 	l->ctx = ctx;
 	frame_rx_init(&l->rx);
@@ -211,6 +213,8 @@ static int transfer(struct link *l, uint32_t id, uint64_t off, uint8_t *rb, cons
 		    uint64_t n)
 {
 	struct cmd k;
+	struct timespec start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	uint64_t sent = 0, done = 0;       /* bytes sent, bytes answered */
 	uint32_t first = l->tag + 1;       /* the tag of the record for bytes [0, CMD_MAX_XFER) */
 	const uint64_t nrec = (n + CMD_MAX_XFER - 1) / CMD_MAX_XFER;
@@ -251,6 +255,12 @@ static int transfer(struct link *l, uint32_t id, uint64_t off, uint8_t *rb, cons
 		}
 		done += k.xlen;
 	}
+	struct timespec end;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	const uint64_t ns = (uint64_t)(end.tv_sec - start.tv_sec) * 1000000000u +
+			    (uint64_t)end.tv_nsec - (uint64_t)start.tv_nsec;
+	*(rb ? &l->down_bytes : &l->up_bytes) += n;
+	*(rb ? &l->down_ns : &l->up_ns) += ns;
 	return 0;
 }
 

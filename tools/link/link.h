@@ -49,6 +49,8 @@ struct link {
 	uint32_t expect;            /* the tag an answer out of order was expected to carry */
 	uint8_t in[4096];           /* bytes read from the link, not yet through the receiver */
 	size_t in_pos, in_len;
+	uint64_t up_bytes, down_bytes; /* moved by link_write and link_read so far */
+	uint64_t up_ns, down_ns;       /* and the time they took */
 	link_report_fn *report;
 	void *ctx; /* the report's */
 };
