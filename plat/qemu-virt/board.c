@@ -14,7 +14,7 @@ void hal_console_init(void)
 	plat_console_pl011_init(PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD, 0);
 }
 
-/* ---- the command link: a virtio console when QEMU gives one (qemu-run.sh --serial-tcp), else
+/* ---- the command link: a virtio console when QEMU gives one (qemu-run.sh --link-tcp), else
  * the console's UART ---- */
 static struct vcon vcon __attribute__((aligned(4096)));
 static size_t vcon_link_read(uint8_t *b, size_t n)
