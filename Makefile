@@ -329,7 +329,7 @@ run: deps firmware $(BUILD)/default.hwx $(BUILD)/default.ref.stamp
 PORT ?= 5555
 SERVE_TIME ?= 600
 serve: deps firmware
-	@echo "serve: the firmware's command service on 127.0.0.1:$(PORT) (QEMU starts when a client connects)"
+	@echo "serve: the firmware's command service on 127.0.0.1:$(PORT), on its link (docs/service.md, \"Transport 2\"; QEMU starts when a client connects)"
 	@echo "serve: connect with: $(H)/anefw-tool remote --connect 127.0.0.1:$(PORT) run PROGRAM [--in ..] [--out ..]"
 	@echo "serve: stop with: $(H)/anefw-tool remote --connect 127.0.0.1:$(PORT) shutdown (or Ctrl-C; it stops by itself after $(SERVE_TIME) s)"
 	$(Q)$(QEMU_RUN) --timeout $(SERVE_TIME) --link-tcp $(PORT) $(B)/anefw.elf serve=1
