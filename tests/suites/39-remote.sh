@@ -157,6 +157,27 @@ if [ "$rc" -eq 1 ] && [ "$ms" -lt 2000 ] &&
    [ "$out" = "remote: cannot connect to 127.0.0.1:$port: Connection refused (nothing listens there: start the service with make serve PORT=N, or wait for it with --wait SECONDS)" ]; then
 	t_pass "remote.closed_port_fails_at_once ($ms ms)"
 else t_fail remote.closed_port_fails_at_once "exit $rc after $ms ms: $out"; fi
+# every answer is checked: a scripted peer (tests/clients/link_peer.py, from the documented
+# framing) that never answers the second WRITE stops the tool at the third's answer, by tag; the
+# same peer answering every WRITE lets the transfer through (the control) and refuses the LOAD
+# with detail words the tool prints
+peer() { # mode n -> the tool's output in $work/peer_$1_$2.log, its exit status
+	"$PYTHON" tests/clients/link_peer.py "$1" "$2" >"$work/peer_port" 2>/dev/null &
+	local ppid=$! i=0
+	pids="$pids $ppid"
+	while [ ! -s "$work/peer_port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	local rc=0
+	timeout 30 "$TOOL" remote --connect "127.0.0.1:$(cat "$work/peer_port")" run "$work/p.hwx" \
+		>"$work/peer_$1_$2.log" 2>&1 || rc=$?
+	wait "$ppid" 2>/dev/null; rm -f "$work/peer_port"
+	return $rc
+}
+if ! peer drop-write 2 && grep -qxF 'remote: write: answers out of order: expected tag 4, found 5 (an answer was lost on the line)' "$work/peer_drop-write_2.log"; then
+	t_pass remote.a_lost_answer_named_by_tag
+else t_fail remote.a_lost_answer_named_by_tag "$(tail -1 "$work/peer_drop-write_2.log")"; fi
+if ! peer drop-write 0 && grep -qxF 'remote: load: program-refused: arena-too-large (refused): the program needs 305418240 bytes of device memory, a program slot of this service holds 268435456 (docs/service.md, "Limits")' "$work/peer_drop-write_0.log"; then
+	t_pass remote.every_answer_through_the_checks_then_the_refusal_detail
+else t_fail remote.every_answer_through_the_checks_then_the_refusal_detail "$(tail -1 "$work/peer_drop-write_0.log")"; fi
 out=$("$TOOL" remote --connect 127.0.0.1 shutdown 2>&1); rc=$?
 if [ "$rc" -eq 2 ] && [ "$out" = "remote: --connect 127.0.0.1: expected HOST:PORT with a port number, e.g. 127.0.0.1:5555 (make serve's PORT)" ]; then
 	t_pass remote.connect_without_port_is_a_usage_error
