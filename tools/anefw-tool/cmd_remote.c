@@ -63,32 +63,10 @@ static int open_tcp(const char *hostport, unsigned wait_s)
 	return -1;
 }
 
-/* The name of a refusal's cause: the error of the layer its domain names (the same names the
- * local run prints), or "" when there is none. */
-static const char *cause_name(uint32_t domain, uint32_t code)
-{
-	switch (domain) {
-	case CMD_DOM_LOADER:
-		return ldr_err_name((enum ldr_err)code);
-	case CMD_DOM_POLICY:
-		return pol_err_name((enum pol_err)code);
-	case CMD_DOM_KUNIT:
-		return ku_err_name((enum ku_err)code);
-	case CMD_DOM_ENGINE:
-		return eng_err_name((int)code);
-	case CMD_DOM_SESSION:
-		return anes_err_name((enum anes_err)code);
-	case CMD_DOM_CTRL:
-		return ctrl_err_name((enum ctrl_err)code);
-	default:
-		return "";
-	}
-}
-
 /* "program-refused: arena-too-large (refused)": the command's error, its cause by name */
 static void print_refusal(const char *what, const struct cmd_completion *c)
 {
-	const char *cause = cause_name(c->domain, c->code);
+	const char *cause = link_cause_name(c->domain, c->code);
 	printf("remote: %s: %s%s%s (%s)", what, cmd_err_name(c->err), *cause ? ": " : "", cause,
 	       cmd_status_name(c->status));
 	if (c->id == CMD_LOAD && c->domain == CMD_DOM_SESSION && c->code == ANES_E_ARENA) {

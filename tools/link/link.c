@@ -1,6 +1,12 @@
 /* The host's end of the command link (link.h). */
 #define _DEFAULT_SOURCE
 #include "tools/link/link.h"
+#include "app/session.h"
+#include "engine/engine.h"
+#include "fw/ctrl/ctrl.h"
+#include "fw/kunit/kunit.h"
+#include "fw/loader/loader.h"
+#include "fw/policy/policy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -272,4 +278,26 @@ int link_write(struct link *l, uint64_t off, const uint8_t *b, uint64_t n)
 int link_read(struct link *l, uint64_t off, uint8_t *b, uint64_t n)
 {
 	return transfer(l, CMD_READ, off, b, NULL, n);
+}
+
+/* The name of a refusal's cause: the error of the layer its domain names (the same names the
+ * local run prints), or "" when there is none. */
+const char *link_cause_name(uint32_t domain, uint32_t code)
+{
+	switch (domain) {
+	case CMD_DOM_LOADER:
+		return ldr_err_name((enum ldr_err)code);
+	case CMD_DOM_POLICY:
+		return pol_err_name((enum pol_err)code);
+	case CMD_DOM_KUNIT:
+		return ku_err_name((enum ku_err)code);
+	case CMD_DOM_ENGINE:
+		return eng_err_name((int)code);
+	case CMD_DOM_SESSION:
+		return anes_err_name((enum anes_err)code);
+	case CMD_DOM_CTRL:
+		return ctrl_err_name((enum ctrl_err)code);
+	default:
+		return "";
+	}
 }
