@@ -322,16 +322,17 @@ DEFAULT_RUN = program=$(BUILD)/default.hwx $$(for f in $(BUILD)/default.ref.*.np
 run: deps firmware $(BUILD)/default.hwx $(BUILD)/default.ref.stamp
 	$(Q)$(QEMU_RUN) $(B)/anefw.elf $(or $(ARGS),$(DEFAULT_RUN))
 
-# make serve: the firmware as a command service on its UART, on 127.0.0.1:PORT (QEMU waits for
-# the client before it starts), until the client sends SHUTDOWN or SERVE_TIME seconds pass.
+# make serve: the firmware as a command service on its link (qemu-virt: a virtio console; raspi3b:
+# its UART), on 127.0.0.1:PORT (QEMU waits for the client before it starts), until the client
+# sends SHUTDOWN or SERVE_TIME seconds pass.
 # Drive it with: anefw-tool remote --connect 127.0.0.1:PORT run PROGRAM [--in ..] [--out ..]
 PORT ?= 5555
 SERVE_TIME ?= 600
 serve: deps firmware
-	@echo "serve: the firmware's command service on 127.0.0.1:$(PORT) (QEMU starts when a client connects)"
+	@echo "serve: the firmware's command service on 127.0.0.1:$(PORT), on its link (docs/service.md, \"Transport 2\"; QEMU starts when a client connects)"
 	@echo "serve: connect with: $(H)/anefw-tool remote --connect 127.0.0.1:$(PORT) run PROGRAM [--in ..] [--out ..]"
 	@echo "serve: stop with: $(H)/anefw-tool remote --connect 127.0.0.1:$(PORT) shutdown (or Ctrl-C; it stops by itself after $(SERVE_TIME) s)"
-	$(Q)$(QEMU_RUN) --timeout $(SERVE_TIME) --serial-tcp $(PORT) $(B)/anefw.elf serve=1
+	$(Q)$(QEMU_RUN) --timeout $(SERVE_TIME) --link-tcp $(PORT) $(B)/anefw.elf serve=1
 
 debug: deps firmware $(BUILD)/default.hwx $(BUILD)/default.ref.stamp
 	$(Q)$(QEMU_RUN) --gdb $(B)/anefw.elf $(or $(ARGS),$(DEFAULT_RUN))

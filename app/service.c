@@ -24,6 +24,8 @@ struct aslot {
 	uint64_t ku_in, ku_out;     /* the tile bases the kernel unit holds now */
 	uint64_t ku_cpu_off;        /* the unit's offset in the arena */
 	uint64_t dirty;             /* bytes from the slot's start a load placed anything in */
+	uint64_t painted;           /* bytes from the slot's start that hold the canary (or what a
+				       load placed): the whole slot unless lazy_paint */
 	int loaded;
 };
 
@@ -153,25 +155,40 @@ static void be_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct
 	fold_off = at;
 	if (fold_cap)
 		at += round_page(fold_cap) + SESSION_GUARD;
+	/* every size is checked before anything is placed: a grant over the largest one a
+	 * submission may hold is the policy's refusal, as in the local run; a program whose
+	 * buffers do not fit its slot is arena-too-large, with the bytes it needs and the
+	 * slot's (each term below max_grant: the sum of SESSION_MAX_GRANTS of them cannot wrap) */
 	for (unsigned i = 0; i < s->ng; i++) {
-		if (s->g[i].size > ctrl_default_limits.max_grant || s->g[i].size > a->o.slot_size) {
+		if (s->g[i].size > ctrl_default_limits.max_grant) {
 			r->err = CMD_E_PROGRAM;
-			r->domain = SUBQ_DOM_SESSION;
-			r->code = SESSION_E_ARENA;
+			r->domain = SUBQ_DOM_POLICY;
+			r->code = POL_E_GRANT_TOO_LARGE;
 			return;
 		}
-		s->g[i].mapped = SESSION_DEV_BASE + s->off + at;
-		at += round_page(s->g[i].size) + SESSION_GUARD;
-		if (at > a->o.slot_size)
-			break;
 	}
-	s->dirty = at < a->o.slot_size ? at : a->o.slot_size;
-	if (at > a->o.slot_size) {
+	uint64_t need = at;
+	for (unsigned i = 0; i < s->ng; i++)
+		need += round_page(s->g[i].size) + SESSION_GUARD;
+	if (need > a->o.slot_size) {
 		r->err = CMD_E_PROGRAM;
 		r->domain = SUBQ_DOM_SESSION;
 		r->code = SESSION_E_ARENA;
+		r->fault[SVC_DETAIL_FOUND] = (uint32_t)need;
+		r->fault[SVC_DETAIL_FOUND + 1] = (uint32_t)(need >> 32);
+		r->fault[SVC_DETAIL_LIMIT] = (uint32_t)a->o.slot_size;
+		r->fault[SVC_DETAIL_LIMIT + 1] = (uint32_t)(a->o.slot_size >> 32);
 		return;
 	}
+	for (unsigned i = 0; i < s->ng; i++) {
+		s->g[i].mapped = SESSION_DEV_BASE + s->off + at;
+		at += round_page(s->g[i].size) + SESSION_GUARD;
+	}
+	if (at > s->painted) { /* lazy_paint: the canary first reaches this far */
+		memset(a->arena + s->off + s->painted, SESSION_CANARY, (size_t)(at - s->painted));
+		s->painted = at;
+	}
+	s->dirty = at;
 	uint64_t td_dev = SESSION_DEV_BASE + s->off + td_off, ku_dev = SESSION_DEV_BASE + s->off + ku_off;
 	uint64_t fold_dev = SESSION_DEV_BASE + s->off + fold_off;
 	const struct pol_range forbid[4] = {
@@ -307,11 +324,21 @@ struct asvc *asvc_create(struct app_session *session, const struct asvc_opts *o)
 		asvc_destroy(a);
 		return NULL;
 	}
-	memset(a->arena, SESSION_CANARY, (size_t)a->arena_size);
-	memset(a->arena + a->window_off, 0, (size_t)a->o.window_size);
-	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++)
+	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++) {
 		a->slot[i].off = a->window_off + a->o.window_size + SESSION_GUARD +
 				 i * (a->o.slot_size + SESSION_GUARD);
+		a->slot[i].painted = a->o.lazy_paint ? 0 : a->o.slot_size;
+	}
+	if (!a->o.lazy_paint) {
+		memset(a->arena, SESSION_CANARY, (size_t)a->arena_size);
+		memset(a->arena + a->window_off, 0, (size_t)a->o.window_size);
+	} else { /* the guards around the window and between the slots; the slots as loads reach */
+		memset(a->arena, SESSION_CANARY, (size_t)a->window_off);
+		for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++)
+			memset(a->arena + a->slot[i].off - SESSION_GUARD, SESSION_CANARY, SESSION_GUARD);
+		memset(a->arena + a->slot[SVC_MAX_PROGRAMS - 1].off + a->o.slot_size, SESSION_CANARY,
+		       (size_t)(a->arena_size - a->slot[SVC_MAX_PROGRAMS - 1].off - a->o.slot_size));
+	}
 	a->eng.trace = 0;
 	a->eng.out = NULL;
 	if (a->o.count_engine) {
@@ -393,9 +420,10 @@ int asvc_audit(const struct asvc *a)
 	pos = wend;
 	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++) {
 		const struct aslot *s = &a->slot[i];
-		/* regions are placed in ascending order inside the slot */
+		/* regions are placed in ascending order inside the slot; with lazy_paint only the
+		 * part of the slot a load has reached holds the canary */
 		for (unsigned r = 0; r <= s->nregions; r++) {
-			uint64_t lim = r < s->nregions ? s->regions[r][0] : s->off + a->o.slot_size;
+			uint64_t lim = r < s->nregions ? s->regions[r][0] : s->off + s->painted;
 			for (uint64_t k = pos; k < lim; k++)
 				if (a->arena[k] != SESSION_CANARY)
 					return 0;

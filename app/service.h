@@ -39,6 +39,9 @@ struct asvc_opts {
 	uint32_t default_deadline; /* 0: ASVC_DEFAULT_DEADLINE */
 	uint64_t recover_interval; /* 0: one default deadline */
 	int count_engine;          /* 1: count instructions spent inside the engine's operations */
+	int lazy_paint;            /* 1: a slot gets the canary as loads first reach into it, not
+				      at creation (a large served arena starts at once); the audit
+				      checks the part reached */
 };
 
 struct asvc;

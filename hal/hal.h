@@ -21,6 +21,18 @@ void hal_console_write(const char *s, size_t n);
 int hal_console_getc(void);
 /* Bytes as they are (no CR added before LF): a binary protocol on the console's line. */
 void hal_console_write_raw(const uint8_t *b, size_t n);
+/* As many of b's n bytes as the transmitter takes now (never waits); returns how many. */
+size_t hal_console_write_some(const uint8_t *b, size_t n);
+
+/* ---- the command link (docs/service.md, "Transport 2"): a byte stream for framed commands.
+ * The board's own when it has one (qemu-virt: a virtio console, when QEMU gives the machine
+ * one), else the console's line. Neither function waits. ---- */
+struct hal_link {
+	const char *name;
+	size_t (*read)(uint8_t *b, size_t n);        /* bytes waiting, at most n */
+	size_t (*write)(const uint8_t *b, size_t n); /* bytes taken now, at most n */
+};
+const struct hal_link *hal_link(void);
 
 /* ---- counters ---- */
 /* Instructions retired (exact under QEMU -icount shift=0); natively, a monotonic counter. */
@@ -115,6 +127,8 @@ struct hal_platform {
 	const char *libc;                 /* C library name and version */
 	uint64_t max_work;                /* engine work one submission may cost (bytes moved plus
 					     elements computed): the board's limit */
+	uint64_t serve_window;            /* the command service's data window, bytes (app/serve.c) */
+	uint64_t serve_slot;              /* and each loaded program's slot of device memory */
 };
 const struct hal_platform *hal_platform(void);
 /* The firmware image's own layout (text, rodata, data, stacks, heap); n set to the count. */

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Boots an anefw ELF under QEMU with semihosting, the console on stdout, and a hard time limit.
 # Usage: qemu-run.sh [--board B] [--icount] [--el 1|2|3] [--gdb] [--timeout S] [--serial-tcp PORT]
-#                    IMAGE [ARG...]
+#                    [--link-tcp PORT] [--mem SIZE] IMAGE [ARG...]
 # --serial-tcp PORT: the first UART on 127.0.0.1:PORT (QEMU listens and waits for one client
 # before it starts the machine) instead of stdout; semihosting output stays on stdout.
+# --link-tcp PORT: the command link (docs/service.md, "Transport 2") on 127.0.0.1:PORT, the same
+# way: on qemu-virt a virtio console (the UART stays on stdout), on raspi3b the UART.
+# --mem SIZE: the machine's RAM (qemu-virt; the default 2G, what the image is linked for: QEMU
+# gives pages as the guest touches them); raspi3b has its 1G.
 # The ARGs become the firmware's semihosting command line. The exit status is the firmware's
 # (semihosting exit), or 137 when the time limit killed it.
 # raspi3b: an ELF starts all four cores at EL3 (the default, --el 3); a raw image (*.img, *.bin)
 # or --el 2 (the ELF converted to a raw image) boots like the Pi firmware: core 0 at EL2 at
 # 0x80000, cores 1-3 parked in QEMU's spin table.
 set -euo pipefail
-board=qemu-virt; icount=0; el=; gdb=0; limit=${QEMU_TIMEOUT:-120}; tcp=
+board=qemu-virt; icount=0; el=; gdb=0; limit=${QEMU_TIMEOUT:-120}; tcp=; link=; mem=2G
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--board) board=$2; shift 2;;
@@ -19,6 +23,8 @@ while [ $# -gt 0 ]; do
 	--gdb) gdb=1; shift;;
 	--timeout) limit=$2; shift 2;;
 	--serial-tcp) tcp=$2; shift 2;;
+	--link-tcp) link=$2; shift 2;;
+	--mem) mem=$2; shift 2;;
 	--) shift; break;;
 	-*) echo "qemu-run: unknown option $1" >&2; exit 2;;
 	*) break;;
@@ -38,7 +44,14 @@ qemu-virt)
 	3) machine="virt,secure=on";;
 	*) echo "qemu-run: --el takes 1, 2 or 3" >&2; exit 2;;
 	esac
-	args=(-M "$machine" -cpu cortex-a53 -smp 2 -m 512M -nic none);;
+	args=(-M "$machine" -cpu cortex-a53 -smp 2 -m "$mem" -nic none)
+	if [ -n "$link" ]; then
+		case "$link" in ''|*[!0-9]*) echo "qemu-run: --link-tcp takes a port number" >&2; exit 2;; esac
+		# virtio 1.x registers (the driver, drivers/virtio, drives the modern interface)
+		args+=(-global virtio-mmio.force-legacy=false
+			-chardev "socket,id=link0,host=127.0.0.1,port=$link,server=on,wait=on"
+			-device virtio-serial-device,max_ports=1 -device virtconsole,chardev=link0)
+	fi;;
 raspi3b)
 	case "$elf" in *.img|*.bin) el=${el:-2};; esac
 	case "${el:-3}" in
@@ -50,6 +63,7 @@ raspi3b)
 		fi;;
 	*) echo "qemu-run: raspi3b starts at EL3 (an ELF) or EL2 (a raw image)" >&2; exit 2;;
 	esac
+	[ -z "$link" ] || tcp=$link
 	args=(-M raspi3b -m 1G -nic none);;
 *) echo "qemu-run: unknown board $board" >&2; exit 2;;
 esac

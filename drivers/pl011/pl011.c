@@ -49,6 +49,14 @@ int pl011_putc(struct pl011 *u, char c)
 	return PL011_OK;
 }
 
+int pl011_try_putc(struct pl011 *u, char c)
+{
+	if (!tx_room(u))
+		return 0;
+	mmio_write_32(u->base + PL011_DR, (uint8_t)c);
+	return 1;
+}
+
 int pl011_getc(struct pl011 *u)
 {
 	if (mmio_read_32(u->base + PL011_FR) & PL011_FR_RXFE)

@@ -45,6 +45,8 @@ struct pl011 {
 /* uartclk and baud in Hz; uartclk 0 keeps the current divisor (firmware-configured UARTs). */
 int pl011_init(struct pl011 *u, uintptr_t base, uint32_t uartclk, uint32_t baud);
 int pl011_putc(struct pl011 *u, char c);
+/* Queues c when the transmit FIFO has room: 1, or 0 when it is full (never waits). */
+int pl011_try_putc(struct pl011 *u, char c);
 /* One received byte (0..255), or -1 when the receive FIFO is empty (never waits). */
 int pl011_getc(struct pl011 *u);
 /* Waits (bounded) until everything queued has left the shift register. */

@@ -133,7 +133,9 @@ static void do_load(struct svc *s, const struct cmd *c)
 	memset(&p->info, 0, sizeof p->info);
 	s->be.load(s->be.ctx, slot, (size_t)c->len, c->flags, &p->info, &r);
 	if (r.err != CMD_OK) {
-		post(s, &c->h, CMD_ST_REFUSED, r.err, r.domain, r.code, -1, NULL);
+		uint32_t d[CMD_COMPL_DATA] = {0};
+		memcpy(d + CMD_COMPL_FAULT, r.fault, sizeof r.fault); /* the refusal's detail */
+		post(s, &c->h, CMD_ST_REFUSED, r.err, r.domain, r.code, -1, d);
 		return;
 	}
 	if (!p->info.procedures)

@@ -63,8 +63,13 @@ struct svc_bars {
 struct svc_result {
 	enum cmd_err err;
 	uint32_t domain, code; /* the nested error (loader, policy, kunit, engine) */
-	uint32_t fault[CMD_FAULT_WORDS]; /* with CMD_E_ENGINE: the backend's packed fault, or 0s */
+	uint32_t fault[CMD_FAULT_WORDS]; /* with CMD_E_ENGINE: the backend's packed fault, or 0s;
+					    a refused LOAD: what was found and the limit */
 };
+/* A refused LOAD's detail words in fault[] (completion data[2..7]): for arena-too-large the
+ * bytes of device memory the program needs (found) and a slot holds (limit), each low, high. */
+#define SVC_DETAIL_FOUND 0u
+#define SVC_DETAIL_LIMIT 2u
 
 struct svc_backend {
 	void *ctx;

@@ -316,6 +316,8 @@ static const struct hal_platform host_platform = {
 	.nregions = 1,
 	.libc = "host libc",
 	.max_work = 1ull << 30, /* 1 GiB of engine work per submission */
+	.serve_window = 512ull << 20,
+	.serve_slot = 256ull << 20,
 };
 
 const struct hal_platform *hal_platform(void)
@@ -350,6 +352,24 @@ int hal_console_getc(void)
 void hal_console_write_raw(const uint8_t *b, size_t n)
 {
 	fwrite(b, 1, n, stdout);
+}
+
+size_t hal_console_write_some(const uint8_t *b, size_t n)
+{
+	return fwrite(b, 1, n, stdout);
+}
+
+static size_t host_link_read(uint8_t *b, size_t n)
+{
+	(void)b;
+	(void)n;
+	return 0;
+}
+
+const struct hal_link *hal_link(void)
+{
+	static const struct hal_link l = {"standard output", host_link_read, hal_console_write_some};
+	return &l;
 }
 
 /* The firmware's ASSERT on the host (fw/common/assert.h, whose weak default this replaces): the

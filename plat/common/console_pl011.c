@@ -38,3 +38,22 @@ void hal_console_write_raw(const uint8_t *b, size_t n)
 	for (size_t i = 0; console_ready && i < n; i++)
 		(void)pl011_putc(&console_uart, (char)b[i]);
 }
+
+size_t hal_console_write_some(const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+	while (console_ready && i < n && pl011_try_putc(&console_uart, (char)b[i]))
+		i++;
+	return i;
+}
+
+static size_t console_read(uint8_t *b, size_t n)
+{
+	size_t i = 0;
+	for (int ch; i < n && (ch = hal_console_getc()) >= 0; i++)
+		b[i] = (uint8_t)ch;
+	return i;
+}
+
+const struct hal_link plat_console_link = {"the console's UART", console_read,
+					   hal_console_write_some};

@@ -1,4 +1,5 @@
 /* qemu-virt board: PL011 console, the memory map, PSCI cores, the memory-copy DMA engine. */
+#include "drivers/virtio/virtio_console.h"
 #include "hal/aarch64/aarch64.h"
 #include "hal/hal.h"
 #include "plat/common/console_pl011.h"
@@ -11,6 +12,30 @@
 void hal_console_init(void)
 {
 	plat_console_pl011_init(PLAT_UART0_BASE, PLAT_UART_CLK, PLAT_UART_BAUD, 0);
+}
+
+/* ---- the command link: a virtio console when QEMU gives one (qemu-run.sh --link-tcp), else
+ * the console's UART ---- */
+static struct vcon vcon __attribute__((aligned(4096)));
+static size_t vcon_link_read(uint8_t *b, size_t n)
+{
+	return vcon_read(&vcon, b, n);
+}
+static size_t vcon_link_write(const uint8_t *b, size_t n)
+{
+	return vcon_write(&vcon, b, n);
+}
+static const struct hal_link vcon_link = {"a virtio console", vcon_link_read, vcon_link_write};
+
+const struct hal_link *hal_link(void)
+{
+	static const struct hal_link *link;
+	if (!link)
+		link = vcon_probe(&vcon, PLAT_VIRTIO_BASE, PLAT_VIRTIO_STRIDE, PLAT_VIRTIO_COUNT) ==
+			       VCON_OK
+			   ? &vcon_link
+			   : &plat_console_link;
+	return link;
 }
 
 /* ---- secondary cores: PSCI, QEMU's own (the machine has no firmware) ---- */
@@ -87,6 +112,10 @@ static const struct hal_platform platform = {
 	.nregions = sizeof regions / sizeof regions[0],
 	.libc = "newlib-nano " _NEWLIB_VERSION,
 	.max_work = 512ull << 20, /* 512 MiB of engine work per submission: about 2 s of QEMU */
+	/* the service holds what the local run does: a slot is SESSION_MAX_ARENA (256 MiB), the
+	 * window a program of that size and every buffer a call rebinds (1.5 GiB of the 2 GiB) */
+	.serve_window = 512ull << 20,
+	.serve_slot = 256ull << 20,
 };
 
 const struct hal_platform *hal_platform(void)

@@ -110,6 +110,11 @@ void board_secondary_woken(unsigned core)
 	__asm__ volatile("dsb sy" ::: "memory");
 }
 
+const struct hal_link *hal_link(void)
+{
+	return &plat_console_link;
+}
+
 void board_init(void)
 {
 	hal_console_init();
@@ -137,6 +142,10 @@ static const struct hal_platform platform = {
 	.nregions = sizeof regions / sizeof regions[0],
 	.libc = "newlib-nano " _NEWLIB_VERSION,
 	.max_work = 256ull << 20, /* 256 MiB of engine work per submission (1 GiB of RAM) */
+	/* what fits beside the image in 948 MiB: 704 MiB for the service, the rest for program
+	 * copies and the session */
+	.serve_window = 192ull << 20,
+	.serve_slot = 128ull << 20,
 };
 
 const struct hal_platform *hal_platform(void)

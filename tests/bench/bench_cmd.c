@@ -43,7 +43,7 @@ static const char b_desc[] = "input w=32 h=2 c=16\nlayer int8 cout=16\n";
 
 static void bench_dispatch(int overrides)
 {
-	const struct asvc_opts o = {0, 0, 0, 0, 1};
+	const struct asvc_opts o = {0, 0, 0, 0, 1, 0};
 	if (!b_session)
 		b_session = session_create(plat_dma());
 	REQUIRE(b_session != NULL);

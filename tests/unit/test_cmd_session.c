@@ -145,7 +145,7 @@ TEST(cmd_session, scripted_session_on_the_engine)
 	s_next_tag = 1;
 	s_posted = 0;
 	s_bump = 0;
-	const struct asvc_opts o = {0, 0, 0, 100000, 0};
+	const struct asvc_opts o = {0, 0, 0, 100000, 0, 0};
 	s_a = asvc_create(tsession(), &o);
 	REQUIRE(s_a != NULL);
 	s_s = asvc_svc(s_a);
@@ -437,6 +437,69 @@ TEST(cmd_session, scripted_session_on_the_engine)
 	CHECK(!asvc_audit(s_a));
 	*g = keep;
 	CHECK(asvc_audit(s_a));
+	asvc_destroy(s_a);
+	s_a = NULL;
+}
+
+/* The served service's options (app/serve.c): the slots painted with the canary as loads reach
+ * them, and a program larger than its slot refused with the bytes it needs and the slot's. */
+TEST(cmd_session, lazy_paint_and_the_slot_limit)
+{
+	memset(s_count, 0, sizeof s_count);
+	s_norder = 0;
+	s_next_tag = 1;
+	s_posted = 0;
+	const uint64_t slot = 256u << 10;
+	const struct asvc_opts o = {1u << 20, slot, 0, 100000, 0, 1};
+	s_a = asvc_create(tsession(), &o);
+	REQUIRE(s_a != NULL);
+	s_s = asvc_svc(s_a);
+	s_m = asvc_shm(s_a);
+	s_win = asvc_window(s_a, &s_wdev, &s_wsize);
+	struct cmd c;
+	struct cmd_completion r;
+	svc_ready(s_s);
+	tc_cmd(&c, CMD_HELLO, -1, 0, 0);
+	c.major = CMD_PROTO_MAJOR;
+	c.minor = CMD_PROTO_MINOR;
+	CHECK_EQ(one(&c).err, CMD_OK);
+	CHECK(asvc_audit(s_a)); /* nothing painted in the slots yet: the guards only */
+	/* 512 KiB in and out: more than the 256 KiB slot */
+	static const char big[] = "input w=256 h=64 c=16\nactivation relu\n";
+	struct pd_desc d;
+	unsigned line;
+	size_t len = 0;
+	REQUIRE(pd_parse(big, strlen(big), &d, &line) == PD_OK);
+	REQUIRE(pd_build(&d, s_win, s_wsize, &len) == PD_OK);
+	tc_load(&c, s_wdev, len, CMD_LOAD_F_RAW, 0);
+	r = one(&c);
+	CHECK_EQ(r.err, CMD_E_PROGRAM);
+	CHECK_EQ(r.domain, SUBQ_DOM_SESSION);
+	CHECK_EQ(r.code, SESSION_E_ARENA);
+	const uint32_t *dw = r.data + CMD_COMPL_FAULT;
+	const uint64_t found = dw[SVC_DETAIL_FOUND] | (uint64_t)dw[SVC_DETAIL_FOUND + 1] << 32;
+	const uint64_t limit = dw[SVC_DETAIL_LIMIT] | (uint64_t)dw[SVC_DETAIL_LIMIT + 1] << 32;
+	CHECK_EQ(limit, slot);
+	CHECK(found > 2u * 512u * 1024u && found < 2u * 512u * 1024u + 64u * 1024u);
+	CHECK(asvc_audit(s_a));
+	/* a program that fits: loaded, its part of the slot painted, the audit strict there */
+	len = build(1, s_win, s_wsize);
+	REQUIRE(len > 0);
+	tc_load(&c, s_wdev, len, CMD_LOAD_F_RAW, 0);
+	r = one(&c);
+	CHECK_EQ(r.err, CMD_OK);
+	REQUIRE(r.err == CMD_OK);
+	int slot_i = svc_slot_of(s_s, (int32_t)r.data[0]);
+	REQUIRE(slot_i >= 0);
+	CHECK(asvc_audit(s_a));
+	uint8_t *g = asvc_cpu(s_a, s_s->prog[slot_i].info.bar[PD_INPUT_BAR].base - 1, 1);
+	REQUIRE(g != NULL);
+	uint8_t keep = *g;
+	*g ^= 0xff;
+	CHECK(!asvc_audit(s_a));
+	*g = keep;
+	CHECK(asvc_audit(s_a));
+	CHECK(svc_accounting_ok(s_s));
 	asvc_destroy(s_a);
 	s_a = NULL;
 }

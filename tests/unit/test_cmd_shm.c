@@ -571,7 +571,7 @@ TEST(cmd_shm, session_with_a_host_core)
 	const struct hal_platform *plat = hal_platform();
 	if (plat->ncores < 2)
 		SKIP("a single-core board");
-	const struct asvc_opts o = {0, 0, 0, 100000, 0};
+	const struct asvc_opts o = {0, 0, 0, 100000, 0, 0};
 	struct asvc *a = asvc_create(tsession(), &o);
 	REQUIRE(a != NULL);
 	struct svc *s = asvc_svc(a);

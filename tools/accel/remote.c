@@ -48,11 +48,17 @@ static int report(struct link *l, const struct cmd *k, enum link_fail f)
 	case LINK_E_TIMEOUT:
 		return rfail(l, "tcp backend: no answer to %s in %d ms", what, LINK_ANSWER_MS);
 	case LINK_E_REFUSED:
-		return rfail(l, "firmware refused %s: %s (%s, domain %u code %u)", what,
-			     cmd_err_name(l->last.err), cmd_status_name(l->last.status),
-			     l->last.domain, l->last.code);
+		return rfail(l, "firmware refused %s: %s%s%s (%s)", what, cmd_err_name(l->last.err),
+			     *link_cause_name(l->last.domain, l->last.code) ? ": " : "",
+			     link_cause_name(l->last.domain, l->last.code),
+			     cmd_status_name(l->last.status));
 	case LINK_E_SHORT:
-		return rfail(l, "tcp backend: READ answered %u bytes of %u", l->ndata, k->xlen);
+		return rfail(l, "tcp backend: READ answered %u bytes at offset 0x%llx, expected %u at "
+			     "0x%llx", l->ndata, (unsigned long long)(l->last.data[0] |
+			     (uint64_t)l->last.data[1] << 32), k->xlen, (unsigned long long)k->off);
+	case LINK_E_SEQUENCE:
+		return rfail(l, "tcp backend: %s answers out of order: expected tag %u, found %u",
+			     what, l->expect, l->last.tag);
 	default:
 		return rfail(l, "tcp backend: the link closed during %s", what);
 	}

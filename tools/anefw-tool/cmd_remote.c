@@ -14,6 +14,7 @@
 #define _DEFAULT_SOURCE
 #include "app/tensorio.h"
 #include "fw/cmd/cmd.h"
+#include "fw/cmd/svc.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/kunit/kunit.h"
 #include "fw/loader/loader.h"
@@ -62,38 +63,21 @@ static int open_tcp(const char *hostport, unsigned wait_s)
 	return -1;
 }
 
-/* The name of a refusal's cause: the error of the layer its domain names (the same names the
- * local run prints), or "" when there is none. */
-static const char *cause_name(uint32_t domain, uint32_t code)
-{
-	switch (domain) {
-	case SUBQ_DOM_LOADER:
-		return ldr_err_name((enum ldr_err)code);
-	case SUBQ_DOM_POLICY:
-		return pol_err_name((enum pol_err)code);
-	case SUBQ_DOM_KUNIT:
-		return ku_err_name((enum ku_err)code);
-	case SUBQ_DOM_ENGINE:
-		return eng_err_name((int)code);
-	case SUBQ_DOM_SESSION:
-		return session_err_name((enum session_err)code);
-	case SUBQ_DOM_CTRL:
-		return ctrl_err_name((enum ctrl_err)code);
-	case SUBQ_DOM_TD:
-		return td_err_name((enum td_err)code);
-	default:
-		return "";
-	}
-}
-
 /* "program-refused: arena-too-large (refused)": the command's error, its cause by name */
 static void print_refusal(const char *what, const struct cmd_completion *c)
 {
-	const char *cause = cause_name(c->domain, c->code);
+	const char *cause = link_cause_name(c->domain, c->code);
 	printf("remote: %s: %s%s%s (%s)", what, cmd_err_name(c->err), *cause ? ": " : "", cause,
 	       cmd_status_name(c->status));
-	if (c->domain == SUBQ_DOM_SESSION && c->code == SESSION_E_ARENA)
-		printf("; the service's limits are in docs/service.md");
+	if (c->id == CMD_LOAD && c->domain == SUBQ_DOM_SESSION && c->code == SESSION_E_ARENA) {
+		const uint32_t *d = c->data + CMD_COMPL_FAULT;
+		printf(": the program needs %llu bytes of device memory, a program slot of this "
+		       "service holds %llu (docs/service.md, \"Limits\")",
+		       (unsigned long long)(d[SVC_DETAIL_FOUND] |
+					    (uint64_t)d[SVC_DETAIL_FOUND + 1] << 32),
+		       (unsigned long long)(d[SVC_DETAIL_LIMIT] |
+					    (uint64_t)d[SVC_DETAIL_LIMIT + 1] << 32));
+	}
 }
 
 /* The link's report (link.h): the named error, the command named as the firmware names it. */
@@ -104,7 +88,12 @@ static int report(struct link *l, const struct cmd *k, enum link_fail f)
 		print_refusal(what, &l->last);
 		printf("\n");
 	} else if (f == LINK_E_SHORT) {
-		printf("remote: %s: %u bytes answered, %u asked\n", what, l->ndata, k->xlen);
+		printf("remote: %s: expected %u bytes at window offset 0x%llx, found %u bytes at "
+		       "0x%llx\n", what, k->xlen, (unsigned long long)k->off, l->ndata,
+		       (unsigned long long)(l->last.data[0] | (uint64_t)l->last.data[1] << 32));
+	} else if (f == LINK_E_SEQUENCE) {
+		printf("remote: %s: answers out of order: expected tag %u, found %u (an answer was "
+		       "lost on the line)\n", what, l->expect, l->last.tag);
 	} else {
 		printf("remote: %s: no answer (link closed or timed out)\n", what);
 	}
@@ -244,7 +233,7 @@ static int cmd_remote(int argc, char **argv)
 	static struct tio x;
 	static struct link l;
 	const char *tcp = NULL, *dev = NULL, *what = NULL, *path = NULL;
-	unsigned nreq = 0, flags = 0, wait_s = 0;
+	unsigned nreq = 0, flags = 0, wait_s = 0, stats = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--connect") || !strcmp(a, "--serial")) {
@@ -257,6 +246,8 @@ static int cmd_remote(int argc, char **argv)
 				return tool_usage_error("remote", "--wait needs SECONDS (0..600)");
 			wait_s = (unsigned)v;
 			i++;
+		} else if (!strcmp(a, "--stats")) {
+			stats = 1;
 		} else if (!strcmp(a, "--raw")) {
 			flags |= LDR_F_RAW;
 		} else if (!strcmp(a, "--hwx")) {
@@ -336,6 +327,11 @@ static int cmd_remote(int argc, char **argv)
 		goto close;
 	}
 	rc = remote_run(&l, buf, len, flags, &x, prog.gen);
+	if (stats) /* MB/s: bytes per microsecond */
+		printf("remote: moved %llu bytes up in %.2f s (%.2f MB/s), %llu bytes down in %.2f s "
+		       "(%.2f MB/s)\n", (unsigned long long)l.up_bytes, l.up_ns / 1e9,
+		       l.up_ns ? l.up_bytes * 1e3 / l.up_ns : 0.0, (unsigned long long)l.down_bytes,
+		       l.down_ns / 1e9, l.down_ns ? l.down_bytes * 1e3 / l.down_ns : 0.0);
 	if (tio_finish(&x, !rc) != TIO_OK)
 		rc = 1;
 close:
@@ -349,8 +345,9 @@ done:
 
 TOOL_COMMAND(remote, "remote", cmd_remote,
 	     "remote (--connect HOST:PORT [--wait S] | --serial DEV) run PROGRAM [--raw|--hwx]\n"
-	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]...\n"
+	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]... [--stats]\n"
 	     "  remote (--connect HOST:PORT [--wait S] | --serial DEV) shutdown\n"
-	     "    run a program on a firmware serving commands on its UART (make serve): the same\n"
+	     "    run a program on a firmware serving commands on its link (make serve): the same\n"
 	     "    arguments and files as run; shutdown ends the service. A closed port fails at\n"
-	     "    once; --wait S tries again for S seconds (a service still starting)");
+	     "    once; --wait S tries again for S seconds (a service still starting); --stats\n"
+	     "    prints the bytes moved each way and the rate");

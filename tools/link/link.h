@@ -15,6 +15,9 @@
 #include <stdint.h>
 
 #define LINK_ANSWER_MS 60000      /* the longest wait for one answer */
+/* WRITEs and READs in flight at once (link_write, link_read): the service answers the transfer
+ * records in the order they were sent, so a window hides the round trip of each record */
+#define LINK_WINDOW 32u
 #define LINK_HELLO_RESEND_MS 1000 /* the handshake is sent again until answered: bytes that reach
 				     a board before its UART is set up are lost (the framing skips
 				     what is left of them) */
@@ -26,11 +29,12 @@ enum link_fail {
 	LINK_E_CLOSED,  /* the link closed (or failed) while waiting */
 	LINK_E_REFUSED, /* answered, not CMD_OK (link_ask_ok, link_write, link_read) */
 	LINK_E_SHORT,   /* a READ answered with other than the bytes asked (link_read) */
+	LINK_E_SEQUENCE, /* an answer out of order: an earlier one in the window was lost */
 };
 
 struct link;
 /* Tells a failure of command k (l->last holds a refusal's completion, l->ndata a short READ's
- * count); returns -1. */
+ * count, l->expect and l->last.tag the tags of an answer out of order); returns -1. */
 typedef int link_report_fn(struct link *l, const struct cmd *k, enum link_fail f);
 
 struct link {
@@ -42,6 +46,11 @@ struct link {
 	struct cmd_completion last;
 	uint8_t data[CMD_MAX_XFER]; /* a READ's bytes */
 	uint32_t ndata;
+	uint32_t expect;            /* the tag an answer out of order was expected to carry */
+	uint8_t in[4096];           /* bytes read from the link, not yet through the receiver */
+	size_t in_pos, in_len;
+	uint64_t up_bytes, down_bytes; /* moved by link_write and link_read so far */
+	uint64_t up_ns, down_ns;       /* and the time they took */
 	link_report_fn *report;
 	void *ctx; /* the report's */
 };
@@ -83,8 +92,16 @@ struct link_bar_info {
 };
 int link_program_info(struct link *l, int32_t id, unsigned bar, struct link_bar_info *out);
 
+/* The name of a completion's nested error (domain, code: the loader's, the policy's, the kernel
+ * unit's, the engine's, the session's or the control path's, as the local run names them), or
+ * "" when the domain has none. */
+const char *link_cause_name(uint32_t domain, uint32_t code);
+
 /* WRITEs b[0..n) to offset off of the firmware's data window, READs n bytes at off into b;
- * CMD_MAX_XFER bytes a command. 0, or -1 reported. */
+ * CMD_MAX_XFER bytes a command, up to LINK_WINDOW commands in flight. Every answer is checked: a
+ * frame's length and CRC (the receiver), its tag against the oldest command in flight (an answer
+ * out of order is LINK_E_SEQUENCE), CMD_OK, and a READ's offset, length and bytes against what
+ * it asked. Each answer is waited for LINK_ANSWER_MS at most. 0, or -1 reported. */
 int link_write(struct link *l, uint64_t off, const uint8_t *b, uint64_t n);
 int link_read(struct link *l, uint64_t off, uint8_t *b, uint64_t n);
 
