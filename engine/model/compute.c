@@ -1781,6 +1781,8 @@ static int kept_reduce(struct anem *m, const struct td_kept *k, const struct til
 	}
 	m->kept.kind = k->kind;
 	m->kept.td = m->cur_td;
+	m->kept.src_dev = in->r->dev;
+	m->kept.src_stride = in->group;
 	m->kept.rows = k->rows;
 	m->kept.w = k->w;
 	return ENG_OK;
@@ -1821,13 +1823,24 @@ static int kept_use(struct anem *m, const struct stages *s, const struct td_kept
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
 				   "the kept value's rows (the reduction's NumGroups rows of InDim.Win) are "
 				   "not the rows this TD writes (OutDim.Hout rows of OutDim.Wout)");
+	/* the TD's data (the add's first source, the multiply's second) must be the very rows the
+	 * reduction reduced, row h at the reduction's row h (softmax.bin: TD 1 reads BAR 5 with the
+	 * row stride TD 0 used as its group stride; TD 4's second source is what TD 3 reduced) */
 	const struct tile *src = k->first ? in1 : in0;
-	const struct anem_l2t *l = k->first ? NULL : lsrc;
-	if (!l && !src->r)
+	if (lsrc && !k->first)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
+				   "a TD using a kept value with an L2-resident source: whether its rows are "
+				   "the reduction's is not known");
+	if (!src->r)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, k->first ? "no second tile source (RBase1)"
-							 : "the first source is neither L2-resident nor a bound tile source (RBase0): not modelled");
-	if ((l ? l->w : src->w) < out->w || (l ? l->h : src->h) < out->h || (l ? l->c : src->c) < out->c ||
-	    (l ? l->g : src->g) < out->g)
+							 : "the first source is not a bound tile source (RBase0): not modelled");
+	if (src->r->dev != kv->src_dev || src->row != kv->src_stride)
+		return anem_refuse(m, ENG_FR_COMBINATION, k->first ? H13_SRC2_ROWSTRIDE : H13_SRC_ROWSTRIDE,
+				   0, 32,
+				   "a TD using a kept value whose data rows are not the rows its reduction "
+				   "reduced (another base, or a row stride other than the reduction's group "
+				   "stride)");
+	if (src->w < out->w || src->h < out->h || src->c < out->c || src->g < out->g)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
 					 "a source smaller than the output (a broadcast) not modelled");
 	unsigned W = out->w;

@@ -101,6 +101,8 @@ struct anem_kept {
 	uint8_t kind;         /* enum td_kept_kind; TD_KEPT_NONE: nothing kept */
 	unsigned td;          /* the TD that made it */
 	uint32_t rows, w;     /* one value per row of w */
+	uint64_t src_dev;     /* the rows it reduced: engine address of the first, */
+	uint64_t src_stride;  /* and bytes from one to the next */
 	uint16_t v[ANEM_KEPT_ROWS];
 };
 

@@ -366,6 +366,14 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	REQUIRE(b && SM_SET(b, len, 1, H13_COMMON_KEPTSRC, H13_KEPTSRC, 0) == 0);
 	sm_refused(b, len, 1, "td 1, unit Common, Common.KeptSrc = 0x0: unmodelled-field", "KeptSrc 0");
 	free(b);
+	/* TD 0 reduces rows 3136 bytes apart (overlapping), TD 1 reads them 3200 apart: the kept
+	 * values are not its rows' */
+	b = sm_load(&len);
+	REQUIRE(b && SM_SET(b, len, 0, H13_SRC_GROUPSTRIDE, H13_ADDR, 0x31u) == 0);
+	sm_refused(b, len, 1, "td 1, unit TileDMASrc, TileDMASrc.RowStride = 0xc80: unmodelled-combination: "
+			      "a TD using a kept value whose data rows are not the rows its reduction",
+		   "rows not the reduction's");
+	free(b);
 	/* TD 3 keeps a maximum: TD 4's multiply needs a 1/sum */
 	b = sm_load(&len);
 	REQUIRE(b && SM_SET(b, len, 3, H13_PLANAR_CFG, H13_PECFG_NLMODE, 0) == 0 &&
