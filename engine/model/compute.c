@@ -678,8 +678,8 @@ static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lre
  * the NE nor the PE in the path the values move unchanged (bit for bit in fp16). */
 /*
  * The sources of an elementwise TD exist and cover its output: a first source that is neither an
- * L2-resident tensor nor a bound tile DMA range (RBase0 unbound, as softmax.bin's last TD, whose
- * first operand comes from a reduction kept in the engine), a second source (SecSrc 2) with no
+ * L2-resident tensor nor a bound tile DMA range (RBase0 unbound; softmax.bin's last TD, whose
+ * first operand is the value a reduction kept, goes to kept_use instead), a second source (SecSrc 2) with no
  * tile range, or a source smaller than the output (a broadcast, which no map describes on H13)
  * would otherwise read as zeros and compute wrong numbers: each faults, saying which.
  */

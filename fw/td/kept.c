@@ -125,6 +125,10 @@ static void makes(const struct td_regs *r, int src0, struct td_kept *k)
 	else if (!src0)
 		REFUSE_NOREG(k, 1, "a reduction kept in the engine with no bound tile source (RBase0) "
 				   "not modelled");
+	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN))
+		REFUSE(k, 1, H13_DST_DMACONFIG, H13_DMA_EN,
+		       "a PE TD with its tile destination enabled but no WBase bound (a reduction kept in the "
+		       "engine has it off) not modelled");
 	if (H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != 0)
 		REFUSE(k, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
 		       "a reduction kept in the engine with L2.ResultCfg.ResultType other than 0 "
