@@ -11,6 +11,7 @@
  */
 #include "engine/model/compute.h"
 #include "fw/codec/codec.h"
+#include "fw/common/fp16.h"
 #include "fw/common/le.h"
 #include "fw/td/td.h"
 #include "hal/hal.h"
@@ -328,6 +329,8 @@ static int write_row(struct anem *m, const struct tile *t, unsigned g, unsigned 
 
 void anem_l2_clear(struct anem *m)
 {
+	m->kept.kind = TD_KEPT_NONE; /* nothing kept outlives the submission */
+	m->kept.rows = m->kept.w = 0;
 	for (unsigned i = 0; i < ANEM_L2_TENSORS; i++) {
 		free(m->l2t[i].v);
 		memset(&m->l2t[i], 0, sizeof m->l2t[i]);
@@ -448,10 +451,11 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->final = u2f(fin);
 	if (s->pe && s->pe_op > H13_PE_OP_SQ)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_OPMODE, "Planar.Cfg.OpMode not modelled");
-	if (s->pe && s->pe_sec == H13_PE_SECSRC_REG)
+	if (s->pe && s->pe_sec == H13_PE_SECSRC_REG && !m->kept_use)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 				   "Planar.Cfg.SecSrc 3 (a value a reduction kept in the engine) not modelled");
-	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1)
+	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1 &&
+	    !(s->pe_sec == H13_PE_SECSRC_REG && m->kept_use))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC, "Planar.Cfg.SecSrc not modelled");
 	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC, "Planar.Cfg.FirstSrc 1 not modelled");
@@ -674,8 +678,8 @@ static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lre
  * the NE nor the PE in the path the values move unchanged (bit for bit in fp16). */
 /*
  * The sources of an elementwise TD exist and cover its output: a first source that is neither an
- * L2-resident tensor nor a bound tile DMA range (RBase0 unbound, as softmax.bin's last TD, whose
- * first operand comes from a reduction kept in the engine), a second source (SecSrc 2) with no
+ * L2-resident tensor nor a bound tile DMA range (RBase0 unbound; softmax.bin's last TD, whose
+ * first operand is the value a reduction kept, goes to kept_use instead), a second source (SecSrc 2) with no
  * tile range, or a source smaller than the output (a broadcast, which no map describes on H13)
  * would otherwise read as zeros and compute wrong numbers: each faults, saying which.
  */
@@ -1728,6 +1732,139 @@ static int kernel_not_the_record(struct anem *m, const struct mrange *r, unsigne
 	return ENG_OK;
 }
 
+/* ---- values kept in the engine between TDs (docs/engine-model.md, "Reductions kept in the
+ * engine"): fw/td's td_kept_of reads the registers; these compute what it reads ---- */
+
+static uint32_t kept_get(const void *ctx, uint32_t a)
+{
+	const struct anem *m = ctx;
+	return a < ANEM_WINDOW_BYTES ? m->regs[a / 4] : 0;
+}
+
+/* td_kept_of's refusal as the TD's fault. */
+static int kept_refuse(struct anem *m, const struct td_kept *k)
+{
+	return anem_refuse(m, k->combination ? ENG_FR_COMBINATION : ENG_FR_FIELD,
+			   k->reg == TD_KEPT_NO_REG ? ENG_FAULT_NO_REG : k->reg, k->lsb, k->width, k->why);
+}
+
+/*
+ * A reduction kept in the engine (softmax.bin TDs 0 and 3): each group's row of the tile source,
+ * through the input port (NaN enters as +inf), reduced to one value: the maximum (one of the row's
+ * fp16 values, exactly), or the sum, accumulated in fp32 in element order, whose reciprocal (in
+ * fp32, NLMode 1) is rounded once to fp16. The PE's scales are identity (td_kept_of refuses
+ * others). The values are kept, one per row, for the next TD.
+ */
+static int kept_reduce(struct anem *m, const struct td_kept *k, const struct tile *in)
+{
+	if (k->rows > ANEM_KEPT_ROWS || k->w > ANEM_ROW_MAX || !in->r)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a reduction kept in the engine larger than "
+					 "the model holds");
+	m->kept.kind = TD_KEPT_NONE;
+	for (unsigned g = 0; g < k->rows; g++) {
+		uint16_t *v = m->hv;
+		int e = read_row(m, in, g, 0, 0, k->w, m->row[0], v);
+		if (e)
+			return e;
+		if (k->kind == TD_KEPT_MAX) {
+			unsigned best = 0;
+			for (unsigned i = 1; i < k->w; i++)
+				if (h2f_table[v[i]] > h2f_table[v[best]])
+					best = i;
+			m->kept.v[g] = v[best];
+		} else {
+			float sum = 0.0f;
+			for (unsigned i = 0; i < k->w; i++)
+				sum += h2f_table[v[i]];
+			m->kept.v[g] = f2h(1.0f / sum);
+		}
+	}
+	m->kept.kind = k->kind;
+	m->kept.td = m->cur_td;
+	m->kept.src_dev = in->r->dev;
+	m->kept.src_stride = in->group;
+	m->kept.rows = k->rows;
+	m->kept.w = k->w;
+	return ENG_OK;
+}
+
+/*
+ * A TD that uses the kept value, broadcast along each of its rows (row h takes value h), through
+ * the PE as every TD (pe_row: a x PreScale, the operation, |.|, Scale and Bias, ReLU, FinalScale):
+ * - SecSrc 3 (softmax.bin TD 1): the second operand of the add is the kept maximum negated (the
+ *   sign bit flipped, exact), so x + (-m) = x - m, bit for bit in IEEE arithmetic;
+ * - Common.KeptSrc 1 (TD 4): the first operand is the kept 1/sum, the second the tile source b.
+ * Only the TD right after the reduction, with a kept value of the kind it needs over the rows it
+ * reads: anything else is refused.
+ */
+static int kept_use(struct anem *m, const struct stages *s, const struct td_kept *k, struct tile *in0,
+		    struct tile *in1, const struct anem_l2t *lsrc, struct tile *out,
+		    struct anem_l2t *lres)
+{
+	const struct anem_kept *kv = &m->kept;
+	const uint32_t reg = k->first ? H13_COMMON_KEPTSRC : H13_PLANAR_CFG;
+	const unsigned lsb = k->first ? H13_KEPTSRC_LSB : H13_PECFG_SECSRC_LSB;
+	const unsigned width = k->first ? H13_KEPTSRC_W : H13_PECFG_SECSRC_W;
+	if (kv->kind == TD_KEPT_NONE)
+		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
+				   "a TD using a value kept in the engine, but no reduction before it in this "
+				   "submission kept one");
+	if (kv->td + 1 != m->cur_td)
+		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
+				   "a value kept in the engine used by a TD other than the one right after its "
+				   "reduction: whether it survives another TD is not pinned");
+	if (kv->kind != k->kind)
+		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
+				   k->first ? "the kept value is a maximum, but only a kept 1/sum is pinned as "
+					      "the first operand of a multiply (Common.KeptSrc 1)"
+					    : "the kept value is a 1/sum, but only a kept maximum is pinned as "
+					      "SecSrc 3's operand of an add (x - max)");
+	if (kv->rows != k->rows || kv->w != k->w)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
+				   "the kept value's rows (the reduction's NumGroups rows of InDim.Win) are "
+				   "not the rows this TD writes (OutDim.Hout rows of OutDim.Wout)");
+	/* the TD's data (the add's first source, the multiply's second) must be the very rows the
+	 * reduction reduced, row h at the reduction's row h (softmax.bin: TD 1 reads BAR 5 with the
+	 * row stride TD 0 used as its group stride; TD 4's second source is what TD 3 reduced) */
+	const struct tile *src = k->first ? in1 : in0;
+	if (lsrc && !k->first)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
+				   "a TD using a kept value with an L2-resident source: whether its rows are "
+				   "the reduction's is not known");
+	if (!src->r)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, k->first ? "no second tile source (RBase1)"
+							 : "the first source is not a bound tile source (RBase0): not modelled");
+	if (src->r->dev != kv->src_dev || src->row != kv->src_stride)
+		return anem_refuse(m, ENG_FR_COMBINATION, k->first ? H13_SRC2_ROWSTRIDE : H13_SRC_ROWSTRIDE,
+				   0, 32,
+				   "a TD using a kept value whose data rows are not the rows its reduction "
+				   "reduced (another base, or a row stride other than the reduction's group "
+				   "stride)");
+	if (src->w < out->w || src->h < out->h || src->c < out->c || src->g < out->g)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
+					 "a source smaller than the output (a broadcast) not modelled");
+	unsigned W = out->w;
+	for (unsigned h = 0; h < out->h; h++) {
+		uint16_t *v = m->hv, *b = m->hv2;
+		int e;
+		if (k->first) {
+			for (unsigned i = 0; i < W; i++)
+				v[i] = kv->v[h];
+			if ((e = read_row(m, in1, 0, 0, h, W, m->row[1], b)))
+				return e;
+		} else {
+			if ((e = source_row(m, in0, lsrc, 0, 0, h, W, v)))
+				return e;
+			for (unsigned i = 0; i < W; i++)
+				b[i] = (uint16_t)(kv->v[h] ^ FP16_SIGN);
+		}
+		pe_row(s, v, b, v, W);
+		if ((e = emit_row(m, out, lres, 0, 0, h, v)))
+			return e;
+	}
+	return ENG_OK;
+}
+
 int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
 {
 	h2f_init();
@@ -1747,17 +1884,19 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
-	if (!rd && !l2res) {
-		/* Nothing leaves by DMA or to L2. With the PE configured this is a reduction whose
-		 * result stays in the engine for a later TD's Planar.Cfg.SecSrc 3 (softmax.bin TDs 0
-		 * and 3): not modelled (docs/engine-model.md, "Reductions"). */
-		if (REG(H13_PLANAR_CFG) | REG(H13_PLANAR_BIASSCALE) | REG(H13_PLANAR_PRESCALE) |
-		    REG(H13_PLANAR_FINALSCALE))
-			return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
-						 "a planar-engine TD whose result leaves neither by DMA nor to L2 "
-						 "(a reduction kept in the engine) not modelled");
+	/* a value kept in the engine between TDs: made (a PE TD whose result leaves neither by DMA
+	 * nor to L2) or used (SecSrc 3, Common.KeptSrc), as td_kept_of reads it, or refused */
+	struct td_kept k;
+	const struct td_regs kregs = {kept_get, m};
+	td_kept_of(&kregs, (rs0 ? 1u << H13_BAR_RBASE0 : 0u) | (rs1 ? 1u << H13_BAR_RBASE1 : 0u) |
+				   (rd ? 1u << H13_BAR_WBASE : 0u), &k);
+	if (k.why)
+		return kept_refuse(m, &k);
+	m->kept_use = k.role == TD_KEPT_USES;
+	if (k.role == TD_KEPT_MAKES)
+		return kept_reduce(m, &k, &in0);
+	if (!rd && !l2res)
 		return ENG_OK; /* nothing leaves the engine */
-	}
 	if (!out.elem)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
 				   "an unsized output format");
@@ -1787,6 +1926,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
+	if (k.role == TD_KEPT_USES)
+		return kept_use(m, &s, &k, &in0, &in1, lsrc, &out, lres);
 	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)
 		return pooling(m, &s, &in0, lsrc, &out, lres);
 	if (s.ne && s.ne_op == H13_MAC_OP_CONV && s.unit)

@@ -201,7 +201,7 @@ static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, stru
 	pf(o, "  activation lut: %s\n", t->lut ? "yes" : "no");
 	ldr_image_apply_td(im, i);
 	const struct td_regs regs = {ldr_image_reg, im};
-	td_print_op(&regs, o->out, o->ctx);
+	td_print_op(&regs, t->h.bar_en, o->out, o->ctx);
 	pf(o, "  writes: %u\n", t->nwrites);
 	struct ldr_write_iter it;
 	struct ldr_write w;

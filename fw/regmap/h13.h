@@ -58,6 +58,28 @@
 #define H13_COMMON_TILECFG 0x00028u
 #define H13_TILECFG_TILEHEIGHT_LSB 0
 #define H13_TILECFG_TILEHEIGHT_W 15
+/*
+ * Common+0x2c and +0x30: no public map names them; named from softmax.bin, the one program that
+ * keeps a value in the engine between TDs (docs/engine-model.md, "Reductions kept in the engine").
+ * PERoute (whole word): 9 on softmax.bin's two reductions (TDs 0 and 3), 0x44 on PE TDs with one
+ * source (abs.bin, sigmoid.bin TD 1, softmax.bin TD 1), 0x59 on PE TDs with two (add.bin, mul.bin,
+ * softmax.bin TD 4), 4 on the macOS 14/26 a*b, 0 on NE-only TDs. KeptSrc (whole word): 0x10 where
+ * the PE's second operand is the kept value (softmax.bin TD 1, SecSrc 3), 1 where its first is (TD
+ * 4, RBase0 unbound), 0 in every other program. The model reads both only on a TD that keeps or
+ * uses a kept value, and KeptSrc on every TD (nonzero elsewhere is refused).
+ */
+#define H13_COMMON_PEROUTE 0x0002cu
+#define H13_PEROUTE_LSB 0
+#define H13_PEROUTE_W 32
+#define H13_PEROUTE_REDUCE 0x9u   /* a reduction kept in the engine (softmax.bin TDs 0, 3) */
+#define H13_PEROUTE_ONE_SRC 0x44u /* the PE with one source (softmax.bin TD 1) */
+#define H13_PEROUTE_TWO_SRC 0x59u /* the PE with two sources (softmax.bin TD 4, add, mul) */
+#define H13_COMMON_KEPTSRC 0x00030u
+#define H13_KEPTSRC_LSB 0
+#define H13_KEPTSRC_W 32
+#define H13_KEPTSRC_NONE 0u
+#define H13_KEPTSRC_FIRST 0x1u    /* the first operand is the kept value (softmax.bin TD 4) */
+#define H13_KEPTSRC_SECOND 0x10u  /* the second operand is (SecSrc 3, softmax.bin TD 1) */
 
 /* ---- NE ---- */
 #define H13_NE_KERNELCFG 0x0c800u
@@ -134,7 +156,11 @@
 #define H13_PE_OP_SQ 4u
 #define H13_PE_SECSRC_NONE 0u
 #define H13_PE_SECSRC_TILE1 2u    /* the second tile source (RBase1): add.bin, mul.bin */
-#define H13_PE_SECSRC_REG 3u      /* the H15/H16 maps' RegSource: softmax.bin TD 1 (not modelled) */
+#define H13_PE_SECSRC_REG 3u      /* the H15/H16 maps' RegSource: the kept value (softmax.bin TD 1) */
+/* Planar.Cfg.NLMode on a reduction kept in the engine: 1 keeps the reciprocal of the sum
+ * (softmax.bin TD 3, consumed by TD 4's multiply); elsewhere the H15/H16 maps call it ReLU */
+#define H13_PE_NL_NONE 0u
+#define H13_PE_NL_RECIP 1u
 #define H13_PLANAR_BIASSCALE 0x08804u
 #define H13_BIASSCALE_BIAS_LSB 0  /* fp16 */
 #define H13_BIASSCALE_BIAS_W 16
@@ -144,6 +170,7 @@
 #define H13_PRESCALE_LSB 16   /* fp16 multiplier of the first operand */
 #define H13_PRESCALE_W 16
 #define H13_PLANAR_FINALSCALE 0x0880cu /* fp32, the whole word */
+#define H13_FINALSCALE_ONE 0x3f800000u /* fp32 1.0, as every real PE program writes */
 
 /* ---- L2 ---- */
 #define H13_L2_SOURCECFG 0x04804u

@@ -36,9 +36,18 @@ static const char *f32(uint32_t w, char *buf)
 	return buf;
 }
 
-void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
+/* The line's tail for a TD the kept-value reading refuses. */
+static void kept_refused(const struct td_kept *k, outf_fn out, void *ctx)
+{
+	if (k->why)
+		outf(out, ctx, " (not modelled: %s)", k->why);
+}
+
+void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)
 {
 	char b1[16], b2[16], b3[16];
+	struct td_kept k;
+	td_kept_of(r, bar_en, &k);
 	uint32_t in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM), ch = GET(H13_COMMON_CHCFG);
 	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), cout = H13_GET(GET(H13_COMMON_COUT), H13_COUT);
 	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
@@ -51,6 +60,12 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		     (unsigned long)H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR), (unsigned)cin,
 		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
 		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
+	else if (k.role == TD_KEPT_USES && k.first)
+		outf(out, ctx, "  source: the %s kept for each row, broadcast along %u x %u x %u\n",
+		     td_kept_kind_name(k.kind), (unsigned)cin, (unsigned)H13_GET(in, H13_INDIM_HIN),
+		     (unsigned)H13_GET(in, H13_INDIM_WIN));
+	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && !(bar_en >> H13_BAR_RBASE0 & 1u))
+		outf(out, ctx, "  source: none (tile source enabled, RBase0 not bound: not modelled)\n");
 	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN))
 		outf(out, ctx, "  source: RBase0, %u x %u x %u %s (C x H x W)%s\n", (unsigned)cin,
 		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
@@ -109,6 +124,14 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 	uint32_t fin = GET(H13_PLANAR_FINALSCALE);
 	if (!(pc | bs | pre | fin)) {
 		outf(out, ctx, "  PE: not in the path\n");
+	} else if (k.role == TD_KEPT_MAKES && !k.why) {
+		/* as engine/model/compute.c's kept_reduce */
+		if (k.kind == TD_KEPT_MAX)
+			outf(out, ctx, "  PE: reduce max over each row, kept (%u rows of %u)\n",
+			     (unsigned)k.rows, (unsigned)k.w);
+		else
+			outf(out, ctx, "  PE: reduce sum over each row, kept as 1/sum (%u rows of %u)\n",
+			     (unsigned)k.rows, (unsigned)k.w);
 	} else {
 		static const char *const pools[] = {"", "average pool", "max pool", "min pool"};
 		static const char *const ops[] = {"+", "x", "max", "min", "square"};
@@ -118,14 +141,24 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		if (pm)
 			outf(out, ctx, "%s %ux%u stride %ux%u padding %ux%u, then ", pools[pm],
 			     win.kw, win.kh, win.sx, win.sy, win.px, win.py);
-		outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
-		if (po < 5 && sec == H13_PE_SECSRC_TILE1)
+		const int kept_use = k.role == TD_KEPT_USES && !k.why;
+		/* as engine/model/compute.c's kept_use: PreScale multiplies the first operand */
+		if (kept_use && k.first)
+			outf(out, ctx, "mul: x * kept 1/sum (x = b (RBase1); the kept 1/sum of its row x %s)",
+			     h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
+		else if (kept_use)
+			outf(out, ctx, "add: x - kept max (x = a x %s; the kept max of its row)",
+			     h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
+		else
+			outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
+		if (kept_use)
+			; /* the operation is printed above */
+		else if (po < 5 && sec == H13_PE_SECSRC_TILE1)
 			outf(out, ctx, po < 2 ? " %s b (RBase1)" : ", %s with b (RBase1)", ops[po]);
 		else if (po == H13_PE_OP_SQ)
 			outf(out, ctx, ", squared");
 		else if (po < 5 && sec == H13_PE_SECSRC_REG)
-			outf(out, ctx, ", %s with a value a reduction kept in the engine (SecSrc 3, not modelled)",
-			     ops[po]);
+			outf(out, ctx, ", %s with the value kept in the engine (SecSrc 3)", ops[po]);
 		else if (po >= 5 || sec)
 			outf(out, ctx, ", OpMode %u SecSrc %u (not modelled)", po, sec);
 		if (cond == H13_PE_COND_ABS)
@@ -138,7 +171,9 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 			outf(out, ctx, ", relu");
 		if (H13_GET(pc, H13_PECFG_NLMODE))
 			outf(out, ctx, ", NLMode %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
-		outf(out, ctx, ", x FinalScale %s\n", f32(fin, b1));
+		outf(out, ctx, ", x FinalScale %s", f32(fin, b1));
+		kept_refused(&k, out, ctx);
+		outf(out, ctx, "\n");
 	}
 	/* the result */
 	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN))
@@ -149,8 +184,11 @@ void td_print_op(const struct td_regs *r, outf_fn out, void *ctx)
 		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u\n",
 		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
+	else if (k.role == TD_KEPT_MAKES && !k.why)
+		outf(out, ctx, "  result: kept in the engine, one %s per row, for the next TD\n",
+		     td_kept_kind_name(k.kind));
 	else if (pc | bs | pre | fin)
-		outf(out, ctx, "  result: stays in the engine (a reduction for a later TD, not modelled)\n");
+		outf(out, ctx, "  result: stays in the engine (not modelled)\n");
 	else
 		outf(out, ctx, "  result: nothing leaves the engine\n");
 }

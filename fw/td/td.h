@@ -131,7 +131,38 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
  * source, |.|, scale, bias, ReLU, the scales) and the result, one line each, indented by two
  * spaces. What the model refuses is named "(not modelled)".
  */
-void td_print_op(const struct td_regs *r, outf_fn out, void *ctx);
+void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx);
+
+/*
+ * Values kept in the engine between TDs (docs/engine-model.md, "Reductions kept in the engine"):
+ * the one reading of softmax.bin's mechanism, shared by the engine model and td_print_op. A PE
+ * TD whose result leaves neither by DMA nor to L2 makes a kept value (one per row: the maximum,
+ * or the reciprocal of the sum); the next TD uses it, as the second operand of an add (SecSrc 3:
+ * x - kept max) or as the first operand of a multiply (RBase0 unbound, Common.KeptSrc 1: x * kept
+ * 1/sum), broadcast along its row. Only what softmax.bin pins down is read; anything else on such
+ * a TD is refused, naming the field (why != NULL). The model checks the rest when it runs: that
+ * the TD before kept a value of the kind needed, over the rows the user reads.
+ */
+enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES, TD_KEPT_USES };
+enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM };
+const char *td_kept_kind_name(unsigned kind); /* "max", "1/sum", "nothing" */
+#define TD_KEPT_NO_REG 0xffffffffu
+struct td_kept {
+	uint8_t role;        /* enum td_kept_role */
+	uint8_t kind;        /* MAKES: what it keeps; USES: what it needs (enum td_kept_kind) */
+	uint8_t first;       /* USES: 1 the kept value is the first operand (x kept 1/sum), 0 the
+				second (SecSrc 3, x - kept max) */
+	uint32_t rows, w;    /* MAKES: values kept (NumGroups), each over a row of Win values;
+				USES: rows it reads (Hout), each Wout wide */
+	/* why the reading refuses the TD (NULL: modelled), and what it names */
+	const char *why;     /* static text, one line */
+	uint8_t combination; /* 1: a combination of units or fields; 0: a field's value */
+	uint32_t reg;        /* register address, or TD_KEPT_NO_REG */
+	uint8_t lsb, width;  /* the field (width 32: the whole word) */
+};
+/* bar_en: the TD header's bound BAR slots (bit i: enum h13_bar_slot i); a tile source or the
+ * destination counts as there when its slot is bound and its DMA enabled (as td_ranges). */
+void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k);
 
 /* The window of Common.ConvCfg: kernel (or pooling window) size, strides, leading padding. */
 struct td_window {

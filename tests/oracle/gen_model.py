@@ -103,6 +103,47 @@ def inv_kernel(rng):
     return [x], y, np.abs(y) * (8.4e-4 + 2.0 ** -11) + 2.0 * ulp16(y)
 
 
+SOFTMAX_W, SOFTMAX_ROWS = 1600, 41  # softmax.bin: 2560 rows of 1600; 41 distinct rows (prime)
+SOFTMAX_TOL = 1.5e-2  # issue 21: reductions, absolute along their axis
+SOFTMAX_NAN_ROWS = {5: (17, 0x7e00), 23: (1599, 0xfd01), 31: (0, 0x7c00)}  # row: (lane, fp16)
+
+
+def softmax_kernel(_rng):
+    # softmax along each row of 1600: N = 41 x 1600 samples, so element (h, w) holds sample
+    # (h mod 41) x 1600 + w: row h is distinct row h mod 41 (a wrong row, stride or broadcast
+    # lands on another row's values). Rows differ in offset (softmax ignores it) and spread (from
+    # nearly uniform, outputs ~1/1600, to concentrated, outputs up to ~0.9), so the absolute
+    # tolerance has something to catch.
+    rng = np.random.default_rng(SEED + 21)  # its own: the other kernels' draws stay as they were
+    x = np.empty((SOFTMAX_ROWS, SOFTMAX_W))
+    spread = np.exp(rng.uniform(math.log(0.05), math.log(12.0), SOFTMAX_ROWS))
+    offset = rng.uniform(-20.0, 20.0, SOFTMAX_ROWS)
+    for r in range(SOFTMAX_ROWS):
+        x[r] = offset[r] + spread[r] * rng.uniform(-1.0, 1.0, SOFTMAX_W)
+    x[1] = 0.0
+    x[1, 777] = 9.0  # one lane takes e^9 / (e^9 + 1599) = 0.835 of the mass
+    x16 = x.astype(np.float16)
+    # guide 03 (measured on the M1): the input port turns NaN, of either sign and any payload,
+    # into +inf, and softmax puts all the mass on that lane: 1 there, 0 elsewhere (the limit of
+    # softmax as one input grows without bound). Row 31 has a plain +inf.
+    bits = x16.view(np.uint16)
+    for r, (lane, h) in SOFTMAX_NAN_ROWS.items():
+        bits[r, lane] = h
+    xd = x16.astype(np.float64)
+    xd[np.isnan(xd)] = np.inf
+    y = np.empty_like(xd)
+    tol = np.full_like(xd, SOFTMAX_TOL)
+    for r in range(SOFTMAX_ROWS):
+        if (xd[r] == np.inf).any():
+            top = xd[r] == np.inf
+            y[r] = top / top.sum()
+            tol[r] = 0.0  # exact: 1 at the lane, 0 elsewhere
+        else:
+            e = np.exp(xd[r] - xd[r].max())
+            y[r] = e / e.sum()
+    return [x16.reshape(-1)], y.reshape(-1), tol.reshape(-1)
+
+
 KERNELS = {
     # name: (fixture, C, H, W, input bars, output bar, maker)
     'tanh': ('kernels/unary/tanh.bin', unary('tanh', -5, 5, np.tanh, table_tol(1.5e-3))),
@@ -129,6 +170,10 @@ KERNELS = {
     # inv: a 1x1 convolution with the unit kernel (MACCfg.KernelMode 1) + NE.AccBias 1e-4, then
     # the reciprocal record
     'inv': ('kernels/unary/inv.bin', inv_kernel),
+    # softmax: five TDs, the row maximum and the reciprocal of the row sum kept in the engine
+    # (docs/engine-model.md, "Reductions kept in the engine"); input BAR 5 read as 2560 rows of
+    # 1600 (TD 0: 2560 groups of one row; TD 1: one group of 2560 rows)
+    'softmax': ('kernels/activation/softmax.bin', softmax_kernel),
 }
 
 

@@ -32,19 +32,6 @@ if have_shared; then
 		raw=; case $f in *.bin) raw=--raw;; esac
 		want=$("$PYTHON" tests/oracle/hwx_ref.py "$f" $raw |
 		       "$PYTHON" -c 'import json,sys; print(sum(len(t["coeff"]) for t in json.load(sys.stdin)["tds"]))')
-		# the one program the model refuses (docs/engine-model.md, "Reductions kept in the
-		# engine"): refused by name at TD 0, the canaries intact; it never completes
-		case "$rel" in
-		kernels/activation/softmax.bin)
-			if [ "$rc" -ne 0 ] && grep -q '^submit: engine failed: engine-fault: td 0, unit engine: unmodelled-combination: .*(a reduction kept in the engine) not modelled' <<<"$out" &&
-			   grep -q '^submit: canaries intact' <<<"$out" && ! grep -q '^submit: completed' <<<"$out"; then
-				t_pass "ctrl.host.$rel (refused: $(sed -n 's/^submit: engine failed: engine-fault: //p' <<<"$out"))"
-			else
-				t_fail "ctrl.host.$rel" "exit $rc, not refused at TD 0 by name: $(grep '^submit:' <<<"$out" | tail -2 | tr '\n' ' ')"
-			fi
-			continue
-			;;
-		esac
 		if [ "$rc" -ne 0 ] || ! grep -q '^submit: completed' <<<"$out" ||
 		   ! grep -q '^submit: canaries intact' <<<"$out"; then
 			t_fail "ctrl.host.$rel" "exit $rc: $(grep '^submit:' <<<"$out" | tail -2 | tr '\n' ' ')"

@@ -150,6 +150,8 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Kh", H13_CONVCFG_KH));
 	CHECK(H13_IS(H13_COMMON_GROUPCONVCFG, "GroupConvCfg", "NumGroups", H13_GROUPCONV_NUMGROUPS));
 	CHECK(H13_IS(H13_COMMON_TILECFG, "TileCfg", "TileHeight", H13_TILECFG_TILEHEIGHT));
+	CHECK(H13_IS(H13_COMMON_PEROUTE, "PERoute", "PERoute", H13_PEROUTE));
+	CHECK(H13_IS(H13_COMMON_KEPTSRC, "KeptSrc", "KeptSrc", H13_KEPTSRC));
 	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "KernelFmt", H13_KERNELCFG_KERNELFMT));
 	/* the datapath's fields (engine/model/compute.c, docs/engine-model.md) */
 	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Sx", H13_CONVCFG_SX));

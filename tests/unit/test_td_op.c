@@ -37,12 +37,20 @@ static void set(struct img *m, uint32_t addr, uint32_t v)
 	m->val[m->n++] = v;
 }
 
-static const char *describe(const struct img *m, struct tcapture *t)
+/* bar_en: the header's bound BAR slots */
+static const char *describe_bars(const struct img *m, unsigned bar_en, struct tcapture *t)
 {
 	memset(t, 0, sizeof *t);
 	const struct td_regs r = {img_get, m};
-	td_print_op(&r, tcapture_out, t);
+	td_print_op(&r, bar_en, tcapture_out, t);
 	return t->text;
+}
+
+/* RBase0, RBase1 and WBase bound */
+#define BARS_ALL ((1u << H13_BAR_RBASE0) | (1u << H13_BAR_RBASE1) | (1u << H13_BAR_WBASE))
+static const char *describe(const struct img *m, struct tcapture *t)
+{
+	return describe_bars(m, BARS_ALL, t);
 }
 
 static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned cout)
@@ -179,4 +187,84 @@ TEST(fp16, format_as_decimal)
 	}
 	fp16_format(0x7bff, buf, 3); /* cut, still terminated */
 	CHECK_STR(buf, "65");
+}
+
+/* softmax.bin's five TDs, register by register as the fixture has them (the reading's words),
+ * and a refused variant: the kept-value reading (fw/td/kept.c) is what inspect prints */
+static void softmax_pe(struct img *m, uint32_t cfg, uint16_t scale)
+{
+	set(m, H13_PLANAR_CFG, cfg);
+	set(m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, scale));
+	set(m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, FP16_ONE));
+	set(m, H13_PLANAR_FINALSCALE, H13_FINALSCALE_ONE);
+}
+
+static void softmax_reduction(struct img *m, uint32_t cfg)
+{
+	common(m, 1600, 1, 1, 1);
+	set(m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 2560));
+	set(m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+				    H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1));
+	set(m, H13_COMMON_PEROUTE, H13_PEROUTE_REDUCE);
+	set(m, H13_DST_DMACONFIG, 0);
+	softmax_pe(m, cfg, FP16_ONE);
+}
+
+TEST(td_op, values_kept_in_the_engine)
+{
+	struct tcapture t;
+	const unsigned bars = 1u << H13_BAR_RBASE0;
+	struct img m = {0};
+	softmax_reduction(&m, H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_MAX));
+	CHECK_STR(describe_bars(&m, bars, &t),
+		  "  source: RBase0, 1 x 1 x 1600 fp16 (C x H x W) per group\n"
+		  "  NE: not in the path\n"
+		  "  PE: reduce max over each row, kept (2560 rows of 1600)\n"
+		  "  result: kept in the engine, one max per row, for the next TD\n");
+	struct img s = {0};
+	softmax_reduction(&s, H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RECIP));
+	describe_bars(&s, bars, &t);
+	CHECK(strstr(t.text, "  PE: reduce sum over each row, kept as 1/sum (2560 rows of 1600)\n") != NULL);
+	/* TD 1: x - kept max, x log2 e */
+	struct img a = {0};
+	common(&a, 1600, 2560, 1, 1);
+	set(&a, H13_DST_DMACONFIG, 0);
+	set(&a, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
+	set(&a, H13_COMMON_PEROUTE, H13_PEROUTE_ONE_SRC);
+	set(&a, H13_COMMON_KEPTSRC, H13_KEPTSRC_SECOND);
+	softmax_pe(&a, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_REG), 0x3dc5u);
+	CHECK_STR(describe_bars(&a, bars, &t),
+		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
+		  "  NE: not in the path\n"
+		  "  PE: add: x - kept max (x = a x 1; the kept max of its row), x 1.442383 + 0, x FinalScale 1\n"
+		  "  result: the L2-resident tensor at 0x0, 1 x 2560 x 1600\n");
+	/* TD 4: its first source unbound, x * kept 1/sum */
+	struct img b = {0};
+	common(&b, 1600, 2560, 1, 1);
+	set(&b, H13_COMMON_PEROUTE, H13_PEROUTE_TWO_SRC);
+	set(&b, H13_COMMON_KEPTSRC, H13_KEPTSRC_FIRST);
+	softmax_pe(&b, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
+			       H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1), FP16_ONE);
+	CHECK_STR(describe_bars(&b, (1u << H13_BAR_RBASE1) | (1u << H13_BAR_WBASE), &t),
+		  "  source: the 1/sum kept for each row, broadcast along 1 x 2560 x 1600\n"
+		  "  NE: not in the path\n"
+		  "  PE: mul: x * kept 1/sum (x = b (RBase1); the kept 1/sum of its row x 1), x 1 + 0, x FinalScale 1\n"
+		  "  result: WBase, 1 x 2560 x 1600 fp16\n");
+	/* refused readings are named: NLMode 2 on a reduction, SecSrc 3 with mul, RBase0 bound */
+	softmax_reduction(&m, H13_PUT(H13_PECFG_NLMODE, 2));
+	describe_bars(&m, bars, &t);
+	CHECK(strstr(t.text, "(not modelled: Planar.Cfg.NLMode on a reduction kept in the engine") != NULL);
+	CHECK(strstr(t.text, "  result: stays in the engine (not modelled)\n") != NULL);
+	set(&a, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_REG) |
+				 H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL));
+	describe_bars(&a, bars, &t);
+	CHECK(strstr(t.text, "PE: a x 1, x with the value kept in the engine (SecSrc 3), x 1.442383 + 0, "
+			     "x FinalScale 1 (not modelled: Planar.Cfg.SecSrc 3 (the kept value) with an "
+			     "operation other than add") != NULL);
+	describe_bars(&b, BARS_ALL, &t);
+	CHECK(strstr(t.text, "(not modelled: Common.KeptSrc 1 (the first operand is the kept value) "
+			     "with a first source bound") != NULL);
+	/* the comparison fails on a one-word difference */
+	describe_bars(&s, bars, &t);
+	CHECK(strstr(t.text, "PE: reduce max over each row") == NULL);
 }

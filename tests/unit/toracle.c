@@ -117,6 +117,9 @@ void orc_check_tensor(struct orc_run *r, const struct orc_tensor *t, const uint8
 				double y = orc_f16(le_rd16(buf + off)), want = orc_rd_f64(t->want + 8 * k);
 				double tol = orc_rd_f64(t->tol + 8 * k), err = y > want ? y - want : want - y;
 				r->checked++;
+				double aw = want < 0 ? -want : want;
+				if (r->rel_floor > 0 && aw >= r->rel_floor && err / aw > r->worst_rel)
+					r->worst_rel = err / aw;
 				if (!(err <= tol)) {
 					if (!r->bad && !r->quiet)
 						test_fail_at(__FILE__, __LINE__,

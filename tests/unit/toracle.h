@@ -42,6 +42,8 @@ struct orc_run {
 	unsigned filled, checked_tensors;
 	uint64_t checked, bad;
 	double worst;      /* largest |error| / tolerance seen */
+	double rel_floor;  /* > 0: also track the relative error where |expected| >= rel_floor */
+	double worst_rel;  /* largest |error| / |expected| seen there */
 	int quiet;         /* 1: count failures without reporting them (the checker's self-tests) */
 	const char *name;
 };
