@@ -97,7 +97,8 @@ static uint8_t *be_prog_mem(void *ctx, unsigned slot, size_t len)
 
 /* The canary back over what the last load placed (the rest of the slot still holds it: the
  * audit checks every guard byte, so a stray write there stays visible), not the whole slot:
- * a served slot is 64 MiB (app/serve.h) and most programs use a few pages of it. */
+ * a served slot is up to 256 MiB (hal_platform()->serve_slot) and most programs use a few
+ * pages of it. */
 static void slot_clear(struct asvc *a, struct aslot *s)
 {
 	memset(a->arena + s->off, SESSION_CANARY, (size_t)s->dirty);

@@ -24,7 +24,8 @@ static int setup_queue(struct vcon *v, unsigned q, struct vq *vq)
 {
 	const uintptr_t b = v->base;
 	mmio_write_32(b + VIO_QUEUE_SEL, q);
-	if (mmio_read_32(b + VIO_QUEUE_READY) || mmio_read_32(b + VIO_QUEUE_NUM_MAX) < VCON_QSIZE)
+	/* the device was reset (start): no queue is in use */
+	if (mmio_read_32(b + VIO_QUEUE_NUM_MAX) < VCON_QSIZE)
 		return VCON_E_QUEUE;
 	memset(vq, 0, sizeof *vq);
 	mmio_write_32(b + VIO_QUEUE_NUM, VCON_QSIZE);

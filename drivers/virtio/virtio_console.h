@@ -56,7 +56,7 @@ enum vcon_status {
 	VCON_OK = 0,
 	VCON_E_ABSENT = -1,   /* no virtio console at that address */
 	VCON_E_FEATURES = -2, /* the device refused the features (no virtio 1.x) */
-	VCON_E_QUEUE = -3,    /* a queue is in use already or smaller than VCON_QSIZE */
+	VCON_E_QUEUE = -3,    /* a queue smaller than VCON_QSIZE */
 };
 
 struct vq_desc {

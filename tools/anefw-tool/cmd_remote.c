@@ -158,8 +158,10 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		if (t && t->bytes > need)
 			need = t->bytes;
 		if (need > wsize || at > wsize - need) {
-			printf("remote: the buffers do not fit the data window (%llu bytes)\n",
-			       (unsigned long long)wsize);
+			printf("remote: bar %u's buffer (%llu bytes) does not fit the data window: "
+			       "%llu of its %llu bytes hold the program and the buffers before it "
+			       "(docs/service.md, \"Limits\")\n", b, (unsigned long long)need,
+			       (unsigned long long)at, (unsigned long long)wsize);
 			goto out;
 		}
 		free(tmp);
