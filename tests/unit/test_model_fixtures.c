@@ -411,13 +411,13 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	CHECK(res.run == ENG_OK && so.checked == 1 && !so.intact);
 	/* nothing kept outlives a submission: TD 0 alone completes (it writes nothing), and the
 	 * engine holds no kept value afterwards, nor after the whole program */
-	CHECK_EQ(anes_model()->kept.kind, TD_KEPT_NONE);
+	CHECK_EQ(tsession_model()->kept.kind, TD_KEPT_NONE);
 	static const unsigned only0[] = {0};
 	b = sm_chain(p, len, only0, 1, &clen);
 	REQUIRE(b != NULL);
 	CHECK(tsubmit(b, clen, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res) == 0);
 	CHECK_EQ(res.run, ENG_OK);
-	CHECK_EQ(anes_model()->kept.kind, TD_KEPT_NONE);
+	CHECK_EQ(tsession_model()->kept.kind, TD_KEPT_NONE);
 	free(b);
 	free(p);
 }
