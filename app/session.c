@@ -138,26 +138,20 @@ int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, ui
 	return w;
 }
 
-/* Byte k = k x 7 + bar (mod 256). Eight bytes a store where b is 8-byte aligned: the next
- * word is this one with 56 added to every byte, carries kept inside each byte. */
+/* Byte k = k x 7 + bar (mod 256): the pattern repeats every 256 bytes (7 x 256 is a multiple of
+ * 256), so the first 256 bytes are written byte by byte and the rest copied from the bytes
+ * already written, the copied span doubling each time (memcpy's word loops instead of a byte
+ * loop over the whole buffer). */
 void anes_pattern(uint8_t *b, uint64_t size, unsigned bar)
 {
-	uint64_t k = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (((uintptr_t)b & 7u) == 0) {
-		uint64_t w = 0;
-		for (unsigned j = 0; j < 8; j++)
-			w |= (uint64_t)(uint8_t)(j * 7u + bar) << (8 * j);
-		const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, hi = 0x8080808080808080ull;
-		const uint64_t add = 0x3838383838383838ull; /* 56 in every byte */
-		for (; k + 8 <= size; k += 8) {
-			__builtin_memcpy(__builtin_assume_aligned(b + k, 8), &w, 8); /* one store */
-			w = ((w & lo7) + add) ^ (w & hi);
-		}
-	}
-#endif
-	for (; k < size; k++)
+	uint64_t k = 0, period = size < 256 ? size : 256;
+	for (; k < period; k++)
 		b[k] = (uint8_t)(k * 7u + bar);
+	while (k < size) { /* b[0, k) holds the pattern and k is a multiple of 256 */
+		uint64_t n = size - k < k ? size - k : k;
+		memcpy(b + k, b, (size_t)n);
+		k += n;
+	}
 }
 
 /* Every buffer's contents (anes_fill_buffer), then the hook. */
@@ -173,12 +167,12 @@ static void fill(struct anes *s, unsigned n, uint8_t *mem, const struct anes_hoo
 	}
 }
 
-/* Every guard byte around every buffer still holds the canary. */
-static int canaries_intact(const struct anes *s, unsigned n, const uint8_t *mem,
-			   const struct layout *lo)
+/* The arena's data regions in order (TD memory, kernel-unit scratch, fold scratch, the grants):
+ * [starts[r], ends[r]); every other byte is a guard that holds the canary. Returns their count. */
+static unsigned data_regions(const struct anes *s, unsigned n, const struct layout *lo,
+			     uint64_t *starts, uint64_t *ends)
 {
 	const struct ldr_program *p = &s->prog;
-	uint64_t starts[3 + ANES_MAX_GRANTS], ends[3 + ANES_MAX_GRANTS];
 	unsigned nr = 0;
 	starts[nr] = lo->td_off;
 	ends[nr++] = lo->td_off + p->td_area_len;
@@ -191,12 +185,51 @@ static int canaries_intact(const struct anes *s, unsigned n, const uint8_t *mem,
 		ends[nr] = starts[nr] + s->g[i].size;
 		nr++;
 	}
-	uint64_t pos = 0;
+	return nr;
+}
+
+/* Writes the canary into every guard byte (the data regions are all written by build_arena:
+ * copied in or filled, so they are not set first). */
+static void set_canaries(const struct anes *s, unsigned n, uint8_t *mem, const struct layout *lo)
+{
+	uint64_t starts[3 + ANES_MAX_GRANTS], ends[3 + ANES_MAX_GRANTS], pos = 0;
+	unsigned nr = data_regions(s, n, lo, starts, ends);
 	for (unsigned r = 0; r <= nr; r++) {
 		uint64_t lim = r < nr ? starts[r] : lo->size;
-		for (uint64_t k = pos; k < lim; k++)
-			if (mem[k] != ANES_CANARY)
-				return 0;
+		if (lim > pos)
+			memset(mem + pos, ANES_CANARY, (size_t)(lim - pos));
+		if (r < nr)
+			pos = ends[r];
+	}
+}
+
+/* Whether n bytes at p all hold the canary (eight at a time where p is aligned). */
+static int all_canary(const uint8_t *p, uint64_t n)
+{
+	uint64_t k = 0, diff = 0;
+	for (; k < n && ((uintptr_t)(p + k) & 7u); k++)
+		diff |= p[k] ^ ANES_CANARY;
+	const uint64_t c8 = 0x0101010101010101ull * ANES_CANARY;
+	for (; k + 8 <= n; k += 8) {
+		uint64_t w;
+		__builtin_memcpy(&w, __builtin_assume_aligned(p + k, 8), 8); /* one load */
+		diff |= w ^ c8;
+	}
+	for (; k < n; k++)
+		diff |= p[k] ^ ANES_CANARY;
+	return diff == 0;
+}
+
+/* Every guard byte around every buffer still holds the canary. */
+static int canaries_intact(const struct anes *s, unsigned n, const uint8_t *mem,
+			   const struct layout *lo)
+{
+	uint64_t starts[3 + ANES_MAX_GRANTS], ends[3 + ANES_MAX_GRANTS], pos = 0;
+	unsigned nr = data_regions(s, n, lo, starts, ends);
+	for (unsigned r = 0; r <= nr; r++) {
+		uint64_t lim = r < nr ? starts[r] : lo->size;
+		if (lim > pos && !all_canary(mem + pos, lim - pos))
+			return 0;
 		if (r < nr)
 			pos = ends[r];
 	}
@@ -336,7 +369,7 @@ static uint8_t *build_arena(struct anes *s, unsigned n, const struct layout *lo,
 	else if (!(mem = malloc((size_t)lo->size)))
 		refuse_session(ANES_E_NOMEM, o, res);
 	if (mem) {
-		memset(mem, ANES_CANARY, (size_t)lo->size);
+		set_canaries(s, n, mem, lo);
 		memcpy(mem + lo->td_off, fwmem, p->td_area_len);
 		memcpy(mem + lo->ku_off, fwmem + p->td_area_len, p->weights_len);
 		if (s->plan.fold_used)
