@@ -6,6 +6,7 @@
 #include "fw/loader/loader.h"
 #include "fw/td/td.h"
 
+#include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,7 +367,7 @@ static uint8_t *build_arena(struct anes *s, unsigned n, const struct layout *lo,
 	res->work = s->plan.work;
 	if (ce != CTRL_OK)
 		print_status(&s->plan.st, o->out, o->ctx);
-	else if (!(mem = malloc((size_t)lo->size)))
+	else if (!(mem = memalign(64, (size_t)lo->size))) /* rows keep their alignment (copies) */
 		refuse_session(ANES_E_NOMEM, o, res);
 	if (mem) {
 		set_canaries(s, n, mem, lo);

@@ -348,9 +348,11 @@ void anem_l2_clear(struct anem *m)
 	free(m->chv);
 	free(m->kh);
 	free(m->cols);
+	free(m->stage);
 	m->acc = m->wts = m->chv = m->cols = NULL;
 	m->kh = NULL;
-	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = 0;
+	m->stage = NULL;
+	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = m->stage_len = 0;
 }
 
 static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
@@ -1108,13 +1110,28 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
-	for (uint64_t o = 0; o < nout; o++) {
-		const struct mrange *c = ch[o % H13_COEFF_NCH];
-		uint64_t off = (o / H13_COEFF_NCH) * block;
-		if (!c || off > c->len || per * elem > c->len - off)
-			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
-		const uint8_t *p = c->cpu + off;
+	const uint8_t *src[4];
+	for (uint64_t o = 0; o < nout;) {
+		/* with NEON, four fp16 kernels of one channel line at a time (neon.h) */
+		unsigned n = 1;
+#if defined(ANEM_NEON)
+		if (kfmt == H13_KERNELFMT_FP16 && anem_simd && o % cout % 4 == 0 && o % cout + 4 <= cout)
+			n = 4;
+#endif
+		for (unsigned j = 0; j < n; j++) {
+			const struct mrange *c = ch[(o + j) % H13_COEFF_NCH];
+			uint64_t off = ((o + j) / H13_COEFF_NCH) * block;
+			if (!c || off > c->len || per * elem > c->len - off)
+				return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
+			src[j] = c->cpu + off;
+		}
+		const uint8_t *p = src[0];
 		float *w = m->wts + wslot(o, cout, per);
+#if defined(ANEM_NEON)
+		if (n == 4)
+			m->wts_inf |= anem_neon_weights4(w, CB, src, per);
+		else
+#endif
 		if (kfmt == H13_KERNELFMT_FP16) {
 			m->wts_inf |= fp16_weights(w, p, per);
 		} else if (kfmt == H13_KERNELFMT_INT8)
@@ -1123,6 +1140,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		else
 			for (uint64_t k = 0; k < per; k++)
 				w[CB * k] = (float)p[k];
+		o += n;
 	}
 	return ENG_OK;
 }
@@ -1559,11 +1577,72 @@ struct conv {
 	int fin[16];            /* per row of the batch: every input finite */
 };
 
+/* The staging buffer for n fp16 values (bounded as every buffer a program sizes); NULL when it
+ * is too large or memory is short (the caller then works row by row). */
+static uint16_t *stage(struct anem *m, uint64_t n)
+{
+	if (n > ANEM_BUF_MAX_BYTES / 2)
+		return NULL;
+	if (m->stage_len < n) {
+		free(m->stage);
+		m->stage_len = 0;
+		if (!(m->stage = malloc((size_t)n * 2)))
+			return NULL;
+		m->stage_len = (size_t)n;
+	}
+	return m->stage;
+}
+
+/* Input rows (g, ci, iy), ci = 0 .. Cin - 1, for every ky with iy inside the input, staged by one
+ * 2-D move each (raw: the port's NaN rule is applied by conv_columns) when the source is a tile
+ * of fp16 rows that the DMA engine takes that way; else NULL (conv_columns reads row by row).
+ * Row (ky, ci) is at ky x Cin x Win + ci x Win. */
+static const uint16_t *in_rows(struct anem *m, const struct conv *c, const struct tile *in,
+			       const struct anem_l2t *lsrc, unsigned g, unsigned y, int *err)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t bytes = (uint64_t)c->Win * 2;
+	if (lsrc || !in->r || in->fmt != H13_FMT_FP16 || c->cin < 2 || c->Win != in->w ||
+	    c->cin > in->c || g >= in->g || m->fault != ANEM_FAULT_NONE)
+		return NULL;
+	uint16_t *st = stage(m, (uint64_t)c->kh * c->cin * c->Win);
+	if (!st)
+		return NULL;
+	for (unsigned ky = 0; ky < c->kh; ky++) {
+		int64_t iy = (int64_t)y * c->sy - c->py + ky;
+		if (iy < 0 || iy >= (int64_t)c->Hin)
+			continue;
+		int64_t first = row_off(in, g, 0, (unsigned)iy, bytes);
+		int64_t last = row_off(in, g, c->cin - 1, (unsigned)iy, bytes);
+		if (first < 0 || last < 0)
+			return NULL; /* before anything moved: row by row reports it */
+		int e = anem_dma_move_rows(m, st + (uint64_t)ky * c->cin * c->Win, (int64_t)bytes,
+					   in->r->cpu + first, (int64_t)in->plane, (uint32_t)bytes, c->cin);
+		if (e == ANEM_ROWS_ONE_BY_ONE)
+			return NULL; /* what moved is only read: conv_columns reads row by row */
+		if (e) {
+			*err = e;
+			return NULL;
+		}
+	}
+	return st;
+#else
+	(void)m, (void)c, (void)in, (void)lsrc, (void)g, (void)y, (void)err;
+	return NULL;
+#endif
+}
+
 /* Row y's columns (the fast path's inputs: a line of as positions per (ci, ky, kx), 0 outside
  * the input) into cols; fin: whether every input of the row is finite. */
 static int conv_columns(struct anem *m, const struct conv *c, const struct tile *in,
 			const struct anem_l2t *lsrc, unsigned g, unsigned y, float *cols, int *fin)
 {
+	int e = ENG_OK;
+	const uint16_t *staged = in_rows(m, c, in, lsrc, g, y, &e);
+	if (e)
+		return e;
+	/* a 1x1 window over the whole row: the line is the row (converted straight into it) */
+	int whole = c->kw == 1 && c->sx == 1 && c->px == 0 && c->Win == c->W && c->as == c->W;
 	*fin = 1;
 	for (unsigned ci = 0; ci < c->cin; ci++)
 		for (unsigned ky = 0; ky < c->kh; ky++) {
@@ -1574,10 +1653,23 @@ static int conv_columns(struct anem *m, const struct conv *c, const struct tile 
 				continue;
 			}
 			uint16_t *v = m->hv;
-			int e = source_row(m, in, lsrc, g, ci, (unsigned)iy, c->Win, v);
-			if (e)
-				return e;
-			*fin &= mac_in_row(m->fb, v, c->Win);
+			float *f = whole ? line : m->fb;
+			if (staged) {
+				/* raw: a row with an infinity or NaN is converted again after the
+				 * port's NaN rule */
+				v = (uint16_t *)(uintptr_t)(staged + ((uint64_t)ky * c->cin + ci) * c->Win);
+				if (!mac_in_row(f, v, c->Win)) {
+					nan_to_inf(v, c->Win);
+					mac_in_row(f, v, c->Win);
+					*fin = 0;
+				}
+			} else {
+				if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, c->Win, v)))
+					return e;
+				*fin &= mac_in_row(f, v, c->Win);
+			}
+			if (whole)
+				continue;
 			for (unsigned kx = 0; kx < c->kw; kx++, line += c->as) {
 				unsigned x0, x1;
 				conv_span(c->W, c->Win, c->sx, kx, c->px, &x0, &x1);
@@ -1666,14 +1758,40 @@ static int conv_plain_row(struct anem *m, const struct conv *c, const struct til
 	return ENG_OK;
 }
 
+/* Where output rows (g, o, y), o = 0 .. Cout - 1, start when they can leave in one 2-D move:
+ * fp16 (little-endian: the values are the bytes), no ZeroPadLast, the first and the last row
+ * inside the range (the rows between lie between them); else NULL. */
+static uint8_t *out_rows(struct anem *m, const struct tile *out, unsigned g, unsigned y,
+			 unsigned cout)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t bytes = (uint64_t)out->w * 2;
+	if (!out->r || out->fmt != H13_FMT_FP16 || cout < 2 ||
+	    H13_GET(REG(H13_DST_FMT), H13_DSTFMT_ZEROPADLAST) || m->fault != ANEM_FAULT_NONE)
+		return NULL;
+	int64_t first = row_off(out, g, 0, y, bytes), last = row_off(out, g, cout - 1, y, bytes);
+	return first < 0 || last < 0 ? NULL : out->r->cpu + first;
+#else
+	(void)m, (void)out, (void)g, (void)y, (void)cout;
+	return NULL;
+#endif
+}
+
 /* Output row y's accumulators (acc: Cout lines of as) to fp16 at the MAC's output port, then
- * the activation and the PE, out to the destination. */
+ * the activation and the PE, out to the destination: every channel's row in one 2-D move when
+ * out_rows and the DMA engine allow it (the same bytes as row by row), else a move a row. */
 static int conv_finish_row(struct anem *m, const struct conv *c, const struct stages *s,
 			   const struct tile *out, struct anem_l2t *lres, struct anem_act *act,
 			   unsigned g, unsigned y, const float *acc)
 {
+	uint8_t *dst = out_rows(m, out, g, y, c->cout);
+	uint16_t *st = dst ? stage(m, (uint64_t)c->cout * c->W) : NULL;
+	if (st && !anem_dma_rows_ok(m, dst, (int64_t)out->plane, st, (int64_t)c->W * 2, c->W * 2u,
+				    c->cout))
+		st = NULL; /* the DMA engine's caps: a move a row, from the aligned m->hv */
+	int e;
 	for (unsigned o = 0; o < c->cout; o++) {
-		uint16_t *v = m->hv;
+		uint16_t *v = st ? st + (uint64_t)o * c->W : m->hv;
 		const float *a = acc + (uint64_t)o * c->as;
 		if (c->ku) {
 			/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
@@ -1685,11 +1803,16 @@ static int conv_finish_row(struct anem *m, const struct conv *c, const struct st
 		nonlinear(m, s, v, c->W, act);
 		if (s->pe)
 			pe_row(s, v, NULL, v, c->W);
-		int e = emit_row(m, out, lres, g, o, y, v);
-		if (e)
+		if (!st && (e = emit_row(m, out, lres, g, o, y, v)))
 			return e;
+		if (st && lres) /* emit_row's L2 copy; the tile DMA follows, for every channel */
+			memcpy(lres->v + (((uint64_t)g * lres->c + o) * lres->h + y) * out->w, v,
+			       out->w * sizeof *v);
 	}
-	return ENG_OK;
+	if (!st)
+		return ENG_OK;
+	return anem_dma_move_rows(m, dst, (int64_t)out->plane, st, (int64_t)c->W * 2, c->W * 2u,
+				  c->cout);
 }
 
 /*

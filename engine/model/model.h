@@ -124,9 +124,12 @@ struct anem {
 	int table_valid;
 	struct actlut lut;
 	/* the datapath (compute.c): row buffers for the tile DMA, the rows in flight, L2 tensors */
-	uint8_t row[3][2 * ANEM_ROW_MAX];
-	float fa[ANEM_ROW_MAX], fb[ANEM_ROW_MAX];
-	uint16_t hv[ANEM_ROW_MAX], hv2[ANEM_ROW_MAX]; /* fp16 rows: the first and second source */
+	/* 16-byte aligned, as the arena's rows usually are, so the row moves and the NEON / SSE
+	 * rows take their wide paths */
+	uint8_t row[3][2 * ANEM_ROW_MAX] __attribute__((aligned(16)));
+	float fa[ANEM_ROW_MAX] __attribute__((aligned(16))), fb[ANEM_ROW_MAX] __attribute__((aligned(16)));
+	uint16_t hv[ANEM_ROW_MAX] __attribute__((aligned(16))); /* fp16 rows: the first source, */
+	uint16_t hv2[ANEM_ROW_MAX] __attribute__((aligned(16))); /* the second */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
 	struct eng_fault flt; /* why the current TD stopped (anem_refuse), reason NONE if not */
 	float *acc;           /* convolution accumulators (Cout x Wout) and weights */
@@ -140,6 +143,8 @@ struct anem {
 	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
 	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
 	size_t cols_len;
+	uint16_t *stage;      /* a convolution's output row of every channel (one 2-D move out) */
+	size_t stage_len;
 	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */
 	int ku_ok;
 	struct ku_unit ku;

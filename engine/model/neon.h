@@ -35,6 +35,10 @@ unsigned anem_neon_post_row(uint16_t *v, unsigned n, float post);
  * (subnormal -> +0) into w at stride `stride` floats; returns 1 when one is infinite or NaN. */
 uint16_t anem_neon_weights(float *w, unsigned stride, const uint8_t *p, uint64_t per);
 
+/* The same for four output channels at once (their weights at p[0..3]) into w + 0..3: their
+ * weights of each k leave in one 16-byte store (w 16-byte aligned, stride a multiple of 4). */
+uint16_t anem_neon_weights4(float *w, unsigned stride, const uint8_t *const p[4], uint64_t per);
+
 /* A row of fp16 inputs through the MAC's input port into f (n & ~7 of them); returns that count
  * and clears *fin when one of them is infinite or NaN. */
 unsigned anem_neon_mac_in_row(float *f, const uint16_t *v, unsigned n, int *fin);
