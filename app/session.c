@@ -17,6 +17,8 @@ struct anes {
 	struct eng eng;
 	struct subq_grant g[ANES_MAX_GRANTS];
 	uint8_t is_weights[ANES_MAX_GRANTS];
+	uint8_t *arena;      /* kept between submissions (arena_cap bytes), freed by anes_destroy */
+	uint64_t arena_cap;
 };
 
 static const char *const serr_names[ANES_E__COUNT] = {
@@ -45,8 +47,10 @@ struct anes *anes_create(struct dma_dev *dma)
 
 void anes_destroy(struct anes *s)
 {
-	if (s)
+	if (s) {
 		anes_backend_close(&s->eng);
+		free(s->arena);
+	}
 	free(s);
 }
 
@@ -119,7 +123,8 @@ static int place(struct anes *s, unsigned n, uint64_t max_arena, uint64_t max_gr
 	return 0;
 }
 
-int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b)
+/* Whether grant g holds the program's weights. */
+static int weights_buffer(const struct ldr_program *p, const struct subq_grant *g)
 {
 	uint64_t wdva = (!p->raw && p->weights_sect >= 0) ? p->sects[p->weights_sect].addr : 0;
 	int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
@@ -127,6 +132,12 @@ int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, ui
 		for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
 			if ((p->tds[t].h.bar_en & (1u << k)) && p->tds[t].h.bar_idx[k] == g->bar)
 				w = 1;
+	return w;
+}
+
+int anes_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b)
+{
+	int w = weights_buffer(p, g);
 	if (w) {
 		uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
 		memset(b, 0, (size_t)g->size);
@@ -335,11 +346,26 @@ static int refuse_session(enum anes_err e, const struct anes_opts *o, struct ane
 	return 1;
 }
 
+/* The arena of size bytes: the session's, kept from an earlier submission when it is large
+ * enough (every byte below size is written again: guards, copies, buffers), else a new one,
+ * 64-byte aligned so the rows keep their alignment for the copies. */
+static uint8_t *arena(struct anes *s, uint64_t size)
+{
+	if (s->arena && s->arena_cap >= size)
+		return s->arena;
+	free(s->arena);
+	s->arena_cap = 0;
+	if (!(s->arena = memalign(64, (size_t)size)))
+		return NULL;
+	s->arena_cap = size;
+	return s->arena;
+}
+
 /*
  * Plans the program with its grants and builds the arena the engine runs in: the firmware's TD
  * memory, kernel-unit and fold scratch first (the plan writes them, before any arena exists),
  * then the arena with its canaries, those copied in, every buffer filled. Returns the arena
- * (free it) or NULL, the refusal printed and recorded in res.
+ * (the session's: not freed) or NULL, the refusal printed and recorded in res.
  */
 static uint8_t *build_arena(struct anes *s, unsigned n, const struct layout *lo,
 			    const struct ctrl_limits *lim, const struct anes_opts *o,
@@ -367,7 +393,7 @@ static uint8_t *build_arena(struct anes *s, unsigned n, const struct layout *lo,
 	res->work = s->plan.work;
 	if (ce != CTRL_OK)
 		print_status(&s->plan.st, o->out, o->ctx);
-	else if (!(mem = memalign(64, (size_t)lo->size))) /* rows keep their alignment (copies) */
+	else if (!(mem = arena(s, lo->size)))
 		refuse_session(ANES_E_NOMEM, o, res);
 	if (mem) {
 		set_canaries(s, n, mem, lo);
@@ -506,8 +532,7 @@ int anes_run(struct anes *s, const uint8_t *buf, size_t len, const struct anes_o
 					s->is_weights[i]);
 	res->canaries_ok = canaries_intact(s, n, mem, &lo);
 	outf(o->out, o->ctx, "submit: canaries %s\n", res->canaries_ok ? "intact" : "DAMAGED");
-	s->plan.td_mem = NULL;
-	free(mem); /* the one free of the arena */
+	s->plan.td_mem = NULL; /* the arena stays for the next submission (anes_destroy frees it) */
 	if (!res->canaries_ok) {
 		res->serr = ANES_E_CANARIES;
 		rc = 1;
