@@ -77,8 +77,8 @@ struct anem_act {
  * What the model allocates for one submission is bounded before it allocates (docs/robustness.md,
  * "Resource limits"): an L2-resident tensor, held whole as fp16, by fw/td's TD_L2_TENSOR_MAX (the
  * control path refuses it first); every other buffer a program sizes (weights as floats,
- * accumulators, columns, per-channel vectors) by ANEM_BUF_MAX_BYTES. Worst case per model:
- * 4 x 16 MiB of L2 tensors + 5 x 32 MiB of buffers.
+ * accumulators, columns, per-channel vectors, the convolution's staged rows) by
+ * ANEM_BUF_MAX_BYTES. Worst case per model: 4 x 16 MiB of L2 tensors + 6 x 32 MiB of buffers.
  */
 #define ANEM_BUF_MAX_BYTES (32u << 20)
 #define ANEM_ROW_MAX 32768u /* Win/Wout are 15-bit fields */
