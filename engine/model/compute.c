@@ -1470,9 +1470,9 @@ static void micro_row(const float *wp, const float *cols, uint64_t K, uint64_t a
 			micro_kernel(wp + j, CB, cols + x, K, as, acc + j * as + x, as);
 }
 
-/* The micro-kernels of one output row, split into tasks of channel lines for hal_parallel:
- * each task writes only its own accumulator lines, so the result is the same whatever the
- * number of threads. */
+/* The micro-kernels of a batch of output rows, as items (row, channel line) in order, split
+ * into tasks of consecutive items for hal_parallel: each task writes only its own accumulator
+ * lines, so the result is the same whatever the number of threads. */
 struct conv_job {
 	const float *wp, *cols; /* the group's weights; row r's columns at r x per x as */
 	float *acc;             /* row r's accumulators at r x nob x CB x as */
@@ -1480,16 +1480,18 @@ struct conv_job {
 	unsigned rows[16], nrows; /* the rows to compute */
 };
 
-/* Task i: channel lines [c chunk, (c + 1) chunk) of row rows[i / tasks per row]. */
+/* Task i: items [i chunk, (i + 1) chunk); item k is channel line k mod nob of row
+ * rows[k / nob]. */
 static void conv_task(void *arg, unsigned i)
 {
 	const struct conv_job *j = arg;
-	uint64_t per_row = (j->nob + j->chunk - 1) / j->chunk, r = j->rows[i / per_row];
-	uint64_t ob = (i % per_row) * j->chunk, end = ob + j->chunk < j->nob ? ob + j->chunk : j->nob;
-	const float *cols = j->cols + r * j->per * j->as;
-	float *acc = j->acc + r * j->nob * CB * j->as;
-	for (; ob < end; ob++)
-		micro_row(j->wp + ob * j->per * CB, cols, j->per, j->as, acc + ob * CB * j->as);
+	uint64_t k = (uint64_t)i * j->chunk, total = (uint64_t)j->nrows * j->nob;
+	uint64_t end = k + j->chunk < total ? k + j->chunk : total;
+	for (; k < end; k++) {
+		uint64_t r = j->rows[k / j->nob], ob = k % j->nob;
+		micro_row(j->wp + ob * j->per * CB, j->cols + r * j->per * j->as, j->per, j->as,
+			  j->acc + (r * j->nob + ob) * CB * j->as);
+	}
 }
 
 static int aligned16(const void *p)
@@ -1689,7 +1691,8 @@ static int conv_columns(struct anem *m, const struct conv *c, const struct tile 
 }
 
 /* The micro-kernels of the batch's rows with finite inputs (nrow rows from m->cols into m->acc);
- * with threads, from 2^18 MACs a call, about 4 tasks a thread. */
+ * with threads, from 2^18 MACs a call, one task of consecutive items a thread (the fewest
+ * hand-overs; each output is still summed by one thread in order). */
 static void conv_kernels(struct anem *m, const struct conv *c, unsigned g, unsigned nrow)
 {
 	struct conv_job j = {m->wts + (uint64_t)g * c->nob * c->per * CB, m->cols, m->acc,
@@ -1698,11 +1701,12 @@ static void conv_kernels(struct anem *m, const struct conv *c, unsigned g, unsig
 	for (unsigned r = 0; r < nrow; r++)
 		if (c->fin[r])
 			j.rows[j.nrows++] = r;
-	uint64_t tasks = j.nrows;
-	if (nw > 1 && j.nrows && c->per * c->as * c->nob * CB * j.nrows >= (1u << 18)) {
-		uint64_t per_row = (4 * nw + j.nrows - 1) / j.nrows;
-		j.chunk = (c->nob + per_row - 1) / per_row;
-		tasks = j.nrows * ((c->nob + j.chunk - 1) / j.chunk);
+	uint64_t total = (uint64_t)j.nrows * c->nob, tasks = total ? 1 : 0;
+	j.chunk = total;
+	if (nw > 1 && total > 1 && c->per * c->as * total * CB >= (1u << 18)) {
+		tasks = total < nw ? total : nw;
+		j.chunk = (total + tasks - 1) / tasks;
+		tasks = (total + j.chunk - 1) / j.chunk;
 	}
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
