@@ -2,7 +2,9 @@
 #include "app/backend.h"
 #include "engine/model/model.h"
 
+#include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdlib.h>
+#include <string.h>
 
 /* The model and the RAM its register window lives in (a real engine has MMIO there). */
 struct model_backend {
@@ -12,9 +14,12 @@ struct model_backend {
 
 int app_backend_open(struct eng *e, struct dma_dev *dma)
 {
-	struct model_backend *b = calloc(1, sizeof *b);
+	/* aligned as its type asks (the model's row buffers are 16-byte aligned; newlib-nano's
+	 * calloc gives 8) */
+	struct model_backend *b = memalign(_Alignof(struct model_backend), sizeof *b);
 	if (!b)
 		return -1;
+	memset(b, 0, sizeof *b);
 	if (anem_init(&b->m, (uintptr_t)b->window, NULL, 0, 0, dma) != ENG_OK) {
 		free(b);
 		return -1;

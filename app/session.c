@@ -6,6 +6,7 @@
 #include "fw/loader/loader.h"
 #include "fw/td/td.h"
 
+#include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@ struct app_session {
 	struct eng eng;
 	struct subq_grant g[SESSION_MAX_GRANTS];
 	uint8_t is_weights[SESSION_MAX_GRANTS];
+	uint8_t *arena;      /* kept between submissions (arena_cap bytes), freed by session_destroy */
+	uint64_t arena_cap;
 };
 
 static const char *const serr_names[SESSION_E__COUNT] = {
@@ -44,8 +47,10 @@ struct app_session *session_create(struct dma_dev *dma)
 
 void session_destroy(struct app_session *s)
 {
-	if (s)
+	if (s) {
 		app_backend_close(&s->eng);
+		free(s->arena);
+	}
 	free(s);
 }
 
@@ -118,7 +123,8 @@ static int place(struct app_session *s, unsigned n, uint64_t max_arena, uint64_t
 	return 0;
 }
 
-int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b)
+/* Whether grant g holds the program's weights. */
+static int weights_buffer(const struct ldr_program *p, const struct subq_grant *g)
 {
 	uint64_t wdva = (!p->raw && p->weights_sect >= 0) ? p->sects[p->weights_sect].addr : 0;
 	int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
@@ -126,6 +132,12 @@ int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g,
 		for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
 			if ((p->tds[t].h.bar_en & (1u << k)) && p->tds[t].h.bar_idx[k] == g->bar)
 				w = 1;
+	return w;
+}
+
+int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b)
+{
+	int w = weights_buffer(p, g);
 	if (w) {
 		uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
 		memset(b, 0, (size_t)g->size);
@@ -138,26 +150,20 @@ int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g,
 	return w;
 }
 
-/* Byte k = k x 7 + bar (mod 256). Eight bytes a store where b is 8-byte aligned: the next
- * word is this one with 56 added to every byte, carries kept inside each byte. */
+/* Byte k = k x 7 + bar (mod 256): the pattern repeats every 256 bytes (7 x 256 is a multiple of
+ * 256), so the first 256 bytes are written byte by byte and the rest copied from the bytes
+ * already written, the copied span doubling each time (memcpy's word loops instead of a byte
+ * loop over the whole buffer). */
 void session_pattern(uint8_t *b, uint64_t size, unsigned bar)
 {
-	uint64_t k = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (((uintptr_t)b & 7u) == 0) {
-		uint64_t w = 0;
-		for (unsigned j = 0; j < 8; j++)
-			w |= (uint64_t)(uint8_t)(j * 7u + bar) << (8 * j);
-		const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, hi = 0x8080808080808080ull;
-		const uint64_t add = 0x3838383838383838ull; /* 56 in every byte */
-		for (; k + 8 <= size; k += 8) {
-			__builtin_memcpy(__builtin_assume_aligned(b + k, 8), &w, 8); /* one store */
-			w = ((w & lo7) + add) ^ (w & hi);
-		}
-	}
-#endif
-	for (; k < size; k++)
+	uint64_t k = 0, period = size < 256 ? size : 256;
+	for (; k < period; k++)
 		b[k] = (uint8_t)(k * 7u + bar);
+	while (k < size) { /* b[0, k) holds the pattern and k is a multiple of 256 */
+		uint64_t n = size - k < k ? size - k : k;
+		memcpy(b + k, b, (size_t)n);
+		k += n;
+	}
 }
 
 /* Every buffer's contents (session_fill_buffer), then the hook. */
@@ -173,12 +179,12 @@ static void fill(struct app_session *s, unsigned n, uint8_t *mem, const struct s
 	}
 }
 
-/* Every guard byte around every buffer still holds the canary. */
-static int canaries_intact(const struct app_session *s, unsigned n, const uint8_t *mem,
-			   const struct layout *lo)
+/* The arena's data regions in order (TD memory, kernel-unit scratch, fold scratch, the grants):
+ * [starts[r], ends[r]); every other byte is a guard that holds the canary. Returns their count. */
+static unsigned data_regions(const struct app_session *s, unsigned n, const struct layout *lo,
+			     uint64_t *starts, uint64_t *ends)
 {
 	const struct ldr_program *p = &s->prog;
-	uint64_t starts[3 + SESSION_MAX_GRANTS], ends[3 + SESSION_MAX_GRANTS];
 	unsigned nr = 0;
 	starts[nr] = lo->td_off;
 	ends[nr++] = lo->td_off + p->td_area_len;
@@ -191,12 +197,51 @@ static int canaries_intact(const struct app_session *s, unsigned n, const uint8_
 		ends[nr] = starts[nr] + s->g[i].size;
 		nr++;
 	}
-	uint64_t pos = 0;
+	return nr;
+}
+
+/* Writes the canary into every guard byte (the data regions are all written by build_arena:
+ * copied in or filled, so they are not set first). */
+static void set_canaries(const struct app_session *s, unsigned n, uint8_t *mem, const struct layout *lo)
+{
+	uint64_t starts[3 + SESSION_MAX_GRANTS], ends[3 + SESSION_MAX_GRANTS], pos = 0;
+	unsigned nr = data_regions(s, n, lo, starts, ends);
 	for (unsigned r = 0; r <= nr; r++) {
 		uint64_t lim = r < nr ? starts[r] : lo->size;
-		for (uint64_t k = pos; k < lim; k++)
-			if (mem[k] != SESSION_CANARY)
-				return 0;
+		if (lim > pos)
+			memset(mem + pos, SESSION_CANARY, (size_t)(lim - pos));
+		if (r < nr)
+			pos = ends[r];
+	}
+}
+
+/* Whether n bytes at p all hold the canary (eight at a time where p is aligned). */
+static int all_canary(const uint8_t *p, uint64_t n)
+{
+	uint64_t k = 0, diff = 0;
+	for (; k < n && ((uintptr_t)(p + k) & 7u); k++)
+		diff |= p[k] ^ SESSION_CANARY;
+	const uint64_t c8 = 0x0101010101010101ull * SESSION_CANARY;
+	for (; k + 8 <= n; k += 8) {
+		uint64_t w;
+		__builtin_memcpy(&w, __builtin_assume_aligned(p + k, 8), 8); /* one load */
+		diff |= w ^ c8;
+	}
+	for (; k < n; k++)
+		diff |= p[k] ^ SESSION_CANARY;
+	return diff == 0;
+}
+
+/* Every guard byte around every buffer still holds the canary. */
+static int canaries_intact(const struct app_session *s, unsigned n, const uint8_t *mem,
+			   const struct layout *lo)
+{
+	uint64_t starts[3 + SESSION_MAX_GRANTS], ends[3 + SESSION_MAX_GRANTS], pos = 0;
+	unsigned nr = data_regions(s, n, lo, starts, ends);
+	for (unsigned r = 0; r <= nr; r++) {
+		uint64_t lim = r < nr ? starts[r] : lo->size;
+		if (lim > pos && !all_canary(mem + pos, lim - pos))
+			return 0;
 		if (r < nr)
 			pos = ends[r];
 	}
@@ -297,11 +342,26 @@ static int refuse_session(enum session_err e, const struct session_opts *o,
 	return 1;
 }
 
+/* The arena of size bytes: the session's, kept from an earlier submission when it is large
+ * enough (every byte below size is written again: guards, copies, buffers), else a new one,
+ * 64-byte aligned so the rows keep their alignment for the copies. */
+static uint8_t *arena(struct app_session *s, uint64_t size)
+{
+	if (s->arena && s->arena_cap >= size)
+		return s->arena;
+	free(s->arena);
+	s->arena_cap = 0;
+	if (!(s->arena = memalign(64, (size_t)size)))
+		return NULL;
+	s->arena_cap = size;
+	return s->arena;
+}
+
 /*
  * Plans the program with its grants and builds the arena the engine runs in: the firmware's TD
  * memory, kernel-unit and fold scratch first (the plan writes them, before any arena exists),
  * then the arena with its canaries, those copied in, every buffer filled. Returns the arena
- * (free it) or NULL, the refusal printed and recorded in res.
+ * (the session's: not freed) or NULL, the refusal printed and recorded in res.
  */
 static uint8_t *build_arena(struct app_session *s, unsigned n, const struct layout *lo,
 			    const struct ctrl_limits *lim, const struct session_opts *o,
@@ -333,10 +393,10 @@ static uint8_t *build_arena(struct app_session *s, unsigned n, const struct layo
 	res->work = s->plan.work;
 	if (ce != CTRL_OK)
 		print_status(&s->plan.st, o->out, o->ctx);
-	else if (!(mem = malloc((size_t)lo->size)))
+	else if (!(mem = arena(s, lo->size)))
 		refuse_session(SESSION_E_NOMEM, o, res);
 	if (mem) {
-		memset(mem, SESSION_CANARY, (size_t)lo->size);
+		set_canaries(s, n, mem, lo);
 		memcpy(mem + lo->td_off, fwmem, p->td_area_len);
 		memcpy(mem + lo->ku_off, fwmem + p->td_area_len, p->weights_len);
 		if (s->plan.fold_used)
@@ -472,8 +532,7 @@ int session_run(struct app_session *s, const uint8_t *buf, size_t len, const str
 					s->is_weights[i]);
 	res->canaries_ok = canaries_intact(s, n, mem, &lo);
 	outf(o->out, o->ctx, "submit: canaries %s\n", res->canaries_ok ? "intact" : "DAMAGED");
-	s->plan.td_mem = NULL;
-	free(mem); /* the one free of the arena */
+	s->plan.td_mem = NULL; /* the arena stays for the next submission (session_destroy frees it) */
 	if (!res->canaries_ok) {
 		res->serr = SESSION_E_CANARIES;
 		rc = 1;

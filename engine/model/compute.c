@@ -10,6 +10,7 @@
  * registers give the addresses here); each row access is checked against its range again.
  */
 #include "engine/model/compute.h"
+#include "engine/model/neon.h"
 #include "fw/codec/codec.h"
 #include "fw/common/fp16.h"
 #include "fw/common/le.h"
@@ -239,9 +240,10 @@ static void nan_to_inf(uint16_t *v, unsigned n)
 
 /* Reads row (g, c, h) of a tile source into fp16 values (w of them; the input port converts
  * int8/uint8 to fp16, exactly, and fp16 NaN to +inf); rows and columns outside the tile read
- * 0. */
-static int read_row(struct anem *m, const struct tile *t, unsigned g, unsigned c, unsigned h,
-		    unsigned w, uint8_t *buf, uint16_t *out)
+ * 0. raw (pe_row_neon's callers only): an fp16 row's NaNs are left in its first n & ~7 values,
+ * for the NEON PE row that applies the port's rule as it converts them. */
+static int read_row_k(struct anem *m, const struct tile *t, unsigned g, unsigned c, unsigned h,
+		      unsigned w, uint8_t *buf, uint16_t *out, int raw)
 {
 	unsigned n = w < t->w ? w : t->w;
 	if (!t->r || g >= t->g || c >= t->c || h >= t->h) {
@@ -256,7 +258,10 @@ static int read_row(struct anem *m, const struct tile *t, unsigned g, unsigned c
 	if (t->fmt == H13_FMT_FP16) { /* little-endian fp16 in memory is the value: no copy */
 		if ((e = anem_dma_move(m, out, t->r->cpu + off, n * 2u)))
 			return e;
-		nan_to_inf(out, n);
+		if (raw)
+			nan_to_inf(out + (n & ~7u), n & 7u);
+		else
+			nan_to_inf(out, n);
 		for (unsigned i = n; i < w; i++)
 			out[i] = 0;
 		return ENG_OK;
@@ -277,6 +282,12 @@ static int read_row(struct anem *m, const struct tile *t, unsigned g, unsigned c
 	for (unsigned i = n; i < w; i++)
 		out[i] = 0;
 	return ENG_OK;
+}
+
+static int read_row(struct anem *m, const struct tile *t, unsigned g, unsigned c, unsigned h,
+		    unsigned w, uint8_t *buf, uint16_t *out)
+{
+	return read_row_k(m, t, g, c, h, w, buf, out, 0);
 }
 
 /* An integer output: round to nearest even, saturate; NaN gives 0. */
@@ -340,9 +351,11 @@ void anem_l2_clear(struct anem *m)
 	free(m->chv);
 	free(m->kh);
 	free(m->cols);
+	free(m->stage);
 	m->acc = m->wts = m->chv = m->cols = NULL;
 	m->kh = NULL;
-	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = 0;
+	m->stage = NULL;
+	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = m->stage_len = 0;
 }
 
 static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
@@ -617,9 +630,32 @@ static PE_AVX void pe_row_avx(const struct stages *s, const uint16_t *va, const 
 }
 #endif
 
+/* The NEON PE row can run (aarch64: FCVT rounds as f2h, anem_simd set). */
+static int pe_neon(void)
+{
+#if defined(ANEM_NEON)
+	return fcvt_ok && anem_simd;
+#else
+	return 0;
+#endif
+}
+
 static void pe_row(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
 		   unsigned n)
 {
+#if defined(ANEM_NEON)
+	if (pe_neon()) {
+		const struct anem_pe_k k = {s->pe_op, vb != NULL, s->pe_cond, s->pe_relu,
+					    s->pre, s->scale, s->bias, s->final};
+		unsigned i = anem_neon_pe_row(&k, va, vb, out, n);
+		if (i == n)
+			return;
+		va += i;
+		vb = vb ? vb + i : NULL;
+		out += i;
+		n -= i;
+	}
+#endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (n >= 8 && cpu_f16c() && sse_ok()) {
 		pe_row_avx(s, va, vb, out, n);
@@ -722,13 +758,17 @@ static PE_AVX void ne_post_row_avx(uint16_t *v, unsigned n, float post)
 
 static void ne_post_row(uint16_t *v, unsigned n, float post)
 {
+	unsigned i = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (cpu_f16c() && sse_ok()) {
 		ne_post_row_avx(v, n, post);
 		return;
 	}
+#elif defined(ANEM_NEON)
+	if (pe_neon())
+		i = anem_neon_post_row(v, n, post);
 #endif
-	for (unsigned i = 0; i < n; i++)
+	for (; i < n; i++)
 		v[i] = f2h(h2f_table[v[i]] * post);
 }
 
@@ -740,12 +780,18 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 	if (es)
 		return es;
 	unsigned W = out->w;
+	/* the PE straight after the input port: the NEON row applies the port's NaN rule itself */
+	int raw = !s->ne && s->pe && pe_neon();
 	for (unsigned g = 0; g < out->g; g++)
 		for (unsigned c = 0; c < out->c; c++)
 			for (unsigned h = 0; h < out->h; h++) {
 				int e;
 				uint16_t *v = m->hv;
-				if ((e = source_row(m, in0, lsrc, g, c, h, W, v)) != ENG_OK)
+				if (lsrc)
+					e = source_row(m, in0, lsrc, g, c, h, W, v);
+				else
+					e = read_row_k(m, in0, g, c, h, W, m->row[0], v, raw);
+				if (e != ENG_OK)
 					return e;
 				if (s->ne) {
 					if (s->unit)
@@ -758,7 +804,7 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 					uint16_t *b = NULL;
 					if (s->pe_sec == H13_PE_SECSRC_TILE1) {
 						b = m->hv2;
-						if ((e = read_row(m, in1, g, c, h, W, m->row[1], b)))
+						if ((e = read_row_k(m, in1, g, c, h, W, m->row[1], b, raw)))
 							return e;
 					}
 					pe_row(s, v, b, v, W);
@@ -889,49 +935,57 @@ static int grow(struct anem *m, float **p, size_t *len, uint64_t n, const char *
 }
 
 /*
- * The weights as floats, packed for the convolution's micro-kernel: [G][ceil(Cout / 4)][K][4]
+ * The weights as floats, packed for the convolution's micro-kernel: [G][ceil(Cout / CB)][K][CB]
  * with K = Cin x Kh x Kw in the order ci, ky, kx, so output channel o of group g (o_all = g Cout
- * + o) holds its K weights at stride 4 from wslot(o_all); the lines past Cout are 0. m->wts_inf
+ * + o) holds its K weights at stride CB from wslot(o_all); the lines past Cout are 0. m->wts_inf
  * says whether any weight is infinite or NaN.
  */
+/* Output channels per line of packed weights: the micro-kernels' channel block (compute.c's
+ * 4 x N kernels; neon.c's 12 x 8 on aarch64). */
+#if defined(__aarch64__)
+#define CB 12u
+#else
+#define CB 4u
+#endif
+
 static uint64_t wslot(uint64_t o_all, unsigned cout, uint64_t per)
 {
-	uint64_t g = o_all / cout, o = o_all % cout, nob = ((uint64_t)cout + 3) / 4;
-	return ((g * nob + o / 4) * per) * 4 + o % 4;
+	uint64_t g = o_all / cout, o = o_all % cout, nob = ((uint64_t)cout + CB - 1) / CB;
+	return ((g * nob + o / CB) * per) * CB + o % CB;
 }
 
 static int grow_aligned(struct anem *m, float **p, size_t *len, uint64_t n, const char *what);
 
 static int grow_weights(struct anem *m, uint64_t nout, unsigned cout, uint64_t per)
 {
-	uint64_t G = nout / cout, nob = ((uint64_t)cout + 3) / 4;
-	if (per > UINT64_MAX / 4 / (G * nob))
+	uint64_t G = nout / cout, nob = ((uint64_t)cout + CB - 1) / CB;
+	if (per > UINT64_MAX / CB / (G * nob))
 		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "convolution weights (NumGroups, Cout, Cin, "
 					 "Common.ConvCfg Kh x Kw) over the model's buffer limit");
-	int e = grow_aligned(m, &m->wts, &m->wts_len, G * nob * 4 * per,
+	int e = grow_aligned(m, &m->wts, &m->wts_len, G * nob * CB * per,
 			     "convolution weights (NumGroups, Cout, Cin, Common.ConvCfg Kh x Kw) over the "
 			     "model's buffer limit (ANEM_BUF_MAX_BYTES)");
 	if (e)
 		return e;
 	for (uint64_t g = 0; g < G; g++)
-		for (unsigned o = cout; o < nob * 4; o++) {
-			float *w = m->wts + ((g * nob + o / 4) * per) * 4 + o % 4;
+		for (unsigned o = cout; o < nob * CB; o++) {
+			float *w = m->wts + ((g * nob + o / CB) * per) * CB + o % CB;
 			for (uint64_t k = 0; k < per; k++)
-				w[4 * k] = 0.0f;
+				w[CB * k] = 0.0f;
 		}
 	m->wts_inf = 0;
 	return ENG_OK;
 }
 
 /* One output channel's fp16 weights (little-endian, per of them) through the MAC's input port
- * into w at stride 4; returns whether one is infinite or NaN. */
+ * into w at stride CB; returns whether one is infinite or NaN. */
 static uint16_t fp16_weights_plain(float *w, const uint8_t *p, uint64_t per)
 {
 	uint16_t inf = 0;
 	for (uint64_t k = 0; k < per; k++) {
 		uint16_t h = le_rd16(p + 2 * k);
 		inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
-		w[4 * k] = mac_in(h);
+		w[CB * k] = mac_in(h);
 	}
 	return inf;
 }
@@ -950,17 +1004,17 @@ __attribute__((target("avx,f16c"))) static uint16_t fp16_weights_f16c(float *w, 
 		__m128i h = _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * k));
 		__m128i e = _mm_and_si128(h, ex);
 		if (_mm_movemask_epi8(_mm_cmpeq_epi16(e, ex))) {
-			inf |= fp16_weights_plain(w + 4 * k, p + 2 * k, 8);
+			inf |= fp16_weights_plain(w + CB * k, p + 2 * k, 8);
 			continue;
 		}
 		h = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), h);
 		float f[8];
 		_mm256_storeu_ps(f, _mm256_cvtph_ps(h));
 		for (unsigned i = 0; i < 8; i++)
-			w[4 * (k + i)] = f[i];
+			w[CB * (k + i)] = f[i];
 	}
 	if (k < per)
-		inf |= fp16_weights_plain(w + 4 * k, p + 2 * k, per - k);
+		inf |= fp16_weights_plain(w + CB * k, p + 2 * k, per - k);
 	return inf;
 }
 #endif
@@ -1007,6 +1061,12 @@ static int mac_in_row(float *f, const uint16_t *v, unsigned n)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (cpu_f16c())
 		return mac_in_row_f16c(f, v, n);
+#elif defined(ANEM_NEON)
+	if (anem_simd) { /* no rounding: FPCR does not matter */
+		int fin = 1;
+		unsigned i = anem_neon_mac_in_row(f, v, n, &fin);
+		return fin & mac_in_row_plain(f + i, v + i, n - i);
+	}
 #endif
 	return mac_in_row_plain(f, v, n);
 }
@@ -1016,6 +1076,9 @@ static uint16_t fp16_weights(float *w, const uint8_t *p, uint64_t per)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (cpu_f16c())
 		return fp16_weights_f16c(w, p, per);
+#elif defined(ANEM_NEON)
+	if (anem_simd)
+		return anem_neon_weights(w, CB, p, per);
 #endif
 	return fp16_weights_plain(w, p, per);
 }
@@ -1051,21 +1114,37 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
-	for (uint64_t o = 0; o < nout; o++) {
-		const struct mrange *c = ch[o % H13_COEFF_NCH];
-		uint64_t off = (o / H13_COEFF_NCH) * block;
-		if (!c || off > c->len || per * elem > c->len - off)
-			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
-		const uint8_t *p = c->cpu + off;
+	const uint8_t *src[4];
+	for (uint64_t o = 0; o < nout;) {
+		/* with NEON, four fp16 kernels of one channel line at a time (neon.h) */
+		unsigned n = 1;
+#if defined(ANEM_NEON)
+		if (kfmt == H13_KERNELFMT_FP16 && anem_simd && o % cout % 4 == 0 && o % cout + 4 <= cout)
+			n = 4;
+#endif
+		for (unsigned j = 0; j < n; j++) {
+			const struct mrange *c = ch[(o + j) % H13_COEFF_NCH];
+			uint64_t off = ((o + j) / H13_COEFF_NCH) * block;
+			if (!c || off > c->len || per * elem > c->len - off)
+				return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
+			src[j] = c->cpu + off;
+		}
+		const uint8_t *p = src[0];
 		float *w = m->wts + wslot(o, cout, per);
+#if defined(ANEM_NEON)
+		if (n == 4)
+			m->wts_inf |= anem_neon_weights4(w, CB, src, per);
+		else
+#endif
 		if (kfmt == H13_KERNELFMT_FP16) {
 			m->wts_inf |= fp16_weights(w, p, per);
 		} else if (kfmt == H13_KERNELFMT_INT8)
 			for (uint64_t k = 0; k < per; k++)
-				w[4 * k] = (float)(int8_t)p[k];
+				w[CB * k] = (float)(int8_t)p[k];
 		else
 			for (uint64_t k = 0; k < per; k++)
-				w[4 * k] = (float)p[k];
+				w[CB * k] = (float)p[k];
+		o += n;
 	}
 	return ENG_OK;
 }
@@ -1174,7 +1253,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 		float *w = m->wts + wslot(o, cout, per);
 		for (uint64_t j = 0; j < per; j++) {
 			m->wts_inf |= (k[j] & 0x7c00u) == 0x7c00u;
-			w[4 * j] = mac_in(k[j]);
+			w[CB * j] = mac_in(k[j]);
 		}
 	}
 	return ENG_OK;
@@ -1215,8 +1294,8 @@ static int load_channel_vectors(struct anem *m, const struct mrange *r, unsigned
  * The fast convolution: a register-blocked matrix multiply. Per group and output row, the inputs
  * are laid out as K = Cin x Kh x Kw lines of XB-padded positions ("columns": line (ci, ky, kx)
  * holds in[ci][y Sy - Py + ky][x Sx - Px + kx] for every x, 0 outside the input), the weights as
- * 4-channel lines (m->wts: [G x ceil(Cout / 4)][K][4], 0 past Cout), and a micro-kernel keeps a
- * 4-channel x XB-position block of fp32 accumulators in registers while it runs over k in
+ * CB-channel lines (m->wts: [G x ceil(Cout / CB)][K][CB], 0 past Cout), and a micro-kernel keeps
+ * a block of channels x positions of fp32 accumulators in registers while it runs over k in
  * order. Each output's sum is therefore the same sequence of additions, in the same order
  * (ci, ky, kx), as the plain loop below: the extra terms (0 weights past Cout, 0 inputs
  * outside the input, and the 0 weights the plain loop skips) add a signed zero, which leaves an
@@ -1227,14 +1306,14 @@ static int load_channel_vectors(struct anem *m, const struct mrange *r, unsigned
  */
 typedef float v4f __attribute__((vector_size(16)));
 
-#if defined(__aarch64__)
-#define XB 16u /* positions per block: 16 accumulators of 32 vector registers */
-#else
-#define XB 8u  /* positions per block (x86-64): SSE's 4 x 8, AVX2's 4 x 24, 4 x 16 and 4 x 8 */
-#endif
+/* positions per block: 8 (x86-64: SSE's 4 x 8, AVX2's 4 x 24, 4 x 16 and 4 x 8; aarch64:
+ * NEON's 12 x 8) */
+#define XB 8u
 
-static void micro_kernel(const float *restrict w, const float *restrict b, uint64_t K, uint64_t bs,
-			 float *restrict c, uint64_t cs)
+/* The portable micro-kernel: 4 channels (their weights at w, w + ws, ...: lines of ws floats) x
+ * 8 positions. */
+static void micro_kernel(const float *restrict w, uint64_t ws, const float *restrict b, uint64_t K,
+			 uint64_t bs, float *restrict c, uint64_t cs)
 {
 	w = __builtin_assume_aligned(w, 16);
 	b = __builtin_assume_aligned(b, 16);
@@ -1245,7 +1324,7 @@ static void micro_kernel(const float *restrict w, const float *restrict b, uint6
 #endif
 	/* k in order; the loop ends on the weight pointer (no separate counter: 22 instructions
 	 * per 64 MACs on the target) */
-	for (const float *we = w + 4 * K; w < we; w += 4, b += bs) {
+	for (const float *we = w + ws * K; w < we; w += ws, b += bs) {
 		v4f wv = *(const v4f *)w;
 		v4f b0 = *(const v4f *)b, b1 = *(const v4f *)(b + 4);
 		a00 += wv[0] * b0;
@@ -1362,8 +1441,8 @@ static int cpu_avx2(void)
 }
 #endif
 
-/* One 4-channel line of weights (wp: K x 4) over a row's columns (as positions, a multiple of
- * XB) into 4 accumulator lines at stride as. */
+/* One CB-channel line of weights (wp: K x CB) over a row's columns (as positions, a multiple
+ * of XB) into CB accumulator lines at stride as. */
 static void micro_row(const float *wp, const float *cols, uint64_t K, uint64_t as, float *acc)
 {
 	uint64_t x = 0;
@@ -1383,30 +1462,40 @@ static void micro_row(const float *wp, const float *cols, uint64_t K, uint64_t a
 		return;
 	}
 #endif
+#if defined(ANEM_NEON)
+	if (anem_simd) {
+		for (; x < as; x += XB)
+			anem_neon_mk12x8(wp, cols + x, K, as, acc + x, as);
+		return;
+	}
+#endif
 	for (; x < as; x += XB)
-		micro_kernel(wp, cols + x, K, as, acc + x, as);
+		for (unsigned j = 0; j < CB; j += 4)
+			micro_kernel(wp + j, CB, cols + x, K, as, acc + j * as + x, as);
 }
 
-/* The micro-kernels of one output row, split into tasks of channel lines for hal_parallel:
- * each task writes only its own accumulator lines, so the result is the same whatever the
- * number of threads. */
+/* The micro-kernels of a batch of output rows, as items (row, channel line) in order, split
+ * into tasks of consecutive items for hal_parallel: each task writes only its own accumulator
+ * lines, so the result is the same whatever the number of threads. */
 struct conv_job {
 	const float *wp, *cols; /* the group's weights; row r's columns at r x per x as */
-	float *acc;             /* row r's accumulators at r x nob x 4 x as */
+	float *acc;             /* row r's accumulators at r x nob x CB x as */
 	uint64_t per, as, nob, chunk;
 	unsigned rows[16], nrows; /* the rows to compute */
 };
 
-/* Task i: channel lines [c chunk, (c + 1) chunk) of row rows[i / tasks per row]. */
+/* Task i: items [i chunk, (i + 1) chunk); item k is channel line k mod nob of row
+ * rows[k / nob]. */
 static void conv_task(void *arg, unsigned i)
 {
 	const struct conv_job *j = arg;
-	uint64_t per_row = (j->nob + j->chunk - 1) / j->chunk, r = j->rows[i / per_row];
-	uint64_t ob = (i % per_row) * j->chunk, end = ob + j->chunk < j->nob ? ob + j->chunk : j->nob;
-	const float *cols = j->cols + r * j->per * j->as;
-	float *acc = j->acc + r * j->nob * 4 * j->as;
-	for (; ob < end; ob++)
-		micro_row(j->wp + ob * j->per * 4, cols, j->per, j->as, acc + ob * 4 * j->as);
+	uint64_t k = (uint64_t)i * j->chunk, total = (uint64_t)j->nrows * j->nob;
+	uint64_t end = k + j->chunk < total ? k + j->chunk : total;
+	for (; k < end; k++) {
+		uint64_t r = j->rows[k / j->nob], ob = k % j->nob;
+		micro_row(j->wp + ob * j->per * CB, j->cols + r * j->per * j->as, j->per, j->as,
+			  j->acc + (r * j->nob + ob) * CB * j->as);
+	}
 }
 
 static int aligned16(const void *p)
@@ -1466,18 +1555,303 @@ static PE_AVX void conv_out_row_avx(uint16_t *v, const float *a, unsigned n, int
 static void conv_out_row(uint16_t *v, const float *a, unsigned n, int ku, float ps, float b,
 			 float post, int taps2)
 {
+	unsigned x = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (cpu_f16c() && sse_ok()) {
 		conv_out_row_avx(v, a, n, ku, ps, b, post, taps2);
 		return;
 	}
+#elif defined(ANEM_NEON)
+	if (pe_neon())
+		x = anem_neon_conv_out_row(v, a, n, ku, ps, b, post, taps2);
 #endif
 	if (ku)
-		for (unsigned x = 0; x < n; x++)
+		for (; x < n; x++)
 			v[x] = mac_out(f2h((a[x] * ps + b) * post), taps2);
 	else
-		for (unsigned x = 0; x < n; x++)
+		for (; x < n; x++)
 			v[x] = mac_out(f2h(a[x] * post), taps2);
+}
+
+/* A convolution's shape, its weights' layout and how its rows are batched (convolution()). */
+struct conv {
+	unsigned kw, kh, sx, sy, px, py;
+	unsigned G, cin, cout, W, Win, Hin;
+	uint64_t per, as, nob;  /* K = Cin Kh Kw; positions rounded up to XB; channel lines */
+	unsigned R;             /* output rows per batch (more than 1 only with threads) */
+	int fast, ku, taps2;
+	int fin[16];            /* per row of the batch: every input finite */
+};
+
+/* The staging buffer for n fp16 values (bounded as every buffer a program sizes); NULL when it
+ * is too large or memory is short (the caller then works row by row). */
+static uint16_t *stage(struct anem *m, uint64_t n)
+{
+	if (n > ANEM_BUF_MAX_BYTES / 2)
+		return NULL;
+	if (m->stage_len < n) {
+		free(m->stage);
+		m->stage_len = 0;
+		if (!(m->stage = malloc((size_t)n * 2)))
+			return NULL;
+		m->stage_len = (size_t)n;
+	}
+	return m->stage;
+}
+
+/* Input rows (g, ci, iy), ci = 0 .. Cin - 1, for every ky with iy inside the input, staged by one
+ * 2-D move each (raw: the port's NaN rule is applied by conv_columns) when the source is a tile
+ * of fp16 rows that the DMA engine takes that way; else NULL (conv_columns reads row by row).
+ * Row (ky, ci) is at ky x Cin x Win + ci x Win. */
+static const uint16_t *in_rows(struct anem *m, const struct conv *c, const struct tile *in,
+			       const struct anem_l2t *lsrc, unsigned g, unsigned y, int *err)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t bytes = (uint64_t)c->Win * 2;
+	if (lsrc || !in->r || in->fmt != H13_FMT_FP16 || c->cin < 2 || c->Win != in->w ||
+	    c->cin > in->c || g >= in->g || m->fault != ANEM_FAULT_NONE)
+		return NULL;
+	uint16_t *st = stage(m, (uint64_t)c->kh * c->cin * c->Win);
+	if (!st)
+		return NULL;
+	for (unsigned ky = 0; ky < c->kh; ky++) {
+		int64_t iy = (int64_t)y * c->sy - c->py + ky;
+		if (iy < 0 || iy >= (int64_t)c->Hin)
+			continue;
+		int64_t first = row_off(in, g, 0, (unsigned)iy, bytes);
+		int64_t last = row_off(in, g, c->cin - 1, (unsigned)iy, bytes);
+		if (first < 0 || last < 0)
+			return NULL; /* before anything moved: row by row reports it */
+		int e = anem_dma_move_rows(m, st + (uint64_t)ky * c->cin * c->Win, (int64_t)bytes,
+					   in->r->cpu + first, (int64_t)in->plane, (uint32_t)bytes, c->cin);
+		if (e == ANEM_ROWS_ONE_BY_ONE)
+			return NULL; /* what moved is only read: conv_columns reads row by row */
+		if (e) {
+			*err = e;
+			return NULL;
+		}
+	}
+	return st;
+#else
+	(void)m, (void)c, (void)in, (void)lsrc, (void)g, (void)y, (void)err;
+	return NULL;
+#endif
+}
+
+/* Row y's columns (the fast path's inputs: a line of as positions per (ci, ky, kx), 0 outside
+ * the input) into cols; fin: whether every input of the row is finite. */
+static int conv_columns(struct anem *m, const struct conv *c, const struct tile *in,
+			const struct anem_l2t *lsrc, unsigned g, unsigned y, float *cols, int *fin)
+{
+	int e = ENG_OK;
+	const uint16_t *staged = in_rows(m, c, in, lsrc, g, y, &e);
+	if (e)
+		return e;
+	/* a 1x1 window over the whole row: the line is the row (converted straight into it) */
+	int whole = c->kw == 1 && c->sx == 1 && c->px == 0 && c->Win == c->W && c->as == c->W;
+	*fin = 1;
+	for (unsigned ci = 0; ci < c->cin; ci++)
+		for (unsigned ky = 0; ky < c->kh; ky++) {
+			int64_t iy = (int64_t)y * c->sy - c->py + ky;
+			float *line = cols + (((uint64_t)ci * c->kh + ky) * c->kw) * c->as;
+			if (iy < 0 || iy >= (int64_t)c->Hin) {
+				memset(line, 0, (size_t)(c->kw * c->as) * sizeof *line);
+				continue;
+			}
+			uint16_t *v = m->hv;
+			float *f = whole ? line : m->fb;
+			if (staged) {
+				/* raw: a row with an infinity or NaN is converted again after the
+				 * port's NaN rule */
+				v = (uint16_t *)(uintptr_t)(staged + ((uint64_t)ky * c->cin + ci) * c->Win);
+				if (!mac_in_row(f, v, c->Win)) {
+					nan_to_inf(v, c->Win);
+					mac_in_row(f, v, c->Win);
+					*fin = 0;
+				}
+			} else {
+				if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, c->Win, v)))
+					return e;
+				*fin &= mac_in_row(f, v, c->Win);
+			}
+			if (whole)
+				continue;
+			for (unsigned kx = 0; kx < c->kw; kx++, line += c->as) {
+				unsigned x0, x1;
+				conv_span(c->W, c->Win, c->sx, kx, c->px, &x0, &x1);
+				const float *src = m->fb + ((int64_t)x0 * c->sx + kx - c->px);
+				for (unsigned x = 0; x < x0; x++)
+					line[x] = 0.0f;
+				if (c->sx == 1)
+					memcpy(line + x0, src, (size_t)(x1 - x0) * sizeof *line);
+				else
+					for (unsigned x = x0; x < x1; x++)
+						line[x] = src[(x - x0) * c->sx];
+				for (uint64_t x = x1; x < c->as; x++)
+					line[x] = 0.0f;
+			}
+		}
+	return ENG_OK;
+}
+
+/* The micro-kernels of the batch's rows with finite inputs (nrow rows from m->cols into m->acc);
+ * with threads, from 2^18 MACs a call, one task of consecutive items a thread (the fewest
+ * hand-overs; each output is still summed by one thread in order). */
+static void conv_kernels(struct anem *m, const struct conv *c, unsigned g, unsigned nrow)
+{
+	struct conv_job j = {m->wts + (uint64_t)g * c->nob * c->per * CB, m->cols, m->acc,
+			     c->per, c->as, c->nob, c->nob, {0}, 0};
+	unsigned nw = hal_workers();
+	for (unsigned r = 0; r < nrow; r++)
+		if (c->fin[r])
+			j.rows[j.nrows++] = r;
+	uint64_t total = (uint64_t)j.nrows * c->nob, tasks = total ? 1 : 0;
+	j.chunk = total;
+	if (nw > 1 && total > 1 && c->per * c->as * total * CB >= (1u << 18)) {
+		tasks = total < nw ? total : nw;
+		j.chunk = (total + tasks - 1) / tasks;
+		tasks = (total + j.chunk - 1) / j.chunk;
+	}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	(void)cpu_features(); /* read once before any thread asks */
+#endif
+	if (tasks == 1)
+		conv_task(&j, 0); /* one core: no call through a pointer */
+	else if (tasks)
+		hal_parallel((unsigned)tasks, conv_task, &j);
+}
+
+/*
+ * The plain loop for output row y (a non-finite weight or input, or no memory for the fast
+ * path): acc[o][x] summed over ci, ky, kx in order, skipping 0 weights. Over the row's columns
+ * when the fast path built them (cols non-NULL), so no row is read twice; else from the rows.
+ */
+static int conv_plain_row(struct anem *m, const struct conv *c, const struct tile *in,
+			  const struct anem_l2t *lsrc, unsigned g, unsigned y, const float *cols,
+			  float *acc)
+{
+	memset(acc, 0, (size_t)(c->cout * c->as) * sizeof(float));
+	for (unsigned ci = 0; ci < c->cin; ci++)
+		for (unsigned ky = 0; ky < c->kh; ky++) {
+			int64_t iy = (int64_t)y * c->sy - c->py + ky;
+			if (iy < 0 || iy >= (int64_t)c->Hin)
+				continue;
+			if (!cols) {
+				uint16_t *v = m->hv;
+				int e = source_row(m, in, lsrc, g, ci, (unsigned)iy, c->Win, v);
+				if (e)
+					return e;
+				for (unsigned i = 0; i < c->Win; i++)
+					m->fb[i] = mac_in(v[i]);
+			}
+			for (unsigned kx = 0; kx < c->kw; kx++) {
+				uint64_t k = ((uint64_t)ci * c->kh + ky) * c->kw + kx;
+				unsigned x0, x1, step = c->sx;
+				conv_span(c->W, c->Win, c->sx, kx, c->px, &x0, &x1);
+				const float *src = m->fb + ((int64_t)x0 * c->sx + kx - c->px);
+				if (cols) { /* line (ci, ky, kx) holds position x at x */
+					src = cols + k * c->as + x0;
+					step = 1;
+				}
+				for (unsigned o = 0; o < c->cout; o++) {
+					float wv = m->wts[wslot((uint64_t)g * c->cout + o, c->cout, c->per) + CB * k];
+					float *a = acc + (uint64_t)o * c->as;
+					if (wv == 0.0f)
+						continue;
+					for (unsigned x = x0; x < x1; x++)
+						a[x] += wv * src[(x - x0) * step];
+				}
+			}
+		}
+	return ENG_OK;
+}
+
+/* Where output rows (g, o, y), o = 0 .. Cout - 1, start when they can leave in one 2-D move:
+ * fp16 (little-endian: the values are the bytes), no ZeroPadLast, the first and the last row
+ * inside the range (the rows between lie between them); else NULL. */
+static uint8_t *out_rows(struct anem *m, const struct tile *out, unsigned g, unsigned y,
+			 unsigned cout)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t bytes = (uint64_t)out->w * 2;
+	if (!out->r || out->fmt != H13_FMT_FP16 || cout < 2 ||
+	    H13_GET(REG(H13_DST_FMT), H13_DSTFMT_ZEROPADLAST) || m->fault != ANEM_FAULT_NONE)
+		return NULL;
+	int64_t first = row_off(out, g, 0, y, bytes), last = row_off(out, g, cout - 1, y, bytes);
+	return first < 0 || last < 0 ? NULL : out->r->cpu + first;
+#else
+	(void)m, (void)out, (void)g, (void)y, (void)cout;
+	return NULL;
+#endif
+}
+
+/* Output row y's accumulators (acc: Cout lines of as) to fp16 at the MAC's output port, then
+ * the activation and the PE, out to the destination: every channel's row in one 2-D move when
+ * out_rows and the DMA engine allow it (the same bytes as row by row), else a move a row. */
+static int conv_finish_row(struct anem *m, const struct conv *c, const struct stages *s,
+			   const struct tile *out, struct anem_l2t *lres, struct anem_act *act,
+			   unsigned g, unsigned y, const float *acc)
+{
+	uint8_t *dst = out_rows(m, out, g, y, c->cout);
+	uint16_t *st = dst ? stage(m, (uint64_t)c->cout * c->W) : NULL;
+	if (st && !anem_dma_rows_ok(m, dst, (int64_t)out->plane, st, (int64_t)c->W * 2, c->W * 2u,
+				    c->cout))
+		st = NULL; /* the DMA engine's caps: a move a row, from the aligned m->hv */
+	int e;
+	for (unsigned o = 0; o < c->cout; o++) {
+		uint16_t *v = st ? st + (uint64_t)o * c->W : m->hv;
+		const float *a = acc + (uint64_t)o * c->as;
+		if (c->ku) {
+			/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
+			uint64_t go = (uint64_t)g * c->cout + o, nall = (uint64_t)c->G * c->cout;
+			conv_out_row(v, a, c->W, 1, m->chv[go], m->chv[nall + go], s->post, c->taps2);
+		} else {
+			conv_out_row(v, a, c->W, 0, 1.0f, 0.0f, s->post, c->taps2);
+		}
+		nonlinear(m, s, v, c->W, act);
+		if (s->pe)
+			pe_row(s, v, NULL, v, c->W);
+		if (!st && (e = emit_row(m, out, lres, g, o, y, v)))
+			return e;
+		if (st && lres) /* emit_row's L2 copy; the tile DMA follows, for every channel */
+			memcpy(lres->v + (((uint64_t)g * lres->c + o) * lres->h + y) * out->w, v,
+			       out->w * sizeof *v);
+	}
+	if (!st)
+		return ENG_OK;
+	return anem_dma_move_rows(m, dst, (int64_t)out->plane, st, (int64_t)c->W * 2, c->W * 2u,
+				  c->cout);
+}
+
+/*
+ * How the rows are batched and whether the fast path runs. With threads (hal_workers > 1; never
+ * on the target), up to 8 output rows at a time (at most 2 MiB of columns) share one
+ * hal_parallel call: their columns are built in order, every row's micro-kernels run in
+ * parallel, then the rows are finished in order. Reading a later row's inputs before an earlier
+ * row's outputs are written changes nothing when the output does not overlap the input and no
+ * fault is armed (a fault counts the engine's moves in order): only then. The fast path wants
+ * every weight finite, memory for the columns and aligned buffers.
+ */
+static int conv_plan(struct anem *m, struct conv *c, const struct tile *in, const struct tile *out)
+{
+	c->R = 1;
+	int apart = !in->r || !out->r || in->r->cpu + in->r->len <= out->r->cpu ||
+		    out->r->cpu + out->r->len <= in->r->cpu;
+	if (hal_workers() > 1 && apart && m->fault == ANEM_FAULT_NONE &&
+	    c->per <= UINT64_MAX / c->as / 4) {
+		uint64_t fit = (1ull << 19) / (c->per * c->as); /* per, as >= 1 */
+		c->R = fit >= 8 ? 8u : fit ? (unsigned)fit : 1u;
+		if (c->R > out->h)
+			c->R = out->h;
+	}
+	int e = grow_aligned(m, &m->acc, &m->acc_len, c->R * c->nob * CB * c->as,
+			     "convolution accumulators (Cout x Common.OutDim.Wout) over the model's buffer limit");
+	if (e)
+		return e;
+	c->fast = aligned16(m->acc) && c->per <= UINT64_MAX / c->as / c->R &&
+		  !grow_aligned(m, &m->cols, &m->cols_len, c->R * c->per * c->as, NULL) &&
+		  aligned16(m->cols) && aligned16(m->wts) && !m->wts_inf;
+	return ENG_OK;
 }
 
 /* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
@@ -1487,172 +1861,46 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		       struct tile *in, const struct anem_l2t *lsrc, struct tile *out,
 		       struct anem_l2t *lres, struct anem_act *act)
 {
-	uint32_t cc = REG(H13_COMMON_CONVCFG);
-	const struct td_window win = td_window_of(cc);
-	const unsigned kw = win.kw, kh = win.kh, sx = win.sx, sy = win.sy, px = win.px, py = win.py;
-	unsigned G = out->g, cin = in->c, cout = out->c, W = out->w, Win = in->w;
-	if (lsrc) {
-		cin = lsrc->c;
-		Win = lsrc->w;
-	}
-	if (!kw || !kh || !sx || !sy || !cin || !Win)
+	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
+	struct conv c = {win.kw, win.kh, win.sx, win.sy, win.px, win.py, out->g,
+			 lsrc ? lsrc->c : in->c, out->c, out->w, lsrc ? lsrc->w : in->w,
+			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 0, m->ku_ok, 0, {0}};
+	if (!c.kw || !c.kh || !c.sx || !c.sy || !c.cin || !c.Win)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC, "a second PE source after a convolution not modelled");
 	/* a kernel-unit program (its streams name the unit): the kernel is the TD's OCG */
-	int ku = m->ku_ok;
-	int e = ku ? load_kernels_ku(m, r, nr, (uint64_t)G * cout, cout, cin, kh, kw)
-		   : load_kernels(m, r, nr, (uint64_t)G * cout, cout, cin, kh, kw);
-	if (!e && ku)
-		e = load_channel_vectors(m, r, nr, (uint64_t)G * cout);
-	/* accumulators: Cout rounded up to 4 lines of W rounded up to XB (the fast path's blocks) */
-	uint64_t as = ((uint64_t)W + XB - 1) / XB * XB, nob = ((uint64_t)cout + 3) / 4;
-	uint64_t per = (uint64_t)cin * kh * kw;
+	uint64_t nout = (uint64_t)c.G * c.cout;
+	int e = c.ku ? load_kernels_ku(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw)
+		     : load_kernels(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw);
+	if (!e && c.ku)
+		e = load_channel_vectors(m, r, nr, nout);
 	if (e)
 		return e;
-	/* With threads (hal_workers > 1; never on the target), up to 16 output rows at a time
-	 * (at most 16 MiB of columns) share one hal_parallel call: their columns are built in
-	 * order, every row's micro-kernels run in parallel, then the rows are finished in order. */
-	/* Reading a later row's inputs before an earlier row's outputs are written changes
-	 * nothing when the output does not overlap the input and no fault is armed (a fault
-	 * counts the engine's moves in order): only then. */
-	unsigned nw = hal_workers(), R = 1;
-	int apart = !in->r || !out->r || in->r->cpu + in->r->len <= out->r->cpu ||
-		    out->r->cpu + out->r->len <= in->r->cpu;
-	if (nw > 1 && apart && m->fault == ANEM_FAULT_NONE && per <= UINT64_MAX / as / 4) {
-		uint64_t fit = (1ull << 19) / (per * as); /* per, as >= 1 */
-		R = fit >= 8 ? 8u : fit ? (unsigned)fit : 1u;
-		if (R > out->h)
-			R = out->h;
-	}
-	if ((e = grow_aligned(m, &m->acc, &m->acc_len, R * nob * 4 * as,
-			      "convolution accumulators (Cout x Common.OutDim.Wout) over the model's buffer limit")))
+	/* accumulators: Cout rounded up to CB lines of W rounded up to XB (the fast path's blocks) */
+	c.as = ((uint64_t)c.W + XB - 1) / XB * XB;
+	c.nob = ((uint64_t)c.cout + CB - 1) / CB;
+	c.per = (uint64_t)c.cin * c.kh * c.kw;
+	c.taps2 = c.per >= 2;
+	if ((e = conv_plan(m, &c, in, out)))
 		return e;
-	int taps2 = per >= 2;
-	unsigned ihh = lsrc ? lsrc->h : in->h;
-	/* the fast path: every weight finite, memory for the columns, aligned buffers */
-	int fast = aligned16(m->acc) && per <= UINT64_MAX / as / R &&
-		   !grow_aligned(m, &m->cols, &m->cols_len, R * per * as, NULL) && aligned16(m->cols) &&
-		   aligned16(m->wts) && !m->wts_inf;
-	int fin[16];
-	for (unsigned g = 0; g < G; g++)
-		for (unsigned y0 = 0; y0 < out->h; y0 += R) {
-			unsigned nrow = out->h - y0 < R ? out->h - y0 : R;
-			for (unsigned r = 0; fast && r < nrow; r++) {
-				/* the columns, and whether every input is finite */
-				unsigned y = y0 + r;
-				float *cols = m->cols + r * per * as;
-				fin[r] = 1;
-				for (unsigned ci = 0; ci < cin; ci++)
-					for (unsigned ky = 0; ky < kh; ky++) {
-						int64_t iy = (int64_t)y * sy - py + ky;
-						float *line = cols + (((uint64_t)ci * kh + ky) * kw) * as;
-						if (iy < 0 || iy >= (int64_t)ihh) {
-							memset(line, 0, (size_t)(kw * as) * sizeof *line);
-							continue;
-						}
-						uint16_t *v = m->hv;
-						if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
-							return e;
-						fin[r] &= mac_in_row(m->fb, v, Win);
-						for (unsigned kx = 0; kx < kw; kx++, line += as) {
-							unsigned x0, x1;
-							conv_span(W, Win, sx, kx, px, &x0, &x1);
-							const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
-							for (unsigned x = 0; x < x0; x++)
-								line[x] = 0.0f;
-							if (sx == 1)
-								memcpy(line + x0, src, (size_t)(x1 - x0) * sizeof *line);
-							else
-								for (unsigned x = x0; x < x1; x++)
-									line[x] = src[(x - x0) * sx];
-							for (uint64_t x = x1; x < as; x++)
-								line[x] = 0.0f;
-						}
-					}
-			}
-			if (fast) {
-				/* the micro-kernels of the rows with finite inputs; threads from 2^18 MACs
-				 * a call, about 4 tasks a thread */
-				struct conv_job j = {m->wts + (uint64_t)g * nob * per * 4, m->cols, m->acc,
-						     per, as, nob, nob, {0}, 0};
-				for (unsigned r = 0; r < nrow; r++)
-					if (fin[r])
-						j.rows[j.nrows++] = r;
-				uint64_t tasks = j.nrows;
-				if (nw > 1 && j.nrows && per * as * nob * 4 * j.nrows >= (1u << 18)) {
-					uint64_t per_row = (4 * nw + j.nrows - 1) / j.nrows;
-					j.chunk = (nob + per_row - 1) / per_row;
-					tasks = j.nrows * ((nob + j.chunk - 1) / j.chunk);
-				}
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-				(void)cpu_features(); /* read once before any thread asks */
-#endif
-				if (tasks == 1)
-					conv_task(&j, 0); /* one core: no call through a pointer */
-				else
-					hal_parallel((unsigned)tasks, conv_task, &j);
-			}
+	for (unsigned g = 0; g < c.G; g++)
+		for (unsigned y0 = 0; y0 < out->h; y0 += c.R) {
+			unsigned nrow = out->h - y0 < c.R ? out->h - y0 : c.R;
+			for (unsigned r = 0; c.fast && r < nrow; r++)
+				if ((e = conv_columns(m, &c, in, lsrc, g, y0 + r, m->cols + r * c.per * c.as,
+						      &c.fin[r])))
+					return e;
+			if (c.fast)
+				conv_kernels(m, &c, g, nrow);
 			for (unsigned r = 0; r < nrow; r++) {
-				unsigned y = y0 + r;
-				float *acc = m->acc + r * nob * 4 * as;
-				if (!fast || !fin[r]) {
-					/* the plain loop; over the columns when the fast path built them (a
-					 * non-finite input), so no row is read twice */
-					const float *cols = m->cols + r * per * as;
-					memset(acc, 0, (size_t)(cout * as) * sizeof(float));
-					for (unsigned ci = 0; ci < cin; ci++)
-						for (unsigned ky = 0; ky < kh; ky++) {
-							int64_t iy = (int64_t)y * sy - py + ky;
-							if (iy < 0 || iy >= (int64_t)ihh)
-								continue;
-							if (!fast) {
-								uint16_t *v = m->hv;
-								if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, Win, v)))
-									return e;
-								for (unsigned i = 0; i < Win; i++)
-									m->fb[i] = mac_in(v[i]);
-							}
-							for (unsigned kx = 0; kx < kw; kx++) {
-								unsigned x0, x1, step = sx;
-								conv_span(W, Win, sx, kx, px, &x0, &x1);
-								const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
-								if (fast) { /* line (ci, ky, kx) holds position x at x */
-									src = cols + (((uint64_t)ci * kh + ky) * kw + kx) * as + x0;
-									step = 1;
-								}
-								for (unsigned o = 0; o < cout; o++) {
-									float wv = m->wts[wslot((uint64_t)g * cout + o, cout, per) +
-											  4 * (((uint64_t)ci * kh + ky) * kw + kx)];
-									float *a = acc + (uint64_t)o * as;
-									if (wv == 0.0f)
-										continue;
-									if (step == 1)
-										for (unsigned x = x0; x < x1; x++)
-											a[x] += wv * src[x - x0];
-									else
-										for (unsigned x = x0; x < x1; x++)
-											a[x] += wv * src[(x - x0) * step];
-								}
-							}
-						}
-				}
-				for (unsigned o = 0; o < cout; o++) {
-					uint16_t *v = m->hv;
-					const float *a = acc + (uint64_t)o * as;
-					if (ku) {
-						/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
-						uint64_t go = (uint64_t)g * cout + o, nall = (uint64_t)G * cout;
-						conv_out_row(v, a, W, 1, m->chv[go], m->chv[nall + go], s->post, taps2);
-					} else {
-						conv_out_row(v, a, W, 0, 1.0f, 0.0f, s->post, taps2);
-					}
-					nonlinear(m, s, v, W, act);
-					if (s->pe)
-						pe_row(s, v, NULL, v, W);
-					if ((e = emit_row(m, out, lres, g, o, y, v)))
-						return e;
-				}
+				float *acc = m->acc + r * c.nob * CB * c.as;
+				if ((!c.fast || !c.fin[r]) &&
+				    (e = conv_plain_row(m, &c, in, lsrc, g, y0 + r,
+							c.fast ? m->cols + r * c.per * c.as : NULL, acc)))
+					return e;
+				if ((e = conv_finish_row(m, &c, s, out, lres, act, g, y0 + r, acc)))
+					return e;
 			}
 		}
 	return ENG_OK;

@@ -16,6 +16,16 @@ struct mrange {
 
 /* The one function every DMA move goes through (model.c). */
 int anem_dma_move(struct anem *m, void *dst, const void *src, uint32_t len);
+/* rows rows of len bytes, dpitch and spitch bytes apart, in one 2-D transfer (model.c).
+ * Returns ANEM_ROWS_ONE_BY_ONE, having moved nothing, when the DMA engine's caps do not take
+ * it or a fault is armed (an injected fault counts the moves row by row): the caller then
+ * moves the rows one by one with anem_dma_move. */
+int anem_dma_move_rows(struct anem *m, void *dst, int64_t dpitch, const void *src,
+		       int64_t spitch, uint32_t len, uint32_t rows);
+/* Whether anem_dma_move_rows would move these rows in one transfer (1) or refuse (0). */
+int anem_dma_rows_ok(const struct anem *m, const void *dst, int64_t dpitch, const void *src,
+		     int64_t spitch, uint32_t len, uint32_t rows);
+#define ANEM_ROWS_ONE_BY_ONE (-1) /* no ENG_ error is negative */
 
 /*
  * Runs the datapath of the current TD over its resolved ranges: tile DMA in (or the L2-resident

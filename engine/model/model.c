@@ -259,6 +259,35 @@ int anem_dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
 	return ENG_OK;
 }
 
+int anem_dma_rows_ok(const struct anem *m, const void *dst, int64_t dpitch, const void *src,
+		     int64_t spitch, uint32_t len, uint32_t rows)
+{
+	const struct dma_caps *c = &m->dma->caps;
+	uint32_t g = c->granule ? c->granule : 1;
+	int64_t adp = dpitch < 0 ? -dpitch : dpitch;
+	return !(rows < 2 || !len || len % g || len > c->max_row_len || rows > c->max_rows ||
+		 (uintptr_t)dst % g || (uintptr_t)src % g || dpitch % g || spitch % g ||
+		 adp < (int64_t)len || dpitch > INT32_MAX || dpitch < INT32_MIN ||
+		 spitch > INT32_MAX || spitch < INT32_MIN || m->fault != ANEM_FAULT_NONE);
+}
+
+int anem_dma_move_rows(struct anem *m, void *dst, int64_t dpitch, const void *src,
+		       int64_t spitch, uint32_t len, uint32_t rows)
+{
+	if (!anem_dma_rows_ok(m, dst, dpitch, src, spitch, len, rows))
+		return ANEM_ROWS_ONE_BY_ONE;
+	const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = len,
+				    .rows = rows, .src_pitch = (int32_t)spitch,
+				    .dst_pitch = (int32_t)dpitch};
+	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
+	int r = dma_configure(m->dma, ANEM_DMA_CHANNEL, &cfg);
+	if (r == DMA_OK)
+		r = dma_start(m->dma, ANEM_DMA_CHANNEL);
+	if (r != DMA_OK)
+		return ENG_E_DMA;
+	return wait_channel(m);
+}
+
 static void count_move(struct anem *m, uint64_t len)
 {
 	m->nmoves++;

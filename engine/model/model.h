@@ -78,8 +78,8 @@ struct anem_act {
  * What the model allocates for one submission is bounded before it allocates (docs/robustness.md,
  * "Resource limits"): an L2-resident tensor, held whole as fp16, by fw/td's TD_L2_TENSOR_MAX (the
  * control path refuses it first); every other buffer a program sizes (weights as floats,
- * accumulators, columns, per-channel vectors) by ANEM_BUF_MAX_BYTES. Worst case per model:
- * 4 x 16 MiB of L2 tensors + 5 x 32 MiB of buffers.
+ * accumulators, columns, per-channel vectors, the convolution's staged rows) by
+ * ANEM_BUF_MAX_BYTES. Worst case per model: 4 x 16 MiB of L2 tensors + 6 x 32 MiB of buffers.
  */
 #define ANEM_BUF_MAX_BYTES (32u << 20)
 #define ANEM_ROW_MAX 32768u /* Win/Wout are 15-bit fields */
@@ -142,9 +142,12 @@ struct anem {
 	int table_valid;
 	struct actlut lut;
 	/* the datapath (compute.c): row buffers for the tile DMA, the rows in flight, L2 tensors */
-	uint8_t row[3][2 * ANEM_ROW_MAX];
-	float fa[ANEM_ROW_MAX], fb[ANEM_ROW_MAX];
-	uint16_t hv[ANEM_ROW_MAX], hv2[ANEM_ROW_MAX]; /* fp16 rows: the first and second source */
+	/* 16-byte aligned, as the arena's rows usually are, so the row moves and the NEON / SSE
+	 * rows take their wide paths */
+	uint8_t row[3][2 * ANEM_ROW_MAX] __attribute__((aligned(16)));
+	float fa[ANEM_ROW_MAX] __attribute__((aligned(16))), fb[ANEM_ROW_MAX] __attribute__((aligned(16)));
+	uint16_t hv[ANEM_ROW_MAX] __attribute__((aligned(16))); /* fp16 rows: the first source, */
+	uint16_t hv2[ANEM_ROW_MAX] __attribute__((aligned(16))); /* the second */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
 	struct anem_kept kept;  /* the value a reduction kept for the next TD */
 	int kept_use;           /* the running TD uses it (anem_compute) */
@@ -160,6 +163,8 @@ struct anem {
 	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
 	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
 	size_t cols_len;
+	uint16_t *stage;      /* a convolution's output row of every channel (one 2-D move out) */
+	size_t stage_len;
 	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */
 	int ku_ok;
 	struct ku_unit ku;
