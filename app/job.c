@@ -258,7 +258,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 	printf("\n");
 	int rc = 0;
 	if (e != LDR_OK) {
-		printf("program: rejected: %s (%s)", ldr_err_name(e), ldr_err_text(e));
+		printf("program: rejected: " ERR_FMT, ERR_ARGS(ldr_err(e)));
 		if (prog->err_off)
 			printf(" at file offset 0x%lx", (unsigned long)prog->err_off);
 		printf("\n");

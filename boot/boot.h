@@ -37,7 +37,7 @@ void boot_mmu_enable_core(void);
  * library's shared state (stdio, malloc): it is not thread-safe here. */
 enum hal_core_err boot_start_core(unsigned core, void (*fn)(void *arg), void *arg);
 int boot_core_busy(unsigned core);
-/* The same for fn(core); returns 0 or -1. */
-int boot_release_secondary(unsigned core, void (*fn)(unsigned core));
+/* The same for fn(core), with boot_start_core's named result (no fn: bad-core, as there). */
+enum hal_core_err boot_release_secondary(unsigned core, void (*fn)(unsigned core));
 
 #endif

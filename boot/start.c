@@ -96,11 +96,9 @@ static void call_with_core(void *fn)
 	((void (*)(unsigned))fn)(hal_cpu_id());
 }
 
-int boot_release_secondary(unsigned core, void (*fn)(unsigned core))
+enum hal_core_err boot_release_secondary(unsigned core, void (*fn)(unsigned core))
 {
-	if (!fn)
-		return -1;
-	return boot_start_core(core, call_with_core, (void *)fn) == HAL_CORE_OK ? 0 : -1;
+	return fn ? boot_start_core(core, call_with_core, (void *)fn) : HAL_CORE_E_BAD_CORE;
 }
 
 /* A released secondary core, on its own stacks, MMU still off: turn it on, run its function; when

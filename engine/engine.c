@@ -4,42 +4,42 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const err_names[ENG_E__COUNT] = {
-	[ENG_OK] = "ok",
-	[ENG_E_ARG] = "engine-bad-argument",
-	[ENG_E_RANGE] = "engine-address-outside-memory",
-	[ENG_E_DMA] = "engine-dma-error",
-	[ENG_E_TIMEOUT] = "engine-timeout",
-	[ENG_E_WINDOW] = "engine-register-outside-window",
-	[ENG_E_WATCHDOG] = "watchdog-expired",
-	[ENG_E_WRONG_TASK] = "engine-completion-wrong-task",
-	[ENG_E_READBACK] = "engine-register-readback-mismatch",
-	[ENG_E_NOMEM] = "engine-out-of-memory",
-	[ENG_E_FAULT] = "engine-fault",
+static const struct err_desc errs[ENG_E__COUNT] = {
+	[ENG_OK] = {"ok", "the submission completed"},
+	[ENG_E_ARG] = {"engine-bad-argument",
+	 "the driver was given no engine, no plan or an unchecked plan"},
+	[ENG_E_RANGE] = {"engine-address-outside-memory",
+	 "a TD's range is outside the engine's device memory"},
+	[ENG_E_DMA] = {"engine-dma-error", "a DMA transfer completed with an error"},
+	[ENG_E_TIMEOUT] = {"engine-timeout", "a status poll or transfer wait ran past its bound"},
+	[ENG_E_WINDOW] = {"engine-register-outside-window",
+	 "a register address outside the engine's register window"},
+	[ENG_E_WATCHDOG] = {"watchdog-expired",
+	 "the submission used more work units than its budget"},
+	[ENG_E_WRONG_TASK] = {"engine-completion-wrong-task",
+	 "the completion names another task or TD count"},
+	[ENG_E_READBACK] = {"engine-register-readback-mismatch",
+	 "a register read back another value than was written"},
+	[ENG_E_NOMEM] = {"engine-out-of-memory", "the engine could not allocate what a TD needs"},
+	[ENG_E_FAULT] = {"engine-fault",
+	 "the engine stopped a TD it cannot execute (its fault says why)"},
 };
 
-static const char *const err_texts[ENG_E__COUNT] = {
-	[ENG_OK] = "the submission completed",
-	[ENG_E_ARG] = "the driver was given no engine, no plan or an unchecked plan",
-	[ENG_E_RANGE] = "a TD's range is outside the engine's device memory",
-	[ENG_E_DMA] = "a DMA transfer completed with an error",
-	[ENG_E_TIMEOUT] = "a status poll or transfer wait ran past its bound",
-	[ENG_E_WINDOW] = "a register address outside the engine's register window",
-	[ENG_E_WATCHDOG] = "the submission used more work units than its budget",
-	[ENG_E_WRONG_TASK] = "the completion names another task or TD count",
-	[ENG_E_READBACK] = "a register read back another value than was written",
-	[ENG_E_NOMEM] = "the engine could not allocate what a TD needs",
-	[ENG_E_FAULT] = "the engine stopped a TD it cannot execute (its fault says why)",
-};
+const struct err_desc *eng_err(int e)
+{
+	static const struct err_desc unknown = {"engine-unknown-error",
+						  "an engine error this build does not know"};
+	return e >= 0 ? err_lookup(errs, ENG_E__COUNT, (unsigned)e, &unknown) : &unknown;
+}
 
 const char *eng_err_name(int e)
 {
-	return e >= 0 && e < ENG_E__COUNT ? err_names[e] : "engine-unknown-error";
+	return eng_err(e)->name;
 }
 
 const char *eng_err_text(int e)
 {
-	return e >= 0 && e < ENG_E__COUNT ? err_texts[e] : "an engine error this build does not know";
+	return eng_err(e)->desc;
 }
 
 static const char *const fr_names[ENG_FR__COUNT] = {

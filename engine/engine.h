@@ -22,7 +22,8 @@
 #include "fw/ctrl/ctrl.h"
 
 /* The engine's errors: a positive enum (a completion carries the value as its code), each with a
- * name (eng_err_name) and a one-line description (eng_err_text). */
+ * name and a one-line description in eng_err()'s table (fw/common/err.h); eng_err_name and
+ * eng_err_text are its fields. */
 enum eng_err {
 	ENG_OK = 0,
 	ENG_E_ARG,          /* engine-bad-argument */
@@ -37,6 +38,7 @@ enum eng_err {
 	ENG_E_FAULT,        /* engine-fault: the engine stopped a TD with an error of its own */
 	ENG_E__COUNT
 };
+const struct err_desc *eng_err(int e);
 const char *eng_err_name(int e);
 const char *eng_err_text(int e);
 

@@ -31,6 +31,7 @@
 #define ANEFW_CMD_H
 
 #include "fw/common/err.h"
+#include "fw/policy/policy.h"
 #include "fw/submit/queue.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -132,8 +133,8 @@ const char *cmd_status_name(uint32_t st);
 /* A completion's domain (which enum its code belongs to) is fw/submit's enum subq_domain. */
 
 #define CMD_LOAD_F_RAW 1u /* the program is a raw task stream (LDR_F_RAW) */
-#define CMD_ACC_READ 1u   /* = POL_READ */
-#define CMD_ACC_WRITE 2u  /* = POL_WRITE */
+#define CMD_ACC_READ POL_READ   /* a CALL_BARS override's access bits are the policy's */
+#define CMD_ACC_WRITE POL_WRITE
 
 struct cmd_hdr {
 	uint32_t id, size, priority;

@@ -23,5 +23,5 @@ size_t err_format(char *buf, size_t cap, const struct err_desc *d)
 
 void err_print(outf_fn out, void *ctx, const struct err_desc *d)
 {
-	outf(out, ctx, "%s: %s\n", d->name, d->desc);
+	outf(out, ctx, ERR_FMT "\n", ERR_ARGS(d));
 }

@@ -2,7 +2,9 @@
  * One error convention for fw/ and the drivers. A module's errors are a positive enum (0 is
  * success, X_E__COUNT ends it) with one table that gives each value its name (a stable word that
  * tests, docs and users match on) and a one-line description; X_err(e) looks a value up and
- * X_err_name(e) is its name. Everything prints an error the same way: "name: description".
+ * X_err_name(e) is its name. Everything prints an error the same way: "name: description" --
+ * ERR_FMT with ERR_ARGS(d) inside any printf-style format (printf, outf, snprintf), err_format
+ * into a buffer, err_print to a sink.
  */
 #ifndef ANEFW_ERR_H
 #define ANEFW_ERR_H
@@ -23,6 +25,9 @@ const struct err_desc *err_lookup(const struct err_desc *tab, unsigned n, unsign
 size_t err_format(char *buf, size_t cap, const struct err_desc *d);
 /* "name: description" and a newline to out. */
 void err_print(outf_fn out, void *ctx, const struct err_desc *d);
+
+#define ERR_FMT "%s: %s"
+#define ERR_ARGS(d) (d)->name, (d)->desc
 
 #define ERR_TABLE_LEN(t) ((unsigned)(sizeof(t) / sizeof((t)[0])))
 

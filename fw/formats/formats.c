@@ -330,18 +330,37 @@ struct gate_decision gate_decide(enum chip c, const struct wdesc *w)
 
 /* ---- bytes moved ---- */
 
-static int add_u64(uint64_t *acc, uint64_t v)
+static const struct err_desc bytes_errs[BYTES_E__COUNT] = {
+	[BYTES_OK] = {"ok", "no error"},
+	[BYTES_E_ARG] = {"bytes-bad-argument", "a null pointer"},
+	[BYTES_E_SIZES] = {"bytes-inconsistent-sizes",
+	 "nonzeros above the count, a palette width or vector out of range, or an unknown form"},
+	[BYTES_E_OVERFLOW] = {"bytes-size-overflow", "a byte count over 64 bits"},
+};
+
+const struct err_desc *bytes_err(enum bytes_err e)
+{
+	static const struct err_desc unknown = {"bytes-unknown-error",
+						  "a value this module does not define"};
+	return err_lookup(bytes_errs, BYTES_E__COUNT, (unsigned)e, &unknown);
+}
+
+/* 1 when *acc + v overflows (acc unchanged), else adds. */
+static int add_overflows(uint64_t *acc, uint64_t v)
 {
 	if (*acc > UINT64_MAX - v)
-		return -1;
+		return 1;
 	*acc += v;
 	return 0;
 }
 
-int bytes_moved(enum chip c, const struct wdesc *w, const struct bytes_in *in, struct bytes_out *out)
+enum bytes_err bytes_moved(enum chip c, const struct wdesc *w, const struct bytes_in *in,
+			   struct bytes_out *out)
 {
-	if (!w || !in || !out || in->elements > UINT64_MAX / 2)
-		return -1;
+	if (!w || !in || !out)
+		return BYTES_E_ARG;
+	if (in->elements > UINT64_MAX / 2)
+		return BYTES_E_OVERFLOW;
 	memset(out, 0, sizeof(*out));
 	out->gate = gate_decide(c, w);
 	out->dense_fp16 = in->elements * 2;
@@ -349,40 +368,40 @@ int bytes_moved(enum chip c, const struct wdesc *w, const struct bytes_in *in, s
 	switch (w->form) {
 	case WFORM_SPARSE:
 		if (in->nonzeros > in->elements)
-			return -1;
+			return BYTES_E_SIZES;
 		s = in->elements / 8 + (in->elements % 8 != 0); /* mask */
-		if (add_u64(&s, in->nonzeros * 2))
-			return -1;
+		if (add_overflows(&s, in->nonzeros * 2))
+			return BYTES_E_OVERFLOW;
 		break;
 	case WFORM_PALETTE: {
 		if (w->palette_bits < 1 || w->palette_bits > 8 || w->vector == 0)
-			return -1;
+			return BYTES_E_SIZES;
 		uint64_t idx = in->elements / w->vector;
 		if (idx > UINT64_MAX / 8)
-			return -1;
+			return BYTES_E_OVERFLOW;
 		s = (idx * w->palette_bits + 7) / 8;
 		uint64_t lut = kfmt_palette_lut_size(w->palette_bits, (uint64_t)w->groups);
-		if (lut == 0 || lut > UINT64_MAX / w->vector || add_u64(&s, lut * w->vector))
-			return -1;
+		if (lut == 0 || lut > UINT64_MAX / w->vector || add_overflows(&s, lut * w->vector))
+			return BYTES_E_OVERFLOW;
 		break;
 	}
 	case WFORM_INT8:
 	case WFORM_BLOCKWISE:
 		s = in->elements;
-		if (in->scales > UINT64_MAX / 4 || add_u64(&s, in->scales * 2))
-			return -1;
-		if (w->form == WFORM_BLOCKWISE && in->has_offset && add_u64(&s, in->scales * 2))
-			return -1;
-		if (w->form == WFORM_INT8 && w->asymmetric && add_u64(&s, in->scales))
-			return -1;
+		if (in->scales > UINT64_MAX / 4 || add_overflows(&s, in->scales * 2))
+			return BYTES_E_OVERFLOW;
+		if (w->form == WFORM_BLOCKWISE && in->has_offset && add_overflows(&s, in->scales * 2))
+			return BYTES_E_OVERFLOW;
+		if (w->form == WFORM_INT8 && w->asymmetric && add_overflows(&s, in->scales))
+			return BYTES_E_OVERFLOW;
 		break;
 	case WFORM_E4M3:
 		s = in->elements;
 		break;
 	default:
-		return -1;
+		return BYTES_E_SIZES;
 	}
 	out->stored = s;
 	out->moved = out->gate.verdict == GATE_STREAM ? s : out->gate.verdict == GATE_FOLD ? out->dense_fp16 : 0;
-	return 0;
+	return BYTES_OK;
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fw/common/err.h"
+
 #define FMT_UNSPECIFIED (-1)
 
 /* ---- kernel-format enum 1..31 (guide-25) ---- */
@@ -132,7 +134,18 @@ struct bytes_out {
 	uint64_t stored;     /* the compressed form's bytes */
 	uint64_t moved;      /* stored when it streams, dense_fp16 when it folds, 0 when refused */
 };
-/* Returns 0, or -1 for inconsistent inputs or overflow. */
-int bytes_moved(enum chip c, const struct wdesc *w, const struct bytes_in *in, struct bytes_out *out);
+enum bytes_err {
+	BYTES_OK = 0,
+	BYTES_E_ARG,      /* bytes-bad-argument: a null pointer */
+	BYTES_E_SIZES,    /* bytes-inconsistent-sizes: nonzeros above the count, a palette width or
+			     vector out of range, an unknown form */
+	BYTES_E_OVERFLOW, /* bytes-size-overflow: a byte count over 64 bits */
+	BYTES_E__COUNT
+};
+/* The error's name and one-line description (fw/common/err.h). */
+const struct err_desc *bytes_err(enum bytes_err e);
+/* The bytes a weight form stores and moves for in; BYTES_OK, or the error (out unspecified). */
+enum bytes_err bytes_moved(enum chip c, const struct wdesc *w, const struct bytes_in *in,
+			   struct bytes_out *out);
 
 #endif

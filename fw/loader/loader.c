@@ -65,11 +65,6 @@ const char *ldr_err_name(enum ldr_err e)
 	return ldr_err(e)->name;
 }
 
-const char *ldr_err_text(enum ldr_err e)
-{
-	return ldr_err(e)->desc;
-}
-
 /* off + n <= len, without overflow */
 static int in_range(uint64_t off, uint64_t n, uint64_t len)
 {

@@ -67,7 +67,6 @@ enum ldr_err {
  * and users match on) and one-line description (fw/common/err.h). */
 const struct err_desc *ldr_err(enum ldr_err e);
 const char *ldr_err_name(enum ldr_err e);
-const char *ldr_err_text(enum ldr_err e); /* ldr_err(e)->desc */
 
 /* ldr_load flags */
 #define LDR_F_RAW 1u  /* treat as a raw task stream even if it starts with the magic */

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gate_decision d = gate_decide(c, &w);
 	if (!d.why)
 		abort();
-	if (bytes_moved(c, &w, &in, &o) == 0 && o.gate.verdict == GATE_STREAM && o.moved != o.stored)
+	if (bytes_moved(c, &w, &in, &o) == BYTES_OK && o.gate.verdict == GATE_STREAM && o.moved != o.stored)
 		abort();
 	(void)chip_feature(c, (unsigned)(data[32] | data[33] << 8), NULL);
 	(void)tfmt_dma_valid(c, data[34]);

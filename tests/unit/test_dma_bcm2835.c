@@ -173,10 +173,10 @@ TEST(raspi3b, secondary_cores_are_released)
 		SKIP("the secondary cores were released earlier in this run");
 	released = 1;
 	for (unsigned core = 1; core < 4; core++)
-		CHECK_EQ(boot_release_secondary(core, secondary_main), 0);
-	CHECK_EQ(boot_release_secondary(0, secondary_main), -1);
-	CHECK_EQ(boot_release_secondary(4, secondary_main), -1);
-	for (uint32_t i = 0; i < 50000000u; i++) {
+		CHECK_EQ(boot_release_secondary(core, secondary_main), HAL_CORE_OK);
+	CHECK_EQ(boot_release_secondary(0, secondary_main), HAL_CORE_E_BAD_CORE);
+	CHECK_EQ(boot_release_secondary(4, secondary_main), HAL_CORE_E_BAD_CORE);
+	for (uint64_t end = hal_timeout_init_us(20000000u); !hal_timeout_elapsed(end);) {
 		if (core_seen[1] && core_seen[2] && core_seen[3])
 			break;
 		hal_cpu_relax();

@@ -4,10 +4,12 @@
  * everywhere.
  */
 #include "drivers/dma/dma.h"
+#include "engine/engine.h"
 #include "fw/actlut/actlut.h"
 #include "fw/cmd/cmd.h"
 #include "fw/codec/codec.h"
 #include "fw/common/err.h"
+#include "fw/formats/formats.h"
 #include "fw/formats/npy.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/kunit/kunit.h"
@@ -19,6 +21,7 @@
 #include "fw/tensors/tensors.h"
 #include "tests/harness/harness.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef const struct err_desc *(*err_fn)(unsigned e);
@@ -41,6 +44,12 @@ ADAPT(npy_err, npy_err)
 ADAPT(tns_err, tns_err)
 ADAPT(subq_err, subq_err)
 ADAPT(dma_err, dma_err)
+ADAPT(bytes_err, bytes_err)
+
+static const struct err_desc *eng_err_u(unsigned e)
+{
+	return eng_err(e > ENG_E__COUNT ? -1 : (int)e);
+}
 
 static const struct {
 	const char *module;
@@ -53,7 +62,8 @@ static const struct {
 	{"cmd", cmd_err_u, CMD_E__COUNT},    {"codec", codec_err_u, CODEC_E__COUNT},
 	{"actlut", actlut_err_u, ACTLUT_E__COUNT}, {"npy", npy_err_u, NPY_E__COUNT},
 	{"tensors", tns_err_u, TNS_E__COUNT}, {"queue", subq_err_u, SUBQ_E__COUNT},
-	{"dma", dma_err_u, DMA_E__COUNT},
+	{"dma", dma_err_u, DMA_E__COUNT},    {"bytes-moved", bytes_err_u, BYTES_E__COUNT},
+	{"engine", eng_err_u, ENG_E__COUNT},
 };
 
 /* 1 when every value below count has a name and a one-line description, the names distinct,
@@ -153,7 +163,8 @@ TEST(err, name_colon_description)
 	CHECK_STR(buf, "range-o");
 	CHECK_EQ(err_format(buf, 0, d), n);
 	CHECK_STR(ldr_err_name(LDR_E_FW_REGISTER), "firmware_register");
-	CHECK_STR(ldr_err_text(LDR_E_FW_REGISTER), ldr_err(LDR_E_FW_REGISTER)->desc);
+	snprintf(buf, sizeof buf, ERR_FMT, ERR_ARGS(d)); /* the printf form: the same text */
+	CHECK_STR(buf, "range-outside-granted-buffer: an access that leaves its granted buffer");
 	struct ctrl_status st = {.err = CTRL_E_POLICY, .pol = POL_E_ALIAS};
 	CHECK_STR(ctrl_status_err(&st)->name, "output-overlaps-input");
 	st = (struct ctrl_status){.err = CTRL_E_KUNIT, .ku = KU_E_MAGIC};

@@ -170,25 +170,26 @@ TEST(formats, bytes_moved_reproduces_guide_figures)
 	/* structured sparsity at 63% zeros: ~0.43x the dense fp16 bytes, streamed on the M1 */
 	struct wdesc w = wdesc_default(WFORM_SPARSE);
 	struct bytes_in in = {1000000, 370000, 0, 0};
-	REQUIRE(bytes_moved(CHIP_H13, &w, &in, &o) == 0);
+	REQUIRE(bytes_moved(CHIP_H13, &w, &in, &o) == BYTES_OK);
 	CHECK_EQ(o.gate.verdict, GATE_STREAM);
 	CHECK_EQ(o.moved * 100 / o.dense_fp16, 43);
 	/* int4 palette: a quarter plus the 32-byte codebook */
 	w = wdesc_default(WFORM_PALETTE);
-	REQUIRE(bytes_moved(CHIP_H13, &w, &in, &o) == 0);
+	REQUIRE(bytes_moved(CHIP_H13, &w, &in, &o) == BYTES_OK);
 	CHECK_EQ(o.moved, 500000 + 32);
 	/* int8 on the M1 folds: 1.0x; on the M2 it streams at about half */
 	w = wdesc_default(WFORM_INT8);
 	in.scales = 1000;
-	REQUIRE(bytes_moved(CHIP_H13, &w, &in, &o) == 0);
+	REQUIRE(bytes_moved(CHIP_H13, &w, &in, &o) == BYTES_OK);
 	CHECK_EQ(o.moved, o.dense_fp16);
 	CHECK_EQ(o.stored, 1000000 + 2000);
-	REQUIRE(bytes_moved(CHIP_H14, &w, &in, &o) == 0);
+	REQUIRE(bytes_moved(CHIP_H14, &w, &in, &o) == BYTES_OK);
 	CHECK_EQ(o.moved, 1002000);
 	/* inconsistent inputs */
 	w = wdesc_default(WFORM_SPARSE);
 	in.nonzeros = 2000000;
-	CHECK_EQ(bytes_moved(CHIP_H13, &w, &in, &o), -1);
+	CHECK_EQ(bytes_moved(CHIP_H13, &w, &in, &o), BYTES_E_SIZES);
 	in.elements = UINT64_MAX;
-	CHECK_EQ(bytes_moved(CHIP_H13, &w, &in, &o), -1);
+	CHECK_EQ(bytes_moved(CHIP_H13, &w, &in, &o), BYTES_E_OVERFLOW);
+	CHECK_EQ(bytes_moved(CHIP_H13, NULL, &in, &o), BYTES_E_ARG);
 }

@@ -275,7 +275,7 @@ TEST(loader, error_names_are_distinct)
 {
 	for (int a = 0; a < LDR_E__COUNT; a++) {
 		CHECK(strcmp(ldr_err_name((enum ldr_err)a), "unknown_error") != 0);
-		CHECK(strcmp(ldr_err_text((enum ldr_err)a), "unknown error") != 0);
+		CHECK(strcmp(ldr_err((enum ldr_err)a)->desc, "unknown error") != 0);
 		for (int b = a + 1; b < LDR_E__COUNT; b++)
 			CHECK(strcmp(ldr_err_name((enum ldr_err)a), ldr_err_name((enum ldr_err)b)) != 0);
 	}

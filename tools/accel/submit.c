@@ -155,8 +155,7 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 	enum ldr_err le = ldr_load(stream, len, LDR_F_RAW, &prog);
 	int rc = 0;
 	if (le != LDR_OK) {
-		rc = fail(why, whylen, EINVAL, "program rejected: %s (%s)", ldr_err_name(le),
-			  ldr_err_text(le));
+		rc = fail(why, whylen, EINVAL, "program rejected: " ERR_FMT, ERR_ARGS(ldr_err(le)));
 		goto out;
 	}
 	if (prog.ntds != j->td_count) {

@@ -140,7 +140,7 @@ static int parse_qtype(const char *cmd, const char *s, enum codec_qtype *t)
 
 static int codec_fail(const char *cmd, enum codec_err e)
 {
-	fprintf(stderr, "anefw-tool %s: %s\n", cmd, codec_strerror(e));
+	fprintf(stderr, "anefw-tool %s: " ERR_FMT "\n", cmd, ERR_ARGS(codec_err(e)));
 	return 1;
 }
 
@@ -501,8 +501,9 @@ static int cmd_bytes_moved(int argc, char **argv)
 	w.asymmetric = get_str(opts, "asymmetric") != NULL;
 	struct bytes_in in = {count, nz, scales, get_str(opts, "offset") != NULL};
 	struct bytes_out o;
-	if (bytes_moved(c, &w, &in, &o))
-		return tool_usage_error(cmd, "inconsistent sizes (nonzeros above count, zero vector, or overflow)");
+	enum bytes_err be = bytes_moved(c, &w, &in, &o);
+	if (be != BYTES_OK)
+		return tool_usage_error(cmd, ERR_FMT, ERR_ARGS(bytes_err(be)));
 	unsigned long milli = o.dense_fp16 ? (unsigned long)(o.moved * 1000 / o.dense_fp16) : 0;
 	printf("%s on %s: %s (%s)\n", wform_name(w.form), chip_name(c), gate_verdict_name(o.gate.verdict), o.gate.why);
 	printf("dense fp16 bytes %lu, stored bytes %lu, moved bytes %lu, moved/dense %lu.%03lu\n",

@@ -135,8 +135,7 @@ static int cmd_inspect(int argc, char **argv)
 	if (load(path, flags, &buf, &p, &e) != 0)
 		return 1;
 	if (e != LDR_OK) {
-		fprintf(stderr, "anefw-tool inspect: %s: %s (%s)", path, ldr_err_name(e),
-			ldr_err_text(e));
+		fprintf(stderr, "anefw-tool inspect: %s: " ERR_FMT, path, ERR_ARGS(ldr_err(e)));
 		if (p->err_off)
 			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p->err_off);
 		fprintf(stderr, "\n");
@@ -181,7 +180,7 @@ static int cmd_validate(int argc, char **argv)
 	if (e == LDR_OK) {
 		printf("ok\n");
 	} else {
-		printf("%s: %s", ldr_err_name(e), ldr_err_text(e));
+		printf(ERR_FMT, ERR_ARGS(ldr_err(e)));
 		if (p->err_off)
 			printf(" at file offset 0x%lx", (unsigned long)p->err_off);
 		printf("\n");

@@ -51,8 +51,8 @@ static int cmd_lut_eval(int argc, char **argv)
 	enum actlut_err err = actlut_parse(&lut, buf + off, len - off);
 	free(buf);
 	if (err != ACTLUT_OK) {
-		fprintf(stderr, "anefw-tool lut-eval: %s at offset %lu: %s\n", rec, (unsigned long)off,
-			actlut_strerror(err));
+		fprintf(stderr, "anefw-tool lut-eval: %s at offset %lu: " ERR_FMT "\n", rec,
+			(unsigned long)off, ERR_ARGS(actlut_err(err)));
 		return 1;
 	}
 	static uint16_t table[ACTLUT_TABLE_LEN];
@@ -254,9 +254,20 @@ static int parse_double(const char *s, double *out)
 	return 0;
 }
 
-static int cmd_lut_build(int argc, char **argv)
+/* lut-build's command line. */
+struct lut_args {
+	const struct func *fn;
+	const char *out;
+	int has_dom;    /* --domain given */
+	double lo, hi;  /* --domain LO:HI */
+	double slope;   /* --slope (leakyrelu) */
+};
+
+/* FUNC, OUT, --domain and --slope into *a: 0, or the exit status of the refusal (printed). */
+static int lut_build_args(int argc, char **argv, struct lut_args *a)
 {
-	const char *fname = NULL, *outp = NULL, *dom = NULL, *slope_s = NULL;
+	const char *fname = NULL, *dom = NULL, *slope_s = NULL;
+	a->out = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--domain") || !strcmp(argv[i], "--slope")) {
 			if (i + 1 >= argc)
@@ -269,26 +280,28 @@ static int cmd_lut_build(int argc, char **argv)
 			return tool_usage_error("lut-build", "unknown option '%s'", argv[i]);
 		} else if (!fname) {
 			fname = argv[i];
-		} else if (!outp) {
-			outp = argv[i];
+		} else if (!a->out) {
+			a->out = argv[i];
 		} else {
 			return tool_usage_error("lut-build", "too many arguments");
 		}
 	}
-	if (!fname || !outp)
+	if (!fname || !a->out)
 		return tool_usage_error("lut-build", "needs FUNC and OUT");
-	const struct func *fn = NULL;
+	a->fn = NULL;
 	for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
 		if (!strcmp(funcs[i].name, fname))
-			fn = &funcs[i];
-	if (!fn) {
+			a->fn = &funcs[i];
+	if (!a->fn) {
 		fprintf(stderr, "anefw-tool lut-build: unknown function '%s'; known:", fname);
 		for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
 			fprintf(stderr, " %s", funcs[i].name);
 		fprintf(stderr, "\n");
 		return 2;
 	}
-	double lo = 0, hi = 0, slope = 0.01;
+	a->has_dom = dom != NULL;
+	a->lo = a->hi = 0;
+	a->slope = 0.01;
 	if (dom) {
 		char tmp[128];
 		const char *colon = strchr(dom, ':');
@@ -296,35 +309,37 @@ static int cmd_lut_build(int argc, char **argv)
 			return tool_usage_error("lut-build", "--domain wants LO:HI, got '%s'", dom);
 		memcpy(tmp, dom, (size_t)(colon - dom));
 		tmp[colon - dom] = 0;
-		if (parse_double(tmp, &lo) || parse_double(colon + 1, &hi) || !(lo < hi))
+		if (parse_double(tmp, &a->lo) || parse_double(colon + 1, &a->hi) || !(a->lo < a->hi))
 			return tool_usage_error("lut-build", "--domain wants LO:HI with LO < HI, got '%s'", dom);
 	}
 	if (slope_s) {
-		if (strcmp(fn->name, "leakyrelu"))
+		if (strcmp(a->fn->name, "leakyrelu"))
 			return tool_usage_error("lut-build", "--slope is for leakyrelu only");
-		if (parse_double(slope_s, &slope) || !isfinite(slope) || m_fabs(slope) > 65504)
+		if (parse_double(slope_s, &a->slope) || !isfinite(a->slope) || m_fabs(a->slope) > 65504)
 			return tool_usage_error("lut-build", "bad slope '%s'", slope_s);
 	}
+	return 0;
+}
 
-	uint16_t s[ACTLUT_SLOTS];
-	memset(s, 0, sizeof s);
-	s[ACTLUT_OUT_LO] = h16(fn->out_lo);
-	s[ACTLUT_OUT_HI] = h16(fn->out_hi);
-	s[ACTLUT_MODE] = fn->mode;
-	int scale = fn->scale;
-	double x0 = 0; /* position of knot 0 in the LUT input */
+/* Where the record's knots sit: the input clamp and mode slots of s, the scale (*scale) and the
+ * position of knot 0 in the LUT input (*x0). 0, or the exit status of a refusal (printed). */
+static int lut_place(const struct lut_args *a, uint16_t *s, int *scale, double *x0)
+{
+	const struct func *fn = a->fn;
+	*scale = fn->scale;
+	*x0 = 0;
 	switch (fn->kind) {
 	case B_LINEAR: {
-		double clo = dom ? lo : fn->dom_lo, chi = dom ? hi : fn->dom_hi;
+		double clo = a->has_dom ? a->lo : fn->dom_lo, chi = a->has_dom ? a->hi : fn->dom_hi;
 		s[ACTLUT_IN_LO] = h16(clo);
 		s[ACTLUT_IN_HI] = h16(chi);
-		if (dom) {
+		if (a->has_dom) {
 			s[ACTLUT_OUT_LO] = h16(clo);
 			s[ACTLUT_OUT_HI] = h16(chi);
 		}
 		s[ACTLUT_SCALE] = ACTLUT_SCALE_LINEAR;
-		double ls = !strcmp(fn->name, "leakyrelu") ? slope : 1.0;
-		if (!strcmp(fn->name, "relu") && !dom)
+		double ls = !strcmp(fn->name, "leakyrelu") ? a->slope : 1.0;
+		if (!strcmp(fn->name, "relu") && !a->has_dom)
 			ls = 1.0;
 		s[ACTLUT_L_SLOPE] = h16(ls);
 		s[ACTLUT_R_SLOPE] = h16(1.0);
@@ -332,66 +347,84 @@ static int cmd_lut_build(int argc, char **argv)
 	}
 	case B_PLAIN:
 	case B_ODD: {
-		if (dom) {
-			double m = (m_fabs(lo) > m_fabs(hi) ? m_fabs(lo) : m_fabs(hi));
+		if (a->has_dom) {
+			double m = (m_fabs(a->lo) > m_fabs(a->hi) ? m_fabs(a->lo) : m_fabs(a->hi));
 			double half = fn->kind == B_ODD ? 32.0 : 16.0; /* knot span in segments */
-			scale = ACTLUT_SCALE_MAX;
-			while (scale > 0 && ldexp(half, -scale) < m)
-				scale--;
-			if (ldexp(half, -scale) < m)
+			*scale = ACTLUT_SCALE_MAX;
+			while (*scale > 0 && ldexp(half, -*scale) < m)
+				(*scale)--;
+			if (ldexp(half, -*scale) < m)
 				return tool_usage_error("lut-build", "domain too wide: at most %g", half);
 		}
-		x0 = fn->kind == B_ODD ? 0 : -ldexp(16.0, -scale);
+		*x0 = fn->kind == B_ODD ? 0 : -ldexp(16.0, -*scale);
 		s[ACTLUT_IN_LO] = h16(fn->kind == B_ODD ? 0 : -INFINITY);
 		s[ACTLUT_IN_HI] = FP16_POS_INF;
 		break;
 	}
 	case B_MANT:
-		s[ACTLUT_IN_LO] = h16(dom ? lo : fn->dom_lo);
-		s[ACTLUT_IN_HI] = h16(dom ? hi : fn->dom_hi);
+		s[ACTLUT_IN_LO] = h16(a->has_dom ? a->lo : fn->dom_lo);
+		s[ACTLUT_IN_HI] = h16(a->has_dom ? a->hi : fn->dom_hi);
 		if (fn->mode == ACTLUT_MODE_LOG2 || fn->mode == ACTLUT_MODE_RECIP)
-			x0 = 0.5;
+			*x0 = 0.5;
 		break;
 	}
-	if (fn->kind != B_LINEAR) {
-		s[ACTLUT_SCALE] = (uint16_t)scale;
-		double step = ldexp(1.0, -scale);
-		for (int i = 0; i < ACTLUT_KNOTS; i++) {
-			double x = x0 + i * step;
-			double v;
-			if (fn->kind == B_MANT && fn->mode != ACTLUT_MODE_EXP2 && x < 0.5)
-				v = fn->f(0.5); /* below the mantissa range: never used */
-			else
-				v = fn->f(x);
-			s[ACTLUT_KNOT0 + i] = h16(v);
-		}
+	return 0;
+}
+
+/* The 33 knots f(x0 + i / 2^scale) (a linear-only record has none). */
+static void lut_knots(const struct func *fn, uint16_t *s, int scale, double x0)
+{
+	if (fn->kind == B_LINEAR)
+		return;
+	s[ACTLUT_SCALE] = (uint16_t)scale;
+	double step = ldexp(1.0, -scale);
+	for (int i = 0; i < ACTLUT_KNOTS; i++) {
+		double x = x0 + i * step;
+		double v;
+		if (fn->kind == B_MANT && fn->mode != ACTLUT_MODE_EXP2 && x < 0.5)
+			v = fn->f(0.5); /* below the mantissa range: never used */
+		else
+			v = fn->f(x);
+		s[ACTLUT_KNOT0 + i] = h16(v);
 	}
-	if (fn->kind == B_PLAIN || fn->kind == B_ODD) {
-		double xl = x0, xr = x0 + 32 * ldexp(1.0, -scale), h = 1e-6;
-		if (fn->asym_tails) {
-			s[ACTLUT_R_SLOPE] = h16(1.0); /* left tail 0, right tail x */
-		} else {
-			/* tangent lines at the end knots; the output clamp holds the range */
-			double dl = (fn->f(xl + h) - fn->f(xl - h)) / (2 * h);
-			double dr = (fn->f(xr + h) - fn->f(xr - h)) / (2 * h);
-			if (fn->kind == B_PLAIN) {
-				s[ACTLUT_L_SLOPE] = h16(dl);
-				s[ACTLUT_L_ICPT] = h16(fn->f(xl) - dl * xl);
-			}
-			s[ACTLUT_R_SLOPE] = h16(dr);
-			s[ACTLUT_R_ICPT] = h16(fn->f(xr) - dr * xr);
-		}
+}
+
+/* The tails past the end knots of a plain or odd record. */
+static void lut_tails(const struct func *fn, uint16_t *s, int scale, double x0)
+{
+	if (fn->kind != B_PLAIN && fn->kind != B_ODD)
+		return;
+	double xl = x0, xr = x0 + 32 * ldexp(1.0, -scale), h = 1e-6;
+	if (fn->asym_tails) {
+		s[ACTLUT_R_SLOPE] = h16(1.0); /* left tail 0, right tail x */
+		return;
 	}
+	/* tangent lines at the end knots; the output clamp holds the range */
+	double dl = (fn->f(xl + h) - fn->f(xl - h)) / (2 * h);
+	double dr = (fn->f(xr + h) - fn->f(xr - h)) / (2 * h);
+	if (fn->kind == B_PLAIN) {
+		s[ACTLUT_L_SLOPE] = h16(dl);
+		s[ACTLUT_L_ICPT] = h16(fn->f(xl) - dl * xl);
+	}
+	s[ACTLUT_R_SLOPE] = h16(dr);
+	s[ACTLUT_R_ICPT] = h16(fn->f(xr) - dr * xr);
+}
+
+/* Packs the slots, checks the record parses (fw/actlut), writes it and says what it built. */
+static int lut_write(const struct lut_args *a, const uint16_t *s, int scale, double x0)
+{
+	const struct func *fn = a->fn;
 	uint8_t rec[ACTLUT_BYTES];
 	for (int i = 0; i < ACTLUT_SLOTS; i++)
 		le_wr16(rec + 2 * i, s[i]);
 	struct actlut check;
 	enum actlut_err err = actlut_parse(&check, rec, sizeof rec);
 	if (err != ACTLUT_OK) {
-		fprintf(stderr, "anefw-tool lut-build: built record does not parse: %s\n", actlut_strerror(err));
+		fprintf(stderr, "anefw-tool lut-build: built record does not parse: " ERR_FMT "\n",
+			ERR_ARGS(actlut_err(err)));
 		return 1;
 	}
-	if (tool_write_file(outp, rec, sizeof rec))
+	if (tool_write_file(a->out, rec, sizeof rec))
 		return 1;
 	if (fn->kind == B_PLAIN || fn->kind == B_ODD)
 		fprintf(stderr, "lut-build %s: mode 0x%x, s=%d, knots over [%g, %g]\n", fn->name, fn->mode, scale,
@@ -402,6 +435,27 @@ static int cmd_lut_build(int argc, char **argv)
 	if (fn->note)
 		fprintf(stderr, "lut-build %s: note: %s\n", fn->name, fn->note);
 	return 0;
+}
+
+static int cmd_lut_build(int argc, char **argv)
+{
+	struct lut_args a;
+	int rc = lut_build_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	uint16_t s[ACTLUT_SLOTS];
+	memset(s, 0, sizeof s);
+	s[ACTLUT_OUT_LO] = h16(a.fn->out_lo);
+	s[ACTLUT_OUT_HI] = h16(a.fn->out_hi);
+	s[ACTLUT_MODE] = a.fn->mode;
+	int scale;
+	double x0;
+	rc = lut_place(&a, s, &scale, &x0);
+	if (rc)
+		return rc;
+	lut_knots(a.fn, s, scale, x0);
+	lut_tails(a.fn, s, scale, x0);
+	return lut_write(&a, s, scale, x0);
 }
 
 TOOL_COMMAND(lut_build, "lut-build", cmd_lut_build,

@@ -294,7 +294,7 @@ static int cmd_remote(int argc, char **argv)
 			return 1;
 		enum ldr_err le = ldr_load(buf, len, flags, &prog);
 		if (le != LDR_OK) {
-			printf("remote: program: %s (%s)\n", ldr_err_name(le), ldr_err_text(le));
+			printf("remote: program: " ERR_FMT "\n", ERR_ARGS(ldr_err(le)));
 			const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
 			if (no)
 				printf("remote: %s: %s\n", path, no);

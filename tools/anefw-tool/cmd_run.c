@@ -83,7 +83,7 @@ static int cmd_run(int argc, char **argv)
 		return 1;
 	enum ldr_err le = ldr_load(buf, len, flags, &prog);
 	if (le != LDR_OK) {
-		printf("run: program: %s (%s)\n", ldr_err_name(le), ldr_err_text(le));
+		printf("run: program: " ERR_FMT "\n", ERR_ARGS(ldr_err(le)));
 		const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
 		if (no)
 			printf("run: %s: %s\n", path, no);
