@@ -37,7 +37,7 @@ start() {
 	local name=$1
 	(
 		t0=$(date +%s)
-		timeout -s KILL "${SUITE_TIMEOUT:-1200}" bash "$dir/$name.sh" >"$work/$name.out" 2>&1
+		timeout -s KILL "${SUITE_TIMEOUT:-1800}" bash "$dir/$name.sh" >"$work/$name.out" 2>&1
 		rc=$?
 		echo $(( $(date +%s) - t0 )) >"$work/$name.time"
 		echo "$rc" >"$work/$name.rc.part" && mv "$work/$name.rc.part" "$work/$name.rc"
