@@ -12,6 +12,12 @@ FUZZ_SECONDS ?= 60
 
 .DEFAULT_GOAL := all
 
+# Every core by default (`make test` on 2 cores: docs/testing.md); a -j on the command line wins.
+# Only the top make: a sub-make shares its parent's job slots.
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 ifneq ($(V),1)
 Q := @
 endif
@@ -174,46 +180,60 @@ all: deps firmware tools
 firmware: $(B)/anefw.elf $(addprefix $(B)/,$(PLAT_IMAGES))
 
 # ---- host builds: tools and native tests, from the same sources ----
+# Two flavours, each source compiled once per flavour it is used in:
+#   pic/ (gcc -O2 -fPIC, hidden visibility): the plain tool (opt/anefw-tool) and
+#        libanefw-accel.so; hidden visibility changes nothing in an executable, and the library
+#        exports only what it marks
+#   san/ (gcc -O1, ASan and UBSan): the host unit tests (anefw-tests) and the sanitized tool
+#        (san/anefw-tool, for `make tools SANITIZE=1` and tests/suites/72-memory.sh)
+# (and the fuzz targets' own flavour, clang with libFuzzer's instrumentation, below)
 HCC := gcc
+SAN_CC := $(HCC)
 HOST_CFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+PIC_CFLAGS := $(HOST_CFLAGS) -O2 -fPIC -fvisibility=hidden
+SAN_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN_FLAGS)
 ifeq ($(SANITIZE),1)
-TOOL_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN_FLAGS)
 TOOL_DIR := $(H)/san
 else
-TOOL_CFLAGS := $(HOST_CFLAGS) -O2
 TOOL_DIR := $(H)/opt
 endif
-TEST_HOST_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN_FLAGS)
 
-$(TOOL_DIR)/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
+$(H)/pic/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $<"
-	$(Q)$(HCC) $(TOOL_CFLAGS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
+	$(Q)$(HCC) $(PIC_CFLAGS) $(OBJ_DEFS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
-$(H)/san/test-obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
+$(H)/san/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $< (asan+ubsan)"
-	$(Q)$(HCC) $(TEST_HOST_CFLAGS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
+	$(Q)$(SAN_CC) $(SAN_CFLAGS) $(OBJ_DEFS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
 # The tool's version: `git describe` at build time; without git (a tarball, no .git) the VERSION
 # file when there is one, else "unknown". Kept in a file rewritten only when it changes, so only
 # cmd_version.c is recompiled, and only then.
 ANEFW_VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo unknown)
-VERSION_STAMP := $(TOOL_DIR)/version.txt
+VERSION_STAMP := $(H)/version.txt
 $(VERSION_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	$(Q)echo '$(ANEFW_VERSION)' | cmp -s - $@ || echo '$(ANEFW_VERSION)' > $@
-$(TOOL_DIR)/obj/tools/anefw-tool/cmd_version.c.o: $(VERSION_STAMP)
-$(TOOL_DIR)/obj/tools/anefw-tool/cmd_version.c.o: TOOL_CFLAGS += -DANEFW_VERSION='"$(ANEFW_VERSION)"'
+VERSION_OBJS := $(H)/pic/obj/tools/anefw-tool/cmd_version.c.o $(H)/san/obj/tools/anefw-tool/cmd_version.c.o
+$(VERSION_OBJS): $(VERSION_STAMP)
+$(VERSION_OBJS): OBJ_DEFS := -DANEFW_VERSION='"$(ANEFW_VERSION)"'
 
 HOST_LIB_SRCS := $(FW_SRCS) $(ENGINE_SRCS) $(APP_LIB_SRCS) $(DRV_SRCS) $(HOST_HAL_SRCS) $(HOST_PLAT_SRCS)
-TOOL_OBJS := $(patsubst %,$(TOOL_DIR)/obj/%.o,$(TOOL_SRCS) $(HOST_LIB_SRCS))
-HOST_TEST_OBJS := $(patsubst %,$(H)/san/test-obj/%.o,$(TEST_SRCS) $(PROGDESC_SRCS) $(HOST_LIB_SRCS))
+TOOL_ALL_SRCS := $(TOOL_SRCS) $(HOST_LIB_SRCS)
+HOST_TEST_OBJS := $(patsubst %,$(H)/san/obj/%.o,$(TEST_SRCS) $(PROGDESC_SRCS) $(HOST_LIB_SRCS))
 
-$(TOOL_DIR)/anefw-tool: $(TOOL_OBJS)
+$(H)/opt/anefw-tool: $(patsubst %,$(H)/pic/obj/%.o,$(TOOL_ALL_SRCS))
+	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
-	$(Q)$(HCC) $(TOOL_CFLAGS) $^ -o $@
+	$(Q)$(HCC) $(PIC_CFLAGS) $^ -o $@
+
+$(H)/san/anefw-tool: $(patsubst %,$(H)/san/obj/%.o,$(TOOL_ALL_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	$(Q)$(SAN_CC) $(SAN_CFLAGS) $^ -o $@
 
 # The installed tool is always the kind asked for (plain, or SANITIZE=1): copied whenever it
 # differs from this kind's build, not by timestamps (a plain build newer than the sanitized one
@@ -223,16 +243,13 @@ $(H)/anefw-tool: $(TOOL_DIR)/anefw-tool FORCE
 
 $(H)/anefw-tests: $(HOST_TEST_OBJS)
 	@echo "  HOSTLD  $@"
-	$(Q)$(HCC) $(TEST_HOST_CFLAGS) $^ -o $@
+	$(Q)$(SAN_CC) $(SAN_CFLAGS) $^ -o $@
 
 # libanefw-accel.so: /dev/accel/accel0 for a preloading process (tools/accel, docs/asahi.md); the
-# library sources again, position-independent, with only the interposed calls exported
+# library sources in the pic/ flavour (the plain tool's objects), with only the interposed calls
+# exported
 ACCEL_SRCS := $(sort $(wildcard tools/accel/*.c)) $(LINK_SRCS)
 ACCEL_OBJS := $(patsubst %,$(H)/pic/obj/%.o,$(ACCEL_SRCS) $(HOST_LIB_SRCS))
-$(H)/pic/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "  PICCC   $<"
-	$(Q)$(HCC) $(HOST_CFLAGS) -O2 -fPIC -fvisibility=hidden $(call layer_inc,$<) -MMD -MP -c $< -o $@
 $(H)/libanefw-accel.so: $(ACCEL_OBJS)
 	@echo "  HOSTLD  $@"
 	$(Q)$(HCC) -shared -Wl,-z,defs $^ -o $@ -ldl -lpthread
@@ -269,9 +286,14 @@ fuzz: fuzz-build
 # ---- generated test data (oracles) ----
 ORACLE_GENS := $(sort $(wildcard tests/oracle/gen_*.py))
 TESTDATA_STAMP := $(BUILD)/testdata/.stamp
-$(TESTDATA_STAMP): $(ORACLE_GENS) $(wildcard tests/oracle/*.py) $(wildcard tests/oracle/mkprog/*.desc) app/default.desc | $(DEPS_STAMP)
+# one stamp per generator, so they run side by side (each writes its own files)
+ORACLE_STAMPS := $(patsubst tests/oracle/%.py,$(BUILD)/testdata/.%.stamp,$(ORACLE_GENS))
+$(BUILD)/testdata/.gen_%.stamp: tests/oracle/gen_%.py $(wildcard tests/oracle/*.py) $(wildcard tests/oracle/mkprog/*.desc) app/default.desc | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/testdata
-	$(Q)for g in $(ORACLE_GENS); do echo "  ORACLE  $$g"; SHARED=$(SHARED) $(PYTHON) $$g $(BUILD)/testdata || exit 1; done
+	@echo "  ORACLE  $<"
+	$(Q)SHARED=$(SHARED) $(PYTHON) $< $(BUILD)/testdata
+	$(Q)touch $@
+$(TESTDATA_STAMP): $(ORACLE_STAMPS)
 	$(Q)touch $@
 
 # ---- make help: the targets and variables ----
@@ -358,11 +380,17 @@ TEST_BOARDS ?= $(BOARD)
 else
 TEST_BOARDS ?= qemu-virt raspi3b
 endif
-# the sanitized tool too (build/host/san/anefw-tool: tests/suites/72-memory.sh runs hostile
-# programs through it)
-test-build: deps $(H)/anefw-tests tools $(TESTDATA_STAMP) fuzz-build
-	$(Q)$(MAKE) --no-print-directory SANITIZE=1 $(H)/san/anefw-tool
-	$(Q)for b in $(TEST_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-test-build || exit 1; done
+# One make: the host builds, the oracles' data and the fuzz targets in this make's graph, each
+# board's images in a make of its own (the board's variables are global), all at once under the
+# one job limit. The boards' makes start after the set-up and the include links they share.
+# The sanitized tool too (build/host/san/anefw-tool: tests/suites/72-memory.sh runs hostile
+# programs through it).
+test-build: deps $(H)/anefw-tests tools $(H)/san/anefw-tool $(TESTDATA_STAMP) fuzz-build \
+	$(addprefix board-test-build-,$(TEST_BOARDS))
+BOARD_TEST_BUILDS := $(addprefix board-test-build-,qemu-virt raspi3b)
+.PHONY: $(BOARD_TEST_BUILDS)
+$(BOARD_TEST_BUILDS): board-test-build-%: deps $(INC_STAMP)
+	+$(Q)$(MAKE) --no-print-directory BOARD=$* DEP_SCOPE=$(BUILD)/$* board-test-build
 
 # The layering check (tests/suites/05-layers.sh): compile one probe file as if it sat in LAYER;
 # layer-cc prints the command that does it for any layer (-I$(INC)/LAYER appended by the caller).
@@ -376,8 +404,8 @@ layer-cc: $(INC_STAMP)
 board-test-build: $(B)/anefw-tests.elf firmware $(B)/anefw-mmu-pool-test.elf
 
 test: test-build
-	$(Q)ANEFW_ROOT=$(CURDIR) BUILD=$(abspath $(BUILD)) SHARED=$(SHARED) PYTHON=$(PYTHON) \
-		TEST_BOARDS="$(TEST_BOARDS)" bash tests/run.sh
+	$(Q)env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ANEFW_ROOT=$(CURDIR) BUILD=$(abspath $(BUILD)) SHARED=$(SHARED) \
+		PYTHON=$(PYTHON) TEST_BOARDS="$(TEST_BOARDS)" bash tests/run.sh
 
 # Benchmarks: tests in tests/bench/ (suite "bench"), run on the target under exact instruction
 # counting. They print instructions per element; they are measurements, never pass/fail on time.
@@ -402,4 +430,6 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# (a board's make in test-build reads only its own: the host's are being written beside it)
+DEP_SCOPE ?= $(BUILD)
+-include $(shell find $(DEP_SCOPE) -name '*.d' 2>/dev/null)

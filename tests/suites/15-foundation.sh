@@ -72,6 +72,21 @@ else
 	t_fail foundation.runner_counts_failures "exit $rc: $(echo "$out" | tail -n1)"
 fi
 
+# Suites run side by side (TEST_JOBS), yet the log reads in name order, each suite's output whole:
+# the slow first suite's lines come before the quick second one's.
+tmp=$(mktemp -d)
+printf 'sleep 2; echo "ok a1"; echo "ok a2"; echo "2 passed, 0 failed"\n' > "$tmp/a.sh"
+printf 'echo "ok b1"; echo "1 passed, 0 failed"\n' > "$tmp/b.sh"
+out=$(TEST_JOBS=2 bash tests/run.sh "$tmp" 2>&1); rc=$?
+rm -rf "$tmp"
+order=$(echo "$out" | grep -E '^(=== suite|ok )' | tr '\n' ' ')
+if [ "$rc" -eq 0 ] && [ "$order" = "=== suite a ok a1 ok a2 === suite b ok b1 " ] &&
+   echo "$out" | tail -n1 | grep -q '^3 passed, 0 failed'; then
+	t_pass foundation.runner_parallel_output_in_order
+else
+	t_fail foundation.runner_parallel_output_in_order "exit $rc: $order"
+fi
+
 # A skip fails the run when ../shared is present (nothing the run needs is missing then), and
 # is allowed, and said so, when it is absent.
 tmp=$(mktemp -d)
