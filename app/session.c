@@ -137,6 +137,12 @@ static int weights_buffer(const struct ldr_program *p, const struct subq_grant *
 
 int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b)
 {
+	return session_fill_buffer_x(p, g, b, 0);
+}
+
+int session_fill_buffer_x(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b,
+			  int skip_pattern)
+{
 	int w = weights_buffer(p, g);
 	if (w) {
 		uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
@@ -144,7 +150,7 @@ int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g,
 		memcpy(b, p->buf + p->weights_off, (size_t)c);
 	} else if (g->access & POL_WRITE) {
 		memset(b, 0, (size_t)g->size);
-	} else {
+	} else if (!skip_pattern) {
 		session_pattern(b, g->size, g->bar);
 	}
 	return w;
@@ -172,7 +178,8 @@ static void fill(struct app_session *s, unsigned n, uint8_t *mem, const struct s
 	for (unsigned i = 0; i < n; i++) {
 		const struct subq_grant *g = &s->g[i];
 		uint8_t *b = mem + (g->mapped - SESSION_DEV_BASE);
-		int w = session_fill_buffer(&s->prog, g, b);
+		int whole = hooks && hooks->fill && g->bar < 32u && (hooks->whole_bars >> g->bar & 1u);
+		int w = session_fill_buffer_x(&s->prog, g, b, whole);
 		s->is_weights[i] = (uint8_t)w;
 		if (hooks && hooks->fill)
 			hooks->fill(hooks->ctx, g, b, w);

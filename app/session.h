@@ -60,6 +60,9 @@ struct session_hooks {
 	void (*fill)(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights);
 	void (*check)(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights);
 	void *ctx;
+	/* Bit b set: fill writes every byte of the input (read-only, not weights) granted at BAR b,
+	 * so the session leaves its pattern out of that buffer. 0: the pattern everywhere. */
+	uint32_t whole_bars;
 };
 
 struct session_opts {
@@ -89,6 +92,10 @@ struct eng *session_eng(struct app_session *s);
 /* A granted buffer's first contents: the program's weights when it holds them (returns 1), zero
  * when it is written, else a byte pattern (an input no one filled). b holds g->size bytes. */
 int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b);
+/* The same, the pattern left out (b untouched) when skip_pattern is set: the caller writes the
+ * whole input. */
+int session_fill_buffer_x(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b,
+			  int skip_pattern);
 /* The inputs' fill pattern: byte k of b is k x 7 + bar (mod 256). */
 void session_pattern(uint8_t *b, uint64_t size, unsigned bar);
 

@@ -314,7 +314,7 @@ static void check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int
 
 const struct session_hooks *tio_hooks(struct tio *x)
 {
-	x->hooks = (struct session_hooks){fill, check, x};
+	x->hooks = (struct session_hooks){.fill = fill, .check = check, .ctx = x};
 	return &x->hooks;
 }
 

@@ -240,8 +240,8 @@ static void nan_to_inf(uint16_t *v, unsigned n)
 
 /* Reads row (g, c, h) of a tile source into fp16 values (w of them; the input port converts
  * int8/uint8 to fp16, exactly, and fp16 NaN to +inf); rows and columns outside the tile read
- * 0. raw (pe_row_neon's callers only): an fp16 row's NaNs are left in its first n & ~7 values,
- * for the NEON PE row that applies the port's rule as it converts them. */
+ * 0. raw (pe_row's callers only, with the NEON or AVX row): an fp16 row's NaNs are left in its
+ * first n & ~7 values, for the PE row that applies the port's rule as it converts them. */
 static int read_row_k(struct anem *m, const struct tile *t, unsigned g, unsigned c, unsigned h,
 		      unsigned w, uint8_t *buf, uint16_t *out, int raw)
 {
@@ -567,10 +567,20 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 	const __m256 pre = _mm256_set1_ps(s->pre), scale = _mm256_set1_ps(s->scale);
 	const __m256 bias = _mm256_set1_ps(s->bias), fin = _mm256_set1_ps(s->final);
 	const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+	const __m128i mag = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00);
 	unsigned i = 0;
 	for (; i + 8 <= n; i += 8) {
-		__m256 x = _mm256_mul_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(va + i))), pre);
-		__m256 y = hasb ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(vb + i))) : zero, r;
+		/* the input port's rule (a NaN enters as +inf; elementwise's raw rows leave it here,
+		 * every other row holds no NaN, so applying it again changes nothing) */
+		__m128i ha = _mm_loadu_si128((const __m128i *)(const void *)(va + i));
+		ha = _mm_blendv_epi8(ha, inf, _mm_cmpgt_epi16(_mm_and_si128(ha, mag), inf));
+		__m256 x = _mm256_mul_ps(_mm256_cvtph_ps(ha), pre);
+		__m256 y = zero, r;
+		if (hasb) {
+			__m128i hb = _mm_loadu_si128((const __m128i *)(const void *)(vb + i));
+			hb = _mm_blendv_epi8(hb, inf, _mm_cmpgt_epi16(_mm_and_si128(hb, mag), inf));
+			y = _mm256_cvtph_ps(hb);
+		}
 		switch (op) {
 		case H13_PE_OP_ADD: r = _mm256_add_ps(x, y); break;
 		case H13_PE_OP_MUL: r = hasb ? _mm256_mul_ps(x, y) : x; break;
@@ -629,6 +639,17 @@ static PE_AVX void pe_row_avx(const struct stages *s, const uint16_t *va, const 
 	}
 }
 #endif
+
+/* The AVX PE row can run (x86-64: F16C, anem_simd set, MXCSR as sse_ok asks); it applies the
+ * input port's NaN rule to the first n & ~7 values of its rows as it loads them. */
+static int pe_avx(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	return cpu_f16c() && sse_ok();
+#else
+	return 0;
+#endif
+}
 
 /* The NEON PE row can run (aarch64: FCVT rounds as f2h, anem_simd set). */
 static int pe_neon(void)
@@ -781,7 +802,7 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 		return es;
 	unsigned W = out->w;
 	/* the PE straight after the input port: the NEON row applies the port's NaN rule itself */
-	int raw = !s->ne && s->pe && pe_neon();
+	int raw = !s->ne && s->pe && (pe_neon() || pe_avx());
 	for (unsigned g = 0; g < out->g; g++)
 		for (unsigned c = 0; c < out->c; c++)
 			for (unsigned h = 0; h < out->h; h++) {

@@ -49,6 +49,8 @@ static void fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weig
 		uint16_t v = g->bar == BP_IN0_BAR ? c->in0 : c->in1;
 		for (uint64_t k = 0; k + 1 < g->size; k += 2)
 			le_wr16(buf + k, v);
+		if (g->size & 1u) /* every byte written: whole_bars below */
+			buf[g->size - 1] = 0;
 	}
 	c->hooks += hal_instret() - t0;
 }
@@ -76,7 +78,8 @@ static void report(const char *what, const char *unit, uint64_t n, uint64_t coun
 /* Runs prog; returns the instructions of the submission minus the hooks', 0 on failure. */
 static uint64_t run(const uint8_t *prog, size_t len, struct bctx *c, uint64_t *total)
 {
-	struct session_hooks hk = {fill, check, c};
+	struct session_hooks hk = {.fill = fill, .check = check, .ctx = c,
+					  .whole_bars = 1u << BP_IN0_BAR | 1u << BP_IN1_BAR};
 	struct session_opts o = {.ldr_flags = LDR_F_RAW, .use_defaults = 1, .out = no_out, .hooks = &hk};
 	struct session_result res;
 	struct app_session *s = session();

@@ -142,7 +142,7 @@ TEST(ctrl_act, model_output_is_lut_of_input)
 		c.lut = &lut;
 		c.table = table;
 		snprintf(c.where, sizeof c.where, "%s", fx[f].path);
-		struct session_hooks h = {fill, check, &c};
+		struct session_hooks h = {.fill = fill, .check = check, .ctx = &c};
 		struct session_result res;
 		int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 		CHECK_EQ(rc, 0);
@@ -175,7 +175,7 @@ TEST(ctrl_act, lut_not_selected_moves_bytes)
 	memset(&c, 0, sizeof c);
 	c.lut = NULL; /* identity: the bytes as moved */
 	snprintf(c.where, sizeof c.where, "tanh.bin without LUT");
-	struct session_hooks h = {fill, check, &c};
+	struct session_hooks h = {.fill = fill, .check = check, .ctx = &c};
 	struct session_result res;
 	CHECK_EQ(tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res), 0);
 	CHECK_EQ(res.act_applied, 0u);

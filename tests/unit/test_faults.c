@@ -50,7 +50,7 @@ static void f_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, i
 static int f_submit(size_t len, struct session_result *res, uint64_t *hash)
 {
 	struct f_sum s = {0xcbf29ce484222325ull, 0};
-	struct session_hooks hk = {NULL, f_check, &s};
+	struct session_hooks hk = {.fill = NULL, .check = f_check, .ctx = &s};
 	int rc = tsubmit(f_prog, len, 0, NULL, 0, 1, 0, NULL, NULL, &hk, res);
 	if (hash)
 		*hash = s.h;

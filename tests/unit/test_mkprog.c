@@ -143,7 +143,7 @@ static void run_on_model(const uint8_t *prog, size_t len, unsigned flags)
 	uint8_t rec[ACTLUT_BYTES];
 	REQUIRE(pd_act_record(PD_ACT_RELU6, rec));
 	REQUIRE(actlut_parse(&c.lut, rec, sizeof rec) == ACTLUT_OK);
-	struct session_hooks h = {fill, check, &c};
+	struct session_hooks h = {.fill = fill, .check = check, .ctx = &c};
 	struct session_result res;
 	int rc = tsubmit(prog, len, flags, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECK_EQ(rc, 0);

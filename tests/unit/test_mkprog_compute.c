@@ -47,7 +47,7 @@ static void run_desc(const char *name, int raw)
 		memset(&r, 0, sizeof r);
 		r.o = &o;
 		r.name = name;
-		struct session_hooks h = {orc_fill, orc_check, &r};
+		struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
 		struct session_result res;
 		int rc = tsubmit(progbuf, len, raw ? LDR_F_RAW : LDR_F_HWX, NULL, 0, 1, 0, tnull_out,
 				 NULL, &h, &res);

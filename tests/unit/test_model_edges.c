@@ -183,7 +183,7 @@ static void run_case(const struct edge_case *c)
 	memset(&r, 0, sizeof r);
 	r.c = c;
 	r.o = &o;
-	struct session_hooks h = {edge_fill, edge_check, &r};
+	struct session_hooks h = {.fill = edge_fill, .check = edge_check, .ctx = &r};
 	struct session_result res;
 	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", c->name, session_result_name(&res));

@@ -78,7 +78,7 @@ static void run_one_rel(unsigned i, double rel_floor, double *worst_rel)
 	r.o = &o;
 	r.name = fx[i].name;
 	r.rel_floor = rel_floor;
-	struct session_hooks h = {orc_fill, orc_check, &r};
+	struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
 	struct session_result res;
 	int rc = tsubmit(prog, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECKF(rc == 0 && res.run == ENG_OK, "%s: run failed: %s", fx[i].name,
@@ -310,7 +310,7 @@ static void sm_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, 
 static int sm_refused(const uint8_t *buf, size_t len, int td, const char *want, const char *what)
 {
 	struct sm_out so = {0, 0, 0};
-	struct session_hooks h = {sm_fill, sm_check, &so};
+	struct session_hooks h = {.fill = sm_fill, .check = sm_check, .ctx = &so};
 	struct session_result res;
 	int rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	int ok = rc == 1 && res.run == ENG_E_FAULT && res.fault.td == td &&
@@ -405,7 +405,7 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	free(b);
 	/* the checker fails on a run that completes: the fixture itself */
 	struct sm_out so = {0, 0, 0};
-	struct session_hooks h = {sm_fill, sm_check, &so};
+	struct session_hooks h = {.fill = sm_fill, .check = sm_check, .ctx = &so};
 	struct session_result res;
 	CHECK(tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res) == 0);
 	CHECK(res.run == ENG_OK && so.checked == 1 && !so.intact);

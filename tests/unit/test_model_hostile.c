@@ -55,7 +55,7 @@ static void run(const char *fixture, uint32_t addr, uint32_t value, int want_ref
 	if (addr != NO_PATCH)
 		REQUIRE(patch(buf, len, addr, value));
 	struct watch w = {0, 0};
-	struct session_hooks h = {NULL, check, &w};
+	struct session_hooks h = {.fill = NULL, .check = check, .ctx = &w};
 	struct session_result res;
 	int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	if (want_refused) {
@@ -105,7 +105,7 @@ static int run_limits(const char *fixture, const struct ctrl_limits *lim,
 		CHECKF(0, "%s: unreadable", fixture);
 		return -1;
 	}
-	const struct session_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, lim, 0};
+	const struct session_opts o = {.use_defaults = 1, .out = tnull_out, .limits = lim};
 	int rc = session_run(tsession(), buf, len, &o, res);
 	free(buf);
 	return rc;
@@ -177,7 +177,7 @@ TEST(model_hostile, model_refuses_an_l2_result_over_its_bound)
 		REQUIRE(patch(buf, len, H13_COMMON_OUTDIM, 1600u | rows[k] << 16));
 		struct ctrl_limits lim = ctrl_default_limits;
 		lim.max_l2_tensor = UINT64_MAX;
-		const struct session_opts o = {0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &lim, 0};
+		const struct session_opts o = {.use_defaults = 1, .out = tnull_out, .limits = &lim};
 		struct session_result res;
 		int rc = session_run(tsession(), buf, len, &o, &res);
 		free(buf);

@@ -199,7 +199,7 @@ static int run_spec_ref(const struct bp_pe_spec *p, const struct bp_pe_spec *ref
 	CHECK(len > 0);
 	if (!len)
 		return -2;
-	struct session_hooks h = {pe_fill, pe_check, r};
+	struct session_hooks h = {.fill = pe_fill, .check = pe_check, .ctx = r};
 	struct session_result res;
 	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECK(res.canaries_ok);
@@ -322,7 +322,7 @@ static int run_chain(const struct bp_pe_spec *first, const struct bp_pe_spec *se
 	CHECK(len > 0);
 	if (!len)
 		return -2;
-	struct session_hooks h = {pe_fill, pe_check, r};
+	struct session_hooks h = {.fill = pe_fill, .check = pe_check, .ctx = r};
 	struct session_result res;
 	int rc = tsubmit(prog2, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
 	CHECK(res.canaries_ok);
@@ -379,7 +379,7 @@ TEST(model_pe, missing_or_smaller_sources_fault)
 	memset(&r, 0, sizeof r);
 	r.p = &p;
 	r.quiet = 1;
-	struct session_hooks hk = {pe_fill, pe_check, &r};
+	struct session_hooks hk = {.fill = pe_fill, .check = pe_check, .ctx = &r};
 	struct session_result res;
 	tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, &res);
 	CHECK_EQ(res.run, ENG_E_FAULT);

@@ -89,7 +89,7 @@ static int run_pe(const struct bp_pe_spec *p, int simd, uint16_t *out)
 	struct simd_run r = {out, 0, 0};
 	size_t len = bp_pe(prog, sizeof prog, p);
 	CHECK(len > 0);
-	struct session_hooks h = {simd_fill, simd_check, &r};
+	struct session_hooks h = {.fill = simd_fill, .check = simd_check, .ctx = &r};
 	struct session_result res;
 	anem_simd = simd;
 	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
@@ -189,4 +189,30 @@ TEST(model_simd, session_input_pattern_matches_its_definition)
 	CHECK_EQ(wrong, 0u);
 	buf[1000] ^= 1u;
 	CHECK_EQ(pattern_wrong(buf, 4096, 9), 1u);
+}
+
+/* A hook's whole_bars (app/session.h): an input it writes whole keeps out of the pattern, every
+ * other buffer is filled as before (the pattern, an output's zeros). The check's own test: the
+ * same input without the skip holds the pattern. */
+TEST(model_simd, session_skips_the_pattern_only_where_asked)
+{
+	static uint8_t buf[512];
+	struct ldr_program p;
+	memset(&p, 0, sizeof p);
+	struct subq_grant in = {.bar = 3, .access = POL_READ, .size = sizeof buf};
+	struct subq_grant out = {.bar = 4, .access = POL_READ | POL_WRITE, .size = sizeof buf};
+	memset(buf, 0xa5, sizeof buf);
+	CHECK_EQ(session_fill_buffer_x(&p, &in, buf, 1), 0);
+	uint64_t untouched = 0;
+	for (unsigned k = 0; k < sizeof buf; k++)
+		untouched += buf[k] == 0xa5u;
+	CHECK_EQ(untouched, (uint64_t)sizeof buf);
+	session_fill_buffer_x(&p, &in, buf, 0);
+	CHECK_EQ(pattern_wrong(buf, sizeof buf, 3), 0u);
+	memset(buf, 0xa5, sizeof buf);
+	session_fill_buffer_x(&p, &out, buf, 1); /* an output: zeroed whatever the flag */
+	uint64_t zero = 0;
+	for (unsigned k = 0; k < sizeof buf; k++)
+		zero += buf[k] == 0;
+	CHECK_EQ(zero, (uint64_t)sizeof buf);
 }

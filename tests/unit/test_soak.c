@@ -131,7 +131,7 @@ static void s_session(struct s_run *r, const uint8_t *prog, size_t len,
 		      struct subq_completion *c)
 {
 	struct session_result res;
-	struct session_hooks hk = {NULL, s_check, r};
+	struct session_hooks hk = {.fill = NULL, .check = s_check, .ctx = r};
 	r->hash = 0xcbf29ce484222325ull;
 	tsubmit(prog, len, LDR_F_RAW, g, ng, ng == 0, 0, NULL, NULL, &hk, &res);
 	*canaries_ok = res.canaries_ok;

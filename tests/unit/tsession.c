@@ -62,7 +62,8 @@ int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct sub
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
 	    const struct session_hooks *hooks, struct session_result *res)
 {
-	const struct session_opts o = {ldr_flags, grants, n, use_defaults, trace, out, ctx, hooks,
-				    NULL, 0};
+	const struct session_opts o = {.ldr_flags = ldr_flags, .grants = grants, .ngrants = n,
+				    .use_defaults = use_defaults, .trace = trace, .out = out,
+				    .ctx = ctx, .hooks = hooks};
 	return session_run(tsession(), buf, len, &o, res);
 }

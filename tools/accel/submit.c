@@ -86,7 +86,7 @@ static int run_local(const struct acc_job *j, const uint8_t *stream, size_t len,
 	if (!s)
 		return fail(why, whylen, ENOMEM, "out-of-memory: no engine session");
 	struct bo_io io = {j};
-	const struct session_hooks hooks = {fill_from_bo, back_to_bo, &io};
+	const struct session_hooks hooks = {.fill = fill_from_bo, .check = back_to_bo, .ctx = &io};
 	const struct session_opts o = {.ldr_flags = LDR_F_RAW, .grants = g, .ngrants = n,
 				    .out = to_stderr, .hooks = &hooks};
 	struct session_result res;
