@@ -233,10 +233,8 @@ static int wait_channel(struct anem *m)
 		int r = dma_poll(m->dma, ANEM_DMA_CHANNEL);
 		if (r == DMA_OK)
 			return ENG_OK;
-		if (r != DMA_E_BUSY) {
-			m->flt.why = dma_err((enum dma_err)r)->name; /* which DMA error */
+		if (r != DMA_E_BUSY)
 			return ENG_E_DMA;
-		}
 	}
 }
 
@@ -250,10 +248,8 @@ int anem_dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
 		int r = dma_configure(m->dma, ANEM_DMA_CHANNEL, &cfg);
 		if (r == DMA_OK)
 			r = dma_start(m->dma, ANEM_DMA_CHANNEL);
-		if (r != DMA_OK) {
-			m->flt.why = dma_err((enum dma_err)r)->name;
+		if (r != DMA_OK)
 			return ENG_E_DMA;
-		}
 		int e = wait_channel(m);
 		if (e)
 			return e;
