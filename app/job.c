@@ -321,10 +321,11 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 				for (unsigned k = 0; k < nreq; k++)
 					nref += req[k].out == TIO_REF;
 				if (x->err == TIO_E_MISMATCH)
-					fail_verdict("%s: an output differs from its reference "
-						     "(the MISMATCH lines above)", tio_err_name(x->err));
+					fail_verdict(ERR_FMT " (the MISMATCH lines above)",
+						     ERR_ARGS(tio_err(x->err)));
 				else if (x->err != TIO_OK)
-					fail_verdict("%s (the run: line above)", tio_err_name(x->err));
+					fail_verdict(ERR_FMT " (the run: line above)",
+						     ERR_ARGS(tio_err(x->err)));
 				else if (!rc && nref)
 					snprintf(verdict, sizeof verdict, "ok: %u output%s within "
 						 "tolerance of %s reference%s", nref,
@@ -365,13 +366,13 @@ static int cmdline_io(const char *cmdline, struct tio_req *req, unsigned *nreq)
 		if (out || (n >= 3 && !strncmp(w, "in:", 3))) {
 			size_t k = out ? 4 : 3;
 			if (*nreq >= TIO_MAX_IO) {
-				printf("run: %s: at most %u in:/out:/ref:\n", tio_err_name(TIO_E_TOO_MANY),
-				       TIO_MAX_IO);
+				printf("run: " ERR_FMT "; at most %u in:/out:/ref:\n",
+				       ERR_ARGS(tio_err(TIO_E_TOO_MANY)), TIO_MAX_IO);
 				return -1;
 			}
 			if (tio_parse_req(w + k, n - k, out, &req[*nreq]) != TIO_OK) {
-				printf("run: %s: %.*s (in:NAME=PATH, out:NAME=PATH, ref:NAME=PATH)\n",
-				       tio_err_name(TIO_E_ARG), (int)n, w);
+				printf("run: " ERR_FMT "; %.*s (in:NAME=PATH, out:NAME=PATH, "
+				       "ref:NAME=PATH)\n", ERR_ARGS(tio_err(TIO_E_ARG)), (int)n, w);
 				return -1;
 			}
 			(*nreq)++;

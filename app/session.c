@@ -2,6 +2,7 @@
 #include "app/session.h"
 #include "app/backend.h"
 #include "fw/codec/codec.h"
+#include "fw/common/err.h"
 #include "fw/common/outf.h"
 #include "fw/loader/loader.h"
 #include "fw/td/td.h"
@@ -21,16 +22,23 @@ struct app_session {
 	uint64_t arena_cap;
 };
 
-static const char *const serr_names[SESSION_E__COUNT] = {
-	[SESSION_OK] = "ok",
-	[SESSION_E_NOMEM] = "out-of-memory",
-	[SESSION_E_ARENA] = "arena-too-large",
-	[SESSION_E_CANARIES] = "canaries-damaged",
+static const struct err_desc serrs[SESSION_E__COUNT] = {
+	[SESSION_OK] = {"ok", "no error"},
+	[SESSION_E_NOMEM] = {"session-out-of-memory", "the submission's arena could not be allocated"},
+	[SESSION_E_ARENA] = {"arena-too-large", "the grants do not fit one submission's arena"},
+	[SESSION_E_CANARIES] = {"canaries-damaged", "a guard byte around a grant changed during the run"},
 };
+
+const struct err_desc *session_err(enum session_err e)
+{
+	static const struct err_desc unknown = {"unknown-session-error",
+						  "a value this module does not define"};
+	return err_lookup(serrs, SESSION_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *session_err_name(enum session_err e)
 {
-	return (unsigned)e < SESSION_E__COUNT ? serr_names[e] : "unknown-session-error";
+	return session_err(e)->name;
 }
 
 struct app_session *session_create(struct dma_dev *dma)
@@ -345,7 +353,7 @@ static int refuse_session(enum session_err e, const struct session_opts *o,
 			  struct session_result *res)
 {
 	res->serr = e;
-	outf(o->out, o->ctx, "submit: refused: %s\n", session_err_name(e));
+	outf(o->out, o->ctx, "submit: refused: " ERR_FMT "\n", ERR_ARGS(session_err(e)));
 	return 1;
 }
 
@@ -524,7 +532,8 @@ int session_run(struct app_session *s, const uint8_t *buf, size_t len, const str
 	if (take_grants(s, o, &n, res) ||
 	    place(s, n, o->max_arena ? o->max_arena : SESSION_MAX_ARENA, lim->max_grant, &lo, res)) {
 		if (res->serr)
-			outf(o->out, o->ctx, "submit: refused: %s\n", session_err_name(res->serr));
+			outf(o->out, o->ctx, "submit: refused: " ERR_FMT "\n",
+			     ERR_ARGS(session_err(res->serr)));
 		else
 			print_status(&res->st, o->out, o->ctx);
 		return 1;

@@ -15,6 +15,7 @@
 
 #include "drivers/dma/dma.h"
 #include "engine/engine.h"
+#include "fw/common/err.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/submit/queue.h"
 
@@ -26,11 +27,12 @@
 /* Errors of the session itself (beyond the loader's, the control path's and the engine's). */
 enum session_err {
 	SESSION_OK = 0,
-	SESSION_E_NOMEM,        /* out-of-memory: the arena could not be allocated */
+	SESSION_E_NOMEM,        /* session-out-of-memory: the arena could not be allocated */
 	SESSION_E_ARENA,        /* arena-too-large: the grants do not fit one submission's arena */
 	SESSION_E_CANARIES,     /* canaries-damaged: a guard byte changed */
 	SESSION_E__COUNT
 };
+const struct err_desc *session_err(enum session_err e);
 const char *session_err_name(enum session_err e);
 
 struct session_result {

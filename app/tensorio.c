@@ -1,5 +1,6 @@
 /* Running a program on data (see tensorio.h). */
 #include "app/tensorio.h"
+#include "fw/common/err.h"
 #include "fw/common/fp16.h"
 #include "fw/common/le.h"
 #include "fw/common/outf.h"
@@ -9,32 +10,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const err_names[TIO_E__COUNT] = {
-	[TIO_OK] = "ok",
-	[TIO_E_ARG] = "io-bad-argument",
-	[TIO_E_TOO_MANY] = "io-too-many",
-	[TIO_E_PROGRAM] = "program-rejected",
-	[TIO_E_TENSORS] = "tensors-underivable",
-	[TIO_E_UNKNOWN] = "unknown-tensor",
-	[TIO_E_NOT_INPUT] = "tensor-not-an-input",
-	[TIO_E_NOT_OUTPUT] = "tensor-not-an-output",
-	[TIO_E_TWICE] = "tensor-given-twice",
-	[TIO_E_OPEN] = "file-cannot-open",
-	[TIO_E_READ] = "file-read-failed",
-	[TIO_E_WRITE] = "file-write-failed",
-	[TIO_E_FILE_SIZE] = "file-too-large",
-	[TIO_E_NPY] = "npy",
-	[TIO_E_DTYPE] = "npy-dtype-mismatch",
-	[TIO_E_SHAPE] = "npy-shape-mismatch",
-	[TIO_E_RAW_SIZE] = "raw-size-mismatch",
-	[TIO_E_NOMEM] = "out-of-memory",
-	[TIO_E_NOT_RUN] = "output-not-produced",
-	[TIO_E_MISMATCH] = "output-mismatch",
+static const struct err_desc errs[TIO_E__COUNT] = {
+	[TIO_OK] = {"ok", "no error"},
+	[TIO_E_ARG] = {"io-bad-argument", "not NAME=PATH, an empty name or path, or a path too long"},
+	[TIO_E_TOO_MANY] = {"io-too-many", "more in/out/ref requests than a run takes"},
+	[TIO_E_PROGRAM] = {"program-rejected", "the program does not load"},
+	[TIO_E_TENSORS] = {"tensors-underivable", "the program's tensors cannot be derived"},
+	[TIO_E_UNKNOWN] = {"unknown-tensor", "no tensor of the program has that name or BAR"},
+	[TIO_E_NOT_INPUT] = {"tensor-not-an-input", "an input file given for an output or an intermediate"},
+	[TIO_E_NOT_OUTPUT] = {"tensor-not-an-output", "an output file given for an input"},
+	[TIO_E_TWICE] = {"tensor-given-twice", "the same tensor in two requests of one direction"},
+	[TIO_E_OPEN] = {"file-cannot-open", "the file cannot be opened"},
+	[TIO_E_READ] = {"file-read-failed", "a short read, or a length the HAL cannot give"},
+	[TIO_E_WRITE] = {"file-write-failed", "the file cannot be written whole"},
+	[TIO_E_FILE_SIZE] = {"file-too-large", "the file is over 256 MiB"},
+	[TIO_E_NPY] = {"npy-unreadable", "the .npy file does not parse (its npy-* error says why)"},
+	[TIO_E_DTYPE] = {"npy-dtype-mismatch", "the file's element type is not the tensor's"},
+	[TIO_E_SHAPE] = {"npy-shape-mismatch",
+			 "the file's shape is neither the tensor's logical shape nor 1-D of its count"},
+	[TIO_E_RAW_SIZE] = {"raw-size-mismatch", "a raw file not exactly the tensor buffer's size"},
+	[TIO_E_NOMEM] = {"io-out-of-memory", "no memory for a tensor's file or reference"},
+	[TIO_E_NOT_RUN] = {"output-not-produced", "the submission did not complete"},
+	[TIO_E_MISMATCH] = {"output-mismatch", "an output differs from its reference"},
 };
+
+const struct err_desc *tio_err(enum tio_err e)
+{
+	static const struct err_desc unknown = {"unknown-io-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, TIO_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *tio_err_name(enum tio_err e)
 {
-	return (unsigned)e < TIO_E__COUNT ? err_names[e] : "unknown-io-error";
+	return tio_err(e)->name;
 }
 
 enum tio_err tio_parse_req(const char *arg, size_t len, int out, struct tio_req *r)
@@ -71,11 +80,11 @@ static int is_npy(const char *path)
 static void fail(struct tio *x, enum tio_err e, const char *what, const char *detail)
 {
 	x->err = e;
-	if (e == TIO_E_NPY) /* the parser's own name says it */
-		outf(x->out, x->ctx, "run: %s: %s\n", what, detail);
+	if (e == TIO_E_NPY) /* the parser's own error says it */
+		outf(x->out, x->ctx, "run: %s: %s\n", what, detail ? detail : "");
 	else
-		outf(x->out, x->ctx, "run: %s: %s%s%s\n", what, tio_err_name(e), detail ? ": " : "",
-		     detail ? detail : "");
+		outf(x->out, x->ctx, "run: %s: " ERR_FMT "%s%s\n", what, ERR_ARGS(tio_err(e)),
+		     detail ? "; " : "", detail ? detail : "");
 }
 
 /* "16, 2, 8"; with paren NumPy's own spelling "(16, 2, 8)" ("(77,)" for one dimension) */
@@ -344,14 +353,16 @@ static enum tio_err load_input(struct tio *x, struct tio_io *io)
 		char m[256], d[40];
 		descr_text(io->a.descr, d, sizeof d);
 		snprintf(m, sizeof m,
-			 "%s: the file's dtype is %s; accepted: '<f2' (float16), '|i1' (int8), "
+			 ERR_FMT "; the file's dtype is %s; accepted: '<f2' (float16), '|i1' (int8), "
 			 "'|u1' (uint8), and tensor %s is %s (numpy: a.astype(np.%s))",
-			 npy_err_name(ne), d, t->name, tns_dtype_name(t->fmt), tns_dtype_name(t->fmt));
+			 ERR_ARGS(npy_err(ne)), d, t->name, tns_dtype_name(t->fmt), tns_dtype_name(t->fmt));
 		fail(x, TIO_E_NPY, io->path, m);
 		return x->err;
 	}
 	if (ne != NPY_OK) {
-		fail(x, TIO_E_NPY, io->path, npy_err_name(ne));
+		char m[160];
+		snprintf(m, sizeof m, ERR_FMT, ERR_ARGS(npy_err(ne)));
+		fail(x, TIO_E_NPY, io->path, m);
 		return x->err;
 	}
 	if (io->a.dtype != npy_of_fmt(t->fmt)) {

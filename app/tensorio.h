@@ -13,7 +13,8 @@
  * never filled (the firmware zeroes them); they may be read out with an output request.
  *
  * Use: tio_prepare (names, files read and checked), session_run with tio_hooks(), then tio_finish
- * (outputs written). Every error is named (tio_err_name) and printed as "run: NAME: error".
+ * (outputs written). Every error is in one table (tio_err, fw/common/err.h) and printed as
+ * "run: WHAT: NAME: DESCRIPTION; DETAIL".
  */
 #ifndef ANEFW_APP_TENSORIO_H
 #define ANEFW_APP_TENSORIO_H
@@ -34,8 +35,8 @@ enum tio_err {
 	TIO_OK = 0,
 	TIO_E_ARG,         /* io-bad-argument: not NAME=PATH, an empty name or path, a path too long */
 	TIO_E_TOO_MANY,    /* io-too-many: more than TIO_MAX_IO requests */
-	TIO_E_PROGRAM,     /* the program does not load (the loader's error is printed) */
-	TIO_E_TENSORS,     /* the tensors cannot be derived (the control path's error is printed) */
+	TIO_E_PROGRAM,     /* program-rejected: the program does not load (the loader's error is printed) */
+	TIO_E_TENSORS,     /* tensors-underivable: the tensors cannot be derived (the control path's error is printed) */
 	TIO_E_UNKNOWN,     /* unknown-tensor: no tensor has that name or BAR */
 	TIO_E_NOT_INPUT,   /* tensor-not-an-input: --in of an output or an intermediate */
 	TIO_E_NOT_OUTPUT,  /* tensor-not-an-output: --out of an input */
@@ -44,15 +45,16 @@ enum tio_err {
 	TIO_E_READ,        /* file-read-failed: short read, or a length the hal cannot give */
 	TIO_E_WRITE,       /* file-write-failed */
 	TIO_E_FILE_SIZE,   /* file-too-large: over TIO_MAX_FILE */
-	TIO_E_NPY,         /* the .npy does not parse: its npy-* error is printed */
+	TIO_E_NPY,         /* npy-unreadable: the .npy does not parse (its npy-* error is printed) */
 	TIO_E_DTYPE,       /* npy-dtype-mismatch: not the tensor's element type */
 	TIO_E_SHAPE,       /* npy-shape-mismatch: neither the logical shape nor 1-D of its count */
 	TIO_E_RAW_SIZE,    /* raw-size-mismatch: a raw file not exactly the buffer's size */
-	TIO_E_NOMEM,       /* out-of-memory */
+	TIO_E_NOMEM,       /* io-out-of-memory */
 	TIO_E_NOT_RUN,     /* output-not-produced: the submission did not complete */
 	TIO_E_MISMATCH,    /* output-mismatch: an output outside its reference's tolerance */
 	TIO_E__COUNT
 };
+const struct err_desc *tio_err(enum tio_err e); /* fw/common/err.h */
 const char *tio_err_name(enum tio_err e);
 
 /* A request's direction: an input file, an output file, or a reference an output is compared

@@ -114,8 +114,9 @@ void eng_fault_format(const struct eng_fault *f, const struct rm_gen *g, char *b
 		snprintf(td, sizeof td, "td %d", f->td);
 	else
 		snprintf(td, sizeof td, "td ?");
-	if (f->reason == ENG_FR_NONE) {
-		snprintf(buf, len, "%s: %s", td, eng_err_name(f->err));
+	if (f->reason == ENG_FR_NONE) { /* why: the cause's own name (a DMA error's), if any */
+		snprintf(buf, len, "%s: %s%s%s", td, eng_err_name(f->err), f->why ? ": " : "",
+			 f->why ? f->why : "");
 		return;
 	}
 	if (f->reg != ENG_FAULT_NO_REG) {

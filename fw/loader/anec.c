@@ -15,38 +15,31 @@
 #define AO_TILES 0x28u
 #define AO_NCHW 0xa8u
 
-static const char *const names[ANEC_E__COUNT] = {
-	[ANEC_OK] = "ok",
-	[ANEC_E_ARG] = "anec-bad-argument",
-	[ANEC_E_TRUNCATED] = "anec-truncated",
-	[ANEC_E_LENGTH] = "anec-length",
-	[ANEC_E_TDS] = "anec-tds",
-	[ANEC_E_LAYOUT] = "anec-layout",
-	[ANEC_E_COUNTS] = "anec-counts",
-	[ANEC_E_TILES] = "anec-tiles",
-	[ANEC_E_LIMIT] = "anec-over-limit",
+static const struct err_desc errs[ANEC_E__COUNT] = {
+	[ANEC_OK] = {"ok", "no error"},
+	[ANEC_E_ARG] = {"anec-bad-argument", "a null buffer or result"},
+	[ANEC_E_TRUNCATED] = {"anec-truncated", "shorter than an anec header's fields (0x6a8 bytes)"},
+	[ANEC_E_LENGTH] = {"anec-length", "the file is neither a 0x800- nor a 0x1000-byte header "
+					  "plus the size it states"},
+	[ANEC_E_TDS] = {"anec-tds", "td_count or td_size is 0, td_size is over tsk_size or 0x800, "
+				    "or tsk_size is over size"},
+	[ANEC_E_LAYOUT] = {"anec-layout", "tsk_size rounded up to 16 bytes plus krn_size is not size"},
+	[ANEC_E_COUNTS] = {"anec-counts", "4 + dst_count + src_count BARs do not fit the 32"},
+	[ANEC_E_TILES] = {"anec-tiles",
+			  "an input or output has no tiles, or BAR 0's tiles hold less than size"},
+	[ANEC_E_LIMIT] = {"anec-over-limit", "size is over 256 MiB"},
 };
 
-static const char *const texts[ANEC_E__COUNT] = {
-	[ANEC_OK] = "ok",
-	[ANEC_E_ARG] = "bad argument",
-	[ANEC_E_TRUNCATED] = "shorter than an anec header's fields (0x6a8 bytes)",
-	[ANEC_E_LENGTH] = "the file is neither a 0x800- nor a 0x1000-byte header plus the size it states",
-	[ANEC_E_TDS] = "td_count or td_size is 0, td_size is over tsk_size or 0x800, or tsk_size is over size",
-	[ANEC_E_LAYOUT] = "tsk_size rounded up to 16 bytes plus krn_size is not size",
-	[ANEC_E_COUNTS] = "4 + dst_count + src_count BARs do not fit the 32",
-	[ANEC_E_TILES] = "an input or output has no tiles, or BAR 0's tiles hold less than size",
-	[ANEC_E_LIMIT] = "size is over 256 MiB",
-};
+const struct err_desc *anec_err(enum anec_err e)
+{
+	static const struct err_desc unknown = {"anec-unknown-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, ANEC_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *anec_err_name(enum anec_err e)
 {
-	return (unsigned)e < ANEC_E__COUNT ? names[e] : "anec-unknown-error";
-}
-
-const char *anec_err_text(enum anec_err e)
-{
-	return (unsigned)e < ANEC_E__COUNT ? texts[e] : "unknown error";
+	return anec_err(e)->name;
 }
 
 int anec_detect(const uint8_t *buf, size_t len)

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fw/common/err.h"
+
 #define ANEC_TILES 32
 #define ANEC_HDR_LIBANE 0x800u  /* the data offset libane reads */
 #define ANEC_HDR_ANECC 0x1000u  /* the data offset newer anecc writes */
@@ -39,8 +41,8 @@ enum anec_err {
 	ANEC_E_LIMIT,      /* size over ANEC_MAX_SIZE */
 	ANEC_E__COUNT
 };
-const char *anec_err_name(enum anec_err e); /* "anec-length", ... */
-const char *anec_err_text(enum anec_err e); /* a sentence */
+const struct err_desc *anec_err(enum anec_err e); /* fw/common/err.h */
+const char *anec_err_name(enum anec_err e);         /* "anec-length", ... */
 
 struct anec {
 	uint64_t size;

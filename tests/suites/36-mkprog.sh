@@ -181,10 +181,10 @@ bad empty 'desc-no-layers' '# nothing here\n'
 bad too_large 'desc-program-too-large' 'input w=4096 h=4096 c=4096\nlayer int8\n'
 bad sparse_cin ':3: desc-sparse-cin-differs' 'input c=16\nlayer sparse cout=8\nlayer sparse from=prev cout=4\n'
 # what was found and what was expected: the word, the line, the statements (or the channels)
-bad unknown_kind_word ":2: desc-unknown-keyword: 'fp32' is not a word this statement takes; the statements: input w= h= c=; layer int8|sparse|paletteN" 'input w=8\nlayer fp32\n'
-bad unknown_key_word ":3: desc-unknown-keyword: 'fromm=prev' is not a word" 'input w=8\n\nlayer int8 fromm=prev\n'
-bad bad_value_word ":1: desc-bad-value: 'density=0': a value missing, malformed or out of its range" 'layer sparse density=0\n'
-bad cin_channels ":2: desc-cin-differs-from-input: cin=32, but the statement reads 16 channels" 'input c=16\nlayer int8 cin=32\n'
+bad unknown_kind_word ":2: desc-unknown-keyword: an unknown keyword, layer kind, key or activation; 'fp32' is not a word this statement takes; the statements: input w= h= c=; layer int8|sparse|paletteN" 'input w=8\nlayer fp32\n'
+bad unknown_key_word ":3: desc-unknown-keyword: an unknown keyword, layer kind, key or activation; 'fromm=prev' is not a word" 'input w=8\n\nlayer int8 fromm=prev\n'
+bad bad_value_word ":1: desc-bad-value: a number missing, malformed or out of its range; at 'density=0'" 'layer sparse density=0\n'
+bad cin_channels ":2: desc-cin-differs-from-input: a layer's cin differs from the channels it reads; cin=32, but the statement reads 16 channels" 'input c=16\nlayer int8 cin=32\n'
 bad line_echoed "^    3 | layer int8 fromm=prev$" 'input w=8\n\nlayer int8 fromm=prev\n'
 out=$("$TOOL" mkprog --bogus app/default.desc "$work/x.hwx" 2>&1); rc=$?
 if [ "$rc" -ne 0 ] && grep -q 'expected \[--raw\] DESC OUT' <<<"$out" && [ ! -e "$work/x.hwx" ]; then

@@ -131,21 +131,21 @@ refuse() {
 	fi
 }
 P="$work/relu.hwx"
-refuse unknown_tensor "run: nope: unknown-tensor: the program's tensors are input, output_0 (or barN)" "$P" --in nope="$work/x.npy" --out output_0="$work/never.npy"
-refuse output_as_input 'run: output_0: tensor-not-an-input: output' "$P" --in output_0="$work/x.npy"
-refuse intermediate_as_input 'run: bar6: tensor-not-an-input: intermediate' "$work/chain.hwx" --in bar6="$work/x.npy" --out bar7="$work/never.npy"
-refuse input_as_output 'run: input: tensor-not-an-output: input' "$P" --out input="$work/never.npy"
+refuse unknown_tensor "run: nope: unknown-tensor: no tensor of the program has that name or BAR; the program's tensors are input, output_0 (or barN)" "$P" --in nope="$work/x.npy" --out output_0="$work/never.npy"
+refuse output_as_input 'run: output_0: tensor-not-an-input: an input file given for an output or an intermediate; output' "$P" --in output_0="$work/x.npy"
+refuse intermediate_as_input 'run: bar6: tensor-not-an-input: an input file given for an output or an intermediate; intermediate' "$work/chain.hwx" --in bar6="$work/x.npy" --out bar7="$work/never.npy"
+refuse input_as_output 'run: input: tensor-not-an-output: an output file given for an input; input' "$P" --out input="$work/never.npy"
 refuse given_twice 'run: bar5: tensor-given-twice' "$P" --in input="$work/x.npy" --in bar5="$work/x.npy"
 refuse no_equals 'io-bad-argument' "$P" --in input
 refuse empty_name 'io-bad-argument' "$P" --out ="$work/never.npy"
 refuse missing_value 'needs NAME=FILE' "$P" --in
 refuse missing_file 'file-cannot-open' "$P" --in input="$work/absent.npy" --out output_0="$work/never.npy"
-refuse npy_dtype "npy-dtype-mismatch: the file's dtype is int8, tensor input is float16" "$P" --in input="$work/x_i8.npy" --out output_0="$work/never.npy"
-refuse npy_unsupported "npy-unsupported-dtype: the file's dtype is '<f4' (float32); accepted: '<f2' (float16), '|i1' (int8), '|u1' (uint8), and tensor input is float16" "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
-refuse npy_shape "npy-shape-mismatch: the file's shape is (3, 4, 40), tensor input's is (4, 3, 40) (or 1-D (480,))" "$P" --in input="$work/x_shape.npy" --out output_0="$work/never.npy"
+refuse npy_dtype "npy-dtype-mismatch: the file's element type is not the tensor's; the file's dtype is int8, tensor input is float16" "$P" --in input="$work/x_i8.npy" --out output_0="$work/never.npy"
+refuse npy_unsupported "npy-unsupported-dtype: an element type other than float16, int8, uint8 (little-endian); the file's dtype is '<f4' (float32); accepted: '<f2' (float16), '|i1' (int8), '|u1' (uint8), and tensor input is float16" "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
+refuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape nor 1-D of its count; the file's shape is (3, 4, 40), tensor input's is (4, 3, 40) (or 1-D (480,))" "$P" --in input="$work/x_shape.npy" --out output_0="$work/never.npy"
 refuse npy_magic 'npy-bad-magic' "$P" --in input="$work/not.npy" --out output_0="$work/never.npy"
 refuse npy_truncated 'npy-truncated\|npy-data-size' "$P" --in input="$work/trunc.npy" --out output_0="$work/never.npy"
-refuse raw_size "raw-size-mismatch: the file has 1534 bytes, tensor input's buffer 1536" "$P" --in input="$work/x_short.bin" --out output_0="$work/never.npy"
+refuse raw_size "raw-size-mismatch: a raw file not exactly the tensor buffer's size; the file has 1534 bytes, tensor input's buffer 1536" "$P" --in input="$work/x_short.bin" --out output_0="$work/never.npy"
 refuse unknown_option "unknown option '--bogus'" "$P" --bogus
 refuse raw_and_hwx 'exclude each other' "$P" --raw --hwx
 refuse no_program 'needs PROGRAM' --in input="$work/x.npy"
@@ -271,9 +271,9 @@ PY
 			t_fail "run.firmware_refuses.$tname" "exit $rc: $(grep -E '^(run|completion)' <<<"$out" | tr '\n' ' ')"
 		fi
 	}
-	fwrefuse bad_argument 'run: io-bad-argument: in:input' "program=$work/chain.hwx" "in:input"
-	fwrefuse unknown_tensor "run: nope: unknown-tensor: the program's tensors are input, bar6, output_0 (or barN)" "program=$work/chain.hwx" "out:nope=$work/t9.npy"
-	fwrefuse npy_shape "npy-shape-mismatch: the file's shape is (4, 3, 40), tensor input's is (16, 2, 8) (or 1-D (256,))" "program=$work/chain.hwx" "in:input=$work/x.npy"
+	fwrefuse bad_argument 'run: io-bad-argument: not NAME=PATH, an empty name or path, or a path too long; in:input' "program=$work/chain.hwx" "in:input"
+	fwrefuse unknown_tensor "run: nope: unknown-tensor: no tensor of the program has that name or BAR; the program's tensors are input, bar6, output_0 (or barN)" "program=$work/chain.hwx" "out:nope=$work/t9.npy"
+	fwrefuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape nor 1-D of its count; the file's shape is (4, 3, 40), tensor input's is (16, 2, 8) (or 1-D (256,))" "program=$work/chain.hwx" "in:input=$work/x.npy"
 	fwrefuse missing_file 'file-cannot-open' "program=$work/chain.hwx" "in:input=$work/absent.npy"
 fi
 t_done

@@ -6,6 +6,7 @@
 #include "tests/harness/harness.h"
 
 #include "tests/unit/tsession.h"
+#include "drivers/dma/dma.h"
 #include "engine/engine.h"
 #include "fw/common/le.h"
 #include "fw/loader/loader.h"
@@ -143,6 +144,11 @@ TEST(eng_fault, packed_for_a_completion_formats_the_same)
 				    .reg = ENG_FAULT_NO_REG, .slot = -1};
 	eng_fault_format(&n, g, a, sizeof a);
 	CHECK_STR(a, "td 2: engine-dma-error");
+	/* with the cause's name (the model's DMA error) after it */
+	struct eng_fault nw = n;
+	nw.why = dma_err(DMA_E_HW)->name;
+	eng_fault_format(&nw, g, a, sizeof a);
+	CHECK_STR(a, "td 2: engine-dma-error: dma-controller-error");
 	/* every engine error is a positive code with a name and a one-line text (a completion
 	 * carries it as is) */
 	for (int e = 1; e < ENG_E__COUNT; e++)

@@ -3,6 +3,8 @@
  * errors, names are distinct within a module, and "name: description" is formatted the same way
  * everywhere.
  */
+#include "app/session.h"
+#include "app/tensorio.h"
 #include "drivers/dma/dma.h"
 #include "engine/engine.h"
 #include "fw/actlut/actlut.h"
@@ -13,6 +15,7 @@
 #include "fw/formats/npy.h"
 #include "fw/ctrl/ctrl.h"
 #include "fw/kunit/kunit.h"
+#include "fw/loader/anec.h"
 #include "fw/loader/hwx_write.h"
 #include "fw/loader/loader.h"
 #include "fw/policy/policy.h"
@@ -20,6 +23,7 @@
 #include "fw/td/td.h"
 #include "fw/tensors/tensors.h"
 #include "tests/harness/harness.h"
+#include "tools/progdesc/progdesc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +49,10 @@ ADAPT(tns_err, tns_err)
 ADAPT(subq_err, subq_err)
 ADAPT(dma_err, dma_err)
 ADAPT(bytes_err, bytes_err)
+ADAPT(session_err, session_err)
+ADAPT(tio_err, tio_err)
+ADAPT(anec_err, anec_err)
+ADAPT(pd_err, pd_err)
 
 static const struct err_desc *eng_err_u(unsigned e)
 {
@@ -63,7 +71,9 @@ static const struct {
 	{"actlut", actlut_err_u, ACTLUT_E__COUNT}, {"npy", npy_err_u, NPY_E__COUNT},
 	{"tensors", tns_err_u, TNS_E__COUNT}, {"queue", subq_err_u, SUBQ_E__COUNT},
 	{"dma", dma_err_u, DMA_E__COUNT},    {"bytes-moved", bytes_err_u, BYTES_E__COUNT},
-	{"engine", eng_err_u, ENG_E__COUNT},
+	{"engine", eng_err_u, ENG_E__COUNT}, {"session", session_err_u, SESSION_E__COUNT},
+	{"tensorio", tio_err_u, TIO_E__COUNT}, {"anec", anec_err_u, ANEC_E__COUNT},
+	{"progdesc", pd_err_u, PD_E__COUNT},
 };
 
 /* 1 when every value below count has a name and a one-line description, the names distinct,

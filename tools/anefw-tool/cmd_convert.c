@@ -144,8 +144,10 @@ static int cmd_convert(int argc, char **argv)
 	}
 	memcpy(file + ANEC_HDR_LIBANE, data, (size_t)size);
 	struct anec back;
-	if (anec_parse(file, ANEC_HDR_LIBANE + (size_t)size, &back) != ANEC_OK) {
-		rc = bad("%s: the written header does not validate", in);
+	enum anec_err ae = anec_parse(file, ANEC_HDR_LIBANE + (size_t)size, &back);
+	if (ae != ANEC_OK) {
+		rc = bad("%s: the written header does not validate: " ERR_FMT, in,
+			 ERR_ARGS(anec_err(ae)));
 		goto out;
 	}
 	if (tool_write_file(out, file, ANEC_HDR_LIBANE + (size_t)size))

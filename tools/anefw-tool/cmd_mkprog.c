@@ -15,26 +15,25 @@
 	"[from=prev]; activation relu|relu6|leakyrelu|hardtanh [from=prev]; "                    \
 	"pool avg|max|min [k=] [stride=] [pad=] [from=prev]; streams fp16|fp32"
 
-/* "DESC:LINE: error: what was found, what was expected", then the line itself. */
+/* "DESC:LINE: name: description; what was found, what was expected", then the line itself. */
 static void parse_error(const char *path, const char *text, size_t tlen, const struct pd_desc *d,
 			unsigned line, enum pd_err e)
 {
 	fprintf(stderr, "anefw-tool mkprog: %s", path);
 	if (line)
 		fprintf(stderr, ":%u", line);
-	fprintf(stderr, ": %s", pd_err_name(e));
+	fprintf(stderr, ": " ERR_FMT, ERR_ARGS(pd_err(e)));
 	int wn = d->err_word ? (int)(d->err_word_len > 64 ? 64 : d->err_word_len) : 0;
 	if (e == PD_E_KEYWORD && d->err_word)
-		fprintf(stderr, ": '%.*s' is not a word this statement takes; the statements: %s",
+		fprintf(stderr, "; '%.*s' is not a word this statement takes; the statements: %s",
 			wn, d->err_word, MKPROG_GRAMMAR);
 	else if (e == PD_E_VALUE && d->err_word)
-		fprintf(stderr, ": '%.*s': a value missing, malformed or out of its range", wn,
-			d->err_word);
+		fprintf(stderr, "; at '%.*s'", wn, d->err_word);
 	else if (e == PD_E_SYNTAX && d->err_word)
-		fprintf(stderr, ": '%.*s' is not KEY=VALUE; the statements: %s", wn, d->err_word,
+		fprintf(stderr, "; '%.*s' is not KEY=VALUE; the statements: %s", wn, d->err_word,
 			MKPROG_GRAMMAR);
 	else if (e == PD_E_CIN)
-		fprintf(stderr, ": cin=%lu, but the statement reads %lu channels (the input's c=, or "
+		fprintf(stderr, "; cin=%lu, but the statement reads %lu channels (the input's c=, or "
 			"with from=prev the previous statement's cout)", (unsigned long)d->err_have,
 			(unsigned long)d->err_want);
 	fprintf(stderr, "\n");
@@ -79,7 +78,7 @@ static int cmd_mkprog(int argc, char **argv)
 		return 1;
 	e = raw ? pd_build(&d, out, MKPROG_CAP, &len) : pd_build_hwx(&d, out, MKPROG_CAP, &len);
 	if (e != PD_OK) {
-		fprintf(stderr, "anefw-tool mkprog: %s: %s\n", argv[1], pd_err_name(e));
+		fprintf(stderr, "anefw-tool mkprog: %s: " ERR_FMT "\n", argv[1], ERR_ARGS(pd_err(e)));
 		free(out);
 		return 1;
 	}

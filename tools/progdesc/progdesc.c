@@ -12,28 +12,42 @@
 
 #include <string.h>
 
-static const char *const names[PD_E__COUNT] = {
-	[PD_OK] = "ok",
-	[PD_E_ARG] = "desc-bad-argument",
-	[PD_E_SYNTAX] = "desc-syntax",
-	[PD_E_KEYWORD] = "desc-unknown-keyword",
-	[PD_E_VALUE] = "desc-bad-value",
-	[PD_E_TOO_MANY_LAYERS] = "desc-too-many-layers",
-	[PD_E_NO_LAYERS] = "desc-no-layers",
-	[PD_E_TWO_ACTIVATIONS] = "desc-two-activations",
-	[PD_E_CIN] = "desc-cin-differs-from-input",
-	[PD_E_PALETTE_BITS] = "desc-palette-bits-differ",
-	[PD_E_TOO_LARGE] = "desc-program-too-large",
-	[PD_E_KUNIT] = "desc-kernel-unit-invalid",
-	[PD_E_CONTAINER] = "desc-container-failed",
-	[PD_E_NO_PREV] = "desc-no-previous-layer",
-	[PD_E_SPARSE_CIN] = "desc-sparse-cin-differs",
-	[PD_E_POOL_WINDOW] = "desc-pool-window-larger-than-input",
+static const struct err_desc errs[PD_E__COUNT] = {
+	[PD_OK] = {"ok", "no error"},
+	[PD_E_ARG] = {"desc-bad-argument", "a null pointer"},
+	[PD_E_SYNTAX] = {"desc-syntax", "a line that is not \"keyword key=value ...\""},
+	[PD_E_KEYWORD] = {"desc-unknown-keyword", "an unknown keyword, layer kind, key or activation"},
+	[PD_E_VALUE] = {"desc-bad-value", "a number missing, malformed or out of its range"},
+	[PD_E_TOO_MANY_LAYERS] = {"desc-too-many-layers", "more statements than a program holds"},
+	[PD_E_NO_LAYERS] = {"desc-no-layers", "the description has nothing to run"},
+	[PD_E_TWO_ACTIVATIONS] = {"desc-two-activations", "more than one activation in a program"},
+	[PD_E_CIN] = {"desc-cin-differs-from-input",
+		      "a layer's cin differs from the channels it reads"},
+	[PD_E_PALETTE_BITS] = {"desc-palette-bits-differ",
+			       "palette layers with different bit depths"},
+	[PD_E_TOO_LARGE] = {"desc-program-too-large",
+			    "the program does not fit the buffer or the chip's limits"},
+	[PD_E_KUNIT] = {"desc-kernel-unit-invalid",
+			"the kernel unit could not be written or does not validate"},
+	[PD_E_CONTAINER] = {"desc-container-failed",
+			    "the task stream could not be put in a .hwx container"},
+	[PD_E_NO_PREV] = {"desc-no-previous-layer", "from=prev on the first statement"},
+	[PD_E_SPARSE_CIN] = {"desc-sparse-cin-differs",
+			     "sparse layers with different cin (the unit has one mask width)"},
+	[PD_E_POOL_WINDOW] = {"desc-pool-window-larger-than-input",
+			      "a pool window (with its padding) larger than the tile it reads"},
 };
+
+const struct err_desc *pd_err(enum pd_err e)
+{
+	static const struct err_desc unknown = {"desc-unknown-error",
+						  "a value this module does not define"};
+	return err_lookup(errs, PD_E__COUNT, (unsigned)e, &unknown);
+}
 
 const char *pd_err_name(enum pd_err e)
 {
-	return (unsigned)e < PD_E__COUNT ? names[e] : "desc-unknown-error";
+	return pd_err(e)->name;
 }
 
 static const char *const act_names[] = {"none", "relu", "relu6", "leakyrelu", "hardtanh"};

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fw/common/err.h"
+
 #define PD_MAX_LAYERS 8
 #define PD_TD_BYTES 0x274u  /* every TD: the H13 size of a raw stream's first TD */
 #define PD_TD_STRIDE 0x300u /* TDs sit at this stride, as in the kernel fixtures */
@@ -41,6 +43,7 @@ enum pd_err {
 	PD_E_POOL_WINDOW,     /* a pool window (with its padding) larger than what it reads */
 	PD_E__COUNT
 };
+const struct err_desc *pd_err(enum pd_err e); /* fw/common/err.h */
 const char *pd_err_name(enum pd_err e);
 
 struct pd_layer {
