@@ -238,19 +238,25 @@ static int wait_channel(struct anem *m)
 	}
 }
 
+/* One block on the model's channel: configured, started, waited for. */
+static int move_block(struct anem *m, const struct dma_block *b)
+{
+	const struct dma_channel_config cfg = {.blocks = b, .nblocks = 1};
+	int r = dma_configure(m->dma, ANEM_DMA_CHANNEL, &cfg);
+	if (r == DMA_OK)
+		r = dma_start(m->dma, ANEM_DMA_CHANNEL);
+	if (r != DMA_OK)
+		return ENG_E_DMA;
+	return wait_channel(m);
+}
+
 /* The one function every DMA move goes through. */
 int anem_dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
 {
 	uint32_t body = len & ~3u;
 	if (body) {
 		const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = body};
-		const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
-		int r = dma_configure(m->dma, ANEM_DMA_CHANNEL, &cfg);
-		if (r == DMA_OK)
-			r = dma_start(m->dma, ANEM_DMA_CHANNEL);
-		if (r != DMA_OK)
-			return ENG_E_DMA;
-		int e = wait_channel(m);
+		int e = move_block(m, &b);
 		if (e)
 			return e;
 	}
@@ -279,13 +285,7 @@ int anem_dma_move_rows(struct anem *m, void *dst, int64_t dpitch, const void *sr
 	const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = len,
 				    .rows = rows, .src_pitch = (int32_t)spitch,
 				    .dst_pitch = (int32_t)dpitch};
-	const struct dma_channel_config cfg = {.blocks = &b, .nblocks = 1};
-	int r = dma_configure(m->dma, ANEM_DMA_CHANNEL, &cfg);
-	if (r == DMA_OK)
-		r = dma_start(m->dma, ANEM_DMA_CHANNEL);
-	if (r != DMA_OK)
-		return ENG_E_DMA;
-	return wait_channel(m);
+	return move_block(m, &b);
 }
 
 static void count_move(struct anem *m, uint64_t len)
