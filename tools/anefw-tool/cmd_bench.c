@@ -1,10 +1,11 @@
 /*
- * anefw-tool bench-model [--conv CIN:COUT:W] [--conv3 CIN:COUT:W] [--add W:H:C] [--repeat N]
- *                        [--threads N] [--write-programs DIR]
+ * anefw-tool bench-model [--conv CIN:COUT:W] [--conv3 CIN:COUT:W] [--add W:H:C] [--act W:H:C]
+ *                        [--repeat N] [--threads N] [--write-programs DIR]
  * The engine model's speed on the host: runs tools/progdesc/benchprog.c's programs (the ones
  * `make bench` counts on the target; --conv3 a 3x3 convolution, padding 1, over W x W) through
  * a whole submission N times and prints the best wall-clock time (less the time in its own
- * fill and check hooks, as on the target) as MAC/s or elements/s, the
+ * fill and check hooks, as on the target) as MAC/s or elements/s (--act: tanh through the NE's
+ * activation LUT, bp_act), the
  * convolutions on one thread and on --threads (all cores by default). A measurement, never a
  * test verdict; outputs are checked so that a run that computed nothing fails.
  * tests/bench/model_host.sh prints it beside numpy's float32 matmul of the same shapes.
@@ -165,6 +166,7 @@ static int bench_conv(struct app_session *s, const char *what, unsigned cin, uns
 static int cmd_bench(int argc, char **argv)
 {
 	unsigned conv[3] = {512, 512, 64}, conv3[3] = {0, 0, 0}, add[3] = {1024, 64, 64}, repeat = 3;
+	unsigned act[3] = {1024, 64, 64};
 	unsigned threads = 0;
 	const char *dir = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -178,6 +180,9 @@ static int cmd_bench(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--add") && i + 1 < argc) {
 			if (parse3(argv[++i], add))
 				return tool_usage_error("bench-model", "--add wants W:H:C, got '%s'", argv[i]);
+		} else if (!strcmp(argv[i], "--act") && i + 1 < argc) {
+			if (parse3(argv[++i], act))
+				return tool_usage_error("bench-model", "--act wants W:H:C, got '%s'", argv[i]);
 		} else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
 			if (tool_parse_u64(argv[++i], 1000, &v) || !v)
 				return tool_usage_error("bench-model", "--repeat wants 1..1000, got '%s'", argv[i]);
@@ -193,7 +198,7 @@ static int cmd_bench(int argc, char **argv)
 		}
 	}
 	threads = hal_set_workers(threads); /* 0: every core */
-	static uint8_t aprog[BP_WEIGHTS_OFF + 64];
+	static uint8_t aprog[BP_WEIGHTS_OFF + 64], tprog[BP_ACT_BYTES];
 	struct app_session *s = session_create(plat_dma());
 	if (!s) {
 		fprintf(stderr, "anefw-tool bench-model: out of memory\n");
@@ -205,6 +210,12 @@ static int cmd_bench(int argc, char **argv)
 		char path[4096];
 		snprintf(path, sizeof path, "%s/add.bin", dir);
 		rc |= tool_write_file(path, aprog, alen);
+	}
+	size_t tlen = bp_act(tprog, sizeof tprog, act[0], act[1], act[2]);
+	if (dir) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/act.bin", dir);
+		rc |= tool_write_file(path, tprog, tlen);
 	}
 	/* cin x 2^-8 must be exact in fp16 and below the MAC's 2^15 saturation */
 	if (conv[0] > 2048u * 8u) {
@@ -224,11 +235,20 @@ static int cmd_bench(int argc, char **argv)
 		printf("model add %ux%ux%u fp16: %.0f elements, best %.6f s, %.3g elements/s\n", add[0],
 		       add[1], add[2], n, ta, n / ta);
 	}
+	/* tanh(0.5): |x| = 0.5 is knot 4 of the record, tanh(4/8) = 0x3765 exactly (no
+	 * interpolation); a TD that moved its input unchanged would leave 0x3800 */
+	struct bctx tc = {0x3800u, 0, 0x3765u, bp_row(act[0]), act[0], 0, 0, 0, 0, 0, 0, {{0}}};
+	double tt = best_time(s, tprog, tlen, &tc, (uint64_t)act[0] * act[1] * act[2], repeat);
+	if (tt > 0) {
+		double n = (double)act[0] * act[1] * act[2];
+		printf("model act tanh (LUT) %ux%ux%u fp16: %.0f elements, best %.6f s, %.3g elements/s\n",
+		       act[0], act[1], act[2], n, tt, n / tt);
+	}
 	session_destroy(s);
-	return rc || ta < 0;
+	return rc || ta < 0 || tt < 0;
 }
 
 TOOL_COMMAND(bench_model, "bench-model", cmd_bench,
-	     "bench-model [--conv CIN:COUT:W] [--conv3 CIN:COUT:W] [--add W:H:C] [--repeat N]\n"
-	     "                             [--threads N] [--write-programs DIR]\n"
+	     "bench-model [--conv CIN:COUT:W] [--conv3 CIN:COUT:W] [--add W:H:C] [--act W:H:C]\n"
+	     "                             [--repeat N] [--threads N] [--write-programs DIR]\n"
 	     "                             the engine model's speed on the host (a measurement)");

@@ -1,5 +1,6 @@
 /* The benchmark programs (see benchprog.h). */
 #include "tools/progdesc/benchprog.h"
+#include "fw/actlut/actlut.h"
 #include "fw/common/le.h"
 #include "fw/td/td.h"
 
@@ -143,6 +144,45 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
 	return finish(&tw, buf, cap, BP_WEIGHTS_OFF + 64);
+}
+
+/* tanh(i / 8) rounded to fp16, i = 0..32 */
+static const uint16_t tanh_knots[ACTLUT_KNOTS] = {
+	0x0000, 0x2ff5, 0x33d6, 0x35bc, 0x3765, 0x3870, 0x3915, 0x39a2, 0x3a18, 0x3a79, 0x3ac9,
+	0x3b0a, 0x3b3e, 0x3b67, 0x3b88, 0x3ba2, 0x3bb6, 0x3bc6, 0x3bd3, 0x3bdd, 0x3be5, 0x3beb,
+	0x3bef, 0x3bf3, 0x3bf6, 0x3bf8, 0x3bfa, 0x3bfb, 0x3bfc, 0x3bfd, 0x3bfe, 0x3bfe, 0x3bff};
+
+size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
+{
+	if (!buf || !w || !h || !c || cap < BP_ACT_BYTES)
+		return 0;
+	uint32_t tdw[TD_WORDS];
+	struct td_writer tw;
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
+					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
+	begin(&tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
+	tdw_reg(&tw, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	tdw_reg(&tw, H13_COEFF_BASEADDR(0), 0);
+	tdw_reg(&tw, H13_COEFF_BFRSIZE(0), ACTLUT_STRIDE);
+	common(&tw, w, h, c, c);
+	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
+				    H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT));
+	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
+	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
+	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
+	size_t len = finish(&tw, buf, cap, BP_ACT_BYTES);
+	if (!len)
+		return 0;
+	uint8_t *rec = buf + BP_WEIGHTS_OFF;
+	memset(rec, 0, ACTLUT_STRIDE);
+	le_wr16(rec + 2 * ACTLUT_IN_HI, 0x4400u);  /* |x| clamped to [0, 4] */
+	le_wr16(rec + 2 * ACTLUT_OUT_HI, BP_FP16_ONE); /* tanh is 0 at 0 and 1 at +inf */
+	for (unsigned i = 0; i < ACTLUT_KNOTS; i++)
+		le_wr16(rec + 2 * (ACTLUT_KNOT0 + i), tanh_knots[i]);
+	le_wr16(rec + 2 * ACTLUT_R_ICPT, BP_FP16_ONE);
+	le_wr16(rec + 2 * ACTLUT_SCALE, 3);
+	le_wr16(rec + 2 * ACTLUT_MODE, ACTLUT_MODE_ODD);
+	return len;
 }
 
 /* One planar-engine TD into tdw (TD_WORDS words): sources from BARs in0 (and in1 with the second

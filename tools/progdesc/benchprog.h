@@ -31,6 +31,11 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 		unsigned k, uint16_t weight);
 /* a + b of two w x h x c fp16 tiles through the planar engine (as add.bin). */
 size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
+/* tanh of a w x h x c fp16 tile through the NE's activation LUT (MACCfg elementwise,
+ * NonlinearMode LUT, PostScale 1, no planar engine): the record is an odd table of tanh at
+ * |x| = i/8 (the knots of kernels/unary/tanh.bin), coefficient channel 0 at the weights. */
+size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
+#define BP_ACT_BYTES (BP_WEIGHTS_OFF + 0x80u)
 /* One planar-engine TD (the NE off): c channels of win x hin fp16 from BAR 5 (and BAR 6 with
  * secsrc H13_PE_SECSRC_TILE1, the same geometry) to c channels of wout x hout at BAR 4, with the
  * window, strides and padding of Common.ConvCfg and the Planar.* fields below (fp16 scales and
