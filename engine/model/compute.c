@@ -562,7 +562,7 @@ static int sse_ok(void)
 
 static inline __attribute__((always_inline)) PE_AVX void
 pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
-	  unsigned n, unsigned op, int hasb, int cond, int relu)
+	  unsigned n, unsigned op, int hasb, int cond, int relu, int unit)
 {
 	const __m256 pre = _mm256_set1_ps(s->pre), scale = _mm256_set1_ps(s->scale);
 	const __m256 bias = _mm256_set1_ps(s->bias), fin = _mm256_set1_ps(s->final);
@@ -574,7 +574,9 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 		 * every other row holds no NaN, so applying it again changes nothing) */
 		__m128i ha = _mm_loadu_si128((const __m128i *)(const void *)(va + i));
 		ha = _mm_blendv_epi8(ha, inf, _mm_cmpgt_epi16(_mm_and_si128(ha, mag), inf));
-		__m256 x = _mm256_mul_ps(_mm256_cvtph_ps(ha), pre);
+		__m256 x = _mm256_cvtph_ps(ha);
+		if (!unit)
+			x = _mm256_mul_ps(x, pre);
 		__m256 y = zero, r;
 		if (hasb) {
 			__m128i hb = _mm_loadu_si128((const __m128i *)(const void *)(vb + i));
@@ -596,10 +598,11 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 		}
 		if (cond) /* |r|, and |-0| = +0 (a NaN keeps no sign; it leaves as 0 anyway) */
 			r = _mm256_andnot_ps(sign, r);
-		r = _mm256_add_ps(_mm256_mul_ps(r, scale), bias);
+		r = _mm256_add_ps(unit ? r : _mm256_mul_ps(r, scale), bias);
 		if (relu)
 			r = _mm256_blendv_ps(r, zero, _mm256_cmp_ps(r, zero, _CMP_LT_OQ));
-		r = _mm256_mul_ps(r, fin);
+		if (!unit)
+			r = _mm256_mul_ps(r, fin);
 		r = _mm256_andnot_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q), r); /* NaN: +0 */
 		_mm_storeu_si128((__m128i *)(void *)(out + i), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 	}
@@ -610,13 +613,15 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 #define PE8_TAILS(op, hasb)                                                             \
 	do {                                                                            \
 		if (s->pe_cond && s->pe_relu)                                            \
-			pe_row8_k(s, va, vb, out, n, op, hasb, 1, 1);                    \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 1, 1, 0);                 \
 		else if (s->pe_cond)                                                     \
-			pe_row8_k(s, va, vb, out, n, op, hasb, 1, 0);                    \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 1, 0, 0);                 \
 		else if (s->pe_relu)                                                     \
-			pe_row8_k(s, va, vb, out, n, op, hasb, 0, 1);                    \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 0, 1, 0);                 \
+		else if (unit)                                                           \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 0, 0, 1);                 \
 		else                                                                     \
-			pe_row8_k(s, va, vb, out, n, op, hasb, 0, 0);                    \
+			pe_row8_k(s, va, vb, out, n, op, hasb, 0, 0, 0);                 \
 	} while (0)
 
 #define PE8_OP(op)                                                                      \
@@ -630,6 +635,9 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 static PE_AVX void pe_row_avx(const struct stages *s, const uint16_t *va, const uint16_t *vb,
 			      uint16_t *out, unsigned n)
 {
+	/* PreScale, Scale and FinalScale all 1 (the add's): x 1 is exact for every value, and a
+	 * NaN stays a NaN (made +0 at the end either way), so the three multiplies are left out */
+	const int unit = s->pre == 1.0f && s->scale == 1.0f && s->final == 1.0f;
 	switch (s->pe_op) {
 	case H13_PE_OP_ADD: PE8_OP(H13_PE_OP_ADD); break;
 	case H13_PE_OP_MUL: PE8_OP(H13_PE_OP_MUL); break;
@@ -803,6 +811,12 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 	unsigned W = out->w;
 	/* the PE straight after the input port: the NEON row applies the port's NaN rule itself */
 	int raw = !s->ne && s->pe && (pe_neon() || pe_avx());
+	/* the NE's post-scale 1 on fp16 values is the identity (x 1 is exact and every port value
+	 * is an fp16), so a row goes straight from the port to the activation LUT, whose table
+	 * applies the port's NaN rule (prepare_table in model.c); anem_simd = 0 keeps the
+	 * separate passes (the comparison in test_model_simd) */
+	int post1 = anem_simd && s->ne && !s->unit && s->post == 1.0f;
+	int raw0 = raw || (post1 && s->lut && m->lut.table == m->table);
 	for (unsigned g = 0; g < out->g; g++)
 		for (unsigned c = 0; c < out->c; c++)
 			for (unsigned h = 0; h < out->h; h++) {
@@ -811,13 +825,13 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 				if (lsrc)
 					e = source_row(m, in0, lsrc, g, c, h, W, v);
 				else
-					e = read_row_k(m, in0, g, c, h, W, m->row[0], v, raw);
+					e = read_row_k(m, in0, g, c, h, W, m->row[0], v, raw0);
 				if (e != ENG_OK)
 					return e;
 				if (s->ne) {
 					if (s->unit)
 						unit_kernel_row(s, v, W);
-					else
+					else if (!post1)
 						ne_post_row(v, W, s->post);
 					nonlinear(m, s, v, W, act);
 				}

@@ -385,10 +385,17 @@ static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struc
 	return ENG_OK;
 }
 
+/* The table every fp16 pattern's result, with the input port's NaN rule folded in: a NaN
+ * pattern gives +inf's result. No NaN reaches the activation any other way (the NE's rows are
+ * rounded by f2h, which makes NaN +0, and the port makes a NaN +inf), so the folded entries
+ * change nothing for those rows; they let elementwise() hand the LUT rows the port has not
+ * converted (its raw rows, docs/performance.md). */
 static void prepare_table(struct anem *m)
 {
 	if (!m->table_valid || memcmp(m->table_slots, m->lut.slot, sizeof m->table_slots)) {
 		actlut_build_table(&m->lut, m->table);
+		for (uint32_t x = 0x7c01u; x <= 0x7fffu; x++)
+			m->table[x] = m->table[x | 0x8000u] = m->table[0x7c00u];
 		memcpy(m->table_slots, m->lut.slot, sizeof m->table_slots);
 		m->table_valid = 1;
 	}
