@@ -801,6 +801,90 @@ static void ne_post_row(uint16_t *v, unsigned n, float post)
 		v[i] = f2h(h2f_table[v[i]] * post);
 }
 
+/* Rows of an elementwise chunk: as many as fit this many bytes of staged fp16 (m->hv, m->hv2). */
+#define EW_CHUNK_BYTES 16384u
+
+/* The byte offset of row h of plane (g, c) of a tile, whose rows h .. h + n - 1 (each `bytes`
+ * long, t->row apart: row_off is linear in h) all lie inside its range; -1 when one does not. */
+static int64_t chunk_off(const struct tile *t, unsigned g, unsigned c, unsigned h, unsigned n,
+			 uint64_t bytes)
+{
+	int64_t first = row_off(t, g, c, h, bytes);
+	return first < 0 || row_off(t, g, c, h + n - 1, bytes) < 0 ? -1 : first;
+}
+
+/*
+ * Rows h .. h + n - 1 of plane (g, c) of an elementwise TD, each source moved in by one 2-D move
+ * into m->hv (m->hv2) and the results out by one, where the sources and the destination are fp16
+ * tiles whose every row lies inside its range and the DMA engine takes the moves (no fault
+ * armed, its granule and limits); the same values as row by row (the same passes on each row).
+ * Returns ANEM_ROWS_ONE_BY_ONE, having written nothing, when it cannot; the caller goes row by
+ * row then (which also reports any range error at the row it concerns).
+ */
+static int ew_chunk(struct anem *m, const struct stages *s, const struct tile *in0,
+		    const struct tile *in1, const struct tile *out, struct anem_l2t *lres,
+		    struct anem_act *act, unsigned g, unsigned c, unsigned h, unsigned n, int raw0,
+		    int raw, int post1)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const unsigned W = out->w;
+	const uint64_t bytes = (uint64_t)W * 2u;
+	const int two = s->pe && s->pe_sec == H13_PE_SECSRC_TILE1;
+	int64_t o0 = -1, o1 = -1, oo = -1;
+	if (n < 2 || (uint64_t)n * bytes > EW_CHUNK_BYTES || !in0->r || in0->fmt != H13_FMT_FP16 ||
+	    g >= in0->g || c >= in0->c || h + n > in0->h || (o0 = chunk_off(in0, g, c, h, n, bytes)) < 0 ||
+	    (two && (!in1->r || in1->fmt != H13_FMT_FP16 || g >= in1->g || c >= in1->c ||
+		     h + n > in1->h || (o1 = chunk_off(in1, g, c, h, n, bytes)) < 0)) ||
+	    (out->r && (out->fmt != H13_FMT_FP16 || H13_GET(REG(H13_DST_FMT), H13_DSTFMT_ZEROPADLAST) ||
+			(oo = chunk_off(out, g, c, h, n, bytes)) < 0 ||
+			!anem_dma_rows_ok(m, out->r->cpu + oo, (int64_t)out->row, m->hv, (int64_t)bytes,
+					  (uint32_t)bytes, n))))
+		return ANEM_ROWS_ONE_BY_ONE;
+	int e = anem_dma_move_rows(m, m->hv, (int64_t)bytes, in0->r->cpu + o0, (int64_t)in0->row,
+				   (uint32_t)bytes, n);
+	if (e)
+		return e; /* ANEM_ROWS_ONE_BY_ONE: what moved is only read */
+	if (two && (e = anem_dma_move_rows(m, m->hv2, (int64_t)bytes, in1->r->cpu + o1,
+					   (int64_t)in1->row, (uint32_t)bytes, n)))
+		return e;
+	for (unsigned i = 0; i < n; i++) {
+		uint16_t *v = m->hv + (uint64_t)i * W, *b = two ? m->hv2 + (uint64_t)i * W : NULL;
+		/* read_row_k's port on each row: the whole row, or only its tail for a raw row */
+		if (raw0)
+			nan_to_inf(v + (W & ~7u), W & 7u);
+		else
+			nan_to_inf(v, W);
+		if (b && raw)
+			nan_to_inf(b + (W & ~7u), W & 7u);
+		else if (b)
+			nan_to_inf(b, W);
+		if (s->ne) {
+			if (s->unit)
+				unit_kernel_row(s, v, W);
+			else if (!post1)
+				ne_post_row(v, W, s->post);
+			nonlinear(m, s, v, W, act);
+		}
+		if (s->pe)
+			pe_row(s, v, b, v, W);
+		if (lres)
+			memcpy(lres->v + (((uint64_t)g * lres->c + c) * lres->h + h + i) * out->w, v,
+			       out->w * sizeof *v);
+	}
+	if (!out->r)
+		return ENG_OK;
+	e = anem_dma_move_rows(m, out->r->cpu + oo, (int64_t)out->row, m->hv, (int64_t)bytes,
+			       (uint32_t)bytes, n);
+	for (unsigned i = 0; e == ANEM_ROWS_ONE_BY_ONE && i < n; i++) /* (checked above: not taken) */
+		e = write_row(m, out, g, c, h + i, m->hv + (uint64_t)i * W, m->row[2]);
+	return e;
+#else
+	(void)m, (void)s, (void)in0, (void)in1, (void)out, (void)lres, (void)act, (void)g, (void)c;
+	(void)h, (void)n, (void)raw0, (void)raw, (void)post1;
+	return ANEM_ROWS_ONE_BY_ONE;
+#endif
+}
+
 static int elementwise(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
 		       const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
 		       struct anem_act *act)
@@ -817,11 +901,22 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 	 * separate passes (the comparison in test_model_simd) */
 	int post1 = anem_simd && s->ne && !s->unit && s->post == 1.0f;
 	int raw0 = raw || (post1 && s->lut && m->lut.table == m->table);
+	const unsigned chunk = W ? EW_CHUNK_BYTES / (2u * W) : 0;
 	for (unsigned g = 0; g < out->g; g++)
 		for (unsigned c = 0; c < out->c; c++)
 			for (unsigned h = 0; h < out->h; h++) {
 				int e;
 				uint16_t *v = m->hv;
+				unsigned n = out->h - h < chunk ? out->h - h : chunk;
+				if (!lsrc && n >= 2) {
+					e = ew_chunk(m, s, in0, in1, out, lres, act, g, c, h, n, raw0, raw, post1);
+					if (e == ENG_OK) {
+						h += n - 1;
+						continue;
+					}
+					if (e != ANEM_ROWS_ONE_BY_ONE)
+						return e;
+				}
 				if (lsrc)
 					e = source_row(m, in0, lsrc, g, c, h, W, v);
 				else
