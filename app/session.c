@@ -18,6 +18,11 @@ struct app_session {
 	struct eng eng;
 	struct subq_grant g[SESSION_MAX_GRANTS];
 	uint8_t is_weights[SESSION_MAX_GRANTS];
+	/* per grant: [ws, we) is written whole by the TDs when they complete (written_runs), so the
+	 * fill leaves it out of the output's zeroing; ws == we: zeroed whole */
+	uint64_t ws[SESSION_MAX_GRANTS], we[SESSION_MAX_GRANTS];
+	unsigned nw; /* the grants ws and we are about (the last submission's) */
+	uint32_t hook_whole; /* bit i: grant i is written whole by the fill hook (whole_bars) */
 	uint8_t *arena;      /* kept between submissions (arena_cap bytes), freed by session_destroy */
 	uint64_t arena_cap;
 };
@@ -148,8 +153,9 @@ int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g,
 	return session_fill_buffer_x(p, g, b, 0);
 }
 
-int session_fill_buffer_x(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b,
-			  int skip_pattern)
+/* session_fill_buffer_x, an output's [ws, we) left as it is (the TDs write it whole). */
+static int fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b,
+		       int skip_pattern, uint64_t ws, uint64_t we)
 {
 	int w = weights_buffer(p, g);
 	if (w) {
@@ -157,11 +163,103 @@ int session_fill_buffer_x(const struct ldr_program *p, const struct subq_grant *
 		memset(b, 0, (size_t)g->size);
 		memcpy(b, p->buf + p->weights_off, (size_t)c);
 	} else if (g->access & POL_WRITE) {
-		memset(b, 0, (size_t)g->size);
+		if (ws >= we || we > g->size) {
+			memset(b, 0, (size_t)g->size);
+		} else {
+			memset(b, 0, (size_t)ws);
+			memset(b + we, 0, (size_t)(g->size - we));
+		}
 	} else if (!skip_pattern) {
 		session_pattern(b, g->size, g->bar);
 	}
 	return w;
+}
+
+int session_fill_buffer_x(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b,
+			  int skip_pattern)
+{
+	return fill_buffer(p, g, b, skip_pattern, 0, 0);
+}
+
+/*
+ * Per written grant, the bytes its TDs write whole when they complete: the destination tiles
+ * whose rows follow one another with no gap (td_dst_run), merged where they meet or overlap; the
+ * longest such run is [ws, we), which the fill does not zero (an output the engine writes
+ * whole is 8 MiB of stores saved per 4 Mi fp16 values). A grant any TD reads (a source, or a
+ * whole-grant range) keeps its zeroing whole: a read before the write must see zeros, not an
+ * earlier submission's bytes. A run that fails zeroes [ws, we) after it (session_run), so
+ * nothing of an earlier submission is left in any case.
+ */
+static void written_runs(struct app_session *s, unsigned n)
+{
+	const struct ldr_program *p = &s->prog;
+	uint64_t rs[LDR_MAX_TDS], re[LDR_MAX_TDS];
+	uint32_t read = 0;
+	struct ldr_image *im = calloc(1, sizeof *im);
+	for (unsigned i = 0; i < n; i++)
+		s->ws[i] = s->we[i] = 0;
+	s->nw = n;
+	s->hook_whole = 0;
+	if (!im)
+		return;
+	im->p = p;
+	for (unsigned t = 0; t < p->ntds && t < LDR_MAX_TDS && t < s->plan.ntds; t++)
+		for (unsigned r = 0; r < s->plan.td[t].nranges; r++) {
+			const struct ctrl_range *x = &s->plan.td[t].r[r];
+			if ((x->access & POL_READ) || x->whole)
+				read |= x->bar < 32u ? 1u << x->bar : 0u;
+		}
+	for (unsigned i = 0; i < n; i++) {
+		const struct subq_grant *g = &s->g[i];
+		if (!(g->access & POL_WRITE) || g->bar >= 32u || (read >> g->bar & 1u))
+			continue;
+		unsigned k = 0;
+		memset(&im->img, 0, sizeof im->img);
+		for (unsigned t = 0; t < p->ntds && t < LDR_MAX_TDS && t < s->plan.ntds; t++) {
+			ldr_image_apply_td(im, t);
+			const struct td_regs regs = {ldr_image_reg, im};
+			uint64_t len;
+			for (unsigned r = 0; r < s->plan.td[t].nranges; r++) {
+				const struct ctrl_range *x = &s->plan.td[t].r[r];
+				if (k >= LDR_MAX_TDS || x->kind != CTRL_R_DST || x->bar != g->bar ||
+				    x->folded || x->whole ||
+				    !td_dst_run(&regs, &len) || x->off > g->size || len > g->size - x->off)
+					continue;
+				rs[k] = x->off;
+				re[k++] = x->off + len;
+			}
+		}
+		/* the longest run of the union: grow [a, b) from each run while another meets it */
+		for (unsigned j = 0; j < k; j++) {
+			uint64_t a = rs[j], b = re[j];
+			for (int grew = 1; grew;) {
+				grew = 0;
+				for (unsigned q = 0; q < k; q++)
+					if (rs[q] <= b && re[q] >= a && (rs[q] < a || re[q] > b)) {
+						a = rs[q] < a ? rs[q] : a;
+						b = re[q] > b ? re[q] : b;
+						grew = 1;
+					}
+			}
+			if (b - a > s->we[i] - s->ws[i]) {
+				s->ws[i] = a;
+				s->we[i] = b;
+			}
+		}
+	}
+	free(im);
+}
+
+int session_written_run(const struct app_session *s, unsigned bar, uint64_t *start, uint64_t *end)
+{
+	*start = *end = 0;
+	for (unsigned i = 0; s && i < s->nw; i++)
+		if (s->g[i].bar == bar && s->ws[i] < s->we[i]) {
+			*start = s->ws[i];
+			*end = s->we[i];
+			return 1;
+		}
+	return 0;
 }
 
 /* Byte k = k x 7 + bar (mod 256): the pattern repeats every 256 bytes (7 x 256 is a multiple of
@@ -187,7 +285,12 @@ static void fill(struct app_session *s, unsigned n, uint8_t *mem, const struct s
 		const struct subq_grant *g = &s->g[i];
 		uint8_t *b = mem + (g->mapped - SESSION_DEV_BASE);
 		int whole = hooks && hooks->fill && g->bar < 32u && (hooks->whole_bars >> g->bar & 1u);
-		int w = session_fill_buffer_x(&s->prog, g, b, whole);
+		if (whole && (g->access & POL_WRITE)) { /* the hook writes it all: no zeroing */
+			s->ws[i] = 0;
+			s->we[i] = g->size;
+			s->hook_whole |= 1u << i;
+		}
+		int w = fill_buffer(&s->prog, g, b, whole, s->ws[i], s->we[i]);
 		s->is_weights[i] = (uint8_t)w;
 		if (hooks && hooks->fill)
 			hooks->fill(hooks->ctx, g, b, w);
@@ -417,6 +520,7 @@ static uint8_t *build_arena(struct app_session *s, unsigned n, const struct layo
 		if (s->plan.fold_used)
 			memcpy(mem + lo->fold_off, fold_mem, (size_t)s->plan.fold_used);
 		s->plan.td_mem = mem + lo->td_off; /* the engine's copy, where the driver reads it */
+		written_runs(s, n);
 		fill(s, n, mem, o->hooks);
 	}
 	free(fwmem);
@@ -542,6 +646,11 @@ int session_run(struct app_session *s, const uint8_t *buf, size_t len, const str
 	if (!mem)
 		return 1;
 	int rc = run_engine(s, n, mem, &lo, o, res);
+	if (rc) /* what the TDs were to write whole may hold an earlier submission's bytes */
+		for (unsigned i = 0; i < n; i++)
+			if (s->ws[i] < s->we[i] && !(s->hook_whole >> i & 1u))
+				memset(mem + (s->g[i].mapped - SESSION_DEV_BASE) + s->ws[i], 0,
+				       (size_t)(s->we[i] - s->ws[i]));
 	if (o->hooks && o->hooks->check)
 		for (unsigned i = 0; i < n; i++)
 			o->hooks->check(o->hooks->ctx, &s->g[i], mem + (s->g[i].mapped - SESSION_DEV_BASE),

@@ -62,8 +62,10 @@ struct session_hooks {
 	void (*fill)(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights);
 	void (*check)(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights);
 	void *ctx;
-	/* Bit b set: fill writes every byte of the input (read-only, not weights) granted at BAR b,
-	 * so the session leaves its pattern out of that buffer. 0: the pattern everywhere. */
+	/* Bit b set: fill writes every byte of the buffer granted at BAR b (not weights), so the
+	 * session leaves its pattern out of it (an input) or its zeroing (a written buffer; a failed
+	 * run then leaves it as the hook and the engine left it). 0: the pattern and the zeroing
+	 * everywhere (less what the TDs write whole, session_written_run). */
 	uint32_t whole_bars;
 };
 
@@ -90,6 +92,11 @@ void session_destroy(struct app_session *s);
 /* Its engine, through the interface (engine/engine.h): the state after a run, fault injection
  * (app/backend.h), the command service's runs. */
 struct eng *session_eng(struct app_session *s);
+
+/* The bytes [*start, *end) of the grant of BAR bar that the last submission's TDs were to write
+ * whole, so its fill left them out of the output's zeroing (app/session.c written_runs); 0 when
+ * there are none. */
+int session_written_run(const struct app_session *s, unsigned bar, uint64_t *start, uint64_t *end);
 
 /* A granted buffer's first contents: the program's weights when it holds them (returns 1), zero
  * when it is written, else a byte pattern (an input no one filled). b holds g->size bytes. */

@@ -171,6 +171,33 @@ enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t c, uint64_t groups, 
 
 #define REG(a) (r->get(r->ctx, (a)))
 
+int td_dst_run(const struct td_regs *r, uint64_t *len)
+{
+	uint32_t dim = REG(H13_COMMON_OUTDIM);
+	uint64_t w = H13_GET(dim, H13_OUTDIM_WOUT), h = H13_GET(dim, H13_OUTDIM_HOUT);
+	uint64_t c = H13_GET(REG(H13_COMMON_COUT), H13_COUT);
+	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	unsigned elem = td_fmt_bytes(H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_OUTFMT));
+	uint64_t run = w * elem; /* w < 2^15, elem <= 2 */
+	if (H13_GET(REG(H13_DST_FMT), H13_DSTFMT_ZEROPADLAST))
+		run = (run + 63u) & ~(uint64_t)63u;
+	const uint64_t n[3] = {h, c, g};
+	const uint64_t stride[3] = {H13_ADDR_BYTES(REG(H13_DST_ROWSTRIDE)),
+				    H13_ADDR_BYTES(REG(H13_DST_PLANESTRIDE)),
+				    H13_ADDR_BYTES(REG(H13_DST_GROUPSTRIDE))};
+	*len = 0;
+	if (!run || !h || !c || !g)
+		return 0;
+	for (unsigned k = 0; k < 3; k++) {
+		if (n[k] > 1 && stride[k] != run)
+			return 0; /* a gap (or an overlap) between consecutive rows, planes or groups */
+		if (pol_mul_ovf(run, n[k], &run))
+			return 0;
+	}
+	*len = run;
+	return 1;
+}
+
 struct tile_regs {
 	uint32_t cfg, base, row, plane, depth, group;
 };

@@ -201,6 +201,12 @@ unsigned td_fmt_bytes(unsigned fmt);
  * Extent of a strided tile: rows are whole 64-byte lines (line = roundup(w x elem, 64)), then
  * (h-1) row strides, (c-1) plane strides, (groups-1) group strides (H13 has no depth: D = 1).
  */
+/* Whether the destination tile's rows as the engine writes them (OutDim.Wout values of the output
+ * format's size each, or the whole 64-byte line with TileDMADst.Fmt ZeroPadLast) follow one
+ * another with no gap from its base, over every row, channel and group: then *len is the length
+ * of that one run of bytes. 0 (no run) when a stride leaves a gap or overlaps, when a dimension is
+ * zero or the format has no size, or on overflow. */
+int td_dst_run(const struct td_regs *r, uint64_t *len);
 enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t c, uint64_t groups, unsigned elem,
 			   uint64_t row, uint64_t plane, uint64_t depth, uint64_t group,
 			   uint64_t *extent);

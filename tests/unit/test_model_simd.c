@@ -14,6 +14,7 @@
 #include "engine/model/compute.h"
 #include "tests/unit/tsession.h"
 #include "fw/common/le.h"
+#include "fw/ctrl/ctrl.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
 #include "tests/harness/harness.h"
@@ -252,4 +253,104 @@ TEST(model_simd, session_skips_the_pattern_only_where_asked)
 	for (unsigned k = 0; k < sizeof buf; k++)
 		zero += buf[k] == 0;
 	CHECK_EQ(zero, (uint64_t)sizeof buf);
+}
+
+/*
+ * The output's zeroing left out where the TDs write whole (app/session.c written_runs), and
+ * nothing of an earlier submission left behind: an add over 64 x 8 x 2 fp16 fills the output
+ * grant (1 + 0.5), then an add over 64 x 4 x 2 with the same grants writes its first half (2 +
+ * 0.5): before the run the first half still holds the first submission's values (not zeroed:
+ * the TD writes it whole) and the second half is zero; after it, 2.5 then zeros. A third
+ * submission (3 + 0.5) that a DMA error stops after its first output row leaves no 2.5 behind
+ * (what the TD was to write is zeroed when the run fails). The check's own test: the first
+ * submission's output is found wrong against the second's expectation.
+ */
+struct zs_ctx {
+	uint16_t in0;
+	uint64_t written;           /* bytes the TD writes */
+	uint16_t want, stale;       /* the written value, and the earlier submission's */
+	uint64_t before_stale, before_zero, wrong, seen_stale, outputs;
+};
+
+static void zs_fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct zs_ctx *c = vc;
+	if (is_weights)
+		return;
+	if (g->bar == BP_OUT_BAR)
+		for (uint64_t k = 0; k + 1 < g->size; k += 2) {
+			c->before_stale += k < c->written && le_rd16(buf + k) == c->stale;
+			c->before_zero += k >= c->written && le_rd16(buf + k) == 0;
+		}
+	if (g->bar == BP_IN0_BAR || g->bar == BP_IN1_BAR)
+		for (uint64_t k = 0; k + 1 < g->size; k += 2)
+			le_wr16(buf + k, g->bar == BP_IN0_BAR ? c->in0 : 0x3800u);
+}
+
+/* Values of an output that are not `want` below `written` or not 0 from there. */
+static uint64_t zs_wrong(const uint8_t *buf, uint64_t size, uint64_t written, uint16_t want)
+{
+	uint64_t w = 0;
+	for (uint64_t k = 0; k + 1 < size; k += 2)
+		w += le_rd16(buf + k) != (k < written ? want : 0);
+	return w;
+}
+
+static uint8_t zs_first[2048];
+
+static void zs_check(void *vc, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct zs_ctx *c = vc;
+	if (is_weights || g->bar != BP_OUT_BAR)
+		return;
+	c->wrong += zs_wrong(buf, g->size, c->written, c->want);
+	for (uint64_t k = 0; k + 1 < g->size; k += 2)
+		c->seen_stale += le_rd16(buf + k) == c->stale;
+	c->outputs += g->size / 2;
+	if (c->stale == 0 && g->size <= sizeof zs_first)
+		memcpy(zs_first, buf, (size_t)g->size);
+}
+
+TEST(model_simd, session_zeroes_what_no_td_writes_and_leaves_nothing_behind)
+{
+	static uint8_t p8[BP_WEIGHTS_OFF + 64], p4[BP_WEIGHTS_OFF + 64];
+	size_t l8 = bp_add(p8, sizeof p8, 64, 8, 2), l4 = bp_add(p4, sizeof p4, 64, 4, 2);
+	REQUIRE(l8 > 0 && l4 > 0);
+	struct ldr_program lp;
+	REQUIRE(ldr_load(p8, l8, LDR_F_RAW, &lp) == LDR_OK);
+	struct subq_grant g[8];
+	unsigned n = 0;
+	REQUIRE(ctrl_default_grants(&lp, g, 8, &n, NULL) == CTRL_OK);
+	uint64_t osize = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (g[i].bar == BP_OUT_BAR)
+			osize = g[i].size;
+	REQUIRE(osize == 2048u); /* 2 planes of 8 rows of 128 bytes */
+	struct session_result res;
+	/* 1: the whole output, 1.5 */
+	struct zs_ctx c1 = {.in0 = 0x3c00u, .written = 2048, .want = 0x3e00u};
+	struct session_hooks h1 = {.fill = zs_fill, .check = zs_check, .ctx = &c1};
+	CHECK_EQ(tsubmit(p8, l8, LDR_F_RAW, g, n, 0, 0, tnull_out, NULL, &h1, &res), 0);
+	CHECK_EQ(c1.wrong, 0u);
+	CHECK_EQ(c1.outputs, 1024u);
+	/* 2: the first half, 2.5, over the same grants */
+	struct zs_ctx c2 = {.in0 = 0x4000u, .written = 1024, .want = 0x4100u, .stale = 0x3e00u};
+	struct session_hooks h2 = {.fill = zs_fill, .check = zs_check, .ctx = &c2};
+	CHECK_EQ(tsubmit(p4, l4, LDR_F_RAW, g, n, 0, 0, tnull_out, NULL, &h2, &res), 0);
+	CHECK_EQ(c2.before_stale, 512u); /* the zeroing left out where the TD writes */
+	CHECK_EQ(c2.before_zero, 512u);  /* and done where it does not */
+	CHECK_EQ(c2.wrong, 0u);
+	CHECK_EQ(c2.seen_stale, 0u);
+	/* 3: stopped by a DMA error after its first rows */
+	const struct anem_faults f = {ANEM_FAULT_DMA_ERROR, 3, 1, 0};
+	anem_set_faults(tsession_model(), &f);
+	struct zs_ctx c3 = {.in0 = 0x4200u, .written = 1024, .want = 0x4300u, .stale = 0x4100u};
+	struct session_hooks h3 = {.fill = zs_fill, .check = zs_check, .ctx = &c3};
+	CHECK(tsubmit(p4, l4, LDR_F_RAW, g, n, 0, 0, tnull_out, NULL, &h3, &res) != 0);
+	anem_set_faults(tsession_model(), NULL);
+	CHECK(res.run != ENG_OK);
+	CHECK_EQ(c3.seen_stale, 0u);
+	CHECK_EQ(c3.outputs, 1024u);
+	/* the check's own test */
+	CHECK_EQ(zs_wrong(zs_first, 2048, 1024, 0x4100u), 1024u);
 }
