@@ -1,7 +1,8 @@
 /*
  * The engine model's speed: instructions retired per MAC of a 512 x 512 1x1 convolution (the
  * shape of a real gemm program: 512 input channels, 512 output channels, 64 positions) and per
- * element of a 4 Mi-element elementwise add through the planar engine, on the target under
+ * element of a 4 Mi-element elementwise add through the planar engine and of a 4 Mi-element tanh
+ * through the activation LUT, on the target under
  * exact icount (make bench). Each counts one whole submission through the session (load, plan,
  * buffers filled by the test's hooks, run, outputs checked by the hooks, canary scan); the
  * figures below separate the model's own part. Every output is checked, so a run that computed
@@ -124,4 +125,27 @@ TEST(bench, model_add_4mi)
 	CHECK_EQ(c.outputs, (uint64_t)W * H * C);
 	CHECK_EQ(c.bad, 0u);
 	report("add 4 Mi fp16 (planar engine), whole submission", "element", n, (uint64_t)W * H * C);
+}
+
+/* 4 Mi fp16 tanh through the NE's activation LUT (bp_act): inputs 0.5, outputs tanh(0.5) =
+ * 0x3765, the record's knot 4 (no interpolation; a TD that moved its input unchanged would leave
+ * 0x3800). The first submission builds the model's 65,536-entry table; the figure is the second
+ * (the table kept, as for every later submission with the same record). */
+TEST(bench, model_act_4mi)
+{
+	enum { W = 1024, H = 64, C = 64 };
+	static uint8_t prog[BP_ACT_BYTES];
+	size_t len = bp_act(prog, sizeof prog, W, H, C);
+	REQUIRE(len);
+	struct bctx c = {0x3800u, 0, 0x3765u, bp_row(W), W, 0, 0, 0};
+	uint64_t total = 0, first = run(prog, len, &c, &total);
+	CHECK(first > 0);
+	c.outputs = c.bad = c.hooks = 0;
+	uint64_t n = run(prog, len, &c, &total);
+	CHECK_EQ(c.outputs, (uint64_t)W * H * C);
+	CHECK_EQ(c.bad, 0u);
+	report("act tanh (LUT) 4 Mi fp16, whole submission, table kept", "element", n,
+	       (uint64_t)W * H * C);
+	report("act tanh (LUT) 4 Mi fp16, whole submission, table built", "element", first,
+	       (uint64_t)W * H * C);
 }

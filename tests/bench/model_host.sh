@@ -19,7 +19,7 @@ trap 'rm -f "$out"' EXIT
 echo "bench: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 {
 	"$tool" bench-model --repeat 5 --conv3 64:64:56
-	"$tool" bench-model --repeat 3 --conv 768:3072:128 --add 64:8:8 | grep 'model conv'
+	"$tool" bench-model --repeat 3 --conv 768:3072:128 --add 64:8:8 --act 64:8:8 | grep 'model conv'
 } | tee "$out"
 # numpy's float32 matmul of the same shapes (the 3x3 convolution as its im2col GEMM: Cout x
 # Cin*9 by Cin*9 x H*W), on one thread and on all, with the machine's OpenBLAS tuning
@@ -68,4 +68,10 @@ for name, model, anchor in [("1x1 512x512 over 64", r"model conv 512x512 1x1 ove
     a, b = rate(model), rate(anchor)
     if a and b:
         print("bench model host conv %s: one thread %.2f of one OpenBLAS thread" % (name, a / b))
+# issue 26's goal 3: the planar engine's operations and the LUT activation at 1e9 elements/s
+for name, pat in [("add (planar engine)", r"model add \S+ fp16:"), ("tanh (activation LUT)", r"model act tanh \(LUT\) \S+ fp16:")]:
+    m = re.search(pat + r".*?, ([0-9.e+]+) elements/s", txt)
+    if m:
+        v = float(m.group(1))
+        print("bench model host %s: %.3g elements/s, %.2f of the goal's 1e9" % (name, v, v / 1e9))
 PY
