@@ -176,6 +176,24 @@ static void t_stride_2d(struct dma_dev *d)
 	for (unsigned r = 0; r < 5; r++)
 		CHECK_MEM(dst_buf + 32 * r, src_buf + 8, 32);
 	CHECK_EQ(canary_damage_outside(0, 160), 0);
+
+	/* Rows that follow one another at both ends (pitch = length: the memcpy engine copies them
+	 * in one call), after a block of one row, then a 2-D block after it in the same list. */
+	setup_buffers();
+	const struct dma_block cg[3] = {
+		{.src = (uintptr_t)(src_buf + 4), .dst = (uintptr_t)(dst_buf + 1000), .len = 8},
+		{.src = (uintptr_t)(src_buf + 64), .dst = (uintptr_t)(dst_buf + 12), .len = 36, .rows = 9,
+		 .src_pitch = 36, .dst_pitch = 36},
+		{.src = (uintptr_t)(src_buf + 900), .dst = (uintptr_t)(dst_buf + 2000), .len = 4, .rows = 3,
+		 .src_pitch = 4, .dst_pitch = 8}};
+	CHECK_EQ(run(d, 0, cg, 3), DMA_OK);
+	CHECK_MEM(dst_buf + 1000, src_buf + 4, 8);
+	CHECK_MEM(dst_buf + 12, src_buf + 64, 36 * 9);
+	for (unsigned r = 0; r < 3; r++)
+		CHECK_MEM(dst_buf + 2000 + 8 * r, src_buf + 900 + 4 * r, 4);
+	CHECK_EQ(dst_buf[11], CANARY);
+	CHECK_EQ(dst_buf[12 + 36 * 9], CANARY);
+	CHECK_EQ(d->chan[0].bytes, 8 + 36 * 9 + 12);
 }
 
 static void t_fill(struct dma_dev *d)
