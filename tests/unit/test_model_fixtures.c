@@ -600,11 +600,30 @@ TEST(model_fixtures, what_the_session_does_not_zero_the_engine_writes)
 	wr_run("bench conv3 16x32 over 32x6", bp, l, LDR_F_RAW, &covered);
 	l = bp_conv(bp, sizeof bp, 64, 48, 64, 0x1c00u);
 	wr_run("bench conv 64x48 over 64", bp, l, LDR_F_RAW, &covered);
-	printf("# %u programs and 5 benchmark programs: %lu bytes left out of the zeroing, every one "
+	/* a 2x2 max pool at stride 2 (32 x 8 -> 16 x 4, rows of 32 bytes at 64: not whole) and a
+	 * 2x2 average pool at stride 2 (128 x 8 -> 64 x 4: whole), and two PE TDs through BAR 3 */
+	struct bp_pe_spec pp = {.win = 32, .hin = 8, .c = 3, .wout = 16, .hout = 4, .kw = 2, .kh = 2,
+				.sx = 2, .sy = 2, .pool = H13_PE_POOL_MAX, .op = H13_PE_OP_ADD,
+				.prescale = 0x3c00u, .scale = 0x3c00u, .finalscale = 0x3f800000u};
+	l = bp_pe(bp, sizeof bp, &pp);
+	wr_run("bench max pool 2x2", bp, l, LDR_F_RAW, &covered);
+	pp.win = 128, pp.wout = 64;
+	pp.pool = H13_PE_POOL_AVG;
+	l = bp_pe(bp, sizeof bp, &pp);
+	wr_run("bench average pool 2x2", bp, l, LDR_F_RAW, &covered);
+	struct bp_pe_spec pa = {.win = 64, .hin = 4, .c = 2, .wout = 64, .hout = 4, .kw = 1, .kh = 1,
+			       .sx = 1, .sy = 1, .op = H13_PE_OP_MUL, .prescale = 0x3c00u,
+			       .scale = 0x3c00u, .finalscale = 0x3f800000u};
+	struct bp_pe_spec b2 = pa;
+	b2.op = H13_PE_OP_ADD;
+	b2.secsrc = H13_PE_SECSRC_TILE1;
+	l = bp_pe2(bp, sizeof bp, &pa, &b2);
+	wr_run("bench two PE TDs", bp, l, LDR_F_RAW, &covered);
+	printf("# %u programs and 8 benchmark programs: %lu bytes left out of the zeroing, every one "
 	       "written\n", nprog, (unsigned long)covered);
 	CHECK(covered > 0);
 	/* the check's own test */
-	static uint8_t a[64], b[64];
-	b[40] = 1;
-	CHECK_EQ(wr_differ(a, b, 0, 64), 1u);
+	static uint8_t za[64], zb[64];
+	zb[40] = 1;
+	CHECK_EQ(wr_differ(za, zb, 0, 64), 1u);
 }
