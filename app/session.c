@@ -160,8 +160,8 @@ static int fill_buffer(const struct ldr_program *p, const struct subq_grant *g, 
 	int w = weights_buffer(p, g);
 	if (w) {
 		uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
-		memset(b, 0, (size_t)g->size);
 		memcpy(b, p->buf + p->weights_off, (size_t)c);
+		memset(b + c, 0, (size_t)(g->size - c)); /* zero only past the weights */
 	} else if (g->access & POL_WRITE) {
 		if (ws >= we || we > g->size) {
 			memset(b, 0, (size_t)g->size);
