@@ -567,22 +567,19 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 	const __m256 pre = _mm256_set1_ps(s->pre), scale = _mm256_set1_ps(s->scale);
 	const __m256 bias = _mm256_set1_ps(s->bias), fin = _mm256_set1_ps(s->final);
 	const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
-	const __m128i mag = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00);
+	const __m256 pinf = _mm256_set1_ps(__builtin_inff());
 	unsigned i = 0;
 	for (; i + 8 <= n; i += 8) {
 		/* the input port's rule (a NaN enters as +inf; elementwise's raw rows leave it here,
 		 * every other row holds no NaN, so applying it again changes nothing) */
-		__m128i ha = _mm_loadu_si128((const __m128i *)(const void *)(va + i));
-		ha = _mm_blendv_epi8(ha, inf, _mm_cmpgt_epi16(_mm_and_si128(ha, mag), inf));
-		__m256 x = _mm256_cvtph_ps(ha);
+		/* VMINPS gives its second operand when either is a NaN: min(x, +inf) is x for every
+		 * other x (-0 and the infinities included) and +inf for a NaN of either sign */
+		__m256 x = _mm256_min_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(va + i))), pinf);
 		if (!unit)
 			x = _mm256_mul_ps(x, pre);
 		__m256 y = zero, r;
-		if (hasb) {
-			__m128i hb = _mm_loadu_si128((const __m128i *)(const void *)(vb + i));
-			hb = _mm_blendv_epi8(hb, inf, _mm_cmpgt_epi16(_mm_and_si128(hb, mag), inf));
-			y = _mm256_cvtph_ps(hb);
-		}
+		if (hasb)
+			y = _mm256_min_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(vb + i))), pinf);
 		switch (op) {
 		case H13_PE_OP_ADD: r = _mm256_add_ps(x, y); break;
 		case H13_PE_OP_MUL: r = hasb ? _mm256_mul_ps(x, y) : x; break;
