@@ -185,7 +185,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
 	else if (k.role == TD_KEPT_MAKES && !k.why)
-		outf(out, ctx, "  result: kept in the engine, one %s per row, for the next TD\n",
+		outf(out, ctx, "  result: kept in the engine, one %s per row, for the TDs after it\n",
 		     td_kept_kind_name(k.kind));
 	else if (pc | bs | pre | fin)
 		outf(out, ctx, "  result: stays in the engine (not modelled)\n");

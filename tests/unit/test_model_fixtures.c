@@ -268,8 +268,9 @@ static uint8_t *sm_chain(const uint8_t *prog, size_t len, const unsigned *tds, u
 		int last = i + 1 == n;
 		uint32_t w0 = le_rd32(td), w1 = le_rd32(td + 4);
 		w0 = (w0 & ~H13_PUT(H13_TDH_EON, ~0u)) | H13_PUT(H13_TDH_EON, last);
-		if (last)
-			w1 &= ~H13_PUT(H13_TDH_NEXTSIZE, ~0u);
+		/* the next TD's size in words, less one (TD 4's own is 0: it was the last) */
+		w1 = (w1 & ~H13_PUT(H13_TDH_NEXTSIZE, ~0u)) |
+		     (last ? 0u : H13_PUT(H13_TDH_NEXTSIZE, H13_TD_DEFAULT_BYTES / 4u - 1u));
 		le_wr32(td, w0);
 		le_wr32(td + 4, w1);
 		le_wr32(td + 28, last ? 0u : SM_TD_STRIDE * (i + 1)); /* word 7: the next TD */
@@ -329,6 +330,94 @@ static uint8_t *sm_load(size_t *len)
 	return prog;
 }
 
+/* BAR 5 (the input) gets fp16 values in [-8, 8) from a fixed LCG, BAR 4 a pattern; the check
+ * keeps a copy of BAR 4 after the run. */
+/* A non-negative finite fp16 value as a float (softmax's outputs). */
+static float sm_h2f(uint16_t h)
+{
+	unsigned e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+	float v = (float)(e ? m + 1024u : m);
+	for (unsigned i = 0; i < 25u - (e ? e : 1u); i++)
+		v *= 0.5f;
+	return v;
+}
+
+struct sm_keep {
+	uint8_t *out;
+	uint64_t size;
+};
+static void sm_fill_in(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (is_weights)
+		return;
+	if (g->bar == 4)
+		memset(buf, SM_PATTERN, (size_t)g->size);
+	if (g->bar != 5)
+		return;
+	uint32_t x = 12345u;
+	for (uint64_t i = 0; i + 1 < g->size; i += 2) {
+		x = x * 1103515245u + 12345u;
+		/* sign, exponent 12..17 (2^-3 .. 2^2), any mantissa: |v| < 8 */
+		uint16_t h = (uint16_t)(((x >> 16) & FP16_SIGN) | ((12u + (x >> 8) % 6u) << 10) | (x & 0x3ffu));
+		le_wr16(buf + i, h);
+	}
+}
+static void sm_keep_out(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct sm_keep *k = ctx;
+	if (is_weights || g->bar != 4 || k->out)
+		return;
+	k->out = malloc((size_t)g->size);
+	if (k->out) {
+		memcpy(k->out, buf, (size_t)g->size);
+		k->size = g->size;
+	}
+}
+
+/* A kept value outlives the TD after its reduction (the engine retains reduced values for
+ * several operations until refreshed, US 2023/0121448): softmax.bin with TD 1 and TD 4 each run
+ * twice, the second time two TDs after the reduction, gives the fixture's own output, bit for bit,
+ * and the same chain with the second TD 1 scaling by 1 instead of log2 e does not. */
+TEST(model_fixtures, softmax_kept_value_used_again_later)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	size_t len, clen;
+	uint8_t *p = sm_load(&len);
+	REQUIRE(p != NULL);
+	static const unsigned again[] = {0, 1, 1, 2, 3, 4, 4};
+	uint8_t *b = sm_chain(p, len, again, 7, &clen);
+	REQUIRE(b != NULL);
+	struct sm_keep k0 = {NULL, 0}, k1 = {NULL, 0};
+	struct session_hooks h0 = {.fill = sm_fill_in, .check = sm_keep_out, .ctx = &k0};
+	struct session_hooks h1 = {.fill = sm_fill_in, .check = sm_keep_out, .ctx = &k1};
+	struct session_result res;
+	CHECK(tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h0, &res) == 0);
+	CHECK_EQ(res.run, ENG_OK);
+	int rc = tsubmit(b, clen, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h1, &res);
+	CHECKF(rc == 0 && res.run == ENG_OK, "exit %d, %s: %s", rc, session_result_name(&res), res.fault_text);
+	REQUIRE(k0.out && k1.out && k0.size == k1.size);
+	/* the output is softmax's: not the pattern, and row 0 sums to about 1 */
+	float sum = 0.0f;
+	for (unsigned i = 0; i < 1600; i++)
+		sum += sm_h2f(le_rd16(k0.out + 2u * i));
+	CHECKF(sum > 0.98f && sum < 1.02f, "row 0 of the fixture's output sums to %g", (double)sum);
+	CHECK(memcmp(k0.out, k1.out, (size_t)k0.size) == 0);
+	/* negative: the checker tells outputs apart: the second TD 1 scales by 1 instead of
+	 * log2 e, so the L2 tensor TD 2 exponentiates differs */
+	free(k1.out);
+	k1.out = NULL;
+	REQUIRE(SM_SET(b, clen, 2, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE, FP16_ONE) == 0);
+	CHECK(tsubmit(b, clen, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h1, &res) == 0);
+	CHECK_EQ(res.run, ENG_OK);
+	CHECK(k1.out && memcmp(k0.out, k1.out, (size_t)k0.size) != 0);
+	free(k0.out);
+	free(k1.out);
+	free(b);
+	free(p);
+}
+
 TEST(model_fixtures, softmax_relatives_refused_by_name)
 {
 	if (!test_shared_dir())
@@ -385,17 +474,17 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	uint8_t *p = sm_load(&len);
 	REQUIRE(p != NULL);
 	size_t clen;
-	static const unsigned drop0[] = {1, 2, 3, 4}, twice[] = {0, 1, 1, 2, 3, 4}, only4[] = {4};
+	static const unsigned drop0[] = {1, 2, 3, 4}, replaced[] = {0, 1, 2, 3, 1, 2, 3, 4}, only4[] = {4};
 	b = sm_chain(p, len, drop0, 4, &clen);
 	REQUIRE(b != NULL);
 	sm_refused(b, clen, 0, "td 0, unit Planar, Planar.Cfg.SecSrc = 0x3: unmodelled-combination: a TD "
 			       "using a value kept in the engine, but no reduction", "TD 0 dropped");
 	free(b);
-	/* the kept maximum used again two TDs after its reduction */
-	b = sm_chain(p, len, twice, 6, &clen);
+	/* the kept maximum replaced by a kept 1/sum: TD 1 again after TD 3 finds the wrong kind */
+	b = sm_chain(p, len, replaced, 8, &clen);
 	REQUIRE(b != NULL);
-	sm_refused(b, clen, 2, "td 2, unit Planar, Planar.Cfg.SecSrc = 0x3: unmodelled-combination: a value "
-			       "kept in the engine used by a TD other than the one right after", "TD 1 twice");
+	sm_refused(b, clen, 4, "td 4, unit Planar, Planar.Cfg.SecSrc = 0x3: unmodelled-combination: the kept "
+			       "value is a 1/sum", "TD 1 again after TD 3");
 	free(b);
 	/* TD 4 alone: its first operand is a kept value no reduction made */
 	b = sm_chain(p, len, only4, 1, &clen);

@@ -220,7 +220,7 @@ TEST(td_op, values_kept_in_the_engine)
 		  "  source: RBase0, 1 x 1 x 1600 fp16 (C x H x W) per group\n"
 		  "  NE: not in the path\n"
 		  "  PE: reduce max over each row, kept (2560 rows of 1600)\n"
-		  "  result: kept in the engine, one max per row, for the next TD\n");
+		  "  result: kept in the engine, one max per row, for the TDs after it\n");
 	struct img s = {0};
 	softmax_reduction(&s, H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RECIP));
 	describe_bars(&s, bars, &t);
