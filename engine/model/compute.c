@@ -2128,7 +2128,7 @@ static int kept_refuse(struct anem *m, const struct td_kept *k)
  * through the input port (NaN enters as +inf), reduced to one value: the maximum (one of the row's
  * fp16 values, exactly), or the sum, accumulated in fp32 in element order, whose reciprocal (in
  * fp32, NLMode 1) is rounded once to fp16. The PE's scales are identity (td_kept_of refuses
- * others). The values are kept, one per row, for the next TD.
+ * others). The values are kept, one per row, for the TDs after it.
  */
 static int kept_reduce(struct anem *m, const struct td_kept *k, const struct tile *in)
 {
@@ -2169,8 +2169,10 @@ static int kept_reduce(struct anem *m, const struct td_kept *k, const struct til
  * - SecSrc 3 (softmax.bin TD 1): the second operand of the add is the kept maximum negated (the
  *   sign bit flipped, exact), so x + (-m) = x - m, bit for bit in IEEE arithmetic;
  * - Common.KeptSrc 1 (TD 4): the first operand is the kept 1/sum, the second the tile source b.
- * Only the TD right after the reduction, with a kept value of the kind it needs over the rows it
- * reads: anything else is refused.
+ * Any later TD of the submission may use it, as many as do, until another reduction replaces it
+ * (the engine retains reduced values for several operations until they are refreshed: US
+ * 2023/0121448), with a kept value of the kind it needs over the rows it reads: anything else is
+ * refused.
  */
 static int kept_use(struct anem *m, const struct stages *s, const struct td_kept *k, struct tile *in0,
 		    struct tile *in1, const struct anem_l2t *lsrc, struct tile *out,
@@ -2184,10 +2186,6 @@ static int kept_use(struct anem *m, const struct stages *s, const struct td_kept
 		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
 				   "a TD using a value kept in the engine, but no reduction before it in this "
 				   "submission kept one");
-	if (kv->td + 1 != m->cur_td)
-		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
-				   "a value kept in the engine used by a TD other than the one right after its "
-				   "reduction: whether it survives another TD is not pinned");
 	if (kv->kind != k->kind)
 		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
 				   k->first ? "the kept value is a maximum, but only a kept 1/sum is pinned as "

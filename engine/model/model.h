@@ -149,7 +149,7 @@ struct anem {
 	uint16_t hv[ANEM_ROW_MAX] __attribute__((aligned(16))); /* fp16 rows: the first source, */
 	uint16_t hv2[ANEM_ROW_MAX] __attribute__((aligned(16))); /* the second */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
-	struct anem_kept kept;  /* the value a reduction kept for the next TD */
+	struct anem_kept kept;  /* the values the last reduction kept, one per row */
 	int kept_use;           /* the running TD uses it (anem_compute) */
 	struct eng_fault flt; /* why the current TD stopped (anem_refuse), reason NONE if not */
 	float *acc;           /* convolution accumulators (Cout x Wout) and weights */

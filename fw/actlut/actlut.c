@@ -34,6 +34,9 @@ static const struct err_desc errs[ACTLUT_E__COUNT] = {
 	 "mode word contradicts the input clamp"},
 	[ACTLUT_E_OP_TABLE] = {"actlut-op-with-table",
 	 "frac or int mode word with a nonzero knot or tail (what they add is unknown)"},
+	[ACTLUT_E_PREDICTION] = {"actlut-prediction-unmet",
+	 "operation 6 (rsqrt, predicted, never seen) with knots that are not 1/sqrt of their inputs "
+	 "(v = i / 2^s on [0.5, 2], within 1%): the prediction does not describe this record"},
 };
 
 const struct err_desc *actlut_err(enum actlut_err err)
@@ -338,6 +341,35 @@ static uint16_t eval_fsplit(const struct actlut *l, uint16_t a)
 		e -= 1;
 	}
 	return finish(lut_core(l, V, 0, 0), op == ACTLUT_OP_RSQRT ? -48 - e / 2 : -48 + e / 2);
+}
+
+enum actlut_err actlut_check_prediction(const struct actlut *l)
+{
+	if (!l)
+		return ACTLUT_E_NULL;
+	if ((l->mode & ACTLUT_MB_OP) != ACTLUT_OP_RSQRT)
+		return ACTLUT_OK;
+	/* knot i sits at v = i / 2^s; v in [0.5, 2] is 2^(s-1) <= i <= 2^(s+1). s <= 5 leaves at
+	 * least 17 such knots of the 33; a larger s at most one */
+	const int32_t s = l->scale;
+	if (s < 0 || s > 5)
+		return ACTLUT_E_PREDICTION;
+	/* K = k * 2^24 exactly; k^2 * v = 1 is K^2 * i = 2^(48 + s); 1% on k is 2% on k^2 */
+	const int64_t target = (int64_t)1 << (48 + s);
+	unsigned seen = 0;
+	for (int32_t i = 0; i < ACTLUT_KNOTS; i++) {
+		if (2 * i < ((int32_t)1 << s) || i > ((int32_t)1 << (s + 1)))
+			continue;
+		const int64_t K = l->knot[i];
+		if (K <= 0 || K > ((int64_t)1 << 26)) /* k in (0, 4]: 1/sqrt(v) <= 1.42 here */
+			return ACTLUT_E_PREDICTION;
+		const int64_t p = K * K / ONE_FIX * i; /* < 2^28 * 32: no overflow */
+		const int64_t d = p > (target >> FRAC) ? p - (target >> FRAC) : (target >> FRAC) - p;
+		if (d * 50 > (target >> FRAC))
+			return ACTLUT_E_PREDICTION;
+		seen++;
+	}
+	return seen >= 4 ? ACTLUT_OK : ACTLUT_E_PREDICTION;
 }
 
 uint16_t actlut_eval(const struct actlut *l, uint16_t x)

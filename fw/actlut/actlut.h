@@ -109,6 +109,7 @@ enum actlut_err {
 	ACTLUT_E_MODE_BITS,   /* mode word bits that contradict each other */
 	ACTLUT_E_MODE_SLOTS,  /* mode word that contradicts the input clamp */
 	ACTLUT_E_OP_TABLE,    /* frac/int operation with a nonzero knot or tail (its use unknown) */
+	ACTLUT_E_PREDICTION,  /* a predicted operation (6, rsqrt) whose knots are not that function */
 	ACTLUT_E__COUNT
 };
 
@@ -129,6 +130,16 @@ const char *actlut_strerror(enum actlut_err err);
 
 /* Validates a whole 86-byte record at buf (len >= 86) and fills *out (table = NULL). */
 enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len);
+
+/*
+ * Operation 6 (rsqrt) is predicted, never seen (docs/actlut.md): a record using it is only read as
+ * rsqrt when its knots are 1/sqrt of the inputs the sqrt-style split gives them (knot i at
+ * v = i / 2^s, every knot with v in [0.5, 2], at least four of them), within 1%; otherwise
+ * ACTLUT_E_PREDICTION: the prediction does not describe the record. ACTLUT_OK for every other
+ * operation. For a consumer that must be right or loud (the engine model); actlut_parse does
+ * not apply it.
+ */
+enum actlut_err actlut_check_prediction(const struct actlut *l);
 
 /* One fp16 input (bit pattern) to one fp16 output. */
 uint16_t actlut_eval(const struct actlut *lut, uint16_t x);

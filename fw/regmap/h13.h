@@ -63,15 +63,17 @@
  * keeps a value in the engine between TDs (docs/engine-model.md, "Reductions kept in the engine").
  * PERoute (whole word): 9 on softmax.bin's two reductions (TDs 0 and 3), 0x44 on PE TDs with one
  * source (abs.bin, sigmoid.bin TD 1, softmax.bin TD 1), 0x59 on PE TDs with two (add.bin, mul.bin,
- * softmax.bin TD 4), 4 on the macOS 14/26 a*b, 0 on NE-only TDs. KeptSrc (whole word): 0x10 where
- * the PE's second operand is the kept value (softmax.bin TD 1, SecSrc 3), 1 where its first is (TD
- * 4, RBase0 unbound), 0 in every other program. The model reads both only on a TD that keeps or
- * uses a kept value, and KeptSrc on every TD (nonzero elsewhere is refused).
+ * softmax.bin TD 4), 4 on the macOS 14/26 a*b, 0 on NE-only TDs; 9 also on the macOS atan2
+ * segment's two-source PE TDs that write by DMA (docs/engine-model.md, "Real programs from
+ * allbilly/ane"), so 9 is required of a kept reduction but does not mark one. KeptSrc (whole
+ * word): 0x10 where the PE's second operand is the kept value (softmax.bin TD 1, SecSrc 3), 1 where
+ * its first is (TD 4, RBase0 unbound), 0 in every other program. The model reads both only on a
+ * TD that keeps or uses a kept value, and KeptSrc on every TD (nonzero elsewhere is refused).
  */
 #define H13_COMMON_PEROUTE 0x0002cu
 #define H13_PEROUTE_LSB 0
 #define H13_PEROUTE_W 32
-#define H13_PEROUTE_REDUCE 0x9u   /* a reduction kept in the engine (softmax.bin TDs 0, 3) */
+#define H13_PEROUTE_REDUCE 0x9u   /* on a reduction kept in the engine (softmax.bin TDs 0, 3) */
 #define H13_PEROUTE_ONE_SRC 0x44u /* the PE with one source (softmax.bin TD 1) */
 #define H13_PEROUTE_TWO_SRC 0x59u /* the PE with two sources (softmax.bin TD 4, add, mul) */
 #define H13_COMMON_KEPTSRC 0x00030u

@@ -36,6 +36,16 @@ static const char *f32(uint32_t w, char *buf)
 	return buf;
 }
 
+/* A tile channel's byte offset inside its BAR (its BaseAddr register), when it is not 0: a
+ * program that writes one tensor in parts (the macOS atan2 segment's copies into channel planes)
+ * shows where each part goes. */
+static void print_offset(uint32_t base_reg, outf_fn out, void *ctx)
+{
+	uint64_t off = H13_ADDR_BYTES(base_reg);
+	if (off)
+		outf(out, ctx, " +0x%lx", (unsigned long)off);
+}
+
 /* The line's tail for a TD the kept-value reading refuses. */
 static void kept_refused(const struct td_kept *k, outf_fn out, void *ctx)
 {
@@ -66,10 +76,13 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		     (unsigned)H13_GET(in, H13_INDIM_WIN));
 	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && !(bar_en >> H13_BAR_RBASE0 & 1u))
 		outf(out, ctx, "  source: none (tile source enabled, RBase0 not bound: not modelled)\n");
-	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN))
-		outf(out, ctx, "  source: RBase0, %u x %u x %u %s (C x H x W)%s\n", (unsigned)cin,
+	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {
+		outf(out, ctx, "  source: RBase0");
+		print_offset(GET(H13_SRC_BASEADDR), out, ctx);
+		outf(out, ctx, ", %u x %u x %u %s (C x H x W)%s\n", (unsigned)cin,
 		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
 		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)), groups > 1 ? " per group" : "");
+	}
 	else
 		outf(out, ctx, "  source: no tile source\n");
 	/* the NE */
@@ -153,8 +166,11 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
 		if (kept_use)
 			; /* the operation is printed above */
-		else if (po < 5 && sec == H13_PE_SECSRC_TILE1)
-			outf(out, ctx, po < 2 ? " %s b (RBase1)" : ", %s with b (RBase1)", ops[po]);
+		else if (po < 5 && sec == H13_PE_SECSRC_TILE1) {
+			outf(out, ctx, po < 2 ? " %s b (RBase1" : ", %s with b (RBase1", ops[po]);
+			print_offset(GET(H13_SRC2_BASEADDR), out, ctx);
+			outf(out, ctx, ")");
+		}
 		else if (po == H13_PE_OP_SQ)
 			outf(out, ctx, ", squared");
 		else if (po < 5 && sec == H13_PE_SECSRC_REG)
@@ -176,16 +192,18 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "\n");
 	}
 	/* the result */
-	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN))
-		outf(out, ctx, "  result: WBase, %u x %u x %u %s%s\n", (unsigned)cout,
+	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN)) {
+		outf(out, ctx, "  result: WBase");
+		print_offset(GET(H13_DST_BASEADDR), out, ctx);
+		outf(out, ctx, ", %u x %u x %u %s%s\n", (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
 		     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)), l2res ? ", and keeps it in L2" : "");
-	else if (l2res)
+	} else if (l2res)
 		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u\n",
 		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
 	else if (k.role == TD_KEPT_MAKES && !k.why)
-		outf(out, ctx, "  result: kept in the engine, one %s per row, for the next TD\n",
+		outf(out, ctx, "  result: kept in the engine, one %s per row, for the TDs after it\n",
 		     td_kept_kind_name(k.kind));
 	else if (pc | bs | pre | fin)
 		outf(out, ctx, "  result: stays in the engine (not modelled)\n");

@@ -144,6 +144,49 @@ def softmax_kernel(_rng):
     return [x16.reshape(-1)], y.reshape(-1), tol.reshape(-1)
 
 
+LN2 = math.log(2.0)
+
+
+def softmin_chain(_rng):
+    # softmin(x) = softmax(-x) along each row of 1600 (test_model_fixtures.c,
+    # softmin_as_softmax_of_the_negation): a negation TD (abs.bin's PE TD with PreScale -1 and no
+    # |.|) into the intermediate, then softmax.bin's five TDs on it. Rows as softmax's, without
+    # NaN or infinity (numpy's softmin of a NaN row is NaN; what the engine does there is
+    # softmax's case, tested on softmax.bin itself).
+    rng = np.random.default_rng(SEED + 2102)
+    x = np.empty((SOFTMAX_ROWS, SOFTMAX_W))
+    spread = np.exp(rng.uniform(math.log(0.05), math.log(12.0), SOFTMAX_ROWS))
+    offset = rng.uniform(-20.0, 20.0, SOFTMAX_ROWS)
+    for r in range(SOFTMAX_ROWS):
+        x[r] = offset[r] + spread[r] * rng.uniform(-1.0, 1.0, SOFTMAX_W)
+    x16 = x.astype(np.float16)
+    z = -x16.astype(np.float64)
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    y = e / e.sum(axis=1, keepdims=True)
+    return [x16.reshape(-1)], y.reshape(-1), np.full(y.size, SOFTMAX_TOL)
+
+
+def log2softmax_chain(_rng):
+    # log2(softmax(x)) along each row of 1600 (test_model_fixtures.c,
+    # logsoftmax_as_log_of_softmax): softmax.bin's five TDs with the result left in the
+    # intermediate, then log2.bin's TD on it: logsoftmax as Core ML's converters emit it, log of
+    # softmax (docs/engine-model.md, "Softmin and logsoftmax"). Rows spread at most 2 wide, so
+    # every softmax value stays a normal fp16 (>= e^-2 / 1600 = 8.5e-5) and its log is finite.
+    rng = np.random.default_rng(SEED + 2101)
+    x = np.empty((SOFTMAX_ROWS, SOFTMAX_W))
+    spread = np.exp(rng.uniform(math.log(0.05), math.log(1.0), SOFTMAX_ROWS))
+    offset = rng.uniform(-20.0, 20.0, SOFTMAX_ROWS)
+    for r in range(SOFTMAX_ROWS):
+        x[r] = offset[r] + spread[r] * rng.uniform(-1.0, 1.0, SOFTMAX_W)
+    x16 = x.astype(np.float16)
+    xd = x16.astype(np.float64)
+    m = xd.max(axis=1, keepdims=True)
+    lse = np.log(np.exp(xd - m).sum(axis=1, keepdims=True))
+    y = (xd - m - lse) / LN2
+    # issue 21's reductions' 1.5e-2 on logsoftmax's natural-log scale, as log2
+    return [x16.reshape(-1)], y.reshape(-1), np.full(y.size, SOFTMAX_TOL / LN2)
+
+
 KERNELS = {
     # name: (fixture, C, H, W, input bars, output bar, maker)
     'tanh': ('kernels/unary/tanh.bin', unary('tanh', -5, 5, np.tanh, table_tol(1.5e-3))),
@@ -174,6 +217,10 @@ KERNELS = {
     # (docs/engine-model.md, "Reductions kept in the engine"); input BAR 5 read as 2560 rows of
     # 1600 (TD 0: 2560 groups of one row; TD 1: one group of 2560 rows)
     'softmax': ('kernels/activation/softmax.bin', softmax_kernel),
+    # log2(softmax): a chain built in the test from softmax.bin's TDs and log2.bin's
+    'log2softmax': ('kernels/activation/softmax.bin', log2softmax_chain),
+    # softmax(-x): a chain built in the test from abs.bin's TD and softmax.bin's
+    'softmin': ('kernels/activation/softmax.bin', softmin_chain),
 }
 
 

@@ -261,6 +261,75 @@ TEST(actlut, odd_symmetry_and_apply)
 	CHECK_EQ(in[999], last); /* n = 999: the last element is not written */
 }
 
+/* y in [0.5, 4) as the nearest fp16 (no libm on the target) */
+static uint16_t h_of(double y)
+{
+	int e = 0;
+	while (y >= 2.0) {
+		y /= 2.0;
+		e++;
+	}
+	while (y < 1.0) {
+		y *= 2.0;
+		e--;
+	}
+	unsigned mant = (unsigned)((y - 1.0) * 1024.0 + 0.5);
+	if (mant == 1024u) {
+		mant = 0;
+		e++;
+	}
+	return (uint16_t)(((unsigned)(e + 15) << 10) | mant);
+}
+
+/* 1/sqrt(v) by Newton's iteration from 1 (v in [0.5, 2]) */
+static double rsqrt_d(double v)
+{
+	double r = 1.0;
+	for (int i = 0; i < 30; i++)
+		r = r * (1.5 - 0.5 * v * r * r);
+	return r;
+}
+
+/* Operation 6 (rsqrt) is a prediction: actlut_check_prediction reads a record as rsqrt only when
+ * its knots are 1/sqrt(i / 2^s) where the sqrt-style split puts v in [0.5, 2]. */
+TEST(actlut, rsqrt_prediction_checked)
+{
+	uint8_t rec[ACTLUT_BYTES];
+	struct actlut l;
+	memset(rec, 0, sizeof rec);
+	put(rec, ACTLUT_IN_HI, FP16_POS_INF);
+	put(rec, ACTLUT_OUT_LO, FP16_POS_INF);
+	put(rec, ACTLUT_SCALE, 4);
+	put(rec, ACTLUT_MODE, ACTLUT_MODE_RSQRT);
+	for (int i = 0; i < ACTLUT_KNOTS; i++) /* below v = 0.5 the knots are never reached */
+		put(rec, ACTLUT_KNOT0 + i, i < 8 ? 0x3e00 : h_of(rsqrt_d(i / 16.0)));
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_check_prediction(&l), ACTLUT_OK);
+	CHECK_EQ(actlut_eval(&l, 0x4400), 0x3800); /* rsqrt(4) = 0.5 */
+	/* one knot 3% high: refused */
+	put(rec, ACTLUT_KNOT0 + 20, h_of(rsqrt_d(20 / 16.0) * 1.03));
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_check_prediction(&l), ACTLUT_E_PREDICTION);
+	put(rec, ACTLUT_KNOT0 + 20, h_of(rsqrt_d(20 / 16.0)));
+	/* the knots of sqrt (sqrt.bin's shape) under the rsqrt word: refused */
+	for (int i = 8; i < ACTLUT_KNOTS; i++)
+		put(rec, ACTLUT_KNOT0 + i, h_of(1.0 / rsqrt_d(i / 16.0)));
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_check_prediction(&l), ACTLUT_E_PREDICTION);
+	/* ... and accepted under sqrt's own word: only operation 6 is checked */
+	put(rec, ACTLUT_MODE, ACTLUT_MODE_SQRT);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_check_prediction(&l), ACTLUT_OK);
+	/* a scale that puts fewer than four knots on [0.5, 2]: nothing to check against, refused */
+	for (int i = 0; i < ACTLUT_KNOTS; i++)
+		put(rec, ACTLUT_KNOT0 + i, h_of(rsqrt_d(i < 8 ? 0.5 : i / 16.0)));
+	put(rec, ACTLUT_MODE, ACTLUT_MODE_RSQRT);
+	put(rec, ACTLUT_SCALE, 6);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_check_prediction(&l), ACTLUT_E_PREDICTION);
+	CHECK_EQ(actlut_check_prediction(NULL), ACTLUT_E_NULL);
+}
+
 /* Issue 14: the shapes the compiler emits that the first reading refused. Reciprocal and rsqrt
  * records open 0, +inf, +inf, 0 (clamp |x| to [0, inf]; end values +inf at 0 and 0 at +inf);
  * a step function is linear only with a mode word other than 1. They evaluate; malformed
@@ -304,6 +373,8 @@ TEST(actlut, issue14_record_shapes)
 	CHECK_EQ(actlut_eval(&l, 0xbc00), 0x0000);       /* guide 03: rsqrt(-1) = +0 */
 	CHECK_EQ(actlut_eval(&l, 0x8000), FP16_POS_INF); /* guide 03: rsqrt(-0) = +inf */
 	CHECK_EQ(actlut_eval(&l, FP16_POS_INF), 0x0000);
+	/* knots 2 - i/32 are not 1/sqrt: the predicted operation 6 does not describe them */
+	CHECK_EQ(actlut_check_prediction(&l), ACTLUT_E_PREDICTION);
 	/* the same words with their input clamp entirely at or below 0 contradict the slots */
 	put(rec, ACTLUT_IN_HI, 0x8000);
 	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_E_MODE_SLOTS);

@@ -13,6 +13,7 @@
 #include "fw/common/fp16.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
+#include "fw/td/td.h"
 #include "tools/progdesc/benchprog.h"
 
 #include <stdio.h>
@@ -251,6 +252,20 @@ static int sm_set(uint8_t *buf, size_t len, unsigned td, uint32_t reg, unsigned 
 }
 #define SM_SET(buf, len, td, reg, F, v) sm_set((buf), (len), (td), (reg), F##_LSB, F##_W, (v))
 
+/* Chains the TD in slot i of a stream of TDs SM_TD_STRIDE apart: end of network if last, else
+ * the next slot's TD, of the default size. */
+static void sm_link(uint8_t *td, unsigned i, int last)
+{
+	uint32_t w0 = le_rd32(td), w1 = le_rd32(td + 4);
+	w0 = (w0 & ~H13_PUT(H13_TDH_EON, ~0u)) | H13_PUT(H13_TDH_EON, last);
+	/* the next TD's size in words, less one (TD 4's own is 0: it was the last) */
+	w1 = (w1 & ~H13_PUT(H13_TDH_NEXTSIZE, ~0u)) |
+	     (last ? 0u : H13_PUT(H13_TDH_NEXTSIZE, H13_TD_DEFAULT_BYTES / 4u - 1u));
+	le_wr32(td, w0);
+	le_wr32(td + 4, w1);
+	le_wr32(td + 28, last ? 0u : SM_TD_STRIDE * (i + 1)); /* word 7: the next TD */
+}
+
 /* A raw stream of softmax.bin's TDs tds[0..n) in that order (the next pointers and the last
  * TD's end-of-network set again) with its weights. */
 static uint8_t *sm_chain(const uint8_t *prog, size_t len, const unsigned *tds, unsigned n,
@@ -266,14 +281,7 @@ static uint8_t *sm_chain(const uint8_t *prog, size_t len, const unsigned *tds, u
 	for (unsigned i = 0; i < n; i++) {
 		uint8_t *td = c + (size_t)SM_TD_STRIDE * i;
 		memcpy(td, prog + (size_t)SM_TD_STRIDE * tds[i], H13_TD_DEFAULT_BYTES);
-		int last = i + 1 == n;
-		uint32_t w0 = le_rd32(td), w1 = le_rd32(td + 4);
-		w0 = (w0 & ~H13_PUT(H13_TDH_EON, ~0u)) | H13_PUT(H13_TDH_EON, last);
-		if (last)
-			w1 &= ~H13_PUT(H13_TDH_NEXTSIZE, ~0u);
-		le_wr32(td, w0);
-		le_wr32(td + 4, w1);
-		le_wr32(td + 28, last ? 0u : SM_TD_STRIDE * (i + 1)); /* word 7: the next TD */
+		sm_link(td, i, i + 1 == n);
 	}
 	memcpy(c + woff, prog + SM_WEIGHTS, len - SM_WEIGHTS);
 	*out_len = woff + (len - SM_WEIGHTS);
@@ -329,6 +337,294 @@ static uint8_t *sm_load(size_t *len)
 	if (test_read_file(test_shared_path(SM_PATH), &prog, len))
 		return NULL;
 	return prog;
+}
+
+/* BAR 5 (the input) gets fp16 values in [-8, 8) from a fixed LCG, BAR 4 a pattern; the check
+ * keeps a copy of BAR 4 after the run. */
+/* A non-negative finite fp16 value as a float (softmax's outputs). */
+static float sm_h2f(uint16_t h)
+{
+	unsigned e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+	float v = (float)(e ? m + 1024u : m);
+	for (unsigned i = 0; i < 25u - (e ? e : 1u); i++)
+		v *= 0.5f;
+	return v;
+}
+
+struct sm_keep {
+	uint8_t *out;
+	uint64_t size;
+};
+static void sm_fill_in(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (is_weights)
+		return;
+	if (g->bar == 4)
+		memset(buf, SM_PATTERN, (size_t)g->size);
+	if (g->bar != 5)
+		return;
+	uint32_t x = 12345u;
+	for (uint64_t i = 0; i + 1 < g->size; i += 2) {
+		x = x * 1103515245u + 12345u;
+		/* sign, exponent 12..17 (2^-3 .. 2^2), any mantissa: |v| < 8 */
+		uint16_t h = (uint16_t)(((x >> 16) & FP16_SIGN) | ((12u + (x >> 8) % 6u) << 10) | (x & 0x3ffu));
+		le_wr16(buf + i, h);
+	}
+}
+static void sm_keep_out(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct sm_keep *k = ctx;
+	if (is_weights || g->bar != 4 || k->out)
+		return;
+	k->out = malloc((size_t)g->size);
+	if (k->out) {
+		memcpy(k->out, buf, (size_t)g->size);
+		k->size = g->size;
+	}
+}
+
+/* A kept value outlives the TD after its reduction (the engine retains reduced values for
+ * several operations until refreshed, US 2023/0121448): softmax.bin with TD 1 and TD 4 each run
+ * twice, the second time two TDs after the reduction, gives the fixture's own output, bit for bit,
+ * and the same chain with the second TD 1 scaling by 1 instead of log2 e does not. */
+TEST(model_fixtures, softmax_kept_value_used_again_later)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	size_t len, clen;
+	uint8_t *p = sm_load(&len);
+	REQUIRE(p != NULL);
+	static const unsigned again[] = {0, 1, 1, 2, 3, 4, 4};
+	uint8_t *b = sm_chain(p, len, again, 7, &clen);
+	REQUIRE(b != NULL);
+	struct sm_keep k0 = {NULL, 0}, k1 = {NULL, 0};
+	struct session_hooks h0 = {.fill = sm_fill_in, .check = sm_keep_out, .ctx = &k0};
+	struct session_hooks h1 = {.fill = sm_fill_in, .check = sm_keep_out, .ctx = &k1};
+	struct session_result res;
+	CHECK(tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h0, &res) == 0);
+	CHECK_EQ(res.run, ENG_OK);
+	int rc = tsubmit(b, clen, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h1, &res);
+	CHECKF(rc == 0 && res.run == ENG_OK, "exit %d, %s: %s", rc, session_result_name(&res), res.fault_text);
+	REQUIRE(k0.out && k1.out && k0.size == k1.size);
+	/* the output is softmax's: not the pattern, and row 0 sums to about 1 */
+	float sum = 0.0f;
+	for (unsigned i = 0; i < 1600; i++)
+		sum += sm_h2f(le_rd16(k0.out + 2u * i));
+	CHECKF(sum > 0.98f && sum < 1.02f, "row 0 of the fixture's output sums to %g", (double)sum);
+	CHECK(memcmp(k0.out, k1.out, (size_t)k0.size) == 0);
+	/* negative: the checker tells outputs apart: the second TD 1 scales by 1 instead of
+	 * log2 e, so the L2 tensor TD 2 exponentiates differs */
+	free(k1.out);
+	k1.out = NULL;
+	REQUIRE(SM_SET(b, clen, 2, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE, FP16_ONE) == 0);
+	CHECK(tsubmit(b, clen, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h1, &res) == 0);
+	CHECK_EQ(res.run, ENG_OK);
+	CHECK(k1.out && memcmp(k0.out, k1.out, (size_t)k0.size) != 0);
+	free(k0.out);
+	free(k1.out);
+	free(b);
+	free(p);
+}
+
+/* ---- logsoftmax as Core ML's converters emit it: the log of softmax (docs/engine-model.md,
+ * "Softmin and logsoftmax"). eiln's tile table gives its logsoftmax.bin 7 TDs, two activation
+ * records and an intermediate of two tensors: softmax's 5 TDs (record exp2) with the result left
+ * in the intermediate, then log's two (record log2, then x ln 2). Built here from softmax.bin and
+ * log2.bin, it computes log2(softmax(x)) against the numpy oracle. ---- */
+
+#define LG_PATH "fixtures/kernels/unary/log2.bin"
+#define LG_WEIGHTS 0x280u     /* log2.bin: one TD, its record at 0x280 */
+#define SM_PLANE 0x7d0000u    /* one 2560 x 1600 fp16 tensor, 3200-byte rows */
+
+static int sm_get(const uint8_t *buf, size_t len, unsigned td, uint32_t reg, uint32_t *v)
+{
+	static struct ldr_program p;
+	uint32_t off[4];
+	if (ldr_load(buf, len, LDR_F_RAW, &p) != LDR_OK)
+		return -1;
+	unsigned n = twrite_offsets(&p, td, reg, off, 4);
+	if (!n || n > 4)
+		return -1;
+	*v = le_rd32(buf + p.td_area_off + off[n - 1]);
+	return 0;
+}
+
+/* Adds delta bytes to a base address register of TD td. */
+static int sm_add_addr(uint8_t *buf, size_t len, unsigned td, uint32_t reg, uint32_t delta)
+{
+	uint32_t v;
+	if (sm_get(buf, len, td, reg, &v))
+		return -1;
+	return sm_set(buf, len, td, reg, H13_ADDR_LSB, H13_ADDR_W, (H13_GET(v, H13_ADDR) + (delta >> H13_ADDR_LSB)));
+}
+
+/* Points BAR slot `slot` of the TD at byte td_off to BAR `bar`. */
+static void sm_bar(uint8_t *buf, size_t td_off, unsigned slot, unsigned bar)
+{
+	uint32_t w[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		w[i] = le_rd32(buf + td_off + 4u * i);
+	td_hdr_decode(w, &h);
+	h.bar_idx[slot] = (uint8_t)bar;
+	td_hdr_encode(&h, w);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(buf + td_off + 4u * i, w[i]);
+}
+
+/* softmax.bin's TDs 0..4, TD 4 writing the intermediate's second plane, then log2.bin's TD reading
+ * it (from plane `lg_plane` of BAR 3) into BAR 4; the weights: softmax's record, then log2's. */
+static uint8_t *lsm_build(unsigned lg_plane, size_t *out_len)
+{
+	size_t smlen, lglen;
+	uint8_t *sm = sm_load(&smlen), *lg = NULL;
+	if (!sm || test_read_file(test_shared_path(LG_PATH), &lg, &lglen) || lglen <= LG_WEIGHTS ||
+	    smlen <= SM_WEIGHTS) {
+		free(sm);
+		free(lg);
+		return NULL;
+	}
+	static const unsigned six[] = {0, 1, 2, 3, 4, 4}; /* slot 5 becomes log2.bin's TD below */
+	size_t clen;
+	uint8_t *c5 = sm_chain(sm, smlen, six, 6, &clen);
+	uint8_t *c = NULL;
+	size_t smw = smlen - SM_WEIGHTS, lgw = lglen - LG_WEIGHTS, woff = clen - smw;
+	if (c5 && (c = calloc(1, clen + lgw)) != NULL) {
+		memcpy(c, c5, clen);
+		memcpy(c + (size_t)SM_TD_STRIDE * 5, lg, H13_TD_DEFAULT_BYTES);
+		memcpy(c + woff, sm + SM_WEIGHTS, smw);
+		memcpy(c + woff + smw, lg + LG_WEIGHTS, lgw);
+		*out_len = clen + lgw;
+		/* sm_chain chained six TDs; log2.bin's, in slot 5, ends the network as it did its own */
+		sm_bar(c, (size_t)SM_TD_STRIDE * 4, H13_BAR_WBASE, 3);
+		sm_bar(c, (size_t)SM_TD_STRIDE * 5, H13_BAR_RBASE0, 3);
+		if (sm_add_addr(c, *out_len, 4, H13_DST_BASEADDR, SM_PLANE) ||
+		    sm_add_addr(c, *out_len, 5, H13_SRC_BASEADDR, lg_plane * SM_PLANE) ||
+		    sm_add_addr(c, *out_len, 5, H13_COEFF_BASEADDR(0), (uint32_t)smw)) {
+			free(c);
+			c = NULL;
+		}
+	}
+	free(c5);
+	free(sm);
+	free(lg);
+	return c;
+}
+
+/* softmin as the negation then softmax: abs.bin's PE TD with PreScale -1 (`neg`; else 1, a copy,
+ * for the negative) and no |.| writing the intermediate's first plane, softmax.bin's TDs 0 and 1
+ * reading it there, the exponentials in its second plane. */
+static uint8_t *smin_build(int neg, size_t *out_len)
+{
+	size_t smlen, ablen, clen;
+	uint8_t *sm = sm_load(&smlen), *ab = NULL, *c = NULL;
+	static const unsigned six[] = {0, 0, 1, 2, 3, 4}; /* slot 0 becomes abs.bin's TD below */
+	if (sm && !test_read_file(test_shared_path("fixtures/kernels/unary/abs.bin"), &ab, &ablen) &&
+	    ablen >= H13_TD_DEFAULT_BYTES && (c = sm_chain(sm, smlen, six, 6, &clen)) != NULL) {
+		memcpy(c, ab, H13_TD_DEFAULT_BYTES);
+		sm_link(c, 0, 0);
+		*out_len = clen;
+		sm_bar(c, 0, H13_BAR_WBASE, 3);
+		sm_bar(c, (size_t)SM_TD_STRIDE * 1, H13_BAR_RBASE0, 3);
+		sm_bar(c, (size_t)SM_TD_STRIDE * 2, H13_BAR_RBASE0, 3);
+		uint32_t d = SM_PLANE;
+		if (SM_SET(c, clen, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION, 0) ||
+		    SM_SET(c, clen, 0, H13_PLANAR_PRESCALE, H13_PRESCALE, neg ? FP16_ONE | FP16_SIGN : FP16_ONE) ||
+		    sm_add_addr(c, clen, 3, H13_DST_BASEADDR, d) || sm_add_addr(c, clen, 4, H13_SRC_BASEADDR, d) ||
+		    sm_add_addr(c, clen, 5, H13_SRC2_BASEADDR, d)) {
+			free(c);
+			c = NULL;
+		}
+	}
+	free(sm);
+	free(ab);
+	return c;
+}
+
+TEST(model_fixtures, softmin_as_softmax_of_the_negation)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	struct orc o;
+	REQUIRE(orc_load("model/softmin.orc", &o) == 0);
+	for (int neg = 1; neg >= 0; neg--) {
+		size_t len;
+		uint8_t *b = smin_build(neg, &len);
+		REQUIRE(b != NULL);
+		struct orc_run r;
+		memset(&r, 0, sizeof r);
+		r.o = &o;
+		r.name = neg ? "softmin" : "softmax, not softmin (wrong)";
+		r.quiet = !neg;
+		r.rel_floor = SOFTMAX_REL_FLOOR;
+		struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
+		struct session_result res;
+		int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		CHECKF(rc == 0 && res.run == ENG_OK, "%s: exit %d, %s: %s", r.name, rc,
+		       session_result_name(&res), res.fault_text);
+		if (neg) {
+			CHECKF(rc == 0 && res.run == ENG_OK, "%s: exit %d, %s: %s", r.name, rc,
+			       session_result_name(&res), res.fault_text);
+			CHECK(res.canaries_ok);
+			CHECK_EQ(r.checked_tensors, 1u);
+			CHECKF(r.bad == 0, "softmin: %lu of %lu outside tolerance", (unsigned long)r.bad,
+			       (unsigned long)r.checked);
+			printf("# softmin: %lu values, worst error %u%% of its tolerance, max relative "
+			       "error %u ppm where softmin >= 1e-4 (bound %u ppm)\n",
+			       (unsigned long)r.checked, (unsigned)(r.worst * 100.0),
+			       (unsigned)(r.worst_rel * 1e6), (unsigned)(SOFTMAX_REL_TOL * 1e6));
+			CHECK(r.worst_rel <= SOFTMAX_REL_TOL);
+		} else {
+			/* negative: the same chain without the negation computes softmax(x), which the
+			 * checker must refuse as softmin(x) */
+			CHECKF(r.bad > 0 || r.worst_rel > SOFTMAX_REL_TOL, "wrong chain: %lu of %lu outside",
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+		}
+		free(b);
+	}
+	orc_free(&o);
+}
+
+TEST(model_fixtures, logsoftmax_as_log_of_softmax)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	struct orc o;
+	REQUIRE(orc_load("model/log2softmax.orc", &o) == 0);
+	static const unsigned planes[] = {1, 0};
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned plane = planes[k];
+		size_t len;
+		uint8_t *b = lsm_build(plane, &len);
+		REQUIRE(b != NULL);
+		struct orc_run r;
+		memset(&r, 0, sizeof r);
+		r.o = &o;
+		r.name = plane ? "log2 softmax" : "log2 of the exponentials (wrong)";
+		r.quiet = plane == 0;
+		struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
+		struct session_result res;
+		int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		CHECKF(rc == 0 && res.run == ENG_OK, "%s: exit %d, %s: %s", r.name, rc,
+		       session_result_name(&res), res.fault_text);
+		CHECK(res.canaries_ok);
+		CHECK_EQ(r.filled, 1u);
+		CHECK_EQ(r.checked_tensors, 1u);
+		if (plane) {
+			CHECKF(r.bad == 0, "log2 softmax: %lu of %lu outside tolerance", (unsigned long)r.bad,
+			       (unsigned long)r.checked);
+			printf("# log2 softmax: %lu values, worst error %u%% of its tolerance\n",
+			       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+		} else {
+			/* negative: the log of the exponentials, not of softmax: every value is off by
+			 * log2 of its row's sum */
+			CHECKF(r.bad == r.checked && r.checked > 0, "wrong chain: %lu of %lu outside",
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+		}
+		free(b);
+	}
+	orc_free(&o);
 }
 
 TEST(model_fixtures, softmax_relatives_refused_by_name)
@@ -387,17 +683,17 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	uint8_t *p = sm_load(&len);
 	REQUIRE(p != NULL);
 	size_t clen;
-	static const unsigned drop0[] = {1, 2, 3, 4}, twice[] = {0, 1, 1, 2, 3, 4}, only4[] = {4};
+	static const unsigned drop0[] = {1, 2, 3, 4}, replaced[] = {0, 1, 2, 3, 1, 2, 3, 4}, only4[] = {4};
 	b = sm_chain(p, len, drop0, 4, &clen);
 	REQUIRE(b != NULL);
 	sm_refused(b, clen, 0, "td 0, unit Planar, Planar.Cfg.SecSrc = 0x3: unmodelled-combination: a TD "
 			       "using a value kept in the engine, but no reduction", "TD 0 dropped");
 	free(b);
-	/* the kept maximum used again two TDs after its reduction */
-	b = sm_chain(p, len, twice, 6, &clen);
+	/* the kept maximum replaced by a kept 1/sum: TD 1 again after TD 3 finds the wrong kind */
+	b = sm_chain(p, len, replaced, 8, &clen);
 	REQUIRE(b != NULL);
-	sm_refused(b, clen, 2, "td 2, unit Planar, Planar.Cfg.SecSrc = 0x3: unmodelled-combination: a value "
-			       "kept in the engine used by a TD other than the one right after", "TD 1 twice");
+	sm_refused(b, clen, 4, "td 4, unit Planar, Planar.Cfg.SecSrc = 0x3: unmodelled-combination: the kept "
+			       "value is a 1/sum", "TD 1 again after TD 3");
 	free(b);
 	/* TD 4 alone: its first operand is a kept value no reduction made */
 	b = sm_chain(p, len, only4, 1, &clen);

@@ -4,8 +4,10 @@
  * control path, the engine driver, the model), host and target: average, maximum and minimum
  * pooling over windows with strides and padding, a global average (a reduction over H and W),
  * pooling followed by the PE's scale, bias and ReLU, and b - a as an add whose first operand
- * has PreScale -1. The reference is computed here in double from the window's definition; every
- * output element must be within one fp16 ulp of it (maximum and minimum exactly). The PE
+ * has PreScale -1, and the macOS compiler's eight-TD chain through an intermediate (copies into
+ * channel planes, a convolution over them, PE operations with second sources; bp_chain). The
+ * reference is computed here in double from the definition; every output element must be
+ * within one fp16 ulp of it (maximum and minimum exactly). The PE
  * configurations the model does not know are refused with engine-fault. The checker's own test:
  * an output two ulp off fails it.
  */
@@ -355,6 +357,124 @@ TEST(model_pe, two_tds_through_an_intermediate_with_the_input_through_two_bars)
 	wrong.op = H13_PE_OP_ADD;
 	CHECK_EQ(run_chain(&f, &g, &wrong, &r), ENG_OK);
 	CHECK(r.bad > 0);
+}
+
+/* The macOS compiler's lowering of a three-input expression (allbilly/ane
+ * experimental/atan2_from_hwx.py, its 8-TD atan2 segment; docs/engine-model.md, "Real programs
+ * from allbilly/ane"), rebuilt with bp_chain: TDs 0-2 copy BARs 6, 5 and 4 into channel planes 2,
+ * 1 and 0 of the intermediate BAR 3 (the NE as an elementwise pass), TD 3 convolves those three
+ * channels to one with fp16 weights, TDs 4-7 run the PE through BAR 3 (x BAR 9, + BAR 7, x BAR 10,
+ * + BAR 8) with Common.PERoute 9 and the NE as a pass-through, TD 7 writing BAR 11. */
+#define CH_W 20u
+#define CH_H 3u
+#define CH_PLANE (64u * CH_H) /* bp_row(CH_W) x CH_H */
+
+struct chain_run {
+	const uint16_t *wref; /* the weights the reference applies to BARs 4, 5, 6 */
+	unsigned filled, checked_outputs;
+	uint64_t checked, bad;
+	int quiet;
+};
+
+static void chain_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct chain_run *r = ctx;
+	if (is_weights || g->bar < 4 || g->bar > 10)
+		return;
+	r->filled++;
+	for (unsigned y = 0; y < CH_H; y++)
+		for (unsigned x = 0; x < CH_W; x++)
+			if (64u * y + 2u * x + 2u <= g->size)
+				le_wr16(buf + 64u * y + 2u * x, input_at(g->bar, 0, y, x));
+}
+
+/* One fp16 rounding per TD: the convolution's sum (exact in its fp32 accumulator for these
+ * values), then each PE operation. */
+static uint16_t chain_reference(const uint16_t w[3], unsigned y, unsigned x)
+{
+	double s = 0;
+	for (unsigned c = 0; c < 3; c++)
+		s += h2d(w[c]) * h2d(input_at(4 + c, 0, y, x));
+	double t = h2d(d2h(s));
+	t = h2d(d2h(t * h2d(input_at(9, 0, y, x))));
+	t = h2d(d2h(t + h2d(input_at(7, 0, y, x))));
+	t = h2d(d2h(t * h2d(input_at(10, 0, y, x))));
+	return d2h(t + h2d(input_at(8, 0, y, x)));
+}
+
+static void chain_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct chain_run *r = ctx;
+	if (is_weights || g->bar != 11)
+		return;
+	r->checked_outputs++;
+	for (unsigned y = 0; y < CH_H; y++)
+		for (unsigned x = 0; x < CH_W; x++) {
+			uint64_t off = 64u * y + 2u * x;
+			uint16_t got = off + 2 <= g->size ? le_rd16(buf + off) : 0x7e00u;
+			uint16_t want = chain_reference(r->wref, y, x);
+			int gi = got & 0x8000u ? -(int)(got & 0x7fffu) : (int)got;
+			int wi = want & 0x8000u ? -(int)(want & 0x7fffu) : (int)want;
+			r->checked++;
+			if ((gi > wi ? gi - wi : wi - gi) > 1 || (got & 0x7c00u) == 0x7c00u) {
+				if (!r->bad && !r->quiet)
+					test_fail_at(__FILE__, __LINE__,
+						     "element (%u,%u): model 0x%04x (%g), reference 0x%04x (%g)",
+						     y, x, got, h2d(got), want, h2d(want));
+				r->bad++;
+			}
+		}
+}
+
+TEST(model_pe, the_macos_three_input_chain_through_an_intermediate)
+{
+	const uint16_t w[3] = {0x3a00u, 0xbe00u, 0x4000u}; /* 0.75, -1.5, 2 */
+	const uint16_t reversed[3] = {w[2], w[1], w[0]};
+	const struct bp_step steps[8] = {
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 6, .out = BP_MID_BAR, .out_off = 2 * CH_PLANE},
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = BP_MID_BAR, .out_off = CH_PLANE},
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 4, .out = BP_MID_BAR},
+		{.kind = BP_STEP_CONV, .cin = 3, .cout = 1, .in0 = BP_MID_BAR, .in_plane = CH_PLANE,
+		 .out = BP_MID_BAR, .out_off = 3 * CH_PLANE},
+		{.kind = BP_STEP_PE, .cin = 1, .cout = 1, .in0 = BP_MID_BAR, .in0_off = 3 * CH_PLANE,
+		 .in1 = 9, .out = BP_MID_BAR, .op = H13_PE_OP_MUL, .peroute = H13_PEROUTE_REDUCE},
+		{.kind = BP_STEP_PE, .cin = 1, .cout = 1, .in0 = BP_MID_BAR, .in1 = 7, .out = BP_MID_BAR,
+		 .out_off = CH_PLANE, .op = H13_PE_OP_ADD, .peroute = H13_PEROUTE_REDUCE},
+		{.kind = BP_STEP_PE, .cin = 1, .cout = 1, .in0 = BP_MID_BAR, .in0_off = CH_PLANE, .in1 = 10,
+		 .out = BP_MID_BAR, .op = H13_PE_OP_MUL, .peroute = H13_PEROUTE_REDUCE},
+		{.kind = BP_STEP_PE, .cin = 1, .cout = 1, .in0 = BP_MID_BAR, .in1 = 8, .out = 11,
+		 .op = H13_PE_OP_ADD, .peroute = H13_PEROUTE_REDUCE},
+	};
+	static uint8_t chain[8 * BP_CHAIN_STRIDE + 256];
+	size_t len = bp_chain(chain, sizeof chain, CH_W, CH_H, steps, 8, w);
+	REQUIRE(len == bp_chain_weights_off(8) + 64);
+	for (unsigned round = 0; round < 2; round++) {
+		struct chain_run r;
+		memset(&r, 0, sizeof r);
+		r.wref = round ? reversed : w;
+		r.quiet = round; /* round 1: the checker holds the output against the wrong weights */
+		struct session_hooks hk = {.fill = chain_fill, .check = chain_check, .ctx = &r};
+		struct session_result res;
+		struct tcapture cap = {.n = 0};
+		int rc = tsubmit(chain, len, LDR_F_RAW, NULL, 0, 1, 0, tcapture_out, &cap, &hk, &res);
+		CHECKF(rc == 0, "submit %d: %s", rc, cap.text);
+		CHECK_EQ(res.run, ENG_OK);
+		CHECK(res.canaries_ok);
+		CHECK_EQ(r.filled, 7u);
+		CHECK_EQ(r.checked_outputs, 1u);
+		CHECK_EQ(r.checked, (uint64_t)CH_W * CH_H);
+		if (round)
+			CHECKF(r.bad > 0, "the reversed weights pass the check (%lu bad)", (unsigned long)r.bad);
+		else
+			CHECK_EQ(r.bad, 0u);
+	}
+	/* malformed steps are not written */
+	struct bp_step bad[8];
+	memcpy(bad, steps, sizeof bad);
+	bad[4].in1 = 0;
+	CHECK_EQ(bp_chain(chain, sizeof chain, CH_W, CH_H, bad, 8, w), 0u);
+	CHECK_EQ(bp_chain(chain, sizeof chain, CH_W, CH_H, steps, 8, NULL), 0u);
+	CHECK_EQ(bp_chain(chain, 64, CH_W, CH_H, steps, 8, w), 0u);
 }
 
 /* Sources that would read as zeros fault instead: a second source with RBase1 unbound, and a

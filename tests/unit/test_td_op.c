@@ -152,6 +152,39 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	CHECK(strstr(t.text, "NE: convolution ") != NULL);
 }
 
+/* The macOS atan2 segment's TD 4 (docs/engine-model.md, "Real programs from allbilly/ane"): its
+ * first source, its second and its result sit at offsets inside their BARs, which the lines
+ * show; at offset 0 they show none. */
+TEST(td_op, tile_offsets_inside_their_bars)
+{
+	struct img m = {0};
+	struct tcapture t;
+	common(&m, 2048, 1024, 1, 1);
+	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
+				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
+	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
+	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	set(&m, H13_SRC_BASEADDR, 0xc00000u);
+	set(&m, H13_SRC2_BASEADDR, 0x40u);
+	set(&m, H13_DST_BASEADDR, 0x400000u);
+	CHECK_STR(describe(&m, &t),
+		  "  source: RBase0 +0xc00000, 1 x 1024 x 2048 fp16 (C x H x W)\n"
+		  "  NE: pass-through (a convolution with no coefficient channel)\n"
+		  "  PE: a x 1 x b (RBase1 +0x40), x 1 + 0, x FinalScale 1\n"
+		  "  result: WBase +0x400000, 1 x 1024 x 2048 fp16\n");
+	set(&m, H13_SRC_BASEADDR, 0x3fu); /* below the 64-byte granule: the address is 0 */
+	set(&m, H13_SRC2_BASEADDR, 0);
+	set(&m, H13_DST_BASEADDR, 0);
+	CHECK_STR(describe(&m, &t),
+		  "  source: RBase0, 1 x 1024 x 2048 fp16 (C x H x W)\n"
+		  "  NE: pass-through (a convolution with no coefficient channel)\n"
+		  "  PE: a x 1 x b (RBase1), x 1 + 0, x FinalScale 1\n"
+		  "  result: WBase, 1 x 1024 x 2048 fp16\n");
+}
+
 TEST(td_op, comparison_fails_on_one_word)
 {
 	struct img m = {0};
@@ -220,7 +253,7 @@ TEST(td_op, values_kept_in_the_engine)
 		  "  source: RBase0, 1 x 1 x 1600 fp16 (C x H x W) per group\n"
 		  "  NE: not in the path\n"
 		  "  PE: reduce max over each row, kept (2560 rows of 1600)\n"
-		  "  result: kept in the engine, one max per row, for the next TD\n");
+		  "  result: kept in the engine, one max per row, for the TDs after it\n");
 	struct img s = {0};
 	softmax_reduction(&s, H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RECIP));
 	describe_bars(&s, bars, &t);

@@ -272,3 +272,118 @@ size_t bp_pe2(uint8_t *buf, size_t cap, const struct bp_pe_spec *first, const st
 	}
 	return len;
 }
+
+size_t bp_chain_weights_off(unsigned n)
+{
+	return n ? (size_t)(n - 1u) * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF : 0;
+}
+
+/* A tile channel at byte offset `off` of its BAR: enable, then base, row and plane strides. */
+static void tile_at(struct td_writer *tw, uint32_t cfg_reg, uint32_t base_reg, uint32_t off,
+		    uint32_t row, uint32_t plane)
+{
+	uint32_t v[3] = {off, row, plane};
+	if (cfg_reg)
+		tdw_reg(tw, cfg_reg, H13_PUT(H13_DMA_EN, 1));
+	tdw_block(tw, base_reg, v, 3);
+}
+
+/* Step i of n into tdw (TD_WORDS words). Returns 0 when the step is malformed. */
+static int chain_td(uint32_t *tdw, const struct bp_step *s, unsigned i, unsigned n, unsigned w,
+		    unsigned h)
+{
+	const uint32_t row = bp_row(w), plane = row * h;
+	const int conv = s->kind == BP_STEP_CONV, pe = s->kind == BP_STEP_PE;
+	if (s->kind > BP_STEP_PE || !s->cin || !s->cout || (!conv && s->cin != s->cout) ||
+	    (conv && (s->cout > H13_COEFF_NCH || s->cin > 32u)) || !s->in0 || !s->out ||
+	    (pe && (!s->in1 || (s->op != H13_PE_OP_ADD && s->op != H13_PE_OP_MUL))) ||
+	    ((s->in0_off | s->in1_off | s->out_off | s->in_plane | s->out_plane) & 63u))
+		return 0;
+	struct td_writer tw;
+	struct td_hdr hd;
+	memset(&hd, 0, sizeof hd);
+	hd.tid = i;
+	hd.eon = i + 1u == n;
+	hd.next_ptr = hd.eon ? 0 : (i + 1u) * BP_CHAIN_STRIDE;
+	hd.next_size = hd.eon ? 0 : TD_WORDS - 1u;
+	hd.bar_en = (uint8_t)(1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE |
+			      (pe ? 1u << H13_BAR_RBASE1 : 0u) | (conv ? 1u << H13_BAR_KBASE0 : 0u));
+	hd.bar_idx[H13_BAR_RBASE0] = s->in0;
+	hd.bar_idx[H13_BAR_RBASE1] = pe ? s->in1 : 0;
+	hd.bar_idx[H13_BAR_WBASE] = s->out;
+	hd.bar_idx[H13_BAR_KBASE0] = conv ? 1 : 0;
+	tdw_begin(&tw, tdw, TD_WORDS, &hd);
+	/* the register window keeps what a TD does not write: every TD writes every group */
+	uint32_t cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++) {
+		cfg[c] = conv && c < s->cout ? H13_PUT(H13_DMA_EN, 1) : 0;
+		base[c] = conv && c < s->cout ? c * 64u : 0;
+		size[c] = conv && c < s->cout ? 64u : 0;
+	}
+	tdw_block(&tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
+	tdw_block(&tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
+	tdw_block(&tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
+	common(&tw, w, h, s->cin, s->cout);
+	tdw_reg(&tw, H13_COMMON_PEROUTE, s->peroute);
+	uint32_t kcfg, mac, post, pcfg = 0, bs = 0, pre = 0, fin = 0;
+	if (conv) {
+		kcfg = H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16);
+		mac = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c);
+		post = H13_PUT(H13_POSTSCALE, BP_FP16_ONE);
+	} else if (!pe) {
+		kcfg = H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16);
+		mac = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+		      H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c);
+		post = H13_PUT(H13_POSTSCALE, BP_FP16_ONE);
+	} else {
+		kcfg = H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8);
+		mac = H13_PUT(H13_MACCFG_BIT20, 1);
+		post = 0;
+		pcfg = H13_PUT(H13_PECFG_OPMODE, s->op) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1);
+		bs = H13_PUT(H13_BIASSCALE_SCALE, BP_FP16_ONE);
+		pre = H13_PUT(H13_PRESCALE, BP_FP16_ONE);
+		fin = 0x3f800000u; /* fp32 1.0 */
+	}
+	tdw_reg(&tw, H13_NE_KERNELCFG, kcfg);
+	tdw_reg(&tw, H13_NE_MACCFG, mac);
+	tdw_reg(&tw, H13_NE_POSTSCALE, post);
+	tdw_reg(&tw, H13_PLANAR_CFG, pcfg);
+	tdw_reg(&tw, H13_PLANAR_BIASSCALE, bs);
+	tdw_reg(&tw, H13_PLANAR_PRESCALE, pre);
+	tdw_reg(&tw, H13_PLANAR_FINALSCALE, fin);
+	tile_at(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, s->in0_off, row,
+		s->in_plane ? s->in_plane : plane);
+	tile_at(&tw, 0, H13_SRC2_BASEADDR, pe ? s->in1_off : 0, pe ? row : 0, pe ? plane : 0);
+	tile_at(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, s->out_off, row,
+		s->out_plane ? s->out_plane : plane);
+	return tdw_end(&tw) != 0;
+}
+
+size_t bp_chain(uint8_t *buf, size_t cap, unsigned w, unsigned h, const struct bp_step *s,
+		unsigned n, const uint16_t *weights)
+{
+	if (!buf || !s || !w || !h || !n || n > BP_CHAIN_MAX)
+		return 0;
+	unsigned cin = 0, cout = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (s[i].kind == BP_STEP_CONV) {
+			if ((cout && (s[i].cin != cin || s[i].cout != cout)) || !weights)
+				return 0; /* the convolution steps share one set of weights */
+			cin = s[i].cin, cout = s[i].cout;
+		}
+	const size_t woff = bp_chain_weights_off(n), len = woff + (cout ? (size_t)cout * 64u : 64u);
+	if (cap < len)
+		return 0;
+	memset(buf, 0, len);
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t tdw[TD_WORDS];
+		if (!chain_td(tdw, &s[i], i, n, w, h))
+			return 0;
+		for (unsigned k = 0; k < TD_WORDS; k++)
+			le_wr32(buf + (size_t)i * BP_CHAIN_STRIDE + 4u * k, tdw[k]);
+	}
+	for (unsigned o = 0; o < cout; o++)
+		for (unsigned c = 0; c < cin; c++)
+			le_wr16(buf + woff + (size_t)o * 64u + 2u * c, weights[o * cin + c]);
+	return len;
+}

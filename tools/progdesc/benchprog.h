@@ -59,6 +59,34 @@ size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p);
 #define BP2_TD1_OFF 0x300u
 #define BP2_WEIGHTS_OFF 0x580u
 size_t bp_pe2(uint8_t *buf, size_t cap, const struct bp_pe_spec *first, const struct bp_pe_spec *second);
+/* A chain of TDs through the intermediate BAR 3, the shape the macOS compiler gives a
+ * multi-input elementwise expression (docs/engine-model.md, "Real programs from allbilly/ane":
+ * its 8-TD atan2 segment): copies of inputs into channel planes of one intermediate tensor, a
+ * convolution over those channels, then planar-engine operations with a second tile source. Every
+ * step's tiles are w x h fp16 with rows of bp_row(w) bytes; TD i sits at i x BP_CHAIN_STRIDE, the
+ * weights (BAR 1) at bp_chain_weights_off(n). */
+enum bp_step_kind {
+	BP_STEP_COPY, /* the NE as an elementwise pass (OpMode 4, KernelMode 1, PostScale 1) */
+	BP_STEP_CONV, /* a 1x1 convolution, cin -> cout (cout <= 16, cin <= 32): output channel o's
+		       * cin fp16 weights are coefficient channel o (64 bytes at o x 64) */
+	BP_STEP_PE    /* the NE as a pass-through (as bp_pe's ne_pass), the PE's op with RBase1 */
+};
+struct bp_step {
+	unsigned kind, cin, cout; /* copy and PE: cout = cin */
+	uint8_t in0, in1, out;    /* BARs: first source, second source (PE), result */
+	uint32_t in0_off, in1_off, out_off; /* byte offsets in them (multiples of 64) */
+	uint32_t in_plane, out_plane;       /* plane strides (bytes; 0: bp_row(w) x h) */
+	unsigned op;              /* PE: H13_PE_OP_ADD or _MUL (PreScale, Scale, FinalScale 1) */
+	uint32_t peroute;         /* Common.PERoute as written */
+};
+#define BP_CHAIN_STRIDE 0x300u
+#define BP_CHAIN_MAX 8u
+size_t bp_chain_weights_off(unsigned n);
+/* n steps (1..BP_CHAIN_MAX) into buf; every convolution step reads the same weights[] (cout x
+ * cin fp16, row-major; output channel o's at o x 64 in the weights area). Returns the length, 0
+ * when a step is malformed or it does not fit. */
+size_t bp_chain(uint8_t *buf, size_t cap, unsigned w, unsigned h, const struct bp_step *s,
+		unsigned n, const uint16_t *weights);
 /* The row stride (bytes) of w fp16 values. */
 uint32_t bp_row(unsigned w);
 
