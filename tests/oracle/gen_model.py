@@ -108,21 +108,27 @@ SOFTMAX_TOL = 1.5e-2  # issue 21: reductions, absolute along their axis
 SOFTMAX_NAN_ROWS = {5: (17, 0x7e00), 23: (1599, 0xfd01), 31: (0, 0x7c00)}  # row: (lane, fp16)
 
 
+def softmax_rows(seed, spread_hi):
+    # SOFTMAX_ROWS rows of SOFTMAX_W as fp16, each offset by -20..20 and spread (half-width)
+    # 0.05..spread_hi, log-uniform, from its own generator
+    rng = np.random.default_rng(seed)
+    x = np.empty((SOFTMAX_ROWS, SOFTMAX_W))
+    spread = np.exp(rng.uniform(math.log(0.05), math.log(spread_hi), SOFTMAX_ROWS))
+    offset = rng.uniform(-20.0, 20.0, SOFTMAX_ROWS)
+    for r in range(SOFTMAX_ROWS):
+        x[r] = offset[r] + spread[r] * rng.uniform(-1.0, 1.0, SOFTMAX_W)
+    return x.astype(np.float16)
+
+
 def softmax_kernel(_rng):
     # softmax along each row of 1600: N = 41 x 1600 samples, so element (h, w) holds sample
     # (h mod 41) x 1600 + w: row h is distinct row h mod 41 (a wrong row, stride or broadcast
     # lands on another row's values). Rows differ in offset (softmax ignores it) and spread (from
     # nearly uniform, outputs ~1/1600, to concentrated, outputs up to ~0.9), so the absolute
     # tolerance has something to catch.
-    rng = np.random.default_rng(SEED + 21)  # its own: the other kernels' draws stay as they were
-    x = np.empty((SOFTMAX_ROWS, SOFTMAX_W))
-    spread = np.exp(rng.uniform(math.log(0.05), math.log(12.0), SOFTMAX_ROWS))
-    offset = rng.uniform(-20.0, 20.0, SOFTMAX_ROWS)
-    for r in range(SOFTMAX_ROWS):
-        x[r] = offset[r] + spread[r] * rng.uniform(-1.0, 1.0, SOFTMAX_W)
-    x[1] = 0.0
-    x[1, 777] = 9.0  # one lane takes e^9 / (e^9 + 1599) = 0.835 of the mass
-    x16 = x.astype(np.float16)
+    x16 = softmax_rows(SEED + 21, 12.0)  # its own generator: the other kernels' draws stay
+    x16[1] = 0.0
+    x16[1, 777] = 9.0  # one lane takes e^9 / (e^9 + 1599) = 0.835 of the mass
     # guide 03 (measured on the M1): the input port turns NaN, of either sign and any payload,
     # into +inf, and softmax puts all the mass on that lane: 1 there, 0 elsewhere (the limit of
     # softmax as one input grows without bound). Row 31 has a plain +inf.
@@ -153,13 +159,7 @@ def softmin_chain(_rng):
     # |.|) into the intermediate, then softmax.bin's five TDs on it. Rows as softmax's, without
     # NaN or infinity (numpy's softmin of a NaN row is NaN; what the engine does there is
     # softmax's case, tested on softmax.bin itself).
-    rng = np.random.default_rng(SEED + 2102)
-    x = np.empty((SOFTMAX_ROWS, SOFTMAX_W))
-    spread = np.exp(rng.uniform(math.log(0.05), math.log(12.0), SOFTMAX_ROWS))
-    offset = rng.uniform(-20.0, 20.0, SOFTMAX_ROWS)
-    for r in range(SOFTMAX_ROWS):
-        x[r] = offset[r] + spread[r] * rng.uniform(-1.0, 1.0, SOFTMAX_W)
-    x16 = x.astype(np.float16)
+    x16 = softmax_rows(SEED + 2102, 12.0)
     z = -x16.astype(np.float64)
     e = np.exp(z - z.max(axis=1, keepdims=True))
     y = e / e.sum(axis=1, keepdims=True)
@@ -172,13 +172,7 @@ def log2softmax_chain(_rng):
     # intermediate, then log2.bin's TD on it: logsoftmax as Core ML's converters emit it, log of
     # softmax (docs/engine-model.md, "Softmin and logsoftmax"). Rows spread at most 2 wide, so
     # every softmax value stays a normal fp16 (>= e^-2 / 1600 = 8.5e-5) and its log is finite.
-    rng = np.random.default_rng(SEED + 2101)
-    x = np.empty((SOFTMAX_ROWS, SOFTMAX_W))
-    spread = np.exp(rng.uniform(math.log(0.05), math.log(1.0), SOFTMAX_ROWS))
-    offset = rng.uniform(-20.0, 20.0, SOFTMAX_ROWS)
-    for r in range(SOFTMAX_ROWS):
-        x[r] = offset[r] + spread[r] * rng.uniform(-1.0, 1.0, SOFTMAX_W)
-    x16 = x.astype(np.float16)
+    x16 = softmax_rows(SEED + 2101, 1.0)
     xd = x16.astype(np.float64)
     m = xd.max(axis=1, keepdims=True)
     lse = np.log(np.exp(xd - m).sum(axis=1, keepdims=True))
