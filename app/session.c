@@ -318,8 +318,9 @@ static unsigned data_regions(const struct app_session *s, unsigned n, const stru
 	return nr;
 }
 
-/* Writes the canary into every guard byte (the data regions are all written by build_arena:
- * copied in or filled, so they are not set first). */
+/* Writes the canary into every guard byte (the data regions are written by build_arena:
+ * copied in or filled, so they are not set first; of the kernel-unit scratch only what the plan
+ * wrote, ku_written). */
 static void set_canaries(const struct app_session *s, unsigned n, uint8_t *mem, const struct layout *lo)
 {
 	uint64_t starts[3 + SESSION_MAX_GRANTS], ends[3 + SESSION_MAX_GRANTS], pos = 0;
@@ -461,7 +462,8 @@ static int refuse_session(enum session_err e, const struct session_opts *o,
 }
 
 /* The arena of size bytes: the session's, kept from an earlier submission when it is large
- * enough (every byte below size is written again: guards, copies, buffers), else a new one,
+ * enough (every byte below size is written again: guards, copies, buffers; but the kernel-unit
+ * scratch past what the plan wrote, which nothing reads), else a new one,
  * 64-byte aligned so the rows keep their alignment for the copies. */
 static uint8_t *arena(struct app_session *s, uint64_t size)
 {
@@ -473,6 +475,20 @@ static uint8_t *arena(struct app_session *s, uint64_t size)
 		return NULL;
 	s->arena_cap = size;
 	return s->arena;
+}
+
+/* The bytes of kernel-unit scratch ctrl_plan wrote: the patched unit (ku_patch copies all
+ * ku_len bytes) when the weights are a kernel unit that some TD reads, else none. Only those are
+ * copied into the arena: the rest of the scratch was never written (a program that is not a
+ * kernel unit leaves all weights_len bytes of it as malloc returned them), and the region is
+ * the firmware's own (forbidden to every grant), so nothing reads what it held before. */
+static size_t ku_written(const struct ctrl_plan *pl)
+{
+	for (unsigned t = 0; pl->have_ku && t < pl->ntds && t < LDR_MAX_TDS; t++)
+		for (unsigned r = 0; r < pl->td[t].nranges; r++)
+			if (pl->td[t].r[r].kind == CTRL_R_KUNIT)
+				return pl->ku_len;
+	return 0;
 }
 
 /*
@@ -516,7 +532,7 @@ static uint8_t *build_arena(struct app_session *s, unsigned n, const struct layo
 	if (mem) {
 		set_canaries(s, n, mem, lo);
 		memcpy(mem + lo->td_off, fwmem, p->td_area_len);
-		memcpy(mem + lo->ku_off, fwmem + p->td_area_len, p->weights_len);
+		memcpy(mem + lo->ku_off, fwmem + p->td_area_len, ku_written(&s->plan));
 		if (s->plan.fold_used)
 			memcpy(mem + lo->fold_off, fold_mem, (size_t)s->plan.fold_used);
 		s->plan.td_mem = mem + lo->td_off; /* the engine's copy, where the driver reads it */
