@@ -477,9 +477,9 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	return ENG_OK;
 }
 
-/* NonlinearMode on a row of fp16 values (in place). */
-static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsigned n,
-		      struct anem_act *act)
+/* NonlinearMode on a row of fp16 values (in place), without counting the LUT's elements (it
+ * only reads the model: rows can be done on several threads). */
+static void nonlinear_row(const struct anem *m, const struct stages *s, uint16_t *v, unsigned n)
 {
 	if (s->nl == H13_NONLINEAR_RELU && s->ne) {
 		for (unsigned i = 0; i < n; i++)
@@ -487,8 +487,16 @@ static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsig
 				v[i] = 0; /* negative (and -0): 0 (no NaN gets here) */
 	} else if (s->lut) {
 		actlut_apply(&m->lut, v, v, n);
-		act->nelem += n;
 	}
+}
+
+/* NonlinearMode on a row of fp16 values (in place). */
+static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsigned n,
+		      struct anem_act *act)
+{
+	nonlinear_row(m, s, v, n);
+	if (!(s->nl == H13_NONLINEAR_RELU && s->ne) && s->lut)
+		act->nelem += n;
 }
 
 /*
@@ -2075,6 +2083,83 @@ static int conv_finish_row(struct anem *m, const struct conv *c, const struct st
 				  c->cout);
 }
 
+/* A batch's rows finished on threads (conv_finish_row's values): tasks of (row, channels),
+ * several per row when the batch is one row, each writing its own channels' rows into the
+ * staging buffer (and the L2-resident result); then every row leaves in one 2-D move, in
+ * order. */
+struct fin_job {
+	const struct anem *m;
+	const struct conv *c;
+	const struct stages *s;
+	const struct tile *out;
+	struct anem_l2t *lres;
+	unsigned g, y0, split;
+	uint16_t *st; /* row r's values at r x Cout x W */
+};
+
+static void fin_task(void *arg, unsigned i)
+{
+	const struct fin_job *j = arg;
+	const struct conv *c = j->c;
+	unsigned r = i / j->split, t = i % j->split;
+	unsigned o0 = (unsigned)((uint64_t)c->cout * t / j->split);
+	unsigned o1 = (unsigned)((uint64_t)c->cout * (t + 1) / j->split);
+	const float *acc = j->m->acc + r * c->nob * CB * c->as;
+	for (unsigned o = o0; o < o1; o++) {
+		uint16_t *v = j->st + ((uint64_t)r * c->cout + o) * c->W;
+		const float *a = acc + (uint64_t)o * c->as;
+		if (c->ku) {
+			uint64_t go = (uint64_t)j->g * c->cout + o, nall = (uint64_t)c->G * c->cout;
+			conv_out_row(v, a, c->W, 1, j->m->chv[go], j->m->chv[nall + go], j->s->post, c->taps2);
+		} else {
+			conv_out_row(v, a, c->W, 0, 1.0f, 0.0f, j->s->post, c->taps2);
+		}
+		nonlinear_row(j->m, j->s, v, c->W);
+		if (j->s->pe)
+			pe_row(j->s, v, NULL, v, c->W);
+		if (j->lres)
+			memcpy(j->lres->v + (((uint64_t)j->g * j->lres->c + o) * j->lres->h + j->y0 + r) *
+					      j->out->w,
+			       v, j->out->w * sizeof *v);
+	}
+}
+
+/* Returns 1 when the batch was finished here (e: the first move's error), 0 when it is left to
+ * conv_finish_row (one thread, a small batch, or rows that cannot leave in one move each). */
+static int batch_finish(struct anem *m, const struct conv *c, const struct stages *s,
+			const struct tile *out, struct anem_l2t *lres, struct anem_act *act,
+			unsigned g, unsigned y0, unsigned nrow, int *e)
+{
+	uint64_t vals = (uint64_t)nrow * c->cout * c->W;
+	*e = ENG_OK;
+	if (hal_workers() < 2 || vals < (1u << 14) || vals > ANEM_BUF_MAX_BYTES / 2)
+		return 0;
+	uint8_t *dst[16];
+	for (unsigned r = 0; r < nrow; r++)
+		if (!(dst[r] = out_rows(m, out, g, y0 + r, c->cout)))
+			return 0;
+	uint16_t *st = stage(m, vals);
+	if (!st)
+		return 0;
+	for (unsigned r = 0; r < nrow; r++)
+		if (!anem_dma_rows_ok(m, dst[r], (int64_t)out->plane, st + (uint64_t)r * c->cout * c->W,
+				      (int64_t)c->W * 2, c->W * 2u, c->cout))
+			return 0;
+	unsigned split = nrow == 1 ? 8u : 1u;
+	if (split > c->cout)
+		split = c->cout;
+	struct fin_job j = {m, c, s, out, lres, g, y0, split, st};
+	hal_parallel(nrow * split, fin_task, &j);
+	if (s->lut && !(s->nl == H13_NONLINEAR_RELU && s->ne))
+		act->nelem += vals;
+	for (unsigned r = 0; r < nrow; r++)
+		if ((*e = anem_dma_move_rows(m, dst[r], (int64_t)out->plane,
+					     st + (uint64_t)r * c->cout * c->W, (int64_t)c->W * 2,
+					     c->W * 2u, c->cout)))
+			return 1;
+	return 1;
+}
+
 /*
  * How the rows are batched and whether the fast path runs. With threads (hal_workers > 1; never
  * on the target), up to 8 output rows at a time (at most 2 MiB of columns) share one
@@ -2143,11 +2228,22 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 				return e;
 			if (c.fast)
 				conv_kernels(m, &c, g, nrow);
+			if (c.fast) { /* the plain rows read only the columns: no move */
+				for (unsigned r = 0; r < nrow; r++)
+					if (!c.fin[r] &&
+					    (e = conv_plain_row(m, &c, in, lsrc, g, y0 + r,
+								m->cols + r * c.per * c.as,
+								m->acc + r * c.nob * CB * c.as)))
+						return e;
+				int done = batch_finish(m, &c, s, out, lres, act, g, y0, nrow, &e);
+				if (e)
+					return e;
+				if (done)
+					continue;
+			}
 			for (unsigned r = 0; r < nrow; r++) {
 				float *acc = m->acc + r * c.nob * CB * c.as;
-				if ((!c.fast || !c.fin[r]) &&
-				    (e = conv_plain_row(m, &c, in, lsrc, g, y0 + r,
-							c.fast ? m->cols + r * c.per * c.as : NULL, acc)))
+				if (!c.fast && (e = conv_plain_row(m, &c, in, lsrc, g, y0 + r, NULL, acc)))
 					return e;
 				if ((e = conv_finish_row(m, &c, s, out, lres, act, g, y0 + r, acc)))
 					return e;
