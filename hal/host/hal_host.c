@@ -122,7 +122,7 @@ void hal_cpu_relax(void)
  * lock; the spins only read gen and finished atomically to know when to take it.
  */
 #define HOST_MAX_WORKERS 64u
-#define POOL_SPIN_NS 300000u
+#define POOL_SPIN_NS 2000000u
 
 static struct {
 	pthread_mutex_t lock, call_lock;
