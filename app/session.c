@@ -6,6 +6,7 @@
 #include "fw/common/outf.h"
 #include "fw/loader/loader.h"
 #include "fw/td/td.h"
+#include "hal/hal.h"
 
 #include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdio.h>
@@ -153,6 +154,34 @@ int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g,
 	return session_fill_buffer_x(p, g, b, 0);
 }
 
+/* A copy of n bytes, split over hal_parallel's threads from 1 MiB (a program's weights into
+ * their grant: 4.5 MiB for a 768 x 3072 projection; two cores copy it in about 0.6 of the time
+ * one takes here); on one thread, and on the target, one memcpy. */
+struct par_copy {
+	uint8_t *dst;
+	const uint8_t *src;
+	size_t n;
+	unsigned parts;
+};
+
+static void par_copy_task(void *arg, unsigned i)
+{
+	const struct par_copy *c = arg;
+	size_t a = c->n / c->parts * i & ~(size_t)63, b = i + 1 == c->parts ? c->n : c->n / c->parts * (i + 1) & ~(size_t)63;
+	memcpy(c->dst + a, c->src + a, b - a);
+}
+
+static void par_memcpy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	unsigned w = hal_workers();
+	if (w < 2 || n < (1u << 20)) {
+		memcpy(dst, src, n);
+		return;
+	}
+	struct par_copy c = {dst, src, n, w < 8 ? w : 8};
+	hal_parallel(c.parts, par_copy_task, &c);
+}
+
 /* session_fill_buffer_x, an output's [ws, we) left as it is (the TDs write it whole). */
 static int fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b,
 		       int skip_pattern, uint64_t ws, uint64_t we)
@@ -160,7 +189,7 @@ static int fill_buffer(const struct ldr_program *p, const struct subq_grant *g, 
 	int w = weights_buffer(p, g);
 	if (w) {
 		uint64_t c = g->size < p->weights_len ? g->size : p->weights_len;
-		memcpy(b, p->buf + p->weights_off, (size_t)c);
+		par_memcpy(b, p->buf + p->weights_off, (size_t)c);
 		memset(b + c, 0, (size_t)(g->size - c)); /* zero only past the weights */
 	} else if (g->access & POL_WRITE) {
 		if (ws >= we || we > g->size) {
