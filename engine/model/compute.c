@@ -1310,11 +1310,12 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (e)
 		return e;
 	struct kern_job j = {m, ch, nout, cout, per, block, elem, kfmt, 0, {0}, {0}};
-	/* with threads, from 2^16 weights, in up to 8 tasks of whole output channels (each packs
-	 * its own channels: the same floats whatever the split) */
+	/* with threads, from 2^16 weights, one task of consecutive whole output channels a thread
+	 * (at most 8), as conv_kernels splits the channel lines: each thread then mostly reads the
+	 * weights it packed. Each task packs its own channels: the same floats whatever the split. */
 	unsigned nw = hal_workers(), tasks = 1;
 	if (nw > 1 && nout > 1 && nout * per >= (1u << 16))
-		tasks = nout < 8 ? (unsigned)nout : 8u;
+		tasks = nout < nw ? (unsigned)nout : nw < 8 ? nw : 8u;
 	j.tasks = tasks;
 	if (tasks == 1)
 		kern_task(&j, 0);
