@@ -477,9 +477,11 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	return ENG_OK;
 }
 
-/* NonlinearMode on a row of fp16 values (in place), without counting the LUT's elements (it
- * only reads the model: rows can be done on several threads). */
-static void nonlinear_row(const struct anem *m, const struct stages *s, uint16_t *v, unsigned n)
+/* NonlinearMode on a row of fp16 values (in place); the LUT's elements counted in *count when
+ * it is not NULL (without, it only reads the model: rows can be done on several threads). */
+static inline __attribute__((always_inline)) void nl_apply(const struct anem *m,
+							    const struct stages *s, uint16_t *v,
+							    unsigned n, uint64_t *count)
 {
 	if (s->nl == H13_NONLINEAR_RELU && s->ne) {
 		for (unsigned i = 0; i < n; i++)
@@ -487,16 +489,20 @@ static void nonlinear_row(const struct anem *m, const struct stages *s, uint16_t
 				v[i] = 0; /* negative (and -0): 0 (no NaN gets here) */
 	} else if (s->lut) {
 		actlut_apply(&m->lut, v, v, n);
+		if (count)
+			*count += n;
 	}
 }
 
-/* NonlinearMode on a row of fp16 values (in place). */
+static void nonlinear_row(const struct anem *m, const struct stages *s, uint16_t *v, unsigned n)
+{
+	nl_apply(m, s, v, n, NULL);
+}
+
 static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsigned n,
 		      struct anem_act *act)
 {
-	nonlinear_row(m, s, v, n);
-	if (!(s->nl == H13_NONLINEAR_RELU && s->ne) && s->lut)
-		act->nelem += n;
+	nl_apply(m, s, v, n, &act->nelem);
 }
 
 /*
