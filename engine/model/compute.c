@@ -1323,6 +1323,9 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (nw > 1 && nout > 1 && nout * per >= (1u << 16))
 		tasks = nout < nw ? (unsigned)nout : nw < 8 ? nw : 8u;
 	j.tasks = tasks;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	(void)cpu_features(); /* read once before any thread asks */
+#endif
 	if (tasks == 1)
 		kern_task(&j, 0);
 	else
@@ -1950,6 +1953,9 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 	}
 	if (st) {
 		struct cols_job j = {c, st, m->cols, m->rfb, y0, c->fin};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+		(void)cpu_features(); /* read once before any thread asks */
+#endif
 		hal_parallel(nrow, cols_task, &j);
 		return ENG_OK;
 	}
@@ -2156,6 +2162,9 @@ static int batch_finish(struct anem *m, const struct conv *c, const struct stage
 	if (split > c->cout)
 		split = c->cout;
 	struct fin_job j = {m, c, s, out, lres, g, y0, split, st};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	(void)cpu_features(); /* read once before any thread asks */
+#endif
 	hal_parallel(nrow * split, fin_task, &j);
 	if (s->lut && !(s->nl == H13_NONLINEAR_RELU && s->ne))
 		act->nelem += vals;
