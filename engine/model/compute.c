@@ -352,10 +352,12 @@ void anem_l2_clear(struct anem *m)
 	free(m->kh);
 	free(m->cols);
 	free(m->stage);
-	m->acc = m->wts = m->chv = m->cols = NULL;
+	free(m->rfb);
+	m->acc = m->wts = m->chv = m->cols = m->rfb = NULL;
 	m->kh = NULL;
 	m->stage = NULL;
 	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = m->stage_len = 0;
+	m->rfb_len = 0;
 }
 
 static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
@@ -475,9 +477,11 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	return ENG_OK;
 }
 
-/* NonlinearMode on a row of fp16 values (in place). */
-static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsigned n,
-		      struct anem_act *act)
+/* NonlinearMode on a row of fp16 values (in place); the LUT's elements counted in *count when
+ * it is not NULL (without, it only reads the model: rows can be done on several threads). */
+static inline __attribute__((always_inline)) void nl_apply(const struct anem *m,
+							    const struct stages *s, uint16_t *v,
+							    unsigned n, uint64_t *count)
 {
 	if (s->nl == H13_NONLINEAR_RELU && s->ne) {
 		for (unsigned i = 0; i < n; i++)
@@ -485,8 +489,20 @@ static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsig
 				v[i] = 0; /* negative (and -0): 0 (no NaN gets here) */
 	} else if (s->lut) {
 		actlut_apply(&m->lut, v, v, n);
-		act->nelem += n;
+		if (count)
+			*count += n;
 	}
+}
+
+static void nonlinear_row(const struct anem *m, const struct stages *s, uint16_t *v, unsigned n)
+{
+	nl_apply(m, s, v, n, NULL);
+}
+
+static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsigned n,
+		      struct anem_act *act)
+{
+	nl_apply(m, s, v, n, &act->nelem);
 }
 
 /*
@@ -1210,6 +1226,64 @@ static uint16_t fp16_weights(float *w, const uint8_t *p, uint64_t per)
 	return fp16_weights_plain(w, p, per);
 }
 
+/* load_kernels' packing, output channels [t nout / tasks, (t + 1) nout / tasks) per task t:
+ * each task writes only its own channels' weights and its own inf and bad flags. */
+struct kern_job {
+	struct anem *m;
+	const struct mrange *const *ch;
+	uint64_t nout;
+	unsigned cout;
+	uint64_t per, block;
+	unsigned elem, kfmt, tasks;
+	uint16_t inf[8];
+	uint8_t bad[8];
+};
+
+static void kern_task(void *arg, unsigned t)
+{
+	struct kern_job *j = arg;
+	uint64_t o = j->nout * t / j->tasks, end = j->nout * (t + 1) / j->tasks;
+	const uint64_t per = j->per, elem = j->elem;
+	const unsigned cout = j->cout, kfmt = j->kfmt;
+	uint16_t inf = 0;
+	const uint8_t *src[4];
+	while (o < end) {
+		/* with NEON, four fp16 kernels of one channel line at a time (neon.h) */
+		unsigned n = 1;
+#if defined(ANEM_NEON)
+		if (kfmt == H13_KERNELFMT_FP16 && anem_simd && o % cout % 4 == 0 && o % cout + 4 <= cout &&
+		    o + 4 <= end)
+			n = 4;
+#endif
+		for (unsigned k = 0; k < n; k++) {
+			const struct mrange *c = j->ch[(o + k) % H13_COEFF_NCH];
+			uint64_t off = ((o + k) / H13_COEFF_NCH) * j->block;
+			if (!c || off > c->len || per * elem > c->len - off) {
+				j->bad[t] = 1;
+				return;
+			}
+			src[k] = c->cpu + off;
+		}
+		const uint8_t *p = src[0];
+		float *w = j->m->wts + wslot(o, cout, per);
+#if defined(ANEM_NEON)
+		if (n == 4)
+			inf |= anem_neon_weights4(w, CB, src, per);
+		else
+#endif
+		if (kfmt == H13_KERNELFMT_FP16) {
+			inf |= fp16_weights(w, p, per);
+		} else if (kfmt == H13_KERNELFMT_INT8)
+			for (uint64_t k = 0; k < per; k++)
+				w[CB * k] = (float)(int8_t)p[k];
+		else
+			for (uint64_t k = 0; k < per; k++)
+				w[CB * k] = (float)p[k];
+		o += n;
+	}
+	j->inf[t] = inf;
+}
+
 /*
  * The kernels of every output channel as floats (packed, above). Output channel o
  * (counted over all groups) is block o / 16 of coefficient channel o mod 16; a block holds
@@ -1241,37 +1315,25 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
-	const uint8_t *src[4];
-	for (uint64_t o = 0; o < nout;) {
-		/* with NEON, four fp16 kernels of one channel line at a time (neon.h) */
-		unsigned n = 1;
-#if defined(ANEM_NEON)
-		if (kfmt == H13_KERNELFMT_FP16 && anem_simd && o % cout % 4 == 0 && o % cout + 4 <= cout)
-			n = 4;
+	struct kern_job j = {m, ch, nout, cout, per, block, elem, kfmt, 0, {0}, {0}};
+	/* with threads, from 2^16 weights, one task of consecutive whole output channels a thread
+	 * (at most 8), as conv_kernels splits the channel lines: each thread then mostly reads the
+	 * weights it packed. Each task packs its own channels: the same floats whatever the split. */
+	unsigned nw = hal_workers(), tasks = 1;
+	if (nw > 1 && nout > 1 && nout * per >= (1u << 16))
+		tasks = nout < nw ? (unsigned)nout : nw < 8 ? nw : 8u;
+	j.tasks = tasks;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	(void)cpu_features(); /* read once before any thread asks */
 #endif
-		for (unsigned j = 0; j < n; j++) {
-			const struct mrange *c = ch[(o + j) % H13_COEFF_NCH];
-			uint64_t off = ((o + j) / H13_COEFF_NCH) * block;
-			if (!c || off > c->len || per * elem > c->len - off)
-				return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
-			src[j] = c->cpu + off;
-		}
-		const uint8_t *p = src[0];
-		float *w = m->wts + wslot(o, cout, per);
-#if defined(ANEM_NEON)
-		if (n == 4)
-			m->wts_inf |= anem_neon_weights4(w, CB, src, per);
-		else
-#endif
-		if (kfmt == H13_KERNELFMT_FP16) {
-			m->wts_inf |= fp16_weights(w, p, per);
-		} else if (kfmt == H13_KERNELFMT_INT8)
-			for (uint64_t k = 0; k < per; k++)
-				w[CB * k] = (float)(int8_t)p[k];
-		else
-			for (uint64_t k = 0; k < per; k++)
-				w[CB * k] = (float)p[k];
-		o += n;
+	if (tasks == 1)
+		kern_task(&j, 0);
+	else
+		hal_parallel(tasks, kern_task, &j);
+	for (unsigned t = 0; t < tasks; t++) {
+		if (j.bad[t])
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
+		m->wts_inf |= j.inf[t];
 	}
 	return ENG_OK;
 }
@@ -1726,21 +1788,46 @@ static uint16_t *stage(struct anem *m, uint64_t n)
 	return m->stage;
 }
 
+/* Input row f (Win floats) as the Kw lines (kx) of its (ci, ky): position x reads
+ * f[x Sx - Px + kx], 0 outside the input. */
+static void spread_row(const struct conv *c, const float *f, float *line)
+{
+	for (unsigned kx = 0; kx < c->kw; kx++, line += c->as) {
+		unsigned x0, x1;
+		conv_span(c->W, c->Win, c->sx, kx, c->px, &x0, &x1);
+		const float *src = f + ((int64_t)x0 * c->sx + kx - c->px);
+		for (unsigned x = 0; x < x0; x++)
+			line[x] = 0.0f;
+		if (c->sx == 1)
+			memcpy(line + x0, src, (size_t)(x1 - x0) * sizeof *line);
+		else
+			for (unsigned x = x0; x < x1; x++)
+				line[x] = src[(x - x0) * c->sx];
+		for (uint64_t x = x1; x < c->as; x++)
+			line[x] = 0.0f;
+	}
+}
+
 /* Input rows (g, ci, iy), ci = 0 .. Cin - 1, for every ky with iy inside the input, staged by one
- * 2-D move each (raw: the port's NaN rule is applied by conv_columns) when the source is a tile
- * of fp16 rows that the DMA engine takes that way; else NULL (conv_columns reads row by row).
- * Row (ky, ci) is at ky x Cin x Win + ci x Win. */
-static const uint16_t *in_rows(struct anem *m, const struct conv *c, const struct tile *in,
-			       const struct anem_l2t *lsrc, unsigned g, unsigned y, int *err)
+ * 2-D move each (raw: the port's NaN rule is applied by conv_columns) into st (Kh x Cin x Win
+ * values) when the source is a tile of fp16 rows that the DMA engine takes that way; else NULL
+ * (conv_columns reads row by row). Row (ky, ci) is at ky x Cin x Win + ci x Win. */
+static int in_rows_ok(struct anem *m, const struct conv *c, const struct tile *in,
+		      const struct anem_l2t *lsrc, unsigned g)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return !lsrc && in->r && in->fmt == H13_FMT_FP16 && c->cin >= 2 && c->Win == in->w &&
+	       c->cin <= in->c && g < in->g && m->fault == ANEM_FAULT_NONE;
+#else
+	(void)m, (void)c, (void)in, (void)lsrc, (void)g;
+	return 0;
+#endif
+}
+
+static const uint16_t *in_rows(struct anem *m, const struct conv *c, const struct tile *in,
+			       unsigned g, unsigned y, uint16_t *st, int *err)
+{
 	uint64_t bytes = (uint64_t)c->Win * 2;
-	if (lsrc || !in->r || in->fmt != H13_FMT_FP16 || c->cin < 2 || c->Win != in->w ||
-	    c->cin > in->c || g >= in->g || m->fault != ANEM_FAULT_NONE)
-		return NULL;
-	uint16_t *st = stage(m, (uint64_t)c->kh * c->cin * c->Win);
-	if (!st)
-		return NULL;
 	for (unsigned ky = 0; ky < c->kh; ky++) {
 		int64_t iy = (int64_t)y * c->sy - c->py + ky;
 		if (iy < 0 || iy >= (int64_t)c->Hin)
@@ -1759,10 +1846,36 @@ static const uint16_t *in_rows(struct anem *m, const struct conv *c, const struc
 		}
 	}
 	return st;
-#else
-	(void)m, (void)c, (void)in, (void)lsrc, (void)g, (void)y, (void)err;
-	return NULL;
-#endif
+}
+
+/* Lines (ci, ky, kx) of row y's columns from its staged input rows (in_rows; raw: a row with an
+ * infinity or NaN is converted again after the port's NaN rule, in place), fb a scratch row of
+ * Win floats; returns whether every input was finite. Touches nothing else, so the rows of a
+ * batch can be spread on several threads. */
+static int cols_from_staged(const struct conv *c, uint16_t *staged, unsigned y, float *cols,
+			    float *fb)
+{
+	int whole = c->kw == 1 && c->sx == 1 && c->px == 0 && c->Win == c->W && c->as == c->W;
+	int fin = 1;
+	for (unsigned ci = 0; ci < c->cin; ci++)
+		for (unsigned ky = 0; ky < c->kh; ky++) {
+			int64_t iy = (int64_t)y * c->sy - c->py + ky;
+			float *line = cols + (((uint64_t)ci * c->kh + ky) * c->kw) * c->as;
+			if (iy < 0 || iy >= (int64_t)c->Hin) {
+				memset(line, 0, (size_t)(c->kw * c->as) * sizeof *line);
+				continue;
+			}
+			float *f = whole ? line : fb;
+			uint16_t *v = staged + ((uint64_t)ky * c->cin + ci) * c->Win;
+			if (!mac_in_row(f, v, c->Win)) {
+				nan_to_inf(v, c->Win);
+				mac_in_row(f, v, c->Win);
+				fin = 0;
+			}
+			if (!whole)
+				spread_row(c, fb, line);
+		}
+	return fin;
 }
 
 /* Row y's columns (the fast path's inputs: a line of as positions per (ci, ky, kx), 0 outside
@@ -1771,9 +1884,14 @@ static int conv_columns(struct anem *m, const struct conv *c, const struct tile 
 			const struct anem_l2t *lsrc, unsigned g, unsigned y, float *cols, int *fin)
 {
 	int e = ENG_OK;
-	const uint16_t *staged = in_rows(m, c, in, lsrc, g, y, &e);
+	uint16_t *st = in_rows_ok(m, c, in, lsrc, g) ? stage(m, (uint64_t)c->kh * c->cin * c->Win) : NULL;
+	const uint16_t *staged = st ? in_rows(m, c, in, g, y, st, &e) : NULL;
 	if (e)
 		return e;
+	if (staged) {
+		*fin = cols_from_staged(c, st, y, cols, m->fb);
+		return ENG_OK;
+	}
 	/* a 1x1 window over the whole row: the line is the row (converted straight into it) */
 	int whole = c->kw == 1 && c->sx == 1 && c->px == 0 && c->Win == c->W && c->as == c->W;
 	*fin = 1;
@@ -1787,37 +1905,65 @@ static int conv_columns(struct anem *m, const struct conv *c, const struct tile 
 			}
 			uint16_t *v = m->hv;
 			float *f = whole ? line : m->fb;
-			if (staged) {
-				/* raw: a row with an infinity or NaN is converted again after the
-				 * port's NaN rule */
-				v = (uint16_t *)(uintptr_t)(staged + ((uint64_t)ky * c->cin + ci) * c->Win);
-				if (!mac_in_row(f, v, c->Win)) {
-					nan_to_inf(v, c->Win);
-					mac_in_row(f, v, c->Win);
-					*fin = 0;
-				}
-			} else {
-				if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, c->Win, v)))
-					return e;
-				*fin &= mac_in_row(f, v, c->Win);
-			}
-			if (whole)
-				continue;
-			for (unsigned kx = 0; kx < c->kw; kx++, line += c->as) {
-				unsigned x0, x1;
-				conv_span(c->W, c->Win, c->sx, kx, c->px, &x0, &x1);
-				const float *src = m->fb + ((int64_t)x0 * c->sx + kx - c->px);
-				for (unsigned x = 0; x < x0; x++)
-					line[x] = 0.0f;
-				if (c->sx == 1)
-					memcpy(line + x0, src, (size_t)(x1 - x0) * sizeof *line);
-				else
-					for (unsigned x = x0; x < x1; x++)
-						line[x] = src[(x - x0) * c->sx];
-				for (uint64_t x = x1; x < c->as; x++)
-					line[x] = 0.0f;
-			}
+			if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, c->Win, v)))
+				return e;
+			*fin &= mac_in_row(f, v, c->Win);
+			if (!whole)
+				spread_row(c, m->fb, line);
 		}
+	return ENG_OK;
+}
+
+/* A batch's columns on threads: every row's inputs staged in order first (the DMA engine's
+ * moves keep their order), then each row spread into its columns by one task. */
+struct cols_job {
+	const struct conv *c;
+	uint16_t *st;   /* row r's staged inputs at r x Kh x Cin x Win */
+	float *cols, *fb;
+	unsigned y0;
+	int *fin;
+};
+
+static void cols_task(void *arg, unsigned r)
+{
+	const struct cols_job *j = arg;
+	const struct conv *c = j->c;
+	j->fin[r] = cols_from_staged(c, j->st + (uint64_t)r * c->kh * c->cin * c->Win, j->y0 + r,
+				     j->cols + r * c->per * c->as, j->fb + (uint64_t)r * c->Win);
+}
+
+/* The batch's columns (rows y0 .. y0 + nrow - 1): on threads when every row's inputs can be
+ * staged, else row by row. */
+static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
+			 const struct anem_l2t *lsrc, unsigned g, unsigned y0, unsigned nrow)
+{
+	uint64_t per_row = (uint64_t)c->kh * c->cin * c->Win;
+	uint16_t *st = NULL;
+	if (nrow > 1 && hal_workers() > 1 && in_rows_ok(m, c, in, lsrc, g) &&
+	    per_row <= ANEM_BUF_MAX_BYTES / 2 / nrow &&
+	    !grow_aligned(m, &m->rfb, &m->rfb_len, (uint64_t)nrow * c->Win, NULL))
+		st = stage(m, per_row * nrow);
+	for (unsigned r = 0; st && r < nrow; r++) {
+		int e = ENG_OK;
+		if (!in_rows(m, c, in, g, y0 + r, st + r * per_row, &e)) {
+			if (e)
+				return e;
+			st = NULL; /* row by row below (what moved is only read) */
+		}
+	}
+	if (st) {
+		struct cols_job j = {c, st, m->cols, m->rfb, y0, c->fin};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+		(void)cpu_features(); /* read once before any thread asks */
+#endif
+		hal_parallel(nrow, cols_task, &j);
+		return ENG_OK;
+	}
+	for (unsigned r = 0; r < nrow; r++) {
+		int e = conv_columns(m, c, in, lsrc, g, y0 + r, m->cols + r * c->per * c->as, &c->fin[r]);
+		if (e)
+			return e;
+	}
 	return ENG_OK;
 }
 
@@ -1950,6 +2096,86 @@ static int conv_finish_row(struct anem *m, const struct conv *c, const struct st
 				  c->cout);
 }
 
+/* A batch's rows finished on threads (conv_finish_row's values): tasks of (row, channels),
+ * several per row when the batch is one row, each writing its own channels' rows into the
+ * staging buffer (and the L2-resident result); then every row leaves in one 2-D move, in
+ * order. */
+struct fin_job {
+	const struct anem *m;
+	const struct conv *c;
+	const struct stages *s;
+	const struct tile *out;
+	struct anem_l2t *lres;
+	unsigned g, y0, split;
+	uint16_t *st; /* row r's values at r x Cout x W */
+};
+
+static void fin_task(void *arg, unsigned i)
+{
+	const struct fin_job *j = arg;
+	const struct conv *c = j->c;
+	unsigned r = i / j->split, t = i % j->split;
+	unsigned o0 = (unsigned)((uint64_t)c->cout * t / j->split);
+	unsigned o1 = (unsigned)((uint64_t)c->cout * (t + 1) / j->split);
+	const float *acc = j->m->acc + r * c->nob * CB * c->as;
+	for (unsigned o = o0; o < o1; o++) {
+		uint16_t *v = j->st + ((uint64_t)r * c->cout + o) * c->W;
+		const float *a = acc + (uint64_t)o * c->as;
+		if (c->ku) {
+			uint64_t go = (uint64_t)j->g * c->cout + o, nall = (uint64_t)c->G * c->cout;
+			conv_out_row(v, a, c->W, 1, j->m->chv[go], j->m->chv[nall + go], j->s->post, c->taps2);
+		} else {
+			conv_out_row(v, a, c->W, 0, 1.0f, 0.0f, j->s->post, c->taps2);
+		}
+		nonlinear_row(j->m, j->s, v, c->W);
+		if (j->s->pe)
+			pe_row(j->s, v, NULL, v, c->W);
+		if (j->lres)
+			memcpy(j->lres->v + (((uint64_t)j->g * j->lres->c + o) * j->lres->h + j->y0 + r) *
+					      j->out->w,
+			       v, j->out->w * sizeof *v);
+	}
+}
+
+/* Returns 1 when the batch was finished here (e: the first move's error), 0 when it is left to
+ * conv_finish_row (one thread, a small batch, or rows that cannot leave in one move each). */
+static int batch_finish(struct anem *m, const struct conv *c, const struct stages *s,
+			const struct tile *out, struct anem_l2t *lres, struct anem_act *act,
+			unsigned g, unsigned y0, unsigned nrow, int *e)
+{
+	uint64_t vals = (uint64_t)nrow * c->cout * c->W;
+	*e = ENG_OK;
+	if (hal_workers() < 2 || vals < (1u << 14) || vals > ANEM_BUF_MAX_BYTES / 2)
+		return 0;
+	uint8_t *dst[16];
+	for (unsigned r = 0; r < nrow; r++)
+		if (!(dst[r] = out_rows(m, out, g, y0 + r, c->cout)))
+			return 0;
+	uint16_t *st = stage(m, vals);
+	if (!st)
+		return 0;
+	for (unsigned r = 0; r < nrow; r++)
+		if (!anem_dma_rows_ok(m, dst[r], (int64_t)out->plane, st + (uint64_t)r * c->cout * c->W,
+				      (int64_t)c->W * 2, c->W * 2u, c->cout))
+			return 0;
+	unsigned split = nrow == 1 ? 8u : 1u;
+	if (split > c->cout)
+		split = c->cout;
+	struct fin_job j = {m, c, s, out, lres, g, y0, split, st};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	(void)cpu_features(); /* read once before any thread asks */
+#endif
+	hal_parallel(nrow * split, fin_task, &j);
+	if (s->lut && !(s->nl == H13_NONLINEAR_RELU && s->ne))
+		act->nelem += vals;
+	for (unsigned r = 0; r < nrow; r++)
+		if ((*e = anem_dma_move_rows(m, dst[r], (int64_t)out->plane,
+					     st + (uint64_t)r * c->cout * c->W, (int64_t)c->W * 2,
+					     c->W * 2u, c->cout)))
+			return 1;
+	return 1;
+}
+
 /*
  * How the rows are batched and whether the fast path runs. With threads (hal_workers > 1; never
  * on the target), up to 8 output rows at a time (at most 2 MiB of columns) share one
@@ -2014,17 +2240,26 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	for (unsigned g = 0; g < c.G; g++)
 		for (unsigned y0 = 0; y0 < out->h; y0 += c.R) {
 			unsigned nrow = out->h - y0 < c.R ? out->h - y0 : c.R;
-			for (unsigned r = 0; c.fast && r < nrow; r++)
-				if ((e = conv_columns(m, &c, in, lsrc, g, y0 + r, m->cols + r * c.per * c.as,
-						      &c.fin[r])))
-					return e;
+			if (c.fast && (e = batch_columns(m, &c, in, lsrc, g, y0, nrow)))
+				return e;
 			if (c.fast)
 				conv_kernels(m, &c, g, nrow);
+			if (c.fast) { /* the plain rows read only the columns: no move */
+				for (unsigned r = 0; r < nrow; r++)
+					if (!c.fin[r] &&
+					    (e = conv_plain_row(m, &c, in, lsrc, g, y0 + r,
+								m->cols + r * c.per * c.as,
+								m->acc + r * c.nob * CB * c.as)))
+						return e;
+				int done = batch_finish(m, &c, s, out, lres, act, g, y0, nrow, &e);
+				if (e)
+					return e;
+				if (done)
+					continue;
+			}
 			for (unsigned r = 0; r < nrow; r++) {
 				float *acc = m->acc + r * c.nob * CB * c.as;
-				if ((!c.fast || !c.fin[r]) &&
-				    (e = conv_plain_row(m, &c, in, lsrc, g, y0 + r,
-							c.fast ? m->cols + r * c.per * c.as : NULL, acc)))
+				if (!c.fast && (e = conv_plain_row(m, &c, in, lsrc, g, y0 + r, NULL, acc)))
 					return e;
 				if ((e = conv_finish_row(m, &c, s, out, lres, act, g, y0 + r, acc)))
 					return e;

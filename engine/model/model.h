@@ -165,6 +165,8 @@ struct anem {
 	size_t cols_len;
 	uint16_t *stage;      /* a convolution's output row of every channel (one 2-D move out) */
 	size_t stage_len;
+	float *rfb;           /* per row of a batch: the row being spread into columns (threads) */
+	size_t rfb_len;
 	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */
 	int ku_ok;
 	struct ku_unit ku;

@@ -19,6 +19,9 @@
 #include "fw/regmap/h13.h"
 #include "tests/harness/harness.h"
 #include "tools/progdesc/benchprog.h"
+#include "tools/progdesc/progdesc.h"
+#include "fw/kunit/kunit.h"
+#include "app/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,4 +356,76 @@ TEST(model_simd, session_zeroes_what_no_td_writes_and_leaves_nothing_behind)
 	CHECK_EQ(c3.outputs, 1024u);
 	/* the check's own test */
 	CHECK_EQ(zs_wrong(zs_first, 2048, 1024, 0x4100u), 1024u);
+}
+
+/*
+ * The kernel-unit scratch (app/session.c ku_written): a program whose weights are not a kernel
+ * unit has nothing copied into it (the session copied weights_len bytes of a malloc buffer that
+ * nothing had written); one whose are gets the patched unit. The fill hook finds the region
+ * from a grant's place in the arena (guard, TD memory, guard, scratch): a marker written over
+ * it in one submission is still whole at the next submission's fill for the dense 1x1
+ * convolution, and replaced by the unit (its magic first) for the kernel-unit program, which
+ * is also the marker count's own test (it finds the region overwritten).
+ */
+struct ks_ctx {
+	uint64_t ku_off, len, marked;
+	uint32_t magic;
+	int mark, seen;
+};
+
+static void ks_fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct ks_ctx *c = vc;
+	(void)is_weights;
+	if (c->seen++)
+		return;
+	uint8_t *ku = buf - (g->mapped - SESSION_DEV_BASE) + c->ku_off;
+	c->marked = 0;
+	for (uint64_t k = 0; k < c->len; k++)
+		c->marked += ku[k] == 0x5au;
+	c->magic = c->len >= 4 ? le_rd32(ku) : 0;
+	if (c->mark)
+		memset(ku, 0x5a, (size_t)c->len);
+}
+
+/* Two submissions of prog (a marker, then the count); returns the second's context. */
+static struct ks_ctx ks_twice(const uint8_t *prog, size_t len)
+{
+	static struct ldr_program lp;
+	struct ks_ctx c = {0, 0, 0, 0, 1, 0};
+	struct session_result res;
+	if (ldr_load(prog, len, LDR_F_RAW, &lp) != LDR_OK)
+		return c;
+	c.ku_off = SESSION_GUARD + ((lp.td_area_len + SESSION_GUARD - 1) & ~(uint64_t)(SESSION_GUARD - 1)) +
+		   SESSION_GUARD;
+	c.len = lp.weights_len;
+	for (unsigned i = 0; i < 2; i++) {
+		struct session_hooks h = {.fill = ks_fill, .ctx = &c};
+		c.mark = i == 0;
+		c.seen = 0;
+		CHECK_EQ(tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res), 0);
+	}
+	return c;
+}
+
+TEST(model_simd, session_copies_only_the_kernel_unit_scratch_the_plan_wrote)
+{
+	static uint8_t prog[1 << 16];
+	size_t len = bp_convk(prog, sizeof prog, 64, 32, 8, 1, 1, 0x1c00u);
+	REQUIRE(len);
+	struct ks_ctx dense = ks_twice(prog, len);
+	REQUIRE(dense.len >= 64u * 32u * 2u);
+	CHECK_EQ(dense.marked, dense.len); /* nothing copied over the marker */
+	static const char desc[] = "input w=32 h=2 c=16\nlayer palette4 cin=16 cout=32\n";
+	struct pd_desc d;
+	unsigned line;
+	REQUIRE(pd_parse(desc, strlen(desc), &d, &line) == PD_OK);
+	REQUIRE(pd_build(&d, prog, sizeof prog, &len) == PD_OK);
+	struct ks_ctx unit = ks_twice(prog, len);
+	REQUIRE(unit.len >= 64u);
+	CHECK_EQ(unit.magic, (uint32_t)KU_MAGIC);
+	CHECK(unit.marked < unit.len);
+	printf("session kernel-unit scratch: dense program %lu of %lu marker bytes kept; kernel-unit "
+	       "program %lu kept, magic 0x%08x\n", (unsigned long)dense.marked,
+	       (unsigned long)dense.len, (unsigned long)unit.marked, (unsigned)unit.magic);
 }
