@@ -18,3 +18,7 @@ t_done() { echo "$T_PASS passed, $T_FAIL failed, $T_SKIP skipped"; [ "$T_FAIL" -
 # Where the fixtures are, or empty when ../shared is absent.
 have_shared() { [ -f "$SHARED/fixtures/README.md" ]; }
 qemu_run() { bash scripts/qemu-run.sh "$@"; }
+# qemu_bg ARGS...: qemu_run in the background, its pid in QPID. The pid is the process that
+# becomes QEMU's `timeout` (qemu-run.sh execs it), so killing QPID ends QEMU too: `qemu_run ... &`
+# would give the pid of a subshell whose death leaves QEMU running until its time limit.
+qemu_bg() { bash scripts/qemu-run.sh "$@" & QPID=$!; }

@@ -72,9 +72,9 @@ same() { cmp -s "$1.0.npy" "$2.0.npy" && cmp -s "$1.1.npy" "$2.1.npy"; }
 
 for b in $TEST_BOARDS; do
 	port=$(free_port)
-	qemu_run --board "$b" --timeout 300 --link-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
-		>"$work/serve_$b.log" 2>&1 &
-	qpid=$!; pids="$pids $qpid"
+	qemu_bg --board "$b" --timeout 300 --link-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
+		>"$work/serve_$b.log" 2>&1
+	qpid=$QPID; pids="$pids $qpid"
 	# QEMU may still be starting: wait for its port
 	remote() { "$TOOL" remote --connect "127.0.0.1:$port" --wait 60 "$@"; }
 	r_run() { # tag [--in ...]

@@ -99,14 +99,16 @@ if ! "$TOOL" accel --backend bogus -- true 2>/dev/null; then t_pass accel.bad_ba
 else t_fail accel.bad_backend_refused; fi
 
 # ---- the firmware backend: the same clients on each board's firmware (make serve) ----
+# port_closed PORT: nothing accepts a connection on 127.0.0.1:PORT
+port_closed() { "$PYTHON" -c 'import socket, sys; s = socket.socket(); sys.exit(0 if s.connect_ex(("127.0.0.1", int(sys.argv[1]))) else 1)' "$1"; }
 free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 for b in $TEST_BOARDS; do
 	[ "$b" = qemu-virt ] || { t_not_run "accel.tcp.$b" "the firmware backend runs on qemu-virt (the serial link of $b is slower)"; continue; }
 	if [ ! -f "$BUILD/$b/anefw.elf" ]; then t_fail "accel.tcp.$b" "no $BUILD/$b/anefw.elf"; continue; fi
 	port=$(free_port)
-	qemu_run --board "$b" --timeout 300 --link-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
-		>"$work/serve_$b.log" 2>&1 &
-	qpid=$!; pids="$pids $qpid"
+	qemu_bg --board "$b" --timeout 300 --link-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
+		>"$work/serve_$b.log" 2>&1
+	qpid=$QPID; pids="$pids $qpid"
 	for c in relu hsigmoid conv; do
 		if check "$c" --backend "tcp:127.0.0.1:$port" && cmp -s "$work/$c.out0.bin" "$work/$c.local.bin"; then
 			t_pass "accel.tcp.$b.$c.same_as_local"
@@ -117,6 +119,12 @@ for b in $TEST_BOARDS; do
 		--out "$work/ew_$b" >"$work/ew_$b.log" 2>&1 && diff -r "$work/ew_local" "$work/ew_$b" >/dev/null; then
 		t_pass "accel.tcp.$b.python_register_program_same_as_local"
 	else t_fail "accel.tcp.$b.python_register_program_same_as_local" "$(tail -2 "$work/ew_$b.log")"; fi
+	# stopping the service ends QEMU (its port closes): the suite leaves nothing running. The
+	# check's negative: while the service runs, its port is open
+	if port_closed "$port"; then t_fail "accel.tcp.$b.port_check_sees_the_running_service"
+	else t_pass "accel.tcp.$b.port_check_sees_the_running_service"; fi
 	kill "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null
+	if port_closed "$port"; then t_pass "accel.tcp.$b.service_ends_when_stopped"
+	else t_fail "accel.tcp.$b.service_ends_when_stopped" "QEMU still listens on $port after its pid was killed"; fi
 done
 t_done
