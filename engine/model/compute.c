@@ -1848,6 +1848,13 @@ static const uint16_t *in_rows(struct anem *m, const struct conv *c, const struc
 	return st;
 }
 
+/* A 1x1 window over the whole row: a column line is the input row itself (converted straight
+ * into it, no spreading). */
+static inline int cols_whole(const struct conv *c)
+{
+	return c->kw == 1 && c->sx == 1 && c->px == 0 && c->Win == c->W && c->as == c->W;
+}
+
 /* Lines (ci, ky, kx) of row y's columns from its staged input rows (in_rows; raw: a row with an
  * infinity or NaN is converted again after the port's NaN rule, in place), fb a scratch row of
  * Win floats; returns whether every input was finite. Touches nothing else, so the rows of a
@@ -1855,7 +1862,7 @@ static const uint16_t *in_rows(struct anem *m, const struct conv *c, const struc
 static int cols_from_staged(const struct conv *c, uint16_t *staged, unsigned y, float *cols,
 			    float *fb)
 {
-	int whole = c->kw == 1 && c->sx == 1 && c->px == 0 && c->Win == c->W && c->as == c->W;
+	int whole = cols_whole(c);
 	int fin = 1;
 	for (unsigned ci = 0; ci < c->cin; ci++)
 		for (unsigned ky = 0; ky < c->kh; ky++) {
@@ -1892,8 +1899,7 @@ static int conv_columns(struct anem *m, const struct conv *c, const struct tile 
 		*fin = cols_from_staged(c, st, y, cols, m->fb);
 		return ENG_OK;
 	}
-	/* a 1x1 window over the whole row: the line is the row (converted straight into it) */
-	int whole = c->kw == 1 && c->sx == 1 && c->px == 0 && c->Win == c->W && c->as == c->W;
+	int whole = cols_whole(c);
 	*fin = 1;
 	for (unsigned ci = 0; ci < c->cin; ci++)
 		for (unsigned ky = 0; ky < c->kh; ky++) {
