@@ -1855,6 +1855,18 @@ static inline int cols_whole(const struct conv *c)
 	return c->kw == 1 && c->sx == 1 && c->px == 0 && c->Win == c->W && c->as == c->W;
 }
 
+/* The first of the kw lines of (ci, ky) in a row's columns, or NULL after zeroing them when input
+ * row iy lies in the padding. */
+static inline float *col_line(const struct conv *c, float *cols, unsigned ci, unsigned ky, int64_t iy)
+{
+	float *line = cols + (((uint64_t)ci * c->kh + ky) * c->kw) * c->as;
+	if (iy < 0 || iy >= (int64_t)c->Hin) {
+		memset(line, 0, (size_t)(c->kw * c->as) * sizeof *line);
+		return NULL;
+	}
+	return line;
+}
+
 /* Lines (ci, ky, kx) of row y's columns from its staged input rows (in_rows; raw: a row with an
  * infinity or NaN is converted again after the port's NaN rule, in place), fb a scratch row of
  * Win floats; returns whether every input was finite. Touches nothing else, so the rows of a
@@ -1867,11 +1879,9 @@ static int cols_from_staged(const struct conv *c, uint16_t *staged, unsigned y, 
 	for (unsigned ci = 0; ci < c->cin; ci++)
 		for (unsigned ky = 0; ky < c->kh; ky++) {
 			int64_t iy = (int64_t)y * c->sy - c->py + ky;
-			float *line = cols + (((uint64_t)ci * c->kh + ky) * c->kw) * c->as;
-			if (iy < 0 || iy >= (int64_t)c->Hin) {
-				memset(line, 0, (size_t)(c->kw * c->as) * sizeof *line);
+			float *line = col_line(c, cols, ci, ky, iy);
+			if (!line)
 				continue;
-			}
 			float *f = whole ? line : fb;
 			uint16_t *v = staged + ((uint64_t)ky * c->cin + ci) * c->Win;
 			if (!mac_in_row(f, v, c->Win)) {
@@ -1904,11 +1914,9 @@ static int conv_columns(struct anem *m, const struct conv *c, const struct tile 
 	for (unsigned ci = 0; ci < c->cin; ci++)
 		for (unsigned ky = 0; ky < c->kh; ky++) {
 			int64_t iy = (int64_t)y * c->sy - c->py + ky;
-			float *line = cols + (((uint64_t)ci * c->kh + ky) * c->kw) * c->as;
-			if (iy < 0 || iy >= (int64_t)c->Hin) {
-				memset(line, 0, (size_t)(c->kw * c->as) * sizeof *line);
+			float *line = col_line(c, cols, ci, ky, iy);
+			if (!line)
 				continue;
-			}
 			uint16_t *v = m->hv;
 			float *f = whole ? line : m->fb;
 			if ((e = source_row(m, in, lsrc, g, ci, (unsigned)iy, c->Win, v)))
