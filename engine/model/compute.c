@@ -420,6 +420,40 @@ struct stages {
 
 static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 
+/*
+ * The NE fields the model reads no meaning from hold the values every real program holds, or the
+ * TD is refused (docs/engine-model.md, "Registers the model interprets"): BiasMode, MatrixBiasEn,
+ * PostScaleMode, MatrixVectorBias and PostScale.PostRightShift are 0 in every real program (each
+ * would add a bias or change a scale the model does not apply); BinaryPoint is 0 or 28 (0x1c,
+ * the fp16 kernels and conv.hwx); no MACCfg bit outside the map's fields is set. Checked only
+ * with the NE in the path (MACCfg nonzero).
+ */
+static int ne_unread_fields(struct anem *m, uint32_t mac)
+{
+	const uint32_t known = H13_PUT(H13_MACCFG_OPMODE, ~0u) | H13_PUT(H13_MACCFG_KERNELMODE, ~0u) |
+			       H13_PUT(H13_MACCFG_BIASMODE, ~0u) | H13_PUT(H13_MACCFG_MATRIXBIASEN, ~0u) |
+			       H13_PUT(H13_MACCFG_BINARYPOINT, ~0u) | H13_PUT(H13_MACCFG_POSTSCALEMODE, ~0u) |
+			       H13_PUT(H13_MACCFG_NONLINEARMODE, ~0u) | H13_PUT(H13_MACCFG_BIT20, ~0u);
+	unsigned bp = H13_GET(mac, H13_MACCFG_BINARYPOINT);
+	if (!mac)
+		return ENG_OK; /* the NE is not in the path: its registers have no effect */
+	if (mac & ~known)
+		return anem_refuse(m, ENG_FR_FIELD, H13_NE_MACCFG, 0, 32, "NE.MACCfg has bits outside the fields the model knows");
+	if (H13_GET(mac, H13_MACCFG_BIASMODE))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_BIASMODE, "NE.MACCfg.BiasMode not modelled (0 in every real program)");
+	if (H13_GET(mac, H13_MACCFG_MATRIXBIASEN))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN, "NE.MACCfg.MatrixBiasEn not modelled (0 in every real program)");
+	if (H13_GET(mac, H13_MACCFG_POSTSCALEMODE))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE, "NE.MACCfg.PostScaleMode not modelled (0 in every real program)");
+	if (bp && bp != H13_BINARYPOINT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_BINARYPOINT, "NE.MACCfg.BinaryPoint not modelled (0 or 28 in every real program)");
+	if (H13_GET(REG(H13_NE_MATRIXVECTORBIAS), H13_MATRIXVECTORBIAS))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS, "NE.MatrixVectorBias not modelled (0 in every real program)");
+	if (H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE_RSHIFT))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT, "NE.PostScale.PostRightShift not modelled (0 in every real program)");
+	return ENG_OK;
+}
+
 static int decode_stages(struct anem *m, struct stages *s, const struct anem_act *act)
 {
 	memset(s, 0, sizeof *s);
@@ -432,6 +466,9 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE, "NE.MACCfg.OpMode not modelled");
 	if (s->nl == 3)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE, "NE.MACCfg.NonlinearMode 3 not modelled");
+	int en = ne_unread_fields(m, mac);
+	if (en)
+		return en;
 	s->lut = s->ne && s->nl == H13_NONLINEAR_LUT && act->state == ANEM_ACT_APPLIED;
 	unsigned coeff_en = 0;
 	for (unsigned n = 0; n < H13_COEFF_NCH; n++)

@@ -109,8 +109,11 @@
 #define H13_MACCFG_KERNELMODE_W 1
 #define H13_MACCFG_BIASMODE_LSB 4
 #define H13_MACCFG_BIASMODE_W 1
+#define H13_MACCFG_MATRIXBIASEN_LSB 6
+#define H13_MACCFG_MATRIXBIASEN_W 1
 #define H13_MACCFG_BINARYPOINT_LSB 8
 #define H13_MACCFG_BINARYPOINT_W 5
+#define H13_BINARYPOINT_FP16 0x1cu /* BinaryPoint in every real NE program that sets one (all fp16) */
 #define H13_MACCFG_POSTSCALEMODE_LSB 14
 #define H13_MACCFG_POSTSCALEMODE_W 1
 #define H13_MACCFG_BIT20_LSB 20   /* set by Apple's compilers in every NE configuration; unread */
@@ -118,6 +121,8 @@
 #define H13_MAC_OP_CONV 0u        /* MACCfg.OpMode: convolution / matrix multiply (conv.hwx) */
 #define H13_MAC_OP_ELEMWISE 4u    /* MACCfg.OpMode: element by element (every NE kernel) */
 #define H13_NE_MATRIXVECTORBIAS 0x0c808u
+#define H13_MATRIXVECTORBIAS_LSB 0
+#define H13_MATRIXVECTORBIAS_W 16
 #define H13_NE_ACCBIAS 0x0c80cu
 #define H13_ACCBIAS_LSB 0        /* fp16, added in the accumulator (unary/inv.bin: 0x068e = 1e-4) */
 #define H13_ACCBIAS_W 16

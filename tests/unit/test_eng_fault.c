@@ -108,6 +108,48 @@ TEST(eng_fault, each_refusal_class_names_td_field_value_and_why)
 	free(b);
 }
 
+/* The NE fields the model reads no meaning from are refused at any value no real program holds
+ * (docs/engine-model.md, "Registers the model interprets"); the values real programs hold run. */
+TEST(eng_fault, unread_ne_fields_refused_unless_at_the_real_programs_values)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixtures are not edited");
+	static const struct {
+		uint32_t reg;
+		unsigned lsb, width;
+		uint32_t v;
+		const char *want;
+	} cases[] = {
+		{H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 1, "NE.MACCfg.BiasMode = 0x1: unmodelled-field"},
+		{H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN_LSB, H13_MACCFG_MATRIXBIASEN_W, 1, "NE.MACCfg.MatrixBiasEn = 0x1: unmodelled-field"},
+		{H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE_LSB, H13_MACCFG_POSTSCALEMODE_W, 1, "NE.MACCfg.PostScaleMode = 0x1: unmodelled-field"},
+		{H13_NE_MACCFG, H13_MACCFG_BINARYPOINT_LSB, H13_MACCFG_BINARYPOINT_W, 5, "NE.MACCfg.BinaryPoint = 0x5: unmodelled-field"},
+		{H13_NE_MACCFG, 24, 1, 1, "bits outside the fields the model knows"},
+		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, 0x3c00, "NE.MatrixVectorBias.MatrixVectorBias = 0x3c00: unmodelled-field"},
+		{H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT_LSB, H13_POSTSCALE_RSHIFT_W, 2, "NE.PostScale.PostRightShift = 0x2: unmodelled-field"},
+	};
+	size_t len;
+	struct session_result res;
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint8_t *b = ef_load("fixtures/kernels/unary/tanh.bin", &len);
+		REQUIRE(b);
+		REQUIRE(ef_set(b, len, 0, cases[i].reg, cases[i].lsb, cases[i].width, cases[i].v) == 0);
+		CHECKF(ef_refused(b, len, 0, ENG_FR_FIELD, cases[i].want, &res), "case %u: %s", i,
+		       res.fault_text);
+		CHECK_EQ(res.fault.reg, cases[i].reg);
+		free(b);
+	}
+	/* the values real programs hold run: BinaryPoint 0 (relu.hwx's) and 28 (tanh.bin's own) */
+	uint8_t *b = ef_load("fixtures/kernels/unary/tanh.bin", &len);
+	REQUIRE(b);
+	CHECK(!ef_refused(b, len, 0, ENG_FR_FIELD, "td 0", &res));
+	CHECK_EQ(res.run, ENG_OK);
+	REQUIRE(ef_set(b, len, 0, H13_NE_MACCFG, H13_MACCFG_BINARYPOINT_LSB, H13_MACCFG_BINARYPOINT_W, 0) == 0);
+	CHECK(!ef_refused(b, len, 0, ENG_FR_FIELD, "td 0", &res));
+	CHECK_EQ(res.run, ENG_OK);
+	free(b);
+}
+
 TEST(eng_fault, packed_for_a_completion_formats_the_same)
 {
 	const struct eng_fault f = {.reason = ENG_FR_FIELD, .err = ENG_E_FAULT, .td = 3,
