@@ -544,7 +544,8 @@ static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsig
 
 /*
  * The PE on a row of fp16 values: va (the NE or source values) and vb (the second source, or
- * NULL), each value in fp32: x = a x PreScale, the operation with y = b, |.| (Cond), x Scale +
+ * NULL), each value in fp32: x = a x PreScale, the operation with y = b (square: (x + y)^2, y = 0
+ * with no second source; allbilly/ane measured OpMode 4 as (a + b)^2), |.| (Cond), x Scale +
  * Bias, ReLU, x FinalScale, rounded to fp16 into out (which may be va). pe_row_k is
  * instantiated per operation, second source and tail so the row loop has no decisions left.
  */
@@ -560,7 +561,7 @@ pe_row_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_
 		case H13_PE_OP_MUL: r = hasb ? x * y : x; break;
 		case H13_PE_OP_MAX: r = !hasb || x >= y || y != y ? x : y; break;
 		case H13_PE_OP_MIN: r = !hasb || x <= y || y != y ? x : y; break;
-		default: r = x * x; break;
+		default: r = (x + y) * (x + y); break; /* (a + b)^2; a^2 with no second source */
 		}
 		if (cond && r < 0.0f)
 			r = -r;
@@ -644,7 +645,7 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 			r = !hasb ? x : _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LE_OQ),
 									    _mm256_cmp_ps(y, y, _CMP_UNORD_Q)));
 			break;
-		default: r = _mm256_mul_ps(x, x); break;
+		default: r = _mm256_add_ps(x, y); r = _mm256_mul_ps(r, r); break;
 		}
 		if (cond) /* |r|, and |-0| = +0 (a NaN keeps no sign; it leaves as 0 anyway) */
 			r = _mm256_andnot_ps(sign, r);

@@ -116,7 +116,7 @@ pe4(float32x4_t x, float32x4_t y, unsigned op, int hasb, int cond, int relu, int
 	case H13_PE_OP_MIN:
 		r = !hasb ? x : vbslq_f32(vorrq_u32(vcleq_f32(x, y), vmvnq_u32(vceqq_f32(y, y))), x, y);
 		break;
-	default: r = vmulq_f32(x, x); break;
+	default: r = vaddq_f32(x, y); r = vmulq_f32(r, r); break; /* (x + y)^2 */
 	}
 	if (cond) /* |r|, and |-0| = +0 */
 		r = vabsq_f32(r);

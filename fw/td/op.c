@@ -167,9 +167,11 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		if (kept_use)
 			; /* the operation is printed above */
 		else if (po < 5 && sec == H13_PE_SECSRC_TILE1) {
-			outf(out, ctx, po < 2 ? " %s b (RBase1" : ", %s with b (RBase1", ops[po]);
+			/* OpMode 4 squares the sum: (a + b)^2 (allbilly/ane, measured on an M1) */
+			outf(out, ctx, po < 2 || po == H13_PE_OP_SQ ? " %s b (RBase1" : ", %s with b (RBase1",
+			     po == H13_PE_OP_SQ ? "+" : ops[po]);
 			print_offset(GET(H13_SRC2_BASEADDR), out, ctx);
-			outf(out, ctx, ")");
+			outf(out, ctx, po == H13_PE_OP_SQ ? "), squared" : ")");
 		}
 		else if (po == H13_PE_OP_SQ)
 			outf(out, ctx, ", squared");

@@ -103,9 +103,16 @@ static void pe_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_
 static double pe_tail(const struct bp_pe_spec *p, double a, double b)
 {
 	double r = a * h2d(p->prescale);
-	if (p->secsrc == H13_PE_SECSRC_TILE1 && p->op == H13_PE_OP_MUL)
+	int two = p->secsrc == H13_PE_SECSRC_TILE1;
+	if (p->op == H13_PE_OP_SQ) /* (a + b)^2, allbilly/ane's measurement; a^2 without b */
+		r = (r + (two ? b : 0)) * (r + (two ? b : 0));
+	else if (two && p->op == H13_PE_OP_MUL)
 		r *= b;
-	else if (p->secsrc == H13_PE_SECSRC_TILE1)
+	else if (two && p->op == H13_PE_OP_MAX)
+		r = r >= b ? r : b;
+	else if (two && p->op == H13_PE_OP_MIN)
+		r = r <= b ? r : b;
+	else if (two)
 		r += b;
 	if (p->cond == H13_PE_COND_ABS && r < 0)
 		r = -r;
@@ -285,6 +292,32 @@ TEST(model_pe, subtract_is_add_with_prescale_minus_one)
 	p.win = 40, p.hin = 3, p.wout = 40, p.hout = 3;
 	p.op = H13_PE_OP_ADD, p.secsrc = H13_PE_SECSRC_TILE1, p.prescale = H_MONE;
 	expect_ok(&p, "b - a");
+}
+
+/* The other PE operations with the second tile source (allbilly/ane examples/elementwise.py,
+ * run on an M1: OpMode 2 max, 3 min, 4 (a + b)^2), and OpMode 4 alone (a^2: square.bin's
+ * shape). The checker fails the square of the sum held against a^2. */
+TEST(model_pe, max_min_and_the_square_of_the_sum)
+{
+	struct bp_pe_spec p = base();
+	p.win = 33, p.hin = 3, p.wout = 33, p.hout = 3, p.secsrc = H13_PE_SECSRC_TILE1;
+	p.op = H13_PE_OP_MAX;
+	expect_ok(&p, "max(a, b)");
+	p.op = H13_PE_OP_MIN;
+	expect_ok(&p, "min(a, b)");
+	p.op = H13_PE_OP_SQ;
+	expect_ok(&p, "(a + b)^2");
+	p.prescale = H_MONE;
+	expect_ok(&p, "(b - a)^2");
+	struct bp_pe_spec sq = p;
+	sq.prescale = H_ONE, sq.secsrc = H13_PE_SECSRC_NONE;
+	expect_ok(&sq, "a^2");
+	/* the negative: (a + b)^2 held against a^2 */
+	p.prescale = H_ONE;
+	struct pe_run r;
+	CHECK_EQ(run_spec_ref(&p, &sq, &r, 1), ENG_OK);
+	CHECKF(r.bad > r.checked / 2, "(a + b)^2 against a^2: %lu of %lu off", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
 }
 
 /* a x b as the macOS 14 and 26 compilers emit it: the NE in the path with no kernel (a
