@@ -425,7 +425,8 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
  * TD is refused (docs/engine-model.md, "Registers the model interprets"): BiasMode, MatrixBiasEn,
  * PostScaleMode, MatrixVectorBias and PostScale.PostRightShift are 0 in every real program (each
  * would add a bias or change a scale the model does not apply); BinaryPoint is 0 or 28 (0x1c,
- * the fp16 kernels and conv.hwx); no MACCfg bit outside the map's fields is set. Checked only
+ * the fp16 kernels and conv.hwx); KernelMode is 1 on every elementwise NE (OpMode 4: the kernels,
+ * relu/sigmoid/concat.hwx); no MACCfg bit outside the map's fields is set. Checked only
  * with the NE in the path (MACCfg nonzero).
  */
 static int ne_unread_fields(struct anem *m, uint32_t mac)
@@ -447,6 +448,9 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE, "NE.MACCfg.PostScaleMode not modelled (0 in every real program)");
 	if (bp && bp != H13_BINARYPOINT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_BINARYPOINT, "NE.MACCfg.BinaryPoint not modelled (0 or 28 in every real program)");
+	if (H13_GET(mac, H13_MACCFG_OPMODE) == H13_MAC_OP_ELEMWISE && !H13_GET(mac, H13_MACCFG_KERNELMODE))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
+				   "NE.MACCfg.KernelMode 0 on an elementwise NE (a kernel from memory) not modelled (1 in every real elementwise NE)");
 	if (H13_GET(REG(H13_NE_MATRIXVECTORBIAS), H13_MATRIXVECTORBIAS))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS, "NE.MatrixVectorBias not modelled (0 in every real program)");
 	if (H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE_RSHIFT))
@@ -1273,6 +1277,7 @@ struct kern_job {
 	unsigned cout;
 	uint64_t per, block;
 	unsigned elem, kfmt, tasks;
+	unsigned g; /* outputs a coefficient channel holds side by side (td_ocg_layout): 1 = o mod 16 */
 	uint16_t inf[8];
 	uint8_t bad[8];
 };
@@ -1285,6 +1290,24 @@ static void kern_task(void *arg, unsigned t)
 	const unsigned cout = j->cout, kfmt = j->kfmt;
 	uint16_t inf = 0;
 	const uint8_t *src[4];
+	if (j->g > 1) { /* runs of g outputs, input-major: element k of o at (k g + o mod g) */
+		const uint64_t step = (uint64_t)j->g * elem;
+		for (; o < end; o++) {
+			const uint8_t *p = j->ch[o / j->g]->cpu + (o % j->g) * elem;
+			float *w = j->m->wts + wslot(o, cout, per);
+			for (uint64_t k = 0; k < per; k++, p += step) {
+				if (kfmt == H13_KERNELFMT_FP16) {
+					uint16_t h = le_rd16(p);
+					inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
+					w[CB * k] = mac_in(h);
+				} else {
+					w[CB * k] = kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)*p : (float)*p;
+				}
+			}
+		}
+		j->inf[t] = inf;
+		return;
+	}
 	while (o < end) {
 		/* with NEON, four fp16 kernels of one channel line at a time (neon.h) */
 		unsigned n = 1;
@@ -1323,9 +1346,11 @@ static void kern_task(void *arg, unsigned t)
 }
 
 /*
- * The kernels of every output channel as floats (packed, above). Output channel o
- * (counted over all groups) is block o / 16 of coefficient channel o mod 16; a block holds
- * Cin x Kh x Kw elements in KernelFmt, rounded up to 64 bytes (docs/engine-model.md).
+ * The kernels of every output channel as floats (packed, above), where td_ocg_layout (fw/td)
+ * puts them: with OCGSize 0, output channel o (counted over all groups) is block o / 16 of
+ * coefficient channel o mod 16, a block Cin x Kh x Kw elements in KernelFmt rounded up to 64
+ * bytes; with OCGSize k, runs of 2^k outputs a channel, input-major (docs/engine-model.md,
+ * "Kernel layout"); any other case is refused.
  */
 static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
 			unsigned cout, unsigned cin, unsigned kh, unsigned kw)
@@ -1342,9 +1367,19 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
 			ch[r[i].ch] = &r[i];
+	unsigned g;
+	enum td_ocg lay = td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout, &g);
+	if (lay == TD_OCG_UNPINNED)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
+				   "Common.ConvCfg.OCGSize above 0 with several groups, more than 16 x 2^OCGSize "
+				   "output channels or a count not a multiple of 2^OCGSize: no real program pins that kernel layout");
+	/* runs: channel c holds outputs [c g, c g + g), per x g elements, every byte of them inside */
+	for (unsigned c = 0; lay == TD_OCG_RUNS && c < cout / g; c++)
+		if (!ch[c] || per * elem * g > ch[c]->len)
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
 	/* every kernel inside its coefficient channel before the weights are sized: channel c holds
 	 * outputs c, c + 16, ..., its last at (k - 1) x block */
-	for (unsigned c = 0; c < H13_COEFF_NCH && c < nout; c++) {
+	for (unsigned c = 0; lay == TD_OCG_MOD16 && c < H13_COEFF_NCH && c < nout; c++) {
 		uint64_t last = (nout - 1 - c) / H13_COEFF_NCH;
 		if (!ch[c] || (block && last > ch[c]->len / block) || last * block > ch[c]->len ||
 		    per * elem > ch[c]->len - last * block)
@@ -1353,7 +1388,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
-	struct kern_job j = {m, ch, nout, cout, per, block, elem, kfmt, 0, {0}, {0}};
+	struct kern_job j = {m, ch, nout, cout, per, block, elem, kfmt, 0, g, {0}, {0}};
 	/* with threads, from 2^16 weights, one task of consecutive whole output channels a thread
 	 * (at most 8), as conv_kernels splits the channel lines: each thread then mostly reads the
 	 * weights it packed. Each task packs its own channels: the same floats whatever the split. */

@@ -44,6 +44,8 @@
 #define H13_CONVCFG_KW_W 5
 #define H13_CONVCFG_KH_LSB 5
 #define H13_CONVCFG_KH_W 5
+#define H13_CONVCFG_OCGSIZE_LSB 10 /* log2 of the output channels a coefficient channel holds */
+#define H13_CONVCFG_OCGSIZE_W 3
 #define H13_CONVCFG_SX_LSB 13
 #define H13_CONVCFG_SX_W 2
 #define H13_CONVCFG_SY_LSB 15

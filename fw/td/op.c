@@ -119,6 +119,15 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));
 		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
 			outf(out, ctx, ", sparse");
+		/* as engine/model/compute.c's load_kernels */
+		unsigned g;
+		enum td_ocg lay = td_ocg_layout(GET(H13_COMMON_CONVCFG), (uint64_t)groups * cout, cout, &g);
+		if (lay == TD_OCG_RUNS)
+			outf(out, ctx, ", %u outputs a coefficient channel (OCGSize %u)", g,
+			     (unsigned)H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE));
+		else if (lay == TD_OCG_UNPINNED)
+			outf(out, ctx, ", OCGSize %u (kernel layout not modelled)",
+			     (unsigned)H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE));
 		outf(out, ctx, ", x PostScale %s\n", post);
 	} else if (op == H13_MAC_OP_ELEMWISE) {
 		outf(out, ctx, "  NE: elementwise, x PostScale %s\n", post);

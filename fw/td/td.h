@@ -194,6 +194,29 @@ static inline int td_ne_passthrough(uint32_t maccfg, uint32_t postscale, unsigne
 	return maccfg != 0 && (maccfg & fields) == 0 && postscale == 0 && coeff_enabled == 0;
 }
 
+/*
+ * Where a convolution's kernels sit in the 16 coefficient channels (docs/engine-model.md, "Kernel
+ * layout"). Common.ConvCfg.OCGSize k: each coefficient channel holds g = 2^k consecutive output
+ * channels, input-major: element i (= (ci x Kh + ky) x Kw + kx) of output o at element
+ * i x g + o mod g of channel o / g (tinygrad's gemm.hwx: OCGSize 5, 512 outputs, 16 channels of
+ * 32 x 512 fp16; the macOS compiler's linears: OCGSize 3, 8 outputs a channel). With k = 0 a
+ * channel holds one output a pass, output o being block o / 16 of channel o mod 16, each block
+ * Cin x Kh x Kw elements rounded up to 64 bytes (conv.hwx, the atan2 segment). With k > 0, one
+ * pass of 16 x g outputs is all a real program with registers in view shows: several passes, an
+ * output count not a multiple of g, or several groups have no pinned layout, and the
+ * layout is then TD_OCG_UNPINNED. nout is NumGroups x Cout.
+ */
+enum td_ocg { TD_OCG_MOD16, TD_OCG_RUNS, TD_OCG_UNPINNED };
+static inline enum td_ocg td_ocg_layout(uint32_t convcfg, uint64_t nout, uint64_t cout, unsigned *g)
+{
+	unsigned k = H13_GET(convcfg, H13_CONVCFG_OCGSIZE);
+	*g = 1u << k;
+	if (!k)
+		return TD_OCG_MOD16;
+	return nout == cout && cout % *g == 0 && cout / *g <= H13_COEFF_NCH ? TD_OCG_RUNS
+									   : TD_OCG_UNPINNED;
+}
+
 /* Bytes one element of ChCfg format fmt takes (0 for a format with no size). */
 unsigned td_fmt_bytes(unsigned fmt);
 

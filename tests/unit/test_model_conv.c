@@ -37,6 +37,8 @@ static uint16_t rnd_h(void)
 
 struct cv {
 	unsigned kw, kh, sx, sy, px, py, G, cin, cout, win, hin, w, h;
+	unsigned ocg;   /* Common.ConvCfg.OCGSize: the kernels in runs of 2^ocg outputs a channel */
+	int mod16;      /* lay the kernels out as OCGSize 0 has them whatever ocg says (a wrong layout) */
 };
 
 #define SET(a, v) (regs[(a) / 4] = (v))
@@ -63,8 +65,12 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	uint64_t drow = line64(2ull * c->w), dplane = drow * c->h, dgroup = dplane * c->cout;
 	uint64_t per = (uint64_t)c->cin * c->kh * c->kw, block = line64(per * 2);
 	uint64_t nout = (uint64_t)c->G * c->cout, nblk = (nout + H13_COEFF_NCH - 1) / H13_COEFF_NCH;
+	/* a channel's bytes: OCGSize 0's blocks, or a run of g kernels element by element */
+	uint64_t g = 1ull << c->ocg, chlen = nblk * block;
+	if (c->ocg && line64(per * 2 * g) > chlen)
+		chlen = line64(per * 2 * g);
 	uint8_t *src = calloc(1, sgroup * c->G), *dst = calloc(1, dgroup * c->G);
-	uint8_t *coef = calloc(H13_COEFF_NCH, nblk * block);
+	uint8_t *coef = calloc(H13_COEFF_NCH, chlen);
 	if (!src || !dst || !coef)
 		return -1;
 	for (unsigned g = 0; g < c->G; g++)
@@ -75,15 +81,17 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 						in[((g * c->cin + ci) * c->hin + y) * c->win + x]);
 	for (uint64_t o = 0; o < nout; o++)
 		for (uint64_t k = 0; k < per; k++)
-			le_wr16(coef + (o % H13_COEFF_NCH) * nblk * block + (o / H13_COEFF_NCH) * block + 2 * k,
+			le_wr16(c->ocg && !c->mod16
+					? coef + (o / g) * chlen + 2 * (k * g + o % g)
+					: coef + (o % H13_COEFF_NCH) * chlen + (o / H13_COEFF_NCH) * block + 2 * k,
 				wt[o * per + k]);
 	struct mrange r[2 + H13_COEFF_NCH];
 	memset(r, 0, sizeof r);
 	r[0] = (struct mrange){TD_R_SRC0, 0, 0, 0x1000, sgroup * c->G, src};
 	r[1] = (struct mrange){TD_R_DST, 0, 1, 0x2000, dgroup * c->G, dst};
 	for (unsigned ch = 0; ch < H13_COEFF_NCH; ch++)
-		r[2 + ch] = (struct mrange){TD_R_COEFF, (uint8_t)ch, 0, 0x10000 + ch * nblk * block,
-					    nblk * block, coef + ch * nblk * block};
+		r[2 + ch] = (struct mrange){TD_R_COEFF, (uint8_t)ch, 0, 0x10000 + ch * chlen, chlen,
+					    coef + ch * chlen};
 	SET(H13_COMMON_CHCFG, H13_FMT_FP16 << H13_CHCFG_INFMT_LSB | H13_FMT_FP16 << H13_CHCFG_OUTFMT_LSB);
 	SET(H13_COMMON_INDIM, c->win << H13_INDIM_WIN_LSB | c->hin << H13_INDIM_HIN_LSB);
 	SET(H13_COMMON_OUTDIM, c->w << H13_OUTDIM_WOUT_LSB | c->h << H13_OUTDIM_HOUT_LSB);
@@ -92,7 +100,8 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	SET(H13_COMMON_GROUPCONVCFG, c->G << H13_GROUPCONV_NUMGROUPS_LSB);
 	SET(H13_COMMON_CONVCFG, c->kw << H13_CONVCFG_KW_LSB | c->kh << H13_CONVCFG_KH_LSB |
 					c->sx << H13_CONVCFG_SX_LSB | c->sy << H13_CONVCFG_SY_LSB |
-					c->px << H13_CONVCFG_PX_LSB | c->py << H13_CONVCFG_PY_LSB);
+					c->px << H13_CONVCFG_PX_LSB | c->py << H13_CONVCFG_PY_LSB |
+					c->ocg << H13_CONVCFG_OCGSIZE_LSB);
 	SET(H13_SRC_ROWSTRIDE, (uint32_t)srow);
 	SET(H13_SRC_PLANESTRIDE, (uint32_t)splane);
 	SET(H13_SRC_GROUPSTRIDE, (uint32_t)sgroup);
@@ -167,7 +176,7 @@ static void rnd_case(struct cv *c)
 /* mode 0: finite; 1: one input infinite; 2: one weight infinite */
 static unsigned one_case(unsigned mode, int corrupt, unsigned *outputs)
 {
-	struct cv c;
+	struct cv c = {0};
 	rnd_case(&c);
 	size_t nin = (size_t)c.G * c.cin * c.hin * c.win, per = (size_t)c.cin * c.kh * c.kw;
 	size_t nw = (size_t)c.G * c.cout * per, nout = (size_t)c.G * c.cout * c.h * c.w;
@@ -215,6 +224,64 @@ TEST(model, conv_checker_fails_on_a_wrong_output)
 }
 
 /*
+ * Kernels in runs (Common.ConvCfg.OCGSize k > 0; docs/engine-model.md, "Kernel layout"): channel
+ * c holds outputs [c 2^k, (c + 1) 2^k), input-major, and the model reads them so, as one pass of
+ * 16 x 2^k outputs at most (the gemm.hwx shape: 512 outputs, OCGSize 5). The same weights laid
+ * out as OCGSize 0 has them fail the checker; the layouts no real program pins are refused.
+ */
+TEST(model, conv_kernels_in_runs_of_two_to_the_ocgsize)
+{
+	static const struct cv shapes[] = {
+		{1, 1, 1, 1, 0, 0, 1, 40, 64, 9, 2, 9, 2, 2, 0},    /* 16 channels of 4 */
+		{3, 3, 1, 1, 1, 1, 1, 5, 24, 11, 4, 11, 4, 3, 0},   /* 3 channels of 8, 3x3 */
+		{1, 1, 1, 1, 0, 0, 1, 16, 32, 7, 1, 7, 1, 5, 0},    /* 1 channel of 32 */
+		{1, 1, 1, 1, 0, 0, 1, 128, 512, 3, 1, 3, 1, 5, 0},  /* gemm.hwx: 16 x 32, packed on threads */
+	};
+	unsigned n = sizeof shapes / sizeof shapes[0], bad = 0, wrong = 0, outputs = 0;
+	for (unsigned sh = 0; sh < n; sh++) {
+		struct cv c = shapes[sh];
+		size_t nin = (size_t)c.cin * c.hin * c.win, nw = (size_t)c.cout * c.cin * c.kh * c.kw;
+		size_t nout = (size_t)c.cout * c.h * c.w;
+		uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *out = malloc(nout * 2);
+		REQUIRE(in && wt && out);
+		for (size_t i = 0; i < nin; i++)
+			in[i] = rnd_h();
+		for (size_t i = 0; i < nw; i++)
+			wt[i] = rnd_h();
+		bad += run_model(&c, in, wt, out) != ENG_OK;
+		bad += check(&c, in, wt, out);
+		c.mod16 = 1; /* the negative: OCGSize 0's layout under OCGSize k */
+		memset(out, 0, nout * 2);
+		if (run_model(&c, in, wt, out) == ENG_OK && check(&c, in, wt, out) > nout / 2)
+			wrong++;
+		outputs += (unsigned)nout;
+		free(in);
+		free(wt);
+		free(out);
+	}
+	printf("model conv OCGSize: %u outputs; wrong %u; OCGSize 0's layout caught %u of %u\n",
+	       outputs, bad, wrong, n);
+	CHECK_EQ(bad, 0u);
+	CHECK_EQ(wrong, n);
+	/* refused: a count not a multiple of 2^k, more than one pass, several groups */
+	static const struct cv refused[] = {
+		{1, 1, 1, 1, 0, 0, 1, 8, 20, 4, 1, 4, 1, 3, 1}, /* (the bytes laid out as OCGSize 0's) */
+		{1, 1, 1, 1, 0, 0, 1, 8, 256, 4, 1, 4, 1, 3, 1},
+		{1, 1, 1, 1, 0, 0, 2, 8, 16, 4, 1, 4, 1, 2, 1},
+	};
+	for (unsigned i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		const struct cv *c = &refused[i];
+		size_t nw = (size_t)c->G * c->cout * c->cin, nin = (size_t)c->G * c->cin * c->win;
+		uint16_t *in = calloc(nin, 2), *wt = calloc(nw, 2), *out = calloc((size_t)c->G * c->cout * c->w, 2);
+		REQUIRE(in && wt && out);
+		CHECKF(run_model(c, in, wt, out) == ENG_E_FAULT, "case %u ran", i);
+		free(in);
+		free(wt);
+		free(out);
+	}
+}
+
+/*
  * Threads (hal_parallel, issue 26): convolutions large enough to be split over threads (and
  * batched several output rows a call) give the same bits with 1, 2 and 3 threads, and match
  * the reference; a row with an infinite input (the plain loop inside a batch) too. The
@@ -231,10 +298,10 @@ static size_t differ(const uint16_t *a, const uint16_t *b, size_t n)
 TEST(model, conv_threads_bit_identical)
 {
 	static const struct cv shapes[4] = {
-		{3, 3, 1, 1, 1, 1, 1, 32, 36, 40, 12, 40, 12},  /* 3x3, padding 1 */
-		{1, 1, 1, 1, 0, 0, 1, 256, 64, 64, 1, 64, 1},   /* 1x1, one row */
-		{3, 2, 2, 1, 0, 1, 2, 24, 20, 45, 9, 22, 10},   /* strides, 2 groups */
-		{1, 1, 1, 1, 0, 0, 1, 512, 130, 16, 3, 16, 3},  /* 2^16 weights and more: packed on threads */
+		{3, 3, 1, 1, 1, 1, 1, 32, 36, 40, 12, 40, 12, 0, 0},  /* 3x3, padding 1 */
+		{1, 1, 1, 1, 0, 0, 1, 256, 64, 64, 1, 64, 1, 0, 0},   /* 1x1, one row */
+		{3, 2, 2, 1, 0, 1, 2, 24, 20, 45, 9, 22, 10, 0, 0},   /* strides, 2 groups */
+		{1, 1, 1, 1, 0, 0, 1, 512, 130, 16, 3, 16, 3, 0, 0},  /* 2^16 weights and more: packed on threads */
 	};
 	unsigned bad = 0, diffs = 0, caught = 0, outputs = 0;
 	for (unsigned sh = 0; sh < 4; sh++)

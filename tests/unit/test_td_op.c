@@ -87,6 +87,31 @@ TEST(td_op, convolution_with_a_palette_and_the_lut)
 		  "  result: WBase, 8 x 2 x 32 fp16\n");
 }
 
+/* The kernel layout OCGSize selects, as the model reads it (fw/td td_ocg_layout): gemm.hwx's
+ * 512 -> 512 with OCGSize 5, and a layout the model refuses (two passes of 16 x 8). */
+TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
+{
+	struct img m = {0};
+	struct tcapture t;
+	common(&m, 1, 1, 512, 512);
+	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
+				     H13_PUT(H13_CONVCFG_OCGSIZE, 5));
+	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) |
+				H13_PUT(H13_MACCFG_BIT20, 1)); /* gemm.hwx's 0x101c00 */
+	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "512 -> 512 channels, kernels fp16, 32 outputs a coefficient channel "
+			      "(OCGSize 5), x PostScale 1\n") != NULL, "%s", t.text);
+	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
+				     H13_PUT(H13_CONVCFG_OCGSIZE, 3));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, ", OCGSize 3 (kernel layout not modelled), ") != NULL, "%s", t.text);
+}
+
 TEST(td_op, planar_engine_add_pool_and_l2)
 {
 	struct img m = {0};

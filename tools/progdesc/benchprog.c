@@ -166,6 +166,7 @@ size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	tdw_reg(&tw, H13_COEFF_BFRSIZE(0), ACTLUT_STRIDE);
 	common(&tw, w, h, c, c);
 	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
+				    H13_PUT(H13_MACCFG_KERNELMODE, 1) |
 				    H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT));
 	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
