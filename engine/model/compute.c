@@ -458,6 +458,39 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
 	return ENG_OK;
 }
 
+/*
+ * Fields of the data path the model reads no meaning from, each 0 in every real program, are
+ * refused when set (docs/engine-model.md, "Faults"): each would change the values (a ReLU on the
+ * L2 input, a shift, a channel offset, compressed vectors, pixel offsets, an elementwise-multiply
+ * group mode) and the model would otherwise compute without it.
+ */
+static int data_unread_fields(struct anem *m)
+{
+	static const struct {
+		uint32_t reg;
+		unsigned lsb, width;
+		const char *why;
+	} zero[] = {
+		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, "L2.L2Cfg.InputReLU not modelled (0 in every real program)"},
+		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, "Common.GroupConvCfg.ElemMultMode not modelled (0 in every real program)"},
+		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, "TileDMASrc.Fmt.Shift not modelled (0 in every real program)"},
+		{H13_SRC_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, "TileDMASrc.Fmt.OffsetCh not modelled (0 in every real program)"},
+		{H13_SRC_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, "TileDMASrc.Fmt.CmpVec not modelled (0 in every real program)"},
+		{H13_DST_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, "TileDMADst.Fmt.Shift not modelled (0 in every real program)"},
+		{H13_DST_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, "TileDMADst.Fmt.OffsetCh not modelled (0 in every real program)"},
+		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, "TileDMADst.Fmt.CmpVec not modelled (0 in every real program)"},
+		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, "TileDMADst.Fmt.CmpVecFill not modelled (0 in every real program)"},
+	};
+	for (unsigned i = 0; i < sizeof zero / sizeof zero[0]; i++)
+		if ((REG(zero[i].reg) >> zero[i].lsb) & ((1u << zero[i].width) - 1u))
+			return anem_refuse(m, ENG_FR_FIELD, zero[i].reg, zero[i].lsb, zero[i].width, zero[i].why);
+	for (unsigned n = 0; n < H13_SRC_NPIXELOFFSET; n++)
+		if (H13_GET(REG(H13_SRC_PIXELOFFSET(n)), H13_PIXELOFFSET))
+			return ANEM_REFUSE(m, ENG_FR_FIELD, H13_SRC_PIXELOFFSET(n), H13_PIXELOFFSET,
+					   "TileDMASrc.PixelOffset not modelled (0 in every real program)");
+	return ENG_OK;
+}
+
 static int decode_stages(struct anem *m, struct stages *s, const struct anem_act *act)
 {
 	memset(s, 0, sizeof *s);
@@ -501,6 +534,10 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_CONDITION, "Planar.Cfg.Condition (a comparison) not modelled");
 	if (H13_GET(cfg, H13_PECFG_NLMODE))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_NLMODE, "Planar.Cfg.NLMode not modelled");
+	if (pre & ~H13_PUT(H13_PRESCALE, ~0u))
+		return anem_refuse(m, ENG_FR_FIELD, H13_PLANAR_PRESCALE, 0, H13_PRESCALE_LSB,
+				   "Planar.PreScale bits 0-15 not modelled (0 in every real PE program but Apple's "
+				   "H13 layer norm, which puts its epsilon there)");
 	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
@@ -2605,8 +2642,11 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	if (H13_GET(REG(H13_DST_FMT), H13_FMT_INTERLEAVE) > 1)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_DST_FMT, H13_FMT_INTERLEAVE,
 				   "channel interleave > 1 not modelled");
+	int e = data_unread_fields(m);
+	if (e)
+		return e;
 	struct stages s;
-	int e = decode_stages(m, &s, act);
+	e = decode_stages(m, &s, act);
 	if (e)
 		return e;
 	const struct anem_l2t *lsrc = NULL;

@@ -57,6 +57,8 @@
 #define H13_COMMON_GROUPCONVCFG 0x00024u
 #define H13_GROUPCONV_NUMGROUPS_LSB 0
 #define H13_GROUPCONV_NUMGROUPS_W 13
+#define H13_GROUPCONV_ELEMMULTMODE_LSB 15 /* 0 in every real program; unread, refused when set */
+#define H13_GROUPCONV_ELEMMULTMODE_W 1
 #define H13_COMMON_TILECFG 0x00028u
 #define H13_TILECFG_TILEHEIGHT_LSB 0
 #define H13_TILECFG_TILEHEIGHT_W 15
@@ -182,6 +184,9 @@
 #define H13_FINALSCALE_ONE 0x3f800000u /* fp32 1.0, as every real PE program writes */
 
 /* ---- L2 ---- */
+#define H13_L2_CFG 0x04800u
+#define H13_L2CFG_INPUTRELU_LSB 0 /* 0 in every real program; unread, refused when set */
+#define H13_L2CFG_INPUTRELU_W 1
 #define H13_L2_SOURCECFG 0x04804u
 #define H13_L2_SOURCETYPE_LSB 0
 #define H13_L2_SOURCETYPE_W 2
@@ -201,6 +206,19 @@
 #define H13_FMT_INTERLEAVE_W 4
 #define H13_DSTFMT_ZEROPADLAST_LSB 20
 #define H13_DSTFMT_ZEROPADLAST_W 1
+/* Fmt fields 0 in every real program, unread by the model and refused when set */
+#define H13_FMT_SHIFT_LSB 8
+#define H13_FMT_SHIFT_W 1
+#define H13_FMT_OFFSETCH_LSB 16
+#define H13_FMT_OFFSETCH_W 3
+#define H13_FMT_CMPVEC_LSB 28
+#define H13_FMT_CMPVEC_W 4
+#define H13_DSTFMT_CMPVECFILL_LSB 22
+#define H13_DSTFMT_CMPVECFILL_W 1
+#define H13_SRC_PIXELOFFSET(n) (0x13850u + 4u * (n)) /* n < 4; 0 in every real program */
+#define H13_SRC_NPIXELOFFSET 4u
+#define H13_PIXELOFFSET_LSB 0
+#define H13_PIXELOFFSET_W 16
 
 /* ---- TileDMASrc: the first source, and the second source's words (+0x04, +0x1c..+0x2c) ---- */
 #define H13_SRC_DMACONFIG 0x13800u

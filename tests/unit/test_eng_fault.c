@@ -108,9 +108,10 @@ TEST(eng_fault, each_refusal_class_names_td_field_value_and_why)
 	free(b);
 }
 
-/* The NE fields the model reads no meaning from are refused at any value no real program holds
+/* The NE's and the data path's fields the model reads no meaning from are refused at any value
+ * no real program holds
  * (docs/engine-model.md, "Registers the model interprets"); the values real programs hold run. */
-TEST(eng_fault, unread_ne_fields_refused_unless_at_the_real_programs_values)
+TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 {
 	if (!test_shared_dir())
 		SKIP("../shared absent: the fixtures are not edited");
@@ -128,6 +129,14 @@ TEST(eng_fault, unread_ne_fields_refused_unless_at_the_real_programs_values)
 		{H13_NE_MACCFG, H13_MACCFG_KERNELMODE_LSB, H13_MACCFG_KERNELMODE_W, 0, "NE.MACCfg.KernelMode = 0x0: unmodelled-field"},
 		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, 0x3c00, "NE.MatrixVectorBias.MatrixVectorBias = 0x3c00: unmodelled-field"},
 		{H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT_LSB, H13_POSTSCALE_RSHIFT_W, 2, "NE.PostScale.PostRightShift = 0x2: unmodelled-field"},
+		/* the data path's (data_unread_fields) */
+		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 1, "L2.L2Cfg.InputReLU = 0x1: unmodelled-field"},
+		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, 1, "Common.GroupConvCfg.ElemMultMode = 0x1: unmodelled-field"},
+		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 1, "TileDMASrc.Fmt.Shift = 0x1: unmodelled-field"},
+		{H13_SRC_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 2, "TileDMASrc.Fmt.OffsetCh = 0x2: unmodelled-field"},
+		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 3, "TileDMADst.Fmt.CmpVec = 0x3: unmodelled-field"},
+		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, 1, "TileDMADst.Fmt.CmpVecFill = 0x1: unmodelled-field"},
+		{H13_SRC_PIXELOFFSET(1), H13_PIXELOFFSET_LSB, H13_PIXELOFFSET_W, 8, "TileDMASrc.PixelOffset[1].Offset = 0x8: unmodelled-field"},
 	};
 	size_t len;
 	struct session_result res;
@@ -140,6 +149,13 @@ TEST(eng_fault, unread_ne_fields_refused_unless_at_the_real_programs_values)
 		CHECK_EQ(res.fault.reg, cases[i].reg);
 		free(b);
 	}
+	/* the PE's PreScale bits 0-15 (where the layer norm's epsilon goes) on add.bin */
+	uint8_t *a = ef_load("fixtures/kernels/binary/add.bin", &len);
+	REQUIRE(a);
+	REQUIRE(ef_set(a, len, 0, H13_PLANAR_PRESCALE, 0, 16, 0x00a8u) == 0);
+	CHECKF(ef_refused(a, len, 0, ENG_FR_FIELD, "Planar.PreScale bits 0-15 not modelled", &res), "%s",
+	       res.fault_text);
+	free(a);
 	/* the values real programs hold run: BinaryPoint 0 (relu.hwx's) and 28 (tanh.bin's own) */
 	uint8_t *b = ef_load("fixtures/kernels/unary/tanh.bin", &len);
 	REQUIRE(b);
