@@ -1393,6 +1393,16 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 			unsigned cout, unsigned cin, unsigned kh, unsigned kw)
 {
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
+	/* the fields a real convolution sets (0x82: fp16, PalettizedBits 8 with no palette); any
+	 * other bit (GroupKernelReuse, the macOS linears' bit 16 for a kernel another TD wrote)
+	 * would change which kernel is read */
+	const uint32_t kknown = H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDEN, ~0u) |
+				H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) | H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u);
+	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_GROUPKERNELREUSE))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_GROUPKERNELREUSE,
+				   "NE.KernelCfg.GroupKernelReuse not modelled (0 in every real convolution)");
+	if (REG(H13_NE_KERNELCFG) & ~kknown)
+		return anem_refuse(m, ENG_FR_FIELD, H13_NE_KERNELCFG, 0, 32, "NE.KernelCfg has bits outside the fields the model knows");
 	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN) ||
 	    H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32, "palettized or sparse coefficient channels not modelled");

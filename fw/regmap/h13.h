@@ -97,6 +97,8 @@
 #define H13_KERNELCFG_PALETTIZEDBITS_W 4
 #define H13_KERNELCFG_SPARSEFMT_LSB 8
 #define H13_KERNELCFG_SPARSEFMT_W 1
+#define H13_KERNELCFG_GROUPKERNELREUSE_LSB 10 /* 0 in every real convolution; refused when set */
+#define H13_KERNELCFG_GROUPKERNELREUSE_W 1
 /* KernelFmt values (freedomtan's H13 unpacking; conv.hwx's fp16 weights carry 2) */
 #define H13_KERNELFMT_INT8 0u
 #define H13_KERNELFMT_UINT8 1u

@@ -149,6 +149,19 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		CHECK_EQ(res.fault.reg, cases[i].reg);
 		free(b);
 	}
+	/* a convolution's KernelCfg beyond the fields real ones set (conv.hwx: 0x82) */
+	static const struct {
+		unsigned lsb;
+		const char *want;
+	} kc[] = {{H13_KERNELCFG_GROUPKERNELREUSE_LSB, "NE.KernelCfg.GroupKernelReuse = 0x1: unmodelled-field"},
+		  {16, "NE.KernelCfg = 0x10082: unmodelled-field: NE.KernelCfg has bits outside"}};
+	for (unsigned i = 0; i < sizeof kc / sizeof kc[0]; i++) {
+		uint8_t *c = ef_load("fixtures/hwx/conv.hwx", &len);
+		REQUIRE(c);
+		REQUIRE(ef_set(c, len, 0, H13_NE_KERNELCFG, kc[i].lsb, 1, 1) == 0);
+		CHECKF(ef_refused(c, len, 0, ENG_FR_FIELD, kc[i].want, &res), "%s", res.fault_text);
+		free(c);
+	}
 	/* the PE's PreScale bits 0-15 (where the layer norm's epsilon goes) on add.bin */
 	uint8_t *a = ef_load("fixtures/kernels/binary/add.bin", &len);
 	REQUIRE(a);

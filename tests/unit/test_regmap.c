@@ -153,6 +153,7 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_COMMON_PEROUTE, "PERoute", "PERoute", H13_PEROUTE));
 	CHECK(H13_IS(H13_COMMON_KEPTSRC, "KeptSrc", "KeptSrc", H13_KEPTSRC));
 	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "KernelFmt", H13_KERNELCFG_KERNELFMT));
+	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "GroupKernelReuse", H13_KERNELCFG_GROUPKERNELREUSE));
 	/* the datapath's fields (engine/model/compute.c, docs/engine-model.md) */
 	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "OCGSize", H13_CONVCFG_OCGSIZE));
 	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Sx", H13_CONVCFG_SX));
