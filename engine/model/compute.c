@@ -484,6 +484,12 @@ static int data_unread_fields(struct anem *m)
 	for (unsigned i = 0; i < sizeof zero / sizeof zero[0]; i++)
 		if ((REG(zero[i].reg) >> zero[i].lsb) & ((1u << zero[i].width) - 1u))
 			return anem_refuse(m, ENG_FR_FIELD, zero[i].reg, zero[i].lsb, zero[i].width, zero[i].why);
+	/* the model pads with zeros (a convolution) or leaves padded positions out (pooling); which
+	 * padding L2Cfg.PaddingMode selects is unknown (softmax.bin sets 1 and pads nothing) */
+	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
+	if (H13_GET(REG(H13_L2_CFG), H13_L2CFG_PADDINGMODE) && (win.px || win.py))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_PADDINGMODE,
+				   "L2.L2Cfg.PaddingMode above 0 with padding not modelled (the model pads with zeros; no real program pads)");
 	for (unsigned n = 0; n < H13_SRC_NPIXELOFFSET; n++)
 		if (H13_GET(REG(H13_SRC_PIXELOFFSET(n)), H13_PIXELOFFSET))
 			return ANEM_REFUSE(m, ENG_FR_FIELD, H13_SRC_PIXELOFFSET(n), H13_PIXELOFFSET,

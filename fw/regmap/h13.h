@@ -189,6 +189,8 @@
 #define H13_L2_CFG 0x04800u
 #define H13_L2CFG_INPUTRELU_LSB 0 /* 0 in every real program; unread, refused when set */
 #define H13_L2CFG_INPUTRELU_W 1
+#define H13_L2CFG_PADDINGMODE_LSB 2 /* 1 in softmax.bin (no padding there); refused with padding */
+#define H13_L2CFG_PADDINGMODE_W 2
 #define H13_L2_SOURCECFG 0x04804u
 #define H13_L2_SOURCETYPE_LSB 0
 #define H13_L2_SOURCETYPE_W 2

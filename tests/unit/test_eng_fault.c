@@ -162,6 +162,16 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		CHECKF(ef_refused(c, len, 0, ENG_FR_FIELD, kc[i].want, &res), "%s", res.fault_text);
 		free(c);
 	}
+	/* L2.PaddingMode with padding (softmax.bin's 1 pads nothing and runs) */
+	uint8_t *c = ef_load("fixtures/hwx/conv.hwx", &len);
+	REQUIRE(c);
+	REQUIRE(ef_set(c, len, 0, H13_L2_CFG, H13_L2CFG_PADDINGMODE_LSB, H13_L2CFG_PADDINGMODE_W, 1) == 0);
+	CHECK(!ef_refused(c, len, 0, ENG_FR_COMBINATION, "td 0", &res));
+	CHECK_EQ(res.run, ENG_OK);
+	REQUIRE(ef_set(c, len, 0, H13_COMMON_CONVCFG, H13_CONVCFG_PX_LSB, H13_CONVCFG_PX_W, 1) == 0);
+	CHECKF(ef_refused(c, len, 0, ENG_FR_COMBINATION, "L2.L2Cfg.PaddingMode = 0x1: unmodelled-combination", &res),
+	       "%s", res.fault_text);
+	free(c);
 	/* the PE's PreScale bits 0-15 (where the layer norm's epsilon goes) on add.bin */
 	uint8_t *a = ef_load("fixtures/kernels/binary/add.bin", &len);
 	REQUIRE(a);
