@@ -1492,6 +1492,11 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	unsigned sparse = H13_GET(kc, H13_KERNELCFG_SPARSEFMT);
 	const struct mrange *c0 = find_range(r, nr, TD_R_COEFF, 0);
 	uint64_t per = (uint64_t)cin * kh * kw;
+	/* the firmware's kernel-unit TDs hold their OCG whole in channel 0 (OCGSize 0); a program
+	 * that asks for runs across channels as well is not one of them */
+	if (H13_GET(REG(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
+				   "Common.ConvCfg.OCGSize above 0 on a kernel-unit TD not modelled");
 	if (!c0 || !nout || c0->len % nout)
 		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "coefficient channel 0 is not one OCG of the TD's output channels");
 	uint64_t S = c0->len / nout;

@@ -398,6 +398,8 @@ TEST(mkprog, convolving_td_must_read_one_ocg)
 	CHECK_STR(run_patched(H13_COEFF_BFRSIZE(0), (uint32_t)-64), "kunit-td-weights-not-an-ocg");
 	/* 31 output channels over a 32-channel OCG */
 	CHECK_STR(run_patched(H13_COMMON_COUT, (uint32_t)-1), "kunit-ocg-channels-differ");
+	/* runs across coefficient channels as well (OCGSize 2): the model refuses it */
+	CHECK_STR(run_patched(H13_COMMON_CONVCFG, 2u << H13_CONVCFG_OCGSIZE_LSB), "engine-fault");
 }
 
 /* Palette widths H13 does not stream (1, 2, 3, 6 bits) are folded by the firmware to dense
