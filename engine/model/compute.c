@@ -1334,9 +1334,10 @@ static void kern_task(void *arg, unsigned t)
 	uint16_t inf = 0;
 	const uint8_t *src[4];
 	if (j->g > 1) { /* runs of g outputs, input-major: element k of o at (k g + o mod g) */
-		const uint64_t step = (uint64_t)j->g * elem;
+		const uint64_t step = (uint64_t)j->g * elem, pass = (uint64_t)H13_COEFF_NCH * j->g;
 		for (; o < end; o++) {
-			const uint8_t *p = j->ch[o / j->g]->cpu + (o % j->g) * elem;
+			uint64_t r = o % pass; /* in its pass's block, of per x g elements */
+			const uint8_t *p = j->ch[r / j->g]->cpu + o / pass * per * step + (r % j->g) * elem;
 			float *w = j->m->wts + wslot(o, cout, per);
 			for (uint64_t k = 0; k < per; k++, p += step) {
 				if (kfmt == H13_KERNELFMT_FP16) {
@@ -1392,8 +1393,8 @@ static void kern_task(void *arg, unsigned t)
  * The kernels of every output channel as floats (packed, above), where td_ocg_layout (fw/td)
  * puts them: with OCGSize 0, output channel o (counted over all groups) is block o / 16 of
  * coefficient channel o mod 16, a block Cin x Kh x Kw elements in KernelFmt rounded up to 64
- * bytes; with OCGSize k, runs of 2^k outputs a channel, input-major (docs/engine-model.md,
- * "Kernel layout"); any other case is refused.
+ * bytes; with OCGSize k, runs of 2^k outputs a channel a pass of 16 x 2^k, input-major
+ * (docs/engine-model.md, "Kernel layout"); any other case is refused.
  */
 static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
 			unsigned cout, unsigned cin, unsigned kh, unsigned kw)
@@ -1421,14 +1422,17 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
 			ch[r[i].ch] = &r[i];
 	unsigned g;
-	enum td_ocg lay = td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout, &g);
+	enum td_ocg lay = td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout, per * elem, &g);
 	if (lay == TD_OCG_UNPINNED)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
-				   "Common.ConvCfg.OCGSize above 0 with several groups, more than 16 x 2^OCGSize "
-				   "output channels or a count not a multiple of 2^OCGSize: no real program pins that kernel layout");
-	/* runs: channel c holds outputs [c g, c g + g), per x g elements, every byte of them inside */
-	for (unsigned c = 0; lay == TD_OCG_RUNS && c < cout / g; c++)
-		if (!ch[c] || per * elem * g > ch[c]->len)
+				   "Common.ConvCfg.OCGSize above 0 with several groups, a count not a multiple of "
+				   "2^OCGSize, a last partial pass, or passes of blocks not whole 64-byte lines: no "
+				   "real program pins that kernel layout");
+	/* runs: in each pass channel c holds outputs [c g, c g + g), per x g elements; every pass's
+	 * block inside the channel */
+	uint64_t passes = (cout + (uint64_t)H13_COEFF_NCH * g - 1) / ((uint64_t)H13_COEFF_NCH * g);
+	for (unsigned c = 0; lay == TD_OCG_RUNS && c < H13_COEFF_NCH && c < cout / g; c++)
+		if (!ch[c] || per * elem * g * passes > ch[c]->len)
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
 	/* every kernel inside its coefficient channel before the weights are sized: channel c holds
 	 * outputs c, c + 16, ..., its last at (k - 1) x block */

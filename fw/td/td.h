@@ -196,25 +196,33 @@ static inline int td_ne_passthrough(uint32_t maccfg, uint32_t postscale, unsigne
 
 /*
  * Where a convolution's kernels sit in the 16 coefficient channels (docs/engine-model.md, "Kernel
- * layout"). Common.ConvCfg.OCGSize k: each coefficient channel holds g = 2^k consecutive output
- * channels, input-major: element i (= (ci x Kh + ky) x Kw + kx) of output o at element
- * i x g + o mod g of channel o / g (tinygrad's gemm.hwx: OCGSize 5, 512 outputs, 16 channels of
- * 32 x 512 fp16; the macOS compiler's linears: OCGSize 3, 8 outputs a channel). With k = 0 a
- * channel holds one output a pass, output o being block o / 16 of channel o mod 16, each block
- * Cin x Kh x Kw elements rounded up to 64 bytes (conv.hwx, the atan2 segment). With k > 0, one
- * pass of 16 x g outputs is all a real program with registers in view shows: several passes, an
- * output count not a multiple of g, or several groups have no pinned layout, and the
- * layout is then TD_OCG_UNPINNED. nout is NumGroups x Cout.
+ * layout"). Common.ConvCfg.OCGSize k: the outputs go in passes of 16 x g (g = 2^k), and in each
+ * pass coefficient channel c holds the g consecutive outputs [c g, c g + g) of the pass,
+ * input-major: element i (= (ci x Kh + ky) x Kw + kx) of output o at element i x g + o mod g of
+ * that pass's block, the blocks of a channel one after another (tinygrad's gemm.hwx: OCGSize 5,
+ * one pass of 512 outputs, 16 channels of 32 x 512 fp16; the macOS compiler's linears: OCGSize 3,
+ * 8 outputs a channel; Apple's Whisper projections: runs of 16, six passes of 256 in a channel's
+ * block). With k = 0 a channel holds one output a pass, output o being block o / 16 of channel
+ * o mod 16, each block Cin x Kh x Kw elements rounded up to 64 bytes (conv.hwx, the atan2
+ * segment). With k > 0 the layout is pinned (TD_OCG_RUNS) for one group, Cout a multiple of g,
+ * and either one pass (Cout <= 16 g) or whole passes whose blocks are whole 64-byte lines
+ * (kbytes x g a multiple of 64, so no padding is in question); a last partial pass (Whisper's and
+ * the linears' disagree), several groups, or padded blocks are TD_OCG_UNPINNED. nout is
+ * NumGroups x Cout; kbytes is one output's kernel, Cin x Kh x Kw elements of KernelFmt.
  */
 enum td_ocg { TD_OCG_MOD16, TD_OCG_RUNS, TD_OCG_UNPINNED };
-static inline enum td_ocg td_ocg_layout(uint32_t convcfg, uint64_t nout, uint64_t cout, unsigned *g)
+static inline enum td_ocg td_ocg_layout(uint32_t convcfg, uint64_t nout, uint64_t cout,
+					uint64_t kbytes, unsigned *g)
 {
 	unsigned k = H13_GET(convcfg, H13_CONVCFG_OCGSIZE);
+	uint64_t pass = (uint64_t)H13_COEFF_NCH << k;
 	*g = 1u << k;
 	if (!k)
 		return TD_OCG_MOD16;
-	return nout == cout && cout % *g == 0 && cout / *g <= H13_COEFF_NCH ? TD_OCG_RUNS
-									   : TD_OCG_UNPINNED;
+	if (nout != cout || cout % *g)
+		return TD_OCG_UNPINNED;
+	return cout <= pass || (cout % pass == 0 && (kbytes * *g) % 64u == 0) ? TD_OCG_RUNS
+									    : TD_OCG_UNPINNED;
 }
 
 /* Bytes one element of ChCfg format fmt takes (0 for a format with no size). */

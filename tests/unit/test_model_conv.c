@@ -65,10 +65,12 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	uint64_t drow = line64(2ull * c->w), dplane = drow * c->h, dgroup = dplane * c->cout;
 	uint64_t per = (uint64_t)c->cin * c->kh * c->kw, block = line64(per * 2);
 	uint64_t nout = (uint64_t)c->G * c->cout, nblk = (nout + H13_COEFF_NCH - 1) / H13_COEFF_NCH;
-	/* a channel's bytes: OCGSize 0's blocks, or a run of g kernels element by element */
-	uint64_t g = 1ull << c->ocg, chlen = nblk * block;
-	if (c->ocg && line64(per * 2 * g) > chlen)
-		chlen = line64(per * 2 * g);
+	/* a channel's bytes: OCGSize 0's blocks, or a pass's run of g kernels element by element,
+	 * the passes one after another */
+	uint64_t g = 1ull << c->ocg, pass = H13_COEFF_NCH * g, chlen = nblk * block;
+	uint64_t runs = line64(per * 2 * g * ((nout + pass - 1) / pass));
+	if (c->ocg && runs > chlen)
+		chlen = runs;
 	uint8_t *src = calloc(1, sgroup * c->G), *dst = calloc(1, dgroup * c->G);
 	uint8_t *coef = calloc(H13_COEFF_NCH, chlen);
 	if (!src || !dst || !coef)
@@ -82,7 +84,8 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	for (uint64_t o = 0; o < nout; o++)
 		for (uint64_t k = 0; k < per; k++)
 			le_wr16(c->ocg && !c->mod16
-					? coef + (o / g) * chlen + 2 * (k * g + o % g)
+					? coef + (o % pass / g) * chlen + o / pass * per * 2 * g +
+						  2 * (k * g + o % pass % g)
 					: coef + (o % H13_COEFF_NCH) * chlen + (o / H13_COEFF_NCH) * block + 2 * k,
 				wt[o * per + k]);
 	struct mrange r[2 + H13_COEFF_NCH];
@@ -225,9 +228,10 @@ TEST(model, conv_checker_fails_on_a_wrong_output)
 
 /*
  * Kernels in runs (Common.ConvCfg.OCGSize k > 0; docs/engine-model.md, "Kernel layout"): channel
- * c holds outputs [c 2^k, (c + 1) 2^k), input-major, and the model reads them so, as one pass of
- * 16 x 2^k outputs at most (the gemm.hwx shape: 512 outputs, OCGSize 5). The same weights laid
- * out as OCGSize 0 has them fail the checker; the layouts no real program pins are refused.
+ * c holds outputs [c 2^k, (c + 1) 2^k) of each pass of 16 x 2^k, input-major, the passes one
+ * after another, and the model reads them so (the gemm.hwx shape: 512 outputs in one pass,
+ * OCGSize 5; Whisper's runs of 16 in two passes). The same weights laid out as OCGSize 0 has
+ * them fail the checker; the layouts no real program pins are refused.
  */
 TEST(model, conv_kernels_in_runs_of_two_to_the_ocgsize)
 {
@@ -236,6 +240,8 @@ TEST(model, conv_kernels_in_runs_of_two_to_the_ocgsize)
 		{3, 3, 1, 1, 1, 1, 1, 5, 24, 11, 4, 11, 4, 3, 0},   /* 3 channels of 8, 3x3 */
 		{1, 1, 1, 1, 0, 0, 1, 16, 32, 7, 1, 7, 1, 5, 0},    /* 1 channel of 32 */
 		{1, 1, 1, 1, 0, 0, 1, 128, 512, 3, 1, 3, 1, 5, 0},  /* gemm.hwx: 16 x 32, packed on threads */
+		{1, 1, 1, 1, 0, 0, 1, 32, 192, 5, 2, 5, 2, 2, 0},   /* three passes of 16 x 4 */
+		{1, 1, 1, 1, 0, 0, 1, 24, 512, 4, 1, 4, 1, 4, 0},   /* Whisper's runs of 16: two passes */
 	};
 	unsigned n = sizeof shapes / sizeof shapes[0], bad = 0, wrong = 0, outputs = 0;
 	for (unsigned sh = 0; sh < n; sh++) {
@@ -263,10 +269,12 @@ TEST(model, conv_kernels_in_runs_of_two_to_the_ocgsize)
 	       outputs, bad, wrong, n);
 	CHECK_EQ(bad, 0u);
 	CHECK_EQ(wrong, n);
-	/* refused: a count not a multiple of 2^k, more than one pass, several groups */
+	/* refused: a count not a multiple of 2^k, a last partial pass, passes of blocks that are not
+	 * whole 64-byte lines, several groups */
 	static const struct cv refused[] = {
 		{1, 1, 1, 1, 0, 0, 1, 8, 20, 4, 1, 4, 1, 3, 1}, /* (the bytes laid out as OCGSize 0's) */
-		{1, 1, 1, 1, 0, 0, 1, 8, 256, 4, 1, 4, 1, 3, 1},
+		{1, 1, 1, 1, 0, 0, 1, 8, 200, 4, 1, 4, 1, 3, 1},
+		{1, 1, 1, 1, 0, 0, 1, 3, 64, 4, 1, 4, 1, 1, 1},
 		{1, 1, 1, 1, 0, 0, 2, 8, 16, 4, 1, 4, 1, 2, 1},
 	};
 	for (unsigned i = 0; i < sizeof refused / sizeof refused[0]; i++) {

@@ -88,7 +88,8 @@ TEST(td_op, convolution_with_a_palette_and_the_lut)
 }
 
 /* The kernel layout OCGSize selects, as the model reads it (fw/td td_ocg_layout): gemm.hwx's
- * 512 -> 512 with OCGSize 5, and a layout the model refuses (two passes of 16 x 8). */
+ * 512 -> 512 with OCGSize 5, four passes of 16 x 8, and a layout the model refuses (a last
+ * partial pass). */
 TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 {
 	struct img m = {0};
@@ -108,6 +109,10 @@ TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
 				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
 				     H13_PUT(H13_CONVCFG_OCGSIZE, 3));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, ", 8 outputs a coefficient channel a pass (OCGSize 3), 4 passes, ") != NULL,
+	       "%s", t.text);
+	set(&m, H13_COMMON_COUT, 520); /* a last partial pass */
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", OCGSize 3 (kernel layout not modelled), ") != NULL, "%s", t.text);
 }
