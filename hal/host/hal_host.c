@@ -182,11 +182,19 @@ static void pool_drain(void)
 	}
 }
 
+static __thread unsigned pool_idx; /* hal_worker(): 0 but in the helpers */
+
+unsigned hal_worker(void)
+{
+	return pool_idx;
+}
+
 /* Helper number idx (1..) takes part while the caller and idx helpers are at most the
  * number asked for. */
 static void *pool_thread(void *p)
 {
 	unsigned idx = (unsigned)(uintptr_t)p;
+	pool_idx = idx;
 	uint64_t seen = 0;
 	pthread_mutex_lock(&pool.lock);
 	for (;;) {
