@@ -2044,9 +2044,8 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 /* The micro-kernels of the batch's rows with finite inputs (nrow rows from m->cols into m->acc);
  * with threads, from 2^18 MACs a call, four tasks of consecutive items a thread, taken by
  * whichever thread is free: a vCPU of a shared host can run 20% slower for a while, and the
- * other then takes more of the tasks (issue 26, fifth pass: the 512 x 512 1x1's best
- * submission on two threads 0 to 30 us shorter than with one task a thread, in four
- * interleaved runs). Each output is still summed by one thread in order. */
+ * other then takes more of the tasks (docs/performance.md, issue 26's fifth pass: a gain
+ * within the measurement's spread). Each output is still summed by one thread in order. */
 static void conv_kernels(struct anem *m, const struct conv *c, unsigned g, unsigned nrow)
 {
 	struct conv_job j = {m->wts + (uint64_t)g * c->nob * c->per * CB, m->cols, m->acc,
