@@ -63,6 +63,9 @@ void hal_cpu_relax(void);
  * threads (hal_set_workers; 1, no thread, until set); on the target in order on this core. */
 void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg);
 unsigned hal_workers(void);
+/* Which of the threads runs the calling task: 0 for hal_parallel's caller (and outside any
+ * call), 1 .. hal_workers() - 1 for the helpers; so a task can use a buffer per thread. */
+unsigned hal_worker(void);
 /* The number of threads hal_parallel may use from now on; 0: one per online core. Returns the
  * number in force (always 1 on the target). */
 unsigned hal_set_workers(unsigned n);

@@ -352,11 +352,13 @@ void anem_l2_clear(struct anem *m)
 	free(m->kh);
 	free(m->cols);
 	free(m->stage);
+	free(m->ostage);
 	free(m->rfb);
 	m->acc = m->wts = m->chv = m->cols = m->rfb = NULL;
 	m->kh = NULL;
-	m->stage = NULL;
+	m->stage = m->ostage = NULL;
 	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = m->stage_len = 0;
+	m->ostage_len = 0;
 	m->rfb_len = 0;
 }
 
@@ -1903,24 +1905,32 @@ struct conv {
 	unsigned G, cin, cout, W, Win, Hin;
 	uint64_t per, as, nob;  /* K = Cin Kh Kw; positions rounded up to XB; channel lines */
 	unsigned R;             /* output rows per batch (more than 1 only with threads) */
+	unsigned nt;            /* rows on threads: buffers for nt threads (conv_plan) */
+	int rows;               /* rows on threads (batch_rows) */
 	int fast, ku, taps2;
 	int fin[16];            /* per row of the batch: every input finite */
 };
 
-/* The staging buffer for n fp16 values (bounded as every buffer a program sizes); NULL when it
+/* A staging buffer for n fp16 values (bounded as every buffer a program sizes); NULL when it
  * is too large or memory is short (the caller then works row by row). */
-static uint16_t *stage(struct anem *m, uint64_t n)
+static uint16_t *stage_buf(uint16_t **p, size_t *len, uint64_t n)
 {
 	if (n > ANEM_BUF_MAX_BYTES / 2)
 		return NULL;
-	if (m->stage_len < n) {
-		free(m->stage);
-		m->stage_len = 0;
-		if (!(m->stage = malloc((size_t)n * 2)))
+	if (*len < n) {
+		free(*p);
+		*len = 0;
+		if (!(*p = malloc((size_t)n * 2)))
 			return NULL;
-		m->stage_len = (size_t)n;
+		*len = (size_t)n;
 	}
-	return m->stage;
+	return *p;
+}
+
+/* inputs, and outputs when no input is staged at the same time */
+static uint16_t *stage(struct anem *m, uint64_t n)
+{
+	return stage_buf(&m->stage, &m->stage_len, n);
 }
 
 /* Input row f (Win floats) as the Kw lines (kx) of its (ci, ky): position x reads
@@ -2002,12 +2012,25 @@ static inline float *col_line(const struct conv *c, float *cols, unsigned ci, un
 	return line;
 }
 
-/* Lines (ci, ky, kx) of row y's columns from its staged input rows (in_rows; raw: a row with an
- * infinity or NaN is converted again after the port's NaN rule, in place), fb a scratch row of
- * Win floats; returns whether every input was finite. Touches nothing else, so the rows of a
- * batch can be spread on several threads. */
-static int cols_from_staged(const struct conv *c, uint16_t *staged, unsigned y, float *cols,
-			    float *fb)
+/* A raw row with an infinity or NaN through the port's NaN rule, converted again, a copy of 256
+ * values at a time (the staged row is left as it is: rows on threads share it). */
+static void mac_in_row_nan(float *f, const uint16_t *v, unsigned n)
+{
+	uint16_t t[256];
+	for (unsigned i = 0; i < n; i += 256) {
+		unsigned k = n - i < 256u ? n - i : 256u;
+		memcpy(t, v + i, k * sizeof *t);
+		nan_to_inf(t, k);
+		mac_in_row(f + i, t, k);
+	}
+}
+
+/* Lines (ci, ky, kx) of row y's columns from staged input rows: input row iy's channel ci at
+ * ((iy - ibase) Cin + ci) Win (in_rows: ibase y Sy - Py; stage_rows: the batch's first row);
+ * fb a scratch row of Win floats; returns whether every input was finite. Reads the staged rows
+ * and writes only cols and fb, so rows can be spread on several threads at once. */
+static int cols_from_staged(const struct conv *c, const uint16_t *staged, int64_t ibase,
+			    unsigned y, float *cols, float *fb)
 {
 	int whole = cols_whole(c);
 	int fin = 1;
@@ -2018,10 +2041,9 @@ static int cols_from_staged(const struct conv *c, uint16_t *staged, unsigned y, 
 			if (!line)
 				continue;
 			float *f = whole ? line : fb;
-			uint16_t *v = staged + ((uint64_t)ky * c->cin + ci) * c->Win;
+			const uint16_t *v = staged + ((uint64_t)(iy - ibase) * c->cin + ci) * c->Win;
 			if (!mac_in_row(f, v, c->Win)) {
-				nan_to_inf(v, c->Win);
-				mac_in_row(f, v, c->Win);
+				mac_in_row_nan(f, v, c->Win);
 				fin = 0;
 			}
 			if (!whole)
@@ -2041,7 +2063,7 @@ static int conv_columns(struct anem *m, const struct conv *c, const struct tile 
 	if (e)
 		return e;
 	if (staged) {
-		*fin = cols_from_staged(c, st, y, cols, m->fb);
+		*fin = cols_from_staged(c, st, (int64_t)y * c->sy - c->py, y, cols, m->fb);
 		return ENG_OK;
 	}
 	int whole = cols_whole(c);
@@ -2077,7 +2099,8 @@ static void cols_task(void *arg, unsigned r)
 {
 	const struct cols_job *j = arg;
 	const struct conv *c = j->c;
-	j->fin[r] = cols_from_staged(c, j->st + (uint64_t)r * c->kh * c->cin * c->Win, j->y0 + r,
+	j->fin[r] = cols_from_staged(c, j->st + (uint64_t)r * c->kh * c->cin * c->Win,
+				     (int64_t)(j->y0 + r) * c->sy - c->py, j->y0 + r,
 				     j->cols + r * c->per * c->as, j->fb + (uint64_t)r * c->Win);
 }
 
@@ -2117,8 +2140,10 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 }
 
 /* The micro-kernels of the batch's rows with finite inputs (nrow rows from m->cols into m->acc);
- * with threads, from 2^18 MACs a call, one task of consecutive items a thread (the fewest
- * hand-overs; each output is still summed by one thread in order). */
+ * with threads, from 2^18 MACs a call, four tasks of consecutive items a thread, taken by
+ * whichever thread is free: a vCPU of a shared host can run 20% slower for a while, and the
+ * other then takes more of the tasks (docs/performance.md, issue 26's fifth pass: a gain
+ * within the measurement's spread). Each output is still summed by one thread in order. */
 static void conv_kernels(struct anem *m, const struct conv *c, unsigned g, unsigned nrow)
 {
 	struct conv_job j = {m->wts + (uint64_t)g * c->nob * c->per * CB, m->cols, m->acc,
@@ -2130,7 +2155,7 @@ static void conv_kernels(struct anem *m, const struct conv *c, unsigned g, unsig
 	uint64_t total = (uint64_t)j.nrows * c->nob, tasks = total ? 1 : 0;
 	j.chunk = total;
 	if (nw > 1 && total > 1 && c->per * c->as * total * CB >= (1u << 18)) {
-		tasks = total < nw ? total : nw;
+		tasks = total < 4u * nw ? total : 4u * nw;
 		j.chunk = (total + tasks - 1) / tasks;
 		tasks = (total + j.chunk - 1) / j.chunk;
 	}
@@ -2259,6 +2284,31 @@ struct fin_job {
 	uint16_t *st; /* row r's values at r x Cout x W */
 };
 
+/* Output row y's channels o0 .. o1 - 1 (accumulators acc, a line of as per channel) as
+ * conv_finish_row computes them, into st (a row of W per channel) and the L2-resident result;
+ * the activation's element count is the caller's. Writes nothing else: safe on threads. */
+static void finish_channels(const struct anem *m, const struct conv *c, const struct stages *s,
+			    const struct tile *out, struct anem_l2t *lres, unsigned g, unsigned y,
+			    const float *acc, uint16_t *st, unsigned o0, unsigned o1)
+{
+	for (unsigned o = o0; o < o1; o++) {
+		uint16_t *v = st + (uint64_t)o * c->W;
+		const float *a = acc + (uint64_t)o * c->as;
+		if (c->ku) {
+			uint64_t go = (uint64_t)g * c->cout + o, nall = (uint64_t)c->G * c->cout;
+			conv_out_row(v, a, c->W, 1, m->chv[go], m->chv[nall + go], s->post, c->taps2);
+		} else {
+			conv_out_row(v, a, c->W, 0, 1.0f, 0.0f, s->post, c->taps2);
+		}
+		nonlinear_row(m, s, v, c->W);
+		if (s->pe)
+			pe_row(s, v, NULL, v, c->W);
+		if (lres)
+			memcpy(lres->v + (((uint64_t)g * lres->c + o) * lres->h + y) * out->w, v,
+			       out->w * sizeof *v);
+	}
+}
+
 static void fin_task(void *arg, unsigned i)
 {
 	const struct fin_job *j = arg;
@@ -2266,24 +2316,8 @@ static void fin_task(void *arg, unsigned i)
 	unsigned r = i / j->split, t = i % j->split;
 	unsigned o0 = (unsigned)((uint64_t)c->cout * t / j->split);
 	unsigned o1 = (unsigned)((uint64_t)c->cout * (t + 1) / j->split);
-	const float *acc = j->m->acc + r * c->nob * CB * c->as;
-	for (unsigned o = o0; o < o1; o++) {
-		uint16_t *v = j->st + ((uint64_t)r * c->cout + o) * c->W;
-		const float *a = acc + (uint64_t)o * c->as;
-		if (c->ku) {
-			uint64_t go = (uint64_t)j->g * c->cout + o, nall = (uint64_t)c->G * c->cout;
-			conv_out_row(v, a, c->W, 1, j->m->chv[go], j->m->chv[nall + go], j->s->post, c->taps2);
-		} else {
-			conv_out_row(v, a, c->W, 0, 1.0f, 0.0f, j->s->post, c->taps2);
-		}
-		nonlinear_row(j->m, j->s, v, c->W);
-		if (j->s->pe)
-			pe_row(j->s, v, NULL, v, c->W);
-		if (j->lres)
-			memcpy(j->lres->v + (((uint64_t)j->g * j->lres->c + o) * j->lres->h + j->y0 + r) *
-					      j->out->w,
-			       v, j->out->w * sizeof *v);
-	}
+	finish_channels(j->m, c, j->s, j->out, j->lres, j->g, j->y0 + r,
+			j->m->acc + r * c->nob * CB * c->as, j->st + (uint64_t)r * c->cout * c->W, o0, o1);
 }
 
 /* Returns 1 when the batch was finished here (e: the first move's error), 0 when it is left to
@@ -2326,10 +2360,112 @@ static int batch_finish(struct anem *m, const struct conv *c, const struct stage
 }
 
 /*
+ * Rows on threads (conv_plan's c->rows): the batch's input rows are staged once each, in order;
+ * then one task a row, on whichever thread is free, builds the row's columns into that thread's
+ * own buffer (hal_worker), runs every channel line over them and finishes the row into the
+ * output staging buffer; then every row leaves in one 2-D move, in order. A row's columns are
+ * built and read by one thread while they sit in its cache, one hal_parallel call serves the
+ * whole batch, and a thread the host slows down simply takes fewer rows. Each output is still
+ * summed by one thread in the same order: the same bits whatever the number of threads.
+ */
+struct rows_job {
+	struct anem *m;
+	const struct conv *c;
+	const struct stages *s;
+	const struct tile *out;
+	struct anem_l2t *lres;
+	const uint16_t *st; /* input row iy's channels at (iy - ibase) x Cin x Win */
+	int64_t ibase;
+	uint16_t *ost;      /* output row r's channels at r x Cout x W */
+	unsigned g, y0;
+};
+
+static void rows_task(void *arg, unsigned r)
+{
+	const struct rows_job *j = arg;
+	const struct conv *c = j->c;
+	struct anem *m = j->m;
+	unsigned t = hal_worker(), y = j->y0 + r;
+	float *cols = m->cols + t * c->per * c->as, *acc = m->acc + t * c->nob * CB * c->as;
+	const float *wp = m->wts + (uint64_t)j->g * c->nob * c->per * CB;
+	if (cols_from_staged(c, j->st, j->ibase, y, cols, m->rfb + (uint64_t)t * c->Win))
+		for (uint64_t ob = 0; ob < c->nob; ob++)
+			micro_row(wp + ob * c->per * CB, cols, c->per, c->as, acc + ob * CB * c->as);
+	else /* over the columns: reads nothing else, cannot fail */
+		(void)conv_plain_row(m, c, NULL, NULL, j->g, y, cols, acc);
+	finish_channels(m, c, j->s, j->out, j->lres, j->g, y, acc,
+			j->ost + (uint64_t)r * c->cout * c->W, 0, c->cout);
+}
+
+/* Returns 1 when the batch was done here (e: a move's error), 0 when it is left to the row by
+ * row path: the source or the destination cannot move as whole rows, or memory is short (then
+ * nothing has moved but reads). */
+static int batch_rows(struct anem *m, const struct conv *c, const struct stages *s,
+		      const struct tile *in, const struct anem_l2t *lsrc, const struct tile *out,
+		      struct anem_l2t *lres, struct anem_act *act, unsigned g, unsigned y0,
+		      unsigned nrow, int *e)
+{
+	*e = ENG_OK;
+	if (!c->rows || hal_workers() > c->nt || !in_rows_ok(m, c, in, lsrc, g))
+		return 0;
+	int64_t lo = (int64_t)y0 * c->sy - c->py, hi = (int64_t)(y0 + nrow - 1) * c->sy - c->py + c->kh - 1;
+	if (lo < 0)
+		lo = 0;
+	if (hi >= (int64_t)c->Hin)
+		hi = (int64_t)c->Hin - 1;
+	if (hi < lo)
+		return 0; /* every row in the padding */
+	uint64_t per_in = (uint64_t)c->cin * c->Win, bytes = (uint64_t)c->Win * 2;
+	uint64_t vals = (uint64_t)nrow * c->cout * c->W;
+	uint16_t *st = stage(m, (uint64_t)(hi - lo + 1) * per_in);
+	uint16_t *ost = stage_buf(&m->ostage, &m->ostage_len, vals);
+	if (!st || !ost)
+		return 0;
+	for (unsigned r = 0; r < nrow; r++) {
+		uint8_t *dst = out_rows(m, out, g, y0 + r, c->cout);
+		if (!dst || !anem_dma_rows_ok(m, dst, (int64_t)out->plane, ost + (uint64_t)r * c->cout * c->W,
+					      (int64_t)c->W * 2, c->W * 2u, c->cout))
+			return 0;
+	}
+	for (int64_t iy = lo; iy <= hi; iy++)
+		if (row_off(in, g, 0, (unsigned)iy, bytes) < 0 || row_off(in, g, c->cin - 1, (unsigned)iy, bytes) < 0)
+			return 0;
+	for (int64_t iy = lo; iy <= hi; iy++) {
+		int em = anem_dma_move_rows(m, st + (uint64_t)(iy - lo) * per_in, (int64_t)bytes,
+					    in->r->cpu + row_off(in, g, 0, (unsigned)iy, bytes),
+					    (int64_t)in->plane, (uint32_t)bytes, c->cin);
+		if (em == ANEM_ROWS_ONE_BY_ONE)
+			return 0; /* what moved is only read */
+		if (em) {
+			*e = em;
+			return 1;
+		}
+	}
+	struct rows_job j = {m, c, s, out, lres, st, lo, ost, g, y0};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	(void)cpu_features(); /* read once before any thread asks */
+#endif
+	hal_parallel(nrow, rows_task, &j);
+	if (s->lut && !(s->nl == H13_NONLINEAR_RELU && s->ne))
+		act->nelem += vals;
+	for (unsigned r = 0; r < nrow; r++)
+		if ((*e = anem_dma_move_rows(m, out_rows(m, out, g, y0 + r, c->cout), (int64_t)out->plane,
+					     ost + (uint64_t)r * c->cout * c->W, (int64_t)c->W * 2,
+					     c->W * 2u, c->cout)))
+			return 1;
+	return 1;
+}
+
+/* Rows on threads take batches of up to this many bytes of staged inputs and outputs. */
+#define ROWS_STAGE_BYTES (1u << 20)
+
+/*
  * How the rows are batched and whether the fast path runs. With threads (hal_workers > 1; never
- * on the target), up to 8 output rows at a time (at most 2 MiB of columns) share one
- * hal_parallel call: their columns are built in order, every row's micro-kernels run in
- * parallel, then the rows are finished in order. Reading a later row's inputs before an earlier
+ * on the target), when the output has more than one row and the window's rows overlap or meet
+ * (Sy <= Kh: every input row staged is read), rows on threads (batch_rows) take as many rows a
+ * batch as ROWS_STAGE_BYTES hold; else up to 8 output rows at a time (at most 2 MiB of columns)
+ * share one hal_parallel call a phase: their columns are built, every row's micro-kernels run in
+ * parallel, then the rows are finished. Reading a later row's inputs before an earlier
  * row's outputs are written changes nothing when the output does not overlap the input and no
  * fault is armed (a fault counts the engine's moves in order): only then. The fast path wants
  * every weight finite, memory for the columns and aligned buffers.
@@ -2337,22 +2473,71 @@ static int batch_finish(struct anem *m, const struct conv *c, const struct stage
 static int conv_plan(struct anem *m, struct conv *c, const struct tile *in, const struct tile *out)
 {
 	c->R = 1;
+	c->nt = 1;
+	c->rows = 0;
 	int apart = !in->r || !out->r || in->r->cpu + in->r->len <= out->r->cpu ||
 		    out->r->cpu + out->r->len <= in->r->cpu;
-	if (hal_workers() > 1 && apart && m->fault == ANEM_FAULT_NONE &&
-	    c->per <= UINT64_MAX / c->as / 4) {
-		uint64_t fit = (1ull << 19) / (c->per * c->as); /* per, as >= 1 */
-		c->R = fit >= 8 ? 8u : fit ? (unsigned)fit : 1u;
-		if (c->R > out->h)
-			c->R = out->h;
+	unsigned nw = hal_workers();
+	if (nw > 1 && apart && m->fault == ANEM_FAULT_NONE && c->per <= UINT64_MAX / c->as / 4) {
+		/* bytes a batch stages: the window's first rows, then Sy input rows and an output
+		 * row a row (each factor under 2^17: no overflow) */
+		uint64_t first = (uint64_t)c->kh * c->cin * c->Win * 2;
+		uint64_t each = ((uint64_t)c->sy * c->cin * c->Win + (uint64_t)c->cout * c->W) * 2;
+		uint64_t fit = first < ROWS_STAGE_BYTES ? (ROWS_STAGE_BYTES - first) / each : 0;
+		if (out->h > 1 && c->sy <= c->kh && fit >= 2 && nw <= 64) {
+			c->rows = 1;
+			c->nt = nw;
+			c->R = fit < out->h ? (unsigned)fit : out->h;
+		} else {
+			fit = (1ull << 19) / (c->per * c->as); /* per, as >= 1 */
+			c->R = fit >= 8 ? 8u : fit ? (unsigned)fit : 1u;
+			if (c->R > out->h)
+				c->R = out->h;
+		}
 	}
-	int e = grow_aligned(m, &m->acc, &m->acc_len, c->R * c->nob * CB * c->as,
+	uint64_t nbuf = c->rows ? c->nt : c->R; /* accumulator and column buffers */
+	int e = grow_aligned(m, &m->acc, &m->acc_len, nbuf * c->nob * CB * c->as,
 			     "convolution accumulators (Cout x Common.OutDim.Wout) over the model's buffer limit");
 	if (e)
 		return e;
-	c->fast = aligned16(m->acc) && c->per <= UINT64_MAX / c->as / c->R &&
-		  !grow_aligned(m, &m->cols, &m->cols_len, c->R * c->per * c->as, NULL) &&
+	c->fast = aligned16(m->acc) && c->per <= UINT64_MAX / c->as / nbuf &&
+		  !grow_aligned(m, &m->cols, &m->cols_len, nbuf * c->per * c->as, NULL) &&
 		  aligned16(m->cols) && aligned16(m->wts) && !m->wts_inf;
+	if (c->rows && (!c->fast || grow_aligned(m, &m->rfb, &m->rfb_len, (uint64_t)c->nt * c->Win, NULL))) {
+		c->rows = 0; /* row by row */
+		c->R = 1;
+	}
+	return ENG_OK;
+}
+
+/* Output rows y0 .. y0 + nrow - 1 (nrow <= c->R, buffers for nrow rows) by phases: the columns,
+ * the micro-kernels, then the rows finished (each phase on threads when there are). */
+static int conv_batch(struct anem *m, struct conv *c, const struct stages *s, const struct tile *in,
+		      const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
+		      struct anem_act *act, unsigned g, unsigned y0, unsigned nrow)
+{
+	int e;
+	if (c->fast && (e = batch_columns(m, c, in, lsrc, g, y0, nrow)))
+		return e;
+	if (c->fast)
+		conv_kernels(m, c, g, nrow);
+	if (c->fast) { /* the plain rows read only the columns: no move */
+		for (unsigned r = 0; r < nrow; r++)
+			if (!c->fin[r] &&
+			    (e = conv_plain_row(m, c, in, lsrc, g, y0 + r, m->cols + r * c->per * c->as,
+						m->acc + r * c->nob * CB * c->as)))
+				return e;
+		int done = batch_finish(m, c, s, out, lres, act, g, y0, nrow, &e);
+		if (e || done)
+			return e;
+	}
+	for (unsigned r = 0; r < nrow; r++) {
+		float *acc = m->acc + r * c->nob * CB * c->as;
+		if (!c->fast && (e = conv_plain_row(m, c, in, lsrc, g, y0 + r, NULL, acc)))
+			return e;
+		if ((e = conv_finish_row(m, c, s, out, lres, act, g, y0 + r, acc)))
+			return e;
+	}
 	return ENG_OK;
 }
 
@@ -2366,7 +2551,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
 	struct conv c = {win.kw, win.kh, win.sx, win.sy, win.px, win.py, out->g,
 			 lsrc ? lsrc->c : in->c, out->c, out->w, lsrc ? lsrc->w : in->w,
-			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 0, m->ku_ok, 0, {0}};
+			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}};
 	if (!c.kw || !c.kh || !c.sx || !c.sy || !c.cin || !c.Win)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
@@ -2389,30 +2574,13 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	for (unsigned g = 0; g < c.G; g++)
 		for (unsigned y0 = 0; y0 < out->h; y0 += c.R) {
 			unsigned nrow = out->h - y0 < c.R ? out->h - y0 : c.R;
-			if (c.fast && (e = batch_columns(m, &c, in, lsrc, g, y0, nrow)))
+			int done = batch_rows(m, &c, s, in, lsrc, out, lres, act, g, y0, nrow, &e);
+			if (e)
 				return e;
-			if (c.fast)
-				conv_kernels(m, &c, g, nrow);
-			if (c.fast) { /* the plain rows read only the columns: no move */
-				for (unsigned r = 0; r < nrow; r++)
-					if (!c.fin[r] &&
-					    (e = conv_plain_row(m, &c, in, lsrc, g, y0 + r,
-								m->cols + r * c.per * c.as,
-								m->acc + r * c.nob * CB * c.as)))
-						return e;
-				int done = batch_finish(m, &c, s, out, lres, act, g, y0, nrow, &e);
-				if (e)
+			/* else rows on threads' batch a row at a time, or the batch of up to 8 */
+			for (unsigned y = y0, n = c.rows ? 1 : nrow; !done && y < y0 + nrow; y += n)
+				if ((e = conv_batch(m, &c, s, in, lsrc, out, lres, act, g, y, n)))
 					return e;
-				if (done)
-					continue;
-			}
-			for (unsigned r = 0; r < nrow; r++) {
-				float *acc = m->acc + r * c.nob * CB * c.as;
-				if (!c.fast && (e = conv_plain_row(m, &c, in, lsrc, g, y0 + r, NULL, acc)))
-					return e;
-				if ((e = conv_finish_row(m, &c, s, out, lres, act, g, y0 + r, acc)))
-					return e;
-			}
 		}
 	return ENG_OK;
 }

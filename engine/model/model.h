@@ -163,8 +163,10 @@ struct anem {
 	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
 	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
 	size_t cols_len;
-	uint16_t *stage;      /* a convolution's output row of every channel (one 2-D move out) */
+	uint16_t *stage;      /* a convolution's staged input rows, or output rows (one 2-D move out) */
 	size_t stage_len;
+	uint16_t *ostage;     /* output rows while the inputs are staged too (rows on threads) */
+	size_t ostage_len;
 	float *rfb;           /* per row of a batch: the row being spread into columns (threads) */
 	size_t rfb_len;
 	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */

@@ -50,6 +50,11 @@ unsigned hal_workers(void)
 	return 1;
 }
 
+unsigned hal_worker(void)
+{
+	return 0;
+}
+
 unsigned hal_set_workers(unsigned n)
 {
 	(void)n;
