@@ -46,7 +46,7 @@ static enum dma_err to_bus(const struct bcm2835_dma *c, uint64_t addr, uint64_t 
 static enum dma_err row_gap(int32_t pitch, uint32_t len, uint32_t *field)
 {
 	int64_t gap = (int64_t)pitch - (int64_t)len;
-	if (gap < -32768 || gap > 32767)
+	if (gap < -(int64_t)BCM_DMA_MAX_GAP - 1 || gap > BCM_DMA_MAX_GAP)
 		return DMA_E_STRIDE;
 	*field = (uint32_t)gap & 0xffffu;
 	return DMA_OK;
@@ -276,6 +276,7 @@ enum dma_err bcm2835_dma_init(struct bcm2835_dma *c, struct dma_dev *d, const st
 		.max_len = BCM_DMA_MAX_LEN,
 		.max_row_len = BCM_DMA_MAX_XLEN,
 		.max_rows = BCM_DMA_MAX_ROWS,
+		.max_gap = BCM_DMA_MAX_GAP,
 	};
 	dma_dev_init(d, "bcm2835-dma", &bcm_ops, c, &caps);
 	for (unsigned ch = 0; ch < c->nchannels; ch++) {

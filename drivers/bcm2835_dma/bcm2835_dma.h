@@ -57,6 +57,7 @@
 /* Limits of a full channel (0-6) */
 #define BCM_DMA_MAX_LEN 0x3ffffffcu /* TXFR_LEN, 30 bits */
 #define BCM_DMA_MAX_XLEN 0xfffcu    /* 2D: XLENGTH, 16 bits */
+#define BCM_DMA_MAX_GAP 0x7fffu     /* 2D: STRIDE's D_STRIDE/S_STRIDE, signed 16 bits */
 #define BCM_DMA_MAX_ROWS 0x3fffu    /* 2D: YLENGTH (14 bits) + 1, one spare for either convention */
 
 #define BCM2835_DMA_CHANNELS DMA_MAX_CHANNELS

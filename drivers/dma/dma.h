@@ -106,6 +106,7 @@ struct dma_caps {
 	uint32_t max_len;     /* bytes per 1D block */
 	uint32_t max_row_len; /* bytes per row of a 2D block */
 	uint32_t max_rows;    /* rows per 2D block */
+	uint32_t max_gap;     /* |row pitch - row length| of a 2D block at most this; 0: no bound */
 };
 
 struct dma_dev;

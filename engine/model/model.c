@@ -270,7 +270,11 @@ int anem_dma_rows_ok(const struct anem *m, const void *dst, int64_t dpitch, cons
 {
 	const struct dma_caps *c = &m->dma->caps;
 	uint32_t g = c->granule ? c->granule : 1;
-	int64_t adp = dpitch < 0 ? -dpitch : dpitch;
+	int64_t adp = dpitch < 0 ? -dpitch : dpitch, dg = dpitch - (int64_t)len, sg = spitch - (int64_t)len;
+	/* the driver's bound on the gap between rows (bcm2835: a signed 16-bit stride field) */
+	int64_t mg = c->max_gap ? (int64_t)c->max_gap : INT64_MAX / 4;
+	if (dg > mg || dg < -mg || sg > mg || sg < -mg)
+		return 0;
 	return !(rows < 2 || !len || len % g || len > c->max_row_len || rows > c->max_rows ||
 		 (uintptr_t)dst % g || (uintptr_t)src % g || dpitch % g || spitch % g ||
 		 adp < (int64_t)len || dpitch > INT32_MAX || dpitch < INT32_MIN ||

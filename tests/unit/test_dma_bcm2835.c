@@ -125,6 +125,9 @@ TEST(bcm2835_dma, refuses_memory_out_of_reach_and_long_strides)
 	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_E_STRIDE);
 	b.src_pitch = 64 + 32764; /* the largest that fits */
 	CHECK_EQ(dma_configure(d, 0, &cfg), DMA_OK);
+	/* the bound is in the caps, so a user (the engine model) moves row by row past it */
+	CHECK_EQ(d->caps.max_gap, (uint32_t)BCM_DMA_MAX_GAP);
+	CHECK(32764 <= d->caps.max_gap && 32768 > d->caps.max_gap);
 }
 
 TEST(bcm2835_dma, stalled_engine_times_out_and_stops)
