@@ -804,8 +804,16 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 		e = fail(pl, CTRL_E_SCRATCH, -1, -1);
 	if (e)
 		return e;
-	/* copy first, then re-base and check only the copy the engine will run */
-	memcpy(sc->td_mem, p->buf + p->td_area_off, p->td_area_len);
+	/* copy first, then re-base and check only the copy the engine will run. A raw stream's TD
+	 * area is the whole file, weights included: only its TDs are copied (the engine reads its
+	 * TDs from this memory and nothing else; the weights reach it through their own grants, and
+	 * no grant reaches this memory), so the weights are not copied a second time */
+	if (p->raw)
+		for (unsigned i = 0; i < p->ntds; i++)
+			memcpy(sc->td_mem + p->tds[i].off, p->buf + p->td_area_off + p->tds[i].off,
+			       p->tds[i].size);
+	else
+		memcpy(sc->td_mem, p->buf + p->td_area_off, p->td_area_len);
 	pl->td_mem = sc->td_mem;
 	pl->td_dev = sc->td_dev;
 	pl->ntds = p->ntds;

@@ -982,6 +982,44 @@ TEST(ctrl, fixtures_plan_with_default_grants)
 	}
 }
 
+/* A raw stream's TD area is the whole file: the plan copies its TDs into the firmware's TD
+ * memory, not the weights behind them (they reach the engine through their own grant). */
+TEST(ctrl, raw_stream_td_memory_holds_its_tds_only)
+{
+	if (!test_shared_dir())
+		SKIP("no shared fixtures directory");
+	static struct subq_grant g[SESSION_MAX_GRANTS];
+	uint8_t *buf;
+	size_t len;
+	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/unary/tanh.bin"), &buf, &len) == 0);
+	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &lp) == LDR_OK);
+	REQUIRE(lp.raw && lp.ntds == 1 && lp.td_area_len == len && lp.tds[0].size < len);
+	struct ctrl_status st;
+	unsigned n = 0;
+	REQUIRE(ctrl_default_grants(&lp, g, SESSION_MAX_GRANTS, &n, &st) == CTRL_OK);
+	uint64_t at = 0x10000000;
+	for (unsigned i = 0; i < n; i++) {
+		g[i].mapped = at;
+		at += (g[i].size + 0xfff) & ~0xfffull;
+	}
+	static uint8_t tdm[0x10000], kum[0x10000], fold[0x10000];
+	memset(tdm, 0xa5, sizeof tdm);
+	const struct ctrl_scratch sc = {tdm, sizeof tdm, 0x0f000000, kum, sizeof kum, 0x0f800000,
+					fold, sizeof fold, 0x0f400000};
+	CHECK_EQ(ctrl_plan(&plan, &lp, g, n, NULL, 0, &sc, NULL), CTRL_OK);
+	/* the TD's header as the file has it (its register words may be re-based) */
+	CHECK(memcmp(tdm, buf, 16) == 0);
+	size_t kept = 0, from_file = 0;
+	for (size_t i = lp.tds[0].size; i < len; i++) {
+		kept += tdm[i] == 0xa5;
+		from_file += tdm[i] == buf[i] && buf[i] != 0xa5;
+	}
+	CHECKF(kept == len - lp.tds[0].size && from_file == 0,
+	       "%zu of %zu bytes after the TD untouched, %zu copied from the file", kept,
+	       len - lp.tds[0].size, from_file);
+	free(buf);
+}
+
 TEST(ctrl, fixtures_run_on_model)
 {
 	if (!test_shared_dir())
