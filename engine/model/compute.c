@@ -901,6 +901,20 @@ static void ne_post_row(uint16_t *v, unsigned n, float post)
 		v[i] = f2h(h2f_table[v[i]] * post);
 }
 
+/* The NE on a row of an elementwise TD: the unit kernel, or x PostScale (left out when it is 1:
+ * post1), then NonlinearMode; nothing when the NE is not in the path. */
+static void ne_row(struct anem *m, const struct stages *s, uint16_t *v, unsigned W, int post1,
+		   struct anem_act *act)
+{
+	if (!s->ne)
+		return;
+	if (s->unit)
+		unit_kernel_row(s, v, W);
+	else if (!post1)
+		ne_post_row(v, W, s->post);
+	nonlinear(m, s, v, W, act);
+}
+
 /* Rows of an elementwise chunk: as many as fit this many bytes of staged fp16 (m->hv, m->hv2). */
 #define EW_CHUNK_BYTES 16384u
 
@@ -958,13 +972,7 @@ static int ew_chunk(struct anem *m, const struct stages *s, const struct tile *i
 			nan_to_inf(b + (W & ~7u), W & 7u);
 		else if (b)
 			nan_to_inf(b, W);
-		if (s->ne) {
-			if (s->unit)
-				unit_kernel_row(s, v, W);
-			else if (!post1)
-				ne_post_row(v, W, s->post);
-			nonlinear(m, s, v, W, act);
-		}
+		ne_row(m, s, v, W, post1, act);
 		if (s->pe)
 			pe_row(s, v, b, v, W);
 		if (lres)
@@ -1023,13 +1031,7 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 					e = read_row_k(m, in0, g, c, h, W, m->row[0], v, raw0);
 				if (e != ENG_OK)
 					return e;
-				if (s->ne) {
-					if (s->unit)
-						unit_kernel_row(s, v, W);
-					else if (!post1)
-						ne_post_row(v, W, s->post);
-					nonlinear(m, s, v, W, act);
-				}
+				ne_row(m, s, v, W, post1, act);
 				if (s->pe) {
 					uint16_t *b = NULL;
 					if (s->pe_sec == H13_PE_SECSRC_TILE1) {
