@@ -87,6 +87,23 @@ def sqrt_tol(x, y):
     return 3.2e-4 * np.sqrt(2.0 * x) + 2.0 * ulp16(y)
 
 
+def exp2_tol(x, y):
+    # exp.bin's record with no scale in front (exp2 as eiln's tables size it: one TD, one record):
+    # the record's E relative to the 2^n scale, 2 ulp
+    return y * 1.2e-4 + 2.0 * ulp16(y)
+
+
+def scaled_log2(c):
+    # log_b(x) as log2.bin's record then a PE scale by fp16(c) (c = ln 2, log10 2): the 2-TD shape
+    # eiln's tables give log.bin and log10.bin; tolerance from the record's E (1.7e-4) and 2 ulp of
+    # the fp16 log2 left in L2, times the scale, the scale's own fp16 rounding, and 2 ulp of y
+    s = float(np.float16(c))
+    def tol(x, y):
+        l2 = np.log2(x)
+        return s * (1.7e-4 + 2.0 * ulp16(l2)) + np.abs(l2) * abs(s - c) + 2.0 * ulp16(y)
+    return tol
+
+
 INV_EPS = 1e-4  # CoreML's inverse: 1 / (x + epsilon), epsilon 1e-4 by default
 
 
@@ -215,6 +232,13 @@ KERNELS = {
     'log2softmax': ('kernels/activation/softmax.bin', log2softmax_chain),
     # softmax(-x): a chain built in the test from abs.bin's TD and softmax.bin's
     'softmin': ('kernels/activation/softmax.bin', softmin_chain),
+    # programs we do not have, built in the test in the shapes eiln's tables give them:
+    # exp2 (exp.bin's TD with NE.PostScale 1), log and log10 (sigmoid.bin's two TDs with log2.bin's
+    # record and a PE scale of fp16(ln 2) or fp16(log10 2))
+    'exp2': ('kernels/unary/exp.bin', unary('exp2', -10, 10, np.exp2, exp2_tol)),
+    'log': ('kernels/unary/log2.bin', unary('log', 0.01, 1000, np.log, scaled_log2(math.log(2.0)))),
+    'log10': ('kernels/unary/log2.bin', unary('log10', 0.01, 1000, np.log10,
+                                              scaled_log2(math.log10(2.0)))),
 }
 
 

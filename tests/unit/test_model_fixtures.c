@@ -616,6 +616,90 @@ TEST(model_fixtures, logsoftmax_as_log_of_softmax)
 	orc_free(&o);
 }
 
+/*
+ * Programs we do not have, built from the fixtures' own TDs in the shapes eiln's tile tables give
+ * them (anec/anec_unary.h: exp2.bin one TD and one record, log.bin and log10.bin two TDs and
+ * one record, no intermediate): exp2 as exp.bin's TD with NE.PostScale 1; log and log10 as
+ * sigmoid.bin's two TDs (the LUT into an L2-resident tensor, then the PE from it) with log2.bin's
+ * record and the PE's Scale fp16(ln 2) or fp16(log10 2), bias 0. Each against numpy from the
+ * definition (tests/oracle/gen_model.py); the negatives keep exp.bin's log2(e), or the scale 1.
+ */
+#define FP16_LN2 0x398cu    /* 0.693359 */
+#define FP16_LG2 0x34d1u    /* log10(2): 0.301025 */
+#define FP16_LOG2E 0x3dc5u  /* exp.bin's own PostScale */
+
+static uint8_t *exp2_build(uint32_t post, size_t *len)
+{
+	uint8_t *b;
+	if (test_read_file(test_shared_path("fixtures/kernels/unary/exp.bin"), &b, len))
+		return NULL;
+	if (SM_SET(b, *len, 0, H13_NE_POSTSCALE, H13_POSTSCALE, post)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+#define SIG_WEIGHTS 0x580u /* sigmoid.bin: two TDs, its record at 0x580 */
+
+static uint8_t *log_build(uint32_t scale, size_t *len)
+{
+	uint8_t *b, *lg;
+	size_t lglen;
+	if (test_read_file(test_shared_path("fixtures/kernels/unary/sigmoid.bin"), &b, len))
+		return NULL;
+	if (test_read_file(test_shared_path(LG_PATH), &lg, &lglen) || lglen < LG_WEIGHTS + 0x80u ||
+	    *len < SIG_WEIGHTS + 0x80u) {
+		free(b);
+		free(lg);
+		return NULL;
+	}
+	memcpy(b + SIG_WEIGHTS, lg + LG_WEIGHTS, 0x80u);
+	free(lg);
+	if (SM_SET(b, *len, 1, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE, scale) ||
+	    SM_SET(b, *len, 1, H13_PLANAR_BIASSCALE, H13_BIASSCALE_BIAS, 0)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+TEST(model_fixtures, exp2_log_and_log10_in_the_shapes_of_the_programs_held_back)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	static const struct {
+		const char *orc;
+		int is_log;
+		uint32_t v, wrong;
+	} k[] = {{"exp2", 0, FP16_ONE, FP16_LOG2E}, {"log", 1, FP16_LN2, FP16_ONE},
+		 {"log10", 1, FP16_LG2, FP16_LN2}};
+	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
+		struct orc o;
+		char rel[64];
+		snprintf(rel, sizeof rel, "model/%s.orc", k[i].orc);
+		REQUIRE(orc_load(rel, &o) == 0);
+		size_t len;
+		struct orc_run r;
+		uint8_t *b = k[i].is_log ? log_build(k[i].v, &len) : exp2_build(k[i].v, &len);
+		REQUIRE(b != NULL);
+		orc_run_chain(&o, b, len, k[i].orc, 0, 0.0, &r);
+		CHECKF(r.bad == 0, "%s: %lu of %lu outside tolerance", k[i].orc, (unsigned long)r.bad,
+		       (unsigned long)r.checked);
+		printf("# %s: %lu values, worst error %u%% of its tolerance\n", k[i].orc,
+		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+#if !defined(ANEFW_TARGET) /* the checker's negatives: the same code on the target */
+		/* negative: exp.bin's own scale (e^x, not 2^x), log2 unscaled, ln for log10 */
+		b = k[i].is_log ? log_build(k[i].wrong, &len) : exp2_build(k[i].wrong, &len);
+		REQUIRE(b != NULL);
+		orc_run_chain(&o, b, len, "the wrong scale", 1, 0.0, &r);
+		CHECKF(r.bad > r.checked / 2, "%s with the wrong scale: %lu of %lu outside", k[i].orc,
+		       (unsigned long)r.bad, (unsigned long)r.checked);
+#endif
+		orc_free(&o);
+	}
+}
+
 TEST(model_fixtures, softmax_relatives_refused_by_name)
 {
 	if (!test_shared_dir())
