@@ -239,6 +239,12 @@ KERNELS = {
     'log': ('kernels/unary/log2.bin', unary('log', 0.01, 1000, np.log, scaled_log2(math.log(2.0)))),
     'log10': ('kernels/unary/log2.bin', unary('log10', 0.01, 1000, np.log10,
                                               scaled_log2(math.log10(2.0)))),
+    # silu (three TDs, one record, a one-tensor intermediate in eiln's tables): sigmoid.bin's two
+    # TDs into the intermediate, then mul.bin's TD multiplying the input by it; sigmoid.bin's
+    # bound (7.5e-4 + 3 ulp of sigmoid) times |x|, and 2 ulp of y
+    'silu': ('kernels/unary/sigmoid.bin', unary(
+        'silu', -7.9, 7.9, lambda x: x / (1.0 + np.exp(-x)),
+        lambda x, y: np.abs(x) * (7.5e-4 + 3.0 * ulp16(1.0 / (1.0 + np.exp(-x)))) + 2.0 * ulp16(y))),
 }
 
 

@@ -664,6 +664,68 @@ static uint8_t *log_build(uint32_t scale, size_t *len)
 	return b;
 }
 
+/* silu in eiln's shape (three TDs, one record, a one-tensor intermediate): sigmoid.bin's two
+ * TDs writing the intermediate (BAR 3), then mul.bin's TD multiplying the input (BAR 5) by it;
+ * `op` is that TD's Planar OpMode (mul; add for the negative). */
+static uint8_t *silu_build(unsigned op, size_t *out_len)
+{
+	uint8_t *sg, *ml, *c = NULL;
+	size_t sglen, mllen;
+	if (test_read_file(test_shared_path("fixtures/kernels/unary/sigmoid.bin"), &sg, &sglen))
+		return NULL;
+	if (test_read_file(test_shared_path("fixtures/kernels/binary/mul.bin"), &ml, &mllen) ||
+	    sglen < SIG_WEIGHTS + 0x80u || mllen < H13_TD_DEFAULT_BYTES) {
+		free(sg);
+		free(ml);
+		return NULL;
+	}
+	size_t end = (size_t)SM_TD_STRIDE * 2 + H13_TD_DEFAULT_BYTES, woff = (end + 15u) & ~(size_t)15u;
+	if ((c = calloc(1, woff + 0x80u)) != NULL) {
+		memcpy(c, sg, H13_TD_DEFAULT_BYTES);
+		memcpy(c + SM_TD_STRIDE, sg + SM_TD_STRIDE, H13_TD_DEFAULT_BYTES);
+		memcpy(c + 2 * SM_TD_STRIDE, ml, H13_TD_DEFAULT_BYTES);
+		for (unsigned i = 0; i < 3; i++)
+			sm_link(c + (size_t)SM_TD_STRIDE * i, i, i == 2);
+		memcpy(c + woff, sg + SIG_WEIGHTS, 0x80u);
+		*out_len = woff + 0x80u;
+		sm_bar(c, SM_TD_STRIDE, H13_BAR_WBASE, 3);
+		sm_bar(c, (size_t)SM_TD_STRIDE * 2, H13_BAR_RBASE1, 3);
+		if (SM_SET(c, *out_len, 2, H13_PLANAR_CFG, H13_PECFG_OPMODE, op)) {
+			free(c);
+			c = NULL;
+		}
+	}
+	free(sg);
+	free(ml);
+	return c;
+}
+
+TEST(model_fixtures, silu_in_the_shape_of_the_program_held_back)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	struct orc o;
+	REQUIRE(orc_load("model/silu.orc", &o) == 0);
+	size_t len;
+	struct orc_run r;
+	uint8_t *b = silu_build(H13_PE_OP_MUL, &len);
+	REQUIRE(b != NULL);
+	orc_run_chain(&o, b, len, "silu", 0, 0.0, &r);
+	CHECKF(r.bad == 0, "silu: %lu of %lu outside tolerance", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	printf("# silu: %lu values, worst error %u%% of its tolerance\n", (unsigned long)r.checked,
+	       (unsigned)(r.worst * 100.0));
+#if !defined(ANEFW_TARGET)
+	/* negative: x + sigmoid(x) */
+	b = silu_build(H13_PE_OP_ADD, &len);
+	REQUIRE(b != NULL);
+	orc_run_chain(&o, b, len, "x + sigmoid(x) (wrong)", 1, 0.0, &r);
+	CHECKF(r.bad > r.checked / 2, "x + sigmoid(x): %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+#endif
+	orc_free(&o);
+}
+
 TEST(model_fixtures, exp2_log_and_log10_in_the_shapes_of_the_programs_held_back)
 {
 	if (!test_shared_dir())
