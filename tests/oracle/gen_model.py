@@ -239,6 +239,12 @@ KERNELS = {
     'log': ('kernels/unary/log2.bin', unary('log', 0.01, 1000, np.log, scaled_log2(math.log(2.0)))),
     'log10': ('kernels/unary/log2.bin', unary('log10', 0.01, 1000, np.log10,
                                               scaled_log2(math.log10(2.0)))),
+    # square (one PE TD, as abs.bin: OpMode 4 squares its operand) and cube (two TDs and a
+    # one-tensor intermediate: the square, then mul.bin's TD multiplying the input by it)
+    'square': ('kernels/unary/abs.bin', unary('square', -200, 200, np.square, exact_tol)),
+    'cube': ('kernels/unary/abs.bin', unary(
+        'cube', -30, 30, lambda x: x ** 3,
+        lambda x, y: np.abs(x) * ulp16(x * x) / 2.0 + 2.0 * ulp16(y))),
     # silu (three TDs, one record, a one-tensor intermediate in eiln's tables): sigmoid.bin's two
     # TDs into the intermediate, then mul.bin's TD multiplying the input by it; sigmoid.bin's
     # bound (7.5e-4 + 3 ulp of sigmoid) times |x|, and 2 ulp of y

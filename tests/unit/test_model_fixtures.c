@@ -700,6 +700,76 @@ static uint8_t *silu_build(unsigned op, size_t *out_len)
 	return c;
 }
 
+/* square and cube in eiln's shapes (square.bin one PE TD, cube.bin two TDs and an
+ * intermediate): abs.bin's PE TD with no |.| and Planar OpMode `sq` (4: the square), then for the
+ * cube mul.bin's TD multiplying the input (BAR 5) by it, with OpMode `op` (mul; add for the
+ * negative). */
+static uint8_t *pow_build(unsigned sq, int cube, unsigned op, size_t *out_len)
+{
+	uint8_t *ab, *ml = NULL, *c = NULL;
+	size_t ablen, mllen;
+	if (test_read_file(test_shared_path("fixtures/kernels/unary/abs.bin"), &ab, &ablen))
+		return NULL;
+	if (ablen < H13_TD_DEFAULT_BYTES ||
+	    (cube && (test_read_file(test_shared_path("fixtures/kernels/binary/mul.bin"), &ml, &mllen) ||
+		      mllen < H13_TD_DEFAULT_BYTES))) {
+		free(ab);
+		free(ml);
+		return NULL;
+	}
+	size_t n = cube ? 2u : 1u, end = (size_t)SM_TD_STRIDE * (n - 1) + H13_TD_DEFAULT_BYTES;
+	if ((c = calloc(1, end)) != NULL) {
+		memcpy(c, ab, H13_TD_DEFAULT_BYTES);
+		if (cube)
+			memcpy(c + SM_TD_STRIDE, ml, H13_TD_DEFAULT_BYTES);
+		for (unsigned i = 0; i < n; i++)
+			sm_link(c + (size_t)SM_TD_STRIDE * i, i, i + 1 == n);
+		*out_len = end;
+		if (cube) {
+			sm_bar(c, 0, H13_BAR_WBASE, 3);
+			sm_bar(c, SM_TD_STRIDE, H13_BAR_RBASE1, 3);
+		}
+		if (SM_SET(c, end, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION, 0) ||
+		    SM_SET(c, end, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE, sq) ||
+		    (cube && SM_SET(c, end, 1, H13_PLANAR_CFG, H13_PECFG_OPMODE, op))) {
+			free(c);
+			c = NULL;
+		}
+	}
+	free(ab);
+	free(ml);
+	return c;
+}
+
+TEST(model_fixtures, square_and_cube_in_the_shapes_of_the_programs_held_back)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	for (int cube = 0; cube < 2; cube++) {
+		struct orc o;
+		REQUIRE(orc_load(cube ? "model/cube.orc" : "model/square.orc", &o) == 0);
+		size_t len;
+		struct orc_run r;
+		uint8_t *b = pow_build(H13_PE_OP_SQ, cube, H13_PE_OP_MUL, &len);
+		REQUIRE(b != NULL);
+		orc_run_chain(&o, b, len, cube ? "cube" : "square", 0, 0.0, &r);
+		CHECKF(r.bad == 0, "%s: %lu of %lu outside tolerance", cube ? "cube" : "square",
+		       (unsigned long)r.bad, (unsigned long)r.checked);
+		printf("# %s: %lu values, worst error %u%% of its tolerance\n", cube ? "cube" : "square",
+		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+#if !defined(ANEFW_TARGET)
+		/* negative: x (OpMode mul, no second source) for the square; x + x^2 for the cube */
+		b = cube ? pow_build(H13_PE_OP_SQ, 1, H13_PE_OP_ADD, &len)
+			 : pow_build(H13_PE_OP_MUL, 0, 0, &len);
+		REQUIRE(b != NULL);
+		orc_run_chain(&o, b, len, "the wrong operation", 1, 0.0, &r);
+		CHECKF(r.bad > r.checked / 2, "the wrong operation: %lu of %lu outside",
+		       (unsigned long)r.bad, (unsigned long)r.checked);
+#endif
+		orc_free(&o);
+	}
+}
+
 TEST(model_fixtures, silu_in_the_shape_of_the_program_held_back)
 {
 	if (!test_shared_dir())
