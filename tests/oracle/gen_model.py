@@ -280,7 +280,11 @@ def main(out):
             {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': ins[0]},
             {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, tol)}])
     # binary kernels: RBase0 = BAR 5, RBase1 = BAR 6
-    for name, f in (('add', np.add), ('mul', np.multiply)):
+    # add.bin and mul.bin; and max, min, sub, ave, built in the test from add.bin's TD (the
+    # held-back binary programs are one PE TD each, as add.bin)
+    for name, f in (('add', np.add), ('mul', np.multiply), ('max', np.maximum),
+                    ('min', np.minimum), ('sub', np.subtract),
+                    ('ave', lambda a, b: (a + b) / 2.0)):
         a, b = rand_f16(rng, -100, 100), rand_f16(rng, -100, 100)
         y = f(a.astype(np.float64), b.astype(np.float64))
         c, h, w = big

@@ -770,6 +770,87 @@ TEST(model_fixtures, square_and_cube_in_the_shapes_of_the_programs_held_back)
 	}
 }
 
+/* max, min, a - b and (a + b)/2 as one PE TD, add.bin's, with the operation and scales edited:
+ * OpMode 2 or 3; PreScale -1 and Scale -1 ((-a + b) x -1); Scale 1/2. The binary programs we
+ * hold back are one PE TD each, as add.bin (eiln's tables); which of the equivalent encodings
+ * the compiler picks for sub and ave is not known, and the model computes each as its registers
+ * say. Checked against numpy (two inputs, BARs 5 and 6). */
+static int binary_run(const char *orcname, unsigned op, uint32_t pre, uint32_t scale, int quiet,
+		      struct orc_run *r)
+{
+	struct orc o;
+	char rel[64];
+	snprintf(rel, sizeof rel, "model/%s.orc", orcname);
+	if (orc_load(rel, &o))
+		return -1;
+	uint8_t *b;
+	size_t len;
+	if (test_read_file(test_shared_path("fixtures/kernels/binary/add.bin"), &b, &len)) {
+		orc_free(&o);
+		return -1;
+	}
+	int e = SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE, op) ||
+		SM_SET(b, len, 0, H13_PLANAR_PRESCALE, H13_PRESCALE, pre) ||
+		SM_SET(b, len, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE, scale);
+	memset(r, 0, sizeof *r);
+	r->o = &o;
+	r->name = orcname;
+	r->quiet = quiet;
+	struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = r};
+	struct session_result res;
+	if (!e) {
+		int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		CHECKF(rc == 0 && res.run == ENG_OK, "%s: exit %d, %s", orcname, rc, session_result_name(&res));
+		CHECK(res.canaries_ok);
+		CHECK_EQ(r->filled, 2u);
+		CHECK_EQ(r->checked_tensors, 1u);
+	}
+	free(b);
+	orc_free(&o);
+	return e;
+}
+
+#define FP16_HALF 0x3800u
+
+TEST(model_fixtures, max_min_sub_and_ave_as_add_bins_td_edited)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	static const struct {
+		const char *orc;
+		unsigned op;
+		uint32_t pre, scale;
+	} k[] = {{"max", H13_PE_OP_MAX, FP16_ONE, FP16_ONE},
+		 {"min", H13_PE_OP_MIN, FP16_ONE, FP16_ONE},
+		 {"sub", H13_PE_OP_ADD, FP16_ONE | FP16_SIGN, FP16_ONE | FP16_SIGN},
+		 {"ave", H13_PE_OP_ADD, FP16_ONE, FP16_HALF}};
+	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
+		struct orc_run r;
+		REQUIRE(binary_run(k[i].orc, k[i].op, k[i].pre, k[i].scale, 0, &r) == 0);
+		CHECKF(r.bad == 0, "%s: %lu of %lu outside tolerance", k[i].orc, (unsigned long)r.bad,
+		       (unsigned long)r.checked);
+		printf("# %s: %lu values, worst error %u%% of its tolerance\n", k[i].orc,
+		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+	}
+#if !defined(ANEFW_TARGET)
+	/* negatives: max and min swapped, b - a for a - b, a + b for the average */
+	static const struct {
+		const char *orc;
+		unsigned op;
+		uint32_t pre, scale;
+	} w[] = {{"max", H13_PE_OP_MIN, FP16_ONE, FP16_ONE},
+		 {"min", H13_PE_OP_MAX, FP16_ONE, FP16_ONE},
+		 {"sub", H13_PE_OP_ADD, FP16_ONE | FP16_SIGN, FP16_ONE},
+		 {"ave", H13_PE_OP_ADD, FP16_ONE, FP16_ONE}};
+	for (unsigned i = 0; i < sizeof w / sizeof w[0]; i++) {
+		struct orc_run r;
+		REQUIRE(binary_run(w[i].orc, w[i].op, w[i].pre, w[i].scale, 1, &r) == 0);
+		CHECKF(r.bad > r.checked / 3, "%s, wrongly built: %lu of %lu outside", w[i].orc,
+		       (unsigned long)r.bad, (unsigned long)r.checked);
+	}
+#endif
+}
+
 TEST(model_fixtures, silu_in_the_shape_of_the_program_held_back)
 {
 	if (!test_shared_dir())
