@@ -422,6 +422,22 @@ struct stages {
 
 static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 
+/* A register field that is 0 in every real program and that the model reads no meaning from:
+ * set, it refuses the TD with `why`. */
+struct zero_field {
+	uint32_t reg;
+	unsigned lsb, width;
+	const char *why;
+};
+
+static int refuse_set_fields(struct anem *m, const struct zero_field *z, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if ((REG(z[i].reg) >> z[i].lsb) & ((1u << z[i].width) - 1u))
+			return anem_refuse(m, ENG_FR_FIELD, z[i].reg, z[i].lsb, z[i].width, z[i].why);
+	return ENG_OK;
+}
+
 /*
  * The NE fields the model reads no meaning from hold the values every real program holds, or the
  * TD is refused (docs/engine-model.md, "Registers the model interprets"): BiasMode, MatrixBiasEn,
@@ -433,6 +449,13 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
  */
 static int ne_unread_fields(struct anem *m, uint32_t mac)
 {
+	static const struct zero_field zero[] = {
+		{H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, "NE.MACCfg.BiasMode not modelled (0 in every real program)"},
+		{H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN_LSB, H13_MACCFG_MATRIXBIASEN_W, "NE.MACCfg.MatrixBiasEn not modelled (0 in every real program)"},
+		{H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE_LSB, H13_MACCFG_POSTSCALEMODE_W, "NE.MACCfg.PostScaleMode not modelled (0 in every real program)"},
+		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, "NE.MatrixVectorBias not modelled (0 in every real program)"},
+		{H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT_LSB, H13_POSTSCALE_RSHIFT_W, "NE.PostScale.PostRightShift not modelled (0 in every real program)"},
+	};
 	const uint32_t known = H13_PUT(H13_MACCFG_OPMODE, ~0u) | H13_PUT(H13_MACCFG_KERNELMODE, ~0u) |
 			       H13_PUT(H13_MACCFG_BIASMODE, ~0u) | H13_PUT(H13_MACCFG_MATRIXBIASEN, ~0u) |
 			       H13_PUT(H13_MACCFG_BINARYPOINT, ~0u) | H13_PUT(H13_MACCFG_POSTSCALEMODE, ~0u) |
@@ -442,21 +465,14 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
 		return ENG_OK; /* the NE is not in the path: its registers have no effect */
 	if (mac & ~known)
 		return anem_refuse(m, ENG_FR_FIELD, H13_NE_MACCFG, 0, 32, "NE.MACCfg has bits outside the fields the model knows");
-	if (H13_GET(mac, H13_MACCFG_BIASMODE))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_BIASMODE, "NE.MACCfg.BiasMode not modelled (0 in every real program)");
-	if (H13_GET(mac, H13_MACCFG_MATRIXBIASEN))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN, "NE.MACCfg.MatrixBiasEn not modelled (0 in every real program)");
-	if (H13_GET(mac, H13_MACCFG_POSTSCALEMODE))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE, "NE.MACCfg.PostScaleMode not modelled (0 in every real program)");
+	int e = refuse_set_fields(m, zero, sizeof zero / sizeof zero[0]);
+	if (e)
+		return e;
 	if (bp && bp != H13_BINARYPOINT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_BINARYPOINT, "NE.MACCfg.BinaryPoint not modelled (0 or 28 in every real program)");
 	if (H13_GET(mac, H13_MACCFG_OPMODE) == H13_MAC_OP_ELEMWISE && !H13_GET(mac, H13_MACCFG_KERNELMODE))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
 				   "NE.MACCfg.KernelMode 0 on an elementwise NE (a kernel from memory) not modelled (1 in every real elementwise NE)");
-	if (H13_GET(REG(H13_NE_MATRIXVECTORBIAS), H13_MATRIXVECTORBIAS))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS, "NE.MatrixVectorBias not modelled (0 in every real program)");
-	if (H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE_RSHIFT))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT, "NE.PostScale.PostRightShift not modelled (0 in every real program)");
 	return ENG_OK;
 }
 
@@ -468,11 +484,7 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
  */
 static int data_unread_fields(struct anem *m)
 {
-	static const struct {
-		uint32_t reg;
-		unsigned lsb, width;
-		const char *why;
-	} zero[] = {
+	static const struct zero_field zero[] = {
 		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, "L2.L2Cfg.InputReLU not modelled (0 in every real program)"},
 		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, "Common.GroupConvCfg.ElemMultMode not modelled (0 in every real program)"},
 		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, "TileDMASrc.Fmt.Shift not modelled (0 in every real program)"},
@@ -483,9 +495,9 @@ static int data_unread_fields(struct anem *m)
 		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, "TileDMADst.Fmt.CmpVec not modelled (0 in every real program)"},
 		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, "TileDMADst.Fmt.CmpVecFill not modelled (0 in every real program)"},
 	};
-	for (unsigned i = 0; i < sizeof zero / sizeof zero[0]; i++)
-		if ((REG(zero[i].reg) >> zero[i].lsb) & ((1u << zero[i].width) - 1u))
-			return anem_refuse(m, ENG_FR_FIELD, zero[i].reg, zero[i].lsb, zero[i].width, zero[i].why);
+	int e = refuse_set_fields(m, zero, sizeof zero / sizeof zero[0]);
+	if (e)
+		return e;
 	/* the model pads with zeros (a convolution) or leaves padded positions out (pooling); which
 	 * padding L2Cfg.PaddingMode selects is unknown (softmax.bin sets 1 and pads nothing) */
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
@@ -1209,17 +1221,29 @@ static int grow_weights(struct anem *m, uint64_t nout, unsigned cout, uint64_t p
 	return ENG_OK;
 }
 
-/* One output channel's fp16 weights (little-endian, per of them) through the MAC's input port
- * into w at stride CB; returns whether one is infinite or NaN. */
-static uint16_t fp16_weights_plain(float *w, const uint8_t *p, uint64_t per)
+/* One output channel's weights (per of them in KernelFmt kfmt, `step` bytes apart in memory)
+ * as floats into w at stride CB, fp16 through the MAC's input port; returns whether an fp16 one
+ * is infinite or NaN. */
+static inline __attribute__((always_inline)) uint16_t
+weights_strided(float *w, const uint8_t *p, uint64_t per, uint64_t step, unsigned kfmt)
 {
 	uint16_t inf = 0;
-	for (uint64_t k = 0; k < per; k++) {
-		uint16_t h = le_rd16(p + 2 * k);
-		inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
-		w[CB * k] = mac_in(h);
+	for (uint64_t k = 0; k < per; k++, p += step) {
+		if (kfmt == H13_KERNELFMT_FP16) {
+			uint16_t h = le_rd16(p);
+			inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
+			w[CB * k] = mac_in(h);
+		} else {
+			w[CB * k] = kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)*p : (float)*p;
+		}
 	}
 	return inf;
+}
+
+/* One output channel's fp16 weights, contiguous (little-endian, per of them). */
+static uint16_t fp16_weights_plain(float *w, const uint8_t *p, uint64_t per)
+{
+	return weights_strided(w, p, per, 2, H13_KERNELFMT_FP16);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -1342,16 +1366,7 @@ static void kern_task(void *arg, unsigned t)
 		for (; o < end; o++) {
 			uint64_t r = o % pass; /* in its pass's block, of per x g elements */
 			const uint8_t *p = j->ch[r / j->g]->cpu + o / pass * per * step + (r % j->g) * elem;
-			float *w = j->m->wts + wslot(o, cout, per);
-			for (uint64_t k = 0; k < per; k++, p += step) {
-				if (kfmt == H13_KERNELFMT_FP16) {
-					uint16_t h = le_rd16(p);
-					inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
-					w[CB * k] = mac_in(h);
-				} else {
-					w[CB * k] = kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)*p : (float)*p;
-				}
-			}
+			inf |= weights_strided(j->m->wts + wslot(o, cout, per), p, per, step, kfmt);
 		}
 		j->inf[t] = inf;
 		return;
@@ -1380,14 +1395,10 @@ static void kern_task(void *arg, unsigned t)
 			inf |= anem_neon_weights4(w, CB, src, per);
 		else
 #endif
-		if (kfmt == H13_KERNELFMT_FP16) {
+		if (kfmt == H13_KERNELFMT_FP16)
 			inf |= fp16_weights(w, p, per);
-		} else if (kfmt == H13_KERNELFMT_INT8)
-			for (uint64_t k = 0; k < per; k++)
-				w[CB * k] = (float)(int8_t)p[k];
 		else
-			for (uint64_t k = 0; k < per; k++)
-				w[CB * k] = (float)p[k];
+			weights_strided(w, p, per, 1, kfmt);
 		o += n;
 	}
 	j->inf[t] = inf;
@@ -1426,7 +1437,8 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
 			ch[r[i].ch] = &r[i];
 	unsigned g;
-	enum td_ocg lay = td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout, per * elem, &g);
+	uint64_t passes;
+	enum td_ocg lay = td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout, per * elem, &g, &passes);
 	if (lay == TD_OCG_UNPINNED)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
 				   "Common.ConvCfg.OCGSize above 0 with several groups, a count not a multiple of "
@@ -1434,7 +1446,6 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 				   "real program pins that kernel layout");
 	/* runs: in each pass channel c holds outputs [c g, c g + g), per x g elements; every pass's
 	 * block inside the channel */
-	uint64_t passes = (cout + (uint64_t)H13_COEFF_NCH * g - 1) / ((uint64_t)H13_COEFF_NCH * g);
 	for (unsigned c = 0; lay == TD_OCG_RUNS && c < H13_COEFF_NCH && c < cout / g; c++)
 		if (!ch[c] || per * elem * g * passes > ch[c]->len)
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");

@@ -121,9 +121,9 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, ", sparse");
 		/* as engine/model/compute.c's load_kernels */
 		unsigned g, kel = kf == H13_KERNELFMT_FP16 ? 2u : kf <= H13_KERNELFMT_UINT8 ? 1u : 0u;
-		uint64_t kbytes = (uint64_t)cin * win.kw * win.kh * kel;
-		enum td_ocg lay = td_ocg_layout(GET(H13_COMMON_CONVCFG), (uint64_t)groups * cout, cout, kbytes, &g);
-		uint64_t passes = ((uint64_t)cout + H13_COEFF_NCH * g - 1) / (H13_COEFF_NCH * g);
+		uint64_t kbytes = (uint64_t)cin * win.kw * win.kh * kel, passes;
+		enum td_ocg lay = td_ocg_layout(GET(H13_COMMON_CONVCFG), (uint64_t)groups * cout, cout,
+						kbytes, &g, &passes);
 		if (lay == TD_OCG_RUNS)
 			outf(out, ctx, ", %u outputs a coefficient channel%s (OCGSize %u)", g,
 			     passes > 1 ? " a pass" : "",

@@ -208,15 +208,17 @@ static inline int td_ne_passthrough(uint32_t maccfg, uint32_t postscale, unsigne
  * and either one pass (Cout <= 16 g) or whole passes whose blocks are whole 64-byte lines
  * (kbytes x g a multiple of 64, so no padding is in question); a last partial pass (Whisper's and
  * the linears' disagree), several groups, or padded blocks are TD_OCG_UNPINNED. nout is
- * NumGroups x Cout; kbytes is one output's kernel, Cin x Kh x Kw elements of KernelFmt.
+ * NumGroups x Cout; kbytes is one output's kernel, Cin x Kh x Kw elements of KernelFmt; *passes
+ * is the number of passes of 16 x g outputs Cout takes.
  */
 enum td_ocg { TD_OCG_MOD16, TD_OCG_RUNS, TD_OCG_UNPINNED };
 static inline enum td_ocg td_ocg_layout(uint32_t convcfg, uint64_t nout, uint64_t cout,
-					uint64_t kbytes, unsigned *g)
+					uint64_t kbytes, unsigned *g, uint64_t *passes)
 {
 	unsigned k = H13_GET(convcfg, H13_CONVCFG_OCGSIZE);
 	uint64_t pass = (uint64_t)H13_COEFF_NCH << k;
 	*g = 1u << k;
+	*passes = (cout + pass - 1) / pass;
 	if (!k)
 		return TD_OCG_MOD16;
 	if (nout != cout || cout % *g)
