@@ -88,6 +88,8 @@ static enum dma_err load(struct dma_dev *d, unsigned ch, const struct dma_block 
 		uint32_t src_gap = 0, dst_gap = 0, next = 0;
 		enum dma_err rc = to_bus(c, b->dst, b->len, &cb->dest_ad);
 		cb->ti = BCM_TI_WAIT_RESP | BCM_TI_DEST_INC;
+		if (b->flags & DMA_BLOCK_DISCARD)
+			cb->ti |= BCM_TI_DEST_IGNORE;
 		if (b->flags & DMA_BLOCK_FILL) {
 			cb->fill = b->fill;
 			if (rc == DMA_OK)
@@ -126,7 +128,7 @@ static void caches(struct bcm2835_dma_chan *k, int when)
 	for (unsigned i = 0; i < k->ncbs; i++) {
 		const struct dma_block *b = &k->blocks[i];
 		uintptr_t lo, hi;
-		if (dma_block_span(b, 1, &lo, &hi) == DMA_OK) {
+		if (!(b->flags & DMA_BLOCK_DISCARD) && dma_block_span(b, 1, &lo, &hi) == DMA_OK) {
 			if (when == 0)
 				hal_dcache_clean_invalidate((void *)lo, hi - lo);
 			else

@@ -47,6 +47,7 @@
 #define BCM_TI_TDMODE (1u << 1)
 #define BCM_TI_WAIT_RESP (1u << 3)
 #define BCM_TI_DEST_INC (1u << 4)
+#define BCM_TI_DEST_IGNORE (1u << 7) /* no destination writes */
 #define BCM_TI_SRC_INC (1u << 8)
 
 #define BCM_DEBUG_READ_LAST_NOT_SET (1u << 0)

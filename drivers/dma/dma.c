@@ -104,7 +104,8 @@ static enum dma_err check_block(const struct dma_dev *d, const struct dma_block 
 	const struct dma_caps *c = &d->caps;
 	uint32_t g = c->granule ? c->granule : 1;
 	int two_d = b->rows > 1;
-	if (b->flags & ~DMA_BLOCK_FILL)
+	if ((b->flags & ~(DMA_BLOCK_FILL | DMA_BLOCK_DISCARD)) ||
+	    (b->flags & DMA_BLOCK_FILL && b->flags & DMA_BLOCK_DISCARD)) /* writes only / reads only */
 		return DMA_E_PARAM;
 	if (b->len == 0 || b->len % g)
 		return DMA_E_LENGTH;
@@ -126,7 +127,7 @@ static enum dma_err check_block(const struct dma_dev *d, const struct dma_block 
 		rc = dma_block_span(b, 1, &dlo, &dhi);
 	if (rc != DMA_OK)
 		return rc;
-	if (!(b->flags & DMA_BLOCK_FILL) && slo < dhi && dlo < shi)
+	if (!(b->flags & (DMA_BLOCK_FILL | DMA_BLOCK_DISCARD)) && slo < dhi && dlo < shi)
 		return DMA_E_OVERLAP;
 	return DMA_OK;
 }

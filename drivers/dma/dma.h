@@ -76,6 +76,9 @@ const char *dma_state_name(enum dma_state s);
 
 /* Block flags */
 #define DMA_BLOCK_FILL 1u /* write the 32-bit pattern `fill` (little-endian) instead of reading src */
+/* read src and write nothing: dst only names where the bytes would go (a move whose bytes nobody
+ * keeps; the BCM2835's TI.DEST_IGNORE). Not with FILL. */
+#define DMA_BLOCK_DISCARD 2u
 
 /*
  * One block: `rows` rows (0 or 1: a plain 1D block) of `len` bytes. Row r reads

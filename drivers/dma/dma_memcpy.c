@@ -40,7 +40,8 @@ static enum dma_err mc_poll(struct dma_dev *d, unsigned ch)
 		/* rows that follow one another at both ends (pitches equal to the length), whole, in
 		 * one copy (one call instead of one a row) where the two spans do not overlap (a
 		 * row-by-row copy of overlapping spans differs from one memmove) */
-		if (rows > 1 && !c->row && !c->offset && all <= budget && !(b->flags & DMA_BLOCK_FILL) &&
+		if (rows > 1 && !c->row && !c->offset && all <= budget &&
+		    !(b->flags & (DMA_BLOCK_FILL | DMA_BLOCK_DISCARD)) &&
 		    b->src_pitch == (int64_t)b->len && b->dst_pitch == (int64_t)b->len &&
 		    (b->src + all <= b->dst || b->dst + all <= b->src)) {
 			memcpy((void *)b->dst, (const void *)b->src, (size_t)all);
@@ -55,7 +56,7 @@ static enum dma_err mc_poll(struct dma_dev *d, unsigned ch)
 		uintptr_t dst = b->dst + (uintptr_t)((int64_t)c->row * b->dst_pitch) + c->offset;
 		if (b->flags & DMA_BLOCK_FILL) {
 			fill_bytes((uint8_t *)dst, c->offset, n, b->fill);
-		} else {
+		} else if (!(b->flags & DMA_BLOCK_DISCARD)) { /* a discard's reads have no effect here */
 			uintptr_t src = b->src + (uintptr_t)((int64_t)c->row * b->src_pitch) + c->offset;
 			memmove((void *)dst, (const void *)src, n);
 		}

@@ -116,8 +116,6 @@ static void reset(void *dev)
 	m->err = 0;
 	m->done_nid = m->done_count = 0;
 	memset(m->regs, 0, ANEM_WINDOW_BYTES);
-	memset(m->l2, 0, sizeof m->l2);
-	memset(m->kmem, 0, sizeof m->kmem);
 	anem_l2_clear(m);
 }
 
@@ -250,19 +248,27 @@ static int move_block(struct anem *m, const struct dma_block *b)
 	return wait_channel(m);
 }
 
-/* The one function every DMA move goes through. */
-int anem_dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
+/* The one function every one-dimensional DMA move goes through; flags DMA_BLOCK_DISCARD: the
+ * bytes are read and not written (a move into on-chip memory the model does not keep). */
+static int dma_move(struct anem *m, void *dst, const void *src, uint32_t len, uint32_t flags)
 {
 	uint32_t body = len & ~3u;
 	if (body) {
-		const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = body};
+		const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = body,
+					    .flags = flags};
 		int e = move_block(m, &b);
 		if (e)
 			return e;
 	}
 	/* a tail under the DMA granule (kernel-unit sections): the engine's byte path */
-	memcpy((uint8_t *)dst + body, (const uint8_t *)src + body, len - body);
+	if (!(flags & DMA_BLOCK_DISCARD))
+		memcpy((uint8_t *)dst + body, (const uint8_t *)src + body, len - body);
 	return ENG_OK;
+}
+
+int anem_dma_move(struct anem *m, void *dst, const void *src, uint32_t len)
+{
+	return dma_move(m, dst, src, len, 0);
 }
 
 int anem_dma_rows_ok(const struct anem *m, const void *dst, int64_t dpitch, const void *src,
@@ -310,14 +316,15 @@ static void trace_move(struct anem *m, const struct mrange *r, const char *sname
 		     (unsigned long)r->len);
 }
 
-/* Moves a range into a scratch buffer, a scratch-sized chunk at a time (the last chunk stays). */
+/* Moves a range into on-chip memory that the model does not keep, a scratch-sized chunk at a
+ * time: the DMA reads every byte and writes none. */
 static int move_in(struct anem *m, const struct mrange *r, uint8_t *scratch, const char *sname)
 {
 	trace_move(m, r, sname);
 	for (uint64_t done = 0; done < r->len;) {
 		uint64_t left = r->len - done;
 		uint32_t n = left > ANEM_SCRATCH_BYTES ? ANEM_SCRATCH_BYTES : (uint32_t)left;
-		int e = anem_dma_move(m, scratch, r->cpu + done, n);
+		int e = dma_move(m, scratch, r->cpu + done, n, DMA_BLOCK_DISCARD);
 		if (e)
 			return e;
 		done += n;

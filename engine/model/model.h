@@ -114,7 +114,8 @@ struct anem {
 	uint8_t *mem;         /* device memory */
 	uint64_t dev_base, mem_size;
 	struct dma_dev *dma;
-	uint8_t l2[ANEM_SCRATCH_BYTES];   /* on-chip buffers the moves go through */
+	/* kernel memory, where the coefficient moves go: the DMA reads the bytes and writes none
+	 * (DMA_BLOCK_DISCARD); the model reads the kernels from where the moves read them */
 	uint8_t kmem[ANEM_SCRATCH_BYTES];
 	struct eng_task tq;
 	uint32_t queued, state, err, done_nid, done_count;

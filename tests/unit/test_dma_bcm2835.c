@@ -102,6 +102,19 @@ TEST(bcm2835_dma, control_blocks_and_bus_addresses)
 		CHECK_MEM(dst + 1024 - 32 * r, src + 256 + 64 * r, 16);
 	CHECK_EQ(dst[512 + 4], 0x01);
 	CHECK_EQ(dst[512 + 63], 0xca);
+	/* a discard block: the controller reads and does not write (TI.DEST_IGNORE) */
+	const struct dma_block dis = {.src = (uintptr_t)src, .dst = (uintptr_t)(dst + 1536), .len = 128,
+				      .flags = DMA_BLOCK_DISCARD};
+	const struct dma_channel_config dcfg = {.blocks = &dis, .nblocks = 1};
+	REQUIRE(dma_configure(d, 1, &dcfg) == DMA_OK);
+	CHECK_EQ(cb[0].ti, BCM_TI_WAIT_RESP | BCM_TI_SRC_INC | BCM_TI_DEST_INC | BCM_TI_DEST_IGNORE);
+	memset(dst + 1536, 0x5a, 128);
+	CHECK_EQ(dma_start(d, 1), DMA_OK);
+	CHECK_EQ(dma_wait_us(d, 1, DMA_WAIT_DEFAULT_US), DMA_OK);
+	unsigned kept = 0;
+	for (unsigned i = 0; i < 128; i++)
+		kept += dst[1536 + i] == 0x5a;
+	CHECK_EQ(kept, 128);
 }
 
 TEST(bcm2835_dma, refuses_memory_out_of_reach_and_long_strides)
