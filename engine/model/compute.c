@@ -172,6 +172,9 @@ static int cpu_f16c(void)
 /* ---- geometry ---- */
 
 #define REG(a) (m->regs[(a) / 4])
+/* floats in a cache line (64 bytes on the Cortex-A53 and on x86-64): buffers several threads
+ * write start on one, and each thread's part of them fills whole ones */
+#define ANEM_LINE_FLOATS 16u
 
 struct tile {
 	const struct mrange *r; /* NULL: not present */
@@ -1842,18 +1845,18 @@ static int aligned16(const void *p)
 	return ((uintptr_t)p & 15u) == 0;
 }
 
-/* grow() for the fast path's buffers: 16-byte aligned, the contents not kept. */
+/* grow() for the fast path's buffers: on whole cache lines, the contents not kept. */
 static int grow_aligned(struct anem *m, float **p, size_t *len, uint64_t n, const char *what)
 {
 	if (buf_over(m, n, what))
 		return ENG_E_FAULT;
-	n = (n + 3) & ~(uint64_t)3; /* whole 16-byte lines */
+	n = (n + ANEM_LINE_FLOATS - 1) & ~(uint64_t)(ANEM_LINE_FLOATS - 1); /* whole lines */
 	if (*len >= n)
 		return ENG_OK;
 	free(*p);
 	*p = NULL;
 	*len = 0;
-	void *q = memalign(16, (size_t)n * sizeof(float));
+	void *q = memalign(ANEM_LINE_FLOATS * sizeof(float), (size_t)n * sizeof(float));
 	if (!q)
 		return ENG_E_NOMEM;
 	*p = q;
@@ -1922,6 +1925,7 @@ struct conv {
 	int rows;               /* rows on threads (batch_rows) */
 	int fast, ku, taps2;
 	int fin[16];            /* per row of the batch: every input finite */
+	uint64_t fbs;           /* a thread's (a row's) scratch row: Win floats in whole cache lines */
 };
 
 /* A staging buffer for n fp16 values (bounded as every buffer a program sizes); NULL when it
@@ -2114,7 +2118,7 @@ static void cols_task(void *arg, unsigned r)
 	const struct conv *c = j->c;
 	j->fin[r] = cols_from_staged(c, j->st + (uint64_t)r * c->kh * c->cin * c->Win,
 				     (int64_t)(j->y0 + r) * c->sy - c->py, j->y0 + r,
-				     j->cols + r * c->per * c->as, j->fb + (uint64_t)r * c->Win);
+				     j->cols + r * c->per * c->as, j->fb + (uint64_t)r * c->fbs);
 }
 
 /* The batch's columns (rows y0 .. y0 + nrow - 1): on threads when every row's inputs can be
@@ -2126,7 +2130,7 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 	uint16_t *st = NULL;
 	if (nrow > 1 && hal_workers() > 1 && in_rows_ok(m, c, in, lsrc, g) &&
 	    per_row <= ANEM_BUF_MAX_BYTES / 2 / nrow &&
-	    !grow_aligned(m, &m->rfb, &m->rfb_len, (uint64_t)nrow * c->Win, NULL))
+	    !grow_aligned(m, &m->rfb, &m->rfb_len, (uint64_t)nrow * c->fbs, NULL))
 		st = stage(m, per_row * nrow);
 	for (unsigned r = 0; st && r < nrow; r++) {
 		int e = ENG_OK;
@@ -2401,7 +2405,7 @@ static void rows_task(void *arg, unsigned r)
 	unsigned t = hal_worker(), y = j->y0 + r;
 	float *cols = m->cols + t * c->per * c->as, *acc = m->acc + t * c->nob * CB * c->as;
 	const float *wp = m->wts + (uint64_t)j->g * c->nob * c->per * CB;
-	if (cols_from_staged(c, j->st, j->ibase, y, cols, m->rfb + (uint64_t)t * c->Win))
+	if (cols_from_staged(c, j->st, j->ibase, y, cols, m->rfb + (uint64_t)t * c->fbs))
 		for (uint64_t ob = 0; ob < c->nob; ob++)
 			micro_row(wp + ob * c->per * CB, cols, c->per, c->as, acc + ob * CB * c->as);
 	else /* over the columns: reads nothing else, cannot fail */
@@ -2488,6 +2492,10 @@ static int conv_plan(struct anem *m, struct conv *c, const struct tile *in, cons
 	c->R = 1;
 	c->nt = 1;
 	c->rows = 0;
+	/* each thread's scratch row on cache lines of its own: threads writing the two ends of one
+	 * line pass it back and forth on every input line (the 3x3 ran 20% slower on two threads
+	 * whenever the buffer's place put the border inside a line) */
+	c->fbs = ((uint64_t)c->Win + ANEM_LINE_FLOATS - 1) / ANEM_LINE_FLOATS * ANEM_LINE_FLOATS;
 	int apart = !in->r || !out->r || in->r->cpu + in->r->len <= out->r->cpu ||
 		    out->r->cpu + out->r->len <= in->r->cpu;
 	unsigned nw = hal_workers();
@@ -2516,7 +2524,7 @@ static int conv_plan(struct anem *m, struct conv *c, const struct tile *in, cons
 	c->fast = aligned16(m->acc) && c->per <= UINT64_MAX / c->as / nbuf &&
 		  !grow_aligned(m, &m->cols, &m->cols_len, nbuf * c->per * c->as, NULL) &&
 		  aligned16(m->cols) && aligned16(m->wts) && !m->wts_inf;
-	if (c->rows && (!c->fast || grow_aligned(m, &m->rfb, &m->rfb_len, (uint64_t)c->nt * c->Win, NULL))) {
+	if (c->rows && (!c->fast || grow_aligned(m, &m->rfb, &m->rfb_len, (uint64_t)c->nt * c->fbs, NULL))) {
 		c->rows = 0; /* row by row */
 		c->R = 1;
 	}
@@ -2564,7 +2572,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
 	struct conv c = {win.kw, win.kh, win.sx, win.sy, win.px, win.py, out->g,
 			 lsrc ? lsrc->c : in->c, out->c, out->w, lsrc ? lsrc->w : in->w,
-			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}};
+			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}, 0};
 	if (!c.kw || !c.kh || !c.sx || !c.sy || !c.cin || !c.Win)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
