@@ -1,0 +1,62 @@
+# anefw-tool census (issue 21, "fail loudly"): every bit of every register word a TD writes is
+# flipped and the program run again; each flip is refused, changes the outputs or changes
+# nothing, and the fields no flip at any TD reads are listed. On hwx/relu.hwx (77 values: the
+# whole census takes a fraction of a second): the tool runs and counts every flip; fields the
+# model reads are found read (the destination address: refused out of its grant; NE.PostScale:
+# the outputs change), a cache hint is listed unread; the checker fails when asked to find a
+# field read that is not (negative control); bad arguments are refused with exit 2.
+. tests/lib.sh
+TOOL="$BUILD/host/anefw-tool"
+if ! have_shared; then
+	t_skip census "../shared absent"
+	t_done
+	exit
+fi
+f="$SHARED/fixtures/hwx/relu.hwx"
+out=$("$TOOL" census "$f" 2>&1); rc=$?
+# relu.hwx's one TD writes 140 register words: 4480 flips
+if [ "$rc" -eq 0 ] && grep -Eq "^census .*relu.hwx: 4480 flips: refused [1-9][0-9]*, changed [1-9][0-9]*, same [0-9]+; [0-9]+ of [0-9]+ fields" <<<"$out"; then
+	t_pass census.every_flip_counted
+else
+	t_fail census.every_flip_counted "exit $rc: $(tail -n 3 <<<"$out")"
+fi
+# read FIELD KIND: the field's line at TD 0 has KIND ("refused" or "changed") above 0
+read_as() {
+	grep -E "^td 0 $1 \(bits [0-9]+\.\.[0-9]+, value [0-9]+\): " <<<"$out" |
+		grep -Eq "$2 [1-9][0-9]*"
+}
+if read_as 'TileDMADst\.BaseAddr\.Addr' refused && read_as 'NE\.PostScale\.PostScale' changed &&
+   read_as 'Common\.ChCfg\.InFmt' refused; then
+	t_pass census.fields_the_model_reads_are_found_read
+else
+	t_fail census.fields_the_model_reads_are_found_read "$(grep -E 'BaseAddr\.Addr|PostScale\.PostScale|InFmt' <<<"$out")"
+fi
+if grep -q '^unread at every TD: TileDMASrc.DMAConfig.CacheHint, values 0x2$' <<<"$out" &&
+   grep -Eq '^td 0 TileDMASrc\.DMAConfig\.CacheHint \(bits 6\.\.9, value 2\): refused 0, changed 0, same 4: unread$' <<<"$out"; then
+	t_pass census.a_cache_hint_is_listed_unread
+else
+	t_fail census.a_cache_hint_is_listed_unread "$(grep CacheHint <<<"$out" | head -n 3)"
+fi
+# negative control: the checker does not find the cache hint read
+if read_as 'TileDMASrc\.DMAConfig\.CacheHint' changed || read_as 'TileDMASrc\.DMAConfig\.CacheHint' refused; then
+	t_fail census.checker_fails_on_an_unread_field "the cache hint was found read"
+else
+	t_pass census.checker_fails_on_an_unread_field
+fi
+# --quiet keeps only the unread lines and the summary
+q=$("$TOOL" census "$f" --quiet 2>&1)
+if ! grep -q '^td .*changed [1-9]' <<<"$q" && grep -q '^census ' <<<"$q" && [ "$(grep -c ': unread$' <<<"$q")" -gt 0 ]; then
+	t_pass census.quiet_lists_only_what_nothing_reads
+else
+	t_fail census.quiet_lists_only_what_nothing_reads "$(head -n 3 <<<"$q")"
+fi
+for bad in "" "$f --td 1" "$f --td x" "$f --what" "$f $f"; do
+	# shellcheck disable=SC2086
+	o=$("$TOOL" census $bad 2>&1); rc=$?
+	if [ "$rc" -eq 2 ] && grep -q 'anefw-tool census' <<<"$o"; then
+		t_pass "census.refuses '${bad#"$f"}'"
+	else
+		t_fail "census.refuses '${bad#"$f"}'" "exit $rc: $o"
+	fi
+done
+t_done
