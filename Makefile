@@ -314,6 +314,7 @@ help:
 	@echo '  bench           benchmarks under exact instruction counting, then the model on the host'
 	@echo '  fuzz            every libFuzzer target for FUZZ_SECONDS each'
 	@echo '  soak            SOAK_N valid and hostile submissions through the queue on the target'
+	@echo '  census          which register fields each fixture program reads (long; build/census/)'
 	@echo '  deps            Debian packages and newlib-nano only'
 	@echo '  clean           remove the builds (keeps newlib)'
 	@echo '  distclean       remove everything under build/, newlib too'
@@ -340,7 +341,7 @@ version:
 # ---- running ----
 QEMU_RUN := bash scripts/qemu-run.sh --board $(BOARD)
 
-.PHONY: run serve debug test test-host test-target test-build bench soak clean distclean
+.PHONY: run serve debug test test-host test-target test-build bench soak census clean distclean
 # make run: the default program on its seed-filled input, each output compared with the numpy
 # oracle's reference (ref:NAME=PATH; the firmware exits nonzero on a mismatch)
 DEFAULT_RUN = program=$(BUILD)/default.hwx $$(for f in $(BUILD)/default.ref.*.npy; do \
@@ -415,6 +416,11 @@ bench: deps $(B)/anefw-bench.elf $(TESTDATA_STAMP) $(H)/anefw-tool
 
 # A long soak on the target: SOAK_N submissions, valid and hostile interleaved (make test runs 4000).
 SOAK_N ?= 20000
+# the register census of every fixture program (tools/anefw-tool/cmd_census.c; long: about 90 s
+# a kernel fixture TD), one report each in build/census/
+census: deps $(H)/anefw-tool
+	$(Q)bash scripts/census.sh $(H)/anefw-tool $(SHARED) $(BUILD)/census
+
 soak: deps $(B)/anefw-tests.elf $(TESTDATA_STAMP)
 	$(Q)QEMU_TIMEOUT=3600 $(QEMU_RUN) $(B)/anefw-tests.elf soak.queue_valid_and_hostile_interleaved soak=$(SOAK_N) data=$(abspath $(BUILD))/testdata
 

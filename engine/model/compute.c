@@ -15,6 +15,7 @@
 #include "fw/common/fp16.h"
 #include "fw/common/le.h"
 #include "fw/td/td.h"
+#include "fw/regmap/regmap.h"
 #include "hal/hal.h"
 
 #include <malloc.h> /* memalign (newlib has no posix_memalign) */
@@ -427,18 +428,80 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 
 /* A register field that is 0 in every real program and that the model reads no meaning from:
  * set, it refuses the TD with `why`. */
-struct zero_field {
+/* A field the model reads no meaning from, and the one value every real program holds there
+ * (want); a want above 0 also lets 0 pass, the value the project's own program builders
+ * (tools/progdesc, the tests' TD writers) leave in fields they do not write */
+struct fixed_field {
 	uint32_t reg;
 	unsigned lsb, width;
+	uint32_t want;
 	const char *why;
 };
 
-static int refuse_set_fields(struct anem *m, const struct zero_field *z, unsigned n)
+static int refuse_set_fields(struct anem *m, const struct fixed_field *z, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++)
-		if ((REG(z[i].reg) >> z[i].lsb) & ((1u << z[i].width) - 1u))
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t v = (REG(z[i].reg) >> z[i].lsb) & ((1u << z[i].width) - 1u);
+		if (v != z[i].want && v)
 			return anem_refuse(m, ENG_FR_FIELD, z[i].reg, z[i].lsb, z[i].width, z[i].why);
+	}
 	return ENG_OK;
+}
+
+/*
+ * The register words whose bits outside every field the register map names are 0 in every real
+ * program (anefw-tool census: the model reads no such bit; tools/anefw-tool/cmd_census.c), read
+ * from the map (fw/regmap): every register with fields in a block a TD may write, less the five
+ * whose unnamed bits real programs set (Common.Cfg, Common.ChCfg bit 3, L2.SourceCfg bit 24,
+ * NE.KernelCfg bits 12 and 14, TileDMADst.DMAConfig bits 18 and 22; TileDMASrc.Src2DMAConfig has
+ * no field in the map and is not checked) and the three whose own checks name such bits
+ * (NE.MACCfg, Planar.Cfg, Planar.PreScale). About a thousand steps a TD, nothing kept between TDs.
+ */
+static int outside_skipped(const struct rm_block *b, const struct rm_reg *r)
+{
+	static const char *const skip[][2] = {{"Common", "Cfg"}, {"Common", "ChCfg"}, {"L2", "SourceCfg"},
+					      {"NE", "KernelCfg"}, {"TileDMADst", "DMAConfig"},
+					      {"NE", "MACCfg"}, {"Planar", "Cfg"}, {"Planar", "PreScale"}};
+	for (unsigned i = 0; i < sizeof skip / sizeof skip[0]; i++)
+		if (!strcmp(b->name, skip[i][0]) && !strcmp(r->name, skip[i][1]))
+			return 1;
+	return 0;
+}
+
+static int refuse_outside_bits(struct anem *m)
+{
+	const struct rm_gen *g = rm_gen_by_number(13);
+	for (unsigned bi = 0; g && bi < g->nblocks; bi++) {
+		const struct rm_block *b = &g->blocks[bi];
+		for (unsigned ri = 0; !b->fw_only && ri < b->nregs; ri++) {
+			const struct rm_reg *r = &b->regs[ri];
+			uint32_t known = 0;
+			for (unsigned f = 0; f < r->nfields; f++)
+				known |= (r->fields[f].width >= 32 ? ~0u : ((1u << r->fields[f].width) - 1u))
+					 << r->fields[f].lsb;
+			if (!r->nfields || !~known || outside_skipped(b, r))
+				continue;
+			for (unsigned e = 0; e < r->count; e++) {
+				uint32_t a = b->base + r->offset + 4u * e;
+				if (a / 4 < ANEM_WINDOW_BYTES / 4 && (REG(a) & ~known))
+					return anem_refuse(m, ENG_FR_FIELD, a, 0, 32,
+							   "a bit outside every field the register map names is set "
+							   "(0 in every real program; the model reads no meaning from it)");
+			}
+		}
+	}
+	return ENG_OK;
+}
+
+/* FmtMode, Truncate and MemFmt of an enabled tile DMA: (1, 3, 2) in every real program, and
+ * (1, 0, 0) in softmax.bin TD 4's source; the model reads fp16 either way. (0, 0, 0) passes too:
+ * the project's own program builders write no Fmt (real programs never enable a DMA with it) */
+static int fmt_known(uint32_t fmt, int src)
+{
+	unsigned mode = H13_GET(fmt, H13_FMT_FMTMODE), tr = H13_GET(fmt, H13_FMT_TRUNCATE),
+		 mf = H13_GET(fmt, H13_FMT_MEMFMT);
+	return (mode == 1 && ((tr == 3 && mf == 2) || (src && tr == 0 && mf == 0))) ||
+	       (!mode && !tr && !mf);
 }
 
 /*
@@ -452,12 +515,12 @@ static int refuse_set_fields(struct anem *m, const struct zero_field *z, unsigne
  */
 static int ne_unread_fields(struct anem *m, uint32_t mac)
 {
-	static const struct zero_field zero[] = {
-		{H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, "NE.MACCfg.BiasMode not modelled (0 in every real program)"},
-		{H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN_LSB, H13_MACCFG_MATRIXBIASEN_W, "NE.MACCfg.MatrixBiasEn not modelled (0 in every real program)"},
-		{H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE_LSB, H13_MACCFG_POSTSCALEMODE_W, "NE.MACCfg.PostScaleMode not modelled (0 in every real program)"},
-		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, "NE.MatrixVectorBias not modelled (0 in every real program)"},
-		{H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT_LSB, H13_POSTSCALE_RSHIFT_W, "NE.PostScale.PostRightShift not modelled (0 in every real program)"},
+	static const struct fixed_field zero[] = {
+		{H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 0, "NE.MACCfg.BiasMode not modelled (0 in every real program)"},
+		{H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN_LSB, H13_MACCFG_MATRIXBIASEN_W, 0, "NE.MACCfg.MatrixBiasEn not modelled (0 in every real program)"},
+		{H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE_LSB, H13_MACCFG_POSTSCALEMODE_W, 0, "NE.MACCfg.PostScaleMode not modelled (0 in every real program)"},
+		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, 0, "NE.MatrixVectorBias not modelled (0 in every real program)"},
+		{H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT_LSB, H13_POSTSCALE_RSHIFT_W, 0, "NE.PostScale.PostRightShift not modelled (0 in every real program)"},
 	};
 	const uint32_t known = H13_PUT(H13_MACCFG_OPMODE, ~0u) | H13_PUT(H13_MACCFG_KERNELMODE, ~0u) |
 			       H13_PUT(H13_MACCFG_BIASMODE, ~0u) | H13_PUT(H13_MACCFG_MATRIXBIASEN, ~0u) |
@@ -480,26 +543,48 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
 }
 
 /*
- * Fields of the data path the model reads no meaning from, each 0 in every real program, are
- * refused when set (docs/engine-model.md, "Faults"): each would change the values (a ReLU on the
- * L2 input, a shift, a channel offset, compressed vectors, pixel offsets, an elementwise-multiply
- * group mode) and the model would otherwise compute without it.
+ * Fields of the data path the model reads no meaning from, each at one value in every real
+ * program, are refused at any other (docs/engine-model.md, "Faults" and "The register census"):
+ * each might change the values (a ReLU on the L2 input, a shift, a channel offset, compressed
+ * vectors, pixel offsets, an elementwise-multiply group mode, an output step, an L2 or tile DMA
+ * format) and the model would otherwise compute without it.
  */
 static int data_unread_fields(struct anem *m)
 {
-	static const struct zero_field zero[] = {
-		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, "L2.L2Cfg.InputReLU not modelled (0 in every real program)"},
-		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, "Common.GroupConvCfg.ElemMultMode not modelled (0 in every real program)"},
-		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, "TileDMASrc.Fmt.Shift not modelled (0 in every real program)"},
-		{H13_SRC_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, "TileDMASrc.Fmt.OffsetCh not modelled (0 in every real program)"},
-		{H13_SRC_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, "TileDMASrc.Fmt.CmpVec not modelled (0 in every real program)"},
-		{H13_DST_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, "TileDMADst.Fmt.Shift not modelled (0 in every real program)"},
-		{H13_DST_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, "TileDMADst.Fmt.OffsetCh not modelled (0 in every real program)"},
-		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, "TileDMADst.Fmt.CmpVec not modelled (0 in every real program)"},
-		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, "TileDMADst.Fmt.CmpVecFill not modelled (0 in every real program)"},
+	static const struct fixed_field fixed[] = {
+		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 0, "L2.L2Cfg.InputReLU not modelled (0 in every real program)"},
+		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, 0, "Common.GroupConvCfg.ElemMultMode not modelled (0 in every real program)"},
+		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMASrc.Fmt.Shift not modelled (0 in every real program)"},
+		{H13_SRC_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 0, "TileDMASrc.Fmt.OffsetCh not modelled (0 in every real program)"},
+		{H13_SRC_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 0, "TileDMASrc.Fmt.CmpVec not modelled (0 in every real program)"},
+		{H13_DST_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMADst.Fmt.Shift not modelled (0 in every real program)"},
+		{H13_DST_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 0, "TileDMADst.Fmt.OffsetCh not modelled (0 in every real program)"},
+		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 0, "TileDMADst.Fmt.CmpVec not modelled (0 in every real program)"},
+		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, 0, "TileDMADst.Fmt.CmpVecFill not modelled (0 in every real program)"},
+		/* found by anefw-tool census: read by nothing, one value in every real program */
+		{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 1, "Common.ConvCfg.Ox other than 1 not modelled (1 in every real program)"},
+		{H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 1, "Common.ConvCfg.Oy other than 1 not modelled (1 in every real program)"},
+		{H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT_LSB, H13_L2SRC_DEPENDENT_W, 0, "L2.SourceCfg.Dependent not modelled (0 in every real program)"},
+		{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.SourceCfg.DMAInterleave other than 1 not modelled (1 in every real program)"},
+		{H13_L2_SOURCECFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.SourceCfg.DMACmpVec not modelled (0 in every real program)"},
+		{H13_L2_SOURCECFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.SourceCfg.DMAOffsetCh not modelled (0 in every real program)"},
+		{H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 1, "L2.ResultCfg.DMAFmt other than 1 not modelled (1 in every real program)"},
+		{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.ResultCfg.DMAInterleave other than 1 not modelled (1 in every real program)"},
+		{H13_L2_RESULTCFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.ResultCfg.DMACmpVec not modelled (0 in every real program)"},
+		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.ResultCfg.DMAOffsetCh not modelled (0 in every real program)"},
 	};
-	int e = refuse_set_fields(m, zero, sizeof zero / sizeof zero[0]);
+	int e = refuse_set_fields(m, fixed, sizeof fixed / sizeof fixed[0]);
 	if (e)
+		return e;
+	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_SRC_FMT), 1))
+		return anem_refuse(m, ENG_FR_FIELD, H13_SRC_FMT, 0, 32,
+				   "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt at a combination no real program "
+				   "uses (1, 3, 2; softmax.bin's 1, 0, 0) or no builder leaves (0, 0, 0) not modelled");
+	if (H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_DST_FMT), 0))
+		return anem_refuse(m, ENG_FR_FIELD, H13_DST_FMT, 0, 32,
+				   "TileDMADst.Fmt's FmtMode, Truncate and MemFmt other than (1, 3, 2), as in "
+				   "every real program, or (0, 0, 0), as the builders leave them, not modelled");
+	if ((e = refuse_outside_bits(m)))
 		return e;
 	/* the model pads with zeros (a convolution) or leaves padded positions out (pooling); which
 	 * padding L2Cfg.PaddingMode selects is unknown (softmax.bin sets 1 and pads nothing) */

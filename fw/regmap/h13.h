@@ -54,6 +54,10 @@
 #define H13_CONVCFG_PX_W 5
 #define H13_CONVCFG_PY_LSB 22
 #define H13_CONVCFG_PY_W 5
+#define H13_CONVCFG_OX_LSB 28 /* 1 in every real program; unread, refused otherwise */
+#define H13_CONVCFG_OX_W 2
+#define H13_CONVCFG_OY_LSB 30
+#define H13_CONVCFG_OY_W 2
 #define H13_COMMON_GROUPCONVCFG 0x00024u
 #define H13_GROUPCONV_NUMGROUPS_LSB 0
 #define H13_GROUPCONV_NUMGROUPS_W 13
@@ -199,6 +203,18 @@
 #define H13_L2_RESULTTYPE_LSB 0
 #define H13_L2_RESULTTYPE_W 2
 #define H13_L2_RESULTBASE 0x04834u
+/* Source/ResultCfg fields every real program holds at one value (1, 1, 0, 0; SourceCfg's
+ * Dependent 0; ResultCfg's DMAFmt 1): unread by the model, refused at any other */
+#define H13_L2SRC_DEPENDENT_LSB 2
+#define H13_L2SRC_DEPENDENT_W 2
+#define H13_L2_DMAFMT_LSB 6
+#define H13_L2_DMAFMT_W 2
+#define H13_L2_DMAINTERLEAVE_LSB 8
+#define H13_L2_DMAINTERLEAVE_W 4
+#define H13_L2_DMACMPVEC_LSB 12
+#define H13_L2_DMACMPVEC_W 4
+#define H13_L2_DMAOFFSETCH_LSB 16
+#define H13_L2_DMAOFFSETCH_W 3
 #define H13_L2_ADDR_LSB 4         /* L2 base and stride fields: 17 bits at bit 4 */
 #define H13_L2_ADDR_W 17
 #define H13_L2_RESIDENT 3u        /* Source/ResultType 3: the tensor stays in L2 (sigmoid.bin) */
@@ -210,6 +226,14 @@
 #define H13_FMT_INTERLEAVE_W 4
 #define H13_DSTFMT_ZEROPADLAST_LSB 20
 #define H13_DSTFMT_ZEROPADLAST_W 1
+/* FmtMode, Truncate, MemFmt: (1, 3, 2) in every real program's enabled tile DMA, and (1, 0, 0) in
+ * softmax.bin TD 4's source; unread by the model, refused at any other combination */
+#define H13_FMT_FMTMODE_LSB 0
+#define H13_FMT_FMTMODE_W 2
+#define H13_FMT_TRUNCATE_LSB 4
+#define H13_FMT_TRUNCATE_W 2
+#define H13_FMT_MEMFMT_LSB 12
+#define H13_FMT_MEMFMT_W 2
 /* Fmt fields 0 in every real program, unread by the model and refused when set */
 #define H13_FMT_SHIFT_LSB 8
 #define H13_FMT_SHIFT_W 1

@@ -137,6 +137,18 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 3, "TileDMADst.Fmt.CmpVec = 0x3: unmodelled-field"},
 		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, 1, "TileDMADst.Fmt.CmpVecFill = 0x1: unmodelled-field"},
 		{H13_SRC_PIXELOFFSET(1), H13_PIXELOFFSET_LSB, H13_PIXELOFFSET_W, 8, "TileDMASrc.PixelOffset[1].Offset = 0x8: unmodelled-field"},
+		/* found unread by anefw-tool census, one value in every real program */
+		{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 2, "Common.ConvCfg.Ox = 0x2: unmodelled-field"},
+		{H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 3, "Common.ConvCfg.Oy = 0x3: unmodelled-field"},
+		{H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT_LSB, H13_L2SRC_DEPENDENT_W, 1, "L2.SourceCfg.Dependent = 0x1: unmodelled-field"},
+		{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 2, "L2.SourceCfg.DMAInterleave = 0x2: unmodelled-field"},
+		{H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 2, "L2.ResultCfg.DMAFmt = 0x2: unmodelled-field"},
+		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 1, "L2.ResultCfg.DMAOffsetCh = 0x1: unmodelled-field"},
+		{H13_SRC_FMT, H13_FMT_TRUNCATE_LSB, H13_FMT_TRUNCATE_W, 1, "unmodelled-field: TileDMASrc.Fmt's FmtMode, Truncate and MemFmt at a combination"},
+		{H13_DST_FMT, H13_FMT_MEMFMT_LSB, H13_FMT_MEMFMT_W, 1, "unmodelled-field: TileDMADst.Fmt's FmtMode, Truncate and MemFmt other than"},
+		{H13_COMMON_INDIM, 15, 1, 1, "Common.InDim = 0x"},
+		{H13_SRC_BASEADDR, 2, 1, 1, "TileDMASrc.BaseAddr = 0x"},
+		{H13_NE_POSTSCALE, 24, 1, 1, "NE.PostScale = 0x"},
 	};
 	size_t len;
 	struct session_result res;
@@ -179,6 +191,22 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 	CHECKF(ef_refused(a, len, 0, ENG_FR_FIELD, "Planar.PreScale bits 0-15 not modelled", &res), "%s",
 	       res.fault_text);
 	free(a);
+	/* a bit outside every field the map names: the refusal says so */
+	uint8_t *o = ef_load("fixtures/kernels/unary/tanh.bin", &len);
+	REQUIRE(o);
+	REQUIRE(ef_set(o, len, 0, H13_COMMON_OUTDIM, 31, 1, 1) == 0);
+	CHECKF(ef_refused(o, len, 0, ENG_FR_FIELD, "a bit outside every field the register map names is set", &res),
+	       "%s", res.fault_text);
+	CHECK_EQ(res.fault.reg, H13_COMMON_OUTDIM);
+	free(o);
+	/* the source format softmax.bin TD 4 uses (1, 0, 0) runs on tanh.bin's source */
+	o = ef_load("fixtures/kernels/unary/tanh.bin", &len);
+	REQUIRE(o);
+	REQUIRE(ef_set(o, len, 0, H13_SRC_FMT, H13_FMT_TRUNCATE_LSB, H13_FMT_TRUNCATE_W, 0) == 0);
+	REQUIRE(ef_set(o, len, 0, H13_SRC_FMT, H13_FMT_MEMFMT_LSB, H13_FMT_MEMFMT_W, 0) == 0);
+	CHECK(!ef_refused(o, len, 0, ENG_FR_FIELD, "td 0", &res));
+	CHECK_EQ(res.run, ENG_OK);
+	free(o);
 	/* the values real programs hold run: BinaryPoint 0 (relu.hwx's) and 28 (tanh.bin's own) */
 	uint8_t *b = ef_load("fixtures/kernels/unary/tanh.bin", &len);
 	REQUIRE(b);

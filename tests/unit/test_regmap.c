@@ -197,6 +197,23 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_SRC_FMT, "Fmt", "CmpVec", H13_FMT_CMPVEC));
 	CHECK(H13_IS(H13_DST_FMT, "Fmt", "CmpVec", H13_FMT_CMPVEC));
 	CHECK(H13_IS(H13_DST_FMT, "Fmt", "CmpVecFill", H13_DSTFMT_CMPVECFILL));
+	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Ox", H13_CONVCFG_OX));
+	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Oy", H13_CONVCFG_OY));
+	CHECK(H13_IS(H13_L2_SOURCECFG, "SourceCfg", "Dependent", H13_L2SRC_DEPENDENT));
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t a = k ? H13_L2_RESULTCFG : H13_L2_SOURCECFG;
+		const char *r = k ? "ResultCfg" : "SourceCfg";
+		CHECK(H13_IS(a, r, "DMAFmt", H13_L2_DMAFMT));
+		CHECK(H13_IS(a, r, "DMAInterleave", H13_L2_DMAINTERLEAVE));
+		CHECK(H13_IS(a, r, "DMACmpVec", H13_L2_DMACMPVEC));
+		CHECK(H13_IS(a, r, "DMAOffsetCh", H13_L2_DMAOFFSETCH));
+	}
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t a = k ? H13_DST_FMT : H13_SRC_FMT;
+		CHECK(H13_IS(a, "Fmt", "FmtMode", H13_FMT_FMTMODE));
+		CHECK(H13_IS(a, "Fmt", "Truncate", H13_FMT_TRUNCATE));
+		CHECK(H13_IS(a, "Fmt", "MemFmt", H13_FMT_MEMFMT));
+	}
 	for (unsigned n = 0; n < H13_SRC_NPIXELOFFSET; n++)
 		CHECK(H13_IS(H13_SRC_PIXELOFFSET(n), "PixelOffset", "Offset", H13_PIXELOFFSET));
 	CHECK(!h13_field_is(g, H13_SRC_PIXELOFFSET(H13_SRC_NPIXELOFFSET), "PixelOffset", "Offset", 0, 16));
