@@ -242,6 +242,10 @@ KERNELS = {
     # square (one PE TD, as abs.bin: OpMode 4 squares its operand) and cube (two TDs and a
     # one-tensor intermediate: the square, then mul.bin's TD multiplying the input by it)
     'square': ('kernels/unary/abs.bin', unary('square', -200, 200, np.square, exact_tol)),
+    # relu through the PE (activation/relu.bin: one TD and 0x4000 bytes of weights like abs.bin,
+    # in eiln's tables): abs.bin's TD with Planar.Cfg.ReluEn for its Condition
+    'relu_pe': ('kernels/unary/abs.bin', unary('relu_pe', -100, 100, lambda x: np.maximum(x, 0.0),
+                                               exact_tol)),
     'cube': ('kernels/unary/abs.bin', unary(
         'cube', -30, 30, lambda x: x ** 3,
         lambda x, y: np.abs(x) * ulp16(x * x) / 2.0 + 2.0 * ulp16(y))),

@@ -770,6 +770,43 @@ TEST(model_fixtures, square_and_cube_in_the_shapes_of_the_programs_held_back)
 	}
 }
 
+/* ReLU through the planar engine: abs.bin's one PE TD with Planar.Cfg.ReluEn (bit 5, the H13
+ * map's name) set and its Condition (|.|) cleared, against numpy's max(x, 0); relu.bin, which
+ * we hold back, is one TD with abs.bin's 0x4000 bytes of weights in eiln's tables. Whether it
+ * uses this bit or the NE's NonlinearMode ReLU (relu.hwx's) is not known; both compute. */
+TEST(model_fixtures, relu_through_the_planar_engine)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	struct orc o;
+	REQUIRE(orc_load("model/relu_pe.orc", &o) == 0);
+#if defined(ANEFW_TARGET)
+	const int builds = 1; /* the negatives on the host only (QEMU time) */
+#else
+	const int builds = 3;
+#endif
+	for (int neg = 0; neg < builds; neg++) {
+		uint8_t *b;
+		size_t len;
+		REQUIRE(test_read_file(test_shared_path("fixtures/kernels/unary/abs.bin"), &b, &len) == 0);
+		/* 0: ReLU; negatives: no ReLU (the identity), |.| kept beside it (|x|) */
+		REQUIRE(SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION, neg == 2 ? 1u : 0u) == 0);
+		REQUIRE(SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_RELUEN, neg == 1 ? 0u : 1u) == 0);
+		struct orc_run r;
+		orc_run_chain(&o, b, len, neg ? "a wrong build" : "relu", neg != 0, 0.0, &r);
+		if (!neg) {
+			CHECKF(r.bad == 0, "relu: %lu of %lu outside tolerance", (unsigned long)r.bad,
+			       (unsigned long)r.checked);
+			printf("# relu (PE ReluEn): %lu values, worst error %u%% of its tolerance\n",
+			       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+		} else {
+			CHECKF(r.bad > r.checked / 4, "wrong build %d: %lu of %lu outside", neg,
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+		}
+	}
+	orc_free(&o);
+}
+
 /* max, min, a - b and (a + b)/2 as one PE TD, add.bin's, with the operation and scales edited:
  * OpMode 2 or 3; PreScale -1 and Scale -1 ((-a + b) x -1); Scale 1/2. The binary programs we
  * hold back are one PE TD each, as add.bin (eiln's tables); which of the equivalent encodings
