@@ -455,7 +455,8 @@ static int refuse_set_fields(struct anem *m, const struct fixed_field *z, unsign
  * whose unnamed bits real programs set (Common.Cfg, Common.ChCfg bit 3, L2.SourceCfg bit 24,
  * NE.KernelCfg bits 12 and 14, TileDMADst.DMAConfig bits 18 and 22; TileDMASrc.Src2DMAConfig has
  * no field in the map and is not checked) and the three whose own checks name such bits
- * (NE.MACCfg, Planar.Cfg, Planar.PreScale). About a thousand steps a TD, nothing kept between TDs.
+ * (NE.MACCfg, Planar.Cfg, Planar.PreScale). The table is the engine's, built once when it is
+ * set up (anem_init); each TD reads its words.
  */
 static int outside_skipped(const struct rm_block *b, const struct rm_reg *r)
 {
@@ -468,9 +469,10 @@ static int outside_skipped(const struct rm_block *b, const struct rm_reg *r)
 	return 0;
 }
 
-static int refuse_outside_bits(struct anem *m)
+void anem_outside_init(struct anem *m)
 {
 	const struct rm_gen *g = rm_gen_by_number(13);
+	m->noutside = 0;
 	for (unsigned bi = 0; g && bi < g->nblocks; bi++) {
 		const struct rm_block *b = &g->blocks[bi];
 		for (unsigned ri = 0; !b->fw_only && ri < b->nregs; ri++) {
@@ -481,15 +483,22 @@ static int refuse_outside_bits(struct anem *m)
 					 << r->fields[f].lsb;
 			if (!r->nfields || !~known || outside_skipped(b, r))
 				continue;
-			for (unsigned e = 0; e < r->count; e++) {
+			for (unsigned e = 0; e < r->count && m->noutside < ANEM_OUTSIDE_MAX; e++) {
 				uint32_t a = b->base + r->offset + 4u * e;
-				if (a / 4 < ANEM_WINDOW_BYTES / 4 && (REG(a) & ~known))
-					return anem_refuse(m, ENG_FR_FIELD, a, 0, 32,
-							   "a bit outside every field the register map names is set "
-							   "(0 in every real program; the model reads no meaning from it)");
+				if (a / 4 < ANEM_WINDOW_BYTES / 4)
+					m->outside[m->noutside++] = (struct anem_outside){a, ~known};
 			}
 		}
 	}
+}
+
+static int refuse_outside_bits(struct anem *m)
+{
+	for (unsigned i = 0; i < m->noutside; i++)
+		if (REG(m->outside[i].addr) & m->outside[i].mask)
+			return anem_refuse(m, ENG_FR_FIELD, m->outside[i].addr, 0, 32,
+					   "a bit outside every field the register map names is set (0 in every "
+					   "real program; the model reads no meaning from it)");
 	return ENG_OK;
 }
 

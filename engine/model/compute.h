@@ -51,6 +51,9 @@ int anem_refuse(struct anem *m, enum eng_fault_reason reason, uint32_t reg, unsi
 
 /* Frees the L2-resident tensors (engine reset). */
 void anem_l2_clear(struct anem *m);
+/* The table of register words whose bits outside the register map's fields are refused
+ * (engine/model/compute.c); anem_init builds it. */
+void anem_outside_init(struct anem *m);
 
 /* fp16 <-> fp32 as the model's ports convert (round to nearest even; NaN -> 0x7e00).
  * anem_f2h is the datapath's conversion (the processor's FCVT on aarch64), anem_f2h_soft the

@@ -52,6 +52,7 @@ int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_ba
 	memset(m->regs, 0, ANEM_WINDOW_BYTES);
 	m->dma = dma;
 	anem_set_memory(m, mem, dev_base, mem_size);
+	anem_outside_init(m);
 	return ENG_OK;
 }
 

@@ -27,6 +27,7 @@
 
 #define ANEM_WINDOW_BYTES 0x20000u /* H13 register addresses are below 0x20000 */
 #define ANEM_SCRATCH_BYTES 0x10000u
+#define ANEM_OUTSIDE_MAX 256u /* register words checked for bits outside their fields */
 #define ANEM_DMA_CHANNEL 0
 #define ANEM_WAIT_POLLS 1000000u /* per transfer: past it, engine-timeout */
 
@@ -118,6 +119,12 @@ struct anem {
 	 * (DMA_BLOCK_DISCARD); the model reads the kernels from where the moves read them */
 	uint8_t kmem[ANEM_SCRATCH_BYTES];
 	struct eng_task tq;
+	/* the register words whose bits outside the map's fields must be 0, and those bits
+	 * (anem_outside_init, from fw/regmap once; read every TD) */
+	struct anem_outside {
+		uint32_t addr, mask;
+	} outside[ANEM_OUTSIDE_MAX];
+	unsigned noutside;
 	uint32_t queued, state, err, done_nid, done_count;
 	unsigned trace;       /* 1: every move */
 	outf_fn out;

@@ -363,3 +363,35 @@ TEST(model, conv_threads_bit_identical)
 	CHECK_EQ(diffs, 0u);
 	CHECK_EQ(caught, 15u);
 }
+
+/* The table of register words whose bits outside the map's fields are refused (anem_outside_init,
+ * from fw/regmap): every word fits (none dropped at ANEM_OUTSIDE_MAX), the shapes' and the
+ * DMAs' words are in it with the bits the map leaves unnamed, and the registers whose unnamed
+ * bits real programs set are not. */
+TEST(model, outside_bits_table_from_the_register_map)
+{
+	uint32_t *regs = calloc(ANEM_WINDOW_BYTES / 4, sizeof *regs);
+	struct anem *m = calloc(1, sizeof *m);
+	REQUIRE(regs && m);
+	REQUIRE(anem_init(m, (uintptr_t)regs, NULL, 0, 0, plat_dma()) == ENG_OK);
+	CHECK(m->noutside > 64u);
+	CHECK(m->noutside < ANEM_OUTSIDE_MAX);
+	static const struct {
+		uint32_t addr, mask; /* mask 0: not in the table */
+	} want[] = {
+		{H13_COMMON_INDIM, 0x80008000u}, {H13_COMMON_CIN, 0xfffe0000u}, {H13_SRC_BASEADDR, 0x3fu},
+		{H13_DST_ROWSTRIDE, 0x3fu}, {H13_NE_POSTSCALE, 0xffe00000u}, {H13_COEFF_BASEADDR(15), 0x3fu},
+		{H13_COMMON_CHCFG, 0}, {H13_NE_KERNELCFG, 0}, {H13_DST_DMACONFIG, 0}, {H13_L2_SOURCECFG, 0},
+		{H13_NE_MACCFG, 0}, {H13_PLANAR_CFG, 0}, {H13_PLANAR_PRESCALE, 0},
+	};
+	for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+		uint32_t got = 0;
+		for (unsigned k = 0; k < m->noutside; k++)
+			if (m->outside[k].addr == want[i].addr)
+				got = m->outside[k].mask;
+		CHECKF(got == want[i].mask, "0x%05x: mask 0x%08x, want 0x%08x", (unsigned)want[i].addr,
+		       (unsigned)got, (unsigned)want[i].mask);
+	}
+	free(m);
+	free(regs);
+}
