@@ -426,8 +426,6 @@ struct stages {
 
 static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 
-/* A register field that is 0 in every real program and that the model reads no meaning from:
- * set, it refuses the TD with `why`. */
 /* A field the model reads no meaning from, and the one value every real program holds there
  * (want); a want above 0 also lets 0 pass, the value the project's own program builders
  * (tools/progdesc, the tests' TD writers) leave in fields they do not write */
@@ -479,8 +477,7 @@ void anem_outside_init(struct anem *m)
 			const struct rm_reg *r = &b->regs[ri];
 			uint32_t known = 0;
 			for (unsigned f = 0; f < r->nfields; f++)
-				known |= (r->fields[f].width >= 32 ? ~0u : ((1u << r->fields[f].width) - 1u))
-					 << r->fields[f].lsb;
+				known |= rm_field_mask(&r->fields[f]);
 			if (!r->nfields || !~known || outside_skipped(b, r))
 				continue;
 			for (unsigned e = 0; e < r->count && m->noutside < ANEM_OUTSIDE_MAX; e++) {

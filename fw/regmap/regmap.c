@@ -66,6 +66,11 @@ int rm_slot_addr(const struct rm_gen *g, unsigned slot, uint32_t *addr)
 	return -1;
 }
 
+uint32_t rm_field_mask(const struct rm_field *f)
+{
+	return (f->width >= 32 ? ~0u : (1u << f->width) - 1u) << f->lsb;
+}
+
 uint32_t rm_field_get(const struct rm_field *f, uint32_t value)
 {
 	if (f->width >= 32)

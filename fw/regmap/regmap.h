@@ -79,6 +79,9 @@ int rm_lookup(const struct rm_gen *g, uint32_t addr, struct rm_loc *loc);
 int rm_slot_addr(const struct rm_gen *g, unsigned slot, uint32_t *addr);
 /* Extracts a field from a register value. */
 uint32_t rm_field_get(const struct rm_field *f, uint32_t value);
+/* A field's bits in place in the register word; the union over a register's fields is every bit
+ * the map names. */
+uint32_t rm_field_mask(const struct rm_field *f);
 #define RM_NAME_MAX 64 /* every name fits */
 /* A located register's name: "Block.Reg", "Block.Reg[i]" for an array element, or
  * "Block.Rsvd_0x..." for a block word the references do not name. */

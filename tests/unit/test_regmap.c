@@ -290,3 +290,19 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(!h13_field_is(g, H13_COMMON_CHCFG, "ChCfg", "OutFmt", 5, 2));
 	CHECK(!h13_field_is(g, H13_NE_MACCFG, "KernelCfg", "NonlinearMode", 16, 2));
 }
+
+/* rm_field_mask: a field's bits in place; the fields of Common.InDim leave bits 15 and 31 */
+TEST(regmap, field_masks_in_place)
+{
+	const struct rm_field whole = {"W", 0, 32}, mid = {"M", 4, 3}, top = {"T", 31, 1};
+	CHECK_EQ(rm_field_mask(&whole), 0xffffffffu);
+	CHECK_EQ(rm_field_mask(&mid), 0x70u);
+	CHECK_EQ(rm_field_mask(&top), 0x80000000u);
+	const struct rm_gen *g = rm_gen_by_number(13);
+	struct rm_loc loc;
+	REQUIRE(g && rm_lookup(g, H13_COMMON_INDIM, &loc) == 0 && loc.reg);
+	uint32_t known = 0;
+	for (unsigned f = 0; f < loc.reg->nfields; f++)
+		known |= rm_field_mask(&loc.reg->fields[f]);
+	CHECK_EQ(known, 0x7fff7fffu);
+}

@@ -131,27 +131,6 @@ static void agg_add(struct agg *x, int read, uint32_t v)
 		x->vals[x->nv++] = v;
 }
 
-/* "Block.Reg" without an array element's index (the census merges a register's elements) */
-static void base_name(const char *full, char *out, size_t len)
-{
-	size_t k = 0;
-	for (const char *c = full; *c && k + 1 < len; c++) {
-		if (*c == '[') {
-			while (*c && *c != ']')
-				c++;
-			if (!*c)
-				break;
-			if (k + 3 < len) {
-				out[k++] = '[';
-				out[k++] = ']';
-			}
-			continue;
-		}
-		out[k++] = *c;
-	}
-	out[k] = 0;
-}
-
 /* One run of buf; C_REFUSED (why: its name), C_CHANGED or C_SAME against the first run. */
 static int run_once(struct app_session *s, const uint8_t *buf, size_t len, struct cctx *c, char *why,
 		    size_t whylen)
@@ -243,7 +222,12 @@ static int cmd_census(int argc, char **argv)
 			if (!w.loc.block)
 				continue; /* a write outside the map: the loader refuses the program */
 			rm_loc_name(&w.loc, rname, sizeof rname);
-			base_name(rname, bname, sizeof bname);
+			/* merged over a register's elements: its name without the index */
+			if (w.loc.reg)
+				snprintf(bname, sizeof bname, "%s.%s%s", w.loc.block->name, w.loc.reg->name,
+					 w.loc.reg->count > 1 ? "[]" : "");
+			else
+				snprintf(bname, sizeof bname, "%s", rname);
 			uint8_t *word = buf + p.td_area_off + w.area_off;
 			const struct rm_reg *reg = w.loc.reg;
 			unsigned nf = reg ? reg->nfields : 0;
@@ -254,7 +238,7 @@ static int cmd_census(int argc, char **argv)
 			for (unsigned b = 0; b < 32; b++) {
 				field_of[b] = (int)nf;
 				for (unsigned f = 0; f < nf; f++)
-					if (b >= reg->fields[f].lsb && b < (unsigned)reg->fields[f].lsb + reg->fields[f].width)
+					if (rm_field_mask(&reg->fields[f]) >> b & 1u)
 						field_of[b] = (int)f;
 				if (field_of[b] == (int)nf)
 					outside |= 1u << b;
