@@ -427,8 +427,7 @@ struct stages {
 static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 
 /* A field the model reads no meaning from, and the one value every real program holds there
- * (want); a want above 0 also lets 0 pass, the value the project's own program builders
- * (tools/progdesc, the tests' TD writers) leave in fields they do not write */
+ * (want: 0 here; the fields real programs hold at another value are fw/td's td_fixed) */
 struct fixed_field {
 	uint32_t reg;
 	unsigned lsb, width;
@@ -440,8 +439,20 @@ static int refuse_set_fields(struct anem *m, const struct fixed_field *z, unsign
 {
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t v = (REG(z[i].reg) >> z[i].lsb) & ((1u << z[i].width) - 1u);
-		if (v != z[i].want && v)
+		if (v != z[i].want)
 			return anem_refuse(m, ENG_FR_FIELD, z[i].reg, z[i].lsb, z[i].width, z[i].why);
+	}
+	return ENG_OK;
+}
+
+/* The fields every real program holds at one value other than 0 (fw/td's td_fixed), at any
+ * other value, 0 included */
+static int refuse_unfixed(struct anem *m)
+{
+	for (unsigned i = 0; i < td_nfixed; i++) {
+		const struct td_fixed *f = &td_fixed[i];
+		if (((REG(f->reg) >> f->lsb) & ((1u << f->width) - 1u)) != f->value)
+			return anem_refuse(m, ENG_FR_FIELD, f->reg, f->lsb, f->width, f->why);
 	}
 	return ENG_OK;
 }
@@ -499,15 +510,14 @@ static int refuse_outside_bits(struct anem *m)
 	return ENG_OK;
 }
 
-/* FmtMode, Truncate and MemFmt of an enabled tile DMA: (1, 3, 2) in every real program, and
- * (1, 0, 0) in softmax.bin TD 4's source; the model reads fp16 either way. (0, 0, 0) passes too:
- * the project's own program builders write no Fmt (real programs never enable a DMA with it) */
+/* FmtMode, Truncate and MemFmt of an enabled tile DMA: (1, 3, 2) in every real program
+ * (TD_TILE_FMT_FP16), and (1, 0, 0) in softmax.bin TD 4's source; the model reads fp16 either
+ * way */
 static int fmt_known(uint32_t fmt, int src)
 {
-	unsigned mode = H13_GET(fmt, H13_FMT_FMTMODE), tr = H13_GET(fmt, H13_FMT_TRUNCATE),
-		 mf = H13_GET(fmt, H13_FMT_MEMFMT);
-	return (mode == 1 && ((tr == 3 && mf == 2) || (src && tr == 0 && mf == 0))) ||
-	       (!mode && !tr && !mf);
+	const uint32_t mask = H13_PUT(H13_FMT_FMTMODE, ~0u) | H13_PUT(H13_FMT_TRUNCATE, ~0u) |
+			      H13_PUT(H13_FMT_MEMFMT, ~0u);
+	return (fmt & mask) == TD_TILE_FMT_FP16 || (src && (fmt & mask) == H13_PUT(H13_FMT_FMTMODE, 1u));
 }
 
 /*
@@ -567,29 +577,24 @@ static int data_unread_fields(struct anem *m)
 		{H13_DST_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 0, "TileDMADst.Fmt.OffsetCh not modelled (0 in every real program)"},
 		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 0, "TileDMADst.Fmt.CmpVec not modelled (0 in every real program)"},
 		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, 0, "TileDMADst.Fmt.CmpVecFill not modelled (0 in every real program)"},
-		/* found by anefw-tool census: read by nothing, one value in every real program */
-		{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 1, "Common.ConvCfg.Ox other than 1 not modelled (1 in every real program)"},
-		{H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 1, "Common.ConvCfg.Oy other than 1 not modelled (1 in every real program)"},
+		/* found by anefw-tool census: read by nothing, 0 in every real program */
 		{H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT_LSB, H13_L2SRC_DEPENDENT_W, 0, "L2.SourceCfg.Dependent not modelled (0 in every real program)"},
-		{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.SourceCfg.DMAInterleave other than 1 not modelled (1 in every real program)"},
 		{H13_L2_SOURCECFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.SourceCfg.DMACmpVec not modelled (0 in every real program)"},
 		{H13_L2_SOURCECFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.SourceCfg.DMAOffsetCh not modelled (0 in every real program)"},
-		{H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 1, "L2.ResultCfg.DMAFmt other than 1 not modelled (1 in every real program)"},
-		{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.ResultCfg.DMAInterleave other than 1 not modelled (1 in every real program)"},
 		{H13_L2_RESULTCFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.ResultCfg.DMACmpVec not modelled (0 in every real program)"},
 		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.ResultCfg.DMAOffsetCh not modelled (0 in every real program)"},
 	};
 	int e = refuse_set_fields(m, fixed, sizeof fixed / sizeof fixed[0]);
-	if (e)
+	if (e || (e = refuse_unfixed(m)))
 		return e;
 	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_SRC_FMT), 1))
 		return anem_refuse(m, ENG_FR_FIELD, H13_SRC_FMT, 0, 32,
-				   "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt at a combination no real program "
-				   "uses (1, 3, 2; softmax.bin's 1, 0, 0) or no builder leaves (0, 0, 0) not modelled");
+				   "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than (1, 3, 2), "
+				   "as in every real program, or softmax.bin's (1, 0, 0), not modelled");
 	if (H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_DST_FMT), 0))
 		return anem_refuse(m, ENG_FR_FIELD, H13_DST_FMT, 0, 32,
-				   "TileDMADst.Fmt's FmtMode, Truncate and MemFmt other than (1, 3, 2), as in "
-				   "every real program, or (0, 0, 0), as the builders leave them, not modelled");
+				   "TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than "
+				   "(1, 3, 2), as in every real program, not modelled");
 	if ((e = refuse_outside_bits(m)))
 		return e;
 	/* the model pads with zeros (a convolution) or leaves padded positions out (pooling); which

@@ -335,6 +335,8 @@ enum h13_kstream { H13_KSTREAM_BIAS, H13_KSTREAM_POSTSCALE, H13_KSTREAM_PALETTE,
  * word's address and the words the block spans ---- */
 #define H13_BLK_COMMON H13_COMMON_INDIM
 #define H13_BLK_COMMON_WORDS 16u
+#define H13_BLK_L2 H13_L2_CFG
+#define H13_BLK_L2_WORDS 18u
 #define H13_BLK_PLANAR H13_PLANAR_CFG
 #define H13_BLK_PLANAR_WORDS 4u
 #define H13_BLK_NE H13_NE_KERNELCFG

@@ -82,6 +82,26 @@ void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value)
 	tdw_block(tw, addr, &value, 1);
 }
 
+const struct td_fixed td_fixed[] = {
+	{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 1, "Common.ConvCfg.Ox other than 1 not modelled (1 in every real program)"},
+	{H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 1, "Common.ConvCfg.Oy other than 1 not modelled (1 in every real program)"},
+	{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.SourceCfg.DMAInterleave other than 1 not modelled (1 in every real program)"},
+	{H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 1, "L2.ResultCfg.DMAFmt other than 1 not modelled (1 in every real program)"},
+	{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.ResultCfg.DMAInterleave other than 1 not modelled (1 in every real program)"},
+	{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMASrc.Fmt.Interleave other than 1 not modelled (1 in every real program we hold, enabled or not)"},
+	{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMADst.Fmt.Interleave other than 1 not modelled (1 in every real program we hold, enabled or not)"},
+};
+const unsigned td_nfixed = sizeof td_fixed / sizeof td_fixed[0];
+
+uint32_t td_fixed_bits(uint32_t reg)
+{
+	uint32_t v = 0;
+	for (unsigned i = 0; i < td_nfixed; i++)
+		if (td_fixed[i].reg == reg)
+			v |= (uint32_t)td_fixed[i].value << td_fixed[i].lsb;
+	return v;
+}
+
 void tdb_begin(struct td_block *b, uint32_t base, unsigned count)
 {
 	memset(b, 0, sizeof *b);

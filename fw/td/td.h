@@ -73,6 +73,27 @@ void tdw_put(struct td_writer *tw, const struct td_block *b);
 /* The words written, or 0 when something overflowed. */
 unsigned tdw_end(const struct td_writer *tw);
 
+/* ---- the values every real program writes ----
+ * Fields the engine model reads no meaning from and that every real program holds at one value
+ * other than 0 (the fixtures' TDs and allbilly/ane's macOS task streams; docs/engine-model.md,
+ * "The register census"). The model refuses any other value, 0 included; the program builders
+ * (tools/progdesc, the tests' TD writers) write them from here. */
+struct td_fixed {
+	uint32_t reg;       /* register address */
+	uint8_t lsb, width; /* the field */
+	uint16_t value;     /* what every real program holds there */
+	const char *why;    /* the model's refusal, one line */
+};
+extern const struct td_fixed td_fixed[];
+extern const unsigned td_nfixed;
+/* Register reg's fixed fields at their values, in place (0 when reg has none). */
+uint32_t td_fixed_bits(uint32_t reg);
+/* An enabled tile DMA's Fmt in every real program: FmtMode 1, Truncate 3, MemFmt 2 (fp16 in
+ * memory; the source may also be (1, 0, 0), as softmax.bin's TD 4 is). A builder writes it with
+ * td_fixed_bits(the Fmt register). */
+#define TD_TILE_FMT_FP16                                                                          \
+	(H13_PUT(H13_FMT_FMTMODE, 1u) | H13_PUT(H13_FMT_TRUNCATE, 3u) | H13_PUT(H13_FMT_MEMFMT, 2u))
+
 /* ---- the memory a TD touches ---- */
 #define TD_READ 1u
 #define TD_WRITE 2u

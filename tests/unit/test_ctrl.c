@@ -65,6 +65,11 @@ static size_t synth_build(const struct synth *s)
 		H13_PUT(H13_OUTDIM_WOUT, s->wout) | H13_PUT(H13_OUTDIM_HOUT, s->hout));
 	tdb_set(&b, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, s->groups));
 	tdb_set(&b, H13_COMMON_TILECFG, H13_PUT(H13_TILECFG_TILEHEIGHT, 1));
+	tdb_set(&b, H13_COMMON_CONVCFG, td_fixed_bits(H13_COMMON_CONVCFG));
+	tdw_put(&tw, &b);
+	tdb_begin(&b, H13_BLK_L2, H13_BLK_L2_WORDS);
+	tdb_set(&b, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG));
+	tdb_set(&b, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
 	tdw_put(&tw, &b);
 	if (!s->no_kcfg)
 		tdw_reg(&tw, H13_NE_KERNELCFG, s->kcfg);
@@ -83,11 +88,13 @@ static size_t synth_build(const struct synth *s)
 		tdb_set(&b, src_regs[i], s->src[i]);
 		tdb_set(&b, src2_regs[i], s->src2[i]);
 	}
+	tdb_set(&b, H13_SRC_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_SRC_FMT));
 	tdw_put(&tw, &b);
 	tdb_begin(&b, H13_BLK_TILEDST, H13_BLK_TILEDST_WORDS);
 	tdb_set(&b, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, s->dst_en));
 	for (unsigned i = 0; i < 5; i++)
 		tdb_set(&b, dst_regs[i], s->dst[i]);
+	tdb_set(&b, H13_DST_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_DST_FMT));
 	tdw_put(&tw, &b);
 	CHECK(tdw_end(&tw) != 0);
 	memset(prog, 0, sizeof prog);

@@ -128,6 +128,7 @@ TEST(regmap, h13_names_match_the_map)
 		const char *name;
 		uint32_t base, words;
 	} blks[] = {{"Common", H13_BLK_COMMON, H13_BLK_COMMON_WORDS},
+		     {"L2", H13_BLK_L2, H13_BLK_L2_WORDS},
 		     {"Planar", H13_BLK_PLANAR, H13_BLK_PLANAR_WORDS},
 		     {"NE", H13_BLK_NE, H13_BLK_NE_WORDS},
 		     {"TileDMASrc", H13_BLK_TILESRC, H13_BLK_TILESRC_WORDS},

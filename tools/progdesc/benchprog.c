@@ -47,11 +47,22 @@ static void common_k(struct td_writer *tw, unsigned w, unsigned h, unsigned cin,
 	v[(H13_COMMON_OUTDIM - H13_COMMON_INDIM) / 4] =
 		H13_PUT(H13_OUTDIM_WOUT, w) | H13_PUT(H13_OUTDIM_HOUT, h);
 	v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
-		H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | H13_PUT(H13_CONVCFG_SX, 1) |
+		td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | H13_PUT(H13_CONVCFG_SX, 1) |
 		H13_PUT(H13_CONVCFG_SY, 1) | H13_PUT(H13_CONVCFG_PX, k / 2) | H13_PUT(H13_CONVCFG_PY, k / 2);
 	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, h);
 	tdw_block(tw, H13_COMMON_INDIM, v, 11);
+}
+
+/* The words every real program writes and the model checks (fw/td's td_fixed): the L2 DMA fields
+ * (neither tensor stays in L2) and the tile DMAs' Fmt (fp16). The Common block's ConvCfg takes
+ * its own fixed fields where it is written. */
+static void fixed(struct td_writer *tw)
+{
+	tdw_reg(tw, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG));
+	tdw_reg(tw, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
+	tdw_reg(tw, H13_SRC_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_SRC_FMT));
+	tdw_reg(tw, H13_DST_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_DST_FMT));
 }
 
 /* A tile channel at offset 0 of its BAR: enable, then base, row and plane strides. */
@@ -116,6 +127,7 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
 				    H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
 	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
+	fixed(&tw);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
@@ -140,6 +152,7 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, 0x3f800000u); /* fp32 1.0 */
+	fixed(&tw);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
@@ -169,6 +182,7 @@ size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 				    H13_PUT(H13_MACCFG_KERNELMODE, 1) |
 				    H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT));
 	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
+	fixed(&tw);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
 	size_t len = finish(&tw, buf, cap, BP_ACT_BYTES);
@@ -219,7 +233,7 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	v[(H13_COMMON_OUTDIM - H13_COMMON_INDIM) / 4] =
 		H13_PUT(H13_OUTDIM_WOUT, p->wout) | H13_PUT(H13_OUTDIM_HOUT, p->hout);
 	v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
-		H13_PUT(H13_CONVCFG_KW, p->kw) | H13_PUT(H13_CONVCFG_KH, p->kh) |
+		td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, p->kw) | H13_PUT(H13_CONVCFG_KH, p->kh) |
 		H13_PUT(H13_CONVCFG_SX, p->sx) | H13_PUT(H13_CONVCFG_SY, p->sy) |
 		H13_PUT(H13_CONVCFG_PX, p->px) | H13_PUT(H13_CONVCFG_PY, p->py);
 	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
@@ -239,6 +253,7 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
 		tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, p->ne_post));
 	}
+	fixed(&tw);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
 	if (two)
 		tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
@@ -352,6 +367,7 @@ static int chain_td(uint32_t *tdw, const struct bp_step *s, unsigned i, unsigned
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, bs);
 	tdw_reg(&tw, H13_PLANAR_PRESCALE, pre);
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, fin);
+	fixed(&tw);
 	tile_at(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, s->in0_off, row,
 		s->in_plane ? s->in_plane : plane);
 	tile_at(&tw, 0, H13_SRC2_BASEADDR, pe ? s->in1_off : 0, pe ? row : 0, pe ? plane : 0);

@@ -524,11 +524,22 @@ static void put_common(struct td_writer *tw, const struct pd_layer *L)
 		H13_PUT(H13_OUTDIM_WOUT, L->wout) | H13_PUT(H13_OUTDIM_HOUT, L->hout));
 	/* the window: 1x1 but a pool */
 	tdb_set(&b, H13_COMMON_CONVCFG,
-		H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | H13_PUT(H13_CONVCFG_SX, st) |
+		td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | H13_PUT(H13_CONVCFG_SX, st) |
 			H13_PUT(H13_CONVCFG_SY, st) | H13_PUT(H13_CONVCFG_PX, pad) |
 			H13_PUT(H13_CONVCFG_PY, pad));
 	tdb_set(&b, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
 	tdb_set(&b, H13_COMMON_TILECFG, H13_PUT(H13_TILECFG_TILEHEIGHT, L->hout));
+	tdw_put(tw, &b);
+}
+
+/* L2: neither tensor stays in L2 (Source/ResultType 0), with the DMA fields every real program
+ * writes (fw/td's td_fixed) */
+static void put_l2(struct td_writer *tw)
+{
+	struct td_block b;
+	tdb_begin(&b, H13_BLK_L2, H13_BLK_L2_WORDS);
+	tdb_set(&b, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG));
+	tdb_set(&b, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
 	tdw_put(tw, &b);
 }
 
@@ -585,11 +596,13 @@ static void put_tiles(struct td_writer *tw, const struct pd_layer *L)
 	tdb_set(&b, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
 	tdb_set(&b, H13_SRC_ROWSTRIDE, in_line);
 	tdb_set(&b, H13_SRC_PLANESTRIDE, in_line * L->hin);
+	tdb_set(&b, H13_SRC_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_SRC_FMT));
 	tdw_put(tw, &b);
 	tdb_begin(&b, H13_BLK_TILEDST, H13_BLK_TILEDST_WORDS);
 	tdb_set(&b, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
 	tdb_set(&b, H13_DST_ROWSTRIDE, out_line);
 	tdb_set(&b, H13_DST_PLANESTRIDE, out_line * L->hout);
+	tdb_set(&b, H13_DST_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_DST_FMT));
 	tdw_put(tw, &b);
 }
 
@@ -605,6 +618,7 @@ static enum pd_err write_td(const struct pd_desc *d, unsigned i, uint32_t coeff_
 	tdw_begin(&tw, w, PD_TD_BYTES / 4, &h);
 	put_kernel_dma(&tw, coeff_base, coeff_size);
 	put_common(&tw, L);
+	put_l2(&tw);
 	put_planar(&tw, L);
 	put_ne(&tw, L);
 	put_tiles(&tw, L);
