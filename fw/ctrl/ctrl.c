@@ -4,6 +4,7 @@
 #include "fw/common/le.h"
 #include "fw/formats/formats.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static const struct err_desc errs[CTRL_E__COUNT] = {
@@ -243,10 +244,10 @@ static enum ctrl_err rebase_coeffs(struct ctrl_plan *pl, unsigned i, uint8_t *td
 
 static void image_set(struct ldr_image *im, uint32_t addr, uint32_t value)
 {
-	struct rm_loc l;
-	if (rm_lookup(im->p->gen, addr, &l) == 0 && l.slot < RM_MAX_SLOTS) {
-		im->img.val[l.slot] = value;
-		im->img.written[l.slot] = 1;
+	int slot = rm_slot(im->p->gen, addr, NULL);
+	if (slot >= 0 && slot < RM_MAX_SLOTS) {
+		im->img.val[slot] = value;
+		im->img.written[slot] = 1;
 	}
 }
 
@@ -782,12 +783,15 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 {
 	if (!pl)
 		return CTRL_E_ARG;
-	memset(pl, 0, sizeof *pl);
+	memset(pl, 0, offsetof(struct ctrl_plan, td)); /* td[] below, as far as the TDs go */
 	pl->st = CTRL_STATUS_OK;
 	if (!lim)
 		lim = &ctrl_default_limits;
 	if (!p || (ngrants && !grants) || (nforbid && !forbid))
 		return fail(pl, CTRL_E_ARG, -1, -1);
+	if (p->ntds > LDR_MAX_TDS)
+		return fail(pl, CTRL_E_ARG, -1, -1);
+	memset(pl->td, 0, p->ntds * sizeof pl->td[0]);
 	pl->p = p;
 	if (!p->gen || !p->gen->blocks || p->gen->gen != 13)
 		return fail(pl, CTRL_E_UNSUPPORTED, -1, -1);

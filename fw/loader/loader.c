@@ -495,10 +495,8 @@ int ldr_writes_next(struct ldr_write_iter *it, struct ldr_write *w)
 
 static uint32_t img_get(const struct rm_gen *g, const uint32_t *img, uint32_t addr)
 {
-	struct rm_loc l;
-	if (rm_lookup(g, addr, &l) != 0 || l.slot >= RM_MAX_SLOTS)
-		return 0;
-	return img[l.slot];
+	int slot = rm_slot(g, addr, NULL);
+	return slot >= 0 && slot < RM_MAX_SLOTS ? img[slot] : 0;
 }
 
 static void td_coeffs(const struct rm_gen *g, const uint32_t *img, struct ldr_td *t)
@@ -559,16 +557,17 @@ static enum ldr_err walk(struct ldr_program *p, uint32_t first_off, uint32_t fir
 		uint32_t a, v, vo;
 		int r;
 		while ((r = stream_step(area, &it, &a, &v, &vo)) == 1) {
-			struct rm_loc l;
-			if (rm_lookup(g, a, &l) != 0 || l.slot >= RM_MAX_SLOTS) {
+			const struct rm_block *blk;
+			int slot = rm_slot(g, a, &blk);
+			if (slot < 0 || slot >= RM_MAX_SLOTS) {
 				p->err_off = (size_t)p->td_area_off + vo;
 				return LDR_E_UNKNOWN_REG;
 			}
-			if (l.block->fw_only) {
+			if (blk->fw_only) {
 				p->err_off = (size_t)p->td_area_off + vo;
 				return LDR_E_FW_REGISTER;
 			}
-			img[l.slot] = v;
+			img[slot] = v;
 			t->nwrites++;
 		}
 		if (r < 0) {

@@ -23,7 +23,7 @@ const struct rm_gen *rm_gen_by_number(unsigned gen)
 	return NULL;
 }
 
-int rm_lookup(const struct rm_gen *g, uint32_t addr, struct rm_loc *loc)
+int rm_slot(const struct rm_gen *g, uint32_t addr, const struct rm_block **block)
 {
 	if (!g || !g->blocks || (addr & 3))
 		return -1;
@@ -31,25 +31,36 @@ int rm_lookup(const struct rm_gen *g, uint32_t addr, struct rm_loc *loc)
 	for (unsigned b = 0; b < g->nblocks; b++) {
 		const struct rm_block *blk = &g->blocks[b];
 		if (addr >= blk->base && (addr - blk->base) / 4 < blk->nwords) {
-			uint32_t off = addr - blk->base;
-			loc->block = blk;
-			loc->reg = NULL;
-			loc->index = 0;
-			loc->slot = slot + off / 4;
-			loc->block_off = off;
-			for (unsigned r = 0; r < blk->nregs; r++) {
-				const struct rm_reg *reg = &blk->regs[r];
-				if (off >= reg->offset && (off - reg->offset) / 4 < reg->count) {
-					loc->reg = reg;
-					loc->index = (off - reg->offset) / 4;
-					break;
-				}
-			}
-			return 0;
+			if (block)
+				*block = blk;
+			return (int)(slot + (addr - blk->base) / 4);
 		}
 		slot += blk->nwords;
 	}
 	return -1;
+}
+
+int rm_lookup(const struct rm_gen *g, uint32_t addr, struct rm_loc *loc)
+{
+	const struct rm_block *blk;
+	int slot = rm_slot(g, addr, &blk);
+	if (slot < 0)
+		return -1;
+	uint32_t off = addr - blk->base;
+	loc->block = blk;
+	loc->reg = NULL;
+	loc->index = 0;
+	loc->slot = (unsigned)slot;
+	loc->block_off = off;
+	for (unsigned r = 0; r < blk->nregs; r++) {
+		const struct rm_reg *reg = &blk->regs[r];
+		if (off >= reg->offset && (off - reg->offset) / 4 < reg->count) {
+			loc->reg = reg;
+			loc->index = (off - reg->offset) / 4;
+			break;
+		}
+	}
+	return 0;
 }
 
 int rm_slot_addr(const struct rm_gen *g, unsigned slot, uint32_t *addr)

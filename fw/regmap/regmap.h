@@ -75,6 +75,9 @@ struct rm_loc {
 
 /* Finds a byte address; returns 0 and fills loc, or -1 when the address is not in the map. */
 int rm_lookup(const struct rm_gen *g, uint32_t addr, struct rm_loc *loc);
+/* The same address's image slot only (and its block when block is not NULL), without looking up
+ * the register: the slot (0 .. nslots-1), or -1 when the address is not in the map. */
+int rm_slot(const struct rm_gen *g, uint32_t addr, const struct rm_block **block);
 /* Byte address of image slot `slot`; returns 0 or -1 when out of range. */
 int rm_slot_addr(const struct rm_gen *g, unsigned slot, uint32_t *addr);
 /* Extracts a field from a register value. */

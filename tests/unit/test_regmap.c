@@ -307,3 +307,26 @@ TEST(regmap, field_masks_in_place)
 		known |= rm_field_mask(&loc.reg->fields[f]);
 	CHECK_EQ(known, 0x7fff7fffu);
 }
+
+/* rm_slot (the hot paths' lookup: slot and block only) agrees with rm_lookup at every word of
+ * the H13 address space, and refuses what it refuses */
+TEST(regmap, slot_lookup_agrees_with_the_full_lookup)
+{
+	const struct rm_gen *g = rm_gen_by_number(13);
+	REQUIRE(g);
+	unsigned found = 0, bad = 0;
+	for (uint32_t a = 0; a < 0x40000u; a += 4) {
+		struct rm_loc l;
+		const struct rm_block *b = NULL;
+		int full = rm_lookup(g, a, &l), slot = rm_slot(g, a, &b);
+		if (full != 0)
+			bad += slot != -1;
+		else
+			bad += slot != (int)l.slot || b != l.block, found++;
+	}
+	CHECK_EQ(bad, 0u);
+	CHECK_EQ(found, g->nslots);
+	CHECK_EQ(rm_slot(g, H13_COMMON_CIN + 2, NULL), -1);
+	CHECK_EQ(rm_slot(NULL, H13_COMMON_CIN, NULL), -1);
+	CHECK(rm_slot(g, H13_COMMON_CIN, NULL) >= 0);
+}
