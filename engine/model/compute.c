@@ -1374,6 +1374,53 @@ __attribute__((target("avx,f16c"))) static uint16_t fp16_weights_f16c(float *w, 
 }
 #endif
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* Four output channels' fp16 weights at once (p[j] channel j's, per each) into one packed line
+ * (CB = 4: channel j at w + j, k at w + 4k), through the MAC's input port as fp16_weights_f16c:
+ * eight k of each channel converted, then transposed, so each 8 k leave in four 32-byte stores
+ * instead of 32 scalar ones. A group with an infinity or NaN goes through mac_in. Returns
+ * whether a weight is infinite or NaN. */
+__attribute__((target("avx,f16c"))) static uint16_t fp16_weights4_f16c(float *w, const uint8_t *const p[4],
+								       uint64_t per)
+{
+	uint16_t inf = 0;
+	uint64_t k = 0;
+	const __m128i ex = _mm_set1_epi16(0x7c00), zero = _mm_setzero_si128();
+	for (; k + 8 <= per; k += 8) {
+		__m128i h[4];
+		int bad = 0;
+		for (unsigned j = 0; j < 4; j++) {
+			h[j] = _mm_loadu_si128((const __m128i *)(const void *)(p[j] + 2 * k));
+			__m128i e = _mm_and_si128(h[j], ex);
+			bad |= _mm_movemask_epi8(_mm_cmpeq_epi16(e, ex));
+			h[j] = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), h[j]);
+		}
+		if (bad) {
+			for (unsigned j = 0; j < 4; j++)
+				inf |= fp16_weights_plain(w + CB * k + j, p[j] + 2 * k, 8);
+			continue;
+		}
+		__m256 a0 = _mm256_cvtph_ps(h[0]), a1 = _mm256_cvtph_ps(h[1]);
+		__m256 a2 = _mm256_cvtph_ps(h[2]), a3 = _mm256_cvtph_ps(h[3]);
+		/* t0 = c0k0 c1k0 c0k1 c1k1 | k4 k5, t1 = k2 k3 | k6 k7 (c0, c1); t2, t3 the same of c2, c3;
+		 * u0 = c0..c3 at k0 | k4, u1 = k1 | k5, u2 = k2 | k6, u3 = k3 | k7 */
+		__m256 t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpackhi_ps(a0, a1);
+		__m256 t2 = _mm256_unpacklo_ps(a2, a3), t3 = _mm256_unpackhi_ps(a2, a3);
+		__m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xee);
+		__m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xee);
+		float *o = w + CB * k;
+		_mm256_storeu_ps(o, _mm256_permute2f128_ps(u0, u1, 0x20));
+		_mm256_storeu_ps(o + 8, _mm256_permute2f128_ps(u2, u3, 0x20));
+		_mm256_storeu_ps(o + 16, _mm256_permute2f128_ps(u0, u1, 0x31));
+		_mm256_storeu_ps(o + 24, _mm256_permute2f128_ps(u2, u3, 0x31));
+	}
+	if (k < per)
+		for (unsigned j = 0; j < 4; j++)
+			inf |= fp16_weights_plain(w + CB * k + j, p[j] + 2 * k, per - k);
+	return inf;
+}
+#endif
+
 /* A row of fp16 inputs through the MAC's input port into f; returns 1 when every value is
  * finite. */
 static int mac_in_row_plain(float *f, const uint16_t *v, unsigned n)
@@ -1477,6 +1524,11 @@ static void kern_task(void *arg, unsigned t)
 		if (kfmt == H13_KERNELFMT_FP16 && anem_simd && o % cout % 4 == 0 && o % cout + 4 <= cout &&
 		    o + 4 <= end)
 			n = 4;
+#elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+		/* with F16C, the four channels of one packed line (CB = 4) at a time */
+		if (kfmt == H13_KERNELFMT_FP16 && cpu_f16c() && o % cout % CB == 0 && o % cout + CB <= cout &&
+		    o + CB <= end)
+			n = CB;
 #endif
 		for (unsigned k = 0; k < n; k++) {
 			const struct mrange *c = j->ch[(o + k) % H13_COEFF_NCH];
@@ -1492,6 +1544,10 @@ static void kern_task(void *arg, unsigned t)
 #if defined(ANEM_NEON)
 		if (n == 4)
 			inf |= anem_neon_weights4(w, CB, src, per);
+		else
+#elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+		if (n == CB)
+			inf |= fp16_weights4_f16c(w, src, per);
 		else
 #endif
 		if (kfmt == H13_KERNELFMT_FP16)
