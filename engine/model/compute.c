@@ -426,33 +426,14 @@ struct stages {
 
 static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 
-/* A field the model reads no meaning from, and the one value every real program holds there
- * (want: 0 here; the fields real programs hold at another value are fw/td's td_fixed) */
-struct fixed_field {
-	uint32_t reg;
-	unsigned lsb, width;
-	uint32_t want;
-	const char *why;
-};
-
-static int refuse_set_fields(struct anem *m, const struct fixed_field *z, unsigned n)
+/* Fields the model reads no meaning from, each at the one value every real program holds there
+ * (fw/td's struct td_fixed: value, and the refusal's why), refused at any other */
+static int refuse_set_fields(struct anem *m, const struct td_fixed *z, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t v = (REG(z[i].reg) >> z[i].lsb) & ((1u << z[i].width) - 1u);
-		if (v != z[i].want)
+		if (v != z[i].value)
 			return anem_refuse(m, ENG_FR_FIELD, z[i].reg, z[i].lsb, z[i].width, z[i].why);
-	}
-	return ENG_OK;
-}
-
-/* The fields every real program holds at one value other than 0 (fw/td's td_fixed), at any
- * other value, 0 included */
-static int refuse_unfixed(struct anem *m)
-{
-	for (unsigned i = 0; i < td_nfixed; i++) {
-		const struct td_fixed *f = &td_fixed[i];
-		if (((REG(f->reg) >> f->lsb) & ((1u << f->width) - 1u)) != f->value)
-			return anem_refuse(m, ENG_FR_FIELD, f->reg, f->lsb, f->width, f->why);
 	}
 	return ENG_OK;
 }
@@ -531,7 +512,7 @@ static int fmt_known(uint32_t fmt, int src)
  */
 static int ne_unread_fields(struct anem *m, uint32_t mac)
 {
-	static const struct fixed_field zero[] = {
+	static const struct td_fixed zero[] = {
 		{H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 0, "NE.MACCfg.BiasMode not modelled (0 in every real program)"},
 		{H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN_LSB, H13_MACCFG_MATRIXBIASEN_W, 0, "NE.MACCfg.MatrixBiasEn not modelled (0 in every real program)"},
 		{H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE_LSB, H13_MACCFG_POSTSCALEMODE_W, 0, "NE.MACCfg.PostScaleMode not modelled (0 in every real program)"},
@@ -567,7 +548,7 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
  */
 static int data_unread_fields(struct anem *m)
 {
-	static const struct fixed_field fixed[] = {
+	static const struct td_fixed fixed[] = {
 		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 0, "L2.L2Cfg.InputReLU not modelled (0 in every real program)"},
 		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, 0, "Common.GroupConvCfg.ElemMultMode not modelled (0 in every real program)"},
 		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMASrc.Fmt.Shift not modelled (0 in every real program)"},
@@ -585,7 +566,8 @@ static int data_unread_fields(struct anem *m)
 		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.ResultCfg.DMAOffsetCh not modelled (0 in every real program)"},
 	};
 	int e = refuse_set_fields(m, fixed, sizeof fixed / sizeof fixed[0]);
-	if (e || (e = refuse_unfixed(m)))
+	/* and those real programs hold at a value other than 0 (fw/td: the builders write them) */
+	if (e || (e = refuse_set_fields(m, td_fixed, td_nfixed)))
 		return e;
 	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_SRC_FMT), 1))
 		return anem_refuse(m, ENG_FR_FIELD, H13_SRC_FMT, 0, 32,
@@ -3002,12 +2984,6 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE_NOREG(m, ENG_FR_FIELD, "an empty output (OutDim, Cout or groups 0)");
 	if ((in0.r && !in0.elem) || (in1.r && !in1.elem))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_INFMT, "an unsized input format");
-	if (H13_GET(REG(H13_SRC_FMT), H13_FMT_INTERLEAVE) > 1)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_SRC_FMT, H13_FMT_INTERLEAVE,
-				   "channel interleave > 1 not modelled");
-	if (H13_GET(REG(H13_DST_FMT), H13_FMT_INTERLEAVE) > 1)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_DST_FMT, H13_FMT_INTERLEAVE,
-				   "channel interleave > 1 not modelled");
 	int e = data_unread_fields(m);
 	if (e)
 		return e;

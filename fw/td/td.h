@@ -78,7 +78,7 @@ unsigned tdw_end(const struct td_writer *tw);
  * other than 0 (the fixtures' TDs and allbilly/ane's macOS task streams; docs/engine-model.md,
  * "The register census"). The model refuses any other value, 0 included; the program builders
  * (tools/progdesc, the tests' TD writers) write them from here. */
-struct td_fixed {
+struct td_fixed { /* also the type of the model's tables of fields real programs hold at 0 */
 	uint32_t reg;       /* register address */
 	uint8_t lsb, width; /* the field */
 	uint16_t value;     /* what every real program holds there */

@@ -151,6 +151,7 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 0, "L2.ResultCfg.DMAInterleave = 0x0: unmodelled-field"},
 		{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 0, "TileDMASrc.Fmt.Interleave = 0x0: unmodelled-field"},
 		{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 0, "TileDMADst.Fmt.Interleave = 0x0: unmodelled-field"},
+		{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 8, "TileDMASrc.Fmt.Interleave = 0x8: unmodelled-field"},
 		{H13_SRC_FMT, H13_FMT_TRUNCATE_LSB, H13_FMT_TRUNCATE_W, 1, "unmodelled-field: TileDMASrc.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than"},
 		{H13_DST_FMT, H13_FMT_MEMFMT_LSB, H13_FMT_MEMFMT_W, 1, "unmodelled-field: TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than"},
 		{H13_DST_FMT, H13_FMT_FMTMODE_LSB, H13_FMT_FMTMODE_W, 0, "unmodelled-field: TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than"},
