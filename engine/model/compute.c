@@ -1329,22 +1329,30 @@ static uint16_t fp16_weights_plain(float *w, const uint8_t *p, uint64_t per)
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
-/* The same with F16C, 8 at a time: a subnormal (exponent 0) is made +0 before the conversion
- * (mac_in); a group of 8 with an infinity or NaN goes through mac_in (the same bits). */
+/* The MAC's input port on eight little-endian fp16 values at p, for the F16C paths: a subnormal
+ * (exponent 0) made +0 before the conversion, as mac_in does; *special is nonzero when one is
+ * infinite or NaN (the caller sends those eight through mac_in instead: the same bits). */
+__attribute__((target("avx,f16c"))) static inline __m128i port8(const void *p, int *special)
+{
+	const __m128i ex = _mm_set1_epi16(0x7c00);
+	__m128i h = _mm_loadu_si128((const __m128i *)p), e = _mm_and_si128(h, ex);
+	*special = _mm_movemask_epi8(_mm_cmpeq_epi16(e, ex));
+	return _mm_andnot_si128(_mm_cmpeq_epi16(e, _mm_setzero_si128()), h);
+}
+
+/* fp16_weights_plain with F16C, 8 at a time through port8. */
 __attribute__((target("avx,f16c"))) static uint16_t fp16_weights_f16c(float *w, const uint8_t *p,
 								      uint64_t per)
 {
 	uint16_t inf = 0;
 	uint64_t k = 0;
-	const __m128i ex = _mm_set1_epi16(0x7c00), zero = _mm_setzero_si128();
 	for (; k + 8 <= per; k += 8) {
-		__m128i h = _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * k));
-		__m128i e = _mm_and_si128(h, ex);
-		if (_mm_movemask_epi8(_mm_cmpeq_epi16(e, ex))) {
+		int special;
+		__m128i h = port8(p + 2 * k, &special);
+		if (special) {
 			inf |= fp16_weights_plain(w + CB * k, p + 2 * k, 8);
 			continue;
 		}
-		h = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), h);
 		float f[8];
 		_mm256_storeu_ps(f, _mm256_cvtph_ps(h));
 		for (unsigned i = 0; i < 8; i++)
@@ -1358,24 +1366,21 @@ __attribute__((target("avx,f16c"))) static uint16_t fp16_weights_f16c(float *w, 
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /* Four output channels' fp16 weights at once (p[j] channel j's, per each) into one packed line
- * (CB = 4: channel j at w + j, k at w + 4k), through the MAC's input port as fp16_weights_f16c:
- * eight k of each channel converted, then transposed, so each 8 k leave in four 32-byte stores
- * instead of 32 scalar ones. A group with an infinity or NaN goes through mac_in. Returns
+ * (CB = 4: channel j at w + j, k at w + 4k), through port8: eight k of each channel converted,
+ * then transposed, so each 8 k leave in four 32-byte stores instead of 32 scalar ones. Returns
  * whether a weight is infinite or NaN. */
 __attribute__((target("avx,f16c"))) static uint16_t fp16_weights4_f16c(float *w, const uint8_t *const p[4],
 								       uint64_t per)
 {
 	uint16_t inf = 0;
 	uint64_t k = 0;
-	const __m128i ex = _mm_set1_epi16(0x7c00), zero = _mm_setzero_si128();
 	for (; k + 8 <= per; k += 8) {
 		__m128i h[4];
 		int bad = 0;
 		for (unsigned j = 0; j < 4; j++) {
-			h[j] = _mm_loadu_si128((const __m128i *)(const void *)(p[j] + 2 * k));
-			__m128i e = _mm_and_si128(h[j], ex);
-			bad |= _mm_movemask_epi8(_mm_cmpeq_epi16(e, ex));
-			h[j] = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), h[j]);
+			int special;
+			h[j] = port8(p[j] + 2 * k, &special);
+			bad |= special;
 		}
 		if (bad) {
 			for (unsigned j = 0; j < 4; j++)
@@ -1416,22 +1421,19 @@ static int mac_in_row_plain(float *f, const uint16_t *v, unsigned n)
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* The same with F16C, 8 at a time (as fp16_weights_f16c; a group with an infinity or NaN goes
- * through mac_in). */
+/* mac_in_row_plain with F16C, 8 at a time through port8. */
 __attribute__((target("avx,f16c"))) static int mac_in_row_f16c(float *f, const uint16_t *v,
 								 unsigned n)
 {
 	int fin = 1;
 	unsigned i = 0;
-	const __m128i ex = _mm_set1_epi16(0x7c00), zero = _mm_setzero_si128();
 	for (; i + 8 <= n; i += 8) {
-		__m128i h = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
-		__m128i e = _mm_and_si128(h, ex);
-		if (_mm_movemask_epi8(_mm_cmpeq_epi16(e, ex))) {
+		int special;
+		__m128i h = port8(v + i, &special);
+		if (special) {
 			fin &= mac_in_row_plain(f + i, v + i, 8);
 			continue;
 		}
-		h = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), h);
 		_mm256_storeu_ps(f + i, _mm256_cvtph_ps(h));
 	}
 	if (i < n)

@@ -524,8 +524,8 @@ static void put_common(struct td_writer *tw, const struct pd_layer *L)
 		H13_PUT(H13_OUTDIM_WOUT, L->wout) | H13_PUT(H13_OUTDIM_HOUT, L->hout));
 	/* the window: 1x1 but a pool */
 	tdb_set(&b, H13_COMMON_CONVCFG,
-		td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) | H13_PUT(H13_CONVCFG_SX, st) |
-			H13_PUT(H13_CONVCFG_SY, st) | H13_PUT(H13_CONVCFG_PX, pad) |
+		td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) |
+			H13_PUT(H13_CONVCFG_SX, st) | H13_PUT(H13_CONVCFG_SY, st) | H13_PUT(H13_CONVCFG_PX, pad) |
 			H13_PUT(H13_CONVCFG_PY, pad));
 	tdb_set(&b, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
 	tdb_set(&b, H13_COMMON_TILECFG, H13_PUT(H13_TILECFG_TILEHEIGHT, L->hout));
