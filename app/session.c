@@ -591,6 +591,8 @@ static void op_line_out(void *ctx, const char *s, size_t n)
  * LUT's line. */
 static void print_computes(const struct ldr_program *p, const struct session_opts *o)
 {
+	if (!o->out)
+		return; /* no sink: nothing to format */
 	struct ldr_image *im = calloc(1, sizeof *im);
 	if (!im)
 		return;

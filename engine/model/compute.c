@@ -358,12 +358,14 @@ void anem_l2_clear(struct anem *m)
 	free(m->stage);
 	free(m->ostage);
 	free(m->rfb);
-	m->acc = m->wts = m->chv = m->cols = m->rfb = NULL;
+	free(m->lw);
+	free(m->lacc);
+	m->acc = m->wts = m->chv = m->cols = m->rfb = m->lw = m->lacc = NULL;
 	m->kh = NULL;
 	m->stage = m->ostage = NULL;
 	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = m->stage_len = 0;
 	m->ostage_len = 0;
-	m->rfb_len = 0;
+	m->rfb_len = m->lw_len = m->lacc_len = 0;
 }
 
 static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
@@ -1273,6 +1275,11 @@ static int grow(struct anem *m, float **p, size_t *len, uint64_t n, const char *
 #define CB 4u
 #endif
 
+/* At most this many tasks split a one-row convolution's columns (batch_columns; the batch's
+ * rows otherwise, at most 16) and its channel lines (batch_lines). */
+#define COLS_SPLIT_MAX 16u
+#define LINE_TASKS_MAX 64u
+
 static uint64_t wslot(uint64_t o_all, unsigned cout, uint64_t per)
 {
 	uint64_t g = o_all / cout, o = o_all % cout, nob = ((uint64_t)cout + CB - 1) / CB;
@@ -1469,11 +1476,12 @@ static uint16_t fp16_weights(float *w, const uint8_t *p, uint64_t per)
 	return fp16_weights_plain(w, p, per);
 }
 
-/* load_kernels' packing, output channels [t nout / tasks, (t + 1) nout / tasks) per task t:
- * each task writes only its own channels' weights and its own inf and bad flags. */
+/* The packing of a convolution's fp16 / int8 kernels (load_kernels sets it up): output channels
+ * [t nout / tasks, (t + 1) nout / tasks) per task t, each task writing only its own channels'
+ * weights and its own inf and bad flags; or one channel line at a time (line_task). */
 struct kern_job {
 	struct anem *m;
-	const struct mrange *const *ch;
+	const struct mrange *ch[H13_COEFF_NCH];
 	uint64_t nout;
 	unsigned cout;
 	uint64_t per, block;
@@ -1483,10 +1491,12 @@ struct kern_job {
 	uint8_t bad[8];
 };
 
-static void kern_task(void *arg, unsigned t)
+/* Outputs [o, end) packed where wslot puts them, less `base` floats, from dst: the whole of
+ * m->wts (base 0), or one channel line's buffer (base its line's wslot). Returns whether a
+ * weight is infinite or NaN; *bad when a kernel lies outside its channel. */
+static uint16_t pack_outputs(const struct kern_job *j, uint64_t o, uint64_t end, float *dst,
+			     uint64_t base, int *bad)
 {
-	struct kern_job *j = arg;
-	uint64_t o = j->nout * t / j->tasks, end = j->nout * (t + 1) / j->tasks;
 	const uint64_t per = j->per, elem = j->elem;
 	const unsigned cout = j->cout, kfmt = j->kfmt;
 	uint16_t inf = 0;
@@ -1496,10 +1506,9 @@ static void kern_task(void *arg, unsigned t)
 		for (; o < end; o++) {
 			uint64_t r = o % pass; /* in its pass's block, of per x g elements */
 			const uint8_t *p = j->ch[r / j->g]->cpu + o / pass * per * step + (r % j->g) * elem;
-			inf |= weights_strided(j->m->wts + wslot(o, cout, per), p, per, step, kfmt);
+			inf |= weights_strided(dst + wslot(o, cout, per) - base, p, per, step, kfmt);
 		}
-		j->inf[t] = inf;
-		return;
+		return inf;
 	}
 	while (o < end) {
 		/* with NEON, four fp16 kernels of one channel line at a time (neon.h) */
@@ -1518,13 +1527,13 @@ static void kern_task(void *arg, unsigned t)
 			const struct mrange *c = j->ch[(o + k) % H13_COEFF_NCH];
 			uint64_t off = ((o + k) / H13_COEFF_NCH) * j->block;
 			if (!c || off > c->len || per * elem > c->len - off) {
-				j->bad[t] = 1;
-				return;
+				*bad = 1;
+				return inf;
 			}
 			src[k] = c->cpu + off;
 		}
 		const uint8_t *p = src[0];
-		float *w = j->m->wts + wslot(o, cout, per);
+		float *w = dst + wslot(o, cout, per) - base;
 #if defined(ANEM_NEON)
 		if (n == 4)
 			inf |= anem_neon_weights4(w, CB, src, per);
@@ -1540,7 +1549,15 @@ static void kern_task(void *arg, unsigned t)
 			weights_strided(w, p, per, 1, kfmt);
 		o += n;
 	}
-	j->inf[t] = inf;
+	return inf;
+}
+
+static void kern_task(void *arg, unsigned t)
+{
+	struct kern_job *j = arg;
+	int bad = 0;
+	j->inf[t] = pack_outputs(j, j->nout * t / j->tasks, j->nout * (t + 1) / j->tasks, j->m->wts, 0, &bad);
+	j->bad[t] = (uint8_t)bad;
 }
 
 /*
@@ -1548,10 +1565,12 @@ static void kern_task(void *arg, unsigned t)
  * puts them: with OCGSize 0, output channel o (counted over all groups) is block o / 16 of
  * coefficient channel o mod 16, a block Cin x Kh x Kw elements in KernelFmt rounded up to 64
  * bytes; with OCGSize k, runs of 2^k outputs a channel a pass of 16 x 2^k, input-major
- * (docs/engine-model.md, "Kernel layout"); any other case is refused.
+ * (docs/engine-model.md, "Kernel layout"); any other case is refused. Checks the layout, sizes
+ * m->wts and sets up the packing (j), which kern_pack, or a one-row convolution's line tasks
+ * (batch_lines), then does.
  */
 static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
-			unsigned cout, unsigned cin, unsigned kh, unsigned kw)
+			unsigned cout, unsigned cin, unsigned kh, unsigned kw, struct kern_job *j)
 {
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 	/* the fields a real convolution sets (0x82: fp16, PalettizedBits 8 with no palette); any
@@ -1571,7 +1590,8 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (!elem)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
 	uint64_t per = (uint64_t)cin * kh * kw, block = (per * elem + 63u) & ~(uint64_t)63u;
-	const struct mrange *ch[H13_COEFF_NCH] = {0};
+	*j = (struct kern_job){m, {0}, nout, cout, per, block, elem, kfmt, 0, 1, {0}, {0}};
+	const struct mrange **ch = j->ch;
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
 			ch[r[i].ch] = &r[i];
@@ -1596,28 +1616,32 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		    per * elem > ch[c]->len - last * block)
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
 	}
-	int e = grow_weights(m, nout, cout, per);
-	if (e)
-		return e;
-	struct kern_job j = {m, ch, nout, cout, per, block, elem, kfmt, 0, g, {0}, {0}};
+	j->g = g;
+	return grow_weights(m, nout, cout, per);
+}
+
+/* Every kernel packed into m->wts (load_kernels' job j); m->wts_inf set. */
+static int kern_pack(struct anem *m, struct kern_job *j)
+{
+	const uint64_t nout = j->nout, per = j->per;
 	/* with threads, from 2^16 weights, one task of consecutive whole output channels a thread
 	 * (at most 8), as conv_kernels splits the channel lines: each thread then mostly reads the
 	 * weights it packed. Each task packs its own channels: the same floats whatever the split. */
 	unsigned nw = hal_workers(), tasks = 1;
 	if (nw > 1 && nout > 1 && nout * per >= (1u << 16))
 		tasks = nout < nw ? (unsigned)nout : nw < 8 ? nw : 8u;
-	j.tasks = tasks;
+	j->tasks = tasks;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
 	if (tasks == 1)
-		kern_task(&j, 0);
+		kern_task(j, 0);
 	else
-		hal_parallel(tasks, kern_task, &j);
+		hal_parallel(tasks, kern_task, j);
 	for (unsigned t = 0; t < tasks; t++) {
-		if (j.bad[t])
+		if (j->bad[t])
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
-		m->wts_inf |= j.inf[t];
+		m->wts_inf |= j->inf[t];
 	}
 	return ENG_OK;
 }
@@ -2183,11 +2207,11 @@ static void mac_in_row_nan(float *f, const uint16_t *v, unsigned n)
  * fb a scratch row of Win floats; returns whether every input was finite. Reads the staged rows
  * and writes only cols and fb, so rows can be spread on several threads at once. */
 static int cols_from_staged(const struct conv *c, const uint16_t *staged, int64_t ibase,
-			    unsigned y, float *cols, float *fb)
+			    unsigned y, float *cols, float *fb, unsigned ci0, unsigned ci1)
 {
 	int whole = cols_whole(c);
 	int fin = 1;
-	for (unsigned ci = 0; ci < c->cin; ci++)
+	for (unsigned ci = ci0; ci < ci1; ci++)
 		for (unsigned ky = 0; ky < c->kh; ky++) {
 			int64_t iy = (int64_t)y * c->sy - c->py + ky;
 			float *line = col_line(c, cols, ci, ky, iy);
@@ -2216,7 +2240,7 @@ static int conv_columns(struct anem *m, const struct conv *c, const struct tile 
 	if (e)
 		return e;
 	if (staged) {
-		*fin = cols_from_staged(c, st, (int64_t)y * c->sy - c->py, y, cols, m->fb);
+		*fin = cols_from_staged(c, st, (int64_t)y * c->sy - c->py, y, cols, m->fb, 0, c->cin);
 		return ENG_OK;
 	}
 	int whole = cols_whole(c);
@@ -2239,22 +2263,28 @@ static int conv_columns(struct anem *m, const struct conv *c, const struct tile 
 }
 
 /* A batch's columns on threads: every row's inputs staged in order first (the DMA engine's
- * moves keep their order), then each row spread into its columns by one task. */
+ * moves keep their order), then each row spread into its columns by `split` tasks of
+ * consecutive input channels (several only for a batch of one row), each with its own flag and,
+ * per thread, its own scratch row. */
 struct cols_job {
 	const struct conv *c;
 	uint16_t *st;   /* row r's staged inputs at r x Kh x Cin x Win */
 	float *cols, *fb;
-	unsigned y0;
-	int *fin;
+	unsigned y0, split;
+	int fin[COLS_SPLIT_MAX];
 };
 
-static void cols_task(void *arg, unsigned r)
+static void cols_task(void *arg, unsigned i)
 {
-	const struct cols_job *j = arg;
+	struct cols_job *j = arg;
 	const struct conv *c = j->c;
-	j->fin[r] = cols_from_staged(c, j->st + (uint64_t)r * c->kh * c->cin * c->Win,
+	unsigned r = i / j->split, t = i % j->split;
+	unsigned ci0 = (unsigned)((uint64_t)c->cin * t / j->split);
+	unsigned ci1 = (unsigned)((uint64_t)c->cin * (t + 1) / j->split);
+	float *fb = j->fb + (uint64_t)(j->split > 1 ? hal_worker() : r) * c->fbs;
+	j->fin[i] = cols_from_staged(c, j->st + (uint64_t)r * c->kh * c->cin * c->Win,
 				     (int64_t)(j->y0 + r) * c->sy - c->py, j->y0 + r,
-				     j->cols + r * c->per * c->as, j->fb + (uint64_t)r * c->fbs);
+				     j->cols + r * c->per * c->as, fb, ci0, ci1);
 }
 
 /* The batch's columns (rows y0 .. y0 + nrow - 1): on threads when every row's inputs can be
@@ -2264,9 +2294,15 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 {
 	uint64_t per_row = (uint64_t)c->kh * c->cin * c->Win;
 	uint16_t *st = NULL;
-	if (nrow > 1 && hal_workers() > 1 && in_rows_ok(m, c, in, lsrc, g) &&
+	unsigned nw = hal_workers();
+	/* one row: tasks of input channels when it is large (a 512-channel 1x1 over 64: 32 Ki
+	 * inputs), a scratch row a thread */
+	unsigned split = nrow == 1 && per_row >= (1u << 14) ? (nw < COLS_SPLIT_MAX ? nw : COLS_SPLIT_MAX) : 1u;
+	if (split > c->cin)
+		split = c->cin;
+	if ((nrow > 1 || split > 1) && nw > 1 && in_rows_ok(m, c, in, lsrc, g) &&
 	    per_row <= ANEM_BUF_MAX_BYTES / 2 / nrow &&
-	    !grow_aligned(m, &m->rfb, &m->rfb_len, (uint64_t)nrow * c->fbs, NULL))
+	    !grow_aligned(m, &m->rfb, &m->rfb_len, (uint64_t)(nrow > nw ? nrow : nw) * c->fbs, NULL))
 		st = stage(m, per_row * nrow);
 	for (unsigned r = 0; st && r < nrow; r++) {
 		int e = ENG_OK;
@@ -2277,11 +2313,16 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 		}
 	}
 	if (st) {
-		struct cols_job j = {c, st, m->cols, m->rfb, y0, c->fin};
+		struct cols_job j = {c, st, m->cols, m->rfb, y0, split, {0}};
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 		(void)cpu_features(); /* read once before any thread asks */
 #endif
-		hal_parallel(nrow, cols_task, &j);
+		hal_parallel(nrow * split, cols_task, &j);
+		for (unsigned r = 0; r < nrow; r++) {
+			c->fin[r] = 1;
+			for (unsigned t = 0; t < split; t++)
+				c->fin[r] &= j.fin[r * split + t];
+		}
 		return ENG_OK;
 	}
 	for (unsigned r = 0; r < nrow; r++) {
@@ -2437,16 +2478,17 @@ struct fin_job {
 	uint16_t *st; /* row r's values at r x Cout x W */
 };
 
-/* Output row y's channels o0 .. o1 - 1 (accumulators acc, a line of as per channel) as
- * conv_finish_row computes them, into st (a row of W per channel) and the L2-resident result;
- * the activation's element count is the caller's. Writes nothing else: safe on threads. */
+/* Output row y's channels o0 .. o1 - 1 (accumulators from acc, channel o0's, a line of as per
+ * channel) as conv_finish_row computes them, into st (a row of W per channel from channel 0) and
+ * the L2-resident result; the activation's element count is the caller's. Writes nothing else:
+ * safe on threads. */
 static void finish_channels(const struct anem *m, const struct conv *c, const struct stages *s,
 			    const struct tile *out, struct anem_l2t *lres, unsigned g, unsigned y,
 			    const float *acc, uint16_t *st, unsigned o0, unsigned o1)
 {
 	for (unsigned o = o0; o < o1; o++) {
 		uint16_t *v = st + (uint64_t)o * c->W;
-		const float *a = acc + (uint64_t)o * c->as;
+		const float *a = acc + (uint64_t)(o - o0) * c->as;
 		if (c->ku) {
 			uint64_t go = (uint64_t)g * c->cout + o, nall = (uint64_t)c->G * c->cout;
 			conv_out_row(v, a, c->W, 1, m->chv[go], m->chv[nall + go], s->post, c->taps2);
@@ -2470,7 +2512,8 @@ static void fin_task(void *arg, unsigned i)
 	unsigned o0 = (unsigned)((uint64_t)c->cout * t / j->split);
 	unsigned o1 = (unsigned)((uint64_t)c->cout * (t + 1) / j->split);
 	finish_channels(j->m, c, j->s, j->out, j->lres, j->g, j->y0 + r,
-			j->m->acc + r * c->nob * CB * c->as, j->st + (uint64_t)r * c->cout * c->W, o0, o1);
+			j->m->acc + (r * c->nob * CB + o0) * c->as, j->st + (uint64_t)r * c->cout * c->W,
+			o0, o1);
 }
 
 /* Returns 1 when the batch was finished here (e: the first move's error), 0 when it is left to
@@ -2541,7 +2584,7 @@ static void rows_task(void *arg, unsigned r)
 	unsigned t = hal_worker(), y = j->y0 + r;
 	float *cols = m->cols + t * c->per * c->as, *acc = m->acc + t * c->nob * CB * c->as;
 	const float *wp = m->wts + (uint64_t)j->g * c->nob * c->per * CB;
-	if (cols_from_staged(c, j->st, j->ibase, y, cols, m->rfb + (uint64_t)t * c->fbs))
+	if (cols_from_staged(c, j->st, j->ibase, y, cols, m->rfb + (uint64_t)t * c->fbs, 0, c->cin))
 		for (uint64_t ob = 0; ob < c->nob; ob++)
 			micro_row(wp + ob * c->per * CB, cols, c->per, c->as, acc + ob * CB * c->as);
 	else /* over the columns: reads nothing else, cannot fail */
@@ -2606,6 +2649,112 @@ static int batch_rows(struct anem *m, const struct conv *c, const struct stages 
 					     ost + (uint64_t)r * c->cout * c->W, (int64_t)c->W * 2,
 					     c->W * 2u, c->cout)))
 			return 1;
+	return 1;
+}
+
+/*
+ * A one-row convolution (a 1x1 over positions: a linear layer, a projection) by channel lines:
+ * after the row's columns, each task takes consecutive channel lines and, for each, packs the
+ * line's kernels into its thread's own buffer (pack_outputs), runs the micro-kernels over the
+ * columns into its own CB accumulator lines, and finishes those channels into the output
+ * staging buffer; then the row leaves in one 2-D move. One hal_parallel call instead of three
+ * (packing, micro-kernels, finishing), and no weights or accumulators of the whole layer
+ * written to memory and read back: a line's packed kernels (K x CB floats) and accumulators
+ * stay in the thread's cache between their write and their read. The same sums in the same
+ * order as the three phases, and the same floats (a test compares the two paths bit for bit).
+ * A kernel with an infinite or NaN weight, an input that is not finite, or a destination that
+ * cannot take the row in one move is left to those phases (returns 0, nothing moved but reads).
+ */
+struct line_job {
+	struct anem *m;
+	const struct conv *c;
+	const struct stages *s;
+	const struct tile *out;
+	struct anem_l2t *lres;
+	const struct kern_job *k;
+	uint16_t *st;  /* channel o's row at o x W */
+	uint64_t chunk; /* lines a task */
+	uint16_t inf[LINE_TASKS_MAX];
+	uint8_t bad[LINE_TASKS_MAX];
+};
+
+static void line_task(void *arg, unsigned i)
+{
+	struct line_job *j = arg;
+	const struct conv *c = j->c;
+	struct anem *m = j->m;
+	const uint64_t per = c->per, as = c->as;
+	unsigned t = hal_worker();
+	float *w = m->lw + t * per * CB, *acc = m->lacc + t * CB * as;
+	uint64_t ob = i * j->chunk, end = ob + j->chunk < c->nob ? ob + j->chunk : c->nob;
+	for (; ob < end; ob++) {
+		uint64_t o0 = ob * CB, o1 = o0 + CB < c->cout ? o0 + CB : c->cout;
+		int bad = 0;
+		for (uint64_t o = o1; o < o0 + CB; o++) /* the lanes past Cout are 0 */
+			for (uint64_t k = 0; k < per; k++)
+				w[CB * k + o % CB] = 0.0f;
+		uint16_t inf = pack_outputs(j->k, o0, o1, w, ob * per * CB, &bad);
+		if (inf || bad) {
+			j->inf[i] = inf;
+			j->bad[i] = (uint8_t)bad;
+			return;
+		}
+		micro_row(w, m->cols, per, as, acc);
+		finish_channels(m, c, j->s, j->out, j->lres, 0, 0, acc, j->st, (unsigned)o0, (unsigned)o1);
+	}
+}
+
+/* Returns 1 when the row was done here (e: a refusal or the move's error), 0 when it is left to
+ * the phases (the kernels not yet packed: the caller packs them). */
+static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, const struct tile *in,
+		       const struct anem_l2t *lsrc, const struct tile *out, struct anem_l2t *lres,
+		       struct anem_act *act, const struct kern_job *k, int *e)
+{
+	*e = ENG_OK;
+	if (c->ku || c->G != 1 || out->h != 1 || !c->fast)
+		return 0;
+	unsigned nw = hal_workers();
+	uint64_t vals = (uint64_t)c->cout * c->W;
+	uint8_t *dst = out_rows(m, out, 0, 0, c->cout);
+	uint16_t *st = dst ? stage_buf(&m->ostage, &m->ostage_len, vals) : NULL;
+	if (!st || !anem_dma_rows_ok(m, dst, (int64_t)out->plane, st, (int64_t)c->W * 2, c->W * 2u, c->cout) ||
+	    c->per > UINT64_MAX / CB / nw || c->as > UINT64_MAX / CB / nw ||
+	    grow_aligned(m, &m->lw, &m->lw_len, nw * c->per * CB, NULL) ||
+	    grow_aligned(m, &m->lacc, &m->lacc_len, nw * CB * c->as, NULL))
+		return 0;
+	if ((*e = batch_columns(m, c, in, lsrc, 0, 0, 1)))
+		return 1;
+	if (!c->fin[0])
+		return 0; /* the plain loop over these columns, after the phases' packing */
+	struct line_job j = {m, c, s, out, lres, k, st, c->nob, {0}, {0}};
+	/* with threads, from 2^18 MACs, four tasks a thread as conv_kernels */
+	uint64_t tasks = 1;
+	if (nw > 1 && c->nob > 1 && c->per * c->as * c->nob * CB >= (1u << 18)) {
+		tasks = c->nob < 4u * nw ? c->nob : 4u * nw;
+		if (tasks > LINE_TASKS_MAX)
+			tasks = LINE_TASKS_MAX;
+		j.chunk = (c->nob + tasks - 1) / tasks;
+		tasks = (c->nob + j.chunk - 1) / j.chunk;
+	}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	(void)cpu_features(); /* read once before any thread asks */
+#endif
+	if (tasks == 1)
+		line_task(&j, 0);
+	else
+		hal_parallel((unsigned)tasks, line_task, &j);
+	for (unsigned t = 0; t < tasks; t++) {
+		if (j.bad[t]) {
+			*e = ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
+			return 1;
+		}
+		if (j.inf[t])
+			return 0; /* the plain loop, after the phases' packing finds the weight */
+	}
+	if (s->lut && !(s->nl == H13_NONLINEAR_RELU && s->ne))
+		act->nelem += vals;
+	m->conv_lines++;
+	*e = anem_dma_move_rows(m, dst, (int64_t)out->plane, st, (int64_t)c->W * 2, c->W * 2u, c->cout);
 	return 1;
 }
 
@@ -2715,8 +2864,9 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC, "a second PE source after a convolution not modelled");
 	/* a kernel-unit program (its streams name the unit): the kernel is the TD's OCG */
 	uint64_t nout = (uint64_t)c.G * c.cout;
+	struct kern_job kj;
 	int e = c.ku ? load_kernels_ku(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw)
-		     : load_kernels(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw);
+		     : load_kernels(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw, &kj);
 	if (!e && c.ku)
 		e = load_channel_vectors(m, r, nr, nout);
 	if (e)
@@ -2726,8 +2876,17 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	c.nob = ((uint64_t)c.cout + CB - 1) / CB;
 	c.per = (uint64_t)c.cin * c.kh * c.kw;
 	c.taps2 = c.per >= 2;
+	/* the plan as if every weight were finite (the kernels are packed below, or by the lines) */
 	if ((e = conv_plan(m, &c, in, out)))
 		return e;
+	if (!c.ku) {
+		if (batch_lines(m, &c, s, in, lsrc, out, lres, act, &kj, &e))
+			return e;
+		if ((e = kern_pack(m, &kj)))
+			return e;
+		if (m->wts_inf && (e = conv_plan(m, &c, in, out))) /* the plain loop */
+			return e;
+	}
 	for (unsigned g = 0; g < c.G; g++)
 		for (unsigned y0 = 0; y0 < out->h; y0 += c.R) {
 			unsigned nrow = out->h - y0 < c.R ? out->h - y0 : c.R;

@@ -50,6 +50,7 @@ int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_ba
 	memset(m, 0, sizeof *m);
 	m->regs = (uint32_t *)regs_base;
 	memset(m->regs, 0, ANEM_WINDOW_BYTES);
+	memset(m->regs_dirty, 0, sizeof m->regs_dirty);
 	m->dma = dma;
 	anem_set_memory(m, mem, dev_base, mem_size);
 	anem_outside_init(m);
@@ -116,7 +117,11 @@ static void reset(void *dev)
 	m->state = ENG_ST_IDLE;
 	m->err = 0;
 	m->done_nid = m->done_count = 0;
-	memset(m->regs, 0, ANEM_WINDOW_BYTES);
+	/* the window is all 0 but the pieces write_reg wrote since: a few of its 128 KiB */
+	for (unsigned i = 0; i < ANEM_WINDOW_PIECES; i++)
+		if (m->regs_dirty[i / 64] >> (i % 64) & 1u)
+			memset(m->regs + i * (ANEM_WINDOW_PIECE / 4), 0, ANEM_WINDOW_PIECE);
+	memset(m->regs_dirty, 0, sizeof m->regs_dirty);
 	anem_l2_clear(m);
 }
 
@@ -177,6 +182,7 @@ static int write_reg(void *dev, uint32_t addr, uint32_t value)
 		m->fault_hit = 1;
 	}
 	m->regs[addr / 4] = value;
+	m->regs_dirty[addr / ANEM_WINDOW_PIECE / 64] |= 1ull << (addr / ANEM_WINDOW_PIECE % 64);
 	return ENG_OK;
 }
 

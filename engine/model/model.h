@@ -26,6 +26,8 @@
 #include "fw/td/td.h"
 
 #define ANEM_WINDOW_BYTES 0x20000u /* H13 register addresses are below 0x20000 */
+#define ANEM_WINDOW_PIECE 0x400u   /* reset clears the window's written pieces of 1 KiB */
+#define ANEM_WINDOW_PIECES (ANEM_WINDOW_BYTES / ANEM_WINDOW_PIECE)
 #define ANEM_SCRATCH_BYTES 0x10000u
 #define ANEM_OUTSIDE_MAX 256u /* register words checked for bits outside their fields */
 #define ANEM_DMA_CHANNEL 0
@@ -112,6 +114,7 @@ typedef void (*anem_touch_fn)(void *ctx, uint64_t dev, uint64_t len, int write);
 
 struct anem {
 	uint32_t *regs;       /* register window (ANEM_WINDOW_BYTES) */
+	uint64_t regs_dirty[ANEM_WINDOW_PIECES / 64]; /* the pieces written since the last reset */
 	uint8_t *mem;         /* device memory */
 	uint64_t dev_base, mem_size;
 	struct dma_dev *dma;
@@ -177,6 +180,9 @@ struct anem {
 	size_t ostage_len;
 	float *rfb;           /* per row of a batch: the row being spread into columns (threads) */
 	size_t rfb_len;
+	unsigned conv_lines;  /* convolutions done by channel lines (batch_lines), for the tests */
+	float *lw, *lacc;     /* per thread: a channel line's packed kernels and accumulators (one-row convolutions) */
+	size_t lw_len, lacc_len;
 	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */
 	int ku_ok;
 	struct ku_unit ku;

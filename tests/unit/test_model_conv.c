@@ -43,6 +43,8 @@ struct cv {
 
 #define SET(a, v) (regs[(a) / 4] = (v))
 
+static unsigned conv_by_lines; /* convolutions the model did by channel lines (batch_lines) */
+
 static uint64_t line64(uint64_t n)
 {
 	return (n + 63u) & ~(uint64_t)63u;
@@ -121,7 +123,9 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	SET(H13_NE_KERNELCFG, H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB);
 	struct anem_act act;
 	memset(&act, 0, sizeof act);
+	unsigned lines0 = m->conv_lines;
 	int e = anem_compute(m, r, 2 + H13_COEFF_NCH, &act);
+	conv_by_lines += m->conv_lines - lines0;
 	for (unsigned g = 0; g < c->G; g++)
 		for (unsigned o = 0; o < c->cout; o++)
 			for (unsigned y = 0; y < c->h; y++)
@@ -310,16 +314,17 @@ static size_t differ(const uint16_t *a, const uint16_t *b, size_t n)
 
 TEST(model, conv_threads_bit_identical)
 {
-	static const struct cv shapes[5] = {
+	static const struct cv shapes[6] = {
 		{3, 3, 1, 1, 1, 1, 1, 32, 36, 40, 12, 40, 12, 0, 0},  /* 3x3, padding 1 */
-		{1, 1, 1, 1, 0, 0, 1, 256, 64, 64, 1, 64, 1, 0, 0},   /* 1x1, one row */
+		{1, 1, 1, 1, 0, 0, 1, 256, 64, 64, 1, 64, 1, 0, 0},   /* 1x1, one row: by channel lines */
 		{3, 2, 2, 1, 0, 1, 2, 24, 20, 45, 9, 22, 10, 0, 0},   /* strides, 2 groups */
 		{1, 1, 1, 1, 0, 0, 1, 512, 130, 16, 3, 16, 3, 0, 0},  /* 2^16 weights and more: packed on threads */
 		{3, 2, 1, 2, 1, 0, 1, 16, 2, 4096, 14, 4096, 7, 0, 0}, /* rows on threads: 4 batches, stride 2 */
+		{1, 1, 1, 1, 0, 0, 1, 300, 70, 50, 1, 50, 1, 0, 0},  /* lines, Cout not a multiple of 4 or 12 */
 	};
-	unsigned bad = 0, diffs = 0, caught = 0, outputs = 0;
-	for (unsigned sh = 0; sh < 5; sh++)
-		for (unsigned mode = 0; mode < 3; mode++) {
+	unsigned bad = 0, diffs = 0, caught = 0, outputs = 0, by_lines = 0;
+	for (unsigned sh = 0; sh < 6; sh++)
+		for (unsigned mode = 0; mode < 4; mode++) {
 			const struct cv *c = &shapes[sh];
 			size_t nin = (size_t)c->G * c->cin * c->hin * c->win;
 			size_t nw = (size_t)c->G * c->cout * c->cin * c->kh * c->kw;
@@ -338,9 +343,13 @@ TEST(model, conv_threads_bit_identical)
 			if (mode == 2) /* NaNs (the port makes them +inf; not the reference's rule) */
 				for (unsigned k = 0; k < 3; k++)
 					in[rnd((uint32_t)nin)] = k ? 0xfe01u : 0x7e00u;
+			if (mode == 3) /* an infinite weight in the last output channel: found late */
+				wt[nw - 1 - rnd((uint32_t)(nw / c->cout))] = 0xfc00u;
 			CHECK_EQ(hal_set_workers(1), 1u);
+			unsigned lines0 = conv_by_lines;
 			bad += run_model(c, in, wt, o1) != ENG_OK;
-			if (mode < 2)
+			by_lines += conv_by_lines != lines0;
+			if (mode != 2)
 				bad += check(c, in, wt, o1);
 			for (unsigned t = 2; t <= 3; t++) {
 #if defined(ANEFW_TARGET)
@@ -362,10 +371,15 @@ TEST(model, conv_threads_bit_identical)
 		}
 	hal_set_workers(1);
 	printf("model conv threads: %u outputs per thread count; runs or reference wrong %u, "
-	       "differing from 1 thread %u, one-bit changes found %u of 15\n", outputs, bad, diffs, caught);
+	       "differing from 1 thread %u, one-bit changes found %u of 24; on one thread %u of 24 "
+	       "runs done by channel lines\n", outputs, bad, diffs, caught, by_lines);
 	CHECK_EQ(bad, 0u);
 	CHECK_EQ(diffs, 0u);
-	CHECK_EQ(caught, 15u);
+	CHECK_EQ(caught, 24u);
+	/* the two one-row shapes by channel lines when every input and weight is finite (mode 0);
+	 * an infinite input, a NaN (+inf at the port) or an infinite weight: by the phases' plain
+	 * loop */
+	CHECK_EQ(by_lines, 2u);
 }
 
 /* The table of register words whose bits outside the map's fields are refused (anem_outside_init,
