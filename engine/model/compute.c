@@ -2661,9 +2661,11 @@ static int batch_rows(struct anem *m, const struct conv *c, const struct stages 
  * (packing, micro-kernels, finishing), and no weights or accumulators of the whole layer
  * written to memory and read back: a line's packed kernels (K x CB floats) and accumulators
  * stay in the thread's cache between their write and their read. The same sums in the same
- * order as the three phases, and the same floats (a test compares the two paths bit for bit).
+ * order as the three phases, and the same floats (model.conv_threads_bit_identical and
+ * model.conv_matches_reference hold both paths to one reference, bit for bit).
  * A kernel with an infinite or NaN weight, an input that is not finite, or a destination that
- * cannot take the row in one move is left to those phases (returns 0, nothing moved but reads).
+ * cannot take the row in one move is left to those phases (returns 0, nothing moved but reads;
+ * they build the columns again: rare inputs, not worth a second entry into the phases).
  */
 struct line_job {
 	struct anem *m;
