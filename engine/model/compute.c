@@ -675,6 +675,13 @@ static inline __attribute__((always_inline)) void nl_apply(const struct anem *m,
 	}
 }
 
+/* Whether nl_apply counts the rows' elements (the LUT applied: not the NE's ReLU); the rows a
+ * batch finished on threads (nonlinear_row) are counted by their caller with it. */
+static inline int nl_counted(const struct stages *s)
+{
+	return s->lut && !(s->nl == H13_NONLINEAR_RELU && s->ne);
+}
+
 static void nonlinear_row(const struct anem *m, const struct stages *s, uint16_t *v, unsigned n)
 {
 	nl_apply(m, s, v, n, NULL);
@@ -1288,6 +1295,14 @@ static uint64_t wslot(uint64_t o_all, unsigned cout, uint64_t per)
 
 static int grow_aligned(struct anem *m, float **p, size_t *len, uint64_t n, const char *what);
 
+/* Lanes [from, CB) of a packed line of per k (the channels past Cout) set to 0. */
+static void zero_lanes(float *line, unsigned from, uint64_t per)
+{
+	for (unsigned l = from; l < CB; l++)
+		for (uint64_t k = 0; k < per; k++)
+			line[CB * k + l] = 0.0f;
+}
+
 static int grow_weights(struct anem *m, uint64_t nout, unsigned cout, uint64_t per)
 {
 	uint64_t G = nout / cout, nob = ((uint64_t)cout + CB - 1) / CB;
@@ -1299,12 +1314,8 @@ static int grow_weights(struct anem *m, uint64_t nout, unsigned cout, uint64_t p
 			     "model's buffer limit (ANEM_BUF_MAX_BYTES)");
 	if (e)
 		return e;
-	for (uint64_t g = 0; g < G; g++)
-		for (unsigned o = cout; o < nob * CB; o++) {
-			float *w = m->wts + ((g * nob + o / CB) * per) * CB + o % CB;
-			for (uint64_t k = 0; k < per; k++)
-				w[CB * k] = 0.0f;
-		}
+	for (uint64_t g = 0; cout % CB && g < G; g++) /* each group's last line */
+		zero_lanes(m->wts + (g * nob + nob - 1) * per * CB, cout % CB, per);
 	m->wts_inf = 0;
 	return ENG_OK;
 }
@@ -2545,7 +2556,7 @@ static int batch_finish(struct anem *m, const struct conv *c, const struct stage
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
 	hal_parallel(nrow * split, fin_task, &j);
-	if (s->lut && !(s->nl == H13_NONLINEAR_RELU && s->ne))
+	if (nl_counted(s))
 		act->nelem += vals;
 	for (unsigned r = 0; r < nrow; r++)
 		if ((*e = anem_dma_move_rows(m, dst[r], (int64_t)out->plane,
@@ -2642,7 +2653,7 @@ static int batch_rows(struct anem *m, const struct conv *c, const struct stages 
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
 	hal_parallel(nrow, rows_task, &j);
-	if (s->lut && !(s->nl == H13_NONLINEAR_RELU && s->ne))
+	if (nl_counted(s))
 		act->nelem += vals;
 	for (unsigned r = 0; r < nrow; r++)
 		if ((*e = anem_dma_move_rows(m, out_rows(m, out, g, y0 + r, c->cout), (int64_t)out->plane,
@@ -2692,9 +2703,8 @@ static void line_task(void *arg, unsigned i)
 	for (; ob < end; ob++) {
 		uint64_t o0 = ob * CB, o1 = o0 + CB < c->cout ? o0 + CB : c->cout;
 		int bad = 0;
-		for (uint64_t o = o1; o < o0 + CB; o++) /* the lanes past Cout are 0 */
-			for (uint64_t k = 0; k < per; k++)
-				w[CB * k + o % CB] = 0.0f;
+		if (o1 - o0 < CB) /* the last line: the lanes past Cout are 0 */
+			zero_lanes(w, (unsigned)(o1 - o0), per);
 		uint16_t inf = pack_outputs(j->k, o0, o1, w, ob * per * CB, &bad);
 		if (inf || bad) {
 			j->inf[i] = inf;
@@ -2753,7 +2763,7 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 		if (j.inf[t])
 			return 0; /* the plain loop, after the phases' packing finds the weight */
 	}
-	if (s->lut && !(s->nl == H13_NONLINEAR_RELU && s->ne))
+	if (nl_counted(s))
 		act->nelem += vals;
 	m->conv_lines++;
 	*e = anem_dma_move_rows(m, dst, (int64_t)out->plane, st, (int64_t)c->W * 2, c->W * 2u, c->cout);
