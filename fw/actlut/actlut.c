@@ -27,7 +27,7 @@ static const struct err_desc errs[ACTLUT_E__COUNT] = {
 	[ACTLUT_E_MODE] = {"actlut-unknown-mode",
 	 "mode word (slot 42) sets a bit or field value with no known meaning"},
 	[ACTLUT_E_LINEAR_MODE] = {"actlut-linear-split-mode",
-	 "linear-only record (no knots) with a split mode word"},
+	 "linear-only record (s = 64: lines, and a knot only at 0) with a split mode word"},
 	[ACTLUT_E_MODE_BITS] = {"actlut-mode-bits-contradict",
 	 "mode word bits contradict each other"},
 	[ACTLUT_E_MODE_SLOTS] = {"actlut-mode-contradicts-clamp",
@@ -35,8 +35,8 @@ static const struct err_desc errs[ACTLUT_E__COUNT] = {
 	[ACTLUT_E_OP_TABLE] = {"actlut-op-with-table",
 	 "frac or int mode word with a nonzero knot or tail (what they add is unknown)"},
 	[ACTLUT_E_PREDICTION] = {"actlut-prediction-unmet",
-	 "operation 6 (rsqrt, predicted, never seen) with knots that are not 1/sqrt of their inputs "
-	 "(v = i / 2^s on [0.5, 2], within 1%): the prediction does not describe this record"},
+	 "operation 6 (rsqrt) with knots that are not 1/sqrt of their inputs (v = i / 2^s on [0.5, 2], "
+	 "within 1%): the model reads operation 6 as Apple's rsqrt record has it, and this record is another"},
 };
 
 const struct err_desc *actlut_err(enum actlut_err err)
@@ -402,9 +402,16 @@ uint16_t actlut_eval(const struct actlut *l, uint16_t x)
 		sign = 0;
 	}
 	int vinf = fp16_is_inf(a) ? ((a & FP16_SIGN) ? -1 : 1) : 0;
-	if (l->kind == ACTLUT_KIND_LINEAR) { /* the left line up to 0, the right one above 0 */
+	if (l->kind == ACTLUT_KIND_LINEAR) {
+		/* knot spacing 2^-64: every nonzero fp16 v lies past the knots (the left line below
+		 * 0, the right one above), and v = +-0 reads the knot of index off (docs/actlut.md) */
 		int64_t V = vinf ? 0 : fix24(a);
-		r = finish(tail(l, vinf > 0 || (!vinf && V > 0), V, vinf), -48);
+		if (!vinf && V == 0) {
+			struct xval z = {(i128)l->knot[l->off] * ONE_FIX, 0};
+			r = finish(z, -48);
+		} else {
+			r = finish(tail(l, vinf > 0 || V > 0, V, vinf), -48);
+		}
 	} else if (op == ACTLUT_OP_EXP2) { /* x = n + f, y = F(f) * 2^n */
 		if (vinf)
 			r = vinf < 0 ? 0 : FP16_POS_INF;

@@ -50,7 +50,7 @@ enum {
 #define ACTLUT_MODE_LOG2 0xc9u  /* op 9: |x| = m*2^e, m in [0.5,1): y = e + F(m - 0.5); x < 0 gives +0 */
 #define ACTLUT_MODE_SQRT 0xc5u  /* op 5: |x| = m*2^e, e even, m in [0.5,2): y = F(m) * 2^(e/2); x < 0: +0 */
 #define ACTLUT_MODE_RECIP 0x67u /* op 7: as LOG2's split, y = sign(x) * F(m - 0.5) * 2^-e (unary/inv.bin) */
-#define ACTLUT_MODE_RSQRT 0xc6u /* op 6 (predicted, never seen): as SQRT's split, y = F(m) * 2^(-e/2) */
+#define ACTLUT_MODE_RSQRT 0xc6u /* op 6 (Apple's rsqrt record, docs/actlut.md): as SQRT's split, y = F(m) * 2^(-e/2) */
 #define ACTLUT_MODE_FRAC 0x63u  /* op 3 on |x|, sign restored: y = x - trunc(x) (unary/ceil.bin) */
 #define ACTLUT_MODE_INT 0x64u   /* op 4 on |x|, sign restored: y = trunc(x) (unary/ceil.bin) */
 
@@ -105,11 +105,11 @@ enum actlut_err {
 	ACTLUT_E_CLAMP_ORDER, /* input clamp in_lo > in_hi */
 	ACTLUT_E_SCALE,       /* slot 41 is not 0..ACTLUT_SCALE_MAX or 64 */
 	ACTLUT_E_MODE,        /* slot 42 sets a bit or a field value with no known meaning */
-	ACTLUT_E_LINEAR_MODE, /* linear-only scale (no knots) with a split mode word */
+	ACTLUT_E_LINEAR_MODE, /* linear-only scale (s = 64) with a split mode word */
 	ACTLUT_E_MODE_BITS,   /* mode word bits that contradict each other */
 	ACTLUT_E_MODE_SLOTS,  /* mode word that contradicts the input clamp */
 	ACTLUT_E_OP_TABLE,    /* frac/int operation with a nonzero knot or tail (its use unknown) */
-	ACTLUT_E_PREDICTION,  /* a predicted operation (6, rsqrt) whose knots are not that function */
+	ACTLUT_E_PREDICTION,  /* operation 6 (rsqrt) whose knots are not that function */
 	ACTLUT_E__COUNT
 };
 
@@ -132,10 +132,11 @@ const char *actlut_strerror(enum actlut_err err);
 enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len);
 
 /*
- * Operation 6 (rsqrt) is predicted, never seen (docs/actlut.md): a record using it is only read as
- * rsqrt when its knots are 1/sqrt of the inputs the sqrt-style split gives them (knot i at
- * v = i / 2^s, every knot with v in [0.5, 2], at least four of them), within 1%; otherwise
- * ACTLUT_E_PREDICTION: the prediction does not describe the record. ACTLUT_OK for every other
+ * Operation 6 (rsqrt): its word and knots are those of Apple's rsqrt record (docs/actlut.md); the
+ * split's output scale 2^(-e/2) is read from the knots, not from a computed result. So a record
+ * using it is only read as rsqrt when its knots are 1/sqrt of the inputs the sqrt-style split
+ * gives them (knot i at v = i / 2^s, every knot with v in [0.5, 2], at least four of them),
+ * within 1%; otherwise ACTLUT_E_PREDICTION: the reading does not describe the record. ACTLUT_OK for every other
  * operation. For a consumer that must be right or loud (the engine model); actlut_parse does
  * not apply it.
  */

@@ -55,6 +55,7 @@ def funcs(slope):
             'trunc': np.trunc,
             'frac_trunc': lambda x: np.where(np.isfinite(x), x - np.trunc(x), 0.0),
             'step': lambda x: np.where(x > 0, 1.0, 0.0),
+            'step_neg': lambda x: np.where(x < 0, 1.0, 0.0),
         }
 
 
@@ -233,10 +234,10 @@ def main(argv):
     # tails: the clamped line within 1 ulp of float64
     if k in ('plain', 'odd', 'linear'):
         a_l, b_l, a_r, b_r = (h16(v) for v in s[37:41])
-        o_lo, o_hi = h16(s[2]), h16(s[3])
+        o_lo, o_hi = sorted((h16(s[2]), h16(s[3])))  # the range between the end values
         v = np.clip(np.abs(x) if k == 'odd' else x, in_lo, in_hi)
-        if k == 'linear':  # the left line up to 0 (issue 21: ceil's step at 0 is 0)
-            left, right = finite & (v <= 0), finite & (v > 0)
+        if k == 'linear':  # the lines either side of 0; v = +-0 reads a knot (docs/actlut.md)
+            left, right = finite & (v < 0), finite & (v > 0)
         else:
             p0 = -rec.off * 2.0 ** -rec.scale
             p32 = p0 + 32 * 2.0 ** -rec.scale

@@ -234,9 +234,12 @@ class Record:
             a = self.clamp(x, lo, hi)
             sign = 0
         vi = (-1 if a & 0x8000 else 1) if is_inf(a) else 0
-        if self.kind == 'linear':  # left line up to 0, right line above 0
+        if self.kind == 'linear':  # spacing 2^-64: lines either side, knot `off` at v = 0
             V = 0 if vi else fix(a, 24)
-            r = self.fin(self.tail(vi > 0 or (not vi and V > 0), V, vi), -48)
+            if not vi and V == 0:
+                r = self.fin((self.knot[self.off] << 24, 0), -48)
+            else:
+                r = self.fin(self.tail(vi > 0 or V > 0, V, vi), -48)
         elif op == 10:
             if vi:
                 r = 0 if vi < 0 else PINF

@@ -75,7 +75,7 @@ def cases():
                                       [0, 0, 0, 0], 4, 0x65)
     # issue 21: operation 2 (index offset 32, knots end at x = 0) as activation/selu.bin has it,
     # the frac (3) and int (4) operations as unary/ceil.bin has them (|x|, sign restored) and
-    # without |x| (x - floor(x), floor(x)), the step that follows them (left line at 0), and
+    # without |x| (x - floor(x), floor(x)), the step that follows them (knot 16, 0, at 0), and
     # the table operations 0..2 on |x| and on x (offsets 0, 16, 32)
     al, sc = 1.6732632423543772, 1.0507009873554805
     selu = lambda x: sc * (x if x > 0 else al * math.expm1(x))
@@ -90,6 +90,20 @@ def cases():
         c['table_word_%02x' % w] = record(-INF, INF, -INF, INF, list(rng.uniform(-4, 4, 33)),
                                           [0.5, -1, -0.25, 2], 3, w)
     c['sqrt_s2_tails'] = record(-INF, INF, -1, 3, list(rng.uniform(0, 2, 33)), [2, 0.5, -1, 3], 2, 0xc5)
+    # knot spacing 2^-64 (issue 21, this round): only v = +-0 falls among the knots and reads
+    # knot `off`; every nonzero v takes a line. floor's step (1 below 0, 0 above and at 0), the
+    # select program's indicators x != 0 (both lines 1, knots 0) and x == 0 (knots 1, lines 0),
+    # and operations 0 and 2 reading knots 0 and 32 (docs/actlut.md, "Linear-only records")
+    c['step_floor_shape'] = record(-2 ** -24, 2 ** -24, 1, 0, [0] * 33, [0, 1, 0, 0], 64, 0x01)
+    c['indicator_nonzero'] = record(-2 ** -24, 2 ** -24, 1, 1, [0] * 33, [0, 1, 0, 1], 64, 0x01)
+    c['indicator_zero'] = record(-2 ** -24, 2 ** -24, 0, 0, [1] * 32 + [0], [0, 0, 0, 0], 64, 0x01)
+    for w in (0x00, 0x02):
+        c['linear_knot_at_zero_%02x' % w] = record(-INF, INF, -INF, INF, [i / 8 - 1 for i in range(33)],
+                                                   [0.5, -1, 2, 3], 64, w)
+    # the rsqrt record Apple's compiler emits (docs/actlut.md, "rsqrt"): knots 1/sqrt(i/16) from
+    # i = 8, 0 below, s 4, no tails
+    c['rsqrt_apple'] = record(0, INF, INF, 0, [0] * 8 + [1 / math.sqrt(i / 16) for i in range(8, 33)],
+                              [0, 0, 0, 0], 4, 0xc6)
     c['linear_leaky'] = record(-INF, INF, -INF, INF, [0] * 33, [0.1, 0, 1, 0], 64, 0x01)
     c['linear_clamped'] = record(-100, 50, -2, 3, [0] * 33, [-0.75, 0.5, 2.5, -1], 64, 0x01)
     c['linear_inf_zero_slope'] = record(-INF, INF, -INF, INF, [0] * 33, [0, 7, -3, 1], 64, 0x01)

@@ -125,9 +125,9 @@ edit_reg "$work/sm-nl.bin" 0 Planar.Cfg 12 2 2
 refused softmax_reduction_nlmode "$work/sm-nl.bin" bar4 \
 	'^td 0, unit Planar, Planar.Cfg.NLMode = 0x2: unmodelled-field: .*reduction kept in the engine'
 
-# 6. an activation record whose operation is only predicted: sqrt.bin's record (mode word 0xc5 at
-#    file offset 0x280 + 84) relabelled operation 6, rsqrt (0xc6). Its knots are sqrt's, not
-#    1/sqrt's, so the prediction does not describe it (docs/actlut.md): refused, not evaluated
+# 6. an activation record whose operation the model reads only with rsqrt's knots: sqrt.bin's
+#    record (mode word 0xc5 at file offset 0x280 + 84) relabelled operation 6, rsqrt (0xc6). Its
+#    knots are sqrt's, not 1/sqrt's (docs/actlut.md): refused, not evaluated
 cp "$SHARED/fixtures/kernels/unary/sqrt.bin" "$work/rsqrt.bin"
 "$PYTHON" -c '
 import struct, sys
@@ -136,7 +136,7 @@ assert struct.unpack_from("<H", b, 0x280 + 84)[0] == 0xc5
 struct.pack_into("<H", b, 0x280 + 84, 0xc6)
 open(sys.argv[1], "wb").write(bytes(b))' "$work/rsqrt.bin"
 refused act_prediction "$work/rsqrt.bin" bar4 '^td 0, ' 'record @0x[0-9a-f]+ slot 42 = 0x00c6' \
-	'unreadable-activation-record: operation 6 \(rsqrt, predicted'
+	'unreadable-activation-record: operation 6 \(rsqrt\) with knots'
 
 # the checker itself fails on a wrong answer: a run that completes, and a fault named at
 # another TD than the one given

@@ -290,8 +290,8 @@ static double rsqrt_d(double v)
 	return r;
 }
 
-/* Operation 6 (rsqrt) is a prediction: actlut_check_prediction reads a record as rsqrt only when
- * its knots are 1/sqrt(i / 2^s) where the sqrt-style split puts v in [0.5, 2]. */
+/* Operation 6 (rsqrt): actlut_check_prediction reads a record as rsqrt only when its knots are
+ * 1/sqrt(i / 2^s) where the sqrt-style split puts v in [0.5, 2], as in Apple's record. */
 TEST(actlut, rsqrt_prediction_checked)
 {
 	uint8_t rec[ACTLUT_BYTES];
@@ -392,7 +392,7 @@ TEST(actlut, issue14_record_shapes)
 	static const struct {
 		uint16_t word, neg, pos, negz;
 	} steps[] = {
-		{0x00, 0x0000, FP16_ONE, 0x0000}, /* step(x): 0 takes the left line (issue 21) */
+		{0x00, 0x0000, FP16_ONE, 0x0000}, /* step(x): 0 reads knot 0 (0 here) */
 		{0x01, 0x0000, FP16_ONE, 0x0000},
 		{0x40, FP16_ONE, FP16_ONE, 0x0000}, /* of |x|: 1 except at 0 */
 		{0x60, 0xbc00, FP16_ONE, 0x8000},   /* sign(x), the sign bit kept */
@@ -407,6 +407,45 @@ TEST(actlut, issue14_record_shapes)
 	}
 	put(rec, ACTLUT_MODE, ACTLUT_MODE_EXP2); /* a split with no knots to index */
 	CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_E_LINEAR_MODE);
+
+	/* knot spacing 2^-64: v = +-0 reads knot `off`, every other v a line (docs/actlut.md).
+	 * floor's step: 1 below 0, 0 at and above 0 (the old reading, the left line at 0, gave
+	 * floor(2) = 1) */
+	memset(rec, 0, sizeof rec);
+	put(rec, ACTLUT_IN_LO, 0x8001); /* -2^-24 */
+	put(rec, ACTLUT_IN_HI, 0x0001);
+	put(rec, ACTLUT_OUT_LO, FP16_ONE);
+	put(rec, ACTLUT_L_ICPT, FP16_ONE);
+	put(rec, ACTLUT_SCALE, ACTLUT_SCALE_LINEAR);
+	put(rec, ACTLUT_MODE, 0x01);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_eval(&l, 0xb800), FP16_ONE); /* -0.5 */
+	CHECK_EQ(actlut_eval(&l, 0x8001), FP16_ONE);
+	CHECK_EQ(actlut_eval(&l, 0x0000), 0x0000);
+	CHECK_EQ(actlut_eval(&l, 0x8000), 0x0000);
+	CHECK_EQ(actlut_eval(&l, 0x0001), 0x0000);
+	/* the select program's x == 0 indicator: knots 1, lines 0 */
+	memset(rec, 0, sizeof rec);
+	put(rec, ACTLUT_IN_LO, 0x8001);
+	put(rec, ACTLUT_IN_HI, 0x0001);
+	for (int i = 0; i < ACTLUT_KNOTS - 1; i++)
+		put(rec, ACTLUT_KNOT0 + i, FP16_ONE);
+	put(rec, ACTLUT_SCALE, ACTLUT_SCALE_LINEAR);
+	put(rec, ACTLUT_MODE, 0x01);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_eval(&l, 0x0000), FP16_ONE);
+	CHECK_EQ(actlut_eval(&l, 0x8000), FP16_ONE);
+	CHECK_EQ(actlut_eval(&l, 0x0001), 0x0000);
+	CHECK_EQ(actlut_eval(&l, 0xbc00), 0x0000);
+	/* operations 0 and 2 read knots 0 and 32 at v = 0 */
+	put(rec, ACTLUT_KNOT0, 0x4000);		     /* 2 */
+	put(rec, ACTLUT_KNOT0 + ACTLUT_KNOTS - 1, 0x4200); /* 3 */
+	put(rec, ACTLUT_MODE, 0x00);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_eval(&l, 0x0000), 0x4000);
+	put(rec, ACTLUT_MODE, 0x02);
+	REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+	CHECK_EQ(actlut_eval(&l, 0x8000), 0x4200);
 }
 
 /* Golden vectors: every case in build/testdata/actlut/list.txt, all 65,536 inputs. */

@@ -238,7 +238,8 @@ static const struct func funcs[] = {
 	{"sqrt", B_MANT, f_sqrt, ACTLUT_MODE_SQRT, 4, 0, INFINITY, 0, INFINITY, 0, NULL},
 	/* the shape of the compiler's records (issue 14): clamp [0, +inf] on |x|, end values +inf
 	 * (at 0) and 0 (at +inf), in that order: a decreasing function. reciprocal's word is the
-	 * real one (unary/inv.bin, 0x67); rsqrt's 0xc6 is predicted (docs/actlut.md, issue 21) */
+	 * real one (unary/inv.bin, 0x67), and rsqrt's 0xc6 is Apple's (docs/actlut.md): lut-build rsqrt
+	 * writes that record byte for byte */
 	{"rsqrt", B_MANT, f_rsqrt, ACTLUT_MODE_RSQRT, 4, 0, INFINITY, INFINITY, 0, 0, NULL},
 	{"reciprocal", B_MANT, f_recip, ACTLUT_MODE_RECIP, 6, 0, INFINITY, INFINITY, 0, 0, NULL},
 };
@@ -382,7 +383,7 @@ static void lut_knots(const struct func *fn, uint16_t *s, int scale, double x0)
 		double x = x0 + i * step;
 		double v;
 		if (fn->kind == B_MANT && fn->mode != ACTLUT_MODE_EXP2 && x < 0.5)
-			v = fn->f(0.5); /* below the mantissa range: never used */
+			v = 0; /* below the mantissa range: never used (0, as Apple's sqrt and rsqrt) */
 		else
 			v = fn->f(x);
 		s[ACTLUT_KNOT0 + i] = h16(v);
