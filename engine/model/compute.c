@@ -419,6 +419,8 @@ struct stages {
 	float post;             /* NE.PostScale */
 	int pe;                 /* the PE is in the path (any PE word set) */
 	unsigned pe_op, pe_sec, pe_pool;
+	int pe_two;             /* a second operand from the second tile source (SecSrc 2 or 3, and no
+				 * kept value in its place); SecSrc 3 subtracts it */
 	int pe_cond, pe_relu;
 	float pre, scale, bias, final;
 	int lut;                /* the activation LUT applies (act->state APPLIED) */
@@ -647,12 +649,16 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->final = u2f(fin);
 	if (s->pe && s->pe_op > H13_PE_OP_SQ)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_OPMODE, "Planar.Cfg.OpMode not modelled");
-	if (s->pe && s->pe_sec == H13_PE_SECSRC_REG && !m->kept_use)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-				   "Planar.Cfg.SecSrc 3 (a value a reduction kept in the engine) not modelled");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1 &&
-	    !(s->pe_sec == H13_PE_SECSRC_REG && m->kept_use))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC, "Planar.Cfg.SecSrc not modelled");
+	    s->pe_sec != H13_PE_SECSRC_SUB)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC, "Planar.Cfg.SecSrc 1 not modelled (never seen)");
+	/* 3 subtracts the second operand: seen with add only (binary_sub, floor, softmax.bin TD 1) */
+	if (s->pe && s->pe_sec == H13_PE_SECSRC_SUB && s->pe_op != H13_PE_OP_ADD)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+				   "Planar.Cfg.SecSrc 3 (the second operand subtracted) with an operation other "
+				   "than add not modelled");
+	s->pe_two = s->pe && !m->kept_use &&
+		    (s->pe_sec == H13_PE_SECSRC_TILE1 || s->pe_sec == H13_PE_SECSRC_SUB);
 	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC, "Planar.Cfg.FirstSrc 1 not modelled");
 	return ENG_OK;
@@ -957,10 +963,10 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 	if (!lsrc && !in0->r)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither L2-resident nor a bound tile source "
 				"(RBase0): not modelled");
-	if (s->pe && s->pe_sec == H13_PE_SECSRC_TILE1 && !in1->r)
+	if (s->pe_two && !in1->r)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-				   "Planar.Cfg.SecSrc 2 with no second tile source (RBase1) bound: "
-				   "not modelled");
+				   "Planar.Cfg.SecSrc 2 or 3 (a second operand) with no second tile source "
+				   "(RBase1) bound: not modelled");
 	unsigned w = lsrc ? lsrc->w : in0->w, h = lsrc ? lsrc->h : in0->h;
 	unsigned c = lsrc ? lsrc->c : in0->c, g = lsrc ? lsrc->g : in0->g;
 	if (w < out->w || h < out->h || c < out->c || g < out->g)
@@ -970,6 +976,13 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 }
 
 static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n);
+
+/* SecSrc 3's second operand, negated (sign bits flipped: exact, after the port's NaN rule). */
+static void negate_row(uint16_t *b, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		b[i] ^= 0x8000u;
+}
 
 /* The NE's post-scale on an elementwise row (in place): fp16 x PostScale, rounded to fp16. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -1045,7 +1058,7 @@ static int ew_chunk(struct anem *m, const struct stages *s, const struct tile *i
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const unsigned W = out->w;
 	const uint64_t bytes = (uint64_t)W * 2u;
-	const int two = s->pe && s->pe_sec == H13_PE_SECSRC_TILE1;
+	const int two = s->pe_two, sub = two && s->pe_sec == H13_PE_SECSRC_SUB;
 	int64_t o0 = -1, o1 = -1, oo = -1;
 	if (n < 2 || (uint64_t)n * bytes > EW_CHUNK_BYTES || !in0->r || in0->fmt != H13_FMT_FP16 ||
 	    g >= in0->g || c >= in0->c || h + n > in0->h || (o0 = chunk_off(in0, g, c, h, n, bytes)) < 0 ||
@@ -1074,6 +1087,8 @@ static int ew_chunk(struct anem *m, const struct stages *s, const struct tile *i
 			nan_to_inf(b + (W & ~7u), W & 7u);
 		else if (b)
 			nan_to_inf(b, W);
+		if (sub) /* after the port (raw is 0 then): a - b is a + (-b), exactly */
+			negate_row(b, W);
 		ne_row(m, s, v, W, post1, act);
 		if (s->pe)
 			pe_row(s, v, b, v, W);
@@ -1103,8 +1118,9 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 	if (es)
 		return es;
 	unsigned W = out->w;
-	/* the PE straight after the input port: the NEON row applies the port's NaN rule itself */
-	int raw = !s->ne && s->pe && (pe_neon() || pe_avx());
+	/* the PE straight after the input port: the NEON row applies the port's NaN rule itself
+	 * (not when it subtracts: the second operand is negated after the port) */
+	int raw = !s->ne && s->pe && s->pe_sec != H13_PE_SECSRC_SUB && (pe_neon() || pe_avx());
 	/* the NE's post-scale 1 on fp16 values is the identity (x 1 is exact and every port value
 	 * is an fp16), so a row goes straight from the port to the activation LUT, whose table
 	 * applies the port's NaN rule (prepare_table in model.c); anem_simd = 0 keeps the
@@ -1136,10 +1152,12 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 				ne_row(m, s, v, W, post1, act);
 				if (s->pe) {
 					uint16_t *b = NULL;
-					if (s->pe_sec == H13_PE_SECSRC_TILE1) {
+					if (s->pe_two) {
 						b = m->hv2;
 						if ((e = read_row_k(m, in1, g, c, h, W, m->row[1], b, raw)))
 							return e;
+						if (s->pe_sec == H13_PE_SECSRC_SUB)
+							negate_row(b, W);
 					}
 					pe_row(s, v, b, v, W);
 				}

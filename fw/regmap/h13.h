@@ -89,7 +89,7 @@
 #define H13_KEPTSRC_W 32
 #define H13_KEPTSRC_NONE 0u
 #define H13_KEPTSRC_FIRST 0x1u    /* the first operand is the kept value (softmax.bin TD 4) */
-#define H13_KEPTSRC_SECOND 0x10u  /* the second operand is (SecSrc 3, softmax.bin TD 1) */
+#define H13_KEPTSRC_SECOND 0x10u  /* the second operand is (subtracted: SecSrc 3, softmax.bin TD 1) */
 
 /* ---- NE ---- */
 #define H13_NE_KERNELCFG 0x0c800u
@@ -172,8 +172,13 @@
 #define H13_PE_OP_MIN 3u
 #define H13_PE_OP_SQ 4u
 #define H13_PE_SECSRC_NONE 0u
-#define H13_PE_SECSRC_TILE1 2u    /* the second tile source (RBase1): add.bin, mul.bin */
-#define H13_PE_SECSRC_REG 3u      /* the H15/H16 maps' RegSource: the kept value (softmax.bin TD 1) */
+/* SecSrc on H13: 2 takes a second operand, 3 takes it negated (a - b). Apple's H13 binary_add and
+ * binary_sub differ in this field alone, 2 and 3 (docs/engine-model.md, "Planar.Cfg: one
+ * reading"); the H15/H16 maps' "RegSource" reading of 3 does not hold here. The second operand is
+ * the second tile source (RBase1: add.bin, mul.bin, ceil.bin TD 3), or the value a reduction kept
+ * when Common.KeptSrc says so (softmax.bin TD 1: x - max) */
+#define H13_PE_SECSRC_TILE1 2u
+#define H13_PE_SECSRC_SUB 3u
 /* Planar.Cfg.NLMode on a reduction kept in the engine: 1 keeps the reciprocal of the sum
  * (softmax.bin TD 3, consumed by TD 4's multiply); elsewhere the H15/H16 maps call it ReLU */
 #define H13_PE_NL_NONE 0u

@@ -5,8 +5,9 @@
  * Evidence: ../shared/fixtures/kernels/activation/softmax.bin, five TDs. TDs 0 and 3 are PE TDs
  * with no tile destination and L2.ResultCfg.ResultType 0, Common.PERoute 9, 2560 groups of one
  * row of 1600, identity scales; they differ in Planar.Cfg alone: TD 0 PoolMode 2 (max), TD 3
- * NLMode 1 (the sum, kept as its reciprocal: TD 4 multiplies by it). TD 1 adds with SecSrc 3 and
- * Common.KeptSrc 0x10 (x - max); TD 4 multiplies with its first tile source unbound and
+ * NLMode 1 (the sum, kept as its reciprocal: TD 4 multiplies by it). TD 1 takes the kept value
+ * as its second operand (Common.KeptSrc 0x10) and subtracts it (SecSrc 3, as Apple's H13 sub:
+ * x - max); TD 4 multiplies with its first tile source unbound and
  * Common.KeptSrc 1 (e x 1/sum). Every other value on such a TD is outside what that one program
  * shows, so it is refused by name rather than guessed.
  */
@@ -183,18 +184,18 @@ static void uses(const struct td_regs *r, int first, int src0, int src1, struct 
 		refuse(k, 1, H13_NE_MACCFG, 0, 32,
 		       "a kept value used after the NE not modelled (softmax.bin's users have the NE off)");
 	if (!first) {
-		if (GET(H13_COMMON_KEPTSRC) != H13_KEPTSRC_SECOND)
-			REFUSE(k, 0, H13_COMMON_KEPTSRC, H13_KEPTSRC,
-			       "Planar.Cfg.SecSrc 3 (the kept value) with Common.KeptSrc other than 0x10 "
-			       "(softmax.bin TD 1) not modelled");
+		if (H13_GET(cfg, H13_PECFG_SECSRC) != H13_PE_SECSRC_SUB)
+			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+			       "the kept value as the second operand (Common.KeptSrc 0x10) other than "
+			       "subtracted (SecSrc 3, softmax.bin TD 1) not modelled");
 		if (H13_GET(cfg, H13_PECFG_OPMODE) != H13_PE_OP_ADD)
 			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
-			       "Planar.Cfg.SecSrc 3 (the kept value) with an operation other than add (x - kept "
-			       "max) not modelled");
+			       "the kept value as the second operand (Common.KeptSrc 0x10) with an operation "
+			       "other than add (x - kept max) not modelled");
 		if (GET(H13_COMMON_PEROUTE) != H13_PEROUTE_ONE_SRC)
 			REFUSE(k, 0, H13_COMMON_PEROUTE, H13_PEROUTE,
-			       "Planar.Cfg.SecSrc 3 (the kept value) with Common.PERoute other than 0x44 "
-			       "(softmax.bin TD 1) not modelled");
+			       "the kept value as the second operand (Common.KeptSrc 0x10) with "
+			       "Common.PERoute other than 0x44 (softmax.bin TD 1) not modelled");
 	} else {
 		if (src0 || H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT)
 			REFUSE(k, 1, H13_COMMON_KEPTSRC, H13_KEPTSRC,
@@ -249,12 +250,12 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 	uint32_t ks = GET(H13_COMMON_KEPTSRC);
 	if (pe && !dst && !l2res)
 		makes(r, src0, k);
-	else if (pe && H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_REG)
+	else if (ks == H13_KEPTSRC_SECOND && pe)
 		uses(r, 0, src0, src1, k);
 	else if (ks == H13_KEPTSRC_FIRST && pe)
 		uses(r, 1, src0, src1, k);
 	else if (ks != H13_KEPTSRC_NONE)
 		REFUSE(k, 0, H13_COMMON_KEPTSRC, H13_KEPTSRC,
-		       "Common.KeptSrc (a kept value as an operand) on a TD that neither adds it with "
-		       "SecSrc 3 nor multiplies by it (softmax.bin TDs 1 and 4) not modelled");
+		       "Common.KeptSrc other than 0x10 and 1 (a kept value as the second or first operand, "
+		       "softmax.bin TDs 1 and 4) not modelled");
 }

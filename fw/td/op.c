@@ -180,7 +180,12 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
 		if (kept_use)
 			; /* the operation is printed above */
-		else if (po < 5 && sec == H13_PE_SECSRC_TILE1) {
+		else if (po == H13_PE_OP_ADD && sec == H13_PE_SECSRC_SUB) {
+			/* 3 subtracts the second operand (Apple's H13 sub) */
+			outf(out, ctx, " - b (RBase1");
+			print_offset(GET(H13_SRC2_BASEADDR), out, ctx);
+			outf(out, ctx, ")");
+		} else if (po < 5 && sec == H13_PE_SECSRC_TILE1) {
 			/* OpMode 4 squares the sum: (a + b)^2 (allbilly/ane, measured on an M1) */
 			outf(out, ctx, po < 2 || po == H13_PE_OP_SQ ? " %s b (RBase1" : ", %s with b (RBase1",
 			     po == H13_PE_OP_SQ ? "+" : ops[po]);
@@ -189,8 +194,6 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		}
 		else if (po == H13_PE_OP_SQ)
 			outf(out, ctx, ", squared");
-		else if (po < 5 && sec == H13_PE_SECSRC_REG)
-			outf(out, ctx, ", %s with the value kept in the engine (SecSrc 3)", ops[po]);
 		else if (po >= 5 || sec)
 			outf(out, ctx, ", OpMode %u SecSrc %u (not modelled)", po, sec);
 		if (cond == H13_PE_COND_ABS)

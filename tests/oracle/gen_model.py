@@ -221,6 +221,9 @@ KERNELS = {
     'selu': ('kernels/activation/selu.bin', unary('selu', -10, 10, selu, table_tol(1.21e-2))),
     # ceil: four TDs, x - trunc(x), its step, trunc(x), then the PE sum: exact
     'ceil': ('kernels/unary/ceil.bin', unary('ceil', -100, 100, np.ceil, exact_tol)),
+    # floor as Apple's H13 compiler emits it, built in the test from ceil.bin's TDs: the step of
+    # 1 below 0 in place of ceil's, and TD 3 subtracting it (Planar.Cfg.SecSrc 3): exact
+    'floor': ('kernels/unary/ceil.bin', unary('floor', -100, 100, np.floor, exact_tol)),
     # inv: a 1x1 convolution with the unit kernel (MACCfg.KernelMode 1) + NE.AccBias 1e-4, then
     # the reciprocal record
     'inv': ('kernels/unary/inv.bin', inv_kernel),

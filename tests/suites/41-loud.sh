@@ -119,7 +119,7 @@ SM="$SHARED/fixtures/kernels/activation/softmax.bin"
 cp "$SM" "$work/sm-mul.bin"
 edit_reg "$work/sm-mul.bin" 1 Planar.Cfg 2 3 1
 refused softmax_secsrc3_mul "$work/sm-mul.bin" bar4 \
-	'^td 1, unit Planar, Planar.Cfg.OpMode = 0x1: unmodelled-field: .*SecSrc 3 .*other than add'
+	'^td 1, unit Planar, Planar.Cfg.OpMode = 0x1: unmodelled-field: .*second operand .*other than add'
 cp "$SM" "$work/sm-nl.bin"
 edit_reg "$work/sm-nl.bin" 0 Planar.Cfg 12 2 2
 refused softmax_reduction_nlmode "$work/sm-nl.bin" bar4 \

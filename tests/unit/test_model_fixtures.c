@@ -6,6 +6,7 @@
  * The checker's own test: a corrupted output and a wrong oracle value each make it fail.
  */
 #include "tests/unit/tsession.h"
+#include "fw/actlut/actlut.h"
 #include "fw/common/le.h"
 #include "tests/harness/harness.h"
 #include "tests/unit/toracle.h"
@@ -812,8 +813,8 @@ TEST(model_fixtures, relu_through_the_planar_engine)
  * hold back are one PE TD each, as add.bin (eiln's tables); which of the equivalent encodings
  * the compiler picks for sub and ave is not known, and the model computes each as its registers
  * say. Checked against numpy (two inputs, BARs 5 and 6). */
-static int binary_run(const char *orcname, unsigned op, uint32_t pre, uint32_t scale, int quiet,
-		      struct orc_run *r)
+static int binary_run(const char *orcname, unsigned op, unsigned sec, uint32_t pre, uint32_t scale,
+		      int quiet, struct orc_run *r)
 {
 	struct orc o;
 	char rel[64];
@@ -827,6 +828,7 @@ static int binary_run(const char *orcname, unsigned op, uint32_t pre, uint32_t s
 		return -1;
 	}
 	int e = SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE, op) ||
+		SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC, sec) ||
 		SM_SET(b, len, 0, H13_PLANAR_PRESCALE, H13_PRESCALE, pre) ||
 		SM_SET(b, len, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE, scale);
 	memset(r, 0, sizeof *r);
@@ -853,29 +855,94 @@ TEST(model_fixtures, max_min_sub_and_ave_as_add_bins_td_edited)
 {
 	if (!test_shared_dir())
 		SKIP("../shared absent: the fixture programs are not run");
-	/* each as built, then wrongly (max and min swapped, b - a for a - b, a + b for the average) */
+	/* each as built, then wrongly (max and min swapped, b - a for a - b, a + b for the average).
+	 * a - b twice: as Apple's H13 compiler writes sub (binary_sub: add.bin's registers with
+	 * SecSrc 3; the wrong one SecSrc 2, a + b), and with PreScale -1, Scale -1 */
+	static const unsigned T = H13_PE_SECSRC_TILE1, S = H13_PE_SECSRC_SUB;
 	static const struct {
 		const char *orc;
-		unsigned op[2];
+		unsigned op[2], sec[2];
 		uint32_t pre[2], scale[2];
-	} k[] = {{"max", {H13_PE_OP_MAX, H13_PE_OP_MIN}, {FP16_ONE, FP16_ONE}, {FP16_ONE, FP16_ONE}},
-		 {"min", {H13_PE_OP_MIN, H13_PE_OP_MAX}, {FP16_ONE, FP16_ONE}, {FP16_ONE, FP16_ONE}},
-		 {"sub", {H13_PE_OP_ADD, H13_PE_OP_ADD}, {FP16_ONE | FP16_SIGN, FP16_ONE | FP16_SIGN},
+	} k[] = {{"max", {H13_PE_OP_MAX, H13_PE_OP_MIN}, {T, T}, {FP16_ONE, FP16_ONE}, {FP16_ONE, FP16_ONE}},
+		 {"min", {H13_PE_OP_MIN, H13_PE_OP_MAX}, {T, T}, {FP16_ONE, FP16_ONE}, {FP16_ONE, FP16_ONE}},
+		 {"sub", {H13_PE_OP_ADD, H13_PE_OP_ADD}, {S, T}, {FP16_ONE, FP16_ONE}, {FP16_ONE, FP16_ONE}},
+		 {"sub", {H13_PE_OP_ADD, H13_PE_OP_ADD}, {T, T}, {FP16_ONE | FP16_SIGN, FP16_ONE | FP16_SIGN},
 		  {FP16_ONE | FP16_SIGN, FP16_ONE}},
-		 {"ave", {H13_PE_OP_ADD, H13_PE_OP_ADD}, {FP16_ONE, FP16_ONE}, {FP16_HALF, FP16_ONE}}};
+		 {"ave", {H13_PE_OP_ADD, H13_PE_OP_ADD}, {T, T}, {FP16_ONE, FP16_ONE}, {FP16_HALF, FP16_ONE}}};
 	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
 		struct orc_run r;
-		REQUIRE(binary_run(k[i].orc, k[i].op[0], k[i].pre[0], k[i].scale[0], 0, &r) == 0);
+		REQUIRE(binary_run(k[i].orc, k[i].op[0], k[i].sec[0], k[i].pre[0], k[i].scale[0], 0, &r) == 0);
 		CHECKF(r.bad == 0, "%s: %lu of %lu outside tolerance", k[i].orc, (unsigned long)r.bad,
 		       (unsigned long)r.checked);
 		printf("# %s: %lu values, worst error %u%% of its tolerance\n", k[i].orc,
 		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
 #if !defined(ANEFW_TARGET) /* the checker's negatives: the same code on the target */
-		REQUIRE(binary_run(k[i].orc, k[i].op[1], k[i].pre[1], k[i].scale[1], 1, &r) == 0);
+		REQUIRE(binary_run(k[i].orc, k[i].op[1], k[i].sec[1], k[i].pre[1], k[i].scale[1], 1, &r) == 0);
 		CHECKF(r.bad > r.checked / 3, "%s, wrongly built: %lu of %lu outside", k[i].orc,
 		       (unsigned long)r.bad, (unsigned long)r.checked);
 #endif
 	}
+}
+
+/* floor as Apple's H13 compiler emits it (docs/actlut.md, "Records from a public repository";
+ * docs/engine-model.md, "Planar.Cfg: one reading"), from ceil.bin's four TDs: its step record
+ * (file 0xc80: 0 below 0, 1 above) made the step of 1 below 0 that floor carries, and TD 3's sum
+ * made a difference (SecSrc 3): trunc(x) - [x - trunc(x) < 0]. With ceil's TD 3 (a sum) or ceil's
+ * step (subtracted), the checker fails. */
+static uint8_t *floor_build(int step, unsigned sec, size_t *len)
+{
+	uint8_t *b;
+	if (test_read_file(test_shared_path("fixtures/kernels/unary/ceil.bin"), &b, len))
+		return NULL;
+	const size_t rec = 0xc80;
+	if (*len < rec + ACTLUT_BYTES || le_rd16(b + rec + 2 * ACTLUT_MODE) != 0x01 ||
+	    le_rd16(b + rec + 2 * ACTLUT_R_ICPT) != FP16_ONE) {
+		free(b);
+		return NULL; /* not ceil's step where it was */
+	}
+	if (step) { /* end values 1 and 0, left line 1, right line 0 */
+		le_wr16(b + rec + 2 * ACTLUT_OUT_LO, FP16_ONE);
+		le_wr16(b + rec + 2 * ACTLUT_OUT_HI, 0);
+		le_wr16(b + rec + 2 * ACTLUT_L_ICPT, FP16_ONE);
+		le_wr16(b + rec + 2 * ACTLUT_R_ICPT, 0);
+	}
+	if (SM_SET(b, *len, 3, H13_PLANAR_CFG, H13_PECFG_SECSRC, sec)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+TEST(model_fixtures, floor_as_ceil_bins_tds_with_apples_step_and_subtraction)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	struct orc o;
+	REQUIRE(orc_load("model/floor.orc", &o) == 0);
+	size_t len;
+	struct orc_run r;
+	uint8_t *b = floor_build(1, H13_PE_SECSRC_SUB, &len);
+	REQUIRE(b != NULL);
+	orc_run_chain(&o, b, len, "floor", 0, 0.0, &r);
+	CHECKF(r.bad == 0, "floor: %lu of %lu outside tolerance", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	printf("# floor: %lu values, worst error %u%% of its tolerance\n", (unsigned long)r.checked,
+	       (unsigned)(r.worst * 100.0));
+#if !defined(ANEFW_TARGET)
+	static const struct {
+		int step;
+		unsigned sec;
+		const char *what;
+	} wrong[] = {{1, H13_PE_SECSRC_TILE1, "trunc + step (SecSrc 2)"},
+		     {0, H13_PE_SECSRC_SUB, "trunc - ceil's step"}};
+	for (unsigned i = 0; i < 2; i++) {
+		REQUIRE((b = floor_build(wrong[i].step, wrong[i].sec, &len)) != NULL);
+		orc_run_chain(&o, b, len, wrong[i].what, 1, 0.0, &r);
+		CHECKF(r.bad > r.checked / 4, "%s: %lu of %lu outside", wrong[i].what,
+		       (unsigned long)r.bad, (unsigned long)r.checked);
+	}
+#endif
+	orc_free(&o);
 }
 
 TEST(model_fixtures, silu_in_the_shape_of_the_program_held_back)
@@ -972,10 +1039,11 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	REQUIRE(b && SM_SET(b, len, 1, H13_PLANAR_CFG, H13_PECFG_OPMODE, H13_PE_OP_MUL) == 0);
 	sm_refused(b, len, 1, "td 1, unit Planar, Planar.Cfg.OpMode = 0x1: unmodelled-field", "SecSrc 3 with mul");
 	free(b);
-	/* SecSrc 3 without TD 1's Common.KeptSrc */
+	/* SecSrc 3 without TD 1's Common.KeptSrc: a plain a - b, whose b (RBase1) is not bound */
 	b = sm_load(&len);
 	REQUIRE(b && SM_SET(b, len, 1, H13_COMMON_KEPTSRC, H13_KEPTSRC, 0) == 0);
-	sm_refused(b, len, 1, "td 1, unit Common, Common.KeptSrc = 0x0: unmodelled-field", "KeptSrc 0");
+	sm_refused(b, len, 1, "td 1, unit Planar, Planar.Cfg.SecSrc = 0x3: unmodelled-combination: "
+			      "Planar.Cfg.SecSrc 2 or 3 (a second operand) with no second tile source", "KeptSrc 0");
 	free(b);
 	/* TD 0 reduces rows 3136 bytes apart (overlapping), TD 1 reads them 3200 apart: the kept
 	 * values are not its rows' */

@@ -177,6 +177,11 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 		  "  NE: pass-through (a convolution with no coefficient channel)\n"
 		  "  PE: a x 1 x b (RBase1), x 1 + 0, x FinalScale 1\n"
 		  "  result: WBase, 64 x 1 x 1 fp16\n");
+	/* Apple's H13 sub: the same with OpMode 0 and SecSrc 3 */
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB));
+	CHECK(strstr(describe(&m, &t), "  PE: a x 1 - b (RBase1), x 1 + 0, x FinalScale 1\n") != NULL);
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	CHECK(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), x 1 + 0, x FinalScale 1\n") != NULL);
 	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
 	describe(&m, &t);
 	CHECK(strstr(t.text, "NE: convolution ") != NULL);
@@ -295,7 +300,7 @@ TEST(td_op, values_kept_in_the_engine)
 	set(&a, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
 	set(&a, H13_COMMON_PEROUTE, H13_PEROUTE_ONE_SRC);
 	set(&a, H13_COMMON_KEPTSRC, H13_KEPTSRC_SECOND);
-	softmax_pe(&a, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_REG), 0x3dc5u);
+	softmax_pe(&a, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB), 0x3dc5u);
 	CHECK_STR(describe_bars(&a, bars, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
@@ -318,12 +323,12 @@ TEST(td_op, values_kept_in_the_engine)
 	describe_bars(&m, bars, &t);
 	CHECK(strstr(t.text, "(not modelled: Planar.Cfg.NLMode on a reduction kept in the engine") != NULL);
 	CHECK(strstr(t.text, "  result: stays in the engine (not modelled)\n") != NULL);
-	set(&a, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_REG) |
+	set(&a, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB) |
 				 H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL));
 	describe_bars(&a, bars, &t);
-	CHECK(strstr(t.text, "PE: a x 1, x with the value kept in the engine (SecSrc 3), x 1.442383 + 0, "
-			     "x FinalScale 1 (not modelled: Planar.Cfg.SecSrc 3 (the kept value) with an "
-			     "operation other than add") != NULL);
+	CHECK(strstr(t.text, "PE: a x 1, OpMode 1 SecSrc 3 (not modelled), x 1.442383 + 0, "
+			     "x FinalScale 1 (not modelled: the kept value as the second operand "
+			     "(Common.KeptSrc 0x10) with an operation other than add") != NULL);
 	describe_bars(&b, BARS_ALL, &t);
 	CHECK(strstr(t.text, "(not modelled: Common.KeptSrc 1 (the first operand is the kept value) "
 			     "with a first source bound") != NULL);
