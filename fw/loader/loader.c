@@ -697,7 +697,17 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 	p->td_area_len = (uint32_t)len;
 	if (len < p->gen->td_header_bytes)
 		return LDR_E_TRUNCATED;
-	enum ldr_err e = walk(p, 0, p->gen->td_default_bytes);
+	/* a raw stream has no thread command to size its first TD: the full TD (0x274 bytes, eiln's
+	 * streams), or up to the second when TD 0's next pointer puts it closer (Apple's compact
+	 * TDs: a 504-byte first TD with the next at 0x200) */
+	uint32_t first_size = p->gen->td_default_bytes, hw[H13_TD_HEADER_WORDS];
+	struct td_hdr h0;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(buf + 4 * i); /* len >= td_header_bytes: checked above */
+	td_hdr_decode(hw, &h0);
+	if (!h0.eon && h0.next_ptr >= p->gen->td_header_bytes && h0.next_ptr < first_size)
+		first_size = h0.next_ptr;
+	enum ldr_err e = walk(p, 0, first_size);
 	if (e != LDR_OK)
 		return e;
 	uint64_t end = 0;
