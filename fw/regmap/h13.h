@@ -223,6 +223,10 @@
 #define H13_L2_ADDR_LSB 4         /* L2 base and stride fields: 17 bits at bit 4 */
 #define H13_L2_ADDR_W 17
 #define H13_L2_RESIDENT 3u        /* Source/ResultType 3: the tensor stays in L2 (sigmoid.bin) */
+#define H13_L2_DMA 2u             /* 2: through the tile DMA (every eiln fixture, Apple's binary ops) */
+/* SourceType 1 (Apple's floor TD 0: read by DMA and also kept in L2) is read as 2; SourceType 0
+ * (Apple's L2-resident sources, softmax.bin TD 4's kept first operand) is modelled only there */
+#define H13_L2_SRC_L2ONLY 0u
 
 /* ---- tile DMA formats ---- */
 #define H13_SRC_FMT 0x13838u

@@ -88,6 +88,11 @@ extern const struct td_fixed td_fixed[];
 extern const unsigned td_nfixed;
 /* Register reg's fixed fields at their values, in place (0 when reg has none). */
 uint32_t td_fixed_bits(uint32_t reg);
+/* L2.SourceCfg and ResultCfg of a TD whose source and result go through the tile DMA, as every
+ * eiln fixture and Apple's binary programs write them: Source/ResultType 2 and the fixed fields.
+ * The builders write these (a type of 0 reads an L2-resident source, which the model refuses). */
+#define TD_L2_SOURCECFG_DMA (td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2_SOURCETYPE, H13_L2_DMA))
+#define TD_L2_RESULTCFG_DMA (td_fixed_bits(H13_L2_RESULTCFG) | H13_PUT(H13_L2_RESULTTYPE, H13_L2_DMA))
 /* An enabled tile DMA's Fmt in every real program: FmtMode 1, Truncate 3, MemFmt 2 (fp16 in
  * memory; the source may also be (1, 0, 0), as softmax.bin's TD 4 is). A builder writes it with
  * td_fixed_bits(the Fmt register). */

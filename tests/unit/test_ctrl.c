@@ -68,8 +68,8 @@ static size_t synth_build(const struct synth *s)
 	tdb_set(&b, H13_COMMON_CONVCFG, td_fixed_bits(H13_COMMON_CONVCFG));
 	tdw_put(&tw, &b);
 	tdb_begin(&b, H13_BLK_L2, H13_BLK_L2_WORDS);
-	tdb_set(&b, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG));
-	tdb_set(&b, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
+	tdb_set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
+	tdb_set(&b, H13_L2_RESULTCFG, TD_L2_RESULTCFG_DMA);
 	tdw_put(&tw, &b);
 	if (!s->no_kcfg)
 		tdw_reg(&tw, H13_NE_KERNELCFG, s->kcfg);

@@ -107,8 +107,8 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 					c->sx << H13_CONVCFG_SX_LSB | c->sy << H13_CONVCFG_SY_LSB |
 					c->px << H13_CONVCFG_PX_LSB | c->py << H13_CONVCFG_PY_LSB |
 					c->ocg << H13_CONVCFG_OCGSIZE_LSB | td_fixed_bits(H13_COMMON_CONVCFG));
-	SET(H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG));
-	SET(H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
+	SET(H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
+	SET(H13_L2_RESULTCFG, TD_L2_RESULTCFG_DMA);
 	SET(H13_SRC_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_SRC_FMT));
 	SET(H13_DST_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_DST_FMT));
 	SET(H13_SRC_ROWSTRIDE, (uint32_t)srow);

@@ -63,6 +63,8 @@ static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned
 	set(m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
 	set(m, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
 	set(m, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
+	set(m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
+	set(m, H13_L2_RESULTCFG, TD_L2_RESULTCFG_DMA);
 }
 
 TEST(td_op, convolution_with_a_palette_and_the_lut)
@@ -182,6 +184,11 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	CHECK(strstr(describe(&m, &t), "  PE: a x 1 - b (RBase1), x 1 + 0, x FinalScale 1\n") != NULL);
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECK(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), x 1 + 0, x FinalScale 1\n") != NULL);
+	/* SourceType 0: the first operand from L2 as Apple's floor TD 3 takes it, refused */
+	set(&m, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG));
+	CHECK(strstr(describe(&m, &t), "  source: L2 at 0x0, SourceType 0 (resident as Apple's macOS 26 "
+				       "programs keep it: not modelled)\n") != NULL);
+	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
 	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
 	describe(&m, &t);
 	CHECK(strstr(t.text, "NE: convolution ") != NULL);
@@ -275,6 +282,7 @@ static void softmax_reduction(struct img *m, uint32_t cfg)
 				    H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1));
 	set(m, H13_COMMON_PEROUTE, H13_PEROUTE_REDUCE);
 	set(m, H13_DST_DMACONFIG, 0);
+	set(m, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG)); /* ResultType 0, as softmax.bin's */
 	softmax_pe(m, cfg, FP16_ONE);
 }
 

@@ -59,8 +59,8 @@ static void common_k(struct td_writer *tw, unsigned w, unsigned h, unsigned cin,
  * its own fixed fields where it is written. */
 static void fixed(struct td_writer *tw)
 {
-	tdw_reg(tw, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG));
-	tdw_reg(tw, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
+	tdw_reg(tw, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
+	tdw_reg(tw, H13_L2_RESULTCFG, TD_L2_RESULTCFG_DMA);
 	tdw_reg(tw, H13_SRC_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_SRC_FMT));
 	tdw_reg(tw, H13_DST_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_DST_FMT));
 }

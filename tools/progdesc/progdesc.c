@@ -538,8 +538,8 @@ static void put_l2(struct td_writer *tw)
 {
 	struct td_block b;
 	tdb_begin(&b, H13_BLK_L2, H13_BLK_L2_WORDS);
-	tdb_set(&b, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG));
-	tdb_set(&b, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
+	tdb_set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
+	tdb_set(&b, H13_L2_RESULTCFG, TD_L2_RESULTCFG_DMA);
 	tdw_put(tw, &b);
 }
 
