@@ -3169,10 +3169,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return kept_reduce(m, &k, &in0);
 	/* SourceType 0 reads an L2-resident tensor in Apple's macOS 26 programs (floor), which the
 	 * model does not key (it keys type 3): reading the tile source instead would compute from
-	 * memory the engine does not read. Only softmax.bin TD 4, whose first operand is the kept
-	 * value, runs with it (docs/engine-model.md) */
-	if (H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_SRC_L2ONLY &&
-	    !(k.role == TD_KEPT_USES && k.first))
+	 * memory the engine does not read (docs/engine-model.md) */
+	if (td_source_l2_unmodelled(&kregs, &k))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
 				   "L2.SourceCfg.SourceType 0 (a source resident in L2 as Apple's macOS 26 "
 				   "programs keep it) not modelled");

@@ -236,6 +236,12 @@ static void uses(const struct td_regs *r, int first, int src0, int src1, struct 
 	k->w = H13_GET(od, H13_OUTDIM_WOUT);
 }
 
+int td_source_l2_unmodelled(const struct td_regs *r, const struct td_kept *k)
+{
+	return H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_SRC_L2ONLY &&
+	       k->role != TD_KEPT_MAKES && !(k->role == TD_KEPT_USES && k->first);
+}
+
 void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 {
 	memset(k, 0, sizeof *k);

@@ -74,8 +74,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "  source: the %s kept for each row, broadcast along %u x %u x %u\n",
 		     td_kept_kind_name(k.kind), (unsigned)cin, (unsigned)H13_GET(in, H13_INDIM_HIN),
 		     (unsigned)H13_GET(in, H13_INDIM_WIN));
-	else if (H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_SRC_L2ONLY && k.role != TD_KEPT_MAKES)
-		/* as engine/model/compute.c's anem_compute */
+	else if (td_source_l2_unmodelled(r, &k))
 		outf(out, ctx, "  source: L2 at 0x%lx, SourceType 0 (resident as Apple's macOS 26 programs keep "
 			       "it: not modelled)\n",
 		     (unsigned long)H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR));

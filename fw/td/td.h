@@ -189,6 +189,10 @@ struct td_kept {
 /* bar_en: the TD header's bound BAR slots (bit i: enum h13_bar_slot i); a tile source or the
  * destination counts as there when its slot is bound and its DMA enabled (as td_ranges). */
 void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k);
+/* Whether the TD reads its first operand from L2 as Apple's macOS 26 programs keep one
+ * (L2.SourceCfg.SourceType 0), which is not modelled: every TD but a reduction that keeps a value
+ * and the TD whose first operand is the kept value (softmax.bin TD 4). k: td_kept_of's. */
+int td_source_l2_unmodelled(const struct td_regs *r, const struct td_kept *k);
 
 /* The window of Common.ConvCfg: kernel (or pooling window) size, strides, leading padding. */
 struct td_window {
