@@ -208,6 +208,7 @@
 #define H13_L2_RESULTTYPE_LSB 0
 #define H13_L2_RESULTTYPE_W 2
 #define H13_L2_RESULTBASE 0x04834u
+#define H13_L2_SOURCE2BASE 0x0481cu /* the second source's base (read by nothing yet) */
 /* Source/ResultCfg fields every real program holds at one value (1, 1, 0, 0; SourceCfg's
  * Dependent 0; ResultCfg's DMAFmt 1): unread by the model, refused at any other */
 #define H13_L2SRC_DEPENDENT_LSB 2
