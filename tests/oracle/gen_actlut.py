@@ -94,6 +94,7 @@ def cases():
     # knot `off`; every nonzero v takes a line. floor's step (1 below 0, 0 above and at 0), the
     # select program's indicators x != 0 (both lines 1, knots 0) and x == 0 (knots 1, lines 0),
     # and operations 0 and 2 reading knots 0 and 32 (docs/actlut.md, "Linear-only records")
+    # (step_floor_shape is Apple's floor step, slot for slot; 50-actlut.sh composes floor with it)
     c['step_floor_shape'] = record(-2 ** -24, 2 ** -24, 1, 0, [0] * 33, [0, 1, 0, 0], 64, 0x01)
     c['indicator_nonzero'] = record(-2 ** -24, 2 ** -24, 1, 1, [0] * 33, [0, 1, 0, 1], 64, 0x01)
     c['indicator_zero'] = record(-2 ** -24, 2 ** -24, 0, 0, [1] * 32 + [0], [0, 0, 0, 0], 64, 0x01)

@@ -69,28 +69,25 @@ sys.exit(1 if bad.any() else 0)
 		t_fail actlut.real.ceil_composed "$out"
 	fi
 	# floor and frac as Apple's H13 compiler emits them (docs/actlut.md, "floor"): ceil.bin's
-	# 0x63 and 0x64 records (the same slots) and a step of 1 below 0 (floor_step.rec, written
-	# below from the published slots). floor(x) = trunc(x) - step(A), frac(x) = x - floor(x) =
+	# 0x63 and 0x64 records (the same slots) and a step of 1 below 0 (its published slots:
+	# tests/oracle/gen_actlut.py's step_floor_shape, in build/testdata). floor(x) = trunc(x) - step(A), frac(x) = x - floor(x) =
 	# A + step(A), each one fp16 rounding of the exact value, for every finite input. The
 	# negatives: ceil's step in its place, and the step read as before this round (the left
 	# line at 0, 1 there), each miss floor.
 	"$PYTHON" - "$work" <<'PY'
 import struct, sys
 d = sys.argv[1]
-# the 43 slots: clamp +-2^-24, end values 1 and 0, knots 0, left line 0*v + 1, right line 0,
-# s 64, mode word 1 (kBooleanConst10 record 1)
-floor_step = [0x8001, 0x0001, 0x3c00, 0x0000] + [0] * 33 + [0, 0x3c00, 0, 0] + [64, 0x01]
 # Apple's rsqrt record: clamp [0, +inf], end values +inf and 0, knots 0..7 0, knot i = 1/sqrt(i/16)
 # from i = 8, no tails, s 4, mode word 0xc6 (kRsqrtKERNWords)
 rsqrt = [0x0000, 0x7c00, 0x7c00, 0x0000] + [0] * 8 + [
     0x3da8, 0x3d55, 0x3d0f, 0x3cd3, 0x3c9e, 0x3c70, 0x3c47, 0x3c22, 0x3c00, 0x3bc3, 0x3b8b, 0x3b57,
     0x3b28, 0x3afc, 0x3ad3, 0x3aac, 0x3a88, 0x3a66, 0x3a47, 0x3a29, 0x3a0c, 0x39f1, 0x39d8, 0x39bf,
     0x39a8] + [0, 0, 0, 0] + [4, 0xc6]
-for name, s in (("floor_step", floor_step), ("rsqrt_apple", rsqrt)):
-    assert len(s) == 43
-    open("%s/%s.rec" % (d, name), "wb").write(struct.pack("<43H", *s) + bytes(42))
+assert len(rsqrt) == 43
+open("%s/rsqrt_apple.rec" % d, "wb").write(struct.pack("<43H", *rsqrt) + bytes(42))
 PY
-	check real.floor_step step_neg "$work/floor_step.rec"
+	floor_step="$BUILD/testdata/actlut/step_floor_shape.rec"
+	check real.floor_step step_neg "$floor_step"
 	check real.rsqrt_apple rsqrt "$work/rsqrt_apple.rec"
 	if "$TOOL" lut-build rsqrt "$work/rsqrt-built.rec" >/dev/null 2>&1 &&
 		cmp -s -n 86 "$work/rsqrt-built.rec" "$work/rsqrt_apple.rec"; then
@@ -120,13 +117,13 @@ with np.errstate(invalid="ignore"):
 print("%d of %d finite inputs differ from floor, %d from x - floor(x)" % (bad_fl.sum(), fin.sum(), bad_fr.sum()))
 sys.exit(1 if bad_fl.any() or bad_fr.any() else 0)
 '
-	if out=$("$PYTHON" -c "$floor_compose" "$TOOL" "$K/unary/ceil.bin" "$work/floor_step.rec" "$work" as_is 2>&1); then
+	if out=$("$PYTHON" -c "$floor_compose" "$TOOL" "$K/unary/ceil.bin" "$floor_step" "$work" as_is 2>&1); then
 		t_pass "actlut.real.floor_and_frac_composed: $out"
 	else
 		t_fail actlut.real.floor_and_frac_composed "$out"
 	fi
 	for how in ceil_step left_at_zero; do
-		step="$work/floor_step.rec"
+		step=$floor_step
 		[ "$how" = ceil_step ] && step="$K/unary/ceil.bin"
 		if out=$("$PYTHON" -c "$floor_compose" "$TOOL" "$K/unary/ceil.bin" "$step" "$work" "$how" 2>&1); then
 			t_fail "actlut.floor_checker_rejects.$how" "passed: $out"
