@@ -345,6 +345,10 @@ static int write_row(struct anem *m, const struct tile *t, unsigned g, unsigned 
 void anem_l2_clear(struct anem *m)
 {
 	m->kept.kind = TD_KEPT_NONE; /* nothing kept outlives the submission */
+	free(m->l2m); /* nor L2 memory */
+	free(m->l2ok);
+	m->l2m = NULL;
+	m->l2ok = NULL;
 	m->kept.rows = m->kept.w = 0;
 	for (unsigned i = 0; i < ANEM_L2_TENSORS; i++) {
 		free(m->l2t[i].v);
@@ -445,8 +449,8 @@ static int refuse_set_fields(struct anem *m, const struct td_fixed *z, unsigned 
 /*
  * The register words whose bits outside every field the register map names are 0 in every real
  * program (anefw-tool census: the model reads no such bit; tools/anefw-tool/cmd_census.c), read
- * from the map (fw/regmap): every register with fields in a block a TD may write, less the five
- * whose unnamed bits real programs set (Common.Cfg, Common.ChCfg bit 3, L2.SourceCfg bit 24,
+ * from the map (fw/regmap): every register with fields in a block a TD may write, less the four
+ * whose unnamed bits real programs set (Common.Cfg, Common.ChCfg bit 3,
  * NE.KernelCfg bits 12 and 14, TileDMADst.DMAConfig bits 18 and 22; TileDMASrc.Src2DMAConfig has
  * no field in the map and is not checked) and the three whose own checks name such bits
  * (NE.MACCfg, Planar.Cfg, Planar.PreScale). The table is the engine's, built once when it is
@@ -454,7 +458,7 @@ static int refuse_set_fields(struct anem *m, const struct td_fixed *z, unsigned 
  */
 static int outside_skipped(const struct rm_block *b, const struct rm_reg *r)
 {
-	static const char *const skip[][2] = {{"Common", "Cfg"}, {"Common", "ChCfg"}, {"L2", "SourceCfg"},
+	static const char *const skip[][2] = {{"Common", "Cfg"}, {"Common", "ChCfg"},
 					      {"NE", "KernelCfg"}, {"TileDMADst", "DMAConfig"},
 					      {"NE", "MACCfg"}, {"Planar", "Cfg"}, {"Planar", "PreScale"}};
 	for (unsigned i = 0; i < sizeof skip / sizeof skip[0]; i++)
@@ -2972,21 +2976,27 @@ static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n)
 }
 
 /* A convolution with KernelMode 1 (see ne_kernel_mode): only the shape inv.bin has is modelled. */
-static int unit_kernel_conv(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
-			    const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
-			    struct anem_act *act)
+/* The unit kernel's one shape: 1x1, stride 1, no padding, 1 -> 1 channel (inv.bin). */
+static int unit_kernel_shape(struct anem *m, unsigned cin, unsigned cout)
 {
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
-	unsigned cin = lsrc ? lsrc->c : in0->c;
 	if (win.kw != 1 || win.kh != 1 || win.sx != 1 || win.sy != 1 || win.px || win.py)
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
 				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) and a window, "
 				   "stride or padding other than 1x1/1/0 not modelled");
-	if (cin != 1 || out->c != 1)
+	if (cin != 1 || cout != 1)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
 				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) over more "
 				   "than 1 -> 1 channel not modelled");
-	return elementwise(m, s, in0, in1, lsrc, out, lres, act);
+	return ENG_OK;
+}
+
+static int unit_kernel_conv(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,
+			    const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
+			    struct anem_act *act)
+{
+	int e = unit_kernel_shape(m, lsrc ? lsrc->c : in0->c, out->c);
+	return e ? e : elementwise(m, s, in0, in1, lsrc, out, lres, act);
 }
 
 /* A convolution that reads its kernels from memory (KernelMode 0) while its only coefficient bytes
@@ -3067,7 +3077,7 @@ static int kept_reduce(struct anem *m, const struct td_kept *k, const struct til
  * the PE as every TD (pe_row: a x PreScale, the operation, |.|, Scale and Bias, ReLU, FinalScale):
  * - SecSrc 3 (softmax.bin TD 1): the second operand of the add is the kept maximum negated (the
  *   sign bit flipped, exact), so x + (-m) = x - m, bit for bit in IEEE arithmetic;
- * - Common.KeptSrc 1 (TD 4): the first operand is the kept 1/sum, the second the tile source b.
+ * - Common.PECfg 1, Src1Broadcast W (TD 4): the first operand is the kept 1/sum, the second the tile source b.
  * Any later TD of the submission may use it, as many as do, until another reduction replaces it
  * (the engine retains reduced values for several operations until they are refreshed: US
  * 2023/0121448), with a kept value of the kind it needs over the rows it reads: anything else is
@@ -3078,9 +3088,9 @@ static int kept_use(struct anem *m, const struct stages *s, const struct td_kept
 		    struct anem_l2t *lres)
 {
 	const struct anem_kept *kv = &m->kept;
-	const uint32_t reg = k->first ? H13_COMMON_KEPTSRC : H13_PLANAR_CFG;
-	const unsigned lsb = k->first ? H13_KEPTSRC_LSB : H13_PECFG_SECSRC_LSB;
-	const unsigned width = k->first ? H13_KEPTSRC_W : H13_PECFG_SECSRC_W;
+	const uint32_t reg = k->first ? H13_COMMON_PECFG : H13_PLANAR_CFG;
+	const unsigned lsb = k->first ? H13_CPECFG_SRC1BCAST_LSB : H13_PECFG_SECSRC_LSB;
+	const unsigned width = k->first ? H13_CPECFG_SRC1BCAST_W : H13_PECFG_SECSRC_W;
 	if (kv->kind == TD_KEPT_NONE)
 		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
 				   "a TD using a value kept in the engine, but no reduction before it in this "
@@ -3088,7 +3098,7 @@ static int kept_use(struct anem *m, const struct stages *s, const struct td_kept
 	if (kv->kind != k->kind)
 		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
 				   k->first ? "the kept value is a maximum, but only a kept 1/sum is pinned as "
-					      "the first operand of a multiply (Common.KeptSrc 1)"
+					      "the first operand of a multiply (Common.PECfg 1)"
 					    : "the kept value is a 1/sum, but only a kept maximum is pinned as "
 					      "SecSrc 3's operand of an add (x - max)");
 	if (kv->rows != k->rows || kv->w != k->w)
@@ -3137,6 +3147,137 @@ static int kept_use(struct anem *m, const struct stages *s, const struct td_kept
 	return ENG_OK;
 }
 
+/* ---- L2 memory (fw/td's td_l2mem_of reads where; docs/engine-model.md, "L2 memory and
+ * broadcasts") ---- */
+
+/* The submission's L2 memory, H13_L2_BYTES of fp16 values with a bit for each that a TD of this
+ * submission wrote (read only where one did), allocated on first use; anem_l2_clear frees it. */
+static int l2m_ready(struct anem *m)
+{
+	if (m->l2m)
+		return ENG_OK;
+	m->l2m = malloc(H13_L2_BYTES);
+	m->l2ok = calloc(H13_L2_BYTES / 2u / 8u, 1);
+	if (!m->l2m || !m->l2ok) {
+		free(m->l2m);
+		free(m->l2ok);
+		m->l2m = NULL;
+		m->l2ok = NULL;
+		return ENG_E_NOMEM;
+	}
+	return ENG_OK;
+}
+
+/* Row (g, c, h) of an operand in L2 memory, w values (broadcast along the view's axes). */
+static int l2m_read_row(struct anem *m, const struct td_l2view *v, uint32_t base_reg, const char *what,
+			unsigned g, unsigned c, unsigned h, unsigned w, uint16_t *out)
+{
+	for (unsigned i = 0; i < w; i++) {
+		uint32_t a = td_l2view_addr(v, g, c, h, i) / 2u;
+		if (!(m->l2ok[a / 8u] >> (a % 8u) & 1u))
+			return ANEM_REFUSE(m, ENG_FR_COMBINATION, base_reg, H13_L2_ADDR, what);
+		out[i] = m->l2m[a];
+	}
+	return ENG_OK;
+}
+
+static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g, unsigned c, unsigned h,
+			  unsigned w, const uint16_t *in)
+{
+	for (unsigned i = 0; i < w; i++) {
+		uint32_t a = td_l2view_addr(v, g, c, h, i) / 2u;
+		m->l2m[a] = in[i];
+		m->l2ok[a / 8u] |= (uint8_t)(1u << (a % 8u));
+	}
+}
+
+/*
+ * An elementwise TD with an operand or its result in L2 memory: the first operand from L2 (with its
+ * broadcast axes), or by tile DMA (and, with SourceType 1, kept in L2 first, then read back as
+ * from L2); the NE; the PE with its second operand from L2 or by tile DMA; the result into L2
+ * and/or out by tile DMA. Convolutions, pooling, non-fp16 operands and outputs not of the input's
+ * shape are refused by name: no program shows them with L2 memory.
+ */
+static int l2mem_elementwise(struct anem *m, const struct stages *s, const struct td_l2mem *l,
+			     struct tile *in0, struct tile *in1, const struct anem_l2t *lsrc,
+			     struct tile *out, struct anem_l2t *lres, struct anem_act *act)
+{
+	uint32_t ch = REG(H13_COMMON_CHCFG);
+	int e;
+	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && !s->unit)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+				   "a convolution with an operand or its result in L2 memory not modelled");
+	if (s->unit && (e = unit_kernel_shape(m, in0->c, out->c)))
+		return e;
+	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
+				   "pooling with an operand or its result in L2 memory not modelled");
+	if (lsrc || lres)
+		return lres ? ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
+					  "an operand in L2 memory with an L2-resident result (ResultType 3) "
+					  "not modelled")
+			    : ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
+					  "an L2-resident source (SourceType 3) with L2 memory not modelled");
+	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 || H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+				   "L2 memory with a format other than fp16 not modelled");
+	if (in0->w != out->w || in0->h != out->h || in0->c != out->c || in0->g != out->g)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
+				   "an elementwise TD with L2 memory whose output is not its input's shape not "
+				   "modelled");
+	if (!l->src1.on && !in0->r)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither in L2 memory nor a "
+								 "bound tile source (RBase0): not modelled");
+	if (s->pe_two && !l->src2.on && !in1->r)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+				   "Planar.Cfg.SecSrc 2 or 3 (a second operand) by tile DMA (L2.SourceCfg.Src2DMA "
+				   "1) with no second tile source (RBase1) bound: not modelled");
+	if ((e = l2m_ready(m)))
+		return e;
+	const unsigned W = out->w;
+	uint16_t *v = m->hv, *b = m->hv2;
+	if (l->keep1) /* SourceType 1: the tile source's rows into L2 (through the input port) */
+		for (unsigned g = 0; g < l->src1.g; g++)
+			for (unsigned c = 0; c < l->src1.c; c++)
+				for (unsigned h = 0; h < l->src1.h; h++) {
+					if ((e = read_row(m, in0, g, c, h, l->src1.w, m->row[0], v)))
+						return e;
+					l2m_write_row(m, &l->src1, g, c, h, l->src1.w, v);
+				}
+	for (unsigned g = 0; g < out->g; g++)
+		for (unsigned c = 0; c < out->c; c++)
+			for (unsigned h = 0; h < out->h; h++) {
+				if (l->src1.on)
+					e = l2m_read_row(m, &l->src1, H13_L2_SOURCEBASE, "the first operand reads "
+							 "L2 memory no TD of this submission wrote", g, c, h, W, v);
+				else
+					e = read_row(m, in0, g, c, h, W, m->row[0], v);
+				if (e)
+					return e;
+				ne_row(m, s, v, W, 0, act);
+				if (s->pe) {
+					if (s->pe_two) {
+						if (l->src2.on)
+							e = l2m_read_row(m, &l->src2, H13_L2_SOURCE2BASE, "the second "
+									 "operand reads L2 memory no TD of this submission "
+									 "wrote", g, c, h, W, b);
+						else
+							e = read_row(m, in1, g, c, h, W, m->row[1], b);
+						if (e)
+							return e;
+						if (s->pe_sec == H13_PE_SECSRC_SUB)
+							negate_row(b, W);
+					}
+					pe_row(s, v, s->pe_two ? b : NULL, v, W);
+				}
+				if (l->res.on)
+					l2m_write_row(m, &l->res, g, c, h, W, v);
+				if (out->r && (e = write_row(m, out, g, c, h, v, m->row[2])))
+					return e;
+			}
+	return ENG_OK;
+}
+
 int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
 {
 	h2f_init();
@@ -3157,7 +3298,7 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
 	/* a value kept in the engine between TDs: made (a PE TD whose result leaves neither by DMA
-	 * nor to L2) or used (SecSrc 3, Common.KeptSrc), as td_kept_of reads it, or refused */
+	 * nor to L2) or used (SecSrc 3, Common.PECfg), as td_kept_of reads it, or refused */
 	struct td_kept k;
 	const struct td_regs kregs = {kept_get, m};
 	td_kept_of(&kregs, (rs0 ? 1u << H13_BAR_RBASE0 : 0u) | (rs1 ? 1u << H13_BAR_RBASE1 : 0u) |
@@ -3167,14 +3308,15 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	m->kept_use = k.role == TD_KEPT_USES;
 	if (k.role == TD_KEPT_MAKES)
 		return kept_reduce(m, &k, &in0);
-	/* SourceType 0 reads an L2-resident tensor in Apple's macOS 26 programs (floor), which the
-	 * model does not key (it keys type 3): reading the tile source instead would compute from
-	 * memory the engine does not read (docs/engine-model.md) */
-	if (td_source_l2_unmodelled(&kregs, &k))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
-				   "L2.SourceCfg.SourceType 0 (a source resident in L2 as Apple's macOS 26 "
-				   "programs keep it) not modelled");
-	if (!rd && !l2res)
+	/* operands and results in L2 memory (Apple's macOS 26 programs: SourceType 0 and 1, a second
+	 * operand by no tile DMA, ResultType 0), as td_l2mem_of reads them, or refused */
+	struct td_l2mem lm;
+	td_l2mem_of(&kregs, (rs0 ? 1u << H13_BAR_RBASE0 : 0u) | (rs1 ? 1u << H13_BAR_RBASE1 : 0u) |
+				    (rd ? 1u << H13_BAR_WBASE : 0u), &k, &lm);
+	if (lm.why)
+		return anem_refuse(m, lm.combination ? ENG_FR_COMBINATION : ENG_FR_FIELD,
+				   lm.reg == TD_KEPT_NO_REG ? ENG_FAULT_NO_REG : lm.reg, lm.lsb, lm.width, lm.why);
+	if (!rd && !l2res && !lm.res.on)
 		return ENG_OK; /* nothing leaves the engine */
 	if (!out.elem)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
@@ -3204,6 +3346,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return e;
 	if (k.role == TD_KEPT_USES)
 		return kept_use(m, &s, &k, &in0, &in1, lsrc, &out, lres);
+	if (lm.any)
+		return l2mem_elementwise(m, &s, &lm, &in0, &in1, lsrc, &out, lres, act);
 	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)
 		return pooling(m, &s, &in0, lsrc, &out, lres);
 	if (s.ne && s.ne_op == H13_MAC_OP_CONV && s.unit)

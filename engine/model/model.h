@@ -161,6 +161,8 @@ struct anem {
 	uint16_t hv2[ANEM_ROW_MAX] __attribute__((aligned(16))); /* the second */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
 	struct anem_kept kept;  /* the values the last reduction kept, one per row */
+	uint16_t *l2m;          /* L2 memory (H13_L2_BYTES; NULL until a TD uses it), */
+	uint8_t *l2ok;          /* a bit per fp16 value a TD of the submission wrote */
 	int kept_use;           /* the running TD uses it (anem_compute) */
 	struct eng_fault flt; /* why the current TD stopped (anem_refuse), reason NONE if not */
 	float *acc;           /* convolution accumulators (Cout x Wout) and weights */

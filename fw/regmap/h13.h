@@ -67,16 +67,23 @@
 #define H13_TILECFG_TILEHEIGHT_LSB 0
 #define H13_TILECFG_TILEHEIGHT_W 15
 /*
- * Common+0x2c and +0x30: no public map names them; named from softmax.bin, the one program that
- * keeps a value in the engine between TDs (docs/engine-model.md, "Reductions kept in the engine").
- * PERoute (whole word): 9 on softmax.bin's two reductions (TDs 0 and 3), 0x44 on PE TDs with one
- * source (abs.bin, sigmoid.bin TD 1, softmax.bin TD 1), 0x59 on PE TDs with two (add.bin, mul.bin,
- * softmax.bin TD 4), 4 on the macOS 14/26 a*b, 0 on NE-only TDs; 9 also on the macOS atan2
- * segment's two-source PE TDs that write by DMA (docs/engine-model.md, "Real programs from
- * allbilly/ane"), so 9 is required of a kept reduction but does not mark one. KeptSrc (whole
- * word): 0x10 where the PE's second operand is the kept value (softmax.bin TD 1, SecSrc 3), 1 where
- * its first is (TD 4, RBase0 unbound), 0 in every other program. The model reads both only on a
- * TD that keeps or uses a kept value, and KeptSrc on every TD (nonzero elsewhere is refused).
+ * Common+0x2c: no public map names it on H13; named from softmax.bin (docs/engine-model.md,
+ * "Reductions kept in the engine"). PERoute (whole word): 9 on softmax.bin's two reductions (TDs 0
+ * and 3), 0x44 on PE TDs with one source (abs.bin, sigmoid.bin TD 1, softmax.bin TD 1), 0x59 on PE
+ * TDs with two (add.bin, mul.bin, softmax.bin TD 4), 4 on the macOS 14/26 a*b, 0 on NE-only TDs; 9
+ * also on the macOS atan2 segment's two-source PE TDs that write by DMA, so 9 is required of a kept
+ * reduction but does not mark one. (The H16 map's word before PECfg is PatchCfg: PatchWidth 0-3,
+ * PatchHeight 4-8; the values above read as log2 patch sizes. The model reads the word only on a
+ * TD that keeps or uses a kept value.)
+ *
+ * Common+0x30: PECfg, the fields the H16 map gives its PECfg word (freedomtan's H16 map, Common
+ * +0x48: Src1Broadcast 0-3, Src2Broadcast 4-7, Src1Transpose 8, Src2Transpose 9), on the evidence
+ * of Apple's H13 programs (docs/engine-model.md, "L2 memory and broadcasts"): a broadcast bit per
+ * axis, W H D C from bit 0 (x[1,64,8,8] + z[1,64,1,1] sets Src2Broadcast W|H = 0x30, + z[1,1,8,8]
+ * C = 0x80, + z[1,1,1,1] W|H|C = 0xb0, a tile along H Src1Broadcast H = 2); the transposes where a
+ * [C,1,1] value is kept in L2 as one row of C (real_div and floor at 64x1x1). softmax.bin's
+ * kept-value users are the W broadcasts: 0x10 on TD 1 (the row maximum, the second operand), 1 on
+ * TD 4 (the row's 1/sum, the first).
  */
 #define H13_COMMON_PEROUTE 0x0002cu
 #define H13_PEROUTE_LSB 0
@@ -84,12 +91,28 @@
 #define H13_PEROUTE_REDUCE 0x9u   /* on a reduction kept in the engine (softmax.bin TDs 0, 3) */
 #define H13_PEROUTE_ONE_SRC 0x44u /* the PE with one source (softmax.bin TD 1) */
 #define H13_PEROUTE_TWO_SRC 0x59u /* the PE with two sources (softmax.bin TD 4, add, mul) */
-#define H13_COMMON_KEPTSRC 0x00030u
-#define H13_KEPTSRC_LSB 0
-#define H13_KEPTSRC_W 32
-#define H13_KEPTSRC_NONE 0u
-#define H13_KEPTSRC_FIRST 0x1u    /* the first operand is the kept value (softmax.bin TD 4) */
-#define H13_KEPTSRC_SECOND 0x10u  /* the second operand is (subtracted: SecSrc 3, softmax.bin TD 1) */
+#define H13_COMMON_PECFG 0x00030u
+#define H13_CPECFG_SRC1BCAST_LSB 0
+#define H13_CPECFG_SRC1BCAST_W 4
+#define H13_CPECFG_SRC2BCAST_LSB 4
+#define H13_CPECFG_SRC2BCAST_W 4
+#define H13_CPECFG_SRC1TRANSPOSE_LSB 8
+#define H13_CPECFG_SRC1TRANSPOSE_W 1
+#define H13_CPECFG_SRC2TRANSPOSE_LSB 9
+#define H13_CPECFG_SRC2TRANSPOSE_W 1
+#define H13_BCAST_W 0x1u          /* broadcast axes, in Src1Broadcast and Src2Broadcast */
+#define H13_BCAST_H 0x2u
+#define H13_BCAST_D 0x4u
+#define H13_BCAST_C 0x8u
+/* softmax.bin's kept-value users: the kept value broadcast along W as the second operand (TD 1)
+ * or the first (TD 4) */
+#define H13_PECFG_KEPT_SECOND (H13_BCAST_W << H13_CPECFG_SRC2BCAST_LSB)
+#define H13_PECFG_KEPT_FIRST (H13_BCAST_W << H13_CPECFG_SRC1BCAST_LSB)
+/* Common.Cfg: OutTranspose (bit 28) where Apple's H13 real_div and floor keep a [C,1,1] result in
+ * L2 as one row of C (result channel stride 0x80 for 64 values); no map names the bit */
+#define H13_COMMON_CFG 0x00034u
+#define H13_CFG_OUTTRANSPOSE_LSB 28
+#define H13_CFG_OUTTRANSPOSE_W 1
 
 /* ---- NE ---- */
 #define H13_NE_KERNELCFG 0x0c800u
@@ -175,8 +198,9 @@
 /* SecSrc on H13: 2 takes a second operand, 3 takes it negated (a - b). Apple's H13 binary_add and
  * binary_sub differ in this field alone, 2 and 3 (docs/engine-model.md, "Planar.Cfg: one
  * reading"); the H15/H16 maps' "RegSource" reading of 3 does not hold here. The second operand is
- * the second tile source (RBase1: add.bin, mul.bin, ceil.bin TD 3), or the value a reduction kept
- * when Common.KeptSrc says so (softmax.bin TD 1: x - max) */
+ * the second tile source (RBase1: add.bin, mul.bin, ceil.bin TD 3) with L2.SourceCfg.Src2DMA, or
+ * L2 memory at Source2Base without (Apple's broadcasts), or the value a reduction kept where
+ * Common.PECfg says so (softmax.bin TD 1: x - max) */
 #define H13_PE_SECSRC_TILE1 2u
 #define H13_PE_SECSRC_SUB 3u
 /* Planar.Cfg.NLMode on a reduction kept in the engine: 1 keeps the reciprocal of the sum
@@ -208,7 +232,22 @@
 #define H13_L2_RESULTTYPE_LSB 0
 #define H13_L2_RESULTTYPE_W 2
 #define H13_L2_RESULTBASE 0x04834u
-#define H13_L2_SOURCE2BASE 0x0481cu /* the second source's base (read by nothing yet) */
+/* SourceCfg.Src2DMA (bit 24; no map names it): the PE's second operand comes through the tile DMA
+ * (RBase1). Set in add.bin, mul.bin, softmax.bin TD 4 and Apple's two-input binary ops; clear where
+ * it is read from L2 (softmax.bin TD 1's kept maximum, Apple's broadcasts and real_div) */
+#define H13_L2SRC_SRC2DMA_LSB 24
+#define H13_L2SRC_SRC2DMA_W 1
+/* L2 memory (docs/engine-model.md, "L2 memory and broadcasts"): bases and strides in 16-byte
+ * units (the Addr and Stride fields), an fp16 tensor's row of W values contiguous from its
+ * address; the fields' 17 bits address 2 MiB */
+#define H13_L2_SOURCE2BASE 0x0481cu
+#define H13_L2_SRC_CSTRIDE 0x0480cu   /* SourceChannelStride, then Row, Depth, Group strides */
+#define H13_L2_SRC2_CSTRIDE 0x04820u  /* Source2ChannelStride, then Row, Depth, Group */
+#define H13_L2_RES_CSTRIDE 0x04838u   /* ConvResultChannelStride, ConvResultRowStride, then Depth, Group */
+#define H13_L2_STRIDE_LSB 4
+#define H13_L2_STRIDE_W 17
+#define H13_L2_UNIT 16u               /* bytes per unit of a base or stride */
+#define H13_L2_BYTES (1u << 21)       /* 2^17 units of 16 bytes */
 /* Source/ResultCfg fields every real program holds at one value (1, 1, 0, 0; SourceCfg's
  * Dependent 0; ResultCfg's DMAFmt 1): unread by the model, refused at any other */
 #define H13_L2SRC_DEPENDENT_LSB 2
@@ -225,9 +264,11 @@
 #define H13_L2_ADDR_W 17
 #define H13_L2_RESIDENT 3u        /* Source/ResultType 3: the tensor stays in L2 (sigmoid.bin) */
 #define H13_L2_DMA 2u             /* 2: through the tile DMA (every eiln fixture, Apple's binary ops) */
-/* SourceType 1 (Apple's floor TD 0: read by DMA and also kept in L2) is read as 2; SourceType 0
- * (Apple's L2-resident sources, softmax.bin TD 4's kept first operand) is modelled only there */
-#define H13_L2_SRC_L2ONLY 0u
+/* SourceType 1: read through the tile DMA and kept in L2 memory at SourceBase (Apple's floor TD 0,
+ * read again by its TD 2); 0: read from L2 memory (Apple's macOS 26 programs, softmax.bin TD 4's
+ * kept first operand); ResultType 0 with no tile destination: the result stays in L2 memory */
+#define H13_L2_KEEP 1u
+#define H13_L2_MEM 0u
 
 /* ---- tile DMA formats ---- */
 #define H13_SRC_FMT 0x13838u

@@ -6,9 +6,9 @@
  * with no tile destination and L2.ResultCfg.ResultType 0, Common.PERoute 9, 2560 groups of one
  * row of 1600, identity scales; they differ in Planar.Cfg alone: TD 0 PoolMode 2 (max), TD 3
  * NLMode 1 (the sum, kept as its reciprocal: TD 4 multiplies by it). TD 1 takes the kept value
- * as its second operand (Common.KeptSrc 0x10) and subtracts it (SecSrc 3, as Apple's H13 sub:
+ * as its second operand (Common.PECfg.Src2Broadcast W) and subtracts it (SecSrc 3, as Apple's H13 sub:
  * x - max); TD 4 multiplies with its first tile source unbound and
- * Common.KeptSrc 1 (e x 1/sum). Every other value on such a TD is outside what that one program
+ * Common.PECfg 1, Src1Broadcast W (e x 1/sum). Every other value on such a TD is outside what that one program
  * shows, so it is refused by name rather than guessed.
  */
 #include "fw/common/fp16.h"
@@ -95,9 +95,10 @@ static void makes(const struct td_regs *r, int src0, struct td_kept *k)
 		REFUSE(k, 0, H13_COMMON_PEROUTE, H13_PEROUTE,
 		       "a PE TD whose result stays in the engine with Common.PERoute other than 9 "
 		       "(softmax.bin's reductions) not modelled");
-	if (GET(H13_COMMON_KEPTSRC) != H13_KEPTSRC_NONE)
-		REFUSE(k, 0, H13_COMMON_KEPTSRC, H13_KEPTSRC,
-		       "a reduction kept in the engine that reads a kept value not modelled");
+	if (GET(H13_COMMON_PECFG))
+		refuse(k, 0, H13_COMMON_PECFG, 0, 32,
+		       "a reduction kept in the engine with Common.PECfg set (a broadcast or transposed "
+		       "operand) not modelled");
 	/* the scales: where they would apply (before or after the reduction, or the reciprocal) is
 	 * not pinned; softmax.bin's reductions leave every one at identity */
 	if (H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE) != FP16_ONE)
@@ -186,35 +187,35 @@ static void uses(const struct td_regs *r, int first, int src0, int src1, struct 
 	if (!first) {
 		if (H13_GET(cfg, H13_PECFG_SECSRC) != H13_PE_SECSRC_SUB)
 			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-			       "the kept value as the second operand (Common.KeptSrc 0x10) other than "
+			       "the kept value as the second operand (Common.PECfg.Src2Broadcast W) other than "
 			       "subtracted (SecSrc 3, softmax.bin TD 1) not modelled");
 		if (H13_GET(cfg, H13_PECFG_OPMODE) != H13_PE_OP_ADD)
 			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
-			       "the kept value as the second operand (Common.KeptSrc 0x10) with an operation "
+			       "the kept value as the second operand (Common.PECfg.Src2Broadcast W) with an operation "
 			       "other than add (x - kept max) not modelled");
 		if (GET(H13_COMMON_PEROUTE) != H13_PEROUTE_ONE_SRC)
 			REFUSE(k, 0, H13_COMMON_PEROUTE, H13_PEROUTE,
-			       "the kept value as the second operand (Common.KeptSrc 0x10) with "
+			       "the kept value as the second operand (Common.PECfg.Src2Broadcast W) with "
 			       "Common.PERoute other than 0x44 (softmax.bin TD 1) not modelled");
 	} else {
 		if (src0 || H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT)
-			REFUSE(k, 1, H13_COMMON_KEPTSRC, H13_KEPTSRC,
-			       "Common.KeptSrc 1 (the first operand is the kept value) with a first source "
-			       "bound (RBase0 or L2) not modelled");
+			REFUSE(k, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1BCAST,
+			       "the kept value as the first operand (Common.PECfg.Src1Broadcast W) with a first "
+			       "source bound (RBase0 or L2) not modelled");
 		if (H13_GET(cfg, H13_PECFG_OPMODE) != H13_PE_OP_MUL)
 			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
-			       "the kept value as the first operand (Common.KeptSrc 1) with an operation "
+			       "the kept value as the first operand (Common.PECfg.Src1Broadcast W) with an operation "
 			       "other than multiply (x * kept 1/sum) not modelled");
 		if (H13_GET(cfg, H13_PECFG_SECSRC) != H13_PE_SECSRC_TILE1)
 			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-			       "the kept value as the first operand (Common.KeptSrc 1) with a second source "
+			       "the kept value as the first operand (Common.PECfg.Src1Broadcast W) with a second source "
 			       "other than the tile source (SecSrc 2) not modelled");
 		else if (!src1)
 			REFUSE(k, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 			       "Planar.Cfg.SecSrc 2 with no second tile source (RBase1) bound: not modelled");
 		if (GET(H13_COMMON_PEROUTE) != H13_PEROUTE_TWO_SRC)
 			REFUSE(k, 0, H13_COMMON_PEROUTE, H13_PEROUTE,
-			       "the kept value as the first operand (Common.KeptSrc 1) with Common.PERoute "
+			       "the kept value as the first operand (Common.PECfg.Src1Broadcast W) with Common.PERoute "
 			       "other than 0x59 (softmax.bin TD 4) not modelled");
 	}
 	cfg_zero(k, cfg, 1, 1, "a TD using a kept value with Planar.Cfg PoolMode, NLMode or FirstSrc set "
@@ -236,12 +237,6 @@ static void uses(const struct td_regs *r, int first, int src0, int src1, struct 
 	k->w = H13_GET(od, H13_OUTDIM_WOUT);
 }
 
-int td_source_l2_unmodelled(const struct td_regs *r, const struct td_kept *k)
-{
-	return H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_SRC_L2ONLY &&
-	       k->role != TD_KEPT_MAKES && !(k->role == TD_KEPT_USES && k->first);
-}
-
 void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 {
 	memset(k, 0, sizeof *k);
@@ -253,15 +248,18 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 	int src1 = src_en && (bar_en >> H13_BAR_RBASE1 & 1u);
 	int dst = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u);
 	int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
-	uint32_t ks = GET(H13_COMMON_KEPTSRC);
-	if (pe && !dst && !l2res)
+	uint32_t ks = GET(H13_COMMON_PECFG);
+	/* a PE result leaving neither by DMA nor to L2: a reduction (pooling or NLMode) kept in the
+	 * engine, or a result of another type; with ResultType 0 and neither, the result stays in L2
+	 * memory (td_l2mem_of) */
+	int reduce = H13_GET(cfg, H13_PECFG_POOLMODE) || H13_GET(cfg, H13_PECFG_NLMODE) ||
+		     H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != H13_L2_MEM;
+	/* softmax.bin's users: the kept value broadcast along W, the TD's second operand (SecSrc 3,
+	 * from L2: Src2DMA 0) or its first (RBase0 unbound) */
+	if (pe && !dst && !l2res && reduce)
 		makes(r, src0, k);
-	else if (ks == H13_KEPTSRC_SECOND && pe)
+	else if (ks == H13_PECFG_KEPT_SECOND && pe)
 		uses(r, 0, src0, src1, k);
-	else if (ks == H13_KEPTSRC_FIRST && pe)
+	else if (ks == H13_PECFG_KEPT_FIRST && pe)
 		uses(r, 1, src0, src1, k);
-	else if (ks != H13_KEPTSRC_NONE)
-		REFUSE(k, 0, H13_COMMON_KEPTSRC, H13_KEPTSRC,
-		       "Common.KeptSrc other than 0x10 and 1 (a kept value as the second or first operand, "
-		       "softmax.bin TDs 1 and 4) not modelled");
 }

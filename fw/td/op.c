@@ -53,11 +53,37 @@ static void kept_refused(const struct td_kept *k, outf_fn out, void *ctx)
 		outf(out, ctx, " (not modelled: %s)", k->why);
 }
 
+static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx);
+
+/* The PE's second operand: "RBase1 +0x..." or "L2 memory at 0x..." */
+static void print_second(const struct td_l2mem *lm, const struct td_regs *r, outf_fn out, void *ctx)
+{
+	if (lm->src2.on) {
+		print_l2view(&lm->src2, out, ctx);
+		return;
+	}
+	outf(out, ctx, "RBase1");
+	print_offset(GET(H13_SRC2_BASEADDR), out, ctx);
+}
+
+/* " at 0x..., broadcast along W H C" / ", one row of C" of an operand or result in L2 memory */
+static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx)
+{
+	outf(out, ctx, "L2 memory at 0x%lx", (unsigned long)v->base);
+	if (v->bcast & (H13_BCAST_W | H13_BCAST_H | H13_BCAST_C))
+		outf(out, ctx, ", broadcast along%s%s%s", v->bcast & H13_BCAST_W ? " W" : "",
+		     v->bcast & H13_BCAST_H ? " H" : "", v->bcast & H13_BCAST_C ? " C" : "");
+	if (v->transpose)
+		outf(out, ctx, ", kept as one row of C");
+}
+
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)
 {
 	char b1[16], b2[16], b3[16];
 	struct td_kept k;
+	struct td_l2mem lm;
 	td_kept_of(r, bar_en, &k);
+	td_l2mem_of(r, bar_en, &k, &lm);
 	uint32_t in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM), ch = GET(H13_COMMON_CHCFG);
 	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), cout = H13_GET(GET(H13_COMMON_COUT), H13_COUT);
 	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
@@ -74,18 +100,24 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "  source: the %s kept for each row, broadcast along %u x %u x %u\n",
 		     td_kept_kind_name(k.kind), (unsigned)cin, (unsigned)H13_GET(in, H13_INDIM_HIN),
 		     (unsigned)H13_GET(in, H13_INDIM_WIN));
-	else if (td_source_l2_unmodelled(r, &k))
-		outf(out, ctx, "  source: L2 at 0x%lx, SourceType 0 (resident as Apple's macOS 26 programs keep "
-			       "it: not modelled)\n",
-		     (unsigned long)H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR));
-	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && !(bar_en >> H13_BAR_RBASE0 & 1u))
+	else if (lm.src1.on && !lm.keep1) {
+		outf(out, ctx, "  source: ");
+		print_l2view(&lm.src1, out, ctx);
+		outf(out, ctx, ", %u x %u x %u fp16\n", (unsigned)cin, (unsigned)H13_GET(in, H13_INDIM_HIN),
+		     (unsigned)H13_GET(in, H13_INDIM_WIN));
+	} else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && !(bar_en >> H13_BAR_RBASE0 & 1u))
 		outf(out, ctx, "  source: none (tile source enabled, RBase0 not bound: not modelled)\n");
 	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {
 		outf(out, ctx, "  source: RBase0");
 		print_offset(GET(H13_SRC_BASEADDR), out, ctx);
-		outf(out, ctx, ", %u x %u x %u %s (C x H x W)%s\n", (unsigned)cin,
+		outf(out, ctx, ", %u x %u x %u %s (C x H x W)%s", (unsigned)cin,
 		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
 		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)), groups > 1 ? " per group" : "");
+		if (lm.keep1) {
+			outf(out, ctx, ", kept in ");
+			print_l2view(&lm.src1, out, ctx);
+		}
+		outf(out, ctx, "\n");
 	}
 	else
 		outf(out, ctx, "  source: no tile source\n");
@@ -186,14 +218,14 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			; /* the operation is printed above */
 		else if (po == H13_PE_OP_ADD && sec == H13_PE_SECSRC_SUB) {
 			/* 3 subtracts the second operand (Apple's H13 sub) */
-			outf(out, ctx, " - b (RBase1");
-			print_offset(GET(H13_SRC2_BASEADDR), out, ctx);
+			outf(out, ctx, " - b (");
+			print_second(&lm, r, out, ctx);
 			outf(out, ctx, ")");
 		} else if (po < 5 && sec == H13_PE_SECSRC_TILE1) {
 			/* OpMode 4 squares the sum: (a + b)^2 (allbilly/ane, measured on an M1) */
-			outf(out, ctx, po < 2 || po == H13_PE_OP_SQ ? " %s b (RBase1" : ", %s with b (RBase1",
+			outf(out, ctx, po < 2 || po == H13_PE_OP_SQ ? " %s b (" : ", %s with b (",
 			     po == H13_PE_OP_SQ ? "+" : ops[po]);
-			print_offset(GET(H13_SRC2_BASEADDR), out, ctx);
+			print_second(&lm, r, out, ctx);
 			outf(out, ctx, po == H13_PE_OP_SQ ? "), squared" : ")");
 		}
 		else if (po == H13_PE_OP_SQ)
@@ -212,6 +244,8 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, ", NLMode %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
 		outf(out, ctx, ", x FinalScale %s", f32(fin, b1));
 		kept_refused(&k, out, ctx);
+		if (lm.why)
+			outf(out, ctx, " (not modelled: %s)", lm.why);
 		outf(out, ctx, "\n");
 	}
 	/* the result */
@@ -221,6 +255,11 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, ", %u x %u x %u %s%s\n", (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
 		     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)), l2res ? ", and keeps it in L2" : "");
+	} else if (lm.res.on) {
+		outf(out, ctx, "  result: ");
+		print_l2view(&lm.res, out, ctx);
+		outf(out, ctx, ", %u x %u x %u fp16\n", (unsigned)cout, (unsigned)H13_GET(od, H13_OUTDIM_HOUT),
+		     (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
 	} else if (l2res)
 		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u\n",
 		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,

@@ -90,8 +90,10 @@ extern const unsigned td_nfixed;
 uint32_t td_fixed_bits(uint32_t reg);
 /* L2.SourceCfg and ResultCfg of a TD whose source and result go through the tile DMA, as every
  * eiln fixture and Apple's binary programs write them: Source/ResultType 2 and the fixed fields.
- * The builders write these (a type of 0 reads an L2-resident source, which the model refuses). */
+ * The builders write these (a type of 0 reads the source from L2 memory, td_l2mem_of). */
 #define TD_L2_SOURCECFG_DMA (td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2_SOURCETYPE, H13_L2_DMA))
+/* ... and of a TD whose PE's second operand comes through the tile DMA too (Src2DMA, as add.bin) */
+#define TD_L2_SOURCECFG_DMA2 (TD_L2_SOURCECFG_DMA | H13_PUT(H13_L2SRC_SRC2DMA, 1u))
 #define TD_L2_RESULTCFG_DMA (td_fixed_bits(H13_L2_RESULTCFG) | H13_PUT(H13_L2_RESULTTYPE, H13_L2_DMA))
 /* An enabled tile DMA's Fmt in every real program: FmtMode 1, Truncate 3, MemFmt 2 (fp16 in
  * memory; the source may also be (1, 0, 0), as softmax.bin's TD 4 is). A builder writes it with
@@ -162,9 +164,9 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 /*
  * Values kept in the engine between TDs (docs/engine-model.md, "Reductions kept in the engine"):
  * the one reading of softmax.bin's mechanism, shared by the engine model and td_print_op. A PE
- * TD whose result leaves neither by DMA nor to L2 makes a kept value (one per row: the maximum,
- * or the reciprocal of the sum); the next TD uses it, as the second operand of an add (SecSrc 3:
- * x - kept max) or as the first operand of a multiply (RBase0 unbound, Common.KeptSrc 1: x * kept
+ * TD that reduces (PoolMode or NLMode set) and whose result leaves neither by DMA nor to L2 makes
+ * a kept value (one per row: the maximum, or the reciprocal of the sum); the next TD uses it, as the second operand of an add (SecSrc 3:
+ * x - kept max) or as the first operand of a multiply (RBase0 unbound, Common.PECfg 1: x * kept
  * 1/sum), broadcast along its row. Only what softmax.bin pins down is read; anything else on such
  * a TD is refused, naming the field (why != NULL). The model checks the rest when it runs: that
  * the TD before kept a value of the kind needed, over the rows the user reads.
@@ -189,10 +191,45 @@ struct td_kept {
 /* bar_en: the TD header's bound BAR slots (bit i: enum h13_bar_slot i); a tile source or the
  * destination counts as there when its slot is bound and its DMA enabled (as td_ranges). */
 void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k);
-/* Whether the TD reads its first operand from L2 as Apple's macOS 26 programs keep one
- * (L2.SourceCfg.SourceType 0), which is not modelled: every TD but a reduction that keeps a value
- * and the TD whose first operand is the kept value (softmax.bin TD 4). k: td_kept_of's. */
-int td_source_l2_unmodelled(const struct td_regs *r, const struct td_kept *k);
+
+/*
+ * L2 memory (docs/engine-model.md, "L2 memory and broadcasts"): the engine's L2 as Apple's macOS 26
+ * H13 programs address it, 2 MiB of bytes (H13_L2_BYTES) in which a tensor's element (g, c, h, w)
+ * lies at base + g GroupStride + c ChannelStride + h RowStride + 2 w (fp16; bases and strides in
+ * 16-byte units). A TD reads its first operand there (L2.SourceCfg.SourceType 0), or takes it by
+ * tile DMA and keeps it there too (SourceType 1); reads its second there when it comes by no tile
+ * DMA (SecSrc 2 or 3 with SourceCfg.Src2DMA 0); and leaves its result there (ResultType 0 with no
+ * tile destination). An operand read from L2 may be broadcast along W, H, C (Common.PECfg's
+ * Src1Broadcast, Src2Broadcast: element 0 of that axis for every index), and a [C,1,1] tensor may
+ * be kept as one row of C values (Common.Cfg.OutTranspose when written, PECfg's Src1Transpose or
+ * Src2Transpose when read: element c at base + 2c). Kept-value TDs (td_kept_of: softmax.bin's)
+ * are read by that reading, not this one. What the reading does not pin down is refused, naming
+ * the field (why != NULL).
+ */
+struct td_l2view {
+	uint8_t on;              /* the operand or result is in L2 memory */
+	uint8_t bcast;           /* H13_BCAST_* axes read at index 0 */
+	uint8_t transpose;       /* a [C,1,1] tensor kept as one row of C values */
+	uint32_t base;           /* bytes */
+	uint32_t cs, rs, gs;     /* channel, row and group strides, bytes */
+	uint32_t g, c, h, w;     /* what lies in L2 (1 along a broadcast axis) */
+};
+struct td_l2mem {
+	uint8_t any;             /* the TD reads or writes L2 memory */
+	uint8_t keep1;           /* the first operand comes by tile DMA and is kept at src1 (SourceType 1) */
+	struct td_l2view src1, src2, res;
+	const char *why;         /* static text, one line; NULL: modelled */
+	uint8_t combination;     /* as struct td_kept */
+	uint32_t reg;
+	uint8_t lsb, width;
+};
+/* bar_en as td_kept_of's; k: td_kept_of's (a kept-value TD is not read here: l->any = 0). */
+void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept *k, struct td_l2mem *l);
+/* The byte address of element (g, c, h, w) of the tensor a view reads or writes (the broadcast
+ * axes at index 0); the view's extent lies inside H13_L2_BYTES (td_l2mem_of checks). */
+uint32_t td_l2view_addr(const struct td_l2view *v, uint32_t g, uint32_t c, uint32_t h, uint32_t w);
+/* [lo, hi): the bytes the view's elements span. */
+void td_l2view_span(const struct td_l2view *v, uint64_t *lo, uint64_t *hi);
 
 /* The window of Common.ConvCfg: kernel (or pooling window) size, strides, leading padding. */
 struct td_window {

@@ -327,7 +327,47 @@ def main(out):
         {'bar': 6, 'role': 0, 'c': 16384, 'h': 1, 'w': 1, 'data': a},
         {'bar': 5, 'role': 0, 'c': 16, 'h': 1, 'w': 1, 'data': b},
         {'bar': 4, 'role': 1, 'c': 16400, 'h': 1, 'w': 1, 'data': (y, 0.0 * y)}])
+    l2_memory(d, np.random.default_rng(SEED + 77))
     return 0
+
+
+def l2_memory(d, rng):
+    """Programs with operands and results in L2 memory, as Apple's H13 programs keep them
+    (test_model_l2mem.c builds them with benchprog's bp_pen; docs/engine-model.md, "L2 memory
+    and broadcasts"): numpy's broadcasting rules, each result rounded once to fp16."""
+    def t(bar, shape, data):
+        c, h, w = shape
+        return {'bar': bar, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': data.reshape(-1)}
+
+    def out(bar, y):
+        c, h, w = y.shape
+        return {'bar': bar, 'role': 1, 'c': c, 'h': h, 'w': w,
+                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}
+
+    def f16(shape, lo=-100, hi=100):
+        return rng.uniform(lo, hi, shape).astype(np.float16)
+
+    x = f16((8, 4, 24))
+    # x + z with z [8,1,1], [1,4,24] and [1,1,1] broadcast (Src2Broadcast W|H, C, W|H|C), and
+    # x - z with z [8,1,1] (SecSrc 3)
+    for name, zs, f in (('l2_bcast_c', (8, 1, 1), np.add), ('l2_bcast_hw', (1, 4, 24), np.add),
+                        ('l2_bcast_one', (1, 1, 1), np.add), ('l2_bcast_sub', (8, 1, 1), np.subtract)):
+        z = f16(zs)
+        y = f(x.astype(np.float64), z.astype(np.float64))
+        write(os.path.join(d, name + '.orc'), [t(5, x.shape, x), t(6, zs, z), out(4, y)])
+    # np.tile of x [3,1,40] along H, 6 times (Src1Broadcast H on a source kept in L2)
+    a = f16((3, 1, 40))
+    y = np.tile(a.astype(np.float64), (1, 6, 1))
+    write(os.path.join(d, 'l2_tile_h.orc'), [t(5, a.shape, a), out(4, y)])
+    # x - z, x and z [16,1,1], z kept in L2 as one row of 16 (OutTranspose, Src2Transpose)
+    a, z = f16((16, 1, 1)), f16((16, 1, 1))
+    y = a.astype(np.float64) - z.astype(np.float64)
+    write(os.path.join(d, 'l2_transpose.orc'), [t(5, a.shape, a), t(6, z.shape, z), out(4, y)])
+    # x + x/2 for x [4,3,20]: TD 0 keeps x in L2 (SourceType 1) and leaves x/2 there, TD 1 adds
+    # the two from L2 (x/2 is exact in fp16 here: |x| >= 1)
+    a = f16((4, 3, 20), 1, 100) * np.where(rng.uniform(size=(4, 3, 20)) < 0.5, -1, 1).astype(np.float16)
+    y = a.astype(np.float64) + a.astype(np.float64) / 2.0
+    write(os.path.join(d, 'l2_keep.orc'), [t(5, a.shape, a), out(4, y)])
 
 
 if __name__ == '__main__':

@@ -144,8 +144,8 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 2, "L2.SourceCfg.DMAInterleave = 0x2: unmodelled-field"},
 		{H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 2, "L2.ResultCfg.DMAFmt = 0x2: unmodelled-field"},
 		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 1, "L2.ResultCfg.DMAOffsetCh = 0x1: unmodelled-field"},
-		/* an L2-resident source as Apple's macOS 26 programs keep one: tanh.bin's bound tile
-		 * source would otherwise be read in its place */
+		/* the first operand from L2 memory (as Apple's macOS 26 programs read one) while
+		 * tanh.bin's tile source stays enabled and bound: which one is read is not known */
 		{H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W, 0, "L2.SourceCfg.SourceType = 0x0: unmodelled-field"},
 		/* 0 too where every real program holds another value (fw/td's td_fixed) */
 		{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 0, "Common.ConvCfg.Ox = 0x0: unmodelled-field"},

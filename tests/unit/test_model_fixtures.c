@@ -1039,11 +1039,12 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	REQUIRE(b && SM_SET(b, len, 1, H13_PLANAR_CFG, H13_PECFG_OPMODE, H13_PE_OP_MUL) == 0);
 	sm_refused(b, len, 1, "td 1, unit Planar, Planar.Cfg.OpMode = 0x1: unmodelled-field", "SecSrc 3 with mul");
 	free(b);
-	/* SecSrc 3 without TD 1's Common.KeptSrc: a plain a - b, whose b (RBase1) is not bound */
+	/* SecSrc 3 without TD 1's Common.PECfg (the kept value broadcast along W): a plain a - b, whose
+	 * b comes from L2 memory (Src2DMA 0), with TD 1's L2-resident result */
 	b = sm_load(&len);
-	REQUIRE(b && SM_SET(b, len, 1, H13_COMMON_KEPTSRC, H13_KEPTSRC, 0) == 0);
-	sm_refused(b, len, 1, "td 1, unit Planar, Planar.Cfg.SecSrc = 0x3: unmodelled-combination: "
-			      "Planar.Cfg.SecSrc 2 or 3 (a second operand) with no second tile source", "KeptSrc 0");
+	REQUIRE(b && SM_SET(b, len, 1, H13_COMMON_PECFG, H13_CPECFG_SRC2BCAST, 0) == 0);
+	sm_refused(b, len, 1, "td 1, unit L2, L2.ResultCfg.ResultType = 0x3: unmodelled-combination: "
+			      "an operand in L2 memory with an L2-resident result", "PECfg 0");
 	free(b);
 	/* TD 0 reduces rows 3136 bytes apart (overlapping), TD 1 reads them 3200 apart: the kept
 	 * values are not its rows' */
@@ -1057,7 +1058,7 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	b = sm_load(&len);
 	REQUIRE(b && SM_SET(b, len, 3, H13_PLANAR_CFG, H13_PECFG_NLMODE, 0) == 0 &&
 		SM_SET(b, len, 3, H13_PLANAR_CFG, H13_PECFG_POOLMODE, H13_PE_POOL_MAX) == 0);
-	sm_refused(b, len, 4, "td 4, unit Common, Common.KeptSrc = 0x1: unmodelled-combination: the kept "
+	sm_refused(b, len, 4, "td 4, unit Common, Common.PECfg.Src1Broadcast = 0x1: unmodelled-combination: the kept "
 			      "value is a maximum", "TD 3 keeps a maximum");
 	free(b);
 	/* the consumer without its reduction: TD 0 dropped (TD 1 is now TD 0) */
@@ -1079,7 +1080,7 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	/* TD 4 alone: its first operand is a kept value no reduction made */
 	b = sm_chain(p, len, only4, 1, &clen);
 	REQUIRE(b != NULL);
-	sm_refused(b, clen, 0, "td 0, unit Common, Common.KeptSrc = 0x1: unmodelled-combination",
+	sm_refused(b, clen, 0, "td 0, unit Common, Common.PECfg.Src1Broadcast = 0x1: unmodelled-combination",
 		   "TD 4 alone");
 	free(b);
 	/* the checker fails on a run that completes: the fixture itself */

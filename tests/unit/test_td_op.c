@@ -124,6 +124,7 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	struct img m = {0};
 	struct tcapture t;
 	common(&m, 1600, 2560, 1, 1);
+	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
 				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) | H13_PUT(H13_PECFG_RELUEN, 1));
 	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3800u));
@@ -167,6 +168,7 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	struct img m = {0};
 	struct tcapture t;
 	common(&m, 1, 1, 64, 64);
+	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
 	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
@@ -184,14 +186,56 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	CHECK(strstr(describe(&m, &t), "  PE: a x 1 - b (RBase1), x 1 + 0, x FinalScale 1\n") != NULL);
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECK(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), x 1 + 0, x FinalScale 1\n") != NULL);
-	/* SourceType 0: the first operand from L2 as Apple's floor TD 3 takes it, refused */
-	set(&m, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG));
-	CHECK(strstr(describe(&m, &t), "  source: L2 at 0x0, SourceType 0 (resident as Apple's macOS 26 "
-				       "programs keep it: not modelled)\n") != NULL);
-	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
+	/* SourceType 0: the first operand from L2 memory, as Apple's floor TD 3 takes it */
+	set(&m, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
+	CHECKF(strstr(describe(&m, &t), "  source: L2 memory at 0x0, 64 x 1 x 1 fp16\n") != NULL, "%s", t.text);
+	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
 	describe(&m, &t);
 	CHECK(strstr(t.text, "NE: convolution ") != NULL);
+}
+
+/* Apple's x[1,64,8,8] + z[1,64,1,1] (docs/engine-model.md, "L2 memory and broadcasts"): TD 0
+ * copies z into L2 memory, TD 1 adds it, broadcast along W and H; and what is refused is named. */
+TEST(td_op, l2_memory_operands_and_broadcasts)
+{
+	struct img a = {0}, b = {0};
+	struct tcapture t;
+	common(&a, 1, 1, 64, 64);
+	set(&a, H13_DST_DMACONFIG, 0);
+	set(&a, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
+	set(&a, H13_L2_RES_CSTRIDE, 0x10u);
+	set(&a, H13_L2_RES_CSTRIDE + 4u, 0x400u);
+	CHECK_STR(describe_bars(&a, 1u << H13_BAR_RBASE0, &t),
+		  "  source: RBase0, 64 x 1 x 1 fp16 (C x H x W)\n"
+		  "  NE: not in the path\n"
+		  "  PE: not in the path\n"
+		  "  result: L2 memory at 0x0, 64 x 1 x 1 fp16\n");
+	common(&b, 8, 8, 64, 64);
+	set(&b, H13_COMMON_PECFG, H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_W | H13_BCAST_H));
+	set(&b, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	set(&b, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
+	set(&b, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
+	set(&b, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	set(&b, H13_L2_SRC2_CSTRIDE, 0x10u);
+	set(&b, H13_L2_SRC2_CSTRIDE + 4u, 0x400u);
+	const unsigned bars = (1u << H13_BAR_RBASE0) | (1u << H13_BAR_WBASE);
+	CHECK_STR(describe_bars(&b, bars, &t),
+		  "  source: RBase0, 64 x 8 x 8 fp16 (C x H x W)\n"
+		  "  NE: not in the path\n"
+		  "  PE: a x 1 + b (L2 memory at 0x0, broadcast along W H), x 1 + 0, x FinalScale 1\n"
+		  "  result: WBase, 64 x 8 x 8 fp16\n");
+	/* a broadcast of a second operand that comes by tile DMA: refused, named */
+	set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	describe(&b, &t);
+	CHECKF(strstr(t.text, "b (RBase1), x 1 + 0, x FinalScale 1 (not modelled: Common.PECfg.Src2Broadcast "
+			      "or Src2Transpose on a second operand that comes by tile DMA") != NULL, "%s", t.text);
+	/* a transposed operand that is not [C,1,1] */
+	set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
+	set(&b, H13_COMMON_PECFG, H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1));
+	describe_bars(&b, bars, &t);
+	CHECKF(strstr(t.text, "(not modelled: Common.PECfg.Src2Transpose on an operand other than [C,1,1]") != NULL,
+	       "%s", t.text);
 }
 
 /* The macOS atan2 segment's TD 4 (docs/engine-model.md, "Real programs from allbilly/ane"): its
@@ -202,6 +246,7 @@ TEST(td_op, tile_offsets_inside_their_bars)
 	struct img m = {0};
 	struct tcapture t;
 	common(&m, 2048, 1024, 1, 1);
+	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
 	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
@@ -307,7 +352,7 @@ TEST(td_op, values_kept_in_the_engine)
 	set(&a, H13_DST_DMACONFIG, 0);
 	set(&a, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
 	set(&a, H13_COMMON_PEROUTE, H13_PEROUTE_ONE_SRC);
-	set(&a, H13_COMMON_KEPTSRC, H13_KEPTSRC_SECOND);
+	set(&a, H13_COMMON_PECFG, H13_PECFG_KEPT_SECOND);
 	softmax_pe(&a, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB), 0x3dc5u);
 	CHECK_STR(describe_bars(&a, bars, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
@@ -318,7 +363,7 @@ TEST(td_op, values_kept_in_the_engine)
 	struct img b = {0};
 	common(&b, 1600, 2560, 1, 1);
 	set(&b, H13_COMMON_PEROUTE, H13_PEROUTE_TWO_SRC);
-	set(&b, H13_COMMON_KEPTSRC, H13_KEPTSRC_FIRST);
+	set(&b, H13_COMMON_PECFG, H13_PECFG_KEPT_FIRST);
 	softmax_pe(&b, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
 			       H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1), FP16_ONE);
 	CHECK_STR(describe_bars(&b, (1u << H13_BAR_RBASE1) | (1u << H13_BAR_WBASE), &t),
@@ -336,10 +381,10 @@ TEST(td_op, values_kept_in_the_engine)
 	describe_bars(&a, bars, &t);
 	CHECK(strstr(t.text, "PE: a x 1, OpMode 1 SecSrc 3 (not modelled), x 1.442383 + 0, "
 			     "x FinalScale 1 (not modelled: the kept value as the second operand "
-			     "(Common.KeptSrc 0x10) with an operation other than add") != NULL);
+			     "(Common.PECfg.Src2Broadcast W) with an operation other than add") != NULL);
 	describe_bars(&b, BARS_ALL, &t);
-	CHECK(strstr(t.text, "(not modelled: Common.KeptSrc 1 (the first operand is the kept value) "
-			     "with a first source bound") != NULL);
+	CHECK(strstr(t.text, "(not modelled: the kept value as the first operand (Common.PECfg.Src1Broadcast "
+			     "W) with a first source bound") != NULL);
 	/* the comparison fails on a one-word difference */
 	describe_bars(&s, bars, &t);
 	CHECK(strstr(t.text, "PE: reduce max over each row") == NULL);

@@ -55,14 +55,19 @@ static void common_k(struct td_writer *tw, unsigned w, unsigned h, unsigned cin,
 }
 
 /* The words every real program writes and the model checks (fw/td's td_fixed): the L2 DMA fields
- * (neither tensor stays in L2) and the tile DMAs' Fmt (fp16). The Common block's ConvCfg takes
- * its own fixed fields where it is written. */
-static void fixed(struct td_writer *tw)
+ * (neither tensor stays in L2; with two sources, the second comes by tile DMA too) and the tile
+ * DMAs' Fmt (fp16). The Common block's ConvCfg takes its own fixed fields where it is written. */
+static void fixed_cfg(struct td_writer *tw, uint32_t scfg, uint32_t rcfg)
 {
-	tdw_reg(tw, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
-	tdw_reg(tw, H13_L2_RESULTCFG, TD_L2_RESULTCFG_DMA);
+	tdw_reg(tw, H13_L2_SOURCECFG, scfg);
+	tdw_reg(tw, H13_L2_RESULTCFG, rcfg);
 	tdw_reg(tw, H13_SRC_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_SRC_FMT));
 	tdw_reg(tw, H13_DST_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_DST_FMT));
+}
+
+static void fixed(struct td_writer *tw, int two)
+{
+	fixed_cfg(tw, two ? TD_L2_SOURCECFG_DMA2 : TD_L2_SOURCECFG_DMA, TD_L2_RESULTCFG_DMA);
 }
 
 /* A tile channel at offset 0 of its BAR: enable, then base, row and plane strides. */
@@ -127,7 +132,7 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
 				    H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
 	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
-	fixed(&tw);
+	fixed(&tw, 0);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
@@ -152,7 +157,7 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, 0x3f800000u); /* fp32 1.0 */
-	fixed(&tw);
+	fixed(&tw, 1);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
@@ -182,7 +187,7 @@ size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 				    H13_PUT(H13_MACCFG_KERNELMODE, 1) |
 				    H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT));
 	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
-	fixed(&tw);
+	fixed(&tw, 0);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
 	size_t len = finish(&tw, buf, cap, BP_ACT_BYTES);
@@ -200,6 +205,29 @@ size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	return len;
 }
 
+/* fixed()'s words with L2.SourceCfg and ResultCfg, the bases and the strides of a TD with an
+ * operand or its result in L2 memory (bp_pe_spec). */
+static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p)
+{
+	int two = p->secsrc == H13_PE_SECSRC_TILE1 || p->secsrc == H13_PE_SECSRC_SUB;
+	uint32_t st = p->l2_src == BP_L2_READ ? H13_L2_MEM : p->l2_src == BP_L2_KEEP ? H13_L2_KEEP : H13_L2_DMA;
+	uint32_t scfg = td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2_SOURCETYPE, st) |
+			H13_PUT(H13_L2SRC_SRC2DMA, two && !p->src2_l2.on);
+	uint32_t rcfg = td_fixed_bits(H13_L2_RESULTCFG) |
+			H13_PUT(H13_L2_RESULTTYPE, p->res_l2.on ? H13_L2_MEM : H13_L2_DMA);
+	const struct bp_l2 *v[3] = {&p->src_l2, &p->src2_l2, &p->res_l2};
+	const uint32_t base[3] = {H13_L2_SOURCEBASE, H13_L2_SOURCE2BASE, H13_L2_RESULTBASE};
+	const uint32_t cs[3] = {H13_L2_SRC_CSTRIDE, H13_L2_SRC2_CSTRIDE, H13_L2_RES_CSTRIDE};
+	fixed_cfg(tw, scfg, rcfg);
+	for (unsigned i = 0; i < 3; i++) {
+		if (!v[i]->on && !(i == 0 && p->l2_src))
+			continue;
+		tdw_reg(tw, base[i], H13_PUT(H13_L2_ADDR, v[i]->base / H13_L2_UNIT));
+		tdw_reg(tw, cs[i], H13_PUT(H13_L2_STRIDE, v[i]->cs / H13_L2_UNIT));
+		tdw_reg(tw, cs[i] + 4u, H13_PUT(H13_L2_STRIDE, v[i]->rs / H13_L2_UNIT));
+	}
+}
+
 /* One planar-engine TD into tdw (TD_WORDS words): sources from BARs in0 (and in1 with the second
  * tile source), the result to BAR out; header tid, and the next TD at next_ptr (0: the last).
  * Returns 0 when a size is zero or it does not fit. */
@@ -209,17 +237,19 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	if (!p->win || !p->hin || !p->c || !p->wout || !p->hout || !p->kw || !p->kh || !p->sx || !p->sy)
 		return 0;
 	struct td_writer tw;
-	int two = p->secsrc == H13_PE_SECSRC_TILE1;
-	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = in0, [H13_BAR_RBASE1] = in1,
-					     [H13_BAR_WBASE] = out};
+	/* the operands and result that go by tile DMA (the others in L2 memory) */
+	int two = p->secsrc == H13_PE_SECSRC_TILE1 || p->secsrc == H13_PE_SECSRC_SUB;
+	int t0 = p->l2_src != BP_L2_READ, t1 = two && !p->src2_l2.on, to = !p->res_l2.on;
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = t0 ? in0 : 0, [H13_BAR_RBASE1] = t1 ? in1 : 0,
+					     [H13_BAR_WBASE] = to ? out : 0};
 	struct td_hdr h;
 	memset(&h, 0, sizeof h);
 	h.tid = tid;
 	h.eon = next_ptr == 0;
 	h.next_ptr = next_ptr;
 	h.next_size = next_ptr ? TD_WORDS - 1u : 0u;
-	h.bar_en = (uint8_t)(1u << H13_BAR_RBASE0 | (two ? 1u << H13_BAR_RBASE1 : 0u) |
-			     1u << H13_BAR_WBASE);
+	h.bar_en = (uint8_t)((t0 ? 1u << H13_BAR_RBASE0 : 0u) | (t1 ? 1u << H13_BAR_RBASE1 : 0u) |
+			     (to ? 1u << H13_BAR_WBASE : 0u));
 	for (unsigned s = 0; s < H13_BAR_NSLOTS; s++)
 		h.bar_idx[s] = bar[s];
 	tdw_begin(&tw, tdw, TD_WORDS, &h);
@@ -253,11 +283,20 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
 		tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, p->ne_post));
 	}
-	fixed(&tw);
-	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
-	if (two)
+	if (p->l2_src || p->src2_l2.on || p->res_l2.on)
+		l2_words(&tw, p);
+	else
+		fixed(&tw, t1);
+	/* (registers keep their values from one TD to the next: every TD writes these) */
+	tdw_reg(&tw, H13_COMMON_PECFG, p->pecfg);
+	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_OUTTRANSPOSE, p->out_transpose));
+	if (t0)
+		tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win),
+		     p->src_plane ? p->src_plane : bp_row(p->win) * p->hin);
+	if (t1)
 		tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
-	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout), bp_row(p->wout) * p->hout);
+	if (to)
+		tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout), bp_row(p->wout) * p->hout);
 	return tdw_end(&tw) != 0;
 }
 
@@ -285,6 +324,25 @@ size_t bp_pe2(uint8_t *buf, size_t cap, const struct bp_pe_spec *first, const st
 	for (unsigned i = 0; i < TD_WORDS; i++) {
 		le_wr32(buf + 4 * i, t0[i]);
 		le_wr32(buf + BP2_TD1_OFF + 4 * i, t1[i]);
+	}
+	return len;
+}
+
+size_t bp_pen(uint8_t *buf, size_t cap, const struct bp_pe_spec *const *p, unsigned n)
+{
+	uint32_t t[TD_WORDS];
+	if (!buf || !p || !n || n > 8)
+		return 0;
+	const size_t len = bp_chain_weights_off(n) + 64;
+	if (cap < len)
+		return 0;
+	memset(buf, 0, len);
+	for (unsigned i = 0; i < n; i++) {
+		if (!p[i] || !pe_td(t, p[i], p[i]->bar_in0, p[i]->bar_in1, p[i]->bar_out, i,
+				    i + 1 < n ? (i + 1u) * BP_CHAIN_STRIDE : 0))
+			return 0;
+		for (unsigned k = 0; k < TD_WORDS; k++)
+			le_wr32(buf + (size_t)i * BP_CHAIN_STRIDE + 4 * k, t[k]);
 	}
 	return len;
 }
@@ -367,7 +425,7 @@ static int chain_td(uint32_t *tdw, const struct bp_step *s, unsigned i, unsigned
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, bs);
 	tdw_reg(&tw, H13_PLANAR_PRESCALE, pre);
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, fin);
-	fixed(&tw);
+	fixed(&tw, pe);
 	tile_at(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, s->in0_off, row,
 		s->in_plane ? s->in_plane : plane);
 	tile_at(&tw, 0, H13_SRC2_BASEADDR, pe ? s->in1_off : 0, pe ? row : 0, pe ? plane : 0);

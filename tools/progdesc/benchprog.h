@@ -49,8 +49,28 @@ struct bp_pe_spec {
 	uint16_t ne_post; /* with ne_pass: NE.PostScale (nonzero: no pass-through) */
 	uint16_t prescale, scale, bias;
 	uint32_t finalscale;
+	/* L2 memory (fw/td td_l2mem_of; docs/engine-model.md, "L2 memory and broadcasts"), all 0 for
+	 * tile DMA only: the first operand from L2 (BP_L2_READ: SourceType 0, tile source off) or by
+	 * tile DMA and kept in L2 (BP_L2_KEEP: SourceType 1) at src_l2; the second from L2 (src2_l2.on:
+	 * Src2DMA 0, no RBase1); the result into L2 (res_l2.on: ResultType 0, no tile destination).
+	 * Bases and strides in bytes (multiples of 16); Common.PECfg and Cfg.OutTranspose as given. */
+	unsigned l2_src;
+	struct bp_l2 {
+		unsigned on;
+		uint32_t base, cs, rs;
+	} src_l2, src2_l2, res_l2;
+	uint32_t pecfg;
+	unsigned out_transpose;
+	uint8_t bar_in0, bar_in1, bar_out; /* bp_pen: the TD's BARs */
+	uint32_t src_plane;                /* the first tile source's plane stride (0: its rows x hin) */
 };
+#define BP_L2_READ 1u
+#define BP_L2_KEEP 2u
 size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p);
+/* n (1..8) planar-engine TDs in one raw stream, TD i at i x BP_CHAIN_STRIDE with its own BARs
+ * (bar_in0, bar_in1, bar_out), the weights at bp_chain_weights_off(n). Returns the length, 0 when
+ * a size is zero or it does not fit. */
+size_t bp_pen(uint8_t *buf, size_t cap, const struct bp_pe_spec *const *p, unsigned n);
 /* Two planar-engine TDs in one raw stream (TD 1 at BP2_TD1_OFF): `first` from BAR 5 (one source)
  * to the intermediate BAR 3, then `second` with BAR 3 as its first source and BAR 6 as its second
  * (a program that takes its input through two BARs, as frac's does) to BAR 4. The geometry of

@@ -1,0 +1,245 @@
+/*
+ * L2 memory: where a TD's operands and result lie when they are kept in the engine's L2 the way
+ * Apple's macOS 26 H13 programs keep them (td.h, td_l2mem_of; docs/engine-model.md, "L2 memory
+ * and broadcasts").
+ *
+ * Evidence: Apple's H13 programs in the public listings of joshuaswarren/mil-hwx-compiler
+ * (research/oracles/h13): a broadcast add copies z into L2 with the NE (ResultType 0, no tile
+ * destination) and the next TD adds it to x read by DMA, with source 2's base and strides equal to
+ * the result base and strides the first TD wrote and PECfg's Src2Broadcast naming the axes z lacks;
+ * real_div and floor keep intermediates there, floor also its input (SourceType 1, read again with
+ * SourceType 0 by a later TD). softmax.bin's kept values are the same mechanism in its one-value-a-
+ * row form and keep their own reading (kept.c).
+ */
+#include "fw/td/td.h"
+
+#include <string.h>
+
+#define GET(a) (r->get(r->ctx, (a)))
+
+static void refuse(struct td_l2mem *l, int combination, uint32_t reg, unsigned lsb, unsigned width,
+		   const char *why)
+{
+	if (l->why)
+		return;
+	l->why = why;
+	l->combination = (uint8_t)combination;
+	l->reg = reg;
+	l->lsb = (uint8_t)lsb;
+	l->width = (uint8_t)width;
+}
+#define REFUSE(l, comb, reg, F, why) refuse((l), (comb), (reg), F##_LSB, F##_W, (why))
+
+static uint32_t unit_bytes(uint32_t word)
+{
+	return (uint32_t)H13_GET(word, H13_L2_STRIDE) * H13_L2_UNIT;
+}
+
+/* A view of the tensor (g, c, h, w) at base_reg, with its channel, row and (after depth) group
+ * strides from cstride_reg on: 1 along the broadcast axes. */
+static void view(const struct td_regs *r, struct td_l2view *v, uint32_t base_reg, uint32_t cstride_reg,
+		 uint32_t g, uint32_t c, uint32_t h, uint32_t w, unsigned bcast, unsigned transpose)
+{
+	v->on = 1;
+	v->bcast = (uint8_t)bcast;
+	v->transpose = (uint8_t)transpose;
+	v->base = (uint32_t)H13_GET(GET(base_reg), H13_L2_ADDR) * H13_L2_UNIT;
+	v->cs = unit_bytes(GET(cstride_reg));
+	v->rs = unit_bytes(GET(cstride_reg + 4u));
+	v->gs = unit_bytes(GET(cstride_reg + 12u));
+	v->g = g;
+	v->c = bcast & H13_BCAST_C ? 1u : c;
+	v->h = bcast & H13_BCAST_H ? 1u : h;
+	v->w = bcast & H13_BCAST_W ? 1u : w;
+}
+
+/* The axes a view's elements step along (count, bytes per step), innermost first as laid out. */
+static unsigned axes(const struct td_l2view *v, uint64_t n[4], uint64_t s[4])
+{
+	unsigned k = 0;
+	if (v->transpose) {
+		n[k] = v->c, s[k++] = 2;
+		n[k] = v->g, s[k++] = v->gs;
+	} else {
+		n[k] = v->w, s[k++] = 2;
+		n[k] = v->c, s[k++] = v->cs;
+		n[k] = v->h, s[k++] = v->rs;
+		n[k] = v->g, s[k++] = v->gs;
+	}
+	return k;
+}
+
+void td_l2view_span(const struct td_l2view *v, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t n[4], s[4], end = 2;
+	unsigned k = axes(v, n, s);
+	for (unsigned i = 0; i < k; i++) {
+		if (!n[i])
+			end = 0; /* no element: an empty span */
+		else if (end)
+			end += (n[i] - 1u) * s[i];
+	}
+	*lo = v->base;
+	*hi = (uint64_t)v->base + end;
+}
+
+/* No two elements of a view share a byte: along the axes sorted by stride, each step clears
+ * everything the axes inside it span. */
+static int injective(const struct td_l2view *v)
+{
+	uint64_t n[4], s[4];
+	unsigned k = axes(v, n, s), m = 0;
+	uint64_t an[4], as[4];
+	for (unsigned i = 0; i < k; i++)
+		if (n[i] > 1)
+			an[m] = n[i], as[m++] = s[i];
+	for (unsigned i = 1; i < m; i++) /* insertion sort by stride */
+		for (unsigned j = i; j > 0 && as[j] < as[j - 1]; j--) {
+			uint64_t t = as[j];
+			as[j] = as[j - 1], as[j - 1] = t;
+			t = an[j], an[j] = an[j - 1], an[j - 1] = t;
+		}
+	uint64_t span = 2;
+	for (unsigned i = 0; i < m; i++) {
+		if (as[i] < span)
+			return 0;
+		span += (an[i] - 1u) * as[i];
+	}
+	return 1;
+}
+
+uint32_t td_l2view_addr(const struct td_l2view *v, uint32_t g, uint32_t c, uint32_t h, uint32_t w)
+{
+	if (v->bcast & H13_BCAST_C)
+		c = 0;
+	if (v->bcast & H13_BCAST_H)
+		h = 0;
+	if (v->bcast & H13_BCAST_W)
+		w = 0;
+	if (v->transpose)
+		return v->base + g * v->gs + 2u * c;
+	return v->base + g * v->gs + c * v->cs + h * v->rs + 2u * w;
+}
+
+/* The view lies inside L2, and a transposed one is [C,1,1]. */
+static void check(struct td_l2mem *l, const struct td_l2view *v, uint32_t base_reg, uint32_t tr_reg,
+		  unsigned tr_lsb, const char *what_transposed)
+{
+	uint64_t lo, hi;
+	if (v->transpose && (v->h != 1 || v->w != 1))
+		refuse(l, 1, tr_reg, tr_lsb, 1, what_transposed);
+	td_l2view_span(v, &lo, &hi);
+	if (hi > H13_L2_BYTES)
+		REFUSE(l, 0, base_reg, H13_L2_ADDR,
+		       "a tensor in L2 memory reaching past its 2 MiB (base, strides and extent)");
+}
+
+void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept *k, struct td_l2mem *l)
+{
+	memset(l, 0, sizeof *l);
+	l->reg = TD_KEPT_NO_REG;
+	if (k->role != TD_KEPT_NO)
+		return;
+	uint32_t pc = GET(H13_COMMON_PECFG), cfg = GET(H13_PLANAR_CFG), scfg = GET(H13_L2_SOURCECFG);
+	unsigned b1 = H13_GET(pc, H13_CPECFG_SRC1BCAST), b2 = H13_GET(pc, H13_CPECFG_SRC2BCAST);
+	unsigned t1 = H13_GET(pc, H13_CPECFG_SRC1TRANSPOSE), t2 = H13_GET(pc, H13_CPECFG_SRC2TRANSPOSE);
+	unsigned otr = H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE);
+	unsigned st = H13_GET(scfg, H13_L2_SOURCETYPE);
+	unsigned rt = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE);
+	unsigned sec = H13_GET(cfg, H13_PECFG_SECSRC);
+	int pe = (cfg | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE)) != 0;
+	int two = pe && (sec == H13_PE_SECSRC_TILE1 || sec == H13_PE_SECSRC_SUB);
+	int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
+	int src0 = src_en && (bar_en >> H13_BAR_RBASE0 & 1u);
+	int src1 = src_en && (bar_en >> H13_BAR_RBASE1 & 1u);
+	int dst = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u);
+	uint32_t in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM);
+	uint32_t g = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), cout = H13_GET(GET(H13_COMMON_COUT), H13_COUT);
+	uint32_t hin = H13_GET(in, H13_INDIM_HIN), win = H13_GET(in, H13_INDIM_WIN);
+	/* the first operand */
+	if (st == H13_L2_MEM || st == H13_L2_KEEP) {
+		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, hin, win, b1, t1);
+		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB,
+		      "Common.PECfg.Src1Transpose on an operand other than [C,1,1] not modelled (Apple's are "
+		      "[64,1,1] kept as one row)");
+		if (st == H13_L2_MEM && src0)
+			REFUSE(l, 0, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
+			       "L2.SourceCfg.SourceType 0 (the first operand from L2 memory) with the tile source "
+			       "enabled and RBase0 bound: which one the engine reads is not known (Apple's "
+			       "programs disable it)");
+		if (st == H13_L2_KEEP) {
+			l->keep1 = 1;
+			if (!src0)
+				REFUSE(l, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
+				       "L2.SourceCfg.SourceType 1 (read by tile DMA and kept in L2) with no tile "
+				       "source bound (RBase0)");
+			if (t1)
+				refuse(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, 1,
+				       "Common.PECfg.Src1Transpose on a source kept from the tile DMA (SourceType 1) "
+				       "not modelled");
+			if (!injective(&l->src1))
+				REFUSE(l, 0, H13_L2_SRC_CSTRIDE, H13_L2_STRIDE,
+				       "a source kept in L2 memory (SourceType 1) whose strides overlap its own "
+				       "elements not modelled");
+		}
+	} else if (b1) {
+		REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1BCAST,
+		       "Common.PECfg.Src1Broadcast on a first operand not read from L2 memory (SourceType 2 "
+		       "or 3) not modelled");
+	} else if (t1) {
+		REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE,
+		       "Common.PECfg.Src1Transpose on a first operand not read from L2 memory (SourceType 2 "
+		       "or 3) not modelled");
+	}
+	/* the second */
+	if (two && !H13_GET(scfg, H13_L2SRC_SRC2DMA)) {
+		if (src1)
+			REFUSE(l, 1, H13_L2_SOURCECFG, H13_L2SRC_SRC2DMA,
+			       "L2.SourceCfg.Src2DMA 0 (the second operand from L2) with a second tile source "
+			       "(RBase1) bound: which one the PE reads is not known");
+		view(r, &l->src2, H13_L2_SOURCE2BASE, H13_L2_SRC2_CSTRIDE, g, cin, hin, win, b2, t2);
+		check(l, &l->src2, H13_L2_SOURCE2BASE, H13_COMMON_PECFG, H13_CPECFG_SRC2TRANSPOSE_LSB,
+		      "Common.PECfg.Src2Transpose on an operand other than [C,1,1] not modelled (Apple's are "
+		      "[64,1,1] kept as one row)");
+	} else if (b2 || t2) {
+		const char *why = two ? "Common.PECfg.Src2Broadcast or Src2Transpose on a second operand that "
+					"comes by tile DMA (L2.SourceCfg.Src2DMA 1) not modelled"
+				      : "Common.PECfg.Src2Broadcast or Src2Transpose with no second operand "
+					"(Planar.Cfg.SecSrc 0) not modelled";
+		if (b2)
+			REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC2BCAST, why);
+		else
+			REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC2TRANSPOSE, why);
+	}
+	/* the result */
+	if (rt == H13_L2_MEM && !dst) {
+		view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cout, H13_GET(od, H13_OUTDIM_HOUT),
+		     H13_GET(od, H13_OUTDIM_WOUT), 0, otr);
+		check(l, &l->res, H13_L2_RESULTBASE, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE_LSB,
+		      "Common.Cfg.OutTranspose on a result other than [C,1,1] not modelled (Apple's are [64,1,1] "
+		      "kept as one row)");
+		if (!injective(&l->res))
+			REFUSE(l, 0, H13_L2_RES_CSTRIDE, H13_L2_STRIDE,
+			       "a result in L2 memory whose strides overlap its own elements not modelled");
+	} else if (otr) {
+		REFUSE(l, 1, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE,
+		       "Common.Cfg.OutTranspose on a result not kept in L2 memory not modelled");
+	}
+	l->any = l->src1.on || l->src2.on || l->res.on;
+	/* an operand the TD overwrites as it reads it */
+	uint64_t rlo, rhi, lo, hi;
+	if (l->res.on) {
+		td_l2view_span(&l->res, &rlo, &rhi);
+		for (unsigned i = 0; i < 2; i++) {
+			const struct td_l2view *v = i ? &l->src2 : &l->src1;
+			if (!v->on)
+				continue;
+			td_l2view_span(v, &lo, &hi);
+			if (lo < rhi && rlo < hi)
+				REFUSE(l, 1, H13_L2_RESULTBASE, H13_L2_ADDR,
+				       "a result in L2 memory over an operand the same TD reads from L2 not "
+				       "modelled");
+		}
+	}
+}

@@ -1,0 +1,266 @@
+/*
+ * L2 memory in the engine model (fw/td td_l2mem_of, engine/model/compute.c l2mem_elementwise;
+ * docs/engine-model.md, "L2 memory and broadcasts"), end to end (raw TDs built by tools/progdesc's
+ * bp_pen, the loader, the control path, the engine driver, the model), host and target, in the
+ * shapes Apple's H13 programs take: a value copied into L2 by one TD and added to (or subtracted
+ * from) a tensor by the next, broadcast along W and H, along C, or along all three; a tile along H
+ * from a source kept in L2 (SourceType 1); a [C,1,1] value kept as one row of C (OutTranspose,
+ * Src2Transpose); a TD whose two operands both come from L2 (one kept there by the TD before it).
+ * The references are numpy's (tests/oracle/gen_model.py, l2_memory). Each program's negative (a
+ * wrong axis, the other operation) fails the checker or is refused; the refusals are named.
+ */
+#include "tests/unit/tsession.h"
+#include "fw/loader/loader.h"
+#include "fw/regmap/h13.h"
+#include "fw/td/td.h"
+#include "tests/harness/harness.h"
+#include "tests/unit/toracle.h"
+#include "tools/progdesc/benchprog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define H_ONE 0x3c00u
+#define H_HALF 0x3800u
+#define F32_ONE 0x3f800000u
+#define BCAST1(a) H13_PUT(H13_CPECFG_SRC1BCAST, (a))
+#define BCAST2(a) H13_PUT(H13_CPECFG_SRC2BCAST, (a))
+
+/* A PE TD of c x h x w, identity scales, reading BAR in0 and writing BAR out by tile DMA. */
+static struct bp_pe_spec pe(unsigned c, unsigned h, unsigned w, uint8_t in0, uint8_t out)
+{
+	struct bp_pe_spec p;
+	memset(&p, 0, sizeof p);
+	p.c = c, p.hin = p.hout = h, p.win = p.wout = w;
+	p.kw = p.kh = p.sx = p.sy = 1;
+	p.prescale = p.scale = H_ONE;
+	p.finalscale = F32_ONE;
+	p.bar_in0 = in0, p.bar_out = out;
+	return p;
+}
+
+static struct bp_l2 l2(uint32_t base, uint32_t cs, uint32_t rs)
+{
+	struct bp_l2 v = {1, base, cs, rs};
+	return v;
+}
+
+static uint8_t prog[8 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+
+/* Runs the n TDs against the oracle: 0 when the run completed (r counts the checker's verdict),
+ * else the run's fault text in fault (when given). */
+static int run(const char *orcname, const struct bp_pe_spec *const *p, unsigned n, int quiet,
+	       struct orc_run *r, char *fault, size_t fault_len)
+{
+	struct orc o;
+	char rel[64];
+	snprintf(rel, sizeof rel, "model/%s.orc", orcname);
+	memset(r, 0, sizeof *r);
+	if (orc_load(rel, &o)) {
+		CHECKF(0, "%s: no oracle", rel);
+		return -1;
+	}
+	size_t len = bp_pen(prog, sizeof prog, p, n);
+	CHECK(len > 0);
+	r->o = &o;
+	r->name = orcname;
+	r->quiet = quiet;
+	struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = r};
+	struct session_result res;
+	int rc = len ? tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res) : -1;
+	CHECK(!len || res.canaries_ok);
+	if (fault && len) {
+		strncpy(fault, res.fault_text, fault_len - 1);
+		fault[fault_len - 1] = 0;
+	}
+	orc_free(&o);
+	return rc == 0 && len && res.run == ENG_OK ? 0 : -1;
+}
+
+static void expect_exact(const char *orcname, const struct bp_pe_spec *const *p, unsigned n)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run(orcname, p, n, 0, &r, fault, sizeof fault) == 0, "%s: %s", orcname, fault);
+	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
+	       orcname, (unsigned long)r.bad, (unsigned long)r.checked);
+	printf("# %s: %lu values, worst error %u%% of its tolerance\n", orcname,
+	       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+}
+
+#if !defined(ANEFW_TARGET) /* the negatives run on the host (the same code on the target) */
+/* The run is refused (engine-fault) with this text in its fault line. */
+static void expect_refused(const char *orcname, const struct bp_pe_spec *const *p, unsigned n,
+			   const char *want)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run(orcname, p, n, 1, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, want) != NULL, "%s: fault \"%s\", want \"%s\"", orcname, fault, want);
+}
+#endif
+
+/* Apple's broadcast add: TD 0 copies z (BAR 6) into L2 at 0x100 (a channel a 16-byte line), TD 1
+ * adds it to x (BAR 5), broadcast along the axes z lacks, into BAR 4. */
+static void bcast(const char *orcname, unsigned zc, unsigned zh, unsigned zw, unsigned axes,
+		  unsigned sec, struct bp_pe_spec *t0, struct bp_pe_spec *t1)
+{
+	uint32_t cs = 16u * ((zw + 7u) / 8u), rs = cs * zc;
+	*t0 = pe(zc, zh, zw, 6, 0);
+	t0->res_l2 = l2(0x100, cs, rs);
+	*t1 = pe(8, 4, 24, 5, 4);
+	t1->secsrc = sec;
+	t1->src2_l2 = l2(0x100, cs, rs);
+	t1->pecfg = BCAST2(axes);
+	(void)orcname;
+}
+
+TEST(model_l2mem, broadcasts_of_a_value_kept_in_l2)
+{
+	static const struct {
+		const char *orc;
+		unsigned c, h, w, axes, sec;
+	} k[] = {{"l2_bcast_c", 8, 1, 1, H13_BCAST_W | H13_BCAST_H, H13_PE_SECSRC_TILE1},
+		 {"l2_bcast_hw", 1, 4, 24, H13_BCAST_C, H13_PE_SECSRC_TILE1},
+		 {"l2_bcast_one", 1, 1, 1, H13_BCAST_W | H13_BCAST_H | H13_BCAST_C, H13_PE_SECSRC_TILE1},
+		 {"l2_bcast_sub", 8, 1, 1, H13_BCAST_W | H13_BCAST_H, H13_PE_SECSRC_SUB}};
+	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
+		struct bp_pe_spec t0, t1;
+		bcast(k[i].orc, k[i].c, k[i].h, k[i].w, k[i].axes, k[i].sec, &t0, &t1);
+		const struct bp_pe_spec *p[] = {&t0, &t1};
+		expect_exact(k[i].orc, p, 2);
+	}
+#if !defined(ANEFW_TARGET) /* the negatives: the same code on the target */
+	struct bp_pe_spec t0, t1;
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	struct orc_run r;
+	/* x - z held against x + z: the checker fails */
+	bcast("l2_bcast_c", 8, 1, 1, H13_BCAST_W | H13_BCAST_H, H13_PE_SECSRC_SUB, &t0, &t1);
+	CHECK(run("l2_bcast_c", p, 2, 1, &r, NULL, 0) == 0);
+	CHECKF(r.bad > r.checked / 2, "x - z as x + z: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	/* z [8,1,1] broadcast along H alone: W reads past what TD 0 wrote, refused */
+	bcast("l2_bcast_c", 8, 1, 1, H13_BCAST_H, H13_PE_SECSRC_TILE1, &t0, &t1);
+	expect_refused("l2_bcast_c", p, 2,
+		       "td 1, unit L2, L2.Source2Base.Addr = 0x10: unmodelled-combination: the second "
+		       "operand reads L2 memory no TD of this submission wrote");
+	/* TD 1 alone: nothing in L2 */
+	const struct bp_pe_spec *only1[] = {&t1};
+	bcast("l2_bcast_c", 8, 1, 1, H13_BCAST_W | H13_BCAST_H, H13_PE_SECSRC_TILE1, &t0, &t1);
+	expect_refused("l2_bcast_c", only1, 1, "no TD of this submission wrote");
+	/* the broadcast on a second operand that comes by tile DMA */
+	t1.src2_l2.on = 0;
+	t1.bar_in1 = 6;
+	expect_refused("l2_bcast_c", p, 2,
+		       "td 1, unit Common, Common.PECfg.Src2Broadcast = 0x3: unmodelled-combination: "
+		       "Common.PECfg.Src2Broadcast or Src2Transpose on a second operand that comes by tile DMA");
+#endif
+}
+
+/* np.tile along H: the source [3,1,40] comes by tile DMA and is kept in L2 (SourceType 1), then
+ * read broadcast along H into [3,6,40] (Apple's tile: Src1Broadcast H on SourceType 1). */
+TEST(model_l2mem, a_tile_along_h_from_a_source_kept_in_l2)
+{
+	struct bp_pe_spec t = pe(3, 6, 40, 5, 4);
+	t.l2_src = BP_L2_KEEP;
+	t.src_l2 = l2(0, 80, 240);
+	t.src_plane = 128; /* [3,1,40]: a 128-byte row a channel */
+	t.pecfg = BCAST1(H13_BCAST_H);
+	const struct bp_pe_spec *p[] = {&t};
+	expect_exact("l2_tile_h", p, 1);
+#if !defined(ANEFW_TARGET)
+	struct orc_run r;
+	/* without the broadcast the tile DMA keeps six rows a channel (the next channel's values
+	 * among them): the checker fails */
+	t.pecfg = 0;
+	CHECK(run("l2_tile_h", p, 1, 1, &r, NULL, 0) == 0);
+	CHECKF(r.bad > r.checked / 2, "no broadcast: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	/* the broadcast on a source that is only streamed (SourceType 2) */
+	t.pecfg = BCAST1(H13_BCAST_H);
+	t.l2_src = 0;
+	t.src_l2.on = 0;
+	expect_refused("l2_tile_h", p, 1, "Common.PECfg.Src1Broadcast = 0x2: unmodelled-combination");
+#endif
+}
+
+/* x - z for [16,1,1] with z kept in L2 as one row of 16 values (Apple's real_div and floor at
+ * 64x1x1: Common.Cfg.OutTranspose on the TD that writes it, Src2Transpose on the one that reads). */
+TEST(model_l2mem, a_channel_vector_kept_as_one_row)
+{
+	struct bp_pe_spec t0 = pe(16, 1, 1, 6, 0), t1 = pe(16, 1, 1, 5, 4);
+	t0.res_l2 = l2(0x200, 32, 32);
+	t0.out_transpose = 1;
+	t1.secsrc = H13_PE_SECSRC_SUB;
+	t1.src2_l2 = l2(0x200, 32, 32);
+	t1.pecfg = H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1);
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	expect_exact("l2_transpose", p, 2);
+#if !defined(ANEFW_TARGET)
+	/* written as one row, read as 16 channels a 32-byte line apart: refused (unwritten) */
+	t1.pecfg = 0;
+	expect_refused("l2_transpose", p, 2, "the second operand reads L2 memory no TD of this "
+					     "submission wrote");
+	/* written a channel a line, read as one row: element c at 0x200 + 2c, refused likewise */
+	t1.pecfg = H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1);
+	t0.out_transpose = 0;
+	expect_refused("l2_transpose", p, 2, "the second operand reads L2 memory no TD of this "
+					     "submission wrote");
+	/* a transposed operand that is not [C,1,1] */
+	struct bp_pe_spec u0 = pe(16, 2, 1, 6, 0), u1 = pe(16, 2, 1, 5, 4);
+	u0.res_l2 = l2(0x200, 32, 32);
+	u0.out_transpose = 1;
+	const struct bp_pe_spec *q[] = {&u0, &u1};
+	expect_refused("l2_transpose", q, 2,
+		       "td 0, unit Common, Common.Cfg.OutTranspose = 0x1: unmodelled-combination: "
+		       "Common.Cfg.OutTranspose on a result other than [C,1,1]");
+	/* OutTranspose on a result that leaves by tile DMA */
+	u0 = pe(16, 1, 1, 6, 4);
+	u0.out_transpose = 1;
+	const struct bp_pe_spec *q1[] = {&u0};
+	expect_refused("l2_transpose", q1, 1,
+		       "Common.Cfg.OutTranspose on a result not kept in L2 memory not modelled");
+#endif
+}
+
+/* Both operands from L2, as Apple's floor's TD 3 takes them: TD 0 keeps x in L2 (SourceType 1,
+ * at 0) and leaves x/2 there (at 0x1000); TD 1 reads x back (SourceType 0) and adds x/2. */
+TEST(model_l2mem, both_operands_from_l2_one_kept_by_the_td_before)
+{
+	struct bp_pe_spec t0 = pe(4, 3, 20, 5, 0), t1 = pe(4, 3, 20, 0, 4);
+	t0.l2_src = BP_L2_KEEP;
+	t0.src_l2 = l2(0, 48, 192);
+	t0.scale = H_HALF;
+	t0.res_l2 = l2(0x1000, 48, 192);
+	t1.l2_src = BP_L2_READ;
+	t1.src_l2 = l2(0, 48, 192);
+	t1.secsrc = H13_PE_SECSRC_TILE1;
+	t1.src2_l2 = l2(0x1000, 48, 192);
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	expect_exact("l2_keep", p, 2);
+#if !defined(ANEFW_TARGET)
+	struct orc_run r;
+	/* reading x/2 twice (x/2 + x/2 = x) fails the checker */
+	t1.src_l2.base = 0x1000;
+	CHECK(run("l2_keep", p, 2, 1, &r, NULL, 0) == 0);
+	CHECKF(r.bad > r.checked / 2, "x/2 + x/2 as x + x/2: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	/* TD 0's result over its own kept source */
+	t1.src_l2.base = 0;
+	t0.res_l2.base = 0x40;
+	expect_refused("l2_keep", p, 2, "td 0, unit L2, L2.ResultBase.Addr = 0x4: unmodelled-combination: "
+					"a result in L2 memory over an operand the same TD reads from L2");
+	/* a result reaching past L2's 2 MiB */
+	t0.res_l2.base = H13_L2_BYTES - 0x100;
+	expect_refused("l2_keep", p, 2, "a tensor in L2 memory reaching past its 2 MiB");
+	/* a result whose strides overlap its own elements (rows 16 bytes apart, 40 bytes long) */
+	t0.res_l2 = l2(0x1000, 48, 16);
+	expect_refused("l2_keep", p, 2, "a result in L2 memory whose strides overlap its own elements");
+	/* pooling from L2 */
+	t0.res_l2 = l2(0x1000, 48, 192);
+	t1.pool = H13_PE_POOL_MAX;
+	expect_refused("l2_keep", p, 2, "td 1, unit Planar, Planar.Cfg.PoolMode = 0x2: unmodelled-combination: "
+					"pooling with an operand or its result in L2 memory not modelled");
+#endif
+}
