@@ -344,12 +344,10 @@ static int write_row(struct anem *m, const struct tile *t, unsigned g, unsigned 
 
 void anem_l2_clear(struct anem *m)
 {
-	m->kept.kind = TD_KEPT_NONE; /* nothing kept outlives the submission */
-	free(m->l2m); /* nor L2 memory */
+	free(m->l2m); /* L2 memory does not outlive the submission */
 	free(m->l2ok);
 	m->l2m = NULL;
 	m->l2ok = NULL;
-	m->kept.rows = m->kept.w = 0;
 	for (unsigned i = 0; i < ANEM_L2_TENSORS; i++) {
 		free(m->l2t[i].v);
 		memset(&m->l2t[i], 0, sizeof m->l2t[i]);
@@ -555,8 +553,18 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
  * vectors, pixel offsets, an elementwise-multiply group mode, an output step, an L2 or tile DMA
  * format) and the model would otherwise compute without it.
  */
-static int data_unread_fields(struct anem *m)
+static int data_unread_fields(struct anem *m, const struct td_l2mem *lm)
 {
+	/* L2.SourceCfg.Dependent (a dependency on an earlier TD, by its name in the maps): 0 in every
+	 * real program but on the NE TD of Apple's softmax that reads the TD before's result from L2
+	 * memory (2, in place at rows of 64, elsewhere at 128). The model runs each TD to the end
+	 * before the next, so a wait changes nothing; any other value, or 2 on another source, is
+	 * refused */
+	unsigned dep = H13_GET(REG(H13_L2_SOURCECFG), H13_L2SRC_DEPENDENT);
+	if (dep && !(dep == H13_L2SRC_DEPENDENT_L2 && lm->src1.on && !lm->keep1))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT,
+				   "L2.SourceCfg.Dependent not modelled (0 in every real program, 2 on a first "
+				   "operand read from L2 memory)");
 	static const struct td_fixed fixed[] = {
 		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 0, "L2.L2Cfg.InputReLU not modelled (0 in every real program)"},
 		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, 0, "Common.GroupConvCfg.ElemMultMode not modelled (0 in every real program)"},
@@ -568,7 +576,6 @@ static int data_unread_fields(struct anem *m)
 		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 0, "TileDMADst.Fmt.CmpVec not modelled (0 in every real program)"},
 		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, 0, "TileDMADst.Fmt.CmpVecFill not modelled (0 in every real program)"},
 		/* found by anefw-tool census: read by nothing, 0 in every real program */
-		{H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT_LSB, H13_L2SRC_DEPENDENT_W, 0, "L2.SourceCfg.Dependent not modelled (0 in every real program)"},
 		{H13_L2_SOURCECFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.SourceCfg.DMACmpVec not modelled (0 in every real program)"},
 		{H13_L2_SOURCECFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.SourceCfg.DMAOffsetCh not modelled (0 in every real program)"},
 		{H13_L2_RESULTCFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.ResultCfg.DMACmpVec not modelled (0 in every real program)"},
@@ -662,7 +669,7 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 				   "Planar.Cfg.SecSrc 3 (the second operand subtracted) with an operation other "
 				   "than add not modelled");
-	s->pe_two = s->pe && !m->kept_use &&
+	s->pe_two = s->pe &&
 		    (s->pe_sec == H13_PE_SECSRC_TILE1 || s->pe_sec == H13_PE_SECSRC_SUB);
 	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC, "Planar.Cfg.FirstSrc 1 not modelled");
@@ -957,7 +964,7 @@ static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lre
 /*
  * The sources of an elementwise TD exist and cover its output: a first source that is neither an
  * L2-resident tensor nor a bound tile DMA range (RBase0 unbound; softmax.bin's last TD, whose
- * first operand is the value a reduction kept, goes to kept_use instead), a second source (SecSrc 2) with no
+ * first operand is read from L2 memory, goes to l2mem_elementwise instead), a second source (SecSrc 2) with no
  * tile range, or a source smaller than the output (a broadcast, which no map describes on H13)
  * would otherwise read as zeros and compute wrong numbers: each faults, saying which.
  */
@@ -3016,8 +3023,8 @@ static int kernel_not_the_record(struct anem *m, const struct mrange *r, unsigne
 	return ENG_OK;
 }
 
-/* ---- values kept in the engine between TDs (docs/engine-model.md, "Reductions kept in the
- * engine"): fw/td's td_kept_of reads the registers; these compute what it reads ---- */
+/* ---- row reductions into L2 memory (docs/engine-model.md, "Reductions into L2 memory"): fw/td's
+ * td_kept_of reads the registers; these compute what it reads ---- */
 
 static uint32_t kept_get(const void *ctx, uint32_t a)
 {
@@ -3033,117 +3040,53 @@ static int kept_refuse(struct anem *m, const struct td_kept *k)
 }
 
 /*
- * A reduction kept in the engine (softmax.bin TDs 0 and 3): each group's row of the tile source,
- * through the input port (NaN enters as +inf), reduced to one value: the maximum (one of the row's
- * fp16 values, exactly), or the sum, accumulated in fp32 in element order, whose reciprocal (in
- * fp32, NLMode 1) is rounded once to fp16. The PE's scales are identity (td_kept_of refuses
- * others). The values are kept, one per row, for the TDs after it.
+ * A reduction into L2 memory (softmax.bin TDs 0 and 3, Apple's softmax TDs 1 and 4): each plane
+ * (g, c) of the source, its H rows by tile DMA through the input port (NaN enters as +inf) or from
+ * L2 memory, reduced to one value: the maximum (one of the plane's fp16 values, exactly), or the
+ * sum, accumulated in fp32 in element order (row by row), whose reciprocal (in fp32, NLMode 1) is
+ * rounded once to fp16. The PE's scales are identity (td_kept_of refuses others). The value goes
+ * to L2 memory at element (g, c, 0, 0) of the result (td_l2mem_of's view), for the TDs after it.
  */
-static int kept_reduce(struct anem *m, const struct td_kept *k, const struct tile *in)
-{
-	if (k->rows > ANEM_KEPT_ROWS || k->w > ANEM_ROW_MAX || !in->r)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a reduction kept in the engine larger than "
-					 "the model holds");
-	m->kept.kind = TD_KEPT_NONE;
-	for (unsigned g = 0; g < k->rows; g++) {
-		uint16_t *v = m->hv;
-		int e = read_row(m, in, g, 0, 0, k->w, m->row[0], v);
-		if (e)
-			return e;
-		if (k->kind == TD_KEPT_MAX) {
-			unsigned best = 0;
-			for (unsigned i = 1; i < k->w; i++)
-				if (h2f_table[v[i]] > h2f_table[v[best]])
-					best = i;
-			m->kept.v[g] = v[best];
-		} else {
-			float sum = 0.0f;
-			for (unsigned i = 0; i < k->w; i++)
-				sum += h2f_table[v[i]];
-			m->kept.v[g] = f2h(1.0f / sum);
-		}
-	}
-	m->kept.kind = k->kind;
-	m->kept.td = m->cur_td;
-	m->kept.src_dev = in->r->dev;
-	m->kept.src_stride = in->group;
-	m->kept.rows = k->rows;
-	m->kept.w = k->w;
-	return ENG_OK;
-}
+static int l2m_ready(struct anem *m);
+static int l2m_read_row(struct anem *m, const struct td_l2view *v, uint32_t base_reg, const char *what,
+			unsigned g, unsigned c, unsigned h, unsigned w, uint16_t *out);
+static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g, unsigned c, unsigned h,
+			  unsigned w, const uint16_t *in);
 
-/*
- * A TD that uses the kept value, broadcast along each of its rows (row h takes value h), through
- * the PE as every TD (pe_row: a x PreScale, the operation, |.|, Scale and Bias, ReLU, FinalScale):
- * - SecSrc 3 (softmax.bin TD 1): the second operand of the add is the kept maximum negated (the
- *   sign bit flipped, exact), so x + (-m) = x - m, bit for bit in IEEE arithmetic;
- * - Common.PECfg 1, Src1Broadcast W (TD 4): the first operand is the kept 1/sum, the second the tile source b.
- * Any later TD of the submission may use it, as many as do, until another reduction replaces it
- * (the engine retains reduced values for several operations until they are refreshed: US
- * 2023/0121448), with a kept value of the kind it needs over the rows it reads: anything else is
- * refused.
- */
-static int kept_use(struct anem *m, const struct stages *s, const struct td_kept *k, struct tile *in0,
-		    struct tile *in1, const struct anem_l2t *lsrc, struct tile *out,
-		    struct anem_l2t *lres)
+static int reduce_planes(struct anem *m, const struct td_kept *k, const struct td_l2mem *l,
+			 const struct tile *in)
 {
-	const struct anem_kept *kv = &m->kept;
-	const uint32_t reg = k->first ? H13_COMMON_PECFG : H13_PLANAR_CFG;
-	const unsigned lsb = k->first ? H13_CPECFG_SRC1BCAST_LSB : H13_PECFG_SECSRC_LSB;
-	const unsigned width = k->first ? H13_CPECFG_SRC1BCAST_W : H13_PECFG_SECSRC_W;
-	if (kv->kind == TD_KEPT_NONE)
-		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
-				   "a TD using a value kept in the engine, but no reduction before it in this "
-				   "submission kept one");
-	if (kv->kind != k->kind)
-		return anem_refuse(m, ENG_FR_COMBINATION, reg, lsb, width,
-				   k->first ? "the kept value is a maximum, but only a kept 1/sum is pinned as "
-					      "the first operand of a multiply (Common.PECfg 1)"
-					    : "the kept value is a 1/sum, but only a kept maximum is pinned as "
-					      "SecSrc 3's operand of an add (x - max)");
-	if (kv->rows != k->rows || kv->w != k->w)
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
-				   "the kept value's rows (the reduction's NumGroups rows of InDim.Win) are "
-				   "not the rows this TD writes (OutDim.Hout rows of OutDim.Wout)");
-	/* the TD's data (the add's first source, the multiply's second) must be the very rows the
-	 * reduction reduced, row h at the reduction's row h (softmax.bin: TD 1 reads BAR 5 with the
-	 * row stride TD 0 used as its group stride; TD 4's second source is what TD 3 reduced) */
-	const struct tile *src = k->first ? in1 : in0;
-	if (lsrc && !k->first)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
-				   "a TD using a kept value with an L2-resident source: whether its rows are "
-				   "the reduction's is not known");
-	if (!src->r)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, k->first ? "no second tile source (RBase1)"
-							 : "the first source is not a bound tile source (RBase0): not modelled");
-	if (src->r->dev != kv->src_dev || src->row != kv->src_stride)
-		return anem_refuse(m, ENG_FR_COMBINATION, k->first ? H13_SRC2_ROWSTRIDE : H13_SRC_ROWSTRIDE,
-				   0, 32,
-				   "a TD using a kept value whose data rows are not the rows its reduction "
-				   "reduced (another base, or a row stride other than the reduction's group "
-				   "stride)");
-	if (src->w < out->w || src->h < out->h || src->c < out->c || src->g < out->g)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
-					 "a source smaller than the output (a broadcast) not modelled");
-	unsigned W = out->w;
-	for (unsigned h = 0; h < out->h; h++) {
-		uint16_t *v = m->hv, *b = m->hv2;
-		int e;
-		if (k->first) {
-			for (unsigned i = 0; i < W; i++)
-				v[i] = kv->v[h];
-			if ((e = read_row(m, in1, 0, 0, h, W, m->row[1], b)))
-				return e;
-		} else {
-			if ((e = source_row(m, in0, lsrc, 0, 0, h, W, v)))
-				return e;
-			for (unsigned i = 0; i < W; i++)
-				b[i] = (uint16_t)(kv->v[h] ^ FP16_SIGN);
+	if (k->w > ANEM_ROW_MAX || (!l->src1.on && !in->r))
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a reduction of rows wider than the model holds");
+	int e = l2m_ready(m);
+	if (e)
+		return e;
+	const struct td_l2view *r = &l->res;
+	for (unsigned g = 0; g < r->g; g++)
+		for (unsigned c = 0; c < r->c; c++) {
+			uint16_t best = 0, y;
+			float sum = 0.0f;
+			for (unsigned h = 0; h < k->h; h++) {
+				uint16_t *v = m->hv;
+				if (l->src1.on)
+					e = l2m_read_row(m, &l->src1, H13_L2_SOURCEBASE, "a reduction reads L2 "
+							 "memory no TD of this submission wrote", g, c, h, k->w, v);
+				else
+					e = read_row(m, in, g, c, h, k->w, m->row[0], v);
+				if (e)
+					return e;
+				for (unsigned i = 0; i < k->w; i++) {
+					if (k->kind == TD_KEPT_MAX) {
+						if ((!h && !i) || h2f_table[v[i]] > h2f_table[best])
+							best = v[i];
+					} else {
+						sum += h2f_table[v[i]];
+					}
+				}
+			}
+			y = k->kind == TD_KEPT_MAX ? best : f2h(1.0f / sum);
+			l2m_write_row(m, r, g, c, 0, 1, &y);
 		}
-		pe_row(s, v, b, v, W);
-		if ((e = emit_row(m, out, lres, 0, 0, h, v)))
-			return e;
-	}
 	return ENG_OK;
 }
 
@@ -3212,12 +3155,6 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
 				   "pooling with an operand or its result in L2 memory not modelled");
-	if (lsrc || lres)
-		return lres ? ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
-					  "an operand in L2 memory with an L2-resident result (ResultType 3) "
-					  "not modelled")
-			    : ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
-					  "an L2-resident source (SourceType 3) with L2 memory not modelled");
 	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 || H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 				   "L2 memory with a format other than fp16 not modelled");
@@ -3225,7 +3162,7 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
 				   "an elementwise TD with L2 memory whose output is not its input's shape not "
 				   "modelled");
-	if (!l->src1.on && !in0->r)
+	if (!l->src1.on && !lsrc && !in0->r)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither in L2 memory nor a "
 								 "bound tile source (RBase0): not modelled");
 	if (s->pe_two && !l->src2.on && !in1->r)
@@ -3251,7 +3188,7 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 					e = l2m_read_row(m, &l->src1, H13_L2_SOURCEBASE, "the first operand reads "
 							 "L2 memory no TD of this submission wrote", g, c, h, W, v);
 				else
-					e = read_row(m, in0, g, c, h, W, m->row[0], v);
+					e = source_row(m, in0, lsrc, g, c, h, W, v);
 				if (e)
 					return e;
 				ne_row(m, s, v, W, 0, act);
@@ -3272,7 +3209,7 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 				}
 				if (l->res.on)
 					l2m_write_row(m, &l->res, g, c, h, W, v);
-				if (out->r && (e = write_row(m, out, g, c, h, v, m->row[2])))
+				if ((e = emit_row(m, out, lres, g, c, h, v)))
 					return e;
 			}
 	return ENG_OK;
@@ -3297,25 +3234,24 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
-	/* a value kept in the engine between TDs: made (a PE TD whose result leaves neither by DMA
-	 * nor to L2) or used (SecSrc 3, Common.PECfg), as td_kept_of reads it, or refused */
+	/* a reduction into L2 memory (a PE TD with PoolMode or NLMode whose result leaves neither by
+	 * DMA nor as an L2-resident tensor), as td_kept_of reads it, or refused */
 	struct td_kept k;
 	const struct td_regs kregs = {kept_get, m};
-	td_kept_of(&kregs, (rs0 ? 1u << H13_BAR_RBASE0 : 0u) | (rs1 ? 1u << H13_BAR_RBASE1 : 0u) |
-				   (rd ? 1u << H13_BAR_WBASE : 0u), &k);
+	const unsigned bars = (rs0 ? 1u << H13_BAR_RBASE0 : 0u) | (rs1 ? 1u << H13_BAR_RBASE1 : 0u) |
+			      (rd ? 1u << H13_BAR_WBASE : 0u);
+	td_kept_of(&kregs, bars, &k);
 	if (k.why)
 		return kept_refuse(m, &k);
-	m->kept_use = k.role == TD_KEPT_USES;
-	if (k.role == TD_KEPT_MAKES)
-		return kept_reduce(m, &k, &in0);
-	/* operands and results in L2 memory (Apple's macOS 26 programs: SourceType 0 and 1, a second
-	 * operand by no tile DMA, ResultType 0), as td_l2mem_of reads them, or refused */
+	/* operands and results in L2 memory (SourceType 0 and 1, a second operand by no tile DMA,
+	 * ResultType 0), as td_l2mem_of reads them, or refused */
 	struct td_l2mem lm;
-	td_l2mem_of(&kregs, (rs0 ? 1u << H13_BAR_RBASE0 : 0u) | (rs1 ? 1u << H13_BAR_RBASE1 : 0u) |
-				    (rd ? 1u << H13_BAR_WBASE : 0u), &k, &lm);
+	td_l2mem_of(&kregs, bars, &k, &lm);
 	if (lm.why)
 		return anem_refuse(m, lm.combination ? ENG_FR_COMBINATION : ENG_FR_FIELD,
 				   lm.reg == TD_KEPT_NO_REG ? ENG_FAULT_NO_REG : lm.reg, lm.lsb, lm.width, lm.why);
+	if (k.role == TD_KEPT_MAKES)
+		return reduce_planes(m, &k, &lm, &in0);
 	if (!rd && !l2res && !lm.res.on)
 		return ENG_OK; /* nothing leaves the engine */
 	if (!out.elem)
@@ -3325,7 +3261,7 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE_NOREG(m, ENG_FR_FIELD, "an empty output (OutDim, Cout or groups 0)");
 	if ((in0.r && !in0.elem) || (in1.r && !in1.elem))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_INFMT, "an unsized input format");
-	int e = data_unread_fields(m);
+	int e = data_unread_fields(m, &lm);
 	if (e)
 		return e;
 	struct stages s;
@@ -3344,8 +3280,6 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
-	if (k.role == TD_KEPT_USES)
-		return kept_use(m, &s, &k, &in0, &in1, lsrc, &out, lres);
 	if (lm.any)
 		return l2mem_elementwise(m, &s, &lm, &in0, &in1, lsrc, &out, lres, act);
 	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)

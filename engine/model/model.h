@@ -92,22 +92,6 @@ struct anem_l2t {
 	uint16_t *v;          /* fp16, [g][c][h][w] */
 };
 
-/*
- * A value kept in the engine between TDs (docs/engine-model.md, "Reductions kept in the engine";
- * fw/td's td_kept_of reads the registers): one fp16 per row, made by a reduction TD for the TD
- * right after it, with the kind and the TD that made it and the rows it covers. Cleared with the
- * engine (anem_l2_clear: at the start and end of every submission), so nothing leaks from one
- * program, or session, to the next. NumGroups (13 bits) bounds the rows.
- */
-#define ANEM_KEPT_ROWS (1u << H13_GROUPCONV_NUMGROUPS_W)
-struct anem_kept {
-	uint8_t kind;         /* enum td_kept_kind; TD_KEPT_NONE: nothing kept */
-	unsigned td;          /* the TD that made it */
-	uint32_t rows, w;     /* one value per row of w */
-	uint64_t src_dev;     /* the rows it reduced: engine address of the first, */
-	uint64_t src_stride;  /* and bytes from one to the next */
-	uint16_t v[ANEM_KEPT_ROWS];
-};
 
 /* Called for every byte range the model reads or writes in device memory (tests, fuzzing). */
 typedef void (*anem_touch_fn)(void *ctx, uint64_t dev, uint64_t len, int write);
@@ -160,10 +144,8 @@ struct anem {
 	uint16_t hv[ANEM_ROW_MAX] __attribute__((aligned(16))); /* fp16 rows: the first source, */
 	uint16_t hv2[ANEM_ROW_MAX] __attribute__((aligned(16))); /* the second */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
-	struct anem_kept kept;  /* the values the last reduction kept, one per row */
 	uint16_t *l2m;          /* L2 memory (H13_L2_BYTES; NULL until a TD uses it), */
 	uint8_t *l2ok;          /* a bit per fp16 value a TD of the submission wrote */
-	int kept_use;           /* the running TD uses it (anem_compute) */
 	struct eng_fault flt; /* why the current TD stopped (anem_refuse), reason NONE if not */
 	float *acc;           /* convolution accumulators (Cout x Wout) and weights */
 	size_t acc_len;

@@ -68,13 +68,13 @@
 #define H13_TILECFG_TILEHEIGHT_W 15
 /*
  * Common+0x2c: no public map names it on H13; named from softmax.bin (docs/engine-model.md,
- * "Reductions kept in the engine"). PERoute (whole word): 9 on softmax.bin's two reductions (TDs 0
+ * "Reductions into L2 memory"). PERoute (whole word): 9 on softmax.bin's two reductions (TDs 0
  * and 3), 0x44 on PE TDs with one source (abs.bin, sigmoid.bin TD 1, softmax.bin TD 1), 0x59 on PE
  * TDs with two (add.bin, mul.bin, softmax.bin TD 4), 4 on the macOS 14/26 a*b, 0 on NE-only TDs; 9
- * also on the macOS atan2 segment's two-source PE TDs that write by DMA, so 9 is required of a kept
- * reduction but does not mark one. (The H16 map's word before PECfg is PatchCfg: PatchWidth 0-3,
- * PatchHeight 4-8; the values above read as log2 patch sizes. The model reads the word only on a
- * TD that keeps or uses a kept value.)
+ * also on the macOS atan2 segment's two-source PE TDs that write by DMA; Apple's H13 softmax's
+ * reductions have 6 (rows of 64). The H16 map's word before PECfg is PatchCfg (PatchWidth 0-3,
+ * PatchHeight 4-8), and the values above read as log2 patch sizes: a tiling of the work, which the
+ * model does not read (it computes whole rows).
  *
  * Common+0x30: PECfg, the fields the H16 map gives its PECfg word (freedomtan's H16 map, Common
  * +0x48: Src1Broadcast 0-3, Src2Broadcast 4-7, Src1Transpose 8, Src2Transpose 9), on the evidence
@@ -88,7 +88,7 @@
 #define H13_COMMON_PEROUTE 0x0002cu
 #define H13_PEROUTE_LSB 0
 #define H13_PEROUTE_W 32
-#define H13_PEROUTE_REDUCE 0x9u   /* on a reduction kept in the engine (softmax.bin TDs 0, 3) */
+#define H13_PEROUTE_REDUCE 0x9u   /* on softmax.bin's reductions (TDs 0, 3), the atan2 segment's PE TDs */
 #define H13_PEROUTE_ONE_SRC 0x44u /* the PE with one source (softmax.bin TD 1) */
 #define H13_PEROUTE_TWO_SRC 0x59u /* the PE with two sources (softmax.bin TD 4, add, mul) */
 #define H13_COMMON_PECFG 0x00030u
@@ -203,7 +203,7 @@
  * Common.PECfg says so (softmax.bin TD 1: x - max) */
 #define H13_PE_SECSRC_TILE1 2u
 #define H13_PE_SECSRC_SUB 3u
-/* Planar.Cfg.NLMode on a reduction kept in the engine: 1 keeps the reciprocal of the sum
+/* Planar.Cfg.NLMode on a reduction: 1 leaves the reciprocal of the sum
  * (softmax.bin TD 3, consumed by TD 4's multiply); elsewhere the H15/H16 maps call it ReLU */
 #define H13_PE_NL_NONE 0u
 #define H13_PE_NL_RECIP 1u
@@ -252,6 +252,7 @@
  * Dependent 0; ResultCfg's DMAFmt 1): unread by the model, refused at any other */
 #define H13_L2SRC_DEPENDENT_LSB 2
 #define H13_L2SRC_DEPENDENT_W 2
+#define H13_L2SRC_DEPENDENT_L2 2u /* Apple's softmax TD 3: its operand, from L2 memory, the TD before's result */
 #define H13_L2_DMAFMT_LSB 6
 #define H13_L2_DMAFMT_W 2
 #define H13_L2_DMAINTERLEAVE_LSB 8

@@ -1,15 +1,18 @@
 /*
- * Values kept in the engine between TDs: the one reading of softmax.bin's reductions and their
- * consumers (td.h, td_kept_of; docs/engine-model.md, "Reductions kept in the engine").
+ * Row reductions into L2 memory: the one reading of softmax.bin's reductions (td.h, td_kept_of;
+ * docs/engine-model.md, "Reductions into L2 memory"), which Apple's macOS 26 softmax shares.
  *
  * Evidence: ../shared/fixtures/kernels/activation/softmax.bin, five TDs. TDs 0 and 3 are PE TDs
- * with no tile destination and L2.ResultCfg.ResultType 0, Common.PERoute 9, 2560 groups of one
- * row of 1600, identity scales; they differ in Planar.Cfg alone: TD 0 PoolMode 2 (max), TD 3
- * NLMode 1 (the sum, kept as its reciprocal: TD 4 multiplies by it). TD 1 takes the kept value
- * as its second operand (Common.PECfg.Src2Broadcast W) and subtracts it (SecSrc 3, as Apple's H13 sub:
- * x - max); TD 4 multiplies with its first tile source unbound and
- * Common.PECfg 1, Src1Broadcast W (e x 1/sum). Every other value on such a TD is outside what that one program
- * shows, so it is refused by name rather than guessed.
+ * with no tile destination and L2.ResultCfg.ResultType 0, 2560 groups of one row of 1600, a 1x1
+ * window, OutDim the input's, identity scales; they differ in Planar.Cfg alone: TD 0 PoolMode 2
+ * (the maximum), TD 3 NLMode 1 (the sum, kept as its reciprocal). Each leaves one value a row in
+ * L2 at ResultBase, group g at g x GroupStride (16 bytes); TD 1 reads the maximum back as its
+ * second operand (Source2Base 0, a row h at h x 16 bytes, broadcast along W: Common.PECfg 0x10)
+ * and subtracts it (SecSrc 3), TD 4 reads the 1/sum as its first (SourceType 0, PECfg 1) and
+ * multiplies. Apple's H13 softmax over rows of 64 does the same over 64 channels of one row each
+ * (its channel stride 16 bytes), reading its rows from L2 memory, with the NE as a pass-through.
+ * The users are ordinary TDs with operands in L2 memory (l2mem.c); what a reduction itself does
+ * beyond these programs is refused by name rather than guessed.
  */
 #include "fw/common/fp16.h"
 #include "fw/td/td.h"
@@ -38,7 +41,7 @@ static void refuse(struct td_kept *k, int combination, uint32_t reg, unsigned ls
 #define REFUSE(k, comb, reg, F, why) refuse((k), (comb), (reg), F##_LSB, F##_W, (why))
 #define REFUSE_NOREG(k, comb, why) refuse((k), (comb), TD_KEPT_NO_REG, 0, 0, (why))
 
-/* Planar.Cfg fields a kept-value TD must leave 0 (beside the ones it is read by). */
+/* Planar.Cfg fields a reduction must leave 0 (beside the ones it is read by). */
 static void cfg_zero(struct td_kept *k, uint32_t cfg, int pool, int nl, const char *what)
 {
 	const uint32_t known = H13_PUT(H13_PECFG_POOLMODE, ~0u) | H13_PUT(H13_PECFG_OPMODE, ~0u) |
@@ -55,33 +58,38 @@ static void cfg_zero(struct td_kept *k, uint32_t cfg, int pool, int nl, const ch
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC, what);
 }
 
-/* A TD whose PE result stays in the engine: softmax.bin's reductions (TDs 0 and 3) only. */
+/* A PE TD that reduces each plane (g, c) of its input to one value in L2 memory: softmax.bin's TDs
+ * 0 and 3 (planes of one row), Apple's softmax's TDs 1 and 4. */
 static void makes(const struct td_regs *r, int src0, struct td_kept *k)
 {
 	uint32_t cfg = GET(H13_PLANAR_CFG), in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM);
 	uint32_t ch = GET(H13_COMMON_CHCFG), bs = GET(H13_PLANAR_BIASSCALE);
 	unsigned pool = H13_GET(cfg, H13_PECFG_POOLMODE), nl = H13_GET(cfg, H13_PECFG_NLMODE);
 	k->role = TD_KEPT_MAKES;
-	if (GET(H13_NE_MACCFG))
+	unsigned coeff_en = 0;
+	for (unsigned n = 0; n < H13_COEFF_NCH; n++)
+		coeff_en += H13_GET(GET(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
+	if (GET(H13_NE_MACCFG) && !td_ne_passthrough(GET(H13_NE_MACCFG), GET(H13_NE_POSTSCALE), coeff_en))
 		refuse(k, 1, H13_NE_MACCFG, 0, 32,
-		       "a reduction kept in the engine after the NE not modelled (softmax.bin's have the NE off)");
-	cfg_zero(k, cfg, 0, 0, "Planar.Cfg on a reduction kept in the engine: only PoolMode and NLMode are read "
+		       "a reduction after the NE not modelled (softmax.bin's have the NE off, Apple's a "
+		       "pass-through)");
+	cfg_zero(k, cfg, 0, 0, "Planar.Cfg on a reduction: only PoolMode and NLMode are read "
 			       "(softmax.bin's reductions leave the rest 0)");
 	if (H13_GET(cfg, H13_PECFG_OPMODE))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
-		       "Planar.Cfg.OpMode on a reduction kept in the engine not modelled (softmax.bin's are 0)");
+		       "Planar.Cfg.OpMode on a reduction not modelled (softmax.bin's are 0)");
 	if (H13_GET(cfg, H13_PECFG_SECSRC))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-		       "a second source on a reduction kept in the engine not modelled");
+		       "a second source on a reduction not modelled");
 	if (H13_GET(cfg, H13_PECFG_CONDITION))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION,
-		       "Planar.Cfg.Condition on a reduction kept in the engine not modelled");
+		       "Planar.Cfg.Condition on a reduction not modelled");
 	if (H13_GET(cfg, H13_PECFG_RELUEN))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_RELUEN,
-		       "Planar.Cfg.ReluEn on a reduction kept in the engine not modelled");
+		       "Planar.Cfg.ReluEn on a reduction not modelled");
 	if (nl != H13_PE_NL_NONE && nl != H13_PE_NL_RECIP)
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE,
-		       "Planar.Cfg.NLMode on a reduction kept in the engine: only 1 (keep the reciprocal of "
+		       "Planar.Cfg.NLMode on a reduction: only 1 (keep the reciprocal of "
 		       "the sum, softmax.bin TD 3) and 0 are pinned");
 	else if (pool == H13_PE_POOL_MAX && nl == H13_PE_NL_NONE)
 		k->kind = TD_KEPT_MAX;
@@ -89,152 +97,90 @@ static void makes(const struct td_regs *r, int src0, struct td_kept *k)
 		k->kind = TD_KEPT_RSUM;
 	else
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
-		       "Planar.Cfg.PoolMode on a reduction kept in the engine: only 2 with NLMode 0 (the "
+		       "Planar.Cfg.PoolMode on a reduction: only 2 with NLMode 0 (the "
 		       "maximum) and 0 with NLMode 1 (the reciprocal of the sum) are pinned");
-	if (GET(H13_COMMON_PEROUTE) != H13_PEROUTE_REDUCE)
-		REFUSE(k, 0, H13_COMMON_PEROUTE, H13_PEROUTE,
-		       "a PE TD whose result stays in the engine with Common.PERoute other than 9 "
-		       "(softmax.bin's reductions) not modelled");
 	if (GET(H13_COMMON_PECFG))
 		refuse(k, 0, H13_COMMON_PECFG, 0, 32,
-		       "a reduction kept in the engine with Common.PECfg set (a broadcast or transposed "
+		       "a reduction with Common.PECfg set (a broadcast or transposed "
 		       "operand) not modelled");
 	/* the scales: where they would apply (before or after the reduction, or the reciprocal) is
 	 * not pinned; softmax.bin's reductions leave every one at identity */
 	if (H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE) != FP16_ONE)
 		REFUSE(k, 0, H13_PLANAR_PRESCALE, H13_PRESCALE,
-		       "Planar.PreScale other than 1 on a reduction kept in the engine: whether it applies "
+		       "Planar.PreScale other than 1 on a reduction: whether it applies "
 		       "before or after the reduction is not pinned");
 	if (GET(H13_PLANAR_PRESCALE) != H13_PUT(H13_PRESCALE, FP16_ONE))
 		refuse(k, 0, H13_PLANAR_PRESCALE, 0, 32,
-		       "Planar.PreScale's low half set on a reduction kept in the engine not modelled");
+		       "Planar.PreScale's low half set on a reduction not modelled");
 	if (H13_GET(bs, H13_BIASSCALE_SCALE) != FP16_ONE)
 		REFUSE(k, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE,
-		       "Planar.BiasScale.Scale other than 1 on a reduction kept in the engine: whether it "
+		       "Planar.BiasScale.Scale other than 1 on a reduction: whether it "
 		       "applies before or after the reduction is not pinned");
 	if (H13_GET(bs, H13_BIASSCALE_BIAS))
 		REFUSE(k, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_BIAS,
-		       "Planar.BiasScale.Bias on a reduction kept in the engine: whether it applies before "
+		       "Planar.BiasScale.Bias on a reduction: whether it applies before "
 		       "or after the reduction is not pinned");
 	if (GET(H13_PLANAR_FINALSCALE) != H13_FINALSCALE_ONE)
 		refuse(k, 0, H13_PLANAR_FINALSCALE, 0, 32,
-		       "Planar.FinalScale other than 1 on a reduction kept in the engine: whether it "
+		       "Planar.FinalScale other than 1 on a reduction: whether it "
 		       "applies before or after the reduction is not pinned");
-	/* the source: one tile source, rows of fp16 (softmax.bin: 2560 groups of one 1600 row) */
-	if (H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT)
+	/* the source: rows of fp16 by tile DMA (softmax.bin: 2560 groups of one 1600 row) or from
+	 * L2 memory (Apple's: 64 channels of one row of 64) */
+	unsigned st = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE);
+	if (st == H13_L2_RESIDENT || st == H13_L2_KEEP)
 		REFUSE(k, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
-		       "a reduction kept in the engine over an L2-resident source not modelled");
-	else if (!src0)
-		REFUSE_NOREG(k, 1, "a reduction kept in the engine with no bound tile source (RBase0) "
-				   "not modelled");
+		       "a reduction over an L2-resident source (SourceType 3) or one kept as it is read "
+		       "(SourceType 1) not modelled");
+	else if (st == H13_L2_DMA && !src0)
+		REFUSE_NOREG(k, 1, "a reduction with no bound tile source (RBase0) not modelled");
+	else if (st == H13_L2_MEM && src0)
+		REFUSE(k, 0, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
+		       "L2.SourceCfg.SourceType 0 (the first operand from L2 memory) with the tile source "
+		       "enabled and RBase0 bound: which one the engine reads is not known");
 	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN))
 		REFUSE(k, 1, H13_DST_DMACONFIG, H13_DMA_EN,
-		       "a PE TD with its tile destination enabled but no WBase bound (a reduction kept in the "
-		       "engine has it off) not modelled");
+		       "a PE TD with its tile destination enabled but no WBase bound (a reduction has it "
+		       "off) not modelled");
 	if (H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != 0)
 		REFUSE(k, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
-		       "a reduction kept in the engine with L2.ResultCfg.ResultType other than 0 "
+		       "a reduction with L2.ResultCfg.ResultType other than 0 "
 		       "(softmax.bin's reductions) not modelled");
 	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16)
 		REFUSE(k, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
-		       "a reduction kept in the engine over a non-fp16 input not modelled");
+		       "a reduction over a non-fp16 input not modelled");
 	if (H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
 		REFUSE(k, 0, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
-		       "a reduction kept in the engine with a non-fp16 output format not modelled");
+		       "a reduction with a non-fp16 output format not modelled");
 	if (H13_GET(GET(H13_SRC_FMT), H13_FMT_INTERLEAVE) > 1)
 		REFUSE(k, 0, H13_SRC_FMT, H13_FMT_INTERLEAVE, "channel interleave > 1 not modelled");
-	if (H13_GET(GET(H13_COMMON_CIN), H13_CIN) != 1)
-		REFUSE(k, 0, H13_COMMON_CIN, H13_CIN,
-		       "a reduction kept in the engine over more than one channel per group not modelled "
-		       "(softmax.bin: one row per group)");
-	if (H13_GET(GET(H13_COMMON_COUT), H13_COUT) != 1)
+	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN);
+	if (H13_GET(GET(H13_COMMON_COUT), H13_COUT) != cin)
 		REFUSE(k, 0, H13_COMMON_COUT, H13_COUT,
-		       "a reduction kept in the engine with more than one channel per group not modelled "
-		       "(softmax.bin: one row per group)");
-	if (H13_GET(in, H13_INDIM_HIN) != 1)
-		REFUSE(k, 0, H13_COMMON_INDIM, H13_INDIM_HIN,
-		       "a reduction kept in the engine over more than one row per group not modelled "
-		       "(softmax.bin: one row per group)");
-	if (H13_GET(od, H13_OUTDIM_HOUT) != 1)
+		       "a reduction whose Cout is not its Cin not modelled (one value a row of each channel)");
+	if (H13_GET(od, H13_OUTDIM_HOUT) != H13_GET(in, H13_INDIM_HIN))
 		REFUSE(k, 0, H13_COMMON_OUTDIM, H13_OUTDIM_HOUT,
-		       "a reduction kept in the engine with more than one row per group not modelled "
-		       "(softmax.bin: one row per group)");
+		       "a reduction whose OutDim.Hout is not its InDim.Hin not modelled");
 	if (!H13_GET(in, H13_INDIM_WIN) || H13_GET(od, H13_OUTDIM_WOUT) != H13_GET(in, H13_INDIM_WIN))
 		REFUSE(k, 0, H13_COMMON_OUTDIM, H13_OUTDIM_WOUT,
-		       "a reduction kept in the engine whose OutDim.Wout is not its InDim.Win not modelled");
+		       "a reduction whose OutDim.Wout is not its InDim.Win not modelled");
 	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
 	if (win.kw != 1 || win.kh != 1 || win.sx != 1 || win.sy != 1 || win.px || win.py)
 		refuse(k, 0, H13_COMMON_CONVCFG, 0, 32,
-		       "a reduction kept in the engine with a window, stride or padding other than "
+		       "a reduction with a window, stride or padding other than "
 		       "1x1/1/0 not modelled");
-	k->rows = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	/* one value a plane (g, c) of Hin x Win: Apple's softmax over rows of 128 reduces planes of
+	 * 4 x 32 (each a row of its input), and reads one value a plane back; a value a row of the
+	 * plane gives wrong numbers there. 13 + 17 bits: in 64 bits, then bounded by the fp16 values
+	 * L2 memory holds */
+	uint64_t planes = (uint64_t)H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS) * cin;
+	k->rows = planes > H13_L2_BYTES / 2u ? 0u : (uint32_t)planes;
+	k->h = H13_GET(in, H13_INDIM_HIN);
 	k->w = H13_GET(in, H13_INDIM_WIN);
-	if (!k->rows)
-		REFUSE(k, 0, H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_NUMGROUPS,
-		       "a reduction kept in the engine over 0 groups");
-}
-
-/* A TD that uses the kept value: softmax.bin TD 1 (first == 0) or TD 4 (first == 1). */
-static void uses(const struct td_regs *r, int first, int src0, int src1, struct td_kept *k)
-{
-	uint32_t cfg = GET(H13_PLANAR_CFG), in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM);
-	k->role = TD_KEPT_USES;
-	k->first = (uint8_t)first;
-	k->kind = first ? TD_KEPT_RSUM : TD_KEPT_MAX;
-	if (GET(H13_NE_MACCFG))
-		refuse(k, 1, H13_NE_MACCFG, 0, 32,
-		       "a kept value used after the NE not modelled (softmax.bin's users have the NE off)");
-	if (!first) {
-		if (H13_GET(cfg, H13_PECFG_SECSRC) != H13_PE_SECSRC_SUB)
-			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-			       "the kept value as the second operand (Common.PECfg.Src2Broadcast W) other than "
-			       "subtracted (SecSrc 3, softmax.bin TD 1) not modelled");
-		if (H13_GET(cfg, H13_PECFG_OPMODE) != H13_PE_OP_ADD)
-			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
-			       "the kept value as the second operand (Common.PECfg.Src2Broadcast W) with an operation "
-			       "other than add (x - kept max) not modelled");
-		if (GET(H13_COMMON_PEROUTE) != H13_PEROUTE_ONE_SRC)
-			REFUSE(k, 0, H13_COMMON_PEROUTE, H13_PEROUTE,
-			       "the kept value as the second operand (Common.PECfg.Src2Broadcast W) with "
-			       "Common.PERoute other than 0x44 (softmax.bin TD 1) not modelled");
-	} else {
-		if (src0 || H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT)
-			REFUSE(k, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1BCAST,
-			       "the kept value as the first operand (Common.PECfg.Src1Broadcast W) with a first "
-			       "source bound (RBase0 or L2) not modelled");
-		if (H13_GET(cfg, H13_PECFG_OPMODE) != H13_PE_OP_MUL)
-			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
-			       "the kept value as the first operand (Common.PECfg.Src1Broadcast W) with an operation "
-			       "other than multiply (x * kept 1/sum) not modelled");
-		if (H13_GET(cfg, H13_PECFG_SECSRC) != H13_PE_SECSRC_TILE1)
-			REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-			       "the kept value as the first operand (Common.PECfg.Src1Broadcast W) with a second source "
-			       "other than the tile source (SecSrc 2) not modelled");
-		else if (!src1)
-			REFUSE(k, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-			       "Planar.Cfg.SecSrc 2 with no second tile source (RBase1) bound: not modelled");
-		if (GET(H13_COMMON_PEROUTE) != H13_PEROUTE_TWO_SRC)
-			REFUSE(k, 0, H13_COMMON_PEROUTE, H13_PEROUTE,
-			       "the kept value as the first operand (Common.PECfg.Src1Broadcast W) with Common.PERoute "
-			       "other than 0x59 (softmax.bin TD 4) not modelled");
-	}
-	cfg_zero(k, cfg, 1, 1, "a TD using a kept value with Planar.Cfg PoolMode, NLMode or FirstSrc set "
-			       "not modelled");
-	/* one value per row, broadcast along it: rows of one channel of one group (softmax.bin) */
-	if (H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS) != 1)
-		REFUSE(k, 1, H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_NUMGROUPS,
-		       "a kept value used over more than one group not modelled (softmax.bin: one group "
-		       "of rows)");
-	if (H13_GET(GET(H13_COMMON_CIN), H13_CIN) != 1 || H13_GET(GET(H13_COMMON_COUT), H13_COUT) != 1)
-		REFUSE(k, 1, H13_COMMON_COUT, H13_COUT,
-		       "a kept value used over more than one channel not modelled (softmax.bin: one "
-		       "channel of rows)");
-	if (H13_GET(in, H13_INDIM_WIN) != H13_GET(od, H13_OUTDIM_WOUT) ||
-	    H13_GET(in, H13_INDIM_HIN) != H13_GET(od, H13_OUTDIM_HOUT))
-		refuse(k, 1, H13_COMMON_OUTDIM, 0, 32,
-		       "a TD using a kept value whose output is not its input's shape not modelled");
-	k->rows = H13_GET(od, H13_OUTDIM_HOUT);
-	k->w = H13_GET(od, H13_OUTDIM_WOUT);
+	if (!planes || !k->h)
+		refuse(k, 0, H13_COMMON_GROUPCONVCFG, 0, 32, "a reduction over nothing (0 groups, channels or rows)");
+	else if (!k->rows)
+		refuse(k, 0, H13_COMMON_GROUPCONVCFG, 0, 32,
+		       "a reduction of more planes than L2 memory holds values (NumGroups x Cin)");
 }
 
 void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
@@ -245,21 +191,13 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 	int pe = (cfg | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE)) != 0;
 	int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
 	int src0 = src_en && (bar_en >> H13_BAR_RBASE0 & 1u);
-	int src1 = src_en && (bar_en >> H13_BAR_RBASE1 & 1u);
 	int dst = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u);
 	int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
-	uint32_t ks = GET(H13_COMMON_PECFG);
-	/* a PE result leaving neither by DMA nor to L2: a reduction (pooling or NLMode) kept in the
-	 * engine, or a result of another type; with ResultType 0 and neither, the result stays in L2
-	 * memory (td_l2mem_of) */
+	/* a PE result leaving neither by DMA nor as an L2-resident tensor: a reduction (PoolMode or
+	 * NLMode) into L2 memory, or a result of another type; with ResultType 0 and neither, an
+	 * elementwise result left in L2 memory (td_l2mem_of) */
 	int reduce = H13_GET(cfg, H13_PECFG_POOLMODE) || H13_GET(cfg, H13_PECFG_NLMODE) ||
 		     H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != H13_L2_MEM;
-	/* softmax.bin's users: the kept value broadcast along W, the TD's second operand (SecSrc 3,
-	 * from L2: Src2DMA 0) or its first (RBase0 unbound) */
 	if (pe && !dst && !l2res && reduce)
 		makes(r, src0, k);
-	else if (ks == H13_PECFG_KEPT_SECOND && pe)
-		uses(r, 0, src0, src1, k);
-	else if (ks == H13_PECFG_KEPT_FIRST && pe)
-		uses(r, 1, src0, src1, k);
 }

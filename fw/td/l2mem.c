@@ -134,12 +134,50 @@ static void check(struct td_l2mem *l, const struct td_l2view *v, uint32_t base_r
 		       "a tensor in L2 memory reaching past its 2 MiB (base, strides and extent)");
 }
 
+/* A reduction (td_kept_of): its planes from L2 memory (SourceType 0) or the tile DMA, one value a
+ * plane into L2 memory at element (g, c, 0, 0) of its result. */
+static void reduction(const struct td_regs *r, const struct td_kept *k, struct td_l2mem *l)
+{
+	if (k->why)
+		return;
+	uint32_t in = GET(H13_COMMON_INDIM);
+	uint32_t g = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), hin = H13_GET(in, H13_INDIM_HIN);
+	if (H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_MEM) {
+		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, hin, H13_GET(in, H13_INDIM_WIN), 0, 0);
+		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, "");
+	}
+	view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cin, 1, 1, 0, 0);
+	check(l, &l->res, H13_L2_RESULTBASE, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE_LSB, "");
+	if (!injective(&l->res))
+		REFUSE(l, 0, H13_L2_RES_CSTRIDE, H13_L2_STRIDE,
+		       "a reduction's results in L2 memory whose strides overlap one another not modelled");
+	uint64_t rlo, rhi, lo, hi;
+	td_l2view_span(&l->res, &rlo, &rhi);
+	td_l2view_span(&l->src1, &lo, &hi);
+	if (l->src1.on && lo < rhi && rlo < hi)
+		REFUSE(l, 1, H13_L2_RESULTBASE, H13_L2_ADDR,
+		       "a reduction's result in L2 memory over the rows it reads not modelled");
+	l->any = 1;
+}
+
+/* Two views of the same elements at the same places (an elementwise TD that writes its result over
+ * its operand: each element is read before it is written). */
+static int same_view(const struct td_l2view *a, const struct td_l2view *b)
+{
+	return a->base == b->base && a->cs == b->cs && a->rs == b->rs && a->gs == b->gs && a->g == b->g &&
+	       a->c == b->c && a->h == b->h && a->w == b->w && !a->bcast && !b->bcast &&
+	       a->transpose == b->transpose;
+}
+
 void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept *k, struct td_l2mem *l)
 {
 	memset(l, 0, sizeof *l);
 	l->reg = TD_KEPT_NO_REG;
-	if (k->role != TD_KEPT_NO)
+	if (k->role == TD_KEPT_MAKES) {
+		reduction(r, k, l);
 		return;
+	}
 	uint32_t pc = GET(H13_COMMON_PECFG), cfg = GET(H13_PLANAR_CFG), scfg = GET(H13_L2_SOURCECFG);
 	unsigned b1 = H13_GET(pc, H13_CPECFG_SRC1BCAST), b2 = H13_GET(pc, H13_CPECFG_SRC2BCAST);
 	unsigned t1 = H13_GET(pc, H13_CPECFG_SRC1TRANSPOSE), t2 = H13_GET(pc, H13_CPECFG_SRC2TRANSPOSE);
@@ -236,7 +274,9 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			if (!v->on)
 				continue;
 			td_l2view_span(v, &lo, &hi);
-			if (lo < rhi && rlo < hi)
+			if (i == 0 && same_view(v, &l->res))
+				l->inplace = 1;
+			else if (lo < rhi && rlo < hi)
 				REFUSE(l, 1, H13_L2_RESULTBASE, H13_L2_ADDR,
 				       "a result in L2 memory over an operand the same TD reads from L2 not "
 				       "modelled");

@@ -96,10 +96,6 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		     (unsigned long)H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR), (unsigned)cin,
 		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
 		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
-	else if (k.role == TD_KEPT_USES && k.first)
-		outf(out, ctx, "  source: the %s kept for each row, broadcast along %u x %u x %u\n",
-		     td_kept_kind_name(k.kind), (unsigned)cin, (unsigned)H13_GET(in, H13_INDIM_HIN),
-		     (unsigned)H13_GET(in, H13_INDIM_WIN));
 	else if (lm.src1.on && !lm.keep1) {
 		outf(out, ctx, "  source: ");
 		print_l2view(&lm.src1, out, ctx);
@@ -188,13 +184,13 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	if (!(pc | bs | pre | fin)) {
 		outf(out, ctx, "  PE: not in the path\n");
 	} else if (k.role == TD_KEPT_MAKES && !k.why) {
-		/* as engine/model/compute.c's kept_reduce */
+		/* as engine/model/compute.c's reduce_rows */
 		if (k.kind == TD_KEPT_MAX)
-			outf(out, ctx, "  PE: reduce max over each row, kept (%u rows of %u)\n",
-			     (unsigned)k.rows, (unsigned)k.w);
+			outf(out, ctx, "  PE: reduce max over each plane (%u planes of %u x %u)\n",
+			     (unsigned)k.rows, (unsigned)k.h, (unsigned)k.w);
 		else
-			outf(out, ctx, "  PE: reduce sum over each row, kept as 1/sum (%u rows of %u)\n",
-			     (unsigned)k.rows, (unsigned)k.w);
+			outf(out, ctx, "  PE: reduce sum over each plane, then 1/sum (%u planes of %u x %u)\n",
+			     (unsigned)k.rows, (unsigned)k.h, (unsigned)k.w);
 	} else {
 		static const char *const pools[] = {"", "average pool", "max pool", "min pool"};
 		static const char *const ops[] = {"+", "x", "max", "min", "square"};
@@ -204,19 +200,8 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		if (pm)
 			outf(out, ctx, "%s %ux%u stride %ux%u padding %ux%u, then ", pools[pm],
 			     win.kw, win.kh, win.sx, win.sy, win.px, win.py);
-		const int kept_use = k.role == TD_KEPT_USES && !k.why;
-		/* as engine/model/compute.c's kept_use: PreScale multiplies the first operand */
-		if (kept_use && k.first)
-			outf(out, ctx, "mul: x * kept 1/sum (x = b (RBase1); the kept 1/sum of its row x %s)",
-			     h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
-		else if (kept_use)
-			outf(out, ctx, "add: x - kept max (x = a x %s; the kept max of its row)",
-			     h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
-		else
-			outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
-		if (kept_use)
-			; /* the operation is printed above */
-		else if (po == H13_PE_OP_ADD && sec == H13_PE_SECSRC_SUB) {
+		outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
+		if (po == H13_PE_OP_ADD && sec == H13_PE_SECSRC_SUB) {
 			/* 3 subtracts the second operand (Apple's H13 sub) */
 			outf(out, ctx, " - b (");
 			print_second(&lm, r, out, ctx);
@@ -255,6 +240,10 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, ", %u x %u x %u %s%s\n", (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
 		     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)), l2res ? ", and keeps it in L2" : "");
+	} else if (lm.res.on && k.role == TD_KEPT_MAKES) {
+		outf(out, ctx, "  result: ");
+		print_l2view(&lm.res, out, ctx);
+		outf(out, ctx, ", one %s a plane\n", td_kept_kind_name(k.kind));
 	} else if (lm.res.on) {
 		outf(out, ctx, "  result: ");
 		print_l2view(&lm.res, out, ctx);
@@ -264,9 +253,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u\n",
 		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
-	else if (k.role == TD_KEPT_MAKES && !k.why)
-		outf(out, ctx, "  result: kept in the engine, one %s per row, for the TDs after it\n",
-		     td_kept_kind_name(k.kind));
+
 	else if (pc | bs | pre | fin)
 		outf(out, ctx, "  result: stays in the engine (not modelled)\n");
 	else

@@ -162,26 +162,23 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx);
 
 /*
- * Values kept in the engine between TDs (docs/engine-model.md, "Reductions kept in the engine"):
- * the one reading of softmax.bin's mechanism, shared by the engine model and td_print_op. A PE
- * TD that reduces (PoolMode or NLMode set) and whose result leaves neither by DMA nor to L2 makes
- * a kept value (one per row: the maximum, or the reciprocal of the sum); the next TD uses it, as the second operand of an add (SecSrc 3:
- * x - kept max) or as the first operand of a multiply (RBase0 unbound, Common.PECfg 1: x * kept
- * 1/sum), broadcast along its row. Only what softmax.bin pins down is read; anything else on such
- * a TD is refused, naming the field (why != NULL). The model checks the rest when it runs: that
- * the TD before kept a value of the kind needed, over the rows the user reads.
+ * Row reductions into L2 memory (docs/engine-model.md, "Reductions into L2 memory"): the one
+ * reading of softmax.bin's reductions (and Apple's softmax's), shared by the engine model and
+ * td_print_op. A PE TD that reduces (PoolMode 2 max, or NLMode 1 the reciprocal of the sum) and
+ * whose result leaves neither by DMA nor as an L2-resident tensor reduces each plane (g, c) of
+ * its input, H x W values, to one value, left in L2 memory at element (g, c, 0, 0) of its result
+ * (td_l2mem_of); later TDs read it from there like any operand in L2 memory (softmax.bin TD 1 as
+ * its second operand broadcast along W, TD 4 as its first). Only what those programs pin down is
+ * read; anything else on such a TD is refused, naming the field (why != NULL).
  */
-enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES, TD_KEPT_USES };
+enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM };
 const char *td_kept_kind_name(unsigned kind); /* "max", "1/sum", "nothing" */
 #define TD_KEPT_NO_REG 0xffffffffu
 struct td_kept {
-	uint8_t role;        /* enum td_kept_role */
-	uint8_t kind;        /* MAKES: what it keeps; USES: what it needs (enum td_kept_kind) */
-	uint8_t first;       /* USES: 1 the kept value is the first operand (x kept 1/sum), 0 the
-				second (SecSrc 3, x - kept max) */
-	uint32_t rows, w;    /* MAKES: values kept (NumGroups), each over a row of Win values;
-				USES: rows it reads (Hout), each Wout wide */
+	uint8_t role;        /* enum td_kept_role: MAKES, a row reduction */
+	uint8_t kind;        /* what it leaves a row (enum td_kept_kind) */
+	uint32_t rows, h, w; /* planes reduced (NumGroups x Cin), each of h rows (Hin) of w (Win) values */
 	/* why the reading refuses the TD (NULL: modelled), and what it names */
 	const char *why;     /* static text, one line */
 	uint8_t combination; /* 1: a combination of units or fields; 0: a field's value */
@@ -202,9 +199,9 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k);
  * tile destination). An operand read from L2 may be broadcast along W, H, C (Common.PECfg's
  * Src1Broadcast, Src2Broadcast: element 0 of that axis for every index), and a [C,1,1] tensor may
  * be kept as one row of C values (Common.Cfg.OutTranspose when written, PECfg's Src1Transpose or
- * Src2Transpose when read: element c at base + 2c). Kept-value TDs (td_kept_of: softmax.bin's)
- * are read by that reading, not this one. What the reading does not pin down is refused, naming
- * the field (why != NULL).
+ * Src2Transpose when read: element c at base + 2c). A row reduction (td_kept_of) reads its rows
+ * from L2 memory or the tile DMA and leaves one value a row there. What the reading does not pin
+ * down is refused, naming the field (why != NULL).
  */
 struct td_l2view {
 	uint8_t on;              /* the operand or result is in L2 memory */
@@ -217,13 +214,14 @@ struct td_l2view {
 struct td_l2mem {
 	uint8_t any;             /* the TD reads or writes L2 memory */
 	uint8_t keep1;           /* the first operand comes by tile DMA and is kept at src1 (SourceType 1) */
+	uint8_t inplace;         /* the result is written over the first operand, element for element */
 	struct td_l2view src1, src2, res;
 	const char *why;         /* static text, one line; NULL: modelled */
 	uint8_t combination;     /* as struct td_kept */
 	uint32_t reg;
 	uint8_t lsb, width;
 };
-/* bar_en as td_kept_of's; k: td_kept_of's (a kept-value TD is not read here: l->any = 0). */
+/* bar_en as td_kept_of's; k: td_kept_of's. */
 void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept *k, struct td_l2mem *l);
 /* The byte address of element (g, c, h, w) of the tensor a view reads or writes (the broadcast
  * axes at index 0); the view's extent lies inside H13_L2_BYTES (td_l2mem_of checks). */

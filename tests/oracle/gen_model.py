@@ -227,8 +227,8 @@ KERNELS = {
     # inv: a 1x1 convolution with the unit kernel (MACCfg.KernelMode 1) + NE.AccBias 1e-4, then
     # the reciprocal record
     'inv': ('kernels/unary/inv.bin', inv_kernel),
-    # softmax: five TDs, the row maximum and the reciprocal of the row sum kept in the engine
-    # (docs/engine-model.md, "Reductions kept in the engine"); input BAR 5 read as 2560 rows of
+    # softmax: five TDs, the row maximum and the reciprocal of the row sum left in L2 memory
+    # (docs/engine-model.md, "Reductions into L2 memory"); input BAR 5 read as 2560 rows of
     # 1600 (TD 0: 2560 groups of one row; TD 1: one group of 2560 rows)
     'softmax': ('kernels/activation/softmax.bin', softmax_kernel),
     # log2(softmax): a chain built in the test from softmax.bin's TDs and log2.bin's
@@ -368,6 +368,18 @@ def l2_memory(d, rng):
     a = f16((4, 3, 20), 1, 100) * np.where(rng.uniform(size=(4, 3, 20)) < 0.5, -1, 1).astype(np.float16)
     y = a.astype(np.float64) + a.astype(np.float64) / 2.0
     write(os.path.join(d, 'l2_keep.orc'), [t(5, a.shape, a), out(4, y)])
+    # reductions over planes read from L2 memory, as Apple's softmax over rows of 128 (each row
+    # of x [1,16,48] a plane of 3 x 16): x - max(row), and x * (1 / sum(row)) (the reciprocal
+    # rounded to fp16, then the product: two roundings)
+    a = f16((1, 16, 48))
+    y = a.astype(np.float64) - a.astype(np.float64).max(axis=2, keepdims=True)
+    write(os.path.join(d, 'l2_reduce_max.orc'), [t(5, a.shape, a), out(4, y)])
+    a = f16((1, 16, 48), 0.5, 4)
+    xd = a.astype(np.float64)
+    y = xd / xd.sum(axis=2, keepdims=True)
+    o = out(4, y)
+    o['data'] = (y.reshape(-1), np.abs(y.reshape(-1)) * 2.0 ** -10 + 2.0 * ulp16(y.reshape(-1)))
+    write(os.path.join(d, 'l2_reduce_rsum.orc'), [t(5, a.shape, a), o])
 
 
 if __name__ == '__main__':

@@ -243,8 +243,8 @@ PY
 	# the checker fails on a wrong answer: another input gives another file
 	if ! cmp -s "$work/t1.npy" "$work/t2.npy"; then t_pass run.firmware_compare_sees_difference; else t_fail run.firmware_compare_sees_difference; fi
 	# every real program in ../shared/fixtures, its inputs seeded (the same seeds on both): the
-	# firmware writes the host's bytes (softmax.bin too: its maximum and 1/sum kept in the
-	# engine between TDs, docs/engine-model.md "Reductions kept in the engine")
+	# firmware writes the host's bytes (softmax.bin too: its maximum and 1/sum left in L2
+	# memory between TDs, docs/engine-model.md "Reductions into L2 memory")
 	if have_shared; then
 		for f in "$SHARED"/fixtures/hwx/*.hwx "$SHARED"/fixtures/kernels/*/*.bin; do
 			rel=${f#"$SHARED"/fixtures/}

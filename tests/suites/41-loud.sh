@@ -112,18 +112,18 @@ cp "$HWX/concat.hwx" "$work/td1.hwx"
 edit_reg "$work/td1.hwx" 1 NE.MACCfg 16 2 3
 refused later_td "$work/td1.hwx" "$out_concat" '^td 1, unit NE, NE.MACCfg.NonlinearMode = 0x3: '
 
-# 5. softmax.bin (raw) with what its evidence does not pin down: TD 1's add of the kept maximum
-#    (SecSrc 3) made a multiply, and TD 0's reduction given NLMode 2 (docs/engine-model.md,
-#    "Reductions kept in the engine")
+# 5. softmax.bin (raw) with what its evidence does not pin down: TD 1's subtraction of the row's
+#    maximum (SecSrc 3) made a multiply, and TD 0's reduction given NLMode 2 (docs/engine-model.md,
+#    "Reductions into L2 memory")
 SM="$SHARED/fixtures/kernels/activation/softmax.bin"
 cp "$SM" "$work/sm-mul.bin"
 edit_reg "$work/sm-mul.bin" 1 Planar.Cfg 2 3 1
 refused softmax_secsrc3_mul "$work/sm-mul.bin" bar4 \
-	'^td 1, unit Planar, Planar.Cfg.OpMode = 0x1: unmodelled-field: .*second operand .*other than add'
+	'^td 1, unit Planar, Planar.Cfg.SecSrc = 0x3: unmodelled-combination: .*second operand subtracted.* other than add'
 cp "$SM" "$work/sm-nl.bin"
 edit_reg "$work/sm-nl.bin" 0 Planar.Cfg 12 2 2
 refused softmax_reduction_nlmode "$work/sm-nl.bin" bar4 \
-	'^td 0, unit Planar, Planar.Cfg.NLMode = 0x2: unmodelled-field: .*reduction kept in the engine'
+	'^td 0, unit Planar, Planar.Cfg.NLMode = 0x2: unmodelled-field: .*on a reduction: only 1'
 
 # 6. an activation record whose operation the model reads only with rsqrt's knots: sqrt.bin's
 #    record (mode word 0xc5 at file offset 0x280 + 84) relabelled operation 6, rsqrt (0xc6). Its

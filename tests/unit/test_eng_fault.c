@@ -141,6 +141,8 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 2, "Common.ConvCfg.Ox = 0x2: unmodelled-field"},
 		{H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 3, "Common.ConvCfg.Oy = 0x3: unmodelled-field"},
 		{H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT_LSB, H13_L2SRC_DEPENDENT_W, 1, "L2.SourceCfg.Dependent = 0x1: unmodelled-field"},
+		/* 2 only with a first operand from L2 memory (Apple's softmax), not a tile source */
+		{H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT_LSB, H13_L2SRC_DEPENDENT_W, 2, "L2.SourceCfg.Dependent = 0x2: unmodelled-field"},
 		{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 2, "L2.SourceCfg.DMAInterleave = 0x2: unmodelled-field"},
 		{H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 2, "L2.ResultCfg.DMAFmt = 0x2: unmodelled-field"},
 		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 1, "L2.ResultCfg.DMAOffsetCh = 0x1: unmodelled-field"},

@@ -264,3 +264,65 @@ TEST(model_l2mem, both_operands_from_l2_one_kept_by_the_td_before)
 					"pooling with an operand or its result in L2 memory not modelled");
 #endif
 }
+
+/* Reductions over planes read from L2 memory, as Apple's softmax over rows of 128 takes them: TD 0
+ * copies x [1,16,48] into L2; TD 1 reads it back as 16 planes of 3 x 16 (a row of x each), the NE a
+ * pass-through, and leaves one value a plane (its maximum, or the reciprocal of its sum) at
+ * 0x4000, a plane a 16-byte line; TD 2 (L2.SourceCfg.Dependent 2, as Apple's TD reading the TD
+ * before's result) subtracts it from x (or multiplies x by it), broadcast along W. */
+static void reduce_prog(unsigned nl, struct bp_pe_spec *t0, struct bp_pe_spec *t1, struct bp_pe_spec *t2)
+{
+	*t0 = pe(1, 16, 48, 5, 0);
+	t0->res_l2 = l2(0, 96, 96);
+	*t1 = pe(16, 3, 16, 0, 0);
+	t1->l2_src = BP_L2_READ;
+	t1->src_l2 = l2(0, 96, 32);
+	t1->pool = nl ? H13_PE_POOL_NONE : H13_PE_POOL_MAX;
+	t1->nlmode = nl ? H13_PE_NL_RECIP : 0;
+	t1->res_l2 = l2(0x4000, 16, 16);
+	t1->ne_pass = 1;
+	*t2 = pe(1, 16, 48, 0, 4);
+	t2->dependent = H13_L2SRC_DEPENDENT_L2;
+	t2->l2_src = BP_L2_READ;
+	t2->src_l2 = l2(0, 96, 96);
+	t2->secsrc = nl ? H13_PE_SECSRC_TILE1 : H13_PE_SECSRC_SUB;
+	t2->op = nl ? H13_PE_OP_MUL : H13_PE_OP_ADD;
+	t2->src2_l2 = l2(0x4000, 16, 16);
+	t2->pecfg = BCAST2(H13_BCAST_W);
+}
+
+TEST(model_l2mem, reductions_over_planes_read_from_l2)
+{
+	struct bp_pe_spec t0, t1, t2;
+	const struct bp_pe_spec *p[] = {&t0, &t1, &t2};
+	reduce_prog(0, &t0, &t1, &t2);
+	expect_exact("l2_reduce_max", p, 3);
+	reduce_prog(1, &t0, &t1, &t2);
+	expect_exact("l2_reduce_rsum", p, 3);
+#if !defined(ANEFW_TARGET)
+	struct orc_run r;
+	/* x + max held against x - max: the checker fails */
+	reduce_prog(0, &t0, &t1, &t2);
+	t2.secsrc = H13_PE_SECSRC_TILE1;
+	CHECK(run("l2_reduce_max", p, 3, 1, &r, NULL, 0) == 0);
+	CHECKF(r.bad > r.checked / 2, "x + max: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	/* the maximum of the first third of each row (planes of 1 x 16, 48 of them): wrong numbers,
+	 * which the checker catches */
+	reduce_prog(0, &t0, &t1, &t2);
+	t1.c = 48, t1.hin = t1.hout = 1;
+	t1.src_l2 = l2(0, 32, 32);
+	t2.src2_l2 = l2(0x4000, 16, 48);
+	CHECK(run("l2_reduce_max", p, 3, 1, &r, NULL, 0) == 0);
+	CHECKF(r.bad > 0, "a max of a third of a row: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	/* a reduction with a broadcast operand, and one that writes over what it reads */
+	reduce_prog(0, &t0, &t1, &t2);
+	t1.pecfg = BCAST1(H13_BCAST_W);
+	expect_refused("l2_reduce_max", p, 3, "td 1, unit Common, Common.PECfg = 0x1: unmodelled-field: a "
+					      "reduction with Common.PECfg set");
+	reduce_prog(0, &t0, &t1, &t2);
+	t1.res_l2.base = 0x40;
+	expect_refused("l2_reduce_max", p, 3, "a reduction's result in L2 memory over the rows it reads");
+#endif
+}

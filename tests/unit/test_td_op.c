@@ -310,7 +310,8 @@ TEST(fp16, format_as_decimal)
 }
 
 /* softmax.bin's five TDs, register by register as the fixture has them (the reading's words),
- * and a refused variant: the kept-value reading (fw/td/kept.c) is what inspect prints */
+ * and refused variants: the reductions' reading (fw/td/kept.c) and L2 memory (l2mem.c) are what
+ * inspect prints */
 static void softmax_pe(struct img *m, uint32_t cfg, uint16_t scale)
 {
 	set(m, H13_PLANAR_CFG, cfg);
@@ -331,61 +332,69 @@ static void softmax_reduction(struct img *m, uint32_t cfg)
 	softmax_pe(m, cfg, FP16_ONE);
 }
 
-TEST(td_op, values_kept_in_the_engine)
+TEST(td_op, reductions_into_l2_memory)
 {
 	struct tcapture t;
 	const unsigned bars = 1u << H13_BAR_RBASE0;
 	struct img m = {0};
 	softmax_reduction(&m, H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_MAX));
+	set(&m, H13_L2_RES_CSTRIDE, 0x10u);       /* ConvResultChannelStride 1 */
+	set(&m, H13_L2_RES_CSTRIDE + 4u, 0xa020u); /* ConvResultRowStride 0xa02 */
+	set(&m, H13_L2_RES_CSTRIDE + 12u, 0x10u);  /* ResultGroupStride 1 */
 	CHECK_STR(describe_bars(&m, bars, &t),
 		  "  source: RBase0, 1 x 1 x 1600 fp16 (C x H x W) per group\n"
 		  "  NE: not in the path\n"
-		  "  PE: reduce max over each row, kept (2560 rows of 1600)\n"
-		  "  result: kept in the engine, one max per row, for the TDs after it\n");
+		  "  PE: reduce max over each plane (2560 planes of 1 x 1600)\n"
+		  "  result: L2 memory at 0x0, one max a plane\n");
 	struct img s = {0};
 	softmax_reduction(&s, H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RECIP));
 	describe_bars(&s, bars, &t);
-	CHECK(strstr(t.text, "  PE: reduce sum over each row, kept as 1/sum (2560 rows of 1600)\n") != NULL);
-	/* TD 1: x - kept max, x log2 e */
+	CHECK(strstr(t.text, "  PE: reduce sum over each plane, then 1/sum (2560 planes of 1 x 1600)\n") != NULL);
+	/* TD 1: x - the maximum of its row (L2 memory, broadcast along W), x log2 e */
 	struct img a = {0};
 	common(&a, 1600, 2560, 1, 1);
 	set(&a, H13_DST_DMACONFIG, 0);
 	set(&a, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
 	set(&a, H13_COMMON_PEROUTE, H13_PEROUTE_ONE_SRC);
 	set(&a, H13_COMMON_PECFG, H13_PECFG_KEPT_SECOND);
+	set(&a, H13_L2_SRC2_CSTRIDE, 0xa020u);
+	set(&a, H13_L2_SRC2_CSTRIDE + 4u, 0x10u);
 	softmax_pe(&a, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB), 0x3dc5u);
 	CHECK_STR(describe_bars(&a, bars, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
-		  "  PE: add: x - kept max (x = a x 1; the kept max of its row), x 1.442383 + 0, x FinalScale 1\n"
+		  "  PE: a x 1 - b (L2 memory at 0x0, broadcast along W), x 1.442383 + 0, x FinalScale 1\n"
 		  "  result: the L2-resident tensor at 0x0, 1 x 2560 x 1600\n");
-	/* TD 4: its first source unbound, x * kept 1/sum */
+	/* TD 4: its first operand the row's 1/sum (L2 memory, broadcast along W), x b */
 	struct img b = {0};
 	common(&b, 1600, 2560, 1, 1);
 	set(&b, H13_COMMON_PEROUTE, H13_PEROUTE_TWO_SRC);
 	set(&b, H13_COMMON_PECFG, H13_PECFG_KEPT_FIRST);
+	set(&b, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
+	set(&b, H13_L2_SRC_CSTRIDE, 0xa020u);
+	set(&b, H13_L2_SRC_CSTRIDE + 4u, 0x10u);
 	softmax_pe(&b, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
 			       H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1), FP16_ONE);
 	CHECK_STR(describe_bars(&b, (1u << H13_BAR_RBASE1) | (1u << H13_BAR_WBASE), &t),
-		  "  source: the 1/sum kept for each row, broadcast along 1 x 2560 x 1600\n"
+		  "  source: L2 memory at 0x0, broadcast along W, 1 x 2560 x 1600 fp16\n"
 		  "  NE: not in the path\n"
-		  "  PE: mul: x * kept 1/sum (x = b (RBase1); the kept 1/sum of its row x 1), x 1 + 0, x FinalScale 1\n"
+		  "  PE: a x 1 x b (RBase1), x 1 + 0, x FinalScale 1\n"
 		  "  result: WBase, 1 x 2560 x 1600 fp16\n");
-	/* refused readings are named: NLMode 2 on a reduction, SecSrc 3 with mul, RBase0 bound */
+	/* refused readings are named: NLMode 2 on a reduction, SecSrc 3 with mul, RBase0 bound with
+	 * the first operand from L2 memory */
 	softmax_reduction(&m, H13_PUT(H13_PECFG_NLMODE, 2));
 	describe_bars(&m, bars, &t);
-	CHECK(strstr(t.text, "(not modelled: Planar.Cfg.NLMode on a reduction kept in the engine") != NULL);
+	CHECK(strstr(t.text, "(not modelled: Planar.Cfg.NLMode on a reduction: only 1") != NULL);
 	CHECK(strstr(t.text, "  result: stays in the engine (not modelled)\n") != NULL);
 	set(&a, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB) |
 				 H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL));
 	describe_bars(&a, bars, &t);
-	CHECK(strstr(t.text, "PE: a x 1, OpMode 1 SecSrc 3 (not modelled), x 1.442383 + 0, "
-			     "x FinalScale 1 (not modelled: the kept value as the second operand "
-			     "(Common.PECfg.Src2Broadcast W) with an operation other than add") != NULL);
+	CHECKF(strstr(t.text, "PE: a x 1, OpMode 1 SecSrc 3 (not modelled), x 1.442383 + 0, "
+			      "x FinalScale 1\n") != NULL, "%s", t.text);
 	describe_bars(&b, BARS_ALL, &t);
-	CHECK(strstr(t.text, "(not modelled: the kept value as the first operand (Common.PECfg.Src1Broadcast "
-			     "W) with a first source bound") != NULL);
+	CHECKF(strstr(t.text, "(not modelled: L2.SourceCfg.SourceType 0 (the first operand from L2 memory) "
+			      "with the tile source enabled and RBase0 bound") != NULL, "%s", t.text);
 	/* the comparison fails on a one-word difference */
 	describe_bars(&s, bars, &t);
-	CHECK(strstr(t.text, "PE: reduce max over each row") == NULL);
+	CHECK(strstr(t.text, "PE: reduce max over each plane") == NULL);
 }

@@ -212,7 +212,8 @@ static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p)
 	int two = p->secsrc == H13_PE_SECSRC_TILE1 || p->secsrc == H13_PE_SECSRC_SUB;
 	uint32_t st = p->l2_src == BP_L2_READ ? H13_L2_MEM : p->l2_src == BP_L2_KEEP ? H13_L2_KEEP : H13_L2_DMA;
 	uint32_t scfg = td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2_SOURCETYPE, st) |
-			H13_PUT(H13_L2SRC_SRC2DMA, two && !p->src2_l2.on);
+			H13_PUT(H13_L2SRC_SRC2DMA, two && !p->src2_l2.on) |
+			H13_PUT(H13_L2SRC_DEPENDENT, p->dependent);
 	uint32_t rcfg = td_fixed_bits(H13_L2_RESULTCFG) |
 			H13_PUT(H13_L2_RESULTTYPE, p->res_l2.on ? H13_L2_MEM : H13_L2_DMA);
 	const struct bp_l2 *v[3] = {&p->src_l2, &p->src2_l2, &p->res_l2};
@@ -273,6 +274,7 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 				     H13_PUT(H13_PECFG_OPMODE, p->op) |
 				     H13_PUT(H13_PECFG_CONDITION, p->cond) |
 				     H13_PUT(H13_PECFG_RELUEN, p->relu) |
+				     H13_PUT(H13_PECFG_NLMODE, p->nlmode) |
 				     H13_PUT(H13_PECFG_SECSRC, p->secsrc));
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, p->scale) |
 					   H13_PUT(H13_BIASSCALE_BIAS, p->bias));

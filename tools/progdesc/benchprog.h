@@ -42,7 +42,7 @@ size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
  * bias, FinalScale fp32 bits). Returns the length, 0 when a size is zero or it does not fit. */
 struct bp_pe_spec {
 	unsigned win, hin, c, wout, hout, kw, kh, sx, sy, px, py;
-	unsigned pool, op, cond, relu, secsrc;
+	unsigned pool, op, cond, relu, secsrc, nlmode;
 	unsigned ne_pass; /* 1: the NE in the path as a pass-through, as the macOS 14 and 26
 			   * compilers emit a*b (MACCfg Bit20 alone, KernelCfg PalettizedBits 8,
 			   * PostScale 0, no coefficient channel; fw/td td_ne_passthrough) */
@@ -61,6 +61,7 @@ struct bp_pe_spec {
 	} src_l2, src2_l2, res_l2;
 	uint32_t pecfg;
 	unsigned out_transpose;
+	unsigned dependent;               /* L2.SourceCfg.Dependent (with an L2 operand) */
 	uint8_t bar_in0, bar_in1, bar_out; /* bp_pen: the TD's BARs */
 	uint32_t src_plane;                /* the first tile source's plane stride (0: its rows x hin) */
 };
