@@ -567,7 +567,6 @@ static int data_unread_fields(struct anem *m, const struct td_l2mem *lm)
 				   "operand read from L2 memory)");
 	static const struct td_fixed fixed[] = {
 		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 0, "L2.L2Cfg.InputReLU not modelled (0 in every real program)"},
-		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, 0, "Common.GroupConvCfg.ElemMultMode not modelled (0 in every real program)"},
 		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMASrc.Fmt.Shift not modelled (0 in every real program)"},
 		{H13_SRC_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 0, "TileDMASrc.Fmt.OffsetCh not modelled (0 in every real program)"},
 		{H13_SRC_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 0, "TileDMASrc.Fmt.CmpVec not modelled (0 in every real program)"},
@@ -616,8 +615,13 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->ne_op = H13_GET(mac, H13_MACCFG_OPMODE);
 	s->nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
 	s->post = h2f_table[H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE)];
-	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && s->ne_op != H13_MAC_OP_CONV)
+	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && s->ne_op != H13_MAC_OP_CONV && s->ne_op != H13_MAC_OP_RCAS)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE, "NE.MACCfg.OpMode not modelled");
+	/* ElemMultMode belongs to OpMode 2 (rcas_product checks the rest) */
+	if (H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_ELEMMULTMODE) && !(s->ne && s->ne_op == H13_MAC_OP_RCAS))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE,
+				   "Common.GroupConvCfg.ElemMultMode not modelled but with NE.MACCfg.OpMode 2 (0 in every "
+				   "other real program)");
 	if (s->nl == 3)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE, "NE.MACCfg.NonlinearMode 3 not modelled");
 	int en = ne_unread_fields(m, mac);
@@ -3215,6 +3219,82 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 	return ENG_OK;
 }
 
+/*
+ * NE.MACCfg.OpMode 2 with Common.GroupConvCfg.ElemMultMode (Apple's H13 pow, TD 2): output channel c
+ * is the product of input channels 2c and 2c + 1 (UnicastEn 1, UnicastCin 2), element by element,
+ * taken from L2 memory or the tile source; the product of two fp16 values is exact in fp32 and
+ * rounded once to fp16 (PostScale 1), then NonlinearMode and the PE (one operand) as on every TD,
+ * and the result into L2 memory and/or out by the tile DMA. Everything but that one program's
+ * form is refused by name.
+ */
+static int rcas_product(struct anem *m, const struct stages *s, const struct td_l2mem *l, struct tile *in0,
+			const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres, struct anem_act *act)
+{
+	uint32_t gc = REG(H13_COMMON_GROUPCONVCFG), mac = REG(H13_NE_MACCFG);
+	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
+	if (!H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+				   "NE.MACCfg.OpMode 2 without Common.GroupConvCfg.ElemMultMode (a sum over "
+				   "channels?) not modelled");
+	if (!H13_GET(gc, H13_GROUPCONV_UNICASTEN) || H13_GET(gc, H13_GROUPCONV_UNICASTCIN) != H13_RCAS_UNICASTCIN)
+		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_GROUPCONVCFG, 0, 32,
+				   "NE.MACCfg.OpMode 2 with ElemMultMode: only UnicastEn 1 and UnicastCin 2 (a "
+				   "product of two channels, Apple's pow) are pinned");
+	if (!H13_GET(mac, H13_MACCFG_KERNELMODE) || H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE)
+		return anem_refuse(m, ENG_FR_FIELD, H13_NE_MACCFG, 0, 32,
+				   "NE.MACCfg.OpMode 2 with a kernel from memory (KernelMode 0) or NE.PostScale "
+				   "other than 1 not modelled (whether the product is rounded before the scale "
+				   "is not pinned)");
+	if (win.kw != 1 || win.kh != 1 || win.sx != 1 || win.sy != 1 || win.px || win.py)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
+				   "NE.MACCfg.OpMode 2 with a window, stride or padding other than 1x1/1/0 not "
+				   "modelled");
+	if (in0->c != 2u * out->c || in0->w != out->w || in0->h != out->h || in0->g != out->g)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CIN, 0, 32,
+				   "NE.MACCfg.OpMode 2 whose Cin is not twice its Cout, or whose output is not "
+				   "its input's size, not modelled");
+	if (s->pe_two || (s->pe && s->pe_pool != H13_PE_POOL_NONE))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+				   "NE.MACCfg.OpMode 2 with a second PE operand or pooling not modelled");
+	if (H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_INFMT) != H13_FMT_FP16 ||
+	    H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+				   "NE.MACCfg.OpMode 2 with a format other than fp16 not modelled");
+	if (!l->src1.on && !lsrc && !in0->r)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither in L2 memory nor a "
+								 "bound tile source (RBase0): not modelled");
+	int e = l->any ? l2m_ready(m) : ENG_OK;
+	if (e)
+		return e;
+	const unsigned W = out->w;
+	uint16_t *v = m->hv, *b = m->hv2;
+	for (unsigned g = 0; g < out->g; g++)
+		for (unsigned c = 0; c < out->c; c++)
+			for (unsigned h = 0; h < out->h; h++) {
+				for (unsigned k = 0; k < 2 && !e; k++) {
+					uint16_t *q = k ? b : v;
+					if (l->src1.on)
+						e = l2m_read_row(m, &l->src1, H13_L2_SOURCEBASE, "the first operand reads "
+								 "L2 memory no TD of this submission wrote", g, 2 * c + k,
+								 h, W, q);
+					else
+						e = source_row(m, in0, lsrc, g, 2 * c + k, h, W, q);
+				}
+				if (e)
+					return e;
+				for (unsigned i = 0; i < W; i++)
+					v[i] = f2h(h2f_table[v[i]] * h2f_table[b[i]]);
+				nonlinear(m, s, v, W, act);
+				if (s->pe)
+					pe_row(s, v, NULL, v, W);
+				if (l->res.on)
+					l2m_write_row(m, &l->res, g, c, h, W, v);
+				if ((e = emit_row(m, out, lres, g, c, h, v)))
+					return e;
+			}
+	return ENG_OK;
+}
+
 int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
 {
 	h2f_init();
@@ -3280,6 +3360,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
+	if (s.ne && s.ne_op == H13_MAC_OP_RCAS)
+		return rcas_product(m, &s, &lm, &in0, lsrc, &out, lres, act);
 	if (lm.any)
 		return l2mem_elementwise(m, &s, &lm, &in0, &in1, lsrc, &out, lres, act);
 	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)

@@ -61,8 +61,14 @@
 #define H13_COMMON_GROUPCONVCFG 0x00024u
 #define H13_GROUPCONV_NUMGROUPS_LSB 0
 #define H13_GROUPCONV_NUMGROUPS_W 13
-#define H13_GROUPCONV_ELEMMULTMODE_LSB 15 /* 0 in every real program; unread, refused when set */
+/* UnicastEn, ElemMultMode, UnicastCin: with NE.MACCfg.OpMode 2, the product of each UnicastCin
+ * consecutive input channels (Apple's H13 pow: 1, 1, 2); ElemMultMode 0 in every other program */
+#define H13_GROUPCONV_UNICASTEN_LSB 14
+#define H13_GROUPCONV_UNICASTEN_W 1
+#define H13_GROUPCONV_ELEMMULTMODE_LSB 15
 #define H13_GROUPCONV_ELEMMULTMODE_W 1
+#define H13_GROUPCONV_UNICASTCIN_LSB 16
+#define H13_GROUPCONV_UNICASTCIN_W 16
 #define H13_COMMON_TILECFG 0x00028u
 #define H13_TILECFG_TILEHEIGHT_LSB 0
 #define H13_TILECFG_TILEHEIGHT_W 15
@@ -153,6 +159,11 @@
 #define H13_MACCFG_BIT20_W 1
 #define H13_MAC_OP_CONV 0u        /* MACCfg.OpMode: convolution / matrix multiply (conv.hwx) */
 #define H13_MAC_OP_ELEMWISE 4u    /* MACCfg.OpMode: element by element (every NE kernel) */
+/* MACCfg.OpMode 2 (the H16 map's "RCAS"): with Common.GroupConvCfg.ElemMultMode, UnicastEn and
+ * UnicastCin 2, output channel c is the product of input channels 2c and 2c + 1 (Apple's H13 pow:
+ * z and log2 x interleaved in L2, their product through the exp2 record) */
+#define H13_MAC_OP_RCAS 2u
+#define H13_RCAS_UNICASTCIN 2u
 #define H13_NE_MATRIXVECTORBIAS 0x0c808u
 #define H13_MATRIXVECTORBIAS_LSB 0
 #define H13_MATRIXVECTORBIAS_W 16

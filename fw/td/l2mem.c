@@ -251,6 +251,14 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC2TRANSPOSE, why);
 	}
 	/* the result */
+	if (rt == H13_L2_KEEP)
+		REFUSE(l, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
+		       "L2.ResultCfg.ResultType 1 not modelled (no program has it)");
+	else if (rt == H13_L2_MEM && dst)
+		REFUSE(l, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
+		       "L2.ResultCfg.ResultType 0 (the result left in L2 memory) with the tile destination "
+		       "enabled and WBase bound: which one the engine writes is not known (Apple's programs "
+		       "disable it)");
 	if (rt == H13_L2_MEM && !dst) {
 		view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cout, H13_GET(od, H13_OUTDIM_HOUT),
 		     H13_GET(od, H13_OUTDIM_WOUT), 0, otr);

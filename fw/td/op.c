@@ -168,6 +168,18 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, ", x PostScale %s\n", post);
 	} else if (op == H13_MAC_OP_ELEMWISE) {
 		outf(out, ctx, "  NE: elementwise, x PostScale %s\n", post);
+	} else if (op == H13_MAC_OP_RCAS) {
+		/* as engine/model/compute.c's rcas_product */
+		uint32_t gc = GET(H13_COMMON_GROUPCONVCFG);
+		int ok = H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) && H13_GET(gc, H13_GROUPCONV_UNICASTEN) &&
+			 H13_GET(gc, H13_GROUPCONV_UNICASTCIN) == H13_RCAS_UNICASTCIN && cin == 2u * cout &&
+			 H13_GET(mac, H13_MACCFG_KERNELMODE) &&
+			 H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE) == FP16_ONE;
+		outf(out, ctx, "  NE: channel products (OpMode 2, ElemMultMode): output c = input 2c x input 2c+1, "
+			       "%u -> %u channels, x PostScale %s%s\n",
+		     (unsigned)cin, (unsigned)cout, post,
+		     ok ? "" : " (not modelled: only UnicastEn 1, UnicastCin 2, KernelMode 1, PostScale 1 and "
+			       "Cin = 2 Cout, Apple's pow)");
 	} else {
 		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
 	}

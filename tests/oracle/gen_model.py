@@ -380,6 +380,11 @@ def l2_memory(d, rng):
     o = out(4, y)
     o['data'] = (y.reshape(-1), np.abs(y.reshape(-1)) * 2.0 ** -10 + 2.0 * ulp16(y.reshape(-1)))
     write(os.path.join(d, 'l2_reduce_rsum.orc'), [t(5, a.shape, a), o])
+    # x * z for x, z [16,3,8], interleaved in L2 (z at channel 2c, x at 2c + 1) and multiplied by
+    # the NE's channel products (MACCfg.OpMode 2 with ElemMultMode, as Apple's pow): one rounding
+    a, z = f16((16, 3, 8)), f16((16, 3, 8))
+    y = a.astype(np.float64) * z.astype(np.float64)
+    write(os.path.join(d, 'l2_rcas.orc'), [t(5, a.shape, a), t(6, z.shape, z), out(4, y)])
 
 
 if __name__ == '__main__':

@@ -132,6 +132,8 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		/* the data path's (data_unread_fields) */
 		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 1, "L2.L2Cfg.InputReLU = 0x1: unmodelled-field"},
 		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, 1, "Common.GroupConvCfg.ElemMultMode = 0x1: unmodelled-field"},
+		/* the NE's channel products (Apple's pow) without their GroupConvCfg fields */
+		{H13_NE_MACCFG, H13_MACCFG_OPMODE_LSB, H13_MACCFG_OPMODE_W, H13_MAC_OP_RCAS, "NE.MACCfg.OpMode = 0x2: unmodelled-field: NE.MACCfg.OpMode 2 without Common.GroupConvCfg.ElemMultMode"},
 		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 1, "TileDMASrc.Fmt.Shift = 0x1: unmodelled-field"},
 		{H13_SRC_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 2, "TileDMASrc.Fmt.OffsetCh = 0x2: unmodelled-field"},
 		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 3, "TileDMADst.Fmt.CmpVec = 0x3: unmodelled-field"},
@@ -149,6 +151,10 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		/* the first operand from L2 memory (as Apple's macOS 26 programs read one) while
 		 * tanh.bin's tile source stays enabled and bound: which one is read is not known */
 		{H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W, 0, "L2.SourceCfg.SourceType = 0x0: unmodelled-field"},
+		/* the result left in L2 memory while tanh.bin's tile destination stays enabled and
+		 * bound, and ResultType 1, which no program has */
+		{H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W, 0, "L2.ResultCfg.ResultType = 0x0: unmodelled-field"},
+		{H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W, 1, "L2.ResultCfg.ResultType = 0x1: unmodelled-field"},
 		/* 0 too where every real program holds another value (fw/td's td_fixed) */
 		{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 0, "Common.ConvCfg.Ox = 0x0: unmodelled-field"},
 		{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 0, "L2.SourceCfg.DMAInterleave = 0x0: unmodelled-field"},

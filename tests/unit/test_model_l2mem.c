@@ -326,3 +326,40 @@ TEST(model_l2mem, reductions_over_planes_read_from_l2)
 	expect_refused("l2_reduce_max", p, 3, "a reduction's result in L2 memory over the rows it reads");
 #endif
 }
+
+/* The NE's channel products (MACCfg.OpMode 2 with GroupConvCfg.ElemMultMode, UnicastEn,
+ * UnicastCin 2), as Apple's pow takes z x log2 x: TD 0 copies z [16,3,8] into L2 at channel 2c
+ * (a channel every 32 bytes), TD 1 copies x to channel 2c + 1 (16 bytes on), TD 2 reads the 32
+ * channels 16 bytes apart and multiplies each pair into BAR 4. */
+static void rcas_prog(struct bp_pe_spec *t0, struct bp_pe_spec *t1, struct bp_pe_spec *t2)
+{
+	*t0 = pe(16, 3, 8, 6, 0);
+	t0->res_l2 = l2(0, 32, 512);
+	*t1 = pe(16, 3, 8, 5, 0);
+	t1->res_l2 = l2(16, 32, 512);
+	*t2 = pe(32, 3, 8, 0, 4);
+	t2->ne_rcas = 1;
+	t2->l2_src = BP_L2_READ;
+	t2->src_l2 = l2(0, 16, 512);
+}
+
+TEST(model_l2mem, channel_products_of_the_ne)
+{
+	struct bp_pe_spec t0, t1, t2;
+	const struct bp_pe_spec *p[] = {&t0, &t1, &t2};
+	rcas_prog(&t0, &t1, &t2);
+	expect_exact("l2_rcas", p, 3);
+#if !defined(ANEFW_TARGET)
+	struct orc_run r;
+	/* z x z (TD 1 copies z too) held against x x z: the checker fails */
+	t1.bar_in0 = 6;
+	CHECK(run("l2_rcas", p, 3, 1, &r, NULL, 0) == 0);
+	CHECKF(r.bad > r.checked / 2, "z x z: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	/* x left out of L2: its channels are read where no TD wrote */
+	rcas_prog(&t0, &t1, &t2);
+	const struct bp_pe_spec *q[] = {&t0, &t2};
+	expect_refused("l2_rcas", q, 2, "td 1, unit L2, L2.SourceBase.Addr = 0x0: unmodelled-combination: "
+				       "the first operand reads L2 memory no TD of this submission wrote");
+#endif
+}

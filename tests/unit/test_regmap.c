@@ -157,6 +157,8 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_COMMON_PECFG, "PECfg", "Src1Transpose", H13_CPECFG_SRC1TRANSPOSE));
 	CHECK(H13_IS(H13_COMMON_PECFG, "PECfg", "Src2Transpose", H13_CPECFG_SRC2TRANSPOSE));
 	CHECK(H13_IS(H13_COMMON_CFG, "Cfg", "OutTranspose", H13_CFG_OUTTRANSPOSE));
+	CHECK(H13_IS(H13_COMMON_GROUPCONVCFG, "GroupConvCfg", "UnicastEn", H13_GROUPCONV_UNICASTEN));
+	CHECK(H13_IS(H13_COMMON_GROUPCONVCFG, "GroupConvCfg", "UnicastCin", H13_GROUPCONV_UNICASTCIN));
 	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "KernelFmt", H13_KERNELCFG_KERNELFMT));
 	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "GroupKernelReuse", H13_KERNELCFG_GROUPKERNELREUSE));
 	/* the datapath's fields (engine/model/compute.c, docs/engine-model.md) */

@@ -62,6 +62,9 @@ struct bp_pe_spec {
 	uint32_t pecfg;
 	unsigned out_transpose;
 	unsigned dependent;               /* L2.SourceCfg.Dependent (with an L2 operand) */
+	unsigned ne_rcas;                 /* 1: the NE's channel products (MACCfg.OpMode 2, KernelMode 1,
+					   * PostScale 1; GroupConvCfg ElemMultMode, UnicastEn, UnicastCin
+					   * 2): c input channels give c / 2 (c is the input's count), no PE */
 	uint8_t bar_in0, bar_in1, bar_out; /* bp_pen: the TD's BARs */
 	uint32_t src_plane;                /* the first tile source's plane stride (0: its rows x hin) */
 };
