@@ -3309,6 +3309,13 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		else if (r[i].kind == TD_R_DST)
 			rd = &r[i];
 	}
+	for (unsigned i = 0; i < 2; i++) {
+		uint32_t a = i ? H13_COMMON_OUTDEPTH : H13_COMMON_INDEPTH;
+		if (REG(a) > 1u)
+			return anem_refuse(m, ENG_FR_FIELD, a, 0, 32,
+					   "a depth above 1 (Common +0x04 or +0x18: 1 in every real program but "
+					   "Apple's layer_norm, 8) not modelled");
+	}
 	tile_geom(m, &in0, rs0, 0, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_GROUPSTRIDE);
 	tile_geom(m, &in1, rs1, 0, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_GROUPSTRIDE);
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);

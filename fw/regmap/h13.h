@@ -58,6 +58,12 @@
 #define H13_CONVCFG_OX_W 2
 #define H13_CONVCFG_OY_LSB 30
 #define H13_CONVCFG_OY_W 2
+/* Common+0x04 and +0x18 (pad0 and pad1 in the H13 map): 1 in every real program but Apple's H13
+ * layer_norm, which has 8 in both where it reads its 64 x 8 x 8 input as 8 x 64 x 8: an input and
+ * output depth, as the H16 map has (InDepth, OutDepth). The model computes depth 1: any other
+ * value is refused (the builders write 0) */
+#define H13_COMMON_INDEPTH 0x00004u
+#define H13_COMMON_OUTDEPTH 0x00018u
 #define H13_COMMON_GROUPCONVCFG 0x00024u
 #define H13_GROUPCONV_NUMGROUPS_LSB 0
 #define H13_GROUPCONV_NUMGROUPS_W 13
