@@ -424,6 +424,7 @@ struct stages {
 	int pe_two;             /* a second operand from the second tile source (SecSrc 2 or 3, and no
 				 * kept value in its place); SecSrc 3 subtracts it */
 	int pe_cond, pe_relu;
+	int src2_relu;          /* L2.L2Cfg.Src2ReLU: the second operand through a ReLU (x + relu(x)) */
 	float pre, scale, bias, final;
 	int lut;                /* the activation LUT applies (act->state APPLIED) */
 	int unit;               /* a convolution with MACCfg.KernelMode 1: the unit kernel */
@@ -493,8 +494,7 @@ static int refuse_outside_bits(struct anem *m)
 		if (REG(m->outside[i].addr) & m->outside[i].mask)
 			return anem_refuse(m, ENG_FR_FIELD, m->outside[i].addr, 0, 32,
 					   "a bit outside every field the register map names is set (the model reads "
-					   "no meaning from it; of the real programs we have run, only Apple's x + "
-					   "relu(x) sets one, L2.L2Cfg bit 4)");
+					   "no meaning from it; none of the real programs we have run sets one)");
 	return ENG_OK;
 }
 
@@ -675,6 +675,10 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 				   "than add not modelled");
 	s->pe_two = s->pe &&
 		    (s->pe_sec == H13_PE_SECSRC_TILE1 || s->pe_sec == H13_PE_SECSRC_SUB);
+	s->src2_relu = (int)H13_GET(REG(H13_L2_CFG), H13_L2CFG_SRC2RELU);
+	if (s->src2_relu && !s->pe_two)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,
+				   "L2.L2Cfg.Src2ReLU with no second PE operand not modelled");
 	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC, "Planar.Cfg.FirstSrc 1 not modelled");
 	return ENG_OK;
@@ -993,6 +997,15 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 
 static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n);
 
+/* L2.L2Cfg.Src2ReLU on the second operand (after the port's NaN rule): negative values and -0
+ * become +0, as the NE's ReLU. */
+static void relu_row(uint16_t *b, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if ((b[i] & 0x8000u) && (b[i] & 0x7fffu) <= 0x7c00u)
+			b[i] = 0;
+}
+
 /* SecSrc 3's second operand, negated (sign bits flipped: exact, after the port's NaN rule). */
 static void negate_row(uint16_t *b, unsigned n)
 {
@@ -1103,6 +1116,8 @@ static int ew_chunk(struct anem *m, const struct stages *s, const struct tile *i
 			nan_to_inf(b + (W & ~7u), W & 7u);
 		else if (b)
 			nan_to_inf(b, W);
+		if (b && s->src2_relu) /* after the port (raw is 0 then) */
+			relu_row(b, W);
 		if (sub) /* after the port (raw is 0 then): a - b is a + (-b), exactly */
 			negate_row(b, W);
 		ne_row(m, s, v, W, post1, act);
@@ -1136,7 +1151,7 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 	unsigned W = out->w;
 	/* the PE straight after the input port: the NEON row applies the port's NaN rule itself
 	 * (not when it subtracts: the second operand is negated after the port) */
-	int raw = !s->ne && s->pe && s->pe_sec != H13_PE_SECSRC_SUB && (pe_neon() || pe_avx());
+	int raw = !s->ne && s->pe && s->pe_sec != H13_PE_SECSRC_SUB && !s->src2_relu && (pe_neon() || pe_avx());
 	/* the NE's post-scale 1 on fp16 values is the identity (x 1 is exact and every port value
 	 * is an fp16), so a row goes straight from the port to the activation LUT, whose table
 	 * applies the port's NaN rule (prepare_table in model.c); anem_simd = 0 keeps the
@@ -1172,6 +1187,8 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 						b = m->hv2;
 						if ((e = read_row_k(m, in1, g, c, h, W, m->row[1], b, raw)))
 							return e;
+						if (s->src2_relu)
+							relu_row(b, W);
 						if (s->pe_sec == H13_PE_SECSRC_SUB)
 							negate_row(b, W);
 					}
@@ -3206,6 +3223,8 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 							e = read_row(m, in1, g, c, h, W, m->row[1], b);
 						if (e)
 							return e;
+						if (s->src2_relu)
+							relu_row(b, W);
 						if (s->pe_sec == H13_PE_SECSRC_SUB)
 							negate_row(b, W);
 					}

@@ -241,6 +241,10 @@
 #define H13_L2CFG_INPUTRELU_W 1
 #define H13_L2CFG_PADDINGMODE_LSB 2 /* 1 in softmax.bin (no padding there); refused with padding */
 #define H13_L2CFG_PADDINGMODE_W 2
+/* L2Cfg bit 4: the H14/H16 maps' Src2ReLU (their Src1ReLU and PaddingMode sit where H13's InputReLU
+ * and PaddingMode do); Apple's H13 x + relu(x) sets it: the PE's second operand through a ReLU */
+#define H13_L2CFG_SRC2RELU_LSB 4
+#define H13_L2CFG_SRC2RELU_W 1
 #define H13_L2_SOURCECFG 0x04804u
 #define H13_L2_SOURCETYPE_LSB 0
 #define H13_L2_SOURCETYPE_W 2

@@ -55,15 +55,18 @@ static void kept_refused(const struct td_kept *k, outf_fn out, void *ctx)
 
 static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx);
 
-/* The PE's second operand: "RBase1 +0x..." or "L2 memory at 0x..." */
+/* The PE's second operand: "RBase1 +0x..." or "L2 memory at 0x...", and ", through a ReLU" with
+ * L2.L2Cfg.Src2ReLU (as engine/model/compute.c's relu_row) */
 static void print_second(const struct td_l2mem *lm, const struct td_regs *r, outf_fn out, void *ctx)
 {
 	if (lm->src2.on) {
 		print_l2view(&lm->src2, out, ctx);
-		return;
+	} else {
+		outf(out, ctx, "RBase1");
+		print_offset(GET(H13_SRC2_BASEADDR), out, ctx);
 	}
-	outf(out, ctx, "RBase1");
-	print_offset(GET(H13_SRC2_BASEADDR), out, ctx);
+	if (H13_GET(GET(H13_L2_CFG), H13_L2CFG_SRC2RELU))
+		outf(out, ctx, ", through a ReLU");
 }
 
 /* " at 0x..., broadcast along W H C" / ", one row of C" of an operand or result in L2 memory */

@@ -291,7 +291,9 @@ def main(out):
     # held-back binary programs are one PE TD each, as add.bin)
     for name, f in (('add', np.add), ('mul', np.multiply), ('max', np.maximum),
                     ('min', np.minimum), ('sub', np.subtract),
-                    ('ave', lambda a, b: (a + b) / 2.0)):
+                    ('ave', lambda a, b: (a + b) / 2.0),
+                    # a + relu(b): add.bin with L2.L2Cfg.Src2ReLU (Apple's x + relu(x))
+                    ('add_relub', lambda a, b: a + np.maximum(b, 0.0))):
         a, b = rand_f16(rng, -100, 100), rand_f16(rng, -100, 100)
         y = f(a.astype(np.float64), b.astype(np.float64))
         c, h, w = big

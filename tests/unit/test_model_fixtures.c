@@ -884,6 +884,50 @@ TEST(model_fixtures, max_min_sub_and_ave_as_add_bins_td_edited)
 	}
 }
 
+/* a + relu(b): add.bin with L2.L2Cfg.Src2ReLU (bit 4, the H14/H16 maps' Src2ReLU), as Apple's H13
+ * x + relu(x) sets it; without the bit the checker fails (a + b). */
+TEST(model_fixtures, src2_relu_on_add_bins_td)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	for (unsigned relu = 1; relu + 1 > 0; relu--) {
+		struct orc o;
+		REQUIRE(orc_load("model/add_relub.orc", &o) == 0);
+		uint8_t *b;
+		size_t len;
+		REQUIRE(test_read_file(test_shared_path("fixtures/kernels/binary/add.bin"), &b, &len) == 0);
+		REQUIRE(SM_SET(b, len, 0, H13_L2_CFG, H13_L2CFG_SRC2RELU, relu) == 0);
+		struct orc_run r;
+		memset(&r, 0, sizeof r);
+		r.o = &o;
+		r.name = "add_relub";
+		r.quiet = !relu;
+		struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
+		struct session_result res;
+		int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		CHECKF(rc == 0 && res.run == ENG_OK, "exit %d, %s", rc, session_result_name(&res));
+		CHECK_EQ(r.checked_tensors, 1u);
+		if (relu) {
+			CHECKF(r.bad == 0, "a + relu(b): %lu of %lu outside", (unsigned long)r.bad,
+			       (unsigned long)r.checked);
+			printf("# a + relu(b): %lu values, worst error %u%% of its tolerance\n",
+			       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+		} else {
+			CHECKF(r.bad > r.checked / 4, "a + b as a + relu(b): %lu of %lu outside",
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+		}
+		free(b);
+		orc_free(&o);
+	}
+	/* on a TD with no second operand (softmax.bin's TD 2, the exp2 record): refused */
+	size_t len;
+	uint8_t *b = sm_load(&len);
+	REQUIRE(b && SM_SET(b, len, 2, H13_L2_CFG, H13_L2CFG_SRC2RELU, 1) == 0);
+	sm_refused(b, len, 2, "td 2, unit L2, L2.L2Cfg.Src2ReLU = 0x1: unmodelled-combination: L2.L2Cfg.Src2ReLU "
+			      "with no second PE operand", "Src2ReLU with one operand");
+	free(b);
+}
+
 /* floor as Apple's H13 compiler emits it (docs/actlut.md, "Records from a public repository";
  * docs/engine-model.md, "Planar.Cfg: one reading"), from ceil.bin's four TDs: its step record
  * (file 0xc80: 0 below 0, 1 above) made the step of 1 below 0 that floor carries, and TD 3's sum
