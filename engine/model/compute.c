@@ -3053,11 +3053,11 @@ static uint32_t kept_get(const void *ctx, uint32_t a)
 	return a < ANEM_WINDOW_BYTES ? m->regs[a / 4] : 0;
 }
 
-/* td_kept_of's refusal as the TD's fault. */
-static int kept_refuse(struct anem *m, const struct td_kept *k)
+/* A reading's refusal (td_kept_of, td_l2mem_of) as the TD's fault. */
+static int td_refusal_fault(struct anem *m, const struct td_refusal *r)
 {
-	return anem_refuse(m, k->combination ? ENG_FR_COMBINATION : ENG_FR_FIELD,
-			   k->reg == TD_KEPT_NO_REG ? ENG_FAULT_NO_REG : k->reg, k->lsb, k->width, k->why);
+	return anem_refuse(m, r->combination ? ENG_FR_COMBINATION : ENG_FR_FIELD,
+			   r->reg == TD_KEPT_NO_REG ? ENG_FAULT_NO_REG : r->reg, r->lsb, r->width, r->why);
 }
 
 /*
@@ -3347,15 +3347,14 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	const unsigned bars = (rs0 ? 1u << H13_BAR_RBASE0 : 0u) | (rs1 ? 1u << H13_BAR_RBASE1 : 0u) |
 			      (rd ? 1u << H13_BAR_WBASE : 0u);
 	td_kept_of(&kregs, bars, &k);
-	if (k.why)
-		return kept_refuse(m, &k);
+	if (k.no.why)
+		return td_refusal_fault(m, &k.no);
 	/* operands and results in L2 memory (SourceType 0 and 1, a second operand by no tile DMA,
 	 * ResultType 0), as td_l2mem_of reads them, or refused */
 	struct td_l2mem lm;
 	td_l2mem_of(&kregs, bars, &k, &lm);
-	if (lm.why)
-		return anem_refuse(m, lm.combination ? ENG_FR_COMBINATION : ENG_FR_FIELD,
-				   lm.reg == TD_KEPT_NO_REG ? ENG_FAULT_NO_REG : lm.reg, lm.lsb, lm.width, lm.why);
+	if (lm.no.why)
+		return td_refusal_fault(m, &lm.no);
 	if (k.role == TD_KEPT_MAKES)
 		return reduce_planes(m, &k, &lm, &in0);
 	if (!rd && !l2res && !lm.res.on)

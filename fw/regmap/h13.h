@@ -116,10 +116,10 @@
 #define H13_BCAST_H 0x2u
 #define H13_BCAST_D 0x4u
 #define H13_BCAST_C 0x8u
-/* softmax.bin's kept-value users: the kept value broadcast along W as the second operand (TD 1)
- * or the first (TD 4) */
-#define H13_PECFG_KEPT_SECOND (H13_BCAST_W << H13_CPECFG_SRC2BCAST_LSB)
-#define H13_PECFG_KEPT_FIRST (H13_BCAST_W << H13_CPECFG_SRC1BCAST_LSB)
+/* softmax.bin's users of its reductions: the row's value broadcast along W as the second operand
+ * (TD 1, PECfg 0x10) or the first (TD 4, PECfg 1) */
+#define H13_PECFG_SRC2_BCAST_W (H13_BCAST_W << H13_CPECFG_SRC2BCAST_LSB)
+#define H13_PECFG_SRC1_BCAST_W (H13_BCAST_W << H13_CPECFG_SRC1BCAST_LSB)
 /* Common.Cfg: OutTranspose (bit 28) where Apple's H13 real_div and floor keep a [C,1,1] result in
  * L2 as one row of C (result channel stride 0x80 for 64 values); no map names the bit */
 #define H13_COMMON_CFG 0x00034u

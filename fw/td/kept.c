@@ -26,20 +26,9 @@ const char *td_kept_kind_name(unsigned kind)
 	return kind == TD_KEPT_MAX ? "max" : kind == TD_KEPT_RSUM ? "1/sum" : "nothing";
 }
 
-/* Records the first refusal only. */
-static void refuse(struct td_kept *k, int combination, uint32_t reg, unsigned lsb, unsigned width,
-		   const char *why)
-{
-	if (k->why)
-		return;
-	k->why = why;
-	k->combination = (uint8_t)combination;
-	k->reg = reg;
-	k->lsb = (uint8_t)lsb;
-	k->width = (uint8_t)width;
-}
-#define REFUSE(k, comb, reg, F, why) refuse((k), (comb), (reg), F##_LSB, F##_W, (why))
-#define REFUSE_NOREG(k, comb, why) refuse((k), (comb), TD_KEPT_NO_REG, 0, 0, (why))
+#define refuse(k, ...) td_refuse(&(k)->no, __VA_ARGS__)
+#define REFUSE(k, comb, reg, F, why) TD_REFUSE(&(k)->no, (comb), (reg), F, (why))
+#define REFUSE_NOREG(k, comb, why) td_refuse(&(k)->no, (comb), TD_KEPT_NO_REG, 0, 0, (why))
 
 /* Planar.Cfg fields a reduction must leave 0 (beside the ones it is read by). */
 static void cfg_zero(struct td_kept *k, uint32_t cfg, int pool, int nl, const char *what)
@@ -186,7 +175,7 @@ static void makes(const struct td_regs *r, int src0, struct td_kept *k)
 void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 {
 	memset(k, 0, sizeof *k);
-	k->reg = TD_KEPT_NO_REG;
+	k->no.reg = TD_KEPT_NO_REG;
 	uint32_t cfg = GET(H13_PLANAR_CFG);
 	int pe = (cfg | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE)) != 0;
 	int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
@@ -200,4 +189,16 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 		     H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != H13_L2_MEM;
 	if (pe && !dst && !l2res && reduce)
 		makes(r, src0, k);
+}
+
+void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb, unsigned width,
+	       const char *why)
+{
+	if (r->why)
+		return;
+	r->why = why;
+	r->combination = (uint8_t)combination;
+	r->reg = reg;
+	r->lsb = (uint8_t)lsb;
+	r->width = (uint8_t)width;
 }

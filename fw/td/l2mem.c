@@ -17,18 +17,8 @@
 
 #define GET(a) (r->get(r->ctx, (a)))
 
-static void refuse(struct td_l2mem *l, int combination, uint32_t reg, unsigned lsb, unsigned width,
-		   const char *why)
-{
-	if (l->why)
-		return;
-	l->why = why;
-	l->combination = (uint8_t)combination;
-	l->reg = reg;
-	l->lsb = (uint8_t)lsb;
-	l->width = (uint8_t)width;
-}
-#define REFUSE(l, comb, reg, F, why) refuse((l), (comb), (reg), F##_LSB, F##_W, (why))
+#define refuse(l, ...) td_refuse(&(l)->no, __VA_ARGS__)
+#define REFUSE(l, comb, reg, F, why) TD_REFUSE(&(l)->no, (comb), (reg), F, (why))
 
 static uint32_t unit_bytes(uint32_t word)
 {
@@ -138,7 +128,7 @@ static void check(struct td_l2mem *l, const struct td_l2view *v, uint32_t base_r
  * plane into L2 memory at element (g, c, 0, 0) of its result. */
 static void reduction(const struct td_regs *r, const struct td_kept *k, struct td_l2mem *l)
 {
-	if (k->why)
+	if (k->no.why)
 		return;
 	uint32_t in = GET(H13_COMMON_INDIM);
 	uint32_t g = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
@@ -173,7 +163,7 @@ static int same_view(const struct td_l2view *a, const struct td_l2view *b)
 void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept *k, struct td_l2mem *l)
 {
 	memset(l, 0, sizeof *l);
-	l->reg = TD_KEPT_NO_REG;
+	l->no.reg = TD_KEPT_NO_REG;
 	if (k->role == TD_KEPT_MAKES) {
 		reduction(r, k, l);
 		return;

@@ -49,8 +49,8 @@ static void print_offset(uint32_t base_reg, outf_fn out, void *ctx)
 /* The line's tail for a TD the kept-value reading refuses. */
 static void kept_refused(const struct td_kept *k, outf_fn out, void *ctx)
 {
-	if (k->why)
-		outf(out, ctx, " (not modelled: %s)", k->why);
+	if (k->no.why)
+		outf(out, ctx, " (not modelled: %s)", k->no.why);
 }
 
 static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx);
@@ -198,7 +198,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	uint32_t fin = GET(H13_PLANAR_FINALSCALE);
 	if (!(pc | bs | pre | fin)) {
 		outf(out, ctx, "  PE: not in the path\n");
-	} else if (k.role == TD_KEPT_MAKES && !k.why) {
+	} else if (k.role == TD_KEPT_MAKES && !k.no.why) {
 		/* as engine/model/compute.c's reduce_rows */
 		if (k.kind == TD_KEPT_MAX)
 			outf(out, ctx, "  PE: reduce max over each plane (%u planes of %u x %u)\n",
@@ -244,8 +244,8 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, ", NLMode %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
 		outf(out, ctx, ", x FinalScale %s", f32(fin, b1));
 		kept_refused(&k, out, ctx);
-		if (lm.why)
-			outf(out, ctx, " (not modelled: %s)", lm.why);
+		if (lm.no.why)
+			outf(out, ctx, " (not modelled: %s)", lm.no.why);
 		outf(out, ctx, "\n");
 	}
 	/* the result */

@@ -169,21 +169,29 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
  * its input, H x W values, to one value, left in L2 memory at element (g, c, 0, 0) of its result
  * (td_l2mem_of); later TDs read it from there like any operand in L2 memory (softmax.bin TD 1 as
  * its second operand broadcast along W, TD 4 as its first). Only what those programs pin down is
- * read; anything else on such a TD is refused, naming the field (why != NULL).
+ * read; anything else on such a TD is refused, naming the field (no.why != NULL).
  */
-enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
-enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM };
-const char *td_kept_kind_name(unsigned kind); /* "max", "1/sum", "nothing" */
+/* Why a reading (td_kept_of, td_l2mem_of) refuses a TD, and what it names: the first refusal. */
 #define TD_KEPT_NO_REG 0xffffffffu
-struct td_kept {
-	uint8_t role;        /* enum td_kept_role: MAKES, a row reduction */
-	uint8_t kind;        /* what it leaves a row (enum td_kept_kind) */
-	uint32_t rows, h, w; /* planes reduced (NumGroups x Cin), each of h rows (Hin) of w (Win) values */
-	/* why the reading refuses the TD (NULL: modelled), and what it names */
-	const char *why;     /* static text, one line */
+struct td_refusal {
+	const char *why;     /* static text, one line; NULL: modelled */
 	uint8_t combination; /* 1: a combination of units or fields; 0: a field's value */
 	uint32_t reg;        /* register address, or TD_KEPT_NO_REG */
 	uint8_t lsb, width;  /* the field (width 32: the whole word) */
+};
+/* Records a refusal unless one is recorded already. */
+void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb, unsigned width,
+	       const char *why);
+#define TD_REFUSE(r, comb, reg, F, why) td_refuse((r), (comb), (reg), F##_LSB, F##_W, (why))
+
+enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
+enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM };
+const char *td_kept_kind_name(unsigned kind); /* "max", "1/sum", "nothing" */
+struct td_kept {
+	uint8_t role;        /* enum td_kept_role: MAKES, a reduction */
+	uint8_t kind;        /* what it leaves a plane (enum td_kept_kind) */
+	uint32_t rows, h, w; /* planes reduced (NumGroups x Cin), each of h rows (Hin) of w (Win) values */
+	struct td_refusal no; /* why the reading refuses the TD (no.why NULL: modelled) */
 };
 /* bar_en: the TD header's bound BAR slots (bit i: enum h13_bar_slot i); a tile source or the
  * destination counts as there when its slot is bound and its DMA enabled (as td_ranges). */
@@ -201,7 +209,7 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k);
  * be kept as one row of C values (Common.Cfg.OutTranspose when written, PECfg's Src1Transpose or
  * Src2Transpose when read: element c at base + 2c). A row reduction (td_kept_of) reads its rows
  * from L2 memory or the tile DMA and leaves one value a row there. What the reading does not pin
- * down is refused, naming the field (why != NULL).
+ * down is refused, naming the field (no.why != NULL).
  */
 struct td_l2view {
 	uint8_t on;              /* the operand or result is in L2 memory */
@@ -216,10 +224,7 @@ struct td_l2mem {
 	uint8_t keep1;           /* the first operand comes by tile DMA and is kept at src1 (SourceType 1) */
 	uint8_t inplace;         /* the result is written over the first operand, element for element */
 	struct td_l2view src1, src2, res;
-	const char *why;         /* static text, one line; NULL: modelled */
-	uint8_t combination;     /* as struct td_kept */
-	uint32_t reg;
-	uint8_t lsb, width;
+	struct td_refusal no;    /* why the reading refuses the TD (no.why NULL: modelled) */
 };
 /* bar_en as td_kept_of's; k: td_kept_of's. */
 void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept *k, struct td_l2mem *l);

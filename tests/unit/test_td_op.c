@@ -356,7 +356,7 @@ TEST(td_op, reductions_into_l2_memory)
 	set(&a, H13_DST_DMACONFIG, 0);
 	set(&a, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
 	set(&a, H13_COMMON_PEROUTE, H13_PEROUTE_ONE_SRC);
-	set(&a, H13_COMMON_PECFG, H13_PECFG_KEPT_SECOND);
+	set(&a, H13_COMMON_PECFG, H13_PECFG_SRC2_BCAST_W);
 	set(&a, H13_L2_SRC2_CSTRIDE, 0xa020u);
 	set(&a, H13_L2_SRC2_CSTRIDE + 4u, 0x10u);
 	softmax_pe(&a, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB), 0x3dc5u);
@@ -369,7 +369,7 @@ TEST(td_op, reductions_into_l2_memory)
 	struct img b = {0};
 	common(&b, 1600, 2560, 1, 1);
 	set(&b, H13_COMMON_PEROUTE, H13_PEROUTE_TWO_SRC);
-	set(&b, H13_COMMON_PECFG, H13_PECFG_KEPT_FIRST);
+	set(&b, H13_COMMON_PECFG, H13_PECFG_SRC1_BCAST_W);
 	set(&b, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
 	set(&b, H13_L2_SRC_CSTRIDE, 0xa020u);
 	set(&b, H13_L2_SRC_CSTRIDE + 4u, 0x10u);
