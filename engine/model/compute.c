@@ -3061,12 +3061,16 @@ static int td_refusal_fault(struct anem *m, const struct td_refusal *r)
 }
 
 /*
- * A reduction into L2 memory (softmax.bin TDs 0 and 3, Apple's softmax TDs 1 and 4): each plane
- * (g, c) of the source, its H rows by tile DMA through the input port (NaN enters as +inf) or from
- * L2 memory, reduced to one value: the maximum (one of the plane's fp16 values, exactly), or the
- * sum, accumulated in fp32 in element order (row by row), whose reciprocal (in fp32, NLMode 1) is
- * rounded once to fp16. The PE's scales are identity (td_kept_of refuses others). The value goes
- * to L2 memory at element (g, c, 0, 0) of the result (td_l2mem_of's view), for the TDs after it.
+ * A reduction (Common.Cfg.TaskType 5: softmax.bin TDs 0 and 3, Apple's softmax TDs 1 and 4, Apple's
+ * reduce_sum, reduce_mean and reduce_max over H and W): each plane (g, c) of the source, its H rows
+ * by tile DMA through the input port (NaN enters as +inf) or from L2 memory, reduced to one value:
+ * the maximum (one of the plane's fp16 values, exactly), or the sum, accumulated in fp32 in element
+ * order (row by row), then its reciprocal in fp32 (NLMode 1), then FinalScale (fp32, the PE's last
+ * multiplier: 1/64 in reduce_mean over 8 x 8), rounded once to fp16. PreScale, Scale and Bias are
+ * identity (td_kept_of refuses others). The value goes to L2 memory at element (g, c, 0, 0) of the
+ * result (td_l2mem_of's view), or by the tile DMA to element (g, c, 0, 0) of the destination, as a
+ * row of one value (Apple's reduce_sum writes a channel's sum every 64 bytes, the rest of each
+ * 64-byte line zeroed: TileDMADst.Fmt.ZeroPadLast).
  */
 static int l2m_ready(struct anem *m);
 static int l2m_read_row(struct anem *m, const struct td_l2view *v, uint32_t base_reg, const char *what,
@@ -3075,16 +3079,25 @@ static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g,
 			  unsigned w, const uint16_t *in);
 
 static int reduce_planes(struct anem *m, const struct td_kept *k, const struct td_l2mem *l,
-			 const struct tile *in)
+			 const struct tile *in, const struct tile *out)
 {
 	if (k->w > ANEM_ROW_MAX || (!l->src1.on && !in->r))
 		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a reduction of rows wider than the model holds");
-	int e = l2m_ready(m);
+	if (!l->res.on && !out->r)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "a reduction whose result goes nowhere");
+	if (!l->res.on && out->fmt != H13_FMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
+				   "a reduction with a non-fp16 output not modelled");
+	int e = l->any || l->res.on ? l2m_ready(m) : ENG_OK;
 	if (e)
 		return e;
-	const struct td_l2view *r = &l->res;
-	for (unsigned g = 0; g < r->g; g++)
-		for (unsigned c = 0; c < r->c; c++) {
+	uint32_t fin_bits = REG(H13_PLANAR_FINALSCALE);
+	float fin;
+	memcpy(&fin, &fin_bits, sizeof fin);
+	struct tile one = *out; /* the destination, one value a plane */
+	one.w = one.h = 1;
+	for (unsigned g = 0; g < in->g; g++)
+		for (unsigned c = 0; c < in->c; c++) {
 			uint16_t best = 0, y;
 			float sum = 0.0f;
 			for (unsigned h = 0; h < k->h; h++) {
@@ -3105,8 +3118,13 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 					}
 				}
 			}
-			y = k->kind == TD_KEPT_MAX ? best : f2h(1.0f / sum);
-			l2m_write_row(m, r, g, c, 0, 1, &y);
+			float r = k->kind == TD_KEPT_MAX ? h2f_table[best]
+				  : k->kind == TD_KEPT_RSUM ? 1.0f / sum : sum;
+			y = k->kind == TD_KEPT_MAX && fin_bits == H13_FINALSCALE_ONE ? best : f2h(r * fin);
+			if (l->res.on)
+				l2m_write_row(m, &l->res, g, c, 0, 1, &y);
+			else if ((e = write_row(m, &one, g, c, 0, &y, m->row[2])))
+				return e;
 		}
 	return ENG_OK;
 }
@@ -3356,7 +3374,7 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	if (lm.no.why)
 		return td_refusal_fault(m, &lm.no);
 	if (k.role == TD_KEPT_MAKES)
-		return reduce_planes(m, &k, &lm, &in0);
+		return reduce_planes(m, &k, &lm, &in0, &out);
 	if (!rd && !l2res && !lm.res.on)
 		return ENG_OK; /* nothing leaves the engine */
 	if (!out.elem)

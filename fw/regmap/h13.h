@@ -123,6 +123,13 @@
 /* Common.Cfg: OutTranspose (bit 28) where Apple's H13 real_div and floor keep a [C,1,1] result in
  * L2 as one row of C (result channel stride 0x80 for 64 values); no map names the bit */
 #define H13_COMMON_CFG 0x00034u
+/* Common.Cfg.TaskType (bits 4-7, the H16 map's MacCfg TaskType): 0 on every NE TD, 2 on PE TDs
+ * with one operand (abs.bin, sigmoid.bin TD 1), 3 with two (add.bin, mul.bin, softmax.bin TDs 1
+ * and 4), 5 on every reduction (softmax.bin TDs 0 and 3; Apple's softmaxes and reduce_sum, mean,
+ * max over H and W, whose results leave by DMA): 5 marks a reduction */
+#define H13_CFG_TASKTYPE_LSB 4
+#define H13_CFG_TASKTYPE_W 4
+#define H13_TASK_REDUCE 5u
 #define H13_CFG_OUTTRANSPOSE_LSB 28
 #define H13_CFG_OUTTRANSPOSE_W 1
 

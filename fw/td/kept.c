@@ -23,7 +23,7 @@
 
 const char *td_kept_kind_name(unsigned kind)
 {
-	return kind == TD_KEPT_MAX ? "max" : kind == TD_KEPT_RSUM ? "1/sum" : "nothing";
+	return kind == TD_KEPT_MAX ? "max" : kind == TD_KEPT_RSUM ? "1/sum" : kind == TD_KEPT_SUM ? "sum" : "nothing";
 }
 
 #define refuse(k, ...) td_refuse(&(k)->no, __VA_ARGS__)
@@ -49,7 +49,7 @@ static void cfg_zero(struct td_kept *k, uint32_t cfg, int pool, int nl, const ch
 
 /* A PE TD that reduces each plane (g, c) of its input to one value in L2 memory: softmax.bin's TDs
  * 0 and 3 (planes of one row), Apple's softmax's TDs 1 and 4. */
-static void makes(const struct td_regs *r, int src0, struct td_kept *k)
+static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
 {
 	uint32_t cfg = GET(H13_PLANAR_CFG), in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM);
 	uint32_t ch = GET(H13_COMMON_CHCFG), bs = GET(H13_PLANAR_BIASSCALE);
@@ -84,10 +84,12 @@ static void makes(const struct td_regs *r, int src0, struct td_kept *k)
 		k->kind = TD_KEPT_MAX;
 	else if (pool == H13_PE_POOL_NONE && nl == H13_PE_NL_RECIP)
 		k->kind = TD_KEPT_RSUM;
+	else if (pool == H13_PE_POOL_NONE && nl == H13_PE_NL_NONE)
+		k->kind = TD_KEPT_SUM; /* Apple's reduce_sum and reduce_mean over H and W */
 	else
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
-		       "Planar.Cfg.PoolMode on a reduction: only 2 with NLMode 0 (the "
-		       "maximum) and 0 with NLMode 1 (the reciprocal of the sum) are pinned");
+		       "Planar.Cfg.PoolMode on a reduction: only 2 with NLMode 0 (the maximum), and 0 "
+		       "with NLMode 0 (the sum) or 1 (the reciprocal of the sum) are pinned");
 	if (GET(H13_COMMON_PECFG))
 		refuse(k, 0, H13_COMMON_PECFG, 0, 32,
 		       "a reduction with Common.PECfg set (a broadcast or transposed "
@@ -109,10 +111,13 @@ static void makes(const struct td_regs *r, int src0, struct td_kept *k)
 		REFUSE(k, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_BIAS,
 		       "Planar.BiasScale.Bias on a reduction: whether it applies before "
 		       "or after the reduction is not pinned");
-	if (GET(H13_PLANAR_FINALSCALE) != H13_FINALSCALE_ONE)
+	/* FinalScale, the PE's last multiplier, after the reduction: Apple's reduce_mean is
+	 * reduce_sum with FinalScale 1/64 over 8 x 8; with the reciprocal, where it applies is not
+	 * pinned */
+	if (GET(H13_PLANAR_FINALSCALE) != H13_FINALSCALE_ONE && nl == H13_PE_NL_RECIP)
 		refuse(k, 0, H13_PLANAR_FINALSCALE, 0, 32,
-		       "Planar.FinalScale other than 1 on a reduction: whether it "
-		       "applies before or after the reduction is not pinned");
+		       "Planar.FinalScale other than 1 on a reduction to a reciprocal (NLMode 1): whether "
+		       "it applies before or after the reciprocal is not pinned");
 	/* the source: rows of fp16 by tile DMA (softmax.bin: 2560 groups of one 1600 row) or from
 	 * L2 memory (Apple's: 64 channels of one row of 64) */
 	unsigned st = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE);
@@ -126,14 +131,17 @@ static void makes(const struct td_regs *r, int src0, struct td_kept *k)
 		REFUSE(k, 0, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
 		       "L2.SourceCfg.SourceType 0 (the first operand from L2 memory) with the tile source "
 		       "enabled and RBase0 bound: which one the engine reads is not known");
-	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN))
+	/* the result: into L2 memory (ResultType 0, no tile destination: softmax.bin's) or by the
+	 * tile DMA (ResultType 2 with the destination bound: Apple's reduce_sum, mean, max) */
+	unsigned rt = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE);
+	int dst_en = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) != 0;
+	if (dst_en && !dst)
 		REFUSE(k, 1, H13_DST_DMACONFIG, H13_DMA_EN,
-		       "a PE TD with its tile destination enabled but no WBase bound (a reduction has it "
-		       "off) not modelled");
-	if (H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != 0)
+		       "a reduction with its tile destination enabled but no WBase bound not modelled");
+	else if (!(rt == H13_L2_MEM && !dst_en) && !(rt == H13_L2_DMA && dst))
 		REFUSE(k, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
-		       "a reduction with L2.ResultCfg.ResultType other than 0 "
-		       "(softmax.bin's reductions) not modelled");
+		       "a reduction whose result goes other than into L2 memory (ResultType 0, no tile "
+		       "destination) or by the tile DMA (ResultType 2) not modelled");
 	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16)
 		REFUSE(k, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 		       "a reduction over a non-fp16 input not modelled");
@@ -182,13 +190,24 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 	int src0 = src_en && (bar_en >> H13_BAR_RBASE0 & 1u);
 	int dst = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u);
 	int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
-	/* a PE result leaving neither by DMA nor as an L2-resident tensor: a reduction (PoolMode or
-	 * NLMode) into L2 memory, or a result of another type; with ResultType 0 and neither, an
-	 * elementwise result left in L2 memory (td_l2mem_of) */
-	int reduce = H13_GET(cfg, H13_PECFG_POOLMODE) || H13_GET(cfg, H13_PECFG_NLMODE) ||
-		     H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != H13_L2_MEM;
-	if (pe && !dst && !l2res && reduce)
-		makes(r, src0, k);
+	/* a reduction: Common.Cfg.TaskType 5 (every reduction of softmax.bin and of Apple's
+	 * programs, and no other TD). A PE result leaving neither by DMA nor as an L2-resident tensor
+	 * with PoolMode or NLMode set, or ResultType other than 0, under another TaskType: refused */
+	int task5 = H13_GET(GET(H13_COMMON_CFG), H13_CFG_TASKTYPE) == H13_TASK_REDUCE;
+	int looks = H13_GET(cfg, H13_PECFG_POOLMODE) || H13_GET(cfg, H13_PECFG_NLMODE) ||
+		    H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != H13_L2_MEM;
+	if (task5 && pe) {
+		makes(r, src0, dst, k);
+	} else if (task5) {
+		k->role = TD_KEPT_MAKES;
+		REFUSE(k, 1, H13_COMMON_CFG, H13_CFG_TASKTYPE,
+		       "Common.Cfg.TaskType 5 (a reduction) with the PE not in the path not modelled");
+	} else if (pe && !dst && !l2res && looks) {
+		k->role = TD_KEPT_MAKES;
+		REFUSE(k, 1, H13_COMMON_CFG, H13_CFG_TASKTYPE,
+		       "a PE result left in the engine with PoolMode or NLMode set (a reduction?) but "
+		       "Common.Cfg.TaskType other than 5 (every real reduction's) not modelled");
+	}
 }
 
 void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb, unsigned width,

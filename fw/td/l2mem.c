@@ -125,8 +125,8 @@ static void check(struct td_l2mem *l, const struct td_l2view *v, uint32_t base_r
 }
 
 /* A reduction (td_kept_of): its planes from L2 memory (SourceType 0) or the tile DMA, one value a
- * plane into L2 memory at element (g, c, 0, 0) of its result. */
-static void reduction(const struct td_regs *r, const struct td_kept *k, struct td_l2mem *l)
+ * plane into L2 memory at element (g, c, 0, 0) of its result, or (a tile destination) by DMA. */
+static void reduction(const struct td_regs *r, const struct td_kept *k, int dst, struct td_l2mem *l)
 {
 	if (k->no.why)
 		return;
@@ -137,6 +137,9 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, struct t
 		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, hin, H13_GET(in, H13_INDIM_WIN), 0, 0);
 		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, "");
 	}
+	l->any = l->src1.on;
+	if (dst)
+		return;
 	view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cin, 1, 1, 0, 0);
 	check(l, &l->res, H13_L2_RESULTBASE, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE_LSB, "");
 	if (!injective(&l->res))
@@ -165,7 +168,7 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	memset(l, 0, sizeof *l);
 	l->no.reg = TD_KEPT_NO_REG;
 	if (k->role == TD_KEPT_MAKES) {
-		reduction(r, k, l);
+		reduction(r, k, H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u), l);
 		return;
 	}
 	uint32_t pc = GET(H13_COMMON_PECFG), cfg = GET(H13_PLANAR_CFG), scfg = GET(H13_L2_SOURCECFG);

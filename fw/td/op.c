@@ -200,12 +200,9 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "  PE: not in the path\n");
 	} else if (k.role == TD_KEPT_MAKES && !k.no.why) {
 		/* as engine/model/compute.c's reduce_rows */
-		if (k.kind == TD_KEPT_MAX)
-			outf(out, ctx, "  PE: reduce max over each plane (%u planes of %u x %u)\n",
-			     (unsigned)k.rows, (unsigned)k.h, (unsigned)k.w);
-		else
-			outf(out, ctx, "  PE: reduce sum over each plane, then 1/sum (%u planes of %u x %u)\n",
-			     (unsigned)k.rows, (unsigned)k.h, (unsigned)k.w);
+		outf(out, ctx, "  PE: reduce %s over each plane%s (%u planes of %u x %u), x FinalScale %s\n",
+		     k.kind == TD_KEPT_MAX ? "max" : "sum", k.kind == TD_KEPT_RSUM ? ", then 1/sum" : "",
+		     (unsigned)k.rows, (unsigned)k.h, (unsigned)k.w, f32(fin, b1));
 	} else {
 		static const char *const pools[] = {"", "average pool", "max pool", "min pool"};
 		static const char *const ops[] = {"+", "x", "max", "min", "square"};
@@ -252,10 +249,14 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN)) {
 		outf(out, ctx, "  result: WBase");
 		print_offset(GET(H13_DST_BASEADDR), out, ctx);
-		outf(out, ctx, ", %u x %u x %u %s%s\n", (unsigned)cout,
-		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
-		     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)), l2res ? ", and keeps it in L2" : "");
-	} else if (lm.res.on && k.role == TD_KEPT_MAKES) {
+		if (k.role == TD_KEPT_MAKES && !k.no.why) /* as engine/model/compute.c's reduce_planes */
+			outf(out, ctx, ", one %s a plane at its first element (%u x %u planes)\n",
+			     td_kept_kind_name(k.kind), groups, (unsigned)cout);
+		else
+			outf(out, ctx, ", %u x %u x %u %s%s\n", (unsigned)cout,
+			     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
+			     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)), l2res ? ", and keeps it in L2" : "");
+	} else if (lm.res.on && k.role == TD_KEPT_MAKES && !k.no.why) {
 		outf(out, ctx, "  result: ");
 		print_l2view(&lm.res, out, ctx);
 		outf(out, ctx, ", one %s a plane\n", td_kept_kind_name(k.kind));

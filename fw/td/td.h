@@ -164,10 +164,11 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 /*
  * Row reductions into L2 memory (docs/engine-model.md, "Reductions into L2 memory"): the one
  * reading of softmax.bin's reductions (and Apple's softmax's), shared by the engine model and
- * td_print_op. A PE TD that reduces (PoolMode 2 max, or NLMode 1 the reciprocal of the sum) and
- * whose result leaves neither by DMA nor as an L2-resident tensor reduces each plane (g, c) of
- * its input, H x W values, to one value, left in L2 memory at element (g, c, 0, 0) of its result
- * (td_l2mem_of); later TDs read it from there like any operand in L2 memory (softmax.bin TD 1 as
+ * td_print_op. A PE TD with Common.Cfg.TaskType 5 reduces each plane (g, c) of its input, H x W
+ * values, to one value (PoolMode 2: the maximum; PoolMode 0: the sum, NLMode 1 its reciprocal;
+ * then FinalScale), left in L2 memory at element (g, c, 0, 0) of its result (td_l2mem_of), or
+ * written by the tile DMA at element (g, c, 0, 0) of its destination (Apple's reduce_sum, mean and
+ * max over H and W); later TDs read it from there like any operand in L2 memory (softmax.bin TD 1 as
  * its second operand broadcast along W, TD 4 as its first). Only what those programs pin down is
  * read; anything else on such a TD is refused, naming the field (no.why != NULL).
  */
@@ -185,7 +186,7 @@ void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb
 #define TD_REFUSE(r, comb, reg, F, why) td_refuse((r), (comb), (reg), F##_LSB, F##_W, (why))
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
-enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM };
+enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM };
 const char *td_kept_kind_name(unsigned kind); /* "max", "1/sum", "nothing" */
 struct td_kept {
 	uint8_t role;        /* enum td_kept_role: MAKES, a reduction */

@@ -387,6 +387,14 @@ def l2_memory(d, rng):
     a, z = f16((16, 3, 8)), f16((16, 3, 8))
     y = a.astype(np.float64) * z.astype(np.float64)
     write(os.path.join(d, 'l2_rcas.orc'), [t(5, a.shape, a), t(6, z.shape, z), out(4, y)])
+    # reductions whose results leave by the tile DMA, one value a plane (Apple's reduce_sum, mean
+    # and max over H and W): x [16,4,8] to [16,1,1]
+    a = f16((16, 4, 8))
+    xd = a.astype(np.float64)
+    for name, y in (('red_sum', xd.sum(axis=(1, 2), keepdims=True)),
+                    ('red_mean', xd.mean(axis=(1, 2), keepdims=True)),
+                    ('red_max', xd.max(axis=(1, 2), keepdims=True))):
+        write(os.path.join(d, name + '.orc'), [t(5, a.shape, a), out(4, y)])
 
 
 if __name__ == '__main__':

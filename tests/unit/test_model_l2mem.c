@@ -283,6 +283,7 @@ static void reduce_prog(unsigned nl, struct bp_pe_spec *t0, struct bp_pe_spec *t
 	t1->nlmode = nl ? H13_PE_NL_RECIP : 0;
 	t1->res_l2 = l2(0x4000, 16, 16);
 	t1->ne_pass = 1;
+	t1->reduce = 1;
 	*t2 = pe(1, 16, 48, 0, 4);
 	t2->dependent = H13_L2SRC_DEPENDENT_L2;
 	t2->l2_src = BP_L2_READ;
@@ -355,5 +356,45 @@ TEST(model_l2mem, channel_products_of_the_ne)
 	const struct bp_pe_spec *q[] = {&t0, &t2};
 	expect_refused("l2_rcas", q, 2, "td 1, unit L2, L2.SourceBase.Addr = 0x0: unmodelled-combination: "
 				       "the first operand reads L2 memory no TD of this submission wrote");
+#endif
+}
+
+/* Reductions whose results leave by the tile DMA, as Apple's reduce_sum, reduce_mean and reduce_max
+ * over H and W: one TD, Common.Cfg.TaskType 5, OutDim its InDim, the destination's planes one row
+ * apart; one value a plane at its first element. The mean is the sum with FinalScale 1/32. */
+static struct bp_pe_spec red_td(unsigned pool, uint32_t fin)
+{
+	struct bp_pe_spec t = pe(16, 4, 8, 5, 4);
+	t.reduce = 1;
+	t.pool = pool;
+	t.finalscale = fin;
+	t.dst_plane = 64;
+	return t;
+}
+
+TEST(model_l2mem, reductions_out_by_dma)
+{
+	struct bp_pe_spec t = red_td(H13_PE_POOL_NONE, F32_ONE);
+	const struct bp_pe_spec *p[] = {&t};
+	expect_exact("red_sum", p, 1);
+	t = red_td(H13_PE_POOL_NONE, 0x3d000000u); /* 1/32 */
+	expect_exact("red_mean", p, 1);
+	t = red_td(H13_PE_POOL_MAX, F32_ONE);
+	expect_exact("red_max", p, 1);
+#if !defined(ANEFW_TARGET)
+	/* without TaskType 5 the TD is elementwise (each plane's first element, x 1): wrong numbers,
+	 * which the checker catches (what the model computed for Apple's reduce_sum until this round) */
+	t = red_td(H13_PE_POOL_NONE, F32_ONE);
+	t.reduce = 0;
+	expect_checker_fails("red_sum", p, 1, 2, "the sum read as elementwise");
+	/* a reciprocal with a FinalScale: where it applies is not pinned */
+	t = red_td(H13_PE_POOL_NONE, 0x3d000000u);
+	t.nlmode = H13_PE_NL_RECIP;
+	expect_refused("red_sum", p, 1, "Planar.FinalScale other than 1 on a reduction to a reciprocal");
+	/* TaskType 5 on a TD without the PE */
+	t = red_td(H13_PE_POOL_NONE, F32_ONE);
+	t.prescale = t.scale = 0;
+	t.finalscale = 0;
+	expect_refused("red_sum", p, 1, "Common.Cfg.TaskType 5 (a reduction) with the PE not in the path");
 #endif
 }

@@ -329,6 +329,7 @@ static void softmax_reduction(struct img *m, uint32_t cfg)
 	set(m, H13_COMMON_PEROUTE, H13_PEROUTE_REDUCE);
 	set(m, H13_DST_DMACONFIG, 0);
 	set(m, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG)); /* ResultType 0, as softmax.bin's */
+	set(m, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_REDUCE));
 	softmax_pe(m, cfg, FP16_ONE);
 }
 
@@ -344,12 +345,12 @@ TEST(td_op, reductions_into_l2_memory)
 	CHECK_STR(describe_bars(&m, bars, &t),
 		  "  source: RBase0, 1 x 1 x 1600 fp16 (C x H x W) per group\n"
 		  "  NE: not in the path\n"
-		  "  PE: reduce max over each plane (2560 planes of 1 x 1600)\n"
+		  "  PE: reduce max over each plane (2560 planes of 1 x 1600), x FinalScale 1\n"
 		  "  result: L2 memory at 0x0, one max a plane\n");
 	struct img s = {0};
 	softmax_reduction(&s, H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RECIP));
 	describe_bars(&s, bars, &t);
-	CHECK(strstr(t.text, "  PE: reduce sum over each plane, then 1/sum (2560 planes of 1 x 1600)\n") != NULL);
+	CHECK(strstr(t.text, "  PE: reduce sum over each plane, then 1/sum (2560 planes of 1 x 1600), x FinalScale 1\n") != NULL);
 	/* TD 1: x - the maximum of its row (L2 memory, broadcast along W), x log2 e */
 	struct img a = {0};
 	common(&a, 1600, 2560, 1, 1);

@@ -300,14 +300,16 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		fixed(&tw, t1);
 	/* (registers keep their values from one TD to the next: every TD writes these) */
 	tdw_reg(&tw, H13_COMMON_PECFG, p->pecfg);
-	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_OUTTRANSPOSE, p->out_transpose));
+	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_OUTTRANSPOSE, p->out_transpose) |
+				     (p->reduce ? H13_PUT(H13_CFG_TASKTYPE, H13_TASK_REDUCE) : 0u));
 	if (t0)
 		tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win),
 		     p->src_plane ? p->src_plane : bp_row(p->win) * p->hin);
 	if (t1)
 		tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
 	if (to)
-		tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout), bp_row(p->wout) * p->hout);
+		tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout),
+		     p->dst_plane ? p->dst_plane : bp_row(p->wout) * p->hout);
 	return tdw_end(&tw) != 0;
 }
 
