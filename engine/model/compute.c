@@ -3353,6 +3353,13 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 					   "a depth above 1 (Common +0x04 or +0x18: 1 in every real program but "
 					   "Apple's layer_norm, 8) not modelled");
 	}
+	/* Common.Cfg.TaskType: 0, 2, 3 and 5 in every program that computes (fixtures, Apple's);
+	 * 4 and 6 only in Apple's layer_norm, whose TDs are not modelled */
+	unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
+	if (task != 0 && task != 2 && task != 3 && task != H13_TASK_REDUCE)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CFG, H13_CFG_TASKTYPE,
+				   "Common.Cfg.TaskType other than 0, 2, 3 and 5 (what every modelled program "
+				   "has; Apple's layer_norm has 4 and 6) not modelled");
 	tile_geom(m, &in0, rs0, 0, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_GROUPSTRIDE);
 	tile_geom(m, &in1, rs1, 0, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_GROUPSTRIDE);
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);
