@@ -3088,7 +3088,7 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 	if (!l->res.on && out->fmt != H13_FMT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
 				   "a reduction with a non-fp16 output not modelled");
-	int e = l->any || l->res.on ? l2m_ready(m) : ENG_OK;
+	int e = l->any ? l2m_ready(m) : ENG_OK; /* (any: the rows or the result in L2 memory) */
 	if (e)
 		return e;
 	uint32_t fin_bits = REG(H13_PLANAR_FINALSCALE);
@@ -3173,6 +3173,16 @@ static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g,
 	}
 }
 
+/* The first operand is there: in L2 memory, an L2-resident (type 3) tensor or a bound tile source. */
+static int l2m_first_source(struct anem *m, const struct td_l2mem *l, const struct anem_l2t *lsrc,
+			    const struct tile *in0)
+{
+	if (!l->src1.on && !lsrc && !in0->r)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither in L2 memory nor a "
+								 "bound tile source (RBase0): not modelled");
+	return ENG_OK;
+}
+
 /*
  * An elementwise TD with an operand or its result in L2 memory: the first operand from L2 (with its
  * broadcast axes), or by tile DMA (and, with SourceType 1, kept in L2 first, then read back as
@@ -3201,9 +3211,8 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
 				   "an elementwise TD with L2 memory whose output is not its input's shape not "
 				   "modelled");
-	if (!l->src1.on && !lsrc && !in0->r)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither in L2 memory nor a "
-								 "bound tile source (RBase0): not modelled");
+	if ((e = l2m_first_source(m, l, lsrc, in0)))
+		return e;
 	if (s->pe_two && !l->src2.on && !in1->r)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 				   "Planar.Cfg.SecSrc 2 or 3 (a second operand) by tile DMA (L2.SourceCfg.Src2DMA "
@@ -3297,10 +3306,9 @@ static int rcas_product(struct anem *m, const struct stages *s, const struct td_
 	    H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_OUTFMT) != H13_FMT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 				   "NE.MACCfg.OpMode 2 with a format other than fp16 not modelled");
-	if (!l->src1.on && !lsrc && !in0->r)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither in L2 memory nor a "
-								 "bound tile source (RBase0): not modelled");
-	int e = l->any ? l2m_ready(m) : ENG_OK;
+	int e = l2m_first_source(m, l, lsrc, in0);
+	if (!e && l->any)
+		e = l2m_ready(m);
 	if (e)
 		return e;
 	const unsigned W = out->w;
