@@ -567,7 +567,7 @@ static uint8_t *build_arena(struct app_session *s, unsigned n, const struct layo
 
 /* td_print_op's lines joined into one: "source: ...; NE: ...; nonlinear: relu; ..." */
 struct op_line {
-	char buf[400];
+	char buf[1024];
 	size_t n;
 };
 
@@ -604,7 +604,9 @@ static void print_computes(const struct ldr_program *p, const struct session_opt
 		td_print_op(&regs, p->tds[i].h.bar_en, op_line_out, &l);
 		while (l.n && (l.buf[l.n - 1] == ' ' || l.buf[l.n - 1] == ';'))
 			l.buf[--l.n] = 0;
-		outf(o->out, o->ctx, "td %u: computes: %s\n", i, l.buf);
+		outf(o->out, o->ctx, "td %u: computes: ", i); /* the line whole: longer than outf's */
+		o->out(o->ctx, l.buf, l.n);
+		o->out(o->ctx, "\n", 1);
 	}
 	free(im);
 }

@@ -438,7 +438,7 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 static int refuse_set_fields(struct anem *m, const struct td_fixed *z, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		uint32_t v = (REG(z[i].reg) >> z[i].lsb) & ((1u << z[i].width) - 1u);
+		uint32_t v = (REG(z[i].reg) >> z[i].lsb) & td_field_mask(z[i].width);
 		if (v != z[i].value)
 			return anem_refuse(m, ENG_FR_FIELD, z[i].reg, z[i].lsb, z[i].width, z[i].why);
 	}
@@ -466,6 +466,15 @@ static int outside_skipped(const struct rm_block *b, const struct rm_reg *r)
 	return 0;
 }
 
+/* Whether td_fixed pins register word a whole (Common's unnamed words) */
+static int fixed_whole(uint32_t a)
+{
+	for (unsigned i = 0; i < td_nfixed; i++)
+		if (td_fixed[i].reg == a && td_fixed[i].width >= 32)
+			return 1;
+	return 0;
+}
+
 void anem_outside_init(struct anem *m)
 {
 	const struct rm_gen *g = rm_gen_by_number(13);
@@ -482,8 +491,18 @@ void anem_outside_init(struct anem *m)
 			for (unsigned e = 0; e < r->count && m->noutside < ANEM_OUTSIDE_MAX; e++) {
 				uint32_t a = b->base + r->offset + 4u * e;
 				if (a / 4 < ANEM_WINDOW_BYTES / 4)
-					m->outside[m->noutside++] = (struct anem_outside){a, ~known};
+					m->outside[m->noutside++] = (struct anem_outside){a, ~known, 0};
 			}
+		}
+		/* the words the map does not name: only the bits real programs set (fw/td) */
+		for (unsigned w = 0; !b->fw_only && w < b->nwords; w++) {
+			uint32_t a = b->base + 4u * w;
+			struct rm_loc loc;
+			if (rm_lookup(g, a, &loc) == 0 && loc.reg)
+				continue;
+			if (fixed_whole(a) || a / 4 >= ANEM_WINDOW_BYTES / 4 || m->noutside >= ANEM_OUTSIDE_MAX)
+				continue;
+			m->outside[m->noutside++] = (struct anem_outside){a, ~td_unnamed_bits(a), 1};
 		}
 	}
 }
@@ -493,8 +512,11 @@ static int refuse_outside_bits(struct anem *m)
 	for (unsigned i = 0; i < m->noutside; i++)
 		if (REG(m->outside[i].addr) & m->outside[i].mask)
 			return anem_refuse(m, ENG_FR_FIELD, m->outside[i].addr, 0, 32,
-					   "a bit outside every field the register map names is set (the model reads "
-					   "no meaning from it; none of the real programs we have run sets one)");
+					   m->outside[i].unnamed
+					   ? "a word the register map does not name holds a bit no real program sets "
+					     "there (the model reads no meaning from it)"
+					   : "a bit outside every field the register map names is set (the model reads "
+					     "no meaning from it; none of the real programs we have run sets one)");
 	return ENG_OK;
 }
 
@@ -594,6 +616,15 @@ static int data_unread_fields(struct anem *m, const struct td_l2mem *lm)
 				   "(1, 3, 2), as in every real program, not modelled");
 	if ((e = refuse_outside_bits(m)))
 		return e;
+	/* the second tile source's format: fp16 (0x2030) where the second operand comes by the tile
+	 * DMA, 0 elsewhere, in every real program (fw/td's td_src2_fmt); the model reads fp16 */
+	uint32_t f2 = REG(H13_SRC2_FMT), want2 = td_src2_fmt(REG(H13_L2_SOURCECFG));
+	if (f2 != want2)
+		return anem_refuse(m, ENG_FR_FIELD, H13_SRC2_FMT, 0, 32,
+				   want2 ? "TileDMASrc.Src2Fmt other than 0x2030 (fp16, as in every real TD whose "
+					   "second operand comes by the tile DMA) not modelled"
+					 : "TileDMASrc.Src2Fmt set on a TD whose second operand does not come by the "
+					   "tile DMA (L2.SourceCfg.Src2DMA 0; 0 in every such real TD) not modelled");
 	/* the model pads with zeros (a convolution) or leaves padded positions out (pooling); which
 	 * padding L2Cfg.PaddingMode selects is unknown (softmax.bin sets 1 and pads nothing) */
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
@@ -976,10 +1007,27 @@ static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lre
  * tile range, or a source smaller than the output (a broadcast, which no map describes on H13)
  * would otherwise read as zeros and compute wrong numbers: each faults, saying which.
  */
+/* A TD that is neither a convolution nor a pooling reads Common.ConvCfg's window nowhere: every
+ * real one (all 132 TDs of the fixtures and Apple's 64 rebuilt programs) has 1x1, stride 1, no
+ * padding, and what the engine does with another (a strided or windowed elementwise pass?) is not
+ * known, so any other is refused */
+static int elementwise_window(struct anem *m)
+{
+	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
+	if (!td_window_unit(&win))
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
+				   "an elementwise TD (no convolution, no pooling) with a window, stride or "
+				   "padding other than 1x1/1/0 not modelled (1x1/1/0 in every real one)");
+	return ENG_OK;
+}
+
 static int elementwise_sources(struct anem *m, const struct stages *s, const struct tile *in0,
 			       const struct tile *in1, const struct anem_l2t *lsrc,
 			       const struct tile *out)
 {
+	int e = elementwise_window(m);
+	if (e)
+		return e;
 	if (!lsrc && !in0->r)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither L2-resident nor a bound tile source "
 				"(RBase0): not modelled");
@@ -3008,7 +3056,7 @@ static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n)
 static int unit_kernel_shape(struct anem *m, unsigned cin, unsigned cout)
 {
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
-	if (win.kw != 1 || win.kh != 1 || win.sx != 1 || win.sy != 1 || win.px || win.py)
+	if (!td_window_unit(&win))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
 				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) and a window, "
 				   "stride or padding other than 1x1/1/0 not modelled");
@@ -3204,6 +3252,8 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
 				   "pooling with an operand or its result in L2 memory not modelled");
+	if ((e = elementwise_window(m)))
+		return e;
 	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 || H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 				   "L2 memory with a format other than fp16 not modelled");
@@ -3291,7 +3341,7 @@ static int rcas_product(struct anem *m, const struct stages *s, const struct td_
 				   "NE.MACCfg.OpMode 2 with a kernel from memory (KernelMode 0) or NE.PostScale "
 				   "other than 1 not modelled (whether the product is rounded before the scale "
 				   "is not pinned)");
-	if (win.kw != 1 || win.kh != 1 || win.sx != 1 || win.sy != 1 || win.px || win.py)
+	if (!td_window_unit(&win))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
 				   "NE.MACCfg.OpMode 2 with a window, stride or padding other than 1x1/1/0 not "
 				   "modelled");
@@ -3354,13 +3404,6 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		else if (r[i].kind == TD_R_DST)
 			rd = &r[i];
 	}
-	for (unsigned i = 0; i < 2; i++) {
-		uint32_t a = i ? H13_COMMON_OUTDEPTH : H13_COMMON_INDEPTH;
-		if (REG(a) > 1u)
-			return anem_refuse(m, ENG_FR_FIELD, a, 0, 32,
-					   "a depth above 1 (Common +0x04 or +0x18: 1 in every real program but "
-					   "Apple's layer_norm, 8) not modelled");
-	}
 	/* Common.Cfg.TaskType: 0, 2, 3 and 5 in every program that computes (fixtures, Apple's);
 	 * 4 and 6 only in Apple's layer_norm, whose TDs are not modelled */
 	unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
@@ -3388,6 +3431,10 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	td_l2mem_of(&kregs, bars, &k, &lm);
 	if (lm.no.why)
 		return td_refusal_fault(m, &lm.no);
+	/* the fields no modelled meaning is read from, on every TD (a reduction's too) */
+	int e = data_unread_fields(m, &lm);
+	if (e)
+		return e;
 	if (k.role == TD_KEPT_MAKES)
 		return reduce_planes(m, &k, &lm, &in0, &out);
 	if (!rd && !l2res && !lm.res.on)
@@ -3399,9 +3446,6 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE_NOREG(m, ENG_FR_FIELD, "an empty output (OutDim, Cout or groups 0)");
 	if ((in0.r && !in0.elem) || (in1.r && !in1.elem))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_INFMT, "an unsized input format");
-	int e = data_unread_fields(m, &lm);
-	if (e)
-		return e;
 	struct stages s;
 	e = decode_stages(m, &s, act);
 	if (e)

@@ -110,6 +110,7 @@ struct anem {
 	 * (anem_outside_init, from fw/regmap once; read every TD) */
 	struct anem_outside {
 		uint32_t addr, mask;
+		int unnamed; /* a word the map does not name (its mask: the bits no real program sets) */
 	} outside[ANEM_OUTSIDE_MAX];
 	unsigned noutside;
 	uint32_t queued, state, err, done_nid, done_count;

@@ -2,7 +2,8 @@
  * Formatted output to a caller's sink: fw/ and the drivers print through callbacks
  * (ctx, text, length), never to a stream, so the same code serves the firmware console and
  * the host tool. One line is formatted into a bounded buffer (longer text is cut at
- * OUTF_LINE - 1 bytes) and handed to the sink.
+ * OUTF_LINE - 1 bytes, its end marked "...", and still ends with a newline when the format does)
+ * and handed to the sink.
  */
 #ifndef ANEFW_OUTF_H
 #define ANEFW_OUTF_H

@@ -64,6 +64,12 @@
  * value is refused (the builders write 0) */
 #define H13_COMMON_INDEPTH 0x00004u
 #define H13_COMMON_OUTDEPTH 0x00018u
+/* Common+0x20 (pad2 in the H13 map): 0x2041 in every real program (the fixtures' 29 TDs, Apple's
+ * 63 in 64 programs rebuilt from a public listing, allbilly/ane's macOS streams). Its fields are
+ * not known (the H14 map puts a 3-D window, ConvCfg3d, in the word after ConvCfg); the model reads
+ * none and refuses any other value (fw/td's td_fixed) */
+#define H13_COMMON_WORD20 0x00020u
+#define H13_COMMON_WORD20_REAL 0x2041u
 #define H13_COMMON_GROUPCONVCFG 0x00024u
 #define H13_GROUPCONV_NUMGROUPS_LSB 0
 #define H13_GROUPCONV_NUMGROUPS_W 13
@@ -302,6 +308,11 @@
 /* ---- tile DMA formats ---- */
 #define H13_SRC_FMT 0x13838u
 #define H13_DST_FMT 0x17818u
+/* TileDMASrc+0x3c (pad in the H13 map): the second tile source's Fmt. 0x2030 (Truncate 3, MemFmt 2,
+ * FmtMode 0) in each of the 31 real TDs whose second operand comes by the tile DMA
+ * (L2.SourceCfg.Src2DMA 1: add.bin, mul.bin, ceil.bin TD 3, softmax.bin TD 4, Apple's binary
+ * programs), 0 in the 61 others; the model reads the operand as fp16 and refuses any other value */
+#define H13_SRC2_FMT 0x1383cu
 #define H13_FMT_INTERLEAVE_LSB 24
 #define H13_FMT_INTERLEAVE_W 4
 #define H13_DSTFMT_ZEROPADLAST_LSB 20

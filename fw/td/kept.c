@@ -161,7 +161,7 @@ static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
 		REFUSE(k, 0, H13_COMMON_OUTDIM, H13_OUTDIM_WOUT,
 		       "a reduction whose OutDim.Wout is not its InDim.Win not modelled");
 	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
-	if (win.kw != 1 || win.kh != 1 || win.sx != 1 || win.sy != 1 || win.px || win.py)
+	if (!td_window_unit(&win))
 		refuse(k, 0, H13_COMMON_CONVCFG, 0, 32,
 		       "a reduction with a window, stride or padding other than "
 		       "1x1/1/0 not modelled");

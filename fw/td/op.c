@@ -134,7 +134,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	} else if (op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE)) {
 		/* as engine/model/compute.c's ne_kernel_mode: no kernel in memory, the unit kernel */
 		uint32_t ab = GET(H13_NE_ACCBIAS);
-		int ok = win.kw == 1 && win.kh == 1 && win.sx == 1 && win.sy == 1 && !win.px && !win.py &&
+		int ok = td_window_unit(&win) &&
 			 cin == 1 && cout == 1 && !H13_GET(ab, H13_ACCBIAS_SHIFT);
 		outf(out, ctx, "  NE: unit kernel (KernelMode 1: no kernel in memory), x + AccBias %s, "
 			       "x PostScale %s%s\n",
@@ -245,6 +245,14 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, " (not modelled: %s)", lm.no.why);
 		outf(out, ctx, "\n");
 	}
+	/* a window on a TD that is neither a convolution nor a pooling (nor a reduction, which names
+	 * its own): as engine/model/compute.c's elementwise_window */
+	int conv = mac && op == H13_MAC_OP_CONV && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en);
+	if (!conv && H13_GET(pc, H13_PECFG_POOLMODE) == H13_PE_POOL_NONE && k.role != TD_KEPT_MAKES &&
+	    !td_window_unit(&win))
+		outf(out, ctx, "  window: %ux%u, stride %ux%u, padding %ux%u on an elementwise TD (not modelled: "
+			       "1x1, stride 1, no padding in every real one)\n",
+		     win.kw, win.kh, win.sx, win.sy, win.px, win.py);
 	/* the result */
 	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN)) {
 		outf(out, ctx, "  result: WBase");

@@ -90,6 +90,10 @@ const struct td_fixed td_fixed[] = {
 	{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.ResultCfg.DMAInterleave other than 1 not modelled (1 in every real program)"},
 	{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMASrc.Fmt.Interleave other than 1 not modelled (1 in every real program we hold, enabled or not)"},
 	{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMADst.Fmt.Interleave other than 1 not modelled (1 in every real program we hold, enabled or not)"},
+	/* whole words the H13 map leaves unnamed (fw/regmap/h13.h) */
+	{H13_COMMON_INDEPTH, 0, 32, 1, "Common +0x04 (a depth, the later maps' InDepth) other than 1 not modelled (1 in every real program but Apple's layer_norm, 8)"},
+	{H13_COMMON_OUTDEPTH, 0, 32, 1, "Common +0x18 (a depth, the later maps' OutDepth) other than 1 not modelled (1 in every real program but Apple's layer_norm, 8)"},
+	{H13_COMMON_WORD20, 0, 32, H13_COMMON_WORD20_REAL, "Common +0x20 other than 0x2041 not modelled (0x2041 in every real program; its fields are not known)"},
 };
 const unsigned td_nfixed = sizeof td_fixed / sizeof td_fixed[0];
 
@@ -100,6 +104,30 @@ uint32_t td_fixed_bits(uint32_t reg)
 		if (td_fixed[i].reg == reg)
 			v |= (uint32_t)td_fixed[i].value << td_fixed[i].lsb;
 	return v;
+}
+
+uint32_t td_unnamed_bits(uint32_t reg)
+{
+	static const struct {
+		uint32_t reg, bits;
+	} seen[] = {
+		{H13_BLK_KDMA + 0x00u, 0x40u},
+		{H13_BLK_KDMA + 0xc8u, 0x80u}, {H13_BLK_KDMA + 0xccu, 0x80u},
+		{H13_BLK_KDMA + 0xd0u, 0x80u}, {H13_BLK_KDMA + 0xd4u, 0x80u},
+		{H13_BLK_KDMA + 0xe8u, 0x40u}, {H13_BLK_KDMA + 0xecu, 0x40u},
+		{H13_BLK_KDMA + 0xf0u, 0x40u}, {H13_BLK_KDMA + 0xf4u, 0x40u},
+		{H13_BLK_TILESRC + 0x40u, 0x100u},
+	};
+	for (unsigned i = 0; i < sizeof seen / sizeof seen[0]; i++)
+		if (seen[i].reg == reg)
+			return seen[i].bits;
+	return 0;
+}
+
+void td_fixed_block(uint32_t base, uint32_t *v, unsigned count)
+{
+	for (unsigned i = 0; i < count; i++)
+		v[i] |= td_fixed_bits(base + 4u * i);
 }
 
 void tdb_begin(struct td_block *b, uint32_t base, unsigned count)

@@ -88,6 +88,13 @@ extern const struct td_fixed td_fixed[];
 extern const unsigned td_nfixed;
 /* Register reg's fixed fields at their values, in place (0 when reg has none). */
 uint32_t td_fixed_bits(uint32_t reg);
+/* ORs td_fixed_bits into each of count words of a block starting at register base. */
+void td_fixed_block(uint32_t base, uint32_t *v, unsigned count);
+/* A field's mask, for widths 1..32, at bit 0. */
+static inline uint32_t td_field_mask(unsigned width)
+{
+	return width >= 32u ? ~0u : (1u << width) - 1u;
+}
 /* L2.SourceCfg and ResultCfg of a TD whose source and result go through the tile DMA, as every
  * eiln fixture and Apple's binary programs write them: Source/ResultType 2 and the fixed fields.
  * The builders write these (a type of 0 reads the source from L2 memory, td_l2mem_of). */
@@ -100,6 +107,21 @@ uint32_t td_fixed_bits(uint32_t reg);
  * td_fixed_bits(the Fmt register). */
 #define TD_TILE_FMT_FP16                                                                          \
 	(H13_PUT(H13_FMT_FMTMODE, 1u) | H13_PUT(H13_FMT_TRUNCATE, 3u) | H13_PUT(H13_FMT_MEMFMT, 2u))
+/* The second tile source's Fmt (TileDMASrc.Src2Fmt) of a TD whose PE's second operand comes by the
+ * tile DMA (L2.SourceCfg.Src2DMA 1), as every such real TD has it (Truncate 3, MemFmt 2, FmtMode
+ * 0); 0 on every other real TD. The model refuses any other value (td_src2_fmt). */
+#define TD_TILE_FMT_SRC2_FP16 (H13_PUT(H13_FMT_TRUNCATE, 3u) | H13_PUT(H13_FMT_MEMFMT, 2u))
+static inline uint32_t td_src2_fmt(uint32_t l2_sourcecfg)
+{
+	return H13_GET(l2_sourcecfg, H13_L2SRC_SRC2DMA) ? TD_TILE_FMT_SRC2_FP16 : 0u;
+}
+
+/* Words of the blocks a TD writes that the H13 map does not name, with the bits real programs set
+ * in them (the fixtures' 29 TDs and the 103 of Apple's 64 programs rebuilt from a public listing:
+ * KernelDMASrc +0x00 0 or 0x40, +0xc8..+0xd4 0 or 0x80, +0xe8..+0xf4 0 or 0x40, TileDMASrc +0x40
+ * 0 or 0x100; every other unnamed word 0 everywhere). What they do is not known; the model
+ * refuses any other bit (and pins Common's three unnamed words whole, in td_fixed). */
+uint32_t td_unnamed_bits(uint32_t reg);
 
 /* ---- the memory a TD touches ---- */
 #define TD_READ 1u
@@ -245,6 +267,16 @@ static inline struct td_window td_window_of(uint32_t convcfg)
 			      H13_GET(convcfg, H13_CONVCFG_SX), H13_GET(convcfg, H13_CONVCFG_SY),
 			      H13_GET(convcfg, H13_CONVCFG_PX), H13_GET(convcfg, H13_CONVCFG_PY)};
 	return w;
+}
+/* Common.ConvCfg of a 1x1 window, stride 1, no padding, with the fixed fields: every real TD's
+ * (the builders write it where a TD is neither a convolution nor a pooling) */
+#define TD_CONVCFG_UNIT                                                                           \
+	(td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, 1u) | H13_PUT(H13_CONVCFG_KH, 1u) | \
+	 H13_PUT(H13_CONVCFG_SX, 1u) | H13_PUT(H13_CONVCFG_SY, 1u))
+/* 1x1, stride 1, no padding: the window of every TD that is not a convolution or a pooling */
+static inline int td_window_unit(const struct td_window *w)
+{
+	return w->kw == 1 && w->kh == 1 && w->sx == 1 && w->sy == 1 && !w->px && !w->py;
 }
 
 /*

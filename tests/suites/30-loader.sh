@@ -98,12 +98,12 @@ for b in $TEST_BOARDS; do
 	"$TOOL" inspect "$CORPUS/valid_hwx.bin" >"$work_fw/want"
 	echo "$out" | tr -d '\r' | sed -n '/^program: valid/,/^anefw: done/p' | sed '1d;$d' >"$work_fw/got"
 	want=$(grep -c . "$work_fw/want")
-	# valid_hwx.bin is a loader fixture, not a computable program: its TDs read L2 memory
-	# (L2.SourceCfg.SourceType 0) into an output of no channels, which the engine model refuses
-	# by name (issue 21: loudly) at TD 0; the load and the summary are what this checks, then
-	# that refusal and nothing else
+	# valid_hwx.bin is a loader fixture, not a computable program: its TDs hold none of the
+	# values every real TD has (Common.ConvCfg.Ox 1, the first the model checks) and write an
+	# output of no channels, which the engine model refuses by name (issue 21: loudly) at TD 0;
+	# the load and the summary are what this checks, then that refusal and nothing else
 	if echo "$out" | grep -q '^anefw: done: FAILED: submission 1 failed: engine-fault' &&
-	   echo "$out" | grep -q '^submit: engine failed: engine-fault: td 0, unit engine: unmodelled-field: an empty output' &&
+	   echo "$out" | grep -q '^submit: engine failed: engine-fault: td 0, unit Common, Common.ConvCfg.Ox = 0x0: unmodelled-field' &&
 	   [ "$want" -gt 0 ] && cmp -s "$work_fw/want" "$work_fw/got" &&
 	   echo "$out" | grep -q '^tds: 2'; then
 		t_pass "loader.$b.firmware_loads_program ($want summary lines, the same as inspect's)"

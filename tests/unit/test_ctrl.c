@@ -56,6 +56,7 @@ static size_t synth_build(const struct synth *s)
 		tdw_put(&tw, &b);
 	}
 	tdb_begin(&b, H13_BLK_COMMON, H13_BLK_COMMON_WORDS);
+	td_fixed_block(b.base, b.v, b.count);
 	tdb_set(&b, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, s->win) | H13_PUT(H13_INDIM_HIN, s->hin));
 	tdb_set(&b, H13_COMMON_CHCFG,
 		H13_PUT(H13_CHCFG_INFMT, s->infmt) | H13_PUT(H13_CHCFG_OUTFMT, s->outfmt));
@@ -65,7 +66,7 @@ static size_t synth_build(const struct synth *s)
 		H13_PUT(H13_OUTDIM_WOUT, s->wout) | H13_PUT(H13_OUTDIM_HOUT, s->hout));
 	tdb_set(&b, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, s->groups));
 	tdb_set(&b, H13_COMMON_TILECFG, H13_PUT(H13_TILECFG_TILEHEIGHT, 1));
-	tdb_set(&b, H13_COMMON_CONVCFG, td_fixed_bits(H13_COMMON_CONVCFG));
+	tdb_set(&b, H13_COMMON_CONVCFG, TD_CONVCFG_UNIT);
 	tdw_put(&tw, &b);
 	tdb_begin(&b, H13_BLK_L2, H13_BLK_L2_WORDS);
 	tdb_set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);

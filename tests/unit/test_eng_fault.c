@@ -35,7 +35,7 @@ static int ef_set(uint8_t *buf, size_t len, unsigned td, uint32_t reg, unsigned 
 	if (!n || n > 4)
 		return -1;
 	uint8_t *w = buf + p.td_area_off + off[n - 1];
-	uint32_t mask = ((1u << width) - 1u) << lsb;
+	uint32_t mask = td_field_mask(width) << lsb;
 	le_wr32(w, (le_rd32(w) & ~mask) | ((v << lsb) & mask));
 	return 0;
 }
@@ -134,9 +134,19 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, 1, "Common.GroupConvCfg.ElemMultMode = 0x1: unmodelled-field"},
 		/* a task type no modelled program has (Apple's layer_norm: 4 and 6) */
 		{H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W, 4, "Common.Cfg.TaskType = 0x4: unmodelled-field"},
-		/* a depth (Apple's layer_norm: 8) */
-		{H13_COMMON_INDEPTH, 0, 16, 8, "Common.Rsvd_0x004 = 0x8: unmodelled-field: a depth above 1"},
-		{H13_COMMON_OUTDEPTH, 0, 16, 2, "Common.Rsvd_0x018 = 0x2: unmodelled-field: a depth above 1"},
+		/* a depth (Apple's layer_norm: 8), 0 too, and Common +0x20 (0x2041 in every real TD) */
+		{H13_COMMON_INDEPTH, 0, 16, 8, "Common.Rsvd_0x004 = 0x8: unmodelled-field: Common +0x04 (a depth"},
+		{H13_COMMON_OUTDEPTH, 0, 16, 2, "Common.Rsvd_0x018 = 0x2: unmodelled-field: Common +0x18 (a depth"},
+		{H13_COMMON_INDEPTH, 0, 32, 0, "Common.Rsvd_0x004 = 0x0: unmodelled-field: Common +0x04 (a depth"},
+		{H13_COMMON_WORD20, 0, 32, 0x2042, "Common.Rsvd_0x020 = 0x2042: unmodelled-field: Common +0x20 other than 0x2041"},
+		{H13_COMMON_WORD20, 16, 1, 1, "Common.Rsvd_0x020 = 0x12041: unmodelled-field: Common +0x20 other than 0x2041"},
+		/* words the map does not name: a bit no real program sets there (tanh.bin holds 0 at
+		 * TileDMASrc +0x44 and 0x100 at +0x40, as real programs do) */
+		{H13_BLK_TILESRC + 0x44u, 0, 1, 1, "TileDMASrc.Rsvd_0x044 = 0x1: unmodelled-field: a word the register map does not name"},
+		{H13_BLK_TILESRC + 0x40u, 9, 1, 1, "TileDMASrc.Rsvd_0x040 = 0x300: unmodelled-field: a word the register map does not name"},
+		{H13_BLK_KDMA + 0xc8u, 8, 1, 1, "KernelDMASrc.Rsvd_0x0c8 = 0x180: unmodelled-field: a word the register map does not name"},
+		/* the second tile source's format on a TD with no second operand by tile DMA */
+		{H13_SRC2_FMT, 0, 32, TD_TILE_FMT_SRC2_FP16, "TileDMASrc.Src2Fmt = 0x2030: unmodelled-field: TileDMASrc.Src2Fmt set on a TD whose second operand does not come by the tile DMA"},
 		/* the NE's channel products (Apple's pow) without their GroupConvCfg fields */
 		{H13_NE_MACCFG, H13_MACCFG_OPMODE_LSB, H13_MACCFG_OPMODE_W, H13_MAC_OP_RCAS, "NE.MACCfg.OpMode = 0x2: unmodelled-field: NE.MACCfg.OpMode 2 without Common.GroupConvCfg.ElemMultMode"},
 		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 1, "TileDMASrc.Fmt.Shift = 0x1: unmodelled-field"},
@@ -216,6 +226,19 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 	CHECKF(ef_refused(a, len, 0, ENG_FR_FIELD, "Planar.PreScale bits 0-15 not modelled", &res), "%s",
 	       res.fault_text);
 	free(a);
+	/* add.bin's second operand by tile DMA in another format than its 0x2030 (MemFmt 0), or with
+	 * Src2Fmt 0: refused; its own 0x2030 runs (the first check of this test's relu.hwx style) */
+	static const uint32_t f2[2] = {H13_PUT(H13_FMT_TRUNCATE, 3u), 0};
+	for (unsigned i = 0; i < 2; i++) {
+		a = ef_load("fixtures/kernels/binary/add.bin", &len);
+		REQUIRE(a);
+		CHECK(!ef_refused(a, len, 0, ENG_FR_FIELD, "td 0", &res));
+		CHECK_EQ(res.run, ENG_OK);
+		REQUIRE(ef_set(a, len, 0, H13_SRC2_FMT, 0, 32, f2[i]) == 0);
+		CHECKF(ef_refused(a, len, 0, ENG_FR_FIELD, "TileDMASrc.Src2Fmt other than 0x2030 (fp16", &res),
+		       "%u: %s", i, res.fault_text);
+		free(a);
+	}
 	/* a bit outside every field the map names: the refusal says so */
 	uint8_t *o = ef_load("fixtures/kernels/unary/tanh.bin", &len);
 	REQUIRE(o);
@@ -241,6 +264,45 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 	CHECK(!ef_refused(b, len, 0, ENG_FR_FIELD, "td 0", &res));
 	CHECK_EQ(res.run, ENG_OK);
 	free(b);
+}
+
+/* A TD that is neither a convolution nor a pooling with a window, stride or padding other than
+ * 1x1/1/0 (no real one has another: Common.ConvCfg was read by nothing there), and a reduction's
+ * unread fields (softmax.bin's reductions skipped the checks every other TD has) */
+TEST(eng_fault, elementwise_windows_and_reductions_fields_refused)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixtures are not edited");
+	static const struct {
+		const char *file;
+		unsigned td, lsb, width, v, reason;
+		uint32_t reg;
+		const char *want;
+	} cases[] = {
+		{"fixtures/hwx/relu.hwx", 0, H13_CONVCFG_KW_LSB, H13_CONVCFG_KW_W, 3, ENG_FR_COMBINATION, H13_COMMON_CONVCFG,
+		 "td 0, unit Common, Common.ConvCfg = 0x5000a023: unmodelled-combination: an elementwise TD (no convolution, no pooling) with a window"},
+		{"fixtures/kernels/unary/tanh.bin", 0, H13_CONVCFG_SX_LSB, H13_CONVCFG_SX_W, 2, ENG_FR_COMBINATION, H13_COMMON_CONVCFG,
+		 "unmodelled-combination: an elementwise TD (no convolution, no pooling) with a window"},
+		{"fixtures/kernels/binary/add.bin", 0, H13_CONVCFG_KH_LSB, H13_CONVCFG_KH_W, 2, ENG_FR_COMBINATION, H13_COMMON_CONVCFG,
+		 "unmodelled-combination: an elementwise TD (no convolution, no pooling) with a window"},
+		{"fixtures/kernels/activation/softmax.bin", 0, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 1, ENG_FR_FIELD, H13_L2_CFG,
+		 "td 0, unit L2, L2.L2Cfg.InputReLU = 0x1: unmodelled-field"},
+		{"fixtures/kernels/activation/softmax.bin", 3, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 1, ENG_FR_FIELD, H13_SRC_FMT,
+		 "td 3, unit TileDMASrc, TileDMASrc.Fmt.Shift = 0x1: unmodelled-field"},
+	};
+	size_t len;
+	struct session_result res;
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint8_t *b = ef_load(cases[i].file, &len);
+		REQUIRE(b);
+		CHECKF(!ef_refused(b, len, (int)cases[i].td, cases[i].reason, "td", &res) && res.run == ENG_OK,
+		       "case %u unedited: %s", i, res.fault_text);
+		REQUIRE(ef_set(b, len, cases[i].td, cases[i].reg, cases[i].lsb, cases[i].width, cases[i].v) == 0);
+		CHECKF(ef_refused(b, len, (int)cases[i].td, cases[i].reason, cases[i].want, &res), "case %u: %s", i,
+		       res.fault_text);
+		CHECK_EQ(res.fault.reg, cases[i].reg);
+		free(b);
+	}
 }
 
 TEST(eng_fault, packed_for_a_completion_formats_the_same)

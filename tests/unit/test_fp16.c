@@ -1,4 +1,7 @@
 #include "fw/common/fp16.h"
+#include "fw/common/outf.h"
+
+#include <string.h>
 #include "tests/harness/harness.h"
 
 TEST(fp16, every_finite_value_round_trips)
@@ -133,4 +136,32 @@ TEST(fp16, from_scaled_fast_matches_general)
 		bad += fp16_from_scaled_fast(m, e) != fp16_from_scaled(m, e);
 	}
 	CHECK_EQ(bad, 0);
+}
+
+/* outf (fw/common) cuts a line longer than its buffer, marks the cut and keeps the newline the
+ * format ends with; a short line passes whole */
+static char outf_got[OUTF_LINE + 8];
+static size_t outf_n;
+static void outf_keep(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	memcpy(outf_got, s, n);
+	outf_n = n;
+}
+
+TEST(outf, long_lines_cut_marked_and_still_ended)
+{
+	char big[OUTF_LINE * 2];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	outf(outf_keep, NULL, "%s\n", big);
+	CHECK_EQ(outf_n, (size_t)OUTF_LINE - 1);
+	CHECK_EQ(outf_got[outf_n - 1], '\n');
+	CHECK(!memcmp(outf_got + outf_n - 4, "...\n", 4));
+	outf(outf_keep, NULL, "%s", big); /* a piece of a line: no newline added */
+	CHECK_EQ(outf_n, (size_t)OUTF_LINE - 1);
+	CHECK(!memcmp(outf_got + outf_n - 3, "...", 3));
+	outf(outf_keep, NULL, "td %u\n", 7u);
+	CHECK_EQ(outf_n, 5u);
+	CHECK(!memcmp(outf_got, "td 7\n", 5));
 }

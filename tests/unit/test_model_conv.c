@@ -103,6 +103,9 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	SET(H13_COMMON_CIN, c->cin << H13_CIN_LSB);
 	SET(H13_COMMON_COUT, c->cout << H13_COUT_LSB);
 	SET(H13_COMMON_GROUPCONVCFG, c->G << H13_GROUPCONV_NUMGROUPS_LSB);
+	SET(H13_COMMON_INDEPTH, td_fixed_bits(H13_COMMON_INDEPTH));
+	SET(H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH));
+	SET(H13_COMMON_WORD20, td_fixed_bits(H13_COMMON_WORD20));
 	SET(H13_COMMON_CONVCFG, c->kw << H13_CONVCFG_KW_LSB | c->kh << H13_CONVCFG_KH_LSB |
 					c->sx << H13_CONVCFG_SX_LSB | c->sy << H13_CONVCFG_SY_LSB |
 					c->px << H13_CONVCFG_PX_LSB | c->py << H13_CONVCFG_PY_LSB |

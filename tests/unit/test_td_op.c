@@ -61,6 +61,10 @@ static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned
 	set(m, H13_COMMON_CIN, cin);
 	set(m, H13_COMMON_COUT, cout);
 	set(m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	set(m, H13_COMMON_INDEPTH, td_fixed_bits(H13_COMMON_INDEPTH));
+	set(m, H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH));
+	set(m, H13_COMMON_WORD20, td_fixed_bits(H13_COMMON_WORD20));
+	set(m, H13_COMMON_CONVCFG, TD_CONVCFG_UNIT);
 	set(m, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
 	set(m, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
 	set(m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);

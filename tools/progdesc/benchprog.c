@@ -51,6 +51,7 @@ static void common_k(struct td_writer *tw, unsigned w, unsigned h, unsigned cin,
 		H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) | H13_PUT(H13_CONVCFG_PX, k / 2) | H13_PUT(H13_CONVCFG_PY, k / 2);
 	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, h);
+	td_fixed_block(H13_COMMON_INDIM, v, 11); /* the depths and +0x20, as every real TD */
 	tdw_block(tw, H13_COMMON_INDIM, v, 11);
 }
 
@@ -62,6 +63,7 @@ static void fixed_cfg(struct td_writer *tw, uint32_t scfg, uint32_t rcfg)
 	tdw_reg(tw, H13_L2_SOURCECFG, scfg);
 	tdw_reg(tw, H13_L2_RESULTCFG, rcfg);
 	tdw_reg(tw, H13_SRC_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_SRC_FMT));
+	tdw_reg(tw, H13_SRC2_FMT, td_src2_fmt(scfg));
 	tdw_reg(tw, H13_DST_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_DST_FMT));
 }
 
@@ -273,6 +275,7 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 				      H13_PUT(H13_GROUPCONV_UNICASTCIN, H13_RCAS_UNICASTCIN)
 			    : 0u);
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, p->hout);
+	td_fixed_block(H13_COMMON_INDIM, v, 11);
 	tdw_block(&tw, H13_COMMON_INDIM, v, 11);
 	if (p->ne_rcas) {
 		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_RCAS) |

@@ -515,6 +515,7 @@ static void put_common(struct td_writer *tw, const struct pd_layer *L)
 	unsigned pad = L->kind == PD_POOL ? L->pad : 0;
 	struct td_block b;
 	tdb_begin(&b, H13_BLK_COMMON, H13_BLK_COMMON_WORDS);
+	td_fixed_block(b.base, b.v, b.count); /* the depths and +0x20, as every real TD */
 	tdb_set(&b, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, L->win) | H13_PUT(H13_INDIM_HIN, L->hin));
 	tdb_set(&b, H13_COMMON_CHCFG,
 		H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16));
