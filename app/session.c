@@ -154,9 +154,12 @@ int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g,
 	return session_fill_buffer_x(p, g, b, 0);
 }
 
-/* A copy of n bytes, split over hal_parallel's threads from 256 KiB (a program's weights into
+/* A copy of n bytes, split over hal_parallel's threads from 2 MiB (a program's weights into
  * their grant: 4.5 MiB for a 768 x 3072 projection; two cores copy it in about 0.6 of the time
- * one takes here); on one thread, and on the target, one memcpy. */
+ * one takes here); on one thread, and on the target, one memcpy. A smaller copy stays on the
+ * caller: it fits the caller's cache, where the engine's first reads of those weights find it
+ * (the 512 x 512 convolution's 512 KiB: split in two, its two-thread channel lines ran 3-10%
+ * slower, docs/performance.md, issue 26's tenth pass). */
 struct par_copy {
 	uint8_t *dst;
 	const uint8_t *src;
@@ -174,7 +177,7 @@ static void par_copy_task(void *arg, unsigned i)
 static void par_memcpy(uint8_t *dst, const uint8_t *src, size_t n)
 {
 	unsigned w = hal_workers();
-	if (w < 2 || n < (1u << 18)) {
+	if (w < 2 || n < (2u << 20)) {
 		memcpy(dst, src, n);
 		return;
 	}

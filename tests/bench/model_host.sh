@@ -17,13 +17,14 @@ fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 echo "bench: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
-# convolutions best of 200 (of 40 for the 768 x 3072 projection, 12 ms a run), numpy the same
+# convolutions best of 1000 (of 40 for the 768 x 3072 projection, 12 ms a run), numpy the same
 # (issue 26, fifth pass: a vCPU of this machine runs about 20% slower for stretches of tens of
 # milliseconds or more, so the 2-thread figure needs a moment when both vCPUs are quick; more
-# runs find it, for the model and the anchor alike); the 4 Mi-element add and tanh (a few ms
-# each) best of 15 in a call of their own
+# runs find it, for the model and the anchor alike; tenth pass: 200 runs of the 512 take 0.15 s,
+# shorter than some of those stretches, 1000 span 0.7 s); the 4 Mi-element add and tanh (a few
+# ms each) best of 15 in a call of their own
 {
-	"$tool" bench-model --repeat 200 --conv3 64:64:56 --add 64:8:8 --act 64:8:8 | grep 'model conv'
+	"$tool" bench-model --repeat 1000 --conv3 64:64:56 --add 64:8:8 --act 64:8:8 | grep 'model conv'
 	"$tool" bench-model --repeat 40 --conv 768:3072:128 --add 64:8:8 --act 64:8:8 | grep 'model conv'
 	"$tool" bench-model --repeat 15 --conv 16:16:8 | grep -v 'model conv'
 } | tee "$out"
@@ -42,7 +43,7 @@ for name, m, k, n in shapes:
     a = np.ones((m, k), np.float32)
     b = np.ones((k, n), np.float32)
     best = 1e30
-    for _ in range(200 if m * k * n < 5e7 else 40):
+    for _ in range(1000 if m * k * n < 5e7 else 40):
         t = time.perf_counter()
         a @ b
         best = min(best, time.perf_counter() - t)
