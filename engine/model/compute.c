@@ -3051,8 +3051,8 @@ static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n)
 		v[i] = f2h((mac_in(v[i]) + s->accbias) * s->post);
 }
 
-/* A convolution with KernelMode 1 (see ne_kernel_mode): only the shape inv.bin has is modelled. */
-/* The unit kernel's one shape: 1x1, stride 1, no padding, 1 -> 1 channel (inv.bin). */
+/* A convolution with KernelMode 1 (see ne_kernel_mode): 1x1, stride 1, no padding, 1 -> 1 channel
+ * (inv.bin) or C -> C channel by channel (fw/td's td_unit_channels_ok: Apple's rsqrt). */
 static int unit_kernel_shape(struct anem *m, unsigned cin, unsigned cout)
 {
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
@@ -3060,10 +3060,11 @@ static int unit_kernel_shape(struct anem *m, unsigned cin, unsigned cout)
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
 				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) and a window, "
 				   "stride or padding other than 1x1/1/0 not modelled");
-	if (cin != 1 || cout != 1)
+	if (!td_unit_channels_ok(cin, cout, REG(H13_COMMON_GROUPCONVCFG)))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
 				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) over more "
-				   "than 1 -> 1 channel not modelled");
+				   "than 1 -> 1 channel, other than C -> C channel by channel (GroupConvCfg "
+				   "UnicastEn 1, UnicastCin 1), not modelled");
 	return ENG_OK;
 }
 
@@ -3144,7 +3145,14 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 	memcpy(&fin, &fin_bits, sizeof fin);
 	struct tile one = *out; /* the destination, one value a plane */
 	one.w = one.h = 1;
-	for (unsigned g = 0; g < in->g; g++)
+	/* PECfg.OutputTranspose: a group's values side by side in row (g, 0, 0) */
+	struct tile row = *out;
+	row.w = in->c;
+	row.h = row.c = 1;
+	if (k->out_transpose && !l->res.on && in->c > ANEM_ROW_MAX)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a transposed reduction of more planes a group than the model holds");
+	uint16_t *vals = (uint16_t *)(void *)m->row[1]; /* (row[0] and row[2]: read_row, write_row) */
+	for (unsigned g = 0; g < in->g; g++) {
 		for (unsigned c = 0; c < in->c; c++) {
 			uint16_t best = 0, y;
 			float sum = 0.0f;
@@ -3171,9 +3179,14 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 			y = k->kind == TD_KEPT_MAX && fin_bits == H13_FINALSCALE_ONE ? best : f2h(r * fin);
 			if (l->res.on)
 				l2m_write_row(m, &l->res, g, c, 0, 1, &y);
+			else if (k->out_transpose)
+				vals[c] = y;
 			else if ((e = write_row(m, &one, g, c, 0, &y, m->row[2])))
 				return e;
 		}
+		if (k->out_transpose && !l->res.on && (e = write_row(m, &row, g, 0, 0, vals, m->row[2])))
+			return e;
+	}
 	return ENG_OK;
 }
 

@@ -118,6 +118,12 @@
 #define H13_CPECFG_SRC1TRANSPOSE_W 1
 #define H13_CPECFG_SRC2TRANSPOSE_LSB 9
 #define H13_CPECFG_SRC2TRANSPOSE_W 1
+/* OutputTranspose (the H16 map's name, bit 10): the PE's result with C and W swapped. Set on the
+ * reduction of Apple's reduce_sum and reduce_mean over C (0x400): its one value a plane (g, c)
+ * leaves at element (g, 0, 0, c), the planes' values of a group side by side in one row. Read on
+ * reductions only */
+#define H13_CPECFG_OUTTRANSPOSE_LSB 10
+#define H13_CPECFG_OUTTRANSPOSE_W 1
 #define H13_BCAST_W 0x1u          /* broadcast axes, in Src1Broadcast and Src2Broadcast */
 #define H13_BCAST_H 0x2u
 #define H13_BCAST_D 0x4u

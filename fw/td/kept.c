@@ -90,7 +90,9 @@ static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
 		       "Planar.Cfg.PoolMode on a reduction: only 2 with NLMode 0 (the maximum), and 0 "
 		       "with NLMode 0 (the sum) or 1 (the reciprocal of the sum) are pinned");
-	if (GET(H13_COMMON_PECFG))
+	/* OutputTranspose alone (Apple's reductions over C): the values of a group's planes in one row */
+	k->out_transpose = (uint8_t)H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_OUTTRANSPOSE);
+	if (GET(H13_COMMON_PECFG) & ~H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u))
 		refuse(k, 0, H13_COMMON_PECFG, 0, 32,
 		       "a reduction with Common.PECfg set (a broadcast or transposed "
 		       "operand) not modelled");
@@ -138,10 +140,14 @@ static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
 	if (dst_en && !dst)
 		REFUSE(k, 1, H13_DST_DMACONFIG, H13_DMA_EN,
 		       "a reduction with its tile destination enabled but no WBase bound not modelled");
-	else if (!(rt == H13_L2_MEM && !dst_en) && !(rt == H13_L2_DMA && dst))
+	/* ResultType 1 (Apple's reductions over C, their last TD): by the tile DMA and, as SourceType 1
+	 * keeps a source, presumably kept in L2 at ResultBase too. Nothing in those programs reads
+	 * that copy, so the model writes only the DMA's: a later read of it finds L2 memory no TD
+	 * wrote and is refused */
+	else if (!(rt == H13_L2_MEM && !dst_en) && !((rt == H13_L2_DMA || rt == H13_L2_KEEP) && dst))
 		REFUSE(k, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
 		       "a reduction whose result goes other than into L2 memory (ResultType 0, no tile "
-		       "destination) or by the tile DMA (ResultType 2) not modelled");
+		       "destination) or by the tile DMA (ResultType 2, or 1: the DMA's copy) not modelled");
 	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16)
 		REFUSE(k, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 		       "a reduction over a non-fp16 input not modelled");

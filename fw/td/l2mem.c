@@ -47,8 +47,10 @@ static void view(const struct td_regs *r, struct td_l2view *v, uint32_t base_reg
 static unsigned axes(const struct td_l2view *v, uint64_t n[4], uint64_t s[4])
 {
 	unsigned k = 0;
-	if (v->transpose) {
+	if (v->transpose) { /* C and W swapped: the C values of (g, h, w) side by side */
 		n[k] = v->c, s[k++] = 2;
+		n[k] = v->w, s[k++] = v->cs;
+		n[k] = v->h, s[k++] = v->rs;
 		n[k] = v->g, s[k++] = v->gs;
 	} else {
 		n[k] = v->w, s[k++] = 2;
@@ -106,17 +108,17 @@ uint32_t td_l2view_addr(const struct td_l2view *v, uint32_t g, uint32_t c, uint3
 		h = 0;
 	if (v->bcast & H13_BCAST_W)
 		w = 0;
-	if (v->transpose)
-		return v->base + g * v->gs + 2u * c;
+	if (v->transpose) /* C with W: element (g, c, h, w) where (g, w, h, c) would lie */
+		return v->base + g * v->gs + w * v->cs + h * v->rs + 2u * c;
 	return v->base + g * v->gs + c * v->cs + h * v->rs + 2u * w;
 }
 
-/* The view lies inside L2, and a transposed one is [C,1,1]. */
+/* The view lies inside L2, and a transposed one is [C,1,1] (what_transposed NULL: any shape). */
 static void check(struct td_l2mem *l, const struct td_l2view *v, uint32_t base_reg, uint32_t tr_reg,
 		  unsigned tr_lsb, const char *what_transposed)
 {
 	uint64_t lo, hi;
-	if (v->transpose && (v->h != 1 || v->w != 1))
+	if (v->transpose && what_transposed && (v->h != 1 || v->w != 1))
 		refuse(l, 1, tr_reg, tr_lsb, 1, what_transposed);
 	td_l2view_span(v, &lo, &hi);
 	if (hi > H13_L2_BYTES)
@@ -140,8 +142,8 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, int dst,
 	l->any = l->src1.on;
 	if (dst)
 		return;
-	view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cin, 1, 1, 0, 0);
-	check(l, &l->res, H13_L2_RESULTBASE, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE_LSB, "");
+	view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cin, 1, 1, 0, k->out_transpose);
+	check(l, &l->res, H13_L2_RESULTBASE, H13_COMMON_PECFG, H13_CPECFG_OUTTRANSPOSE_LSB, NULL);
 	if (!injective(&l->res))
 		REFUSE(l, 0, H13_L2_RES_CSTRIDE, H13_L2_STRIDE,
 		       "a reduction's results in L2 memory whose strides overlap one another not modelled");
@@ -175,6 +177,10 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	unsigned b1 = H13_GET(pc, H13_CPECFG_SRC1BCAST), b2 = H13_GET(pc, H13_CPECFG_SRC2BCAST);
 	unsigned t1 = H13_GET(pc, H13_CPECFG_SRC1TRANSPOSE), t2 = H13_GET(pc, H13_CPECFG_SRC2TRANSPOSE);
 	unsigned otr = H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE);
+	if (H13_GET(pc, H13_CPECFG_OUTTRANSPOSE))
+		REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_OUTTRANSPOSE,
+		       "Common.PECfg.OutputTranspose on a TD that is not a reduction not modelled (Apple's "
+		       "reductions over C set it)");
 	unsigned st = H13_GET(scfg, H13_L2_SOURCETYPE);
 	unsigned rt = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE);
 	unsigned sec = H13_GET(cfg, H13_PECFG_SECSRC);
@@ -246,7 +252,8 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	/* the result */
 	if (rt == H13_L2_KEEP)
 		REFUSE(l, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
-		       "L2.ResultCfg.ResultType 1 not modelled (no program has it)");
+		       "L2.ResultCfg.ResultType 1 on a TD that is not a reduction not modelled (only the "
+		       "reductions of Apple's reduce_sum and reduce_mean over C have it)");
 	else if (rt == H13_L2_MEM && dst)
 		REFUSE(l, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
 		       "L2.ResultCfg.ResultType 0 (the result left in L2 memory) with the tile destination "
@@ -255,9 +262,9 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	if (rt == H13_L2_MEM && !dst) {
 		view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cout, H13_GET(od, H13_OUTDIM_HOUT),
 		     H13_GET(od, H13_OUTDIM_WOUT), 0, otr);
-		check(l, &l->res, H13_L2_RESULTBASE, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE_LSB,
-		      "Common.Cfg.OutTranspose on a result other than [C,1,1] not modelled (Apple's are [64,1,1] "
-		      "kept as one row)");
+		/* OutTranspose of any shape: Apple's reductions over C write their [64,8,8] input so, C
+		 * along a row, for a reduction of planes to read (docs/engine-model.md) */
+		check(l, &l->res, H13_L2_RESULTBASE, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE_LSB, NULL);
 		if (!injective(&l->res))
 			REFUSE(l, 0, H13_L2_RES_CSTRIDE, H13_L2_STRIDE,
 			       "a result in L2 memory whose strides overlap its own elements not modelled");

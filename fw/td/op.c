@@ -134,12 +134,13 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	} else if (op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE)) {
 		/* as engine/model/compute.c's ne_kernel_mode: no kernel in memory, the unit kernel */
 		uint32_t ab = GET(H13_NE_ACCBIAS);
-		int ok = td_window_unit(&win) &&
-			 cin == 1 && cout == 1 && !H13_GET(ab, H13_ACCBIAS_SHIFT);
+		int ok = td_window_unit(&win) && td_unit_channels_ok(cin, cout, GET(H13_COMMON_GROUPCONVCFG)) &&
+			 !H13_GET(ab, H13_ACCBIAS_SHIFT);
 		outf(out, ctx, "  NE: unit kernel (KernelMode 1: no kernel in memory), x + AccBias %s, "
 			       "x PostScale %s%s\n",
 		     h16((uint16_t)H13_GET(ab, H13_ACCBIAS), b2), post,
-		     ok ? "" : " (not modelled: only 1 -> 1 channel, 1x1, stride 1, no padding, no AccBiasShift)");
+		     ok ? "" : " (not modelled: only 1 -> 1 channel or C -> C channel by channel (UnicastEn 1, "
+			       "UnicastCin 1), 1x1, stride 1, no padding, no AccBiasShift)");
 	} else if (op == H13_MAC_OP_CONV) {
 		unsigned kf = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
 		const char *kfn = kf == H13_KERNELFMT_INT8 ? "int8" : kf == H13_KERNELFMT_UINT8 ? "uint8"
@@ -258,8 +259,10 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "  result: WBase");
 		print_offset(GET(H13_DST_BASEADDR), out, ctx);
 		if (k.role == TD_KEPT_MAKES && !k.no.why) /* as engine/model/compute.c's reduce_planes */
-			outf(out, ctx, ", one %s a plane at its first element (%u x %u planes)\n",
-			     td_kept_kind_name(k.kind), groups, (unsigned)cout);
+			outf(out, ctx, ", one %s a plane %s (%u x %u planes)\n", td_kept_kind_name(k.kind),
+			     k.out_transpose ? "at (g, 0, 0, c): a group's side by side (PECfg.OutputTranspose)"
+					     : "at its first element",
+			     groups, (unsigned)cout);
 		else
 			outf(out, ctx, ", %u x %u x %u %s%s\n", (unsigned)cout,
 			     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),

@@ -214,6 +214,7 @@ struct td_kept {
 	uint8_t role;        /* enum td_kept_role: MAKES, a reduction */
 	uint8_t kind;        /* what it leaves a plane (enum td_kept_kind) */
 	uint32_t rows, h, w; /* planes reduced (NumGroups x Cin), each of h rows (Hin) of w (Win) values */
+	uint8_t out_transpose; /* Common.PECfg.OutputTranspose: plane (g, c)'s value at (g, 0, 0, c) */
 	struct td_refusal no; /* why the reading refuses the TD (no.why NULL: modelled) */
 };
 /* bar_en: the TD header's bound BAR slots (bit i: enum h13_bar_slot i); a tile source or the
@@ -273,6 +274,17 @@ static inline struct td_window td_window_of(uint32_t convcfg)
 #define TD_CONVCFG_UNIT                                                                           \
 	(td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, 1u) | H13_PUT(H13_CONVCFG_KH, 1u) | \
 	 H13_PUT(H13_CONVCFG_SX, 1u) | H13_PUT(H13_CONVCFG_SY, 1u))
+/* The unit kernel's (MACCfg.KernelMode 1: no kernel in memory) channels: 1 -> 1 (inv.bin), or
+ * C -> C channel by channel, each output channel from UnicastCin 1 input channel (GroupConvCfg
+ * UnicastEn 1, UnicastCin 1: Apple's rsqrt over 64 channels; the elementwise NE of its
+ * reductions over C has them too; UnicastCin 2 with ElemMultMode is the channel products of its
+ * pow) */
+static inline int td_unit_channels_ok(unsigned cin, unsigned cout, uint32_t groupconvcfg)
+{
+	return (cin == 1 && cout == 1) ||
+	       (cin == cout && H13_GET(groupconvcfg, H13_GROUPCONV_UNICASTEN) &&
+		H13_GET(groupconvcfg, H13_GROUPCONV_UNICASTCIN) == 1u);
+}
 /* 1x1, stride 1, no padding: the window of every TD that is not a convolution or a pooling */
 static inline int td_window_unit(const struct td_window *w)
 {

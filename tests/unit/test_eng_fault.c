@@ -24,20 +24,11 @@ static uint8_t *ef_load(const char *path, size_t *len)
 	return buf;
 }
 
+/* TD td's last write of reg in buf: field (lsb, width) set to v (tsession's tpatch_field) */
 static int ef_set(uint8_t *buf, size_t len, unsigned td, uint32_t reg, unsigned lsb,
 		  unsigned width, uint32_t v)
 {
-	static struct ldr_program p;
-	uint32_t off[4];
-	if (ldr_load(buf, len, 0, &p) != LDR_OK)
-		return -1;
-	unsigned n = twrite_offsets(&p, td, reg, off, 4);
-	if (!n || n > 4)
-		return -1;
-	uint8_t *w = buf + p.td_area_off + off[n - 1];
-	uint32_t mask = td_field_mask(width) << lsb;
-	le_wr32(w, (le_rd32(w) & ~mask) | ((v << lsb) & mask));
-	return 0;
+	return tpatch_field(buf, len, td, reg, lsb, width, v);
 }
 
 /* The run fails with engine-fault at td, reason, and the formatted line holds want. Returns 1

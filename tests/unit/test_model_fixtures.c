@@ -57,8 +57,9 @@ static const struct {
 	{"softmax", "fixtures/kernels/activation/softmax.bin"},
 };
 
-/* rel_floor > 0: also the largest relative error where |f| >= rel_floor, into *worst_rel */
-static void run_one_rel(unsigned i, double rel_floor, double *worst_rel)
+/* rel_floor > 0: also the largest relative error where |f| >= rel_floor, into *worst_rel; edit:
+ * NULL, or a change made to the program before it runs (returns 0 when it made it) */
+static void run_edited(unsigned i, double rel_floor, double *worst_rel, int (*edit)(uint8_t *, size_t))
 {
 	struct orc o;
 	char rel[64];
@@ -73,6 +74,12 @@ static void run_one_rel(unsigned i, double rel_floor, double *worst_rel)
 	size_t len;
 	if (test_read_file(test_shared_path(fx[i].path), &prog, &len)) {
 		CHECKF(0, "%s: unreadable", fx[i].path);
+		free(o.buf);
+		return;
+	}
+	if (edit && edit(prog, len)) {
+		CHECKF(0, "%s: the edit did not apply", fx[i].path);
+		free(prog);
 		free(o.buf);
 		return;
 	}
@@ -101,6 +108,11 @@ static void run_one_rel(unsigned i, double rel_floor, double *worst_rel)
 		*worst_rel = r.worst_rel;
 	free(prog);
 	free(o.buf);
+}
+
+static void run_one_rel(unsigned i, double rel_floor, double *worst_rel)
+{
+	run_edited(i, rel_floor, worst_rel, NULL);
 }
 
 static void run_one(unsigned i)
@@ -1161,6 +1173,47 @@ static void inv_mutant(unsigned off, uint32_t clear, uint32_t set, int zero_accb
 	tsubmit(prog, len, 0, NULL, 0, 1, 1, big_out, NULL, NULL, &res);
 	CHECKF(res.run == ENG_E_FAULT, "inv.bin with 0x%x: %s", off, session_result_name(&res));
 	CHECKF(strstr(big, why) != NULL, "inv.bin with 0x%x: no \"%s\" in the report", off, why);
+	free(prog);
+}
+
+/* inv.bin's unit kernel over 2 channels of 1280 rows instead of 1 of 2560, channel by channel
+ * (GroupConvCfg UnicastEn 1 and UnicastCin 1, as inv.bin has them, and Apple's rsqrt over 64
+ * channels): the same bytes in, the same reciprocal of each (numpy's, model/inv.orc) out */
+static int inv_two_channels(uint8_t *p, size_t len)
+{
+	const uint32_t plane = 1280u * 3200u; /* rows of 1600 fp16 */
+	return tpatch_field(p, len, 0, H13_COMMON_CIN, H13_CIN_LSB, H13_CIN_W, 2) |
+	       tpatch_field(p, len, 0, H13_COMMON_COUT, H13_COUT_LSB, H13_COUT_W, 2) |
+	       tpatch_field(p, len, 0, H13_COMMON_INDIM, H13_INDIM_HIN_LSB, H13_INDIM_HIN_W, 1280) |
+	       tpatch_field(p, len, 0, H13_COMMON_OUTDIM, H13_OUTDIM_HOUT_LSB, H13_OUTDIM_HOUT_W, 1280) |
+	       tpatch_field(p, len, 0, H13_SRC_PLANESTRIDE, 0, 32, plane) |
+	       tpatch_field(p, len, 0, H13_DST_PLANESTRIDE, 0, 32, plane);
+}
+
+static int inv_two_channels_no_unicast(uint8_t *p, size_t len)
+{
+	return inv_two_channels(p, len) |
+	       tpatch_field(p, len, 0, H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_UNICASTEN_LSB,
+			    H13_GROUPCONV_UNICASTEN_W, 0);
+}
+
+TEST(model_fixtures, inv_unit_kernel_channel_by_channel)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	run_edited(18, 0.0, NULL, inv_two_channels);
+	/* without UnicastEn, a unit kernel over 2 channels (a sum of them?) is refused */
+	uint8_t *prog;
+	size_t len;
+	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/unary/inv.bin"), &prog, &len) == 0);
+	REQUIRE(inv_two_channels_no_unicast(prog, len) == 0);
+	nbig = 0;
+	big[0] = 0;
+	struct session_result res;
+	tsubmit(prog, len, 0, NULL, 0, 1, 1, big_out, NULL, NULL, &res);
+	CHECKF(res.run == ENG_E_FAULT, "%s", session_result_name(&res));
+	CHECKF(strstr(big, "other than C -> C channel by channel (GroupConvCfg UnicastEn 1, UnicastCin 1)") != NULL,
+	       "no refusal in the report");
 	free(prog);
 }
 

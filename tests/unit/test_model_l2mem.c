@@ -42,7 +42,7 @@ static struct bp_pe_spec pe(unsigned c, unsigned h, unsigned w, uint8_t in0, uin
 
 static struct bp_l2 l2(uint32_t base, uint32_t cs, uint32_t rs)
 {
-	struct bp_l2 v = {1, base, cs, rs};
+	struct bp_l2 v = {1, base, cs, rs, 0};
 	return v;
 }
 
@@ -212,14 +212,18 @@ TEST(model_l2mem, a_channel_vector_kept_as_one_row)
 	t0.out_transpose = 0;
 	expect_refused("l2_transpose", p, 2, "the second operand reads L2 memory no TD of this "
 					     "submission wrote");
-	/* a transposed operand that is not [C,1,1] */
+	/* a transposed operand that is not [C,1,1] (a result of any shape may be written transposed:
+	 * model_l2mem.reductions_over_channels) */
 	struct bp_pe_spec u0 = pe(16, 2, 1, 6, 0), u1 = pe(16, 2, 1, 5, 4);
 	u0.res_l2 = l2(0x200, 32, 32);
 	u0.out_transpose = 1;
+	u1.secsrc = H13_PE_SECSRC_SUB;
+	u1.src2_l2 = l2(0x200, 32, 32);
+	u1.pecfg = H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1);
 	const struct bp_pe_spec *q[] = {&u0, &u1};
 	expect_refused("l2_transpose", q, 2,
-		       "td 0, unit Common, Common.Cfg.OutTranspose = 0x1: unmodelled-combination: "
-		       "Common.Cfg.OutTranspose on a result other than [C,1,1]");
+		       "td 1, unit Common, Common.PECfg.Src2Transpose = 0x1: unmodelled-combination: "
+		       "Common.PECfg.Src2Transpose on an operand other than [C,1,1]");
 	/* OutTranspose on a result that leaves by tile DMA */
 	u0 = pe(16, 1, 1, 6, 4);
 	u0.out_transpose = 1;
@@ -370,6 +374,60 @@ static struct bp_pe_spec red_td(unsigned pool, uint32_t fin)
 	t.finalscale = fin;
 	t.dst_plane = 64;
 	return t;
+}
+
+/* Apple's reduce_sum and reduce_mean over C (x [16,3,5] to [3,5]): TD 0 writes x into L2
+ * transposed (Common.Cfg.OutTranspose: element (c, h, w) at h x 160 + w x 32 + 2c, the 16
+ * channels of a position side by side) through the NE's unit kernel channel by channel
+ * (GroupConvCfg UnicastEn 1, UnicastCin 1: Apple's rsqrt's NE; Apple's reductions copy with an
+ * elementwise NE there); TD 1 reduces 3 groups (h) of 5 planes (w) of one row of 16 read from
+ * there, and writes each group's 5 sums side by side (Common.PECfg.OutputTranspose) by the tile
+ * DMA (ResultType 1, as Apple's) */
+static void over_c(struct bp_pe_spec *t0, struct bp_pe_spec *t1, uint32_t fin)
+{
+	*t0 = pe(16, 3, 5, 5, 0);
+	t0->prescale = t0->scale = 0;
+	t0->finalscale = 0; /* the PE not in the path */
+	t0->ne_unit = 1;
+	t0->res_l2 = l2(0, 32, 160);
+	t0->out_transpose = 1;
+	*t1 = pe(5, 1, 16, 0, 4);
+	t1->groups = 3;
+	t1->l2_src = BP_L2_READ;
+	t1->src_l2 = l2(0, 32, 160);
+	t1->src_l2.gs = 160;
+	t1->reduce = 1;
+	t1->finalscale = fin;
+	t1->pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+	t1->res_keep = 1;
+	t1->dst_plane = t1->dst_group = 64;
+}
+
+TEST(model_l2mem, reductions_over_channels)
+{
+	struct bp_pe_spec t0, t1;
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	over_c(&t0, &t1, F32_ONE);
+	expect_exact("red_c_sum", p, 2);
+	over_c(&t0, &t1, 0x3d800000u); /* 1/16 */
+	expect_exact("red_c_mean", p, 2);
+#if !defined(ANEFW_TARGET)
+	/* the sums written where the planes' values go untransposed: the checker fails */
+	over_c(&t0, &t1, F32_ONE);
+	t1.pecfg = 0;
+	expect_checker_fails("red_c_sum", p, 2, 2, "the sums not transposed");
+	/* x kept in L2 untransposed with those strides: its channels overlap (refused); with room
+	 * for them, the reduction's rows lie elsewhere, unwritten (refused) */
+	over_c(&t0, &t1, F32_ONE);
+	t0.out_transpose = 0;
+	expect_refused("red_c_sum", p, 2, "a result in L2 memory whose strides overlap its own elements");
+	t0.res_l2 = l2(0, 480, 16);
+	expect_refused("red_c_sum", p, 2, "a reduction reads L2 memory no TD of this submission wrote");
+	/* OutputTranspose on a TD that is not a reduction */
+	over_c(&t0, &t1, F32_ONE);
+	t0.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+	expect_refused("red_c_sum", p, 2, "Common.PECfg.OutputTranspose on a TD that is not a reduction");
+#endif
 }
 
 TEST(model_l2mem, reductions_out_by_dma)

@@ -1,6 +1,8 @@
 #include "tests/unit/tsession.h"
 #include "hal/hal.h"
 #include "plat/plat.h"
+#include "fw/common/le.h"
+#include "fw/td/td.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +58,22 @@ unsigned twrite_offsets(const struct ldr_program *p, unsigned td, uint32_t addr,
 			n++;
 		}
 	return n;
+}
+
+int tpatch_field(uint8_t *buf, size_t len, unsigned td, uint32_t reg, unsigned lsb, unsigned width,
+		 uint32_t v)
+{
+	static struct ldr_program p;
+	uint32_t off[4];
+	if (ldr_load(buf, len, 0, &p) != LDR_OK)
+		return -1;
+	unsigned n = twrite_offsets(&p, td, reg, off, 4);
+	if (!n || n > 4)
+		return -1;
+	uint8_t *w = buf + p.td_area_off + off[n - 1];
+	uint32_t mask = td_field_mask(width) << lsb;
+	le_wr32(w, (le_rd32(w) & ~mask) | ((v << lsb) & mask));
+	return 0;
 }
 
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,

@@ -27,6 +27,11 @@ void tcapture_out(void *ctx, const char *s, size_t n);
  * patch a register in a program (or in TD memory). */
 unsigned twrite_offsets(const struct ldr_program *p, unsigned td, uint32_t addr, uint32_t *off,
 			unsigned max);
+/* In program buf (raw or hwx as ldr_load reads it), TD td's last write of register reg: field (lsb,
+ * width 1..32) set to v. Returns 0, or -1 when the program does not load or the TD does not
+ * write reg. */
+int tpatch_field(uint8_t *buf, size_t len, unsigned td, uint32_t reg, unsigned lsb, unsigned width,
+		 uint32_t v);
 /* One submission on tsession(). */
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,

@@ -217,7 +217,7 @@ static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p)
 			H13_PUT(H13_L2SRC_SRC2DMA, two && !p->src2_l2.on) |
 			H13_PUT(H13_L2SRC_DEPENDENT, p->dependent);
 	uint32_t rcfg = td_fixed_bits(H13_L2_RESULTCFG) |
-			H13_PUT(H13_L2_RESULTTYPE, p->res_l2.on ? H13_L2_MEM : H13_L2_DMA);
+			H13_PUT(H13_L2_RESULTTYPE, p->res_l2.on ? H13_L2_MEM : p->res_keep ? H13_L2_KEEP : H13_L2_DMA);
 	const struct bp_l2 *v[3] = {&p->src_l2, &p->src2_l2, &p->res_l2};
 	const uint32_t base[3] = {H13_L2_SOURCEBASE, H13_L2_SOURCE2BASE, H13_L2_RESULTBASE};
 	const uint32_t cs[3] = {H13_L2_SRC_CSTRIDE, H13_L2_SRC2_CSTRIDE, H13_L2_RES_CSTRIDE};
@@ -228,6 +228,8 @@ static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p)
 		tdw_reg(tw, base[i], H13_PUT(H13_L2_ADDR, v[i]->base / H13_L2_UNIT));
 		tdw_reg(tw, cs[i], H13_PUT(H13_L2_STRIDE, v[i]->cs / H13_L2_UNIT));
 		tdw_reg(tw, cs[i] + 4u, H13_PUT(H13_L2_STRIDE, v[i]->rs / H13_L2_UNIT));
+		if (v[i]->gs) /* after the depth stride */
+			tdw_reg(tw, cs[i] + 12u, H13_PUT(H13_L2_STRIDE, v[i]->gs / H13_L2_UNIT));
 	}
 }
 
@@ -270,17 +272,21 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		H13_PUT(H13_CONVCFG_KH, p->kh) | H13_PUT(H13_CONVCFG_SX, p->sx) | H13_PUT(H13_CONVCFG_SY, p->sy) |
 		H13_PUT(H13_CONVCFG_PX, p->px) | H13_PUT(H13_CONVCFG_PY, p->py);
 	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] =
-		H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) |
+		H13_PUT(H13_GROUPCONV_NUMGROUPS, p->groups ? p->groups : 1u) |
 		(p->ne_rcas ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_ELEMMULTMODE, 1) |
 				      H13_PUT(H13_GROUPCONV_UNICASTCIN, H13_RCAS_UNICASTCIN)
-			    : 0u);
+		 : p->ne_unit ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1)
+			      : 0u);
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, p->hout);
 	td_fixed_block(H13_COMMON_INDIM, v, 11);
 	tdw_block(&tw, H13_COMMON_INDIM, v, 11);
-	if (p->ne_rcas) {
-		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_RCAS) |
+	if (p->ne_rcas || p->ne_unit) {
+		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, p->ne_rcas ? H13_MAC_OP_RCAS : H13_MAC_OP_CONV) |
 					    H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1));
 		tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	} else if (!p->ne_pass) { /* the NE out of the path (a TD before may have set it) */
+		tdw_reg(&tw, H13_NE_MACCFG, 0);
+		tdw_reg(&tw, H13_NE_POSTSCALE, 0);
 	}
 	tdw_reg(&tw, H13_PLANAR_CFG, H13_PUT(H13_PECFG_POOLMODE, p->pool) |
 				     H13_PUT(H13_PECFG_OPMODE, p->op) |
@@ -297,7 +303,7 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
 		tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, p->ne_post));
 	}
-	if (p->l2_src || p->src2_l2.on || p->res_l2.on)
+	if (p->l2_src || p->src2_l2.on || p->res_l2.on || p->res_keep)
 		l2_words(&tw, p);
 	else
 		fixed(&tw, t1);
@@ -313,6 +319,8 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	if (to)
 		tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout),
 		     p->dst_plane ? p->dst_plane : bp_row(p->wout) * p->hout);
+	if (to && p->dst_group)
+		tdw_reg(&tw, H13_DST_GROUPSTRIDE, p->dst_group);
 	return tdw_end(&tw) != 0;
 }
 

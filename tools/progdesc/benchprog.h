@@ -58,6 +58,7 @@ struct bp_pe_spec {
 	struct bp_l2 {
 		unsigned on;
 		uint32_t base, cs, rs;
+		uint32_t gs; /* the group stride (0: not written) */
 	} src_l2, src2_l2, res_l2;
 	uint32_t pecfg;
 	unsigned out_transpose;
@@ -69,6 +70,12 @@ struct bp_pe_spec {
 					   * 2): c input channels give c / 2 (c is the input's count), no PE */
 	uint8_t bar_in0, bar_in1, bar_out; /* bp_pen: the TD's BARs */
 	uint32_t src_plane;                /* the first tile source's plane stride (0: its rows x hin) */
+	unsigned groups;                   /* GroupConvCfg.NumGroups (0: 1) */
+	unsigned ne_unit;                  /* 1: the NE's unit kernel channel by channel (MACCfg.OpMode 0,
+					    * KernelMode 1, PostScale 1; GroupConvCfg UnicastEn 1,
+					    * UnicastCin 1), as Apple's rsqrt and reductions over C */
+	unsigned res_keep;                 /* 1: L2.ResultCfg.ResultType 1 (by the tile DMA, and kept) */
+	uint32_t dst_group;                /* the destination's group stride (0: not written) */
 };
 #define BP_L2_READ 1u
 #define BP_L2_KEEP 2u
