@@ -1000,13 +1000,6 @@ static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lre
 
 /* Elementwise TDs: output element (g, c, h, w) from input element (g, c, h, w). With neither
  * the NE nor the PE in the path the values move unchanged (bit for bit in fp16). */
-/*
- * The sources of an elementwise TD exist and cover its output: a first source that is neither an
- * L2-resident tensor nor a bound tile DMA range (RBase0 unbound; softmax.bin's last TD, whose
- * first operand is read from L2 memory, goes to l2mem_elementwise instead), a second source (SecSrc 2) with no
- * tile range, or a source smaller than the output (a broadcast, which no map describes on H13)
- * would otherwise read as zeros and compute wrong numbers: each faults, saying which.
- */
 /* A TD that is neither a convolution nor a pooling reads Common.ConvCfg's window nowhere: every
  * real one (all 132 TDs of the fixtures and Apple's 64 rebuilt programs) has 1x1, stride 1, no
  * padding, and what the engine does with another (a strided or windowed elementwise pass?) is not
@@ -1021,6 +1014,13 @@ static int elementwise_window(struct anem *m)
 	return ENG_OK;
 }
 
+/*
+ * The sources of an elementwise TD exist and cover its output: a first source that is neither an
+ * L2-resident tensor nor a bound tile DMA range (RBase0 unbound; softmax.bin's last TD, whose
+ * first operand is read from L2 memory, goes to l2mem_elementwise instead), a second source (SecSrc 2) with no
+ * tile range, or a source smaller than the output (a broadcast, which no map describes on H13)
+ * would otherwise read as zeros and compute wrong numbers: each faults, saying which.
+ */
 static int elementwise_sources(struct anem *m, const struct stages *s, const struct tile *in0,
 			       const struct tile *in1, const struct anem_l2t *lsrc,
 			       const struct tile *out)

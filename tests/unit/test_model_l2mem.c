@@ -192,14 +192,22 @@ TEST(model_l2mem, a_tile_along_h_from_a_source_kept_in_l2)
 
 /* x - z for [16,1,1] with z kept in L2 as one row of 16 values (Apple's real_div and floor at
  * 64x1x1: Common.Cfg.OutTranspose on the TD that writes it, Src2Transpose on the one that reads). */
+/* TD 0 writes z [16,h,1] (BAR 6) into L2 at 0x200 transposed, TD 1 reads it so as x - z */
+static void row_pair(struct bp_pe_spec *t0, struct bp_pe_spec *t1, unsigned h)
+{
+	*t0 = pe(16, h, 1, 6, 0);
+	*t1 = pe(16, h, 1, 5, 4);
+	t0->res_l2 = l2(0x200, 32, 32);
+	t0->out_transpose = 1;
+	t1->secsrc = H13_PE_SECSRC_SUB;
+	t1->src2_l2 = l2(0x200, 32, 32);
+	t1->pecfg = H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1);
+}
+
 TEST(model_l2mem, a_channel_vector_kept_as_one_row)
 {
-	struct bp_pe_spec t0 = pe(16, 1, 1, 6, 0), t1 = pe(16, 1, 1, 5, 4);
-	t0.res_l2 = l2(0x200, 32, 32);
-	t0.out_transpose = 1;
-	t1.secsrc = H13_PE_SECSRC_SUB;
-	t1.src2_l2 = l2(0x200, 32, 32);
-	t1.pecfg = H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1);
+	struct bp_pe_spec t0, t1;
+	row_pair(&t0, &t1, 1);
 	const struct bp_pe_spec *p[] = {&t0, &t1};
 	expect_exact("l2_transpose", p, 2);
 #if !defined(ANEFW_TARGET)
@@ -214,12 +222,8 @@ TEST(model_l2mem, a_channel_vector_kept_as_one_row)
 					     "submission wrote");
 	/* a transposed operand that is not [C,1,1] (a result of any shape may be written transposed:
 	 * model_l2mem.reductions_over_channels) */
-	struct bp_pe_spec u0 = pe(16, 2, 1, 6, 0), u1 = pe(16, 2, 1, 5, 4);
-	u0.res_l2 = l2(0x200, 32, 32);
-	u0.out_transpose = 1;
-	u1.secsrc = H13_PE_SECSRC_SUB;
-	u1.src2_l2 = l2(0x200, 32, 32);
-	u1.pecfg = H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1);
+	struct bp_pe_spec u0, u1;
+	row_pair(&u0, &u1, 2);
 	const struct bp_pe_spec *q[] = {&u0, &u1};
 	expect_refused("l2_transpose", q, 2,
 		       "td 1, unit Common, Common.PECfg.Src2Transpose = 0x1: unmodelled-combination: "
