@@ -76,8 +76,8 @@ static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx)
 	if (v->bcast & (H13_BCAST_W | H13_BCAST_H | H13_BCAST_C))
 		outf(out, ctx, ", broadcast along%s%s%s", v->bcast & H13_BCAST_W ? " W" : "",
 		     v->bcast & H13_BCAST_H ? " H" : "", v->bcast & H13_BCAST_C ? " C" : "");
-	if (v->transpose)
-		outf(out, ctx, ", kept as one row of C");
+	if (v->transpose) /* td_l2view_addr: C and W swapped */
+		outf(out, ctx, v->h == 1 && v->w == 1 ? ", kept as one row of C" : ", C and W swapped");
 }
 
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)

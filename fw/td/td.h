@@ -229,16 +229,16 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k);
  * tile DMA and keeps it there too (SourceType 1); reads its second there when it comes by no tile
  * DMA (SecSrc 2 or 3 with SourceCfg.Src2DMA 0); and leaves its result there (ResultType 0 with no
  * tile destination). An operand read from L2 may be broadcast along W, H, C (Common.PECfg's
- * Src1Broadcast, Src2Broadcast: element 0 of that axis for every index), and a [C,1,1] tensor may
- * be kept as one row of C values (Common.Cfg.OutTranspose when written, PECfg's Src1Transpose or
- * Src2Transpose when read: element c at base + 2c). A row reduction (td_kept_of) reads its rows
+ * Src1Broadcast, Src2Broadcast: element 0 of that axis for every index), and a tensor may be
+ * kept with C and W swapped (Common.Cfg.OutTranspose when written, any shape; PECfg's
+ * Src1Transpose or Src2Transpose when read, [C,1,1] only: element c at base + 2c, one row). A row reduction (td_kept_of) reads its rows
  * from L2 memory or the tile DMA and leaves one value a row there. What the reading does not pin
  * down is refused, naming the field (no.why != NULL).
  */
 struct td_l2view {
 	uint8_t on;              /* the operand or result is in L2 memory */
 	uint8_t bcast;           /* H13_BCAST_* axes read at index 0 */
-	uint8_t transpose;       /* a [C,1,1] tensor kept as one row of C values */
+	uint8_t transpose;       /* C and W swapped (td_l2view_addr): a [C,1,1] tensor as one row */
 	uint32_t base;           /* bytes */
 	uint32_t cs, rs, gs;     /* channel, row and group strides, bytes */
 	uint32_t g, c, h, w;     /* what lies in L2 (1 along a broadcast axis) */
