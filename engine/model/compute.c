@@ -432,6 +432,7 @@ struct stages {
 };
 
 static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
+static uint32_t kept_get(const void *ctx, uint32_t a); /* the register window as fw/td's td_regs */
 
 /* Fields the model reads no meaning from, each at the one value every real program holds there
  * (fw/td's struct td_fixed: value, and the refusal's why), refused at any other */
@@ -659,10 +660,8 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	if (en)
 		return en;
 	s->lut = s->ne && s->nl == H13_NONLINEAR_LUT && act->state == ANEM_ACT_APPLIED;
-	unsigned coeff_en = 0;
-	for (unsigned n = 0; n < H13_COEFF_NCH; n++)
-		coeff_en += H13_GET(REG(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
-	if (td_ne_passthrough(mac, REG(H13_NE_POSTSCALE), coeff_en))
+	const struct td_regs regs = {kept_get, m};
+	if (td_ne_passthrough(mac, REG(H13_NE_POSTSCALE), td_coeff_enabled(&regs)))
 		s->ne = 0; /* no kernel: the input reaches the PE unchanged */
 	int ek = ne_kernel_mode(m, s, mac);
 	if (ek)

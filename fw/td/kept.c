@@ -55,10 +55,8 @@ static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
 	uint32_t ch = GET(H13_COMMON_CHCFG), bs = GET(H13_PLANAR_BIASSCALE);
 	unsigned pool = H13_GET(cfg, H13_PECFG_POOLMODE), nl = H13_GET(cfg, H13_PECFG_NLMODE);
 	k->role = TD_KEPT_MAKES;
-	unsigned coeff_en = 0;
-	for (unsigned n = 0; n < H13_COEFF_NCH; n++)
-		coeff_en += H13_GET(GET(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
-	if (GET(H13_NE_MACCFG) && !td_ne_passthrough(GET(H13_NE_MACCFG), GET(H13_NE_POSTSCALE), coeff_en))
+	if (GET(H13_NE_MACCFG) &&
+	    !td_ne_passthrough(GET(H13_NE_MACCFG), GET(H13_NE_POSTSCALE), td_coeff_enabled(r)))
 		refuse(k, 1, H13_NE_MACCFG, 0, 32,
 		       "a reduction after the NE not modelled (softmax.bin's have the NE off, Apple's a "
 		       "pass-through)");

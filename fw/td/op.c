@@ -69,7 +69,8 @@ static void print_second(const struct td_l2mem *lm, const struct td_regs *r, out
 		outf(out, ctx, ", through a ReLU");
 }
 
-/* " at 0x..., broadcast along W H C" / ", one row of C" of an operand or result in L2 memory */
+/* "L2 memory at 0x..., broadcast along W H C" / ", kept as one row of C" / ", C and W swapped": an
+ * operand or result in L2 memory */
 static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx)
 {
 	outf(out, ctx, "L2 memory at 0x%lx", (unsigned long)v->base);
@@ -124,9 +125,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	uint32_t mac = GET(H13_NE_MACCFG), kc = GET(H13_NE_KERNELCFG);
 	unsigned op = H13_GET(mac, H13_MACCFG_OPMODE), nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
 	const char *post = h16((uint16_t)H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE), b1);
-	unsigned coeff_en = 0;
-	for (unsigned n = 0; n < H13_COEFF_NCH; n++)
-		coeff_en += H13_GET(GET(H13_COEFF_DMACONFIG(n)), H13_DMA_EN);
+	const unsigned coeff_en = td_coeff_enabled(r);
 	if (!mac) {
 		outf(out, ctx, "  NE: not in the path\n");
 	} else if (td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en)) {
@@ -200,7 +199,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	if (!(pc | bs | pre | fin)) {
 		outf(out, ctx, "  PE: not in the path\n");
 	} else if (k.role == TD_KEPT_MAKES && !k.no.why) {
-		/* as engine/model/compute.c's reduce_rows */
+		/* as engine/model/compute.c's reduce_planes */
 		outf(out, ctx, "  PE: reduce %s over each plane%s (%u planes of %u x %u), x FinalScale %s\n",
 		     k.kind == TD_KEPT_MAX ? "max" : "sum", k.kind == TD_KEPT_RSUM ? ", then 1/sum" : "",
 		     (unsigned)k.rows, (unsigned)k.h, (unsigned)k.w, f32(fin, b1));

@@ -124,6 +124,14 @@ uint32_t td_unnamed_bits(uint32_t reg)
 	return 0;
 }
 
+unsigned td_coeff_enabled(const struct td_regs *r)
+{
+	unsigned n = 0;
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		n += H13_GET(r->get(r->ctx, H13_COEFF_DMACONFIG(c)), H13_DMA_EN);
+	return n;
+}
+
 void td_fixed_block(uint32_t base, uint32_t *v, unsigned count)
 {
 	for (unsigned i = 0; i < count; i++)

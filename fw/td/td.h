@@ -300,6 +300,8 @@ static inline int td_window_unit(const struct td_window *w)
  * allbilly/ane experimental/mul14_from_hwx.py, mul26_from_hwx.py). coeff_enabled: the number of
  * KernelDMASrc.CoeffDMAConfig[n] with En set.
  */
+/* How many of a TD's coefficient channels (KernelDMASrc.CoeffDMAConfig[n]) have En set. */
+unsigned td_coeff_enabled(const struct td_regs *r);
 static inline int td_ne_passthrough(uint32_t maccfg, uint32_t postscale, unsigned coeff_enabled)
 {
 	const uint32_t fields = H13_PUT(H13_MACCFG_OPMODE, ~0u) | H13_PUT(H13_MACCFG_KERNELMODE, ~0u) |
