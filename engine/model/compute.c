@@ -647,9 +647,10 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->ne_op = H13_GET(mac, H13_MACCFG_OPMODE);
 	s->nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
 	s->post = h2f_table[H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE)];
-	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && s->ne_op != H13_MAC_OP_CONV && s->ne_op != H13_MAC_OP_RCAS)
+	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && s->ne_op != H13_MAC_OP_CONV && s->ne_op != H13_MAC_OP_RCAS &&
+	    s->ne_op != H13_MAC_OP_CHMAX)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE, "NE.MACCfg.OpMode not modelled");
-	/* ElemMultMode belongs to OpMode 2 (rcas_product checks the rest) */
+	/* ElemMultMode belongs to OpMode 2 (ne_channel_groups checks the rest) */
 	if (H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_ELEMMULTMODE) && !(s->ne && s->ne_op == H13_MAC_OP_RCAS))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE,
 				   "Common.GroupConvCfg.ElemMultMode not modelled but with NE.MACCfg.OpMode 2 (0 in every "
@@ -3328,46 +3329,57 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 }
 
 /*
- * NE.MACCfg.OpMode 2 with Common.GroupConvCfg.ElemMultMode (Apple's H13 pow, TD 2): output channel c
- * is the product of input channels 2c and 2c + 1 (UnicastEn 1, UnicastCin 2), element by element,
- * taken from L2 memory or the tile source; the product of two fp16 values is exact in fp32 and
- * rounded once to fp16 (PostScale 1), then NonlinearMode and the PE (one operand) as on every TD,
- * and the result into L2 memory and/or out by the tile DMA. Everything but that one program's
- * form is refused by name.
+ * The NE's channel groups: a unit kernel (MACCfg.KernelMode 1) with Common.GroupConvCfg.UnicastEn,
+ * output channel c from the N = UnicastCin input channels cN .. cN + N - 1, element by element,
+ * taken from L2 memory or the tile source:
+ *  - MACCfg.OpMode 2 with GroupConvCfg.ElemMultMode and N 2 (Apple's H13 pow, TD 2): the product,
+ *    exact in fp32 and rounded once to fp16;
+ *  - MACCfg.OpMode 3 without ElemMultMode (Apple's H13 reduce_max over C: N 64, one output
+ *    channel): the largest, exactly (a NaN from the tile DMA entered as +inf; L2 memory holds none).
+ * PostScale 1, then NonlinearMode and the PE (one operand) as on every TD, and the result into L2
+ * memory and/or out by the tile DMA. Everything but those programs' form is refused by name.
  */
-static int rcas_product(struct anem *m, const struct stages *s, const struct td_l2mem *l, struct tile *in0,
-			const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres, struct anem_act *act)
+static int ne_channel_groups(struct anem *m, const struct stages *s, const struct td_l2mem *l, struct tile *in0,
+			     const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
+			     struct anem_act *act)
 {
 	uint32_t gc = REG(H13_COMMON_GROUPCONVCFG), mac = REG(H13_NE_MACCFG);
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
-	if (!H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE))
+	const int prod = s->ne_op == H13_MAC_OP_RCAS;
+	const unsigned n = H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
+	if (prod && !H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE,
 				   "NE.MACCfg.OpMode 2 without Common.GroupConvCfg.ElemMultMode (a sum over "
 				   "channels?) not modelled");
-	if (!H13_GET(gc, H13_GROUPCONV_UNICASTEN) || H13_GET(gc, H13_GROUPCONV_UNICASTCIN) != H13_RCAS_UNICASTCIN)
+	if (prod && (!H13_GET(gc, H13_GROUPCONV_UNICASTEN) || n != H13_RCAS_UNICASTCIN))
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_GROUPCONVCFG, 0, 32,
 				   "NE.MACCfg.OpMode 2 with ElemMultMode: only UnicastEn 1 and UnicastCin 2 (a "
 				   "product of two channels, Apple's pow) are pinned");
+	if (!prod && (!H13_GET(gc, H13_GROUPCONV_UNICASTEN) || !n))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+				   "NE.MACCfg.OpMode 3 without Common.GroupConvCfg.UnicastEn 1 and a UnicastCin "
+				   "above 0 (Apple's reduce_max over C: the largest of UnicastCin channels) not "
+				   "modelled");
 	if (!H13_GET(mac, H13_MACCFG_KERNELMODE) || H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE)
 		return anem_refuse(m, ENG_FR_FIELD, H13_NE_MACCFG, 0, 32,
-				   "NE.MACCfg.OpMode 2 with a kernel from memory (KernelMode 0) or NE.PostScale "
-				   "other than 1 not modelled (whether the product is rounded before the scale "
-				   "is not pinned)");
+				   "NE.MACCfg.OpMode 2 or 3 with a kernel from memory (KernelMode 0) or "
+				   "NE.PostScale other than 1 not modelled (whether the result is rounded before "
+				   "the scale is not pinned)");
 	if (!td_window_unit(&win))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
-				   "NE.MACCfg.OpMode 2 with a window, stride or padding other than 1x1/1/0 not "
-				   "modelled");
-	if (in0->c != 2u * out->c || in0->w != out->w || in0->h != out->h || in0->g != out->g)
+				   "NE.MACCfg.OpMode 2 or 3 with a window, stride or padding other than 1x1/1/0 "
+				   "not modelled");
+	if ((uint64_t)in0->c != (uint64_t)n * out->c || in0->w != out->w || in0->h != out->h || in0->g != out->g)
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CIN, 0, 32,
-				   "NE.MACCfg.OpMode 2 whose Cin is not twice its Cout, or whose output is not "
-				   "its input's size, not modelled");
+				   "NE.MACCfg.OpMode 2 or 3 whose Cin is not UnicastCin times its Cout, or whose "
+				   "output is not its input's size, not modelled");
 	if (s->pe_two || (s->pe && s->pe_pool != H13_PE_POOL_NONE))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-				   "NE.MACCfg.OpMode 2 with a second PE operand or pooling not modelled");
+				   "NE.MACCfg.OpMode 2 or 3 with a second PE operand or pooling not modelled");
 	if (H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_INFMT) != H13_FMT_FP16 ||
 	    H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_OUTFMT) != H13_FMT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
-				   "NE.MACCfg.OpMode 2 with a format other than fp16 not modelled");
+				   "NE.MACCfg.OpMode 2 or 3 with a format other than fp16 not modelled");
 	int e = l2m_first_source(m, l, lsrc, in0);
 	if (!e && l->any)
 		e = l2m_ready(m);
@@ -3378,19 +3390,24 @@ static int rcas_product(struct anem *m, const struct stages *s, const struct td_
 	for (unsigned g = 0; g < out->g; g++)
 		for (unsigned c = 0; c < out->c; c++)
 			for (unsigned h = 0; h < out->h; h++) {
-				for (unsigned k = 0; k < 2 && !e; k++) {
+				for (unsigned k = 0; k < n; k++) {
 					uint16_t *q = k ? b : v;
+					const unsigned ci = c * n + k;
 					if (l->src1.on)
 						e = l2m_read_row(m, &l->src1, H13_L2_SOURCEBASE, "the first operand reads "
-								 "L2 memory no TD of this submission wrote", g, 2 * c + k,
-								 h, W, q);
+								 "L2 memory no TD of this submission wrote", g, ci, h,
+								 W, q);
 					else
-						e = source_row(m, in0, lsrc, g, 2 * c + k, h, W, q);
+						e = source_row(m, in0, lsrc, g, ci, h, W, q);
+					if (e)
+						return e;
+					if (k && prod)
+						for (unsigned i = 0; i < W; i++)
+							v[i] = f2h(h2f_table[v[i]] * h2f_table[b[i]]);
+					else if (k)
+						for (unsigned i = 0; i < W; i++)
+							v[i] = h2f_table[b[i]] > h2f_table[v[i]] ? b[i] : v[i];
 				}
-				if (e)
-					return e;
-				for (unsigned i = 0; i < W; i++)
-					v[i] = f2h(h2f_table[v[i]] * h2f_table[b[i]]);
 				nonlinear(m, s, v, W, act);
 				if (s->pe)
 					pe_row(s, v, NULL, v, W);
@@ -3474,8 +3491,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
-	if (s.ne && s.ne_op == H13_MAC_OP_RCAS)
-		return rcas_product(m, &s, &lm, &in0, lsrc, &out, lres, act);
+	if (s.ne && (s.ne_op == H13_MAC_OP_RCAS || s.ne_op == H13_MAC_OP_CHMAX))
+		return ne_channel_groups(m, &s, &lm, &in0, lsrc, &out, lres, act);
 	if (lm.any)
 		return l2mem_elementwise(m, &s, &lm, &in0, &in1, lsrc, &out, lres, act);
 	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)

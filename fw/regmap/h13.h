@@ -189,6 +189,12 @@
  * z and log2 x interleaved in L2, their product through the exp2 record) */
 #define H13_MAC_OP_RCAS 2u
 #define H13_RCAS_UNICASTCIN 2u
+/* MACCfg.OpMode 3 with GroupConvCfg.UnicastEn and no ElemMultMode: output channel c is the
+ * largest of input channels cN .. cN + N - 1, N = UnicastCin (Apple's H13 reduce_max over C: one
+ * TD, Cin 64 -> Cout 1, UnicastCin 64, KernelMode 1, PostScale 1, no PE; the channels of a group
+ * lie side by side as pow's pairs do). The H16 map gives OpMode 3 another name; the H13 program
+ * decides here. */
+#define H13_MAC_OP_CHMAX 3u
 #define H13_NE_MATRIXVECTORBIAS 0x0c808u
 #define H13_MATRIXVECTORBIAS_LSB 0
 #define H13_MATRIXVECTORBIAS_W 16

@@ -171,18 +171,27 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, ", x PostScale %s\n", post);
 	} else if (op == H13_MAC_OP_ELEMWISE) {
 		outf(out, ctx, "  NE: elementwise, x PostScale %s\n", post);
-	} else if (op == H13_MAC_OP_RCAS) {
-		/* as engine/model/compute.c's rcas_product */
+	} else if (op == H13_MAC_OP_RCAS || op == H13_MAC_OP_CHMAX) {
+		/* as engine/model/compute.c's ne_channel_groups */
 		uint32_t gc = GET(H13_COMMON_GROUPCONVCFG);
-		int ok = H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) && H13_GET(gc, H13_GROUPCONV_UNICASTEN) &&
-			 H13_GET(gc, H13_GROUPCONV_UNICASTCIN) == H13_RCAS_UNICASTCIN && cin == 2u * cout &&
-			 H13_GET(mac, H13_MACCFG_KERNELMODE) &&
-			 H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE) == FP16_ONE;
-		outf(out, ctx, "  NE: channel products (OpMode 2, ElemMultMode): output c = input 2c x input 2c+1, "
-			       "%u -> %u channels, x PostScale %s%s\n",
-		     (unsigned)cin, (unsigned)cout, post,
-		     ok ? "" : " (not modelled: only UnicastEn 1, UnicastCin 2, KernelMode 1, PostScale 1 and "
-			       "Cin = 2 Cout, Apple's pow)");
+		unsigned n = H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
+		int prod = op == H13_MAC_OP_RCAS;
+		int ok = H13_GET(gc, H13_GROUPCONV_UNICASTEN) && H13_GET(mac, H13_MACCFG_KERNELMODE) &&
+			 H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE) == FP16_ONE &&
+			 (prod ? H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) && n == H13_RCAS_UNICASTCIN
+			       : !H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) && n > 0) &&
+			 (uint64_t)cin == (uint64_t)n * cout;
+		if (prod)
+			outf(out, ctx, "  NE: channel products (OpMode 2, ElemMultMode): output c = input 2c x "
+				       "input 2c+1");
+		else
+			outf(out, ctx, "  NE: channel maxima (OpMode 3): output c = the largest of inputs cN .. "
+				       "cN+N-1, N = UnicastCin %u", n);
+		outf(out, ctx, ", %u -> %u channels, x PostScale %s%s\n", (unsigned)cin, (unsigned)cout, post,
+		     ok ? "" : prod ? " (not modelled: only UnicastEn 1, UnicastCin 2, KernelMode 1, PostScale 1 "
+				      "and Cin = 2 Cout, Apple's pow)"
+			  : " (not modelled: only UnicastEn 1, no ElemMultMode, KernelMode 1, PostScale 1 and "
+			    "Cin = N Cout, Apple's reduce_max over C)");
 	} else {
 		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
 	}

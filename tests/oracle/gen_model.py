@@ -401,6 +401,13 @@ def l2_memory(d, rng):
     xd = a.astype(np.float64)
     for name, y in (('red_c_sum', xd.sum(axis=0)), ('red_c_mean', xd.mean(axis=0))):
         write(os.path.join(d, name + '.orc'), [t(5, a.shape, a), out(4, y.reshape(3, 1, 5))])
+    # the largest over C, as Apple's reduce_max over axis 1 (the NE's MACCfg.OpMode 3, UnicastCin
+    # 64): x [64,4,8] to [1,4,8]; and over groups of 4 channels side by side: x [12,3,8] to [3,3,8]
+    a = f16((64, 4, 8))
+    write(os.path.join(d, 'red_c_max.orc'), [t(5, a.shape, a), out(4, a.astype(np.float64).max(axis=0, keepdims=True))])
+    a = f16((12, 3, 8))
+    y = a.astype(np.float64).reshape(3, 4, 3, 8).max(axis=1)
+    write(os.path.join(d, 'red_c_max4.orc'), [t(5, a.shape, a), out(4, y)])
 
 
 if __name__ == '__main__':

@@ -187,6 +187,16 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		CHECK_EQ(res.fault.reg, cases[i].reg);
 		free(b);
 	}
+	/* the NE's channel maxima (Apple's reduce_max over C; tanh.bin's elementwise NE has UnicastEn
+	 * 1, UnicastCin 1, so OpMode 3 there is the largest of one channel) without UnicastEn */
+	uint8_t *u = ef_load("fixtures/kernels/unary/tanh.bin", &len);
+	REQUIRE(u);
+	REQUIRE(ef_set(u, len, 0, H13_NE_MACCFG, H13_MACCFG_OPMODE_LSB, H13_MACCFG_OPMODE_W, H13_MAC_OP_CHMAX) == 0);
+	REQUIRE(ef_set(u, len, 0, H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_UNICASTEN_LSB, H13_GROUPCONV_UNICASTEN_W, 0) == 0);
+	CHECKF(ef_refused(u, len, 0, ENG_FR_FIELD, "NE.MACCfg.OpMode = 0x3: unmodelled-field: NE.MACCfg.OpMode 3 "
+						  "without Common.GroupConvCfg.UnicastEn 1", &res),
+	       "%s", res.fault_text);
+	free(u);
 	/* a convolution's KernelCfg beyond the fields real ones set (conv.hwx: 0x82) */
 	static const struct {
 		unsigned lsb;

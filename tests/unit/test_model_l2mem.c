@@ -434,6 +434,38 @@ TEST(model_l2mem, reductions_over_channels)
 #endif
 }
 
+/* Apple's reduce_max over C (one TD): the NE's channel maxima (MACCfg.OpMode 3, KernelMode 1,
+ * PostScale 1; GroupConvCfg UnicastEn 1, UnicastCin N) from the tile source straight to the tile
+ * destination, the PE out of the path; output channel c the largest of inputs cN .. cN + N - 1. */
+static struct bp_pe_spec chmax(unsigned c, unsigned h, unsigned n)
+{
+	struct bp_pe_spec t = pe(c, h, 8, 5, 4);
+	t.prescale = t.scale = 0;
+	t.finalscale = 0; /* the PE not in the path */
+	t.ne_chmax = n;
+	return t;
+}
+
+TEST(model_l2mem, channel_maxima_of_the_ne)
+{
+	struct bp_pe_spec t = chmax(64, 4, 64);
+	const struct bp_pe_spec *p[] = {&t};
+	expect_exact("red_c_max", p, 1);
+	t = chmax(12, 3, 4);
+	expect_exact("red_c_max4", p, 1);
+#if !defined(ANEFW_TARGET)
+	/* the largest of the first 32 channels, or of groups of 6: the checker fails */
+	t = chmax(64, 4, 32);
+	expect_checker_fails("red_c_max", p, 1, 4, "the largest of half the channels");
+	t = chmax(12, 3, 6);
+	expect_checker_fails("red_c_max4", p, 1, 8, "groups of 6");
+	/* without UnicastEn; with a Cin that is not UnicastCin times Cout; with ElemMultMode */
+	t = chmax(64, 4, 48); /* 64 channels, one output */
+	expect_refused("red_c_max", p, 1, "Common.Cin = 0x40: unmodelled-combination: NE.MACCfg.OpMode 2 or 3 "
+					  "whose Cin is not UnicastCin times its Cout");
+#endif
+}
+
 TEST(model_l2mem, reductions_out_by_dma)
 {
 	struct bp_pe_spec t = red_td(H13_PE_POOL_NONE, F32_ONE);

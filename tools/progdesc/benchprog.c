@@ -264,7 +264,7 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	v[(H13_COMMON_CHCFG - H13_COMMON_INDIM) / 4] =
 		H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16);
 	v[(H13_COMMON_CIN - H13_COMMON_INDIM) / 4] = p->c;
-	v[(H13_COMMON_COUT - H13_COMMON_INDIM) / 4] = p->ne_rcas ? p->c / 2u : p->c;
+	v[(H13_COMMON_COUT - H13_COMMON_INDIM) / 4] = p->ne_rcas ? p->c / 2u : p->ne_chmax ? p->c / p->ne_chmax : p->c;
 	v[(H13_COMMON_OUTDIM - H13_COMMON_INDIM) / 4] =
 		H13_PUT(H13_OUTDIM_WOUT, p->wout) | H13_PUT(H13_OUTDIM_HOUT, p->hout);
 	v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
@@ -276,12 +276,15 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		(p->ne_rcas ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_ELEMMULTMODE, 1) |
 				      H13_PUT(H13_GROUPCONV_UNICASTCIN, H13_RCAS_UNICASTCIN)
 		 : p->ne_unit ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1)
+		 : p->ne_chmax ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, p->ne_chmax)
 			      : 0u);
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, p->hout);
 	td_fixed_block(H13_COMMON_INDIM, v, 11);
 	tdw_block(&tw, H13_COMMON_INDIM, v, 11);
-	if (p->ne_rcas || p->ne_unit) {
-		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, p->ne_rcas ? H13_MAC_OP_RCAS : H13_MAC_OP_CONV) |
+	if (p->ne_rcas || p->ne_unit || p->ne_chmax) {
+		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, p->ne_rcas    ? H13_MAC_OP_RCAS
+								      : p->ne_chmax ? H13_MAC_OP_CHMAX
+										    : H13_MAC_OP_CONV) |
 					    H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1));
 		tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
 	} else if (!p->ne_pass) { /* the NE out of the path (a TD before may have set it) */

@@ -76,6 +76,9 @@ struct bp_pe_spec {
 					    * UnicastCin 1), as Apple's rsqrt and reductions over C */
 	unsigned res_keep;                 /* 1: L2.ResultCfg.ResultType 1 (by the tile DMA, and kept) */
 	uint32_t dst_group;                /* the destination's group stride (0: not written) */
+	unsigned ne_chmax;                 /* N above 0: the NE's channel maxima (MACCfg.OpMode 3,
+					    * KernelMode 1, PostScale 1; GroupConvCfg UnicastEn, UnicastCin
+					    * N): c input channels give c / N, as Apple's reduce_max over C */
 };
 #define BP_L2_READ 1u
 #define BP_L2_KEEP 2u
