@@ -514,7 +514,7 @@ static int refuse_outside_bits(struct anem *m)
 		if (REG(m->outside[i].addr) & m->outside[i].mask)
 			return anem_refuse(m, ENG_FR_FIELD, m->outside[i].addr, 0, 32,
 					   m->outside[i].unnamed
-					   ? "a word the register map does not name holds a bit no real program sets "
+					   ? "a word the register map does not name holds a bit no program modelled sets "
 					     "there (the model reads no meaning from it)"
 					   : "a bit outside every field the register map names is set (the model reads "
 					     "no meaning from it; none of the real programs we have run sets one)");
@@ -543,11 +543,11 @@ static int fmt_known(uint32_t fmt, int src)
 static int ne_unread_fields(struct anem *m, uint32_t mac)
 {
 	static const struct td_fixed zero[] = {
-		{H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 0, "NE.MACCfg.BiasMode not modelled (0 in every real program)"},
-		{H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN_LSB, H13_MACCFG_MATRIXBIASEN_W, 0, "NE.MACCfg.MatrixBiasEn not modelled (0 in every real program)"},
-		{H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE_LSB, H13_MACCFG_POSTSCALEMODE_W, 0, "NE.MACCfg.PostScaleMode not modelled (0 in every real program)"},
-		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, 0, "NE.MatrixVectorBias not modelled (0 in every real program)"},
-		{H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT_LSB, H13_POSTSCALE_RSHIFT_W, 0, "NE.PostScale.PostRightShift not modelled (0 in every real program)"},
+		{H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 0, "NE.MACCfg.BiasMode not modelled (0 in every program modelled; Apple's convolutions with a bias set it)"},
+		{H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN_LSB, H13_MACCFG_MATRIXBIASEN_W, 0, "NE.MACCfg.MatrixBiasEn not modelled (0 in every program modelled)"},
+		{H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE_LSB, H13_MACCFG_POSTSCALEMODE_W, 0, "NE.MACCfg.PostScaleMode not modelled (0 in every program modelled)"},
+		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, 0, "NE.MatrixVectorBias not modelled (0 in every program modelled)"},
+		{H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT_LSB, H13_POSTSCALE_RSHIFT_W, 0, "NE.PostScale.PostRightShift not modelled (0 in every program modelled)"},
 	};
 	const uint32_t known = H13_PUT(H13_MACCFG_OPMODE, ~0u) | H13_PUT(H13_MACCFG_KERNELMODE, ~0u) |
 			       H13_PUT(H13_MACCFG_BIASMODE, ~0u) | H13_PUT(H13_MACCFG_MATRIXBIASEN, ~0u) |
@@ -586,22 +586,22 @@ static int data_unread_fields(struct anem *m, const struct td_l2mem *lm)
 	unsigned dep = H13_GET(REG(H13_L2_SOURCECFG), H13_L2SRC_DEPENDENT);
 	if (dep && !(dep == H13_L2SRC_DEPENDENT_L2 && lm->src1.on && !lm->keep1))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT,
-				   "L2.SourceCfg.Dependent not modelled (0 in every real program, 2 on a first "
+				   "L2.SourceCfg.Dependent not modelled (0 in every program modelled, 2 on a first "
 				   "operand read from L2 memory)");
 	static const struct td_fixed fixed[] = {
-		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 0, "L2.L2Cfg.InputReLU not modelled (0 in every real program)"},
-		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMASrc.Fmt.Shift not modelled (0 in every real program)"},
-		{H13_SRC_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 0, "TileDMASrc.Fmt.OffsetCh not modelled (0 in every real program)"},
-		{H13_SRC_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 0, "TileDMASrc.Fmt.CmpVec not modelled (0 in every real program)"},
-		{H13_DST_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMADst.Fmt.Shift not modelled (0 in every real program)"},
-		{H13_DST_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 0, "TileDMADst.Fmt.OffsetCh not modelled (0 in every real program)"},
-		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 0, "TileDMADst.Fmt.CmpVec not modelled (0 in every real program)"},
-		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, 0, "TileDMADst.Fmt.CmpVecFill not modelled (0 in every real program)"},
+		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 0, "L2.L2Cfg.InputReLU not modelled (0 in every program modelled)"},
+		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMASrc.Fmt.Shift not modelled (0 in every program modelled)"},
+		{H13_SRC_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 0, "TileDMASrc.Fmt.OffsetCh not modelled (0 in every program modelled)"},
+		{H13_SRC_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 0, "TileDMASrc.Fmt.CmpVec not modelled (0 in every program modelled)"},
+		{H13_DST_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMADst.Fmt.Shift not modelled (0 in every program modelled)"},
+		{H13_DST_FMT, H13_FMT_OFFSETCH_LSB, H13_FMT_OFFSETCH_W, 0, "TileDMADst.Fmt.OffsetCh not modelled (0 in every program modelled)"},
+		{H13_DST_FMT, H13_FMT_CMPVEC_LSB, H13_FMT_CMPVEC_W, 0, "TileDMADst.Fmt.CmpVec not modelled (0 in every program modelled)"},
+		{H13_DST_FMT, H13_DSTFMT_CMPVECFILL_LSB, H13_DSTFMT_CMPVECFILL_W, 0, "TileDMADst.Fmt.CmpVecFill not modelled (0 in every program modelled)"},
 		/* found by anefw-tool census: read by nothing, 0 in every real program */
-		{H13_L2_SOURCECFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.SourceCfg.DMACmpVec not modelled (0 in every real program)"},
-		{H13_L2_SOURCECFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.SourceCfg.DMAOffsetCh not modelled (0 in every real program)"},
-		{H13_L2_RESULTCFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.ResultCfg.DMACmpVec not modelled (0 in every real program)"},
-		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.ResultCfg.DMAOffsetCh not modelled (0 in every real program)"},
+		{H13_L2_SOURCECFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.SourceCfg.DMACmpVec not modelled (0 in every program modelled)"},
+		{H13_L2_SOURCECFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.SourceCfg.DMAOffsetCh not modelled (0 in every program modelled)"},
+		{H13_L2_RESULTCFG, H13_L2_DMACMPVEC_LSB, H13_L2_DMACMPVEC_W, 0, "L2.ResultCfg.DMACmpVec not modelled (0 in every program modelled)"},
+		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.ResultCfg.DMAOffsetCh not modelled (0 in every program modelled)"},
 	};
 	int e = refuse_set_fields(m, fixed, sizeof fixed / sizeof fixed[0]);
 	/* and those real programs hold at a value other than 0 (fw/td: the builders write them) */
@@ -631,11 +631,11 @@ static int data_unread_fields(struct anem *m, const struct td_l2mem *lm)
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
 	if (H13_GET(REG(H13_L2_CFG), H13_L2CFG_PADDINGMODE) && (win.px || win.py))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_PADDINGMODE,
-				   "L2.L2Cfg.PaddingMode above 0 with padding not modelled (the model pads with zeros; no real program pads)");
+				   "L2.L2Cfg.PaddingMode above 0 with padding not modelled (the model pads with zeros; no program modelled pads)");
 	for (unsigned n = 0; n < H13_SRC_NPIXELOFFSET; n++)
 		if (H13_GET(REG(H13_SRC_PIXELOFFSET(n)), H13_PIXELOFFSET))
 			return ANEM_REFUSE(m, ENG_FR_FIELD, H13_SRC_PIXELOFFSET(n), H13_PIXELOFFSET,
-					   "TileDMASrc.PixelOffset not modelled (0 in every real program)");
+					   "TileDMASrc.PixelOffset not modelled (0 in every program modelled)");
 	return ENG_OK;
 }
 
@@ -2961,6 +2961,97 @@ static int conv_batch(struct anem *m, struct conv *c, const struct stages *s, co
 /* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
  * W[g Cout + o][ci][ky][kx] x in[g][ci][y Sy - Py + ky][x Sx - Px + kx] (0 outside the input),
  * accumulated in fp32, then the activation and the PE as for elementwise TDs. */
+/*
+ * A depthwise convolution as Apple's H13 compiler writes one (docs/engine-model.md, "Depthwise
+ * convolutions"): a convolution with kernels in memory (MACCfg.OpMode 0, KernelMode 0), NumGroups 1,
+ * GroupConvCfg UnicastEn 1 and UnicastCin 1, Cin = Cout = C: output channel c from input channel c
+ * alone, through its own Kh x Kw kernel. The kernels are fp16, Kh x Kw of them (ky, kx order) a
+ * channel, back to back: channel c's at (c / 16) x Kh x Kw x 2 bytes in coefficient channel c mod 16
+ * (the lanes C of them when C < 16, else 16, C a multiple of 16). Each output is accumulated in
+ * fp32 (ky, kx order, terms outside the input and 0 weights skipped, inputs and weights through
+ * the MAC's input port), times PostScale, rounded once, as the dense convolution's plain loop; then
+ * the nonlinear stage and a one-operand PE. Other forms are refused by name.
+ */
+static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
+		     const struct td_window *win, struct tile *in, const struct anem_l2t *lsrc,
+		     struct tile *out, struct anem_l2t *lres, struct anem_act *act)
+{
+	const uint32_t gc = REG(H13_COMMON_GROUPCONVCFG);
+	const unsigned C = out->c, cin = lsrc ? lsrc->c : in->c, Win = lsrc ? lsrc->w : in->w;
+	const unsigned Hin = lsrc ? lsrc->h : in->h, W = out->w;
+	if (H13_GET(gc, H13_GROUPCONV_UNICASTCIN) != 1u || H13_GET(gc, H13_GROUPCONV_NUMGROUPS) != 1u ||
+	    H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) || out->g != 1u || m->ku_ok)
+		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_GROUPCONVCFG, 0, 32,
+				   "a convolution with kernels in memory and GroupConvCfg.UnicastEn (Apple's "
+				   "depthwise convolutions) other than NumGroups 1, UnicastCin 1, no "
+				   "ElemMultMode, kernels in coefficient channels, not modelled");
+	if (cin != C || (C > H13_COEFF_NCH && C % H13_COEFF_NCH))
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CIN, 0, 32,
+				   "a depthwise convolution whose Cin is not its Cout, or over more than 16 "
+				   "channels not a multiple of 16 (the kernels' lanes not pinned), not modelled");
+	if (H13_GET(REG(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE) ||
+	    H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT) != H13_KERNELFMT_FP16 ||
+	    (REG(H13_NE_KERNELCFG) & ~(H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) |
+				       H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u))))
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32,
+				   "a depthwise convolution with Common.ConvCfg.OCGSize above 0 or kernels "
+				   "other than plain fp16 (NE.KernelCfg) not modelled");
+	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
+				   "a depthwise convolution with pooling in the PE not modelled");
+	const uint64_t per = (uint64_t)win->kw * win->kh;
+	int e = grow_aligned(m, &m->acc, &m->acc_len, (uint64_t)W + per * C,
+			     "depthwise kernels and a row (Cout, Kh x Kw, Common.OutDim.Wout)");
+	if (e)
+		return e;
+	float *acc = m->acc, *wt = m->acc + W;
+	/* every kernel inside its lane, before any output */
+	for (unsigned c = 0; c < C; c++) {
+		const struct mrange *ch = NULL;
+		for (unsigned i = 0; i < nr; i++)
+			if (r[i].kind == TD_R_COEFF && r[i].ch == c % H13_COEFF_NCH)
+				ch = &r[i];
+		const uint64_t off = (uint64_t)(c / H13_COEFF_NCH) * per * 2u;
+		if (!ch || off > ch->len || per * 2u > ch->len - off)
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its "
+						 "coefficient channel");
+		for (uint64_t i = 0; i < per; i++) /* as the dense kernels are read (kern_task) */
+			wt[c * per + i] = mac_in(le_rd16(ch->cpu + off + 2u * i));
+	}
+	for (unsigned c = 0; c < C; c++)
+		for (unsigned y = 0; y < out->h; y++) {
+			memset(acc, 0, W * sizeof *acc);
+			for (unsigned ky = 0; ky < win->kh; ky++) {
+				int64_t iy = (int64_t)y * win->sy - win->py + ky;
+				if (iy < 0 || iy >= (int64_t)Hin)
+					continue;
+				uint16_t *v = m->hv;
+				if ((e = source_row(m, in, lsrc, 0, c, (unsigned)iy, Win, v)))
+					return e;
+				for (unsigned i = 0; i < Win; i++)
+					m->fb[i] = mac_in(v[i]);
+				for (unsigned kx = 0; kx < win->kw; kx++) {
+					const float wv = wt[c * per + (uint64_t)ky * win->kw + kx];
+					unsigned x0, x1;
+					if (wv == 0.0f)
+						continue;
+					conv_span(W, Win, win->sx, kx, win->px, &x0, &x1);
+					const float *src = m->fb + ((int64_t)x0 * win->sx + kx - win->px);
+					for (unsigned x = x0; x < x1; x++)
+						acc[x] += wv * src[(uint64_t)(x - x0) * win->sx];
+				}
+			}
+			uint16_t *v = m->hv;
+			conv_out_row(v, acc, W, 0, 1.0f, 0.0f, s->post, per >= 2);
+			nonlinear(m, s, v, W, act);
+			if (s->pe)
+				pe_row(s, v, NULL, v, W);
+			if ((e = emit_row(m, out, lres, 0, c, y, v)))
+				return e;
+		}
+	return ENG_OK;
+}
+
 static int convolution(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
 		       struct tile *in, const struct anem_l2t *lsrc, struct tile *out,
 		       struct anem_l2t *lres, struct anem_act *act)
@@ -2973,6 +3064,10 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC, "a second PE source after a convolution not modelled");
+	/* Apple's depthwise convolutions keep NumGroups 1 and set UnicastEn: read as a dense one,
+	 * it would mix the channels */
+	if (H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_UNICASTEN))
+		return depthwise(m, r, nr, s, &win, in, lsrc, out, lres, act);
 	/* a kernel-unit program (its streams name the unit): the kernel is the TD's OCG */
 	uint64_t nout = (uint64_t)c.G * c.cout;
 	struct kern_job kj;

@@ -149,6 +149,9 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		     "kernels %s",
 		     win.kw, win.kh, win.sx, win.sy, win.px, win.py, groups,
 		     groups == 1 ? "" : "s", (unsigned)cin, (unsigned)cout, kfn);
+		if (H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_UNICASTEN))
+			outf(out, ctx, ", depthwise (GroupConvCfg.UnicastEn: each output channel from its "
+				       "own input channel)");
 		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))
 			outf(out, ctx, ", palettized %u-bit",
 			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));

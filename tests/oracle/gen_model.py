@@ -330,7 +330,34 @@ def main(out):
         {'bar': 5, 'role': 0, 'c': 16, 'h': 1, 'w': 1, 'data': b},
         {'bar': 4, 'role': 1, 'c': 16400, 'h': 1, 'w': 1, 'data': (y, 0.0 * y)}])
     l2_memory(d, np.random.default_rng(SEED + 77))
+    depthwise(d, np.random.default_rng(SEED + 78))
     return 0
+
+
+def dw_weight(o, i):
+    """Depthwise kernel element i (ky-major) of channel o, as test_model_depthwise.c writes it:
+    a multiple of 1/4 in [-5/4, 5/4], some 0."""
+    return ((o * 7 + i * 3) % 11 - 5) / 4.0
+
+
+def depthwise(d, rng):
+    """Depthwise k x k convolutions (stride 1, zero padding k // 2), each output channel from its
+    own input channel (Apple's H13 form; test_model_depthwise.c builds them with bp_dwconv): the
+    sum of products in float64, rounded once to fp16."""
+    for name, c, h, w, k in (('dw3', 32, 5, 12, 3), ('dw5', 8, 6, 9, 5)):
+        x = rng.uniform(-100, 100, (c, h, w)).astype(np.float16)
+        wt = np.array([[dw_weight(o, i) for i in range(k * k)] for o in range(c)]).reshape(c, k, k)
+        p = k // 2
+        xp = np.zeros((c, h + 2 * p, w + 2 * p))
+        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
+        y = np.zeros((c, h, w))
+        for ky in range(k):
+            for kx in range(k):
+                y += wt[:, ky, kx][:, None, None] * xp[:, ky:ky + h, kx:kx + w]
+        write(os.path.join(d, name + '.orc'),
+              [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
+               {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
+                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
 
 def l2_memory(d, rng):

@@ -25,17 +25,18 @@ static void begin(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_N
 	tdw_begin(tw, w, TD_WORDS, &h);
 }
 
-static void common_k(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
-		     unsigned k);
+static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
+		      unsigned k, uint32_t groupconv);
 
 static void common(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout)
 {
-	common_k(tw, w, h, cin, cout, 1);
+	common_kg(tw, w, h, cin, cout, 1, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
 }
 
-/* A k x k window, stride 1, padding k / 2: the output has the input's size. */
-static void common_k(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
-		     unsigned k)
+/* A k x k window, stride 1, padding k / 2: the output has the input's size; GroupConvCfg as
+ * given. */
+static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
+		      unsigned k, uint32_t groupconv)
 {
 	uint32_t v[11];
 	memset(v, 0, sizeof v);
@@ -49,7 +50,7 @@ static void common_k(struct td_writer *tw, unsigned w, unsigned h, unsigned cin,
 	v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
 		td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) |
 		H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) | H13_PUT(H13_CONVCFG_PX, k / 2) | H13_PUT(H13_CONVCFG_PY, k / 2);
-	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
+	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = groupconv;
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, h);
 	td_fixed_block(H13_COMMON_INDIM, v, 11); /* the depths and +0x20, as every real TD */
 	tdw_block(tw, H13_COMMON_INDIM, v, 11);
@@ -127,7 +128,7 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	tdw_block(&tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
 	tdw_block(&tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
 	tdw_block(&tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
-	common_k(&tw, w, h, cin, cout, k);
+	common_kg(&tw, w, h, cin, cout, k, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
 	tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
 	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
 	 * the path (docs/engine-model.md) */
@@ -141,6 +142,59 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
 	for (size_t i = 0; len && i + 1 < (size_t)chsize * 16u; i += 2)
 		le_wr16(wts + i, weight);
+	return len;
+}
+
+static uint32_t dw_lane(unsigned c, unsigned k)
+{
+	const unsigned slots = c > H13_COEFF_NCH ? c / H13_COEFF_NCH : 1u;
+	return ((uint32_t)slots * k * k * 2u + 63u) & ~63u;
+}
+
+size_t bp_dwconv_bytes(unsigned c, unsigned k)
+{
+	return BP_WEIGHTS_OFF + (size_t)dw_lane(c, k) * H13_COEFF_NCH;
+}
+
+size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, unsigned k,
+		 const uint16_t *wts)
+{
+	if (!buf || !wts || !c || !w || !h || (c > H13_COEFF_NCH && c % H13_COEFF_NCH) || !k || k > 15u ||
+	    k % 2u != 1u || cap < bp_dwconv_bytes(c, k))
+		return 0;
+	const uint32_t lane = dw_lane(c, k);
+	const unsigned lanes = c < H13_COEFF_NCH ? c : H13_COEFF_NCH;
+	uint32_t tdw[TD_WORDS], cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
+	struct td_writer tw;
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
+					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
+	begin(&tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
+	for (unsigned l = 0; l < H13_COEFF_NCH; l++) {
+		cfg[l] = l < lanes ? H13_PUT(H13_DMA_EN, 1) : 0;
+		base[l] = l < lanes ? l * lane : 0;
+		size[l] = l < lanes ? lane : 0;
+	}
+	tdw_block(&tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
+	tdw_block(&tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
+	tdw_block(&tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
+	common_kg(&tw, w, h, c, c, k,
+		  H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+			  H13_PUT(H13_GROUPCONV_UNICASTCIN, 1));
+	tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
+	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
+				    H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
+	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
+	fixed(&tw, 0);
+	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
+	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
+	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k));
+	uint8_t *wa = buf + BP_WEIGHTS_OFF;
+	if (len)
+		memset(wa, 0, (size_t)lane * H13_COEFF_NCH);
+	for (unsigned o = 0; len && o < c; o++)
+		for (unsigned i = 0; i < k * k; i++)
+			le_wr16(wa + (o % H13_COEFF_NCH) * lane + ((o / H13_COEFF_NCH) * k * k + i) * 2u,
+				wts[o * k * k + i]);
 	return len;
 }
 

@@ -29,6 +29,13 @@ size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w
 size_t bp_convk_bytes(unsigned cin, unsigned cout, unsigned k);
 size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
 		unsigned k, uint16_t weight);
+/* A depthwise k x k convolution (stride 1, padding k / 2) over c channels of w x h, as Apple's H13
+ * compiler writes one (GroupConvCfg UnicastEn 1, UnicastCin 1, NumGroups 1): channel o's k x k
+ * fp16 kernel (wts[o k k ..], ky-major) at (o / 16) x k x k x 2 bytes in coefficient channel
+ * o mod 16, each lane padded to 64 bytes. c at most 16 or a multiple of 16. */
+size_t bp_dwconv_bytes(unsigned c, unsigned k);
+size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, unsigned k,
+		 const uint16_t *wts);
 /* a + b of two w x h x c fp16 tiles through the planar engine (as add.bin). */
 size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
 /* tanh of a w x h x c fp16 tile through the NE's activation LUT (MACCfg elementwise,

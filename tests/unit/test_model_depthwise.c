@@ -1,0 +1,141 @@
+/*
+ * Depthwise convolutions in the engine model (engine/model/compute.c's depthwise;
+ * docs/engine-model.md, "Depthwise convolutions"), end to end (a raw TD built by tools/progdesc's
+ * bp_dwconv, the loader, the control path, the engine driver, the model), host and target, in the
+ * form Apple's H13 compiler writes them: GroupConvCfg UnicastEn 1 and UnicastCin 1 with NumGroups
+ * 1, each channel's kernel back to back in coefficient channel c mod 16. The references are numpy's
+ * (tests/oracle/gen_model.py, depthwise). Each has negatives: a kernel read from the wrong place
+ * or the channels mixed fails the checker; the forms no program pins are refused by name.
+ */
+#include "tests/unit/tsession.h"
+#include "fw/loader/loader.h"
+#include "fw/regmap/h13.h"
+#include "tests/harness/harness.h"
+#include "tests/unit/toracle.h"
+#include "tools/progdesc/benchprog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t prog[BP_WEIGHTS_OFF + 16 * 1024];
+static uint16_t wts[64 * 25];
+
+/* gen_model.py's dw_weight as fp16 (a multiple of 1/4 in [-5/4, 5/4]: exact). */
+static uint16_t dw_weight(unsigned o, unsigned i)
+{
+	static const uint16_t q[11] = {0xbd00, 0xbc00, 0xba00, 0xb800, 0xb400, 0x0000,
+				       0x3400, 0x3800, 0x3a00, 0x3c00, 0x3d00}; /* -5/4 .. 5/4 */
+	return q[(o * 7 + i * 3) % 11];
+}
+
+struct dw {
+	unsigned c, h, w, k;
+};
+
+/* Builds the depthwise TD (kernels from dw_weight, or shifted by `shift` channels) and runs it
+ * against the oracle: 0 when the run completed (r counts the checker's verdict), else the run's
+ * fault text in fault. edit, when given, changes the program before it runs. */
+static int run(const char *orcname, const struct dw *d, unsigned shift, void (*edit)(uint8_t *, size_t),
+	       struct orc_run *r, char *fault, size_t fault_len)
+{
+	struct orc o;
+	char rel[64];
+	snprintf(rel, sizeof rel, "model/%s.orc", orcname);
+	memset(r, 0, sizeof *r);
+	if (orc_load(rel, &o)) {
+		CHECKF(0, "%s: no oracle", rel);
+		return -1;
+	}
+	for (unsigned c = 0; c < d->c; c++)
+		for (unsigned i = 0; i < d->k * d->k; i++)
+			wts[c * d->k * d->k + i] = dw_weight((c + shift) % d->c, i);
+	size_t len = bp_dwconv(prog, sizeof prog, d->c, d->w, d->h, d->k, wts);
+	CHECK(len > 0);
+	if (len && edit)
+		edit(prog, len);
+	r->o = &o;
+	r->name = orcname;
+	r->quiet = fault != NULL;
+	struct session_hooks hk = {.fill = orc_fill, .check = orc_check, .ctx = r};
+	struct session_result res;
+	int rc = len ? tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, &res) : -1;
+	CHECK(!len || res.canaries_ok);
+	if (fault && len) {
+		strncpy(fault, res.fault_text, fault_len - 1);
+		fault[fault_len - 1] = 0;
+	}
+	orc_free(&o);
+	return rc == 0 && len && res.run == ENG_OK ? 0 : -1;
+}
+
+static const struct dw dw3 = {32, 5, 12, 3}, dw5 = {8, 6, 9, 5};
+
+TEST(model_depthwise, each_channel_through_its_own_kernel)
+{
+	static const struct {
+		const char *orc;
+		const struct dw *d;
+	} k[] = {{"dw3", &dw3}, {"dw5", &dw5}};
+	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
+		struct orc_run r;
+		CHECKF(run(k[i].orc, k[i].d, 0, NULL, &r, NULL, 0) == 0, "%s", k[i].orc);
+		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
+		       k[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
+		printf("# %s: %lu values, worst error %u%% of its tolerance\n", k[i].orc,
+		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+	}
+}
+
+#if !defined(ANEFW_TARGET) /* the negatives run on the host (the same code on the target) */
+/* Common.GroupConvCfg set whole (Common +0x24 of the built TD's register stream). */
+static uint32_t gc_value;
+static void set_groupconv(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_COMMON_GROUPCONVCFG, 0, 32, gc_value) == 0);
+}
+
+static void set_ocg(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE_LSB, H13_CONVCFG_OCGSIZE_W, 1) == 0);
+}
+
+static void expect_fails(const char *orcname, const struct dw *d, unsigned shift,
+			 void (*edit)(uint8_t *, size_t), const char *what)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run(orcname, d, shift, edit, &r, fault, sizeof fault) == 0, "%s: %s", what, fault);
+	CHECKF(r.bad > r.checked / 4, "%s: %lu of %lu outside", what, (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+}
+
+static void expect_refused(const char *orcname, const struct dw *d, void (*edit)(uint8_t *, size_t),
+			   const char *want)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run(orcname, d, 0, edit, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, want) != NULL, "fault \"%s\", want \"%s\"", fault, want);
+}
+
+TEST(model_depthwise, wrong_kernels_or_mixed_channels_fail_and_unpinned_forms_are_refused)
+{
+	/* each channel through its neighbour's kernel: the checker fails */
+	expect_fails("dw3", &dw3, 1, NULL, "kernels one channel off");
+	/* without UnicastEn the TD is a dense convolution over all 32 channels, whose kernels of
+	 * 32 x 9 values do not fit the lanes: refused, not mixed */
+	gc_value = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1);
+	expect_refused("dw3", &dw3, set_groupconv, "an output channel's kernel is not inside its coefficient channel");
+	/* UnicastCin 2, NumGroups 2, ElemMultMode: refused by name */
+	gc_value = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+		   H13_PUT(H13_GROUPCONV_UNICASTCIN, 2);
+	expect_refused("dw3", &dw3, set_groupconv, "Common.GroupConvCfg = 0x24001: unmodelled-field: a convolution with "
+						    "kernels in memory and GroupConvCfg.UnicastEn");
+	gc_value = H13_PUT(H13_GROUPCONV_NUMGROUPS, 2) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+		   H13_PUT(H13_GROUPCONV_UNICASTCIN, 1);
+	expect_refused("dw3", &dw3, set_groupconv, "GroupConvCfg.UnicastEn (Apple's depthwise convolutions) other than");
+	/* OCGSize above 0: the lanes' layout would differ; refused */
+	expect_refused("dw3", &dw3, set_ocg, "a depthwise convolution with Common.ConvCfg.OCGSize above 0");
+}
+#endif
