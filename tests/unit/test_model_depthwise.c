@@ -39,14 +39,6 @@ struct dw {
 static int run(const char *orcname, const struct dw *d, unsigned shift, void (*edit)(uint8_t *, size_t),
 	       struct orc_run *r, char *fault, size_t fault_len)
 {
-	struct orc o;
-	char rel[64];
-	snprintf(rel, sizeof rel, "model/%s.orc", orcname);
-	memset(r, 0, sizeof *r);
-	if (orc_load(rel, &o)) {
-		CHECKF(0, "%s: no oracle", rel);
-		return -1;
-	}
 	for (unsigned c = 0; c < d->c; c++)
 		for (unsigned i = 0; i < d->k * d->k; i++)
 			wts[c * d->k * d->k + i] = dw_weight((c + shift) % d->c, i);
@@ -54,19 +46,7 @@ static int run(const char *orcname, const struct dw *d, unsigned shift, void (*e
 	CHECK(len > 0);
 	if (len && edit)
 		edit(prog, len);
-	r->o = &o;
-	r->name = orcname;
-	r->quiet = fault != NULL;
-	struct session_hooks hk = {.fill = orc_fill, .check = orc_check, .ctx = r};
-	struct session_result res;
-	int rc = len ? tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, &res) : -1;
-	CHECK(!len || res.canaries_ok);
-	if (fault && len) {
-		strncpy(fault, res.fault_text, fault_len - 1);
-		fault[fault_len - 1] = 0;
-	}
-	orc_free(&o);
-	return rc == 0 && len && res.run == ENG_OK ? 0 : -1;
+	return trun_orc(orcname, prog, len, fault != NULL, r, fault, fault_len);
 }
 
 static const struct dw dw3 = {32, 5, 12, 3}, dw5 = {8, 6, 9, 5};

@@ -53,29 +53,9 @@ static uint8_t prog[8 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
 static int run(const char *orcname, const struct bp_pe_spec *const *p, unsigned n, int quiet,
 	       struct orc_run *r, char *fault, size_t fault_len)
 {
-	struct orc o;
-	char rel[64];
-	snprintf(rel, sizeof rel, "model/%s.orc", orcname);
-	memset(r, 0, sizeof *r);
-	if (orc_load(rel, &o)) {
-		CHECKF(0, "%s: no oracle", rel);
-		return -1;
-	}
 	size_t len = bp_pen(prog, sizeof prog, p, n);
 	CHECK(len > 0);
-	r->o = &o;
-	r->name = orcname;
-	r->quiet = quiet;
-	struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = r};
-	struct session_result res;
-	int rc = len ? tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res) : -1;
-	CHECK(!len || res.canaries_ok);
-	if (fault && len) {
-		strncpy(fault, res.fault_text, fault_len - 1);
-		fault[fault_len - 1] = 0;
-	}
-	orc_free(&o);
-	return rc == 0 && len && res.run == ENG_OK ? 0 : -1;
+	return trun_orc(orcname, prog, len, quiet, r, fault, fault_len);
 }
 
 static void expect_exact(const char *orcname, const struct bp_pe_spec *const *p, unsigned n)

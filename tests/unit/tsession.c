@@ -3,7 +3,11 @@
 #include "plat/plat.h"
 #include "fw/common/le.h"
 #include "fw/td/td.h"
+#include "fw/loader/loader.h"
+#include "tests/harness/harness.h"
+#include "tests/unit/toracle.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,4 +88,31 @@ int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct sub
 				    .use_defaults = use_defaults, .trace = trace, .out = out,
 				    .ctx = ctx, .hooks = hooks};
 	return session_run(tsession(), buf, len, &o, res);
+}
+
+int trun_orc(const char *orcname, const uint8_t *prog, size_t len, int quiet, struct orc_run *r,
+	     char *fault, size_t fault_len)
+{
+	struct orc o;
+	char rel[64];
+	snprintf(rel, sizeof rel, "model/%s.orc", orcname);
+	memset(r, 0, sizeof *r);
+	if (orc_load(rel, &o)) {
+		CHECKF(0, "%s: no oracle", rel);
+		return -1;
+	}
+	r->o = &o;
+	r->name = orcname;
+	r->quiet = quiet;
+	struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = r};
+	struct session_result res;
+	int rc = len ? tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res) : -1;
+	CHECK(!len || res.canaries_ok);
+	if (fault && len) {
+		strncpy(fault, res.fault_text, fault_len - 1);
+		fault[fault_len - 1] = 0;
+	}
+	orc_free(&o);
+	r->o = NULL;
+	return rc == 0 && len && res.run == ENG_OK ? 0 : -1;
 }

@@ -36,5 +36,11 @@ int tpatch_field(uint8_t *buf, size_t len, unsigned td, uint32_t reg, unsigned l
 int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct subq_grant *grants,
 	    unsigned n, int use_defaults, unsigned trace, outf_fn out, void *ctx,
 	    const struct session_hooks *hooks, struct session_result *res);
+/* A raw program run against build/testdata/model/ORCNAME.orc (its inputs filled, its outputs
+ * checked into r; quiet: failures counted, not reported): 0 when the run completed, else -1
+ * with the run's fault text in fault (when given). Checks that the canaries held. */
+struct orc_run;
+int trun_orc(const char *orcname, const uint8_t *prog, size_t len, int quiet, struct orc_run *r,
+	     char *fault, size_t fault_len);
 
 #endif

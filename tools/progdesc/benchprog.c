@@ -108,6 +108,36 @@ size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w
 	return bp_convk(buf, cap, cin, cout, w, 1, 1, weight);
 }
 
+/* A convolution TD's registers into tw (over tdw): a k x k window over w x h (common_kg with
+ * groupconv), fp16 kernels in coefficient channels 0 .. lanes - 1 of `lane` bytes each, one after
+ * another from KBase0's start; tiles from BAR BP_IN0_BAR to BP_OUT_BAR. */
+static void conv_regs(struct td_writer *tw, uint32_t *tdw, unsigned w, unsigned h, unsigned cin,
+		      unsigned cout, unsigned k, uint32_t groupconv, unsigned lanes, uint32_t lane)
+{
+	uint32_t cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
+					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
+	begin(tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
+	for (unsigned l = 0; l < H13_COEFF_NCH; l++) {
+		cfg[l] = l < lanes ? H13_PUT(H13_DMA_EN, 1) : 0;
+		base[l] = l < lanes ? l * lane : 0;
+		size[l] = l < lanes ? lane : 0;
+	}
+	tdw_block(tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
+	tdw_block(tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
+	tdw_block(tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
+	common_kg(tw, w, h, cin, cout, k, groupconv);
+	tdw_reg(tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
+	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
+	 * the path (docs/engine-model.md) */
+	tdw_reg(tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
+				   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
+	tdw_reg(tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
+	fixed(tw, 0);
+	tile(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
+	tile(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
+}
+
 size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
 		unsigned k, uint16_t weight)
 {
@@ -115,29 +145,9 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	    cap < bp_convk_bytes(cin, cout, k))
 		return 0;
 	const uint32_t block = bp_row(cin * k * k), chsize = block * (cout / 16u);
-	uint32_t tdw[TD_WORDS], cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
+	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
-					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
-	begin(&tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
-	for (unsigned c = 0; c < H13_COEFF_NCH; c++) {
-		cfg[c] = H13_PUT(H13_DMA_EN, 1);
-		base[c] = c * chsize;
-		size[c] = chsize;
-	}
-	tdw_block(&tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
-	tdw_block(&tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
-	tdw_block(&tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
-	common_kg(&tw, w, h, cin, cout, k, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
-	tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
-	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
-	 * the path (docs/engine-model.md) */
-	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
-				    H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
-	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
-	fixed(&tw, 0);
-	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
-	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
+	conv_regs(&tw, tdw, w, h, cin, cout, k, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), H13_COEFF_NCH, chsize);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
 	for (size_t i = 0; len && i + 1 < (size_t)chsize * 16u; i += 2)
@@ -164,29 +174,12 @@ size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, u
 		return 0;
 	const uint32_t lane = dw_lane(c, k);
 	const unsigned lanes = c < H13_COEFF_NCH ? c : H13_COEFF_NCH;
-	uint32_t tdw[TD_WORDS], cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
+	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
-					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
-	begin(&tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
-	for (unsigned l = 0; l < H13_COEFF_NCH; l++) {
-		cfg[l] = l < lanes ? H13_PUT(H13_DMA_EN, 1) : 0;
-		base[l] = l < lanes ? l * lane : 0;
-		size[l] = l < lanes ? lane : 0;
-	}
-	tdw_block(&tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
-	tdw_block(&tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
-	tdw_block(&tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
-	common_kg(&tw, w, h, c, c, k,
+	conv_regs(&tw, tdw, w, h, c, c, k,
 		  H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
-			  H13_PUT(H13_GROUPCONV_UNICASTCIN, 1));
-	tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
-	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
-				    H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
-	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
-	fixed(&tw, 0);
-	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
-	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
+			  H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
+		  lanes, lane);
 	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
 	if (len)
