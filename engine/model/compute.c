@@ -2958,9 +2958,6 @@ static int conv_batch(struct anem *m, struct conv *c, const struct stages *s, co
 	return ENG_OK;
 }
 
-/* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
- * W[g Cout + o][ci][ky][kx] x in[g][ci][y Sy - Py + ky][x Sx - Px + kx] (0 outside the input),
- * accumulated in fp32, then the activation and the PE as for elementwise TDs. */
 /*
  * A depthwise convolution as Apple's H13 compiler writes one (docs/engine-model.md, "Depthwise
  * convolutions"): a convolution with kernels in memory (MACCfg.OpMode 0, KernelMode 0), NumGroups 1,
@@ -3007,10 +3004,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	float *acc = m->acc, *wt = m->acc + W;
 	/* every kernel inside its lane, before any output */
 	for (unsigned c = 0; c < C; c++) {
-		const struct mrange *ch = NULL;
-		for (unsigned i = 0; i < nr; i++)
-			if (r[i].kind == TD_R_COEFF && r[i].ch == c % H13_COEFF_NCH)
-				ch = &r[i];
+		const struct mrange *ch = find_range(r, nr, TD_R_COEFF, c % H13_COEFF_NCH);
 		const uint64_t off = (uint64_t)(c / H13_COEFF_NCH) * per * 2u;
 		if (!ch || off > ch->len || per * 2u > ch->len - off)
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its "
@@ -3052,6 +3046,9 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	return ENG_OK;
 }
 
+/* Convolution / matrix multiply: per group g, out[g][o][y][x] = post x sum over ci, ky, kx of
+ * W[g Cout + o][ci][ky][kx] x in[g][ci][y Sy - Py + ky][x Sx - Px + kx] (0 outside the input),
+ * accumulated in fp32, then the activation and the PE as for elementwise TDs. */
 static int convolution(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
 		       struct tile *in, const struct anem_l2t *lsrc, struct tile *out,
 		       struct anem_l2t *lres, struct anem_act *act)

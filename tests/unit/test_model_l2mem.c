@@ -439,7 +439,7 @@ TEST(model_l2mem, channel_maxima_of_the_ne)
 	expect_checker_fails("red_c_max", p, 1, 4, "the largest of half the channels");
 	t = chmax(12, 3, 6);
 	expect_checker_fails("red_c_max4", p, 1, 8, "groups of 6");
-	/* without UnicastEn; with a Cin that is not UnicastCin times Cout; with ElemMultMode */
+	/* a Cin that is not UnicastCin times Cout (without UnicastEn: eng_fault) */
 	t = chmax(64, 4, 48); /* 64 channels, one output */
 	expect_refused("red_c_max", p, 1, "Common.Cin = 0x40: unmodelled-combination: NE.MACCfg.OpMode 2 or 3 "
 					  "whose Cin is not UnicastCin times its Cout");
