@@ -533,9 +533,10 @@ static int fmt_known(uint32_t fmt, int src)
 
 /*
  * The NE fields the model reads no meaning from hold the values every real program holds, or the
- * TD is refused (docs/engine-model.md, "Registers the model interprets"): BiasMode, MatrixBiasEn,
+ * TD is refused (docs/engine-model.md, "Registers the model interprets"): MatrixBiasEn,
  * PostScaleMode, MatrixVectorBias and PostScale.PostRightShift are 0 in every real program (each
- * would add a bias or change a scale the model does not apply); BinaryPoint is 0 or 28 (0x1c,
+ * would add a bias or change a scale the model does not apply); BiasMode only on a convolution
+ * with kernels in memory (each kernel then starts with its bias, load_kernels); BinaryPoint is 0 or 28 (0x1c,
  * the fp16 kernels and conv.hwx); KernelMode is 1 on every elementwise NE (OpMode 4: the kernels,
  * relu/sigmoid/concat.hwx); no MACCfg bit outside the map's fields is set. Checked only
  * with the NE in the path (MACCfg nonzero).
@@ -543,7 +544,6 @@ static int fmt_known(uint32_t fmt, int src)
 static int ne_unread_fields(struct anem *m, uint32_t mac)
 {
 	static const struct td_fixed zero[] = {
-		{H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 0, "NE.MACCfg.BiasMode not modelled (0 in every program modelled; Apple's convolutions with a bias set it)"},
 		{H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN_LSB, H13_MACCFG_MATRIXBIASEN_W, 0, "NE.MACCfg.MatrixBiasEn not modelled (0 in every program modelled)"},
 		{H13_NE_MACCFG, H13_MACCFG_POSTSCALEMODE_LSB, H13_MACCFG_POSTSCALEMODE_W, 0, "NE.MACCfg.PostScaleMode not modelled (0 in every program modelled)"},
 		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, 0, "NE.MatrixVectorBias not modelled (0 in every program modelled)"},
@@ -563,6 +563,13 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
 		return e;
 	if (bp && bp != H13_BINARYPOINT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_BINARYPOINT, "NE.MACCfg.BinaryPoint not modelled (0 or 28 in every real program)");
+	/* a bias comes with a convolution's kernels from memory (Apple's H13 convolutions with a
+	 * bias: each kernel's first element) */
+	if (H13_GET(mac, H13_MACCFG_BIASMODE) &&
+	    (H13_GET(mac, H13_MACCFG_OPMODE) != H13_MAC_OP_CONV || H13_GET(mac, H13_MACCFG_KERNELMODE)))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+				   "NE.MACCfg.BiasMode other than on a convolution with kernels in memory (OpMode "
+				   "0, KernelMode 0) not modelled");
 	if (H13_GET(mac, H13_MACCFG_OPMODE) == H13_MAC_OP_ELEMWISE && !H13_GET(mac, H13_MACCFG_KERNELMODE))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
 				   "NE.MACCfg.KernelMode 0 on an elementwise NE (a kernel from memory) not modelled (1 in every real elementwise NE)");
@@ -1594,9 +1601,10 @@ struct kern_job {
 	const struct mrange *ch[H13_COEFF_NCH];
 	uint64_t nout;
 	unsigned cout;
-	uint64_t per, block;
+	uint64_t per, kel; /* taps an output; elements its kernel takes (with a bias, per + 1) */
 	unsigned elem, kfmt, tasks;
-	unsigned g; /* outputs a coefficient channel holds side by side (td_ocg_layout): 1 = o mod 16 */
+	unsigned bias;     /* NE.MACCfg.BiasMode: each kernel's element 0 is its output's bias */
+	struct td_ocg_lay lay; /* where the kernels lie (td_ocg_layout) */
 	uint16_t inf[8];
 	uint8_t bad[8];
 };
@@ -1607,36 +1615,30 @@ struct kern_job {
 static uint16_t pack_outputs(const struct kern_job *j, uint64_t o, uint64_t end, float *dst,
 			     uint64_t base, int *bad)
 {
-	const uint64_t per = j->per, elem = j->elem;
+	const uint64_t per = j->per;
 	const unsigned cout = j->cout, kfmt = j->kfmt;
 	uint16_t inf = 0;
 	const uint8_t *src[4];
-	if (j->g > 1) { /* runs of g outputs, input-major: element k of o at (k g + o mod g) */
-		const uint64_t step = (uint64_t)j->g * elem, pass = (uint64_t)H13_COEFF_NCH * j->g;
-		for (; o < end; o++) {
-			uint64_t r = o % pass; /* in its pass's block, of per x g elements */
-			const uint8_t *p = j->ch[r / j->g]->cpu + o / pass * per * step + (r % j->g) * elem;
-			inf |= weights_strided(dst + wslot(o, cout, per) - base, p, per, step, kfmt);
-		}
-		return inf;
-	}
 	while (o < end) {
-		/* with NEON, four fp16 kernels of one channel line at a time (neon.h) */
-		unsigned n = 1;
+		unsigned n = 1, ch;
+		uint64_t off, step = j->elem;
 #if defined(ANEM_NEON)
-		if (kfmt == H13_KERNELFMT_FP16 && anem_simd && o % cout % 4 == 0 && o % cout + 4 <= cout &&
-		    o + 4 <= end)
+		/* with NEON, four fp16 kernels of one channel line at a time (neon.h) */
+		if (j->lay.kind == TD_OCG_MOD16 && kfmt == H13_KERNELFMT_FP16 && anem_simd &&
+		    o % cout % 4 == 0 && o % cout + 4 <= cout && o + 4 <= end)
 			n = 4;
 #elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 		/* with F16C, the four channels of one packed line (CB = 4) at a time */
-		if (kfmt == H13_KERNELFMT_FP16 && cpu_f16c() && o % cout % CB == 0 && o % cout + CB <= cout &&
-		    o + CB <= end)
+		if (j->lay.kind == TD_OCG_MOD16 && kfmt == H13_KERNELFMT_FP16 && cpu_f16c() &&
+		    o % cout % CB == 0 && o % cout + CB <= cout && o + CB <= end)
 			n = CB;
 #endif
 		for (unsigned k = 0; k < n; k++) {
-			const struct mrange *c = j->ch[(o + k) % H13_COEFF_NCH];
-			uint64_t off = ((o + k) / H13_COEFF_NCH) * j->block;
-			if (!c || off > c->len || per * elem > c->len - off) {
+			td_ocg_locate(&j->lay, o + k, j->kel, j->elem, &ch, &off, &step);
+			const struct mrange *c = j->ch[ch];
+			/* the taps, after the bias when there is one */
+			off += j->bias * step;
+			if (!c || off > c->len || (per - 1) * step + j->elem > c->len - off) {
 				*bad = 1;
 				return inf;
 			}
@@ -1653,10 +1655,10 @@ static uint16_t pack_outputs(const struct kern_job *j, uint64_t o, uint64_t end,
 			inf |= fp16_weights4_f16c(w, src, per);
 		else
 #endif
-		if (kfmt == H13_KERNELFMT_FP16)
+		if (kfmt == H13_KERNELFMT_FP16 && step == 2u)
 			inf |= fp16_weights(w, p, per);
 		else
-			weights_strided(w, p, per, 1, kfmt);
+			inf |= weights_strided(w, p, per, step, kfmt);
 		o += n;
 	}
 	return inf;
@@ -1671,16 +1673,18 @@ static void kern_task(void *arg, unsigned t)
 }
 
 /*
- * The kernels of every output channel as floats (packed, above), where td_ocg_layout (fw/td)
- * puts them: with OCGSize 0, output channel o (counted over all groups) is block o / 16 of
- * coefficient channel o mod 16, a block Cin x Kh x Kw elements in KernelFmt rounded up to 64
- * bytes; with OCGSize k, runs of 2^k outputs a channel a pass of 16 x 2^k, input-major
- * (docs/engine-model.md, "Kernel layout"); any other case is refused. Checks the layout, sizes
- * m->wts and sets up the packing (j), which kern_pack, or a one-row convolution's line tasks
- * (batch_lines), then does.
+ * The kernels of every output channel as floats (packed, above), where td_ocg_layout and
+ * td_ocg_locate (fw/td) put them: with OCGSize 0, output channel o (counted over all groups) is
+ * block o / 16 of coefficient channel o mod 16, a block its kernel rounded up to 64 bytes; with
+ * OCGSize k, runs of 2^k outputs a channel a pass of 16 x 2^k, input-major (docs/engine-model.md,
+ * "Kernel layout"); any other case is refused. With NE.MACCfg.BiasMode each kernel starts with its
+ * output's bias (fp16), read here into m->chv (scale 1, then the biases) for the rows' finish.
+ * Checks the layout and that every kernel lies inside its channel, sizes m->wts and sets up the
+ * packing (j), which kern_pack, or a one-row convolution's line tasks (batch_lines), then does.
  */
 static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uint64_t nout,
-			unsigned cout, unsigned cin, unsigned kh, unsigned kw, struct kern_job *j)
+			unsigned cout, unsigned cin, unsigned kh, unsigned kw, unsigned bias,
+			struct kern_job *j)
 {
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 	/* the fields a real convolution sets (0x82: fp16, PalettizedBits 8 with no palette); any
@@ -1699,34 +1703,39 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 	if (!elem)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
-	uint64_t per = (uint64_t)cin * kh * kw, block = (per * elem + 63u) & ~(uint64_t)63u;
-	*j = (struct kern_job){m, {0}, nout, cout, per, block, elem, kfmt, 0, 1, {0}, {0}};
-	const struct mrange **ch = j->ch;
+	if (bias && kfmt != H13_KERNELFMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+				   "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
+				   "convolution with a bias has fp16 kernels and an fp16 bias)");
+	uint64_t per = (uint64_t)cin * kh * kw;
+	*j = (struct kern_job){m, {0}, nout, cout, per, per + bias, elem, kfmt, 0, bias,
+			       td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout), {0}, {0}};
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
-			ch[r[i].ch] = &r[i];
-	unsigned g;
-	uint64_t passes;
-	enum td_ocg lay = td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout, per * elem, &g, &passes);
-	if (lay == TD_OCG_UNPINNED)
+			j->ch[r[i].ch] = &r[i];
+	if (j->lay.kind == TD_OCG_UNPINNED)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
 				   "Common.ConvCfg.OCGSize above 0 with several groups, a count not a multiple of "
-				   "2^OCGSize, a last partial pass, or passes of blocks not whole 64-byte lines: no "
-				   "real program pins that kernel layout");
-	/* runs: in each pass channel c holds outputs [c g, c g + g), per x g elements; every pass's
-	 * block inside the channel */
-	for (unsigned c = 0; lay == TD_OCG_RUNS && c < H13_COEFF_NCH && c < cout / g; c++)
-		if (!ch[c] || per * elem * g * passes > ch[c]->len)
+				   "2^OCGSize, or a last partial pass of other than a power of two outputs a "
+				   "channel: no real program pins that kernel layout");
+	/* every kernel inside its coefficient channel before the weights are sized; the biases */
+	int e = bias ? grow(m, &m->chv, &m->chv_len, 2 * nout,
+			    "per-channel biases (NumGroups x Cout) over the model's buffer limit")
+		     : ENG_OK;
+	if (e)
+		return e;
+	for (uint64_t o = 0; o < nout; o++) {
+		unsigned ch;
+		uint64_t off, step;
+		td_ocg_locate(&j->lay, o, j->kel, elem, &ch, &off, &step);
+		const struct mrange *c = j->ch[ch];
+		if (!c || off > c->len || (j->kel - 1) * step + elem > c->len - off)
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
-	/* every kernel inside its coefficient channel before the weights are sized: channel c holds
-	 * outputs c, c + 16, ..., its last at (k - 1) x block */
-	for (unsigned c = 0; lay == TD_OCG_MOD16 && c < H13_COEFF_NCH && c < nout; c++) {
-		uint64_t last = (nout - 1 - c) / H13_COEFF_NCH;
-		if (!ch[c] || (block && last > ch[c]->len / block) || last * block > ch[c]->len ||
-		    per * elem > ch[c]->len - last * block)
-			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
+		if (bias) { /* through the MAC's input port, as a weight */
+			m->chv[o] = 1.0f;
+			m->chv[nout + o] = mac_in(le_rd16(c->cpu + off));
+		}
 	}
-	j->g = g;
 	return grow_weights(m, nout, cout, per);
 }
 
@@ -2196,6 +2205,8 @@ struct conv {
 	int fast, ku, taps2;
 	int fin[16];            /* per row of the batch: every input finite */
 	uint64_t fbs;           /* a thread's (a row's) scratch row: Win floats in whole cache lines */
+	int cv;                 /* each output's scale and bias from m->chv (the kernel unit's
+				 * vectors, or NE.MACCfg.BiasMode's biases) */
 };
 
 /* A staging buffer for n fp16 values (bounded as every buffer a program sizes); NULL when it
@@ -2552,8 +2563,9 @@ static int conv_finish_row(struct anem *m, const struct conv *c, const struct st
 	for (unsigned o = 0; o < c->cout; o++) {
 		uint16_t *v = st ? st + (uint64_t)o * c->W : m->hv;
 		const float *a = acc + (uint64_t)o * c->as;
-		if (c->ku) {
-			/* the kernel unit's per-channel post-scale and bias, then NE.PostScale */
+		if (c->cv) {
+			/* the kernel unit's per-channel post-scale and bias, or BiasMode's bias, then
+			 * NE.PostScale */
 			uint64_t go = (uint64_t)g * c->cout + o, nall = (uint64_t)c->G * c->cout;
 			conv_out_row(v, a, c->W, 1, m->chv[go], m->chv[nall + go], s->post, c->taps2);
 		} else {
@@ -2599,7 +2611,7 @@ static void finish_channels(const struct anem *m, const struct conv *c, const st
 	for (unsigned o = o0; o < o1; o++) {
 		uint16_t *v = st + (uint64_t)o * c->W;
 		const float *a = acc + (uint64_t)(o - o0) * c->as;
-		if (c->ku) {
+		if (c->cv) {
 			uint64_t go = (uint64_t)g * c->cout + o, nall = (uint64_t)c->G * c->cout;
 			conv_out_row(v, a, c->W, 1, m->chv[go], m->chv[nall + go], s->post, c->taps2);
 		} else {
@@ -2996,21 +3008,28 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
 				   "a depthwise convolution with pooling in the PE not modelled");
-	const uint64_t per = (uint64_t)win->kw * win->kh;
-	int e = grow_aligned(m, &m->acc, &m->acc_len, (uint64_t)W + per * C,
+	if (H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE) && H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+				   "NE.MACCfg.BiasMode with NE.PostScale other than 1 not modelled (no real "
+				   "program pins whether the bias comes before the scale)");
+	/* with BiasMode each channel's bias, then its taps (Apple's depthwise convolutions with a
+	 * bias, byte for byte) */
+	const unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
+	const uint64_t per = (uint64_t)win->kw * win->kh, kel = per + bias;
+	int e = grow_aligned(m, &m->acc, &m->acc_len, (uint64_t)W + kel * C,
 			     "depthwise kernels and a row (Cout, Kh x Kw, Common.OutDim.Wout)");
 	if (e)
 		return e;
-	float *acc = m->acc, *wt = m->acc + W;
+	float *acc = m->acc, *wt = m->acc + W; /* channel c's bias (if any) and taps at c x kel */
 	/* every kernel inside its lane, before any output */
 	for (unsigned c = 0; c < C; c++) {
 		const struct mrange *ch = find_range(r, nr, TD_R_COEFF, c % H13_COEFF_NCH);
-		const uint64_t off = (uint64_t)(c / H13_COEFF_NCH) * per * 2u;
-		if (!ch || off > ch->len || per * 2u > ch->len - off)
+		const uint64_t off = (uint64_t)(c / H13_COEFF_NCH) * kel * 2u;
+		if (!ch || off > ch->len || kel * 2u > ch->len - off)
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its "
 						 "coefficient channel");
-		for (uint64_t i = 0; i < per; i++) /* as the dense kernels are read (kern_task) */
-			wt[c * per + i] = mac_in(le_rd16(ch->cpu + off + 2u * i));
+		for (uint64_t i = 0; i < kel; i++) /* as the dense kernels are read (kern_task) */
+			wt[c * kel + i] = mac_in(le_rd16(ch->cpu + off + 2u * i));
 	}
 	for (unsigned c = 0; c < C; c++)
 		for (unsigned y = 0; y < out->h; y++) {
@@ -3025,7 +3044,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 				for (unsigned i = 0; i < Win; i++)
 					m->fb[i] = mac_in(v[i]);
 				for (unsigned kx = 0; kx < win->kw; kx++) {
-					const float wv = wt[c * per + (uint64_t)ky * win->kw + kx];
+					const float wv = wt[c * kel + bias + (uint64_t)ky * win->kw + kx];
 					unsigned x0, x1;
 					if (wv == 0.0f)
 						continue;
@@ -3036,7 +3055,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 				}
 			}
 			uint16_t *v = m->hv;
-			conv_out_row(v, acc, W, 0, 1.0f, 0.0f, s->post, per >= 2);
+			conv_out_row(v, acc, W, (int)bias, 1.0f, bias ? wt[c * kel] : 0.0f, s->post, kel >= 2);
 			nonlinear(m, s, v, W, act);
 			if (s->pe)
 				pe_row(s, v, NULL, v, W);
@@ -3056,7 +3075,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
 	struct conv c = {win.kw, win.kh, win.sx, win.sy, win.px, win.py, out->g,
 			 lsrc ? lsrc->c : in->c, out->c, out->w, lsrc ? lsrc->w : in->w,
-			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}, 0};
+			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}, 0, 0};
 	if (!c.kw || !c.kh || !c.sx || !c.sy || !c.cin || !c.Win)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
@@ -3068,8 +3087,14 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	/* a kernel-unit program (its streams name the unit): the kernel is the TD's OCG */
 	uint64_t nout = (uint64_t)c.G * c.cout;
 	struct kern_job kj;
+	unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
+	if (bias && (c.ku || H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+				   "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1, "
+				   "not modelled (no real program pins whether the bias comes before the "
+				   "scale)");
 	int e = c.ku ? load_kernels_ku(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw)
-		     : load_kernels(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw, &kj);
+		     : load_kernels(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw, bias, &kj);
 	if (!e && c.ku)
 		e = load_channel_vectors(m, r, nr, nout);
 	if (e)
@@ -3078,7 +3103,9 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	c.as = ((uint64_t)c.W + XB - 1) / XB * XB;
 	c.nob = ((uint64_t)c.cout + CB - 1) / CB;
 	c.per = (uint64_t)c.cin * c.kh * c.kw;
-	c.taps2 = c.per >= 2;
+	c.cv = c.ku || bias;
+	/* the bias is the reduction's first row (its kernels' element 0): one more term */
+	c.taps2 = c.per + bias >= 2;
 	/* the plan as if every weight were finite (the kernels are packed below, or by the lines) */
 	if ((e = conv_plan(m, &c, in, out)))
 		return e;

@@ -157,20 +157,20 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));
 		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
 			outf(out, ctx, ", sparse");
+		if (H13_GET(mac, H13_MACCFG_BIASMODE))
+			outf(out, ctx, ", + a bias an output (BiasMode: each kernel's first element)");
 		/* as engine/model/compute.c's load_kernels */
-		unsigned g, kel = kf == H13_KERNELFMT_FP16 ? 2u : kf <= H13_KERNELFMT_UINT8 ? 1u : 0u;
-		uint64_t kbytes = (uint64_t)cin * win.kw * win.kh * kel, passes;
-		enum td_ocg lay = td_ocg_layout(GET(H13_COMMON_CONVCFG), (uint64_t)groups * cout, cout,
-						kbytes, &g, &passes);
-		if (lay == TD_OCG_RUNS)
-			outf(out, ctx, ", %u outputs a coefficient channel%s (OCGSize %u)", g,
-			     passes > 1 ? " a pass" : "",
-			     (unsigned)H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE));
-		if (lay == TD_OCG_RUNS && passes > 1)
-			outf(out, ctx, ", %u passes", (unsigned)passes);
-		else if (lay == TD_OCG_UNPINNED)
-			outf(out, ctx, ", OCGSize %u (kernel layout not modelled)",
-			     (unsigned)H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE));
+		struct td_ocg_lay lay = td_ocg_layout(GET(H13_COMMON_CONVCFG), (uint64_t)groups * cout, cout);
+		unsigned ocg = (unsigned)H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE);
+		if (lay.kind == TD_OCG_RUNS && (!lay.full || (lay.full == 1 && !lay.tail)))
+			outf(out, ctx, ", %u outputs a coefficient channel (OCGSize %u)", lay.g, ocg);
+		else if (lay.kind == TD_OCG_RUNS)
+			outf(out, ctx, ", %u outputs a coefficient channel a pass (OCGSize %u), %u pass%s", lay.g,
+			     ocg, (unsigned)lay.full, lay.full > 1 ? "es" : "");
+		if (lay.kind == TD_OCG_RUNS && lay.full && lay.tail)
+			outf(out, ctx, " and a last of %u a channel", lay.tail);
+		else if (lay.kind == TD_OCG_UNPINNED)
+			outf(out, ctx, ", OCGSize %u (kernel layout not modelled)", ocg);
 		outf(out, ctx, ", x PostScale %s\n", post);
 	} else if (op == H13_MAC_OP_ELEMWISE) {
 		outf(out, ctx, "  NE: elementwise, x PostScale %s\n", post);

@@ -313,35 +313,74 @@ static inline int td_ne_passthrough(uint32_t maccfg, uint32_t postscale, unsigne
 
 /*
  * Where a convolution's kernels sit in the 16 coefficient channels (docs/engine-model.md, "Kernel
- * layout"). Common.ConvCfg.OCGSize k: the outputs go in passes of 16 x g (g = 2^k), and in each
- * pass coefficient channel c holds the g consecutive outputs [c g, c g + g) of the pass,
- * input-major: element i (= (ci x Kh + ky) x Kw + kx) of output o at element i x g + o mod g of
- * that pass's block, the blocks of a channel one after another (tinygrad's gemm.hwx: OCGSize 5,
- * one pass of 512 outputs, 16 channels of 32 x 512 fp16; the macOS compiler's linears: OCGSize 3,
- * 8 outputs a channel; Apple's Whisper projections: runs of 16, six passes of 256 in a channel's
- * block). With k = 0 a channel holds one output a pass, output o being block o / 16 of channel
- * o mod 16, each block Cin x Kh x Kw elements rounded up to 64 bytes (conv.hwx, the atan2
- * segment). With k > 0 the layout is pinned (TD_OCG_RUNS) for one group, Cout a multiple of g,
- * and either one pass (Cout <= 16 g) or whole passes whose blocks are whole 64-byte lines
- * (kbytes x g a multiple of 64, so no padding is in question); a last partial pass (Whisper's and
- * the linears' disagree), several groups, or padded blocks are TD_OCG_UNPINNED. nout is
- * NumGroups x Cout; kbytes is one output's kernel, Cin x Kh x Kw elements of KernelFmt; *passes
- * is the number of passes of 16 x g outputs Cout takes.
+ * layout"). Each output's kernel is kel elements of KernelFmt: with NE.MACCfg.BiasMode its bias
+ * first (element 0), then its Cin x Kh x Kw taps in (ci, ky, kx) order. Common.ConvCfg.OCGSize k:
+ * the outputs go in passes of 16 x g (g = 2^k), and in each pass coefficient channel c holds the g
+ * consecutive outputs [c g, c g + g) of the pass, input-major: element j of the pass's lane l at
+ * element j x g + l of the pass's block, a channel's blocks back to back with no padding between
+ * them (tinygrad's gemm.hwx: OCGSize 5, one pass of 512 outputs; the macOS compiler's linears:
+ * OCGSize 3, 8 outputs a channel; Apple's Whisper projections: runs of 16, six passes of 256;
+ * Apple's H13 convolutions with a bias, byte for byte: a 3x3 64 -> 512 with OCGSize 4, its second
+ * pass at 577 x 32 elements, not a multiple of 64 bytes). A Cout under 16 g is one pass over the
+ * first Cout / g channels (the linears: Cout 32 over 4 channels of 8); after whole passes, the R
+ * outputs left spread over all 16 channels, R / 16 a channel (Apple's H13 768 -> 768 with a bias
+ * and OCGSize 5: a pass of 512, then 16 a channel; Whisper's 384-output groups: 256, then 8 a
+ * channel). With k = 0 a channel holds one output a pass, output o being block o / 16 of channel
+ * o mod 16, each block kel elements rounded up to 64 bytes (conv.hwx, the atan2 segment). Pinned
+ * (TD_OCG_RUNS) for one group and Cout a multiple of g, with a last partial pass of a power of two
+ * a channel; several groups, a count not a multiple of g, or another tail are TD_OCG_UNPINNED.
+ * nout is NumGroups x Cout.
  */
 enum td_ocg { TD_OCG_MOD16, TD_OCG_RUNS, TD_OCG_UNPINNED };
-static inline enum td_ocg td_ocg_layout(uint32_t convcfg, uint64_t nout, uint64_t cout,
-					uint64_t kbytes, unsigned *g, uint64_t *passes)
+struct td_ocg_lay {
+	enum td_ocg kind;
+	unsigned g;      /* outputs a channel holds side by side in a whole pass (1: TD_OCG_MOD16) */
+	uint64_t full;   /* whole passes of 16 g (TD_OCG_RUNS) */
+	unsigned tail;   /* outputs a channel holds in the last, partial pass; 0: none */
+};
+static inline struct td_ocg_lay td_ocg_layout(uint32_t convcfg, uint64_t nout, uint64_t cout)
 {
 	unsigned k = H13_GET(convcfg, H13_CONVCFG_OCGSIZE);
+	struct td_ocg_lay l = {TD_OCG_MOD16, 1u << k, 0, 0};
 	uint64_t pass = (uint64_t)H13_COEFF_NCH << k;
-	*g = 1u << k;
-	*passes = (cout + pass - 1) / pass;
 	if (!k)
-		return TD_OCG_MOD16;
-	if (nout != cout || cout % *g)
-		return TD_OCG_UNPINNED;
-	return cout <= pass || (cout % pass == 0 && (kbytes * *g) % 64u == 0) ? TD_OCG_RUNS
-									    : TD_OCG_UNPINNED;
+		return l;
+	l.kind = TD_OCG_UNPINNED;
+	if (nout != cout || cout % l.g)
+		return l;
+	l.full = cout / pass;
+	uint64_t rest = cout % pass;
+	if (rest && !l.full) {
+		l.tail = l.g; /* one pass over the first Cout / g channels */
+	} else if (rest) {
+		if (rest % H13_COEFF_NCH || ((rest / H13_COEFF_NCH) & (rest / H13_COEFF_NCH - 1)))
+			return l;
+		l.tail = (unsigned)(rest / H13_COEFF_NCH);
+	}
+	l.kind = TD_OCG_RUNS;
+	return l;
+}
+
+/* Where output o's kernel element 0 lies under layout l (kel elements of elem bytes an output):
+ * coefficient channel *ch, *off bytes into it, element j at *off + j x *step. */
+static inline void td_ocg_locate(const struct td_ocg_lay *l, uint64_t o, uint64_t kel, unsigned elem,
+				 unsigned *ch, uint64_t *off, uint64_t *step)
+{
+	if (l->kind != TD_OCG_RUNS) {
+		*ch = (unsigned)(o % H13_COEFF_NCH);
+		*off = o / H13_COEFF_NCH * ((kel * elem + 63u) & ~(uint64_t)63u);
+		*step = elem;
+		return;
+	}
+	uint64_t pass = (uint64_t)H13_COEFF_NCH * l->g, p = o / pass, w = l->g, r = o % pass;
+	if (p >= l->full) { /* the last, partial pass */
+		p = l->full;
+		w = l->tail;
+		r = o - l->full * pass;
+	}
+	*ch = (unsigned)(r / w);
+	*off = (p * kel * l->g + r % w) * elem;
+	*step = w * elem;
 }
 
 /* Bytes one element of ChCfg format fmt takes (0 for a format with no size). */

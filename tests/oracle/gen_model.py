@@ -331,6 +331,7 @@ def main(out):
         {'bar': 4, 'role': 1, 'c': 16400, 'h': 1, 'w': 1, 'data': (y, 0.0 * y)}])
     l2_memory(d, np.random.default_rng(SEED + 77))
     depthwise(d, np.random.default_rng(SEED + 78))
+    conv_bias(d, np.random.default_rng(SEED + 79))
     return 0
 
 
@@ -358,6 +359,67 @@ def depthwise(d, rng):
               [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
                 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+def cb_weight(o, i):
+    """Kernel element i ((ci, ky, kx) order) of output o, as test_model_bias.c writes it: a
+    multiple of 1/4 in [-5/4, 5/4], some 0."""
+    return ((o * 7 + i * 3) % 11 - 5) / 4.0
+
+
+def cb_bias(o):
+    """Output o's bias, as test_model_bias.c writes it: a multiple of 1/2 in [-4, 4]."""
+    return ((o * 5) % 17 - 8) / 2.0
+
+
+CONV_BIAS = (  # name, cin, cout, w, h, k, OCGSize, relu (test_model_bias.c's shapes)
+    ('cb_mod16', 5, 20, 9, 4, 3, 0, 0), ('cb_ocg2', 64, 64, 16, 2, 1, 2, 0),
+    ('cb_tail', 24, 48, 8, 3, 1, 1, 0), ('cb_passes3x3', 3, 64, 7, 5, 3, 1, 0),
+    ('cb_relu', 16, 32, 10, 2, 1, 0, 1), ('cb_tail768', 8, 768, 4, 1, 1, 5, 0))
+
+
+def conv_bias(d, rng):
+    """Convolutions with a bias (NE.MACCfg.BiasMode; test_model_bias.c builds them with
+    benchprog's bp_convb and bp_dwconv): y[o] = b[o] + sum over ci, ky, kx of w[o][ci][ky][kx] x
+    x[ci][y + ky - k/2][x + kx - k/2] (0 outside), then max(y, 0) with relu; in float64, rounded
+    once to fp16. The inputs are multiples of 1/64 in [-4, 4]: every partial sum is exact in
+    fp32 as in float64, so the one rounding is the output's."""
+    def conv(x, wt, b, k):
+        c, h, w = x.shape
+        p = k // 2
+        xp = np.zeros((c, h + 2 * p, w + 2 * p))
+        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
+        y = np.zeros((wt.shape[0], h, w)) + b[:, None, None]
+        for ky in range(k):
+            for kx in range(k):
+                y += np.einsum('oc,chw->ohw', wt[:, :, ky, kx], xp[:, ky:ky + h, kx:kx + w])
+        return y
+
+    def f16(shape):
+        return (rng.integers(-256, 257, shape) / 64.0).astype(np.float16)
+
+    for name, cin, cout, w, h, k, _ocg, relu in CONV_BIAS:
+        x = f16((cin, h, w))
+        per = cin * k * k
+        wt = np.array([[cb_weight(o, i) for i in range(per)] for o in range(cout)]).reshape(cout, cin, k, k)
+        b = np.array([cb_bias(o) for o in range(cout)])
+        y = conv(x, wt, b, k)
+        if relu:
+            y = np.maximum(y, 0.0)
+        write(os.path.join(d, name + '.orc'),
+              [{'bar': 5, 'role': 0, 'c': cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
+               {'bar': 4, 'role': 1, 'c': cout, 'h': h, 'w': w,
+                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+    # a depthwise 3x3 over 32 channels with a bias: each channel through its own kernel
+    c, h, w, k = 32, 5, 12, 3
+    x = f16((c, h, w))
+    y = np.zeros((c, h, w))
+    for ch in range(c):
+        wt = np.array([cb_weight(ch, i) for i in range(k * k)]).reshape(1, 1, k, k)
+        y[ch] = conv(x[ch:ch + 1], wt, np.array([cb_bias(ch)]), k)[0]
+    write(os.path.join(d, 'cb_dw3.orc'),
+          [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
+           {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
 
 def l2_memory(d, rng):

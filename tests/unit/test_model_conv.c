@@ -83,13 +83,21 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 				for (unsigned x = 0; x < c->win; x++)
 					le_wr16(src + g * sgroup + ci * splane + y * srow + 2 * x,
 						in[((g * c->cin + ci) * c->hin + y) * c->win + x]);
+	/* after whole passes, the outputs left spread over the 16 channels, R / 16 a channel */
+	uint64_t full = nout / pass, tail = full ? nout % pass / H13_COEFF_NCH : g;
 	for (uint64_t o = 0; o < nout; o++)
-		for (uint64_t k = 0; k < per; k++)
+		for (uint64_t k = 0; k < per; k++) {
+			uint64_t p = o / pass, w = g, rr = o % pass;
+			if (p >= full && tail) {
+				p = full;
+				w = tail;
+				rr = o - full * pass;
+			}
 			le_wr16(c->ocg && !c->mod16
-					? coef + (o % pass / g) * chlen + o / pass * per * 2 * g +
-						  2 * (k * g + o % pass % g)
+					? coef + (rr / w) * chlen + p * per * 2 * g + 2 * (k * w + rr % w)
 					: coef + (o % H13_COEFF_NCH) * chlen + (o / H13_COEFF_NCH) * block + 2 * k,
 				wt[o * per + k]);
+		}
 	struct mrange r[2 + H13_COEFF_NCH];
 	memset(r, 0, sizeof r);
 	r[0] = (struct mrange){TD_R_SRC0, 0, 0, 0x1000, sgroup * c->G, src};
@@ -253,6 +261,8 @@ TEST(model, conv_kernels_in_runs_of_two_to_the_ocgsize)
 		{1, 1, 1, 1, 0, 0, 1, 128, 512, 3, 1, 3, 1, 5, 0},  /* gemm.hwx: 16 x 32, packed on threads */
 		{1, 1, 1, 1, 0, 0, 1, 32, 192, 5, 2, 5, 2, 2, 0},   /* three passes of 16 x 4 */
 		{1, 1, 1, 1, 0, 0, 1, 24, 512, 4, 1, 4, 1, 4, 0},   /* Whisper's runs of 16: two passes */
+		{1, 1, 1, 1, 0, 0, 1, 3, 64, 4, 1, 4, 1, 1, 0},     /* passes of 6 bytes, back to back */
+		{1, 1, 1, 1, 0, 0, 1, 8, 384, 3, 2, 3, 2, 4, 0},    /* Whisper's 384: 256, then 8 a channel */
 	};
 	unsigned n = sizeof shapes / sizeof shapes[0], bad = 0, wrong = 0, outputs = 0;
 	for (unsigned sh = 0; sh < n; sh++) {
@@ -280,12 +290,12 @@ TEST(model, conv_kernels_in_runs_of_two_to_the_ocgsize)
 	       outputs, bad, wrong, n);
 	CHECK_EQ(bad, 0u);
 	CHECK_EQ(wrong, n);
-	/* refused: a count not a multiple of 2^k, a last partial pass, passes of blocks that are not
-	 * whole 64-byte lines, several groups */
+	/* refused: a count not a multiple of 2^k, a last partial pass not of 16 channels of a power
+	 * of two, several groups */
 	static const struct cv refused[] = {
 		{1, 1, 1, 1, 0, 0, 1, 8, 20, 4, 1, 4, 1, 3, 1}, /* (the bytes laid out as OCGSize 0's) */
 		{1, 1, 1, 1, 0, 0, 1, 8, 200, 4, 1, 4, 1, 3, 1},
-		{1, 1, 1, 1, 0, 0, 1, 3, 64, 4, 1, 4, 1, 1, 1},
+		{1, 1, 1, 1, 0, 0, 1, 8, 176, 4, 1, 4, 1, 3, 1},
 		{1, 1, 1, 1, 0, 0, 2, 8, 16, 4, 1, 4, 1, 2, 1},
 	};
 	for (unsigned i = 0; i < sizeof refused / sizeof refused[0]; i++) {

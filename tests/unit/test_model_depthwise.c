@@ -42,7 +42,7 @@ static int run(const char *orcname, const struct dw *d, unsigned shift, void (*e
 	for (unsigned c = 0; c < d->c; c++)
 		for (unsigned i = 0; i < d->k * d->k; i++)
 			wts[c * d->k * d->k + i] = dw_weight((c + shift) % d->c, i);
-	size_t len = bp_dwconv(prog, sizeof prog, d->c, d->w, d->h, d->k, wts);
+	size_t len = bp_dwconv(prog, sizeof prog, d->c, d->w, d->h, d->k, wts, NULL);
 	CHECK(len > 0);
 	if (len && edit)
 		edit(prog, len);

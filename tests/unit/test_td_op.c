@@ -118,9 +118,20 @@ TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", 8 outputs a coefficient channel a pass (OCGSize 3), 4 passes, ") != NULL,
 	       "%s", t.text);
-	set(&m, H13_COMMON_COUT, 520); /* a last partial pass */
+	set(&m, H13_COMMON_COUT, 520); /* a last partial pass of 8: not 16 channels of a power of two */
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", OCGSize 3 (kernel layout not modelled), ") != NULL, "%s", t.text);
+	/* Apple's 768 -> 768 with a bias: a pass of 512, then 16 a channel */
+	set(&m, H13_COMMON_COUT, 768);
+	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
+				     H13_PUT(H13_CONVCFG_OCGSIZE, 5));
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) |
+				H13_PUT(H13_MACCFG_BIT20, 1) | H13_PUT(H13_MACCFG_BIASMODE, 1));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "kernels fp16, + a bias an output (BiasMode: each kernel's first element), 32 "
+			      "outputs a coefficient channel a pass (OCGSize 5), 1 pass and a last of 16 a "
+			      "channel, x PostScale 1\n") != NULL, "%s", t.text);
 }
 
 TEST(td_op, planar_engine_add_pool_and_l2)

@@ -26,17 +26,17 @@ static void begin(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_N
 }
 
 static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
-		      unsigned k, uint32_t groupconv);
+		      unsigned k, uint32_t groupconv, unsigned ocg);
 
 static void common(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout)
 {
-	common_kg(tw, w, h, cin, cout, 1, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	common_kg(tw, w, h, cin, cout, 1, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0);
 }
 
-/* A k x k window, stride 1, padding k / 2: the output has the input's size; GroupConvCfg as
- * given. */
+/* A k x k window, stride 1, padding k / 2: the output has the input's size; GroupConvCfg and
+ * ConvCfg.OCGSize as given. */
 static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
-		      unsigned k, uint32_t groupconv)
+		      unsigned k, uint32_t groupconv, unsigned ocg)
 {
 	uint32_t v[11];
 	memset(v, 0, sizeof v);
@@ -49,7 +49,8 @@ static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin
 		H13_PUT(H13_OUTDIM_WOUT, w) | H13_PUT(H13_OUTDIM_HOUT, h);
 	v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
 		td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) |
-		H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) | H13_PUT(H13_CONVCFG_PX, k / 2) | H13_PUT(H13_CONVCFG_PY, k / 2);
+		H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) | H13_PUT(H13_CONVCFG_PX, k / 2) | H13_PUT(H13_CONVCFG_PY, k / 2) |
+		H13_PUT(H13_CONVCFG_OCGSIZE, ocg);
 	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = groupconv;
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, h);
 	td_fixed_block(H13_COMMON_INDIM, v, 11); /* the depths and +0x20, as every real TD */
@@ -109,10 +110,12 @@ size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w
 }
 
 /* A convolution TD's registers into tw (over tdw): a k x k window over w x h (common_kg with
- * groupconv), fp16 kernels in coefficient channels 0 .. lanes - 1 of `lane` bytes each, one after
- * another from KBase0's start; tiles from BAR BP_IN0_BAR to BP_OUT_BAR. */
+ * groupconv and OCGSize ocg), fp16 kernels in coefficient channels 0 .. lanes - 1 of `lane` bytes
+ * each, one after another from KBase0's start; NE.MACCfg's convolution with the fields in mac
+ * besides; tiles from BAR BP_IN0_BAR to BP_OUT_BAR. */
 static void conv_regs(struct td_writer *tw, uint32_t *tdw, unsigned w, unsigned h, unsigned cin,
-		      unsigned cout, unsigned k, uint32_t groupconv, unsigned lanes, uint32_t lane)
+		      unsigned cout, unsigned k, uint32_t groupconv, unsigned lanes, uint32_t lane,
+		      unsigned ocg, uint32_t mac)
 {
 	uint32_t cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
 	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
@@ -126,12 +129,12 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, unsigned w, unsigned 
 	tdw_block(tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
 	tdw_block(tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
 	tdw_block(tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
-	common_kg(tw, w, h, cin, cout, k, groupconv);
+	common_kg(tw, w, h, cin, cout, k, groupconv, ocg);
 	tdw_reg(tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
 	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
 	 * the path (docs/engine-model.md) */
 	tdw_reg(tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
-				   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
+				   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c) | mac);
 	tdw_reg(tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
 	fixed(tw, 0);
 	tile(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
@@ -147,7 +150,7 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	const uint32_t block = bp_row(cin * k * k), chsize = block * (cout / 16u);
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	conv_regs(&tw, tdw, w, h, cin, cout, k, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), H13_COEFF_NCH, chsize);
+	conv_regs(&tw, tdw, w, h, cin, cout, k, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), H13_COEFF_NCH, chsize, 0, 0);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
 	for (size_t i = 0; len && i + 1 < (size_t)chsize * 16u; i += 2)
@@ -155,39 +158,120 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	return len;
 }
 
-static uint32_t dw_lane(unsigned c, unsigned k)
+/* Where output o's kernel element j (its bias first with one) lies as Apple's H13 compiler lays a
+ * convolution's kernels out for OCGSize ocg (docs/engine-model.md, "Kernel layout"): channel *ch,
+ * byte offset returned. Written here from the layout's description, not with fw/td's reader. */
+static uint64_t cb_place(const struct bp_conv_spec *s, unsigned o, uint64_t j, unsigned *ch)
 {
-	const unsigned slots = c > H13_COEFF_NCH ? c / H13_COEFF_NCH : 1u;
-	return ((uint32_t)slots * k * k * 2u + 63u) & ~63u;
+	const uint64_t kel = (uint64_t)s->cin * s->k * s->k + (s->bias != NULL);
+	if (!s->ocg) { /* block o / 16 of channel o mod 16, blocks in whole 64-byte lines */
+		*ch = o % H13_COEFF_NCH;
+		return (uint64_t)(o / H13_COEFF_NCH) * ((kel * 2u + 63u) & ~(uint64_t)63u) + 2u * j;
+	}
+	const unsigned g = 1u << s->ocg, pass = H13_COEFF_NCH * g, full = s->cout / pass;
+	unsigned p = o / pass, w = g, r = o % pass;
+	if (p >= full) { /* the last, partial pass: Cout / g channels of g, or 16 channels of R / 16 */
+		p = full;
+		r = o - full * pass;
+		w = full ? (s->cout - full * pass) / H13_COEFF_NCH : g;
+	}
+	*ch = r / w;
+	return ((uint64_t)p * kel * g + j * w + r % w) * 2u;
 }
 
-size_t bp_dwconv_bytes(unsigned c, unsigned k)
+/* The lane size (every channel's) bp_convb lays out: the furthest byte any channel holds, in
+ * whole 64-byte lines. */
+static uint64_t cb_lane(const struct bp_conv_spec *s)
 {
-	return BP_WEIGHTS_OFF + (size_t)dw_lane(c, k) * H13_COEFF_NCH;
+	const uint64_t kel = (uint64_t)s->cin * s->k * s->k + (s->bias != NULL);
+	uint64_t end = 0;
+	for (unsigned o = 0; o < s->cout; o++) {
+		unsigned ch;
+		uint64_t e = cb_place(s, o, kel - 1, &ch) + 2u;
+		end = e > end ? e : end;
+	}
+	return (end + 63u) & ~(uint64_t)63u;
+}
+
+size_t bp_convb_bytes(const struct bp_conv_spec *s)
+{
+	return BP_WEIGHTS_OFF + (size_t)cb_lane(s) * H13_COEFF_NCH;
+}
+
+size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
+{
+	if (!buf || !s || !s->cin || !s->cout || !s->w || !s->h || !s->k || s->k > 15u || s->k % 2u != 1u ||
+	    s->ocg > 7u || !s->wts || s->cin > 4096u || s->cout > 4096u ||
+	    (s->ocg && s->cout % (1u << s->ocg)) || cap < bp_convb_bytes(s))
+		return 0;
+	const uint64_t lane = cb_lane(s), per = (uint64_t)s->cin * s->k * s->k;
+	if (lane > UINT32_MAX / H13_COEFF_NCH)
+		return 0;
+	uint32_t tdw[TD_WORDS];
+	struct td_writer tw;
+	conv_regs(&tw, tdw, s->w, s->h, s->cin, s->cout, s->k, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
+		  H13_COEFF_NCH, (uint32_t)lane, s->ocg,
+		  H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
+			  H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE));
+	size_t len = finish(&tw, buf, cap, bp_convb_bytes(s));
+	uint8_t *wa = buf + BP_WEIGHTS_OFF;
+	if (len)
+		memset(wa, 0, (size_t)lane * H13_COEFF_NCH);
+	/* the bias first (or, with bias_last, a wrong layout for the tests' negatives, after the
+	 * taps) */
+	const uint64_t t0 = s->bias && !s->bias_last;
+	for (unsigned o = 0; len && o < s->cout; o++) {
+		unsigned ch;
+		for (uint64_t i = 0; i < per; i++) {
+			uint64_t off = cb_place(s, o, t0 + i, &ch);
+			le_wr16(wa + ch * lane + off, s->wts[o * per + i]);
+		}
+		if (s->bias) {
+			uint64_t off = cb_place(s, o, s->bias_last ? per : 0, &ch);
+			le_wr16(wa + ch * lane + off, s->bias[o]);
+		}
+	}
+	return len;
+}
+
+/* A depthwise lane: each of its channels' kernels (k x k taps, after its bias with one) back to
+ * back, in whole 64-byte lines. */
+static uint32_t dw_lane(unsigned c, unsigned k, int bias)
+{
+	const unsigned slots = c > H13_COEFF_NCH ? c / H13_COEFF_NCH : 1u;
+	return ((uint32_t)slots * (k * k + (bias != 0)) * 2u + 63u) & ~63u;
+}
+
+size_t bp_dwconv_bytes(unsigned c, unsigned k, int bias)
+{
+	return BP_WEIGHTS_OFF + (size_t)dw_lane(c, k, bias) * H13_COEFF_NCH;
 }
 
 size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, unsigned k,
-		 const uint16_t *wts)
+		 const uint16_t *wts, const uint16_t *bias)
 {
 	if (!buf || !wts || !c || !w || !h || (c > H13_COEFF_NCH && c % H13_COEFF_NCH) || !k || k > 15u ||
-	    k % 2u != 1u || cap < bp_dwconv_bytes(c, k))
+	    k % 2u != 1u || cap < bp_dwconv_bytes(c, k, bias != NULL))
 		return 0;
-	const uint32_t lane = dw_lane(c, k);
+	const uint32_t lane = dw_lane(c, k, bias != NULL), kel = k * k + (bias != NULL);
 	const unsigned lanes = c < H13_COEFF_NCH ? c : H13_COEFF_NCH;
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
 	conv_regs(&tw, tdw, w, h, c, c, k,
 		  H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 			  H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
-		  lanes, lane);
-	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k));
+		  lanes, lane, 0, H13_PUT(H13_MACCFG_BIASMODE, bias != NULL));
+	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k, bias != NULL));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
 	if (len)
 		memset(wa, 0, (size_t)lane * H13_COEFF_NCH);
-	for (unsigned o = 0; len && o < c; o++)
+	for (unsigned o = 0; len && o < c; o++) {
+		uint8_t *p = wa + (o % H13_COEFF_NCH) * lane + (o / H13_COEFF_NCH) * kel * 2u;
+		if (bias)
+			le_wr16(p, bias[o]);
 		for (unsigned i = 0; i < k * k; i++)
-			le_wr16(wa + (o % H13_COEFF_NCH) * lane + ((o / H13_COEFF_NCH) * k * k + i) * 2u,
-				wts[o * k * k + i]);
+			le_wr16(p + ((bias != NULL) + i) * 2u, wts[o * k * k + i]);
+	}
 	return len;
 }
 

@@ -29,13 +29,26 @@ size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w
 size_t bp_convk_bytes(unsigned cin, unsigned cout, unsigned k);
 size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
 		unsigned k, uint16_t weight);
+/* A k x k convolution (k odd, stride 1, padding k / 2) cin -> cout over w x h with the fp16
+ * kernels wts (cout x cin x k x k, (ci, ky, kx) order) and, when bias is given, NE.MACCfg.BiasMode
+ * with bias[o] as each kernel's first element; the kernels laid out as Apple's H13 compiler lays
+ * them for Common.ConvCfg.OCGSize ocg (docs/engine-model.md, "Kernel layout"), every coefficient
+ * channel the same size. relu: the NE's NonlinearMode ReLU. bias_last: the bias after the taps
+ * instead (a wrong layout, for negative tests). Returns the length, 0 when it does not fit. */
+struct bp_conv_spec {
+	unsigned cin, cout, w, h, k, ocg, relu, bias_last;
+	const uint16_t *wts, *bias;
+};
+size_t bp_convb_bytes(const struct bp_conv_spec *s);
+size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
 /* A depthwise k x k convolution (stride 1, padding k / 2) over c channels of w x h, as Apple's H13
  * compiler writes one (GroupConvCfg UnicastEn 1, UnicastCin 1, NumGroups 1): channel o's k x k
- * fp16 kernel (wts[o k k ..], ky-major) at (o / 16) x k x k x 2 bytes in coefficient channel
+ * fp16 kernel (wts[o k k ..], ky-major), after its bias bias[o] when bias is given
+ * (NE.MACCfg.BiasMode), at (o / 16) x (k x k + 1 with a bias) x 2 bytes in coefficient channel
  * o mod 16, each lane padded to 64 bytes. c at most 16 or a multiple of 16. */
-size_t bp_dwconv_bytes(unsigned c, unsigned k);
+size_t bp_dwconv_bytes(unsigned c, unsigned k, int bias);
 size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, unsigned k,
-		 const uint16_t *wts);
+		 const uint16_t *wts, const uint16_t *bias);
 /* a + b of two w x h x c fp16 tiles through the planar engine (as add.bin). */
 size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
 /* tanh of a w x h x c fp16 tile through the NE's activation LUT (MACCfg elementwise,

@@ -1,0 +1,205 @@
+/*
+ * Convolutions with a bias in the engine model (NE.MACCfg.BiasMode; engine/model/compute.c's
+ * load_kernels and depthwise; docs/engine-model.md, "Convolutions with a bias"), end to end (a raw
+ * TD built by tools/progdesc's bp_convb and bp_dwconv, the loader, the control path, the engine
+ * driver, the model), host and target, in the form Apple's H13 compiler writes them: each output's
+ * kernel starts with its fp16 bias, the kernels laid out for Common.ConvCfg.OCGSize (one block an
+ * output, runs of 2^k a channel, passes back to back, a last pass of 16 a channel). The
+ * references are numpy's (tests/oracle/gen_model.py, conv_bias). Each has negatives: the bias
+ * read from after the taps, or not read, fails the checker; the forms no program pins are refused
+ * by name.
+ */
+#include "tests/unit/tsession.h"
+#include "fw/regmap/h13.h"
+#include "tests/harness/harness.h"
+#include "tests/unit/toracle.h"
+#include "tools/progdesc/benchprog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* gen_model.py's CONV_BIAS */
+static const struct shape {
+	const char *orc;
+	unsigned cin, cout, w, h, k, ocg, relu;
+} shapes[] = {
+	{"cb_mod16", 5, 20, 9, 4, 3, 0, 0},     /* OCGSize 0: two blocks in channels 0..3 */
+	{"cb_ocg2", 64, 64, 16, 2, 1, 2, 0},    /* Apple's 1x1 64 -> 64: 4 outputs a channel */
+	{"cb_tail", 24, 48, 8, 3, 1, 1, 0},     /* a pass of 32, then 1 a channel */
+	{"cb_passes3x3", 3, 64, 7, 5, 3, 1, 0}, /* two passes of 28 x 2 elements, back to back */
+	{"cb_relu", 16, 32, 10, 2, 1, 0, 1},    /* the bias before the NE's ReLU */
+	{"cb_tail768", 8, 768, 4, 1, 1, 5, 0},  /* Apple's 768 -> 768: 512, then 16 a channel */
+};
+
+static uint8_t prog[BP_WEIGHTS_OFF + 64 * 1024];
+static uint16_t wts[768 * 8 + 64 * 64], bias[768];
+
+/* The fp16 of quarters / 4 (exact: |quarters| below 2^11), as gen_model.py's cb_weight and cb_bias
+ * give them. */
+static uint16_t h16q(int quarters)
+{
+	if (!quarters)
+		return 0;
+	const uint16_t s = quarters < 0 ? 0x8000u : 0u;
+	const unsigned q = (unsigned)(quarters < 0 ? -quarters : quarters);
+	unsigned msb = 0;
+	for (unsigned t = q; t > 1u; t >>= 1)
+		msb++;
+	/* q x 2^-2 = 1.f x 2^(msb - 2) */
+	return (uint16_t)(s | (msb + 13u) << 10 | ((q << (10u - msb)) & 0x3ffu));
+}
+
+static uint16_t cb_weight(unsigned o, unsigned i)
+{
+	return h16q((int)((o * 7u + i * 3u) % 11u) - 5);
+}
+
+static uint16_t cb_bias(unsigned o)
+{
+	return h16q(((int)((o * 5u) % 17u) - 8) * 2);
+}
+
+/* Builds shape s (bias_last: the wrong layout) and runs it against its oracle: 0 when the run
+ * completed (r counts the checker's verdict), else the run's fault text in fault. edit, when
+ * given, changes the program before it runs. */
+static int run(const struct shape *s, unsigned bias_last, void (*edit)(uint8_t *, size_t),
+	       struct orc_run *r, char *fault, size_t fault_len)
+{
+	const unsigned per = s->cin * s->k * s->k;
+	CHECK((size_t)s->cout * per <= sizeof wts / sizeof wts[0]);
+	if ((size_t)s->cout * per > sizeof wts / sizeof wts[0])
+		return -1;
+	for (unsigned o = 0; o < s->cout; o++) {
+		bias[o] = cb_bias(o);
+		for (unsigned i = 0; i < per; i++)
+			wts[o * per + i] = cb_weight(o, i);
+	}
+	const struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, s->relu, bias_last,
+					  wts, bias};
+	size_t len = bp_convb(prog, sizeof prog, &spec);
+	CHECKF(len > 0, "%s: built", s->orc);
+	if (len && edit)
+		edit(prog, len);
+	return trun_orc(s->orc, prog, len, fault != NULL, r, fault, fault_len);
+}
+
+static int run_dw(unsigned with_bias, void (*edit)(uint8_t *, size_t), struct orc_run *r, char *fault,
+		  size_t fault_len)
+{
+	for (unsigned c = 0; c < 32; c++) {
+		bias[c] = cb_bias(c);
+		for (unsigned i = 0; i < 9; i++)
+			wts[c * 9 + i] = cb_weight(c, i);
+	}
+	size_t len = bp_dwconv(prog, sizeof prog, 32, 12, 5, 3, wts, with_bias ? bias : NULL);
+	CHECK(len > 0);
+	if (len && edit)
+		edit(prog, len);
+	return trun_orc("cb_dw3", prog, len, fault != NULL, r, fault, fault_len);
+}
+
+TEST(model_bias, fp16_weights_helper_is_exact)
+{
+	/* the checker's inputs: h16q against the fp16 bit patterns of a few quarters */
+	CHECK_EQ(h16q(4), 0x3c00u);   /* 1 */
+	CHECK_EQ(h16q(-5), 0xbd00u);  /* -1.25 */
+	CHECK_EQ(h16q(1), 0x3400u);   /* 0.25 */
+	CHECK_EQ(h16q(-16), 0xc400u); /* -4 */
+	CHECK_EQ(h16q(6), 0x3e00u);   /* 1.5 */
+	CHECK_EQ(h16q(0), 0x0000u);
+}
+
+TEST(model_bias, each_output_plus_its_bias_in_every_kernel_layout)
+{
+	for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+		struct orc_run r;
+		char fault[256] = "";
+		CHECKF(run(&shapes[i], 0, NULL, &r, fault, sizeof fault) == 0, "%s: %s", shapes[i].orc, fault);
+		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
+		       shapes[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
+		printf("# %s: %lu values, worst error %u%% of its tolerance\n", shapes[i].orc,
+		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+	}
+	struct orc_run r;
+	CHECK(run_dw(1, NULL, &r, NULL, 0) == 0);
+	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "cb_dw3: %lu of %lu outside",
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+}
+
+#if !defined(ANEFW_TARGET) /* the negatives run on the host (the same code on the target) */
+static uint32_t field_value;
+static unsigned field_reg, field_lsb, field_w;
+static void set_field(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, field_reg, field_lsb, field_w, field_value) == 0);
+}
+
+static void expect_fails(const struct shape *s, unsigned bias_last, void (*edit)(uint8_t *, size_t),
+			 const char *what)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run(s, bias_last, edit, &r, fault, sizeof fault) == 0, "%s: %s: %s", s->orc, what, fault);
+	CHECKF(r.bad > r.checked / 4, "%s: %s: %lu of %lu outside", s->orc, what, (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+}
+
+static void expect_refused(const struct shape *s, void (*edit)(uint8_t *, size_t), const char *want)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run(s, 0, edit, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, want) != NULL, "%s: fault \"%s\", want \"%s\"", s->orc, fault, want);
+}
+
+TEST(model_bias, bias_after_the_taps_or_unread_fails_and_unpinned_forms_are_refused)
+{
+	/* the bias laid out after the taps (every element of the kernel one place off): fails */
+	for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		expect_fails(&shapes[i], 1, NULL, "bias after the taps");
+	/* BiasMode cleared: the first element read as a tap, the bias not added: fails */
+	field_reg = H13_NE_MACCFG;
+	field_lsb = H13_MACCFG_BIASMODE_LSB;
+	field_w = H13_MACCFG_BIASMODE_W;
+	field_value = 0;
+	expect_fails(&shapes[1], 0, set_field, "BiasMode cleared");
+	expect_fails(&shapes[0], 0, set_field, "BiasMode cleared");
+	/* and on the depthwise form */
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run_dw(1, set_field, &r, fault, sizeof fault) == 0);
+	CHECKF(r.bad > r.checked / 4, "depthwise, BiasMode cleared: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	CHECK(run_dw(0, NULL, &r, fault, sizeof fault) == 0); /* no bias at all */
+	CHECKF(r.bad > r.checked / 4, "depthwise without its bias: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	/* NE.PostScale 2 with a bias: whether the bias is scaled is not pinned: refused by name */
+	field_reg = H13_NE_POSTSCALE;
+	field_lsb = H13_POSTSCALE_LSB;
+	field_w = H13_POSTSCALE_W;
+	field_value = 0x4000u;
+	expect_refused(&shapes[0], set_field, "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1");
+	CHECK(run_dw(1, set_field, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "NE.MACCfg.BiasMode with NE.PostScale other than 1") != NULL, "%s", fault);
+	/* int8 kernels with a bias: refused */
+	field_reg = H13_NE_KERNELCFG;
+	field_lsb = H13_KERNELCFG_KERNELFMT_LSB;
+	field_w = H13_KERNELCFG_KERNELFMT_W;
+	field_value = H13_KERNELFMT_INT8;
+	expect_refused(&shapes[0], set_field, "NE.MACCfg.BiasMode with kernels other than fp16");
+	/* a bias on the NE as an elementwise stage: refused */
+	field_reg = H13_NE_MACCFG;
+	field_lsb = 0;
+	field_w = 32;
+	field_value = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+		      H13_PUT(H13_MACCFG_BIASMODE, 1);
+	expect_refused(&shapes[4], set_field, "NE.MACCfg.BiasMode other than on a convolution with kernels in memory");
+	/* a last pass of 8 outputs (not 16 a channel): OCGSize's layout not pinned, refused */
+	field_reg = H13_COMMON_COUT;
+	field_lsb = 0;
+	field_w = 32;
+	field_value = 40;
+	expect_refused(&shapes[2], set_field, "Common.ConvCfg.OCGSize above 0 with several groups");
+}
+#endif
