@@ -356,6 +356,7 @@ void anem_l2_clear(struct anem *m)
 	free(m->wts);
 	free(m->chv);
 	free(m->kh);
+	free(m->dk);
 	free(m->cols);
 	free(m->stage);
 	free(m->ostage);
@@ -364,6 +365,8 @@ void anem_l2_clear(struct anem *m)
 	free(m->lacc);
 	m->acc = m->wts = m->chv = m->cols = m->rfb = m->lw = m->lacc = NULL;
 	m->kh = NULL;
+	m->dk = NULL;
+	m->dk_len = 0;
 	m->stage = m->ostage = NULL;
 	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = m->stage_len = 0;
 	m->ostage_len = 0;
@@ -428,7 +431,9 @@ struct stages {
 	float pre, scale, bias, final;
 	int lut;                /* the activation LUT applies (act->state APPLIED) */
 	int unit;               /* a convolution with MACCfg.KernelMode 1: the unit kernel */
-	float accbias;          /* NE.AccBias (fp16), in the unit kernel's accumulator */
+	float accbias;          /* NE.AccBias (fp16), in the unit kernel's accumulator, or every
+				 * output's of a convolution with kernels in memory (conv_accbias) */
+	int conv_accbias;
 };
 
 static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
@@ -521,6 +526,12 @@ static int refuse_outside_bits(struct anem *m)
 	return ENG_OK;
 }
 
+/* KernelDMASrc +0x00's bit 5 and NE.KernelCfg.SparseFmt on a convolution with kernels in memory:
+ * both or neither (data_unread_fields, pk_params) */
+#define PK_BIT5_TEXT                                                                                   \
+	"KernelDMASrc +0x00 bit 5 without NE.KernelCfg.SparseFmt, or SparseFmt without it on a "      \
+	"convolution's coefficient channels, not modelled (every real program sets both or neither)"
+
 /* FmtMode, Truncate and MemFmt of an enabled tile DMA: (1, 3, 2) in every real program
  * (TD_TILE_FMT_FP16), and (1, 0, 0) in softmax.bin TD 4's source; the model reads fp16 either
  * way */
@@ -611,6 +622,10 @@ static int data_unread_fields(struct anem *m, const struct td_l2mem *lm)
 		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 0, "L2.ResultCfg.DMAOffsetCh not modelled (0 in every program modelled)"},
 	};
 	int e = refuse_set_fields(m, fixed, sizeof fixed / sizeof fixed[0]);
+	/* KernelDMASrc +0x00's bit 5 goes with phase-sparse kernels only (pk_params: and they with it) */
+	if (!e && !H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT) &&
+	    (REG(H13_KDMA_WORD0) & H13_KDMA_WORD0_SPARSE))
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_KDMA_WORD0, 0, 32, PK_BIT5_TEXT);
 	/* and those real programs hold at a value other than 0 (fw/td: the builders write them) */
 	if (e || (e = refuse_set_fields(m, td_fixed, td_nfixed)))
 		return e;
@@ -1605,6 +1620,7 @@ struct kern_job {
 	unsigned elem, kfmt, tasks;
 	unsigned bias;     /* NE.MACCfg.BiasMode: each kernel's element 0 is its output's bias */
 	struct td_ocg_lay lay; /* where the kernels lie (td_ocg_layout) */
+	const uint8_t *dense; /* phase-sparse kernels decoded (m->dk): output o's at o x kel x 2 */
 	uint16_t inf[8];
 	uint8_t bad[8];
 };
@@ -1624,16 +1640,20 @@ static uint16_t pack_outputs(const struct kern_job *j, uint64_t o, uint64_t end,
 		uint64_t off, step = j->elem;
 #if defined(ANEM_NEON)
 		/* with NEON, four fp16 kernels of one channel line at a time (neon.h) */
-		if (j->lay.kind == TD_OCG_MOD16 && kfmt == H13_KERNELFMT_FP16 && anem_simd &&
+		if ((j->dense || j->lay.kind == TD_OCG_MOD16) && kfmt == H13_KERNELFMT_FP16 && anem_simd &&
 		    o % cout % 4 == 0 && o % cout + 4 <= cout && o + 4 <= end)
 			n = 4;
 #elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 		/* with F16C, the four channels of one packed line (CB = 4) at a time */
-		if (j->lay.kind == TD_OCG_MOD16 && kfmt == H13_KERNELFMT_FP16 && cpu_f16c() &&
+		if ((j->dense || j->lay.kind == TD_OCG_MOD16) && kfmt == H13_KERNELFMT_FP16 && cpu_f16c() &&
 		    o % cout % CB == 0 && o % cout + CB <= cout && o + CB <= end)
 			n = CB;
 #endif
 		for (unsigned k = 0; k < n; k++) {
+			if (j->dense) { /* checked whole when decoded */
+				src[k] = j->dense + ((o + k) * j->kel + j->bias) * 2u;
+				continue;
+			}
 			td_ocg_locate(&j->lay, o + k, j->kel, j->elem, &ch, &off, &step);
 			const struct mrange *c = j->ch[ch];
 			/* the taps, after the bias when there is one */
@@ -1672,6 +1692,75 @@ static void kern_task(void *arg, unsigned t)
 	j->bad[t] = (uint8_t)bad;
 }
 
+/* m->dk sized for n bytes (bounded as every buffer a program sizes). */
+static int grow_dk(struct anem *m, uint64_t n)
+{
+	if (n > ANEM_BUF_MAX_BYTES)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "phase-sparse kernels decoded (Cout x Cin x Kh x "
+					 "Kw) over the model's buffer limit");
+	if (m->dk_len >= n)
+		return ENG_OK;
+	uint8_t *q = realloc(m->dk, (size_t)n);
+	if (!q)
+		return ENG_E_NOMEM;
+	m->dk = q;
+	m->dk_len = (size_t)n;
+	return ENG_OK;
+}
+
+/*
+ * Phase-sparse kernels (NE.KernelCfg.SparseFmt: Apple's H13 stride-2 convolutions; fw/codec's
+ * codec_pkern_record, docs/codecs.md "Phase-sparse kernels"): coefficient channel ch holds records
+ * back to back, record r for outputs o0 + r ostep .. + pk->g - 1 (those below nout); each decoded
+ * into m->dk, output o's kernel at o x kel fp16 (its bias first with pk->bias), zeros where the
+ * format skipped a weight. The caller has sized m->dk for nout x kel values and one record's
+ * scratch after them. A malformed record is refused naming the codec's error.
+ */
+static int pk_channel(struct anem *m, const struct mrange *ch, const struct codec_pkern *pk,
+		      uint64_t o0, uint64_t ostep, uint64_t nout, uint64_t kel)
+{
+	const uint64_t per = (uint64_t)pk->cin * pk->kh * pk->kw;
+	uint16_t *w = (uint16_t *)(void *)(m->dk + nout * kel * 2u), *b = w + (uint64_t)pk->g * per;
+	size_t off = 0;
+	for (uint64_t ob = o0; ob < nout; ob += ostep) {
+		size_t used = 0;
+		enum codec_err e = ch ? codec_pkern_record(pk, ch->cpu + off, ch->len - off, w,
+							   (size_t)pk->g * per, b, &used)
+				      : CODEC_E_NULL;
+		if (e == CODEC_E_NULL)
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its "
+						 "coefficient channel");
+		if (e)
+			return anem_refuse(m, ENG_FR_DATA, ch->kind == TD_R_COEFF ? H13_COEFF_BFRSIZE(ch->ch) : 0, 0, 32,
+					   codec_err(e)->desc);
+		off += used;
+		for (unsigned l = 0; l < pk->g && ob + l < nout; l++) {
+			uint8_t *d = m->dk + (ob + l) * kel * 2u;
+			if (pk->bias)
+				le_wr16(d, b[l]);
+			for (uint64_t i = 0; i < per; i++)
+				le_wr16(d + (pk->bias + i) * 2u, w[l * per + i]);
+		}
+	}
+	return ENG_OK;
+}
+
+/* A phase-sparse record's parameters: a tap's slots are the record's outputs, at least 4 with
+ * Common.Cfg.SmallSourceMode, else 2 (docs/codecs.md). */
+static int pk_params(struct anem *m, unsigned g, unsigned cin, unsigned kh, unsigned kw, unsigned bias,
+		     struct codec_pkern *pk)
+{
+	unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
+	if (sparse && !(REG(H13_KDMA_WORD0) & H13_KDMA_WORD0_SPARSE))
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_KDMA_WORD0, 0, 32, PK_BIT5_TEXT);
+	unsigned lmin = H13_GET(REG(H13_COMMON_CFG), H13_CFG_SMALLSOURCE) ? 4u : 2u;
+	*pk = (struct codec_pkern){g, g > lmin ? g : lmin, kh, kw, cin, bias};
+	if (sparse && !codec_pkern_slots(pk))
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32,
+				   "phase-sparse kernels of this window, OCGSize or Cin not modelled");
+	return ENG_OK;
+}
+
 /*
  * The kernels of every output channel as floats (packed, above), where td_ocg_layout and
  * td_ocg_locate (fw/td) put them: with OCGSize 0, output channel o (counted over all groups) is
@@ -1697,9 +1786,9 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 				   "NE.KernelCfg.GroupKernelReuse not modelled (0 in every real convolution)");
 	if (REG(H13_NE_KERNELCFG) & ~kknown)
 		return anem_refuse(m, ENG_FR_FIELD, H13_NE_KERNELCFG, 0, 32, "NE.KernelCfg has bits outside the fields the model knows");
-	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN) ||
-	    H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32, "palettized or sparse coefficient channels not modelled");
+	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN))
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32, "palettized coefficient channels not modelled");
+	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
 	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 	if (!elem)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
@@ -1709,7 +1798,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 				   "convolution with a bias has fp16 kernels and an fp16 bias)");
 	uint64_t per = (uint64_t)cin * kh * kw;
 	*j = (struct kern_job){m, {0}, nout, cout, per, per + bias, elem, kfmt, 0, bias,
-			       td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout), {0}, {0}};
+			       td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout), NULL, {0}, {0}};
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
 			j->ch[r[i].ch] = &r[i];
@@ -1718,22 +1807,42 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 				   "Common.ConvCfg.OCGSize above 0 with several groups, a count not a multiple of "
 				   "2^OCGSize, or a last partial pass of other than a power of two outputs a "
 				   "channel: no real program pins that kernel layout");
+	struct codec_pkern pk;
+	int e = pk_params(m, j->lay.g, cin, kh, kw, bias, &pk);
+	if (!e && sparse && kfmt != H13_KERNELFMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
+				   "phase-sparse kernels other than fp16 not modelled");
+	if (!e && sparse && (nout != cout || (j->lay.full && j->lay.tail)))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
+				   "phase-sparse kernels over several groups, or with a last partial pass after "
+				   "whole ones, not modelled (no real program pins their records)");
+	/* decoded whole (records back to back: channel c's for outputs c g + pass x 16 g) */
+	if (!e && sparse && !(e = grow_dk(m, (nout * j->kel + (uint64_t)pk.g * (per + 1u)) * 2u))) {
+		for (unsigned c = 0; !e && c < H13_COEFF_NCH; c++)
+			e = pk_channel(m, j->ch[c], &pk, (uint64_t)c * pk.g, (uint64_t)H13_COEFF_NCH * pk.g,
+				       nout, j->kel);
+		j->dense = m->dk;
+	}
 	/* every kernel inside its coefficient channel before the weights are sized; the biases */
-	int e = bias ? grow(m, &m->chv, &m->chv_len, 2 * nout,
-			    "per-channel biases (NumGroups x Cout) over the model's buffer limit")
-		     : ENG_OK;
+	if (!e && bias)
+		e = grow(m, &m->chv, &m->chv_len, 2 * nout, "per-channel biases (NumGroups x Cout) over the "
+							    "model's buffer limit");
 	if (e)
 		return e;
 	for (uint64_t o = 0; o < nout; o++) {
 		unsigned ch;
 		uint64_t off, step;
-		td_ocg_locate(&j->lay, o, j->kel, elem, &ch, &off, &step);
-		const struct mrange *c = j->ch[ch];
-		if (!c || off > c->len || (j->kel - 1) * step + elem > c->len - off)
-			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
+		const uint8_t *k0 = j->dense ? j->dense + o * j->kel * 2u : NULL;
+		if (!k0) {
+			td_ocg_locate(&j->lay, o, j->kel, elem, &ch, &off, &step);
+			const struct mrange *c = j->ch[ch];
+			if (!c || off > c->len || (j->kel - 1) * step + elem > c->len - off)
+				return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
+			k0 = c->cpu + off;
+		}
 		if (bias) { /* through the MAC's input port, as a weight */
 			m->chv[o] = 1.0f;
-			m->chv[nout + o] = mac_in(le_rd16(c->cpu + off));
+			m->chv[nout + o] = mac_in(le_rd16(k0));
 		}
 	}
 	return grow_weights(m, nout, cout, per);
@@ -2853,7 +2962,7 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 	/* with threads, from 2^18 MACs, four tasks a thread as conv_kernels */
 	uint64_t tasks = 1;
 	if (nw > 1 && c->nob > 1 && c->per * c->as * c->nob * CB >= (1u << 18)) {
-		tasks = c->nob < 4u * nw ? c->nob : 4u * nw;
+		tasks = c->nob < 16u * nw ? c->nob : 16u * nw;
 		if (tasks > LINE_TASKS_MAX)
 			tasks = LINE_TASKS_MAX;
 		j.chunk = (c->nob + tasks - 1) / tasks;
@@ -3001,7 +3110,8 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	if (H13_GET(REG(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE) ||
 	    H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT) != H13_KERNELFMT_FP16 ||
 	    (REG(H13_NE_KERNELCFG) & ~(H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) |
-				       H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u))))
+				       H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) |
+				       H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u))))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32,
 				   "a depthwise convolution with Common.ConvCfg.OCGSize above 0 or kernels "
 				   "other than plain fp16 (NE.KernelCfg) not modelled");
@@ -3012,6 +3122,11 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
 				   "NE.MACCfg.BiasMode with NE.PostScale other than 1 not modelled (no real "
 				   "program pins whether the bias comes before the scale)");
+	if (s->conv_accbias && (H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE) ||
+				H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_ACCBIAS, H13_ACCBIAS,
+				   "NE.AccBias on a convolution with BiasMode, a kernel unit or NE.PostScale "
+				   "other than 1 not modelled (no real program pins how they combine)");
 	/* with BiasMode each channel's bias, then its taps (Apple's depthwise convolutions with a
 	 * bias, byte for byte) */
 	const unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
@@ -3021,15 +3136,27 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	if (e)
 		return e;
 	float *acc = m->acc, *wt = m->acc + W; /* channel c's bias (if any) and taps at c x kel */
+	/* phase-sparse kernels (Apple's stride-2 depthwise convolutions): lane c's records, one
+	 * channel each, for channels c, c + 16, ..., decoded whole into m->dk first */
+	struct codec_pkern pk;
+	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
+	if ((e = pk_params(m, 1, 1, win->kh, win->kw, bias, &pk)))
+		return e;
+	if (sparse && !(e = grow_dk(m, (C * kel + per + 1u) * 2u)))
+		for (unsigned c = 0; !e && c < H13_COEFF_NCH; c++)
+			e = pk_channel(m, find_range(r, nr, TD_R_COEFF, c), &pk, c, H13_COEFF_NCH, C, kel);
+	if (e)
+		return e;
 	/* every kernel inside its lane, before any output */
 	for (unsigned c = 0; c < C; c++) {
 		const struct mrange *ch = find_range(r, nr, TD_R_COEFF, c % H13_COEFF_NCH);
 		const uint64_t off = (uint64_t)(c / H13_COEFF_NCH) * kel * 2u;
-		if (!ch || off > ch->len || kel * 2u > ch->len - off)
+		if (!sparse && (!ch || off > ch->len || kel * 2u > ch->len - off))
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its "
 						 "coefficient channel");
+		const uint8_t *k = sparse ? m->dk + (uint64_t)c * kel * 2u : ch->cpu + off;
 		for (uint64_t i = 0; i < kel; i++) /* as the dense kernels are read (kern_task) */
-			wt[c * kel + i] = mac_in(le_rd16(ch->cpu + off + 2u * i));
+			wt[c * kel + i] = mac_in(le_rd16(k + 2u * i));
 	}
 	for (unsigned c = 0; c < C; c++)
 		for (unsigned y = 0; y < out->h; y++) {
@@ -3055,7 +3182,9 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 				}
 			}
 			uint16_t *v = m->hv;
-			conv_out_row(v, acc, W, (int)bias, 1.0f, bias ? wt[c * kel] : 0.0f, s->post, kel >= 2);
+			conv_out_row(v, acc, W, bias || s->conv_accbias, 1.0f,
+				     bias ? wt[c * kel] : s->conv_accbias ? s->accbias : 0.0f, s->post,
+				     kel + (unsigned)s->conv_accbias >= 2);
 			nonlinear(m, s, v, W, act);
 			if (s->pe)
 				pe_row(s, v, NULL, v, W);
@@ -3093,19 +3222,30 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 				   "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1, "
 				   "not modelled (no real program pins whether the bias comes before the "
 				   "scale)");
+	if (s->conv_accbias && (bias || c.ku || H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_ACCBIAS, H13_ACCBIAS,
+				   "NE.AccBias on a convolution with BiasMode, a kernel unit or NE.PostScale "
+				   "other than 1 not modelled (no real program pins how they combine)");
 	int e = c.ku ? load_kernels_ku(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw)
 		     : load_kernels(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw, bias, &kj);
 	if (!e && c.ku)
 		e = load_channel_vectors(m, r, nr, nout);
+	if (!e && s->conv_accbias && !(e = grow(m, &m->chv, &m->chv_len, 2 * nout, "per-channel biases "
+						"(NumGroups x Cout) over the model's buffer limit")))
+		for (uint64_t o = 0; o < nout; o++) { /* every output's bias NE.AccBias */
+			m->chv[o] = 1.0f;
+			m->chv[nout + o] = s->accbias;
+		}
 	if (e)
 		return e;
 	/* accumulators: Cout rounded up to CB lines of W rounded up to XB (the fast path's blocks) */
 	c.as = ((uint64_t)c.W + XB - 1) / XB * XB;
 	c.nob = ((uint64_t)c.cout + CB - 1) / CB;
 	c.per = (uint64_t)c.cin * c.kh * c.kw;
-	c.cv = c.ku || bias;
-	/* the bias is the reduction's first row (its kernels' element 0): one more term */
-	c.taps2 = c.per + bias >= 2;
+	c.cv = c.ku || bias || s->conv_accbias;
+	/* the bias is the reduction's first row (its kernels' element 0): one more term, as AccBias
+	 * is in the accumulator */
+	c.taps2 = c.per + (bias || s->conv_accbias) >= 2;
 	/* the plan as if every weight were finite (the kernels are packed below, or by the lines) */
 	if ((e = conv_plan(m, &c, in, out)))
 		return e;
@@ -3148,11 +3288,13 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac)
 {
 	uint32_t ab = REG(H13_NE_ACCBIAS);
 	s->unit = s->ne && s->ne_op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE);
-	if (!s->unit) {
+	/* a convolution with kernels in memory: AccBias is one bias for every output (Apple's H13
+	 * compiler folds a bias whose values are all equal into it, BiasMode clear) */
+	s->conv_accbias = s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit && ab;
+	if (!s->unit && !s->conv_accbias) {
 		if (mac && ab)
 			return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_ACCBIAS, H13_ACCBIAS,
-					   "NE.AccBias outside a unit-kernel convolution (MACCfg.KernelMode 1, "
-					   "OpMode 0) not modelled");
+					   "NE.AccBias outside a convolution (MACCfg OpMode 0) not modelled");
 		return ENG_OK;
 	}
 	if (H13_GET(ab, H13_ACCBIAS_SHIFT))

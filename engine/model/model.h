@@ -156,6 +156,9 @@ struct anem {
 	size_t chv_len;
 	uint16_t *kh;         /* one output channel's decoded kernel (fp16) */
 	size_t kh_len;
+	uint8_t *dk;          /* phase-sparse kernels decoded (fp16, little-endian): every output's
+			       * kernel, its bias first with BiasMode; then one record's scratch */
+	size_t dk_len;        /* bytes */
 	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
 	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
 	size_t cols_len;

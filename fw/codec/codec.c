@@ -26,6 +26,9 @@ static const struct err_desc errs[CODEC_E__COUNT] = {
 	 "nonzero zero point where only the symmetric form is legal"},
 	[CODEC_E_INDEX] = {"codec-index-beyond-table", "index beyond its value table"},
 	[CODEC_E_TOO_LARGE] = {"codec-size-overflow", "sizes overflow"},
+	[CODEC_E_SLOT] = {"codec-value-in-padding-slot",
+	 "a phase-sparse kernel keeps a value in a slot that holds no weight (a tap past the "
+	 "kernel's edge, or a lane past the record's outputs)"},
 };
 
 const struct err_desc *codec_err(enum codec_err e)

@@ -32,6 +32,7 @@ enum codec_err {
 	CODEC_E_ASYMMETRIC,    /* nonzero zero point where only the symmetric form is legal */
 	CODEC_E_INDEX,         /* TFLM index beyond its channel's value table */
 	CODEC_E_TOO_LARGE,     /* sizes overflow */
+	CODEC_E_SLOT,          /* a phase-sparse kernel keeps a value in a slot that holds no weight */
 	CODEC_E__COUNT
 };
 
@@ -162,6 +163,32 @@ enum codec_err codec_tflm_prepare(struct codec_tflm_prepared **out, const struct
 enum codec_err codec_tflm_decode_prepared(const struct codec_tflm_prepared *p, const uint8_t *in,
 					  size_t in_len, uint8_t *out, size_t out_len);
 void codec_tflm_release(struct codec_tflm_prepared *p);
+
+/* ---- H13 phase-sparse kernels (stride-2 convolutions) ----
+ * The kernel format Apple's H13 compiler writes for a stride-2 convolution (NE.KernelCfg.SparseFmt;
+ * docs/codecs.md, "Phase-sparse kernels"): a coefficient channel holds records, one a pass of g
+ * outputs side by side. A record is [g fp16 biases, with BiasMode][24-bit little-endian body byte
+ * count][body]. For each input channel ci the body covers a run of slots: the taps in phase order
+ * (ky even and kx even, ky even and kx odd, ky odd and kx even, both odd), each phase a
+ * ceil(Kh/2) x ceil(Kw/2) grid (ky, kx ascending, the places past the kernel's edge padding), each
+ * tap `lanes` slots (lane l is output l of the record; lanes >= g padding). Every run of 8 slots
+ * is a mask byte (bit b: slot b holds a value) followed by those slots' fp16 values in bit order;
+ * an unmarked slot is +0. A value in a padding slot, a body that ends elsewhere than its count
+ * says, or a record past the input is refused by name. */
+struct codec_pkern {
+	unsigned g;      /* outputs a record holds (2^OCGSize), 1..128 */
+	unsigned lanes;  /* slots a tap, at least g, a power of two up to 128 */
+	unsigned kh, kw; /* the window, 1..31 */
+	unsigned cin;    /* input channels a record covers */
+	unsigned bias;   /* 1: the record opens with g fp16 biases */
+};
+/* Slots an input channel's run holds (a multiple of 8), or 0 for parameters out of range. */
+size_t codec_pkern_slots(const struct codec_pkern *p);
+/* One record at in[0, in_len): w gets its g x cin x kh x kw fp16 weights ((lane, ci, ky, kx)
+ * order, w_count of them at least), bias its g biases (with p->bias; else untouched, may be NULL);
+ * *used the bytes the record took. */
+enum codec_err codec_pkern_record(const struct codec_pkern *p, const uint8_t *in, size_t in_len,
+				  uint16_t *w, size_t w_count, uint16_t *bias, size_t *used);
 
 /* Bytes of a packed stream of n fields of `bits` each, or SIZE_MAX on overflow. */
 size_t codec_packed_bytes(size_t n, unsigned bits);

@@ -144,6 +144,11 @@
 #define H13_TASK_REDUCE 5u
 #define H13_CFG_OUTTRANSPOSE_LSB 28
 #define H13_CFG_OUTTRANSPOSE_W 1
+/* Common.Cfg.SmallSourceMode (bit 2): with phase-sparse kernels (NE.KernelCfg.SparseFmt) a tap
+ * takes at least 4 slots when set, 2 when clear (Apple's H13 stride-2 convolutions, their
+ * constant sections rebuilt byte for byte: docs/codecs.md, "Phase-sparse kernels") */
+#define H13_CFG_SMALLSOURCE_LSB 2
+#define H13_CFG_SMALLSOURCE_W 1
 
 /* ---- NE ---- */
 #define H13_NE_KERNELCFG 0x0c800u
@@ -153,6 +158,8 @@
 #define H13_KERNELCFG_PALETTIZEDEN_W 1
 #define H13_KERNELCFG_PALETTIZEDBITS_LSB 4
 #define H13_KERNELCFG_PALETTIZEDBITS_W 4
+/* SparseFmt: the coefficient channels hold phase-sparse kernels (fw/codec's codec_pkern), as
+ * Apple's H13 compiler writes every stride-2 convolution (KernelCfg 0x182) */
 #define H13_KERNELCFG_SPARSEFMT_LSB 8
 #define H13_KERNELCFG_SPARSEFMT_W 1
 #define H13_KERNELCFG_GROUPKERNELREUSE_LSB 10 /* 0 in every real convolution; refused when set */
@@ -388,6 +395,11 @@
 #define H13_COEFF_DMACONFIG(n) (0x1f808u + 4u * (n))
 #define H13_COEFF_BASEADDR(n) (0x1f848u + 4u * (n))
 #define H13_COEFF_BFRSIZE(n) (0x1f888u + 4u * (n))
+/* KernelDMASrc +0x00, a word the map does not name: 0x40 in every real program, 0x60 in every
+ * one with phase-sparse kernels (Apple's H13 stride-2 convolutions): bit 5 goes with
+ * NE.KernelCfg.SparseFmt, and the model refuses either without the other */
+#define H13_KDMA_WORD0 0x1f800u
+#define H13_KDMA_WORD0_SPARSE 0x20u
 
 /* ---- KStream: the four guide-25 kernel coefficient streams (bias, post-scale, palette LUT,
  * activation LUT). Enable and base offset in one block, the relocations (absolute engine

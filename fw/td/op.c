@@ -156,7 +156,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, ", palettized %u-bit",
 			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));
 		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
-			outf(out, ctx, ", sparse");
+			outf(out, ctx, ", phase-sparse (SparseFmt: the stride-2 kernel format)");
 		if (H13_GET(mac, H13_MACCFG_BIASMODE))
 			outf(out, ctx, ", + a bias an output (BiasMode: each kernel's first element)");
 		/* as engine/model/compute.c's load_kernels */
@@ -198,8 +198,13 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	} else {
 		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
 	}
-	if (mac && GET(H13_NE_ACCBIAS) && !(op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE)))
-		outf(out, ctx, "  NE.AccBias %s outside a unit kernel: not modelled\n",
+	/* as engine/model/compute.c's ne_kernel_mode: a convolution with kernels in memory adds it to
+	 * every output */
+	if (mac && GET(H13_NE_ACCBIAS) && op == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE))
+		outf(out, ctx, "  NE.AccBias %s: a bias for every output\n",
+		     h16((uint16_t)H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS), b2));
+	else if (mac && GET(H13_NE_ACCBIAS) && op != H13_MAC_OP_CONV)
+		outf(out, ctx, "  NE.AccBias %s outside a convolution: not modelled\n",
 		     h16((uint16_t)H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS), b2));
 	if (mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en))
 		outf(out, ctx, "  nonlinear: %s\n",

@@ -111,7 +111,7 @@ uint32_t td_unnamed_bits(uint32_t reg)
 	static const struct {
 		uint32_t reg, bits;
 	} seen[] = {
-		{H13_BLK_KDMA + 0x00u, 0x40u},
+		{H13_KDMA_WORD0, 0x40u | H13_KDMA_WORD0_SPARSE},
 		{H13_BLK_KDMA + 0xc8u, 0x80u}, {H13_BLK_KDMA + 0xccu, 0x80u},
 		{H13_BLK_KDMA + 0xd0u, 0x80u}, {H13_BLK_KDMA + 0xd4u, 0x80u},
 		{H13_BLK_KDMA + 0xe8u, 0x40u}, {H13_BLK_KDMA + 0xecu, 0x40u},

@@ -332,6 +332,7 @@ def main(out):
     l2_memory(d, np.random.default_rng(SEED + 77))
     depthwise(d, np.random.default_rng(SEED + 78))
     conv_bias(d, np.random.default_rng(SEED + 79))
+    conv_stride2(d, np.random.default_rng(SEED + 80))
     return 0
 
 
@@ -420,6 +421,46 @@ def conv_bias(d, rng):
     write(os.path.join(d, 'cb_dw3.orc'),
           [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
            {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+STRIDE2 = (  # name, cin, cout, w, h, k, OCGSize, bias (0 none, 1 BiasMode's cb_bias, 2 NE.AccBias
+    # ACC_BIAS for every output), SmallSourceMode, depthwise, stride (test_model_bias.c)
+    ('s2_k3_mod16', 5, 20, 9, 7, 3, 0, 1, 1, 0, 2), ('s2_k1_ocg2', 64, 64, 16, 4, 1, 2, 1, 1, 0, 2),
+    ('s2_k3_ocg3', 8, 128, 11, 6, 3, 3, 0, 1, 0, 2), ('s2_k3_ssm0', 6, 32, 10, 5, 3, 1, 1, 0, 0, 2),
+    ('s2_dw', 32, 32, 12, 5, 3, 0, 1, 0, 1, 2), ('s2_k5', 3, 16, 13, 9, 5, 0, 1, 1, 0, 2),
+    ('s2_dw_accb', 32, 32, 12, 5, 3, 0, 2, 0, 1, 2), ('cb_accb', 16, 32, 10, 3, 3, 0, 2, 0, 0, 1))
+ACC_BIAS = 0.25  # fp16 0x3400
+
+
+def conv_stride2(d, rng):
+    """Stride-2 convolutions, as Apple's H13 compiler writes them with phase-sparse kernels
+    (test_model_bias.c builds them with benchprog's bp_convb), and a stride-1 one with NE.AccBias:
+    y[o][i][j] = b[o] + sum over ci, ky, kx of w[o][ci][ky][kx] x x[ci][s i + ky - k/2][s j + kx -
+    k/2] (0 outside), the output (n - 1) / s + 1 along each axis; a depthwise one takes channel o
+    alone. float64, rounded once; inputs multiples of 1/64 (every fp32 partial sum exact)."""
+    for name, cin, cout, w, h, k, _ocg, bias, _ssm, dw, st in STRIDE2:
+        x = (rng.integers(-256, 257, (cin, h, w)) / 64.0).astype(np.float16)
+        p = k // 2
+        xp = np.zeros((cin, h + 2 * p + 1, w + 2 * p + 1))
+        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
+        ho, wo = (h - 1) // st + 1, (w - 1) // st + 1
+        per = (1 if dw else cin) * k * k
+        wt = np.array([[cb_weight(o, i) for i in range(per)] for o in range(cout)])
+        wt = wt.reshape(cout, 1 if dw else cin, k, k)
+        b = (np.array([cb_bias(o) for o in range(cout)]) if bias == 1 else
+             np.full(cout, ACC_BIAS) if bias == 2 else np.zeros(cout))
+        y = np.zeros((cout, ho, wo)) + b[:, None, None]
+        for ky in range(k):
+            for kx in range(k):
+                win = xp[:, ky:ky + st * ho:st, kx:kx + st * wo:st]
+                if dw:
+                    y += wt[:, 0, ky, kx][:, None, None] * win
+                else:
+                    y += np.einsum('oc,chw->ohw', wt[:, :, ky, kx], win)
+        write(os.path.join(d, name + '.orc'),
+              [{'bar': 5, 'role': 0, 'c': cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
+               {'bar': 4, 'role': 1, 'c': cout, 'h': ho, 'w': wo,
+                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
 
 def l2_memory(d, rng):

@@ -323,3 +323,70 @@ TEST(codec, tflm_documented_examples)
 	bs16[3] = 0x18; /* index 6: fine */
 	CHECK_EQ(codec_tflm_decode(&t3, bs16, 6, big, 7, o16, 16, 16), CODEC_OK);
 }
+
+/* A phase-sparse record (codec_pkern_record; docs/codecs.md, "Phase-sparse kernels") with the
+ * structure of Apple's tiny stride-2 capture: one output, 4 slots a tap, a 3x3 kernel over one
+ * input channel, a bias; the taps' values here are t(i) = 1 + i/8 for tap i = 3 ky + kx. */
+static size_t tiny_record(uint8_t *b)
+{
+	static const int8_t body[] = {
+		/* phase ky even, kx even: taps (0,0) (0,2) | (2,0) (2,2), a nibble each */
+		0x11, 0, 2, 0x11, 6, 8,
+		/* even, odd: (0,1) (0,pad) | (2,1) (2,pad) */
+		0x01, 1, 0x01, 7,
+		/* odd, even: (1,0) (1,2) | (pad,0) (pad,2) */
+		0x11, 3, 5, 0x00,
+		/* odd, odd: (1,1) (1,pad) | (pad,1) (pad,pad) */
+		0x01, 4, 0x00};
+	size_t n = 0;
+	b[n++] = 0x25; /* the bias, fp16 0x0025 */
+	b[n++] = 0x00;
+	n += 3; /* the count, below */
+	for (size_t i = 0; i < sizeof body; i++) {
+		if (i == 0 || i == 3 || i == 6 || i == 8 || i == 10 || i == 13 || i == 14 || i == 16) {
+			b[n++] = (uint8_t)body[i]; /* a mask byte */
+		} else { /* a tap's value */
+			uint16_t v = (uint16_t)(0x3c00u + 0x80u * (unsigned)body[i]);
+			b[n++] = (uint8_t)v;
+			b[n++] = (uint8_t)(v >> 8);
+		}
+	}
+	b[2] = (uint8_t)(n - 5);
+	b[3] = 0;
+	b[4] = 0;
+	return n;
+}
+
+TEST(codec, phase_sparse_record_decodes_and_refuses_by_name)
+{
+	uint8_t b[64];
+	uint16_t w[9], bias[1];
+	size_t used = 0, n = tiny_record(b);
+	const struct codec_pkern p = {1, 4, 3, 3, 1, 1};
+	CHECK_EQ(n, 31u); /* 2 + 3 + 0x1a, as in the capture */
+	CHECK_EQ(codec_pkern_slots(&p), 64u);
+	CHECK_EQ(codec_pkern_record(&p, b, n, w, 9, bias, &used), CODEC_OK);
+	CHECK_EQ(used, n);
+	CHECK_EQ(bias[0], 0x0025u);
+	for (unsigned i = 0; i < 9; i++)
+		CHECKF(w[i] == 0x3c00u + 0x80u * i, "tap %u: 0x%04x", i, w[i]);
+	/* the count one more than the body, or the record cut: codec-input-size */
+	b[2]++;
+	CHECK_EQ(codec_pkern_record(&p, b, n + 1, w, 9, bias, &used), CODEC_E_INPUT_SIZE);
+	b[2]--;
+	CHECK_EQ(codec_pkern_record(&p, b, n - 1, w, 9, bias, &used), CODEC_E_INPUT_SIZE);
+	/* a mask bit on a padding slot (lane 1 of tap (0,0): one output): codec-value-in-padding-slot */
+	b[5] |= 0x02;
+	CHECK_EQ(codec_pkern_record(&p, b, n, w, 9, bias, &used), CODEC_E_SLOT);
+	CHECK_STR(codec_err_name(CODEC_E_SLOT), "codec-value-in-padding-slot");
+	b[5] &= (uint8_t)~0x02u;
+	/* read with 2 slots a tap instead of 4: not this record */
+	const struct codec_pkern p2 = {1, 2, 3, 3, 1, 1};
+	CHECK(codec_pkern_record(&p2, b, n, w, 9, bias, &used) != CODEC_OK);
+	/* parameters out of range: fewer slots than outputs, or a window of 0 */
+	const struct codec_pkern bad1 = {4, 2, 3, 3, 1, 0}, bad2 = {1, 4, 0, 3, 1, 0};
+	CHECK_EQ(codec_pkern_record(&bad1, b, n, w, 9, bias, &used), CODEC_E_GROUPS);
+	CHECK_EQ(codec_pkern_record(&bad2, b, n, w, 9, bias, &used), CODEC_E_GROUPS);
+	CHECK_EQ(codec_pkern_record(&p, b, n, w, 8, bias, &used), CODEC_E_OUTPUT_SIZE);
+	CHECK_EQ(codec_pkern_record(&p, b, n, w, 9, NULL, &used), CODEC_E_NULL);
+}

@@ -35,6 +35,22 @@ static const struct shape {
 static uint8_t prog[BP_WEIGHTS_OFF + 64 * 1024];
 static uint16_t wts[768 * 8 + 64 * 64], bias[768];
 
+/* gen_model.py's STRIDE2: stride-2 convolutions with phase-sparse kernels */
+/* bias: 0 none, 1 BiasMode (cb_bias), 2 NE.AccBias 0.25 for every output */
+static const struct s2shape {
+	const char *orc;
+	unsigned cin, cout, w, h, k, ocg, bias, ssm, dw, stride;
+} s2shapes[] = {
+	{"s2_k3_mod16", 5, 20, 9, 7, 3, 0, 1, 1, 0, 2}, /* one output a record, 4 slots a tap */
+	{"s2_k1_ocg2", 64, 64, 16, 4, 1, 2, 1, 1, 0, 2}, /* Apple's 1x1 64 -> 64 with a bias */
+	{"s2_k3_ocg3", 8, 128, 11, 6, 3, 3, 0, 1, 0, 2}, /* 8 outputs a record, no bias */
+	{"s2_k3_ssm0", 6, 32, 10, 5, 3, 1, 1, 0, 0, 2},  /* 2 outputs, 2 slots a tap */
+	{"s2_dw", 32, 32, 12, 5, 3, 0, 1, 0, 1, 2},      /* Apple's depthwise form */
+	{"s2_k5", 3, 16, 13, 9, 5, 0, 1, 1, 0, 2},       /* a 5x5: phases of 3 x 3 taps with padding */
+	{"s2_dw_accb", 32, 32, 12, 5, 3, 0, 2, 0, 1, 2}, /* Apple's uniform bias in NE.AccBias */
+	{"cb_accb", 16, 32, 10, 3, 3, 0, 2, 0, 0, 1},    /* the same on a dense stride-1 one */
+};
+
 /* The fp16 of quarters / 4 (exact: |quarters| below 2^11), as gen_model.py's cb_weight and cb_bias
  * give them. */
 static uint16_t h16q(int quarters)
@@ -76,7 +92,7 @@ static int run(const struct shape *s, unsigned bias_last, void (*edit)(uint8_t *
 			wts[o * per + i] = cb_weight(o, i);
 	}
 	const struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, s->relu, bias_last,
-					  wts, bias};
+					  wts, bias, 1, 0, 0, 0, 0, 0};
 	size_t len = bp_convb(prog, sizeof prog, &spec);
 	CHECKF(len > 0, "%s: built", s->orc);
 	if (len && edit)
@@ -125,6 +141,43 @@ TEST(model_bias, each_output_plus_its_bias_in_every_kernel_layout)
 	CHECK(run_dw(1, NULL, &r, NULL, 0) == 0);
 	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "cb_dw3: %lu of %lu outside",
 	       (unsigned long)r.bad, (unsigned long)r.checked);
+}
+
+/* Builds stride-2 shape s (phase_swap: the wrong encoding; ssm_flip: SmallSourceMode flipped in
+ * the registers only) and runs it against its oracle, as run(). */
+static int run_s2(const struct s2shape *s, unsigned phase_swap, void (*edit)(uint8_t *, size_t),
+		  struct orc_run *r, char *fault, size_t fault_len)
+{
+	const unsigned per = (s->dw ? 1u : s->cin) * s->k * s->k;
+	CHECK((size_t)s->cout * per <= sizeof wts / sizeof wts[0]);
+	if ((size_t)s->cout * per > sizeof wts / sizeof wts[0])
+		return -1;
+	for (unsigned o = 0; o < s->cout; o++) {
+		bias[o] = cb_bias(o);
+		for (unsigned i = 0; i < per; i++)
+			wts[o * per + i] = cb_weight(o, i);
+	}
+	struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, 0, 0, wts,
+				    s->bias == 1 ? bias : NULL, s->stride, s->stride == 2, s->ssm, s->dw, phase_swap,
+				    s->bias == 2 ? 0x3400u : 0};
+	size_t len = bp_convb(prog, sizeof prog, &spec);
+	CHECKF(len > 0, "%s: built", s->orc);
+	if (len && edit)
+		edit(prog, len);
+	return trun_orc(s->orc, prog, len, fault != NULL, r, fault, fault_len);
+}
+
+TEST(model_bias, stride_two_convolutions_from_phase_sparse_kernels)
+{
+	for (unsigned i = 0; i < sizeof s2shapes / sizeof s2shapes[0]; i++) {
+		struct orc_run r;
+		char fault[256] = "";
+		CHECKF(run_s2(&s2shapes[i], 0, NULL, &r, fault, sizeof fault) == 0, "%s: %s", s2shapes[i].orc, fault);
+		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
+		       s2shapes[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
+		printf("# %s: %lu values, worst error %u%% of its tolerance\n", s2shapes[i].orc,
+		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+	}
 }
 
 #if !defined(ANEFW_TARGET) /* the negatives run on the host (the same code on the target) */
@@ -201,5 +254,97 @@ TEST(model_bias, bias_after_the_taps_or_unread_fails_and_unpinned_forms_are_refu
 	field_w = 32;
 	field_value = 40;
 	expect_refused(&shapes[2], set_field, "Common.ConvCfg.OCGSize above 0 with several groups");
+}
+static void flip_ssm(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_COMMON_CFG, H13_CFG_SMALLSOURCE_LSB, H13_CFG_SMALLSOURCE_W,
+			   field_value) == 0);
+}
+
+static void clear_sparse_bit(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_KDMA_WORD0, 0, 32, 0x40u) == 0);
+}
+
+static void clear_sparsefmt(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT_LSB, H13_KERNELCFG_SPARSEFMT_W,
+			   0) == 0);
+}
+
+static void corrupt_a_record(uint8_t *b, size_t len)
+{
+	/* the first record's body count one more than its body */
+	const size_t at = BP_WEIGHTS_OFF + 2u; /* after s2_k3_mod16's one bias */
+	CHECK(len > at + 3);
+	b[at] = (uint8_t)(b[at] + 1u);
+}
+
+TEST(model_bias, phase_sparse_kernels_wrongly_encoded_or_read_fail_or_are_refused)
+{
+	struct orc_run r;
+	char fault[256];
+	/* the middle phases swapped (the 1x1's phases are one tap each: only the 3x3s and 5x5): the
+	 * weights land on other taps (the checker fails) or on a padding tap (refused) */
+	for (unsigned i = 0; i < sizeof s2shapes / sizeof s2shapes[0]; i++) {
+		if (s2shapes[i].k == 1 || s2shapes[i].stride != 2)
+			continue;
+		fault[0] = 0;
+		memset(&r, 0, sizeof r);
+		if (run_s2(&s2shapes[i], 1, NULL, &r, fault, sizeof fault) != 0) /* a value on a pad tap */
+			CHECKF(strstr(fault, "a phase-sparse kernel keeps a value in a slot that holds no weight"),
+			       "%s: %s", s2shapes[i].orc, fault);
+		else
+			CHECKF(r.bad > r.checked / 4, "%s, phases swapped: %lu of %lu outside", s2shapes[i].orc,
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+	}
+	/* SmallSourceMode flipped in the registers: a tap read as 2 slots where 4 were written, or 4
+	 * where 2: the decoder refuses it (a value in a padding slot, a body of another length) or
+	 * the weights land elsewhere and the checker fails */
+	static const struct {
+		unsigned shape, ssm;
+	} flips[] = {{0, 0}, {3, 1}, {4, 1}};
+	for (unsigned i = 0; i < sizeof flips / sizeof flips[0]; i++) {
+		const struct s2shape *sh = &s2shapes[flips[i].shape];
+		field_value = flips[i].ssm;
+		fault[0] = 0;
+		memset(&r, 0, sizeof r);
+		if (run_s2(sh, 0, flip_ssm, &r, fault, sizeof fault) != 0)
+			CHECKF(strstr(fault, "phase-sparse kernel") != NULL || strstr(fault, "packed input size") != NULL,
+			       "%s: %s", sh->orc, fault);
+		else
+			CHECKF(r.bad > r.checked / 4, "%s, SmallSourceMode flipped: %lu of %lu outside", sh->orc,
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+	}
+	/* KernelDMASrc +0x00's bit 5 without SparseFmt, or SparseFmt without it: refused */
+	fault[0] = 0;
+	CHECK(run_s2(&s2shapes[0], 0, clear_sparse_bit, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "KernelDMASrc +0x00 bit 5 without NE.KernelCfg.SparseFmt") != NULL, "%s", fault);
+	fault[0] = 0;
+	CHECK(run_s2(&s2shapes[0], 0, clear_sparsefmt, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "KernelDMASrc +0x00 bit 5 without NE.KernelCfg.SparseFmt") != NULL, "%s", fault);
+	/* NE.AccBias cleared: the bias not added, the checker fails; with PostScale 2: refused */
+	for (unsigned i = 6; i < 8; i++) {
+		field_reg = H13_NE_ACCBIAS;
+		field_lsb = H13_ACCBIAS_LSB;
+		field_w = H13_ACCBIAS_W;
+		field_value = 0;
+		memset(&r, 0, sizeof r);
+		CHECK(run_s2(&s2shapes[i], 0, set_field, &r, fault, sizeof fault) == 0);
+		CHECKF(r.bad > r.checked / 4, "%s without its AccBias: %lu of %lu outside", s2shapes[i].orc,
+		       (unsigned long)r.bad, (unsigned long)r.checked);
+		field_reg = H13_NE_POSTSCALE;
+		field_lsb = H13_POSTSCALE_LSB;
+		field_w = H13_POSTSCALE_W;
+		field_value = 0x4000u;
+		fault[0] = 0;
+		CHECK(run_s2(&s2shapes[i], 0, set_field, &r, fault, sizeof fault) != 0);
+		CHECKF(strstr(fault, "NE.AccBias on a convolution with BiasMode, a kernel unit or NE.PostScale") != NULL,
+		       "%s: %s", s2shapes[i].orc, fault);
+	}
+	/* a record whose count disagrees with its body: refused naming the codec's error */
+	fault[0] = 0;
+	CHECK(run_s2(&s2shapes[0], 0, corrupt_a_record, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "packed input size does not match") != NULL, "%s", fault);
 }
 #endif

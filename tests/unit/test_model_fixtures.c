@@ -1152,8 +1152,8 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 
 /* inv.bin changed one field at a time faults, naming why, where the model has no reading
  * (docs/engine-model.md, "KernelMode and AccBias"): its KernelMode cleared, a convolution would
- * read its kernel from the LUT record's bytes (the +inf-everywhere run of old); OpMode 4 with its
- * AccBias (or KernelMode cleared with it); an AccBiasShift. TD 0 at file offset 0: MACCfg at 0x244, AccBias at 0x24c. */
+ * read its kernel from the LUT record's bytes (the +inf-everywhere run of old), with its AccBias or
+ * without; OpMode 4 with its AccBias; an AccBiasShift. TD 0 at file offset 0: MACCfg at 0x244, AccBias at 0x24c. */
 static void inv_mutant(unsigned off, uint32_t clear, uint32_t set, int zero_accbias, const char *why)
 {
 	uint8_t *prog;
@@ -1222,8 +1222,10 @@ TEST(model_fixtures, inv_mutants_fault_loudly)
 	if (!test_shared_dir())
 		SKIP("../shared absent: the fixture programs are not run");
 	inv_mutant(0x244, 0x8u, 0, 1, "no kernel is there");
-	inv_mutant(0x244, 0x8u, 0, 0, "NE.AccBias outside a unit-kernel convolution");
-	inv_mutant(0x244, 0, 0x4u, 0, "NE.AccBias outside a unit-kernel convolution");
+	/* KernelMode cleared with its AccBias kept: a convolution with a bias for every output
+	 * would read its kernel from the record */
+	inv_mutant(0x244, 0x8u, 0, 0, "no kernel is there");
+	inv_mutant(0x244, 0, 0x4u, 0, "NE.AccBias outside a convolution");
 	inv_mutant(0x24c, 0, 1u << 16, 0, "AccBiasShift not modelled");
 }
 

@@ -26,17 +26,23 @@ static void begin(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_N
 }
 
 static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
-		      unsigned k, uint32_t groupconv, unsigned ocg);
+		      unsigned k, unsigned st, uint32_t groupconv, unsigned ocg);
 
 static void common(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout)
 {
-	common_kg(tw, w, h, cin, cout, 1, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0);
+	common_kg(tw, w, h, cin, cout, 1, 1, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0);
 }
 
-/* A k x k window, stride 1, padding k / 2: the output has the input's size; GroupConvCfg and
- * ConvCfg.OCGSize as given. */
+/* The output's size along an axis of n inputs: a window of k, stride st, padding k / 2 (k odd). */
+static unsigned out_dim(unsigned n, unsigned st)
+{
+	return (n - 1u) / st + 1u;
+}
+
+/* A k x k window, stride st, padding k / 2 (with stride 1 the output has the input's size);
+ * GroupConvCfg and ConvCfg.OCGSize as given. */
 static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
-		      unsigned k, uint32_t groupconv, unsigned ocg)
+		      unsigned k, unsigned st, uint32_t groupconv, unsigned ocg)
 {
 	uint32_t v[11];
 	memset(v, 0, sizeof v);
@@ -46,10 +52,10 @@ static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin
 	v[(H13_COMMON_CIN - H13_COMMON_INDIM) / 4] = cin;
 	v[(H13_COMMON_COUT - H13_COMMON_INDIM) / 4] = cout;
 	v[(H13_COMMON_OUTDIM - H13_COMMON_INDIM) / 4] =
-		H13_PUT(H13_OUTDIM_WOUT, w) | H13_PUT(H13_OUTDIM_HOUT, h);
+		H13_PUT(H13_OUTDIM_WOUT, out_dim(w, st)) | H13_PUT(H13_OUTDIM_HOUT, out_dim(h, st));
 	v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
 		td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) |
-		H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) | H13_PUT(H13_CONVCFG_PX, k / 2) | H13_PUT(H13_CONVCFG_PY, k / 2) |
+		H13_PUT(H13_CONVCFG_SX, st) | H13_PUT(H13_CONVCFG_SY, st) | H13_PUT(H13_CONVCFG_PX, k / 2) | H13_PUT(H13_CONVCFG_PY, k / 2) |
 		H13_PUT(H13_CONVCFG_OCGSIZE, ocg);
 	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = groupconv;
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, h);
@@ -109,14 +115,22 @@ size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w
 	return bp_convk(buf, cap, cin, cout, w, 1, 1, weight);
 }
 
-/* A convolution TD's registers into tw (over tdw): a k x k window over w x h (common_kg with
- * groupconv and OCGSize ocg), fp16 kernels in coefficient channels 0 .. lanes - 1 of `lane` bytes
- * each, one after another from KBase0's start; NE.MACCfg's convolution with the fields in mac
- * besides; tiles from BAR BP_IN0_BAR to BP_OUT_BAR. */
-static void conv_regs(struct td_writer *tw, uint32_t *tdw, unsigned w, unsigned h, unsigned cin,
-		      unsigned cout, unsigned k, uint32_t groupconv, unsigned lanes, uint32_t lane,
-		      unsigned ocg, uint32_t mac)
+/* A convolution TD's shape: a k x k window, stride st, over w x h (common_kg with groupconv and
+ * OCGSize ocg); NE.MACCfg's convolution with the fields in mac besides; sparse: phase-sparse
+ * kernels (NE.KernelCfg.SparseFmt, KernelDMASrc +0x00's bit 5), ssm: Common.Cfg.SmallSourceMode. */
+struct ctd {
+	unsigned w, h, cin, cout, k, st, ocg, sparse, ssm;
+	uint32_t groupconv, mac;
+	uint16_t accbias; /* NE.AccBias (fp16; 0: not written) */
+};
+
+/* A convolution TD's registers into tw (over tdw): shape t, fp16 kernels in coefficient channels
+ * 0 .. lanes - 1 of `lane` bytes each, one after another from KBase0's start; tiles from BAR
+ * BP_IN0_BAR to BP_OUT_BAR. */
+static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, unsigned lanes,
+		      uint32_t lane)
 {
+	const unsigned w = t->w, h = t->h, wo = out_dim(w, t->st), ho = out_dim(h, t->st);
 	uint32_t cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
 	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
 					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
@@ -129,16 +143,23 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, unsigned w, unsigned 
 	tdw_block(tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
 	tdw_block(tw, H13_COEFF_BASEADDR(0), base, H13_COEFF_NCH);
 	tdw_block(tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
-	common_kg(tw, w, h, cin, cout, k, groupconv, ocg);
-	tdw_reg(tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
+	if (t->sparse) /* the word every real program holds, with the sparse form's bit */
+		tdw_reg(tw, H13_KDMA_WORD0, 0x40u | H13_KDMA_WORD0_SPARSE);
+	common_kg(tw, w, h, t->cin, t->cout, t->k, t->st, t->groupconv, t->ocg);
+	if (t->sparse || t->ssm)
+		tdw_reg(tw, H13_COMMON_CFG, H13_PUT(H13_CFG_SMALLSOURCE, t->ssm));
+	tdw_reg(tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+				      H13_PUT(H13_KERNELCFG_SPARSEFMT, t->sparse));
 	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
 	 * the path (docs/engine-model.md) */
 	tdw_reg(tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
-				   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c) | mac);
+				   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c) | t->mac);
 	tdw_reg(tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
+	if (t->accbias)
+		tdw_reg(tw, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, t->accbias));
 	fixed(tw, 0);
 	tile(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
-	tile(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
+	tile(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(wo), bp_row(wo) * ho);
 }
 
 size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
@@ -150,7 +171,8 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	const uint32_t block = bp_row(cin * k * k), chsize = block * (cout / 16u);
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	conv_regs(&tw, tdw, w, h, cin, cout, k, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), H13_COEFF_NCH, chsize, 0, 0);
+	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0};
+	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, chsize);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
 	for (size_t i = 0; len && i + 1 < (size_t)chsize * 16u; i += 2)
@@ -179,15 +201,88 @@ static uint64_t cb_place(const struct bp_conv_spec *s, unsigned o, uint64_t j, u
 	return ((uint64_t)p * kel * g + j * w + r % w) * 2u;
 }
 
+/* Weight (ci, ky, kx) of output o, as the spec gives them (a depthwise one: ci 0, its own). */
+static uint16_t cb_weight(const struct bp_conv_spec *s, unsigned o, unsigned ci, unsigned ky, unsigned kx)
+{
+	const unsigned cin = s->dw ? 1u : s->cin;
+	return s->wts[(((size_t)o * cin + ci) * s->k + ky) * s->k + kx];
+}
+
+/* One phase-sparse record (docs/codecs.md, "Phase-sparse kernels") for outputs o0 .. o0 + g - 1
+ * (those below Cout) into dst (NULL: only counted), written here from the format's description:
+ * [g biases][24-bit body count][body: per input channel, the taps by phase (ky, kx even/even,
+ * even/odd, odd/even, odd/odd; with phase_swap the middle two swapped, a wrong encoding), L slots a
+ * tap, a mask byte per 8 slots and the marked values]. Returns its bytes. */
+static size_t pk_record(const struct bp_conv_spec *s, uint8_t *dst, unsigned o0, unsigned g, unsigned L)
+{
+	static const unsigned order[2][4] = {{0, 1, 2, 3}, {0, 2, 1, 3}};
+	const unsigned k = s->k, half = (k + 1u) / 2u, cin = s->dw ? 1u : s->cin;
+	size_t n = 0;
+	if (s->bias)
+		for (unsigned l = 0; l < g; l++, n += 2)
+			if (dst)
+				le_wr16(dst + n, o0 + l < s->cout ? s->bias[o0 + l] : 0);
+	const size_t count_at = n;
+	n += 3;
+	uint8_t *mask = NULL;
+	unsigned slot = 0;
+	for (unsigned ci = 0; ci < cin; ci++)
+		for (unsigned ph = 0; ph < 4; ph++)
+			for (unsigned ty = 0; ty < half; ty++)
+				for (unsigned tx = 0; tx < half; tx++)
+					for (unsigned l = 0; l < L; l++, slot++) {
+						const unsigned p = order[s->phase_swap != 0][ph];
+						const unsigned ky = 2u * ty + (p >> 1), kx = 2u * tx + (p & 1u);
+						if (slot % 8u == 0) { /* a new mask byte */
+							mask = dst ? dst + n : NULL;
+							if (mask)
+								*mask = 0;
+							n++;
+						}
+						if (ky >= k || kx >= k || l >= g || o0 + l >= s->cout)
+							continue;
+						uint16_t v = cb_weight(s, o0 + l, ci, ky, kx);
+						if (!(v & 0x7fffu))
+							continue; /* +-0 is skipped */
+						if (mask) {
+							*mask |= (uint8_t)(1u << (slot % 8u));
+							le_wr16(dst + n, v);
+						}
+						n += 2;
+					}
+	if (dst) {
+		const size_t body = n - count_at - 3u;
+		dst[count_at] = (uint8_t)body;
+		dst[count_at + 1] = (uint8_t)(body >> 8);
+		dst[count_at + 2] = (uint8_t)(body >> 16);
+	}
+	return n;
+}
+
+/* Channel c's records back to back (dst NULL: counted): a dense convolution's passes (outputs
+ * c g + 16 g p), or a depthwise one's channels c + 16 p. Returns its bytes. */
+static size_t pk_channel_bytes(const struct bp_conv_spec *s, uint8_t *dst, unsigned c)
+{
+	const unsigned g = s->dw ? 1u : 1u << s->ocg, lmin = s->ssm ? 4u : 2u, L = g > lmin ? g : lmin;
+	size_t n = 0;
+	for (unsigned o0 = c * g; o0 < s->cout; o0 += H13_COEFF_NCH * g)
+		n += pk_record(s, dst ? dst + n : NULL, o0, g, L);
+	return n;
+}
+
 /* The lane size (every channel's) bp_convb lays out: the furthest byte any channel holds, in
  * whole 64-byte lines. */
 static uint64_t cb_lane(const struct bp_conv_spec *s)
 {
 	const uint64_t kel = (uint64_t)s->cin * s->k * s->k + (s->bias != NULL);
 	uint64_t end = 0;
-	for (unsigned o = 0; o < s->cout; o++) {
+	for (unsigned o = 0; !s->sparse && o < s->cout; o++) {
 		unsigned ch;
 		uint64_t e = cb_place(s, o, kel - 1, &ch) + 2u;
+		end = e > end ? e : end;
+	}
+	for (unsigned c = 0; s->sparse && c < H13_COEFF_NCH; c++) {
+		uint64_t e = pk_channel_bytes(s, NULL, c);
 		end = e > end ? e : end;
 	}
 	return (end + 63u) & ~(uint64_t)63u;
@@ -201,26 +296,32 @@ size_t bp_convb_bytes(const struct bp_conv_spec *s)
 size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 {
 	if (!buf || !s || !s->cin || !s->cout || !s->w || !s->h || !s->k || s->k > 15u || s->k % 2u != 1u ||
-	    s->ocg > 7u || !s->wts || s->cin > 4096u || s->cout > 4096u ||
-	    (s->ocg && s->cout % (1u << s->ocg)) || cap < bp_convb_bytes(s))
+	    s->ocg > 7u || !s->wts || s->cin > 4096u || s->cout > 4096u || s->stride > 2u ||
+	    (s->ocg && s->cout % (1u << s->ocg)) || (s->dw && (!s->sparse || s->ocg || s->cin != s->cout)) ||
+	    cap < bp_convb_bytes(s))
 		return 0;
 	const uint64_t lane = cb_lane(s), per = (uint64_t)s->cin * s->k * s->k;
 	if (lane > UINT32_MAX / H13_COEFF_NCH)
 		return 0;
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	conv_regs(&tw, tdw, s->w, s->h, s->cin, s->cout, s->k, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
-		  H13_COEFF_NCH, (uint32_t)lane, s->ocg,
-		  H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
-			  H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE));
+	const struct ctd t = {s->w, s->h, s->cin, s->cout, s->k, s->stride ? s->stride : 1u, s->ocg, s->sparse, s->ssm,
+			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) |
+				      (s->dw ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1) : 0),
+			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
+				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
+			      s->accbias};
+	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
 	size_t len = finish(&tw, buf, cap, bp_convb_bytes(s));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
 	if (len)
 		memset(wa, 0, (size_t)lane * H13_COEFF_NCH);
+	for (unsigned c = 0; len && s->sparse && c < H13_COEFF_NCH; c++)
+		(void)pk_channel_bytes(s, wa + c * lane, c);
 	/* the bias first (or, with bias_last, a wrong layout for the tests' negatives, after the
 	 * taps) */
 	const uint64_t t0 = s->bias && !s->bias_last;
-	for (unsigned o = 0; len && o < s->cout; o++) {
+	for (unsigned o = 0; len && !s->sparse && o < s->cout; o++) {
 		unsigned ch;
 		for (uint64_t i = 0; i < per; i++) {
 			uint64_t off = cb_place(s, o, t0 + i, &ch);
@@ -257,10 +358,11 @@ size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, u
 	const unsigned lanes = c < H13_COEFF_NCH ? c : H13_COEFF_NCH;
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	conv_regs(&tw, tdw, w, h, c, c, k,
-		  H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
-			  H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
-		  lanes, lane, 0, H13_PUT(H13_MACCFG_BIASMODE, bias != NULL));
+	const struct ctd t = {w, h, c, c, k, 1, 0, 0, 0,
+			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+				      H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
+			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0};
+	conv_regs(&tw, tdw, &t, lanes, lane);
 	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k, bias != NULL));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
 	if (len)

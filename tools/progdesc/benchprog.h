@@ -29,15 +29,20 @@ size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w
 size_t bp_convk_bytes(unsigned cin, unsigned cout, unsigned k);
 size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
 		unsigned k, uint16_t weight);
-/* A k x k convolution (k odd, stride 1, padding k / 2) cin -> cout over w x h with the fp16
- * kernels wts (cout x cin x k x k, (ci, ky, kx) order) and, when bias is given, NE.MACCfg.BiasMode
- * with bias[o] as each kernel's first element; the kernels laid out as Apple's H13 compiler lays
- * them for Common.ConvCfg.OCGSize ocg (docs/engine-model.md, "Kernel layout"), every coefficient
- * channel the same size. relu: the NE's NonlinearMode ReLU. bias_last: the bias after the taps
- * instead (a wrong layout, for negative tests). Returns the length, 0 when it does not fit. */
+/* A k x k convolution (k odd, stride 1 or 2, padding k / 2) cin -> cout over w x h with the fp16
+ * kernels wts (cout x cin x k x k, (ci, ky, kx) order; depthwise: cout x k x k; stride 0 is 1) and, when bias is
+ * given, NE.MACCfg.BiasMode with bias[o] as each kernel's first element; the kernels laid out as
+ * Apple's H13 compiler lays them for Common.ConvCfg.OCGSize ocg (docs/engine-model.md, "Kernel
+ * layout"), every coefficient channel the same size, or with sparse as phase-sparse records
+ * (docs/codecs.md, "Phase-sparse kernels"; ssm: Common.Cfg.SmallSourceMode, at least 4 slots a
+ * tap; dw: a depthwise convolution, GroupConvCfg UnicastEn, only with sparse). relu: the NE's
+ * NonlinearMode ReLU. bias_last, phase_swap: wrong layouts for negative tests (the bias after the
+ * taps; the two middle phases swapped). Returns the length, 0 when it does not fit. */
 struct bp_conv_spec {
 	unsigned cin, cout, w, h, k, ocg, relu, bias_last;
 	const uint16_t *wts, *bias;
+	unsigned stride, sparse, ssm, dw, phase_swap;
+	uint16_t accbias; /* NE.AccBias: one bias for every output (fp16; 0: none) */
 };
 size_t bp_convb_bytes(const struct bp_conv_spec *s);
 size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
