@@ -76,28 +76,35 @@ static uint16_t cb_bias(unsigned o)
 	return h16q(((int)((o * 5u) % 17u) - 8) * 2);
 }
 
-/* Builds shape s (bias_last: the wrong layout) and runs it against its oracle: 0 when the run
- * completed (r counts the checker's verdict), else the run's fault text in fault. edit, when
- * given, changes the program before it runs. */
-static int run(const struct shape *s, unsigned bias_last, void (*edit)(uint8_t *, size_t),
-	       struct orc_run *r, char *fault, size_t fault_len)
+/* Fills wts (cout kernels of per) and bias from cb_weight and cb_bias, builds spec over them and
+ * runs it against oracle orc: 0 when the run completed (r counts the checker's verdict), else the
+ * run's fault text in fault. edit, when given, changes the program before it runs. */
+static int run_spec(const char *orc, struct bp_conv_spec *spec, unsigned per, void (*edit)(uint8_t *, size_t),
+		    struct orc_run *r, char *fault, size_t fault_len)
 {
-	const unsigned per = s->cin * s->k * s->k;
-	CHECK((size_t)s->cout * per <= sizeof wts / sizeof wts[0]);
-	if ((size_t)s->cout * per > sizeof wts / sizeof wts[0])
+	CHECK((size_t)spec->cout * per <= sizeof wts / sizeof wts[0]);
+	if ((size_t)spec->cout * per > sizeof wts / sizeof wts[0])
 		return -1;
-	for (unsigned o = 0; o < s->cout; o++) {
+	for (unsigned o = 0; o < spec->cout; o++) {
 		bias[o] = cb_bias(o);
 		for (unsigned i = 0; i < per; i++)
 			wts[o * per + i] = cb_weight(o, i);
 	}
-	const struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, s->relu, bias_last,
-					  wts, bias, 1, 0, 0, 0, 0, 0};
-	size_t len = bp_convb(prog, sizeof prog, &spec);
-	CHECKF(len > 0, "%s: built", s->orc);
+	spec->wts = wts;
+	size_t len = bp_convb(prog, sizeof prog, spec);
+	CHECKF(len > 0, "%s: built", orc);
 	if (len && edit)
 		edit(prog, len);
-	return trun_orc(s->orc, prog, len, fault != NULL, r, fault, fault_len);
+	return trun_orc(orc, prog, len, fault != NULL, r, fault, fault_len);
+}
+
+/* Shape s (bias_last: the wrong layout) against its oracle, as run_spec. */
+static int run(const struct shape *s, unsigned bias_last, void (*edit)(uint8_t *, size_t),
+	       struct orc_run *r, char *fault, size_t fault_len)
+{
+	struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, s->relu, bias_last,
+				    NULL, bias, 1, 0, 0, 0, 0, 0};
+	return run_spec(s->orc, &spec, s->cin * s->k * s->k, edit, r, fault, fault_len);
 }
 
 static int run_dw(unsigned with_bias, void (*edit)(uint8_t *, size_t), struct orc_run *r, char *fault,
@@ -143,28 +150,14 @@ TEST(model_bias, each_output_plus_its_bias_in_every_kernel_layout)
 	       (unsigned long)r.bad, (unsigned long)r.checked);
 }
 
-/* Builds stride-2 shape s (phase_swap: the wrong encoding; ssm_flip: SmallSourceMode flipped in
- * the registers only) and runs it against its oracle, as run(). */
+/* Stride-2 (or AccBias) shape s (phase_swap: the wrong encoding) against its oracle, as run_spec. */
 static int run_s2(const struct s2shape *s, unsigned phase_swap, void (*edit)(uint8_t *, size_t),
 		  struct orc_run *r, char *fault, size_t fault_len)
 {
-	const unsigned per = (s->dw ? 1u : s->cin) * s->k * s->k;
-	CHECK((size_t)s->cout * per <= sizeof wts / sizeof wts[0]);
-	if ((size_t)s->cout * per > sizeof wts / sizeof wts[0])
-		return -1;
-	for (unsigned o = 0; o < s->cout; o++) {
-		bias[o] = cb_bias(o);
-		for (unsigned i = 0; i < per; i++)
-			wts[o * per + i] = cb_weight(o, i);
-	}
-	struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, 0, 0, wts,
+	struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, 0, 0, NULL,
 				    s->bias == 1 ? bias : NULL, s->stride, s->stride == 2, s->ssm, s->dw, phase_swap,
 				    s->bias == 2 ? 0x3400u : 0};
-	size_t len = bp_convb(prog, sizeof prog, &spec);
-	CHECKF(len > 0, "%s: built", s->orc);
-	if (len && edit)
-		edit(prog, len);
-	return trun_orc(s->orc, prog, len, fault != NULL, r, fault, fault_len);
+	return run_spec(s->orc, &spec, (s->dw ? 1u : s->cin) * s->k * s->k, edit, r, fault, fault_len);
 }
 
 TEST(model_bias, stride_two_convolutions_from_phase_sparse_kernels)
