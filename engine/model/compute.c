@@ -2962,7 +2962,7 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 	/* with threads, from 2^18 MACs, four tasks a thread as conv_kernels */
 	uint64_t tasks = 1;
 	if (nw > 1 && c->nob > 1 && c->per * c->as * c->nob * CB >= (1u << 18)) {
-		tasks = c->nob < 16u * nw ? c->nob : 16u * nw;
+		tasks = c->nob < 4u * nw ? c->nob : 4u * nw;
 		if (tasks > LINE_TASKS_MAX)
 			tasks = LINE_TASKS_MAX;
 		j.chunk = (c->nob + tasks - 1) / tasks;
@@ -3079,6 +3079,25 @@ static int conv_batch(struct anem *m, struct conv *c, const struct stages *s, co
 	return ENG_OK;
 }
 
+/* A convolution's biases (NE.MACCfg.BiasMode's, in the kernels; NE.AccBias, one for every
+ * output) only where they are pinned: with PostScale 1 (no program shows whether a bias is
+ * scaled), not with a kernel unit (ku), and not both at once. */
+static int conv_biases_modelled(struct anem *m, const struct stages *s, int ku)
+{
+	const unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
+	const int post1 = H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) == FP16_ONE;
+	if (bias && (ku || !post1))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+				   "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1, "
+				   "not modelled (no real program pins whether the bias comes before the "
+				   "scale)");
+	if (s->conv_accbias && (bias || ku || !post1))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_ACCBIAS, H13_ACCBIAS,
+				   "NE.AccBias on a convolution with BiasMode, a kernel unit or NE.PostScale "
+				   "other than 1 not modelled (no real program pins how they combine)");
+	return ENG_OK;
+}
+
 /*
  * A depthwise convolution as Apple's H13 compiler writes one (docs/engine-model.md, "Depthwise
  * convolutions"): a convolution with kernels in memory (MACCfg.OpMode 0, KernelMode 0), NumGroups 1,
@@ -3118,21 +3137,14 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
 				   "a depthwise convolution with pooling in the PE not modelled");
-	if (H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE) && H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
-				   "NE.MACCfg.BiasMode with NE.PostScale other than 1 not modelled (no real "
-				   "program pins whether the bias comes before the scale)");
-	if (s->conv_accbias && (H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE) ||
-				H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_ACCBIAS, H13_ACCBIAS,
-				   "NE.AccBias on a convolution with BiasMode, a kernel unit or NE.PostScale "
-				   "other than 1 not modelled (no real program pins how they combine)");
 	/* with BiasMode each channel's bias, then its taps (Apple's depthwise convolutions with a
 	 * bias, byte for byte) */
 	const unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
 	const uint64_t per = (uint64_t)win->kw * win->kh, kel = per + bias;
-	int e = grow_aligned(m, &m->acc, &m->acc_len, (uint64_t)W + kel * C,
-			     "depthwise kernels and a row (Cout, Kh x Kw, Common.OutDim.Wout)");
+	int e = conv_biases_modelled(m, s, 0);
+	if (!e)
+		e = grow_aligned(m, &m->acc, &m->acc_len, (uint64_t)W + kel * C,
+				 "depthwise kernels and a row (Cout, Kh x Kw, Common.OutDim.Wout)");
 	if (e)
 		return e;
 	float *acc = m->acc, *wt = m->acc + W; /* channel c's bias (if any) and taps at c x kel */
@@ -3217,16 +3229,9 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	uint64_t nout = (uint64_t)c.G * c.cout;
 	struct kern_job kj;
 	unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
-	if (bias && (c.ku || H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
-				   "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1, "
-				   "not modelled (no real program pins whether the bias comes before the "
-				   "scale)");
-	if (s->conv_accbias && (bias || c.ku || H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_ACCBIAS, H13_ACCBIAS,
-				   "NE.AccBias on a convolution with BiasMode, a kernel unit or NE.PostScale "
-				   "other than 1 not modelled (no real program pins how they combine)");
-	int e = c.ku ? load_kernels_ku(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw)
+	int e = conv_biases_modelled(m, s, c.ku);
+	if (!e)
+		e = c.ku ? load_kernels_ku(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw)
 		     : load_kernels(m, r, nr, nout, c.cout, c.cin, c.kh, c.kw, bias, &kj);
 	if (!e && c.ku)
 		e = load_channel_vectors(m, r, nr, nout);

@@ -227,7 +227,7 @@ TEST(model_bias, bias_after_the_taps_or_unread_fails_and_unpinned_forms_are_refu
 	field_value = 0x4000u;
 	expect_refused(&shapes[0], set_field, "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1");
 	CHECK(run_dw(1, set_field, &r, fault, sizeof fault) != 0);
-	CHECKF(strstr(fault, "NE.MACCfg.BiasMode with NE.PostScale other than 1") != NULL, "%s", fault);
+	CHECKF(strstr(fault, "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1") != NULL, "%s", fault);
 	/* int8 kernels with a bias: refused */
 	field_reg = H13_NE_KERNELCFG;
 	field_lsb = H13_KERNELCFG_KERNELFMT_LSB;
