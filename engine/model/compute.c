@@ -357,6 +357,8 @@ void anem_l2_clear(struct anem *m)
 	free(m->chv);
 	free(m->kh);
 	free(m->dk);
+	free(m->l2in);
+	free(m->otr);
 	free(m->cols);
 	free(m->stage);
 	free(m->ostage);
@@ -367,6 +369,8 @@ void anem_l2_clear(struct anem *m)
 	m->kh = NULL;
 	m->dk = NULL;
 	m->dk_len = 0;
+	m->l2in = m->otr = NULL;
+	m->l2in_len = m->otr_len = 0;
 	m->stage = m->ostage = NULL;
 	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = m->stage_len = 0;
 	m->ostage_len = 0;
@@ -3685,6 +3689,106 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
 	return ENG_OK;
 }
 
+/* *p sized for n fp16 values (a buffer a program sizes, bounded first; what names it). */
+static int grow16(struct anem *m, uint16_t **p, size_t *len, uint64_t n, const char *what)
+{
+	if (n > ANEM_BUF_MAX_BYTES / 2u)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, what);
+	if (*len >= n)
+		return ENG_OK;
+	uint16_t *q = realloc(*p, (size_t)n * sizeof *q);
+	if (!q)
+		return ENG_E_NOMEM;
+	*p = q;
+	*len = (size_t)n;
+	return ENG_OK;
+}
+
+/*
+ * A convolution whose first operand is in L2 memory (SourceType 0; Apple's H13 matmul with a
+ * constant operand: its TD 1 reads x transposed where TD 0 left it): the operand, Cin x Hin x Win
+ * a group as the TD's registers give it, read whole from its L2 view (every value one a TD of the
+ * submission wrote, or refused), then the convolution as from any source. Only that form: a
+ * second operand or a result in L2 memory, or the operand kept as it is read, are refused.
+ */
+static int conv_from_l2(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
+			const struct td_l2mem *l, struct tile *in, struct tile *out, struct anem_l2t *lres,
+			struct anem_act *act)
+{
+	if (l->src2.on || l->res.on || l->keep1)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+				   "a convolution with a second operand or its result in L2 memory, or its "
+				   "operand kept there as it is read, not modelled");
+	const uint64_t row = in->w, n = (uint64_t)in->g * in->c * in->h * row;
+	int e = kernel_not_the_record(m, r, nr, act);
+	if (!e && (in->w > ANEM_ROW_MAX || !n))
+		e = ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a convolution's operand in L2 memory wider than the "
+					 "model holds");
+	if (!e)
+		e = grow16(m, &m->l2in, &m->l2in_len, n, "a convolution's operand in L2 memory (Cin x InDim) "
+							 "over the model's buffer limit");
+	if (!e)
+		e = l2m_ready(m);
+	for (unsigned g = 0; !e && g < in->g; g++)
+		for (unsigned c = 0; !e && c < in->c; c++)
+			for (unsigned h = 0; !e && h < in->h; h++)
+				e = l2m_read_row(m, &l->src1, H13_L2_SOURCEBASE, "a convolution reads L2 memory "
+						 "no TD of this submission wrote", g, c, h, in->w,
+						 m->l2in + (((uint64_t)g * in->c + c) * in->h + h) * row);
+	if (e)
+		return e;
+	const struct anem_l2t src = {0, in->g, in->c, in->h, in->w, m->l2in};
+	return convolution(m, r, nr, s, in, &src, out, lres, act);
+}
+
+/* A result the TD computed into t (out's own geometry: Cout x Hout x Wout a group) leaves by the
+ * tile DMA with Common.Cfg.OutTranspose: element (g, c, h, w) at the destination's (g, w, h, c),
+ * Wout planes of Hout rows of Cout values, the destination's strides (fw/td td_dst_dims). */
+static int write_transposed(struct anem *m, const struct tile *out, const struct anem_l2t *t)
+{
+	struct tile tt = *out;
+	tt.w = out->c;
+	tt.c = out->w;
+	if (tt.w > ANEM_ROW_MAX)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a transposed result's rows (Cout) wider than the "
+					 "model holds");
+	uint16_t *v = m->hv;
+	for (unsigned g = 0; g < out->g; g++)
+		for (unsigned w = 0; w < out->w; w++)
+			for (unsigned h = 0; h < out->h; h++) {
+				for (unsigned c = 0; c < out->c; c++)
+					v[c] = t->v[(((uint64_t)g * out->c + c) * out->h + h) * out->w + w];
+				int e = write_row(m, &tt, g, w, h, v, m->row[2]);
+				if (e)
+					return e;
+			}
+	return ENG_OK;
+}
+
+/* The TD after its checks: the unit (or units) that compute it, into out and lres. */
+static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struct stages *s,
+		      const struct td_l2mem *lm, struct tile *in0, struct tile *in1,
+		      const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
+		      struct anem_act *act)
+{
+	int e;
+	if (s->ne && (s->ne_op == H13_MAC_OP_RCAS || s->ne_op == H13_MAC_OP_CHMAX))
+		return ne_channel_groups(m, s, lm, in0, lsrc, out, lres, act);
+	if (lm->any && s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit && lm->src1.on && !lsrc)
+		return conv_from_l2(m, r, nr, s, lm, in0, out, lres, act);
+	if (lm->any)
+		return l2mem_elementwise(m, s, lm, in0, in1, lsrc, out, lres, act);
+	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
+		return pooling(m, s, in0, lsrc, out, lres);
+	if (s->ne && s->ne_op == H13_MAC_OP_CONV && s->unit)
+		return unit_kernel_conv(m, s, in0, in1, lsrc, out, lres, act);
+	if (s->ne && s->ne_op == H13_MAC_OP_CONV && (e = kernel_not_the_record(m, r, nr, act)))
+		return e;
+	if (s->ne && s->ne_op == H13_MAC_OP_CONV)
+		return convolution(m, r, nr, s, in0, lsrc, out, lres, act);
+	return elementwise(m, s, in0, in1, lsrc, out, lres, act);
+}
+
 int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
 {
 	h2f_init();
@@ -3730,6 +3834,12 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	int e = data_unread_fields(m, &lm);
 	if (e)
 		return e;
+	/* Common.Cfg.OutTranspose on a result the tile DMA writes (td_l2mem_of reads the L2 ones) */
+	const int otr = H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && rd && !lm.res.on;
+	if (otr && (k.role == TD_KEPT_MAKES || l2res))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE,
+				   "Common.Cfg.OutTranspose on a reduction's result or an L2-resident one that "
+				   "the tile DMA writes not modelled");
 	if (k.role == TD_KEPT_MAKES)
 		return reduce_planes(m, &k, &lm, &in0, &out);
 	if (!rd && !l2res && !lm.res.on)
@@ -3757,17 +3867,16 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
-	if (s.ne && (s.ne_op == H13_MAC_OP_RCAS || s.ne_op == H13_MAC_OP_CHMAX))
-		return ne_channel_groups(m, &s, &lm, &in0, lsrc, &out, lres, act);
-	if (lm.any)
-		return l2mem_elementwise(m, &s, &lm, &in0, &in1, lsrc, &out, lres, act);
-	if (s.pe && s.pe_pool != H13_PE_POOL_NONE)
-		return pooling(m, &s, &in0, lsrc, &out, lres);
-	if (s.ne && s.ne_op == H13_MAC_OP_CONV && s.unit)
-		return unit_kernel_conv(m, &s, &in0, &in1, lsrc, &out, lres, act);
-	if (s.ne && s.ne_op == H13_MAC_OP_CONV && (e = kernel_not_the_record(m, r, nr, act)))
+	if (!otr)
+		return compute_td(m, r, nr, &s, &lm, &in0, &in1, lsrc, &out, lres, act);
+	/* transposed on its way out: computed whole into m->otr, then written */
+	struct tile held = out;
+	held.r = NULL;
+	if ((e = grow16(m, &m->otr, &m->otr_len, (uint64_t)out.g * out.c * out.h * out.w,
+			"a transposed result (NumGroups x Cout x OutDim) over the model's buffer limit")))
 		return e;
-	if (s.ne && s.ne_op == H13_MAC_OP_CONV)
-		return convolution(m, r, nr, &s, &in0, lsrc, &out, lres, act);
-	return elementwise(m, &s, &in0, &in1, lsrc, &out, lres, act);
+	struct anem_l2t t = {0, out.g, out.c, out.h, out.w, m->otr};
+	if ((e = compute_td(m, r, nr, &s, &lm, &in0, &in1, lsrc, &held, &t, act)))
+		return e;
+	return write_transposed(m, &out, &t);
 }

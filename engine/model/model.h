@@ -159,6 +159,10 @@ struct anem {
 	uint8_t *dk;          /* phase-sparse kernels decoded (fp16, little-endian): every output's
 			       * kernel, its bias first with BiasMode; then one record's scratch */
 	size_t dk_len;        /* bytes */
+	uint16_t *l2in;       /* a convolution's first operand read from an L2 view ([g][c][h][w]) */
+	size_t l2in_len;      /* values */
+	uint16_t *otr;        /* a result the tile DMA writes transposed, before it leaves */
+	size_t otr_len;       /* values */
 	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
 	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
 	size_t cols_len;

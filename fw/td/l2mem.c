@@ -268,9 +268,10 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		if (!injective(&l->res))
 			REFUSE(l, 0, H13_L2_RES_CSTRIDE, H13_L2_STRIDE,
 			       "a result in L2 memory whose strides overlap its own elements not modelled");
-	} else if (otr) {
+	} else if (otr && !dst) {
 		REFUSE(l, 1, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE,
-		       "Common.Cfg.OutTranspose on a result not kept in L2 memory not modelled");
+		       "Common.Cfg.OutTranspose on a result neither kept in L2 memory nor written by the "
+		       "tile DMA not modelled");
 	}
 	l->any = l->src1.on || l->src2.on || l->res.on;
 	/* an operand the TD overwrites as it reads it */

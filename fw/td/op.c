@@ -280,9 +280,12 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 					     : "at its first element",
 			     groups, (unsigned)cout);
 		else
-			outf(out, ctx, ", %u x %u x %u %s%s\n", (unsigned)cout,
+			outf(out, ctx, ", %u x %u x %u %s%s%s\n", (unsigned)cout,
 			     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
-			     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)), l2res ? ", and keeps it in L2" : "");
+			     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)), l2res ? ", and keeps it in L2" : "",
+			     /* as engine/model/compute.c's write_transposed (fw/td td_dst_dims) */
+			     H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)
+				     ? ", written with C and W swapped (Common.Cfg.OutTranspose)" : "");
 	} else if (lm.res.on && k.role == TD_KEPT_MAKES && !k.no.why) {
 		outf(out, ctx, "  result: ");
 		print_l2view(&lm.res, out, ctx);

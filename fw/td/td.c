@@ -227,11 +227,24 @@ enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t c, uint64_t groups, 
 
 #define REG(a) (r->get(r->ctx, (a)))
 
-int td_dst_run(const struct td_regs *r, uint64_t *len)
+void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c)
 {
 	uint32_t dim = REG(H13_COMMON_OUTDIM);
-	uint64_t w = H13_GET(dim, H13_OUTDIM_WOUT), h = H13_GET(dim, H13_OUTDIM_HOUT);
-	uint64_t c = H13_GET(REG(H13_COMMON_COUT), H13_COUT);
+	*w = H13_GET(dim, H13_OUTDIM_WOUT);
+	*h = H13_GET(dim, H13_OUTDIM_HOUT);
+	*c = H13_GET(REG(H13_COMMON_COUT), H13_COUT);
+	if (H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)) { /* C and W swapped */
+		uint32_t t = *w;
+		*w = *c;
+		*c = t;
+	}
+}
+
+int td_dst_run(const struct td_regs *r, uint64_t *len)
+{
+	uint32_t w32, h32, c32;
+	td_dst_dims(r, &w32, &h32, &c32);
+	uint64_t w = w32, h = h32, c = c32;
 	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	unsigned elem = td_fmt_bytes(H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_OUTFMT));
 	uint64_t run = w * elem; /* w < 2^15, elem <= 2 */
@@ -284,11 +297,11 @@ static enum td_err tile(const struct td_hdr *h, const struct td_regs *r, unsigne
 			unsigned slot, const struct tile_regs *tr, unsigned elem, int out,
 			struct ranges_out *o)
 {
-	uint32_t dim = REG(out ? H13_COMMON_OUTDIM : H13_COMMON_INDIM);
-	uint64_t w = out ? H13_GET(dim, H13_OUTDIM_WOUT) : H13_GET(dim, H13_INDIM_WIN);
-	uint64_t hh = out ? H13_GET(dim, H13_OUTDIM_HOUT) : H13_GET(dim, H13_INDIM_HIN);
-	uint64_t c = out ? H13_GET(REG(H13_COMMON_COUT), H13_COUT)
-			 : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
+	uint32_t dim = REG(H13_COMMON_INDIM), dw, dh, dc;
+	td_dst_dims(r, &dw, &dh, &dc);
+	uint64_t w = out ? dw : H13_GET(dim, H13_INDIM_WIN);
+	uint64_t hh = out ? dh : H13_GET(dim, H13_INDIM_HIN);
+	uint64_t c = out ? dc : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
 	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	uint64_t ext, end, base = H13_ADDR_BYTES(REG(tr->base));
 	enum td_err e = td_tile_extent(w, hh, c, g, elem, H13_ADDR_BYTES(REG(tr->row)),

@@ -390,6 +390,10 @@ unsigned td_fmt_bytes(unsigned fmt);
  * Extent of a strided tile: rows are whole 64-byte lines (line = roundup(w x elem, 64)), then
  * (h-1) row strides, (c-1) plane strides, (groups-1) group strides (H13 has no depth: D = 1).
  */
+/* The destination tensor's extents as the tile DMA writes it: OutDim.Wout, Hout and Cout, with
+ * Common.Cfg.OutTranspose C and W swapped (Apple's H13 matmul with transpose_y writes its N x M
+ * result as M rows of N: docs/engine-model.md, "A result written transposed"). */
+void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c);
 /* Whether the destination tile's rows as the engine writes them (OutDim.Wout values of the output
  * format's size each, or the whole 64-byte line with TileDMADst.Fmt ZeroPadLast) follow one
  * another with no gap from its base, over every row, channel and group: then *len is the length

@@ -64,10 +64,11 @@ static void geometry(const struct td_regs *r, const struct td_range *x, struct a
 	a->bar = x->bar;
 	a->write = out;
 	a->fmt = (uint8_t)(out ? H13_GET(chcfg, H13_CHCFG_OUTFMT) : H13_GET(chcfg, H13_CHCFG_INFMT));
-	a->w = out ? H13_GET(dim, H13_OUTDIM_WOUT) : H13_GET(dim, H13_INDIM_WIN);
-	a->h = out ? H13_GET(dim, H13_OUTDIM_HOUT) : H13_GET(dim, H13_INDIM_HIN);
-	a->c = out ? H13_GET(r->get(r->ctx, H13_COMMON_COUT), H13_COUT)
-		   : H13_GET(r->get(r->ctx, H13_COMMON_CIN), H13_CIN);
+	a->w = H13_GET(dim, H13_INDIM_WIN);
+	a->h = H13_GET(dim, H13_INDIM_HIN);
+	a->c = H13_GET(r->get(r->ctx, H13_COMMON_CIN), H13_CIN);
+	if (out) /* as the tile DMA writes it (fw/td) */
+		td_dst_dims(r, &a->w, &a->h, &a->c);
 	a->g = H13_GET(r->get(r->ctx, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	a->base = x->addr;
 	a->row = H13_ADDR_BYTES(r->get(r->ctx, tr->row));

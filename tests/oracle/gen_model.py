@@ -333,6 +333,7 @@ def main(out):
     depthwise(d, np.random.default_rng(SEED + 78))
     conv_bias(d, np.random.default_rng(SEED + 79))
     conv_stride2(d, np.random.default_rng(SEED + 80))
+    matmul_t(d, np.random.default_rng(SEED + 81))
     return 0
 
 
@@ -460,6 +461,29 @@ def conv_stride2(d, rng):
         write(os.path.join(d, name + '.orc'),
               [{'bar': 5, 'role': 0, 'c': cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': cout, 'h': ho, 'w': wo,
+                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+MATMUL_T = (  # name, M, K, N, OCGSize, bias, relu (test_model_bias.c, benchprog's bp_matmul)
+    ('mm_t', 24, 40, 48, 1, 1, 0), ('mm_t_relu', 8, 64, 64, 2, 1, 1))
+
+
+def matmul_t(d, rng):
+    """x [M, K] times W^T (W [N, K], transpose_y) plus b, then max(., 0) with relu, as Apple's
+    H13 compiler writes it (two TDs, the result written transposed by the tile DMA): in float64,
+    rounded once; x multiples of 1/64 in [-4, 4]; the output M rows of N."""
+    for name, m, k, n, _ocg, bias, relu in MATMUL_T:
+        x = (rng.integers(-256, 257, (m, 1, k)) / 64.0).astype(np.float16)
+        wt = np.array([[cb_weight(o, i) for i in range(k)] for o in range(n)])
+        y = x.astype(np.float64)[:, 0, :] @ wt.T
+        if bias:
+            y = y + np.array([cb_bias(o) for o in range(n)])[None, :]
+        if relu:
+            y = np.maximum(y, 0.0)
+        y = y.reshape(m, 1, n)
+        write(os.path.join(d, name + '.orc'),
+              [{'bar': 5, 'role': 0, 'c': m, 'h': 1, 'w': k, 'data': x.reshape(-1)},
+               {'bar': 4, 'role': 1, 'c': m, 'h': 1, 'w': n,
                 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
 

@@ -173,6 +173,46 @@ TEST(model_bias, stride_two_convolutions_from_phase_sparse_kernels)
 	}
 }
 
+/* gen_model.py's MATMUL_T: Apple's H13 matmul with a constant operand (bp_matmul) */
+static const struct mmshape {
+	const char *orc;
+	unsigned m, k, n, ocg, bias, relu;
+} mmshapes[] = {
+	{"mm_t", 24, 40, 48, 1, 1, 0},     /* a pass of 32 outputs, then 1 a channel */
+	{"mm_t_relu", 8, 64, 64, 2, 1, 1}, /* 4 outputs a channel, a bias, the NE's ReLU */
+};
+
+/* Matmul shape s against its oracle, as run_spec (edit: on the two-TD stream). */
+static int run_mm(const struct mmshape *s, void (*edit)(uint8_t *, size_t), struct orc_run *r,
+		  char *fault, size_t fault_len)
+{
+	for (unsigned o = 0; o < s->n; o++) {
+		bias[o] = cb_bias(o);
+		for (unsigned i = 0; i < s->k; i++)
+			wts[o * s->k + i] = cb_weight(o, i);
+	}
+	const struct bp_conv_spec spec = {s->k, s->n, s->m, 1, 1, s->ocg, s->relu, 0, wts,
+					  s->bias ? bias : NULL, 1, 0, 0, 0, 0, 0};
+	size_t len = bp_matmul(prog, sizeof prog, &spec);
+	CHECKF(len > 0, "%s: built", s->orc);
+	if (len && edit)
+		edit(prog, len);
+	return trun_orc(s->orc, prog, len, fault != NULL, r, fault, fault_len);
+}
+
+TEST(model_bias, matmul_through_l2_memory_written_transposed)
+{
+	for (unsigned i = 0; i < sizeof mmshapes / sizeof mmshapes[0]; i++) {
+		struct orc_run r;
+		char fault[256] = "";
+		CHECKF(run_mm(&mmshapes[i], NULL, &r, fault, sizeof fault) == 0, "%s: %s", mmshapes[i].orc, fault);
+		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
+		       mmshapes[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
+		printf("# %s: %lu values, worst error %u%% of its tolerance\n", mmshapes[i].orc,
+		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+	}
+}
+
 #if !defined(ANEFW_TARGET) /* the negatives run on the host (the same code on the target) */
 static uint32_t field_value;
 static unsigned field_reg, field_lsb, field_w;
@@ -339,5 +379,28 @@ TEST(model_bias, phase_sparse_kernels_wrongly_encoded_or_read_fail_or_are_refuse
 	fault[0] = 0;
 	CHECK(run_s2(&s2shapes[0], 0, corrupt_a_record, &r, fault, sizeof fault) != 0);
 	CHECKF(strstr(fault, "packed input size does not match") != NULL, "%s", fault);
+}
+static unsigned otr_td;
+static void clear_otr(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, otr_td, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE_LSB, H13_CFG_OUTTRANSPOSE_W,
+			   0) == 0);
+}
+
+TEST(model_bias, matmul_without_either_transpose_fails_or_is_refused)
+{
+	/* TD 1 writing untransposed (N planes of M: past the grant its transposed extent sized), or
+	 * TD 0 leaving x untransposed in L2 (its rows over one another): refused by name, or the
+	 * checker fails */
+	for (otr_td = 0; otr_td < 2; otr_td++) {
+		struct orc_run r;
+		char fault[256] = "";
+		memset(&r, 0, sizeof r);
+		if (run_mm(&mmshapes[0], clear_otr, &r, fault, sizeof fault) != 0)
+			CHECKF(fault[0] != 0, "td %u's OutTranspose cleared: refused without a reason", otr_td);
+		else
+			CHECKF(r.bad > r.checked / 4, "td %u's OutTranspose cleared: %lu of %lu outside", otr_td,
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+	}
 }
 #endif

@@ -13,17 +13,29 @@ uint32_t bp_row(unsigned w)
 	return ((uint32_t)w * 2u + 63u) & ~63u;
 }
 
-static void begin(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_NSLOTS],
-		  unsigned slots)
+/* A TD's header: TD tid of a chain, the last (eon) or followed by the next at 0x300 after it. */
+static void begin_tid(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_NSLOTS],
+		      unsigned slots, unsigned tid, int last)
 {
 	struct td_hdr h;
 	memset(&h, 0, sizeof h);
-	h.eon = 1;
+	h.tid = tid;
+	h.eon = last != 0;
+	h.next_ptr = last ? 0 : (tid + 1u) * 0x300u;
+	h.next_size = last ? 0 : TD_WORDS - 1u;
 	h.bar_en = (uint8_t)slots;
 	for (unsigned s = 0; s < H13_BAR_NSLOTS; s++)
 		h.bar_idx[s] = bar[s];
 	tdw_begin(tw, w, TD_WORDS, &h);
 }
+
+static void begin(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_NSLOTS],
+		  unsigned slots)
+{
+	begin_tid(tw, w, bar, slots, 0, 1);
+}
+
+static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p);
 
 static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
 		      unsigned k, unsigned st, uint32_t groupconv, unsigned ocg);
@@ -122,6 +134,9 @@ struct ctd {
 	unsigned w, h, cin, cout, k, st, ocg, sparse, ssm;
 	uint32_t groupconv, mac;
 	uint16_t accbias; /* NE.AccBias (fp16; 0: not written) */
+	uint32_t l2cs;    /* nonzero: the input from L2 memory at 0 (SourceType 0), channels and rows
+			   * this many bytes apart, no tile source */
+	unsigned otr, tid; /* Common.Cfg.OutTranspose (the destination C and W swapped); TD tid of 2 */
 };
 
 /* A convolution TD's registers into tw (over tdw): shape t, fp16 kernels in coefficient channels
@@ -131,10 +146,13 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 		      uint32_t lane)
 {
 	const unsigned w = t->w, h = t->h, wo = out_dim(w, t->st), ho = out_dim(h, t->st);
+	/* the destination as the tile DMA writes it: Wout planes of Cout with OutTranspose */
+	const uint32_t drow = bp_row(t->otr ? t->cout : wo), dplane = drow * ho;
 	uint32_t cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
-	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = t->l2cs ? 0 : BP_IN0_BAR,
 					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
-	begin(tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
+	begin_tid(tw, tdw, bar, (t->l2cs ? 0u : 1u << H13_BAR_RBASE0) | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0,
+		  t->tid, 1);
 	for (unsigned l = 0; l < H13_COEFF_NCH; l++) {
 		cfg[l] = l < lanes ? H13_PUT(H13_DMA_EN, 1) : 0;
 		base[l] = l < lanes ? l * lane : 0;
@@ -146,8 +164,9 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	if (t->sparse) /* the word every real program holds, with the sparse form's bit */
 		tdw_reg(tw, H13_KDMA_WORD0, 0x40u | H13_KDMA_WORD0_SPARSE);
 	common_kg(tw, w, h, t->cin, t->cout, t->k, t->st, t->groupconv, t->ocg);
-	if (t->sparse || t->ssm)
-		tdw_reg(tw, H13_COMMON_CFG, H13_PUT(H13_CFG_SMALLSOURCE, t->ssm));
+	if (t->sparse || t->ssm || t->otr)
+		tdw_reg(tw, H13_COMMON_CFG, H13_PUT(H13_CFG_SMALLSOURCE, t->ssm) |
+					    H13_PUT(H13_CFG_OUTTRANSPOSE, t->otr));
 	tdw_reg(tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
 				      H13_PUT(H13_KERNELCFG_SPARSEFMT, t->sparse));
 	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
@@ -157,9 +176,16 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	tdw_reg(tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
 	if (t->accbias)
 		tdw_reg(tw, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, t->accbias));
-	fixed(tw, 0);
-	tile(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
-	tile(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(wo), bp_row(wo) * ho);
+	if (t->l2cs) { /* the input where a TD before left it in L2 memory */
+		struct bp_pe_spec l = {0};
+		l.l2_src = BP_L2_READ;
+		l.src_l2 = (struct bp_l2){1, 0, t->l2cs, t->l2cs, 0};
+		l2_words(tw, &l);
+	} else {
+		fixed(tw, 0);
+		tile(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
+	}
+	tile(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, drow, dplane);
 }
 
 size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
@@ -171,7 +197,7 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	const uint32_t block = bp_row(cin * k * k), chsize = block * (cout / 16u);
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0};
+	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, chsize);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
@@ -288,6 +314,10 @@ static uint64_t cb_lane(const struct bp_conv_spec *s)
 	return (end + 63u) & ~(uint64_t)63u;
 }
 
+static void cb_dense(const struct bp_conv_spec *s, uint8_t *wa, uint64_t lane);
+static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t in1, uint8_t out,
+		 unsigned tid, uint32_t next_ptr);
+
 size_t bp_convb_bytes(const struct bp_conv_spec *s)
 {
 	return BP_WEIGHTS_OFF + (size_t)cb_lane(s) * H13_COEFF_NCH;
@@ -300,7 +330,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	    (s->ocg && s->cout % (1u << s->ocg)) || (s->dw && (!s->sparse || s->ocg || s->cin != s->cout)) ||
 	    cap < bp_convb_bytes(s))
 		return 0;
-	const uint64_t lane = cb_lane(s), per = (uint64_t)s->cin * s->k * s->k;
+	const uint64_t lane = cb_lane(s);
 	if (lane > UINT32_MAX / H13_COEFF_NCH)
 		return 0;
 	uint32_t tdw[TD_WORDS];
@@ -310,7 +340,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 				      (s->dw ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1) : 0),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      s->accbias};
+			      s->accbias, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
 	size_t len = finish(&tw, buf, cap, bp_convb_bytes(s));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
@@ -318,10 +348,17 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 		memset(wa, 0, (size_t)lane * H13_COEFF_NCH);
 	for (unsigned c = 0; len && s->sparse && c < H13_COEFF_NCH; c++)
 		(void)pk_channel_bytes(s, wa + c * lane, c);
-	/* the bias first (or, with bias_last, a wrong layout for the tests' negatives, after the
-	 * taps) */
-	const uint64_t t0 = s->bias && !s->bias_last;
-	for (unsigned o = 0; len && !s->sparse && o < s->cout; o++) {
+	if (len && !s->sparse)
+		cb_dense(s, wa, lane);
+	return len;
+}
+
+/* The dense kernels of s where cb_place puts them, channel c at c x lane from wa: the bias first
+ * (or, with bias_last, a wrong layout for the tests' negatives, after the taps). */
+static void cb_dense(const struct bp_conv_spec *s, uint8_t *wa, uint64_t lane)
+{
+	const uint64_t per = (uint64_t)s->cin * s->k * s->k, t0 = s->bias && !s->bias_last;
+	for (unsigned o = 0; o < s->cout; o++) {
 		unsigned ch;
 		for (uint64_t i = 0; i < per; i++) {
 			uint64_t off = cb_place(s, o, t0 + i, &ch);
@@ -332,6 +369,52 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 			le_wr16(wa + ch * lane + off, s->bias[o]);
 		}
 	}
+}
+
+size_t bp_matmul_bytes(const struct bp_conv_spec *s)
+{
+	return bp_chain_weights_off(2) + (size_t)cb_lane(s) * H13_COEFF_NCH;
+}
+
+size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
+{
+	if (!buf || !s || !s->cin || !s->cout || !s->w || s->h != 1u || s->k != 1u || s->ocg > 7u ||
+	    !s->wts || s->cin > 4096u || s->cout > 4096u || s->w > 4096u || s->sparse || s->dw ||
+	    (s->ocg && s->cout % (1u << s->ocg)) || cap < bp_matmul_bytes(s))
+		return 0;
+	const uint64_t lane = cb_lane(s);
+	const uint32_t cs = ((uint32_t)s->w * 2u + 15u) & ~15u; /* x's row m at 2m of L2 line k */
+	if (lane > UINT32_MAX / H13_COEFF_NCH || (uint64_t)cs * s->cin > H13_L2_BYTES)
+		return 0;
+	/* TD 0: x [M, 1, K] copied by the PE into L2, C and W swapped: K channels of M */
+	struct bp_pe_spec t0 = {0};
+	t0.win = t0.wout = s->cin;
+	t0.hin = t0.hout = 1;
+	t0.c = s->w;
+	t0.kw = t0.kh = t0.sx = t0.sy = 1;
+	t0.prescale = t0.scale = BP_FP16_ONE;
+	t0.finalscale = 0x3f800000u;
+	t0.res_l2 = (struct bp_l2){1, 0, cs, cs, 0};
+	t0.out_transpose = 1;
+	uint32_t w0[TD_WORDS], w1[TD_WORDS];
+	if (!pe_td(w0, &t0, BP_IN0_BAR, 0, 0, 0, BP_CHAIN_STRIDE))
+		return 0;
+	/* TD 1: the K -> N 1x1 convolution over those M positions, out by the tile DMA transposed */
+	struct td_writer tw;
+	const struct ctd t = {s->w, 1, s->cin, s->cout, 1, 1, s->ocg, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
+			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
+				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
+			      0, cs, 1, 1};
+	conv_regs(&tw, w1, &t, H13_COEFF_NCH, (uint32_t)lane);
+	const size_t len = bp_matmul_bytes(s);
+	if (!tdw_end(&tw))
+		return 0;
+	memset(buf, 0, len);
+	for (unsigned i = 0; i < TD_WORDS; i++) {
+		le_wr32(buf + 4 * i, w0[i]);
+		le_wr32(buf + BP_CHAIN_STRIDE + 4 * i, tw.w[i]);
+	}
+	cb_dense(s, buf + bp_chain_weights_off(2), lane);
 	return len;
 }
 
@@ -361,7 +444,7 @@ size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, u
 	const struct ctd t = {w, h, c, c, k, 1, 0, 0, 0,
 			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 				      H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
-			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0};
+			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, lanes, lane);
 	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k, bias != NULL));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;

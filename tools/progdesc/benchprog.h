@@ -46,6 +46,15 @@ struct bp_conv_spec {
 };
 size_t bp_convb_bytes(const struct bp_conv_spec *s);
 size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
+/* Apple's H13 matmul with a constant second operand (x [M, K] times W^T, W [N, K]; transpose_y),
+ * as its compiler writes it: TD 0 copies x (BAR 5, M channels of 1 x K) by the planar engine into
+ * L2 memory with Common.Cfg.OutTranspose (K channels of M); TD 1 is the 1x1 convolution K -> N
+ * (s->cin = K, s->cout = N, s->w = M, s->h = s->k = 1; wts, bias, relu and ocg as bp_convb) over
+ * those M positions, its result leaving by the tile DMA with OutTranspose: M rows of N at BAR 4
+ * ([M, 1, N], rows bp_row(N) apart). TD 1 at BP_CHAIN_STRIDE, the weights at
+ * bp_chain_weights_off(2). Returns the length, 0 when it does not fit. */
+size_t bp_matmul_bytes(const struct bp_conv_spec *s);
+size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
 /* A depthwise k x k convolution (stride 1, padding k / 2) over c channels of w x h, as Apple's H13
  * compiler writes one (GroupConvCfg UnicastEn 1, UnicastCin 1, NumGroups 1): channel o's k x k
  * fp16 kernel (wts[o k k ..], ky-major), after its bias bias[o] when bias is given
