@@ -3705,40 +3705,63 @@ static int grow16(struct anem *m, uint16_t **p, size_t *len, uint64_t n, const c
 }
 
 /*
- * A convolution whose first operand is in L2 memory (SourceType 0; Apple's H13 matmul with a
- * constant operand: its TD 1 reads x transposed where TD 0 left it): the operand, Cin x Hin x Win
- * a group as the TD's registers give it, read whole from its L2 view (every value one a TD of the
- * submission wrote, or refused), then the convolution as from any source. Only that form: a
- * second operand or a result in L2 memory, or the operand kept as it is read, are refused.
+ * A convolution with its first operand or its result in L2 memory (Apple's H13 matmul with a
+ * constant operand: its convolution reads x transposed where the TD before left it, and, split in
+ * several TDs, leaves its result transposed in L2 for the next): the operand, Cin x Hin x Win a
+ * group as the TD's registers give it, read whole from its L2 view (every value one a TD of the
+ * submission wrote, or refused); the convolution as from any source; the result, computed whole,
+ * then written into its L2 view (the view's own transpose) row by row. A second operand in L2
+ * memory, or the operand kept there as it is read, is refused.
  */
-static int conv_from_l2(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
-			const struct td_l2mem *l, struct tile *in, struct tile *out, struct anem_l2t *lres,
-			struct anem_act *act)
+static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
+		   const struct td_l2mem *l, struct tile *in, struct tile *out, struct anem_l2t *lres,
+		   struct anem_act *act)
 {
-	if (l->src2.on || l->res.on || l->keep1)
+	if (l->src2.on || l->keep1 || (l->res.on && lres))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_OPMODE,
-				   "a convolution with a second operand or its result in L2 memory, or its "
-				   "operand kept there as it is read, not modelled");
-	const uint64_t row = in->w, n = (uint64_t)in->g * in->c * in->h * row;
+				   "a convolution with a second operand in L2 memory, its operand kept there as "
+				   "it is read, or its result both there and L2-resident, not modelled");
 	int e = kernel_not_the_record(m, r, nr, act);
-	if (!e && (in->w > ANEM_ROW_MAX || !n))
-		e = ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a convolution's operand in L2 memory wider than the "
-					 "model holds");
-	if (!e)
-		e = grow16(m, &m->l2in, &m->l2in_len, n, "a convolution's operand in L2 memory (Cin x InDim) "
-							 "over the model's buffer limit");
 	if (!e)
 		e = l2m_ready(m);
-	for (unsigned g = 0; !e && g < in->g; g++)
-		for (unsigned c = 0; !e && c < in->c; c++)
-			for (unsigned h = 0; !e && h < in->h; h++)
-				e = l2m_read_row(m, &l->src1, H13_L2_SOURCEBASE, "a convolution reads L2 memory "
-						 "no TD of this submission wrote", g, c, h, in->w,
-						 m->l2in + (((uint64_t)g * in->c + c) * in->h + h) * row);
+	const struct anem_l2t *src = NULL;
+	struct anem_l2t from;
+	if (!e && l->src1.on) {
+		const uint64_t n = (uint64_t)in->g * in->c * in->h * in->w;
+		if (in->w > ANEM_ROW_MAX || !n)
+			e = ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a convolution's operand in L2 memory wider "
+						 "than the model holds");
+		if (!e)
+			e = grow16(m, &m->l2in, &m->l2in_len, n, "a convolution's operand in L2 memory (Cin x "
+								 "InDim) over the model's buffer limit");
+		for (unsigned g = 0; !e && g < in->g; g++)
+			for (unsigned c = 0; !e && c < in->c; c++)
+				for (unsigned h = 0; !e && h < in->h; h++)
+					e = l2m_read_row(m, &l->src1, H13_L2_SOURCEBASE, "a convolution reads L2 "
+							 "memory no TD of this submission wrote", g, c, h, in->w,
+							 m->l2in + (((uint64_t)g * in->c + c) * in->h + h) * in->w);
+		from = (struct anem_l2t){0, in->g, in->c, in->h, in->w, m->l2in};
+		src = &from;
+	}
 	if (e)
 		return e;
-	const struct anem_l2t src = {0, in->g, in->c, in->h, in->w, m->l2in};
-	return convolution(m, r, nr, s, in, &src, out, lres, act);
+	if (!l->res.on)
+		return convolution(m, r, nr, s, in, src, out, lres, act);
+	struct tile held = *out; /* (no tile destination: td_l2mem_of refuses both) */
+	held.r = NULL;
+	if ((e = grow16(m, &m->otr, &m->otr_len, (uint64_t)out->g * out->c * out->h * out->w,
+			"a convolution's result in L2 memory (NumGroups x Cout x OutDim) over the model's "
+			"buffer limit")))
+		return e;
+	struct anem_l2t t = {0, out->g, out->c, out->h, out->w, m->otr};
+	if ((e = convolution(m, r, nr, s, in, src, &held, &t, act)))
+		return e;
+	for (unsigned g = 0; g < out->g; g++)
+		for (unsigned c = 0; c < out->c; c++)
+			for (unsigned h = 0; h < out->h; h++)
+				l2m_write_row(m, &l->res, g, c, h, out->w,
+					      t.v + (((uint64_t)g * out->c + c) * out->h + h) * out->w);
+	return ENG_OK;
 }
 
 /* A result the TD computed into t (out's own geometry: Cout x Hout x Wout a group) leaves by the
@@ -3774,8 +3797,8 @@ static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struc
 	int e;
 	if (s->ne && (s->ne_op == H13_MAC_OP_RCAS || s->ne_op == H13_MAC_OP_CHMAX))
 		return ne_channel_groups(m, s, lm, in0, lsrc, out, lres, act);
-	if (lm->any && s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit && lm->src1.on && !lsrc)
-		return conv_from_l2(m, r, nr, s, lm, in0, out, lres, act);
+	if (lm->any && s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit && !lsrc)
+		return conv_l2(m, r, nr, s, lm, in0, out, lres, act);
 	if (lm->any)
 		return l2mem_elementwise(m, s, lm, in0, in1, lsrc, out, lres, act);
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)

@@ -103,7 +103,7 @@ static int run(const struct shape *s, unsigned bias_last, void (*edit)(uint8_t *
 	       struct orc_run *r, char *fault, size_t fault_len)
 {
 	struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, s->relu, bias_last,
-				    NULL, bias, 1, 0, 0, 0, 0, 0};
+				    NULL, bias, 1, 0, 0, 0, 0, 0, 0};
 	return run_spec(s->orc, &spec, s->cin * s->k * s->k, edit, r, fault, fault_len);
 }
 
@@ -156,7 +156,7 @@ static int run_s2(const struct s2shape *s, unsigned phase_swap, void (*edit)(uin
 {
 	struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, 0, 0, NULL,
 				    s->bias == 1 ? bias : NULL, s->stride, s->stride == 2, s->ssm, s->dw, phase_swap,
-				    s->bias == 2 ? 0x3400u : 0};
+				    s->bias == 2 ? 0x3400u : 0, 0};
 	return run_spec(s->orc, &spec, (s->dw ? 1u : s->cin) * s->k * s->k, edit, r, fault, fault_len);
 }
 
@@ -176,10 +176,11 @@ TEST(model_bias, stride_two_convolutions_from_phase_sparse_kernels)
 /* gen_model.py's MATMUL_T: Apple's H13 matmul with a constant operand (bp_matmul) */
 static const struct mmshape {
 	const char *orc;
-	unsigned m, k, n, ocg, bias, relu;
+	unsigned m, k, n, ocg, bias, relu, split;
 } mmshapes[] = {
-	{"mm_t", 24, 40, 48, 1, 1, 0},     /* a pass of 32 outputs, then 1 a channel */
-	{"mm_t_relu", 8, 64, 64, 2, 1, 1}, /* 4 outputs a channel, a bias, the NE's ReLU */
+	{"mm_t", 24, 40, 48, 1, 1, 0, 0},     /* a pass of 32 outputs, then 1 a channel */
+	{"mm_t_relu", 8, 64, 64, 2, 1, 1, 0}, /* 4 outputs a channel, a bias, the NE's ReLU */
+	{"mm_t", 24, 40, 48, 1, 1, 0, 1},     /* three TDs: the result kept in L2, then copied out */
 };
 
 /* Matmul shape s against its oracle, as run_spec (edit: on the two-TD stream). */
@@ -192,7 +193,7 @@ static int run_mm(const struct mmshape *s, void (*edit)(uint8_t *, size_t), stru
 			wts[o * s->k + i] = cb_weight(o, i);
 	}
 	const struct bp_conv_spec spec = {s->k, s->n, s->m, 1, 1, s->ocg, s->relu, 0, wts,
-					  s->bias ? bias : NULL, 1, 0, 0, 0, 0, 0};
+					  s->bias ? bias : NULL, 1, 0, 0, 0, 0, 0, s->split};
 	size_t len = bp_matmul(prog, sizeof prog, &spec);
 	CHECKF(len > 0, "%s: built", s->orc);
 	if (len && edit)
@@ -208,8 +209,8 @@ TEST(model_bias, matmul_through_l2_memory_written_transposed)
 		CHECKF(run_mm(&mmshapes[i], NULL, &r, fault, sizeof fault) == 0, "%s: %s", mmshapes[i].orc, fault);
 		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
 		       mmshapes[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
-		printf("# %s: %lu values, worst error %u%% of its tolerance\n", mmshapes[i].orc,
-		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+		printf("# %s%s: %lu values, worst error %u%% of its tolerance\n", mmshapes[i].orc,
+		       mmshapes[i].split ? " (3 TDs)" : "", (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
 	}
 }
 
@@ -389,14 +390,16 @@ static void clear_otr(uint8_t *b, size_t len)
 
 TEST(model_bias, matmul_without_either_transpose_fails_or_is_refused)
 {
-	/* TD 1 writing untransposed (N planes of M: past the grant its transposed extent sized), or
-	 * TD 0 leaving x untransposed in L2 (its rows over one another): refused by name, or the
-	 * checker fails */
-	for (otr_td = 0; otr_td < 2; otr_td++) {
+	/* TD 1 writing untransposed (N planes of M: past the grant its transposed extent sized; in the
+	 * three-TD form, into L2 where TD 2 reads other rows), or TD 0 leaving x untransposed in L2
+	 * (its rows over one another): refused by name, or the checker fails */
+	for (unsigned i = 0; i < 4; i++) {
+		const struct mmshape *sh = &mmshapes[i < 2 ? 0 : 2];
+		otr_td = i % 2;
 		struct orc_run r;
 		char fault[256] = "";
 		memset(&r, 0, sizeof r);
-		if (run_mm(&mmshapes[0], clear_otr, &r, fault, sizeof fault) != 0)
+		if (run_mm(sh, clear_otr, &r, fault, sizeof fault) != 0)
 			CHECKF(fault[0] != 0, "td %u's OutTranspose cleared: refused without a reason", otr_td);
 		else
 			CHECKF(r.bad > r.checked / 4, "td %u's OutTranspose cleared: %lu of %lu outside", otr_td,

@@ -136,7 +136,10 @@ struct ctd {
 	uint16_t accbias; /* NE.AccBias (fp16; 0: not written) */
 	uint32_t l2cs;    /* nonzero: the input from L2 memory at 0 (SourceType 0), channels and rows
 			   * this many bytes apart, no tile source */
-	unsigned otr, tid; /* Common.Cfg.OutTranspose (the destination C and W swapped); TD tid of 2 */
+	unsigned otr, tid; /* Common.Cfg.OutTranspose (the result's C and W swapped); TD tid */
+	int last;          /* the chain's last TD */
+	uint32_t res_base, res_cs; /* res_cs nonzero: the result left in L2 memory there (ResultType
+				    * 0), channels and rows res_cs bytes apart, no tile destination */
 };
 
 /* A convolution TD's registers into tw (over tdw): shape t, fp16 kernels in coefficient channels
@@ -150,9 +153,11 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	const uint32_t drow = bp_row(t->otr ? t->cout : wo), dplane = drow * ho;
 	uint32_t cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
 	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = t->l2cs ? 0 : BP_IN0_BAR,
-					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
-	begin_tid(tw, tdw, bar, (t->l2cs ? 0u : 1u << H13_BAR_RBASE0) | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0,
-		  t->tid, 1);
+					     [H13_BAR_WBASE] = t->res_cs ? 0 : BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
+	begin_tid(tw, tdw, bar,
+		  (t->l2cs ? 0u : 1u << H13_BAR_RBASE0) | (t->res_cs ? 0u : 1u << H13_BAR_WBASE) |
+			  1u << H13_BAR_KBASE0,
+		  t->tid, t->tid == 0 || t->last);
 	for (unsigned l = 0; l < H13_COEFF_NCH; l++) {
 		cfg[l] = l < lanes ? H13_PUT(H13_DMA_EN, 1) : 0;
 		base[l] = l < lanes ? l * lane : 0;
@@ -176,16 +181,19 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	tdw_reg(tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
 	if (t->accbias)
 		tdw_reg(tw, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, t->accbias));
-	if (t->l2cs) { /* the input where a TD before left it in L2 memory */
+	if (t->l2cs || t->res_cs) { /* the input where a TD before left it in L2 memory; the result kept */
 		struct bp_pe_spec l = {0};
-		l.l2_src = BP_L2_READ;
-		l.src_l2 = (struct bp_l2){1, 0, t->l2cs, t->l2cs, 0};
+		l.l2_src = t->l2cs ? BP_L2_READ : 0;
+		l.src_l2 = (struct bp_l2){t->l2cs != 0, 0, t->l2cs, t->l2cs, 0};
+		l.res_l2 = (struct bp_l2){t->res_cs != 0, t->res_base, t->res_cs, t->res_cs, 0};
 		l2_words(tw, &l);
 	} else {
 		fixed(tw, 0);
-		tile(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	}
-	tile(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, drow, dplane);
+	if (!t->l2cs)
+		tile(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
+	if (!t->res_cs)
+		tile(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, drow, dplane);
 }
 
 size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
@@ -197,7 +205,7 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	const uint32_t block = bp_row(cin * k * k), chsize = block * (cout / 16u);
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0, 0, 0, 0};
+	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0, 0, 0, 0, 1, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, chsize);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
@@ -340,7 +348,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 				      (s->dw ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1) : 0),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      s->accbias, 0, 0, 0};
+			      s->accbias, 0, 0, 0, 1, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
 	size_t len = finish(&tw, buf, cap, bp_convb_bytes(s));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
@@ -373,7 +381,7 @@ static void cb_dense(const struct bp_conv_spec *s, uint8_t *wa, uint64_t lane)
 
 size_t bp_matmul_bytes(const struct bp_conv_spec *s)
 {
-	return bp_chain_weights_off(2) + (size_t)cb_lane(s) * H13_COEFF_NCH;
+	return bp_chain_weights_off(s->l2split ? 3 : 2) + (size_t)cb_lane(s) * H13_COEFF_NCH;
 }
 
 size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
@@ -384,7 +392,8 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 		return 0;
 	const uint64_t lane = cb_lane(s);
 	const uint32_t cs = ((uint32_t)s->w * 2u + 15u) & ~15u; /* x's row m at 2m of L2 line k */
-	if (lane > UINT32_MAX / H13_COEFF_NCH || (uint64_t)cs * s->cin > H13_L2_BYTES)
+	const uint32_t cs1 = ((uint32_t)s->cout * 2u + 15u) & ~15u, base1 = cs * s->cin;
+	if (lane > UINT32_MAX / H13_COEFF_NCH || (uint64_t)cs * s->cin + (uint64_t)cs1 * s->w > H13_L2_BYTES)
 		return 0;
 	/* TD 0: x [M, 1, K] copied by the PE into L2, C and W swapped: K channels of M */
 	struct bp_pe_spec t0 = {0};
@@ -401,20 +410,36 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 		return 0;
 	/* TD 1: the K -> N 1x1 convolution over those M positions, out by the tile DMA transposed */
 	struct td_writer tw;
+	/* (with l2split: its result kept in L2 transposed, M channels of N, for TD 2 to copy out) */
 	const struct ctd t = {s->w, 1, s->cin, s->cout, 1, 1, s->ocg, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      0, cs, 1, 1};
+			      0, cs, 1, 1, !s->l2split, s->l2split ? base1 : 0, s->l2split ? cs1 : 0};
 	conv_regs(&tw, w1, &t, H13_COEFF_NCH, (uint32_t)lane);
 	const size_t len = bp_matmul_bytes(s);
 	if (!tdw_end(&tw))
+		return 0;
+	uint32_t w2[TD_WORDS];
+	struct bp_pe_spec t2 = {0}; /* TD 2: the result's M rows of N from L2 memory out by the tile DMA */
+	t2.win = t2.wout = s->cout;
+	t2.hin = t2.hout = 1;
+	t2.c = s->w;
+	t2.kw = t2.kh = t2.sx = t2.sy = 1;
+	t2.prescale = t2.scale = BP_FP16_ONE;
+	t2.finalscale = 0x3f800000u;
+	t2.l2_src = BP_L2_READ;
+	t2.src_l2 = (struct bp_l2){1, base1, cs1, cs1, 0};
+	t2.coeff_off = 1;
+	if (s->l2split && !pe_td(w2, &t2, 0, 0, BP_OUT_BAR, 2, 0))
 		return 0;
 	memset(buf, 0, len);
 	for (unsigned i = 0; i < TD_WORDS; i++) {
 		le_wr32(buf + 4 * i, w0[i]);
 		le_wr32(buf + BP_CHAIN_STRIDE + 4 * i, tw.w[i]);
+		if (s->l2split)
+			le_wr32(buf + 2u * BP_CHAIN_STRIDE + 4 * i, w2[i]);
 	}
-	cb_dense(s, buf + bp_chain_weights_off(2), lane);
+	cb_dense(s, buf + bp_chain_weights_off(s->l2split ? 3 : 2), lane);
 	return len;
 }
 
@@ -444,7 +469,7 @@ size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, u
 	const struct ctd t = {w, h, c, c, k, 1, 0, 0, 0,
 			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 				      H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
-			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0};
+			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0};
 	conv_regs(&tw, tdw, &t, lanes, lane);
 	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k, bias != NULL));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
@@ -626,6 +651,10 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		l2_words(&tw, p);
 	else
 		fixed(&tw, t1);
+	if (p->coeff_off) {
+		uint32_t off[H13_COEFF_NCH] = {0};
+		tdw_block(&tw, H13_COEFF_DMACONFIG(0), off, H13_COEFF_NCH);
+	}
 	/* (registers keep their values from one TD to the next: every TD writes these) */
 	tdw_reg(&tw, H13_COMMON_PECFG, p->pecfg);
 	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_OUTTRANSPOSE, p->out_transpose) |

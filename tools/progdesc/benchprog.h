@@ -43,10 +43,14 @@ struct bp_conv_spec {
 	const uint16_t *wts, *bias;
 	unsigned stride, sparse, ssm, dw, phase_swap;
 	uint16_t accbias; /* NE.AccBias: one bias for every output (fp16; 0: none) */
+	unsigned l2split; /* bp_matmul: three TDs, the convolution's result kept in L2 memory
+			   * transposed and copied out by a third (Apple's splits of larger matmuls) */
 };
 size_t bp_convb_bytes(const struct bp_conv_spec *s);
 size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
 /* Apple's H13 matmul with a constant second operand (x [M, K] times W^T, W [N, K]; transpose_y),
+ * (with s->l2split, in three TDs: TD 1 keeps its result in L2 memory transposed, TD 2 copies it
+ * out by the tile DMA, the weights at bp_chain_weights_off(3)),
  * as its compiler writes it: TD 0 copies x (BAR 5, M channels of 1 x K) by the planar engine into
  * L2 memory with Common.Cfg.OutTranspose (K channels of M); TD 1 is the 1x1 convolution K -> N
  * (s->cin = K, s->cout = N, s->w = M, s->h = s->k = 1; wts, bias, relu and ocg as bp_convb) over
@@ -110,6 +114,8 @@ struct bp_pe_spec {
 					    * UnicastCin 1), as Apple's rsqrt and reductions over C */
 	unsigned res_keep;                 /* 1: L2.ResultCfg.ResultType 1 (by the tile DMA, and kept) */
 	uint32_t dst_group;                /* the destination's group stride (0: not written) */
+	unsigned coeff_off;                /* 1: the 16 coefficient channels written disabled (a TD after
+					    * a convolution: registers keep what a TD does not write) */
 	unsigned ne_chmax;                 /* N above 0: the NE's channel maxima (MACCfg.OpMode 3,
 					    * KernelMode 1, PostScale 1; GroupConvCfg UnicastEn, UnicastCin
 					    * N): c input channels give c / N, as Apple's reduce_max over C */
