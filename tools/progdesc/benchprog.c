@@ -379,6 +379,19 @@ static void cb_dense(const struct bp_conv_spec *s, uint8_t *wa, uint64_t lane)
 	}
 }
 
+/* A planar-engine copy of c channels of 1 x w (scales 1, no second operand). */
+static struct bp_pe_spec pe_copy(unsigned c, unsigned w)
+{
+	struct bp_pe_spec p = {0};
+	p.win = p.wout = w;
+	p.hin = p.hout = 1;
+	p.c = c;
+	p.kw = p.kh = p.sx = p.sy = 1;
+	p.prescale = p.scale = BP_FP16_ONE;
+	p.finalscale = 0x3f800000u;
+	return p;
+}
+
 size_t bp_matmul_bytes(const struct bp_conv_spec *s)
 {
 	return bp_chain_weights_off(s->l2split ? 3 : 2) + (size_t)cb_lane(s) * H13_COEFF_NCH;
@@ -396,13 +409,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	if (lane > UINT32_MAX / H13_COEFF_NCH || (uint64_t)cs * s->cin + (uint64_t)cs1 * s->w > H13_L2_BYTES)
 		return 0;
 	/* TD 0: x [M, 1, K] copied by the PE into L2, C and W swapped: K channels of M */
-	struct bp_pe_spec t0 = {0};
-	t0.win = t0.wout = s->cin;
-	t0.hin = t0.hout = 1;
-	t0.c = s->w;
-	t0.kw = t0.kh = t0.sx = t0.sy = 1;
-	t0.prescale = t0.scale = BP_FP16_ONE;
-	t0.finalscale = 0x3f800000u;
+	struct bp_pe_spec t0 = pe_copy(s->w, s->cin);
 	t0.res_l2 = (struct bp_l2){1, 0, cs, cs, 0};
 	t0.out_transpose = 1;
 	uint32_t w0[TD_WORDS], w1[TD_WORDS];
@@ -420,13 +427,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	if (!tdw_end(&tw))
 		return 0;
 	uint32_t w2[TD_WORDS];
-	struct bp_pe_spec t2 = {0}; /* TD 2: the result's M rows of N from L2 memory out by the tile DMA */
-	t2.win = t2.wout = s->cout;
-	t2.hin = t2.hout = 1;
-	t2.c = s->w;
-	t2.kw = t2.kh = t2.sx = t2.sy = 1;
-	t2.prescale = t2.scale = BP_FP16_ONE;
-	t2.finalscale = 0x3f800000u;
+	struct bp_pe_spec t2 = pe_copy(s->w, s->cout); /* TD 2: M rows of N from L2 out by the tile DMA */
 	t2.l2_src = BP_L2_READ;
 	t2.src_l2 = (struct bp_l2){1, base1, cs1, cs1, 0};
 	t2.coeff_off = 1;
