@@ -133,16 +133,24 @@ TEST(model_bias, fp16_weights_helper_is_exact)
 	CHECK_EQ(h16q(0), 0x0000u);
 }
 
+/* A run (rc: its result, fault: its text) that completed with every value of its one output
+ * within the oracle's tolerance; the worst error printed. */
+static void expect_within(const char *name, int rc, const struct orc_run *r, const char *fault)
+{
+	CHECKF(rc == 0, "%s: %s", name, fault);
+	CHECKF(r->checked_tensors == 1 && r->checked > 0 && r->bad == 0, "%s: %lu of %lu outside", name,
+	       (unsigned long)r->bad, (unsigned long)r->checked);
+	printf("# %s: %lu values, worst error %u%% of its tolerance\n", name, (unsigned long)r->checked,
+	       (unsigned)(r->worst * 100.0));
+}
+
 TEST(model_bias, each_output_plus_its_bias_in_every_kernel_layout)
 {
 	for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
 		struct orc_run r;
 		char fault[256] = "";
-		CHECKF(run(&shapes[i], 0, NULL, &r, fault, sizeof fault) == 0, "%s: %s", shapes[i].orc, fault);
-		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
-		       shapes[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
-		printf("# %s: %lu values, worst error %u%% of its tolerance\n", shapes[i].orc,
-		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+		int rc = run(&shapes[i], 0, NULL, &r, fault, sizeof fault);
+		expect_within(shapes[i].orc, rc, &r, fault);
 	}
 	struct orc_run r;
 	CHECK(run_dw(1, NULL, &r, NULL, 0) == 0);
@@ -165,11 +173,8 @@ TEST(model_bias, stride_two_convolutions_from_phase_sparse_kernels)
 	for (unsigned i = 0; i < sizeof s2shapes / sizeof s2shapes[0]; i++) {
 		struct orc_run r;
 		char fault[256] = "";
-		CHECKF(run_s2(&s2shapes[i], 0, NULL, &r, fault, sizeof fault) == 0, "%s: %s", s2shapes[i].orc, fault);
-		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
-		       s2shapes[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
-		printf("# %s: %lu values, worst error %u%% of its tolerance\n", s2shapes[i].orc,
-		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+		int rc = run_s2(&s2shapes[i], 0, NULL, &r, fault, sizeof fault);
+		expect_within(s2shapes[i].orc, rc, &r, fault);
 	}
 }
 
@@ -206,11 +211,8 @@ TEST(model_bias, matmul_through_l2_memory_written_transposed)
 	for (unsigned i = 0; i < sizeof mmshapes / sizeof mmshapes[0]; i++) {
 		struct orc_run r;
 		char fault[256] = "";
-		CHECKF(run_mm(&mmshapes[i], NULL, &r, fault, sizeof fault) == 0, "%s: %s", mmshapes[i].orc, fault);
-		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
-		       mmshapes[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
-		printf("# %s%s: %lu values, worst error %u%% of its tolerance\n", mmshapes[i].orc,
-		       mmshapes[i].split ? " (3 TDs)" : "", (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+		int rc = run_mm(&mmshapes[i], NULL, &r, fault, sizeof fault);
+		expect_within(mmshapes[i].split ? "mm_t (3 TDs)" : mmshapes[i].orc, rc, &r, fault);
 	}
 }
 
