@@ -1696,21 +1696,22 @@ static void kern_task(void *arg, unsigned t)
 	j->bad[t] = (uint8_t)bad;
 }
 
-/* m->dk sized for n bytes (bounded as every buffer a program sizes). */
-static int grow_dk(struct anem *m, uint64_t n)
+/* *p sized for n fp16 values (a buffer a program sizes, bounded first; what names it). */
+static int grow16(struct anem *m, uint16_t **p, size_t *len, uint64_t n, const char *what)
 {
-	if (n > ANEM_BUF_MAX_BYTES)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "phase-sparse kernels decoded (Cout x Cin x Kh x "
-					 "Kw) over the model's buffer limit");
-	if (m->dk_len >= n)
+	if (n > ANEM_BUF_MAX_BYTES / 2u)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, what);
+	if (*len >= n)
 		return ENG_OK;
-	uint8_t *q = realloc(m->dk, (size_t)n);
+	uint16_t *q = realloc(*p, (size_t)n * sizeof *q);
 	if (!q)
 		return ENG_E_NOMEM;
-	m->dk = q;
-	m->dk_len = (size_t)n;
+	*p = q;
+	*len = (size_t)n;
 	return ENG_OK;
 }
+
+#define PK_DK_TEXT "phase-sparse kernels decoded (Cout x Cin x Kh x Kw) over the model's buffer limit"
 
 /*
  * Phase-sparse kernels (NE.KernelCfg.SparseFmt: Apple's H13 stride-2 convolutions; fw/codec's
@@ -1724,7 +1725,7 @@ static int pk_channel(struct anem *m, const struct mrange *ch, const struct code
 		      uint64_t o0, uint64_t ostep, uint64_t nout, uint64_t kel)
 {
 	const uint64_t per = (uint64_t)pk->cin * pk->kh * pk->kw;
-	uint16_t *w = (uint16_t *)(void *)(m->dk + nout * kel * 2u), *b = w + (uint64_t)pk->g * per;
+	uint16_t *w = m->dk + nout * kel, *b = w + (uint64_t)pk->g * per;
 	size_t off = 0;
 	for (uint64_t ob = o0; ob < nout; ob += ostep) {
 		size_t used = 0;
@@ -1739,7 +1740,7 @@ static int pk_channel(struct anem *m, const struct mrange *ch, const struct code
 					   codec_err(e)->desc);
 		off += used;
 		for (unsigned l = 0; l < pk->g && ob + l < nout; l++) {
-			uint8_t *d = m->dk + (ob + l) * kel * 2u;
+			uint8_t *d = (uint8_t *)(void *)(m->dk + (ob + l) * kel);
 			if (pk->bias)
 				le_wr16(d, b[l]);
 			for (uint64_t i = 0; i < per; i++)
@@ -1821,11 +1822,12 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 				   "phase-sparse kernels over several groups, or with a last partial pass after "
 				   "whole ones, not modelled (no real program pins their records)");
 	/* decoded whole (records back to back: channel c's for outputs c g + pass x 16 g) */
-	if (!e && sparse && !(e = grow_dk(m, (nout * j->kel + (uint64_t)pk.g * (per + 1u)) * 2u))) {
+	if (!e && sparse &&
+	    !(e = grow16(m, &m->dk, &m->dk_len, nout * j->kel + (uint64_t)pk.g * (per + 1u), PK_DK_TEXT))) {
 		for (unsigned c = 0; !e && c < H13_COEFF_NCH; c++)
 			e = pk_channel(m, j->ch[c], &pk, (uint64_t)c * pk.g, (uint64_t)H13_COEFF_NCH * pk.g,
 				       nout, j->kel);
-		j->dense = m->dk;
+		j->dense = (const uint8_t *)(const void *)m->dk;
 	}
 	/* every kernel inside its coefficient channel before the weights are sized; the biases */
 	if (!e && bias)
@@ -3158,7 +3160,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
 	if ((e = pk_params(m, 1, 1, win->kh, win->kw, bias, &pk)))
 		return e;
-	if (sparse && !(e = grow_dk(m, (C * kel + per + 1u) * 2u)))
+	if (sparse && !(e = grow16(m, &m->dk, &m->dk_len, C * kel + per + 1u, PK_DK_TEXT)))
 		for (unsigned c = 0; !e && c < H13_COEFF_NCH; c++)
 			e = pk_channel(m, find_range(r, nr, TD_R_COEFF, c), &pk, c, H13_COEFF_NCH, C, kel);
 	if (e)
@@ -3170,7 +3172,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 		if (!sparse && (!ch || off > ch->len || kel * 2u > ch->len - off))
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its "
 						 "coefficient channel");
-		const uint8_t *k = sparse ? m->dk + (uint64_t)c * kel * 2u : ch->cpu + off;
+		const uint8_t *k = sparse ? (const uint8_t *)(const void *)(m->dk + (uint64_t)c * kel) : ch->cpu + off;
 		for (uint64_t i = 0; i < kel; i++) /* as the dense kernels are read (kern_task) */
 			wt[c * kel + i] = mac_in(le_rd16(k + 2u * i));
 	}
@@ -3686,21 +3688,6 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
 				if ((e = emit_row(m, out, lres, g, c, h, v)))
 					return e;
 			}
-	return ENG_OK;
-}
-
-/* *p sized for n fp16 values (a buffer a program sizes, bounded first; what names it). */
-static int grow16(struct anem *m, uint16_t **p, size_t *len, uint64_t n, const char *what)
-{
-	if (n > ANEM_BUF_MAX_BYTES / 2u)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, what);
-	if (*len >= n)
-		return ENG_OK;
-	uint16_t *q = realloc(*p, (size_t)n * sizeof *q);
-	if (!q)
-		return ENG_E_NOMEM;
-	*p = q;
-	*len = (size_t)n;
 	return ENG_OK;
 }
 

@@ -156,9 +156,9 @@ struct anem {
 	size_t chv_len;
 	uint16_t *kh;         /* one output channel's decoded kernel (fp16) */
 	size_t kh_len;
-	uint8_t *dk;          /* phase-sparse kernels decoded (fp16, little-endian): every output's
-			       * kernel, its bias first with BiasMode; then one record's scratch */
-	size_t dk_len;        /* bytes */
+	uint16_t *dk;         /* phase-sparse kernels decoded (fp16, stored little-endian): every
+			       * output's kernel, its bias first with BiasMode; then one record's scratch */
+	size_t dk_len;        /* values */
 	uint16_t *l2in;       /* a convolution's first operand read from an L2 view ([g][c][h][w]) */
 	size_t l2in_len;      /* values */
 	uint16_t *otr;        /* a result the tile DMA writes transposed, before it leaves */
