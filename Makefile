@@ -118,7 +118,8 @@ FW_ONLY_CFLAGS := -mgeneral-regs-only
 # The engine model rounds after every fp32 multiply and add, as on the host (x86-64 has no FMA
 # to contract to); its micro-kernels fuse on purpose, where the products are exact
 # (docs/engine-model.md, "Numerics").
-$(B)/obj/engine/model/%.c.o: TARGET_CFLAGS += -ffp-contract=off
+# -fno-math-errno: its square root (a reduction's 1/sqrt) is the one IEEE instruction on both.
+$(B)/obj/engine/model/%.c.o: TARGET_CFLAGS += -ffp-contract=off -fno-math-errno
 TARGET_LDFLAGS := -nostartfiles -nostdlib -static -no-pie -Wl,--build-id=none -T $(PLAT_LDSCRIPT) -Wl,--gc-sections \
 	-L$(NEWLIB)/lib
 TARGET_LIBS := -Wl,--start-group -lc -lgcc -Wl,--end-group
@@ -189,7 +190,7 @@ firmware: $(B)/anefw.elf $(addprefix $(B)/,$(PLAT_IMAGES))
 # (and the fuzz targets' own flavour, clang with libFuzzer's instrumentation, below)
 HCC := gcc
 SAN_CC := $(HCC)
-HOST_CFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE
+HOST_CFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE -fno-math-errno
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 PIC_CFLAGS := $(HOST_CFLAGS) -O2 -fPIC -fvisibility=hidden
 SAN_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN_FLAGS)
@@ -262,7 +263,7 @@ FORCE:
 # ---- fuzzing (libFuzzer with ASan and UBSan) ----
 # The library sources are compiled once (fuzzer instrumentation without libFuzzer's main), each
 # target's own file too, and every target links its object with the shared ones.
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address,undefined \
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -fno-math-errno -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_LIB_SRCS := $(HOST_LIB_SRCS) $(PROGDESC_SRCS)

@@ -3400,9 +3400,9 @@ static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g,
 			  unsigned w, const uint16_t *in);
 
 static int reduce_planes(struct anem *m, const struct td_kept *k, const struct td_l2mem *l,
-			 const struct tile *in, const struct tile *out)
+			 const struct tile *in, const struct tile *in2, const struct tile *out)
 {
-	if (k->w > ANEM_ROW_MAX || (!l->src1.on && !in->r))
+	if (k->w > ANEM_ROW_MAX || (!l->src1.on && !in->r) || (k->two && !l->src2.on && !in2->r))
 		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a reduction of rows wider than the model holds");
 	if (!l->res.on && !out->r)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "a reduction whose result goes nowhere");
@@ -3415,6 +3415,7 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 	uint32_t fin_bits = REG(H13_PLANAR_FINALSCALE);
 	float fin;
 	memcpy(&fin, &fin_bits, sizeof fin);
+	const float eps = h2f_table[k->eps];
 	struct tile one = *out; /* the destination, one value a plane */
 	one.w = one.h = 1;
 	/* PECfg.OutputTranspose: a group's values side by side in row (g, 0, 0) */
@@ -3437,18 +3438,39 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 					e = read_row(m, in, g, c, h, k->w, m->row[0], v);
 				if (e)
 					return e;
-				for (unsigned i = 0; i < k->w; i++) {
-					if (k->kind == TD_KEPT_MAX) {
+				if (k->kind == TD_KEPT_MAX) {
+					for (unsigned i = 0; i < k->w; i++)
 						if ((!h && !i) || h2f_table[v[i]] > h2f_table[best])
 							best = v[i];
-					} else {
-						sum += h2f_table[v[i]];
+					continue;
+				}
+				if (k->two) { /* (b - a), then squared (td_kept_of: OpMode 4) */
+					uint16_t *b = m->hv2;
+					if (l->src2.on)
+						e = l2m_read_row(m, &l->src2, H13_L2_SOURCE2BASE, "a reduction's second "
+								 "operand reads L2 memory no TD of this submission "
+								 "wrote", g, c, h, k->w, b);
+					else
+						e = read_row(m, in2, g, c, h, k->w, m->row[1], b);
+					if (e)
+						return e;
+					for (unsigned i = 0; i < k->w; i++) {
+						float t = h2f_table[b[i]] - h2f_table[v[i]];
+						sum += t * t;
 					}
+				} else if (k->square) {
+					for (unsigned i = 0; i < k->w; i++)
+						sum += h2f_table[v[i]] * h2f_table[v[i]];
+				} else {
+					for (unsigned i = 0; i < k->w; i++)
+						sum += h2f_table[v[i]];
 				}
 			}
 			float r = k->kind == TD_KEPT_MAX ? h2f_table[best]
-				  : k->kind == TD_KEPT_RSUM ? 1.0f / sum : sum;
-			y = k->kind == TD_KEPT_MAX && fin_bits == H13_FINALSCALE_ONE ? best : f2h(r * fin);
+				  : k->kind == TD_KEPT_RSUM ? 1.0f / sum
+				  : k->kind == TD_KEPT_RSQRT ? 1.0f / __builtin_sqrtf(sum * fin + eps) : sum;
+			y = k->kind == TD_KEPT_MAX && fin_bits == H13_FINALSCALE_ONE ? best
+			    : f2h(k->kind == TD_KEPT_RSQRT ? r : r * fin);
 			if (l->res.on)
 				l2m_write_row(m, &l->res, g, c, 0, 1, &y);
 			else if (k->out_transpose)
@@ -3504,6 +3526,18 @@ static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g,
 		m->l2m[a] = in[i];
 		m->l2ok[a / 8u] |= (uint8_t)(1u << (a % 8u));
 	}
+}
+
+/* A normalize's pair (TaskType 4, td_l2mem_of): p0 at the view's element (g, c, 0, 0) (it broadcasts
+ * W and H), p1 one row stride after it, each repeated along the row of w. */
+static int l2m_pair_row(struct anem *m, const struct td_l2view *v, unsigned g, unsigned c, unsigned h,
+			unsigned w, uint16_t *p0, uint16_t *p1)
+{
+	struct td_l2view v1 = *v;
+	v1.base += v->rs;
+	static const char what[] = "a normalize's pair reads L2 memory no TD of this submission wrote";
+	int e = l2m_read_row(m, v, H13_L2_SOURCE2BASE, what, g, c, h, w, p0);
+	return e ? e : l2m_read_row(m, &v1, H13_L2_SOURCE2BASE, what, g, c, h, w, p1);
 }
 
 /* The first operand is there: in L2 memory, an L2-resident (type 3) tensor or a bound tile source. */
@@ -3575,7 +3609,12 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 				if (e)
 					return e;
 				ne_row(m, s, v, W, 0, act);
-				if (s->pe) {
+				if (l->pair) { /* TaskType 4: (a - p0) x p1, once rounded */
+					if ((e = l2m_pair_row(m, &l->src2, g, c, h, W, b, m->hv3)))
+						return e;
+					for (unsigned i = 0; i < W; i++)
+						v[i] = f2h((h2f_table[v[i]] - h2f_table[b[i]]) * h2f_table[m->hv3[i]]);
+				} else if (s->pe) {
 					if (s->pe_two) {
 						if (l->src2.on)
 							e = l2m_read_row(m, &l->src2, H13_L2_SOURCE2BASE, "the second "
@@ -3816,10 +3855,11 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	/* Common.Cfg.TaskType: 0, 2, 3 and 5 in every program that computes (fixtures, Apple's);
 	 * 4 and 6 only in Apple's layer_norm, whose TDs are not modelled */
 	unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
-	if (task != 0 && task != 2 && task != 3 && task != H13_TASK_REDUCE)
+	if (task != 0 && task != 2 && task != 3 && task != H13_TASK_NORMALIZE && task != H13_TASK_REDUCE &&
+	    task != H13_TASK_REDUCE2)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CFG, H13_CFG_TASKTYPE,
-				   "Common.Cfg.TaskType other than 0, 2, 3 and 5 (what every modelled program "
-				   "has; Apple's layer_norm has 4 and 6) not modelled");
+				   "Common.Cfg.TaskType other than 0, 2, 3, 4, 5 and 6 (what every modelled "
+				   "program has) not modelled");
 	tile_geom(m, &in0, rs0, 0, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_GROUPSTRIDE);
 	tile_geom(m, &in1, rs1, 0, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_GROUPSTRIDE);
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);
@@ -3851,7 +3891,7 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 				   "Common.Cfg.OutTranspose on a reduction's result or an L2-resident one that "
 				   "the tile DMA writes not modelled");
 	if (k.role == TD_KEPT_MAKES)
-		return reduce_planes(m, &k, &lm, &in0, &out);
+		return reduce_planes(m, &k, &lm, &in0, &in1, &out);
 	if (!rd && !l2res && !lm.res.on)
 		return ENG_OK; /* nothing leaves the engine */
 	if (!out.elem)

@@ -144,6 +144,7 @@ struct anem {
 	float fa[ANEM_ROW_MAX] __attribute__((aligned(16))), fb[ANEM_ROW_MAX] __attribute__((aligned(16)));
 	uint16_t hv[ANEM_ROW_MAX] __attribute__((aligned(16))); /* fp16 rows: the first source, */
 	uint16_t hv2[ANEM_ROW_MAX] __attribute__((aligned(16))); /* the second */
+	uint16_t hv3[ANEM_ROW_MAX] __attribute__((aligned(16))); /* a normalize's p1 */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
 	uint16_t *l2m;          /* L2 memory (H13_L2_BYTES; NULL until a TD uses it), */
 	uint8_t *l2ok;          /* a bit per fp16 value a TD of the submission wrote */

@@ -142,6 +142,12 @@
 #define H13_CFG_TASKTYPE_LSB 4
 #define H13_CFG_TASKTYPE_W 4
 #define H13_TASK_REDUCE 5u
+/* 6: a reduction of two operands, each element (b - a) squared before the sum (Apple's H13
+ * layer_norm, its variance: FirstSrc 1, SecSrc 2, OpMode 4); 4: a normalize, (a - p0) x p1 with
+ * the pair (p0, p1) of each channel one Source2RowStride apart in L2 memory (layer_norm's last TD;
+ * docs/engine-model.md, "Apple's H13 layer_norm") */
+#define H13_TASK_NORMALIZE 4u
+#define H13_TASK_REDUCE2 6u
 #define H13_CFG_OUTTRANSPOSE_LSB 28
 #define H13_CFG_OUTTRANSPOSE_W 1
 /* Common.Cfg.SmallSourceMode (bit 2): with phase-sparse kernels (NE.KernelCfg.SparseFmt) a tap
@@ -256,6 +262,9 @@
  * (softmax.bin TD 3, consumed by TD 4's multiply); elsewhere the H15/H16 maps call it ReLU */
 #define H13_PE_NL_NONE 0u
 #define H13_PE_NL_RECIP 1u
+/* 2 on a reduction: 1/sqrt(sum x FinalScale + eps), eps Planar.PreScale's low half (fp16): Apple's
+ * H13 layer_norm, and a macOS compile of reduce_mean(d.d) + 1e-5 then rsqrt (allbilly/ane gpt2) */
+#define H13_PE_NL_RSQRT 2u
 #define H13_PLANAR_BIASSCALE 0x08804u
 #define H13_BIASSCALE_BIAS_LSB 0  /* fp16 */
 #define H13_BIASSCALE_BIAS_W 16
@@ -264,6 +273,8 @@
 #define H13_PLANAR_PRESCALE 0x08808u
 #define H13_PRESCALE_LSB 16   /* fp16 multiplier of the first operand */
 #define H13_PRESCALE_W 16
+#define H13_PRESCALE_EPS_LSB 0 /* fp16: the eps of a reduction's NLMode 2 (0 everywhere else) */
+#define H13_PRESCALE_EPS_W 16
 #define H13_PLANAR_FINALSCALE 0x0880cu /* fp32, the whole word */
 #define H13_FINALSCALE_ONE 0x3f800000u /* fp32 1.0, as every real PE program writes */
 

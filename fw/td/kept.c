@@ -13,6 +13,12 @@
  * (its channel stride 16 bytes), reading its rows from L2 memory, with the NE as a pass-through.
  * The users are ordinary TDs with operands in L2 memory (l2mem.c); what a reduction itself does
  * beyond these programs is refused by name rather than guessed.
+ *
+ * Apple's H13 layer_norm adds three readings (docs/engine-model.md, "Apple's H13 layer_norm"):
+ * Planar OpMode 4 squares each element before the sum; NLMode 2 leaves 1/sqrt(sum x FinalScale +
+ * eps), eps in PreScale's low half; and TaskType 6 reduces two operands, each element (b - a)^2,
+ * a the first from L2 memory (the mean, broadcast along W), b the second (Planar.Cfg 0x92010 on
+ * every one: OpMode 4, FirstSrc 1, SecSrc 2; nothing else is read under TaskType 6).
  */
 #include "fw/common/fp16.h"
 #include "fw/td/td.h"
@@ -23,7 +29,8 @@
 
 const char *td_kept_kind_name(unsigned kind)
 {
-	return kind == TD_KEPT_MAX ? "max" : kind == TD_KEPT_RSUM ? "1/sum" : kind == TD_KEPT_SUM ? "sum" : "nothing";
+	return kind == TD_KEPT_MAX ? "max" : kind == TD_KEPT_RSUM ? "1/sum" : kind == TD_KEPT_SUM ? "sum"
+	       : kind == TD_KEPT_RSQRT ? "1/sqrt(sum x FinalScale + eps)" : "nothing";
 }
 
 #define refuse(k, ...) td_refuse(&(k)->no, __VA_ARGS__)
@@ -43,13 +50,12 @@ static void cfg_zero(struct td_kept *k, uint32_t cfg, int pool, int nl, const ch
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_POOLMODE, what);
 	if (nl && H13_GET(cfg, H13_PECFG_NLMODE))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE, what);
-	if (H13_GET(cfg, H13_PECFG_FIRSTSRC))
-		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC, what);
 }
 
 /* A PE TD that reduces each plane (g, c) of its input to one value in L2 memory: softmax.bin's TDs
- * 0 and 3 (planes of one row), Apple's softmax's TDs 1 and 4. */
-static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
+ * 0 and 3 (planes of one row), Apple's softmax's TDs 1 and 4; with two operands (TaskType 6:
+ * two), Apple's layer_norm's variance. src1: a second tile source bound (RBase1). */
+static void makes(const struct td_regs *r, int src0, int src1, int dst, int two, struct td_kept *k)
 {
 	uint32_t cfg = GET(H13_PLANAR_CFG), in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM);
 	uint32_t ch = GET(H13_COMMON_CHCFG), bs = GET(H13_PLANAR_BIASSCALE);
@@ -60,24 +66,49 @@ static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
 		refuse(k, 1, H13_NE_MACCFG, 0, 32,
 		       "a reduction after the NE not modelled (softmax.bin's have the NE off, Apple's a "
 		       "pass-through)");
-	cfg_zero(k, cfg, 0, 0, "Planar.Cfg on a reduction: only PoolMode and NLMode are read "
-			       "(softmax.bin's reductions leave the rest 0)");
-	if (H13_GET(cfg, H13_PECFG_OPMODE))
+	cfg_zero(k, cfg, 0, 0, "Planar.Cfg on a reduction: only PoolMode, OpMode, NLMode, FirstSrc and "
+			       "SecSrc are read (softmax.bin's reductions leave the rest 0)");
+	/* OpMode 4 squares each element before the sum (Apple's layer_norm: the mean of squares);
+	 * with two operands it is the only form seen: (b - a)^2, FirstSrc 1 and SecSrc 2 (the PE's
+	 * (a + b)^2 with a negated: which of the two is negated does not show under the square) */
+	unsigned op = H13_GET(cfg, H13_PECFG_OPMODE);
+	k->square = op == H13_PE_OP_SQ;
+	k->two = (uint8_t)two;
+	if (op != H13_PE_OP_ADD && op != H13_PE_OP_SQ)
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
-		       "Planar.Cfg.OpMode on a reduction not modelled (softmax.bin's are 0)");
-	if (H13_GET(cfg, H13_PECFG_SECSRC))
+		       "Planar.Cfg.OpMode on a reduction other than 0 and 4 (each element squared: Apple's "
+		       "layer_norm) not modelled");
+	if (two && (op != H13_PE_OP_SQ || H13_GET(cfg, H13_PECFG_FIRSTSRC) != 1u ||
+		    H13_GET(cfg, H13_PECFG_SECSRC) != H13_PE_SECSRC_TILE1))
+		refuse(k, 0, H13_PLANAR_CFG, 0, 32,
+		       "Common.Cfg.TaskType 6 (a reduction of two operands) other than OpMode 4, FirstSrc 1 "
+		       "and SecSrc 2 (the squared difference of Apple's layer_norm) not modelled");
+	if (!two && H13_GET(cfg, H13_PECFG_SECSRC))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-		       "a second source on a reduction not modelled");
+		       "a second source on a reduction of TaskType 5 not modelled (two operands: TaskType 6)");
+	if (!two && H13_GET(cfg, H13_PECFG_FIRSTSRC))
+		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC,
+		       "Planar.Cfg.FirstSrc on a reduction of one operand not modelled");
 	if (H13_GET(cfg, H13_PECFG_CONDITION))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION,
 		       "Planar.Cfg.Condition on a reduction not modelled");
 	if (H13_GET(cfg, H13_PECFG_RELUEN))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_RELUEN,
 		       "Planar.Cfg.ReluEn on a reduction not modelled");
-	if (nl != H13_PE_NL_NONE && nl != H13_PE_NL_RECIP)
+	if ((nl != H13_PE_NL_NONE && nl != H13_PE_NL_RECIP && nl != H13_PE_NL_RSQRT) ||
+	    (nl == H13_PE_NL_RSQRT && pool != H13_PE_POOL_NONE))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE,
-		       "Planar.Cfg.NLMode on a reduction: only 1 (keep the reciprocal of "
-		       "the sum, softmax.bin TD 3) and 0 are pinned");
+		       "Planar.Cfg.NLMode on a reduction: only 1 (keep the reciprocal of the sum, softmax.bin "
+		       "TD 3), 2 with PoolMode 0 (1/sqrt, Apple's layer_norm) and 0 are pinned");
+	else if (k->square && pool == H13_PE_POOL_NONE && nl == H13_PE_NL_RECIP)
+		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
+		       "Planar.Cfg.OpMode 4 (squares) with NLMode 1 on a reduction not modelled (squares "
+		       "are seen summed and under NLMode 2)");
+	else if (pool == H13_PE_POOL_NONE && nl == H13_PE_NL_RSQRT)
+		k->kind = TD_KEPT_RSQRT; /* Apple's layer_norm: 1/sqrt(mean of squares + eps) */
+	else if (k->square && pool != H13_PE_POOL_NONE)
+		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
+		       "Planar.Cfg.PoolMode with OpMode 4 (squares) on a reduction not modelled");
 	else if (pool == H13_PE_POOL_MAX && nl == H13_PE_NL_NONE)
 		k->kind = TD_KEPT_MAX;
 	else if (pool == H13_PE_POOL_NONE && nl == H13_PE_NL_RECIP)
@@ -87,22 +118,36 @@ static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
 	else
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
 		       "Planar.Cfg.PoolMode on a reduction: only 2 with NLMode 0 (the maximum), and 0 "
-		       "with NLMode 0 (the sum) or 1 (the reciprocal of the sum) are pinned");
-	/* OutputTranspose alone (Apple's reductions over C): the values of a group's planes in one row */
-	k->out_transpose = (uint8_t)H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_OUTTRANSPOSE);
-	if (GET(H13_COMMON_PECFG) & ~H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u))
+		       "with NLMode 0 (the sum), 1 (the reciprocal of the sum) or 2 (1/sqrt) are pinned");
+	if (two && k->kind != TD_KEPT_SUM && k->kind != TD_KEPT_RSQRT)
+		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE,
+		       "a reduction of two operands (TaskType 6) to other than a sum or 1/sqrt not modelled");
+	/* OutputTranspose alone (Apple's reductions over C): the values of a group's planes in one row;
+	 * with two operands the first may be broadcast along W, H or C (the mean of each plane, read
+	 * back for every element: Apple's layer_norm, Src1Broadcast W) */
+	uint32_t pc = GET(H13_COMMON_PECFG);
+	k->out_transpose = (uint8_t)H13_GET(pc, H13_CPECFG_OUTTRANSPOSE);
+	uint32_t allowed = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+	if (two)
+		allowed |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H | H13_BCAST_C);
+	if (pc & ~allowed)
 		refuse(k, 0, H13_COMMON_PECFG, 0, 32,
-		       "a reduction with Common.PECfg set (a broadcast or transposed "
-		       "operand) not modelled");
+		       two ? "a reduction of two operands with Common.PECfg other than Src1Broadcast along "
+			     "W, H or C and OutputTranspose (a depth broadcast, the second operand broadcast, "
+			     "a transposed operand) not modelled"
+			   : "a reduction with Common.PECfg set (a broadcast or transposed "
+			     "operand) not modelled");
 	/* the scales: where they would apply (before or after the reduction, or the reciprocal) is
 	 * not pinned; softmax.bin's reductions leave every one at identity */
 	if (H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE) != FP16_ONE)
 		REFUSE(k, 0, H13_PLANAR_PRESCALE, H13_PRESCALE,
 		       "Planar.PreScale other than 1 on a reduction: whether it applies "
 		       "before or after the reduction is not pinned");
-	if (GET(H13_PLANAR_PRESCALE) != H13_PUT(H13_PRESCALE, FP16_ONE))
-		refuse(k, 0, H13_PLANAR_PRESCALE, 0, 32,
-		       "Planar.PreScale's low half set on a reduction not modelled");
+	k->eps = (uint16_t)H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE_EPS);
+	if (k->eps && k->kind != TD_KEPT_RSQRT)
+		REFUSE(k, 0, H13_PLANAR_PRESCALE, H13_PRESCALE_EPS,
+		       "Planar.PreScale's low half (eps) set on a reduction other than NLMode 2 (1/sqrt) not "
+		       "modelled");
 	if (H13_GET(bs, H13_BIASSCALE_SCALE) != FP16_ONE)
 		REFUSE(k, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE,
 		       "Planar.BiasScale.Scale other than 1 on a reduction: whether it "
@@ -125,6 +170,10 @@ static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
 		REFUSE(k, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
 		       "a reduction over an L2-resident source (SourceType 3) or one kept as it is read "
 		       "(SourceType 1) not modelled");
+	else if (two && st != H13_L2_MEM)
+		REFUSE(k, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
+		       "a reduction of two operands (TaskType 6) whose first comes other than from L2 memory "
+		       "(SourceType 0, as Apple's layer_norm's mean) not modelled");
 	else if (st == H13_L2_DMA && !src0)
 		REFUSE_NOREG(k, 1, "a reduction with no bound tile source (RBase0) not modelled");
 	else if (st == H13_L2_MEM && src0)
@@ -146,6 +195,16 @@ static void makes(const struct td_regs *r, int src0, int dst, struct td_kept *k)
 		REFUSE(k, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
 		       "a reduction whose result goes other than into L2 memory (ResultType 0, no tile "
 		       "destination) or by the tile DMA (ResultType 2, or 1: the DMA's copy) not modelled");
+	/* the second operand (TaskType 6): by the second tile source (L2.SourceCfg.Src2DMA, RBase1) or
+	 * from L2 memory (td_l2mem_of) */
+	if (two && H13_GET(GET(H13_L2_SOURCECFG), H13_L2SRC_SRC2DMA) && !src1)
+		REFUSE(k, 1, H13_L2_SOURCECFG, H13_L2SRC_SRC2DMA,
+		       "a reduction of two operands whose second comes by the tile DMA (Src2DMA 1) with no "
+		       "second tile source (RBase1) bound");
+	else if (two && !H13_GET(GET(H13_L2_SOURCECFG), H13_L2SRC_SRC2DMA) && src1)
+		REFUSE(k, 1, H13_L2_SOURCECFG, H13_L2SRC_SRC2DMA,
+		       "L2.SourceCfg.Src2DMA 0 (the second operand from L2) with a second tile source "
+		       "(RBase1) bound: which one the PE reads is not known");
 	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16)
 		REFUSE(k, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 		       "a reduction over a non-fp16 input not modelled");
@@ -192,20 +251,22 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 	int pe = (cfg | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE)) != 0;
 	int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
 	int src0 = src_en && (bar_en >> H13_BAR_RBASE0 & 1u);
+	int src1 = src_en && (bar_en >> H13_BAR_RBASE1 & 1u);
 	int dst = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u);
 	int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
 	/* a reduction: Common.Cfg.TaskType 5 (every reduction of softmax.bin and of Apple's
 	 * programs, and no other TD). A PE result leaving neither by DMA nor as an L2-resident tensor
 	 * with PoolMode or NLMode set, or ResultType other than 0, under another TaskType: refused */
-	int task5 = H13_GET(GET(H13_COMMON_CFG), H13_CFG_TASKTYPE) == H13_TASK_REDUCE;
+	unsigned task = H13_GET(GET(H13_COMMON_CFG), H13_CFG_TASKTYPE);
+	int task5 = task == H13_TASK_REDUCE || task == H13_TASK_REDUCE2;
 	int looks = H13_GET(cfg, H13_PECFG_POOLMODE) || H13_GET(cfg, H13_PECFG_NLMODE) ||
 		    H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != H13_L2_MEM;
 	if (task5 && pe) {
-		makes(r, src0, dst, k);
+		makes(r, src0, src1, dst, task == H13_TASK_REDUCE2, k);
 	} else if (task5) {
 		k->role = TD_KEPT_MAKES;
 		REFUSE(k, 1, H13_COMMON_CFG, H13_CFG_TASKTYPE,
-		       "Common.Cfg.TaskType 5 (a reduction) with the PE not in the path not modelled");
+		       "Common.Cfg.TaskType 5 or 6 (a reduction) with the PE not in the path not modelled");
 	} else if (pe && !dst && !l2res && looks) {
 		k->role = TD_KEPT_MAKES;
 		REFUSE(k, 1, H13_COMMON_CFG, H13_CFG_TASKTYPE,

@@ -11,6 +11,7 @@
  * SourceType 0 by a later TD). softmax.bin's kept values are the same mechanism in its one-value-a-
  * row form and keep their own reading (kept.c).
  */
+#include "fw/common/fp16.h"
 #include "fw/td/td.h"
 
 #include <string.h>
@@ -135,11 +136,19 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, int dst,
 	uint32_t in = GET(H13_COMMON_INDIM);
 	uint32_t g = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), hin = H13_GET(in, H13_INDIM_HIN);
+	uint32_t win = H13_GET(in, H13_INDIM_WIN);
 	if (H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_MEM) {
-		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, hin, H13_GET(in, H13_INDIM_WIN), 0, 0);
+		/* (a broadcast only with two operands: td_kept_of) */
+		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, hin, win,
+		     H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_SRC1BCAST), 0);
 		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, "");
 	}
-	l->any = l->src1.on;
+	/* the second operand of a reduction of two (TaskType 6) from L2 memory (Src2DMA 0) */
+	if (k->two && !H13_GET(GET(H13_L2_SOURCECFG), H13_L2SRC_SRC2DMA)) {
+		view(r, &l->src2, H13_L2_SOURCE2BASE, H13_L2_SRC2_CSTRIDE, g, cin, hin, win, 0, 0);
+		check(l, &l->src2, H13_L2_SOURCE2BASE, H13_COMMON_PECFG, H13_CPECFG_SRC2TRANSPOSE_LSB, "");
+	}
+	l->any = l->src1.on || l->src2.on;
 	if (dst)
 		return;
 	view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cin, 1, 1, 0, k->out_transpose);
@@ -149,10 +158,13 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, int dst,
 		       "a reduction's results in L2 memory whose strides overlap one another not modelled");
 	uint64_t rlo, rhi, lo, hi;
 	td_l2view_span(&l->res, &rlo, &rhi);
-	td_l2view_span(&l->src1, &lo, &hi);
-	if (l->src1.on && lo < rhi && rlo < hi)
-		REFUSE(l, 1, H13_L2_RESULTBASE, H13_L2_ADDR,
-		       "a reduction's result in L2 memory over the rows it reads not modelled");
+	for (unsigned i = 0; i < 2; i++) {
+		const struct td_l2view *v = i ? &l->src2 : &l->src1;
+		td_l2view_span(v, &lo, &hi);
+		if (v->on && lo < rhi && rlo < hi)
+			REFUSE(l, 1, H13_L2_RESULTBASE, H13_L2_ADDR,
+			       "a reduction's result in L2 memory over the rows it reads not modelled");
+	}
 	l->any = 1;
 }
 
@@ -163,6 +175,30 @@ static int same_view(const struct td_l2view *a, const struct td_l2view *b)
 	return a->base == b->base && a->cs == b->cs && a->rs == b->rs && a->gs == b->gs && a->g == b->g &&
 	       a->c == b->c && a->h == b->h && a->w == b->w && !a->bcast && !b->bcast &&
 	       a->transpose == b->transpose;
+}
+
+/* Common.Cfg.TaskType 4 (Apple's H13 layer_norm, its last TD): y = (a - p0[c]) x p1[c], the pair
+ * of channel c's values (the mean and 1/sqrt(variance + eps) kept by the reductions before) at
+ * element (g, c, 0, 0) of the second operand's view in L2 memory and one Source2RowStride after it.
+ * Only that form is read: SecSrc 3, OpMode 0, the second operand from L2, every scale identity. */
+static void normalize(const struct td_regs *r, struct td_l2mem *l)
+{
+	uint32_t cfg = GET(H13_PLANAR_CFG), scfg = GET(H13_L2_SOURCECFG);
+	if (cfg != H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB))
+		refuse(l, 0, H13_PLANAR_CFG, 0, 32,
+		       "Common.Cfg.TaskType 4 (a normalize) with Planar.Cfg other than SecSrc 3 alone "
+		       "(Apple's layer_norm: 0xc0000) not modelled");
+	if (H13_GET(scfg, H13_L2SRC_SRC2DMA))
+		REFUSE(l, 1, H13_L2_SOURCECFG, H13_L2SRC_SRC2DMA,
+		       "Common.Cfg.TaskType 4 (a normalize) whose pair comes by the tile DMA (Src2DMA 1) not "
+		       "modelled");
+	if (GET(H13_PLANAR_PRESCALE) != H13_PUT(H13_PRESCALE, FP16_ONE) ||
+	    GET(H13_PLANAR_BIASSCALE) != H13_PUT(H13_BIASSCALE_SCALE, FP16_ONE) ||
+	    GET(H13_PLANAR_FINALSCALE) != H13_FINALSCALE_ONE)
+		refuse(l, 0, H13_PLANAR_PRESCALE, 0, 32,
+		       "Common.Cfg.TaskType 4 (a normalize) with Planar.PreScale, BiasScale or FinalScale "
+		       "other than identity: where each applies is not pinned");
+	l->pair = 1;
 }
 
 void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept *k, struct td_l2mem *l)
@@ -177,19 +213,24 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	unsigned b1 = H13_GET(pc, H13_CPECFG_SRC1BCAST), b2 = H13_GET(pc, H13_CPECFG_SRC2BCAST);
 	unsigned t1 = H13_GET(pc, H13_CPECFG_SRC1TRANSPOSE), t2 = H13_GET(pc, H13_CPECFG_SRC2TRANSPOSE);
 	unsigned otr = H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE);
-	if (H13_GET(pc, H13_CPECFG_OUTTRANSPOSE))
-		REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_OUTTRANSPOSE,
-		       "Common.PECfg.OutputTranspose on a TD that is not a reduction not modelled (Apple's "
-		       "reductions over C set it)");
 	unsigned st = H13_GET(scfg, H13_L2_SOURCETYPE);
 	unsigned rt = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE);
+	int dst = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u);
+	/* PECfg.OutputTranspose on a result kept in L2 memory: kept with C and W swapped, as
+	 * Common.Cfg.OutTranspose keeps one (Apple's layer_norm over C of [1,4096,1,1]: its copy of x
+	 * into L2 is read back by the next TD as one row of 4096, and the program computes layer norm
+	 * only so; docs/engine-model.md, "Apple's H13 layer_norm"). Elsewhere, or with both, refused */
+	if (H13_GET(pc, H13_CPECFG_OUTTRANSPOSE) && (otr || rt != H13_L2_MEM || dst))
+		REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_OUTTRANSPOSE,
+		       "Common.PECfg.OutputTranspose on a TD that is not a reduction, other than on a result "
+		       "kept in L2 memory without Common.Cfg.OutTranspose, not modelled");
+	otr |= H13_GET(pc, H13_CPECFG_OUTTRANSPOSE);
 	unsigned sec = H13_GET(cfg, H13_PECFG_SECSRC);
 	int pe = (cfg | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE)) != 0;
 	int two = pe && (sec == H13_PE_SECSRC_TILE1 || sec == H13_PE_SECSRC_SUB);
 	int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
 	int src0 = src_en && (bar_en >> H13_BAR_RBASE0 & 1u);
 	int src1 = src_en && (bar_en >> H13_BAR_RBASE1 & 1u);
-	int dst = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u);
 	uint32_t in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM);
 	uint32_t g = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), cout = H13_GET(GET(H13_COMMON_COUT), H13_COUT);
@@ -229,16 +270,24 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		       "Common.PECfg.Src1Transpose on a first operand not read from L2 memory (SourceType 2 "
 		       "or 3) not modelled");
 	}
-	/* the second */
+	/* the second (with TaskType 4, a pair of values a channel) */
+	if (H13_GET(GET(H13_COMMON_CFG), H13_CFG_TASKTYPE) == H13_TASK_NORMALIZE)
+		normalize(r, l);
 	if (two && !H13_GET(scfg, H13_L2SRC_SRC2DMA)) {
 		if (src1)
 			REFUSE(l, 1, H13_L2_SOURCECFG, H13_L2SRC_SRC2DMA,
 			       "L2.SourceCfg.Src2DMA 0 (the second operand from L2) with a second tile source "
 			       "(RBase1) bound: which one the PE reads is not known");
-		view(r, &l->src2, H13_L2_SOURCE2BASE, H13_L2_SRC2_CSTRIDE, g, cin, hin, win, b2, t2);
+		view(r, &l->src2, H13_L2_SOURCE2BASE, H13_L2_SRC2_CSTRIDE, g, cin, hin, win,
+		     l->pair ? b2 | H13_BCAST_W | H13_BCAST_H : b2, t2);
 		check(l, &l->src2, H13_L2_SOURCE2BASE, H13_COMMON_PECFG, H13_CPECFG_SRC2TRANSPOSE_LSB,
 		      "Common.PECfg.Src2Transpose on an operand other than [C,1,1] not modelled (Apple's are "
 		      "[64,1,1] kept as one row)");
+		uint64_t lo, hi;
+		td_l2view_span(&l->src2, &lo, &hi);
+		if (l->pair && hi + l->src2.rs > H13_L2_BYTES)
+			REFUSE(l, 0, H13_L2_SOURCE2BASE, H13_L2_ADDR,
+			       "a normalize's pair (p1 one Source2RowStride after p0) reaching past L2 memory");
 	} else if (b2 || t2) {
 		const char *why = two ? "Common.PECfg.Src2Broadcast or Src2Transpose on a second operand that "
 					"comes by tile DMA (L2.SourceCfg.Src2DMA 1) not modelled"
@@ -283,6 +332,8 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			if (!v->on)
 				continue;
 			td_l2view_span(v, &lo, &hi);
+			if (i == 1 && l->pair)
+				hi += v->rs; /* p1 */
 			if (i == 0 && same_view(v, &l->res))
 				l->inplace = 1;
 			else if (lo < rhi && rlo < hi)

@@ -217,9 +217,22 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "  PE: not in the path\n");
 	} else if (k.role == TD_KEPT_MAKES && !k.no.why) {
 		/* as engine/model/compute.c's reduce_planes */
-		outf(out, ctx, "  PE: reduce %s over each plane%s (%u planes of %u x %u), x FinalScale %s\n",
-		     k.kind == TD_KEPT_MAX ? "max" : "sum", k.kind == TD_KEPT_RSUM ? ", then 1/sum" : "",
-		     (unsigned)k.rows, (unsigned)k.h, (unsigned)k.w, f32(fin, b1));
+		outf(out, ctx, "  PE: reduce %s%s over each plane%s (%u planes of %u x %u)",
+		     k.kind == TD_KEPT_MAX ? "max" : "sum",
+		     !k.two      ? (k.square ? " of squares" : "")
+		     : lm.src2.on ? " of (b - a)^2, a the source, b from L2 memory"
+				  : " of (b - a)^2, a the source, b by the second tile source (RBase1)",
+		     k.kind == TD_KEPT_RSUM ? ", then 1/sum" : "", (unsigned)k.rows, (unsigned)k.h, (unsigned)k.w);
+		if (k.kind == TD_KEPT_RSQRT)
+			outf(out, ctx, ", then 1/sqrt(sum x FinalScale %s + eps %s)\n", f32(fin, b1),
+			     h16(k.eps, b2));
+		else
+			outf(out, ctx, ", x FinalScale %s\n", f32(fin, b1));
+	} else if (lm.pair && !lm.no.why) {
+		/* as engine/model/compute.c's l2mem_elementwise (TaskType 4) */
+		outf(out, ctx, "  PE: normalize, (a - p0) x p1 with channel c's pair (p0, p1) at ");
+		print_l2view(&lm.src2, out, ctx);
+		outf(out, ctx, " and one row stride (0x%lx) after it\n", (unsigned long)lm.src2.rs);
 	} else {
 		static const char *const pools[] = {"", "average pool", "max pool", "min pool"};
 		static const char *const ops[] = {"+", "x", "max", "min", "square"};

@@ -208,11 +208,16 @@ void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb
 #define TD_REFUSE(r, comb, reg, F, why) td_refuse((r), (comb), (reg), F##_LSB, F##_W, (why))
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
-enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM };
-const char *td_kept_kind_name(unsigned kind); /* "max", "1/sum", "nothing" */
+enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT };
+const char *td_kept_kind_name(unsigned kind); /* "max", "1/sum", "sum", "1/sqrt(...)", "nothing" */
 struct td_kept {
 	uint8_t role;        /* enum td_kept_role: MAKES, a reduction */
-	uint8_t kind;        /* what it leaves a plane (enum td_kept_kind) */
+	uint8_t kind;        /* what it leaves a plane (enum td_kept_kind; RSQRT: 1/sqrt(sum x
+			      * FinalScale + eps), Planar.Cfg.NLMode 2) */
+	uint8_t square;      /* Planar.Cfg.OpMode 4: each element squared before the sum */
+	uint8_t two;         /* Common.Cfg.TaskType 6: each element (b - a), a the first operand (from
+			      * L2 memory, broadcast as Src1Broadcast says), b the second */
+	uint16_t eps;        /* fp16, Planar.PreScale's low half (RSQRT only) */
 	uint32_t rows, h, w; /* planes reduced (NumGroups x Cin), each of h rows (Hin) of w (Win) values */
 	uint8_t out_transpose; /* Common.PECfg.OutputTranspose: plane (g, c)'s value at (g, 0, 0, c) */
 	struct td_refusal no; /* why the reading refuses the TD (no.why NULL: modelled) */
@@ -247,6 +252,8 @@ struct td_l2mem {
 	uint8_t any;             /* the TD reads or writes L2 memory */
 	uint8_t keep1;           /* the first operand comes by tile DMA and is kept at src1 (SourceType 1) */
 	uint8_t inplace;         /* the result is written over the first operand, element for element */
+	uint8_t pair;            /* Common.Cfg.TaskType 4, a normalize: (a - p0) x p1, p0 src2's element
+				  * (g, c, 0, 0), p1 the value src2.rs bytes after it (td_l2mem_of) */
 	struct td_l2view src1, src2, res;
 	struct td_refusal no;    /* why the reading refuses the TD (no.why NULL: modelled) */
 };

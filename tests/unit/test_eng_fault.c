@@ -123,8 +123,8 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		/* the data path's (data_unread_fields) */
 		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 1, "L2.L2Cfg.InputReLU = 0x1: unmodelled-field"},
 		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, 1, "Common.GroupConvCfg.ElemMultMode = 0x1: unmodelled-field"},
-		/* a task type no modelled program has (Apple's layer_norm: 4 and 6) */
-		{H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W, 4, "Common.Cfg.TaskType = 0x4: unmodelled-field"},
+		/* a task type no modelled program has (1, 7 and above) */
+		{H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W, 7, "Common.Cfg.TaskType = 0x7: unmodelled-field"},
 		/* a depth (Apple's layer_norm: 8), 0 too, and Common +0x20 (0x2041 in every real TD) */
 		{H13_COMMON_INDEPTH, 0, 16, 8, "Common.Rsvd_0x004 = 0x8: unmodelled-field: Common +0x04 (a depth"},
 		{H13_COMMON_OUTDEPTH, 0, 16, 2, "Common.Rsvd_0x018 = 0x2: unmodelled-field: Common +0x18 (a depth"},

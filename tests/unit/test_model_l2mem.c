@@ -398,6 +398,12 @@ TEST(model_l2mem, reductions_over_channels)
 	expect_exact("red_c_sum", p, 2);
 	over_c(&t0, &t1, 0x3d800000u); /* 1/16 */
 	expect_exact("red_c_mean", p, 2);
+	/* x kept transposed by Common.PECfg.OutputTranspose instead of Common.Cfg.OutTranspose
+	 * (Apple's layer_norm over C of [1,4096,1,1] keeps its x so): the same sums */
+	over_c(&t0, &t1, F32_ONE);
+	t0.out_transpose = 0;
+	t0.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+	expect_exact("red_c_sum", p, 2);
 #if !defined(ANEFW_TARGET)
 	/* the sums written where the planes' values go untransposed: the checker fails */
 	over_c(&t0, &t1, F32_ONE);
@@ -410,10 +416,16 @@ TEST(model_l2mem, reductions_over_channels)
 	expect_refused("red_c_sum", p, 2, "a result in L2 memory whose strides overlap its own elements");
 	t0.res_l2 = l2(0, 480, 16);
 	expect_refused("red_c_sum", p, 2, "a reduction reads L2 memory no TD of this submission wrote");
-	/* OutputTranspose on a TD that is not a reduction */
+	/* OutputTranspose on a TD that is not a reduction, with Common.Cfg.OutTranspose too, or on a
+	 * result the tile DMA writes */
 	over_c(&t0, &t1, F32_ONE);
 	t0.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
 	expect_refused("red_c_sum", p, 2, "Common.PECfg.OutputTranspose on a TD that is not a reduction");
+	struct bp_pe_spec u = pe(4, 3, 8, 5, 4);
+	u.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+	const struct bp_pe_spec *q[] = {&u};
+	expect_refused("red_c_sum", q, 1, "Common.PECfg.OutputTranspose on a TD that is not a reduction, "
+					  "other than on a result kept in L2 memory");
 #endif
 }
 
@@ -472,6 +484,6 @@ TEST(model_l2mem, reductions_out_by_dma)
 	t = red_td(H13_PE_POOL_NONE, F32_ONE);
 	t.prescale = t.scale = 0;
 	t.finalscale = 0;
-	expect_refused("red_sum", p, 1, "Common.Cfg.TaskType 5 (a reduction) with the PE not in the path");
+	expect_refused("red_sum", p, 1, "Common.Cfg.TaskType 5 or 6 (a reduction) with the PE not in the path");
 #endif
 }

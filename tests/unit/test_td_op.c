@@ -396,9 +396,9 @@ TEST(td_op, reductions_into_l2_memory)
 		  "  NE: not in the path\n"
 		  "  PE: a x 1 x b (RBase1), x 1 + 0, x FinalScale 1\n"
 		  "  result: WBase, 1 x 2560 x 1600 fp16\n");
-	/* refused readings are named: NLMode 2 on a reduction, SecSrc 3 with mul, RBase0 bound with
+	/* refused readings are named: NLMode 3 on a reduction, SecSrc 3 with mul, RBase0 bound with
 	 * the first operand from L2 memory */
-	softmax_reduction(&m, H13_PUT(H13_PECFG_NLMODE, 2));
+	softmax_reduction(&m, H13_PUT(H13_PECFG_NLMODE, 3));
 	describe_bars(&m, bars, &t);
 	CHECK(strstr(t.text, "(not modelled: Planar.Cfg.NLMode on a reduction: only 1") != NULL);
 	CHECK(strstr(t.text, "  result: stays in the engine (not modelled)\n") != NULL);

@@ -638,10 +638,11 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 				     H13_PUT(H13_PECFG_CONDITION, p->cond) |
 				     H13_PUT(H13_PECFG_RELUEN, p->relu) |
 				     H13_PUT(H13_PECFG_NLMODE, p->nlmode) |
+				     H13_PUT(H13_PECFG_FIRSTSRC, p->firstsrc) |
 				     H13_PUT(H13_PECFG_SECSRC, p->secsrc));
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, p->scale) |
 					   H13_PUT(H13_BIASSCALE_BIAS, p->bias));
-	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, p->prescale));
+	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, p->prescale) | H13_PUT(H13_PRESCALE_EPS, p->eps));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, p->finalscale);
 	if (p->ne_pass) {
 		tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
@@ -659,12 +660,14 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	/* (registers keep their values from one TD to the next: every TD writes these) */
 	tdw_reg(&tw, H13_COMMON_PECFG, p->pecfg);
 	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_OUTTRANSPOSE, p->out_transpose) |
-				     (p->reduce ? H13_PUT(H13_CFG_TASKTYPE, H13_TASK_REDUCE) : 0u));
+				     (p->tasktype ? H13_PUT(H13_CFG_TASKTYPE, p->tasktype)
+				      : p->reduce ? H13_PUT(H13_CFG_TASKTYPE, H13_TASK_REDUCE)
+						  : 0u));
 	if (t0)
 		tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win),
 		     p->src_plane ? p->src_plane : bp_row(p->win) * p->hin);
-	if (t1)
-		tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
+	if (t1) /* (the tile source DMA serves both: enabled for the second alone too) */
+		tile(&tw, t0 ? 0 : H13_SRC_DMACONFIG, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
 	if (to)
 		tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout),
 		     p->dst_plane ? p->dst_plane : bp_row(p->wout) * p->hout);

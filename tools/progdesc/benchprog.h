@@ -119,6 +119,10 @@ struct bp_pe_spec {
 	unsigned ne_chmax;                 /* N above 0: the NE's channel maxima (MACCfg.OpMode 3,
 					    * KernelMode 1, PostScale 1; GroupConvCfg UnicastEn, UnicastCin
 					    * N): c input channels give c / N, as Apple's reduce_max over C */
+	unsigned tasktype;                 /* Common.Cfg.TaskType when above 0 (over reduce): 6, a
+					    * reduction of two operands; 4, a normalize (Apple's layer_norm) */
+	unsigned firstsrc;                 /* Planar.Cfg.FirstSrc */
+	uint16_t eps;                      /* Planar.PreScale's low half (NLMode 2's eps, fp16) */
 };
 #define BP_L2_READ 1u
 #define BP_L2_KEEP 2u

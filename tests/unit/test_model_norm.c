@@ -1,0 +1,267 @@
+/*
+ * Layer normalisation in the engine model, in the two forms Apple's H13 compiler gives it
+ * (docs/engine-model.md, "Apple's H13 layer_norm"), end to end (raw TDs built by tools/progdesc's
+ * bp_pen, the loader, the control path, the engine driver, the model), host and target:
+ *
+ *  - "ln_sub" (its compile over the last axis of [1,64,8,8], five TDs): x copied into L2 memory;
+ *    the mean of each row (a reduction, FinalScale 1/W); d = x - mean (the mean broadcast along
+ *    W); 1/sqrt(mean(d^2) + eps) (a reduction with Planar OpMode 4 and NLMode 2, eps in PreScale's
+ *    low half); d times it.
+ *  - "ln_fused" (its [1,375,1024] compile over the last axis): the mean of each channel's row by
+ *    tile DMA into L2; a reduction of two operands (Common.Cfg.TaskType 6), the mean from L2
+ *    broadcast along W and x by the second tile source, of (x - mean)^2, to 1/sqrt(. x FinalScale
+ *    + eps) kept one row stride after the means; a normalize (TaskType 4), (x - p0) x p1 with
+ *    the pair of each channel read there.
+ *
+ * The references are numpy's layer norm from its definition (tests/oracle/gen_model.py,
+ * layer_norm). Each program's negatives (eps dropped, the square, the 1/sqrt or the normalize's
+ * pair replaced) fail the checker or are refused by name.
+ */
+#include "tests/unit/tsession.h"
+#include "fw/regmap/h13.h"
+#include "tests/harness/harness.h"
+#include "tests/unit/toracle.h"
+#include "tools/progdesc/benchprog.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define H_ONE 0x3c00u
+#define F32_ONE 0x3f800000u
+#define APPLE_EPS 0x00a8u /* fp16 1.0014e-5, Apple's layer_norm's */
+#define EPS_QUARTER 0x3400u
+
+static struct bp_pe_spec pe(unsigned c, unsigned h, unsigned w, uint8_t in0, uint8_t out)
+{
+	struct bp_pe_spec p;
+	memset(&p, 0, sizeof p);
+	p.c = c, p.hin = p.hout = h, p.win = p.wout = w;
+	p.kw = p.kh = p.sx = p.sy = 1;
+	p.prescale = p.scale = H_ONE;
+	p.finalscale = F32_ONE;
+	p.bar_in0 = in0, p.bar_out = out;
+	return p;
+}
+
+static struct bp_l2 l2(uint32_t base, uint32_t cs, uint32_t rs, uint32_t gs)
+{
+	struct bp_l2 v = {1, base, cs, rs, gs};
+	return v;
+}
+
+/* fp32 bits of 1/n (n a power of two here: exact) */
+static uint32_t f32_recip(unsigned n)
+{
+	float f = 1.0f / (float)n;
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+/* x [6, 4, 40] over W, Apple's five-TD form: x at 0 (rows of 80 bytes, planes of 320), the means
+ * at 0x4000 and 1/sqrt at 0x5000 (channel c of row h at 16 c + 96 h), d at 0x2000. */
+#define S_C 6u
+#define S_H 4u
+#define S_W 40u
+#define S_RS 80u
+#define S_CS (S_RS * S_H)
+static void ln_sub(struct bp_pe_spec t[5])
+{
+	t[0] = pe(S_C, S_H, S_W, 5, 0);
+	t[0].res_l2 = l2(0, S_CS, S_RS, 0);
+	for (unsigned i = 1; i <= 3; i += 2) { /* the two reductions: rows (group h, channel c) */
+		t[i] = pe(S_C, 1, S_W, 0, 0);
+		t[i].groups = S_H;
+		t[i].l2_src = BP_L2_READ;
+		t[i].src_l2 = l2(i == 1 ? 0 : 0x2000, S_CS, S_RS, S_RS);
+		t[i].res_l2 = l2(i == 1 ? 0x4000 : 0x5000, 16, 16, 16 * S_C);
+		t[i].ne_pass = 1;
+		t[i].reduce = 1;
+		t[i].dependent = H13_L2SRC_DEPENDENT_L2;
+		t[i].finalscale = f32_recip(S_W); /* (exact: FinalScale's fp32 of 1/40 within 2^-24) */
+	}
+	t[3].op = H13_PE_OP_SQ;
+	t[3].nlmode = H13_PE_NL_RSQRT;
+	t[3].eps = APPLE_EPS;
+	for (unsigned i = 2; i <= 4; i += 2) { /* d = x - mean, then d x (1/sqrt) */
+		t[i] = pe(S_C, S_H, S_W, 0, i == 2 ? 0 : 4);
+		t[i].l2_src = BP_L2_READ;
+		t[i].src_l2 = l2(i == 2 ? 0 : 0x2000, S_CS, S_RS, 0);
+		t[i].src2_l2 = l2(i == 2 ? 0x4000 : 0x5000, 16, 16 * S_C, 0);
+		t[i].pecfg = H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_W);
+		t[i].dependent = H13_L2SRC_DEPENDENT_L2;
+	}
+	t[2].secsrc = H13_PE_SECSRC_SUB;
+	t[2].res_l2 = l2(0x2000, S_CS, S_RS, 0);
+	t[4].secsrc = H13_PE_SECSRC_TILE1;
+	t[4].op = H13_PE_OP_MUL;
+}
+
+/* x [24, 1, 64] over W, Apple's three-stage form: the means at 0x1000 + 16 c, 1/sqrt one row
+ * stride (0x400) after them. */
+#define F_C 24u
+#define F_W 64u
+#define F_PAIR 0x1000u
+#define F_RS 0x400u
+static void ln_fused(struct bp_pe_spec t[3])
+{
+	t[0] = pe(F_C, 1, F_W, 5, 0);
+	t[0].reduce = 1;
+	t[0].ne_pass = 1;
+	t[0].res_l2 = l2(F_PAIR, 16, 16, 0);
+	t[0].finalscale = f32_recip(F_W);
+	t[1] = pe(F_C, 1, F_W, 0, 0);
+	t[1].tasktype = H13_TASK_REDUCE2;
+	t[1].ne_pass = 1;
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2(F_PAIR, 16, 16, 0);
+	t[1].pecfg = H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W);
+	t[1].secsrc = H13_PE_SECSRC_TILE1; /* x by the second tile source */
+	t[1].bar_in1 = 5;
+	t[1].firstsrc = 1;
+	t[1].op = H13_PE_OP_SQ;
+	t[1].nlmode = H13_PE_NL_RSQRT;
+	t[1].eps = EPS_QUARTER;
+	t[1].finalscale = f32_recip(F_W);
+	t[1].res_l2 = l2(F_PAIR + F_RS, 16, 16, 0);
+	t[2] = pe(F_C, 1, F_W, 5, 4);
+	t[2].tasktype = H13_TASK_NORMALIZE;
+	t[2].ne_pass = 1;
+	t[2].secsrc = H13_PE_SECSRC_SUB;
+	t[2].src2_l2 = l2(F_PAIR, 16, F_RS, 0);
+}
+
+static uint8_t prog[8 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+
+static int run(const char *orc, const struct bp_pe_spec *t, unsigned n, int quiet, struct orc_run *r,
+	       char *fault, size_t fault_len)
+{
+	const struct bp_pe_spec *p[8];
+	for (unsigned i = 0; i < n; i++)
+		p[i] = &t[i];
+	size_t len = bp_pen(prog, sizeof prog, p, n);
+	CHECK(len > 0);
+	return trun_orc(orc, prog, len, quiet, r, fault, fault_len);
+}
+
+static void expect_within(const char *orc, const struct bp_pe_spec *t, unsigned n)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run(orc, t, n, 0, &r, fault, sizeof fault) == 0, "%s: %s", orc, fault);
+	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside", orc,
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+	printf("# %s: %lu values, worst error %u%% of its tolerance\n", orc, (unsigned long)r.checked,
+	       (unsigned)(r.worst * 100.0));
+}
+
+#if !defined(ANEFW_TARGET) /* the negatives on the host (the same code runs on the target) */
+static void expect_refused(const char *orc, const struct bp_pe_spec *t, unsigned n, const char *want)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run(orc, t, n, 1, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, want) != NULL, "%s: fault \"%s\", want \"%s\"", orc, fault, want);
+}
+
+/* The run completes and more than 1/div of its outputs fail the checker. */
+static void expect_checker_fails(const char *orc, const struct bp_pe_spec *t, unsigned n, unsigned div,
+				 const char *what)
+{
+	struct orc_run r;
+	CHECK(run(orc, t, n, 1, &r, NULL, 0) == 0);
+	CHECKF(r.bad > r.checked / div, "%s: %lu of %lu outside", what, (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+}
+#endif
+
+TEST(model_norm, layer_norm_by_mean_difference_and_rsqrt_reductions)
+{
+	struct bp_pe_spec t[5];
+	ln_sub(t);
+	expect_within("ln_sub", t, 5);
+#if !defined(ANEFW_TARGET)
+	/* the sum of d, not of its squares, under the 1/sqrt (about 0: 1/sqrt(eps)) */
+	ln_sub(t);
+	t[3].op = H13_PE_OP_ADD;
+	expect_checker_fails("ln_sub", t, 5, 2, "sum of d under the 1/sqrt");
+	/* the mean of squares kept as it is (NLMode 0: the eps must go too) */
+	ln_sub(t);
+	t[3].nlmode = 0;
+	t[3].eps = 0;
+	expect_checker_fails("ln_sub", t, 5, 2, "variance for 1/sqrt");
+	ln_sub(t);
+	t[3].nlmode = 0;
+	expect_refused("ln_sub", t, 5, "td 3, unit Planar, Planar.PreScale.Eps = 0xa8: unmodelled-field: "
+				       "Planar.PreScale's low half (eps) set on a reduction other than NLMode 2");
+	/* NLMode 3, squares under NLMode 1, squares with the maximum: refused by name */
+	ln_sub(t);
+	t[3].nlmode = 3;
+	expect_refused("ln_sub", t, 5, "td 3, unit Planar, Planar.Cfg.NLMode = 0x3: unmodelled-field: Planar.Cfg.NLMode on a reduction: only 1");
+	ln_sub(t);
+	t[3].nlmode = H13_PE_NL_RECIP;
+	t[3].eps = 0;
+	expect_refused("ln_sub", t, 5, "Planar.Cfg.OpMode 4 (squares) with NLMode 1");
+	ln_sub(t);
+	t[3].nlmode = 0;
+	t[3].eps = 0;
+	t[3].pool = H13_PE_POOL_MAX;
+	expect_refused("ln_sub", t, 5, "Planar.Cfg.PoolMode with OpMode 4 (squares)");
+	/* another PE operation on a reduction */
+	ln_sub(t);
+	t[3].op = H13_PE_OP_MUL;
+	expect_refused("ln_sub", t, 5, "Planar.Cfg.OpMode on a reduction other than 0 and 4");
+#endif
+}
+
+TEST(model_norm, layer_norm_by_a_reduction_of_two_operands_and_a_normalize)
+{
+	struct bp_pe_spec t[3];
+	ln_fused(t);
+	expect_within("ln_fused", t, 3);
+#if !defined(ANEFW_TARGET)
+	/* eps (0.25 here) dropped */
+	ln_fused(t);
+	t[1].eps = 0;
+	expect_checker_fails("ln_fused", t, 3, 4, "eps dropped");
+	/* the normalize as a plain subtraction (TaskType 3): x - mean */
+	ln_fused(t);
+	t[2].tasktype = 3;
+	t[2].pecfg = H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_W);
+	expect_checker_fails("ln_fused", t, 3, 2, "x - mean");
+	/* the pair one row further on: p1 read where nothing was written */
+	ln_fused(t);
+	t[2].src2_l2.rs = 2 * F_RS;
+	expect_refused("ln_fused", t, 3, "a normalize's pair reads L2 memory no TD of this submission wrote");
+	/* the variance's other forms: one operand (TaskType 5 with SecSrc), a sum, no FirstSrc */
+	ln_fused(t);
+	t[1].op = H13_PE_OP_ADD;
+	expect_refused("ln_fused", t, 3, "Common.Cfg.TaskType 6 (a reduction of two operands) other than "
+					 "OpMode 4, FirstSrc 1 and SecSrc 2");
+	ln_fused(t);
+	t[1].firstsrc = 0;
+	expect_refused("ln_fused", t, 3, "Common.Cfg.TaskType 6 (a reduction of two operands) other than");
+	ln_fused(t);
+	t[1].tasktype = H13_TASK_REDUCE;
+	expect_refused("ln_fused", t, 3, "a second source on a reduction of TaskType 5 not modelled");
+	/* a depth broadcast of the mean */
+	ln_fused(t);
+	t[1].pecfg |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_D);
+	expect_refused("ln_fused", t, 3, "a reduction of two operands with Common.PECfg other than");
+	/* a normalize with another PE operation, or a scale */
+	ln_fused(t);
+	t[2].op = H13_PE_OP_MUL;
+	expect_refused("ln_fused", t, 3, "Common.Cfg.TaskType 4 (a normalize) with Planar.Cfg other than "
+					 "SecSrc 3 alone");
+	ln_fused(t);
+	t[2].finalscale = 0x40000000u;
+	expect_refused("ln_fused", t, 3, "Common.Cfg.TaskType 4 (a normalize) with Planar.PreScale, "
+					 "BiasScale or FinalScale other than identity");
+	/* a normalize whose pair comes by the tile DMA */
+	ln_fused(t);
+	t[2].src2_l2.on = 0;
+	t[2].bar_in1 = 5;
+	expect_refused("ln_fused", t, 3, "Common.Cfg.TaskType 4 (a normalize) whose pair comes by the tile "
+					 "DMA");
+#endif
+}
