@@ -177,15 +177,17 @@ static int cpu_f16c(void)
  * write start on one, and each thread's part of them fills whole ones */
 #define ANEM_LINE_FLOATS 16u
 
+static uint32_t kept_get(const void *ctx, uint32_t a); /* the register window as fw/td's td_regs */
+
 struct tile {
 	const struct mrange *r; /* NULL: not present */
 	unsigned fmt, elem;
-	uint64_t row, plane, group;
-	unsigned w, h, c, g;
+	uint64_t row, plane, depth, group;
+	unsigned w, h, c, g, d; /* d: the depth (fw/td td_depth; above 1 on a reduction only) */
 };
 
 static void tile_geom(struct anem *m, struct tile *t, const struct mrange *r, int out,
-		      uint32_t row_reg, uint32_t plane_reg, uint32_t group_reg)
+		      uint32_t row_reg, uint32_t plane_reg, uint32_t depth_reg, uint32_t group_reg)
 {
 	uint32_t chcfg = REG(H13_COMMON_CHCFG);
 	uint32_t dim = REG(out ? H13_COMMON_OUTDIM : H13_COMMON_INDIM);
@@ -198,7 +200,31 @@ static void tile_geom(struct anem *m, struct tile *t, const struct mrange *r, in
 	t->g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	t->row = H13_ADDR_BYTES(REG(row_reg));
 	t->plane = H13_ADDR_BYTES(REG(plane_reg));
+	t->depth = H13_ADDR_BYTES(REG(depth_reg));
 	t->group = H13_ADDR_BYTES(REG(group_reg));
+	const struct td_regs regs = {kept_get, m};
+	t->d = td_depth(&regs, out);
+}
+
+/* Depth d of a tile (d below t->d) as a tile of its own: its range starts d DepthStrides on
+ * (*tmp holds that range); a tile whose range that leaves behind has no rows (ENG_E_RANGE on a
+ * read: td_ranges covers every depth, so it cannot happen). */
+static struct tile tile_at_depth(const struct tile *t, unsigned d, struct mrange *tmp)
+{
+	struct tile x = *t;
+	x.d = 1;
+	if (!t->r || !d)
+		return x;
+	uint64_t off = (uint64_t)d * t->depth;
+	*tmp = *t->r;
+	if (off > tmp->len) {
+		tmp->len = 0;
+	} else {
+		tmp->cpu += off;
+		tmp->len -= off;
+	}
+	x.r = tmp;
+	return x;
 }
 
 /* Byte offset of row (g, c, h) of a tile inside its range, or -1 when the row's bytes are not
@@ -441,18 +467,25 @@ struct stages {
 };
 
 static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
-static uint32_t kept_get(const void *ctx, uint32_t a); /* the register window as fw/td's td_regs */
 
 /* Fields the model reads no meaning from, each at the one value every real program holds there
  * (fw/td's struct td_fixed: value, and the refusal's why), refused at any other */
-static int refuse_set_fields(struct anem *m, const struct td_fixed *z, unsigned n)
+/* skip_depth: not the depth words (a reduction reads them: td_kept_of) */
+static int refuse_set_fields_but(struct anem *m, const struct td_fixed *z, unsigned n, int skip_depth)
 {
 	for (unsigned i = 0; i < n; i++) {
+		if (skip_depth && (z[i].reg == H13_COMMON_INDEPTH || z[i].reg == H13_COMMON_OUTDEPTH))
+			continue;
 		uint32_t v = (REG(z[i].reg) >> z[i].lsb) & td_field_mask(z[i].width);
 		if (v != z[i].value)
 			return anem_refuse(m, ENG_FR_FIELD, z[i].reg, z[i].lsb, z[i].width, z[i].why);
 	}
 	return ENG_OK;
+}
+
+static int refuse_set_fields(struct anem *m, const struct td_fixed *z, unsigned n)
+{
+	return refuse_set_fields_but(m, z, n, 0);
 }
 
 /*
@@ -598,7 +631,7 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
  * vectors, pixel offsets, an elementwise-multiply group mode, an output step, an L2 or tile DMA
  * format) and the model would otherwise compute without it.
  */
-static int data_unread_fields(struct anem *m, const struct td_l2mem *lm)
+static int data_unread_fields(struct anem *m, const struct td_kept *k, const struct td_l2mem *lm)
 {
 	/* L2.SourceCfg.Dependent (a dependency on an earlier TD, by its name in the maps): 0 in every
 	 * real program but on the NE TD of Apple's softmax that reads the TD before's result from L2
@@ -631,7 +664,7 @@ static int data_unread_fields(struct anem *m, const struct td_l2mem *lm)
 	    (REG(H13_KDMA_WORD0) & H13_KDMA_WORD0_SPARSE))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_KDMA_WORD0, 0, 32, PK_BIT5_TEXT);
 	/* and those real programs hold at a value other than 0 (fw/td: the builders write them) */
-	if (e || (e = refuse_set_fields(m, td_fixed, td_nfixed)))
+	if (e || (e = refuse_set_fields_but(m, td_fixed, td_nfixed, k->role == TD_KEPT_MAKES)))
 		return e;
 	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_SRC_FMT), 1))
 		return anem_refuse(m, ENG_FR_FIELD, H13_SRC_FMT, 0, 32,
@@ -3429,41 +3462,50 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 		for (unsigned c = 0; c < in->c; c++) {
 			uint16_t best = 0, y;
 			float sum = 0.0f;
-			for (unsigned h = 0; h < k->h; h++) {
-				uint16_t *v = m->hv;
-				if (l->src1.on)
-					e = l2m_read_row(m, &l->src1, H13_L2_SOURCEBASE, "a reduction reads L2 "
-							 "memory no TD of this submission wrote", g, c, h, k->w, v);
-				else
-					e = read_row(m, in, g, c, h, k->w, m->row[0], v);
-				if (e)
-					return e;
-				if (k->kind == TD_KEPT_MAX) {
-					for (unsigned i = 0; i < k->w; i++)
-						if ((!h && !i) || h2f_table[v[i]] > h2f_table[best])
-							best = v[i];
-					continue;
-				}
-				if (k->two) { /* (b - a), then squared (td_kept_of: OpMode 4) */
-					uint16_t *b = m->hv2;
-					if (l->src2.on)
-						e = l2m_read_row(m, &l->src2, H13_L2_SOURCE2BASE, "a reduction's second "
-								 "operand reads L2 memory no TD of this submission "
-								 "wrote", g, c, h, k->w, b);
+			/* D x H rows a plane: each depth's tiles and views start DepthStride further on */
+			for (unsigned d = 0; d < k->d; d++) {
+				struct mrange r0, r1;
+				const struct tile t0 = tile_at_depth(in, d, &r0), t1 = tile_at_depth(in2, d, &r1);
+				const struct td_l2view v1 = td_l2view_at_depth(&l->src1, d),
+							 v2 = td_l2view_at_depth(&l->src2, d);
+				for (unsigned h = 0; h < k->h; h++) {
+					uint16_t *v = m->hv;
+					if (l->src1.on && !l->keep1)
+						e = l2m_read_row(m, &v1, H13_L2_SOURCEBASE, "a reduction reads L2 "
+								 "memory no TD of this submission wrote", g, c, h, k->w, v);
 					else
-						e = read_row(m, in2, g, c, h, k->w, m->row[1], b);
+						e = read_row(m, &t0, g, c, h, k->w, m->row[0], v);
 					if (e)
 						return e;
-					for (unsigned i = 0; i < k->w; i++) {
-						float t = h2f_table[b[i]] - h2f_table[v[i]];
-						sum += t * t;
+					if (l->keep1) /* SourceType 1: the row kept in L2 as it is read */
+						l2m_write_row(m, &v1, g, c, h, k->w, v);
+					if (k->kind == TD_KEPT_MAX) {
+						for (unsigned i = 0; i < k->w; i++)
+							if ((!d && !h && !i) || h2f_table[v[i]] > h2f_table[best])
+								best = v[i];
+						continue;
 					}
-				} else if (k->square) {
-					for (unsigned i = 0; i < k->w; i++)
-						sum += h2f_table[v[i]] * h2f_table[v[i]];
-				} else {
-					for (unsigned i = 0; i < k->w; i++)
-						sum += h2f_table[v[i]];
+					if (k->two) { /* (b - a), then squared (td_kept_of: OpMode 4) */
+						uint16_t *b = m->hv2;
+						if (l->src2.on)
+							e = l2m_read_row(m, &v2, H13_L2_SOURCE2BASE, "a reduction's second "
+									 "operand reads L2 memory no TD of this submission "
+									 "wrote", g, c, h, k->w, b);
+						else
+							e = read_row(m, &t1, g, c, h, k->w, m->row[1], b);
+						if (e)
+							return e;
+						for (unsigned i = 0; i < k->w; i++) {
+							float t = h2f_table[b[i]] - h2f_table[v[i]];
+							sum += t * t;
+						}
+					} else if (k->square) {
+						for (unsigned i = 0; i < k->w; i++)
+							sum += h2f_table[v[i]] * h2f_table[v[i]];
+					} else {
+						for (unsigned i = 0; i < k->w; i++)
+							sum += h2f_table[v[i]];
+					}
 				}
 			}
 			float r = k->kind == TD_KEPT_MAX ? h2f_table[best]
@@ -3860,9 +3902,10 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CFG, H13_CFG_TASKTYPE,
 				   "Common.Cfg.TaskType other than 0, 2, 3, 4, 5 and 6 (what every modelled "
 				   "program has) not modelled");
-	tile_geom(m, &in0, rs0, 0, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_GROUPSTRIDE);
-	tile_geom(m, &in1, rs1, 0, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_GROUPSTRIDE);
-	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE);
+	tile_geom(m, &in0, rs0, 0, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_DEPTHSTRIDE, H13_SRC_GROUPSTRIDE);
+	tile_geom(m, &in1, rs1, 0, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_DEPTHSTRIDE,
+		  H13_SRC2_GROUPSTRIDE);
+	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_DEPTHSTRIDE, H13_DST_GROUPSTRIDE);
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
 	/* a reduction into L2 memory (a PE TD with PoolMode or NLMode whose result leaves neither by
@@ -3881,7 +3924,7 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	if (lm.no.why)
 		return td_refusal_fault(m, &lm.no);
 	/* the fields no modelled meaning is read from, on every TD (a reduction's too) */
-	int e = data_unread_fields(m, &lm);
+	int e = data_unread_fields(m, &k, &lm);
 	if (e)
 		return e;
 	/* Common.Cfg.OutTranspose on a result the tile DMA writes (td_l2mem_of reads the L2 ones) */

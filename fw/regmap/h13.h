@@ -59,11 +59,15 @@
 #define H13_CONVCFG_OY_LSB 30
 #define H13_CONVCFG_OY_W 2
 /* Common+0x04 and +0x18 (pad0 and pad1 in the H13 map): 1 in every real program but Apple's H13
- * layer_norm, which has 8 in both where it reads its 64 x 8 x 8 input as 8 x 64 x 8: an input and
- * output depth, as the H16 map has (InDepth, OutDepth). The model computes depth 1: any other
- * value is refused (the builders write 0) */
+ * layer_norm over C, H and W, which has 8 in both where it reads its 64 x 8 x 8 input as 8 x 64 x
+ * 8: an input and output depth, as the H16 map has (InDepth, OutDepth; fw/td td_depth). The model
+ * computes a depth above 1 on reductions only (fw/td td_kept_of); elsewhere it is refused */
 #define H13_COMMON_INDEPTH 0x00004u
 #define H13_COMMON_OUTDEPTH 0x00018u
+#define H13_INDEPTH_LSB 0
+#define H13_INDEPTH_W 32
+#define H13_OUTDEPTH_LSB 0
+#define H13_OUTDEPTH_W 32
 /* Common+0x20 (pad2 in the H13 map): 0x2041 in every real program (the fixtures' 29 TDs, Apple's
  * 63 in 64 programs rebuilt from a public listing, allbilly/ane's macOS streams). Its fields are
  * not known (the H14 map puts a 3-D window, ConvCfg3d, in the word after ConvCfg); the model reads

@@ -129,12 +129,12 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	k->out_transpose = (uint8_t)H13_GET(pc, H13_CPECFG_OUTTRANSPOSE);
 	uint32_t allowed = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
 	if (two)
-		allowed |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H | H13_BCAST_C);
+		allowed |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H | H13_BCAST_D | H13_BCAST_C);
 	if (pc & ~allowed)
 		refuse(k, 0, H13_COMMON_PECFG, 0, 32,
-		       two ? "a reduction of two operands with Common.PECfg other than Src1Broadcast along "
-			     "W, H or C and OutputTranspose (a depth broadcast, the second operand broadcast, "
-			     "a transposed operand) not modelled"
+		       two ? "a reduction of two operands with Common.PECfg other than Src1Broadcast and "
+			     "OutputTranspose (the second operand broadcast, a transposed operand) not "
+			     "modelled"
 			   : "a reduction with Common.PECfg set (a broadcast or transposed "
 			     "operand) not modelled");
 	/* the scales: where they would apply (before or after the reduction, or the reciprocal) is
@@ -166,15 +166,14 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	/* the source: rows of fp16 by tile DMA (softmax.bin: 2560 groups of one 1600 row) or from
 	 * L2 memory (Apple's: 64 channels of one row of 64) */
 	unsigned st = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE);
-	if (st == H13_L2_RESIDENT || st == H13_L2_KEEP)
+	if (st == H13_L2_RESIDENT)
 		REFUSE(k, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
-		       "a reduction over an L2-resident source (SourceType 3) or one kept as it is read "
-		       "(SourceType 1) not modelled");
+		       "a reduction over an L2-resident source (SourceType 3) not modelled");
 	else if (two && st != H13_L2_MEM)
 		REFUSE(k, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
 		       "a reduction of two operands (TaskType 6) whose first comes other than from L2 memory "
 		       "(SourceType 0, as Apple's layer_norm's mean) not modelled");
-	else if (st == H13_L2_DMA && !src0)
+	else if ((st == H13_L2_DMA || st == H13_L2_KEEP) && !src0)
 		REFUSE_NOREG(k, 1, "a reduction with no bound tile source (RBase0) not modelled");
 	else if (st == H13_L2_MEM && src0)
 		REFUSE(k, 0, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
@@ -232,6 +231,15 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	 * 4 x 32 (each a row of its input), and reads one value a plane back; a value a row of the
 	 * plane gives wrong numbers there. 13 + 17 bits: in 64 bits, then bounded by the fp16 values
 	 * L2 memory holds */
+	/* a depth (Common +0x04 and +0x18, InDepth and OutDepth): each plane is D x H rows (Apple's
+	 * layer_norm over C, H and W reduces [64, 8, 8] read as D 8 x H 64 x W 8), the two equal as
+	 * there; bounded as the 15-bit H and W are */
+	uint32_t din = GET(H13_COMMON_INDEPTH), dout = GET(H13_COMMON_OUTDEPTH);
+	k->d = din;
+	if (!din || din != dout || din > TD_DEPTH_MAX)
+		refuse(k, 0, H13_COMMON_INDEPTH, 0, 32,
+		       "a reduction's depth (Common.InDepth) 0, above 32767, or other than its "
+		       "OutDepth not modelled");
 	uint64_t planes = (uint64_t)H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS) * cin;
 	k->rows = planes > H13_L2_BYTES / 2u ? 0u : (uint32_t)planes;
 	k->h = H13_GET(in, H13_INDIM_HIN);

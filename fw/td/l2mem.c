@@ -26,10 +26,10 @@ static uint32_t unit_bytes(uint32_t word)
 	return (uint32_t)H13_GET(word, H13_L2_STRIDE) * H13_L2_UNIT;
 }
 
-/* A view of the tensor (g, c, h, w) at base_reg, with its channel, row and (after depth) group
- * strides from cstride_reg on: 1 along the broadcast axes. */
+/* A view of the tensor (g, c, d, h, w) at base_reg, with its channel, row, depth and group strides
+ * from cstride_reg on: 1 along the broadcast axes. */
 static void view(const struct td_regs *r, struct td_l2view *v, uint32_t base_reg, uint32_t cstride_reg,
-		 uint32_t g, uint32_t c, uint32_t h, uint32_t w, unsigned bcast, unsigned transpose)
+		 uint32_t g, uint32_t c, uint32_t d, uint32_t h, uint32_t w, unsigned bcast, unsigned transpose)
 {
 	v->on = 1;
 	v->bcast = (uint8_t)bcast;
@@ -37,34 +37,36 @@ static void view(const struct td_regs *r, struct td_l2view *v, uint32_t base_reg
 	v->base = (uint32_t)H13_GET(GET(base_reg), H13_L2_ADDR) * H13_L2_UNIT;
 	v->cs = unit_bytes(GET(cstride_reg));
 	v->rs = unit_bytes(GET(cstride_reg + 4u));
+	v->ds = unit_bytes(GET(cstride_reg + 8u));
 	v->gs = unit_bytes(GET(cstride_reg + 12u));
 	v->g = g;
 	v->c = bcast & H13_BCAST_C ? 1u : c;
+	v->d = bcast & H13_BCAST_D ? 1u : d;
 	v->h = bcast & H13_BCAST_H ? 1u : h;
 	v->w = bcast & H13_BCAST_W ? 1u : w;
 }
 
 /* The axes a view's elements step along (count, bytes per step), innermost first as laid out. */
-static unsigned axes(const struct td_l2view *v, uint64_t n[4], uint64_t s[4])
+#define L2_AXES 5u
+static unsigned axes(const struct td_l2view *v, uint64_t n[L2_AXES], uint64_t s[L2_AXES])
 {
 	unsigned k = 0;
 	if (v->transpose) { /* C and W swapped: the C values of (g, h, w) side by side */
 		n[k] = v->c, s[k++] = 2;
 		n[k] = v->w, s[k++] = v->cs;
-		n[k] = v->h, s[k++] = v->rs;
-		n[k] = v->g, s[k++] = v->gs;
 	} else {
 		n[k] = v->w, s[k++] = 2;
 		n[k] = v->c, s[k++] = v->cs;
-		n[k] = v->h, s[k++] = v->rs;
-		n[k] = v->g, s[k++] = v->gs;
 	}
+	n[k] = v->h, s[k++] = v->rs;
+	n[k] = v->d, s[k++] = v->ds;
+	n[k] = v->g, s[k++] = v->gs;
 	return k;
 }
 
 void td_l2view_span(const struct td_l2view *v, uint64_t *lo, uint64_t *hi)
 {
-	uint64_t n[4], s[4], end = 2;
+	uint64_t n[L2_AXES], s[L2_AXES], end = 2;
 	unsigned k = axes(v, n, s);
 	for (unsigned i = 0; i < k; i++) {
 		if (!n[i])
@@ -80,9 +82,9 @@ void td_l2view_span(const struct td_l2view *v, uint64_t *lo, uint64_t *hi)
  * everything the axes inside it span. */
 static int injective(const struct td_l2view *v)
 {
-	uint64_t n[4], s[4];
+	uint64_t n[L2_AXES], s[L2_AXES];
 	unsigned k = axes(v, n, s), m = 0;
-	uint64_t an[4], as[4];
+	uint64_t an[L2_AXES], as[L2_AXES];
 	for (unsigned i = 0; i < k; i++)
 		if (n[i] > 1)
 			an[m] = n[i], as[m++] = s[i];
@@ -114,6 +116,15 @@ uint32_t td_l2view_addr(const struct td_l2view *v, uint32_t g, uint32_t c, uint3
 	return v->base + g * v->gs + c * v->cs + h * v->rs + 2u * w;
 }
 
+struct td_l2view td_l2view_at_depth(const struct td_l2view *v, uint32_t d)
+{
+	struct td_l2view x = *v;
+	if (v->d > 1)
+		x.base += d * v->ds; /* inside L2: td_l2mem_of checks the whole span */
+	x.d = 1;
+	return x;
+}
+
 /* The view lies inside L2, and a transposed one is [C,1,1] (what_transposed NULL: any shape). */
 static void check(struct td_l2mem *l, const struct td_l2view *v, uint32_t base_reg, uint32_t tr_reg,
 		  unsigned tr_lsb, const char *what_transposed)
@@ -121,14 +132,18 @@ static void check(struct td_l2mem *l, const struct td_l2view *v, uint32_t base_r
 	uint64_t lo, hi;
 	if (v->transpose && what_transposed && (v->h != 1 || v->w != 1))
 		refuse(l, 1, tr_reg, tr_lsb, 1, what_transposed);
+	if (v->transpose && v->d > 1)
+		refuse(l, 1, tr_reg, tr_lsb, 1, "a transposed tensor in L2 memory with a depth not modelled");
 	td_l2view_span(v, &lo, &hi);
 	if (hi > H13_L2_BYTES)
 		REFUSE(l, 0, base_reg, H13_L2_ADDR,
 		       "a tensor in L2 memory reaching past its 2 MiB (base, strides and extent)");
 }
 
-/* A reduction (td_kept_of): its planes from L2 memory (SourceType 0) or the tile DMA, one value a
- * plane into L2 memory at element (g, c, 0, 0) of its result, or (a tile destination) by DMA. */
+/* A reduction (td_kept_of): its planes from L2 memory (SourceType 0) or the tile DMA (and kept in
+ * L2 as they are read, SourceType 1: Apple's layer_norm over C, H and W), each of k->d depths, one
+ * value a plane into L2 memory at element (g, c, 0, 0) of its result, or (a tile destination) by
+ * DMA. */
 static void reduction(const struct td_regs *r, const struct td_kept *k, int dst, struct td_l2mem *l)
 {
 	if (k->no.why)
@@ -137,21 +152,27 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, int dst,
 	uint32_t g = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), hin = H13_GET(in, H13_INDIM_HIN);
 	uint32_t win = H13_GET(in, H13_INDIM_WIN);
-	if (H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_MEM) {
-		/* (a broadcast only with two operands: td_kept_of) */
-		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, hin, win,
+	unsigned st = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE);
+	if (st == H13_L2_MEM || st == H13_L2_KEEP) {
+		/* (a broadcast only with two operands, SourceType 1 only with one: td_kept_of) */
+		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, k->d, hin, win,
 		     H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_SRC1BCAST), 0);
 		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, "");
+		l->keep1 = st == H13_L2_KEEP;
+		if (l->keep1 && !injective(&l->src1))
+			REFUSE(l, 0, H13_L2_SRC_CSTRIDE, H13_L2_STRIDE,
+			       "a source kept in L2 memory (SourceType 1) whose strides overlap its own "
+			       "elements not modelled");
 	}
 	/* the second operand of a reduction of two (TaskType 6) from L2 memory (Src2DMA 0) */
 	if (k->two && !H13_GET(GET(H13_L2_SOURCECFG), H13_L2SRC_SRC2DMA)) {
-		view(r, &l->src2, H13_L2_SOURCE2BASE, H13_L2_SRC2_CSTRIDE, g, cin, hin, win, 0, 0);
+		view(r, &l->src2, H13_L2_SOURCE2BASE, H13_L2_SRC2_CSTRIDE, g, cin, k->d, hin, win, 0, 0);
 		check(l, &l->src2, H13_L2_SOURCE2BASE, H13_COMMON_PECFG, H13_CPECFG_SRC2TRANSPOSE_LSB, "");
 	}
 	l->any = l->src1.on || l->src2.on;
 	if (dst)
 		return;
-	view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cin, 1, 1, 0, k->out_transpose);
+	view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cin, 1, 1, 1, 0, k->out_transpose);
 	check(l, &l->res, H13_L2_RESULTBASE, H13_COMMON_PECFG, H13_CPECFG_OUTTRANSPOSE_LSB, NULL);
 	if (!injective(&l->res))
 		REFUSE(l, 0, H13_L2_RES_CSTRIDE, H13_L2_STRIDE,
@@ -173,7 +194,7 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, int dst,
 static int same_view(const struct td_l2view *a, const struct td_l2view *b)
 {
 	return a->base == b->base && a->cs == b->cs && a->rs == b->rs && a->gs == b->gs && a->g == b->g &&
-	       a->c == b->c && a->h == b->h && a->w == b->w && !a->bcast && !b->bcast &&
+	       a->c == b->c && a->h == b->h && a->w == b->w && a->d == b->d && !a->bcast && !b->bcast &&
 	       a->transpose == b->transpose;
 }
 
@@ -237,7 +258,7 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	uint32_t hin = H13_GET(in, H13_INDIM_HIN), win = H13_GET(in, H13_INDIM_WIN);
 	/* the first operand */
 	if (st == H13_L2_MEM || st == H13_L2_KEEP) {
-		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, hin, win, b1, t1);
+		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, 1, hin, win, b1, t1);
 		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB,
 		      "Common.PECfg.Src1Transpose on an operand other than [C,1,1] not modelled (Apple's are "
 		      "[64,1,1] kept as one row)");
@@ -278,7 +299,7 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			REFUSE(l, 1, H13_L2_SOURCECFG, H13_L2SRC_SRC2DMA,
 			       "L2.SourceCfg.Src2DMA 0 (the second operand from L2) with a second tile source "
 			       "(RBase1) bound: which one the PE reads is not known");
-		view(r, &l->src2, H13_L2_SOURCE2BASE, H13_L2_SRC2_CSTRIDE, g, cin, hin, win,
+		view(r, &l->src2, H13_L2_SOURCE2BASE, H13_L2_SRC2_CSTRIDE, g, cin, 1, hin, win,
 		     l->pair ? b2 | H13_BCAST_W | H13_BCAST_H : b2, t2);
 		check(l, &l->src2, H13_L2_SOURCE2BASE, H13_COMMON_PECFG, H13_CPECFG_SRC2TRANSPOSE_LSB,
 		      "Common.PECfg.Src2Transpose on an operand other than [C,1,1] not modelled (Apple's are "
@@ -309,7 +330,7 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		       "enabled and WBase bound: which one the engine writes is not known (Apple's programs "
 		       "disable it)");
 	if (rt == H13_L2_MEM && !dst) {
-		view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cout, H13_GET(od, H13_OUTDIM_HOUT),
+		view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cout, 1, H13_GET(od, H13_OUTDIM_HOUT),
 		     H13_GET(od, H13_OUTDIM_WOUT), 0, otr);
 		/* OutTranspose of any shape: Apple's reductions over C write their [64,8,8] input so, C
 		 * along a row, for a reduction of planes to read (docs/engine-model.md) */

@@ -74,9 +74,10 @@ static void print_second(const struct td_l2mem *lm, const struct td_regs *r, out
 static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx)
 {
 	outf(out, ctx, "L2 memory at 0x%lx", (unsigned long)v->base);
-	if (v->bcast & (H13_BCAST_W | H13_BCAST_H | H13_BCAST_C))
-		outf(out, ctx, ", broadcast along%s%s%s", v->bcast & H13_BCAST_W ? " W" : "",
-		     v->bcast & H13_BCAST_H ? " H" : "", v->bcast & H13_BCAST_C ? " C" : "");
+	if (v->bcast & (H13_BCAST_W | H13_BCAST_H | H13_BCAST_D | H13_BCAST_C))
+		outf(out, ctx, ", broadcast along%s%s%s%s", v->bcast & H13_BCAST_W ? " W" : "",
+		     v->bcast & H13_BCAST_H ? " H" : "", v->bcast & H13_BCAST_D ? " D" : "",
+		     v->bcast & H13_BCAST_C ? " C" : "");
 	if (v->transpose) /* td_l2view_addr: C and W swapped */
 		outf(out, ctx, v->h == 1 && v->w == 1 ? ", kept as one row of C" : ", C and W swapped");
 }
@@ -110,9 +111,15 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {
 		outf(out, ctx, "  source: RBase0");
 		print_offset(GET(H13_SRC_BASEADDR), out, ctx);
-		outf(out, ctx, ", %u x %u x %u %s (C x H x W)%s", (unsigned)cin,
-		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
-		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)), groups > 1 ? " per group" : "");
+		if (td_depth(r, 0) > 1) /* (a reduction's depth: td_kept_of) */
+			outf(out, ctx, ", %u x %u x %u x %u %s (C x D x H x W)%s", (unsigned)cin,
+			     (unsigned)td_depth(r, 0), (unsigned)H13_GET(in, H13_INDIM_HIN),
+			     (unsigned)H13_GET(in, H13_INDIM_WIN), fmt_name(H13_GET(ch, H13_CHCFG_INFMT)),
+			     groups > 1 ? " per group" : "");
+		else
+			outf(out, ctx, ", %u x %u x %u %s (C x H x W)%s", (unsigned)cin,
+			     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
+			     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)), groups > 1 ? " per group" : "");
 		if (lm.keep1) {
 			outf(out, ctx, ", kept in ");
 			print_l2view(&lm.src1, out, ctx);
@@ -217,12 +224,16 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "  PE: not in the path\n");
 	} else if (k.role == TD_KEPT_MAKES && !k.no.why) {
 		/* as engine/model/compute.c's reduce_planes */
-		outf(out, ctx, "  PE: reduce %s%s over each plane%s (%u planes of %u x %u)",
+		outf(out, ctx, "  PE: reduce %s%s over each plane%s (%u planes of ",
 		     k.kind == TD_KEPT_MAX ? "max" : "sum",
 		     !k.two      ? (k.square ? " of squares" : "")
 		     : lm.src2.on ? " of (b - a)^2, a the source, b from L2 memory"
 				  : " of (b - a)^2, a the source, b by the second tile source (RBase1)",
-		     k.kind == TD_KEPT_RSUM ? ", then 1/sum" : "", (unsigned)k.rows, (unsigned)k.h, (unsigned)k.w);
+		     k.kind == TD_KEPT_RSUM ? ", then 1/sum" : "", (unsigned)k.rows);
+		if (k.d > 1)
+			outf(out, ctx, "%u x ", (unsigned)k.d);
+		outf(out, ctx, "%u x %u%s)%s", (unsigned)k.h, (unsigned)k.w, k.d > 1 ? ", D x H x W" : "",
+		     lm.keep1 ? ", kept in L2 memory as read" : "");
 		if (k.kind == TD_KEPT_RSQRT)
 			outf(out, ctx, ", then 1/sqrt(sum x FinalScale %s + eps %s)\n", f32(fin, b1),
 			     h16(k.eps, b2));

@@ -91,8 +91,8 @@ const struct td_fixed td_fixed[] = {
 	{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMASrc.Fmt.Interleave other than 1 not modelled (1 in every real program we hold, enabled or not)"},
 	{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMADst.Fmt.Interleave other than 1 not modelled (1 in every real program we hold, enabled or not)"},
 	/* whole words the H13 map leaves unnamed (fw/regmap/h13.h) */
-	{H13_COMMON_INDEPTH, 0, 32, 1, "Common +0x04 (a depth, the later maps' InDepth) other than 1 not modelled (1 in every real program but Apple's layer_norm, 8)"},
-	{H13_COMMON_OUTDEPTH, 0, 32, 1, "Common +0x18 (a depth, the later maps' OutDepth) other than 1 not modelled (1 in every real program but Apple's layer_norm, 8)"},
+	{H13_COMMON_INDEPTH, 0, 32, 1, "Common.InDepth other than 1 on a TD that is not a reduction not modelled (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},
+	{H13_COMMON_OUTDEPTH, 0, 32, 1, "Common.OutDepth other than 1 on a TD that is not a reduction not modelled (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},
 	{H13_COMMON_WORD20, 0, 32, H13_COMMON_WORD20_REAL, "Common +0x20 other than 0x2041 not modelled (0x2041 in every real program; its fields are not known)"},
 };
 const unsigned td_nfixed = sizeof td_fixed / sizeof td_fixed[0];
@@ -207,25 +207,31 @@ unsigned td_fmt_bytes(unsigned fmt)
 	return fmt == H13_FMT_FP16 ? 2u : fmt <= H13_FMT_UINT8 ? 1u : 0u;
 }
 
-enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t c, uint64_t groups, unsigned elem,
-			   uint64_t row, uint64_t plane, uint64_t depth, uint64_t group,
+enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t d, uint64_t c, uint64_t groups,
+			   unsigned elem, uint64_t row, uint64_t plane, uint64_t depth, uint64_t group,
 			   uint64_t *extent)
 {
 	uint64_t line;
 	if (!elem)
 		return TD_E_FORMAT;
-	if (!w || !h || !c || !groups)
+	if (!w || !h || !d || !c || !groups)
 		return TD_E_EMPTY;
 	if (pol_mul_ovf(w, elem, &line) || pol_add_ovf(line, 63, &line))
 		return TD_E_OVERFLOW;
 	line &= ~(uint64_t)63;
-	const uint64_t dims[4] = {h, c, 1, groups};
+	const uint64_t dims[4] = {h, c, d, groups};
 	const uint64_t strides[4] = {row, plane, depth, group};
 	enum pol_err e = pol_strided_extent(dims, strides, 4, line, extent);
 	return e == POL_OK ? TD_OK : e == POL_E_EMPTY ? TD_E_EMPTY : TD_E_OVERFLOW;
 }
 
 #define REG(a) (r->get(r->ctx, (a)))
+
+uint32_t td_depth(const struct td_regs *r, int out)
+{
+	uint32_t d = REG(out ? H13_COMMON_OUTDEPTH : H13_COMMON_INDEPTH);
+	return d ? d : 1u;
+}
 
 void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c)
 {
@@ -255,8 +261,8 @@ int td_dst_run(const struct td_regs *r, uint64_t *len)
 				    H13_ADDR_BYTES(REG(H13_DST_PLANESTRIDE)),
 				    H13_ADDR_BYTES(REG(H13_DST_GROUPSTRIDE))};
 	*len = 0;
-	if (!run || !h || !c || !g)
-		return 0;
+	if (!run || !h || !c || !g || td_depth(r, 1) != 1u)
+		return 0; /* (a depth: its strides are not one run's) */
 	for (unsigned k = 0; k < 3; k++) {
 		if (n[k] > 1 && stride[k] != run)
 			return 0; /* a gap (or an overlap) between consecutive rows, planes or groups */
@@ -304,7 +310,7 @@ static enum td_err tile(const struct td_hdr *h, const struct td_regs *r, unsigne
 	uint64_t c = out ? dc : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
 	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	uint64_t ext, end, base = H13_ADDR_BYTES(REG(tr->base));
-	enum td_err e = td_tile_extent(w, hh, c, g, elem, H13_ADDR_BYTES(REG(tr->row)),
+	enum td_err e = td_tile_extent(w, hh, td_depth(r, out), c, g, elem, H13_ADDR_BYTES(REG(tr->row)),
 				       H13_ADDR_BYTES(REG(tr->plane)), H13_ADDR_BYTES(REG(tr->depth)),
 				       H13_ADDR_BYTES(REG(tr->group)), &ext);
 	if (e == TD_OK && pol_add_ovf(base, ext, &end))

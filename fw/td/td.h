@@ -219,6 +219,7 @@ struct td_kept {
 			      * L2 memory, broadcast as Src1Broadcast says), b the second */
 	uint16_t eps;        /* fp16, Planar.PreScale's low half (RSQRT only) */
 	uint32_t rows, h, w; /* planes reduced (NumGroups x Cin), each of h rows (Hin) of w (Win) values */
+	uint32_t d;          /* ... at each of d depths (InDepth; td_depth): a plane is d x h rows */
 	uint8_t out_transpose; /* Common.PECfg.OutputTranspose: plane (g, c)'s value at (g, 0, 0, c) */
 	struct td_refusal no; /* why the reading refuses the TD (no.why NULL: modelled) */
 };
@@ -245,8 +246,9 @@ struct td_l2view {
 	uint8_t bcast;           /* H13_BCAST_* axes read at index 0 */
 	uint8_t transpose;       /* C and W swapped (td_l2view_addr): a [C,1,1] tensor as one row */
 	uint32_t base;           /* bytes */
-	uint32_t cs, rs, gs;     /* channel, row and group strides, bytes */
-	uint32_t g, c, h, w;     /* what lies in L2 (1 along a broadcast axis) */
+	uint32_t cs, rs, ds, gs; /* channel, row, depth and group strides, bytes */
+	uint32_t g, c, d, h, w;  /* what lies in L2 (1 along a broadcast axis; d: a reduction's depth,
+				  * 1 elsewhere) */
 };
 struct td_l2mem {
 	uint8_t any;             /* the TD reads or writes L2 memory */
@@ -262,6 +264,8 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 /* The byte address of element (g, c, h, w) of the tensor a view reads or writes (the broadcast
  * axes at index 0); the view's extent lies inside H13_L2_BYTES (td_l2mem_of checks). */
 uint32_t td_l2view_addr(const struct td_l2view *v, uint32_t g, uint32_t c, uint32_t h, uint32_t w);
+/* The view of depth d's elements (d below v->d; the same view along a broadcast depth). */
+struct td_l2view td_l2view_at_depth(const struct td_l2view *v, uint32_t d);
 /* [lo, hi): the bytes the view's elements span. */
 void td_l2view_span(const struct td_l2view *v, uint64_t *lo, uint64_t *hi);
 
@@ -395,7 +399,7 @@ unsigned td_fmt_bytes(unsigned fmt);
 
 /*
  * Extent of a strided tile: rows are whole 64-byte lines (line = roundup(w x elem, 64)), then
- * (h-1) row strides, (c-1) plane strides, (groups-1) group strides (H13 has no depth: D = 1).
+ * (h-1) row strides, (d-1) depth strides, (c-1) plane strides, (groups-1) group strides.
  */
 /* The destination tensor's extents as the tile DMA writes it: OutDim.Wout, Hout and Cout, with
  * Common.Cfg.OutTranspose C and W swapped (Apple's H13 matmul with transpose_y writes its N x M
@@ -407,9 +411,15 @@ void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c)
  * of that one run of bytes. 0 (no run) when a stride leaves a gap or overlaps, when a dimension is
  * zero or the format has no size, or on overflow. */
 int td_dst_run(const struct td_regs *r, uint64_t *len);
-enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t c, uint64_t groups, unsigned elem,
-			   uint64_t row, uint64_t plane, uint64_t depth, uint64_t group,
+enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t d, uint64_t c, uint64_t groups,
+			   unsigned elem, uint64_t row, uint64_t plane, uint64_t depth, uint64_t group,
 			   uint64_t *extent);
+/* A TD's input (out 0: Common +0x04, InDepth) or output (Common +0x18, OutDepth) depth as the
+ * tile DMA walks it: an operand is G x C x D x H x W, element (g, c, d, h, w) at d DepthStride
+ * past (g, c, 0, h, w) (Apple's H13 layer_norm over C, H and W reads [64, 8, 8] with D 8). 1 in
+ * every other real program; 0, which no program holds, is walked as 1 (the model refuses it). */
+uint32_t td_depth(const struct td_regs *r, int out);
+#define TD_DEPTH_MAX 0x7fffu /* the largest depth a reduction is modelled with (as Hin, Win) */
 
 /* The work a TD costs: bytes its moved ranges cover plus the output elements it computes. */
 uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *regs);

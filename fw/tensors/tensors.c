@@ -41,7 +41,7 @@ const char *tns_dtype_name(unsigned fmt)
 /* One TD's use of a tile BAR, with the geometry its registers give. */
 struct access {
 	uint8_t bar, write, fmt;
-	uint32_t w, h, c, g;
+	uint32_t w, h, c, g, d; /* d: the depth (fw/td td_depth) */
 	uint64_t base, row, plane, group;
 };
 
@@ -70,6 +70,7 @@ static void geometry(const struct td_regs *r, const struct td_range *x, struct a
 	if (out) /* as the tile DMA writes it (fw/td) */
 		td_dst_dims(r, &a->w, &a->h, &a->c);
 	a->g = H13_GET(r->get(r->ctx, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	a->d = td_depth(r, out);
 	a->base = x->addr;
 	a->row = H13_ADDR_BYTES(r->get(r->ctx, tr->row));
 	a->plane = H13_ADDR_BYTES(r->get(r->ctx, tr->plane));
@@ -106,17 +107,24 @@ static void set_flat(struct tns_tensor *t, unsigned fmt)
 }
 
 /* The logical layout of tensor t from the accesses in its direction (writes for outputs and
- * intermediates, reads for inputs; any, when there are none of those). */
+ * intermediates, reads for inputs; any, when there are none of those). An access with a depth
+ * (Apple's layer_norm over C, H and W reads its [64, 8, 8] input as 1 x 8 x 64 x 8, and as
+ * [64, 8, 8] in its last TD) gives no layout: the others do; with only those, the tensor is flat. */
 static void layout(struct tns_tensor *t, const struct scan *s)
 {
 	const struct access *ref = NULL;
 	int want_write = t->role != TNS_INPUT;
+	unsigned deep_fmt = H13_FMT_UINT8;
 	for (int pass = 0; pass < 2 && !ref; pass++)
 		for (unsigned i = 0; i < s->na && !ref; i++)
-			if (s->a[i].bar == (unsigned)t->bar && (pass || s->a[i].write == want_write))
-				ref = &s->a[i];
+			if (s->a[i].bar == (unsigned)t->bar && (pass || s->a[i].write == want_write)) {
+				if (s->a[i].d == 1)
+					ref = &s->a[i];
+				else
+					deep_fmt = s->a[i].fmt;
+			}
 	if (!ref) {
-		set_flat(t, H13_FMT_UINT8);
+		set_flat(t, deep_fmt);
 		return;
 	}
 	int dir = ref->write;
@@ -124,7 +132,7 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 	unsigned count = 0;
 	for (unsigned i = 0; i < s->na; i++) {
 		const struct access *a = &s->a[i];
-		if (a->bar != (unsigned)t->bar || a->write != dir)
+		if (a->bar != (unsigned)t->bar || a->write != dir || a->d != 1)
 			continue;
 		if (!same_geometry(a, ref)) {
 			set_flat(t, ref->fmt);
@@ -137,7 +145,7 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 	/* several accesses: whole planes apart (a concatenation along channels), one group */
 	for (unsigned i = 0; i < s->na; i++) {
 		const struct access *a = &s->a[i];
-		if (a->bar != (unsigned)t->bar || a->write != dir)
+		if (a->bar != (unsigned)t->bar || a->write != dir || a->d != 1)
 			continue;
 		uint64_t d = a->base - minbase, first = 0, end;
 		if (d) {
@@ -157,7 +165,7 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 	unsigned elem = td_fmt_bytes(ref->fmt);
 	uint64_t ext, last, ne;
 	if (!elem || cmax > UINT32_MAX ||
-	    td_tile_extent(ref->w, ref->h, cmax, ref->g, elem, ref->row, ref->plane, 0, ref->group,
+	    td_tile_extent(ref->w, ref->h, 1, cmax, ref->g, elem, ref->row, ref->plane, 0, ref->group,
 			   &ext) != TD_OK ||
 	    pol_add_ovf(minbase, ext, &last) || last > t->bytes ||
 	    pol_mul_ovf((uint64_t)ref->w * ref->h, cmax, &ne) || pol_mul_ovf(ne, ref->g, &ne)) {

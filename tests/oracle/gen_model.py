@@ -338,24 +338,25 @@ def main(out):
     return 0
 
 
-LAYER_NORM = (  # name, C, H, W, eps as fp16 bits (test_model_norm.c's programs)
-    ('ln_sub', 6, 4, 40, 0x00a8), ('ln_fused', 24, 1, 64, 0x3400))
+LAYER_NORM = (  # name, C, H, W, eps as fp16 bits, axes (test_model_norm.c's programs)
+    ('ln_sub', 6, 4, 40, 0x00a8, (2,)), ('ln_fused', 24, 1, 64, 0x3400, (2,)),
+    ('ln_chw', 16, 8, 8, 0x00a8, (0, 1, 2)))
 
 
 def layer_norm(d, rng):
-    """Layer normalisation over the last axis (W) of x [C, H, W], no affine: (x - mean) /
-    sqrt(var + eps), var the biased variance, in float64 from the definition (eps the fp16 value
-    the program holds: Apple's 0x00a8 = 1.0014e-5, and 0.25). Each row gets its own offset and
-    spread. Tolerance: the fp16 rounding of the mean (|dm| <= ulp(mean)/2, over sigma), of the
-    centred value, of 1/sqrt and of the result (2^-9 |y| with margin), and one ulp of y."""
-    for name, c, h, w, eps_bits in LAYER_NORM:
+    """Layer normalisation over the last axis (W) of x [C, H, W], or over all three, no affine:
+    (x - mean) / sqrt(var + eps), var the biased variance, in float64 from the definition (eps the
+    fp16 value the program holds: Apple's 0x00a8 = 1.0014e-5, and 0.25). Each row gets its own
+    offset and spread. Tolerance: the fp16 rounding of the mean (|dm| <= ulp(mean)/2, over sigma),
+    of the centred value, of 1/sqrt and of the result (2^-9 |y| with margin), and one ulp of y."""
+    for name, c, h, w, eps_bits, axes in LAYER_NORM:
         eps = float(np.array([eps_bits], dtype='<u2').view(np.float16)[0])
         off = rng.uniform(-6, 6, (c, h, 1))
         spread = rng.uniform(0.2, 3, (c, h, 1))
         x = (off + spread * rng.standard_normal((c, h, w))).astype(np.float16)
         xd = x.astype(np.float64)
-        m = xd.mean(axis=2, keepdims=True)
-        var = ((xd - m) ** 2).mean(axis=2, keepdims=True)
+        m = xd.mean(axis=axes, keepdims=True)
+        var = ((xd - m) ** 2).mean(axis=axes, keepdims=True)
         y = (xd - m) / np.sqrt(var + eps)
         sd = np.sqrt(var + eps)
         tol = np.abs(y) * 2.0 ** -9 + np.broadcast_to(ulp16(m) / sd, y.shape) + ulp16(y)

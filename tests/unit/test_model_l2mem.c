@@ -42,7 +42,7 @@ static struct bp_pe_spec pe(unsigned c, unsigned h, unsigned w, uint8_t in0, uin
 
 static struct bp_l2 l2(uint32_t base, uint32_t cs, uint32_t rs)
 {
-	struct bp_l2 v = {1, base, cs, rs, 0};
+	struct bp_l2 v = {1, base, cs, rs, 0, 0};
 	return v;
 }
 

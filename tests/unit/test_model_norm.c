@@ -45,7 +45,7 @@ static struct bp_pe_spec pe(unsigned c, unsigned h, unsigned w, uint8_t in0, uin
 
 static struct bp_l2 l2(uint32_t base, uint32_t cs, uint32_t rs, uint32_t gs)
 {
-	struct bp_l2 v = {1, base, cs, rs, gs};
+	struct bp_l2 v = {1, base, cs, rs, gs, 0};
 	return v;
 }
 
@@ -129,6 +129,52 @@ static void ln_fused(struct bp_pe_spec t[3])
 	t[2].ne_pass = 1;
 	t[2].secsrc = H13_PE_SECSRC_SUB;
 	t[2].src2_l2 = l2(F_PAIR, 16, F_RS, 0);
+}
+
+/* x [16, 8, 8] over C, H and W, Apple's three-TD form: TD 0 reads x as 1 x 16 x 8 x 8 (C x D x H x
+ * W: a depth of 16, DepthStride its plane), keeps it in L2 at 0 as it reduces it (SourceType 1;
+ * rows of 16 bytes, depths of 128) to its mean at 0x4000; TD 1 reduces (x - mean)^2 over the
+ * same 1024 values, the mean broadcast along W, H and D, to 1/sqrt at 0x5000; TD 2 normalizes
+ * x [16, 8, 8] with that pair, broadcast along C. */
+#define C_C 16u
+#define C_HW 8u
+#define C_MEAN 0x4000u
+#define C_RS 0x1000u
+static struct bp_l2 kept_x(void)
+{
+	struct bp_l2 v = {1, 0, 0x800, 16, 0, 128};
+	return v;
+}
+
+static void ln_chw(struct bp_pe_spec t[3])
+{
+	for (unsigned i = 0; i < 2; i++) {
+		t[i] = pe(1, C_HW, C_HW, i ? 0 : 5, 0);
+		t[i].depth = C_C;
+		t[i].ne_pass = 1;
+		t[i].finalscale = f32_recip(C_C * C_HW * C_HW);
+		t[i].res_l2 = l2(C_MEAN + i * C_RS, 16, 16, 0);
+	}
+	t[0].reduce = 1;
+	t[0].src_depth = 512; /* (the input's plane: rows of 64 bytes, 8 a plane) */
+	t[0].l2_src = BP_L2_KEEP;
+	t[0].src_l2 = kept_x();
+	t[1].tasktype = H13_TASK_REDUCE2;
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2(C_MEAN, 16, 16, 0);
+	t[1].pecfg = H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H | H13_BCAST_D);
+	t[1].secsrc = H13_PE_SECSRC_TILE1;
+	t[1].src2_l2 = kept_x();
+	t[1].firstsrc = 1;
+	t[1].op = H13_PE_OP_SQ;
+	t[1].nlmode = H13_PE_NL_RSQRT;
+	t[1].eps = APPLE_EPS;
+	t[2] = pe(C_C, C_HW, C_HW, 5, 4);
+	t[2].tasktype = H13_TASK_NORMALIZE;
+	t[2].ne_pass = 1;
+	t[2].secsrc = H13_PE_SECSRC_SUB;
+	t[2].src2_l2 = l2(C_MEAN, 16, C_RS, 0);
+	t[2].pecfg = H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_C);
 }
 
 static uint8_t prog[8 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
@@ -244,9 +290,9 @@ TEST(model_norm, layer_norm_by_a_reduction_of_two_operands_and_a_normalize)
 	ln_fused(t);
 	t[1].tasktype = H13_TASK_REDUCE;
 	expect_refused("ln_fused", t, 3, "a second source on a reduction of TaskType 5 not modelled");
-	/* a depth broadcast of the mean */
+	/* the second operand broadcast */
 	ln_fused(t);
-	t[1].pecfg |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_D);
+	t[1].pecfg |= H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_W);
 	expect_refused("ln_fused", t, 3, "a reduction of two operands with Common.PECfg other than");
 	/* a normalize with another PE operation, or a scale */
 	ln_fused(t);
@@ -263,5 +309,42 @@ TEST(model_norm, layer_norm_by_a_reduction_of_two_operands_and_a_normalize)
 	t[2].bar_in1 = 5;
 	expect_refused("ln_fused", t, 3, "Common.Cfg.TaskType 4 (a normalize) whose pair comes by the tile "
 					 "DMA");
+#endif
+}
+
+TEST(model_norm, layer_norm_over_every_axis_read_with_a_depth)
+{
+	struct bp_pe_spec t[3];
+	ln_chw(t);
+	expect_within("ln_chw", t, 3);
+#if !defined(ANEFW_TARGET)
+	/* the depth stride left 0: the first channel read 16 times (its mean, its spread) */
+	ln_chw(t);
+	t[0].src_depth = 0;
+	expect_checker_fails("ln_chw", t, 3, 4, "DepthStride 0");
+	/* a depth of 8: half of x in the statistics */
+	ln_chw(t);
+	t[0].depth = t[1].depth = 8;
+	t[0].finalscale = t[1].finalscale = f32_recip(C_C * C_HW * C_HW / 2);
+	expect_checker_fails("ln_chw", t, 3, 4, "half the depths");
+	/* the mean not broadcast along D: read where nothing was written */
+	ln_chw(t);
+	t[1].pecfg = H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H);
+	expect_refused("ln_chw", t, 3, "a reduction reads L2 memory no TD of this submission wrote");
+	/* a depth on a TD that is no reduction, InDepth other than OutDepth, 0 */
+	ln_chw(t);
+	t[2].depth = 2;
+	expect_refused("ln_chw", t, 3, "td 2, unit Common, Common.InDepth = 0x2: unmodelled-field: "
+				       "Common.InDepth other than 1 on a TD that is not a reduction");
+	ln_chw(t);
+	t[0].depth = 0x8000;
+	expect_refused("ln_chw", t, 3, "a reduction's depth (Common.InDepth) 0, above 32767");
+	/* x kept over its own result, or kept with overlapping strides */
+	ln_chw(t);
+	t[0].res_l2.base = 0x100;
+	expect_refused("ln_chw", t, 3, "a reduction's result in L2 memory over the rows it reads");
+	ln_chw(t);
+	t[0].src_l2.ds = 64;
+	expect_refused("ln_chw", t, 3, "a source kept in L2 memory (SourceType 1) whose strides overlap");
 #endif
 }

@@ -414,3 +414,50 @@ TEST(td_op, reductions_into_l2_memory)
 	describe_bars(&s, bars, &t);
 	CHECK(strstr(t.text, "PE: reduce max over each plane") == NULL);
 }
+
+/* A depth (Common InDepth / OutDepth, fw/td td_depth) is part of the ranges the control path
+ * checks: (D - 1) DepthStrides past the rows and planes, for the sources by InDepth and the
+ * destination by OutDepth; at depth 1 (or 0, walked as 1) the depth stride adds nothing. */
+TEST(td_op, ranges_cover_every_depth)
+{
+	struct img m = {0};
+	common(&m, 32, 2, 1, 1); /* rows of 64 bytes, 2 a plane */
+	set(&m, H13_SRC_ROWSTRIDE, 0x40);
+	set(&m, H13_SRC_PLANESTRIDE, 0x80);
+	set(&m, H13_SRC_DEPTHSTRIDE, 0x1000);
+	set(&m, H13_DST_ROWSTRIDE, 0x40);
+	set(&m, H13_DST_PLANESTRIDE, 0x80);
+	set(&m, H13_DST_DEPTHSTRIDE, 0x400);
+	struct td_hdr h;
+	memset(&h, 0, sizeof h);
+	h.bar_en = (uint8_t)((1u << H13_BAR_RBASE0) | (1u << H13_BAR_WBASE));
+	h.bar_idx[H13_BAR_RBASE0] = 5;
+	h.bar_idx[H13_BAR_WBASE] = 4;
+	const struct td_regs r = {img_get, &m};
+	static const uint32_t no_streams[H13_KSTREAM_N];
+	static const struct {
+		uint32_t din, dout;
+		uint64_t src_len, dst_len;
+	} k[] = {{1, 1, 0x80, 0x80}, {0, 0, 0x80, 0x80}, {8, 8, 7 * 0x1000 + 0x80, 7 * 0x400 + 0x80},
+		 {8, 1, 7 * 0x1000 + 0x80, 0x80}};
+	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
+		set(&m, H13_COMMON_INDEPTH, k[i].din);
+		set(&m, H13_COMMON_OUTDEPTH, k[i].dout);
+		struct td_range out[8];
+		unsigned n = 0;
+		int bk = -1, bc = -1;
+		CHECK(td_ranges(&h, &r, no_streams, out, 8, &n, &bk, &bc) == TD_OK);
+		uint64_t src = 0, dst = 0;
+		for (unsigned j = 0; j < n; j++) {
+			if (out[j].kind == TD_R_SRC0)
+				src = out[j].len;
+			else if (out[j].kind == TD_R_DST)
+				dst = out[j].len;
+		}
+		CHECKF(src == k[i].src_len && dst == k[i].dst_len, "depth %u/%u: source 0x%llx (want 0x%llx), "
+		       "destination 0x%llx (want 0x%llx)", k[i].din, k[i].dout, (unsigned long long)src,
+		       (unsigned long long)k[i].src_len, (unsigned long long)dst, (unsigned long long)k[i].dst_len);
+		uint64_t run;
+		CHECK(td_dst_run(&r, &run) == (k[i].dout <= 1));
+	}
+}

@@ -184,8 +184,8 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	if (t->l2cs || t->res_cs) { /* the input where a TD before left it in L2 memory; the result kept */
 		struct bp_pe_spec l = {0};
 		l.l2_src = t->l2cs ? BP_L2_READ : 0;
-		l.src_l2 = (struct bp_l2){t->l2cs != 0, 0, t->l2cs, t->l2cs, 0};
-		l.res_l2 = (struct bp_l2){t->res_cs != 0, t->res_base, t->res_cs, t->res_cs, 0};
+		l.src_l2 = (struct bp_l2){t->l2cs != 0, 0, t->l2cs, t->l2cs, 0, 0};
+		l.res_l2 = (struct bp_l2){t->res_cs != 0, t->res_base, t->res_cs, t->res_cs, 0, 0};
 		l2_words(tw, &l);
 	} else {
 		fixed(tw, 0);
@@ -410,7 +410,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 		return 0;
 	/* TD 0: x [M, 1, K] copied by the PE into L2, C and W swapped: K channels of M */
 	struct bp_pe_spec t0 = pe_copy(s->w, s->cin);
-	t0.res_l2 = (struct bp_l2){1, 0, cs, cs, 0};
+	t0.res_l2 = (struct bp_l2){1, 0, cs, cs, 0, 0};
 	t0.out_transpose = 1;
 	uint32_t w0[TD_WORDS], w1[TD_WORDS];
 	if (!pe_td(w0, &t0, BP_IN0_BAR, 0, 0, 0, BP_CHAIN_STRIDE))
@@ -429,7 +429,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	uint32_t w2[TD_WORDS];
 	struct bp_pe_spec t2 = pe_copy(s->w, s->cout); /* TD 2: M rows of N from L2 out by the tile DMA */
 	t2.l2_src = BP_L2_READ;
-	t2.src_l2 = (struct bp_l2){1, base1, cs1, cs1, 0};
+	t2.src_l2 = (struct bp_l2){1, base1, cs1, cs1, 0, 0};
 	t2.coeff_off = 1;
 	if (s->l2split && !pe_td(w2, &t2, 0, 0, BP_OUT_BAR, 2, 0))
 		return 0;
@@ -570,7 +570,9 @@ static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p)
 		tdw_reg(tw, base[i], H13_PUT(H13_L2_ADDR, v[i]->base / H13_L2_UNIT));
 		tdw_reg(tw, cs[i], H13_PUT(H13_L2_STRIDE, v[i]->cs / H13_L2_UNIT));
 		tdw_reg(tw, cs[i] + 4u, H13_PUT(H13_L2_STRIDE, v[i]->rs / H13_L2_UNIT));
-		if (v[i]->gs) /* after the depth stride */
+		if (v[i]->ds)
+			tdw_reg(tw, cs[i] + 8u, H13_PUT(H13_L2_STRIDE, v[i]->ds / H13_L2_UNIT));
+		if (v[i]->gs)
 			tdw_reg(tw, cs[i] + 12u, H13_PUT(H13_L2_STRIDE, v[i]->gs / H13_L2_UNIT));
 	}
 }
@@ -622,6 +624,10 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 			      : 0u);
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, p->hout);
 	td_fixed_block(H13_COMMON_INDIM, v, 11);
+	if (p->depth) {
+		v[(H13_COMMON_INDEPTH - H13_COMMON_INDIM) / 4] = p->depth;
+		v[(H13_COMMON_OUTDEPTH - H13_COMMON_INDIM) / 4] = p->depth;
+	}
 	tdw_block(&tw, H13_COMMON_INDIM, v, 11);
 	if (p->ne_rcas || p->ne_unit || p->ne_chmax) {
 		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, p->ne_rcas    ? H13_MAC_OP_RCAS
@@ -666,6 +672,8 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	if (t0)
 		tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win),
 		     p->src_plane ? p->src_plane : bp_row(p->win) * p->hin);
+	if (t0 && p->src_depth)
+		tdw_reg(&tw, H13_SRC_DEPTHSTRIDE, p->src_depth);
 	if (t1) /* (the tile source DMA serves both: enabled for the second alone too) */
 		tile(&tw, t0 ? 0 : H13_SRC_DMACONFIG, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
 	if (to)

@@ -97,6 +97,7 @@ struct bp_pe_spec {
 		unsigned on;
 		uint32_t base, cs, rs;
 		uint32_t gs; /* the group stride (0: not written) */
+		uint32_t ds; /* the depth stride (0: not written) */
 	} src_l2, src2_l2, res_l2;
 	uint32_t pecfg;
 	unsigned out_transpose;
@@ -123,6 +124,8 @@ struct bp_pe_spec {
 					    * reduction of two operands; 4, a normalize (Apple's layer_norm) */
 	unsigned firstsrc;                 /* Planar.Cfg.FirstSrc */
 	uint16_t eps;                      /* Planar.PreScale's low half (NLMode 2's eps, fp16) */
+	unsigned depth;                    /* Common InDepth and OutDepth (0: 1) */
+	uint32_t src_depth;                /* the first tile source's depth stride (0: not written) */
 };
 #define BP_L2_READ 1u
 #define BP_L2_KEEP 2u
