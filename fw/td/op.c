@@ -25,6 +25,22 @@ static const char *f32(uint32_t w, char *buf)
 		buf[1] = 0;
 	} else if (e >= 113 && e <= 142 && (m & 0x1fffu) == 0) { /* a normal fp16's range */
 		fp16_format((uint16_t)((w >> 16 & 0x8000u) | (e - 112) << 10 | m >> 13), buf, 16);
+	} else if (!m && e && e < 255) { /* a power of two outside it: 2^-15 (1/32768), a mean's */
+		unsigned k = 0, p = e >= 127 ? e - 127 : 127 - e;
+		char digits[4];
+		if (w >> 31)
+			buf[k++] = '-';
+		buf[k++] = '2';
+		buf[k++] = '^';
+		if (e < 127)
+			buf[k++] = '-';
+		unsigned nd = 0;
+		do
+			digits[nd++] = (char)('0' + p % 10u);
+		while ((p /= 10u) && nd < sizeof digits);
+		while (nd)
+			buf[k++] = digits[--nd];
+		buf[k] = 0;
 	} else {
 		static const char hex[] = "0123456789abcdef";
 		buf[0] = '0';

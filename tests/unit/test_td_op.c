@@ -366,6 +366,21 @@ TEST(td_op, reductions_into_l2_memory)
 	softmax_reduction(&s, H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RECIP));
 	describe_bars(&s, bars, &t);
 	CHECK(strstr(t.text, "  PE: reduce sum over each plane, then 1/sum (2560 planes of 1 x 1600), x FinalScale 1\n") != NULL);
+	/* a mean below fp16's normal range as the power of two it is (Apple's layer_norm over
+	 * [128,16,16]: 2^-15), 1/sqrt with its eps, and a value with no short form in hex */
+	struct img v = {0};
+	softmax_reduction(&v, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RSQRT));
+	set(&v, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, FP16_ONE) | H13_PUT(H13_PRESCALE_EPS, 0x3400u));
+	set(&v, H13_PLANAR_FINALSCALE, 0x38000000u);
+	describe_bars(&v, bars, &t);
+	CHECKF(strstr(t.text, "  PE: reduce sum of squares over each plane (2560 planes of 1 x 1600), then "
+			      "1/sqrt(sum x FinalScale 2^-15 + eps 0.25)\n") != NULL, "%s", t.text);
+	set(&v, H13_PLANAR_FINALSCALE, 0x80800000u);
+	describe_bars(&v, bars, &t);
+	CHECKF(strstr(t.text, "FinalScale -2^-126 + eps") != NULL, "%s", t.text);
+	set(&v, H13_PLANAR_FINALSCALE, 0x38000001u);
+	describe_bars(&v, bars, &t);
+	CHECKF(strstr(t.text, "FinalScale 0x38000001 + eps") != NULL, "%s", t.text);
 	/* TD 1: x - the maximum of its row (L2 memory, broadcast along W), x log2 e */
 	struct img a = {0};
 	common(&a, 1600, 2560, 1, 1);
