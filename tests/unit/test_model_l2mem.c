@@ -27,19 +27,6 @@
 #define BCAST1(a) H13_PUT(H13_CPECFG_SRC1BCAST, (a))
 #define BCAST2(a) H13_PUT(H13_CPECFG_SRC2BCAST, (a))
 
-/* A PE TD of c x h x w, identity scales, reading BAR in0 and writing BAR out by tile DMA. */
-static struct bp_pe_spec pe(unsigned c, unsigned h, unsigned w, uint8_t in0, uint8_t out)
-{
-	struct bp_pe_spec p;
-	memset(&p, 0, sizeof p);
-	p.c = c, p.hin = p.hout = h, p.win = p.wout = w;
-	p.kw = p.kh = p.sx = p.sy = 1;
-	p.prescale = p.scale = H_ONE;
-	p.finalscale = F32_ONE;
-	p.bar_in0 = in0, p.bar_out = out;
-	return p;
-}
-
 static struct bp_l2 l2(uint32_t base, uint32_t cs, uint32_t rs)
 {
 	struct bp_l2 v = {1, base, cs, rs, 0, 0};
@@ -98,9 +85,9 @@ static void bcast(const char *orcname, unsigned zc, unsigned zh, unsigned zw, un
 		  unsigned sec, struct bp_pe_spec *t0, struct bp_pe_spec *t1)
 {
 	uint32_t cs = 16u * ((zw + 7u) / 8u), rs = cs * zc;
-	*t0 = pe(zc, zh, zw, 6, 0);
+	*t0 = bp_pe_copy(zc, zh, zw, 6, 0);
 	t0->res_l2 = l2(0x100, cs, rs);
-	*t1 = pe(8, 4, 24, 5, 4);
+	*t1 = bp_pe_copy(8, 4, 24, 5, 4);
 	t1->secsrc = sec;
 	t1->src2_l2 = l2(0x100, cs, rs);
 	t1->pecfg = BCAST2(axes);
@@ -150,7 +137,7 @@ TEST(model_l2mem, broadcasts_of_a_value_kept_in_l2)
  * read broadcast along H into [3,6,40] (Apple's tile: Src1Broadcast H on SourceType 1). */
 TEST(model_l2mem, a_tile_along_h_from_a_source_kept_in_l2)
 {
-	struct bp_pe_spec t = pe(3, 6, 40, 5, 4);
+	struct bp_pe_spec t = bp_pe_copy(3, 6, 40, 5, 4);
 	t.l2_src = BP_L2_KEEP;
 	t.src_l2 = l2(0, 80, 240);
 	t.src_plane = 128; /* [3,1,40]: a 128-byte row a channel */
@@ -175,8 +162,8 @@ TEST(model_l2mem, a_tile_along_h_from_a_source_kept_in_l2)
 /* TD 0 writes z [16,h,1] (BAR 6) into L2 at 0x200 transposed, TD 1 reads it so as x - z */
 static void row_pair(struct bp_pe_spec *t0, struct bp_pe_spec *t1, unsigned h)
 {
-	*t0 = pe(16, h, 1, 6, 0);
-	*t1 = pe(16, h, 1, 5, 4);
+	*t0 = bp_pe_copy(16, h, 1, 6, 0);
+	*t1 = bp_pe_copy(16, h, 1, 5, 4);
 	t0->res_l2 = l2(0x200, 32, 32);
 	t0->out_transpose = 1;
 	t1->secsrc = H13_PE_SECSRC_SUB;
@@ -210,7 +197,7 @@ TEST(model_l2mem, a_channel_vector_kept_as_one_row)
 		       "Common.PECfg.Src2Transpose on an operand other than [C,1,1]");
 	/* OutTranspose on a reduction's result that leaves by tile DMA (a result of any other TD
 	 * leaves so transposed: model_bias.matmul_through_l2_memory_written_transposed) */
-	u0 = pe(16, 1, 1, 6, 4);
+	u0 = bp_pe_copy(16, 1, 1, 6, 4);
 	u0.out_transpose = 1;
 	u0.reduce = 1;
 	const struct bp_pe_spec *q1[] = {&u0};
@@ -224,7 +211,7 @@ TEST(model_l2mem, a_channel_vector_kept_as_one_row)
  * at 0) and leaves x/2 there (at 0x1000); TD 1 reads x back (SourceType 0) and adds x/2. */
 TEST(model_l2mem, both_operands_from_l2_one_kept_by_the_td_before)
 {
-	struct bp_pe_spec t0 = pe(4, 3, 20, 5, 0), t1 = pe(4, 3, 20, 0, 4);
+	struct bp_pe_spec t0 = bp_pe_copy(4, 3, 20, 5, 0), t1 = bp_pe_copy(4, 3, 20, 0, 4);
 	t0.l2_src = BP_L2_KEEP;
 	t0.src_l2 = l2(0, 48, 192);
 	t0.scale = H_HALF;
@@ -265,9 +252,9 @@ TEST(model_l2mem, both_operands_from_l2_one_kept_by_the_td_before)
  * before's result) subtracts it from x (or multiplies x by it), broadcast along W. */
 static void reduce_prog(unsigned nl, struct bp_pe_spec *t0, struct bp_pe_spec *t1, struct bp_pe_spec *t2)
 {
-	*t0 = pe(1, 16, 48, 5, 0);
+	*t0 = bp_pe_copy(1, 16, 48, 5, 0);
 	t0->res_l2 = l2(0, 96, 96);
-	*t1 = pe(16, 3, 16, 0, 0);
+	*t1 = bp_pe_copy(16, 3, 16, 0, 0);
 	t1->l2_src = BP_L2_READ;
 	t1->src_l2 = l2(0, 96, 32);
 	t1->pool = nl ? H13_PE_POOL_NONE : H13_PE_POOL_MAX;
@@ -275,7 +262,7 @@ static void reduce_prog(unsigned nl, struct bp_pe_spec *t0, struct bp_pe_spec *t
 	t1->res_l2 = l2(0x4000, 16, 16);
 	t1->ne_pass = 1;
 	t1->reduce = 1;
-	*t2 = pe(1, 16, 48, 0, 4);
+	*t2 = bp_pe_copy(1, 16, 48, 0, 4);
 	t2->dependent = H13_L2SRC_DEPENDENT_L2;
 	t2->l2_src = BP_L2_READ;
 	t2->src_l2 = l2(0, 96, 96);
@@ -322,11 +309,11 @@ TEST(model_l2mem, reductions_over_planes_read_from_l2)
  * channels 16 bytes apart and multiplies each pair into BAR 4. */
 static void rcas_prog(struct bp_pe_spec *t0, struct bp_pe_spec *t1, struct bp_pe_spec *t2)
 {
-	*t0 = pe(16, 3, 8, 6, 0);
+	*t0 = bp_pe_copy(16, 3, 8, 6, 0);
 	t0->res_l2 = l2(0, 32, 512);
-	*t1 = pe(16, 3, 8, 5, 0);
+	*t1 = bp_pe_copy(16, 3, 8, 5, 0);
 	t1->res_l2 = l2(16, 32, 512);
-	*t2 = pe(32, 3, 8, 0, 4);
+	*t2 = bp_pe_copy(32, 3, 8, 0, 4);
 	t2->ne_rcas = 1;
 	t2->l2_src = BP_L2_READ;
 	t2->src_l2 = l2(0, 16, 512);
@@ -355,7 +342,7 @@ TEST(model_l2mem, channel_products_of_the_ne)
  * apart; one value a plane at its first element. The mean is the sum with FinalScale 1/32. */
 static struct bp_pe_spec red_td(unsigned pool, uint32_t fin)
 {
-	struct bp_pe_spec t = pe(16, 4, 8, 5, 4);
+	struct bp_pe_spec t = bp_pe_copy(16, 4, 8, 5, 4);
 	t.reduce = 1;
 	t.pool = pool;
 	t.finalscale = fin;
@@ -372,13 +359,13 @@ static struct bp_pe_spec red_td(unsigned pool, uint32_t fin)
  * DMA (ResultType 1, as Apple's) */
 static void over_c(struct bp_pe_spec *t0, struct bp_pe_spec *t1, uint32_t fin)
 {
-	*t0 = pe(16, 3, 5, 5, 0);
+	*t0 = bp_pe_copy(16, 3, 5, 5, 0);
 	t0->prescale = t0->scale = 0;
 	t0->finalscale = 0; /* the PE not in the path */
 	t0->ne_unit = 1;
 	t0->res_l2 = l2(0, 32, 160);
 	t0->out_transpose = 1;
-	*t1 = pe(5, 1, 16, 0, 4);
+	*t1 = bp_pe_copy(5, 1, 16, 0, 4);
 	t1->groups = 3;
 	t1->l2_src = BP_L2_READ;
 	t1->src_l2 = l2(0, 32, 160);
@@ -421,7 +408,7 @@ TEST(model_l2mem, reductions_over_channels)
 	over_c(&t0, &t1, F32_ONE);
 	t0.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
 	expect_refused("red_c_sum", p, 2, "Common.PECfg.OutputTranspose on a TD that is not a reduction");
-	struct bp_pe_spec u = pe(4, 3, 8, 5, 4);
+	struct bp_pe_spec u = bp_pe_copy(4, 3, 8, 5, 4);
 	u.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
 	const struct bp_pe_spec *q[] = {&u};
 	expect_refused("red_c_sum", q, 1, "Common.PECfg.OutputTranspose on a TD that is not a reduction, "
@@ -434,7 +421,7 @@ TEST(model_l2mem, reductions_over_channels)
  * destination, the PE out of the path; output channel c the largest of inputs cN .. cN + N - 1. */
 static struct bp_pe_spec chmax(unsigned c, unsigned h, unsigned n)
 {
-	struct bp_pe_spec t = pe(c, h, 8, 5, 4);
+	struct bp_pe_spec t = bp_pe_copy(c, h, 8, 5, 4);
 	t.prescale = t.scale = 0;
 	t.finalscale = 0; /* the PE not in the path */
 	t.ne_chmax = n;

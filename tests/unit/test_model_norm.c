@@ -26,22 +26,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define H_ONE 0x3c00u
-#define F32_ONE 0x3f800000u
 #define APPLE_EPS 0x00a8u /* fp16 1.0014e-5, Apple's layer_norm's */
 #define EPS_QUARTER 0x3400u
-
-static struct bp_pe_spec pe(unsigned c, unsigned h, unsigned w, uint8_t in0, uint8_t out)
-{
-	struct bp_pe_spec p;
-	memset(&p, 0, sizeof p);
-	p.c = c, p.hin = p.hout = h, p.win = p.wout = w;
-	p.kw = p.kh = p.sx = p.sy = 1;
-	p.prescale = p.scale = H_ONE;
-	p.finalscale = F32_ONE;
-	p.bar_in0 = in0, p.bar_out = out;
-	return p;
-}
 
 static struct bp_l2 l2(uint32_t base, uint32_t cs, uint32_t rs, uint32_t gs)
 {
@@ -67,10 +53,10 @@ static uint32_t f32_recip(unsigned n)
 #define S_CS (S_RS * S_H)
 static void ln_sub(struct bp_pe_spec t[5])
 {
-	t[0] = pe(S_C, S_H, S_W, 5, 0);
+	t[0] = bp_pe_copy(S_C, S_H, S_W, 5, 0);
 	t[0].res_l2 = l2(0, S_CS, S_RS, 0);
 	for (unsigned i = 1; i <= 3; i += 2) { /* the two reductions: rows (group h, channel c) */
-		t[i] = pe(S_C, 1, S_W, 0, 0);
+		t[i] = bp_pe_copy(S_C, 1, S_W, 0, 0);
 		t[i].groups = S_H;
 		t[i].l2_src = BP_L2_READ;
 		t[i].src_l2 = l2(i == 1 ? 0 : 0x2000, S_CS, S_RS, S_RS);
@@ -84,7 +70,7 @@ static void ln_sub(struct bp_pe_spec t[5])
 	t[3].nlmode = H13_PE_NL_RSQRT;
 	t[3].eps = APPLE_EPS;
 	for (unsigned i = 2; i <= 4; i += 2) { /* d = x - mean, then d x (1/sqrt) */
-		t[i] = pe(S_C, S_H, S_W, 0, i == 2 ? 0 : 4);
+		t[i] = bp_pe_copy(S_C, S_H, S_W, 0, i == 2 ? 0 : 4);
 		t[i].l2_src = BP_L2_READ;
 		t[i].src_l2 = l2(i == 2 ? 0 : 0x2000, S_CS, S_RS, 0);
 		t[i].src2_l2 = l2(i == 2 ? 0x4000 : 0x5000, 16, 16 * S_C, 0);
@@ -105,12 +91,12 @@ static void ln_sub(struct bp_pe_spec t[5])
 #define F_RS 0x400u
 static void ln_fused(struct bp_pe_spec t[3])
 {
-	t[0] = pe(F_C, 1, F_W, 5, 0);
+	t[0] = bp_pe_copy(F_C, 1, F_W, 5, 0);
 	t[0].reduce = 1;
 	t[0].ne_pass = 1;
 	t[0].res_l2 = l2(F_PAIR, 16, 16, 0);
 	t[0].finalscale = f32_recip(F_W);
-	t[1] = pe(F_C, 1, F_W, 0, 0);
+	t[1] = bp_pe_copy(F_C, 1, F_W, 0, 0);
 	t[1].tasktype = H13_TASK_REDUCE2;
 	t[1].ne_pass = 1;
 	t[1].l2_src = BP_L2_READ;
@@ -124,7 +110,7 @@ static void ln_fused(struct bp_pe_spec t[3])
 	t[1].eps = EPS_QUARTER;
 	t[1].finalscale = f32_recip(F_W);
 	t[1].res_l2 = l2(F_PAIR + F_RS, 16, 16, 0);
-	t[2] = pe(F_C, 1, F_W, 5, 4);
+	t[2] = bp_pe_copy(F_C, 1, F_W, 5, 4);
 	t[2].tasktype = H13_TASK_NORMALIZE;
 	t[2].ne_pass = 1;
 	t[2].secsrc = H13_PE_SECSRC_SUB;
@@ -149,7 +135,7 @@ static struct bp_l2 kept_x(void)
 static void ln_chw(struct bp_pe_spec t[3])
 {
 	for (unsigned i = 0; i < 2; i++) {
-		t[i] = pe(1, C_HW, C_HW, i ? 0 : 5, 0);
+		t[i] = bp_pe_copy(1, C_HW, C_HW, i ? 0 : 5, 0);
 		t[i].depth = C_C;
 		t[i].ne_pass = 1;
 		t[i].finalscale = f32_recip(C_C * C_HW * C_HW);
@@ -169,7 +155,7 @@ static void ln_chw(struct bp_pe_spec t[3])
 	t[1].op = H13_PE_OP_SQ;
 	t[1].nlmode = H13_PE_NL_RSQRT;
 	t[1].eps = APPLE_EPS;
-	t[2] = pe(C_C, C_HW, C_HW, 5, 4);
+	t[2] = bp_pe_copy(C_C, C_HW, C_HW, 5, 4);
 	t[2].tasktype = H13_TASK_NORMALIZE;
 	t[2].ne_pass = 1;
 	t[2].secsrc = H13_PE_SECSRC_SUB;

@@ -379,16 +379,18 @@ static void cb_dense(const struct bp_conv_spec *s, uint8_t *wa, uint64_t lane)
 	}
 }
 
-/* A planar-engine copy of c channels of 1 x w (scales 1, no second operand). */
-static struct bp_pe_spec pe_copy(unsigned c, unsigned w)
+struct bp_pe_spec bp_pe_copy(unsigned c, unsigned h, unsigned w, uint8_t in0, uint8_t out)
 {
-	struct bp_pe_spec p = {0};
-	p.win = p.wout = w;
-	p.hin = p.hout = 1;
+	struct bp_pe_spec p;
+	memset(&p, 0, sizeof p);
 	p.c = c;
+	p.win = p.wout = w;
+	p.hin = p.hout = h;
 	p.kw = p.kh = p.sx = p.sy = 1;
 	p.prescale = p.scale = BP_FP16_ONE;
-	p.finalscale = 0x3f800000u;
+	p.finalscale = BP_F32_ONE;
+	p.bar_in0 = in0;
+	p.bar_out = out;
 	return p;
 }
 
@@ -409,7 +411,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	if (lane > UINT32_MAX / H13_COEFF_NCH || (uint64_t)cs * s->cin + (uint64_t)cs1 * s->w > H13_L2_BYTES)
 		return 0;
 	/* TD 0: x [M, 1, K] copied by the PE into L2, C and W swapped: K channels of M */
-	struct bp_pe_spec t0 = pe_copy(s->w, s->cin);
+	struct bp_pe_spec t0 = bp_pe_copy(s->w, 1, s->cin, 0, 0);
 	t0.res_l2 = (struct bp_l2){1, 0, cs, cs, 0, 0};
 	t0.out_transpose = 1;
 	uint32_t w0[TD_WORDS], w1[TD_WORDS];
@@ -427,7 +429,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	if (!tdw_end(&tw))
 		return 0;
 	uint32_t w2[TD_WORDS];
-	struct bp_pe_spec t2 = pe_copy(s->w, s->cout); /* TD 2: M rows of N from L2 out by the tile DMA */
+	struct bp_pe_spec t2 = bp_pe_copy(s->w, 1, s->cout, 0, 0); /* TD 2: M rows of N from L2 out by the tile DMA */
 	t2.l2_src = BP_L2_READ;
 	t2.src_l2 = (struct bp_l2){1, base1, cs1, cs1, 0, 0};
 	t2.coeff_off = 1;

@@ -129,6 +129,10 @@ struct bp_pe_spec {
 };
 #define BP_L2_READ 1u
 #define BP_L2_KEEP 2u
+#define BP_F32_ONE 0x3f800000u
+/* A PE TD that copies c channels of h x w from BAR in0 to BAR out: identity scales, no second
+ * operand, everything else 0 (the tests' and the builders' starting point). */
+struct bp_pe_spec bp_pe_copy(unsigned c, unsigned h, unsigned w, uint8_t in0, uint8_t out);
 size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p);
 /* n (1..8) planar-engine TDs in one raw stream, TD i at i x BP_CHAIN_STRIDE with its own BARs
  * (bar_in0, bar_in1, bar_out), the weights at bp_chain_weights_off(n). Returns the length, 0 when
