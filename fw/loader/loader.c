@@ -699,7 +699,8 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 		return LDR_E_TRUNCATED;
 	/* a raw stream has no thread command to size its first TD: the full TD (0x274 bytes, eiln's
 	 * streams), or up to the second when TD 0's next pointer puts it closer (Apple's compact
-	 * TDs: a 504-byte first TD with the next at 0x200) */
+	 * TDs: a 504-byte first TD with the next at 0x200), or, the only TD of a stream shorter than
+	 * a full one, the stream's whole words (Apple's 504-byte TD alone in 512 bytes) */
 	uint32_t first_size = p->gen->td_default_bytes, hw[H13_TD_HEADER_WORDS];
 	struct td_hdr h0;
 	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
@@ -707,6 +708,8 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 	td_hdr_decode(hw, &h0);
 	if (!h0.eon && h0.next_ptr >= p->gen->td_header_bytes && h0.next_ptr < first_size)
 		first_size = h0.next_ptr;
+	else if (h0.eon && len < first_size)
+		first_size = (uint32_t)len & ~3u; /* >= td_header_bytes, a multiple of 4: checked above */
 	enum ldr_err e = walk(p, 0, first_size);
 	if (e != LDR_OK)
 		return e;

@@ -4,7 +4,10 @@
  * bytes never crash the loader or the printer.
  */
 #include "fw/loader/loader.h"
+#include "fw/common/le.h"
+#include "fw/regmap/h13.h"
 #include "fw/regmap/regmap.h"
+#include "tools/progdesc/benchprog.h"
 #include "tests/harness/harness.h"
 
 #include <stdio.h>
@@ -224,6 +227,29 @@ TEST(loader, synthetic_program_api)
 	CHECK_EQ(ldr_load(raw, raw_len, LDR_F_HWX, p), LDR_E_BAD_MAGIC);
 	CHECK_EQ(ldr_load(raw, raw_len, LDR_F_RAW | LDR_F_HWX, p), LDR_E_ARG);
 	CHECK_EQ(ldr_load(NULL, 0, 0, p), LDR_E_TRUNCATED);
+	/* the only TD of a stream shorter than a full TD (Apple's 504-byte TDs, one alone in 512
+	 * bytes): the stream's words, its writes all read; a TD chained on (not the last) is not */
+	uint8_t one[BP_WEIGHTS_OFF + 64];
+	REQUIRE(bp_pe(one, sizeof one, &(struct bp_pe_spec){.c = 2, .win = 8, .hin = 2, .wout = 8, .hout = 2,
+							    .kw = 1, .kh = 1, .sx = 1, .sy = 1,
+							    .prescale = BP_FP16_ONE, .scale = BP_FP16_ONE,
+							    .finalscale = BP_F32_ONE}) == sizeof one);
+	REQUIRE(ldr_load(one, sizeof one, LDR_F_RAW, p) == LDR_OK);
+	REQUIRE(ldr_td_image(p, 0, img) == LDR_OK);
+	uint32_t fs = ldr_image_get(p, img, H13_PLANAR_FINALSCALE), n_full = p->tds[0].nwrites;
+	size_t used = 0; /* the TD's bytes up to its last nonzero word */
+	for (size_t i = 0; i + 4 <= 0x274; i += 4)
+		if (le_rd32(one + i))
+			used = i + 4;
+	size_t short_len = (used + 15) & ~(size_t)15;
+	REQUIRE(short_len < 0x274);
+	CHECK_EQ(ldr_load(one, short_len, LDR_F_RAW, p), LDR_OK);
+	CHECK_EQ(p->ntds, 1);
+	CHECK_EQ(p->tds[0].size, short_len);
+	CHECK_EQ(p->tds[0].nwrites, n_full);
+	REQUIRE(ldr_td_image(p, 0, img) == LDR_OK);
+	CHECK_EQ(ldr_image_get(p, img, H13_PLANAR_FINALSCALE), fs);
+	CHECK_EQ(ldr_load(one, used - 4, LDR_F_RAW, p), LDR_E_STREAM_OVERRUN); /* its last write cut */
 	free(raw);
 	free(img);
 	free(p);
