@@ -3437,6 +3437,12 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 {
 	if (k->w > ANEM_ROW_MAX || (!l->src1.on && !in->r) || (k->two && !l->src2.on && !in2->r))
 		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a reduction of rows wider than the model holds");
+	/* the values it reads, bounded: rows from L2 memory cost no DMA move, so the watchdog, which
+	 * counts those, does not bound a reduction whose strides are 0 (planes x D x H < 2^50) */
+	if (k->w && (uint64_t)k->rows * k->d * k->h > ANEM_REDUCE_MAX / k->w)
+		return anem_refuse(m, ENG_FR_CAPACITY, H13_COMMON_INDIM, 0, 32,
+				   "a reduction of more than 2^28 values (NumGroups x Cin x InDepth x Hin x Win) "
+				   "not modelled");
 	if (!l->res.on && !out->r)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "a reduction whose result goes nowhere");
 	if (!l->res.on && out->fmt != H13_FMT_FP16)

@@ -86,6 +86,8 @@ struct anem_act {
  */
 #define ANEM_BUF_MAX_BYTES (32u << 20)
 #define ANEM_ROW_MAX 32768u /* Win/Wout are 15-bit fields */
+/* The most values one reduction reads (the largest real one, softmax.bin's, reads 2^22) */
+#define ANEM_REDUCE_MAX (1ull << 28)
 struct anem_l2t {
 	uint32_t base;        /* L2.ResultBase as written (the key a later L2.SourceBase names) */
 	uint32_t g, c, h, w;
