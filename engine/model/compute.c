@@ -3901,7 +3901,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 			rd = &r[i];
 	}
 	/* Common.Cfg.TaskType: 0, 2, 3 and 5 in every program that computes (fixtures, Apple's);
-	 * 4 and 6 only in Apple's layer_norm, whose TDs are not modelled */
+	 * 4 (a normalize, td_l2mem_of) and 6 (a reduction of two operands, td_kept_of) in Apple's
+	 * layer_norm */
 	unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
 	if (task != 0 && task != 2 && task != 3 && task != H13_TASK_NORMALIZE && task != H13_TASK_REDUCE &&
 	    task != H13_TASK_REDUCE2)
