@@ -3588,6 +3588,21 @@ static int l2m_pair_row(struct anem *m, const struct td_l2view *v, unsigned g, u
 	return e ? e : l2m_read_row(m, &v1, H13_L2_SOURCE2BASE, what, g, c, h, w, p1);
 }
 
+/* SourceType 1: the tile source's rows into L2 memory at the first operand's view (through the
+ * input port: a NaN is kept as +inf), for the TDs after to read there. */
+static int l2m_keep_rows(struct anem *m, const struct td_l2mem *l, const struct tile *in0)
+{
+	for (unsigned g = 0; g < l->src1.g; g++)
+		for (unsigned c = 0; c < l->src1.c; c++)
+			for (unsigned h = 0; h < l->src1.h; h++) {
+				int e = read_row(m, in0, g, c, h, l->src1.w, m->row[0], m->hv);
+				if (e)
+					return e;
+				l2m_write_row(m, &l->src1, g, c, h, l->src1.w, m->hv);
+			}
+	return ENG_OK;
+}
+
 /* The first operand is there: in L2 memory, an L2-resident (type 3) tensor or a bound tile source. */
 static int l2m_first_source(struct anem *m, const struct td_l2mem *l, const struct anem_l2t *lsrc,
 			    const struct tile *in0)
@@ -3638,14 +3653,8 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 		return e;
 	const unsigned W = out->w;
 	uint16_t *v = m->hv, *b = m->hv2;
-	if (l->keep1) /* SourceType 1: the tile source's rows into L2 (through the input port) */
-		for (unsigned g = 0; g < l->src1.g; g++)
-			for (unsigned c = 0; c < l->src1.c; c++)
-				for (unsigned h = 0; h < l->src1.h; h++) {
-					if ((e = read_row(m, in0, g, c, h, l->src1.w, m->row[0], v)))
-						return e;
-					l2m_write_row(m, &l->src1, g, c, h, l->src1.w, v);
-				}
+	if (l->keep1 && (e = l2m_keep_rows(m, l, in0)))
+		return e;
 	for (unsigned g = 0; g < out->g; g++)
 		for (unsigned c = 0; c < out->c; c++)
 			for (unsigned h = 0; h < out->h; h++) {
@@ -3785,19 +3794,23 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
  * group as the TD's registers give it, read whole from its L2 view (every value one a TD of the
  * submission wrote, or refused); the convolution as from any source; the result, computed whole,
  * then written into its L2 view (the view's own transpose) row by row. A second operand in L2
- * memory, or the operand kept there as it is read, is refused.
+ * memory is refused. An operand that comes by the tile DMA and is kept in L2 as it is read
+ * (SourceType 1: Apple's H13 batched matmul keeps its tile operand so for the TDs after, which read
+ * it from L2) is kept first, then read back from L2 like the others.
  */
 static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
 		   const struct td_l2mem *l, struct tile *in, struct tile *out, struct anem_l2t *lres,
 		   struct anem_act *act)
 {
-	if (l->src2.on || l->keep1 || (l->res.on && lres))
+	if (l->src2.on || (l->res.on && lres))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_OPMODE,
-				   "a convolution with a second operand in L2 memory, its operand kept there as "
-				   "it is read, or its result both there and L2-resident, not modelled");
+				   "a convolution with a second operand in L2 memory, or its result both there "
+				   "and L2-resident, not modelled");
 	int e = kernel_not_the_record(m, r, nr, act);
 	if (!e)
 		e = l2m_ready(m);
+	if (!e && l->keep1)
+		e = l2m_keep_rows(m, l, in);
 	const struct anem_l2t *src = NULL;
 	struct anem_l2t from;
 	if (!e && l->src1.on) {

@@ -335,6 +335,7 @@ def main(out):
     conv_stride2(d, np.random.default_rng(SEED + 80))
     matmul_t(d, np.random.default_rng(SEED + 81))
     layer_norm(d, np.random.default_rng(SEED + 82))
+    conv_keep(d, np.random.default_rng(SEED + 83))
     return 0
 
 
@@ -491,6 +492,23 @@ def conv_stride2(d, rng):
               [{'bar': 5, 'role': 0, 'c': cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': cout, 'h': ho, 'w': wo,
                 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+CONV_KEEP = ('conv_keep', 48, 32, 40)  # name, cin, cout, w (test_model_bias.c, bp_convkeep)
+
+
+def conv_keep(d, rng):
+    """A 1x1 convolution cin -> cout over w positions, y[o] = sum over ci of w[o][ci] x[ci], the
+    weights gen_model's cb_weight (test_model_bias.c builds it with bp_convkeep: two TDs, the
+    second reading x where the first kept it); x multiples of 1/64 in [-4, 4]; in float64,
+    rounded once."""
+    name, cin, cout, w = CONV_KEEP
+    x = (rng.integers(-256, 257, (cin, 1, w)) / 64.0).astype(np.float16)
+    wt = np.array([[cb_weight(o, i) for i in range(cin)] for o in range(cout)])
+    y = np.einsum('oc,chw->ohw', wt, x.astype(np.float64))
+    write(os.path.join(d, name + '.orc'),
+          [{'bar': 5, 'role': 0, 'c': cin, 'h': 1, 'w': w, 'data': x.reshape(-1)},
+           {'bar': 4, 'role': 1, 'c': cout, 'h': 1, 'w': w, 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
 
 MATMUL_T = (  # name, M, K, N, OCGSize, bias, relu (test_model_bias.c, benchprog's bp_matmul)

@@ -216,12 +216,59 @@ TEST(model_bias, matmul_through_l2_memory_written_transposed)
 	}
 }
 
+/* gen_model.py's CONV_KEEP: a convolution in two TDs sharing x, kept in L2 memory by the first as
+ * it reads it (bp_convkeep, as Apple's batched matmul shares its tile operand) */
+static int run_keep(void (*edit)(uint8_t *, size_t), struct orc_run *r, char *fault, size_t fault_len)
+{
+	enum { CIN = 48, COUT = 32, W = 40 };
+	for (unsigned o = 0; o < COUT; o++)
+		for (unsigned i = 0; i < CIN; i++)
+			wts[o * CIN + i] = cb_weight(o, i);
+	const struct bp_conv_spec spec = {.cin = CIN, .cout = COUT, .w = W, .h = 1, .k = 1, .wts = wts};
+	size_t len = bp_convkeep(prog, sizeof prog, &spec);
+	CHECK(len > 0);
+	if (len && edit)
+		edit(prog, len);
+	return trun_orc("conv_keep", prog, len, fault != NULL, r, fault, fault_len);
+}
+
+TEST(model_bias, a_convolution_keeps_its_operand_in_l2_for_the_next)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	int rc = run_keep(NULL, &r, fault, sizeof fault);
+	expect_within("conv_keep", rc, &r, fault);
+}
+
 #if !defined(ANEFW_TARGET) /* the negatives run on the host (the same code on the target) */
 static uint32_t field_value;
 static unsigned field_reg, field_lsb, field_w;
 static void set_field(uint8_t *b, size_t len)
 {
 	CHECK(tpatch_field(b, len, 0, field_reg, field_lsb, field_w, field_value) == 0);
+}
+
+/* TD 0 reads x by the tile DMA without keeping it (SourceType 2); TD 1 reads x one channel on */
+static void keep_off(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W, H13_L2_DMA) == 0);
+}
+static void keep_shifted(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 1, H13_L2_SOURCEBASE, H13_L2_ADDR_LSB, H13_L2_ADDR_W, 5) == 0); /* 80 bytes on */
+}
+
+TEST(model_bias, an_operand_not_kept_or_read_elsewhere_fails_or_is_refused)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run_keep(keep_off, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "td 1, unit L2, L2.SourceBase.Addr = 0x0: unmodelled-combination: a convolution reads "
+			     "L2 memory no TD of this submission wrote") != NULL, "fault \"%s\"", fault);
+	/* read one channel on, the last channel past what TD 0 kept */
+	CHECK(run_keep(keep_shifted, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "td 1, unit L2, L2.SourceBase.Addr = 0x5: unmodelled-combination: a convolution reads "
+			     "L2 memory no TD of this submission wrote") != NULL, "fault \"%s\"", fault);
 }
 
 static void expect_fails(const struct shape *s, unsigned bias_last, void (*edit)(uint8_t *, size_t),

@@ -127,6 +127,9 @@ size_t bp_conv(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w
 	return bp_convk(buf, cap, cin, cout, w, 1, 1, weight);
 }
 
+static void tile_at(struct td_writer *tw, uint32_t cfg_reg, uint32_t base_reg, uint32_t off,
+		    uint32_t row, uint32_t plane);
+
 /* A convolution TD's shape: a k x k window, stride st, over w x h (common_kg with groupconv and
  * OCGSize ocg); NE.MACCfg's convolution with the fields in mac besides; sparse: phase-sparse
  * kernels (NE.KernelCfg.SparseFmt, KernelDMASrc +0x00's bit 5), ssm: Common.Cfg.SmallSourceMode. */
@@ -140,6 +143,9 @@ struct ctd {
 	int last;          /* the chain's last TD */
 	uint32_t res_base, res_cs; /* res_cs nonzero: the result left in L2 memory there (ResultType
 				    * 0), channels and rows res_cs bytes apart, no tile destination */
+	uint32_t keep_cs;  /* nonzero: the input by the tile DMA, kept in L2 memory at 0 as it is read
+			    * (SourceType 1), channels and rows this many bytes apart */
+	uint32_t dst_off, coeff_off; /* the destination's offset in its BAR; the kernels' in the weights */
 };
 
 /* A convolution TD's registers into tw (over tdw): shape t, fp16 kernels in coefficient channels
@@ -157,10 +163,10 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	begin_tid(tw, tdw, bar,
 		  (t->l2cs ? 0u : 1u << H13_BAR_RBASE0) | (t->res_cs ? 0u : 1u << H13_BAR_WBASE) |
 			  1u << H13_BAR_KBASE0,
-		  t->tid, t->tid == 0 || t->last);
+		  t->tid, t->last);
 	for (unsigned l = 0; l < H13_COEFF_NCH; l++) {
 		cfg[l] = l < lanes ? H13_PUT(H13_DMA_EN, 1) : 0;
-		base[l] = l < lanes ? l * lane : 0;
+		base[l] = l < lanes ? t->coeff_off + l * lane : 0;
 		size[l] = l < lanes ? lane : 0;
 	}
 	tdw_block(tw, H13_COEFF_DMACONFIG(0), cfg, H13_COEFF_NCH);
@@ -181,10 +187,12 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	tdw_reg(tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
 	if (t->accbias)
 		tdw_reg(tw, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, t->accbias));
-	if (t->l2cs || t->res_cs) { /* the input where a TD before left it in L2 memory; the result kept */
+	if (t->l2cs || t->res_cs || t->keep_cs) { /* the input where a TD before left it in L2 memory (or
+						     * kept there as read); the result kept */
 		struct bp_pe_spec l = {0};
-		l.l2_src = t->l2cs ? BP_L2_READ : 0;
-		l.src_l2 = (struct bp_l2){t->l2cs != 0, 0, t->l2cs, t->l2cs, 0, 0};
+		const uint32_t cs = t->l2cs ? t->l2cs : t->keep_cs;
+		l.l2_src = t->l2cs ? BP_L2_READ : t->keep_cs ? BP_L2_KEEP : 0;
+		l.src_l2 = (struct bp_l2){cs != 0, 0, cs, cs, 0, 0};
 		l.res_l2 = (struct bp_l2){t->res_cs != 0, t->res_base, t->res_cs, t->res_cs, 0, 0};
 		l2_words(tw, &l);
 	} else {
@@ -193,7 +201,7 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	if (!t->l2cs)
 		tile(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	if (!t->res_cs)
-		tile(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, drow, dplane);
+		tile_at(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, t->dst_off, drow, dplane);
 }
 
 size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
@@ -205,7 +213,8 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	const uint32_t block = bp_row(cin * k * k), chsize = block * (cout / 16u);
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0, 0, 0, 0, 1, 0, 0};
+	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0, 0, 0, 0, 1, 0, 0,
+			      0, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, chsize);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
@@ -348,7 +357,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 				      (s->dw ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1) : 0),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      s->accbias, 0, 0, 0, 1, 0, 0};
+			      s->accbias, 0, 0, 0, 1, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
 	size_t len = finish(&tw, buf, cap, bp_convb_bytes(s));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
@@ -423,7 +432,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	const struct ctd t = {s->w, 1, s->cin, s->cout, 1, 1, s->ocg, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      0, cs, 1, 1, !s->l2split, s->l2split ? base1 : 0, s->l2split ? cs1 : 0};
+			      0, cs, 1, 1, !s->l2split, s->l2split ? base1 : 0, s->l2split ? cs1 : 0, 0, 0, 0};
 	conv_regs(&tw, w1, &t, H13_COEFF_NCH, (uint32_t)lane);
 	const size_t len = bp_matmul_bytes(s);
 	if (!tdw_end(&tw))
@@ -443,6 +452,45 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 			le_wr32(buf + 2u * BP_CHAIN_STRIDE + 4 * i, w2[i]);
 	}
 	cb_dense(s, buf + bp_chain_weights_off(s->l2split ? 3 : 2), lane);
+	return len;
+}
+
+size_t bp_convkeep_bytes(const struct bp_conv_spec *s)
+{
+	struct bp_conv_spec h = *s;
+	h.cout = s->cout / 2u;
+	return bp_chain_weights_off(2) + 2u * (size_t)cb_lane(&h) * H13_COEFF_NCH;
+}
+
+size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
+{
+	if (!buf || !s || !s->cin || !s->w || s->h != 1u || s->k != 1u || s->ocg || !s->wts || s->bias ||
+	    s->cin > 4096u || s->w > 4096u || !s->cout || s->cout % 2u || s->cout > 4096u || s->sparse || s->dw ||
+	    cap < bp_convkeep_bytes(s))
+		return 0;
+	struct bp_conv_spec half = *s;
+	half.cout = s->cout / 2u;
+	const uint64_t lane = cb_lane(&half);
+	const uint32_t cs = ((uint32_t)s->w * 2u + 15u) & ~15u; /* x's channel c at c x cs in L2 */
+	if (lane > UINT32_MAX / (2u * H13_COEFF_NCH) || (uint64_t)cs * s->cin > H13_L2_BYTES)
+		return 0;
+	const size_t len = bp_convkeep_bytes(s), woff = bp_chain_weights_off(2);
+	memset(buf, 0, len);
+	for (unsigned i = 0; i < 2; i++) {
+		uint32_t tdw[TD_WORDS];
+		struct td_writer tw;
+		/* TD 0: outputs [0, N/2), x by the tile DMA and kept; TD 1: [N/2, N), x from L2 */
+		const struct ctd t = {s->w, 1, s->cin, half.cout, 1, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
+				      0, 0, i ? cs : 0, 0, i, i == 1, 0, 0, i ? 0 : cs,
+				      i * half.cout * bp_row(s->w), (uint32_t)(i * lane * H13_COEFF_NCH)};
+		conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
+		if (!tdw_end(&tw))
+			return 0;
+		for (unsigned k = 0; k < TD_WORDS; k++)
+			le_wr32(buf + i * BP_CHAIN_STRIDE + 4 * k, tw.w[k]);
+		half.wts = s->wts + (size_t)i * half.cout * s->cin;
+		cb_dense(&half, buf + woff + i * lane * H13_COEFF_NCH, lane);
+	}
 	return len;
 }
 
@@ -472,7 +520,7 @@ size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, u
 	const struct ctd t = {w, h, c, c, k, 1, 0, 0, 0,
 			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 				      H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
-			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0};
+			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, lanes, lane);
 	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k, bias != NULL));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;

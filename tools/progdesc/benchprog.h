@@ -59,6 +59,15 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
  * bp_chain_weights_off(2). Returns the length, 0 when it does not fit. */
 size_t bp_matmul_bytes(const struct bp_conv_spec *s);
 size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
+/* A 1x1 convolution s->cin -> s->cout (even) over s->w positions (one row; no bias, OCGSize 0) in
+ * two TDs, as Apple's H13 batched matmul splits its output rows and shares its tile operand: TD 0
+ * computes outputs [0, cout/2), reading x (BAR 5) by the tile DMA and keeping it in L2 memory at 0
+ * as it reads it (L2.SourceCfg.SourceType 1); TD 1 (at BP_CHAIN_STRIDE) computes [cout/2, cout),
+ * reading x from there; each writes its channels of BAR 4 (rows of bp_row(w)). The kernels of
+ * each half from bp_chain_weights_off(2), TD 1's after TD 0's. Returns the length, 0 when it does
+ * not fit. */
+size_t bp_convkeep_bytes(const struct bp_conv_spec *s);
+size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
 /* A depthwise k x k convolution (stride 1, padding k / 2) over c channels of w x h, as Apple's H13
  * compiler writes one (GroupConvCfg UnicastEn 1, UnicastCin 1, NumGroups 1): channel o's k x k
  * fp16 kernel (wts[o k k ..], ky-major), after its bias bias[o] when bias is given
