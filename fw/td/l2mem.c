@@ -140,6 +140,15 @@ static void check(struct td_l2mem *l, const struct td_l2view *v, uint32_t base_r
 		       "a tensor in L2 memory reaching past its 2 MiB (base, strides and extent)");
 }
 
+/* A source kept in L2 memory as it is read (SourceType 1): no two of its elements share a byte. */
+static void kept_apart(struct td_l2mem *l)
+{
+	if (!injective(&l->src1))
+		REFUSE(l, 0, H13_L2_SRC_CSTRIDE, H13_L2_STRIDE,
+		       "a source kept in L2 memory (SourceType 1) whose strides overlap its own elements not "
+		       "modelled");
+}
+
 /* A reduction (td_kept_of): its planes from L2 memory (SourceType 0) or the tile DMA (and kept in
  * L2 as they are read, SourceType 1: Apple's layer_norm over C, H and W), each of k->d depths, one
  * value a plane into L2 memory at element (g, c, 0, 0) of its result, or (a tile destination) by
@@ -159,10 +168,8 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, int dst,
 		     H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_SRC1BCAST), 0);
 		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, "");
 		l->keep1 = st == H13_L2_KEEP;
-		if (l->keep1 && !injective(&l->src1))
-			REFUSE(l, 0, H13_L2_SRC_CSTRIDE, H13_L2_STRIDE,
-			       "a source kept in L2 memory (SourceType 1) whose strides overlap its own "
-			       "elements not modelled");
+		if (l->keep1)
+			kept_apart(l);
 	}
 	/* the second operand of a reduction of two (TaskType 6) from L2 memory (Src2DMA 0) */
 	if (k->two && !H13_GET(GET(H13_L2_SOURCECFG), H13_L2SRC_SRC2DMA)) {
@@ -277,10 +284,7 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 				refuse(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, 1,
 				       "Common.PECfg.Src1Transpose on a source kept from the tile DMA (SourceType 1) "
 				       "not modelled");
-			if (!injective(&l->src1))
-				REFUSE(l, 0, H13_L2_SRC_CSTRIDE, H13_L2_STRIDE,
-				       "a source kept in L2 memory (SourceType 1) whose strides overlap its own "
-				       "elements not modelled");
+			kept_apart(l);
 		}
 	} else if (b1) {
 		REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1BCAST,

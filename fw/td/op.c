@@ -127,15 +127,13 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {
 		outf(out, ctx, "  source: RBase0");
 		print_offset(GET(H13_SRC_BASEADDR), out, ctx);
-		if (td_depth(r, 0) > 1) /* (a reduction's depth: td_kept_of) */
-			outf(out, ctx, ", %u x %u x %u x %u %s (C x D x H x W)%s", (unsigned)cin,
-			     (unsigned)td_depth(r, 0), (unsigned)H13_GET(in, H13_INDIM_HIN),
-			     (unsigned)H13_GET(in, H13_INDIM_WIN), fmt_name(H13_GET(ch, H13_CHCFG_INFMT)),
-			     groups > 1 ? " per group" : "");
-		else
-			outf(out, ctx, ", %u x %u x %u %s (C x H x W)%s", (unsigned)cin,
-			     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
-			     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)), groups > 1 ? " per group" : "");
+		const uint32_t depth = td_depth(r, 0); /* above 1: a reduction's (td_kept_of) */
+		outf(out, ctx, ", %u x ", (unsigned)cin);
+		if (depth > 1)
+			outf(out, ctx, "%u x ", (unsigned)depth);
+		outf(out, ctx, "%u x %u %s (C x %sH x W)%s", (unsigned)H13_GET(in, H13_INDIM_HIN),
+		     (unsigned)H13_GET(in, H13_INDIM_WIN), fmt_name(H13_GET(ch, H13_CHCFG_INFMT)),
+		     depth > 1 ? "D x " : "", groups > 1 ? " per group" : "");
 		if (lm.keep1) {
 			outf(out, ctx, ", kept in ");
 			print_l2view(&lm.src1, out, ctx);
