@@ -140,13 +140,10 @@ static int place(struct app_session *s, unsigned n, uint64_t max_arena, uint64_t
 /* Whether grant g holds the program's weights. */
 static int weights_buffer(const struct ldr_program *p, const struct subq_grant *g)
 {
-	uint64_t wdva = (!p->raw && p->weights_sect >= 0) ? p->sects[p->weights_sect].addr : 0;
-	int w = p->weights_len && g->access == POL_READ && !p->raw && g->dva == wdva;
-	for (unsigned t = 0; p->raw && t < p->ntds; t++)
-		for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
-			if ((p->tds[t].h.bar_en & (1u << k)) && p->tds[t].h.bar_idx[k] == g->bar)
-				w = 1;
-	return w;
+	if (p->raw)
+		return ldr_weights_bar(p, g->bar);
+	uint64_t wdva = p->weights_sect >= 0 ? p->sects[p->weights_sect].addr : 0;
+	return p->weights_len && g->access == POL_READ && g->dva == wdva;
 }
 
 int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b)

@@ -1800,6 +1800,27 @@ static int pk_params(struct anem *m, unsigned g, unsigned cin, unsigned kh, unsi
 }
 
 /*
+ * NE.KernelCfg's fields that would change which kernel is read: GroupKernelReuse (0 in every real
+ * convolution) and Align (bit 16) but where align_ok: Apple's compiler sets Align on dense 1x1
+ * fp16 kernels without a bias, one output a coefficient channel, read from a runtime tensor (its
+ * batched matmul), and those compute with it read as no change to the kernels
+ * (docs/engine-model.md, "Kernels from a runtime tensor").
+ */
+static int kernel_cfg_read(struct anem *m, int align_ok)
+{
+	const uint32_t kc = REG(H13_NE_KERNELCFG);
+	if (H13_GET(kc, H13_KERNELCFG_GROUPKERNELREUSE))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_GROUPKERNELREUSE,
+				   "NE.KernelCfg.GroupKernelReuse not modelled (0 in every real convolution)");
+	if (H13_GET(kc, H13_KERNELCFG_ALIGN) && !align_ok)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_ALIGN,
+				   "NE.KernelCfg.Align on other than dense 1x1 fp16 kernels without a bias, "
+				   "one output a coefficient channel, not modelled (the only kernels Apple's "
+				   "batched matmul sets it on)");
+	return ENG_OK;
+}
+
+/*
  * The kernels of every output channel as floats (packed, above), where td_ocg_layout and
  * td_ocg_locate (fw/td) put them: with OCGSize 0, output channel o (counted over all groups) is
  * block o / 16 of coefficient channel o mod 16, a block its kernel rounded up to 64 bytes; with
@@ -1814,19 +1835,21 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 			struct kern_job *j)
 {
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
+	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
+	int e = kernel_cfg_read(m, kfmt == H13_KERNELFMT_FP16 && !sparse && !bias && kh == 1 && kw == 1 &&
+				       nout <= H13_COEFF_NCH &&
+				       !H13_GET(REG(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE));
+	if (e)
+		return e;
 	/* the fields a real convolution sets (0x82: fp16, PalettizedBits 8 with no palette); any
-	 * other bit (GroupKernelReuse, the macOS linears' bit 16 for a kernel another TD wrote)
-	 * would change which kernel is read */
+	 * other bit would change what is read */
 	const uint32_t kknown = H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDEN, ~0u) |
-				H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) | H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u);
-	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_GROUPKERNELREUSE))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_GROUPKERNELREUSE,
-				   "NE.KernelCfg.GroupKernelReuse not modelled (0 in every real convolution)");
+				H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) | H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u) |
+				H13_PUT(H13_KERNELCFG_ALIGN, ~0u);
 	if (REG(H13_NE_KERNELCFG) & ~kknown)
 		return anem_refuse(m, ENG_FR_FIELD, H13_NE_KERNELCFG, 0, 32, "NE.KernelCfg has bits outside the fields the model knows");
 	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32, "palettized coefficient channels not modelled");
-	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
 	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 	if (!elem)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
@@ -1846,7 +1869,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 				   "2^OCGSize, or a last partial pass of other than a power of two outputs a "
 				   "channel: no real program pins that kernel layout");
 	struct codec_pkern pk;
-	int e = pk_params(m, j->lay.g, cin, kh, kw, bias, &pk);
+	e = pk_params(m, j->lay.g, cin, kh, kw, bias, &pk);
 	if (!e && sparse && kfmt != H13_KERNELFMT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
 				   "phase-sparse kernels other than fp16 not modelled");
@@ -1937,6 +1960,9 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 {
 	uint32_t kc = REG(H13_NE_KERNELCFG);
 	unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
+	int ke = kernel_cfg_read(m, 0); /* Align: the unit's kernels are the program's own */
+	if (ke)
+		return ke;
 	unsigned pal = H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN), bits = H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS);
 	unsigned sparse = H13_GET(kc, H13_KERNELCFG_SPARSEFMT);
 	const struct mrange *c0 = find_range(r, nr, TD_R_COEFF, 0);
@@ -3191,7 +3217,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	 * channel each, for channels c, c + 16, ..., decoded whole into m->dk first */
 	struct codec_pkern pk;
 	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
-	if ((e = pk_params(m, 1, 1, win->kh, win->kw, bias, &pk)))
+	if ((e = kernel_cfg_read(m, 0)) || (e = pk_params(m, 1, 1, win->kh, win->kw, bias, &pk)))
 		return e;
 	if (sparse && !(e = grow16(m, &m->dk, &m->dk_len, C * kel + per + 1u, PK_DK_TEXT)))
 		for (unsigned c = 0; !e && c < H13_COEFF_NCH; c++)

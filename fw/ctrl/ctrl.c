@@ -25,7 +25,8 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	[CTRL_E_FOLD_REGS] = {"fold-registers-not-written",
 	 "a TD whose weights fold does not write the words the fold rewrites"},
 	[CTRL_E_FOLD_SOURCE] = {"fold-source-not-weights",
-	 "a TD whose weights fold reads them from a BAR other than the weights"},
+	 "a TD whose weights fold, or that reads a kernel unit, reads them from a BAR other than "
+	 "the weights"},
 	[CTRL_E_KERNEL_FMT] = {"kernel-format-unknown",
 	 "NE.KernelCfg.KernelFmt names no format (3)"},
 	[CTRL_E_FOLD_SHAPE] = {"fold-shape-unsupported",
@@ -474,7 +475,7 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 	if (kind == FOLD_NONE)
 		return CTRL_OK;
 	unsigned kbar = td->h.bar_idx[H13_BAR_KBASE0];
-	if (!p->raw && (p->weights_sect < 0 || p->bars[kbar] != p->sects[p->weights_sect].addr))
+	if (!ldr_td_kernels_in_weights(p, i))
 		return fail(pl, CTRL_E_FOLD_SOURCE, CTRL_R_COEFF, -1);
 	if (fw.kcfg < 0)
 		return fail(pl, CTRL_E_FOLD_REGS, CTRL_R_COEFF, -1);
@@ -673,6 +674,8 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 		unsigned kbar = td->h.bar_idx[H13_BAR_KBASE0];
 		const struct pol_buffer *b = &pl->pol.buf[kbar];
 		uint64_t wd = weights_dva(p);
+		if (!ldr_td_kernels_in_weights(p, i)) /* the unit is the program's, its kernels too */
+			return fail(pl, CTRL_E_FOLD_SOURCE, CTRL_R_KUNIT, -1);
 		if (!(pl->pol.present & (1u << kbar)))
 			return fail_pol(pl, POL_E_BAR_ABSENT, CTRL_R_KUNIT, -1, (int)kbar);
 		if (wd < b->dva)
@@ -942,8 +945,13 @@ static enum ctrl_err collect_use(void *ctx, unsigned td, const struct td_range *
 {
 	struct bar_use *u = ctx;
 	(void)td;
-	int tbase = u->p->raw && x->kind == TD_R_TBASE && x->slot == H13_BAR_TBASE;
-	if ((!is_tile(x) && !tbase) || x->bar >= LDR_NBARS || ((u->declared >> x->bar) & 1u))
+	const struct ldr_program *p = u->p;
+	int tbase = p->raw && x->kind == TD_R_TBASE && x->slot == H13_BAR_TBASE;
+	/* a raw stream's kernels read from a BAR other than the weights: a runtime tensor */
+	int rt_kernel = p->raw && (x->kind == TD_R_COEFF || x->kind == TD_R_STREAM) &&
+			!ldr_weights_bar(p, x->bar);
+	if ((!is_tile(x) && !tbase && !rt_kernel) || x->bar >= LDR_NBARS ||
+	    ((u->declared >> x->bar) & 1u) || (p->raw && !tbase && ldr_weights_bar(p, x->bar)))
 		return CTRL_OK;
 	uint32_t bit = 1u << x->bar;
 	if (!((u->read | u->written | u->tbase) & bit))
@@ -1071,21 +1079,23 @@ static enum pol_err declared_grants(const struct ldr_program *p, struct grants *
 	return pe;
 }
 
-/* A raw stream: every kernel BAR a TD enables gets the weights (TBase the TD area, later). */
+/* A raw stream: its weights BAR (LDR_RAW_WEIGHTS_BAR), when a TD enables it in a slot but TBase,
+ * gets the weights (TBase the TD area, later); a TD writing there is refused where its range is
+ * checked, and a stream without weights grants nothing there. */
 static enum pol_err raw_weight_grants(const struct ldr_program *p, struct grants *gs,
 				      struct ctrl_status *st)
 {
-	enum pol_err pe = POL_OK;
-	for (unsigned i = 0; i < p->ntds && pe == POL_OK; i++) {
-		const struct ldr_td *td = &p->tds[i];
-		st->td = (int)i;
-		for (unsigned b = H13_BAR_KBASE0; b < H13_BAR_NSLOTS && pe == POL_OK; b++)
-			if ((td->h.bar_en & (1u << b)) && p->weights_len)
-				pe = grant(gs, td->h.bar_idx[b], 0, p->weights_len, POL_READ, 1);
-	}
-	if (pe == POL_OK)
-		st->td = -1;
-	return pe;
+	for (unsigned i = 0; i < p->ntds && p->weights_len; i++)
+		for (unsigned b = 0; b < H13_BAR_NSLOTS; b++)
+			if (b != H13_BAR_TBASE && (p->tds[i].h.bar_en & (1u << b)) &&
+			    ldr_weights_bar(p, p->tds[i].h.bar_idx[b])) {
+				st->td = (int)i;
+				enum pol_err pe = grant(gs, LDR_RAW_WEIGHTS_BAR, 0, p->weights_len, POL_READ, 1);
+				if (pe == POL_OK)
+					st->td = -1;
+				return pe;
+			}
+	return POL_OK;
 }
 
 /* The intermediates (tile BARs the TDs both read and write): each within the grant limit and

@@ -44,7 +44,8 @@ enum ctrl_err {
 	CTRL_E_RELOC,        /* a relocation the firmware does not apply */
 	CTRL_E_WORK,         /* the submission's work is over the limit */
 	CTRL_E_FOLD_REGS,    /* a TD whose weights fold does not write the words the fold rewrites */
-	CTRL_E_FOLD_SOURCE,  /* a TD whose weights fold reads them from a BAR other than the weights */
+	CTRL_E_FOLD_SOURCE,  /* a TD whose weights fold, or that reads a kernel unit, reads them
+			      * from a BAR other than the weights */
 	CTRL_E_KERNEL_FMT,   /* NE.KernelCfg.KernelFmt names no format (3) */
 	CTRL_E_FOLD_SHAPE,   /* a palette to fold that is not one OCG in channel 0 with one codebook */
 	CTRL_E_ITM_CONFLICT, /* a TD reads intermediate bytes no earlier TD wrote */

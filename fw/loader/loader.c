@@ -586,11 +586,33 @@ static enum ldr_err walk(struct ldr_program *p, uint32_t first_off, uint32_t fir
 	return LDR_OK;
 }
 
+int ldr_weights_bar(const struct ldr_program *p, unsigned bar)
+{
+	if (bar >= LDR_NBARS)
+		return 0;
+	if (p->raw)
+		return bar == LDR_RAW_WEIGHTS_BAR;
+	return p->weights_len && p->weights_sect >= 0 &&
+	       p->bars[bar] == p->sects[p->weights_sect].addr;
+}
+
+int ldr_td_kernels_in_weights(const struct ldr_program *p, unsigned td)
+{
+	const struct ldr_td *t = &p->tds[td];
+	return ((t->h.bar_en >> H13_BAR_KBASE0) & 1u) &&
+	       ldr_weights_bar(p, t->h.bar_idx[H13_BAR_KBASE0]);
+}
+
 static enum ldr_err finish(struct ldr_program *p)
 {
-	/* coefficient buffers must lie in the weights */
+	/* coefficient buffers the kernel DMA reads from the weights (or from no BAR, which the TD
+	 * checks refuse later) must lie in them; those of a runtime kernel BAR lie in its grant,
+	 * which the control path checks */
 	for (unsigned i = 0; i < p->ntds; i++)
 		for (unsigned k = 0; k < p->tds[i].ncoeff; k++) {
+			if (((p->tds[i].h.bar_en >> H13_BAR_KBASE0) & 1u) &&
+			    !ldr_weights_bar(p, p->tds[i].h.bar_idx[H13_BAR_KBASE0]))
+				continue;
 			const struct ldr_coeff *c = &p->tds[i].coeff[k];
 			if (!in_range(c->base, c->size, p->weights_len))
 				return LDR_E_COEFF_RANGE;

@@ -26,6 +26,9 @@
 #define LDR_MAX_RELOCS 256
 #define LDR_MAX_TD_BYTES 0x800 /* H13 NextSize is 9 bits of words */
 #define LDR_NBARS 32           /* BAR indices are 5 bits */
+/* A raw stream's weights BAR: BAR 1, as the Asahi stack binds it (an anec's weights follow its
+ * TDs in the command buffer, BAR 1 has no buffer of its own) and every real program selects it */
+#define LDR_RAW_WEIGHTS_BAR 1u
 #define LDR_MAX_WRITES_PER_TD 1024
 
 enum ldr_err {
@@ -171,6 +174,15 @@ struct ldr_program {
 	/* where validation failed (file offset), for messages */
 	size_t err_off;
 };
+
+/* Whether BAR index bar holds the program's weights: in a container, the BAR-table slot holding
+ * the weights section's address (never without weights); in a raw stream, LDR_RAW_WEIGHTS_BAR,
+ * whatever the TDs do with it (a stream without weights has nothing there). Any other BAR a TD's
+ * kernel DMA reads (KBase0) holds kernels the program does not carry: a runtime tensor (Apple's
+ * batched matmul reads rows of its input so), checked where the engine reads it. */
+int ldr_weights_bar(const struct ldr_program *p, unsigned bar);
+/* Whether TD td's kernel DMA (KBase0, enabled) reads the program's weights. */
+int ldr_td_kernels_in_weights(const struct ldr_program *p, unsigned td);
 
 /* Loads and validates a whole program; on failure the contents of *out are unspecified. */
 enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out);

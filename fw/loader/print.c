@@ -193,7 +193,11 @@ static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, stru
 			if (p->have_thread)
 				pf(o, "(0x%lx)", (unsigned long)p->bars[t->h.bar_idx[b]]);
 		}
-	pf(o, "\n  coefficient channels: %u\n", t->ncoeff);
+	pf(o, "\n  coefficient channels: %u", t->ncoeff);
+	if (t->ncoeff && (t->h.bar_en >> H13_BAR_KBASE0 & 1u) && !ldr_td_kernels_in_weights(p, i))
+		pf(o, ", read from BAR %u, a runtime tensor (not the weights)",
+		   t->h.bar_idx[H13_BAR_KBASE0]);
+	pf(o, "\n");
 	for (unsigned k = 0; k < t->ncoeff; k++)
 		pf(o, "    ch %u base 0x%lx size 0x%lx cfg 0x%lx\n", t->coeff[k].ch,
 		   (unsigned long)t->coeff[k].base, (unsigned long)t->coeff[k].size,
@@ -281,8 +285,8 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 	unsigned n = 0;
 	for (unsigned i = 0; i < p->ntds; i++) {
 		const struct ldr_td *t = &p->tds[i];
-		if (!t->lut)
-			continue;
+		if (!t->lut || !ldr_td_kernels_in_weights(p, i))
+			continue; /* a record in a runtime tensor: no bytes in the file */
 		unsigned before = n;
 		for (unsigned k = 0; k < t->ncoeff; k++) {
 			const struct ldr_coeff *c = &t->coeff[k];

@@ -174,6 +174,11 @@
 #define H13_KERNELCFG_SPARSEFMT_W 1
 #define H13_KERNELCFG_GROUPKERNELREUSE_LSB 10 /* 0 in every real convolution; refused when set */
 #define H13_KERNELCFG_GROUPKERNELREUSE_W 1
+/* Align: bit 16, named as the H16 map names it. Apple's H13 compiler sets it on fp16 kernels it
+ * does not carry: rows of a runtime tensor (its batched matmul's KBase0 input) and a kernel an
+ * earlier TD wrote (the macOS linears); those compute with the kernels read as without it */
+#define H13_KERNELCFG_ALIGN_LSB 16
+#define H13_KERNELCFG_ALIGN_W 1
 /* KernelFmt values (freedomtan's H13 unpacking; conv.hwx's fp16 weights carry 2) */
 #define H13_KERNELFMT_INT8 0u
 #define H13_KERNELFMT_UINT8 1u

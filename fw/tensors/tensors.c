@@ -77,7 +77,20 @@ static void geometry(const struct td_regs *r, const struct td_range *x, struct a
 	a->group = H13_ADDR_BYTES(r->get(r->ctx, tr->group));
 }
 
-#define TNS_MAX_ACCESSES (LDR_MAX_TDS * 3)
+/* A raw stream's kernels read from a runtime tensor: rows of kernels at the coefficient bases,
+ * in the kernel's element format, with no tile geometry (d 0: the tensor is flat). */
+static void kernel_read(const struct td_regs *r, const struct td_range *x, struct access *a)
+{
+	unsigned kf = H13_GET(r->get(r->ctx, H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
+	memset(a, 0, sizeof *a);
+	a->bar = x->bar;
+	a->fmt = (uint8_t)(kf == H13_KERNELFMT_FP16   ? H13_FMT_FP16
+			   : kf == H13_KERNELFMT_INT8 ? H13_FMT_INT8
+						      : H13_FMT_UINT8);
+	a->base = x->addr;
+}
+
+#define TNS_MAX_ACCESSES (LDR_MAX_TDS * (3 + H13_COEFF_NCH))
 
 struct scan {
 	struct ldr_image im;
@@ -243,6 +256,9 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 		for (unsigned k = 0; k < nr && s.na < TNS_MAX_ACCESSES; k++)
 			if (r[k].kind == TD_R_SRC0 || r[k].kind == TD_R_SRC1 || r[k].kind == TD_R_DST)
 				geometry(&regs, &r[k], &s.a[s.na++]);
+			else if (p->raw && (r[k].kind == TD_R_COEFF || r[k].kind == TD_R_STREAM) &&
+				 !ldr_weights_bar(p, r[k].bar))
+				kernel_read(&regs, &r[k], &s.a[s.na++]);
 	}
 	for (unsigned bar = 0; bar < LDR_NBARS; bar++) {
 		const struct subq_grant *g = NULL;
@@ -258,7 +274,7 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 		int used = 0;
 		for (unsigned i = 0; i < s.na; i++)
 			used |= s.a[i].bar == bar;
-		if (!win && !used)
+		if (!win && (!used || ldr_weights_bar(p, bar)))
 			continue; /* the weights, the TD area */
 		if (*n >= max)
 			return TNS_E_TOO_MANY;

@@ -336,6 +336,7 @@ def main(out):
     matmul_t(d, np.random.default_rng(SEED + 81))
     layer_norm(d, np.random.default_rng(SEED + 82))
     conv_keep(d, np.random.default_rng(SEED + 83))
+    bmm(d, np.random.default_rng(SEED + 84))
     return 0
 
 
@@ -509,6 +510,23 @@ def conv_keep(d, rng):
     write(os.path.join(d, name + '.orc'),
           [{'bar': 5, 'role': 0, 'c': cin, 'h': 1, 'w': w, 'data': x.reshape(-1)},
            {'bar': 4, 'role': 1, 'c': cout, 'h': 1, 'w': w, 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+BMM = ('bmm', 2, 24, 40, 48)  # name, B, M, K, N (test_model_bias.c, benchprog's bp_bmm)
+
+
+def bmm(d, rng):
+    """A batched matmul y[b] = x[b] @ w[b], x [B, M, K] and w [B, K, N] both inputs (BAR 6, read by
+    the kernel DMA, and BAR 5), multiples of 1/64 in [-2, 2]; in float64, rounded once. The output
+    B x M rows of N."""
+    name, b, m, k, n = BMM
+    x = (rng.integers(-128, 129, (b, m, k)) / 64.0).astype(np.float16)
+    w = (rng.integers(-128, 129, (b, k, n)) / 64.0).astype(np.float16)
+    y = np.matmul(x.astype(np.float64), w.astype(np.float64)).reshape(-1)
+    write(os.path.join(d, name + '.orc'),
+          [{'bar': 6, 'role': 0, 'c': b * m, 'h': 1, 'w': k, 'data': x.reshape(-1)},
+           {'bar': 5, 'role': 0, 'c': b * k, 'h': 1, 'w': n, 'data': w.reshape(-1)},
+           {'bar': 4, 'role': 1, 'c': b * m, 'h': 1, 'w': n, 'data': (y, ulp16(y))}])
 
 
 MATMUL_T = (  # name, M, K, N, OCGSize, bias, relu (test_model_bias.c, benchprog's bp_matmul)

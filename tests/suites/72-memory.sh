@@ -44,7 +44,7 @@ if ! have_shared || [ ! -d "$SHARED/fixtures/hostile" ]; then
 	exit
 fi
 
-declare -A want=([oom-weights-10g]="kernels-over-kernel-memory td 0"
+declare -A want=([oom-weights-10g]="bar-not-granted td 0"
 		 [oom-l2-67g]="l2-result-over-limit td 0")
 for tool in "$PLAIN" "$SAN"; do
 	kind=plain

@@ -198,12 +198,13 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 						  "without Common.GroupConvCfg.UnicastEn 1", &res),
 	       "%s", res.fault_text);
 	free(u);
-	/* a convolution's KernelCfg beyond the fields real ones set (conv.hwx: 0x82) */
+	/* a convolution's KernelCfg beyond the fields real ones set (conv.hwx: 0x82; Align, bit 16,
+	 * runs on its dense 1x1 fp16 kernels: tests/unit/test_model_bias.c) */
 	static const struct {
 		unsigned lsb;
 		const char *want;
 	} kc[] = {{H13_KERNELCFG_GROUPKERNELREUSE_LSB, "NE.KernelCfg.GroupKernelReuse = 0x1: unmodelled-field"},
-		  {16, "NE.KernelCfg = 0x10082: unmodelled-field: NE.KernelCfg has bits outside"}};
+		  {17, "NE.KernelCfg = 0x20082: unmodelled-field: NE.KernelCfg has bits outside"}};
 	for (unsigned i = 0; i < sizeof kc / sizeof kc[0]; i++) {
 		uint8_t *c = ef_load("fixtures/hwx/conv.hwx", &len);
 		REQUIRE(c);

@@ -240,7 +240,57 @@ TEST(model_bias, a_convolution_keeps_its_operand_in_l2_for_the_next)
 	expect_within("conv_keep", rc, &r, fault);
 }
 
+/* gen_model.py's BMM: Apple's batched matmul with both operands at run time (bp_bmm): each
+ * output row a convolution whose kernel is a row of x, read by the kernel DMA from BAR 6 */
+static int run_bmm(unsigned group, unsigned align, void (*edit)(uint8_t *, size_t), struct orc_run *r,
+		   char *fault, size_t fault_len)
+{
+	const struct bp_bmm_spec spec = {2, 24, 40, 48, group, 6, align};
+	size_t len = bp_bmm(prog, sizeof prog, &spec);
+	CHECK(len > 0);
+	if (len && edit)
+		edit(prog, len);
+	return trun_orc("bmm", prog, len, fault != NULL, r, fault, fault_len);
+}
+
+TEST(model_bias, a_batched_matmul_reads_its_kernels_from_a_runtime_tensor)
+{
+	/* Apple's form (16 rows a TD, NE.KernelCfg.Align), 5 rows a TD (10 TDs), and without Align */
+	static const unsigned forms[][2] = {{16, 1}, {5, 1}, {16, 0}};
+	for (unsigned i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		struct orc_run r;
+		char fault[256] = "";
+		int rc = run_bmm(forms[i][0], forms[i][1], NULL, &r, fault, sizeof fault);
+		char name[48];
+		snprintf(name, sizeof name, "bmm (%u rows a TD, Align %u)", forms[i][0], forms[i][1]);
+		expect_within(name, rc, &r, fault);
+	}
+}
+
 #if !defined(ANEFW_TARGET) /* the negatives run on the host (the same code on the target) */
+/* TD 0's first kernel read one row of x on (bp_row(40) = 128 bytes) */
+static void kernel_row_on(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_COEFF_BASEADDR(0), 0, 32, 128) == 0);
+}
+static void bias_on(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 1) == 0);
+}
+
+TEST(model_bias, a_runtime_kernel_read_a_row_off_fails_and_align_with_a_bias_is_refused)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	/* row 0 computed with row 1's kernel: its 48 outputs, and only those, fail the checker */
+	CHECKF(run_bmm(16, 1, kernel_row_on, &r, fault, sizeof fault) == 0, "%s", fault);
+	CHECKF(r.bad > 0 && r.bad <= 48, "%lu of %lu outside", (unsigned long)r.bad, (unsigned long)r.checked);
+	CHECK(run_bmm(16, 1, bias_on, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "td 0, unit NE, NE.KernelCfg.Align = 0x1: unmodelled-combination: NE.KernelCfg.Align "
+			     "on other than dense 1x1 fp16 kernels without a bias") != NULL,
+	       "fault \"%s\"", fault);
+}
+
 static uint32_t field_value;
 static unsigned field_reg, field_lsb, field_w;
 static void set_field(uint8_t *b, size_t len)

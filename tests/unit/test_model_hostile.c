@@ -8,6 +8,7 @@
 #include "tests/unit/tsession.h"
 #include "fw/common/le.h"
 #include "fw/loader/loader.h"
+#include "fw/td/td.h"
 #include "tests/harness/harness.h"
 
 #include <stdio.h>
@@ -96,6 +97,8 @@ TEST(model_hostile, geometry_past_a_grant_is_refused_before_running)
 
 /* One raw task stream from ../shared through the session with its default grants and the given
  * limits (NULL: the defaults); the result's name, and the TD and fields it names. */
+static void (*run_edit)(uint8_t *, size_t); /* applied to the stream before it runs, when set */
+
 static int run_limits(const char *fixture, const struct ctrl_limits *lim,
 		      struct session_result *res)
 {
@@ -105,10 +108,28 @@ static int run_limits(const char *fixture, const struct ctrl_limits *lim,
 		CHECKF(0, "%s: unreadable", fixture);
 		return -1;
 	}
+	if (run_edit)
+		run_edit(buf, len);
 	const struct session_opts o = {.use_defaults = 1, .out = tnull_out, .limits = lim};
 	int rc = session_run(tsession(), buf, len, &o, res);
 	free(buf);
 	return rc;
+}
+
+/* TD 0's KBase0 on a raw stream's weights, KBase2 and KBase3 disabled */
+static void kbase_on_weights(uint8_t *b, size_t len)
+{
+	uint32_t w[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	REQUIRE(len >= 4u * H13_TD_HEADER_WORDS);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		w[i] = le_rd32(b + 4 * i);
+	td_hdr_decode(w, &h);
+	h.bar_en &= (uint8_t)~(1u << H13_BAR_KBASE2 | 1u << H13_BAR_KBASE3);
+	h.bar_idx[H13_BAR_KBASE0] = LDR_RAW_WEIGHTS_BAR;
+	td_hdr_encode(&h, w);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(b + 4 * i, w[i]);
 }
 
 static void want_refused(const char *fixture, const struct ctrl_limits *lim, const char *name)
@@ -138,10 +159,19 @@ TEST(model_hostile, oversize_memories_are_refused_before_anything_is_allocated)
 {
 	if (!test_shared_dir())
 		SKIP("../shared absent: no hostile fixtures");
+	/* its TD enables kernel BARs 26 and 10 (KBase0 and KBase2, KBase3), which a raw stream
+	 * grants nothing (its weights are BAR 1): refused there, before anything is written; with
+	 * KBase0 on the weights and the others off (every kernel BAR of a raw stream was the
+	 * weights until 2026-11-28), the 10 GB of kernels are refused by the kernel memory's limit */
+	struct session_result res;
+	CHECK_EQ(run_limits("fixtures/hostile/oom-weights-10g.bin", NULL, &res), 1);
+	CHECK_STR(session_result_name(&res), "bar-not-granted");
+	CHECK(res.st.td == 0 && res.st.bar == 26 && res.nwrites == 0u && res.nmoves == 0u && res.canaries_ok);
+	run_edit = kbase_on_weights;
 	want_refused("fixtures/hostile/oom-weights-10g.bin", NULL, "kernels-over-kernel-memory");
+	run_edit = NULL;
 	want_refused("fixtures/hostile/oom-l2-67g.bin", NULL, "l2-result-over-limit");
 	struct ctrl_limits lim = ctrl_default_limits;
-	struct session_result res;
 	lim.max_l2_tensor = 8192000u;
 	CHECK_EQ(run_limits("fixtures/kernels/unary/sigmoid.bin", &lim, &res), 0);
 	lim.max_l2_tensor = 8192000u - 1u;

@@ -167,6 +167,7 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_COMMON_GROUPCONVCFG, "GroupConvCfg", "UnicastCin", H13_GROUPCONV_UNICASTCIN));
 	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "KernelFmt", H13_KERNELCFG_KERNELFMT));
 	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "GroupKernelReuse", H13_KERNELCFG_GROUPKERNELREUSE));
+	CHECK(H13_IS(H13_NE_KERNELCFG, "KernelCfg", "Align", H13_KERNELCFG_ALIGN));
 	/* the datapath's fields (engine/model/compute.c, docs/engine-model.md) */
 	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "OCGSize", H13_CONVCFG_OCGSIZE));
 	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Sx", H13_CONVCFG_SX));

@@ -14,6 +14,9 @@
 #include "fw/tensors/tensors.h"
 #include "tests/harness/harness.h"
 #include "tests/unit/tsession.h"
+#include "fw/common/le.h"
+#include "fw/td/td.h"
+#include "tools/progdesc/benchprog.h"
 #include "tools/progdesc/progdesc.h"
 
 #include <stdlib.h>
@@ -168,6 +171,47 @@ TEST(tensors, conflicting_and_overflowing_intermediates_refused)
 		CHECK_STR(session_result_name(&res), "intermediate-extent-overflow");
 	}
 	CHECK_STR(ctrl_err_name(CTRL_E_ITM_OVERFLOW), "intermediate-extent-overflow");
+}
+
+/* A raw stream whose kernel DMA reads BAR 6 (Apple's batched matmul, benchprog's bp_bmm): the
+ * kernels are a runtime input, granted the extent the coefficient channels read, and a flat
+ * tensor; BAR 1 is a raw stream's weights, so the same kernels read there lie outside them */
+TEST(tensors, kernels_from_a_runtime_bar_are_an_input)
+{
+	static struct ldr_program p;
+	static struct tns_tensor t[TNS_MAX];
+	const struct bp_bmm_spec spec = {2, 24, 40, 48, 16, 6, 1};
+	size_t len = bp_bmm(buf, sizeof buf, &spec);
+	REQUIRE(len > 0);
+	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
+	CHECK(!ldr_td_kernels_in_weights(&p, 0) && !ldr_weights_bar(&p, 6) && ldr_weights_bar(&p, 1));
+	struct subq_grant g[SUBQ_MAX_GRANTS];
+	struct ctrl_status st;
+	unsigned n = 0;
+	REQUIRE(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &n, &st) == CTRL_OK);
+	const struct subq_grant *k = grant_of(g, n, 6);
+	REQUIRE(k != NULL);
+	CHECK_EQ(k->access, POL_READ);
+	CHECK_EQ(k->size, 48u * 128u); /* 2 x 24 rows of x, 40 fp16 in 128 bytes */
+	CHECK(grant_of(g, n, 1) == NULL);
+	REQUIRE(tns_describe(&p, t, TNS_MAX, &n, &st) == TNS_OK);
+	REQUIRE(n == 3);
+	CHECK_STR(t[2].name, "bar6");
+	CHECK_EQ(t[2].role, TNS_INPUT);
+	CHECK_EQ(t[2].fmt, H13_FMT_FP16);
+	CHECK(t[2].flat && t[2].nelem == 48u * 64u);
+	CHECK(!t[1].flat && t[1].shape[0] == 80u && t[1].shape[2] == 48u); /* w, [B K, 1, N] */
+	/* TD 0's KBase0 on BAR 1: a raw stream's weights, of which this one has none */
+	uint32_t hw[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(buf + 4 * i);
+	td_hdr_decode(hw, &h);
+	h.bar_idx[H13_BAR_KBASE0] = LDR_RAW_WEIGHTS_BAR;
+	td_hdr_encode(&h, hw);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(buf + 4 * i, hw[i]);
+	CHECK_STR(ldr_err_name(ldr_load(buf, len, LDR_F_RAW, &p)), "coeff_outside_weights");
 }
 
 TEST(tensors, described_with_roles_shapes_and_names)

@@ -103,18 +103,6 @@ static int run_local(const struct acc_job *j, const uint8_t *stream, size_t len,
 	return fail(why, whylen, EIO, "submit failed: %s", name);
 }
 
-/* The tile BARs a TD addresses that have no BO, and the weights BAR (no handle, from the
- * command BO), and the TD area (TBase): which of the default grants stay as the program makes
- * them. */
-static int is_weights_bar(const struct ldr_program *p, unsigned bar)
-{
-	for (unsigned t = 0; t < p->ntds; t++)
-		for (unsigned k = H13_BAR_KBASE0; k < H13_BAR_NSLOTS; k++)
-			if ((p->tds[t].h.bar_en & (1u << k)) && p->tds[t].h.bar_idx[k] == bar)
-				return 1;
-	return 0;
-}
-
 int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, size_t whylen)
 {
 	static struct ldr_program prog; /* about 40 KiB: not on the caller's stack */
@@ -186,8 +174,8 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 		unsigned b = g[i].bar;
 		const struct acc_mem *m = b < ACC_TILE_COUNT ? &j->bar[b] : NULL;
 		mem[i] = NULL;
-		if (is_weights_bar(&prog, b) || b == ACC_CMD_BAR)
-			continue; /* the weights and the TD area come from the command BO */
+		if (ldr_weights_bar(&prog, b) || b == ACC_CMD_BAR)
+			continue; /* the weights (BAR 1) and the TD area come from the command BO */
 		if (!m || !m->p) {
 			rc = fail(why, whylen, EINVAL,
 				  "the TDs address BAR %u (0x%llx bytes, %s) but the submit gives it no BO",

@@ -2,6 +2,7 @@
 #include "tools/progdesc/benchprog.h"
 #include "fw/actlut/actlut.h"
 #include "fw/common/le.h"
+#include "fw/loader/loader.h"
 #include "fw/td/td.h"
 
 #include <string.h>
@@ -146,6 +147,8 @@ struct ctd {
 	uint32_t keep_cs;  /* nonzero: the input by the tile DMA, kept in L2 memory at 0 as it is read
 			    * (SourceType 1), channels and rows this many bytes apart */
 	uint32_t dst_off, coeff_off; /* the destination's offset in its BAR; the kernels' in the weights */
+	unsigned kbar, align; /* KBase0's BAR (0: the weights, BAR 1); NE.KernelCfg.Align */
+	uint32_t src_off;     /* the tile source's offset in its BAR */
 };
 
 /* A convolution TD's registers into tw (over tdw): shape t, fp16 kernels in coefficient channels
@@ -159,7 +162,8 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	const uint32_t drow = bp_row(t->otr ? t->cout : wo), dplane = drow * ho;
 	uint32_t cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
 	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = t->l2cs ? 0 : BP_IN0_BAR,
-					     [H13_BAR_WBASE] = t->res_cs ? 0 : BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
+					     [H13_BAR_WBASE] = t->res_cs ? 0 : BP_OUT_BAR,
+					     [H13_BAR_KBASE0] = (uint8_t)(t->kbar ? t->kbar : 1u)};
 	begin_tid(tw, tdw, bar,
 		  (t->l2cs ? 0u : 1u << H13_BAR_RBASE0) | (t->res_cs ? 0u : 1u << H13_BAR_WBASE) |
 			  1u << H13_BAR_KBASE0,
@@ -179,7 +183,8 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 		tdw_reg(tw, H13_COMMON_CFG, H13_PUT(H13_CFG_SMALLSOURCE, t->ssm) |
 					    H13_PUT(H13_CFG_OUTTRANSPOSE, t->otr));
 	tdw_reg(tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
-				      H13_PUT(H13_KERNELCFG_SPARSEFMT, t->sparse));
+				      H13_PUT(H13_KERNELCFG_SPARSEFMT, t->sparse) |
+				      H13_PUT(H13_KERNELCFG_ALIGN, t->align));
 	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
 	 * the path (docs/engine-model.md) */
 	tdw_reg(tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
@@ -199,7 +204,7 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 		fixed(tw, 0);
 	}
 	if (!t->l2cs)
-		tile(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
+		tile_at(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, t->src_off, bp_row(w), bp_row(w) * h);
 	if (!t->res_cs)
 		tile_at(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, t->dst_off, drow, dplane);
 }
@@ -214,7 +219,7 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
 	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0, 0, 0, 0, 1, 0, 0,
-			      0, 0, 0};
+			      0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, chsize);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
@@ -357,7 +362,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 				      (s->dw ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1) : 0),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      s->accbias, 0, 0, 0, 1, 0, 0, 0, 0, 0};
+			      s->accbias, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
 	size_t len = finish(&tw, buf, cap, bp_convb_bytes(s));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
@@ -432,7 +437,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	const struct ctd t = {s->w, 1, s->cin, s->cout, 1, 1, s->ocg, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      0, cs, 1, 1, !s->l2split, s->l2split ? base1 : 0, s->l2split ? cs1 : 0, 0, 0, 0};
+			      0, cs, 1, 1, !s->l2split, s->l2split ? base1 : 0, s->l2split ? cs1 : 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, w1, &t, H13_COEFF_NCH, (uint32_t)lane);
 	const size_t len = bp_matmul_bytes(s);
 	if (!tdw_end(&tw))
@@ -482,7 +487,7 @@ size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 		/* TD 0: outputs [0, N/2), x by the tile DMA and kept; TD 1: [N/2, N), x from L2 */
 		const struct ctd t = {s->w, 1, s->cin, half.cout, 1, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
 				      0, 0, i ? cs : 0, 0, i, i == 1, 0, 0, i ? 0 : cs,
-				      i * half.cout * bp_row(s->w), (uint32_t)(i * lane * H13_COEFF_NCH)};
+				      i * half.cout * bp_row(s->w), (uint32_t)(i * lane * H13_COEFF_NCH), 0, 0, 0};
 		conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
 		if (!tdw_end(&tw))
 			return 0;
@@ -490,6 +495,58 @@ size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 			le_wr32(buf + i * BP_CHAIN_STRIDE + 4 * k, tw.w[k]);
 		half.wts = s->wts + (size_t)i * half.cout * s->cin;
 		cb_dense(&half, buf + woff + i * lane * H13_COEFF_NCH, lane);
+	}
+	return len;
+}
+
+size_t bp_bmm_bytes(const struct bp_bmm_spec *s)
+{
+	const unsigned g = s->group ? s->group : H13_COEFF_NCH;
+	return bp_chain_weights_off(s->b * ((s->m + g - 1u) / g));
+}
+
+size_t bp_bmm(uint8_t *buf, size_t cap, const struct bp_bmm_spec *s)
+{
+	const unsigned g = s && s->group ? s->group : H13_COEFF_NCH;
+	if (!buf || !s || !s->b || !s->m || !s->k || !s->n || g > H13_COEFF_NCH || s->k > 4096u ||
+	    s->n > 4096u || s->m > 4096u || s->kbar == 1u || s->kbar >= LDR_NBARS ||
+	    (uint64_t)s->b * ((s->m + g - 1u) / g) > LDR_MAX_TDS || cap < bp_bmm_bytes(s))
+		return 0;
+	const uint32_t cs = ((uint32_t)s->n * 2u + 15u) & ~15u; /* w[b]'s channel k at k x cs in L2 */
+	const uint32_t xrow = bp_row(s->k), orow = bp_row(s->n);
+	if ((uint64_t)cs * s->k > H13_L2_BYTES ||
+	    (uint64_t)s->b * s->m * (xrow > orow ? xrow : orow) > UINT32_MAX)
+		return 0;
+	const unsigned per = (s->m + g - 1u) / g, n = s->b * per;
+	const size_t len = bp_bmm_bytes(s);
+	memset(buf, 0, len);
+	for (unsigned i = 0; i < n; i++) {
+		const unsigned b = i / per, r0 = (i % per) * g, rows = s->m - r0 < g ? s->m - r0 : g;
+		const uint32_t row0 = b * s->m + r0;
+		uint32_t tdw[TD_WORDS];
+		struct td_writer tw;
+		/* the batch's first TD reads w[b] by the tile DMA and keeps it; the rest read it there */
+		const int first = i % per == 0;
+		struct ctd t = {0};
+		t.w = s->n;
+		t.h = t.k = t.st = 1;
+		t.cin = s->k;
+		t.cout = rows;
+		t.groupconv = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1);
+		t.l2cs = first ? 0 : cs;
+		t.keep_cs = first ? cs : 0;
+		t.tid = i;
+		t.last = i + 1u == n;
+		t.dst_off = row0 * orow;
+		t.coeff_off = row0 * xrow;
+		t.kbar = s->kbar;
+		t.align = s->align;
+		t.src_off = first ? b * s->k * orow : 0;
+		conv_regs(&tw, tdw, &t, rows, xrow);
+		if (!tdw_end(&tw))
+			return 0;
+		for (unsigned k = 0; k < TD_WORDS; k++)
+			le_wr32(buf + i * BP_CHAIN_STRIDE + 4 * k, tw.w[k]);
 	}
 	return len;
 }
@@ -520,7 +577,7 @@ size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, u
 	const struct ctd t = {w, h, c, c, k, 1, 0, 0, 0,
 			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 				      H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
-			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
+			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, lanes, lane);
 	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k, bias != NULL));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;

@@ -68,6 +68,19 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
  * not fit. */
 size_t bp_convkeep_bytes(const struct bp_conv_spec *s);
 size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
+/* A batched matmul y[b] = x[b] w[b] (x [B, M, K], w [B, K, N]) as Apple's H13 compiler writes one
+ * with both operands at run time: each output row m is a 1x1 convolution K -> 1 over N positions
+ * whose kernel is row m of x, read by the kernel DMA from BAR kbar (a runtime tensor, not the
+ * weights: row (b, m) at (b M + m) x bp_row(K)), one coefficient channel a row, `group` rows a TD
+ * (1..16; 0: 16), NE.KernelCfg.Align as `align`. w comes by the tile DMA from BAR 5 (channel
+ * (b, k) at (b K + k) x bp_row(N)); each batch's first TD keeps w[b] in L2 memory at 0 as it reads
+ * it (SourceType 1), its others read it there. y row (b, m) to BAR 4 at (b M + m) x bp_row(N).
+ * TD i at i x BP_CHAIN_STRIDE; no weights. Returns the length, 0 when it does not fit. */
+struct bp_bmm_spec {
+	unsigned b, m, k, n, group, kbar, align;
+};
+size_t bp_bmm_bytes(const struct bp_bmm_spec *s);
+size_t bp_bmm(uint8_t *buf, size_t cap, const struct bp_bmm_spec *s);
 /* A depthwise k x k convolution (stride 1, padding k / 2) over c channels of w x h, as Apple's H13
  * compiler writes one (GroupConvCfg UnicastEn 1, UnicastCin 1, NumGroups 1): channel o's k x k
  * fp16 kernel (wts[o k k ..], ky-major), after its bias bias[o] when bias is given
