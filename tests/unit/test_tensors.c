@@ -180,7 +180,8 @@ TEST(tensors, kernels_from_a_runtime_bar_are_an_input)
 {
 	static struct ldr_program p;
 	static struct tns_tensor t[TNS_MAX];
-	const struct bp_bmm_spec spec = {2, 24, 40, 48, 16, 6, 1};
+	static uint16_t wc[2 * 40 * 48];
+	struct bp_bmm_spec spec = {2, 24, 40, 48, 16, 6, 1, NULL};
 	size_t len = bp_bmm(buf, sizeof buf, &spec);
 	REQUIRE(len > 0);
 	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
@@ -212,6 +213,17 @@ TEST(tensors, kernels_from_a_runtime_bar_are_an_input)
 	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
 		le_wr32(buf + 4 * i, hw[i]);
 	CHECK_STR(ldr_err_name(ldr_load(buf, len, LDR_F_RAW, &p)), "coeff_outside_weights");
+	/* w the program's constant, read by the tile DMA through BAR 1: the weights, not a tensor */
+	spec.wconst = wc;
+	len = bp_bmm(buf, sizeof buf, &spec);
+	REQUIRE(len > 0);
+	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
+	REQUIRE(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &n, &st) == CTRL_OK);
+	const struct subq_grant *w1 = grant_of(g, n, LDR_RAW_WEIGHTS_BAR);
+	REQUIRE(w1 != NULL);
+	CHECK(w1->access == POL_READ && w1->size == p.weights_len && p.weights_len == 80u * 128u);
+	REQUIRE(tns_describe(&p, t, TNS_MAX, &n, &st) == TNS_OK);
+	CHECK(n == 2 && t[0].bar == 4 && t[1].bar == 6);
 }
 
 TEST(tensors, described_with_roles_shapes_and_names)

@@ -149,6 +149,7 @@ struct ctd {
 	uint32_t dst_off, coeff_off; /* the destination's offset in its BAR; the kernels' in the weights */
 	unsigned kbar, align; /* KBase0's BAR (0: the weights, BAR 1); NE.KernelCfg.Align */
 	uint32_t src_off;     /* the tile source's offset in its BAR */
+	unsigned sbar;        /* the tile source's BAR (0: BP_IN0_BAR) */
 };
 
 /* A convolution TD's registers into tw (over tdw): shape t, fp16 kernels in coefficient channels
@@ -161,7 +162,7 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	/* the destination as the tile DMA writes it: Wout planes of Cout with OutTranspose */
 	const uint32_t drow = bp_row(t->otr ? t->cout : wo), dplane = drow * ho;
 	uint32_t cfg[H13_COEFF_NCH], base[H13_COEFF_NCH], size[H13_COEFF_NCH];
-	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = t->l2cs ? 0 : BP_IN0_BAR,
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = (uint8_t)(t->l2cs ? 0u : t->sbar ? t->sbar : BP_IN0_BAR),
 					     [H13_BAR_WBASE] = t->res_cs ? 0 : BP_OUT_BAR,
 					     [H13_BAR_KBASE0] = (uint8_t)(t->kbar ? t->kbar : 1u)};
 	begin_tid(tw, tdw, bar,
@@ -219,7 +220,7 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
 	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0, 0, 0, 0, 1, 0, 0,
-			      0, 0, 0, 0, 0, 0};
+			      0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, chsize);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
@@ -362,7 +363,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 				      (s->dw ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1) : 0),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      s->accbias, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+			      s->accbias, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
 	size_t len = finish(&tw, buf, cap, bp_convb_bytes(s));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
@@ -437,7 +438,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	const struct ctd t = {s->w, 1, s->cin, s->cout, 1, 1, s->ocg, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      0, cs, 1, 1, !s->l2split, s->l2split ? base1 : 0, s->l2split ? cs1 : 0, 0, 0, 0, 0, 0, 0};
+			      0, cs, 1, 1, !s->l2split, s->l2split ? base1 : 0, s->l2split ? cs1 : 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, w1, &t, H13_COEFF_NCH, (uint32_t)lane);
 	const size_t len = bp_matmul_bytes(s);
 	if (!tdw_end(&tw))
@@ -487,7 +488,7 @@ size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 		/* TD 0: outputs [0, N/2), x by the tile DMA and kept; TD 1: [N/2, N), x from L2 */
 		const struct ctd t = {s->w, 1, s->cin, half.cout, 1, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
 				      0, 0, i ? cs : 0, 0, i, i == 1, 0, 0, i ? 0 : cs,
-				      i * half.cout * bp_row(s->w), (uint32_t)(i * lane * H13_COEFF_NCH), 0, 0, 0};
+				      i * half.cout * bp_row(s->w), (uint32_t)(i * lane * H13_COEFF_NCH), 0, 0, 0, 0};
 		conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
 		if (!tdw_end(&tw))
 			return 0;
@@ -502,7 +503,8 @@ size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 size_t bp_bmm_bytes(const struct bp_bmm_spec *s)
 {
 	const unsigned g = s->group ? s->group : H13_COEFF_NCH;
-	return bp_chain_weights_off(s->b * ((s->m + g - 1u) / g));
+	return bp_chain_weights_off(s->b * ((s->m + g - 1u) / g)) +
+	       (s->wconst ? (size_t)s->b * s->k * bp_row(s->n) : 0u);
 }
 
 size_t bp_bmm(uint8_t *buf, size_t cap, const struct bp_bmm_spec *s)
@@ -542,12 +544,17 @@ size_t bp_bmm(uint8_t *buf, size_t cap, const struct bp_bmm_spec *s)
 		t.kbar = s->kbar;
 		t.align = s->align;
 		t.src_off = first ? b * s->k * orow : 0;
+		t.sbar = s->wconst ? LDR_RAW_WEIGHTS_BAR : 0u;
 		conv_regs(&tw, tdw, &t, rows, xrow);
 		if (!tdw_end(&tw))
 			return 0;
 		for (unsigned k = 0; k < TD_WORDS; k++)
 			le_wr32(buf + i * BP_CHAIN_STRIDE + 4 * k, tw.w[k]);
 	}
+	uint8_t *wb = buf + bp_chain_weights_off(n); /* w as the weights: B K rows of N */
+	for (unsigned c = 0; s->wconst && c < s->b * s->k; c++)
+		for (unsigned j = 0; j < s->n; j++)
+			le_wr16(wb + (size_t)c * orow + 2u * j, s->wconst[(size_t)c * s->n + j]);
 	return len;
 }
 
@@ -577,7 +584,7 @@ size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, u
 	const struct ctd t = {w, h, c, c, k, 1, 0, 0, 0,
 			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 				      H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
-			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, lanes, lane);
 	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k, bias != NULL));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
