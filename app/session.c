@@ -222,9 +222,12 @@ int session_fill_buffer_x(const struct ldr_program *p, const struct subq_grant *
 static void written_runs(struct app_session *s, unsigned n)
 {
 	const struct ldr_program *p = &s->prog;
-	uint64_t rs[LDR_MAX_TDS], re[LDR_MAX_TDS];
+	struct {
+		struct ldr_image im;
+		uint64_t rs[LDR_MAX_TDS], re[LDR_MAX_TDS]; /* 8 KiB: off the target's stack */
+	} *w = calloc(1, sizeof *w);
 	uint32_t read = 0;
-	struct ldr_image *im = calloc(1, sizeof *im);
+	struct ldr_image *im = w ? &w->im : NULL;
 	for (unsigned i = 0; i < n; i++)
 		s->ws[i] = s->we[i] = 0;
 	s->nw = n;
@@ -254,29 +257,31 @@ static void written_runs(struct app_session *s, unsigned n)
 				    x->folded || x->whole ||
 				    !td_dst_run(&regs, &len) || x->off > g->size || len > g->size - x->off)
 					continue;
-				rs[k] = x->off;
-				re[k++] = x->off + len;
+				w->rs[k] = x->off;
+				w->re[k++] = x->off + len;
 			}
 		}
-		/* the longest run of the union: grow [a, b) from each run while another meets it */
-		for (unsigned j = 0; j < k; j++) {
-			uint64_t a = rs[j], b = re[j];
-			for (int grew = 1; grew;) {
-				grew = 0;
-				for (unsigned q = 0; q < k; q++)
-					if (rs[q] <= b && re[q] >= a && (rs[q] < a || re[q] > b)) {
-						a = rs[q] < a ? rs[q] : a;
-						b = re[q] > b ? re[q] : b;
-						grew = 1;
-					}
+		/* the longest run of the union: the runs by their start (insertion sort: up to
+		 * LDR_MAX_TDS, mostly in order already), merged while the next meets the current */
+		for (unsigned j = 1; j < k; j++)
+			for (unsigned q = j; q > 0 && w->rs[q - 1] > w->rs[q]; q--) {
+				uint64_t ts = w->rs[q], te = w->re[q];
+				w->rs[q] = w->rs[q - 1];
+				w->re[q] = w->re[q - 1];
+				w->rs[q - 1] = ts;
+				w->re[q - 1] = te;
 			}
+		for (unsigned j = 0; j < k;) {
+			uint64_t a = w->rs[j], b = w->re[j];
+			for (j++; j < k && w->rs[j] <= b; j++)
+				b = w->re[j] > b ? w->re[j] : b;
 			if (b - a > s->we[i] - s->ws[i]) {
 				s->ws[i] = a;
 				s->we[i] = b;
 			}
 		}
 	}
-	free(im);
+	free(w);
 }
 
 int session_written_run(const struct app_session *s, unsigned bar, uint64_t *start, uint64_t *end)

@@ -970,17 +970,18 @@ static enum ctrl_err collect_use(void *ctx, unsigned td, const struct td_range *
 	return CTRL_OK;
 }
 
-/* [lo, hi) inside the union of the intervals earlier TDs wrote to bar. */
+/* [lo, hi) inside the union of the intervals earlier TDs wrote to bar: one pass over them in
+ * the order of their starts (check_cover keeps u->w so), advancing lo through each that
+ * reaches it; one that starts past lo leaves a gap. */
 static int covered(const struct bar_use *u, unsigned bar, uint64_t lo, uint64_t hi)
 {
-	for (unsigned pass = 0; pass <= u->nw && lo < hi; pass++) {
-		uint64_t adv = lo;
-		for (unsigned k = 0; k < u->nw; k++)
-			if (u->w[k].bar == bar && u->w[k].lo <= lo && u->w[k].hi > adv)
-				adv = u->w[k].hi;
-		if (adv == lo)
+	for (unsigned k = 0; k < u->nw && lo < hi; k++) {
+		if (u->w[k].bar != bar)
+			continue;
+		if (u->w[k].lo > lo)
 			return 0;
-		lo = adv;
+		if (u->w[k].hi > lo)
+			lo = u->w[k].hi;
 	}
 	return lo >= hi;
 }
@@ -998,10 +999,12 @@ static enum ctrl_err check_cover(void *ctx, unsigned td, const struct td_range *
 		return CTRL_OK;
 	if (x->access == TD_WRITE) {
 		ASSERT(u->nw < LDR_MAX_TDS); /* one destination per TD, at most LDR_MAX_TDS TDs */
-		u->w[u->nw].bar = x->bar;
-		u->w[u->nw].lo = x->addr;
-		u->w[u->nw].hi = x->addr + x->len;
-		u->nw++;
+		unsigned k = u->nw++; /* kept in the order of their starts (covered) */
+		for (; k > 0 && u->w[k - 1].lo > x->addr; k--)
+			u->w[k] = u->w[k - 1];
+		u->w[k].bar = x->bar;
+		u->w[k].lo = x->addr;
+		u->w[k].hi = x->addr + x->len;
 		return CTRL_OK;
 	}
 	if (!covered(u, x->bar, x->addr, x->addr + x->len)) {

@@ -22,7 +22,9 @@
 #define LDR_MAX_SEGS 16
 #define LDR_MAX_SECTS 32
 #define LDR_MAX_WINDOWS 16
-#define LDR_MAX_TDS 64
+/* TDs a program may chain: Apple's H13 batched matmul over 8 batches is 208 and 209 TDs, over 16
+ * batches 416 (joshuaswarren/mil-hwx-compiler's listings); 64 until 2026-11-28 */
+#define LDR_MAX_TDS 512
 #define LDR_MAX_RELOCS 256
 #define LDR_MAX_TD_BYTES 0x800 /* H13 NextSize is 9 bits of words */
 #define LDR_NBARS 32           /* BAR indices are 5 bits */

@@ -44,7 +44,7 @@ const char *pol_err_name(enum pol_err e)
 
 void pol_init(struct pol_table *t, unsigned reach_bits)
 {
-	memset(t, 0, sizeof *t);
+	memset(t, 0, offsetof(struct pol_table, acc));
 	t->reach = reach_bits >= 64 ? UINT64_MAX : (1ull << reach_bits);
 	t->max_grant = UINT64_MAX;
 }

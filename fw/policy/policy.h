@@ -17,7 +17,8 @@
 
 #define POL_MAX_BUFFERS 32
 #define POL_MAX_FORBIDDEN 8
-#define POL_MAX_ACCESSES 2048
+/* every range of every TD: LDR_MAX_TDS (512) x CTRL_MAX_RANGES (32; fw/ctrl) */
+#define POL_MAX_ACCESSES 16384
 
 #define POL_READ 1u
 #define POL_WRITE 2u
@@ -71,8 +72,10 @@ struct pol_table {
 	uint64_t max_grant;         /* largest grant (UINT64_MAX after pol_init) */
 	struct pol_range forbidden[POL_MAX_FORBIDDEN];
 	unsigned nforbidden;
-	struct pol_range acc[POL_MAX_ACCESSES]; /* accesses recorded for the alias check */
 	unsigned nacc;
+	/* last: pol_init clears the table up to it (384 KiB a submission saved); only acc[0 ..
+	 * nacc) is read */
+	struct pol_range acc[POL_MAX_ACCESSES]; /* accesses recorded for the alias check */
 };
 
 /* reach_bits: 32 on H13. */

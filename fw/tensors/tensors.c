@@ -90,7 +90,8 @@ static void kernel_read(const struct td_regs *r, const struct td_range *x, struc
 	a->base = x->addr;
 }
 
-#define TNS_MAX_ACCESSES (LDR_MAX_TDS * (3 + H13_COEFF_NCH))
+/* up to three tile accesses a TD, and one kernel read a BAR (the first: a flat tensor) */
+#define TNS_MAX_ACCESSES (LDR_MAX_TDS * 3 + LDR_NBARS)
 
 struct scan {
 	struct ldr_image im;
@@ -98,6 +99,14 @@ struct scan {
 	struct access a[TNS_MAX_ACCESSES];
 	struct subq_grant g[SUBQ_MAX_GRANTS];
 };
+
+static int kernel_seen(const struct scan *s, unsigned bar)
+{
+	for (unsigned i = 0; i < s->na; i++)
+		if (s->a[i].bar == bar && !s->a[i].d)
+			return 1;
+	return 0;
+}
 
 static int same_geometry(const struct access *a, const struct access *b)
 {
@@ -257,7 +266,7 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 			if (r[k].kind == TD_R_SRC0 || r[k].kind == TD_R_SRC1 || r[k].kind == TD_R_DST)
 				geometry(&regs, &r[k], &s.a[s.na++]);
 			else if (p->raw && (r[k].kind == TD_R_COEFF || r[k].kind == TD_R_STREAM) &&
-				 !ldr_weights_bar(p, r[k].bar))
+				 !ldr_weights_bar(p, r[k].bar) && !kernel_seen(&s, r[k].bar))
 				kernel_read(&regs, &r[k], &s.a[s.na++]);
 	}
 	for (unsigned bar = 0; bar < LDR_NBARS; bar++) {

@@ -513,26 +513,33 @@ def conv_keep(d, rng):
 
 
 BMM = ('bmm', 2, 24, 40, 48)  # name, B, M, K, N (test_model_bias.c, benchprog's bp_bmm)
+BMM_MANY = ('bmm_many', 4, 40, 16, 24)  # one row a TD: 160 TDs
 
 
 def bmm(d, rng):
     """A batched matmul y[b] = x[b] @ w[b], x [B, M, K] and w [B, K, N] both inputs (BAR 6, read by
     the kernel DMA, and BAR 5), multiples of 1/64 in [-2, 2]; in float64, rounded once. The output
-    B x M rows of N. bmm_const: the same x by a constant w (cb_weight), the program's weights."""
+    B x M rows of N. bmm_const: the same x by a constant w (cb_weight), the program's weights;
+    bmm_many: another shape, one row a TD (160 TDs)."""
+    def save(name, b, m, k, n, x, w, with_w):
+        y = np.matmul(x.astype(np.float64), w.astype(np.float64)).reshape(-1)
+        ts = [{'bar': 6, 'role': 0, 'c': b * m, 'h': 1, 'w': k, 'data': x.reshape(-1)}]
+        if with_w:
+            ts.append({'bar': 5, 'role': 0, 'c': b * k, 'h': 1, 'w': n, 'data': w.reshape(-1)})
+        ts.append({'bar': 4, 'role': 1, 'c': b * m, 'h': 1, 'w': n, 'data': (y, ulp16(y))})
+        write(os.path.join(d, name + '.orc'), ts)
+
     name, b, m, k, n = BMM
     x = (rng.integers(-128, 129, (b, m, k)) / 64.0).astype(np.float16)
     w = (rng.integers(-128, 129, (b, k, n)) / 64.0).astype(np.float16)
-    y = np.matmul(x.astype(np.float64), w.astype(np.float64)).reshape(-1)
-    write(os.path.join(d, name + '.orc'),
-          [{'bar': 6, 'role': 0, 'c': b * m, 'h': 1, 'w': k, 'data': x.reshape(-1)},
-           {'bar': 5, 'role': 0, 'c': b * k, 'h': 1, 'w': n, 'data': w.reshape(-1)},
-           {'bar': 4, 'role': 1, 'c': b * m, 'h': 1, 'w': n, 'data': (y, ulp16(y))}])
+    save(name, b, m, k, n, x, w, True)
     # Apple's rb form: w the program's constant, w[b][k][j] = cb_weight(b K + k, j)
     wc = np.array([[cb_weight(c, j) for j in range(n)] for c in range(b * k)]).reshape(b, k, n)
-    y = np.matmul(x.astype(np.float64), wc).reshape(-1)
-    write(os.path.join(d, name + '_const.orc'),
-          [{'bar': 6, 'role': 0, 'c': b * m, 'h': 1, 'w': k, 'data': x.reshape(-1)},
-           {'bar': 4, 'role': 1, 'c': b * m, 'h': 1, 'w': n, 'data': (y, ulp16(y))}])
+    save(name + '_const', b, m, k, n, x, wc, False)
+    name, b, m, k, n = BMM_MANY
+    x = (rng.integers(-128, 129, (b, m, k)) / 64.0).astype(np.float16)
+    w = (rng.integers(-128, 129, (b, k, n)) / 64.0).astype(np.float16)
+    save(name, b, m, k, n, x, w, True)
 
 
 MATMUL_T = (  # name, M, K, N, OCGSize, bias, relu (test_model_bias.c, benchprog's bp_matmul)

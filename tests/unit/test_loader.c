@@ -7,6 +7,7 @@
 #include "fw/common/le.h"
 #include "fw/regmap/h13.h"
 #include "fw/regmap/regmap.h"
+#include "fw/td/td.h"
 #include "tools/progdesc/benchprog.h"
 #include "tests/harness/harness.h"
 
@@ -306,4 +307,35 @@ TEST(loader, error_names_are_distinct)
 			CHECK(strcmp(ldr_err_name((enum ldr_err)a), ldr_err_name((enum ldr_err)b)) != 0);
 	}
 	CHECK_STR(ldr_err_name(LDR_E__COUNT), "unknown_error");
+}
+
+/* The chain limit: LDR_MAX_TDS (512) TDs load (benchprog's bp_bmm, one row a TD: Apple writes its
+ * batched matmul over 8 batches as 208 and 209 TDs), one more is over_limit. */
+TEST(loader, five_hundred_twelve_tds_load_and_one_more_is_over_the_limit)
+{
+	const struct bp_bmm_spec spec = {1, LDR_MAX_TDS, 16, 16, 1, 6, 1, NULL};
+	size_t len = bp_bmm_bytes(&spec), cap = len + 0x300;
+	uint8_t *b = calloc(1, cap);
+	struct ldr_program *p = new_prog();
+	REQUIRE(b && p);
+	REQUIRE(bp_bmm(b, cap, &spec) == len);
+	CHECK_STR(ldr_err_name(ldr_load(b, len, LDR_F_RAW, p)), "ok");
+	CHECK_EQ(p->ntds, (unsigned)LDR_MAX_TDS);
+	/* the last TD chains on to a copy of itself, 0x300 further */
+	const size_t last = (size_t)(LDR_MAX_TDS - 1) * 0x300;
+	memcpy(b + last + 0x300, b + last, 0x274);
+	uint32_t hw[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(b + last + 4 * i);
+	td_hdr_decode(hw, &h);
+	h.eon = 0;
+	h.next_ptr = (uint32_t)(last + 0x300);
+	h.next_size = 0x274u / 4u - 1u;
+	td_hdr_encode(&h, hw);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(b + last + 4 * i, hw[i]);
+	CHECK_STR(ldr_err_name(ldr_load(b, last + 0x300 + 0x280, LDR_F_RAW, p)), "over_limit");
+	free(b);
+	free(p);
 }

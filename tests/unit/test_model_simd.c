@@ -238,7 +238,7 @@ TEST(model_simd, session_input_pattern_matches_its_definition)
 TEST(model_simd, session_skips_the_pattern_only_where_asked)
 {
 	static uint8_t buf[512];
-	struct ldr_program p;
+	static struct ldr_program p; /* about 200 KiB: not on the target's 64 KiB stack */
 	memset(&p, 0, sizeof p);
 	struct subq_grant in = {.bar = 3, .access = POL_READ, .size = sizeof buf};
 	struct subq_grant out = {.bar = 4, .access = POL_READ | POL_WRITE, .size = sizeof buf};
@@ -319,7 +319,7 @@ TEST(model_simd, session_zeroes_what_no_td_writes_and_leaves_nothing_behind)
 	static uint8_t p8[BP_WEIGHTS_OFF + 64], p4[BP_WEIGHTS_OFF + 64];
 	size_t l8 = bp_add(p8, sizeof p8, 64, 8, 2), l4 = bp_add(p4, sizeof p4, 64, 4, 2);
 	REQUIRE(l8 > 0 && l4 > 0);
-	struct ldr_program lp;
+	static struct ldr_program lp;
 	REQUIRE(ldr_load(p8, l8, LDR_F_RAW, &lp) == LDR_OK);
 	struct subq_grant g[8];
 	unsigned n = 0;
