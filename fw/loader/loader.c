@@ -610,9 +610,8 @@ static enum ldr_err finish(struct ldr_program *p)
 	 * which the control path checks */
 	for (unsigned i = 0; i < p->ntds; i++)
 		for (unsigned k = 0; k < p->tds[i].ncoeff; k++) {
-			if (((p->tds[i].h.bar_en >> H13_BAR_KBASE0) & 1u) &&
-			    !ldr_weights_bar(p, p->tds[i].h.bar_idx[H13_BAR_KBASE0]))
-				continue;
+			if (((p->tds[i].h.bar_en >> H13_BAR_KBASE0) & 1u) && !ldr_td_kernels_in_weights(p, i))
+				break;
 			const struct ldr_coeff *c = &p->tds[i].coeff[k];
 			if (!in_range(c->base, c->size, p->weights_len))
 				return LDR_E_COEFF_RANGE;
