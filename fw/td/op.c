@@ -178,6 +178,8 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));
 		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
 			outf(out, ctx, ", phase-sparse (SparseFmt: the stride-2 kernel format)");
+		if (H13_GET(kc, H13_KERNELCFG_ALIGN))
+			outf(out, ctx, ", KernelCfg.Align (read as no change: dense 1x1 fp16 kernels only)");
 		if (H13_GET(mac, H13_MACCFG_BIASMODE))
 			outf(out, ctx, ", + a bias an output (BiasMode: each kernel's first element)");
 		/* as engine/model/compute.c's load_kernels */

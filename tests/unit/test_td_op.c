@@ -93,6 +93,26 @@ TEST(td_op, convolution_with_a_palette_and_the_lut)
 		  "  result: WBase, 8 x 2 x 32 fp16\n");
 }
 
+/* Apple's batched matmul's row TD: a 1x1 convolution 375 -> 16 whose kernels carry
+ * NE.KernelCfg.Align (0x10082); inspect names it, as the model reads it */
+TEST(td_op, convolution_with_kernelcfg_align)
+{
+	struct img m = {0};
+	struct tcapture t;
+	common(&m, 128, 1, 375, 16);
+	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+				   H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8) | H13_PUT(H13_KERNELCFG_ALIGN, 1));
+	/* OpMode 0 with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in the path */
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
+	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	CHECK(strstr(describe(&m, &t), "  NE: convolution 1x1, stride 1x1, padding 0x0, 1 group, 375 -> 16 "
+					 "channels, kernels fp16, KernelCfg.Align (read as no change: dense "
+					 "1x1 fp16 kernels only), x PostScale 1\n") != NULL);
+	/* without it, no such words */
+	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
+	CHECK(strstr(describe(&m, &t), "Align") == NULL);
+}
+
 /* The kernel layout OCGSize selects, as the model reads it (fw/td td_ocg_layout): gemm.hwx's
  * 512 -> 512 with OCGSize 5, four passes of 16 x 8, and a layout the model refuses (a last
  * partial pass). */
