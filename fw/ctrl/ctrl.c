@@ -561,7 +561,9 @@ static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct 
 {
 	struct ctrl_td_plan *t = &pl->td[i];
 	unsigned access = x->access == TD_WRITE ? POL_WRITE : POL_READ;
-	int weights = x->kind == TD_R_COEFF || x->kind == TD_R_STREAM ||
+	/* kernels read from the weights are weights (read-only); from a runtime tensor, a read
+	 * like a tile source's (an intermediate an earlier TD wrote, in place) */
+	int weights = ((x->kind == TD_R_COEFF || x->kind == TD_R_STREAM) && ldr_weights_bar(pl->p, x->bar)) ||
 		      (x->kind == TD_R_TBASE && x->slot >= H13_BAR_KBASE0);
 	if (weights)
 		access |= POL_WEIGHTS;
@@ -931,6 +933,7 @@ struct bar_use {
 	unsigned nw;
 	struct {
 		uint8_t bar;
+		uint16_t td; /* the TD that wrote it */
 		uint64_t lo, hi;
 	} w[LDR_MAX_TDS];
 	struct ctrl_status *st;
@@ -941,16 +944,19 @@ static int is_tile(const struct td_range *x)
 	return x->kind == TD_R_SRC0 || x->kind == TD_R_SRC1 || x->kind == TD_R_DST;
 }
 
+/* A raw stream's kernels read from a BAR other than its weights: a runtime tensor's bytes. */
+static int rt_kernel(const struct ldr_program *p, const struct td_range *x)
+{
+	return p->raw && (x->kind == TD_R_COEFF || x->kind == TD_R_STREAM) && !ldr_weights_bar(p, x->bar);
+}
+
 static enum ctrl_err collect_use(void *ctx, unsigned td, const struct td_range *x)
 {
 	struct bar_use *u = ctx;
 	(void)td;
 	const struct ldr_program *p = u->p;
 	int tbase = p->raw && x->kind == TD_R_TBASE && x->slot == H13_BAR_TBASE;
-	/* a raw stream's kernels read from a BAR other than the weights: a runtime tensor */
-	int rt_kernel = p->raw && (x->kind == TD_R_COEFF || x->kind == TD_R_STREAM) &&
-			!ldr_weights_bar(p, x->bar);
-	if ((!is_tile(x) && !tbase && !rt_kernel) || x->bar >= LDR_NBARS ||
+	if ((!is_tile(x) && !tbase && !rt_kernel(p, x)) || x->bar >= LDR_NBARS ||
 	    ((u->declared >> x->bar) & 1u) || (p->raw && !tbase && ldr_weights_bar(p, x->bar)))
 		return CTRL_OK;
 	uint32_t bit = 1u << x->bar;
@@ -970,13 +976,13 @@ static enum ctrl_err collect_use(void *ctx, unsigned td, const struct td_range *
 	return CTRL_OK;
 }
 
-/* [lo, hi) inside the union of the intervals earlier TDs wrote to bar: one pass over them in
+/* [lo, hi) inside the union of the intervals TDs before td wrote to bar: one pass over them in
  * the order of their starts (check_cover keeps u->w so), advancing lo through each that
  * reaches it; one that starts past lo leaves a gap. */
-static int covered(const struct bar_use *u, unsigned bar, uint64_t lo, uint64_t hi)
+static int covered(const struct bar_use *u, unsigned td, unsigned bar, uint64_t lo, uint64_t hi)
 {
 	for (unsigned k = 0; k < u->nw && lo < hi; k++) {
-		if (u->w[k].bar != bar)
+		if (u->w[k].bar != bar || u->w[k].td >= td)
 			continue;
 		if (u->w[k].lo > lo)
 			return 0;
@@ -986,16 +992,14 @@ static int covered(const struct bar_use *u, unsigned bar, uint64_t lo, uint64_t 
 	return lo >= hi;
 }
 
-/* Every read of an intermediate lies in bytes an earlier TD wrote (the firmware zeroes
- * intermediates; a read of bytes no earlier TD wrote means the program's extents conflict).
- * td_ranges gives a TD's sources before its destination, so a TD's reads see only the writes
- * of the TDs before it. */
+/* Every read of an intermediate (by a tile source, or a raw stream's kernel DMA) lies in bytes
+ * an earlier TD wrote (the firmware zeroes intermediates; a read of bytes no earlier TD wrote
+ * means the program's extents conflict); a TD's own destination does not count. */
 static enum ctrl_err check_cover(void *ctx, unsigned td, const struct td_range *x)
 {
 	struct bar_use *u = ctx;
 	uint32_t itm = u->read & u->written;
-	(void)td;
-	if (!is_tile(x) || x->bar >= LDR_NBARS || !((itm >> x->bar) & 1u))
+	if ((!is_tile(x) && !rt_kernel(u->p, x)) || x->bar >= LDR_NBARS || !((itm >> x->bar) & 1u))
 		return CTRL_OK;
 	if (x->access == TD_WRITE) {
 		ASSERT(u->nw < LDR_MAX_TDS); /* one destination per TD, at most LDR_MAX_TDS TDs */
@@ -1003,11 +1007,12 @@ static enum ctrl_err check_cover(void *ctx, unsigned td, const struct td_range *
 		for (; k > 0 && u->w[k - 1].lo > x->addr; k--)
 			u->w[k] = u->w[k - 1];
 		u->w[k].bar = x->bar;
+		u->w[k].td = (uint16_t)td;
 		u->w[k].lo = x->addr;
 		u->w[k].hi = x->addr + x->len;
 		return CTRL_OK;
 	}
-	if (!covered(u, x->bar, x->addr, x->addr + x->len)) {
+	if (!covered(u, td, x->bar, x->addr, x->addr + x->len)) {
 		u->st->err = CTRL_E_ITM_CONFLICT;
 		u->st->kind = x->kind;
 		u->st->bar = x->bar;

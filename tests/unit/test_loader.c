@@ -313,7 +313,7 @@ TEST(loader, error_names_are_distinct)
  * batched matmul over 8 batches as 208 and 209 TDs), one more is over_limit. */
 TEST(loader, five_hundred_twelve_tds_load_and_one_more_is_over_the_limit)
 {
-	const struct bp_bmm_spec spec = {1, LDR_MAX_TDS, 16, 16, 1, 6, 1, NULL};
+	const struct bp_bmm_spec spec = {1, LDR_MAX_TDS, 16, 16, 1, 6, 1, NULL, 0};
 	size_t len = bp_bmm_bytes(&spec), cap = len + 0x300;
 	uint8_t *b = calloc(1, cap);
 	struct ldr_program *p = new_prog();

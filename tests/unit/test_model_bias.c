@@ -244,18 +244,34 @@ TEST(model_bias, a_convolution_keeps_its_operand_in_l2_for_the_next)
  * output row a convolution whose kernel is a row of x, read by the kernel DMA from BAR 6; with
  * wconst (its bmm_const), x by a constant w the tile DMA reads from the program's weights (BAR 1),
  * Apple's rb form */
-static int run_bmm(unsigned group, unsigned align, int wconst, void (*edit)(uint8_t *, size_t),
-		   struct orc_run *r, char *fault, size_t fault_len)
+static int run_bmm_x(unsigned group, unsigned align, int wconst, unsigned xcopy,
+		     void (*edit)(uint8_t *, size_t), struct orc_run *r, char *fault, size_t fault_len)
 {
 	for (unsigned c = 0; wconst && c < 2 * 40; c++)
 		for (unsigned j = 0; j < 48; j++)
 			wts[c * 48 + j] = cb_weight(c, j);
-	const struct bp_bmm_spec spec = {2, 24, 40, 48, group, 6, align, wconst ? wts : NULL};
+	const struct bp_bmm_spec spec = {2, 24, 40, 48, group, 6, align, wconst ? wts : NULL, xcopy};
 	size_t len = bp_bmm(prog, sizeof prog, &spec);
 	CHECK(len > 0);
 	if (len && edit)
 		edit(prog, len);
 	return trun_orc(wconst ? "bmm_const" : "bmm", prog, len, fault != NULL, r, fault, fault_len);
+}
+
+static int run_bmm(unsigned group, unsigned align, int wconst, void (*edit)(uint8_t *, size_t),
+		   struct orc_run *r, char *fault, size_t fault_len)
+{
+	return run_bmm_x(group, align, wconst, 0, edit, r, fault, fault_len);
+}
+
+/* The kernels an earlier TD wrote: TD 0 copies x from BAR 6 to BAR 3, the kernel DMA reads
+ * them there (Apple's transpose_x form writes x transposed there first) */
+TEST(model_bias, a_batched_matmul_reads_kernels_an_earlier_td_wrote)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	int rc = run_bmm_x(16, 1, 0, 3, NULL, &r, fault, sizeof fault);
+	expect_within("bmm (x copied to BAR 3 first)", rc, &r, fault);
 }
 
 TEST(model_bias, a_batched_matmul_reads_its_kernels_from_a_runtime_tensor)
@@ -277,7 +293,7 @@ TEST(model_bias, a_batched_matmul_reads_its_kernels_from_a_runtime_tensor)
 	/* one row a TD: 160 TDs, over the 64 a program was held to until 2026-11-28 (Apple's over 8
 	 * batches are 208 and 209) */
 	static uint8_t many[160 * 0x300];
-	const struct bp_bmm_spec spec = {4, 40, 16, 24, 1, 6, 1, NULL};
+	const struct bp_bmm_spec spec = {4, 40, 16, 24, 1, 6, 1, NULL, 0};
 	size_t len = bp_bmm(many, sizeof many, &spec);
 	CHECK(len > 0);
 	rc = trun_orc("bmm_many", many, len, 0, &r, fault, sizeof fault);
@@ -293,6 +309,16 @@ static void kernel_row_on(uint8_t *b, size_t len)
 static void src_row_on(uint8_t *b, size_t len)
 {
 	CHECK(tpatch_field(b, len, 0, H13_SRC_BASEADDR, 0, 32, 128) == 0);
+}
+/* the copy TD reading x one row on (x's rows 1.. as the kernels of rows 0..) */
+static void copy_row_on(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_SRC_BASEADDR, 0, 32, 128) == 0);
+}
+/* TD 1's first kernel read past the 48 rows TD 0 wrote */
+static void kernel_past_copy(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 1, H13_COEFF_BASEADDR(0), 0, 32, 48u * 128u) == 0);
 }
 static void bias_on(uint8_t *b, size_t len)
 {
@@ -313,6 +339,13 @@ TEST(model_bias, a_runtime_kernel_read_a_row_off_fails_and_align_with_a_bias_is_
 	CHECKF(strstr(fault, "td 0, unit NE, NE.KernelCfg.Align = 0x1: unmodelled-combination: NE.KernelCfg.Align "
 			     "on other than dense 1x1 fp16 kernels without a bias") != NULL,
 	       "fault \"%s\"", fault);
+	/* kernels an earlier TD wrote: that TD copying the wrong rows fails the checker; a kernel
+	 * read of bytes no earlier TD wrote is refused by name before anything runs */
+	CHECKF(run_bmm_x(16, 1, 0, 3, copy_row_on, &r, fault, sizeof fault) == 0, "%s", fault);
+	CHECKF(r.bad > r.checked / 4, "copy one row on: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	CHECK(run_bmm_x(16, 1, 0, 3, kernel_past_copy, &r, fault, sizeof fault) != 0);
+	CHECKF(!strcmp(fault, "intermediate-extent-conflict"), "fault \"%s\"", fault);
 }
 
 static uint32_t field_value;

@@ -181,7 +181,7 @@ TEST(tensors, kernels_from_a_runtime_bar_are_an_input)
 	static struct ldr_program p;
 	static struct tns_tensor t[TNS_MAX];
 	static uint16_t wc[2 * 40 * 48];
-	struct bp_bmm_spec spec = {2, 24, 40, 48, 16, 6, 1, NULL};
+	struct bp_bmm_spec spec = {2, 24, 40, 48, 16, 6, 1, NULL, 0};
 	size_t len = bp_bmm(buf, sizeof buf, &spec);
 	REQUIRE(len > 0);
 	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);

@@ -108,9 +108,8 @@ int trun_orc(const char *orcname, const uint8_t *prog, size_t len, int quiet, st
 	struct session_result res;
 	int rc = len ? tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res) : -1;
 	CHECK(!len || res.canaries_ok);
-	if (fault && len) {
-		strncpy(fault, res.fault_text, fault_len - 1);
-		fault[fault_len - 1] = 0;
+	if (fault && len) { /* the engine's fault, else the session's result name (a refusal) */
+		snprintf(fault, fault_len, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));
 	}
 	orc_free(&o);
 	r->o = NULL;

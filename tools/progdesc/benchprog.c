@@ -503,7 +503,7 @@ size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 size_t bp_bmm_bytes(const struct bp_bmm_spec *s)
 {
 	const unsigned g = s->group ? s->group : H13_COEFF_NCH;
-	return bp_chain_weights_off(s->b * ((s->m + g - 1u) / g)) +
+	return bp_chain_weights_off(s->b * ((s->m + g - 1u) / g) + (s->xcopy != 0)) +
 	       (s->wconst ? (size_t)s->b * s->k * bp_row(s->n) : 0u);
 }
 
@@ -511,24 +511,33 @@ size_t bp_bmm(uint8_t *buf, size_t cap, const struct bp_bmm_spec *s)
 {
 	const unsigned g = s && s->group ? s->group : H13_COEFF_NCH;
 	if (!buf || !s || !s->b || !s->m || !s->k || !s->n || g > H13_COEFF_NCH || s->k > 4096u ||
-	    s->n > 4096u || s->m > 4096u || s->kbar == 1u || s->kbar >= LDR_NBARS ||
-	    (uint64_t)s->b * ((s->m + g - 1u) / g) > LDR_MAX_TDS || cap < bp_bmm_bytes(s))
+	    s->n > 4096u || s->m > 4096u || s->kbar == 1u || s->kbar >= LDR_NBARS || s->xcopy == 1u ||
+	    s->xcopy >= LDR_NBARS || (s->xcopy && s->xcopy == s->kbar) ||
+	    (uint64_t)s->b * ((s->m + g - 1u) / g) + (s->xcopy != 0) > LDR_MAX_TDS || cap < bp_bmm_bytes(s))
 		return 0;
 	const uint32_t cs = ((uint32_t)s->n * 2u + 15u) & ~15u; /* w[b]'s channel k at k x cs in L2 */
 	const uint32_t xrow = bp_row(s->k), orow = bp_row(s->n);
 	if ((uint64_t)cs * s->k > H13_L2_BYTES ||
 	    (uint64_t)s->b * s->m * (xrow > orow ? xrow : orow) > UINT32_MAX)
 		return 0;
-	const unsigned per = (s->m + g - 1u) / g, n = s->b * per;
+	const unsigned per = (s->m + g - 1u) / g, x0 = s->xcopy != 0, n = s->b * per + x0;
 	const size_t len = bp_bmm_bytes(s);
 	memset(buf, 0, len);
-	for (unsigned i = 0; i < n; i++) {
-		const unsigned b = i / per, r0 = (i % per) * g, rows = s->m - r0 < g ? s->m - r0 : g;
+	if (x0) { /* TD 0: x copied by the planar engine from BAR kbar to BAR xcopy, the same rows */
+		uint32_t w0[TD_WORDS];
+		const struct bp_pe_spec cp = bp_pe_copy(s->b * s->m, 1, s->k, (uint8_t)s->kbar, (uint8_t)s->xcopy);
+		if (!pe_td(w0, &cp, (uint8_t)s->kbar, 0, (uint8_t)s->xcopy, 0, BP_CHAIN_STRIDE))
+			return 0;
+		for (unsigned k = 0; k < TD_WORDS; k++)
+			le_wr32(buf + 4 * k, w0[k]);
+	}
+	for (unsigned i = x0; i < n; i++) {
+		const unsigned b = (i - x0) / per, r0 = ((i - x0) % per) * g, rows = s->m - r0 < g ? s->m - r0 : g;
 		const uint32_t row0 = b * s->m + r0;
 		uint32_t tdw[TD_WORDS];
 		struct td_writer tw;
 		/* the batch's first TD reads w[b] by the tile DMA and keeps it; the rest read it there */
-		const int first = i % per == 0;
+		const int first = (i - x0) % per == 0;
 		struct ctd t = {0};
 		t.w = s->n;
 		t.h = t.k = t.st = 1;
@@ -541,7 +550,7 @@ size_t bp_bmm(uint8_t *buf, size_t cap, const struct bp_bmm_spec *s)
 		t.last = i + 1u == n;
 		t.dst_off = row0 * orow;
 		t.coeff_off = row0 * xrow;
-		t.kbar = s->kbar;
+		t.kbar = s->xcopy ? s->xcopy : s->kbar;
 		t.align = s->align;
 		t.src_off = first ? b * s->k * orow : 0;
 		t.sbar = s->wconst ? LDR_RAW_WEIGHTS_BAR : 0u;

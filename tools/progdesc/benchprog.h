@@ -77,11 +77,14 @@ size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s);
  * it (SourceType 1), its others read it there. y row (b, m) to BAR 4 at (b M + m) x bp_row(N).
  * TD i at i x BP_CHAIN_STRIDE; no weights. With wconst (w as B K rows of N fp16), w is the
  * program's constant instead, Apple's `rb` form: the weights at bp_chain_weights_off(TDs), rows
- * of bp_row(N), which the tile DMA reads through BAR 1 (a raw stream's weights). Returns the
- * length, 0 when it does not fit. */
+ * of bp_row(N), which the tile DMA reads through BAR 1 (a raw stream's weights). With xcopy (a
+ * BAR), a first TD copies x by the planar engine from BAR kbar to BAR xcopy, the same rows, and
+ * the kernel DMA reads them there (a kernel an earlier TD wrote, as Apple's transpose_x form
+ * does); the other TDs one on. Returns the length, 0 when it does not fit. */
 struct bp_bmm_spec {
 	unsigned b, m, k, n, group, kbar, align;
 	const uint16_t *wconst;
+	unsigned xcopy;
 };
 size_t bp_bmm_bytes(const struct bp_bmm_spec *s);
 size_t bp_bmm(uint8_t *buf, size_t cap, const struct bp_bmm_spec *s);
