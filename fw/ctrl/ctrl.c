@@ -857,9 +857,10 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 			return fail(pl, CTRL_E_WORK, -1, -1);
 	}
 	pl->st.td = -1;
-	enum pol_err ae = pol_check_aliasing(&pl->pol);
-	if (ae != POL_OK)
-		return fail_pol(pl, ae, -1, -1, -1);
+	unsigned abar = 0;
+	enum pol_err ae = pol_check_aliasing(&pl->pol, &abar);
+	if (ae != POL_OK) /* the BAR of the write (the accesses of the whole program are checked) */
+		return fail_pol(pl, ae, -1, -1, (int)abar);
 	for (unsigned b = 0; b < LDR_NBARS; b++)
 		if (pl->bars_used & (1u << b))
 			pl->bar_runtime[b] = pl->pol.buf[b].mapped;

@@ -165,7 +165,7 @@ enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, u
 	return POL_OK;
 }
 
-enum pol_err pol_check_aliasing(const struct pol_table *t)
+enum pol_err pol_check_aliasing(const struct pol_table *t, unsigned *bar)
 {
 	/* weights are read-only: no write may land in a buffer read as weights, in place or not */
 	for (unsigned i = 0; i < t->nacc; i++) {
@@ -175,8 +175,11 @@ enum pol_err pol_check_aliasing(const struct pol_table *t)
 		for (unsigned j = 0; j < t->nacc; j++) {
 			const struct pol_range *r = &t->acc[j];
 			if ((r->access & POL_WEIGHTS) &&
-			    (r->bar == w->bar || overlaps(w->base, w->size, r->base, r->size)))
+			    (r->bar == w->bar || overlaps(w->base, w->size, r->base, r->size))) {
+				if (bar)
+					*bar = w->bar;
 				return POL_E_WEIGHTS_WRITTEN;
+			}
 		}
 	}
 	for (unsigned i = 0; i < t->nacc; i++) {
@@ -192,6 +195,8 @@ enum pol_err pol_check_aliasing(const struct pol_table *t)
 			/* the same buffer declared in place may be read and written */
 			if (w->bar == r->bar && (t->buf[w->bar].flags & POL_FLAG_IN_PLACE))
 				continue;
+			if (bar)
+				*bar = w->bar;
 			return POL_E_ALIAS;
 		}
 	}

@@ -107,8 +107,9 @@ enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, u
 				uint64_t elem, uint64_t *extent);
 
 /* After all accesses of a submission are recorded: no write may touch a buffer read as weights
- * (output-overlaps-weights), and outputs must not overlap inputs unless granted in place. */
-enum pol_err pol_check_aliasing(const struct pol_table *t);
+ * (output-overlaps-weights), and outputs must not overlap inputs unless granted in place. On a
+ * refusal *bar (may be NULL) is the BAR of the offending write. */
+enum pol_err pol_check_aliasing(const struct pol_table *t, unsigned *bar);
 
 /* Overflow-checked helpers */
 static inline int pol_add_ovf(uint64_t a, uint64_t b, uint64_t *r)
