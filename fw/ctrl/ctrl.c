@@ -945,19 +945,13 @@ static int is_tile(const struct td_range *x)
 	return x->kind == TD_R_SRC0 || x->kind == TD_R_SRC1 || x->kind == TD_R_DST;
 }
 
-/* A raw stream's kernels read from a BAR other than its weights: a runtime tensor's bytes. */
-static int rt_kernel(const struct ldr_program *p, const struct td_range *x)
-{
-	return p->raw && (x->kind == TD_R_COEFF || x->kind == TD_R_STREAM) && !ldr_weights_bar(p, x->bar);
-}
-
 static enum ctrl_err collect_use(void *ctx, unsigned td, const struct td_range *x)
 {
 	struct bar_use *u = ctx;
 	(void)td;
 	const struct ldr_program *p = u->p;
 	int tbase = p->raw && x->kind == TD_R_TBASE && x->slot == H13_BAR_TBASE;
-	if ((!is_tile(x) && !tbase && !rt_kernel(p, x)) || x->bar >= LDR_NBARS ||
+	if ((!is_tile(x) && !tbase && !ldr_runtime_kernel_read(p, x)) || x->bar >= LDR_NBARS ||
 	    ((u->declared >> x->bar) & 1u) || (p->raw && !tbase && ldr_weights_bar(p, x->bar)))
 		return CTRL_OK;
 	uint32_t bit = 1u << x->bar;
@@ -1000,7 +994,7 @@ static enum ctrl_err check_cover(void *ctx, unsigned td, const struct td_range *
 {
 	struct bar_use *u = ctx;
 	uint32_t itm = u->read & u->written;
-	if ((!is_tile(x) && !rt_kernel(u->p, x)) || x->bar >= LDR_NBARS || !((itm >> x->bar) & 1u))
+	if ((!is_tile(x) && !ldr_runtime_kernel_read(u->p, x)) || x->bar >= LDR_NBARS || !((itm >> x->bar) & 1u))
 		return CTRL_OK;
 	if (x->access == TD_WRITE) {
 		ASSERT(u->nw < LDR_MAX_TDS); /* one destination per TD, at most LDR_MAX_TDS TDs */

@@ -603,6 +603,11 @@ int ldr_td_kernels_in_weights(const struct ldr_program *p, unsigned td)
 	       ldr_weights_bar(p, t->h.bar_idx[H13_BAR_KBASE0]);
 }
 
+int ldr_runtime_kernel_read(const struct ldr_program *p, const struct td_range *x)
+{
+	return p->raw && (x->kind == TD_R_COEFF || x->kind == TD_R_STREAM) && !ldr_weights_bar(p, x->bar);
+}
+
 static enum ldr_err finish(struct ldr_program *p)
 {
 	/* coefficient buffers the kernel DMA reads from the weights (or from no BAR, which the TD

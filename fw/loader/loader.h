@@ -185,6 +185,10 @@ struct ldr_program {
 int ldr_weights_bar(const struct ldr_program *p, unsigned bar);
 /* Whether TD td's kernel DMA (KBase0, enabled) reads the program's weights. */
 int ldr_td_kernels_in_weights(const struct ldr_program *p, unsigned td);
+/* Whether range x (fw/td td_ranges) is a raw stream's kernel read (a coefficient channel or
+ * kernel stream) of a BAR other than its weights: a runtime tensor's bytes, which the control
+ * path grants and checks as it does a tile source's, and fw/tensors lists. */
+int ldr_runtime_kernel_read(const struct ldr_program *p, const struct td_range *x);
 
 /* Loads and validates a whole program; on failure the contents of *out are unspecified. */
 enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out);

@@ -265,8 +265,7 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 		for (unsigned k = 0; k < nr && s.na < TNS_MAX_ACCESSES; k++)
 			if (r[k].kind == TD_R_SRC0 || r[k].kind == TD_R_SRC1 || r[k].kind == TD_R_DST)
 				geometry(&regs, &r[k], &s.a[s.na++]);
-			else if (p->raw && (r[k].kind == TD_R_COEFF || r[k].kind == TD_R_STREAM) &&
-				 !ldr_weights_bar(p, r[k].bar) && !kernel_seen(&s, r[k].bar))
+			else if (ldr_runtime_kernel_read(p, &r[k]) && !kernel_seen(&s, r[k].bar))
 				kernel_read(&regs, &r[k], &s.a[s.na++]);
 	}
 	for (unsigned bar = 0; bar < LDR_NBARS; bar++) {
