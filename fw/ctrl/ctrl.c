@@ -833,6 +833,7 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 	const unsigned streams = 1u << TD_R_STREAM;
 	for (unsigned i = 0; i < p->ntds; i++) {
 		pl->st.td = (int)i;
+		pl->pol.td = (int)i; /* the accesses checked from here on are TD i's */
 		e = fold_coeffs(pl, i, sc, &im, sc->td_mem);
 		if (!e)
 			e = rebase_coeffs(pl, i, sc->td_mem);
@@ -857,10 +858,13 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 			return fail(pl, CTRL_E_WORK, -1, -1);
 	}
 	pl->st.td = -1;
-	unsigned abar = 0;
-	enum pol_err ae = pol_check_aliasing(&pl->pol, &abar);
-	if (ae != POL_OK) /* the BAR of the write (the accesses of the whole program are checked) */
-		return fail_pol(pl, ae, -1, -1, (int)abar);
+	pl->pol.td = -1;
+	struct pol_alias why = {0, -1};
+	enum pol_err ae = pol_check_aliasing(&pl->pol, &why);
+	if (ae != POL_OK) { /* the accesses of the whole program: the write's TD and BAR */
+		pl->st.td = why.td;
+		return fail_pol(pl, ae, -1, -1, (int)why.bar);
+	}
 	for (unsigned b = 0; b < LDR_NBARS; b++)
 		if (pl->bars_used & (1u << b))
 			pl->bar_runtime[b] = pl->pol.buf[b].mapped;

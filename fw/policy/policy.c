@@ -47,6 +47,7 @@ void pol_init(struct pol_table *t, unsigned reach_bits)
 	memset(t, 0, offsetof(struct pol_table, acc));
 	t->reach = reach_bits >= 64 ? UINT64_MAX : (1ull << reach_bits);
 	t->max_grant = UINT64_MAX;
+	t->td = -1;
 }
 
 static int overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
@@ -110,7 +111,9 @@ static enum pol_err check(struct pol_table *t, unsigned bar, uint64_t offset, ui
 	if (t->nacc >= POL_MAX_ACCESSES)
 		return POL_E_TOO_MANY;
 	uint64_t rt = b->mapped + offset; /* cannot overflow: mapped + size was checked */
-	t->acc[t->nacc++] = (struct pol_range){rt, len, access, bar};
+	/* access holds POL_READ/WRITE/WEIGHTS, bar is below POL_MAX_BUFFERS (check_from), td a TD
+	 * index or -1 */
+	t->acc[t->nacc++] = (struct pol_access){rt, len, (uint8_t)access, (uint8_t)bar, (int16_t)t->td};
 	*runtime = rt;
 	return POL_OK;
 }
@@ -165,29 +168,33 @@ enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, u
 	return POL_OK;
 }
 
-enum pol_err pol_check_aliasing(const struct pol_table *t, unsigned *bar)
+static enum pol_err refuse_alias(enum pol_err e, const struct pol_access *w, struct pol_alias *why)
+{
+	if (why)
+		*why = (struct pol_alias){w->bar, w->td};
+	return e;
+}
+
+enum pol_err pol_check_aliasing(const struct pol_table *t, struct pol_alias *why)
 {
 	/* weights are read-only: no write may land in a buffer read as weights, in place or not */
 	for (unsigned i = 0; i < t->nacc; i++) {
-		const struct pol_range *w = &t->acc[i];
+		const struct pol_access *w = &t->acc[i];
 		if (!(w->access & POL_WRITE))
 			continue;
 		for (unsigned j = 0; j < t->nacc; j++) {
-			const struct pol_range *r = &t->acc[j];
+			const struct pol_access *r = &t->acc[j];
 			if ((r->access & POL_WEIGHTS) &&
-			    (r->bar == w->bar || overlaps(w->base, w->size, r->base, r->size))) {
-				if (bar)
-					*bar = w->bar;
-				return POL_E_WEIGHTS_WRITTEN;
-			}
+			    (r->bar == w->bar || overlaps(w->base, w->size, r->base, r->size)))
+				return refuse_alias(POL_E_WEIGHTS_WRITTEN, w, why);
 		}
 	}
 	for (unsigned i = 0; i < t->nacc; i++) {
-		const struct pol_range *w = &t->acc[i];
+		const struct pol_access *w = &t->acc[i];
 		if (!(w->access & POL_WRITE))
 			continue;
 		for (unsigned j = 0; j < t->nacc; j++) {
-			const struct pol_range *r = &t->acc[j];
+			const struct pol_access *r = &t->acc[j];
 			if (i == j || !(r->access & POL_READ))
 				continue;
 			if (!overlaps(w->base, w->size, r->base, r->size))
@@ -195,9 +202,7 @@ enum pol_err pol_check_aliasing(const struct pol_table *t, unsigned *bar)
 			/* the same buffer declared in place may be read and written */
 			if (w->bar == r->bar && (t->buf[w->bar].flags & POL_FLAG_IN_PLACE))
 				continue;
-			if (bar)
-				*bar = w->bar;
-			return POL_E_ALIAS;
+			return refuse_alias(POL_E_ALIAS, w, why);
 		}
 	}
 	return POL_OK;

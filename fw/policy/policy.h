@@ -65,6 +65,21 @@ struct pol_range {
 	unsigned bar;
 };
 
+/* One access the rebasing checked, kept for the alias check: the range, as pol_range, and the
+ * TD it was checked for (pol_table.td when it was recorded). */
+struct pol_access {
+	uint64_t base, size; /* runtime addresses */
+	uint8_t access;      /* POL_READ, POL_WRITE, POL_WEIGHTS */
+	uint8_t bar;         /* below POL_MAX_BUFFERS */
+	int16_t td;          /* below LDR_MAX_TDS (512); -1 when not recorded for a TD */
+};                           /* 24 bytes, as a pol_range: the table stays 384 KiB */
+
+/* What the alias check refused: the offending write's BAR and TD. */
+struct pol_alias {
+	unsigned bar;
+	int td;
+};
+
 struct pol_table {
 	struct pol_buffer buf[POL_MAX_BUFFERS];
 	uint32_t present;           /* bit i: BAR i granted */
@@ -73,9 +88,10 @@ struct pol_table {
 	struct pol_range forbidden[POL_MAX_FORBIDDEN];
 	unsigned nforbidden;
 	unsigned nacc;
+	int td;                     /* the TD the next accesses are checked for; -1 (pol_init) none */
 	/* last: pol_init clears the table up to it (384 KiB a submission saved); only acc[0 ..
 	 * nacc) is read */
-	struct pol_range acc[POL_MAX_ACCESSES]; /* accesses recorded for the alias check */
+	struct pol_access acc[POL_MAX_ACCESSES]; /* accesses recorded for the alias check */
 };
 
 /* reach_bits: 32 on H13. */
@@ -108,8 +124,9 @@ enum pol_err pol_strided_extent(const uint64_t *dims, const uint64_t *strides, u
 
 /* After all accesses of a submission are recorded: no write may touch a buffer read as weights
  * (output-overlaps-weights), and outputs must not overlap inputs unless granted in place. On a
- * refusal *bar (may be NULL) is the BAR of the offending write. */
-enum pol_err pol_check_aliasing(const struct pol_table *t, unsigned *bar);
+ * refusal *why (may be NULL) names the offending write: its BAR and the TD it was recorded for
+ * (t->td then, -1 when none). */
+enum pol_err pol_check_aliasing(const struct pol_table *t, struct pol_alias *why);
 
 /* Overflow-checked helpers */
 static inline int pol_add_ovf(uint64_t a, uint64_t b, uint64_t *r)

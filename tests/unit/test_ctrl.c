@@ -787,8 +787,10 @@ TEST(ctrl, hostile_corpus_refused_with_named_errors)
 		CHECKF(intact, "case %u (%s): memory outside the grants changed", i, name);
 		/* a hostile submission must never reach the engine */
 		CHECKF(!ran, "case %u (%s): the engine ran it", i, name);
-		if (i == 10) /* the aliasing check names the BAR of the write (the output, 4) */
+		if (i == 10) { /* the aliasing check names the write: the output (BAR 4) of TD 0 */
 			CHECK_EQ(plan.st.bar, 4);
+			CHECK_EQ(plan.st.td, 0);
+		}
 	}
 	CHECK_EQ(cases, 35u);
 }

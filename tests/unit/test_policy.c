@@ -77,11 +77,14 @@ TEST(policy, output_may_not_overlap_input)
 	/* two BARs mapping the same memory: a read through one, a write through the other */
 	CHECK_EQ(pol_grant(&t, 1, 0, 0x1000, 0x10000000, POL_READ, 0), POL_OK);
 	CHECK_EQ(pol_grant(&t, 2, 0, 0x1000, 0x10000800, POL_RW, 0), POL_OK);
+	t.td = 0;
 	CHECK_EQ(pol_check_offset(&t, 1, 0, 0x1000, POL_READ, &rt), POL_OK);
+	t.td = 3; /* the accesses now recorded are TD 3's */
 	CHECK_EQ(pol_check_offset(&t, 2, 0, 0x100, POL_WRITE, &rt), POL_OK);
-	unsigned ab = 99;
+	struct pol_alias ab = {99, 99};
 	CHECK_EQ(pol_check_aliasing(&t, &ab), POL_E_ALIAS);
-	CHECK_EQ(ab, 2u); /* the write's BAR */
+	CHECK_EQ(ab.bar, 2u); /* the write's BAR */
+	CHECK_EQ(ab.td, 3);   /* and its TD */
 
 	/* the same buffer, declared in place, may be read and written */
 	pol_init(&t, 32);

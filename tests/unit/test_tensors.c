@@ -93,6 +93,9 @@ TEST(tensors, intermediate_granted_read_write_in_place)
 			     NULL, NULL, &res);
 		CHECK_EQ(rc, 1);
 		CHECK_STR(session_result_name(&res), "output-overlaps-input");
+		/* named by the write that overlaps a read: TD 0's, into the intermediate */
+		CHECK_EQ(res.st.td, 0);
+		CHECK_EQ(res.st.bar, (int)PD_FIRST_OUTPUT_BAR);
 	}
 }
 
