@@ -49,6 +49,7 @@ static const char *const fr_names[ENG_FR__COUNT] = {
 	[ENG_FR_ACT_RECORD] = "unreadable-activation-record",
 	[ENG_FR_DATA] = "unreadable-weights",
 	[ENG_FR_CAPACITY] = "beyond-model-capacity",
+	[ENG_FR_VALUE] = "ambiguous-value",
 };
 
 static const char *const fr_texts[ENG_FR__COUNT] = {
@@ -58,6 +59,7 @@ static const char *const fr_texts[ENG_FR__COUNT] = {
 	[ENG_FR_ACT_RECORD] = "the activation LUT is selected but its record cannot be read",
 	[ENG_FR_DATA] = "weights or a kernel-unit stream the model cannot read",
 	[ENG_FR_CAPACITY] = "more than the model holds",
+	[ENG_FR_VALUE] = "a tensor value the registers give two readings of, which the model does not choose between",
 };
 
 const char *eng_fault_reason_name(unsigned reason)

@@ -56,6 +56,7 @@ enum eng_fault_reason {
 	ENG_FR_ACT_RECORD,   /* an activation record it cannot read, or none where one is selected */
 	ENG_FR_DATA,         /* weights or a kernel-unit stream it cannot read */
 	ENG_FR_CAPACITY,     /* beyond what the model holds (L2-resident tensors, row lengths) */
+	ENG_FR_VALUE,        /* a tensor value whose reading the registers leave open */
 	ENG_FR__COUNT
 };
 /* "unmodelled-field", ...; eng_fault_reason_text: one line saying what it means. */

@@ -179,9 +179,17 @@ static int cpu_f16c(void)
 
 static uint32_t kept_get(const void *ctx, uint32_t a); /* the register window as fw/td's td_regs */
 
+#define SIGN_AMB_TEXT                                                                              \
+	"a byte 0x80..0xff of a one-byte tensor whose tile DMA format (TileDMASrc/TileDMADst.Fmt: "   \
+	"UINT8 or INT8) and Common.ChCfg format disagree on its sign; which the engine applies is "   \
+	"not known (bytes 0..0x7f, a bool's 0 and 1, read the same either way)"
+
 struct tile {
 	const struct mrange *r; /* NULL: not present */
 	unsigned fmt, elem;
+	/* 1: a one-byte tensor whose tile DMA format (UINT8 or INT8) and Common.ChCfg format disagree
+	 * on signedness; its bytes 0x80..0xff are refused (tile_sign, read_row_k, write_row) */
+	unsigned amb;
 	uint64_t row, plane, depth, group;
 	unsigned w, h, c, g, d; /* d: the depth (fw/td td_depth; above 1 on a reduction only) */
 };
@@ -194,6 +202,7 @@ static void tile_geom(struct anem *m, struct tile *t, const struct mrange *r, in
 	t->r = r;
 	t->fmt = out ? H13_GET(chcfg, H13_CHCFG_OUTFMT) : H13_GET(chcfg, H13_CHCFG_INFMT);
 	t->elem = td_fmt_bytes(t->fmt);
+	t->amb = 0; /* the caller sets it from the side's DMA format (tile_sign) */
 	t->w = out ? H13_GET(dim, H13_OUTDIM_WOUT) : H13_GET(dim, H13_INDIM_WIN);
 	t->h = out ? H13_GET(dim, H13_OUTDIM_HOUT) : H13_GET(dim, H13_INDIM_HIN);
 	t->c = out ? H13_GET(REG(H13_COMMON_COUT), H13_COUT) : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
@@ -299,6 +308,10 @@ static int read_row_k(struct anem *m, const struct tile *t, unsigned g, unsigned
 #endif
 	if ((e = anem_dma_move(m, buf, t->r->cpu + off, n * t->elem)))
 		return e;
+	if (t->amb)
+		for (unsigned i = 0; i < n; i++)
+			if (buf[i] & 0x80u)
+				return anem_refuse(m, ENG_FR_VALUE, H13_SRC_FMT, 0, 32, SIGN_AMB_TEXT);
 	if (t->fmt == H13_FMT_FP16) {
 		for (unsigned i = 0; i < n; i++)
 			out[i] = le_rd16(buf + 2 * i);
@@ -358,9 +371,12 @@ static int write_row(struct anem *m, const struct tile *t, unsigned g, unsigned 
 		for (unsigned i = 0; i < t->w; i++)
 			le_wr16(buf + 2 * i, v[i]);
 	else
-		for (unsigned i = 0; i < t->w; i++)
+		for (unsigned i = 0; i < t->w; i++) {
 			buf[i] = (uint8_t)to_int(h2f_table[v[i]], t->fmt == H13_FMT_INT8 ? -128 : 0,
 						 t->fmt == H13_FMT_INT8 ? 127 : 255);
+			if (t->amb && (buf[i] & 0x80u))
+				return anem_refuse(m, ENG_FR_VALUE, H13_DST_FMT, 0, 32, SIGN_AMB_TEXT);
+		}
 	if (pad)
 		memset(buf + bytes, 0, (size_t)(line - bytes));
 	return anem_dma_move(m, t->r->cpu + off, buf, (uint32_t)n);
@@ -471,10 +487,14 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 /* Fields the model reads no meaning from, each at the one value every real program holds there
  * (fw/td's struct td_fixed: value, and the refusal's why), refused at any other */
 /* skip_depth: not the depth words (a reduction reads them: td_kept_of) */
-static int refuse_set_fields_but(struct anem *m, const struct td_fixed *z, unsigned n, int skip_depth)
+#define SKIP_DEPTH 1u         /* Common.InDepth, OutDepth (a reduction's depth: checked there) */
+#define SKIP_RESULT_DMAFMT 2u  /* L2.ResultCfg.DMAFmt (a one-byte output's: checked by the caller) */
+static int refuse_set_fields_but(struct anem *m, const struct td_fixed *z, unsigned n, unsigned skip)
 {
 	for (unsigned i = 0; i < n; i++) {
-		if (skip_depth && (z[i].reg == H13_COMMON_INDEPTH || z[i].reg == H13_COMMON_OUTDEPTH))
+		if ((skip & SKIP_DEPTH) && (z[i].reg == H13_COMMON_INDEPTH || z[i].reg == H13_COMMON_OUTDEPTH))
+			continue;
+		if ((skip & SKIP_RESULT_DMAFMT) && z[i].reg == H13_L2_RESULTCFG && z[i].lsb == H13_L2_DMAFMT_LSB)
 			continue;
 		uint32_t v = (REG(z[i].reg) >> z[i].lsb) & td_field_mask(z[i].width);
 		if (v != z[i].value)
@@ -569,15 +589,29 @@ static int refuse_outside_bits(struct anem *m)
 	"KernelDMASrc +0x00 bit 5 without NE.KernelCfg.SparseFmt, or SparseFmt without it on a "      \
 	"convolution's coefficient channels, not modelled (every real program sets both or neither)"
 
-/* FmtMode, Truncate and MemFmt of an enabled tile DMA: (1, 3, 2) in every real program
- * (TD_TILE_FMT_FP16), and (1, 0, 0) in softmax.bin TD 4's source; the model reads fp16 either
- * way */
-static int fmt_known(uint32_t fmt, int src)
+/* FmtMode, Truncate and MemFmt of an enabled tile DMA: (1, 3, 2) in every real fp16 program
+ * (TD_TILE_FMT_FP16), and (1, 0, 0) in softmax.bin TD 4's source, read as the tensor's
+ * Common.ChCfg format says; or, for a one-byte tensor (ChCfg int8 or uint8) only, UINT8 or INT8
+ * (TD_TILE_FMT_UINT8, TD_TILE_FMT_INT8: Apple's bool tensors) */
+static int fmt_known(uint32_t fmt, int src, unsigned tfmt)
 {
-	const uint32_t mask = H13_PUT(H13_FMT_FMTMODE, ~0u) | H13_PUT(H13_FMT_TRUNCATE, ~0u) |
-			      H13_PUT(H13_FMT_MEMFMT, ~0u);
-	return (fmt & mask) == TD_TILE_FMT_FP16 || (src && (fmt & mask) == H13_PUT(H13_FMT_FMTMODE, 1u));
+	const uint32_t f = fmt & TD_TILE_FMT_MASK;
+	if (f == TD_TILE_FMT_FP16 || (src && f == H13_PUT(H13_FMT_FMTMODE, 1u)))
+		return 1;
+	return td_tile_fmt_byte(fmt) >= 0 && tfmt != H13_FMT_FP16;
 }
+
+/* Whether the one-byte tile t, moved by a DMA whose Fmt is fmt, is read with a signedness its
+ * Common.ChCfg format contradicts: Apple's H13 cast of a bool tensor moves it as UINT8 with
+ * ChCfg.InFmt int8. Bytes 0..0x7f read the same either way (a bool's 0 and 1); the others are
+ * refused where they are read or written, since which of the two the engine applies is not
+ * known. */
+static unsigned tile_sign(const struct tile *t, uint32_t fmt)
+{
+	const int b = td_tile_fmt_byte(fmt);
+	return t->fmt != H13_FMT_FP16 && b >= 0 && (unsigned)b != t->fmt;
+}
+
 
 /*
  * The NE fields the model reads no meaning from hold the values every real program holds, or the
@@ -664,16 +698,36 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 	    (REG(H13_KDMA_WORD0) & H13_KDMA_WORD0_SPARSE))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_KDMA_WORD0, 0, 32, PK_BIT5_TEXT);
 	/* and those real programs hold at a value other than 0 (fw/td: the builders write them) */
-	if (e || (e = refuse_set_fields_but(m, td_fixed, td_nfixed, k->role == TD_KEPT_MAKES)))
+	/* a one-byte output leaves through an 8-bit DMA (L2.ResultCfg.DMAFmt 0, "8b" in the H16 map;
+	 * 1, "16b", in every fp16 program: td_fixed), as Apple's H13 logical_not writes its bool */
+	const int byte_out = H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && td_tile_fmt_byte(REG(H13_DST_FMT)) >= 0;
+	if (e || (e = refuse_set_fields_but(m, td_fixed, td_nfixed,
+					    (k->role == TD_KEPT_MAKES ? SKIP_DEPTH : 0u) |
+						    (byte_out ? SKIP_RESULT_DMAFMT : 0u))))
 		return e;
-	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_SRC_FMT), 1))
+	if (byte_out && H13_GET(REG(H13_L2_RESULTCFG), H13_L2_DMAFMT) != 0)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTCFG, H13_L2_DMAFMT,
+				   "L2.ResultCfg.DMAFmt other than 0 (8-bit) with a one-byte tile DMA destination "
+				   "format not modelled");
+	const uint32_t chcfg = REG(H13_COMMON_CHCFG);
+	const unsigned infmt = H13_GET(chcfg, H13_CHCFG_INFMT), outfmt = H13_GET(chcfg, H13_CHCFG_OUTFMT);
+	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_SRC_FMT), 1, infmt))
 		return anem_refuse(m, ENG_FR_FIELD, H13_SRC_FMT, 0, 32,
 				   "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than (1, 3, 2), "
-				   "as in every real program, or softmax.bin's (1, 0, 0), not modelled");
-	if (H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_DST_FMT), 0))
+				   "as in every real fp16 program, softmax.bin's (1, 0, 0), or UINT8/INT8 (0, 0, 0)/(0, 0, 1) "
+				   "with Common.ChCfg.InFmt a one-byte format, not modelled");
+	if (H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_DST_FMT), 0, outfmt))
 		return anem_refuse(m, ENG_FR_FIELD, H13_DST_FMT, 0, 32,
 				   "TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than "
-				   "(1, 3, 2), as in every real program, not modelled");
+				   "(1, 3, 2), as in every real fp16 program, or UINT8/INT8 with Common.ChCfg.OutFmt "
+				   "a one-byte format, not modelled");
+	/* a one-byte source comes through an 8-bit DMA (L2.SourceCfg.DMAFmt 0: "8b" in the H16 map;
+	 * 1, "16b", in every fp16 program) */
+	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && td_tile_fmt_byte(REG(H13_SRC_FMT)) >= 0 &&
+	    H13_GET(REG(H13_L2_SOURCECFG), H13_L2_DMAFMT) != 0)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCECFG, H13_L2_DMAFMT,
+				   "L2.SourceCfg.DMAFmt other than 0 (8-bit) with a one-byte tile DMA source format "
+				   "not modelled");
 	if ((e = refuse_outside_bits(m)))
 		return e;
 	/* the second tile source's format: fp16 (0x2030) where the second operand comes by the tile
@@ -3952,6 +4006,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	tile_geom(m, &in1, rs1, 0, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_DEPTHSTRIDE,
 		  H13_SRC2_GROUPSTRIDE);
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_DEPTHSTRIDE, H13_DST_GROUPSTRIDE);
+	in0.amb = H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) ? tile_sign(&in0, REG(H13_SRC_FMT)) : 0;
+	out.amb = H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) ? tile_sign(&out, REG(H13_DST_FMT)) : 0;
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
 	/* a reduction into L2 memory (a PE TD with PoolMode or NLMode whose result leaves neither by

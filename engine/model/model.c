@@ -361,8 +361,8 @@ static int act_err_slot(enum actlut_err pe)
 
 /* NE.MACCfg.NonlinearMode == 2 selects the LUT; the record is the activation-LUT stream or else
  * the first enabled coefficient channel of exactly one record stride (ACTLUT_STRIDE). A selected
- * LUT with no record, a record that does not parse, or an output that is not fp16 faults the TD:
- * the model never leaves an activation unapplied. */
+ * LUT with no record, or a record that does not parse, faults the TD: the model never leaves an
+ * activation unapplied. */
 static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struct anem_act *a)
 {
 	memset(a, 0, sizeof *a);
@@ -397,9 +397,9 @@ static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struc
 			m->flt.slot_value = le_rd16(kbuf + 2 * (unsigned)m->flt.slot);
 		return ENG_E_FAULT;
 	}
-	if (H13_GET(m->regs[H13_COMMON_CHCFG / 4], H13_CHCFG_OUTFMT) != H13_FMT_FP16)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
-				   "the activation LUT on an output that is not fp16");
+	/* a one-byte output takes the LUT's fp16 result through the output port's conversion, as
+	 * every one-byte output does (round to nearest even, saturate): Apple's H13 logical_not
+	 * writes its bool result so, the [x = 0] indicator record on int8 in and out */
 	a->kind = (uint8_t)m->lut.kind;
 	a->scale = m->lut.scale;
 	a->state = ANEM_ACT_APPLIED;

@@ -98,6 +98,18 @@ static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx)
 		outf(out, ctx, v->h == 1 && v->w == 1 ? ", kept as one row of C" : ", C and W swapped");
 }
 
+/* After a one-byte tile's format: how its DMA moves it, when its Fmt is a one-byte kind
+ * (td_tile_fmt_byte), and that bytes 0x80..0xff are refused when the two disagree on the sign
+ * (engine/model/compute.c's tile_sign) */
+static void print_byte_dma(uint32_t fmt, unsigned chfmt, outf_fn out, void *ctx)
+{
+	const int b = td_tile_fmt_byte(fmt);
+	if (b < 0 || chfmt == H13_FMT_FP16)
+		return;
+	outf(out, ctx, ", moved as %s%s", fmt_name((unsigned)b),
+	     (unsigned)b != chfmt ? " (bytes 0x80..0xff refused: the two formats disagree on their sign)" : "");
+}
+
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)
 {
 	char b1[16], b2[16], b3[16];
@@ -134,6 +146,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "%u x %u %s (C x %sH x W)%s", (unsigned)H13_GET(in, H13_INDIM_HIN),
 		     (unsigned)H13_GET(in, H13_INDIM_WIN), fmt_name(H13_GET(ch, H13_CHCFG_INFMT)),
 		     depth > 1 ? "D x " : "", groups > 1 ? " per group" : "");
+		print_byte_dma(GET(H13_SRC_FMT), H13_GET(ch, H13_CHCFG_INFMT), out, ctx);
 		if (lm.keep1) {
 			outf(out, ctx, ", kept in ");
 			print_l2view(&lm.src1, out, ctx);
@@ -319,13 +332,16 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			     k.out_transpose ? "at (g, 0, 0, c): a group's side by side (PECfg.OutputTranspose)"
 					     : "at its first element",
 			     groups, (unsigned)cout);
-		else
-			outf(out, ctx, ", %u x %u x %u %s%s%s\n", (unsigned)cout,
+		else {
+			outf(out, ctx, ", %u x %u x %u %s", (unsigned)cout,
 			     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
-			     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)), l2res ? ", and keeps it in L2" : "",
+			     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)));
+			print_byte_dma(GET(H13_DST_FMT), H13_GET(ch, H13_CHCFG_OUTFMT), out, ctx);
+			outf(out, ctx, "%s%s\n", l2res ? ", and keeps it in L2" : "",
 			     /* as engine/model/compute.c's write_transposed (fw/td td_dst_dims) */
 			     H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)
 				     ? ", written with C and W swapped (Common.Cfg.OutTranspose)" : "");
+		}
 	} else if (lm.res.on && k.role == TD_KEPT_MAKES && !k.no.why) {
 		outf(out, ctx, "  result: ");
 		print_l2view(&lm.res, out, ctx);

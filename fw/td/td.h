@@ -107,6 +107,21 @@ static inline uint32_t td_field_mask(unsigned width)
  * td_fixed_bits(the Fmt register). */
 #define TD_TILE_FMT_FP16                                                                          \
 	(H13_PUT(H13_FMT_FMTMODE, 1u) | H13_PUT(H13_FMT_TRUNCATE, 3u) | H13_PUT(H13_FMT_MEMFMT, 2u))
+/* One-byte tensors through the tile DMA, as the H16 map's format table names the Fmt values
+ * (FLOAT16 0x2031 there is H13's TD_TILE_FMT_FP16): UINT8 0x0000 (FmtMode 0, Truncate 0, MemFmt 0)
+ * and INT8 0x1000 (MemFmt 1). Apple's H13 cast of a bool tensor to fp16 reads its one-byte input
+ * with TD_TILE_FMT_UINT8 (docs/engine-model.md, "One-byte tensors through the tile DMA"). */
+#define TD_TILE_FMT_UINT8 0u
+#define TD_TILE_FMT_INT8 H13_PUT(H13_FMT_MEMFMT, 1u)
+#define TD_TILE_FMT_MASK                                                                          \
+	(H13_PUT(H13_FMT_FMTMODE, ~0u) | H13_PUT(H13_FMT_TRUNCATE, ~0u) | H13_PUT(H13_FMT_MEMFMT, ~0u))
+/* The one-byte reading of a tile DMA's Fmt word: H13_FMT_UINT8 or H13_FMT_INT8 (Common.ChCfg's
+ * encoding of the two), or -1 when it is not TD_TILE_FMT_UINT8 or TD_TILE_FMT_INT8. */
+static inline int td_tile_fmt_byte(uint32_t fmt)
+{
+	const uint32_t f = fmt & TD_TILE_FMT_MASK;
+	return f == TD_TILE_FMT_UINT8 ? (int)H13_FMT_UINT8 : f == TD_TILE_FMT_INT8 ? (int)H13_FMT_INT8 : -1;
+}
 /* The second tile source's Fmt (TileDMASrc.Src2Fmt) of a TD whose PE's second operand comes by the
  * tile DMA (L2.SourceCfg.Src2DMA 1), as every such real TD has it (Truncate 3, MemFmt 2, FmtMode
  * 0); 0 on every other real TD. The model refuses any other value (td_src2_fmt). */

@@ -101,11 +101,14 @@ cp "$HWX/relu.hwx" "$work/field.hwx"
 edit_reg "$work/field.hwx" 0 NE.MACCfg 16 2 3
 refused field "$work/field.hwx" "$out_relu" '^td 0, unit NE, NE.MACCfg.NonlinearMode = 0x3: unmodelled-field: '
 
-# 3. a combination the model does not model: sigmoid.hwx's LUT on an int8 output (ChCfg.OutFmt 0)
+# 3. a combination the model does not model: sigmoid.hwx writing an int8 output (ChCfg.OutFmt 0)
+#    through a UINT8 tile DMA (TileDMADst.Fmt bits 0-13 0, as Apple's bool results leave) while
+#    L2.ResultCfg.DMAFmt stays 16-bit
 cp "$HWX/sigmoid.hwx" "$work/combo.hwx"
 edit_reg "$work/combo.hwx" 0 Common.ChCfg 4 2 0
+edit_reg "$work/combo.hwx" 0 TileDMADst.Fmt 0 14 0
 refused combination "$work/combo.hwx" "$out_sigmoid" \
-	'^td 0, unit Common, Common.ChCfg.OutFmt = 0x0: unmodelled-combination: .*LUT.*not fp16'
+	'^td 0, unit L2, L2.ResultCfg.DMAFmt = 0x1: unmodelled-combination: .*8-bit'
 
 # 4. the TD index is the faulting TD's: concat.hwx with TD 1's NE.MACCfg.NonlinearMode 3
 cp "$HWX/concat.hwx" "$work/td1.hwx"

@@ -11,6 +11,7 @@
 #include "fw/common/le.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
+#include "fw/td/td.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +72,15 @@ TEST(eng_fault, each_refusal_class_names_td_field_value_and_why)
 	CHECK_EQ(res.fault.reg, H13_NE_MACCFG);
 	CHECK_EQ(res.fault.value, 3u);
 	free(b);
-	/* a combination it does not model: sigmoid.hwx's LUT on an int8 output */
+	/* a combination it does not model: sigmoid.hwx writing an int8 output through a UINT8 tile
+	 * DMA (as Apple's bool results leave) while L2.ResultCfg.DMAFmt stays 16-bit */
 	b = ef_load("fixtures/hwx/sigmoid.hwx", &len);
 	REQUIRE(b);
 	REQUIRE(ef_set(b, len, 0, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT_LSB, H13_CHCFG_OUTFMT_W,
 		       H13_FMT_INT8) == 0);
+	REQUIRE(ef_set(b, len, 0, H13_DST_FMT, 0, 14, TD_TILE_FMT_UINT8) == 0);
 	CHECKF(ef_refused(b, len, 0, ENG_FR_COMBINATION,
-			  "td 0, unit Common, Common.ChCfg.OutFmt = 0x0: unmodelled-combination: ", &res),
+			  "td 0, unit L2, L2.ResultCfg.DMAFmt = 0x1: unmodelled-combination: ", &res),
 	       "%s", res.fault_text);
 	free(b);
 	/* a fault in a later TD names that TD: concat.hwx's TD 1 */

@@ -12,6 +12,7 @@
  * an output two ulp off fails it.
  */
 #include "tests/unit/tsession.h"
+#include "fw/actlut/actlut.h"
 #include "fw/common/le.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
@@ -588,4 +589,168 @@ TEST(model_pe, checker_fails_on_a_wrong_output)
 	CHECK_EQ(d2h(2.0 - 1.0 / 4096), 0x4000u);
 	CHECK_EQ(d2h(-0.25), 0xb400u);
 	CHECK_EQ(d2h(1.0 / 16777216.0), 0x0001u);
+}
+
+/*
+ * One-byte tensors through the tile DMA (docs/engine-model.md, "One-byte tensors through the tile
+ * DMA"), in the forms of Apple's H13 bool programs: a cast of a bool tensor to fp16 (a PE copy
+ * whose source is Common.ChCfg.InFmt int8 moved as TileDMASrc.Fmt UINT8, L2.SourceCfg.DMAFmt 8-bit)
+ * and logical_not (the NE's activation LUT with the [x = 0] indicator record, int8 in and out, both
+ * DMAs UINT8, L2.ResultCfg.DMAFmt 8-bit). The references are the definitions: the byte's integer
+ * value as fp16, and 1 where the byte is 0, else 0. Bytes 0x80..0xff, which UINT8 and the int8
+ * ChCfg read differently, are refused by name; so are a one-byte DMA format on an fp16 tensor and
+ * a 16-bit L2 DMA format with a one-byte tile DMA.
+ */
+#define OB_C 3u
+#define OB_H 4u
+#define OB_W 40u
+
+struct ob_run {
+	int out_int8;        /* the output is one byte a value (logical_not) */
+	int want_not;        /* the reference: logical_not (else the cast) */
+	uint8_t first;       /* the input's byte at element 0 (the rest a pattern of 0..127) */
+	int signed_in;       /* the reference reads the bytes as int8 (else uint8) */
+	unsigned checked, bad;
+};
+
+static uint8_t ob_in(unsigned i, uint8_t first)
+{
+	return i ? (uint8_t)((i * 37u + (i % 3u ? 0u : 5u)) % 128u) * (i % 4u != 1u) : first;
+}
+
+static void ob_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct ob_run *r = ctx;
+	if (is_weights || g->bar != BP_IN0_BAR)
+		return;
+	memset(buf, 0, (size_t)g->size);
+	const uint32_t row = bp_row(OB_W);
+	for (unsigned c = 0, i = 0; c < OB_C; c++)
+		for (unsigned h = 0; h < OB_H; h++)
+			for (unsigned w = 0; w < OB_W; w++, i++)
+				buf[(c * OB_H + h) * row + w] = ob_in(i, r->first);
+}
+
+static void ob_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct ob_run *r = ctx;
+	if (is_weights || g->bar != BP_OUT_BAR)
+		return;
+	const uint32_t row = bp_row(OB_W);
+	for (unsigned c = 0, i = 0; c < OB_C; c++)
+		for (unsigned h = 0; h < OB_H; h++)
+			for (unsigned w = 0; w < OB_W; w++, i++) {
+				uint8_t x = ob_in(i, r->first);
+				const uint8_t *at = buf + (c * OB_H + h) * row;
+				uint32_t got = r->out_int8 ? at[w] : le_rd16(at + 2 * w);
+				double v = r->signed_in ? (double)(int8_t)x : (double)x;
+				uint32_t want = r->want_not ? (x == 0) : d2h(v);
+				r->checked++;
+				r->bad += got != want;
+			}
+}
+
+static int ob_submit(const uint8_t *p, size_t len, struct ob_run *r, struct session_result *res)
+{
+	struct session_hooks hk = {.fill = ob_fill, .check = ob_check, .ctx = r};
+	r->checked = r->bad = 0;
+	return tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, res);
+}
+
+/* The cast: bp_pe's copy with its source one byte a value. */
+static size_t ob_cast(uint8_t *p, size_t cap)
+{
+	struct bp_pe_spec s = bp_pe_copy(OB_C, OB_H, OB_W, BP_IN0_BAR, BP_OUT_BAR);
+	size_t len = bp_pe(p, cap, &s);
+	if (!len || tpatch_field(p, len, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W,
+				 H13_FMT_INT8) ||
+	    tpatch_field(p, len, 0, H13_SRC_FMT, 0, 14, TD_TILE_FMT_UINT8) ||
+	    tpatch_field(p, len, 0, H13_L2_SOURCECFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 0))
+		return 0;
+	return len;
+}
+
+/* logical_not: bp_act's LUT TD with Apple's [x = 0] record (knots 1, lines 0), one byte in and out. */
+static size_t ob_not(uint8_t *p, size_t cap)
+{
+	size_t len = bp_act(p, cap, OB_W, OB_H, OB_C);
+	if (!len)
+		return 0;
+	uint8_t *rec = p + BP_WEIGHTS_OFF;
+	memset(rec, 0, ACTLUT_STRIDE);
+	le_wr16(rec + 2 * ACTLUT_IN_LO, 0x8001u);
+	le_wr16(rec + 2 * ACTLUT_IN_HI, 0x0001u);
+	for (unsigned i = 0; i + 1 < ACTLUT_KNOTS; i++)
+		le_wr16(rec + 2 * (ACTLUT_KNOT0 + i), H_ONE);
+	le_wr16(rec + 2 * ACTLUT_SCALE, ACTLUT_SCALE_LINEAR);
+	le_wr16(rec + 2 * ACTLUT_MODE, ACTLUT_MODE_PLAIN);
+	if (tpatch_field(p, len, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W, H13_FMT_INT8) ||
+	    tpatch_field(p, len, 0, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT_LSB, H13_CHCFG_OUTFMT_W, H13_FMT_INT8) ||
+	    tpatch_field(p, len, 0, H13_SRC_FMT, 0, 14, TD_TILE_FMT_UINT8) ||
+	    tpatch_field(p, len, 0, H13_DST_FMT, 0, 14, TD_TILE_FMT_UINT8) ||
+	    tpatch_field(p, len, 0, H13_L2_SOURCECFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 0) ||
+	    tpatch_field(p, len, 0, H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 0))
+		return 0;
+	return len;
+}
+
+TEST(model_pe, one_byte_tensors_a_bool_cast_and_logical_not)
+{
+	static uint8_t p[4096];
+	struct session_result res;
+	struct ob_run r = {0};
+	/* the cast: every byte 0..127 becomes its value in fp16 */
+	size_t len = ob_cast(p, sizeof p);
+	REQUIRE(len > 0);
+	CHECKF(ob_submit(p, len, &r, &res) == 0, "%s", res.fault_text);
+	CHECK_EQ(r.checked, OB_C * OB_H * OB_W);
+	CHECK_EQ(r.bad, 0u);
+	/* the checker's negative: held against logical_not's reference it fails */
+	r.want_not = 1;
+	ob_submit(p, len, &r, &res);
+	CHECK(r.bad > OB_C * OB_H * OB_W / 2);
+	/* a byte above 0x7f: UINT8 and ChCfg's int8 read it differently; refused, named */
+	r = (struct ob_run){.first = 0xc8};
+	CHECK(ob_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.run, ENG_E_FAULT);
+	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_VALUE);
+	CHECK_EQ(res.fault.reg, H13_SRC_FMT);
+	CHECK(strstr(res.fault_text, "td 0") && strstr(res.fault_text, "ambiguous-value"));
+	/* with the DMA saying INT8 as ChCfg does, the same byte is -56 */
+	REQUIRE(tpatch_field(p, len, 0, H13_SRC_FMT, 0, 14, TD_TILE_FMT_INT8) == 0);
+	r = (struct ob_run){.first = 0xc8, .signed_in = 1};
+	CHECKF(ob_submit(p, len, &r, &res) == 0, "%s", res.fault_text);
+	CHECK_EQ(r.bad, 0u);
+	r = (struct ob_run){.first = 0xc8}; /* and not 200 */
+	ob_submit(p, len, &r, &res);
+	CHECK_EQ(r.bad, 1u);
+	/* a 16-bit L2 DMA format with the one-byte tile DMA: refused */
+	REQUIRE(tpatch_field(p, len, 0, H13_L2_SOURCECFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 1) == 0);
+	CHECK(ob_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_COMBINATION);
+	CHECK_EQ(res.fault.reg, H13_L2_SOURCECFG);
+	/* a one-byte DMA format on an fp16 source: refused */
+	len = ob_cast(p, sizeof p);
+	REQUIRE(tpatch_field(p, len, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W,
+			     H13_FMT_FP16) == 0);
+	CHECK(ob_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_FIELD);
+	CHECK_EQ(res.fault.reg, H13_SRC_FMT);
+
+	/* logical_not: 1 where the byte is 0, else 0, one byte a value */
+	len = ob_not(p, sizeof p);
+	REQUIRE(len > 0);
+	r = (struct ob_run){.out_int8 = 1, .want_not = 1};
+	CHECKF(ob_submit(p, len, &r, &res) == 0, "%s", res.fault_text);
+	CHECK_EQ(r.checked, OB_C * OB_H * OB_W);
+	CHECK_EQ(r.bad, 0u);
+	/* the checker's negative: the identity's reference fails */
+	r.want_not = 0, r.out_int8 = 1;
+	ob_submit(p, len, &r, &res);
+	CHECK(r.bad > 0);
+	/* the output's DMA at 16 bits with a one-byte destination: refused */
+	REQUIRE(tpatch_field(p, len, 0, H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 1) == 0);
+	r = (struct ob_run){.out_int8 = 1, .want_not = 1};
+	CHECK(ob_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.reg, H13_L2_RESULTCFG);
 }
