@@ -388,8 +388,10 @@ void anem_l2_clear(struct anem *m)
 {
 	free(m->l2m); /* L2 memory does not outlive the submission */
 	free(m->l2ok);
+	free(m->l2okb);
 	m->l2m = NULL;
 	m->l2ok = NULL;
+	m->l2okb = NULL;
 	for (unsigned i = 0; i < ANEM_L2_TENSORS; i++) {
 		free(m->l2t[i].v);
 		memset(&m->l2t[i], 0, sizeof m->l2t[i]);
@@ -668,15 +670,17 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
 static int data_unread_fields(struct anem *m, const struct td_kept *k, const struct td_l2mem *lm)
 {
 	/* L2.SourceCfg.Dependent (a dependency on an earlier TD, by its name in the maps): 0 in every
-	 * real program but on the NE TD of Apple's softmax that reads the TD before's result from L2
-	 * memory (2, in place at rows of 64, elsewhere at 128). The model runs each TD to the end
-	 * before the next, so a wait changes nothing; any other value, or 2 on another source, is
-	 * refused */
+	 * real program but on TDs whose first operand is an earlier TD's result in L2 memory: 2 on
+	 * the NE TD of Apple's softmax that reads the TD before's (in place at rows of 64, elsewhere
+	 * at 128), 1 on the PE TD of Apple's select that multiplies the TD before's indicator. The
+	 * model runs each TD to the end before the next, so a wait changes nothing; 3, or 1 or 2 on
+	 * another source, is refused */
 	unsigned dep = H13_GET(REG(H13_L2_SOURCECFG), H13_L2SRC_DEPENDENT);
-	if (dep && !(dep == H13_L2SRC_DEPENDENT_L2 && lm->src1.on && !lm->keep1))
+	if (dep && !((dep == H13_L2SRC_DEPENDENT_L2 || dep == H13_L2SRC_DEPENDENT_PREV) && lm->src1.on &&
+		     !lm->keep1))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT,
-				   "L2.SourceCfg.Dependent not modelled (0 in every program modelled, 2 on a first "
-				   "operand read from L2 memory)");
+				   "L2.SourceCfg.Dependent not modelled (0 in every program modelled, 1 or 2 on a "
+				   "first operand read from L2 memory)");
 	static const struct td_fixed fixed[] = {
 		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 0, "L2.L2Cfg.InputReLU not modelled (0 in every program modelled)"},
 		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMASrc.Fmt.Shift not modelled (0 in every program modelled)"},
@@ -3633,10 +3637,24 @@ static int l2m_ready(struct anem *m)
 	return ENG_OK;
 }
 
-/* Row (g, c, h) of an operand in L2 memory, w values (broadcast along the view's axes). */
+/* Row (g, c, h) of an operand in L2 memory, w values (broadcast along the view's axes). A
+ * one-byte view (elem 1: a first operand whose Common.ChCfg.InFmt is one byte) reads bytes a TD
+ * kept as one-byte elements, through the input port as ChCfg says (int8 or uint8, exactly); an
+ * fp16 view reads values a TD wrote as fp16. Anything else is refused as unwritten. */
 static int l2m_read_row(struct anem *m, const struct td_l2view *v, uint32_t base_reg, const char *what,
 			unsigned g, unsigned c, unsigned h, unsigned w, uint16_t *out)
 {
+	if (v->elem == 1) {
+		const int s8 = H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_INFMT) == H13_FMT_INT8;
+		const uint8_t *bytes = (const uint8_t *)m->l2m;
+		for (unsigned i = 0; i < w; i++) {
+			uint32_t a = td_l2view_addr(v, g, c, h, i);
+			if (!m->l2okb || !(m->l2okb[a / 8u] >> (a % 8u) & 1u))
+				return ANEM_REFUSE(m, ENG_FR_COMBINATION, base_reg, H13_L2_ADDR, what);
+			out[i] = f2h(s8 ? (float)(int8_t)bytes[a] : (float)bytes[a]);
+		}
+		return ENG_OK;
+	}
 	for (unsigned i = 0; i < w; i++) {
 		uint32_t a = td_l2view_addr(v, g, c, h, i) / 2u;
 		if (!(m->l2ok[a / 8u] >> (a % 8u) & 1u))
@@ -3646,6 +3664,7 @@ static int l2m_read_row(struct anem *m, const struct td_l2view *v, uint32_t base
 	return ENG_OK;
 }
 
+/* fp16 values into an fp16 view (no longer readable as one-byte elements there) */
 static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g, unsigned c, unsigned h,
 			  unsigned w, const uint16_t *in)
 {
@@ -3653,7 +3672,26 @@ static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g,
 		uint32_t a = td_l2view_addr(v, g, c, h, i) / 2u;
 		m->l2m[a] = in[i];
 		m->l2ok[a / 8u] |= (uint8_t)(1u << (a % 8u));
+		if (m->l2okb)
+			m->l2okb[a / 4u] &= (uint8_t)~(3u << (2u * a % 8u));
 	}
+}
+
+/* One-byte elements (values -128..255 the input port gave, exactly) into a one-byte view: the
+ * bytes, readable as one-byte elements only (the fp16 cells they lie in are no longer whole). */
+static int l2m_write_bytes(struct anem *m, const struct td_l2view *v, unsigned g, unsigned c, unsigned h,
+			   unsigned w, const uint16_t *in)
+{
+	if (!m->l2okb && !(m->l2okb = calloc(H13_L2_BYTES / 8u, 1)))
+		return ENG_E_NOMEM;
+	uint8_t *bytes = (uint8_t *)m->l2m;
+	for (unsigned i = 0; i < w; i++) {
+		uint32_t a = td_l2view_addr(v, g, c, h, i);
+		bytes[a] = (uint8_t)(int32_t)h2f_table[in[i]];
+		m->l2okb[a / 8u] |= (uint8_t)(1u << (a % 8u));
+		m->l2ok[a / 16u] &= (uint8_t)~(1u << (a / 2u % 8u));
+	}
+	return ENG_OK;
 }
 
 /* A normalize's pair (TaskType 4, td_l2mem_of): p0 at the view's element (g, c, 0, 0) (it broadcasts
@@ -3669,16 +3707,20 @@ static int l2m_pair_row(struct anem *m, const struct td_l2view *v, unsigned g, u
 }
 
 /* SourceType 1: the tile source's rows into L2 memory at the first operand's view (through the
- * input port: a NaN is kept as +inf), for the TDs after to read there. */
+ * input port: a NaN is kept as +inf; a one-byte tensor kept as its bytes), for the TDs after to
+ * read there. */
 static int l2m_keep_rows(struct anem *m, const struct td_l2mem *l, const struct tile *in0)
 {
 	for (unsigned g = 0; g < l->src1.g; g++)
 		for (unsigned c = 0; c < l->src1.c; c++)
 			for (unsigned h = 0; h < l->src1.h; h++) {
 				int e = read_row(m, in0, g, c, h, l->src1.w, m->row[0], m->hv);
+				if (!e && l->src1.elem == 1)
+					e = l2m_write_bytes(m, &l->src1, g, c, h, l->src1.w, m->hv);
+				else if (!e)
+					l2m_write_row(m, &l->src1, g, c, h, l->src1.w, m->hv);
 				if (e)
 					return e;
-				l2m_write_row(m, &l->src1, g, c, h, l->src1.w, m->hv);
 			}
 	return ENG_OK;
 }
@@ -3716,9 +3758,19 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 				   "pooling with an operand or its result in L2 memory not modelled");
 	if ((e = elementwise_window(m)))
 		return e;
-	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 || H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+	/* a one-byte first operand (by tile DMA, or in L2 a byte an element: Apple's H13 select keeps
+	 * its bool so) through the input port; one-byte outputs and second operands with L2 memory
+	 * are not modelled */
+	if (H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
+				   "L2 memory with a one-byte output format not modelled");
+	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 && s->pe_two)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
-				   "L2 memory with a format other than fp16 not modelled");
+				   "L2 memory with a one-byte first operand and a second PE operand not modelled");
+	if (l->src1.on && l->src1.elem == 1 && H13_GET(REG(H13_L2_SOURCECFG), H13_L2_DMAFMT) != 0)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCECFG, H13_L2_DMAFMT,
+				   "L2.SourceCfg.DMAFmt other than 0 (8-bit) with a one-byte first operand in L2 "
+				   "memory not modelled");
 	if (in0->w != out->w || in0->h != out->h || in0->c != out->c || in0->g != out->g)
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
 				   "an elementwise TD with L2 memory whose output is not its input's shape not "
@@ -3893,6 +3945,9 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 		e = l2m_keep_rows(m, l, in);
 	const struct anem_l2t *src = NULL;
 	struct anem_l2t from;
+	if (!e && l->src1.on && l->src1.elem != 2)
+		e = ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+				"a convolution whose one-byte operand is in L2 memory not modelled");
 	if (!e && l->src1.on) {
 		const uint64_t n = (uint64_t)in->g * in->c * in->h * in->w;
 		if (in->w > ANEM_ROW_MAX || !n)

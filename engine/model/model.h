@@ -150,6 +150,9 @@ struct anem {
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
 	uint16_t *l2m;          /* L2 memory (H13_L2_BYTES; NULL until a TD uses it), */
 	uint8_t *l2ok;          /* a bit per fp16 value a TD of the submission wrote */
+	uint8_t *l2okb;         /* a bit per byte a TD wrote as a one-byte element (NULL until one
+				   does); a byte is readable as one byte only so, and an fp16 only
+				   where l2ok says */
 	struct eng_fault flt; /* why the current TD stopped (anem_refuse), reason NONE if not */
 	float *acc;           /* convolution accumulators (Cout x Wout) and weights */
 	size_t acc_len;

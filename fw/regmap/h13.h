@@ -326,6 +326,7 @@
 #define H13_L2SRC_DEPENDENT_LSB 2
 #define H13_L2SRC_DEPENDENT_W 2
 #define H13_L2SRC_DEPENDENT_L2 2u /* Apple's softmax TD 3: its operand, from L2 memory, the TD before's result */
+#define H13_L2SRC_DEPENDENT_PREV 1u /* Apple's select TD 1: the same, read by the PE */
 #define H13_L2_DMAFMT_LSB 6
 #define H13_L2_DMAFMT_W 2
 #define H13_L2_DMAINTERLEAVE_LSB 8

@@ -32,6 +32,7 @@ static void view(const struct td_regs *r, struct td_l2view *v, uint32_t base_reg
 		 uint32_t g, uint32_t c, uint32_t d, uint32_t h, uint32_t w, unsigned bcast, unsigned transpose)
 {
 	v->on = 1;
+	v->elem = 2; /* fp16; a one-byte first operand's view is set to 1 by td_l2mem_of */
 	v->bcast = (uint8_t)bcast;
 	v->transpose = (uint8_t)transpose;
 	v->base = (uint32_t)H13_GET(GET(base_reg), H13_L2_ADDR) * H13_L2_UNIT;
@@ -52,10 +53,10 @@ static unsigned axes(const struct td_l2view *v, uint64_t n[L2_AXES], uint64_t s[
 {
 	unsigned k = 0;
 	if (v->transpose) { /* C and W swapped: the C values of (g, h, w) side by side */
-		n[k] = v->c, s[k++] = 2;
+		n[k] = v->c, s[k++] = v->elem;
 		n[k] = v->w, s[k++] = v->cs;
 	} else {
-		n[k] = v->w, s[k++] = 2;
+		n[k] = v->w, s[k++] = v->elem;
 		n[k] = v->c, s[k++] = v->cs;
 	}
 	n[k] = v->h, s[k++] = v->rs;
@@ -66,7 +67,7 @@ static unsigned axes(const struct td_l2view *v, uint64_t n[L2_AXES], uint64_t s[
 
 void td_l2view_span(const struct td_l2view *v, uint64_t *lo, uint64_t *hi)
 {
-	uint64_t n[L2_AXES], s[L2_AXES], end = 2;
+	uint64_t n[L2_AXES], s[L2_AXES], end = v->elem;
 	unsigned k = axes(v, n, s);
 	for (unsigned i = 0; i < k; i++) {
 		if (!n[i])
@@ -94,7 +95,7 @@ static int injective(const struct td_l2view *v)
 			as[j] = as[j - 1], as[j - 1] = t;
 			t = an[j], an[j] = an[j - 1], an[j - 1] = t;
 		}
-	uint64_t span = 2;
+	uint64_t span = v->elem;
 	for (unsigned i = 0; i < m; i++) {
 		if (as[i] < span)
 			return 0;
@@ -112,8 +113,8 @@ uint32_t td_l2view_addr(const struct td_l2view *v, uint32_t g, uint32_t c, uint3
 	if (v->bcast & H13_BCAST_W)
 		w = 0;
 	if (v->transpose) /* C with W: element (g, c, h, w) where (g, w, h, c) would lie */
-		return v->base + g * v->gs + w * v->cs + h * v->rs + 2u * c;
-	return v->base + g * v->gs + c * v->cs + h * v->rs + 2u * w;
+		return v->base + g * v->gs + w * v->cs + h * v->rs + v->elem * c;
+	return v->base + g * v->gs + c * v->cs + h * v->rs + v->elem * w;
 }
 
 struct td_l2view td_l2view_at_depth(const struct td_l2view *v, uint32_t d)
@@ -162,6 +163,10 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, int dst,
 	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), hin = H13_GET(in, H13_INDIM_HIN);
 	uint32_t win = H13_GET(in, H13_INDIM_WIN);
 	unsigned st = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE);
+	if ((st == H13_L2_MEM || st == H13_L2_KEEP) &&
+	    H13_GET(GET(H13_COMMON_CHCFG), H13_CHCFG_INFMT) != H13_FMT_FP16)
+		REFUSE(l, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+		       "a reduction of a one-byte operand in L2 memory not modelled");
 	if (st == H13_L2_MEM || st == H13_L2_KEEP) {
 		/* (a broadcast only with two operands, SourceType 1 only with one: td_kept_of) */
 		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, k->d, hin, win,
@@ -200,7 +205,7 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, int dst,
  * its operand: each element is read before it is written). */
 static int same_view(const struct td_l2view *a, const struct td_l2view *b)
 {
-	return a->base == b->base && a->cs == b->cs && a->rs == b->rs && a->gs == b->gs && a->g == b->g &&
+	return a->elem == b->elem && a->base == b->base && a->cs == b->cs && a->rs == b->rs && a->gs == b->gs && a->g == b->g &&
 	       a->c == b->c && a->h == b->h && a->w == b->w && a->d == b->d && !a->bcast && !b->bcast &&
 	       a->transpose == b->transpose;
 }
@@ -266,6 +271,11 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	/* the first operand */
 	if (st == H13_L2_MEM || st == H13_L2_KEEP) {
 		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, 1, hin, win, b1, t1);
+		/* a one-byte first operand lies in L2 a byte an element, as it is kept (Apple's H13
+		 * select keeps its bool cond so and reads it back: docs/engine-model.md, "One-byte
+		 * tensors through the tile DMA") */
+		if (H13_GET(GET(H13_COMMON_CHCFG), H13_CHCFG_INFMT) != H13_FMT_FP16)
+			l->src1.elem = 1;
 		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB,
 		      "Common.PECfg.Src1Transpose on an operand other than [C,1,1] not modelled (Apple's are "
 		      "[64,1,1] kept as one row)");

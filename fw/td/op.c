@@ -132,8 +132,8 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	else if (lm.src1.on && !lm.keep1) {
 		outf(out, ctx, "  source: ");
 		print_l2view(&lm.src1, out, ctx);
-		outf(out, ctx, ", %u x %u x %u fp16\n", (unsigned)cin, (unsigned)H13_GET(in, H13_INDIM_HIN),
-		     (unsigned)H13_GET(in, H13_INDIM_WIN));
+		outf(out, ctx, ", %u x %u x %u %s\n", (unsigned)cin, (unsigned)H13_GET(in, H13_INDIM_HIN),
+		     (unsigned)H13_GET(in, H13_INDIM_WIN), fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
 	} else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && !(bar_en >> H13_BAR_RBASE0 & 1u))
 		outf(out, ctx, "  source: none (tile source enabled, RBase0 not bound: not modelled)\n");
 	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {

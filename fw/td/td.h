@@ -260,6 +260,8 @@ struct td_l2view {
 	uint8_t on;              /* the operand or result is in L2 memory */
 	uint8_t bcast;           /* H13_BCAST_* axes read at index 0 */
 	uint8_t transpose;       /* C and W swapped (td_l2view_addr): a [C,1,1] tensor as one row */
+	uint8_t elem;            /* bytes an element: 2 (fp16), or 1 for a first operand whose
+				  * Common.ChCfg.InFmt is one byte (Apple's H13 select keeps its bool so) */
 	uint32_t base;           /* bytes */
 	uint32_t cs, rs, ds, gs; /* channel, row, depth and group strides, bytes */
 	uint32_t g, c, d, h, w;  /* what lies in L2 (1 along a broadcast axis; d: a reduction's depth,

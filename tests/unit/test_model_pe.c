@@ -754,3 +754,67 @@ TEST(model_pe, one_byte_tensors_a_bool_cast_and_logical_not)
 	CHECK(ob_submit(p, len, &r, &res) != 0);
 	CHECK_EQ(res.fault.reg, H13_L2_RESULTCFG);
 }
+
+/*
+ * A one-byte tensor kept in L2 memory and read back (Apple's H13 select keeps its bool cond so:
+ * docs/engine-model.md, "One-byte tensors through the tile DMA"): TD 0 moves a ChCfg int8 tensor
+ * by a UINT8 tile DMA and keeps it in L2 a byte an element (SourceType 1, 8-bit L2 DMA format),
+ * its copy into L2 as fp16 elsewhere; TD 1 reads the bytes back from L2 (SourceType 0, ChCfg
+ * int8) and writes them out as fp16. The reference is each byte's value. Negatives: the checker
+ * against logical_not's reference; TD 1 reading its bytes where TD 0 wrote fp16 (refused as
+ * unwritten), or with a 16-bit L2 DMA format (refused).
+ */
+#define OB_L2_KEPT 0x1000u
+#define OB_L2_COPY 0x8000u
+
+static size_t ob_l2(uint8_t *p, size_t cap, uint32_t read_base)
+{
+	const uint32_t brow = (OB_W + 15u) & ~15u, frow = (2u * OB_W + 15u) & ~15u;
+	struct bp_pe_spec s0 = bp_pe_copy(OB_C, OB_H, OB_W, BP_IN0_BAR, BP_OUT_BAR);
+	s0.l2_src = BP_L2_KEEP;
+	s0.src_l2 = (struct bp_l2){1, OB_L2_KEPT, brow * OB_H, brow, 0, 0};
+	s0.res_l2 = (struct bp_l2){1, OB_L2_COPY, frow * OB_H, frow, 0, 0};
+	struct bp_pe_spec s1 = bp_pe_copy(OB_C, OB_H, OB_W, BP_IN0_BAR, BP_OUT_BAR);
+	s1.l2_src = BP_L2_READ;
+	s1.src_l2 = (struct bp_l2){1, read_base, brow * OB_H, brow, 0, 0};
+	const struct bp_pe_spec *const tds[2] = {&s0, &s1};
+	size_t len = bp_pen(p, cap, tds, 2);
+	for (unsigned td = 0; len && td < 2; td++)
+		if (tpatch_field(p, len, td, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W,
+				 H13_FMT_INT8) ||
+		    tpatch_field(p, len, td, H13_L2_SOURCECFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 0))
+			len = 0;
+	if (len && tpatch_field(p, len, 0, H13_SRC_FMT, 0, 14, TD_TILE_FMT_UINT8))
+		len = 0;
+	return len;
+}
+
+TEST(model_pe, a_one_byte_tensor_kept_in_l2_memory_and_read_back)
+{
+	static uint8_t p[8192];
+	struct session_result res;
+	struct ob_run r = {0};
+	size_t len = ob_l2(p, sizeof p, OB_L2_KEPT);
+	REQUIRE(len > 0);
+	CHECKF(ob_submit(p, len, &r, &res) == 0, "%s", res.fault_text);
+	CHECK_EQ(r.checked, OB_C * OB_H * OB_W);
+	CHECK_EQ(r.bad, 0u);
+	/* the checker's negative */
+	r.want_not = 1;
+	ob_submit(p, len, &r, &res);
+	CHECK(r.bad > OB_C * OB_H * OB_W / 2);
+	/* the bytes read where TD 0 wrote fp16: refused as unwritten, naming TD 1 */
+	len = ob_l2(p, sizeof p, OB_L2_COPY);
+	REQUIRE(len > 0);
+	r = (struct ob_run){0};
+	CHECK(ob_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.td, 1);
+	CHECK_EQ(res.fault.reg, H13_L2_SOURCEBASE);
+	CHECK(strstr(res.fault_text, "no TD of this submission wrote") != NULL);
+	/* a 16-bit L2 DMA format on the one-byte read: refused */
+	len = ob_l2(p, sizeof p, OB_L2_KEPT);
+	REQUIRE(tpatch_field(p, len, 1, H13_L2_SOURCECFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 1) == 0);
+	CHECK(ob_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.td, 1);
+	CHECK_EQ(res.fault.reg, H13_L2_SOURCECFG);
+}
