@@ -3,6 +3,7 @@
  * written through a caller-supplied sink (stdout, the console, or nothing when fuzzing).
  */
 #include "fw/loader/loader.h"
+#include "fw/actlut/actlut.h"
 #include "fw/common/outf.h"
 
 #include <stdarg.h>
@@ -307,7 +308,17 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 				for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
 					pf(o, "%s%04x", e % 12 ? " " : "\n    ",
 					   le_rd16(rec + 2 * e));
-				pf(o, "\n");
+				/* how the engine model reads it (fw/actlut, as resolve_act does) */
+				struct actlut l;
+				enum actlut_err ae = actlut_parse(&l, rec, ACTLUT_BYTES);
+				if (ae == ACTLUT_OK)
+					ae = actlut_check_prediction(&l);
+				if (ae == ACTLUT_OK)
+					pf(o, "\n    reads as: %s (mode word 0x%02x, scale slot %d)\n",
+					   actlut_kind_name(l.kind), (unsigned)l.mode, (int)l.scale);
+				else
+					pf(o, "\n    does not read: %s: %s\n", actlut_err_name(ae),
+					   actlut_strerror(ae));
 			}
 			n++;
 		}

@@ -96,6 +96,17 @@ open(sys.argv[1], "wb").write(bytes(b))' "$work/act.hwx"
 refused act_record "$work/act.hwx" "$out_sigmoid" '^td 0, ' 'record @0x[0-9a-f]+ slot 42 = 0x1234' \
 	'KernelDMASrc.CoeffBaseAddr\[0\]' 'unreadable-activation-record: mode word'
 
+# 1b. inspect reads each record as the model does: the unedited sigmoid.hwx record as the plain
+#     table, the garbled one "does not read" with the loader's error (and not the other way round)
+ins_ok=$("$TOOL" inspect "$HWX/sigmoid.hwx" 2>&1 | grep -c 'reads as: plain (mode word 0x01' || true)
+ins_bad=$("$TOOL" inspect "$work/act.hwx" 2>&1 | grep -c 'does not read: actlut-unknown-mode' || true)
+ins_neg=$("$TOOL" inspect "$work/act.hwx" 2>&1 | grep -c 'reads as: ' || true)
+if [ "$ins_ok" = 1 ] && [ "$ins_bad" = 1 ] && [ "$ins_neg" = 0 ]; then
+	t_pass loud.inspect_reads_records_as_the_model
+else
+	t_fail loud.inspect_reads_records_as_the_model "unedited $ins_ok, garbled $ins_bad (read as a kind: $ins_neg)"
+fi
+
 # 2. a register field value with no modelled meaning: relu.hwx with NE.MACCfg.NonlinearMode 3
 cp "$HWX/relu.hwx" "$work/field.hwx"
 edit_reg "$work/field.hwx" 0 NE.MACCfg 16 2 3
