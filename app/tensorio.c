@@ -350,11 +350,10 @@ static enum tio_err load_input(struct tio *x, struct tio_io *io)
 	}
 	enum npy_err ne = npy_parse(io->file, io->file_len, &io->a);
 	if (ne == NPY_E_DTYPE) {
-		char m[256], d[40];
+		char m[360], d[40];
 		descr_text(io->a.descr, d, sizeof d);
 		snprintf(m, sizeof m,
-			 ERR_FMT "; the file's dtype is %s; accepted: '<f2' (float16), '|i1' (int8), "
-			 "'|u1' (uint8), and tensor %s is %s (numpy: a.astype(np.%s))",
+			 ERR_FMT "; the file's dtype is %s, tensor %s is %s (numpy: a.astype(np.%s))",
 			 ERR_ARGS(npy_err(ne)), d, t->name, tns_dtype_name(t->fmt), tns_dtype_name(t->fmt));
 		fail(x, TIO_E_NPY, io->path, m);
 		return x->err;
@@ -365,11 +364,15 @@ static enum tio_err load_input(struct tio *x, struct tio_io *io)
 		fail(x, TIO_E_NPY, io->path, m);
 		return x->err;
 	}
-	if (io->a.dtype != npy_of_fmt(t->fmt)) {
-		char m[120];
-		snprintf(m, sizeof m, "the file's dtype is %s, tensor %s is %s",
-			 io->a.dtype == NPY_F16 ? "float16" : io->a.dtype == NPY_I8 ? "int8" : "uint8",
-			 t->name, tns_dtype_name(t->fmt));
+	/* a bool array (its bytes 0 or 1: npy_parse) is a one-byte tensor's bytes as they are, as
+	 * Apple's bool tensors hold them (docs/engine-model.md, "One-byte tensors through the tile
+	 * DMA") */
+	const int bool_ok = io->a.dtype == NPY_BOOL && t->fmt != H13_FMT_FP16;
+	if (io->a.dtype != npy_of_fmt(t->fmt) && !bool_ok) {
+		char m[200];
+		snprintf(m, sizeof m, "the file's dtype is %s, tensor %s is %s%s", npy_dtype_name(io->a.dtype),
+			 t->name, tns_dtype_name(t->fmt),
+			 t->fmt != H13_FMT_FP16 ? " (a bool array is taken too)" : "");
 		fail(x, TIO_E_DTYPE, io->path, m);
 		return x->err;
 	}

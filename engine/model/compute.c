@@ -488,7 +488,7 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 
 /* Fields the model reads no meaning from, each at the one value every real program holds there
  * (fw/td's struct td_fixed: value, and the refusal's why), refused at any other */
-/* skip_depth: not the depth words (a reduction reads them: td_kept_of) */
+/* skip: SKIP_DEPTH, SKIP_RESULT_DMAFMT, words the caller checks itself */
 #define SKIP_DEPTH 1u         /* Common.InDepth, OutDepth (a reduction's depth: checked there) */
 #define SKIP_RESULT_DMAFMT 2u  /* L2.ResultCfg.DMAFmt (a one-byte output's: checked by the caller) */
 static int refuse_set_fields_but(struct anem *m, const struct td_fixed *z, unsigned n, unsigned skip)
@@ -613,7 +613,6 @@ static unsigned tile_sign(const struct tile *t, uint32_t fmt)
 	const int b = td_tile_fmt_byte(fmt);
 	return t->fmt != H13_FMT_FP16 && b >= 0 && (unsigned)b != t->fmt;
 }
-
 
 /*
  * The NE fields the model reads no meaning from hold the values every real program holds, or the

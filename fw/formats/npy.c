@@ -11,7 +11,7 @@ static const struct err_desc errs[NPY_E__COUNT] = {
 	[NPY_E_VERSION] = {"npy-bad-version", "a format version other than 1.0, 2.0, 3.0"},
 	[NPY_E_HEADER] = {"npy-bad-header", "the dict is malformed, lacks a key, or repeats one"},
 	[NPY_E_DTYPE] = {"npy-unsupported-dtype",
-	 "an element type other than float16, int8, uint8 (little-endian)"},
+	 "an element type other than float16, int8, uint8, bool (little-endian)"},
 	[NPY_E_FORTRAN] = {"npy-fortran-order",
 	 "fortran_order True on an array of more than one dimension"},
 	[NPY_E_SHAPE] = {"npy-bad-shape",
@@ -19,6 +19,7 @@ static const struct err_desc errs[NPY_E__COUNT] = {
 	[NPY_E_DATA_SIZE] = {"npy-data-size",
 	 "the bytes after the header are not the array's size"},
 	[NPY_E_NO_ROOM] = {"npy-no-room", "the header does not fit the output buffer"},
+	[NPY_E_BOOL] = {"npy-bool-value", "a bool array holds a byte other than 0 (False) or 1 (True)"},
 };
 
 const struct err_desc *npy_err(enum npy_err e)
@@ -35,12 +36,13 @@ const char *npy_err_name(enum npy_err e)
 
 const char *npy_dtype_name(unsigned dt)
 {
-	return dt == NPY_F16 ? "float16" : dt == NPY_I8 ? "int8" : dt == NPY_U8 ? "uint8" : "?";
+	return dt == NPY_F16 ? "float16" : dt == NPY_I8 ? "int8" : dt == NPY_U8 ? "uint8"
+	       : dt == NPY_BOOL ? "bool" : "?";
 }
 
 unsigned npy_dtype_size(unsigned dt)
 {
-	return dt == NPY_F16 ? 2u : dt == NPY_I8 || dt == NPY_U8 ? 1u : 0u;
+	return dt == NPY_F16 ? 2u : dt == NPY_I8 || dt == NPY_U8 || dt == NPY_BOOL ? 1u : 0u;
 }
 
 static const uint8_t magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
@@ -134,6 +136,10 @@ static enum npy_err parse_descr(const char *d, size_t n, unsigned *dt)
 	}
 	if (n == 2 && d[0] == 'u' && d[1] == '1') {
 		*dt = NPY_U8;
+		return NPY_OK;
+	}
+	if (n == 2 && d[0] == 'b' && d[1] == '1') {
+		*dt = NPY_BOOL;
 		return NPY_OK;
 	}
 	return NPY_E_DTYPE;
@@ -237,6 +243,10 @@ enum npy_err npy_parse(const uint8_t *buf, size_t len, struct npy_array *a)
 	if (a->data_len != len - pre - hlen)
 		return NPY_E_DATA_SIZE;
 	a->data = buf + pre + hlen;
+	if (a->dtype == NPY_BOOL) /* checked whole before anyone reads it */
+		for (uint64_t i = 0; i < a->data_len; i++)
+			if (a->data[i] > 1u)
+				return NPY_E_BOOL;
 	return NPY_OK;
 }
 
@@ -286,7 +296,7 @@ enum npy_err npy_header(unsigned dtype, const uint64_t *shape, unsigned ndim, ui
 		w.over = 1;
 	put(&w, "  "); /* the header length, filled in below */
 	put(&w, "{'descr': '");
-	put(&w, dtype == NPY_F16 ? "<f2" : dtype == NPY_I8 ? "|i1" : "|u1");
+	put(&w, dtype == NPY_F16 ? "<f2" : dtype == NPY_I8 ? "|i1" : dtype == NPY_BOOL ? "|b1" : "|u1");
 	put(&w, "', 'fortran_order': False, 'shape': (");
 	for (unsigned i = 0; i < ndim; i++) {
 		put_u64(&w, shape[i]);

@@ -16,8 +16,9 @@
 #define NPY_MAX_DIMS 8
 #define NPY_MAX_HEADER 0x10000u /* larger headers are refused (npy-bad-header) */
 
-enum npy_dtype { NPY_F16 = 1, NPY_I8, NPY_U8 };
-const char *npy_dtype_name(unsigned dt); /* "float16", "int8", "uint8" */
+/* NPY_BOOL: numpy's bool ('|b1'), one byte an element, 0 or 1 (npy_parse checks every byte) */
+enum npy_dtype { NPY_F16 = 1, NPY_I8, NPY_U8, NPY_BOOL };
+const char *npy_dtype_name(unsigned dt); /* "float16", "int8", "uint8", "bool" */
 unsigned npy_dtype_size(unsigned dt);
 
 enum npy_err {
@@ -27,11 +28,12 @@ enum npy_err {
 	NPY_E_MAGIC,      /* not "\x93NUMPY" */
 	NPY_E_VERSION,    /* a format version other than 1.0, 2.0, 3.0 */
 	NPY_E_HEADER,     /* the dict is malformed, lacks a key, or repeats one */
-	NPY_E_DTYPE,      /* an element type other than float16, int8, uint8 (little-endian) */
+	NPY_E_DTYPE,      /* an element type other than float16, int8, uint8, bool (little-endian) */
 	NPY_E_FORTRAN,    /* fortran_order True on an array of more than one dimension */
 	NPY_E_SHAPE,      /* more than NPY_MAX_DIMS dimensions, or a size that overflows */
 	NPY_E_DATA_SIZE,  /* the bytes after the header are not the array's size */
 	NPY_E_NO_ROOM,    /* the header does not fit the output buffer */
+	NPY_E_BOOL,       /* a bool array holding a byte other than 0 or 1 */
 	NPY_E__COUNT
 };
 /* The error's name and one-line description (fw/common/err.h). */

@@ -77,6 +77,7 @@ np.save(d + "/x1d.npy", x.ravel())
 np.save(d + "/x_wrong.npy", x + np.float16(1))
 np.save(d + "/x_f32.npy", x.astype(np.float32))
 np.save(d + "/x_i8.npy", x.astype(np.int8))
+np.save(d + "/x_bool.npy", x > 0)
 np.save(d + "/x_shape.npy", x.reshape(3, 4, 40))
 buf = np.zeros((4, 3, 64), np.float16); buf[:, :, :40] = x
 buf.tofile(d + "/x.bin")
@@ -141,7 +142,8 @@ refuse empty_name 'io-bad-argument' "$P" --out ="$work/never.npy"
 refuse missing_value 'needs NAME=FILE' "$P" --in
 refuse missing_file 'file-cannot-open' "$P" --in input="$work/absent.npy" --out output_0="$work/never.npy"
 refuse npy_dtype "npy-dtype-mismatch: the file's element type is not the tensor's; the file's dtype is int8, tensor input is float16" "$P" --in input="$work/x_i8.npy" --out output_0="$work/never.npy"
-refuse npy_unsupported "npy-unsupported-dtype: an element type other than float16, int8, uint8 (little-endian); the file's dtype is '<f4' (float32); accepted: '<f2' (float16), '|i1' (int8), '|u1' (uint8), and tensor input is float16" "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
+refuse npy_bool_on_fp16 "npy-dtype-mismatch: the file's element type is not the tensor's; the file's dtype is bool, tensor input is float16" "$P" --in input="$work/x_bool.npy" --out output_0="$work/never.npy"
+refuse npy_unsupported "npy-unsupported-dtype: an element type other than float16, int8, uint8, bool (little-endian); the file's dtype is '<f4' (float32), tensor input is float16 (numpy: a.astype(np.float16))" "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
 refuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape nor 1-D of its count; the file's shape is (3, 4, 40), tensor input's is (4, 3, 40) (or 1-D (480,))" "$P" --in input="$work/x_shape.npy" --out output_0="$work/never.npy"
 refuse npy_magic 'npy-bad-magic' "$P" --in input="$work/not.npy" --out output_0="$work/never.npy"
 refuse npy_truncated 'npy-truncated\|npy-data-size' "$P" --in input="$work/trunc.npy" --out output_0="$work/never.npy"

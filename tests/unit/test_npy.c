@@ -77,6 +77,32 @@ TEST(npy, numpy_headers_parse)
 	CHECK_EQ(npy_dtype_size(99), 0u);
 }
 
+/* numpy's bool ('|b1'): one byte an element, each 0 or 1; any other byte is refused by name */
+TEST(npy, bool_arrays_parse_and_hold_only_0_and_1)
+{
+	struct npy_array a;
+	size_t n = mk(f, 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (2, 3), }", 6);
+	const size_t data = n - 6;
+	for (unsigned i = 0; i < 6; i++)
+		f[data + i] = (uint8_t)(i % 2u);
+	REQUIRE(npy_parse(f, n, &a) == NPY_OK);
+	CHECK_EQ(a.dtype, NPY_BOOL);
+	CHECK_EQ(a.nelem, 6u);
+	CHECK_EQ(a.data_len, 6u);
+	CHECK_STR(npy_dtype_name(NPY_BOOL), "bool");
+	CHECK_EQ(npy_dtype_size(NPY_BOOL), 1u);
+	f[data + 5] = 2; /* not a bool */
+	CHECK_EQ(npy_parse(f, n, &a), NPY_E_BOOL);
+	CHECK_STR(npy_err_name(NPY_E_BOOL), "npy-bool-value");
+	f[data + 5] = 0xff;
+	CHECK_EQ(npy_parse(f, n, &a), NPY_E_BOOL);
+	/* and npy_header writes it back */
+	uint64_t shape[1] = {6};
+	size_t hl = 0;
+	REQUIRE(npy_header(NPY_BOOL, shape, 1, f, sizeof f, &hl) == NPY_OK);
+	CHECK(contains(f, hl, "'descr': '|b1'"));
+}
+
 TEST(npy, written_headers_parse_back)
 {
 	static uint8_t h[256];
