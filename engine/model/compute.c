@@ -188,7 +188,8 @@ struct tile {
 	const struct mrange *r; /* NULL: not present */
 	unsigned fmt, elem;
 	/* 1: a one-byte tensor whose tile DMA format (UINT8 or INT8) and Common.ChCfg format disagree
-	 * on signedness; its bytes 0x80..0xff are refused (tile_sign, read_row_k, write_row) */
+	 * on signedness (fw/td's td_tile_sign_disagrees); its bytes 0x80..0xff are refused
+	 * (read_row_k, write_row) */
 	unsigned amb;
 	uint64_t row, plane, depth, group;
 	unsigned w, h, c, g, d; /* d: the depth (fw/td td_depth; above 1 on a reduction only) */
@@ -202,7 +203,7 @@ static void tile_geom(struct anem *m, struct tile *t, const struct mrange *r, in
 	t->r = r;
 	t->fmt = out ? H13_GET(chcfg, H13_CHCFG_OUTFMT) : H13_GET(chcfg, H13_CHCFG_INFMT);
 	t->elem = td_fmt_bytes(t->fmt);
-	t->amb = 0; /* the caller sets it from the side's DMA format (tile_sign) */
+	t->amb = 0; /* the caller sets it from the side's DMA format (td_tile_sign_disagrees) */
 	t->w = out ? H13_GET(dim, H13_OUTDIM_WOUT) : H13_GET(dim, H13_INDIM_WIN);
 	t->h = out ? H13_GET(dim, H13_OUTDIM_HOUT) : H13_GET(dim, H13_INDIM_HIN);
 	t->c = out ? H13_GET(REG(H13_COMMON_COUT), H13_COUT) : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
@@ -603,16 +604,6 @@ static int fmt_known(uint32_t fmt, int src, unsigned tfmt)
 	return td_tile_fmt_byte(fmt) >= 0 && tfmt != H13_FMT_FP16;
 }
 
-/* Whether the one-byte tile t, moved by a DMA whose Fmt is fmt, is read with a signedness its
- * Common.ChCfg format contradicts: Apple's H13 cast of a bool tensor moves it as UINT8 with
- * ChCfg.InFmt int8. Bytes 0..0x7f read the same either way (a bool's 0 and 1); the others are
- * refused where they are read or written, since which of the two the engine applies is not
- * known. */
-static unsigned tile_sign(const struct tile *t, uint32_t fmt)
-{
-	const int b = td_tile_fmt_byte(fmt);
-	return t->fmt != H13_FMT_FP16 && b >= 0 && (unsigned)b != t->fmt;
-}
 
 /*
  * The NE fields the model reads no meaning from hold the values every real program holds, or the
@@ -4060,8 +4051,9 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	tile_geom(m, &in1, rs1, 0, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_DEPTHSTRIDE,
 		  H13_SRC2_GROUPSTRIDE);
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_DEPTHSTRIDE, H13_DST_GROUPSTRIDE);
-	in0.amb = H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) ? tile_sign(&in0, REG(H13_SRC_FMT)) : 0;
-	out.amb = H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) ? tile_sign(&out, REG(H13_DST_FMT)) : 0;
+	/* a one-byte tile whose DMA and ChCfg disagree on the sign (fw/td) */
+	in0.amb = H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && td_tile_sign_disagrees(REG(H13_SRC_FMT), in0.fmt);
+	out.amb = H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && td_tile_sign_disagrees(REG(H13_DST_FMT), out.fmt);
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
 	/* a reduction into L2 memory (a PE TD with PoolMode or NLMode whose result leaves neither by

@@ -100,14 +100,15 @@ static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx)
 
 /* After a one-byte tile's format: how its DMA moves it, when its Fmt is a one-byte kind
  * (td_tile_fmt_byte), and that bytes 0x80..0xff are refused when the two disagree on the sign
- * (engine/model/compute.c's tile_sign) */
+ * (td_tile_sign_disagrees, as the model refuses them) */
 static void print_byte_dma(uint32_t fmt, unsigned chfmt, outf_fn out, void *ctx)
 {
 	const int b = td_tile_fmt_byte(fmt);
 	if (b < 0 || chfmt == H13_FMT_FP16)
 		return;
 	outf(out, ctx, ", moved as %s%s", fmt_name((unsigned)b),
-	     (unsigned)b != chfmt ? " (bytes 0x80..0xff refused: the two formats disagree on their sign)" : "");
+	     td_tile_sign_disagrees(fmt, chfmt) ? " (bytes 0x80..0xff refused: the two formats disagree on their sign)"
+						: "");
 }
 
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)

@@ -122,6 +122,14 @@ static inline int td_tile_fmt_byte(uint32_t fmt)
 	const uint32_t f = fmt & TD_TILE_FMT_MASK;
 	return f == TD_TILE_FMT_UINT8 ? (int)H13_FMT_UINT8 : f == TD_TILE_FMT_INT8 ? (int)H13_FMT_INT8 : -1;
 }
+/* Whether a one-byte tensor of Common.ChCfg format chfmt, moved by a tile DMA of Fmt word fmt,
+ * is read with a signedness the two disagree on (Apple's bool tensors: a UINT8 DMA, ChCfg int8).
+ * Bytes 0..0x7f read the same either way; the model refuses the others (ambiguous-value). */
+static inline int td_tile_sign_disagrees(uint32_t fmt, unsigned chfmt)
+{
+	const int b = td_tile_fmt_byte(fmt);
+	return chfmt != H13_FMT_FP16 && b >= 0 && (unsigned)b != chfmt;
+}
 /* The second tile source's Fmt (TileDMASrc.Src2Fmt) of a TD whose PE's second operand comes by the
  * tile DMA (L2.SourceCfg.Src2DMA 1), as every such real TD has it (Truncate 3, MemFmt 2, FmtMode
  * 0); 0 on every other real TD. The model refuses any other value (td_src2_fmt). */

@@ -657,6 +657,20 @@ static int ob_submit(const uint8_t *p, size_t len, struct ob_run *r, struct sess
 	return tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, res);
 }
 
+/* p writes each byte's value as fp16, every element checked; the checker's negative: held
+ * against logical_not's reference it fails */
+static void ob_expect_values(const uint8_t *p, size_t len)
+{
+	struct session_result res;
+	struct ob_run r = {0};
+	CHECKF(ob_submit(p, len, &r, &res) == 0, "%s", res.fault_text);
+	CHECK_EQ(r.checked, OB_C * OB_H * OB_W);
+	CHECK_EQ(r.bad, 0u);
+	r.want_not = 1;
+	ob_submit(p, len, &r, &res);
+	CHECK(r.bad > OB_C * OB_H * OB_W / 2);
+}
+
 /* The cast: bp_pe's copy with its source one byte a value. */
 static size_t ob_cast(uint8_t *p, size_t cap)
 {
@@ -698,17 +712,11 @@ TEST(model_pe, one_byte_tensors_a_bool_cast_and_logical_not)
 {
 	static uint8_t p[4096];
 	struct session_result res;
-	struct ob_run r = {0};
+	struct ob_run r;
 	/* the cast: every byte 0..127 becomes its value in fp16 */
 	size_t len = ob_cast(p, sizeof p);
 	REQUIRE(len > 0);
-	CHECKF(ob_submit(p, len, &r, &res) == 0, "%s", res.fault_text);
-	CHECK_EQ(r.checked, OB_C * OB_H * OB_W);
-	CHECK_EQ(r.bad, 0u);
-	/* the checker's negative: held against logical_not's reference it fails */
-	r.want_not = 1;
-	ob_submit(p, len, &r, &res);
-	CHECK(r.bad > OB_C * OB_H * OB_W / 2);
+	ob_expect_values(p, len);
 	/* a byte above 0x7f: UINT8 and ChCfg's int8 read it differently; refused, named */
 	r = (struct ob_run){.first = 0xc8};
 	CHECK(ob_submit(p, len, &r, &res) != 0);
@@ -793,16 +801,10 @@ TEST(model_pe, a_one_byte_tensor_kept_in_l2_memory_and_read_back)
 {
 	static uint8_t p[8192];
 	struct session_result res;
-	struct ob_run r = {0};
+	struct ob_run r;
 	size_t len = ob_l2(p, sizeof p, OB_L2_KEPT);
 	REQUIRE(len > 0);
-	CHECKF(ob_submit(p, len, &r, &res) == 0, "%s", res.fault_text);
-	CHECK_EQ(r.checked, OB_C * OB_H * OB_W);
-	CHECK_EQ(r.bad, 0u);
-	/* the checker's negative */
-	r.want_not = 1;
-	ob_submit(p, len, &r, &res);
-	CHECK(r.bad > OB_C * OB_H * OB_W / 2);
+	ob_expect_values(p, len);
 	/* the bytes read where TD 0 wrote fp16: refused as unwritten, naming TD 1 */
 	len = ob_l2(p, sizeof p, OB_L2_COPY);
 	REQUIRE(len > 0);
