@@ -1911,6 +1911,17 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
 			j->ch[r[i].ch] = &r[i];
+	/* KernelFmt 1: the register map names it uint8, but Apple's H13 less (its kernel bytes 0x01,
+	 * 0xff, then a [v < 0] step) computes less only if 0xff is -1 (docs/engine-model.md,
+	 * "Registers"): a byte 0x80..0xff, which the two readings differ on, is refused */
+	if (kfmt == H13_KERNELFMT_UINT8)
+		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+			for (uint64_t b = 0; j->ch[c] && b < j->ch[c]->len; b++)
+				if (j->ch[c]->cpu[b] & 0x80u)
+					return anem_refuse(m, ENG_FR_VALUE, H13_COEFF_BASEADDR(c), 0, 32,
+							   "a KernelFmt 1 coefficient byte 0x80..0xff: the register "
+							   "map reads 1 as uint8, Apple's H13 less reads its 0xff as "
+							   "-1; which the engine applies is not known");
 	if (j->lay.kind == TD_OCG_UNPINNED)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
 				   "Common.ConvCfg.OCGSize above 0 with several groups, a count not a multiple of "

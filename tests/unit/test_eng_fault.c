@@ -12,6 +12,7 @@
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
 #include "fw/td/td.h"
+#include "tools/progdesc/benchprog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -362,4 +363,32 @@ TEST(eng_fault, packed_for_a_completion_formats_the_same)
 	for (unsigned k = 0; k < ENG_FR__COUNT; k++)
 		CHECK(eng_fault_reason_name(k)[0] && eng_fault_reason_text(k)[0]);
 	CHECK_STR(eng_fault_reason_name(ENG_FR__COUNT), "unknown-fault-reason");
+}
+
+/* KernelFmt 1 kernels (docs/engine-model.md, "Registers"): the map names 1 uint8, Apple's H13 less
+ * reads its kernel byte 0xff as -1. A 16 -> 16 1x1 convolution (bp_conv) with KernelFmt set to 1:
+ * its fp16 weight 2^-8 (bytes 0x00, 0x1c) read as bytes computes; -2^-8 (0x00, 0x9c) is refused
+ * as ambiguous-value naming a coefficient channel; the same bytes as KernelFmt 0 (int8) compute. */
+TEST(eng_fault, uint8_kernel_bytes_above_0x7f_are_refused)
+{
+	static uint8_t p[16384];
+	struct session_result res;
+	for (unsigned k = 0; k < 3; k++) {
+		size_t len = bp_conv(p, sizeof p, 16, 16, 8, k == 0 ? 0x1c00u : 0x9c00u);
+		REQUIRE(len > 0);
+		REQUIRE(tpatch_field(p, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB,
+				     H13_KERNELCFG_KERNELFMT_W,
+				     k == 2 ? H13_KERNELFMT_INT8 : H13_KERNELFMT_UINT8) == 0);
+		int rc = tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+		if (k == 1) {
+			CHECK_EQ(rc, 1);
+			CHECK_EQ(res.run, ENG_E_FAULT);
+			CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_VALUE);
+			CHECK_EQ(res.fault.td, 0);
+			CHECKF(strstr(res.fault_text, "KernelDMASrc.CoeffBaseAddr[") &&
+				       strstr(res.fault_text, "ambiguous-value"), "%s", res.fault_text);
+		} else {
+			CHECKF(rc == 0, "k %u: %s", k, res.fault_text);
+		}
+	}
 }
