@@ -404,6 +404,10 @@ void anem_l2_clear(struct anem *m)
 	free(m->dk);
 	free(m->l2in);
 	free(m->otr);
+	free(m->ilv[0]);
+	free(m->ilv[1]);
+	m->ilv[0] = m->ilv[1] = NULL;
+	m->ilv_len[0] = m->ilv_len[1] = 0;
 	free(m->cols);
 	free(m->stage);
 	free(m->ostage);
@@ -492,12 +496,18 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 /* skip: SKIP_DEPTH, SKIP_RESULT_DMAFMT, words the caller checks itself */
 #define SKIP_DEPTH 1u         /* Common.InDepth, OutDepth (a reduction's depth: checked there) */
 #define SKIP_RESULT_DMAFMT 2u  /* L2.ResultCfg.DMAFmt (a one-byte output's: checked by the caller) */
+#define SKIP_INTERLEAVE 4u     /* the tile DMAs' and L2's interleave fields (interleave_check) */
 static int refuse_set_fields_but(struct anem *m, const struct td_fixed *z, unsigned n, unsigned skip)
 {
 	for (unsigned i = 0; i < n; i++) {
 		if ((skip & SKIP_DEPTH) && (z[i].reg == H13_COMMON_INDEPTH || z[i].reg == H13_COMMON_OUTDEPTH))
 			continue;
 		if ((skip & SKIP_RESULT_DMAFMT) && z[i].reg == H13_L2_RESULTCFG && z[i].lsb == H13_L2_DMAFMT_LSB)
+			continue;
+		if ((skip & SKIP_INTERLEAVE) && (z[i].lsb == H13_L2_DMAINTERLEAVE_LSB ||
+						 z[i].lsb == H13_FMT_INTERLEAVE_LSB) &&
+		    (z[i].reg == H13_L2_SOURCECFG || z[i].reg == H13_L2_RESULTCFG ||
+		     z[i].reg == H13_SRC_FMT || z[i].reg == H13_DST_FMT))
 			continue;
 		uint32_t v = (REG(z[i].reg) >> z[i].lsb) & td_field_mask(z[i].width);
 		if (v != z[i].value)
@@ -696,7 +706,7 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 	 * 1, "16b", in every fp16 program: td_fixed), as Apple's H13 logical_not writes its bool */
 	const int byte_out = H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && td_tile_fmt_byte(REG(H13_DST_FMT)) >= 0;
 	if (e || (e = refuse_set_fields_but(m, td_fixed, td_nfixed,
-					    (k->role == TD_KEPT_MAKES ? SKIP_DEPTH : 0u) |
+					    (k->role == TD_KEPT_MAKES ? SKIP_DEPTH : 0u) | SKIP_INTERLEAVE |
 						    (byte_out ? SKIP_RESULT_DMAFMT : 0u))))
 		return e;
 	if (byte_out && H13_GET(REG(H13_L2_RESULTCFG), H13_L2_DMAFMT) != 0)
@@ -4011,6 +4021,102 @@ static int write_transposed(struct anem *m, const struct tile *out, const struct
 	return ENG_OK;
 }
 
+/*
+ * Channel interleave (fw/td's td_tile_interleave; docs/engine-model.md, "Channel interleave"):
+ * each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with it
+ * (L2.SourceCfg's with TileDMASrc.Fmt, which both sources follow; L2.ResultCfg's with
+ * TileDMADst.Fmt) are 1, or TD_INTERLEAVE_MODELLED (8) on both, as in Apple's H13 select over
+ * 1x8x375x375. Interleave 8 is modelled on an fp16 tile the tile DMA moves, of depth 1 and whole
+ * groups of 8 channels, W x 8 values a row; anything else is refused.
+ */
+static int interleave_side(struct anem *m, uint32_t fmt_reg, uint32_t l2_reg, int on, const struct tile *t,
+			   int other_path)
+{
+	const unsigned f = H13_GET(REG(fmt_reg), H13_FMT_INTERLEAVE);
+	const unsigned l = H13_GET(REG(l2_reg), H13_L2_DMAINTERLEAVE);
+	if (f != 1u && f != TD_INTERLEAVE_MODELLED)
+		return anem_refuse(m, ENG_FR_FIELD, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
+				   "a tile DMA's Fmt.Interleave other than 1 or 8 not modelled (Apple's programs "
+				   "set 1, and 8 on channel-interleaved intermediates)");
+	if (l != f)
+		return anem_refuse(m, f == 1u ? ENG_FR_FIELD : ENG_FR_COMBINATION, l2_reg,
+				   H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
+				   "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled (the "
+				   "two agree, 1 or 8, in every real program)");
+	if (f == 1u)
+		return ENG_OK;
+	if (!on || other_path)
+		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
+				   "channel interleave 8 on a side the tile DMA does not move, or on a reduction's, "
+				   "a transposed or an L2-resident result, not modelled");
+	if (t->fmt != H13_FMT_FP16 || t->d != 1u || t->c % f || (uint64_t)t->w * f > ANEM_ROW_MAX)
+		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
+				   "channel interleave 8 modelled on fp16 tiles of depth 1, channels a multiple of "
+				   "8 and rows of at most 32768 values only");
+	return ENG_OK;
+}
+
+/* A tile source read with channel interleave ilv, de-interleaved into *buf (plain, [g][c][h][w],
+ * rows of W values padded to 64 bytes, as the DMA's granule wants them): *t becomes a tile of
+ * that buffer (range *tmp). Each interleaved row (W x ilv values) is one move. */
+static int interleaved_source(struct anem *m, struct tile *t, unsigned ilv, uint16_t **buf, size_t *len,
+			      struct mrange *tmp)
+{
+	const uint64_t rv = ((uint64_t)t->w + 31u) & ~(uint64_t)31u; /* values a padded row */
+	const uint64_t n = (uint64_t)t->g * t->c * t->h * rv, rw = (uint64_t)t->w * ilv;
+	int e = grow16(m, buf, len, n, "a channel-interleaved source (NumGroups x Cin x InDim) over the model's buffer limit");
+	if (e)
+		return e;
+	uint16_t *v = m->hv, *b = *buf;
+	for (unsigned g = 0; g < t->g; g++)
+		for (unsigned cg = 0; cg < t->c / ilv; cg++)
+			for (unsigned h = 0; h < t->h; h++) {
+				uint64_t off = td_tile_off(g, (uint64_t)cg * ilv, h, 0, ilv, 2u, t->row, t->plane, t->group);
+				if (off > t->r->len || rw * 2u > t->r->len - off)
+					return ENG_E_RANGE;
+				if ((e = anem_dma_move(m, v, t->r->cpu + off, (uint32_t)(rw * 2u))))
+					return e;
+				for (unsigned i = 0; i < ilv; i++) {
+					uint16_t *p = b + (((uint64_t)g * t->c + cg * ilv + i) * t->h + h) * rv;
+					for (unsigned w = 0; w < t->w; w++)
+						p[w] = v[(uint64_t)w * ilv + i];
+				}
+			}
+	*tmp = *t->r;
+	tmp->cpu = (uint8_t *)b;
+	tmp->len = n * 2u;
+	t->r = tmp;
+	t->row = rv * 2u;
+	t->plane = t->row * t->h;
+	t->group = t->plane * t->c;
+	t->depth = 0;
+	return ENG_OK;
+}
+
+/* A result the TD computed into t (out's geometry) leaves by the tile DMA channel-interleaved:
+ * row (g, c / ilv, h) of the destination holds W x ilv values, channel c's at w ilv + c mod ilv
+ * (one write_row a row, with the destination's ZeroPadLast). */
+static int write_interleaved(struct anem *m, const struct tile *out, unsigned ilv, const struct anem_l2t *t)
+{
+	struct tile ti = *out;
+	ti.w = out->w * ilv;
+	ti.c = out->c / ilv;
+	uint16_t *v = m->hv;
+	for (unsigned g = 0; g < out->g; g++)
+		for (unsigned cg = 0; cg < ti.c; cg++)
+			for (unsigned h = 0; h < out->h; h++) {
+				for (unsigned i = 0; i < ilv; i++) {
+					const uint16_t *p = t->v + (((uint64_t)g * out->c + cg * ilv + i) * out->h + h) * out->w;
+					for (unsigned w = 0; w < out->w; w++)
+						v[(uint64_t)w * ilv + i] = p[w];
+				}
+				int e = write_row(m, &ti, g, cg, h, v, m->row[2]);
+				if (e)
+					return e;
+			}
+	return ENG_OK;
+}
+
 /* The TD after its checks: the unit (or units) that compute it, into out and lres. */
 static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struct stages *s,
 		      const struct td_l2mem *lm, struct tile *in0, struct tile *in1,
@@ -4092,6 +4198,18 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE,
 				   "Common.Cfg.OutTranspose on a reduction's result or an L2-resident one that "
 				   "the tile DMA writes not modelled");
+	/* channel interleave: checked on both sides, then the sources de-interleaved here and the
+	 * result interleaved on its way out (below) */
+	const unsigned ilv_in = td_tile_interleave(REG(H13_SRC_FMT)), ilv_out = td_tile_interleave(REG(H13_DST_FMT));
+	if ((e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, rs0 != NULL, &in0, l2src)) ||
+	    (in1.r && (e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, 1, &in1, 0))) ||
+	    (e = interleave_side(m, H13_DST_FMT, H13_L2_RESULTCFG, rd != NULL, &out,
+				 k.role == TD_KEPT_MAKES || l2res || otr || lm.res.on)))
+		return e;
+	struct mrange ilv_r[2];
+	if (ilv_in > 1u && ((e = interleaved_source(m, &in0, ilv_in, &m->ilv[0], &m->ilv_len[0], &ilv_r[0])) ||
+			    (in1.r && (e = interleaved_source(m, &in1, ilv_in, &m->ilv[1], &m->ilv_len[1], &ilv_r[1])))))
+		return e;
 	if (k.role == TD_KEPT_MAKES)
 		return reduce_planes(m, &k, &lm, &in0, &in1, &out);
 	if (!rd && !l2res && !lm.res.on)
@@ -4119,9 +4237,9 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
-	if (!otr)
+	if (!otr && ilv_out == 1u)
 		return compute_td(m, r, nr, &s, &lm, &in0, &in1, lsrc, &out, lres, act);
-	/* transposed on its way out: computed whole into m->otr, then written */
+	/* transposed or channel-interleaved on its way out: computed whole into m->otr, then written */
 	struct tile held = out;
 	held.r = NULL;
 	if ((e = grow16(m, &m->otr, &m->otr_len, (uint64_t)out.g * out.c * out.h * out.w,
@@ -4130,5 +4248,5 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	struct anem_l2t t = {0, out.g, out.c, out.h, out.w, m->otr};
 	if ((e = compute_td(m, r, nr, &s, &lm, &in0, &in1, lsrc, &held, &t, act)))
 		return e;
-	return write_transposed(m, &out, &t);
+	return otr ? write_transposed(m, &out, &t) : write_interleaved(m, &out, ilv_out, &t);
 }

@@ -167,8 +167,11 @@ struct anem {
 	size_t dk_len;        /* values */
 	uint16_t *l2in;       /* a convolution's first operand read from an L2 view ([g][c][h][w]) */
 	size_t l2in_len;      /* values */
-	uint16_t *otr;        /* a result the tile DMA writes transposed, before it leaves */
+	uint16_t *otr;        /* a result the tile DMA writes transposed or channel-interleaved,
+			       * before it leaves */
 	size_t otr_len;       /* values */
+	uint16_t *ilv[2];     /* the two tile sources read channel-interleaved, de-interleaved */
+	size_t ilv_len[2];    /* values */
 	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
 	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
 	size_t cols_len;

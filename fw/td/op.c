@@ -111,6 +111,14 @@ static void print_byte_dma(uint32_t fmt, unsigned chfmt, outf_fn out, void *ctx)
 						: "");
 }
 
+/* After a tile's shape: its channel interleave, when above 1 (td_tile_interleave) */
+static void print_interleave(uint32_t fmt, outf_fn out, void *ctx)
+{
+	const unsigned i = td_tile_interleave(fmt);
+	if (i > 1u)
+		outf(out, ctx, ", channels interleaved by %u (rows of W x %u values, a plane a group of %u)", i, i, i);
+}
+
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)
 {
 	char b1[16], b2[16], b3[16];
@@ -148,6 +156,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		     (unsigned)H13_GET(in, H13_INDIM_WIN), fmt_name(H13_GET(ch, H13_CHCFG_INFMT)),
 		     depth > 1 ? "D x " : "", groups > 1 ? " per group" : "");
 		print_byte_dma(GET(H13_SRC_FMT), H13_GET(ch, H13_CHCFG_INFMT), out, ctx);
+		print_interleave(GET(H13_SRC_FMT), out, ctx);
 		if (lm.keep1) {
 			outf(out, ctx, ", kept in ");
 			print_l2view(&lm.src1, out, ctx);
@@ -338,6 +347,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
 			     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)));
 			print_byte_dma(GET(H13_DST_FMT), H13_GET(ch, H13_CHCFG_OUTFMT), out, ctx);
+			print_interleave(GET(H13_DST_FMT), out, ctx);
 			outf(out, ctx, "%s%s\n", l2res ? ", and keeps it in L2" : "",
 			     /* as engine/model/compute.c's write_transposed (fw/td td_dst_dims) */
 			     H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)

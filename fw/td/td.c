@@ -85,11 +85,13 @@ void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value)
 const struct td_fixed td_fixed[] = {
 	{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 1, "Common.ConvCfg.Ox other than 1 not modelled (1 in every real program)"},
 	{H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 1, "Common.ConvCfg.Oy other than 1 not modelled (1 in every real program)"},
-	{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.SourceCfg.DMAInterleave other than 1 not modelled (1 in every real program modelled; Apple's H13 select over 1x8x375x375 sets 8)"},
+	/* the four interleave fields: 1 here (what the builders write); the model reads 8 as well,
+	 * with its own checks (compute.c's interleave_side) */
+	{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.SourceCfg.DMAInterleave other than 1 or 8 not modelled"},
 	{H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 1, "L2.ResultCfg.DMAFmt other than 1 not modelled (1, 16-bit, in every real fp16 program; 0 with a one-byte tile DMA destination)"},
-	{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.ResultCfg.DMAInterleave other than 1 not modelled (1 in every real program modelled; Apple's H13 select over 1x8x375x375 sets 8)"},
-	{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMASrc.Fmt.Interleave other than 1 not modelled (1 in every real program we hold, enabled or not)"},
-	{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMADst.Fmt.Interleave other than 1 not modelled (1 in every real program we hold, enabled or not)"},
+	{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.ResultCfg.DMAInterleave other than 1 or 8 not modelled"},
+	{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMASrc.Fmt.Interleave other than 1 or 8 not modelled"},
+	{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMADst.Fmt.Interleave other than 1 or 8 not modelled"},
 	/* whole words the H13 map leaves unnamed (fw/regmap/h13.h) */
 	{H13_COMMON_INDEPTH, 0, 32, 1, "Common.InDepth other than 1 on a TD that is not a reduction not modelled (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},
 	{H13_COMMON_OUTDEPTH, 0, 32, 1, "Common.OutDepth other than 1 on a TD that is not a reduction not modelled (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},
@@ -208,15 +210,18 @@ unsigned td_fmt_bytes(unsigned fmt)
 }
 
 enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t d, uint64_t c, uint64_t groups,
-			   unsigned elem, uint64_t row, uint64_t plane, uint64_t depth, uint64_t group,
-			   uint64_t *extent)
+			   unsigned elem, unsigned ilv, uint64_t row, uint64_t plane, uint64_t depth,
+			   uint64_t group, uint64_t *extent)
 {
 	uint64_t line;
 	if (!elem)
 		return TD_E_FORMAT;
 	if (!w || !h || !d || !c || !groups)
 		return TD_E_EMPTY;
-	if (pol_mul_ovf(w, elem, &line) || pol_add_ovf(line, 63, &line))
+	if (!ilv)
+		ilv = 1;
+	c = c / ilv + (c % ilv != 0); /* the planes the channels take */
+	if (pol_mul_ovf(w, ilv, &w) || pol_mul_ovf(w, elem, &line) || pol_add_ovf(line, 63, &line))
 		return TD_E_OVERFLOW;
 	line &= ~(uint64_t)63;
 	const uint64_t dims[4] = {h, c, d, groups};
@@ -253,7 +258,11 @@ int td_dst_run(const struct td_regs *r, uint64_t *len)
 	uint64_t w = w32, h = h32, c = c32;
 	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	unsigned elem = td_fmt_bytes(H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_OUTFMT));
-	uint64_t run = w * elem; /* w < 2^15, elem <= 2 */
+	const unsigned ilv = td_tile_interleave(REG(H13_DST_FMT)); /* rows of w x ilv, c / ilv planes */
+	if (ilv > 1u && c % ilv)
+		return 0; /* a last plane part-filled */
+	c /= ilv;
+	uint64_t run = w * ilv * elem; /* w < 2^15, ilv < 16, elem <= 2 */
 	if (H13_GET(REG(H13_DST_FMT), H13_DSTFMT_ZEROPADLAST))
 		run = (run + 63u) & ~(uint64_t)63u;
 	const uint64_t n[3] = {h, c, g};
@@ -310,7 +319,8 @@ static enum td_err tile(const struct td_hdr *h, const struct td_regs *r, unsigne
 	uint64_t c = out ? dc : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
 	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	uint64_t ext, end, base = H13_ADDR_BYTES(REG(tr->base));
-	enum td_err e = td_tile_extent(w, hh, td_depth(r, out), c, g, elem, H13_ADDR_BYTES(REG(tr->row)),
+	const unsigned ilv = td_tile_interleave(REG(out ? H13_DST_FMT : H13_SRC_FMT));
+	enum td_err e = td_tile_extent(w, hh, td_depth(r, out), c, g, elem, ilv, H13_ADDR_BYTES(REG(tr->row)),
 				       H13_ADDR_BYTES(REG(tr->plane)), H13_ADDR_BYTES(REG(tr->depth)),
 				       H13_ADDR_BYTES(REG(tr->group)), &ext);
 	if (e == TD_OK && pol_add_ovf(base, ext, &end))

@@ -130,6 +130,34 @@ static inline int td_tile_sign_disagrees(uint32_t fmt, unsigned chfmt)
 	const int b = td_tile_fmt_byte(fmt);
 	return chfmt != H13_FMT_FP16 && b >= 0 && (unsigned)b != chfmt;
 }
+/*
+ * Channel interleave (a tile DMA's Fmt.Interleave, I): the tensor's channels go in groups of I,
+ * each group one "plane" whose rows hold W x I elements, the I channels of a group side by side
+ * for each column: element (g, c, d, h, w) lies at
+ *     g GroupStride + (c / I) PlaneStride + d DepthStride + h RowStride + (w I + c mod I) elem.
+ * I = 1 is the plain layout of every other program. The evidence (docs/engine-model.md, "Channel
+ * interleave"): Apple's H13 select over 1x8x375x375 writes two fp16 intermediates with
+ * TileDMADst.Fmt.Interleave 8 and L2.ResultCfg.DMAInterleave 8, rows of 0x5e lines (6016 bytes:
+ * 375 x 8 fp16, 64-byte aligned) and 375 rows a plane, the next tensor exactly one such plane on,
+ * then reads both back with TileDMASrc.Fmt.Interleave 8 (the second source too, its Src2Fmt
+ * naming none) and L2.SourceCfg.DMAInterleave 8; the macOS compiler's linear backward_dw writes
+ * a kernel buffer with Interleave 8 that a later TD reads as 8 outputs side by side for each
+ * input. A field of 0 is read as 1 (no program holds it on an enabled DMA; the model refuses
+ * every value but 1 and TD_INTERLEAVE_MODELLED).
+ */
+#define TD_INTERLEAVE_MODELLED 8u
+static inline unsigned td_tile_interleave(uint32_t fmt)
+{
+	const unsigned i = H13_GET(fmt, H13_FMT_INTERLEAVE);
+	return i ? i : 1u;
+}
+/* Byte offset of element (g, c, h, w) of a depth-1 tile, interleave ilv (1: plain). */
+static inline uint64_t td_tile_off(uint64_t g, uint64_t c, uint64_t h, uint64_t w, unsigned ilv,
+				   unsigned elem, uint64_t row, uint64_t plane, uint64_t group)
+{
+	return g * group + c / ilv * plane + h * row + (w * ilv + c % ilv) * elem;
+}
+
 /* The second tile source's Fmt (TileDMASrc.Src2Fmt) of a TD whose PE's second operand comes by the
  * tile DMA (L2.SourceCfg.Src2DMA 1), as every such real TD has it (Truncate 3, MemFmt 2, FmtMode
  * 0); 0 on every other real TD. The model refuses any other value (td_src2_fmt). */
@@ -424,7 +452,9 @@ unsigned td_fmt_bytes(unsigned fmt);
 
 /*
  * Extent of a strided tile: rows are whole 64-byte lines (line = roundup(w x elem, 64)), then
- * (h-1) row strides, (d-1) depth strides, (c-1) plane strides, (groups-1) group strides.
+ * (h-1) row strides, (d-1) depth strides, (c-1) plane strides, (groups-1) group strides. With
+ * channel interleave ilv (td_tile_interleave; 1 plain) a row holds w x ilv elements and the c
+ * channels take ceil(c / ilv) planes.
  */
 /* The destination tensor's extents as the tile DMA writes it: OutDim.Wout, Hout and Cout, with
  * Common.Cfg.OutTranspose C and W swapped (Apple's H13 matmul with transpose_y writes its N x M
@@ -437,8 +467,8 @@ void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c)
  * zero or the format has no size, or on overflow. */
 int td_dst_run(const struct td_regs *r, uint64_t *len);
 enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t d, uint64_t c, uint64_t groups,
-			   unsigned elem, uint64_t row, uint64_t plane, uint64_t depth, uint64_t group,
-			   uint64_t *extent);
+			   unsigned elem, unsigned ilv, uint64_t row, uint64_t plane, uint64_t depth,
+			   uint64_t group, uint64_t *extent);
 /* A TD's input (out 0: Common +0x04, InDepth) or output (Common +0x18, OutDepth) depth as the
  * tile DMA walks it: an operand is G x C x D x H x W, element (g, c, d, h, w) at d DepthStride
  * past (g, c, 0, h, w) (Apple's H13 layer_norm over C, H and W reads [64, 8, 8] with D 8). 1 in

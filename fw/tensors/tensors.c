@@ -40,7 +40,7 @@ const char *tns_dtype_name(unsigned fmt)
 
 /* One TD's use of a tile BAR, with the geometry its registers give. */
 struct access {
-	uint8_t bar, write, fmt;
+	uint8_t bar, write, fmt, ilv;
 	uint32_t w, h, c, g, d; /* d: the depth (fw/td td_depth) */
 	uint64_t base, row, plane, group;
 };
@@ -71,6 +71,7 @@ static void geometry(const struct td_regs *r, const struct td_range *x, struct a
 		td_dst_dims(r, &a->w, &a->h, &a->c);
 	a->g = H13_GET(r->get(r->ctx, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	a->d = td_depth(r, out);
+	a->ilv = (uint8_t)td_tile_interleave(r->get(r->ctx, out ? H13_DST_FMT : H13_SRC_FMT));
 	a->base = x->addr;
 	a->row = H13_ADDR_BYTES(r->get(r->ctx, tr->row));
 	a->plane = H13_ADDR_BYTES(r->get(r->ctx, tr->plane));
@@ -110,7 +111,7 @@ static int kernel_seen(const struct scan *s, unsigned bar)
 
 static int same_geometry(const struct access *a, const struct access *b)
 {
-	return a->fmt == b->fmt && a->w == b->w && a->h == b->h && a->g == b->g &&
+	return a->fmt == b->fmt && a->ilv == b->ilv && a->w == b->w && a->h == b->h && a->g == b->g &&
 	       a->row == b->row && a->plane == b->plane && a->group == b->group;
 }
 
@@ -125,6 +126,7 @@ static void set_flat(struct tns_tensor *t, unsigned fmt)
 	t->shape[2] = ne > UINT32_MAX ? UINT32_MAX : (uint32_t)ne;
 	t->shape[3] = 0;
 	t->nelem = t->shape[2];
+	t->ilv = 1;
 	t->base = t->row = t->plane = t->group = 0;
 }
 
@@ -171,7 +173,7 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 			continue;
 		uint64_t d = a->base - minbase, first = 0, end;
 		if (d) {
-			if (count < 2 || ref->g != 1 || !ref->plane || d % ref->plane) {
+			if (count < 2 || ref->g != 1 || ref->ilv != 1 || !ref->plane || d % ref->plane) {
 				set_flat(t, ref->fmt);
 				return;
 			}
@@ -187,14 +189,15 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 	unsigned elem = td_fmt_bytes(ref->fmt);
 	uint64_t ext, last, ne;
 	if (!elem || cmax > UINT32_MAX ||
-	    td_tile_extent(ref->w, ref->h, 1, cmax, ref->g, elem, ref->row, ref->plane, 0, ref->group,
-			   &ext) != TD_OK ||
+	    td_tile_extent(ref->w, ref->h, 1, cmax, ref->g, elem, ref->ilv, ref->row, ref->plane, 0,
+			   ref->group, &ext) != TD_OK ||
 	    pol_add_ovf(minbase, ext, &last) || last > t->bytes ||
 	    pol_mul_ovf((uint64_t)ref->w * ref->h, cmax, &ne) || pol_mul_ovf(ne, ref->g, &ne)) {
 		set_flat(t, ref->fmt);
 		return;
 	}
 	t->flat = 0;
+	t->ilv = ref->ilv;
 	t->fmt = ref->fmt;
 	t->elem = (uint8_t)elem;
 	t->base = minbase;
@@ -343,8 +346,7 @@ int tns_find(const struct tns_tensor *t, unsigned n, const char *name, size_t le
 
 uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t h, uint32_t w)
 {
-	return t->base + (uint64_t)g * t->group + (uint64_t)c * t->plane + (uint64_t)h * t->row +
-	       (uint64_t)w * t->elem;
+	return t->base + td_tile_off(g, c, h, w, t->ilv ? t->ilv : 1u, t->elem, t->row, t->plane, t->group);
 }
 
 void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)

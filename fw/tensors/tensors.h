@@ -42,6 +42,7 @@ struct tns_tensor {
 	uint8_t elem;            /* bytes per element */
 	uint8_t ndim;            /* 3, or 4 with a group dimension */
 	uint8_t flat;            /* 1: no register geometry; shape [1, 1, bytes / elem] */
+	uint8_t ilv;             /* channel interleave (fw/td td_tile_interleave): 1 plain */
 	uint32_t shape[4];       /* [G,] C, H, W */
 	uint64_t nelem;
 	uint64_t bytes;          /* the buffer's size (its default grant) */

@@ -820,3 +820,141 @@ TEST(model_pe, a_one_byte_tensor_kept_in_l2_memory_and_read_back)
 	CHECK_EQ(res.fault.td, 1);
 	CHECK_EQ(res.fault.reg, H13_L2_SOURCECFG);
 }
+
+/*
+ * Channel interleave (docs/engine-model.md, "Channel interleave"), in the form of Apple's H13
+ * select over 1x8x375x375: TD 0 writes t = x/2 - 1/4 (IL_C channels) to BAR 3 with
+ * TileDMADst.Fmt.Interleave 8 and L2.ResultCfg.DMAInterleave 8, rows of W x 8 fp16 (64-byte
+ * lines), a plane a group of 8 channels; TD 1 reads it back with TileDMASrc.Fmt.Interleave 8 and
+ * L2.SourceCfg.DMAInterleave 8 and writes 2t plain to BAR 4. The references are the definitions:
+ * BAR 3's element (c, h, w) at (c / 8) plane + h row + (8 w + c mod 8) x 2 holds fp16(x/2 - 1/4),
+ * BAR 4 holds 2 fp16(t) (exact). Negatives: the checker reading BAR 3 as the plain layout fails;
+ * interleave 4, an L2 DMAInterleave that disagrees with its tile DMA's, and 12 channels (not
+ * whole groups of 8) are refused by name.
+ */
+#define IL_C 16u
+#define IL_H 3u
+#define IL_W 21u
+#define IL_ROW ((IL_W * 8u * 2u + 63u) & ~63u)
+#define IL_PLANE (IL_ROW * IL_H)
+
+struct il_run {
+	unsigned c;              /* channels */
+	int mid_plain;           /* the checker reads BAR 3 as the plain layout (its negative) */
+	unsigned checked_mid, checked_out;
+	uint64_t bad;
+};
+
+static uint16_t il_mid(unsigned c, unsigned h, unsigned w)
+{
+	return d2h(h2d(input_at(BP_IN0_BAR, c, h, w)) / 2.0 - 0.25);
+}
+
+static void il_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct il_run *r = ctx;
+	if (is_weights || g->bar != BP_IN0_BAR)
+		return;
+	const uint32_t row = bp_row(IL_W);
+	for (unsigned c = 0; c < r->c; c++)
+		for (unsigned h = 0; h < IL_H; h++)
+			for (unsigned w = 0; w < IL_W; w++)
+				le_wr16(buf + (c * IL_H + h) * row + 2u * w, input_at(BP_IN0_BAR, c, h, w));
+}
+
+static void il_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct il_run *r = ctx;
+	if (is_weights || (g->bar != BP_MID_BAR && g->bar != BP_OUT_BAR))
+		return;
+	const uint32_t row = bp_row(IL_W);
+	for (unsigned c = 0; c < r->c; c++)
+		for (unsigned h = 0; h < IL_H; h++)
+			for (unsigned w = 0; w < IL_W; w++) {
+				uint64_t off;
+				uint16_t want = il_mid(c, h, w);
+				if (g->bar == BP_MID_BAR) {
+					off = r->mid_plain ? (uint64_t)(c * IL_H + h) * row + 2u * w
+							   : (uint64_t)(c / 8u) * IL_PLANE + (uint64_t)h * IL_ROW +
+								     (8u * w + c % 8u) * 2u;
+					r->checked_mid++;
+				} else {
+					off = (uint64_t)(c * IL_H + h) * row + 2u * w;
+					want = d2h(2.0 * h2d(want));
+					r->checked_out++;
+				}
+				r->bad += off + 2u > g->size || le_rd16(buf + off) != want;
+			}
+}
+
+/* The two TDs, with dst_ilv / src_ilv on TD 0's destination and TD 1's source (the tile DMA's
+ * Fmt and its L2 side alike), l2_ilv on TD 1's L2.SourceCfg when not 0. */
+static size_t il_prog(uint8_t *p, size_t cap, unsigned c, unsigned ilv, unsigned l2_ilv)
+{
+	struct bp_pe_spec s0 = bp_pe_copy(c, IL_H, IL_W, BP_IN0_BAR, BP_MID_BAR);
+	struct bp_pe_spec s1 = bp_pe_copy(c, IL_H, IL_W, BP_MID_BAR, BP_OUT_BAR);
+	s0.scale = H_HALF, s0.bias = H_MINUS_QUARTER;
+	s1.scale = 0x4000u; /* 2 */
+	const struct bp_pe_spec *const tds[2] = {&s0, &s1};
+	size_t len = bp_pen(p, cap, tds, 2);
+	if (!len || tpatch_field(p, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 0, H13_DST_ROWSTRIDE, 0, 32, IL_ROW) ||
+	    tpatch_field(p, len, 0, H13_DST_PLANESTRIDE, 0, 32, IL_PLANE) ||
+	    tpatch_field(p, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
+			 l2_ilv ? l2_ilv : ilv) ||
+	    tpatch_field(p, len, 1, H13_SRC_ROWSTRIDE, 0, 32, IL_ROW) ||
+	    tpatch_field(p, len, 1, H13_SRC_PLANESTRIDE, 0, 32, IL_PLANE))
+		return 0;
+	return len;
+}
+
+static int il_submit(const uint8_t *p, size_t len, struct il_run *r, struct session_result *res)
+{
+	struct session_hooks hk = {.fill = il_fill, .check = il_check, .ctx = r};
+	r->checked_mid = r->checked_out = 0;
+	r->bad = 0;
+	return tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, res);
+}
+
+TEST(model_pe, channel_interleave_8_written_and_read_back)
+{
+	static uint8_t p[8192];
+	struct session_result res;
+	struct il_run r = {.c = IL_C};
+	size_t len = il_prog(p, sizeof p, IL_C, 8, 0);
+	REQUIRE(len > 0);
+	CHECKF(il_submit(p, len, &r, &res) == 0, "%s", res.fault_text);
+	CHECK_EQ(r.checked_mid, IL_C * IL_H * IL_W);
+	CHECK_EQ(r.checked_out, IL_C * IL_H * IL_W);
+	CHECK_EQ(r.bad, 0u);
+	/* the checker's negative: BAR 3 read as the plain layout */
+	r = (struct il_run){.c = IL_C, .mid_plain = 1};
+	CHECK(il_submit(p, len, &r, &res) == 0);
+	CHECK(r.bad > IL_C * IL_H * IL_W / 2);
+	/* interleave 4: refused, naming TD 0's TileDMADst.Fmt */
+	len = il_prog(p, sizeof p, IL_C, 4, 0);
+	REQUIRE(len > 0);
+	r = (struct il_run){.c = IL_C};
+	CHECK(il_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_FIELD);
+	CHECK_EQ(res.fault.td, 0);
+	CHECK_EQ(res.fault.reg, H13_DST_FMT);
+	CHECK(strstr(res.fault_text, "Interleave") != NULL);
+	/* TD 1's L2 side at 1 under its tile DMA's 8: refused, naming TD 1's L2.SourceCfg */
+	len = il_prog(p, sizeof p, IL_C, 8, 1);
+	REQUIRE(len > 0);
+	CHECK(il_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_COMBINATION);
+	CHECK_EQ(res.fault.td, 1);
+	CHECK_EQ(res.fault.reg, H13_L2_SOURCECFG);
+	/* 12 channels: a group of 8 part-filled, refused */
+	len = il_prog(p, sizeof p, 12, 8, 0);
+	REQUIRE(len > 0);
+	r = (struct il_run){.c = 12};
+	CHECK(il_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_COMBINATION);
+	CHECK_EQ(res.fault.td, 0);
+	CHECK_EQ(res.fault.reg, H13_DST_FMT);
+}

@@ -496,3 +496,35 @@ TEST(td_op, ranges_cover_every_depth)
 		CHECK(td_dst_run(&r, &run) == (k[i].dout <= 1));
 	}
 }
+
+/* Channel interleave (fw/td td_tile_interleave, td_tile_off): the extents of Apple's H13 select's
+ * interleaved intermediates (8 x 375 x 375 fp16 by 8: rows of 0x5e lines, one plane of 375 rows,
+ * the next tensor exactly 2,256,000 bytes on), two planes for 16 channels, a part-filled last
+ * plane for 12, 0 read as 1; the element offsets by the definition; the destination's one run. */
+TEST(td_op, channel_interleave_extents_and_offsets)
+{
+	uint64_t ext = 0;
+	CHECK(td_tile_extent(375, 375, 1, 8, 1, 2, 8, 0x5e * 64, 0x89b2 * 64, 0, 0, &ext) == TD_OK);
+	CHECK_EQ(ext, 2256000u);
+	CHECK(td_tile_extent(375, 375, 1, 16, 1, 2, 8, 0x5e * 64, 0x89b2 * 64, 0, 0, &ext) == TD_OK);
+	CHECK_EQ(ext, 2u * 2256000u);
+	CHECK(td_tile_extent(375, 375, 1, 12, 1, 2, 8, 0x5e * 64, 0x89b2 * 64, 0, 0, &ext) == TD_OK);
+	CHECK_EQ(ext, 2u * 2256000u);
+	CHECK(td_tile_extent(20, 2, 1, 3, 1, 2, 0, 64, 128, 0, 0, &ext) == TD_OK); /* plain */
+	CHECK_EQ(ext, 2u * 128u + 64u + 64u);
+	CHECK_EQ(td_tile_interleave(0), 1u);
+	CHECK_EQ(td_tile_interleave(H13_PUT(H13_FMT_INTERLEAVE, 8u) | 0x2031u), 8u);
+	/* (c, h, w) = (11, 2, 5) by 8: plane 1, row 2, column 5 lane 3 */
+	CHECK_EQ(td_tile_off(0, 11, 2, 5, 8, 2, 6016, 2256000, 0), 2256000u + 2u * 6016u + (40u + 3u) * 2u);
+	CHECK_EQ(td_tile_off(1, 2, 1, 4, 1, 2, 64, 128, 1000), 1000u + 256u + 64u + 8u);
+	/* the destination's one run: W x 8 values a row, C / 8 planes */
+	struct img m = {0};
+	common(&m, 375, 375, 8, 8);
+	set(&m, H13_DST_ROWSTRIDE, 6016);
+	set(&m, H13_DST_PLANESTRIDE, 375u * 6016u);
+	set(&m, H13_DST_FMT, H13_PUT(H13_FMT_INTERLEAVE, 8u) | H13_PUT(H13_DSTFMT_ZEROPADLAST, 1u));
+	const struct td_regs r = {img_get, &m};
+	uint64_t run = 0;
+	CHECK(td_dst_run(&r, &run) == 1);
+	CHECK_EQ(run, 2256000u);
+}

@@ -128,6 +128,12 @@ static int cmd_convert(int argc, char **argv)
 				 "right after them", x->name, b);
 			goto out;
 		}
+		if (x->ilv > 1) {
+			rc = bad("tensor %s at BAR %u: its channels are interleaved by %u (fw/td "
+				 "td_tile_interleave); an anec header describes plain layouts only",
+				 x->name, b, (unsigned)x->ilv);
+			goto out;
+		}
 		a.tiles[b] = (uint32_t)((x->bytes + (1u << ANEC_TILE_SHIFT) - 1) >> ANEC_TILE_SHIFT);
 		const int g = x->ndim == 4;
 		a.nchw[b][0] = g ? x->shape[0] : 1;

@@ -68,11 +68,12 @@ static int print_tensors_json(const struct ldr_program *p)
 		 * the values alone; the layout's strides in bytes */
 		printf("],\"axes\":[%s\"C\",\"H\",\"W\"],\"bytes\":%lu,\"buffer_bytes\":%lu,"
 		       "\"logical_bytes\":%lu,\"layout\":{\"base\":%lu,\"row\":%lu,\"plane\":%lu,"
-		       "\"group\":%lu}}",
+		       "\"group\":%lu,\"interleave\":%u}}",
 		       t[i].ndim == 4 ? "\"G\"," : "", (unsigned long)t[i].bytes,
 		       (unsigned long)t[i].bytes,
 		       (unsigned long)(t[i].nelem * t[i].elem), (unsigned long)t[i].base,
-		       (unsigned long)t[i].row, (unsigned long)t[i].plane, (unsigned long)t[i].group);
+		       (unsigned long)t[i].row, (unsigned long)t[i].plane, (unsigned long)t[i].group,
+		       t[i].ilv ? (unsigned)t[i].ilv : 1u);
 	}
 	printf("]");
 	return 0;
