@@ -3586,6 +3586,12 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 								best = v[i];
 						continue;
 					}
+					if (k->kind == TD_KEPT_MIN) { /* (the first of equal values, as the maximum) */
+						for (unsigned i = 0; i < k->w; i++)
+							if ((!d && !h && !i) || h2f_table[v[i]] < h2f_table[best])
+								best = v[i];
+						continue;
+					}
 					if (k->two) { /* (b - a), then squared (td_kept_of: OpMode 4) */
 						uint16_t *b = m->hv2;
 						if (l->src2.on)
@@ -3609,10 +3615,11 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 					}
 				}
 			}
-			float r = k->kind == TD_KEPT_MAX ? h2f_table[best]
+			const int extreme = k->kind == TD_KEPT_MAX || k->kind == TD_KEPT_MIN;
+			float r = extreme ? h2f_table[best]
 				  : k->kind == TD_KEPT_RSUM ? 1.0f / sum
 				  : k->kind == TD_KEPT_RSQRT ? 1.0f / __builtin_sqrtf(sum * fin + eps) : sum;
-			y = k->kind == TD_KEPT_MAX && fin_bits == H13_FINALSCALE_ONE ? best
+			y = extreme && fin_bits == H13_FINALSCALE_ONE ? best
 			    : f2h(k->kind == TD_KEPT_RSQRT ? r : r * fin);
 			if (l->res.on)
 				l2m_write_row(m, &l->res, g, c, 0, 1, &y);

@@ -29,7 +29,8 @@
 
 const char *td_kept_kind_name(unsigned kind)
 {
-	return kind == TD_KEPT_MAX ? "max" : kind == TD_KEPT_RSUM ? "1/sum" : kind == TD_KEPT_SUM ? "sum"
+	return kind == TD_KEPT_MAX ? "max" : kind == TD_KEPT_MIN ? "min" : kind == TD_KEPT_RSUM ? "1/sum"
+	       : kind == TD_KEPT_SUM ? "sum"
 	       : kind == TD_KEPT_RSQRT ? "1/sqrt(sum x FinalScale + eps)" : "nothing";
 }
 
@@ -111,14 +112,17 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		       "Planar.Cfg.PoolMode with OpMode 4 (squares) on a reduction not modelled");
 	else if (pool == H13_PE_POOL_MAX && nl == H13_PE_NL_NONE)
 		k->kind = TD_KEPT_MAX;
+	else if (pool == H13_PE_POOL_MIN && nl == H13_PE_NL_NONE)
+		k->kind = TD_KEPT_MIN; /* Apple's reduce_min (the same TD as its reduce_max, PoolMode 3) */
 	else if (pool == H13_PE_POOL_NONE && nl == H13_PE_NL_RECIP)
 		k->kind = TD_KEPT_RSUM;
 	else if (pool == H13_PE_POOL_NONE && nl == H13_PE_NL_NONE)
 		k->kind = TD_KEPT_SUM; /* Apple's reduce_sum and reduce_mean over H and W */
 	else
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
-		       "Planar.Cfg.PoolMode on a reduction: only 2 with NLMode 0 (the maximum), and 0 "
-		       "with NLMode 0 (the sum), 1 (the reciprocal of the sum) or 2 (1/sqrt) are pinned");
+		       "Planar.Cfg.PoolMode on a reduction: only 2 and 3 with NLMode 0 (the maximum and the "
+		       "minimum), and 0 with NLMode 0 (the sum), 1 (the reciprocal of the sum) or 2 (1/sqrt) "
+		       "are pinned");
 	if (two && k->kind != TD_KEPT_SUM && k->kind != TD_KEPT_RSQRT)
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE,
 		       "a reduction of two operands (TaskType 6) to other than a sum or 1/sqrt not modelled");

@@ -264,7 +264,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	} else if (k.role == TD_KEPT_MAKES && !k.no.why) {
 		/* as engine/model/compute.c's reduce_planes */
 		outf(out, ctx, "  PE: reduce %s%s over each plane%s (%u planes of ",
-		     k.kind == TD_KEPT_MAX ? "max" : "sum",
+		     k.kind == TD_KEPT_MAX || k.kind == TD_KEPT_MIN ? td_kept_kind_name(k.kind) : "sum",
 		     !k.two      ? (k.square ? " of squares" : "")
 		     : lm.src2.on ? " of (b - a)^2, a the source, b from L2 memory"
 				  : " of (b - a)^2, a the source, b by the second tile source (RBase1)",

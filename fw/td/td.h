@@ -238,7 +238,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
  * Row reductions into L2 memory (docs/engine-model.md, "Reductions into L2 memory"): the one
  * reading of softmax.bin's reductions (and Apple's softmax's), shared by the engine model and
  * td_print_op. A PE TD with Common.Cfg.TaskType 5 reduces each plane (g, c) of its input, H x W
- * values, to one value (PoolMode 2: the maximum; PoolMode 0: the sum, NLMode 1 its reciprocal;
+ * values, to one value (PoolMode 2: the maximum; 3: the minimum; PoolMode 0: the sum, NLMode 1 its reciprocal;
  * then FinalScale), left in L2 memory at element (g, c, 0, 0) of its result (td_l2mem_of), or
  * written by the tile DMA at element (g, c, 0, 0) of its destination (Apple's reduce_sum, mean and
  * max over H and W); later TDs read it from there like any operand in L2 memory (softmax.bin TD 1 as
@@ -259,8 +259,8 @@ void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb
 #define TD_REFUSE(r, comb, reg, F, why) td_refuse((r), (comb), (reg), F##_LSB, F##_W, (why))
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
-enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT };
-const char *td_kept_kind_name(unsigned kind); /* "max", "1/sum", "sum", "1/sqrt(...)", "nothing" */
+enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };
+const char *td_kept_kind_name(unsigned kind); /* "max", "min", "1/sum", "sum", "1/sqrt(...)", "nothing" */
 struct td_kept {
 	uint8_t role;        /* enum td_kept_role: MAKES, a reduction */
 	uint8_t kind;        /* what it leaves a plane (enum td_kept_kind; RSQRT: 1/sqrt(sum x

@@ -625,7 +625,8 @@ def l2_memory(d, rng):
     xd = a.astype(np.float64)
     for name, y in (('red_sum', xd.sum(axis=(1, 2), keepdims=True)),
                     ('red_mean', xd.mean(axis=(1, 2), keepdims=True)),
-                    ('red_max', xd.max(axis=(1, 2), keepdims=True))):
+                    ('red_max', xd.max(axis=(1, 2), keepdims=True)),
+                    ('red_min', xd.min(axis=(1, 2), keepdims=True))):
         write(os.path.join(d, name + '.orc'), [t(5, a.shape, a), out(4, y)])
     # reductions over C, as Apple's reduce_sum and reduce_mean over axis 1: x [16,3,5] to y [3,5]
     # (laid out as 3 planes of one row of 5: the result's row h is group h's)

@@ -1074,9 +1074,11 @@ TEST(model_fixtures, softmax_relatives_refused_by_name)
 	REQUIRE(SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE, 2) == 0);
 	sm_refused(b, len, 0, "td 0, unit Planar, Planar.Cfg.NLMode = 0x2: unmodelled-field", "NLMode 2");
 	free(b);
-	/* a minimum (PoolMode 3) kept instead of the maximum */
+	/* a minimum (PoolMode 3, Apple's reduce_min) kept instead of the maximum, with NLMode 1 (its
+	 * reciprocal): refused (the minimum alone computes: model_l2mem.reductions_out_by_dma) */
 	b = sm_load(&len);
 	REQUIRE(b && SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_POOLMODE, H13_PE_POOL_MIN) == 0);
+	REQUIRE(SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE, H13_PE_NL_RECIP) == 0);
 	sm_refused(b, len, 0, "td 0, unit Planar, Planar.Cfg.PoolMode = 0x3: unmodelled-field", "PoolMode 3");
 	free(b);
 	/* the sum's reduction with an average pool's PoolMode as well */

@@ -457,7 +457,15 @@ TEST(model_l2mem, reductions_out_by_dma)
 	expect_exact("red_mean", p, 1);
 	t = red_td(H13_PE_POOL_MAX, F32_ONE);
 	expect_exact("red_max", p, 1);
+	t = red_td(H13_PE_POOL_MIN, F32_ONE); /* Apple's reduce_min: PoolMode 3 */
+	expect_exact("red_min", p, 1);
 #if !defined(ANEFW_TARGET)
+	/* the maximum held against the minimum's reference: the checker fails */
+	t = red_td(H13_PE_POOL_MAX, F32_ONE);
+	expect_checker_fails("red_min", p, 1, 2, "the maximum read as the minimum");
+	/* the average (PoolMode 1) on a reduction: refused */
+	t = red_td(H13_PE_POOL_AVG, F32_ONE);
+	expect_refused("red_sum", p, 1, "Planar.Cfg.PoolMode on a reduction: only 2 and 3");
 	/* without TaskType 5 the TD is elementwise (each plane's first element, x 1): wrong numbers,
 	 * which the checker catches (what the model computed for Apple's reduce_sum until this round) */
 	t = red_td(H13_PE_POOL_NONE, F32_ONE);
