@@ -3581,6 +3581,9 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 					if (l->keep1) /* SourceType 1: the row kept in L2 as it is read */
 						l2m_write_row(m, &v1, g, c, h, k->w, v);
 					if (k->kind == TD_KEPT_MAX) {
+						if (k->abs) /* |.| first (NaN came in as +inf) */
+							for (unsigned i = 0; i < k->w; i++)
+								v[i] &= 0x7fffu;
 						for (unsigned i = 0; i < k->w; i++)
 							if ((!d && !h && !i) || h2f_table[v[i]] > h2f_table[best])
 								best = v[i];
@@ -3620,7 +3623,7 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 				  : k->kind == TD_KEPT_RSUM ? 1.0f / sum
 				  : k->kind == TD_KEPT_RSQRT ? 1.0f / __builtin_sqrtf(sum * fin + eps) : sum;
 			y = extreme && fin_bits == H13_FINALSCALE_ONE ? best
-			    : f2h(k->kind == TD_KEPT_RSQRT ? r : r * fin);
+			    : f2h(k->kind == TD_KEPT_RSQRT ? r : k->eps ? r * fin + eps : r * fin); /* (eps: a sum of squares) */
 			if (l->res.on)
 				l2m_write_row(m, &l->res, g, c, 0, 1, &y);
 			else if (k->out_transpose)

@@ -90,9 +90,8 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	if (!two && H13_GET(cfg, H13_PECFG_FIRSTSRC))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC,
 		       "Planar.Cfg.FirstSrc on a reduction of one operand not modelled");
-	if (H13_GET(cfg, H13_PECFG_CONDITION))
-		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION,
-		       "Planar.Cfg.Condition on a reduction not modelled");
+	/* Condition 1 (|.| on elementwise TDs) on the maximum: checked with the kind, below */
+	const unsigned cond = H13_GET(cfg, H13_PECFG_CONDITION);
 	if (H13_GET(cfg, H13_PECFG_RELUEN))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_RELUEN,
 		       "Planar.Cfg.ReluEn on a reduction not modelled");
@@ -123,6 +122,11 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		       "Planar.Cfg.PoolMode on a reduction: only 2 and 3 with NLMode 0 (the maximum and the "
 		       "minimum), and 0 with NLMode 0 (the sum), 1 (the reciprocal of the sum) or 2 (1/sqrt) "
 		       "are pinned");
+	if (cond && !(cond == H13_PE_COND_ABS && k->kind == TD_KEPT_MAX && !k->square && !two))
+		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION,
+		       "Planar.Cfg.Condition on a reduction other than 1 (|.|) on the maximum (Apple's "
+		       "max of |x|) not modelled");
+	k->abs = cond == H13_PE_COND_ABS;
 	if (two && k->kind != TD_KEPT_SUM && k->kind != TD_KEPT_RSQRT)
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE,
 		       "a reduction of two operands (TaskType 6) to other than a sum or 1/sqrt not modelled");
@@ -148,10 +152,10 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		       "Planar.PreScale other than 1 on a reduction: whether it applies "
 		       "before or after the reduction is not pinned");
 	k->eps = (uint16_t)H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE_EPS);
-	if (k->eps && k->kind != TD_KEPT_RSQRT)
+	if (k->eps && k->kind != TD_KEPT_RSQRT && !(k->kind == TD_KEPT_SUM && k->square && !two))
 		REFUSE(k, 0, H13_PLANAR_PRESCALE, H13_PRESCALE_EPS,
-		       "Planar.PreScale's low half (eps) set on a reduction other than NLMode 2 (1/sqrt) not "
-		       "modelled");
+		       "Planar.PreScale's low half (eps) set on a reduction other than NLMode 2 (1/sqrt) or "
+		       "a sum of squares (Apple's mean of squares + eps) not modelled");
 	if (H13_GET(bs, H13_BIASSCALE_SCALE) != FP16_ONE)
 		REFUSE(k, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE,
 		       "Planar.BiasScale.Scale other than 1 on a reduction: whether it "

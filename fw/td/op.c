@@ -263,12 +263,15 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		outf(out, ctx, "  PE: not in the path\n");
 	} else if (k.role == TD_KEPT_MAKES && !k.no.why) {
 		/* as engine/model/compute.c's reduce_planes */
-		outf(out, ctx, "  PE: reduce %s%s over each plane%s (%u planes of ",
+		outf(out, ctx, "  PE: reduce %s%s%s over each plane%s%s (%u planes of ",
 		     k.kind == TD_KEPT_MAX || k.kind == TD_KEPT_MIN ? td_kept_kind_name(k.kind) : "sum",
+		     k.abs ? " of |.|" : "",
 		     !k.two      ? (k.square ? " of squares" : "")
 		     : lm.src2.on ? " of (b - a)^2, a the source, b from L2 memory"
 				  : " of (b - a)^2, a the source, b by the second tile source (RBase1)",
-		     k.kind == TD_KEPT_RSUM ? ", then 1/sum" : "", (unsigned)k.rows);
+		     k.kind == TD_KEPT_RSUM ? ", then 1/sum" : "",
+		     k.eps && k.kind == TD_KEPT_SUM ? ", + eps after the FinalScale (PreScale's low half)" : "",
+		     (unsigned)k.rows);
 		if (k.d > 1)
 			outf(out, ctx, "%u x ", (unsigned)k.d);
 		outf(out, ctx, "%u x %u%s)%s", (unsigned)k.h, (unsigned)k.w, k.d > 1 ? ", D x H x W" : "",

@@ -266,9 +266,13 @@ struct td_kept {
 	uint8_t kind;        /* what it leaves a plane (enum td_kept_kind; RSQRT: 1/sqrt(sum x
 			      * FinalScale + eps), Planar.Cfg.NLMode 2) */
 	uint8_t square;      /* Planar.Cfg.OpMode 4: each element squared before the sum */
+	uint8_t abs;         /* Planar.Cfg.Condition 1 (|.|, as on elementwise TDs) on the maximum:
+			      * each element's magnitude before it (Apple's H13 rms_norm chain, whose
+			      * MIL is abs then reduce_max, fuses the two so) */
 	uint8_t two;         /* Common.Cfg.TaskType 6: each element (b - a), a the first operand (from
 			      * L2 memory, broadcast as Src1Broadcast says), b the second */
-	uint16_t eps;        /* fp16, Planar.PreScale's low half (RSQRT only) */
+	uint16_t eps;        /* fp16, Planar.PreScale's low half: RSQRT's, or added to a sum after its
+			      * FinalScale (Apple's H13 rms_norm chain: mean of squares + eps) */
 	uint32_t rows, h, w; /* planes reduced (NumGroups x Cin), each of h rows (Hin) of w (Win) values */
 	uint32_t d;          /* ... at each of d depths (InDepth; td_depth): a plane is d x h rows */
 	uint8_t out_transpose; /* Common.PECfg.OutputTranspose: plane (g, c)'s value at (g, 0, 0, c) */

@@ -626,7 +626,11 @@ def l2_memory(d, rng):
     for name, y in (('red_sum', xd.sum(axis=(1, 2), keepdims=True)),
                     ('red_mean', xd.mean(axis=(1, 2), keepdims=True)),
                     ('red_max', xd.max(axis=(1, 2), keepdims=True)),
-                    ('red_min', xd.min(axis=(1, 2), keepdims=True))):
+                    ('red_min', xd.min(axis=(1, 2), keepdims=True)),
+                    # the largest magnitude (Planar.Cfg.Condition 1 on the maximum) and the mean
+                    # of squares plus an eps of 64 (PreScale's low half): Apple's rms_norm chain
+                    ('red_amax', np.abs(xd).max(axis=(1, 2), keepdims=True)),
+                    ('red_msq_eps', (xd * xd).mean(axis=(1, 2), keepdims=True) + 64.0)):
         write(os.path.join(d, name + '.orc'), [t(5, a.shape, a), out(4, y)])
     # reductions over C, as Apple's reduce_sum and reduce_mean over axis 1: x [16,3,5] to y [3,5]
     # (laid out as 3 planes of one row of 5: the result's row h is group h's)

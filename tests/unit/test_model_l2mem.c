@@ -459,10 +459,31 @@ TEST(model_l2mem, reductions_out_by_dma)
 	expect_exact("red_max", p, 1);
 	t = red_td(H13_PE_POOL_MIN, F32_ONE); /* Apple's reduce_min: PoolMode 3 */
 	expect_exact("red_min", p, 1);
+	/* Apple's rms_norm chain: the maximum of |x| (Condition 1 on it), the mean of squares + eps */
+	t = red_td(H13_PE_POOL_MAX, F32_ONE);
+	t.cond = H13_PE_COND_ABS;
+	expect_exact("red_amax", p, 1);
+	t = red_td(H13_PE_POOL_NONE, 0x3d000000u); /* 1/32 */
+	t.op = H13_PE_OP_SQ;
+	t.eps = 0x5400u; /* 64 */
+	expect_exact("red_msq_eps", p, 1);
 #if !defined(ANEFW_TARGET)
 	/* the maximum held against the minimum's reference: the checker fails */
 	t = red_td(H13_PE_POOL_MAX, F32_ONE);
 	expect_checker_fails("red_min", p, 1, 2, "the maximum read as the minimum");
+	/* without the |.|, or without the eps: the checker fails */
+	t = red_td(H13_PE_POOL_MAX, F32_ONE);
+	expect_checker_fails("red_amax", p, 1, 4, "the maximum of x read as of |x|");
+	t = red_td(H13_PE_POOL_NONE, 0x3d000000u);
+	t.op = H13_PE_OP_SQ;
+	expect_checker_fails("red_msq_eps", p, 1, 2, "the mean of squares without its eps");
+	/* |.| on the minimum, an eps on a plain sum: refused */
+	t = red_td(H13_PE_POOL_MIN, F32_ONE);
+	t.cond = H13_PE_COND_ABS;
+	expect_refused("red_min", p, 1, "Planar.Cfg.Condition on a reduction other than 1 (|.|) on the maximum");
+	t = red_td(H13_PE_POOL_NONE, F32_ONE);
+	t.eps = 0x5400u;
+	expect_refused("red_sum", p, 1, "Planar.PreScale's low half (eps) set on a reduction other than");
 	/* the average (PoolMode 1) on a reduction: refused */
 	t = red_td(H13_PE_POOL_AVG, F32_ONE);
 	expect_refused("red_sum", p, 1, "Planar.Cfg.PoolMode on a reduction: only 2 and 3");
