@@ -363,7 +363,10 @@ static int act_err_slot(enum actlut_err pe)
  * the first enabled coefficient channel of exactly one record stride (ACTLUT_STRIDE). A selected
  * LUT with no record, or a record that does not parse, faults the TD: the model never leaves an
  * activation unapplied. */
-static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struct anem_act *a)
+/* The record: a kernel-unit stream's, else where fw/td's td_lut_place says among the coefficient
+ * channels. At the channels' heads (a convolution's), each channel's range is trimmed to the
+ * kernels after its record, which must be the same in every channel. */
+static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem_act *a)
 {
 	memset(a, 0, sizeof *a);
 	if (H13_GET(m->regs[H13_NE_MACCFG / 4], H13_MACCFG_NONLINEARMODE) != H13_NONLINEAR_LUT)
@@ -372,13 +375,32 @@ static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struc
 	for (unsigned i = 0; i < n && !rec; i++)
 		if (r[i].kind == TD_R_STREAM && r[i].ch == H13_KSTREAM_ACTLUT && r[i].len >= ACTLUT_BYTES)
 			rec = &r[i];
-	for (unsigned i = 0; i < n && !rec; i++)
-		if (r[i].kind == TD_R_COEFF && r[i].len == ACTLUT_STRIDE)
-			rec = &r[i];
+	uint64_t len[H13_COEFF_NCH];
+	unsigned at[H13_COEFF_NCH], nc = 0, ch = 0;
+	for (unsigned i = 0; i < n && nc < H13_COEFF_NCH; i++)
+		if (r[i].kind == TD_R_COEFF) {
+			at[nc] = i;
+			len[nc++] = r[i].len;
+		}
+	const int conv = td_conv_from_memory(m->regs[H13_NE_MACCFG / 4], m->regs[H13_NE_POSTSCALE / 4], nc);
+	const enum td_lut_place place = rec ? TD_LUT_NONE : td_lut_place(len, nc, conv && !m->ku_ok, &ch);
+	if (place == TD_LUT_CHANNEL)
+		rec = &r[at[ch]];
+	if (place == TD_LUT_HEADS) {
+		for (unsigned k = 1; k < nc; k++)
+			if (memcmp(r[at[k]].cpu, r[at[0]].cpu, ACTLUT_STRIDE)) {
+				anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BASEADDR(r[at[k]].ch), 0, 32,
+					    "the activation records at the coefficient channels' heads differ");
+				m->flt.mem = r[at[k]].dev;
+				return ENG_E_FAULT;
+			}
+		rec = &r[at[0]];
+	}
 	if (!rec)
 		return ANEM_REFUSE(m, ENG_FR_ACT_RECORD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE,
 				   "NonlinearMode selects the LUT but no record resolves (no "
-				   "activation-LUT stream, no coefficient channel of one record)");
+				   "activation-LUT stream, no coefficient channel of one record, no "
+				   "convolution's channels with one at their heads)");
 	a->from_stream = rec->kind == TD_R_STREAM;
 	a->dev = rec->dev;
 	uint8_t kbuf[ACTLUT_BYTES];
@@ -403,6 +425,12 @@ static int resolve_act(struct anem *m, const struct mrange *r, unsigned n, struc
 	a->kind = (uint8_t)m->lut.kind;
 	a->scale = m->lut.scale;
 	a->state = ANEM_ACT_APPLIED;
+	if (place == TD_LUT_HEADS) /* the kernels: each channel after its record */
+		for (unsigned k = 0; k < nc; k++) {
+			r[at[k]].cpu += ACTLUT_STRIDE;
+			r[at[k]].dev += ACTLUT_STRIDE;
+			r[at[k]].len -= ACTLUT_STRIDE;
+		}
 	return ENG_OK;
 }
 

@@ -280,7 +280,9 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 	print_relocs(o, p);
 }
 
-/* LUT records: coefficient buffers of exactly one record in TDs that select the LUT. */
+/* LUT records of TDs that select the LUT, where fw/td's td_lut_place says (as the engine model
+ * reads them): coefficient buffers of exactly one record, or the head of a convolution's every
+ * channel (printed once, from the first). */
 static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 {
 	unsigned n = 0;
@@ -288,10 +290,19 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 		const struct ldr_td *t = &p->tds[i];
 		if (!t->lut || !ldr_td_kernels_in_weights(p, i))
 			continue; /* a record in a runtime tensor: no bytes in the file */
+		uint64_t len[H13_COEFF_NCH];
+		unsigned nc = 0, first = 0;
+		for (unsigned k = 0; k < t->ncoeff && nc < H13_COEFF_NCH; k++)
+			len[nc++] = t->coeff[k].size;
+		struct ldr_regimage img;
+		const int conv = ldr_td_image(p, i, &img) == LDR_OK &&
+				 td_conv_from_memory(ldr_image_get(p, &img, H13_NE_MACCFG),
+						     ldr_image_get(p, &img, H13_NE_POSTSCALE), nc);
+		const enum td_lut_place place = td_lut_place(len, nc, conv, &first);
 		unsigned before = n;
 		for (unsigned k = 0; k < t->ncoeff; k++) {
 			const struct ldr_coeff *c = &t->coeff[k];
-			if (c->size != LDR_LUT_BYTES)
+			if (place == TD_LUT_HEADS ? k != 0 : c->size != LDR_LUT_BYTES)
 				continue;
 			const uint8_t *rec = p->buf + p->weights_off + c->base; /* range validated */
 			if (o->json) {
@@ -303,8 +314,10 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 					pf(o, "%s%u", e ? "," : "", le_rd16(rec + 2 * e));
 				pf(o, "]}");
 			} else {
-				pf(o, "  td %u ch %u at weights+0x%lx (file 0x%lx):", i, c->ch,
-				   (unsigned long)c->base, (unsigned long)(p->weights_off + c->base));
+				pf(o, "  td %u ch %u at weights+0x%lx (file 0x%lx)%s:", i, c->ch,
+				   (unsigned long)c->base, (unsigned long)(p->weights_off + c->base),
+				   place == TD_LUT_HEADS ? ", the head of every coefficient channel, the "
+							   "kernels after it" : "");
 				for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
 					pf(o, "%s%04x", e % 12 ? " " : "\n    ",
 					   le_rd16(rec + 2 * e));

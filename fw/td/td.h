@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fw/actlut/actlut.h"
 #include "fw/common/outf.h"
 #include "fw/regmap/h13.h"
 
@@ -377,6 +378,42 @@ static inline int td_ne_passthrough(uint32_t maccfg, uint32_t postscale, unsigne
 				H13_PUT(H13_MACCFG_POSTSCALEMODE, ~0u) |
 				H13_PUT(H13_MACCFG_NONLINEARMODE, ~0u);
 	return maccfg != 0 && (maccfg & fields) == 0 && postscale == 0 && coeff_enabled == 0;
+}
+
+/*
+ * Where the activation LUT's record (128 bytes, docs/actlut.md) of a TD that selects it
+ * (NE.MACCfg.NonlinearMode 2) lies among its coefficient channels, n of them enabled, len[i]
+ * bytes each (a kernel-unit stream aside, resolved first):
+ *   TD_LUT_CHANNEL  a channel of exactly one record, *ch its index: every elementwise LUT TD
+ *                   (tanh.bin, sigmoid.hwx, Apple's unary programs and select's 8 channels);
+ *   TD_LUT_HEADS    conv (a convolution reading its kernels from memory: MACCfg.OpMode 0,
+ *                   KernelMode 0, not a pass-through) whose every channel is longer than a
+ *                   record: the record at each channel's head, that channel's kernels right
+ *                   after it. Apple's H13 matmul with a fused gelu (mil-hwx-compiler
+ *                   chain_pair_mm_gelu_d256_s64: 16 channels of 0x2080 bytes, the gelu record
+ *                   then 16 outputs x 256 fp16 weights; chain_resffn_d256_s64 the same) and its
+ *                   less (less_bool_cast_1x375: one 0xc0-byte channel, a step record then 64
+ *                   kernel bytes) lay them out so; the model requires the heads to be equal;
+ *   TD_LUT_NONE     neither (refused where the record is needed).
+ */
+enum td_lut_place { TD_LUT_NONE, TD_LUT_CHANNEL, TD_LUT_HEADS };
+static inline enum td_lut_place td_lut_place(const uint64_t *len, unsigned n, int conv, unsigned *ch)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (len[i] == ACTLUT_STRIDE) {
+			*ch = i;
+			return TD_LUT_CHANNEL;
+		}
+	for (unsigned i = 0; i < n; i++)
+		if (len[i] <= ACTLUT_STRIDE)
+			return TD_LUT_NONE;
+	return conv && n ? TD_LUT_HEADS : TD_LUT_NONE;
+}
+/* Whether a TD's NE convolves with kernels read from memory (for td_lut_place). */
+static inline int td_conv_from_memory(uint32_t maccfg, uint32_t postscale, unsigned coeff_enabled)
+{
+	return H13_GET(maccfg, H13_MACCFG_OPMODE) == H13_MAC_OP_CONV &&
+	       H13_GET(maccfg, H13_MACCFG_KERNELMODE) == 0 && !td_ne_passthrough(maccfg, postscale, coeff_enabled);
 }
 
 /*

@@ -443,6 +443,16 @@ def conv_bias(d, rng):
               [{'bar': 5, 'role': 0, 'c': cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': cout, 'h': h, 'w': w,
                 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+    # cb_relu's convolution with the activation LUT's tanh record at the head of each
+    # coefficient channel instead of the ReLU (test_model_bias.c: Apple's matmul with a fused
+    # gelu lays its channels out so): tanh of the sum, within the 33-knot bound
+    name, cin, cout, w, h, k = 'cb_lut', 16, 32, 10, 2, 1
+    x = f16((cin, h, w))
+    wt = np.array([[cb_weight(o, i) for i in range(cin)] for o in range(cout)]).reshape(cout, cin, 1, 1)
+    y = np.tanh(conv(x, wt, np.array([cb_bias(o) for o in range(cout)]), 1)).reshape(-1)
+    write(os.path.join(d, name + '.orc'),
+          [{'bar': 5, 'role': 0, 'c': cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
+           {'bar': 4, 'role': 1, 'c': cout, 'h': h, 'w': w, 'data': (y, 1.2e-2 + 2e-2 * np.abs(y))}])
     # a depthwise 3x3 over 32 channels with a bias: each channel through its own kernel
     c, h, w, k = 32, 5, 12, 3
     x = f16((c, h, w))

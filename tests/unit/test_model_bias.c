@@ -563,3 +563,88 @@ TEST(model_bias, matmul_without_either_transpose_fails_or_is_refused)
 	}
 }
 #endif
+
+/*
+ * The activation LUT's record at the head of each coefficient channel, the channel's kernels
+ * after it (fw/td td_lut_place, TD_LUT_HEADS), as Apple's H13 matmul with a fused gelu lays out
+ * its 16 channels (docs/engine-model.md, "The activation record at the head of each kernel
+ * channel"): cb_relu's convolution (16 -> 32, a bias) with NonlinearMode 2 and benchprog's tanh
+ * record in front of every channel's kernels, against tanh of the sum (gen_model.py's cb_lut,
+ * within the 33-knot bound). Negatives: the plain convolution fails the checker; records that
+ * differ between channels are refused, naming the channel.
+ */
+static uint8_t lutprog[BP_WEIGHTS_OFF + 64 * 1024];
+
+/* The value TD 0 of p writes to register a (0 when it writes none). */
+static uint32_t td0_reg(const uint8_t *p, uint32_t a)
+{
+	uint32_t v = 0;
+	for (unsigned i = H13_TD_HEADER_WORDS * 4u; i + 4u <= BP_WEIGHTS_OFF;) {
+		const uint32_t w = le_rd32(p + i), n = (w >> 26) + 1u, addr = w & 0x3ffffffu;
+		if (!w) {
+			i += 4u;
+			continue;
+		}
+		if (a >= addr && a < addr + 4u * n)
+			v = le_rd32(p + i + 4u + (a - addr));
+		i += 4u + 4u * n;
+	}
+	return v;
+}
+
+static size_t lut_heads(const uint8_t *conv, uint8_t *out, size_t cap)
+{
+	uint8_t act[BP_ACT_BYTES];
+	if (!bp_act(act, sizeof act, 8, 1, 1))
+		return 0;
+	memcpy(out, conv, BP_WEIGHTS_OFF);
+	size_t end = BP_WEIGHTS_OFF;
+	uint32_t at[H13_COEFF_NCH] = {0}, size[H13_COEFF_NCH] = {0};
+	for (unsigned l = 0; l < H13_COEFF_NCH; l++) {
+		if (!H13_GET(td0_reg(conv, H13_COEFF_DMACONFIG(l)), H13_DMA_EN))
+			continue;
+		const uint32_t base = (uint32_t)H13_ADDR_BYTES(td0_reg(conv, H13_COEFF_BASEADDR(l)));
+		size[l] = (uint32_t)H13_ADDR_BYTES(td0_reg(conv, H13_COEFF_BFRSIZE(l)));
+		at[l] = (uint32_t)(end - BP_WEIGHTS_OFF);
+		if (end + ACTLUT_STRIDE + size[l] > cap)
+			return 0;
+		memcpy(out + end, act + BP_WEIGHTS_OFF, ACTLUT_STRIDE);
+		memcpy(out + end + ACTLUT_STRIDE, conv + BP_WEIGHTS_OFF + base, size[l]);
+		end += ACTLUT_STRIDE + size[l];
+	}
+	for (unsigned l = 0; l < H13_COEFF_NCH; l++)
+		if (size[l] && (tpatch_field(out, end, 0, H13_COEFF_BASEADDR(l), 0, 32, at[l]) ||
+				tpatch_field(out, end, 0, H13_COEFF_BFRSIZE(l), 0, 32, size[l] + ACTLUT_STRIDE)))
+			return 0;
+	if (tpatch_field(out, end, 0, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE_LSB, H13_MACCFG_NONLINEARMODE_W,
+			 H13_NONLINEAR_LUT))
+		return 0;
+	return end;
+}
+
+TEST(model_bias, the_lut_record_at_the_head_of_each_kernel_channel)
+{
+	struct bp_conv_spec spec = {16, 32, 10, 2, 1, 0, 0, 0, NULL, bias, 1, 0, 0, 0, 0, 0, 0};
+	for (unsigned o = 0; o < spec.cout; o++) {
+		bias[o] = cb_bias(o);
+		for (unsigned i = 0; i < spec.cin; i++)
+			wts[o * spec.cin + i] = cb_weight(o, i);
+	}
+	spec.wts = wts;
+	size_t len = bp_convb(prog, sizeof prog, &spec);
+	REQUIRE(len > 0);
+	size_t l2 = lut_heads(prog, lutprog, sizeof lutprog);
+	REQUIRE(l2 > 0);
+	struct orc_run r;
+	char fault[256] = "";
+	int rc = trun_orc("cb_lut", lutprog, l2, 0, &r, fault, sizeof fault);
+	expect_within("cb_lut", rc, &r, fault);
+	/* the checker's negative: the convolution without its tanh */
+	CHECK(trun_orc("cb_lut", prog, len, 1, &r, NULL, 0) == 0);
+	CHECK(r.bad > r.checked / 4);
+	/* channel 5's record unlike channel 0's: refused, naming the channel */
+	const uint32_t at5 = (uint32_t)H13_ADDR_BYTES(td0_reg(lutprog, H13_COEFF_BASEADDR(5)));
+	lutprog[BP_WEIGHTS_OFF + at5 + 2u * ACTLUT_KNOT0 + 4u] ^= 1u;
+	CHECK(trun_orc("cb_lut", lutprog, l2, 1, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "KernelDMASrc.CoeffBaseAddr[5]") && strstr(fault, "heads differ"), "%s", fault);
+}
