@@ -1894,9 +1894,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 {
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
-	int e = kernel_cfg_read(m, kfmt == H13_KERNELFMT_FP16 && !sparse && !bias && kh == 1 && kw == 1 &&
-				       nout <= H13_COEFF_NCH &&
-				       !H13_GET(REG(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE));
+	int e = kernel_cfg_read(m, kfmt == H13_KERNELFMT_FP16 && !sparse && !bias && kh == 1 && kw == 1);
 	if (e)
 		return e;
 	/* the fields a real convolution sets (0x82: fp16, PalettizedBits 8 with no palette); any
@@ -4035,8 +4033,8 @@ static int write_transposed(struct anem *m, const struct tile *out, const struct
  * Channel interleave (fw/td's td_tile_interleave; docs/engine-model.md, "Channel interleave"):
  * each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with it
  * (L2.SourceCfg's with TileDMASrc.Fmt, which both sources follow; L2.ResultCfg's with
- * TileDMADst.Fmt) are 1, or TD_INTERLEAVE_MODELLED (8) on both, as in Apple's H13 select over
- * 1x8x375x375. Interleave 8 is modelled on an fp16 tile the tile DMA moves, of depth 1 and whole
+ * TileDMADst.Fmt) are 1, or 4 or 8 on both (td_interleave_modelled), as in Apple's H13 select over
+ * 1x8x375x375 and attention. Interleave above 1 is modelled on an fp16 tile the tile DMA moves, of depth 1 and whole
  * groups of 8 channels, W x 8 values a row; anything else is refused.
  */
 static int interleave_side(struct anem *m, uint32_t fmt_reg, uint32_t l2_reg, int on, const struct tile *t,
@@ -4044,25 +4042,25 @@ static int interleave_side(struct anem *m, uint32_t fmt_reg, uint32_t l2_reg, in
 {
 	const unsigned f = H13_GET(REG(fmt_reg), H13_FMT_INTERLEAVE);
 	const unsigned l = H13_GET(REG(l2_reg), H13_L2_DMAINTERLEAVE);
-	if (f != 1u && f != TD_INTERLEAVE_MODELLED)
+	if (!td_interleave_modelled(f))
 		return anem_refuse(m, ENG_FR_FIELD, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "a tile DMA's Fmt.Interleave other than 1 or 8 not modelled (Apple's programs "
-				   "set 1, and 8 on channel-interleaved intermediates)");
+				   "a tile DMA's Fmt.Interleave other than 1, 4 or 8 not modelled (Apple's "
+				   "programs set 1, and 4 or 8 on channel-interleaved intermediates)");
 	if (l != f)
 		return anem_refuse(m, f == 1u ? ENG_FR_FIELD : ENG_FR_COMBINATION, l2_reg,
 				   H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
 				   "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled (the "
-				   "two agree, 1 or 8, in every real program)");
+				   "two agree, 1, 4 or 8, in every real program)");
 	if (f == 1u)
 		return ENG_OK;
 	if (!on || other_path)
 		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "channel interleave 8 on a side the tile DMA does not move, or on a reduction's, "
+				   "channel interleave on a side the tile DMA does not move, or on a reduction's, "
 				   "a transposed or an L2-resident result, not modelled");
 	if (t->fmt != H13_FMT_FP16 || t->d != 1u || t->c % f || (uint64_t)t->w * f > ANEM_ROW_MAX)
 		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "channel interleave 8 modelled on fp16 tiles of depth 1, channels a multiple of "
-				   "8 and rows of at most 32768 values only");
+				   "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of "
+				   "the interleave and rows of at most 32768 values only");
 	return ENG_OK;
 }
 

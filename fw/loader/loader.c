@@ -441,6 +441,13 @@ static void decode_header(struct ldr_td *t, const uint8_t *h)
 	td_hdr_decode(t->hdr, &t->h);
 }
 
+uint32_t ldr_td_ext_bytes(const struct ldr_program *p, unsigned td)
+{
+	return td < p->ntds && p->gen && p->gen->gen == 13 && td_hdr_extended(p->tds[td].hdr)
+		       ? TD_HDR_EXT_WORDS * 4u
+		       : 0u;
+}
+
 void ldr_writes_begin(const struct ldr_program *p, unsigned td, struct ldr_write_iter *it)
 {
 	memset(it, 0, sizeof *it);
@@ -448,7 +455,7 @@ void ldr_writes_begin(const struct ldr_program *p, unsigned td, struct ldr_write
 	it->td = td;
 	if (td >= p->ntds)
 		return;
-	it->pos = p->tds[td].off + p->gen->td_header_bytes;
+	it->pos = p->tds[td].off + p->gen->td_header_bytes + ldr_td_ext_bytes(p, td);
 	it->end = p->tds[td].off + p->tds[td].size;
 }
 
@@ -548,6 +555,8 @@ static enum ldr_err walk(struct ldr_program *p, uint32_t first_off, uint32_t fir
 		t->off = off;
 		t->size = size;
 		decode_header(t, area + off);
+		if (g->gen == 13 && td_hdr_extended(t->hdr) && size < g->td_header_bytes + TD_HDR_EXT_WORDS * 4u)
+			return LDR_E_TD_SIZE; /* no room for the extended header's word */
 		if (p->have_thread)
 			for (unsigned i = 0; i < 8; i++)
 				if ((t->h.bar_en >> i & 1) && p->bars[t->h.bar_idx[i]] == 0)

@@ -208,6 +208,8 @@ struct ldr_write_iter {
 	uint32_t addr, left, cur_off;
 };
 
+/* Bytes of TD td's extended header past the fixed ten words (fw/td td_hdr_extended): 4 or 0. */
+uint32_t ldr_td_ext_bytes(const struct ldr_program *p, unsigned td);
 void ldr_writes_begin(const struct ldr_program *p, unsigned td, struct ldr_write_iter *it);
 /* Returns 1 and fills w, or 0 at the end of the TD's stream. */
 int ldr_writes_next(struct ldr_write_iter *it, struct ldr_write *w);

@@ -63,6 +63,11 @@ void tdw_begin(struct td_writer *tw, uint32_t *w, unsigned cap, const struct td_
 	memset(w, 0, cap * sizeof *w);
 	td_hdr_encode(h, w);
 	tw->n = H13_TD_HEADER_WORDS;
+	if (td_hdr_extended(w)) { /* the extension word: no dependency (0) */
+		tw->overflow = cap < H13_TD_HEADER_WORDS + TD_HDR_EXT_WORDS;
+		if (!tw->overflow)
+			tw->n += TD_HDR_EXT_WORDS;
+	}
 }
 
 void tdw_block(struct td_writer *tw, uint32_t addr, const uint32_t *vals, unsigned count)

@@ -28,6 +28,22 @@ struct td_hdr {
 	uint8_t ene;
 };
 
+/*
+ * The extended header. When header word 9's two low bits are set (0x23 in every such task of
+ * Apple's: KBase0 enabled on BAR 3, kernels an earlier TD wrote), one more word follows the ten,
+ * before the first register record, and the TD's size counts it (joshuaswarren/mil-hwx-compiler
+ * research/oracle-envelope.md section 7, over 2,677 of Apple's H13 tasks: only 0x23 carries it,
+ * 0x21 and 0x26 do not). It held 0, 7 or 8 there. In Apple's attention (chain_attn_s64_dh64) it is
+ * 0 in TD 2 and 7 in TD 8, the index of the TD that wrote the kernels each reads (TD 0, TD 7); in
+ * the transpose_x batched matmul 0 in the 208 TDs whose kernels TD 0 wrote: read as a dependency
+ * on that TD, which changes nothing where TDs run in order. The loader skips it, the TD writer
+ * writes 0 there (docs/formats.md, "The extended header").
+ */
+#define TD_HDR_EXT_WORDS 1u
+static inline int td_hdr_extended(const uint32_t w[H13_TD_HEADER_WORDS])
+{
+	return (w[9] & 3u) == 3u;
+}
 void td_hdr_decode(const uint32_t w[H13_TD_HEADER_WORDS], struct td_hdr *h);
 void td_hdr_encode(const struct td_hdr *h, uint32_t w[H13_TD_HEADER_WORDS]);
 
@@ -143,10 +159,16 @@ static inline int td_tile_sign_disagrees(uint32_t fmt, unsigned chfmt)
  * then reads both back with TileDMASrc.Fmt.Interleave 8 (the second source too, its Src2Fmt
  * naming none) and L2.SourceCfg.DMAInterleave 8; the macOS compiler's linear backward_dw writes
  * a kernel buffer with Interleave 8 that a later TD reads as 8 outputs side by side for each
- * input. A field of 0 is read as 1 (no program holds it on an enabled DMA; the model refuses
- * every value but 1 and TD_INTERLEAVE_MODELLED).
+ * input. Apple's H13 attention (chain_attn_s64_dh64) writes k and the softmax's probabilities
+ * with Interleave 4 into a buffer its matmuls read as kernels with OCGSize 2 (4 outputs side by
+ * side for each input): on random q, k and v it computes attention only by this rule. A field of
+ * 0 is read as 1 (no program holds it on an enabled DMA; the model refuses every value but 1,
+ * 4 and 8: td_interleave_modelled).
  */
-#define TD_INTERLEAVE_MODELLED 8u
+static inline int td_interleave_modelled(unsigned ilv)
+{
+	return ilv == 1u || ilv == 4u || ilv == 8u;
+}
 static inline unsigned td_tile_interleave(uint32_t fmt)
 {
 	const unsigned i = H13_GET(fmt, H13_FMT_INTERLEAVE);

@@ -173,7 +173,7 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 0, "L2.ResultCfg.DMAInterleave = 0x0: unmodelled-field"},
 		{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 0, "TileDMASrc.Fmt.Interleave = 0x0: unmodelled-field"},
 		{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 0, "TileDMADst.Fmt.Interleave = 0x0: unmodelled-field"},
-		{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 4, "TileDMASrc.Fmt.Interleave = 0x4: unmodelled-field"},
+		{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 2, "TileDMASrc.Fmt.Interleave = 0x2: unmodelled-field"},
 		{H13_SRC_FMT, H13_FMT_TRUNCATE_LSB, H13_FMT_TRUNCATE_W, 1, "unmodelled-field: TileDMASrc.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than"},
 		{H13_DST_FMT, H13_FMT_MEMFMT_LSB, H13_FMT_MEMFMT_W, 1, "unmodelled-field: TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than"},
 		{H13_DST_FMT, H13_FMT_FMTMODE_LSB, H13_FMT_FMTMODE_W, 0, "unmodelled-field: TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than"},
@@ -193,7 +193,7 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		free(b);
 	}
 	/* interleave 8 on the tile source with its L2 side at 1: the two disagree (both 8 compute:
-	 * model_pe.channel_interleave_8_written_and_read_back) */
+	 * model_pe.channel_interleave_written_and_read_back) */
 	uint8_t *il = ef_load("fixtures/kernels/unary/tanh.bin", &len);
 	REQUIRE(il);
 	REQUIRE(ef_set(il, len, 0, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 8) == 0);

@@ -828,18 +828,21 @@ TEST(model_pe, a_one_byte_tensor_kept_in_l2_memory_and_read_back)
  * lines), a plane a group of 8 channels; TD 1 reads it back with TileDMASrc.Fmt.Interleave 8 and
  * L2.SourceCfg.DMAInterleave 8 and writes 2t plain to BAR 4. The references are the definitions:
  * BAR 3's element (c, h, w) at (c / 8) plane + h row + (8 w + c mod 8) x 2 holds fp16(x/2 - 1/4),
- * BAR 4 holds 2 fp16(t) (exact). Negatives: the checker reading BAR 3 as the plain layout fails;
- * interleave 4, an L2 DMAInterleave that disagrees with its tile DMA's, and 12 channels (not
- * whole groups of 8) are refused by name.
+ * BAR 4 holds 2 fp16(t) (exact); the same by 4 (Apple's attention). Negatives: the checker
+ * reading BAR 3 as the plain layout, or by the other interleave, fails; interleave 2, an L2
+ * DMAInterleave that disagrees with its tile DMA's, and 12 channels (not whole groups of 8) are
+ * refused by name.
  */
 #define IL_C 16u
 #define IL_H 3u
 #define IL_W 21u
-#define IL_ROW ((IL_W * 8u * 2u + 63u) & ~63u)
-#define IL_PLANE (IL_ROW * IL_H)
+/* the interleaved tensor's rows and planes, interleave i */
+#define IL_ROW(i) ((IL_W * (i) * 2u + 63u) & ~63u)
+#define IL_PLANE(i) (IL_ROW(i) * IL_H)
 
 struct il_run {
 	unsigned c;              /* channels */
+	unsigned ilv;            /* the interleave (the checker's layout of BAR 3) */
 	int mid_plain;           /* the checker reads BAR 3 as the plain layout (its negative) */
 	unsigned checked_mid, checked_out;
 	uint64_t bad;
@@ -874,9 +877,10 @@ static void il_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, 
 				uint64_t off;
 				uint16_t want = il_mid(c, h, w);
 				if (g->bar == BP_MID_BAR) {
+					const unsigned i = r->ilv;
 					off = r->mid_plain ? (uint64_t)(c * IL_H + h) * row + 2u * w
-							   : (uint64_t)(c / 8u) * IL_PLANE + (uint64_t)h * IL_ROW +
-								     (8u * w + c % 8u) * 2u;
+							   : (uint64_t)(c / i) * IL_PLANE(i) + (uint64_t)h * IL_ROW(i) +
+								     (i * w + c % i) * 2u;
 					r->checked_mid++;
 				} else {
 					off = (uint64_t)(c * IL_H + h) * row + 2u * w;
@@ -899,13 +903,13 @@ static size_t il_prog(uint8_t *p, size_t cap, unsigned c, unsigned ilv, unsigned
 	size_t len = bp_pen(p, cap, tds, 2);
 	if (!len || tpatch_field(p, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
 	    tpatch_field(p, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, ilv) ||
-	    tpatch_field(p, len, 0, H13_DST_ROWSTRIDE, 0, 32, IL_ROW) ||
-	    tpatch_field(p, len, 0, H13_DST_PLANESTRIDE, 0, 32, IL_PLANE) ||
+	    tpatch_field(p, len, 0, H13_DST_ROWSTRIDE, 0, 32, IL_ROW(ilv)) ||
+	    tpatch_field(p, len, 0, H13_DST_PLANESTRIDE, 0, 32, IL_PLANE(ilv)) ||
 	    tpatch_field(p, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
 	    tpatch_field(p, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
 			 l2_ilv ? l2_ilv : ilv) ||
-	    tpatch_field(p, len, 1, H13_SRC_ROWSTRIDE, 0, 32, IL_ROW) ||
-	    tpatch_field(p, len, 1, H13_SRC_PLANESTRIDE, 0, 32, IL_PLANE))
+	    tpatch_field(p, len, 1, H13_SRC_ROWSTRIDE, 0, 32, IL_ROW(ilv)) ||
+	    tpatch_field(p, len, 1, H13_SRC_PLANESTRIDE, 0, 32, IL_PLANE(ilv)))
 		return 0;
 	return len;
 }
@@ -918,25 +922,33 @@ static int il_submit(const uint8_t *p, size_t len, struct il_run *r, struct sess
 	return tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, res);
 }
 
-TEST(model_pe, channel_interleave_8_written_and_read_back)
+TEST(model_pe, channel_interleave_written_and_read_back)
 {
 	static uint8_t p[8192];
 	struct session_result res;
-	struct il_run r = {.c = IL_C};
-	size_t len = il_prog(p, sizeof p, IL_C, 8, 0);
+	struct il_run r;
+	size_t len;
+	/* by 8 (Apple's select) and by 4 (Apple's attention) */
+	for (unsigned ilv = 4; ilv <= 8; ilv += 4) {
+		r = (struct il_run){.c = IL_C, .ilv = ilv};
+		len = il_prog(p, sizeof p, IL_C, ilv, 0);
+		REQUIRE(len > 0);
+		CHECKF(il_submit(p, len, &r, &res) == 0, "by %u: %s", ilv, res.fault_text);
+		CHECK_EQ(r.checked_mid, IL_C * IL_H * IL_W);
+		CHECK_EQ(r.checked_out, IL_C * IL_H * IL_W);
+		CHECKF(r.bad == 0, "by %u: %lu off", ilv, (unsigned long)r.bad);
+		/* the checker's negatives: BAR 3 read as the plain layout, or as the other interleave */
+		r = (struct il_run){.c = IL_C, .ilv = ilv, .mid_plain = 1};
+		CHECK(il_submit(p, len, &r, &res) == 0);
+		CHECK(r.bad > IL_C * IL_H * IL_W / 2);
+		r = (struct il_run){.c = IL_C, .ilv = 12u - ilv};
+		CHECK(il_submit(p, len, &r, &res) == 0);
+		CHECK(r.bad > IL_C * IL_H * IL_W / 2);
+	}
+	/* interleave 2: refused, naming TD 0's TileDMADst.Fmt */
+	len = il_prog(p, sizeof p, IL_C, 2, 0);
 	REQUIRE(len > 0);
-	CHECKF(il_submit(p, len, &r, &res) == 0, "%s", res.fault_text);
-	CHECK_EQ(r.checked_mid, IL_C * IL_H * IL_W);
-	CHECK_EQ(r.checked_out, IL_C * IL_H * IL_W);
-	CHECK_EQ(r.bad, 0u);
-	/* the checker's negative: BAR 3 read as the plain layout */
-	r = (struct il_run){.c = IL_C, .mid_plain = 1};
-	CHECK(il_submit(p, len, &r, &res) == 0);
-	CHECK(r.bad > IL_C * IL_H * IL_W / 2);
-	/* interleave 4: refused, naming TD 0's TileDMADst.Fmt */
-	len = il_prog(p, sizeof p, IL_C, 4, 0);
-	REQUIRE(len > 0);
-	r = (struct il_run){.c = IL_C};
+	r = (struct il_run){.c = IL_C, .ilv = 2};
 	CHECK(il_submit(p, len, &r, &res) != 0);
 	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_FIELD);
 	CHECK_EQ(res.fault.td, 0);
@@ -945,6 +957,7 @@ TEST(model_pe, channel_interleave_8_written_and_read_back)
 	/* TD 1's L2 side at 1 under its tile DMA's 8: refused, naming TD 1's L2.SourceCfg */
 	len = il_prog(p, sizeof p, IL_C, 8, 1);
 	REQUIRE(len > 0);
+	r = (struct il_run){.c = IL_C, .ilv = 8};
 	CHECK(il_submit(p, len, &r, &res) != 0);
 	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_COMBINATION);
 	CHECK_EQ(res.fault.td, 1);
@@ -952,7 +965,7 @@ TEST(model_pe, channel_interleave_8_written_and_read_back)
 	/* 12 channels: a group of 8 part-filled, refused */
 	len = il_prog(p, sizeof p, 12, 8, 0);
 	REQUIRE(len > 0);
-	r = (struct il_run){.c = 12};
+	r = (struct il_run){.c = 12, .ilv = 8};
 	CHECK(il_submit(p, len, &r, &res) != 0);
 	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_COMBINATION);
 	CHECK_EQ(res.fault.td, 0);
