@@ -359,13 +359,12 @@ static int act_err_slot(enum actlut_err pe)
 	}
 }
 
-/* NE.MACCfg.NonlinearMode == 2 selects the LUT; the record is the activation-LUT stream or else
- * the first enabled coefficient channel of exactly one record stride (ACTLUT_STRIDE). A selected
- * LUT with no record, or a record that does not parse, faults the TD: the model never leaves an
- * activation unapplied. */
-/* The record: a kernel-unit stream's, else where fw/td's td_lut_place says among the coefficient
- * channels. At the channels' heads (a convolution's), each channel's range is trimmed to the
- * kernels after its record, which must be the same in every channel. */
+/* NE.MACCfg.NonlinearMode == 2 selects the LUT; the record is the activation-LUT stream's, or else
+ * where fw/td's td_lut_place says among the coefficient channels: the first of exactly one record
+ * stride (ACTLUT_STRIDE), or a convolution's every channel's head, each channel's range then
+ * trimmed to the kernels after its record (the records must be equal). A selected LUT with no
+ * record, or a record that does not parse, faults the TD: the model never leaves an activation
+ * unapplied. */
 static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem_act *a)
 {
 	memset(a, 0, sizeof *a);

@@ -922,6 +922,21 @@ static int il_submit(const uint8_t *p, size_t len, struct il_run *r, struct sess
 	return tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, res);
 }
 
+/* il_prog(c, ilv, l2_ilv) is refused for reason, naming TD td and register reg */
+static void il_refused(uint8_t *p, size_t cap, unsigned c, unsigned ilv, unsigned l2_ilv, unsigned reason,
+		       int td, uint32_t reg)
+{
+	struct session_result res;
+	struct il_run r = {.c = c, .ilv = ilv};
+	size_t len = il_prog(p, cap, c, ilv, l2_ilv);
+	REQUIRE(len > 0);
+	CHECK(il_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.reason, (uint32_t)reason);
+	CHECK_EQ(res.fault.td, td);
+	CHECK_EQ(res.fault.reg, reg);
+	CHECK(strstr(res.fault_text, "Interleave") != NULL);
+}
+
 TEST(model_pe, channel_interleave_written_and_read_back)
 {
 	static uint8_t p[8192];
@@ -946,28 +961,9 @@ TEST(model_pe, channel_interleave_written_and_read_back)
 		CHECK(r.bad > IL_C * IL_H * IL_W / 2);
 	}
 	/* interleave 2: refused, naming TD 0's TileDMADst.Fmt */
-	len = il_prog(p, sizeof p, IL_C, 2, 0);
-	REQUIRE(len > 0);
-	r = (struct il_run){.c = IL_C, .ilv = 2};
-	CHECK(il_submit(p, len, &r, &res) != 0);
-	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_FIELD);
-	CHECK_EQ(res.fault.td, 0);
-	CHECK_EQ(res.fault.reg, H13_DST_FMT);
-	CHECK(strstr(res.fault_text, "Interleave") != NULL);
+	il_refused(p, sizeof p, IL_C, 2, 0, ENG_FR_FIELD, 0, H13_DST_FMT);
 	/* TD 1's L2 side at 1 under its tile DMA's 8: refused, naming TD 1's L2.SourceCfg */
-	len = il_prog(p, sizeof p, IL_C, 8, 1);
-	REQUIRE(len > 0);
-	r = (struct il_run){.c = IL_C, .ilv = 8};
-	CHECK(il_submit(p, len, &r, &res) != 0);
-	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_COMBINATION);
-	CHECK_EQ(res.fault.td, 1);
-	CHECK_EQ(res.fault.reg, H13_L2_SOURCECFG);
+	il_refused(p, sizeof p, IL_C, 8, 1, ENG_FR_COMBINATION, 1, H13_L2_SOURCECFG);
 	/* 12 channels: a group of 8 part-filled, refused */
-	len = il_prog(p, sizeof p, 12, 8, 0);
-	REQUIRE(len > 0);
-	r = (struct il_run){.c = 12, .ilv = 8};
-	CHECK(il_submit(p, len, &r, &res) != 0);
-	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_COMBINATION);
-	CHECK_EQ(res.fault.td, 0);
-	CHECK_EQ(res.fault.reg, H13_DST_FMT);
+	il_refused(p, sizeof p, 12, 8, 0, ENG_FR_COMBINATION, 0, H13_DST_FMT);
 }
