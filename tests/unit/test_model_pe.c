@@ -17,6 +17,7 @@
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
 #include "fw/td/td.h"
+#include "fw/tensors/tensors.h"
 #include "tests/harness/harness.h"
 #include "tests/unit/toracle.h"
 #include "tools/progdesc/benchprog.h"
@@ -952,6 +953,21 @@ TEST(model_pe, channel_interleave_written_and_read_back)
 		CHECK_EQ(r.checked_mid, IL_C * IL_H * IL_W);
 		CHECK_EQ(r.checked_out, IL_C * IL_H * IL_W);
 		CHECKF(r.bad == 0, "by %u: %lu off", ilv, (unsigned long)r.bad);
+		/* the tensors run and inspect --json describe: BAR 3 interleaved, each element where the
+		 * checker (the definition) finds it */
+		static struct ldr_program lp;
+		struct tns_tensor t[TNS_MAX];
+		unsigned nt = 0, found = 0;
+		REQUIRE(ldr_load(p, len, LDR_F_RAW, &lp) == LDR_OK);
+		REQUIRE(tns_describe(&lp, t, TNS_MAX, &nt, NULL) == TNS_OK);
+		for (unsigned k = 0; k < nt; k++)
+			if (t[k].bar == (int)BP_MID_BAR) {
+				found++;
+				CHECK_EQ(t[k].ilv, ilv);
+				CHECK_EQ(tns_offset(&t[k], 0, 11, 2, 5),
+					 (uint64_t)(11u / ilv) * IL_PLANE(ilv) + 2u * IL_ROW(ilv) + (ilv * 5u + 11u % ilv) * 2u);
+			}
+		CHECK_EQ(found, 1u);
 		/* the checker's negatives: BAR 3 read as the plain layout, or as the other interleave */
 		r = (struct il_run){.c = IL_C, .ilv = ilv, .mid_plain = 1};
 		CHECK(il_submit(p, len, &r, &res) == 0);
