@@ -496,7 +496,7 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 /* skip: SKIP_DEPTH, SKIP_RESULT_DMAFMT, words the caller checks itself */
 #define SKIP_DEPTH 1u         /* Common.InDepth, OutDepth (a reduction's depth: checked there) */
 #define SKIP_RESULT_DMAFMT 2u  /* L2.ResultCfg.DMAFmt (a one-byte output's: checked by the caller) */
-#define SKIP_INTERLEAVE 4u     /* the tile DMAs' and L2's interleave fields (interleave_check) */
+#define SKIP_INTERLEAVE 4u     /* the tile DMAs' and L2's interleave fields (interleave_side) */
 static int refuse_set_fields_but(struct anem *m, const struct td_fixed *z, unsigned n, unsigned skip)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -4033,9 +4033,9 @@ static int write_transposed(struct anem *m, const struct tile *out, const struct
  * Channel interleave (fw/td's td_tile_interleave; docs/engine-model.md, "Channel interleave"):
  * each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with it
  * (L2.SourceCfg's with TileDMASrc.Fmt, which both sources follow; L2.ResultCfg's with
- * TileDMADst.Fmt) are 1, or 4 or 8 on both (td_interleave_modelled), as in Apple's H13 select over
- * 1x8x375x375 and attention. Interleave above 1 is modelled on an fp16 tile the tile DMA moves, of depth 1 and whole
- * groups of 8 channels, W x 8 values a row; anything else is refused.
+ * TileDMADst.Fmt) are 1, or 4 or 8 on both (td_interleave_modelled), as in Apple's H13 select
+ * over 1x8x375x375 and attention. Interleave I above 1 is modelled on an fp16 tile the tile DMA
+ * moves, of depth 1 and whole groups of I channels, W x I values a row; anything else is refused.
  */
 static int interleave_side(struct anem *m, uint32_t fmt_reg, uint32_t l2_reg, int on, const struct tile *t,
 			   int other_path)
