@@ -3,7 +3,7 @@
  *   tile DMA in (RBase0, RBase1) or the L2-resident source
  *   -> NE (elementwise: post-scale; convolution: Kw x Kh over Cin per group) -> round to fp16
  *   -> NonlinearMode (pass, ReLU, the activation LUT through fw/actlut)
- *   -> PE (pre-scale, add/mul/max/min/square with the second source, |.|, scale and bias,
+ *   -> PE (pre-scale, add/mul/max/min/square with the second source, |.|, bias then scale,
  *          ReLU, final scale) -> round to fp16 at the output port
  *   -> tile DMA out (WBase) and/or the L2-resident result.
  * Every byte read or written in memory lies inside a range td_ranges() derived (the same
@@ -681,6 +681,12 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT,
 				   "L2.SourceCfg.Dependent not modelled (0 in every program modelled, 1 or 2 on a "
 				   "first operand read from L2 memory)");
+	/* L2.SourceCfg.Src2Dependent (fw/regmap/h13.h): the same wait for a second operand read from
+	 * L2 memory (Apple's macOS GPT-2 gelu); on a second operand that comes otherwise, refused */
+	if (H13_GET(REG(H13_L2_SOURCECFG), H13_L2SRC_SRC2DEP) && !lm->src2.on)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_L2_SOURCECFG, H13_L2SRC_SRC2DEP,
+				   "L2.SourceCfg.Src2Dependent not modelled but on a second operand read from L2 "
+				   "memory");
 	static const struct td_fixed fixed[] = {
 		{H13_L2_CFG, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 0, "L2.L2Cfg.InputReLU not modelled (0 in every program modelled)"},
 		{H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 0, "TileDMASrc.Fmt.Shift not modelled (0 in every program modelled)"},
@@ -827,8 +833,18 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	if (s->src2_relu && !s->pe_two)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,
 				   "L2.L2Cfg.Src2ReLU with no second PE operand not modelled");
-	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC, "Planar.Cfg.FirstSrc 1 not modelled");
+	/* FirstSrc 1 on a product of two operands: the first negated (the macOS compiler's GPT-2 gelu
+	 * backward, TD 4: its MIL's t^2 x (-1), no -1 anywhere in the program's words; Apple's
+	 * layer_norm's (b - a)^2 reads it so too): applied as a negated PreScale, the same IEEE
+	 * product; elsewhere refused */
+	const int first_neg = s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC) == 1u;
+	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC) &&
+	    !(first_neg && s->pe_op == H13_PE_OP_MUL && s->pe_sec == H13_PE_SECSRC_TILE1))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC,
+				   "Planar.Cfg.FirstSrc 1 not modelled but on a product of two operands (the first "
+				   "negated)");
+	if (first_neg)
+		s->pre = -s->pre;
 	return ENG_OK;
 }
 
@@ -870,8 +886,10 @@ static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsig
 /*
  * The PE on a row of fp16 values: va (the NE or source values) and vb (the second source, or
  * NULL), each value in fp32: x = a x PreScale, the operation with y = b (square: (x + y)^2, y = 0
- * with no second source; allbilly/ane measured OpMode 4 as (a + b)^2), |.| (Cond), x Scale +
- * Bias, ReLU, x FinalScale, rounded to fp16 into out (which may be va). pe_row_k is
+ * with no second source; allbilly/ane measured OpMode 4 as (a + b)^2), |.| (Cond), + Bias, x
+ * Scale (the bias first: the macOS compiler's GPT-2 gelu backward computes (x + 1) x 0.7979 with
+ * Bias 1 and Scale 0.7979 in one TD), ReLU, x FinalScale, rounded to fp16 into out (which may be
+ * va). pe_row_k is
  * instantiated per operation, second source and tail so the row loop has no decisions left.
  */
 static inline __attribute__((always_inline)) void
@@ -892,7 +910,7 @@ pe_row_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_
 			r = -r;
 		if (cond && r == 0.0f)
 			r = 0.0f; /* |-0| = +0 */
-		r = r * scale + bias;
+		r = (r + bias) * scale; /* Bias before Scale (docs/engine-model.md, "Planar.BiasScale") */
 		if (relu && r < 0.0f)
 			r = 0.0f;
 		out[i] = f2h(r * fin);
@@ -974,7 +992,9 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 		}
 		if (cond) /* |r|, and |-0| = +0 (a NaN keeps no sign; it leaves as 0 anyway) */
 			r = _mm256_andnot_ps(sign, r);
-		r = _mm256_add_ps(unit ? r : _mm256_mul_ps(r, scale), bias);
+		r = _mm256_add_ps(r, bias);
+		if (!unit)
+			r = _mm256_mul_ps(r, scale);
 		if (relu)
 			r = _mm256_blendv_ps(r, zero, _mm256_cmp_ps(r, zero, _CMP_LT_OQ));
 		if (!unit)
@@ -3593,7 +3613,7 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 								best = v[i];
 						continue;
 					}
-					if (k->two) { /* (b - a), then squared (td_kept_of: OpMode 4) */
+					if (k->two) { /* (b - a) squared (OpMode 4), or a x b (OpMode 1) */
 						uint16_t *b = m->hv2;
 						if (l->src2.on)
 							e = l2m_read_row(m, &v2, H13_L2_SOURCE2BASE, "a reduction's second "
@@ -3603,10 +3623,14 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 							e = read_row(m, &t1, g, c, h, k->w, m->row[1], b);
 						if (e)
 							return e;
-						for (unsigned i = 0; i < k->w; i++) {
-							float t = h2f_table[b[i]] - h2f_table[v[i]];
-							sum += t * t;
-						}
+						if (k->product) /* a x b, exact in fp32 */
+							for (unsigned i = 0; i < k->w; i++)
+								sum += h2f_table[v[i]] * h2f_table[b[i]];
+						else
+							for (unsigned i = 0; i < k->w; i++) {
+								float t = h2f_table[b[i]] - h2f_table[v[i]];
+								sum += t * t;
+							}
 					} else if (k->square) {
 						for (unsigned i = 0; i < k->w; i++)
 							sum += h2f_table[v[i]] * h2f_table[v[i]];
@@ -4007,22 +4031,29 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 
 /* A result the TD computed into t (out's own geometry: Cout x Hout x Wout a group) leaves by the
  * tile DMA with Common.Cfg.OutTranspose: element (g, c, h, w) at the destination's (g, w, h, c),
- * Wout planes of Hout rows of Cout values, the destination's strides (fw/td td_dst_dims). */
-static int write_transposed(struct anem *m, const struct tile *out, const struct anem_l2t *t)
+ * Wout planes of Hout rows of Cout values, the destination's strides (fw/td td_dst_dims); with
+ * channel interleave ilv on the destination, the transposed tensor is interleaved as any other
+ * (write_interleaved): row (g, w / ilv, h) holds Cout x ilv values, (c, w)'s at c ilv + w mod ilv
+ * (Apple's attention and linear backward kernels, docs/engine-model.md "Channel interleave"). */
+static int write_transposed(struct anem *m, const struct tile *out, unsigned ilv, const struct anem_l2t *t)
 {
 	struct tile tt = *out;
-	tt.w = out->c;
-	tt.c = out->w;
+	tt.w = out->c * ilv;
+	tt.c = out->w / ilv;
 	if (tt.w > ANEM_ROW_MAX)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY, "a transposed result's rows (Cout) wider than the "
 					 "model holds");
 	uint16_t *v = m->hv;
 	for (unsigned g = 0; g < out->g; g++)
-		for (unsigned w = 0; w < out->w; w++)
+		for (unsigned wg = 0; wg < tt.c; wg++)
 			for (unsigned h = 0; h < out->h; h++) {
-				for (unsigned c = 0; c < out->c; c++)
-					v[c] = t->v[(((uint64_t)g * out->c + c) * out->h + h) * out->w + w];
-				int e = write_row(m, &tt, g, w, h, v, m->row[2]);
+				for (unsigned i = 0; i < ilv; i++) {
+					const uint64_t w = (uint64_t)wg * ilv + i;
+					for (unsigned c = 0; c < out->c; c++)
+						v[(uint64_t)c * ilv + i] =
+							t->v[(((uint64_t)g * out->c + c) * out->h + h) * out->w + w];
+				}
+				int e = write_row(m, &tt, g, wg, h, v, m->row[2]);
 				if (e)
 					return e;
 			}
@@ -4055,8 +4086,8 @@ static int interleave_side(struct anem *m, uint32_t fmt_reg, uint32_t l2_reg, in
 		return ENG_OK;
 	if (!on || other_path)
 		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "channel interleave on a side the tile DMA does not move, or on a reduction's, "
-				   "a transposed or an L2-resident result, not modelled");
+				   "channel interleave on a side the tile DMA does not move, or on a reduction's "
+				   "or an L2-resident result, not modelled");
 	if (t->fmt != H13_FMT_FP16 || t->d != 1u || t->c % f || (uint64_t)t->w * f > ANEM_ROW_MAX)
 		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
 				   "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of "
@@ -4209,10 +4240,15 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	/* channel interleave: checked on both sides, then the sources de-interleaved here and the
 	 * result interleaved on its way out (below) */
 	const unsigned ilv_in = td_tile_interleave(REG(H13_SRC_FMT)), ilv_out = td_tile_interleave(REG(H13_DST_FMT));
+	struct tile dst = out; /* the destination as the tile DMA writes it (C and W swapped by OutTranspose) */
+	if (otr) {
+		dst.w = out.c;
+		dst.c = out.w;
+	}
 	if ((e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, rs0 != NULL, &in0, l2src)) ||
 	    (in1.r && (e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, 1, &in1, 0))) ||
-	    (e = interleave_side(m, H13_DST_FMT, H13_L2_RESULTCFG, rd != NULL, &out,
-				 k.role == TD_KEPT_MAKES || l2res || otr || lm.res.on)))
+	    (e = interleave_side(m, H13_DST_FMT, H13_L2_RESULTCFG, rd != NULL, &dst,
+				 k.role == TD_KEPT_MAKES || l2res || lm.res.on)))
 		return e;
 	struct mrange ilv_r[2];
 	if (ilv_in > 1u && ((e = interleaved_source(m, &in0, ilv_in, &m->ilv[0], &m->ilv_len[0], &ilv_r[0])) ||
@@ -4256,5 +4292,5 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	struct anem_l2t t = {0, out.g, out.c, out.h, out.w, m->otr};
 	if ((e = compute_td(m, r, nr, &s, &lm, &in0, &in1, lsrc, &held, &t, act)))
 		return e;
-	return otr ? write_transposed(m, &out, &t) : write_interleaved(m, &out, ilv_out, &t);
+	return otr ? write_transposed(m, &out, ilv_out, &t) : write_interleaved(m, &out, ilv_out, &t);
 }

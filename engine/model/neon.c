@@ -97,7 +97,7 @@ static inline uint16x8_t to_f16(float32x4_t lo, float32x4_t hi)
 }
 
 /* One PE value vector (compute.c, pe_row_k): x = a x pre, the operation with y, |.|,
- * x scale + bias, ReLU, x fin. plain: pre, scale and fin are 1 (their products are then the
+ * + bias, x scale, ReLU, x fin. plain: pre, scale and fin are 1 (their products are then the
  * values themselves, bit for bit: no NaN reaches them but one the operation made, and that
  * leaves as 0 either way); the bias is still added (r + 0 turns -0 into +0). */
 static inline __attribute__((always_inline)) float32x4_t
@@ -120,9 +120,9 @@ pe4(float32x4_t x, float32x4_t y, unsigned op, int hasb, int cond, int relu, int
 	}
 	if (cond) /* |r|, and |-0| = +0 */
 		r = vabsq_f32(r);
+	r = vaddq_f32(r, bias);
 	if (!plain)
 		r = vmulq_f32(r, scale);
-	r = vaddq_f32(r, bias);
 	if (relu) /* r < 0 -> +0 (-0 and NaN stay) */
 		r = vreinterpretq_f32_u32(vbicq_u32(vreinterpretq_u32_f32(r), vcltzq_f32(r)));
 	if (!plain)

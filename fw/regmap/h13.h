@@ -310,6 +310,13 @@
  * it is read from L2 (softmax.bin TD 1's kept maximum, Apple's broadcasts and real_div) */
 #define H13_L2SRC_SRC2DMA_LSB 24
 #define H13_L2SRC_SRC2DMA_W 1
+/* SourceCfg.Src2Dependent (bit 26; no map names it): set in Apple's macOS GPT-2 gelu (allbilly/ane
+ * gpt2/training/aneforge/kernels/gelu_32_3072_forward, TDs 2 and 5) exactly where the second
+ * operand, read from L2 memory, is the TD before's result, and clear in its TD 1, whose second
+ * operand TD 0 kept from its source: read as Dependent for the second operand, a wait that changes
+ * nothing where each TD runs to its end before the next (docs/engine-model.md) */
+#define H13_L2SRC_SRC2DEP_LSB 26
+#define H13_L2SRC_SRC2DEP_W 1
 /* L2 memory (docs/engine-model.md, "L2 memory and broadcasts"): bases and strides in 16-byte
  * units (the Addr and Stride fields), an fp16 tensor's row of W values contiguous from its
  * address; the fields' 17 bits address 2 MiB */

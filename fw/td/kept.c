@@ -18,7 +18,14 @@
  * Planar OpMode 4 squares each element before the sum; NLMode 2 leaves 1/sqrt(sum x FinalScale +
  * eps), eps in PreScale's low half; and TaskType 6 reduces two operands, each element (b - a)^2,
  * a the first from L2 memory (the mean, broadcast along W), b the second (Planar.Cfg 0x92010 on
- * every one: OpMode 4, FirstSrc 1, SecSrc 2; nothing else is read under TaskType 6).
+ * every one: OpMode 4, FirstSrc 1, SecSrc 2).
+ *
+ * The macOS compiler's GPT-2 training kernels (allbilly/ane gpt2/training, register listings) add
+ * one more under TaskType 6: OpMode 1 (multiply), FirstSrc 0, SecSrc 2, each element a x b, the sum
+ * of the products (softmax backward's reduce_sum(dy y), TD 0, both operands by tile DMA;
+ * layer_norm backward's mean(dy' x^) over C with FinalScale 1/768, TD 6 of backward_dx, and its
+ * sum over the rows of x^ dy, TD 6 of backward_dgamma, with PECfg.OutputTranspose; both operands
+ * from L2 memory). Nothing else is read under TaskType 6.
  */
 #include "fw/common/fp16.h"
 #include "fw/td/td.h"
@@ -75,15 +82,20 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	unsigned op = H13_GET(cfg, H13_PECFG_OPMODE);
 	k->square = op == H13_PE_OP_SQ;
 	k->two = (uint8_t)two;
-	if (op != H13_PE_OP_ADD && op != H13_PE_OP_SQ)
+	/* with two operands, OpMode 1 multiplies them (the sum of products: the macOS GPT-2 backward
+	 * kernels) */
+	k->product = (uint8_t)(two && op == H13_PE_OP_MUL);
+	if (op != H13_PE_OP_ADD && op != H13_PE_OP_SQ && !k->product)
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
 		       "Planar.Cfg.OpMode on a reduction other than 0 and 4 (each element squared: Apple's "
-		       "layer_norm) not modelled");
-	if (two && (op != H13_PE_OP_SQ || H13_GET(cfg, H13_PECFG_FIRSTSRC) != 1u ||
-		    H13_GET(cfg, H13_PECFG_SECSRC) != H13_PE_SECSRC_TILE1))
+		       "layer_norm), or 1 with two operands (their products), not modelled");
+	if (two && !(op == H13_PE_OP_SQ && H13_GET(cfg, H13_PECFG_FIRSTSRC) == 1u &&
+		     H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_TILE1) &&
+	    !(k->product && !H13_GET(cfg, H13_PECFG_FIRSTSRC) && H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_TILE1))
 		refuse(k, 0, H13_PLANAR_CFG, 0, 32,
 		       "Common.Cfg.TaskType 6 (a reduction of two operands) other than OpMode 4, FirstSrc 1 "
-		       "and SecSrc 2 (the squared difference of Apple's layer_norm) not modelled");
+		       "and SecSrc 2 (the squared difference of Apple's layer_norm) or OpMode 1, FirstSrc 0 "
+		       "and SecSrc 2 (the products of the macOS GPT-2 backward kernels) not modelled");
 	if (!two && H13_GET(cfg, H13_PECFG_SECSRC))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 		       "a second source on a reduction of TaskType 5 not modelled (two operands: TaskType 6)");
@@ -127,16 +139,17 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		       "Planar.Cfg.Condition on a reduction other than 1 (|.|) on the maximum (Apple's "
 		       "max of |x|) not modelled");
 	k->abs = cond == H13_PE_COND_ABS;
-	if (two && k->kind != TD_KEPT_SUM && k->kind != TD_KEPT_RSQRT)
+	if (two && k->kind != TD_KEPT_SUM && (k->kind != TD_KEPT_RSQRT || k->product))
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE,
-		       "a reduction of two operands (TaskType 6) to other than a sum or 1/sqrt not modelled");
+		       "a reduction of two operands (TaskType 6) to other than a sum or 1/sqrt, or of their "
+		       "products to other than a sum, not modelled");
 	/* OutputTranspose alone (Apple's reductions over C): the values of a group's planes in one row;
 	 * with two operands the first may be broadcast along W, H or C (the mean of each plane, read
 	 * back for every element: Apple's layer_norm, Src1Broadcast W) */
 	uint32_t pc = GET(H13_COMMON_PECFG);
 	k->out_transpose = (uint8_t)H13_GET(pc, H13_CPECFG_OUTTRANSPOSE);
 	uint32_t allowed = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
-	if (two)
+	if (two && !k->product)
 		allowed |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H | H13_BCAST_D | H13_BCAST_C);
 	if (pc & ~allowed)
 		refuse(k, 0, H13_COMMON_PECFG, 0, 32,
@@ -177,10 +190,11 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	if (st == H13_L2_RESIDENT)
 		REFUSE(k, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
 		       "a reduction over an L2-resident source (SourceType 3) not modelled");
-	else if (two && st != H13_L2_MEM)
+	else if (two && st != H13_L2_MEM && !(k->product && st == H13_L2_DMA))
 		REFUSE(k, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
 		       "a reduction of two operands (TaskType 6) whose first comes other than from L2 memory "
-		       "(SourceType 0, as Apple's layer_norm's mean) not modelled");
+		       "(SourceType 0, as Apple's layer_norm's mean), or for products by the tile DMA "
+		       "(SourceType 2, the GPT-2 softmax backward), not modelled");
 	else if ((st == H13_L2_DMA || st == H13_L2_KEEP) && !src0)
 		REFUSE_NOREG(k, 1, "a reduction with no bound tile source (RBase0) not modelled");
 	else if (st == H13_L2_MEM && src0)

@@ -358,7 +358,8 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		       "tile DMA not modelled");
 	}
 	l->any = l->src1.on || l->src2.on || l->res.on;
-	/* an operand the TD overwrites as it reads it */
+	/* an operand the TD overwrites as it reads it: the same view, element for element (a TD reads
+	 * each element of its operands before it writes that element's result), or refused */
 	uint64_t rlo, rhi, lo, hi;
 	if (l->res.on) {
 		td_l2view_span(&l->res, &rlo, &rhi);
@@ -369,8 +370,8 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			td_l2view_span(v, &lo, &hi);
 			if (i == 1 && l->pair)
 				hi += v->rs; /* p1 */
-			if (i == 0 && same_view(v, &l->res))
-				l->inplace = 1;
+			if (!(i == 1 && l->pair) && same_view(v, &l->res))
+				l->inplace |= (uint8_t)(1u << i);
 			else if (lo < rhi && rlo < hi)
 				REFUSE(l, 1, H13_L2_RESULTBASE, H13_L2_ADDR,
 				       "a result in L2 memory over an operand the same TD reads from L2 not "

@@ -267,6 +267,8 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		     k.kind == TD_KEPT_MAX || k.kind == TD_KEPT_MIN ? td_kept_kind_name(k.kind) : "sum",
 		     k.abs ? " of |.|" : "",
 		     !k.two      ? (k.square ? " of squares" : "")
+		     : k.product ? (lm.src2.on ? " of a x b, a the source, b from L2 memory"
+					       : " of a x b, a the source, b by the second tile source (RBase1)")
 		     : lm.src2.on ? " of (b - a)^2, a the source, b from L2 memory"
 				  : " of (b - a)^2, a the source, b by the second tile source (RBase1)",
 		     k.kind == TD_KEPT_RSUM ? ", then 1/sum" : "",
@@ -295,7 +297,10 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		if (pm)
 			outf(out, ctx, "%s %ux%u stride %ux%u padding %ux%u, then ", pools[pm],
 			     win.kw, win.kh, win.sx, win.sy, win.px, win.py);
-		outf(out, ctx, "a x %s", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
+		/* FirstSrc 1 on a product: the first operand negated (engine/model/compute.c) */
+		const unsigned fs = H13_GET(pc, H13_PECFG_FIRSTSRC);
+		outf(out, ctx, "%s x %s", fs == 1u && po == H13_PE_OP_MUL && sec == H13_PE_SECSRC_TILE1 ? "-a" : "a",
+		     h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
 		if (po == H13_PE_OP_ADD && sec == H13_PE_SECSRC_SUB) {
 			/* 3 subtracts the second operand (Apple's H13 sub) */
 			outf(out, ctx, " - b (");
@@ -316,8 +321,11 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, ", |.|");
 		else if (cond)
 			outf(out, ctx, ", Condition %u (not modelled)", cond);
-		outf(out, ctx, ", x %s + %s", h16((uint16_t)H13_GET(bs, H13_BIASSCALE_SCALE), b2),
-		     h16((uint16_t)H13_GET(bs, H13_BIASSCALE_BIAS), b3));
+		/* the bias first, then the scale (engine/model/compute.c, pe_row_k) */
+		outf(out, ctx, ", + %s, x %s", h16((uint16_t)H13_GET(bs, H13_BIASSCALE_BIAS), b3),
+		     h16((uint16_t)H13_GET(bs, H13_BIASSCALE_SCALE), b2));
+		if (fs && !(fs == 1u && po == H13_PE_OP_MUL && sec == H13_PE_SECSRC_TILE1))
+			outf(out, ctx, ", FirstSrc %u (not modelled)", fs);
 		if (H13_GET(pc, H13_PECFG_RELUEN))
 			outf(out, ctx, ", relu");
 		if (H13_GET(pc, H13_PECFG_NLMODE))

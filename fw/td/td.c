@@ -249,6 +249,14 @@ void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c)
 	*w = H13_GET(dim, H13_OUTDIM_WOUT);
 	*h = H13_GET(dim, H13_OUTDIM_HOUT);
 	*c = H13_GET(REG(H13_COMMON_COUT), H13_COUT);
+	const unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
+	if (task == H13_TASK_REDUCE || task == H13_TASK_REDUCE2) { /* one value a plane */
+		*w = *h = 1;
+		if (H13_GET(REG(H13_COMMON_PECFG), H13_CPECFG_OUTTRANSPOSE)) {
+			*w = *c;
+			*c = 1;
+		}
+	}
 	if (H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)) { /* C and W swapped */
 		uint32_t t = *w;
 		*w = *c;

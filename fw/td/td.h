@@ -29,20 +29,27 @@ struct td_hdr {
 };
 
 /*
- * The extended header. When header word 9's two low bits are set (0x23 in every such task of
- * Apple's: KBase0 enabled on BAR 3, kernels an earlier TD wrote), one more word follows the ten,
- * before the first register record, and the TD's size counts it (joshuaswarren/mil-hwx-compiler
- * research/oracle-envelope.md section 7, over 2,677 of Apple's H13 tasks: only 0x23 carries it,
- * 0x21 and 0x26 do not). It held 0, 7 or 8 there. In Apple's attention (chain_attn_s64_dh64) it is
- * 0 in TD 2 and 7 in TD 8, the index of the TD that wrote the kernels each reads (TD 0, TD 7); in
- * the transpose_x batched matmul 0 in the 208 TDs whose kernels TD 0 wrote: read as a dependency
- * on that TD, which changes nothing where TDs run in order. The loader skips it, the TD writer
- * writes 0 there (docs/formats.md, "The extended header").
+ * The extended header. When header word 9's first BAR slot (KBase0: a 5-bit index and the enable
+ * bit above it) is enabled on BAR 3 (0x23: kernels an earlier TD wrote into the intermediate), one
+ * more word follows the ten, before the first register record, and the TD's size counts it
+ * (joshuaswarren/mil-hwx-compiler research/oracle-envelope.md section 7, over 2,677 of Apple's H13
+ * tasks: only 0x23 carries it, 0x21 and 0x26 do not; the macOS compiler's GPT-2 kernels, allbilly/ane
+ * gpt2/training tasks.json: 0x23 in 632-byte TDs, and 0x27, KBase0 on BAR 7 (a constant section),
+ * in the softmax's 628-byte TD 4 whose ten header words and 147 words of records fill the 157
+ * words its NextSize gives, with none to spare). Until 2026-12-04 any word 9 with both low bits set
+ * was read as extended, and that TD 4 was refused (`unknown_register`). The word held 0, 7 or 8.
+ * In Apple's attention (chain_attn_s64_dh64) it is 0 in TD 2 and 7 in TD 8, the index of the TD
+ * that wrote the kernels each reads (TD 0, TD 7); in the transpose_x batched matmul 0 in the 208
+ * TDs whose kernels TD 0 wrote: read as a dependency on that TD, which changes nothing where TDs
+ * run in order. The loader skips it, the TD writer writes 0 there (docs/formats.md, "The extended
+ * header").
  */
 #define TD_HDR_EXT_WORDS 1u
+#define TD_HDR_EXT_BAR 3u /* KBase0's BAR when the extension word is there */
 static inline int td_hdr_extended(const uint32_t w[H13_TD_HEADER_WORDS])
 {
-	return (w[9] & 3u) == 3u;
+	/* KBase0 is word 9's first slot: index in bits 0-4, enable in bit 5 */
+	return ((w[9] >> H13_TDH_BAREN_BIT) & 1u) && (w[9] & H13_FIELD_MASK(H13_TDH_BARIDX_W)) == TD_HDR_EXT_BAR;
 }
 void td_hdr_decode(const uint32_t w[H13_TD_HEADER_WORDS], struct td_hdr *h);
 void td_hdr_encode(const struct td_hdr *h, uint32_t w[H13_TD_HEADER_WORDS]);
@@ -294,6 +301,7 @@ struct td_kept {
 			      * MIL is abs then reduce_max, fuses the two so) */
 	uint8_t two;         /* Common.Cfg.TaskType 6: each element (b - a), a the first operand (from
 			      * L2 memory, broadcast as Src1Broadcast says), b the second */
+	uint8_t product;     /* with two: Planar.Cfg.OpMode 1, each element a x b instead (summed) */
 	uint16_t eps;        /* fp16, Planar.PreScale's low half: RSQRT's, or added to a sum after its
 			      * FinalScale (Apple's H13 rms_norm chain: mean of squares + eps) */
 	uint32_t rows, h, w; /* planes reduced (NumGroups x Cin), each of h rows (Hin) of w (Win) values */
@@ -333,7 +341,9 @@ struct td_l2view {
 struct td_l2mem {
 	uint8_t any;             /* the TD reads or writes L2 memory */
 	uint8_t keep1;           /* the first operand comes by tile DMA and is kept at src1 (SourceType 1) */
-	uint8_t inplace;         /* the result is written over the first operand, element for element */
+	uint8_t inplace;         /* bit 0 (1): the result is written over the first operand, element
+				  * for element; bit 1 (2): over the second (Apple's macOS GPT-2 gelu,
+				  * TD 2); any other overlap is refused */
 	uint8_t pair;            /* Common.Cfg.TaskType 4, a normalize: (a - p0) x p1, p0 src2's element
 				  * (g, c, 0, 0), p1 the value src2.rs bytes after it (td_l2mem_of) */
 	struct td_l2view src1, src2, res;
@@ -521,7 +531,10 @@ unsigned td_fmt_bytes(unsigned fmt);
  */
 /* The destination tensor's extents as the tile DMA writes it: OutDim.Wout, Hout and Cout, with
  * Common.Cfg.OutTranspose C and W swapped (Apple's H13 matmul with transpose_y writes its N x M
- * result as M rows of N: docs/engine-model.md, "A result written transposed"). */
+ * result as M rows of N: docs/engine-model.md, "A result written transposed"). A reduction
+ * (Common.Cfg.TaskType 5 or 6) writes one value a plane: Cout planes of one value, or with
+ * Common.PECfg.OutputTranspose one row of Cout values (the macOS GPT-2 layer_norm backward's
+ * dgamma, "Reductions into L2 memory"). */
 void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c);
 /* Whether the destination tile's rows as the engine writes them (OutDim.Wout values of the output
  * format's size each, or the whole 64-byte line with TileDMADst.Fmt ZeroPadLast) follow one

@@ -655,6 +655,33 @@ def l2_memory(d, rng):
     a = f16((12, 3, 8))
     y = a.astype(np.float64).reshape(3, 4, 3, 8).max(axis=1)
     write(os.path.join(d, 'red_c_max4.orc'), [t(5, a.shape, a), out(4, y)])
+    # (last: the draws above stay as they were)
+    # the argument of gelu's tanh as Apple's macOS GPT-2 gelu computes it in L2 memory, one fp16
+    # rounding a TD: x*x; that times x times fp16(0.0447) (over the first operand); (x + that)
+    # times fp16(0.7979) (over the second operand); then out by DMA
+    a = f16((2, 3, 40), -4, 4)
+    xd = a.astype(np.float64)
+    r16 = lambda v: v.astype(np.float16).astype(np.float64)
+    y0 = r16(xd * xd)
+    y1 = r16(y0 * float(np.float16(0.044708)) * xd)
+    y = r16((xd + y1) * float(np.float16(0.797852)))
+    o = out(4, y)
+    o['data'] = (y.reshape(-1), 2.0 * ulp16(y.reshape(-1)))
+    write(os.path.join(d, 'l2_gelu_arg.orc'), [t(5, a.shape, a), o])
+    # the mean of products of two operands over each plane (Common.Cfg.TaskType 6 with OpMode 1:
+    # the macOS GPT-2 softmax and layer_norm backward kernels): x, z [16,4,8] to [16,1,1] with
+    # FinalScale 1/32, and the same written as one row of 16 (PECfg.OutputTranspose); one fp16
+    # rounding of a sum of exact products in fp32 (its error bound 2^-18 of the sum of |x z|)
+    a, z = f16((16, 4, 8), -4, 4), f16((16, 4, 8), -4, 4)
+    pr = a.astype(np.float64) * z.astype(np.float64)
+    y = pr.mean(axis=(1, 2), keepdims=True)
+    tol = 2.0 * ulp16(y.reshape(-1)) + 2.0 ** -18 * np.abs(pr).mean(axis=(1, 2)).reshape(-1)
+    o = out(4, y)
+    o['data'] = (y.reshape(-1), tol)
+    write(os.path.join(d, 'red_dot.orc'), [t(5, a.shape, a), t(6, z.shape, z), o])
+    o = out(4, y.reshape(1, 1, 16))
+    o['data'] = (y.reshape(-1), tol)
+    write(os.path.join(d, 'red_dot_t.orc'), [t(5, a.shape, a), t(6, z.shape, z), o])
 
 
 if __name__ == '__main__':

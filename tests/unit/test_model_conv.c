@@ -412,7 +412,7 @@ TEST(model, outside_bits_table_from_the_register_map)
 	} want[] = {
 		{H13_COMMON_INDIM, 0x80008000u}, {H13_COMMON_CIN, 0xfffe0000u}, {H13_SRC_BASEADDR, 0x3fu},
 		{H13_DST_ROWSTRIDE, 0x3fu}, {H13_NE_POSTSCALE, 0xffe00000u}, {H13_COEFF_BASEADDR(15), 0x3fu},
-		{H13_COMMON_CHCFG, 0}, {H13_NE_KERNELCFG, 0}, {H13_DST_DMACONFIG, 0}, {H13_L2_SOURCECFG, 0xfea80000u},
+		{H13_COMMON_CHCFG, 0}, {H13_NE_KERNELCFG, 0}, {H13_DST_DMACONFIG, 0}, {H13_L2_SOURCECFG, 0xfaa80000u},
 		{H13_NE_MACCFG, 0}, {H13_PLANAR_CFG, 0}, {H13_PLANAR_PRESCALE, 0},
 	};
 	for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {

@@ -13,6 +13,7 @@
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
 #include "fw/td/td.h"
+#include "fw/tensors/tensors.h"
 #include "tests/harness/harness.h"
 #include "tests/unit/toracle.h"
 #include "tools/progdesc/benchprog.h"
@@ -245,6 +246,64 @@ TEST(model_l2mem, both_operands_from_l2_one_kept_by_the_td_before)
 #endif
 }
 
+/* The argument of gelu's tanh, 0.7979 (x + 0.0447 x^3), as Apple's macOS GPT-2 gelu computes it in
+ * L2 memory (allbilly/ane gpt2/training/aneforge/kernels/gelu_32_3072_forward, its TDs 0-2): TD 0
+ * reads x (BAR 5) through both tile sources, keeps it in L2 at 0x2000 and leaves x*x at 0; TD 1
+ * multiplies that by 0.0447 (PreScale) and by x from L2, over its first operand; TD 2 adds x and
+ * TD 1's result, times 0.7979 (Scale), over its second operand, which it marks
+ * L2.SourceCfg.Src2Dependent as Apple's does; TD 3 takes it out to BAR 4. */
+static void gelu_arg(struct bp_pe_spec t[4])
+{
+	const struct bp_l2 x = l2(0x2000, 240, 80), r = l2(0, 240, 80);
+	for (unsigned i = 0; i < 4; i++)
+		t[i] = bp_pe_copy(2, 3, 40, 5, 0);
+	t[0].l2_src = BP_L2_KEEP;
+	t[0].src_l2 = x;
+	t[0].bar_in1 = 5;
+	t[0].secsrc = H13_PE_SECSRC_TILE1;
+	t[0].op = H13_PE_OP_MUL;
+	t[0].res_l2 = r;
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = r;
+	t[1].secsrc = H13_PE_SECSRC_TILE1;
+	t[1].op = H13_PE_OP_MUL;
+	t[1].src2_l2 = x;
+	t[1].prescale = 0x29b9u; /* fp16(0.0447) */
+	t[1].res_l2 = r;
+	t[2].l2_src = BP_L2_READ;
+	t[2].src_l2 = x;
+	t[2].secsrc = H13_PE_SECSRC_TILE1;
+	t[2].src2_l2 = r;
+	t[2].src2_dependent = 1;
+	t[2].scale = 0x3a62u; /* fp16(0.7979) */
+	t[2].res_l2 = r;
+	t[3].l2_src = BP_L2_READ;
+	t[3].src_l2 = r;
+	t[3].bar_out = 4;
+}
+
+TEST(model_l2mem, a_result_over_the_operand_it_reads_as_apples_gelu)
+{
+	struct bp_pe_spec t[4];
+	gelu_arg(t);
+	const struct bp_pe_spec *p[] = {&t[0], &t[1], &t[2], &t[3]};
+	expect_exact("l2_gelu_arg", p, 4);
+#if !defined(ANEFW_TARGET)
+	/* x - (TD 1's result) instead of the sum fails the checker */
+	t[2].secsrc = H13_PE_SECSRC_SUB;
+	expect_checker_fails("l2_gelu_arg", p, 4, 2, "x - 0.0447 x^3");
+	gelu_arg(t);
+	/* TD 2's result one row past its second operand: an overlap, not the same elements */
+	t[2].res_l2.base = 80;
+	expect_refused("l2_gelu_arg", p, 4, "td 2, unit L2, L2.ResultBase.Addr = 0x5: unmodelled-combination: "
+					    "a result in L2 memory over an operand the same TD reads from L2");
+	gelu_arg(t);
+	/* Src2Dependent on TD 0, whose second operand comes by the tile DMA */
+	t[0].src2_dependent = 1;
+	expect_refused("l2_gelu_arg", p, 4, "td 0, unit L2, L2.SourceCfg.Src2Dependent = 0x1: unmodelled-field");
+#endif
+}
+
 /* Reductions over planes read from L2 memory, as Apple's softmax over rows of 128 takes them: TD 0
  * copies x [1,16,48] into L2; TD 1 reads it back as 16 planes of 3 x 16 (a row of x each), the NE a
  * pass-through, and leaves one value a plane (its maximum, or the reciprocal of its sum) at
@@ -445,6 +504,75 @@ TEST(model_l2mem, channel_maxima_of_the_ne)
 	t = chmax(64, 4, 48); /* 64 channels, one output */
 	expect_refused("red_c_max", p, 1, "Common.Cin = 0x40: unmodelled-combination: NE.MACCfg.OpMode 2 or 3 "
 					  "whose Cin is not UnicastCin times its Cout");
+#endif
+}
+
+/* The mean of products of two operands over each plane (Common.Cfg.TaskType 6, Planar OpMode 1,
+ * FirstSrc 0, SecSrc 2), as the macOS compiler's GPT-2 softmax backward takes its reduce_sum(dy y)
+ * (both operands by the tile DMA: BARs 5 and 6) and its layer_norm backward a mean over C (FinalScale
+ * 1/32 here); written one value a plane, or one row of the 16 (PECfg.OutputTranspose, the
+ * layer_norm backward's dgamma) */
+static struct bp_pe_spec red_dot_td(int row)
+{
+	struct bp_pe_spec t = red_td(H13_PE_POOL_NONE, 0x3d000000u); /* 1/32 */
+	t.tasktype = H13_TASK_REDUCE2;
+	t.op = H13_PE_OP_MUL;
+	t.secsrc = H13_PE_SECSRC_TILE1;
+	t.bar_in1 = 6;
+	if (row)
+		t.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+	return t;
+}
+
+TEST(model_l2mem, reductions_of_products_of_two_operands)
+{
+	struct bp_pe_spec t = red_dot_td(0);
+	const struct bp_pe_spec *p[] = {&t};
+	expect_exact("red_dot", p, 1);
+	t = red_dot_td(1);
+	expect_exact("red_dot_t", p, 1);
+	/* the tensor run and inspect describe for the result: one value a plane, or one row */
+	for (int row = 0; row < 2; row++) {
+		static struct ldr_program lp;
+		struct tns_tensor tt[TNS_MAX];
+		unsigned nt = 0, found = 0;
+		t = red_dot_td(row);
+		size_t len = bp_pen(prog, sizeof prog, p, 1);
+		REQUIRE(len > 0);
+		REQUIRE(ldr_load(prog, len, LDR_F_RAW, &lp) == LDR_OK);
+		REQUIRE(tns_describe(&lp, tt, TNS_MAX, &nt, NULL) == TNS_OK);
+		for (unsigned k = 0; k < nt; k++)
+			if (tt[k].bar == 4) {
+				found++;
+				CHECK_EQ(tt[k].ndim, 3u);
+				CHECK_EQ(tt[k].shape[0], row ? 1u : 16u);
+				CHECK_EQ(tt[k].shape[1], 1u);
+				CHECK_EQ(tt[k].shape[2], row ? 16u : 1u);
+			}
+		CHECK_EQ(found, 1u);
+	}
+#if !defined(ANEFW_TARGET)
+	/* the sum of the products (FinalScale 1) held against their mean: the checker fails */
+	t = red_dot_td(0);
+	t.finalscale = F32_ONE;
+	expect_checker_fails("red_dot", p, 1, 2, "the sum of products read as their mean");
+	/* the squared difference's form (OpMode 4, FirstSrc 1) with its first operand by the tile
+	 * DMA: refused (only products take it so) */
+	t.finalscale = 0x3d000000u;
+	t.op = H13_PE_OP_SQ;
+	t.firstsrc = 1;
+	expect_refused("red_dot", p, 1, "or for products by the tile DMA");
+	/* products with FirstSrc 1, or to 1/sqrt (NLMode 2): refused */
+	t = red_dot_td(0);
+	t.firstsrc = 1;
+	expect_refused("red_dot", p, 1, "other than OpMode 4, FirstSrc 1 and SecSrc 2");
+	t = red_dot_td(0);
+	t.nlmode = H13_PE_NL_RSQRT;
+	expect_refused("red_dot", p, 1, "or of their products to other than a sum");
+	/* products under TaskType 5 (one operand): refused */
+	t = red_dot_td(0);
+	t.tasktype = 0;
+	expect_refused("red_dot", p, 1, "Planar.Cfg.OpMode on a reduction other than 0 and 4");
 #endif
 }
 

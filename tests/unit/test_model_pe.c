@@ -100,12 +100,14 @@ static void pe_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_
 			}
 }
 
-/* The PE after its first operand a (and second b): PreScale, the operation, |.|, Scale and Bias,
- * ReLU, FinalScale. */
+/* The PE after its first operand a (and second b): PreScale, the operation, |.|, + Bias, x Scale
+ * (the bias first, docs/engine-model.md "Planar.BiasScale"), ReLU, FinalScale. */
 static double pe_tail(const struct bp_pe_spec *p, double a, double b)
 {
 	double r = a * h2d(p->prescale);
 	int two = p->secsrc == H13_PE_SECSRC_TILE1;
+	if (p->firstsrc == 1 && two && p->op == H13_PE_OP_MUL) /* the first operand negated */
+		r = -r;
 	if (p->op == H13_PE_OP_SQ) /* (a + b)^2, allbilly/ane's measurement; a^2 without b */
 		r = (r + (two ? b : 0)) * (r + (two ? b : 0));
 	else if (two && p->op == H13_PE_OP_MUL)
@@ -118,7 +120,7 @@ static double pe_tail(const struct bp_pe_spec *p, double a, double b)
 		r += b;
 	if (p->cond == H13_PE_COND_ABS && r < 0)
 		r = -r;
-	r = r * h2d(p->scale) + h2d(p->bias);
+	r = (r + h2d(p->bias)) * h2d(p->scale);
 	if (p->relu && r < 0)
 		r = 0;
 	float fin;
@@ -285,7 +287,7 @@ TEST(model_pe, pooling_then_scale_bias_and_relu)
 	p.win = 8, p.hin = 4, p.wout = 4, p.hout = 2, p.kw = p.kh = 2, p.sx = p.sy = 2;
 	p.pool = H13_PE_POOL_AVG;
 	p.scale = H_HALF, p.bias = H_MINUS_QUARTER, p.relu = 1;
-	expect_ok(&p, "avg then x 0.5 - 0.25, relu");
+	expect_ok(&p, "avg then - 0.25, x 0.5, relu");
 }
 
 TEST(model_pe, subtract_is_add_with_prescale_minus_one)
@@ -320,6 +322,43 @@ TEST(model_pe, max_min_and_the_square_of_the_sum)
 	CHECK_EQ(run_spec_ref(&p, &sq, &r, 1), ENG_OK);
 	CHECKF(r.bad > r.checked / 2, "(a + b)^2 against a^2: %lu of %lu off", (unsigned long)r.bad,
 	       (unsigned long)r.checked);
+}
+
+/* The bias before the scale, and FirstSrc 1 on a product, as the macOS compiler's GPT-2 gelu
+ * backward has them (allbilly/ane gpt2/training/aneforge/kernels/gelu_32_3072_backward; its MIL,
+ * orion's model.mil.raw, gives the constants): TD 7 computes (0.134145 x^2 + 1) x 0.797885 with
+ * Bias 1 and Scale 0.7979 in one TD, TD 4 computes t x t x (-1) with FirstSrc 1 and no -1 in any
+ * word. Here x x 0.134155 x x (PreScale, the second source BAR 6 holding BAR 5's values, Bias 1,
+ * Scale 0.797852) and -(a x b); each against pe_tail (the definition: + Bias, then x Scale; FirstSrc
+ * 1 negates the first operand of a product). Negatives: the output held against r x Scale + Bias
+ * (the order the model used until 2026-12-04) and against the product unnegated fails; FirstSrc 1
+ * on an add is refused. */
+TEST(model_pe, bias_before_scale_and_a_negated_first_operand)
+{
+	struct bp_pe_spec p = base();
+	p.c = 2, p.win = 40, p.hin = 3, p.wout = 40, p.hout = 3;
+	p.op = H13_PE_OP_MUL, p.secsrc = H13_PE_SECSRC_TILE1;
+	p.prescale = 0x304bu; /* fp16(0.134155) */
+	p.bias = H_ONE;
+	p.scale = 0x3a62u; /* fp16(0.797852) */
+	expect_ok(&p, "(0.134 a b + 1) x 0.798");
+	struct bp_pe_spec old = p; /* r x Scale + Bias as (r + Bias / Scale) x Scale */
+	old.bias = 0x3d03u;        /* fp16(1 / 0.797852) */
+	struct pe_run r;
+	CHECK_EQ(run_spec_ref(&p, &old, &r, 1), ENG_OK);
+	CHECKF(r.bad > r.checked / 2, "the bias after the scale: %lu of %lu off", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	struct bp_pe_spec neg = base();
+	neg.c = 2, neg.win = 40, neg.hin = 3, neg.wout = 40, neg.hout = 3;
+	neg.op = H13_PE_OP_MUL, neg.secsrc = H13_PE_SECSRC_TILE1, neg.firstsrc = 1;
+	expect_ok(&neg, "-(a x b)");
+	struct bp_pe_spec pos = neg;
+	pos.firstsrc = 0;
+	CHECK_EQ(run_spec_ref(&neg, &pos, &r, 1), ENG_OK);
+	CHECKF(r.bad > r.checked / 2, "-(a x b) against a x b: %lu of %lu off", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	neg.op = H13_PE_OP_ADD;
+	CHECK(run_spec(&neg, &r, 1) != ENG_OK);
 }
 
 /* a x b as the macOS 14 and 26 compilers emit it: the NE in the path with no kernel (a
@@ -375,7 +414,7 @@ TEST(model_pe, two_tds_through_an_intermediate_with_the_input_through_two_bars)
 {
 	struct bp_pe_spec f = base(), g;
 	f.c = 3, f.win = g.win = 21, f.hin = 4, f.wout = 21, f.hout = 4;
-	f.scale = H_HALF, f.bias = H_MINUS_QUARTER; /* t = x/2 - 1/4 */
+	f.scale = H_HALF, f.bias = H_MINUS_QUARTER; /* t = (x - 1/4)/2 */
 	g = f;
 	g.scale = H_ONE, g.bias = 0;
 	g.op = H13_PE_OP_ADD, g.secsrc = H13_PE_SECSRC_TILE1, g.prescale = H_MONE; /* x - t */
@@ -824,11 +863,11 @@ TEST(model_pe, a_one_byte_tensor_kept_in_l2_memory_and_read_back)
 
 /*
  * Channel interleave (docs/engine-model.md, "Channel interleave"), in the form of Apple's H13
- * select over 1x8x375x375: TD 0 writes t = x/2 - 1/4 (IL_C channels) to BAR 3 with
+ * select over 1x8x375x375: TD 0 writes t = (x - 1/4)/2 (IL_C channels) to BAR 3 with
  * TileDMADst.Fmt.Interleave 8 and L2.ResultCfg.DMAInterleave 8, rows of W x 8 fp16 (64-byte
  * lines), a plane a group of 8 channels; TD 1 reads it back with TileDMASrc.Fmt.Interleave 8 and
  * L2.SourceCfg.DMAInterleave 8 and writes 2t plain to BAR 4. The references are the definitions:
- * BAR 3's element (c, h, w) at (c / 8) plane + h row + (8 w + c mod 8) x 2 holds fp16(x/2 - 1/4),
+ * BAR 3's element (c, h, w) at (c / 8) plane + h row + (8 w + c mod 8) x 2 holds fp16((x - 1/4)/2),
  * BAR 4 holds 2 fp16(t) (exact); the same by 4 (Apple's attention). Negatives: the checker
  * reading BAR 3 as the plain layout, or by the other interleave, fails; interleave 2, an L2
  * DMAInterleave that disagrees with its tile DMA's, and 12 channels (not whole groups of 8) are
@@ -851,7 +890,7 @@ struct il_run {
 
 static uint16_t il_mid(unsigned c, unsigned h, unsigned w)
 {
-	return d2h(h2d(input_at(BP_IN0_BAR, c, h, w)) / 2.0 - 0.25);
+	return d2h((h2d(input_at(BP_IN0_BAR, c, h, w)) - 0.25) / 2.0);
 }
 
 static void il_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
@@ -982,4 +1021,133 @@ TEST(model_pe, channel_interleave_written_and_read_back)
 	il_refused(p, sizeof p, IL_C, 8, 1, ENG_FR_COMBINATION, 1, H13_L2_SOURCECFG);
 	/* 12 channels: a group of 8 part-filled, refused */
 	il_refused(p, sizeof p, 12, 8, 0, ENG_FR_COMBINATION, 0, H13_DST_FMT);
+}
+
+/*
+ * A result written transposed and channel-interleaved (Common.Cfg.OutTranspose with
+ * TileDMADst.Fmt.Interleave 4 or 8), as the macOS compiler's GPT-2 attention and linear backward
+ * kernels write the kernels their next TDs read (allbilly/ane, gpt2/training, the kernels
+ * attention_qk_backward_db, attention_av_backward_db and linear_32_768_768_backward_dw;
+ * docs/engine-model.md, "Channel interleave"): TD 0 writes t = (x - 1/4)/2 of x (16 x 3 x 24) transposed,
+ * 24 channels of 3 rows of 16, interleaved by I into BAR 3; TD 1 reads BAR 3 back with the same
+ * interleave and writes 2t plain to BAR 4. The definitions: BAR 3's element for x's (c, h, w) is
+ * the transposed tensor's (w, h, c), at (w / I) plane + h row + (I c + w mod I) x 2; BAR 4's
+ * (w, h, c) is 2t. Negatives: the checker reading BAR 3 interleaved but not transposed, or
+ * transposed but not interleaved, fails; 20 columns (not whole groups of 8 channels once
+ * transposed) are refused by name.
+ */
+#define ILT_C 16u
+#define ILT_H 3u
+#define ILT_W 24u
+#define ILT_ROW(i) ((ILT_C * (i) * 2u + 63u) & ~63u)
+#define ILT_PLANE(i) (ILT_ROW(i) * ILT_H)
+
+struct ilt_run {
+	unsigned ilv;
+	int mid_kind; /* the checker's layout of BAR 3: 0 the definition, 1 not transposed, 2 not interleaved */
+	unsigned checked_mid, checked_out;
+	uint64_t bad;
+};
+
+static void ilt_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (is_weights || g->bar != BP_IN0_BAR)
+		return;
+	const uint32_t row = bp_row(ILT_W);
+	for (unsigned c = 0; c < ILT_C; c++)
+		for (unsigned h = 0; h < ILT_H; h++)
+			for (unsigned w = 0; w < ILT_W; w++)
+				le_wr16(buf + (c * ILT_H + h) * row + 2u * w, input_at(BP_IN0_BAR, c, h, w));
+}
+
+static void ilt_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct ilt_run *r = ctx;
+	if (is_weights || (g->bar != BP_MID_BAR && g->bar != BP_OUT_BAR))
+		return;
+	const unsigned i = r->ilv;
+	for (unsigned c = 0; c < ILT_C; c++)
+		for (unsigned h = 0; h < ILT_H; h++)
+			for (unsigned w = 0; w < ILT_W; w++) {
+				uint64_t off;
+				uint16_t want = il_mid(c, h, w);
+				if (g->bar == BP_MID_BAR) {
+					if (r->mid_kind == 1) /* interleaved, not transposed: x's own (c, h, w) */
+						off = (uint64_t)(c / i) * (ILT_H * ((ILT_W * i * 2u + 63u) & ~63u)) +
+						      (uint64_t)h * ((ILT_W * i * 2u + 63u) & ~63u) + (i * w + c % i) * 2u;
+					else if (r->mid_kind == 2) /* transposed, plain rows of 16 */
+						off = ((uint64_t)w * ILT_H + h) * bp_row(ILT_C) + 2u * c;
+					else
+						off = (uint64_t)(w / i) * ILT_PLANE(i) + (uint64_t)h * ILT_ROW(i) +
+						      (i * c + w % i) * 2u;
+					r->checked_mid++;
+				} else {
+					off = ((uint64_t)w * ILT_H + h) * bp_row(ILT_C) + 2u * c;
+					want = d2h(2.0 * h2d(want));
+					r->checked_out++;
+				}
+				r->bad += off + 2u > g->size || le_rd16(buf + off) != want;
+			}
+}
+
+/* TD 0 (x, W columns, transposed and interleaved by ilv into BAR 3), TD 1 (BAR 3 back to BAR 4) */
+static size_t ilt_prog(uint8_t *p, size_t cap, unsigned w, unsigned ilv)
+{
+	struct bp_pe_spec s0 = bp_pe_copy(ILT_C, ILT_H, w, BP_IN0_BAR, BP_MID_BAR);
+	struct bp_pe_spec s1 = bp_pe_copy(w, ILT_H, ILT_C, BP_MID_BAR, BP_OUT_BAR);
+	s0.scale = H_HALF, s0.bias = H_MINUS_QUARTER;
+	s0.out_transpose = 1;
+	s1.scale = 0x4000u; /* 2 */
+	const struct bp_pe_spec *const tds[2] = {&s0, &s1};
+	size_t len = bp_pen(p, cap, tds, 2);
+	if (!len || tpatch_field(p, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 0, H13_DST_ROWSTRIDE, 0, 32, ILT_ROW(ilv)) ||
+	    tpatch_field(p, len, 0, H13_DST_PLANESTRIDE, 0, 32, ILT_PLANE(ilv)) ||
+	    tpatch_field(p, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 1, H13_SRC_ROWSTRIDE, 0, 32, ILT_ROW(ilv)) ||
+	    tpatch_field(p, len, 1, H13_SRC_PLANESTRIDE, 0, 32, ILT_PLANE(ilv)))
+		return 0;
+	return len;
+}
+
+static int ilt_submit(const uint8_t *p, size_t len, struct ilt_run *r, struct session_result *res)
+{
+	struct session_hooks hk = {.fill = ilt_fill, .check = ilt_check, .ctx = r};
+	r->checked_mid = r->checked_out = 0;
+	r->bad = 0;
+	return tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, res);
+}
+
+TEST(model_pe, a_result_written_transposed_and_channel_interleaved)
+{
+	static uint8_t p[8192];
+	struct session_result res;
+	struct ilt_run r;
+	for (unsigned ilv = 4; ilv <= 8; ilv += 4) {
+		size_t len = ilt_prog(p, sizeof p, ILT_W, ilv);
+		REQUIRE(len > 0);
+		r = (struct ilt_run){.ilv = ilv};
+		CHECKF(ilt_submit(p, len, &r, &res) == 0, "by %u: %s", ilv, res.fault_text);
+		CHECK_EQ(r.checked_mid, ILT_C * ILT_H * ILT_W);
+		CHECK_EQ(r.checked_out, ILT_C * ILT_H * ILT_W);
+		CHECKF(r.bad == 0, "by %u: %lu off", ilv, (unsigned long)r.bad);
+		/* the checker's negatives */
+		for (int kind = 1; kind <= 2; kind++) {
+			r = (struct ilt_run){.ilv = ilv, .mid_kind = kind};
+			CHECK(ilt_submit(p, len, &r, &res) == 0);
+			CHECKF(r.bad > ILT_C * ILT_H * ILT_W / 2, "by %u, layout %d: %lu off", ilv, kind,
+			       (unsigned long)r.bad);
+		}
+	}
+	/* 20 columns: transposed, 20 channels, not whole groups of 8: refused at TD 0's TileDMADst.Fmt */
+	size_t len = ilt_prog(p, sizeof p, 20, 8);
+	REQUIRE(len > 0);
+	r = (struct ilt_run){.ilv = 8};
+	CHECK(ilt_submit(p, len, &r, &res) != 0);
+	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_COMBINATION);
+	CHECK_EQ(res.fault.td, 0);
+	CHECK_EQ(res.fault.reg, (uint32_t)H13_DST_FMT);
 }

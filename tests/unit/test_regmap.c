@@ -216,6 +216,8 @@ TEST(regmap, h13_names_match_the_map)
 	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Ox", H13_CONVCFG_OX));
 	CHECK(H13_IS(H13_COMMON_CONVCFG, "ConvCfg", "Oy", H13_CONVCFG_OY));
 	CHECK(H13_IS(H13_L2_SOURCECFG, "SourceCfg", "Dependent", H13_L2SRC_DEPENDENT));
+	CHECK(H13_IS(H13_L2_SOURCECFG, "SourceCfg", "Src2DMA", H13_L2SRC_SRC2DMA));
+	CHECK(H13_IS(H13_L2_SOURCECFG, "SourceCfg", "Src2Dependent", H13_L2SRC_SRC2DEP));
 	for (unsigned k = 0; k < 2; k++) {
 		uint32_t a = k ? H13_L2_RESULTCFG : H13_L2_SOURCECFG;
 		const char *r = k ? "ResultCfg" : "SourceCfg";

@@ -134,3 +134,43 @@ TEST(td_codec, the_loader_reads_what_the_writer_wrote)
 	CHECK_EQ(tile, 1u);
 	CHECK_EQ(kcfg, 1u);
 }
+
+/* The extended header (docs/formats.md): one word between the ten and the first record exactly when
+ * header word 9's first slot (KBase0) is enabled on BAR 3 (0x23). Word 9 written out by hand: 0x23
+ * extended; 0x21 (the weights), 0x26 (a runtime tensor), 0x27 (Apple's GPT-2 softmax's TD 4, a
+ * constant section: no extension word, its records from word 10) and 0x03 (BAR 3, not enabled) not.
+ * A TD of word 9 0x27 as Apple's compiler lays it out loads with its first record at word 10. */
+TEST(td_codec, the_extension_word_only_with_kernels_on_bar_3)
+{
+	static const struct {
+		uint32_t w9;
+		int ext;
+	} cases[] = {{0x23u, 1}, {0x21u, 0}, {0x26u, 0}, {0x27u, 0}, {0x03u, 0}, {0x2bu, 0}};
+	uint32_t w[H13_TD_HEADER_WORDS];
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(w, 0, sizeof w);
+		w[9] = cases[i].w9;
+		CHECKF(td_hdr_extended(w) == cases[i].ext, "word 9 0x%02x", (unsigned)cases[i].w9);
+	}
+	for (unsigned k = 0; k < 2; k++) {
+		static uint8_t prog[H13_TD_DEFAULT_BYTES + 64];
+		static struct ldr_program lp;
+		memset(prog, 0, sizeof prog);
+		le_wr32(prog + 4u * 0, 1u << 25);   /* the last TD */
+		le_wr32(prog + 4u * 9, k ? 0x23u : 0x27u);
+		unsigned at = H13_TD_HEADER_WORDS + k; /* the first record: word 10, or 11 after the extension */
+		le_wr32(prog + 4u * at, (0u << 26) | H13_COMMON_CIN);
+		le_wr32(prog + 4u * (at + 1), 7u);
+		REQUIRE(ldr_load(prog, sizeof prog, LDR_F_RAW, &lp) == LDR_OK);
+		CHECK_EQ(ldr_td_ext_bytes(&lp, 0), k ? 4u : 0u);
+		struct ldr_write_iter it;
+		struct ldr_write x;
+		unsigned n = 0, cin = 0;
+		ldr_writes_begin(&lp, 0, &it);
+		while (ldr_writes_next(&it, &x)) {
+			cin += x.addr == H13_COMMON_CIN && x.value == 7u;
+			n++;
+		}
+		CHECKF(n == 1u && cin == 1u, "word 9 0x%02x: %u writes", k ? 0x23u : 0x27u, n);
+	}
+}

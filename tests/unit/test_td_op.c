@@ -169,7 +169,7 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
-		  "  PE: a x -1 x b (RBase1), x 1 + 0.5, relu, x FinalScale 1\n"
+		  "  PE: a x -1 x b (RBase1), + 0.5, x 1, relu, x FinalScale 1\n"
 		  "  result: WBase, 1 x 2560 x 1600 fp16, and keeps it in L2\n");
 	/* a pool from an L2-resident source, |.|, an fp32 FinalScale that is no fp16 */
 	struct img p = {0};
@@ -184,7 +184,7 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	CHECK_STR(describe(&p, &t),
 		  "  source: the L2-resident tensor at 0x0, 3 x 4 x 8 fp16\n"
 		  "  NE: not in the path\n"
-		  "  PE: max pool 2x2 stride 2x2 padding 0x0, then a x 0, |.|, x 0 + 0, x FinalScale 0x3dcccccd\n"
+		  "  PE: max pool 2x2 stride 2x2 padding 0x0, then a x 0, |.|, + 0, x 0, x FinalScale 0x3dcccccd\n"
 		  "  result: WBase, 3 x 2 x 4 fp16\n");
 	/* what the model refuses is named */
 	struct img q = {0};
@@ -214,13 +214,13 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 64 x 1 x 1 fp16 (C x H x W)\n"
 		  "  NE: pass-through (a convolution with no coefficient channel)\n"
-		  "  PE: a x 1 x b (RBase1), x 1 + 0, x FinalScale 1\n"
+		  "  PE: a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase, 64 x 1 x 1 fp16\n");
 	/* Apple's H13 sub: the same with OpMode 0 and SecSrc 3 */
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB));
-	CHECK(strstr(describe(&m, &t), "  PE: a x 1 - b (RBase1), x 1 + 0, x FinalScale 1\n") != NULL);
+	CHECK(strstr(describe(&m, &t), "  PE: a x 1 - b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL);
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
-	CHECK(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), x 1 + 0, x FinalScale 1\n") != NULL);
+	CHECK(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL);
 	/* SourceType 0: the first operand from L2 memory, as Apple's floor TD 3 takes it */
 	set(&m, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
 	CHECKF(strstr(describe(&m, &t), "  source: L2 memory at 0x0, 64 x 1 x 1 fp16\n") != NULL, "%s", t.text);
@@ -258,12 +258,12 @@ TEST(td_op, l2_memory_operands_and_broadcasts)
 	CHECK_STR(describe_bars(&b, bars, &t),
 		  "  source: RBase0, 64 x 8 x 8 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
-		  "  PE: a x 1 + b (L2 memory at 0x0, broadcast along W H), x 1 + 0, x FinalScale 1\n"
+		  "  PE: a x 1 + b (L2 memory at 0x0, broadcast along W H), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase, 64 x 8 x 8 fp16\n");
 	/* a broadcast of a second operand that comes by tile DMA: refused, named */
 	set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	describe(&b, &t);
-	CHECKF(strstr(t.text, "b (RBase1), x 1 + 0, x FinalScale 1 (not modelled: Common.PECfg.Src2Broadcast "
+	CHECKF(strstr(t.text, "b (RBase1), + 0, x 1, x FinalScale 1 (not modelled: Common.PECfg.Src2Broadcast "
 			      "or Src2Transpose on a second operand that comes by tile DMA") != NULL, "%s", t.text);
 	/* a transposed operand that is not [C,1,1] */
 	set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
@@ -295,7 +295,7 @@ TEST(td_op, tile_offsets_inside_their_bars)
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0 +0xc00000, 1 x 1024 x 2048 fp16 (C x H x W)\n"
 		  "  NE: pass-through (a convolution with no coefficient channel)\n"
-		  "  PE: a x 1 x b (RBase1 +0x40), x 1 + 0, x FinalScale 1\n"
+		  "  PE: a x 1 x b (RBase1 +0x40), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase +0x400000, 1 x 1024 x 2048 fp16\n");
 	set(&m, H13_SRC_BASEADDR, 0x3fu); /* below the 64-byte granule: the address is 0 */
 	set(&m, H13_SRC2_BASEADDR, 0);
@@ -303,7 +303,7 @@ TEST(td_op, tile_offsets_inside_their_bars)
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 1 x 1024 x 2048 fp16 (C x H x W)\n"
 		  "  NE: pass-through (a convolution with no coefficient channel)\n"
-		  "  PE: a x 1 x b (RBase1), x 1 + 0, x FinalScale 1\n"
+		  "  PE: a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase, 1 x 1024 x 2048 fp16\n");
 }
 
@@ -414,7 +414,7 @@ TEST(td_op, reductions_into_l2_memory)
 	CHECK_STR(describe_bars(&a, bars, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
-		  "  PE: a x 1 - b (L2 memory at 0x0, broadcast along W), x 1.442383 + 0, x FinalScale 1\n"
+		  "  PE: a x 1 - b (L2 memory at 0x0, broadcast along W), + 0, x 1.442383, x FinalScale 1\n"
 		  "  result: the L2-resident tensor at 0x0, 1 x 2560 x 1600\n");
 	/* TD 4: its first operand the row's 1/sum (L2 memory, broadcast along W), x b */
 	struct img b = {0};
@@ -429,7 +429,7 @@ TEST(td_op, reductions_into_l2_memory)
 	CHECK_STR(describe_bars(&b, (1u << H13_BAR_RBASE1) | (1u << H13_BAR_WBASE), &t),
 		  "  source: L2 memory at 0x0, broadcast along W, 1 x 2560 x 1600 fp16\n"
 		  "  NE: not in the path\n"
-		  "  PE: a x 1 x b (RBase1), x 1 + 0, x FinalScale 1\n"
+		  "  PE: a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase, 1 x 2560 x 1600 fp16\n");
 	/* refused readings are named: NLMode 3 on a reduction, SecSrc 3 with mul, RBase0 bound with
 	 * the first operand from L2 memory */
@@ -440,7 +440,7 @@ TEST(td_op, reductions_into_l2_memory)
 	set(&a, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB) |
 				 H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL));
 	describe_bars(&a, bars, &t);
-	CHECKF(strstr(t.text, "PE: a x 1, OpMode 1 SecSrc 3 (not modelled), x 1.442383 + 0, "
+	CHECKF(strstr(t.text, "PE: a x 1, OpMode 1 SecSrc 3 (not modelled), + 0, x 1.442383, "
 			      "x FinalScale 1\n") != NULL, "%s", t.text);
 	describe_bars(&b, BARS_ALL, &t);
 	CHECKF(strstr(t.text, "(not modelled: L2.SourceCfg.SourceType 0 (the first operand from L2 memory) "

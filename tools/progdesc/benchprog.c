@@ -680,7 +680,7 @@ static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p)
 	uint32_t st = p->l2_src == BP_L2_READ ? H13_L2_MEM : p->l2_src == BP_L2_KEEP ? H13_L2_KEEP : H13_L2_DMA;
 	uint32_t scfg = td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2_SOURCETYPE, st) |
 			H13_PUT(H13_L2SRC_SRC2DMA, two && !p->src2_l2.on) |
-			H13_PUT(H13_L2SRC_DEPENDENT, p->dependent);
+			H13_PUT(H13_L2SRC_DEPENDENT, p->dependent) | H13_PUT(H13_L2SRC_SRC2DEP, p->src2_dependent);
 	uint32_t rcfg = td_fixed_bits(H13_L2_RESULTCFG) |
 			H13_PUT(H13_L2_RESULTTYPE, p->res_l2.on ? H13_L2_MEM : p->res_keep ? H13_L2_KEEP : H13_L2_DMA);
 	const struct bp_l2 *v[3] = {&p->src_l2, &p->src2_l2, &p->res_l2};

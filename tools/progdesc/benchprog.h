@@ -131,6 +131,7 @@ struct bp_pe_spec {
 	uint32_t pecfg;
 	unsigned out_transpose;
 	unsigned dependent;               /* L2.SourceCfg.Dependent (with an L2 operand) */
+	unsigned src2_dependent;          /* L2.SourceCfg.Src2Dependent (with a second operand in L2) */
 	unsigned reduce;                  /* 1: Common.Cfg.TaskType 5, a reduction of each plane */
 	uint32_t dst_plane;               /* the destination's plane stride (0: its rows x hout) */
 	unsigned ne_rcas;                 /* 1: the NE's channel products (MACCfg.OpMode 2, KernelMode 1,
