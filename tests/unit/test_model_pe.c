@@ -931,6 +931,24 @@ static void il_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, 
 			}
 }
 
+/* TD 0's destination and TD 1's source of a two-TD stream p (len bytes) made interleaved by ilv,
+ * both tile DMAs and their L2 sides (TD 1's L2 side at l2_ilv when not 0), with rows and planes of
+ * row and plane bytes: len, or 0 when a field could not be set. */
+static size_t il_patch(uint8_t *p, size_t len, unsigned ilv, unsigned l2_ilv, uint32_t row, uint32_t plane)
+{
+	if (tpatch_field(p, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 0, H13_DST_ROWSTRIDE, 0, 32, row) ||
+	    tpatch_field(p, len, 0, H13_DST_PLANESTRIDE, 0, 32, plane) ||
+	    tpatch_field(p, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
+	    tpatch_field(p, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
+			 l2_ilv ? l2_ilv : ilv) ||
+	    tpatch_field(p, len, 1, H13_SRC_ROWSTRIDE, 0, 32, row) ||
+	    tpatch_field(p, len, 1, H13_SRC_PLANESTRIDE, 0, 32, plane))
+		return 0;
+	return len;
+}
+
 /* The two TDs, with dst_ilv / src_ilv on TD 0's destination and TD 1's source (the tile DMA's
  * Fmt and its L2 side alike), l2_ilv on TD 1's L2.SourceCfg when not 0. */
 static size_t il_prog(uint8_t *p, size_t cap, unsigned c, unsigned ilv, unsigned l2_ilv)
@@ -941,17 +959,7 @@ static size_t il_prog(uint8_t *p, size_t cap, unsigned c, unsigned ilv, unsigned
 	s1.scale = 0x4000u; /* 2 */
 	const struct bp_pe_spec *const tds[2] = {&s0, &s1};
 	size_t len = bp_pen(p, cap, tds, 2);
-	if (!len || tpatch_field(p, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
-	    tpatch_field(p, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, ilv) ||
-	    tpatch_field(p, len, 0, H13_DST_ROWSTRIDE, 0, 32, IL_ROW(ilv)) ||
-	    tpatch_field(p, len, 0, H13_DST_PLANESTRIDE, 0, 32, IL_PLANE(ilv)) ||
-	    tpatch_field(p, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
-	    tpatch_field(p, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
-			 l2_ilv ? l2_ilv : ilv) ||
-	    tpatch_field(p, len, 1, H13_SRC_ROWSTRIDE, 0, 32, IL_ROW(ilv)) ||
-	    tpatch_field(p, len, 1, H13_SRC_PLANESTRIDE, 0, 32, IL_PLANE(ilv)))
-		return 0;
-	return len;
+	return len ? il_patch(p, len, ilv, l2_ilv, IL_ROW(ilv), IL_PLANE(ilv)) : 0;
 }
 
 static int il_submit(const uint8_t *p, size_t len, struct il_run *r, struct session_result *res)
@@ -1101,16 +1109,7 @@ static size_t ilt_prog(uint8_t *p, size_t cap, unsigned w, unsigned ilv)
 	s1.scale = 0x4000u; /* 2 */
 	const struct bp_pe_spec *const tds[2] = {&s0, &s1};
 	size_t len = bp_pen(p, cap, tds, 2);
-	if (!len || tpatch_field(p, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
-	    tpatch_field(p, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, ilv) ||
-	    tpatch_field(p, len, 0, H13_DST_ROWSTRIDE, 0, 32, ILT_ROW(ilv)) ||
-	    tpatch_field(p, len, 0, H13_DST_PLANESTRIDE, 0, 32, ILT_PLANE(ilv)) ||
-	    tpatch_field(p, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
-	    tpatch_field(p, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, ilv) ||
-	    tpatch_field(p, len, 1, H13_SRC_ROWSTRIDE, 0, 32, ILT_ROW(ilv)) ||
-	    tpatch_field(p, len, 1, H13_SRC_PLANESTRIDE, 0, 32, ILT_PLANE(ilv)))
-		return 0;
-	return len;
+	return len ? il_patch(p, len, ilv, 0, ILT_ROW(ilv), ILT_PLANE(ilv)) : 0;
 }
 
 static int ilt_submit(const uint8_t *p, size_t len, struct ilt_run *r, struct session_result *res)
