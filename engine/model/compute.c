@@ -833,13 +833,11 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	if (s->src2_relu && !s->pe_two)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,
 				   "L2.L2Cfg.Src2ReLU with no second PE operand not modelled");
-	/* FirstSrc 1 on a product of two operands: the first negated (the macOS compiler's GPT-2 gelu
-	 * backward, TD 4: its MIL's t^2 x (-1), no -1 anywhere in the program's words; Apple's
-	 * layer_norm's (b - a)^2 reads it so too): applied as a negated PreScale, the same IEEE
-	 * product; elsewhere refused */
-	const int first_neg = s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC) == 1u;
-	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC) &&
-	    !(first_neg && s->pe_op == H13_PE_OP_MUL && s->pe_sec == H13_PE_SECSRC_TILE1))
+	/* FirstSrc 1 on a product of two operands: the first negated (fw/td td_pe_first_negated;
+	 * Apple's layer_norm's (b - a)^2 reads it so too), applied as a negated PreScale, the same
+	 * IEEE product; elsewhere refused */
+	const int first_neg = s->pe && td_pe_first_negated(cfg);
+	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC) && !first_neg)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC,
 				   "Planar.Cfg.FirstSrc 1 not modelled but on a product of two operands (the first "
 				   "negated)");

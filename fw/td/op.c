@@ -297,10 +297,9 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		if (pm)
 			outf(out, ctx, "%s %ux%u stride %ux%u padding %ux%u, then ", pools[pm],
 			     win.kw, win.kh, win.sx, win.sy, win.px, win.py);
-		/* FirstSrc 1 on a product: the first operand negated (engine/model/compute.c) */
-		const unsigned fs = H13_GET(pc, H13_PECFG_FIRSTSRC);
-		outf(out, ctx, "%s x %s", fs == 1u && po == H13_PE_OP_MUL && sec == H13_PE_SECSRC_TILE1 ? "-a" : "a",
-		     h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
+		/* FirstSrc 1 on a product: the first operand negated (td_pe_first_negated) */
+		const int neg = td_pe_first_negated(pc);
+		outf(out, ctx, "%s x %s", neg ? "-a" : "a", h16((uint16_t)H13_GET(pre, H13_PRESCALE), b1));
 		if (po == H13_PE_OP_ADD && sec == H13_PE_SECSRC_SUB) {
 			/* 3 subtracts the second operand (Apple's H13 sub) */
 			outf(out, ctx, " - b (");
@@ -324,8 +323,8 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		/* the bias first, then the scale (engine/model/compute.c, pe_row_k) */
 		outf(out, ctx, ", + %s, x %s", h16((uint16_t)H13_GET(bs, H13_BIASSCALE_BIAS), b3),
 		     h16((uint16_t)H13_GET(bs, H13_BIASSCALE_SCALE), b2));
-		if (fs && !(fs == 1u && po == H13_PE_OP_MUL && sec == H13_PE_SECSRC_TILE1))
-			outf(out, ctx, ", FirstSrc %u (not modelled)", fs);
+		if (H13_GET(pc, H13_PECFG_FIRSTSRC) && !neg)
+			outf(out, ctx, ", FirstSrc %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_FIRSTSRC));
 		if (H13_GET(pc, H13_PECFG_RELUEN))
 			outf(out, ctx, ", relu");
 		if (H13_GET(pc, H13_PECFG_NLMODE))

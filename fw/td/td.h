@@ -392,6 +392,17 @@ static inline int td_window_unit(const struct td_window *w)
 	return w->kw == 1 && w->kh == 1 && w->sx == 1 && w->sy == 1 && !w->px && !w->py;
 }
 
+/* Planar.Cfg.FirstSrc 1 on a product of two operands (OpMode 1, SecSrc 2): the first operand
+ * negated, -(a x PreScale) x b (the macOS compiler's GPT-2 gelu backward, TD 4: its MIL's
+ * t x t x (-1), with no -1 in any word; docs/engine-model.md). The one FirstSrc an elementwise TD
+ * is read with (the model and inspect alike); a reduction's is td_kept_of's. */
+static inline int td_pe_first_negated(uint32_t planar_cfg)
+{
+	return H13_GET(planar_cfg, H13_PECFG_FIRSTSRC) == 1u &&
+	       H13_GET(planar_cfg, H13_PECFG_OPMODE) == H13_PE_OP_MUL &&
+	       H13_GET(planar_cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_TILE1;
+}
+
 /*
  * The NE as a pass-through (docs/engine-model.md, "NE pass-through"): MACCfg set but with
  * OpMode 0 (convolution) and none of its modelled fields (KernelMode, BiasMode, BinaryPoint,

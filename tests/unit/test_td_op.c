@@ -221,6 +221,15 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	CHECK(strstr(describe(&m, &t), "  PE: a x 1 - b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL);
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECK(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL);
+	/* FirstSrc 1: on the product the first operand negated (the macOS GPT-2 gelu backward); on
+	 * the add, not modelled */
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_FIRSTSRC, 1) |
+				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	CHECKF(strstr(describe(&m, &t), "  PE: -a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL, "%s", t.text);
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_FIRSTSRC, 1) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	CHECKF(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), + 0, x 1, FirstSrc 1 (not modelled), "
+					"x FinalScale 1\n") != NULL, "%s", t.text);
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	/* SourceType 0: the first operand from L2 memory, as Apple's floor TD 3 takes it */
 	set(&m, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
 	CHECKF(strstr(describe(&m, &t), "  source: L2 memory at 0x0, 64 x 1 x 1 fp16\n") != NULL, "%s", t.text);
