@@ -89,9 +89,11 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
 		       "Planar.Cfg.OpMode on a reduction other than 0 and 4 (each element squared: Apple's "
 		       "layer_norm), or 1 with two operands (their products), not modelled");
-	if (two && !(op == H13_PE_OP_SQ && H13_GET(cfg, H13_PECFG_FIRSTSRC) == 1u &&
-		     H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_TILE1) &&
-	    !(k->product && !H13_GET(cfg, H13_PECFG_FIRSTSRC) && H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_TILE1))
+	/* the two forms TaskType 6 is read in: the squared difference (FirstSrc 1) and the products
+	 * (FirstSrc 0), each with SecSrc 2 */
+	const unsigned first = H13_GET(cfg, H13_PECFG_FIRSTSRC);
+	const int sec2 = H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_TILE1;
+	if (two && !(sec2 && ((op == H13_PE_OP_SQ && first == 1u) || (k->product && first == 0u))))
 		refuse(k, 0, H13_PLANAR_CFG, 0, 32,
 		       "Common.Cfg.TaskType 6 (a reduction of two operands) other than OpMode 4, FirstSrc 1 "
 		       "and SecSrc 2 (the squared difference of Apple's layer_norm) or OpMode 1, FirstSrc 0 "
