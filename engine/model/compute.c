@@ -134,14 +134,15 @@ int anem_f2h_is_fcvt(void)
 	return fcvt_ok;
 }
 
-int anem_simd = 1;
+int anem_simd = 2;
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #include <cpuid.h>
 /* The CPU's features, read once with CPUID (clang's __builtin_cpu_supports lacks "f16c"):
- * bit 0 AVX and F16C, bit 1 AVX2 and FMA as well; both need the OS to save the ymm registers
- * (OSXSAVE, and XCR0's SSE and AVX state bits). */
+ * bit 0 AVX and F16C, bit 1 AVX2 and FMA as well, bit 2 AVX-512F as well; each needs the OS
+ * to save the registers (OSXSAVE, and XCR0's SSE and AVX state bits; for AVX-512 also its
+ * opmask, ZMM_Hi256 and Hi16_ZMM bits). */
 static unsigned cpu_features(void)
 {
 	static int v = -1;
@@ -154,8 +155,11 @@ static unsigned cpu_features(void)
 			if ((lo & 6u) == 6u) {
 				f = 1;
 				if ((c & (1u << 12)) && __get_cpuid_count(7, 0, &a, &b, &c, &d) &&
-				    (b & (1u << 5)))
+				    (b & (1u << 5))) {
 					f |= 2;
+					if ((b & (1u << 16)) && (lo & 0xe0u) == 0xe0u)
+						f |= 4;
+				}
 			}
 		}
 		v = (int)f;
@@ -2319,7 +2323,111 @@ static int cpu_avx2(void)
 {
 	return (cpu_features() & 2u) && anem_simd;
 }
+
+/*
+ * AVX-512F, chosen at run time (cpu_avx512, anem_simd 2): 4 channels x 16 nv positions in 4 nv
+ * of the 32 zmm registers, nv 1..4; the last vector's loads and stores masked to its first 8
+ * lanes when the block ends 8 past a multiple of 16 (a masked-off lane is neither read nor
+ * written). Each lane sums over k in the same order as micro_kernel, with the same fused
+ * multiply-add, so every width gives the same bits as the AVX2 and portable kernels. One
+ * always-inline body, instantiated for each nv, so that every accumulator stays in a register.
+ */
+#define CONV_AVX512 __attribute__((target("avx512f")))
+
+static CONV_AVX512 inline __attribute__((always_inline)) __m512 mk512_load(const float *p, unsigned v,
+									   unsigned nv, __mmask16 last)
+{
+	return v + 1 < nv ? _mm512_loadu_ps(p) : _mm512_maskz_loadu_ps(last, p);
+}
+
+static CONV_AVX512 inline __attribute__((always_inline)) void mk512_store(float *p, __m512 a, unsigned v,
+									  unsigned nv, __mmask16 last)
+{
+	if (v + 1 < nv)
+		_mm512_storeu_ps(p, a);
+	else
+		_mm512_mask_storeu_ps(p, last, a);
+}
+
+static CONV_AVX512 inline __attribute__((always_inline)) void
+micro_kernel_avx512(const float *restrict w, const float *restrict b, uint64_t K, uint64_t bs,
+		    float *restrict c, uint64_t cs, const unsigned nv, __mmask16 last)
+{
+	const __m512 z = _mm512_setzero_ps();
+	__m512 a00 = z, a01 = z, a02 = z, a03 = z, a10 = z, a11 = z, a12 = z, a13 = z;
+	__m512 a20 = z, a21 = z, a22 = z, a23 = z, a30 = z, a31 = z, a32 = z, a33 = z;
+	for (uint64_t k = 0; k < K; k++, w += 4, b += bs) {
+		__m512 b0 = mk512_load(b, 0, nv, last), b1 = z, b2 = z, b3 = z;
+		if (nv > 1)
+			b1 = mk512_load(b + 16, 1, nv, last);
+		if (nv > 2)
+			b2 = mk512_load(b + 32, 2, nv, last);
+		if (nv > 3)
+			b3 = mk512_load(b + 48, 3, nv, last);
+		__m512 w0 = _mm512_set1_ps(w[0]), w1 = _mm512_set1_ps(w[1]);
+		__m512 w2 = _mm512_set1_ps(w[2]), w3 = _mm512_set1_ps(w[3]);
+		a00 = _mm512_fmadd_ps(w0, b0, a00);
+		a10 = _mm512_fmadd_ps(w1, b0, a10);
+		a20 = _mm512_fmadd_ps(w2, b0, a20);
+		a30 = _mm512_fmadd_ps(w3, b0, a30);
+		if (nv > 1) {
+			a01 = _mm512_fmadd_ps(w0, b1, a01);
+			a11 = _mm512_fmadd_ps(w1, b1, a11);
+			a21 = _mm512_fmadd_ps(w2, b1, a21);
+			a31 = _mm512_fmadd_ps(w3, b1, a31);
+		}
+		if (nv > 2) {
+			a02 = _mm512_fmadd_ps(w0, b2, a02);
+			a12 = _mm512_fmadd_ps(w1, b2, a12);
+			a22 = _mm512_fmadd_ps(w2, b2, a22);
+			a32 = _mm512_fmadd_ps(w3, b2, a32);
+		}
+		if (nv > 3) {
+			a03 = _mm512_fmadd_ps(w0, b3, a03);
+			a13 = _mm512_fmadd_ps(w1, b3, a13);
+			a23 = _mm512_fmadd_ps(w2, b3, a23);
+			a33 = _mm512_fmadd_ps(w3, b3, a33);
+		}
+	}
+	const __m512 r[4][4] = {{a00, a01, a02, a03}, {a10, a11, a12, a13},
+				{a20, a21, a22, a23}, {a30, a31, a32, a33}};
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned v = 0; v < nv; v++)
+			mk512_store(c + i * cs + 16u * v, r[i][v], v, nv, last);
+}
+
+#define MK512(nv)                                                                                  \
+	static CONV_AVX512 void micro_kernel_avx512_##nv(const float *restrict w, const float *restrict b, \
+							 uint64_t K, uint64_t bs, float *restrict c, \
+							 uint64_t cs, __mmask16 last)                 \
+	{                                                                                          \
+		micro_kernel_avx512(w, b, K, bs, c, cs, nv, last);                                \
+	}
+MK512(1)
+MK512(2)
+MK512(3)
+MK512(4)
+
+static int cpu_avx512(void)
+{
+	return (cpu_features() & 4u) && anem_simd >= 2;
+}
 #endif
+
+const char *anem_conv_kernels(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_avx512())
+		return "AVX-512F";
+	if (cpu_avx2())
+		return "AVX2/FMA";
+#endif
+#if defined(ANEM_NEON)
+	if (anem_simd)
+		return "NEON";
+#endif
+	return "portable";
+}
 
 /* One CB-channel line of weights (wp: K x CB) over a row's columns (as positions, a multiple
  * of XB) into CB accumulator lines at stride as. */
@@ -2327,6 +2435,23 @@ static void micro_row(const float *wp, const float *cols, uint64_t K, uint64_t a
 {
 	uint64_t x = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_avx512()) {
+		/* blocks of 48, the last 64 or fewer in one (as is a multiple of 8) */
+		while (x < as) {
+			uint64_t left = as - x, n = left > 64 ? 48 : left;
+			__mmask16 last = n % 16u ? (__mmask16)0x00ffu : (__mmask16)0xffffu;
+			const float *b = cols + x;
+			float *c = acc + x;
+			switch ((n + 15u) / 16u) {
+			case 1: micro_kernel_avx512_1(wp, b, K, as, c, as, last); break;
+			case 2: micro_kernel_avx512_2(wp, b, K, as, c, as, last); break;
+			case 3: micro_kernel_avx512_3(wp, b, K, as, c, as, last); break;
+			default: micro_kernel_avx512_4(wp, b, K, as, c, as, last); break;
+			}
+			x += n;
+		}
+		return;
+	}
 	if (cpu_avx2()) {
 		/* blocks of 24, the last 32 as two of 16 (4 x 8 keeps too few sums in flight) */
 		while (x < as) {

@@ -58,10 +58,14 @@ void anem_outside_init(struct anem *m);
 /* fp16 <-> fp32 as the model's ports convert (round to nearest even; NaN -> 0x7e00).
  * anem_f2h is the datapath's conversion (the processor's FCVT on aarch64), anem_f2h_soft the
  * portable integer one; they agree on every float (tests/unit/test_model_f2h.c). */
-/* 1 (the default): the host's SIMD paths where the CPU has them (x86-64: AVX2/FMA
- * convolution micro-kernels, F16C conversions, the PE and post-scale rows 8 at a time);
- * 0: the portable code. Both give the same bits (test model_simd); tests compare them. */
+/* 2 (the default): the host's SIMD paths where the CPU has them (x86-64: AVX-512F or AVX2/FMA
+ * convolution micro-kernels, F16C conversions, the PE and post-scale rows 8 at a time; aarch64:
+ * NEON); 1: the same without AVX-512; 0: the portable code. Every level gives the same bits
+ * (tests model_simd and model.conv_simd_levels_match_reference compare them). */
 extern int anem_simd;
+/* The convolution micro-kernels anem_simd and the CPU select now: "AVX-512F", "AVX2/FMA",
+ * "NEON" or "portable". */
+const char *anem_conv_kernels(void);
 float anem_h2f(uint16_t h);
 uint16_t anem_f2h(float f);
 uint16_t anem_f2h_soft(float f);

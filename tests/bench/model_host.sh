@@ -75,6 +75,11 @@ for name, model, anchor in [("1x1 512x512 over 64", r"model conv 512x512 1x1 ove
     a, b = rate(model), rate(anchor)
     if a and b:
         print("bench model host conv %s: one thread %.2f of one OpenBLAS thread" % (name, a / b))
+    # goal 2, beside the anchor's own: all threads over one, the model's and OpenBLAS's
+    a2 = rate(model.replace("1 thread:", r"\d+ threads:"))
+    b2 = rate(anchor.replace("1 thread", r"(?:[2-9]|\d\d+) thread\(s\)"))
+    if a and a2 and b and b2:
+        print("bench model host conv %s: all threads %.2fx one (OpenBLAS %.2fx)" % (name, a2 / a, b2 / b))
 # issue 26's goal 3: the planar engine's operations and the LUT activation at 1e9 elements/s
 for name, pat in [("add (planar engine)", r"model add \S+ fp16:"), ("tanh (activation LUT)", r"model act tanh \(LUT\) \S+ fp16:")]:
     m = re.search(pat + r".*?, ([0-9.e+]+) elements/s", txt)

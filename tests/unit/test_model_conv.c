@@ -395,6 +395,67 @@ TEST(model, conv_threads_bit_identical)
 	CHECK_EQ(by_lines, 2u);
 }
 
+/*
+ * The micro-kernels at each SIMD level (anem_simd 2: AVX-512F where the CPU has it, 1: AVX2/FMA,
+ * 0: the portable kernel; on aarch64 NEON, then portable) over rows whose padded widths take
+ * every block the kernels are chosen by (8 to 64 positions in one block, the last vector of 16
+ * masked to 8 or not; 48 at a time before the last 64 or fewer; AVX2's 24, 16 and 8): each
+ * level matches the reference and gives the same bits as level 2. One shape a width is one
+ * row (channel lines), the other three rows of a 3-wide window. The comparison's own test: a
+ * one-bit change is found.
+ */
+TEST(model, conv_simd_levels_match_reference)
+{
+	static const unsigned widths[] = {3, 16, 23, 40, 56, 64, 72, 88, 112, 136, 200};
+	const char *kern[3];
+	unsigned bad = 0, diffs = 0, caught = 0, outputs = 0, cases = 0;
+	int was = anem_simd;
+	CHECK_EQ(hal_set_workers(1), 1u);
+	for (unsigned i = 0; i < sizeof widths / sizeof widths[0]; i++)
+		for (unsigned sh = 0; sh < 2; sh++) {
+			unsigned wd = widths[i];
+			struct cv c = sh ? (struct cv){3, 1, 1, 1, 1, 0, 1, 5, 6, wd, 3, wd, 3, 0, 0}
+					 : (struct cv){1, 1, 1, 1, 0, 0, 1, 40, 9, wd, 1, wd, 1, 0, 0};
+			size_t nin = (size_t)c.cin * c.hin * c.win, nw = (size_t)c.cout * c.cin * c.kh * c.kw;
+			size_t nout = (size_t)c.cout * c.h * c.w;
+			uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *top = malloc(nout * 2),
+				 *o = malloc(nout * 2);
+			CHECK(in && wt && top && o);
+			if (!in || !wt || !top || !o)
+				return;
+			for (size_t k = 0; k < nin; k++)
+				in[k] = rnd_h();
+			for (size_t k = 0; k < nw; k++)
+				wt[k] = rnd(6) ? rnd_h() : 0;
+			for (int lv = 2; lv >= 0; lv--) {
+				anem_simd = lv;
+				kern[lv] = anem_conv_kernels();
+				uint16_t *dst = lv == 2 ? top : o;
+				memset(dst, 0xff, nout * 2);
+				bad += run_model(&c, in, wt, dst) != ENG_OK;
+				bad += check(&c, in, wt, dst);
+				if (lv < 2)
+					diffs += differ(top, o, nout) != 0;
+			}
+			anem_simd = was;
+			o[rnd((uint32_t)nout)] ^= 0x0100u;
+			caught += differ(top, o, nout) == 1;
+			outputs += (unsigned)nout;
+			cases++;
+			free(in);
+			free(wt);
+			free(top);
+			free(o);
+		}
+	printf("model conv SIMD levels: kernels %s / %s / %s at levels 2 / 1 / 0; %u cases, %u outputs "
+	       "a level; runs or reference wrong %u, differing from level 2 %u, one-bit changes found "
+	       "%u of %u\n", kern[2], kern[1], kern[0], cases, outputs, bad, diffs, caught, cases);
+	CHECK_EQ(bad, 0u);
+	CHECK_EQ(diffs, 0u);
+	CHECK_EQ(caught, cases);
+	CHECK(!strcmp(kern[0], "portable"));
+}
+
 /* The table of register words whose bits outside the map's fields are refused (anem_outside_init,
  * from fw/regmap): every word fits (none dropped at ANEM_OUTSIDE_MAX), the shapes' and the
  * DMAs' words are in it with the bits the map leaves unnamed, and the registers whose unnamed

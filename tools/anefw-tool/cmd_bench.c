@@ -158,7 +158,7 @@ static int bench_conv(struct app_session *s, const char *what, unsigned cin, uns
 		       cin, cout, what, w, h, tn[i], tn[i] > 1 ? "s" : "", macs, best[i], macs / best[i]);
 		if (i)
 			printf(", %.2fx one thread", best[0] / best[i]);
-		printf("\n");
+		printf(" (micro-kernels %s)\n", anem_conv_kernels());
 	}
 	free(prog);
 	return rc;
