@@ -2349,6 +2349,18 @@ static CONV_AVX512 inline __attribute__((always_inline)) void mk512_store(float 
 		_mm512_mask_storeu_ps(p, last, a);
 }
 
+/* One vector of positions b times the 4 channels' weights into their accumulators (inlined: the
+ * accumulators stay in registers). */
+static CONV_AVX512 inline __attribute__((always_inline)) void
+mk512_fma4(__m512 b, __m512 w0, __m512 w1, __m512 w2, __m512 w3, __m512 *a0, __m512 *a1, __m512 *a2,
+	   __m512 *a3)
+{
+	*a0 = _mm512_fmadd_ps(w0, b, *a0);
+	*a1 = _mm512_fmadd_ps(w1, b, *a1);
+	*a2 = _mm512_fmadd_ps(w2, b, *a2);
+	*a3 = _mm512_fmadd_ps(w3, b, *a3);
+}
+
 static CONV_AVX512 inline __attribute__((always_inline)) void
 micro_kernel_avx512(const float *restrict w, const float *restrict b, uint64_t K, uint64_t bs,
 		    float *restrict c, uint64_t cs, const unsigned nv, __mmask16 last)
@@ -2366,28 +2378,13 @@ micro_kernel_avx512(const float *restrict w, const float *restrict b, uint64_t K
 			b3 = mk512_load(b + 48, 3, nv, last);
 		__m512 w0 = _mm512_set1_ps(w[0]), w1 = _mm512_set1_ps(w[1]);
 		__m512 w2 = _mm512_set1_ps(w[2]), w3 = _mm512_set1_ps(w[3]);
-		a00 = _mm512_fmadd_ps(w0, b0, a00);
-		a10 = _mm512_fmadd_ps(w1, b0, a10);
-		a20 = _mm512_fmadd_ps(w2, b0, a20);
-		a30 = _mm512_fmadd_ps(w3, b0, a30);
-		if (nv > 1) {
-			a01 = _mm512_fmadd_ps(w0, b1, a01);
-			a11 = _mm512_fmadd_ps(w1, b1, a11);
-			a21 = _mm512_fmadd_ps(w2, b1, a21);
-			a31 = _mm512_fmadd_ps(w3, b1, a31);
-		}
-		if (nv > 2) {
-			a02 = _mm512_fmadd_ps(w0, b2, a02);
-			a12 = _mm512_fmadd_ps(w1, b2, a12);
-			a22 = _mm512_fmadd_ps(w2, b2, a22);
-			a32 = _mm512_fmadd_ps(w3, b2, a32);
-		}
-		if (nv > 3) {
-			a03 = _mm512_fmadd_ps(w0, b3, a03);
-			a13 = _mm512_fmadd_ps(w1, b3, a13);
-			a23 = _mm512_fmadd_ps(w2, b3, a23);
-			a33 = _mm512_fmadd_ps(w3, b3, a33);
-		}
+		mk512_fma4(b0, w0, w1, w2, w3, &a00, &a10, &a20, &a30);
+		if (nv > 1)
+			mk512_fma4(b1, w0, w1, w2, w3, &a01, &a11, &a21, &a31);
+		if (nv > 2)
+			mk512_fma4(b2, w0, w1, w2, w3, &a02, &a12, &a22, &a32);
+		if (nv > 3)
+			mk512_fma4(b3, w0, w1, w2, w3, &a03, &a13, &a23, &a33);
 	}
 	const __m512 r[4][4] = {{a00, a01, a02, a03}, {a10, a11, a12, a13},
 				{a20, a21, a22, a23}, {a30, a31, a32, a33}};

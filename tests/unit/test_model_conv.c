@@ -325,6 +325,29 @@ static size_t differ(const uint16_t *a, const uint16_t *b, size_t n)
 	return d;
 }
 
+/* A case's tensors for the comparisons below: random inputs, random weights (one in six +0), two
+ * output buffers; their element counts in nin, nw, nout. Nonzero (a failed check) when out of
+ * memory. */
+static int random_case(const struct cv *c, size_t *nin, size_t *nw, size_t *nout, uint16_t **in,
+		       uint16_t **wt, uint16_t **o1, uint16_t **o2)
+{
+	*nin = (size_t)c->G * c->cin * c->hin * c->win;
+	*nw = (size_t)c->G * c->cout * c->cin * c->kh * c->kw;
+	*nout = (size_t)c->G * c->cout * c->h * c->w;
+	*in = malloc(*nin * 2);
+	*wt = malloc(*nw * 2);
+	*o1 = malloc(*nout * 2);
+	*o2 = malloc(*nout * 2);
+	CHECK(*in && *wt && *o1 && *o2);
+	if (!*in || !*wt || !*o1 || !*o2)
+		return 1;
+	for (size_t i = 0; i < *nin; i++)
+		(*in)[i] = rnd_h();
+	for (size_t i = 0; i < *nw; i++)
+		(*wt)[i] = rnd(6) ? rnd_h() : 0;
+	return 0;
+}
+
 TEST(model, conv_threads_bit_identical)
 {
 	static const struct cv shapes[6] = {
@@ -339,18 +362,10 @@ TEST(model, conv_threads_bit_identical)
 	for (unsigned sh = 0; sh < 6; sh++)
 		for (unsigned mode = 0; mode < 4; mode++) {
 			const struct cv *c = &shapes[sh];
-			size_t nin = (size_t)c->G * c->cin * c->hin * c->win;
-			size_t nw = (size_t)c->G * c->cout * c->cin * c->kh * c->kw;
-			size_t nout = (size_t)c->G * c->cout * c->h * c->w;
-			uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *o1 = malloc(nout * 2),
-				 *on = malloc(nout * 2);
-			CHECK(in && wt && o1 && on);
-			if (!in || !wt || !o1 || !on)
+			size_t nin, nw, nout;
+			uint16_t *in, *wt, *o1, *on;
+			if (random_case(c, &nin, &nw, &nout, &in, &wt, &o1, &on))
 				return;
-			for (size_t i = 0; i < nin; i++)
-				in[i] = rnd_h();
-			for (size_t i = 0; i < nw; i++)
-				wt[i] = rnd(6) ? rnd_h() : 0;
 			if (mode == 1)
 				in[rnd((uint32_t)nin)] = 0x7c00u;
 			if (mode == 2) /* NaNs (the port makes them +inf; not the reference's rule) */
@@ -416,17 +431,10 @@ TEST(model, conv_simd_levels_match_reference)
 			unsigned wd = widths[i];
 			struct cv c = sh ? (struct cv){3, 1, 1, 1, 1, 0, 1, 5, 6, wd, 3, wd, 3, 0, 0}
 					 : (struct cv){1, 1, 1, 1, 0, 0, 1, 40, 9, wd, 1, wd, 1, 0, 0};
-			size_t nin = (size_t)c.cin * c.hin * c.win, nw = (size_t)c.cout * c.cin * c.kh * c.kw;
-			size_t nout = (size_t)c.cout * c.h * c.w;
-			uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *top = malloc(nout * 2),
-				 *o = malloc(nout * 2);
-			CHECK(in && wt && top && o);
-			if (!in || !wt || !top || !o)
+			size_t nin, nw, nout;
+			uint16_t *in, *wt, *top, *o;
+			if (random_case(&c, &nin, &nw, &nout, &in, &wt, &top, &o))
 				return;
-			for (size_t k = 0; k < nin; k++)
-				in[k] = rnd_h();
-			for (size_t k = 0; k < nw; k++)
-				wt[k] = rnd(6) ? rnd_h() : 0;
 			for (int lv = 2; lv >= 0; lv--) {
 				anem_simd = lv;
 				kern[lv] = anem_conv_kernels();
