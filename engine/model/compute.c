@@ -847,6 +847,23 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 				   "negated)");
 	if (first_neg)
 		s->pre = -s->pre;
+	/* Where silicon contradicts the plain reading (allbilly/ane experimental/expt.md, expt3, run
+	 * on an M1 under Asahi Linux: an add and a product of 3 and 2 gave 5 and 6 with FinalScale
+	 * written 0, and the product gave 6 with BiasScale written 0, where Scale 0 would give 0)
+	 * and no real program gives another value (docs/engine-model.md, "Planar.FinalScale and
+	 * BiasScale on silicon"): FinalScale other than 1 outside a reduction (reduce_planes reads
+	 * it, the mean's 1/N), and Scale or Bias on a product of two operands, are refused. */
+	if (s->pe && fin != H13_FINALSCALE_ONE)
+		return anem_refuse(m, ENG_FR_FIELD, H13_PLANAR_FINALSCALE, 0, 32,
+				   "Planar.FinalScale other than 1.0 outside a reduction not modelled (1.0 in every "
+				   "real elementwise or pooling TD; on silicon FinalScale 0 left an add and a product "
+				   "unchanged, so it is not a plain multiplier there)");
+	if (s->pe && s->pe_two && s->pe_op == H13_PE_OP_MUL &&
+	    (H13_GET(bs, H13_BIASSCALE_SCALE) != FP16_ONE || (H13_GET(bs, H13_BIASSCALE_BIAS) & 0x7fffu)))
+		return anem_refuse(m, ENG_FR_FIELD, H13_PLANAR_BIASSCALE, 0, 32,
+				   "Planar.BiasScale other than Scale 1, Bias 0 on a product of two operands not "
+				   "modelled (every real product has them so; on silicon Scale 0 and Bias 0 left a "
+				   "product unchanged)");
 	return ENG_OK;
 }
 

@@ -326,22 +326,20 @@ TEST(model_pe, max_min_and_the_square_of_the_sum)
 
 /* The bias before the scale, and FirstSrc 1 on a product, as the macOS compiler's GPT-2 gelu
  * backward has them (allbilly/ane gpt2/training/aneforge/kernels/gelu_32_3072_backward; its MIL,
- * orion's model.mil.raw, gives the constants): TD 7 computes (0.134145 x^2 + 1) x 0.797885 with
- * Bias 1 and Scale 0.7979 in one TD, TD 4 computes t x t x (-1) with FirstSrc 1 and no -1 in any
- * word. Here x x 0.134155 x x (PreScale, the second source BAR 6 holding BAR 5's values, Bias 1,
- * Scale 0.797852) and -(a x b); each against pe_tail (the definition: + Bias, then x Scale; FirstSrc
- * 1 negates the first operand of a product). Negatives: the output held against r x Scale + Bias
- * (the order the model used until 2026-12-04) and against the product unnegated fails; FirstSrc 1
- * on an add is refused. */
+ * orion's model.mil.raw, gives the constants): TD 7 computes (t + 1) x 0.797885 of TD 6's
+ * t = 0.134145 x^2 with Bias 1 and Scale 0.7979 in one one-operand TD, TD 4 computes t x t x (-1)
+ * with FirstSrc 1 and no -1 in any word. Here x x 0.134155 (PreScale) + 1, x 0.797852 and -(a x b);
+ * each against pe_tail (the definition: + Bias, then x Scale; FirstSrc 1 negates the first operand
+ * of a product). Negatives: the output held against r x Scale + Bias (the order the model used
+ * until 2026-12-04) and against the product unnegated fails; FirstSrc 1 on an add is refused. */
 TEST(model_pe, bias_before_scale_and_a_negated_first_operand)
 {
 	struct bp_pe_spec p = base();
 	p.c = 2, p.win = 40, p.hin = 3, p.wout = 40, p.hout = 3;
-	p.op = H13_PE_OP_MUL, p.secsrc = H13_PE_SECSRC_TILE1;
 	p.prescale = 0x304bu; /* fp16(0.134155) */
 	p.bias = H_ONE;
 	p.scale = 0x3a62u; /* fp16(0.797852) */
-	expect_ok(&p, "(0.134 a b + 1) x 0.798");
+	expect_ok(&p, "(0.134 a + 1) x 0.798");
 	struct bp_pe_spec old = p; /* r x Scale + Bias as (r + Bias / Scale) x Scale */
 	old.bias = 0x3d03u;        /* fp16(1 / 0.797852) */
 	struct pe_run r;
@@ -359,6 +357,72 @@ TEST(model_pe, bias_before_scale_and_a_negated_first_operand)
 	       (unsigned long)r.checked);
 	neg.op = H13_PE_OP_ADD;
 	CHECK(run_spec(&neg, &r, 1) != ENG_OK);
+}
+
+/* Runs p, which the model must refuse: engine-fault, the fault line naming the TD and want, the
+ * output never checked (nothing written that the check hook would see as an output). */
+static void expect_fault(const struct bp_pe_spec *p, const char *want)
+{
+	struct pe_run r;
+	memset(&r, 0, sizeof r);
+	r.p = p;
+	r.quiet = 1;
+	size_t len = bp_pe(prog, sizeof prog, p);
+	CHECK(len > 0);
+	struct tcapture cap;
+	cap.n = 0;
+	cap.text[0] = 0;
+	struct session_hooks h = {.fill = pe_fill, .check = pe_check, .ctx = &r};
+	struct session_result res;
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tcapture_out, &cap, &h, &res);
+	CHECK(rc != 0);
+	CHECK_EQ(res.run, (int)ENG_E_FAULT);
+	CHECKF(strstr(cap.text, "td 0") != NULL && strstr(cap.text, want) != NULL,
+	       "fault text \"%s\", want td 0 and \"%s\"", cap.text, want);
+	CHECK(res.canaries_ok);
+}
+
+/* Where silicon contradicts the plain reading (allbilly/ane experimental/expt.md, expt3, on an
+ * M1: an add and a product of 3 and 2 still gave 5 and 6 with Planar.FinalScale written 0, and
+ * the product still gave 6 with Planar.BiasScale written 0): FinalScale other than 1.0 outside a
+ * reduction, and Scale or Bias on a product of two operands, are refused by name (no real
+ * program has either); FinalScale 1 and Scale 1, Bias 0 (every real product) compute, and so do
+ * Scale and Bias on an add (Apple's gelu backward, TDs 2 and 11) and on one operand. */
+TEST(model_pe, finalscale_and_a_products_scale_refused_where_silicon_disagrees)
+{
+	struct bp_pe_spec p = base();
+	p.c = 2, p.win = 24, p.hin = 2, p.wout = 24, p.hout = 2;
+	p.op = H13_PE_OP_MUL, p.secsrc = H13_PE_SECSRC_TILE1;
+	expect_ok(&p, "a x b, Scale 1, Bias 0, FinalScale 1");
+	struct bp_pe_spec q = p;
+	q.scale = 0x3a62u;
+	expect_fault(&q, "Planar.BiasScale");
+	q = p;
+	q.scale = 0;
+	expect_fault(&q, "Planar.BiasScale");
+	q = p;
+	q.bias = H_ONE;
+	expect_fault(&q, "Planar.BiasScale");
+	q = p;
+	q.finalscale = 0;
+	expect_fault(&q, "Planar.FinalScale");
+	/* an add with a scale computes ((a + b) x 0.5); with FinalScale 2, refused */
+	q = p;
+	q.op = H13_PE_OP_ADD, q.scale = H_HALF;
+	expect_ok(&q, "(a + b) x 0.5");
+	q.finalscale = 0x40000000u;
+	expect_fault(&q, "Planar.FinalScale");
+	/* one operand, and an average pool: FinalScale other than 1 refused */
+	q = base();
+	q.c = 2, q.win = 24, q.hin = 2, q.wout = 24, q.hout = 2;
+	q.finalscale = 0x3e800000u; /* 0.25 */
+	expect_fault(&q, "Planar.FinalScale");
+	q = base();
+	q.win = 10, q.hin = 6, q.wout = 5, q.hout = 3, q.kw = q.kh = 2, q.sx = q.sy = 2;
+	q.pool = H13_PE_POOL_AVG;
+	expect_ok(&q, "avg 2x2/2, FinalScale 1");
+	q.finalscale = 0x3e800000u;
+	expect_fault(&q, "Planar.FinalScale");
 }
 
 /* a x b as the macOS 14 and 26 compilers emit it: the NE in the path with no kernel (a

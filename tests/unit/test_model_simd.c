@@ -5,7 +5,7 @@
  * NaNs, subnormals, -0 included) as the first source and a shuffle of them as the second, and
  * every pair of eight edge values (0 x inf, inf - inf: NaN, made 0), through
  * every PE operation with and without the second source, |.| and ReLU, scales that overflow
- * and underflow. (The convolution's paths are held to a bit-exact reference by
+ * and underflow (FinalScale 1, and a product's Scale 1 and Bias 0: the model refuses others). (The convolution's paths are held to a bit-exact reference by
  * test_model_conv; the NE's post-scale row by the real kernels of test_model_fixtures, within
  * their tolerance, and by the before/after comparison in docs/performance.md.) On the target
  * (no SIMD path) both runs take the same code. The comparison's own test: a one-bit change is
@@ -115,10 +115,10 @@ static uint64_t differ(const uint16_t *a, const uint16_t *b, uint64_t n)
 TEST(model_simd, pe_rows_match_the_portable_code)
 {
 	static uint16_t a[SW * SH * SC], b[SW * SH * SC];
-	/* PreScale, Scale, Bias (fp16) and FinalScale (fp32 bits): plain, overflowing, tiny */
+	/* PreScale, Scale and Bias (fp16): plain, overflowing, tiny; FinalScale 1 (the model refuses
+	 * any other outside a reduction), and a product's Scale 1 and Bias 0 (the same) */
 	static const uint16_t pre[3] = {0x3c00u, 0x7bffu, 0x0400u}, sc[3] = {0x3c00u, 0xc500u, 0x1400u};
 	static const uint16_t bias[3] = {0x0000u, 0xb800u, 0x0001u};
-	static const uint32_t fin[3] = {0x3f800000u, 0x42000000u, 0x30000000u};
 	unsigned runs = 0, diffs = 0, bad = 0;
 	/* k = 3: PreScale, Scale and FinalScale all 1 (the AVX row's unit path), no |.| or ReLU */
 	for (unsigned op = H13_PE_OP_ADD; op <= H13_PE_OP_SQ; op++)
@@ -142,10 +142,11 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 					p.secsrc = sec ? H13_PE_SECSRC_TILE1 : H13_PE_SECSRC_NONE;
 					p.cond = cr & 1u ? H13_PE_COND_ABS : 0;
 					p.relu = cr >> 1;
+					const int product = op == H13_PE_OP_MUL && sec;
 					p.prescale = k < 3 ? pre[k] : 0x3c00u;
-					p.scale = k < 3 ? sc[(k + cr) % 3] : 0x3c00u;
-					p.bias = bias[(k + op) % 3];
-					p.finalscale = k < 3 ? fin[(k + sec) % 3] : 0x3f800000u;
+					p.scale = k < 3 && !product ? sc[(k + cr) % 3] : 0x3c00u;
+					p.bias = product ? 0 : bias[(k + op) % 3];
+					p.finalscale = 0x3f800000u;
 					p.ne_pass = op == H13_PE_OP_MUL && sec; /* as a*b from the compilers */
 					fill_mode = fm;
 					int s1 = run_pe(&p, 2, a), s0 = run_pe(&p, 0, b);
