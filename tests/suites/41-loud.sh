@@ -152,6 +152,21 @@ open(sys.argv[1], "wb").write(bytes(b))' "$work/rsqrt.bin"
 refused act_prediction "$work/rsqrt.bin" bar4 '^td 0, ' 'record @0x[0-9a-f]+ slot 42 = 0x00c6' \
 	'unreadable-activation-record: operation 6 \(rsqrt\) with knots'
 
+# 7. where silicon contradicts the plain reading (docs/engine-model.md, "Planar.FinalScale and
+#    BiasScale on silicon": on an M1, FinalScale 0 left a product unchanged, and so did BiasScale
+#    0): mul.bin with FinalScale written 0, and with its Scale written 0, refused by name
+MUL="$SHARED/fixtures/kernels/binary/mul.bin"
+cp "$MUL" "$work/mul-fin.bin"
+chmod u+w "$work/mul-fin.bin"
+edit_reg "$work/mul-fin.bin" 0 Planar.FinalScale 0 32 0
+refused pe_finalscale "$work/mul-fin.bin" bar4 \
+	'^td 0, unit Planar, Planar.FinalScale = 0x0: unmodelled-field: .*outside a reduction'
+cp "$MUL" "$work/mul-scale.bin"
+chmod u+w "$work/mul-scale.bin"
+edit_reg "$work/mul-scale.bin" 0 Planar.BiasScale 16 16 0
+refused pe_product_scale "$work/mul-scale.bin" bar4 \
+	'^td 0, unit Planar, Planar.BiasScale = 0x0: unmodelled-field: .*on a product of two operands'
+
 # the checker itself fails on a wrong answer: a run that completes, and a fault named at
 # another TD than the one given
 if check_refused neg_completes "$HWX/relu.hwx" "$out_relu" '^td 0, '; then
