@@ -485,7 +485,7 @@ struct stages {
 				 * kept value in its place); SecSrc 3 subtracts it */
 	int pe_cond, pe_relu;
 	int src2_relu;          /* L2.L2Cfg.Src2ReLU: the second operand through a ReLU (x + relu(x)) */
-	float pre, scale, bias, final;
+	float pre, scale, bias; /* (FinalScale: 1 outside a reduction, else refused) */
 	int lut;                /* the activation LUT applies (act->state APPLIED) */
 	int unit;               /* a convolution with MACCfg.KernelMode 1: the unit kernel */
 	float accbias;          /* NE.AccBias (fp16), in the unit kernel's accumulator, or every
@@ -820,7 +820,6 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
-	s->final = u2f(fin);
 	if (s->pe && s->pe_op > H13_PE_OP_SQ)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_OPMODE, "Planar.Cfg.OpMode not modelled");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1 &&
@@ -907,15 +906,15 @@ static void nonlinear(struct anem *m, const struct stages *s, uint16_t *v, unsig
  * NULL), each value in fp32: x = a x PreScale, the operation with y = b (square: (x + y)^2, y = 0
  * with no second source; allbilly/ane measured OpMode 4 as (a + b)^2), |.| (Cond), + Bias, x
  * Scale (the bias first: the macOS compiler's GPT-2 gelu backward computes (x + 1) x 0.7979 with
- * Bias 1 and Scale 0.7979 in one TD), ReLU, x FinalScale, rounded to fp16 into out (which may be
- * va). pe_row_k is
+ * Bias 1 and Scale 0.7979 in one TD), ReLU (FinalScale is 1: decode_stages refuses any other
+ * outside a reduction), rounded to fp16 into out (which may be va). pe_row_k is
  * instantiated per operation, second source and tail so the row loop has no decisions left.
  */
 static inline __attribute__((always_inline)) void
 pe_row_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
 	 unsigned n, unsigned op, int hasb, int cond, int relu)
 {
-	const float pre = s->pre, scale = s->scale, bias = s->bias, fin = s->final;
+	const float pre = s->pre, scale = s->scale, bias = s->bias;
 	for (unsigned i = 0; i < n; i++) {
 		float x = h2f_table[va[i]] * pre, y = hasb ? h2f_table[vb[i]] : 0.0f, r;
 		switch (op) {
@@ -932,7 +931,7 @@ pe_row_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_
 		r = (r + bias) * scale; /* Bias before Scale (docs/engine-model.md, "Planar.BiasScale") */
 		if (relu && r < 0.0f)
 			r = 0.0f;
-		out[i] = f2h(r * fin);
+		out[i] = f2h(r);
 	}
 }
 
@@ -981,7 +980,7 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 	  unsigned n, unsigned op, int hasb, int cond, int relu, int unit)
 {
 	const __m256 pre = _mm256_set1_ps(s->pre), scale = _mm256_set1_ps(s->scale);
-	const __m256 bias = _mm256_set1_ps(s->bias), fin = _mm256_set1_ps(s->final);
+	const __m256 bias = _mm256_set1_ps(s->bias);
 	const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
 	const __m256 pinf = _mm256_set1_ps(__builtin_inff());
 	unsigned i = 0;
@@ -1016,8 +1015,6 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 			r = _mm256_mul_ps(r, scale);
 		if (relu)
 			r = _mm256_blendv_ps(r, zero, _mm256_cmp_ps(r, zero, _CMP_LT_OQ));
-		if (!unit)
-			r = _mm256_mul_ps(r, fin);
 		r = _mm256_andnot_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q), r); /* NaN: +0 */
 		_mm_storeu_si128((__m128i *)(void *)(out + i), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 	}
@@ -1050,9 +1047,9 @@ pe_row8_k(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16
 static PE_AVX void pe_row_avx(const struct stages *s, const uint16_t *va, const uint16_t *vb,
 			      uint16_t *out, unsigned n)
 {
-	/* PreScale, Scale and FinalScale all 1 (the add's): x 1 is exact for every value, and a
-	 * NaN stays a NaN (made +0 at the end either way), so the three multiplies are left out */
-	const int unit = s->pre == 1.0f && s->scale == 1.0f && s->final == 1.0f;
+	/* PreScale and Scale both 1 (the add's): x 1 is exact for every value, and a NaN stays a
+	 * NaN (made +0 at the end either way), so the two multiplies are left out */
+	const int unit = s->pre == 1.0f && s->scale == 1.0f;
 	switch (s->pe_op) {
 	case H13_PE_OP_ADD: PE8_OP(H13_PE_OP_ADD); break;
 	case H13_PE_OP_MUL: PE8_OP(H13_PE_OP_MUL); break;
@@ -1090,7 +1087,7 @@ static void pe_row(const struct stages *s, const uint16_t *va, const uint16_t *v
 #if defined(ANEM_NEON)
 	if (pe_neon()) {
 		const struct anem_pe_k k = {s->pe_op, vb != NULL, s->pe_cond, s->pe_relu,
-					    s->pre, s->scale, s->bias, s->final};
+					    s->pre, s->scale, s->bias};
 		unsigned i = anem_neon_pe_row(&k, va, vb, out, n);
 		if (i == n)
 			return;

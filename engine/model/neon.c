@@ -97,12 +97,12 @@ static inline uint16x8_t to_f16(float32x4_t lo, float32x4_t hi)
 }
 
 /* One PE value vector (compute.c, pe_row_k): x = a x pre, the operation with y, |.|,
- * + bias, x scale, ReLU, x fin. plain: pre, scale and fin are 1 (their products are then the
+ * + bias, x scale, ReLU (FinalScale is 1 there). plain: pre and scale are 1 (their products are then the
  * values themselves, bit for bit: no NaN reaches them but one the operation made, and that
  * leaves as 0 either way); the bias is still added (r + 0 turns -0 into +0). */
 static inline __attribute__((always_inline)) float32x4_t
 pe4(float32x4_t x, float32x4_t y, unsigned op, int hasb, int cond, int relu, int plain,
-    float32x4_t pre, float32x4_t scale, float32x4_t bias, float32x4_t fin)
+    float32x4_t pre, float32x4_t scale, float32x4_t bias)
 {
 	float32x4_t r;
 	if (!plain)
@@ -125,8 +125,6 @@ pe4(float32x4_t x, float32x4_t y, unsigned op, int hasb, int cond, int relu, int
 		r = vmulq_f32(r, scale);
 	if (relu) /* r < 0 -> +0 (-0 and NaN stay) */
 		r = vreinterpretq_f32_u32(vbicq_u32(vreinterpretq_u32_f32(r), vcltzq_f32(r)));
-	if (!plain)
-		r = vmulq_f32(r, fin);
 	return r;
 }
 
@@ -135,7 +133,7 @@ pe_row_k(const struct anem_pe_k *k, const uint16_t *va, const uint16_t *vb, uint
 	 unsigned n, unsigned op, int hasb, int cond, int relu, int plain)
 {
 	const float32x4_t pre = vdupq_n_f32(k->pre), scale = vdupq_n_f32(k->scale);
-	const float32x4_t bias = vdupq_n_f32(k->bias), fin = vdupq_n_f32(k->fin);
+	const float32x4_t bias = vdupq_n_f32(k->bias);
 	const float32x4_t zero = vdupq_n_f32(0.0f);
 	unsigned done = n & ~7u;
 	for (const uint16_t *end = va + done; va < end;) {
@@ -146,8 +144,8 @@ pe_row_k(const struct anem_pe_k *k, const uint16_t *va, const uint16_t *vb, uint
 			ylo = lo_f32(b);
 			yhi = hi_f32(b);
 		}
-		float32x4_t rlo = pe4(lo_f32(a), ylo, op, hasb, cond, relu, plain, pre, scale, bias, fin);
-		float32x4_t rhi = pe4(hi_f32(a), yhi, op, hasb, cond, relu, plain, pre, scale, bias, fin);
+		float32x4_t rlo = pe4(lo_f32(a), ylo, op, hasb, cond, relu, plain, pre, scale, bias);
+		float32x4_t rhi = pe4(hi_f32(a), yhi, op, hasb, cond, relu, plain, pre, scale, bias);
 		st_h8_next(&out, to_f16(rlo, rhi));
 	}
 	return done;
@@ -165,7 +163,7 @@ pe_row_k(const struct anem_pe_k *k, const uint16_t *va, const uint16_t *vb, uint
 unsigned anem_neon_pe_row(const struct anem_pe_k *k, const uint16_t *va, const uint16_t *vb,
 			  uint16_t *out, unsigned n)
 {
-	int plain = k->pre == 1.0f && k->scale == 1.0f && k->fin == 1.0f;
+	int plain = k->pre == 1.0f && k->scale == 1.0f;
 	if (!k->hasb)
 		vb = NULL;
 	switch (k->op) {

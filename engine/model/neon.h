@@ -19,7 +19,7 @@ struct anem_pe_k {
 	int hasb;      /* a second source */
 	int cond;      /* |.| */
 	int relu;
-	float pre, scale, bias, fin;
+	float pre, scale, bias; /* (FinalScale is 1 outside a reduction: compute.c refuses others) */
 };
 
 /* The PE row over the first n & ~7 values; returns how many it did (the caller does the rest).
