@@ -957,16 +957,21 @@ static uint16_t il_mid(unsigned c, unsigned h, unsigned w)
 	return d2h((h2d(input_at(BP_IN0_BAR, c, h, w)) - 0.25) / 2.0);
 }
 
+/* BAR 5's C x H x W input in rows of bp_row(W) bytes (the interleave tests' fill hooks). */
+static void fill_in0(uint8_t *buf, unsigned nc, unsigned nh, unsigned nw)
+{
+	const uint32_t row = bp_row(nw);
+	for (unsigned c = 0; c < nc; c++)
+		for (unsigned h = 0; h < nh; h++)
+			for (unsigned w = 0; w < nw; w++)
+				le_wr16(buf + (c * nh + h) * row + 2u * w, input_at(BP_IN0_BAR, c, h, w));
+}
+
 static void il_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
 {
 	struct il_run *r = ctx;
-	if (is_weights || g->bar != BP_IN0_BAR)
-		return;
-	const uint32_t row = bp_row(IL_W);
-	for (unsigned c = 0; c < r->c; c++)
-		for (unsigned h = 0; h < IL_H; h++)
-			for (unsigned w = 0; w < IL_W; w++)
-				le_wr16(buf + (c * IL_H + h) * row + 2u * w, input_at(BP_IN0_BAR, c, h, w));
+	if (!is_weights && g->bar == BP_IN0_BAR)
+		fill_in0(buf, r->c, IL_H, IL_W);
 }
 
 static void il_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
@@ -1124,13 +1129,8 @@ struct ilt_run {
 static void ilt_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
 {
 	(void)ctx;
-	if (is_weights || g->bar != BP_IN0_BAR)
-		return;
-	const uint32_t row = bp_row(ILT_W);
-	for (unsigned c = 0; c < ILT_C; c++)
-		for (unsigned h = 0; h < ILT_H; h++)
-			for (unsigned w = 0; w < ILT_W; w++)
-				le_wr16(buf + (c * ILT_H + h) * row + 2u * w, input_at(BP_IN0_BAR, c, h, w));
+	if (!is_weights && g->bar == BP_IN0_BAR)
+		fill_in0(buf, ILT_C, ILT_H, ILT_W);
 }
 
 static void ilt_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
