@@ -626,8 +626,10 @@ static int fmt_known(uint32_t fmt, int src, unsigned tfmt)
  * would add a bias or change a scale the model does not apply); BiasMode only on a convolution
  * with kernels in memory (each kernel then starts with its bias, load_kernels); BinaryPoint is 0 or 28 (0x1c,
  * the fp16 kernels and conv.hwx); KernelMode is 1 on every elementwise NE (OpMode 4: the kernels,
- * relu/sigmoid/concat.hwx); no MACCfg bit outside the map's fields is set. Checked only
- * with the NE in the path (MACCfg nonzero).
+ * relu/sigmoid/concat.hwx); no MACCfg bit outside the map's fields is set; Bit20 is set (every
+ * real NE configuration sets it, and on an M1 a sigmoid with it clear, MACCfg 0x2000c, gave 0.9995
+ * for sigmoid(3) = 0.9526: allbilly/ane REGISTER_PROGRMMING.md, 12.2). Checked only with the NE
+ * in the path (MACCfg nonzero).
  */
 static int ne_unread_fields(struct anem *m, uint32_t mac)
 {
@@ -646,6 +648,10 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
 		return ENG_OK; /* the NE is not in the path: its registers have no effect */
 	if (mac & ~known)
 		return anem_refuse(m, ENG_FR_FIELD, H13_NE_MACCFG, 0, 32, "NE.MACCfg has bits outside the fields the model knows");
+	if (!H13_GET(mac, H13_MACCFG_BIT20))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_BIT20,
+				   "NE.MACCfg.Bit20 clear not modelled (set in every real NE configuration; on silicon "
+				   "a sigmoid with it clear computed something else)");
 	int e = refuse_set_fields(m, zero, sizeof zero / sizeof zero[0]);
 	if (e)
 		return e;

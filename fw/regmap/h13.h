@@ -202,7 +202,7 @@
 #define H13_BINARYPOINT_FP16 0x1cu /* BinaryPoint in every real NE program that sets one (all fp16) */
 #define H13_MACCFG_POSTSCALEMODE_LSB 14
 #define H13_MACCFG_POSTSCALEMODE_W 1
-#define H13_MACCFG_BIT20_LSB 20   /* set by Apple's compilers in every NE configuration; unread */
+#define H13_MACCFG_BIT20_LSB 20   /* set by Apple's compilers in every NE configuration; required */
 #define H13_MACCFG_BIT20_W 1
 #define H13_MAC_OP_CONV 0u        /* MACCfg.OpMode: convolution / matrix multiply (conv.hwx) */
 #define H13_MAC_OP_ELEMWISE 4u    /* MACCfg.OpMode: element by element (every NE kernel) */

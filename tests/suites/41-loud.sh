@@ -167,6 +167,14 @@ edit_reg "$work/mul-scale.bin" 0 Planar.BiasScale 16 16 0
 refused pe_product_scale "$work/mul-scale.bin" bar4 \
 	'^td 0, unit Planar, Planar.BiasScale = 0x0: unmodelled-field: .*on a product of two operands'
 
+# 8. the experiment silicon ran (allbilly/ane REGISTER_PROGRMMING.md, 12.2: on an M1, sigmoid's
+#    NE with MACCfg bit 20 clear gave 0.9995 for sigmoid(3) = 0.9526): sigmoid.hwx with
+#    NE.MACCfg.Bit20 cleared, refused by name rather than computed as if set
+cp "$HWX/sigmoid.hwx" "$work/sig-bit20.hwx"
+edit_reg "$work/sig-bit20.hwx" 0 NE.MACCfg 20 1 0
+refused ne_bit20_clear "$work/sig-bit20.hwx" "$out_sigmoid" \
+	'^td 0, unit NE, NE.MACCfg.Bit20 = 0x0: unmodelled-field: .*set in every real NE configuration'
+
 # the checker itself fails on a wrong answer: a run that completes, and a fault named at
 # another TD than the one given
 if check_refused neg_completes "$HWX/relu.hwx" "$out_relu" '^td 0, '; then

@@ -122,6 +122,8 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_NE_MACCFG, H13_MACCFG_BINARYPOINT_LSB, H13_MACCFG_BINARYPOINT_W, 5, "NE.MACCfg.BinaryPoint = 0x5: unmodelled-field"},
 		{H13_NE_MACCFG, 24, 1, 1, "bits outside the fields the model knows"},
 		{H13_NE_MACCFG, H13_MACCFG_KERNELMODE_LSB, H13_MACCFG_KERNELMODE_W, 0, "NE.MACCfg.KernelMode = 0x0: unmodelled-field"},
+		/* set by every real NE configuration; clear, silicon's sigmoid differed */
+		{H13_NE_MACCFG, H13_MACCFG_BIT20_LSB, H13_MACCFG_BIT20_W, 0, "NE.MACCfg.Bit20 = 0x0: unmodelled-field: NE.MACCfg.Bit20 clear"},
 		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, 0x3c00, "NE.MatrixVectorBias.MatrixVectorBias = 0x3c00: unmodelled-field"},
 		{H13_NE_POSTSCALE, H13_POSTSCALE_RSHIFT_LSB, H13_POSTSCALE_RSHIFT_W, 2, "NE.PostScale.PostRightShift = 0x2: unmodelled-field"},
 		/* the data path's (data_unread_fields) */

@@ -472,7 +472,7 @@ TEST(model_bias, bias_after_the_taps_or_unread_fails_and_unpinned_forms_are_refu
 	field_lsb = 0;
 	field_w = 32;
 	field_value = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
-		      H13_PUT(H13_MACCFG_BIASMODE, 1);
+		      H13_PUT(H13_MACCFG_BIASMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1);
 	expect_refused(&shapes[4], set_field, "NE.MACCfg.BiasMode other than on a convolution with kernels in memory");
 	/* a last pass of 8 outputs (not 16 a channel): OCGSize's layout not pinned, refused */
 	field_reg = H13_COMMON_COUT;

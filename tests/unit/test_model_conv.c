@@ -129,7 +129,8 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	SET(H13_DST_PLANESTRIDE, (uint32_t)dplane);
 	SET(H13_DST_GROUPSTRIDE, (uint32_t)dgroup);
 	/* OpMode convolution (0), kernels from memory (KernelMode 0), BinaryPoint 0x1c as conv.hwx */
-	SET(H13_NE_MACCFG, H13_MAC_OP_CONV << H13_MACCFG_OPMODE_LSB | 0x1cu << H13_MACCFG_BINARYPOINT_LSB);
+	SET(H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c) |
+				   H13_PUT(H13_MACCFG_BIT20, 1));
 	SET(H13_NE_POSTSCALE, 0x3c00u << H13_POSTSCALE_LSB);
 	SET(H13_NE_KERNELCFG, H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB);
 	struct anem_act act;

@@ -189,7 +189,7 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
 	 * the path (docs/engine-model.md) */
 	tdw_reg(tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
-				   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c) | t->mac);
+				   H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c) | H13_PUT(H13_MACCFG_BIT20, 1) | t->mac);
 	tdw_reg(tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
 	if (t->accbias)
 		tdw_reg(tw, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, t->accbias));
@@ -652,7 +652,7 @@ size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	common(&tw, w, h, c, c);
 	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
 				    H13_PUT(H13_MACCFG_KERNELMODE, 1) |
-				    H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT));
+				    H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT) | H13_PUT(H13_MACCFG_BIT20, 1));
 	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, BP_FP16_ONE));
 	fixed(&tw, 0);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
@@ -909,12 +909,13 @@ static int chain_td(uint32_t *tdw, const struct bp_step *s, unsigned i, unsigned
 	uint32_t kcfg, mac, post, pcfg = 0, bs = 0, pre = 0, fin = 0;
 	if (conv) {
 		kcfg = H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16);
-		mac = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c);
+		mac = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c) |
+		      H13_PUT(H13_MACCFG_BIT20, 1);
 		post = H13_PUT(H13_POSTSCALE, BP_FP16_ONE);
 	} else if (!pe) {
 		kcfg = H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16);
 		mac = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
-		      H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c);
+		      H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c) | H13_PUT(H13_MACCFG_BIT20, 1);
 		post = H13_PUT(H13_POSTSCALE, BP_FP16_ONE);
 	} else {
 		kcfg = H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8);
