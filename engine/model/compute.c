@@ -869,6 +869,15 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 				   "Planar.BiasScale other than Scale 1, Bias 0 on a product of two operands not "
 				   "modelled (every real product has them so; on silicon Scale 0 and Bias 0 left a "
 				   "product unchanged)");
+	/* Neither unit computing (the NE not configured, MACCfg 0, or a pass-through with no kernel,
+	 * and no PE word set): a plain copy by the model's reading, but no real TD is so (every one
+	 * has the NE configured or a PE word set), and on an M1 relu's TD with MACCfg written 0 hung
+	 * (allbilly/ane experimental/expt.md, expt1): refused. */
+	if (!s->ne && !s->pe)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_MACCFG, 0, 32,
+				   "neither the NE (NE.MACCfg 0, or a pass-through with no kernel) nor the planar "
+				   "engine (Planar.Cfg, BiasScale, PreScale, FinalScale all 0) in the path not "
+				   "modelled (no real TD has neither; on silicon a TD with NE.MACCfg 0 hung)");
 	return ENG_OK;
 }
 

@@ -175,6 +175,14 @@ edit_reg "$work/sig-bit20.hwx" 0 NE.MACCfg 20 1 0
 refused ne_bit20_clear "$work/sig-bit20.hwx" "$out_sigmoid" \
 	'^td 0, unit NE, NE.MACCfg.Bit20 = 0x0: unmodelled-field: .*set in every real NE configuration'
 
+# 9. neither unit in the path: relu.hwx with NE.MACCfg written 0 (its PE words are 0), which the
+#    plain reading runs as a copy; no real TD is so, and on an M1 this edit hung (allbilly/ane
+#    experimental/expt.md, expt1)
+cp "$HWX/relu.hwx" "$work/no-unit.hwx"
+edit_reg "$work/no-unit.hwx" 0 NE.MACCfg 0 32 0
+refused no_unit_in_the_path "$work/no-unit.hwx" "$out_relu" \
+	'^td 0, unit NE, NE.MACCfg = 0x0: unmodelled-combination: neither the NE .* nor the planar engine'
+
 # the checker itself fails on a wrong answer: a run that completes, and a fault named at
 # another TD than the one given
 if check_refused neg_completes "$HWX/relu.hwx" "$out_relu" '^td 0, '; then

@@ -74,6 +74,11 @@ static size_t synth_build(const struct synth *s)
 	tdw_put(&tw, &b);
 	if (!s->no_kcfg)
 		tdw_reg(&tw, H13_NE_KERNELCFG, s->kcfg);
+	/* the NE as an elementwise pass, NonlinearMode 0 (Apple's copy TDs): a unit in the path,
+	 * as every real TD has (the model refuses a TD with neither the NE nor the PE) */
+	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+				    H13_PUT(H13_MACCFG_BIT20, 1));
+	tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
 	static const uint32_t src_regs[5] = {H13_SRC_BASEADDR, H13_SRC_ROWSTRIDE,
 					     H13_SRC_PLANESTRIDE, H13_SRC_DEPTHSTRIDE,
 					     H13_SRC_GROUPSTRIDE};
