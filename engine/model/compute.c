@@ -802,7 +802,23 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return ek;
 	uint32_t cfg = REG(H13_PLANAR_CFG), bs = REG(H13_PLANAR_BIASSCALE);
 	uint32_t pre = REG(H13_PLANAR_PRESCALE), fin = REG(H13_PLANAR_FINALSCALE);
-	s->pe = cfg || bs || pre || fin;
+	/* the PE in the path by Common.Cfg.TaskType (td_pe_in_path); out of it, its words are not
+	 * read (on silicon they changed nothing there); in it, every real TD sets some of them, and
+	 * TaskType 2 goes with one operand, 3 with two (SecSrc 2 or 3) */
+	const unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
+	s->pe = td_pe_in_path(REG(H13_COMMON_CFG));
+	if (!s->pe)
+		cfg = bs = pre = fin = 0;
+	else if (!(cfg | bs | pre | fin))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
+				   "Common.Cfg.TaskType puts the planar engine in the path but Planar.Cfg, "
+				   "BiasScale, PreScale and FinalScale are all 0 not modelled (no real TD)");
+	const int sec_two = H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_TILE1 ||
+			    H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_SUB;
+	if ((task == 2 && sec_two) || (task == 3 && !sec_two))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
+				   "Common.Cfg.TaskType 2 with a second PE operand (Planar.Cfg.SecSrc 2 or 3), "
+				   "or 3 without, not modelled (every real TD has 2 with one operand, 3 with two)");
 	s->pe_op = H13_GET(cfg, H13_PECFG_OPMODE);
 	s->pe_sec = H13_GET(cfg, H13_PECFG_SECSRC);
 	s->pe_pool = H13_GET(cfg, H13_PECFG_POOLMODE);
@@ -870,14 +886,14 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 				   "modelled (every real product has them so; on silicon Scale 0 and Bias 0 left a "
 				   "product unchanged)");
 	/* Neither unit computing (the NE not configured, MACCfg 0, or a pass-through with no kernel,
-	 * and no PE word set): a plain copy by the model's reading, but no real TD is so (every one
-	 * has the NE configured or a PE word set), and on an M1 relu's TD with MACCfg written 0 hung
-	 * (allbilly/ane experimental/expt.md, expt1): refused. */
+	 * and the PE out of the path, TaskType 0): a plain copy by the model's reading, but no real
+	 * TD is so, and on an M1 relu's TD with MACCfg written 0 hung (allbilly/ane
+	 * experimental/expt.md, expt1): refused. */
 	if (!s->ne && !s->pe)
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_MACCFG, 0, 32,
 				   "neither the NE (NE.MACCfg 0, or a pass-through with no kernel) nor the planar "
-				   "engine (Planar.Cfg, BiasScale, PreScale, FinalScale all 0) in the path not "
-				   "modelled (no real TD has neither; on silicon a TD with NE.MACCfg 0 hung)");
+				   "engine (Common.Cfg.TaskType 0) in the path not modelled (no real TD has "
+				   "neither; on silicon a TD with NE.MACCfg 0 hung)");
 	return ENG_OK;
 }
 

@@ -280,7 +280,7 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 	memset(k, 0, sizeof *k);
 	k->no.reg = TD_KEPT_NO_REG;
 	uint32_t cfg = GET(H13_PLANAR_CFG);
-	int pe = (cfg | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE)) != 0;
+	int pe = td_pe_in_path(GET(H13_COMMON_CFG));
 	int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
 	int src0 = src_en && (bar_en >> H13_BAR_RBASE0 & 1u);
 	int src1 = src_en && (bar_en >> H13_BAR_RBASE1 & 1u);
@@ -293,12 +293,8 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 	int task5 = task == H13_TASK_REDUCE || task == H13_TASK_REDUCE2;
 	int looks = H13_GET(cfg, H13_PECFG_POOLMODE) || H13_GET(cfg, H13_PECFG_NLMODE) ||
 		    H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != H13_L2_MEM;
-	if (task5 && pe) {
+	if (task5) { /* (the PE in the path: td_pe_in_path) */
 		makes(r, src0, src1, dst, task == H13_TASK_REDUCE2, k);
-	} else if (task5) {
-		k->role = TD_KEPT_MAKES;
-		REFUSE(k, 1, H13_COMMON_CFG, H13_CFG_TASKTYPE,
-		       "Common.Cfg.TaskType 5 or 6 (a reduction) with the PE not in the path not modelled");
 	} else if (pe && !dst && !l2res && looks) {
 		k->role = TD_KEPT_MAKES;
 		REFUSE(k, 1, H13_COMMON_CFG, H13_CFG_TASKTYPE,

@@ -259,8 +259,11 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	/* the PE */
 	uint32_t pc = GET(H13_PLANAR_CFG), bs = GET(H13_PLANAR_BIASSCALE), pre = GET(H13_PLANAR_PRESCALE);
 	uint32_t fin = GET(H13_PLANAR_FINALSCALE);
-	if (!(pc | bs | pre | fin)) {
-		outf(out, ctx, "  PE: not in the path\n");
+	if (!td_pe_in_path(GET(H13_COMMON_CFG))) {
+		outf(out, ctx, "  PE: not in the path (Common.Cfg.TaskType 0)\n");
+	} else if (!(pc | bs | pre | fin)) {
+		outf(out, ctx, "  PE: every Planar word 0 with Common.Cfg.TaskType %u (not modelled)\n",
+		     (unsigned)H13_GET(GET(H13_COMMON_CFG), H13_CFG_TASKTYPE));
 	} else if (k.role == TD_KEPT_MAKES && !k.no.why) {
 		/* as engine/model/compute.c's reduce_planes */
 		outf(out, ctx, "  PE: reduce %s%s%s over each plane%s%s (%u planes of ",

@@ -392,6 +392,19 @@ static inline int td_window_unit(const struct td_window *w)
 	return w->kw == 1 && w->kh == 1 && w->sx == 1 && w->sy == 1 && !w->px && !w->py;
 }
 
+/*
+ * The planar engine in a TD's path: Common.Cfg.TaskType other than 0 (docs/engine-model.md, "The
+ * planar engine's presence"). In the 453 TDs of the fixtures and the GPT-2 streams transcribed
+ * from allbilly/ane, TaskType 0 goes with every Planar word 0 and every other TaskType with some
+ * set; on an M1 (allbilly/ane experimental/expt.md, expt1 and expt2) relu's TD, TaskType 0, gave
+ * relu unchanged with PECfg, BiasScale, PreScale or FinalScale written: its Planar words are not
+ * read. The one reading of it (the model, td_kept_of, td_l2mem_of and inspect alike).
+ */
+static inline int td_pe_in_path(uint32_t common_cfg)
+{
+	return H13_GET(common_cfg, H13_CFG_TASKTYPE) != 0u;
+}
+
 /* Planar.Cfg.FirstSrc 1 on a product of two operands (OpMode 1, SecSrc 2): the first operand
  * negated, -(a x PreScale) x b (the macOS compiler's GPT-2 gelu backward, TD 4: its MIL's
  * t x t x (-1), with no -1 in any word; docs/engine-model.md). The one FirstSrc an elementwise TD

@@ -183,6 +183,33 @@ edit_reg "$work/no-unit.hwx" 0 NE.MACCfg 0 32 0
 refused no_unit_in_the_path "$work/no-unit.hwx" "$out_relu" \
 	'^td 0, unit NE, NE.MACCfg = 0x0: unmodelled-combination: neither the NE .* nor the planar engine'
 
+# 10. and its complement, what silicon did (expt1, relu's TD, TaskType 0): Planar words written
+#     on relu.hwx leave its output as it was, byte for byte (the PE is in the path by
+#     Common.Cfg.TaskType alone, docs/engine-model.md "The planar engine's presence"): expt1's
+#     own words (PECfg 0x80000, scales 1), and a one-operand "+ 0.5"; the check fails on a wrong
+#     answer: that "+ 0.5" under TaskType 2 is relu + 0.5, not relu
+"$PYTHON" -c 'import sys, numpy as np; np.save(sys.argv[1], np.linspace(-4, 4, 77).astype(np.float16).reshape(1, 1, 77))' "$work/x.npy"
+pe_words() { # FILE PLANAR.CFG BIASSCALE TASKTYPE: relu.hwx with those words, PreScale and FinalScale 1
+	cp "$HWX/relu.hwx" "$1"
+	edit_reg "$1" 0 Planar.Cfg 0 32 "$2"
+	edit_reg "$1" 0 Planar.BiasScale 0 32 "$3"
+	edit_reg "$1" 0 Planar.PreScale 0 32 0x3c000000
+	edit_reg "$1" 0 Planar.FinalScale 0 32 0x3f800000
+	edit_reg "$1" 0 Common.Cfg 4 4 "$4"
+	"$TOOL" run "$1" --in "image=$work/x.npy" --out "$out_relu=$1.npy" >/dev/null 2>&1
+}
+"$TOOL" run "$HWX/relu.hwx" --in "image=$work/x.npy" --out "$out_relu=$work/pe-base.npy" >/dev/null 2>&1
+pe_words "$work/pe-expt1.hwx" 0x80000 0x3c000000 0
+pe_words "$work/pe-half0.hwx" 0 0x3c003800 0
+pe_words "$work/pe-half2.hwx" 0 0x3c003800 2
+if [ -s "$work/pe-base.npy" ] && cmp -s "$work/pe-base.npy" "$work/pe-expt1.hwx.npy" &&
+   cmp -s "$work/pe-base.npy" "$work/pe-half0.hwx.npy" && [ -s "$work/pe-half2.hwx.npy" ] &&
+   ! cmp -s "$work/pe-base.npy" "$work/pe-half2.hwx.npy"; then
+	t_pass loud.planar_words_unread_under_tasktype_0
+else
+	t_fail loud.planar_words_unread_under_tasktype_0 "outputs: $(cd "$work" && ls pe-*.npy | tr '\n' ' ')"
+fi
+
 # the checker itself fails on a wrong answer: a run that completes, and a fault named at
 # another TD than the one given
 if check_refused neg_completes "$HWX/relu.hwx" "$out_relu" '^td 0, '; then

@@ -323,6 +323,52 @@ TEST(eng_fault, elementwise_windows_and_reductions_fields_refused)
 	}
 }
 
+/* The PE's presence is Common.Cfg.TaskType's (fw/td td_pe_in_path): TaskType 2 with a second
+ * operand or 3 without, TaskType 2 or 3 with every Planar word 0, and a TD with neither unit are
+ * refused by name (no real TD has any; docs/engine-model.md, "The planar engine's presence"). */
+TEST(eng_fault, planar_engine_presence_by_tasktype)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixtures are not edited");
+	static const struct {
+		const char *file;
+		unsigned n;
+		struct {
+			uint32_t reg;
+			unsigned lsb, width, v;
+		} e[4];
+		uint32_t reg;
+		const char *want;
+	} cases[] = {
+		{"fixtures/kernels/unary/abs.bin", 1, {{H13_PLANAR_CFG, H13_PECFG_SECSRC_LSB, H13_PECFG_SECSRC_W, H13_PE_SECSRC_TILE1}},
+		 H13_COMMON_CFG, "unmodelled-combination: Common.Cfg.TaskType 2 with a second PE operand"},
+		{"fixtures/kernels/binary/add.bin", 1, {{H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W, 2}},
+		 H13_COMMON_CFG, "unmodelled-combination: Common.Cfg.TaskType 2 with a second PE operand"},
+		{"fixtures/kernels/unary/abs.bin", 1, {{H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W, 3}},
+		 H13_COMMON_CFG, "Common.Cfg.TaskType 2 with a second PE operand (Planar.Cfg.SecSrc 2 or 3), or 3 without"},
+		{"fixtures/kernels/binary/add.bin", 4, {{H13_PLANAR_CFG, 0, 32, 0}, {H13_PLANAR_BIASSCALE, 0, 32, 0},
+							 {H13_PLANAR_PRESCALE, 0, 32, 0}, {H13_PLANAR_FINALSCALE, 0, 32, 0}},
+		 H13_COMMON_CFG, "Common.Cfg.TaskType puts the planar engine in the path but Planar.Cfg, BiasScale, PreScale and FinalScale are all 0"},
+		{"fixtures/kernels/unary/abs.bin", 1, {{H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W, 0}},
+		 H13_NE_MACCFG, "td 0, unit NE, NE.MACCfg = 0x0: unmodelled-combination: neither the NE"},
+	};
+	size_t len;
+	struct session_result res;
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint8_t *b = ef_load(cases[i].file, &len);
+		REQUIRE(b);
+		CHECKF(!ef_refused(b, len, 0, ENG_FR_COMBINATION, "td", &res) && res.run == ENG_OK,
+		       "case %u unedited: %s", i, res.fault_text);
+		for (unsigned k = 0; k < cases[i].n; k++)
+			REQUIRE(ef_set(b, len, 0, cases[i].e[k].reg, cases[i].e[k].lsb, cases[i].e[k].width,
+				       cases[i].e[k].v) == 0);
+		CHECKF(ef_refused(b, len, 0, ENG_FR_COMBINATION, cases[i].want, &res), "case %u: %s", i,
+		       res.fault_text);
+		CHECK_EQ(res.fault.reg, cases[i].reg);
+		free(b);
+	}
+}
+
 TEST(eng_fault, packed_for_a_completion_formats_the_same)
 {
 	const struct eng_fault f = {.reason = ENG_FR_FIELD, .err = ENG_E_FAULT, .td = 3,

@@ -624,10 +624,11 @@ TEST(model_l2mem, reductions_out_by_dma)
 	t = red_td(H13_PE_POOL_NONE, 0x3d000000u);
 	t.nlmode = H13_PE_NL_RECIP;
 	expect_refused("red_sum", p, 1, "Planar.FinalScale other than 1 on a reduction to a reciprocal");
-	/* TaskType 5 on a TD without the PE */
+	/* TaskType 5 (the PE in the path, td_pe_in_path) with every Planar word 0: refused, here by
+	 * the reduction's own check of its PreScale */
 	t = red_td(H13_PE_POOL_NONE, F32_ONE);
 	t.prescale = t.scale = 0;
 	t.finalscale = 0;
-	expect_refused("red_sum", p, 1, "Common.Cfg.TaskType 5 or 6 (a reduction) with the PE not in the path");
+	expect_refused("red_sum", p, 1, "Planar.PreScale other than 1 on a reduction");
 #endif
 }

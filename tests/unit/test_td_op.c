@@ -53,6 +53,15 @@ static const char *describe(const struct img *m, struct tcapture *t)
 	return describe_bars(m, BARS_ALL, t);
 }
 
+/* Common.Cfg.TaskType as Apple's compilers write it for the Planar words set so far: 3 with a
+ * second operand (SecSrc 2 or 3), else 2; the PE is then in the path (fw/td td_pe_in_path) */
+static void pe_task(struct img *m)
+{
+	const unsigned sec = H13_GET(img_get(m, H13_PLANAR_CFG), H13_PECFG_SECSRC);
+	const uint32_t other = img_get(m, H13_COMMON_CFG) & ~H13_PUT(H13_CFG_TASKTYPE, ~0u);
+	set(m, H13_COMMON_CFG, other | H13_PUT(H13_CFG_TASKTYPE, sec == H13_PE_SECSRC_TILE1 || sec == H13_PE_SECSRC_SUB ? 3u : 2u));
+}
+
 static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned cout)
 {
 	set(m, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, w) | H13_PUT(H13_INDIM_HIN, h));
@@ -89,7 +98,7 @@ TEST(td_op, convolution_with_a_palette_and_the_lut)
 		  "  NE: convolution 3x3, stride 1x2, padding 1x1, 1 group, 16 -> 8 channels, kernels fp16, "
 		  "palettized 4-bit, x PostScale 1.442383\n"
 		  "  nonlinear: the activation LUT\n"
-		  "  PE: not in the path\n"
+		  "  PE: not in the path (Common.Cfg.TaskType 0)\n"
 		  "  result: WBase, 8 x 2 x 32 fp16\n");
 }
 
@@ -165,6 +174,7 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3800u));
 	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0xbc00u));
 	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	pe_task(&m);
 	set(&m, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
@@ -181,6 +191,7 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	set(&p, H13_PLANAR_CFG, H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_MAX) |
 				 H13_PUT(H13_PECFG_CONDITION, H13_PE_COND_ABS));
 	set(&p, H13_PLANAR_FINALSCALE, 0x3dcccccdu); /* 0.1f */
+	pe_task(&p);
 	CHECK_STR(describe(&p, &t),
 		  "  source: the L2-resident tensor at 0x0, 3 x 4 x 8 fp16\n"
 		  "  NE: not in the path\n"
@@ -191,9 +202,19 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	common(&q, 8, 1, 1, 1);
 	set(&q, H13_PLANAR_CFG, H13_PUT(H13_PECFG_CONDITION, 3));
 	set(&q, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, 7));
+	pe_task(&q);
 	describe(&q, &t);
 	CHECK(strstr(t.text, "NE: OpMode 7 (not modelled)") != NULL);
 	CHECK(strstr(t.text, "Condition 3 (not modelled)") != NULL);
+	/* the PE's presence is Common.Cfg.TaskType's: the same Planar words under TaskType 0 are not
+	 * read (as on silicon), and TaskType 2 with every Planar word 0 is not modelled */
+	set(&m, H13_COMMON_CFG, 0);
+	CHECKF(strstr(describe(&m, &t), "  PE: not in the path (Common.Cfg.TaskType 0)\n") != NULL, "%s", t.text);
+	struct img z = {0};
+	common(&z, 8, 1, 1, 1);
+	set(&z, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, 2));
+	CHECKF(strstr(describe(&z, &t), "  PE: every Planar word 0 with Common.Cfg.TaskType 2 (not modelled)\n") != NULL,
+	       "%s", t.text);
 }
 
 /* The macOS 14/26 a*b: the NE with no kernel is a pass-through, read as the model reads it
@@ -211,6 +232,7 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
 	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
 	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	pe_task(&m);
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 64 x 1 x 1 fp16 (C x H x W)\n"
 		  "  NE: pass-through (a convolution with no coefficient channel)\n"
@@ -253,7 +275,7 @@ TEST(td_op, l2_memory_operands_and_broadcasts)
 	CHECK_STR(describe_bars(&a, 1u << H13_BAR_RBASE0, &t),
 		  "  source: RBase0, 64 x 1 x 1 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
-		  "  PE: not in the path\n"
+		  "  PE: not in the path (Common.Cfg.TaskType 0)\n"
 		  "  result: L2 memory at 0x0, 64 x 1 x 1 fp16\n");
 	common(&b, 8, 8, 64, 64);
 	set(&b, H13_COMMON_PECFG, H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_W | H13_BCAST_H));
@@ -261,6 +283,7 @@ TEST(td_op, l2_memory_operands_and_broadcasts)
 	set(&b, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
 	set(&b, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
 	set(&b, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	pe_task(&b);
 	set(&b, H13_L2_SRC2_CSTRIDE, 0x10u);
 	set(&b, H13_L2_SRC2_CSTRIDE + 4u, 0x400u);
 	const unsigned bars = (1u << H13_BAR_RBASE0) | (1u << H13_BAR_WBASE);
@@ -298,6 +321,7 @@ TEST(td_op, tile_offsets_inside_their_bars)
 	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
 	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
 	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	pe_task(&m);
 	set(&m, H13_SRC_BASEADDR, 0xc00000u);
 	set(&m, H13_SRC2_BASEADDR, 0x40u);
 	set(&m, H13_DST_BASEADDR, 0x400000u);
@@ -326,7 +350,7 @@ TEST(td_op, comparison_fails_on_one_word)
 	const char *want = "  source: RBase0, 2 x 1 x 4 fp16 (C x H x W)\n"
 			   "  NE: elementwise, x PostScale 1\n"
 			   "  nonlinear: none\n"
-			   "  PE: not in the path\n"
+			   "  PE: not in the path (Common.Cfg.TaskType 0)\n"
 			   "  result: WBase, 2 x 1 x 4 fp16\n";
 	CHECK_STR(describe(&m, &t), want);
 	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x4000u)); /* PostScale 2 */
@@ -420,6 +444,7 @@ TEST(td_op, reductions_into_l2_memory)
 	set(&a, H13_L2_SRC2_CSTRIDE, 0xa020u);
 	set(&a, H13_L2_SRC2_CSTRIDE + 4u, 0x10u);
 	softmax_pe(&a, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB), 0x3dc5u);
+	pe_task(&a);
 	CHECK_STR(describe_bars(&a, bars, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
@@ -435,6 +460,7 @@ TEST(td_op, reductions_into_l2_memory)
 	set(&b, H13_L2_SRC_CSTRIDE + 4u, 0x10u);
 	softmax_pe(&b, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
 			       H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1), FP16_ONE);
+	pe_task(&b);
 	CHECK_STR(describe_bars(&b, (1u << H13_BAR_RBASE1) | (1u << H13_BAR_WBASE), &t),
 		  "  source: L2 memory at 0x0, broadcast along W, 1 x 2560 x 1600 fp16\n"
 		  "  NE: not in the path\n"

@@ -88,6 +88,17 @@ static void fixed_cfg(struct td_writer *tw, uint32_t scfg, uint32_t rcfg)
 	tdw_reg(tw, H13_DST_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_DST_FMT));
 }
 
+/* Common.Cfg.TaskType as Apple's compilers write it for a TD with these Planar words: 0 with
+ * every word 0 (the PE out of the path), else 3 with a second operand (SecSrc 2 or 3), 2 with one
+ * (fw/td's td_pe_in_path reads the PE's presence from it). */
+static uint32_t pe_task(uint32_t pcfg, uint32_t bs, uint32_t pre, uint32_t fin)
+{
+	const unsigned sec = H13_GET(pcfg, H13_PECFG_SECSRC);
+	if (!(pcfg | bs | pre | fin))
+		return 0;
+	return sec == H13_PE_SECSRC_TILE1 || sec == H13_PE_SECSRC_SUB ? 3u : 2u;
+}
+
 static void fixed(struct td_writer *tw, int two)
 {
 	fixed_cfg(tw, two ? TD_L2_SOURCECFG_DMA2 : TD_L2_SOURCECFG_DMA, TD_L2_RESULTCFG_DMA);
@@ -624,6 +635,7 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, 0x3f800000u); /* fp32 1.0 */
+	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, 3)); /* two operands */
 	fixed(&tw, 1);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(w), bp_row(w) * h);
@@ -762,16 +774,15 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		tdw_reg(&tw, H13_NE_MACCFG, 0);
 		tdw_reg(&tw, H13_NE_POSTSCALE, 0);
 	}
-	tdw_reg(&tw, H13_PLANAR_CFG, H13_PUT(H13_PECFG_POOLMODE, p->pool) |
-				     H13_PUT(H13_PECFG_OPMODE, p->op) |
-				     H13_PUT(H13_PECFG_CONDITION, p->cond) |
-				     H13_PUT(H13_PECFG_RELUEN, p->relu) |
-				     H13_PUT(H13_PECFG_NLMODE, p->nlmode) |
-				     H13_PUT(H13_PECFG_FIRSTSRC, p->firstsrc) |
-				     H13_PUT(H13_PECFG_SECSRC, p->secsrc));
-	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, p->scale) |
-					   H13_PUT(H13_BIASSCALE_BIAS, p->bias));
-	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, p->prescale) | H13_PUT(H13_PRESCALE_EPS, p->eps));
+	const uint32_t pcfg = H13_PUT(H13_PECFG_POOLMODE, p->pool) | H13_PUT(H13_PECFG_OPMODE, p->op) |
+			      H13_PUT(H13_PECFG_CONDITION, p->cond) | H13_PUT(H13_PECFG_RELUEN, p->relu) |
+			      H13_PUT(H13_PECFG_NLMODE, p->nlmode) | H13_PUT(H13_PECFG_FIRSTSRC, p->firstsrc) |
+			      H13_PUT(H13_PECFG_SECSRC, p->secsrc);
+	const uint32_t pbs = H13_PUT(H13_BIASSCALE_SCALE, p->scale) | H13_PUT(H13_BIASSCALE_BIAS, p->bias);
+	const uint32_t ppre = H13_PUT(H13_PRESCALE, p->prescale) | H13_PUT(H13_PRESCALE_EPS, p->eps);
+	tdw_reg(&tw, H13_PLANAR_CFG, pcfg);
+	tdw_reg(&tw, H13_PLANAR_BIASSCALE, pbs);
+	tdw_reg(&tw, H13_PLANAR_PRESCALE, ppre);
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, p->finalscale);
 	if (p->ne_pass) {
 		tdw_reg(&tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
@@ -789,9 +800,9 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	/* (registers keep their values from one TD to the next: every TD writes these) */
 	tdw_reg(&tw, H13_COMMON_PECFG, p->pecfg);
 	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_OUTTRANSPOSE, p->out_transpose) |
-				     (p->tasktype ? H13_PUT(H13_CFG_TASKTYPE, p->tasktype)
-				      : p->reduce ? H13_PUT(H13_CFG_TASKTYPE, H13_TASK_REDUCE)
-						  : 0u));
+				     H13_PUT(H13_CFG_TASKTYPE, p->tasktype ? p->tasktype
+							       : p->reduce ? H13_TASK_REDUCE
+									   : pe_task(pcfg, pbs, ppre, p->finalscale)));
 	if (t0)
 		tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(p->win),
 		     p->src_plane ? p->src_plane : bp_row(p->win) * p->hin);
@@ -933,6 +944,7 @@ static int chain_td(uint32_t *tdw, const struct bp_step *s, unsigned i, unsigned
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, bs);
 	tdw_reg(&tw, H13_PLANAR_PRESCALE, pre);
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, fin);
+	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, pe_task(pcfg, bs, pre, fin)));
 	fixed(&tw, pe);
 	tile_at(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, s->in0_off, row,
 		s->in_plane ? s->in_plane : plane);
