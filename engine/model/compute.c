@@ -652,6 +652,12 @@ static int ne_unread_fields(struct anem *m, uint32_t mac)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_BIT20,
 				   "NE.MACCfg.Bit20 clear not modelled (set in every real NE configuration; on silicon "
 				   "a sigmoid with it clear computed something else)");
+	/* an infinite or NaN NE.PostScale: no real program; on an M1 relu's TD with PostScale 0xffff
+	 * gave inf for 5 (allbilly/ane experimental/expt.md, expt1), where x NaN gives NaN */
+	if ((H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) & 0x7c00u) == 0x7c00u)
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_POSTSCALE, H13_POSTSCALE,
+				   "NE.PostScale infinite or NaN not modelled (finite in every real program; on "
+				   "silicon PostScale 0xffff gave inf, not NaN)");
 	int e = refuse_set_fields(m, zero, sizeof zero / sizeof zero[0]);
 	if (e)
 		return e;
@@ -750,6 +756,12 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 				   "not modelled");
 	if ((e = refuse_outside_bits(m)))
 		return e;
+	/* Common.TileCfg.TileHeight: read by nothing (tiling), 1 or more in every real TD; on an M1
+	 * relu's TD with TileCfg written 0 hung (allbilly/ane experimental/expt.md, expt1) */
+	if (!H13_GET(REG(H13_COMMON_TILECFG), H13_TILECFG_TILEHEIGHT))
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_TILECFG, H13_TILECFG_TILEHEIGHT,
+				   "Common.TileCfg.TileHeight 0 not modelled (1 or more in every real TD; on silicon "
+				   "a TD with TileCfg 0 hung)");
 	/* the second tile source's format: fp16 (0x2030) where the second operand comes by the tile
 	 * DMA, 0 elsewhere, in every real program (fw/td's td_src2_fmt); the model reads fp16 */
 	uint32_t f2 = REG(H13_SRC2_FMT), want2 = td_src2_fmt(REG(H13_L2_SOURCECFG));
@@ -4068,6 +4080,14 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
 				   "NE.MACCfg.OpMode 3 without Common.GroupConvCfg.UnicastEn 1 and a UnicastCin "
 				   "above 0 (Apple's reduce_max over C: the largest of UnicastCin channels) not "
 				   "modelled");
+	/* the largest of one channel would be a copy, but on an M1 relu's TD with OpMode 3 (MACCfg
+	 * 0x11000b: UnicastCin 1, BinaryPoint 0) gave 0 for 5 (allbilly/ane experimental/expt.md,
+	 * expt2): only Apple's reduce_max's form, UnicastCin 2 or more and BinaryPoint 0x1c */
+	if (!prod && (n < 2 || H13_GET(mac, H13_MACCFG_BINARYPOINT) != H13_BINARYPOINT_FP16))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+				   "NE.MACCfg.OpMode 3 with Common.GroupConvCfg.UnicastCin 1 or NE.MACCfg.BinaryPoint "
+				   "other than 0x1c not modelled (Apple's reduce_max over C: 64 and 0x1c; on silicon "
+				   "OpMode 3 with UnicastCin 1 and BinaryPoint 0 was no copy)");
 	if (!H13_GET(mac, H13_MACCFG_KERNELMODE) || H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE)
 		return anem_refuse(m, ENG_FR_FIELD, H13_NE_MACCFG, 0, 32,
 				   "NE.MACCfg.OpMode 2 or 3 with a kernel from memory (KernelMode 0) or "

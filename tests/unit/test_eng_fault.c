@@ -122,6 +122,11 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_NE_MACCFG, H13_MACCFG_BINARYPOINT_LSB, H13_MACCFG_BINARYPOINT_W, 5, "NE.MACCfg.BinaryPoint = 0x5: unmodelled-field"},
 		{H13_NE_MACCFG, 24, 1, 1, "bits outside the fields the model knows"},
 		{H13_NE_MACCFG, H13_MACCFG_KERNELMODE_LSB, H13_MACCFG_KERNELMODE_W, 0, "NE.MACCfg.KernelMode = 0x0: unmodelled-field"},
+		/* what silicon did otherwise than the plain reading (allbilly/ane expt.md expt1): an
+		 * infinite or NaN PostScale, TileHeight 0 (hung) */
+		{H13_NE_POSTSCALE, H13_POSTSCALE_LSB, H13_POSTSCALE_W, 0xffff, "NE.PostScale.PostScale = 0xffff: unmodelled-field: NE.PostScale infinite or NaN"},
+		{H13_NE_POSTSCALE, H13_POSTSCALE_LSB, H13_POSTSCALE_W, 0x7c00, "NE.PostScale.PostScale = 0x7c00: unmodelled-field: NE.PostScale infinite or NaN"},
+		{H13_COMMON_TILECFG, H13_TILECFG_TILEHEIGHT_LSB, H13_TILECFG_TILEHEIGHT_W, 0, "Common.TileCfg.TileHeight = 0x0: unmodelled-field"},
 		/* set by every real NE configuration; clear, silicon's sigmoid differed */
 		{H13_NE_MACCFG, H13_MACCFG_BIT20_LSB, H13_MACCFG_BIT20_W, 0, "NE.MACCfg.Bit20 = 0x0: unmodelled-field: NE.MACCfg.Bit20 clear"},
 		{H13_NE_MATRIXVECTORBIAS, H13_MATRIXVECTORBIAS_LSB, H13_MATRIXVECTORBIAS_W, 0x3c00, "NE.MatrixVectorBias.MatrixVectorBias = 0x3c00: unmodelled-field"},
@@ -303,6 +308,10 @@ TEST(eng_fault, elementwise_windows_and_reductions_fields_refused)
 		 "unmodelled-combination: an elementwise TD (no convolution, no pooling) with a window"},
 		{"fixtures/kernels/binary/add.bin", 0, H13_CONVCFG_KH_LSB, H13_CONVCFG_KH_W, 2, ENG_FR_COMBINATION, H13_COMMON_CONVCFG,
 		 "unmodelled-combination: an elementwise TD (no convolution, no pooling) with a window"},
+		/* OpMode 3 on tanh.bin's UnicastCin 1: the largest of one channel by the reading, but not
+		 * a copy on silicon (expt2) */
+		{"fixtures/kernels/unary/tanh.bin", 0, H13_MACCFG_OPMODE_LSB, H13_MACCFG_OPMODE_W, H13_MAC_OP_CHMAX, ENG_FR_COMBINATION, H13_NE_MACCFG,
+		 "td 0, unit NE, NE.MACCfg.OpMode = 0x3: unmodelled-combination: NE.MACCfg.OpMode 3 with Common.GroupConvCfg.UnicastCin 1"},
 		{"fixtures/kernels/activation/softmax.bin", 0, H13_L2CFG_INPUTRELU_LSB, H13_L2CFG_INPUTRELU_W, 1, ENG_FR_FIELD, H13_L2_CFG,
 		 "td 0, unit L2, L2.L2Cfg.InputReLU = 0x1: unmodelled-field"},
 		{"fixtures/kernels/activation/softmax.bin", 3, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 1, ENG_FR_FIELD, H13_SRC_FMT,

@@ -111,6 +111,7 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	SET(H13_COMMON_CIN, c->cin << H13_CIN_LSB);
 	SET(H13_COMMON_COUT, c->cout << H13_COUT_LSB);
 	SET(H13_COMMON_GROUPCONVCFG, c->G << H13_GROUPCONV_NUMGROUPS_LSB);
+	SET(H13_COMMON_TILECFG, H13_PUT(H13_TILECFG_TILEHEIGHT, c->h)); /* as real TDs: 1 or more */
 	SET(H13_COMMON_INDEPTH, td_fixed_bits(H13_COMMON_INDEPTH));
 	SET(H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH));
 	SET(H13_COMMON_WORD20, td_fixed_bits(H13_COMMON_WORD20));

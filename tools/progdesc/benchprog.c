@@ -768,7 +768,8 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, p->ne_rcas    ? H13_MAC_OP_RCAS
 								      : p->ne_chmax ? H13_MAC_OP_CHMAX
 										    : H13_MAC_OP_CONV) |
-					    H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1));
+					    H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1) |
+					    (p->ne_chmax ? H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) : 0u));
 		tdw_reg(&tw, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
 	} else if (!p->ne_pass) { /* the NE out of the path (a TD before may have set it) */
 		tdw_reg(&tw, H13_NE_MACCFG, 0);
