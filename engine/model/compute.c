@@ -819,6 +819,14 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	 * TaskType 2 goes with one operand, 3 with two (SecSrc 2 or 3) */
 	const unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
 	s->pe = td_pe_in_path(REG(H13_COMMON_CFG));
+	/* the TD header's ENE is 0 in every real TD with the PE (TaskType not 0) and 1 to 5 in every
+	 * one without: which of the two selects the PE is not known, so where they disagree and the
+	 * two readings would compute differently (the PE's words set, or TaskType not 0), refused */
+	if (s->pe ? m->cur_ene != 0 : m->cur_ene == 0 && (cfg | bs | pre | fin))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
+				   "Common.Cfg.TaskType and the TD header's ENE disagree on the planar engine "
+				   "(ENE 0 exactly where TaskType is not 0 in every real TD; which of them puts the "
+				   "PE in the path is not known)");
 	if (!s->pe)
 		cfg = bs = pre = fin = 0;
 	else if (!(cfg | bs | pre | fin))

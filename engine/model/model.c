@@ -493,6 +493,7 @@ static int run_td(struct anem *m, uint64_t td_dev)
 	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
 		hw[i] = le_rd32(hp + 4 * i);
 	td_hdr_decode(hw, &h);
+	m->cur_ene = h.ene;
 	uint32_t slen[H13_KSTREAM_N];
 	int e = stream_lengths(m, slen);
 	if (e)

@@ -122,6 +122,7 @@ struct anem {
 	anem_touch_fn touch;
 	void *touch_ctx;
 	unsigned cur_td;
+	unsigned cur_ene;     /* the running TD's header ENE (struct td_hdr) */
 	/* counters of the current submission */
 	unsigned nmoves;
 	uint64_t bytes_moved;

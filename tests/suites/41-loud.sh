@@ -187,7 +187,8 @@ refused no_unit_in_the_path "$work/no-unit.hwx" "$out_relu" \
 #     on relu.hwx leave its output as it was, byte for byte (the PE is in the path by
 #     Common.Cfg.TaskType alone, docs/engine-model.md "The planar engine's presence"): expt1's
 #     own words (PECfg 0x80000, scales 1), and a one-operand "+ 0.5"; the check fails on a wrong
-#     answer: that "+ 0.5" under TaskType 2 is relu + 0.5, not relu
+#     answer: that "+ 0.5" under TaskType 2, with the header's ENE 0 as every real TD with the PE
+#     has it (TD header word 8, bits 24-26; relu.hwx's TD sits at 0x4000), is relu + 0.5, not relu
 "$PYTHON" -c 'import sys, numpy as np; np.save(sys.argv[1], np.linspace(-4, 4, 77).astype(np.float16).reshape(1, 1, 77))' "$work/x.npy"
 pe_words() { # FILE PLANAR.CFG BIASSCALE TASKTYPE: relu.hwx with those words, PreScale and FinalScale 1
 	cp "$HWX/relu.hwx" "$1"
@@ -196,6 +197,12 @@ pe_words() { # FILE PLANAR.CFG BIASSCALE TASKTYPE: relu.hwx with those words, Pr
 	edit_reg "$1" 0 Planar.PreScale 0 32 0x3c000000
 	edit_reg "$1" 0 Planar.FinalScale 0 32 0x3f800000
 	edit_reg "$1" 0 Common.Cfg 4 4 "$4"
+	[ "$4" = 0 ] || "$PYTHON" -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+w = struct.unpack_from("<I", b, 0x4000 + 32)[0]
+struct.pack_into("<I", b, 0x4000 + 32, w & ~(7 << 24))
+open(sys.argv[1], "wb").write(bytes(b))' "$1"
 	"$TOOL" run "$1" --in "image=$work/x.npy" --out "$out_relu=$1.npy" >/dev/null 2>&1
 }
 "$TOOL" run "$HWX/relu.hwx" --in "image=$work/x.npy" --out "$out_relu=$work/pe-base.npy" >/dev/null 2>&1

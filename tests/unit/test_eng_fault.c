@@ -358,8 +358,9 @@ TEST(eng_fault, planar_engine_presence_by_tasktype)
 		{"fixtures/kernels/binary/add.bin", 4, {{H13_PLANAR_CFG, 0, 32, 0}, {H13_PLANAR_BIASSCALE, 0, 32, 0},
 							 {H13_PLANAR_PRESCALE, 0, 32, 0}, {H13_PLANAR_FINALSCALE, 0, 32, 0}},
 		 H13_COMMON_CFG, "Common.Cfg.TaskType puts the planar engine in the path but Planar.Cfg, BiasScale, PreScale and FinalScale are all 0"},
+		/* the header's ENE (0 in abs.bin) and TaskType disagree, and the PE's words are set */
 		{"fixtures/kernels/unary/abs.bin", 1, {{H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W, 0}},
-		 H13_NE_MACCFG, "td 0, unit NE, NE.MACCfg = 0x0: unmodelled-combination: neither the NE"},
+		 H13_COMMON_CFG, "Common.Cfg.TaskType and the TD header's ENE disagree on the planar engine"},
 	};
 	size_t len;
 	struct session_result res;
@@ -376,6 +377,23 @@ TEST(eng_fault, planar_engine_presence_by_tasktype)
 		CHECK_EQ(res.fault.reg, cases[i].reg);
 		free(b);
 	}
+	/* and the other way: abs.bin (TaskType 2) with its header's ENE (word 8, bits 24-26) 1, as
+	 * every real TD without the PE has it; relu.hwx (ENE 1, TaskType 0, Planar words 0) runs
+	 * with ENE 0 (both readings leave the PE out) */
+	uint8_t *b = ef_load("fixtures/kernels/unary/abs.bin", &len);
+	REQUIRE(b && len > 64);
+	le_wr32(b + 4u * 8u, le_rd32(b + 4u * 8u) | H13_PUT(H13_TDH_ENE, 1));
+	CHECKF(ef_refused(b, len, 0, ENG_FR_COMBINATION, "the TD header's ENE disagree", &res), "%s", res.fault_text);
+	free(b);
+	b = ef_load("fixtures/hwx/relu.hwx", &len);
+	REQUIRE(b && len > 0x4000u + 64u);
+	REQUIRE(H13_GET(le_rd32(b + 0x4000u + 4u * 8u), H13_TDH_ENE) == 1u); /* its TD at __text, 0x4000 */
+	le_wr32(b + 0x4000u + 4u * 8u, le_rd32(b + 0x4000u + 4u * 8u) & ~H13_PUT(H13_TDH_ENE, ~0u));
+	CHECKF(!ef_refused(b, len, 0, ENG_FR_COMBINATION, "td", &res) && res.run == ENG_OK, "%s", res.fault_text);
+	/* with a Planar word set too, the two readings differ: refused */
+	REQUIRE(ef_set(b, len, 0, H13_PLANAR_FINALSCALE, 0, 32, 0x3f800000u) == 0);
+	CHECKF(ef_refused(b, len, 0, ENG_FR_COMBINATION, "the TD header's ENE disagree", &res), "%s", res.fault_text);
+	free(b);
 }
 
 TEST(eng_fault, packed_for_a_completion_formats_the_same)

@@ -191,9 +191,11 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	if (t->sparse) /* the word every real program holds, with the sparse form's bit */
 		tdw_reg(tw, H13_KDMA_WORD0, 0x40u | H13_KDMA_WORD0_SPARSE);
 	common_kg(tw, w, h, t->cin, t->cout, t->k, t->st, t->groupconv, t->ocg);
-	if (t->sparse || t->ssm || t->otr)
-		tdw_reg(tw, H13_COMMON_CFG, H13_PUT(H13_CFG_SMALLSOURCE, t->ssm) |
-					    H13_PUT(H13_CFG_OUTTRANSPOSE, t->otr));
+	/* TaskType 0 and the Planar words 0, as Apple's convolutions write them (registers keep their
+	 * values from one TD to the next: a PE TD before may have set them) */
+	tdw_reg(tw, H13_COMMON_CFG, H13_PUT(H13_CFG_SMALLSOURCE, t->ssm) | H13_PUT(H13_CFG_OUTTRANSPOSE, t->otr));
+	static const uint32_t no_pe[4] = {0, 0, 0, 0};
+	tdw_block(tw, H13_PLANAR_CFG, no_pe, 4);
 	tdw_reg(tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
 				      H13_PUT(H13_KERNELCFG_SPARSEFMT, t->sparse) |
 				      H13_PUT(H13_KERNELCFG_ALIGN, t->align));
