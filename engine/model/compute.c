@@ -833,9 +833,7 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
 				   "Common.Cfg.TaskType puts the planar engine in the path but Planar.Cfg, "
 				   "BiasScale, PreScale and FinalScale are all 0 not modelled (no real TD)");
-	const int sec_two = H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_TILE1 ||
-			    H13_GET(cfg, H13_PECFG_SECSRC) == H13_PE_SECSRC_SUB;
-	if ((task == 2 && sec_two) || (task == 3 && !sec_two))
+	if ((task == 2 && td_pe_two_operands(cfg)) || (task == 3 && !td_pe_two_operands(cfg)))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
 				   "Common.Cfg.TaskType 2 with a second PE operand (Planar.Cfg.SecSrc 2 or 3), "
 				   "or 3 without, not modelled (every real TD has 2 with one operand, 3 with two)");
@@ -872,8 +870,7 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 				   "Planar.Cfg.SecSrc 3 (the second operand subtracted) with an operation other "
 				   "than add not modelled");
-	s->pe_two = s->pe &&
-		    (s->pe_sec == H13_PE_SECSRC_TILE1 || s->pe_sec == H13_PE_SECSRC_SUB);
+	s->pe_two = s->pe && td_pe_two_operands(cfg);
 	s->src2_relu = (int)H13_GET(REG(H13_L2_CFG), H13_L2CFG_SRC2RELU);
 	if (s->src2_relu && !s->pe_two)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,

@@ -258,9 +258,8 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		       "Common.PECfg.OutputTranspose on a TD that is not a reduction, other than on a result "
 		       "kept in L2 memory without Common.Cfg.OutTranspose, not modelled");
 	otr |= H13_GET(pc, H13_CPECFG_OUTTRANSPOSE);
-	unsigned sec = H13_GET(cfg, H13_PECFG_SECSRC);
 	int pe = td_pe_in_path(GET(H13_COMMON_CFG));
-	int two = pe && (sec == H13_PE_SECSRC_TILE1 || sec == H13_PE_SECSRC_SUB);
+	int two = pe && td_pe_two_operands(cfg);
 	int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
 	int src0 = src_en && (bar_en >> H13_BAR_RBASE0 & 1u);
 	int src1 = src_en && (bar_en >> H13_BAR_RBASE1 & 1u);

@@ -405,6 +405,14 @@ static inline int td_pe_in_path(uint32_t common_cfg)
 	return H13_GET(common_cfg, H13_CFG_TASKTYPE) != 0u;
 }
 
+/* A second PE operand: Planar.Cfg.SecSrc 2 (added or multiplied) or 3 (subtracted); with the PE in
+ * the path, Apple's compilers write TaskType 3 for such a TD and 2 for one operand. */
+static inline int td_pe_two_operands(uint32_t planar_cfg)
+{
+	const unsigned sec = H13_GET(planar_cfg, H13_PECFG_SECSRC);
+	return sec == H13_PE_SECSRC_TILE1 || sec == H13_PE_SECSRC_SUB;
+}
+
 /* Planar.Cfg.FirstSrc 1 on a product of two operands (OpMode 1, SecSrc 2): the first operand
  * negated, -(a x PreScale) x b (the macOS compiler's GPT-2 gelu backward, TD 4: its MIL's
  * t x t x (-1), with no -1 in any word; docs/engine-model.md). The one FirstSrc an elementwise TD

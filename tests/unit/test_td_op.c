@@ -57,9 +57,8 @@ static const char *describe(const struct img *m, struct tcapture *t)
  * second operand (SecSrc 2 or 3), else 2; the PE is then in the path (fw/td td_pe_in_path) */
 static void pe_task(struct img *m)
 {
-	const unsigned sec = H13_GET(img_get(m, H13_PLANAR_CFG), H13_PECFG_SECSRC);
 	const uint32_t other = img_get(m, H13_COMMON_CFG) & ~H13_PUT(H13_CFG_TASKTYPE, ~0u);
-	set(m, H13_COMMON_CFG, other | H13_PUT(H13_CFG_TASKTYPE, sec == H13_PE_SECSRC_TILE1 || sec == H13_PE_SECSRC_SUB ? 3u : 2u));
+	set(m, H13_COMMON_CFG, other | H13_PUT(H13_CFG_TASKTYPE, td_pe_two_operands(img_get(m, H13_PLANAR_CFG)) ? 3u : 2u));
 }
 
 static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned cout)

@@ -93,10 +93,9 @@ static void fixed_cfg(struct td_writer *tw, uint32_t scfg, uint32_t rcfg)
  * (fw/td's td_pe_in_path reads the PE's presence from it). */
 static uint32_t pe_task(uint32_t pcfg, uint32_t bs, uint32_t pre, uint32_t fin)
 {
-	const unsigned sec = H13_GET(pcfg, H13_PECFG_SECSRC);
 	if (!(pcfg | bs | pre | fin))
 		return 0;
-	return sec == H13_PE_SECSRC_TILE1 || sec == H13_PE_SECSRC_SUB ? 3u : 2u;
+	return td_pe_two_operands(pcfg) ? 3u : 2u;
 }
 
 static void fixed(struct td_writer *tw, int two)
@@ -690,7 +689,7 @@ size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
  * operand or its result in L2 memory (bp_pe_spec). */
 static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p)
 {
-	int two = p->secsrc == H13_PE_SECSRC_TILE1 || p->secsrc == H13_PE_SECSRC_SUB;
+	int two = td_pe_two_operands(H13_PUT(H13_PECFG_SECSRC, p->secsrc));
 	uint32_t st = p->l2_src == BP_L2_READ ? H13_L2_MEM : p->l2_src == BP_L2_KEEP ? H13_L2_KEEP : H13_L2_DMA;
 	uint32_t scfg = td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2_SOURCETYPE, st) |
 			H13_PUT(H13_L2SRC_SRC2DMA, two && !p->src2_l2.on) |
@@ -724,7 +723,7 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		return 0;
 	struct td_writer tw;
 	/* the operands and result that go by tile DMA (the others in L2 memory) */
-	int two = p->secsrc == H13_PE_SECSRC_TILE1 || p->secsrc == H13_PE_SECSRC_SUB;
+	int two = td_pe_two_operands(H13_PUT(H13_PECFG_SECSRC, p->secsrc));
 	int t0 = p->l2_src != BP_L2_READ, t1 = two && !p->src2_l2.on, to = !p->res_l2.on;
 	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = t0 ? in0 : 0, [H13_BAR_RBASE1] = t1 ? in1 : 0,
 					     [H13_BAR_WBASE] = to ? out : 0};
