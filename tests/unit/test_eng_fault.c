@@ -333,8 +333,9 @@ TEST(eng_fault, elementwise_windows_and_reductions_fields_refused)
 }
 
 /* The PE's presence is Common.Cfg.TaskType's (fw/td td_pe_in_path): TaskType 2 with a second
- * operand or 3 without, TaskType 2 or 3 with every Planar word 0, and a TD with neither unit are
- * refused by name (no real TD has any; docs/engine-model.md, "The planar engine's presence"). */
+ * operand or 3 without, TaskType 2 or 3 with every Planar word 0, and TaskType and the TD header's
+ * ENE disagreeing where the two readings differ are refused by name (no real TD has any;
+ * docs/engine-model.md, "The planar engine's presence"); a TD with neither unit: 41-loud. */
 TEST(eng_fault, planar_engine_presence_by_tasktype)
 {
 	if (!test_shared_dir())
