@@ -833,7 +833,7 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
 				   "Common.Cfg.TaskType puts the planar engine in the path but Planar.Cfg, "
 				   "BiasScale, PreScale and FinalScale are all 0 not modelled (no real TD)");
-	if ((task == 2 && td_pe_two_operands(cfg)) || (task == 3 && !td_pe_two_operands(cfg)))
+	if ((task == H13_TASK_PE_ONE || task == H13_TASK_PE_TWO) && task != td_pe_task(cfg))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
 				   "Common.Cfg.TaskType 2 with a second PE operand (Planar.Cfg.SecSrc 2 or 3), "
 				   "or 3 without, not modelled (every real TD has 2 with one operand, 3 with two)");
@@ -4388,7 +4388,7 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	 * 4 (a normalize, td_l2mem_of) and 6 (a reduction of two operands, td_kept_of) in Apple's
 	 * layer_norm */
 	unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
-	if (task != 0 && task != 2 && task != 3 && task != H13_TASK_NORMALIZE && task != H13_TASK_REDUCE &&
+	if (task != 0 && task != H13_TASK_PE_ONE && task != H13_TASK_PE_TWO && task != H13_TASK_NORMALIZE && task != H13_TASK_REDUCE &&
 	    task != H13_TASK_REDUCE2)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CFG, H13_CFG_TASKTYPE,
 				   "Common.Cfg.TaskType other than 0, 2, 3, 4, 5 and 6 (what every modelled "

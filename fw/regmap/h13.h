@@ -146,6 +146,8 @@
 #define H13_CFG_TASKTYPE_LSB 4
 #define H13_CFG_TASKTYPE_W 4
 #define H13_TASK_REDUCE 5u
+#define H13_TASK_PE_ONE 2u /* an elementwise PE TD with one operand */
+#define H13_TASK_PE_TWO 3u /* with two (Planar.Cfg.SecSrc 2 or 3) */
 /* 6: a reduction of two operands, each element (b - a) squared before the sum (Apple's H13
  * layer_norm, its variance: FirstSrc 1, SecSrc 2, OpMode 4); 4: a normalize, (a - p0) x p1 with
  * the pair (p0, p1) of each channel one Source2RowStride apart in L2 memory (layer_norm's last TD;

@@ -405,12 +405,18 @@ static inline int td_pe_in_path(uint32_t common_cfg)
 	return H13_GET(common_cfg, H13_CFG_TASKTYPE) != 0u;
 }
 
-/* A second PE operand: Planar.Cfg.SecSrc 2 (added or multiplied) or 3 (subtracted); with the PE in
- * the path, Apple's compilers write TaskType 3 for such a TD and 2 for one operand. */
+/* A second PE operand: Planar.Cfg.SecSrc 2 (added or multiplied) or 3 (subtracted). */
 static inline int td_pe_two_operands(uint32_t planar_cfg)
 {
 	const unsigned sec = H13_GET(planar_cfg, H13_PECFG_SECSRC);
 	return sec == H13_PE_SECSRC_TILE1 || sec == H13_PE_SECSRC_SUB;
+}
+
+/* The TaskType Apple's compilers write for an elementwise PE TD with this Planar.Cfg: 3 with a
+ * second operand, 2 with one (every real TD; the model refuses the other pairing). */
+static inline unsigned td_pe_task(uint32_t planar_cfg)
+{
+	return td_pe_two_operands(planar_cfg) ? H13_TASK_PE_TWO : H13_TASK_PE_ONE;
 }
 
 /* Planar.Cfg.FirstSrc 1 on a product of two operands (OpMode 1, SecSrc 2): the first operand

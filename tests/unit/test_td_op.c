@@ -53,12 +53,12 @@ static const char *describe(const struct img *m, struct tcapture *t)
 	return describe_bars(m, BARS_ALL, t);
 }
 
-/* Common.Cfg.TaskType as Apple's compilers write it for the Planar words set so far: 3 with a
- * second operand (SecSrc 2 or 3), else 2; the PE is then in the path (fw/td td_pe_in_path) */
+/* Common.Cfg.TaskType as Apple's compilers write it for the Planar.Cfg set so far (fw/td
+ * td_pe_task); the PE is then in the path (td_pe_in_path) */
 static void pe_task(struct img *m)
 {
 	const uint32_t other = img_get(m, H13_COMMON_CFG) & ~H13_PUT(H13_CFG_TASKTYPE, ~0u);
-	set(m, H13_COMMON_CFG, other | H13_PUT(H13_CFG_TASKTYPE, td_pe_two_operands(img_get(m, H13_PLANAR_CFG)) ? 3u : 2u));
+	set(m, H13_COMMON_CFG, other | H13_PUT(H13_CFG_TASKTYPE, td_pe_task(img_get(m, H13_PLANAR_CFG))));
 }
 
 static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned cout)

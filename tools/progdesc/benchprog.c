@@ -89,13 +89,11 @@ static void fixed_cfg(struct td_writer *tw, uint32_t scfg, uint32_t rcfg)
 }
 
 /* Common.Cfg.TaskType as Apple's compilers write it for a TD with these Planar words: 0 with
- * every word 0 (the PE out of the path), else 3 with a second operand (SecSrc 2 or 3), 2 with one
- * (fw/td's td_pe_in_path reads the PE's presence from it). */
+ * every word 0 (the PE out of the path), else fw/td's td_pe_task (fw/td's td_pe_in_path reads the
+ * PE's presence from it). */
 static uint32_t pe_task(uint32_t pcfg, uint32_t bs, uint32_t pre, uint32_t fin)
 {
-	if (!(pcfg | bs | pre | fin))
-		return 0;
-	return td_pe_two_operands(pcfg) ? 3u : 2u;
+	return pcfg | bs | pre | fin ? td_pe_task(pcfg) : 0u;
 }
 
 static void fixed(struct td_writer *tw, int two)
@@ -636,7 +634,7 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	tdw_reg(&tw, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, BP_FP16_ONE));
 	tdw_reg(&tw, H13_PLANAR_FINALSCALE, 0x3f800000u); /* fp32 1.0 */
-	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, 3)); /* two operands */
+	tdw_reg(&tw, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_PE_TWO));
 	fixed(&tw, 1);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, 0, H13_SRC2_BASEADDR, bp_row(w), bp_row(w) * h);

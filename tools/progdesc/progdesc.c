@@ -532,7 +532,7 @@ static void put_common(struct td_writer *tw, const struct pd_layer *L)
 	tdb_set(&b, H13_COMMON_TILECFG, H13_PUT(H13_TILECFG_TILEHEIGHT, L->hout));
 	/* a pool puts the PE in the path with one operand (TaskType 2, as Apple's one-operand PE
 	 * TDs); every other TD leaves it out (0) */
-	tdb_set(&b, H13_COMMON_CFG, L->kind == PD_POOL ? H13_PUT(H13_CFG_TASKTYPE, 2) : 0u);
+	tdb_set(&b, H13_COMMON_CFG, L->kind == PD_POOL ? H13_PUT(H13_CFG_TASKTYPE, H13_TASK_PE_ONE) : 0u);
 	tdw_put(tw, &b);
 }
 
