@@ -498,7 +498,8 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 /* Fields the model reads no meaning from, each at the one value every real program holds there
  * (fw/td's struct td_fixed: value, and the refusal's why), refused at any other */
 /* skip: SKIP_DEPTH, SKIP_RESULT_DMAFMT, words the caller checks itself */
-#define SKIP_DEPTH 1u         /* Common.InDepth, OutDepth (a reduction's depth: checked there) */
+#define SKIP_DEPTH 1u         /* Common.InDepth, OutDepth (a reduction's depth: checked there; an
+			       * elementwise TD's: anem_compute) */
 #define SKIP_RESULT_DMAFMT 2u  /* L2.ResultCfg.DMAFmt (a one-byte output's: checked by the caller) */
 #define SKIP_INTERLEAVE 4u     /* the tile DMAs' and L2's interleave fields (interleave_side) */
 static int refuse_set_fields_but(struct anem *m, const struct td_fixed *z, unsigned n, unsigned skip)
@@ -727,8 +728,11 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 	/* a one-byte output leaves through an 8-bit DMA (L2.ResultCfg.DMAFmt 0, "8b" in the H16 map;
 	 * 1, "16b", in every fp16 program: td_fixed), as Apple's H13 logical_not writes its bool */
 	const int byte_out = H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && td_tile_fmt_byte(REG(H13_DST_FMT)) >= 0;
+	/* InDepth = OutDepth above 1: a reduction's (td_kept_of) or an elementwise TD's (anem_compute
+	 * checks the path) */
+	const struct td_regs regs = {kept_get, m};
 	if (e || (e = refuse_set_fields_but(m, td_fixed, td_nfixed,
-					    (k->role == TD_KEPT_MAKES ? SKIP_DEPTH : 0u) | SKIP_INTERLEAVE |
+					    (k->role == TD_KEPT_MAKES || td_depth_even(&regs) ? SKIP_DEPTH : 0u) | SKIP_INTERLEAVE |
 						    (byte_out ? SKIP_RESULT_DMAFMT : 0u))))
 		return e;
 	if (byte_out && H13_GET(REG(H13_L2_RESULTCFG), H13_L2_DMAFMT) != 0)
@@ -4370,6 +4374,43 @@ static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struc
 	return elementwise(m, s, in0, in1, lsrc, out, lres, act);
 }
 
+/*
+ * A TD with a depth that is not a reduction (Common.InDepth = OutDepth = D above 1; td_depth_even,
+ * data_unread_fields): each operand is G x C x D x H x W, element (g, c, d, h, w) d DepthStrides
+ * past (g, c, 0, h, w), as the tile DMA walks a reduction's (Apple's layer_norm over C, H and W);
+ * an elementwise TD maps element (g, c, d, h, w) of its sources to the same element of its
+ * result, so depth d is the TD's work on the tiles that start d DepthStrides on (the first and
+ * second sources' and the destination's own strides). Modelled where the TD is elementwise by
+ * the tile DMA: the NE as an elementwise pass, a pass-through or the unit kernel, the PE without
+ * pooling, no operand or result in L2 memory, no interleave, no transposition. Anything else
+ * with a depth (a convolution, pooling, the NE's channel products or maxima) is refused.
+ */
+static int at_depths(struct anem *m, const struct mrange *r, unsigned nr, struct stages *s,
+		     const struct td_l2mem *lm, const struct tile *in0, const struct tile *in1,
+		     const struct anem_l2t *lsrc, const struct tile *out, struct anem_l2t *lres,
+		     struct anem_act *act, int moved)
+{
+	if (lm->any || lsrc || lres || moved || (s->pe && s->pe_pool != H13_PE_POOL_NONE) ||
+	    (s->ne && s->ne_op != H13_MAC_OP_CONV && s->ne_op != H13_MAC_OP_ELEMWISE) ||
+	    (s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_INDEPTH, H13_INDEPTH,
+				   "Common.InDepth above 1 on a TD that is neither a reduction nor elementwise by "
+				   "the tile DMA (a convolution, pooling, the NE's channel products or maxima, an "
+				   "operand or result in L2 memory, interleave or a transposed result) not modelled");
+	if (out->d > TD_DEPTH_MAX || in0->d != out->d) /* (data_unread_fields refused it: td_depth_even) */
+		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_INDEPTH, H13_INDEPTH,
+				   "Common.InDepth other than OutDepth, or above 32767, not modelled");
+	for (unsigned d = 0; d < out->d; d++) {
+		struct mrange r0, r1, rd;
+		struct tile a = tile_at_depth(in0, d, &r0), b = tile_at_depth(in1, d, &r1),
+			    o = tile_at_depth(out, d, &rd);
+		int e = compute_td(m, r, nr, s, lm, &a, &b, NULL, &o, NULL, act);
+		if (e)
+			return e;
+	}
+	return ENG_OK;
+}
+
 int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
 {
 	h2f_init();
@@ -4471,6 +4512,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
+	if (td_depth(&kregs, 0) != 1u || td_depth(&kregs, 1) != 1u) /* (td_depth_even: InDepth = OutDepth) */
+		return at_depths(m, r, nr, &s, &lm, &in0, &in1, lsrc, &out, lres, act, otr || ilv_in > 1u || ilv_out > 1u);
 	if (!otr && ilv_out == 1u)
 		return compute_td(m, r, nr, &s, &lm, &in0, &in1, lsrc, &out, lres, act);
 	/* transposed or channel-interleaved on its way out: computed whole into m->otr, then written */

@@ -258,12 +258,13 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	/* a depth (Common +0x04 and +0x18, InDepth and OutDepth): each plane is D x H rows (Apple's
 	 * layer_norm over C, H and W reduces [64, 8, 8] read as D 8 x H 64 x W 8), the two equal as
 	 * there; bounded as the 15-bit H and W are */
-	uint32_t din = GET(H13_COMMON_INDEPTH), dout = GET(H13_COMMON_OUTDEPTH);
-	k->d = din;
-	if (!din || din != dout || din > TD_DEPTH_MAX)
+	k->d = td_depth_even(r);
+	if (!k->d) {
+		k->d = 1u; /* (what reads the refused TD's views walks one depth) */
 		refuse(k, 0, H13_COMMON_INDEPTH, 0, 32,
 		       "a reduction's depth (Common.InDepth) 0, above 32767, or other than its "
 		       "OutDepth not modelled");
+	}
 	uint64_t planes = (uint64_t)H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS) * cin;
 	k->rows = planes > H13_L2_BYTES / 2u ? 0u : (uint32_t)planes;
 	k->h = H13_GET(in, H13_INDIM_HIN);

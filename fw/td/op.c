@@ -148,7 +148,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {
 		outf(out, ctx, "  source: RBase0");
 		print_offset(GET(H13_SRC_BASEADDR), out, ctx);
-		const uint32_t depth = td_depth(r, 0); /* above 1: a reduction's (td_kept_of) */
+		const uint32_t depth = td_depth(r, 0); /* above 1: a reduction's or an elementwise TD's */
 		outf(out, ctx, ", %u x ", (unsigned)cin);
 		if (depth > 1)
 			outf(out, ctx, "%u x ", (unsigned)depth);
@@ -356,9 +356,14 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 					     : "at its first element",
 			     groups, (unsigned)cout);
 		else {
-			outf(out, ctx, ", %u x %u x %u %s", (unsigned)cout,
-			     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT),
-			     fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)));
+			const uint32_t odepth = td_depth(r, 1); /* above 1: an elementwise TD's depths */
+			outf(out, ctx, ", %u x ", (unsigned)cout);
+			if (odepth > 1)
+				outf(out, ctx, "%u x ", (unsigned)odepth);
+			outf(out, ctx, "%u x %u %s", (unsigned)H13_GET(od, H13_OUTDIM_HOUT),
+			     (unsigned)H13_GET(od, H13_OUTDIM_WOUT), fmt_name(H13_GET(ch, H13_CHCFG_OUTFMT)));
+			if (odepth > 1)
+				outf(out, ctx, " (C x D x H x W)");
 			print_byte_dma(GET(H13_DST_FMT), H13_GET(ch, H13_CHCFG_OUTFMT), out, ctx);
 			print_interleave(GET(H13_DST_FMT), out, ctx);
 			outf(out, ctx, "%s%s\n", l2res ? ", and keeps it in L2" : "",

@@ -98,8 +98,8 @@ const struct td_fixed td_fixed[] = {
 	{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMASrc.Fmt.Interleave other than 1, 4 or 8 not modelled"},
 	{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMADst.Fmt.Interleave other than 1, 4 or 8 not modelled"},
 	/* whole words the H13 map leaves unnamed (fw/regmap/h13.h) */
-	{H13_COMMON_INDEPTH, 0, 32, 1, "Common.InDepth other than 1 on a TD that is not a reduction not modelled (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},
-	{H13_COMMON_OUTDEPTH, 0, 32, 1, "Common.OutDepth other than 1 on a TD that is not a reduction not modelled (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},
+	{H13_COMMON_INDEPTH, 0, 32, 1, "Common.InDepth other than 1 not modelled but equal to OutDepth, at most 32767 (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},
+	{H13_COMMON_OUTDEPTH, 0, 32, 1, "Common.OutDepth other than 1 not modelled but equal to InDepth, at most 32767 (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},
 	{H13_COMMON_WORD20, 0, 32, H13_COMMON_WORD20_REAL, "Common +0x20 other than 0x2041 not modelled (0x2041 in every real program; its fields are not known)"},
 };
 const unsigned td_nfixed = sizeof td_fixed / sizeof td_fixed[0];
@@ -241,6 +241,12 @@ uint32_t td_depth(const struct td_regs *r, int out)
 {
 	uint32_t d = REG(out ? H13_COMMON_OUTDEPTH : H13_COMMON_INDEPTH);
 	return d ? d : 1u;
+}
+
+uint32_t td_depth_even(const struct td_regs *r)
+{
+	uint32_t din = REG(H13_COMMON_INDEPTH), dout = REG(H13_COMMON_OUTDEPTH);
+	return din && din == dout && din <= TD_DEPTH_MAX ? din : 0u;
 }
 
 void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c)
@@ -438,9 +444,15 @@ uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *reg
 	if (dst) {
 		const struct td_regs *rr = regs;
 		uint32_t od = rr->get(rr->ctx, H13_COMMON_OUTDIM);
+		/* Wout x Hout x Cout (below 2^47) x NumGroups x OutDepth: every group and depth is
+		 * computed, whatever its strides (0 repeats the same bytes); saturated */
 		uint64_t e = (uint64_t)H13_GET(od, H13_OUTDIM_WOUT) * H13_GET(od, H13_OUTDIM_HOUT) *
 			     H13_GET(rr->get(rr->ctx, H13_COMMON_COUT), H13_COUT);
-		w += e;
+		const uint64_t more[2] = {H13_GET(rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS),
+					  td_depth(regs, 1)};
+		for (unsigned k = 0; k < 2; k++)
+			e = more[k] && e > UINT64_MAX / 2 / more[k] ? UINT64_MAX / 2 : e * (more[k] ? more[k] : 1u);
+		w = e > UINT64_MAX / 2 - w ? UINT64_MAX / 2 : w + e;
 	}
 	return w;
 }

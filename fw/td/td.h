@@ -588,7 +588,12 @@ enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t d, uint64_t c, uint6
  * past (g, c, 0, h, w) (Apple's H13 layer_norm over C, H and W reads [64, 8, 8] with D 8). 1 in
  * every other real program; 0, which no program holds, is walked as 1 (the model refuses it). */
 uint32_t td_depth(const struct td_regs *r, int out);
-#define TD_DEPTH_MAX 0x7fffu /* the largest depth a reduction is modelled with (as Hin, Win) */
+#define TD_DEPTH_MAX 0x7fffu /* the largest depth modelled (as Hin, Win) */
+/* The depth D a TD walks both its input and its output with (Common.InDepth and OutDepth as
+ * written, equal, 1..TD_DEPTH_MAX), or 0 when they differ, one is 0 or either is above the bound:
+ * the one reading of a depth that the model computes (a reduction's planes of D x H rows, an
+ * elementwise TD's D planes of H rows each) and refuses otherwise. */
+uint32_t td_depth_even(const struct td_regs *r);
 
 /* The work a TD costs: bytes its moved ranges cover plus the output elements it computes. */
 uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *regs);

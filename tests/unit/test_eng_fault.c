@@ -136,11 +136,11 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB, H13_GROUPCONV_ELEMMULTMODE_W, 1, "Common.GroupConvCfg.ElemMultMode = 0x1: unmodelled-field"},
 		/* a task type no modelled program has (1, 7 and above) */
 		{H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W, 7, "Common.Cfg.TaskType = 0x7: unmodelled-field"},
-		/* a depth on a TD that is no reduction (Apple's layer_norm: 8 on its reductions), 0 too, and
-		 * Common +0x20 (0x2041 in every real TD) */
-		{H13_COMMON_INDEPTH, 0, 16, 8, "Common.InDepth = 0x8: unmodelled-field: Common.InDepth other than 1 on a TD"},
-		{H13_COMMON_OUTDEPTH, 0, 16, 2, "Common.OutDepth = 0x2: unmodelled-field: Common.OutDepth other than 1 on a TD"},
-		{H13_COMMON_INDEPTH, 0, 32, 0, "Common.InDepth = 0x0: unmodelled-field: Common.InDepth other than 1 on a TD"},
+		/* an input depth other than the output's (Apple's layer_norm: 8 and 8 on its reductions),
+		 * 0 too, and Common +0x20 (0x2041 in every real TD) */
+		{H13_COMMON_INDEPTH, 0, 16, 8, "Common.InDepth = 0x8: unmodelled-field: Common.InDepth other than 1 not modelled but equal to OutDepth"},
+		{H13_COMMON_OUTDEPTH, 0, 16, 2, "Common.OutDepth = 0x2: unmodelled-field: Common.OutDepth other than 1 not modelled but equal to InDepth"},
+		{H13_COMMON_INDEPTH, 0, 32, 0, "Common.InDepth = 0x0: unmodelled-field: Common.InDepth other than 1 not modelled but equal to OutDepth"},
 		{H13_COMMON_WORD20, 0, 32, 0x2042, "Common.Rsvd_0x020 = 0x2042: unmodelled-field: Common +0x20 other than 0x2041"},
 		{H13_COMMON_WORD20, 16, 1, 1, "Common.Rsvd_0x020 = 0x12041: unmodelled-field: Common +0x20 other than 0x2041"},
 		/* words the map does not name: a bit no real program sets there (tanh.bin holds 0 at

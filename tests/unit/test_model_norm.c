@@ -317,11 +317,12 @@ TEST(model_norm, layer_norm_over_every_axis_read_with_a_depth)
 	ln_chw(t);
 	t[1].pecfg = H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H);
 	expect_refused("ln_chw", t, 3, "a reduction reads L2 memory no TD of this submission wrote");
-	/* a depth on a TD that is no reduction, InDepth other than OutDepth, 0 */
+	/* a depth on a TD that is no reduction and reads L2 memory (elementwise TDs by the tile DMA
+	 * walk theirs: model_pe.an_elementwise_td_walks_its_depth), InDepth other than OutDepth, 0 */
 	ln_chw(t);
 	t[2].depth = 2;
-	expect_refused("ln_chw", t, 3, "td 2, unit Common, Common.InDepth = 0x2: unmodelled-field: "
-				       "Common.InDepth other than 1 on a TD that is not a reduction");
+	expect_refused("ln_chw", t, 3, "td 2, unit Common, Common.InDepth = 0x2: unmodelled-combination: "
+				       "Common.InDepth above 1 on a TD that is neither a reduction nor elementwise");
 	ln_chw(t);
 	t[0].depth = 0x8000;
 	expect_refused("ln_chw", t, 3, "a reduction's depth (Common.InDepth) 0, above 32767");

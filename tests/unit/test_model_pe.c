@@ -1214,3 +1214,125 @@ TEST(model_pe, a_result_written_transposed_and_channel_interleaved)
 	CHECK_EQ(res.fault.td, 0);
 	CHECK_EQ(res.fault.reg, (uint32_t)H13_DST_FMT);
 }
+
+/*
+ * A depth on an elementwise TD (Common.InDepth = OutDepth = D; docs/engine-model.md, "A depth on
+ * an elementwise TD"): element (c, d, y, x) of each operand d DepthStrides past (c, 0, y, x), each
+ * side with its own stride (the sources' and the destination's apart, with gaps between the
+ * depths), and the TD's operation element by element. The reference is the definition, here in
+ * double: a + b (multiples of 1/64 in [-8, 8): exact in fp16), 2a through the NE's unit kernel.
+ */
+#define DP_C 2u
+#define DP_H 3u
+#define DP_W 5u
+#define DP_D 4u
+struct dp_run {
+	const struct bp_pe_spec *p;
+	int wrong; /* the checker's negative: every depth expected from depth 0's inputs */
+	unsigned filled, outputs;
+	uint64_t checked, bad;
+};
+
+static uint64_t dp_off(uint32_t plane, uint32_t depth, unsigned c, unsigned d, unsigned y, unsigned x)
+{
+	return (uint64_t)c * plane + (uint64_t)d * depth + (uint64_t)y * bp_row(DP_W) + 2u * x;
+}
+
+static uint16_t dp_in(unsigned bar, unsigned c, unsigned d, unsigned y, unsigned x)
+{
+	return input_at(bar, c * 7u + d, y, x);
+}
+
+static void dp_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	struct dp_run *r = ctx;
+	if (is_weights || (g->bar != BP_IN0_BAR && g->bar != BP_IN1_BAR))
+		return;
+	uint32_t depth = g->bar == BP_IN0_BAR ? r->p->src_depth : r->p->src2_depth;
+	r->filled++;
+	for (unsigned c = 0; c < DP_C; c++)
+		for (unsigned d = 0; d < DP_D; d++)
+			for (unsigned y = 0; y < DP_H; y++)
+				for (unsigned x = 0; x < DP_W; x++) {
+					uint64_t off = dp_off(bp_row(DP_W) * DP_H, depth, c, d, y, x);
+					if (off + 2 <= g->size)
+						le_wr16(buf + off, dp_in((unsigned)g->bar, c, d, y, x));
+				}
+}
+
+static void dp_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct dp_run *r = ctx;
+	if (is_weights || g->bar != BP_OUT_BAR)
+		return;
+	r->outputs++;
+	const struct bp_pe_spec *p = r->p;
+	for (unsigned c = 0; c < DP_C; c++)
+		for (unsigned d = 0; d < DP_D; d++)
+			for (unsigned y = 0; y < DP_H; y++)
+				for (unsigned x = 0; x < DP_W; x++) {
+					uint64_t off = dp_off(bp_row(DP_W) * DP_H, p->dst_depth, c, d, y, x);
+					uint16_t got = off + 2 <= g->size ? le_rd16(buf + off) : 0x7e00u;
+					unsigned dd = r->wrong ? 0u : d;
+					double a = h2d(dp_in(BP_IN0_BAR, c, dd, y, x));
+					double want = p->secsrc == H13_PE_SECSRC_TILE1
+							      ? a + h2d(dp_in(BP_IN1_BAR, c, dd, y, x))
+							      : a * h2d(p->scale);
+					r->checked++;
+					if (got != d2h(want))
+						r->bad++;
+				}
+}
+
+static int dp_submit(const struct bp_pe_spec *p, struct dp_run *r, struct session_result *res)
+{
+	size_t len = bp_pe(prog, sizeof prog, p);
+	if (!len)
+		return -2;
+	struct session_hooks h = {.fill = dp_fill, .check = dp_check, .ctx = r};
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, res);
+	CHECK(res->canaries_ok);
+	return rc;
+}
+
+TEST(model_pe, an_elementwise_td_walks_its_depth)
+{
+	struct bp_pe_spec p = base();
+	p.c = DP_C, p.win = p.wout = DP_W, p.hin = p.hout = DP_H;
+	p.depth = DP_D;
+	/* the depths apart by more than the C planes (gaps), each side its own stride */
+	p.src_depth = 448, p.src2_depth = 512, p.dst_depth = 640;
+	p.secsrc = H13_PE_SECSRC_TILE1, p.op = H13_PE_OP_ADD;
+	struct session_result res;
+	struct dp_run r = {.p = &p};
+	CHECKF(dp_submit(&p, &r, &res) == 0, "a + b at 4 depths: %s", res.fault_text);
+	CHECK_EQ(r.filled, 2u);
+	CHECK_EQ(r.outputs, 1u);
+	CHECK_EQ(r.checked, (uint64_t)DP_C * DP_D * DP_H * DP_W);
+	CHECKF(r.bad == 0, "a + b at 4 depths: %lu of %lu off", (unsigned long)r.bad, (unsigned long)r.checked);
+	/* the checker's negative: depth 0's sums expected at every depth (a depth read as 1) */
+	r = (struct dp_run){.p = &p, .wrong = 1};
+	CHECK(dp_submit(&p, &r, &res) == 0);
+	CHECKF(r.bad >= (uint64_t)DP_C * (DP_D - 1u) * DP_H * DP_W * 9u / 10u, "depth ignored: only %lu of %lu off",
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+	/* the NE's unit kernel (Apple's rsqrt form), then the PE's x 2 */
+	struct bp_pe_spec u = base();
+	u.c = DP_C, u.win = u.wout = DP_W, u.hin = u.hout = DP_H;
+	u.depth = DP_D, u.src_depth = 448, u.dst_depth = 576;
+	u.ne_unit = 1, u.scale = 0x4000u;
+	r = (struct dp_run){.p = &u};
+	CHECKF(dp_submit(&u, &r, &res) == 0, "2a at 4 depths: %s", res.fault_text);
+	CHECK_EQ(r.checked, (uint64_t)DP_C * DP_D * DP_H * DP_W);
+	CHECKF(r.bad == 0, "2a at 4 depths: %lu of %lu off", (unsigned long)r.bad, (unsigned long)r.checked);
+	/* pooling with a depth: refused, naming Common.InDepth */
+	struct bp_pe_spec q = base();
+	q.c = DP_C, q.win = 6, q.hin = 4, q.wout = 3, q.hout = 2, q.kw = q.kh = q.sx = q.sy = 2;
+	q.pool = H13_PE_POOL_MAX, q.depth = DP_D, q.src_depth = 512, q.dst_depth = 512;
+	r = (struct dp_run){.p = &q};
+	CHECK(dp_submit(&q, &r, &res) != 0);
+	CHECK_EQ(res.run, (uint32_t)ENG_E_FAULT);
+	CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_COMBINATION);
+	CHECK_EQ(res.fault.reg, (uint32_t)H13_COMMON_INDEPTH);
+	CHECKF(strstr(res.fault_text, "Common.InDepth above 1 on a TD that is neither a reduction nor elementwise") != NULL,
+	       "%s", res.fault_text);
+}

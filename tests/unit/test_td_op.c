@@ -216,6 +216,28 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	       "%s", t.text);
 }
 
+/* An elementwise TD with a depth (InDepth = OutDepth 4): both sides say C x D x H x W, as the
+ * model walks them (docs/engine-model.md, "A depth on an elementwise TD"). */
+TEST(td_op, elementwise_with_a_depth)
+{
+	struct img m = {0};
+	struct tcapture t;
+	common(&m, 5, 3, 2, 2);
+	set(&m, H13_COMMON_INDEPTH, 4);
+	set(&m, H13_COMMON_OUTDEPTH, 4);
+	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
+	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
+	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	pe_task(&m);
+	CHECK_STR(describe(&m, &t),
+		  "  source: RBase0, 2 x 4 x 3 x 5 fp16 (C x D x H x W)\n"
+		  "  NE: not in the path\n"
+		  "  PE: a x 1 + b (RBase1), + 0, x 1, x FinalScale 1\n"
+		  "  result: WBase, 2 x 4 x 3 x 5 fp16 (C x D x H x W)\n");
+}
+
 /* The macOS 14/26 a*b: the NE with no kernel is a pass-through, read as the model reads it
  * (fw/td td_ne_passthrough); with a coefficient channel it is a convolution again. */
 TEST(td_op, ne_passthrough_then_planar_multiply)
@@ -561,4 +583,27 @@ TEST(td_op, channel_interleave_extents_and_offsets)
 	uint64_t run = 0;
 	CHECK(td_dst_run(&r, &run) == 1);
 	CHECK_EQ(run, 2256000u);
+}
+
+/* The work a TD is charged (td_work: the control path's max_work) counts every group and depth
+ * of its output, whatever their strides: a depth of 5 over strides of 0 moves one plane's bytes
+ * and computes five; saturated where the fields multiply past 2^63. */
+TEST(td_op, work_counts_every_group_and_depth)
+{
+	struct img m = {0};
+	common(&m, 8, 4, 3, 3);
+	const struct td_regs r = {img_get, &m};
+	const struct td_range dst = {.kind = TD_R_DST, .len = 100};
+	CHECK_EQ(td_work(&dst, 1, &r), 100u + 8u * 4u * 3u);
+	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 2));
+	set(&m, H13_COMMON_OUTDEPTH, 5);
+	CHECK_EQ(td_work(&dst, 1, &r), 100u + 8u * 4u * 3u * 2u * 5u);
+	/* no destination: the bytes alone */
+	const struct td_range src = {.kind = TD_R_SRC0, .len = 64};
+	CHECK_EQ(td_work(&src, 1, &r), 64u);
+	/* every field at its largest: saturated, not wrapped */
+	common(&m, 0x7fff, 0x7fff, 1, 0x1ffff);
+	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, ~0u));
+	set(&m, H13_COMMON_OUTDEPTH, 0xffffffffu);
+	CHECK_EQ(td_work(&dst, 1, &r), UINT64_MAX / 2);
 }

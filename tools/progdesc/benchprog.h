@@ -156,6 +156,8 @@ struct bp_pe_spec {
 	uint16_t eps;                      /* Planar.PreScale's low half (NLMode 2's eps, fp16) */
 	unsigned depth;                    /* Common InDepth and OutDepth (0: 1) */
 	uint32_t src_depth;                /* the first tile source's depth stride (0: not written) */
+	uint32_t src2_depth, dst_depth;    /* the second tile source's and the destination's (0: not
+					    * written) */
 };
 #define BP_L2_READ 1u
 #define BP_L2_KEEP 2u
