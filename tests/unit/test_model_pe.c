@@ -1233,14 +1233,21 @@ struct dp_run {
 	uint64_t checked, bad;
 };
 
-static uint64_t dp_off(uint32_t plane, uint32_t depth, unsigned c, unsigned d, unsigned y, unsigned x)
+static uint64_t dp_off(uint32_t group, uint32_t depth, unsigned g, unsigned c, unsigned d, unsigned y,
+		       unsigned x)
 {
-	return (uint64_t)c * plane + (uint64_t)d * depth + (uint64_t)y * bp_row(DP_W) + 2u * x;
+	return (uint64_t)g * group + (uint64_t)c * bp_row(DP_W) * DP_H + (uint64_t)d * depth +
+	       (uint64_t)y * bp_row(DP_W) + 2u * x;
 }
 
-static uint16_t dp_in(unsigned bar, unsigned c, unsigned d, unsigned y, unsigned x)
+static uint16_t dp_in(unsigned bar, unsigned g, unsigned c, unsigned d, unsigned y, unsigned x)
 {
-	return input_at(bar, c * 7u + d, y, x);
+	return input_at(bar, g * 31u + c * 7u + d, y, x);
+}
+
+static unsigned dp_groups(const struct bp_pe_spec *p)
+{
+	return p->groups ? p->groups : 1u;
 }
 
 static void dp_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
@@ -1249,15 +1256,17 @@ static void dp_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_
 	if (is_weights || (g->bar != BP_IN0_BAR && g->bar != BP_IN1_BAR))
 		return;
 	uint32_t depth = g->bar == BP_IN0_BAR ? r->p->src_depth : r->p->src2_depth;
+	uint32_t group = g->bar == BP_IN0_BAR ? r->p->src_group : r->p->src2_group;
 	r->filled++;
-	for (unsigned c = 0; c < DP_C; c++)
-		for (unsigned d = 0; d < DP_D; d++)
-			for (unsigned y = 0; y < DP_H; y++)
-				for (unsigned x = 0; x < DP_W; x++) {
-					uint64_t off = dp_off(bp_row(DP_W) * DP_H, depth, c, d, y, x);
-					if (off + 2 <= g->size)
-						le_wr16(buf + off, dp_in((unsigned)g->bar, c, d, y, x));
-				}
+	for (unsigned k = 0; k < dp_groups(r->p); k++)
+		for (unsigned c = 0; c < DP_C; c++)
+			for (unsigned d = 0; d < DP_D; d++)
+				for (unsigned y = 0; y < DP_H; y++)
+					for (unsigned x = 0; x < DP_W; x++) {
+						uint64_t off = dp_off(group, depth, k, c, d, y, x);
+						if (off + 2 <= g->size)
+							le_wr16(buf + off, dp_in((unsigned)g->bar, k, c, d, y, x));
+					}
 }
 
 static void dp_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
@@ -1267,21 +1276,22 @@ static void dp_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, 
 		return;
 	r->outputs++;
 	const struct bp_pe_spec *p = r->p;
-	for (unsigned c = 0; c < DP_C; c++)
-		for (unsigned d = 0; d < DP_D; d++)
-			for (unsigned y = 0; y < DP_H; y++)
-				for (unsigned x = 0; x < DP_W; x++) {
-					uint64_t off = dp_off(bp_row(DP_W) * DP_H, p->dst_depth, c, d, y, x);
-					uint16_t got = off + 2 <= g->size ? le_rd16(buf + off) : 0x7e00u;
-					unsigned dd = r->wrong ? 0u : d;
-					double a = h2d(dp_in(BP_IN0_BAR, c, dd, y, x));
-					double want = p->secsrc == H13_PE_SECSRC_TILE1
-							      ? a + h2d(dp_in(BP_IN1_BAR, c, dd, y, x))
-							      : a * h2d(p->scale);
-					r->checked++;
-					if (got != d2h(want))
-						r->bad++;
-				}
+	for (unsigned k = 0; k < dp_groups(p); k++)
+		for (unsigned c = 0; c < DP_C; c++)
+			for (unsigned d = 0; d < DP_D; d++)
+				for (unsigned y = 0; y < DP_H; y++)
+					for (unsigned x = 0; x < DP_W; x++) {
+						uint64_t off = dp_off(p->dst_group, p->dst_depth, k, c, d, y, x);
+						uint16_t got = off + 2 <= g->size ? le_rd16(buf + off) : 0x7e00u;
+						unsigned dd = r->wrong ? 0u : d;
+						double a = h2d(dp_in(BP_IN0_BAR, k, c, dd, y, x));
+						double want = p->secsrc == H13_PE_SECSRC_TILE1
+								      ? a + h2d(dp_in(BP_IN1_BAR, k, c, dd, y, x))
+								      : a * h2d(p->scale);
+						r->checked++;
+						if (got != d2h(want))
+							r->bad++;
+					}
 }
 
 static int dp_submit(const struct bp_pe_spec *p, struct dp_run *r, struct session_result *res)
@@ -1324,6 +1334,20 @@ TEST(model_pe, an_elementwise_td_walks_its_depth)
 	CHECKF(dp_submit(&u, &r, &res) == 0, "2a at 4 depths: %s", res.fault_text);
 	CHECK_EQ(r.checked, (uint64_t)DP_C * DP_D * DP_H * DP_W);
 	CHECKF(r.bad == 0, "2a at 4 depths: %lu of %lu off", (unsigned long)r.bad, (unsigned long)r.checked);
+	/* two groups besides (a rank-5 tensor's batch as NumGroups), each side's group stride past
+	 * its depths */
+	u.groups = 2, u.src_group = 448 * DP_D, u.dst_group = 576 * DP_D + 64;
+	r = (struct dp_run){.p = &u};
+	CHECKF(dp_submit(&u, &r, &res) == 0, "2a at 2 groups of 4 depths: %s", res.fault_text);
+	CHECK_EQ(r.checked, 2u * DP_C * DP_D * DP_H * DP_W);
+	CHECKF(r.bad == 0, "2a at 2 groups of 4 depths: %lu of %lu off", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	p.groups = 2, p.src_group = 448 * DP_D, p.src2_group = 512 * DP_D, p.dst_group = 640 * DP_D;
+	r = (struct dp_run){.p = &p};
+	CHECKF(dp_submit(&p, &r, &res) == 0, "a + b at 2 groups of 4 depths: %s", res.fault_text);
+	CHECK_EQ(r.checked, 2u * DP_C * DP_D * DP_H * DP_W);
+	CHECKF(r.bad == 0, "a + b at 2 groups of 4 depths: %lu of %lu off", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
 	/* pooling with a depth: refused, naming Common.InDepth */
 	struct bp_pe_spec q = base();
 	q.c = DP_C, q.win = 6, q.hin = 4, q.wout = 3, q.hout = 2, q.kw = q.kh = q.sx = q.sy = 2;

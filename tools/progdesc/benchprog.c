@@ -808,10 +808,14 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		     p->src_plane ? p->src_plane : bp_row(p->win) * p->hin);
 	if (t0 && p->src_depth)
 		tdw_reg(&tw, H13_SRC_DEPTHSTRIDE, p->src_depth);
+	if (t0 && p->src_group)
+		tdw_reg(&tw, H13_SRC_GROUPSTRIDE, p->src_group);
 	if (t1) /* (the tile source DMA serves both: enabled for the second alone too) */
 		tile(&tw, t0 ? 0 : H13_SRC_DMACONFIG, H13_SRC2_BASEADDR, bp_row(p->win), bp_row(p->win) * p->hin);
 	if (t1 && p->src2_depth)
 		tdw_reg(&tw, H13_SRC2_DEPTHSTRIDE, p->src2_depth);
+	if (t1 && p->src2_group)
+		tdw_reg(&tw, H13_SRC2_GROUPSTRIDE, p->src2_group);
 	if (to)
 		tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout),
 		     p->dst_plane ? p->dst_plane : bp_row(p->wout) * p->hout);
