@@ -337,7 +337,30 @@ def main(out):
     layer_norm(d, np.random.default_rng(SEED + 82))
     conv_keep(d, np.random.default_rng(SEED + 83))
     bmm(d, np.random.default_rng(SEED + 84))
+    division(d, np.random.default_rng(SEED + 85))
     return 0
+
+
+def division(d, rng):
+    # a / b in the shape eiln's tables give div.bin (two TDs, one record, a one-tensor
+    # intermediate): inv.bin's TD on b (BAR 6) into the intermediate, then mul.bin's TD
+    # multiplying a (BAR 5) by it. inv.bin's TD computes CoreML's inverse, 1 / (b + 1e-4), so
+    # the program computes a / (b + 1e-4). |b| log-uniform in [2^-4, 1000], either sign (away
+    # from the pole, as inv's oracle); a in [-100, 100]
+    mag = np.exp(rng.uniform(math.log(2.0 ** -4), math.log(1000.0), N))
+    b = (np.where(rng.uniform(0, 1, N) < 0.5, -1.0, 1.0) * mag).astype(np.float16)
+    a = rand_f16(rng, -100, 100)
+    ad, bd = a.astype(np.float64), b.astype(np.float64)
+    r = 1.0 / (bd + INV_EPS)
+    y = ad * r
+    # inv's bound on r (the record's 8.4e-4, x + AccBias's rounding, 2 ulp), carried through
+    # the product, then 2 ulp of y
+    tol = np.abs(ad) * (np.abs(r) * (8.4e-4 + 2.0 ** -11) + 2.0 * ulp16(r)) + 2.0 * ulp16(y)
+    c, h, w = 1, 2560, 1600
+    write(os.path.join(d, 'div.orc'), [
+        {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': a},
+        {'bar': 6, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': b},
+        {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, tol)}])
 
 
 LAYER_NORM = (  # name, C, H, W, eps as fp16 bits, axes (test_model_norm.c's programs)

@@ -713,6 +713,65 @@ static uint8_t *silu_build(unsigned op, size_t *out_len)
 	return c;
 }
 
+/* a / b in the shape eiln's tables give div.bin (two TDs, one record, a one-tensor
+ * intermediate): inv.bin's TD on b (RBase0 = BAR 6) writing the intermediate (BAR 3), then
+ * mul.bin's TD multiplying a (BAR 5) by it (RBase1 = BAR 3) into BAR 4, with Planar OpMode `op`
+ * (mul; add for the negative); the weights: inv.bin's record. recip_b 0 swaps the operands
+ * (b / a, the other negative). */
+#define INV_WEIGHTS 0x280u /* inv.bin: one TD, its record at 0x280 */
+static uint8_t *div_build(unsigned op, int recip_b, size_t *out_len)
+{
+	uint8_t *iv, *ml, *c = NULL;
+	size_t ivlen, mllen;
+	if (test_read_file(test_shared_path("fixtures/kernels/unary/inv.bin"), &iv, &ivlen))
+		return NULL;
+	if (test_read_file(test_shared_path("fixtures/kernels/binary/mul.bin"), &ml, &mllen) ||
+	    ivlen < INV_WEIGHTS + 0x80u || mllen < H13_TD_DEFAULT_BYTES) {
+		free(iv);
+		free(ml);
+		return NULL;
+	}
+	size_t end = (size_t)SM_TD_STRIDE + H13_TD_DEFAULT_BYTES, woff = (end + 15u) & ~(size_t)15u;
+	if ((c = calloc(1, woff + 0x80u)) != NULL) {
+		memcpy(c, iv, H13_TD_DEFAULT_BYTES);
+		memcpy(c + SM_TD_STRIDE, ml, H13_TD_DEFAULT_BYTES);
+		for (unsigned i = 0; i < 2; i++)
+			sm_link(c + (size_t)SM_TD_STRIDE * i, i, i == 1);
+		memcpy(c + woff, iv + INV_WEIGHTS, 0x80u);
+		*out_len = woff + 0x80u;
+		sm_bar(c, 0, H13_BAR_RBASE0, recip_b ? 6 : 5);
+		sm_bar(c, 0, H13_BAR_WBASE, 3);
+		sm_bar(c, SM_TD_STRIDE, H13_BAR_RBASE0, recip_b ? 5 : 6);
+		sm_bar(c, SM_TD_STRIDE, H13_BAR_RBASE1, 3);
+		if (SM_SET(c, *out_len, 1, H13_PLANAR_CFG, H13_PECFG_OPMODE, op)) {
+			free(c);
+			c = NULL;
+		}
+	}
+	free(iv);
+	free(ml);
+	return c;
+}
+
+/* Runs a two-input chain against orc o (inputs BAR 5 and 6, output BAR 4) into r. */
+static void orc_run_binary(struct orc *o, uint8_t *b, size_t len, const char *name, int quiet,
+			   struct orc_run *r)
+{
+	memset(r, 0, sizeof *r);
+	r->o = o;
+	r->name = name;
+	r->quiet = quiet;
+	struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = r};
+	struct session_result res;
+	int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+	CHECKF(rc == 0 && res.run == ENG_OK, "%s: exit %d, %s: %s", name, rc, session_result_name(&res),
+	       res.fault_text);
+	CHECK(res.canaries_ok);
+	CHECK_EQ(r->filled, 2u);
+	CHECK_EQ(r->checked_tensors, 1u);
+	free(b);
+}
+
 /* square and cube in eiln's shapes (square.bin one PE TD, cube.bin two TDs and an
  * intermediate): abs.bin's PE TD with no |.| and Planar OpMode `sq` (4: the square), then for the
  * cube mul.bin's TD multiplying the input (BAR 5) by it, with OpMode `op` (mul; add for the
@@ -1022,6 +1081,37 @@ TEST(model_fixtures, silu_in_the_shape_of_the_program_held_back)
 	REQUIRE(b != NULL);
 	orc_run_chain(&o, b, len, "x + sigmoid(x) (wrong)", 1, 0.0, &r);
 	CHECKF(r.bad > r.checked / 2, "x + sigmoid(x): %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+#endif
+	orc_free(&o);
+}
+
+TEST(model_fixtures, division_in_the_shape_of_the_program_held_back)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	struct orc o;
+	REQUIRE(orc_load("model/div.orc", &o) == 0);
+	size_t len;
+	struct orc_run r;
+	uint8_t *b = div_build(H13_PE_OP_MUL, 1, &len);
+	REQUIRE(b != NULL);
+	orc_run_binary(&o, b, len, "div", 0, &r);
+	CHECKF(r.bad == 0, "div: %lu of %lu outside tolerance", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	printf("# div: %lu values, worst error %u%% of its tolerance\n", (unsigned long)r.checked,
+	       (unsigned)(r.worst * 100.0));
+#if !defined(ANEFW_TARGET)
+	/* negatives: a + 1/b, and b / a */
+	b = div_build(H13_PE_OP_ADD, 1, &len);
+	REQUIRE(b != NULL);
+	orc_run_binary(&o, b, len, "a + 1/b (wrong)", 1, &r);
+	CHECKF(r.bad > r.checked / 2, "a + 1/b: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	b = div_build(H13_PE_OP_MUL, 0, &len);
+	REQUIRE(b != NULL);
+	orc_run_binary(&o, b, len, "b / a (wrong)", 1, &r);
+	CHECKF(r.bad > r.checked / 2, "b / a: %lu of %lu outside", (unsigned long)r.bad,
 	       (unsigned long)r.checked);
 #endif
 	orc_free(&o);
