@@ -557,8 +557,9 @@ static uint8_t *smin_build(int neg, size_t *out_len)
 
 /* Runs a chain built from the fixtures (b, freed here) on the oracle's input: it must complete
  * with one input filled and one output checked; *r holds the checker's findings. */
-static void orc_run_chain(struct orc *o, uint8_t *b, size_t len, const char *name, int quiet,
-			  double rel_floor, struct orc_run *r)
+/* Runs chain b (freed here) against orc o, its n_in inputs filled, its one output checked. */
+static void orc_run_inputs(struct orc *o, uint8_t *b, size_t len, const char *name, int quiet,
+			   double rel_floor, unsigned n_in, struct orc_run *r)
 {
 	memset(r, 0, sizeof *r);
 	r->o = o;
@@ -571,9 +572,15 @@ static void orc_run_chain(struct orc *o, uint8_t *b, size_t len, const char *nam
 	CHECKF(rc == 0 && res.run == ENG_OK, "%s: exit %d, %s: %s", name, rc, session_result_name(&res),
 	       res.fault_text);
 	CHECK(res.canaries_ok);
-	CHECK_EQ(r->filled, 1u);
+	CHECK_EQ(r->filled, n_in);
 	CHECK_EQ(r->checked_tensors, 1u);
 	free(b);
+}
+
+static void orc_run_chain(struct orc *o, uint8_t *b, size_t len, const char *name, int quiet,
+			  double rel_floor, struct orc_run *r)
+{
+	orc_run_inputs(o, b, len, name, quiet, rel_floor, 1, r);
 }
 
 TEST(model_fixtures, softmin_as_softmax_of_the_negation)
@@ -751,25 +758,6 @@ static uint8_t *div_build(unsigned op, int recip_b, size_t *out_len)
 	free(iv);
 	free(ml);
 	return c;
-}
-
-/* Runs a two-input chain against orc o (inputs BAR 5 and 6, output BAR 4) into r. */
-static void orc_run_binary(struct orc *o, uint8_t *b, size_t len, const char *name, int quiet,
-			   struct orc_run *r)
-{
-	memset(r, 0, sizeof *r);
-	r->o = o;
-	r->name = name;
-	r->quiet = quiet;
-	struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = r};
-	struct session_result res;
-	int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
-	CHECKF(rc == 0 && res.run == ENG_OK, "%s: exit %d, %s: %s", name, rc, session_result_name(&res),
-	       res.fault_text);
-	CHECK(res.canaries_ok);
-	CHECK_EQ(r->filled, 2u);
-	CHECK_EQ(r->checked_tensors, 1u);
-	free(b);
 }
 
 /* square and cube in eiln's shapes (square.bin one PE TD, cube.bin two TDs and an
@@ -1096,7 +1084,7 @@ TEST(model_fixtures, division_in_the_shape_of_the_program_held_back)
 	struct orc_run r;
 	uint8_t *b = div_build(H13_PE_OP_MUL, 1, &len);
 	REQUIRE(b != NULL);
-	orc_run_binary(&o, b, len, "div", 0, &r);
+	orc_run_inputs(&o, b, len, "div", 0, 0.0, 2, &r);
 	CHECKF(r.bad == 0, "div: %lu of %lu outside tolerance", (unsigned long)r.bad,
 	       (unsigned long)r.checked);
 	printf("# div: %lu values, worst error %u%% of its tolerance\n", (unsigned long)r.checked,
@@ -1105,12 +1093,12 @@ TEST(model_fixtures, division_in_the_shape_of_the_program_held_back)
 	/* negatives: a + 1/b, and b / a */
 	b = div_build(H13_PE_OP_ADD, 1, &len);
 	REQUIRE(b != NULL);
-	orc_run_binary(&o, b, len, "a + 1/b (wrong)", 1, &r);
+	orc_run_inputs(&o, b, len, "a + 1/b (wrong)", 1, 0.0, 2, &r);
 	CHECKF(r.bad > r.checked / 2, "a + 1/b: %lu of %lu outside", (unsigned long)r.bad,
 	       (unsigned long)r.checked);
 	b = div_build(H13_PE_OP_MUL, 0, &len);
 	REQUIRE(b != NULL);
-	orc_run_binary(&o, b, len, "b / a (wrong)", 1, &r);
+	orc_run_inputs(&o, b, len, "b / a (wrong)", 1, 0.0, 2, &r);
 	CHECKF(r.bad > r.checked / 2, "b / a: %lu of %lu outside", (unsigned long)r.bad,
 	       (unsigned long)r.checked);
 #endif
