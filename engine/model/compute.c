@@ -4375,9 +4375,10 @@ static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struc
 }
 
 /*
- * A TD with a depth that is not a reduction (Common.InDepth = OutDepth = D above 1; td_depth_even,
- * data_unread_fields): each operand is G x C x D x H x W, element (g, c, d, h, w) d DepthStrides
- * past (g, c, 0, h, w), as the tile DMA walks a reduction's (Apple's layer_norm over C, H and W);
+ * A TD with a depth that is not a reduction (Common.InDepth = OutDepth = D above 1, D at most
+ * TD_DEPTH_MAX: td_depth_even; data_unread_fields refused any other): each operand is
+ * G x C x D x H x W, element (g, c, d, h, w) d DepthStrides past (g, c, 0, h, w), as the tile DMA
+ * walks a reduction's (Apple's layer_norm over C, H and W);
  * an elementwise TD maps element (g, c, d, h, w) of its sources to the same element of its
  * result, so depth d is the TD's work on the tiles that start d DepthStrides on (the first and
  * second sources' and the destination's own strides). Modelled where the TD is elementwise by
@@ -4397,9 +4398,6 @@ static int at_depths(struct anem *m, const struct mrange *r, unsigned nr, struct
 				   "Common.InDepth above 1 on a TD that is neither a reduction nor elementwise by "
 				   "the tile DMA (a convolution, pooling, the NE's channel products or maxima, an "
 				   "operand or result in L2 memory, interleave or a transposed result) not modelled");
-	if (out->d > TD_DEPTH_MAX || in0->d != out->d) /* (data_unread_fields refused it: td_depth_even) */
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_INDEPTH, H13_INDEPTH,
-				   "Common.InDepth other than OutDepth, or above 32767, not modelled");
 	for (unsigned d = 0; d < out->d; d++) {
 		struct mrange r0, r1, rd;
 		struct tile a = tile_at_depth(in0, d, &r0), b = tile_at_depth(in1, d, &r1),
@@ -4512,7 +4510,8 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
-	if (td_depth(&kregs, 0) != 1u || td_depth(&kregs, 1) != 1u) /* (td_depth_even: InDepth = OutDepth) */
+	/* a depth: InDepth = OutDepth here (td_depth_even; data_unread_fields refused any other) */
+	if (td_depth_even(&kregs) > 1u)
 		return at_depths(m, r, nr, &s, &lm, &in0, &in1, lsrc, &out, lres, act, otr || ilv_in > 1u || ilv_out > 1u);
 	if (!otr && ilv_out == 1u)
 		return compute_td(m, r, nr, &s, &lm, &in0, &in1, lsrc, &out, lres, act);
