@@ -61,6 +61,17 @@ static void pe_task(struct img *m)
 	set(m, H13_COMMON_CFG, other | H13_PUT(H13_CFG_TASKTYPE, td_pe_task(img_get(m, H13_PLANAR_CFG))));
 }
 
+/* The PE with Planar.Cfg cfg and identity scales (Scale, PreScale and FinalScale 1, Bias 0), in
+ * the path by its TaskType (pe_task) */
+static void pe_identity(struct img *m, uint32_t cfg)
+{
+	set(m, H13_PLANAR_CFG, cfg);
+	set(m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
+	set(m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
+	set(m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	pe_task(m);
+}
+
 static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned cout)
 {
 	set(m, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, w) | H13_PUT(H13_INDIM_HIN, h));
@@ -226,11 +237,7 @@ TEST(td_op, elementwise_with_a_depth)
 	set(&m, H13_COMMON_INDEPTH, 4);
 	set(&m, H13_COMMON_OUTDEPTH, 4);
 	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
-	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
-	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
-	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
-	pe_task(&m);
+	pe_identity(&m, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 2 x 4 x 3 x 5 fp16 (C x D x H x W)\n"
 		  "  NE: not in the path\n"
@@ -248,12 +255,7 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
 	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
-				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
-	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
-	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
-	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
-	pe_task(&m);
+	pe_identity(&m, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 64 x 1 x 1 fp16 (C x H x W)\n"
 		  "  NE: pass-through (a convolution with no coefficient channel)\n"
@@ -300,11 +302,7 @@ TEST(td_op, l2_memory_operands_and_broadcasts)
 		  "  result: L2 memory at 0x0, 64 x 1 x 1 fp16\n");
 	common(&b, 8, 8, 64, 64);
 	set(&b, H13_COMMON_PECFG, H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_W | H13_BCAST_H));
-	set(&b, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
-	set(&b, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
-	set(&b, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
-	set(&b, H13_PLANAR_FINALSCALE, 0x3f800000u);
-	pe_task(&b);
+	pe_identity(&b, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	set(&b, H13_L2_SRC2_CSTRIDE, 0x10u);
 	set(&b, H13_L2_SRC2_CSTRIDE + 4u, 0x400u);
 	const unsigned bars = (1u << H13_BAR_RBASE0) | (1u << H13_BAR_WBASE);
@@ -337,12 +335,7 @@ TEST(td_op, tile_offsets_inside_their_bars)
 	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
 	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
-				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
-	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
-	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
-	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
-	pe_task(&m);
+	pe_identity(&m, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	set(&m, H13_SRC_BASEADDR, 0xc00000u);
 	set(&m, H13_SRC2_BASEADDR, 0x40u);
 	set(&m, H13_DST_BASEADDR, 0x400000u);
