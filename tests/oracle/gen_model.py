@@ -338,7 +338,49 @@ def main(out):
     conv_keep(d, np.random.default_rng(SEED + 83))
     bmm(d, np.random.default_rng(SEED + 84))
     division(d, np.random.default_rng(SEED + 85))
+    rrelu(d, np.random.default_rng(SEED + 86))
+    rsqrt(d, np.random.default_rng(SEED + 87))
     return 0
+
+
+def rsqrt(d, rng):
+    # 1 / sqrt(x) in the shape eiln's tables give rsqrt.bin (one TD, one 0x80-byte record, as
+    # sqrt.bin): built in the test as sqrt.bin with Apple's rsqrt record
+    # (build/testdata/actlut/rsqrt_apple.rec, tests/oracle/gen_actlut.py). x log-uniform in
+    # [2^-12, 1000]. Tolerance as actlut_check.py's for the record: its ideal piecewise-linear
+    # error 1.8e-3 on the mantissa's 1/sqrt(m), m in [0.5, 2), times the scale 2^(-e/2) (e the
+    # exponent rounded down to even), and 2 ulp of y
+    x = np.exp(rng.uniform(math.log(2.0 ** -12), math.log(1000.0), N)).astype(np.float16)
+    xd = x.astype(np.float64)
+    y = 1.0 / np.sqrt(xd)
+    e = np.floor(np.log2(xd)) + 1
+    e = e - np.mod(e, 2)
+    tol = 1.8e-3 * np.exp2(-e / 2) + 2.0 * ulp16(y)
+    c, h, w = 1, 2560, 1600
+    write(os.path.join(d, 'rsqrt.orc'), [
+        {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x},
+        {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, tol)}])
+
+
+RRELU_LOWER, RRELU_UPPER = 1.0 / 8.0, 1.0 / 3.0  # torch.nn.RReLU's defaults
+
+
+def rrelu(d, rng):
+    # torch's RReLU in evaluation mode: a leaky ReLU whose slope is the mean of its bounds,
+    # (1/8 + 1/3) / 2 = 11/48 (coremltools' torch frontend lowers rrelu to leaky_relu with that
+    # alpha; eiln's tables give rrelu.bin leakyrelu.bin's shape: one TD, one 0x80-byte record).
+    # Built in the test as leakyrelu.bin with its record's left slope (slot 37) fp16(11/48);
+    # tolerance: that slope's fp16 rounding times |x|, and 2 ulp of y
+    alpha = (RRELU_LOWER + RRELU_UPPER) / 2.0
+    a16 = float(np.float16(alpha))
+    x = rand_f16(rng, -100, 100)
+    xd = x.astype(np.float64)
+    y = np.where(xd < 0, alpha * xd, xd)
+    tol = np.abs(xd) * abs(a16 - alpha) + 2.0 * ulp16(y)
+    c, h, w = 1, 2560, 1600
+    write(os.path.join(d, 'rrelu.orc'), [
+        {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x},
+        {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, tol)}])
 
 
 def division(d, rng):

@@ -1141,6 +1141,114 @@ TEST(model_fixtures, exp2_log_and_log10_in_the_shapes_of_the_programs_held_back)
 	}
 }
 
+/*
+ * rrelu, which we hold back: torch's RReLU in evaluation mode is a leaky ReLU with the mean of
+ * its slope bounds, (1/8 + 1/3) / 2 = 11/48 (coremltools lowers it to leaky_relu with that alpha),
+ * and eiln's tables give rrelu.bin leakyrelu.bin's shape (one TD, one 0x80-byte record). Built as
+ * leakyrelu.bin with its record's left slope fp16(11/48); against numpy's definition
+ * (tests/oracle/gen_model.py `rrelu`). The negatives: leakyrelu's own 0.01, and the lower bound
+ * 1/8 (a training-mode draw, not the evaluation slope), each fail the checker.
+ */
+#define LR_PATH "fixtures/kernels/activation/leakyrelu.bin"
+#define LR_WEIGHTS 0x280u        /* leakyrelu.bin: one TD, its record at 0x280 */
+#define FP16_RRELU_SLOPE 0x3355u /* 0.229126, fp16(11/48) */
+#define FP16_EIGHTH 0x3000u
+
+static uint8_t *rrelu_build(uint16_t slope, size_t *len)
+{
+	uint8_t *b;
+	if (test_read_file(test_shared_path(LR_PATH), &b, len))
+		return NULL;
+	if (*len < LR_WEIGHTS + ACTLUT_BYTES) {
+		free(b);
+		return NULL;
+	}
+	le_wr16(b + LR_WEIGHTS + 2u * ACTLUT_L_SLOPE, slope);
+	return b;
+}
+
+TEST(model_fixtures, rrelu_in_the_shape_of_the_program_held_back)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	struct orc o;
+	REQUIRE(orc_load("model/rrelu.orc", &o) == 0);
+	size_t len;
+	struct orc_run r;
+	uint8_t *b = rrelu_build(FP16_RRELU_SLOPE, &len);
+	REQUIRE(b != NULL);
+	orc_run_chain(&o, b, len, "rrelu", 0, 0.0, &r);
+	CHECKF(r.bad == 0, "rrelu: %lu of %lu outside tolerance", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	printf("# rrelu: %lu values, worst error %u%% of its tolerance\n", (unsigned long)r.checked,
+	       (unsigned)(r.worst * 100.0));
+#if !defined(ANEFW_TARGET) /* the checker's negatives: the same code on the target */
+	static const uint16_t wrong[] = {0x211fu /* leakyrelu's 0.010002 */, FP16_EIGHTH};
+	for (unsigned i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+		b = rrelu_build(wrong[i], &len);
+		REQUIRE(b != NULL);
+		orc_run_chain(&o, b, len, "the wrong slope", 1, 0.0, &r);
+		/* only x < 0 differs: about half the values */
+		CHECKF(r.bad > r.checked / 3, "rrelu with slope 0x%04x: %lu of %lu outside",
+		       (unsigned)wrong[i], (unsigned long)r.bad, (unsigned long)r.checked);
+	}
+#endif
+	orc_free(&o);
+}
+
+/*
+ * rsqrt, which we hold back: one TD and one 0x80-byte record in eiln's tables, as sqrt.bin.
+ * Built as sqrt.bin with Apple's rsqrt record (build/testdata/actlut/rsqrt_apple.rec, its
+ * published knots: docs/actlut.md, "rsqrt") in place of sqrt's, against numpy's 1/sqrt(x)
+ * (tests/oracle/gen_model.py `rsqrt`). The negative: sqrt.bin as it is fails the checker.
+ */
+#define SQ_PATH "fixtures/kernels/unary/sqrt.bin"
+#define SQ_WEIGHTS 0x280u /* sqrt.bin: one TD, its record at 0x280 */
+
+static uint8_t *rsqrt_build(int apple_rsqrt, size_t *len)
+{
+	uint8_t *b, *rec = NULL;
+	size_t rlen = 0;
+	if (test_read_file(test_shared_path(SQ_PATH), &b, len))
+		return NULL;
+	if (*len < SQ_WEIGHTS + ACTLUT_BYTES ||
+	    (apple_rsqrt && (test_read_file(test_data_path("actlut/rsqrt_apple.rec"), &rec, &rlen) ||
+			     rlen < ACTLUT_BYTES))) {
+		free(b);
+		free(rec);
+		return NULL;
+	}
+	if (rec)
+		memcpy(b + SQ_WEIGHTS, rec, ACTLUT_BYTES);
+	free(rec);
+	return b;
+}
+
+TEST(model_fixtures, rsqrt_in_the_shape_of_the_program_held_back)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	struct orc o;
+	REQUIRE(orc_load("model/rsqrt.orc", &o) == 0);
+	size_t len;
+	struct orc_run r;
+	uint8_t *b = rsqrt_build(1, &len);
+	REQUIRE(b != NULL);
+	orc_run_chain(&o, b, len, "rsqrt", 0, 0.0, &r);
+	CHECKF(r.bad == 0, "rsqrt: %lu of %lu outside tolerance", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	printf("# rsqrt: %lu values, worst error %u%% of its tolerance\n", (unsigned long)r.checked,
+	       (unsigned)(r.worst * 100.0));
+#if !defined(ANEFW_TARGET) /* the checker's negative: the same code on the target */
+	b = rsqrt_build(0, &len);
+	REQUIRE(b != NULL);
+	orc_run_chain(&o, b, len, "sqrt for rsqrt", 1, 0.0, &r);
+	CHECKF(r.bad > r.checked / 2, "sqrt held against rsqrt: %lu of %lu outside",
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+#endif
+	orc_free(&o);
+}
+
 TEST(model_fixtures, softmax_relatives_refused_by_name)
 {
 	if (!test_shared_dir())
