@@ -97,6 +97,9 @@ def cases():
     # (step_floor_shape is Apple's floor step, slot for slot; 50-actlut.sh composes floor with it)
     c['step_floor_shape'] = record(-2 ** -24, 2 ** -24, 1, 0, [0] * 33, [0, 1, 0, 0], 64, 0x01)
     c['indicator_nonzero'] = record(-2 ** -24, 2 ** -24, 1, 1, [0] * 33, [0, 1, 0, 1], 64, 0x01)
+    # sign as a record of the same family (a prediction: docs/actlut.md, "sign, atan and
+    # frac"): clamp +-2^-24, end values -1 and 1, left line -1, right line 1, knots 0 (0 at +-0)
+    c['sign_linear_shape'] = record(-2 ** -24, 2 ** -24, -1, 1, [0] * 33, [0, -1, 0, 1], 64, 0x01)
     c['indicator_zero'] = record(-2 ** -24, 2 ** -24, 0, 0, [1] * 32 + [0], [0, 0, 0, 0], 64, 0x01)
     for w in (0x00, 0x02):
         c['linear_knot_at_zero_%02x' % w] = record(-INF, INF, -INF, INF, [i / 8 - 1 for i in range(33)],

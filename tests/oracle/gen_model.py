@@ -340,6 +340,7 @@ def main(out):
     division(d, np.random.default_rng(SEED + 85))
     rrelu(d, np.random.default_rng(SEED + 86))
     rsqrt(d, np.random.default_rng(SEED + 87))
+    sign(d, np.random.default_rng(SEED + 88))
     return 0
 
 
@@ -360,6 +361,22 @@ def rsqrt(d, rng):
     write(os.path.join(d, 'rsqrt.orc'), [
         {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x},
         {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, tol)}])
+
+
+def sign(d, rng):
+    # numpy's sign (-1, 0 or 1; 0 at +-0), exactly: the held-back sign.bin has one TD and one
+    # record; built in the test as leakyrelu.bin with the linear-only sign record of
+    # tests/oracle/gen_actlut.py (`sign_linear_shape`). x uniform in [-100, 100], one in 16
+    # replaced by +-0 or a subnormal as small as 2^-24 (the record's clamp)
+    x = rand_f16(rng, -100, 100)
+    k = rng.integers(0, 16, N) == 0
+    tiny = np.array([0.0, -0.0, 2.0 ** -24, -(2.0 ** -24), 2.0 ** -20, -(2.0 ** -17)])
+    x[k] = tiny[rng.integers(0, tiny.size, int(k.sum()))].astype(np.float16)
+    y = np.sign(x.astype(np.float64))
+    c, h, w = 1, 2560, 1600
+    write(os.path.join(d, 'sign.orc'), [
+        {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x},
+        {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, 0.0 * y)}])
 
 
 RRELU_LOWER, RRELU_UPPER = 1.0 / 8.0, 1.0 / 3.0  # torch.nn.RReLU's defaults

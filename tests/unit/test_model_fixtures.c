@@ -1141,6 +1141,28 @@ TEST(model_fixtures, exp2_log_and_log10_in_the_shapes_of_the_programs_held_back)
 	}
 }
 
+#define SQ_PATH "fixtures/kernels/unary/sqrt.bin"
+#define ONE_TD_WEIGHTS 0x280u /* the one-TD kernels (sqrt.bin, leakyrelu.bin): the record at 0x280 */
+
+/* The one-TD kernel at path with its record replaced by build/testdata's rec (NULL: as it is). */
+static uint8_t *rec_swap_build(const char *path, const char *rec_rel, size_t *len)
+{
+	uint8_t *b, *rec = NULL;
+	size_t rlen = 0;
+	if (test_read_file(test_shared_path(path), &b, len))
+		return NULL;
+	if (*len < ONE_TD_WEIGHTS + ACTLUT_BYTES ||
+	    (rec_rel && (test_read_file(test_data_path(rec_rel), &rec, &rlen) || rlen < ACTLUT_BYTES))) {
+		free(b);
+		free(rec);
+		return NULL;
+	}
+	if (rec)
+		memcpy(b + ONE_TD_WEIGHTS, rec, ACTLUT_BYTES);
+	free(rec);
+	return b;
+}
+
 /*
  * rrelu, which we hold back: torch's RReLU in evaluation mode is a leaky ReLU with the mean of
  * its slope bounds, (1/8 + 1/3) / 2 = 11/48 (coremltools lowers it to leaky_relu with that alpha),
@@ -1150,20 +1172,14 @@ TEST(model_fixtures, exp2_log_and_log10_in_the_shapes_of_the_programs_held_back)
  * 1/8 (a training-mode draw, not the evaluation slope), each fail the checker.
  */
 #define LR_PATH "fixtures/kernels/activation/leakyrelu.bin"
-#define LR_WEIGHTS 0x280u        /* leakyrelu.bin: one TD, its record at 0x280 */
 #define FP16_RRELU_SLOPE 0x3355u /* 0.229126, fp16(11/48) */
 #define FP16_EIGHTH 0x3000u
 
 static uint8_t *rrelu_build(uint16_t slope, size_t *len)
 {
-	uint8_t *b;
-	if (test_read_file(test_shared_path(LR_PATH), &b, len))
-		return NULL;
-	if (*len < LR_WEIGHTS + ACTLUT_BYTES) {
-		free(b);
-		return NULL;
-	}
-	le_wr16(b + LR_WEIGHTS + 2u * ACTLUT_L_SLOPE, slope);
+	uint8_t *b = rec_swap_build(LR_PATH, NULL, len);
+	if (b)
+		le_wr16(b + ONE_TD_WEIGHTS + 2u * ACTLUT_L_SLOPE, slope);
 	return b;
 }
 
@@ -1202,28 +1218,6 @@ TEST(model_fixtures, rrelu_in_the_shape_of_the_program_held_back)
  * published knots: docs/actlut.md, "rsqrt") in place of sqrt's, against numpy's 1/sqrt(x)
  * (tests/oracle/gen_model.py `rsqrt`). The negative: sqrt.bin as it is fails the checker.
  */
-#define SQ_PATH "fixtures/kernels/unary/sqrt.bin"
-#define SQ_WEIGHTS 0x280u /* sqrt.bin: one TD, its record at 0x280 */
-
-static uint8_t *rsqrt_build(int apple_rsqrt, size_t *len)
-{
-	uint8_t *b, *rec = NULL;
-	size_t rlen = 0;
-	if (test_read_file(test_shared_path(SQ_PATH), &b, len))
-		return NULL;
-	if (*len < SQ_WEIGHTS + ACTLUT_BYTES ||
-	    (apple_rsqrt && (test_read_file(test_data_path("actlut/rsqrt_apple.rec"), &rec, &rlen) ||
-			     rlen < ACTLUT_BYTES))) {
-		free(b);
-		free(rec);
-		return NULL;
-	}
-	if (rec)
-		memcpy(b + SQ_WEIGHTS, rec, ACTLUT_BYTES);
-	free(rec);
-	return b;
-}
-
 TEST(model_fixtures, rsqrt_in_the_shape_of_the_program_held_back)
 {
 	if (!test_shared_dir())
@@ -1232,7 +1226,7 @@ TEST(model_fixtures, rsqrt_in_the_shape_of_the_program_held_back)
 	REQUIRE(orc_load("model/rsqrt.orc", &o) == 0);
 	size_t len;
 	struct orc_run r;
-	uint8_t *b = rsqrt_build(1, &len);
+	uint8_t *b = rec_swap_build(SQ_PATH, "actlut/rsqrt_apple.rec", &len);
 	REQUIRE(b != NULL);
 	orc_run_chain(&o, b, len, "rsqrt", 0, 0.0, &r);
 	CHECKF(r.bad == 0, "rsqrt: %lu of %lu outside tolerance", (unsigned long)r.bad,
@@ -1240,11 +1234,50 @@ TEST(model_fixtures, rsqrt_in_the_shape_of_the_program_held_back)
 	printf("# rsqrt: %lu values, worst error %u%% of its tolerance\n", (unsigned long)r.checked,
 	       (unsigned)(r.worst * 100.0));
 #if !defined(ANEFW_TARGET) /* the checker's negative: the same code on the target */
-	b = rsqrt_build(0, &len);
+	b = rec_swap_build(SQ_PATH, NULL, &len);
 	REQUIRE(b != NULL);
 	orc_run_chain(&o, b, len, "sqrt for rsqrt", 1, 0.0, &r);
 	CHECKF(r.bad > r.checked / 2, "sqrt held against rsqrt: %lu of %lu outside",
 	       (unsigned long)r.bad, (unsigned long)r.checked);
+#endif
+	orc_free(&o);
+}
+
+/*
+ * sign, which we hold back (one TD, one record in eiln's tables): its record's word is not known.
+ * Apple's compiler names sign among its comparison modes (sign, equal_zero, not_equal_zero,
+ * less_than_zero, ...: the NonLinearMode table, docs/actlut.md "sign"), and the two comparison
+ * records we have (H14 select's indicators) and both steps (ceil's, floor's) are linear-only
+ * records clamped to +-2^-24. sign in that family (tests/oracle/gen_actlut.py
+ * `sign_linear_shape`: lines -1 and 1, knots 0) in leakyrelu.bin's TD gives numpy's sign exactly,
+ * 0 at +-0 and +-1 down to the smallest subnormal. The negatives: ceil's step and the [x != 0]
+ * indicator in its place fail the checker.
+ */
+TEST(model_fixtures, sign_as_a_linear_record_in_the_shape_of_the_program_held_back)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	struct orc o;
+	REQUIRE(orc_load("model/sign.orc", &o) == 0);
+	size_t len;
+	struct orc_run r;
+	uint8_t *b = rec_swap_build(LR_PATH, "actlut/sign_linear_shape.rec", &len);
+	REQUIRE(b != NULL);
+	orc_run_chain(&o, b, len, "sign", 0, 0.0, &r);
+	CHECKF(r.bad == 0, "sign: %lu of %lu outside tolerance", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	printf("# sign: %lu values, worst error %u%% of its tolerance\n", (unsigned long)r.checked,
+	       (unsigned)(r.worst * 100.0));
+#if !defined(ANEFW_TARGET) /* the checker's negatives: the same code on the target */
+	static const char *const wrong[] = {"actlut/step_ceil_shape.rec", "actlut/indicator_nonzero.rec"};
+	for (unsigned i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+		b = rec_swap_build(LR_PATH, wrong[i], &len);
+		REQUIRE(b != NULL);
+		orc_run_chain(&o, b, len, wrong[i], 1, 0.0, &r);
+		/* only x < 0 differs: about half the values */
+		CHECKF(r.bad > r.checked / 3, "%s for sign: %lu of %lu outside", wrong[i],
+		       (unsigned long)r.bad, (unsigned long)r.checked);
+	}
 #endif
 	orc_free(&o);
 }
