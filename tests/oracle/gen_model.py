@@ -344,6 +344,15 @@ def main(out):
     return 0
 
 
+def write_kernel(d, name, x, y, tol):
+    # NAME.orc for a one-input kernel of eiln's shape: x into BAR 5, y within tol out of BAR 4,
+    # one 1 x 2560 x 1600 fp16 plane each
+    c, h, w = 1, 2560, 1600
+    write(os.path.join(d, name + '.orc'), [
+        {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x},
+        {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, tol)}])
+
+
 def rsqrt(d, rng):
     # 1 / sqrt(x) in the shape eiln's tables give rsqrt.bin (one TD, one 0x80-byte record, as
     # sqrt.bin): built in the test as sqrt.bin with Apple's rsqrt record
@@ -357,10 +366,7 @@ def rsqrt(d, rng):
     e = np.floor(np.log2(xd)) + 1
     e = e - np.mod(e, 2)
     tol = 1.8e-3 * np.exp2(-e / 2) + 2.0 * ulp16(y)
-    c, h, w = 1, 2560, 1600
-    write(os.path.join(d, 'rsqrt.orc'), [
-        {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x},
-        {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, tol)}])
+    write_kernel(d, 'rsqrt', x, y, tol)
 
 
 def sign(d, rng):
@@ -373,10 +379,7 @@ def sign(d, rng):
     tiny = np.array([0.0, -0.0, 2.0 ** -24, -(2.0 ** -24), 2.0 ** -20, -(2.0 ** -17)])
     x[k] = tiny[rng.integers(0, tiny.size, int(k.sum()))].astype(np.float16)
     y = np.sign(x.astype(np.float64))
-    c, h, w = 1, 2560, 1600
-    write(os.path.join(d, 'sign.orc'), [
-        {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x},
-        {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, 0.0 * y)}])
+    write_kernel(d, 'sign', x, y, 0.0 * y)
 
 
 RRELU_LOWER, RRELU_UPPER = 1.0 / 8.0, 1.0 / 3.0  # torch.nn.RReLU's defaults
@@ -394,10 +397,7 @@ def rrelu(d, rng):
     xd = x.astype(np.float64)
     y = np.where(xd < 0, alpha * xd, xd)
     tol = np.abs(xd) * abs(a16 - alpha) + 2.0 * ulp16(y)
-    c, h, w = 1, 2560, 1600
-    write(os.path.join(d, 'rrelu.orc'), [
-        {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x},
-        {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, tol)}])
+    write_kernel(d, 'rrelu', x, y, tol)
 
 
 def division(d, rng):
