@@ -4,6 +4,7 @@
  */
 #include "fw/loader/loader.h"
 #include "fw/actlut/actlut.h"
+#include "fw/common/fp16.h"
 #include "fw/common/outf.h"
 
 #include <stdarg.h>
@@ -23,6 +24,40 @@ static void pf(struct pr *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	outf_v(o->out, o->ctx, fmt, ap);
 	va_end(ap);
+}
+
+/* An fp16 record value for people: fp16_format's decimal, but a subnormal power of two as
+ * "2^-N" (the linear records' clamps at +-2^-24 would otherwise print as 0). */
+static void lut_value(uint16_t h, char *buf, size_t cap)
+{
+	uint16_t m = h & 0x3ffu;
+	if ((h & 0x7c00u) == 0 && m && !(m & (m - 1u))) {
+		unsigned k = 0;
+		while (!(m >> k & 1u))
+			k++;
+		snprintf(buf, cap, "%s2^-%u", (h & FP16_SIGN) ? "-" : "", 24u - k);
+		return;
+	}
+	fp16_format(h, buf, cap);
+}
+
+/* What a linear-only record computes (docs/actlut.md, "Linear-only records"): x clamped to
+ * [in_lo, in_hi], the left line below 0 and the right one above, the knot of index off at +-0,
+ * the lines' values kept between the two end values. Words with |x| or the sign bit take other
+ * routes and get no line. */
+static void lut_lines(struct pr *o, const struct actlut *l)
+{
+	if (l->kind != ACTLUT_KIND_LINEAR || (l->mode & (ACTLUT_MB_ABS | ACTLUT_MB_SIGN)))
+		return;
+	static const int at[] = {ACTLUT_L_SLOPE, ACTLUT_L_ICPT, ACTLUT_R_SLOPE, ACTLUT_R_ICPT,
+				 ACTLUT_IN_LO,   ACTLUT_IN_HI,  ACTLUT_OUT_LO,  ACTLUT_OUT_HI};
+	char v[8][24], k[24];
+	for (unsigned i = 0; i < 8; i++)
+		lut_value(l->slot[at[i]], v[i], sizeof v[i]);
+	lut_value(l->slot[ACTLUT_KNOT0 + l->off], k, sizeof k);
+	pf(o, "    lines: y = %s x + %s for x < 0, y = %s x + %s for x > 0, y = %s at x = 0; "
+	      "x clamped to [%s, %s], the lines' y to between %s and %s\n",
+	   v[0], v[1], v[2], v[3], k, v[4], v[5], v[6], v[7]);
 }
 
 /* A name from the file: printable ASCII as is, everything else escaped (JSON-safe). */
@@ -326,10 +361,11 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 				enum actlut_err ae = actlut_parse(&l, rec, ACTLUT_BYTES);
 				if (ae == ACTLUT_OK)
 					ae = actlut_check_prediction(&l);
-				if (ae == ACTLUT_OK)
+				if (ae == ACTLUT_OK) {
 					pf(o, "\n    reads as: %s (mode word 0x%02x, scale slot %d)\n",
 					   actlut_kind_name(l.kind), (unsigned)l.mode, (int)l.scale);
-				else
+					lut_lines(o, &l);
+				} else
 					pf(o, "\n    does not read: %s: %s\n", actlut_err_name(ae),
 					   actlut_strerror(ae));
 			}

@@ -107,6 +107,23 @@ else
 	t_fail loud.inspect_reads_records_as_the_model "unedited $ins_ok, garbled $ins_bad (read as a kind: $ins_neg)"
 fi
 
+# 1c. inspect says what a linear-only record computes: leakyrelu.bin's slope 0.01 below 0 and
+#     the identity above; ceil.bin's step (its third record), 0 below, 1 above, clamped to
+#     +-2^-24. The negatives: hardtanh.bin's lines are not leakyrelu's, and a table record
+#     (sigmoid.hwx) gets no lines.
+KER="$SHARED/fixtures/kernels"
+lr_want='lines: y = 0.010002 x + 0 for x < 0, y = 1 x + 0 for x > 0, y = 0 at x = 0; x clamped to [-inf, inf]'
+step_want='lines: y = 0 x + 0 for x < 0, y = 0 x + 1 for x > 0, y = 0 at x = 0; x clamped to [-2^-24, 2^-24], the lines'"'"' y to between 0 and 1'
+lr=$("$TOOL" inspect "$KER/activation/leakyrelu.bin" 2>&1 | grep -cF "$lr_want" || true)
+st=$("$TOOL" inspect "$KER/unary/ceil.bin" 2>&1 | grep -cF "$step_want" || true)
+ht=$("$TOOL" inspect "$KER/activation/hardtanh.bin" 2>&1 | grep -cF "$lr_want" || true)
+sg=$("$TOOL" inspect "$HWX/sigmoid.hwx" 2>&1 | grep -c 'lines: ' || true)
+if [ "$lr" = 1 ] && [ "$st" = 1 ] && [ "$ht" = 0 ] && [ "$sg" = 0 ]; then
+	t_pass loud.inspect_prints_a_linear_records_lines
+else
+	t_fail loud.inspect_prints_a_linear_records_lines "leakyrelu $lr, ceil's step $st (1 each); hardtanh as leakyrelu $ht, sigmoid's table $sg (0 each)"
+fi
+
 # 2. a register field value with no modelled meaning: relu.hwx with NE.MACCfg.NonlinearMode 3
 cp "$HWX/relu.hwx" "$work/field.hwx"
 edit_reg "$work/field.hwx" 0 NE.MACCfg 16 2 3
