@@ -60,6 +60,23 @@ static void lut_lines(struct pr *o, const struct actlut *l)
 	   v[0], v[1], v[2], v[3], k, v[4], v[5], v[6], v[7]);
 }
 
+/* Where a table record's knots sit (docs/actlut.md, "Evaluation"): knot i at LUT input
+ * v = (i - off) / 2^s, v being x or, with |x| (odd and even records), |x|; the tail lines beyond. */
+static void lut_knots(struct pr *o, const struct actlut *l)
+{
+	if (l->kind != ACTLUT_KIND_PLAIN && l->kind != ACTLUT_KIND_ODD && l->kind != ACTLUT_KIND_EVEN)
+		return;
+	char lo[24], hi[24], clo[24], chi[24];
+	const char *v = l->kind == ACTLUT_KIND_PLAIN ? "x" : "|x|";
+	lut_value(fp16_from_scaled(-l->off, -l->scale), lo, sizeof lo);
+	lut_value(fp16_from_scaled(ACTLUT_KNOTS - 1 - l->off, -l->scale), hi, sizeof hi);
+	lut_value(l->slot[ACTLUT_IN_LO], clo, sizeof clo);
+	lut_value(l->slot[ACTLUT_IN_HI], chi, sizeof chi);
+	pf(o, "    knots: %d at %s = %s .. %s, every 2^-%d, the tail lines beyond; %s clamped to "
+	      "[%s, %s]\n",
+	   ACTLUT_KNOTS, v, lo, hi, (int)l->scale, v, clo, chi);
+}
+
 /* A name from the file: printable ASCII as is, everything else escaped (JSON-safe). */
 static void pname(struct pr *o, const char *s, size_t n)
 {
@@ -365,6 +382,7 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 					pf(o, "\n    reads as: %s (mode word 0x%02x, scale slot %d)\n",
 					   actlut_kind_name(l.kind), (unsigned)l.mode, (int)l.scale);
 					lut_lines(o, &l);
+					lut_knots(o, &l);
 				} else
 					pf(o, "\n    does not read: %s: %s\n", actlut_err_name(ae),
 					   actlut_strerror(ae));

@@ -123,6 +123,17 @@ if [ "$lr" = 1 ] && [ "$st" = 1 ] && [ "$ht" = 0 ] && [ "$sg" = 0 ]; then
 else
 	t_fail loud.inspect_prints_a_linear_records_lines "leakyrelu $lr, ceil's step $st (1 each); hardtanh as leakyrelu $ht, sigmoid's table $sg (0 each)"
 fi
+# 1d. and where a table record's knots sit: tanh.bin's 33 knots over |x| in [0, 4] (odd, s 3);
+#     the negatives: sigmoid.hwx's plain table is not that, and a linear record has no knots line
+tanh_want='knots: 33 at |x| = 0 .. 4, every 2^-3, the tail lines beyond; |x| clamped to [0, 4]'
+th=$("$TOOL" inspect "$KER/unary/tanh.bin" 2>&1 | grep -cF "$tanh_want" || true)
+sk=$("$TOOL" inspect "$HWX/sigmoid.hwx" 2>&1 | grep -cF "$tanh_want" || true)
+lk=$("$TOOL" inspect "$KER/activation/leakyrelu.bin" 2>&1 | grep -c 'knots: ' || true)
+if [ "$th" = 1 ] && [ "$sk" = 0 ] && [ "$lk" = 0 ]; then
+	t_pass loud.inspect_prints_where_a_tables_knots_sit
+else
+	t_fail loud.inspect_prints_where_a_tables_knots_sit "tanh $th (1); sigmoid.hwx as tanh $sk, leakyrelu's knots line $lk (0 each)"
+fi
 
 # 2. a register field value with no modelled meaning: relu.hwx with NE.MACCfg.NonlinearMode 3
 cp "$HWX/relu.hwx" "$work/field.hwx"
