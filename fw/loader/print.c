@@ -30,8 +30,8 @@ static void pf(struct pr *o, const char *fmt, ...)
  * "2^-N" (the linear records' clamps at +-2^-24 would otherwise print as 0). */
 static void lut_value(uint16_t h, char *buf, size_t cap)
 {
-	uint16_t m = h & 0x3ffu;
-	if ((h & 0x7c00u) == 0 && m && !(m & (m - 1u))) {
+	uint16_t m = h & FP16_FRAC_MASK;
+	if ((h & FP16_EXP_MASK) == 0 && m && !(m & (m - 1u))) {
 		unsigned k = 0;
 		while (!(m >> k & 1u))
 			k++;
