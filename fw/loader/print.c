@@ -357,6 +357,11 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 			if (place == TD_LUT_HEADS ? k != 0 : c->size != LDR_LUT_BYTES)
 				continue;
 			const uint8_t *rec = p->buf + p->weights_off + c->base; /* range validated */
+			/* how the engine model reads it (fw/actlut, as resolve_act does) */
+			struct actlut l;
+			enum actlut_err ae = actlut_parse(&l, rec, ACTLUT_BYTES);
+			if (ae == ACTLUT_OK)
+				ae = actlut_check_prediction(&l);
 			if (o->json) {
 				pf(o, "%s{\"td\":%u,\"ch\":%u,\"weights_offset\":%lu,\"file_offset\":%lu,"
 				      "\"entries\":[",
@@ -364,7 +369,11 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 				   (unsigned long)(p->weights_off + c->base));
 				for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
 					pf(o, "%s%u", e ? "," : "", le_rd16(rec + 2 * e));
-				pf(o, "]}");
+				if (ae == ACTLUT_OK)
+					pf(o, "],\"reads_as\":\"%s\",\"mode\":%u,\"scale\":%d}",
+					   actlut_kind_name(l.kind), (unsigned)l.mode, (int)l.scale);
+				else
+					pf(o, "],\"error\":\"%s\"}", actlut_err_name(ae));
 			} else {
 				pf(o, "  td %u ch %u at weights+0x%lx (file 0x%lx)%s:", i, c->ch,
 				   (unsigned long)c->base, (unsigned long)(p->weights_off + c->base),
@@ -373,11 +382,6 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 				for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
 					pf(o, "%s%04x", e % 12 ? " " : "\n    ",
 					   le_rd16(rec + 2 * e));
-				/* how the engine model reads it (fw/actlut, as resolve_act does) */
-				struct actlut l;
-				enum actlut_err ae = actlut_parse(&l, rec, ACTLUT_BYTES);
-				if (ae == ACTLUT_OK)
-					ae = actlut_check_prediction(&l);
 				if (ae == ACTLUT_OK) {
 					pf(o, "\n    reads as: %s (mode word 0x%02x, scale slot %d)\n",
 					   actlut_kind_name(l.kind), (unsigned)l.mode, (int)l.scale);

@@ -135,6 +135,22 @@ else
 	t_fail loud.inspect_prints_where_a_tables_knots_sit "tanh $th (1); sigmoid.hwx as tanh $sk, leakyrelu's knots line $lk (0 each)"
 fi
 
+# 1e. inspect --json gives each record's reading too: sigmoid.hwx's as plain (mode 1, scale 1),
+#     the garbled copy's as the loader's error and no reading
+js=$("$TOOL" inspect --json "$HWX/sigmoid.hwx" 2>&1 | "$PYTHON" -c '
+import json, sys
+r = json.load(sys.stdin)["luts"]
+print(len(r), r[0].get("reads_as"), r[0].get("mode"), r[0].get("scale"), r[0].get("error"))' 2>&1)
+jb=$("$TOOL" inspect --json "$work/act.hwx" 2>&1 | "$PYTHON" -c '
+import json, sys
+r = json.load(sys.stdin)["luts"]
+print(len(r), r[0].get("reads_as"), r[0].get("error"))' 2>&1)
+if [ "$js" = "1 plain 1 1 None" ] && [ "$jb" = "1 None actlut-unknown-mode" ]; then
+	t_pass loud.inspect_json_reads_records_as_the_model
+else
+	t_fail loud.inspect_json_reads_records_as_the_model "sigmoid.hwx: '$js' (want '1 plain 1 1 None'); garbled: '$jb' (want '1 None actlut-unknown-mode')"
+fi
+
 # 2. a register field value with no modelled meaning: relu.hwx with NE.MACCfg.NonlinearMode 3
 cp "$HWX/relu.hwx" "$work/field.hwx"
 edit_reg "$work/field.hwx" 0 NE.MACCfg 16 2 3
