@@ -61,7 +61,8 @@ static void lut_lines(struct pr *o, const struct actlut *l)
 }
 
 /* Where a table record's knots sit (docs/actlut.md, "Evaluation"): knot i at LUT input
- * v = (i - off) / 2^s, v being x or, with |x| (odd and even records), |x|; the tail lines beyond. */
+ * v = (i - off) / 2^s, v being x or, with |x| (odd and even records), |x|; the tail lines
+ * beyond. */
 static void lut_knots(struct pr *o, const struct actlut *l)
 {
 	if (l->kind != ACTLUT_KIND_PLAIN && l->kind != ACTLUT_KIND_ODD && l->kind != ACTLUT_KIND_EVEN)
@@ -75,6 +76,60 @@ static void lut_knots(struct pr *o, const struct actlut *l)
 	pf(o, "    knots: %d at %s = %s .. %s, every 2^-%d, the tail lines beyond; %s clamped to "
 	      "[%s, %s]\n",
 	   ACTLUT_KNOTS, v, lo, hi, (int)l->scale, v, clo, chi);
+}
+
+/* How a split record computes (docs/actlut.md, "Evaluation"; fw/actlut actlut_eval): the input
+ * split into parts, the table T over one part (knot i at (i / 2^s) past the part's start), the
+ * other part applied to T's output; frac and int with no table. */
+static void lut_split(struct pr *o, const struct actlut *l)
+{
+	const uint32_t op = l->mode & ACTLUT_MB_OP;
+	const char *how;
+	int half = 0; /* the knots start at 0.5 (the mantissa less 0.5), else at 0 */
+	switch (op) {
+	case ACTLUT_OP_EXP2:
+		how = "x = n + f (n = floor(x)), y = T(f) x 2^n; knots at f";
+		break;
+	case ACTLUT_OP_LOG2:
+		how = "|x| = m x 2^e (m in [0.5, 1)), y = T(m) + e; knots at m";
+		half = 1;
+		break;
+	case ACTLUT_OP_RECIP:
+		how = "|x| = m x 2^e (m in [0.5, 1)), y = T(m) x 2^-e; knots at m";
+		half = 1;
+		break;
+	case ACTLUT_OP_SQRT:
+		how = "|x| = m x 2^e (e even, m in [0.5, 2)), y = T(m) x 2^(e/2); knots at m";
+		break;
+	case ACTLUT_OP_RSQRT:
+		how = "|x| = m x 2^e (e even, m in [0.5, 2)), y = T(m) x 2^(-e/2); knots at m";
+		break;
+	case ACTLUT_OP_FRAC:
+		how = "a = n + f (n = floor(a)), y = f (no table)";
+		break;
+	case ACTLUT_OP_INT:
+		how = "a = n + f (n = floor(a)), y = n (no table)";
+		break;
+	default:
+		return; /* the table operations: lut_knots, lut_lines */
+	}
+	pf(o, "    split: %s", how);
+	if (op != ACTLUT_OP_FRAC && op != ACTLUT_OP_INT) {
+		/* in units of 2^-(s+1): the start (0 or 0.5), and 32 knot steps of 2 units past it */
+		const int64_t first = half ? (int64_t)1 << l->scale : 0;
+		char lo[24], hi[24];
+		lut_value(fp16_from_scaled(first, -1 - l->scale), lo, sizeof lo);
+		lut_value(fp16_from_scaled(first + 2 * (ACTLUT_KNOTS - 1), -1 - l->scale), hi,
+			  sizeof hi);
+		pf(o, " = %s .. %s, every 2^-%d", lo, hi, (int)l->scale);
+	} else {
+		pf(o, "; a = %s clamped", (l->mode & ACTLUT_MB_ABS) ? "|x|" : "x");
+	}
+	if (l->mode & ACTLUT_MB_SIGN)
+		pf(o, "; y takes the sign of x");
+	if (l->mode & ACTLUT_MB_FLUSH)
+		pf(o, "; x < 0 gives +0");
+	pf(o, "\n");
 }
 
 /* A name from the file: printable ASCII as is, everything else escaped (JSON-safe). */
@@ -387,6 +442,7 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 					   actlut_kind_name(l.kind), (unsigned)l.mode, (int)l.scale);
 					lut_lines(o, &l);
 					lut_knots(o, &l);
+					lut_split(o, &l);
 				} else
 					pf(o, "\n    does not read: %s: %s\n", actlut_err_name(ae),
 					   actlut_strerror(ae));

@@ -135,6 +135,21 @@ else
 	t_fail loud.inspect_prints_where_a_tables_knots_sit "tanh $th (1); sigmoid.hwx as tanh $sk, leakyrelu's knots line $lk (0 each)"
 fi
 
+# 1d'. and how a split record computes: exp.bin's 2^x as T(f) x 2^n, inv.bin's 1/x as
+#      T(m) x 2^-e with the sign of x; the negatives: sqrt.bin's line is not inv.bin's, and a
+#      table record (tanh.bin) has no split line
+exp_want='split: x = n + f (n = floor(x)), y = T(f) x 2^n; knots at f = 0 .. 1, every 2^-5'
+inv_want='split: |x| = m x 2^e (m in [0.5, 1)), y = T(m) x 2^-e; knots at m = 0.5 .. 1, every 2^-6; y takes the sign of x'
+ex=$("$TOOL" inspect "$KER/unary/exp.bin" 2>&1 | grep -cxF "    $exp_want" || true)
+iv=$("$TOOL" inspect "$KER/unary/inv.bin" 2>&1 | grep -cxF "    $inv_want" || true)
+sq=$("$TOOL" inspect "$KER/unary/sqrt.bin" 2>&1 | grep -cxF "    $inv_want" || true)
+tn=$("$TOOL" inspect "$KER/unary/tanh.bin" 2>&1 | grep -c 'split: ' || true)
+if [ "$ex" = 1 ] && [ "$iv" = 1 ] && [ "$sq" = 0 ] && [ "$tn" = 0 ]; then
+	t_pass loud.inspect_prints_how_a_split_record_computes
+else
+	t_fail loud.inspect_prints_how_a_split_record_computes "exp $ex, inv $iv (1 each); sqrt as inv $sq, tanh's split line $tn (0 each)"
+fi
+
 # 1e. inspect --json gives each record's reading too: sigmoid.hwx's as plain (mode 1, scale 1),
 #     the garbled copy's as the loader's error and no reading
 js=$("$TOOL" inspect --json "$HWX/sigmoid.hwx" 2>&1 | "$PYTHON" -c '
