@@ -87,8 +87,10 @@ static void lut_split(struct pr *o, const struct actlut *l)
 	const char *how;
 	int half = 0; /* the knots start at 0.5 (the mantissa less 0.5), else at 0 */
 	switch (op) {
-	case ACTLUT_OP_EXP2:
-		how = "x = n + f (n = floor(x)), y = T(f) x 2^n; knots at f";
+	case ACTLUT_OP_EXP2: /* the only split that may read x itself */
+		how = (l->mode & ACTLUT_MB_ABS)
+			      ? "|x| = n + f (n = floor(|x|)), y = T(f) x 2^n; knots at f"
+			      : "x = n + f (n = floor(x)), y = T(f) x 2^n; knots at f";
 		break;
 	case ACTLUT_OP_LOG2:
 		how = "|x| = m x 2^e (m in [0.5, 1)), y = T(m) + e; knots at m";

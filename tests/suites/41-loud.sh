@@ -144,10 +144,18 @@ ex=$("$TOOL" inspect "$KER/unary/exp.bin" 2>&1 | grep -cxF "    $exp_want" || tr
 iv=$("$TOOL" inspect "$KER/unary/inv.bin" 2>&1 | grep -cxF "    $inv_want" || true)
 sq=$("$TOOL" inspect "$KER/unary/sqrt.bin" 2>&1 | grep -cxF "    $inv_want" || true)
 tn=$("$TOOL" inspect "$KER/unary/tanh.bin" 2>&1 | grep -c 'split: ' || true)
-if [ "$ex" = 1 ] && [ "$iv" = 1 ] && [ "$sq" = 0 ] && [ "$tn" = 0 ]; then
+# exp.bin with |x| taken (mode word 0x4a): 2^|x|, said so
+cp "$KER/unary/exp.bin" "$work/exp_abs.bin"
+"$PYTHON" -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<H", b, 0x280 + 84, 0x4a)
+open(sys.argv[1], "wb").write(bytes(b))' "$work/exp_abs.bin"
+ea=$("$TOOL" inspect "$work/exp_abs.bin" 2>&1 | grep -cF 'split: |x| = n + f (n = floor(|x|)), y = T(f) x 2^n' || true)
+if [ "$ex" = 1 ] && [ "$iv" = 1 ] && [ "$ea" = 1 ] && [ "$sq" = 0 ] && [ "$tn" = 0 ]; then
 	t_pass loud.inspect_prints_how_a_split_record_computes
 else
-	t_fail loud.inspect_prints_how_a_split_record_computes "exp $ex, inv $iv (1 each); sqrt as inv $sq, tanh's split line $tn (0 each)"
+	t_fail loud.inspect_prints_how_a_split_record_computes "exp $ex, inv $iv, exp of |x| $ea (1 each); sqrt as inv $sq, tanh's split line $tn (0 each)"
 fi
 
 # 1e. inspect --json gives each record's reading too: sigmoid.hwx's as plain (mode 1, scale 1),
