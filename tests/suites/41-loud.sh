@@ -35,6 +35,21 @@ open(path, "wb").write(bytes(b))
 ' "$1" "$2" "$3" "$4" "$5" "$6"
 }
 
+# set_mode_word COPY RECORD_OFF WORD [WAS]: writes WORD into slot 42 (the mode word, byte 84) of
+# the activation record at file offset RECORD_OFF in COPY, in place; with WAS, only if the slot
+# held WAS (else it fails, naming what it found).
+set_mode_word() {
+	"$PYTHON" -c '
+import struct, sys
+path, off, word = sys.argv[1], int(sys.argv[2], 0) + 84, int(sys.argv[3], 0)
+b = bytearray(open(path, "rb").read())
+if len(sys.argv) > 4 and struct.unpack_from("<H", b, off)[0] != int(sys.argv[4], 0):
+    sys.exit("slot 42 at 0x%x holds 0x%x, not %s" % (off, struct.unpack_from("<H", b, off)[0], sys.argv[4]))
+struct.pack_into("<H", b, off, word)
+open(path, "wb").write(bytes(b))
+' "$@"
+}
+
 # check_refused NAME FILE OUT_TENSOR PATTERN...: `run` (and `submit`) exit nonzero, every PATTERN
 # (an extended regex) is in the fault text (the line after "engine-fault: "), `run` reports the
 # output not produced, and neither OUT nor OUT.part exists afterwards. Returns 1 with $bad saying
@@ -88,11 +103,7 @@ done
 # 1. an activation record the model cannot read: sigmoid.hwx's record (slot 42, the mode word,
 #    at file offset 0x4280 + 84) set to 0x1234
 cp "$HWX/sigmoid.hwx" "$work/act.hwx"
-"$PYTHON" -c '
-import struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-struct.pack_into("<H", b, 0x4280 + 84, 0x1234)
-open(sys.argv[1], "wb").write(bytes(b))' "$work/act.hwx"
+set_mode_word "$work/act.hwx" 0x4280 0x1234
 refused act_record "$work/act.hwx" "$out_sigmoid" '^td 0, ' 'record @0x[0-9a-f]+ slot 42 = 0x1234' \
 	'KernelDMASrc.CoeffBaseAddr\[0\]' 'unreadable-activation-record: mode word'
 
@@ -146,11 +157,7 @@ sq=$("$TOOL" inspect "$KER/unary/sqrt.bin" 2>&1 | grep -cxF "    $inv_want" || t
 tn=$("$TOOL" inspect "$KER/unary/tanh.bin" 2>&1 | grep -c 'split: ' || true)
 # exp.bin with |x| taken (mode word 0x4a): 2^|x|, said so
 cp "$KER/unary/exp.bin" "$work/exp_abs.bin"
-"$PYTHON" -c '
-import struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-struct.pack_into("<H", b, 0x280 + 84, 0x4a)
-open(sys.argv[1], "wb").write(bytes(b))' "$work/exp_abs.bin"
+set_mode_word "$work/exp_abs.bin" 0x280 0x4a 0x0a
 ea=$("$TOOL" inspect "$work/exp_abs.bin" 2>&1 | grep -cF 'split: |x| = n + f (n = floor(|x|)), y = T(f) x 2^n' || true)
 if [ "$ex" = 1 ] && [ "$iv" = 1 ] && [ "$ea" = 1 ] && [ "$sq" = 0 ] && [ "$tn" = 0 ]; then
 	t_pass loud.inspect_prints_how_a_split_record_computes
@@ -210,12 +217,7 @@ refused softmax_reduction_nlmode "$work/sm-nl.bin" bar4 \
 #    record (mode word 0xc5 at file offset 0x280 + 84) relabelled operation 6, rsqrt (0xc6). Its
 #    knots are sqrt's, not 1/sqrt's (docs/actlut.md): refused, not evaluated
 cp "$SHARED/fixtures/kernels/unary/sqrt.bin" "$work/rsqrt.bin"
-"$PYTHON" -c '
-import struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-assert struct.unpack_from("<H", b, 0x280 + 84)[0] == 0xc5
-struct.pack_into("<H", b, 0x280 + 84, 0xc6)
-open(sys.argv[1], "wb").write(bytes(b))' "$work/rsqrt.bin"
+set_mode_word "$work/rsqrt.bin" 0x280 0xc6 0xc5
 refused act_prediction "$work/rsqrt.bin" bar4 '^td 0, ' 'record @0x[0-9a-f]+ slot 42 = 0x00c6' \
 	'unreadable-activation-record: operation 6 \(rsqrt\) with knots'
 
