@@ -115,9 +115,10 @@ static void fail_line(const char *fmt, ...)
 }
 
 /* The command line's keys: KEY=VALUE words, and in:/out:/ref: words (cmdline_io). */
-static const char *const cmdline_keys[] = {"program", "trace", "fault", "serve"};
+static const char *const cmdline_keys[] = {"program", "trace", "fault", "serve", "threads"};
 #define CMDLINE_KEYS_HELP                                                                      \
-	"program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH trace=1 fault=KIND serve=1"
+	"program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH trace=1 fault=KIND serve=1 "    \
+	"threads=N"
 
 /* Every word of the command line is a known KEY=VALUE or an in:/out:/ref:; -1 (printed, naming
  * the word and the keys that exist) on the first that is not: a typo is an error, not ignored. */
@@ -381,6 +382,62 @@ static int cmdline_io(const char *cmdline, struct tio_req *req, unsigned *nreq)
 	return 0;
 }
 
+/* threads=N: the engine model's threads, one a core (hal_set_workers), 1 .. the board's cores;
+ * absent, every core. Returns 0 with *n set (0: every core), or -1 (printed) when N is not that. */
+static int cmdline_threads(const char *cmdline, unsigned *n)
+{
+	char v[8];
+	unsigned ncores = hal_platform()->ncores, k = 0;
+	size_t wn;
+	int given = 0;
+	*n = 0;
+	for (const char *s = cmdline; s && *s;) {
+		const char *w = cmdline_word(&s, &wn);
+		given |= wn >= 8 && !strncmp(w, "threads=", 8);
+	}
+	if (!given)
+		return 0;
+	if (cmdline_arg(cmdline, "threads", v, sizeof v) != 0)
+		v[0] = 0; /* empty, or too long to be a count */
+	int ok = v[0] != 0;
+	for (const char *c = v; *c && ok; c++) {
+		ok = *c >= '0' && *c <= '9';
+		k = k * 10u + (unsigned)(*c - '0');
+	}
+	if (!ok || k < 1 || k > ncores) {
+		printf("error: threads=%s: wants a count of cores, 1 .. %u (this board's)\n", v, ncores);
+		fail_verdict("threads=%s: wants 1 .. %u", v, ncores);
+		return -1;
+	}
+	*n = k;
+	return 0;
+}
+
+/* threads_share(0) notes each thread's count so far; threads_share(nw) then prints each one's
+ * part of the model's tasks since (hal_worker_instret: instructions, or cycles where the core
+ * counts no instructions), when more than one thread had any. */
+#define JOB_MAX_THREADS 8u
+static void threads_share(unsigned nw)
+{
+	static uint64_t at[JOB_MAX_THREADS];
+	uint64_t part[JOB_MAX_THREADS], all = 0;
+	if (nw > JOB_MAX_THREADS)
+		nw = JOB_MAX_THREADS;
+	for (unsigned s = 0; s < JOB_MAX_THREADS; s++) {
+		part[s] = hal_worker_instret(s) - at[s];
+		if (!nw)
+			at[s] = hal_worker_instret(s);
+	}
+	for (unsigned s = 0; s < nw; s++)
+		all += part[s];
+	if (nw < 2 || !all || part[0] == all)
+		return;
+	printf("model threads: the model's tasks by thread:");
+	for (unsigned s = 0; s < nw; s++)
+		printf(" %u: %lu%%", s, (unsigned long)(part[s] * 100 / all));
+	printf("\n");
+}
+
 /* The last line: the verdict. A failure without a named cause still says it failed. */
 static int done(int rc)
 {
@@ -419,10 +476,19 @@ int anefw_job(const char *cmdline)
 		fail_verdict("a malformed in:/out:/ref: (the run: line above)");
 		return done(1);
 	}
+	unsigned threads;
+	if (cmdline_threads(cmdline, &threads))
+		return done(1);
+	/* the model's threads: this core and helper cores (a core busy elsewhere is skipped) */
+	unsigned nw = hal_set_workers(threads);
+	printf("model threads: %u\n", nw);
+	threads_share(0);
 	if (cmdline_arg(cmdline, "serve", tr, sizeof tr) == 0)
 		rc = anefw_serve(0); /* the serial transport: commands on the console's line */
-	else if (cmdline_arg(cmdline, "program", path, sizeof path) == 0)
+	else if (cmdline_arg(cmdline, "program", path, sizeof path) == 0) {
 		rc = run_program(path, trace, fault, req, nreq);
+		threads_share(nw);
+	}
 	else if (!cmdline || !cmdline[0]) /* nothing asked: the banner was the job */
 		printf("no program given (program=PATH); the keys are: %s\n", CMDLINE_KEYS_HELP);
 	else {
@@ -430,5 +496,6 @@ int anefw_job(const char *cmdline)
 		fail_verdict("no program given (program=PATH)");
 		rc = 1;
 	}
+	hal_set_workers(1); /* the helper cores stopped: free for whatever runs next */
 	return done(rc);
 }

@@ -121,6 +121,9 @@ __attribute__((noreturn, no_stack_protector)) void boot_secondary_c_entry(unsign
 	}
 }
 
+/* hal_parallel's helper cores are started and watched through these (hal_set_workers). */
+static const struct hal_core_ops core_ops = {boot_start_core, boot_core_busy, boot_panic};
+
 __attribute__((noreturn, no_stack_protector)) void boot_c_entry(unsigned entry_el)
 {
 	aarch64_set_entry_el(entry_el);
@@ -134,6 +137,7 @@ __attribute__((noreturn, no_stack_protector)) void boot_c_entry(unsigned entry_e
 	__stack_chk_guard = (uintptr_t)seed & ~0xffull;
 	board_init();
 	board_ready = 1;
+	hal_set_core_ops(&core_ops);
 	int rc = main(0, NULL);
 	fflush(stdout);
 	hal_exit(rc);

@@ -60,15 +60,24 @@ unsigned hal_entry_el(void);
 void hal_cpu_relax(void);
 /* Work split over threads (the engine model's convolution): runs fn(arg, i) for every i < n,
  * up to hal_workers() of them at once, and returns when all have returned. Natively a pool of
- * threads (hal_set_workers; 1, no thread, until set); on the target in order on this core. */
+ * threads; on the target the helper cores hal_set_workers started (hal/aarch64/pool.c), the
+ * calling core taking tasks too. 1 (every task in order on the calling core) until set. A task
+ * on a target helper must not use the C library's shared state (stdio, malloc). */
 void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg);
 unsigned hal_workers(void);
 /* Which of the threads runs the calling task: 0 for hal_parallel's caller (and outside any
  * call), 1 .. hal_workers() - 1 for the helpers; so a task can use a buffer per thread. */
 unsigned hal_worker(void);
-/* The number of threads hal_parallel may use from now on; 0: one per online core. Returns the
- * number in force (always 1 on the target). */
+/* The number of threads hal_parallel may use from now on; 0: one per core. Returns the number
+ * in force: natively n; on the target the cores it could start (boot's services, registered by
+ * hal_set_core_ops: none registered, 1), skipping a core that runs something else. A smaller
+ * n stops the helpers above it, so 1 leaves every other core free (boot_core_busy 0). */
 unsigned hal_set_workers(unsigned n);
+/* Instructions thread s (0: the caller) spent in hal_parallel's tasks since boot, by the
+ * instructions-retired counter of its core around its share of each call (under QEMU -icount
+ * that counter is the machine's and the cores take turns: a share run in one turn is exact);
+ * natively 0 (not counted). */
+uint64_t hal_worker_instret(unsigned s);
 /* Stop the machine with an exit status (semihosting exit on QEMU, a clean halt on a board). */
 __attribute__((noreturn)) void hal_exit(int status);
 
@@ -90,6 +99,15 @@ enum hal_core_err hal_start_core(unsigned core, uintptr_t entry, uint64_t contex
  * to wait in boot's WFI loop (raspi3b); does not return when the board powers it off (PSCI
  * CPU_OFF on qemu-virt: the next start is a fresh CPU_ON). */
 void hal_stop_core(unsigned core);
+/* How hal_parallel's pool starts and watches helper cores on the target: boot/'s services
+ * (boot_start_core, boot_core_busy, boot_panic), registered by boot before main(); this layer
+ * starts no core of its own. Natively unused (the pool is threads). */
+struct hal_core_ops {
+	enum hal_core_err (*start)(unsigned core, void (*fn)(void *arg), void *arg);
+	int (*busy)(unsigned core);
+	void (*panic)(const char *msg) __attribute__((noreturn));
+};
+void hal_set_core_ops(const struct hal_core_ops *ops);
 
 /* ---- semihosting / host files ---- */
 /* 1 when host file access and exit status are available (QEMU, debugger, native). */

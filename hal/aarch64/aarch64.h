@@ -6,6 +6,8 @@
 
 void aarch64_set_entry_el(unsigned el);
 void aarch64_counters_init(void);
+/* This core's instructions retired, low 32 bits (no shared state: for any core). */
+uint32_t aarch64_instret32(void);
 
 /* A 64-bit random number from RNDR: 1 when the CPU implements FEAT_RNG (ID_AA64ISAR0_EL1.RNDR)
  * and it delivered one, 0 otherwise (no such register, or RNDR reported failure). */

@@ -38,29 +38,6 @@ void hal_cpu_relax(void)
 	__asm__ volatile("yield");
 }
 
-/* One core runs the model (running it on the other cores is issue 26's "later"). */
-void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
-{
-	for (unsigned i = 0; i < n; i++)
-		fn(arg, i);
-}
-
-unsigned hal_workers(void)
-{
-	return 1;
-}
-
-unsigned hal_worker(void)
-{
-	return 0;
-}
-
-unsigned hal_set_workers(unsigned n)
-{
-	(void)n;
-	return 1;
-}
-
 void hal_exit(int status)
 {
 	fflush(stdout);
@@ -153,6 +130,18 @@ uint64_t hal_instret(void)
 		inst_high += 1ull << 32;
 	inst_last = now;
 	return inst_high | now;
+}
+
+/* The low 32 bits of this core's instructions-retired counter (the cycle counter without the
+ * event), with no shared state: any core may read it (hal_instret widens core 0's). */
+uint32_t aarch64_instret32(void)
+{
+	uint64_t v;
+	if (have_inst_event)
+		__asm__ volatile("isb\nmrs %0, pmevcntr0_el0" : "=r"(v));
+	else
+		__asm__ volatile("isb\nmrs %0, pmccntr_el0" : "=r"(v));
+	return (uint32_t)v;
 }
 
 /* ---- time: the generic timer's physical count (CNTPCT_EL0) at CNTFRQ_EL0 ticks a second ---- */

@@ -432,6 +432,17 @@ void hal_stop_core(unsigned core)
 	(void)core;
 }
 
+void hal_set_core_ops(const struct hal_core_ops *ops)
+{
+	(void)ops; /* the pool is threads here */
+}
+
+uint64_t hal_worker_instret(unsigned s)
+{
+	(void)s;
+	return 0;
+}
+
 int hal_console_getc(void)
 {
 	return -1;

@@ -13,7 +13,7 @@ if [ ! -f "$elf" ] || [[ " $TEST_BOARDS " != *" qemu-virt "* ]]; then
 	t_skip job "qemu-virt not tested"; t_done; exit
 fi
 fw() { (set -o pipefail; qemu_run --board qemu-virt --timeout 120 "$elf" "$@" 2>&1 | tr -d '\r'); }
-KEYS='program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH trace=1 fault=KIND serve=1'
+KEYS='program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH trace=1 fault=KIND serve=1 threads=N'
 "$TOOL" mkprog app/default.desc "$work/p.hwx" >/dev/null 2>&1
 "$PYTHON" tests/oracle/gen_mkprog.py --refs app/default.desc "$work/ref" >/dev/null 2>&1
 "$PYTHON" - "$work" <<'PY'
@@ -66,6 +66,33 @@ if grep -qF "run: $work/bad_shape.npy: npy-shape-mismatch: the file's shape is n
    ! grep -q '^completion:' <<<"$out"; then
 	t_pass job.wrong_shape_named; else t_fail job.wrong_shape_named "$(grep '^run:' <<<"$out")"; fi
 last_is job.wrong_shape_is_the_verdict "anefw: done: FAILED: npy-shape-mismatch: the file's shape is neither the tensor's logical shape nor 1-D of its count (the run: line above)" "$out" "$rc" 1
+
+# threads=N, the engine model's cores (hal/aarch64/pool.c): a 1x1 convolution of four rows,
+# 256 -> 256 channels (rows on threads), gives the same output bytes on 1 and 2 cores, each
+# within numpy's reference, and core 1 takes part; the count is checked against the board's
+printf 'input w=64 h=4 c=256\nlayer int8 cout=256\n' >"$work/big.desc"
+"$TOOL" mkprog "$work/big.desc" "$work/big.hwx" >/dev/null 2>&1
+"$PYTHON" tests/oracle/gen_mkprog.py --refs "$work/big.desc" "$work/bigref" >/dev/null 2>&1
+for t in 1 2; do
+	out=$(fw "program=$work/big.hwx" threads=$t "out:output_0=$work/t$t.npy" \
+		"ref:output_0=$work/bigref.output_0.npy"); rc=$?
+	last_is "job.threads_${t}_within_the_reference" "anefw: done: ok: 1 output within tolerance of its reference" "$out" "$rc" 0
+	if grep -qx "model threads: $t" <<<"$out"; then t_pass "job.threads_${t}_in_force"
+	else t_fail "job.threads_${t}_in_force" "$(grep '^model threads' <<<"$out")"; fi
+done
+share=$(grep '^model threads: the model.s tasks by thread:' <<<"$out")
+if [[ "$share" =~ " 1: "([0-9]+)"%" ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
+	t_pass "job.threads_2_core_1_takes_part ($share)"
+else t_fail job.threads_2_core_1_takes_part "'$share'"; fi
+if [ -s "$work/t1.npy" ] && cmp -s "$work/t1.npy" "$work/t2.npy"; then
+	t_pass job.threads_same_bytes; else t_fail job.threads_same_bytes; fi
+for bad in 3 0 x ""; do
+	out=$(fw "program=$work/big.hwx" "threads=$bad"); rc=$?
+	if grep -qxF "error: threads=$bad: wants a count of cores, 1 .. 2 (this board's)" <<<"$out" &&
+	   ! grep -q '^completion:' <<<"$out"; then t_pass "job.threads_${bad:-empty}_refused"
+	else t_fail "job.threads_${bad:-empty}_refused" "$(grep -i 'threads' <<<"$out")"; fi
+	last_is "job.threads_${bad:-empty}_is_the_verdict" "anefw: done: FAILED: threads=$bad: wants 1 .. 2" "$out" "$rc" 1
+done
 
 # a file that is no program says so
 out=$(fw "program=README.md"); rc=$?

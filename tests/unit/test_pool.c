@@ -1,0 +1,159 @@
+/*
+ * hal_parallel's pool (issue 26): natively threads, on the target helper cores started through
+ * boot's services (hal/aarch64/pool.c). With n workers, n tasks meet: each waits (bounded) until
+ * all n have begun, which only n threads running at once can do; every task runs exactly once and
+ * the first n ran on n different workers. With one worker the meeting fails (the checker's own
+ * test). On the target, setting one worker frees every other core, a core that runs something
+ * else is skipped, and the pool starts again.
+ */
+#include "tests/harness/harness.h"
+#include "hal/hal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifdef ANEFW_TARGET
+#include "boot/boot.h"
+#endif
+
+#define MEET_TASKS 64u
+
+struct meet {
+	unsigned nw;
+	uint32_t us;      /* how long a task waits for the others */
+	uint32_t arrived; /* tasks < nw begun */
+	uint32_t met;     /* tasks < nw that saw all nw begin */
+	uint32_t runs[MEET_TASKS];
+	uint8_t worker[MEET_TASKS];
+	uint8_t core[MEET_TASKS];
+};
+
+static void meet_task(void *arg, unsigned i)
+{
+	struct meet *m = arg;
+	__atomic_fetch_add(&m->runs[i], 1u, __ATOMIC_RELAXED);
+	m->worker[i] = (uint8_t)hal_worker();
+	m->core[i] = (uint8_t)hal_cpu_id();
+	if (i >= m->nw)
+		return;
+	__atomic_fetch_add(&m->arrived, 1u, __ATOMIC_ACQ_REL);
+	uint64_t deadline = hal_timeout_init_us(m->us);
+	while (__atomic_load_n(&m->arrived, __ATOMIC_ACQUIRE) < m->nw)
+		if (hal_timeout_elapsed(deadline))
+			return;
+		else
+			hal_cpu_relax();
+	__atomic_fetch_add(&m->met, 1u, __ATOMIC_ACQ_REL);
+}
+
+/* Runs the meeting for nw threads; 1 when every task ran once and the first nw met on nw
+ * different workers (their hal_worker numbers 0 .. nw - 1 each once). */
+static int meeting(struct meet *m, unsigned nw, uint32_t us)
+{
+	memset(m, 0, sizeof *m);
+	m->nw = nw;
+	m->us = us;
+	hal_parallel(MEET_TASKS, meet_task, m);
+	unsigned seen = 0;
+	int ok = m->met == nw;
+	for (unsigned i = 0; i < MEET_TASKS; i++)
+		ok &= m->runs[i] == 1u;
+	for (unsigned i = 0; i < nw && i < MEET_TASKS; i++)
+		if (m->worker[i] < 32u)
+			seen |= 1u << m->worker[i];
+	return ok && seen == (nw >= 32u ? ~0u : (1u << nw) - 1u);
+}
+
+TEST(hal, parallel_runs_tasks_at_once_on_every_worker)
+{
+	static struct meet m;
+	unsigned ncores = hal_platform()->ncores, want = ncores < 2 ? 2u : ncores;
+#ifndef ANEFW_TARGET
+	want = 2; /* threads natively, whatever the cores */
+#endif
+	unsigned nw = hal_set_workers(want);
+	CHECK_EQ(nw, want);
+	CHECKF(meeting(&m, nw, 10000000u), "%u workers: %u of %u met", nw, m.met, nw);
+	printf("pool: %u workers met; tasks by worker:", nw);
+	for (unsigned w = 0; w < nw; w++) {
+		unsigned k = 0;
+		for (unsigned i = 0; i < MEET_TASKS; i++)
+			k += m.worker[i] == w;
+		printf(" %u", k);
+	}
+	printf("\n");
+	/* again, to show a job after a job */
+	CHECK(meeting(&m, nw, 10000000u));
+	/* the checker's own test: one worker cannot meet two */
+	CHECK_EQ(hal_set_workers(1), 1u);
+	CHECK(!meeting(&m, 2, 20000u));
+	CHECK(m.met < 2u); /* task 1 saw task 0 begin, after task 0 gave up */
+	for (unsigned i = 0; i < MEET_TASKS; i++)
+		CHECK_EQ(m.worker[i], 0u);
+}
+
+#ifdef ANEFW_TARGET
+static uint32_t hold_flag;
+
+static void hold(void *arg)
+{
+	(void)arg;
+	uint64_t deadline = hal_timeout_init_us(20000000u);
+	while (!__atomic_load_n(&hold_flag, __ATOMIC_ACQUIRE) && !hal_timeout_elapsed(deadline))
+		hal_cpu_relax();
+}
+
+static int wait_free(unsigned core)
+{
+	uint64_t deadline = hal_timeout_init_us(10000000u);
+	while (boot_core_busy(core))
+		if (hal_timeout_elapsed(deadline))
+			return 0;
+	return 1;
+}
+
+TEST(hal, pool_frees_its_cores_and_skips_a_busy_one)
+{
+	static struct meet m;
+	unsigned ncores = hal_platform()->ncores;
+	REQUIRE(ncores >= 2);
+	CHECK_EQ(hal_set_workers(0), ncores);
+	for (unsigned c = 1; c < ncores; c++)
+		CHECK(boot_core_busy(c));
+	uint64_t i0 = 0;
+	for (unsigned s = 0; s < ncores; s++)
+		i0 += hal_worker_instret(s);
+	CHECK(meeting(&m, ncores, 10000000u));
+	uint64_t i1 = 0;
+	for (unsigned s = 1; s < ncores; s++)
+		CHECKF(hal_worker_instret(s) > 0, "helper %u counted no instructions", s);
+	for (unsigned s = 0; s < ncores; s++)
+		i1 += hal_worker_instret(s);
+	CHECK(i1 > i0);
+	/* one worker: every other core free, and startable by others */
+	CHECK_EQ(hal_set_workers(1), 1u);
+	for (unsigned c = 1; c < ncores; c++)
+		CHECKF(!boot_core_busy(c), "core %u still busy after the pool stopped", c);
+	/* core 1 busy with something else: the pool takes the others */
+	__atomic_store_n(&hold_flag, 0u, __ATOMIC_RELEASE);
+	enum hal_core_err e = boot_start_core(1, hold, NULL);
+	CHECKF(e == HAL_CORE_OK, "start core 1: %s", hal_core_err_name(e));
+	REQUIRE(e == HAL_CORE_OK);
+	unsigned nw = hal_set_workers(0);
+	CHECK_EQ(nw, ncores - 1);
+	if (nw > 1) {
+		CHECK(meeting(&m, nw, 10000000u));
+		for (unsigned i = 0; i < MEET_TASKS; i++)
+			CHECKF(m.core[i] != 1u, "task %u ran on core 1, which the pool does not hold", i);
+	}
+	CHECK_EQ(hal_set_workers(1), 1u);
+	__atomic_store_n(&hold_flag, 1u, __ATOMIC_RELEASE);
+	CHECK(wait_free(1));
+	/* and the pool starts again on every core */
+	CHECK_EQ(hal_set_workers(0), ncores);
+	CHECK(meeting(&m, ncores, 10000000u));
+	CHECK_EQ(hal_set_workers(1), 1u);
+	for (unsigned c = 1; c < ncores; c++)
+		CHECK(wait_free(c));
+}
+#endif
