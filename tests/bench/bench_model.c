@@ -113,6 +113,55 @@ TEST(bench, model_conv_512)
 	free(prog);
 }
 
+/* The same convolution on every core of the board (hal_set_workers(0): hal/aarch64/pool.c's
+ * helper cores): the instructions of the whole submission, and each core's in the model's
+ * tasks (hal_worker_instret). Under icount QEMU runs the cores in turn and its instruction
+ * counter is the machine's, so the whole submission counts every core's instructions (as on
+ * one core, plus the pool's own); the tasks, which on silicon run at once, are reported by core,
+ * and the serial part plus the busiest core's tasks is what the submission's time would be on
+ * equal cores. Every output is checked, as on one core. */
+TEST(bench, model_conv_512_cores)
+{
+	enum { CIN = 512, COUT = 512, W = 64, MAXC = 8 };
+	size_t cap = bp_conv_bytes(CIN, COUT);
+	uint8_t *prog = malloc(cap);
+	REQUIRE(prog);
+	size_t len = bp_conv(prog, cap, CIN, COUT, W, 0x1c00u /* 2^-8 */);
+	REQUIRE(len);
+	unsigned nw = hal_set_workers(0);
+	CHECK_EQ(nw, hal_platform()->ncores);
+	if (nw > MAXC)
+		nw = MAXC;
+	uint64_t before[MAXC], tasks[MAXC], busiest = 0, all = 0;
+	for (unsigned s = 0; s < nw; s++)
+		before[s] = hal_worker_instret(s);
+	struct bctx c = {BP_FP16_ONE, 0, 0x4000u /* 2.0 */, bp_row(W), W, 0, 0, 0};
+	uint64_t total = 0, n = run(prog, len, &c, &total);
+	hal_set_workers(1);
+	CHECK_EQ(c.outputs, (uint64_t)W * COUT);
+	CHECK_EQ(c.bad, 0u);
+	for (unsigned s = 0; s < nw; s++) {
+		tasks[s] = hal_worker_instret(s) - before[s];
+		busiest = tasks[s] > busiest ? tasks[s] : busiest;
+		all += tasks[s];
+	}
+	for (unsigned s = 1; s < nw; s++)
+		CHECKF(tasks[s] > 0, "core %u ran no task", s);
+	char what[96];
+	snprintf(what, sizeof what, "conv 512x512 1x1 over 64 positions on %u cores, whole submission", nw);
+	report(what, "MAC", n, (uint64_t)CIN * COUT * W);
+	printf("bench model conv 512x512 on %u cores, instructions in the model's tasks:", nw);
+	for (unsigned s = 0; s < nw; s++)
+		printf(" core %u %lu", s, (unsigned long)tasks[s]);
+	printf("; all cores %lu, the busiest core's share %lu%%\n", (unsigned long)all,
+	       (unsigned long)(all ? busiest * 100 / all : 0));
+	/* the cores' tasks overlap on silicon: the rest of the submission and the busiest core's */
+	CHECK(n >= all);
+	snprintf(what, sizeof what, "conv 512x512 1x1 over 64 positions on %u cores, serial part and busiest core", nw);
+	report(what, "MAC", n - all + busiest, (uint64_t)CIN * COUT * W);
+	free(prog);
+}
+
 /* 4 Mi fp16 a + b: 1024 x 64 x 64, inputs 1.5 and 0.25, outputs 1.75. */
 TEST(bench, model_add_4mi)
 {
