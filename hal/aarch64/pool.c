@@ -55,9 +55,21 @@ static void wake_all(void)
 	__asm__ volatile("dsb ish\nsev" ::: "memory");
 }
 
-static __attribute__((noreturn)) void lost(const char *msg)
+/* The registered panic, with the core's number in place of the message's '#'. */
+static __attribute__((noreturn)) void lost(const char *msg, unsigned core)
 {
-	core_ops->panic(msg);
+	static char line[96];
+	unsigned n = 0;
+	for (const char *c = msg; *c && n + 4 < sizeof line; c++)
+		if (*c == '#') {
+			if (core >= 10)
+				line[n++] = (char)('0' + core / 10 % 10);
+			line[n++] = (char)('0' + core % 10);
+		} else {
+			line[n++] = *c;
+		}
+	line[n] = 0;
+	core_ops->panic(line);
 }
 
 /* Runs thread s's tasks of the current job, s, s + nw, s + 2 nw, ...; returns the instructions
@@ -128,7 +140,8 @@ void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
 				done = now;
 				deadline = hal_timeout_init_us(POOL_STALL_US);
 			} else if (hal_timeout_elapsed(deadline)) {
-				lost("hal_parallel: a helper core finished no task for 60 s (lost core)");
+				lost("hal_parallel: no task finished for 60 s while core # still had its share (a lost core)",
+				     pool.core[s]);
 			}
 			hal_cpu_relax();
 		}
@@ -178,7 +191,7 @@ unsigned hal_set_workers(unsigned n)
 		wake_all();
 		for (unsigned s = n; s < pool.workers; s++)
 			if (wait_online(s, 0))
-				lost("hal_set_workers: a helper core did not leave the pool within 10 s");
+				lost("hal_set_workers: core # did not leave the pool within 10 s", pool.core[s]);
 		pool.workers = n;
 		return pool.workers;
 	}
@@ -199,7 +212,7 @@ unsigned hal_set_workers(unsigned n)
 		if (core_ops->start(c, hal_pool_serve, (void *)(uintptr_t)s) != HAL_CORE_OK)
 			continue;
 		if (wait_online(s, 1))
-			lost("hal_set_workers: a started core did not reach the pool within 10 s");
+			lost("hal_set_workers: core # was started but did not reach the pool within 10 s", c);
 		s++;
 	}
 	__atomic_store_n(&pool.want, s, __ATOMIC_RELEASE);
