@@ -153,7 +153,7 @@ int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g,
 
 /* A copy of n bytes, split over hal_parallel's threads from 2 MiB (a program's weights into
  * their grant: 4.5 MiB for a 768 x 3072 projection; two cores copy it in about 0.6 of the time
- * one takes here); on one thread, and on the target, one memcpy. A smaller copy stays on the
+ * one takes here); on one thread, one memcpy. A smaller copy stays on the
  * caller: it fits the caller's cache, where the engine's first reads of those weights find it
  * (the 512 x 512 convolution's 512 KiB: split in two, its two-thread channel lines ran up to 9%
  * slower, docs/performance.md, issue 26's tenth pass). */

@@ -2548,17 +2548,18 @@ static void micro_row(const float *wp, const float *cols, uint64_t K, uint64_t a
 struct conv_job {
 	const float *wp, *cols; /* the group's weights; row r's columns at r x per x as */
 	float *acc;             /* row r's accumulators at r x nob x CB x as */
-	uint64_t per, as, nob, chunk;
+	uint64_t per, as, nob, tasks;
 	unsigned rows[16], nrows; /* the rows to compute */
 };
 
-/* Task i: items [i chunk, (i + 1) chunk); item k is channel line k mod nob of row
- * rows[k / nob]. */
+/* Task i of n: items [total i / n, total (i + 1) / n), sizes differing by one at most (a fixed
+ * share a thread, as on the target's cores, comes out even); item k is channel line k mod nob
+ * of row rows[k / nob]. */
 static void conv_task(void *arg, unsigned i)
 {
 	const struct conv_job *j = arg;
-	uint64_t k = (uint64_t)i * j->chunk, total = (uint64_t)j->nrows * j->nob;
-	uint64_t end = k + j->chunk < total ? k + j->chunk : total;
+	uint64_t total = (uint64_t)j->nrows * j->nob;
+	uint64_t k = total * i / j->tasks, end = total * (i + 1) / j->tasks;
 	for (; k < end; k++) {
 		uint64_t r = j->rows[k / j->nob], ob = k % j->nob;
 		micro_row(j->wp + ob * j->per * CB, j->cols + r * j->per * j->as, j->per, j->as,
@@ -2909,18 +2910,15 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 static void conv_kernels(struct anem *m, const struct conv *c, unsigned g, unsigned nrow)
 {
 	struct conv_job j = {m->wts + (uint64_t)g * c->nob * c->per * CB, m->cols, m->acc,
-			     c->per, c->as, c->nob, c->nob, {0}, 0};
+			     c->per, c->as, c->nob, 1, {0}, 0};
 	unsigned nw = hal_workers();
 	for (unsigned r = 0; r < nrow; r++)
 		if (c->fin[r])
 			j.rows[j.nrows++] = r;
 	uint64_t total = (uint64_t)j.nrows * c->nob, tasks = total ? 1 : 0;
-	j.chunk = total;
-	if (nw > 1 && total > 1 && c->per * c->as * total * CB >= (1u << 18)) {
+	if (nw > 1 && total > 1 && c->per * c->as * total * CB >= (1u << 18))
 		tasks = total < 4u * nw ? total : 4u * nw;
-		j.chunk = (total + tasks - 1) / tasks;
-		tasks = (total + j.chunk - 1) / j.chunk;
-	}
+	j.tasks = tasks ? tasks : 1;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
@@ -3244,7 +3242,7 @@ struct line_job {
 	struct anem_l2t *lres;
 	const struct kern_job *k;
 	uint16_t *st;  /* channel o's row at o x W */
-	uint64_t chunk; /* lines a task */
+	uint64_t tasks; /* task i: lines [nob i / tasks, nob (i + 1) / tasks) */
 	uint16_t inf[LINE_TASKS_MAX];
 	uint8_t bad[LINE_TASKS_MAX];
 };
@@ -3257,7 +3255,7 @@ static void line_task(void *arg, unsigned i)
 	const uint64_t per = c->per, as = c->as;
 	unsigned t = hal_worker();
 	float *w = m->lw + t * per * CB, *acc = m->lacc + t * CB * as;
-	uint64_t ob = i * j->chunk, end = ob + j->chunk < c->nob ? ob + j->chunk : c->nob;
+	uint64_t ob = c->nob * i / j->tasks, end = c->nob * (i + 1) / j->tasks;
 	for (; ob < end; ob++) {
 		uint64_t o0 = ob * CB, o1 = o0 + CB < c->cout ? o0 + CB : c->cout;
 		int bad = 0;
@@ -3296,15 +3294,14 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 		return 1;
 	if (!c->fin[0])
 		return 0; /* the plain loop over these columns, after the phases' packing */
-	struct line_job j = {m, c, s, out, lres, k, st, c->nob, {0}, {0}};
+	struct line_job j = {m, c, s, out, lres, k, st, 1, {0}, {0}};
 	/* with threads, from 2^18 MACs, four tasks a thread as conv_kernels */
 	uint64_t tasks = 1;
 	if (nw > 1 && c->nob > 1 && c->per * c->as * c->nob * CB >= (1u << 18)) {
 		tasks = c->nob < 4u * nw ? c->nob : 4u * nw;
 		if (tasks > LINE_TASKS_MAX)
 			tasks = LINE_TASKS_MAX;
-		j.chunk = (c->nob + tasks - 1) / tasks;
-		tasks = (c->nob + j.chunk - 1) / j.chunk;
+		j.tasks = tasks;
 	}
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
@@ -3332,12 +3329,12 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 #define ROWS_STAGE_BYTES (1u << 20)
 
 /*
- * How the rows are batched and whether the fast path runs. With threads (hal_workers > 1; never
- * on the target), when the output has more than one row and the window's rows overlap or meet
- * (Sy <= Kh: every input row staged is read), rows on threads (batch_rows) take as many rows a
- * batch as ROWS_STAGE_BYTES hold; else up to 8 output rows at a time (at most 2 MiB of columns)
- * share one hal_parallel call a phase: their columns are built, every row's micro-kernels run in
- * parallel, then the rows are finished. Reading a later row's inputs before an earlier
+ * How the rows are batched and whether the fast path runs. With threads (hal_workers > 1: host
+ * threads or the target's cores), when the output has more than one row and the window's rows
+ * overlap or meet (Sy <= Kh: every input row staged is read), rows on threads (batch_rows) take
+ * as many rows a batch as ROWS_STAGE_BYTES hold; else up to 8 output rows at a time (at most
+ * 2 MiB of columns) share one hal_parallel call a phase: their columns are built, every row's
+ * micro-kernels run in parallel, then the rows are finished. Reading a later row's inputs before an earlier
  * row's outputs are written changes nothing when the output does not overlap the input and no
  * fault is armed (a fault counts the engine's moves in order): only then. The fast path wants
  * every weight finite, memory for the columns and aligned buffers.
