@@ -9,11 +9,11 @@
  * A helper runs hal_pool_serve: it waits (WFE) for a new job generation, runs its share of the
  * tasks (take_tasks), then acknowledges the generation. The caller of hal_parallel (the core
  * that set the workers) publishes the job under a new generation, runs its own share, and
- * returns only when every helper has acknowledged it: a helper never
- * reads a job's fields after that, so the next job may rewrite them. Which core runs which task
- * changes nothing in the outputs: the model's tasks are independent and use per-thread buffers
- * by hal_worker(). The caller's wait has a bound in time: no task finished for POOL_STALL_US
- * while one is still out is a lost core, and the registered panic says which.
+ * returns only when every helper has acknowledged it: a helper never reads a job's fields after
+ * that, so the next job may rewrite them. Which core runs which task changes nothing in the
+ * outputs: the model's tasks are independent and use per-thread buffers by hal_worker(). The
+ * caller's wait has a bound in time: no task finished for POOL_STALL_US while a helper has not
+ * acknowledged is a lost core, and the registered panic names it.
  */
 #include "hal/hal.h"
 #include "hal/aarch64/aarch64.h"
