@@ -19,6 +19,7 @@
 #include "hal/aarch64/aarch64.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define POOL_MAX 8u /* cores a pool may hold (raspi3b and qemu-virt have 4 and 2) */
 /* A started core reaches hal_pool_serve, or a stopped one leaves it, within this. */
@@ -55,20 +56,11 @@ static void wake_all(void)
 	__asm__ volatile("dsb ish\nsev" ::: "memory");
 }
 
-/* The registered panic, with the core's number in place of the message's '#'. */
-static __attribute__((noreturn)) void lost(const char *msg, unsigned core)
+/* The registered panic, its message fmt with the core's number (fmt's one %u). */
+static __attribute__((noreturn, format(printf, 1, 0))) void lost(const char *fmt, unsigned core)
 {
-	static char line[96];
-	unsigned n = 0;
-	for (const char *c = msg; *c && n + 4 < sizeof line; c++)
-		if (*c == '#') {
-			if (core >= 10)
-				line[n++] = (char)('0' + core / 10 % 10);
-			line[n++] = (char)('0' + core % 10);
-		} else {
-			line[n++] = *c;
-		}
-	line[n] = 0;
+	static char line[112];
+	snprintf(line, sizeof line, fmt, core);
 	core_ops->panic(line);
 }
 
@@ -140,7 +132,7 @@ void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
 				done = now;
 				deadline = hal_timeout_init_us(POOL_STALL_US);
 			} else if (hal_timeout_elapsed(deadline)) {
-				lost("hal_parallel: no task finished for 60 s while core # still had its share (a lost core)",
+				lost("hal_parallel: no task finished for 60 s while core %u still had its share (a lost core)",
 				     pool.core[s]);
 			}
 			hal_cpu_relax();
@@ -191,7 +183,7 @@ unsigned hal_set_workers(unsigned n)
 		wake_all();
 		for (unsigned s = n; s < pool.workers; s++)
 			if (wait_online(s, 0))
-				lost("hal_set_workers: core # did not leave the pool within 10 s", pool.core[s]);
+				lost("hal_set_workers: core %u did not leave the pool within 10 s", pool.core[s]);
 		pool.workers = n;
 		return pool.workers;
 	}
@@ -212,7 +204,7 @@ unsigned hal_set_workers(unsigned n)
 		if (core_ops->start(c, hal_pool_serve, (void *)(uintptr_t)s) != HAL_CORE_OK)
 			continue;
 		if (wait_online(s, 1))
-			lost("hal_set_workers: core # was started but did not reach the pool within 10 s", c);
+			lost("hal_set_workers: core %u was started but did not reach the pool within 10 s", c);
 		s++;
 	}
 	__atomic_store_n(&pool.want, s, __ATOMIC_RELEASE);
