@@ -68,7 +68,8 @@ static const char *cmdline_word(const char **s, size_t *n)
 	return w;
 }
 
-/* Value of "key=" in a "key=value ..." command line, copied into buf; 0, or -1 when absent. */
+/* Value of "key=" in a "key=value ..." command line, copied into buf; 0, or -1 when absent, -2
+ * when the value does not fit buf. */
 static int cmdline_arg(const char *cmdline, const char *key, char *buf, size_t len)
 {
 	size_t kl = strlen(key), n;
@@ -77,7 +78,7 @@ static int cmdline_arg(const char *cmdline, const char *key, char *buf, size_t l
 		if (n > kl && !strncmp(w, key, kl) && w[kl] == '=') {
 			n -= kl + 1;
 			if (n >= len)
-				return -1;
+				return -2;
 			memcpy(buf, w + kl + 1, n);
 			buf[n] = 0;
 			return 0;
@@ -386,22 +387,17 @@ static int cmdline_io(const char *cmdline, struct tio_req *req, unsigned *nreq)
  * absent, every core. Returns 0 with *n set (0: every core), or -1 (printed) when N is not that. */
 static int cmdline_threads(const char *cmdline, unsigned *n)
 {
-	char v[8];
+	char v[24];
 	unsigned ncores = hal_platform()->ncores, k = 0;
-	size_t wn;
-	int given = 0;
+	int r = cmdline_arg(cmdline, "threads", v, sizeof v);
 	*n = 0;
-	for (const char *s = cmdline; s && *s;) {
-		const char *w = cmdline_word(&s, &wn);
-		given |= wn >= 8 && !strncmp(w, "threads=", 8);
-	}
-	if (!given)
+	if (r == -1)
 		return 0;
-	if (cmdline_arg(cmdline, "threads", v, sizeof v) != 0)
-		v[0] = 0; /* empty, or too long to be a count */
+	if (r) /* longer than any count */
+		snprintf(v, sizeof v, "(%u characters or more)", (unsigned)sizeof v);
 	int ok = v[0] != 0;
 	for (const char *c = v; *c && ok; c++) {
-		ok = *c >= '0' && *c <= '9';
+		ok = *c >= '0' && *c <= '9' && k <= UINT16_MAX; /* k stays far from overflow */
 		k = k * 10u + (unsigned)(*c - '0');
 	}
 	if (!ok || k < 1 || k > ncores) {

@@ -86,13 +86,18 @@ if [[ "$share" =~ " 1: "([0-9]+)"%" ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
 else t_fail job.threads_2_core_1_takes_part "'$share'"; fi
 if [ -s "$work/t1.npy" ] && cmp -s "$work/t1.npy" "$work/t2.npy"; then
 	t_pass job.threads_same_bytes; else t_fail job.threads_same_bytes; fi
-for bad in 3 0 x ""; do
+for bad in 3 0 x "" 99999999999999999999; do
 	out=$(fw "program=$work/big.hwx" "threads=$bad"); rc=$?
 	if grep -qxF "error: threads=$bad: wants a count of cores, 1 .. 2 (this board's)" <<<"$out" &&
 	   ! grep -q '^completion:' <<<"$out"; then t_pass "job.threads_${bad:-empty}_refused"
 	else t_fail "job.threads_${bad:-empty}_refused" "$(grep -i 'threads' <<<"$out")"; fi
 	last_is "job.threads_${bad:-empty}_is_the_verdict" "anefw: done: FAILED: threads=$bad: wants 1 .. 2" "$out" "$rc" 1
 done
+long=$(printf '1%.0s' $(seq 30))
+out=$(fw "program=$work/big.hwx" "threads=$long"); rc=$?
+if grep -qxF "error: threads=(24 characters or more): wants a count of cores, 1 .. 2 (this board's)" <<<"$out"; then
+	t_pass job.threads_too_long_refused; else t_fail job.threads_too_long_refused "$(grep -i 'threads' <<<"$out")"; fi
+last_is job.threads_too_long_is_the_verdict "anefw: done: FAILED: threads=(24 characters or more): wants 1 .. 2" "$out" "$rc" 1
 
 # a file that is no program says so
 out=$(fw "program=README.md"); rc=$?
