@@ -50,6 +50,14 @@ open(path, "wb").write(bytes(b))
 ' "$@"
 }
 
+# inspect_count FILE GREP_ARGS...: how many lines of inspect's text for FILE match (grep -c with
+# GREP_ARGS: options, then the pattern); 0 when none, or when inspect fails.
+inspect_count() {
+	local f=$1
+	shift
+	"$TOOL" inspect "$f" 2>&1 | grep -c "$@" || true
+}
+
 # check_refused NAME FILE OUT_TENSOR PATTERN...: `run` (and `submit`) exit nonzero, every PATTERN
 # (an extended regex) is in the fault text (the line after "engine-fault: "), `run` reports the
 # output not produced, and neither OUT nor OUT.part exists afterwards. Returns 1 with $bad saying
@@ -109,9 +117,9 @@ refused act_record "$work/act.hwx" "$out_sigmoid" '^td 0, ' 'record @0x[0-9a-f]+
 
 # 1b. inspect reads each record as the model does: the unedited sigmoid.hwx record as the plain
 #     table, the garbled one "does not read" with the loader's error (and not the other way round)
-ins_ok=$("$TOOL" inspect "$HWX/sigmoid.hwx" 2>&1 | grep -c 'reads as: plain (mode word 0x01' || true)
-ins_bad=$("$TOOL" inspect "$work/act.hwx" 2>&1 | grep -c 'does not read: actlut-unknown-mode' || true)
-ins_neg=$("$TOOL" inspect "$work/act.hwx" 2>&1 | grep -c 'reads as: ' || true)
+ins_ok=$(inspect_count "$HWX/sigmoid.hwx" 'reads as: plain (mode word 0x01')
+ins_bad=$(inspect_count "$work/act.hwx" 'does not read: actlut-unknown-mode')
+ins_neg=$(inspect_count "$work/act.hwx" 'reads as: ')
 if [ "$ins_ok" = 1 ] && [ "$ins_bad" = 1 ] && [ "$ins_neg" = 0 ]; then
 	t_pass loud.inspect_reads_records_as_the_model
 else
@@ -125,10 +133,10 @@ fi
 KER="$SHARED/fixtures/kernels"
 lr_want='lines: y = 0.010002 x + 0 for x < 0, y = 1 x + 0 for x > 0, y = 0 at x = 0; x clamped to [-inf, inf]'
 step_want='lines: y = 0 x + 0 for x < 0, y = 0 x + 1 for x > 0, y = 0 at x = 0; x clamped to [-2^-24, 2^-24], the lines'"'"' y to between 0 and 1'
-lr=$("$TOOL" inspect "$KER/activation/leakyrelu.bin" 2>&1 | grep -cF "$lr_want" || true)
-st=$("$TOOL" inspect "$KER/unary/ceil.bin" 2>&1 | grep -cF "$step_want" || true)
-ht=$("$TOOL" inspect "$KER/activation/hardtanh.bin" 2>&1 | grep -cF "$lr_want" || true)
-sg=$("$TOOL" inspect "$HWX/sigmoid.hwx" 2>&1 | grep -c 'lines: ' || true)
+lr=$(inspect_count "$KER/activation/leakyrelu.bin" -F "$lr_want")
+st=$(inspect_count "$KER/unary/ceil.bin" -F "$step_want")
+ht=$(inspect_count "$KER/activation/hardtanh.bin" -F "$lr_want")
+sg=$(inspect_count "$HWX/sigmoid.hwx" 'lines: ')
 if [ "$lr" = 1 ] && [ "$st" = 1 ] && [ "$ht" = 0 ] && [ "$sg" = 0 ]; then
 	t_pass loud.inspect_prints_a_linear_records_lines
 else
@@ -137,9 +145,9 @@ fi
 # 1d. and where a table record's knots sit: tanh.bin's 33 knots over |x| in [0, 4] (odd, s 3);
 #     the negatives: sigmoid.hwx's plain table is not that, and a linear record has no knots line
 tanh_want='knots: 33 at |x| = 0 .. 4, every 2^-3, the tail lines beyond; |x| clamped to [0, 4]'
-th=$("$TOOL" inspect "$KER/unary/tanh.bin" 2>&1 | grep -cF "$tanh_want" || true)
-sk=$("$TOOL" inspect "$HWX/sigmoid.hwx" 2>&1 | grep -cF "$tanh_want" || true)
-lk=$("$TOOL" inspect "$KER/activation/leakyrelu.bin" 2>&1 | grep -c 'knots: ' || true)
+th=$(inspect_count "$KER/unary/tanh.bin" -F "$tanh_want")
+sk=$(inspect_count "$HWX/sigmoid.hwx" -F "$tanh_want")
+lk=$(inspect_count "$KER/activation/leakyrelu.bin" 'knots: ')
 if [ "$th" = 1 ] && [ "$sk" = 0 ] && [ "$lk" = 0 ]; then
 	t_pass loud.inspect_prints_where_a_tables_knots_sit
 else
@@ -151,14 +159,14 @@ fi
 #      table record (tanh.bin) has no split line
 exp_want='split: x = n + f (n = floor(x)), y = T(f) x 2^n; knots at f = 0 .. 1, every 2^-5'
 inv_want='split: |x| = m x 2^e (m in [0.5, 1)), y = T(m) x 2^-e; knots at m = 0.5 .. 1, every 2^-6; y takes the sign of x'
-ex=$("$TOOL" inspect "$KER/unary/exp.bin" 2>&1 | grep -cxF "    $exp_want" || true)
-iv=$("$TOOL" inspect "$KER/unary/inv.bin" 2>&1 | grep -cxF "    $inv_want" || true)
-sq=$("$TOOL" inspect "$KER/unary/sqrt.bin" 2>&1 | grep -cxF "    $inv_want" || true)
-tn=$("$TOOL" inspect "$KER/unary/tanh.bin" 2>&1 | grep -c 'split: ' || true)
+ex=$(inspect_count "$KER/unary/exp.bin" -xF "    $exp_want")
+iv=$(inspect_count "$KER/unary/inv.bin" -xF "    $inv_want")
+sq=$(inspect_count "$KER/unary/sqrt.bin" -xF "    $inv_want")
+tn=$(inspect_count "$KER/unary/tanh.bin" 'split: ')
 # exp.bin with |x| taken (mode word 0x4a): 2^|x|, said so
 cp "$KER/unary/exp.bin" "$work/exp_abs.bin"
 set_mode_word "$work/exp_abs.bin" 0x280 0x4a 0x0a
-ea=$("$TOOL" inspect "$work/exp_abs.bin" 2>&1 | grep -cF 'split: |x| = n + f (n = floor(|x|)), y = T(f) x 2^n' || true)
+ea=$(inspect_count "$work/exp_abs.bin" -F 'split: |x| = n + f (n = floor(|x|)), y = T(f) x 2^n')
 if [ "$ex" = 1 ] && [ "$iv" = 1 ] && [ "$ea" = 1 ] && [ "$sq" = 0 ] && [ "$tn" = 0 ]; then
 	t_pass loud.inspect_prints_how_a_split_record_computes
 else
