@@ -12,12 +12,13 @@
  * returns only when every helper has acknowledged it: a helper never reads a job's fields after
  * that, so the next job may rewrite them. Which core runs which task changes nothing in the
  * outputs: the model's tasks are independent and use per-thread buffers by hal_worker(). The
- * caller's wait has a bound in time: no task finished for POOL_STALL_US while a helper has not
- * acknowledged is a lost core, and the registered panic names it.
+ * caller's wait has a bound in time: no task finished for stall_us (60 s unless set) while a
+ * helper has not acknowledged is a lost core, and the registered panic names it.
  */
 #include "hal/hal.h"
 #include "hal/aarch64/aarch64.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,10 +26,12 @@
 /* A started core reaches hal_pool_serve, or a stopped one leaves it, within this. */
 #define POOL_START_US 10000000u
 /* No task finished for this long while the caller waits: a helper is lost (a task of the model
- * is a few million instructions; QEMU without icount runs 10^8 a second and more). */
+ * is a few million instructions; QEMU without icount runs 10^8 a second and more). The default
+ * of stall_us, which hal_set_pool_stall_us changes. */
 #define POOL_STALL_US 60000000u
 
 static const struct hal_core_ops *core_ops;
+static uint32_t stall_us = POOL_STALL_US;
 
 static struct {
 	/* the job: written by the caller before the generation is published, read by helpers after */
@@ -56,11 +59,19 @@ static void wake_all(void)
 	__asm__ volatile("dsb ish\nsev" ::: "memory");
 }
 
-/* The registered panic, its message fmt with the core's number (fmt's one %u). */
-static __attribute__((noreturn, format(printf, 1, 0))) void lost(const char *fmt, unsigned core)
+void hal_set_pool_stall_us(uint32_t us)
 {
-	static char line[112];
-	snprintf(line, sizeof line, fmt, core);
+	stall_us = us ? us : POOL_STALL_US;
+}
+
+/* The registered panic, its message fmt with its arguments (the lost core's number). */
+static __attribute__((noreturn, format(printf, 1, 2))) void lost(const char *fmt, ...)
+{
+	static char line[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
 	core_ops->panic(line);
 }
 
@@ -125,15 +136,15 @@ void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
 	pool.inst[0] += take_tasks(fn, arg, n, 0, nw);
 	for (unsigned s = 1; s < nw; s++) {
 		uint32_t done = __atomic_load_n(&pool.finished, __ATOMIC_ACQUIRE);
-		uint64_t deadline = hal_timeout_init_us(POOL_STALL_US);
+		uint64_t deadline = hal_timeout_init_us(stall_us);
 		while (__atomic_load_n(&pool.ack[s], __ATOMIC_ACQUIRE) != g) {
 			uint32_t now = __atomic_load_n(&pool.finished, __ATOMIC_ACQUIRE);
 			if (now != done) { /* a task finished: the bound starts again */
 				done = now;
-				deadline = hal_timeout_init_us(POOL_STALL_US);
+				deadline = hal_timeout_init_us(stall_us);
 			} else if (hal_timeout_elapsed(deadline)) {
-				lost("hal_parallel: no task finished for 60 s while core %u still had its share (a lost core)",
-				     pool.core[s]);
+				lost("hal_parallel: no task finished for %u ms while core %u still had its share (a lost core)",
+				     (unsigned)(stall_us / 1000u), pool.core[s]);
 			}
 			hal_cpu_relax();
 		}

@@ -432,6 +432,11 @@ void hal_stop_core(unsigned core)
 	(void)core;
 }
 
+void hal_set_pool_stall_us(uint32_t us)
+{
+	(void)us;
+}
+
 void hal_set_core_ops(const struct hal_core_ops *ops)
 {
 	(void)ops; /* the pool is threads here */

@@ -136,6 +136,32 @@ for b in $TEST_BOARDS; do
 	fi
 done
 
+# The pool's bounded wait (hal/aarch64/pool.c; every wait has a bound): with the bound set to 2 s,
+# a helper core whose task never returns ends the run in the boot panic naming core 1 (exit 100),
+# not a hang; a helper 1 s late, inside the bound, does not (the call returns, exit 0), and the
+# check for the panic fails on that run (its negative).
+lost_core_panicked() { # RC OUTPUT
+	[ "$1" -eq 100 ] && grep -q '\*\*\* anefw panic: hal_parallel: no task finished for 2000 ms while core 1 still had its share (a lost core) \*\*\*' <<<"$2" &&
+		! grep -q 'hal_parallel returned' <<<"$2"
+}
+for b in $TEST_BOARDS; do
+	out=$(qemu_run --board "$b" --timeout 60 "$BUILD/$b/anefw-tests.elf" mode=lostcore 2>&1); rc=$?
+	out=$(tr -d '\r' <<<"$out")
+	if lost_core_panicked "$rc" "$out"; then
+		t_pass "foundation.$b.pool_panics_naming_a_lost_core"
+	else
+		t_fail "foundation.$b.pool_panics_naming_a_lost_core" "exit $rc: $(tail -n 3 <<<"$out" | tr '\n' ' ')"
+	fi
+	out=$(qemu_run --board "$b" --timeout 60 "$BUILD/$b/anefw-tests.elf" mode=slowcore 2>&1); rc=$?
+	out=$(tr -d '\r' <<<"$out")
+	if [ "$rc" -eq 0 ] && grep -q 'hal_parallel returned: every helper finished' <<<"$out" &&
+	   ! lost_core_panicked "$rc" "$out"; then
+		t_pass "foundation.$b.pool_waits_for_a_slow_core_inside_its_bound"
+	else
+		t_fail "foundation.$b.pool_waits_for_a_slow_core_inside_its_bound" "exit $rc: $(tail -n 3 <<<"$out" | tr '\n' ' ')"
+	fi
+done
+
 # Instruction counts under -icount are exact: two runs agree, and are nonzero.
 for b in $TEST_BOARDS; do
 	a=$(qemu_run --board "$b" --icount --timeout 60 "$BUILD/$b/anefw-tests.elf" mode=icount | grep -o 'instructions: [0-9]*')
