@@ -103,8 +103,8 @@ static void dims_text(const uint64_t *dims, unsigned ndim, int paren, char *buf,
 
 static void tensor_dims(const struct tns_tensor *t, int paren, char *buf, size_t len)
 {
-	uint64_t d[4];
-	unsigned n = t->ndim < 4 ? t->ndim : 4;
+	uint64_t d[5];
+	unsigned n = t->ndim < 5 ? t->ndim : 5;
 	for (unsigned i = 0; i < n; i++)
 		d[i] = t->shape[i];
 	dims_text(d, n, paren, buf, len);
@@ -205,25 +205,21 @@ static enum tio_err write_file(const char *path, const uint8_t *a, size_t an, co
 }
 
 /* ---- layouts ---- */
-static uint32_t dim(const struct tns_tensor *t, unsigned k)
-{
-	/* k: 0 group, 1 channel, 2 row, 3 column */
-	if (t->ndim == 4)
-		return t->shape[k];
-	return k == 0 ? 1u : t->shape[k - 1];
-}
-
-/* Calls fn for every element in C order with its dense index and its buffer offset. */
+/* Calls fn for every element in C order (G, C, D, H, W) with its dense index and its buffer
+ * offset. */
 #define FOR_EACH_ELEMENT(t, idx, off, body)                                                     \
 	do {                                                                                    \
 		uint64_t idx = 0;                                                               \
-		for (uint32_t g_ = 0; g_ < dim(t, 0); g_++)                                     \
-			for (uint32_t c_ = 0; c_ < dim(t, 1); c_++)                             \
-				for (uint32_t h_ = 0; h_ < dim(t, 2); h_++)                     \
-					for (uint32_t w_ = 0; w_ < dim(t, 3); w_++, idx++) {    \
-						uint64_t off = tns_offset(t, g_, c_, h_, w_);   \
-						body;                                           \
-					}                                                       \
+		for (uint32_t g_ = 0; g_ < (t)->dim[TNS_G]; g_++)                               \
+			for (uint32_t c_ = 0; c_ < (t)->dim[TNS_C]; c_++)                       \
+				for (uint32_t d_ = 0; d_ < (t)->dim[TNS_D]; d_++)               \
+					for (uint32_t h_ = 0; h_ < (t)->dim[TNS_H]; h_++)       \
+						for (uint32_t w_ = 0; w_ < (t)->dim[TNS_W];     \
+						     w_++, idx++) {                             \
+							uint64_t off =                          \
+								tns_offset(t, g_, c_, d_, h_, w_); \
+							body;                                   \
+						}                                               \
 	} while (0)
 
 static uint32_t xs32(uint32_t *s)
@@ -577,7 +573,7 @@ enum tio_err tio_finish(struct tio *x, int ran)
 		char s[64];
 		shape_text(t, s, sizeof s);
 		if (io->npy) {
-			uint64_t shape[4];
+			uint64_t shape[5];
 			size_t hl;
 			for (unsigned i = 0; i < t->ndim; i++)
 				shape[i] = t->shape[i];

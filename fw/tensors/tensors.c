@@ -41,19 +41,21 @@ const char *tns_dtype_name(unsigned fmt)
 /* One TD's use of a tile BAR, with the geometry its registers give. */
 struct access {
 	uint8_t bar, write, fmt, ilv;
-	uint32_t w, h, c, g, d; /* d: the depth (fw/td td_depth) */
-	uint64_t base, row, plane, group;
+	uint32_t w, h, c, g, d; /* d: the depth (fw/td td_depth); 0 for a kernel read */
+	uint64_t base, row, plane, depth, group;
 };
 
 struct tile_regs {
-	uint32_t base, row, plane, group;
+	uint32_t base, row, plane, depth, group;
 };
 static const struct tile_regs src_regs[2] = {
-	{H13_SRC_BASEADDR, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_GROUPSTRIDE},
-	{H13_SRC2_BASEADDR, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_GROUPSTRIDE},
+	{H13_SRC_BASEADDR, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_DEPTHSTRIDE,
+	 H13_SRC_GROUPSTRIDE},
+	{H13_SRC2_BASEADDR, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_DEPTHSTRIDE,
+	 H13_SRC2_GROUPSTRIDE},
 };
-static const struct tile_regs dst_regs = {H13_DST_BASEADDR, H13_DST_ROWSTRIDE,
-					  H13_DST_PLANESTRIDE, H13_DST_GROUPSTRIDE};
+static const struct tile_regs dst_regs = {H13_DST_BASEADDR, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE,
+					  H13_DST_DEPTHSTRIDE, H13_DST_GROUPSTRIDE};
 
 static void geometry(const struct td_regs *r, const struct td_range *x, struct access *a)
 {
@@ -75,6 +77,7 @@ static void geometry(const struct td_regs *r, const struct td_range *x, struct a
 	a->base = x->addr;
 	a->row = H13_ADDR_BYTES(r->get(r->ctx, tr->row));
 	a->plane = H13_ADDR_BYTES(r->get(r->ctx, tr->plane));
+	a->depth = a->d > 1 ? H13_ADDR_BYTES(r->get(r->ctx, tr->depth)) : 0;
 	a->group = H13_ADDR_BYTES(r->get(r->ctx, tr->group));
 }
 
@@ -112,7 +115,38 @@ static int kernel_seen(const struct scan *s, unsigned bar)
 static int same_geometry(const struct access *a, const struct access *b)
 {
 	return a->fmt == b->fmt && a->ilv == b->ilv && a->w == b->w && a->h == b->h && a->g == b->g &&
-	       a->row == b->row && a->plane == b->plane && a->group == b->group;
+	       a->d == b->d && a->row == b->row && a->plane == b->plane && a->depth == b->depth &&
+	       a->group == b->group;
+}
+
+/* shape[] and ndim from dim[]: G when above 1, C, D when above 1, H, W */
+static void list_axes(struct tns_tensor *t)
+{
+	unsigned k = 0;
+	for (unsigned a = 0; a < TNS_AXES; a++)
+		if ((a != TNS_G && a != TNS_D) || t->dim[a] > 1)
+			t->shape[k++] = t->dim[a];
+	t->ndim = (uint8_t)k;
+	for (; k < sizeof t->shape / sizeof t->shape[0]; k++)
+		t->shape[k] = 0;
+}
+
+unsigned tns_axis(const struct tns_tensor *t, unsigned k)
+{
+	unsigned n = 0;
+	for (unsigned a = 0; a < TNS_AXES; a++)
+		if ((a != TNS_G && a != TNS_D) || t->dim[a] > 1) {
+			if (n == k)
+				return a;
+			n++;
+		}
+	return TNS_W;
+}
+
+const char *tns_axis_name(unsigned axis)
+{
+	static const char *const names[TNS_AXES] = {"G", "C", "D", "H", "W"};
+	return axis < TNS_AXES ? names[axis] : "?";
 }
 
 static void set_flat(struct tns_tensor *t, unsigned fmt)
@@ -120,35 +154,41 @@ static void set_flat(struct tns_tensor *t, unsigned fmt)
 	t->flat = 1;
 	t->fmt = (uint8_t)(td_fmt_bytes(fmt) ? fmt : H13_FMT_UINT8);
 	t->elem = (uint8_t)td_fmt_bytes(t->fmt);
-	t->ndim = 3;
-	t->shape[0] = t->shape[1] = 1;
 	uint64_t ne = t->bytes / t->elem;
-	t->shape[2] = ne > UINT32_MAX ? UINT32_MAX : (uint32_t)ne;
-	t->shape[3] = 0;
-	t->nelem = t->shape[2];
+	for (unsigned a = 0; a < TNS_AXES; a++)
+		t->dim[a] = 1;
+	t->dim[TNS_W] = ne > UINT32_MAX ? UINT32_MAX : (uint32_t)ne;
+	list_axes(t);
+	t->nelem = t->dim[TNS_W];
 	t->ilv = 1;
-	t->base = t->row = t->plane = t->group = 0;
+	t->base = t->row = t->plane = t->depth = t->group = 0;
 }
 
-/* The logical layout of tensor t from the accesses in its direction (writes for outputs and
- * intermediates, reads for inputs; any, when there are none of those). An access with a depth
- * (Apple's layer_norm over C, H and W reads its [64, 8, 8] input as 1 x 8 x 64 x 8, and as
- * [64, 8, 8] in its last TD) gives no layout: the others do; with only those, the tensor is flat. */
+/* The logical layout of tensor t from the tile accesses in its direction (writes for outputs and
+ * intermediates, reads for inputs; any, when there are none of those). Accesses at depth 1 come
+ * first: an access with a depth is another view of the same bytes when there are those (Apple's
+ * layer_norm over C, H and W reads its [64, 8, 8] input as 1 x 8 x 64 x 8, and as [64, 8, 8] in
+ * its last TD). Without them, the accesses at one depth D give the layout, D an axis of its own
+ * (a rank-5 tensor, G x C x D x H x W, as the tile DMA walks it); a kernel read alone leaves the
+ * tensor flat. */
 static void layout(struct tns_tensor *t, const struct scan *s)
 {
 	const struct access *ref = NULL;
 	int want_write = t->role != TNS_INPUT;
-	unsigned deep_fmt = H13_FMT_UINT8;
-	for (int pass = 0; pass < 2 && !ref; pass++)
-		for (unsigned i = 0; i < s->na && !ref; i++)
-			if (s->a[i].bar == (unsigned)t->bar && (pass || s->a[i].write == want_write)) {
-				if (s->a[i].d == 1)
-					ref = &s->a[i];
-				else
-					deep_fmt = s->a[i].fmt;
+	unsigned kernel_fmt = H13_FMT_UINT8;
+	for (int deep = 0; deep < 2 && !ref; deep++)
+		for (int pass = 0; pass < 2 && !ref; pass++)
+			for (unsigned i = 0; i < s->na && !ref; i++) {
+				const struct access *a = &s->a[i];
+				if (a->bar != (unsigned)t->bar || (!pass && a->write != want_write))
+					continue;
+				if (!a->d)
+					kernel_fmt = a->fmt;
+				else if (deep ? a->d > 1 : a->d == 1)
+					ref = a;
 			}
 	if (!ref) {
-		set_flat(t, deep_fmt);
+		set_flat(t, kernel_fmt);
 		return;
 	}
 	int dir = ref->write;
@@ -156,7 +196,7 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 	unsigned count = 0;
 	for (unsigned i = 0; i < s->na; i++) {
 		const struct access *a = &s->a[i];
-		if (a->bar != (unsigned)t->bar || a->write != dir || a->d != 1)
+		if (a->bar != (unsigned)t->bar || a->write != dir || (ref->d == 1 ? a->d != 1 : !a->d))
 			continue;
 		if (!same_geometry(a, ref)) {
 			set_flat(t, ref->fmt);
@@ -169,7 +209,7 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 	/* several accesses: whole planes apart (a concatenation along channels), one group */
 	for (unsigned i = 0; i < s->na; i++) {
 		const struct access *a = &s->a[i];
-		if (a->bar != (unsigned)t->bar || a->write != dir || a->d != 1)
+		if (a->bar != (unsigned)t->bar || a->write != dir || (ref->d == 1 ? a->d != 1 : !a->d))
 			continue;
 		uint64_t d = a->base - minbase, first = 0, end;
 		if (d) {
@@ -189,10 +229,11 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 	unsigned elem = td_fmt_bytes(ref->fmt);
 	uint64_t ext, last, ne;
 	if (!elem || cmax > UINT32_MAX ||
-	    td_tile_extent(ref->w, ref->h, 1, cmax, ref->g, elem, ref->ilv, ref->row, ref->plane, 0,
-			   ref->group, &ext) != TD_OK ||
+	    td_tile_extent(ref->w, ref->h, ref->d, cmax, ref->g, elem, ref->ilv, ref->row, ref->plane,
+			   ref->depth, ref->group, &ext) != TD_OK ||
 	    pol_add_ovf(minbase, ext, &last) || last > t->bytes ||
-	    pol_mul_ovf((uint64_t)ref->w * ref->h, cmax, &ne) || pol_mul_ovf(ne, ref->g, &ne)) {
+	    pol_mul_ovf((uint64_t)ref->w * ref->h, cmax, &ne) || pol_mul_ovf(ne, ref->g, &ne) ||
+	    pol_mul_ovf(ne, ref->d, &ne)) {
 		set_flat(t, ref->fmt);
 		return;
 	}
@@ -203,17 +244,15 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 	t->base = minbase;
 	t->row = ref->row;
 	t->plane = ref->plane;
+	t->depth = ref->depth;
 	t->group = ref->group;
 	t->nelem = ne;
-	unsigned k = 0;
-	t->ndim = ref->g > 1 ? 4 : 3;
-	if (ref->g > 1)
-		t->shape[k++] = ref->g;
-	t->shape[k++] = (uint32_t)cmax;
-	t->shape[k++] = ref->h;
-	t->shape[k++] = ref->w;
-	if (k == 3)
-		t->shape[3] = 0;
+	t->dim[TNS_G] = ref->g;
+	t->dim[TNS_C] = (uint32_t)cmax;
+	t->dim[TNS_D] = ref->d;
+	t->dim[TNS_H] = ref->h;
+	t->dim[TNS_W] = ref->w;
+	list_axes(t);
 }
 
 static void bar_name(char *out, unsigned bar)
@@ -344,9 +383,11 @@ int tns_find(const struct tns_tensor *t, unsigned n, const char *name, size_t le
 	return -1;
 }
 
-uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t h, uint32_t w)
+uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t d, uint32_t h,
+		    uint32_t w)
 {
-	return t->base + td_tile_off(g, c, h, w, t->ilv ? t->ilv : 1u, t->elem, t->row, t->plane, t->group);
+	return t->base + (uint64_t)d * t->depth +
+	       td_tile_off(g, c, h, w, t->ilv ? t->ilv : 1u, t->elem, t->row, t->plane, t->group);
 }
 
 void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)
@@ -363,7 +404,7 @@ void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)
 	outf(out, ctx, "tensors: %u\n", n);
 	for (unsigned i = 0; i < n; i++) {
 		const struct tns_tensor *x = &t[i];
-		char shape[48];
+		char shape[64];
 		unsigned k = 0;
 		for (unsigned d = 0; d < x->ndim && k < sizeof shape - 16; d++) {
 			char num[12];
@@ -385,9 +426,13 @@ void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)
 		     x->name, x->bar, tns_dtype_name(x->fmt), shape, (unsigned long)x->bytes);
 		if (x->flat)
 			outf(out, ctx, " (flat: no single geometry)\n");
+		else if (x->dim[TNS_D] > 1)
+			outf(out, ctx, " (base 0x%lx, row 0x%lx, plane 0x%lx, depth 0x%lx%s)\n",
+			     (unsigned long)x->base, (unsigned long)x->row, (unsigned long)x->plane,
+			     (unsigned long)x->depth, x->dim[TNS_G] > 1 ? ", grouped" : "");
 		else
 			outf(out, ctx, " (base 0x%lx, row 0x%lx, plane 0x%lx%s)\n",
 			     (unsigned long)x->base, (unsigned long)x->row, (unsigned long)x->plane,
-			     x->ndim == 4 ? ", grouped" : "");
+			     x->dim[TNS_G] > 1 ? ", grouped" : "");
 	}
 }

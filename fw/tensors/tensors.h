@@ -8,8 +8,12 @@
  * name: the I/O window's name in a container; "barN" (N = the BAR index) for raw streams,
  * unnamed windows and BARs no window declares. "barN" always addresses a tensor (tns_find).
  * role: the window's direction; for an undeclared BAR, what its TDs do (read: input, write:
- * output, both: intermediate). shape: [C, H, W], or [G, C, H, W] with more than one group.
- * Layout: element (g, c, h, w) is at byte base + g*group + c*plane + h*row + w*elem of the buffer.
+ * output, both: intermediate). shape: [C, H, W], with G first when there is more than one
+ * group and D after C when the TDs walk it at more than one depth (Common.InDepth/OutDepth):
+ * [G, C, D, H, W] at most. Layout: element (g, c, d, h, w) is at byte
+ * base + g*group + c*plane + d*depth + h*row + w*elem of the buffer (channel interleave as
+ * fw/td's td_tile_off). A BAR that some TD uses at depth 1 takes its geometry from those TDs
+ * (Apple's layer_norm reads its input both ways).
  * When the TDs using a BAR disagree about its geometry (other than by whole planes, as a
  * channel concatenation does), or use it not at all, the tensor is `flat`: a 1-D run of
  * bytes/elem elements from offset 0.
@@ -34,20 +38,28 @@ const char *tns_role_name(unsigned role); /* "input", "output", "intermediate" *
 /* Element formats (Common.ChCfg InFmt / OutFmt values) */
 const char *tns_dtype_name(unsigned fmt); /* "int8", "uint8", "float16" */
 
+/* The axes a tensor may have, in the layout's order (dim[] of struct tns_tensor). */
+enum tns_axis_id { TNS_G, TNS_C, TNS_D, TNS_H, TNS_W, TNS_AXES };
+
 struct tns_tensor {
 	char name[TNS_NAME_MAX]; /* printable ASCII; a window name that does not fit is "barN" */
 	int bar;                 /* BAR index, -1 for a window without one */
 	uint8_t role;            /* enum tns_role */
 	uint8_t fmt;             /* H13_FMT_* */
 	uint8_t elem;            /* bytes per element */
-	uint8_t ndim;            /* 3, or 4 with a group dimension */
+	uint8_t ndim;            /* 3 to 5: the axes shape lists */
 	uint8_t flat;            /* 1: no register geometry; shape [1, 1, bytes / elem] */
 	uint8_t ilv;             /* channel interleave (fw/td td_tile_interleave): 1 plain */
-	uint32_t shape[4];       /* [G,] C, H, W */
+	uint32_t shape[5];       /* [G,] C, [D,] H, W: the axes of dim that are listed */
+	uint32_t dim[TNS_AXES];  /* every axis, G C D H W (TNS_G ..), 1 where shape lists none */
 	uint64_t nelem;
 	uint64_t bytes;          /* the buffer's size (its default grant) */
-	uint64_t base, row, plane, group; /* layout in bytes */
+	uint64_t base, row, plane, depth, group; /* layout in bytes */
 };
+
+/* The axis (TNS_G .. TNS_W) that shape[k] gives, and its one-letter name ("G" .. "W"). */
+unsigned tns_axis(const struct tns_tensor *t, unsigned k);
+const char *tns_axis_name(unsigned axis);
 
 enum tns_err {
 	TNS_OK = 0,
@@ -75,7 +87,8 @@ int tns_find(const struct tns_tensor *t, unsigned n, const char *name, size_t le
  * the firmware's program summary. */
 void tns_print(const struct ldr_program *p, outf_fn out, void *ctx);
 
-/* Byte offset of element (g, c, h, w) in the buffer; the caller keeps indices in the shape. */
-uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t h, uint32_t w);
+/* Byte offset of element (g, c, d, h, w) in the buffer; the caller keeps indices in dim[]. */
+uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t d, uint32_t h,
+		    uint32_t w);
 
 #endif

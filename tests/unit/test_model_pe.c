@@ -1080,7 +1080,7 @@ TEST(model_pe, channel_interleave_written_and_read_back)
 			if (t[k].bar == (int)BP_MID_BAR) {
 				found++;
 				CHECK_EQ(t[k].ilv, ilv);
-				CHECK_EQ(tns_offset(&t[k], 0, 11, 2, 5),
+				CHECK_EQ(tns_offset(&t[k], 0, 11, 0, 2, 5),
 					 (uint64_t)(11u / ilv) * IL_PLANE(ilv) + 2u * IL_ROW(ilv) + (ilv * 5u + 11u % ilv) * 2u);
 			}
 		CHECK_EQ(found, 1u);

@@ -19,6 +19,7 @@
 #include "tools/progdesc/benchprog.h"
 #include "tools/progdesc/progdesc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,9 +318,10 @@ TEST(tensors, place_and_gather_through_padding)
 	t.fmt = H13_FMT_FP16;
 	t.elem = 2;
 	t.ndim = 3;
-	t.shape[0] = 3;
-	t.shape[1] = 2;
-	t.shape[2] = 77;
+	t.shape[0] = t.dim[TNS_C] = 3;
+	t.shape[1] = t.dim[TNS_H] = 2;
+	t.shape[2] = t.dim[TNS_W] = 77;
+	t.dim[TNS_G] = t.dim[TNS_D] = 1;
 	t.nelem = 3 * 2 * 77;
 	t.row = 192;
 	t.plane = 384;
@@ -515,4 +517,128 @@ TEST(tensors, from_prev_descriptions_named)
 	CHECK_EQ(d.layer[2].cin, 4u);
 	CHECK_EQ(d.layer[2].cout, 4u);
 	CHECK(!d.layer[0].from_prev);
+}
+
+/*
+ * A tensor the TDs walk at D depths (Common.InDepth = OutDepth = D, each side its own
+ * DepthStride, gaps between the depths; docs/engine-model.md, "A depth on an elementwise TD"):
+ * its shape lists D after C, with G first for two groups (a rank-5 tensor, G x C x D x H x W),
+ * and run places and gathers each element where the tile DMA reads and writes it. The program is
+ * a + b; the reference is the definition on the dense arrays (multiples of 1/64 in [-8, 8): the
+ * sum exact in fp16). Before, such a tensor was flat: its buffer's bytes, gaps included.
+ */
+#define DT_C 2u
+#define DT_D 4u
+#define DT_H 3u
+#define DT_W 5u
+/* input k's element i, in 64ths */
+static int64_t dt_q(unsigned k, unsigned i)
+{
+	return (int64_t)((i * (k ? 37u : 91u) + 13u * k) % 1024u) - 512;
+}
+
+/* elements of out that are not a + b (exact in fp16) */
+static unsigned dt_bad(const uint16_t *out, unsigned n)
+{
+	unsigned bad = 0;
+	for (unsigned i = 0; i < n; i++)
+		bad += out[i] != fp16_from_scaled(dt_q(0, i) + dt_q(1, i), -6);
+	return bad;
+}
+
+/* a + b at DT_D depths over `groups` groups through run's placing and gathering: *n elements of
+ * the output gathered into out (0 when the case could not be set up), tns_print's text in text */
+static void depth_case(unsigned groups, uint16_t *a, uint16_t *b, uint16_t *out, int zero_depth,
+		       char *text, size_t text_len, unsigned *n_out)
+{
+	*n_out = 0;
+	struct bp_pe_spec s;
+	memset(&s, 0, sizeof s);
+	s.c = DT_C, s.win = s.wout = DT_W, s.hin = s.hout = DT_H;
+	s.kw = s.kh = s.sx = s.sy = 1;
+	s.prescale = s.scale = 0x3c00u;
+	s.finalscale = BP_F32_ONE;
+	s.secsrc = H13_PE_SECSRC_TILE1, s.op = H13_PE_OP_ADD;
+	s.depth = DT_D, s.src_depth = 448, s.src2_depth = 512, s.dst_depth = 640;
+	if (groups > 1)
+		s.groups = groups, s.src_group = 448 * DT_D, s.src2_group = 512 * DT_D,
+		s.dst_group = 640 * DT_D + 64;
+	size_t len = bp_pe(buf, sizeof buf, &s);
+	REQUIRE(len > 0);
+	static struct ldr_program p;
+	static struct tio x;
+	static struct tcapture c;
+	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
+	memset(&c, 0, sizeof c);
+	tns_print(&p, tcapture_out, &c);
+	snprintf(text, text_len, "%s", c.text);
+	struct tio_req req;
+	REQUIRE(tio_parse_req("bar4=/unused.npy", 16, 1, &req) == TIO_OK);
+	REQUIRE(tio_prepare(&x, &p, &req, 1, tcapture_out, &c) == TIO_OK);
+	const unsigned n = groups * DT_C * DT_D * DT_H * DT_W;
+	static const unsigned bars[2] = {BP_IN0_BAR, BP_IN1_BAR};
+	uint16_t *vals[2] = {a, b};
+	for (unsigned k = 0; k < 2; k++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "bar%u", bars[k]);
+		struct tio_io *in = &x.io[x.nio++];
+		memset(in, 0, sizeof *in);
+		in->ti = tns_find(x.t, x.nt, nm, strlen(nm));
+		REQUIRE(in->ti >= 0);
+		const struct tns_tensor *t = &x.t[in->ti];
+		CHECK(!t->flat);
+		CHECK_EQ(t->nelem, (uint64_t)n);
+		CHECK_EQ(t->depth, k ? 512u : 448u);
+		in->npy = 1;
+		in->a.dtype = NPY_F16;
+		in->a.ndim = 1;
+		in->a.shape[0] = in->a.nelem = n;
+		for (unsigned i = 0; i < n; i++) /* multiples of 1/64 in [-8, 8) */
+			vals[k][i] = fp16_from_scaled(dt_q(k, i), -6);
+		in->a.data = (uint8_t *)vals[k];
+		in->a.data_len = 2u * n;
+	}
+	struct session_result res;
+	int rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, tio_hooks(&x), &res);
+	CHECKF(rc == 0, "%s", session_result_name(&res));
+	REQUIRE(x.io[0].captured != NULL);
+	struct tns_tensor t = x.t[x.io[0].ti];
+	const unsigned shape5[5] = {groups, DT_C, DT_D, DT_H, DT_W};
+	static const char *const axes[5] = {"G", "C", "D", "H", "W"};
+	unsigned k0 = groups > 1 ? 0u : 1u;
+	CHECK_EQ(t.ndim, 5u - k0);
+	for (unsigned k = 0; k < t.ndim && k0 + k < 5; k++) {
+		CHECK_EQ(t.shape[k], shape5[k0 + k]);
+		CHECK_STR(tns_axis_name(tns_axis(&t, k)), axes[k0 + k]);
+	}
+	CHECK_EQ(t.depth, 640u);
+	CHECK_EQ(tns_offset(&t, groups - 1, 1, 3, 2, 4),
+		 (uint64_t)(groups - 1) * (640 * DT_D + 64) + bp_row(DT_W) * DT_H + 3u * 640 +
+			 2u * bp_row(DT_W) + 8u);
+	if (zero_depth)
+		t.depth = 0; /* the checker's negative: every depth gathered from depth 0 */
+	tio_gather(&t, x.io[0].captured, t.bytes, (uint8_t *)out);
+	tio_free(&x); /* the inputs' arrays are the caller's (file NULL) */
+	*n_out = n;
+}
+
+TEST(tensors, a_depth_is_an_axis)
+{
+	static uint16_t a[2 * DT_C * DT_D * DT_H * DT_W], b[sizeof a / 2], out[sizeof a / 2];
+	char text[1024];
+	for (unsigned groups = 1; groups <= 2; groups++) {
+		unsigned n;
+		depth_case(groups, a, b, out, 0, text, sizeof text, &n);
+		REQUIRE(n == groups * DT_C * DT_D * DT_H * DT_W);
+		unsigned bad = dt_bad(out, n);
+		CHECKF(bad == 0, "%u groups: %u of %u sums off", groups, bad, n);
+		CHECKF(strstr(text, groups > 1 ? "float16 [2, 2, 4, 3, 5]" : "float16 [2, 4, 3, 5]") != NULL &&
+			       strstr(text, "depth 0x280") != NULL,
+		       "%s", text);
+		/* the negative: the output gathered as if the depth did not step */
+		depth_case(groups, a, b, out, 1, text, sizeof text, &n);
+		REQUIRE(n == groups * DT_C * DT_D * DT_H * DT_W);
+		bad = dt_bad(out, n);
+		CHECKF(bad >= n / 2, "%u groups, depth ignored: only %u of %u off", groups, bad, n);
+	}
 }

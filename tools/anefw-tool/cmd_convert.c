@@ -135,13 +135,20 @@ static int cmd_convert(int argc, char **argv)
 			goto out;
 		}
 		a.tiles[b] = (uint32_t)((x->bytes + (1u << ANEC_TILE_SHIFT) - 1) >> ANEC_TILE_SHIFT);
-		const int g = x->ndim == 4;
-		a.nchw[b][0] = g ? x->shape[0] : 1;
-		a.nchw[b][1] = x->shape[g + 0];
-		a.nchw[b][2] = x->shape[g + 1];
-		a.nchw[b][3] = x->shape[g + 2];
-		a.nchw[b][4] = x->plane;
-		a.nchw[b][5] = x->row;
+		if (x->dim[TNS_D] > 1) {
+			/* the header has no depth: such a tensor is described as its buffer's
+			 * elements in one row, strides 0 (as fw/tensors lists a flat tensor) */
+			a.nchw[b][0] = a.nchw[b][1] = a.nchw[b][2] = 1;
+			a.nchw[b][3] = x->bytes / x->elem;
+			a.nchw[b][4] = a.nchw[b][5] = 0;
+		} else {
+			a.nchw[b][0] = x->dim[TNS_G];
+			a.nchw[b][1] = x->dim[TNS_C];
+			a.nchw[b][2] = x->dim[TNS_H];
+			a.nchw[b][3] = x->dim[TNS_W];
+			a.nchw[b][4] = x->plane;
+			a.nchw[b][5] = x->row;
+		}
 	}
 	file = malloc(ANEC_HDR_LIBANE + (size_t)size);
 	if (!file || !anec_write_header(&a, file, ANEC_HDR_LIBANE)) {

@@ -65,15 +65,17 @@ static int print_tensors_json(const struct ldr_program *p)
 			printf("%s%lu", k ? "," : "", (unsigned long)t[i].shape[k]);
 		/* the axes the shape lists; bytes (= buffer_bytes) is the buffer (its default
 		 * grant) in the engine's layout, row and plane padding included; logical_bytes
-		 * the values alone; the layout's strides in bytes */
-		printf("],\"axes\":[%s\"C\",\"H\",\"W\"],\"bytes\":%lu,\"buffer_bytes\":%lu,"
+		 * the values alone; the layout's strides in bytes (depth: 0 without a D axis) */
+		printf("],\"axes\":[");
+		for (unsigned k = 0; k < t[i].ndim; k++)
+			printf("%s\"%s\"", k ? "," : "", tns_axis_name(tns_axis(&t[i], k)));
+		printf("],\"bytes\":%lu,\"buffer_bytes\":%lu,"
 		       "\"logical_bytes\":%lu,\"layout\":{\"base\":%lu,\"row\":%lu,\"plane\":%lu,"
-		       "\"group\":%lu,\"interleave\":%u}}",
-		       t[i].ndim == 4 ? "\"G\"," : "", (unsigned long)t[i].bytes,
-		       (unsigned long)t[i].bytes,
+		       "\"depth\":%lu,\"group\":%lu,\"interleave\":%u}}",
+		       (unsigned long)t[i].bytes, (unsigned long)t[i].bytes,
 		       (unsigned long)(t[i].nelem * t[i].elem), (unsigned long)t[i].base,
-		       (unsigned long)t[i].row, (unsigned long)t[i].plane, (unsigned long)t[i].group,
-		       t[i].ilv ? (unsigned)t[i].ilv : 1u);
+		       (unsigned long)t[i].row, (unsigned long)t[i].plane, (unsigned long)t[i].depth,
+		       (unsigned long)t[i].group, t[i].ilv ? (unsigned)t[i].ilv : 1u);
 	}
 	printf("]");
 	return 0;
