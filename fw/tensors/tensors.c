@@ -206,18 +206,21 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 			minbase = a->base;
 		count++;
 	}
-	/* several accesses: whole planes apart (a concatenation along channels), one group */
+	/* several accesses: whole planes apart (a concatenation along channels); with groups (a
+	 * batch), each group's channels still short of the next group's */
+	int spans = 0;
 	for (unsigned i = 0; i < s->na; i++) {
 		const struct access *a = &s->a[i];
 		if (a->bar != (unsigned)t->bar || a->write != dir || (ref->d == 1 ? a->d != 1 : !a->d))
 			continue;
 		uint64_t d = a->base - minbase, first = 0, end;
 		if (d) {
-			if (count < 2 || ref->g != 1 || ref->ilv != 1 || !ref->plane || d % ref->plane) {
+			if (count < 2 || ref->ilv != 1 || !ref->plane || d % ref->plane) {
 				set_flat(t, ref->fmt);
 				return;
 			}
 			first = d / ref->plane;
+			spans = 1;
 		}
 		if (pol_add_ovf(first, a->c, &end)) {
 			set_flat(t, ref->fmt);
@@ -225,6 +228,12 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 		}
 		if (end > cmax)
 			cmax = end;
+	}
+	uint64_t cbytes;
+	if (spans && ref->g > 1 &&
+	    (pol_mul_ovf(cmax, ref->plane, &cbytes) || cbytes > ref->group)) {
+		set_flat(t, ref->fmt);
+		return;
 	}
 	unsigned elem = td_fmt_bytes(ref->fmt);
 	uint64_t ext, last, ne;

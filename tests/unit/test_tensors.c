@@ -642,3 +642,103 @@ TEST(tensors, a_depth_is_an_axis)
 		CHECKF(bad >= n / 2, "%u groups, depth ignored: only %u of %u off", groups, bad, n);
 	}
 }
+
+/*
+ * A rank-5 concatenation along C in the layout of ../shared/fixtures/hwx/netplist/plists-concat.plist
+ * (tinygrad's netplist, whose compiled program is not public): input_0 [2, 4, 4, 2, 3] (batch,
+ * channels, depth, height, width) with plane stride 128, depth stride 1024 and batch stride 512;
+ * input_1 [2, 2, 4, 2, 3], depth 512, batch 256; the output [2, 6, 4, 2, 3], depth 1536, batch
+ * 768, rows 64 bytes apart. Built here as one copy TD an input (the planar engine, NumGroups 2
+ * for the batch, InDepth = OutDepth = 4), the second writing 4 planes on: whether Apple's compiler
+ * uses groups for the batch is not known. run must describe each tensor with its five axes and
+ * the output must be numpy's concatenate((input_0, input_1), axis=1), bit for bit; the checker's
+ * negative, the inputs concatenated the other way round, fails.
+ */
+static void concat5_case(uint16_t *out, unsigned *n_out, char *text, size_t text_len)
+{
+	*n_out = 0;
+	struct bp_pe_spec s0 = bp_pe_copy(4, 2, 3, BP_IN0_BAR, BP_OUT_BAR), s1;
+	s0.groups = 2, s0.depth = 4;
+	s0.src_depth = 1024, s0.src_group = 512, s0.dst_depth = 1536, s0.dst_group = 768;
+	s1 = s0;
+	s1.c = 2, s1.bar_in0 = BP_IN1_BAR;
+	s1.src_depth = 512, s1.src_group = 256, s1.dst_off = 4 * 128;
+	const struct bp_pe_spec *sp[2] = {&s0, &s1};
+	size_t len = bp_pen(buf, sizeof buf, sp, 2);
+	REQUIRE(len > 0);
+	static struct ldr_program p;
+	static struct tio x;
+	static struct tcapture c;
+	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
+	memset(&c, 0, sizeof c);
+	tns_print(&p, tcapture_out, &c);
+	snprintf(text, text_len, "%s", c.text);
+	struct tio_req req;
+	REQUIRE(tio_parse_req("bar4=/unused.npy", 16, 1, &req) == TIO_OK);
+	REQUIRE(tio_prepare(&x, &p, &req, 1, tcapture_out, &c) == TIO_OK);
+	static uint16_t in[2][2 * 4 * 4 * 2 * 3];
+	static const unsigned bars[2] = {BP_IN0_BAR, BP_IN1_BAR}, ch[2] = {4, 2};
+	for (unsigned k = 0; k < 2; k++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "bar%u", bars[k]);
+		struct tio_io *io = &x.io[x.nio++];
+		memset(io, 0, sizeof *io);
+		io->ti = tns_find(x.t, x.nt, nm, strlen(nm));
+		REQUIRE(io->ti >= 0);
+		const struct tns_tensor *t = &x.t[io->ti];
+		const unsigned n = 2 * ch[k] * 4 * 2 * 3;
+		CHECKF(t->ndim == 5 && t->shape[0] == 2 && t->shape[1] == ch[k] && t->shape[2] == 4 &&
+			       t->shape[3] == 2 && t->shape[4] == 3,
+		       "input %u: %u axes [%u, %u, %u, %u, %u]", k, t->ndim, t->shape[0], t->shape[1],
+		       t->shape[2], t->shape[3], t->shape[4]);
+		io->npy = 1;
+		io->a.dtype = NPY_F16;
+		io->a.ndim = 1;
+		io->a.shape[0] = io->a.nelem = n;
+		for (unsigned i = 0; i < n; i++)
+			in[k][i] = fp16_from_scaled(dt_q(k, i), -6);
+		io->a.data = (uint8_t *)in[k];
+		io->a.data_len = 2u * n;
+	}
+	struct session_result res;
+	int rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, tio_hooks(&x), &res);
+	CHECKF(rc == 0, "%s", session_result_name(&res));
+	REQUIRE(x.io[0].captured != NULL);
+	const struct tns_tensor *t = &x.t[x.io[0].ti];
+	CHECKF(t->ndim == 5 && t->shape[0] == 2 && t->shape[1] == 6 && t->shape[2] == 4 && t->shape[3] == 2 &&
+		       t->shape[4] == 3 && t->depth == 1536 && t->group == 768 && t->plane == 128,
+	       "output: %u axes [%u, %u, %u, %u, %u]", t->ndim, t->shape[0], t->shape[1], t->shape[2],
+	       t->shape[3], t->shape[4]);
+	REQUIRE(t->nelem == 2 * 6 * 4 * 2 * 3);
+	tio_gather(t, x.io[0].captured, t->bytes, (uint8_t *)out);
+	tio_free(&x);
+	*n_out = 2 * 6 * 4 * 2 * 3;
+}
+
+/* concatenate((a, b), axis=1) of [2, ca, 4, 2, 3] and [2, cb, 4, 2, 3] (a, b: input k = 0, 1 as
+ * dt_q gives them, or swapped), element i of the result's C order */
+static uint16_t concat5_want(unsigned i, int swapped)
+{
+	const unsigned inner = 4 * 2 * 3, b = i / (6 * inner), c = i / inner % 6, r = i % inner;
+	const unsigned ca = swapped ? 2 : 4, k0 = swapped ? 1 : 0;
+	if (c < ca)
+		return fp16_from_scaled(dt_q(k0, (b * ca + c) * inner + r), -6);
+	return fp16_from_scaled(dt_q(1 - k0, (b * (6 - ca) + c - ca) * inner + r), -6);
+}
+
+TEST(tensors, a_rank5_concat_in_the_plists_concat_layout)
+{
+	static uint16_t out[2 * 6 * 4 * 2 * 3];
+	char text[2048];
+	unsigned n, bad = 0, bad_swapped = 0;
+	concat5_case(out, &n, text, sizeof text);
+	REQUIRE(n == 2 * 6 * 4 * 2 * 3);
+	for (unsigned i = 0; i < n; i++) {
+		bad += out[i] != concat5_want(i, 0);
+		bad_swapped += out[i] != concat5_want(i, 1);
+	}
+	CHECKF(bad == 0, "%u of %u off", bad, n);
+	CHECKF(bad_swapped > n / 2, "the negative (inputs swapped): only %u of %u off", bad_swapped, n);
+	CHECKF(strstr(text, "float16 [2, 6, 4, 2, 3]") != NULL && strstr(text, "depth 0x600, grouped") != NULL,
+	       "%s", text);
+}

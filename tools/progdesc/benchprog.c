@@ -102,13 +102,21 @@ static void fixed(struct td_writer *tw, int two)
 }
 
 /* A tile channel at offset 0 of its BAR: enable, then base, row and plane strides. */
-static void tile(struct td_writer *tw, uint32_t cfg_reg, uint32_t base_reg, uint32_t row,
-		 uint32_t plane)
+/* A tile channel at byte offset `off` of its BAR: enable, then base, row and plane strides. */
+static void tile_at(struct td_writer *tw, uint32_t cfg_reg, uint32_t base_reg, uint32_t off,
+		    uint32_t row, uint32_t plane)
 {
-	uint32_t v[3] = {0, row, plane};
+	uint32_t v[3] = {off, row, plane};
 	if (cfg_reg)
 		tdw_reg(tw, cfg_reg, H13_PUT(H13_DMA_EN, 1));
 	tdw_block(tw, base_reg, v, 3);
+}
+
+/* The same at the BAR's start. */
+static void tile(struct td_writer *tw, uint32_t cfg_reg, uint32_t base_reg, uint32_t row,
+		 uint32_t plane)
+{
+	tile_at(tw, cfg_reg, base_reg, 0, row, plane);
 }
 
 static size_t finish(const struct td_writer *tw, uint8_t *buf, size_t cap, size_t len)
@@ -717,7 +725,8 @@ static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p)
 static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t in1, uint8_t out,
 		 unsigned tid, uint32_t next_ptr)
 {
-	if (!p->win || !p->hin || !p->c || !p->wout || !p->hout || !p->kw || !p->kh || !p->sx || !p->sy)
+	if (!p->win || !p->hin || !p->c || !p->wout || !p->hout || !p->kw || !p->kh || !p->sx || !p->sy ||
+	    (p->dst_off & 63u))
 		return 0;
 	struct td_writer tw;
 	/* the operands and result that go by tile DMA (the others in L2 memory) */
@@ -817,8 +826,8 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	if (t1 && p->src2_group)
 		tdw_reg(&tw, H13_SRC2_GROUPSTRIDE, p->src2_group);
 	if (to)
-		tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(p->wout),
-		     p->dst_plane ? p->dst_plane : bp_row(p->wout) * p->hout);
+		tile_at(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, p->dst_off, bp_row(p->wout),
+			p->dst_plane ? p->dst_plane : bp_row(p->wout) * p->hout);
 	if (to && p->dst_depth)
 		tdw_reg(&tw, H13_DST_DEPTHSTRIDE, p->dst_depth);
 	if (to && p->dst_group)
@@ -876,16 +885,6 @@ size_t bp_pen(uint8_t *buf, size_t cap, const struct bp_pe_spec *const *p, unsig
 size_t bp_chain_weights_off(unsigned n)
 {
 	return n ? (size_t)(n - 1u) * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF : 0;
-}
-
-/* A tile channel at byte offset `off` of its BAR: enable, then base, row and plane strides. */
-static void tile_at(struct td_writer *tw, uint32_t cfg_reg, uint32_t base_reg, uint32_t off,
-		    uint32_t row, uint32_t plane)
-{
-	uint32_t v[3] = {off, row, plane};
-	if (cfg_reg)
-		tdw_reg(tw, cfg_reg, H13_PUT(H13_DMA_EN, 1));
-	tdw_block(tw, base_reg, v, 3);
 }
 
 /* Step i of n into tdw (TD_WORDS words). Returns 0 when the step is malformed. */

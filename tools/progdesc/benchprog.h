@@ -159,6 +159,8 @@ struct bp_pe_spec {
 	uint32_t src2_depth, dst_depth;    /* the second tile source's and the destination's (0: not
 					    * written) */
 	uint32_t src_group, src2_group;    /* the tile sources' group strides (0: not written) */
+	uint32_t dst_off;                  /* the destination's byte offset in its BAR (a multiple
+					    * of 64: a channel offset, as a concatenation writes) */
 };
 #define BP_L2_READ 1u
 #define BP_L2_KEEP 2u
