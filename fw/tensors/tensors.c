@@ -119,12 +119,18 @@ static int same_geometry(const struct access *a, const struct access *b)
 	       a->group == b->group;
 }
 
-/* shape[] and ndim from dim[]: G when above 1, C, D when above 1, H, W */
+/* Whether shape[] lists axis a: G and D when above 1, C, H and W always. */
+static int listed(const struct tns_tensor *t, unsigned a)
+{
+	return (a != TNS_G && a != TNS_D) || t->dim[a] > 1;
+}
+
+/* shape[] and ndim from dim[] */
 static void list_axes(struct tns_tensor *t)
 {
 	unsigned k = 0;
 	for (unsigned a = 0; a < TNS_AXES; a++)
-		if ((a != TNS_G && a != TNS_D) || t->dim[a] > 1)
+		if (listed(t, a))
 			t->shape[k++] = t->dim[a];
 	t->ndim = (uint8_t)k;
 	for (; k < sizeof t->shape / sizeof t->shape[0]; k++)
@@ -135,7 +141,7 @@ unsigned tns_axis(const struct tns_tensor *t, unsigned k)
 {
 	unsigned n = 0;
 	for (unsigned a = 0; a < TNS_AXES; a++)
-		if ((a != TNS_G && a != TNS_D) || t->dim[a] > 1) {
+		if (listed(t, a)) {
 			if (n == k)
 				return a;
 			n++;

@@ -1,5 +1,7 @@
-/* libFuzzer target: the program loader and the inspector's printer (into a null sink). */
+/* libFuzzer target: the program loader and the inspector's printers, the program's and its
+ * tensors' (fw/tensors: the default grants and every TD's tile geometry), into a null sink. */
 #include "fw/loader/loader.h"
+#include "fw/tensors/tensors.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			size_t n = 0;
 			ldr_print(&p, 0, sink, &n);
 			ldr_print(&p, LDR_P_JSON, sink, &n);
+			tns_print(&p, sink, &n);
 			if (p.ntds)
 				ldr_td_image(&p, p.ntds - 1, &img);
 		}
