@@ -241,14 +241,18 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 		set_flat(t, ref->fmt);
 		return;
 	}
+	/* inside the buffer, and no more elements than the buffer has room for: a layout whose
+	 * strides make elements share bytes (a stride of 0 over a broadcast axis, or a hostile
+	 * program's 2^31 depths 0 bytes apart) is no tensor of its own, and run would otherwise walk
+	 * every one of those elements */
 	unsigned elem = td_fmt_bytes(ref->fmt);
-	uint64_t ext, last, ne;
+	uint64_t ext, last, ne, nb;
 	if (!elem || cmax > UINT32_MAX ||
 	    td_tile_extent(ref->w, ref->h, ref->d, cmax, ref->g, elem, ref->ilv, ref->row, ref->plane,
 			   ref->depth, ref->group, &ext) != TD_OK ||
 	    pol_add_ovf(minbase, ext, &last) || last > t->bytes ||
 	    pol_mul_ovf((uint64_t)ref->w * ref->h, cmax, &ne) || pol_mul_ovf(ne, ref->g, &ne) ||
-	    pol_mul_ovf(ne, ref->d, &ne)) {
+	    pol_mul_ovf(ne, ref->d, &ne) || pol_mul_ovf(ne, elem, &nb) || nb > t->bytes) {
 		set_flat(t, ref->fmt);
 		return;
 	}

@@ -742,3 +742,33 @@ TEST(tensors, a_rank5_concat_in_the_plists_concat_layout)
 	CHECKF(strstr(text, "float16 [2, 6, 4, 2, 3]") != NULL && strstr(text, "depth 0x600, grouped") != NULL,
 	       "%s", text);
 }
+
+/* Depths that share bytes (a hostile program's 2^31 depths 0 bytes apart, every other stride
+ * real): more elements than the buffer has room for, so the tensor is flat (bytes / 2 elements),
+ * never 2^31 x 30 elements that run would walk one by one; the same TD with its depths 448 bytes
+ * apart has its D axis (the checker's negative: the rule does not make every deep tensor flat). */
+TEST(tensors, depths_sharing_bytes_are_flat)
+{
+	static struct ldr_program p;
+	struct tns_tensor t[TNS_MAX];
+	for (int shared = 0; shared < 2; shared++) {
+		struct bp_pe_spec s = bp_pe_copy(DT_C, DT_H, DT_W, BP_IN0_BAR, BP_OUT_BAR);
+		s.depth = shared ? 0x80000000u : DT_D;
+		s.src_depth = shared ? 0 : 448, s.dst_depth = 448;
+		size_t len = bp_pe(buf, sizeof buf, &s);
+		REQUIRE(len > 0);
+		REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
+		unsigned n = 0, found = 0;
+		REQUIRE(tns_describe(&p, t, TNS_MAX, &n, NULL) == TNS_OK);
+		for (unsigned k = 0; k < n; k++) {
+			if (t[k].bar != (int)BP_IN0_BAR)
+				continue;
+			found++;
+			CHECK_EQ(t[k].flat, (uint8_t)shared);
+			CHECK(t[k].nelem * t[k].elem <= t[k].bytes);
+			if (!shared)
+				CHECK_EQ(t[k].nelem, (uint64_t)DT_C * DT_D * DT_H * DT_W);
+		}
+		CHECK_EQ(found, 1u);
+	}
+}
