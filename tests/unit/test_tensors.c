@@ -546,6 +546,52 @@ static unsigned dt_bad(const uint16_t *out, unsigned n)
 	return bad;
 }
 
+/* buf's raw stream of len bytes run as `run` runs it: its tensors' listing into text, inputs
+ * BAR 5 and BAR 6 (nin of them) given as 1-D fp16 arrays of dt_q(k, i) in 64ths (vals[k], their
+ * element counts from the tensors, each checked against want[k] when nonzero), BAR 4 captured.
+ * 0 when the run captured BAR 4 (x then holds it; tio_free when done), else -1. */
+static int dt_run(size_t len, struct tio *x, unsigned nin, uint16_t *const *vals, const uint64_t *want,
+		  char *text, size_t text_len)
+{
+	static struct ldr_program p;
+	static struct tcapture c;
+	struct tio_req req;
+	if (ldr_load(buf, len, LDR_F_RAW, &p) != LDR_OK)
+		return -1;
+	memset(&c, 0, sizeof c);
+	tns_print(&p, tcapture_out, &c);
+	snprintf(text, text_len, "%s", c.text);
+	if (tio_parse_req("bar4=/unused.npy", 16, 1, &req) != TIO_OK ||
+	    tio_prepare(x, &p, &req, 1, tcapture_out, &c) != TIO_OK)
+		return -1;
+	for (unsigned k = 0; k < nin; k++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "bar%u", k ? BP_IN1_BAR : BP_IN0_BAR);
+		struct tio_io *in = &x->io[x->nio++];
+		memset(in, 0, sizeof *in);
+		in->ti = tns_find(x->t, x->nt, nm, strlen(nm));
+		if (in->ti < 0)
+			return -1;
+		const uint64_t n = x->t[in->ti].nelem;
+		CHECKF(!want[k] || n == want[k], "%s: %lu elements, not %lu", nm, (unsigned long)n,
+		       (unsigned long)want[k]);
+		if (want[k] && n != want[k])
+			return -1;
+		in->npy = 1;
+		in->a.dtype = NPY_F16;
+		in->a.ndim = 1;
+		in->a.shape[0] = in->a.nelem = n;
+		for (unsigned i = 0; i < n; i++)
+			vals[k][i] = fp16_from_scaled(dt_q(k, i), -6);
+		in->a.data = (uint8_t *)vals[k];
+		in->a.data_len = 2u * n;
+	}
+	struct session_result res;
+	int rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, tio_hooks(x), &res);
+	CHECKF(rc == 0, "%s", session_result_name(&res));
+	return rc == 0 && x->io[0].captured ? 0 : -1;
+}
+
 /* a + b at DT_D depths over `groups` groups through run's placing and gathering: *n elements of
  * the output gathered into out (0 when the case could not be set up), tns_print's text in text */
 static void depth_case(unsigned groups, uint16_t *a, uint16_t *b, uint16_t *out, int zero_depth,
@@ -565,43 +611,16 @@ static void depth_case(unsigned groups, uint16_t *a, uint16_t *b, uint16_t *out,
 		s.dst_group = 640 * DT_D + 64;
 	size_t len = bp_pe(buf, sizeof buf, &s);
 	REQUIRE(len > 0);
-	static struct ldr_program p;
 	static struct tio x;
-	static struct tcapture c;
-	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
-	memset(&c, 0, sizeof c);
-	tns_print(&p, tcapture_out, &c);
-	snprintf(text, text_len, "%s", c.text);
-	struct tio_req req;
-	REQUIRE(tio_parse_req("bar4=/unused.npy", 16, 1, &req) == TIO_OK);
-	REQUIRE(tio_prepare(&x, &p, &req, 1, tcapture_out, &c) == TIO_OK);
 	const unsigned n = groups * DT_C * DT_D * DT_H * DT_W;
-	static const unsigned bars[2] = {BP_IN0_BAR, BP_IN1_BAR};
-	uint16_t *vals[2] = {a, b};
-	for (unsigned k = 0; k < 2; k++) {
-		char nm[8];
-		snprintf(nm, sizeof nm, "bar%u", bars[k]);
-		struct tio_io *in = &x.io[x.nio++];
-		memset(in, 0, sizeof *in);
-		in->ti = tns_find(x.t, x.nt, nm, strlen(nm));
-		REQUIRE(in->ti >= 0);
-		const struct tns_tensor *t = &x.t[in->ti];
-		CHECK(!t->flat);
-		CHECK_EQ(t->nelem, (uint64_t)n);
-		CHECK_EQ(t->depth, k ? 512u : 448u);
-		in->npy = 1;
-		in->a.dtype = NPY_F16;
-		in->a.ndim = 1;
-		in->a.shape[0] = in->a.nelem = n;
-		for (unsigned i = 0; i < n; i++) /* multiples of 1/64 in [-8, 8) */
-			vals[k][i] = fp16_from_scaled(dt_q(k, i), -6);
-		in->a.data = (uint8_t *)vals[k];
-		in->a.data_len = 2u * n;
+	uint16_t *const vals[2] = {a, b};
+	const uint64_t want[2] = {n, n};
+	REQUIRE(dt_run(len, &x, 2, vals, want, text, text_len) == 0);
+	for (unsigned k = 1; k < 3; k++) {
+		const struct tns_tensor *in = &x.t[x.io[k].ti];
+		CHECK(!in->flat);
+		CHECK_EQ(in->depth, k > 1 ? 512u : 448u);
 	}
-	struct session_result res;
-	int rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, tio_hooks(&x), &res);
-	CHECKF(rc == 0, "%s", session_result_name(&res));
-	REQUIRE(x.io[0].captured != NULL);
 	struct tns_tensor t = x.t[x.io[0].ti];
 	const unsigned shape5[5] = {groups, DT_C, DT_D, DT_H, DT_W};
 	static const char *const axes[5] = {"G", "C", "D", "H", "W"};
@@ -666,44 +685,19 @@ static void concat5_case(uint16_t *out, unsigned *n_out, char *text, size_t text
 	const struct bp_pe_spec *sp[2] = {&s0, &s1};
 	size_t len = bp_pen(buf, sizeof buf, sp, 2);
 	REQUIRE(len > 0);
-	static struct ldr_program p;
 	static struct tio x;
-	static struct tcapture c;
-	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
-	memset(&c, 0, sizeof c);
-	tns_print(&p, tcapture_out, &c);
-	snprintf(text, text_len, "%s", c.text);
-	struct tio_req req;
-	REQUIRE(tio_parse_req("bar4=/unused.npy", 16, 1, &req) == TIO_OK);
-	REQUIRE(tio_prepare(&x, &p, &req, 1, tcapture_out, &c) == TIO_OK);
 	static uint16_t in[2][2 * 4 * 4 * 2 * 3];
-	static const unsigned bars[2] = {BP_IN0_BAR, BP_IN1_BAR}, ch[2] = {4, 2};
+	uint16_t *const vals[2] = {in[0], in[1]};
+	const uint64_t want[2] = {2 * 4 * 4 * 2 * 3, 2 * 2 * 4 * 2 * 3};
+	REQUIRE(dt_run(len, &x, 2, vals, want, text, text_len) == 0);
+	static const unsigned ch[2] = {4, 2};
 	for (unsigned k = 0; k < 2; k++) {
-		char nm[8];
-		snprintf(nm, sizeof nm, "bar%u", bars[k]);
-		struct tio_io *io = &x.io[x.nio++];
-		memset(io, 0, sizeof *io);
-		io->ti = tns_find(x.t, x.nt, nm, strlen(nm));
-		REQUIRE(io->ti >= 0);
-		const struct tns_tensor *t = &x.t[io->ti];
-		const unsigned n = 2 * ch[k] * 4 * 2 * 3;
+		const struct tns_tensor *t = &x.t[x.io[k + 1].ti];
 		CHECKF(t->ndim == 5 && t->shape[0] == 2 && t->shape[1] == ch[k] && t->shape[2] == 4 &&
 			       t->shape[3] == 2 && t->shape[4] == 3,
 		       "input %u: %u axes [%u, %u, %u, %u, %u]", k, t->ndim, t->shape[0], t->shape[1],
 		       t->shape[2], t->shape[3], t->shape[4]);
-		io->npy = 1;
-		io->a.dtype = NPY_F16;
-		io->a.ndim = 1;
-		io->a.shape[0] = io->a.nelem = n;
-		for (unsigned i = 0; i < n; i++)
-			in[k][i] = fp16_from_scaled(dt_q(k, i), -6);
-		io->a.data = (uint8_t *)in[k];
-		io->a.data_len = 2u * n;
 	}
-	struct session_result res;
-	int rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, tio_hooks(&x), &res);
-	CHECKF(rc == 0, "%s", session_result_name(&res));
-	REQUIRE(x.io[0].captured != NULL);
 	const struct tns_tensor *t = &x.t[x.io[0].ti];
 	CHECKF(t->ndim == 5 && t->shape[0] == 2 && t->shape[1] == 6 && t->shape[2] == 4 && t->shape[3] == 2 &&
 		       t->shape[4] == 3 && t->depth == 1536 && t->group == 768 && t->plane == 128,
