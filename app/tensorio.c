@@ -27,7 +27,8 @@ static const struct err_desc errs[TIO_E__COUNT] = {
 	[TIO_E_NPY] = {"npy-unreadable", "the .npy file does not parse (its npy-* error says why)"},
 	[TIO_E_DTYPE] = {"npy-dtype-mismatch", "the file's element type is not the tensor's"},
 	[TIO_E_SHAPE] = {"npy-shape-mismatch",
-			 "the file's shape is neither the tensor's logical shape nor 1-D of its count"},
+			 "the file's shape is neither the tensor's logical shape (axes may be split) nor "
+			 "1-D of its count"},
 	[TIO_E_RAW_SIZE] = {"raw-size-mismatch", "a raw file not exactly the tensor buffer's size"},
 	[TIO_E_NOMEM] = {"io-out-of-memory", "no memory for a tensor's file or reference"},
 	[TIO_E_NOT_RUN] = {"output-not-produced", "the submission did not complete"},
@@ -324,6 +325,28 @@ const struct session_hooks *tio_hooks(struct tio *x)
 }
 
 /* ---- preparing and finishing ---- */
+/* Whether array a's shape is tensor t's, each of t's axes given whole or split into consecutive
+ * axes of the file (axes of 1 anywhere): a batch the compiler laid out as channels, [8, 4, 2, 3]
+ * for a (2, 4, 4, 2, 3) array, reads in the same C order. A permutation ((3, 4, 40) for
+ * [4, 3, 40]) is no split. */
+static int splits_axes(const struct npy_array *a, const struct tns_tensor *t)
+{
+	if (a->nelem != t->nelem)
+		return 0;
+	unsigned f = 0;
+	for (unsigned k = 0; k < t->ndim; k++) {
+		uint64_t prod = 1;
+		while (prod < t->shape[k] && f < a->ndim)
+			prod *= a->shape[f++];
+		if (prod != t->shape[k])
+			return 0;
+	}
+	for (; f < a->ndim; f++)
+		if (a->shape[f] != 1)
+			return 0;
+	return 1;
+}
+
 static enum tio_err load_input(struct tio *x, struct tio_io *io)
 {
 	const struct tns_tensor *t = &x->t[io->ti];
@@ -372,13 +395,7 @@ static enum tio_err load_input(struct tio *x, struct tio_io *io)
 		fail(x, TIO_E_DTYPE, io->path, m);
 		return x->err;
 	}
-	int ok = io->a.ndim == 1 && io->a.shape[0] == t->nelem;
-	if (!ok && io->a.ndim == t->ndim) {
-		ok = 1;
-		for (unsigned k = 0; k < t->ndim; k++)
-			ok &= io->a.shape[k] == t->shape[k];
-	}
-	if (!ok) {
+	if (!(io->a.ndim == 1 && io->a.shape[0] == t->nelem) && !splits_axes(&io->a, t)) {
 		char fs[96], ts[96], m[300];
 		dims_text(io->a.shape, io->a.ndim, 1, fs, sizeof fs);
 		tensor_dims(t, 1, ts, sizeof ts);

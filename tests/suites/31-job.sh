@@ -62,10 +62,10 @@ last_is job.mismatch_is_the_verdict "anefw: done: FAILED: output-mismatch: an ou
 
 # an input of the wrong shape: said with both shapes, and again as the verdict; nothing runs
 out=$(fw "program=$work/p.hwx" "in:input=$work/bad_shape.npy"); rc=$?
-if grep -qF "run: $work/bad_shape.npy: npy-shape-mismatch: the file's shape is neither the tensor's logical shape nor 1-D of its count; the file's shape is (1, 1, 77), tensor input's is (16, 2, 32) (or 1-D (1024,))" <<<"$out" &&
+if grep -qF "run: $work/bad_shape.npy: npy-shape-mismatch: the file's shape is neither the tensor's logical shape (axes may be split) nor 1-D of its count; the file's shape is (1, 1, 77), tensor input's is (16, 2, 32) (or 1-D (1024,))" <<<"$out" &&
    ! grep -q '^completion:' <<<"$out"; then
 	t_pass job.wrong_shape_named; else t_fail job.wrong_shape_named "$(grep '^run:' <<<"$out")"; fi
-last_is job.wrong_shape_is_the_verdict "anefw: done: FAILED: npy-shape-mismatch: the file's shape is neither the tensor's logical shape nor 1-D of its count (the run: line above)" "$out" "$rc" 1
+last_is job.wrong_shape_is_the_verdict "anefw: done: FAILED: npy-shape-mismatch: the file's shape is neither the tensor's logical shape (axes may be split) nor 1-D of its count (the run: line above)" "$out" "$rc" 1
 
 # threads=N, the engine model's cores (hal/aarch64/pool.c): a 1x1 convolution of four rows,
 # 256 -> 256 channels (rows on threads), gives the same output bytes on 1 and 2 cores, each

@@ -79,6 +79,8 @@ np.save(d + "/x_f32.npy", x.astype(np.float32))
 np.save(d + "/x_i8.npy", x.astype(np.int8))
 np.save(d + "/x_bool.npy", x > 0)
 np.save(d + "/x_shape.npy", x.reshape(3, 4, 40))
+np.save(d + "/x_split.npy", x.reshape(2, 2, 3, 1, 40))
+np.save(d + "/x_split_wrong.npy", x.reshape(2, 6, 40))
 buf = np.zeros((4, 3, 64), np.float16); buf[:, :, :40] = x
 buf.tofile(d + "/x.bin")
 open(d + "/x_short.bin", "wb").write(buf.tobytes()[:-2])
@@ -105,6 +107,10 @@ if ! same "$work/y.hwx.npy" "$work/x_wrong.npy"; then t_pass run.compare_sees_wr
 # a 1-D array of the element count is the same input
 "$TOOL" run "$work/relu.hwx" --in input="$work/x1d.npy" --out output_0="$work/y1.npy" >/dev/null 2>&1
 if same "$work/y1.npy" "$work/x.npy"; then t_pass run.input_1d_accepted; else t_fail run.input_1d_accepted; fi
+# an axis given split into consecutive axes (a batch laid out as channels: 4 channels as (2, 2)),
+# axes of 1 anywhere: the same input in the same C order
+"$TOOL" run "$work/relu.hwx" --in input="$work/x_split.npy" --out output_0="$work/y2.npy" >/dev/null 2>&1
+if same "$work/y2.npy" "$work/x.npy"; then t_pass run.input_axes_split_accepted; else t_fail run.input_axes_split_accepted; fi
 # raw bytes in the buffer's layout, both ways
 "$TOOL" run "$work/relu.hwx" --in input="$work/x.bin" --out output_0="$work/y.bin" >/dev/null 2>&1
 if cmp -s "$work/y.bin" "$work/x.bin"; then t_pass run.raw_in_raw_out_buffer_layout; else t_fail run.raw_in_raw_out_buffer_layout; fi
@@ -144,7 +150,8 @@ refuse missing_file 'file-cannot-open' "$P" --in input="$work/absent.npy" --out 
 refuse npy_dtype "npy-dtype-mismatch: the file's element type is not the tensor's; the file's dtype is int8, tensor input is float16" "$P" --in input="$work/x_i8.npy" --out output_0="$work/never.npy"
 refuse npy_bool_on_fp16 "npy-dtype-mismatch: the file's element type is not the tensor's; the file's dtype is bool, tensor input is float16" "$P" --in input="$work/x_bool.npy" --out output_0="$work/never.npy"
 refuse npy_unsupported "npy-unsupported-dtype: an element type other than float16, int8, uint8, bool (little-endian); the file's dtype is '<f4' (float32), tensor input is float16 (numpy: a.astype(np.float16))" "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
-refuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape nor 1-D of its count; the file's shape is (3, 4, 40), tensor input's is (4, 3, 40) (or 1-D (480,))" "$P" --in input="$work/x_shape.npy" --out output_0="$work/never.npy"
+refuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape (axes may be split) nor 1-D of its count; the file's shape is (3, 4, 40), tensor input's is (4, 3, 40) (or 1-D (480,))" "$P" --in input="$work/x_shape.npy" --out output_0="$work/never.npy"
+refuse npy_shape_split_across_axes "npy-shape-mismatch: .*; the file's shape is (2, 6, 40), tensor input's is (4, 3, 40)" "$P" --in input="$work/x_split_wrong.npy" --out output_0="$work/never.npy"
 refuse npy_magic 'npy-bad-magic' "$P" --in input="$work/not.npy" --out output_0="$work/never.npy"
 refuse npy_truncated 'npy-truncated\|npy-data-size' "$P" --in input="$work/trunc.npy" --out output_0="$work/never.npy"
 refuse raw_size "raw-size-mismatch: a raw file not exactly the tensor buffer's size; the file has 1534 bytes, tensor input's buffer 1536" "$P" --in input="$work/x_short.bin" --out output_0="$work/never.npy"
@@ -275,7 +282,7 @@ PY
 	}
 	fwrefuse bad_argument 'run: io-bad-argument: not NAME=PATH, an empty name or path, or a path too long; in:input' "program=$work/chain.hwx" "in:input"
 	fwrefuse unknown_tensor "run: nope: unknown-tensor: no tensor of the program has that name or BAR; the program's tensors are input, bar6, output_0 (or barN)" "program=$work/chain.hwx" "out:nope=$work/t9.npy"
-	fwrefuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape nor 1-D of its count; the file's shape is (4, 3, 40), tensor input's is (16, 2, 8) (or 1-D (256,))" "program=$work/chain.hwx" "in:input=$work/x.npy"
+	fwrefuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape (axes may be split) nor 1-D of its count; the file's shape is (4, 3, 40), tensor input's is (16, 2, 8) (or 1-D (256,))" "program=$work/chain.hwx" "in:input=$work/x.npy"
 	fwrefuse missing_file 'file-cannot-open' "program=$work/chain.hwx" "in:input=$work/absent.npy"
 fi
 t_done

@@ -120,6 +120,7 @@ TOOL_COMMAND(run, "run", cmd_run,
 	     "run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]...\n"
 	     "    [--ref NAME=FILE]... [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace] [--threads N]\n"
 	     "    run a program on data: NAME a tensor of inspect --json (or barN); FILE .npy\n"
-	     "    (float16/int8/uint8, logical shape or 1-D) or raw buffer bytes; inputs not given\n"
-	     "    are filled from a fixed seed; outputs written in their logical shape; --ref\n"
-	     "    compares an output with a reference (tolerance 2^-10 x max(1, max |ref|))");
+	     "    (float16/int8/uint8; the logical shape, it with axes split, or 1-D) or raw\n"
+	     "    buffer bytes; inputs not given are filled from a fixed seed; outputs written\n"
+	     "    in their logical shape; --ref compares an output with a reference (tolerance\n"
+	     "    2^-10 x max(1, max |ref|))");
