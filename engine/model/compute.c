@@ -3334,10 +3334,10 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
  * overlap or meet (Sy <= Kh: every input row staged is read), rows on threads (batch_rows) take
  * as many rows a batch as ROWS_STAGE_BYTES hold; else up to 8 output rows at a time (at most
  * 2 MiB of columns) share one hal_parallel call a phase: their columns are built, every row's
- * micro-kernels run in parallel, then the rows are finished. Reading a later row's inputs before an earlier
- * row's outputs are written changes nothing when the output does not overlap the input and no
- * fault is armed (a fault counts the engine's moves in order): only then. The fast path wants
- * every weight finite, memory for the columns and aligned buffers.
+ * micro-kernels run in parallel, then the rows are finished. Reading a later row's inputs
+ * before an earlier row's outputs are written changes nothing when the output does not overlap
+ * the input and no fault is armed (a fault counts the engine's moves in order): only then. The
+ * fast path wants every weight finite, memory for the columns and aligned buffers.
  */
 static int conv_plan(struct anem *m, struct conv *c, const struct tile *in, const struct tile *out)
 {

@@ -123,9 +123,7 @@ uint64_t hal_instret(void)
 {
 	if (!have_inst_event)
 		return hal_cycles();
-	uint64_t v;
-	__asm__ volatile("isb\nmrs %0, pmevcntr0_el0" : "=r"(v));
-	uint32_t now = (uint32_t)v;
+	uint32_t now = aarch64_instret32();
 	if (now < inst_last)
 		inst_high += 1ull << 32;
 	inst_last = now;
