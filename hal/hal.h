@@ -78,10 +78,10 @@ unsigned hal_set_workers(unsigned n);
  * that counter is the machine's and the cores take turns: a share run in one turn is exact);
  * natively 0 (not counted). */
 uint64_t hal_worker_instret(unsigned s);
-/* The bound on hal_parallel's wait for a helper on the target: no task of the call finished for
- * this long while a helper has not finished its share is a lost core, and the registered panic
- * names it. 60 s unless set (0 restores it); the test image sets a short one to show the bound
- * fire. Natively unused: the helpers are threads of the same process. */
+/* The bound on hal_parallel's wait for a helper: no task of the call finished for this long
+ * while a helper has not finished its share is a lost core (natively a lost thread), and the
+ * panic names it: on the target boot's registered panic, natively the firmware's panic line and
+ * abort(). 60 s unless set (0 restores it); the tests set a short one to show the bound fire. */
 void hal_set_pool_stall_us(uint32_t us);
 /* Stop the machine with an exit status (semihosting exit on QEMU, a clean halt on a board). */
 __attribute__((noreturn)) void hal_exit(int status);

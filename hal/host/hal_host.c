@@ -124,9 +124,16 @@ void hal_cpu_relax(void)
  * back-to-back calls (a convolution makes one per phase of a batch of rows) then hand over in
  * well under a microsecond. Everything the job is made of is still read and written under the
  * lock; the spins only read gen and finished atomically to know when to take it.
+ *
+ * The caller's wait has a bound in time, as on the target (hal/aarch64/pool.c): no task of the
+ * call finished for stall_us (60 s unless hal_set_pool_stall_us sets it) while a helper still
+ * runs one is a lost thread, and the firmware's panic (fw_panic_hook below: the panic line, then
+ * abort) names the thread and its task. A helper's wait for the next job is its idle loop, not a
+ * wait for something owed, and has no bound.
  */
 #define HOST_MAX_WORKERS 64u
 #define POOL_SPIN_NS 2000000u
+#define POOL_STALL_US 60000000u
 
 static struct {
 	pthread_mutex_t lock, call_lock;
@@ -136,8 +143,26 @@ static struct {
 	void (*fn)(void *, unsigned);
 	void *arg;
 	unsigned n, next, finished;
+	uint32_t stall_us;                  /* the caller's bound (0: POOL_STALL_US) */
+	unsigned task[HOST_MAX_WORKERS];    /* thread idx runs task[idx] - 1 (0: none) */
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-	  PTHREAD_COND_INITIALIZER, 1, 0, 0, NULL, NULL, 0, 0, 0};
+	  PTHREAD_COND_INITIALIZER, 1, 0, 0, NULL, NULL, 0, 0, 0, 0, {0}};
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+/* pool.done measures its timed waits on the monotonic clock (the bound must not move with the
+ * wall clock); set once, before the first call that has helpers waits on it. */
+static void pool_init_done(void)
+{
+	pthread_condattr_t a;
+	if (pthread_condattr_init(&a))
+		return;
+	if (!pthread_condattr_setclock(&a, CLOCK_MONOTONIC)) {
+		pthread_cond_destroy(&pool.done);
+		pthread_cond_init(&pool.done, &a);
+	}
+	pthread_condattr_destroy(&a);
+}
 
 static void cpu_pause(void)
 {
@@ -169,6 +194,7 @@ static int spin_until(const uint64_t *v, uint64_t old, int want_change)
 }
 
 static uint64_t pool_finished; /* pool.finished, also readable without the lock */
+static __thread unsigned pool_idx; /* hal_worker(): 0 but in the helpers */
 
 /* Runs tasks of the current job until none is left (pool.lock held on entry and exit). */
 static void pool_drain(void)
@@ -177,16 +203,17 @@ static void pool_drain(void)
 		unsigned i = pool.next++;
 		void (*fn)(void *, unsigned) = pool.fn;
 		void *arg = pool.arg;
+		pool.task[pool_idx] = i + 1u;
 		pthread_mutex_unlock(&pool.lock);
 		fn(arg, i);
 		pthread_mutex_lock(&pool.lock);
+		pool.task[pool_idx] = 0;
 		__atomic_store_n(&pool_finished, ++pool.finished, __ATOMIC_RELEASE);
 		if (pool.finished == pool.n)
 			pthread_cond_broadcast(&pool.done);
 	}
 }
 
-static __thread unsigned pool_idx; /* hal_worker(): 0 but in the helpers */
 
 unsigned hal_worker(void)
 {
@@ -262,6 +289,39 @@ unsigned hal_set_workers(unsigned n)
 	return n;
 }
 
+void fw_panic_hook(const char *msg);
+
+/* The caller's wait for the helpers' last tasks (pool.lock held): bounded, the bound starting
+ * again whenever a task finishes; past it, the panic names a helper still in a task. */
+static void pool_wait_done(void)
+{
+	uint32_t us = pool.stall_us ? pool.stall_us : POOL_STALL_US;
+	unsigned done = pool.finished;
+	uint64_t end = monotonic_ns() + (uint64_t)us * 1000u;
+	while (pool.finished < pool.n) {
+		struct timespec ts = {(time_t)(end / 1000000000u), (long)(end % 1000000000u)};
+		int rc = pthread_cond_timedwait(&pool.done, &pool.lock, &ts);
+		if (pool.finished != done) {
+			done = pool.finished;
+			end = monotonic_ns() + (uint64_t)us * 1000u;
+		} else if (rc && monotonic_ns() >= end) {
+			unsigned t = 1;
+			while (t < HOST_MAX_WORKERS && !pool.task[t])
+				t++;
+			char line[160];
+			if (t < HOST_MAX_WORKERS)
+				snprintf(line, sizeof line,
+					 "hal_parallel: no task finished for %u ms while thread %u still ran task %u of %u (a lost thread)",
+					 (unsigned)(us / 1000u), t, pool.task[t] - 1u, pool.n);
+			else
+				snprintf(line, sizeof line,
+					 "hal_parallel: no task finished for %u ms, %u of %u tasks outstanding and no thread in one",
+					 (unsigned)(us / 1000u), pool.n - pool.finished, pool.n);
+			fw_panic_hook(line);
+		}
+	}
+}
+
 void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
 {
 	if (n <= 1 || hal_workers() <= 1) {
@@ -269,6 +329,7 @@ void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
 			fn(arg, i);
 		return;
 	}
+	pthread_once(&pool_once, pool_init_done);
 	pthread_mutex_lock(&pool.call_lock);
 	pthread_mutex_lock(&pool.lock);
 	while (pool.started + 1 < pool.want) { /* threads that fail to start are simply fewer */
@@ -291,8 +352,7 @@ void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
 		spin_until(&pool_finished, n, 0);
 		pthread_mutex_lock(&pool.lock);
 	}
-	while (pool.finished < pool.n)
-		pthread_cond_wait(&pool.done, &pool.lock);
+	pool_wait_done();
 	pool.n = 0;
 	pthread_mutex_unlock(&pool.lock);
 	pthread_mutex_unlock(&pool.call_lock);
@@ -434,7 +494,9 @@ void hal_stop_core(unsigned core)
 
 void hal_set_pool_stall_us(uint32_t us)
 {
-	(void)us;
+	pthread_mutex_lock(&pool.lock);
+	pool.stall_us = us;
+	pthread_mutex_unlock(&pool.lock);
 }
 
 void hal_set_core_ops(const struct hal_core_ops *ops)
@@ -477,8 +539,7 @@ const struct hal_link *hal_link(void)
 }
 
 /* The firmware's ASSERT on the host (fw/common/assert.h, whose weak default this replaces): the
- * panic line on stderr, then abort(). Declared here: hal/ does not include fw/. */
-void fw_panic_hook(const char *msg);
+ * panic line on stderr, then abort(). Declared here (above the pool): hal/ does not include fw/. */
 void fw_panic_hook(const char *msg)
 {
 	fflush(stdout);

@@ -136,31 +136,37 @@ for b in $TEST_BOARDS; do
 	fi
 done
 
-# The pool's bounded wait (hal/aarch64/pool.c; every wait has a bound): with the bound set to 2 s,
-# a helper core whose task never returns ends the run in the boot panic naming core 1 (exit 100),
-# not a hang; a helper 1 s late, inside the bound, does not (the call returns, exit 0), and the
-# check for the panic fails on that run (its negative).
-lost_core_panicked() { # RC OUTPUT
-	[ "$1" -eq 100 ] && grep -q '\*\*\* anefw panic: hal_parallel: no task finished for 2000 ms while core 1 still had its share (a lost core) \*\*\*' <<<"$2" &&
+# The pool's bounded wait (hal/aarch64/pool.c, hal/host/hal_host.c; every wait has a bound): with
+# the bound set to 2 s, a helper whose task never returns ends the run in the panic naming it, not
+# a hang: on a board the boot panic naming core 1 (exit 100), natively the panic line naming
+# thread 1 and abort() (SIGABRT, 134). A helper 1 s late, inside the bound, does not (the call
+# returns, the test passes), and the check for the panic fails on that run (its negative).
+lost_helper_panicked() { # RC OUTPUT WANT_RC WHO
+	[ "$1" -eq "$3" ] && grep -q "\*\*\* anefw panic: hal_parallel: no task finished for 2000 ms while $4 \*\*\*" <<<"$2" &&
 		! grep -q 'hal_parallel returned' <<<"$2"
 }
+pool_bound_checks() { # NAME RC_LOST OUT_LOST RC_SLOW OUT_SLOW WANT_RC WHO
+	if lost_helper_panicked "$2" "$3" "$6" "$7"; then
+		t_pass "foundation.$1.pool_panics_naming_a_lost_helper"
+	else
+		t_fail "foundation.$1.pool_panics_naming_a_lost_helper" "exit $2: $(tail -n 3 <<<"$3" | tr '\n' ' ')"
+	fi
+	if [ "$4" -eq 0 ] && grep -q 'hal_parallel returned: every helper finished' <<<"$5" &&
+	   grep -q '^ok  *hal.pool_bound_slow_helper' <<<"$5" && ! lost_helper_panicked "$4" "$5" "$6" "$7"; then
+		t_pass "foundation.$1.pool_waits_for_a_slow_helper_inside_its_bound"
+	else
+		t_fail "foundation.$1.pool_waits_for_a_slow_helper_inside_its_bound" "exit $4: $(tail -n 3 <<<"$5" | tr '\n' ' ')"
+	fi
+}
 for b in $TEST_BOARDS; do
-	out=$(qemu_run --board "$b" --timeout 60 "$BUILD/$b/anefw-tests.elf" mode=lostcore 2>&1); rc=$?
-	out=$(tr -d '\r' <<<"$out")
-	if lost_core_panicked "$rc" "$out"; then
-		t_pass "foundation.$b.pool_panics_naming_a_lost_core"
-	else
-		t_fail "foundation.$b.pool_panics_naming_a_lost_core" "exit $rc: $(tail -n 3 <<<"$out" | tr '\n' ' ')"
-	fi
-	out=$(qemu_run --board "$b" --timeout 60 "$BUILD/$b/anefw-tests.elf" mode=slowcore 2>&1); rc=$?
-	out=$(tr -d '\r' <<<"$out")
-	if [ "$rc" -eq 0 ] && grep -q 'hal_parallel returned: every helper finished' <<<"$out" &&
-	   ! lost_core_panicked "$rc" "$out"; then
-		t_pass "foundation.$b.pool_waits_for_a_slow_core_inside_its_bound"
-	else
-		t_fail "foundation.$b.pool_waits_for_a_slow_core_inside_its_bound" "exit $rc: $(tail -n 3 <<<"$out" | tr '\n' ' ')"
-	fi
+	lo=$(qemu_run --board "$b" --timeout 60 "$BUILD/$b/anefw-tests.elf" hal.pool_bound_lost_helper 2>&1); lrc=$?
+	so=$(qemu_run --board "$b" --timeout 60 "$BUILD/$b/anefw-tests.elf" hal.pool_bound_slow_helper 2>&1); src=$?
+	pool_bound_checks "$b" "$lrc" "$(tr -d '\r' <<<"$lo")" "$src" "$(tr -d '\r' <<<"$so")" 100 \
+		'core 1 still had its share (a lost core)'
 done
+lo=$(timeout 60 "$BUILD/host/anefw-tests" hal.pool_bound_lost_helper 2>&1); lrc=$?
+so=$(timeout 60 "$BUILD/host/anefw-tests" hal.pool_bound_slow_helper 2>&1); src=$?
+pool_bound_checks host "$lrc" "$lo" "$src" "$so" 134 'thread 1 still ran task [01] of 2 (a lost thread)'
 
 # Instruction counts under -icount are exact: two runs agree, and are nonzero.
 for b in $TEST_BOARDS; do

@@ -43,42 +43,6 @@ static uint64_t workload(void)
 	return h;
 }
 
-/* mode=lostcore / slowcore: hal_parallel's tasks, one a thread; task 0 (the caller's) returns at
- * once, a helper's never returns (lostcore: a lost core) or returns after 1 s (slowcore). */
-static void helper_task(void *arg, unsigned i)
-{
-	if (!i)
-		return;
-	if (*(const int *)arg) {
-		for (;;)
-			hal_cpu_relax();
-	}
-	uint64_t deadline = hal_timeout_init_us(1000000u);
-	while (!hal_timeout_elapsed(deadline))
-		hal_cpu_relax();
-}
-
-/* The pool's bound on its wait for a helper (hal/aarch64/pool.c): 2 s here. lostcore must end in
- * the boot panic naming core 1 (exit 100); slowcore, a helper 1 s late but inside the bound,
- * must return. */
-static __attribute__((noreturn)) void pool_bound(int lose)
-{
-	unsigned n = hal_set_workers(0);
-	printf("mode %s: %u threads, the pool's bound 2 s, a helper's task %s\n",
-	       lose ? "lostcore" : "slowcore", n, lose ? "never returns" : "returns after 1 s");
-	fflush(stdout);
-	if (n < 2) {
-		printf("no helper core to lose\n");
-		hal_exit(1);
-	}
-	hal_set_pool_stall_us(2000000u);
-	hal_parallel(n, helper_task, &lose);
-	hal_set_pool_stall_us(0);
-	printf("hal_parallel returned: every helper finished\n");
-	hal_set_workers(1);
-	hal_exit(0);
-}
-
 void target_tests_dispatch(const char *cmdline)
 {
 	const char *m = strstr(cmdline, "mode=");
@@ -113,8 +77,6 @@ void target_tests_dispatch(const char *cmdline)
 		printf("the assertion did not stop the run\n");
 		hal_exit(0);
 	}
-	if (!strncmp(m, "lostcore", 8) || !strncmp(m, "slowcore", 8))
-		pool_bound(*m == 'l');
 	if (!strncmp(m, "icount", 6)) {
 		uint64_t t0 = hal_instret();
 		uint64_t h = workload();

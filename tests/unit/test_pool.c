@@ -92,6 +92,57 @@ TEST(hal, parallel_runs_tasks_at_once_on_every_worker)
 		CHECK_EQ(m.worker[i], 0u);
 }
 
+/*
+ * The bound on the caller's wait for a helper (every wait has a bound): two tasks, the caller's
+ * returning once a helper has begun the other; the helper's never returns (lost) or returns 1 s
+ * late (slow), with the bound set to 2 s. Run by name from tests/suites/15-foundation.sh: the
+ * lost helper must end the run in the panic naming it (the target's boot panic, exit 100;
+ * natively the panic line and abort()), the slow one must return. If the lost helper's call
+ * returns, the test fails.
+ */
+static uint32_t helper_began;
+
+static void bound_task(void *arg, unsigned i)
+{
+	(void)i;
+	if (hal_worker() == 0) { /* the caller: return once a helper is in its task */
+		uint64_t deadline = hal_timeout_init_us(10000000u);
+		while (!__atomic_load_n(&helper_began, __ATOMIC_ACQUIRE) && !hal_timeout_elapsed(deadline))
+			hal_cpu_relax();
+		return;
+	}
+	__atomic_store_n(&helper_began, 1u, __ATOMIC_RELEASE);
+	uint64_t deadline = hal_timeout_init_us(1000000u);
+	while (*(const int *)arg || !hal_timeout_elapsed(deadline))
+		hal_cpu_relax();
+}
+
+static void pool_bound(int lose)
+{
+	unsigned n = hal_set_workers(2);
+	printf("pool bound: %u threads, the bound 2 s, a helper's task %s\n", n,
+	       lose ? "never returns" : "returns after 1 s");
+	REQUIRE(n == 2u);
+	__atomic_store_n(&helper_began, 0u, __ATOMIC_RELEASE);
+	hal_set_pool_stall_us(2000000u);
+	hal_parallel(2, bound_task, &lose);
+	hal_set_pool_stall_us(0);
+	printf("hal_parallel returned: every helper finished\n");
+	CHECKF(!lose, "the call returned with a helper that never finishes");
+	CHECK(__atomic_load_n(&helper_began, __ATOMIC_ACQUIRE));
+	CHECK_EQ(hal_set_workers(1), 1u);
+}
+
+TEST_EX(hal, pool_bound_lost_helper, TEST_FLAG_EXPLICIT)
+{
+	pool_bound(1);
+}
+
+TEST_EX(hal, pool_bound_slow_helper, TEST_FLAG_EXPLICIT)
+{
+	pool_bound(0);
+}
+
 #ifdef ANEFW_TARGET
 static uint32_t hold_flag;
 
