@@ -418,7 +418,8 @@ void anem_l2_clear(struct anem *m)
 	free(m->rfb);
 	free(m->lw);
 	free(m->lacc);
-	m->acc = m->wts = m->chv = m->cols = m->rfb = m->lw = m->lacc = NULL;
+	free(m->ilo);
+	m->acc = m->wts = m->chv = m->cols = m->rfb = m->lw = m->lacc = m->ilo = NULL;
 	m->kh = NULL;
 	m->dk = NULL;
 	m->dk_len = 0;
@@ -427,7 +428,7 @@ void anem_l2_clear(struct anem *m)
 	m->stage = m->ostage = NULL;
 	m->acc_len = m->wts_len = m->chv_len = m->kh_len = m->cols_len = m->stage_len = 0;
 	m->ostage_len = 0;
-	m->rfb_len = m->lw_len = m->lacc_len = 0;
+	m->rfb_len = m->lw_len = m->lacc_len = m->ilo_len = 0;
 }
 
 static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
@@ -2655,7 +2656,259 @@ struct conv {
 	uint64_t fbs;           /* a thread's (a row's) scratch row: Win floats in whole cache lines */
 	int cv;                 /* each output's scale and bias from m->chv (the kernel unit's
 				 * vectors, or NE.MACCfg.BiasMode's biases) */
+	/* the partial-sum port's layer-wide bound (row_port): the largest Σ|w| of an output, the
+	 * smallest |acc| that can reach 2^15 at an output's port */
+	float wabs, pfloor;
+	float post;             /* NE.PostScale (the port's last factor) */
 };
+
+/*
+ * Partial sums at the MAC's output port (guide 03, "Saturation hazard"): on the M1 a partial sum
+ * whose value at the port reaches 2^15 overflows to infinity "even when a later cancellation
+ * would have brought the final result back into range", and an infinity stays one whatever
+ * finite terms follow. The model sums every output in fp32 in its documented order (ci, ky, kx),
+ * the order its roundings already assume, and applies the port to each partial in that order:
+ * the first partial whose port value (x ps + b, x post, rounded to fp16) reaches 2^15 makes the
+ * output infinite of that value's sign. Only for two or more taps (c->taps2: one tap never
+ * saturates), and only where the whole sum is finite (an infinite or NaN input or weight keeps
+ * the port's rules for those). The whole sum's own saturation (conv_out_row) is the case where
+ * the last partial is the first to reach 2^15.
+ *
+ * Products of fp16 (and int8) values are exact in fp32, so the partials below, a multiply and an
+ * add a term, are the fast path's (its fused multiply-add) and the plain loop's; 0 weights are
+ * skipped as the plain loop skips them (a 0 x inf term), which leaves every finite partial as it
+ * is. A cheap bound comes first: Σ|w| x max|x| under 2^15 at the port means no partial can get
+ * there, and the walk term by term runs only where the values come near.
+ */
+static int port_sign_sat(float a, int cv, float ps, float b, float post)
+{
+	unsigned h = f2h(cv ? (a * ps + b) * post : a * post);
+	unsigned m = h & 0x7fffu;
+	return m >= 0x7800u && m <= 0x7c00u ? (h & 0x8000u ? -1 : 1) : 0;
+}
+
+/* The smallest |a| whose port value can reach 2^15 (a lower bound, rounding margins included);
+ * +inf when none can. */
+static float port_floor(int cv, float ps, float b, float post)
+{
+	double p = __builtin_fabs((double)post), s = cv ? __builtin_fabs((double)ps) : 1.0;
+	double bb = cv ? __builtin_fabs((double)b) : 0.0;
+	if (p == 0.0 || s == 0.0)
+		return __builtin_inff();
+	double t = (32752.0 / p - bb) / s * (1.0 - 0x1p-8);
+	return t > 0.0 ? (float)t : 0.0f;
+}
+
+/* The accumulator that gives an infinity of sign `sign` at the port (acc x ps + b, x post). */
+static float port_inf(int sign, int cv, float ps, float post)
+{
+	float v = sign < 0 ? -__builtin_inff() : __builtin_inff();
+	if ((cv && ps < 0.0f) != (post < 0.0f))
+		v = -v;
+	return v;
+}
+
+/* The largest |v| of n floats (a row's columns: finite or infinite, never NaN after the input
+ * port): with AVX eight lanes at a time, else on their bits (|v| orders as its bits do, and
+ * integer maxima vectorize on aarch64). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+static PE_AVX float max_abs_avx(const float *v, uint64_t n)
+{
+	const __m256 mag = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+	__m256 a = _mm256_setzero_ps(), b = _mm256_setzero_ps();
+	uint64_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		a = _mm256_max_ps(a, _mm256_and_ps(_mm256_loadu_ps(v + i), mag));
+		b = _mm256_max_ps(b, _mm256_and_ps(_mm256_loadu_ps(v + i + 8), mag));
+	}
+	float t[8], x = 0.0f;
+	_mm256_storeu_ps(t, _mm256_max_ps(a, b));
+	for (unsigned j = 0; j < 8; j++)
+		x = t[j] > x ? t[j] : x;
+	for (; i < n; i++) {
+		float f = __builtin_fabsf(v[i]);
+		x = f > x ? f : x;
+	}
+	return x;
+}
+#endif
+
+typedef uint32_t v4u_t __attribute__((vector_size(16)));
+typedef float v4f_t __attribute__((vector_size(16)));
+#define V4_MAG ((v4u_t){0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu})
+
+static float max_abs(const float *v, uint64_t n)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_f16c() && sse_ok())
+		return max_abs_avx(v, n);
+#endif
+	uint32_t m = 0;
+	uint64_t i = 0;
+	if (!((uintptr_t)v & 15u)) { /* four lanes a vector, two vectors at a time */
+		v4u_t a = {0, 0, 0, 0}, b = a;
+		for (; i + 8 <= n; i += 8) {
+			v4u_t x = *(const v4u_t *)(const void *)(v + i) & V4_MAG;
+			v4u_t y = *(const v4u_t *)(const void *)(v + i + 4) & V4_MAG;
+			v4u_t gx = (v4u_t)(x > a), gy = (v4u_t)(y > b);
+			a = (x & gx) | (a & ~gx);
+			b = (y & gy) | (b & ~gy);
+		}
+		for (unsigned j = 0; j < 4; j++) {
+			m = a[j] > m ? a[j] : m;
+			m = b[j] > m ? b[j] : m;
+		}
+	}
+	for (; i < n; i++) {
+		uint32_t u;
+		__builtin_memcpy(&u, v + i, 4);
+		u &= 0x7fffffffu;
+		m = u > m ? u : m;
+	}
+	float x;
+	__builtin_memcpy(&x, &m, 4);
+	return x;
+}
+
+/* Σ_k |w[k CB + l]| for each lane l of a packed line (K x CB, 16-byte aligned as every packed
+ * line is), in sum: vectors of four lanes, two k at a time in two partial sums (the order does
+ * not matter for a bound; the margin covers the rounding). */
+static void line_abs(const float *w, uint64_t K, float sum[CB])
+{
+	v4f_t a[CB / 4], b[CB / 4];
+#pragma GCC unroll 4
+	for (unsigned v = 0; v < CB / 4; v++)
+		a[v] = b[v] = (v4f_t){0.0f, 0.0f, 0.0f, 0.0f};
+	if ((uintptr_t)w & 15u) { /* (not reached: the lines are aligned) */
+		for (unsigned l = 0; l < CB; l++)
+			sum[l] = 0.0f;
+		for (uint64_t k = 0; k < K; k++)
+			for (unsigned l = 0; l < CB; l++)
+				sum[l] += __builtin_fabsf(w[k * CB + l]);
+		return;
+	}
+	const v4u_t *p = (const v4u_t *)(const void *)w;
+	uint64_t k = 0;
+	for (; k + 2 <= K; k += 2, p += 2 * (CB / 4))
+#pragma GCC unroll 4
+		for (unsigned v = 0; v < CB / 4; v++) {
+			a[v] += (v4f_t)(p[v] & V4_MAG);
+			b[v] += (v4f_t)(p[CB / 4 + v] & V4_MAG);
+		}
+	for (; k < K; k++, p += CB / 4)
+#pragma GCC unroll 4
+		for (unsigned v = 0; v < CB / 4; v++)
+			a[v] += (v4f_t)(p[v] & V4_MAG);
+	for (unsigned v = 0; v < CB / 4; v++)
+		for (unsigned j = 0; j < 4; j++)
+			sum[4 * v + j] = a[v][j] + b[v][j];
+}
+
+/* 1 when terms of Σ|w| <= s over inputs |x| <= X could bring a partial to floor (port_floor):
+ * s and every partial carry fp32 rounding, covered by the margin (1 + K 2^-22). */
+static int may_reach(const struct conv *c, double s, float X, float floor)
+{
+	return !(s * X * (1.0 + (double)c->per * 0x1p-22 + 0x1p-20) < (double)floor);
+}
+
+/* The port's scale and bias of output o of group g (1 and 0 without per-channel vectors). */
+static void port_of(const struct anem *m, const struct conv *c, unsigned g, unsigned o, float *ps,
+		    float *b)
+{
+	*ps = 1.0f;
+	*b = 0.0f;
+	if (c->cv) {
+		uint64_t go = (uint64_t)g * c->cout + o, nall = (uint64_t)c->G * c->cout;
+		*ps = m->chv[go];
+		*b = m->chv[nall + go];
+	}
+}
+
+/*
+ * Channels [o0, o1) of group g, their kernels packed as one line at w (lane l's weight k at
+ * w[k CB + l]), over one row's columns (K lines of as; X their largest |value|), their sums in
+ * acc (lane l's at acc + l as): each output whose partials reach 2^15 at the port before its
+ * whole sum does (the sum finite) becomes the infinity of the first such partial's sign. Returns
+ * the outputs changed.
+ */
+static unsigned line_port(const struct anem *m, const struct conv *c, const float *w,
+			  const float *cols, float X, unsigned g, unsigned o0, unsigned o1, float *acc)
+{
+	const uint64_t K = c->per, as = c->as;
+	float sum[CB];
+	unsigned changed = 0;
+	if (!c->taps2)
+		return 0;
+	line_abs(w, K, sum);
+	for (unsigned o = o0; o < o1; o++) {
+		unsigned l = o - o0;
+		float ps, b;
+		port_of(m, c, g, o, &ps, &b);
+		const float fl = port_floor(c->cv, ps, b, c->post);
+		if (!may_reach(c, sum[l], X, fl))
+			continue;
+		for (unsigned x = 0; x < c->W; x++) {
+			float a = 0.0f;
+			int first = 0;
+			for (uint64_t k = 0; k < K; k++) {
+				float wv = w[k * CB + l];
+				if (wv == 0.0f)
+					continue;
+				a += wv * cols[k * as + x];
+				if (!first && !(__builtin_fabsf(a) < fl))
+					first = port_sign_sat(a, c->cv, ps, b, c->post);
+			}
+			if (first && a - a == 0.0f) {
+				acc[(uint64_t)l * as + x] = port_inf(first, c->cv, ps, c->post);
+				changed++;
+			}
+		}
+	}
+	return changed;
+}
+
+/* The largest Σ|w| of an output over a group's packed lines (nob lines of K x CB at wp): the
+ * bound's weight side for a batch of rows, computed once a convolution. */
+static float lines_abs_max(const struct conv *c, const float *wp)
+{
+	float best = 0.0f;
+	for (uint64_t ob = 0; ob < c->nob; ob++) {
+		float sum[CB];
+		line_abs(wp + ob * c->per * CB, c->per, sum);
+		for (unsigned l = 0; l < CB; l++)
+			if (!(sum[l] <= best))
+				best = sum[l];
+	}
+	return best;
+}
+
+/* The smallest port_floor over the convolution's outputs (the layer-wide bound's port side). */
+static float port_floor_min(const struct anem *m, const struct conv *c)
+{
+	float best = __builtin_inff();
+	uint64_t nall = (uint64_t)c->G * c->cout;
+	for (uint64_t go = 0; go < (c->cv ? nall : 1u); go++) {
+		float f = port_floor(c->cv, c->cv ? m->chv[go] : 1.0f, c->cv ? m->chv[nall + go] : 0.0f, c->post);
+		best = f < best ? f : best;
+	}
+	return best;
+}
+
+/* A row of group g (its columns at cols, its sums at acc: output o's at o as) over every line of
+ * the group's packed weights wp, as line_port; the layer-wide bound (c->wabs, c->pfloor) first. */
+static void row_port(const struct anem *m, const struct conv *c, const float *wp, const float *cols,
+		     unsigned g, float *acc)
+{
+	if (!c->taps2)
+		return;
+	float X = max_abs(cols, c->per * c->as);
+	if (!may_reach(c, c->wabs, X, c->pfloor))
+		return;
+	for (uint64_t ob = 0; ob < c->nob; ob++) {
+		unsigned o0 = (unsigned)(ob * CB), o1 = o0 + CB < c->cout ? o0 + CB : c->cout;
+		(void)line_port(m, c, wp + ob * c->per * CB, cols, X, g, o0, o1, acc + ob * CB * c->as);
+	}
+}
 
 /* A staging buffer for n fp16 values (bounded as every buffer a program sizes); NULL when it
  * is too large or memory is short (the caller then works row by row). */
@@ -2937,6 +3190,27 @@ static int conv_plain_row(struct anem *m, const struct conv *c, const struct til
 			  const struct anem_l2t *lsrc, unsigned g, unsigned y, const float *cols,
 			  float *acc)
 {
+	/* without columns (the whole convolution on this loop: a non-finite weight, or no memory
+	 * for the fast path), the port on each partial as it goes (above line_port): m->ilo holds
+	 * each output's first saturated sign (Cout lines of as), then each channel's port_floor;
+	 * with columns, row_port walks them after */
+	float *first = NULL, *fl = NULL;
+	uint64_t nacc = (uint64_t)c->cout * c->as;
+	if (!cols && c->taps2) {
+		int e = nacc > UINT64_MAX / 2 ? ENG_E_NOMEM
+			: grow_aligned(m, &m->ilo, &m->ilo_len, nacc + c->cout,
+				       "the port's partial-sum state of a row (Cout x Wout)");
+		if (e)
+			return e;
+		first = m->ilo;
+		fl = m->ilo + nacc;
+		memset(first, 0, (size_t)nacc * sizeof *first);
+		for (unsigned o = 0; o < c->cout; o++) {
+			float ps, b;
+			port_of(m, c, g, o, &ps, &b);
+			fl[o] = port_floor(c->cv, ps, b, c->post);
+		}
+	}
 	memset(acc, 0, (size_t)(c->cout * c->as) * sizeof(float));
 	for (unsigned ci = 0; ci < c->cin; ci++)
 		for (unsigned ky = 0; ky < c->kh; ky++) {
@@ -2965,11 +3239,33 @@ static int conv_plain_row(struct anem *m, const struct conv *c, const struct til
 					float *a = acc + (uint64_t)o * c->as;
 					if (wv == 0.0f)
 						continue;
+					if (first) {
+						float *f = first + (uint64_t)o * c->as, lim = fl[o];
+						for (unsigned x = x0; x < x1; x++) {
+							float t = a[x] + wv * src[(x - x0) * step];
+							a[x] = t;
+							if (!(__builtin_fabsf(t) < lim) && f[x] == 0.0f) {
+								float ps, b;
+								port_of(m, c, g, o, &ps, &b);
+								f[x] = (float)port_sign_sat(t, c->cv, ps, b, c->post);
+							}
+						}
+						continue;
+					}
 					for (unsigned x = x0; x < x1; x++)
 						a[x] += wv * src[(x - x0) * step];
 				}
 			}
 		}
+	for (unsigned o = 0; first && o < c->cout; o++) {
+		float ps, b;
+		port_of(m, c, g, o, &ps, &b);
+		for (unsigned x = 0; x < c->W; x++) {
+			uint64_t i = (uint64_t)o * c->as + x;
+			if (first[i] != 0.0f && acc[i] - acc[i] == 0.0f)
+				acc[i] = port_inf(first[i] < 0.0f ? -1 : 1, c->cv, ps, c->post);
+		}
+	}
 	return ENG_OK;
 }
 
@@ -3156,6 +3452,7 @@ static void rows_task(void *arg, unsigned r)
 			micro_row(wp + ob * c->per * CB, cols, c->per, c->as, acc + ob * CB * c->as);
 	else /* over the columns: reads nothing else, cannot fail */
 		(void)conv_plain_row(m, c, NULL, NULL, j->g, y, cols, acc);
+	row_port(m, c, wp, cols, j->g, acc);
 	finish_channels(m, c, j->s, j->out, j->lres, j->g, y, acc,
 			j->ost + (uint64_t)r * c->cout * c->W, 0, c->cout);
 }
@@ -3243,6 +3540,7 @@ struct line_job {
 	const struct kern_job *k;
 	uint16_t *st;  /* channel o's row at o x W */
 	uint64_t tasks; /* task i: lines [nob i / tasks, nob (i + 1) / tasks) */
+	float X;        /* the row's largest |input| (line_port) */
 	uint16_t inf[LINE_TASKS_MAX];
 	uint8_t bad[LINE_TASKS_MAX];
 };
@@ -3268,6 +3566,7 @@ static void line_task(void *arg, unsigned i)
 			return;
 		}
 		micro_row(w, m->cols, per, as, acc);
+		(void)line_port(m, c, w, m->cols, j->X, 0, (unsigned)o0, (unsigned)o1, acc);
 		finish_channels(m, c, j->s, j->out, j->lres, 0, 0, acc, j->st, (unsigned)o0, (unsigned)o1);
 	}
 }
@@ -3294,7 +3593,9 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 		return 1;
 	if (!c->fin[0])
 		return 0; /* the plain loop over these columns, after the phases' packing */
-	struct line_job j = {m, c, s, out, lres, k, st, 1, {0}, {0}};
+	struct line_job j = {m, c, s, out, lres, k, st, 1, 0.0f, {0}, {0}};
+	if (c->taps2)
+		j.X = max_abs(m->cols, c->per * c->as);
 	/* with threads, from 2^18 MACs, four tasks a thread as conv_kernels */
 	uint64_t tasks = 1;
 	if (nw > 1 && c->nob > 1 && c->per * c->as * c->nob * CB >= (1u << 18)) {
@@ -3400,6 +3701,9 @@ static int conv_batch(struct anem *m, struct conv *c, const struct stages *s, co
 			    (e = conv_plain_row(m, c, in, lsrc, g, y0 + r, m->cols + r * c->per * c->as,
 						m->acc + r * c->nob * CB * c->as)))
 				return e;
+		for (unsigned r = 0; r < nrow; r++)
+			row_port(m, c, m->wts + (uint64_t)g * c->nob * c->per * CB,
+				 m->cols + r * c->per * c->as, g, m->acc + r * c->nob * CB * c->as);
 		int done = batch_finish(m, c, s, out, lres, act, g, y0, nrow, &e);
 		if (e || done)
 			return e;
@@ -3478,11 +3782,14 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	const uint64_t per = (uint64_t)win->kw * win->kh, kel = per + bias;
 	int e = conv_biases_modelled(m, s, 0);
 	if (!e)
-		e = grow_aligned(m, &m->acc, &m->acc_len, (uint64_t)W + kel * C,
+		e = grow_aligned(m, &m->acc, &m->acc_len, 2 * (uint64_t)W + kel * C,
 				 "depthwise kernels and a row (Cout, Kh x Kw, Common.OutDim.Wout)");
 	if (e)
 		return e;
-	float *acc = m->acc, *wt = m->acc + W; /* channel c's bias (if any) and taps at c x kel */
+	/* a row's sums, the sign of each one's first partial saturated at the port (above
+	 * line_port), then channel c's bias (if any) and taps at c x kel */
+	float *acc = m->acc, *first = m->acc + W, *wt = m->acc + 2 * (uint64_t)W;
+	const int dcv = bias || s->conv_accbias, dtaps2 = kel + (unsigned)s->conv_accbias >= 2;
 	/* phase-sparse kernels (Apple's stride-2 depthwise convolutions): lane c's records, one
 	 * channel each, for channels c, c + 16, ..., decoded whole into m->dk first */
 	struct codec_pkern pk;
@@ -3508,6 +3815,9 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	for (unsigned c = 0; c < C; c++)
 		for (unsigned y = 0; y < out->h; y++) {
 			memset(acc, 0, W * sizeof *acc);
+			memset(first, 0, W * sizeof *first);
+			const float db = bias ? wt[c * kel] : s->conv_accbias ? s->accbias : 0.0f;
+			const float lim = dtaps2 ? port_floor(dcv, 1.0f, db, s->post) : __builtin_inff();
 			for (unsigned ky = 0; ky < win->kh; ky++) {
 				int64_t iy = (int64_t)y * win->sy - win->py + ky;
 				if (iy < 0 || iy >= (int64_t)Hin)
@@ -3524,14 +3834,19 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 						continue;
 					conv_span(W, Win, win->sx, kx, win->px, &x0, &x1);
 					const float *src = m->fb + ((int64_t)x0 * win->sx + kx - win->px);
-					for (unsigned x = x0; x < x1; x++)
-						acc[x] += wv * src[(uint64_t)(x - x0) * win->sx];
+					for (unsigned x = x0; x < x1; x++) {
+						float t = acc[x] + wv * src[(uint64_t)(x - x0) * win->sx];
+						acc[x] = t;
+						if (!(__builtin_fabsf(t) < lim) && first[x] == 0.0f)
+							first[x] = (float)port_sign_sat(t, dcv, 1.0f, db, s->post);
+					}
 				}
 			}
+			for (unsigned x = 0; x < W; x++) /* the first saturated partial's infinity */
+				if (first[x] != 0.0f && acc[x] - acc[x] == 0.0f)
+					acc[x] = port_inf(first[x] < 0.0f ? -1 : 1, dcv, 1.0f, s->post);
 			uint16_t *v = m->hv;
-			conv_out_row(v, acc, W, bias || s->conv_accbias, 1.0f,
-				     bias ? wt[c * kel] : s->conv_accbias ? s->accbias : 0.0f, s->post,
-				     kel + (unsigned)s->conv_accbias >= 2);
+			conv_out_row(v, acc, W, dcv, 1.0f, db, s->post, dtaps2);
 			nonlinear(m, s, v, W, act);
 			if (s->pe)
 				pe_row(s, v, NULL, v, W);
@@ -3551,7 +3866,8 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
 	struct conv c = {win.kw, win.kh, win.sx, win.sy, win.px, win.py, out->g,
 			 lsrc ? lsrc->c : in->c, out->c, out->w, lsrc ? lsrc->w : in->w,
-			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}, 0, 0};
+			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}, 0, 0,
+			 0.0f, 0.0f, s->post};
 	if (!c.kw || !c.kh || !c.sx || !c.sy || !c.cin || !c.Win)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
@@ -3596,6 +3912,13 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 			return e;
 		if (m->wts_inf && (e = conv_plan(m, &c, in, out))) /* the plain loop */
 			return e;
+	}
+	if (c.taps2 && c.fast) { /* the port's layer-wide bound (row_port) */
+		for (unsigned g = 0; g < c.G; g++) {
+			float a = lines_abs_max(&c, m->wts + (uint64_t)g * c.nob * c.per * CB);
+			c.wabs = !(a <= c.wabs) ? a : c.wabs;
+		}
+		c.pfloor = port_floor_min(m, &c);
 	}
 	for (unsigned g = 0; g < c.G; g++)
 		for (unsigned y0 = 0; y0 < out->h; y0 += c.R) {

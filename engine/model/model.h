@@ -185,6 +185,8 @@ struct anem {
 	unsigned conv_lines;  /* convolutions done by channel lines (batch_lines), for the tests */
 	float *lw, *lacc;     /* per thread: a channel line's packed kernels and accumulators (one-row convolutions) */
 	size_t lw_len, lacc_len;
+	float *ilo;           /* the plain loop's smallest and largest partials (interior check) */
+	size_t ilo_len;
 	/* the current TD's kernel unit (its streams name it), parsed when a stream is enabled */
 	int ku_ok;
 	struct ku_unit ku;

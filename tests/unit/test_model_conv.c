@@ -44,6 +44,7 @@ struct cv {
 #define SET(a, v) (regs[(a) / 4] = (v))
 
 static unsigned conv_by_lines; /* convolutions the model did by channel lines (batch_lines) */
+static struct anem *run_m;     /* run_model's model: its fault after a refusal */
 
 static uint64_t line64(uint64_t n)
 {
@@ -62,6 +63,7 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 		m = calloc(1, sizeof *m);
 	if (!regs || !m || anem_init(m, (uintptr_t)regs, NULL, 0, 0, plat_dma()) != ENG_OK)
 		return -1;
+	run_m = m;
 	m->wd_budget = UINT64_MAX;
 	uint64_t srow = line64(2ull * c->win), splane = srow * c->hin, sgroup = splane * c->cin;
 	uint64_t drow = line64(2ull * c->w), dplane = drow * c->h, dgroup = dplane * c->cout;
@@ -245,6 +247,96 @@ TEST(model, conv_checker_fails_on_a_wrong_output)
 	for (unsigned i = 0; i < 10; i++)
 		bad += one_case(0, 1, &outputs) != 0;
 	CHECK_EQ(bad, 10u);
+}
+
+/*
+ * A partial sum past 2^15 at the MAC's output port that later terms bring back (guide 03,
+ * "Saturation hazard"; engine/model/compute.c, above line_port): output channel oc at (y, x)
+ * sums 20000 x w0 (input channel 0, the centre tap) then -20000 x w1 (channel 1), every other
+ * term of it 0. With w0 = 2, w1 = 1.5 the first partial is 40000 and the sum 10000: the output
+ * is +inf (the partial's overflow stays), on every path the model takes: by channel lines (one
+ * row, 1 and 2 threads), the phases (rows, one thread), rows on threads (a 3x3 window, 2
+ * threads), the plain loop without columns (an infinite weight elsewhere) and over columns (an
+ * infinite input in the same row). With w0 = -2 it is -inf; with w1 = 4 (40000, then -40000)
+ * +inf, the first partial's sign, where the whole sum alone would give -inf. The same values in
+ * the other order (w0 = 1.5, w1 = 2: 30000, then -10000) give -10000. Every other output is the
+ * reference's (check: each output summed in order and rounded once; none of them comes near
+ * 2^15).
+ */
+struct interior_case {
+	const char *what;
+	struct cv c;
+	unsigned threads, y, x, oc;
+	int inf_weight, inf_input;
+};
+
+static int interior_run(const struct interior_case *k, uint16_t w0, uint16_t w1, unsigned *bad,
+			uint16_t *at)
+{
+	const struct cv *c = &k->c;
+	size_t per = (size_t)c->cin * c->kh * c->kw, nin = (size_t)c->cin * c->hin * c->win;
+	size_t nw = (size_t)c->cout * per, nout = (size_t)c->cout * c->h * c->w;
+	size_t here = ((size_t)k->oc * c->h + k->y) * c->w + k->x;
+	uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *out = malloc(nout * 2);
+	if (!in || !wt || !out)
+		return -1;
+	for (size_t i = 0; i < nin; i++)
+		in[i] = 0x3800u; /* 0.5 */
+	in[((size_t)0 * c->hin + k->y) * c->win + k->x] = 0x74e2u; /* 20000 */
+	in[((size_t)1 * c->hin + k->y) * c->win + k->x] = 0xf4e2u; /* -20000 */
+	if (k->inf_input)
+		in[((size_t)0 * c->hin + k->y) * c->win + (k->x + 2) % c->win] = 0x7c00u;
+	for (size_t i = 0; i < nw; i++)
+		wt[i] = 0x3400u; /* 1/4 */
+	size_t centre = (size_t)(c->kh / 2) * c->kw + c->kw / 2;
+	for (size_t i = 0; i < per; i++)
+		wt[k->oc * per + i] = 0;
+	wt[k->oc * per + centre] = w0;
+	wt[k->oc * per + (size_t)c->kh * c->kw + centre] = w1;
+	if (k->inf_weight)
+		wt[((k->oc + 1) % c->cout) * per] = 0x7c00u;
+	hal_set_workers(k->threads);
+	int e = run_model(c, in, wt, out);
+	hal_set_workers(1);
+	*at = out[here];
+	/* the reference everywhere but at (oc, y, x), whose value the caller checks: there the sum
+	 * rounded once stands in, so check() counts the other outputs only */
+	out[here] = anem_f2h_soft(20000.0f * anem_h2f(w0) - 20000.0f * anem_h2f(w1));
+	*bad = check(c, in, wt, out);
+	free(in);
+	free(wt);
+	free(out);
+	return e;
+}
+
+TEST(model, conv_partial_past_2_15_overflows_the_output)
+{
+	static const struct interior_case cases[] = {
+		{"one row by channel lines", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 1, 8, 1, 0, 0}, 1, 0, 3, 2, 0, 0},
+		{"one row by channel lines, 2 threads", {1, 1, 1, 1, 0, 0, 1, 3, 9, 24, 1, 24, 1, 0, 0}, 2, 0, 17, 6, 0, 0},
+		{"rows through the phases", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 2, 5, 1, 0, 0},
+		{"rows on threads (3x3)", {3, 3, 1, 1, 1, 1, 1, 2, 6, 64, 5, 64, 5, 0, 0}, 2, 3, 4, 4, 0, 0},
+		{"the plain loop (an infinite weight elsewhere)", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 1, 6, 0, 1, 0},
+		{"the plain loop over columns (an infinite input in the row)", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 3, 1, 3, 0, 1},
+	};
+	static const struct {
+		uint16_t w0, w1, want;
+		const char *what;
+	} vals[] = {
+		{0x4000u, 0x3e00u, 0x7c00u, "2, 1.5: 40000 then 10000 is +inf"},
+		{0xc000u, 0xbe00u, 0xfc00u, "-2, -1.5: -40000 then -10000 is -inf"},
+		{0x4000u, 0x4400u, 0x7c00u, "2, 4: 40000 then -40000 is +inf (the first to overflow)"},
+		{0x3e00u, 0x4000u, 0xf0e2u, "1.5, 2: 30000 then -10000 is -10000"},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (unsigned v = 0; v < sizeof vals / sizeof vals[0]; v++) {
+			const struct interior_case *k = &cases[i];
+			unsigned bad = 0;
+			uint16_t at = 0;
+			int e = interior_run(k, vals[v].w0, vals[v].w1, &bad, &at);
+			CHECKF(e == ENG_OK && at == vals[v].want && bad == 0, "%s, %s: run %d, 0x%04x, %u other "
+			       "outputs wrong", k->what, vals[v].what, e, at, bad);
+		}
 }
 
 /*

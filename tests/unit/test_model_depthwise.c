@@ -119,3 +119,73 @@ TEST(model_depthwise, wrong_kernels_or_mixed_channels_fail_and_unpinned_forms_ar
 	expect_refused("dw3", &dw3, set_ocg, "a depthwise convolution with Common.ConvCfg.OCGSize above 0");
 }
 #endif
+
+/*
+ * A partial sum past 2^15 at the MAC's output port that a later tap brings back (guide 03,
+ * "Saturation hazard"; engine/model/compute.c, above line_port), in a depthwise 3x3: channel 1's
+ * output (1, 3) sums 20000 x w00 (input (0, 2)) then -20000 x w01 (input (0, 3)). With w00 = 2,
+ * w01 = 1.5 the first partial is 40000 and the sum 10000: the output is +inf. With the taps the
+ * other way round (1.5, 2: 30000, then -10000) it is -10000.
+ */
+#define DWI_C 4u
+#define DWI_W 8u
+#define DWI_H 3u
+
+struct dwi {
+	uint16_t at; /* channel 1's output (1, 3) after the run */
+};
+
+static void dwi_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (is_weights || g->bar != BP_IN0_BAR)
+		return;
+	const uint32_t row = bp_row(DWI_W);
+	for (unsigned c = 0; c < DWI_C; c++)
+		for (unsigned y = 0; y < DWI_H; y++)
+			for (unsigned x = 0; x < DWI_W; x++) {
+				uint64_t off = ((uint64_t)c * DWI_H + y) * row + 2u * x;
+				uint16_t v = 0x3800u; /* 0.5 */
+				if (c == 1 && y == 0 && x == 2)
+					v = 0x74e2u; /* 20000 */
+				if (c == 1 && y == 0 && x == 3)
+					v = 0xf4e2u; /* -20000 */
+				if (off + 2 <= g->size)
+					le_wr16(buf + off, v);
+			}
+}
+
+static void dwi_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct dwi *d = ctx;
+	uint64_t off = ((uint64_t)1 * DWI_H + 1) * bp_row(DWI_W) + 2u * 3u;
+	if (!is_weights && g->bar == BP_OUT_BAR && off + 2 <= g->size)
+		d->at = le_rd16(buf + off);
+}
+
+static int dwi_run(uint16_t w00, uint16_t w01, struct dwi *d, struct session_result *res)
+{
+	for (unsigned i = 0; i < DWI_C * 9u; i++)
+		wts[i] = 0x3400u; /* 1/4 */
+	for (unsigned i = 0; i < 9u; i++)
+		wts[9u + i] = 0;
+	wts[9u + 0] = w00; /* channel 1's taps (0, 0) and (0, 1) */
+	wts[9u + 1] = w01;
+	size_t len = bp_dwconv(prog, sizeof prog, DWI_C, DWI_W, DWI_H, 3, wts, NULL);
+	CHECK(len > 0);
+	const struct session_hooks h = {dwi_fill, dwi_check, d, 0};
+	d->at = 0;
+	return tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, res);
+}
+
+TEST(model_depthwise, partial_past_2_15_overflows_the_output)
+{
+	struct dwi d;
+	struct session_result res;
+	int rc = dwi_run(0x4000u, 0x3e00u, &d, &res); /* 2, 1.5: 40000, then 10000 */
+	CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0x7c00u, "rc %d, 0x%04x: %s", rc, d.at,
+	       res.fault_text);
+	rc = dwi_run(0x3e00u, 0x4000u, &d, &res); /* 1.5, 2: 30000, then -10000 */
+	CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0xf0e2u, "the other order: rc %d, 0x%04x: %s", rc,
+	       d.at, res.fault_text);
+}

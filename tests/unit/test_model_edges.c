@@ -7,8 +7,9 @@
  *   NaN + 1 = inf;
  * - the engine never produces a NaN: inf - inf = +0, 0 x inf = +0;
  * - subnormals survive the elementwise path and enter the MAC as +0;
- * - a convolution of two or more taps saturates at 2^15 (32752 passes, 32768 is inf), an
- *   elementwise result at the fp16 limit.
+ * - a convolution of two or more taps saturates at 2^15 (32752 passes, 32768 is inf), also
+ *   where a partial sum gets there and later terms bring the sum back; an elementwise result at
+ *   the fp16 limit.
  * Each case is one element of the program's input(s) and the exact fp16 bits expected at the
  * same element of its output. The checker's own test: a wrong expectation fails it.
  */
@@ -45,6 +46,8 @@
 #define H_N5460 0xed55u
 #define H_N5464 0xed56u
 #define H_32752 0x77ffu /* the largest fp16 below 2^15 */
+#define H_20000 0x74e2u
+#define H_N10000 0xf0e2u
 #define H_TANH_END 0x3bffu /* 0.99951: the tanh record's end knot (see its case) */
 
 struct edge_case {
@@ -91,6 +94,14 @@ static const struct edge_case cases[] = {
 	 {H_N5460, H_N5460, H_N5464}, {0}, {H_NINF, H_NINF, H_NINF}},
 	{"conv: 2 x (5460 + 5460 + 5456) = 32752 passes", "fixtures/hwx/conv.hwx", "model/hwx_conv.orc",
 	 3, {H_5460, H_5460, H_5456}, {0}, {H_32752, H_32752, H_32752}},
+	/* guide 03: a partial past 2^15 overflows although later terms bring the sum back; the
+	 * model's order is (ci, ky, kx) (engine/model/compute.c, above line_port) */
+	{"conv: 2 x 20000 = 40000 overflows before 2 x -10000 x 2 brings the sum back to 0",
+	 "fixtures/hwx/conv.hwx", "model/hwx_conv.orc", 3, {H_20000, H_N10000, H_N10000}, {0},
+	 {H_INF, H_INF, H_INF}},
+	{"conv: -10000, 20000, -10000: the partials (-20000, 20000, 0) stay under 2^15",
+	 "fixtures/hwx/conv.hwx", "model/hwx_conv.orc", 3, {H_N10000, H_20000, H_N10000}, {0},
+	 {H_ZERO, H_ZERO, H_ZERO}},
 	{"conv: a NaN input is +inf", "fixtures/hwx/conv.hwx", "model/hwx_conv.orc", 3,
 	 {H_NQNAN, H_ONE, H_ONE}, {0}, {H_INF, H_INF, H_INF}},
 	{"conv: inf - inf in the accumulator is +0", "fixtures/hwx/conv.hwx", "model/hwx_conv.orc",
@@ -207,7 +218,7 @@ static void run_case(const struct edge_case *c)
 
 EDGE_TEST(nan_is_inf_at_the_input_port, 0, 5)
 EDGE_TEST(no_nan_out_and_elementwise_limits, 5, 7)
-EDGE_TEST(mac_flushes_subnormals_and_saturates_at_2_15, 7, 13)
+EDGE_TEST(mac_flushes_subnormals_and_saturates_at_2_15, 7, 15)
 
 /* The checker fails when the model's bits and the expectation differ in one element. */
 TEST(model_edges, checker_fails_on_a_wrong_expectation)
