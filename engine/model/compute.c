@@ -2827,18 +2827,16 @@ static void port_of(const struct anem *m, const struct conv *c, unsigned g, unsi
 /*
  * Channels [o0, o1) of group g, their kernels packed as one line at w (lane l's weight k at
  * w[k CB + l]), over one row's columns (K lines of as; X their largest |value|), their sums in
- * acc (lane l's at acc + l as): each output whose partials reach 2^15 at the port before its
- * whole sum does (the sum finite) becomes the infinity of the first such partial's sign. Returns
- * the outputs changed.
+ * acc (lane l's at acc + l as): each output whose partials reach 2^15 at the port (the sum
+ * finite) becomes the infinity of the first such partial's sign.
  */
-static unsigned line_port(const struct anem *m, const struct conv *c, const float *w,
+static void line_port(const struct anem *m, const struct conv *c, const float *w,
 			  const float *cols, float X, unsigned g, unsigned o0, unsigned o1, float *acc)
 {
 	const uint64_t K = c->per, as = c->as;
 	float sum[CB];
-	unsigned changed = 0;
 	if (!c->taps2)
-		return 0;
+		return;
 	line_abs(w, K, sum);
 	for (unsigned o = o0; o < o1; o++) {
 		unsigned l = o - o0;
@@ -2858,13 +2856,10 @@ static unsigned line_port(const struct anem *m, const struct conv *c, const floa
 				if (!first && !(__builtin_fabsf(a) < fl))
 					first = port_sign_sat(a, c->cv, ps, b, c->post);
 			}
-			if (first && a - a == 0.0f) {
+			if (first && a - a == 0.0f)
 				acc[(uint64_t)l * as + x] = port_inf(first, c->cv, ps, c->post);
-				changed++;
-			}
 		}
 	}
-	return changed;
 }
 
 /* The largest Σ|w| of an output over a group's packed lines (nob lines of K x CB at wp): the
@@ -2906,7 +2901,7 @@ static void row_port(const struct anem *m, const struct conv *c, const float *wp
 		return;
 	for (uint64_t ob = 0; ob < c->nob; ob++) {
 		unsigned o0 = (unsigned)(ob * CB), o1 = o0 + CB < c->cout ? o0 + CB : c->cout;
-		(void)line_port(m, c, wp + ob * c->per * CB, cols, X, g, o0, o1, acc + ob * CB * c->as);
+		line_port(m, c, wp + ob * c->per * CB, cols, X, g, o0, o1, acc + ob * CB * c->as);
 	}
 }
 
@@ -3566,7 +3561,7 @@ static void line_task(void *arg, unsigned i)
 			return;
 		}
 		micro_row(w, m->cols, per, as, acc);
-		(void)line_port(m, c, w, m->cols, j->X, 0, (unsigned)o0, (unsigned)o1, acc);
+		line_port(m, c, w, m->cols, j->X, 0, (unsigned)o0, (unsigned)o1, acc);
 		finish_channels(m, c, j->s, j->out, j->lres, 0, 0, acc, j->st, (unsigned)o0, (unsigned)o1);
 	}
 }
