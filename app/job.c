@@ -116,10 +116,11 @@ static void fail_line(const char *fmt, ...)
 }
 
 /* The command line's keys: KEY=VALUE words, and in:/out:/ref: words (cmdline_io). */
-static const char *const cmdline_keys[] = {"program", "trace", "fault", "serve", "threads"};
+static const char *const cmdline_keys[] = {"program", "trace", "fault", "serve", "threads", "rtol",
+					   "atol"};
 #define CMDLINE_KEYS_HELP                                                                      \
-	"program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH trace=1 fault=KIND serve=1 "    \
-	"threads=N"
+	"program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH rtol=R atol=A trace=1 fault=KIND " \
+	"serve=1 threads=N"
 
 /* Every word of the command line is a known KEY=VALUE or an in:/out:/ref:; -1 (printed, naming
  * the word and the keys that exist) on the first that is not: a typo is an error, not ignored. */
@@ -221,7 +222,7 @@ static int submit_via_queue(struct subq *q, struct app_session *session, const u
  * through the control path on the engine (the software model on boards without one) with the
  * default grants, printing per TD what was programmed and moved (trace=1: every write and move). */
 static int run_program(const char *path, unsigned trace, int fault, const struct tio_req *req,
-		       unsigned nreq)
+		       unsigned nreq, const struct tio_tol *tol)
 {
 	int fd = hal_file_open(path, 0);
 	if (fd < 0) {
@@ -314,6 +315,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 			} else {
 				rc = 1;
 				if (tio_prepare(x, prog, req, nreq, to_console, NULL) == TIO_OK) {
+					tio_set_tol(x, tol);
 					rc = submit_via_queue(q, session, buf, (size_t)n, trace, 1,
 							      tio_hooks(x));
 					if (tio_finish(x, rc == 0) != TIO_OK)
@@ -381,6 +383,27 @@ static int cmdline_io(const char *cmdline, struct tio_req *req, unsigned *nreq)
 		}
 	}
 	return 0;
+}
+
+/* rtol=R atol=A: the references' tolerance, each value within atol + rtol x |ref| (numpy's
+ * allclose; app/tensorio.h); absent, one fp16 ulp at max(1, max |ref|). Returns 0 with *t set,
+ * or -1 (printed) when a value is not a decimal 0 .. 1e6. */
+static int cmdline_tol(const char *cmdline, struct tio_tol *t)
+{
+	static char r[TIO_TOL_TEXT], a[TIO_TOL_TEXT];
+	int hr = cmdline_arg(cmdline, "rtol", r, sizeof r), ha = cmdline_arg(cmdline, "atol", a, sizeof a);
+	if (hr == -2)
+		snprintf(r, sizeof r, "(too long)");
+	if (ha == -2)
+		snprintf(a, sizeof a, "(too long)");
+	if (hr != -2 && ha != -2 &&
+	    tio_tol_make(hr == 0 ? r : NULL, ha == 0 ? a : NULL, t) == TIO_OK)
+		return 0;
+	printf("error: rtol=%s atol=%s: " ERR_FMT " (e.g. rtol=2e-2 atol=1.2e-2)\n", hr == -1 ? "0" : r,
+	       ha == -1 ? "0" : a, ERR_ARGS(tio_err(TIO_E_TOL)));
+	fail_verdict("rtol=%s atol=%s: %s", hr == -1 ? "0" : r, ha == -1 ? "0" : a,
+		     tio_err_name(TIO_E_TOL));
+	return -1;
 }
 
 /* threads=N: the engine model's threads, one a core (hal_set_workers), 1 .. the board's cores;
@@ -475,6 +498,9 @@ int anefw_job(const char *cmdline)
 	unsigned threads;
 	if (cmdline_threads(cmdline, &threads))
 		return done(1);
+	struct tio_tol tol;
+	if (cmdline_tol(cmdline, &tol))
+		return done(1);
 	/* the model's threads: this core and helper cores (a core busy elsewhere is skipped) */
 	unsigned nw = hal_set_workers(threads);
 	printf("model threads: %u\n", nw);
@@ -482,7 +508,7 @@ int anefw_job(const char *cmdline)
 	if (cmdline_arg(cmdline, "serve", tr, sizeof tr) == 0)
 		rc = anefw_serve(0); /* the serial transport: commands on the console's line */
 	else if (cmdline_arg(cmdline, "program", path, sizeof path) == 0) {
-		rc = run_program(path, trace, fault, req, nreq);
+		rc = run_program(path, trace, fault, req, nreq, &tol);
 		threads_share(nw);
 	}
 	else if (!cmdline || !cmdline[0]) /* nothing asked: the banner was the job */

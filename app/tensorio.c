@@ -33,6 +33,7 @@ static const struct err_desc errs[TIO_E__COUNT] = {
 	[TIO_E_NOMEM] = {"io-out-of-memory", "no memory for a tensor's file or reference"},
 	[TIO_E_NOT_RUN] = {"output-not-produced", "the submission did not complete"},
 	[TIO_E_MISMATCH] = {"output-mismatch", "an output differs from its reference"},
+	[TIO_E_TOL] = {"tolerance-bad", "a tolerance that is not a decimal number from 0 to 1e6"},
 };
 
 const struct err_desc *tio_err(enum tio_err e)
@@ -539,6 +540,90 @@ void tio_compare(const uint8_t *out, const uint8_t *ref, uint64_t n, double *max
 	*tol = big / 1024.0;
 }
 
+void tio_compare_tol(const uint8_t *out, const uint8_t *ref, uint64_t n, double rtol, double atol,
+		     double *max_err, uint64_t *outside)
+{
+	double worst = 0.0;
+	uint64_t bad = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		double y = h2d(le_rd16(out + 2 * i)), r = h2d(le_rd16(ref + 2 * i));
+		double d, ar = r < 0 ? -r : r;
+		if (y != y || r != r)
+			d = (y != y && r != r) ? 0.0 : __builtin_inf();
+		else if (y == r)
+			d = 0.0; /* equal infinities too */
+		else
+			d = y > r ? y - r : r - y;
+		if (d != d)
+			d = __builtin_inf();
+		if (d > worst)
+			worst = d;
+		/* an infinite reference allows no finite output: atol + rtol x inf is inf, so only
+		 * the equal infinity (d 0) passes */
+		if (d > 0.0 && !(d <= atol + rtol * ar && ar < __builtin_inf()))
+			bad++;
+	}
+	*max_err = worst;
+	*outside = bad;
+}
+
+enum tio_err tio_parse_tol(const char *s, size_t len, double *v)
+{
+	size_t i = 0;
+	double m = 0.0;
+	int digits = 0, scale = 0, e = 0, esign = 1;
+	if (!s || !len || len >= TIO_TOL_TEXT)
+		return TIO_E_TOL;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+		m = m * 10.0 + (s[i] - '0');
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++, scale--)
+			m = m * 10.0 + (s[i] - '0');
+	if (!digits)
+		return TIO_E_TOL;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		int ed = 0;
+		i++;
+		if (i < len && (s[i] == '+' || s[i] == '-'))
+			esign = s[i++] == '-' ? -1 : 1;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, ed++)
+			if (e < 1000)
+				e = e * 10 + (s[i] - '0');
+		if (!ed || e > 99) /* 1e-999999 is not a tolerance anyone means */
+			return TIO_E_TOL;
+	}
+	if (i != len)
+		return TIO_E_TOL;
+	int p = scale + esign * e; /* m x 10^p: |p| under 124 (23 characters, exponent 99) */
+	for (; p > 0 && m <= 1e7; p--)
+		m *= 10.0;
+	for (; p < 0; p++)
+		m /= 10.0;
+	if (p > 0 || !(m <= 1e6))
+		return TIO_E_TOL;
+	*v = m;
+	return TIO_OK;
+}
+
+enum tio_err tio_tol_make(const char *rtol, const char *atol, struct tio_tol *t)
+{
+	memset(t, 0, sizeof *t);
+	if (!rtol && !atol)
+		return TIO_OK;
+	const char *r = rtol ? rtol : "0", *a = atol ? atol : "0";
+	if (tio_parse_tol(r, strlen(r), &t->rtol) || tio_parse_tol(a, strlen(a), &t->atol))
+		return TIO_E_TOL;
+	snprintf(t->rtol_s, sizeof t->rtol_s, "%s", r);
+	snprintf(t->atol_s, sizeof t->atol_s, "%s", a);
+	t->set = 1;
+	return TIO_OK;
+}
+
+void tio_set_tol(struct tio *x, const struct tio_tol *t)
+{
+	x->tol = *t;
+}
+
 /* One reference: the captured output against the file's values, one line, MISMATCH an error. */
 static void compare_ref(struct tio *x, struct tio_io *io, const struct tns_tensor *t)
 {
@@ -557,12 +642,23 @@ static void compare_ref(struct tio *x, struct tio_io *io, const struct tns_tenso
 		tio_gather(t, io->file, io->file_len, ref);
 	double err, tol;
 	char es[32], ts[32];
-	tio_compare(dense, ref, t->nelem, &err, &tol);
-	tio_fmt3(err, es, sizeof es);
-	tio_fmt3(tol, ts, sizeof ts);
-	int ok = err <= tol;
-	outf(x->out, x->ctx, "%s %s: %lu values, max abs error %s vs reference (tolerance %s): %s\n",
-	     tns_role_name(t->role), t->name, (unsigned long)t->nelem, es, ts, ok ? "ok" : "MISMATCH");
+	int ok;
+	if (x->tol.set) {
+		uint64_t outside;
+		tio_compare_tol(dense, ref, t->nelem, x->tol.rtol, x->tol.atol, &err, &outside);
+		tio_fmt3(err, es, sizeof es);
+		ok = outside == 0;
+		outf(x->out, x->ctx, "%s %s: %lu values, max abs error %s, %lu outside atol %s + rtol %s x "
+		     "|ref|: %s\n", tns_role_name(t->role), t->name, (unsigned long)t->nelem, es,
+		     (unsigned long)outside, x->tol.atol_s, x->tol.rtol_s, ok ? "ok" : "MISMATCH");
+	} else {
+		tio_compare(dense, ref, t->nelem, &err, &tol);
+		tio_fmt3(err, es, sizeof es);
+		tio_fmt3(tol, ts, sizeof ts);
+		ok = err <= tol;
+		outf(x->out, x->ctx, "%s %s: %lu values, max abs error %s vs reference (tolerance %s): %s\n",
+		     tns_role_name(t->role), t->name, (unsigned long)t->nelem, es, ts, ok ? "ok" : "MISMATCH");
+	}
 	if (!ok)
 		x->err = TIO_E_MISMATCH;
 	free(dense);

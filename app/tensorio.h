@@ -52,6 +52,7 @@ enum tio_err {
 	TIO_E_NOMEM,       /* io-out-of-memory */
 	TIO_E_NOT_RUN,     /* output-not-produced: the submission did not complete */
 	TIO_E_MISMATCH,    /* output-mismatch: an output outside its reference's tolerance */
+	TIO_E_TOL,         /* tolerance-bad: --rtol/--atol (rtol=/atol=) not a decimal 0 .. 1e6 */
 	TIO_E__COUNT
 };
 const struct err_desc *tio_err(enum tio_err e); /* fw/common/err.h */
@@ -63,7 +64,11 @@ const char *tio_err_name(enum tio_err e);
  * must have; after the run one line per reference,
  *   "output NAME: N values, max abs error E vs reference (tolerance T): ok" (or "MISMATCH"),
  * T = 2^-10 x max(1, max |reference|) (one fp16 ulp at the larger of 1 and the reference's
- * largest magnitude); a mismatch is TIO_E_MISMATCH. */
+ * largest magnitude); a mismatch is TIO_E_MISMATCH. With a tolerance given (tio_set_tol: --rtol,
+ * --atol; the firmware's rtol=, atol=), each value instead, as numpy's allclose:
+ *   |output - reference| <= atol + rtol x |reference|,
+ * and the line reads "output NAME: N values, max abs error E, K outside atol A + rtol R x |ref|:
+ * ok" (or "MISMATCH"). NaN matches NaN and an infinity the same infinity, in both rules. */
 #define TIO_IN 0
 #define TIO_OUT 1
 #define TIO_REF 2
@@ -78,6 +83,25 @@ struct tio_req {
  * |output - reference| (inf when exactly one of a pair is NaN) and the tolerance. Pure. */
 void tio_compare(const uint8_t *out, const uint8_t *ref, uint64_t n, double *max_err,
 		 double *tol);
+/* The elementwise comparison with a tolerance (atol + rtol x |reference|): the largest
+ * |output - reference| and how many values lie outside. Pure. */
+void tio_compare_tol(const uint8_t *out, const uint8_t *ref, uint64_t n, double rtol, double atol,
+		     double *max_err, uint64_t *outside);
+
+/* A tolerance as given: a decimal number from 0 to 1e6 ("0.02", "2e-2", ".5", "1E+3"), its text
+ * kept for the report. */
+#define TIO_TOL_TEXT 24
+struct tio_tol {
+	int set;                      /* 0: the default rule (one fp16 ulp at max(1, max |ref|)) */
+	double rtol, atol;
+	char rtol_s[TIO_TOL_TEXT], atol_s[TIO_TOL_TEXT];
+};
+/* Parses one tolerance (len characters of s) into *v; TIO_E_TOL when it is not one. Pure. */
+enum tio_err tio_parse_tol(const char *s, size_t len, double *v);
+/* *t from the two texts (NULL: "0"; both NULL: the default rule, t->set 0); TIO_E_TOL naming
+ * neither, when one does not parse. Pure. */
+enum tio_err tio_tol_make(const char *rtol, const char *atol, struct tio_tol *t);
+
 /* "1.234" (three decimals, rounded), "inf" or "nan". */
 void tio_fmt3(double v, char *buf, size_t len);
 
@@ -104,12 +128,16 @@ struct tio {
 	void *ctx;
 	struct session_hooks hooks;
 	enum tio_err err;
+	struct tio_tol tol;
 };
 
 /* Resolves the requests against p's tensors and reads every input file. On an error it is
  * printed, x->err set, and returned; tio_free is still needed. */
 enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struct tio_req *req,
 			 unsigned nreq, outf_fn out, void *ctx);
+/* The tolerance every reference is compared with from now on (after tio_prepare, which clears
+ * it to the default rule). */
+void tio_set_tol(struct tio *x, const struct tio_tol *t);
 /* The session hooks that place the inputs and capture the requested outputs. */
 const struct session_hooks *tio_hooks(struct tio *x);
 /* After session_run: ran 1 (the submission completed) writes every requested output (to PATH.part,

@@ -13,7 +13,7 @@ if [ ! -f "$elf" ] || [[ " $TEST_BOARDS " != *" qemu-virt "* ]]; then
 	t_skip job "qemu-virt not tested"; t_done; exit
 fi
 fw() { (set -o pipefail; qemu_run --board qemu-virt --timeout 120 "$elf" "$@" 2>&1 | tr -d '\r'); }
-KEYS='program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH trace=1 fault=KIND serve=1 threads=N'
+KEYS="program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH rtol=R atol=A trace=1 fault=KIND serve=1 threads=N"
 "$TOOL" mkprog app/default.desc "$work/p.hwx" >/dev/null 2>&1
 "$PYTHON" tests/oracle/gen_mkprog.py --refs app/default.desc "$work/ref" >/dev/null 2>&1
 "$PYTHON" - "$work" <<'PY'

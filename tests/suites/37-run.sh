@@ -221,6 +221,36 @@ else
 	t_skip run.fixture_softmax_rows_and_nan_lane "../shared absent"
 fi
 
+# ---- --ref with a tolerance (--rtol/--atol, numpy's allclose) ----
+# relu of x (non-negative: y = x) against x + 0.05: outside the default one fp16 ulp at max |ref|
+# (12 / 1024), inside atol 0.06, outside atol 0.03 and rtol 1e-3 (the checker's negatives); atol
+# 5e-2 leaves the 255 values of |d| above 0.05 out, and rtol 1e-3 beside it takes them in (numpy
+# agrees: 255 and 0); a tolerance that is not a decimal 0 .. 1e6 is a usage error naming it.
+py "$work" <<'PY'
+import numpy as np, sys
+d = sys.argv[1]
+x = np.load(d + "/x.npy")
+np.save(d + "/ref_off.npy", (x.astype(np.float64) + 0.05).astype(np.float16))
+PY
+tolrun() { # NAME WANT_RC WANT_LINE ARGS...
+	local tname=$1 wrc=$2 want=$3; shift 3
+	local out rc
+	out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --ref output_0="$work/ref_off.npy" "$@" 2>&1); rc=$?
+	if [ "$rc" -eq "$wrc" ] && grep -q -- "$want" <<<"$out"; then
+		t_pass "run.ref_tolerance.$tname"
+	else
+		t_fail "run.ref_tolerance.$tname" "exit $rc: $(grep -E '^(output|run|anefw)' <<<"$out" | tr '\n' ' ')"
+	fi
+}
+tolrun default_rule_mismatch 1 '^output output_0: 480 values, max abs error 0\.0[45][0-9] vs reference (tolerance 0\.012): MISMATCH$'
+tolrun atol_within 0 '^output output_0: 480 values, max abs error 0\.0[45][0-9], 0 outside atol 0\.06 + rtol 0 x |ref|: ok$' --atol 0.06
+tolrun atol_too_small 1 '^output output_0: 480 values, max abs error 0\.0[45][0-9], 480 outside atol 0\.03 + rtol 0 x |ref|: MISMATCH$' --atol 0.03
+tolrun rtol_too_small 1 ', 480 outside atol 0 + rtol 1e-3 x |ref|: MISMATCH$' --rtol 1e-3
+tolrun atol_alone 1 ', 255 outside atol 5e-2 + rtol 0 x |ref|: MISMATCH$' --atol 5e-2
+tolrun rtol_and_atol 0 ', 0 outside atol 5e-2 + rtol 1e-3 x |ref|: ok$' --rtol 1e-3 --atol 5e-2
+tolrun bad_tolerance 2 "tolerance-bad: --rtol '0', --atol '0.0.1'" --atol 0.0.1
+tolrun missing_tolerance 2 '--rtol needs a tolerance' --rtol
+
 # ---- the firmware, over semihosting: the same bytes as the host tool ----
 elf="$BUILD/qemu-virt/anefw.elf"
 if [[ " $TEST_BOARDS " != *" qemu-virt "* ]]; then
@@ -284,5 +314,21 @@ PY
 	fwrefuse unknown_tensor "run: nope: unknown-tensor: no tensor of the program has that name or BAR; the program's tensors are input, bar6, output_0 (or barN)" "program=$work/chain.hwx" "out:nope=$work/t9.npy"
 	fwrefuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape (axes may be split) nor 1-D of its count; the file's shape is (4, 3, 40), tensor input's is (16, 2, 8) (or 1-D (256,))" "program=$work/chain.hwx" "in:input=$work/x.npy"
 	fwrefuse missing_file 'file-cannot-open' "program=$work/chain.hwx" "in:input=$work/absent.npy"
+	# rtol=/atol=: the same comparison as --rtol/--atol, the same line; a bad one refused by name
+	out=$(fw "program=$work/relu.hwx" "in:input=$work/x.npy" "ref:output_0=$work/ref_off.npy" atol=0.06)
+	if grep -q '^output output_0: 480 values, max abs error 0\.0[45][0-9], 0 outside atol 0\.06 + rtol 0 x |ref|: ok$' <<<"$out" &&
+	   grep -q '^anefw: done: ok: 1 output within tolerance of its reference$' <<<"$out"; then
+		t_pass run.firmware_ref_tolerance_within
+	else
+		t_fail run.firmware_ref_tolerance_within "$(grep -E '^(output|run|anefw)' <<<"$out" | tr '\n' ' ')"
+	fi
+	out=$(fw "program=$work/relu.hwx" "in:input=$work/x.npy" "ref:output_0=$work/ref_off.npy" atol=0.03)
+	if grep -q ', 480 outside atol 0\.03 + rtol 0 x |ref|: MISMATCH$' <<<"$out" &&
+	   grep -q '^anefw: done: FAILED: output-mismatch' <<<"$out"; then
+		t_pass run.firmware_ref_tolerance_outside
+	else
+		t_fail run.firmware_ref_tolerance_outside "$(grep -E '^(output|run|anefw)' <<<"$out" | tr '\n' ' ')"
+	fi
+	fwrefuse bad_tolerance "error: rtol=abc atol=0: tolerance-bad: a tolerance that is not a decimal number from 0 to 1e6" "program=$work/relu.hwx" rtol=abc
 fi
 t_done

@@ -98,6 +98,16 @@ for b in $TEST_BOARDS; do
 	if ! remote run "$work/p.hwx" --out "input=$work/x.npy" >"$work/bad.log" 2>&1 &&
 	   grep -q 'tensor-not-an-output' "$work/bad.log"; then t_pass "remote.$b.bad_request_named_before_sending"
 	else t_fail "remote.$b.bad_request_named_before_sending" "$(tail -2 "$work/bad.log")"; fi
+	# --ref with --rtol/--atol as run takes them: the seeded outputs within 1e-2 of the oracle's
+	# (they are within one fp16 ulp); another input's outputs are outside (the negative)
+	if remote run "$work/p.hwx" --ref "output_0=$work/ref.output_0.npy" --rtol 1e-2 --atol 1e-6 \
+		>"$work/rt_$b.log" 2>&1 &&
+	   grep -q '^output output_0: [0-9]* values, max abs error [0-9.]*, 0 outside atol 1e-6 + rtol 1e-2 x |ref|: ok$' "$work/rt_$b.log" &&
+	   ! remote run "$work/p.hwx" --in "input=$work/in_b.npy" --ref "output_0=$work/ref.output_0.npy" \
+		--rtol 1e-2 --atol 1e-6 >"$work/rtb_$b.log" 2>&1 &&
+	   grep -q '^output output_0: .* x |ref|: MISMATCH$' "$work/rtb_$b.log"; then
+		t_pass "remote.$b.ref_within_rtol_and_atol"
+	else t_fail "remote.$b.ref_within_rtol_and_atol" "$(grep -h '^output\|^remote' "$work/rt_$b.log" "$work/rtb_$b.log" | tr '\n' ' ')"; fi
 	# a shared program (Apple's compiler's sigmoid, an activation LUT) runs over the remote
 	# exactly as it runs locally, byte for byte
 	if have_shared; then
@@ -178,6 +188,10 @@ else t_fail remote.a_lost_answer_named_by_tag "$(tail -1 "$work/peer_drop-write_
 if ! peer drop-write 0 && grep -qxF 'remote: load: program-refused: arena-too-large (refused): the program needs 305418240 bytes of device memory, a program slot of this service holds 268435456 (docs/service.md, "Limits")' "$work/peer_drop-write_0.log"; then
 	t_pass remote.every_answer_through_the_checks_then_the_refusal_detail
 else t_fail remote.every_answer_through_the_checks_then_the_refusal_detail "$(tail -1 "$work/peer_drop-write_0.log")"; fi
+out=$("$TOOL" remote --connect 127.0.0.1:1 run "$work/p.hwx" --atol 1e-2x 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && grep -q "tolerance-bad: --rtol '0', --atol '1e-2x'" <<<"$out"; then
+	t_pass remote.bad_tolerance_is_a_usage_error
+else t_fail remote.bad_tolerance_is_a_usage_error "exit $rc: $out"; fi
 out=$("$TOOL" remote --connect 127.0.0.1 shutdown 2>&1); rc=$?
 if [ "$rc" -eq 2 ] && [ "$out" = "remote: --connect 127.0.0.1: expected HOST:PORT with a port number, e.g. 127.0.0.1:5555 (make serve's PORT)" ]; then
 	t_pass remote.connect_without_port_is_a_usage_error

@@ -403,6 +403,67 @@ TEST(tensors, io_arguments_named)
 
 
 /* Requests resolved against the tensors: every refusal named, nothing read for a bad one. */
+/* --rtol/--atol (rtol=/atol=): decimals 0 .. 1e6 parse, anything else is tolerance-bad; the
+ * comparison is numpy's allclose, |y - r| <= atol + rtol x |r|, NaN matching NaN and an infinity
+ * the same infinity. The checker's own test: a value just outside fails it. */
+TEST(tensors, reference_tolerances_parsed_and_applied)
+{
+	static const struct {
+		const char *s;
+		double v;
+	} ok[] = {{"0", 0.0}, {"2e-2", 0.02}, {"0.012", 0.012}, {".5", 0.5}, {"1E+3", 1000.0},
+		  {"1e6", 1e6}, {"3.", 3.0}, {"000001e-0", 1.0}};
+	for (unsigned i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		double v = -1.0;
+		enum tio_err e = tio_parse_tol(ok[i].s, strlen(ok[i].s), &v);
+		double d = v - ok[i].v, m = ok[i].v > 1.0 ? ok[i].v : 1.0;
+		CHECKF(e == TIO_OK && d * d <= 1e-24 * m * m, "'%s' gave %g", ok[i].s, v);
+	}
+	static const char *const bad[] = {"", "-1", "+1", "x", "1e", "1e+", "e5", ".", "1.0.0", "1e7",
+					  "1000001", "nan", "inf", "0x10", "1 ", " 1", "1e-999999",
+					  "123456789012345678901234"};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		double v = 0.0;
+		CHECKF(tio_parse_tol(bad[i], strlen(bad[i]), &v) == TIO_E_TOL, "'%s' accepted", bad[i]);
+	}
+	CHECK_STR(tio_err_name(TIO_E_TOL), "tolerance-bad");
+	struct tio_tol t;
+	CHECK_EQ(tio_tol_make(NULL, NULL, &t), TIO_OK);
+	CHECK_EQ(t.set, 0);
+	CHECK_EQ(tio_tol_make("2e-2", NULL, &t), TIO_OK);
+	CHECK(t.set && t.atol == 0.0 && !strcmp(t.rtol_s, "2e-2") && !strcmp(t.atol_s, "0"));
+	CHECK_EQ(tio_tol_make("2e-2", "x", &t), TIO_E_TOL);
+	/* outputs against references (fp16 bits): 1.0 vs 1.0625 (|d| 0.0625), 2.0 vs 2.0, NaN vs
+	 * NaN, +inf vs +inf, 0 vs 0.001 (0x1419) */
+	static const uint16_t y[5] = {0x3c00, 0x4000, 0x7e00, 0x7c00, 0x0000};
+	static const uint16_t r[5] = {0x3c40, 0x4000, 0x7e00, 0x7c00, 0x1419};
+	uint8_t yb[10], rb[10];
+	for (unsigned i = 0; i < 5; i++) {
+		le_wr16(yb + 2 * i, y[i]);
+		le_wr16(rb + 2 * i, r[i]);
+	}
+	double err;
+	uint64_t outside;
+	/* 0.0625 <= 0.0 + 0.0625 x 1.0625 (0.0664): in; 0.001 <= 0.002: in */
+	tio_compare_tol(yb, rb, 5, 0.0625, 0.002, &err, &outside);
+	CHECK_EQ(outside, 0u);
+	CHECK(err == 0.0625);
+	/* the negative: rtol 0.05 leaves 1.0 vs 1.0625 out (0.0625 > 0.002 + 0.053) */
+	tio_compare_tol(yb, rb, 5, 0.05, 0.002, &err, &outside);
+	CHECK_EQ(outside, 1u);
+	/* atol 0 leaves 0 vs 0.001 out too */
+	tio_compare_tol(yb, rb, 5, 0.0625, 0.0, &err, &outside);
+	CHECK_EQ(outside, 1u);
+	/* a NaN against a number, an infinity against a finite reference or the other infinity */
+	static const uint16_t y2[3] = {0x7e00, 0x7c00, 0xfc00}, r2[3] = {0x3c00, 0x7bff, 0x7c00};
+	for (unsigned i = 0; i < 3; i++) {
+		le_wr16(yb + 2 * i, y2[i]);
+		le_wr16(rb + 2 * i, r2[i]);
+	}
+	tio_compare_tol(yb, rb, 3, 1e6, 1e6, &err, &outside);
+	CHECK_EQ(outside, 3u);
+}
+
 TEST(tensors, requests_resolved_or_named)
 {
 	static struct ldr_program p;

@@ -234,8 +234,9 @@ static int cmd_remote(int argc, char **argv)
 	static struct ldr_program prog;
 	static struct tio x;
 	static struct link l;
-	const char *tcp = NULL, *dev = NULL, *what = NULL, *path = NULL;
+	const char *tcp = NULL, *dev = NULL, *what = NULL, *path = NULL, *rtol = NULL, *atol = NULL;
 	unsigned nreq = 0, flags = 0, wait_s = 0, stats = 0;
+	struct tio_tol tol;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--connect") || !strcmp(a, "--serial")) {
@@ -254,6 +255,13 @@ static int cmd_remote(int argc, char **argv)
 			flags |= LDR_F_RAW;
 		} else if (!strcmp(a, "--hwx")) {
 			flags |= LDR_F_HWX;
+		} else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
+			if (i + 1 >= argc)
+				return tool_usage_error("remote", "%s needs a tolerance (a decimal 0 .. 1e6)", a);
+			if (a[2] == 'r')
+				rtol = argv[++i];
+			else
+				atol = argv[++i];
 		} else if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--ref")) {
 			int out = a[2] == 'o' ? TIO_OUT : a[2] == 'r' ? TIO_REF : TIO_IN;
 			if (i + 1 >= argc)
@@ -286,6 +294,9 @@ static int cmd_remote(int argc, char **argv)
 		return tool_usage_error("remote", "run needs PROGRAM");
 	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
 		return tool_usage_error("remote", "--raw and --hwx exclude each other");
+	if (tio_tol_make(rtol, atol, &tol) != TIO_OK)
+		return tool_usage_error("remote", "tolerance-bad: --rtol '%s', --atol '%s' (each a decimal 0 .. "
+					"1e6, e.g. 2e-2)", rtol ? rtol : "0", atol ? atol : "0");
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	int prepared = 0, rc = 1;
@@ -304,6 +315,7 @@ static int cmd_remote(int argc, char **argv)
 		prepared = 1;
 		if (tio_prepare(&x, &prog, req, nreq, to_stdout, NULL) != TIO_OK)
 			goto done;
+		tio_set_tol(&x, &tol);
 	}
 	int fd = tcp ? open_tcp(tcp, wait_s) : link_open_serial(dev);
 	if (fd < 0) {
@@ -347,7 +359,8 @@ done:
 
 TOOL_COMMAND(remote, "remote", cmd_remote,
 	     "remote (--connect HOST:PORT [--wait S] | --serial DEV) run PROGRAM [--raw|--hwx]\n"
-	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]... [--stats]\n"
+	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]... [--rtol R]\n"
+	     "    [--atol A] [--stats]\n"
 	     "  remote (--connect HOST:PORT [--wait S] | --serial DEV) shutdown\n"
 	     "    run a program on a firmware serving commands on its link (make serve): the same\n"
 	     "    arguments and files as run; shutdown ends the service. A closed port fails at\n"

@@ -1,10 +1,11 @@
 /*
  * anefw-tool run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]...
- *                [--ref NAME=FILE]... [--grant ...] [--trace]
+ *                [--ref NAME=FILE]... [--rtol R] [--atol A] [--grant ...] [--trace]
  * Runs a program on data through the firmware's control path and the software engine, as the
  * firmware's `in:NAME=PATH out:NAME=PATH` does, with the same code (app/tensorio.c): inputs from
  * .npy or raw files (or a fixed seed, said so), outputs to .npy in their logical shape or raw;
- * --ref compares an output with a reference file (one line each; a mismatch exits 1).
+ * --ref compares an output with a reference file (one line each; a mismatch exits 1), by default
+ * within one fp16 ulp at max(1, max |ref|), with --rtol/--atol as numpy's allclose.
  */
 #include "app/session.h"
 #include "app/tensorio.h"
@@ -29,7 +30,8 @@ static int cmd_run(int argc, char **argv)
 	static struct ldr_program prog;
 	static struct tio x;
 	unsigned n = 0, nreq = 0, trace = 0, flags = 0, threads = 0;
-	const char *path = NULL;
+	const char *path = NULL, *rtol = NULL, *atol = NULL;
+	struct tio_tol tol;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--raw")) {
@@ -43,6 +45,13 @@ static int cmd_run(int argc, char **argv)
 			if (i + 1 >= argc || tool_parse_u64(argv[++i], 64, &v) || !v)
 				return tool_usage_error("run", "--threads wants 1..64");
 			threads = (unsigned)v;
+		} else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
+			if (i + 1 >= argc)
+				return tool_usage_error("run", "%s needs a tolerance (a decimal 0 .. 1e6)", a);
+			if (a[2] == 'r')
+				rtol = argv[++i];
+			else
+				atol = argv[++i];
 		} else if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--ref")) {
 			int out = a[2] == 'o' ? TIO_OUT : a[2] == 'r' ? TIO_REF : TIO_IN;
 			if (i + 1 >= argc)
@@ -74,6 +83,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (!path)
 		return tool_usage_error("run", "needs PROGRAM");
+	if (tio_tol_make(rtol, atol, &tol) != TIO_OK)
+		return tool_usage_error("run", "tolerance-bad: --rtol '%s', --atol '%s' (each a decimal 0 .. 1e6, "
+					"e.g. 2e-2)", rtol ? rtol : "0", atol ? atol : "0");
 	hal_set_workers(threads); /* the model's convolutions; 0: one thread per core */
 	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
 		return tool_usage_error("run", "--raw and --hwx exclude each other");
@@ -92,6 +104,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	int rc = 1;
 	if (tio_prepare(&x, &prog, req, nreq, to_stdout, NULL) == TIO_OK) {
+		tio_set_tol(&x, &tol);
 		/* device addresses of explicit grants: the program's BAR table (0 for raw streams) */
 		for (unsigned i = 0; i < n && !prog.raw; i++)
 			if (grants[i].bar < LDR_NBARS)
@@ -118,9 +131,11 @@ static int cmd_run(int argc, char **argv)
 
 TOOL_COMMAND(run, "run", cmd_run,
 	     "run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]...\n"
-	     "    [--ref NAME=FILE]... [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace] [--threads N]\n"
+	     "    [--ref NAME=FILE]... [--rtol R] [--atol A] [--grant BAR:SIZE:r|w|rw[:inplace] ...]\n"
+	     "    [--trace] [--threads N]\n"
 	     "    run a program on data: NAME a tensor of inspect --json (or barN); FILE .npy\n"
 	     "    (float16/int8/uint8; the logical shape, it with axes split, or 1-D) or raw\n"
 	     "    buffer bytes; inputs not given are filled from a fixed seed; outputs written\n"
-	     "    in their logical shape; --ref compares an output with a reference (tolerance\n"
-	     "    2^-10 x max(1, max |ref|))");
+	     "    in their logical shape; --ref compares an output with a reference: within\n"
+	     "    2^-10 x max(1, max |ref|), or with --rtol/--atol each value within\n"
+	     "    atol + rtol x |ref| (numpy's allclose; e.g. --rtol 2e-2 --atol 1.2e-2)");
