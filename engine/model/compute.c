@@ -2659,6 +2659,7 @@ struct conv {
 	/* the partial-sum port's layer-wide bound (row_port): the largest Σ|w| of an output, the
 	 * smallest |acc| that can reach 2^15 at an output's port */
 	float wabs, pfloor;
+	float pfloor1;          /* port_floor without per-channel vectors (every output's then) */
 	float post;             /* NE.PostScale (the port's last factor) */
 };
 
@@ -2771,14 +2772,18 @@ static float max_abs(const float *v, uint64_t n)
 }
 
 /* Σ_k |w[k CB + l]| for each lane l of a packed line (K x CB, 16-byte aligned as every packed
- * line is), in sum: vectors of four lanes, two k at a time in two partial sums (the order does
- * not matter for a bound; the margin covers the rounding). */
+ * line is), in sum: vectors of four lanes, LA_K values of k at a time, each in partial sums of
+ * its own (enough independent additions to keep the adders busy; the order does not matter for
+ * a bound, and the margin covers the rounding). */
+#define LA_K (CB == 4u ? 8u : 4u)
 static void line_abs(const float *w, uint64_t K, float sum[CB])
 {
-	v4f_t a[CB / 4], b[CB / 4];
+	v4f_t a[LA_K][CB / 4];
+#pragma GCC unroll 8
+	for (unsigned q = 0; q < LA_K; q++)
 #pragma GCC unroll 4
-	for (unsigned v = 0; v < CB / 4; v++)
-		a[v] = b[v] = (v4f_t){0.0f, 0.0f, 0.0f, 0.0f};
+		for (unsigned v = 0; v < CB / 4; v++)
+			a[q][v] = (v4f_t){0.0f, 0.0f, 0.0f, 0.0f};
 	if ((uintptr_t)w & 15u) { /* (not reached: the lines are aligned) */
 		for (unsigned l = 0; l < CB; l++)
 			sum[l] = 0.0f;
@@ -2789,19 +2794,23 @@ static void line_abs(const float *w, uint64_t K, float sum[CB])
 	}
 	const v4u_t *p = (const v4u_t *)(const void *)w;
 	uint64_t k = 0;
-	for (; k + 2 <= K; k += 2, p += 2 * (CB / 4))
+	for (; k + LA_K <= K; k += LA_K, p += LA_K * (CB / 4))
+#pragma GCC unroll 8
+		for (unsigned q = 0; q < LA_K; q++)
 #pragma GCC unroll 4
-		for (unsigned v = 0; v < CB / 4; v++) {
-			a[v] += (v4f_t)(p[v] & V4_MAG);
-			b[v] += (v4f_t)(p[CB / 4 + v] & V4_MAG);
-		}
+			for (unsigned v = 0; v < CB / 4; v++)
+				a[q][v] += (v4f_t)(p[q * (CB / 4) + v] & V4_MAG);
 	for (; k < K; k++, p += CB / 4)
 #pragma GCC unroll 4
 		for (unsigned v = 0; v < CB / 4; v++)
-			a[v] += (v4f_t)(p[v] & V4_MAG);
-	for (unsigned v = 0; v < CB / 4; v++)
+			a[0][v] += (v4f_t)(p[v] & V4_MAG);
+	for (unsigned v = 0; v < CB / 4; v++) {
+		v4f_t t = a[0][v];
+		for (unsigned q = 1; q < LA_K; q++)
+			t += a[q][v];
 		for (unsigned j = 0; j < 4; j++)
-			sum[4 * v + j] = a[v][j] + b[v][j];
+			sum[4 * v + j] = t[j];
+	}
 }
 
 /* 1 when terms of Σ|w| <= s over inputs |x| <= X could bring a partial to floor (port_floor):
@@ -2842,7 +2851,7 @@ static void line_port(const struct anem *m, const struct conv *c, const float *w
 		unsigned l = o - o0;
 		float ps, b;
 		port_of(m, c, g, o, &ps, &b);
-		const float fl = port_floor(c->cv, ps, b, c->post);
+		const float fl = c->cv ? port_floor(1, ps, b, c->post) : c->pfloor1;
 		if (!may_reach(c, sum[l], X, fl))
 			continue;
 		for (unsigned x = 0; x < c->W; x++) {
@@ -3862,7 +3871,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	struct conv c = {win.kw, win.kh, win.sx, win.sy, win.px, win.py, out->g,
 			 lsrc ? lsrc->c : in->c, out->c, out->w, lsrc ? lsrc->w : in->w,
 			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}, 0, 0,
-			 0.0f, 0.0f, s->post};
+			 0.0f, 0.0f, 0.0f, s->post};
 	if (!c.kw || !c.kh || !c.sx || !c.sy || !c.cin || !c.Win)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
@@ -3897,6 +3906,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	/* the bias is the reduction's first row (its kernels' element 0): one more term, as AccBias
 	 * is in the accumulator */
 	c.taps2 = c.per + (bias || s->conv_accbias) >= 2;
+	c.pfloor1 = port_floor(0, 1.0f, 0.0f, c.post);
 	/* the plan as if every weight were finite (the kernels are packed below, or by the lines) */
 	if ((e = conv_plan(m, &c, in, out)))
 		return e;
