@@ -516,23 +516,28 @@ static double h2d(uint16_t h)
 	return (h & 0x8000) ? -v : v;
 }
 
+/* |y - r| of one output value against its reference: 0 for NaN against NaN and for equal
+ * infinities, infinite for NaN against a number and for any other pair with an infinity. */
+static double pair_err(double y, double r)
+{
+	double d;
+	if (y != y || r != r)
+		d = (y != y && r != r) ? 0.0 : __builtin_inf();
+	else if (y == r)
+		d = 0.0; /* equal infinities too */
+	else
+		d = y > r ? y - r : r - y;
+	return d != d ? __builtin_inf() : d;
+}
+
 void tio_compare(const uint8_t *out, const uint8_t *ref, uint64_t n, double *max_err, double *tol)
 {
 	double worst = 0.0, big = 1.0;
 	for (uint64_t i = 0; i < n; i++) {
 		double y = h2d(le_rd16(out + 2 * i)), r = h2d(le_rd16(ref + 2 * i));
-		double ar = r < 0 ? -r : r;
+		double ar = r < 0 ? -r : r, d = pair_err(y, r);
 		if (r == r && ar > big)
 			big = ar;
-		double d;
-		if (y != y || r != r)
-			d = (y != y && r != r) ? 0.0 : __builtin_inf();
-		else if (y == r)
-			d = 0.0; /* equal infinities too */
-		else
-			d = y > r ? y - r : r - y;
-		if (d != d)
-			d = __builtin_inf();
 		if (d > worst)
 			worst = d;
 	}
@@ -547,15 +552,7 @@ void tio_compare_tol(const uint8_t *out, const uint8_t *ref, uint64_t n, double 
 	uint64_t bad = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		double y = h2d(le_rd16(out + 2 * i)), r = h2d(le_rd16(ref + 2 * i));
-		double d, ar = r < 0 ? -r : r;
-		if (y != y || r != r)
-			d = (y != y && r != r) ? 0.0 : __builtin_inf();
-		else if (y == r)
-			d = 0.0; /* equal infinities too */
-		else
-			d = y > r ? y - r : r - y;
-		if (d != d)
-			d = __builtin_inf();
+		double ar = r < 0 ? -r : r, d = pair_err(y, r);
 		if (d > worst)
 			worst = d;
 		/* an infinite reference allows no finite output: atol + rtol x inf is inf, so only

@@ -315,20 +315,18 @@ PY
 	fwrefuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape (axes may be split) nor 1-D of its count; the file's shape is (4, 3, 40), tensor input's is (16, 2, 8) (or 1-D (256,))" "program=$work/chain.hwx" "in:input=$work/x.npy"
 	fwrefuse missing_file 'file-cannot-open' "program=$work/chain.hwx" "in:input=$work/absent.npy"
 	# rtol=/atol=: the same comparison as --rtol/--atol, the same line; a bad one refused by name
-	out=$(fw "program=$work/relu.hwx" "in:input=$work/x.npy" "ref:output_0=$work/ref_off.npy" atol=0.06)
-	if grep -q '^output output_0: 480 values, max abs error 0\.0[45][0-9], 0 outside atol 0\.06 + rtol 0 x |ref|: ok$' <<<"$out" &&
-	   grep -q '^anefw: done: ok: 1 output within tolerance of its reference$' <<<"$out"; then
-		t_pass run.firmware_ref_tolerance_within
-	else
-		t_fail run.firmware_ref_tolerance_within "$(grep -E '^(output|run|anefw)' <<<"$out" | tr '\n' ' ')"
-	fi
-	out=$(fw "program=$work/relu.hwx" "in:input=$work/x.npy" "ref:output_0=$work/ref_off.npy" atol=0.03)
-	if grep -q ', 480 outside atol 0\.03 + rtol 0 x |ref|: MISMATCH$' <<<"$out" &&
-	   grep -q '^anefw: done: FAILED: output-mismatch' <<<"$out"; then
-		t_pass run.firmware_ref_tolerance_outside
-	else
-		t_fail run.firmware_ref_tolerance_outside "$(grep -E '^(output|run|anefw)' <<<"$out" | tr '\n' ' ')"
-	fi
+	fwtol() { # NAME ATOL WANT_LINE WANT_VERDICT
+		local out
+		out=$(fw "program=$work/relu.hwx" "in:input=$work/x.npy" "ref:output_0=$work/ref_off.npy" "atol=$2")
+		if grep -q "$3" <<<"$out" && grep -q "$4" <<<"$out"; then
+			t_pass "run.firmware_ref_tolerance_$1"
+		else
+			t_fail "run.firmware_ref_tolerance_$1" "$(grep -E '^(output|run|anefw)' <<<"$out" | tr '\n' ' ')"
+		fi
+	}
+	fwtol within 0.06 '^output output_0: 480 values, max abs error 0\.0[45][0-9], 0 outside atol 0\.06 + rtol 0 x |ref|: ok$' \
+		'^anefw: done: ok: 1 output within tolerance of its reference$'
+	fwtol outside 0.03 ', 480 outside atol 0\.03 + rtol 0 x |ref|: MISMATCH$' '^anefw: done: FAILED: output-mismatch'
 	fwrefuse bad_tolerance "error: rtol=abc atol=0: tolerance-bad: a tolerance that is not a decimal number from 0 to 1e6" "program=$work/relu.hwx" rtol=abc
 fi
 t_done
