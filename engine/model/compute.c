@@ -2735,7 +2735,6 @@ static PE_AVX float max_abs_avx(const float *v, uint64_t n)
 #endif
 
 typedef uint32_t v4u_t __attribute__((vector_size(16)));
-typedef float v4f_t __attribute__((vector_size(16)));
 #define V4_MAG ((v4u_t){0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu})
 
 static float max_abs(const float *v, uint64_t n)
@@ -2778,12 +2777,12 @@ static float max_abs(const float *v, uint64_t n)
 #define LA_K (CB == 4u ? 8u : 4u)
 static void line_abs(const float *w, uint64_t K, float sum[CB])
 {
-	v4f_t a[LA_K][CB / 4];
+	v4f a[LA_K][CB / 4];
 #pragma GCC unroll 8
 	for (unsigned q = 0; q < LA_K; q++)
 #pragma GCC unroll 4
 		for (unsigned v = 0; v < CB / 4; v++)
-			a[q][v] = (v4f_t){0.0f, 0.0f, 0.0f, 0.0f};
+			a[q][v] = (v4f){0.0f, 0.0f, 0.0f, 0.0f};
 	if ((uintptr_t)w & 15u) { /* (not reached: the lines are aligned) */
 		for (unsigned l = 0; l < CB; l++)
 			sum[l] = 0.0f;
@@ -2799,13 +2798,13 @@ static void line_abs(const float *w, uint64_t K, float sum[CB])
 		for (unsigned q = 0; q < LA_K; q++)
 #pragma GCC unroll 4
 			for (unsigned v = 0; v < CB / 4; v++)
-				a[q][v] += (v4f_t)(p[q * (CB / 4) + v] & V4_MAG);
+				a[q][v] += (v4f)(p[q * (CB / 4) + v] & V4_MAG);
 	for (; k < K; k++, p += CB / 4)
 #pragma GCC unroll 4
 		for (unsigned v = 0; v < CB / 4; v++)
-			a[0][v] += (v4f_t)(p[v] & V4_MAG);
+			a[0][v] += (v4f)(p[v] & V4_MAG);
 	for (unsigned v = 0; v < CB / 4; v++) {
-		v4f_t t = a[0][v];
+		v4f t = a[0][v];
 		for (unsigned q = 1; q < LA_K; q++)
 			t += a[q][v];
 		for (unsigned j = 0; j < 4; j++)
@@ -2889,10 +2888,12 @@ static float lines_abs_max(const struct conv *c, const float *wp)
 /* The smallest port_floor over the convolution's outputs (the layer-wide bound's port side). */
 static float port_floor_min(const struct anem *m, const struct conv *c)
 {
+	if (!c->cv)
+		return c->pfloor1;
 	float best = __builtin_inff();
 	uint64_t nall = (uint64_t)c->G * c->cout;
-	for (uint64_t go = 0; go < (c->cv ? nall : 1u); go++) {
-		float f = port_floor(c->cv, c->cv ? m->chv[go] : 1.0f, c->cv ? m->chv[nall + go] : 0.0f, c->post);
+	for (uint64_t go = 0; go < nall; go++) {
+		float f = port_floor(1, m->chv[go], m->chv[nall + go], c->post);
 		best = f < best ? f : best;
 	}
 	return best;

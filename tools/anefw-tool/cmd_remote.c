@@ -256,12 +256,8 @@ static int cmd_remote(int argc, char **argv)
 		} else if (!strcmp(a, "--hwx")) {
 			flags |= LDR_F_HWX;
 		} else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
-			if (i + 1 >= argc)
-				return tool_usage_error("remote", "%s needs a tolerance (a decimal 0 .. 1e6)", a);
-			if (a[2] == 'r')
-				rtol = argv[++i];
-			else
-				atol = argv[++i];
+			if (tool_take_tolerance("remote", argc, argv, &i, &rtol, &atol))
+				return 2;
 		} else if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--ref")) {
 			int out = a[2] == 'o' ? TIO_OUT : a[2] == 'r' ? TIO_REF : TIO_IN;
 			if (i + 1 >= argc)
@@ -294,9 +290,8 @@ static int cmd_remote(int argc, char **argv)
 		return tool_usage_error("remote", "run needs PROGRAM");
 	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
 		return tool_usage_error("remote", "--raw and --hwx exclude each other");
-	if (tio_tol_make(rtol, atol, &tol) != TIO_OK)
-		return tool_usage_error("remote", "tolerance-bad: --rtol '%s', --atol '%s' (each a decimal 0 .. "
-					"1e6, e.g. 2e-2)", rtol ? rtol : "0", atol ? atol : "0");
+	if (tool_make_tolerance("remote", rtol, atol, &tol))
+		return 2;
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	int prepared = 0, rc = 1;

@@ -46,12 +46,8 @@ static int cmd_run(int argc, char **argv)
 				return tool_usage_error("run", "--threads wants 1..64");
 			threads = (unsigned)v;
 		} else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
-			if (i + 1 >= argc)
-				return tool_usage_error("run", "%s needs a tolerance (a decimal 0 .. 1e6)", a);
-			if (a[2] == 'r')
-				rtol = argv[++i];
-			else
-				atol = argv[++i];
+			if (tool_take_tolerance("run", argc, argv, &i, &rtol, &atol))
+				return 2;
 		} else if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--ref")) {
 			int out = a[2] == 'o' ? TIO_OUT : a[2] == 'r' ? TIO_REF : TIO_IN;
 			if (i + 1 >= argc)
@@ -83,9 +79,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (!path)
 		return tool_usage_error("run", "needs PROGRAM");
-	if (tio_tol_make(rtol, atol, &tol) != TIO_OK)
-		return tool_usage_error("run", "tolerance-bad: --rtol '%s', --atol '%s' (each a decimal 0 .. 1e6, "
-					"e.g. 2e-2)", rtol ? rtol : "0", atol ? atol : "0");
+	if (tool_make_tolerance("run", rtol, atol, &tol))
+		return 2;
 	hal_set_workers(threads); /* the model's convolutions; 0: one thread per core */
 	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
 		return tool_usage_error("run", "--raw and --hwx exclude each other");

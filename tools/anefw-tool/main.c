@@ -2,6 +2,7 @@
 #include "tool.h"
 #include "fw/policy/policy.h"
 #include "fw/submit/queue.h"
+#include "app/tensorio.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -85,6 +86,24 @@ int tool_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n");
 	return 2;
+}
+
+int tool_take_tolerance(const char *cmd, int argc, char **argv, int *i, const char **rtol,
+			const char **atol)
+{
+	const char *a = argv[*i];
+	if (*i + 1 >= argc)
+		return tool_usage_error(cmd, "%s needs a tolerance (a decimal 0 .. 1e6)", a);
+	*(a[2] == 'r' ? rtol : atol) = argv[++*i];
+	return 0;
+}
+
+int tool_make_tolerance(const char *cmd, const char *rtol, const char *atol, struct tio_tol *t)
+{
+	if (tio_tol_make(rtol, atol, t) == TIO_OK)
+		return 0;
+	return tool_usage_error(cmd, "tolerance-bad: --rtol '%s', --atol '%s' (each a decimal 0 .. 1e6, e.g. 2e-2)",
+				rtol ? rtol : "0", atol ? atol : "0");
 }
 
 int tool_parse_grant(const char *s, struct subq_grant *g)

@@ -31,5 +31,13 @@ struct subq_grant;
 int tool_parse_grant(const char *s, struct subq_grant *g);
 /* Prints "anefw-tool NAME: message" to stderr and returns 2 (bad usage) */
 int tool_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* argv[*i] is --rtol or --atol (run, remote): its value into *rtol or *atol, *i past it;
+ * returns 0, or 2 with the usage error printed when the value is missing. */
+int tool_take_tolerance(const char *cmd, int argc, char **argv, int *i, const char **rtol,
+			const char **atol);
+/* *t from --rtol/--atol's values (app/tensorio.h's tio_tol_make; NULL: not given); returns 0,
+ * or 2 with the usage error (tolerance-bad) printed. */
+struct tio_tol;
+int tool_make_tolerance(const char *cmd, const char *rtol, const char *atol, struct tio_tol *t);
 
 #endif
