@@ -1,6 +1,7 @@
 /* The one place that picks the engine backend: the software model (see backend.h). */
 #include "app/backend.h"
 #include "engine/model/model.h"
+#include "hal/hal.h"
 
 #include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdlib.h>
@@ -24,6 +25,8 @@ int app_backend_open(struct eng *e, struct dma_dev *dma)
 		free(b);
 		return -1;
 	}
+	if (hal_platform()->model_ops)
+		anem_set_ops_limit(&b->m, hal_platform()->model_ops);
 	e->ops = &anem_ops;
 	e->batch = &anem_batch;
 	e->dev = &b->m;

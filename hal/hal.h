@@ -153,6 +153,8 @@ struct hal_platform {
 	const char *libc;                 /* C library name and version */
 	uint64_t max_work;                /* engine work one submission may cost (bytes moved plus
 					     elements computed): the board's limit */
+	uint64_t model_ops;               /* the engine model's compute limit a submission (fw/td
+					     td_ops summed over its TDs; anem_set_ops_limit) */
 	uint64_t serve_window;            /* the command service's data window, bytes (app/serve.c) */
 	uint64_t serve_slot;              /* and each loaded program's slot of device memory */
 };

@@ -54,7 +54,13 @@ int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_ba
 	m->dma = dma;
 	anem_set_memory(m, mem, dev_base, mem_size);
 	anem_outside_init(m);
+	m->ops_limit = ANEM_OPS_LIMIT;
 	return ENG_OK;
+}
+
+void anem_set_ops_limit(struct anem *m, uint64_t limit)
+{
+	m->ops_limit = limit;
 }
 
 void anem_set_memory(struct anem *m, uint8_t *mem, uint64_t dev_base, uint64_t mem_size)
@@ -165,6 +171,7 @@ static int queue(void *dev, const struct eng_task *t)
 	struct anem *m = dev;
 	m->tq = *t;
 	m->wd_budget = m->faults.watchdog_polls ? m->faults.watchdog_polls : t->budget;
+	m->ops_used = 0;
 	m->queued = 1;
 	m->state = ENG_ST_IDLE;
 	m->done_count = 0;
@@ -502,6 +509,17 @@ static int run_td(struct anem *m, uint64_t td_dev)
 	struct mrange r[TD_MAX_RANGES];
 	unsigned n = 0, nr = 0;
 	const struct td_regs regs = {read_reg, m};
+	/* the compute limit, before anything moves */
+	const uint64_t ops = td_ops(&regs);
+	if (m->trace)
+		outf(m->out, m->ctx, "  ops %lu (td_ops), the task's %lu\n", (unsigned long)ops,
+		     (unsigned long)(m->ops_used + ops));
+	if (ops > m->ops_limit || m->ops_used > m->ops_limit - ops)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY,
+					 "the task's operations (fw/td td_ops) past the model's compute limit "
+					 "(2^30 on the boards, 2^40 on the host): silicon would run it, the "
+					 "model would take too long");
+	m->ops_used += ops;
 	if (td_ranges(&h, &regs, slen, tr, TD_MAX_RANGES, &n, NULL, NULL) != TD_OK)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_FIELD, "the TD's memory ranges do not decode");
 	for (unsigned i = 0; i < n; i++) {

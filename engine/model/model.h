@@ -127,6 +127,7 @@ struct anem {
 	unsigned nmoves;
 	uint64_t bytes_moved;
 	uint64_t wd_budget, polls; /* the watchdog's budget, DMA polls used */
+	uint64_t ops_limit, ops_used; /* the compute limit (anem_set_ops_limit), what the task used */
 	unsigned td_moves[LDR_MAX_TDS];
 	uint64_t td_bytes[LDR_MAX_TDS];
 	struct anem_act td_act[LDR_MAX_TDS];
@@ -200,6 +201,16 @@ int anem_init(struct anem *m, uintptr_t regs_base, uint8_t *mem, uint64_t dev_ba
 /* Points the model at a new device-memory arena (between submissions). */
 void anem_set_memory(struct anem *m, uint8_t *mem, uint64_t dev_base, uint64_t mem_size);
 void anem_set_output(struct anem *m, unsigned trace, outf_fn out, void *ctx);
+/*
+ * The model's compute limit: the operations (fw/td td_ops: a convolution's multiply-accumulates,
+ * pooling's window taps, one an element otherwise) one task's TDs may cost together. A TD that
+ * would take the task past it is refused before it moves or computes anything, as
+ * beyond-model-capacity, naming itself: silicon runs such a task, the model would take minutes
+ * to hours (docs/robustness.md, "Compute"). anem_init sets ANEM_OPS_LIMIT; the application sets
+ * its board's (struct hal_platform.model_ops).
+ */
+#define ANEM_OPS_LIMIT (1ull << 30)
+void anem_set_ops_limit(struct anem *m, uint64_t limit);
 /* Sets (a copy) or clears (NULL) this instance's faults. */
 void anem_set_faults(struct anem *m, const struct anem_faults *f);
 /* Submissions the fault has hit since it was set. */

@@ -316,6 +316,9 @@ static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, stru
 	ldr_image_apply_td(im, i);
 	const struct td_regs regs = {ldr_image_reg, im};
 	td_print_op(&regs, t->h.bar_en, o->out, o->ctx);
+	pf(o, "  operations: %lu (multiply-accumulates and pooling taps, one an element otherwise: "
+	      "fw/td td_ops, what the engine model's compute limit counts)\n",
+	   (unsigned long)td_ops(&regs));
 	pf(o, "  writes: %u\n", t->nwrites);
 	struct ldr_write_iter it;
 	struct ldr_write w;

@@ -457,6 +457,45 @@ uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *reg
 	return w;
 }
 
+/* a x b, saturated at UINT64_MAX / 2 (as td_work saturates) */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / 2 / b ? UINT64_MAX / 2 : a * b;
+}
+
+uint64_t td_ops(const struct td_regs *regs)
+{
+	const struct td_regs *rr = regs;
+	const uint32_t od = rr->get(rr->ctx, H13_COMMON_OUTDIM), mac = rr->get(rr->ctx, H13_NE_MACCFG);
+	const uint32_t gc = rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG);
+	const struct td_window w = td_window_of(rr->get(rr->ctx, H13_COMMON_CONVCFG));
+	/* the output elements, as td_work counts them (every group and depth) */
+	uint64_t e = (uint64_t)H13_GET(od, H13_OUTDIM_WOUT) * H13_GET(od, H13_OUTDIM_HOUT) *
+		     H13_GET(rr->get(rr->ctx, H13_COMMON_COUT), H13_COUT);
+	e = mul_sat(e, H13_GET(gc, H13_GROUPCONV_NUMGROUPS) ? H13_GET(gc, H13_GROUPCONV_NUMGROUPS) : 1u);
+	e = mul_sat(e, td_depth(regs, 1) ? td_depth(regs, 1) : 1u);
+	/* what each costs: a convolution's taps, then the PE's pooling window */
+	uint64_t per = 1;
+	if (mac && H13_GET(mac, H13_MACCFG_OPMODE) == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE) &&
+	    !td_ne_passthrough(mac, rr->get(rr->ctx, H13_NE_POSTSCALE), td_coeff_enabled(regs))) {
+		per = (uint64_t)w.kh * w.kw;
+		if (!H13_GET(gc, H13_GROUPCONV_UNICASTEN))
+			per *= H13_GET(rr->get(rr->ctx, H13_COMMON_CIN), H13_CIN);
+	}
+	if (td_pe_in_path(rr->get(rr->ctx, H13_COMMON_CFG)) &&
+	    H13_GET(rr->get(rr->ctx, H13_PLANAR_CFG), H13_PECFG_POOLMODE) != H13_PE_POOL_NONE)
+		per *= (uint64_t)w.kh * w.kw;
+	e = mul_sat(e, per ? per : 1u);
+	/* and at least one an input value (NumGroups x Cin x InDepth x Hin x Win): a reduction reads
+	 * a plane for each value it leaves, from L2 memory with strides 0 if it likes (no move) */
+	const uint32_t id = rr->get(rr->ctx, H13_COMMON_INDIM);
+	uint64_t in = (uint64_t)H13_GET(id, H13_INDIM_WIN) * H13_GET(id, H13_INDIM_HIN) *
+		      H13_GET(rr->get(rr->ctx, H13_COMMON_CIN), H13_CIN);
+	in = mul_sat(in, H13_GET(gc, H13_GROUPCONV_NUMGROUPS) ? H13_GET(gc, H13_GROUPCONV_NUMGROUPS) : 1u);
+	in = mul_sat(in, td_depth(regs, 0) ? td_depth(regs, 0) : 1u);
+	return in > e ? in : e;
+}
+
 void td_footprint(const struct td_regs *regs, struct td_footprint *f)
 {
 	const struct td_regs *rr = regs;

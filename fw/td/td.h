@@ -599,6 +599,21 @@ uint32_t td_depth_even(const struct td_regs *r);
 uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *regs);
 
 /*
+ * The operations a TD costs the engine beyond its moves (docs/robustness.md, "Compute"): each
+ * output element (Wout x Hout x Cout x NumGroups x OutDepth, as td_work counts them) times what
+ * one costs. A convolution with kernels (NE.MACCfg.OpMode 0, KernelMode 0, not a pass-through):
+ * Cin x Kh x Kw multiply-accumulates, or Kh x Kw depthwise (GroupConvCfg.UnicastEn); PE pooling
+ * (the PE in the path, Planar.Cfg.PoolMode set): times the window, Kh x Kw; anything else 1. And
+ * never fewer than its input values (NumGroups x Cin x InDepth x Hin x Win): a reduction leaves
+ * one value a plane, and may read its planes from L2 memory with strides 0, which moves nothing
+ * td_work counts. Saturated at UINT64_MAX / 2. Per output element a
+ * convolution's cost is up to Cin x 961 (17-bit Cin, 5-bit Kh and Kw), so a TD within the work
+ * budget can still cost 10^13 of them: silicon does 10^12 in well under a second, a software
+ * model in minutes to hours; the engine model bounds a submission's sum (its compute limit).
+ */
+uint64_t td_ops(const struct td_regs *regs);
+
+/*
  * What a TD asks the engine's on-chip memories to hold (docs/robustness.md, "Resource limits"),
  * derived from its registers (the products are of fields of 5 to 17 bits: at most 61 bits):
  *   l2_result  an L2-resident result (L2.ResultCfg.ResultType 3): NumGroups x Cout x Hout x Wout

@@ -464,6 +464,9 @@ static const struct hal_platform host_platform = {
 	.nregions = 1,
 	.libc = "host libc",
 	.max_work = 1ull << 30, /* 1 GiB of engine work per submission */
+	/* 2^40 multiply-accumulates: 20 s of the model's fast convolution on one thread here, 20
+	 * minutes of its plain loop (docs/robustness.md, "Compute") */
+	.model_ops = 1ull << 40,
 	.serve_window = 512ull << 20,
 	.serve_slot = 256ull << 20,
 };

@@ -112,6 +112,9 @@ static const struct hal_platform platform = {
 	.nregions = sizeof regions / sizeof regions[0],
 	.libc = "newlib-nano " _NEWLIB_VERSION,
 	.max_work = 512ull << 20, /* 512 MiB of engine work per submission: about 2 s of QEMU */
+	/* 2^30 multiply-accumulates: 20 to 30 s of the model under QEMU, within the link's 60 s
+	 * wait for an answer (docs/robustness.md, "Compute") */
+	.model_ops = 1ull << 30,
 	/* the service holds what the local run does: a slot is SESSION_MAX_ARENA (256 MiB), the
 	 * window a program of that size and every buffer a call rebinds (1.5 GiB of the 2 GiB) */
 	.serve_window = 512ull << 20,

@@ -142,6 +142,7 @@ static const struct hal_platform platform = {
 	.nregions = sizeof regions / sizeof regions[0],
 	.libc = "newlib-nano " _NEWLIB_VERSION,
 	.max_work = 256ull << 20, /* 256 MiB of engine work per submission (1 GiB of RAM) */
+	.model_ops = 1ull << 30,  /* the model's compute limit a submission, as qemu-virt's */
 	/* what fits beside the image in 948 MiB: 704 MiB for the service, the rest for program
 	 * copies and the session */
 	.serve_window = 192ull << 20,

@@ -91,6 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				  arena + FOLDMEM, ARENA - FOLDMEM, DEV + FOLDMEM};
 	if (ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, NULL) == CTRL_OK) {
 		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, plat_dma());
+		/* a compute limit for a fuzzer's pace (and its refusal path exercised): 2^24 */
+		anem_set_ops_limit(&model, 1ull << 24);
 		model.touch = touched;
 		model.touch_ctx = &plan;
 		struct eng eng = {.ops = &anem_ops, .dev = &model, .gen = lp.gen};

@@ -38,6 +38,48 @@ else
 	t_fail "mem.rss_check_fails_on_300_mib" "peak ${kb} KiB was not over the limit"
 fi
 
+# ---- the engine model's compute limit (docs/robustness.md, "Compute") ----
+# bench-model writes a 3x3 convolution 256 -> 256 over 48 x 48: 256 x 256 x 9 x 48 x 48 =
+# 1,358,954,496 multiply-accumulates, past the boards' limit (2^30) and within the host's (2^40).
+# The host tool runs it (its trace counts them); each board's firmware refuses TD 0 by name
+# before it computes anything; the control, a 64 -> 64 over 8 x 8 from the same writer (2,359,296),
+# runs on the firmware.
+mkdir -p "$work/big" "$work/small"
+if "$PLAIN" bench-model --conv3 256:256:48 --repeat 1 --threads 1 --write-programs "$work/big" >/dev/null 2>&1 &&
+   "$PLAIN" bench-model --conv3 64:64:8 --repeat 1 --threads 1 --write-programs "$work/small" >/dev/null 2>&1; then
+	out=$("$PLAIN" run --raw "$work/big/conv3.bin" --trace 2>&1); rc=$?
+	if [ "$rc" -eq 0 ] && grep -q '^  ops 1358954496 (td_ops), ' <<<"$out"; then
+		t_pass mem.compute_limit.host_runs_2_30_plus
+	else
+		t_fail mem.compute_limit.host_runs_2_30_plus "exit $rc: $(grep -E '^  ops|^run:' <<<"$out" | head -3 | tr '\n' ' ')"
+	fi
+	for board in qemu-virt raspi3b; do
+		elf="$BUILD/$board/anefw.elf"
+		if [[ " $TEST_BOARDS " != *" $board "* ]]; then
+			t_not_run "mem.compute_limit.$board" "$board not in TEST_BOARDS"
+			continue
+		fi
+		[ -f "$elf" ] || { t_fail "mem.compute_limit.$board" "no $elf"; continue; }
+		qemu_run --board "$board" --timeout 120 "$elf" "program=$work/big/conv3.bin" >"$work/fw.out" 2>&1; rc=$?
+		out=$(tr -d '\r' <"$work/fw.out")
+		if [ "$rc" -ne 0 ] &&
+		   grep -q "^submit: engine failed: engine-fault: td 0, unit engine: beyond-model-capacity: the task's operations (fw/td td_ops) past the model's compute limit" <<<"$out" &&
+		   grep -q '^completion: id 1 failed (engine-fault)' <<<"$out"; then
+			t_pass "mem.compute_limit.$board.refused"
+		else
+			t_fail "mem.compute_limit.$board.refused" "exit $rc: $(grep -E '^(submit|completion|anefw)' <<<"$out" | head -4 | tr '\n' ' ')"
+		fi
+		qemu_run --board "$board" --timeout 120 "$elf" "program=$work/small/conv3.bin" >"$work/fw.out" 2>&1; rc=$?
+		if [ "$rc" -eq 0 ] && grep -q '^anefw: done: ok' <(tr -d '\r' <"$work/fw.out"); then
+			t_pass "mem.compute_limit.$board.control_runs"
+		else
+			t_fail "mem.compute_limit.$board.control_runs" "exit $rc: $(grep -E '^(submit|anefw)' "$work/fw.out" | head -3 | tr '\n' ' ')"
+		fi
+	done
+else
+	t_fail mem.compute_limit.programs_written "bench-model --write-programs failed"
+fi
+
 if ! have_shared || [ ! -d "$SHARED/fixtures/hostile" ]; then
 	t_skip mem.hostile "no ../shared/fixtures/hostile"
 	t_done

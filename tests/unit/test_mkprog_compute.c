@@ -161,3 +161,67 @@ TEST(mkprog_compute, checker_fails_on_wrong_values)
 	free(buf);
 	free(o.buf);
 }
+
+/*
+ * The engine model's compute limit (anem_set_ops_limit, fw/td td_ops; docs/robustness.md,
+ * "Compute"). pool_avg_then_int8's TD 0 is a 3x3 average pool of 13 channels over 33 x 7, stride
+ * 2, padding 1: a 17 x 4 output, 9 taps an element; TD 1 the int8 layer 13 -> 16 over it. From
+ * those definitions the task costs 17 x 4 x 13 x 9 then 17 x 4 x 16 x 13. With the limit at
+ * exactly their sum the program runs and computes its oracle; one less refuses TD 1 by name
+ * (beyond-model-capacity) after TD 0 ran, before TD 1 moved anything; below TD 0's own count TD 0
+ * is refused; restored, the program runs again.
+ */
+TEST(mkprog_compute, compute_limit_refuses_the_td_that_crosses_it)
+{
+	const uint64_t td0 = 17u * 4u * 13u * 9u, td1 = 17u * 4u * 16u * 13u;
+	struct orc o;
+	uint8_t *text;
+	size_t tlen, len = 0;
+	static struct pd_desc d;
+	unsigned line;
+	if (test_read_file(test_data_path("mkprog/pool_avg_then_int8.desc"), &text, &tlen) ||
+	    orc_load("mkprog/pool_avg_then_int8.orc", &o)) {
+		CHECKF(0, "build/testdata/mkprog missing (make generates it)");
+		return;
+	}
+	int ok = pd_parse((const char *)text, tlen, &d, &line) == PD_OK &&
+		 pd_build_hwx(&d, progbuf, sizeof progbuf, &len) == PD_OK;
+	free(text);
+	CHECK(ok);
+	struct anem *m = tsession_model();
+	const uint64_t saved = m->ops_limit;
+	const uint64_t limits[4] = {td0 + td1, td0 + td1 - 1u, td0 - 1u, saved};
+	for (unsigned k = 0; k < 4 && ok; k++) {
+		struct orc_run r;
+		memset(&r, 0, sizeof r);
+		r.o = &o;
+		r.name = "pool_avg_then_int8";
+		r.quiet = k == 1 || k == 2;
+		struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
+		struct session_result res;
+		anem_set_ops_limit(m, limits[k]);
+		int rc = tsubmit(progbuf, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		CHECK(res.canaries_ok);
+		if (k == 0 || k == 3) {
+			CHECKF(rc == 0 && res.run == ENG_OK, "limit %lu: %s: %s", (unsigned long)limits[k],
+			       session_result_name(&res), res.fault_text);
+			CHECKF(r.bad == 0 && r.checked_tensors == o.nt - 1, "limit %lu: %lu values off",
+			       (unsigned long)limits[k], (unsigned long)r.bad);
+			CHECK_EQ(m->ops_used, td0 + td1);
+			continue;
+		}
+		const int td = k == 1 ? 1 : 0;
+		CHECKF(rc == 1 && !strcmp(session_result_name(&res), "engine-fault"), "limit %lu: %s",
+		       (unsigned long)limits[k], session_result_name(&res));
+		CHECK_EQ(res.fault.reason, (uint32_t)ENG_FR_CAPACITY);
+		CHECK_EQ(res.fault.td, td);
+		CHECKF(res.fault.why && strstr(res.fault.why, "compute limit"), "why: %s",
+		       res.fault.why ? res.fault.why : "(none)");
+		CHECK_EQ(m->ops_used, td == 1 ? td0 : 0u);
+		CHECK_EQ(m->td_moves[td], 0u);
+		if (td == 1)
+			CHECK(m->td_moves[0] > 0u);
+	}
+	anem_set_ops_limit(m, saved);
+	free(o.buf);
+}

@@ -334,7 +334,9 @@ TEST(model_norm, layer_norm_over_every_axis_read_with_a_depth)
 	t[0].src_l2.ds = 64;
 	expect_refused("ln_chw", t, 3, "a source kept in L2 memory (SourceType 1) whose strides overlap");
 	/* a reduction of 2^45 values from L2 memory, its strides 0 (its span: one row; no DMA
-	 * move for the watchdog to count): refused, not run for hours */
+	 * move for the watchdog to count): refused, not run for hours, by the model's compute
+	 * limit (fw/td td_ops counts the values read); of 2^30 (inside the host's limit), by the
+	 * reduction's own bound */
 	struct bp_pe_spec z = bp_pe_copy(1, 0x7fff, 0x7fff, 0, 0);
 	z.depth = 0x7fff;
 	z.reduce = 1;
@@ -342,6 +344,8 @@ TEST(model_norm, layer_norm_over_every_axis_read_with_a_depth)
 	z.l2_src = BP_L2_READ;
 	z.src_l2 = l2(0, 0, 0, 0);
 	z.res_l2 = l2(0x100000, 16, 16, 0);
+	expect_refused("ln_chw", &z, 1, "beyond-model-capacity: the task's operations (fw/td td_ops) past the model's compute limit");
+	z.depth = 1;
 	expect_refused("ln_chw", &z, 1, "a reduction of more than 2^28 values");
 #endif
 }

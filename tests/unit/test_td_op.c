@@ -600,3 +600,65 @@ TEST(td_op, work_counts_every_group_and_depth)
 	set(&m, H13_COMMON_OUTDEPTH, 0xffffffffu);
 	CHECK_EQ(td_work(&dst, 1, &r), UINT64_MAX / 2);
 }
+
+/* The operations a TD costs (td_ops: the engine model's compute limit), each count written from
+ * its definition: output elements x Cin x Kh x Kw for a convolution with kernels, x Kh x Kw for a
+ * depthwise one and for PE pooling, one an element otherwise, and never fewer than the input
+ * values; every group and depth counted; saturated. A count off by one of its factors (Cin for
+ * depthwise, the window for a 1x1, the input's depth) fails. */
+TEST(td_op, ops_count_each_outputs_multiply_accumulates)
+{
+	struct img m = {0};
+	common(&m, 8, 4, 24, 16); /* 8 x 4 x 16 outputs of 8 x 4 x 24 inputs */
+	const struct td_regs r = {img_get, &m};
+	const uint64_t out = 8u * 4u * 16u, in = 8u * 4u * 24u;
+	/* no NE, no PE: one an element, and the inputs outnumber the outputs */
+	CHECK_EQ(td_ops(&r), in);
+	/* a 3x3 convolution with kernels in a coefficient channel: Cin x 9 each */
+	const uint32_t conv = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
+			      H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) | H13_PUT(H13_MACCFG_BIT20, 1);
+	set(&m, H13_NE_MACCFG, conv);
+	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	set(&m, H13_COMMON_CONVCFG, (TD_CONVCFG_UNIT & ~(H13_PUT(H13_CONVCFG_KW, ~0u) | H13_PUT(H13_CONVCFG_KH, ~0u))) |
+					    H13_PUT(H13_CONVCFG_KW, 3u) | H13_PUT(H13_CONVCFG_KH, 3u));
+	CHECK_EQ(td_ops(&r), out * 24u * 9u);
+	/* two groups and a depth of 3: each computed */
+	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 2));
+	set(&m, H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH) | 3u);
+	CHECK_EQ(td_ops(&r), out * 2u * 3u * 24u * 9u);
+	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	set(&m, H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH));
+	/* depthwise (UnicastEn): the window alone */
+	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1));
+	CHECK_EQ(td_ops(&r), out * 9u);
+	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	/* the unit kernel (KernelMode 1) and a pass-through (no coefficient channel, no fields):
+	 * nothing to multiply, the inputs' count */
+	set(&m, H13_NE_MACCFG, conv | H13_PUT(H13_MACCFG_KERNELMODE, 1));
+	CHECK_EQ(td_ops(&r), in);
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
+	set(&m, H13_NE_POSTSCALE, 0);
+	set(&m, H13_COEFF_DMACONFIG(0), 0);
+	CHECK_EQ(td_ops(&r), in);
+	/* PE pooling over the 3x3 window, the NE off: 9 each; the same Planar.Cfg with the PE out
+	 * of the path (TaskType 0) costs the inputs' count */
+	set(&m, H13_NE_MACCFG, 0);
+	pe_identity(&m, H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_MAX));
+	CHECK_EQ(td_ops(&r), out * 9u);
+	set(&m, H13_COMMON_CFG, img_get(&m, H13_COMMON_CFG) & ~H13_PUT(H13_CFG_TASKTYPE, ~0u));
+	CHECK_EQ(td_ops(&r), in);
+	/* a reduction's shape: one value a plane out (1 x 1 x 24), its input at a depth of 5 */
+	set(&m, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, 1) | H13_PUT(H13_OUTDIM_HOUT, 1));
+	set(&m, H13_COMMON_COUT, 24);
+	set(&m, H13_COMMON_INDEPTH, td_fixed_bits(H13_COMMON_INDEPTH) | 5u);
+	CHECK_EQ(td_ops(&r), in * 5u);
+	/* every field at its largest: saturated, not wrapped */
+	common(&m, 0x7fff, 0x7fff, 0x1ffff, 0x1ffff);
+	set(&m, H13_NE_MACCFG, conv);
+	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	set(&m, H13_COMMON_CONVCFG, TD_CONVCFG_UNIT | H13_PUT(H13_CONVCFG_KW, ~0u) | H13_PUT(H13_CONVCFG_KH, ~0u));
+	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, ~0u));
+	CHECK_EQ(td_ops(&r), UINT64_MAX / 2);
+}
