@@ -2924,7 +2924,7 @@ static uint16_t *stage_buf(uint16_t **p, size_t *len, uint64_t n)
 	if (*len < n) {
 		free(*p);
 		*len = 0;
-		if (!(*p = malloc((size_t)n * 2)))
+		if (!(*p = memalign(ANEM_LINE_FLOATS * sizeof(float), (size_t)n * 2)))
 			return NULL;
 		*len = (size_t)n;
 	}
