@@ -520,8 +520,13 @@ static void print_json(struct pr *o, const struct ldr_program *p)
 			   (unsigned long)p->bars[i]);
 	pf(o, "],\"weights\":{\"offset\":%lu,\"size\":%lu},\"tds\":[",
 	   (unsigned long)p->weights_off, (unsigned long)p->weights_len);
+	struct ldr_image im; /* the register image as the TDs leave it, for td_ops */
+	memset(&im, 0, sizeof im);
+	im.p = p;
 	for (unsigned i = 0; i < p->ntds; i++) {
 		const struct ldr_td *t = &p->tds[i];
+		ldr_image_apply_td(&im, i);
+		const struct td_regs regs = {ldr_image_reg, &im};
 		pf(o, "%s{\"index\":%u,\"offset\":%lu,\"size\":%lu,\"tid\":%lu,\"nid\":%lu,"
 		      "\"lnid\":%lu,\"eon\":%lu,\"exe_cycles\":%lu,\"next_size\":%lu,"
 		      "\"next_pointer\":%lu,",
@@ -543,8 +548,8 @@ static void print_json(struct pr *o, const struct ldr_program *p)
 		for (unsigned k = 0; k < t->ncoeff; k++)
 			pf(o, "%s{\"ch\":%u,\"base\":%lu,\"size\":%lu}", k ? "," : "", t->coeff[k].ch,
 			   (unsigned long)t->coeff[k].base, (unsigned long)t->coeff[k].size);
-		pf(o, "],\"lut\":%s,\"writes\":%u,\"registers\":[", t->lut ? "true" : "false",
-		   t->nwrites);
+		pf(o, "],\"lut\":%s,\"operations\":%lu,\"writes\":%u,\"registers\":[",
+		   t->lut ? "true" : "false", (unsigned long)td_ops(&regs), t->nwrites);
 		struct ldr_write_iter it;
 		struct ldr_write w;
 		int first = 1;

@@ -49,6 +49,20 @@ if [ "$got" != "$want_hwx" ] && grep -q '"float16", \[4, 3, 40\], 1536' <<<"$got
 else
 	t_fail run.inspect_json_tensors.checker_sees_difference "$got"
 fi
+# each TD's operations (fw/td td_ops, the model's compute limit), the same in the text and the
+# JSON, from the description: the int8 layer 16 -> 32 over 8 x 2 is 8 x 2 x 32 x 16 = 8192
+# multiply-accumulates, the relu after it one an element (8 x 2 x 32); relu.desc alone 40 x 3 x 4
+ops_of() {
+	local j t
+	j=$("$TOOL" inspect --json "$1" | "$PYTHON" -c 'import json, sys; print(" ".join(str(t["operations"]) for t in json.load(sys.stdin)["tds"]))' 2>&1)
+	t=$("$TOOL" inspect "$1" | sed -n 's/^  operations: \([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')
+	[ "$j" = "$t" ] && echo "$j" || echo "json $j, text $t"
+}
+got=$(ops_of "$work/chain.hwx")
+if [ "$got" = "8192 512" ]; then t_pass run.inspect_operations_per_td; else t_fail run.inspect_operations_per_td "$got"; fi
+got=$(ops_of "$work/relu.hwx")
+if [ "$got" != "8192 512" ] && [ "$got" = 480 ]; then t_pass run.inspect_operations_checker_sees_difference
+else t_fail run.inspect_operations_checker_sees_difference "$got"; fi
 if "$TOOL" inspect "$work/chain.hwx" | grep -q '^  intermediate bar6 .* bar 6  float16 \[32, 2, 8\] 0x1000 bytes'; then
 	t_pass run.inspect_text_lists_intermediate
 else
