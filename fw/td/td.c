@@ -431,6 +431,26 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 	return e;
 }
 
+/* a x b, saturated at UINT64_MAX / 2; a 0 field counts as 1 */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	if (!b)
+		return a;
+	return a > UINT64_MAX / 2 / b ? UINT64_MAX / 2 : a * b;
+}
+
+/* Wout x Hout x Cout (below 2^47) x NumGroups x OutDepth: every group and depth is computed,
+ * whatever its strides (0 repeats the same bytes); saturated */
+static uint64_t out_elements(const struct td_regs *regs)
+{
+	const struct td_regs *rr = regs;
+	uint32_t od = rr->get(rr->ctx, H13_COMMON_OUTDIM);
+	uint64_t e = (uint64_t)H13_GET(od, H13_OUTDIM_WOUT) * H13_GET(od, H13_OUTDIM_HOUT) *
+		     H13_GET(rr->get(rr->ctx, H13_COMMON_COUT), H13_COUT);
+	e = mul_sat(e, H13_GET(rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS));
+	return mul_sat(e, td_depth(regs, 1));
+}
+
 uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *regs)
 {
 	uint64_t w = 0;
@@ -442,39 +462,19 @@ uint64_t td_work(const struct td_range *r, unsigned n, const struct td_regs *reg
 		dst |= r[i].kind == TD_R_DST;
 	}
 	if (dst) {
-		const struct td_regs *rr = regs;
-		uint32_t od = rr->get(rr->ctx, H13_COMMON_OUTDIM);
-		/* Wout x Hout x Cout (below 2^47) x NumGroups x OutDepth: every group and depth is
-		 * computed, whatever its strides (0 repeats the same bytes); saturated */
-		uint64_t e = (uint64_t)H13_GET(od, H13_OUTDIM_WOUT) * H13_GET(od, H13_OUTDIM_HOUT) *
-			     H13_GET(rr->get(rr->ctx, H13_COMMON_COUT), H13_COUT);
-		const uint64_t more[2] = {H13_GET(rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS),
-					  td_depth(regs, 1)};
-		for (unsigned k = 0; k < 2; k++)
-			e = more[k] && e > UINT64_MAX / 2 / more[k] ? UINT64_MAX / 2 : e * (more[k] ? more[k] : 1u);
+		uint64_t e = out_elements(regs);
 		w = e > UINT64_MAX / 2 - w ? UINT64_MAX / 2 : w + e;
 	}
 	return w;
 }
 
-/* a x b, saturated at UINT64_MAX / 2 (as td_work saturates) */
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	return b && a > UINT64_MAX / 2 / b ? UINT64_MAX / 2 : a * b;
-}
-
 uint64_t td_ops(const struct td_regs *regs)
 {
 	const struct td_regs *rr = regs;
-	const uint32_t od = rr->get(rr->ctx, H13_COMMON_OUTDIM), mac = rr->get(rr->ctx, H13_NE_MACCFG);
+	const uint32_t mac = rr->get(rr->ctx, H13_NE_MACCFG);
 	const uint32_t gc = rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG);
 	const struct td_window w = td_window_of(rr->get(rr->ctx, H13_COMMON_CONVCFG));
-	/* the output elements, as td_work counts them (every group and depth) */
-	uint64_t e = (uint64_t)H13_GET(od, H13_OUTDIM_WOUT) * H13_GET(od, H13_OUTDIM_HOUT) *
-		     H13_GET(rr->get(rr->ctx, H13_COMMON_COUT), H13_COUT);
-	e = mul_sat(e, H13_GET(gc, H13_GROUPCONV_NUMGROUPS) ? H13_GET(gc, H13_GROUPCONV_NUMGROUPS) : 1u);
-	e = mul_sat(e, td_depth(regs, 1) ? td_depth(regs, 1) : 1u);
-	/* what each costs: a convolution's taps, then the PE's pooling window */
+	/* what each output element costs: a convolution's taps, then the PE's pooling window */
 	uint64_t per = 1;
 	if (mac && H13_GET(mac, H13_MACCFG_OPMODE) == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE) &&
 	    !td_ne_passthrough(mac, rr->get(rr->ctx, H13_NE_POSTSCALE), td_coeff_enabled(regs))) {
@@ -485,14 +485,13 @@ uint64_t td_ops(const struct td_regs *regs)
 	if (td_pe_in_path(rr->get(rr->ctx, H13_COMMON_CFG)) &&
 	    H13_GET(rr->get(rr->ctx, H13_PLANAR_CFG), H13_PECFG_POOLMODE) != H13_PE_POOL_NONE)
 		per *= (uint64_t)w.kh * w.kw;
-	e = mul_sat(e, per ? per : 1u);
+	const uint64_t e = mul_sat(out_elements(regs), per);
 	/* and at least one an input value (NumGroups x Cin x InDepth x Hin x Win): a reduction reads
 	 * a plane for each value it leaves, from L2 memory with strides 0 if it likes (no move) */
 	const uint32_t id = rr->get(rr->ctx, H13_COMMON_INDIM);
 	uint64_t in = (uint64_t)H13_GET(id, H13_INDIM_WIN) * H13_GET(id, H13_INDIM_HIN) *
 		      H13_GET(rr->get(rr->ctx, H13_COMMON_CIN), H13_CIN);
-	in = mul_sat(in, H13_GET(gc, H13_GROUPCONV_NUMGROUPS) ? H13_GET(gc, H13_GROUPCONV_NUMGROUPS) : 1u);
-	in = mul_sat(in, td_depth(regs, 0) ? td_depth(regs, 0) : 1u);
+	in = mul_sat(mul_sat(in, H13_GET(gc, H13_GROUPCONV_NUMGROUPS)), td_depth(regs, 0));
 	return in > e ? in : e;
 }
 
