@@ -13,6 +13,13 @@ struct model_backend {
 	uint32_t window[ANEM_WINDOW_BYTES / 4];
 };
 
+static uint64_t ops_limit; /* app_backend_set_ops_limit; 0: the board's */
+
+void app_backend_set_ops_limit(uint64_t n)
+{
+	ops_limit = n;
+}
+
 int app_backend_open(struct eng *e, struct dma_dev *dma)
 {
 	/* aligned as its type asks (the model's row buffers are 16-byte aligned; newlib-nano's
@@ -25,8 +32,9 @@ int app_backend_open(struct eng *e, struct dma_dev *dma)
 		free(b);
 		return -1;
 	}
-	if (hal_platform()->model_ops)
-		anem_set_ops_limit(&b->m, hal_platform()->model_ops);
+	const uint64_t lim = ops_limit ? ops_limit : hal_platform()->model_ops;
+	if (lim)
+		anem_set_ops_limit(&b->m, lim);
 	e->ops = &anem_ops;
 	e->batch = &anem_batch;
 	e->dev = &b->m;

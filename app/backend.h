@@ -20,6 +20,11 @@
 int app_backend_open(struct eng *e, struct dma_dev *dma);
 void app_backend_close(struct eng *e);
 
+/* The engine model's compute limit (operations a task, fw/td td_ops) for the backends opened
+ * from now on: n, or with 0 the board's (hal_platform()->model_ops). A backend without such a
+ * limit ignores it. */
+void app_backend_set_ops_limit(uint64_t n);
+
 /* Injected faults by name ("dma-hang", "dma-error", "wrong-task", "readback"; "none"): the kind,
  * or -1 when the backend does not know it. */
 int app_backend_fault_parse(const char *name);

@@ -63,6 +63,30 @@ if [ "$got" = "8192 512" ]; then t_pass run.inspect_operations_per_td; else t_fa
 got=$(ops_of "$work/relu.hwx")
 if [ "$got" != "8192 512" ] && [ "$got" = 480 ]; then t_pass run.inspect_operations_checker_sees_difference
 else t_fail run.inspect_operations_checker_sees_difference "$got"; fi
+# --ops-limit: the model's compute limit for the command (the host's default 2^40). The chain
+# costs 8192 + 512: at exactly that it runs; one less refuses TD 1 by name and writes nothing; 8191
+# refuses TD 0 (submit too); 0 is a usage error
+out=$("$TOOL" run "$work/chain.hwx" --ops-limit 8703 --out output_0="$work/ol.npy" 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && [ ! -e "$work/ol.npy" ] &&
+   grep -q "engine-fault: td 1, unit engine: beyond-model-capacity: the task's operations (fw/td td_ops) past the model's compute limit" <<<"$out"; then
+	t_pass run.ops_limit_refuses_the_td_past_it
+else
+	t_fail run.ops_limit_refuses_the_td_past_it "exit $rc: $(grep -E 'engine|^run:' <<<"$out" | head -3 | tr '\n' ' ')"
+fi
+if "$TOOL" run "$work/chain.hwx" --ops-limit 8704 --out output_0="$work/ol.npy" >/dev/null 2>&1 && [ -s "$work/ol.npy" ]; then
+	t_pass run.ops_limit_at_the_sum_runs
+else
+	t_fail run.ops_limit_at_the_sum_runs
+fi
+out=$("$TOOL" submit "$work/chain.hwx" --ops-limit 8191 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && grep -q "^submit: engine failed: engine-fault: td 0, unit engine: beyond-model-capacity" <<<"$out"; then
+	t_pass run.submit_ops_limit_refuses_td_0
+else
+	t_fail run.submit_ops_limit_refuses_td_0 "exit $rc: $(grep '^submit:' <<<"$out" | tr '\n' ' ')"
+fi
+out=$("$TOOL" run "$work/chain.hwx" --ops-limit 0 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && grep -q -- '--ops-limit wants 1..2^62' <<<"$out"; then t_pass run.ops_limit_usage
+else t_fail run.ops_limit_usage "exit $rc: $out"; fi
 if "$TOOL" inspect "$work/chain.hwx" | grep -q '^  intermediate bar6 .* bar 6  float16 \[32, 2, 8\] 0x1000 bytes'; then
 	t_pass run.inspect_text_lists_intermediate
 else

@@ -45,6 +45,9 @@ static int cmd_run(int argc, char **argv)
 			if (i + 1 >= argc || tool_parse_u64(argv[++i], 64, &v) || !v)
 				return tool_usage_error("run", "--threads wants 1..64");
 			threads = (unsigned)v;
+		} else if (!strcmp(a, "--ops-limit")) {
+			if (tool_take_ops_limit("run", argc, argv, &i))
+				return 2;
 		} else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
 			if (tool_take_tolerance("run", argc, argv, &i, &rtol, &atol))
 				return 2;
@@ -127,10 +130,12 @@ static int cmd_run(int argc, char **argv)
 TOOL_COMMAND(run, "run", cmd_run,
 	     "run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]...\n"
 	     "    [--ref NAME=FILE]... [--rtol R] [--atol A] [--grant BAR:SIZE:r|w|rw[:inplace] ...]\n"
-	     "    [--trace] [--threads N]\n"
+	     "    [--trace] [--threads N] [--ops-limit N]\n"
 	     "    run a program on data: NAME a tensor of inspect --json (or barN); FILE .npy\n"
 	     "    (float16/int8/uint8; the logical shape, it with axes split, or 1-D) or raw\n"
 	     "    buffer bytes; inputs not given are filled from a fixed seed; outputs written\n"
 	     "    in their logical shape; --ref compares an output with a reference: within\n"
 	     "    2^-10 x max(1, max |ref|), or with --rtol/--atol each value within\n"
-	     "    atol + rtol x |ref| (numpy's allclose; e.g. --rtol 2e-2 --atol 1.2e-2)");
+	     "    atol + rtol x |ref| (numpy's allclose; e.g. --rtol 2e-2 --atol 1.2e-2);\n"
+	     "    --ops-limit N: the engine model's compute limit, operations a task (inspect's\n"
+	     "    'operations' summed over the TDs; default 2^40)");

@@ -30,6 +30,9 @@ static int cmd_submit(int argc, char **argv)
 			flags |= LDR_F_RAW;
 		} else if (!strcmp(argv[i], "--trace")) {
 			trace = 1;
+		} else if (!strcmp(argv[i], "--ops-limit")) {
+			if (tool_take_ops_limit("submit", argc, argv, &i))
+				return 2;
 		} else if (!strcmp(argv[i], "--grant")) {
 			if (i + 1 >= argc)
 				return tool_usage_error("submit", "--grant needs BAR:SIZE:ACCESS");
@@ -74,6 +77,6 @@ static int cmd_submit(int argc, char **argv)
 }
 
 TOOL_COMMAND(submit, "submit", cmd_submit,
-	     "submit FILE [--raw] [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace]\n"
+	     "submit FILE [--raw] [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace] [--ops-limit N]\n"
 	     "    run the control path against the software engine; print what was programmed\n"
 	     "    and moved (every register write and DMA move with --trace) or the named error");

@@ -2,6 +2,7 @@
 #include "tool.h"
 #include "fw/policy/policy.h"
 #include "fw/submit/queue.h"
+#include "app/backend.h"
 #include "app/tensorio.h"
 
 #include <errno.h>
@@ -61,6 +62,18 @@ int tool_write_file(const char *path, const void *buf, size_t len)
 		fprintf(stderr, "anefw-tool: cannot write %s\n", path);
 		return -1;
 	}
+	return 0;
+}
+
+int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i)
+{
+	uint64_t v;
+	if (*i + 1 >= argc || tool_parse_u64(argv[*i + 1], 1ull << 62, &v) || !v)
+		return tool_usage_error(cmd, "--ops-limit wants 1..2^62 operations (fw/td td_ops: "
+					     "multiply-accumulates and pooling taps a task; the host's "
+					     "default 2^40)");
+	(*i)++;
+	app_backend_set_ops_limit(v);
 	return 0;
 }
 

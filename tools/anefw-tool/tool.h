@@ -26,6 +26,10 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len);
 int tool_write_file(const char *path, const void *buf, size_t len);
 /* Parses an unsigned integer (decimal or 0x hex) with range check; returns 0 or -1. */
 int tool_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* --ops-limit N at argv[*i] (run, submit): the engine model's compute limit for this command's
+ * submissions (app_backend_set_ops_limit), 1 .. 2^62; *i moves past N. Returns 0, or the usage
+ * error's status. */
+int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i);
 /* Parses a grant BAR:SIZE:r|w|rw[:inplace] (dva and mapped 0); returns 0 or -1. */
 struct subq_grant;
 int tool_parse_grant(const char *s, struct subq_grant *g);
