@@ -117,10 +117,10 @@ static void fail_line(const char *fmt, ...)
 
 /* The command line's keys: KEY=VALUE words, and in:/out:/ref: words (cmdline_io). */
 static const char *const cmdline_keys[] = {"program", "trace", "fault", "serve", "threads", "rtol",
-					   "atol"};
+					   "atol", "ops_limit"};
 #define CMDLINE_KEYS_HELP                                                                      \
 	"program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH rtol=R atol=A trace=1 fault=KIND " \
-	"serve=1 threads=N"
+	"serve=1 threads=N ops_limit=N"
 
 /* Every word of the command line is a known KEY=VALUE or an in:/out:/ref:; -1 (printed, naming
  * the word and the keys that exist) on the first that is not: a typo is an error, not ignored. */
@@ -432,6 +432,33 @@ static int cmdline_threads(const char *cmdline, unsigned *n)
 	return 0;
 }
 
+/* ops_limit=N: the engine model's compute limit for this job's submissions (operations a task,
+ * as inspect counts them; app_backend_set_ops_limit), 1 .. 2^62; absent, the board's
+ * (hal_platform()->model_ops). Returns 0, or -1 (printed) when N is not that. */
+static int cmdline_ops_limit(const char *cmdline)
+{
+	char v[24];
+	uint64_t k = 0;
+	int r = cmdline_arg(cmdline, "ops_limit", v, sizeof v);
+	if (r == -1)
+		return 0;
+	if (r) /* longer than any count */
+		snprintf(v, sizeof v, "(%u characters or more)", (unsigned)sizeof v);
+	int ok = v[0] != 0;
+	for (const char *c = v; *c && ok; c++) {
+		ok = *c >= '0' && *c <= '9' && k <= (1ull << 62) / 10u;
+		k = k * 10u + (uint64_t)(*c - '0');
+	}
+	if (!ok || k < 1 || k > (1ull << 62)) {
+		printf("error: ops_limit=%s: wants 1 .. 2^62 operations a task (the model's compute limit; "
+		       "this board's default %lu)\n", v, (unsigned long)hal_platform()->model_ops);
+		fail_verdict("ops_limit=%s: wants 1 .. 2^62", v);
+		return -1;
+	}
+	app_backend_set_ops_limit(k);
+	return 0;
+}
+
 /* threads_share(0) notes each thread's count so far; threads_share(nw) then prints each one's
  * part of the model's tasks since (hal_worker_instret: instructions, or cycles where the core
  * counts no instructions), when more than one thread had any. */
@@ -500,6 +527,8 @@ int anefw_job(const char *cmdline)
 		return done(1);
 	struct tio_tol tol;
 	if (cmdline_tol(cmdline, &tol))
+		return done(1);
+	if (cmdline_ops_limit(cmdline))
 		return done(1);
 	/* the model's threads: this core and helper cores (a core busy elsewhere is skipped) */
 	unsigned nw = hal_set_workers(threads);

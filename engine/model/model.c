@@ -517,8 +517,8 @@ static int run_td(struct anem *m, uint64_t td_dev)
 	if (ops > m->ops_limit || m->ops_used > m->ops_limit - ops)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_CAPACITY,
 					 "the task's operations (fw/td td_ops) past the model's compute limit "
-					 "(the board's hal_platform model_ops, or --ops-limit): silicon would run "
-					 "it, the model would take too long");
+					 "(the board's hal_platform model_ops, or --ops-limit, ops_limit=): "
+					 "silicon would run it, the model would take too long");
 	m->ops_used += ops;
 	if (td_ranges(&h, &regs, slen, tr, TD_MAX_RANGES, &n, NULL, NULL) != TD_OK)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_FIELD, "the TD's memory ranges do not decode");

@@ -13,7 +13,7 @@ if [ ! -f "$elf" ] || [[ " $TEST_BOARDS " != *" qemu-virt "* ]]; then
 	t_skip job "qemu-virt not tested"; t_done; exit
 fi
 fw() { (set -o pipefail; qemu_run --board qemu-virt --timeout 120 "$elf" "$@" 2>&1 | tr -d '\r'); }
-KEYS="program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH rtol=R atol=A trace=1 fault=KIND serve=1 threads=N"
+KEYS="program=PATH in:NAME=PATH out:NAME=PATH ref:NAME=PATH rtol=R atol=A trace=1 fault=KIND serve=1 threads=N ops_limit=N"
 "$TOOL" mkprog app/default.desc "$work/p.hwx" >/dev/null 2>&1
 "$PYTHON" tests/oracle/gen_mkprog.py --refs app/default.desc "$work/ref" >/dev/null 2>&1
 "$PYTHON" - "$work" <<'PY'
@@ -98,6 +98,28 @@ out=$(fw "program=$work/big.hwx" "threads=$long"); rc=$?
 if grep -qxF "error: threads=(24 characters or more): wants a count of cores, 1 .. 2 (this board's)" <<<"$out"; then
 	t_pass job.threads_too_long_refused; else t_fail job.threads_too_long_refused "$(grep -i 'threads' <<<"$out")"; fi
 last_is job.threads_too_long_is_the_verdict "anefw: done: FAILED: threads=(24 characters or more): wants 1 .. 2" "$out" "$rc" 1
+
+# ops_limit=N, the model's compute limit (docs/robustness.md, "Compute"): the default program's
+# four TDs cost 32768 + 16384 + 32768 + 1024 (inspect's "operations"); at their sum it runs, one
+# less refuses TD 3 by name; 0 and a word are errors naming the key
+out=$(fw "program=$work/p.hwx" ops_limit=82944); rc=$?
+last_is job.ops_limit_at_the_sum_runs "anefw: done: ok: ran; no output checked (ref:NAME=PATH compares one with a reference)" "$out" "$rc" 0
+out=$(fw "program=$work/p.hwx" ops_limit=82943); rc=$?
+if grep -q "^submit: engine failed: engine-fault: td 3, unit engine: beyond-model-capacity: the task's operations" <<<"$out"; then
+	t_pass job.ops_limit_refuses_td_3
+else
+	t_fail job.ops_limit_refuses_td_3 "$(grep -E '^(submit|anefw)' <<<"$out" | head -3 | tr '\n' ' ')"
+fi
+last_is job.ops_limit_past_is_the_verdict "anefw: done: FAILED: submission 1 failed: engine-fault" "$out" "$rc" 1
+for bad in 0 many; do
+	out=$(fw "program=$work/p.hwx" "ops_limit=$bad"); rc=$?
+	if grep -q "^error: ops_limit=$bad: wants 1 .. 2^62 operations a task" <<<"$out"; then
+		t_pass "job.ops_limit_${bad}_named"
+	else
+		t_fail "job.ops_limit_${bad}_named" "$(grep -E '^error' <<<"$out" | head -2 | tr '\n' ' ')"
+	fi
+	last_is "job.ops_limit_${bad}_is_the_verdict" "anefw: done: FAILED: ops_limit=$bad: wants 1 .. 2^62" "$out" "$rc" 1
+done
 
 # a file that is no program says so
 out=$(fw "program=README.md"); rc=$?
