@@ -406,29 +406,39 @@ static int cmdline_tol(const char *cmdline, struct tio_tol *t)
 	return -1;
 }
 
+/* KEY=N on the command line as a count 1 .. max into *k (v, vlen: the value's text, or a note that
+ * it is too long): 0 when absent, 1 when a count in range, -1 when the value is no such count. */
+static int cmdline_count(const char *cmdline, const char *key, char *v, size_t vlen, uint64_t max,
+			 uint64_t *k)
+{
+	int r = cmdline_arg(cmdline, key, v, vlen);
+	*k = 0;
+	if (r == -1)
+		return 0;
+	if (r) /* longer than any count */
+		snprintf(v, vlen, "(%u characters or more)", (unsigned)vlen);
+	int ok = v[0] != 0;
+	for (const char *c = v; *c && ok; c++) {
+		ok = *c >= '0' && *c <= '9' && *k <= UINT64_MAX / 16u; /* far from overflow */
+		*k = *k * 10u + (uint64_t)(*c - '0');
+	}
+	return ok && *k >= 1 && *k <= max ? 1 : -1;
+}
+
 /* threads=N: the engine model's threads, one a core (hal_set_workers), 1 .. the board's cores;
  * absent, every core. Returns 0 with *n set (0: every core), or -1 (printed) when N is not that. */
 static int cmdline_threads(const char *cmdline, unsigned *n)
 {
 	char v[24];
-	unsigned ncores = hal_platform()->ncores, k = 0;
-	int r = cmdline_arg(cmdline, "threads", v, sizeof v);
-	*n = 0;
-	if (r == -1)
-		return 0;
-	if (r) /* longer than any count */
-		snprintf(v, sizeof v, "(%u characters or more)", (unsigned)sizeof v);
-	int ok = v[0] != 0;
-	for (const char *c = v; *c && ok; c++) {
-		ok = *c >= '0' && *c <= '9' && k <= UINT16_MAX; /* k stays far from overflow */
-		k = k * 10u + (unsigned)(*c - '0');
-	}
-	if (!ok || k < 1 || k > ncores) {
+	unsigned ncores = hal_platform()->ncores;
+	uint64_t k;
+	int r = cmdline_count(cmdline, "threads", v, sizeof v, ncores, &k);
+	*n = r > 0 ? (unsigned)k : 0u;
+	if (r < 0) {
 		printf("error: threads=%s: wants a count of cores, 1 .. %u (this board's)\n", v, ncores);
 		fail_verdict("threads=%s: wants 1 .. %u", v, ncores);
 		return -1;
 	}
-	*n = k;
 	return 0;
 }
 
@@ -438,24 +448,16 @@ static int cmdline_threads(const char *cmdline, unsigned *n)
 static int cmdline_ops_limit(const char *cmdline)
 {
 	char v[24];
-	uint64_t k = 0;
-	int r = cmdline_arg(cmdline, "ops_limit", v, sizeof v);
-	if (r == -1)
-		return 0;
-	if (r) /* longer than any count */
-		snprintf(v, sizeof v, "(%u characters or more)", (unsigned)sizeof v);
-	int ok = v[0] != 0;
-	for (const char *c = v; *c && ok; c++) {
-		ok = *c >= '0' && *c <= '9' && k <= (1ull << 62) / 10u;
-		k = k * 10u + (uint64_t)(*c - '0');
-	}
-	if (!ok || k < 1 || k > (1ull << 62)) {
+	uint64_t k;
+	int r = cmdline_count(cmdline, "ops_limit", v, sizeof v, 1ull << 62, &k);
+	if (r < 0) {
 		printf("error: ops_limit=%s: wants 1 .. 2^62 operations a task (the model's compute limit; "
 		       "this board's default %lu)\n", v, (unsigned long)hal_platform()->model_ops);
 		fail_verdict("ops_limit=%s: wants 1 .. 2^62", v);
 		return -1;
 	}
-	app_backend_set_ops_limit(k);
+	if (r)
+		app_backend_set_ops_limit(k);
 	return 0;
 }
 
