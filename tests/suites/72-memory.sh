@@ -76,6 +76,23 @@ if "$PLAIN" bench-model --conv3 256:256:48 --repeat 1 --threads 1 --write-progra
 			t_fail "mem.compute_limit.$board.control_runs" "exit $rc: $(grep -E '^(submit|anefw)' "$work/fw.out" | head -3 | tr '\n' ' ')"
 		fi
 	done
+	# the served firmware takes the job's ops_limit= too: a remote call past it gets the fault
+	# with its TD and reason over the link (the small program's 2,359,296 past a limit of 100)
+	elf="$BUILD/qemu-virt/anefw.elf"
+	if [[ " $TEST_BOARDS " == *" qemu-virt "* ]] && [ -f "$elf" ]; then
+		port=$("$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		qemu_bg --board qemu-virt --timeout 120 --serial-tcp "$port" "$elf" serve=1 ops_limit=100 >"$work/serve.log" 2>&1
+		qpid=$QPID
+		trap 'kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
+		out=$("$PLAIN" remote --connect "127.0.0.1:$port" --wait 60 run --raw "$work/small/conv3.bin" 2>&1); rc=$?
+		if [ "$rc" -ne 0 ] && grep -q '^remote: engine failed: engine-fault: td 0, unit engine: beyond-model-capacity' <<<"$out"; then
+			t_pass mem.compute_limit.served_ops_limit
+		else
+			t_fail mem.compute_limit.served_ops_limit "exit $rc: $(grep '^remote:' <<<"$out" | head -3 | tr '\n' ' ')"
+		fi
+		"$PLAIN" remote --connect "127.0.0.1:$port" shutdown >/dev/null 2>&1
+		wait "$qpid" 2>/dev/null
+	fi
 else
 	t_fail mem.compute_limit.programs_written "bench-model --write-programs failed"
 fi
