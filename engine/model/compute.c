@@ -2709,6 +2709,15 @@ static float port_inf(int sign, int cv, float ps, float post)
 	return v;
 }
 
+/* A row of n sums acc whose first saturated partials' signs are in first (0: none reached 2^15):
+ * each such finite sum becomes port_inf of that sign. */
+static void port_first_row(float *acc, const float *first, unsigned n, int cv, float ps, float post)
+{
+	for (unsigned x = 0; x < n; x++)
+		if (first[x] != 0.0f && acc[x] - acc[x] == 0.0f)
+			acc[x] = port_inf(first[x] < 0.0f ? -1 : 1, cv, ps, post);
+}
+
 /* The largest |v| of n floats (a row's columns: finite or infinite, never NaN after the input
  * port): with AVX eight lanes at a time, else on their bits (|v| orders as its bits do, and
  * integer maxima vectorize on aarch64). */
@@ -3265,11 +3274,8 @@ static int conv_plain_row(struct anem *m, const struct conv *c, const struct til
 	for (unsigned o = 0; first && o < c->cout; o++) {
 		float ps, b;
 		port_of(m, c, g, o, &ps, &b);
-		for (unsigned x = 0; x < c->W; x++) {
-			uint64_t i = (uint64_t)o * c->as + x;
-			if (first[i] != 0.0f && acc[i] - acc[i] == 0.0f)
-				acc[i] = port_inf(first[i] < 0.0f ? -1 : 1, c->cv, ps, c->post);
-		}
+		port_first_row(acc + (uint64_t)o * c->as, first + (uint64_t)o * c->as, c->W, c->cv, ps,
+			       c->post);
 	}
 	return ENG_OK;
 }
@@ -3847,9 +3853,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 					}
 				}
 			}
-			for (unsigned x = 0; x < W; x++) /* the first saturated partial's infinity */
-				if (first[x] != 0.0f && acc[x] - acc[x] == 0.0f)
-					acc[x] = port_inf(first[x] < 0.0f ? -1 : 1, dcv, 1.0f, s->post);
+			port_first_row(acc, first, W, dcv, 1.0f, s->post);
 			uint16_t *v = m->hv;
 			conv_out_row(v, acc, W, dcv, 1.0f, db, s->post, dtaps2);
 			nonlinear(m, s, v, W, act);
