@@ -239,6 +239,9 @@ void ldr_image_apply_td(struct ldr_image *im, unsigned td);
 
 /* Printing (shared by anefw-tool inspect and the firmware). out receives text pieces. */
 #define LDR_P_JSON 1u
+/* text only: each TD's register writes counted, not listed, and the relocations counted (what
+ * each TD computes, its BARs, channels, records and the tensors as in the full listing) */
+#define LDR_P_BRIEF 2u
 void ldr_print(const struct ldr_program *p, unsigned pflags, outf_fn out, void *ctx);
 
 #endif

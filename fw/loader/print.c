@@ -15,6 +15,7 @@ struct pr {
 	outf_fn out;
 	void *ctx;
 	int json;
+	int brief; /* LDR_P_BRIEF */
 };
 
 static void pf(struct pr *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -319,6 +320,10 @@ static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, stru
 	pf(o, "  operations: %lu (multiply-accumulates and pooling taps, one an element otherwise: "
 	      "fw/td td_ops, what the engine model's compute limit counts)\n",
 	   (unsigned long)td_ops(&regs));
+	if (o->brief) {
+		pf(o, "  writes: %u (listed without --brief)\n", t->nwrites);
+		return;
+	}
 	pf(o, "  writes: %u\n", t->nwrites);
 	struct ldr_write_iter it;
 	struct ldr_write w;
@@ -329,6 +334,10 @@ static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, stru
 
 static void print_relocs(struct pr *o, const struct ldr_program *p)
 {
+	if (o->brief) {
+		pf(o, "relocations: %u%s\n", p->nrelocs, p->nrelocs ? " (listed without --brief)" : "");
+		return;
+	}
 	pf(o, "relocations: %u\n", p->nrelocs);
 	for (unsigned r = 0; r < p->nrelocs; r++) {
 		const struct ldr_reloc *rl = &p->relocs[r];
@@ -578,7 +587,7 @@ static void print_json(struct pr *o, const struct ldr_program *p)
 
 void ldr_print(const struct ldr_program *p, unsigned pflags, outf_fn out, void *ctx)
 {
-	struct pr o = {out, ctx, (pflags & LDR_P_JSON) != 0};
+	struct pr o = {out, ctx, (pflags & LDR_P_JSON) != 0, (pflags & LDR_P_BRIEF) != 0};
 	if (o.json) {
 		print_json(&o, p);
 		return;

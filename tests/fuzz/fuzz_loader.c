@@ -29,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			size_t n = 0;
 			ldr_print(&p, 0, sink, &n);
 			ldr_print(&p, LDR_P_JSON, sink, &n);
+			ldr_print(&p, LDR_P_BRIEF, sink, &n);
 			tns_print(&p, sink, &n);
 			if (p.ntds)
 				ldr_td_image(&p, p.ntds - 1, &img);

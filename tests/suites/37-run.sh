@@ -92,6 +92,47 @@ if "$TOOL" inspect "$work/chain.hwx" | grep -q '^  intermediate bar6 .* bar 6  f
 else
 	t_fail run.inspect_text_lists_intermediate "$("$TOOL" inspect "$work/chain.hwx" | sed -n '/^tensors/,$p')"
 fi
+# --brief: the full listing with each TD's register writes and the relocations counted, not
+# listed, and nothing else changed. brief_of (from the full listing) drops the lines indented
+# under "  writes: N" and "relocations: N" and marks those lines (N above 0); the brief output must equal
+# it, with fewer lines. The checker fails on the full listing itself and on a brief listing that
+# lost one TD's line.
+brief_of() {
+	"$PYTHON" -c '
+import re, sys
+out, under = [], None
+for line in sys.stdin.read().split("\n"):
+    if under and line.startswith(under):
+        continue
+    under = None
+    m = re.fullmatch(r"(  writes|relocations): (\d+)", line)
+    if m and m.group(2) != "0":
+        line += " (listed without --brief)"
+        under = "    " if m.group(1) == "  writes" else "  "
+    out.append(line)
+sys.stdout.write("\n".join(out))'
+}
+for form in hwx raw; do
+	full=$("$TOOL" inspect "$work/chain.$form")
+	brief=$("$TOOL" inspect --brief "$work/chain.$form"); rc=$?
+	want=$(brief_of <<<"$full")
+	if [ "$rc" -eq 0 ] && [ "$brief" = "$want" ] && [ "$(wc -l <<<"$brief")" -lt "$(wc -l <<<"$full")" ] &&
+	   grep -q '^  writes: [0-9]* (listed without --brief)$' <<<"$brief" && grep -q '^  operations: ' <<<"$brief"; then
+		t_pass "run.inspect_brief_is_the_listing_without_writes.$form"
+	else
+		t_fail "run.inspect_brief_is_the_listing_without_writes.$form" "exit $rc, $(wc -l <<<"$brief") lines against $(wc -l <<<"$full"): $(diff <(echo "$want") <(echo "$brief") | head -4 | tr '\n' ' ')"
+	fi
+done
+full=$("$TOOL" inspect "$work/chain.hwx")
+lost=$("$TOOL" inspect --brief "$work/chain.hwx" | sed '0,/^  operations: /{/^  operations: /d}')
+if [ "$full" != "$(brief_of <<<"$full")" ] && [ "$lost" != "$(brief_of <<<"$full")" ]; then
+	t_pass run.inspect_brief_checker_sees_difference
+else
+	t_fail run.inspect_brief_checker_sees_difference
+fi
+out=$("$TOOL" inspect --brief --json "$work/chain.hwx" 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && grep -q -- '--json and --brief exclude each other' <<<"$out"; then t_pass run.inspect_brief_json_usage
+else t_fail run.inspect_brief_json_usage "exit $rc: $out"; fi
 
 # ---- the chained program runs with its default grants (the intermediate read-write) ----
 for form in hwx raw; do

@@ -96,6 +96,11 @@ TEST(loader, every_fixture_loads)
 			out = 0;
 			ldr_print(p, LDR_P_JSON, null_sink, &out);
 			CHECK(out > 1000);
+			/* --brief: the writes counted, not listed, so shorter than the full listing */
+			size_t brief = 0, full = 0;
+			ldr_print(p, LDR_P_BRIEF, null_sink, &brief);
+			ldr_print(p, 0, null_sink, &full);
+			CHECK(brief > 100 && brief < full);
 		}
 		free(buf);
 	}
@@ -290,6 +295,7 @@ TEST(loader, truncations_and_bit_flips_never_crash)
 			size_t out = 0;
 			ldr_print(p, LDR_P_JSON, null_sink, &out);
 			ldr_print(p, 0, null_sink, &out);
+			ldr_print(p, LDR_P_BRIEF, null_sink, &out);
 			CHECK(out > 0);
 		}
 	}

@@ -81,16 +81,20 @@ static int print_tensors_json(const struct ldr_program *p)
 	return 0;
 }
 
-/* Parses FILE [--json] [--raw] [--hwx]; returns 0 or a usage error status. */
+/* Parses FILE [--json | --brief] [--raw] [--hwx] (--json and --brief only where allow_json);
+ * returns 0 or a usage error status. */
 static int args(const char *cmd, int argc, char **argv, int allow_json, const char **path,
-		unsigned *flags, int *json)
+		unsigned *flags, int *json, int *brief)
 {
 	*path = NULL;
 	*flags = 0;
 	*json = 0;
+	*brief = 0;
 	for (int i = 1; i < argc; i++) {
 		if (allow_json && !strcmp(argv[i], "--json"))
 			*json = 1;
+		else if (allow_json && !strcmp(argv[i], "--brief"))
+			*brief = 1;
 		else if (!strcmp(argv[i], "--raw"))
 			*flags |= LDR_F_RAW;
 		else if (!strcmp(argv[i], "--hwx"))
@@ -106,6 +110,9 @@ static int args(const char *cmd, int argc, char **argv, int allow_json, const ch
 		return tool_usage_error(cmd, "needs a FILE");
 	if ((*flags & LDR_F_RAW) && (*flags & LDR_F_HWX))
 		return tool_usage_error(cmd, "--raw and --hwx exclude each other");
+	if (*json && *brief)
+		return tool_usage_error(cmd, "--json and --brief exclude each other (the JSON lists every "
+					     "register; a reader picks what it wants)");
 	return 0;
 }
 
@@ -129,7 +136,7 @@ static int cmd_inspect(int argc, char **argv)
 {
 	const char *path;
 	unsigned flags;
-	int json, rc = args("inspect", argc, argv, 1, &path, &flags, &json);
+	int json, brief, rc = args("inspect", argc, argv, 1, &path, &flags, &json, &brief);
 	if (rc)
 		return rc;
 	uint8_t *buf;
@@ -160,7 +167,7 @@ static int cmd_inspect(int argc, char **argv)
 		}
 		free(o.b);
 	} else {
-		ldr_print(p, 0, to_stdout, stdout);
+		ldr_print(p, brief ? LDR_P_BRIEF : 0, to_stdout, stdout);
 		tns_print(p, to_stdout, stdout);
 	}
 	free(p);
@@ -172,7 +179,7 @@ static int cmd_validate(int argc, char **argv)
 {
 	const char *path;
 	unsigned flags;
-	int json, rc = args("validate", argc, argv, 0, &path, &flags, &json);
+	int json, brief, rc = args("validate", argc, argv, 0, &path, &flags, &json, &brief);
 	if (rc)
 		return rc;
 	uint8_t *buf;
@@ -198,6 +205,7 @@ static int cmd_validate(int argc, char **argv)
 }
 
 TOOL_COMMAND(inspect, "inspect", cmd_inspect,
-	     "inspect FILE [--json] [--raw|--hwx]  show a program: container, TDs, register writes");
+	     "inspect FILE [--json|--brief] [--raw|--hwx]  show a program: container, TDs, register\n"
+	     "    writes (--brief: what each TD computes, its writes counted, not listed)");
 TOOL_COMMAND(validate, "validate", cmd_validate,
 	     "validate FILE [--raw|--hwx]   check a program; prints ok or the named error");
