@@ -440,18 +440,30 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 	return ENG_OK;
 }
 
-/* The table every fp16 pattern's result, with the input port's NaN rule folded in: a NaN
+uint32_t anem_table_direct_max = ANEM_TABLE_DIRECT_MAX;
+
+/* The activation for a TD of n elements (its td_ops): the table every fp16 pattern's result
+ * when the record has been applied to anem_table_direct_max elements or more, else no table
+ * (actlut_apply evaluates each element). The table folds the input port's NaN rule in: a NaN
  * pattern gives +inf's result. No NaN reaches the activation any other way (the NE's rows are
  * rounded by f2h, which makes NaN +0, and the port makes a NaN +inf), so the folded entries
  * change nothing for those rows; they let elementwise() hand the LUT rows the port has not
- * converted (its raw rows, docs/performance.md). */
-static void prepare_table(struct anem *m)
+ * converted (its raw rows, docs/performance.md), which it does only with the table. */
+static void prepare_table(struct anem *m, uint64_t n)
 {
-	if (!m->table_valid || memcmp(m->table_slots, m->lut.slot, sizeof m->table_slots)) {
+	if (memcmp(m->table_slots, m->lut.slot, sizeof m->table_slots)) {
+		memcpy(m->table_slots, m->lut.slot, sizeof m->table_slots);
+		m->table_valid = 0;
+		m->table_direct = 0;
+	}
+	if (!m->table_valid) {
+		if (m->table_direct < anem_table_direct_max && n < anem_table_direct_max - m->table_direct) {
+			m->table_direct += (uint32_t)n; /* below anem_table_direct_max */
+			return; /* m->lut.table stays NULL */
+		}
 		actlut_build_table(&m->lut, m->table);
 		for (uint32_t x = 0x7c01u; x <= 0x7fffu; x++)
 			m->table[x] = m->table[x | 0x8000u] = m->table[0x7c00u];
-		memcpy(m->table_slots, m->lut.slot, sizeof m->table_slots);
 		m->table_valid = 1;
 	}
 	m->lut.table = m->table;
@@ -558,7 +570,7 @@ static int run_td(struct anem *m, uint64_t td_dev)
 				dst_bytes += r[i].len;
 		}
 	if (act->state == ANEM_ACT_APPLIED && (dst_bytes || l2res))
-		prepare_table(m);
+		prepare_table(m, ops);
 	if ((e = anem_compute(m, r, nr, act)) != ENG_OK)
 		return e;
 	for (unsigned i = 0; i < nr; i++)

@@ -136,10 +136,14 @@ struct anem {
 	uint32_t faults_left, faults_fired;
 	uint32_t fault, fault_skip, fault_hit; /* the current submission's */
 	uint32_t dma_fired0;
-	/* the activation table for large tiles, rebuilt only when the record changes */
+	/* the activation table for large tiles, rebuilt only when the record changes; below
+	 * anem_table_direct_max elements under one record the LUT is evaluated element by element
+	 * instead (table_direct: those elements so far, in the padding before lut: the struct's size
+	 * moves the heap's later blocks, docs/performance.md) */
 	uint16_t table[ACTLUT_TABLE_LEN];
 	uint16_t table_slots[ACTLUT_SLOTS];
 	int table_valid;
+	uint32_t table_direct;
 	struct actlut lut;
 	/* the datapath (compute.c): row buffers for the tile DMA, the rows in flight, L2 tensors */
 	/* 16-byte aligned, as the arena's rows usually are, so the row moves and the NEON / SSE
@@ -211,6 +215,17 @@ void anem_set_output(struct anem *m, unsigned trace, outf_fn out, void *ctx);
  */
 #define ANEM_OPS_LIMIT (1ull << 30)
 void anem_set_ops_limit(struct anem *m, uint64_t limit);
+/*
+ * The activation LUT's table (all 65,536 results, one evaluation of the record each) is built
+ * only once a record has been applied to this many elements (fw/td td_ops of its TDs, counted
+ * from the first TD with that record): a record on fewer is evaluated element by element
+ * (actlut_apply without a table, the same results), so a small TD does not pay 65,536
+ * evaluations (16 million instructions on the target, about 20 ms under QEMU). At most twice
+ * the table's cost for any sequence of TDs. Tests set it to 0 (the table always) or above their
+ * element counts (never).
+ */
+#define ANEM_TABLE_DIRECT_MAX 65536u
+extern uint32_t anem_table_direct_max;
 /* Sets (a copy) or clears (NULL) this instance's faults. */
 void anem_set_faults(struct anem *m, const struct anem_faults *f);
 /* Submissions the fault has hit since it was set. */

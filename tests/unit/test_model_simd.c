@@ -173,11 +173,15 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 /* The activation LUT on an elementwise row (bp_act: tanh, NE post-scale 1) over every fp16 bit
  * pattern: the SIMD build hands the port's rows straight to the LUT (the post-scale of 1 left out,
  * the port's NaN rule folded into the table), the portable one takes every pass; bit for bit. */
+static uint16_t act_in_hi; /* nonzero: the record's input clamp slot 1 (another record) */
+
 static int run_act(int simd, uint16_t *out)
 {
 	struct simd_run r = {out, 0, 0};
 	size_t len = bp_act(prog, sizeof prog, SW, SH, SC);
 	CHECK(len > 0);
+	if (act_in_hi)
+		le_wr16(prog + BP_WEIGHTS_OFF + 2u * ACTLUT_IN_HI, act_in_hi);
 	struct session_hooks h = {.fill = simd_fill, .check = simd_check, .ctx = &r};
 	struct session_result res;
 	int was = anem_simd;
@@ -203,6 +207,56 @@ TEST(model_simd, lut_rows_match_the_portable_code)
 	CHECK_EQ(a[0xfe01], 0x3bffu);
 	CHECK_EQ(a[0xfc00], 0xbbffu);
 	CHECK_EQ(a[0x3800], 0x3765u); /* tanh(0.5), knot 4 */
+}
+
+/* The LUT evaluated element by element (no table: a record applied to fewer than
+ * anem_table_direct_max elements, engine/model/model.c prepare_table) gives the table's results
+ * for every fp16 bit pattern, on the SIMD rows and the portable ones; the table is built only
+ * once a record's elements reach the bound, counted over TDs (here, submissions: the model keeps
+ * the count); another record's results differ (the comparison's own test). */
+static void forget_table(uint32_t direct_max)
+{
+	struct anem *m = tsession_model();
+	anem_table_direct_max = direct_max;
+	m->table_valid = 0;
+	m->table_direct = 0;
+}
+
+TEST(model_simd, lut_evaluated_directly_matches_the_table)
+{
+	static uint16_t a[SW * SH * SC], b[SW * SH * SC], c[SW * SH * SC];
+	const uint32_t n = SW * SH * SC, was = anem_table_direct_max;
+	struct anem *m = tsession_model();
+	fill_mode = 0;
+	act_in_hi = 0;
+	forget_table(0); /* the table at once */
+	CHECK_EQ(run_act(2, a), ENG_OK);
+	CHECK(m->table_valid == 1);
+	forget_table(4 * n); /* never, for these runs */
+	CHECK_EQ(run_act(2, b), ENG_OK);
+	CHECK_EQ(differ(a, b, n), 0u);
+	CHECK_EQ(run_act(0, c), ENG_OK);
+	CHECK_EQ(differ(a, c, n), 0u);
+	CHECK(m->table_valid == 0);
+	CHECK_EQ(m->table_direct, 2 * n);
+	/* counted over TDs: with the bound at 2n + 1 the first two runs evaluate, the third builds */
+	forget_table(2 * n + 1);
+	for (unsigned k = 0; k < 3; k++) {
+		CHECK_EQ(run_act(2, b), ENG_OK);
+		CHECK_EQ(differ(a, b, n), 0u);
+		CHECK(m->table_valid == (k == 2));
+	}
+	/* the default builds for a TD of 65,536 elements at once */
+	forget_table(ANEM_TABLE_DIRECT_MAX);
+	CHECK_EQ(run_act(2, b), ENG_OK);
+	CHECK(m->table_valid == 1);
+	/* another record (|x| clamped to 3, not 4), evaluated directly: the comparison sees it */
+	act_in_hi = 0x4200u;
+	forget_table(4 * n);
+	CHECK_EQ(run_act(2, c), ENG_OK);
+	CHECK(m->table_valid == 0 && differ(a, c, n) > 0);
+	act_in_hi = 0;
+	anem_table_direct_max = was;
 }
 
 /* The session's input pattern (app/session.c session_pattern, eight bytes a store when aligned)
