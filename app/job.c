@@ -23,6 +23,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,7 +236,9 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 		hal_file_close(fd);
 		return 1;
 	}
-	uint8_t *buf = malloc(n ? (size_t)n : 1);
+	/* whole cache lines, as the arena's: the weights' copy into their grant then takes the
+	 * aligned path whatever the heap's layout (docs/performance.md, twenty-third pass) */
+	uint8_t *buf = memalign(64, n ? (size_t)n : 1);
 	struct ldr_program *prog = malloc(sizeof *prog);
 	if (!buf || !prog) {
 		printf("program: out of memory for %ld bytes\n", n);

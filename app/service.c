@@ -5,6 +5,7 @@
 
 _Static_assert(CMD_FAULT_WORDS == ENG_FAULT_WORDS, "a completion carries the engine's fault");
 
+#include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,7 +91,7 @@ static uint8_t *be_prog_mem(void *ctx, unsigned slot, size_t len)
 {
 	struct aslot *s = &((struct asvc *)ctx)->slot[slot];
 	free(s->copy);
-	s->copy = malloc(len ? len : 1);
+	s->copy = memalign(64, len ? len : 1); /* whole lines, as app/job.c's program (the weights' copy) */
 	s->copy_len = s->copy ? len : 0;
 	return s->copy;
 }
@@ -319,7 +320,7 @@ struct asvc *asvc_create(struct app_session *session, const struct asvc_opts *o)
 	a->window_off = SESSION_GUARD;
 	a->arena_size = SESSION_GUARD + a->o.window_size + SESSION_GUARD +
 			SVC_MAX_PROGRAMS * (a->o.slot_size + SESSION_GUARD);
-	a->arena = malloc((size_t)a->arena_size);
+	a->arena = memalign(64, (size_t)a->arena_size); /* the window and the slots on whole lines */
 	a->shm = malloc(sizeof *a->shm);
 	if (!a->arena || !a->shm) {
 		asvc_destroy(a);

@@ -138,8 +138,7 @@ struct anem {
 	uint32_t dma_fired0;
 	/* the activation table for large tiles, rebuilt only when the record changes; below
 	 * anem_table_direct_max elements under one record the LUT is evaluated element by element
-	 * instead (table_direct: those elements so far, in the padding before lut: the struct's size
-	 * moves the heap's later blocks, docs/performance.md) */
+	 * instead (table_direct: those elements so far, in the padding before lut) */
 	uint16_t table[ACTLUT_TABLE_LEN];
 	uint16_t table_slots[ACTLUT_SLOTS];
 	int table_valid;

@@ -17,6 +17,7 @@
 #include "tools/progdesc/benchprog.h"
 
 #include <stdio.h>
+#include <malloc.h> /* memalign (newlib has no posix_memalign) */
 #include <stdlib.h>
 
 static struct app_session *session(void)
@@ -100,7 +101,7 @@ TEST(bench, model_conv_512)
 {
 	enum { CIN = 512, COUT = 512, W = 64 };
 	size_t cap = bp_conv_bytes(CIN, COUT);
-	uint8_t *prog = malloc(cap);
+	uint8_t *prog = memalign(64, cap); /* as the firmware holds a program (app/job.c) */
 	REQUIRE(prog);
 	size_t len = bp_conv(prog, cap, CIN, COUT, W, 0x1c00u /* 2^-8 */);
 	REQUIRE(len);
@@ -124,7 +125,7 @@ TEST(bench, model_conv_512_cores)
 {
 	enum { CIN = 512, COUT = 512, W = 64, MAXC = 8 };
 	size_t cap = bp_conv_bytes(CIN, COUT);
-	uint8_t *prog = malloc(cap);
+	uint8_t *prog = memalign(64, cap); /* as the firmware holds a program (app/job.c) */
 	REQUIRE(prog);
 	size_t len = bp_conv(prog, cap, CIN, COUT, W, 0x1c00u /* 2^-8 */);
 	REQUIRE(len);
