@@ -18,6 +18,9 @@ struct pr {
 	int brief; /* LDR_P_BRIEF */
 };
 
+/* LDR_P_BRIEF's note after a count it does not list */
+#define BRIEF_NOTE " (listed without --brief)"
+
 static void pf(struct pr *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void pf(struct pr *o, const char *fmt, ...)
 {
@@ -321,7 +324,7 @@ static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, stru
 	      "fw/td td_ops, what the engine model's compute limit counts)\n",
 	   (unsigned long)td_ops(&regs));
 	if (o->brief) {
-		pf(o, "  writes: %u (listed without --brief)\n", t->nwrites);
+		pf(o, "  writes: %u" BRIEF_NOTE "\n", t->nwrites);
 		return;
 	}
 	pf(o, "  writes: %u\n", t->nwrites);
@@ -335,7 +338,7 @@ static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, stru
 static void print_relocs(struct pr *o, const struct ldr_program *p)
 {
 	if (o->brief) {
-		pf(o, "relocations: %u%s\n", p->nrelocs, p->nrelocs ? " (listed without --brief)" : "");
+		pf(o, "relocations: %u%s\n", p->nrelocs, p->nrelocs ? BRIEF_NOTE : "");
 		return;
 	}
 	pf(o, "relocations: %u\n", p->nrelocs);

@@ -81,9 +81,9 @@ static int print_tensors_json(const struct ldr_program *p)
 	return 0;
 }
 
-/* Parses FILE [--json | --brief] [--raw] [--hwx] (--json and --brief only where allow_json);
- * returns 0 or a usage error status. */
-static int args(const char *cmd, int argc, char **argv, int allow_json, const char **path,
+/* Parses FILE [--json | --brief] [--raw] [--hwx] (--json and --brief only for a listing:
+ * inspect); returns 0 or a usage error status. */
+static int args(const char *cmd, int argc, char **argv, int listing, const char **path,
 		unsigned *flags, int *json, int *brief)
 {
 	*path = NULL;
@@ -91,9 +91,9 @@ static int args(const char *cmd, int argc, char **argv, int allow_json, const ch
 	*json = 0;
 	*brief = 0;
 	for (int i = 1; i < argc; i++) {
-		if (allow_json && !strcmp(argv[i], "--json"))
+		if (listing && !strcmp(argv[i], "--json"))
 			*json = 1;
-		else if (allow_json && !strcmp(argv[i], "--brief"))
+		else if (listing && !strcmp(argv[i], "--brief"))
 			*brief = 1;
 		else if (!strcmp(argv[i], "--raw"))
 			*flags |= LDR_F_RAW;
