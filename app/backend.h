@@ -24,6 +24,9 @@ void app_backend_close(struct eng *e);
  * from now on: n, or with 0 the board's (hal_platform()->model_ops). A backend without such a
  * limit ignores it. */
 void app_backend_set_ops_limit(uint64_t n);
+/* The largest limit a command may ask for (run's and submit's --ops-limit, the job's
+ * ops_limit=): 2^62, far from td_ops' saturation at 2^63 - 1 */
+#define APP_OPS_LIMIT_MAX (1ull << 62)
 
 /* Injected faults by name ("dma-hang", "dma-error", "wrong-task", "readback"; "none"): the kind,
  * or -1 when the backend does not know it. */

@@ -452,7 +452,7 @@ static int cmdline_ops_limit(const char *cmdline)
 {
 	char v[24];
 	uint64_t k;
-	int r = cmdline_count(cmdline, "ops_limit", v, sizeof v, 1ull << 62, &k);
+	int r = cmdline_count(cmdline, "ops_limit", v, sizeof v, APP_OPS_LIMIT_MAX, &k);
 	if (r < 0) {
 		printf("error: ops_limit=%s: wants 1 .. 2^62 operations a task (the model's compute limit; "
 		       "this board's default %lu)\n", v, (unsigned long)hal_platform()->model_ops);

@@ -68,7 +68,7 @@ int tool_write_file(const char *path, const void *buf, size_t len)
 int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i)
 {
 	uint64_t v;
-	if (*i + 1 >= argc || tool_parse_u64(argv[*i + 1], 1ull << 62, &v) || !v)
+	if (*i + 1 >= argc || tool_parse_u64(argv[*i + 1], APP_OPS_LIMIT_MAX, &v) || !v)
 		return tool_usage_error(cmd, "--ops-limit wants 1..2^62 operations (fw/td td_ops: "
 					     "multiply-accumulates and pooling taps a task; the host's "
 					     "default 2^40)");
