@@ -8,6 +8,10 @@ seen to fail:
   drop-write 0   every WRITE answered; the LOAD refused as arena-too-large with 0x12345000
                  bytes needed and 0x10000000 a slot (the control: the transfer passes its
                  checks, and the tool prints the refusal's detail words)
+  stall-load 0   every WRITE answered; the LOAD never answered, the connection kept open (a
+                 service still working): the tool must give up after its --timeout
+  close-load 0   every WRITE answered; the connection closed at the LOAD: the tool must say the
+                 link closed, not that the wait ran out
 
 Framing: a5 5a | len u16 | ~len u16 | payload | crc32 (IEEE, over the length fields and the
 payload). A record's header: id, size, priority, program, process, procedure, tag, deadline (u32
@@ -82,6 +86,10 @@ def main():
             writes += 1
             if not (mode == "drop-write" and writes == arg):
                 conn.sendall(frame(completion(cid, tag)))
+        elif cid == LOAD and mode == "stall-load":
+            continue
+        elif cid == LOAD and mode == "close-load":
+            break
         elif cid == LOAD:
             conn.sendall(frame(completion(cid, tag, (0, 0, 0x12345000, 0, 0x10000000, 0),
                                           REFUSED, PROGRAM_REFUSED, DOM_SESSION, ARENA_TOO_LARGE)))

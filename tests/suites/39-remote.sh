@@ -9,7 +9,8 @@
 # 8 MB out) too, byte for byte (the comparison fails on one changed byte); a program over the
 # service's limits is refused by the error's name with the bytes it needs and the slot's (on
 # qemu-virt the local run's arena, SESSION_MAX_ARENA); a closed port fails at once and --connect
-# without a port is a usage error.
+# without a port is a usage error; a service that never answers is given up on after --timeout S,
+# and a closed link is told apart from it.
 . tests/lib.sh
 TOOL="$BUILD/host/anefw-tool"
 work=$(mktemp -d)
@@ -171,14 +172,15 @@ else t_fail remote.closed_port_fails_at_once "exit $rc after $ms ms: $out"; fi
 # framing) that never answers the second WRITE stops the tool at the third's answer, by tag; the
 # same peer answering every WRITE lets the transfer through (the control) and refuses the LOAD
 # with detail words the tool prints
-peer() { # mode n -> the tool's output in $work/peer_$1_$2.log, its exit status
-	"$PYTHON" tests/clients/link_peer.py "$1" "$2" >"$work/peer_port" 2>/dev/null &
+peer() { # mode n [remote's options...] -> the tool's output in $work/peer_$1_$2.log, its exit status
+	local mode=$1 n=$2; shift 2
+	"$PYTHON" tests/clients/link_peer.py "$mode" "$n" >"$work/peer_port" 2>/dev/null &
 	local ppid=$! i=0
 	pids="$pids $ppid"
 	while [ ! -s "$work/peer_port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	local rc=0
-	timeout 30 "$TOOL" remote --connect "127.0.0.1:$(cat "$work/peer_port")" run "$work/p.hwx" \
-		>"$work/peer_$1_$2.log" 2>&1 || rc=$?
+	timeout 30 "$TOOL" remote --connect "127.0.0.1:$(cat "$work/peer_port")" "$@" run "$work/p.hwx" \
+		>"$work/peer_${mode}_$n.log" 2>&1 || rc=$?
 	wait "$ppid" 2>/dev/null; rm -f "$work/peer_port"
 	return $rc
 }
@@ -188,6 +190,34 @@ else t_fail remote.a_lost_answer_named_by_tag "$(tail -1 "$work/peer_drop-write_
 if ! peer drop-write 0 && grep -qxF 'remote: load: program-refused: arena-too-large (refused): the program needs 305418240 bytes of device memory, a program slot of this service holds 268435456 (docs/service.md, "Limits")' "$work/peer_drop-write_0.log"; then
 	t_pass remote.every_answer_through_the_checks_then_the_refusal_detail
 else t_fail remote.every_answer_through_the_checks_then_the_refusal_detail "$(tail -1 "$work/peer_drop-write_0.log")"; fi
+# the wait for an answer: a peer that never answers the LOAD (a service still working) is given
+# up on after --timeout's 2 s, saying so, not the default 60 s; a peer that closes the link at
+# the LOAD is named as a closed link at once (the two failures told apart); --timeout's value is
+# checked (0, over a day, not a number: usage errors naming it)
+t0=$(date +%s%N)
+peer stall-load 0 --timeout 2; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$rc" -eq 1 ] && [ "$ms" -ge 2000 ] && [ "$ms" -lt 15000 ] &&
+   grep -qxF 'remote: load: no answer in 2 s (the service may still be working: --timeout SECONDS waits longer)' "$work/peer_stall-load_0.log"; then
+	t_pass "remote.timeout_gives_up_on_a_silent_service ($ms ms)"
+else t_fail remote.timeout_gives_up_on_a_silent_service "exit $rc after $ms ms: $(tail -1 "$work/peer_stall-load_0.log")"; fi
+t0=$(date +%s%N)
+peer close-load 0 --timeout 20; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$rc" -eq 1 ] && [ "$ms" -lt 10000 ] &&
+   grep -qxF 'remote: load: the link closed before the answer came' "$work/peer_close-load_0.log" &&
+   ! grep -q 'no answer in' "$work/peer_close-load_0.log"; then
+	t_pass "remote.closed_link_is_not_a_timeout ($ms ms)"
+else t_fail remote.closed_link_is_not_a_timeout "exit $rc after $ms ms: $(tail -1 "$work/peer_close-load_0.log")"; fi
+bad=
+for v in 0 86401 2s; do
+	out=$("$TOOL" remote --connect 127.0.0.1:1 --timeout "$v" shutdown 2>&1); rc=$?
+	[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool remote: --timeout needs SECONDS (1..86400), got '$v'" ] || bad="$bad $v:$rc:$out"
+done
+out=$("$TOOL" remote --connect 127.0.0.1:1 shutdown --timeout 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool remote: --timeout needs SECONDS (1..86400)" ] || bad="$bad none:$rc:$out"
+if [ -z "$bad" ]; then t_pass remote.bad_timeout_is_a_usage_error
+else t_fail remote.bad_timeout_is_a_usage_error "$bad"; fi
 out=$("$TOOL" remote --connect 127.0.0.1:1 run "$work/p.hwx" --atol 1e-2x 2>&1); rc=$?
 if [ "$rc" -eq 2 ] && grep -q "tolerance-bad: --rtol '0', --atol '1e-2x'" <<<"$out"; then
 	t_pass remote.bad_tolerance_is_a_usage_error

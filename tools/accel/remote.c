@@ -46,7 +46,7 @@ static int report(struct link *l, const struct cmd *k, enum link_fail f)
 	case LINK_E_SEND:
 		return rfail(l, "tcp backend: cannot send %s", what);
 	case LINK_E_TIMEOUT:
-		return rfail(l, "tcp backend: no answer to %s in %d ms", what, LINK_ANSWER_MS);
+		return rfail(l, "tcp backend: no answer to %s in %ld ms", what, l->answer_ms);
 	case LINK_E_REFUSED:
 		return rfail(l, "firmware refused %s: %s%s%s (%s)", what, cmd_err_name(l->last.err),
 			     *link_cause_name(l->last.domain, l->last.code) ? ": " : "",

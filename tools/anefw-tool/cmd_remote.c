@@ -9,7 +9,9 @@
  * the same code `anefw-tool run` uses (app/tensorio.c's hooks: the .npy or raw file, or the fixed
  * seed), outputs and intermediates zero; one CALL_BARS; the requested outputs are read back (READ)
  * and written by tio_finish, exactly as the local run writes them. The program is unloaded
- * after; `shutdown` ends the service.
+ * after; `shutdown` ends the service. Each answer is waited for 60 s (LINK_ANSWER_MS), or
+ * --timeout SECONDS: a served program the firmware computes for longer (a job's ops_limit= above
+ * its default) needs a longer wait.
  */
 #define _DEFAULT_SOURCE
 #include "app/tensorio.h"
@@ -29,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define REMOTE_TIMEOUT_MAX_S 86400u /* --timeout's largest wait for an answer: a day */
 
 /* HOST:PORT split; 0, or -1 (printed) when it is not that shape. */
 static int split_hostport(const char *hostport, char *host, size_t hlen, const char **port)
@@ -80,6 +84,19 @@ static void print_refusal(const char *what, const struct cmd_completion *c)
 	}
 }
 
+/* A command that got no answer: the link closed, the wait ran out (answer_ms: --timeout), or the
+ * command could not be sent. */
+static void no_answer(const struct link *l, const char *what, enum link_fail f)
+{
+	if (f == LINK_E_TIMEOUT)
+		printf("remote: %s: no answer in %ld s (the service may still be working: --timeout "
+		       "SECONDS waits longer)\n", what, l->answer_ms / 1000);
+	else if (f == LINK_E_CLOSED)
+		printf("remote: %s: the link closed before the answer came\n", what);
+	else
+		printf("remote: %s: the command could not be sent\n", what);
+}
+
 /* The link's report (link.h): the named error, the command named as the firmware names it. */
 static int report(struct link *l, const struct cmd *k, enum link_fail f)
 {
@@ -95,7 +112,7 @@ static int report(struct link *l, const struct cmd *k, enum link_fail f)
 		printf("remote: %s: answers out of order: expected tag %u, found %u (an answer was "
 		       "lost on the line)\n", what, l->expect, l->last.tag);
 	} else {
-		printf("remote: %s: no answer (link closed or timed out)\n", what);
+		no_answer(l, what, f);
 	}
 	return -1;
 }
@@ -183,8 +200,9 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		call.ov[call.nov++] = (struct cmd_ov){b, access, wdev + at, need};
 		at = (at + need + 4095) & ~4095ull;
 	}
-	if (link_ask(l, &call)) {
-		printf("remote: call: no answer\n");
+	enum link_fail cf = link_ask(l, &call);
+	if (cf != LINK_OK) {
+		no_answer(l, "call", cf);
 		goto out;
 	}
 	if (l->last.err != CMD_OK) {
@@ -235,7 +253,7 @@ static int cmd_remote(int argc, char **argv)
 	static struct tio x;
 	static struct link l;
 	const char *tcp = NULL, *dev = NULL, *what = NULL, *path = NULL, *rtol = NULL, *atol = NULL;
-	unsigned nreq = 0, flags = 0, wait_s = 0, stats = 0;
+	unsigned nreq = 0, flags = 0, wait_s = 0, stats = 0, timeout_s = LINK_ANSWER_MS / 1000;
 	struct tio_tol tol;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -248,6 +266,16 @@ static int cmd_remote(int argc, char **argv)
 			if (i + 1 >= argc || tool_parse_u64(argv[i + 1], 600, &v))
 				return tool_usage_error("remote", "--wait needs SECONDS (0..600)");
 			wait_s = (unsigned)v;
+			i++;
+		} else if (!strcmp(a, "--timeout")) {
+			uint64_t v;
+			if (i + 1 >= argc)
+				return tool_usage_error("remote", "--timeout needs SECONDS (1..%u)",
+							REMOTE_TIMEOUT_MAX_S);
+			if (tool_parse_u64(argv[i + 1], REMOTE_TIMEOUT_MAX_S, &v) || !v)
+				return tool_usage_error("remote", "--timeout needs SECONDS (1..%u), got '%s'",
+							REMOTE_TIMEOUT_MAX_S, argv[i + 1]);
+			timeout_s = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--stats")) {
 			stats = 1;
@@ -319,13 +347,18 @@ static int cmd_remote(int argc, char **argv)
 		goto done;
 	}
 	link_init(&l, fd, report, NULL);
+	l.answer_ms = (long)timeout_s * 1000;
 	struct cmd k;
 	link_cmd_init(&k, CMD_HELLO, -1);
 	k.major = CMD_PROTO_MAJOR;
 	k.minor = CMD_PROTO_MINOR;
-	if (link_ask_resend(&l, &k, LINK_HELLO_RESEND_MS) || l.last.err != CMD_OK) {
-		printf("remote: hello: %s\n", l.last.err != CMD_OK ? cmd_err_name(l.last.err)
-								  : "no answer (link closed or timed out)");
+	enum link_fail hf = link_ask_resend(&l, &k, LINK_HELLO_RESEND_MS);
+	if (hf != LINK_OK) {
+		no_answer(&l, "hello", hf);
+		goto close;
+	}
+	if (l.last.err != CMD_OK) {
+		printf("remote: hello: %s\n", cmd_err_name(l.last.err));
 		goto close;
 	}
 	if (!strcmp(what, "shutdown")) {
@@ -355,9 +388,10 @@ done:
 TOOL_COMMAND(remote, "remote", cmd_remote,
 	     "remote (--connect HOST:PORT [--wait S] | --serial DEV) run PROGRAM [--raw|--hwx]\n"
 	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]... [--rtol R]\n"
-	     "    [--atol A] [--stats]\n"
-	     "  remote (--connect HOST:PORT [--wait S] | --serial DEV) shutdown\n"
+	     "    [--atol A] [--stats] [--timeout S]\n"
+	     "  remote (--connect HOST:PORT [--wait S] | --serial DEV) shutdown [--timeout S]\n"
 	     "    run a program on a firmware serving commands on its link (make serve): the same\n"
 	     "    arguments and files as run; shutdown ends the service. A closed port fails at\n"
 	     "    once; --wait S tries again for S seconds (a service still starting); --stats\n"
-	     "    prints the bytes moved each way and the rate");
+	     "    prints the bytes moved each way and the rate; --timeout S waits up to S\n"
+	     "    seconds for each answer (60 unless given)");

@@ -81,6 +81,7 @@ void link_init(struct link *l, int fd, link_report_fn *report, void *ctx)
 	l->fd = fd;
 	l->in_pos = l->in_len = 0;
 	l->up_bytes = l->down_bytes = l->up_ns = l->down_ns = 0;
+	l->answer_ms = LINK_ANSWER_MS;
 	l->report = report;
 	l->ctx = ctx;
 	frame_rx_init(&l->rx);
@@ -180,7 +181,7 @@ enum link_fail link_ask_resend(struct link *l, struct cmd *k, long resend_ms)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		/* answers with other tags (a handshake sent twice, a client before) are skipped */
-		enum link_fail f = next_completion(l, &t0, LINK_ANSWER_MS, resend_ms, w);
+		enum link_fail f = next_completion(l, &t0, l->answer_ms, resend_ms, w);
 		if (f != LINK_OK || l->last.tag == k->h.tag)
 			return f;
 	}
@@ -243,7 +244,7 @@ static int transfer(struct link *l, uint32_t id, uint64_t off, uint8_t *rb, cons
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		enum link_fail f;
 		do /* answers to commands before this transfer (a handshake sent twice) are skipped */
-			f = next_completion(l, &t0, LINK_ANSWER_MS, 0, 0);
+			f = next_completion(l, &t0, l->answer_ms, 0, 0);
 		while (f == LINK_OK && l->last.tag - first >= nrec);
 		if (f != LINK_OK)
 			return l->report(l, &k, f);

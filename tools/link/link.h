@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LINK_ANSWER_MS 60000      /* the longest wait for one answer */
+#define LINK_ANSWER_MS 60000      /* the longest wait for one answer, unless answer_ms says */
 /* WRITEs and READs in flight at once (link_write, link_read): the service answers the transfer
  * records in the order they were sent, so a window hides the round trip of each record */
 #define LINK_WINDOW 32u
@@ -25,7 +25,7 @@
 enum link_fail {
 	LINK_OK = 0,
 	LINK_E_SEND,    /* the command could not be encoded or written */
-	LINK_E_TIMEOUT, /* no answer in LINK_ANSWER_MS */
+	LINK_E_TIMEOUT, /* no answer in answer_ms */
 	LINK_E_CLOSED,  /* the link closed (or failed) while waiting */
 	LINK_E_REFUSED, /* answered, not CMD_OK (link_ask_ok, link_write, link_read) */
 	LINK_E_SHORT,   /* a READ answered with other than the bytes asked (link_read) */
@@ -51,6 +51,7 @@ struct link {
 	size_t in_pos, in_len;
 	uint64_t up_bytes, down_bytes; /* moved by link_write and link_read so far */
 	uint64_t up_ns, down_ns;       /* and the time they took */
+	long answer_ms;                /* the longest wait for one answer (link_init: LINK_ANSWER_MS) */
 	link_report_fn *report;
 	void *ctx; /* the report's */
 };
@@ -101,7 +102,7 @@ const char *link_cause_name(uint32_t domain, uint32_t code);
  * CMD_MAX_XFER bytes a command, up to LINK_WINDOW commands in flight. Every answer is checked: a
  * frame's length and CRC (the receiver), its tag against the oldest command in flight (an answer
  * out of order is LINK_E_SEQUENCE), CMD_OK, and a READ's offset, length and bytes against what
- * it asked. Each answer is waited for LINK_ANSWER_MS at most. 0, or -1 reported. */
+ * it asked. Each answer is waited for answer_ms at most. 0, or -1 reported. */
 int link_write(struct link *l, uint64_t off, const uint8_t *b, uint64_t n);
 int link_read(struct link *l, uint64_t off, uint8_t *b, uint64_t n);
 
