@@ -8,7 +8,8 @@
 #    register program for add, mul, max and min through the planar engine; exact against numpy.
 #  - a hostile Python client (tests/clients/accel_hostile.py): every misuse gets its errno.
 #  - the firmware backend: the same clients through `make serve`'s firmware on each board under
-#    test (QEMU on 127.0.0.1) give byte-identical outputs.
+#    test (QEMU on 127.0.0.1) give byte-identical outputs; its wait for an answer (--timeout)
+#    against a scripted peer that never answers, and a closed link told apart from it.
 . tests/lib.sh
 TOOL="$BUILD/host/anefw-tool"
 LIB="$BUILD/host/libanefw-accel.so"
@@ -97,6 +98,42 @@ if timeout 120 "$TOOL" accel --log -- "$PYTHON" tests/clients/accel_hostile.py "
 else t_fail accel.log_names_the_reason; fi
 if ! "$TOOL" accel --backend bogus -- true 2>/dev/null; then t_pass accel.bad_backend_refused
 else t_fail accel.bad_backend_refused; fi
+# the tcp backend's wait for an answer (--timeout S, ANEFW_ACCEL_TIMEOUT): against a scripted peer
+# that never answers the LOAD (tests/clients/link_peer.py stall-load, a service still working) the
+# client's submits fail (each after --timeout's 2 s, the wait named) instead of after 60 s each; a
+# peer that closes the link at the LOAD is named as a closed link (the checker tells the two apart);
+# --timeout 0, and --timeout with the local backend, are usage errors; a malformed
+# ANEFW_ACCEL_TIMEOUT set by hand is said once and fails every submit
+accel_peer() { # mode -> the client's output in $work/ap_$1.log, its exit status
+	"$PYTHON" tests/clients/link_peer.py "$1" 0 >"$work/ap_port" 2>/dev/null &
+	local ppid=$! i=0 rc=0
+	pids="$pids $ppid"
+	while [ ! -s "$work/ap_port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	timeout 60 "$TOOL" accel --backend "tcp:127.0.0.1:$(cat "$work/ap_port")" --timeout 2 --log -- \
+		"$PYTHON" tests/clients/accel_elementwise.py >"$work/ap_$1.log" 2>&1 || rc=$?
+	wait "$ppid" 2>/dev/null; rm -f "$work/ap_port"
+	return $rc
+}
+t0=$(date +%s%N)
+accel_peer stall-load; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$rc" -ne 0 ] && [ "$ms" -ge 2000 ] && [ "$ms" -lt 30000 ] &&
+   grep -q "anefw-accel: SUBMIT: .*tcp backend: no answer to load in 2000 ms" "$work/ap_stall-load.log"; then
+	t_pass "accel.tcp_timeout_gives_up_on_a_silent_service ($ms ms)"
+else t_fail accel.tcp_timeout_gives_up_on_a_silent_service "exit $rc after $ms ms: $(grep anefw-accel "$work/ap_stall-load.log" | head -2)"; fi
+if ! accel_peer close-load && grep -q "anefw-accel: SUBMIT: .*tcp backend: the link closed during load" "$work/ap_close-load.log" &&
+   ! grep -q "no answer to" "$work/ap_close-load.log"; then
+	t_pass accel.tcp_closed_link_is_not_a_timeout
+else t_fail accel.tcp_closed_link_is_not_a_timeout "$(grep anefw-accel "$work/ap_close-load.log" | head -2)"; fi
+bad=
+out=$("$TOOL" accel --backend tcp:127.0.0.1:1 --timeout 0 -- true 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool accel: --timeout needs SECONDS (1..86400), got '0'" ] || bad="$bad zero:$rc:$out"
+out=$("$TOOL" accel --timeout 5 -- true 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool accel: --timeout is the tcp backend's wait for an answer; the backend is 'local'" ] || bad="$bad local:$rc:$out"
+out=$(ANEFW_ACCEL_TIMEOUT=5x ANEFW_ACCEL_LOG=1 LD_PRELOAD="$LIB" /bin/true 2>&1)
+[ "$out" = "anefw-accel: ANEFW_ACCEL_TIMEOUT='5x': expected seconds 1..86400; every submit fails with EINVAL" ] || bad="$bad env:$out"
+if [ -z "$bad" ]; then t_pass accel.bad_timeout_refused
+else t_fail accel.bad_timeout_refused "$bad"; fi
 
 # ---- the firmware backend: the same clients on each board's firmware (make serve) ----
 # port_closed PORT: nothing accepts a connection on 127.0.0.1:PORT

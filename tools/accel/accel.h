@@ -93,9 +93,13 @@ struct acc_job {
 struct acc_backend {
 	int tcp;
 	char hostport[256];
+	unsigned timeout_s; /* tcp: the longest wait for one answer; 0: the link's (LINK_ANSWER_MS) */
 };
 /* Parses ANEFW_ACCEL_BACKEND's value (NULL or "": local); returns 0, or -1 when malformed. */
 int acc_backend_parse(const char *s, struct acc_backend *b);
+/* Parses ANEFW_ACCEL_TIMEOUT's value into b->timeout_s: NULL or "" leaves the link's wait,
+ * else seconds 1 .. LINK_ANSWER_MAX_S (`anefw-tool accel --timeout S`); 0, or -1 when malformed. */
+int acc_timeout_parse(const char *s, struct acc_backend *b);
 
 /* How loud: 0 nothing, 1 a named reason for every failed call (ANEFW_ACCEL_LOG set), 2 also the
  * session's full report of every submission (ANEFW_ACCEL_LOG=2). */
@@ -113,7 +117,7 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 /* The tcp backend's run of a prepared stream (remote.c). ngrants grants, mem[i] the BO memory of
  * grant i (NULL for the weights and the TD area, which the firmware takes from the stream). */
 struct subq_grant;
-int acc_remote_run(const char *hostport, const uint8_t *stream, size_t len,
+int acc_remote_run(const struct acc_backend *be, const uint8_t *stream, size_t len,
 		   const struct subq_grant *g, unsigned ngrants, uint8_t *const *mem, char *why,
 		   size_t whylen);
 

@@ -9,6 +9,7 @@
  * kernel's GEM pages are shared, also with a child after fork.
  */
 #include "tools/accel/accel.h"
+#include "tools/link/link.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -84,6 +85,11 @@ __attribute__((constructor)) static void acc_init(void)
 	if (backend_bad)
 		acc_log("ANEFW_ACCEL_BACKEND='%s': expected local or tcp:HOST:PORT; every submit fails "
 			"with EINVAL", getenv("ANEFW_ACCEL_BACKEND"));
+	else if (acc_timeout_parse(getenv("ANEFW_ACCEL_TIMEOUT"), &backend)) {
+		backend_bad = 1;
+		acc_log("ANEFW_ACCEL_TIMEOUT='%s': expected seconds 1..%u; every submit fails with "
+			"EINVAL", getenv("ANEFW_ACCEL_TIMEOUT"), LINK_ANSWER_MAX_S);
+	}
 }
 
 static struct dev *dev_of(int fd)

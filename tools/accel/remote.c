@@ -161,7 +161,7 @@ out:
 	return rc;
 }
 
-int acc_remote_run(const char *hostport, const uint8_t *stream, size_t len,
+int acc_remote_run(const struct acc_backend *be, const uint8_t *stream, size_t len,
 		   const struct subq_grant *g, unsigned ngrants, uint8_t *const *mem, char *why,
 		   size_t whylen)
 {
@@ -170,6 +170,7 @@ int acc_remote_run(const char *hostport, const uint8_t *stream, size_t len,
 		snprintf(why, whylen, "out-of-memory: tcp backend link");
 		return ENOMEM;
 	}
+	const char *hostport = be->hostport;
 	char host[256];
 	const char *port;
 	int fd = -1, gai, lerr;
@@ -182,6 +183,8 @@ int acc_remote_run(const char *hostport, const uint8_t *stream, size_t len,
 	}
 	struct why w = {why, whylen};
 	link_init(l, fd, report, &w);
+	if (be->timeout_s)
+		l->answer_ms = (long)be->timeout_s * 1000;
 	struct cmd k;
 	link_cmd_init(&k, CMD_HELLO, -1);
 	k.major = CMD_PROTO_MAJOR;

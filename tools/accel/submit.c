@@ -5,6 +5,7 @@
 #include "fw/loader/loader.h"
 #include "hal/hal.h"
 #include "plat/plat.h"
+#include "tools/link/link.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -35,6 +36,22 @@ int acc_backend_parse(const char *s, struct acc_backend *b)
 		return -1;
 	b->tcp = 1;
 	strcpy(b->hostport, s + 4);
+	return 0;
+}
+
+int acc_timeout_parse(const char *s, struct acc_backend *b)
+{
+	if (!s || !*s)
+		return 0;
+	unsigned long v = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9' || p - s > 6)
+			return -1;
+		v = v * 10u + (unsigned)(*p - '0');
+	}
+	if (!v || v > LINK_ANSWER_MAX_S)
+		return -1;
+	b->timeout_s = (unsigned)v;
 	return 0;
 }
 
@@ -194,7 +211,7 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 		mem[i] = m->p;
 	}
 	if (be && be->tcp)
-		rc = acc_remote_run(be->hostport, stream, len, g, (unsigned)n, mem, why, whylen);
+		rc = acc_remote_run(be, stream, len, g, (unsigned)n, mem, why, whylen);
 	else
 		rc = run_local(j, stream, len, g, (unsigned)n, why, whylen);
 out:

@@ -1,11 +1,13 @@
 /*
- * anefw-tool accel [--backend local|tcp:HOST:PORT] [--log [2]] -- COMMAND [ARGS...]
+ * anefw-tool accel [--backend local|tcp:HOST:PORT [--timeout S]] [--log [2]] -- COMMAND [ARGS...]
  * Runs COMMAND with libanefw-accel.so preloaded (tools/accel, docs/asahi.md): its
  * /dev/accel/accel0 is an anefw device, submissions run on the engine model in the process
  * (local) or on the firmware serving commands (tcp:, `make serve`). The library is the one beside
- * this tool (build/host/libanefw-accel.so), or ANEFW_ACCEL_LIB.
+ * this tool (build/host/libanefw-accel.so), or ANEFW_ACCEL_LIB. --timeout S (ANEFW_ACCEL_TIMEOUT):
+ * the tcp backend's wait for each answer, as remote's.
  */
 #include "tools/anefw-tool/tool.h"
+#include "tools/link/link.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -43,7 +45,7 @@ static int lib_path(char *out, size_t cap)
 
 static int cmd_accel(int argc, char **argv)
 {
-	const char *backend = "local", *log = NULL;
+	const char *backend = "local", *log = NULL, *timeout = NULL;
 	int i = 1;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -53,6 +55,15 @@ static int cmd_accel(int argc, char **argv)
 			if (i + 1 >= argc)
 				return tool_usage_error("accel", "--backend needs local or tcp:HOST:PORT");
 			backend = argv[++i];
+		} else if (!strcmp(argv[i], "--timeout")) {
+			uint64_t v;
+			if (i + 1 >= argc)
+				return tool_usage_error("accel", "--timeout needs SECONDS (1..%u)",
+							LINK_ANSWER_MAX_S);
+			if (tool_parse_u64(argv[i + 1], LINK_ANSWER_MAX_S, &v) || !v)
+				return tool_usage_error("accel", "--timeout needs SECONDS (1..%u), got '%s'",
+							LINK_ANSWER_MAX_S, argv[i + 1]);
+			timeout = argv[++i];
 		} else if (!strcmp(argv[i], "--log")) {
 			log = "1";
 			if (i + 1 < argc && !strcmp(argv[i + 1], "2"))
@@ -67,6 +78,9 @@ static int cmd_accel(int argc, char **argv)
 	    (strncmp(backend, "tcp:", 4) || !strchr(backend + 4, ':') || !backend[4]))
 		return tool_usage_error("accel", "backend '%s': expected local or tcp:HOST:PORT",
 					backend);
+	if (timeout && strncmp(backend, "tcp:", 4))
+		return tool_usage_error("accel", "--timeout is the tcp backend's wait for an answer; "
+					"the backend is '%s'", backend);
 	char lib[PATH_MAX];
 	if (lib_path(lib, sizeof lib) || access(lib, R_OK)) {
 		fprintf(stderr, "anefw-tool accel: no library at %s (make tools builds it; or set "
@@ -78,7 +92,8 @@ static int cmd_accel(int argc, char **argv)
 	if (asprintf(&pre, "%s%s%s", lib, old && *old ? " " : "", old && *old ? old : "") < 0)
 		return 1;
 	if (setenv("LD_PRELOAD", pre, 1) || setenv("ANEFW_ACCEL_BACKEND", backend, 1) ||
-	    (log && setenv("ANEFW_ACCEL_LOG", log, 1))) {
+	    (log && setenv("ANEFW_ACCEL_LOG", log, 1)) ||
+	    (timeout && setenv("ANEFW_ACCEL_TIMEOUT", timeout, 1))) {
 		free(pre);
 		return 1;
 	}
@@ -89,6 +104,7 @@ static int cmd_accel(int argc, char **argv)
 }
 
 TOOL_COMMAND(accel, "accel", cmd_accel,
-	     "accel [--backend local|tcp:HOST:PORT] [--log [2]] -- COMMAND [ARGS...]\n"
+	     "accel [--backend local|tcp:HOST:PORT [--timeout S]] [--log [2]] -- COMMAND [ARGS...]\n"
 	     "    run COMMAND with /dev/accel/accel0 an anefw device (Asahi ANE userspace:\n"
-	     "    libane, Python ioctl clients); docs/asahi.md");
+	     "    libane, Python ioctl clients); --timeout S: the tcp backend waits up to S\n"
+	     "    seconds for each answer (60 unless given); docs/asahi.md");

@@ -32,7 +32,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define REMOTE_TIMEOUT_MAX_S 86400u /* --timeout's largest wait for an answer: a day */
 
 /* HOST:PORT split; 0, or -1 (printed) when it is not that shape. */
 static int split_hostport(const char *hostport, char *host, size_t hlen, const char **port)
@@ -271,10 +270,10 @@ static int cmd_remote(int argc, char **argv)
 			uint64_t v;
 			if (i + 1 >= argc)
 				return tool_usage_error("remote", "--timeout needs SECONDS (1..%u)",
-							REMOTE_TIMEOUT_MAX_S);
-			if (tool_parse_u64(argv[i + 1], REMOTE_TIMEOUT_MAX_S, &v) || !v)
+							LINK_ANSWER_MAX_S);
+			if (tool_parse_u64(argv[i + 1], LINK_ANSWER_MAX_S, &v) || !v)
 				return tool_usage_error("remote", "--timeout needs SECONDS (1..%u), got '%s'",
-							REMOTE_TIMEOUT_MAX_S, argv[i + 1]);
+							LINK_ANSWER_MAX_S, argv[i + 1]);
 			timeout_s = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--stats")) {

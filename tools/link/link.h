@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #define LINK_ANSWER_MS 60000      /* the longest wait for one answer, unless answer_ms says */
+#define LINK_ANSWER_MAX_S 86400u  /* the longest answer_ms a client may ask for (--timeout): a day */
 /* WRITEs and READs in flight at once (link_write, link_read): the service answers the transfer
  * records in the order they were sent, so a window hides the round trip of each record */
 #define LINK_WINDOW 32u
