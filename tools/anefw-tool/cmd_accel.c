@@ -7,7 +7,6 @@
  * the tcp backend's wait for each answer, as remote's.
  */
 #include "tools/anefw-tool/tool.h"
-#include "tools/link/link.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -45,7 +44,9 @@ static int lib_path(char *out, size_t cap)
 
 static int cmd_accel(int argc, char **argv)
 {
-	const char *backend = "local", *log = NULL, *timeout = NULL;
+	const char *backend = "local", *log = NULL;
+	unsigned timeout_s = 0; /* 0: --timeout not given */
+	char timeout[16];       /* its value, in decimal, for ANEFW_ACCEL_TIMEOUT */
 	int i = 1;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -56,14 +57,8 @@ static int cmd_accel(int argc, char **argv)
 				return tool_usage_error("accel", "--backend needs local or tcp:HOST:PORT");
 			backend = argv[++i];
 		} else if (!strcmp(argv[i], "--timeout")) {
-			uint64_t v;
-			if (i + 1 >= argc)
-				return tool_usage_error("accel", "--timeout needs SECONDS (1..%u)",
-							LINK_ANSWER_MAX_S);
-			if (tool_parse_u64(argv[i + 1], LINK_ANSWER_MAX_S, &v) || !v)
-				return tool_usage_error("accel", "--timeout needs SECONDS (1..%u), got '%s'",
-							LINK_ANSWER_MAX_S, argv[i + 1]);
-			timeout = argv[++i];
+			if (tool_take_timeout("accel", argc, argv, &i, &timeout_s))
+				return 2;
 		} else if (!strcmp(argv[i], "--log")) {
 			log = "1";
 			if (i + 1 < argc && !strcmp(argv[i + 1], "2"))
@@ -78,7 +73,7 @@ static int cmd_accel(int argc, char **argv)
 	    (strncmp(backend, "tcp:", 4) || !strchr(backend + 4, ':') || !backend[4]))
 		return tool_usage_error("accel", "backend '%s': expected local or tcp:HOST:PORT",
 					backend);
-	if (timeout && strncmp(backend, "tcp:", 4))
+	if (timeout_s && strncmp(backend, "tcp:", 4))
 		return tool_usage_error("accel", "--timeout is the tcp backend's wait for an answer; "
 					"the backend is '%s'", backend);
 	char lib[PATH_MAX];
@@ -93,7 +88,8 @@ static int cmd_accel(int argc, char **argv)
 		return 1;
 	if (setenv("LD_PRELOAD", pre, 1) || setenv("ANEFW_ACCEL_BACKEND", backend, 1) ||
 	    (log && setenv("ANEFW_ACCEL_LOG", log, 1)) ||
-	    (timeout && setenv("ANEFW_ACCEL_TIMEOUT", timeout, 1))) {
+	    (timeout_s && (snprintf(timeout, sizeof timeout, "%u", timeout_s) < 0 ||
+			   setenv("ANEFW_ACCEL_TIMEOUT", timeout, 1)))) {
 		free(pre);
 		return 1;
 	}

@@ -267,15 +267,8 @@ static int cmd_remote(int argc, char **argv)
 			wait_s = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--timeout")) {
-			uint64_t v;
-			if (i + 1 >= argc)
-				return tool_usage_error("remote", "--timeout needs SECONDS (1..%u)",
-							LINK_ANSWER_MAX_S);
-			if (tool_parse_u64(argv[i + 1], LINK_ANSWER_MAX_S, &v) || !v)
-				return tool_usage_error("remote", "--timeout needs SECONDS (1..%u), got '%s'",
-							LINK_ANSWER_MAX_S, argv[i + 1]);
-			timeout_s = (unsigned)v;
-			i++;
+			if (tool_take_timeout("remote", argc, argv, &i, &timeout_s))
+				return 2;
 		} else if (!strcmp(a, "--stats")) {
 			stats = 1;
 		} else if (!strcmp(a, "--raw")) {

@@ -4,6 +4,7 @@
 #include "fw/submit/queue.h"
 #include "app/backend.h"
 #include "app/tensorio.h"
+#include "tools/link/link.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -74,6 +75,19 @@ int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i)
 					     "default 2^40)");
 	(*i)++;
 	app_backend_set_ops_limit(v);
+	return 0;
+}
+
+int tool_take_timeout(const char *cmd, int argc, char **argv, int *i, unsigned *seconds)
+{
+	uint64_t v;
+	if (*i + 1 >= argc)
+		return tool_usage_error(cmd, "--timeout needs SECONDS (1..%u)", LINK_ANSWER_MAX_S);
+	if (tool_parse_u64(argv[*i + 1], LINK_ANSWER_MAX_S, &v) || !v)
+		return tool_usage_error(cmd, "--timeout needs SECONDS (1..%u), got '%s'",
+					LINK_ANSWER_MAX_S, argv[*i + 1]);
+	(*i)++;
+	*seconds = (unsigned)v;
 	return 0;
 }
 

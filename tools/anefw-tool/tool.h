@@ -30,6 +30,9 @@ int tool_parse_u64(const char *s, uint64_t max, uint64_t *out);
  * submissions (app_backend_set_ops_limit), 1 .. 2^62; *i moves past N. Returns 0, or the usage
  * error's status. */
 int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i);
+/* --timeout S at argv[*i] (remote, accel): the command link's wait for each answer, seconds
+ * 1 .. LINK_ANSWER_MAX_S, into *seconds; *i moves past S. Returns 0, or the usage error's status. */
+int tool_take_timeout(const char *cmd, int argc, char **argv, int *i, unsigned *seconds);
 /* Parses a grant BAR:SIZE:r|w|rw[:inplace] (dva and mapped 0); returns 0 or -1. */
 struct subq_grant;
 int tool_parse_grant(const char *s, struct subq_grant *g);
