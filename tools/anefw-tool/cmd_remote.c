@@ -32,7 +32,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 /* HOST:PORT split; 0, or -1 (printed) when it is not that shape. */
 static int split_hostport(const char *hostport, char *host, size_t hlen, const char **port)
 {
