@@ -251,7 +251,7 @@ static int cmd_remote(int argc, char **argv)
 	static struct tio x;
 	static struct link l;
 	const char *tcp = NULL, *dev = NULL, *what = NULL, *path = NULL, *rtol = NULL, *atol = NULL;
-	unsigned nreq = 0, flags = 0, wait_s = 0, stats = 0, timeout_s = LINK_ANSWER_MS / 1000;
+	unsigned nreq = 0, flags = 0, wait_s = 0, stats = 0, timeout_s = 0; /* 0: the link's wait */
 	struct tio_tol tol;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -338,7 +338,8 @@ static int cmd_remote(int argc, char **argv)
 		goto done;
 	}
 	link_init(&l, fd, report, NULL);
-	l.answer_ms = (long)timeout_s * 1000;
+	if (timeout_s)
+		l.answer_ms = (long)timeout_s * 1000;
 	struct cmd k;
 	link_cmd_init(&k, CMD_HELLO, -1);
 	k.major = CMD_PROTO_MAJOR;
