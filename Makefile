@@ -200,15 +200,20 @@ else
 TOOL_DIR := $(H)/opt
 endif
 
+# The engine model rounds after every fp32 multiply and add on the host as on the target (above):
+# an aarch64 host has FMA to contract to, and so do the x86-64 functions built for AVX2 and FMA or
+# AVX-512, where a contracted scale and bias would differ from the firmware's bits.
+$(H)/pic/obj/engine/model/%.c.o $(H)/san/obj/engine/model/%.c.o: HOST_EXTRA := -ffp-contract=off
+
 $(H)/pic/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $<"
-	$(Q)$(HCC) $(PIC_CFLAGS) $(OBJ_DEFS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
+	$(Q)$(HCC) $(PIC_CFLAGS) $(HOST_EXTRA) $(OBJ_DEFS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
 $(H)/san/obj/%.c.o: %.c | $(DEPS_STAMP) $(INC_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $< (asan+ubsan)"
-	$(Q)$(SAN_CC) $(SAN_CFLAGS) $(OBJ_DEFS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
+	$(Q)$(SAN_CC) $(SAN_CFLAGS) $(HOST_EXTRA) $(OBJ_DEFS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
 # The tool's version: `git describe` at build time; without git (a tarball, no .git) the VERSION
 # file when there is one, else "unknown". Kept in a file rewritten only when it changes, so only

@@ -197,6 +197,7 @@ struct tile {
 	unsigned amb;
 	uint64_t row, plane, depth, group;
 	unsigned w, h, c, g, d; /* d: the depth (fw/td td_depth; above 1 on a reduction only) */
+	int alias;              /* the destination: a tile source in the same place (tiles_apart) */
 };
 
 static void tile_geom(struct anem *m, struct tile *t, const struct mrange *r, int out,
@@ -789,7 +790,9 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 	return ENG_OK;
 }
 
-static int decode_stages(struct anem *m, struct stages *s, const struct anem_act *act)
+/* The NE's part of decode_stages: its operation, nonlinearity and scale, and the checks on its
+ * fields, which every TD runs, a reduction's too (reduction_checks). */
+static int decode_ne(struct anem *m, struct stages *s, const struct anem_act *act)
 {
 	memset(s, 0, sizeof *s);
 	uint32_t mac = REG(H13_NE_MACCFG);
@@ -814,9 +817,27 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	const struct td_regs regs = {kept_get, m};
 	if (td_ne_passthrough(mac, REG(H13_NE_POSTSCALE), td_coeff_enabled(&regs)))
 		s->ne = 0; /* no kernel: the input reaches the PE unchanged */
-	int ek = ne_kernel_mode(m, s, mac);
-	if (ek)
-		return ek;
+	return ne_kernel_mode(m, s, mac);
+}
+
+/* Common.Cfg.TaskType and the TD header's ENE: 0 exactly where TaskType is not 0 in every real
+ * TD; which of the two selects the PE is not known, so where they disagree and the two readings
+ * would compute differently (the PE's words set, or TaskType not 0), refused. */
+static int pe_ene_agree(struct anem *m, int pe, uint32_t pe_words)
+{
+	if (pe ? m->cur_ene != 0 : m->cur_ene == 0 && pe_words)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
+				   "Common.Cfg.TaskType and the TD header's ENE disagree on the planar engine "
+				   "(ENE 0 exactly where TaskType is not 0 in every real TD; which of them puts the "
+				   "PE in the path is not known)");
+	return ENG_OK;
+}
+
+static int decode_stages(struct anem *m, struct stages *s, const struct anem_act *act)
+{
+	int en = decode_ne(m, s, act);
+	if (en)
+		return en;
 	uint32_t cfg = REG(H13_PLANAR_CFG), bs = REG(H13_PLANAR_BIASSCALE);
 	uint32_t pre = REG(H13_PLANAR_PRESCALE), fin = REG(H13_PLANAR_FINALSCALE);
 	/* the PE in the path by Common.Cfg.TaskType (td_pe_in_path); out of it, its words are not
@@ -824,14 +845,8 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	 * TaskType 2 goes with one operand, 3 with two (SecSrc 2 or 3) */
 	const unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
 	s->pe = td_pe_in_path(REG(H13_COMMON_CFG));
-	/* the TD header's ENE is 0 in every real TD with the PE (TaskType not 0) and 1 to 5 in every
-	 * one without: which of the two selects the PE is not known, so where they disagree and the
-	 * two readings would compute differently (the PE's words set, or TaskType not 0), refused */
-	if (s->pe ? m->cur_ene != 0 : m->cur_ene == 0 && (cfg | bs | pre | fin))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
-				   "Common.Cfg.TaskType and the TD header's ENE disagree on the planar engine "
-				   "(ENE 0 exactly where TaskType is not 0 in every real TD; which of them puts the "
-				   "PE in the path is not known)");
+	if ((en = pe_ene_agree(m, s->pe, cfg | bs | pre | fin)))
+		return en;
 	if (!s->pe)
 		cfg = bs = pre = fin = 0;
 	else if (!(cfg | bs | pre | fin))
@@ -1243,9 +1258,15 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 				   "(RBase1) bound: not modelled");
 	unsigned w = lsrc ? lsrc->w : in0->w, h = lsrc ? lsrc->h : in0->h;
 	unsigned c = lsrc ? lsrc->c : in0->c, g = lsrc ? lsrc->g : in0->g;
-	if (w < out->w || h < out->h || c < out->c || g < out->g)
+	if (w < out->w || h < out->h || c < out->c || g < out->g ||
+	    (s->pe_two && (in1->w < out->w || in1->h < out->h || in1->c < out->c || in1->g < out->g)))
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
 					 "a source smaller than the output (a broadcast) not modelled");
+	/* the second tile operand is fp16 (TileDMASrc.Src2Fmt, td_src2_fmt), read with the first
+	 * operand's format (Common.ChCfg.InFmt) here: a one-byte first operand would misread it */
+	if (s->pe_two && in0->fmt != H13_FMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+				   "a one-byte first operand with a second PE operand by tile DMA not modelled");
 	return ENG_OK;
 }
 
@@ -1949,9 +1970,9 @@ static int pk_params(struct anem *m, unsigned g, unsigned cin, unsigned kh, unsi
 /*
  * NE.KernelCfg's fields that would change which kernel is read: GroupKernelReuse (0 in every real
  * convolution) and Align (bit 16) but where align_ok: Apple's compiler sets Align on dense 1x1
- * fp16 kernels without a bias, one output a coefficient channel, read from a runtime tensor (its
- * batched matmul), and those compute with it read as no change to the kernels
- * (docs/engine-model.md, "Kernels from a runtime tensor").
+ * fp16 kernels without a bias read from a runtime tensor (its batched matmul, OCGSize 0; its
+ * attention, OCGSize 2; the macOS linears, OCGSize 3), and those compute with it read as no
+ * change to the kernels (docs/engine-model.md, "Kernels from a runtime tensor").
  */
 static int kernel_cfg_read(struct anem *m, int align_ok)
 {
@@ -1961,9 +1982,9 @@ static int kernel_cfg_read(struct anem *m, int align_ok)
 				   "NE.KernelCfg.GroupKernelReuse not modelled (0 in every real convolution)");
 	if (H13_GET(kc, H13_KERNELCFG_ALIGN) && !align_ok)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_ALIGN,
-				   "NE.KernelCfg.Align on other than dense 1x1 fp16 kernels without a bias, "
-				   "one output a coefficient channel, not modelled (the only kernels Apple's "
-				   "batched matmul sets it on)");
+				   "NE.KernelCfg.Align on other than dense 1x1 fp16 kernels without a bias not "
+				   "modelled (the only kernels Apple's batched matmul, attention and linears set "
+				   "it on)");
 	return ENG_OK;
 }
 
@@ -2661,6 +2682,8 @@ struct conv {
 	float wabs, pfloor;
 	float pfloor1;          /* port_floor without per-channel vectors (every output's then) */
 	float post;             /* NE.PostScale (the port's last factor) */
+	int brow;               /* the bias is the reduction's first row (BiasMode's, NE.AccBias):
+				 * the first partial, the bias alone, meets the port too (bias_row) */
 };
 
 /*
@@ -2698,6 +2721,15 @@ static float port_floor(int cv, float ps, float b, float post)
 		return __builtin_inff();
 	double t = (32752.0 / p - bb) / s * (1.0 - 0x1p-8);
 	return t > 0.0 ? (float)t : 0.0f;
+}
+
+/* The first partial of a reduction whose first row is its bias (BiasMode's bias, NE.AccBias;
+ * docs/engine-model.md, "Convolutions with a bias"): the bias alone at the port, before any tap,
+ * as port_sign_sat would see an accumulator of 0. The sign of the infinity it gives, 0 when it
+ * stays under 2^15. A kernel unit's per-channel bias is not a row of the reduction (brow 0). */
+static int bias_row(int brow, float ps, float b, float post)
+{
+	return brow ? port_sign_sat(0.0f, 1, ps, b, post) : 0;
 }
 
 /* The accumulator that gives an infinity of sign `sign` at the port (acc x ps + b, x post). */
@@ -2862,9 +2894,10 @@ static void line_port(const struct anem *m, const struct conv *c, const float *w
 		const float fl = c->cv ? port_floor(1, ps, b, c->post) : c->pfloor1;
 		if (!may_reach(c, sum[l], X, fl))
 			continue;
+		const int b0 = bias_row(c->brow, ps, b, c->post);
 		for (unsigned x = 0; x < c->W; x++) {
 			float a = 0.0f;
-			int first = 0;
+			int first = b0;
 			for (uint64_t k = 0; k < K; k++) {
 				float wv = w[k * CB + l];
 				if (wv == 0.0f)
@@ -3223,6 +3256,9 @@ static int conv_plain_row(struct anem *m, const struct conv *c, const struct til
 			float ps, b;
 			port_of(m, c, g, o, &ps, &b);
 			fl[o] = port_floor(c->cv, ps, b, c->post);
+			const int b0 = bias_row(c->brow, ps, b, c->post);
+			for (unsigned x = 0; b0 && x < c->W; x++)
+				first[(uint64_t)o * c->as + x] = (float)b0;
 		}
 	}
 	memset(acc, 0, (size_t)(c->cout * c->as) * sizeof(float));
@@ -3826,9 +3862,11 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	for (unsigned c = 0; c < C; c++)
 		for (unsigned y = 0; y < out->h; y++) {
 			memset(acc, 0, W * sizeof *acc);
-			memset(first, 0, W * sizeof *first);
 			const float db = bias ? wt[c * kel] : s->conv_accbias ? s->accbias : 0.0f;
 			const float lim = dtaps2 ? port_floor(dcv, 1.0f, db, s->post) : __builtin_inff();
+			const int b0 = bias_row(dcv && dtaps2, 1.0f, db, s->post);
+			for (unsigned x = 0; x < W; x++)
+				first[x] = (float)b0;
 			for (unsigned ky = 0; ky < win->kh; ky++) {
 				int64_t iy = (int64_t)y * win->sy - win->py + ky;
 				if (iy < 0 || iy >= (int64_t)Hin)
@@ -3876,7 +3914,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	struct conv c = {win.kw, win.kh, win.sx, win.sy, win.px, win.py, out->g,
 			 lsrc ? lsrc->c : in->c, out->c, out->w, lsrc ? lsrc->w : in->w,
 			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}, 0, 0,
-			 0.0f, 0.0f, 0.0f, s->post};
+			 0.0f, 0.0f, 0.0f, s->post, 0};
 	if (!c.kw || !c.kh || !c.sx || !c.sy || !c.cin || !c.Win)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
 	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
@@ -3911,6 +3949,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	/* the bias is the reduction's first row (its kernels' element 0): one more term, as AccBias
 	 * is in the accumulator */
 	c.taps2 = c.per + (bias || s->conv_accbias) >= 2;
+	c.brow = c.taps2 && !c.ku && (bias || s->conv_accbias);
 	c.pfloor1 = port_floor(0, 1.0f, 0.0f, c.post);
 	/* the plan as if every weight were finite (the kernels are packed below, or by the lines) */
 	if ((e = conv_plan(m, &c, in, out)))
@@ -4357,6 +4396,10 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 				if (e)
 					return e;
 				ne_row(m, s, v, W, 0, act);
+				if (l->pair && s->src2_relu)
+					return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,
+							   "L2.L2Cfg.Src2ReLU on a normalize (TaskType 4) not modelled "
+							   "(no real one sets it)");
 				if (l->pair) { /* TaskType 4: (a - p0) x p1, once rounded */
 					if ((e = l2m_pair_row(m, &l->src2, g, c, h, W, b, m->hv3)))
 						return e;
@@ -4681,12 +4724,56 @@ static int write_interleaved(struct anem *m, const struct tile *out, unsigned il
 }
 
 /* The TD after its checks: the unit (or units) that compute it, into out and lres. */
+static int tiles_overlap_refused(struct anem *m)
+{
+	return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_DST_BASEADDR, H13_ADDR,
+			   "a destination whose bytes overlap a tile source's, other than element for element "
+			   "in the same place on an elementwise TD, not modelled (the engine's order of a TD's "
+			   "reads and writes is not published)");
+}
+
+/* Whether two tiles map every element (g, c, d, h, w) to the same bytes. */
+static int same_place(const struct tile *a, const struct tile *b)
+{
+	return a->r->cpu == b->r->cpu && a->elem == b->elem && a->fmt == b->fmt && a->row == b->row &&
+	       a->plane == b->plane && a->depth == b->depth && a->group == b->group && a->w == b->w &&
+	       a->h == b->h && a->c == b->c && a->g == b->g && a->d == b->d;
+}
+
+/*
+ * The destination against each tile source: their byte ranges apart, or (out->alias) the same
+ * tile in the same place, which only an elementwise TD may take (compute_td); any other overlap
+ * is refused, as docs/engine-model.md says ("how the engine orders reads and writes that overlap
+ * within a TD" is not pinned): the model's own order would decide the values (a copy one row
+ * down gave x[255] at row 256 in 16 KiB chunks, x[0] everywhere row by row).
+ */
+static int tiles_apart(struct anem *m, const struct tile *in0, const struct tile *in1, struct tile *out)
+{
+	const struct tile *src[2] = {in0, in1};
+	out->alias = 0;
+	for (unsigned i = 0; i < 2 && out->r; i++) {
+		const struct tile *t = src[i];
+		if (!t->r || t->r->cpu + t->r->len <= out->r->cpu || out->r->cpu + out->r->len <= t->r->cpu)
+			continue;
+		if (!same_place(t, out))
+			return tiles_overlap_refused(m);
+		out->alias = 1;
+	}
+	return ENG_OK;
+}
+
 static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struct stages *s,
 		      const struct td_l2mem *lm, struct tile *in0, struct tile *in1,
 		      const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
 		      struct anem_act *act)
 {
 	int e;
+	/* a destination in a tile source's place: element by element only (each value written where
+	 * it was read), not a convolution, pooling or channel groups, whose outputs read other
+	 * positions (tiles_apart) */
+	if (out->alias && (lm->any || (s->pe && s->pe_pool != H13_PE_POOL_NONE) ||
+			   (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && !(s->ne_op == H13_MAC_OP_CONV && s->unit))))
+		return tiles_overlap_refused(m);
 	if (s->ne && (s->ne_op == H13_MAC_OP_RCAS || s->ne_op == H13_MAC_OP_CHMAX))
 		return ne_channel_groups(m, s, lm, in0, lsrc, out, lres, act);
 	if (lm->any && s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit && !lsrc)
@@ -4716,6 +4803,28 @@ static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struc
  * pooling, no operand or result in L2 memory, no interleave, no transposition. Anything else
  * with a depth (a convolution, pooling, the NE's channel products or maxima) is refused.
  */
+
+/*
+ * A reduction (td_kept_of's TD_KEPT_MAKES) reads no stage decode_stages decodes, but the checks
+ * every TD's NE and PE pass apply to it too: its NE is a pass-through (kept.c), whose fields the
+ * model reads no meaning from are refused at any value no real program holds (decode_ne:
+ * ne_unread_fields, NE.AccBias, GroupConvCfg.ElemMultMode), and TaskType must agree with the TD
+ * header's ENE. What reduce_planes would leave out is refused: Src2ReLU on its second operand.
+ */
+static int reduction_checks(struct anem *m, const struct anem_act *act)
+{
+	struct stages s;
+	int e = decode_ne(m, &s, act);
+	if (e)
+		return e;
+	if ((e = pe_ene_agree(m, td_pe_in_path(REG(H13_COMMON_CFG)), 1)))
+		return e;
+	if (H13_GET(REG(H13_L2_CFG), H13_L2CFG_SRC2RELU))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,
+				   "L2.L2Cfg.Src2ReLU on a reduction not modelled (no real reduction sets it)");
+	return ENG_OK;
+}
+
 static int at_depths(struct anem *m, const struct mrange *r, unsigned nr, struct stages *s,
 		     const struct td_l2mem *lm, const struct tile *in0, const struct tile *in1,
 		     const struct anem_l2t *lsrc, const struct tile *out, struct anem_l2t *lres,
@@ -4769,6 +4878,9 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	/* a one-byte tile whose DMA and ChCfg disagree on the sign (fw/td) */
 	in0.amb = H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && td_tile_sign_disagrees(REG(H13_SRC_FMT), in0.fmt);
 	out.amb = H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && td_tile_sign_disagrees(REG(H13_DST_FMT), out.fmt);
+	int e = tiles_apart(m, &in0, &in1, &out);
+	if (e)
+		return e;
 	int l2src = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(REG(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
 	/* a reduction into L2 memory (a PE TD with PoolMode or NLMode whose result leaves neither by
@@ -4787,15 +4899,16 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	if (lm.no.why)
 		return td_refusal_fault(m, &lm.no);
 	/* the fields no modelled meaning is read from, on every TD (a reduction's too) */
-	int e = data_unread_fields(m, &k, &lm);
+	e = data_unread_fields(m, &k, &lm);
 	if (e)
 		return e;
-	/* Common.Cfg.OutTranspose on a result the tile DMA writes (td_l2mem_of reads the L2 ones) */
+	/* Common.Cfg.OutTranspose on a result the tile DMA writes (td_l2mem_of reads the L2 ones but
+	 * a reduction's, which reads only PECfg.OutputTranspose: refused wherever it goes) */
 	const int otr = H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && rd && !lm.res.on;
-	if (otr && (k.role == TD_KEPT_MAKES || l2res))
+	if ((otr && l2res) || (H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && k.role == TD_KEPT_MAKES))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE,
-				   "Common.Cfg.OutTranspose on a reduction's result or an L2-resident one that "
-				   "the tile DMA writes not modelled");
+				   "Common.Cfg.OutTranspose on a reduction's result, or on an L2-resident one "
+				   "that the tile DMA writes, not modelled");
 	/* channel interleave: checked on both sides, then the sources de-interleaved here and the
 	 * result interleaved on its way out (below) */
 	const unsigned ilv_in = td_tile_interleave(REG(H13_SRC_FMT)), ilv_out = td_tile_interleave(REG(H13_DST_FMT));
@@ -4813,8 +4926,10 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	if (ilv_in > 1u && ((e = interleaved_source(m, &in0, ilv_in, &m->ilv[0], &m->ilv_len[0], &ilv_r[0])) ||
 			    (in1.r && (e = interleaved_source(m, &in1, ilv_in, &m->ilv[1], &m->ilv_len[1], &ilv_r[1])))))
 		return e;
+	if (k.role == TD_KEPT_MAKES && out.alias)
+		return tiles_overlap_refused(m);
 	if (k.role == TD_KEPT_MAKES)
-		return reduce_planes(m, &k, &lm, &in0, &in1, &out);
+		return (e = reduction_checks(m, act)) ? e : reduce_planes(m, &k, &lm, &in0, &in1, &out);
 	if (!rd && !l2res && !lm.res.on)
 		return ENG_OK; /* nothing leaves the engine */
 	if (!out.elem)
@@ -4833,6 +4948,11 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		uint32_t base = H13_GET(REG(H13_L2_SOURCEBASE), H13_L2_ADDR);
 		if (!(lsrc = l2_find(m, base)))
 			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCEBASE, H13_L2_ADDR, "L2 source names no resident tensor");
+		/* every reader (source_row) would take zeros past the tensor's extent */
+		if (lsrc->w < in0.w || lsrc->h < in0.h || lsrc->c < in0.c || lsrc->g < in0.g)
+			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCEBASE, H13_L2_ADDR,
+					   "an L2-resident source smaller than the TD's input (Cin, InDim, NumGroups) "
+					   "not modelled");
 	}
 	struct anem_l2t *lres = NULL;
 	uint32_t rbase = H13_GET(REG(H13_L2_RESULTBASE), H13_L2_ADDR);

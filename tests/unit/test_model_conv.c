@@ -41,6 +41,12 @@ struct cv {
 	int mod16;      /* lay the kernels out as OCGSize 0 has them whatever ocg says (a wrong layout) */
 };
 
+/* run_model's biases, for the one test that sets them (bias_run), 0 otherwise: with
+ * NE.MACCfg.BiasMode, output o's bias run_bias[o] as its kernel's element 0 (OCGSize 0 only);
+ * NE.AccBias run_accbias, every output's bias. */
+static const uint16_t *run_bias;
+static uint16_t run_accbias;
+
 #define SET(a, v) (regs[(a) / 4] = (v))
 
 static unsigned conv_by_lines; /* convolutions the model did by channel lines (batch_lines) */
@@ -67,7 +73,7 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	m->wd_budget = UINT64_MAX;
 	uint64_t srow = line64(2ull * c->win), splane = srow * c->hin, sgroup = splane * c->cin;
 	uint64_t drow = line64(2ull * c->w), dplane = drow * c->h, dgroup = dplane * c->cout;
-	uint64_t per = (uint64_t)c->cin * c->kh * c->kw, block = line64(per * 2);
+	uint64_t kb = run_bias != NULL, per = (uint64_t)c->cin * c->kh * c->kw, block = line64((kb + per) * 2);
 	uint64_t nout = (uint64_t)c->G * c->cout, nblk = (nout + H13_COEFF_NCH - 1) / H13_COEFF_NCH;
 	/* a channel's bytes: OCGSize 0's blocks, or a pass's run of g kernels element by element,
 	 * the passes one after another */
@@ -87,6 +93,10 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 						in[((g * c->cin + ci) * c->hin + y) * c->win + x]);
 	/* after whole passes, the outputs left spread over the 16 channels, R / 16 a channel */
 	uint64_t full = nout / pass, tail = full ? nout % pass / H13_COEFF_NCH : g;
+	if (kb && c->ocg)
+		return -1; /* (not written here) */
+	for (uint64_t o = 0; kb && o < nout; o++)
+		le_wr16(coef + (o % H13_COEFF_NCH) * chlen + (o / H13_COEFF_NCH) * block, run_bias[o]);
 	for (uint64_t o = 0; o < nout; o++)
 		for (uint64_t k = 0; k < per; k++) {
 			uint64_t p = o / pass, w = g, rr = o % pass;
@@ -97,7 +107,7 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 			}
 			le_wr16(c->ocg && !c->mod16
 					? coef + (rr / w) * chlen + p * per * 2 * g + 2 * (k * w + rr % w)
-					: coef + (o % H13_COEFF_NCH) * chlen + (o / H13_COEFF_NCH) * block + 2 * k,
+					: coef + (o % H13_COEFF_NCH) * chlen + (o / H13_COEFF_NCH) * block + 2 * (kb + k),
 				wt[o * per + k]);
 		}
 	struct mrange r[2 + H13_COEFF_NCH];
@@ -133,7 +143,8 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	SET(H13_DST_GROUPSTRIDE, (uint32_t)dgroup);
 	/* OpMode convolution (0), kernels from memory (KernelMode 0), BinaryPoint 0x1c as conv.hwx */
 	SET(H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c) |
-				   H13_PUT(H13_MACCFG_BIT20, 1));
+				   H13_PUT(H13_MACCFG_BIT20, 1) | H13_PUT(H13_MACCFG_BIASMODE, kb));
+	SET(H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, run_accbias));
 	SET(H13_NE_POSTSCALE, 0x3c00u << H13_POSTSCALE_LSB);
 	SET(H13_NE_KERNELCFG, H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB);
 	struct anem_act act;
@@ -152,6 +163,20 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	free(coef);
 	anem_l2_clear(m);
 	return e;
+}
+
+/* The MAC's port (guide 03, "Saturation hazard") on a bias b, the reduction's first row, and a
+ * sum of taps acc that stays far from 2^15 (bias_run's other outputs): the bias alone at 2^15 or
+ * more is the infinity of its sign; else the sum with the bias, rounded once, and infinite where
+ * it reaches 2^15. An infinite sum (an infinite input) keeps IEEE's rules, as without a bias. */
+static uint16_t biased(uint16_t b, float acc)
+{
+	if (acc - acc != 0.0f)
+		return anem_f2h_soft(anem_h2f(b) + acc);
+	if ((b & 0x7fffu) >= 0x7800u)
+		return (uint16_t)((b & 0x8000u) | 0x7c00u);
+	uint16_t v = anem_f2h_soft(anem_h2f(b) + acc);
+	return (v & 0x7fffu) >= 0x7800u ? (uint16_t)((v & 0x8000u) | 0x7c00u) : v;
 }
 
 /* The reference; returns the number of outputs of got that differ from it. */
@@ -177,7 +202,10 @@ static unsigned check(const struct cv *c, const uint16_t *in, const uint16_t *wt
 											  (unsigned)iy) * c->win + (unsigned)ix]);
 								acc = acc + p; /* p is exact: fp16 x fp16 */
 							}
-					bad += anem_f2h_soft(acc) != got[((g * c->cout + o) * c->h + y) * c->w + x];
+					uint16_t want = anem_f2h_soft(acc);
+					if (run_bias) /* bias_run's: the bias first, then the taps */
+						want = biased(run_bias[g * c->cout + o], acc);
+					bad += want != got[((g * c->cout + o) * c->h + y) * c->w + x];
 				}
 	return bad;
 }
@@ -336,6 +364,101 @@ TEST(model, conv_partial_past_2_15_overflows_the_output)
 			int e = interior_run(k, vals[v].w0, vals[v].w1, &bad, &at);
 			CHECKF(e == ENG_OK && at == vals[v].want && bad == 0, "%s, %s: run %d, 0x%04x, %u other "
 			       "outputs wrong", k->what, vals[v].what, e, at, bad);
+		}
+}
+
+/*
+ * A bias is the reduction's first row (docs/engine-model.md, "Convolutions with a bias"), so the
+ * bias alone is the first partial at the port: a bias of 2^15 or more that the taps bring back
+ * still makes the output infinite. Output oc at (y, x) of the shapes above, with BiasMode and a
+ * bias B for oc only (0 for the others), its taps 0 but w0 on 20000 and w1 on -20000: B = 40000
+ * with w1 = 1 (40000, then 20000) is +inf; B = -40000 with w0 = 1 (-40000, then -20000) is -inf;
+ * B = 30000 (30000, then 10000) stays 10000 and B = 32752 (then 12752) 12752, the bias alone
+ * under 2^15. With NE.AccBias 40000 (every output's bias) every output is +inf, oc's by its first
+ * partial, the others' by their sums (40000 and small terms). Every path as above.
+ */
+static int bias_run(const struct interior_case *k, uint16_t B, int acc, uint16_t w0, uint16_t w1,
+		    unsigned *bad, uint16_t *at)
+{
+	const struct cv c = k->c;
+	size_t per = (size_t)c.cin * c.kh * c.kw, nin = (size_t)c.cin * c.hin * c.win;
+	size_t nw = (size_t)c.cout * per, nout = (size_t)c.cout * c.h * c.w;
+	size_t here = ((size_t)k->oc * c.h + k->y) * c.w + k->x;
+	uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *out = malloc(nout * 2);
+	uint16_t *bias = calloc(c.cout, 2);
+	if (!in || !wt || !out || !bias)
+		return -1;
+	for (size_t i = 0; i < nin; i++)
+		in[i] = 0x3800u; /* 0.5 */
+	in[((size_t)0 * c.hin + k->y) * c.win + k->x] = 0x74e2u; /* 20000 */
+	in[((size_t)1 * c.hin + k->y) * c.win + k->x] = 0xf4e2u; /* -20000 */
+	if (k->inf_input)
+		in[((size_t)0 * c.hin + k->y) * c.win + (k->x + 2) % c.win] = 0x7c00u;
+	for (size_t i = 0; i < nw; i++)
+		wt[i] = 0x3400u; /* 1/4 */
+	size_t centre = (size_t)(c.kh / 2) * c.kw + c.kw / 2;
+	for (size_t i = 0; i < per; i++)
+		wt[k->oc * per + i] = 0;
+	wt[k->oc * per + centre] = w0;
+	wt[k->oc * per + (size_t)c.kh * c.kw + centre] = w1;
+	if (k->inf_weight)
+		wt[((k->oc + 1) % c.cout) * per] = 0x7c00u;
+	if (acc) {
+		run_accbias = B;
+	} else {
+		bias[k->oc] = B;
+		run_bias = bias;
+	}
+	hal_set_workers(k->threads);
+	int e = run_model(&c, in, wt, out);
+	hal_set_workers(1);
+	run_accbias = 0;
+	*at = out[here];
+	*bad = 0;
+	if (acc) { /* every output +inf */
+		for (size_t i = 0; i < nout; i++)
+			*bad += out[i] != 0x7c00u;
+	} else { /* the reference everywhere but at (oc, y, x), whose value the caller checks: there
+		  * its sum with the bias added once stands in (the walk's first partial is 40000 then) */
+		out[here] = biased(B, 20000.0f * anem_h2f(w0) - 20000.0f * anem_h2f(w1));
+		*bad = check(&c, in, wt, out); /* (with run_bias: each output's bias first) */
+	}
+	run_bias = NULL;
+	free(in);
+	free(wt);
+	free(out);
+	free(bias);
+	return e;
+}
+
+TEST(model, conv_bias_past_2_15_is_the_first_partial)
+{
+	static const struct interior_case cases[] = {
+		{"one row by channel lines", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 1, 8, 1, 0, 0}, 1, 0, 3, 2, 0, 0},
+		{"one row by channel lines, 2 threads", {1, 1, 1, 1, 0, 0, 1, 64, 64, 64, 1, 64, 1, 0, 0}, 2, 0, 17, 6, 0, 0},
+		{"rows through the phases", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 2, 5, 1, 0, 0},
+		{"rows on threads (3x3)", {3, 3, 1, 1, 1, 1, 1, 2, 6, 64, 5, 64, 5, 0, 0}, 2, 3, 4, 4, 0, 0},
+		{"the plain loop (an infinite weight elsewhere)", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 1, 6, 0, 1, 0},
+		{"the plain loop over columns (an infinite input in the row)", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 3, 1, 3, 0, 1},
+	};
+	static const struct {
+		uint16_t B, w0, w1, want;
+		int acc;
+		const char *what;
+	} vals[] = {
+		{0x78e2u, 0x0000u, 0x3c00u, 0x7c00u, 0, "bias 40000, then 20000: +inf"},
+		{0xf8e2u, 0x3c00u, 0x0000u, 0xfc00u, 0, "bias -40000, then -20000: -inf"},
+		{0x7753u, 0x0000u, 0x3c00u, 0x70e2u, 0, "bias 30000, then 10000: 10000"},
+		{0x77ffu, 0x0000u, 0x3c00u, 0x723au, 0, "bias 32752, then 12752: 12752"},
+		{0x78e2u, 0x0000u, 0x3c00u, 0x7c00u, 1, "AccBias 40000, then 20000: +inf"},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (unsigned v = 0; v < sizeof vals / sizeof vals[0]; v++) {
+			unsigned bad = 0;
+			uint16_t at = 0;
+			int e = bias_run(&cases[i], vals[v].B, vals[v].acc, vals[v].w0, vals[v].w1, &bad, &at);
+			CHECKF(e == ENG_OK && at == vals[v].want && bad == 0, "%s, %s: run %d, 0x%04x, %u "
+			       "outputs wrong", cases[i].what, vals[v].what, e, at, bad);
 		}
 }
 

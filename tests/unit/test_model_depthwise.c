@@ -163,7 +163,8 @@ static void dwi_check(void *ctx, const struct subq_grant *g, const uint8_t *buf,
 		d->at = le_rd16(buf + off);
 }
 
-static int dwi_run(uint16_t w00, uint16_t w01, struct dwi *d, struct session_result *res)
+static int dwi_run_b(uint16_t w00, uint16_t w01, const uint16_t *bias, struct dwi *d,
+		     struct session_result *res)
 {
 	for (unsigned i = 0; i < DWI_C * 9u; i++)
 		wts[i] = 0x3400u; /* 1/4 */
@@ -171,11 +172,16 @@ static int dwi_run(uint16_t w00, uint16_t w01, struct dwi *d, struct session_res
 		wts[9u + i] = 0;
 	wts[9u + 0] = w00; /* channel 1's taps (0, 0) and (0, 1) */
 	wts[9u + 1] = w01;
-	size_t len = bp_dwconv(prog, sizeof prog, DWI_C, DWI_W, DWI_H, 3, wts, NULL);
+	size_t len = bp_dwconv(prog, sizeof prog, DWI_C, DWI_W, DWI_H, 3, wts, bias);
 	CHECK(len > 0);
 	const struct session_hooks h = {dwi_fill, dwi_check, d, 0};
 	d->at = 0;
 	return tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, res);
+}
+
+static int dwi_run(uint16_t w00, uint16_t w01, struct dwi *d, struct session_result *res)
+{
+	return dwi_run_b(w00, w01, NULL, d, res);
 }
 
 TEST(model_depthwise, partial_past_2_15_overflows_the_output)
@@ -187,5 +193,24 @@ TEST(model_depthwise, partial_past_2_15_overflows_the_output)
 	       res.fault_text);
 	rc = dwi_run(0x3e00u, 0x4000u, &d, &res); /* 1.5, 2: 30000, then -10000 */
 	CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0xf0e2u, "the other order: rc %d, 0x%04x: %s", rc,
+	       d.at, res.fault_text);
+}
+
+/*
+ * The bias is the reduction's first row (docs/engine-model.md, "Convolutions with a bias"): with
+ * channel 1's bias B and its taps 0 but w01 = 1 on -20000, B = 40000 is 40000 then 20000 at the
+ * port, +inf; B = 30000 (then 10000) stays 10000, the bias alone under 2^15.
+ */
+TEST(model_depthwise, a_bias_past_2_15_is_the_first_partial)
+{
+	struct dwi d;
+	struct session_result res;
+	uint16_t bias[DWI_C] = {0, 0x78e2u, 0, 0}; /* 40000 */
+	int rc = dwi_run_b(0, 0x3c00u, bias, &d, &res);
+	CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0x7c00u, "bias 40000: rc %d, 0x%04x: %s", rc,
+	       d.at, res.fault_text);
+	bias[1] = 0x7753u; /* 30000 */
+	rc = dwi_run_b(0, 0x3c00u, bias, &d, &res);
+	CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0x70e2u, "bias 30000: rc %d, 0x%04x: %s", rc,
 	       d.at, res.fault_text);
 }

@@ -203,8 +203,8 @@ TEST(model_l2mem, a_channel_vector_kept_as_one_row)
 	u0.reduce = 1;
 	const struct bp_pe_spec *q1[] = {&u0};
 	expect_refused("l2_transpose", q1, 1,
-		       "Common.Cfg.OutTranspose on a reduction's result or an L2-resident one that the tile "
-		       "DMA writes not modelled");
+		       "Common.Cfg.OutTranspose on a reduction's result, or on an L2-resident one that the "
+		       "tile DMA writes, not modelled");
 #endif
 }
 

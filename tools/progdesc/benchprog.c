@@ -832,6 +832,8 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 		tdw_reg(&tw, H13_DST_DEPTHSTRIDE, p->dst_depth);
 	if (to && p->dst_group)
 		tdw_reg(&tw, H13_DST_GROUPSTRIDE, p->dst_group);
+	for (unsigned i = 0; i < p->nx && i < BP_PE_EXTRA; i++)
+		tdw_reg(&tw, p->xreg[i], p->xval[i]);
 	return tdw_end(&tw) != 0;
 }
 

@@ -161,7 +161,11 @@ struct bp_pe_spec {
 	uint32_t src_group, src2_group;    /* the tile sources' group strides (0: not written) */
 	uint32_t dst_off;                  /* the destination's byte offset in its BAR (a multiple
 					    * of 64: a channel offset, as a concatenation writes) */
+	unsigned nx;                       /* registers written last, as given (up to BP_PE_EXTRA):
+					    * words the spec does not name, or a named one changed */
+	uint32_t xreg[4], xval[4];
 };
+#define BP_PE_EXTRA 4u
 #define BP_L2_READ 1u
 #define BP_L2_KEEP 2u
 #define BP_F32_ONE 0x3f800000u
