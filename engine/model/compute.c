@@ -613,10 +613,15 @@ static int refuse_outside_bits(struct anem *m)
  * (TD_TILE_FMT_FP16), and (1, 0, 0) in softmax.bin TD 4's source, read as the tensor's
  * Common.ChCfg format says; or, for a one-byte tensor (ChCfg int8 or uint8) only, UINT8 or INT8
  * (TD_TILE_FMT_UINT8, TD_TILE_FMT_INT8: Apple's bool tensors) */
-static int fmt_known(uint32_t fmt, int src, unsigned tfmt)
+static int fmt_known(uint32_t fmt, int src, unsigned tfmt, int first_by_dma)
 {
 	const uint32_t f = fmt & TD_TILE_FMT_MASK;
-	if (f == TD_TILE_FMT_FP16 || (src && f == H13_PUT(H13_FMT_FMTMODE, 1u)))
+	/* fp16 with a one-byte ChCfg format, on a tensor the DMA moves under that format: two
+	 * readings (a review found fp16 values read as bytes), refused; a source DMA that moves only
+	 * the second operand (the first from L2, as Apple's select) is read by Src2Fmt */
+	if (f == TD_TILE_FMT_FP16)
+		return tfmt == H13_FMT_FP16 || (src && !first_by_dma);
+	if (src && f == H13_PUT(H13_FMT_FMTMODE, 1u))
 		return 1;
 	return td_tile_fmt_byte(fmt) >= 0 && tfmt != H13_FMT_FP16;
 }
@@ -743,12 +748,14 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 				   "format not modelled");
 	const uint32_t chcfg = REG(H13_COMMON_CHCFG);
 	const unsigned infmt = H13_GET(chcfg, H13_CHCFG_INFMT), outfmt = H13_GET(chcfg, H13_CHCFG_OUTFMT);
-	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_SRC_FMT), 1, infmt))
+	const unsigned st = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE);
+	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) &&
+	    !fmt_known(REG(H13_SRC_FMT), 1, infmt, st == H13_L2_DMA || st == H13_L2_KEEP))
 		return anem_refuse(m, ENG_FR_FIELD, H13_SRC_FMT, 0, 32,
-				   "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than (1, 3, 2), "
-				   "as in every real fp16 program, softmax.bin's (1, 0, 0), or UINT8/INT8 (0, 0, 0)/(0, 0, 1) "
-				   "with Common.ChCfg.InFmt a one-byte format, not modelled");
-	if (H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_DST_FMT), 0, outfmt))
+				   "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than (1, 3, 2) "
+				   "with Common.ChCfg.InFmt fp16, as in every real fp16 program, softmax.bin's (1, 0, 0), "
+				   "or UINT8/INT8 (0, 0, 0)/(0, 0, 1) with InFmt a one-byte format, not modelled");
+	if (H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_DST_FMT), 0, outfmt, 1))
 		return anem_refuse(m, ENG_FR_FIELD, H13_DST_FMT, 0, 32,
 				   "TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than "
 				   "(1, 3, 2), as in every real fp16 program, or UINT8/INT8 with Common.ChCfg.OutFmt "
@@ -1262,6 +1269,12 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 	    (s->pe_two && (in1->w < out->w || in1->h < out->h || in1->c < out->c || in1->g < out->g)))
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
 					 "a source smaller than the output (a broadcast) not modelled");
+	/* larger: the output a crop of it, which the L2 path, the channel groups and reductions
+	 * refuse too */
+	if (in0->w != out->w || in0->h != out->h || in0->c != out->c || in0->g != out->g)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
+				   "an elementwise TD whose output is not its input's shape (Common.InDim, Cin "
+				   "against OutDim, Cout) not modelled");
 	/* the second tile operand is fp16 (TileDMASrc.Src2Fmt, td_src2_fmt), read with the first
 	 * operand's format (Common.ChCfg.InFmt) here: a one-byte first operand would misread it */
 	if (s->pe_two && in0->fmt != H13_FMT_FP16)
@@ -4724,6 +4737,53 @@ static int write_interleaved(struct anem *m, const struct tile *out, unsigned il
 }
 
 /* The TD after its checks: the unit (or units) that compute it, into out and lres. */
+/*
+ * A convolution's or pooling's output positions against its input (Common.ConvCfg: output x reads
+ * input columns x Sx - Px + kx, kx < Kw; rows the same): every output's window must reach into
+ * the input on both axes. Past that (an OutDim larger than the input and window give, or padding
+ * of a whole window) the model would read nothing but the zeros outside, which no program pins
+ * (a review found a 1x1 convolution with OutDim 32 over InDim 16 giving its bias alone there).
+ */
+static int window_covers(struct anem *m, const struct tile *in, const struct tile *out)
+{
+	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
+	if (!out->w || !out->h || !win.sx || !win.sy || !win.kw || !win.kh)
+		return ENG_OK; /* (refused on their own) */
+	if (win.px >= win.kw || win.py >= win.kh ||
+	    (uint64_t)(out->w - 1) * win.sx >= (uint64_t)in->w + win.px ||
+	    (uint64_t)(out->h - 1) * win.sy >= (uint64_t)in->h + win.py)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
+				   "a convolution or pooling output whose window lies wholly outside its input "
+				   "(Common.OutDim beyond what InDim, the window, stride and padding give, or "
+				   "padding of a whole window) not modelled");
+	return ENG_OK;
+}
+
+/* Whether a tile's elements overlap one another: its rows of W elements, then its H, C, D and G
+ * steps (those above 1) taken in order of stride, each stride at least the span of the steps
+ * below it (a layout every real destination has; the L2 results' check is fw/td l2mem's). */
+static int tile_self_overlaps(const struct tile *t)
+{
+	uint64_t n[4] = {t->h, t->c, t->d ? t->d : 1u, t->g}, st[4] = {t->row, t->plane, t->depth, t->group};
+	int used[4] = {0, 0, 0, 0};
+	uint64_t span = (uint64_t)t->w * t->elem;
+	for (unsigned step = 0; step < 4; step++) {
+		int k = -1;
+		for (unsigned i = 0; i < 4; i++)
+			if (!used[i] && n[i] > 1u && (k < 0 || st[i] < st[k]))
+				k = (int)i;
+		if (k < 0)
+			break;
+		used[k] = 1;
+		if (st[k] < span)
+			return 1;
+		if (span > UINT64_MAX - st[k] * (n[k] - 1u) || st[k] > UINT64_MAX / (n[k] - 1u))
+			return 1;
+		span += st[k] * (n[k] - 1u);
+	}
+	return 0;
+}
+
 static int tiles_overlap_refused(struct anem *m)
 {
 	return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_DST_BASEADDR, H13_ADDR,
@@ -4780,6 +4840,12 @@ static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struc
 		return conv_l2(m, r, nr, s, lm, in0, out, lres, act);
 	if (lm->any)
 		return l2mem_elementwise(m, s, lm, in0, in1, lsrc, out, lres, act);
+	if (!lsrc && !in0->r)
+		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither L2-resident nor a bound tile source "
+				"(RBase0): not modelled");
+	const int windowed = (s->pe && s->pe_pool != H13_PE_POOL_NONE) || (s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit);
+	if (windowed && (e = window_covers(m, in0, out)))
+		return e;
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
 		return pooling(m, s, in0, lsrc, out, lres);
 	if (s->ne && s->ne_op == H13_MAC_OP_CONV && s->unit)
@@ -4917,6 +4983,7 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		dst.w = out.c;
 		dst.c = out.w;
 	}
+
 	if ((e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, rs0 != NULL, &in0, l2src)) ||
 	    (in1.r && (e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, 1, &in1, 0))) ||
 	    (e = interleave_side(m, H13_DST_FMT, H13_L2_RESULTCFG, rd != NULL, &dst,
@@ -4960,6 +5027,11 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
+	/* the destination as the tile DMA writes it (dst, above): its own elements apart */
+	if (dst.r && ilv_out == 1u && tile_self_overlaps(&dst))
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_DST_ROWSTRIDE, 0, 32,
+				   "a destination whose rows, planes, depths or groups overlap one another (its "
+				   "strides) not modelled (which write wins is not published)");
 	/* a depth: InDepth = OutDepth here (td_depth_even; data_unread_fields refused any other) */
 	if (td_depth_even(&kregs) > 1u)
 		return at_depths(m, r, nr, &s, &lm, &in0, &in1, lsrc, &out, lres, act, otr || ilv_in > 1u || ilv_out > 1u);

@@ -210,21 +210,24 @@ static unsigned check(const struct cv *c, const uint16_t *in, const uint16_t *wt
 	return bad;
 }
 
+/* A random shape whose every output's window reaches into the input (padding under the window,
+ * OutDim at most what InDim, the stride and the padding give: the model refuses the rest). */
 static void rnd_case(struct cv *c)
 {
 	c->kw = 1 + rnd(5);
 	c->kh = 1 + rnd(3);
 	c->sx = 1 + rnd(3);
 	c->sy = 1 + rnd(2);
-	c->px = rnd(3);
-	c->py = rnd(2);
+	c->px = rnd(c->kw < 3 ? c->kw : 3);
+	c->py = rnd(c->kh < 2 ? c->kh : 2);
 	c->G = 1 + rnd(2);
 	c->cin = 1 + rnd(7);
 	c->cout = 1 + rnd(9);
 	c->win = 1 + rnd(40);
 	c->hin = 1 + rnd(5);
-	c->w = 1 + rnd(37);
-	c->h = 1 + rnd(4);
+	unsigned wmax = (c->win - 1 + c->px) / c->sx + 1, hmax = (c->hin - 1 + c->py) / c->sy + 1;
+	c->w = 1 + rnd(wmax < 37 ? wmax : 37);
+	c->h = 1 + rnd(hmax < 4 ? hmax : 4);
 }
 
 /* mode 0: finite; 1: one input infinite; 2: one weight infinite */

@@ -112,9 +112,11 @@ TEST(model_depthwise, wrong_kernels_or_mixed_channels_fail_and_unpinned_forms_ar
 		   H13_PUT(H13_GROUPCONV_UNICASTCIN, 2);
 	expect_refused("dw3", &dw3, set_groupconv, "Common.GroupConvCfg = 0x24001: unmodelled-field: a convolution with "
 						    "kernels in memory and GroupConvCfg.UnicastEn");
+	/* NumGroups 2: the builder writes no destination group stride, so the two groups' results
+	 * would share their bytes, refused as such before the depthwise reading is looked at */
 	gc_value = H13_PUT(H13_GROUPCONV_NUMGROUPS, 2) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 		   H13_PUT(H13_GROUPCONV_UNICASTCIN, 1);
-	expect_refused("dw3", &dw3, set_groupconv, "GroupConvCfg.UnicastEn (Apple's depthwise convolutions) other than");
+	expect_refused("dw3", &dw3, set_groupconv, "a destination whose rows, planes, depths or groups overlap one another");
 	/* OCGSize above 0: the lanes' layout would differ; refused */
 	expect_refused("dw3", &dw3, set_ocg, "a depthwise convolution with Common.ConvCfg.OCGSize above 0");
 }

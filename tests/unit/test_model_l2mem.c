@@ -615,11 +615,13 @@ TEST(model_l2mem, reductions_out_by_dma)
 	/* the average (PoolMode 1) on a reduction: refused */
 	t = red_td(H13_PE_POOL_AVG, F32_ONE);
 	expect_refused("red_sum", p, 1, "Planar.Cfg.PoolMode on a reduction: only 2 and 3");
-	/* without TaskType 5 the TD is elementwise (each plane's first element, x 1): wrong numbers,
-	 * which the checker catches (what the model computed for Apple's reduce_sum until this round) */
+	/* without TaskType 5 the TD is elementwise, its output (one value a plane, rows 64 bytes
+	 * apart) rows that overlap one another: refused (the model computed each plane's first
+	 * element, x 1, for Apple's reduce_sum until 2026-11-28, and took such a crop until a review
+	 * in 2026-12) */
 	t = red_td(H13_PE_POOL_NONE, F32_ONE);
 	t.reduce = 0;
-	expect_checker_fails("red_sum", p, 1, 2, "the sum read as elementwise");
+	expect_refused("red_sum", p, 1, "a destination whose rows, planes, depths or groups overlap one another");
 	/* a reciprocal with a FinalScale: where it applies is not pinned */
 	t = red_td(H13_PE_POOL_NONE, 0x3d000000u);
 	t.nlmode = H13_PE_NL_RECIP;

@@ -321,6 +321,7 @@ TEST(model_norm, layer_norm_over_every_axis_read_with_a_depth)
 	 * walk theirs: model_pe.an_elementwise_td_walks_its_depth), InDepth other than OutDepth, 0 */
 	ln_chw(t);
 	t[2].depth = 2;
+	t[2].dst_depth = C_C * C_HW * 64u; /* (its depths apart in the destination) */
 	expect_refused("ln_chw", t, 3, "td 2, unit Common, Common.InDepth = 0x2: unmodelled-combination: "
 				       "Common.InDepth above 1 on a TD that is neither a reduction nor elementwise");
 	ln_chw(t);

@@ -8,14 +8,19 @@
  *    second operand was read without it;
  *  - the NE's fields on a reduction (NE.AccBias, MACCfg.MatrixBiasEn, Bit20 clear,
  *    GroupConvCfg.ElemMultMode), which every other TD refuses and reductions skipped;
- *  - Common.Cfg.OutTranspose on a reduction whose result stays in L2 memory (left out);
+ *  - Common.Cfg.OutTranspose on a reduction whose result stays in L2 memory (left out), and a
+ *    reduction's FinalScale 0, negative, infinite or NaN (taken as a multiplier);
  *  - an L2-resident source smaller than the TD's input (read as zeros past its extent), by the
  *    L2-memory path, the NE's channel maxima and an elementwise TD whose second tile operand is
  *    narrower than its output;
  *  - a one-byte first operand with an fp16 second operand by the tile DMA (the second read as
  *    bytes);
  *  - an elementwise destination overlapping its source one row down (the values depended on the
- *    model's 16 KiB chunks); the same TD in place, element for element, still computes.
+ *    model's 16 KiB chunks); the same TD in place, element for element, still computes;
+ *  - a destination whose own rows overlap (the last write won), a pooling or convolution output
+ *    whose window lies wholly outside its input (zeros), a first source that is not there
+ *    (zeros), an elementwise output smaller than its input (a crop), and a one-byte
+ *    Common.ChCfg format with an fp16 tile DMA format (fp16 values read as bytes).
  */
 #include "tests/unit/tsession.h"
 #include "fw/common/le.h"
@@ -134,6 +139,20 @@ TEST(model_unpinned, the_nes_fields_on_a_reduction_are_checked)
 		u = t;
 		xw(&u, k[i].reg, k[i].val);
 		expect_pair(k[i].want, &t, &u, 1, k[i].want);
+	}
+}
+
+TEST(model_unpinned, a_reductions_final_scale_that_is_no_positive_multiplier_is_refused)
+{
+	struct bp_pe_spec t = bp_pe_copy(2, 1, 8, 5, 4), u;
+	t.reduce = 1;
+	t.ne_pass = 1;
+	t.finalscale = 0x3e000000u; /* 1/8: a mean, as Apple's reduce_mean */
+	static const uint32_t bad[] = {0, 0x80000000u, 0xbe000000u, 0x7f800000u, 0x7fc00000u};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		u = t;
+		u.finalscale = bad[i];
+		expect_pair("FinalScale", &t, &u, 1, "Planar.FinalScale zero, negative, infinite or NaN on a reduction");
 	}
 }
 
@@ -278,6 +297,73 @@ TEST(model_unpinned, an_elementwise_destination_over_its_source_is_refused_but_i
 	/* in place: every row as it was */
 	CHECKF(ovl_run(32, 300, 0, &o, f, sizeof f) == 0 && o.got && o.bad == 0, "in place: %s, %u rows wrong", f,
 	       o.bad);
+}
+
+TEST(model_unpinned, geometry_no_reading_pins_is_refused)
+{
+	/* a destination whose rows overlap: RowStride 64 under rows of 64 fp16 (128 bytes) */
+	struct bp_pe_spec t = bp_pe_copy(1, 4, 64, 5, 4), u = t;
+	xw(&u, H13_DST_ROWSTRIDE, 64);
+	expect_pair("destination rows", &t, &u, 1, "a destination whose rows, planes, depths or groups overlap one another");
+	/* two groups with no destination group stride */
+	t = bp_pe_copy(2, 2, 16, 5, 4);
+	t.groups = 2;
+	t.src_group = t.dst_group = 2 * 2 * 64;
+	u = t;
+	u.dst_group = 0;
+	xw(&u, H13_DST_GROUPSTRIDE, 0);
+	expect_pair("destination groups", &t, &u, 1, "a destination whose rows, planes, depths or groups overlap one another");
+	/* a 2x2 max pooling, stride 2, over 8 x 8: 4 x 4 outputs; 6 x 4 reach past the input */
+	t = bp_pe_copy(2, 8, 8, 5, 4);
+	t.pool = H13_PE_POOL_MAX;
+	t.kw = t.kh = t.sx = t.sy = 2;
+	t.wout = t.hout = 4;
+	u = t;
+	u.wout = 6;
+	expect_pair("pooling OutDim", &t, &u, 1, "a convolution or pooling output whose window lies wholly outside its input");
+	/* the same pooling with its source DMA off: no first source */
+	u = t;
+	xw(&u, H13_SRC_DMACONFIG, 0);
+	expect_pair("pooling without a source", &t, &u, 1, "the first source is neither L2-resident nor a bound tile source");
+	/* an elementwise output smaller than its input */
+	t = bp_pe_copy(2, 4, 32, 5, 4);
+	u = t;
+	u.wout = 16;
+	expect_pair("elementwise crop", &t, &u, 1, "an elementwise TD whose output is not its input's shape");
+	/* Common.ChCfg.InFmt uint8 with the source's fp16 tile format, the operand by the tile DMA */
+	t = bp_pe_copy(1, 2, 16, 5, 4);
+	u = t;
+	xw(&u, H13_COMMON_CHCFG, H13_PUT(H13_CHCFG_INFMT, H13_FMT_UINT8) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16));
+	expect_pair("one-byte ChCfg, fp16 tile format", &t, &u, 1, "with Common.ChCfg.InFmt fp16");
+}
+
+/* A 1x1 convolution (bp_chain's, 4 -> 4 over 16 x 2) with OutDim patched past its input, or its
+ * source DMA off. */
+TEST(model_unpinned, a_convolution_past_its_input_or_without_a_source_is_refused)
+{
+	static uint8_t p[4 * BP_CHAIN_STRIDE + 4096];
+	const struct bp_step steps[1] = {{.kind = BP_STEP_CONV, .cin = 4, .cout = 4, .in0 = 5, .out = 4}};
+	static const char *const want[2] = {
+		"a convolution or pooling output whose window lies wholly outside its input",
+		"the first source is neither L2-resident nor a bound tile source"};
+	uint16_t w[16];
+	for (unsigned i = 0; i < 16; i++)
+		w[i] = i % 5 == 0 ? 0x3c00u : 0x3400u; /* 1 on the diagonal, 1/4 elsewhere */
+	for (unsigned k = 0; k < 3; k++) {
+		size_t len = bp_chain(p, sizeof p, 16, 2, steps, 1, w);
+		REQUIRE(len > 0);
+		if (k == 1)
+			REQUIRE(tpatch_field(p, len, 0, H13_COMMON_OUTDIM, H13_OUTDIM_WOUT_LSB, H13_OUTDIM_WOUT_W, 32) == 0);
+		if (k == 2)
+			REQUIRE(tpatch_field(p, len, 0, H13_SRC_DMACONFIG, H13_DMA_EN_LSB, 1, 0) == 0);
+		struct session_result res;
+		int rc = tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+		if (!k)
+			CHECKF(rc == 0 && res.run == ENG_OK, "the control: %s", res.fault_text);
+		else
+			CHECKF(res.run != ENG_OK && strstr(res.fault_text, want[k - 1]), "case %u: \"%s\"", k,
+			       res.fault_text);
+	}
 }
 
 #endif
