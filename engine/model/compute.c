@@ -5020,11 +5020,22 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCEBASE, H13_L2_ADDR,
 					   "an L2-resident source smaller than the TD's input (Cin, InDim, NumGroups) "
 					   "not modelled");
+		/* a resident tensor holds fp16 values (l2_result takes no other); read as bytes, as L2
+		 * memory refuses (l2m_read_row) */
+		if (in0.fmt != H13_FMT_FP16)
+			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+					   "a one-byte read (Common.ChCfg.InFmt) of an L2-resident tensor not modelled");
 	}
 	struct anem_l2t *lres = NULL;
 	uint32_t rbase = H13_GET(REG(H13_L2_RESULTBASE), H13_L2_ADDR);
 	if (l2res && lsrc && lsrc->base == rbase)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
+	/* a resident result is kept as the fp16 values the TD computed, before the tile DMA's one-byte
+	 * rounding: refused with a one-byte output, as L2 memory refuses one */
+	if (l2res && out.fmt != H13_FMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
+				   "an L2-resident result (L2.ResultCfg.ResultType 3) with a one-byte output format "
+				   "(Common.ChCfg.OutFmt) not modelled");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
 	/* the destination as the tile DMA writes it (dst, above): its own elements apart */

@@ -390,8 +390,19 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 		}
 	const int conv = td_conv_from_memory(m->regs[H13_NE_MACCFG / 4], m->regs[H13_NE_POSTSCALE / 4], nc);
 	const enum td_lut_place place = rec ? TD_LUT_NONE : td_lut_place(len, nc, conv && !m->ku_ok, &ch);
-	if (place == TD_LUT_CHANNEL)
+	if (place == TD_LUT_CHANNEL) {
 		rec = &r[at[ch]];
+		/* other channels of one record each (Apple's select enables 8, each a copy): the same
+		 * record, or which one the engine reads would decide the values (a review found a
+		 * second, different record left unread) */
+		for (unsigned k = ch + 1; k < nc; k++)
+			if (len[k] == ACTLUT_STRIDE && memcmp(r[at[k]].cpu, rec->cpu, ACTLUT_STRIDE)) {
+				anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BASEADDR(r[at[k]].ch), 0, 32,
+					    "activation records in several coefficient channels that differ");
+				m->flt.mem = r[at[k]].dev;
+				return ENG_E_FAULT;
+			}
+	}
 	if (place == TD_LUT_HEADS) {
 		for (unsigned k = 1; k < nc; k++)
 			if (memcmp(r[at[k]].cpu, r[at[0]].cpu, ACTLUT_STRIDE)) {

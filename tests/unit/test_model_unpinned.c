@@ -20,9 +20,13 @@
  *  - a destination whose own rows overlap (the last write won), a pooling or convolution output
  *    whose window lies wholly outside its input (zeros), a first source that is not there
  *    (zeros), an elementwise output smaller than its input (a crop), and a one-byte
- *    Common.ChCfg format with an fp16 tile DMA format (fp16 values read as bytes).
+ *    Common.ChCfg format with an fp16 tile DMA format (fp16 values read as bytes);
+ *  - an L2-resident result with a one-byte output (kept unrounded) and a one-byte read of an
+ *    L2-resident tensor (fp16 read as fp16);
+ *  - activation records in several coefficient channels that differ (the first alone was read).
  */
 #include "tests/unit/tsession.h"
+#include "fw/actlut/actlut.h"
 #include "fw/common/le.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
@@ -364,6 +368,65 @@ TEST(model_unpinned, a_convolution_past_its_input_or_without_a_source_is_refused
 			CHECKF(res.run != ENG_OK && strstr(res.fault_text, want[k - 1]), "case %u: \"%s\"", k,
 			       res.fault_text);
 	}
+}
+
+/* Two TDs through an L2-resident tensor (ResultType 3, then SourceType 3): TD 0 copies BAR 5,
+ * TD 1 copies the tensor to BAR 4; `byte` makes TD 0's output (also out to BAR 7 by the tile DMA)
+ * or TD 1's input a one-byte format. Returns the run's result, its fault text in f. */
+static int resident_run(int byte_out, int byte_in, char *f, size_t fl)
+{
+	const uint32_t rcfg3 = (td_fixed_bits(H13_L2_RESULTCFG) & ~(byte_out ? H13_PUT(H13_L2_DMAFMT, 3) : 0u)) |
+			       H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT);
+	const uint32_t scfg3 = (td_fixed_bits(H13_L2_SOURCECFG) & ~(byte_in ? H13_PUT(H13_L2_DMAFMT, 3) : 0u)) |
+			       H13_PUT(H13_L2_SOURCETYPE, H13_L2_RESIDENT);
+	struct bp_pe_spec t[2];
+	t[0] = bp_pe_copy(1, 1, 16, 5, 7);
+	t[1] = bp_pe_copy(1, 1, 16, 0, 4);
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = (struct bp_l2){1, 0, 64, 64, 0, 0};
+	const struct bp_pe_spec *p[2] = {&t[0], &t[1]};
+	size_t len = bp_pen(prog, sizeof prog, p, 2);
+	CHECK(len > 0);
+	CHECK(tpatch_field(prog, len, 0, H13_L2_RESULTCFG, 0, 32, rcfg3) == 0);
+	CHECK(tpatch_field(prog, len, 1, H13_L2_SOURCECFG, 0, 32, scfg3) == 0);
+	if (byte_out) {
+		CHECK(tpatch_field(prog, len, 0, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT_LSB, H13_CHCFG_OUTFMT_W, H13_FMT_INT8) == 0);
+		CHECK(tpatch_field(prog, len, 0, H13_DST_FMT, 0, 14, TD_TILE_FMT_INT8) == 0);
+	}
+	if (byte_in)
+		CHECK(tpatch_field(prog, len, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W, H13_FMT_INT8) == 0);
+	struct session_result res;
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	snprintf(f, fl, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));
+	return rc == 0 && res.run == ENG_OK ? 0 : -1;
+}
+
+TEST(model_unpinned, one_byte_formats_through_an_l2_resident_tensor_are_refused)
+{
+	char f[512];
+	CHECKF(resident_run(0, 0, f, sizeof f) == 0, "the control: %s", f);
+	CHECKF(resident_run(1, 0, f, sizeof f) != 0 &&
+		       strstr(f, "an L2-resident result (L2.ResultCfg.ResultType 3) with a one-byte output format"),
+	       "one-byte result: \"%s\"", f);
+	CHECKF(resident_run(0, 1, f, sizeof f) != 0 &&
+		       strstr(f, "a one-byte read (Common.ChCfg.InFmt) of an L2-resident tensor"),
+	       "one-byte read: \"%s\"", f);
+}
+
+TEST(model_unpinned, activation_records_in_several_channels_that_differ_are_refused)
+{
+	static uint8_t p[BP_WEIGHTS_OFF + 3 * ACTLUT_STRIDE];
+	size_t len = bp_act_n(p, sizeof p, 16, 2, 4, 3); /* tanh, its record in channels 0, 1, 2 */
+	REQUIRE(len > 0);
+	struct session_result res;
+	int rc = tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECKF(rc == 0 && res.run == ENG_OK, "three copies of one record: %s", res.fault_text);
+	/* channel 2's record made -tanh's (its right intercept negated) */
+	uint8_t *ic = p + BP_WEIGHTS_OFF + 2 * ACTLUT_STRIDE + 2 * ACTLUT_R_ICPT;
+	le_wr16(ic, (uint16_t)(le_rd16(ic) ^ 0x8000u));
+	tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECKF(res.run != ENG_OK && strstr(res.fault_text, "activation records in several coefficient channels that differ"),
+	       "\"%s\"", res.fault_text);
 }
 
 #endif

@@ -658,16 +658,24 @@ static const uint16_t tanh_knots[ACTLUT_KNOTS] = {
 
 size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 {
-	if (!buf || !w || !h || !c || cap < BP_ACT_BYTES)
+	return bp_act_n(buf, cap, w, h, c, 1);
+}
+
+size_t bp_act_n(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c, unsigned nch)
+{
+	const size_t bytes = BP_WEIGHTS_OFF + (size_t)nch * ACTLUT_STRIDE;
+	if (!buf || !w || !h || !c || !nch || nch > H13_COEFF_NCH || cap < bytes)
 		return 0;
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
 	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = BP_IN0_BAR,
 					     [H13_BAR_WBASE] = BP_OUT_BAR, [H13_BAR_KBASE0] = 1};
 	begin(&tw, tdw, bar, 1u << H13_BAR_RBASE0 | 1u << H13_BAR_WBASE | 1u << H13_BAR_KBASE0);
-	tdw_reg(&tw, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
-	tdw_reg(&tw, H13_COEFF_BASEADDR(0), 0);
-	tdw_reg(&tw, H13_COEFF_BFRSIZE(0), ACTLUT_STRIDE);
+	for (unsigned k = 0; k < nch; k++) {
+		tdw_reg(&tw, H13_COEFF_DMACONFIG(k), H13_PUT(H13_DMA_EN, 1));
+		tdw_reg(&tw, H13_COEFF_BASEADDR(k), k * ACTLUT_STRIDE);
+		tdw_reg(&tw, H13_COEFF_BFRSIZE(k), ACTLUT_STRIDE);
+	}
 	common(&tw, w, h, c, c);
 	tdw_reg(&tw, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
 				    H13_PUT(H13_MACCFG_KERNELMODE, 1) |
@@ -676,7 +684,7 @@ size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	fixed(&tw, 0);
 	tile(&tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, bp_row(w), bp_row(w) * h);
 	tile(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, bp_row(w), bp_row(w) * h);
-	size_t len = finish(&tw, buf, cap, BP_ACT_BYTES);
+	size_t len = finish(&tw, buf, cap, bytes);
 	if (!len)
 		return 0;
 	uint8_t *rec = buf + BP_WEIGHTS_OFF;
@@ -688,6 +696,8 @@ size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c)
 	le_wr16(rec + 2 * ACTLUT_R_ICPT, BP_FP16_ONE);
 	le_wr16(rec + 2 * ACTLUT_SCALE, 3);
 	le_wr16(rec + 2 * ACTLUT_MODE, ACTLUT_MODE_ODD);
+	for (unsigned k = 1; k < nch; k++)
+		memcpy(rec + k * ACTLUT_STRIDE, rec, ACTLUT_STRIDE);
 	return len;
 }
 

@@ -102,6 +102,9 @@ size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
  * NonlinearMode LUT, PostScale 1, no planar engine): the record is an odd table of tanh at
  * |x| = i/8 (the knots of kernels/unary/tanh.bin), coefficient channel 0 at the weights. */
 size_t bp_act(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
+/* bp_act with its record in nch coefficient channels (1..16), channel k's copy at weights +
+ * k x 0x80 (Apple's select enables 8 channels, each a copy of its record). */
+size_t bp_act_n(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c, unsigned nch);
 #define BP_ACT_BYTES (BP_WEIGHTS_OFF + 0x80u)
 /* One planar-engine TD (the NE off): c channels of win x hin fp16 from BAR 5 (and BAR 6 with
  * secsrc H13_PE_SECSRC_TILE1, the same geometry) to c channels of wout x hout at BAR 4, with the
