@@ -496,11 +496,15 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 		if (fw.base[ch] < 0 || fw.size[ch] < 0)
 			return fail(pl, CTRL_E_FOLD_REGS, CTRL_R_COEFF, (int)ch);
 		uint64_t need = (uint64_t)ratio * co->size;
-		/* the same source folded the same way by an earlier TD: its output serves again */
+		/* the same source folded the same way by an earlier TD: its output serves again (a
+		 * palette's only with the same shape and codebook: a review found a later TD with more
+		 * values a channel given the earlier one's zeros past them) */
+		const uint64_t lut = fp.lut ? (uint64_t)(fp.lut - p->buf) + 1u : 0u;
 		uint64_t at = UINT64_MAX;
 		for (unsigned f = 0; f < pl->nfolds && at == UINT64_MAX; f++)
 			if (pl->folds[f].base == co->base && pl->folds[f].size == co->size &&
-			    pl->folds[f].type == type && pl->folds[f].len == need)
+			    pl->folds[f].type == type && pl->folds[f].len == need &&
+			    pl->folds[f].nout == fp.nout && pl->folds[f].per == fp.per && pl->folds[f].lut == lut)
 				at = pl->folds[f].off;
 		if (at == UINT64_MAX) {
 			if (!sc || !sc->fold_out || need > sc->fold_cap - pl->fold_used)
@@ -517,7 +521,7 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 			t->fold_values += kind == FOLD_PALETTE ? fp.nout * fp.per : co->size;
 			if (pl->nfolds < CTRL_MAX_FOLDS)
 				pl->folds[pl->nfolds++] = (struct ctrl_fold){co->base, co->size, at, need,
-									  type};
+									  type, fp.nout, fp.per, lut};
 		}
 		uint64_t abs = pl->fold_dev + at;
 		if (abs + need > pl->pol.reach || need > 0xffffffc0u)

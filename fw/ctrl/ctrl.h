@@ -154,6 +154,9 @@ struct ctrl_fold {
 	uint32_t base, size;
 	uint64_t off, len;
 	uint8_t type; /* enum codec_qtype, or 0x10 | bits for a palette */
+	/* a palette's decode depends on its shape and codebook too: channels, values a channel
+	 * (the rest of each channel zero) and where its codebook lies; 0 for the other kinds */
+	uint64_t nout, per, lut;
 };
 
 struct ctrl_plan {

@@ -6,7 +6,8 @@
 # --ref, the firmware's ref:, `make run` itself): one line per output, ok; a corrupted reference
 # is a MISMATCH and a nonzero exit. The firmware image links fw/codec's palette and sparse
 # decoders (the engine model decodes streamed weights with them). Malformed descriptions are
-# refused with their named error and a nonzero exit.
+# refused with their named error and a nonzero exit. A folded palette reused by a later TD of
+# another shape decodes that TD's own values (fold_reuse_*).
 . tests/lib.sh
 TOOL="$BUILD/host/anefw-tool"
 work=$(mktemp -d)
@@ -186,6 +187,23 @@ bad unknown_key_word ":3: desc-unknown-keyword: an unknown keyword, layer kind, 
 bad bad_value_word ":1: desc-bad-value: a number missing, malformed or out of its range; at 'density=0'" 'layer sparse density=0\n'
 bad cin_channels ":2: desc-cin-differs-from-input: a layer's cin differs from the channels it reads; cin=32, but the statement reads 16 channels" 'input c=16\nlayer int8 cin=32\n'
 bad line_echoed "^    3 | layer int8 fromm=prev$" 'input w=8\n\nlayer int8 fromm=prev\n'
+# A folded palette serves a later TD only where it decodes the same values: two palette layers
+# over one OCG record (TD 1's CoeffBaseAddr pointed at TD 0's), TD 1 reading 8 values a channel
+# where TD 0 reads 4, against numpy from the kernel unit's layout (tests/oracle/fold_reuse_check.py),
+# at widths H13 folds (1, 2, 3, 6) and streams (4, 8); its negative holds TD 1 to TD 0's decode.
+mkdir -p "$work/fold"
+for b in 1 2 3 4 6 8; do
+	if out=$("$PYTHON" tests/oracle/fold_reuse_check.py "$TOOL" "$work/fold" "$b" 2>&1); then
+		t_pass "mkprog.fold_reuse_palette$b"
+	else
+		t_fail "mkprog.fold_reuse_palette$b" "$out"
+	fi
+done
+if out=$("$PYTHON" tests/oracle/fold_reuse_check.py "$TOOL" "$work/fold" 2 --wrong 2>&1); then
+	t_fail mkprog.fold_reuse_checker_fails_on_a_wrong_reference "$out"
+else
+	t_pass mkprog.fold_reuse_checker_fails_on_a_wrong_reference
+fi
 out=$("$TOOL" mkprog --bogus app/default.desc "$work/x.hwx" 2>&1); rc=$?
 if [ "$rc" -ne 0 ] && grep -q 'expected \[--raw\] DESC OUT' <<<"$out" && [ ! -e "$work/x.hwx" ]; then
 	t_pass mkprog.refuse.unknown_option
