@@ -301,43 +301,14 @@ struct interior_case {
 	int inf_weight, inf_input;
 };
 
+static int bias_run(const struct interior_case *k, uint16_t B, int acc, uint16_t w0, uint16_t w1,
+		    unsigned *bad, uint16_t *at);
+
+/* The case without a bias (bias_run's B 0: no BiasMode, no AccBias). */
 static int interior_run(const struct interior_case *k, uint16_t w0, uint16_t w1, unsigned *bad,
 			uint16_t *at)
 {
-	const struct cv *c = &k->c;
-	size_t per = (size_t)c->cin * c->kh * c->kw, nin = (size_t)c->cin * c->hin * c->win;
-	size_t nw = (size_t)c->cout * per, nout = (size_t)c->cout * c->h * c->w;
-	size_t here = ((size_t)k->oc * c->h + k->y) * c->w + k->x;
-	uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *out = malloc(nout * 2);
-	if (!in || !wt || !out)
-		return -1;
-	for (size_t i = 0; i < nin; i++)
-		in[i] = 0x3800u; /* 0.5 */
-	in[((size_t)0 * c->hin + k->y) * c->win + k->x] = 0x74e2u; /* 20000 */
-	in[((size_t)1 * c->hin + k->y) * c->win + k->x] = 0xf4e2u; /* -20000 */
-	if (k->inf_input)
-		in[((size_t)0 * c->hin + k->y) * c->win + (k->x + 2) % c->win] = 0x7c00u;
-	for (size_t i = 0; i < nw; i++)
-		wt[i] = 0x3400u; /* 1/4 */
-	size_t centre = (size_t)(c->kh / 2) * c->kw + c->kw / 2;
-	for (size_t i = 0; i < per; i++)
-		wt[k->oc * per + i] = 0;
-	wt[k->oc * per + centre] = w0;
-	wt[k->oc * per + (size_t)c->kh * c->kw + centre] = w1;
-	if (k->inf_weight)
-		wt[((k->oc + 1) % c->cout) * per] = 0x7c00u;
-	hal_set_workers(k->threads);
-	int e = run_model(c, in, wt, out);
-	hal_set_workers(1);
-	*at = out[here];
-	/* the reference everywhere but at (oc, y, x), whose value the caller checks: there the sum
-	 * rounded once stands in, so check() counts the other outputs only */
-	out[here] = anem_f2h_soft(20000.0f * anem_h2f(w0) - 20000.0f * anem_h2f(w1));
-	*bad = check(c, in, wt, out);
-	free(in);
-	free(wt);
-	free(out);
-	return e;
+	return bias_run(k, 0, 0, w0, w1, bad, at);
 }
 
 TEST(model, conv_partial_past_2_15_overflows_the_output)
@@ -408,7 +379,7 @@ static int bias_run(const struct interior_case *k, uint16_t B, int acc, uint16_t
 		wt[((k->oc + 1) % c.cout) * per] = 0x7c00u;
 	if (acc) {
 		run_accbias = B;
-	} else {
+	} else if (B) {
 		bias[k->oc] = B;
 		run_bias = bias;
 	}
@@ -422,8 +393,10 @@ static int bias_run(const struct interior_case *k, uint16_t B, int acc, uint16_t
 		for (size_t i = 0; i < nout; i++)
 			*bad += out[i] != 0x7c00u;
 	} else { /* the reference everywhere but at (oc, y, x), whose value the caller checks: there
-		  * its sum with the bias added once stands in (the walk's first partial is 40000 then) */
-		out[here] = biased(B, 20000.0f * anem_h2f(w0) - 20000.0f * anem_h2f(w1));
+		  * its sum (with the bias added once) stands in, so check() counts the other outputs
+		  * only (the walk's first partial is 40000 there) */
+		const float sum = 20000.0f * anem_h2f(w0) - 20000.0f * anem_h2f(w1);
+		out[here] = run_bias ? biased(B, sum) : anem_f2h_soft(sum); /* as check() rounds it */
 		*bad = check(&c, in, wt, out); /* (with run_bias: each output's bias first) */
 	}
 	run_bias = NULL;
