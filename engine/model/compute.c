@@ -4777,8 +4777,8 @@ static int tile_self_overlaps(const struct tile *t)
 		used[k] = 1;
 		if (st[k] < span)
 			return 1;
-		if (span > UINT64_MAX - st[k] * (n[k] - 1u) || st[k] > UINT64_MAX / (n[k] - 1u))
-			return 1;
+		if (st[k] > UINT64_MAX / (n[k] - 1u) || span > UINT64_MAX - st[k] * (n[k] - 1u))
+			return 1; /* (no product overflows: the division's test comes first) */
 		span += st[k] * (n[k] - 1u);
 	}
 	return 0;

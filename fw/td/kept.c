@@ -180,17 +180,16 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		       "Planar.BiasScale.Bias on a reduction: whether it applies before "
 		       "or after the reduction is not pinned");
 	/* FinalScale, the PE's last multiplier, after the reduction: Apple's reduce_mean is
-	 * reduce_sum with FinalScale 1/64 over 8 x 8; with the reciprocal, where it applies is not
-	 * pinned */
-	/* 1 or a positive 1/N in every real reduction; on silicon FinalScale 0 was no plain
-	 * multiplier on elementwise TDs (allbilly/ane expt3), so zero, negative, infinite and NaN
-	 * words are refused (a review found them taken as multipliers) */
+	 * reduce_sum with FinalScale 1/64 over 8 x 8, and every real reduction has 1 or a positive
+	 * 1/N. On silicon FinalScale 0 was no plain multiplier on elementwise TDs (allbilly/ane
+	 * expt3), so zero, negative, infinite and NaN words are refused (a review found them taken
+	 * as multipliers); with the reciprocal, where it applies is not pinned */
 	const uint32_t fin = GET(H13_PLANAR_FINALSCALE);
 	if (!fin || (fin >> 31) || (fin & 0x7f800000u) == 0x7f800000u)
 		refuse(k, 0, H13_PLANAR_FINALSCALE, 0, 32,
 		       "Planar.FinalScale zero, negative, infinite or NaN on a reduction not modelled (1 or a "
 		       "positive 1/N in every real one)");
-	if (GET(H13_PLANAR_FINALSCALE) != H13_FINALSCALE_ONE && nl == H13_PE_NL_RECIP)
+	if (fin != H13_FINALSCALE_ONE && nl == H13_PE_NL_RECIP)
 		refuse(k, 0, H13_PLANAR_FINALSCALE, 0, 32,
 		       "Planar.FinalScale other than 1 on a reduction to a reciprocal (NLMode 1): whether "
 		       "it applies before or after the reciprocal is not pinned");
