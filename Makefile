@@ -249,7 +249,7 @@ $(H)/anefw-tool: $(TOOL_DIR)/anefw-tool FORCE
 
 $(H)/anefw-tests: $(HOST_TEST_OBJS)
 	@echo "  HOSTLD  $@"
-	$(Q)$(SAN_CC) $(SAN_CFLAGS) $^ -o $@
+	$(Q)$(SAN_CC) $(SAN_CFLAGS) $^ -o $@ -lm
 
 # libanefw-accel.so: /dev/accel/accel0 for a preloading process (tools/accel, docs/asahi.md); the
 # library sources in the pic/ flavour (the plain tool's objects), with only the interposed calls

@@ -77,6 +77,8 @@ el1_entry:
 	ldr	x0, =vectors
 	msr	vbar_el1, x0
 	isb
+	msr	fpcr, xzr			// FPCR's reset value is unknown: round to nearest, no
+						// flush to zero, IEEE half, no traps, on every core
 	cmp	x20, #BOOT_MAX_CORES
 	b.hs	park_forever
 	cbnz	x20, secondary_wait

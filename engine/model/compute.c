@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* hal_parallel with every task in the model's floating-point mode (at the end of this file) */
+static void model_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg);
+
 /* ---- fp16 ---- */
 
 /* Bit casts through a union: with -ffreestanding memcpy is a call, and with -mstrict-align
@@ -2117,7 +2120,7 @@ static int kern_pack(struct anem *m, struct kern_job *j)
 	if (tasks == 1)
 		kern_task(j, 0);
 	else
-		hal_parallel(tasks, kern_task, j);
+		model_parallel(tasks, kern_task, j);
 	for (unsigned t = 0; t < tasks; t++) {
 		if (j->bad[t])
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
@@ -3199,7 +3202,7 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 		(void)cpu_features(); /* read once before any thread asks */
 #endif
-		hal_parallel(nrow * split, cols_task, &j);
+		model_parallel(nrow * split, cols_task, &j);
 		for (unsigned r = 0; r < nrow; r++) {
 			c->fin[r] = 1;
 			for (unsigned t = 0; t < split; t++)
@@ -3238,7 +3241,7 @@ static void conv_kernels(struct anem *m, const struct conv *c, unsigned g, unsig
 	if (tasks == 1)
 		conv_task(&j, 0); /* one core: no call through a pointer */
 	else if (tasks)
-		hal_parallel((unsigned)tasks, conv_task, &j);
+		model_parallel((unsigned)tasks, conv_task, &j);
 }
 
 /*
@@ -3467,7 +3470,7 @@ static int batch_finish(struct anem *m, const struct conv *c, const struct stage
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
-	hal_parallel(nrow * split, fin_task, &j);
+	model_parallel(nrow * split, fin_task, &j);
 	if (nl_counted(s))
 		act->nelem += vals;
 	for (unsigned r = 0; r < nrow; r++)
@@ -3565,7 +3568,7 @@ static int batch_rows(struct anem *m, const struct conv *c, const struct stages 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
-	hal_parallel(nrow, rows_task, &j);
+	model_parallel(nrow, rows_task, &j);
 	if (nl_counted(s))
 		act->nelem += vals;
 	for (unsigned r = 0; r < nrow; r++)
@@ -3670,7 +3673,7 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 	if (tasks == 1)
 		line_task(&j, 0);
 	else
-		hal_parallel((unsigned)tasks, line_task, &j);
+		model_parallel((unsigned)tasks, line_task, &j);
 	for (unsigned t = 0; t < tasks; t++) {
 		if (j.bad[t]) {
 			*e = ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its coefficient channel");
@@ -4914,7 +4917,7 @@ static int at_depths(struct anem *m, const struct mrange *r, unsigned nr, struct
 	return ENG_OK;
 }
 
-int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
+static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
 {
 	h2f_init();
 	fcvt_check();
@@ -5058,4 +5061,78 @@ int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct ane
 	if ((e = compute_td(m, r, nr, &s, &lm, &in0, &in1, lsrc, &held, &t, act)))
 		return e;
 	return otr ? write_transposed(m, &out, ilv_out, &t) : write_interleaved(m, &out, ilv_out, &t);
+}
+
+/*
+ * A TD computes in the model's own floating-point mode, whatever the caller's: round to
+ * nearest even, no flush to zero, no denormals taken as zero, IEEE half precision (the
+ * definition in docs/engine-model.md, "Numerics"). The caller's mode is put back after. Every
+ * task a pool thread runs for the model enters the same mode (model_parallel): a helper keeps
+ * the mode its thread or core started with (a client of libanefw-accel that rounds upward when
+ * the pool starts; a core whose FPCR came up nonzero), and its lines would otherwise round
+ * differently from the caller's. Found by review (2026-12-06): with MXCSR rounding upward the
+ * 1x1 convolution of 1 + 2^-11 + 2^-28 gave 0x3c01 where the definition gives 0x3c00.
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+static inline uint64_t fp_mode_enter(void)
+{
+	unsigned old = _mm_getcsr();
+	_mm_setcsr(_MM_MASK_MASK); /* exceptions masked; RC nearest, FTZ and DAZ clear */
+	return old;
+}
+
+static inline void fp_mode_leave(uint64_t old)
+{
+	_mm_setcsr((unsigned)old);
+}
+#elif defined(__aarch64__)
+static inline uint64_t fp_mode_enter(void)
+{
+	uint64_t old;
+	__asm__ volatile("mrs %0, fpcr" : "=r"(old));
+	__asm__ volatile("msr fpcr, xzr"); /* RMode nearest; FZ, FZ16, AHP and traps clear */
+	return old;
+}
+
+static inline void fp_mode_leave(uint64_t old)
+{
+	__asm__ volatile("msr fpcr, %0" : : "r"(old));
+}
+#else
+static inline uint64_t fp_mode_enter(void)
+{
+	return 0;
+}
+
+static inline void fp_mode_leave(uint64_t old)
+{
+	(void)old;
+}
+#endif
+
+struct fp_job {
+	void (*fn)(void *arg, unsigned i);
+	void *arg;
+};
+
+static void fp_task(void *arg, unsigned i)
+{
+	const struct fp_job *j = arg;
+	uint64_t old = fp_mode_enter();
+	j->fn(j->arg, i);
+	fp_mode_leave(old);
+}
+
+static void model_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
+{
+	struct fp_job j = {fn, arg};
+	hal_parallel(n, fp_task, &j);
+}
+
+int anem_compute(struct anem *m, const struct mrange *r, unsigned nr, struct anem_act *act)
+{
+	uint64_t old = fp_mode_enter();
+	int e = compute(m, r, nr, act);
+	fp_mode_leave(old);
+	return e;
 }

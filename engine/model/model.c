@@ -266,7 +266,12 @@ static int move_block(struct anem *m, const struct dma_block *b)
  * bytes are read and not written (a move into on-chip memory the model does not keep). */
 static int dma_move(struct anem *m, void *dst, const void *src, uint32_t len, uint32_t flags)
 {
-	uint32_t body = len & ~3u;
+	const struct dma_caps *c = &m->dma->caps;
+	uint32_t g = c->granule ? c->granule : 1;
+	/* a source or destination off the DMA's granule (a kernel unit's per-channel stream from an
+	 * OCG whose first channel is odd: docs/kunit.md puts the slot at that channel's value) goes
+	 * whole by the engine's byte path, as a tail does */
+	uint32_t body = ((uintptr_t)src % g || (uintptr_t)dst % g) ? 0 : len & ~(g - 1u);
 	if (body) {
 		const struct dma_block b = {.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = body,
 					    .flags = flags};

@@ -606,6 +606,99 @@ TEST(model, conv_threads_bit_identical)
 	CHECK_EQ(by_lines, 2u);
 }
 
+#if !defined(ANEFW_TARGET)
+/*
+ * The model computes in its own floating-point mode, whatever the caller's or a pool thread's
+ * (found by review, 2026-12-06). Every output of this 1x1 convolution (300 to 64 over 72, on
+ * channel lines) sums 1 x 1, 1 x 2^-11 and 2^-14 x 2^-14 (every other weight 0): in fp32
+ * rounded to nearest the sum is 1 + 2^-11 (2^-28 is under half its last place), a tie in fp16
+ * that goes to the even 1.0 (0x3c00), as the reference gives. Rounding upward it would be
+ * 1 + 2^-11 + 2^-23 and 0x3c01. The runs: the caller rounding upward on one thread, and a
+ * helper thread rounding upward on two (each thread set by a task of its own: fe_set).
+ */
+#include <fenv.h>
+#include <time.h>
+
+static int fe_want_mode;
+static unsigned fe_started;
+
+/* A task that sets its thread's rounding mode, then waits (a second at most) until every task
+ * has started, so that each of the pool's threads takes one. */
+static void fe_task(void *arg, unsigned i)
+{
+	unsigned n = *(const unsigned *)arg;
+	(void)i;
+	fesetround(fe_want_mode);
+	__atomic_add_fetch(&fe_started, 1u, __ATOMIC_ACQ_REL);
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while (__atomic_load_n(&fe_started, __ATOMIC_ACQUIRE) < n &&
+	       (t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 1000000000L);
+}
+
+/* Sets mode on every thread of a pool of n; 1 when each thread took a task of its own. */
+static int fe_set(unsigned n, int mode)
+{
+	fe_want_mode = mode;
+	__atomic_store_n(&fe_started, 0u, __ATOMIC_RELEASE);
+	hal_parallel(n, fe_task, &n);
+	return __atomic_load_n(&fe_started, __ATOMIC_ACQUIRE) == n;
+}
+
+TEST(model, conv_rounds_to_nearest_whatever_the_threads_mode)
+{
+	static const struct cv c = {1, 1, 1, 1, 0, 0, 1, 300, 64, 72, 1, 72, 1, 0, 0};
+	size_t nin = (size_t)c.cin * c.win, nw = (size_t)c.cout * c.cin, nout = (size_t)c.cout * c.w;
+	uint16_t *in = calloc(nin, 2), *wt = calloc(nw, 2), *o1 = malloc(nout * 2);
+	uint16_t *ou = malloc(nout * 2), *o2 = malloc(nout * 2);
+	REQUIRE(in && wt && o1 && ou && o2);
+	for (unsigned x = 0; x < c.win; x++) {
+		in[x] = 0x3c00u;             /* channel 0: 1 */
+		in[c.win + x] = 0x1000u;     /* channel 1: 2^-11 */
+		in[2 * c.win + x] = 0x0400u; /* channel 2: 2^-14 */
+	}
+	for (unsigned o = 0; o < c.cout; o++) {
+		wt[o * c.cin] = 0x3c00u;
+		wt[o * c.cin + 1] = 0x3c00u;
+		wt[o * c.cin + 2] = 0x0400u;
+	}
+	CHECK_EQ(hal_set_workers(1), 1u);
+	CHECK_EQ(run_model(&c, in, wt, o1), ENG_OK);
+	CHECK_EQ(check(&c, in, wt, o1), 0u);
+	size_t even = 0;
+	for (size_t i = 0; i < nout; i++)
+		even += o1[i] == 0x3c00u;
+	CHECK_EQ(even, nout);
+	/* the caller rounding upward */
+	REQUIRE(fesetround(FE_UPWARD) == 0);
+	int e = run_model(&c, in, wt, ou);
+	int mode = fegetround();
+	fesetround(FE_TONEAREST);
+	CHECK_EQ(e, ENG_OK);
+	CHECK_EQ(mode, FE_UPWARD); /* put back after the run */
+	CHECK_EQ(differ(o1, ou, nout), (size_t)0);
+	/* a helper thread rounding upward, the caller to nearest */
+	CHECK_EQ(hal_set_workers(2), 2u);
+	CHECK(fe_set(2, FE_UPWARD));
+	fesetround(FE_TONEAREST);
+	e = run_model(&c, in, wt, o2);
+	CHECK(fe_set(2, FE_TONEAREST));
+	hal_set_workers(1);
+	CHECK_EQ(e, ENG_OK);
+	CHECK_EQ(differ(o1, o2, nout), (size_t)0);
+	/* the comparison's own test */
+	o2[nout / 2] ^= 1u;
+	CHECK_EQ(differ(o1, o2, nout), (size_t)1);
+	free(in);
+	free(wt);
+	free(o1);
+	free(ou);
+	free(o2);
+}
+#endif
+
 /*
  * The micro-kernels at each SIMD level (anem_simd 2: AVX-512F where the CPU has it, 1: AVX2/FMA,
  * 0: the portable kernel; on aarch64 NEON, then portable) over rows whose padded widths take
