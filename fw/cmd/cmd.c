@@ -38,6 +38,8 @@ static const struct err_desc errs[CMD_E__COUNT] = {
 	[CMD_E_DEADLINE] = {"deadline-expired", "the submission's deadline passed before it ran"},
 	[CMD_E_ENGINE] = {"engine-failed", "domain engine, code the engine error"},
 	[CMD_E_XFER_RANGE] = {"transfer-outside-window", "a WRITE or READ past the data window"},
+	[CMD_E_FIXED_INPUT] = {"fixed-input",
+	 "the program reads host data (kernels from a runtime BAR) through a BAR fixed at load"},
 };
 
 const struct err_desc *cmd_err(enum cmd_err e)

@@ -121,6 +121,8 @@ enum cmd_err {
 	CMD_E_DEADLINE,        /* deadline-expired */
 	CMD_E_ENGINE,          /* engine-failed: domain engine, code the engine error */
 	CMD_E_XFER_RANGE,      /* transfer-outside-window: a WRITE or READ past the data window */
+	CMD_E_FIXED_INPUT,     /* fixed-input: the program reads host data through a BAR fixed at
+				  load (kernels from a runtime BAR); where: the BAR */
 	CMD_E__COUNT
 };
 /* The error's name and one-line description (fw/common/err.h). */

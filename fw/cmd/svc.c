@@ -138,6 +138,13 @@ static void do_load(struct svc *s, const struct cmd *c)
 		post(s, &c->h, CMD_ST_REFUSED, r.err, r.domain, r.code, -1, d);
 		return;
 	}
+	if (p->info.unbound) {
+		/* its data would come from the host, but no call can bind the BAR: the run would
+		 * compute on the fill pattern (docs/service.md, "Fixed BARs") */
+		s->be.unload(s->be.ctx, slot);
+		refuse(s, &c->h, CMD_E_FIXED_INPUT, __builtin_ctz(p->info.unbound));
+		return;
+	}
 	if (!p->info.procedures)
 		p->info.procedures = 1;
 	p->loaded = 1;

@@ -50,6 +50,9 @@ struct svc_bar {
 /* What the backend tells the service about a loaded program (built once, at load). */
 struct svc_prog {
 	uint32_t used, fixed;            /* BAR masks */
+	uint32_t unbound;                /* fixed BARs a TD reads as the host's data (no weights,
+					    no kernel unit, nothing an earlier TD wrote): LOAD
+					    refuses the program (fixed-input) */
 	uint32_t ntds, procedures;
 	struct svc_bar bar[CMD_NBARS];
 };

@@ -12,6 +12,11 @@ seen to fail:
                  service still working): the tool must give up after its --timeout
   close-load 0   every WRITE answered; the connection closed at the LOAD: the tool must say the
                  link closed, not that the wait ran out
+  fixed-input 0  the LOAD answered (program 0x100); PROGRAM_INFO says every BAR used and fixed
+                 (as a program whose input is read as kernels from a runtime BAR): the tool
+                 must refuse by name, naming the input's BAR, and send no CALL_BARS
+  fixed-none 0   the control: every BAR used, none fixed, each 64 bytes read and written; the
+                 tool binds them and sends the CALL_BARS, answered deadline-expired
 
 Framing: a5 5a | len u16 | ~len u16 | payload | crc32 (IEEE, over the length fields and the
 payload). A record's header: id, size, priority, program, process, procedure, tag, deadline (u32
@@ -24,6 +29,8 @@ import time
 import zlib
 
 HELLO, WINDOW, WRITE, LOAD = 0x0001, 0x0008, 0x0006, 0x0200
+PROGRAM_INFO, UNLOAD, CALL_BARS = 0x0003, 0x0201, 0x020c
+ABORTED, DEADLINE_EXPIRED = 3, 29
 REFUSED, PROGRAM_REFUSED, DOM_SESSION, ARENA_TOO_LARGE = 1, 20, 7, 2
 
 
@@ -90,6 +97,15 @@ def main():
             continue
         elif cid == LOAD and mode == "close-load":
             break
+        elif cid == LOAD and mode in ("fixed-input", "fixed-none"):
+            conn.sendall(frame(completion(cid, tag, (0x100, 1))))
+        elif cid == PROGRAM_INFO:
+            fixed = 0xFFFFFFFF if mode == "fixed-input" else 0
+            conn.sendall(frame(completion(cid, tag, (0xFFFFFFFF, fixed, 3, 64, 0, 1, 1))))
+        elif cid == CALL_BARS:
+            conn.sendall(frame(completion(cid, tag, (0, 0), ABORTED, DEADLINE_EXPIRED)))
+        elif cid == UNLOAD:
+            conn.sendall(frame(completion(cid, tag)))
         elif cid == LOAD:
             conn.sendall(frame(completion(cid, tag, (0, 0, 0x12345000, 0, 0x10000000, 0),
                                           REFUSED, PROGRAM_REFUSED, DOM_SESSION, ARENA_TOO_LARGE)))

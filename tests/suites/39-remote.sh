@@ -68,6 +68,24 @@ printf 'input w=2048 h=640 c=64\nactivation relu\n' >"$work/big.desc"
 if ! "$TOOL" run "$work/big.hwx" >"$work/big_local.log" 2>&1 && grep -q arena-too-large "$work/big_local.log"; then
 	t_pass remote.over_the_limits_refused_locally_too
 else t_fail remote.over_the_limits_refused_locally_too "$(tail -1 "$work/big_local.log")"; fi
+# Apple's rb form (docs/service.md, "Fixed BARs"): y = a + b, b the program's constant after its
+# TD, read by the tile DMA through BAR 1 (tests/clients/accel_elementwise.py's add TD with RBase1
+# = BAR 1); a 1 x 3 x 8 x 96 fp16 input, numpy's a + b the reference
+"$PYTHON" - "$work" <<'PY'
+import sys, numpy as np
+sys.path.insert(0, "tests/clients")
+import accel_elementwise as ew
+w = sys.argv[1]
+orig = ew.bars
+ew.bars = lambda slots: orig({0: 5, 1: 1, 2: 4})
+td = ew.td(0)
+rng = np.random.default_rng(11)
+a = rng.uniform(-50, 50, (ew.C, ew.H, ew.W)).astype(np.float16)
+b = rng.uniform(-50, 50, (ew.C, ew.H, ew.W)).astype(np.float16)
+open(w + "/addconst.bin", "wb").write(td + bytes(-len(td) % 16) + ew.to_tile(b))
+np.save(w + "/addconst_a.npy", a)
+np.save(w + "/addconst_ref.npy", (a.astype(np.float64) + b.astype(np.float64)).astype(np.float16))
+PY
 free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 same() { cmp -s "$1.0.npy" "$2.0.npy" && cmp -s "$1.1.npy" "$2.1.npy"; }
 
@@ -145,6 +163,14 @@ for b in $TEST_BOARDS; do
 	else
 		t_skip "remote.$b.shared_8mb_kernel_identical_to_local" "../shared absent"
 	fi
+	# the weights BAR the tile DMA reads (rb form) is the program's: remote binds a and y only,
+	# and y is numpy's a + b exactly (before: a zero buffer bound at BAR 1, y = a)
+	if remote run --raw "$work/addconst.bin" --in "bar5=$work/addconst_a.npy" \
+		--out "bar4=$work/addconst_$b.npy" >"$work/addconst_$b.log" 2>&1 &&
+	   "$PYTHON" -c 'import sys, numpy as np; y = np.load(sys.argv[1]); r = np.load(sys.argv[2]); sys.exit(not (y.shape == r.shape and np.array_equal(y, r)))' \
+		"$work/addconst_$b.npy" "$work/addconst_ref.npy"; then
+		t_pass "remote.$b.rb_constant_equals_numpy"
+	else t_fail "remote.$b.rb_constant_equals_numpy" "$(tail -2 "$work/addconst_$b.log")"; fi
 	# a program over the service's limits is refused by name, with what it needs and what a
 	# slot holds (docs/service.md, "Limits"); on qemu-virt a slot is the local run's arena
 	slot=$((256 << 20)); [ "$b" = raspi3b ] && slot=$((128 << 20))
@@ -209,6 +235,16 @@ if [ "$rc" -eq 1 ] && [ "$ms" -lt 10000 ] &&
    ! grep -q 'no answer in' "$work/peer_close-load_0.log"; then
 	t_pass "remote.closed_link_is_not_a_timeout ($ms ms)"
 else t_fail remote.closed_link_is_not_a_timeout "exit $rc after $ms ms: $(tail -1 "$work/peer_close-load_0.log")"; fi
+# a fixed BAR is never skipped: a peer whose program has every BAR fixed (as one whose input is
+# read as kernels from a runtime BAR) gets the run refused by name, naming the input's BAR, and no
+# CALL_BARS; the control, nothing fixed, reaches the call (answered deadline-expired)
+if ! peer fixed-input 0 && grep -qE '^remote: fixed-bar: input input is on bar [0-9]+, which the served program fixed at load \(it reads it as kernels or weights\): a call cannot bind it \(docs/service.md, "Fixed BARs"\)$' "$work/peer_fixed-input_0.log" &&
+   ! grep -q 'call:' "$work/peer_fixed-input_0.log"; then
+	t_pass remote.fixed_input_bar_refused_not_skipped
+else t_fail remote.fixed_input_bar_refused_not_skipped "$(tail -1 "$work/peer_fixed-input_0.log")"; fi
+if ! peer fixed-none 0 && grep -q '^remote: call: deadline-expired (aborted)' "$work/peer_fixed-none_0.log"; then
+	t_pass remote.fixed_input_control_reaches_the_call
+else t_fail remote.fixed_input_control_reaches_the_call "$(tail -1 "$work/peer_fixed-none_0.log")"; fi
 bad=
 for v in 0 86401 2s; do
 	out=$("$TOOL" remote --connect 127.0.0.1:1 --timeout "$v" shutdown 2>&1); rc=$?

@@ -281,6 +281,11 @@ static void m_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct 
 	info->bar[1] = (struct svc_bar){base, 0x80, CMD_ACC_READ, SVC_BAR_USED | SVC_BAR_FIXED};
 	info->bar[5] = (struct svc_bar){base + 0x1000, 0x100, CMD_ACC_READ, SVC_BAR_USED};
 	info->bar[6] = (struct svc_bar){base + 0x2000, 0x100, CMD_ACC_WRITE, SVC_BAR_USED};
+	if (m->mem[slot][0] == 0x66) { /* BAR 6 read as the host's kernels: fixed, unbindable */
+		info->fixed |= 1u << 6;
+		info->unbound = 1u << 6;
+		info->bar[6].flags |= SVC_BAR_FIXED;
+	}
 	r->err = CMD_OK;
 }
 static void m_unload(void *ctx, unsigned slot) { (void)slot; ((struct mock *)ctx)->unloads++; }
@@ -655,6 +660,29 @@ TEST(cmd_svc, chain_links_and_overrides)
 	CHECK_EQ(r.err, CMD_E_OV_ALIAS);
 	CHECK_EQ(r.where, 0); /* the input it overlaps */
 	CHECK_EQ(r.status, CMD_ST_REFUSED);
+	CHECK(svc_accounting_ok(s));
+}
+
+/* A program whose schema has a fixed BAR it reads as the host's data (app/service.c's schema:
+ * kernels from a runtime BAR) is refused at LOAD by name, the BAR in where, and its slot freed;
+ * the control loads. */
+TEST(cmd_svc, load_refuses_a_fixed_input)
+{
+	struct svc *s = m_service(100);
+	svc_ready(s);
+	m_hello(s);
+	uint32_t err = 0;
+	struct cmd c;
+	memset(t_window + 0x100, 0x66, 64);
+	tc_load(&c, WIN_DEV + 0x100, 64, 0, 2);
+	struct cmd_completion r = m_do(s, &c);
+	CHECK_EQ(r.err, CMD_E_FIXED_INPUT);
+	CHECK_EQ(r.status, CMD_ST_REFUSED);
+	CHECK_EQ(r.where, 6);
+	CHECK_EQ(mk.unloads, 1);
+	CHECK(!strcmp(cmd_err_name(CMD_E_FIXED_INPUT), "fixed-input"));
+	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++)
+		CHECK(m_load_prog(s, 0x11, &err) >= 0);
 	CHECK(svc_accounting_ok(s));
 }
 

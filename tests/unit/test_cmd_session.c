@@ -12,6 +12,7 @@
 #include "tests/unit/tcmd.h"
 #include "tests/unit/tsession.h"
 #include "app/service.h"
+#include "tools/progdesc/benchprog.h"
 #include "tools/progdesc/progdesc.h"
 
 #include <stdlib.h>
@@ -503,3 +504,156 @@ TEST(cmd_session, lazy_paint_and_the_slot_limit)
 	asvc_destroy(s_a);
 	s_a = NULL;
 }
+
+/* Which BARs of a real program a call may bind (docs/service.md, "Fixed BARs"): benchprog's
+ * batched matmul reads x as kernels from BAR 6, a runtime BAR no call can rebind, so LOAD refuses
+ * it by name (fixed-input, where the BAR) rather than run it on the fill pattern; the same matmul
+ * whose first TD copies x to BAR 3 for the kernel DMA (an earlier TD wrote it) loads, BAR 6
+ * rebindable; with w the program's constant read by the tile DMA through BAR 1 (Apple's rb form),
+ * BAR 1 is fixed: a call cannot bind it and a client must not. */
+TEST(cmd_session, fixed_bars_of_real_programs)
+{
+	memset(s_count, 0, sizeof s_count);
+	s_norder = 0;
+	s_next_tag = 1;
+	s_posted = 0;
+	const struct asvc_opts o = {1u << 20, 1u << 20, 0, 100000, 0, 1};
+	s_a = asvc_create(tsession(), &o);
+	REQUIRE(s_a != NULL);
+	s_s = asvc_svc(s_a);
+	s_m = asvc_shm(s_a);
+	s_win = asvc_window(s_a, &s_wdev, &s_wsize);
+	struct cmd c;
+	struct cmd_completion r;
+	svc_ready(s_s);
+	tc_cmd(&c, CMD_HELLO, -1, 0, 0);
+	c.major = CMD_PROTO_MAJOR;
+	c.minor = CMD_PROTO_MINOR;
+	CHECK_EQ(one(&c).err, CMD_OK);
+	static uint16_t wc[16 * 32];
+	for (unsigned i = 0; i < 16 * 32; i++)
+		wc[i] = (uint16_t)(0x3c00u + (i % 7u)); /* fp16 near 1 */
+	static const struct {
+		const char *what;
+		unsigned xcopy;
+		int wconst;
+		enum cmd_err want;
+	} k[3] = {
+		{"x read as kernels from BAR 6", 0, 0, CMD_E_FIXED_INPUT},
+		{"x copied to BAR 3 by TD 0 first", 3, 0, CMD_OK},
+		{"the same, w the program's constant on BAR 1", 3, 1, CMD_OK},
+	};
+	for (unsigned i = 0; i < 3; i++) {
+		const struct bp_bmm_spec spec = {1, 4, 16, 32, 16, 6, 1, k[i].wconst ? wc : NULL,
+						 k[i].xcopy};
+		size_t len = bp_bmm(s_win, s_wsize, &spec);
+		REQUIRE(len > 0);
+		tc_load(&c, s_wdev, len, CMD_LOAD_F_RAW, 0);
+		r = one(&c);
+		CHECKF(r.err == k[i].want, "%s: %s (domain %u code %u), expected %s", k[i].what,
+		       cmd_err_name(r.err), r.domain, r.code, cmd_err_name(k[i].want));
+		if (k[i].want != CMD_OK) {
+			CHECK_EQ(r.status, CMD_ST_REFUSED);
+			CHECK_EQ(r.where, 6);
+			continue;
+		}
+		if (r.err != CMD_OK)
+			continue;
+		int sl = svc_slot_of(s_s, (int32_t)r.data[0]);
+		REQUIRE(sl >= 0);
+		const struct svc_prog *p = &s_s->prog[sl].info;
+		CHECK(p->used >> 6 & 1u);
+		CHECK(!(p->fixed >> 6 & 1u)); /* x: rebindable */
+		CHECK(p->fixed >> 3 & 1u);    /* the kernels TD 0 writes */
+		CHECK(!p->unbound);
+		if (k[i].wconst) {
+			CHECKF(p->fixed >> 1 & 1u, "the weights BAR 1 the tile DMA reads: fixed mask %#x",
+			       p->fixed);
+			/* a call binding it is refused by name */
+			tc_cmd(&c, CMD_CALL_BARS, (int32_t)r.data[0], 0, 0);
+			c.nov = 1;
+			c.ov[0] = (struct cmd_ov){1, CMD_ACC_READ, s_wdev + 0x10000, p->bar[1].need};
+			CHECK_EQ(one(&c).err, CMD_E_OV_FIXED);
+		}
+		tc_cmd(&c, CMD_UNLOAD, (int32_t)r.data[0], 0, 0);
+		CHECK_EQ(one(&c).err, CMD_OK);
+	}
+	/* the refused load left no slot taken: four programs still load */
+	int32_t ids[SVC_MAX_PROGRAMS];
+	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++) {
+		size_t len = build(0, s_win, s_wsize);
+		REQUIRE(len > 0);
+		tc_load(&c, s_wdev, len, CMD_LOAD_F_RAW, 0);
+		r = one(&c);
+		CHECK_EQ(r.err, CMD_OK);
+		ids[i] = (int32_t)r.data[0];
+	}
+	for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++) {
+		tc_cmd(&c, CMD_UNLOAD, ids[i], 0, 0);
+		CHECK_EQ(one(&c).err, CMD_OK);
+	}
+	CHECK(asvc_audit(s_a));
+	CHECK(svc_accounting_ok(s_s));
+	asvc_destroy(s_a);
+	s_a = NULL;
+}
+
+#if !defined(ANEFW_TARGET) /* a 129 MiB arena: on the host */
+/* The fixed-input refusal refuses no real program: every hwx and kernel fixture in ../shared
+ * loads through the service (its kernels read from the weights), and a client may bind every
+ * BAR it does not report fixed. */
+TEST(cmd_session, real_programs_are_not_fixed_input)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not loaded");
+	static const char *const fx[] = {
+		"fixtures/hwx/relu.hwx", "fixtures/hwx/sigmoid.hwx", "fixtures/hwx/conv.hwx",
+		"fixtures/hwx/concat.hwx", "fixtures/kernels/unary/tanh.bin",
+		"fixtures/kernels/unary/exp.bin", "fixtures/kernels/unary/log2.bin",
+		"fixtures/kernels/unary/sqrt.bin", "fixtures/kernels/unary/abs.bin",
+		"fixtures/kernels/unary/ceil.bin", "fixtures/kernels/unary/inv.bin",
+		"fixtures/kernels/unary/sigmoid.bin", "fixtures/kernels/activation/gelu.bin",
+		"fixtures/kernels/activation/relu6.bin", "fixtures/kernels/activation/leakyrelu.bin",
+		"fixtures/kernels/activation/hardtanh.bin", "fixtures/kernels/activation/selu.bin",
+		"fixtures/kernels/activation/softmax.bin", "fixtures/kernels/binary/add.bin",
+		"fixtures/kernels/binary/mul.bin",
+	};
+	s_next_tag = 1;
+	const struct asvc_opts o = {1u << 20, 32u << 20, 0, 100000, 0, 1};
+	s_a = asvc_create(tsession(), &o);
+	REQUIRE(s_a != NULL);
+	s_s = asvc_svc(s_a);
+	s_m = asvc_shm(s_a);
+	s_win = asvc_window(s_a, &s_wdev, &s_wsize);
+	struct cmd c;
+	struct cmd_completion r;
+	svc_ready(s_s);
+	tc_cmd(&c, CMD_HELLO, -1, 0, 0);
+	c.major = CMD_PROTO_MAJOR;
+	c.minor = CMD_PROTO_MINOR;
+	CHECK_EQ(one(&c).err, CMD_OK);
+	for (unsigned i = 0; i < sizeof fx / sizeof fx[0]; i++) {
+		uint8_t *prog;
+		size_t len;
+		if (test_read_file(test_shared_path(fx[i]), &prog, &len)) {
+			CHECKF(0, "%s: unreadable", fx[i]);
+			continue;
+		}
+		REQUIRE(len <= s_wsize);
+		memcpy(s_win, prog, len);
+		free(prog);
+		size_t n = strlen(fx[i]);
+		tc_load(&c, s_wdev, len, strcmp(fx[i] + n - 4, ".bin") ? 0 : CMD_LOAD_F_RAW, 0);
+		r = one(&c);
+		CHECKF(r.err == CMD_OK, "%s: %s (domain %u code %u, where %d)", fx[i],
+		       cmd_err_name(r.err), r.domain, r.code, (int)r.where);
+		if (r.err != CMD_OK)
+			continue;
+		tc_cmd(&c, CMD_UNLOAD, (int32_t)r.data[0], 0, 0);
+		CHECK_EQ(one(&c).err, CMD_OK);
+	}
+	CHECK(asvc_audit(s_a));
+	asvc_destroy(s_a);
+	s_a = NULL;
+}
+#endif

@@ -113,6 +113,16 @@ static int run(struct link *l, const uint8_t *stream, size_t len, const struct s
 	link_cmd_init(&call, CMD_CALL_BARS, id);
 	uint64_t at = (len + 4095) & ~4095ull, region[CMD_NBARS] = {0}, size[CMD_NBARS] = {0};
 	uint32_t acc[CMD_NBARS] = {0};
+	/* a BO on a BAR the firmware fixed at load cannot be bound: its bytes would be the
+	 * firmware's (reads) or never come back (writes). Refused, never skipped. */
+	for (unsigned i = 0; i < ng; i++) {
+		unsigned b = g[i].bar;
+		if (mem[i] && b < CMD_NBARS && (used >> b & 1u) && (fixed >> b & 1u)) {
+			rfail(l, "the firmware fixed BAR %u at load (it reads it as kernels or weights): "
+			      "its BO cannot be bound to the call", b);
+			goto out;
+		}
+	}
 	for (unsigned b = 0; b < CMD_NBARS; b++) {
 		if (!(used >> b & 1u) || (fixed >> b & 1u))
 			continue;
@@ -195,8 +205,9 @@ int acc_remote_run(const struct acc_backend *be, const uint8_t *stream, size_t l
 		/* the firmware's refusals of the program are the caller's fault; link trouble is EIO */
 		err = l->last.domain == SUBQ_DOM_LOADER || l->last.domain == SUBQ_DOM_POLICY ||
 				      l->last.domain == SUBQ_DOM_CTRL || l->last.domain == SUBQ_DOM_KUNIT ||
-				      l->last.domain == SUBQ_DOM_TD ||
-				      !strncmp(why, "BO too small", 12)
+				      l->last.domain == SUBQ_DOM_TD || l->last.err == CMD_E_FIXED_INPUT ||
+				      !strncmp(why, "BO too small", 12) ||
+				      !strncmp(why, "the firmware fixed BAR", 22)
 			      ? EINVAL
 			      : EIO;
 	}

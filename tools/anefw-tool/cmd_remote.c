@@ -71,6 +71,9 @@ static void print_refusal(const char *what, const struct cmd_completion *c)
 	const char *cause = link_cause_name(c->domain, c->code);
 	printf("remote: %s: %s%s%s (%s)", what, cmd_err_name(c->err), *cause ? ": " : "", cause,
 	       cmd_status_name(c->status));
+	if (c->id == CMD_LOAD && c->err == CMD_E_FIXED_INPUT)
+		printf(": the program reads bar %d as kernels that no call can bind (not the weights, "
+		       "not written by an earlier TD: docs/service.md, \"Fixed BARs\")", (int)c->where);
 	if (c->id == CMD_LOAD && c->domain == SUBQ_DOM_SESSION && c->code == SESSION_E_ARENA) {
 		const uint32_t *d = c->data + CMD_COMPL_FAULT;
 		printf(": the program needs %llu bytes of device memory, a program slot of this "
@@ -162,6 +165,22 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 	uint64_t at = (len + 4095) & ~4095ull, region[CMD_NBARS] = {0}, size[CMD_NBARS] = {0};
 	int rc = 1;
 	uint8_t *tmp = NULL;
+	/* a tensor of the run on a BAR the service fixed at load cannot be bound: an input's bytes
+	 * would be the firmware's, an output's never read back. Refused, never skipped. */
+	for (unsigned i = 0; i < x->nt; i++) {
+		const struct tns_tensor *t = &x->t[i];
+		int asked = 0;
+		for (unsigned j = 0; j < x->nio; j++)
+			asked |= &x->t[x->io[j].ti] == t;
+		if (t->bar < 0 || t->bar >= (int)CMD_NBARS || !(used >> t->bar & 1u) ||
+		    !(fixed >> t->bar & 1u) || (t->role != TNS_INPUT && !asked))
+			continue;
+		printf("remote: fixed-bar: %s %s is on bar %d, which the served program fixed at load "
+		       "(it reads it as kernels or weights): a call cannot bind it "
+		       "(docs/service.md, \"Fixed BARs\")\n",
+		       t->role == TNS_INPUT ? "input" : "tensor", t->name, t->bar);
+		goto out;
+	}
 	for (unsigned b = 0; b < CMD_NBARS; b++) {
 		if (!(used >> b & 1u) || (fixed >> b & 1u))
 			continue;
