@@ -34,7 +34,7 @@ static const struct err_desc errs[CMD_E__COUNT] = {
 	 "an override buffer smaller than the program needs"},
 	[CMD_E_OV_OUTSIDE] = {"override-outside-grants", "not inside a granted region"},
 	[CMD_E_OV_ALIAS] = {"override-alias", "a written buffer overlaps another BAR's buffer"},
-	[CMD_E_LINK] = {"bad-link", "a chain link names a BAR the previous call does not use"},
+	[CMD_E_LINK] = {"bad-link", "a chain link's source is not a BAR the previous call wrote"},
 	[CMD_E_DEADLINE] = {"deadline-expired", "the submission's deadline passed before it ran"},
 	[CMD_E_ENGINE] = {"engine-failed", "domain engine, code the engine error"},
 	[CMD_E_XFER_RANGE] = {"transfer-outside-window", "a WRITE or READ past the data window"},

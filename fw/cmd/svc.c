@@ -424,16 +424,24 @@ static void run_call(struct svc *s, int idx)
 			const struct svc_prog *pp = i ? &s->prog[slot].info : NULL;
 			for (unsigned j = 0; j < st->nlinks; j++) {
 				unsigned sb = st->link[j].src_bar;
-				/* the previous call's buffer at sb, granted for this link only */
-				if (!(pp->used >> sb & 1u) || (pp->fixed >> sb & 1u)) {
+				/* the previous call's output at sb, granted for this link only: a BAR
+				 * it did not write (its constants, its inputs, its weights) is no
+				 * output, and a later step writing there would change the previous
+				 * program's own memory for every later call */
+				if (!(pp->used >> sb & 1u) || (pp->fixed >> sb & 1u) ||
+				    (pp->bar[sb].flags & SVC_BAR_FIXED) ||
+				    !(pp->bar[sb].access & CMD_ACC_WRITE)) {
 					r.err = CMD_E_LINK;
 					where = (int)i;
 					break;
 				}
-				ov[j] = (struct cmd_ov){st->link[j].dst_bar, CMD_ACC_READ | CMD_ACC_WRITE,
-							pb->base[sb], pp->bar[sb].need};
-				rg[nrg++] = (struct svc_region){pb->base[sb], pp->bar[sb].need,
-								CMD_ACC_READ | CMD_ACC_WRITE};
+				/* a buffer the previous call also reads: read-only to this step */
+				uint32_t acc = (pp->bar[sb].access & CMD_ACC_READ)
+						       ? CMD_ACC_READ
+						       : CMD_ACC_READ | CMD_ACC_WRITE;
+				ov[j] = (struct cmd_ov){st->link[j].dst_bar, acc, pb->base[sb],
+							pp->bar[sb].need};
+				rg[nrg++] = (struct svc_region){pb->base[sb], pp->bar[sb].need, acc};
 			}
 			if (r.err != CMD_OK)
 				break;

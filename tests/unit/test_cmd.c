@@ -281,6 +281,11 @@ static void m_load(void *ctx, unsigned slot, size_t len, uint32_t flags, struct 
 	info->bar[1] = (struct svc_bar){base, 0x80, CMD_ACC_READ, SVC_BAR_USED | SVC_BAR_FIXED};
 	info->bar[5] = (struct svc_bar){base + 0x1000, 0x100, CMD_ACC_READ, SVC_BAR_USED};
 	info->bar[6] = (struct svc_bar){base + 0x2000, 0x100, CMD_ACC_WRITE, SVC_BAR_USED};
+	if (m->mem[slot][0] == 0x77) { /* and BAR 7, read and written (an in-place buffer) */
+		info->used |= 1u << 7;
+		info->bar[7] = (struct svc_bar){base + 0x3000, 0x100, CMD_ACC_READ | CMD_ACC_WRITE,
+						SVC_BAR_USED};
+	}
 	if (m->mem[slot][0] == 0x66) { /* BAR 6 read as the host's kernels: fixed, unbindable */
 		info->fixed |= 1u << 6;
 		info->unbound = 1u << 6;
@@ -660,6 +665,56 @@ TEST(cmd_svc, chain_links_and_overrides)
 	CHECK_EQ(r.err, CMD_E_OV_ALIAS);
 	CHECK_EQ(r.where, 0); /* the input it overlaps */
 	CHECK_EQ(r.status, CMD_ST_REFUSED);
+	CHECK(svc_accounting_ok(s));
+}
+
+/* A link's source is an output of the previous call: a BAR it only reads (its input or
+ * constant, in its own memory) is bad-link, or the next call could write into it and change the
+ * previous program for every later call; a buffer it reads and writes is read-only to the next
+ * call. (Before: both linked read-write.) */
+TEST(cmd_svc, chain_links_only_from_outputs)
+{
+	struct svc *s = m_service(100);
+	svc_ready(s);
+	m_hello(s);
+	int32_t a = m_load_prog(s, 0x77, NULL), b = m_load_prog(s, 0x12, NULL);
+	REQUIRE(a >= 0 && b >= 0);
+	struct cmd c;
+	tc_cmd(&c, CMD_CHAIN, a, 2, 1);
+	c.nsteps = 2;
+	c.step[0].program = a;
+	c.step[1].program = b;
+	c.step[1].nlinks = 1;
+	/* the control: b's input <- a's output */
+	c.step[1].link[0] = (struct cmd_link){5, 6};
+	struct cmd_completion r = m_do(s, &c);
+	CHECK_EQ(r.err, CMD_OK);
+	CHECK_EQ(r.data[0], 2);
+	/* b's output <- a's input (read only by a): refused before step 1 runs */
+	mk.runs = 0;
+	c.step[1].link[0] = (struct cmd_link){6, 5};
+	r = m_do(s, &c);
+	CHECK_EQ(r.err, CMD_E_LINK);
+	CHECK_EQ(r.where, 1);
+	CHECK_EQ(r.data[0], 1);
+	CHECK_EQ(mk.runs, 1);
+	/* b's input <- a's input: refused too (not an output) */
+	c.step[1].link[0] = (struct cmd_link){5, 5};
+	CHECK_EQ(m_do(s, &c).err, CMD_E_LINK);
+	/* a's in-place BAR 7: b may read it ... */
+	c.step[1].link[0] = (struct cmd_link){5, 7};
+	r = m_do(s, &c);
+	CHECK_EQ(r.err, CMD_OK);
+	CHECK_EQ(mk.last.base[5], s->prog[0].info.bar[7].base);
+	/* ... but not write it */
+	c.step[1].link[0] = (struct cmd_link){6, 7};
+	r = m_do(s, &c);
+	CHECK_EQ(r.err, CMD_E_OV_ACCESS);
+	CHECK_EQ(r.where, 1);
+	/* b's output onto a's output (written only by a): read-write, runs */
+	c.step[1].link[0] = (struct cmd_link){6, 6};
+	CHECK_EQ(m_do(s, &c).err, CMD_OK);
+	CHECK_EQ(mk.last.base[6], s->prog[0].info.bar[6].base);
 	CHECK(svc_accounting_ok(s));
 }
 
