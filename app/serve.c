@@ -107,6 +107,7 @@ int anefw_serve(uint64_t idle_limit)
 	int rc = 1;
 	const uint8_t *held = NULL; /* a frame the command ring had no room for yet */
 	size_t held_len = 0;
+	unsigned reads_pending = 0; /* READs posted whose completion is not collected yet */
 	while (idle < idle_limit) {
 		int busy = 0;
 		/* receive: frames from the bytes waiting, each posted when the ring has room (a
@@ -128,8 +129,14 @@ int anefw_serve(uint64_t idle_limit)
 				if (!got)
 					held = NULL;
 			}
-			if (!held || cmd_host_post(m, held, held_len) == CMD_RING_FULL)
+			/* a READ is answered with the window's bytes when its completion is collected
+			 * below: no command after it goes to the service until then, so a WRITE or
+			 * CALL posted after a READ cannot change the bytes it answers */
+			if (!held || reads_pending || cmd_host_post(m, held, held_len) == CMD_RING_FULL)
 				break;
+			if (held_len >= 4 && (held[0] | held[1] << 8 | (uint32_t)held[2] << 16 |
+					      (uint32_t)held[3] << 24) == CMD_READ)
+				reads_pending++;
 			held = NULL;
 			busy = 1;
 		}
@@ -137,6 +144,8 @@ int anefw_serve(uint64_t idle_limit)
 		struct cmd_completion c;
 		while (sizeof s_tx - s_tx_len >= FRAME_MAX_WIRE && cmd_host_reap(m, &c) == CMD_RING_OK) {
 			queue_completion(a, &c);
+			if (c.id == CMD_READ && reads_pending)
+				reads_pending--;
 			busy = 1;
 		}
 		busy |= transmit(link);
