@@ -93,6 +93,7 @@ int anefw_serve(uint64_t idle_limit)
 		return 1;
 	}
 	struct svc *s = asvc_svc(a);
+	s->hello_unloads = 1; /* one client at a time: a HELLO frees what the last one left */
 	struct cmd_shm *m = asvc_shm(a);
 	frame_rx_init(&s_rx);
 	s_tx_head = s_tx_len = s_rx_pos = s_rx_len = 0;

@@ -213,7 +213,8 @@ enum { CMD_Q_VERSION, CMD_Q_ENGINES, CMD_Q_MAX_PROGRAMS, CMD_Q_LIMITS, CMD_Q_QUE
 /* CMD_Q_LIMITS packs: priorities | overrides << 8 | signals << 16 | steps << 24 */
 /* PROGRAM_INFO's answer: data[0] used-BAR mask, [1] fixed-BAR mask, [2] access of the BAR,
  * [3..4] bytes a call must bind (low, high), [5] TD count, [6] procedures. */
-/* HELLO's answer: data[0] firmware major, [1] minor. LOAD's: data[0] the program id. CALL's and
+/* HELLO's answer: data[0] firmware major, [1] minor, [2] 1 on a minor mismatch, [3] programs it
+ * unloaded (a service with hello_unloads: the byte link). LOAD's: data[0] the program id. CALL's and
  * CHAIN's: data[0] steps completed, [1] ticks used, and when the engine failed (err engine),
  * [2..7] its fault as the engine packs it (engine/engine.h, eng_fault_pack): opaque here. */
 #define CMD_FAULT_WORDS 6u

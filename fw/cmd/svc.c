@@ -542,8 +542,15 @@ static void handle(struct svc *s, size_t len)
 			return;
 		}
 		s->state = SVC_OPEN;
+		uint32_t left = 0; /* programs the previous client left loaded */
+		for (unsigned i = 0; s->hello_unloads && i < SVC_MAX_PROGRAMS; i++)
+			if (s->prog[i].loaded) {
+				s->be.unload(s->be.ctx, i);
+				s->prog[i].loaded = 0;
+				left++;
+			}
 		uint32_t d[CMD_COMPL_DATA] = {CMD_PROTO_MAJOR, CMD_PROTO_MINOR,
-					      c->minor != CMD_PROTO_MINOR};
+					      c->minor != CMD_PROTO_MINOR, left};
 		post(s, &c->h, CMD_ST_OK, CMD_OK, 0, 0, -1, d);
 		return;
 	}

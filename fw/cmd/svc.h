@@ -143,6 +143,10 @@ struct svc {
 	unsigned queued;
 	uint32_t seq;
 	struct svc_stats st;
+	int hello_unloads;        /* 1: a HELLO unloads every program loaded before it (a byte
+				     link serves one client at a time: one that went away without
+				     UNLOAD leaves its programs to the next HELLO, not forever);
+				     0 after svc_init */
 	uint8_t rec[CMD_SLOT_PAYLOAD]; /* the record, copied out of its slot */
 	struct cmd scratch;            /* decoded non-call commands */
 };

@@ -741,6 +741,41 @@ TEST(cmd_svc, load_refuses_a_fixed_input)
 	CHECK(svc_accounting_ok(s));
 }
 
+/* The byte link's service (hello_unloads): a client that went away without UNLOAD leaves its
+ * programs to the next HELLO, which unloads them (data[3] says how many), so four slots are free
+ * again; the stale ids are program-not-loaded. The control: without the option a HELLO keeps
+ * them and the table stays full. */
+TEST(cmd_svc, hello_unloads_what_the_last_client_left)
+{
+	for (int on = 0; on <= 1; on++) {
+		struct svc *s = m_service(100);
+		s->hello_unloads = on;
+		svc_ready(s);
+		m_hello(s);
+		int32_t ids[SVC_MAX_PROGRAMS];
+		uint32_t err = 0;
+		for (unsigned i = 0; i < SVC_MAX_PROGRAMS; i++)
+			ids[i] = m_load_prog(s, 0x11, NULL);
+		CHECK(ids[SVC_MAX_PROGRAMS - 1] >= 0);
+		CHECK(m_load_prog(s, 0x11, &err) < 0);
+		CHECK_EQ(err, CMD_E_CAPACITY);
+		/* the next client */
+		struct cmd_completion r = m_hello(s);
+		CHECK_EQ(r.err, CMD_OK);
+		CHECK_EQ(r.data[3], on ? SVC_MAX_PROGRAMS : 0u);
+		CHECK_EQ(mk.unloads, on ? (int)SVC_MAX_PROGRAMS : 0);
+		struct cmd c;
+		tc_cmd(&c, CMD_CALL, ids[0], 0, 9);
+		CHECK_EQ(m_do(s, &c).err, on ? CMD_E_NO_PROGRAM : CMD_OK);
+		int32_t id = m_load_prog(s, 0x11, &err);
+		if (on)
+			CHECK(id >= 0);
+		else
+			CHECK_EQ(err, CMD_E_CAPACITY);
+		CHECK(svc_accounting_ok(s));
+	}
+}
+
 TEST(cmd_svc, deadline_abort_and_rate_limited_recovery)
 {
 	struct svc *s = m_service(1000);
