@@ -70,7 +70,7 @@ if ! "$TOOL" run "$work/big.hwx" >"$work/big_local.log" 2>&1 && grep -q arena-to
 else t_fail remote.over_the_limits_refused_locally_too "$(tail -1 "$work/big_local.log")"; fi
 # Apple's rb form (docs/service.md, "Fixed BARs"): y = a + b, b the program's constant after its
 # TD, read by the tile DMA through BAR 1 (tests/clients/accel_elementwise.py's add TD with RBase1
-# = BAR 1); a 1 x 3 x 8 x 96 fp16 input, numpy's a + b the reference
+# = BAR 1); a 1 x 3 x 8 x 96 fp16 input, numpy's a + b the reference; and relu's raw stream
 "$PYTHON" - "$work" <<'PY'
 import sys, numpy as np
 sys.path.insert(0, "tests/clients")
@@ -86,6 +86,8 @@ open(w + "/addconst.bin", "wb").write(td + bytes(-len(td) % 16) + ew.to_tile(b))
 np.save(w + "/addconst_a.npy", a)
 np.save(w + "/addconst_ref.npy", (a.astype(np.float64) + b.astype(np.float64)).astype(np.float16))
 PY
+printf 'input w=96 h=8 c=3\nactivation relu\n' >"$work/relu.desc"
+"$TOOL" mkprog --raw "$work/relu.desc" "$work/relu.bin" >/dev/null 2>&1
 free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 same() { cmp -s "$1.0.npy" "$2.0.npy" && cmp -s "$1.1.npy" "$2.1.npy"; }
 
@@ -171,6 +173,16 @@ for b in $TEST_BOARDS; do
 		"$work/addconst_$b.npy" "$work/addconst_ref.npy"; then
 		t_pass "remote.$b.rb_constant_equals_numpy"
 	else t_fail "remote.$b.rb_constant_equals_numpy" "$(tail -2 "$work/addconst_$b.log")"; fi
+	# the service's rules a whole-program client cannot reach: chain links only from the
+	# previous call's outputs, a READ answered before the WRITE posted after it, a HELLO
+	# unloading what a client that went away left (tests/clients/serve_rules.py)
+	"$PYTHON" tests/clients/serve_rules.py "$port" "$work/addconst.bin" "$work/addconst_a.npy" \
+		"$work/addconst_ref.npy" "$work/relu.bin" >"$work/rules_$b.log" 2>&1
+	for r in rb_constant_fixed chain_from_an_input chain_from_a_constant chain_from_an_output \
+		 read_before_write hello_unloads; do
+		if grep -qx "ok $r" "$work/rules_$b.log"; then t_pass "remote.$b.$r"
+		else t_fail "remote.$b.$r" "$(grep -m1 "^FAIL \($r\|link\)" "$work/rules_$b.log" || tail -1 "$work/rules_$b.log")"; fi
+	done
 	# a program over the service's limits is refused by name, with what it needs and what a
 	# slot holds (docs/service.md, "Limits"); on qemu-virt a slot is the local run's arena
 	slot=$((256 << 20)); [ "$b" = raspi3b ] && slot=$((128 << 20))
