@@ -40,6 +40,13 @@ def sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
+def softmax_rows(a):
+    # softmax.bin: along each row of 1600 of its 2560 x 1600 input (flat in its anec: one row)
+    x = a.reshape(2560, 1600)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).reshape(1, 1, 2560, 1600)
+
+
 BIG = (1, 1, 2560, 1600)  # every eiln kernel: one 2560 x 1600 plane
 # name: (input shapes (N, C, H, W), input range, function of the inputs, tolerance)
 CASES = {
@@ -58,6 +65,9 @@ CASES = {
     'relu6': ([BIG], (-10, 10), lambda a: np.clip(a, 0, 6), exact),
     'sigmoid': ([BIG], (-7.9, 7.9), sigmoid, lambda x, y: 7.5e-4 + 3.0 * ulp16(y)),
     'tanh': ([BIG], (-5, 5), np.tanh, table(1.5e-3)),
+    # its input is flat (no register geometry): convert describes it as one dense row
+    'softmax': ([(1, 1, 1, 4096000)], (-6, 6), softmax_rows,
+                lambda x, y: 1.5e-2 * np.abs(y) + 2.0 * ulp16(y)),
 }
 
 

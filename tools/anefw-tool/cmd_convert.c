@@ -4,9 +4,13 @@
  * anecc does after compiling, so the Asahi stack's libane loads it: the data is the TDs
  * (tsk_size: up to the end of the last one), then the weights from tsk_size rounded up to 16
  * bytes; the tile table sizes BAR 0 for the data and every tensor's BAR for its bytes; nchw
- * holds each tensor's N (groups), C, H, W, plane and row strides. libane's convention is
- * checked: the outputs at BARs 4.., the inputs right after them.
+ * holds each tensor's N (groups), C, H, W, plane and row strides as libane's ane_tile reads
+ * them (a flat tensor or one with a depth: its buffer as one dense row, P = R = its bytes).
+ * libane's convention is checked: the outputs at BARs 4.., the inputs right after them; a tensor
+ * libane would lay out differently from the engine, and a tensor BAR on the program's own bytes,
+ * are refused by name (conv_errs).
  */
+#include "fw/common/err.h"
 #include "fw/loader/anec.h"
 #include "fw/loader/loader.h"
 #include "fw/tensors/tensors.h"
@@ -18,6 +22,81 @@
 #include <string.h>
 
 static struct ldr_program prog, check;
+
+/* The tensors convert refuses, by name: what libane (ane_tile/ane_untile) cannot lay out as the
+ * engine reads it, and BARs of the program's own bytes (docs/asahi.md, "What convert refuses"). */
+enum conv_err {
+	CONV_OK = 0,
+	CONV_E_BASE,       /* the tensor starts past its BAR's address */
+	CONV_E_GROUP,      /* groups not C x plane apart */
+	CONV_E_PLANE,      /* plane stride not H or more whole rows, or rows shorter than W */
+	CONV_E_ONE_BYTE,   /* int8/uint8 elements: libane copies fp16 */
+	CONV_E_PROGRAM_DATA, /* a tensor BAR at the .hwx's __TEXT (its TDs or weights) */
+	CONV_E__COUNT
+};
+static const struct err_desc conv_errs[CONV_E__COUNT] = {
+	[CONV_OK] = {"ok", "no error"},
+	[CONV_E_BASE] = {"convert-tensor-offset", "the tensor starts past its BAR's address; an anec "
+			 "header has no offset (libane lays every tensor out from its buffer's start)"},
+	[CONV_E_GROUP] = {"convert-group-stride", "the groups are not C x plane stride apart, as "
+			  "libane lays them out"},
+	[CONV_E_PLANE] = {"convert-plane-stride", "the plane stride is not a whole number (H or "
+			  "more) of row strides, or a row is shorter than W elements; libane's planes "
+			  "are P / R rows"},
+	[CONV_E_ONE_BYTE] = {"convert-one-byte-tensor", "one-byte elements; libane copies every "
+			     "tensor as fp16"},
+	[CONV_E_PROGRAM_DATA] = {"convert-reads-program-data", "a tensor's BAR holds an address in "
+				 "the .hwx's __TEXT (its TDs or weights); the anec would make it a "
+				 "user buffer, so the TD would read the caller's data instead"},
+};
+static const struct err_desc *conv_err(enum conv_err e)
+{
+	static const struct err_desc unknown = {"convert-unknown-error", "an unknown convert error"};
+	return err_lookup(conv_errs, CONV_E__COUNT, (unsigned)e, &unknown);
+}
+
+/* Whether address v lies in the segment of a .hwx section (sect an index, -1 none). */
+static int in_sect_segment(const struct ldr_program *p, int sect, uint64_t v)
+{
+	if (sect < 0)
+		return 0;
+	const struct ldr_segment *g = &p->segs[p->sects[sect].seg];
+	return v >= g->vmaddr && v - g->vmaddr < g->vmsize;
+}
+
+/* The anec nchw row of tensor x (libane's ane_tile: element (n, c, h, w) at
+ * ((n x C + c) x P / R + h) x R + 2w bytes), or the error that says why it has none. A flat
+ * tensor and one with a depth are its buffer's elements as one dense row, P = R = their bytes. */
+static void dense_row(const struct tns_tensor *x, uint64_t nchw[6])
+{
+	nchw[0] = nchw[1] = nchw[2] = 1;
+	nchw[3] = x->bytes / x->elem;
+	nchw[4] = nchw[5] = nchw[3] * x->elem;
+}
+
+static enum conv_err conv_nchw(const struct tns_tensor *x, uint64_t nchw[6])
+{
+	if (x->elem != 2)
+		return CONV_E_ONE_BYTE;
+	if (x->flat || x->dim[TNS_D] > 1) {
+		dense_row(x, nchw);
+		return CONV_OK;
+	}
+	if (x->base)
+		return CONV_E_BASE;
+	if (!x->row || x->plane % x->row || x->row < (uint64_t)x->dim[TNS_W] * x->elem ||
+	    x->plane / x->row < x->dim[TNS_H])
+		return CONV_E_PLANE;
+	if (x->dim[TNS_G] > 1 && x->group != (uint64_t)x->dim[TNS_C] * x->plane)
+		return CONV_E_GROUP;
+	nchw[0] = x->dim[TNS_G];
+	nchw[1] = x->dim[TNS_C];
+	nchw[2] = x->dim[TNS_H];
+	nchw[3] = x->dim[TNS_W];
+	nchw[4] = x->plane;
+	nchw[5] = x->row;
+	return CONV_OK;
+}
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad(const char *fmt, ...)
@@ -134,20 +213,29 @@ static int cmd_convert(int argc, char **argv)
 				 x->name, b, (unsigned)x->ilv);
 			goto out;
 		}
+		if (!prog.raw && (in_sect_segment(&prog, prog.text_sect, prog.bars[b]) ||
+				  in_sect_segment(&prog, prog.weights_sect, prog.bars[b]))) {
+			rc = bad("tensor %s at BAR %u: " ERR_FMT "; BAR %u is 0x%llx in %s", x->name, b,
+				 ERR_ARGS(conv_err(CONV_E_PROGRAM_DATA)), b,
+				 (unsigned long long)prog.bars[b], in);
+			goto out;
+		}
 		a.tiles[b] = (uint32_t)((x->bytes + (1u << ANEC_TILE_SHIFT) - 1) >> ANEC_TILE_SHIFT);
-		if (x->dim[TNS_D] > 1) {
-			/* the header has no depth: such a tensor is described as its buffer's
-			 * elements in one row, strides 0 (as fw/tensors lists a flat tensor) */
-			a.nchw[b][0] = a.nchw[b][1] = a.nchw[b][2] = 1;
-			a.nchw[b][3] = x->bytes / x->elem;
-			a.nchw[b][4] = a.nchw[b][5] = 0;
-		} else {
-			a.nchw[b][0] = x->dim[TNS_G];
-			a.nchw[b][1] = x->dim[TNS_C];
-			a.nchw[b][2] = x->dim[TNS_H];
-			a.nchw[b][3] = x->dim[TNS_W];
-			a.nchw[b][4] = x->plane;
-			a.nchw[b][5] = x->row;
+		enum conv_err ce = conv_nchw(x, a.nchw[b]);
+		if (ce != CONV_OK && x->role == TNS_INTERMEDIATE) {
+			/* libane never tiles an intermediate (only its size counts): a dense row */
+			dense_row(x, a.nchw[b]);
+			ce = CONV_OK;
+		}
+		if (ce != CONV_OK) {
+			rc = bad("tensor %s at BAR %u: " ERR_FMT "; %u-byte elements, G %u C %u H %u W %u, "
+				 "offset 0x%llx, group 0x%llx, plane 0x%llx, row 0x%llx bytes", x->name, b,
+				 ERR_ARGS(conv_err(ce)), (unsigned)x->elem, (unsigned)x->dim[TNS_G],
+				 (unsigned)x->dim[TNS_C], (unsigned)x->dim[TNS_H],
+				 (unsigned)x->dim[TNS_W], (unsigned long long)x->base,
+				 (unsigned long long)x->group, (unsigned long long)x->plane,
+				 (unsigned long long)x->row);
+			goto out;
 		}
 	}
 	file = malloc(ANEC_HDR_LIBANE + (size_t)size);
