@@ -507,6 +507,7 @@ int anefw_job(const char *cmdline)
 	static char path[512], tr[8], fl[24];
 	static struct tio_req req[TIO_MAX_IO];
 	unsigned nreq = 0;
+	int pa;
 	verdict[0] = 0;
 	unsigned trace = cmdline_arg(cmdline, "trace", tr, sizeof tr) == 0 && !strcmp(tr, "1");
 	banner(trace);
@@ -541,9 +542,14 @@ int anefw_job(const char *cmdline)
 	threads_share(0);
 	if (cmdline_arg(cmdline, "serve", tr, sizeof tr) == 0)
 		rc = anefw_serve(0); /* the serial transport: commands on the console's line */
-	else if (cmdline_arg(cmdline, "program", path, sizeof path) == 0) {
+	else if ((pa = cmdline_arg(cmdline, "program", path, sizeof path)) == 0) {
 		rc = run_program(path, trace, fault, req, nreq, &tol);
 		threads_share(nw);
+	} else if (pa == -2) { /* given, but longer than the path buffer: not "no program" */
+		printf("error: program=PATH: the path is longer than %u bytes, the longest taken\n",
+		       (unsigned)sizeof path - 1);
+		fail_verdict("program=PATH: the path is longer than %u bytes", (unsigned)sizeof path - 1);
+		rc = 1;
 	}
 	else if (!cmdline || !cmdline[0]) /* nothing asked: the banner was the job */
 		printf("no program given (program=PATH); the keys are: %s\n", CMDLINE_KEYS_HELP);
@@ -554,4 +560,16 @@ int anefw_job(const char *cmdline)
 	}
 	hal_set_workers(1); /* the helper cores stopped: free for whatever runs next */
 	return done(rc);
+}
+
+int anefw_job_cmdline_unreadable(void)
+{
+	verdict[0] = 0;
+	banner(0);
+	printf("command line: (not read)\n");
+	printf("error: the command line could not be read: the host refused it (semihosting "
+	       "SYS_GET_CMDLINE failed; QEMU does so for a line of %u bytes or more with the program "
+	       "name); nothing is run\n", (unsigned)JOB_CMDLINE_MAX);
+	fail_verdict("the command line could not be read (%u bytes or more?)", (unsigned)JOB_CMDLINE_MAX);
+	return done(1);
 }

@@ -6,10 +6,13 @@
 
 int main(int argc, char **argv)
 {
-	static char cmdline[1024];
+	static char cmdline[JOB_CMDLINE_MAX];
 	(void)argc;
 	(void)argv;
-	if (hal_cmdline(cmdline, sizeof cmdline) != 0)
+	int r = hal_cmdline(cmdline, sizeof cmdline);
+	if (r == HAL_CMDLINE_UNREADABLE) /* a line the host has but did not give: not an empty one */
+		return anefw_job_cmdline_unreadable();
+	if (r != 0)
 		cmdline[0] = 0;
 #if defined(ANEFW_SERVE_DEFAULT) && ANEFW_SERVE_DEFAULT
 	if (!cmdline[0]) /* a board with nothing but its UART attached: serve commands there */

@@ -118,7 +118,10 @@ void hal_set_core_ops(const struct hal_core_ops *ops);
 /* 1 when host file access and exit status are available (QEMU, debugger, native). */
 int hal_semihosting_available(void);
 void hal_semihosting_write0(const char *s);
-/* Copies the command line (NUL-terminated) into buf; returns 0 or -1. */
+/* Copies the command line (NUL-terminated) into buf; returns 0, -1 when the board has no
+ * command line (no semihosting), or HAL_CMDLINE_UNREADABLE when the host has one but did not
+ * give it (QEMU refuses one that does not fit len bytes with its NUL). */
+#define HAL_CMDLINE_UNREADABLE (-2)
 int hal_cmdline(char *buf, size_t len);
 /* Host files. mode: 0 read, 1 write (create/truncate). Returns a handle >= 0 or -1. */
 int hal_file_open(const char *path, int mode);

@@ -56,9 +56,12 @@ int hal_cmdline(char *buf, size_t len)
 {
 	if (!ANEFW_SEMIHOSTING || len < 2)
 		return -1;
-	uint64_t block[2] = {(uint64_t)(uintptr_t)buf, len - 1};
-	if (semi_call(SYS_GET_CMDLINE, block) != 0)
-		return -1;
+	/* the host's length counts the NUL: it fails (-1) when the line and its NUL exceed len */
+	uint64_t block[2] = {(uint64_t)(uintptr_t)buf, len};
+	if (semi_call(SYS_GET_CMDLINE, block) != 0) {
+		buf[0] = 0;
+		return HAL_CMDLINE_UNREADABLE;
+	}
 	buf[block[1] < len ? block[1] : len - 1] = 0;
 	/* The first word is the program name (qemu-run.sh passes "anefw"): drop it. */
 	size_t i = 0;

@@ -121,6 +121,29 @@ for bad in 0 many; do
 	last_is "job.ops_limit_${bad}_is_the_verdict" "anefw: done: FAILED: ops_limit=$bad: wants 1 .. 2^62" "$out" "$rc" 1
 done
 
+# the command line is read whole or refused (semihosting SYS_GET_CMDLINE): a line of ~3000 bytes
+# (over the old 1023-byte buffer) is read and runs (the wrong reference's MISMATCH is the
+# verdict: the words were all read); one of 4096 bytes or more, which QEMU does not give, is an
+# error, not an empty line (it was "done: ok", exit 0)
+pad() { local n=$1 w=""; while [ ${#w} -lt "$n" ]; do w="$w trace=0"; done; echo "$w"; }
+out=$(fw "program=$work/p.hwx" $(pad 3000) "ref:output_0=$work/wrong_ref.npy"); rc=$?
+last_is job.command_line_3000_bytes_read_whole "anefw: done: FAILED: output-mismatch: an output differs from its reference (the MISMATCH lines above)" "$out" "$rc" 1
+out=$(fw "program=$work/p.hwx" $(pad 4100) "ref:output_0=$work/wrong_ref.npy"); rc=$?
+if grep -q '^error: the command line could not be read: the host refused it' <<<"$out" &&
+   ! grep -q '^completion:' <<<"$out"; then
+	t_pass job.command_line_too_long_named; else t_fail job.command_line_too_long_named "$(grep -E '^(error|command line|anefw)' <<<"$out" | cut -c1-160)"; fi
+last_is job.command_line_too_long_is_the_verdict "anefw: done: FAILED: the command line could not be read (4096 bytes or more?)" "$out" "$rc" 1
+# program=PATH over the 511-byte path buffer is named as such, not "no program given"; a path
+# of 511 bytes is taken (and not found: the file does not exist)
+p511="$work/$(printf 'd%.0s' $(seq $((511 - ${#work} - 1))))"
+out=$(fw "program=${p511}x"); rc=$?
+if grep -qxF "error: program=PATH: the path is longer than 511 bytes, the longest taken" <<<"$out"; then
+	t_pass job.program_path_too_long_named; else t_fail job.program_path_too_long_named "$(grep -E '^(error|anefw)' <<<"$out" | cut -c1-160)"; fi
+last_is job.program_path_too_long_is_the_verdict "anefw: done: FAILED: program=PATH: the path is longer than 511 bytes" "$out" "$rc" 1
+out=$(fw "program=$p511"); rc=$?
+if [ "$rc" -eq 1 ] && ! grep -q "longer than 511\|no program given" <<<"$out" && grep -q "$p511" <<<"$out"; then
+	t_pass job.program_path_of_511_bytes_taken; else t_fail job.program_path_of_511_bytes_taken "exit $rc: $(grep -E '^(error|program|anefw)' <<<"$out" | cut -c1-160)"; fi
+
 # a file that is no program says so
 out=$(fw "program=README.md"); rc=$?
 last_is job.text_file_is_no_program "anefw: done: FAILED: program rejected: unknown_register: this is a text file, not an ANE program (a .hwx starts with the magic 0xbeefface; a raw task stream with a task descriptor)" "$out" "$rc" 1
