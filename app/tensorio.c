@@ -536,7 +536,10 @@ void tio_compare(const uint8_t *out, const uint8_t *ref, uint64_t n, double *max
 	for (uint64_t i = 0; i < n; i++) {
 		double y = h2d(le_rd16(out + 2 * i)), r = h2d(le_rd16(ref + 2 * i));
 		double ar = r < 0 ? -r : r, d = pair_err(y, r);
-		if (r == r && ar > big)
+		/* the scale is the largest finite |reference|: an infinity would make the tolerance
+		 * infinite and pass anything; an infinite reference is matched only by the same
+		 * infinity (pair_err gives any other output an infinite error) */
+		if (r == r && ar < __builtin_inf() && ar > big)
 			big = ar;
 		if (d > worst)
 			worst = d;

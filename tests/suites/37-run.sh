@@ -330,6 +330,38 @@ tolrun rtol_and_atol 0 ', 0 outside atol 5e-2 + rtol 1e-3 x |ref|: ok$' --rtol 1
 tolrun bad_tolerance 2 "tolerance-bad: --rtol '0', --atol '0.0.1'" --atol 0.0.1
 tolrun missing_tolerance 2 '--rtol needs a tolerance' --rtol
 
+# ---- the default rule with an infinite reference value ----
+# relu of x with +inf and -inf in it (numpy: +inf and 0): the tolerance is one ulp of the largest
+# FINITE |ref| (12.0 / 1024 = 0.012; the infinity made it inf before, and anything passed), and
+# +inf is matched only by +inf. The control (numpy's own relu) passes; a finite value off by 6
+# and the +inf given as -inf each fail.
+py "$work" <<'PY'
+import numpy as np, sys
+d = sys.argv[1]
+x = np.load(d + "/x.npy").copy()
+x.flat[0] = np.inf; x.flat[1] = -np.inf
+np.save(d + "/xinf.npy", x)
+r = np.maximum(x, np.float16(0))
+np.save(d + "/rinf_good.npy", r)
+b = r.copy(); b.flat[40] = 11; np.save(d + "/rinf_far.npy", b)  # 5 -> 11: |ref| stays <= 12
+b = r.copy(); b.flat[0] = -np.inf; np.save(d + "/rinf_sign.npy", b)
+f = np.abs(r[np.isfinite(r)].astype(np.float64)).max()
+open(d + "/rinf_tol", "w").write("%d.%03d" % divmod(int(max(1.0, f) / 1024 * 1000 + 0.5), 1000))
+PY
+itol=$(cat "$work/rinf_tol")
+infrun() { # NAME REF WANT_RC WANT_LINE
+	local out rc
+	out=$("$TOOL" run "$work/relu.hwx" --in input="$work/xinf.npy" --ref output_0="$work/$2.npy" 2>&1); rc=$?
+	if [ "$rc" -eq "$3" ] && grep -q -- "$4" <<<"$out"; then
+		t_pass "run.ref_infinite_reference_$1"
+	else
+		t_fail "run.ref_infinite_reference_$1" "exit $rc: $(grep -E '^(output|run)' <<<"$out" | tr '\n' ' ')"
+	fi
+}
+infrun control_within rinf_good 0 "max abs error 0\.000 vs reference (tolerance $itol): ok\$"
+infrun finite_error_mismatch rinf_far 1 "max abs error 6\.000 vs reference (tolerance $itol): MISMATCH\$"
+infrun other_infinity_mismatch rinf_sign 1 "max abs error inf vs reference (tolerance $itol): MISMATCH\$"
+
 # ---- the firmware, over semihosting: the same bytes as the host tool ----
 elf="$BUILD/qemu-virt/anefw.elf"
 if [[ " $TEST_BOARDS " != *" qemu-virt "* ]]; then
@@ -407,5 +439,15 @@ PY
 		'^anefw: done: ok: 1 output within tolerance of its reference$'
 	fwtol outside 0.03 ', 480 outside atol 0\.03 + rtol 0 x |ref|: MISMATCH$' '^anefw: done: FAILED: output-mismatch'
 	fwrefuse bad_tolerance "error: rtol=abc atol=0: tolerance-bad: a tolerance that is not a decimal number from 0 to 1e6" "program=$work/relu.hwx" rtol=abc
+	# the default rule with an infinite reference (above): the same code, the same lines
+	for c in "control_within rinf_good ok" "finite_error_mismatch rinf_far MISMATCH"; do
+		set -- $c
+		out=$(fw "program=$work/relu.hwx" "in:input=$work/xinf.npy" "ref:output_0=$work/$2.npy")
+		if grep -q "vs reference (tolerance $itol): $3\$" <<<"$out"; then
+			t_pass "run.firmware_ref_infinite_reference_$1"
+		else
+			t_fail "run.firmware_ref_infinite_reference_$1" "$(grep -E '^(output|run|anefw)' <<<"$out" | tr '\n' ' ')"
+		fi
+	done
 fi
 t_done

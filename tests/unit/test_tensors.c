@@ -464,6 +464,39 @@ TEST(tensors, reference_tolerances_parsed_and_applied)
 	CHECK_EQ(outside, 3u);
 }
 
+/* The default rule with an infinity in the reference: the tolerance is one ulp of the largest
+ * FINITE |reference| (an infinite one made it infinite, so anything passed), and an infinite
+ * reference is matched only by the same infinity. Values (fp16 bits, numpy: max(1, 1000)/1024 =
+ * 0.9765625): references +inf, 1000, 2, -inf; the outputs below. */
+TEST(tensors, default_tolerance_ignores_infinite_references)
+{
+	static const uint16_t r[4] = {0x7c00, 0x63d0, 0x4000, 0xfc00};
+	/* the control: equal infinities, 1000 exact, 2 vs 2.5 (0.5 within 0.977) */
+	static const uint16_t good[4] = {0x7c00, 0x63d0, 0x4100, 0xfc00};
+	/* 2 vs 7 (5 > 0.977): a finite error over the finite scale */
+	static const uint16_t far[4] = {0x7c00, 0x63d0, 0x4700, 0xfc00};
+	/* +inf against -inf, and a finite value against +inf */
+	static const uint16_t sign[4] = {0xfc00, 0x63d0, 0x4000, 0xfc00};
+	static const uint16_t fin[4] = {0x7bff, 0x63d0, 0x4000, 0xfc00};
+	const uint16_t *ys[4] = {good, far, sign, fin};
+	uint8_t yb[8], rb[8];
+	for (unsigned i = 0; i < 4; i++)
+		le_wr16(rb + 2 * i, r[i]);
+	for (unsigned k = 0; k < 4; k++) {
+		double err = -1.0, tol = -1.0;
+		for (unsigned i = 0; i < 4; i++)
+			le_wr16(yb + 2 * i, ys[k][i]);
+		tio_compare(yb, rb, 4, &err, &tol);
+		CHECKF(tol == 1000.0 / 1024.0, "case %u: tolerance %g, not 1000/1024", k, tol);
+		if (k == 0)
+			CHECKF(err == 0.5 && err <= tol, "control: error %g", err);
+		else if (k == 1)
+			CHECKF(err == 5.0 && !(err <= tol), "far: error %g", err);
+		else
+			CHECKF(err == __builtin_inf() && !(err <= tol), "case %u: error %g", k, err);
+	}
+}
+
 TEST(tensors, requests_resolved_or_named)
 {
 	static struct ldr_program p;
