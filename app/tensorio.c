@@ -665,6 +665,19 @@ static void compare_ref(struct tio *x, struct tio_io *io, const struct tns_tenso
 	free(ref);
 }
 
+/* An output not produced leaves no file at its path: an earlier run's file there is removed, so
+ * the path holds this run's output or nothing (not when this run read that path: an input or a
+ * reference is never removed). */
+static void drop_stale(const struct tio *x, const struct tio_io *io)
+{
+	if (io->out != TIO_OUT)
+		return;
+	for (unsigned j = 0; j < x->nio; j++)
+		if (x->io[j].out != TIO_OUT && !strcmp(x->io[j].path, io->path))
+			return;
+	hal_file_remove(io->path);
+}
+
 enum tio_err tio_finish(struct tio *x, int ran)
 {
 	static uint8_t hdr[256];
@@ -676,6 +689,7 @@ enum tio_err tio_finish(struct tio *x, int ran)
 		if (!ran || !io->captured) {
 			fail(x, TIO_E_NOT_RUN, t->name,
 			     io->out == TIO_REF ? "not compared" : "nothing written");
+			drop_stale(x, io);
 			continue;
 		}
 		if (io->out == TIO_REF) {
@@ -694,6 +708,7 @@ enum tio_err tio_finish(struct tio *x, int ran)
 			uint8_t *dense = malloc(dn ? dn : 1);
 			if (!dense) {
 				fail(x, TIO_E_NOMEM, t->name, NULL);
+				drop_stale(x, io);
 				continue;
 			}
 			tio_gather(t, io->captured, t->bytes, dense);
@@ -707,6 +722,7 @@ enum tio_err tio_finish(struct tio *x, int ran)
 		}
 		if (e != TIO_OK) {
 			fail(x, e, io->path, NULL);
+			drop_stale(x, io);
 			continue;
 		}
 		if (io->npy)

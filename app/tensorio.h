@@ -142,7 +142,9 @@ void tio_set_tol(struct tio *x, const struct tio_tol *t);
 const struct session_hooks *tio_hooks(struct tio *x);
 /* After session_run: ran 1 (the submission completed) writes every requested output (to PATH.part,
  * renamed to PATH when whole) and compares every reference; ran 0 writes and compares nothing
- * and reports each request output-not-produced. */
+ * and reports each request output-not-produced. An output not written (not run, or its write
+ * failed) leaves no file at its path: one there from before is removed (unless this run read it
+ * as an input or a reference). */
 enum tio_err tio_finish(struct tio *x, int ran);
 void tio_free(struct tio *x);
 

@@ -362,6 +362,26 @@ infrun control_within rinf_good 0 "max abs error 0\.000 vs reference (tolerance 
 infrun finite_error_mismatch rinf_far 1 "max abs error 6\.000 vs reference (tolerance $itol): MISMATCH\$"
 infrun other_infinity_mismatch rinf_sign 1 "max abs error inf vs reference (tolerance $itol): MISMATCH\$"
 
+# ---- a failed run leaves no file at an --out path, not even an earlier run's ----
+# the first run writes y_stale.npy; the second (ops limit 1: refused) must remove it. The
+# control: the same second run with the path also given as the input keeps that file (a run
+# never removes a file it reads).
+rm -f "$work/y_stale.npy"
+"$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/y_stale.npy" >/dev/null 2>&1
+first=$([ -s "$work/y_stale.npy" ] && echo written)
+out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/y_stale.npy" --ops-limit 1 2>&1); rc=$?
+if [ "$first" = written ] && [ "$rc" -eq 1 ] && grep -q '^run: output_0: output-not-produced' <<<"$out" &&
+   [ ! -e "$work/y_stale.npy" ] && [ ! -e "$work/y_stale.npy.part" ]; then
+	t_pass run.failed_run_removes_a_stale_output
+else
+	t_fail run.failed_run_removes_a_stale_output "first ${first:-not written}, exit $rc, $(ls "$work"/y_stale.npy* 2>&1 | tr '\n' ' ')"
+fi
+cp "$work/x.npy" "$work/x_inout.npy"
+"$TOOL" run "$work/relu.hwx" --in input="$work/x_inout.npy" --out output_0="$work/x_inout.npy" --ops-limit 1 >/dev/null 2>&1; rc=$?
+if [ "$rc" -eq 1 ] && cmp -s "$work/x.npy" "$work/x_inout.npy"; then
+	t_pass run.failed_run_keeps_a_file_it_reads
+else t_fail run.failed_run_keeps_a_file_it_reads "exit $rc"; fi
+
 # ---- the firmware, over semihosting: the same bytes as the host tool ----
 elf="$BUILD/qemu-virt/anefw.elf"
 if [[ " $TEST_BOARDS " != *" qemu-virt "* ]]; then
@@ -449,5 +469,14 @@ PY
 			t_fail "run.firmware_ref_infinite_reference_$1" "$(grep -E '^(output|run|anefw)' <<<"$out" | tr '\n' ' ')"
 		fi
 	done
+	# a failed run removes an earlier run's file at its out: path (ops_limit=1 refuses the TD)
+	"$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/fw_stale.npy" >/dev/null 2>&1
+	first=$([ -s "$work/fw_stale.npy" ] && echo written)
+	out=$(fw "program=$work/relu.hwx" "in:input=$work/x.npy" "out:output_0=$work/fw_stale.npy" ops_limit=1)
+	if [ "$first" = written ] && grep -q '^run: output_0: output-not-produced' <<<"$out" && [ ! -e "$work/fw_stale.npy" ]; then
+		t_pass run.firmware_failed_run_removes_a_stale_output
+	else
+		t_fail run.firmware_failed_run_removes_a_stale_output "first ${first:-not written}: $(grep -E '^(run|anefw)' <<<"$out" | tr '\n' ' ')"
+	fi
 fi
 t_done
