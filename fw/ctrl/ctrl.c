@@ -903,9 +903,10 @@ static enum pol_err add_grant(struct subq_grant *g, unsigned *n, unsigned max, u
 }
 
 /* The tile ranges (src0, src1, dst) of every TD in chain order, on the cumulative register image
- * of the TD area as the file holds it: fn(ctx, td, range) for each; an error stops (fn has set
- * *st, or fw/td's error is set here). */
-typedef enum ctrl_err (*tile_fn)(void *ctx, unsigned td, const struct td_range *x);
+ * of the TD area as the file holds it: fn(ctx, td, range, regs) for each, regs the TD's image; an
+ * error stops (fn has set *st, or fw/td's error is set here). */
+typedef enum ctrl_err (*tile_fn)(void *ctx, unsigned td, const struct td_range *x,
+				 const struct td_regs *regs);
 
 static enum ctrl_err each_range(const struct ldr_program *p, tile_fn fn, void *ctx,
 				struct ctrl_status *st)
@@ -922,7 +923,7 @@ static enum ctrl_err each_range(const struct ldr_program *p, tile_fn fn, void *c
 		if (te != TD_OK)
 			return fail_td(st, te, bk, bc);
 		for (unsigned k = 0; k < nr; k++) {
-			enum ctrl_err e = fn(ctx, i, &r[k]);
+			enum ctrl_err e = fn(ctx, i, &r[k], &regs);
 			if (e != CTRL_OK)
 				return e;
 		}
@@ -931,20 +932,47 @@ static enum ctrl_err each_range(const struct ldr_program *p, tile_fn fn, void *c
 	return CTRL_OK;
 }
 
+/*
+ * The intermediate-coverage pass proves every byte a TD reads from an intermediate was written by
+ * an earlier TD, byte run by byte run: a tile's bytes are its rows (G x planes x D x H of them,
+ * each W x interleave elements; a destination's rows the whole 64-byte line with ZeroPadLast),
+ * not the hull of its extent, so a plane stride past the plane or a row narrower than its line
+ * leaves gaps that stay unwritten. Rows that follow one another with no gap are one run. A raw
+ * stream's kernel read (a channel, read whole with its padding: which of its bytes are kernels
+ * is the kernel layout's, not decoded here) is proved against the writes' whole 64-byte lines:
+ * the pad after a row is not demanded, every line is. The work
+ * is bounded: at most CTRL_COVER_RUNS merged runs are kept and CTRL_COVER_WORK runs enumerated over
+ * the whole program; past either, coverage is not provable and the read is refused
+ * (intermediate-extent-conflict).
+ */
+#define CTRL_COVER_RUNS 512u
+#define CTRL_COVER_WORK 16384u
+
+/* A tile's bytes: n[3] x n[2] x n[1] x n[0] runs of `run` bytes, run (k3, k2, k1, k0) at
+ * base + sum k_j x stride[j]. */
+struct cover_geom {
+	uint8_t bar;
+	uint64_t base, run, n[4], stride[4];
+};
+
 /* What the TDs do with each BAR no window declares: access, extent, first-use order. */
 struct bar_use {
 	uint32_t read, written, declared, tbase;
+	uint32_t itm_declared; /* BARs of declared intermediate windows (coverage-checked too) */
 	uint64_t extent[LDR_NBARS];
 	uint8_t order[LDR_NBARS];
 	unsigned norder;
 	const struct ldr_program *p;
-	/* the intermediate-coverage pass: bytes of intermediates earlier TDs wrote */
-	unsigned nw;
+	/* the intermediate-coverage pass: the runs earlier TDs wrote, sorted by (bar, lo), merged */
+	unsigned nruns, work;
 	struct {
-		uint8_t bar;
-		uint16_t td; /* the TD that wrote it */
 		uint64_t lo, hi;
-	} w[LDR_MAX_TDS];
+		uint8_t bar;
+	} run[CTRL_COVER_RUNS];
+	/* the current TD's destination, added once the TD's reads are checked: its rows, and its
+	 * whole lines (as bar + LDR_NBARS) for the kernel reads */
+	int pend_td;
+	struct cover_geom pend, pend_lines;
 	struct ctrl_status *st;
 };
 
@@ -953,10 +981,12 @@ static int is_tile(const struct td_range *x)
 	return x->kind == TD_R_SRC0 || x->kind == TD_R_SRC1 || x->kind == TD_R_DST;
 }
 
-static enum ctrl_err collect_use(void *ctx, unsigned td, const struct td_range *x)
+static enum ctrl_err collect_use(void *ctx, unsigned td, const struct td_range *x,
+				 const struct td_regs *regs)
 {
 	struct bar_use *u = ctx;
 	(void)td;
+	(void)regs;
 	const struct ldr_program *p = u->p;
 	int tbase = p->raw && x->kind == TD_R_TBASE && x->slot == H13_BAR_TBASE;
 	if ((!is_tile(x) && !tbase && !ldr_runtime_kernel_read(p, x)) || x->bar >= LDR_NBARS ||
@@ -979,49 +1009,172 @@ static enum ctrl_err collect_use(void *ctx, unsigned td, const struct td_range *
 	return CTRL_OK;
 }
 
-/* [lo, hi) inside the union of the intervals TDs before td wrote to bar: one pass over them in
- * the order of their starts (check_cover keeps u->w so), advancing lo through each that
- * reaches it; one that starts past lo leaves a gap. */
-static int covered(const struct bar_use *u, unsigned td, unsigned bar, uint64_t lo, uint64_t hi)
+/* The BARs the coverage pass checks: undeclared BARs the TDs both read and write, and declared
+ * intermediate windows. */
+static uint32_t cover_bars(const struct bar_use *u)
 {
-	for (unsigned k = 0; k < u->nw && lo < hi; k++) {
-		if (u->w[k].bar != bar || u->w[k].td >= td)
-			continue;
-		if (u->w[k].lo > lo)
-			return 0;
-		if (u->w[k].hi > lo)
-			lo = u->w[k].hi;
+	return (u->read & u->written) | u->itm_declared;
+}
+
+/* The bytes tile range x (src0, src1 or dst) moves, from the TD's registers as fw/td's tile()
+ * reads them: rows of W x ilv elements (a write's with ZeroPadLast, or with lines 1, the whole
+ * 64-byte line), ceil(C / ilv) planes (a part-filled interleaved destination the engine model
+ * refuses), D depths, G groups. Rows, planes, depths and groups that follow with no gap merge
+ * into one run. 0 when the registers size nothing. */
+#define REG(a) (r->get(r->ctx, (a)))
+static int tile_geom(const struct td_range *x, const struct td_regs *r, int lines,
+		     struct cover_geom *t)
+{
+	const int out = x->kind == TD_R_DST;
+	uint32_t dw, dh, dc;
+	td_dst_dims(r, &dw, &dh, &dc);
+	const uint32_t dim = REG(H13_COMMON_INDIM), chcfg = REG(H13_COMMON_CHCFG);
+	uint64_t w = out ? dw : H13_GET(dim, H13_INDIM_WIN);
+	uint64_t h = out ? dh : H13_GET(dim, H13_INDIM_HIN);
+	uint64_t c = out ? dc : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
+	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	const unsigned elem = td_fmt_bytes(out ? H13_GET(chcfg, H13_CHCFG_OUTFMT)
+					       : H13_GET(chcfg, H13_CHCFG_INFMT));
+	const uint32_t fmt = REG(out ? H13_DST_FMT : H13_SRC_FMT);
+	const unsigned ilv = td_tile_interleave(fmt);
+	const uint32_t *rg = x->kind == TD_R_SRC0 ? (const uint32_t[]){H13_SRC_ROWSTRIDE,
+		H13_SRC_PLANESTRIDE, H13_SRC_DEPTHSTRIDE, H13_SRC_GROUPSTRIDE}
+			     : x->kind == TD_R_SRC1 ? (const uint32_t[]){H13_SRC2_ROWSTRIDE,
+		H13_SRC2_PLANESTRIDE, H13_SRC2_DEPTHSTRIDE, H13_SRC2_GROUPSTRIDE}
+			     : (const uint32_t[]){H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE,
+		H13_DST_DEPTHSTRIDE, H13_DST_GROUPSTRIDE};
+	/* w < 2^15, ilv < 16, elem <= 2: no overflow */
+	uint64_t run = w * ilv * elem, planes = c / ilv + (c % ilv != 0);
+	if (lines || (out && H13_GET(fmt, H13_DSTFMT_ZEROPADLAST)))
+		run = (run + 63u) & ~(uint64_t)63u;
+	t->bar = (uint8_t)(x->bar + (lines ? LDR_NBARS : 0u));
+	t->base = x->addr;
+	t->run = run;
+	const uint64_t n[4] = {h, planes, td_depth(r, out), g};
+	for (unsigned k = 0; k < 4; k++) {
+		t->n[k] = n[k];
+		t->stride[k] = H13_ADDR_BYTES(REG(rg[k]));
 	}
-	return lo >= hi;
+	if (!run || !n[0] || !n[1] || !n[2] || !n[3])
+		return 0;
+	/* leading steps with no gap: one run (td_ranges proved the extent does not overflow, and
+	 * a run that merges is inside it) */
+	for (unsigned k = 0; k < 4; k++) {
+		if (t->n[k] > 1u && t->stride[k] != t->run)
+			break;
+		t->run *= t->n[k];
+		t->n[k] = 1;
+	}
+	return 1;
+}
+#undef REG
+
+/* Index of the first run of bar ending at or past lo (the sorted, merged list). */
+static unsigned cover_find(const struct bar_use *u, unsigned bar, uint64_t lo)
+{
+	unsigned i = 0;
+	while (i < u->nruns && (u->run[i].bar < bar || (u->run[i].bar == bar && u->run[i].hi < lo)))
+		i++;
+	return i;
+}
+
+/* Adds [lo, hi) of bar to the written runs, merging those it touches. 0 when the list is full. */
+static int cover_add(struct bar_use *u, unsigned bar, uint64_t lo, uint64_t hi)
+{
+	unsigned i = cover_find(u, bar, lo), j = i;
+	while (j < u->nruns && u->run[j].bar == bar && u->run[j].lo <= hi) {
+		if (u->run[j].lo < lo)
+			lo = u->run[j].lo;
+		if (u->run[j].hi > hi)
+			hi = u->run[j].hi;
+		j++;
+	}
+	if (j == i) { /* a new run at i */
+		if (u->nruns >= CTRL_COVER_RUNS)
+			return 0;
+		memmove(&u->run[i + 1], &u->run[i], (u->nruns - i) * sizeof u->run[0]);
+		u->nruns++;
+	} else if (j > i + 1) { /* runs i .. j-1 become one */
+		memmove(&u->run[i + 1], &u->run[j], (u->nruns - j) * sizeof u->run[0]);
+		u->nruns -= j - i - 1;
+	}
+	u->run[i].lo = lo;
+	u->run[i].hi = hi;
+	u->run[i].bar = (uint8_t)bar;
+	return 1;
+}
+
+/* [lo, hi) of bar inside one written run (the runs are merged: a covered range is in one). */
+static int cover_has(const struct bar_use *u, unsigned bar, uint64_t lo, uint64_t hi)
+{
+	unsigned i = cover_find(u, bar, lo);
+	return i < u->nruns && u->run[i].bar == bar && u->run[i].lo <= lo && u->run[i].hi >= hi;
+}
+
+/* Each run of t: added (add 1) or proved covered (add 0). 0 when one is not covered, the list is
+ * full, or the work bound is reached. */
+static int cover_walk(struct bar_use *u, const struct cover_geom *t, int add)
+{
+	uint64_t total = 1;
+	for (unsigned k = 0; k < 4; k++) { /* each factor >= 1: stop once past the bound */
+		total *= t->n[k];
+		if (total > CTRL_COVER_WORK - u->work)
+			return 0;
+	}
+	u->work += (unsigned)total;
+	for (uint64_t k3 = 0; k3 < t->n[3]; k3++)
+		for (uint64_t k2 = 0; k2 < t->n[2]; k2++)
+			for (uint64_t k1 = 0; k1 < t->n[1]; k1++)
+				for (uint64_t k0 = 0; k0 < t->n[0]; k0++) {
+					/* inside the extent td_ranges proved: no overflow */
+					uint64_t lo = t->base + k3 * t->stride[3] + k2 * t->stride[2] +
+						      k1 * t->stride[1] + k0 * t->stride[0];
+					if (add ? !cover_add(u, t->bar, lo, lo + t->run)
+						: !cover_has(u, t->bar, lo, lo + t->run))
+						return 0;
+				}
+	return 1;
+}
+
+static enum ctrl_err cover_refuse(struct bar_use *u, int kind, unsigned bar)
+{
+	u->st->err = CTRL_E_ITM_CONFLICT;
+	u->st->kind = kind;
+	u->st->bar = (int)bar;
+	return CTRL_E_ITM_CONFLICT;
 }
 
 /* Every read of an intermediate (by a tile source, or a raw stream's kernel DMA) lies in bytes
  * an earlier TD wrote (the firmware zeroes intermediates; a read of bytes no earlier TD wrote
- * means the program's extents conflict); a TD's own destination does not count. */
-static enum ctrl_err check_cover(void *ctx, unsigned td, const struct td_range *x)
+ * means the program's extents conflict); a TD's own destination does not count: it is added
+ * once the next TD's ranges begin. */
+static enum ctrl_err check_cover(void *ctx, unsigned td, const struct td_range *x,
+				 const struct td_regs *regs)
 {
 	struct bar_use *u = ctx;
-	uint32_t itm = u->read & u->written;
-	if ((!is_tile(x) && !ldr_runtime_kernel_read(u->p, x)) || x->bar >= LDR_NBARS || !((itm >> x->bar) & 1u))
+	if (u->pend_td >= 0 && (unsigned)u->pend_td != td) {
+		/* the previous TD's destination: more runs than the bound is not provable */
+		u->st->td = u->pend_td;
+		u->pend_td = -1;
+		if (!cover_walk(u, &u->pend, 1) || !cover_walk(u, &u->pend_lines, 1))
+			return cover_refuse(u, TD_R_DST, u->pend.bar);
+		u->st->td = (int)td;
+	}
+	if ((!is_tile(x) && !ldr_runtime_kernel_read(u->p, x)) || x->bar >= LDR_NBARS ||
+	    !((cover_bars(u) >> x->bar) & 1u))
 		return CTRL_OK;
-	if (x->access == TD_WRITE) {
-		ASSERT(u->nw < LDR_MAX_TDS); /* one destination per TD, at most LDR_MAX_TDS TDs */
-		unsigned k = u->nw++; /* kept in the order of their starts (covered) */
-		for (; k > 0 && u->w[k - 1].lo > x->addr; k--)
-			u->w[k] = u->w[k - 1];
-		u->w[k].bar = x->bar;
-		u->w[k].td = (uint16_t)td;
-		u->w[k].lo = x->addr;
-		u->w[k].hi = x->addr + x->len;
+	/* a kernel read: one run, against the writes' whole lines (bar + LDR_NBARS) */
+	struct cover_geom t = {(uint8_t)(x->bar + LDR_NBARS), x->addr, x->len, {1, 1, 1, 1},
+			       {0, 0, 0, 0}};
+	if (is_tile(x) && !tile_geom(x, regs, 0, &t))
+		return x->access == TD_WRITE ? CTRL_OK : cover_refuse(u, x->kind, x->bar);
+	if (x->access == TD_WRITE) { /* one destination per TD */
+		u->pend_td = (int)td;
+		u->pend = t;
+		tile_geom(x, regs, 1, &u->pend_lines);
 		return CTRL_OK;
 	}
-	if (!covered(u, td, x->bar, x->addr, x->addr + x->len)) {
-		u->st->err = CTRL_E_ITM_CONFLICT;
-		u->st->kind = x->kind;
-		u->st->bar = x->bar;
-		return CTRL_E_ITM_CONFLICT;
-	}
-	return CTRL_OK;
+	return cover_walk(u, &t, 0) ? CTRL_OK : cover_refuse(u, x->kind, x->bar);
 }
 
 /* The grant table being built. */
@@ -1074,8 +1227,11 @@ static enum pol_err declared_grants(const struct ldr_program *p, struct grants *
 		unsigned acc = w->initprot == LDR_WIN_INPUT ? POL_READ
 			       : w->initprot == LDR_WIN_OUTPUT ? POL_WRITE : POL_RW;
 		pe = grant(gs, (unsigned)w->bar, p->bars[w->bar], w->size, acc, 0);
-		if (pe == POL_OK && acc == POL_RW) /* an intermediate window: in place */
+		if (pe == POL_OK && acc == POL_RW) { /* an intermediate window: in place, and read
+						      * only where an earlier TD wrote */
 			in_place(gs, (unsigned)w->bar);
+			u->itm_declared |= 1u << w->bar;
+		}
 	}
 	for (unsigned i = 0; i < p->nwindows && pe == POL_OK && p->weights_sect >= 0; i++) {
 		const struct ldr_window *w = &p->windows[i];
@@ -1125,7 +1281,7 @@ static enum ctrl_err check_intermediates(const struct ldr_program *p, struct bar
 			return CTRL_E_ITM_OVERFLOW;
 		}
 	}
-	return itm ? each_range(p, check_cover, u, st) : CTRL_OK;
+	return cover_bars(u) ? each_range(p, check_cover, u, st) : CTRL_OK;
 }
 
 /* Every tile BAR no window declares (all of a raw stream's): the extent its TDs declare (the
@@ -1170,6 +1326,7 @@ static enum ctrl_err derive_grants(const struct ldr_program *p, struct grants *g
 	struct bar_use u = no_use;
 	u.p = p;
 	u.st = st;
+	u.pend_td = -1;
 	enum pol_err pe = p->raw ? raw_weight_grants(p, gs, st) : declared_grants(p, gs, &u, st);
 	if (pe != POL_OK)
 		return policy_status(pe, st);

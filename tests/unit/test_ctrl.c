@@ -12,6 +12,7 @@
 #include "fw/loader/hwx_write.h"
 #include "fw/td/td.h"
 #include "tests/harness/harness.h"
+#include "tools/progdesc/benchprog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1263,3 +1264,132 @@ TEST(ctrl, sixty_four_large_tds_over_the_work_budget)
 	CHECK_STR(subq_domain_name(SUBQ_DOM__COUNT), "unknown-domain");
 	CHECKF(res.nmoves == 0, "%u moves", res.nmoves);
 }
+
+/* ---- coverage and aliasing (review revA / revH) ---- */
+static uint8_t cov_buf[1 << 16], cov_hwx[1 << 17];
+
+/* A raw program's default grants: the control path's verdict, by name; *st where. */
+static const char *grants_verdict(const uint8_t *b, size_t len, unsigned flags,
+				  struct ctrl_status *st)
+{
+	static struct ldr_program p;
+	struct subq_grant g[SUBQ_MAX_GRANTS];
+	unsigned n = 0;
+	*st = CTRL_STATUS_OK;
+	if (ldr_load(b, len, flags, &p) != LDR_OK)
+		return "load-refused";
+	ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, &n, st);
+	return ctrl_status_name(st);
+}
+
+/* The chain's raw stream (ntds TDs in cov_buf, length rawlen) as a container with windows win,
+ * __text on BAR text_bar, the weights on BAR 1, into cov_hwx. */
+static size_t cov_container(size_t rawlen, unsigned ntds, const struct hwxw_window *win,
+			    unsigned nwin, unsigned text_bar)
+{
+	size_t woff = bp_chain_weights_off(ntds), len = 0;
+	struct hwxw_spec s = {4, cov_buf, woff, 0x274, ntds, text_bar,
+			      rawlen > woff ? cov_buf + woff : NULL, rawlen > woff ? rawlen - woff : 0,
+			      1, win, nwin, NULL};
+	return hwxw_write(&s, cov_hwx, sizeof cov_hwx, &len) == HWXW_OK ? len : 0;
+}
+
+/* A write's bytes are its rows, not its hull: TD 0 writes two planes 2 planes apart, TD 1 reads
+ * three planes 1 apart (plane 1 no TD wrote); TD 0 writes rows of 8 values, TD 1 reads rows of
+ * 32 (24 of each row unwritten); three TDs where the third writes the gap after the second read
+ * it. Each beside the same program reading only what was written, which completes. */
+TEST(ctrl, intermediate_coverage_is_by_rows_not_hull)
+{
+	struct ctrl_status st;
+	struct session_result res;
+	const unsigned w = 8, h = 2;
+	const uint32_t plane = bp_row(w) * h;
+	struct bp_step gap[2] = {
+		{.kind = BP_STEP_COPY, .cin = 2, .cout = 2, .in0 = 5, .out = 3, .out_plane = 2 * plane},
+		{.kind = BP_STEP_COPY, .cin = 3, .cout = 3, .in0 = 3, .out = 4, .in_plane = plane},
+	};
+	size_t len = bp_chain(cov_buf, sizeof cov_buf, w, h, gap, 2, NULL);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "intermediate-extent-conflict");
+	CHECK_EQ(st.td, 1);
+	CHECK_EQ(st.kind, TD_R_SRC0);
+	CHECK_EQ(st.bar, 3);
+	CHECK_EQ(tsubmit(cov_buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
+	CHECK_STR(session_result_name(&res), "intermediate-extent-conflict");
+	/* the control: TD 1 reads the two planes TD 0 wrote, with TD 0's stride */
+	gap[1].cin = gap[1].cout = 2;
+	gap[1].in_plane = 2 * plane;
+	len = bp_chain(cov_buf, sizeof cov_buf, w, h, gap, 2, NULL);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "ok");
+	tsubmit(cov_buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECK_STR(session_result_name(&res), "ok");
+	CHECK(res.canaries_ok && res.nmoves > 0);
+
+	/* rows of 8 written, rows of 32 read */
+	struct bp_pe_spec a = bp_pe_copy(1, 2, 8, 5, 3), b = bp_pe_copy(1, 2, 32, 3, 4);
+	const struct bp_pe_spec *pe[2] = {&a, &b};
+	len = bp_pen(cov_buf, sizeof cov_buf, pe, 2);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "intermediate-extent-conflict");
+	CHECK_EQ(st.td, 1);
+	CHECK_EQ(st.bar, 3);
+	b = bp_pe_copy(1, 2, 8, 3, 4); /* the control: rows of 8 read */
+	len = bp_pen(cov_buf, sizeof cov_buf, pe, 2);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "ok");
+	tsubmit(cov_buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECK_STR(session_result_name(&res), "ok");
+
+	/* planes 0 and 2 written, planes 0..2 read, then plane 1 written: too late */
+	struct bp_step g3[3] = {
+		{.kind = BP_STEP_COPY, .cin = 2, .cout = 2, .in0 = 5, .out = 3, .out_plane = 2 * plane},
+		{.kind = BP_STEP_COPY, .cin = 3, .cout = 3, .in0 = 3, .out = 4, .in_plane = plane},
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 3, .out_off = plane},
+	};
+	len = bp_chain(cov_buf, sizeof cov_buf, w, h, g3, 3, NULL);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "intermediate-extent-conflict");
+	CHECK_EQ(st.td, 1);
+	/* the control: plane 1 written first, then the three planes read */
+	struct bp_step g3c[3] = {g3[0], g3[2], g3[1]};
+	len = bp_chain(cov_buf, sizeof cov_buf, w, h, g3c, 3, NULL);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "ok");
+	tsubmit(cov_buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECK_STR(session_result_name(&res), "ok");
+}
+
+/* A container's declared intermediate window is coverage-checked like an undeclared one: TD 0
+ * copies window mid to the output before TD 1 writes it. The control writes it first. */
+TEST(ctrl, declared_intermediate_window_read_before_written)
+{
+	struct ctrl_status st;
+	struct session_result res;
+	const struct hwxw_window win[3] = {{"x", 5, LDR_WIN_INPUT, 0x80},
+					   {"mid", 3, LDR_WIN_INTERMEDIATE, 0x80},
+					   {"y", 4, LDR_WIN_OUTPUT, 0x80}};
+	struct bp_step s[2] = {
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 3, .out = 4},
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 3},
+	};
+	size_t raw = bp_chain(cov_buf, sizeof cov_buf, 8, 2, s, 2, NULL);
+	REQUIRE(raw);
+	size_t len = cov_container(raw, 2, win, 3, 0);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_hwx, len, LDR_F_HWX, &st), "intermediate-extent-conflict");
+	CHECK_EQ(st.td, 0);
+	CHECK_EQ(st.bar, 3);
+	CHECK_EQ(tsubmit(cov_hwx, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
+	CHECK_STR(session_result_name(&res), "intermediate-extent-conflict");
+	struct bp_step c[2] = {s[1], s[0]};
+	raw = bp_chain(cov_buf, sizeof cov_buf, 8, 2, c, 2, NULL);
+	REQUIRE(raw);
+	len = cov_container(raw, 2, win, 3, 0);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_hwx, len, LDR_F_HWX, &st), "ok");
+	tsubmit(cov_hwx, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECK_STR(session_result_name(&res), "ok");
+	CHECK(res.canaries_ok && res.nmoves > 0);
+}
+
