@@ -43,6 +43,13 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	 "an L2-resident result larger than the limit (ctrl_limits.max_l2_tensor)"},
 	[CTRL_E_KERNELS] = {"kernels-over-kernel-memory",
 	 "a convolution's kernels larger than the kernel memory (ctrl_limits.max_kernels)"},
+	[CTRL_E_TEXT_DATA] = {"td-area-read-as-data",
+	 "a tile, coefficient or stream range on the BAR holding the TD area (__text)"},
+	[CTRL_E_BAR_ALIAS] = {"bar-address-aliased",
+	 "two BARs the TDs use at overlapping addresses, or one inside a section or window other "
+	 "than at its start, or at the start of a window another BAR holds"},
+	[CTRL_E_DST_KERNELS] = {"output-overlaps-kernels",
+	 "a TD's destination overlapping the coefficients or kernel streams the same TD reads"},
 };
 
 const struct err_desc *ctrl_err(enum ctrl_err e)
@@ -561,9 +568,34 @@ uint64_t ctrl_fold_cap(const struct ldr_program *p)
 
 /* ---- checking ranges ---- */
 
+/* Whether bar holds the TD area: a container's BAR at an address inside __text, a raw stream's
+ * BAR some TD names in its TBase slot. The engine would read the TD bytes there; no buffer the
+ * firmware grants holds them (docs/control-path.md, "The TD area is not data"). */
+static int on_text_bar(const struct ldr_program *p, unsigned bar)
+{
+	if (bar >= LDR_NBARS)
+		return 0;
+	if (!p->raw) {
+		if (p->text_sect < 0)
+			return 0;
+		const struct ldr_section *t = &p->sects[p->text_sect];
+		return p->bars[bar] >= t->addr && p->bars[bar] - t->addr < t->size;
+	}
+	for (unsigned i = 0; i < p->ntds; i++)
+		if ((p->tds[i].h.bar_en & (1u << H13_BAR_TBASE)) &&
+		    p->tds[i].h.bar_idx[H13_BAR_TBASE] == bar)
+			return 1;
+	return 0;
+}
+
 static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct td_range *x)
 {
 	struct ctrl_td_plan *t = &pl->td[i];
+	if (x->kind != TD_R_TBASE && !(x->kind == TD_R_COEFF && (pl->fold_live >> x->ch & 1u)) &&
+	    on_text_bar(pl->p, x->bar)) {
+		pl->st.bar = x->bar;
+		return fail(pl, CTRL_E_TEXT_DATA, x->kind, x->kind >= TD_R_COEFF ? x->ch : -1);
+	}
 	unsigned access = x->access == TD_WRITE ? POL_WRITE : POL_READ;
 	/* kernels read from the weights are weights (read-only); from a runtime tensor, a read
 	 * like a tile source's (an intermediate an earlier TD wrote, in place) */
@@ -749,6 +781,31 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 
 /* ---- the plan ---- */
 
+/* TD i's destination may not overlap (engine addresses, whole extents) the coefficients or kernel
+ * streams it reads: the engine reads kernels while it writes results, in an order not published,
+ * so which bytes it reads would depend on it. A tile source overlapping the destination is the
+ * engine model's refusal; this is the kernel DMA's. */
+static enum ctrl_err check_dst_kernels(struct ctrl_plan *pl, unsigned i)
+{
+	const struct ctrl_td_plan *t = &pl->td[i];
+	for (unsigned a = 0; a < t->nranges; a++) {
+		const struct ctrl_range *d = &t->r[a];
+		if (d->kind != CTRL_R_DST || d->whole)
+			continue;
+		for (unsigned b = 0; b < t->nranges; b++) {
+			const struct ctrl_range *k = &t->r[b];
+			if ((k->kind != CTRL_R_COEFF && k->kind != CTRL_R_STREAM) || k->whole)
+				continue;
+			/* both inside their grants, which do not wrap */
+			if (d->runtime < k->runtime + k->len && k->runtime < d->runtime + d->len) {
+				pl->st.bar = d->bar;
+				return fail(pl, CTRL_E_DST_KERNELS, k->kind, k->ch);
+			}
+		}
+	}
+	return CTRL_OK;
+}
+
 static enum ctrl_err plan_grants(struct ctrl_plan *pl, const struct subq_grant *grants,
 				 unsigned ngrants, const struct pol_range *forbid, unsigned nforbid)
 {
@@ -869,6 +926,13 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 		pl->st.td = why.td;
 		return fail_pol(pl, ae, -1, -1, (int)why.bar);
 	}
+	for (unsigned i = 0; i < p->ntds; i++) { /* after the weights' refusal, which names more */
+		pl->st.td = (int)i;
+		e = check_dst_kernels(pl, i);
+		if (e)
+			return e;
+	}
+	pl->st.td = -1;
 	for (unsigned b = 0; b < LDR_NBARS; b++)
 		if (pl->bars_used & (1u << b))
 			pl->bar_runtime[b] = pl->pol.buf[b].mapped;
@@ -1306,6 +1370,55 @@ static enum pol_err undeclared_grants(const struct ldr_program *p, struct grants
 	return pe;
 }
 
+/* A container's BARs as the TDs use them name distinct memory: silicon reads the bytes at a BAR's
+ * address, and the firmware gives each BAR its own buffer (a window's, a section's, or one sized
+ * from the TDs' extents). So two used BARs whose ranges overlap (their addresses, with the sizes
+ * granted), a used BAR at an address inside a section or window other than its start, or at the
+ * start of a window another BAR holds, would compute on bytes silicon does not: refused
+ * (bar-address-aliased). No real fixture has any of them (docs/control-path.md). */
+static enum ctrl_err check_bar_aliases(const struct ldr_program *p, const struct grants *gs,
+				       struct ctrl_status *st)
+{
+	uint32_t used = 0;
+	for (unsigned i = 0; i < p->ntds; i++)
+		for (unsigned sl = 0; sl < H13_BAR_NSLOTS; sl++)
+			if (p->tds[i].h.bar_en & (1u << sl))
+				used |= 1u << (p->tds[i].h.bar_idx[sl] % LDR_NBARS);
+	uint64_t size[LDR_NBARS];
+	for (unsigned b = 0; b < LDR_NBARS; b++) {
+		size[b] = 1; /* a BAR granted nothing: its address alone */
+		for (unsigned k = 0; k < gs->n; k++)
+			if (gs->g[k].bar == b && gs->g[k].size > size[b])
+				size[b] = gs->g[k].size;
+	}
+	for (unsigned b = 0; b < LDR_NBARS; b++) {
+		if (!((used >> b) & 1u))
+			continue;
+		const uint64_t a = p->bars[b];
+		int bad = 0;
+		for (unsigned c = b + 1; c < LDR_NBARS && !bad; c++) {
+			/* sizes are bounded grants and addresses 64-bit fields: compare without sums
+			 * that could wrap */
+			const uint64_t o = p->bars[c];
+			bad = ((used >> c) & 1u) && (a <= o ? o - a < size[b] : a - o < size[c]);
+		}
+		for (unsigned k = 0; k < p->nsects && !bad; k++)
+			bad = a > p->sects[k].addr && a - p->sects[k].addr < p->sects[k].size;
+		for (unsigned k = 0; k < p->nwindows && !bad; k++) {
+			const struct ldr_window *w = &p->windows[k];
+			uint64_t wsz = w->size > w->vmsize ? w->size : w->vmsize;
+			bad = (a == w->vmaddr && w->bar != (int)b) ||
+			      (a > w->vmaddr && a - w->vmaddr < wsz);
+		}
+		if (bad) {
+			st->err = CTRL_E_BAR_ALIAS;
+			st->bar = (int)b;
+			return CTRL_E_BAR_ALIAS;
+		}
+	}
+	return CTRL_OK;
+}
+
 /* A policy refusal as the control path names it: a full table is the control path's own. */
 static enum ctrl_err policy_status(enum pol_err pe, struct ctrl_status *st)
 {
@@ -1336,7 +1449,9 @@ static enum ctrl_err derive_grants(const struct ldr_program *p, struct grants *g
 	if (e != CTRL_OK)
 		return e;
 	pe = undeclared_grants(p, gs, &u, st);
-	return pe == POL_OK ? CTRL_OK : policy_status(pe, st);
+	if (pe != POL_OK)
+		return policy_status(pe, st);
+	return p->raw ? CTRL_OK : check_bar_aliases(p, gs, st);
 }
 
 enum ctrl_err ctrl_default_grants(const struct ldr_program *p, struct subq_grant *g, unsigned max,

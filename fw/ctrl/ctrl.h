@@ -54,6 +54,10 @@ enum ctrl_err {
 	CTRL_E_OCG_CHANNELS, /* its OCG's channel count is not the TD's output channels (G x Cout) */
 	CTRL_E_L2_RESULT,    /* an L2-resident result larger than ctrl_limits.max_l2_tensor */
 	CTRL_E_KERNELS,      /* a convolution's kernels larger than the kernel memory (max_kernels) */
+	CTRL_E_TEXT_DATA,    /* a tile, coefficient or stream range on the BAR holding the TD area */
+	CTRL_E_BAR_ALIAS,    /* two used BARs at overlapping addresses, or one inside a section or
+			      * window other than at its start, or at a window another BAR holds */
+	CTRL_E_DST_KERNELS,  /* a TD's destination overlaps the coefficients or streams it reads */
 	CTRL_E__COUNT
 };
 

@@ -1136,8 +1136,9 @@ TEST(ctrl, container_reproductions_refused_by_name)
 	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "sections_overlap");
 	CHECK(res.canaries_ok && res.nmoves == 0);
 
-	/* KBase0 names a BAR only the thread command's table names, 0x40 past the weights: no
-	 * buffer is granted for it */
+	/* KBase0 names a BAR only the thread command's table names, 0x40 past the weights: it
+	 * points inside the weights section, not at its start (bar-address-aliased; before that
+	 * check it was refused later, as no buffer is granted for it: bar-not-granted) */
 	synth_bar(&s, H13_BAR_KBASE0, 7);
 	raw = synth_build(&s);
 	len = synth_hwx(raw, 256, 256);
@@ -1145,7 +1146,7 @@ TEST(ctrl, container_reproductions_refused_by_name)
 	uint8_t *bars = hwx_thread_bars(hwxbuf, len);
 	REQUIRE(bars);
 	le_wr64(bars + 8 * 7, weights + 0x40);
-	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "bar-not-granted");
+	CHECK_STR(submit_default(hwxbuf, len, 0, &res), "bar-address-aliased");
 	CHECK(res.canaries_ok && res.nmoves == 0);
 
 	/* KBase0 names the input window, too small for the 0xc0 bytes of coefficients the TD
@@ -1393,3 +1394,109 @@ TEST(ctrl, declared_intermediate_window_read_before_written)
 	CHECK(res.canaries_ok && res.nmoves > 0);
 }
 
+/* A tile source on the BAR holding __text would read the TD bytes on silicon: refused by name.
+ * The control reads an input window on that BAR (__text on BAR 0). */
+TEST(ctrl, tile_read_of_the_td_area_refused)
+{
+	struct ctrl_status st;
+	struct session_result res;
+	const struct hwxw_window win[1] = {{"y", 4, LDR_WIN_OUTPUT, 0x80}};
+	struct bp_step s[1] = {{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 2, .out = 4}};
+	size_t raw = bp_chain(cov_buf, sizeof cov_buf, 8, 2, s, 1, NULL);
+	REQUIRE(raw);
+	size_t len = cov_container(raw, 1, win, 1, 2);
+	REQUIRE(len);
+	CHECK_EQ(tsubmit(cov_hwx, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
+	CHECK_STR(session_result_name(&res), "td-area-read-as-data");
+	CHECK_EQ(res.st.bar, 2);
+	CHECK_EQ(res.st.kind, TD_R_SRC0);
+	CHECK(res.canaries_ok && res.nmoves == 0);
+	const struct hwxw_window win2[2] = {{"y", 4, LDR_WIN_OUTPUT, 0x80},
+					    {"x", 2, LDR_WIN_INPUT, 0x80}};
+	len = cov_container(raw, 1, win2, 2, 0);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_hwx, len, LDR_F_HWX, &st), "ok");
+	tsubmit(cov_hwx, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECK_STR(session_result_name(&res), "ok");
+	CHECK(res.canaries_ok && res.nmoves > 0);
+}
+
+/* BARs that name the same memory are refused, not given separate buffers: the input BAR moved to
+ * the output window's address, into the input window past its start, and a second BAR at the
+ * input window's address read instead of the window's own. The control is the program as built. */
+TEST(ctrl, aliased_bars_refused)
+{
+	struct ctrl_status st;
+	struct session_result res;
+	static struct ldr_program p;
+	const struct hwxw_window win[2] = {{"x", 5, LDR_WIN_INPUT, 0x80},
+					   {"y", 4, LDR_WIN_OUTPUT, 0x80}};
+	struct bp_step s[1] = {{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 4}};
+	size_t raw = bp_chain(cov_buf, sizeof cov_buf, 8, 2, s, 1, NULL);
+	REQUIRE(raw);
+	size_t len = cov_container(raw, 1, win, 2, 0);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_hwx, len, LDR_F_HWX, &st), "ok");
+	tsubmit(cov_hwx, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECK_STR(session_result_name(&res), "ok");
+	REQUIRE(ldr_load(cov_hwx, len, LDR_F_HWX, &p) == LDR_OK);
+	uint8_t *bars = hwx_thread_bars(cov_hwx, len);
+	REQUIRE(bars);
+	const uint64_t x = p.bars[5], y = p.bars[4];
+	/* BAR 5 := the output's address */
+	le_wr64(bars + 8 * 5, y);
+	CHECK_STR(grants_verdict(cov_hwx, len, LDR_F_HWX, &st), "bar-address-aliased");
+	CHECK(st.bar == 4 || st.bar == 5);
+	CHECK_EQ(tsubmit(cov_hwx, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
+	CHECK_STR(session_result_name(&res), "bar-address-aliased");
+	/* BAR 5 := 0x40 into its window */
+	le_wr64(bars + 8 * 5, x + 0x40);
+	CHECK_STR(grants_verdict(cov_hwx, len, LDR_F_HWX, &st), "bar-address-aliased");
+	CHECK_EQ(st.bar, 5);
+	le_wr64(bars + 8 * 5, x);
+	CHECK_STR(grants_verdict(cov_hwx, len, LDR_F_HWX, &st), "ok");
+	/* the TD reads BAR 6, which the table puts at the input window's address (BAR 5's) */
+	s[0].in0 = 6;
+	raw = bp_chain(cov_buf, sizeof cov_buf, 8, 2, s, 1, NULL);
+	REQUIRE(raw);
+	len = cov_container(raw, 1, win, 2, 0);
+	REQUIRE(len);
+	bars = hwx_thread_bars(cov_hwx, len);
+	REQUIRE(bars);
+	le_wr64(bars + 8 * 6, x);
+	CHECK_STR(grants_verdict(cov_hwx, len, LDR_F_HWX, &st), "bar-address-aliased");
+	CHECK_EQ(st.bar, 6);
+	CHECK_EQ(tsubmit(cov_hwx, len, LDR_F_HWX, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
+	CHECK_STR(session_result_name(&res), "bar-address-aliased");
+	CHECK(res.canaries_ok && res.nmoves == 0);
+}
+
+/* A TD whose destination overwrites the kernels it reads (a batched matmul whose x rows TD 0
+ * copied to BAR 6, TD 1 writing its result to BAR 6 too) is refused; the control writes BAR 4. */
+TEST(ctrl, destination_over_its_own_kernels_refused)
+{
+	struct ctrl_status st;
+	struct session_result res;
+	struct bp_bmm_spec b = {.b = 1, .m = 2, .k = 32, .n = 32, .group = 2, .kbar = 7, .align = 0,
+				.wconst = NULL, .xcopy = 6};
+	size_t len = bp_bmm(cov_buf, sizeof cov_buf, &b);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "ok");
+	tsubmit(cov_buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECK_STR(session_result_name(&res), "ok");
+	CHECK(res.canaries_ok && res.nmoves > 0);
+	uint32_t hw[H13_TD_HEADER_WORDS];
+	struct td_hdr hd;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(cov_buf + BP_CHAIN_STRIDE + 4 * i);
+	td_hdr_decode(hw, &hd);
+	hd.bar_idx[H13_BAR_WBASE] = 6;
+	td_hdr_encode(&hd, hw);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(cov_buf + BP_CHAIN_STRIDE + 4 * i, hw[i]);
+	CHECK_EQ(tsubmit(cov_buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res), 1);
+	CHECK_STR(session_result_name(&res), "output-overlaps-kernels");
+	CHECK_EQ(res.st.td, 1);
+	CHECK_EQ(res.st.bar, 6);
+	CHECK(res.canaries_ok && res.nmoves == 0);
+}
