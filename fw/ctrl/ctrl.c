@@ -570,7 +570,7 @@ uint64_t ctrl_fold_cap(const struct ldr_program *p)
 
 /* Whether bar holds the TD area: a container's BAR at an address inside __text, a raw stream's
  * BAR some TD names in its TBase slot. The engine would read the TD bytes there; no buffer the
- * firmware grants holds them (docs/control-path.md, "The TD area is not data"). */
+ * firmware grants holds them (docs/control-path.md, td-area-read-as-data). */
 static int on_text_bar(const struct ldr_program *p, unsigned bar)
 {
 	if (bar >= LDR_NBARS)
