@@ -50,6 +50,10 @@ static const struct err_desc errs[LDR_E__COUNT] = {
 	 "a task descriptor writes a register only the firmware programs"},
 	[LDR_E_ANEC] = {"bad_anec",
 	 "anec container header invalid (anefw-tool inspect names the field)"},
+	[LDR_E_WINDOW_PROT] = {"bad_window_prot",
+	 "an I/O window's initprot is not 1 (input), 2 (output) or 3 (intermediate)"},
+	[LDR_E_WINDOW_NAME] = {"bad_window_name",
+	 "two I/O windows share a name, or a window is named barN but is not on BAR N"},
 };
 
 const char *const ldr_bar_names[8] = {"RBase0", "RBase1", "WBase", "TBase",
@@ -337,6 +341,40 @@ static enum ldr_err find_text_and_weights(struct ldr_program *p)
 	return LDR_OK;
 }
 
+/* The BAR a name "barN" addresses (decimal, no leading zeros, as fw/tensors tns_find reads it),
+ * or -1 when the name is not of that form. */
+static int bar_name_index(const char *s, size_t n)
+{
+	if (n < 4 || n > 5 || memcmp(s, "bar", 3) || (n == 5 && s[3] == '0'))
+		return -1;
+	int bar = 0;
+	for (size_t i = 3; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		bar = bar * 10 + (s[i] - '0');
+	}
+	return bar;
+}
+
+/* Names address tensors (fw/tensors tns_find): no two windows share one, and a window named
+ * "barN" is on BAR N, where "barN" always addresses BAR N's tensor. */
+static enum ldr_err check_window_names(const struct ldr_program *p)
+{
+	for (unsigned i = 0; i < p->nwindows; i++) {
+		const struct ldr_window *w = &p->windows[i];
+		if (!w->name_len)
+			continue;
+		int nb = bar_name_index(w->name, w->name_len);
+		if (nb >= 0 && nb != w->bar)
+			return LDR_E_WINDOW_NAME;
+		for (unsigned j = i + 1; j < p->nwindows; j++)
+			if (p->windows[j].name_len == w->name_len &&
+			    !memcmp(p->windows[j].name, w->name, w->name_len))
+				return LDR_E_WINDOW_NAME;
+	}
+	return LDR_OK;
+}
+
 /* The I/O windows: __FVMLIB segments without file bytes, their BAR slots, and the names the
  * fvmlib commands give their addresses. */
 static enum ldr_err collect_windows(struct pstate *st)
@@ -348,6 +386,9 @@ static enum ldr_err collect_windows(struct pstate *st)
 			continue;
 		if (p->nwindows >= LDR_MAX_WINDOWS)
 			return LDR_E_LIMIT;
+		if (s->initprot != LDR_WIN_INPUT && s->initprot != LDR_WIN_OUTPUT &&
+		    s->initprot != LDR_WIN_INTERMEDIATE)
+			return LDR_E_WINDOW_PROT; /* not one of the three directions: no tensor's */
 		struct ldr_window *w = &p->windows[p->nwindows++];
 		w->name = "";
 		w->name_len = 0;
@@ -374,7 +415,7 @@ static enum ldr_err collect_windows(struct pstate *st)
 		p->windows[k].name = st->names[n].name;
 		p->windows[k].name_len = st->names[n].len;
 	}
-	return LDR_OK;
+	return check_window_names(p);
 }
 
 /* Section i's relocations: inside the file and the section, naming a section or a symbol. */

@@ -65,6 +65,8 @@ enum ldr_err {
 	LDR_E_COEFF_RANGE,    /* enabled coefficient buffer outside the weights */
 	LDR_E_FW_REGISTER,    /* a TD writes a register only the firmware programs */
 	LDR_E_ANEC,           /* an anec container whose header is invalid (fw/loader/anec.h) */
+	LDR_E_WINDOW_PROT,    /* an I/O window whose initprot is not 1, 2 or 3 */
+	LDR_E_WINDOW_NAME,    /* two windows of one name, or a window named barN not on BAR N */
 	LDR_E__COUNT
 };
 

@@ -5,6 +5,8 @@
  */
 #include "fw/loader/loader.h"
 #include "fw/common/le.h"
+#include "fw/loader/hwx_format.h"
+#include "fw/loader/hwx_write.h"
 #include "fw/regmap/h13.h"
 #include "fw/regmap/regmap.h"
 #include "fw/td/td.h"
@@ -344,4 +346,132 @@ TEST(loader, five_hundred_twelve_tds_load_and_one_more_is_over_the_limit)
 	CHECK_STR(ldr_err_name(ldr_load(b, last + 0x300 + 0x280, LDR_F_RAW, p)), "over_limit");
 	free(b);
 	free(p);
+}
+
+/* ---- windows, names and weights sections (review fix2) ---- */
+
+/* A container around two copies (TD 0: BAR 5 to BAR 4, TD 1: BAR 5 to BAR 6, 8 x 2 fp16, as
+ * /tmp/revA's dupname) with windows win and 64 bytes of weights (BAR 1) after the TDs: its
+ * length, 0 when it does not build. */
+static size_t two_copy_hwx(uint8_t *out, size_t cap, const struct hwxw_window *win, unsigned nwin)
+{
+	static uint8_t raw[0x1000];
+	const struct bp_step s[2] = {
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 4},
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 6},
+	};
+	size_t n = bp_chain(raw, sizeof raw, 8, 2, s, 2, NULL), woff = bp_chain_weights_off(2);
+	if (!n || n < woff || woff + 64 > sizeof raw)
+		return 0;
+	memset(raw + woff, 0x11, 64); /* the weights: bytes no TD reads */
+	struct hwxw_spec spec = {.cpusubtype = 4, .text = raw, .text_len = woff,
+				 .first_td_bytes = 0x274, .ntds = 2, .weights = raw + woff,
+				 .weights_len = 64, .weights_bar = 1, .win = win, .nwin = nwin};
+	size_t len = 0;
+	return hwxw_write(&spec, out, cap, &len) == HWXW_OK ? len : 0;
+}
+
+/* The file offset of the LC_SEGMENT_64 command whose vmaddr is addr (0: none). */
+static size_t seg_cmd_at(const uint8_t *b, size_t len, uint64_t addr)
+{
+	size_t off = HWX_HEADER_BYTES;
+	for (uint32_t i = 0; i < le_rd32(b + HWX_H_NCMDS) && off + 8 <= len; i++) {
+		uint32_t cmd = le_rd32(b + off), size = le_rd32(b + off + LC_CMDSIZE_OFF);
+		if (cmd == LC_SEGMENT_64 && le_rd64(b + off + SEG_VMADDR_OFF) == addr)
+			return off;
+		if (!size)
+			break;
+		off += size;
+	}
+	return 0;
+}
+
+/* An I/O window's initprot is its direction: 1 input, 2 output, 3 intermediate. Any other value
+ * (0, 4, 5: /tmp/revH relu_outprot*) had been taken as an intermediate, granted read-write: a
+ * window declared not writable was written. Refused (bad_window_prot); 1, 2 and 3 load. */
+TEST(loader, a_window_of_another_initprot_is_refused)
+{
+	static uint8_t b[0x20000];
+	const struct hwxw_window win[3] = {{"x", 5, LDR_WIN_INPUT, 0x80}, {"y", 4, LDR_WIN_OUTPUT, 0x80},
+					   {"z", 6, LDR_WIN_OUTPUT, 0x80}};
+	size_t len = two_copy_hwx(b, sizeof b, win, 3);
+	REQUIRE(len);
+	static struct ldr_program prog;
+	struct ldr_program *p = &prog;
+	REQUIRE(ldr_load(b, len, 0, p) == LDR_OK);
+	size_t seg = seg_cmd_at(b, len, p->bars[4]);
+	REQUIRE(seg);
+	static const uint32_t bad[] = {0, 4, 5, 7, 0xffffffffu}, good[] = {1, 2, 3};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		le_wr32(b + seg + SEG_INITPROT_OFF, bad[i]);
+		CHECKF(ldr_load(b, len, 0, p) == LDR_E_WINDOW_PROT, "initprot %u", bad[i]);
+	}
+	for (unsigned i = 0; i < sizeof good / sizeof good[0]; i++) {
+		le_wr32(b + seg + SEG_INITPROT_OFF, good[i]);
+		CHECKF(ldr_load(b, len, 0, p) == LDR_OK, "initprot %u", good[i]);
+	}
+	CHECK_STR(ldr_err_name(LDR_E_WINDOW_PROT), "bad_window_prot");
+	/* a real container's output window (relu.hwx's probs@output) patched the same way */
+	uint8_t *f;
+	size_t flen;
+	if (test_shared_dir() && !test_read_file(test_shared_path("fixtures/hwx/relu.hwx"), &f, &flen)) {
+		REQUIRE(ldr_load(f, flen, 0, p) == LDR_OK);
+		size_t fs = seg_cmd_at(f, flen, p->bars[4]);
+		REQUIRE(fs);
+		CHECK_EQ(le_rd32(f + fs + SEG_INITPROT_OFF), 2u);
+		le_wr32(f + fs + SEG_INITPROT_OFF, 0);
+		CHECK_EQ(ldr_load(f, flen, 0, p), LDR_E_WINDOW_PROT);
+		le_wr32(f + fs + SEG_INITPROT_OFF, 2);
+		CHECK_EQ(ldr_load(f, flen, 0, p), LDR_OK);
+		free(f);
+	}
+}
+
+/* Names address tensors (fw/tensors tns_find returns the first that matches, and "barN" always
+ * addresses BAR N): two windows of one name (/tmp/revA dupname.hwx, /tmp/revH
+ * concat_dupname.hwx), or a window named barN on another BAR (concat_name_bar6.hwx) bound a
+ * name to the wrong buffer. Refused (bad_window_name); distinct names, and barN on BAR N, load. */
+TEST(loader, duplicate_and_misleading_window_names_are_refused)
+{
+	static uint8_t b[0x20000];
+	static struct ldr_program prog;
+	struct ldr_program *p = &prog;
+	static const struct {
+		const char *y, *z;
+		enum ldr_err want;
+	} cases[] = {
+		{"y", "z", LDR_OK},         {"y", "y", LDR_E_WINDOW_NAME},
+		{"x", "z", LDR_E_WINDOW_NAME}, /* the input's name */
+		{"bar4", "z", LDR_OK},      {"bar6", "z", LDR_E_WINDOW_NAME},
+		{"y", "bar4", LDR_E_WINDOW_NAME}, {"y", "bar6", LDR_OK},
+		{"bar40", "z", LDR_E_WINDOW_NAME}, /* BAR 40 is no BAR: not BAR 4's either */
+		{"bar04", "z", LDR_OK},     /* not barN (tns_find reads no leading zeros) */
+		{"bar", "z", LDR_OK},       {"bar4x", "z", LDR_OK},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct hwxw_window win[3] = {{"x", 5, LDR_WIN_INPUT, 0x80},
+						   {cases[i].y, 4, LDR_WIN_OUTPUT, 0x80},
+						   {cases[i].z, 6, LDR_WIN_OUTPUT, 0x80}};
+		size_t len = two_copy_hwx(b, sizeof b, win, 3);
+		REQUIRE(len);
+		enum ldr_err e = ldr_load(b, len, 0, p);
+		CHECKF(e == cases[i].want, "%s, %s: %s", cases[i].y, cases[i].z, ldr_err_name(e));
+	}
+	CHECK_STR(ldr_err_name(LDR_E_WINDOW_NAME), "bad_window_name");
+	/* concat.hwx's input_1 renamed input_0 (the same length: patched in place) */
+	uint8_t *f;
+	size_t flen;
+	if (test_shared_dir() && !test_read_file(test_shared_path("fixtures/hwx/concat.hwx"), &f, &flen)) {
+		REQUIRE(ldr_load(f, flen, 0, p) == LDR_OK);
+		uint8_t *at = NULL;
+		for (size_t i = 0; i + 8 <= flen && !at; i++)
+			if (!memcmp(f + i, "input_1", 8))
+				at = f + i;
+		REQUIRE(at);
+		at[6] = '0';
+		CHECK_EQ(ldr_load(f, flen, 0, p), LDR_E_WINDOW_NAME);
+		at[6] = '2'; /* a name of its own: the control */
+		CHECK_EQ(ldr_load(f, flen, 0, p), LDR_OK);
+		free(f);
+	}
 }
