@@ -54,6 +54,8 @@ static const struct err_desc errs[LDR_E__COUNT] = {
 	 "an I/O window's initprot is not 1 (input), 2 (output) or 3 (intermediate)"},
 	[LDR_E_WINDOW_NAME] = {"bad_window_name",
 	 "two I/O windows share a name, or a window is named barN but is not on BAR N"},
+	[LDR_E_WEIGHTS_SECTS] = {"several_weights_sections",
+	 "more than one weights section (__TEXT,__const or __KERN_n, any case)"},
 };
 
 const char *const ldr_bar_names[8] = {"RBase0", "RBase1", "WBase", "TBase",
@@ -315,17 +317,36 @@ static enum ldr_err check_section_overlaps(const struct ldr_program *p)
 	return LDR_OK;
 }
 
-/* __text (the TD area) and the weights (__TEXT,__const or a __KERN section). */
+/* Whether a section name starts with "__kern" in any case: __KERN_0 (the guide) and __kern_0
+ * (the newer compiler's, docs/formats.md) */
+static int kern_name(const char *s)
+{
+	static const char k[] = "__kern";
+	for (unsigned i = 0; i < sizeof k - 1; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != k[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* __text (the TD area) and the weights (__TEXT,__const or a __KERN_n / __kern_n section): one
+ * weights section at most, as only one is bound to the weights BAR (several_weights_sections) */
 static enum ldr_err find_text_and_weights(struct ldr_program *p)
 {
 	for (unsigned i = 0; i < p->nsects; i++) {
 		const struct ldr_section *x = &p->sects[i];
 		if (p->text_sect < 0 && name_is(x->segname, "__TEXT") && name_is(x->sectname, "__text"))
 			p->text_sect = (int)i;
-		else if (p->weights_sect < 0 && x->in_file &&
+		else if (x->in_file &&
 			 ((name_is(x->segname, "__TEXT") && name_is(x->sectname, "__const")) ||
-			  strncmp(x->sectname, "__KERN", 6) == 0))
+			  kern_name(x->sectname))) {
+			if (p->weights_sect >= 0)
+				return LDR_E_WEIGHTS_SECTS;
 			p->weights_sect = (int)i;
+		}
 	}
 	if (p->text_sect < 0 || !p->sects[p->text_sect].in_file)
 		return LDR_E_NO_TEXT;

@@ -67,6 +67,7 @@ enum ldr_err {
 	LDR_E_ANEC,           /* an anec container whose header is invalid (fw/loader/anec.h) */
 	LDR_E_WINDOW_PROT,    /* an I/O window whose initprot is not 1, 2 or 3 */
 	LDR_E_WINDOW_NAME,    /* two windows of one name, or a window named barN not on BAR N */
+	LDR_E_WEIGHTS_SECTS,  /* more than one weights section (__TEXT,__const, __KERN_n) */
 	LDR_E__COUNT
 };
 

@@ -386,6 +386,32 @@ static size_t seg_cmd_at(const uint8_t *b, size_t len, uint64_t addr)
 	return 0;
 }
 
+/* The file offset of section seg,sect's header (0: none). */
+static size_t sect_hdr_at(const uint8_t *b, size_t len, const char *seg, const char *sect)
+{
+	size_t off = HWX_HEADER_BYTES;
+	for (uint32_t i = 0; i < le_rd32(b + HWX_H_NCMDS) && off + 8 <= len; i++) {
+		uint32_t cmd = le_rd32(b + off), size = le_rd32(b + off + LC_CMDSIZE_OFF);
+		if (cmd == LC_SEGMENT_64)
+			for (uint32_t k = 0; k < le_rd32(b + off + SEG_NSECTS_OFF); k++) {
+				size_t s = off + SEG_CMD_BYTES + (size_t)k * SECT_BYTES;
+				if (!strncmp((const char *)b + s + SECT_NAME_OFF, sect, 16) &&
+				    !strncmp((const char *)b + s + SECT_SEGNAME_OFF, seg, 16))
+					return s;
+			}
+		if (!size)
+			break;
+		off += size;
+	}
+	return 0;
+}
+
+static void set_name16(uint8_t *at, const char *name)
+{
+	memset(at, 0, 16);
+	memcpy(at, name, strlen(name));
+}
+
 /* An I/O window's initprot is its direction: 1 input, 2 output, 3 intermediate. Any other value
  * (0, 4, 5: /tmp/revH relu_outprot*) had been taken as an intermediate, granted read-write: a
  * window declared not writable was written. Refused (bad_window_prot); 1, 2 and 3 load. */
@@ -472,6 +498,72 @@ TEST(loader, duplicate_and_misleading_window_names_are_refused)
 		CHECK_EQ(ldr_load(f, flen, 0, p), LDR_E_WINDOW_NAME);
 		at[6] = '2'; /* a name of its own: the control */
 		CHECK_EQ(ldr_load(f, flen, 0, p), LDR_OK);
+		free(f);
+	}
+}
+
+/* The weights section is found by name in any case: the guide's __KERN_0 and the newer
+ * compiler's __kern_0 (docs/formats.md); only the upper case had been, so a __kern_0 program's
+ * weights BAR was no weights BAR (conv_kern_lower.hwx refused relocation-not-applied). A second
+ * weights section is refused by name (several_weights_sections): one BAR holds the weights. */
+TEST(loader, weights_in_a_kern_section_of_either_case)
+{
+	static uint8_t b[0x20000];
+	const struct hwxw_window win[3] = {{"x", 5, LDR_WIN_INPUT, 0x80}, {"y", 4, LDR_WIN_OUTPUT, 0x80},
+					   {"z", 6, LDR_WIN_OUTPUT, 0x80}};
+	size_t len = two_copy_hwx(b, sizeof b, win, 3);
+	REQUIRE(len);
+	static struct ldr_program prog;
+	struct ldr_program *p = &prog;
+	size_t k = sect_hdr_at(b, len, "__TEXT", "__const");
+	REQUIRE(k);
+	static const char *const names[] = {"__const", "__kern_0", "__KERN_0", "__Kern_1", "__kern"};
+	for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+		set_name16(b + k + SECT_NAME_OFF, names[i]);
+		enum ldr_err e = ldr_load(b, len, 0, p);
+		CHECKF(e == LDR_OK, "%s: %s", names[i], ldr_err_name(e));
+		CHECKF(p->weights_sect >= 0 && p->weights_len == 64 && ldr_weights_bar(p, 1), "%s",
+		       names[i]);
+	}
+	set_name16(b + k + SECT_NAME_OFF, "__kerm_0"); /* no weights section */
+	CHECK_EQ(ldr_load(b, len, 0, p), LDR_OK);
+	CHECK(p->weights_sect < 0 && !ldr_weights_bar(p, 1));
+	/* a second section with file bytes (the input window made a file-backed segment over the
+	 * weights' own 64 bytes' file range is an overlap; over the load commands' bytes it is not) */
+	set_name16(b + k + SECT_NAME_OFF, "__kern_0");
+	REQUIRE(ldr_load(b, len, 0, p) == LDR_OK);
+	size_t seg = seg_cmd_at(b, len, p->bars[5]);
+	REQUIRE(seg);
+	size_t xs = seg + SEG_CMD_BYTES, nm = HWX_HEADER_BYTES;
+	for (uint32_t i = 0; i < le_rd32(b + HWX_H_NCMDS); i++) { /* x's name: a command skipped */
+		if (le_rd32(b + nm) == LC_IDFVMLIB && le_rd32(b + nm + FVMLIB_ADDR_OFF) == p->bars[5])
+			le_wr32(b + nm, 0x1b); /* LC_UUID, which the loader does not read */
+		nm += le_rd32(b + nm + LC_CMDSIZE_OFF);
+	}
+	le_wr64(b + seg + SEG_FILEOFF_OFF, 0);
+	le_wr64(b + seg + SEG_FILESIZE_OFF, 0x80);
+	le_wr32(b + xs + SECT_OFFSET_OFF, 0);
+	set_name16(b + xs + SECT_NAME_OFF, "__kern_1");
+	CHECK_EQ(ldr_load(b, len, 0, p), LDR_E_WEIGHTS_SECTS);
+	set_name16(b + xs + SECT_NAME_OFF, "__KERN_1");
+	CHECK_EQ(ldr_load(b, len, 0, p), LDR_E_WEIGHTS_SECTS);
+	set_name16(b + xs + SECT_NAME_OFF, "__data1"); /* not a weights section: the control */
+	CHECK_EQ(ldr_load(b, len, 0, p), LDR_OK);
+	CHECK_STR(ldr_err_name(LDR_E_WEIGHTS_SECTS), "several_weights_sections");
+	/* conv.hwx with its __const renamed __kern_0: the relocations patch its weights' address */
+	uint8_t *f;
+	size_t flen;
+	if (test_shared_dir() && !test_read_file(test_shared_path("fixtures/hwx/conv.hwx"), &f, &flen)) {
+		size_t fk = sect_hdr_at(f, flen, "__TEXT", "__const");
+		REQUIRE(fk);
+		set_name16(f + fk + SECT_NAME_OFF, "__kern_0");
+		REQUIRE(ldr_load(f, flen, 0, p) == LDR_OK);
+		CHECK_EQ(p->weights_len, 0xc0u);
+		CHECK(p->weights_sect >= 0);
+		unsigned to_weights = 0;
+		for (unsigned r = 0; r < p->nrelocs; r++)
+			to_weights += p->relocs[r].target_sect == p->weights_sect;
+		CHECK_EQ(to_weights, 3u);
 		free(f);
 	}
 }
