@@ -9,6 +9,7 @@
 #include "fw/td/td.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 static const struct err_desc errs[LDR_E__COUNT] = {
@@ -56,6 +57,10 @@ static const struct err_desc errs[LDR_E__COUNT] = {
 	 "two I/O windows share a name, or a window is named barN but is not on BAR N"},
 	[LDR_E_WEIGHTS_SECTS] = {"several_weights_sections",
 	 "more than one weights section (__TEXT,__const or __KERN_n, any case)"},
+	[LDR_E_TD_SIZE_STATED] = {"td_size_mismatch",
+	 "the td_size stated (an anec header's, a submit's) is not the first task descriptor's size"},
+	[LDR_E_ANEC_TILES] = {"anec_outside_tiles",
+	 "a task descriptor reaches past its BAR's buffer in the anec tile table"},
 };
 
 const char *const ldr_bar_names[8] = {"RBase0", "RBase1", "WBase", "TBase",
@@ -715,6 +720,53 @@ static enum ldr_err finish(struct ldr_program *p)
 	return LDR_OK;
 }
 
+/* An anec's TDs inside the buffers its tile table declares: every tile range (and a runtime
+ * kernel read) on a BAR but the weights' ends within tiles[bar] 16 KiB units, the buffer the
+ * Asahi stack allocates for that BAR; its grant is then no larger (fw/ctrl grants a raw stream's
+ * BAR its TDs' extent). A TD whose ranges do not decode is left to the control path. */
+static enum ldr_err anec_tiles_hold(struct ldr_program *p)
+{
+	struct ldr_image im;
+	memset(&im, 0, sizeof im);
+	im.p = p;
+	for (unsigned i = 0; i < p->ntds; i++) {
+		struct td_range r[TD_MAX_RANGES];
+		unsigned nr = 0;
+		ldr_image_apply_td(&im, i);
+		const struct td_regs regs = {ldr_image_reg, &im};
+		if (td_ranges(&p->tds[i].h, &regs, NULL, r, TD_MAX_RANGES, &nr, NULL, NULL) != TD_OK)
+			continue;
+		for (unsigned k = 0; k < nr; k++) {
+			const struct td_range *x = &r[k];
+			int tile = x->kind == TD_R_SRC0 || x->kind == TD_R_SRC1 || x->kind == TD_R_DST;
+			if ((!tile && !ldr_runtime_kernel_read(p, x)) || x->whole || x->absolute ||
+			    x->bar >= LDR_NBARS || ldr_weights_bar(p, x->bar))
+				continue;
+			uint64_t cap = (uint64_t)p->anec_tiles[x->bar] << ANEC_TILE_SHIFT;
+			if (x->addr > cap || x->len > cap - x->addr) {
+				p->err_off = (size_t)p->tds[i].off;
+				p->err_stated = cap;
+				p->err_found = x->addr + x->len; /* td_ranges: no wrap */
+				p->err_bar = x->bar;
+				p->err_td = (int)i;
+				return LDR_E_ANEC_TILES;
+			}
+		}
+	}
+	return LDR_OK;
+}
+
+enum ldr_err ldr_check_td_size(struct ldr_program *p, uint32_t td_size)
+{
+	if (!p || !p->ntds)
+		return LDR_E_ARG;
+	if (p->tds[0].size == td_size)
+		return LDR_OK;
+	p->err_stated = td_size;
+	p->err_found = p->tds[0].size;
+	return LDR_E_TD_SIZE_STATED;
+}
+
 static enum ldr_err load_anec(const uint8_t *buf, size_t len, struct ldr_program *out)
 {
 	struct anec a;
@@ -725,13 +777,18 @@ static enum ldr_err load_anec(const uint8_t *buf, size_t len, struct ldr_program
 		return e;
 	if (out->ntds != a.td_count)
 		return LDR_E_TD_COUNT;
+	e = ldr_check_td_size(out, a.td_size);
+	if (e != LDR_OK)
+		return e;
 	/* the TDs end at tsk_size: the weights are where the header says */
 	if (out->weights_off != ((a.tsk_size + ANEC_GRAN - 1) & ~(uint64_t)(ANEC_GRAN - 1)))
 		return LDR_E_ANEC;
 	out->anec_hdr = a.hdr_bytes;
 	out->anec_dst_count = a.dst_count;
 	out->anec_src_count = a.src_count;
-	return LDR_OK;
+	for (unsigned i = 0; i < LDR_NBARS && i < ANEC_TILES; i++)
+		out->anec_tiles[i] = a.tiles[i];
+	return anec_tiles_hold(out);
 }
 
 enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out)
@@ -830,6 +887,22 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 	return finish(p);
 }
 
+void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size_t cap)
+{
+	if (!out || !cap)
+		return;
+	out[0] = 0;
+	if (!p)
+		return;
+	if (e == LDR_E_TD_SIZE_STATED)
+		snprintf(out, cap, "td_size 0x%lx, first TD 0x%lx bytes",
+			 (unsigned long)p->err_stated, (unsigned long)p->err_found);
+	else if (e == LDR_E_ANEC_TILES)
+		snprintf(out, cap, "BAR %d: tiles 0x%lx bytes, TD %d reaches 0x%lx", p->err_bar,
+			 (unsigned long)p->err_stated, p->err_td,
+			 (unsigned long)p->err_found);
+}
+
 /* TD i's writes, as the file holds them, on top of img. */
 static void apply_td(const struct ldr_program *p, unsigned i, struct ldr_regimage *img)
 {
@@ -875,6 +948,8 @@ const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
 {
 	if (e == LDR_OK || !p || !p->raw || (flags & (LDR_F_RAW | LDR_F_HWX)) || p->ntds > 1 ||
 	    (!buf && len))
+		return NULL;
+	if (anec_detect(buf, len)) /* an anec container, refused for what its header states */
 		return NULL;
 	static const uint8_t npy[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'}, elf[4] = {0x7f, 'E', 'L', 'F'};
 	if (len >= sizeof npy && !memcmp(buf, npy, sizeof npy))

@@ -68,6 +68,8 @@ enum ldr_err {
 	LDR_E_WINDOW_PROT,    /* an I/O window whose initprot is not 1, 2 or 3 */
 	LDR_E_WINDOW_NAME,    /* two windows of one name, or a window named barN not on BAR N */
 	LDR_E_WEIGHTS_SECTS,  /* more than one weights section (__TEXT,__const, __KERN_n) */
+	LDR_E_TD_SIZE_STATED, /* the td_size an anec header or a submit states is not TD 0's size */
+	LDR_E_ANEC_TILES,     /* a TD reaches past its BAR's buffer in an anec's tile table */
 	LDR_E__COUNT
 };
 
@@ -155,6 +157,7 @@ struct ldr_program {
 	uint32_t anec_hdr;         /* an anec container's header bytes (its data is the raw stream
 				      buf points at), else 0 */
 	uint32_t anec_dst_count, anec_src_count; /* its tile table's counts (tensor names) */
+	uint32_t anec_tiles[LDR_NBARS]; /* its tile table: each BAR's buffer in 16 KiB units */
 	const struct rm_gen *gen;
 	uint32_t cputype, cpusubtype, filetype, ncmds, sizeofcmds, hflags;
 	const char *note;          /* compiler version note (not NUL-terminated), or NULL */
@@ -178,6 +181,11 @@ struct ldr_program {
 	unsigned nthreads_io;      /* tensor-description thread commands seen */
 	/* where validation failed (file offset), for messages */
 	size_t err_off;
+	/* for td_size_mismatch and anec_outside_tiles: the value stated (td_size; the BAR's
+	 * tiles << 14 bytes) and the one the program has (TD 0's size; the end of the TD's range),
+	 * and for anec_outside_tiles the BAR and the TD; for messages (ldr_err_values) */
+	uint64_t err_stated, err_found;
+	int err_bar, err_td;
 };
 
 /* Whether BAR index bar holds the program's weights: in a container, the BAR-table slot holding
@@ -193,8 +201,19 @@ int ldr_td_kernels_in_weights(const struct ldr_program *p, unsigned td);
  * path grants and checks as it does a tile source's, and fw/tensors lists. */
 int ldr_runtime_kernel_read(const struct ldr_program *p, const struct td_range *x);
 
+/* After ldr_load failed with e: writes into out (cap bytes, NUL-terminated) the values behind
+ * the refusal when e states two ("td_size 0x26c, first TD 0x274 bytes"; "BAR 4: tiles 0x4000
+ * bytes, TD 1 reaches 0x100400"), else "". For messages only. */
+void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size_t cap);
+
 /* Loads and validates a whole program; on failure the contents of *out are unspecified. */
 enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out);
+
+/* A raw stream's first TD as the engine fetches it: the Asahi driver programs the engine to
+ * fetch td_size bytes of TD 0 (an anec header's td_size, a submit's), where the loader's raw
+ * rule (docs/formats.md "Raw task streams") sized it too. LDR_OK when the two agree, else
+ * LDR_E_TD_SIZE_STATED (err_stated td_size, err_found TD 0's size); ldr_load checks an anec so. */
+enum ldr_err ldr_check_td_size(struct ldr_program *p, uint32_t td_size);
 
 /* One register write of a TD's stream. */
 struct ldr_write {

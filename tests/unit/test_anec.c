@@ -7,6 +7,7 @@
 #include "fw/loader/anec.h"
 #include "fw/loader/loader.h"
 #include "fw/tensors/tensors.h"
+#include "tools/progdesc/benchprog.h"
 #include "tests/harness/harness.h"
 
 #include <stdlib.h>
@@ -181,4 +182,107 @@ TEST(anec, truncations_and_bit_flips_never_crash)
 	CHECK_EQ(anec_parse(b, len, &back), ANEC_OK);
 	free(b);
 	free(raw);
+}
+
+/* ---- td_size and the tile table (review fix2) ---- */
+
+/* An anec (0x800 header) around a one-TD copy of 8 x 2 fp16 from src0 (BAR 5, at in_off) to dst0
+ * (BAR 4, at out_off), with td_size and dst0's and src0's tiles as given: its length, 0 when it
+ * does not build. */
+static size_t copy_anec(uint8_t *out, size_t cap, uint32_t in_off, uint32_t out_off,
+			uint32_t td_size, uint32_t dst_tiles, uint32_t src_tiles)
+{
+	static uint8_t raw[0x1000];
+	static struct ldr_program p;
+	const struct bp_step s = {.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 4,
+				  .in0_off = in_off, .out_off = out_off};
+	size_t n = bp_chain(raw, sizeof raw, 8, 2, &s, 1, NULL);
+	if (!n || ldr_load(raw, n, LDR_F_RAW, &p) != LDR_OK || ANEC_HDR_LIBANE + n > cap)
+		return 0;
+	struct anec a;
+	memset(&a, 0, sizeof a);
+	a.size = n;
+	a.td_size = td_size;
+	a.td_count = 1;
+	a.tsk_size = p.weights_off; /* the TDs' end, 16-byte aligned already */
+	a.krn_size = n - p.weights_off;
+	a.dst_count = a.src_count = 1;
+	a.tiles[0] = 1;
+	a.tiles[4] = dst_tiles;
+	a.tiles[5] = src_tiles;
+	memset(out, 0, ANEC_HDR_LIBANE);
+	if (anec_write_header(&a, out, ANEC_HDR_LIBANE) != ANEC_HDR_LIBANE)
+		return 0;
+	memcpy(out + ANEC_HDR_LIBANE, raw, n);
+	return ANEC_HDR_LIBANE + n;
+}
+
+/* The Asahi driver has the engine fetch td_size bytes of TD 0; the loader sizes a raw stream's
+ * TD 0 by its own rule (0x274 here). A header stating 0x26c had been loaded whole (/tmp/revH
+ * relu_ps2_tdsize26c.anec: the model ran the TD's last two words, PostScale 2, which the engine
+ * does not fetch, and gave 2 relu(x) for relu(x)). Refused, naming both values; the TD's own
+ * size loads. ldr_check_td_size is the same check for a submit (tools/accel/submit.c). */
+TEST(anec, td_size_must_be_the_first_tds_size)
+{
+	static uint8_t b[0x2000];
+	static struct ldr_program p;
+	char vals[128];
+	size_t len = copy_anec(b, sizeof b, 0, 0, 0x274, 1, 1);
+	REQUIRE(len);
+	CHECK_STR(ldr_err_name(ldr_load(b, len, 0, &p)), "ok");
+	CHECK_EQ(p.tds[0].size, 0x274u);
+	static const uint32_t bad[] = {0x26c, 0x270, 0x200, 0x28};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		REQUIRE(copy_anec(b, sizeof b, 0, 0, bad[i], 1, 1) == len);
+		enum ldr_err e = ldr_load(b, len, 0, &p);
+		CHECKF(e == LDR_E_TD_SIZE_STATED, "td_size 0x%x: %s", bad[i], ldr_err_name(e));
+	}
+	REQUIRE(copy_anec(b, sizeof b, 0, 0, 0x26c, 1, 1) == len);
+	REQUIRE(ldr_load(b, len, 0, &p) == LDR_E_TD_SIZE_STATED);
+	ldr_err_values(&p, LDR_E_TD_SIZE_STATED, vals, sizeof vals);
+	CHECK_STR(vals, "td_size 0x26c, first TD 0x274 bytes");
+	/* an anec refused for its header is no "not an ANE program" */
+	CHECK(ldr_not_a_program(b, len, 0, &p, LDR_E_TD_SIZE_STATED) == NULL);
+	CHECK_STR(ldr_err_name(LDR_E_TD_SIZE_STATED), "td_size_mismatch");
+	/* the submit's form of the check, on the stream itself */
+	REQUIRE(ldr_load(b + ANEC_HDR_LIBANE, len - ANEC_HDR_LIBANE, LDR_F_RAW, &p) == LDR_OK);
+	CHECK_EQ(ldr_check_td_size(&p, 0x274), LDR_OK);
+	CHECK_EQ(ldr_check_td_size(&p, 0x26c), LDR_E_TD_SIZE_STATED);
+	ldr_err_values(&p, LDR_E_TD_RANGE, vals, sizeof vals); /* an error with no values */
+	CHECK_STR(vals, "");
+}
+
+/* The tile table gives each BAR's buffer (tiles << 14 bytes): the Asahi stack allocates that
+ * much. A TD reaching past it had run with a grant of its own extent (/tmp/revH
+ * concat_tile1.anec: dst0 one tile, 16 KiB, the TDs write 0x100400 bytes). Refused
+ * (anec_outside_tiles, naming the BAR, the buffer and the reach), for a destination and a
+ * source; the same TDs with one more tile load. */
+TEST(anec, a_td_past_its_bars_tiles_is_refused)
+{
+	static uint8_t b[0x2000];
+	static struct ldr_program p;
+	char vals[128];
+	/* dst0 written at [0x4000, 0x4080): 0x80 bytes past one tile */
+	size_t len = copy_anec(b, sizeof b, 0, 0x4000, 0x274, 1, 1);
+	REQUIRE(len);
+	CHECK_STR(ldr_err_name(ldr_load(b, len, 0, &p)), "anec_outside_tiles");
+	ldr_err_values(&p, LDR_E_ANEC_TILES, vals, sizeof vals);
+	CHECK_STR(vals, "BAR 4: tiles 0x4000 bytes, TD 0 reaches 0x4080");
+	REQUIRE(copy_anec(b, sizeof b, 0, 0x4000, 0x274, 2, 1) == len);
+	CHECK_STR(ldr_err_name(ldr_load(b, len, 0, &p)), "ok");
+	/* at the end of the tile exactly: [0x3f80, 0x4000) */
+	REQUIRE(copy_anec(b, sizeof b, 0, 0x3f80, 0x274, 1, 1) == len);
+	CHECK_STR(ldr_err_name(ldr_load(b, len, 0, &p)), "ok");
+	/* src0 read at [0x4000, 0x4080) */
+	REQUIRE(copy_anec(b, sizeof b, 0x4000, 0, 0x274, 1, 1) == len);
+	CHECK_STR(ldr_err_name(ldr_load(b, len, 0, &p)), "anec_outside_tiles");
+	ldr_err_values(&p, LDR_E_ANEC_TILES, vals, sizeof vals);
+	CHECK_STR(vals, "BAR 5: tiles 0x4000 bytes, TD 0 reaches 0x4080");
+	REQUIRE(copy_anec(b, sizeof b, 0x4000, 0, 0x274, 1, 2) == len);
+	CHECK_STR(ldr_err_name(ldr_load(b, len, 0, &p)), "ok");
+	CHECK_EQ(p.anec_tiles[5], 2u);
+	/* the same stream alone (no tile table) loads whatever its extent */
+	REQUIRE(copy_anec(b, sizeof b, 0x4000, 0x4000, 0x274, 1, 1) == len);
+	CHECK_STR(ldr_err_name(ldr_load(b + ANEC_HDR_LIBANE, len - ANEC_HDR_LIBANE, LDR_F_RAW, &p)), "ok");
+	CHECK_STR(ldr_err_name(LDR_E_ANEC_TILES), "anec_outside_tiles");
 }

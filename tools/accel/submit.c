@@ -163,6 +163,15 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 		rc = fail(why, whylen, EINVAL, "program rejected: " ERR_FMT, ERR_ARGS(ldr_err(le)));
 		goto out;
 	}
+	/* the engine fetches td_size bytes of TD 0: the TD the loader decoded must be that size */
+	le = ldr_check_td_size(&prog, j->td_size);
+	if (le != LDR_OK) {
+		char vals[128];
+		ldr_err_values(&prog, le, vals, sizeof vals);
+		rc = fail(why, whylen, EINVAL, "program rejected: " ERR_FMT ": %s", ERR_ARGS(ldr_err(le)),
+			  vals);
+		goto out;
+	}
 	if (prog.ntds != j->td_count) {
 		rc = fail(why, whylen, EINVAL,
 			  "td-count: the submit says %u TDs, the chain in the command BO has %u",

@@ -148,7 +148,9 @@ static int cmd_inspect(int argc, char **argv)
 		fprintf(stderr, "anefw-tool inspect: %s: " ERR_FMT, path, ERR_ARGS(ldr_err(e)));
 		if (p->err_off)
 			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p->err_off);
-		fprintf(stderr, "\n");
+		char vals[128];
+		ldr_err_values(p, e, vals, sizeof vals);
+		fprintf(stderr, "%s%s\n", vals[0] ? ": " : "", vals);
 		const char *no = ldr_not_a_program(buf, p->len, flags, p, e);
 		if (no)
 			fprintf(stderr, "anefw-tool inspect: %s: %s\n", path, no);
@@ -193,7 +195,9 @@ static int cmd_validate(int argc, char **argv)
 		printf(ERR_FMT, ERR_ARGS(ldr_err(e)));
 		if (p->err_off)
 			printf(" at file offset 0x%lx", (unsigned long)p->err_off);
-		printf("\n");
+		char vals[128];
+		ldr_err_values(p, e, vals, sizeof vals);
+		printf("%s%s\n", vals[0] ? ": " : "", vals);
 		const char *no = ldr_not_a_program(buf, p->len, flags, p, e);
 		if (no)
 			printf("%s: %s\n", path, no);

@@ -93,7 +93,10 @@ static int cmd_run(int argc, char **argv)
 		return 1;
 	enum ldr_err le = ldr_load(buf, len, flags, &prog);
 	if (le != LDR_OK) {
-		printf("run: program: " ERR_FMT "\n", ERR_ARGS(ldr_err(le)));
+		char vals[128];
+		ldr_err_values(&prog, le, vals, sizeof vals);
+		printf("run: program: " ERR_FMT "%s%s\n", ERR_ARGS(ldr_err(le)), vals[0] ? ": " : "",
+		       vals);
 		const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
 		if (no)
 			printf("run: %s: %s\n", path, no);
