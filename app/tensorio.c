@@ -34,6 +34,8 @@ static const struct err_desc errs[TIO_E__COUNT] = {
 	[TIO_E_NOT_RUN] = {"output-not-produced", "the submission did not complete"},
 	[TIO_E_MISMATCH] = {"output-mismatch", "an output differs from its reference"},
 	[TIO_E_TOL] = {"tolerance-bad", "a tolerance that is not a decimal number from 0 to 1e6"},
+	[TIO_E_UNWRITTEN] = {"output-not-written",
+	 "an output or reference of a tensor no task descriptor writes whole (fw/tensors unwritten)"},
 };
 
 const struct err_desc *tio_err(enum tio_err e)
@@ -446,6 +448,13 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 		}
 		if (r->out && role == TNS_INPUT) {
 			fail(x, TIO_E_NOT_OUTPUT, r->name, tns_role_name(role));
+			return x->err;
+		}
+		if (r->out && x->t[ti].unwritten) { /* its bytes would be zeros, not a result */
+			fail(x, TIO_E_UNWRITTEN, r->name,
+			     x->t[ti].unwritten == TNS_UNWRITTEN_GAP
+				     ? "the channels its task descriptors write leave a gap"
+				     : "no task descriptor writes it");
 			return x->err;
 		}
 		for (unsigned j = 0; j < x->nio; j++)

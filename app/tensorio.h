@@ -53,6 +53,7 @@ enum tio_err {
 	TIO_E_NOT_RUN,     /* output-not-produced: the submission did not complete */
 	TIO_E_MISMATCH,    /* output-mismatch: an output outside its reference's tolerance */
 	TIO_E_TOL,         /* tolerance-bad: --rtol/--atol (rtol=/atol=) not a decimal 0 .. 1e6 */
+	TIO_E_UNWRITTEN,   /* output-not-written: --out/ref of a tensor no TD writes (all of) */
 	TIO_E__COUNT
 };
 const struct err_desc *tio_err(enum tio_err e); /* fw/common/err.h */

@@ -170,6 +170,40 @@ static void set_flat(struct tns_tensor *t, unsigned fmt)
 	t->base = t->row = t->plane = t->depth = t->group = 0;
 }
 
+/* Whether access a is one of those layout() takes with ref (its BAR, direction and depth). */
+static int same_view(const struct tns_tensor *t, const struct access *a, const struct access *ref)
+{
+	return a->bar == (unsigned)t->bar && a->write == ref->write &&
+	       (ref->d == 1 ? a->d == 1 : a->d != 0);
+}
+
+/* Whether the channels [first, first + c) of the accesses layout() took, first their plane from
+ * minbase, cover [0, cmax) with no gap: the lowest uncovered channel advanced through every
+ * access that reaches it, until none does. */
+static int channels_covered(const struct tns_tensor *t, const struct scan *s,
+			    const struct access *ref, uint64_t minbase, uint64_t cmax)
+{
+	uint64_t lo = 0;
+	for (;;) {
+		int moved = 0;
+		for (unsigned i = 0; i < s->na && lo < cmax; i++) {
+			const struct access *a = &s->a[i];
+			if (!same_view(t, a, ref))
+				continue;
+			/* layout() checked every base whole planes from minbase, and first + c */
+			uint64_t first = ref->plane ? (a->base - minbase) / ref->plane : 0;
+			if (first <= lo && first + a->c > lo) {
+				lo = first + a->c;
+				moved = 1;
+			}
+		}
+		if (lo >= cmax)
+			return 1;
+		if (!moved)
+			return 0;
+	}
+}
+
 /* The logical layout of tensor t from the tile accesses in its direction (writes for outputs and
  * intermediates, reads for inputs; any, when there are none of those). Accesses at depth 1 come
  * first: an access with a depth is another view of the same bytes when there are those (Apple's
@@ -272,6 +306,8 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 	t->dim[TNS_H] = ref->h;
 	t->dim[TNS_W] = ref->w;
 	list_axes(t);
+	if (ref->write && !channels_covered(t, s, ref, minbase, cmax))
+		t->unwritten = TNS_UNWRITTEN_GAP; /* a channel between written ones no TD writes */
 }
 
 static void bar_name(char *out, unsigned bar)
@@ -376,6 +412,13 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 				memcpy(x->name, nm, strlen(nm) + 1);
 		}
 		layout(x, &s);
+		if (x->role != TNS_INPUT) { /* an output no TD writes at all */
+			int written = 0;
+			for (unsigned i = 0; i < s.na; i++)
+				written |= s.a[i].bar == bar && s.a[i].write;
+			if (!written)
+				x->unwritten = TNS_UNWRITTEN_ALL;
+		}
 	}
 	return TNS_OK;
 }
@@ -444,14 +487,19 @@ void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)
 		outf(out, ctx, "  %-12s %-20s bar %-2d %-7s [%s] 0x%lx bytes", tns_role_name(x->role),
 		     x->name, x->bar, tns_dtype_name(x->fmt), shape, (unsigned long)x->bytes);
 		if (x->flat)
-			outf(out, ctx, " (flat: no single geometry)\n");
+			outf(out, ctx, " (flat: no single geometry)");
 		else if (x->dim[TNS_D] > 1)
-			outf(out, ctx, " (base 0x%lx, row 0x%lx, plane 0x%lx, depth 0x%lx%s)\n",
+			outf(out, ctx, " (base 0x%lx, row 0x%lx, plane 0x%lx, depth 0x%lx%s)",
 			     (unsigned long)x->base, (unsigned long)x->row, (unsigned long)x->plane,
 			     (unsigned long)x->depth, x->dim[TNS_G] > 1 ? ", grouped" : "");
 		else
-			outf(out, ctx, " (base 0x%lx, row 0x%lx, plane 0x%lx%s)\n",
+			outf(out, ctx, " (base 0x%lx, row 0x%lx, plane 0x%lx%s)",
 			     (unsigned long)x->base, (unsigned long)x->row, (unsigned long)x->plane,
 			     x->dim[TNS_G] > 1 ? ", grouped" : "");
+		if (x->unwritten == TNS_UNWRITTEN_GAP)
+			outf(out, ctx, " (unwritten: a channel between written ones no TD writes)");
+		else if (x->unwritten)
+			outf(out, ctx, " (unwritten: no TD writes it)");
+		outf(out, ctx, "\n");
 	}
 }

@@ -18,6 +18,10 @@
  * channel concatenation does), when their geometry has more elements than the buffer has room
  * for (strides that make elements share bytes), or when no TD uses it as a tile, the tensor is
  * `flat`: a 1-D run of bytes/elem elements from offset 0.
+ * unwritten: an output (or intermediate) no TD writes, or one whose TDs write channels with a gap
+ * between them (channel 0 and channel 2, none channel 1): described, with its whole shape, but
+ * no computed result (app/tensorio refuses --out and ref of it). A flat tensor that some TD
+ * writes is taken as written.
  */
 #ifndef ANEFW_TENSORS_H
 #define ANEFW_TENSORS_H
@@ -34,6 +38,7 @@
 #define TNS_NAME_MAX 64
 
 enum tns_role { TNS_INPUT = 1, TNS_OUTPUT = 2, TNS_INTERMEDIATE = 3 };
+enum tns_unwritten { TNS_UNWRITTEN_ALL = 1, TNS_UNWRITTEN_GAP = 2 };
 const char *tns_role_name(unsigned role); /* "input", "output", "intermediate" */
 
 /* Element formats (Common.ChCfg InFmt / OutFmt values) */
@@ -51,6 +56,10 @@ struct tns_tensor {
 	uint8_t ndim;            /* 3 to 5: the axes shape lists */
 	uint8_t flat;            /* 1: no register geometry; shape [1, 1, bytes / elem] */
 	uint8_t ilv;             /* channel interleave (fw/td td_tile_interleave): 1 plain */
+	uint8_t unwritten;       /* 0, or an output or intermediate some of whose elements no TD
+				    writes (its bytes there the firmware's zeros, nothing computed):
+				    TNS_UNWRITTEN_ALL no TD writes its BAR, TNS_UNWRITTEN_GAP the
+				    channels its TDs write leave a gap */
 	uint32_t shape[5];       /* [G,] C, [D,] H, W: the axes of dim that are listed */
 	uint32_t dim[TNS_AXES];  /* every axis, G C D H W (TNS_G ..), 1 where shape lists none */
 	uint64_t nelem;

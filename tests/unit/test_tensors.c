@@ -16,6 +16,7 @@
 #include "tests/unit/tsession.h"
 #include "fw/common/le.h"
 #include "fw/td/td.h"
+#include "fw/loader/hwx_write.h"
 #include "tools/progdesc/benchprog.h"
 #include "tools/progdesc/progdesc.h"
 
@@ -858,5 +859,108 @@ TEST(tensors, depths_sharing_bytes_are_flat)
 				CHECK_EQ(t[k].nelem, (uint64_t)DT_C * DT_D * DT_H * DT_W);
 		}
 		CHECK_EQ(found, 1u);
+	}
+}
+
+/* ---- outputs no TD writes whole (review fix2) ---- */
+
+static const struct tns_tensor *tensor_on(const struct tns_tensor *t, unsigned n, int bar)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (t[i].bar == bar)
+			return &t[i];
+	return NULL;
+}
+
+/* --out (or ref) of name on p: the tio error, the text in c. */
+static enum tio_err request_out(const struct ldr_program *p, const char *arg, int out,
+				struct tcapture *c)
+{
+	static struct tio x;
+	struct tio_req r;
+	if (tio_parse_req(arg, strlen(arg), out, &r) != TIO_OK)
+		return TIO_E_ARG;
+	c->n = 0;
+	c->text[0] = 0;
+	enum tio_err e = tio_prepare(&x, p, &r, 1, tcapture_out, c);
+	tio_free(&x);
+	return e;
+}
+
+/* /tmp/revA's `gen concatgap`: TD 0 writes channel 0 of BAR 4, TD 1 channel 2; the layout took
+ * the highest channel as the count, [3, 2, 8], and channel 1, which no TD writes, came back as
+ * computed zeros (exit 0). `gen unwritten`: a declared output window (z, BAR 6) no TD writes, an
+ * output of zeros. Both are now described as unwritten and --out / ref of them is refused
+ * (output-not-written); the controls (channels 0 and 1; the window a TD writes) are offered. */
+TEST(tensors, outputs_no_td_writes_whole_are_not_offered)
+{
+	static uint8_t raw[0x2000], hwx[0x20000];
+	static struct ldr_program p;
+	static struct tns_tensor t[TNS_MAX];
+	static struct tcapture c;
+	unsigned n = 0;
+	const uint32_t plane = bp_row(8) * 2;
+	for (int gap = 0; gap < 2; gap++) {
+		const struct bp_step s[2] = {
+			{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 4},
+			{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 4,
+			 .out_off = (gap ? 2 : 1) * plane},
+		};
+		size_t len = bp_chain(raw, sizeof raw, 8, 2, s, 2, NULL);
+		REQUIRE(len);
+		REQUIRE(ldr_load(raw, len, LDR_F_RAW, &p) == LDR_OK);
+		REQUIRE(tns_describe(&p, t, TNS_MAX, &n, NULL) == TNS_OK);
+		const struct tns_tensor *y = tensor_on(t, n, 4);
+		REQUIRE(y);
+		CHECK_EQ(y->role, TNS_OUTPUT);
+		CHECK_EQ(y->flat, 0);
+		CHECK_EQ(y->dim[TNS_C], gap ? 3u : 2u);
+		CHECK_EQ(y->unwritten, gap ? TNS_UNWRITTEN_GAP : 0);
+		enum tio_err e = request_out(&p, "bar4=/nonexistent-dir/y.npy", TIO_OUT, &c);
+		CHECKF(e == (gap ? TIO_E_UNWRITTEN : TIO_OK), "gap %d: %s", gap, c.text);
+		if (gap) {
+			CHECK(strstr(c.text, "output-not-written") && strstr(c.text, "gap"));
+			CHECK_EQ(request_out(&p, "bar4=/nonexistent-dir/y.npy", TIO_REF, &c),
+				 TIO_E_UNWRITTEN);
+		}
+		c.n = 0;
+		tns_print(&p, tcapture_out, &c);
+		CHECK_EQ(strstr(c.text, "unwritten") != NULL, gap);
+	}
+	/* the unwritten window */
+	const struct bp_step s1 = {.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 4};
+	size_t rl = bp_chain(raw, sizeof raw, 8, 2, &s1, 1, NULL);
+	REQUIRE(rl);
+	const struct hwxw_window win[3] = {{"x", 5, LDR_WIN_INPUT, 0x80}, {"y", 4, LDR_WIN_OUTPUT, 0x80},
+					   {"z", 6, LDR_WIN_OUTPUT, 0x80}};
+	struct hwxw_spec spec = {.cpusubtype = 4, .text = raw, .text_len = bp_chain_weights_off(1),
+				 .first_td_bytes = 0x274, .ntds = 1, .weights_bar = 1, .win = win,
+				 .nwin = 3};
+	size_t hl = 0;
+	REQUIRE(hwxw_write(&spec, hwx, sizeof hwx, &hl) == HWXW_OK);
+	REQUIRE(ldr_load(hwx, hl, 0, &p) == LDR_OK);
+	REQUIRE(tns_describe(&p, t, TNS_MAX, &n, NULL) == TNS_OK);
+	const struct tns_tensor *y = tensor_on(t, n, 4), *z = tensor_on(t, n, 6);
+	REQUIRE(y && z);
+	CHECK_EQ(y->unwritten, 0);
+	CHECK_EQ(z->unwritten, TNS_UNWRITTEN_ALL);
+	CHECK_EQ(request_out(&p, "z=/nonexistent-dir/z.npy", TIO_OUT, &c), TIO_E_UNWRITTEN);
+	CHECK(strstr(c.text, "no task descriptor writes it") != NULL);
+	CHECK_EQ(request_out(&p, "bar6=/nonexistent-dir/z.npy", TIO_OUT, &c), TIO_E_UNWRITTEN);
+	CHECK_EQ(request_out(&p, "y=/nonexistent-dir/y.npy", TIO_OUT, &c), TIO_OK);
+	CHECK_STR(tio_err_name(TIO_E_UNWRITTEN), "output-not-written");
+	/* every real container's outputs are written whole (concat's two TDs: channels 0..16383
+	 * and 16384..16399) */
+	static const char *const fx[] = {"fixtures/hwx/relu.hwx", "fixtures/hwx/sigmoid.hwx",
+					 "fixtures/hwx/conv.hwx", "fixtures/hwx/concat.hwx"};
+	for (unsigned i = 0; i < sizeof fx / sizeof fx[0] && test_shared_dir(); i++) {
+		uint8_t *f;
+		size_t fl;
+		REQUIRE(test_read_file(test_shared_path(fx[i]), &f, &fl) == 0);
+		REQUIRE(ldr_load(f, fl, 0, &p) == LDR_OK);
+		REQUIRE(tns_describe(&p, t, TNS_MAX, &n, NULL) == TNS_OK);
+		for (unsigned k = 0; k < n; k++)
+			CHECKF(!t[k].unwritten, "%s: %s", fx[i], t[k].name);
+		free(f);
 	}
 }
