@@ -87,3 +87,21 @@ void fp16_format(uint16_t h, char *buf, size_t cap)
 		frac[--k] = 0;
 	snprintf(buf, cap, "%s%lu%s%s", sign, (unsigned long)(v / 1000000u), k ? "." : "", frac);
 }
+
+void fp16_format_sub(uint16_t h, char *buf, size_t cap)
+{
+	unsigned m = h & FP16_FRAC_MASK, e = 24;
+	if (!buf || !cap || (h & FP16_EXP_MASK) || !m) {
+		fp16_format(h, buf, cap);
+		return;
+	}
+	while (!(m & 1u)) { /* m x 2^-24 with m odd */
+		m >>= 1;
+		e--;
+	}
+	const char *sign = (h & FP16_SIGN) ? "-" : "";
+	if (m == 1u)
+		snprintf(buf, cap, "%s2^-%u", sign, e);
+	else
+		snprintf(buf, cap, "%s%u x 2^-%u", sign, m, e);
+}

@@ -56,6 +56,10 @@ uint64_t fp_round_grid(uint64_t m, int64_t exp, unsigned prec, int64_t qmin, int
  * Always NUL-terminated within cap. */
 void fp16_format(uint16_t h, char *buf, size_t cap);
 
+/* fp16_format, but a subnormal exactly, as "M x 2^-E" with M odd ("2^-E" when M is 1; "3 x 2^-24"
+ * for 0x0003), where six decimals would print 0 or one digit. */
+void fp16_format_sub(uint16_t h, char *buf, size_t cap);
+
 /* mant * 2^exp rounded to the nearest fp16, ties to even; beyond 65504 rounds to +-infinity. */
 uint16_t fp16_from_scaled(int64_t mant, int32_t exp);
 

@@ -30,19 +30,11 @@ static void pf(struct pr *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* An fp16 record value for people: fp16_format's decimal, but a subnormal power of two as
- * "2^-N" (the linear records' clamps at +-2^-24 would otherwise print as 0). */
+/* An fp16 record value for people: fp16_format's decimal, but a subnormal exactly, "2^-N" or
+ * "M x 2^-N" (fp16_format_sub: the linear records' clamps at +-2^-24 would otherwise print as 0). */
 static void lut_value(uint16_t h, char *buf, size_t cap)
 {
-	uint16_t m = h & FP16_FRAC_MASK;
-	if ((h & FP16_EXP_MASK) == 0 && m && !(m & (m - 1u))) {
-		unsigned k = 0;
-		while (!(m >> k & 1u))
-			k++;
-		snprintf(buf, cap, "%s2^-%u", (h & FP16_SIGN) ? "-" : "", 24u - k);
-		return;
-	}
-	fp16_format(h, buf, cap);
+	fp16_format_sub(h, buf, cap);
 }
 
 /* What a linear-only record computes (docs/actlut.md, "Linear-only records"): x clamped to

@@ -9,10 +9,10 @@ static const char *fmt_name(unsigned f)
 	return f == H13_FMT_INT8 ? "int8" : f == H13_FMT_UINT8 ? "uint8" : f == H13_FMT_FP16 ? "fp16" : "format?";
 }
 
-/* an fp16 field as "1" or "1.442383" */
+/* an fp16 field as "1" or "1.442383", a subnormal exactly ("3 x 2^-24": fp16_format_sub) */
 static const char *h16(uint16_t h, char *buf)
 {
-	fp16_format(h, buf, 16);
+	fp16_format_sub(h, buf, 16);
 	return buf;
 }
 
@@ -117,6 +117,26 @@ static void print_interleave(uint32_t fmt, outf_fn out, void *ctx)
 	const unsigned i = td_tile_interleave(fmt);
 	if (i > 1u)
 		outf(out, ctx, ", channels interleaved by %u (rows of W x %u values, a plane a group of %u)", i, i, i);
+}
+
+/* What engine/model/compute.c's decode_stages and pooling refuse in a PE the general line
+ * describes (their conditions, in their order), else NULL */
+static const char *pe_refused(uint32_t common_cfg, uint32_t pc, uint32_t bs, uint32_t fin)
+{
+	const unsigned task = H13_GET(common_cfg, H13_CFG_TASKTYPE);
+	if ((task == H13_TASK_PE_ONE || task == H13_TASK_PE_TWO) && task != td_pe_task(pc))
+		return "Common.Cfg.TaskType 2 with a second operand, or 3 without";
+	const unsigned po = H13_GET(pc, H13_PECFG_OPMODE), sec = H13_GET(pc, H13_PECFG_SECSRC);
+	if (po > H13_PE_OP_SQ || sec == 1u || (sec == H13_PE_SECSRC_SUB && po != H13_PE_OP_ADD))
+		return NULL; /* refused before the rest, and named on the line already */
+	if (fin != H13_FINALSCALE_ONE)
+		return "Planar.FinalScale other than 1 outside a reduction";
+	if (td_pe_two_operands(pc) && H13_GET(pc, H13_PECFG_OPMODE) == H13_PE_OP_MUL &&
+	    (H13_GET(bs, H13_BIASSCALE_SCALE) != FP16_ONE || (H13_GET(bs, H13_BIASSCALE_BIAS) & 0x7fffu)))
+		return "Scale other than 1 or Bias other than 0 on a product of two operands";
+	if (H13_GET(pc, H13_PECFG_POOLMODE) && H13_GET(pc, H13_PECFG_SECSRC))
+		return "pooling with a second source";
+	return NULL;
 }
 
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)
@@ -228,8 +248,9 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		int ok = H13_GET(gc, H13_GROUPCONV_UNICASTEN) && H13_GET(mac, H13_MACCFG_KERNELMODE) &&
 			 H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE) == FP16_ONE &&
 			 (prod ? H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) && n == H13_RCAS_UNICASTCIN
-			       : !H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) && n > 0) &&
-			 (uint64_t)cin == (uint64_t)n * cout;
+			       : !H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) && n >= 2 &&
+				 H13_GET(mac, H13_MACCFG_BINARYPOINT) == H13_BINARYPOINT_FP16) &&
+			 td_window_unit(&win) && (uint64_t)cin == (uint64_t)n * cout;
 		if (prod)
 			outf(out, ctx, "  NE: channel products (OpMode 2, ElemMultMode): output c = input 2c x "
 				       "input 2c+1");
@@ -237,10 +258,11 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, "  NE: channel maxima (OpMode 3): output c = the largest of inputs cN .. "
 				       "cN+N-1, N = UnicastCin %u", n);
 		outf(out, ctx, ", %u -> %u channels, x PostScale %s%s\n", (unsigned)cin, (unsigned)cout, post,
-		     ok ? "" : prod ? " (not modelled: only UnicastEn 1, UnicastCin 2, KernelMode 1, PostScale 1 "
-				      "and Cin = 2 Cout, Apple's pow)"
-			  : " (not modelled: only UnicastEn 1, no ElemMultMode, KernelMode 1, PostScale 1 and "
-			    "Cin = N Cout, Apple's reduce_max over C)");
+		     ok ? "" : prod ? " (not modelled: only UnicastEn 1, UnicastCin 2, KernelMode 1, PostScale 1, "
+				      "a 1x1 window and Cin = 2 Cout, Apple's pow)"
+			  : " (not modelled: only UnicastEn 1, UnicastCin 2 or more, BinaryPoint 0x1c, no "
+			    "ElemMultMode, KernelMode 1, PostScale 1, a 1x1 window and Cin = N Cout, Apple's "
+			    "reduce_max over C)");
 	} else {
 		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
 	}
@@ -315,7 +337,7 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			print_second(&lm, r, out, ctx);
 			outf(out, ctx, po == H13_PE_OP_SQ ? "), squared" : ")");
 		}
-		else if (po == H13_PE_OP_SQ)
+		else if (po == H13_PE_OP_SQ && sec == H13_PE_SECSRC_NONE) /* with SecSrc 1 or 3: below */
 			outf(out, ctx, ", squared");
 		else if (po >= 5 || sec)
 			outf(out, ctx, ", OpMode %u SecSrc %u (not modelled)", po, sec);
@@ -333,6 +355,9 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		if (H13_GET(pc, H13_PECFG_NLMODE))
 			outf(out, ctx, ", NLMode %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
 		outf(out, ctx, ", x FinalScale %s", f32(fin, b1));
+		const char *why = pe_refused(GET(H13_COMMON_CFG), pc, bs, fin);
+		if (why)
+			outf(out, ctx, " (not modelled: %s)", why);
 		kept_refused(&k, out, ctx);
 		if (lm.no.why)
 			outf(out, ctx, " (not modelled: %s)", lm.no.why);

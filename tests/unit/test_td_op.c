@@ -189,7 +189,8 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
-		  "  PE: a x -1 x b (RBase1), + 0.5, x 1, relu, x FinalScale 1\n"
+		  "  PE: a x -1 x b (RBase1), + 0.5, x 1, relu, x FinalScale 1 (not modelled: Scale other than 1 "
+		  "or Bias other than 0 on a product of two operands)\n"
 		  "  result: WBase, 1 x 2560 x 1600 fp16, and keeps it in L2\n");
 	/* a pool from an L2-resident source, |.|, an fp32 FinalScale that is no fp16 */
 	struct img p = {0};
@@ -205,7 +206,8 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	CHECK_STR(describe(&p, &t),
 		  "  source: the L2-resident tensor at 0x0, 3 x 4 x 8 fp16\n"
 		  "  NE: not in the path\n"
-		  "  PE: max pool 2x2 stride 2x2 padding 0x0, then a x 0, |.|, + 0, x 0, x FinalScale 0x3dcccccd\n"
+		  "  PE: max pool 2x2 stride 2x2 padding 0x0, then a x 0, |.|, + 0, x 0, x FinalScale 0x3dcccccd (not modelled: "
+		  "Planar.FinalScale other than 1 outside a reduction)\n"
 		  "  result: WBase, 3 x 2 x 4 fp16\n");
 	/* what the model refuses is named */
 	struct img q = {0};
@@ -661,4 +663,130 @@ TEST(td_op, ops_count_each_outputs_multiply_accumulates)
 	set(&m, H13_COMMON_CONVCFG, TD_CONVCFG_UNIT | H13_PUT(H13_CONVCFG_KW, ~0u) | H13_PUT(H13_CONVCFG_KH, ~0u));
 	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, ~0u));
 	CHECK_EQ(td_ops(&r), UINT64_MAX / 2);
+}
+
+/* A subnormal fp16 prints exactly (fp16_format_sub), not as the 0 six decimals give; the values
+ * are numpy's: np.float16(3 * 2**-24).view(np.uint16) == 0x0003, 2**-21 is 0x0008, 1023 x 2^-24
+ * is 0x03ff; normal values print as fp16_format does. */
+TEST(fp16, format_subnormal_exactly)
+{
+	static const struct {
+		uint16_t h;
+		const char *s;
+	} c[] = {
+		{0x0001, "2^-24"}, {0x0003, "3 x 2^-24"}, {0x0008, "2^-21"}, {0x8005, "-5 x 2^-24"},
+		{0x03ff, "1023 x 2^-24"}, {0x0000, "0"}, {0x8000, "-0"}, {0x0400, "0.000061"}, {0x3c00, "1"},
+	};
+	char buf[16];
+	for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+		fp16_format_sub(c[i].h, buf, sizeof buf);
+		CHECKF(!strcmp(buf, c[i].s), "0x%04x: %s, want %s", c[i].h, buf, c[i].s);
+	}
+}
+
+/* PreScale, Bias, Scale, PostScale and AccBias of 0x0001..0x0008 are not 0 (the model applies
+ * them: a x 1 x 2^-21 is not 0): the line says what they are */
+TEST(td_op, subnormal_scales_print_exactly)
+{
+	struct img m = {0};
+	struct tcapture t;
+	common(&m, 8, 1, 1, 1);
+	pe_identity(&m, 0);
+	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x0008u) | H13_PUT(H13_BIASSCALE_BIAS, 0x0001u));
+	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x0003u));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "  PE: a x 3 x 2^-24, + 2^-24, x 2^-21, x FinalScale 1\n") != NULL, "%s", t.text);
+	/* the NE's PostScale and AccBias (a unit kernel's) */
+	struct img n = {0};
+	common(&n, 8, 1, 1, 1);
+	set(&n, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_KERNELMODE, 1));
+	set(&n, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x0002u));
+	set(&n, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, 0x8001u));
+	describe(&n, &t);
+	CHECKF(strstr(t.text, "x + AccBias -2^-24, x PostScale 2^-23\n") != NULL, "%s", t.text);
+}
+
+/* Planar OpMode 4 squares a x PreScale only with no second source (SecSrc 0): with SecSrc 1 or 3
+ * the model refuses, and the line must not drop the operand and say "squared" */
+TEST(td_op, squared_only_without_a_second_source)
+{
+	struct img m = {0};
+	struct tcapture t;
+	common(&m, 8, 1, 1, 1);
+	pe_identity(&m, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ));
+	CHECK_STR(describe(&m, &t), /* the control: SecSrc 0 */
+		  "  source: RBase0, 1 x 1 x 8 fp16 (C x H x W)\n"
+		  "  NE: not in the path\n"
+		  "  PE: a x 1, squared, + 0, x 1, x FinalScale 1\n"
+		  "  result: WBase, 1 x 1 x 8 fp16\n");
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB));
+	pe_task(&m);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "squared") == NULL && strstr(t.text, "OpMode 4 SecSrc 3 (not modelled)") != NULL,
+	       "%s", t.text);
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_SECSRC, 1));
+	pe_task(&m);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "squared") == NULL && strstr(t.text, "OpMode 4 SecSrc 1 (not modelled)") != NULL,
+	       "%s", t.text);
+}
+
+/* What engine/model/compute.c's decode_stages and pooling refuse is marked "(not modelled)",
+ * each beside its control that the model runs (an add, a product, with identity scales) */
+TEST(td_op, pe_refusals_marked)
+{
+	struct img m = {0};
+	struct tcapture t;
+	const char *add = "  PE: a x 1 + b (RBase1), + 0, x 1, x FinalScale 1\n";
+	common(&m, 8, 1, 1, 1);
+	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	pe_identity(&m, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	CHECKF(strstr(describe(&m, &t), add) != NULL, "%s", t.text);
+	/* FinalScale 2 on the add */
+	set(&m, H13_PLANAR_FINALSCALE, 0x40000000u);
+	CHECKF(strstr(describe(&m, &t), "x FinalScale 2 (not modelled: Planar.FinalScale other than 1 outside "
+					"a reduction)\n") != NULL, "%s", t.text);
+	set(&m, H13_PLANAR_FINALSCALE, H13_FINALSCALE_ONE);
+	/* TaskType 2 with the second operand */
+	set(&m, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_PE_ONE));
+	CHECKF(strstr(describe(&m, &t), "x FinalScale 1 (not modelled: Common.Cfg.TaskType 2 with a second "
+					"operand, or 3 without)\n") != NULL, "%s", t.text);
+	pe_task(&m);
+	/* an average pool with the second source */
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) |
+				 H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_AVG));
+	CHECKF(strstr(describe(&m, &t), "x FinalScale 1 (not modelled: pooling with a second source)\n") != NULL,
+	       "%s", t.text);
+	/* Scale or Bias on a product of two operands; the product itself (control) is modelled */
+	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	CHECKF(strstr(describe(&m, &t), "  PE: a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL, "%s", t.text);
+	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3800u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3c00u));
+	CHECKF(strstr(describe(&m, &t), "+ 1, x 0.5, x FinalScale 1 (not modelled: Scale other than 1 or Bias "
+					"other than 0 on a product of two operands)\n") != NULL, "%s", t.text);
+}
+
+/* Channel maxima with BinaryPoint 0 or UnicastCin 1 (refused by the model's ne_channel_groups: on
+ * silicon no copy) are marked; Apple's reduce_max's form (UnicastCin 2 or more, 0x1c) is not */
+TEST(td_op, channel_maxima_refusals_marked)
+{
+	struct img m = {0};
+	struct tcapture t;
+	common(&m, 8, 1, 4, 2);
+	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+					  H13_PUT(H13_GROUPCONV_UNICASTCIN, 2));
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+				H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16));
+	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "N = UnicastCin 2, 4 -> 2 channels, x PostScale 1\n") != NULL, "%s", t.text);
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "x PostScale 1 (not modelled: ") != NULL, "%s", t.text);
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+				H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16));
+	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+					  H13_PUT(H13_GROUPCONV_UNICASTCIN, 1));
+	set(&m, H13_COMMON_CIN, 2);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "N = UnicastCin 1, 2 -> 2 channels, x PostScale 1 (not modelled: ") != NULL, "%s", t.text);
 }
