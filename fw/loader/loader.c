@@ -6,6 +6,7 @@
 #include "fw/common/assert.h"
 #include "fw/loader/anec.h"
 #include "fw/loader/hwx_format.h"
+#include "fw/kunit/kunit.h"
 #include "fw/td/td.h"
 
 #include <stddef.h>
@@ -678,6 +679,20 @@ int ldr_td_kernels_in_weights(const struct ldr_program *p, unsigned td)
 	const struct ldr_td *t = &p->tds[td];
 	return ((t->h.bar_en >> H13_BAR_KBASE0) & 1u) &&
 	       ldr_weights_bar(p, t->h.bar_idx[H13_BAR_KBASE0]);
+}
+
+unsigned ldr_td_kunit_streams(const struct ldr_program *p, unsigned td)
+{
+	struct ku_unit u;
+	if (!ldr_td_kernels_in_weights(p, td) || p->weights_len < KU_HEADER_SIZE ||
+	    le_rd32(p->buf + p->weights_off) != KU_MAGIC ||
+	    ku_parse(p->buf + p->weights_off, p->weights_len, NULL, &u) != KU_OK)
+		return 0;
+	unsigned m = TD_OP_KU;
+	for (unsigned s = 0; s < KU_NSTREAMS && s < H13_KSTREAM_N; s++)
+		if (u.sec[ku_stream_section[s]].size)
+			m |= 1u << s;
+	return m;
 }
 
 int ldr_runtime_kernel_read(const struct ldr_program *p, const struct td_range *x)

@@ -196,6 +196,11 @@ struct ldr_program {
 int ldr_weights_bar(const struct ldr_program *p, unsigned bar);
 /* Whether TD td's kernel DMA (KBase0, enabled) reads the program's weights. */
 int ldr_td_kernels_in_weights(const struct ldr_program *p, unsigned td);
+/* Whether TD td reads the program's kernel unit, as the control path programs it (fw/ctrl
+ * plan_unit, plan_kunit: the weights a unit that parses, KBase0 bound to them): 0 when not, else
+ * TD_OP_KU with bit s set for each kernel stream s (enum h13_kstream) the firmware enables, its
+ * section not empty. For td_print_op_ku. */
+unsigned ldr_td_kunit_streams(const struct ldr_program *p, unsigned td);
 /* Whether range x (fw/td td_ranges) is a raw stream's kernel read (a coefficient channel or
  * kernel stream) of a BAR other than its weights: a runtime tensor's bytes, which the control
  * path grants and checks as it does a tile source's, and fw/tensors lists. */

@@ -141,6 +141,11 @@ static const char *pe_refused(uint32_t common_cfg, uint32_t pc, uint32_t bs, uin
 
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)
 {
+	td_print_op_ku(r, bar_en, 0, out, ctx);
+}
+
+void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_fn out, void *ctx)
+{
 	char b1[16], b2[16], b3[16];
 	struct td_kept k;
 	struct td_l2mem lm;
@@ -213,13 +218,18 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 		     "kernels %s",
 		     win.kw, win.kh, win.sx, win.sy, win.px, win.py, groups,
 		     groups == 1 ? "" : "s", (unsigned)cin, (unsigned)cout, kfn);
+		if (ku)
+			outf(out, ctx, " from the kernel unit (its OCG in coefficient channel 0)");
 		if (H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_UNICASTEN))
 			outf(out, ctx, ", depthwise (GroupConvCfg.UnicastEn: each output channel from its "
 				       "own input channel)");
 		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))
 			outf(out, ctx, ", palettized %u-bit",
 			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));
-		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
+		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT) && ku) /* engine/model/compute.c's load_kernels_ku */
+			outf(out, ctx, ", mask-and-values sparse (SparseFmt in a kernel unit: each kernel's "
+				       "mask, then its nonzero values)");
+		else if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
 			outf(out, ctx, ", phase-sparse (SparseFmt: the stride-2 kernel format)");
 		if (H13_GET(kc, H13_KERNELCFG_ALIGN))
 			outf(out, ctx, ", KernelCfg.Align (read as no change: dense 1x1 fp16 kernels only)");
@@ -237,6 +247,12 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 			outf(out, ctx, " and a last of %u a channel", lay.tail);
 		else if (lay.kind == TD_OCG_UNPINNED)
 			outf(out, ctx, ", OCGSize %u (kernel layout not modelled)", ocg);
+		/* a kernel unit's per-channel vectors (engine/model/compute.c's load_channel_vectors:
+		 * 1 and 0 without the stream), applied before PostScale (conv_out_row) */
+		if (ku & (1u << H13_KSTREAM_POSTSCALE))
+			outf(out, ctx, ", x a post-scale an output channel (the kernel unit's post-scale stream)");
+		if (ku & (1u << H13_KSTREAM_BIAS))
+			outf(out, ctx, ", + a bias an output channel (the kernel unit's bias stream)");
 		outf(out, ctx, ", x PostScale %s\n", post);
 	} else if (op == H13_MAC_OP_ELEMWISE) {
 		outf(out, ctx, "  NE: elementwise, x PostScale %s\n", post);

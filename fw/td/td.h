@@ -263,6 +263,13 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
  * spaces. What the model refuses is named "(not modelled)".
  */
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx);
+/* td_print_op for a TD that reads the program's kernel unit (ku: 0, or TD_OP_KU with bit s for
+ * each kernel stream the firmware enables, fw/loader ldr_td_kunit_streams): its convolution's
+ * kernels are the unit's OCG, scaled by the post-scale stream and biased by the bias stream per
+ * output channel (engine/model/compute.c's load_channel_vectors), SparseFmt its mask-and-values
+ * sparse weights (load_kernels_ku). */
+#define TD_OP_KU 0x100u
+void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_fn out, void *ctx);
 
 /*
  * Row reductions into L2 memory (docs/engine-model.md, "Reductions into L2 memory"): the one

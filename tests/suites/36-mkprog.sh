@@ -39,6 +39,40 @@ else
 	t_fail mkprog.default_layers_and_activation "weights $w/3, activation $a/1, none $n/3"
 fi
 
+# inspect (and submit's "computes:") says what the model does with a kernel unit's weight layers
+# (review E, finding 1): each output channel x the unit's post-scale stream + its bias stream, and
+# SparseFmt there read as mask-and-values sparse, not as the stride-2 phase-sparse format
+ins=$("$TOOL" inspect "$prog" --brief 2>&1)
+ku=$(grep -c '^  NE: convolution .* from the kernel unit .*x a post-scale an output channel (the kernel unit.s post-scale stream), + a bias an output channel (the kernel unit.s bias stream), x PostScale 1$' <<<"$ins")
+sp=$(grep -c '^  NE: .*16 -> 16 channels, kernels fp16 from the kernel unit .*, mask-and-values sparse' <<<"$ins")
+ph=$(grep -c 'phase-sparse' <<<"$ins")
+cm=$(grep -c '^td [012]: computes: .*from the kernel unit.*bias stream' <<<"$host")
+if [ "$ku" -eq 3 ] && [ "$sp" -eq 1 ] && [ "$ph" -eq 0 ] && [ "$cm" -eq 3 ]; then
+	t_pass mkprog.inspect_names_the_kernel_units_scale_bias_and_sparse
+else
+	t_fail mkprog.inspect_names_the_kernel_units_scale_bias_and_sparse "per-channel $ku/3, mask-and-values $sp/1, phase-sparse $ph/0, computes $cm/3"
+fi
+# ... as the model computes: one int8 layer over a zero input gives the unit's bias, and over a
+# one-hot input the int8 weights x 1/64 (numpy from docs/control-path.md's definition: bias[o] =
+# ((o + 0) mod 7 - 3) / 8, post-scale 1/64); the words "kernels int8, x PostScale 1" alone gave
+# 0 and the integer weights
+printf 'input w=2 h=1 c=4\nlayer int8 cout=16\n' >"$work/int8one.desc"
+if "$TOOL" mkprog "$work/int8one.desc" "$work/int8one.hwx" >/dev/null 2>&1 &&
+   "$PYTHON" -c 'import numpy as np, sys
+x = np.zeros((4, 1, 2), np.float16); x[0, 0, 1] = 1.0
+np.save(sys.argv[1], x)' "$work/int8one_in.npy" &&
+   "$TOOL" run "$work/int8one.hwx" --in "input=$work/int8one_in.npy" --out "output_0=$work/int8one_out.npy" >/dev/null 2>&1 &&
+   out=$("$PYTHON" -c 'import numpy as np, sys
+y = np.load(sys.argv[1]).astype(np.float64)[:, 0, :]
+bias = ((np.arange(16) % 7) - 3) / 8.0
+w = (y[:, 1] - y[:, 0]) * 64
+ok = np.array_equal(y[:, 0], bias) and np.all(np.abs(w - np.round(w)) < 0.02) and np.all(np.abs(w) <= 128) and np.any(w != 0)
+print("ok" if ok else "zero input %s, one-hot x 64 %s" % (y[:, 0], w))' "$work/int8one_out.npy" 2>&1) && [ "$out" = ok ]; then
+	t_pass mkprog.int8_layer_is_unit_scale_and_bias
+else
+	t_fail mkprog.int8_layer_is_unit_scale_and_bias "${out:-mkprog or run failed}"
+fi
+
 # the default output is a .hwx container with named windows; --raw writes the bare task stream,
 # and both run the same (the traces differ only in addresses: grants, ranges, BAR values)
 if "$TOOL" validate --hwx "$prog" >/dev/null 2>&1 &&

@@ -790,3 +790,38 @@ TEST(td_op, channel_maxima_refusals_marked)
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "N = UnicastCin 1, 2 -> 2 channels, x PostScale 1 (not modelled: ") != NULL, "%s", t.text);
 }
+
+/* A TD that reads the program's kernel unit (fw/loader ldr_td_kunit_streams): its convolution is
+ * the unit's OCG x the post-scale stream + the bias stream per output channel (engine/model's
+ * load_channel_vectors, each 1 and 0 without its stream), and SparseFmt there is the unit's
+ * mask-and-values sparse (load_kernels_ku); the same registers without a unit (the control) read
+ * as before: no per-channel words, SparseFmt phase-sparse. */
+TEST(td_op, kernel_unit_scale_bias_and_sparse)
+{
+	struct img m = {0};
+	struct tcapture t;
+	common(&m, 8, 1, 4, 16);
+	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_INT8));
+	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
+	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	const char *plain = "  NE: convolution 1x1, stride 1x1, padding 0x0, 1 group, 4 -> 16 channels, kernels int8, "
+			    "x PostScale 1\n";
+	CHECKF(strstr(describe(&m, &t), plain) != NULL, "%s", t.text);
+	memset(&t, 0, sizeof t);
+	const struct td_regs r = {img_get, &m};
+	td_print_op_ku(&r, BARS_ALL, TD_OP_KU | 1u << H13_KSTREAM_BIAS | 1u << H13_KSTREAM_POSTSCALE, tcapture_out, &t);
+	CHECKF(strstr(t.text, "  NE: convolution 1x1, stride 1x1, padding 0x0, 1 group, 4 -> 16 channels, kernels int8 "
+			      "from the kernel unit (its OCG in coefficient channel 0), x a post-scale an output "
+			      "channel (the kernel unit's post-scale stream), + a bias an output channel (the kernel "
+			      "unit's bias stream), x PostScale 1\n") != NULL, "%s", t.text);
+	/* a unit with no post-scale section: the bias only; sparse weights */
+	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) | H13_PUT(H13_KERNELCFG_SPARSEFMT, 1));
+	memset(&t, 0, sizeof t);
+	td_print_op_ku(&r, BARS_ALL, TD_OP_KU | 1u << H13_KSTREAM_BIAS, tcapture_out, &t);
+	CHECKF(strstr(t.text, "kernels fp16 from the kernel unit (its OCG in coefficient channel 0), mask-and-values "
+			      "sparse (SparseFmt in a kernel unit: each kernel's mask, then its nonzero values), + a bias "
+			      "an output channel (the kernel unit's bias stream), x PostScale 1\n") != NULL, "%s", t.text);
+	CHECKF(strstr(describe(&m, &t), "kernels fp16, phase-sparse (SparseFmt: the stride-2 kernel format), x PostScale 1\n") != NULL,
+	       "%s", t.text);
+}
