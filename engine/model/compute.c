@@ -5000,6 +5000,17 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 		return tiles_overlap_refused(m);
 	if (k.role == TD_KEPT_MAKES)
 		return (e = reduction_checks(m, act)) ? e : reduce_planes(m, &k, &lm, &in0, &in1, &out);
+	/* no result leaves: with every Planar word 0 nothing was asked of the engine (td_print_op's
+	 * "nothing leaves the engine"); with some set, a result that would stay in the engine, which
+	 * no real TD has (td_print_op's "stays in the engine (not modelled)"): refused, as neither
+	 * unit in the path would be (review E: Common.Cfg 0 and the destination DMA off completed
+	 * writing nothing) */
+	if (!rd && !l2res && !lm.res.on && (REG(H13_PLANAR_CFG) | REG(H13_PLANAR_BIASSCALE) |
+					    REG(H13_PLANAR_PRESCALE) | REG(H13_PLANAR_FINALSCALE)))
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_DST_DMACONFIG, 0, 32,
+				   "a TD whose result leaves nowhere (the destination DMA off, no L2-resident "
+				   "or L2-memory result) with Planar words set not modelled (its result would "
+				   "stay in the engine; no real TD has one)");
 	if (!rd && !l2res && !lm.res.on)
 		return ENG_OK; /* nothing leaves the engine */
 	if (!out.elem)

@@ -394,30 +394,47 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 			len[nc++] = r[i].len;
 		}
 	const int conv = td_conv_from_memory(m->regs[H13_NE_MACCFG / 4], m->regs[H13_NE_POSTSCALE / 4], nc);
-	const enum td_lut_place place = rec ? TD_LUT_NONE : td_lut_place(len, nc, conv && !m->ku_ok, &ch);
+	/* a kernel-unit convolution's channel 0 is its OCG (load_kernels_ku), no record */
+	const unsigned skip = m->ku_ok && conv && nc ? 1u : 0u;
+	const unsigned *at1 = at + skip, n1 = nc - skip;
+	const struct mrange *srec = rec; /* the kernel unit's activation-LUT stream's */
+	rec = NULL;
+	const enum td_lut_place place = td_lut_place(len + skip, n1, conv && !m->ku_ok, &ch);
 	if (place == TD_LUT_CHANNEL) {
-		rec = &r[at[ch]];
+		rec = &r[at1[ch]];
 		/* other channels of one record each (Apple's select enables 8, each a copy): the same
 		 * record, or which one the engine reads would decide the values (a review found a
 		 * second, different record left unread) */
-		for (unsigned k = ch + 1; k < nc; k++)
-			if (len[k] == ACTLUT_STRIDE && memcmp(r[at[k]].cpu, rec->cpu, ACTLUT_STRIDE)) {
-				anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BASEADDR(r[at[k]].ch), 0, 32,
+		for (unsigned k = ch + 1; k < n1; k++)
+			if (len[skip + k] == ACTLUT_STRIDE && memcmp(r[at1[k]].cpu, rec->cpu, ACTLUT_STRIDE)) {
+				anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BASEADDR(r[at1[k]].ch), 0, 32,
 					    "activation records in several coefficient channels that differ");
-				m->flt.mem = r[at[k]].dev;
+				m->flt.mem = r[at1[k]].dev;
 				return ENG_E_FAULT;
 			}
 	}
 	if (place == TD_LUT_HEADS) {
-		for (unsigned k = 1; k < nc; k++)
-			if (memcmp(r[at[k]].cpu, r[at[0]].cpu, ACTLUT_STRIDE)) {
-				anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BASEADDR(r[at[k]].ch), 0, 32,
+		for (unsigned k = 1; k < n1; k++)
+			if (memcmp(r[at1[k]].cpu, r[at1[0]].cpu, ACTLUT_STRIDE)) {
+				anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BASEADDR(r[at1[k]].ch), 0, 32,
 					    "the activation records at the coefficient channels' heads differ");
-				m->flt.mem = r[at[k]].dev;
+				m->flt.mem = r[at1[k]].dev;
 				return ENG_E_FAULT;
 			}
-		rec = &r[at[0]];
+		rec = &r[at1[0]];
 	}
+	/* a kernel unit's activation-LUT stream and a channel's record: which one the engine reads
+	 * is not pinned, so the two must be one record (inspect says the stream's applies), else
+	 * refused, as differing channel records are */
+	if (srec && rec && memcmp(srec->cpu, rec->cpu, ACTLUT_BYTES)) {
+		anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BASEADDR(rec->ch), 0, 32,
+			    "an activation record in a coefficient channel that differs from the kernel "
+			    "unit's activation-LUT stream (which one the engine reads is not pinned)");
+		m->flt.mem = rec->dev;
+		return ENG_E_FAULT;
+	}
+	if (srec)
+		rec = srec;
 	if (!rec)
 		return ANEM_REFUSE(m, ENG_FR_ACT_RECORD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE,
 				   "NonlinearMode selects the LUT but no record resolves (no "

@@ -414,11 +414,15 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 		const int conv = ldr_td_image(p, i, &img) == LDR_OK &&
 				 td_conv_from_memory(ldr_image_get(p, &img, H13_NE_MACCFG),
 						     ldr_image_get(p, &img, H13_NE_POSTSCALE), nc);
-		const enum td_lut_place place = td_lut_place(len, nc, conv, &first);
+		/* with a kernel unit (as engine/model/model.c's resolve_act): a convolution's channel 0
+		 * is its OCG, no record; the unit's activation-LUT stream feeds the TD as well */
+		const unsigned ku = ldr_td_kunit_streams(p, i);
+		const unsigned skip = ku && conv && nc ? 1u : 0u;
+		const enum td_lut_place place = td_lut_place(len + skip, nc - skip, conv && !ku, &first);
 		unsigned before = n;
-		for (unsigned k = 0; k < t->ncoeff; k++) {
+		for (unsigned k = skip; k < t->ncoeff; k++) {
 			const struct ldr_coeff *c = &t->coeff[k];
-			if (place == TD_LUT_HEADS ? k != 0 : c->size != LDR_LUT_BYTES)
+			if (place == TD_LUT_HEADS ? k != skip : c->size != LDR_LUT_BYTES)
 				continue;
 			const uint8_t *rec = p->buf + p->weights_off + c->base; /* range validated */
 			/* how the engine model reads it (fw/actlut, as resolve_act does) */
@@ -458,6 +462,11 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 			}
 			n++;
 		}
+		if (n > before && (ku & (1u << H13_KSTREAM_ACTLUT)) && !o->json)
+			pf(o, "  td %u: the kernel unit's activation-LUT stream feeds it too: the model applies "
+			      "the stream's record, which the record%s above must equal (refused where they "
+			      "differ: which one the engine reads is not pinned)\n",
+			   i, n - before > 1 ? "s" : "");
 		if (n == before && !o->json) {
 			/* selected, but no coefficient channel holds a record: a kernel-unit stream
 			 * (docs/kunit.md) feeds it, resolved at submission */

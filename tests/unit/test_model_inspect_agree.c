@@ -1,0 +1,139 @@
+/*
+ * Where inspect's words (fw/td/op.c td_print_op, fw/loader/print.c print_luts) and the engine
+ * model disagreed (review E, 2026-12-06), the model now refuses by name what inspect cannot say
+ * it computes, each beside its control that completes:
+ *  - a kernel-unit TD with both the unit's activation-LUT stream and a record in a coefficient
+ *    channel: which one silicon reads is not pinned, so they must be the same record (the model
+ *    took the stream's, inspect showed the channel's);
+ *  - a TD whose result leaves nowhere (no destination DMA, no L2 result) with Planar words set:
+ *    inspect says "stays in the engine (not modelled)", the model completed writing nothing.
+ */
+#include "tests/unit/tsession.h"
+#include "fw/kunit/kunit.h"
+#include "fw/loader/loader.h"
+#include "fw/regmap/h13.h"
+#include "tests/harness/harness.h"
+#include "tools/progdesc/benchprog.h"
+#include "tools/progdesc/progdesc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if !defined(ANEFW_TARGET) /* on the host (the same code on the target) */
+
+/* Submits the raw program p: 0 when the run completed, else -1 with the fault's text in fault. */
+static int submit(const uint8_t *p, size_t len, char *fault, size_t fl)
+{
+	struct session_result res;
+	int rc = tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	snprintf(fault, fl, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));
+	return rc == 0 && res.run == ENG_OK ? 0 : -1;
+}
+
+static uint8_t kprog[1 << 16], kcopy[1 << 16];
+
+/* inspect's text (ldr_print --brief) of a raw program */
+static char itext[1 << 16];
+static size_t ilen;
+static void isink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	if (ilen + n < sizeof itext) {
+		memcpy(itext + ilen, s, n);
+		ilen += n;
+		itext[ilen] = 0;
+	}
+}
+static const char *inspect(const uint8_t *buf, size_t len)
+{
+	static struct ldr_program q;
+	ilen = 0;
+	itext[0] = 0;
+	if (ldr_load(buf, len, LDR_F_RAW, &q) == LDR_OK)
+		ldr_print(&q, LDR_P_BRIEF, isink, NULL);
+	return itext;
+}
+
+/* mkprog's int8 layer and relu6 (TD 1 applies the record from the unit's activation-LUT stream),
+ * TD 1 given coefficient channel 0 over 0x80 bytes at weights offset base */
+static size_t with_channel_record(size_t len, uint32_t base)
+{
+	memcpy(kcopy, kprog, len);
+	if (tpatch_field(kcopy, len, 1, H13_COEFF_DMACONFIG(0), 0, 32, 0x81u) ||
+	    tpatch_field(kcopy, len, 1, H13_COEFF_BASEADDR(0), 0, 32, base) ||
+	    tpatch_field(kcopy, len, 1, H13_COEFF_BFRSIZE(0), 0, 32, 0x80u))
+		return 0;
+	return len;
+}
+
+TEST(model_agree, unit_stream_and_channel_record_must_agree)
+{
+	static const char desc[] = "input w=8 h=1 c=16\nlayer int8 cout=8\nactivation relu6\n";
+	struct pd_desc d;
+	unsigned line;
+	size_t len = 0;
+	REQUIRE(pd_parse(desc, strlen(desc), &d, &line) == PD_OK);
+	REQUIRE(pd_build(&d, kprog, sizeof kprog, &len) == PD_OK);
+	char f[512];
+	/* the control as built: the stream's record alone; inspect says so, and that TD 0's layer is
+	 * the unit's (its per-channel post-scale and bias) */
+	CHECKF(submit(kprog, len, f, sizeof f) == 0, "as built: %s", f);
+	CHECKF(strstr(inspect(kprog, len), "td 1: selected, no record in a coefficient channel (a kernel-unit "
+					  "stream may feed it") != NULL, "%s", itext);
+	CHECKF(strstr(itext, "16 -> 8 channels, kernels int8 from the kernel unit (its OCG in coefficient "
+			     "channel 0), x a post-scale an output channel (the kernel unit's post-scale stream), "
+			     "+ a bias an output channel (the kernel unit's bias stream), x PostScale 1\n") != NULL,
+	       "%s", itext);
+	/* where the unit's activation section lies in the weights (the stream's record is its first) */
+	static struct ldr_program p;
+	REQUIRE(ldr_load(kprog, len, LDR_F_RAW, &p) == LDR_OK);
+	struct ku_unit u;
+	REQUIRE(ku_parse(kprog + p.weights_off, p.weights_len, NULL, &u) == KU_OK);
+	const uint32_t act = u.sec[KU_SEC_ACTLUT].offset;
+	REQUIRE(act % 64u == 0 && u.sec[KU_SEC_ACTLUT].size >= 0x80u);
+	/* a channel record that is the stream's: one record, it completes */
+	REQUIRE(with_channel_record(len, act) == len);
+	CHECKF(submit(kcopy, len, f, sizeof f) == 0, "the same record in the channel: %s", f);
+	CHECKF(strstr(inspect(kcopy, len), "td 1: the kernel unit's activation-LUT stream feeds it too: the "
+					   "model applies the stream's record, which the record above must "
+					   "equal (refused where they differ") != NULL, "%s", itext);
+	/* a channel over other bytes (the unit's descriptor): two records, refused by name */
+	REQUIRE(with_channel_record(len, 0) == len);
+	CHECKF(submit(kcopy, len, f, sizeof f) != 0 &&
+		       strstr(f, "an activation record in a coefficient channel that differs from the kernel "
+				 "unit's activation-LUT stream"),
+	       "a different record in the channel: %s", f);
+}
+
+static uint8_t prog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+
+static int run_pe(const struct bp_pe_spec *t, char *f, size_t fl)
+{
+	const struct bp_pe_spec *one[1] = {t};
+	size_t len = bp_pen(prog, sizeof prog, one, 1);
+	CHECK(len > 0);
+	return submit(prog, len, f, fl);
+}
+
+TEST(model_agree, a_result_that_leaves_nowhere_is_refused)
+{
+	static const char want[] = "a TD whose result leaves nowhere";
+	char f[512];
+	struct bp_pe_spec t = bp_pe_copy(2, 1, 8, 5, 4), u;
+	CHECKF(run_pe(&t, f, sizeof f) == 0, "the control (a PE copy to WBase): %s", f);
+	/* no destination (its DMA written off last): the PE in the path (TaskType 2) */
+	u = t;
+	u.xreg[u.nx] = H13_DST_DMACONFIG;
+	u.xval[u.nx++] = 0;
+	CHECKF(run_pe(&u, f, sizeof f) != 0, "no destination: %s", f); /* fw/td kept.c's, before this */
+	/* the review's: Common.Cfg 0 as well (the PE out of the path, so kept.c's reading does not
+	 * see it), which completed writing nothing */
+	if (u.nx < BP_PE_EXTRA) {
+		u.xreg[u.nx] = H13_COMMON_CFG;
+		u.xval[u.nx++] = 0;
+	}
+	CHECKF(run_pe(&u, f, sizeof f) != 0 && strstr(f, want), "no destination, TaskType 0: %s", f);
+}
+
+#endif
