@@ -998,25 +998,32 @@ static enum ctrl_err each_range(const struct ldr_program *p, tile_fn fn, void *c
 
 /*
  * The intermediate-coverage pass proves every byte a TD reads from an intermediate was written by
- * an earlier TD, byte run by byte run: a tile's bytes are its rows (G x planes x D x H of them,
- * each W x interleave elements; a destination's rows the whole 64-byte line with ZeroPadLast),
- * not the hull of its extent, so a plane stride past the plane or a row narrower than its line
- * leaves gaps that stay unwritten. Rows that follow one another with no gap are one run. A raw
- * stream's kernel read (a channel, read whole with its padding: which of its bytes are kernels
- * is the kernel layout's, not decoded here) is proved against the writes' whole 64-byte lines:
- * the pad after a row is not demanded, every line is. The work
- * is bounded: at most CTRL_COVER_RUNS merged runs are kept and CTRL_COVER_WORK runs enumerated over
- * the whole program; past either, coverage is not provable and the read is refused
- * (intermediate-extent-conflict).
+ * an earlier TD, row by row: a tile's bytes are its rows (G x planes x D x H of them, each W x
+ * interleave elements; a destination's rows the whole 64-byte line with ZeroPadLast), not the
+ * hull of its extent, so a plane stride past the plane or a row narrower than its line leaves
+ * gaps that stay unwritten. Each earlier TD's destination is kept as its geometry (base, row
+ * bytes, four counts and strides), not as a list of its rows, so a tensor of any size is one
+ * entry; a read's row is covered when each of its bytes lies in a row of some earlier write
+ * (found by dividing its offset by the write's strides, largest first: no row of a destination
+ * overlaps another, which the engine model checks, so the row found is the only candidate),
+ * across several writes where it spans them. A raw stream's kernel read (a channel, read whole
+ * with its padding: which of its bytes are kernels is the kernel layout's, not decoded here) is
+ * proved against the writes' whole 64-byte lines: the pad after a row is not demanded, every line
+ * is. Bounds: CTRL_COVER_WRITES geometries (a write that continues the last one on its BAR in its
+ * outermost step is merged into it), and CTRL_COVER_WORK steps over the whole program (a step is
+ * one write's row tried for one point); past either, coverage is not provable and the read is
+ * refused (intermediate-extent-conflict).
  */
-#define CTRL_COVER_RUNS 512u
-#define CTRL_COVER_WORK 16384u
+#define CTRL_COVER_WRITES 256u
+#define CTRL_COVER_WORK (1u << 22)
 
-/* A tile's bytes: n[3] x n[2] x n[1] x n[0] runs of `run` bytes, run (k3, k2, k1, k0) at
- * base + sum k_j x stride[j]. */
+/* A tile's bytes: n[3] x n[2] x n[1] x n[0] rows of `run` bytes, row (k3, k2, k1, k0) at base +
+ * sum k_j x stride[j] (engine addresses: under 2^32, H13_ADDR_REACH_BITS; a step of count 1 has
+ * stride 0). */
 struct cover_geom {
 	uint8_t bar;
-	uint64_t base, run, n[4], stride[4];
+	uint8_t order[4]; /* the steps by stride, largest first */
+	uint32_t base, run, n[4], stride[4];
 };
 
 /* What the TDs do with each BAR no window declares: access, extent, first-use order. */
@@ -1027,16 +1034,13 @@ struct bar_use {
 	uint8_t order[LDR_NBARS];
 	unsigned norder;
 	const struct ldr_program *p;
-	/* the intermediate-coverage pass: the runs earlier TDs wrote, sorted by (bar, lo), merged */
-	unsigned nruns, work;
-	struct {
-		uint64_t lo, hi;
-		uint8_t bar;
-	} run[CTRL_COVER_RUNS];
-	/* the current TD's destination, added once the TD's reads are checked: its rows, and its
-	 * whole lines (as bar + LDR_NBARS) for the kernel reads */
+	/* the intermediate-coverage pass: the destinations of earlier TDs on covered BARs */
+	unsigned nwr, hit;
+	uint32_t work;
+	struct cover_geom wr[CTRL_COVER_WRITES];
+	/* the current TD's destination, added once the TD's reads are checked */
 	int pend_td;
-	struct cover_geom pend, pend_lines;
+	struct cover_geom pend;
 	struct ctrl_status *st;
 };
 
@@ -1080,14 +1084,12 @@ static uint32_t cover_bars(const struct bar_use *u)
 	return (u->read & u->written) | u->itm_declared;
 }
 
-/* The bytes tile range x (src0, src1 or dst) moves, from the TD's registers as fw/td's tile()
- * reads them: rows of W x ilv elements (a write's with ZeroPadLast, or with lines 1, the whole
- * 64-byte line), ceil(C / ilv) planes (a part-filled interleaved destination the engine model
- * refuses), D depths, G groups. Rows, planes, depths and groups that follow with no gap merge
- * into one run. 0 when the registers size nothing. */
+/* The rows tile range x (src0, src1 or dst) moves, from the TD's registers as fw/td's tile()
+ * reads them: rows of W x ilv elements (a destination's with ZeroPadLast the whole 64-byte line),
+ * ceil(C / ilv) planes (a part-filled interleaved destination the engine model refuses), D
+ * depths, G groups. 0 when the registers size nothing. */
 #define REG(a) (r->get(r->ctx, (a)))
-static int tile_geom(const struct td_range *x, const struct td_regs *r, int lines,
-		     struct cover_geom *t)
+static int tile_geom(const struct td_range *x, const struct td_regs *r, struct cover_geom *t)
 {
 	const int out = x->kind == TD_R_DST;
 	uint32_t dw, dh, dc;
@@ -1109,94 +1111,146 @@ static int tile_geom(const struct td_range *x, const struct td_regs *r, int line
 		H13_DST_DEPTHSTRIDE, H13_DST_GROUPSTRIDE};
 	/* w < 2^15, ilv < 16, elem <= 2: no overflow */
 	uint64_t run = w * ilv * elem, planes = c / ilv + (c % ilv != 0);
-	if (lines || (out && H13_GET(fmt, H13_DSTFMT_ZEROPADLAST)))
+	if (out && H13_GET(fmt, H13_DSTFMT_ZEROPADLAST))
 		run = (run + 63u) & ~(uint64_t)63u;
-	t->bar = (uint8_t)(x->bar + (lines ? LDR_NBARS : 0u));
-	t->base = x->addr;
-	t->run = run;
 	const uint64_t n[4] = {h, planes, td_depth(r, out), g};
-	for (unsigned k = 0; k < 4; k++) {
-		t->n[k] = n[k];
-		t->stride[k] = H13_ADDR_BYTES(REG(rg[k]));
-	}
-	if (!run || !n[0] || !n[1] || !n[2] || !n[3])
+	/* td_ranges proved the extent inside the reach: the base, a row and every step that is
+	 * taken fit 32 bits */
+	if (!run || !n[0] || !n[1] || !n[2] || !n[3] || x->addr + x->len > (1ull << H13_ADDR_REACH_BITS))
 		return 0;
-	/* leading steps with no gap: one run (td_ranges proved the extent does not overflow, and
-	 * a run that merges is inside it) */
+	t->bar = (uint8_t)x->bar;
+	t->base = (uint32_t)x->addr;
+	t->run = (uint32_t)run;
 	for (unsigned k = 0; k < 4; k++) {
-		if (t->n[k] > 1u && t->stride[k] != t->run)
-			break;
-		t->run *= t->n[k];
-		t->n[k] = 1;
+		t->n[k] = (uint32_t)n[k];
+		t->stride[k] = n[k] > 1u ? (uint32_t)H13_ADDR_BYTES(REG(rg[k])) : 0u;
 	}
 	return 1;
 }
 #undef REG
 
-/* Index of the first run of bar ending at or past lo (the sorted, merged list). */
-static unsigned cover_find(const struct bar_use *u, unsigned bar, uint64_t lo)
+/* The steps of t by stride, largest first (the order the row of an offset is found in). */
+static void cover_order(struct cover_geom *t)
 {
-	unsigned i = 0;
-	while (i < u->nruns && (u->run[i].bar < bar || (u->run[i].bar == bar && u->run[i].hi < lo)))
-		i++;
-	return i;
+	for (unsigned k = 0; k < 4; k++)
+		t->order[k] = (uint8_t)k;
+	for (unsigned i = 1; i < 4; i++)
+		for (unsigned j = i; j > 0 && t->stride[t->order[j]] > t->stride[t->order[j - 1]]; j--) {
+			uint8_t o = t->order[j];
+			t->order[j] = t->order[j - 1];
+			t->order[j - 1] = o;
+		}
 }
 
-/* Adds [lo, hi) of bar to the written runs, merging those it touches. 0 when the list is full. */
-static int cover_add(struct bar_use *u, unsigned bar, uint64_t lo, uint64_t hi)
+/* The end of w's row (lines: its whole 64-byte lines; rows start on 64-byte steps) that holds
+ * byte a, or 0 when none does. */
+static uint64_t cover_row_end(const struct cover_geom *w, int lines, uint64_t a)
 {
-	unsigned i = cover_find(u, bar, lo), j = i;
-	while (j < u->nruns && u->run[j].bar == bar && u->run[j].lo <= hi) {
-		if (u->run[j].lo < lo)
-			lo = u->run[j].lo;
-		if (u->run[j].hi > hi)
-			hi = u->run[j].hi;
-		j++;
+	if (a < w->base)
+		return 0;
+	uint64_t off = a - w->base, run = lines ? (w->run + 63u) & ~(uint64_t)63u : w->run;
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned k = w->order[i];
+		if (w->n[k] < 2u || !w->stride[k])
+			continue;
+		uint64_t q = off / w->stride[k];
+		if (q >= w->n[k])
+			q = w->n[k] - 1u;
+		off -= q * w->stride[k];
 	}
-	if (j == i) { /* a new run at i */
-		if (u->nruns >= CTRL_COVER_RUNS)
+	return off < run ? a + (run - off) : 0;
+}
+
+/* [lo, hi) of bar inside the rows of earlier writes (several, one after another, where it spans
+ * them); 0 when a byte is in none, or the work bound is reached. */
+static int cover_has(struct bar_use *u, unsigned bar, int lines, uint64_t lo, uint64_t hi)
+{
+	while (lo < hi) { /* each row found ends past lo */
+		uint64_t end = 0;
+		if (++u->work > CTRL_COVER_WORK)
 			return 0;
-		memmove(&u->run[i + 1], &u->run[i], (u->nruns - i) * sizeof u->run[0]);
-		u->nruns++;
-	} else if (j > i + 1) { /* runs i .. j-1 become one */
-		memmove(&u->run[i + 1], &u->run[j], (u->nruns - j) * sizeof u->run[0]);
-		u->nruns -= j - i - 1;
+		if (u->hit < u->nwr && u->wr[u->hit].bar == bar) /* the row before is likeliest */
+			end = cover_row_end(&u->wr[u->hit], lines, lo);
+		for (unsigned i = 0; i < u->nwr && !end; i++) {
+			if (u->wr[i].bar != bar || i == u->hit)
+				continue;
+			if (++u->work > CTRL_COVER_WORK)
+				return 0;
+			if ((end = cover_row_end(&u->wr[i], lines, lo)) != 0)
+				u->hit = i;
+		}
+		if (!end)
+			return 0;
+		lo = end;
 	}
-	u->run[i].lo = lo;
-	u->run[i].hi = hi;
-	u->run[i].bar = (uint8_t)bar;
 	return 1;
 }
 
-/* [lo, hi) of bar inside one written run (the runs are merged: a covered range is in one). */
-static int cover_has(const struct bar_use *u, unsigned bar, uint64_t lo, uint64_t hi)
+/* Every row of t covered (its rows that follow one another with no gap taken as one). */
+static int cover_rows(struct bar_use *u, const struct cover_geom *t, int lines)
 {
-	unsigned i = cover_find(u, bar, lo);
-	return i < u->nruns && u->run[i].bar == bar && u->run[i].lo <= lo && u->run[i].hi >= hi;
-}
-
-/* Each run of t: added (add 1) or proved covered (add 0). 0 when one is not covered, the list is
- * full, or the work bound is reached. */
-static int cover_walk(struct bar_use *u, const struct cover_geom *t, int add)
-{
-	uint64_t total = 1;
-	for (unsigned k = 0; k < 4; k++) { /* each factor >= 1: stop once past the bound */
-		total *= t->n[k];
-		if (total > CTRL_COVER_WORK - u->work)
-			return 0;
+	uint64_t run = t->run, n[4], st[4];
+	for (unsigned k = 0; k < 4; k++) {
+		n[k] = t->n[k];
+		st[k] = t->stride[k];
 	}
-	u->work += (unsigned)total;
-	for (uint64_t k3 = 0; k3 < t->n[3]; k3++)
-		for (uint64_t k2 = 0; k2 < t->n[2]; k2++)
-			for (uint64_t k1 = 0; k1 < t->n[1]; k1++)
-				for (uint64_t k0 = 0; k0 < t->n[0]; k0++) {
-					/* inside the extent td_ranges proved: no overflow */
-					uint64_t lo = t->base + k3 * t->stride[3] + k2 * t->stride[2] +
-						      k1 * t->stride[1] + k0 * t->stride[0];
-					if (add ? !cover_add(u, t->bar, lo, lo + t->run)
-						: !cover_has(u, t->bar, lo, lo + t->run))
+	for (unsigned k = 0; k < 4; k++) { /* leading steps with no gap: one row */
+		if (n[k] > 1u && st[k] != run)
+			break;
+		run *= n[k];
+		n[k] = 1;
+	}
+	for (uint64_t k3 = 0; k3 < n[3]; k3++)
+		for (uint64_t k2 = 0; k2 < n[2]; k2++)
+			for (uint64_t k1 = 0; k1 < n[1]; k1++)
+				for (uint64_t k0 = 0; k0 < n[0]; k0++) {
+					uint64_t lo = t->base + k3 * st[3] + k2 * st[2] + k1 * st[1] + k0 * st[0];
+					if (!cover_has(u, t->bar, lines, lo, lo + run))
 						return 0;
 				}
+	return 1;
+}
+
+/* Keeps a destination's geometry: merged into the last one kept on its BAR when it continues
+ * that one in its outermost step (the same rows, the next planes of a concatenation), dropped
+ * when the same; 0 when the table is full. */
+static int cover_add(struct bar_use *u, const struct cover_geom *t)
+{
+	for (unsigned i = u->nwr; i-- > 0;) {
+		struct cover_geom *w = &u->wr[i];
+		if (w->bar != t->bar)
+			continue;
+		int same = w->base == t->base && w->run == t->run;
+		for (unsigned k = 0; k < 4 && same; k++)
+			same = w->n[k] == t->n[k] && w->stride[k] == t->stride[k];
+		if (same)
+			return 1;
+		/* the outermost step with a count over 1 in either */
+		unsigned k = 4;
+		while (k > 0 && w->n[k - 1] < 2u && t->n[k - 1] < 2u)
+			k--;
+		if (k == 0 || w->run != t->run)
+			break;
+		k--;
+		int inner = 1;
+		for (unsigned j = 0; j < k && inner; j++)
+			inner = w->n[j] == t->n[j] && w->stride[j] == t->stride[j];
+		uint32_t step = w->n[k] > 1u ? w->stride[k] : t->n[k] > 1u ? t->stride[k] : 0u;
+		if (inner && step && (t->n[k] < 2u || t->stride[k] == step) &&
+		    (uint64_t)w->base + (uint64_t)w->n[k] * step == t->base &&
+		    (uint64_t)w->n[k] + t->n[k] < (1ull << 32)) {
+			w->stride[k] = step;
+			w->n[k] += t->n[k];
+			cover_order(w);
+			return 1;
+		}
+		break;
+	}
+	if (u->nwr >= CTRL_COVER_WRITES)
+		return 0;
+	u->wr[u->nwr] = *t;
+	cover_order(&u->wr[u->nwr]);
+	u->nwr++;
 	return 1;
 }
 
@@ -1217,28 +1271,28 @@ static enum ctrl_err check_cover(void *ctx, unsigned td, const struct td_range *
 {
 	struct bar_use *u = ctx;
 	if (u->pend_td >= 0 && (unsigned)u->pend_td != td) {
-		/* the previous TD's destination: more runs than the bound is not provable */
+		/* the previous TD's destination: past the table's bound, not provable */
 		u->st->td = u->pend_td;
 		u->pend_td = -1;
-		if (!cover_walk(u, &u->pend, 1) || !cover_walk(u, &u->pend_lines, 1))
+		if (!cover_add(u, &u->pend))
 			return cover_refuse(u, TD_R_DST, u->pend.bar);
 		u->st->td = (int)td;
 	}
 	if ((!is_tile(x) && !ldr_runtime_kernel_read(u->p, x)) || x->bar >= LDR_NBARS ||
 	    !((cover_bars(u) >> x->bar) & 1u))
 		return CTRL_OK;
-	/* a kernel read: one run, against the writes' whole lines (bar + LDR_NBARS) */
-	struct cover_geom t = {(uint8_t)(x->bar + LDR_NBARS), x->addr, x->len, {1, 1, 1, 1},
-			       {0, 0, 0, 0}};
-	if (is_tile(x) && !tile_geom(x, regs, 0, &t))
+	if (!is_tile(x)) /* a kernel read: one run, against the writes' whole lines */
+		return cover_has(u, x->bar, 1, x->addr, x->addr + x->len) ? CTRL_OK
+									 : cover_refuse(u, x->kind, x->bar);
+	struct cover_geom t;
+	if (!tile_geom(x, regs, &t))
 		return x->access == TD_WRITE ? CTRL_OK : cover_refuse(u, x->kind, x->bar);
 	if (x->access == TD_WRITE) { /* one destination per TD */
 		u->pend_td = (int)td;
 		u->pend = t;
-		tile_geom(x, regs, 1, &u->pend_lines);
 		return CTRL_OK;
 	}
-	return cover_walk(u, &t, 0) ? CTRL_OK : cover_refuse(u, x->kind, x->bar);
+	return cover_rows(u, &t, 0) ? CTRL_OK : cover_refuse(u, x->kind, x->bar);
 }
 
 /* The grant table being built. */

@@ -1359,6 +1359,24 @@ TEST(ctrl, intermediate_coverage_is_by_rows_not_hull)
 	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "ok");
 	tsubmit(cov_buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
 	CHECK_STR(session_result_name(&res), "ok");
+
+	/* 64 planes of 56 rows written (3,584 rows of 112 bytes, 128 apart), then read whole: the
+	 * write is one geometry, whatever its row count (a list of its rows, 512 at most, refused
+	 * this chain of two 56 x 56 layers) */
+	a = bp_pe_copy(64, 56, 56, 5, 3);
+	b = bp_pe_copy(64, 56, 56, 3, 4);
+	len = bp_pen(cov_buf, sizeof cov_buf, pe, 2);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "ok");
+	b = bp_pe_copy(64, 57, 56, 3, 4); /* a row more a plane read: the last past what was written */
+	len = bp_pen(cov_buf, sizeof cov_buf, pe, 2);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "intermediate-extent-conflict");
+	CHECK_EQ(st.td, 1);
+	b = bp_pe_copy(64, 56, 64, 3, 4); /* rows of 64 read where 56 were written */
+	len = bp_pen(cov_buf, sizeof cov_buf, pe, 2);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "intermediate-extent-conflict");
 }
 
 /* A container's declared intermediate window is coverage-checked like an undeclared one: TD 0
