@@ -614,6 +614,16 @@ TEST(cmd_svc, priority_order_fifo_and_events)
 	CHECK(svc_accounting_ok(s));
 }
 
+/* A CHAIN of program a, then program b with one link (its BARs for the caller to set). */
+static void chain_of_two(struct cmd *c, int32_t a, int32_t b)
+{
+	tc_cmd(c, CMD_CHAIN, a, 2, 1);
+	c->nsteps = 2;
+	c->step[0].program = a;
+	c->step[1].program = b;
+	c->step[1].nlinks = 1;
+}
+
 TEST(cmd_svc, chain_links_and_overrides)
 {
 	struct svc *s = m_service(100);
@@ -622,11 +632,7 @@ TEST(cmd_svc, chain_links_and_overrides)
 	int32_t a = m_load_prog(s, 0x11, NULL), b = m_load_prog(s, 0x12, NULL);
 	REQUIRE(a >= 0 && b >= 0);
 	struct cmd c;
-	tc_cmd(&c, CMD_CHAIN, a, 2, 1);
-	c.nsteps = 2;
-	c.step[0].program = a;
-	c.step[1].program = b;
-	c.step[1].nlinks = 1;
+	chain_of_two(&c, a, b);
 	c.step[1].link[0] = (struct cmd_link){5, 6}; /* b's input <- a's output */
 	struct cmd_completion r = m_do(s, &c);
 	CHECK_EQ(r.err, CMD_OK);
@@ -680,11 +686,7 @@ TEST(cmd_svc, chain_links_only_from_outputs)
 	int32_t a = m_load_prog(s, 0x77, NULL), b = m_load_prog(s, 0x12, NULL);
 	REQUIRE(a >= 0 && b >= 0);
 	struct cmd c;
-	tc_cmd(&c, CMD_CHAIN, a, 2, 1);
-	c.nsteps = 2;
-	c.step[0].program = a;
-	c.step[1].program = b;
-	c.step[1].nlinks = 1;
+	chain_of_two(&c, a, b);
 	/* the control: b's input <- a's output */
 	c.step[1].link[0] = (struct cmd_link){5, 6};
 	struct cmd_completion r = m_do(s, &c);

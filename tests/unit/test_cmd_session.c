@@ -139,6 +139,27 @@ static void pattern(uint8_t *b, uint64_t n, unsigned bar, unsigned salt)
 		b[k] = (uint8_t)(k * 7u + bar + salt);
 }
 
+/* A fresh service (options o) made ready, with the handshake done: 1 when it answered ok. */
+static int s_open(const struct asvc_opts *o)
+{
+	memset(s_count, 0, sizeof s_count);
+	s_norder = 0;
+	s_next_tag = 1;
+	s_posted = 0;
+	s_a = asvc_create(tsession(), o);
+	if (!s_a)
+		return 0;
+	s_s = asvc_svc(s_a);
+	s_m = asvc_shm(s_a);
+	s_win = asvc_window(s_a, &s_wdev, &s_wsize);
+	svc_ready(s_s);
+	struct cmd c;
+	tc_cmd(&c, CMD_HELLO, -1, 0, 0);
+	c.major = CMD_PROTO_MAJOR;
+	c.minor = CMD_PROTO_MINOR;
+	return one(&c).err == CMD_OK;
+}
+
 TEST(cmd_session, scripted_session_on_the_engine)
 {
 	memset(s_count, 0, sizeof s_count);
@@ -446,24 +467,11 @@ TEST(cmd_session, scripted_session_on_the_engine)
  * them, and a program larger than its slot refused with the bytes it needs and the slot's. */
 TEST(cmd_session, lazy_paint_and_the_slot_limit)
 {
-	memset(s_count, 0, sizeof s_count);
-	s_norder = 0;
-	s_next_tag = 1;
-	s_posted = 0;
 	const uint64_t slot = 256u << 10;
 	const struct asvc_opts o = {1u << 20, slot, 0, 100000, 0, 1};
-	s_a = asvc_create(tsession(), &o);
-	REQUIRE(s_a != NULL);
-	s_s = asvc_svc(s_a);
-	s_m = asvc_shm(s_a);
-	s_win = asvc_window(s_a, &s_wdev, &s_wsize);
+	REQUIRE(s_open(&o));
 	struct cmd c;
 	struct cmd_completion r;
-	svc_ready(s_s);
-	tc_cmd(&c, CMD_HELLO, -1, 0, 0);
-	c.major = CMD_PROTO_MAJOR;
-	c.minor = CMD_PROTO_MINOR;
-	CHECK_EQ(one(&c).err, CMD_OK);
 	CHECK(asvc_audit(s_a)); /* nothing painted in the slots yet: the guards only */
 	/* 512 KiB in and out: more than the 256 KiB slot */
 	static const char big[] = "input w=256 h=64 c=16\nactivation relu\n";
@@ -513,23 +521,10 @@ TEST(cmd_session, lazy_paint_and_the_slot_limit)
  * BAR 1 is fixed: a call cannot bind it and a client must not. */
 TEST(cmd_session, fixed_bars_of_real_programs)
 {
-	memset(s_count, 0, sizeof s_count);
-	s_norder = 0;
-	s_next_tag = 1;
-	s_posted = 0;
 	const struct asvc_opts o = {1u << 20, 1u << 20, 0, 100000, 0, 1};
-	s_a = asvc_create(tsession(), &o);
-	REQUIRE(s_a != NULL);
-	s_s = asvc_svc(s_a);
-	s_m = asvc_shm(s_a);
-	s_win = asvc_window(s_a, &s_wdev, &s_wsize);
+	REQUIRE(s_open(&o));
 	struct cmd c;
 	struct cmd_completion r;
-	svc_ready(s_s);
-	tc_cmd(&c, CMD_HELLO, -1, 0, 0);
-	c.major = CMD_PROTO_MAJOR;
-	c.minor = CMD_PROTO_MINOR;
-	CHECK_EQ(one(&c).err, CMD_OK);
 	static uint16_t wc[16 * 32];
 	for (unsigned i = 0; i < 16 * 32; i++)
 		wc[i] = (uint16_t)(0x3c00u + (i % 7u)); /* fp16 near 1 */
@@ -618,20 +613,10 @@ TEST(cmd_session, real_programs_are_not_fixed_input)
 		"fixtures/kernels/activation/softmax.bin", "fixtures/kernels/binary/add.bin",
 		"fixtures/kernels/binary/mul.bin",
 	};
-	s_next_tag = 1;
 	const struct asvc_opts o = {1u << 20, 32u << 20, 0, 100000, 0, 1};
-	s_a = asvc_create(tsession(), &o);
-	REQUIRE(s_a != NULL);
-	s_s = asvc_svc(s_a);
-	s_m = asvc_shm(s_a);
-	s_win = asvc_window(s_a, &s_wdev, &s_wsize);
+	REQUIRE(s_open(&o));
 	struct cmd c;
 	struct cmd_completion r;
-	svc_ready(s_s);
-	tc_cmd(&c, CMD_HELLO, -1, 0, 0);
-	c.major = CMD_PROTO_MAJOR;
-	c.minor = CMD_PROTO_MINOR;
-	CHECK_EQ(one(&c).err, CMD_OK);
 	for (unsigned i = 0; i < sizeof fx / sizeof fx[0]; i++) {
 		uint8_t *prog;
 		size_t len;

@@ -412,15 +412,17 @@ static void set_name16(uint8_t *at, const char *name)
 	memcpy(at, name, strlen(name));
 }
 
+/* Input x on BAR 5, outputs y and z on BARs 4 and 6, 0x80 bytes each. */
+static const struct hwxw_window xyz_windows[3] = {
+	{"x", 5, LDR_WIN_INPUT, 0x80}, {"y", 4, LDR_WIN_OUTPUT, 0x80}, {"z", 6, LDR_WIN_OUTPUT, 0x80}};
+
 /* An I/O window's initprot is its direction: 1 input, 2 output, 3 intermediate. Any other value
  * (0, 4, 5: /tmp/revH relu_outprot*) had been taken as an intermediate, granted read-write: a
  * window declared not writable was written. Refused (bad_window_prot); 1, 2 and 3 load. */
 TEST(loader, a_window_of_another_initprot_is_refused)
 {
 	static uint8_t b[0x20000];
-	const struct hwxw_window win[3] = {{"x", 5, LDR_WIN_INPUT, 0x80}, {"y", 4, LDR_WIN_OUTPUT, 0x80},
-					   {"z", 6, LDR_WIN_OUTPUT, 0x80}};
-	size_t len = two_copy_hwx(b, sizeof b, win, 3);
+	size_t len = two_copy_hwx(b, sizeof b, xyz_windows, 3);
 	REQUIRE(len);
 	static struct ldr_program prog;
 	struct ldr_program *p = &prog;
@@ -509,9 +511,7 @@ TEST(loader, duplicate_and_misleading_window_names_are_refused)
 TEST(loader, weights_in_a_kern_section_of_either_case)
 {
 	static uint8_t b[0x20000];
-	const struct hwxw_window win[3] = {{"x", 5, LDR_WIN_INPUT, 0x80}, {"y", 4, LDR_WIN_OUTPUT, 0x80},
-					   {"z", 6, LDR_WIN_OUTPUT, 0x80}};
-	size_t len = two_copy_hwx(b, sizeof b, win, 3);
+	size_t len = two_copy_hwx(b, sizeof b, xyz_windows, 3);
 	REQUIRE(len);
 	static struct ldr_program prog;
 	struct ldr_program *p = &prog;
