@@ -50,6 +50,9 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	 "than at its start, or at the start of a window another BAR holds"},
 	[CTRL_E_DST_KERNELS] = {"output-overlaps-kernels",
 	 "a TD's destination overlapping the coefficients or kernel streams the same TD reads"},
+	[CTRL_E_ITM_BOUND] = {"intermediate-coverage-bound",
+	 "an intermediate read the coverage check could not prove within its bounds (256 distinct "
+	 "write geometries, 2^22 steps a program)"},
 };
 
 const struct err_desc *ctrl_err(enum ctrl_err e)
@@ -1162,20 +1165,20 @@ static uint64_t cover_row_end(const struct cover_geom *w, int lines, uint64_t a)
 }
 
 /* [lo, hi) of bar inside the rows of earlier writes (several, one after another, where it spans
- * them); 0 when a byte is in none, or the work bound is reached. */
+ * them): 1, 0 when a byte is in none, -1 when the work bound is reached first. */
 static int cover_has(struct bar_use *u, unsigned bar, int lines, uint64_t lo, uint64_t hi)
 {
 	while (lo < hi) { /* each row found ends past lo */
 		uint64_t end = 0;
 		if (++u->work > CTRL_COVER_WORK)
-			return 0;
+			return -1;
 		if (u->hit < u->nwr && u->wr[u->hit].bar == bar) /* the row before is likeliest */
 			end = cover_row_end(&u->wr[u->hit], lines, lo);
 		for (unsigned i = 0; i < u->nwr && !end; i++) {
 			if (u->wr[i].bar != bar || i == u->hit)
 				continue;
 			if (++u->work > CTRL_COVER_WORK)
-				return 0;
+				return -1;
 			if ((end = cover_row_end(&u->wr[i], lines, lo)) != 0)
 				u->hit = i;
 		}
@@ -1186,9 +1189,45 @@ static int cover_has(struct bar_use *u, unsigned bar, int lines, uint64_t lo, ui
 	return 1;
 }
 
-/* Every row of t covered (its rows that follow one another with no gap taken as one). */
+/* Every row of t inside w's rows, proved in one step: each of t's steps that is taken is w's
+ * step of the same kind with the same stride, and t's first row, found in w (w's row q, offset
+ * o), keeps t's whole box inside w's (q + t's counts within w's, o + t's row within w's row).
+ * Then t's row k is w's row q + k at offset o. 0 when that does not hold (the rows are tried one
+ * by one instead). */
+static int cover_box(const struct cover_geom *w, const struct cover_geom *t)
+{
+	if (w->bar != t->bar || t->base < w->base)
+		return 0;
+	for (unsigned k = 0; k < 4; k++)
+		if (t->n[k] > 1u && (w->n[k] < 2u || w->stride[k] != t->stride[k]))
+			return 0;
+	uint64_t off = t->base - w->base, q[4] = {0, 0, 0, 0};
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned k = w->order[i];
+		if (w->n[k] < 2u || !w->stride[k])
+			continue;
+		q[k] = off / w->stride[k];
+		if (q[k] >= w->n[k])
+			q[k] = w->n[k] - 1u;
+		off -= q[k] * w->stride[k];
+	}
+	if (off >= w->run || off + t->run > w->run)
+		return 0;
+	for (unsigned k = 0; k < 4; k++)
+		if (q[k] + t->n[k] > w->n[k])
+			return 0;
+	return 1;
+}
+
+/* Every row of t covered (its rows that follow one another with no gap taken as one): 1, 0 when
+ * one is not, -1 when the work bound is reached first. */
 static int cover_rows(struct bar_use *u, const struct cover_geom *t, int lines)
 {
+	for (unsigned i = 0; !lines && i < u->nwr; i++) /* inside one write's box: one step */
+		if (cover_box(&u->wr[i], t)) {
+			u->hit = i;
+			return 1;
+		}
 	uint64_t run = t->run, n[4], st[4];
 	for (unsigned k = 0; k < 4; k++) {
 		n[k] = t->n[k];
@@ -1205,26 +1244,34 @@ static int cover_rows(struct bar_use *u, const struct cover_geom *t, int lines)
 			for (uint64_t k1 = 0; k1 < n[1]; k1++)
 				for (uint64_t k0 = 0; k0 < n[0]; k0++) {
 					uint64_t lo = t->base + k3 * st[3] + k2 * st[2] + k1 * st[1] + k0 * st[0];
-					if (!cover_has(u, t->bar, lines, lo, lo + run))
-						return 0;
+					int c = cover_has(u, t->bar, lines, lo, lo + run);
+					if (c != 1)
+						return c;
 				}
 	return 1;
 }
 
-/* Keeps a destination's geometry: merged into the last one kept on its BAR when it continues
- * that one in its outermost step (the same rows, the next planes of a concatenation), dropped
- * when the same; 0 when the table is full. */
+/* Keeps a destination's geometry: dropped when one kept on its BAR is the same (a ping-pong
+ * between two buffers keeps two), merged into the last one kept on its BAR when it continues that
+ * one in its outermost step (the same rows, the next planes of a concatenation); 0 when the table
+ * is full. */
+static int cover_same(const struct cover_geom *w, const struct cover_geom *t)
+{
+	int same = w->bar == t->bar && w->base == t->base && w->run == t->run;
+	for (unsigned k = 0; k < 4 && same; k++)
+		same = w->n[k] == t->n[k] && w->stride[k] == t->stride[k];
+	return same;
+}
+
 static int cover_add(struct bar_use *u, const struct cover_geom *t)
 {
+	for (unsigned i = 0; i < u->nwr; i++)
+		if (cover_same(&u->wr[i], t))
+			return 1;
 	for (unsigned i = u->nwr; i-- > 0;) {
 		struct cover_geom *w = &u->wr[i];
 		if (w->bar != t->bar)
 			continue;
-		int same = w->base == t->base && w->run == t->run;
-		for (unsigned k = 0; k < 4 && same; k++)
-			same = w->n[k] == t->n[k] && w->stride[k] == t->stride[k];
-		if (same)
-			return 1;
 		/* the outermost step with a count over 1 in either */
 		unsigned k = 4;
 		while (k > 0 && w->n[k - 1] < 2u && t->n[k - 1] < 2u)
@@ -1254,12 +1301,14 @@ static int cover_add(struct bar_use *u, const struct cover_geom *t)
 	return 1;
 }
 
-static enum ctrl_err cover_refuse(struct bar_use *u, int kind, unsigned bar)
+/* A read not proved covered: c 0, bytes no earlier TD wrote; -1, the check's bounds reached. */
+static enum ctrl_err cover_refuse(struct bar_use *u, int kind, unsigned bar, int c)
 {
-	u->st->err = CTRL_E_ITM_CONFLICT;
+	const enum ctrl_err e = c < 0 ? CTRL_E_ITM_BOUND : CTRL_E_ITM_CONFLICT;
+	u->st->err = e;
 	u->st->kind = kind;
 	u->st->bar = (int)bar;
-	return CTRL_E_ITM_CONFLICT;
+	return e;
 }
 
 /* Every read of an intermediate (by a tile source, or a raw stream's kernel DMA) lies in bytes
@@ -1275,24 +1324,27 @@ static enum ctrl_err check_cover(void *ctx, unsigned td, const struct td_range *
 		u->st->td = u->pend_td;
 		u->pend_td = -1;
 		if (!cover_add(u, &u->pend))
-			return cover_refuse(u, TD_R_DST, u->pend.bar);
+			return cover_refuse(u, TD_R_DST, u->pend.bar, -1);
 		u->st->td = (int)td;
 	}
 	if ((!is_tile(x) && !ldr_runtime_kernel_read(u->p, x)) || x->bar >= LDR_NBARS ||
 	    !((cover_bars(u) >> x->bar) & 1u))
 		return CTRL_OK;
-	if (!is_tile(x)) /* a kernel read: one run, against the writes' whole lines */
-		return cover_has(u, x->bar, 1, x->addr, x->addr + x->len) ? CTRL_OK
-									 : cover_refuse(u, x->kind, x->bar);
+	int c;
+	if (!is_tile(x)) { /* a kernel read: one run, against the writes' whole lines */
+		c = cover_has(u, x->bar, 1, x->addr, x->addr + x->len);
+		return c == 1 ? CTRL_OK : cover_refuse(u, x->kind, x->bar, c);
+	}
 	struct cover_geom t;
 	if (!tile_geom(x, regs, &t))
-		return x->access == TD_WRITE ? CTRL_OK : cover_refuse(u, x->kind, x->bar);
+		return x->access == TD_WRITE ? CTRL_OK : cover_refuse(u, x->kind, x->bar, 0);
 	if (x->access == TD_WRITE) { /* one destination per TD */
 		u->pend_td = (int)td;
 		u->pend = t;
 		return CTRL_OK;
 	}
-	return cover_rows(u, &t, 0) ? CTRL_OK : cover_refuse(u, x->kind, x->bar);
+	c = cover_rows(u, &t, 0);
+	return c == 1 ? CTRL_OK : cover_refuse(u, x->kind, x->bar, c);
 }
 
 /* The grant table being built. */

@@ -58,6 +58,7 @@ enum ctrl_err {
 	CTRL_E_BAR_ALIAS,    /* two used BARs at overlapping addresses, or one inside a section or
 			      * window other than at its start, or at a window another BAR holds */
 	CTRL_E_DST_KERNELS,  /* a TD's destination overlaps the coefficients or streams it reads */
+	CTRL_E_ITM_BOUND,    /* an intermediate's coverage not provable within the check's bounds */
 	CTRL_E__COUNT
 };
 

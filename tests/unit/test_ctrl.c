@@ -1377,6 +1377,52 @@ TEST(ctrl, intermediate_coverage_is_by_rows_not_hull)
 	len = bp_pen(cov_buf, sizeof cov_buf, pe, 2);
 	REQUIRE(len);
 	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "intermediate-extent-conflict");
+
+	/* 300 copies through two slots of BAR 3 (a ping-pong, as a compiler reuses scratch): the
+	 * same two geometries each time, kept once each (a table of every TD's write, 256 at most,
+	 * refused it past 256); then the same copies each into a new slot, 4 KiB past the last
+	 * (nothing merges): past the table's 256 geometries, refused by its own name */
+	static uint8_t many_buf[320 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+	static struct bp_pe_spec many[300];
+	static const struct bp_pe_spec *many_p[300];
+	for (unsigned mode = 0; mode < 2; mode++) {
+		const uint32_t slot = 8 * bp_row(8) + 4096u;
+		for (unsigned i = 0; i < 300; i++) {
+			uint8_t in = i ? 3 : 5, out = i + 1 < 300 ? 3 : 4;
+			many[i] = bp_pe_copy(4, 2, 8, in, out);
+			uint32_t src = i ? (mode ? i - 1 : (i - 1) % 2) * slot : 0;
+			many[i].dst_off = out == 3 ? (mode ? i : i % 2) * slot : 0;
+			if (src) {
+				many[i].xreg[many[i].nx] = H13_SRC_BASEADDR;
+				many[i].xval[many[i].nx++] = src;
+			}
+			many_p[i] = &many[i];
+		}
+		len = bp_pen(many_buf, sizeof many_buf, many_p, 300);
+		REQUIRE(len);
+		CHECK_STR(grants_verdict(many_buf, len, LDR_F_RAW, &st),
+			  mode ? "intermediate-coverage-bound" : "ok");
+		if (mode)
+			CHECK_EQ(st.td, 256);
+	}
+	/* 70 copies of 256 planes of 256 rows of 3 values (6 bytes, 64 apart) through two slots:
+	 * 65,536 rows a read, 4.5 million in all, over the 2^22 steps row by row; each read is the
+	 * box of one earlier write, proved in one step */
+	const uint32_t big = 256u * 256u * bp_row(3) + 4096u;
+	for (unsigned i = 0; i < 70; i++) {
+		uint8_t in = i ? 3 : 5, out = i + 1 < 70 ? 3 : 4;
+		many[i] = bp_pe_copy(256, 256, 3, in, out);
+		uint32_t src = i ? (i - 1) % 2 * big : 0;
+		many[i].dst_off = out == 3 ? i % 2 * big : 0;
+		if (src) {
+			many[i].xreg[many[i].nx] = H13_SRC_BASEADDR;
+			many[i].xval[many[i].nx++] = src;
+		}
+		many_p[i] = &many[i];
+	}
+	len = bp_pen(many_buf, sizeof many_buf, many_p, 70);
+	REQUIRE(len);
+	CHECK_STR(grants_verdict(many_buf, len, LDR_F_RAW, &st), "ok");
 }
 
 /* A container's declared intermediate window is coverage-checked like an undeclared one: TD 0

@@ -878,7 +878,7 @@ size_t bp_pe2(uint8_t *buf, size_t cap, const struct bp_pe_spec *first, const st
 size_t bp_pen(uint8_t *buf, size_t cap, const struct bp_pe_spec *const *p, unsigned n)
 {
 	uint32_t t[TD_WORDS];
-	if (!buf || !p || !n || n > 8)
+	if (!buf || !p || !n || n > LDR_MAX_TDS)
 		return 0;
 	const size_t len = bp_chain_weights_off(n) + 64;
 	if (cap < len)

@@ -176,7 +176,7 @@ struct bp_pe_spec {
  * operand, everything else 0 (the tests' and the builders' starting point). */
 struct bp_pe_spec bp_pe_copy(unsigned c, unsigned h, unsigned w, uint8_t in0, uint8_t out);
 size_t bp_pe(uint8_t *buf, size_t cap, const struct bp_pe_spec *p);
-/* n (1..8) planar-engine TDs in one raw stream, TD i at i x BP_CHAIN_STRIDE with its own BARs
+/* n (1..LDR_MAX_TDS) planar-engine TDs in one raw stream, TD i at i x BP_CHAIN_STRIDE with its own BARs
  * (bar_in0, bar_in1, bar_out), the weights at bp_chain_weights_off(n). Returns the length, 0 when
  * a size is zero or it does not fit. */
 size_t bp_pen(uint8_t *buf, size_t cap, const struct bp_pe_spec *const *p, unsigned n);
