@@ -416,6 +416,8 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 	memset(x, 0, sizeof *x);
 	x->out = out;
 	x->ctx = ctx;
+	x->prog = p ? p->buf : NULL;
+	x->prog_len = p ? p->len : 0;
 	if (nreq > TIO_MAX_IO || (nreq && !req)) {
 		fail(x, TIO_E_TOO_MANY, "arguments", NULL);
 		return x->err;
@@ -674,9 +676,39 @@ static void compare_ref(struct tio *x, struct tio_io *io, const struct tns_tenso
 	free(ref);
 }
 
-/* An output not produced leaves no file at its path: an earlier run's file there is removed, so
- * the path holds this run's output or nothing (not when this run read that path: an input or a
- * reference is never removed). */
+/* 1 when the file at io's path is what an earlier run wrote for io's tensor: a .npy of its dtype
+ * and element count (a raw path: exactly the tensor's bytes), and not the bytes of a file this
+ * run read, an input, a reference or the program (the same file may be spelled another way:
+ * "./x.npy", a link). Anything else there, or a file that cannot be read whole, is left. */
+static int earlier_output_at(const struct tio *x, const struct tio_io *io)
+{
+	const struct tns_tensor *t = &x->t[io->ti];
+	const uint64_t data = t->nelem * t->elem, most = io->npy ? data + 65536u : t->bytes;
+	int fd = hal_file_open(io->path, 0);
+	if (fd < 0)
+		return 0;
+	long len = hal_file_length(fd);
+	uint8_t *b = len > 0 && (uint64_t)len <= most ? malloc((size_t)len) : NULL;
+	int ours = b && hal_file_read(fd, b, (size_t)len) == len;
+	hal_file_close(fd);
+	if (ours && io->npy) {
+		struct npy_array a;
+		ours = npy_parse(b, (size_t)len, &a) == NPY_OK && a.dtype == npy_of_fmt(t->fmt) &&
+		       a.data_len == data;
+	} else if (ours) {
+		ours = (uint64_t)len == t->bytes;
+	}
+	for (unsigned j = 0; ours && j <= x->nio; j++) {
+		const uint8_t *f = j < x->nio ? x->io[j].file : x->prog;
+		size_t fl = j < x->nio ? x->io[j].file_len : x->prog_len;
+		ours = !(f && fl == (size_t)len && !memcmp(b, f, fl));
+	}
+	free(b);
+	return ours;
+}
+
+/* An output not produced leaves no file at its path: an earlier run's output there is removed,
+ * so the path holds this run's output or nothing; never a file this run read (earlier_output_at). */
 static void drop_stale(const struct tio *x, const struct tio_io *io)
 {
 	if (io->out != TIO_OUT)
@@ -684,7 +716,8 @@ static void drop_stale(const struct tio *x, const struct tio_io *io)
 	for (unsigned j = 0; j < x->nio; j++)
 		if (x->io[j].out != TIO_OUT && !strcmp(x->io[j].path, io->path))
 			return;
-	hal_file_remove(io->path);
+	if (earlier_output_at(x, io))
+		hal_file_remove(io->path);
 }
 
 enum tio_err tio_finish(struct tio *x, int ran)

@@ -130,6 +130,8 @@ struct tio {
 	struct session_hooks hooks;
 	enum tio_err err;
 	struct tio_tol tol;
+	const uint8_t *prog; /* the program's bytes (never removed as a stale output) */
+	size_t prog_len;
 };
 
 /* Resolves the requests against p's tensors and reads every input file. On an error it is

@@ -154,6 +154,7 @@ x = (np.arange(4 * 3 * 40) % 97 / 8).astype(np.float16).reshape(4, 3, 40)
 np.save(d + "/x.npy", x)
 np.save(d + "/x1d.npy", x.ravel())
 np.save(d + "/x_wrong.npy", x + np.float16(1))
+np.save(d + "/x_mix.npy", x - np.float16(6))  # negatives: relu's output is not its input
 np.save(d + "/x_f32.npy", x.astype(np.float32))
 np.save(d + "/x_i8.npy", x.astype(np.int8))
 np.save(d + "/x_bool.npy", x > 0)
@@ -363,13 +364,14 @@ infrun finite_error_mismatch rinf_far 1 "max abs error 6\.000 vs reference (tole
 infrun other_infinity_mismatch rinf_sign 1 "max abs error inf vs reference (tolerance $itol): MISMATCH\$"
 
 # ---- a failed run leaves no file at an --out path, not even an earlier run's ----
-# the first run writes y_stale.npy; the second (ops limit 1: refused) must remove it. The
+# the first run writes y_stale.npy (relu of an input with negatives: not the input's bytes); the
+# second (ops limit 1: refused) must remove it. The
 # control: the same second run with the path also given as the input keeps that file (a run
 # never removes a file it reads).
 rm -f "$work/y_stale.npy"
-"$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/y_stale.npy" >/dev/null 2>&1
+"$TOOL" run "$work/relu.hwx" --in input="$work/x_mix.npy" --out output_0="$work/y_stale.npy" >/dev/null 2>&1
 first=$([ -s "$work/y_stale.npy" ] && echo written)
-out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/y_stale.npy" --ops-limit 1 2>&1); rc=$?
+out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x_mix.npy" --out output_0="$work/y_stale.npy" --ops-limit 1 2>&1); rc=$?
 if [ "$first" = written ] && [ "$rc" -eq 1 ] && grep -q '^run: output_0: output-not-produced' <<<"$out" &&
    [ ! -e "$work/y_stale.npy" ] && [ ! -e "$work/y_stale.npy.part" ]; then
 	t_pass run.failed_run_removes_a_stale_output
@@ -381,6 +383,20 @@ cp "$work/x.npy" "$work/x_inout.npy"
 if [ "$rc" -eq 1 ] && cmp -s "$work/x.npy" "$work/x_inout.npy"; then
 	t_pass run.failed_run_keeps_a_file_it_reads
 else t_fail run.failed_run_keeps_a_file_it_reads "exit $rc"; fi
+# the same file under another spelling of its path (./), the input's and the program's: left
+# (a review found both removed: the input by the path compared as text, the program not compared)
+cp "$work/relu.hwx" "$work/relu_kept.hwx"
+(cd "$work" && "$TOOL" run relu_kept.hwx --in input=x_inout.npy --out output_0=./x_inout.npy --ops-limit 1 >/dev/null 2>&1
+ "$TOOL" run relu_kept.hwx --in input=x_inout.npy --out output_0=./relu_kept.hwx --ops-limit 1 >/dev/null 2>&1)
+if cmp -s "$work/x.npy" "$work/x_inout.npy" && cmp -s "$work/relu.hwx" "$work/relu_kept.hwx"; then
+	t_pass run.failed_run_keeps_an_input_and_the_program_spelled_otherwise
+else t_fail run.failed_run_keeps_an_input_and_the_program_spelled_otherwise "$(ls "$work"/x_inout.npy "$work"/relu_kept.hwx 2>&1 | tr '\n' ' ')"; fi
+# a file there that is no earlier output of the tensor (not a .npy of its dtype and size): left
+printf 'notes' >"$work/y_notes.npy"
+"$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/y_notes.npy" --ops-limit 1 >/dev/null 2>&1
+if [ "$(cat "$work/y_notes.npy" 2>/dev/null)" = notes ]; then
+	t_pass run.failed_run_keeps_a_file_that_is_no_output
+else t_fail run.failed_run_keeps_a_file_that_is_no_output "$(ls "$work"/y_notes.npy 2>&1)"; fi
 
 # ---- the firmware, over semihosting: the same bytes as the host tool ----
 elf="$BUILD/qemu-virt/anefw.elf"
@@ -470,9 +486,9 @@ PY
 		fi
 	done
 	# a failed run removes an earlier run's file at its out: path (ops_limit=1 refuses the TD)
-	"$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/fw_stale.npy" >/dev/null 2>&1
+	"$TOOL" run "$work/relu.hwx" --in input="$work/x_mix.npy" --out output_0="$work/fw_stale.npy" >/dev/null 2>&1
 	first=$([ -s "$work/fw_stale.npy" ] && echo written)
-	out=$(fw "program=$work/relu.hwx" "in:input=$work/x.npy" "out:output_0=$work/fw_stale.npy" ops_limit=1)
+	out=$(fw "program=$work/relu.hwx" "in:input=$work/x_mix.npy" "out:output_0=$work/fw_stale.npy" ops_limit=1)
 	if [ "$first" = written ] && grep -q '^run: output_0: output-not-produced' <<<"$out" && [ ! -e "$work/fw_stale.npy" ]; then
 		t_pass run.firmware_failed_run_removes_a_stale_output
 	else
