@@ -754,7 +754,11 @@ static enum ldr_err anec_tiles_hold(struct ldr_program *p)
 		for (unsigned k = 0; k < nr; k++) {
 			const struct td_range *x = &r[k];
 			int tile = x->kind == TD_R_SRC0 || x->kind == TD_R_SRC1 || x->kind == TD_R_DST;
-			if ((!tile && !ldr_runtime_kernel_read(p, x)) || x->whole || x->absolute ||
+			/* a runtime kernel read's base, as the file holds it, is its offset in its KBase
+			 * BAR (docs/control-path.md): td_ranges marks it absolute, the engine address the
+			 * control path re-bases; here, as written, it is the offset the tiles bound */
+			int kern = !tile && ldr_runtime_kernel_read(p, x);
+			if ((!tile && !kern) || x->whole || (x->absolute && !kern) ||
 			    x->bar >= LDR_NBARS || ldr_weights_bar(p, x->bar))
 				continue;
 			uint64_t cap = (uint64_t)p->anec_tiles[x->bar] << ANEC_TILE_SHIFT;
@@ -787,14 +791,12 @@ static enum ldr_err load_anec(const uint8_t *buf, size_t len, struct ldr_program
 	struct anec a;
 	if (anec_parse(buf, len, &a) != ANEC_OK)
 		return LDR_E_ANEC;
-	enum ldr_err e = ldr_load(buf + a.hdr_bytes, (size_t)a.size, LDR_F_RAW, out);
+	/* TD 0 sized as the engine fetches it: the header's td_size */
+	enum ldr_err e = ldr_load_sized(buf + a.hdr_bytes, (size_t)a.size, a.td_size, out);
 	if (e != LDR_OK)
 		return e;
 	if (out->ntds != a.td_count)
 		return LDR_E_TD_COUNT;
-	e = ldr_check_td_size(out, a.td_size);
-	if (e != LDR_OK)
-		return e;
 	/* the TDs end at tsk_size: the weights are where the header says */
 	if (out->weights_off != ((a.tsk_size + ANEC_GRAN - 1) & ~(uint64_t)(ANEC_GRAN - 1)))
 		return LDR_E_ANEC;
@@ -806,7 +808,9 @@ static enum ldr_err load_anec(const uint8_t *buf, size_t len, struct ldr_program
 	return anec_tiles_hold(out);
 }
 
-enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out)
+/* ldr_load, a raw stream's first TD sized td_size when it is not 0 (ldr_load_sized) */
+static enum ldr_err load(const uint8_t *buf, size_t len, unsigned flags, uint32_t td_size,
+			 struct ldr_program *out)
 {
 	if (!out || (!buf && len) || (flags & ~(LDR_F_RAW | LDR_F_HWX)) ||
 	    (flags & LDR_F_RAW && flags & LDR_F_HWX))
@@ -887,6 +891,18 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 		first_size = h0.next_ptr;
 	else if (h0.eon && len < first_size)
 		first_size = (uint32_t)len & ~3u; /* >= td_header_bytes, a multiple of 4: checked above */
+	/* the size stated where the stream comes with one (an anec's td_size, a submit's): the bytes
+	 * the engine fetches, when the TD's own structure allows it (a whole header, whole words, not
+	 * past the next TD or the stream); else refused as stated against the rule's size */
+	if (td_size && td_size != first_size) {
+		if (td_size < p->gen->td_header_bytes || td_size % 4u || td_size > len ||
+		    (!h0.eon && td_size > h0.next_ptr)) {
+			p->err_stated = td_size;
+			p->err_found = first_size;
+			return LDR_E_TD_SIZE_STATED;
+		}
+		first_size = td_size;
+	}
 	enum ldr_err e = walk(p, 0, first_size);
 	if (e != LDR_OK)
 		return e;
@@ -900,6 +916,19 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
 	p->weights_off = (uint32_t)end;
 	p->weights_len = (uint32_t)(len - end);
 	return finish(p);
+}
+
+enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out)
+{
+	return load(buf, len, flags, 0, out);
+}
+
+enum ldr_err ldr_load_sized(const uint8_t *buf, size_t len, uint32_t td_size, struct ldr_program *out)
+{
+	if (!td_size)
+		return LDR_E_ARG;
+	enum ldr_err e = load(buf, len, LDR_F_RAW, td_size, out);
+	return e == LDR_OK ? ldr_check_td_size(out, td_size) : e;
 }
 
 void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size_t cap)

@@ -219,6 +219,11 @@ enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr
  * rule (docs/formats.md "Raw task streams") sized it too. LDR_OK when the two agree, else
  * LDR_E_TD_SIZE_STATED (err_stated td_size, err_found TD 0's size); ldr_load checks an anec so. */
 enum ldr_err ldr_check_td_size(struct ldr_program *p, uint32_t td_size);
+/* ldr_load of a raw stream whose TD 0 is td_size bytes (nonzero), as the engine fetches it (an
+ * anec's td_size, a submit's): the raw rule's size is replaced by it where TD 0's structure
+ * allows (a whole header, whole words, within the stream and before the next TD), else
+ * LDR_E_TD_SIZE_STATED (err_stated td_size, err_found the rule's size). */
+enum ldr_err ldr_load_sized(const uint8_t *buf, size_t len, uint32_t td_size, struct ldr_program *out);
 
 /* One register write of a TD's stream. */
 struct ldr_write {

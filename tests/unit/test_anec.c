@@ -217,6 +217,43 @@ static size_t copy_anec(uint8_t *out, size_t cap, uint32_t in_off, uint32_t out_
 	return ANEC_HDR_LIBANE + n;
 }
 
+/* A batched matmul's x, read by the kernel DMA from runtime BAR 6 (bp_bmm: 20 batches of 16 rows
+ * of 32 fp16, 0x5000 bytes): the tile table bounds it as it bounds the tiles. The check had
+ * skipped every coefficient range (td_ranges marks them absolute), so one tile (16 KiB) of
+ * BAR 6 ran with a 0x5000-byte grant (a review found it); two tiles load. */
+TEST(anec, a_kernel_read_past_its_bars_tiles_is_refused)
+{
+	static uint8_t raw[0x20000], b[0x20000 + ANEC_HDR_LIBANE];
+	static struct ldr_program p;
+	const struct bp_bmm_spec bs = {20, 16, 32, 32, 16, 6, 0, NULL, 0};
+	size_t n = bp_bmm(raw, sizeof raw, &bs);
+	REQUIRE(n && n + ANEC_HDR_LIBANE <= sizeof b);
+	REQUIRE(ldr_load(raw, n, LDR_F_RAW, &p) == LDR_OK);
+	for (unsigned t6 = 1; t6 <= 2; t6++) {
+		struct anec a;
+		memset(&a, 0, sizeof a);
+		a.size = n;
+		a.td_size = p.tds[0].size;
+		a.td_count = p.ntds;
+		a.tsk_size = p.weights_off;
+		a.krn_size = n - p.weights_off;
+		a.dst_count = 1;
+		a.src_count = 2;
+		a.tiles[0] = 1;
+		a.tiles[1] = 64;
+		a.tiles[4] = a.tiles[5] = 64;
+		a.tiles[6] = t6;
+		memset(b, 0, ANEC_HDR_LIBANE);
+		REQUIRE(anec_write_header(&a, b, ANEC_HDR_LIBANE) == ANEC_HDR_LIBANE);
+		memcpy(b + ANEC_HDR_LIBANE, raw, n);
+		static struct ldr_program q;
+		enum ldr_err e = ldr_load(b, ANEC_HDR_LIBANE + n, 0, &q);
+		CHECK_STR(ldr_err_name(e), t6 == 1 ? "anec_outside_tiles" : "ok");
+		if (t6 == 1)
+			CHECK_EQ(q.err_bar, 6);
+	}
+}
+
 /* The Asahi driver has the engine fetch td_size bytes of TD 0; the loader sizes a raw stream's
  * TD 0 by its own rule (0x274 here). A header stating 0x26c had been loaded whole (/tmp/revH
  * relu_ps2_tdsize26c.anec: the model ran the TD's last two words, PostScale 2, which the engine
@@ -231,23 +268,49 @@ TEST(anec, td_size_must_be_the_first_tds_size)
 	REQUIRE(len);
 	CHECK_STR(ldr_err_name(ldr_load(b, len, 0, &p)), "ok");
 	CHECK_EQ(p.tds[0].size, 0x274u);
-	static const uint32_t bad[] = {0x26c, 0x270, 0x200, 0x28};
+	/* TD 0 sized as stated (the bytes the engine fetches): a size the header's tsk_size then
+	 * contradicts (the TDs would end before it) is a bad header, never the 0x274 bytes run */
+	static const uint32_t shorter[] = {0x26c, 0x270, 0x200, 0x28};
+	for (unsigned i = 0; i < sizeof shorter / sizeof shorter[0]; i++) {
+		REQUIRE(copy_anec(b, sizeof b, 0, 0, shorter[i], 1, 1) == len);
+		enum ldr_err e = ldr_load(b, len, 0, &p);
+		CHECKF(e == LDR_E_ANEC || e == LDR_E_TD_SIZE_STATED, "td_size 0x%x: %s", shorter[i],
+		       ldr_err_name(e));
+	}
+	/* a size TD 0's structure forbids (not whole words, past the stream): refused as stated */
+	static const uint32_t bad[] = {0x276, 0x27a};
 	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		REQUIRE(copy_anec(b, sizeof b, 0, 0, bad[i], 1, 1) == len);
 		enum ldr_err e = ldr_load(b, len, 0, &p);
 		CHECKF(e == LDR_E_TD_SIZE_STATED, "td_size 0x%x: %s", bad[i], ldr_err_name(e));
 	}
-	REQUIRE(copy_anec(b, sizeof b, 0, 0, 0x26c, 1, 1) == len);
+	REQUIRE(copy_anec(b, sizeof b, 0, 0, 0x276, 1, 1) == len);
 	REQUIRE(ldr_load(b, len, 0, &p) == LDR_E_TD_SIZE_STATED);
 	ldr_err_values(&p, LDR_E_TD_SIZE_STATED, vals, sizeof vals);
-	CHECK_STR(vals, "td_size 0x26c, first TD 0x274 bytes");
+	CHECK_STR(vals, "td_size 0x276, first TD 0x274 bytes");
 	/* an anec refused for its header is no "not an ANE program" */
 	CHECK(ldr_not_a_program(b, len, 0, &p, LDR_E_TD_SIZE_STATED) == NULL);
 	CHECK_STR(ldr_err_name(LDR_E_TD_SIZE_STATED), "td_size_mismatch");
-	/* the submit's form of the check, on the stream itself */
+	/* the submit's form, on the stream itself: TD 0 sized as stated where its words allow */
 	REQUIRE(ldr_load(b + ANEC_HDR_LIBANE, len - ANEC_HDR_LIBANE, LDR_F_RAW, &p) == LDR_OK);
 	CHECK_EQ(ldr_check_td_size(&p, 0x274), LDR_OK);
 	CHECK_EQ(ldr_check_td_size(&p, 0x26c), LDR_E_TD_SIZE_STATED);
+	CHECK_STR(ldr_err_name(ldr_load_sized(b + ANEC_HDR_LIBANE, len - ANEC_HDR_LIBANE, 0x274, &p)), "ok");
+	CHECK_STR(ldr_err_name(ldr_load_sized(b + ANEC_HDR_LIBANE, len - ANEC_HDR_LIBANE, 0x276, &p)),
+		  "td_size_mismatch");
+	/* two TDs 0x300 apart (the rule gives TD 0 0x274 bytes): stated 0x278, as the macOS
+	 * compiler's 632-byte TDs (convert writes the .hwx's size), TD 0 is 0x278 bytes; past the
+	 * next TD, refused (a review found convert's anecs of such programs refused by the check) */
+	const struct bp_step two[2] = {
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 5, .out = 3},
+		{.kind = BP_STEP_COPY, .cin = 1, .cout = 1, .in0 = 3, .out = 4},
+	};
+	size_t rl = bp_chain(b, sizeof b, 8, 2, two, 2, NULL);
+	REQUIRE(rl);
+	CHECK_STR(ldr_err_name(ldr_load_sized(b, rl, 0x278, &p)), "ok");
+	CHECK_EQ(p.tds[0].size, 0x278u);
+	CHECK_EQ(p.ntds, 2u);
+	CHECK_STR(ldr_err_name(ldr_load_sized(b, rl, 0x304, &p)), "td_size_mismatch");
 	ldr_err_values(&p, LDR_E_TD_RANGE, vals, sizeof vals); /* an error with no values */
 	CHECK_STR(vals, "");
 }

@@ -157,19 +157,15 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 		return fail(why, whylen, ENOMEM, "out-of-memory: 0x%zx bytes for the TD stream", len);
 	memcpy(stream, cmd->p, len);
 	memcpy(stream, j->btsp, j->td_size);
-	enum ldr_err le = ldr_load(stream, len, LDR_F_RAW, &prog);
+	/* the engine fetches td_size bytes of TD 0: the loader sizes TD 0 so, or refuses */
+	enum ldr_err le = j->td_size ? ldr_load_sized(stream, len, j->td_size, &prog)
+				     : ldr_load(stream, len, LDR_F_RAW, &prog);
 	int rc = 0;
-	if (le != LDR_OK) {
-		rc = fail(why, whylen, EINVAL, "program rejected: " ERR_FMT, ERR_ARGS(ldr_err(le)));
-		goto out;
-	}
-	/* the engine fetches td_size bytes of TD 0: the TD the loader decoded must be that size */
-	le = ldr_check_td_size(&prog, j->td_size);
 	if (le != LDR_OK) {
 		char vals[128];
 		ldr_err_values(&prog, le, vals, sizeof vals);
-		rc = fail(why, whylen, EINVAL, "program rejected: " ERR_FMT ": %s", ERR_ARGS(ldr_err(le)),
-			  vals);
+		rc = fail(why, whylen, EINVAL, "program rejected: " ERR_FMT "%s%s", ERR_ARGS(ldr_err(le)),
+			  vals[0] ? ": " : "", vals);
 		goto out;
 	}
 	if (prog.ntds != j->td_count) {
