@@ -23,7 +23,8 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	[CTRL_E_RELOC] = {"relocation-not-applied", "a relocation the firmware does not apply"},
 	[CTRL_E_WORK] = {"work-over-budget", "the submission's work is over the limit"},
 	[CTRL_E_FOLD_REGS] = {"fold-registers-not-written",
-	 "a TD whose weights fold does not write the words the fold rewrites"},
+	 "a TD whose weights fold does not write the words the fold rewrites, or a TD reading "
+	 "kernels that inherits a word an earlier fold rewrote over its own kernels"},
 	[CTRL_E_FOLD_SOURCE] = {"fold-source-not-weights",
 	 "a TD whose weights fold, or that reads a kernel unit, reads them from a BAR other than "
 	 "the weights"},
@@ -475,9 +476,14 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 	struct ctrl_td_plan *t = &pl->td[i];
 	struct fold_words fw;
 	fold_find_words(p, i, before, &fw);
-	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++) {
 		if (fw.base[c] >= 0)
 			pl->fold_live &= (uint16_t)~(1u << c); /* a new base: not folded unless below */
+		if (fw.size[c] >= 0)
+			pl->fold_size_live &= (uint16_t)~(1u << c);
+	}
+	if (fw.kcfg >= 0)
+		pl->fold_kcfg_live = 0;
 	unsigned fmt = H13_GET(fw.kcfg_value, H13_KERNELCFG_KERNELFMT);
 	if (td->ncoeff && (td->h.bar_en & (1u << H13_BAR_KBASE0)) && fmt > H13_KERNELFMT_FP16)
 		return fail(pl, CTRL_E_KERNEL_FMT, CTRL_R_COEFF, -1);
@@ -547,13 +553,36 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 		t->folded |= (uint16_t)(1u << ch);
 		t->fold_type = type;
 		pl->fold_live |= (uint16_t)(1u << ch);
+		pl->fold_size_live |= (uint16_t)(1u << ch);
 	}
+	pl->fold_kcfg_live = 1;
 	/* the TD now reads dense fp16: KernelFmt 2, no palette */
 	uint32_t clear = H13_FIELD_MASK(H13_KERNELCFG_KERNELFMT_W) << H13_KERNELCFG_KERNELFMT_LSB |
 			 H13_FIELD_MASK(H13_KERNELCFG_PALETTIZEDEN_W) << H13_KERNELCFG_PALETTIZEDEN_LSB;
 	return fold_patch(pl, i, tdm, fw.kcfg, H13_NE_KERNELCFG,
 			  (fw.kcfg_value & ~clear) | (H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB),
 			  -1);
+}
+
+/*
+ * A TD reading kernels must read them with the words as the program wrote them or all as a fold
+ * rewrote them: a fold's KernelFmt 2 read over the program's own int8 bytes, or a fold's doubled
+ * CoeffBfrSize over the program's own base (or the program's size over a folded base), would
+ * compute numbers the program does not define. Inheriting a fold-rewritten word is allowed only
+ * when the channel's base and size are the fold's too (the folded fp16 read again).
+ */
+static enum ctrl_err fold_check_inherited(struct ctrl_plan *pl, unsigned i)
+{
+	const struct ldr_td *td = &pl->p->tds[i];
+	if (!td->ncoeff || !(td->h.bar_en & (1u << H13_BAR_KBASE0)))
+		return CTRL_OK;
+	for (unsigned k = 0; k < td->ncoeff; k++) {
+		unsigned ch = td->coeff[k].ch;
+		unsigned b = pl->fold_live >> ch & 1u, s = pl->fold_size_live >> ch & 1u;
+		if (b != s || (pl->fold_kcfg_live && !b))
+			return fail(pl, CTRL_E_FOLD_REGS, CTRL_R_COEFF, (int)ch);
+	}
+	return CTRL_OK;
 }
 
 uint64_t ctrl_fold_cap(const struct ldr_program *p)
@@ -899,6 +928,8 @@ enum ctrl_err ctrl_plan(struct ctrl_plan *pl, const struct ldr_program *p,
 		pl->st.td = (int)i;
 		pl->pol.td = (int)i; /* the accesses checked from here on are TD i's */
 		e = fold_coeffs(pl, i, sc, &im, sc->td_mem);
+		if (!e)
+			e = fold_check_inherited(pl, i);
 		if (!e)
 			e = rebase_coeffs(pl, i, sc->td_mem);
 		if (e)

@@ -180,6 +180,9 @@ struct ctrl_plan {
 	uint8_t *fold_out;           /* the fold scratch (scratch->fold_out) and its engine address */
 	uint64_t fold_dev, fold_used;
 	uint16_t fold_live;          /* bit c: channel c's base, as the engine holds it, is folded */
+	uint16_t fold_size_live;     /* bit c: channel c's CoeffBfrSize, as the engine holds it, is a
+				      * fold's */
+	uint8_t fold_kcfg_live;      /* NE.KernelCfg, as the engine holds it, is a fold's rewrite */
 	unsigned nfolds;             /* the sources folded so far (a source is folded once) */
 	struct ctrl_fold folds[CTRL_MAX_FOLDS];
 	/* Every TD's register writes in stream order, (address, value) as they stand in the TD memory

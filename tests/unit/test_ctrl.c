@@ -1564,3 +1564,137 @@ TEST(ctrl, destination_over_its_own_kernels_refused)
 	CHECK_EQ(res.st.bar, 6);
 	CHECK(res.canaries_ok && res.nmoves == 0);
 }
+
+/* ---- words a fold rewrote, inherited by a later TD ---- */
+
+#include "tools/progdesc/progdesc.h"
+
+static uint8_t fi_prog[1 << 16];
+
+/* Builds description text as a raw program into fi_prog; 0 when it fails. */
+static size_t fi_build(const char *text)
+{
+	static struct pd_desc d;
+	unsigned line;
+	size_t len = 0;
+	if (pd_parse(text, strlen(text), &d, &line) != PD_OK ||
+	    pd_build(&d, fi_prog, sizeof fi_prog, &len) != PD_OK)
+		return 0;
+	return len;
+}
+
+/* Rewrites TD td's register stream in place without its writes to drop[0..ndrop): the others in
+ * their order, as runs of consecutive registers, padded to the TD's bytes by splitting a run and
+ * repeating its last write (same value). 0 when done. */
+static int fi_drop_writes(uint8_t *buf, size_t len, unsigned td, const uint32_t *drop,
+			  unsigned ndrop)
+{
+	static struct ldr_program p;
+	static uint32_t addr[1024], val[1024], out[2048];
+	if (ldr_load(buf, len, LDR_F_RAW, &p) != LDR_OK || td >= p.ntds)
+		return -1;
+	uint8_t *s = buf + p.td_area_off + p.tds[td].off;
+	uint32_t avail = p.tds[td].size / 4u - H13_TD_HEADER_WORDS, o = 0, nw = 0, used = 0;
+	while (o < avail) {
+		uint32_t w = le_rd32(s + 4u * (H13_TD_HEADER_WORDS + o));
+		uint32_t n = (w >> 26) + 1u, a = w & 0x3ffffffu;
+		for (uint32_t k = 0; k < n && o + 1u + k < avail; k++) {
+			int keep = 1;
+			for (unsigned j = 0; j < ndrop; j++)
+				keep &= a + 4u * k != drop[j];
+			if (keep && nw < 1024) {
+				addr[nw] = a + 4u * k;
+				val[nw++] = le_rd32(s + 4u * (H13_TD_HEADER_WORDS + o + 1u + k));
+			}
+		}
+		o += 1u + n;
+	}
+	/* runs: count the words, then split the first run of two or more if the padding is odd */
+	uint32_t runs = 0;
+	for (uint32_t k = 0, n = 0; k < nw; k++, n++) {
+		if (!k || addr[k] != addr[k - 1] + 4u || n == 64u) {
+			runs++;
+			n = 0;
+		}
+	}
+	used = nw + runs;
+	if (used > avail)
+		return -1;
+	uint32_t pad = avail - used, split = UINT32_MAX;
+	if (pad & 1u) {
+		for (uint32_t k = 1; k < nw && split == UINT32_MAX; k++)
+			if (addr[k] == addr[k - 1] + 4u)
+				split = k;
+		if (split == UINT32_MAX)
+			return -1;
+		pad--;
+	}
+	uint32_t q = 0, hdr = 0;
+	for (uint32_t k = 0, n = 0; k < nw; k++, n++) {
+		if (!k || addr[k] != addr[k - 1] + 4u || n == 64u || k == split) {
+			hdr = q++;
+			out[hdr] = addr[k];
+			n = 0;
+		} else {
+			out[hdr] += 1u << 26;
+		}
+		out[q++] = val[k];
+	}
+	for (; pad; pad -= 2) {
+		out[q++] = addr[nw - 1];
+		out[q++] = val[nw - 1];
+	}
+	for (uint32_t k = 0; k < q; k++)
+		le_wr32(s + 4u * (H13_TD_HEADER_WORDS + k), out[k]);
+	return q == avail ? 0 : -1;
+}
+
+static const char *fi_submit(size_t len)
+{
+	struct session_result res;
+	tsubmit(fi_prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	return session_result_name(&res);
+}
+
+/* TD 0 folds its int8 weights, rewriting its NE.KernelCfg to fp16 in TD memory. A TD 1 that
+ * does not write KernelCfg inherits the program's int8, not the fold's fp16: its own int8 bytes
+ * read as fp16 would be other numbers. Refused by name; the same program with TD 1's own
+ * KernelCfg (the control) runs. */
+TEST(ctrl, fold_rewritten_kernelcfg_inherited_refused)
+{
+	static const char desc[] = "input w=16 h=2 c=16\nlayer int8 cout=8 seed=1\n"
+				   "layer int8 cout=8 seed=2\n";
+	size_t len = fi_build(desc);
+	REQUIRE(len);
+	CHECK_STR(fi_submit(len), "ok");
+	/* the rewrite alone (nothing dropped) still runs: the helper changes no meaning */
+	REQUIRE(fi_drop_writes(fi_prog, len, 1, NULL, 0) == 0);
+	CHECK_STR(fi_submit(len), "ok");
+	const uint32_t kc = H13_NE_KERNELCFG;
+	REQUIRE(fi_build(desc) == len);
+	REQUIRE(fi_drop_writes(fi_prog, len, 1, &kc, 1) == 0);
+	CHECK_STR(fi_submit(len), "fold-registers-not-written");
+}
+
+/* TD 0 folds its int8 OCG, doubling CoeffBfrSize[0] in TD memory. A TD 1 reading fp16 (its own
+ * KernelCfg) from its own CoeffBaseAddr[0] but inheriting CoeffBfrSize[0] would read the fold's
+ * doubled size over its own bytes: refused by name; with its own size (the control) it runs. */
+TEST(ctrl, fold_rewritten_size_inherited_refused)
+{
+	static const char desc[] = "input w=16 h=2 c=16\nlayer int8 cout=8 seed=1\n"
+				   "layer int8 cout=8 seed=2\nlayer int8 cout=8 seed=3\n";
+	size_t len = fi_build(desc);
+	REQUIRE(len);
+	REQUIRE(tpatch_field(fi_prog, len, 1, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB,
+			     H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_FP16) == 0);
+	REQUIRE(fi_drop_writes(fi_prog, len, 1, NULL, 0) == 0);
+	const char *ctl = fi_submit(len);
+	CHECK(strcmp(ctl, "fold-registers-not-written") != 0);
+	CHECKF(!strcmp(ctl, "ok"), "control: %s", ctl);
+	const uint32_t sz = H13_COEFF_BFRSIZE(0);
+	REQUIRE(fi_build(desc) == len);
+	REQUIRE(tpatch_field(fi_prog, len, 1, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB,
+			     H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_FP16) == 0);
+	REQUIRE(fi_drop_writes(fi_prog, len, 1, &sz, 1) == 0);
+	CHECK_STR(fi_submit(len), "fold-registers-not-written");
+}
