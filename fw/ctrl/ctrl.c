@@ -54,6 +54,13 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	[CTRL_E_ITM_BOUND] = {"intermediate-coverage-bound",
 	 "an intermediate read the coverage check could not prove within its bounds (256 distinct "
 	 "write geometries, 2^22 steps a program)"},
+	[CTRL_E_KU_NO_STREAMS] = {"kunit-td-without-streams",
+	 "a TD reading a kernel unit's kernels, of a unit with no bias, post-scale or palette "
+	 "section: no stream names the unit, and the engine would read the kernels as a program "
+	 "without one"},
+	[CTRL_E_KU_SPARSE_MASK] = {"kunit-sparse-mask-width",
+	 "a SparseFmt TD whose kernel unit is not sparse, or whose mask bytes (the weights "
+	 "section's parameter) are not ceil(Cin x Kh x Kw / 8)"},
 };
 
 const struct err_desc *ctrl_err(enum ctrl_err e)
@@ -787,6 +794,20 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 				H13_GET(ldr_image_reg(im, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 		if (conv && rec[1] != nout)
 			return fail(pl, CTRL_E_OCG_CHANNELS, CTRL_R_COEFF, 0);
+		/* the engine knows a TD's kernels are the unit's from the streams naming the unit
+		 * (docs/engine-model.md): a unit without a per-channel stream cannot say so */
+		if (td->ncoeff && !pl->ku.sec[KU_SEC_SCALE].size && !pl->ku.sec[KU_SEC_BIAS].size &&
+		    !pl->ku.sec[KU_SEC_PALETTE].size)
+			return fail(pl, CTRL_E_KU_NO_STREAMS, CTRL_R_KUNIT, -1);
+		uint32_t kc = ldr_image_reg(im, H13_NE_KERNELCFG);
+		if (td->ncoeff && H13_GET(kc, H13_KERNELCFG_SPARSEFMT)) {
+			uint32_t cc = ldr_image_reg(im, H13_COMMON_CONVCFG);
+			uint64_t per = (uint64_t)H13_GET(ldr_image_reg(im, H13_COMMON_CIN), H13_CIN) *
+				       H13_GET(cc, H13_CONVCFG_KH) * H13_GET(cc, H13_CONVCFG_KW);
+			if (!(pl->ku.flags & KU_FLAG_SPARSE) ||
+			    pl->ku.sec[KU_SEC_WEIGHTS].param != (per + 7u) / 8u)
+				return fail(pl, CTRL_E_KU_SPARSE_MASK, CTRL_R_COEFF, 0);
+		}
 	}
 	t->nstream_regs = 0;
 	for (unsigned s = 0; s < CTRL_NSTREAMS; s++) {

@@ -59,6 +59,10 @@ enum ctrl_err {
 			      * window other than at its start, or at a window another BAR holds */
 	CTRL_E_DST_KERNELS,  /* a TD's destination overlaps the coefficients or streams it reads */
 	CTRL_E_ITM_BOUND,    /* an intermediate's coverage not provable within the check's bounds */
+	CTRL_E_KU_NO_STREAMS, /* a TD reading a unit's kernels, of a unit with no bias, post-scale
+			       * or palette section (no stream names the unit to the engine) */
+	CTRL_E_KU_SPARSE_MASK, /* a SparseFmt TD whose unit is not sparse with masks of
+				* ceil(Cin x Kh x Kw / 8) bytes (the weights section's parameter) */
 	CTRL_E__COUNT
 };
 

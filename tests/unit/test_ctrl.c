@@ -1698,3 +1698,57 @@ TEST(ctrl, fold_rewritten_size_inherited_refused)
 	REQUIRE(fi_drop_writes(fi_prog, len, 1, &sz, 1) == 0);
 	CHECK_STR(fi_submit(len), "fold-registers-not-written");
 }
+
+/* ---- kernel-unit TDs the model would read other than the unit says ---- */
+
+/* The byte offset of the kernel unit in fi_prog (its magic), or 0. */
+static size_t fi_unit(size_t len)
+{
+	for (size_t o = 0; o + 4 <= len; o += 4)
+		if (le_rd32(fi_prog + o) == KU_MAGIC)
+			return o;
+	return 0;
+}
+
+/* Section s's descriptor word w (0 offset, 1 size, 2 type, 3 parameter) in the unit at u. */
+static uint8_t *fi_sec(size_t u, unsigned s, unsigned w)
+{
+	return fi_prog + u + 0x20u + 16u * s + 4u * w;
+}
+
+/* A unit with no bias, post-scale or palette section: no stream names the unit to the engine,
+ * which then reads the TD's coefficient channels as a program without a unit does. Refused by
+ * name for a TD reading the unit's kernels; the unit with its sections (the control) runs. */
+TEST(ctrl, kunit_without_streams_refused)
+{
+	static const char desc[] = "input w=16 h=2 c=16\nlayer int8 cout=8 seed=1\n";
+	size_t len = fi_build(desc), u = fi_unit(len);
+	REQUIRE(len && u);
+	CHECK_STR(fi_submit(len), "ok");
+	for (unsigned s = KU_SEC_SCALE; s <= KU_SEC_BIAS; s++) {
+		le_wr32(fi_sec(u, s, 0), 0);
+		le_wr32(fi_sec(u, s, 1), 0);
+	}
+	CHECK_STR(fi_submit(len), "kunit-td-without-streams");
+	/* only the bias gone: the post-scale stream still names the unit */
+	REQUIRE(fi_build(desc) == len);
+	le_wr32(fi_sec(u, KU_SEC_BIAS, 0), 0);
+	le_wr32(fi_sec(u, KU_SEC_BIAS, 1), 0);
+	CHECK(strcmp(fi_submit(len), "kunit-td-without-streams") != 0);
+}
+
+/* A SparseFmt TD reads masks of ceil(Cin x Kh x Kw / 8) bytes: the unit must be sparse with
+ * that mask width as its weights section's parameter, else refused by name. */
+TEST(ctrl, kunit_sparse_mask_width_checked)
+{
+	static const char desc[] = "input w=16 h=2 c=16\nlayer sparse density=50 cout=4 seed=3\n";
+	size_t len = fi_build(desc), u = fi_unit(len);
+	REQUIRE(len && u);
+	CHECK_EQ(le_rd32(fi_sec(u, KU_SEC_WEIGHTS, 3)), 2u); /* 16 weights: 2 mask bytes */
+	CHECK_STR(fi_submit(len), "ok");
+	le_wr32(fi_sec(u, KU_SEC_WEIGHTS, 3), 4);
+	CHECK_STR(fi_submit(len), "kunit-sparse-mask-width");
+	REQUIRE(fi_build(desc) == len);
+	le_wr32(fi_prog + u + 12, le_rd32(fi_prog + u + 12) & ~KU_FLAG_SPARSE);
+	CHECK_STR(fi_submit(len), "kunit-sparse-mask-width");
+}
