@@ -398,6 +398,16 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 	const unsigned skip = m->ku_ok && conv && nc ? 1u : 0u;
 	const unsigned *at1 = at + skip, n1 = nc - skip;
 	const struct mrange *srec = rec; /* the kernel unit's activation-LUT stream's */
+	/* the stream runs to its section's end: every further record there must be the first (which
+	 * one the engine reads is not pinned; a review found a second, different record ignored) */
+	for (uint64_t k = ACTLUT_STRIDE; srec && k + ACTLUT_BYTES <= srec->len; k += ACTLUT_STRIDE)
+		if (memcmp(srec->cpu + k, srec->cpu, ACTLUT_BYTES)) {
+			anem_refuse(m, ENG_FR_ACT_RECORD, H13_KSTREAM_RELOC(H13_KSTREAM_ACTLUT), 0, 32,
+				    "activation records in the kernel unit's activation-LUT section that "
+				    "differ (which one the engine reads is not pinned)");
+			m->flt.mem = srec->dev + k;
+			return ENG_E_FAULT;
+		}
 	rec = NULL;
 	const enum td_lut_place place = td_lut_place(len + skip, n1, conv && !m->ku_ok, &ch);
 	if (place == TD_LUT_CHANNEL) {

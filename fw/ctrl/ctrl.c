@@ -61,6 +61,9 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	[CTRL_E_KU_SPARSE_MASK] = {"kunit-sparse-mask-width",
 	 "a SparseFmt TD whose kernel unit is not sparse, or whose mask bytes (the weights "
 	 "section's parameter) are not ceil(Cin x Kh x Kw / 8)"},
+	[CTRL_E_FOLD_UINT8_SIGN] = {"fold-uint8-byte-ambiguous",
+	 "a KernelFmt 1 weight byte 0x80..0xff to fold: the register map reads it uint8, Apple's H13 "
+	 "less reads it as signed, and the engine model refuses it (ambiguous-value)"},
 };
 
 const struct err_desc *ctrl_err(enum ctrl_err e)
@@ -534,6 +537,11 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 				return fail(pl, CTRL_E_SCRATCH, CTRL_R_COEFF, (int)ch);
 			at = pl->fold_used;
 			const uint8_t *src = p->buf + p->weights_off + co->base;
+			/* KernelFmt 1's bytes 0x80..0xff read two ways (docs/engine-model.md,
+			 * "Registers"): refused as the model refuses them, not folded to 128..255 */
+			for (uint32_t b = 0; kind == FOLD_AFFINE && qt == CODEC_Q_UINT8 && b < co->size; b++)
+				if (src[b] >= 0x80u)
+					return fail(pl, CTRL_E_FOLD_UINT8_SIGN, CTRL_R_COEFF, (int)ch);
 			enum ctrl_err de = kind == FOLD_PALETTE
 						   ? fold_palette_decode(&fp, src, co->size, sc->fold_out + at)
 						   : fold_decode(qt, src, co->size, sc->fold_out + at);

@@ -581,16 +581,15 @@ TEST(ctrl, int8_weights_folded_to_fp16)
 	/* the oracle itself fails on a wrong value */
 	CHECK(int_fp16(-3) == 0xc200u && int_fp16(1) == 0x3c00u && int_fp16(127) == 0x57f0u);
 	CHECK(le_rd16(arena + FOLDMEM) != (uint16_t)(int_fp16((int8_t)prog[W_OFF]) ^ 1u));
-	/* uint8: the bytes are unsigned */
+	/* uint8: bytes 0x80..0xff have two readings (docs/engine-model.md, "Registers"): refused
+	 * (ctrl.fold_uint8_bytes_above_0x7f_refused runs the control); this channel covers the
+	 * unit's own bytes, its 0xff slots among them */
 	s.kcfg = H13_KERNELFMT_UINT8 << H13_KERNELCFG_KERNELFMT_LSB;
 	len = synth_build(&s);
 	default_grants(g, &n);
 	g[2].size = wlen;
-	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
-	bad = 0;
-	for (uint32_t k = 0; k < wlen; k++)
-		bad += le_rd16(arena + FOLDMEM + 2 * k) != int_fp16(prog[W_OFF + k]);
-	CHECK_EQ(bad, 0u);
+	CHECK_STR(submit(len, g, n, &intact, &ran), "fold-uint8-byte-ambiguous");
+	CHECK(!ran);
 	/* a palette streams on H13: not folded */
 	s.kcfg = H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB | 1u << H13_KERNELCFG_PALETTIZEDEN_LSB |
 		 4u << H13_KERNELCFG_PALETTIZEDBITS_LSB;
@@ -1568,6 +1567,7 @@ TEST(ctrl, destination_over_its_own_kernels_refused)
 /* ---- words a fold rewrote, inherited by a later TD ---- */
 
 #include "tools/progdesc/progdesc.h"
+#include "fw/actlut/actlut.h"
 
 static uint8_t fi_prog[1 << 16];
 
@@ -1751,4 +1751,65 @@ TEST(ctrl, kunit_sparse_mask_width_checked)
 	REQUIRE(fi_build(desc) == len);
 	le_wr32(fi_prog + u + 12, le_rd32(fi_prog + u + 12) & ~KU_FLAG_SPARSE);
 	CHECK_STR(fi_submit(len), "kunit-sparse-mask-width");
+}
+
+/* A unit whose activation-LUT section holds two records (grown at the unit's end, the raw
+ * program's end): the stream runs over both, and which one the engine reads is not pinned.
+ * Differing records are refused by name; the same record twice (the control) runs. */
+static const char *fi_two_actluts(const char *desc, int differ)
+{
+	size_t len = fi_build(desc), u = fi_unit(len);
+	if (!len || !u)
+		return "build-failed";
+	uint32_t total = le_rd32(fi_prog + u + 0x18);
+	if (u + total != len || len + 2u * ACTLUT_STRIDE > sizeof fi_prog)
+		return "unit-not-at-the-end";
+	uint32_t off = le_rd32(fi_sec(u, KU_SEC_ACTLUT, 0));
+	uint8_t first[ACTLUT_STRIDE], second[ACTLUT_STRIDE];
+	memcpy(first, fi_prog + u + off, ACTLUT_STRIDE);
+	memcpy(second, first, ACTLUT_STRIDE);
+	if (differ && !pd_act_record(PD_ACT_RELU6, second))
+		return "no-record";
+	memcpy(fi_prog + len, first, ACTLUT_STRIDE);
+	memcpy(fi_prog + len + ACTLUT_STRIDE, second, ACTLUT_STRIDE);
+	le_wr32(fi_sec(u, KU_SEC_ACTLUT, 0), total);
+	le_wr32(fi_sec(u, KU_SEC_ACTLUT, 1), 2u * ACTLUT_STRIDE);
+	le_wr32(fi_prog + u + 0x18, total + 2u * ACTLUT_STRIDE);
+	struct session_result res;
+	tsubmit(fi_prog, len + 2u * ACTLUT_STRIDE, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL,
+		&res);
+	static char why[160];
+	snprintf(why, sizeof why, "%s%s", session_result_name(&res),
+		 res.run == ENG_E_FAULT && strstr(res.fault_text, "activation-LUT section that differ")
+			 ? " (records differ)"
+			 : "");
+	return why;
+}
+
+TEST(ctrl, kunit_activation_records_that_differ_refused)
+{
+	static const char desc[] = "input w=16 h=2 c=16\nactivation relu\n";
+	CHECK_STR(fi_two_actluts(desc, 0), "ok");
+	CHECK_STR(fi_two_actluts(desc, 1), "engine-fault (records differ)");
+}
+
+/* KernelFmt 1 (uint8) weights fold to their integer values only where both readings of a byte
+ * agree (0..0x7f); a byte 0x80..0xff is refused by name, as the model refuses it unfolded. */
+TEST(ctrl, fold_uint8_bytes_above_0x7f_refused)
+{
+	static const char desc[] = "input w=16 h=2 c=16\nlayer int8 cout=8 seed=1\n";
+	size_t len = fi_build(desc), u = fi_unit(len);
+	REQUIRE(len && u);
+	REQUIRE(tpatch_field(fi_prog, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB,
+			     H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_UINT8) == 0);
+	CHECK_STR(fi_submit(len), "fold-uint8-byte-ambiguous");
+	/* the control: every weight byte below 0x80 folds and runs */
+	uint32_t wo = le_rd32(fi_sec(u, KU_SEC_WEIGHTS, 0)), ws = le_rd32(fi_sec(u, KU_SEC_WEIGHTS, 1));
+	unsigned high = 0;
+	for (uint32_t k = 0; k < ws; k++) {
+		high += fi_prog[u + wo + k] >= 0x80u;
+		fi_prog[u + wo + k] &= 0x7fu;
+	}
+	CHECK(high > 0);
+	CHECK_STR(fi_submit(len), "ok");
 }
