@@ -162,7 +162,10 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 			if (c > 0) {
 				uint32_t r0[KU_RECORD_WORDS];
 				ku_record(&u, 0, i, r0);
-				if (r0[1] != rec[1])
+				/* the whole record: slots and reserved words are fixed above, so its
+				 * weights' offset and its channels (a review found core 1 naming other
+				 * weights accepted) */
+				if (r0[0] != rec[0] || r0[1] != rec[1])
 					return KU_E_CORE_MISMATCH;
 			}
 			channels += rec[1];

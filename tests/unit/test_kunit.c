@@ -124,6 +124,15 @@ TEST(kunit, hostile_units_are_refused)
 	EXPECT(put32(good.sec[KU_SEC_OCGS].offset + KU_SET_HEADER + 3 * KU_RECORD_SIZE, 2),
 	       KU_E_CORE_MISMATCH); /* core 1 says 2 records */
 	EXPECT(put32(rec_at(&good, 1, 1, 1), 3), KU_E_CORE_MISMATCH); /* channels differ */
+	/* the weights grown by 64 bytes at the unit's end: still a good unit (the control); core 1's
+	 * last record moved into them names other weights than core 0's */
+	REQUIRE(good.sec[KU_SEC_WEIGHTS].offset + good.sec[KU_SEC_WEIGHTS].size == good.len);
+#define GROW (put32(0x20 + 16 * KU_SEC_WEIGHTS + 4, good.sec[KU_SEC_WEIGHTS].size + 64), \
+	      put32(0x18, (uint32_t)good.len + 64), memset(unit + n, 0, 64), n += 64)
+	EXPECT(GROW, KU_OK);
+	EXPECT((GROW, put32(rec_at(&good, 1, 2, 0), le_rd32(unit + rec_at(&good, 0, 2, 0)) + 64)),
+	       KU_E_CORE_MISMATCH);
+#undef GROW
 	EXPECT(put32(rec_at(&good, 0, 2, 0), 0x1000), KU_E_RECORD_BOUNDS);
 	EXPECT(put32(rec_at(&good, 0, 2, 1), 0x10000000), KU_E_RECORD_BOUNDS);
 	EXPECT(put32(rec_at(&good, 0, 2, 1), 0), KU_E_RECORD_BOUNDS);
@@ -132,7 +141,7 @@ TEST(kunit, hostile_units_are_refused)
 	EXPECT(put32(rec_at(&good, 0, 0, 12), 1), KU_E_RECORD_RESERVED);
 	EXPECT(put32(0x0c, KU_FLAG_ASYMMETRIC), KU_E_ASYMMETRIC_V5);
 #undef EXPECT
-	CHECK_EQ(cases, 25);
+	CHECK_EQ(cases, 27);
 	/* palette (32) + activation LUT (0x80) bytes over a tighter shared budget */
 	struct ku_limits tight = m1;
 	tight.lut_budget = 0x80 + 31;
