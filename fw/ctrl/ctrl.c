@@ -64,6 +64,9 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	[CTRL_E_FOLD_UINT8_SIGN] = {"fold-uint8-byte-ambiguous",
 	 "a KernelFmt 1 weight byte 0x80..0xff to fold: the register map reads it uint8, Apple's H13 "
 	 "less reads it as signed, and the engine model refuses it (ambiguous-value)"},
+	[CTRL_E_KU_PALETTE] = {"kunit-palette-bits-differ",
+	 "a palettized TD whose kernel unit's palette section parameter is not one codebook of "
+	 "NE.KernelCfg.PalettizedBits"},
 };
 
 const struct err_desc *ctrl_err(enum ctrl_err e)
@@ -816,6 +819,13 @@ static enum ctrl_err plan_kunit(struct ctrl_plan *pl, unsigned i, const struct c
 			    pl->ku.sec[KU_SEC_WEIGHTS].param != (per + 7u) / 8u)
 				return fail(pl, CTRL_E_KU_SPARSE_MASK, CTRL_R_COEFF, 0);
 		}
+		/* the unit's palette parameter (bits | codebooks << 8) says what the TD's KernelCfg
+		 * must: one codebook of its width (a folded palette's TD reads fp16 by now) */
+		const struct ku_section_desc *ps = &pl->ku.sec[KU_SEC_PALETTE];
+		if (td->ncoeff && H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN) &&
+		    (!ps->size || (ps->param & 0xffu) != H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS) ||
+		     (ps->param >> 8) != 1u))
+			return fail(pl, CTRL_E_KU_PALETTE, CTRL_R_COEFF, 0);
 	}
 	t->nstream_regs = 0;
 	for (unsigned s = 0; s < CTRL_NSTREAMS; s++) {

@@ -1813,3 +1813,18 @@ TEST(ctrl, fold_uint8_bytes_above_0x7f_refused)
 	CHECK(high > 0);
 	CHECK_STR(fi_submit(len), "ok");
 }
+
+/* A palettized TD's unit must say the same palette: its palette section's parameter one
+ * codebook (count 1) of PalettizedBits; else refused by name. */
+TEST(ctrl, kunit_palette_parameter_checked)
+{
+	static const char desc[] = "input w=16 h=2 c=16\nlayer palette4 cout=8 seed=4\n";
+	size_t len = fi_build(desc), u = fi_unit(len);
+	REQUIRE(len && u);
+	CHECK_EQ(le_rd32(fi_sec(u, KU_SEC_PALETTE, 3)), 4u | 1u << 8);
+	CHECK_STR(fi_submit(len), "ok");
+	le_wr32(fi_sec(u, KU_SEC_PALETTE, 3), 8u | 1u << 8);
+	CHECK_STR(fi_submit(len), "kunit-palette-bits-differ");
+	le_wr32(fi_sec(u, KU_SEC_PALETTE, 3), 4u | 2u << 8);
+	CHECK_STR(fi_submit(len), "kunit-palette-bits-differ");
+}
