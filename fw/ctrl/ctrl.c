@@ -5,6 +5,7 @@
 #include "fw/formats/formats.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct err_desc errs[CTRL_E__COUNT] = {
@@ -52,8 +53,8 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	[CTRL_E_DST_KERNELS] = {"output-overlaps-kernels",
 	 "a TD's destination overlapping the coefficients or kernel streams the same TD reads"},
 	[CTRL_E_ITM_BOUND] = {"intermediate-coverage-bound",
-	 "an intermediate read the coverage check could not prove within its bounds (256 distinct "
-	 "write geometries, 2^22 steps a program)"},
+	 "an intermediate read the coverage check could not prove within its bounds (2^22 steps a "
+	 "program, or no memory for its table of writes)"},
 	[CTRL_E_KU_NO_STREAMS] = {"kunit-td-without-streams",
 	 "a TD reading a kernel unit's kernels, of a unit with no bias, post-scale or palette "
 	 "section: no stream names the unit, and the engine would read the kernels as a program "
@@ -1082,12 +1083,14 @@ static enum ctrl_err each_range(const struct ldr_program *p, tile_fn fn, void *c
  * across several writes where it spans them. A raw stream's kernel read (a channel, read whole
  * with its padding: which of its bytes are kernels is the kernel layout's, not decoded here) is
  * proved against the writes' whole 64-byte lines: the pad after a row is not demanded, every line
- * is. Bounds: CTRL_COVER_WRITES geometries (a write that continues the last one on its BAR in its
- * outermost step is merged into it), and CTRL_COVER_WORK steps over the whole program (a step is
- * one write's row tried for one point); past either, coverage is not provable and the read is
- * refused (intermediate-extent-conflict).
+ * is. The table of writes holds one geometry a TD (CTRL_COVER_WRITES, never full; on the heap), a
+ * write the same as one kept counted once and one continuing the last on its BAR in its
+ * outermost step merged into it; a read inside one write's box is proved in one step, any other
+ * row by row. At most CTRL_COVER_WORK steps over the whole program (a step is one write's row
+ * tried for one point): past it, coverage is not provable and the read is refused by its own
+ * name (intermediate-coverage-bound).
  */
-#define CTRL_COVER_WRITES 256u
+#define CTRL_COVER_WRITES LDR_MAX_TDS /* one a TD: never full (24 KiB, on the heap) */
 #define CTRL_COVER_WORK (1u << 22)
 
 /* A tile's bytes: n[3] x n[2] x n[1] x n[0] rows of `run` bytes, row (k3, k2, k1, k0) at base +
@@ -1110,7 +1113,7 @@ struct bar_use {
 	/* the intermediate-coverage pass: the destinations of earlier TDs on covered BARs */
 	unsigned nwr, hit;
 	uint32_t work;
-	struct cover_geom wr[CTRL_COVER_WRITES];
+	struct cover_geom *wr; /* CTRL_COVER_WRITES entries (check_intermediates allocates them) */
 	/* the current TD's destination, added once the TD's reads are checked */
 	int pend_td;
 	struct cover_geom pend;
@@ -1521,7 +1524,18 @@ static enum ctrl_err check_intermediates(const struct ldr_program *p, struct bar
 			return CTRL_E_ITM_OVERFLOW;
 		}
 	}
-	return cover_bars(u) ? each_range(p, check_cover, u, st) : CTRL_OK;
+	if (!cover_bars(u))
+		return CTRL_OK;
+	/* one geometry a TD at most (the table, 24 KiB, is off the target's 64 KiB stacks) */
+	u->wr = malloc(CTRL_COVER_WRITES * sizeof *u->wr);
+	if (!u->wr) { /* not provable without it: refused, as past the bound */
+		st->err = CTRL_E_ITM_BOUND;
+		return CTRL_E_ITM_BOUND;
+	}
+	enum ctrl_err e = each_range(p, check_cover, u, st);
+	free(u->wr);
+	u->wr = NULL;
+	return e;
 }
 
 /* Every tile BAR no window declares (all of a raw stream's): the extent its TDs declare (the

@@ -1378,9 +1378,9 @@ TEST(ctrl, intermediate_coverage_is_by_rows_not_hull)
 	CHECK_STR(grants_verdict(cov_buf, len, LDR_F_RAW, &st), "intermediate-extent-conflict");
 
 	/* 300 copies through two slots of BAR 3 (a ping-pong, as a compiler reuses scratch): the
-	 * same two geometries each time, kept once each (a table of every TD's write, 256 at most,
-	 * refused it past 256); then the same copies each into a new slot, 4 KiB past the last
-	 * (nothing merges): past the table's 256 geometries, refused by its own name */
+	 * same two geometries each time, kept once each; then the same copies each into a new slot,
+	 * 4 KiB past the last (nothing merges): one geometry a TD, which the table always holds (a
+	 * stack table of 256 refused both past 256) */
 	static uint8_t many_buf[320 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
 	static struct bp_pe_spec many[300];
 	static const struct bp_pe_spec *many_p[300];
@@ -1399,10 +1399,25 @@ TEST(ctrl, intermediate_coverage_is_by_rows_not_hull)
 		}
 		len = bp_pen(many_buf, sizeof many_buf, many_p, 300);
 		REQUIRE(len);
+		CHECK_STR(grants_verdict(many_buf, len, LDR_F_RAW, &st), "ok");
+	}
+	/* 65,536 rows of 3 values (64 bytes apart) written by TD 0 as 256 planes of 256 rows, then
+	 * read by 70 TDs as 128 planes of 512 rows (each plane two of the write's): no read lies in
+	 * the write's box, so each is proved row by row, 65,536 steps a read, past the program's 2^22
+	 * at TD 65: refused by the bound's own name; 60 such reads are proved */
+	for (unsigned n = 61; n <= 71; n += 10) {
+		many[0] = bp_pe_copy(256, 256, 3, 5, 3);
+		many_p[0] = &many[0];
+		for (unsigned i = 1; i < n; i++) {
+			many[i] = bp_pe_copy(128, 512, 3, 3, 4);
+			many_p[i] = &many[i];
+		}
+		len = bp_pen(many_buf, sizeof many_buf, many_p, n);
+		REQUIRE(len);
 		CHECK_STR(grants_verdict(many_buf, len, LDR_F_RAW, &st),
-			  mode ? "intermediate-coverage-bound" : "ok");
-		if (mode)
-			CHECK_EQ(st.td, 256);
+			  n == 61 ? "ok" : "intermediate-coverage-bound");
+		if (n == 71)
+			CHECK_EQ(st.td, 65); /* 64 reads of 2^16 rows are the 2^22 */
 	}
 	/* 70 copies of 256 planes of 256 rows of 3 values (6 bytes, 64 apart) through two slots:
 	 * 65,536 rows a read, 4.5 million in all, over the 2^22 steps row by row; each read is the
