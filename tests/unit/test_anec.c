@@ -255,8 +255,8 @@ TEST(anec, a_kernel_read_past_its_bars_tiles_is_refused)
 }
 
 /* The Asahi driver has the engine fetch td_size bytes of TD 0; the loader sizes a raw stream's
- * TD 0 by its own rule (0x274 here). A header stating 0x26c had been loaded whole (/tmp/revH
- * relu_ps2_tdsize26c.anec: the model ran the TD's last two words, PostScale 2, which the engine
+ * TD 0 by its own rule (0x274 here). A header stating 0x26c had been loaded whole (a relu .anec
+ * whose TD sets PostScale 2 in its last two words, header td_size 0x26c: the model ran the TD's last two words, PostScale 2, which the engine
  * does not fetch, and gave 2 relu(x) for relu(x)). Refused, naming both values; the TD's own
  * size loads. ldr_check_td_size is the same check for a submit (tools/accel/submit.c). */
 TEST(anec, td_size_must_be_the_first_tds_size)
@@ -316,8 +316,8 @@ TEST(anec, td_size_must_be_the_first_tds_size)
 }
 
 /* The tile table gives each BAR's buffer (tiles << 14 bytes): the Asahi stack allocates that
- * much. A TD reaching past it had run with a grant of its own extent (/tmp/revH
- * concat_tile1.anec: dst0 one tile, 16 KiB, the TDs write 0x100400 bytes). Refused
+ * much. A TD reaching past it had run with a grant of its own extent (a concat
+ * .anec with dst0 given one tile, 16 KiB, the TDs write 0x100400 bytes). Refused
  * (anec_outside_tiles, naming the BAR, the buffer and the reach), for a destination and a
  * source; the same TDs with one more tile load. */
 TEST(anec, a_td_past_its_bars_tiles_is_refused)

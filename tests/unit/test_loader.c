@@ -350,8 +350,8 @@ TEST(loader, five_hundred_twelve_tds_load_and_one_more_is_over_the_limit)
 
 /* ---- windows, names and weights sections (review fix2) ---- */
 
-/* A container around two copies (TD 0: BAR 5 to BAR 4, TD 1: BAR 5 to BAR 6, 8 x 2 fp16, as
- * /tmp/revA's dupname) with windows win and 64 bytes of weights (BAR 1) after the TDs: its
+/* A container around two copies (TD 0: BAR 5 to BAR 4, TD 1: BAR 5 to BAR 6, 8 x 2 fp16)
+ * with windows win and 64 bytes of weights (BAR 1) after the TDs: its
  * length, 0 when it does not build. */
 static size_t two_copy_hwx(uint8_t *out, size_t cap, const struct hwxw_window *win, unsigned nwin)
 {
@@ -417,7 +417,7 @@ static const struct hwxw_window xyz_windows[3] = {
 	{"x", 5, LDR_WIN_INPUT, 0x80}, {"y", 4, LDR_WIN_OUTPUT, 0x80}, {"z", 6, LDR_WIN_OUTPUT, 0x80}};
 
 /* An I/O window's initprot is its direction: 1 input, 2 output, 3 intermediate. Any other value
- * (0, 4, 5: /tmp/revH relu_outprot*) had been taken as an intermediate, granted read-write: a
+ * (0, 4, 5, tried on a relu .hwx's output window) had been taken as an intermediate, granted read-write: a
  * window declared not writable was written. Refused (bad_window_prot); 1, 2 and 3 load. */
 TEST(loader, a_window_of_another_initprot_is_refused)
 {
@@ -456,9 +456,9 @@ TEST(loader, a_window_of_another_initprot_is_refused)
 }
 
 /* Names address tensors (fw/tensors tns_find returns the first that matches, and "barN" always
- * addresses BAR N): two windows of one name (/tmp/revA dupname.hwx, /tmp/revH
- * concat_dupname.hwx), or a window named barN on another BAR (concat_name_bar6.hwx) bound a
- * name to the wrong buffer. Refused (bad_window_name); distinct names, and barN on BAR N, load. */
+ * addresses BAR N): two windows of one name (a two-copy .hwx, or a concat .hwx whose two
+ * outputs shared a name), or a window named barN on another BAR (a concat .hwx naming BAR 4's
+ * window bar6) bound a name to the wrong buffer. Refused (bad_window_name); distinct names, and barN on BAR N, load. */
 TEST(loader, duplicate_and_misleading_window_names_are_refused)
 {
 	static uint8_t b[0x20000];

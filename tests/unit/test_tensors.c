@@ -887,9 +887,9 @@ static enum tio_err request_out(const struct ldr_program *p, const char *arg, in
 	return e;
 }
 
-/* /tmp/revA's `gen concatgap`: TD 0 writes channel 0 of BAR 4, TD 1 channel 2; the layout took
+/* A two-TD concat with a gap: TD 0 writes channel 0 of BAR 4, TD 1 channel 2; the layout took
  * the highest channel as the count, [3, 2, 8], and channel 1, which no TD writes, came back as
- * computed zeros (exit 0). `gen unwritten`: a declared output window (z, BAR 6) no TD writes, an
+ * computed zeros (exit 0). And a program with a declared output window (z, BAR 6) no TD writes, an
  * output of zeros. Both are now described as unwritten and --out / ref of them is refused
  * (output-not-written); the controls (channels 0 and 1; the window a TD writes) are offered. */
 TEST(tensors, outputs_no_td_writes_whole_are_not_offered)
