@@ -15,15 +15,19 @@
 #endif
 
 static char host_cmdline[4096];
+static int host_cmdline_cut; /* the arguments did not fit: the line is not given (as QEMU's) */
 
 void hal_host_set_args(int argc, char **argv)
 {
 	size_t at = 0;
 	host_cmdline[0] = 0;
+	host_cmdline_cut = 0;
 	for (int i = 1; i < argc; i++) {
 		size_t n = strlen(argv[i]);
-		if (at + n + 2 > sizeof host_cmdline)
+		if (at + n + 2 > sizeof host_cmdline) {
+			host_cmdline_cut = 1;
 			break;
+		}
 		if (at)
 			host_cmdline[at++] = ' ';
 		memcpy(host_cmdline + at, argv[i], n);
@@ -378,6 +382,10 @@ int hal_cmdline(char *buf, size_t len)
 {
 	if (!len)
 		return -1;
+	if (host_cmdline_cut || strlen(host_cmdline) >= len) {
+		buf[0] = 0;
+		return HAL_CMDLINE_UNREADABLE;
+	}
 	snprintf(buf, len, "%s", host_cmdline);
 	return 0;
 }

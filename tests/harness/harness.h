@@ -24,6 +24,8 @@ struct test_case {
 
 /* Test only runs when selected explicitly by its full name (used for harness self-tests). */
 #define TEST_FLAG_EXPLICIT 1u
+/* The longest command line the test program takes (its NUL included), native and target. */
+#define TEST_CMDLINE_MAX 4096u
 
 #define TEST_SECTION __attribute__((used, section("anefw_tests"), aligned(8)))
 
