@@ -96,6 +96,8 @@ static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
 		outf(out, ctx, " bar %d", st->bar);
 	if (st->field)
 		outf(out, ctx, " (%s)", st->field);
+	if (st->detail[0])
+		outf(out, ctx, " (%s)", st->detail);
 	outf(out, ctx, "\n");
 }
 

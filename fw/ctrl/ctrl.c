@@ -901,11 +901,15 @@ static enum ctrl_err plan_unit(struct ctrl_plan *pl)
 	const struct ldr_program *p = pl->p;
 	if (p->weights_len < KU_HEADER_SIZE || le_rd32(p->buf + p->weights_off) != KU_MAGIC)
 		return CTRL_OK;
-	enum ku_err ke = ku_parse(p->buf + p->weights_off, p->weights_len, &ctrl_h13_ku_limits,
-				  &pl->ku);
+	struct ku_why why;
+	enum ku_err ke = ku_parse_why(p->buf + p->weights_off, p->weights_len, &ctrl_h13_ku_limits,
+				      &pl->ku, &why);
 	if (ke != KU_OK) {
+		/* a section's type: which section (as ch), and what it holds against what
+		 * was expected */
 		pl->st.ku = ke;
-		return fail(pl, CTRL_E_KUNIT, CTRL_R_KUNIT, -1);
+		ku_why_text(&why, ke, pl->st.detail, sizeof pl->st.detail);
+		return fail(pl, CTRL_E_KUNIT, CTRL_R_KUNIT, why.section);
 	}
 	pl->have_ku = 1;
 	pl->ku_len = pl->ku.len;

@@ -91,6 +91,7 @@ struct ctrl_status {
 	int ch;        /* coefficient channel or stream, -1 when none */
 	int bar;       /* BAR index involved, -1 when none */
 	const char *field; /* the register fields that sized what was refused, NULL when none */
+	char detail[96];   /* with CTRL_E_KUNIT: the section and values refused (ku_why_text), or "" */
 };
 /* A status with nothing refused and nothing to point at. */
 #define CTRL_STATUS_OK                                                                          \

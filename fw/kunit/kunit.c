@@ -1,6 +1,7 @@
 #include "fw/kunit/kunit.h"
 #include "fw/common/le.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const struct err_desc errs[KU_E__COUNT] = {
@@ -34,6 +35,8 @@ static const struct err_desc errs[KU_E__COUNT] = {
 	[KU_E_ADDRESS] = {"kunit-address-beyond-32-bits", "a patched address beyond 32 bits"},
 	[KU_E_TOO_MANY] = {"kunit-counts-over-limit", "counts over the limits"},
 	[KU_E_NO_RECORDS] = {"kunit-no-records", "an OCG table with no records"},
+	[KU_E_SECTION_TYPE] = {"kunit-section-type",
+	 "a present section whose type is not one documented for it"},
 };
 
 const struct err_desc *ku_err(enum ku_err e)
@@ -61,10 +64,74 @@ void ku_record(const struct ku_unit *u, uint32_t core, uint32_t i, uint32_t rec[
 		rec[w] = le_rd32(p + 4 * w);
 }
 
+static const char *const sec_names[KU_NSECTIONS] = {
+	"activation LUT", "palette LUT", "OCG table", "per-channel scale", "per-channel bias",
+	"weights"};
+
+const char *ku_section_name(unsigned s)
+{
+	return s < KU_NSECTIONS ? sec_names[s] : "?";
+}
+
+/* The types a present section may carry (docs/kunit.md): want, and want2 (UINT32_MAX: none). The
+ * palette's codebook entries are fp16 whatever the bit depth: every reader (the fold, the engine
+ * model) reads them so, and the guides give no palette-format values (fw/formats). */
+static void sec_types(unsigned s, uint32_t *want, uint32_t *want2)
+{
+	*want2 = UINT32_MAX;
+	switch (s) {
+	case KU_SEC_ACTLUT:
+	case KU_SEC_PALETTE:
+		*want = KU_TYPE_FP16;
+		break;
+	case KU_SEC_SCALE:
+	case KU_SEC_BIAS:
+		*want = KU_TYPE_FP16;
+		*want2 = KU_TYPE_FP32;
+		break;
+	default:
+		*want = KU_TYPE_NONE;
+	}
+}
+
+static const char *type_name(uint32_t t)
+{
+	return t == KU_TYPE_FP16 ? " (fp16)" : t == KU_TYPE_FP32 ? " (fp32)" : "";
+}
+
+char *ku_why_text(const struct ku_why *why, enum ku_err e, char *buf, size_t cap)
+{
+	if (!cap)
+		return buf;
+	buf[0] = 0;
+	if (!why || why->section < 0 || why->section >= (int)KU_NSECTIONS)
+		return buf;
+	const char *sn = ku_section_name((unsigned)why->section);
+	if (e == KU_E_SECTION_TYPE && why->want2 != UINT32_MAX)
+		snprintf(buf, cap, "section %d (%s): type %lu, want %lu%s or %lu%s", why->section, sn,
+			 (unsigned long)why->found, (unsigned long)why->want, type_name(why->want),
+			 (unsigned long)why->want2, type_name(why->want2));
+	else if (e == KU_E_SECTION_TYPE)
+		snprintf(buf, cap, "section %d (%s): type %lu, want %lu%s", why->section, sn,
+			 (unsigned long)why->found, (unsigned long)why->want, type_name(why->want));
+	return buf;
+}
+
 enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim,
 		     struct ku_unit *out)
 {
+	return ku_parse_why(buf, len, lim, out, NULL);
+}
+
+enum ku_err ku_parse_why(const uint8_t *buf, size_t len, const struct ku_limits *lim,
+			 struct ku_unit *out, struct ku_why *why)
+{
 	struct ku_unit u;
+	struct ku_why w_unused;
+	if (!why)
+		why = &w_unused;
+	why->section = -1;
+	why->found = why->want = why->want2 = 0;
 	if (!buf || len < KU_HEADER_SIZE)
 		return KU_E_TRUNCATED;
 	if (le_rd32(buf) != KU_MAGIC)
@@ -105,6 +172,16 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 		uint64_t end = (uint64_t)sd->offset + sd->size;
 		if (sd->size && (sd->offset < KU_HEADER_SIZE || (sd->offset & 15) || end > total))
 			return KU_E_SECTION_BOUNDS;
+	}
+	/* each present section's type: what its readers read it as (an absent one's is not read:
+	 * writers leave their default there) */
+	for (unsigned s = 0; s < KU_NSECTIONS; s++) {
+		uint32_t want, want2;
+		sec_types(s, &want, &want2);
+		if (u.sec[s].size && u.sec[s].type != want && u.sec[s].type != want2) {
+			*why = (struct ku_why){(int)s, u.sec[s].type, want, want2};
+			return KU_E_SECTION_TYPE;
+		}
 	}
 	for (unsigned a = 0; a < KU_NSECTIONS; a++)
 		for (unsigned b = a + 1; b < KU_NSECTIONS; b++) {
@@ -286,7 +363,8 @@ size_t ku_write(const struct ku_build *b, uint8_t *out, size_t cap)
 		uint32_t len, type, param;
 	} s[KU_NSECTIONS] = {
 		[KU_SEC_ACTLUT] = {b->actlut, b->actlut_len, 5, 0},
-		[KU_SEC_PALETTE] = {b->palette, b->palette_len, b->palette_format,
+		[KU_SEC_PALETTE] = {b->palette, b->palette_len,
+				    b->palette_format ? b->palette_format : KU_TYPE_FP16,
 				    b->palette_bits | (b->palette_luts << 8)},
 		[KU_SEC_OCGS] = {NULL, 0, 0, 0},
 		[KU_SEC_SCALE] = {b->scale, b->scale_len, b->vec_type ? b->vec_type : 5, 0},

@@ -70,6 +70,7 @@ enum ku_err {
 	KU_E_ADDRESS,          /* a patched address beyond 32 bits */
 	KU_E_TOO_MANY,         /* counts over the limits */
 	KU_E_NO_RECORDS,       /* an OCG table with no records */
+	KU_E_SECTION_TYPE,     /* a present section whose type is not one documented for it */
 	KU_E__COUNT
 };
 
@@ -99,6 +100,30 @@ struct ku_unit {
 /* Validates a whole unit (buf, len) against the limits; fills u only on success. */
 enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim,
 		     struct ku_unit *u);
+
+/* Section types (docs/kunit.md): the activation LUT and the palette's codebook are fp16, the
+ * per-channel scale and bias fp16 or fp32; the OCG table and the weights carry 0. */
+#define KU_TYPE_NONE 0u
+#define KU_TYPE_FP32 4u
+#define KU_TYPE_FP16 5u
+
+/* What a refused section was, for KU_E_SECTION_TYPE (found: its type, want: the expected one,
+ * want2: a second accepted one or UINT32_MAX); section is -1 for the other errors. */
+struct ku_why {
+	int section;
+	uint32_t found, want, want2;
+};
+
+/* ku_parse, and what it refused (why may be NULL). */
+enum ku_err ku_parse_why(const uint8_t *buf, size_t len, const struct ku_limits *lim,
+			 struct ku_unit *u, struct ku_why *why);
+
+/* The section's name ("per-channel scale", ...), "?" out of range. */
+const char *ku_section_name(unsigned s);
+
+/* One line saying what was refused, e.g. "section 3 (per-channel scale): type 6, want 5 (fp16)
+ * or 4 (fp32)"; "" when why names no section. Returns buf. */
+char *ku_why_text(const struct ku_why *why, enum ku_err e, char *buf, size_t cap);
 
 /* Reads record (core, i) of a parsed unit. */
 void ku_record(const struct ku_unit *u, uint32_t core, uint32_t i, uint32_t rec[KU_RECORD_WORDS]);
@@ -141,6 +166,7 @@ struct ku_build {
 	const uint32_t *ocg_channels; uint32_t nocg; /* channel count of each OCG (same per core) */
 	uint32_t weights_align; /* the weights section's alignment in the unit (0: 16; a power of 2) */
 	uint32_t vec_type;      /* the scale and bias sections' type: 0 (= 5) fp16, or 4 fp32 */
+	/* palette_format: the palette section's type, 0 (= 5, fp16 codebook entries) */
 };
 
 /* Writes a unit into out (cap bytes); returns its size, or 0 when it does not fit. */

@@ -459,7 +459,7 @@ static size_t ku_build_unit(uint32_t flags, uint32_t ncores, uint32_t actlut_len
 	struct ku_build b = {
 		.version = 5, .format = 9, .flags = flags, .ncores = ncores, .bytes_per_channel = 16,
 		.actlut = actlut_len > sizeof k_actlut ? big_lut : k_actlut, .actlut_len = actlut_len,
-		.palette = k_palette, .palette_len = sizeof k_palette, .palette_format = 1,
+		.palette = k_palette, .palette_len = sizeof k_palette,
 		.palette_bits = 4, .palette_luts = 1,
 		.scale = k_scale, .scale_len = sizeof k_scale,
 		.bias = k_bias, .bias_len = sizeof k_bias,
@@ -1842,4 +1842,38 @@ TEST(ctrl, kunit_palette_parameter_checked)
 	CHECK_STR(fi_submit(len), "kunit-palette-bits-differ");
 	le_wr32(fi_sec(u, KU_SEC_PALETTE, 3), 4u | 2u << 8);
 	CHECK_STR(fi_submit(len), "kunit-palette-bits-differ");
+}
+
+/* fi_submit, and the refusal's detail (which section, what it holds, what was expected). */
+static const char *fi_submit_detail(size_t len, char *detail, size_t cap)
+{
+	static struct session_result res;
+	tsubmit(fi_prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	snprintf(detail, cap, "%s", res.st.detail);
+	return session_result_name(&res);
+}
+
+/* A present section's type is what its readers read it as: a scale or bias of type 6 or 0 was
+ * read as fp16 (and its slots stepped at 2 bytes a channel) whatever its producer meant. Refused
+ * by name, saying the section and the types; fp32 (4) and fp16 (5) run (the controls). */
+TEST(ctrl, kunit_section_type_checked)
+{
+	static const char desc[] = "input w=16 h=2 c=16\nstreams fp32\nlayer int8 cout=8 seed=1\n";
+	char detail[96];
+	size_t len = fi_build(desc), u = fi_unit(len);
+	REQUIRE(len && u);
+	CHECK_EQ(le_rd32(fi_sec(u, KU_SEC_SCALE, 2)), 4u);
+	CHECK_STR(fi_submit_detail(len, detail, sizeof detail), "ok");
+	CHECK_STR(detail, "");
+	le_wr32(fi_sec(u, KU_SEC_SCALE, 2), 6);
+	CHECK_STR(fi_submit_detail(len, detail, sizeof detail), "kunit-section-type");
+	CHECK_STR(detail, "section 3 (per-channel scale): type 6, want 5 (fp16) or 4 (fp32)");
+	le_wr32(fi_sec(u, KU_SEC_SCALE, 2), 4);
+	le_wr32(fi_sec(u, KU_SEC_BIAS, 2), 0);
+	CHECK_STR(fi_submit_detail(len, detail, sizeof detail), "kunit-section-type");
+	CHECK_STR(detail, "section 4 (per-channel bias): type 0, want 5 (fp16) or 4 (fp32)");
+	/* the bias as fp16 (its 32 bytes long enough for 8 fp16 values): a documented type, so
+	 * it runs */
+	le_wr32(fi_sec(u, KU_SEC_BIAS, 2), 5);
+	CHECK_STR(fi_submit_detail(len, detail, sizeof detail), "ok");
 }

@@ -17,7 +17,7 @@ static size_t build(uint32_t flags, uint32_t ncores)
 		.version = 5, .format = 9, .flags = flags, .ncores = ncores,
 		.bytes_per_channel = 16,
 		.actlut = actlut, .actlut_len = sizeof actlut,
-		.palette = palette, .palette_len = sizeof palette, .palette_format = 1,
+		.palette = palette, .palette_len = sizeof palette,
 		.palette_bits = 4, .palette_luts = 1,
 		.scale = scale, .scale_len = sizeof scale,
 		.bias = bias, .bias_len = sizeof bias,
@@ -181,4 +181,80 @@ TEST(kunit, patch_refuses_unresolved_and_wide_addresses)
 	d.unit_base = 0x1000;
 	CHECK_EQ(ku_patch(&u, &d, out, 16), KU_E_TRUNCATED);
 	CHECK_EQ(ku_patch(&u, &d, out, sizeof out), KU_OK);
+}
+
+/* What ku_parse_why says about unit, and the error. */
+static enum ku_err why_of(size_t n, struct ku_why *w)
+{
+	struct ku_unit u;
+	return ku_parse_why(unit, n, &m1, &u, w);
+}
+
+static size_t sec_at(unsigned s, unsigned w)
+{
+	return 0x20u + 16u * s + 4u * w;
+}
+
+/* Each present section's type is the documented one (docs/kunit.md): fp16 (5) for the
+ * activation LUT and the palette's codebook, fp16 or fp32 (4) for the per-channel scale and
+ * bias, 0 for the OCG table and the weights. Another type is refused, naming the section, the
+ * type found and the ones expected; an absent section's type is not read (the controls). */
+TEST(kunit, section_types_checked)
+{
+	struct ku_why w;
+	char text[96];
+	size_t n = build(0, 2);
+	REQUIRE(why_of(n, &w) == KU_OK);
+	CHECK_EQ(w.section, -1);
+	static const struct {
+		unsigned sec;
+		uint32_t type, want, want2;
+	} bad[] = {
+		{KU_SEC_ACTLUT, 6, 5, UINT32_MAX}, {KU_SEC_ACTLUT, 4, 5, UINT32_MAX},
+		{KU_SEC_PALETTE, 1, 5, UINT32_MAX}, {KU_SEC_PALETTE, 0, 5, UINT32_MAX},
+		{KU_SEC_OCGS, 5, 0, UINT32_MAX},    {KU_SEC_SCALE, 6, 5, 4},
+		{KU_SEC_SCALE, 0, 5, 4},           {KU_SEC_BIAS, 6, 5, 4},
+		{KU_SEC_BIAS, 3, 5, 4},            {KU_SEC_WEIGHTS, 5, 0, UINT32_MAX},
+	};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		n = build(0, 2);
+		put32(sec_at(bad[i].sec, 2), bad[i].type);
+		enum ku_err e = why_of(n, &w);
+		CHECKF(e == KU_E_SECTION_TYPE, "section %u type %u: got %s", bad[i].sec,
+		       bad[i].type, ku_err_name(e));
+		CHECK_EQ(w.section, (int)bad[i].sec);
+		CHECK_EQ(w.found, bad[i].type);
+		CHECK_EQ(w.want, bad[i].want);
+		CHECK_EQ(w.want2, bad[i].want2);
+	}
+	CHECK_STR(ku_err_name(KU_E_SECTION_TYPE), "kunit-section-type");
+	n = build(0, 2);
+	put32(sec_at(KU_SEC_SCALE, 2), 6);
+	CHECK_EQ(why_of(n, &w), KU_E_SECTION_TYPE);
+	CHECK_STR(ku_why_text(&w, KU_E_SECTION_TYPE, text, sizeof text),
+		  "section 3 (per-channel scale): type 6, want 5 (fp16) or 4 (fp32)");
+	put32(sec_at(KU_SEC_SCALE, 2), 5);
+	put32(sec_at(KU_SEC_ACTLUT, 2), 0);
+	CHECK_EQ(why_of(n, &w), KU_E_SECTION_TYPE);
+	CHECK_STR(ku_why_text(&w, KU_E_SECTION_TYPE, text, sizeof text),
+		  "section 0 (activation LUT): type 0, want 5 (fp16)");
+	/* controls: the same sections absent (size 0) with those types; fp32 scale and bias */
+	n = build(0, 2);
+	put32(sec_at(KU_SEC_SCALE, 1), 0);
+	put32(sec_at(KU_SEC_SCALE, 2), 6);
+	put32(sec_at(KU_SEC_PALETTE, 1), 0);
+	put32(sec_at(KU_SEC_PALETTE, 2), 1);
+	CHECK_EQ(why_of(n, &w), KU_OK);
+	static uint8_t s32[48], b32[48];
+	struct ku_build b = {
+		.version = 5, .format = 9, .ncores = 2, .bytes_per_channel = 16,
+		.scale = s32, .scale_len = sizeof s32, .bias = b32, .bias_len = sizeof b32,
+		.weights = weights, .weights_len = sizeof weights, .ocg_channels = channels,
+		.nocg = 3, .vec_type = 4,
+	};
+	n = ku_write(&b, unit, sizeof unit);
+	REQUIRE(n);
+	CHECK_EQ(le_rd32(unit + sec_at(KU_SEC_SCALE, 2)), 4u);
+	CHECK_EQ(le_rd32(unit + sec_at(KU_SEC_BIAS, 2)), 4u);
+	CHECK_EQ(why_of(n, &w), KU_OK);
 }
