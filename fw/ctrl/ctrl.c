@@ -905,7 +905,7 @@ static enum ctrl_err plan_unit(struct ctrl_plan *pl)
 	enum ku_err ke = ku_parse_why(p->buf + p->weights_off, p->weights_len, &ctrl_h13_ku_limits,
 				      &pl->ku, &why);
 	if (ke != KU_OK) {
-		/* a section's type: which section (as ch), and what it holds against what
+		/* a section's type or size: which section (as ch), and what it holds against what
 		 * was expected */
 		pl->st.ku = ke;
 		ku_why_text(&why, ke, pl->st.detail, sizeof pl->st.detail);

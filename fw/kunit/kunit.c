@@ -37,6 +37,8 @@ static const struct err_desc errs[KU_E__COUNT] = {
 	[KU_E_NO_RECORDS] = {"kunit-no-records", "an OCG table with no records"},
 	[KU_E_SECTION_TYPE] = {"kunit-section-type",
 	 "a present section whose type is not one documented for it"},
+	[KU_E_SECTION_SHORT] = {"kunit-section-short",
+	 "a per-channel scale or bias section shorter than its records' channels need"},
 };
 
 const struct err_desc *ku_err(enum ku_err e)
@@ -114,6 +116,9 @@ char *ku_why_text(const struct ku_why *why, enum ku_err e, char *buf, size_t cap
 	else if (e == KU_E_SECTION_TYPE)
 		snprintf(buf, cap, "section %d (%s): type %lu, want %lu%s", why->section, sn,
 			 (unsigned long)why->found, (unsigned long)why->want, type_name(why->want));
+	else if (e == KU_E_SECTION_SHORT)
+		snprintf(buf, cap, "section %d (%s): %lu bytes, its records' channels need %lu",
+			 why->section, sn, (unsigned long)why->found, (unsigned long)why->want);
 	return buf;
 }
 
@@ -251,6 +256,18 @@ enum ku_err ku_parse_why(const uint8_t *buf, size_t len, const struct ku_limits 
 			channels_core0 = channels;
 		else if (channels != channels_core0)
 			return KU_E_CORE_MISMATCH;
+	}
+	/* the per-channel sections hold one value per channel of the records (record i's first is
+	 * the sum of the channels before it): shorter, the later records' slots would point past
+	 * their section (the streams then have no length) */
+	for (unsigned s = KU_SEC_SCALE; s <= KU_SEC_BIAS; s++) {
+		uint64_t need = channels_core0 * (u.sec[s].type == KU_TYPE_FP32 ? 4u : 2u);
+		if (u.sec[s].size && u.sec[s].size < need) {
+			*why = (struct ku_why){(int)s, u.sec[s].size,
+					       need > UINT32_MAX ? UINT32_MAX : (uint32_t)need,
+					       UINT32_MAX};
+			return KU_E_SECTION_SHORT;
+		}
 	}
 	*out = u;
 	return KU_OK;

@@ -71,6 +71,7 @@ enum ku_err {
 	KU_E_TOO_MANY,         /* counts over the limits */
 	KU_E_NO_RECORDS,       /* an OCG table with no records */
 	KU_E_SECTION_TYPE,     /* a present section whose type is not one documented for it */
+	KU_E_SECTION_SHORT,    /* a per-channel section shorter than the records' channels need */
 	KU_E__COUNT
 };
 
@@ -108,7 +109,8 @@ enum ku_err ku_parse(const uint8_t *buf, size_t len, const struct ku_limits *lim
 #define KU_TYPE_FP16 5u
 
 /* What a refused section was, for KU_E_SECTION_TYPE (found: its type, want: the expected one,
- * want2: a second accepted one or UINT32_MAX); section is -1 for the other errors. */
+ * want2: a second accepted one or UINT32_MAX) and KU_E_SECTION_SHORT (found: its bytes, want:
+ * the bytes its records' channels need); section is -1 for the other errors. */
 struct ku_why {
 	int section;
 	uint32_t found, want, want2;

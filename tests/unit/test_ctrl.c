@@ -1877,3 +1877,25 @@ TEST(ctrl, kunit_section_type_checked)
 	le_wr32(fi_sec(u, KU_SEC_BIAS, 2), 5);
 	CHECK_STR(fi_submit_detail(len, detail, sizeof detail), "ok");
 }
+
+/* A per-channel section shorter than its records' channels: TD 1's OCG starts past the bias
+ * section's end, which was refused only at plan time as stream-without-kernel-unit (a stream
+ * of no length). Refused by the unit's check now, naming the section and the bytes; the unit
+ * as written (the control) runs. */
+TEST(ctrl, kunit_per_channel_section_short_refused)
+{
+	static const char desc[] = "input w=16 h=2 c=16\nlayer int8 cout=8 seed=1\n"
+				   "layer int8 from=prev cout=8 seed=2\n";
+	char detail[96];
+	size_t len = fi_build(desc), u = fi_unit(len);
+	REQUIRE(len && u);
+	CHECK_EQ(le_rd32(fi_sec(u, KU_SEC_BIAS, 1)), 32u); /* 16 channels of fp16 */
+	CHECK_STR(fi_submit_detail(len, detail, sizeof detail), "ok");
+	le_wr32(fi_sec(u, KU_SEC_BIAS, 1), 16);
+	CHECK_STR(fi_submit_detail(len, detail, sizeof detail), "kunit-section-short");
+	CHECK_STR(detail, "section 4 (per-channel bias): 16 bytes, its records' channels need 32");
+	le_wr32(fi_sec(u, KU_SEC_BIAS, 1), 32);
+	le_wr32(fi_sec(u, KU_SEC_SCALE, 1), 30);
+	CHECK_STR(fi_submit_detail(len, detail, sizeof detail), "kunit-section-short");
+	CHECK_STR(detail, "section 3 (per-channel scale): 30 bytes, its records' channels need 32");
+}

@@ -258,3 +258,47 @@ TEST(kunit, section_types_checked)
 	CHECK_EQ(le_rd32(unit + sec_at(KU_SEC_BIAS, 2)), 4u);
 	CHECK_EQ(why_of(n, &w), KU_OK);
 }
+
+/* The per-channel scale and bias hold a value per channel of the records (12 here: 24 bytes of
+ * fp16, 48 of fp32); shorter is refused naming the section, its bytes and the bytes needed. */
+TEST(kunit, per_channel_section_short_refused)
+{
+	struct ku_why w;
+	char text[96];
+	size_t n = build(0, 2);
+	REQUIRE(why_of(n, &w) == KU_OK);
+	CHECK_EQ(le_rd32(unit + sec_at(KU_SEC_SCALE, 1)), 24u);
+	put32(sec_at(KU_SEC_SCALE, 1), 22);
+	CHECK_EQ(why_of(n, &w), KU_E_SECTION_SHORT);
+	CHECK_EQ(w.section, KU_SEC_SCALE);
+	CHECK_EQ(w.found, 22u);
+	CHECK_EQ(w.want, 24u);
+	CHECK_STR(ku_err_name(KU_E_SECTION_SHORT), "kunit-section-short");
+	CHECK_STR(ku_why_text(&w, KU_E_SECTION_SHORT, text, sizeof text),
+		  "section 3 (per-channel scale): 22 bytes, its records' channels need 24");
+	n = build(0, 2);
+	put32(sec_at(KU_SEC_BIAS, 1), 16);
+	CHECK_EQ(why_of(n, &w), KU_E_SECTION_SHORT);
+	CHECK_EQ(w.section, KU_SEC_BIAS);
+	CHECK_EQ(w.want, 24u);
+	/* fp32: 48 bytes needed; 44 refused, the same 44 bytes as fp16 (24 needed) accepted */
+	static uint8_t s32[48], b32[48];
+	struct ku_build b = {
+		.version = 5, .format = 9, .ncores = 1, .bytes_per_channel = 16,
+		.scale = s32, .scale_len = sizeof s32, .bias = b32, .bias_len = sizeof b32,
+		.weights = weights, .weights_len = sizeof weights, .ocg_channels = channels,
+		.nocg = 3, .vec_type = 4,
+	};
+	n = ku_write(&b, unit, sizeof unit);
+	REQUIRE(n);
+	CHECK_EQ(why_of(n, &w), KU_OK);
+	put32(sec_at(KU_SEC_BIAS, 1), 44);
+	CHECK_EQ(why_of(n, &w), KU_E_SECTION_SHORT);
+	CHECK_EQ(w.found, 44u);
+	CHECK_EQ(w.want, 48u);
+	put32(sec_at(KU_SEC_BIAS, 2), 5);
+	CHECK_EQ(why_of(n, &w), KU_OK);
+	/* absent: no values, nothing to be short of */
+	put32(sec_at(KU_SEC_BIAS, 1), 0);
+	CHECK_EQ(why_of(n, &w), KU_OK);
+}
