@@ -185,6 +185,7 @@ static int cpu_f16c(void)
 #define ANEM_LINE_FLOATS 16u
 
 static uint32_t kept_get(const void *ctx, uint32_t a); /* the register window as fw/td's td_regs */
+static int td_refusal_fault(struct anem *m, const struct td_refusal *r);
 
 #define SIGN_AMB_TEXT                                                                              \
 	"a byte 0x80..0xff of a one-byte tensor whose tile DMA format (TileDMASrc/TileDMADst.Fmt: "   \
@@ -853,7 +854,6 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	/* the PE in the path by Common.Cfg.TaskType (td_pe_in_path); out of it, its words are not
 	 * read (on silicon they changed nothing there); in it, every real TD sets some of them, and
 	 * TaskType 2 goes with one operand, 3 with two (SecSrc 2 or 3) */
-	const unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
 	s->pe = td_pe_in_path(REG(H13_COMMON_CFG));
 	if ((en = pe_ene_agree(m, s->pe, cfg | bs | pre | fin)))
 		return en;
@@ -863,10 +863,12 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
 				   "Common.Cfg.TaskType puts the planar engine in the path but Planar.Cfg, "
 				   "BiasScale, PreScale and FinalScale are all 0 not modelled (no real TD)");
-	if ((task == H13_TASK_PE_ONE || task == H13_TASK_PE_TWO) && task != td_pe_task(cfg))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
-				   "Common.Cfg.TaskType 2 with a second PE operand (Planar.Cfg.SecSrc 2 or 3), "
-				   "or 3 without, not modelled (every real TD has 2 with one operand, 3 with two)");
+	/* TaskType 2 with one operand, 3 with two (fw/td td_pe_task_refusal, which inspect marks) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_pe_task_refusal(&regs, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	s->pe_op = H13_GET(cfg, H13_PECFG_OPMODE);
 	s->pe_sec = H13_GET(cfg, H13_PECFG_SECSRC);
 	s->pe_pool = H13_GET(cfg, H13_PECFG_POOLMODE);
@@ -920,18 +922,11 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	 * written 0, and the product gave 6 with BiasScale written 0, where Scale 0 would give 0)
 	 * and no real program gives another value (docs/engine-model.md, "Planar.FinalScale and
 	 * BiasScale on silicon"): FinalScale other than 1 outside a reduction (reduce_planes reads
-	 * it, the mean's 1/N), and Scale or Bias on a product of two operands, are refused. */
-	if (s->pe && fin != H13_FINALSCALE_ONE)
-		return anem_refuse(m, ENG_FR_FIELD, H13_PLANAR_FINALSCALE, 0, 32,
-				   "Planar.FinalScale other than 1.0 outside a reduction not modelled (1.0 in every "
-				   "real elementwise or pooling TD; on silicon FinalScale 0 left an add and a product "
-				   "unchanged, so it is not a plain multiplier there)");
-	if (s->pe && s->pe_two && s->pe_op == H13_PE_OP_MUL &&
-	    (H13_GET(bs, H13_BIASSCALE_SCALE) != FP16_ONE || (H13_GET(bs, H13_BIASSCALE_BIAS) & 0x7fffu)))
-		return anem_refuse(m, ENG_FR_FIELD, H13_PLANAR_BIASSCALE, 0, 32,
-				   "Planar.BiasScale other than Scale 1, Bias 0 on a product of two operands not "
-				   "modelled (every real product has them so; on silicon Scale 0 and Bias 0 left a "
-				   "product unchanged)");
+	 * it, the mean's 1/N), and Scale or Bias on a product of two operands, are refused
+	 * (fw/td td_pe_scale_refusal, which inspect marks). */
+	td_pe_scale_refusal(&regs, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	/* Neither unit computing (the NE not configured, MACCfg 0, or a pass-through with no kernel,
 	 * and the PE out of the path, TaskType 0): a plain copy by the model's reading, but no real
 	 * TD is so, and on an M1 relu's TD with MACCfg written 0 hung (allbilly/ane
@@ -1237,12 +1232,11 @@ static int emit_row(struct anem *m, const struct tile *out, struct anem_l2t *lre
  * known, so any other is refused */
 static int elementwise_window(struct anem *m)
 {
-	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
-	if (!td_window_unit(&win))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
-				   "an elementwise TD (no convolution, no pooling) with a window, stride or "
-				   "padding other than 1x1/1/0 not modelled (1x1/1/0 in every real one)");
-	return ENG_OK;
+	/* fw/td td_elementwise_window_refusal, which inspect marks */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_elementwise_window_refusal(&regs, &no);
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 /*
@@ -1512,10 +1506,12 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 	const unsigned kw = win.kw, kh = win.kh, sx = win.sx, sy = win.sy, px = win.px, py = win.py;
 	unsigned W = out->w, Win = lsrc ? lsrc->w : in->w, Hin = lsrc ? lsrc->h : in->h;
 	unsigned cin = lsrc ? lsrc->c : in->c;
-	if (s->ne)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE, "PE pooling after the NE not modelled");
-	if (s->pe_sec != H13_PE_SECSRC_NONE)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC, "PE pooling with a second source not modelled");
+	/* after the NE, or with a second source (fw/td td_pe_pool_refusal, which inspect marks) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_pe_pool_refusal(&regs, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	if (!kw || !kh || !sx || !sy || !Win || !Hin)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "PE pooling with a zero window, stride or input");
 	if (cin != out->c)
@@ -4461,51 +4457,16 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
 			     const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
 			     struct anem_act *act)
 {
-	uint32_t gc = REG(H13_COMMON_GROUPCONVCFG), mac = REG(H13_NE_MACCFG);
-	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
+	uint32_t gc = REG(H13_COMMON_GROUPCONVCFG);
 	const int prod = s->ne_op == H13_MAC_OP_RCAS;
 	const unsigned n = H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
-	if (prod && !H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE,
-				   "NE.MACCfg.OpMode 2 without Common.GroupConvCfg.ElemMultMode (a sum over "
-				   "channels?) not modelled");
-	if (prod && (!H13_GET(gc, H13_GROUPCONV_UNICASTEN) || n != H13_RCAS_UNICASTCIN))
-		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_GROUPCONVCFG, 0, 32,
-				   "NE.MACCfg.OpMode 2 with ElemMultMode: only UnicastEn 1 and UnicastCin 2 (a "
-				   "product of two channels, Apple's pow) are pinned");
-	if (!prod && (!H13_GET(gc, H13_GROUPCONV_UNICASTEN) || !n))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE,
-				   "NE.MACCfg.OpMode 3 without Common.GroupConvCfg.UnicastEn 1 and a UnicastCin "
-				   "above 0 (Apple's reduce_max over C: the largest of UnicastCin channels) not "
-				   "modelled");
-	/* the largest of one channel would be a copy, but on an M1 relu's TD with OpMode 3 (MACCfg
-	 * 0x11000b: UnicastCin 1, BinaryPoint 0) gave 0 for 5 (allbilly/ane experimental/expt.md,
-	 * expt2): only Apple's reduce_max's form, UnicastCin 2 or more and BinaryPoint 0x1c */
-	if (!prod && (n < 2 || H13_GET(mac, H13_MACCFG_BINARYPOINT) != H13_BINARYPOINT_FP16))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_OPMODE,
-				   "NE.MACCfg.OpMode 3 with Common.GroupConvCfg.UnicastCin 1 or NE.MACCfg.BinaryPoint "
-				   "other than 0x1c not modelled (Apple's reduce_max over C: 64 and 0x1c; on silicon "
-				   "OpMode 3 with UnicastCin 1 and BinaryPoint 0 was no copy)");
-	if (!H13_GET(mac, H13_MACCFG_KERNELMODE) || H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE)
-		return anem_refuse(m, ENG_FR_FIELD, H13_NE_MACCFG, 0, 32,
-				   "NE.MACCfg.OpMode 2 or 3 with a kernel from memory (KernelMode 0) or "
-				   "NE.PostScale other than 1 not modelled (whether the result is rounded before "
-				   "the scale is not pinned)");
-	if (!td_window_unit(&win))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
-				   "NE.MACCfg.OpMode 2 or 3 with a window, stride or padding other than 1x1/1/0 "
-				   "not modelled");
-	if ((uint64_t)in0->c != (uint64_t)n * out->c || in0->w != out->w || in0->h != out->h || in0->g != out->g)
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CIN, 0, 32,
-				   "NE.MACCfg.OpMode 2 or 3 whose Cin is not UnicastCin times its Cout, or whose "
-				   "output is not its input's size, not modelled");
-	if (s->pe_two || (s->pe && s->pe_pool != H13_PE_POOL_NONE))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-				   "NE.MACCfg.OpMode 2 or 3 with a second PE operand or pooling not modelled");
-	if (H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_INFMT) != H13_FMT_FP16 ||
-	    H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_OUTFMT) != H13_FMT_FP16)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
-				   "NE.MACCfg.OpMode 2 or 3 with a format other than fp16 not modelled");
+	/* only those programs' form: fw/td td_channel_groups_refusal (which inspect marks) reads the
+	 * registers the tiles' shapes come from (tile_geom) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_channel_groups_refusal(&regs, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	int e = l2m_first_source(m, l, lsrc, in0);
 	if (!e && l->any)
 		e = l2m_ready(m);

@@ -119,24 +119,11 @@ static void print_interleave(uint32_t fmt, outf_fn out, void *ctx)
 		outf(out, ctx, ", channels interleaved by %u (rows of W x %u values, a plane a group of %u)", i, i, i);
 }
 
-/* What engine/model/compute.c's decode_stages and pooling refuse in a PE the general line
- * describes (their conditions, in their order), else NULL */
-static const char *pe_refused(uint32_t common_cfg, uint32_t pc, uint32_t bs, uint32_t fin)
+/* The line's tail for a refusal fw/td/refusal.c records (the model's fault text). */
+static void refusal_tail(const struct td_refusal *no, outf_fn out, void *ctx)
 {
-	const unsigned task = H13_GET(common_cfg, H13_CFG_TASKTYPE);
-	if ((task == H13_TASK_PE_ONE || task == H13_TASK_PE_TWO) && task != td_pe_task(pc))
-		return "Common.Cfg.TaskType 2 with a second operand, or 3 without";
-	const unsigned po = H13_GET(pc, H13_PECFG_OPMODE), sec = H13_GET(pc, H13_PECFG_SECSRC);
-	if (po > H13_PE_OP_SQ || sec == 1u || (sec == H13_PE_SECSRC_SUB && po != H13_PE_OP_ADD))
-		return NULL; /* refused before the rest, and named on the line already */
-	if (fin != H13_FINALSCALE_ONE)
-		return "Planar.FinalScale other than 1 outside a reduction";
-	if (td_pe_two_operands(pc) && H13_GET(pc, H13_PECFG_OPMODE) == H13_PE_OP_MUL &&
-	    (H13_GET(bs, H13_BIASSCALE_SCALE) != FP16_ONE || (H13_GET(bs, H13_BIASSCALE_BIAS) & 0x7fffu)))
-		return "Scale other than 1 or Bias other than 0 on a product of two operands";
-	if (H13_GET(pc, H13_PECFG_POOLMODE) && H13_GET(pc, H13_PECFG_SECSRC))
-		return "pooling with a second source";
-	return NULL;
+	if (no->why)
+		outf(out, ctx, " (not modelled: %s)", no->why);
 }
 
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)
@@ -257,28 +244,20 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 	} else if (op == H13_MAC_OP_ELEMWISE) {
 		outf(out, ctx, "  NE: elementwise, x PostScale %s\n", post);
 	} else if (op == H13_MAC_OP_RCAS || op == H13_MAC_OP_CHMAX) {
-		/* as engine/model/compute.c's ne_channel_groups */
+		/* what engine/model/compute.c's ne_channel_groups refuses: td_channel_groups_refusal */
 		uint32_t gc = GET(H13_COMMON_GROUPCONVCFG);
 		unsigned n = H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
-		int prod = op == H13_MAC_OP_RCAS;
-		int ok = H13_GET(gc, H13_GROUPCONV_UNICASTEN) && H13_GET(mac, H13_MACCFG_KERNELMODE) &&
-			 H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE) == FP16_ONE &&
-			 (prod ? H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) && n == H13_RCAS_UNICASTCIN
-			       : !H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) && n >= 2 &&
-				 H13_GET(mac, H13_MACCFG_BINARYPOINT) == H13_BINARYPOINT_FP16) &&
-			 td_window_unit(&win) && (uint64_t)cin == (uint64_t)n * cout;
-		if (prod)
+		struct td_refusal no = {0};
+		td_channel_groups_refusal(r, &no);
+		if (op == H13_MAC_OP_RCAS)
 			outf(out, ctx, "  NE: channel products (OpMode 2, ElemMultMode): output c = input 2c x "
 				       "input 2c+1");
 		else
 			outf(out, ctx, "  NE: channel maxima (OpMode 3): output c = the largest of inputs cN .. "
 				       "cN+N-1, N = UnicastCin %u", n);
-		outf(out, ctx, ", %u -> %u channels, x PostScale %s%s\n", (unsigned)cin, (unsigned)cout, post,
-		     ok ? "" : prod ? " (not modelled: only UnicastEn 1, UnicastCin 2, KernelMode 1, PostScale 1, "
-				      "a 1x1 window and Cin = 2 Cout, Apple's pow)"
-			  : " (not modelled: only UnicastEn 1, UnicastCin 2 or more, BinaryPoint 0x1c, no "
-			    "ElemMultMode, KernelMode 1, PostScale 1, a 1x1 window and Cin = N Cout, Apple's "
-			    "reduce_max over C)");
+		outf(out, ctx, ", %u -> %u channels, x PostScale %s", (unsigned)cin, (unsigned)cout, post);
+		refusal_tail(&no, out, ctx);
+		outf(out, ctx, "\n");
 	} else {
 		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
 	}
@@ -371,22 +350,31 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		if (H13_GET(pc, H13_PECFG_NLMODE))
 			outf(out, ctx, ", NLMode %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
 		outf(out, ctx, ", x FinalScale %s", f32(fin, b1));
-		const char *why = pe_refused(GET(H13_COMMON_CFG), pc, bs, fin);
-		if (why)
-			outf(out, ctx, " (not modelled: %s)", why);
+		/* what engine/model/compute.c's decode_stages and pooling refuse: td_pe_refusal */
+		struct td_refusal no = {0};
+		td_pe_refusal(r, &no);
+		refusal_tail(&no, out, ctx);
 		kept_refused(&k, out, ctx);
 		if (lm.no.why)
 			outf(out, ctx, " (not modelled: %s)", lm.no.why);
 		outf(out, ctx, "\n");
 	}
 	/* a window on a TD that is neither a convolution nor a pooling (nor a reduction, which names
-	 * its own): as engine/model/compute.c's elementwise_window */
+	 * its own, nor the channel groups, whose line does): the model's elementwise TDs, which refuse
+	 * it (td_elementwise_window_refusal, as engine/model/compute.c's elementwise_window) */
 	int conv = mac && op == H13_MAC_OP_CONV && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en);
-	if (!conv && H13_GET(pc, H13_PECFG_POOLMODE) == H13_PE_POOL_NONE && k.role != TD_KEPT_MAKES &&
-	    !td_window_unit(&win))
-		outf(out, ctx, "  window: %ux%u, stride %ux%u, padding %ux%u on an elementwise TD (not modelled: "
-			       "1x1, stride 1, no padding in every real one)\n",
-		     win.kw, win.kh, win.sx, win.sy, win.px, win.py);
+	int groups_op = mac && (op == H13_MAC_OP_RCAS || op == H13_MAC_OP_CHMAX);
+	const int pool = td_pe_in_path(GET(H13_COMMON_CFG)) && H13_GET(pc, H13_PECFG_POOLMODE) != H13_PE_POOL_NONE;
+	if (!conv && !groups_op && !pool && k.role != TD_KEPT_MAKES) {
+		struct td_refusal no = {0};
+		td_elementwise_window_refusal(r, &no);
+		if (no.why) {
+			outf(out, ctx, "  window: %ux%u, stride %ux%u, padding %ux%u", win.kw, win.kh, win.sx, win.sy,
+			     win.px, win.py);
+			refusal_tail(&no, out, ctx);
+			outf(out, ctx, "\n");
+		}
+	}
 	/* the result */
 	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN)) {
 		outf(out, ctx, "  result: WBase");

@@ -295,6 +295,25 @@ void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb
 	       const char *why);
 #define TD_REFUSE(r, comb, reg, F, why) td_refuse((r), (comb), (reg), F##_LSB, F##_W, (why))
 
+/*
+ * What the engine model refuses on a TD's registers alone and inspect marks (fw/td/refusal.c;
+ * docs/engine-model.md, "The text and the model's refusals agree"): the one statement of each
+ * condition and its text. Each records its first refusal, in the model's order, into no (unless
+ * no holds one already); the model faults with it, inspect prints "(not modelled: <why>)".
+ *  - td_pe_task_refusal: decode_stages's TaskType 2 with a second PE operand, or 3 without;
+ *  - td_pe_scale_refusal: decode_stages's FinalScale other than 1, and Scale or Bias on a product;
+ *  - td_pe_pool_refusal: pooling's, after the NE or with a second source;
+ *  - td_pe_refusal: inspect's general PE line, the three in the model's order;
+ *  - td_elementwise_window_refusal: a window on a TD the caller reads as elementwise;
+ *  - td_channel_groups_refusal: ne_channel_groups's, NE.MACCfg.OpMode 2 or 3 outside Apple's forms.
+ */
+void td_pe_task_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_elementwise_window_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no);
+
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };
 const char *td_kept_kind_name(unsigned kind); /* "max", "min", "1/sum", "sum", "1/sqrt(...)", "nothing" */

@@ -20,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if !defined(ANEFW_TARGET) /* on the host (the same code on the target) */
-
 /* Submits the raw program p: 0 when the run completed, else -1 with the fault's text in fault. */
 static int submit(const uint8_t *p, size_t len, char *fault, size_t fl)
 {
@@ -30,8 +28,6 @@ static int submit(const uint8_t *p, size_t len, char *fault, size_t fl)
 	snprintf(fault, fl, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));
 	return rc == 0 && res.run == ENG_OK ? 0 : -1;
 }
-
-static uint8_t kprog[1 << 16], kcopy[1 << 16];
 
 /* inspect's text (ldr_print --brief) of a raw program */
 static char itext[1 << 16];
@@ -54,6 +50,10 @@ static const char *inspect(const uint8_t *buf, size_t len)
 		ldr_print(&q, LDR_P_BRIEF, isink, NULL);
 	return itext;
 }
+
+#if !defined(ANEFW_TARGET) /* on the host (the same code on the target) */
+
+static uint8_t kprog[1 << 16], kcopy[1 << 16];
 
 /* mkprog's int8 layer and relu6 (TD 1 applies the record from the unit's activation-LUT stream),
  * TD 1 given coefficient channel 0 over 0x80 bytes at weights offset base */
@@ -137,3 +137,127 @@ TEST(model_agree, a_result_that_leaves_nowhere_is_refused)
 }
 
 #endif
+
+/*
+ * One home for what the model refuses on a TD's registers and inspect marks (fw/td/refusal.c:
+ * td_pe_task_refusal, td_pe_scale_refusal, td_pe_pool_refusal, td_elementwise_window_refusal,
+ * td_channel_groups_refusal). For each condition a one-TD program (bp_pen) that the model refuses
+ * by name and whose inspect text carries "(not modelled: <the fault's own text>)", each beside its
+ * control that completes with no "not modelled" in its text: dropping the condition on either
+ * side fails here (the model completes, or inspect shows the line as computed).
+ */
+static uint8_t aprog[BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+
+/* the fault text's own words: after "unmodelled-field: " or "unmodelled-combination: " */
+static const char *fault_why(const char *f)
+{
+	const char *p = strstr(f, ": unmodelled-");
+	if (!p || !(p = strstr(p + 2, ": ")))
+		return NULL;
+	return p + 2;
+}
+
+/* want NULL: t completes and inspect marks nothing; else the model refuses t with a fault
+ * whose text begins want and inspect says "(not modelled: <that text>)" */
+static void agree(const char *what, const struct bp_pe_spec *t, const char *want)
+{
+	const struct bp_pe_spec *one[1] = {t};
+	const size_t len = bp_pen(aprog, sizeof aprog, one, 1);
+	char f[768], needle[768];
+	REQUIRE(len > 0);
+	const int rc = submit(aprog, len, f, sizeof f);
+	const char *text = inspect(aprog, len);
+	REQUIRE(text[0] != 0);
+	if (!want) {
+		CHECKF(rc == 0, "%s (the control): the model refused: %s", what, f);
+		CHECKF(strstr(text, "not modelled") == NULL, "%s (the control): inspect marks it:\n%s", what, text);
+		return;
+	}
+	const char *why = fault_why(f);
+	CHECKF(rc != 0 && why && strncmp(why, want, strlen(want)) == 0, "%s: the model: %s", what,
+	       rc ? f : "completed");
+	if (rc == 0 || !why)
+		return;
+	snprintf(needle, sizeof needle, "(not modelled: %s)", why);
+	CHECKF(strstr(text, needle) != NULL, "%s: inspect does not carry %s:\n%s", what, needle, text);
+}
+
+static void extra(struct bp_pe_spec *t, uint32_t reg, uint32_t val)
+{
+	REQUIRE(t->nx < BP_PE_EXTRA);
+	t->xreg[t->nx] = reg;
+	t->xval[t->nx++] = val;
+}
+
+TEST(model_agree, pe_refusals_have_one_home)
+{
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
+	struct bp_pe_spec add = copy, t;
+	add.secsrc = H13_PE_SECSRC_TILE1, add.op = H13_PE_OP_ADD, add.bar_in1 = 6;
+	agree("a copy", &copy, NULL);
+	agree("an add", &add, NULL);
+	/* decode_stages: TaskType 2 with the second operand (td_pe_task_refusal) */
+	t = add;
+	extra(&t, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_PE_ONE));
+	agree("an add with TaskType 2", &t, "Common.Cfg.TaskType 2 with a second PE operand");
+	/* decode_stages: FinalScale 2, and Scale 0.5 on a product (td_pe_scale_refusal) */
+	t = copy;
+	t.finalscale = 0x40000000u;
+	agree("a copy with FinalScale 2", &t, "Planar.FinalScale other than 1.0 outside a reduction");
+	t = add;
+	t.op = H13_PE_OP_MUL;
+	agree("a product", &t, NULL);
+	t.scale = 0x3800u;
+	agree("a product with Scale 0.5", &t, "Planar.BiasScale other than Scale 1, Bias 0 on a product");
+	/* pooling: with a second source, after the NE (td_pe_pool_refusal) */
+	struct bp_pe_spec pool = copy;
+	pool.pool = H13_PE_POOL_MAX, pool.kw = pool.kh = pool.sx = pool.sy = 2, pool.wout = 4, pool.hout = 1;
+	agree("a max pool", &pool, NULL);
+	t = pool;
+	t.secsrc = H13_PE_SECSRC_TILE1, t.bar_in1 = 6;
+	agree("a max pool with a second source", &t, "PE pooling with a second source");
+	t = pool;
+	extra(&t, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
+				      H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1));
+	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	agree("a max pool after an elementwise NE", &t, "PE pooling after the NE");
+	t = copy;
+	extra(&t, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
+				      H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1));
+	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	agree("a copy after an elementwise NE", &t, NULL);
+	/* elementwise_window: a copy with a stride of 2 (td_elementwise_window_refusal) */
+	t = copy;
+	t.sx = 2;
+	agree("a copy with Sx 2", &t, "an elementwise TD (no convolution, no pooling) with a window");
+}
+
+TEST(model_agree, channel_group_refusals_have_one_home)
+{
+	/* Apple's reduce_max over C's form (N 2 here) and pow's products; each other form refused by
+	 * ne_channel_groups, one condition of td_channel_groups_refusal at a time */
+	struct bp_pe_spec mx = bp_pe_copy(4, 2, 8, 5, 4), pr = mx, t;
+	mx.ne_chmax = 2;
+	pr.ne_rcas = 1;
+	agree("channel maxima", &mx, NULL);
+	agree("channel products", &pr, NULL);
+	t = mx;
+	extra(&t, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+				      H13_PUT(H13_MACCFG_BIT20, 1));
+	agree("channel maxima with BinaryPoint 0", &t, "NE.MACCfg.OpMode 3 with Common.GroupConvCfg.UnicastCin 1 "
+						       "or NE.MACCfg.BinaryPoint");
+	t = mx;
+	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x4000u));
+	agree("channel maxima with PostScale 2", &t, "NE.MACCfg.OpMode 2 or 3 with a kernel from memory");
+	t = mx;
+	extra(&t, H13_COMMON_COUT, 1);
+	agree("channel maxima with Cout 1", &t, "NE.MACCfg.OpMode 2 or 3 whose Cin is not UnicastCin times");
+	t = pr;
+	extra(&t, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+						   H13_PUT(H13_GROUPCONV_ELEMMULTMODE, 1) |
+						   H13_PUT(H13_GROUPCONV_UNICASTCIN, 4));
+	agree("channel products with UnicastCin 4", &t, "NE.MACCfg.OpMode 2 with ElemMultMode: only UnicastEn 1");
+	t = mx;
+	t.sx = 2;
+	agree("channel maxima with Sx 2", &t, "NE.MACCfg.OpMode 2 or 3 with a window");
+}

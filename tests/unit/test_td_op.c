@@ -189,8 +189,9 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
-		  "  PE: a x -1 x b (RBase1), + 0.5, x 1, relu, x FinalScale 1 (not modelled: Scale other than 1 "
-		  "or Bias other than 0 on a product of two operands)\n"
+		  "  PE: a x -1 x b (RBase1), + 0.5, x 1, relu, x FinalScale 1 (not modelled: Planar.BiasScale "
+		  "other than Scale 1, Bias 0 on a product of two operands not modelled (every real product has "
+		  "them so; on silicon Scale 0 and Bias 0 left a product unchanged))\n"
 		  "  result: WBase, 1 x 2560 x 1600 fp16, and keeps it in L2\n");
 	/* a pool from an L2-resident source, |.|, an fp32 FinalScale that is no fp16 */
 	struct img p = {0};
@@ -207,7 +208,9 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 		  "  source: the L2-resident tensor at 0x0, 3 x 4 x 8 fp16\n"
 		  "  NE: not in the path\n"
 		  "  PE: max pool 2x2 stride 2x2 padding 0x0, then a x 0, |.|, + 0, x 0, x FinalScale 0x3dcccccd (not modelled: "
-		  "Planar.FinalScale other than 1 outside a reduction)\n"
+		  "Planar.FinalScale other than 1.0 outside a reduction not modelled (1.0 in every real elementwise "
+		  "or pooling TD; on silicon FinalScale 0 left an add and a product unchanged, so it is not a plain "
+		  "multiplier there))\n"
 		  "  result: WBase, 3 x 2 x 4 fp16\n");
 	/* what the model refuses is named */
 	struct img q = {0};
@@ -744,25 +747,26 @@ TEST(td_op, pe_refusals_marked)
 	CHECKF(strstr(describe(&m, &t), add) != NULL, "%s", t.text);
 	/* FinalScale 2 on the add */
 	set(&m, H13_PLANAR_FINALSCALE, 0x40000000u);
-	CHECKF(strstr(describe(&m, &t), "x FinalScale 2 (not modelled: Planar.FinalScale other than 1 outside "
-					"a reduction)\n") != NULL, "%s", t.text);
+	CHECKF(strstr(describe(&m, &t), "x FinalScale 2 (not modelled: Planar.FinalScale other than 1.0 outside "
+					"a reduction not modelled (") != NULL, "%s", t.text);
 	set(&m, H13_PLANAR_FINALSCALE, H13_FINALSCALE_ONE);
 	/* TaskType 2 with the second operand */
 	set(&m, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_PE_ONE));
 	CHECKF(strstr(describe(&m, &t), "x FinalScale 1 (not modelled: Common.Cfg.TaskType 2 with a second "
-					"operand, or 3 without)\n") != NULL, "%s", t.text);
+					"PE operand (Planar.Cfg.SecSrc 2 or 3), or 3 without, not modelled (") != NULL, "%s", t.text);
 	pe_task(&m);
 	/* an average pool with the second source */
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) |
 				 H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_AVG));
-	CHECKF(strstr(describe(&m, &t), "x FinalScale 1 (not modelled: pooling with a second source)\n") != NULL,
+	CHECKF(strstr(describe(&m, &t), "x FinalScale 1 (not modelled: PE pooling with a second source not "
+					"modelled)\n") != NULL,
 	       "%s", t.text);
 	/* Scale or Bias on a product of two operands; the product itself (control) is modelled */
 	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECKF(strstr(describe(&m, &t), "  PE: a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL, "%s", t.text);
 	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3800u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3c00u));
-	CHECKF(strstr(describe(&m, &t), "+ 1, x 0.5, x FinalScale 1 (not modelled: Scale other than 1 or Bias "
-					"other than 0 on a product of two operands)\n") != NULL, "%s", t.text);
+	CHECKF(strstr(describe(&m, &t), "+ 1, x 0.5, x FinalScale 1 (not modelled: Planar.BiasScale other "
+					"than Scale 1, Bias 0 on a product of two operands not modelled (") != NULL, "%s", t.text);
 }
 
 /* Channel maxima with BinaryPoint 0 or UnicastCin 1 (refused by the model's ne_channel_groups: on

@@ -1,0 +1,140 @@
+/*
+ * What the engine model refuses on a TD's registers alone, where inspect marks it too: each
+ * condition and its text in one place (docs/engine-model.md, "The text and the model's refusals
+ * agree"). engine/model/compute.c faults with the refusal recorded here (td_refusal_fault: the TD,
+ * its unit and register field, this text); fw/td/op.c prints "(not modelled: <text>)". Each
+ * function records the first refusal of its conditions, in the model's order, into no unless no
+ * holds one already (td_refuse).
+ */
+#include "fw/common/fp16.h"
+#include "fw/td/td.h"
+
+#define GET(a) (r->get(r->ctx, (a)))
+
+/* decode_stages: Common.Cfg.TaskType 2 goes with one PE operand, 3 with two */
+void td_pe_task_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const unsigned task = H13_GET(GET(H13_COMMON_CFG), H13_CFG_TASKTYPE);
+	if ((task == H13_TASK_PE_ONE || task == H13_TASK_PE_TWO) && task != td_pe_task(GET(H13_PLANAR_CFG)))
+		TD_REFUSE(no, 1, H13_COMMON_CFG, H13_CFG_TASKTYPE,
+			  "Common.Cfg.TaskType 2 with a second PE operand (Planar.Cfg.SecSrc 2 or 3), or 3 "
+			  "without, not modelled (every real TD has 2 with one operand, 3 with two)");
+}
+
+/* decode_stages, with the PE in the path (a reduction, which reads FinalScale, goes elsewhere):
+ * where silicon contradicts the plain reading and no real program gives another value
+ * (docs/engine-model.md, "Planar.FinalScale and BiasScale on silicon") */
+void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	if (!td_pe_in_path(GET(H13_COMMON_CFG)))
+		return;
+	const uint32_t pc = GET(H13_PLANAR_CFG), bs = GET(H13_PLANAR_BIASSCALE);
+	if (GET(H13_PLANAR_FINALSCALE) != H13_FINALSCALE_ONE)
+		td_refuse(no, 0, H13_PLANAR_FINALSCALE, 0, 32,
+			  "Planar.FinalScale other than 1.0 outside a reduction not modelled (1.0 in every "
+			  "real elementwise or pooling TD; on silicon FinalScale 0 left an add and a product "
+			  "unchanged, so it is not a plain multiplier there)");
+	if (td_pe_two_operands(pc) && H13_GET(pc, H13_PECFG_OPMODE) == H13_PE_OP_MUL &&
+	    (H13_GET(bs, H13_BIASSCALE_SCALE) != FP16_ONE || (H13_GET(bs, H13_BIASSCALE_BIAS) & 0x7fffu)))
+		td_refuse(no, 0, H13_PLANAR_BIASSCALE, 0, 32,
+			  "Planar.BiasScale other than Scale 1, Bias 0 on a product of two operands not "
+			  "modelled (every real product has them so; on silicon Scale 0 and Bias 0 left a "
+			  "product unchanged)");
+}
+
+/* pooling: a PE pooling (Planar.Cfg.PoolMode, the PE in the path) reads the source alone */
+void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const uint32_t pc = GET(H13_PLANAR_CFG), mac = GET(H13_NE_MACCFG);
+	if (!td_pe_in_path(GET(H13_COMMON_CFG)) || H13_GET(pc, H13_PECFG_POOLMODE) == H13_PE_POOL_NONE)
+		return;
+	if (mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), td_coeff_enabled(r)))
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_POOLMODE, "PE pooling after the NE not modelled");
+	if (H13_GET(pc, H13_PECFG_SECSRC) != H13_PE_SECSRC_NONE)
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC, "PE pooling with a second source not modelled");
+}
+
+/* inspect's general PE line: the three above, in the model's order; a Planar.Cfg the model
+ * refuses before the scales (OpMode above 4, SecSrc 1, SecSrc 3 on other than an add) is named on
+ * the line already, and marks nothing more */
+void td_pe_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	td_pe_task_refusal(r, no);
+	const uint32_t pc = GET(H13_PLANAR_CFG);
+	const unsigned po = H13_GET(pc, H13_PECFG_OPMODE), sec = H13_GET(pc, H13_PECFG_SECSRC);
+	if (po > H13_PE_OP_SQ || sec == 1u || (sec == H13_PE_SECSRC_SUB && po != H13_PE_OP_ADD))
+		return;
+	td_pe_scale_refusal(r, no);
+	td_pe_pool_refusal(r, no);
+}
+
+/* elementwise_window: a TD that is neither a convolution nor a pooling (nor a reduction) reads
+ * Common.ConvCfg's window nowhere; every real one (all 132 TDs of the fixtures and Apple's 64
+ * rebuilt programs) has 1x1, stride 1, no padding. Which TDs are elementwise is the caller's
+ * (the model's dispatch, inspect's line). */
+void td_elementwise_window_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	if (!td_window_unit(&win))
+		td_refuse(no, 1, H13_COMMON_CONVCFG, 0, 32,
+			  "an elementwise TD (no convolution, no pooling) with a window, stride or padding "
+			  "other than 1x1/1/0 not modelled (1x1/1/0 in every real one)");
+}
+
+/* ne_channel_groups: NE.MACCfg.OpMode 2 or 3 (the NE in the path) in Apple's pow's and
+ * reduce_max's forms only */
+void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const uint32_t gc = GET(H13_COMMON_GROUPCONVCFG), mac = GET(H13_NE_MACCFG);
+	const unsigned op = H13_GET(mac, H13_MACCFG_OPMODE);
+	if (!mac || (op != H13_MAC_OP_RCAS && op != H13_MAC_OP_CHMAX))
+		return;
+	const int prod = op == H13_MAC_OP_RCAS;
+	const unsigned n = H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	const uint32_t in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM), ch = GET(H13_COMMON_CHCFG);
+	const uint64_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN), cout = H13_GET(GET(H13_COMMON_COUT), H13_COUT);
+	const uint32_t pc = td_pe_in_path(GET(H13_COMMON_CFG)) ? GET(H13_PLANAR_CFG) : 0u;
+	if (prod && !H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE))
+		TD_REFUSE(no, 0, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+			  "NE.MACCfg.OpMode 2 without Common.GroupConvCfg.ElemMultMode (a sum over "
+			  "channels?) not modelled");
+	if (prod && (!H13_GET(gc, H13_GROUPCONV_UNICASTEN) || n != H13_RCAS_UNICASTCIN))
+		td_refuse(no, 0, H13_COMMON_GROUPCONVCFG, 0, 32,
+			  "NE.MACCfg.OpMode 2 with ElemMultMode: only UnicastEn 1 and UnicastCin 2 (a "
+			  "product of two channels, Apple's pow) are pinned");
+	if (!prod && (!H13_GET(gc, H13_GROUPCONV_UNICASTEN) || !n))
+		TD_REFUSE(no, 0, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+			  "NE.MACCfg.OpMode 3 without Common.GroupConvCfg.UnicastEn 1 and a UnicastCin "
+			  "above 0 (Apple's reduce_max over C: the largest of UnicastCin channels) not "
+			  "modelled");
+	/* the largest of one channel would be a copy, but on an M1 relu's TD with OpMode 3 (MACCfg
+	 * 0x11000b: UnicastCin 1, BinaryPoint 0) gave 0 for 5 (allbilly/ane experimental/expt.md,
+	 * expt2): only Apple's reduce_max's form, UnicastCin 2 or more and BinaryPoint 0x1c */
+	if (!prod && (n < 2 || H13_GET(mac, H13_MACCFG_BINARYPOINT) != H13_BINARYPOINT_FP16))
+		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+			  "NE.MACCfg.OpMode 3 with Common.GroupConvCfg.UnicastCin 1 or NE.MACCfg.BinaryPoint "
+			  "other than 0x1c not modelled (Apple's reduce_max over C: 64 and 0x1c; on silicon "
+			  "OpMode 3 with UnicastCin 1 and BinaryPoint 0 was no copy)");
+	if (!H13_GET(mac, H13_MACCFG_KERNELMODE) || H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE)
+		td_refuse(no, 0, H13_NE_MACCFG, 0, 32,
+			  "NE.MACCfg.OpMode 2 or 3 with a kernel from memory (KernelMode 0) or "
+			  "NE.PostScale other than 1 not modelled (whether the result is rounded before "
+			  "the scale is not pinned)");
+	if (!td_window_unit(&win))
+		td_refuse(no, 1, H13_COMMON_CONVCFG, 0, 32,
+			  "NE.MACCfg.OpMode 2 or 3 with a window, stride or padding other than 1x1/1/0 "
+			  "not modelled");
+	/* the tiles' shapes are the registers' (Cin x InDim in, Cout x OutDim out, NumGroups both) */
+	if (cin != (uint64_t)n * cout || H13_GET(in, H13_INDIM_WIN) != H13_GET(od, H13_OUTDIM_WOUT) ||
+	    H13_GET(in, H13_INDIM_HIN) != H13_GET(od, H13_OUTDIM_HOUT))
+		td_refuse(no, 1, H13_COMMON_CIN, 0, 32,
+			  "NE.MACCfg.OpMode 2 or 3 whose Cin is not UnicastCin times its Cout, or whose "
+			  "output is not its input's size, not modelled");
+	if (td_pe_two_operands(pc) || H13_GET(pc, H13_PECFG_POOLMODE) != H13_PE_POOL_NONE)
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+			  "NE.MACCfg.OpMode 2 or 3 with a second PE operand or pooling not modelled");
+	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 || H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+			  "NE.MACCfg.OpMode 2 or 3 with a format other than fp16 not modelled");
+}
