@@ -147,17 +147,29 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		       "products to other than a sum, not modelled");
 	/* OutputTranspose alone (Apple's reductions over C): the values of a group's planes in one row;
 	 * with two operands the first may be broadcast along W, H or C (the mean of each plane, read
-	 * back for every element: Apple's layer_norm, Src1Broadcast W) */
+	 * back for every element: Apple's layer_norm, Src1Broadcast W). Src1Transpose only on the
+	 * squared difference with the first operand broadcast along W and H alone, a [C,1,1] mean
+	 * kept as one row of C (element c at Source base + 2c, as the normalize's Src2Transpose):
+	 * Apple's layer_norm over H and W (Common.PECfg 0x503; docs/engine-model.md, "Apple's H13
+	 * layer_norm over H and W"), which computes layer norm with that reading alone */
 	uint32_t pc = GET(H13_COMMON_PECFG);
 	k->out_transpose = (uint8_t)H13_GET(pc, H13_CPECFG_OUTTRANSPOSE);
 	uint32_t allowed = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
 	if (two && !k->product)
 		allowed |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H | H13_BCAST_D | H13_BCAST_C);
+	if (H13_GET(pc, H13_CPECFG_SRC1TRANSPOSE) && two) {
+		if (k->product || H13_GET(pc, H13_CPECFG_SRC1BCAST) != (H13_BCAST_W | H13_BCAST_H))
+			REFUSE(k, 0, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE,
+			       "Common.PECfg.Src1Transpose on a reduction of two operands other than the "
+			       "squared difference with Src1Broadcast W and H alone (a [C,1,1] mean kept as one "
+			       "row: Apple's layer_norm over H and W) not modelled");
+		allowed |= H13_PUT(H13_CPECFG_SRC1TRANSPOSE, 1u);
+	}
 	if (pc & ~allowed)
 		refuse(k, 0, H13_COMMON_PECFG, 0, 32,
-		       two ? "a reduction of two operands with Common.PECfg other than Src1Broadcast and "
-			     "OutputTranspose (the second operand broadcast, a transposed operand) not "
-			     "modelled"
+		       two ? "a reduction of two operands with Common.PECfg other than Src1Broadcast, "
+			     "OutputTranspose and Src1Transpose (the second operand broadcast or transposed) "
+			     "not modelled"
 			   : "a reduction with Common.PECfg set (a broadcast or transposed "
 			     "operand) not modelled");
 	/* the scales: where they would apply (before or after the reduction, or the reciprocal) is

@@ -169,9 +169,12 @@ static void reduction(const struct td_regs *r, const struct td_kept *k, int dst,
 		       "a reduction of a one-byte operand in L2 memory not modelled");
 	if (st == H13_L2_MEM || st == H13_L2_KEEP) {
 		/* (a broadcast only with two operands, SourceType 1 only with one: td_kept_of) */
+		/* (Src1Transpose only on a first operand broadcast along W and H: td_kept_of) */
 		view(r, &l->src1, H13_L2_SOURCEBASE, H13_L2_SRC_CSTRIDE, g, cin, k->d, hin, win,
-		     H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_SRC1BCAST), 0);
-		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, "");
+		     H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_SRC1BCAST),
+		     H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_SRC1TRANSPOSE));
+		check(l, &l->src1, H13_L2_SOURCEBASE, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB,
+		      "Common.PECfg.Src1Transpose on a reduction's operand other than [C,1,1] not modelled");
 		l->keep1 = st == H13_L2_KEEP;
 		if (l->keep1)
 			kept_apart(l);

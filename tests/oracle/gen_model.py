@@ -424,11 +424,13 @@ def division(d, rng):
 
 LAYER_NORM = (  # name, C, H, W, eps as fp16 bits, axes (test_model_norm.c's programs)
     ('ln_sub', 6, 4, 40, 0x00a8, (2,)), ('ln_fused', 24, 1, 64, 0x3400, (2,)),
-    ('ln_chw', 16, 8, 8, 0x00a8, (0, 1, 2)))
+    ('ln_chw', 16, 8, 8, 0x00a8, (0, 1, 2)), ('ln_hw', 24, 6, 8, 0x00a8, (1, 2)),
+    ('ln_hw16', 40, 3, 16, 0x3400, (1, 2)))
 
 
 def layer_norm(d, rng):
-    """Layer normalisation over the last axis (W) of x [C, H, W], or over all three, no affine:
+    """Layer normalisation over the last axis (W) of x [C, H, W], over H and W, or over all three,
+    no affine:
     (x - mean) / sqrt(var + eps), var the biased variance, in float64 from the definition (eps the
     fp16 value the program holds: Apple's 0x00a8 = 1.0014e-5, and 0.25). Each row gets its own
     offset and spread. Tolerance: the fp16 rounding of the mean (|dm| <= ulp(mean)/2, over sigma),

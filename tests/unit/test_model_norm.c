@@ -12,6 +12,10 @@
  *    broadcast along W and x by the second tile source, of (x - mean)^2, to 1/sqrt(. x FinalScale
  *    + eps) kept one row stride after the means; a normalize (TaskType 4), (x - p0) x p1 with
  *    the pair of each channel read there.
+ *  - "ln_hw" (its compile over axes (2, 3) of [1,64,8,8], three TDs): the mean of each plane by
+ *    tile DMA, x kept in L2 as it is read, the means kept as one row of C (OutputTranspose); a
+ *    reduction of two operands with the mean read from that row (Common.PECfg.Src1Transpose,
+ *    broadcast along W and H), to 1/sqrt kept as a row after it; the normalize.
  *
  * The references are numpy's layer norm from its definition (tests/oracle/gen_model.py,
  * layer_norm). Each program's negatives (eps dropped, the square, the 1/sqrt or the normalize's
@@ -161,6 +165,50 @@ static void ln_chw(struct bp_pe_spec t[3])
 	t[2].secsrc = H13_PE_SECSRC_SUB;
 	t[2].src2_l2 = l2(C_MEAN, 16, C_RS, 0);
 	t[2].pecfg = H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_C);
+}
+
+/* x [C, H, W] over H and W (W 8 or 16), Apple's three-TD form (its compile of layer_norm over axes
+ * (2, 3) of [1,64,8,8]): TD 0 reduces each plane of x by tile DMA to its mean, keeping x in L2 at
+ * 0x1000 as it reads it (channel c of row h at 0x1000 + c W2 + h C W2, W2 = 2W) and the means as
+ * one row of C (PECfg.OutputTranspose: channel c at 0 + 2c); TD 1 reduces (x - mean)^2 per plane,
+ * the mean read from that row (Src1Transpose: element c at base + 2c) and broadcast along W and H
+ * (Common.PECfg 0x503, Apple's word), x from L2, to 1/sqrt kept as one row 0x80 after the means;
+ * TD 2 normalizes x from L2 with the pair read the same way (Src2Transpose). */
+#define HW_X 0x1000u
+#define HW_ROW 0x80u
+static void ln_hw(struct bp_pe_spec t[3], unsigned c, unsigned h, unsigned w, uint16_t eps)
+{
+	const struct bp_l2 x = l2(HW_X, 2 * w, 2 * w * c, 0);
+	const uint32_t otr = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+	for (unsigned i = 0; i < 2; i++) {
+		t[i] = bp_pe_copy(c, h, w, i ? 0 : 5, 0);
+		t[i].ne_pass = 1;
+		t[i].finalscale = f32_recip(h * w);
+		t[i].res_l2 = l2(i * HW_ROW, HW_ROW, HW_ROW, 0);
+		t[i].pecfg = otr;
+	}
+	t[0].reduce = 1;
+	t[0].l2_src = BP_L2_KEEP;
+	t[0].src_l2 = x;
+	t[1].tasktype = H13_TASK_REDUCE2;
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2(0, HW_ROW, HW_ROW, 0);
+	t[1].pecfg |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H) |
+		      H13_PUT(H13_CPECFG_SRC1TRANSPOSE, 1u);
+	t[1].secsrc = H13_PE_SECSRC_TILE1;
+	t[1].src2_l2 = x;
+	t[1].firstsrc = 1;
+	t[1].op = H13_PE_OP_SQ;
+	t[1].nlmode = H13_PE_NL_RSQRT;
+	t[1].eps = eps;
+	t[2] = bp_pe_copy(c, h, w, 0, 4);
+	t[2].tasktype = H13_TASK_NORMALIZE;
+	t[2].ne_pass = 1;
+	t[2].l2_src = BP_L2_READ;
+	t[2].src_l2 = x;
+	t[2].secsrc = H13_PE_SECSRC_SUB;
+	t[2].src2_l2 = l2(0, HW_ROW, HW_ROW, 0);
+	t[2].pecfg = H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1u);
 }
 
 static uint8_t prog[8 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
@@ -348,5 +396,53 @@ TEST(model_norm, layer_norm_over_every_axis_read_with_a_depth)
 	expect_refused("ln_chw", &z, 1, "beyond-model-capacity: the task's operations (fw/td td_ops) past the model's compute limit");
 	z.depth = 1;
 	expect_refused("ln_chw", &z, 1, "a reduction of more than 2^28 values");
+#endif
+}
+
+TEST(model_norm, layer_norm_over_h_and_w_reads_its_mean_transposed)
+{
+	struct bp_pe_spec t[3];
+	ln_hw(t, 24, 6, 8, APPLE_EPS);
+	expect_within("ln_hw", t, 3);
+	ln_hw(t, 40, 3, 16, EPS_QUARTER);
+	expect_within("ln_hw16", t, 3);
+#if !defined(ANEFW_TARGET)
+	/* Src1Transpose dropped: channel c's mean read at c x ChannelStride (0x80), over TD 1's own
+	 * results: refused */
+	ln_hw(t, 24, 6, 8, APPLE_EPS);
+	t[1].pecfg &= ~H13_PUT(H13_CPECFG_SRC1TRANSPOSE, 1u);
+	expect_refused("ln_hw", t, 3, "a reduction's result in L2 memory over the rows it reads");
+	/* ... and with ChannelStride 0 (which the transposed reading does not use): every channel's
+	 * variance about channel 0's mean, which the checker catches */
+	ln_hw(t, 24, 6, 8, APPLE_EPS);
+	t[1].src_l2.cs = 0;
+	expect_within("ln_hw", t, 3); /* (transposed: the stride is not read) */
+	t[1].pecfg &= ~H13_PUT(H13_CPECFG_SRC1TRANSPOSE, 1u);
+	expect_checker_fails("ln_hw", t, 3, 2, "Src1Transpose dropped: channel 0's mean for every channel");
+	/* the wrong axes: statistics over W alone (FinalScale 1/W on a row of W: the mean and the
+	 * variance of each row) is not what this program can say; over H x W with FinalScale 1/W,
+	 * the mean H times too large: the checker catches it */
+	ln_hw(t, 24, 6, 8, APPLE_EPS);
+	t[0].finalscale = t[1].finalscale = f32_recip(8);
+	expect_checker_fails("ln_hw", t, 3, 2, "FinalScale 1/W: the statistics of W alone");
+	/* Src1Transpose where the operand is not [C,1,1] (broadcast along W alone), with another
+	 * broadcast (C as well), or on the products: refused by name */
+	ln_hw(t, 24, 6, 8, APPLE_EPS);
+	t[1].pecfg &= ~H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_H);
+	expect_refused("ln_hw", t, 3, "Common.PECfg.Src1Transpose = 0x1: unmodelled-field: Common.PECfg.Src1Transpose "
+				       "on a reduction of two operands other than");
+	ln_hw(t, 24, 6, 8, APPLE_EPS);
+	t[1].pecfg |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_C);
+	expect_refused("ln_hw", t, 3, "Common.PECfg.Src1Transpose on a reduction of two operands other than");
+	ln_hw(t, 24, 6, 8, APPLE_EPS);
+	t[1].op = H13_PE_OP_MUL;
+	t[1].firstsrc = 0;
+	t[1].nlmode = 0;
+	t[1].eps = 0;
+	expect_refused("ln_hw", t, 3, "Common.PECfg.Src1Transpose on a reduction of two operands other than");
+	/* Src2Transpose on the reduction (x is no [C,1,1]): refused as before */
+	ln_hw(t, 24, 6, 8, APPLE_EPS);
+	t[1].pecfg |= H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1u);
+	expect_refused("ln_hw", t, 3, "a reduction of two operands with Common.PECfg other than");
 #endif
 }
