@@ -4470,6 +4470,10 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
 	int e = l2m_first_source(m, l, lsrc, in0);
 	if (!e && l->any)
 		e = l2m_ready(m);
+	/* SourceType 1 (Apple's H13 softmax over C and over H, TD 0): the tile source's rows kept in
+	 * L2 first, as every path keeps them, then read back from L2 like any first operand there */
+	if (!e && l->keep1)
+		e = l2m_keep_rows(m, l, in0);
 	if (e)
 		return e;
 	const unsigned W = out->w;

@@ -766,6 +766,16 @@ def l2_memory(d, rng):
     o = out(4, y.reshape(1, 1, 16))
     o['data'] = (y.reshape(-1), tol)
     write(os.path.join(d, 'red_dot_t.orc'), [t(5, a.shape, a), t(6, z.shape, z), o])
+    # Apple's H13 softmax over C (and over H, its H laid along the TD's C), its first two TDs:
+    # the NE's channel maxima of x [16,3,8] read by the tile DMA and kept in L2 (SourceType 1),
+    # then x - max over C from L2 (max broadcast along C), one rounding. Position (0, *) has every
+    # channel equal; position (1, *) large magnitudes (|x| up to 30000, the difference in fp16
+    # range)
+    a = f16((16, 3, 8))
+    a[:, 0, :] = a[0, 0, :]
+    a[:, 1, :] = f16((16, 8), -30000, 30000)
+    y = a.astype(np.float64) - a.astype(np.float64).max(axis=0, keepdims=True)
+    write(os.path.join(d, 'sm_c_sub.orc'), [t(5, a.shape, a), out(4, y)])
 
 
 if __name__ == '__main__':

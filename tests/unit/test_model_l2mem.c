@@ -507,6 +507,51 @@ TEST(model_l2mem, channel_maxima_of_the_ne)
 #endif
 }
 
+/* Apple's H13 softmax over C (and over H: its H laid along the TD's C), TDs 0 and 1: the NE's
+ * channel maxima of x [16,3,8] read by the tile DMA and kept in L2 as read (SourceType 1, at
+ * 0x400: a channel 48 bytes, a row 16), the maxima into L2 at 0; then x from L2 minus the maxima
+ * broadcast along C, out by the tile DMA. keep: L2.SourceCfg.SourceType 1 (else 2: only
+ * streamed). */
+static void sm_sub(struct bp_pe_spec *t0, struct bp_pe_spec *t1, int keep)
+{
+	*t0 = chmax(16, 3, 16);
+	t0->bar_out = 0;
+	t0->l2_src = keep ? BP_L2_KEEP : 0;
+	t0->src_l2 = keep ? l2(0x400, 48, 16) : l2(0, 0, 0);
+	t0->src_l2.on = (unsigned)keep;
+	t0->res_l2 = l2(0, 48, 16);
+	*t1 = bp_pe_copy(16, 3, 8, 0, 4);
+	t1->l2_src = BP_L2_READ;
+	t1->src_l2 = l2(0x400, 48, 16);
+	t1->secsrc = H13_PE_SECSRC_SUB;
+	t1->src2_l2 = l2(0, 48, 16);
+	t1->pecfg = BCAST2(H13_BCAST_C);
+}
+
+TEST(model_l2mem, channel_maxima_of_a_source_kept_in_l2)
+{
+	struct bp_pe_spec t0, t1;
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	sm_sub(&t0, &t1, 1);
+	expect_exact("sm_c_sub", p, 2);
+#if !defined(ANEFW_TARGET)
+	/* the maxima of the first 8 channels (UnicastCin 8: two maxima, the first broadcast): the
+	 * checker fails */
+	sm_sub(&t0, &t1, 1);
+	t0.ne_chmax = 8;
+	expect_checker_fails("sm_c_sub", p, 2, 4, "the largest of the first 8 channels");
+	/* the source only streamed (SourceType 2): nothing kept, so TD 1 reads L2 memory no TD
+	 * wrote; and kept, but read back from another place: refused the same way */
+	sm_sub(&t0, &t1, 0);
+	expect_refused("sm_c_sub", p, 2, "td 1, unit L2, L2.SourceBase.Addr = 0x40: unmodelled-combination: "
+					 "the first operand reads L2 memory no TD of this submission wrote");
+	sm_sub(&t0, &t1, 1);
+	t1.src_l2 = l2(0x800, 48, 16);
+	expect_refused("sm_c_sub", p, 2, "td 1, unit L2, L2.SourceBase.Addr = 0x80: unmodelled-combination: "
+					 "the first operand reads L2 memory no TD of this submission wrote");
+#endif
+}
+
 /* The mean of products of two operands over each plane (Common.Cfg.TaskType 6, Planar OpMode 1,
  * FirstSrc 0, SecSrc 2), as the macOS compiler's GPT-2 softmax backward takes its reduce_sum(dy y)
  * (both operands by the tile DMA: BARs 5 and 6) and its layer_norm backward a mean over C (FinalScale
