@@ -4049,7 +4049,7 @@ static int unit_kernel_shape(struct anem *m, unsigned cin, unsigned cout)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
 				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) over more "
 				   "than 1 -> 1 channel, other than C -> C channel by channel (GroupConvCfg "
-				   "UnicastEn 1, UnicastCin 1), not modelled");
+				   "UnicastEn 1, UnicastCin 1) or Cin -> 1 summed (no UnicastEn), not modelled");
 	return ENG_OK;
 }
 
@@ -4449,7 +4449,10 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
  *  - MACCfg.OpMode 2 with GroupConvCfg.ElemMultMode and N 2 (Apple's H13 pow, TD 2): the product,
  *    exact in fp32 and rounded once to fp16;
  *  - MACCfg.OpMode 3 without ElemMultMode (Apple's H13 reduce_max over C: N 64, one output
- *    channel): the largest, exactly (a NaN from the tile DMA entered as +inf; L2 memory holds none).
+ *    channel): the largest, exactly (a NaN from the tile DMA entered as +inf; L2 memory holds none);
+ *  - the unit kernel (OpMode 0, KernelMode 1) over Cin -> 1 without UnicastEn (fw/td td_unit_sum:
+ *    Apple's H13 softmax over C and over H, TD 3): N = Cin, the sum, each value through the MAC's
+ *    input port, in fp32, rounded once as a convolution's output (mac_out), AccBias 0.
  * PostScale 1, then NonlinearMode and the PE (one operand) as on every TD, and the result into L2
  * memory and/or out by the tile DMA. Everything but those programs' form is refused by name.
  */
@@ -4458,13 +4461,18 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
 			     struct anem_act *act)
 {
 	uint32_t gc = REG(H13_COMMON_GROUPCONVCFG);
-	const int prod = s->ne_op == H13_MAC_OP_RCAS;
-	const unsigned n = H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
-	/* only those programs' form: fw/td td_channel_groups_refusal (which inspect marks) reads the
-	 * registers the tiles' shapes come from (tile_geom) */
+	const int prod = s->ne_op == H13_MAC_OP_RCAS, sum = s->ne_op == H13_MAC_OP_CONV;
+	const unsigned n = sum ? in0->c : H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
+	/* only those programs' form: fw/td td_channel_groups_refusal and, for the unit kernel's sum
+	 * (compute_td sends it here 1x1, stride 1, no padding, Cin -> 1 and without UnicastEn only;
+	 * its other forms stay unit_kernel_shape's), td_unit_sum_refusal, which inspect marks too;
+	 * both read the registers the tiles' shapes come from (tile_geom) */
 	const struct td_regs regs = {kept_get, m};
 	struct td_refusal no = {0};
-	td_channel_groups_refusal(&regs, &no);
+	if (sum)
+		td_unit_sum_refusal(&regs, &no);
+	else
+		td_channel_groups_refusal(&regs, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
 	int e = l2m_first_source(m, l, lsrc, in0);
@@ -4492,13 +4500,19 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
 						e = source_row(m, in0, lsrc, g, ci, h, W, q);
 					if (e)
 						return e;
-					if (k && prod)
+					if (sum)
+						for (unsigned i = 0; i < W; i++)
+							m->fa[i] = k ? m->fa[i] + mac_in(b[i]) : mac_in(v[i]);
+					else if (k && prod)
 						for (unsigned i = 0; i < W; i++)
 							v[i] = f2h(h2f_table[v[i]] * h2f_table[b[i]]);
 					else if (k)
 						for (unsigned i = 0; i < W; i++)
 							v[i] = h2f_table[b[i]] > h2f_table[v[i]] ? b[i] : v[i];
 				}
+				if (sum) /* (PostScale 1) */
+					for (unsigned i = 0; i < W; i++)
+						v[i] = mac_out(f2h(m->fa[i]), 1);
 				nonlinear(m, s, v, W, act);
 				if (s->pe)
 					pe_row(s, v, NULL, v, W);
@@ -4790,6 +4804,14 @@ static int tiles_apart(struct anem *m, const struct tile *in0, const struct tile
 	return ENG_OK;
 }
 
+/* The unit kernel's sum over channels (fw/td td_unit_sum), 1x1, stride 1, no padding: computed
+ * by ne_channel_groups; any other unit kernel goes to unit_kernel_shape's checks */
+static int unit_sum(struct anem *m, const struct tile *in0, const struct tile *out)
+{
+	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
+	return td_window_unit(&win) && td_unit_sum(in0->c, out->c, REG(H13_COMMON_GROUPCONVCFG));
+}
+
 static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struct stages *s,
 		      const struct td_l2mem *lm, struct tile *in0, struct tile *in1,
 		      const struct anem_l2t *lsrc, struct tile *out, struct anem_l2t *lres,
@@ -4802,7 +4824,8 @@ static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struc
 	if (out->alias && (lm->any || (s->pe && s->pe_pool != H13_PE_POOL_NONE) ||
 			   (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && !(s->ne_op == H13_MAC_OP_CONV && s->unit))))
 		return tiles_overlap_refused(m);
-	if (s->ne && (s->ne_op == H13_MAC_OP_RCAS || s->ne_op == H13_MAC_OP_CHMAX))
+	if (s->ne && (s->ne_op == H13_MAC_OP_RCAS || s->ne_op == H13_MAC_OP_CHMAX ||
+		      (s->ne_op == H13_MAC_OP_CONV && s->unit && unit_sum(m, in0, out))))
 		return ne_channel_groups(m, s, lm, in0, lsrc, out, lres, act);
 	if (lm->any && s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit && !lsrc)
 		return conv_l2(m, r, nr, s, lm, in0, out, lres, act);

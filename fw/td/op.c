@@ -189,13 +189,25 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 	} else if (op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE)) {
 		/* as engine/model/compute.c's ne_kernel_mode: no kernel in memory, the unit kernel */
 		uint32_t ab = GET(H13_NE_ACCBIAS);
-		int ok = td_window_unit(&win) && td_unit_channels_ok(cin, cout, GET(H13_COMMON_GROUPCONVCFG)) &&
-			 !H13_GET(ab, H13_ACCBIAS_SHIFT);
-		outf(out, ctx, "  NE: unit kernel (KernelMode 1: no kernel in memory), x + AccBias %s, "
-			       "x PostScale %s%s\n",
-		     h16((uint16_t)H13_GET(ab, H13_ACCBIAS), b2), post,
-		     ok ? "" : " (not modelled: only 1 -> 1 channel or C -> C channel by channel (UnicastEn 1, "
-			       "UnicastCin 1), 1x1, stride 1, no padding, no AccBiasShift)");
+		uint32_t gc = GET(H13_COMMON_GROUPCONVCFG);
+		/* the sum over channels (1x1, stride 1, no padding: td_unit_sum) is marked with the
+		 * model's own refusal (td_unit_sum_refusal) */
+		const int sum = td_unit_sum(cin, cout, gc) && td_window_unit(&win);
+		struct td_refusal sno = {0};
+		if (sum)
+			td_unit_sum_refusal(r, &sno);
+		int ok = sum ? !sno.why
+			     : td_window_unit(&win) && td_unit_channels_ok(cin, cout, gc) &&
+				       !H13_GET(ab, H13_ACCBIAS_SHIFT);
+		outf(out, ctx, "  NE: unit kernel (KernelMode 1: no kernel in memory), %s + AccBias %s, "
+			       "x PostScale %s",
+		     sum ? "the sum of the Cin channels" : "x", h16((uint16_t)H13_GET(ab, H13_ACCBIAS), b2), post);
+		if (!ok) /* (a call of its own: the model's text is long) */
+			outf(out, ctx, " (not modelled: %s)",
+			     sum ? sno.why : "only 1 -> 1 channel or C -> C channel by channel (UnicastEn 1, "
+					     "UnicastCin 1), or Cin -> 1 summed, 1x1, stride 1, no padding, no "
+					     "AccBiasShift");
+		outf(out, ctx, "\n");
 	} else if (op == H13_MAC_OP_CONV) {
 		unsigned kf = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
 		const char *kfn = kf == H13_KERNELFMT_INT8 ? "int8" : kf == H13_KERNELFMT_UINT8 ? "uint8"

@@ -138,3 +138,34 @@ void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no)
 		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 			  "NE.MACCfg.OpMode 2 or 3 with a format other than fp16 not modelled");
 }
+
+/* ne_channel_groups, the unit kernel's sum over channels (NE.MACCfg.OpMode 0, KernelMode 1, Cin
+ * -> 1 without UnicastEn, 1x1, stride 1, no padding: td_unit_sum; Apple's H13 softmax over C and
+ * over H, TD 3) in that form only */
+void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const uint32_t in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM), ch = GET(H13_COMMON_CHCFG);
+	const uint32_t pc = td_pe_in_path(GET(H13_COMMON_CFG)) ? GET(H13_PLANAR_CFG) : 0u;
+	if (H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS)) /* (-0 too) */
+		TD_REFUSE(no, 1, H13_NE_ACCBIAS, H13_ACCBIAS,
+			  "the unit kernel's sum over channels (MACCfg.KernelMode 1, Cin -> 1, no "
+			  "UnicastEn) with NE.AccBias other than 0 not modelled (Apple's softmax: 0)");
+	if (H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE) != FP16_ONE)
+		TD_REFUSE(no, 1, H13_NE_POSTSCALE, H13_POSTSCALE,
+			  "the unit kernel's sum over channels with NE.PostScale other than 1 not "
+			  "modelled (whether the sum is rounded before the scale is not pinned)");
+	/* the tiles' shapes are the registers' (InDim in, OutDim out, NumGroups both) */
+	if (H13_GET(in, H13_INDIM_WIN) != H13_GET(od, H13_OUTDIM_WOUT) ||
+	    H13_GET(in, H13_INDIM_HIN) != H13_GET(od, H13_OUTDIM_HOUT))
+		td_refuse(no, 1, H13_COMMON_OUTDIM, 0, 32,
+			  "the unit kernel's sum over channels whose output is not its input's size "
+			  "not modelled");
+	if (td_pe_two_operands(pc) || H13_GET(pc, H13_PECFG_POOLMODE) != H13_PE_POOL_NONE)
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+			  "the unit kernel's sum over channels with a second PE operand or pooling "
+			  "not modelled");
+	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 || H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+			  "the unit kernel's sum over channels with a format other than fp16 not "
+			  "modelled");
+}

@@ -305,7 +305,9 @@ void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb
  *  - td_pe_pool_refusal: pooling's, after the NE or with a second source;
  *  - td_pe_refusal: inspect's general PE line, the three in the model's order;
  *  - td_elementwise_window_refusal: a window on a TD the caller reads as elementwise;
- *  - td_channel_groups_refusal: ne_channel_groups's, NE.MACCfg.OpMode 2 or 3 outside Apple's forms.
+ *  - td_channel_groups_refusal: ne_channel_groups's, NE.MACCfg.OpMode 2 or 3 outside Apple's forms;
+ *  - td_unit_sum_refusal: ne_channel_groups's, the unit kernel's sum over channels (td_unit_sum)
+ *    outside Apple's softmax's form.
  */
 void td_pe_task_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no);
@@ -313,6 +315,7 @@ void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_elementwise_window_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no);
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };
@@ -411,6 +414,13 @@ static inline int td_unit_channels_ok(unsigned cin, unsigned cout, uint32_t grou
 	return (cin == 1 && cout == 1) ||
 	       (cin == cout && H13_GET(groupconvcfg, H13_GROUPCONV_UNICASTEN) &&
 		H13_GET(groupconvcfg, H13_GROUPCONV_UNICASTCIN) == 1u);
+}
+/* The unit kernel over Cin -> 1 channel without UnicastEn: the sum of the Cin input channels, a
+ * 1x1 convolution whose every weight is 1 (Apple's H13 softmax over C and over H, TD 3: 64 -> 1
+ * and 8 -> 1; engine/model/compute.c ne_channel_groups). Cout above 1 so is not modelled. */
+static inline int td_unit_sum(unsigned cin, unsigned cout, uint32_t groupconvcfg)
+{
+	return cin >= 2 && cout == 1 && !H13_GET(groupconvcfg, H13_GROUPCONV_UNICASTEN);
 }
 /* 1x1, stride 1, no padding: the window of every TD that is not a convolution or a pooling */
 static inline int td_window_unit(const struct td_window *w)

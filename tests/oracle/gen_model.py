@@ -776,6 +776,16 @@ def l2_memory(d, rng):
     a[:, 1, :] = f16((16, 8), -30000, 30000)
     y = a.astype(np.float64) - a.astype(np.float64).max(axis=0, keepdims=True)
     write(os.path.join(d, 'sm_c_sub.orc'), [t(5, a.shape, a), out(4, y)])
+    # its TD 3: the sum over C of the exponentials (x [16,3,8] in [0, 1]) by the NE's unit kernel
+    # over 16 -> 1 channel, into [1,3,8]: the sum in fp32 rounded once (its error at most an fp16
+    # ulp and 2^-20 of the sum of |x|)
+    a = f16((16, 3, 8), 0, 1)
+    a[:, 0, :] = a[0, 0, :]
+    xd = a.astype(np.float64)
+    y = xd.sum(axis=0, keepdims=True)
+    o = out(4, y)
+    o['data'] = (y.reshape(-1), ulp16(y.reshape(-1)) + 2.0 ** -20 * np.abs(xd).sum(axis=0).reshape(-1))
+    write(os.path.join(d, 'sm_c_sum.orc'), [t(5, a.shape, a), o])
 
 
 if __name__ == '__main__':

@@ -260,4 +260,20 @@ TEST(model_agree, channel_group_refusals_have_one_home)
 	t = mx;
 	t.sx = 2;
 	agree("channel maxima with Sx 2", &t, "NE.MACCfg.OpMode 2 or 3 with a window");
+	/* the unit kernel's sum over channels (Apple's softmax TD 3's form: Cin 4 -> 1, no
+	 * UnicastEn, the PE out of the path), and its refusals (td_unit_sum_refusal) */
+	struct bp_pe_spec sum = bp_pe_copy(4, 2, 8, 5, 4);
+	sum.prescale = sum.scale = 0;
+	sum.finalscale = 0;
+	sum.ne_unit = 1;
+	extra(&sum, H13_COMMON_COUT, 1);
+	extra(&sum, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1u) |
+						 H13_PUT(H13_GROUPCONV_UNICASTCIN, 1u));
+	agree("the sum over channels", &sum, NULL);
+	t = sum;
+	extra(&t, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, 0x3c00u));
+	agree("the sum with AccBias 1", &t, "the unit kernel's sum over channels (MACCfg.KernelMode 1");
+	t = sum;
+	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x4000u));
+	agree("the sum with PostScale 2", &t, "the unit kernel's sum over channels with NE.PostScale");
 }

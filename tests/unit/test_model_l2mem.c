@@ -552,6 +552,66 @@ TEST(model_l2mem, channel_maxima_of_a_source_kept_in_l2)
 #endif
 }
 
+/* Apple's H13 softmax over C and over H, TD 3: the NE's unit kernel (MACCfg.OpMode 0, KernelMode
+ * 1, PostScale 1, no coefficient channel) over Cin 16 -> Cout 1 with GroupConvCfg 0x10001
+ * (NumGroups 1, UnicastCin 1, no UnicastEn), the PE out of the path: the sum over C of x [16,3,8].
+ * l2: x copied into L2 by a TD before and read from there (SourceType 0), as Apple's reads it;
+ * else from the tile source. */
+static void sm_sum(struct bp_pe_spec *t0, struct bp_pe_spec *t1, int l2src)
+{
+	*t0 = bp_pe_copy(16, 3, 8, 5, 0);
+	t0->res_l2 = l2(0x400, 48, 16);
+	*t1 = bp_pe_copy(16, 3, 8, l2src ? 0 : 5, 4);
+	t1->prescale = t1->scale = 0;
+	t1->finalscale = 0; /* the PE not in the path */
+	t1->ne_unit = 1;
+	t1->nx = 2;
+	t1->xreg[0] = H13_COMMON_COUT;
+	t1->xval[0] = 1;
+	t1->xreg[1] = H13_COMMON_GROUPCONVCFG;
+	t1->xval[1] = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1u) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1u);
+	if (l2src) {
+		t1->l2_src = BP_L2_READ;
+		t1->src_l2 = l2(0x400, 48, 16);
+	}
+}
+
+TEST(model_l2mem, sum_over_channels_by_the_unit_kernel)
+{
+	struct bp_pe_spec t0, t1;
+	const struct bp_pe_spec *p[] = {&t0, &t1}, *only1[] = {&t1};
+	sm_sum(&t0, &t1, 1);
+	expect_exact("sm_c_sum", p, 2);
+	sm_sum(&t0, &t1, 0);
+	expect_exact("sm_c_sum", only1, 1);
+#if !defined(ANEFW_TARGET)
+	/* the first 8 channels summed (Cin 8): the checker fails */
+	sm_sum(&t0, &t1, 1);
+	t1.nx = 3;
+	t1.xreg[2] = H13_COMMON_CIN;
+	t1.xval[2] = 8;
+	t1.src_l2 = l2(0x400, 48, 16);
+	expect_checker_fails("sm_c_sum", p, 2, 2, "the first 8 channels summed");
+	/* the sum with an AccBias (Apple's softmax: 0), or over Cin -> 2 (each output the sum of
+	 * all? not shown): refused by name */
+	sm_sum(&t0, &t1, 1);
+	t1.nx = 3;
+	t1.xreg[2] = H13_NE_ACCBIAS;
+	t1.xval[2] = H_ONE;
+	expect_refused("sm_c_sum", p, 2, "td 1, unit NE, NE.AccBias.AccBias = 0x3c00: unmodelled-combination: "
+					 "the unit kernel's sum over channels");
+	sm_sum(&t0, &t1, 1);
+	t1.xval[0] = 2;
+	expect_refused("sm_c_sum", p, 2, "NE.MACCfg.KernelMode = 0x1: unmodelled-combination: a convolution "
+					 "with no kernel in memory (MACCfg.KernelMode 1) over more than 1 -> 1 channel");
+	/* with UnicastEn (channel by channel) over 16 -> 1: refused the same way */
+	sm_sum(&t0, &t1, 1);
+	t1.xval[1] |= H13_PUT(H13_GROUPCONV_UNICASTEN, 1u);
+	expect_refused("sm_c_sum", p, 2, "a convolution with no kernel in memory (MACCfg.KernelMode 1) over "
+					 "more than 1 -> 1 channel");
+#endif
+}
+
 /* The mean of products of two operands over each plane (Common.Cfg.TaskType 6, Planar OpMode 1,
  * FirstSrc 0, SecSrc 2), as the macOS compiler's GPT-2 softmax backward takes its reduce_sum(dy y)
  * (both operands by the tile DMA: BARs 5 and 6) and its layer_norm backward a mean over C (FinalScale
