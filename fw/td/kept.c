@@ -148,7 +148,7 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	/* OutputTranspose alone (Apple's reductions over C): the values of a group's planes in one row;
 	 * with two operands the first may be broadcast along W, H or C (the mean of each plane, read
 	 * back for every element: Apple's layer_norm, Src1Broadcast W). Src1Transpose only on the
-	 * squared difference with the first operand broadcast along W and H alone, a [C,1,1] mean
+	 * squared difference with the first operand broadcast along W and H (W alone where H is 1), a [C,1,1] mean
 	 * kept as one row of C (element c at Source base + 2c, as the normalize's Src2Transpose):
 	 * Apple's layer_norm over H and W (Common.PECfg 0x503; docs/engine-model.md, "Apple's H13
 	 * layer_norm over H and W"), which computes layer norm with that reading alone */
@@ -158,11 +158,18 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	if (two && !k->product)
 		allowed |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W | H13_BCAST_H | H13_BCAST_D | H13_BCAST_C);
 	if (H13_GET(pc, H13_CPECFG_SRC1TRANSPOSE) && two) {
-		if (k->product || H13_GET(pc, H13_CPECFG_SRC1BCAST) != (H13_BCAST_W | H13_BCAST_H))
+		/* broadcast along W and H, or along W alone where H is 1 (Apple's layer_norm over the
+		 * last axis of [1,64,256]: Common.PECfg 0x501): along every axis of the plane above 1,
+		 * and no other */
+		const uint32_t b1 = H13_GET(pc, H13_CPECFG_SRC1BCAST), dim = GET(H13_COMMON_INDIM);
+		const uint32_t need = (H13_GET(dim, H13_INDIM_WIN) > 1u ? H13_BCAST_W : 0u) |
+				      (H13_GET(dim, H13_INDIM_HIN) > 1u ? H13_BCAST_H : 0u);
+		if (k->product || !b1 || (b1 & ~(uint32_t)(H13_BCAST_W | H13_BCAST_H)) || (b1 & need) != need)
 			REFUSE(k, 0, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE,
 			       "Common.PECfg.Src1Transpose on a reduction of two operands other than the "
-			       "squared difference with Src1Broadcast W and H alone (a [C,1,1] mean kept as one "
-			       "row: Apple's layer_norm over H and W) not modelled");
+			       "squared difference with Src1Broadcast along W and H (along W alone where H is "
+			       "1), no other axis (a [C,1,1] mean kept as one row: Apple's layer_norm over H "
+			       "and W or over the last axis) not modelled");
 		allowed |= H13_PUT(H13_CPECFG_SRC1TRANSPOSE, 1u);
 	}
 	if (pc & ~allowed)

@@ -425,7 +425,7 @@ def division(d, rng):
 LAYER_NORM = (  # name, C, H, W, eps as fp16 bits, axes (test_model_norm.c's programs)
     ('ln_sub', 6, 4, 40, 0x00a8, (2,)), ('ln_fused', 24, 1, 64, 0x3400, (2,)),
     ('ln_chw', 16, 8, 8, 0x00a8, (0, 1, 2)), ('ln_hw', 24, 6, 8, 0x00a8, (1, 2)),
-    ('ln_hw16', 40, 3, 16, 0x3400, (1, 2)))
+    ('ln_hw16', 40, 3, 16, 0x3400, (1, 2)), ('ln_hw1', 32, 1, 64, 0x00a8, (1, 2)))
 
 
 def layer_norm(d, rng):

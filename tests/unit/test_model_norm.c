@@ -406,6 +406,12 @@ TEST(model_norm, layer_norm_over_h_and_w_reads_its_mean_transposed)
 	expect_within("ln_hw", t, 3);
 	ln_hw(t, 40, 3, 16, EPS_QUARTER);
 	expect_within("ln_hw16", t, 3);
+	/* H 1 (Apple's layer_norm over the last axis of [1,64,256], Common.PECfg 0x501): the mean
+	 * broadcast along W alone, or along W and H, reads the same row */
+	ln_hw(t, 32, 1, 64, APPLE_EPS);
+	expect_within("ln_hw1", t, 3);
+	t[1].pecfg &= ~H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_H);
+	expect_within("ln_hw1", t, 3);
 #if !defined(ANEFW_TARGET)
 	/* Src1Transpose dropped: channel c's mean read at c x ChannelStride (0x80), over TD 1's own
 	 * results: refused */
@@ -434,6 +440,10 @@ TEST(model_norm, layer_norm_over_h_and_w_reads_its_mean_transposed)
 	ln_hw(t, 24, 6, 8, APPLE_EPS);
 	t[1].pecfg |= H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_C);
 	expect_refused("ln_hw", t, 3, "Common.PECfg.Src1Transpose on a reduction of two operands other than");
+	/* H 1, broadcast along H alone (W, 64 wide, not broadcast): refused */
+	ln_hw(t, 32, 1, 64, APPLE_EPS);
+	t[1].pecfg &= ~H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_W);
+	expect_refused("ln_hw1", t, 3, "Common.PECfg.Src1Transpose on a reduction of two operands other than");
 	ln_hw(t, 24, 6, 8, APPLE_EPS);
 	t[1].op = H13_PE_OP_MUL;
 	t[1].firstsrc = 0;
