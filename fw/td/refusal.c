@@ -81,6 +81,25 @@ void td_elementwise_window_refusal(const struct td_regs *r, struct td_refusal *n
 			  "other than 1x1/1/0 not modelled (1x1/1/0 in every real one)");
 }
 
+/* The conditions ne_channel_groups's two forms share: the output plane is the input's (InDim,
+ * OutDim; NumGroups is one register for both), the PE alone after them (no second operand, no
+ * pooling), fp16 in and out. */
+static int plane_differs(uint32_t indim, uint32_t outdim)
+{
+	return H13_GET(indim, H13_INDIM_WIN) != H13_GET(outdim, H13_OUTDIM_WOUT) ||
+	       H13_GET(indim, H13_INDIM_HIN) != H13_GET(outdim, H13_OUTDIM_HOUT);
+}
+
+static int pe_not_alone(uint32_t planar_cfg)
+{
+	return td_pe_two_operands(planar_cfg) || H13_GET(planar_cfg, H13_PECFG_POOLMODE) != H13_PE_POOL_NONE;
+}
+
+static int not_fp16(uint32_t chcfg)
+{
+	return H13_GET(chcfg, H13_CHCFG_INFMT) != H13_FMT_FP16 || H13_GET(chcfg, H13_CHCFG_OUTFMT) != H13_FMT_FP16;
+}
+
 /* ne_channel_groups: NE.MACCfg.OpMode 2 or 3 (the NE in the path) in Apple's pow's and
  * reduce_max's forms only */
 void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no)
@@ -126,15 +145,14 @@ void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no)
 			  "NE.MACCfg.OpMode 2 or 3 with a window, stride or padding other than 1x1/1/0 "
 			  "not modelled");
 	/* the tiles' shapes are the registers' (Cin x InDim in, Cout x OutDim out, NumGroups both) */
-	if (cin != (uint64_t)n * cout || H13_GET(in, H13_INDIM_WIN) != H13_GET(od, H13_OUTDIM_WOUT) ||
-	    H13_GET(in, H13_INDIM_HIN) != H13_GET(od, H13_OUTDIM_HOUT))
+	if (cin != (uint64_t)n * cout || plane_differs(in, od))
 		td_refuse(no, 1, H13_COMMON_CIN, 0, 32,
 			  "NE.MACCfg.OpMode 2 or 3 whose Cin is not UnicastCin times its Cout, or whose "
 			  "output is not its input's size, not modelled");
-	if (td_pe_two_operands(pc) || H13_GET(pc, H13_PECFG_POOLMODE) != H13_PE_POOL_NONE)
+	if (pe_not_alone(pc))
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 			  "NE.MACCfg.OpMode 2 or 3 with a second PE operand or pooling not modelled");
-	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 || H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+	if (not_fp16(ch))
 		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 			  "NE.MACCfg.OpMode 2 or 3 with a format other than fp16 not modelled");
 }
@@ -155,16 +173,15 @@ void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no)
 			  "the unit kernel's sum over channels with NE.PostScale other than 1 not "
 			  "modelled (whether the sum is rounded before the scale is not pinned)");
 	/* the tiles' shapes are the registers' (InDim in, OutDim out, NumGroups both) */
-	if (H13_GET(in, H13_INDIM_WIN) != H13_GET(od, H13_OUTDIM_WOUT) ||
-	    H13_GET(in, H13_INDIM_HIN) != H13_GET(od, H13_OUTDIM_HOUT))
+	if (plane_differs(in, od))
 		td_refuse(no, 1, H13_COMMON_OUTDIM, 0, 32,
 			  "the unit kernel's sum over channels whose output is not its input's size "
 			  "not modelled");
-	if (td_pe_two_operands(pc) || H13_GET(pc, H13_PECFG_POOLMODE) != H13_PE_POOL_NONE)
+	if (pe_not_alone(pc))
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 			  "the unit kernel's sum over channels with a second PE operand or pooling "
 			  "not modelled");
-	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 || H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+	if (not_fp16(ch))
 		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 			  "the unit kernel's sum over channels with a format other than fp16 not "
 			  "modelled");

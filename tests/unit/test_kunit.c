@@ -195,6 +195,20 @@ static size_t sec_at(unsigned s, unsigned w)
 	return 0x20u + 16u * s + 4u * w;
 }
 
+/* A unit of the three OCGs with fp32 per-channel scale and bias (48 bytes each) on ncores cores,
+ * into unit: its size. */
+static size_t build_fp32(unsigned ncores)
+{
+	static uint8_t s32[48], b32[48];
+	struct ku_build b = {
+		.version = 5, .format = 9, .ncores = ncores, .bytes_per_channel = 16,
+		.scale = s32, .scale_len = sizeof s32, .bias = b32, .bias_len = sizeof b32,
+		.weights = weights, .weights_len = sizeof weights, .ocg_channels = channels,
+		.nocg = 3, .vec_type = 4,
+	};
+	return ku_write(&b, unit, sizeof unit);
+}
+
 /* Each present section's type is the documented one (docs/kunit.md): fp16 (5) for the
  * activation LUT and the palette's codebook, fp16 or fp32 (4) for the per-channel scale and
  * bias, 0 for the OCG table and the weights. Another type is refused, naming the section, the
@@ -245,14 +259,7 @@ TEST(kunit, section_types_checked)
 	put32(sec_at(KU_SEC_PALETTE, 1), 0);
 	put32(sec_at(KU_SEC_PALETTE, 2), 1);
 	CHECK_EQ(why_of(n, &w), KU_OK);
-	static uint8_t s32[48], b32[48];
-	struct ku_build b = {
-		.version = 5, .format = 9, .ncores = 2, .bytes_per_channel = 16,
-		.scale = s32, .scale_len = sizeof s32, .bias = b32, .bias_len = sizeof b32,
-		.weights = weights, .weights_len = sizeof weights, .ocg_channels = channels,
-		.nocg = 3, .vec_type = 4,
-	};
-	n = ku_write(&b, unit, sizeof unit);
+	n = build_fp32(2);
 	REQUIRE(n);
 	CHECK_EQ(le_rd32(unit + sec_at(KU_SEC_SCALE, 2)), 4u);
 	CHECK_EQ(le_rd32(unit + sec_at(KU_SEC_BIAS, 2)), 4u);
@@ -282,14 +289,7 @@ TEST(kunit, per_channel_section_short_refused)
 	CHECK_EQ(w.section, KU_SEC_BIAS);
 	CHECK_EQ(w.want, 24u);
 	/* fp32: 48 bytes needed; 44 refused, the same 44 bytes as fp16 (24 needed) accepted */
-	static uint8_t s32[48], b32[48];
-	struct ku_build b = {
-		.version = 5, .format = 9, .ncores = 1, .bytes_per_channel = 16,
-		.scale = s32, .scale_len = sizeof s32, .bias = b32, .bias_len = sizeof b32,
-		.weights = weights, .weights_len = sizeof weights, .ocg_channels = channels,
-		.nocg = 3, .vec_type = 4,
-	};
-	n = ku_write(&b, unit, sizeof unit);
+	n = build_fp32(1);
 	REQUIRE(n);
 	CHECK_EQ(why_of(n, &w), KU_OK);
 	put32(sec_at(KU_SEC_BIAS, 1), 44);
