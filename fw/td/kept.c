@@ -260,8 +260,18 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	if (H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
 		REFUSE(k, 0, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
 		       "a reduction with a non-fp16 output format not modelled");
-	if (H13_GET(GET(H13_SRC_FMT), H13_FMT_INTERLEAVE) > 1)
-		REFUSE(k, 0, H13_SRC_FMT, H13_FMT_INTERLEAVE, "channel interleave > 1 not modelled");
+	/* channel interleave on the source (Apple's H13 softmax over 1x8x375x375, TD 3: the sum of
+	 * each row of an intermediate the tile DMA wrote interleaved by 8): read as the elementwise
+	 * path reads one (the engine model de-interleaves the tile first: compute.c's
+	 * interleaved_source, which with interleave_side also wants DMAInterleave equal, fp16, depth
+	 * 1 and C a multiple of the interleave). Only that form is evidenced: one operand by the tile
+	 * DMA (SourceType 2). A second operand's or a kept copy's (SourceType 1: in which layout L2
+	 * holds it?) is not pinned */
+	if (H13_GET(GET(H13_SRC_FMT), H13_FMT_INTERLEAVE) > 1 && (two || st != H13_L2_DMA))
+		REFUSE(k, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE,
+		       "channel interleave > 1 on a reduction's source modelled only for one operand by the "
+		       "tile DMA (TaskType 5, SourceType 2: Apple's softmax over 1x8x375x375); on two "
+		       "operands or a source kept in L2 (SourceType 1) the layout is not pinned");
 	uint32_t cin = H13_GET(GET(H13_COMMON_CIN), H13_CIN);
 	if (H13_GET(GET(H13_COMMON_COUT), H13_COUT) != cin)
 		REFUSE(k, 0, H13_COMMON_COUT, H13_COUT,
