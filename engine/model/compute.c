@@ -4975,13 +4975,18 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 		dst.c = out.w;
 	}
 
-	if ((e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, rs0 != NULL, &in0, l2src)) ||
+	/* the source side's interleave is the first tile source's, and the second's with it; where
+	 * the first operand comes from L2 memory (SourceType 0) and the second by the tile DMA, the
+	 * second's alone (Apple's softmax over 1x8x375x375, TD 4: 1/sum from L2 times the
+	 * exponentials TD 2 wrote interleaved by 8, Src2RowStride one row of 375 x 8 values) */
+	const int ilv_second = !rs0 && in1.r && lm.src1.on && !l2src;
+	if ((!ilv_second && (e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, rs0 != NULL, &in0, l2src))) ||
 	    (in1.r && (e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, 1, &in1, 0))) ||
 	    (e = interleave_side(m, H13_DST_FMT, H13_L2_RESULTCFG, rd != NULL, &dst,
 				 k.role == TD_KEPT_MAKES || l2res || lm.res.on)))
 		return e;
 	struct mrange ilv_r[2];
-	if (ilv_in > 1u && ((e = interleaved_source(m, &in0, ilv_in, &m->ilv[0], &m->ilv_len[0], &ilv_r[0])) ||
+	if (ilv_in > 1u && ((in0.r && (e = interleaved_source(m, &in0, ilv_in, &m->ilv[0], &m->ilv_len[0], &ilv_r[0]))) ||
 			    (in1.r && (e = interleaved_source(m, &in1, ilv_in, &m->ilv[1], &m->ilv_len[1], &ilv_r[1])))))
 		return e;
 	if (k.role == TD_KEPT_MAKES && out.alias)

@@ -8,6 +8,8 @@ of 27 (w); each plane reduced to one value, by the tile DMA to [80,1,1] (element
   ilv_red_max:  max over w of x[c, h, :], exact (one of the fp16 inputs);
   ilv_red_rsum: 1 / sum over w of x[c, h, :] (x > 0, as the exponentials softmax sums), one fp16
                 rounding of the reciprocal of an fp32 sum (its error far under 2^-18 relative).
+  ilv_red_norm: x / sum over w of x[c, h, :], the reciprocal from L2 memory times x read back
+                interleaved as a second operand (its TD 4): x fp16(1 / sum), two fp16 roundings.
 Rows 0 of every channel hold 27 equal values, rows 1 large magnitudes. Written in the file format
 gen_model.py writes (OUT/model/<name>.orc), from the definitions only.
 """
@@ -55,6 +57,18 @@ def main(o):
     x[:, 1, :] = rng.uniform(1000, 60000, (C, W)).astype(np.float16)
     y = per_plane(1.0 / x.astype(np.float64).sum(axis=2))
     write(os.path.join(d, 'ilv_red_rsum.orc'), [t(5, x.shape, x), out(4, y, ulp16(y) + 2.0 ** -18 * np.abs(y))])
+    # x / sum over w (x > 0): TD 1's reciprocals into L2 memory, TD 2 multiplies them (broadcast
+    # along w) by x read back interleaved as its second operand (Apple's softmax TD 4): two
+    # roundings (the reciprocal's, then the product's)
+    x = rng.uniform(0.5, 4, (C, H, W)).astype(np.float16)
+    x[:, 0, :] = x[:, 0, :1]
+    x[:, 1, :] = rng.uniform(1000, 60000, (C, W)).astype(np.float16)
+    xd = x.astype(np.float64)
+    # (the reciprocal is an fp16 value in L2 memory: subnormal for the large rows, whose sums pass
+    # 2^14, so the reference keeps it so; one ulp of it either way, as an fp32 sum may round it)
+    r16 = (1.0 / xd.sum(axis=2, keepdims=True)).astype(np.float16).astype(np.float64)
+    y = xd * r16
+    write(os.path.join(d, 'ilv_red_norm.orc'), [t(5, x.shape, x), out(4, y, 2.0 * ulp16(y) + xd * ulp16(r16))])
     return 0
 
 
