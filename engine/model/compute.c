@@ -4021,9 +4021,11 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac)
 					   "NE.AccBias outside a convolution (MACCfg OpMode 0) not modelled");
 		return ENG_OK;
 	}
-	if (H13_GET(ab, H13_ACCBIAS_SHIFT))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_ACCBIAS, H13_ACCBIAS_SHIFT,
-				   "NE.AccBias.AccBiasShift not modelled");
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_accbias_shift_refusal(&regs, &no); /* (inspect marks it too) */
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	s->accbias = h2f_table[H13_GET(ab, H13_ACCBIAS)];
 	return ENG_OK;
 }
@@ -4040,17 +4042,11 @@ static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n)
  * (inv.bin) or C -> C channel by channel (fw/td's td_unit_channels_ok: Apple's rsqrt). */
 static int unit_kernel_shape(struct anem *m, unsigned cin, unsigned cout)
 {
-	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
-	if (!td_window_unit(&win))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, 0, 32,
-				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) and a window, "
-				   "stride or padding other than 1x1/1/0 not modelled");
-	if (!td_unit_channels_ok(cin, cout, REG(H13_COMMON_GROUPCONVCFG)))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
-				   "a convolution with no kernel in memory (MACCfg.KernelMode 1) over more "
-				   "than 1 -> 1 channel, other than C -> C channel by channel (GroupConvCfg "
-				   "UnicastEn 1, UnicastCin 1) or Cin -> 1 summed (no UnicastEn), not modelled");
-	return ENG_OK;
+	/* fw/td td_unit_kernel_refusal, which inspect marks */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_unit_kernel_refusal(&regs, cin, cout, &no);
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 static int unit_kernel_conv(struct anem *m, const struct stages *s, struct tile *in0, struct tile *in1,

@@ -190,23 +190,21 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		/* as engine/model/compute.c's ne_kernel_mode: no kernel in memory, the unit kernel */
 		uint32_t ab = GET(H13_NE_ACCBIAS);
 		uint32_t gc = GET(H13_COMMON_GROUPCONVCFG);
-		/* the sum over channels (1x1, stride 1, no padding: td_unit_sum) is marked with the
-		 * model's own refusal (td_unit_sum_refusal) */
+		/* marked with the model's own refusal: the shift (td_accbias_shift_refusal), then the
+		 * sum over channels (1x1, stride 1, no padding: td_unit_sum; td_unit_sum_refusal) or
+		 * any other shape (td_unit_kernel_refusal) */
 		const int sum = td_unit_sum(cin, cout, gc) && td_window_unit(&win);
-		struct td_refusal sno = {0};
+		struct td_refusal no = {0};
+		td_accbias_shift_refusal(r, &no);
 		if (sum)
-			td_unit_sum_refusal(r, &sno);
-		int ok = sum ? !sno.why
-			     : td_window_unit(&win) && td_unit_channels_ok(cin, cout, gc) &&
-				       !H13_GET(ab, H13_ACCBIAS_SHIFT);
+			td_unit_sum_refusal(r, &no);
+		else
+			td_unit_kernel_refusal(r, cin, cout, &no);
 		outf(out, ctx, "  NE: unit kernel (KernelMode 1: no kernel in memory), %s + AccBias %s, "
 			       "x PostScale %s",
 		     sum ? "the sum of the Cin channels" : "x", h16((uint16_t)H13_GET(ab, H13_ACCBIAS), b2), post);
-		if (!ok) /* (a call of its own: the model's text is long) */
-			outf(out, ctx, " (not modelled: %s)",
-			     sum ? sno.why : "only 1 -> 1 channel or C -> C channel by channel (UnicastEn 1, "
-					     "UnicastCin 1), or Cin -> 1 summed, 1x1, stride 1, no padding, no "
-					     "AccBiasShift");
+		if (no.why) /* (a call of its own: the model's text is long) */
+			outf(out, ctx, " (not modelled: %s)", no.why);
 		outf(out, ctx, "\n");
 	} else if (op == H13_MAC_OP_CONV) {
 		unsigned kf = H13_GET(kc, H13_KERNELCFG_KERNELFMT);

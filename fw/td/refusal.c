@@ -186,3 +186,28 @@ void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no)
 			  "the unit kernel's sum over channels with a format other than fp16 not "
 			  "modelled");
 }
+
+/* ne_kernel_mode: NE.AccBias's shift, wherever AccBias is read (the unit kernel, a convolution's
+ * one bias) */
+void td_accbias_shift_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	if (H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS_SHIFT))
+		TD_REFUSE(no, 0, H13_NE_ACCBIAS, H13_ACCBIAS_SHIFT, "NE.AccBias.AccBiasShift not modelled");
+}
+
+/* unit_kernel_shape: a convolution with no kernel in memory (MACCfg.KernelMode 1) other than the
+ * sum over channels (td_unit_sum_refusal): 1x1, stride 1, no padding, over 1 -> 1 channel (inv.bin)
+ * or C -> C channel by channel (td_unit_channels_ok: Apple's rsqrt); cin and cout the tiles' */
+void td_unit_kernel_refusal(const struct td_regs *r, unsigned cin, unsigned cout, struct td_refusal *no)
+{
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	if (!td_window_unit(&win))
+		td_refuse(no, 1, H13_COMMON_CONVCFG, 0, 32,
+			  "a convolution with no kernel in memory (MACCfg.KernelMode 1) and a window, "
+			  "stride or padding other than 1x1/1/0 not modelled");
+	if (!td_unit_channels_ok(cin, cout, GET(H13_COMMON_GROUPCONVCFG)))
+		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
+			  "a convolution with no kernel in memory (MACCfg.KernelMode 1) over more "
+			  "than 1 -> 1 channel, other than C -> C channel by channel (GroupConvCfg "
+			  "UnicastEn 1, UnicastCin 1) or Cin -> 1 summed (no UnicastEn), not modelled");
+}

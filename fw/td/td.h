@@ -307,7 +307,10 @@ void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb
  *  - td_elementwise_window_refusal: a window on a TD the caller reads as elementwise;
  *  - td_channel_groups_refusal: ne_channel_groups's, NE.MACCfg.OpMode 2 or 3 outside Apple's forms;
  *  - td_unit_sum_refusal: ne_channel_groups's, the unit kernel's sum over channels (td_unit_sum)
- *    outside Apple's softmax's form.
+ *    outside Apple's softmax's form;
+ *  - td_accbias_shift_refusal: ne_kernel_mode's, NE.AccBias's shift;
+ *  - td_unit_kernel_refusal: unit_kernel_shape's, any other unit kernel but 1 -> 1 or C -> C
+ *    channel by channel, 1x1.
  */
 void td_pe_task_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no);
@@ -316,6 +319,8 @@ void td_pe_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_elementwise_window_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_accbias_shift_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_unit_kernel_refusal(const struct td_regs *r, unsigned cin, unsigned cout, struct td_refusal *no);
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };

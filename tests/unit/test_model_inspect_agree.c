@@ -276,4 +276,26 @@ TEST(model_agree, channel_group_refusals_have_one_home)
 	t = sum;
 	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x4000u));
 	agree("the sum with PostScale 2", &t, "the unit kernel's sum over channels with NE.PostScale");
+	/* the other unit kernels (td_unit_kernel_refusal, td_accbias_shift_refusal): C -> C channel
+	 * by channel runs; without UnicastEn, with a stride, or with an AccBiasShift, refused */
+	struct bp_pe_spec unit = bp_pe_copy(4, 2, 8, 5, 4);
+	unit.prescale = unit.scale = 0;
+	unit.finalscale = 0;
+	unit.ne_unit = 1;
+	t = unit;
+	extra(&t, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1u) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1u) |
+						H13_PUT(H13_GROUPCONV_UNICASTCIN, 1u));
+	agree("the unit kernel channel by channel", &t, NULL);
+	extra(&t, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS_SHIFT, 1u));
+	agree("the unit kernel with an AccBiasShift", &t, "NE.AccBias.AccBiasShift not modelled");
+	t = unit;
+	extra(&t, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1u) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1u));
+	agree("the unit kernel 4 -> 4 without UnicastEn", &t, "a convolution with no kernel in memory "
+							      "(MACCfg.KernelMode 1) over more than 1 -> 1 channel");
+	t = unit;
+	extra(&t, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1u) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1u) |
+						H13_PUT(H13_GROUPCONV_UNICASTCIN, 1u));
+	t.sx = 2;
+	agree("the unit kernel at stride 2", &t, "a convolution with no kernel in memory (MACCfg.KernelMode 1) "
+						 "and a window");
 }
