@@ -1294,6 +1294,27 @@ static size_t cov_container(size_t rawlen, unsigned ntds, const struct hwxw_wind
 	return hwxw_write(&s, cov_hwx, sizeof cov_hwx, &len) == HWXW_OK ? len : 0;
 }
 
+/* n copies of c x h x w fp16 in a chain through BAR 3 (BAR 5 in, BAR 4 out): copy i writes slot
+ * i mod nslots (slot bytes apart) and copy i + 1 reads it, as a compiler reuses scratch (nslots 2:
+ * a ping-pong; n: each into a new slot). The program into buf, its length (0 when it does not
+ * build); t and tp hold n specs. */
+static size_t copy_chain(uint8_t *buf, size_t cap, struct bp_pe_spec *t, const struct bp_pe_spec **tp,
+			 unsigned n, unsigned c, unsigned h, unsigned w, uint32_t slot, unsigned nslots)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t in = i ? 3 : 5, out = i + 1 < n ? 3 : 4;
+		t[i] = bp_pe_copy(c, h, w, in, out);
+		uint32_t src = i ? (i - 1) % nslots * slot : 0;
+		t[i].dst_off = out == 3 ? i % nslots * slot : 0;
+		if (src) {
+			t[i].xreg[t[i].nx] = H13_SRC_BASEADDR;
+			t[i].xval[t[i].nx++] = src;
+		}
+		tp[i] = &t[i];
+	}
+	return bp_pen(buf, cap, tp, n);
+}
+
 /* A write's bytes are its rows, not its hull: TD 0 writes two planes 2 planes apart, TD 1 reads
  * three planes 1 apart (plane 1 no TD wrote); TD 0 writes rows of 8 values, TD 1 reads rows of
  * 32 (24 of each row unwritten); three TDs where the third writes the gap after the second read
@@ -1385,19 +1406,8 @@ TEST(ctrl, intermediate_coverage_is_by_rows_not_hull)
 	static struct bp_pe_spec many[300];
 	static const struct bp_pe_spec *many_p[300];
 	for (unsigned mode = 0; mode < 2; mode++) {
-		const uint32_t slot = 8 * bp_row(8) + 4096u;
-		for (unsigned i = 0; i < 300; i++) {
-			uint8_t in = i ? 3 : 5, out = i + 1 < 300 ? 3 : 4;
-			many[i] = bp_pe_copy(4, 2, 8, in, out);
-			uint32_t src = i ? (mode ? i - 1 : (i - 1) % 2) * slot : 0;
-			many[i].dst_off = out == 3 ? (mode ? i : i % 2) * slot : 0;
-			if (src) {
-				many[i].xreg[many[i].nx] = H13_SRC_BASEADDR;
-				many[i].xval[many[i].nx++] = src;
-			}
-			many_p[i] = &many[i];
-		}
-		len = bp_pen(many_buf, sizeof many_buf, many_p, 300);
+		len = copy_chain(many_buf, sizeof many_buf, many, many_p, 300, 4, 2, 8,
+				 8 * bp_row(8) + 4096u, mode ? 300 : 2);
 		REQUIRE(len);
 		CHECK_STR(grants_verdict(many_buf, len, LDR_F_RAW, &st), "ok");
 	}
@@ -1422,19 +1432,8 @@ TEST(ctrl, intermediate_coverage_is_by_rows_not_hull)
 	/* 70 copies of 256 planes of 256 rows of 3 values (6 bytes, 64 apart) through two slots:
 	 * 65,536 rows a read, 4.5 million in all, over the 2^22 steps row by row; each read is the
 	 * box of one earlier write, proved in one step */
-	const uint32_t big = 256u * 256u * bp_row(3) + 4096u;
-	for (unsigned i = 0; i < 70; i++) {
-		uint8_t in = i ? 3 : 5, out = i + 1 < 70 ? 3 : 4;
-		many[i] = bp_pe_copy(256, 256, 3, in, out);
-		uint32_t src = i ? (i - 1) % 2 * big : 0;
-		many[i].dst_off = out == 3 ? i % 2 * big : 0;
-		if (src) {
-			many[i].xreg[many[i].nx] = H13_SRC_BASEADDR;
-			many[i].xval[many[i].nx++] = src;
-		}
-		many_p[i] = &many[i];
-	}
-	len = bp_pen(many_buf, sizeof many_buf, many_p, 70);
+	len = copy_chain(many_buf, sizeof many_buf, many, many_p, 70, 256, 256, 3,
+			 256u * 256u * bp_row(3) + 4096u, 2);
 	REQUIRE(len);
 	CHECK_STR(grants_verdict(many_buf, len, LDR_F_RAW, &st), "ok");
 }

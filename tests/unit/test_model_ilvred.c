@@ -32,21 +32,44 @@ static uint8_t prog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
 
 enum { IR_PLAIN_READ = 1, IR_TWO = 2, IR_KEEP = 4 };
 
+/* The two TDs both programs open with: TD 0 copies x [IR_C, IR_H, IR_W] from BAR 5 to BAR 3,
+ * planes IR_PLANE apart; TD 1 reduces it from BAR 3 as IR_H groups of IR_C planes of one row
+ * (NonlinearMode nl), into BAR out (0: none). */
+static void ir_pair(struct bp_pe_spec *t0, struct bp_pe_spec *t1, uint8_t out, unsigned nl)
+{
+	*t0 = bp_pe_copy(IR_C, IR_H, IR_W, 5, BP_MID_BAR);
+	t0->dst_plane = IR_PLANE;
+	*t1 = bp_pe_copy(IR_C, 1, IR_W, BP_MID_BAR, out);
+	t1->reduce = 1;
+	t1->nlmode = nl;
+	t1->groups = IR_H;
+	t1->src_plane = IR_PLANE;
+	t1->src_group = IR_ROW;
+}
+
+/* TD 0's destination interleaved by dst_ilv and TD 1's source by src_ilv (each tile DMA and its
+ * L2 side), both rows IR_ROW apart, in prog (len bytes): nonzero when a field could not be set. */
+static int ir_patch_pair(size_t len, unsigned dst_ilv, unsigned src_ilv)
+{
+	return tpatch_field(prog, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, dst_ilv) ||
+	       tpatch_field(prog, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
+			    dst_ilv) ||
+	       tpatch_field(prog, len, 0, H13_DST_ROWSTRIDE, 0, 32, IR_ROW) ||
+	       tpatch_field(prog, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, src_ilv) ||
+	       tpatch_field(prog, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
+			    src_ilv) ||
+	       tpatch_field(prog, len, 1, H13_SRC_ROWSTRIDE, 0, 32, IR_ROW);
+}
+
 /* The two TDs (flags: the variants above), TD 1 reducing with pool and nl; the length, 0 when a
  * field could not be set. dst_ilv, src_ilv: TD 0's destination and TD 1's source interleave
  * (each tile DMA and its L2 side). Both 1: BAR 3 plain, rows 448 bytes and planes 5 rows apart,
  * which TD 1 reads as the same planes (the refusals' controls). */
 static size_t ir_prog(unsigned pool, unsigned nl, unsigned dst_ilv, unsigned src_ilv, unsigned flags)
 {
-	struct bp_pe_spec t0 = bp_pe_copy(IR_C, IR_H, IR_W, 5, BP_MID_BAR);
-	t0.dst_plane = IR_PLANE;
-	struct bp_pe_spec t1 = bp_pe_copy(IR_C, 1, IR_W, BP_MID_BAR, 4);
-	t1.reduce = 1;
+	struct bp_pe_spec t0, t1;
+	ir_pair(&t0, &t1, 4, nl);
 	t1.pool = pool;
-	t1.nlmode = nl;
-	t1.groups = IR_H;
-	t1.src_plane = IR_PLANE;
-	t1.src_group = IR_ROW;
 	t1.dst_plane = 64;
 	t1.dst_group = 64u * IR_C;
 	if (flags & IR_TWO) { /* the mean of products of two operands, both BAR 3 (as red_dot) */
@@ -64,12 +87,7 @@ static size_t ir_prog(unsigned pool, unsigned nl, unsigned dst_ilv, unsigned src
 	size_t len = bp_pen(prog, sizeof prog, tds, 2);
 	if (!len)
 		return 0;
-	if (tpatch_field(prog, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, dst_ilv) ||
-	    tpatch_field(prog, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, dst_ilv) ||
-	    tpatch_field(prog, len, 0, H13_DST_ROWSTRIDE, 0, 32, IR_ROW) ||
-	    tpatch_field(prog, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, src_ilv) ||
-	    tpatch_field(prog, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, src_ilv) ||
-	    tpatch_field(prog, len, 1, H13_SRC_ROWSTRIDE, 0, 32, IR_ROW))
+	if (ir_patch_pair(len, dst_ilv, src_ilv))
 		return 0;
 	if ((flags & IR_TWO) &&
 	    (tpatch_field(prog, len, 1, H13_SRC2_ROWSTRIDE, 0, 32, IR_ROW) ||
@@ -152,14 +170,8 @@ TEST(model_ilvred, reductions_over_a_channel_interleaved_source)
  */
 static size_t in_prog(unsigned src2_ilv, unsigned l2_ilv)
 {
-	struct bp_pe_spec t0 = bp_pe_copy(IR_C, IR_H, IR_W, 5, BP_MID_BAR);
-	t0.dst_plane = IR_PLANE;
-	struct bp_pe_spec t1 = bp_pe_copy(IR_C, 1, IR_W, BP_MID_BAR, 0);
-	t1.reduce = 1;
-	t1.nlmode = H13_PE_NL_RECIP;
-	t1.groups = IR_H;
-	t1.src_plane = IR_PLANE;
-	t1.src_group = IR_ROW;
+	struct bp_pe_spec t0, t1;
+	ir_pair(&t0, &t1, 0, H13_PE_NL_RECIP);
 	t1.res_l2 = (struct bp_l2){1, 0, 16, 16u * IR_C, 16u * IR_C, 0};
 	t1.nx = 1; /* the destination DMA TD 0 enabled, off (registers persist from TD to TD) */
 	t1.xreg[0] = H13_DST_DMACONFIG;
@@ -174,13 +186,7 @@ static size_t in_prog(unsigned src2_ilv, unsigned l2_ilv)
 	t2.bar_in1 = BP_MID_BAR;
 	const struct bp_pe_spec *const tds[3] = {&t0, &t1, &t2};
 	size_t len = bp_pen(prog, sizeof prog, tds, 3);
-	if (!len ||
-	    tpatch_field(prog, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 8) ||
-	    tpatch_field(prog, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 8) ||
-	    tpatch_field(prog, len, 0, H13_DST_ROWSTRIDE, 0, 32, IR_ROW) ||
-	    tpatch_field(prog, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 8) ||
-	    tpatch_field(prog, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 8) ||
-	    tpatch_field(prog, len, 1, H13_SRC_ROWSTRIDE, 0, 32, IR_ROW) ||
+	if (!len || ir_patch_pair(len, 8, 8) ||
 	    tpatch_field(prog, len, 2, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, src2_ilv) ||
 	    tpatch_field(prog, len, 2, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, l2_ilv) ||
 	    tpatch_field(prog, len, 2, H13_SRC2_ROWSTRIDE, 0, 32, IR_ROW) ||
