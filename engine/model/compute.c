@@ -1512,10 +1512,10 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 	td_pe_pool_refusal(&regs, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
-	if (!kw || !kh || !sx || !sy || !Win || !Hin)
-		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "PE pooling with a zero window, stride or input");
-	if (cin != out->c)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CIN, H13_CIN, "PE pooling with Cin different from Cout");
+	/* its shape (fw/td td_pe_pool_shape_refusal, which inspect marks too) */
+	td_pe_pool_shape_refusal(&regs, Win, Hin, cin, out->c, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	int e = grow_aligned(m, &m->acc, &m->acc_len, 2 * (uint64_t)W, "pooling rows (Common.OutDim.Wout)");
 	if (e)
 		return e;

@@ -360,9 +360,13 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		if (H13_GET(pc, H13_PECFG_NLMODE))
 			outf(out, ctx, ", NLMode %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
 		outf(out, ctx, ", x FinalScale %s", f32(fin, b1));
-		/* what engine/model/compute.c's decode_stages and pooling refuse: td_pe_refusal */
+		/* what engine/model/compute.c's decode_stages and pooling refuse: td_pe_refusal, then
+		 * a pooling's shape (td_pe_pool_shape_refusal, on the registers' source: the model's
+		 * L2-resident source has the shape the TD that wrote it gave) */
 		struct td_refusal no = {0};
 		td_pe_refusal(r, &no);
+		if (pm && td_pe_in_path(GET(H13_COMMON_CFG)))
+			td_pe_pool_shape_refusal(r, H13_GET(in, H13_INDIM_WIN), H13_GET(in, H13_INDIM_HIN), cin, cout, &no);
 		refusal_tail(&no, out, ctx);
 		kept_refused(&k, out, ctx);
 		if (lm.no.why)

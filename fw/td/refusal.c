@@ -54,6 +54,18 @@ void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no)
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC, "PE pooling with a second source not modelled");
 }
 
+/* pooling, its shape: a window, stride and input of at least one, over as many channels out as in;
+ * win, hin and cin the source's (the tile's, or the L2-resident tensor's), cout the result's */
+void td_pe_pool_shape_refusal(const struct td_regs *r, unsigned win, unsigned hin, unsigned cin, unsigned cout,
+			      struct td_refusal *no)
+{
+	const struct td_window w = td_window_of(GET(H13_COMMON_CONVCFG));
+	if (!w.kw || !w.kh || !w.sx || !w.sy || !win || !hin)
+		td_refuse(no, 0, H13_COMMON_CONVCFG, 0, 32, "PE pooling with a zero window, stride or input not modelled");
+	if (cin != cout)
+		TD_REFUSE(no, 1, H13_COMMON_CIN, H13_CIN, "PE pooling with Cin different from Cout not modelled");
+}
+
 /* inspect's general PE line: the three above, in the model's order; a Planar.Cfg the model
  * refuses before the scales (OpMode above 4, SecSrc 1, SecSrc 3 on other than an add) is named on
  * the line already, and marks nothing more */

@@ -316,6 +316,8 @@ void td_pe_task_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_pool_shape_refusal(const struct td_regs *r, unsigned win, unsigned hin, unsigned cin, unsigned cout,
+			      struct td_refusal *no);
 void td_elementwise_window_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no);

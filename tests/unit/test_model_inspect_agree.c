@@ -140,8 +140,8 @@ TEST(model_agree, a_result_that_leaves_nowhere_is_refused)
 
 /*
  * One home for what the model refuses on a TD's registers and inspect marks (fw/td/refusal.c:
- * td_pe_task_refusal, td_pe_scale_refusal, td_pe_pool_refusal, td_elementwise_window_refusal,
- * td_channel_groups_refusal). For each condition a one-TD program (bp_pen) that the model refuses
+ * td_pe_task_refusal, td_pe_scale_refusal, td_pe_pool_refusal, td_pe_pool_shape_refusal,
+ * td_elementwise_window_refusal, td_channel_groups_refusal). For each condition a one-TD program (bp_pen) that the model refuses
  * by name and whose inspect text carries "(not modelled: <the fault's own text>)", each beside its
  * control that completes with no "not modelled" in its text: dropping the condition on either
  * side fails here (the model completes, or inspect shows the line as computed).
@@ -221,6 +221,15 @@ TEST(model_agree, pe_refusals_have_one_home)
 				      H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1));
 	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
 	agree("a max pool after an elementwise NE", &t, "PE pooling after the NE");
+	/* pooling's shape: a zero stride, Cout other than Cin (td_pe_pool_shape_refusal) */
+	t = pool;
+	extra(&t, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 2) | H13_PUT(H13_CONVCFG_KH, 2) |
+					   H13_PUT(H13_CONVCFG_SX, 2) | H13_PUT(H13_CONVCFG_OX, 1) |
+					   H13_PUT(H13_CONVCFG_OY, 1));
+	agree("a max pool with Sy 0", &t, "PE pooling with a zero window, stride or input");
+	t = pool;
+	extra(&t, H13_COMMON_COUT, 1);
+	agree("a max pool with Cout 1", &t, "PE pooling with Cin different from Cout");
 	t = copy;
 	extra(&t, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
 				      H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1));
