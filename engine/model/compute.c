@@ -4408,11 +4408,15 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 					return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,
 							   "L2.L2Cfg.Src2ReLU on a normalize (TaskType 4) not modelled "
 							   "(no real one sets it)");
-				if (l->pair) { /* TaskType 4: (a - p0) x p1, once rounded */
+				if (l->pair) { /* TaskType 4: (a - p0) x p1 or (a + p0) x p1, once rounded */
 					if ((e = l2m_pair_row(m, &l->src2, g, c, h, W, b, m->hv3)))
 						return e;
-					for (unsigned i = 0; i < W; i++)
-						v[i] = f2h((h2f_table[v[i]] - h2f_table[b[i]]) * h2f_table[m->hv3[i]]);
+					if (l->pair == TD_PAIR_SUB)
+						for (unsigned i = 0; i < W; i++)
+							v[i] = f2h((h2f_table[v[i]] - h2f_table[b[i]]) * h2f_table[m->hv3[i]]);
+					else
+						for (unsigned i = 0; i < W; i++)
+							v[i] = f2h((h2f_table[v[i]] + h2f_table[b[i]]) * h2f_table[m->hv3[i]]);
 				} else if (s->pe) {
 					if (s->pe_two) {
 						if (l->src2.on)

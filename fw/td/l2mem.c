@@ -216,14 +216,18 @@ static int same_view(const struct td_l2view *a, const struct td_l2view *b)
 /* Common.Cfg.TaskType 4 (Apple's H13 layer_norm, its last TD): y = (a - p0[c]) x p1[c], the pair
  * of channel c's values (the mean and 1/sqrt(variance + eps) kept by the reductions before) at
  * element (g, c, 0, 0) of the second operand's view in L2 memory and one Source2RowStride after it.
- * Only that form is read: SecSrc 3, OpMode 0, the second operand from L2, every scale identity. */
+ * SecSrc 3 subtracts p0, as it subtracts the second operand of an elementwise add; SecSrc 2 adds it
+ * (Apple's add and sub of a constant from a file: the constant, negated for a sub, as p0, and a
+ * row of 1.0 as p1; docs/engine-model.md, "A normalize that adds"). Only those forms are read:
+ * SecSrc 3 or 2 and nothing else in Planar.Cfg (OpMode 0), the second operand from L2, every scale
+ * identity. */
 static void normalize(const struct td_regs *r, struct td_l2mem *l)
 {
 	uint32_t cfg = GET(H13_PLANAR_CFG), scfg = GET(H13_L2_SOURCECFG);
-	if (cfg != H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB))
+	if (cfg != H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB) && cfg != H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1))
 		refuse(l, 0, H13_PLANAR_CFG, 0, 32,
-		       "Common.Cfg.TaskType 4 (a normalize) with Planar.Cfg other than SecSrc 3 alone "
-		       "(Apple's layer_norm: 0xc0000) not modelled");
+		       "Common.Cfg.TaskType 4 (a normalize) with Planar.Cfg other than SecSrc 3 or 2 alone "
+		       "(Apple's layer_norm: 0xc0000; its add of a constant from a file: 0x80000) not modelled");
 	if (H13_GET(scfg, H13_L2SRC_SRC2DMA))
 		REFUSE(l, 1, H13_L2_SOURCECFG, H13_L2SRC_SRC2DMA,
 		       "Common.Cfg.TaskType 4 (a normalize) whose pair comes by the tile DMA (Src2DMA 1) not "
@@ -234,7 +238,7 @@ static void normalize(const struct td_regs *r, struct td_l2mem *l)
 		refuse(l, 0, H13_PLANAR_PRESCALE, 0, 32,
 		       "Common.Cfg.TaskType 4 (a normalize) with Planar.PreScale, BiasScale or FinalScale "
 		       "other than identity: where each applies is not pinned");
-	l->pair = 1;
+	l->pair = cfg == H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) ? TD_PAIR_ADD : TD_PAIR_SUB;
 }
 
 void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept *k, struct td_l2mem *l)

@@ -315,7 +315,8 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 			outf(out, ctx, ", x FinalScale %s\n", f32(fin, b1));
 	} else if (lm.pair && !lm.no.why) {
 		/* as engine/model/compute.c's l2mem_elementwise (TaskType 4) */
-		outf(out, ctx, "  PE: normalize, (a - p0) x p1 with channel c's pair (p0, p1) at ");
+		outf(out, ctx, "  PE: normalize, (a %c p0) x p1 with channel c's pair (p0, p1) at ",
+		     lm.pair == TD_PAIR_ADD ? '+' : '-');
 		print_l2view(&lm.src2, out, ctx);
 		outf(out, ctx, " and one row stride (0x%lx) after it\n", (unsigned long)lm.src2.rs);
 	} else {

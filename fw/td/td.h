@@ -374,14 +374,16 @@ struct td_l2view {
 	uint32_t g, c, d, h, w;  /* what lies in L2 (1 along a broadcast axis; d: a reduction's depth,
 				  * 1 elsewhere) */
 };
+enum td_pair { TD_PAIR_NONE, TD_PAIR_SUB, TD_PAIR_ADD };
 struct td_l2mem {
 	uint8_t any;             /* the TD reads or writes L2 memory */
 	uint8_t keep1;           /* the first operand comes by tile DMA and is kept at src1 (SourceType 1) */
 	uint8_t inplace;         /* bit 0 (1): the result is written over the first operand, element
 				  * for element; bit 1 (2): over the second (Apple's macOS GPT-2 gelu,
 				  * TD 2); any other overlap is refused */
-	uint8_t pair;            /* Common.Cfg.TaskType 4, a normalize: (a - p0) x p1, p0 src2's element
-				  * (g, c, 0, 0), p1 the value src2.rs bytes after it (td_l2mem_of) */
+	uint8_t pair;            /* Common.Cfg.TaskType 4, a normalize: (a - p0) x p1 (TD_PAIR_SUB) or
+				  * (a + p0) x p1 (TD_PAIR_ADD), p0 src2's element (g, c, 0, 0), p1 the
+				  * value src2.rs bytes after it (td_l2mem_of); 0: not a normalize */
 	struct td_l2view src1, src2, res;
 	struct td_refusal no;    /* why the reading refuses the TD (no.why NULL: modelled) */
 };

@@ -341,6 +341,7 @@ def main(out):
     rrelu(d, np.random.default_rng(SEED + 86))
     rsqrt(d, np.random.default_rng(SEED + 87))
     sign(d, np.random.default_rng(SEED + 88))
+    add_const(d, np.random.default_rng(SEED + 89))
     return 0
 
 
@@ -450,6 +451,23 @@ def layer_norm(d, rng):
               [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
                 'data': (y.reshape(-1), tol.reshape(-1))}])
+
+
+def add_const(d, rng):
+    """x [C, H, W] + k[c]: Apple's add of a constant from a file, as test_model_norm.c builds it
+    (a normalize with SecSrc 2 whose pair is the constant and a row of ones). The program reads
+    the constant as a [1, 2, C] tensor: row 0 k, row 1 ones. The sum in float64, rounded once to
+    fp16 (both fp16 in [-8, 8], so their fp32 sum is exact): within half an ulp of y."""
+    for name, c, h, w in (('add_const', 48, 1, 1), ('add_const_hw', 16, 3, 8)):
+        x = rng.uniform(-8, 8, (c, h, w)).astype(np.float16)
+        k = rng.uniform(-8, 8, c).astype(np.float16)
+        tab = np.stack([k, np.ones(c, dtype=np.float16)])
+        y = x.astype(np.float64) + k.astype(np.float64)[:, None, None]
+        write(os.path.join(d, name + '.orc'),
+              [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
+               {'bar': 6, 'role': 0, 'c': 1, 'h': 2, 'w': c, 'data': tab.reshape(-1)},
+               {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
+                'data': (y.reshape(-1), ulp16(y).reshape(-1) / 2.0)}])
 
 
 def dw_weight(o, i):

@@ -332,7 +332,7 @@ TEST(model_norm, layer_norm_by_a_reduction_of_two_operands_and_a_normalize)
 	ln_fused(t);
 	t[2].op = H13_PE_OP_MUL;
 	expect_refused("ln_fused", t, 3, "Common.Cfg.TaskType 4 (a normalize) with Planar.Cfg other than "
-					 "SecSrc 3 alone");
+					 "SecSrc 3 or 2 alone");
 	ln_fused(t);
 	t[2].finalscale = 0x40000000u;
 	expect_refused("ln_fused", t, 3, "Common.Cfg.TaskType 4 (a normalize) with Planar.PreScale, "
@@ -454,5 +454,47 @@ TEST(model_norm, layer_norm_over_h_and_w_reads_its_mean_transposed)
 	ln_hw(t, 24, 6, 8, APPLE_EPS);
 	t[1].pecfg |= H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1u);
 	expect_refused("ln_hw", t, 3, "a reduction of two operands with Common.PECfg other than");
+#endif
+}
+
+/* x [C, H, W] + k[c], Apple's H13 add of a constant from a file ([1,512] + a BLOBFILE constant,
+ * binary_add_c512_constant_blob; its sub is the same with the constant negated): TD 0 copies a
+ * [1, 2, C] tensor, row 0 the constant and row 1 ones, into L2 memory at 0 (rows of AC_ROW bytes);
+ * TD 1 is a normalize (TaskType 4) with SecSrc 2, x by tile DMA, its pair read as one row of C
+ * (Src2Transpose) and p1 one row stride after p0: (x + k[c]) x 1. */
+#define AC_ROW 0x80u
+static void add_const(struct bp_pe_spec t[2], unsigned c, unsigned h, unsigned w)
+{
+	t[0] = bp_pe_copy(1, 2, c, 6, 0);
+	t[0].res_l2 = l2(0, 2 * AC_ROW, AC_ROW, 0);
+	t[1] = bp_pe_copy(c, h, w, 5, 4);
+	t[1].tasktype = H13_TASK_NORMALIZE;
+	t[1].ne_pass = 1;
+	t[1].secsrc = H13_PE_SECSRC_TILE1;
+	t[1].src2_l2 = l2(0, AC_ROW, AC_ROW, 0);
+	t[1].pecfg = H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1u);
+}
+
+TEST(model_norm, a_normalize_that_adds_a_constant_from_l2)
+{
+	struct bp_pe_spec t[2];
+	add_const(t, 48, 1, 1);
+	expect_within("add_const", t, 2);
+	add_const(t, 16, 3, 8);
+	expect_within("add_const_hw", t, 2);
+#if !defined(ANEFW_TARGET)
+	/* SecSrc 3, the layer_norm's normalize: x - k, which the checker catches */
+	add_const(t, 48, 1, 1);
+	t[1].secsrc = H13_PE_SECSRC_SUB;
+	expect_checker_fails("add_const", t, 2, 2, "SecSrc 3: x - k");
+	/* the constant's row of ones not read (the pair one row further on): refused by name */
+	add_const(t, 48, 1, 1);
+	t[1].src2_l2.rs = 2 * AC_ROW;
+	expect_refused("add_const", t, 2, "a normalize's pair reads L2 memory no TD of this submission wrote");
+	/* SecSrc 2 with a product (OpMode 1): refused */
+	add_const(t, 48, 1, 1);
+	t[1].op = H13_PE_OP_MUL;
+	expect_refused("add_const", t, 2, "Common.Cfg.TaskType 4 (a normalize) with Planar.Cfg other than "
+					  "SecSrc 3 or 2 alone");
 #endif
 }
