@@ -1179,6 +1179,9 @@ static int tile_geom(const struct td_range *x, const struct td_regs *r, struct c
 	uint64_t h = out ? dh : H13_GET(dim, H13_INDIM_HIN);
 	uint64_t c = out ? dc : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
 	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
+	uint64_t d = td_depth(r, out);
+	/* a source read at index 0 along its broadcast axes (fw/td td_src0_bcast): those rows alone */
+	td_bcast_dims(x->bcast, &w, &h, &d, &c);
 	const unsigned elem = td_fmt_bytes(out ? H13_GET(chcfg, H13_CHCFG_OUTFMT)
 					       : H13_GET(chcfg, H13_CHCFG_INFMT));
 	const uint32_t fmt = REG(out ? H13_DST_FMT : H13_SRC_FMT);
@@ -1193,7 +1196,7 @@ static int tile_geom(const struct td_range *x, const struct td_regs *r, struct c
 	uint64_t run = w * ilv * elem, planes = c / ilv + (c % ilv != 0);
 	if (out && H13_GET(fmt, H13_DSTFMT_ZEROPADLAST))
 		run = (run + 63u) & ~(uint64_t)63u;
-	const uint64_t n[4] = {h, planes, td_depth(r, out), g};
+	const uint64_t n[4] = {h, planes, d, g};
 	/* td_ranges proved the extent inside the reach: the base, a row and every step that is
 	 * taken fit 32 bits */
 	if (!run || !n[0] || !n[1] || !n[2] || !n[3] || x->addr + x->len > (1ull << H13_ADDR_REACH_BITS))

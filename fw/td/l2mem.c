@@ -385,3 +385,23 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		}
 	}
 }
+
+unsigned td_src0_bcast(const struct td_regs *r, unsigned bar_en)
+{
+	const unsigned all = H13_BCAST_W | H13_BCAST_H | H13_BCAST_D | H13_BCAST_C;
+	/* (a quick no: without SourceType 1 and Src1Broadcast there is no keep1 view broadcast) */
+	if (H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) != H13_L2_KEEP ||
+	    !(H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_SRC1BCAST) & all))
+		return 0;
+	if (td_tile_interleave(GET(H13_SRC_FMT)) > 1u)
+		return 0;
+	struct td_kept k;
+	struct td_l2mem l;
+	td_kept_of(r, bar_en, &k);
+	if (k.no.why || k.role == TD_KEPT_MAKES)
+		return 0;
+	td_l2mem_of(r, bar_en, &k, &l);
+	if (l.no.why || !l.keep1 || !l.src1.on)
+		return 0;
+	return l.src1.bcast & all;
+}

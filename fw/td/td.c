@@ -327,8 +327,9 @@ static enum td_err put(struct ranges_out *o, struct td_range x)
 	return TD_OK;
 }
 
+/* bcast: the axes read at index 0 only (td_src0_bcast; 0 but on src0): 1 along each */
 static enum td_err tile(const struct td_hdr *h, const struct td_regs *r, unsigned kind,
-			unsigned slot, const struct tile_regs *tr, unsigned elem, int out,
+			unsigned slot, const struct tile_regs *tr, unsigned elem, int out, unsigned bcast,
 			struct ranges_out *o)
 {
 	uint32_t dim = REG(H13_COMMON_INDIM), dw, dh, dc;
@@ -336,10 +337,12 @@ static enum td_err tile(const struct td_hdr *h, const struct td_regs *r, unsigne
 	uint64_t w = out ? dw : H13_GET(dim, H13_INDIM_WIN);
 	uint64_t hh = out ? dh : H13_GET(dim, H13_INDIM_HIN);
 	uint64_t c = out ? dc : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
+	uint64_t d = td_depth(r, out);
 	uint64_t g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	uint64_t ext, end, base = H13_ADDR_BYTES(REG(tr->base));
 	const unsigned ilv = td_tile_interleave(REG(out ? H13_DST_FMT : H13_SRC_FMT));
-	enum td_err e = td_tile_extent(w, hh, td_depth(r, out), c, g, elem, ilv, H13_ADDR_BYTES(REG(tr->row)),
+	td_bcast_dims(bcast, &w, &hh, &d, &c);
+	enum td_err e = td_tile_extent(w, hh, d, c, g, elem, ilv, H13_ADDR_BYTES(REG(tr->row)),
 				       H13_ADDR_BYTES(REG(tr->plane)), H13_ADDR_BYTES(REG(tr->depth)),
 				       H13_ADDR_BYTES(REG(tr->group)), &ext);
 	if (e == TD_OK && pol_add_ovf(base, ext, &end))
@@ -347,7 +350,7 @@ static enum td_err tile(const struct td_hdr *h, const struct td_regs *r, unsigne
 	if (e != TD_OK)
 		return e;
 	return put(o, (struct td_range){(uint8_t)kind, 0, (uint8_t)slot, h->bar_idx[slot], 0, 0,
-					(uint8_t)(out ? TD_WRITE : TD_READ), base, ext});
+					(uint8_t)(out ? TD_WRITE : TD_READ), base, ext, (uint8_t)bcast});
 }
 
 /* A coefficient channel or kernel stream: read at an absolute address, inside KBase0's grant;
@@ -360,7 +363,7 @@ static enum td_err kernel_range(const struct td_hdr *h, int kbe, unsigned kind, 
 	if (!len)
 		return no_len;
 	return put(o, (struct td_range){(uint8_t)kind, (uint8_t)ch, H13_BAR_KBASE0,
-					h->bar_idx[H13_BAR_KBASE0], 1, 0, TD_READ, addr, len});
+					h->bar_idx[H13_BAR_KBASE0], 1, 0, TD_READ, addr, len, 0});
 }
 
 enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
@@ -380,14 +383,17 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 		if (!(h->bar_en & (1u << slot)) || !H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN))
 			continue;
 		kind = k ? TD_R_SRC1 : TD_R_SRC0;
+		/* RBase0 kept in L2 and read back broadcast: index 0 along those axes alone (the
+		 * second source is never read broadcast: td_l2mem_of refuses Src2Broadcast on it) */
 		e = tile(h, r, (unsigned)kind, slot, &src_regs[k],
-			 td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_INFMT)), 0, &o);
+			 td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_INFMT)), 0,
+			 k ? 0u : td_src0_bcast(r, h->bar_en), &o);
 	}
 	if (e == TD_OK && (h->bar_en & (1u << H13_BAR_WBASE)) &&
 	    H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN)) {
 		kind = TD_R_DST;
 		e = tile(h, r, TD_R_DST, H13_BAR_WBASE, &dst_regs,
-			 td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_OUTFMT)), 1, &o);
+			 td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_OUTFMT)), 1, 0u, &o);
 	}
 	/* TBase and KBase1..3: enabled, extent not decoded: the whole grant */
 	static const uint8_t whole_slots[] = {H13_BAR_TBASE, H13_BAR_KBASE1, H13_BAR_KBASE2,
@@ -399,7 +405,7 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 		kind = TD_R_TBASE;
 		ch = (int)s;
 		e = put(&o, (struct td_range){TD_R_TBASE, (uint8_t)s, (uint8_t)s, h->bar_idx[s], 0, 1,
-					      TD_READ, 0, 0});
+					      TD_READ, 0, 0, 0});
 	}
 	ch = -1;
 	/* coefficient channels and kernel streams: absolute engine addresses (their base and

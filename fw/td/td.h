@@ -222,6 +222,8 @@ struct td_range {
 			     the whole grant is taken; the engine does not move it */
 	uint8_t access;   /* TD_READ or TD_WRITE */
 	uint64_t addr, len;
+	uint8_t bcast;    /* src0: the H13_BCAST_* axes the engine reads at index 0 only
+			     (td_src0_bcast); the range covers index 0 along them, 0 elsewhere */
 };
 
 /* The register state a TD runs with. get(ctx, addr) gives a register's value (0 when unset). */
@@ -396,6 +398,34 @@ uint32_t td_l2view_addr(const struct td_l2view *v, uint32_t g, uint32_t c, uint3
 struct td_l2view td_l2view_at_depth(const struct td_l2view *v, uint32_t d);
 /* [lo, hi): the bytes the view's elements span. */
 void td_l2view_span(const struct td_l2view *v, uint64_t *lo, uint64_t *hi);
+/*
+ * The axes (H13_BCAST_W, _H, _D, _C) along which the engine reads its first tile source (RBase0)
+ * at index 0 only: a first operand taken by the tile DMA and kept in L2 memory as it is read
+ * (SourceType 1, td_l2mem_of's keep1) whose view is broadcast along them (Common.PECfg's
+ * Src1Broadcast: Apple's tile, [1,8,1,375] to [1,8,375,375], binds its input as 6144 bytes, one
+ * row of 375 a plane). The engine model keeps only the view's elements (compute.c l2m_keep_rows:
+ * g < view g, c < view c, h < view h, view w values a row, 1 along each broadcast axis), then reads
+ * them back from L2, so td_ranges' src0 range covers index 0 along these axes alone. 0 (every
+ * row read) on a TD whose reading refuses it (td_kept_of, td_l2mem_of), on a reduction (its rows
+ * are each read by the tile DMA) and with channel interleave (compute.c interleaved_source reads
+ * the whole tile). bar_en as td_kept_of's. The one home of the predicate: td_ranges, and through
+ * its range's bcast the control path's coverage and fw/tensors' layout, take it from here.
+ */
+unsigned td_src0_bcast(const struct td_regs *r, unsigned bar_en);
+/* The extent of a tile range read at index 0 along bcast's axes (td_range.bcast): 1 along each of
+ * W, H, D and C there; the one place the ranges, the control path's coverage and fw/tensors' layout
+ * take the broadcast from. */
+static inline void td_bcast_dims(unsigned bcast, uint64_t *w, uint64_t *h, uint64_t *d, uint64_t *c)
+{
+	if (bcast & H13_BCAST_W)
+		*w = 1;
+	if (bcast & H13_BCAST_H)
+		*h = 1;
+	if (bcast & H13_BCAST_D)
+		*d = 1;
+	if (bcast & H13_BCAST_C)
+		*c = 1;
+}
 
 /* The window of Common.ConvCfg: kernel (or pooling window) size, strides, leading padding. */
 struct td_window {

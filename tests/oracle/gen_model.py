@@ -705,6 +705,16 @@ def l2_memory(d, rng):
     a = f16((3, 1, 40))
     y = np.tile(a.astype(np.float64), (1, 6, 1))
     write(os.path.join(d, 'l2_tile_h.orc'), [t(5, a.shape, a), out(4, y)])
+    # Apple's tile of [1,8,1,375] to [1,8,375,375] under relu (its source bound as 6144 bytes,
+    # one row of 375 a plane: the engine reads the source broadcast along H, row 0 alone)
+    a = f16((8, 1, 375))
+    y = np.maximum(np.tile(a.astype(np.float64), (1, 375, 1)), 0.0)
+    write(os.path.join(d, 'l2_tile8.orc'), [t(5, a.shape, a), out(4, y)])
+    # np.tile along W ([3,6,1] to [3,6,40]) and along C ([1,6,40] to [3,6,40]) the same way
+    a = f16((3, 6, 1))
+    write(os.path.join(d, 'l2_tile_w.orc'), [t(5, a.shape, a), out(4, np.tile(a.astype(np.float64), (1, 1, 40)))])
+    a = f16((1, 6, 40))
+    write(os.path.join(d, 'l2_tile_c.orc'), [t(5, a.shape, a), out(4, np.tile(a.astype(np.float64), (3, 1, 1)))])
     # x - z, x and z [16,1,1], z kept in L2 as one row of 16 (OutTranspose, Src2Transpose)
     a, z = f16((16, 1, 1)), f16((16, 1, 1))
     y = a.astype(np.float64) - z.astype(np.float64)

@@ -10,7 +10,12 @@
  * wrong axis, the other operation) fails the checker or is refused; the refusals are named.
  */
 #include "tests/unit/tsession.h"
+#include "engine/model/compute.h"
+#include "fw/common/fp16.h"
+#include "fw/common/le.h"
+#include "fw/ctrl/ctrl.h"
 #include "fw/loader/loader.h"
+#include "plat/plat.h"
 #include "fw/regmap/h13.h"
 #include "fw/td/td.h"
 #include "fw/tensors/tensors.h"
@@ -157,6 +162,211 @@ TEST(model_l2mem, a_tile_along_h_from_a_source_kept_in_l2)
 	expect_refused("l2_tile_h", p, 1, "Common.PECfg.Src1Broadcast = 0x2: unmodelled-combination");
 #endif
 }
+
+/*
+ * A source the engine reads broadcast (Src1Broadcast on a source kept in L2, SourceType 1: fw/td
+ * td_src0_bcast) is read at index 0 along the broadcast axes alone: its range (td_ranges, what
+ * the control path checks against the grant), its default grant and its tensor are that much.
+ * Apple's tile of [1,8,1,375] to [1,8,375,375] under relu binds its input as 6144 bytes, one row
+ * of 375 (768 bytes with its padding) a plane; until the range took one row it was refused at
+ * that size (range-outside-granted-buffer). Each axis the model broadcasts (W, H, C) so, against
+ * numpy's np.tile (tests/oracle/gen_model.py, l2_tile8, l2_tile_w, l2_tile_c); a grant one byte
+ * short of those rows is refused.
+ */
+static struct bp_pe_spec tile8_spec(void)
+{
+	struct bp_pe_spec t = bp_pe_copy(8, 375, 375, 5, 4);
+	t.relu = 1;
+	t.l2_src = BP_L2_KEEP;
+	t.src_l2 = l2(0, 768, 768 * 8);
+	t.src_plane = 768; /* [8,1,375]: one 768-byte row a channel, as Apple's */
+	t.pecfg = BCAST1(H13_BCAST_H);
+	return t;
+}
+
+/* [3,6,1] to [3,6,40] along W: the source's rows 64 bytes apart (one element each, its line) */
+static struct bp_pe_spec tile_w_spec(void)
+{
+	struct bp_pe_spec t = bp_pe_copy(3, 6, 40, 5, 4);
+	t.l2_src = BP_L2_KEEP;
+	t.src_l2 = l2(0, 16, 48);
+	t.src_plane = 384;
+	t.nx = 1;
+	t.xreg[0] = H13_SRC_ROWSTRIDE;
+	t.xval[0] = 64;
+	t.pecfg = BCAST1(H13_BCAST_W);
+	return t;
+}
+
+/* [1,6,40] to [3,6,40] along C: one plane of the source */
+static struct bp_pe_spec tile_c_spec(void)
+{
+	struct bp_pe_spec t = bp_pe_copy(3, 6, 40, 5, 4);
+	t.l2_src = BP_L2_KEEP;
+	t.src_l2 = l2(0, 480, 80);
+	t.pecfg = BCAST1(H13_BCAST_C);
+	return t;
+}
+
+/* The program's default grants into g (*ng of them), BAR bar's resized to size when size > 0;
+ * returns the default size of BAR bar (0: none). */
+static uint64_t grants_with(const struct bp_pe_spec *t, unsigned bar, uint64_t size, struct subq_grant *g,
+			    unsigned *ng, size_t *len)
+{
+	static struct ldr_program p;
+	const struct bp_pe_spec *q[] = {t};
+	struct ctrl_status st;
+	*len = bp_pen(prog, sizeof prog, q, 1);
+	CHECK(*len > 0);
+	CHECK_EQ(ldr_load(prog, *len, LDR_F_RAW, &p), LDR_OK);
+	CHECK_EQ(ctrl_default_grants(&p, g, SUBQ_MAX_GRANTS, ng, &st), CTRL_OK);
+	uint64_t was = 0;
+	for (unsigned i = 0; i < *ng; i++)
+		if (g[i].bar == bar) {
+			was = g[i].size;
+			if (size)
+				g[i].size = size;
+		}
+	return was;
+}
+
+/* t run against orcname with BAR 5 (the source) granted size bytes: 0 when it completed exactly,
+ * else -1 with the refusal in fault */
+static int run_source_granted(const char *orcname, const struct bp_pe_spec *t, uint64_t size, char *fault,
+			      size_t fault_len)
+{
+	static struct subq_grant g[SUBQ_MAX_GRANTS];
+	unsigned ng = 0;
+	size_t len;
+	grants_with(t, 5, size, g, &ng, &len);
+	struct orc_run r;
+	if (trun_orc_granted(orcname, prog, len, g, ng, 1, &r, fault, fault_len))
+		return -1;
+	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside", orcname,
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+	printf("# %s at a %lu-byte source: %lu values exact\n", orcname, (unsigned long)size,
+	       (unsigned long)r.checked);
+	return 0;
+}
+
+TEST(model_l2mem, a_broadcast_source_read_and_granted_at_index_0_alone)
+{
+	static const struct {
+		const char *orc;
+		struct bp_pe_spec (*spec)(void);
+		uint64_t rows; /* the source's bytes read: index 0 along the broadcast axes */
+	} k[] = {{"l2_tile8", tile8_spec, 8 * 768}, /* 8 planes of one row: Apple's 6144 */
+		 {"l2_tile_w", tile_w_spec, 3 * 384},  /* 3 planes of 6 rows of one element (a 64-byte line) */
+		 {"l2_tile_c", tile_c_spec, 6 * 128}}; /* one plane of 6 rows */
+	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
+		struct bp_pe_spec t = k[i].spec();
+		static struct subq_grant g[SUBQ_MAX_GRANTS];
+		unsigned ng = 0;
+		size_t len;
+		char fault[256] = "";
+		/* the default grant (what `run` and inspect's tensors offer) is those rows */
+		CHECK_EQ(grants_with(&t, 5, 0, g, &ng, &len), k[i].rows);
+		/* at exactly that size it computes np.tile */
+		CHECKF(run_source_granted(k[i].orc, &t, k[i].rows, fault, sizeof fault) == 0, "%s: %s", k[i].orc,
+		       fault);
+		/* one byte less: refused by the control path, naming the source's range */
+		CHECK(run_source_granted(k[i].orc, &t, k[i].rows - 1, fault, sizeof fault) != 0);
+		CHECKF(strstr(fault, "range-outside-granted-buffer") != NULL, "%s: %s", k[i].orc, fault);
+	}
+	/* the control: without the broadcast the source's every row is read (and its range, grant
+	 * and tensor are all of them): the default grant is 375 rows a plane, and Apple's 6144 bytes
+	 * are refused */
+	struct bp_pe_spec t = tile8_spec();
+	t.pecfg = 0;
+	static struct subq_grant g[SUBQ_MAX_GRANTS];
+	unsigned ng = 0;
+	size_t len;
+	CHECK_EQ(grants_with(&t, 5, 0, g, &ng, &len), 7 * 768 + 375 * 768);
+	char fault[256] = "";
+	CHECK(run_source_granted("l2_tile8", &t, 8 * 768, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "range-outside-granted-buffer") != NULL, "%s", fault);
+}
+
+#if !defined(ANEFW_TARGET)
+/* The model's reads of such a source stay inside its range (the security side of the narrower
+ * range): the tile8 TD's registers run through anem_compute with the source's range exactly
+ * td_ranges' length, a buffer of exactly that many bytes allocated alone (AddressSanitizer, on
+ * the host tests, faults on any byte read past it), and again with only the bytes its rows hold
+ * (the last row's padding left off); the model's own bounds check refuses a range one byte shorter
+ * than those (ENG_E_RANGE, loud) rather than read past it. */
+TEST(model_l2mem, a_broadcast_source_never_read_past_its_range)
+{
+	static struct ldr_program p;
+	static struct ldr_image im;
+	struct bp_pe_spec t = tile8_spec();
+	const struct bp_pe_spec *q[] = {&t};
+	size_t len = bp_pen(prog, sizeof prog, q, 1);
+	REQUIRE(len > 0);
+	REQUIRE(ldr_load(prog, len, LDR_F_RAW, &p) == LDR_OK);
+	memset(&im, 0, sizeof im);
+	im.p = &p;
+	ldr_image_apply_td(&im, 0);
+	const struct td_regs regs = {ldr_image_reg, &im};
+	struct td_range tr[TD_MAX_RANGES];
+	unsigned n = 0;
+	REQUIRE(td_ranges(&p.tds[0].h, &regs, NULL, tr, TD_MAX_RANGES, &n, NULL, NULL) == TD_OK);
+	uint64_t slen = 0, dlen = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (tr[i].kind == TD_R_SRC0) {
+			slen = tr[i].len;
+			CHECK_EQ(tr[i].bcast, H13_BCAST_H);
+		}
+		if (tr[i].kind == TD_R_DST)
+			dlen = tr[i].len;
+	}
+	CHECK_EQ(slen, 6144);
+	CHECK_EQ(dlen, 374 * 768 + 7 * 375 * 768 + 768);
+	uint32_t *rg = calloc(ANEM_WINDOW_BYTES / 4, sizeof *rg);
+	struct anem *m = calloc(1, sizeof *m);
+	uint8_t *dst = calloc(1, dlen);
+	REQUIRE(rg && m && dst);
+	/* td_ranges' length; the bytes the source's rows hold (the last row's padding left off: 7
+	 * planes of 768 bytes, then 375 values); one byte fewer than those */
+	const uint64_t sizes[3] = {slen, 7 * 768 + 750, 7 * 768 + 749};
+	for (int shortby = 0; shortby < 3; shortby++) {
+		REQUIRE(anem_init(m, (uintptr_t)rg, NULL, 0, 0, plat_dma()) == ENG_OK);
+		m->wd_budget = UINT64_MAX;
+		for (uint32_t a = 0; a < ANEM_WINDOW_BYTES; a += 4) /* (after anem_init, which clears them) */
+			rg[a / 4] = ldr_image_reg(&im, a);
+		const uint64_t n0 = sizes[shortby];
+		uint8_t *src = malloc(n0); /* alone: the byte after it is outside any allocation */
+		REQUIRE(src != NULL);
+		for (uint64_t i = 0; i < n0; i += 2) /* x[c][w] = (w - 187) / 8, 0 in the padding */
+			if (i + 1 < n0)
+				le_wr16(src + i, i % 768 < 750 ? fp16_from_scaled((int64_t)(i % 768 / 2) - 187, -3) : 0);
+		struct mrange r[2] = {{TD_R_SRC0, 0, 0, 0x100000, n0, src}, {TD_R_DST, 0, 1, 0x200000, dlen, dst}};
+		struct anem_act act;
+		memset(&act, 0, sizeof act);
+		int e = anem_compute(m, r, 2, &act);
+		if (shortby < 2) {
+			CHECK_EQ(e, ENG_OK);
+			/* every row of every plane is relu of the source's row 0 of that plane */
+			unsigned bad = 0;
+			for (unsigned c = 0; c < 8; c++)
+				for (unsigned h = 0; h < 375; h += 37)
+					for (unsigned w = 0; w < 375; w++) {
+						uint16_t x = le_rd16(src + c * 768 + 2 * w);
+						uint16_t want = (x & 0x8000u) ? 0 : x;
+						bad += le_rd16(dst + (uint64_t)c * 375 * 768 + h * 768 + 2 * w) != want;
+					}
+			CHECKF(bad == 0, "a %lu-byte source: %u values wrong", (unsigned long)n0, bad);
+			memset(dst, 0, dlen);
+		} else {
+			CHECKF(e == ENG_E_RANGE, "e %d: %s", e, m->flt.why ? m->flt.why : "");
+		}
+		free(src);
+		anem_l2_clear(m);
+	}
+	free(dst);
+	free(m);
+	free(rg);
+}
+#endif
 
 /* x - z for [16,1,1] with z kept in L2 as one row of 16 values (Apple's real_div and floor at
  * 64x1x1: Common.Cfg.OutTranspose on the TD that writes it, Src2Transpose on the one that reads). */

@@ -93,6 +93,12 @@ int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct sub
 int trun_orc(const char *orcname, const uint8_t *prog, size_t len, int quiet, struct orc_run *r,
 	     char *fault, size_t fault_len)
 {
+	return trun_orc_granted(orcname, prog, len, NULL, 0, quiet, r, fault, fault_len);
+}
+
+int trun_orc_granted(const char *orcname, const uint8_t *prog, size_t len, const struct subq_grant *g,
+		     unsigned ng, int quiet, struct orc_run *r, char *fault, size_t fault_len)
+{
 	struct orc o;
 	char rel[64];
 	snprintf(rel, sizeof rel, "model/%s.orc", orcname);
@@ -106,7 +112,7 @@ int trun_orc(const char *orcname, const uint8_t *prog, size_t len, int quiet, st
 	r->quiet = quiet;
 	struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = r};
 	struct session_result res;
-	int rc = len ? tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res) : -1;
+	int rc = len ? tsubmit(prog, len, LDR_F_RAW, g, ng, g == NULL, 0, tnull_out, NULL, &h, &res) : -1;
 	CHECK(!len || res.canaries_ok);
 	if (fault && len) { /* the engine's fault, else the session's result name (a refusal) */
 		snprintf(fault, fault_len, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));

@@ -42,5 +42,8 @@ int tsubmit(const uint8_t *buf, size_t len, unsigned ldr_flags, const struct sub
 struct orc_run;
 int trun_orc(const char *orcname, const uint8_t *prog, size_t len, int quiet, struct orc_run *r,
 	     char *fault, size_t fault_len);
+/* trun_orc with the submission's grants given (g, ng; g NULL: the program's defaults). */
+int trun_orc_granted(const char *orcname, const uint8_t *prog, size_t len, const struct subq_grant *g,
+		     unsigned ng, int quiet, struct orc_run *r, char *fault, size_t fault_len);
 
 #endif
