@@ -73,6 +73,11 @@ static void geometry(const struct td_regs *r, const struct td_range *x, struct a
 		td_dst_dims(r, &a->w, &a->h, &a->c);
 	a->g = H13_GET(r->get(r->ctx, H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	a->d = td_depth(r, out);
+	/* a source the engine reads at index 0 along its broadcast axes (fw/td td_src0_bcast, the
+	 * range's bcast): the tensor is what it reads, one along each (Apple's tile: [8,1,375]) */
+	uint64_t w = a->w, h = a->h, d = a->d, c = a->c;
+	td_bcast_dims(x->bcast, &w, &h, &d, &c);
+	a->w = (uint32_t)w, a->h = (uint32_t)h, a->d = (uint32_t)d, a->c = (uint32_t)c;
 	a->ilv = (uint8_t)td_tile_interleave(r->get(r->ctx, out ? H13_DST_FMT : H13_SRC_FMT));
 	a->base = x->addr;
 	a->row = H13_ADDR_BYTES(r->get(r->ctx, tr->row));

@@ -19,6 +19,8 @@
 #include "fw/loader/hwx_write.h"
 #include "tools/progdesc/benchprog.h"
 #include "tools/progdesc/progdesc.h"
+#include "tests/unit/toracle.h"
+#include "hal/hal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -963,4 +965,120 @@ TEST(tensors, outputs_no_td_writes_whole_are_not_offered)
 			CHECKF(!t[k].unwritten, "%s: %s", fx[i], t[k].name);
 		free(f);
 	}
+}
+
+/* Apple's tile of [1,8,1,375] to [1,8,375,375] under relu as the builders write it (the model
+ * tests' l2_tile8): the source [8,1,375] by tile DMA, kept in L2 (SourceType 1) and read back
+ * broadcast along H (bcast 1), or read whole (bcast 0). */
+static size_t tile8_prog(int bcast)
+{
+	struct bp_pe_spec t = bp_pe_copy(8, 375, 375, 5, 4);
+	t.relu = 1;
+	t.l2_src = BP_L2_KEEP;
+	t.src_l2 = (struct bp_l2){1, 0, 768, 768 * 8, 0, 0};
+	t.src_plane = 768;
+	t.pecfg = bcast ? H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_H) : 0u;
+	const struct bp_pe_spec *q[] = {&t};
+	return bp_pen(buf, sizeof buf, q, 1);
+}
+
+#if !defined(ANEFW_TARGET) /* (writes files beside the test data) */
+static int write_file(const char *path, const uint8_t *b, size_t n)
+{
+	int fd = hal_file_open(path, 1);
+	if (fd < 0)
+		return -1;
+	long w = hal_file_write(fd, b, n);
+	hal_file_close(fd);
+	return w == (long)n ? 0 : -1;
+}
+#endif
+
+/* A source the engine reads broadcast (fw/td td_src0_bcast) is offered as the rows it reads:
+ * Apple's tile's input is [8,1,375], 6144 bytes (one 768-byte row a plane), as Apple binds it;
+ * `run` (app/tensorio) takes a raw file of those 6144 bytes, refuses one of the whole 375 rows a
+ * plane (raw-size-mismatch), and the run computes relu(tile(x)) (numpy's, the l2_tile8 oracle).
+ * The control: read without the broadcast, the input is all 375 rows (whose planes, one row
+ * apart, overlap: a flat tensor, as the tool offered Apple's program before). */
+TEST(tensors, a_broadcast_source_is_offered_as_the_rows_read)
+{
+	static struct ldr_program p;
+	static struct tns_tensor t[TNS_MAX];
+	unsigned n;
+	struct ctrl_status st;
+	for (int bcast = 1; bcast >= 0; bcast--) {
+		size_t len = tile8_prog(bcast);
+		REQUIRE(len > 0);
+		REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
+		REQUIRE(tns_describe(&p, t, TNS_MAX, &n, &st) == TNS_OK);
+		REQUIRE(n == 2);
+		int in = tns_find(t, n, "bar5", 4), out = tns_find(t, n, "bar4", 4);
+		REQUIRE(in >= 0 && out >= 0);
+		CHECK_EQ(t[in].role, TNS_INPUT);
+		CHECK_EQ(t[in].bytes, bcast ? 6144u : 7u * 768u + 375u * 768u);
+		CHECK_EQ(t[in].ndim, 3u);
+		if (!bcast) { /* 375 rows a plane whose planes are a row apart: no tensor of its own */
+			CHECK(t[in].flat);
+			CHECK_EQ(t[in].shape[2], (7u * 768u + 375u * 768u) / 2u);
+			continue;
+		}
+		CHECK(!t[in].flat);
+		CHECK_EQ(t[in].shape[0], 8u);
+		CHECK_EQ(t[in].shape[1], 1u);
+		CHECK_EQ(t[in].shape[2], 375u);
+		CHECK_EQ(t[in].row, 768u);
+		CHECK_EQ(t[in].plane, 768u);
+	}
+	CHECK_EQ(t[tns_find(t, n, "bar4", 4)].shape[1], 375u); /* the output [8,375,375] */
+#if !defined(ANEFW_TARGET)
+	static struct orc o;
+	static struct tio x;
+	static struct tcapture c;
+	static uint8_t raw[8 * 375 * 768];
+	size_t len = tile8_prog(1);
+	REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
+	REQUIRE(orc_load("model/l2_tile8.orc", &o) == 0);
+	const struct orc_tensor *xi = orc_tensor_of(&o, 5, 0), *yo = orc_tensor_of(&o, 4, 1);
+	REQUIRE(xi && yo && xi->n == 8 * 375);
+	memset(raw, 0, sizeof raw);
+	for (unsigned ch = 0; ch < 8; ch++) /* the oracle's x [8,1,375], a row of 768 bytes a plane */
+		memcpy(raw + ch * 768, xi->in + 2 * 375 * ch, 2 * 375);
+	char path[256], whole[256];
+	snprintf(path, sizeof path, "%s", test_data_path("tensors_tile8_in.raw"));
+	snprintf(whole, sizeof whole, "%s", test_data_path("tensors_tile8_whole.raw"));
+	REQUIRE(write_file(path, raw, 6144) == 0);
+	REQUIRE(write_file(whole, raw, 7 * 768 + 375 * 768) == 0);
+	struct tio_req req[2];
+	char arg[300];
+	/* the whole 375 rows a plane: not the buffer */
+	snprintf(arg, sizeof arg, "bar5=%s", whole);
+	REQUIRE(tio_parse_req(arg, strlen(arg), TIO_IN, &req[0]) == TIO_OK);
+	CHECK_EQ(tio_prepare(&x, &p, req, 1, tcapture_out, &c), TIO_E_RAW_SIZE);
+	tio_free(&x);
+	/* Apple's 6144 bytes: taken, and the run computes np.tile */
+	snprintf(arg, sizeof arg, "bar5=%s", path);
+	REQUIRE(tio_parse_req(arg, strlen(arg), TIO_IN, &req[0]) == TIO_OK);
+	REQUIRE(tio_parse_req("bar4=/unused.raw", 16, TIO_OUT, &req[1]) == TIO_OK);
+	c.n = 0;
+	REQUIRE(tio_prepare(&x, &p, req, 2, tcapture_out, &c) == TIO_OK);
+	struct session_result res;
+	int rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, tio_hooks(&x), &res);
+	CHECKF(rc == 0, "%s", session_result_name(&res));
+	const struct tio_io *cap = NULL;
+	for (unsigned i = 0; i < x.nio; i++)
+		if (x.io[i].out == TIO_OUT)
+			cap = &x.io[i];
+	REQUIRE(cap && cap->captured);
+	struct orc_run r;
+	memset(&r, 0, sizeof r);
+	r.o = &o;
+	r.name = "l2_tile8 through run";
+	orc_check_tensor(&r, yo, cap->captured, x.t[cap->ti].bytes);
+	CHECKF(r.checked == 8u * 375 * 375 && r.bad == 0, "%lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	tio_free(&x);
+	orc_free(&o);
+	hal_file_remove(path);
+	hal_file_remove(whole);
+#endif
 }
