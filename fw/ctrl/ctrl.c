@@ -164,7 +164,8 @@ static enum ctrl_err check_footprint(struct ctrl_plan *pl, const struct ldr_imag
 		return fail(pl, CTRL_E_L2_RESULT, -1, -1);
 	}
 	if (f.kernels > kmax) {
-		pl->st.field = "NE.KernelCfg: NumGroups x Cout x Cin x ConvCfg.Kh x ConvCfg.Kw";
+		pl->st.field = "NE.KernelCfg: NumGroups x Cout x Cin (GroupConvCfg.UnicastCin with UnicastEn) "
+			       "x ConvCfg.Kh x ConvCfg.Kw";
 		return fail(pl, CTRL_E_KERNELS, -1, -1);
 	}
 	return CTRL_OK;

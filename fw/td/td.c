@@ -501,6 +501,12 @@ uint64_t td_ops(const struct td_regs *regs)
 	return in > e ? in : e;
 }
 
+/* a x b, saturated at UINT64_MAX / 2 (0 when either is 0), for td_footprint's untrusted sizes */
+static uint64_t kmem_mul(uint64_t a, uint64_t b)
+{
+	return a && b > UINT64_MAX / 2 / a ? UINT64_MAX / 2 : a * b;
+}
+
 void td_footprint(const struct td_regs *regs, struct td_footprint *f)
 {
 	const struct td_regs *rr = regs;
@@ -514,10 +520,17 @@ void td_footprint(const struct td_regs *regs, struct td_footprint *f)
 		f->l2_result = g * cout * H13_GET(od, H13_OUTDIM_HOUT) * H13_GET(od, H13_OUTDIM_WOUT) *
 			       (elem ? elem : 2u);
 	}
-	if (H13_GET(rr->get(rr->ctx, H13_NE_MACCFG), H13_MACCFG_OPMODE) == H13_MAC_OP_CONV) {
+	/* only the kernels the NE reads from memory, each output's over the input channels it reads
+	 * (a depthwise convolution's one): the unit kernel, a pass-through and a depthwise
+	 * convolution were counted as dense ones until 2026-12-06 (Apple's depthwise 9x1 at 1024
+	 * channels as 18.9 MB, its kernels 18 KB) */
+	const uint32_t mac = rr->get(rr->ctx, H13_NE_MACCFG);
+	if (td_ne_reads_kernels(mac, rr->get(rr->ctx, H13_NE_POSTSCALE), td_coeff_enabled(regs))) {
 		const struct td_window w = td_window_of(rr->get(rr->ctx, H13_COMMON_CONVCFG));
 		unsigned kfmt = H13_GET(rr->get(rr->ctx, H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 		uint64_t elem = kfmt == H13_KERNELFMT_INT8 || kfmt == H13_KERNELFMT_UINT8 ? 1u : 2u;
-		f->kernels = g * cout * cin * w.kh * w.kw * elem;
+		uint64_t per = kmem_mul(td_kernel_cin(rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG), (uint32_t)cin),
+					(uint64_t)w.kh * w.kw);
+		f->kernels = kmem_mul(kmem_mul(kmem_mul(g, cout), per), elem);
 	}
 }

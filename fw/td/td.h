@@ -560,6 +560,24 @@ static inline int td_conv_from_memory(uint32_t maccfg, uint32_t postscale, unsig
 	return H13_GET(maccfg, H13_MACCFG_OPMODE) == H13_MAC_OP_CONV &&
 	       H13_GET(maccfg, H13_MACCFG_KERNELMODE) == 0 && !td_ne_passthrough(maccfg, postscale, coeff_enabled);
 }
+/* Whether the NE reads a convolution's kernels from memory as the engine model runs the TD: the
+ * NE in the path (MACCfg not 0: engine/model/compute.c's decode_ne) and td_conv_from_memory. A
+ * unit kernel (KernelMode 1) and a pass-through read none. td_footprint counts kernel memory
+ * only for these. */
+static inline int td_ne_reads_kernels(uint32_t maccfg, uint32_t postscale, unsigned coeff_enabled)
+{
+	return maccfg != 0 && td_conv_from_memory(maccfg, postscale, coeff_enabled);
+}
+/* The input channels one output's kernel spans (its taps are this x Kh x Kw): Common.Cin, or with
+ * GroupConvCfg.UnicastEn (Apple's depthwise convolutions, which the model runs each output from
+ * its own input channel: compute.c's depthwise) GroupConvCfg.UnicastCin, 0 read as 1. */
+static inline uint32_t td_kernel_cin(uint32_t groupconvcfg, uint32_t cin)
+{
+	if (!H13_GET(groupconvcfg, H13_GROUPCONV_UNICASTEN))
+		return cin;
+	const uint32_t n = H13_GET(groupconvcfg, H13_GROUPCONV_UNICASTCIN);
+	return n ? n : 1u;
+}
 
 /*
  * Where a convolution's kernels sit in the 16 coefficient channels (docs/engine-model.md, "Kernel
@@ -693,9 +711,11 @@ uint64_t td_ops(const struct td_regs *regs);
  * derived from its registers (the products are of fields of 5 to 17 bits: at most 61 bits):
  *   l2_result  an L2-resident result (L2.ResultCfg.ResultType 3): NumGroups x Cout x Hout x Wout
  *              elements of ChCfg.OutFmt; 0 when the result leaves through the tile DMA
- *   kernels    a convolution's kernels (NE.MACCfg.OpMode conv): NumGroups x Cout output channels
- *              of Cin x Kh x Kw weights in NE.KernelCfg.KernelFmt (fp16 when the format has no
- *              size); 0 when the NE does not convolve
+ *   kernels    a convolution's kernels in memory (td_ne_reads_kernels): NumGroups x Cout output
+ *              channels of td_kernel_cin x Kh x Kw weights (Cin, or UnicastCin for a depthwise
+ *              convolution) in NE.KernelCfg.KernelFmt (fp16 when the format has no size); 0 when
+ *              the NE reads no kernel (no NE, not a convolution, the unit kernel of KernelMode 1,
+ *              a pass-through); saturated (docs/control-path.md, "Kernel memory")
  * The limits they are checked against (the control path, before anything is allocated):
  *   TD_L2_TENSOR_MAX  the L2-resident tensor a TD may leave. Real kernels leave 8,192,000 bytes
  *                     (sigmoid.bin, softmax.bin: 1 x 2560 x 1600 fp16), more than the H13's 4 MiB

@@ -152,8 +152,9 @@ static void want_refused(const char *fixture, const struct ctrl_limits *lim, con
  * weights and 67 GB of L2-resident result, are refused by the control path with the limit they
  * break, naming TD 0 and the fields, before anything is allocated. The limits are exact: a real
  * kernel that keeps an 8,192,000-byte tensor in L2 (sigmoid.bin) runs with a limit of exactly
- * that and is refused one byte below; a 1x1 fp16 convolution (inv.bin, 2 bytes of kernel) runs
- * with a kernel memory of 2 bytes and is refused with 1.
+ * that and is refused one byte below; a 1x1 fp16 convolution 3 -> 3 (conv.hwx, 18 bytes of
+ * kernels) runs with a kernel memory of 18 bytes and is refused with 17 (inv.bin, the example
+ * until 2026-12-06, reads no kernel from memory: its unit kernel runs with a kernel memory of 1).
  */
 TEST(model_hostile, oversize_memories_are_refused_before_anything_is_allocated)
 {
@@ -177,10 +178,13 @@ TEST(model_hostile, oversize_memories_are_refused_before_anything_is_allocated)
 	lim.max_l2_tensor = 8192000u - 1u;
 	want_refused("fixtures/kernels/unary/sigmoid.bin", &lim, "l2-result-over-limit");
 	lim = ctrl_default_limits;
-	lim.max_kernels = 2u;
-	CHECK_EQ(run_limits("fixtures/kernels/unary/inv.bin", &lim, &res), 0);
+	lim.max_kernels = 18u;
+	CHECK_EQ(run_limits("fixtures/hwx/conv.hwx", &lim, &res), 0);
+	lim.max_kernels = 17u;
+	want_refused("fixtures/hwx/conv.hwx", &lim, "kernels-over-kernel-memory");
+	/* inv.bin's unit kernel (KernelMode 1) reads no kernel from memory: it needs none */
 	lim.max_kernels = 1u;
-	want_refused("fixtures/kernels/unary/inv.bin", &lim, "kernels-over-kernel-memory");
+	CHECK_EQ(run_limits("fixtures/kernels/unary/inv.bin", &lim, &res), 0);
 }
 
 /*
