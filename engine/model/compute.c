@@ -1972,7 +1972,7 @@ static int pk_params(struct anem *m, unsigned g, unsigned cin, unsigned kh, unsi
 	if (sparse && !(REG(H13_KDMA_WORD0) & H13_KDMA_WORD0_SPARSE))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_KDMA_WORD0, 0, 32, PK_BIT5_TEXT);
 	unsigned lmin = H13_GET(REG(H13_COMMON_CFG), H13_CFG_SMALLSOURCE) ? 4u : 2u;
-	*pk = (struct codec_pkern){g, g > lmin ? g : lmin, kh, kw, cin, bias};
+	*pk = (struct codec_pkern){g, g > lmin ? g : lmin, kh, kw, cin, bias, 0, 0};
 	if (sparse && !codec_pkern_slots(pk))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32,
 				   "phase-sparse kernels of this window, OCGSize or Cin not modelled");

@@ -173,14 +173,19 @@ void codec_tflm_release(struct codec_tflm_prepared *p);
  * ceil(Kh/2) x ceil(Kw/2) grid (ky, kx ascending, the places past the kernel's edge padding), each
  * tap `lanes` slots (lane l is output l of the record; lanes >= g padding). Every run of 8 slots
  * is a mask byte (bit b: slot b holds a value) followed by those slots' fp16 values in bit order;
- * an unmarked slot is +0. A value in a padding slot, a body that ends elsewhere than its count
- * says, or a record past the input is refused by name. */
+ * an unmarked slot is +0 (with binary, no values follow the mask bytes and a marked slot is
+ * `mark`). A value in a padding slot, a body that ends elsewhere than its count says, or a record
+ * past the input is refused by name. */
 struct codec_pkern {
 	unsigned g;      /* outputs a record holds (2^OCGSize), 1..128 */
 	unsigned lanes;  /* slots a tap, at least g, a power of two up to 128 */
 	unsigned kh, kw; /* the window, 1..31 */
 	unsigned cin;    /* input channels a record covers */
 	unsigned bias;   /* 1: the record opens with g fp16 biases */
+	/* 1: the binary form (NE.KernelCfg.SparseBinary, Apple's H13 pad): the body is the mask
+	 * bytes alone, no value stored; every marked slot decodes to `mark` */
+	unsigned binary;
+	uint16_t mark;
 };
 /* Slots an input channel's run holds (a multiple of 8), or 0 for parameters out of range. */
 size_t codec_pkern_slots(const struct codec_pkern *p);

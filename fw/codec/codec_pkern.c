@@ -78,9 +78,14 @@ enum codec_err codec_pkern_record(const struct codec_pkern *p, const uint8_t *in
 					continue;
 				if (!slot_tap(p, s0 + b, &ky, &kx, &lane))
 					return CODEC_E_SLOT;
+				uint16_t *d = &w[(size_t)lane * per + ((size_t)ci * p->kh + ky) * p->kw + kx];
+				if (p->binary) { /* the mark alone: no value stored */
+					*d = p->mark;
+					continue;
+				}
 				if (end - off < 2u)
 					return CODEC_E_INPUT_SIZE;
-				w[(size_t)lane * per + ((size_t)ci * p->kh + ky) * p->kw + kx] = le_rd16(in + off);
+				*d = le_rd16(in + off);
 				off += 2u;
 			}
 		}

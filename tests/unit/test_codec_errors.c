@@ -362,7 +362,7 @@ TEST(codec, phase_sparse_record_decodes_and_refuses_by_name)
 	uint8_t b[64];
 	uint16_t w[9], bias[1];
 	size_t used = 0, n = tiny_record(b);
-	const struct codec_pkern p = {1, 4, 3, 3, 1, 1};
+	const struct codec_pkern p = {1, 4, 3, 3, 1, 1, 0, 0};
 	CHECK_EQ(n, 31u); /* 2 + 3 + 0x1a, as in the capture */
 	CHECK_EQ(codec_pkern_slots(&p), 64u);
 	CHECK_EQ(codec_pkern_record(&p, b, n, w, 9, bias, &used), CODEC_OK);
@@ -381,12 +381,37 @@ TEST(codec, phase_sparse_record_decodes_and_refuses_by_name)
 	CHECK_STR(codec_err_name(CODEC_E_SLOT), "codec-value-in-padding-slot");
 	b[5] &= (uint8_t)~0x02u;
 	/* read with 2 slots a tap instead of 4: not this record */
-	const struct codec_pkern p2 = {1, 2, 3, 3, 1, 1};
+	const struct codec_pkern p2 = {1, 2, 3, 3, 1, 1, 0, 0};
 	CHECK(codec_pkern_record(&p2, b, n, w, 9, bias, &used) != CODEC_OK);
 	/* parameters out of range: fewer slots than outputs, or a window of 0 */
-	const struct codec_pkern bad1 = {4, 2, 3, 3, 1, 0}, bad2 = {1, 4, 0, 3, 1, 0};
+	const struct codec_pkern bad1 = {4, 2, 3, 3, 1, 0, 0, 0}, bad2 = {1, 4, 0, 3, 1, 0, 0, 0};
 	CHECK_EQ(codec_pkern_record(&bad1, b, n, w, 9, bias, &used), CODEC_E_GROUPS);
 	CHECK_EQ(codec_pkern_record(&bad2, b, n, w, 9, bias, &used), CODEC_E_GROUPS);
 	CHECK_EQ(codec_pkern_record(&p, b, n, w, 8, bias, &used), CODEC_E_OUTPUT_SIZE);
 	CHECK_EQ(codec_pkern_record(&p, b, n, w, 9, NULL, &used), CODEC_E_NULL);
+}
+
+/* The binary form (NE.KernelCfg.SparseBinary; docs/codecs.md, "Phase-sparse kernels"): a record of
+ * mask bytes alone, each marked slot the mark. Apple's H13 pad's record (its constant section
+ * rebuilt to Apple's SHA-256: a count of 1, one mask byte 0x01) for a 2-wide window, 2 slots a
+ * tap: tap (0, 0) marked, tap (0, 1) not. Read as the fp16 form the same bytes want a value the
+ * count leaves out. */
+TEST(codec, phase_sparse_binary_record_is_its_masks)
+{
+	const uint8_t b[4] = {0x01, 0x00, 0x00, 0x01};
+	uint16_t w[2] = {0xffffu, 0xffffu};
+	size_t used = 0;
+	const struct codec_pkern bin = {1, 2, 1, 2, 1, 0, 1, 0x3c00u}, f16 = {1, 2, 1, 2, 1, 0, 0, 0};
+	CHECK_EQ(codec_pkern_slots(&bin), 8u);
+	CHECK_EQ(codec_pkern_record(&bin, b, sizeof b, w, 2, NULL, &used), CODEC_OK);
+	CHECK_EQ(used, 4u);
+	CHECK_EQ(w[0], 0x3c00u);
+	CHECK_EQ(w[1], 0x0000u);
+	CHECK_EQ(codec_pkern_record(&f16, b, sizeof b, w, 2, NULL, &used), CODEC_E_INPUT_SIZE);
+	/* a mark on a padding slot (lane 1) is refused in the binary form too */
+	const uint8_t pad[4] = {0x01, 0x00, 0x00, 0x02};
+	CHECK_EQ(codec_pkern_record(&bin, pad, sizeof pad, w, 2, NULL, &used), CODEC_E_SLOT);
+	/* a count that is not the mask bytes' */
+	const uint8_t two[5] = {0x02, 0x00, 0x00, 0x01, 0x00};
+	CHECK_EQ(codec_pkern_record(&bin, two, sizeof two, w, 2, NULL, &used), CODEC_E_INPUT_SIZE);
 }
