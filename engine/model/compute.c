@@ -3796,6 +3796,48 @@ static int conv_biases_modelled(struct anem *m, const struct stages *s, int ku)
 	return ENG_OK;
 }
 
+/* The line a SparseBinary lane opens with: its palette, padded to 64 bytes */
+#define PK_PAL_LINE 64u
+
+/*
+ * Apple's pad form of a depthwise convolution's kernels (NE.KernelCfg 0x8116; docs/engine-model.md,
+ * "Depthwise convolutions"): lane c holds a 64-byte line, the 1-bit palette (two fp16 entries) and
+ * zeros, then channel c's phase-sparse record whose body is its mask bytes alone (fw/codec's
+ * codec_pkern_record, binary). Apple's pad pins one record a lane, no bias, and the palette
+ * (1.0, +0), whose marked taps are 1.0 whichever of "the entry 0" or "one" the engine reads: any
+ * other palette, a bias, or more than 16 channels (several records a lane, whose palettes' places
+ * nothing pins) is refused by name. Sets pk to decode the marks as 1.0.
+ */
+static int pad_form_palettes(struct anem *m, const struct mrange *r, unsigned nr, unsigned C,
+			     unsigned bias, struct codec_pkern *pk)
+{
+	if (bias)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+				   "NE.MACCfg.BiasMode with SparseBinary kernels (Apple's pad form) not "
+				   "modelled: no program pins where the bias lies");
+	if (C > H13_COEFF_NCH)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CIN, 0, 32,
+				   "SparseBinary kernels (Apple's pad form) over more than 16 channels not "
+				   "modelled: no program pins where a lane's second record and its palette lie");
+	for (unsigned c = 0; c < C; c++) {
+		const struct mrange *ch = find_range(r, nr, TD_R_COEFF, c);
+		if (!ch || ch->len < PK_PAL_LINE + 3u)
+			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its "
+						 "coefficient channel");
+		int other = le_rd16(ch->cpu) != FP16_ONE;
+		for (unsigned b = 2; b < PK_PAL_LINE; b++)
+			other |= ch->cpu[b] != 0;
+		if (other)
+			return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BASEADDR(c), 0, 32,
+					   "a SparseBinary lane's palette line other than Apple's pad's (1.0, then "
+					   "zeros to 64 bytes) not modelled: which entry a marked tap takes is not "
+					   "pinned");
+	}
+	pk->binary = 1;
+	pk->mark = FP16_ONE;
+	return ENG_OK;
+}
+
 /*
  * A depthwise convolution as Apple's H13 compiler writes one (docs/engine-model.md, "Depthwise
  * convolutions"): a convolution with kernels in memory (MACCfg.OpMode 0, KernelMode 0), NumGroups 1,
@@ -3824,14 +3866,23 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CIN, 0, 32,
 				   "a depthwise convolution whose Cin is not its Cout, or over more than 16 "
 				   "channels not a multiple of 16 (the kernels' lanes not pinned), not modelled");
+	/* plain fp16 kernels (dense or phase-sparse), or Apple's pad form whole (KernelCfg 0x8116:
+	 * fp16, PalettizedEn with a 1-bit palette, SparseFmt, SparseBinary); a palette with stored
+	 * indices, or SparseBinary with any other field, has no program that pins it */
+	const uint32_t kc = REG(H13_NE_KERNELCFG);
+	const unsigned binary = H13_GET(kc, H13_KERNELCFG_SPARSEBINARY);
+	const uint32_t pad_form = H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+				  H13_PUT(H13_KERNELCFG_PALETTIZEDEN, 1u) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 1u) |
+				  H13_PUT(H13_KERNELCFG_SPARSEFMT, 1u) | H13_PUT(H13_KERNELCFG_SPARSEBINARY, 1u);
 	if (H13_GET(REG(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE) ||
-	    H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT) != H13_KERNELFMT_FP16 ||
-	    (REG(H13_NE_KERNELCFG) & ~(H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) |
-				       H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) |
-				       H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u))))
+	    H13_GET(kc, H13_KERNELCFG_KERNELFMT) != H13_KERNELFMT_FP16 ||
+	    (binary ? kc != pad_form
+		    : (kc & ~(H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) |
+			      H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u))) != 0))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32,
 				   "a depthwise convolution with Common.ConvCfg.OCGSize above 0 or kernels "
-				   "other than plain fp16 (NE.KernelCfg) not modelled");
+				   "other than plain fp16 or Apple's pad form whole (NE.KernelCfg 0x8116: a "
+				   "1-bit palette, SparseFmt, SparseBinary) not modelled");
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
 				   "a depthwise convolution with pooling in the PE not modelled");
@@ -3855,9 +3906,20 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
 	if ((e = kernel_cfg_read(m, 0)) || (e = pk_params(m, 1, 1, win->kh, win->kw, bias, &pk)))
 		return e;
+	if (binary && (e = pad_form_palettes(m, r, nr, C, bias, &pk)))
+		return e;
 	if (sparse && !(e = grow16(m, &m->dk, &m->dk_len, C * kel + per + 1u, PK_DK_TEXT)))
-		for (unsigned c = 0; !e && c < H13_COEFF_NCH; c++)
-			e = pk_channel(m, find_range(r, nr, TD_R_COEFF, c), &pk, c, H13_COEFF_NCH, C, kel);
+		for (unsigned c = 0; !e && c < H13_COEFF_NCH; c++) {
+			const struct mrange *ch = find_range(r, nr, TD_R_COEFF, c);
+			struct mrange rec; /* with SparseBinary, the record after the palette's line */
+			if (ch && binary && c < C) {
+				rec = *ch;
+				rec.cpu += PK_PAL_LINE;
+				rec.len -= PK_PAL_LINE;
+				ch = &rec;
+			}
+			e = pk_channel(m, ch, &pk, c, H13_COEFF_NCH, C, kel);
+		}
 	if (e)
 		return e;
 	/* every kernel inside its lane, before any output */

@@ -174,6 +174,12 @@
  * Apple's H13 compiler writes every stride-2 convolution (KernelCfg 0x182) */
 #define H13_KERNELCFG_SPARSEFMT_LSB 8
 #define H13_KERNELCFG_SPARSEFMT_W 1
+/* SparseBinary: bit 15, named as the M4 map and the compiler's setter (SetKernelSparseBinary:
+ * 0x8000) name it. Apple's H13 pad (a depthwise 2x1 TD, KernelCfg 0x8116) sets it with SparseFmt
+ * and a 1-bit palette: phase-sparse records of mask bytes alone (docs/engine-model.md,
+ * "Depthwise convolutions") */
+#define H13_KERNELCFG_SPARSEBINARY_LSB 15
+#define H13_KERNELCFG_SPARSEBINARY_W 1
 #define H13_KERNELCFG_GROUPKERNELREUSE_LSB 10 /* 0 in every real convolution; refused when set */
 #define H13_KERNELCFG_GROUPKERNELREUSE_W 1
 /* Align: bit 16, named as the H16 map names it. Apple's H13 compiler sets it on fp16 kernels it

@@ -342,6 +342,7 @@ def main(out):
     rsqrt(d, np.random.default_rng(SEED + 87))
     sign(d, np.random.default_rng(SEED + 88))
     add_const(d, np.random.default_rng(SEED + 89))
+    pad_form(d, np.random.default_rng(SEED + 90))
     return 0
 
 
@@ -483,6 +484,36 @@ def depthwise(d, rng):
     for name, c, h, w, k in (('dw3', 32, 5, 12, 3), ('dw5', 8, 6, 9, 5)):
         x = rng.uniform(-100, 100, (c, h, w)).astype(np.float16)
         wt = np.array([[dw_weight(o, i) for i in range(k * k)] for o in range(c)]).reshape(c, k, k)
+        p = k // 2
+        xp = np.zeros((c, h + 2 * p, w + 2 * p))
+        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
+        y = np.zeros((c, h, w))
+        for ky in range(k):
+            for kx in range(k):
+                y += wt[:, ky, kx][:, None, None] * xp[:, ky:ky + h, kx:kx + w]
+        write(os.path.join(d, name + '.orc'),
+              [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
+               {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
+                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+PAD_FORM = (('pf_dw16', 16, 5, 12, 3), ('pf_dw8', 8, 6, 9, 5))  # name, c, h, w, k
+
+
+def pf_weight(o, i):
+    """Kernel element i (ky-major) of channel o in Apple's pad form (test_model_depthwise.c builds
+    it with bp_convb, sparse 2): 1 or 0, as the binary form's marks give them."""
+    return 1.0 if (o * 7 + i * 3) % 11 < 5 else 0.0
+
+
+def pad_form(d, rng):
+    """Depthwise k x k convolutions (stride 1, zero padding k // 2) whose kernels are 1 where
+    marked, 0 elsewhere (NE.KernelCfg's SparseBinary with the palette (1.0, +0): Apple's H13 pad):
+    each output the sum of its channel's marked inputs, in float64, rounded once to fp16; inputs
+    multiples of 1/64 in [-4, 4] (every fp32 partial sum exact)."""
+    for name, c, h, w, k in PAD_FORM:
+        x = (rng.integers(-256, 257, (c, h, w)) / 64.0).astype(np.float16)
+        wt = np.array([[pf_weight(o, i) for i in range(k * k)] for o in range(c)]).reshape(c, k, k)
         p = k // 2
         xp = np.zeros((c, h + 2 * p, w + 2 * p))
         xp[:, p:p + h, p:p + w] = x.astype(np.float64)

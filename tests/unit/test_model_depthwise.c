@@ -123,6 +123,143 @@ TEST(model_depthwise, wrong_kernels_or_mixed_channels_fail_and_unpinned_forms_ar
 #endif
 
 /*
+ * Apple's H13 pad form (docs/engine-model.md, "Depthwise convolutions"; the depthwise 2x1 TD its
+ * compiler pads with, NE.KernelCfg 0x8116): each lane a 64-byte line holding the 1-bit palette
+ * (1.0, +0), then its channel's phase-sparse record of mask bytes alone (SparseBinary), decoded
+ * with fw/codec's codec_pkern_record as the fp16 records are. Built here by bp_convb (sparse 2)
+ * from gen_model.py's pf_weight, 1 or 0; the references are numpy's (gen_model.py, pad_form).
+ */
+static const struct dw pf16 = {16, 5, 12, 3}, pf8 = {8, 6, 9, 5};
+
+static uint16_t pf_weight(unsigned o, unsigned i)
+{
+	return (o * 7u + i * 3u) % 11u < 5u ? 0x3c00u : 0u;
+}
+
+static int run_pf_shift(const char *orc, const struct dw *d, unsigned sparse, unsigned phase_swap,
+			unsigned shift, int bias, void (*edit)(uint8_t *, size_t), struct orc_run *r,
+			char *fault, size_t fault_len)
+{
+	static uint16_t ones[64];
+	for (unsigned c = 0; c < d->c; c++) {
+		ones[c] = 0x3c00u;
+		for (unsigned i = 0; i < d->k * d->k; i++)
+			wts[c * d->k * d->k + i] = pf_weight((c + shift) % d->c, i);
+	}
+	const struct bp_conv_spec spec = {d->c, d->c, d->w, d->h, d->k, 0, 0, 0, wts, bias ? ones : NULL,
+					  1, sparse, 0, 1, phase_swap, 0, 0};
+	size_t len = bp_convb(prog, sizeof prog, &spec);
+	CHECKF(len > 0, "%s: built", orc);
+	if (len && edit)
+		edit(prog, len);
+	return trun_orc(orc, prog, len, fault != NULL, r, fault, fault_len);
+}
+
+/* The pad-form TD of d (or with `sparse` 1, the same kernels as fp16 records; bias: a bias of 1
+ * with each kernel; phase_swap: the two middle phases swapped, a wrong encoding; shift: each
+ * channel given its neighbour's marks), edited by edit, against oracle orc, as run. */
+static int run_pf(const char *orc, const struct dw *d, unsigned sparse, unsigned phase_swap, int bias,
+		  void (*edit)(uint8_t *, size_t), struct orc_run *r, char *fault, size_t fault_len)
+{
+	return run_pf_shift(orc, d, sparse, phase_swap, 0, bias, edit, r, fault, fault_len);
+}
+
+TEST(model_depthwise, apples_pad_form_kernels_compute)
+{
+	static const struct {
+		const char *orc;
+		const struct dw *d;
+	} k[] = {{"pf_dw16", &pf16}, {"pf_dw8", &pf8}};
+	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
+		struct orc_run r;
+		char fault[256] = "";
+		int rc = run_pf(k[i].orc, k[i].d, 2, 0, 0, NULL, &r, fault, sizeof fault);
+		CHECKF(rc == 0, "%s: %s", k[i].orc, fault);
+		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
+		       k[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
+		printf("# %s: %lu values, worst error %u%% of its tolerance\n", k[i].orc,
+		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+	}
+}
+
+#if !defined(ANEFW_TARGET)
+static uint32_t kc_value;
+static void set_kernelcfg(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_NE_KERNELCFG, 0, 32, kc_value) == 0);
+}
+
+/* lane 0's palette line: entry pal_at (0 or 1) set to pal_value */
+static unsigned pal_at;
+static uint16_t pal_value;
+static void set_palette(uint8_t *b, size_t len)
+{
+	CHECK(len > BP_WEIGHTS_OFF + 64u);
+	le_wr16(b + BP_WEIGHTS_OFF + 2u * pal_at, pal_value);
+}
+
+static void pf_refused(const struct dw *d, unsigned sparse, int bias, void (*edit)(uint8_t *, size_t),
+		       const char *want)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run_pf("pf_dw16", d, sparse, 0, bias, edit, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, want) != NULL, "fault \"%s\", want \"%s\"", fault, want);
+}
+
+static void pf_refused_swap(void)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run_pf("pf_dw16", &pf16, 2, 1, 0, NULL, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "codec-value-in-padding-slot") != NULL || strstr(fault, "a slot that holds no weight") != NULL,
+	       "%s", fault);
+}
+
+TEST(model_depthwise, pad_form_wrongly_encoded_fails_and_unpinned_forms_are_refused)
+{
+	/* the control: the pad form as built completes within the oracle (above) */
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run_pf("pf_dw16", &pf16, 2, 0, 0, NULL, &r, fault, sizeof fault) == 0 && r.bad == 0);
+	/* each channel's marks one channel off: the checker fails */
+	CHECKF(run_pf_shift("pf_dw16", &pf16, 2, 0, 1, 0, NULL, &r, fault, sizeof fault) == 0, "%s", fault);
+	CHECKF(r.bad > r.checked / 4, "marks one channel off: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	/* the two middle phases swapped: marks land past the kernel's edge, refused by the codec */
+	pf_refused_swap();
+	/* the palette other than Apple's (1.0, +0): which entry a mark takes is not pinned */
+	pal_at = 0, pal_value = 0x4000u; /* 2.0 */
+	pf_refused(&pf16, 2, 0, set_palette, "a SparseBinary lane's palette line other than Apple's pad's");
+	pal_at = 1, pal_value = 0x3c00u;
+	pf_refused(&pf16, 2, 0, set_palette, "a SparseBinary lane's palette line other than Apple's pad's");
+	/* fp16 records (no palette line) read as the pad form: each lane of 64 bytes holds no line
+	 * and a record after it */
+	kc_value = 0x8116u;
+	pf_refused(&pf16, 1, 0, set_kernelcfg, "an output channel's kernel is not inside its coefficient channel");
+	/* a 1-bit palette with stored indices (SparseBinary clear), or SparseBinary with another
+	 * field: no program pins them */
+	kc_value = 0x0116u;
+	pf_refused(&pf16, 2, 0, set_kernelcfg, "kernels other than plain fp16 or Apple's pad form whole");
+	kc_value = 0x8126u; /* 2-bit */
+	pf_refused(&pf16, 2, 0, set_kernelcfg, "kernels other than plain fp16 or Apple's pad form whole");
+	/* a bias with the pad form; more than 16 channels (several records a lane) */
+	pf_refused(&pf16, 2, 1, NULL, "NE.MACCfg.BiasMode with SparseBinary kernels");
+	static const struct dw pf32 = {32, 5, 12, 3};
+	pf_refused(&pf32, 2, 0, NULL, "SparseBinary kernels (Apple's pad form) over more than 16 channels");
+	/* the pad form on a dense convolution (16 -> 16, 1x1): its kernel reader knows no
+	 * SparseBinary */
+	for (unsigned i = 0; i < 16u * 16u; i++)
+		wts[i] = pf_weight(i / 16u, i % 16u);
+	const struct bp_conv_spec dense = {16, 16, 12, 5, 1, 0, 0, 0, wts, NULL, 1, 2, 0, 0, 0, 0, 0};
+	size_t len = bp_convb(prog, sizeof prog, &dense);
+	CHECK(len > 0);
+	CHECK(trun_orc("pf_dw16", prog, len, 1, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "NE.KernelCfg has bits outside the fields the model knows") != NULL, "%s", fault);
+}
+#endif
+
+/*
  * A partial sum past 2^15 at the MAC's output port that a later tap brings back (guide 03,
  * "Saturation hazard"; engine/model/compute.c, above line_port), in a depthwise 3x3: channel 1's
  * output (1, 3) sums 20000 x w00 (input (0, 2)) then -20000 x w01 (input (0, 3)). With w00 = 2,

@@ -149,7 +149,8 @@ static void tile_at(struct td_writer *tw, uint32_t cfg_reg, uint32_t base_reg, u
 
 /* A convolution TD's shape: a k x k window, stride st, over w x h (common_kg with groupconv and
  * OCGSize ocg); NE.MACCfg's convolution with the fields in mac besides; sparse: phase-sparse
- * kernels (NE.KernelCfg.SparseFmt, KernelDMASrc +0x00's bit 5), ssm: Common.Cfg.SmallSourceMode. */
+ * kernels (NE.KernelCfg.SparseFmt, KernelDMASrc +0x00's bit 5; 2: Apple's pad form, with
+ * PalettizedEn, a 1-bit palette and SparseBinary), ssm: Common.Cfg.SmallSourceMode. */
 struct ctd {
 	unsigned w, h, cin, cout, k, st, ocg, sparse, ssm;
 	uint32_t groupconv, mac;
@@ -202,7 +203,11 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	static const uint32_t no_pe[4] = {0, 0, 0, 0};
 	tdw_block(tw, H13_PLANAR_CFG, no_pe, 4);
 	tdw_reg(tw, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
-				      H13_PUT(H13_KERNELCFG_SPARSEFMT, t->sparse) |
+				      H13_PUT(H13_KERNELCFG_SPARSEFMT, t->sparse != 0) |
+				      (t->sparse == 2 ? H13_PUT(H13_KERNELCFG_PALETTIZEDEN, 1) |
+							H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 1) |
+							H13_PUT(H13_KERNELCFG_SPARSEBINARY, 1)
+						      : 0) |
 				      H13_PUT(H13_KERNELCFG_ALIGN, t->align));
 	/* OpMode 0 (convolution) with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in
 	 * the path (docs/engine-model.md) */
@@ -311,10 +316,12 @@ static size_t pk_record(const struct bp_conv_spec *s, uint8_t *dst, unsigned o0,
 						uint16_t v = cb_weight(s, o0 + l, ci, ky, kx);
 						if (!(v & 0x7fffu))
 							continue; /* +-0 is skipped */
-						if (mask) {
+						if (mask)
 							*mask |= (uint8_t)(1u << (slot % 8u));
+						if (s->sparse == 2)
+							continue; /* the binary form: the mark alone */
+						if (mask)
 							le_wr16(dst + n, v);
-						}
 						n += 2;
 					}
 	if (dst) {
@@ -327,11 +334,18 @@ static size_t pk_record(const struct bp_conv_spec *s, uint8_t *dst, unsigned o0,
 }
 
 /* Channel c's records back to back (dst NULL: counted): a dense convolution's passes (outputs
- * c g + 16 g p), or a depthwise one's channels c + 16 p. Returns its bytes. */
+ * c g + 16 g p), or a depthwise one's channels c + 16 p; with sparse 2 (Apple's pad form, written
+ * here from its rebuilt constant: docs/engine-model.md, "Depthwise convolutions") after a 64-byte
+ * line holding the 1-bit palette (1.0, +0). Returns its bytes. */
 static size_t pk_channel_bytes(const struct bp_conv_spec *s, uint8_t *dst, unsigned c)
 {
 	const unsigned g = s->dw ? 1u : 1u << s->ocg, lmin = s->ssm ? 4u : 2u, L = g > lmin ? g : lmin;
 	size_t n = 0;
+	if (s->sparse == 2 && c * g < s->cout) {
+		if (dst)
+			le_wr16(dst, BP_FP16_ONE); /* entry 1 (+0) and the line's rest: zeros */
+		n = 64;
+	}
 	for (unsigned o0 = c * g; o0 < s->cout; o0 += H13_COEFF_NCH * g)
 		n += pk_record(s, dst ? dst + n : NULL, o0, g, L);
 	return n;

@@ -35,7 +35,9 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
  * Apple's H13 compiler lays them for Common.ConvCfg.OCGSize ocg (docs/engine-model.md, "Kernel
  * layout"), every coefficient channel the same size, or with sparse as phase-sparse records
  * (docs/codecs.md, "Phase-sparse kernels"; ssm: Common.Cfg.SmallSourceMode, at least 4 slots a
- * tap; dw: a depthwise convolution, GroupConvCfg UnicastEn, only with sparse). relu: the NE's
+ * tap; sparse 2: Apple's pad form, NE.KernelCfg 0x8116, each lane a 64-byte palette line (1.0,
+ * +0) then records of mask bytes alone, every nonzero weight marked and read as 1.0; dw: a
+ * depthwise convolution, GroupConvCfg UnicastEn, only with sparse). relu: the NE's
  * NonlinearMode ReLU. bias_last, phase_swap: wrong layouts for negative tests (the bias after the
  * taps; the two middle phases swapped). Returns the length, 0 when it does not fit. */
 struct bp_conv_spec {
