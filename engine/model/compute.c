@@ -1986,7 +1986,7 @@ static int pk_params(struct anem *m, unsigned g, unsigned cin, unsigned kh, unsi
  * attention, OCGSize 2; the macOS linears, OCGSize 3), and those compute with it read as no
  * change to the kernels (docs/engine-model.md, "Kernels from a runtime tensor").
  */
-static int kernel_cfg_read(struct anem *m, int align_ok)
+static int kernel_cfg_read(struct anem *m, int align_ok, int binary_ok)
 {
 	const uint32_t kc = REG(H13_NE_KERNELCFG);
 	if (H13_GET(kc, H13_KERNELCFG_GROUPKERNELREUSE))
@@ -1997,6 +1997,15 @@ static int kernel_cfg_read(struct anem *m, int align_ok)
 				   "NE.KernelCfg.Align on other than dense 1x1 fp16 kernels without a bias not "
 				   "modelled (the only kernels Apple's batched matmul, attention and linears set "
 				   "it on)");
+	/* the fields a real convolution sets (0x82: fp16, PalettizedBits 8 with no palette); any
+	 * other bit would change what is read, from coefficient channels and from a kernel unit
+	 * alike: SparseBinary but where binary_ok (the depthwise pad form, which reads it) */
+	const uint32_t kknown = H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDEN, ~0u) |
+				H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) | H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u) |
+				H13_PUT(H13_KERNELCFG_ALIGN, ~0u) |
+				(binary_ok ? H13_PUT(H13_KERNELCFG_SPARSEBINARY, ~0u) : 0u);
+	if (kc & ~kknown)
+		return anem_refuse(m, ENG_FR_FIELD, H13_NE_KERNELCFG, 0, 32, "NE.KernelCfg has bits outside the fields the model knows");
 	return ENG_OK;
 }
 
@@ -2016,16 +2025,9 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 {
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
-	int e = kernel_cfg_read(m, kfmt == H13_KERNELFMT_FP16 && !sparse && !bias && kh == 1 && kw == 1);
+	int e = kernel_cfg_read(m, kfmt == H13_KERNELFMT_FP16 && !sparse && !bias && kh == 1 && kw == 1, 0);
 	if (e)
 		return e;
-	/* the fields a real convolution sets (0x82: fp16, PalettizedBits 8 with no palette); any
-	 * other bit would change what is read */
-	const uint32_t kknown = H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDEN, ~0u) |
-				H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) | H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u) |
-				H13_PUT(H13_KERNELCFG_ALIGN, ~0u);
-	if (REG(H13_NE_KERNELCFG) & ~kknown)
-		return anem_refuse(m, ENG_FR_FIELD, H13_NE_KERNELCFG, 0, 32, "NE.KernelCfg has bits outside the fields the model knows");
 	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32, "palettized coefficient channels not modelled");
 	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
@@ -2149,7 +2151,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 {
 	uint32_t kc = REG(H13_NE_KERNELCFG);
 	unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
-	int ke = kernel_cfg_read(m, 0); /* Align: the unit's kernels are the program's own */
+	int ke = kernel_cfg_read(m, 0, 0); /* Align: the unit's kernels are the program's own */
 	if (ke)
 		return ke;
 	unsigned pal = H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN), bits = H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS);
@@ -3904,7 +3906,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	 * channel each, for channels c, c + 16, ..., decoded whole into m->dk first */
 	struct codec_pkern pk;
 	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
-	if ((e = kernel_cfg_read(m, 0)) || (e = pk_params(m, 1, 1, win->kh, win->kw, bias, &pk)))
+	if ((e = kernel_cfg_read(m, 0, 1)) || (e = pk_params(m, 1, 1, win->kh, win->kw, bias, &pk)))
 		return e;
 	if (binary && (e = pad_form_palettes(m, r, nr, C, bias, &pk)))
 		return e;

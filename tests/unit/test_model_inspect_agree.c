@@ -106,6 +106,27 @@ TEST(model_agree, unit_stream_and_channel_record_must_agree)
 	       "a different record in the channel: %s", f);
 }
 
+/* A kernel-unit TD reads NE.KernelCfg as a coefficient channel's TD does: a bit outside the
+ * fields the model knows (SparseBinary, which only the depthwise pad form reads) is refused by
+ * name, not computed as if it were clear (load_kernels_ku did not check them). */
+TEST(model_agree, kernel_unit_kernelcfg_bits_outside_the_known_fields_refused)
+{
+	static const char desc[] = "input w=8 h=1 c=16\nlayer int8 cout=8\nactivation relu6\n";
+	struct pd_desc d;
+	unsigned line;
+	size_t len = 0;
+	REQUIRE(pd_parse(desc, strlen(desc), &d, &line) == PD_OK);
+	REQUIRE(pd_build(&d, kprog, sizeof kprog, &len) == PD_OK);
+	char f[512];
+	CHECKF(submit(kprog, len, f, sizeof f) == 0, "as built: %s", f);
+	memcpy(kcopy, kprog, len);
+	REQUIRE(tpatch_field(kcopy, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEBINARY_LSB,
+			     H13_KERNELCFG_SPARSEBINARY_W, 1u) == 0);
+	CHECKF(submit(kcopy, len, f, sizeof f) != 0 && strstr(f, "td 0") &&
+		       strstr(f, "NE.KernelCfg has bits outside the fields the model knows"),
+	       "SparseBinary on the kernel unit's TD: %s", f);
+}
+
 static uint8_t prog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
 
 static int run_pe(const struct bp_pe_spec *t, char *f, size_t fl)
