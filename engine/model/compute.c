@@ -2038,8 +2038,10 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 				   "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
 				   "convolution with a bias has fp16 kernels and an fp16 bias)");
 	uint64_t per = (uint64_t)cin * kh * kw;
+	const struct td_regs regs = {kept_get, m};
 	*j = (struct kern_job){m, {0}, nout, cout, per, per + bias, elem, kfmt, 0, bias,
-			       td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout), NULL, {0}, {0}};
+			       td_ocg_layout(REG(H13_COMMON_CONVCFG), nout, cout, td_coeff_mask(&regs)), NULL,
+			       {0}, {0}};
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
 			j->ch[r[i].ch] = &r[i];
@@ -2057,17 +2059,29 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (j->lay.kind == TD_OCG_UNPINNED)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
 				   "Common.ConvCfg.OCGSize above 0 with several groups, a count not a multiple of "
-				   "2^OCGSize, or a last partial pass of other than a power of two outputs a "
-				   "channel: no real program pins that kernel layout");
+				   "2^OCGSize, or a last partial pass of other than a multiple of 16 outputs: no "
+				   "real program pins that kernel layout");
+	/* the layout reads exactly the channels enabled (td_ocg_layout): an enabled channel it did not
+	 * read would be weights left out (Apple's 96-output TDs spread 6 a channel over all 16; read
+	 * as 8 over the first 12, they computed wrong numbers), one it reads but is not enabled has
+	 * no grant */
+	if (j->lay.kind == TD_OCG_CHANNELS)
+		return anem_refuse(m, ENG_FR_COMBINATION, H13_COEFF_DMACONFIG(j->lay.ch), H13_DMA_EN_LSB,
+				   H13_DMA_EN_W,
+				   j->lay.unread ? "a coefficient channel enabled that the kernel layout "
+						   "(Common.ConvCfg.OCGSize, Common.Cout) does not read"
+						 : "a coefficient channel the kernel layout (Common.ConvCfg.OCGSize, "
+						   "Common.Cout) reads is not enabled");
 	struct codec_pkern pk;
 	e = pk_params(m, j->lay.g, cin, kh, kw, bias, &pk);
 	if (!e && sparse && kfmt != H13_KERNELFMT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
 				   "phase-sparse kernels other than fp16 not modelled");
-	if (!e && sparse && (nout != cout || (j->lay.full && j->lay.tail)))
+	if (!e && sparse && (nout != cout || (j->lay.full && j->lay.tail) || (j->lay.tail && j->lay.tail != j->lay.g)))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
-				   "phase-sparse kernels over several groups, or with a last partial pass after "
-				   "whole ones, not modelled (no real program pins their records)");
+				   "phase-sparse kernels over several groups, with a last partial pass after "
+				   "whole ones, or Cout / 16 a channel, not modelled (no real program pins "
+				   "their records)");
 	/* decoded whole (records back to back: channel c's for outputs c g + pass x 16 g) */
 	if (!e && sparse &&
 	    !(e = grow16(m, &m->dk, &m->dk_len, nout * j->kel + (uint64_t)pk.g * (per + 1u), PK_DK_TEXT))) {
@@ -2097,6 +2111,18 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 			m->chv[o] = 1.0f;
 			m->chv[nout + o] = mac_in(le_rd16(k0));
 		}
+	}
+	/* in runs every channel holds full x g + tail kernels: a channel longer than those (rounded up
+	 * to 64 bytes, as every real one is: Apple's 0xc040 for 6 x 4097 fp16) holds bytes the layout
+	 * leaves unread, so the sizes disagree with it (phase-sparse records have their own sizes) */
+	if (j->lay.kind == TD_OCG_RUNS && !j->dense) {
+		const uint64_t need = ((j->lay.full * j->lay.g + j->lay.tail) * j->kel * elem + 63u) & ~(uint64_t)63u;
+		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+			if (j->ch[c] && j->ch[c]->len > need)
+				return anem_refuse(m, ENG_FR_COMBINATION, H13_COEFF_BFRSIZE(c), 0, 32,
+						   "a coefficient channel's CoeffBfrSize larger than the kernels the "
+						   "layout (Common.ConvCfg.OCGSize, Common.Cout) puts in it, rounded up "
+						   "to 64 bytes: the sizes disagree with the layout");
 	}
 	return grow_weights(m, nout, cout, per);
 }

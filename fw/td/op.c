@@ -233,17 +233,30 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		if (H13_GET(mac, H13_MACCFG_BIASMODE))
 			outf(out, ctx, ", + a bias an output (BiasMode: each kernel's first element)");
 		/* as engine/model/compute.c's load_kernels */
-		struct td_ocg_lay lay = td_ocg_layout(GET(H13_COMMON_CONVCFG), (uint64_t)groups * cout, cout);
+		struct td_ocg_lay lay = td_ocg_layout(GET(H13_COMMON_CONVCFG), (uint64_t)groups * cout, cout,
+						      td_coeff_mask(r));
 		unsigned ocg = (unsigned)H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE);
-		if (lay.kind == TD_OCG_RUNS && (!lay.full || (lay.full == 1 && !lay.tail)))
+		if (ku) /* (its OCG in channel 0: not this layout) */
+			;
+		else if (lay.kind == TD_OCG_RUNS && !lay.full && lay.tail != lay.g)
+			outf(out, ctx, ", %u outputs a coefficient channel in all 16 (OCGSize %u; Cout / 16, "
+				       "all 16 enabled)", lay.tail, ocg);
+		else if (lay.kind == TD_OCG_RUNS && !lay.full && lay.g * H13_COEFF_NCH != cout)
+			outf(out, ctx, ", %u outputs a coefficient channel in the first %u (OCGSize %u; "
+				       "Cout / 2^OCGSize enabled)", lay.g, (unsigned)(cout / lay.g), ocg);
+		else if (lay.kind == TD_OCG_RUNS && (!lay.full || (lay.full == 1 && !lay.tail)))
 			outf(out, ctx, ", %u outputs a coefficient channel (OCGSize %u)", lay.g, ocg);
 		else if (lay.kind == TD_OCG_RUNS)
 			outf(out, ctx, ", %u outputs a coefficient channel a pass (OCGSize %u), %u pass%s", lay.g,
 			     ocg, (unsigned)lay.full, lay.full > 1 ? "es" : "");
 		if (lay.kind == TD_OCG_RUNS && lay.full && lay.tail)
 			outf(out, ctx, " and a last of %u a channel", lay.tail);
-		else if (lay.kind == TD_OCG_UNPINNED)
+		else if (lay.kind == TD_OCG_UNPINNED && !ku)
 			outf(out, ctx, ", OCGSize %u (kernel layout not modelled)", ocg);
+		else if (lay.kind == TD_OCG_CHANNELS && !ku)
+			outf(out, ctx, ", OCGSize %u (not modelled: coefficient channel %u %s)", ocg, lay.ch,
+			     lay.unread ? "enabled but not read by the kernel layout"
+					: "read by the kernel layout but not enabled");
 		/* a kernel unit's per-channel vectors (engine/model/compute.c's load_channel_vectors:
 		 * 1 and 0 without the stream), applied before PostScale (conv_out_row) */
 		if (ku & (1u << H13_KSTREAM_POSTSCALE))

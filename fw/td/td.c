@@ -139,6 +139,14 @@ unsigned td_coeff_enabled(const struct td_regs *r)
 	return n;
 }
 
+unsigned td_coeff_mask(const struct td_regs *r)
+{
+	unsigned m = 0;
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		m |= (unsigned)H13_GET(r->get(r->ctx, H13_COEFF_DMACONFIG(c)), H13_DMA_EN) << c;
+	return m;
+}
+
 void td_fixed_block(uint32_t base, uint32_t *v, unsigned count)
 {
 	for (unsigned i = 0; i < count; i++)

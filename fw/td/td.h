@@ -589,43 +589,68 @@ static inline uint32_t td_kernel_cin(uint32_t groupconvcfg, uint32_t cin)
  * them (tinygrad's gemm.hwx: OCGSize 5, one pass of 512 outputs; the macOS compiler's linears:
  * OCGSize 3, 8 outputs a channel; Apple's Whisper projections: runs of 16, six passes of 256;
  * Apple's H13 convolutions with a bias, byte for byte: a 3x3 64 -> 512 with OCGSize 4, its second
- * pass at 577 x 32 elements, not a multiple of 64 bytes). A Cout under 16 g is one pass over the
- * first Cout / g channels (the linears: Cout 32 over 4 channels of 8); after whole passes, the R
- * outputs left spread over all 16 channels, R / 16 a channel (Apple's H13 768 -> 768 with a bias
- * and OCGSize 5: a pass of 512, then 16 a channel; Whisper's 384-output groups: 256, then 8 a
- * channel). With k = 0 a channel holds one output a pass, output o being block o / 16 of channel
- * o mod 16, each block kel elements rounded up to 64 bytes (conv.hwx, the atan2 segment). Pinned
- * (TD_OCG_RUNS) for one group and Cout a multiple of g, with a last partial pass of a power of two
- * a channel; several groups, a count not a multiple of g, or another tail are TD_OCG_UNPINNED.
- * nout is NumGroups x Cout.
+ * pass at 577 x 32 elements, not a multiple of 64 bytes). After whole passes, the R outputs left
+ * spread over all 16 channels, R / 16 a channel, laid out as a pass with R / 16 for g (Apple's H13
+ * 768 -> 768 with a bias and OCGSize 5: a pass of 512, then 16 a channel; Whisper's 384-output
+ * groups: 256, then 8 a channel). A Cout under 16 g (no whole pass) has two forms, told apart by
+ * the coefficient channels enabled (KernelDMASrc.CoeffDMAConfig[c].En, the mask en): the first
+ * Cout / g channels enabled, g a channel (the macOS linears: Cout 32 over channels 0-3, 8 each);
+ * all 16 enabled and Cout a multiple of 16, Cout / 16 a channel like a last partial pass (Apple's
+ * H13 K 4096 -> N 1024 linear: TDs of 96 outputs with OCGSize 3, 6 a channel in all 16, its
+ * constant rebuilt so matching Apple's SHA-256); R / 16 and Cout / 16 need not be powers of two
+ * (the 6). With k = 0 a channel holds one output a pass, output o being block o / 16 of channel
+ * o mod 16, each block kel elements rounded up to 64 bytes (conv.hwx, the atan2 segment).
+ * TD_OCG_RUNS for one group and Cout a multiple of g; several groups or a count not a multiple of
+ * g are TD_OCG_UNPINNED. A layout that leaves an enabled channel unread, or with k > 0 reads a
+ * channel not enabled, is TD_OCG_CHANNELS: ch the lowest channel enabled and not read (unread 1),
+ * else the lowest read and not enabled (unread 0); the model refuses it, never computing with an
+ * enabled channel it does not read (with k = 0 a channel read and not enabled is left to the
+ * model's "not inside its coefficient channel"). nout is NumGroups x Cout.
  */
-enum td_ocg { TD_OCG_MOD16, TD_OCG_RUNS, TD_OCG_UNPINNED };
+enum td_ocg { TD_OCG_MOD16, TD_OCG_RUNS, TD_OCG_UNPINNED, TD_OCG_CHANNELS };
 struct td_ocg_lay {
 	enum td_ocg kind;
 	unsigned g;      /* outputs a channel holds side by side in a whole pass (1: TD_OCG_MOD16) */
 	uint64_t full;   /* whole passes of 16 g (TD_OCG_RUNS) */
 	unsigned tail;   /* outputs a channel holds in the last, partial pass; 0: none */
+	unsigned read;   /* the coefficient channels the layout reads (a mask) */
+	unsigned ch;     /* TD_OCG_CHANNELS: the channel enabled and not read, or read and not enabled */
+	unsigned unread; /* TD_OCG_CHANNELS: 1 enabled and not read; 0 read and not enabled */
 };
-static inline struct td_ocg_lay td_ocg_layout(uint32_t convcfg, uint64_t nout, uint64_t cout)
+/* The coefficient channels a TD enables (KernelDMASrc.CoeffDMAConfig[c].En), as a mask. */
+unsigned td_coeff_mask(const struct td_regs *r);
+static inline struct td_ocg_lay td_ocg_layout(uint32_t convcfg, uint64_t nout, uint64_t cout, unsigned en)
 {
 	unsigned k = H13_GET(convcfg, H13_CONVCFG_OCGSIZE);
-	struct td_ocg_lay l = {TD_OCG_MOD16, 1u << k, 0, 0};
+	const unsigned all = (1u << H13_COEFF_NCH) - 1u;
+	struct td_ocg_lay l = {TD_OCG_MOD16, 1u << k, 0, 0, nout >= H13_COEFF_NCH ? all : (1u << nout) - 1u, 0, 0};
 	uint64_t pass = (uint64_t)H13_COEFF_NCH << k;
-	if (!k)
-		return l;
-	l.kind = TD_OCG_UNPINNED;
-	if (nout != cout || cout % l.g)
-		return l;
-	l.full = cout / pass;
-	uint64_t rest = cout % pass;
-	if (rest && !l.full) {
-		l.tail = l.g; /* one pass over the first Cout / g channels */
-	} else if (rest) {
-		if (rest % H13_COEFF_NCH || ((rest / H13_COEFF_NCH) & (rest / H13_COEFF_NCH - 1)))
+	if (k) {
+		l.kind = TD_OCG_UNPINNED;
+		if (nout != cout || cout % l.g)
 			return l;
-		l.tail = (unsigned)(rest / H13_COEFF_NCH);
+		l.full = cout / pass;
+		uint64_t rest = cout % pass;
+		l.read = all;
+		if (rest && !l.full && en == all && cout % H13_COEFF_NCH == 0) {
+			l.tail = (unsigned)(cout / H13_COEFF_NCH); /* all 16 enabled: Cout / 16 a channel */
+		} else if (rest && !l.full) {
+			l.tail = l.g; /* one pass over the first Cout / g channels */
+			l.read = (1u << (cout / l.g)) - 1u;
+		} else if (rest) {
+			if (rest % H13_COEFF_NCH)
+				return l;
+			l.tail = (unsigned)(rest / H13_COEFF_NCH);
+		}
+		l.kind = TD_OCG_RUNS;
 	}
-	l.kind = TD_OCG_RUNS;
+	unsigned odd = (en & ~l.read) ? en & ~l.read : k ? l.read & ~en : 0u;
+	if (odd) {
+		l.unread = (en & ~l.read) != 0;
+		l.kind = TD_OCG_CHANNELS;
+		while (!(odd & (1u << l.ch)))
+			l.ch++;
+	}
 	return l;
 }
 

@@ -41,6 +41,13 @@ struct cv {
 	int mod16;      /* lay the kernels out as OCGSize 0 has them whatever ocg says (a wrong layout) */
 };
 
+/* run_model's kernel layout under one pass, for the one test that sets them (ocg_case), 0
+ * otherwise: run_spread lays a Cout under 16 x 2^ocg out Cout / 16 a channel in all 16 (else Cout
+ * / 2^ocg channels of 2^ocg); run_en the coefficient channels enabled, a mask (0: those the layout
+ * fills); run_extra bytes each channel's CoeffBfrSize has beyond its kernels. */
+static int run_spread;
+static unsigned run_en, run_extra;
+
 /* run_model's biases, for the one test that sets them (bias_run), 0 otherwise: with
  * NE.MACCfg.BiasMode, output o's bias run_bias[o] as its kernel's element 0 (OCGSize 0 only);
  * NE.AccBias run_accbias, every output's bias. */
@@ -78,9 +85,17 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	/* a channel's bytes: OCGSize 0's blocks, or a pass's run of g kernels element by element,
 	 * the passes one after another */
 	uint64_t g = 1ull << c->ocg, pass = H13_COEFF_NCH * g, chlen = nblk * block;
-	uint64_t runs = line64(per * 2 * g * ((nout + pass - 1) / pass));
-	if (c->ocg && runs > chlen)
-		chlen = runs;
+	/* after whole passes, the outputs left spread over the 16 channels, R / 16 a channel; a
+	 * Cout under one pass over Cout / g channels, or with spread Cout / 16 a channel in all 16 */
+	uint64_t full = nout / pass, tail = full ? nout % pass / H13_COEFF_NCH : run_spread ? nout / H13_COEFF_NCH : g;
+	unsigned en = !c->ocg ? (nout >= H13_COEFF_NCH ? 0xffffu : (1u << nout) - 1u)
+		      : full || run_spread ? 0xffffu : (1u << (nout + g - 1) / g) - 1u;
+	if (run_en)
+		en = run_en;
+	uint64_t runs = line64(per * 2 * (full * g + tail));
+	if (c->ocg)
+		chlen = runs; /* as Apple sizes them (mod16 writes what fits) */
+	chlen += run_extra;
 	uint8_t *src = calloc(1, sgroup * c->G), *dst = calloc(1, dgroup * c->G);
 	uint8_t *coef = calloc(H13_COEFF_NCH, chlen);
 	if (!src || !dst || !coef)
@@ -91,8 +106,6 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 				for (unsigned x = 0; x < c->win; x++)
 					le_wr16(src + g * sgroup + ci * splane + y * srow + 2 * x,
 						in[((g * c->cin + ci) * c->hin + y) * c->win + x]);
-	/* after whole passes, the outputs left spread over the 16 channels, R / 16 a channel */
-	uint64_t full = nout / pass, tail = full ? nout % pass / H13_COEFF_NCH : g;
 	if (kb && c->ocg)
 		return -1; /* (not written here) */
 	for (uint64_t o = 0; kb && o < nout; o++)
@@ -105,18 +118,23 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 				w = tail;
 				rr = o - full * pass;
 			}
-			le_wr16(c->ocg && !c->mod16
-					? coef + (rr / w) * chlen + p * per * 2 * g + 2 * (k * w + rr % w)
-					: coef + (o % H13_COEFF_NCH) * chlen + (o / H13_COEFF_NCH) * block + 2 * (kb + k),
-				wt[o * per + k]);
+			uint64_t at = (o / H13_COEFF_NCH) * block + 2 * (kb + k);
+			if (c->ocg && !c->mod16)
+				le_wr16(coef + (rr / w) * chlen + p * per * 2 * g + 2 * (k * w + rr % w), wt[o * per + k]);
+			else if (at + 2 <= chlen)
+				le_wr16(coef + (o % H13_COEFF_NCH) * chlen + at, wt[o * per + k]);
 		}
 	struct mrange r[2 + H13_COEFF_NCH];
 	memset(r, 0, sizeof r);
 	r[0] = (struct mrange){TD_R_SRC0, 0, 0, 0x1000, sgroup * c->G, src};
 	r[1] = (struct mrange){TD_R_DST, 0, 1, 0x2000, dgroup * c->G, dst};
-	for (unsigned ch = 0; ch < H13_COEFF_NCH; ch++)
-		r[2 + ch] = (struct mrange){TD_R_COEFF, (uint8_t)ch, 0, 0x10000 + ch * chlen, chlen,
-					    coef + ch * chlen};
+	unsigned nr = 2;
+	for (unsigned ch = 0; ch < H13_COEFF_NCH; ch++) { /* a range for each channel enabled */
+		SET(H13_COEFF_DMACONFIG(ch), H13_PUT(H13_DMA_EN, en >> ch & 1u));
+		if (en >> ch & 1u)
+			r[nr++] = (struct mrange){TD_R_COEFF, (uint8_t)ch, 0, 0x10000 + ch * chlen, chlen,
+						  coef + ch * chlen};
+	}
 	SET(H13_COMMON_CHCFG, H13_FMT_FP16 << H13_CHCFG_INFMT_LSB | H13_FMT_FP16 << H13_CHCFG_OUTFMT_LSB);
 	SET(H13_COMMON_INDIM, c->win << H13_INDIM_WIN_LSB | c->hin << H13_INDIM_HIN_LSB);
 	SET(H13_COMMON_OUTDIM, c->w << H13_OUTDIM_WOUT_LSB | c->h << H13_OUTDIM_HOUT_LSB);
@@ -150,7 +168,7 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	struct anem_act act;
 	memset(&act, 0, sizeof act);
 	unsigned lines0 = m->conv_lines;
-	int e = anem_compute(m, r, 2 + H13_COEFF_NCH, &act);
+	int e = anem_compute(m, r, nr, &act);
 	conv_by_lines += m->conv_lines - lines0;
 	for (unsigned g = 0; g < c->G; g++)
 		for (unsigned o = 0; o < c->cout; o++)
@@ -456,6 +474,7 @@ TEST(model, conv_kernels_in_runs_of_two_to_the_ocgsize)
 		{1, 1, 1, 1, 0, 0, 1, 24, 512, 4, 1, 4, 1, 4, 0},   /* Whisper's runs of 16: two passes */
 		{1, 1, 1, 1, 0, 0, 1, 3, 64, 4, 1, 4, 1, 1, 0},     /* passes of 6 bytes, back to back */
 		{1, 1, 1, 1, 0, 0, 1, 8, 384, 3, 2, 3, 2, 4, 0},    /* Whisper's 384: 256, then 8 a channel */
+		{1, 1, 1, 1, 0, 0, 1, 8, 176, 3, 2, 3, 2, 3, 0},    /* 128, then 3 a channel (not a power of two) */
 	};
 	unsigned n = sizeof shapes / sizeof shapes[0], bad = 0, wrong = 0, outputs = 0;
 	for (unsigned sh = 0; sh < n; sh++) {
@@ -483,12 +502,11 @@ TEST(model, conv_kernels_in_runs_of_two_to_the_ocgsize)
 	       outputs, bad, wrong, n);
 	CHECK_EQ(bad, 0u);
 	CHECK_EQ(wrong, n);
-	/* refused: a count not a multiple of 2^k, a last partial pass not of 16 channels of a power
-	 * of two, several groups */
+	/* refused: a count not a multiple of 2^k, a last partial pass not a multiple of 16, several
+	 * groups */
 	static const struct cv refused[] = {
 		{1, 1, 1, 1, 0, 0, 1, 8, 20, 4, 1, 4, 1, 3, 1}, /* (the bytes laid out as OCGSize 0's) */
 		{1, 1, 1, 1, 0, 0, 1, 8, 200, 4, 1, 4, 1, 3, 1},
-		{1, 1, 1, 1, 0, 0, 1, 8, 176, 4, 1, 4, 1, 3, 1},
 		{1, 1, 1, 1, 0, 0, 2, 8, 16, 4, 1, 4, 1, 2, 1},
 	};
 	for (unsigned i = 0; i < sizeof refused / sizeof refused[0]; i++) {
@@ -500,6 +518,99 @@ TEST(model, conv_kernels_in_runs_of_two_to_the_ocgsize)
 		free(in);
 		free(wt);
 		free(out);
+	}
+}
+
+/* Runs c with random inputs and weights: the outputs the reference disagrees with (nout + 1 when
+ * the run did not complete, the fault in run_m->flt). */
+static unsigned ocg_case(const struct cv *c, int spread, unsigned en, unsigned extra)
+{
+	run_spread = spread;
+	run_en = en;
+	run_extra = extra;
+	size_t nin = (size_t)c->cin * c->hin * c->win, nw = (size_t)c->cout * c->cin * c->kh * c->kw;
+	size_t nout = (size_t)c->cout * c->h * c->w;
+	uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2), *out = calloc(nout, 2);
+	if (!in || !wt || !out)
+		return ~0u;
+	for (size_t i = 0; i < nin; i++)
+		in[i] = rnd_h();
+	for (size_t i = 0; i < nw; i++)
+		wt[i] = rnd_h();
+	unsigned bad = run_model(c, in, wt, out) != ENG_OK ? (unsigned)nout + 1u : check(c, in, wt, out);
+	run_spread = 0;
+	run_en = run_extra = 0;
+	free(in);
+	free(wt);
+	free(out);
+	return bad;
+}
+
+/*
+ * A Cout under one pass of 16 x 2^OCGSize has two forms, told apart by the coefficient channels
+ * enabled (docs/engine-model.md, "Kernel layout"): the first Cout / 2^k channels, 2^k a channel
+ * (the macOS linears), or all 16, Cout / 16 a channel (Apple's H13 K 4096 -> N 1024 linear: 96
+ * outputs with OCGSize 3 as 6 a channel, its constant so rebuilt matching Apple's SHA-256). Each
+ * computes against the reference; Apple's 16 x 6 read the old way (8 a channel over the first 12,
+ * all 16 enabled) fails it, as does the 16 x 3 form of 48 with 12 channels enabled; an enabled
+ * channel the layout leaves unread, a channel it reads not enabled, and a channel longer than
+ * its kernels are refused naming the register, each beside a control that completes.
+ */
+TEST(model, conv_kernels_under_one_pass_by_the_channels_enabled)
+{
+	static const struct {
+		struct cv c;
+		int spread;
+		unsigned en, extra;
+		const char *what;
+	} ok[] = {
+		{{1, 1, 1, 1, 0, 0, 1, 40, 96, 5, 2, 5, 2, 3, 0}, 1, 0, 0, "Apple's 96 with OCGSize 3: 16 x 6"},
+		{{3, 3, 1, 1, 1, 1, 1, 5, 96, 6, 3, 6, 3, 3, 0}, 1, 0, 0, "16 x 6, 3x3"},
+		{{1, 1, 1, 1, 0, 0, 1, 8, 48, 6, 2, 6, 2, 2, 0}, 1, 0, 0, "48 with OCGSize 2: 16 x 3 (the probe)"},
+		{{1, 1, 1, 1, 0, 0, 1, 8, 48, 6, 2, 6, 2, 2, 0}, 0, 0, 0, "48 with OCGSize 2: 12 x 4 (12 enabled)"},
+		{{1, 1, 1, 1, 0, 0, 1, 700, 96, 2, 1, 2, 1, 3, 0}, 1, 0, 0, "16 x 6, 700 inputs, packed on 2 threads"},
+		{{1, 1, 1, 1, 0, 0, 1, 8, 64, 6, 2, 6, 2, 2, 0}, 0, 0, 0, "64 with OCGSize 2: one whole pass"},
+	};
+	for (unsigned i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		hal_set_workers(ok[i].c.cin >= 700 ? 2 : 1);
+		unsigned bad = ocg_case(&ok[i].c, ok[i].spread, ok[i].en, ok[i].extra);
+		hal_set_workers(1);
+		CHECKF(bad == 0, "%s: %u outputs wrong (%s)", ok[i].what, bad,
+		       bad > ok[i].c.cout * ok[i].c.w * ok[i].c.h ? run_m->flt.why : "ran");
+	}
+	/* the other form's bytes: wrong numbers, not a refusal (the sizes agree) */
+	static const struct {
+		struct cv c;
+		int spread;
+		unsigned en, extra;
+		const char *what;
+	} wrong[] = {
+		{{1, 1, 1, 1, 0, 0, 1, 2, 96, 6, 2, 6, 2, 3, 0}, 0, 0xffffu, 0, "8 a channel over 12, all 16 enabled"},
+		{{1, 1, 1, 1, 0, 0, 1, 8, 48, 6, 2, 6, 2, 2, 0}, 1, 0x0fffu, 0, "16 x 3 with 12 enabled"},
+	};
+	for (unsigned i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+		unsigned n = wrong[i].c.cout * wrong[i].c.w * wrong[i].c.h, bad = ocg_case(&wrong[i].c, wrong[i].spread, wrong[i].en, wrong[i].extra);
+		CHECKF(bad > n / 2 && bad <= n, "%s: %u of %u outputs wrong", wrong[i].what, bad, n);
+	}
+	/* refused, by the field; each beside its control above (48 and 64 with OCGSize 2; Apple's 96) */
+	static const struct {
+		struct cv c;
+		int spread;
+		unsigned en, extra;
+		uint32_t reg;
+		const char *why;
+	} no[] = {
+		{{1, 1, 1, 1, 0, 0, 1, 8, 48, 6, 2, 6, 2, 2, 0}, 0, 0x1fffu, 0, H13_COEFF_DMACONFIG(12), "enabled that"},
+		{{1, 1, 1, 1, 0, 0, 1, 8, 48, 6, 2, 6, 2, 2, 0}, 0, 0x07ffu, 0, H13_COEFF_DMACONFIG(11), "reads is not enabled"},
+		{{1, 1, 1, 1, 0, 0, 1, 8, 64, 6, 2, 6, 2, 2, 0}, 0, 0x7fffu, 0, H13_COEFF_DMACONFIG(15), "reads is not enabled"},
+		{{1, 1, 1, 1, 0, 0, 1, 40, 96, 5, 2, 5, 2, 3, 0}, 1, 0, 64, H13_COEFF_BFRSIZE(0), "the sizes disagree"},
+	};
+	for (unsigned i = 0; i < sizeof no / sizeof no[0]; i++) {
+		unsigned n = no[i].c.cout * no[i].c.w * no[i].c.h, bad = ocg_case(&no[i].c, no[i].spread, no[i].en, no[i].extra);
+		CHECKF(bad == n + 1 && run_m->flt.reason == ENG_FR_COMBINATION && run_m->flt.reg == no[i].reg &&
+		       run_m->flt.why && strstr(run_m->flt.why, no[i].why),
+		       "case %u: %u wrong, reason %u, reg 0x%x, %s", i, bad, (unsigned)run_m->flt.reason,
+		       (unsigned)run_m->flt.reg, run_m->flt.why ? run_m->flt.why : "-");
 	}
 }
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 struct img {
-	uint32_t addr[32], val[32];
+	uint32_t addr[48], val[48]; /* (16 of them coefficient channels) */
 	unsigned n;
 };
 
@@ -133,8 +133,9 @@ TEST(td_op, convolution_with_kernelcfg_align)
 }
 
 /* The kernel layout OCGSize selects, as the model reads it (fw/td td_ocg_layout): gemm.hwx's
- * 512 -> 512 with OCGSize 5, four passes of 16 x 8, and a layout the model refuses (a last
- * partial pass). */
+ * 512 -> 512 with OCGSize 5, four passes of 16 x 8, a layout the model refuses (a last partial
+ * pass of 8 outputs), the two forms of a Cout under one pass by the channels enabled, and
+ * enabled channels neither form reads. */
 TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 {
 	struct img m = {0};
@@ -147,7 +148,8 @@ TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) |
 				H13_PUT(H13_MACCFG_BIT20, 1)); /* gemm.hwx's 0x101c00 */
 	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
-	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++) /* gemm.hwx's 16 channels */
+		set(&m, H13_COEFF_DMACONFIG(c), H13_PUT(H13_DMA_EN, 1));
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "512 -> 512 channels, kernels fp16, 32 outputs a coefficient channel "
 			      "(OCGSize 5), x PostScale 1\n") != NULL, "%s", t.text);
@@ -157,7 +159,7 @@ TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", 8 outputs a coefficient channel a pass (OCGSize 3), 4 passes, ") != NULL,
 	       "%s", t.text);
-	set(&m, H13_COMMON_COUT, 520); /* a last partial pass of 8: not 16 channels of a power of two */
+	set(&m, H13_COMMON_COUT, 520); /* a last partial pass of 8: not a multiple of 16 */
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", OCGSize 3 (kernel layout not modelled), ") != NULL, "%s", t.text);
 	/* Apple's 768 -> 768 with a bias: a pass of 512, then 16 a channel */
@@ -171,6 +173,35 @@ TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 	CHECKF(strstr(t.text, "kernels fp16, + a bias an output (BiasMode: each kernel's first element), 32 "
 			      "outputs a coefficient channel a pass (OCGSize 5), 1 pass and a last of 16 a "
 			      "channel, x PostScale 1\n") != NULL, "%s", t.text);
+	/* a last pass of 6 a channel (not a power of two, as Apple's 96-output TDs have): read */
+	set(&m, H13_COMMON_COUT, 608);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "(OCGSize 5), 1 pass and a last of 6 a channel, x PostScale 1\n") != NULL, "%s", t.text);
+	/* a Cout under one pass: which channels are enabled says the form (Apple's K 4096 -> N 1024
+	 * linear: 96 outputs with OCGSize 3 in all 16, 6 each; the macOS linears: Cout 32 over 4) */
+	set(&m, H13_COMMON_COUT, 96);
+	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
+				     H13_PUT(H13_CONVCFG_OCGSIZE, 3));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, ", 6 outputs a coefficient channel in all 16 (OCGSize 3; Cout / 16, all 16 "
+			      "enabled), x PostScale 1\n") != NULL, "%s", t.text);
+	set(&m, H13_COMMON_COUT, 32);
+	for (unsigned c = 4; c < H13_COEFF_NCH; c++)
+		set(&m, H13_COEFF_DMACONFIG(c), 0);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, ", 8 outputs a coefficient channel in the first 4 (OCGSize 3; Cout / 2^OCGSize "
+			      "enabled), x PostScale 1\n") != NULL, "%s", t.text);
+	/* a fifth channel enabled: neither form, marked with what the model refuses */
+	set(&m, H13_COEFF_DMACONFIG(4), H13_PUT(H13_DMA_EN, 1));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, ", OCGSize 3 (not modelled: coefficient channel 4 enabled but not read by the "
+			      "kernel layout), x PostScale 1\n") != NULL, "%s", t.text);
+	/* 96 with only channels 0-4: channel 5 read (12 of 8) and not enabled */
+	set(&m, H13_COMMON_COUT, 96);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, ", OCGSize 3 (not modelled: coefficient channel 5 read by the kernel layout but "
+			      "not enabled), x PostScale 1\n") != NULL, "%s", t.text);
 }
 
 TEST(td_op, planar_engine_add_pool_and_l2)
