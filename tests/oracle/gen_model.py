@@ -541,7 +541,9 @@ def cb_bias(o):
 CONV_BIAS = (  # name, cin, cout, w, h, k, OCGSize, relu (test_model_bias.c's shapes)
     ('cb_mod16', 5, 20, 9, 4, 3, 0, 0), ('cb_ocg2', 64, 64, 16, 2, 1, 2, 0),
     ('cb_tail', 24, 48, 8, 3, 1, 1, 0), ('cb_passes3x3', 3, 64, 7, 5, 3, 1, 0),
-    ('cb_relu', 16, 32, 10, 2, 1, 0, 1), ('cb_tail768', 8, 768, 4, 1, 1, 5, 0))
+    ('cb_relu', 16, 32, 10, 2, 1, 0, 1), ('cb_tail768', 8, 768, 4, 1, 1, 5, 0),
+    ('cb_all16x6', 8, 96, 4, 2, 1, 3, 0), ('cb_all16x3', 5, 48, 6, 2, 1, 2, 0),
+    ('cb_first5x8', 8, 40, 4, 2, 1, 3, 0), ('cb_tail3', 4, 176, 3, 2, 1, 3, 0))
 
 
 def conv_bias(d, rng):

@@ -33,6 +33,10 @@ static const struct shape {
 	{"cb_passes3x3", 3, 64, 7, 5, 3, 1, 0}, /* two passes of 28 x 2 elements, back to back */
 	{"cb_relu", 16, 32, 10, 2, 1, 0, 1},    /* the bias before the NE's ReLU */
 	{"cb_tail768", 8, 768, 4, 1, 1, 5, 0},  /* Apple's 768 -> 768: 512, then 16 a channel */
+	{"cb_all16x6", 8, 96, 4, 2, 1, 3, 0},   /* Apple's 96 with OCGSize 3: 6 a channel in all 16 */
+	{"cb_all16x3", 5, 48, 6, 2, 1, 2, 0},   /* 48 with OCGSize 2: 3 a channel in all 16 */
+	{"cb_first5x8", 8, 40, 4, 2, 1, 3, 0},  /* 40 with OCGSize 3: 8 a channel in the first 5 */
+	{"cb_tail3", 4, 176, 3, 2, 1, 3, 0},    /* 128, then 3 a channel (not a power of two) */
 };
 
 static uint8_t prog[BP_WEIGHTS_OFF + 64 * 1024];

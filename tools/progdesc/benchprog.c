@@ -264,10 +264,11 @@ static uint64_t cb_place(const struct bp_conv_spec *s, unsigned o, uint64_t j, u
 	}
 	const unsigned g = 1u << s->ocg, pass = H13_COEFF_NCH * g, full = s->cout / pass;
 	unsigned p = o / pass, w = g, r = o % pass;
-	if (p >= full) { /* the last, partial pass: Cout / g channels of g, or 16 channels of R / 16 */
+	if (p >= full) { /* the last, partial pass: 16 channels of R / 16, or with no whole pass and
+			  * Cout not a multiple of 16 Cout / g channels of g (cb_lanes enables those) */
 		p = full;
 		r = o - full * pass;
-		w = full ? (s->cout - full * pass) / H13_COEFF_NCH : g;
+		w = full || s->cout % H13_COEFF_NCH == 0 ? (s->cout - full * pass) / H13_COEFF_NCH : g;
 	}
 	*ch = r / w;
 	return ((uint64_t)p * kel * g + j * w + r % w) * 2u;
@@ -369,6 +370,17 @@ static uint64_t cb_lane(const struct bp_conv_spec *s)
 	return (end + 63u) & ~(uint64_t)63u;
 }
 
+/* The coefficient channels bp_convb enables (the first n): those its layout fills (cb_place) */
+static unsigned cb_lanes(const struct bp_conv_spec *s)
+{
+	const unsigned g = 1u << s->ocg;
+	if (s->sparse)
+		return H13_COEFF_NCH;
+	if (!s->ocg)
+		return s->cout < H13_COEFF_NCH ? s->cout : H13_COEFF_NCH;
+	return s->cout < H13_COEFF_NCH * g && s->cout % H13_COEFF_NCH ? (s->cout + g - 1u) / g : H13_COEFF_NCH;
+}
+
 static void cb_dense(const struct bp_conv_spec *s, uint8_t *wa, uint64_t lane);
 static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t in1, uint8_t out,
 		 unsigned tid, uint32_t next_ptr);
@@ -396,7 +408,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
 			      s->accbias, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
+	conv_regs(&tw, tdw, &t, cb_lanes(s), (uint32_t)lane);
 	size_t len = finish(&tw, buf, cap, bp_convb_bytes(s));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
 	if (len)
