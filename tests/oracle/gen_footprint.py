@@ -22,7 +22,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_model import dw_weight, ulp16, write  # noqa: E402
+from gen_model import depthwise_same, dw_weight, ulp16, write  # noqa: E402
 
 SEED = 0xF007
 
@@ -40,14 +40,7 @@ def main(out):
     rng = np.random.default_rng(SEED)
     c, h, w, k = 1024, 2, 8, 3
     x = rng.uniform(-100, 100, (c, h, w)).astype(np.float16)
-    wt = np.array([[dw_weight(o, i) for i in range(k * k)] for o in range(c)]).reshape(c, k, k)
-    p = k // 2
-    xp = np.zeros((c, h + 2 * p, w + 2 * p))
-    xp[:, p:p + h, p:p + w] = x.astype(np.float64)
-    y = np.zeros((c, h, w))
-    for ky in range(k):
-        for kx in range(k):
-            y += wt[:, ky, kx][:, None, None] * xp[:, ky:ky + h, kx:kx + w]
+    y = depthwise_same(x, dw_weight, k)
     write(os.path.join(d, 'fp_dw3_c1024.orc'), tensors(x, y, ulp16(y)))
     c = 4608
     x = rng.uniform(-100, 100, (c, h, w)).astype(np.float16)

@@ -477,20 +477,29 @@ def dw_weight(o, i):
     return ((o * 7 + i * 3) % 11 - 5) / 4.0
 
 
+def depthwise_same(x, weight, k):
+    """The depthwise k x k convolution of x [C, H, W] (stride 1, zero padding k // 2), channel o's
+    kernel element i (ky-major) weight(o, i): each output the sum of its channel's products, in
+    float64 (the callers round once to fp16 by their tolerance)."""
+    c, h, w = x.shape
+    wt = np.array([[weight(o, i) for i in range(k * k)] for o in range(c)]).reshape(c, k, k)
+    p = k // 2
+    xp = np.zeros((c, h + 2 * p, w + 2 * p))
+    xp[:, p:p + h, p:p + w] = x.astype(np.float64)
+    y = np.zeros((c, h, w))
+    for ky in range(k):
+        for kx in range(k):
+            y += wt[:, ky, kx][:, None, None] * xp[:, ky:ky + h, kx:kx + w]
+    return y
+
+
 def depthwise(d, rng):
     """Depthwise k x k convolutions (stride 1, zero padding k // 2), each output channel from its
     own input channel (Apple's H13 form; test_model_depthwise.c builds them with bp_dwconv): the
     sum of products in float64, rounded once to fp16."""
     for name, c, h, w, k in (('dw3', 32, 5, 12, 3), ('dw5', 8, 6, 9, 5)):
         x = rng.uniform(-100, 100, (c, h, w)).astype(np.float16)
-        wt = np.array([[dw_weight(o, i) for i in range(k * k)] for o in range(c)]).reshape(c, k, k)
-        p = k // 2
-        xp = np.zeros((c, h + 2 * p, w + 2 * p))
-        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
-        y = np.zeros((c, h, w))
-        for ky in range(k):
-            for kx in range(k):
-                y += wt[:, ky, kx][:, None, None] * xp[:, ky:ky + h, kx:kx + w]
+        y = depthwise_same(x, dw_weight, k)
         write(os.path.join(d, name + '.orc'),
               [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
@@ -513,14 +522,7 @@ def pad_form(d, rng):
     multiples of 1/64 in [-4, 4] (every fp32 partial sum exact)."""
     for name, c, h, w, k in PAD_FORM:
         x = (rng.integers(-256, 257, (c, h, w)) / 64.0).astype(np.float16)
-        wt = np.array([[pf_weight(o, i) for i in range(k * k)] for o in range(c)]).reshape(c, k, k)
-        p = k // 2
-        xp = np.zeros((c, h + 2 * p, w + 2 * p))
-        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
-        y = np.zeros((c, h, w))
-        for ky in range(k):
-            for kx in range(k):
-                y += wt[:, ky, kx][:, None, None] * xp[:, ky:ky + h, kx:kx + w]
+        y = depthwise_same(x, pf_weight, k)
         write(os.path.join(d, name + '.orc'),
               [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,

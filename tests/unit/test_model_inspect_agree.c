@@ -67,14 +67,23 @@ static size_t with_channel_record(size_t len, uint32_t base)
 	return len;
 }
 
-TEST(model_agree, unit_stream_and_channel_record_must_agree)
+/* mkprog's int8 layer (TD 0, its kernels the unit's) and relu6 (TD 1) into kprog: its length,
+ * 0 when it does not build (which the callers require not to be) */
+static size_t build_unit_program(void)
 {
 	static const char desc[] = "input w=8 h=1 c=16\nlayer int8 cout=8\nactivation relu6\n";
 	struct pd_desc d;
 	unsigned line;
 	size_t len = 0;
-	REQUIRE(pd_parse(desc, strlen(desc), &d, &line) == PD_OK);
-	REQUIRE(pd_build(&d, kprog, sizeof kprog, &len) == PD_OK);
+	if (pd_parse(desc, strlen(desc), &d, &line) != PD_OK || pd_build(&d, kprog, sizeof kprog, &len) != PD_OK)
+		return 0;
+	return len;
+}
+
+TEST(model_agree, unit_stream_and_channel_record_must_agree)
+{
+	const size_t len = build_unit_program();
+	REQUIRE(len > 0);
 	char f[512];
 	/* the control as built: the stream's record alone; inspect says so, and that TD 0's layer is
 	 * the unit's (its per-channel post-scale and bias) */
@@ -111,12 +120,8 @@ TEST(model_agree, unit_stream_and_channel_record_must_agree)
  * name, not computed as if it were clear (load_kernels_ku did not check them). */
 TEST(model_agree, kernel_unit_kernelcfg_bits_outside_the_known_fields_refused)
 {
-	static const char desc[] = "input w=8 h=1 c=16\nlayer int8 cout=8\nactivation relu6\n";
-	struct pd_desc d;
-	unsigned line;
-	size_t len = 0;
-	REQUIRE(pd_parse(desc, strlen(desc), &d, &line) == PD_OK);
-	REQUIRE(pd_build(&d, kprog, sizeof kprog, &len) == PD_OK);
+	const size_t len = build_unit_program();
+	REQUIRE(len > 0);
 	char f[512];
 	CHECKF(submit(kprog, len, f, sizeof f) == 0, "as built: %s", f);
 	memcpy(kcopy, kprog, len);

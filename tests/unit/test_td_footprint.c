@@ -14,6 +14,7 @@
 #include "fw/regmap/h13.h"
 #include "fw/td/td.h"
 #include "tests/harness/harness.h"
+#include "tests/unit/tregs.h"
 #include "tests/unit/toracle.h"
 #include "tests/unit/tsession.h"
 #include "tools/progdesc/benchprog.h"
@@ -21,35 +22,9 @@
 #include <stdio.h>
 #include <string.h>
 
-struct img {
-	uint32_t addr[48], val[48];
-	unsigned n;
-};
-
-static uint32_t img_get(const void *ctx, uint32_t addr)
+static uint64_t kernels(const struct treg_img *m)
 {
-	const struct img *m = ctx;
-	for (unsigned i = 0; i < m->n; i++)
-		if (m->addr[i] == addr)
-			return m->val[i];
-	return 0;
-}
-
-static void set(struct img *m, uint32_t addr, uint32_t v)
-{
-	for (unsigned i = 0; i < m->n; i++)
-		if (m->addr[i] == addr) {
-			m->val[i] = v;
-			return;
-		}
-	REQUIRE(m->n < sizeof m->addr / sizeof m->addr[0]);
-	m->addr[m->n] = addr;
-	m->val[m->n++] = v;
-}
-
-static uint64_t kernels(const struct img *m)
-{
-	const struct td_regs r = {img_get, m};
+	const struct td_regs r = {treg_get, m};
 	struct td_footprint f;
 	td_footprint(&r, &f);
 	return f.kernels;
@@ -59,39 +34,39 @@ static uint64_t kernels(const struct img *m)
  * encoder_conv_c1024_n1024_k9x1_s1_g1024_bias0_same, its one TD): Cin = Cout 0x400, ConvCfg
  * 0x5100a121 (Kh 9, Kw 1), GroupConvCfg 0x14001 (NumGroups 1, UnicastEn, UnicastCin 1), MACCfg
  * 0x101c00, KernelCfg 0x82 (fp16), PostScale 0x3c00, 16 coefficient channels of 0x480 bytes. */
-static void apple_dw9x1(struct img *m)
+static void apple_dw9x1(struct treg_img *m)
 {
 	memset(m, 0, sizeof *m);
-	set(m, H13_COMMON_CIN, 0x400);
-	set(m, H13_COMMON_COUT, 0x400);
-	set(m, H13_COMMON_CONVCFG, 0x5100a121u);
-	set(m, H13_COMMON_GROUPCONVCFG, 0x14001u);
-	set(m, H13_NE_MACCFG, 0x101c00u);
-	set(m, H13_NE_KERNELCFG, 0x82u);
-	set(m, H13_NE_POSTSCALE, 0x3c00u);
+	treg_set(m, H13_COMMON_CIN, 0x400);
+	treg_set(m, H13_COMMON_COUT, 0x400);
+	treg_set(m, H13_COMMON_CONVCFG, 0x5100a121u);
+	treg_set(m, H13_COMMON_GROUPCONVCFG, 0x14001u);
+	treg_set(m, H13_NE_MACCFG, 0x101c00u);
+	treg_set(m, H13_NE_KERNELCFG, 0x82u);
+	treg_set(m, H13_NE_POSTSCALE, 0x3c00u);
 	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
-		set(m, H13_COEFF_DMACONFIG(c), 0x81u);
+		treg_set(m, H13_COEFF_DMACONFIG(c), 0x81u);
 }
 
 TEST(td_footprint, depthwise_counts_one_input_channel_an_output)
 {
-	struct img m;
+	struct treg_img m;
 	apple_dw9x1(&m);
 	/* Apple's section: 16 channels x 0x480 = 1024 outputs x 9 taps x 2 bytes */
 	CHECK_EQ(kernels(&m), 16u * 0x480u);
 	CHECK(kernels(&m) <= TD_KMEM_MAX);
 	/* the 9x9 at 1024 (encoder_conv_c1024_n1024_k9x9): 1024 x 81 x 2 dense taps */
-	set(&m, H13_COMMON_CONVCFG, (0x5100a121u & ~0x3ffu) | 9u << 5 | 9u);
+	treg_set(&m, H13_COMMON_CONVCFG, (0x5100a121u & ~0x3ffu) | 9u << 5 | 9u);
 	CHECK_EQ(kernels(&m), 1024u * 81u * 2u);
-	set(&m, H13_COMMON_CONVCFG, 0x5100a121u);
+	treg_set(&m, H13_COMMON_CONVCFG, 0x5100a121u);
 	/* UnicastCin N: N input channels an output; 0 is read as 1 */
-	set(&m, H13_COMMON_GROUPCONVCFG, 0x14001u + (3u << 16) - (1u << 16));
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, 0x14001u + (3u << 16) - (1u << 16));
 	CHECK_EQ(kernels(&m), 1024u * 3u * 9u * 2u);
-	set(&m, H13_COMMON_GROUPCONVCFG, 0x04001u);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, 0x04001u);
 	CHECK_EQ(kernels(&m), 1024u * 9u * 2u);
 	/* int8 kernels: a byte a tap */
-	set(&m, H13_COMMON_GROUPCONVCFG, 0x14001u);
-	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_INT8));
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, 0x14001u);
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_INT8));
 	CHECK_EQ(kernels(&m), 1024u * 9u);
 }
 
@@ -99,18 +74,18 @@ TEST(td_footprint, depthwise_counts_one_input_channel_an_output)
  * kernels (1024 x 1024 x 9 x 2 bytes) do not fit the kernel memory; two groups of it twice. */
 TEST(td_footprint, dense_convolution_counts_every_input_channel)
 {
-	struct img m;
+	struct treg_img m;
 	apple_dw9x1(&m);
-	set(&m, H13_COMMON_GROUPCONVCFG, 0x10001u);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, 0x10001u);
 	CHECK_EQ(kernels(&m), 1024u * 1024u * 9u * 2u);
 	CHECK(kernels(&m) > TD_KMEM_MAX);
-	set(&m, H13_COMMON_GROUPCONVCFG, 0x10002u);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, 0x10002u);
 	CHECK_EQ(kernels(&m), 2u * 1024u * 1024u * 9u * 2u);
 	/* every field at its largest: the exact product (13 + 17 + 17 + 5 + 5 bits, x 2: 58 bits) */
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, ~0u));
-	set(&m, H13_COMMON_CIN, H13_PUT(H13_CIN, ~0u));
-	set(&m, H13_COMMON_COUT, H13_PUT(H13_COUT, ~0u));
-	set(&m, H13_COMMON_CONVCFG, 0x5100a000u | 0x3ffu);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, ~0u));
+	treg_set(&m, H13_COMMON_CIN, H13_PUT(H13_CIN, ~0u));
+	treg_set(&m, H13_COMMON_COUT, H13_PUT(H13_COUT, ~0u));
+	treg_set(&m, H13_COMMON_CONVCFG, 0x5100a000u | 0x3ffu);
 	const uint64_t want = 8191ull * 131071ull * 131071ull * 31ull * 31ull * 2ull;
 	CHECK_EQ(kernels(&m), want);
 	CHECK(kernels(&m) > TD_KMEM_MAX);
@@ -122,31 +97,31 @@ TEST(td_footprint, dense_convolution_counts_every_input_channel)
  * unit kernel (KernelMode 1, Apple's rsqrt); and a TD with no NE (MACCfg 0). */
 TEST(td_footprint, no_kernel_in_memory_counts_nothing)
 {
-	struct img m = {0};
-	set(&m, H13_COMMON_CIN, 0x400);
-	set(&m, H13_COMMON_COUT, 0x400);
-	set(&m, H13_COMMON_CONVCFG, 0x5000a021u);
-	set(&m, H13_COMMON_GROUPCONVCFG, 0x10177u);
-	set(&m, H13_NE_MACCFG, 0x100000u);
-	set(&m, H13_NE_KERNELCFG, 0x1080u);
+	struct treg_img m = {0};
+	treg_set(&m, H13_COMMON_CIN, 0x400);
+	treg_set(&m, H13_COMMON_COUT, 0x400);
+	treg_set(&m, H13_COMMON_CONVCFG, 0x5000a021u);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, 0x10177u);
+	treg_set(&m, H13_NE_MACCFG, 0x100000u);
+	treg_set(&m, H13_NE_KERNELCFG, 0x1080u);
 	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
-		set(&m, H13_COEFF_DMACONFIG(c), 0x80u); /* En clear */
+		treg_set(&m, H13_COEFF_DMACONFIG(c), 0x80u); /* En clear */
 	CHECK_EQ(kernels(&m), 0u);
 	/* with a coefficient channel enabled it is no pass-through: a convolution, every input
 	 * channel counted (375 x 1024 x 1024, a byte each: KernelCfg 0x1080's KernelFmt is int8) */
-	set(&m, H13_COEFF_DMACONFIG(0), 0x81u);
+	treg_set(&m, H13_COEFF_DMACONFIG(0), 0x81u);
 	CHECK_EQ(kernels(&m), 375u * 1024u * 1024u);
-	set(&m, H13_COEFF_DMACONFIG(0), 0x80u);
+	treg_set(&m, H13_COEFF_DMACONFIG(0), 0x80u);
 	/* a PostScale makes it no pass-through either */
-	set(&m, H13_NE_POSTSCALE, 0x3c00u);
+	treg_set(&m, H13_NE_POSTSCALE, 0x3c00u);
 	CHECK_EQ(kernels(&m), 375u * 1024u * 1024u);
 	/* the unit kernel: no kernel in memory, channel by channel (UnicastEn, UnicastCin 1) */
-	set(&m, H13_NE_MACCFG, 0x100000u | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+	treg_set(&m, H13_NE_MACCFG, 0x100000u | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
 				   H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16));
-	set(&m, H13_COMMON_GROUPCONVCFG, 0x14001u);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, 0x14001u);
 	CHECK_EQ(kernels(&m), 0u);
 	/* no NE */
-	set(&m, H13_NE_MACCFG, 0);
+	treg_set(&m, H13_NE_MACCFG, 0);
 	CHECK_EQ(kernels(&m), 0u);
 }
 

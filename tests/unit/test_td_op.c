@@ -8,101 +8,77 @@
 #include "fw/common/fp16.h"
 #include "fw/td/td.h"
 #include "tests/harness/harness.h"
+#include "tests/unit/tregs.h"
 #include "tests/unit/tsession.h"
 
 #include <string.h>
 
-struct img {
-	uint32_t addr[48], val[48]; /* (16 of them coefficient channels) */
-	unsigned n;
-};
-
-static uint32_t img_get(const void *ctx, uint32_t addr)
-{
-	const struct img *m = ctx;
-	for (unsigned i = 0; i < m->n; i++)
-		if (m->addr[i] == addr)
-			return m->val[i];
-	return 0;
-}
-
-static void set(struct img *m, uint32_t addr, uint32_t v)
-{
-	for (unsigned i = 0; i < m->n; i++)
-		if (m->addr[i] == addr) {
-			m->val[i] = v;
-			return;
-		}
-	m->addr[m->n] = addr;
-	m->val[m->n++] = v;
-}
-
 /* bar_en: the header's bound BAR slots */
-static const char *describe_bars(const struct img *m, unsigned bar_en, struct tcapture *t)
+static const char *describe_bars(const struct treg_img *m, unsigned bar_en, struct tcapture *t)
 {
 	memset(t, 0, sizeof *t);
-	const struct td_regs r = {img_get, m};
+	const struct td_regs r = {treg_get, m};
 	td_print_op(&r, bar_en, tcapture_out, t);
 	return t->text;
 }
 
 /* RBase0, RBase1 and WBase bound */
 #define BARS_ALL ((1u << H13_BAR_RBASE0) | (1u << H13_BAR_RBASE1) | (1u << H13_BAR_WBASE))
-static const char *describe(const struct img *m, struct tcapture *t)
+static const char *describe(const struct treg_img *m, struct tcapture *t)
 {
 	return describe_bars(m, BARS_ALL, t);
 }
 
 /* Common.Cfg.TaskType as Apple's compilers write it for the Planar.Cfg set so far (fw/td
  * td_pe_task); the PE is then in the path (td_pe_in_path) */
-static void pe_task(struct img *m)
+static void pe_task(struct treg_img *m)
 {
-	const uint32_t other = img_get(m, H13_COMMON_CFG) & ~H13_PUT(H13_CFG_TASKTYPE, ~0u);
-	set(m, H13_COMMON_CFG, other | H13_PUT(H13_CFG_TASKTYPE, td_pe_task(img_get(m, H13_PLANAR_CFG))));
+	const uint32_t other = treg_get(m, H13_COMMON_CFG) & ~H13_PUT(H13_CFG_TASKTYPE, ~0u);
+	treg_set(m, H13_COMMON_CFG, other | H13_PUT(H13_CFG_TASKTYPE, td_pe_task(treg_get(m, H13_PLANAR_CFG))));
 }
 
 /* The PE with Planar.Cfg cfg and identity scales (Scale, PreScale and FinalScale 1, Bias 0), in
  * the path by its TaskType (pe_task) */
-static void pe_identity(struct img *m, uint32_t cfg)
+static void pe_identity(struct treg_img *m, uint32_t cfg)
 {
-	set(m, H13_PLANAR_CFG, cfg);
-	set(m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
-	set(m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
-	set(m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	treg_set(m, H13_PLANAR_CFG, cfg);
+	treg_set(m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u));
+	treg_set(m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x3c00u));
+	treg_set(m, H13_PLANAR_FINALSCALE, 0x3f800000u);
 	pe_task(m);
 }
 
-static void common(struct img *m, unsigned w, unsigned h, unsigned cin, unsigned cout)
+static void common(struct treg_img *m, unsigned w, unsigned h, unsigned cin, unsigned cout)
 {
-	set(m, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, w) | H13_PUT(H13_INDIM_HIN, h));
-	set(m, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, w) | H13_PUT(H13_OUTDIM_HOUT, h));
-	set(m, H13_COMMON_CHCFG, H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16));
-	set(m, H13_COMMON_CIN, cin);
-	set(m, H13_COMMON_COUT, cout);
-	set(m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
-	set(m, H13_COMMON_INDEPTH, td_fixed_bits(H13_COMMON_INDEPTH));
-	set(m, H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH));
-	set(m, H13_COMMON_WORD20, td_fixed_bits(H13_COMMON_WORD20));
-	set(m, H13_COMMON_CONVCFG, TD_CONVCFG_UNIT);
-	set(m, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
-	set(m, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
-	set(m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
-	set(m, H13_L2_RESULTCFG, TD_L2_RESULTCFG_DMA);
+	treg_set(m, H13_COMMON_INDIM, H13_PUT(H13_INDIM_WIN, w) | H13_PUT(H13_INDIM_HIN, h));
+	treg_set(m, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, w) | H13_PUT(H13_OUTDIM_HOUT, h));
+	treg_set(m, H13_COMMON_CHCFG, H13_PUT(H13_CHCFG_INFMT, H13_FMT_FP16) | H13_PUT(H13_CHCFG_OUTFMT, H13_FMT_FP16));
+	treg_set(m, H13_COMMON_CIN, cin);
+	treg_set(m, H13_COMMON_COUT, cout);
+	treg_set(m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	treg_set(m, H13_COMMON_INDEPTH, td_fixed_bits(H13_COMMON_INDEPTH));
+	treg_set(m, H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH));
+	treg_set(m, H13_COMMON_WORD20, td_fixed_bits(H13_COMMON_WORD20));
+	treg_set(m, H13_COMMON_CONVCFG, TD_CONVCFG_UNIT);
+	treg_set(m, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
+	treg_set(m, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
+	treg_set(m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
+	treg_set(m, H13_L2_RESULTCFG, TD_L2_RESULTCFG_DMA);
 }
 
 TEST(td_op, convolution_with_a_palette_and_the_lut)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 32, 2, 16, 8);
-	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 3) | H13_PUT(H13_CONVCFG_KH, 3) |
+	treg_set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 3) | H13_PUT(H13_CONVCFG_KH, 3) |
 				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 2) |
 				     H13_PUT(H13_CONVCFG_PX, 1) | H13_PUT(H13_CONVCFG_PY, 1));
-	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
 				   H13_PUT(H13_KERNELCFG_PALETTIZEDEN, 1) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 4));
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
 				H13_PUT(H13_MACCFG_NONLINEARMODE, H13_NONLINEAR_LUT));
-	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3dc5u));
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3dc5u));
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 16 x 2 x 32 fp16 (C x H x W)\n"
 		  "  NE: convolution 3x3, stride 1x2, padding 1x1, 1 group, 16 -> 8 channels, kernels fp16, "
@@ -116,19 +92,19 @@ TEST(td_op, convolution_with_a_palette_and_the_lut)
  * NE.KernelCfg.Align (0x10082); inspect names it, as the model reads it */
 TEST(td_op, convolution_with_kernelcfg_align)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 128, 1, 375, 16);
-	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
 				   H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8) | H13_PUT(H13_KERNELCFG_ALIGN, 1));
 	/* OpMode 0 with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in the path */
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
-	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
 	CHECK(strstr(describe(&m, &t), "  NE: convolution 1x1, stride 1x1, padding 0x0, 1 group, 375 -> 16 "
 					 "channels, kernels fp16, KernelCfg.Align (read as no change: dense "
 					 "1x1 fp16 kernels only), x PostScale 1\n") != NULL);
 	/* without it, no such words */
-	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
 	CHECK(strstr(describe(&m, &t), "Align") == NULL);
 }
 
@@ -138,67 +114,67 @@ TEST(td_op, convolution_with_kernelcfg_align)
  * enabled channels neither form reads. */
 TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 1, 1, 512, 512);
-	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+	treg_set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
 				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
 				     H13_PUT(H13_CONVCFG_OCGSIZE, 5));
-	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) |
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) |
 				H13_PUT(H13_MACCFG_BIT20, 1)); /* gemm.hwx's 0x101c00 */
-	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
 	for (unsigned c = 0; c < H13_COEFF_NCH; c++) /* gemm.hwx's 16 channels */
-		set(&m, H13_COEFF_DMACONFIG(c), H13_PUT(H13_DMA_EN, 1));
+		treg_set(&m, H13_COEFF_DMACONFIG(c), H13_PUT(H13_DMA_EN, 1));
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "512 -> 512 channels, kernels fp16, 32 outputs a coefficient channel "
 			      "(OCGSize 5), x PostScale 1\n") != NULL, "%s", t.text);
-	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+	treg_set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
 				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
 				     H13_PUT(H13_CONVCFG_OCGSIZE, 3));
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", 8 outputs a coefficient channel a pass (OCGSize 3), 4 passes, ") != NULL,
 	       "%s", t.text);
-	set(&m, H13_COMMON_COUT, 520); /* a last partial pass of 8: not a multiple of 16 */
+	treg_set(&m, H13_COMMON_COUT, 520); /* a last partial pass of 8: not a multiple of 16 */
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", OCGSize 3 (kernel layout not modelled), ") != NULL, "%s", t.text);
 	/* Apple's 768 -> 768 with a bias: a pass of 512, then 16 a channel */
-	set(&m, H13_COMMON_COUT, 768);
-	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+	treg_set(&m, H13_COMMON_COUT, 768);
+	treg_set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
 				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
 				     H13_PUT(H13_CONVCFG_OCGSIZE, 5));
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) |
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) |
 				H13_PUT(H13_MACCFG_BIT20, 1) | H13_PUT(H13_MACCFG_BIASMODE, 1));
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "kernels fp16, + a bias an output (BiasMode: each kernel's first element), 32 "
 			      "outputs a coefficient channel a pass (OCGSize 5), 1 pass and a last of 16 a "
 			      "channel, x PostScale 1\n") != NULL, "%s", t.text);
 	/* a last pass of 6 a channel (not a power of two, as Apple's 96-output TDs have): read */
-	set(&m, H13_COMMON_COUT, 608);
+	treg_set(&m, H13_COMMON_COUT, 608);
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "(OCGSize 5), 1 pass and a last of 6 a channel, x PostScale 1\n") != NULL, "%s", t.text);
 	/* a Cout under one pass: which channels are enabled says the form (Apple's K 4096 -> N 1024
 	 * linear: 96 outputs with OCGSize 3 in all 16, 6 each; the macOS linears: Cout 32 over 4) */
-	set(&m, H13_COMMON_COUT, 96);
-	set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+	treg_set(&m, H13_COMMON_COUT, 96);
+	treg_set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
 				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
 				     H13_PUT(H13_CONVCFG_OCGSIZE, 3));
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", 6 outputs a coefficient channel in all 16 (OCGSize 3; Cout / 16, all 16 "
 			      "enabled), x PostScale 1\n") != NULL, "%s", t.text);
-	set(&m, H13_COMMON_COUT, 32);
+	treg_set(&m, H13_COMMON_COUT, 32);
 	for (unsigned c = 4; c < H13_COEFF_NCH; c++)
-		set(&m, H13_COEFF_DMACONFIG(c), 0);
+		treg_set(&m, H13_COEFF_DMACONFIG(c), 0);
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", 8 outputs a coefficient channel in the first 4 (OCGSize 3; Cout / 2^OCGSize "
 			      "enabled), x PostScale 1\n") != NULL, "%s", t.text);
 	/* a fifth channel enabled: neither form, marked with what the model refuses */
-	set(&m, H13_COEFF_DMACONFIG(4), H13_PUT(H13_DMA_EN, 1));
+	treg_set(&m, H13_COEFF_DMACONFIG(4), H13_PUT(H13_DMA_EN, 1));
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", OCGSize 3 (not modelled: coefficient channel 4 enabled but not read by the "
 			      "kernel layout), x PostScale 1\n") != NULL, "%s", t.text);
 	/* 96 with only channels 0-4: channel 5 read (12 of 8) and not enabled */
-	set(&m, H13_COMMON_COUT, 96);
+	treg_set(&m, H13_COMMON_COUT, 96);
 	describe(&m, &t);
 	CHECKF(strstr(t.text, ", OCGSize 3 (not modelled: coefficient channel 5 read by the kernel layout but "
 			      "not enabled), x PostScale 1\n") != NULL, "%s", t.text);
@@ -206,17 +182,17 @@ TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 
 TEST(td_op, planar_engine_add_pool_and_l2)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 1600, 2560, 1, 1);
-	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
+	treg_set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
 				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) | H13_PUT(H13_PECFG_RELUEN, 1));
-	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3800u));
-	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0xbc00u));
-	set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
+	treg_set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3800u));
+	treg_set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0xbc00u));
+	treg_set(&m, H13_PLANAR_FINALSCALE, 0x3f800000u);
 	pe_task(&m);
-	set(&m, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
+	treg_set(&m, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
@@ -225,15 +201,15 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 		  "them so; on silicon Scale 0 and Bias 0 left a product unchanged))\n"
 		  "  result: WBase, 1 x 2560 x 1600 fp16, and keeps it in L2\n");
 	/* a pool from an L2-resident source, |.|, an fp32 FinalScale that is no fp16 */
-	struct img p = {0};
+	struct treg_img p = {0};
 	common(&p, 8, 4, 3, 3);
-	set(&p, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, 4) | H13_PUT(H13_OUTDIM_HOUT, 2));
-	set(&p, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 2) | H13_PUT(H13_CONVCFG_KH, 2) |
+	treg_set(&p, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, 4) | H13_PUT(H13_OUTDIM_HOUT, 2));
+	treg_set(&p, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 2) | H13_PUT(H13_CONVCFG_KH, 2) |
 				     H13_PUT(H13_CONVCFG_SX, 2) | H13_PUT(H13_CONVCFG_SY, 2));
-	set(&p, H13_L2_SOURCECFG, H13_PUT(H13_L2_SOURCETYPE, H13_L2_RESIDENT));
-	set(&p, H13_PLANAR_CFG, H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_MAX) |
+	treg_set(&p, H13_L2_SOURCECFG, H13_PUT(H13_L2_SOURCETYPE, H13_L2_RESIDENT));
+	treg_set(&p, H13_PLANAR_CFG, H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_MAX) |
 				 H13_PUT(H13_PECFG_CONDITION, H13_PE_COND_ABS));
-	set(&p, H13_PLANAR_FINALSCALE, 0x3dcccccdu); /* 0.1f */
+	treg_set(&p, H13_PLANAR_FINALSCALE, 0x3dcccccdu); /* 0.1f */
 	pe_task(&p);
 	CHECK_STR(describe(&p, &t),
 		  "  source: the L2-resident tensor at 0x0, 3 x 4 x 8 fp16\n"
@@ -244,21 +220,21 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 		  "multiplier there))\n"
 		  "  result: WBase, 3 x 2 x 4 fp16\n");
 	/* what the model refuses is named */
-	struct img q = {0};
+	struct treg_img q = {0};
 	common(&q, 8, 1, 1, 1);
-	set(&q, H13_PLANAR_CFG, H13_PUT(H13_PECFG_CONDITION, 3));
-	set(&q, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, 7));
+	treg_set(&q, H13_PLANAR_CFG, H13_PUT(H13_PECFG_CONDITION, 3));
+	treg_set(&q, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, 7));
 	pe_task(&q);
 	describe(&q, &t);
 	CHECK(strstr(t.text, "NE: OpMode 7 (not modelled)") != NULL);
 	CHECK(strstr(t.text, "Condition 3 (not modelled)") != NULL);
 	/* the PE's presence is Common.Cfg.TaskType's: the same Planar words under TaskType 0 are not
 	 * read (as on silicon), and TaskType 2 with every Planar word 0 is not modelled */
-	set(&m, H13_COMMON_CFG, 0);
+	treg_set(&m, H13_COMMON_CFG, 0);
 	CHECKF(strstr(describe(&m, &t), "  PE: not in the path (Common.Cfg.TaskType 0)\n") != NULL, "%s", t.text);
-	struct img z = {0};
+	struct treg_img z = {0};
 	common(&z, 8, 1, 1, 1);
-	set(&z, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, 2));
+	treg_set(&z, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, 2));
 	CHECKF(strstr(describe(&z, &t), "  PE: every Planar word 0 with Common.Cfg.TaskType 2 (not modelled)\n") != NULL,
 	       "%s", t.text);
 }
@@ -267,12 +243,12 @@ TEST(td_op, planar_engine_add_pool_and_l2)
  * model walks them (docs/engine-model.md, "A depth on an elementwise TD"). */
 TEST(td_op, elementwise_with_a_depth)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 5, 3, 2, 2);
-	set(&m, H13_COMMON_INDEPTH, 4);
-	set(&m, H13_COMMON_OUTDEPTH, 4);
-	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	treg_set(&m, H13_COMMON_INDEPTH, 4);
+	treg_set(&m, H13_COMMON_OUTDEPTH, 4);
+	treg_set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	pe_identity(&m, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 2 x 4 x 3 x 5 fp16 (C x D x H x W)\n"
@@ -285,12 +261,12 @@ TEST(td_op, elementwise_with_a_depth)
  * (fw/td td_ne_passthrough); with a coefficient channel it is a convolution again. */
 TEST(td_op, ne_passthrough_then_planar_multiply)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 1, 1, 64, 64);
-	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
-	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
+	treg_set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
 	pe_identity(&m, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 64 x 1 x 1 fp16 (C x H x W)\n"
@@ -298,24 +274,24 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 		  "  PE: a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase, 64 x 1 x 1 fp16\n");
 	/* Apple's H13 sub: the same with OpMode 0 and SecSrc 3 */
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB));
+	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB));
 	CHECK(strstr(describe(&m, &t), "  PE: a x 1 - b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL);
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECK(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL);
 	/* FirstSrc 1: on the product the first operand negated (the macOS GPT-2 gelu backward); on
 	 * the add, not modelled */
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_FIRSTSRC, 1) |
+	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_FIRSTSRC, 1) |
 				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECKF(strstr(describe(&m, &t), "  PE: -a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL, "%s", t.text);
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_FIRSTSRC, 1) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_FIRSTSRC, 1) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECKF(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), + 0, x 1, FirstSrc 1 (not modelled), "
 					"x FinalScale 1\n") != NULL, "%s", t.text);
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	/* SourceType 0: the first operand from L2 memory, as Apple's floor TD 3 takes it */
-	set(&m, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
+	treg_set(&m, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
 	CHECKF(strstr(describe(&m, &t), "  source: L2 memory at 0x0, 64 x 1 x 1 fp16\n") != NULL, "%s", t.text);
-	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
-	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	treg_set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	treg_set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
 	describe(&m, &t);
 	CHECK(strstr(t.text, "NE: convolution ") != NULL);
 }
@@ -324,23 +300,23 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
  * copies z into L2 memory, TD 1 adds it, broadcast along W and H; and what is refused is named. */
 TEST(td_op, l2_memory_operands_and_broadcasts)
 {
-	struct img a = {0}, b = {0};
+	struct treg_img a = {0}, b = {0};
 	struct tcapture t;
 	common(&a, 1, 1, 64, 64);
-	set(&a, H13_DST_DMACONFIG, 0);
-	set(&a, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
-	set(&a, H13_L2_RES_CSTRIDE, 0x10u);
-	set(&a, H13_L2_RES_CSTRIDE + 4u, 0x400u);
+	treg_set(&a, H13_DST_DMACONFIG, 0);
+	treg_set(&a, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG));
+	treg_set(&a, H13_L2_RES_CSTRIDE, 0x10u);
+	treg_set(&a, H13_L2_RES_CSTRIDE + 4u, 0x400u);
 	CHECK_STR(describe_bars(&a, 1u << H13_BAR_RBASE0, &t),
 		  "  source: RBase0, 64 x 1 x 1 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
 		  "  PE: not in the path (Common.Cfg.TaskType 0)\n"
 		  "  result: L2 memory at 0x0, 64 x 1 x 1 fp16\n");
 	common(&b, 8, 8, 64, 64);
-	set(&b, H13_COMMON_PECFG, H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_W | H13_BCAST_H));
+	treg_set(&b, H13_COMMON_PECFG, H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_W | H13_BCAST_H));
 	pe_identity(&b, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
-	set(&b, H13_L2_SRC2_CSTRIDE, 0x10u);
-	set(&b, H13_L2_SRC2_CSTRIDE + 4u, 0x400u);
+	treg_set(&b, H13_L2_SRC2_CSTRIDE, 0x10u);
+	treg_set(&b, H13_L2_SRC2_CSTRIDE + 4u, 0x400u);
 	const unsigned bars = (1u << H13_BAR_RBASE0) | (1u << H13_BAR_WBASE);
 	CHECK_STR(describe_bars(&b, bars, &t),
 		  "  source: RBase0, 64 x 8 x 8 fp16 (C x H x W)\n"
@@ -348,13 +324,13 @@ TEST(td_op, l2_memory_operands_and_broadcasts)
 		  "  PE: a x 1 + b (L2 memory at 0x0, broadcast along W H), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase, 64 x 8 x 8 fp16\n");
 	/* a broadcast of a second operand that comes by tile DMA: refused, named */
-	set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	treg_set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	describe(&b, &t);
 	CHECKF(strstr(t.text, "b (RBase1), + 0, x 1, x FinalScale 1 (not modelled: Common.PECfg.Src2Broadcast "
 			      "or Src2Transpose on a second operand that comes by tile DMA") != NULL, "%s", t.text);
 	/* a transposed operand that is not [C,1,1] */
-	set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
-	set(&b, H13_COMMON_PECFG, H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1));
+	treg_set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
+	treg_set(&b, H13_COMMON_PECFG, H13_PUT(H13_CPECFG_SRC2TRANSPOSE, 1));
 	describe_bars(&b, bars, &t);
 	CHECKF(strstr(t.text, "(not modelled: Common.PECfg.Src2Transpose on an operand other than [C,1,1]") != NULL,
 	       "%s", t.text);
@@ -365,24 +341,24 @@ TEST(td_op, l2_memory_operands_and_broadcasts)
  * show; at offset 0 they show none. */
 TEST(td_op, tile_offsets_inside_their_bars)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 2048, 1024, 1, 1);
-	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
-	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
+	treg_set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 8));
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
 	pe_identity(&m, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
-	set(&m, H13_SRC_BASEADDR, 0xc00000u);
-	set(&m, H13_SRC2_BASEADDR, 0x40u);
-	set(&m, H13_DST_BASEADDR, 0x400000u);
+	treg_set(&m, H13_SRC_BASEADDR, 0xc00000u);
+	treg_set(&m, H13_SRC2_BASEADDR, 0x40u);
+	treg_set(&m, H13_DST_BASEADDR, 0x400000u);
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0 +0xc00000, 1 x 1024 x 2048 fp16 (C x H x W)\n"
 		  "  NE: pass-through (a convolution with no coefficient channel)\n"
 		  "  PE: a x 1 x b (RBase1 +0x40), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase +0x400000, 1 x 1024 x 2048 fp16\n");
-	set(&m, H13_SRC_BASEADDR, 0x3fu); /* below the 64-byte granule: the address is 0 */
-	set(&m, H13_SRC2_BASEADDR, 0);
-	set(&m, H13_DST_BASEADDR, 0);
+	treg_set(&m, H13_SRC_BASEADDR, 0x3fu); /* below the 64-byte granule: the address is 0 */
+	treg_set(&m, H13_SRC2_BASEADDR, 0);
+	treg_set(&m, H13_DST_BASEADDR, 0);
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 1 x 1024 x 2048 fp16 (C x H x W)\n"
 		  "  NE: pass-through (a convolution with no coefficient channel)\n"
@@ -392,18 +368,18 @@ TEST(td_op, tile_offsets_inside_their_bars)
 
 TEST(td_op, comparison_fails_on_one_word)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 4, 1, 2, 2);
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE));
-	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE));
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
 	const char *want = "  source: RBase0, 2 x 1 x 4 fp16 (C x H x W)\n"
 			   "  NE: elementwise, x PostScale 1\n"
 			   "  nonlinear: none\n"
 			   "  PE: not in the path (Common.Cfg.TaskType 0)\n"
 			   "  result: WBase, 2 x 1 x 4 fp16\n";
 	CHECK_STR(describe(&m, &t), want);
-	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x4000u)); /* PostScale 2 */
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x4000u)); /* PostScale 2 */
 	CHECK(strcmp(describe(&m, &t), want) != 0);
 }
 
@@ -430,24 +406,24 @@ TEST(fp16, format_as_decimal)
 /* softmax.bin's five TDs, register by register as the fixture has them (the reading's words),
  * and refused variants: the reductions' reading (fw/td/kept.c) and L2 memory (l2mem.c) are what
  * inspect prints */
-static void softmax_pe(struct img *m, uint32_t cfg, uint16_t scale)
+static void softmax_pe(struct treg_img *m, uint32_t cfg, uint16_t scale)
 {
-	set(m, H13_PLANAR_CFG, cfg);
-	set(m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, scale));
-	set(m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, FP16_ONE));
-	set(m, H13_PLANAR_FINALSCALE, H13_FINALSCALE_ONE);
+	treg_set(m, H13_PLANAR_CFG, cfg);
+	treg_set(m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, scale));
+	treg_set(m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, FP16_ONE));
+	treg_set(m, H13_PLANAR_FINALSCALE, H13_FINALSCALE_ONE);
 }
 
-static void softmax_reduction(struct img *m, uint32_t cfg)
+static void softmax_reduction(struct treg_img *m, uint32_t cfg)
 {
 	common(m, 1600, 1, 1, 1);
-	set(m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 2560));
-	set(m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+	treg_set(m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 2560));
+	treg_set(m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
 				    H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1));
-	set(m, H13_COMMON_PEROUTE, H13_PEROUTE_REDUCE);
-	set(m, H13_DST_DMACONFIG, 0);
-	set(m, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG)); /* ResultType 0, as softmax.bin's */
-	set(m, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_REDUCE));
+	treg_set(m, H13_COMMON_PEROUTE, H13_PEROUTE_REDUCE);
+	treg_set(m, H13_DST_DMACONFIG, 0);
+	treg_set(m, H13_L2_RESULTCFG, td_fixed_bits(H13_L2_RESULTCFG)); /* ResultType 0, as softmax.bin's */
+	treg_set(m, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_REDUCE));
 	softmax_pe(m, cfg, FP16_ONE);
 }
 
@@ -455,44 +431,44 @@ TEST(td_op, reductions_into_l2_memory)
 {
 	struct tcapture t;
 	const unsigned bars = 1u << H13_BAR_RBASE0;
-	struct img m = {0};
+	struct treg_img m = {0};
 	softmax_reduction(&m, H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_MAX));
-	set(&m, H13_L2_RES_CSTRIDE, 0x10u);       /* ConvResultChannelStride 1 */
-	set(&m, H13_L2_RES_CSTRIDE + 4u, 0xa020u); /* ConvResultRowStride 0xa02 */
-	set(&m, H13_L2_RES_CSTRIDE + 12u, 0x10u);  /* ResultGroupStride 1 */
+	treg_set(&m, H13_L2_RES_CSTRIDE, 0x10u);       /* ConvResultChannelStride 1 */
+	treg_set(&m, H13_L2_RES_CSTRIDE + 4u, 0xa020u); /* ConvResultRowStride 0xa02 */
+	treg_set(&m, H13_L2_RES_CSTRIDE + 12u, 0x10u);  /* ResultGroupStride 1 */
 	CHECK_STR(describe_bars(&m, bars, &t),
 		  "  source: RBase0, 1 x 1 x 1600 fp16 (C x H x W) per group\n"
 		  "  NE: not in the path\n"
 		  "  PE: reduce max over each plane (2560 planes of 1 x 1600), x FinalScale 1\n"
 		  "  result: L2 memory at 0x0, one max a plane\n");
-	struct img s = {0};
+	struct treg_img s = {0};
 	softmax_reduction(&s, H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RECIP));
 	describe_bars(&s, bars, &t);
 	CHECK(strstr(t.text, "  PE: reduce sum over each plane, then 1/sum (2560 planes of 1 x 1600), x FinalScale 1\n") != NULL);
 	/* a mean below fp16's normal range as the power of two it is (Apple's layer_norm over
 	 * [128,16,16]: 2^-15), 1/sqrt with its eps, and a value with no short form in hex */
-	struct img v = {0};
+	struct treg_img v = {0};
 	softmax_reduction(&v, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RSQRT));
-	set(&v, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, FP16_ONE) | H13_PUT(H13_PRESCALE_EPS, 0x3400u));
-	set(&v, H13_PLANAR_FINALSCALE, 0x38000000u);
+	treg_set(&v, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, FP16_ONE) | H13_PUT(H13_PRESCALE_EPS, 0x3400u));
+	treg_set(&v, H13_PLANAR_FINALSCALE, 0x38000000u);
 	describe_bars(&v, bars, &t);
 	CHECKF(strstr(t.text, "  PE: reduce sum of squares over each plane (2560 planes of 1 x 1600), then "
 			      "1/sqrt(sum x FinalScale 2^-15 + eps 0.25)\n") != NULL, "%s", t.text);
-	set(&v, H13_PLANAR_FINALSCALE, 0x00800000u);
+	treg_set(&v, H13_PLANAR_FINALSCALE, 0x00800000u);
 	describe_bars(&v, bars, &t);
 	CHECKF(strstr(t.text, "FinalScale 2^-126 + eps") != NULL, "%s", t.text);
-	set(&v, H13_PLANAR_FINALSCALE, 0x38000001u);
+	treg_set(&v, H13_PLANAR_FINALSCALE, 0x38000001u);
 	describe_bars(&v, bars, &t);
 	CHECKF(strstr(t.text, "FinalScale 0x38000001 + eps") != NULL, "%s", t.text);
 	/* TD 1: x - the maximum of its row (L2 memory, broadcast along W), x log2 e */
-	struct img a = {0};
+	struct treg_img a = {0};
 	common(&a, 1600, 2560, 1, 1);
-	set(&a, H13_DST_DMACONFIG, 0);
-	set(&a, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
-	set(&a, H13_COMMON_PEROUTE, H13_PEROUTE_ONE_SRC);
-	set(&a, H13_COMMON_PECFG, H13_PECFG_SRC2_BCAST_W);
-	set(&a, H13_L2_SRC2_CSTRIDE, 0xa020u);
-	set(&a, H13_L2_SRC2_CSTRIDE + 4u, 0x10u);
+	treg_set(&a, H13_DST_DMACONFIG, 0);
+	treg_set(&a, H13_L2_RESULTCFG, H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT));
+	treg_set(&a, H13_COMMON_PEROUTE, H13_PEROUTE_ONE_SRC);
+	treg_set(&a, H13_COMMON_PECFG, H13_PECFG_SRC2_BCAST_W);
+	treg_set(&a, H13_L2_SRC2_CSTRIDE, 0xa020u);
+	treg_set(&a, H13_L2_SRC2_CSTRIDE + 4u, 0x10u);
 	softmax_pe(&a, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB), 0x3dc5u);
 	pe_task(&a);
 	CHECK_STR(describe_bars(&a, bars, &t),
@@ -501,13 +477,13 @@ TEST(td_op, reductions_into_l2_memory)
 		  "  PE: a x 1 - b (L2 memory at 0x0, broadcast along W), + 0, x 1.442383, x FinalScale 1\n"
 		  "  result: the L2-resident tensor at 0x0, 1 x 2560 x 1600\n");
 	/* TD 4: its first operand the row's 1/sum (L2 memory, broadcast along W), x b */
-	struct img b = {0};
+	struct treg_img b = {0};
 	common(&b, 1600, 2560, 1, 1);
-	set(&b, H13_COMMON_PEROUTE, H13_PEROUTE_TWO_SRC);
-	set(&b, H13_COMMON_PECFG, H13_PECFG_SRC1_BCAST_W);
-	set(&b, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
-	set(&b, H13_L2_SRC_CSTRIDE, 0xa020u);
-	set(&b, H13_L2_SRC_CSTRIDE + 4u, 0x10u);
+	treg_set(&b, H13_COMMON_PEROUTE, H13_PEROUTE_TWO_SRC);
+	treg_set(&b, H13_COMMON_PECFG, H13_PECFG_SRC1_BCAST_W);
+	treg_set(&b, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
+	treg_set(&b, H13_L2_SRC_CSTRIDE, 0xa020u);
+	treg_set(&b, H13_L2_SRC_CSTRIDE + 4u, 0x10u);
 	softmax_pe(&b, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) |
 			       H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1), FP16_ONE);
 	pe_task(&b);
@@ -522,7 +498,7 @@ TEST(td_op, reductions_into_l2_memory)
 	describe_bars(&m, bars, &t);
 	CHECK(strstr(t.text, "(not modelled: Planar.Cfg.NLMode on a reduction: only 1") != NULL);
 	CHECK(strstr(t.text, "  result: stays in the engine (not modelled)\n") != NULL);
-	set(&a, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB) |
+	treg_set(&a, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB) |
 				 H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL));
 	describe_bars(&a, bars, &t);
 	CHECKF(strstr(t.text, "PE: a x 1, OpMode 1 SecSrc 3 (not modelled), + 0, x 1.442383, "
@@ -540,20 +516,20 @@ TEST(td_op, reductions_into_l2_memory)
  * destination by OutDepth; at depth 1 (or 0, walked as 1) the depth stride adds nothing. */
 TEST(td_op, ranges_cover_every_depth)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	common(&m, 32, 2, 1, 1); /* rows of 64 bytes, 2 a plane */
-	set(&m, H13_SRC_ROWSTRIDE, 0x40);
-	set(&m, H13_SRC_PLANESTRIDE, 0x80);
-	set(&m, H13_SRC_DEPTHSTRIDE, 0x1000);
-	set(&m, H13_DST_ROWSTRIDE, 0x40);
-	set(&m, H13_DST_PLANESTRIDE, 0x80);
-	set(&m, H13_DST_DEPTHSTRIDE, 0x400);
+	treg_set(&m, H13_SRC_ROWSTRIDE, 0x40);
+	treg_set(&m, H13_SRC_PLANESTRIDE, 0x80);
+	treg_set(&m, H13_SRC_DEPTHSTRIDE, 0x1000);
+	treg_set(&m, H13_DST_ROWSTRIDE, 0x40);
+	treg_set(&m, H13_DST_PLANESTRIDE, 0x80);
+	treg_set(&m, H13_DST_DEPTHSTRIDE, 0x400);
 	struct td_hdr h;
 	memset(&h, 0, sizeof h);
 	h.bar_en = (uint8_t)((1u << H13_BAR_RBASE0) | (1u << H13_BAR_WBASE));
 	h.bar_idx[H13_BAR_RBASE0] = 5;
 	h.bar_idx[H13_BAR_WBASE] = 4;
-	const struct td_regs r = {img_get, &m};
+	const struct td_regs r = {treg_get, &m};
 	static const uint32_t no_streams[H13_KSTREAM_N];
 	static const struct {
 		uint32_t din, dout;
@@ -561,8 +537,8 @@ TEST(td_op, ranges_cover_every_depth)
 	} k[] = {{1, 1, 0x80, 0x80}, {0, 0, 0x80, 0x80}, {8, 8, 7 * 0x1000 + 0x80, 7 * 0x400 + 0x80},
 		 {8, 1, 7 * 0x1000 + 0x80, 0x80}};
 	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
-		set(&m, H13_COMMON_INDEPTH, k[i].din);
-		set(&m, H13_COMMON_OUTDEPTH, k[i].dout);
+		treg_set(&m, H13_COMMON_INDEPTH, k[i].din);
+		treg_set(&m, H13_COMMON_OUTDEPTH, k[i].dout);
 		struct td_range out[8];
 		unsigned n = 0;
 		int bk = -1, bc = -1;
@@ -603,12 +579,12 @@ TEST(td_op, channel_interleave_extents_and_offsets)
 	CHECK_EQ(td_tile_off(0, 11, 2, 5, 8, 2, 6016, 2256000, 0), 2256000u + 2u * 6016u + (40u + 3u) * 2u);
 	CHECK_EQ(td_tile_off(1, 2, 1, 4, 1, 2, 64, 128, 1000), 1000u + 256u + 64u + 8u);
 	/* the destination's one run: W x 8 values a row, C / 8 planes */
-	struct img m = {0};
+	struct treg_img m = {0};
 	common(&m, 375, 375, 8, 8);
-	set(&m, H13_DST_ROWSTRIDE, 6016);
-	set(&m, H13_DST_PLANESTRIDE, 375u * 6016u);
-	set(&m, H13_DST_FMT, H13_PUT(H13_FMT_INTERLEAVE, 8u) | H13_PUT(H13_DSTFMT_ZEROPADLAST, 1u));
-	const struct td_regs r = {img_get, &m};
+	treg_set(&m, H13_DST_ROWSTRIDE, 6016);
+	treg_set(&m, H13_DST_PLANESTRIDE, 375u * 6016u);
+	treg_set(&m, H13_DST_FMT, H13_PUT(H13_FMT_INTERLEAVE, 8u) | H13_PUT(H13_DSTFMT_ZEROPADLAST, 1u));
+	const struct td_regs r = {treg_get, &m};
 	uint64_t run = 0;
 	CHECK(td_dst_run(&r, &run) == 1);
 	CHECK_EQ(run, 2256000u);
@@ -619,21 +595,21 @@ TEST(td_op, channel_interleave_extents_and_offsets)
  * and computes five; saturated where the fields multiply past 2^63. */
 TEST(td_op, work_counts_every_group_and_depth)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	common(&m, 8, 4, 3, 3);
-	const struct td_regs r = {img_get, &m};
+	const struct td_regs r = {treg_get, &m};
 	const struct td_range dst = {.kind = TD_R_DST, .len = 100};
 	CHECK_EQ(td_work(&dst, 1, &r), 100u + 8u * 4u * 3u);
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 2));
-	set(&m, H13_COMMON_OUTDEPTH, 5);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 2));
+	treg_set(&m, H13_COMMON_OUTDEPTH, 5);
 	CHECK_EQ(td_work(&dst, 1, &r), 100u + 8u * 4u * 3u * 2u * 5u);
 	/* no destination: the bytes alone */
 	const struct td_range src = {.kind = TD_R_SRC0, .len = 64};
 	CHECK_EQ(td_work(&src, 1, &r), 64u);
 	/* every field at its largest: saturated, not wrapped */
 	common(&m, 0x7fff, 0x7fff, 1, 0x1ffff);
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, ~0u));
-	set(&m, H13_COMMON_OUTDEPTH, 0xffffffffu);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, ~0u));
+	treg_set(&m, H13_COMMON_OUTDEPTH, 0xffffffffu);
 	CHECK_EQ(td_work(&dst, 1, &r), UINT64_MAX / 2);
 }
 
@@ -644,58 +620,58 @@ TEST(td_op, work_counts_every_group_and_depth)
  * depthwise, the window for a 1x1, the input's depth) fails. */
 TEST(td_op, ops_count_each_outputs_multiply_accumulates)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	common(&m, 8, 4, 24, 16); /* 8 x 4 x 16 outputs of 8 x 4 x 24 inputs */
-	const struct td_regs r = {img_get, &m};
+	const struct td_regs r = {treg_get, &m};
 	const uint64_t out = 8u * 4u * 16u, in = 8u * 4u * 24u;
 	/* no NE, no PE: one an element, and the inputs outnumber the outputs */
 	CHECK_EQ(td_ops(&r), in);
 	/* a 3x3 convolution with kernels in a coefficient channel: Cin x 9 each */
 	const uint32_t conv = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) |
 			      H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) | H13_PUT(H13_MACCFG_BIT20, 1);
-	set(&m, H13_NE_MACCFG, conv);
-	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
-	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
-	set(&m, H13_COMMON_CONVCFG, (TD_CONVCFG_UNIT & ~(H13_PUT(H13_CONVCFG_KW, ~0u) | H13_PUT(H13_CONVCFG_KH, ~0u))) |
+	treg_set(&m, H13_NE_MACCFG, conv);
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	treg_set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	treg_set(&m, H13_COMMON_CONVCFG, (TD_CONVCFG_UNIT & ~(H13_PUT(H13_CONVCFG_KW, ~0u) | H13_PUT(H13_CONVCFG_KH, ~0u))) |
 					    H13_PUT(H13_CONVCFG_KW, 3u) | H13_PUT(H13_CONVCFG_KH, 3u));
 	CHECK_EQ(td_ops(&r), out * 24u * 9u);
 	/* two groups and a depth of 3: each computed */
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 2));
-	set(&m, H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH) | 3u);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 2));
+	treg_set(&m, H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH) | 3u);
 	CHECK_EQ(td_ops(&r), out * 2u * 3u * 24u * 9u);
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
-	set(&m, H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH));
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	treg_set(&m, H13_COMMON_OUTDEPTH, td_fixed_bits(H13_COMMON_OUTDEPTH));
 	/* depthwise (UnicastEn): the window alone */
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1));
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1));
 	CHECK_EQ(td_ops(&r), out * 9u);
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
 	/* the unit kernel (KernelMode 1) and a pass-through (no coefficient channel, no fields):
 	 * nothing to multiply, the inputs' count */
-	set(&m, H13_NE_MACCFG, conv | H13_PUT(H13_MACCFG_KERNELMODE, 1));
+	treg_set(&m, H13_NE_MACCFG, conv | H13_PUT(H13_MACCFG_KERNELMODE, 1));
 	CHECK_EQ(td_ops(&r), in);
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
-	set(&m, H13_NE_POSTSCALE, 0);
-	set(&m, H13_COEFF_DMACONFIG(0), 0);
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BIT20, 1));
+	treg_set(&m, H13_NE_POSTSCALE, 0);
+	treg_set(&m, H13_COEFF_DMACONFIG(0), 0);
 	CHECK_EQ(td_ops(&r), in);
 	/* PE pooling over the 3x3 window, the NE off: 9 each; the same Planar.Cfg with the PE out
 	 * of the path (TaskType 0) costs the inputs' count */
-	set(&m, H13_NE_MACCFG, 0);
+	treg_set(&m, H13_NE_MACCFG, 0);
 	pe_identity(&m, H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_MAX));
 	CHECK_EQ(td_ops(&r), out * 9u);
-	set(&m, H13_COMMON_CFG, img_get(&m, H13_COMMON_CFG) & ~H13_PUT(H13_CFG_TASKTYPE, ~0u));
+	treg_set(&m, H13_COMMON_CFG, treg_get(&m, H13_COMMON_CFG) & ~H13_PUT(H13_CFG_TASKTYPE, ~0u));
 	CHECK_EQ(td_ops(&r), in);
 	/* a reduction's shape: one value a plane out (1 x 1 x 24), its input at a depth of 5 */
-	set(&m, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, 1) | H13_PUT(H13_OUTDIM_HOUT, 1));
-	set(&m, H13_COMMON_COUT, 24);
-	set(&m, H13_COMMON_INDEPTH, td_fixed_bits(H13_COMMON_INDEPTH) | 5u);
+	treg_set(&m, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, 1) | H13_PUT(H13_OUTDIM_HOUT, 1));
+	treg_set(&m, H13_COMMON_COUT, 24);
+	treg_set(&m, H13_COMMON_INDEPTH, td_fixed_bits(H13_COMMON_INDEPTH) | 5u);
 	CHECK_EQ(td_ops(&r), in * 5u);
 	/* every field at its largest: saturated, not wrapped */
 	common(&m, 0x7fff, 0x7fff, 0x1ffff, 0x1ffff);
-	set(&m, H13_NE_MACCFG, conv);
-	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
-	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
-	set(&m, H13_COMMON_CONVCFG, TD_CONVCFG_UNIT | H13_PUT(H13_CONVCFG_KW, ~0u) | H13_PUT(H13_CONVCFG_KH, ~0u));
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, ~0u));
+	treg_set(&m, H13_NE_MACCFG, conv);
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	treg_set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	treg_set(&m, H13_COMMON_CONVCFG, TD_CONVCFG_UNIT | H13_PUT(H13_CONVCFG_KW, ~0u) | H13_PUT(H13_CONVCFG_KH, ~0u));
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, ~0u));
 	CHECK_EQ(td_ops(&r), UINT64_MAX / 2);
 }
 
@@ -722,20 +698,20 @@ TEST(fp16, format_subnormal_exactly)
  * them: a x 1 x 2^-21 is not 0): the line says what they are */
 TEST(td_op, subnormal_scales_print_exactly)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 8, 1, 1, 1);
 	pe_identity(&m, 0);
-	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x0008u) | H13_PUT(H13_BIASSCALE_BIAS, 0x0001u));
-	set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x0003u));
+	treg_set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x0008u) | H13_PUT(H13_BIASSCALE_BIAS, 0x0001u));
+	treg_set(&m, H13_PLANAR_PRESCALE, H13_PUT(H13_PRESCALE, 0x0003u));
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "  PE: a x 3 x 2^-24, + 2^-24, x 2^-21, x FinalScale 1\n") != NULL, "%s", t.text);
 	/* the NE's PostScale and AccBias (a unit kernel's) */
-	struct img n = {0};
+	struct treg_img n = {0};
 	common(&n, 8, 1, 1, 1);
-	set(&n, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_KERNELMODE, 1));
-	set(&n, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x0002u));
-	set(&n, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, 0x8001u));
+	treg_set(&n, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_KERNELMODE, 1));
+	treg_set(&n, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x0002u));
+	treg_set(&n, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, 0x8001u));
 	describe(&n, &t);
 	CHECKF(strstr(t.text, "x + AccBias -2^-24, x PostScale 2^-23\n") != NULL, "%s", t.text);
 }
@@ -744,7 +720,7 @@ TEST(td_op, subnormal_scales_print_exactly)
  * the model refuses, and the line must not drop the operand and say "squared" */
 TEST(td_op, squared_only_without_a_second_source)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 8, 1, 1, 1);
 	pe_identity(&m, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ));
@@ -753,12 +729,12 @@ TEST(td_op, squared_only_without_a_second_source)
 		  "  NE: not in the path\n"
 		  "  PE: a x 1, squared, + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase, 1 x 1 x 8 fp16\n");
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB));
+	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB));
 	pe_task(&m);
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "squared") == NULL && strstr(t.text, "OpMode 4 SecSrc 3 (not modelled)") != NULL,
 	       "%s", t.text);
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_SECSRC, 1));
+	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_SECSRC, 1));
 	pe_task(&m);
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "squared") == NULL && strstr(t.text, "OpMode 4 SecSrc 1 (not modelled)") != NULL,
@@ -769,33 +745,34 @@ TEST(td_op, squared_only_without_a_second_source)
  * each beside its control that the model runs (an add, a product, with identity scales) */
 TEST(td_op, pe_refusals_marked)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	const char *add = "  PE: a x 1 + b (RBase1), + 0, x 1, x FinalScale 1\n";
 	common(&m, 8, 1, 1, 1);
-	set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
+	treg_set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	pe_identity(&m, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECKF(strstr(describe(&m, &t), add) != NULL, "%s", t.text);
 	/* FinalScale 2 on the add */
-	set(&m, H13_PLANAR_FINALSCALE, 0x40000000u);
+	treg_set(&m, H13_PLANAR_FINALSCALE, 0x40000000u);
 	CHECKF(strstr(describe(&m, &t), "x FinalScale 2 (not modelled: Planar.FinalScale other than 1.0 outside "
 					"a reduction not modelled (") != NULL, "%s", t.text);
-	set(&m, H13_PLANAR_FINALSCALE, H13_FINALSCALE_ONE);
+	treg_set(&m, H13_PLANAR_FINALSCALE, H13_FINALSCALE_ONE);
 	/* TaskType 2 with the second operand */
-	set(&m, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_PE_ONE));
+	treg_set(&m, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_PE_ONE));
 	CHECKF(strstr(describe(&m, &t), "x FinalScale 1 (not modelled: Common.Cfg.TaskType 2 with a second "
 					"PE operand (Planar.Cfg.SecSrc 2 or 3), or 3 without, not modelled (") != NULL, "%s", t.text);
 	pe_task(&m);
 	/* an average pool with the second source */
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) |
+	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1) |
 				 H13_PUT(H13_PECFG_POOLMODE, H13_PE_POOL_AVG));
 	CHECKF(strstr(describe(&m, &t), "x FinalScale 1 (not modelled: PE pooling with a second source not "
 					"modelled)\n") != NULL,
 	       "%s", t.text);
 	/* Scale or Bias on a product of two operands; the product itself (control) is modelled */
-	set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
+	treg_set(&m, H13_PLANAR_CFG,
+		 H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECKF(strstr(describe(&m, &t), "  PE: a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL, "%s", t.text);
-	set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3800u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3c00u));
+	treg_set(&m, H13_PLANAR_BIASSCALE, H13_PUT(H13_BIASSCALE_SCALE, 0x3800u) | H13_PUT(H13_BIASSCALE_BIAS, 0x3c00u));
 	CHECKF(strstr(describe(&m, &t), "+ 1, x 0.5, x FinalScale 1 (not modelled: Planar.BiasScale other "
 					"than Scale 1, Bias 0 on a product of two operands not modelled (") != NULL, "%s", t.text);
 }
@@ -804,24 +781,24 @@ TEST(td_op, pe_refusals_marked)
  * silicon no copy) are marked; Apple's reduce_max's form (UnicastCin 2 or more, 0x1c) is not */
 TEST(td_op, channel_maxima_refusals_marked)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 8, 1, 4, 2);
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 					  H13_PUT(H13_GROUPCONV_UNICASTCIN, 2));
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
 				H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16));
-	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "N = UnicastCin 2, 4 -> 2 channels, x PostScale 1\n") != NULL, "%s", t.text);
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1));
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1));
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "x PostScale 1 (not modelled: ") != NULL, "%s", t.text);
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CHMAX) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
 				H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16));
-	set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 					  H13_PUT(H13_GROUPCONV_UNICASTCIN, 1));
-	set(&m, H13_COMMON_CIN, 2);
+	treg_set(&m, H13_COMMON_CIN, 2);
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "N = UnicastCin 1, 2 -> 2 channels, x PostScale 1 (not modelled: ") != NULL, "%s", t.text);
 }
@@ -833,25 +810,26 @@ TEST(td_op, channel_maxima_refusals_marked)
  * as before: no per-channel words, SparseFmt phase-sparse. */
 TEST(td_op, kernel_unit_scale_bias_and_sparse)
 {
-	struct img m = {0};
+	struct treg_img m = {0};
 	struct tcapture t;
 	common(&m, 8, 1, 4, 16);
-	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_INT8));
-	set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
-	set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
-	set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_INT8));
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	treg_set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
 	const char *plain = "  NE: convolution 1x1, stride 1x1, padding 0x0, 1 group, 4 -> 16 channels, kernels int8, "
 			    "x PostScale 1\n";
 	CHECKF(strstr(describe(&m, &t), plain) != NULL, "%s", t.text);
 	memset(&t, 0, sizeof t);
-	const struct td_regs r = {img_get, &m};
+	const struct td_regs r = {treg_get, &m};
 	td_print_op_ku(&r, BARS_ALL, TD_OP_KU | 1u << H13_KSTREAM_BIAS | 1u << H13_KSTREAM_POSTSCALE, tcapture_out, &t);
 	CHECKF(strstr(t.text, "  NE: convolution 1x1, stride 1x1, padding 0x0, 1 group, 4 -> 16 channels, kernels int8 "
 			      "from the kernel unit (its OCG in coefficient channel 0), x a post-scale an output "
 			      "channel (the kernel unit's post-scale stream), + a bias an output channel (the kernel "
 			      "unit's bias stream), x PostScale 1\n") != NULL, "%s", t.text);
 	/* a unit with no post-scale section: the bias only; sparse weights */
-	set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) | H13_PUT(H13_KERNELCFG_SPARSEFMT, 1));
+	treg_set(&m, H13_NE_KERNELCFG,
+		 H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) | H13_PUT(H13_KERNELCFG_SPARSEFMT, 1));
 	memset(&t, 0, sizeof t);
 	td_print_op_ku(&r, BARS_ALL, TD_OP_KU | 1u << H13_KSTREAM_BIAS, tcapture_out, &t);
 	CHECKF(strstr(t.text, "kernels fp16 from the kernel unit (its OCG in coefficient channel 0), mask-and-values "
