@@ -3867,6 +3867,40 @@ static int pad_form_palettes(struct anem *m, const struct mrange *r, unsigned nr
 }
 
 /*
+ * The pad form under Common.Cfg.SmallSourceMode (docs/engine-model.md, "Apple's pad form"). Apple's
+ * H13 pad with the bit set (encoder_conv_pad_..._tiny, its 2x1 window: Kw 2) keeps the record the
+ * clear bit gives, byte for byte: one mask byte (01 00 00 01), where 4 slots a tap (the fp16
+ * records' reading of the bit) would need two. Read as that program pins it: 2 slots a tap, one
+ * mask byte a record (windows up to 2 x 2), and a mark on tap (0, 0) alone, bit 0, the one slot the
+ * two readings agree on; a larger window or a mark on another tap (bit 2 or 4, which 2 or 4 slots a
+ * tap put on different taps) is refused by name.
+ */
+#define PF_SSM_LANES 2u
+static int pad_form_small_source(struct anem *m, struct codec_pkern *pk)
+{
+	pk->lanes = PF_SSM_LANES;
+	if (codec_pkern_slots(pk) != 8u)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_SMALLSOURCE,
+				   "SparseBinary kernels (Apple's pad form) under Common.Cfg.SmallSourceMode "
+				   "with a window whose record is more than one mask byte not modelled: no "
+				   "program pins how many slots a tap takes there");
+	return ENG_OK;
+}
+
+/* After decoding under pad_form_small_source: every channel's marks on tap (0, 0) alone. */
+static int pad_form_small_source_marks(struct anem *m, unsigned C, uint64_t kel)
+{
+	for (unsigned c = 0; c < C; c++)
+		for (uint64_t i = 1; i < kel; i++)
+			if (m->dk[(uint64_t)c * kel + i] & 0x7fffu)
+				return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_SMALLSOURCE,
+						   "a SparseBinary mark on other than tap (0, 0) under "
+						   "Common.Cfg.SmallSourceMode not modelled: 2 or 4 slots a tap "
+						   "put it on different taps, and no program pins which");
+	return ENG_OK;
+}
+
+/*
  * A depthwise convolution as Apple's H13 compiler writes one (docs/engine-model.md, "Depthwise
  * convolutions"): a convolution with kernels in memory (MACCfg.OpMode 0, KernelMode 0), NumGroups 1,
  * GroupConvCfg UnicastEn 1 and UnicastCin 1, Cin = Cout = C: output channel c from input channel c
@@ -3934,7 +3968,8 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
 	if ((e = kernel_cfg_read(m, 0, 1)) || (e = pk_params(m, 1, 1, win->kh, win->kw, bias, &pk)))
 		return e;
-	if (binary && (e = pad_form_palettes(m, r, nr, C, bias, &pk)))
+	const unsigned ssm = H13_GET(REG(H13_COMMON_CFG), H13_CFG_SMALLSOURCE);
+	if (binary && ((e = pad_form_palettes(m, r, nr, C, bias, &pk)) || (ssm && (e = pad_form_small_source(m, &pk)))))
 		return e;
 	if (sparse && !(e = grow16(m, &m->dk, &m->dk_len, C * kel + per + 1u, PK_DK_TEXT)))
 		for (unsigned c = 0; !e && c < H13_COEFF_NCH; c++) {
@@ -3948,6 +3983,8 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 			}
 			e = pk_channel(m, ch, &pk, c, H13_COEFF_NCH, C, kel);
 		}
+	if (!e && binary && ssm)
+		e = pad_form_small_source_marks(m, C, kel);
 	if (e)
 		return e;
 	/* every kernel inside its lane, before any output */

@@ -506,7 +506,8 @@ def depthwise(d, rng):
                 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
 
-PAD_FORM = (('pf_dw16', 16, 5, 12, 3), ('pf_dw8', 8, 6, 9, 5))  # name, c, h, w, k
+PAD_FORM = (('pf_dw16', 16, 5, 12, 3), ('pf_dw8', 8, 6, 9, 5),  # name, c, h, w, k
+            ('pf_dw16k1', 16, 5, 12, 1))  # 1x1: one mask byte, as under SmallSourceMode
 
 
 def pf_weight(o, i):

@@ -182,7 +182,66 @@ TEST(model_depthwise, apples_pad_form_kernels_compute)
 	}
 }
 
+/*
+ * The pad form under Common.Cfg.SmallSourceMode (docs/engine-model.md, "Apple's pad form"): Apple's
+ * H13 pad with the bit set keeps the record the clear bit gives (one mask byte, mark bit 0 on tap
+ * (0, 0)). Built here as bp_convb's pad form (sparse 2) of a 1x1 window, whose record is that one
+ * byte, with the bit set in the built TD; the reference is numpy's (gen_model.py, pad_form,
+ * pf_dw16k1). Before the change it was refused: 4 slots a tap would need two mask bytes.
+ */
+static const struct dw pf16k1 = {16, 5, 12, 1};
+
+static void set_ssm(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_COMMON_CFG, H13_CFG_SMALLSOURCE_LSB, H13_CFG_SMALLSOURCE_W, 1) == 0);
+}
+
+TEST(model_depthwise, apples_pad_form_under_small_source_mode_computes)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	/* the control: the bit clear */
+	int rc = run_pf("pf_dw16k1", &pf16k1, 2, 0, 0, NULL, &r, fault, sizeof fault);
+	CHECKF(rc == 0 && r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "clear: %s", fault);
+	/* the bit set: the same record, the same numbers */
+	rc = run_pf("pf_dw16k1", &pf16k1, 2, 0, 0, set_ssm, &r, fault, sizeof fault);
+	CHECKF(rc == 0, "SmallSourceMode: %s", fault);
+	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "SmallSourceMode: %lu of %lu outside",
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+	/* each channel's mark one channel off: the checker fails */
+	CHECKF(run_pf_shift("pf_dw16k1", &pf16k1, 2, 0, 1, 0, set_ssm, &r, fault, sizeof fault) == 0, "%s", fault);
+	CHECKF(r.bad > r.checked / 4, "marks one channel off: %lu of %lu outside", (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+}
+
 #if !defined(ANEFW_TARGET)
+/* A pad-form TD (built as run_pf_shift, ssm: bp_convb's SmallSourceMode, 4 slots a tap) refused
+ * with want in its fault. */
+static void pf_ssm_refused(const struct dw *d, unsigned ssm, void (*edit)(uint8_t *, size_t), const char *want)
+{
+	static uint16_t w[16 * 9];
+	for (unsigned c = 0; c < d->c; c++)
+		for (unsigned i = 0; i < d->k * d->k; i++)
+			w[c * d->k * d->k + i] = pf_weight(c, i);
+	const struct bp_conv_spec spec = {d->c, d->c, d->w, d->h, d->k, 0, 0, 0, w, NULL, 1, 2, ssm, 1, 0, 0, 0};
+	size_t len = bp_convb(prog, sizeof prog, &spec);
+	CHECK(len > 0);
+	if (len && edit)
+		edit(prog, len);
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(trun_orc(d->k == 1 ? "pf_dw16k1" : "pf_dw16", prog, len, 1, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, want) != NULL, "fault \"%s\", want \"%s\"", fault, want);
+}
+
+TEST(model_depthwise, pad_form_under_small_source_mode_unpinned_forms_are_refused)
+{
+	/* records of 4 slots a tap (two mask bytes for a 1x1 window): not Apple's, refused */
+	pf_ssm_refused(&pf16k1, 1, NULL, "packed input size does not match the element count");
+	/* a 3x3 window (a record of four mask bytes) under the bit: no program pins it */
+	pf_ssm_refused(&pf16, 0, set_ssm, "under Common.Cfg.SmallSourceMode with a window whose record is more than one mask byte");
+}
+
 static uint32_t kc_value;
 static void set_kernelcfg(uint8_t *b, size_t len)
 {
