@@ -88,7 +88,7 @@ void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value)
 }
 
 const struct td_fixed td_fixed[] = {
-	{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 1, "Common.ConvCfg.Ox other than 1 not modelled (1 in every real program)"},
+	{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 1, "Common.ConvCfg.Ox other than 1 not modelled (Apple's 1024-channel depthwise 9x9 and 1x9 set 2: unpinned)"},
 	{H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 1, "Common.ConvCfg.Oy other than 1 not modelled (1 in every real program)"},
 	/* the four interleave fields: 1 here (what the builders write); the model reads 4 and 8 as
 	 * well, with its own checks (compute.c's interleave_side) */
