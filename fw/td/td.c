@@ -445,12 +445,16 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 	return e;
 }
 
-/* a x b, saturated at UINT64_MAX / 2; a 0 field counts as 1 */
+/* a x b, saturated at UINT64_MAX / 2 (0 when either is 0), for the counts of untrusted sizes */
+static uint64_t mul_sat0(uint64_t a, uint64_t b)
+{
+	return a && b > UINT64_MAX / 2 / a ? UINT64_MAX / 2 : a * b;
+}
+
+/* the same, a 0 field b counting as 1 */
 static uint64_t mul_sat(uint64_t a, uint64_t b)
 {
-	if (!b)
-		return a;
-	return a > UINT64_MAX / 2 / b ? UINT64_MAX / 2 : a * b;
+	return mul_sat0(a, b ? b : 1u);
 }
 
 /* Wout x Hout x Cout (below 2^47) x NumGroups x OutDepth: every group and depth is computed,
@@ -490,8 +494,7 @@ uint64_t td_ops(const struct td_regs *regs)
 	const struct td_window w = td_window_of(rr->get(rr->ctx, H13_COMMON_CONVCFG));
 	/* what each output element costs: a convolution's taps, then the PE's pooling window */
 	uint64_t per = 1;
-	if (mac && H13_GET(mac, H13_MACCFG_OPMODE) == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE) &&
-	    !td_ne_passthrough(mac, rr->get(rr->ctx, H13_NE_POSTSCALE), td_coeff_enabled(regs))) {
+	if (td_ne_reads_kernels(mac, rr->get(rr->ctx, H13_NE_POSTSCALE), td_coeff_enabled(regs))) {
 		per = (uint64_t)w.kh * w.kw;
 		if (!H13_GET(gc, H13_GROUPCONV_UNICASTEN))
 			per *= H13_GET(rr->get(rr->ctx, H13_COMMON_CIN), H13_CIN);
@@ -507,12 +510,6 @@ uint64_t td_ops(const struct td_regs *regs)
 		      H13_GET(rr->get(rr->ctx, H13_COMMON_CIN), H13_CIN);
 	in = mul_sat(mul_sat(in, H13_GET(gc, H13_GROUPCONV_NUMGROUPS)), td_depth(regs, 0));
 	return in > e ? in : e;
-}
-
-/* a x b, saturated at UINT64_MAX / 2 (0 when either is 0), for td_footprint's untrusted sizes */
-static uint64_t kmem_mul(uint64_t a, uint64_t b)
-{
-	return a && b > UINT64_MAX / 2 / a ? UINT64_MAX / 2 : a * b;
 }
 
 void td_footprint(const struct td_regs *regs, struct td_footprint *f)
@@ -537,8 +534,8 @@ void td_footprint(const struct td_regs *regs, struct td_footprint *f)
 		const struct td_window w = td_window_of(rr->get(rr->ctx, H13_COMMON_CONVCFG));
 		unsigned kfmt = H13_GET(rr->get(rr->ctx, H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 		uint64_t elem = kfmt == H13_KERNELFMT_INT8 || kfmt == H13_KERNELFMT_UINT8 ? 1u : 2u;
-		uint64_t per = kmem_mul(td_kernel_cin(rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG), (uint32_t)cin),
+		uint64_t per = mul_sat0(td_kernel_cin(rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG), (uint32_t)cin),
 					(uint64_t)w.kh * w.kw);
-		f->kernels = kmem_mul(kmem_mul(kmem_mul(g, cout), per), elem);
+		f->kernels = mul_sat0(mul_sat0(mul_sat0(g, cout), per), elem);
 	}
 }
