@@ -2056,22 +2056,12 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 							   "a KernelFmt 1 coefficient byte 0x80..0xff: the register "
 							   "map reads 1 as uint8, Apple's H13 less reads its 0xff as "
 							   "-1; which the engine applies is not known");
-	if (j->lay.kind == TD_OCG_UNPINNED)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
-				   "Common.ConvCfg.OCGSize above 0 with several groups, a count not a multiple of "
-				   "2^OCGSize, or a last partial pass of other than a multiple of 16 outputs: no "
-				   "real program pins that kernel layout");
-	/* the layout reads exactly the channels enabled (td_ocg_layout): an enabled channel it did not
-	 * read would be weights left out (Apple's 96-output TDs spread 6 a channel over all 16; read
-	 * as 8 over the first 12, they computed wrong numbers), one it reads but is not enabled has
-	 * no grant */
-	if (j->lay.kind == TD_OCG_CHANNELS)
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COEFF_DMACONFIG(j->lay.ch), H13_DMA_EN_LSB,
-				   H13_DMA_EN_W,
-				   j->lay.unread ? "a coefficient channel enabled that the kernel layout "
-						   "(Common.ConvCfg.OCGSize, Common.Cout) does not read"
-						 : "a coefficient channel the kernel layout (Common.ConvCfg.OCGSize, "
-						   "Common.Cout) reads is not enabled");
+	/* a layout not pinned, or not reading exactly the channels enabled (fw/td td_ocg_refusal,
+	 * which inspect marks too) */
+	struct td_refusal no = {0};
+	td_ocg_refusal(&j->lay, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	struct codec_pkern pk;
 	e = pk_params(m, j->lay.g, cin, kh, kw, bias, &pk);
 	if (!e && sparse && kfmt != H13_KERNELFMT_FP16)

@@ -251,12 +251,15 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 			     ocg, (unsigned)lay.full, lay.full > 1 ? "es" : "");
 		if (lay.kind == TD_OCG_RUNS && lay.full && lay.tail)
 			outf(out, ctx, " and a last of %u a channel", lay.tail);
-		else if (lay.kind == TD_OCG_UNPINNED && !ku)
-			outf(out, ctx, ", OCGSize %u (kernel layout not modelled)", ocg);
-		else if (lay.kind == TD_OCG_CHANNELS && !ku)
-			outf(out, ctx, ", OCGSize %u (not modelled: coefficient channel %u %s)", ocg, lay.ch,
-			     lay.unread ? "enabled but not read by the kernel layout"
-					: "read by the kernel layout but not enabled");
+		else if ((lay.kind == TD_OCG_UNPINNED || lay.kind == TD_OCG_CHANNELS) && !ku) {
+			/* the model's own refusal (td_ocg_refusal), naming the channel */
+			struct td_refusal no = {0};
+			td_ocg_refusal(&lay, &no);
+			outf(out, ctx, ", OCGSize %u", ocg);
+			if (lay.kind == TD_OCG_CHANNELS)
+				outf(out, ctx, ", coefficient channel %u", lay.ch);
+			refusal_tail(&no, out, ctx);
+		}
 		/* a kernel unit's per-channel vectors (engine/model/compute.c's load_channel_vectors:
 		 * 1 and 0 without the stream), applied before PostScale (conv_out_row) */
 		if (ku & (1u << H13_KSTREAM_POSTSCALE))

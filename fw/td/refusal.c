@@ -66,6 +66,25 @@ void td_pe_pool_shape_refusal(const struct td_regs *r, unsigned win, unsigned hi
 		TD_REFUSE(no, 1, H13_COMMON_CIN, H13_CIN, "PE pooling with Cin different from Cout not modelled");
 }
 
+/* load_kernels: a kernel layout td_ocg_layout does not pin, or one that leaves an enabled
+ * coefficient channel unread or reads one not enabled (the model never computes with an enabled
+ * channel it does not read: Apple's 96-output TDs spread 6 a channel over all 16; read as 8 over
+ * the first 12 they computed wrong numbers) */
+void td_ocg_refusal(const struct td_ocg_lay *l, struct td_refusal *no)
+{
+	if (l->kind == TD_OCG_UNPINNED)
+		TD_REFUSE(no, 0, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
+			  "Common.ConvCfg.OCGSize above 0 with several groups, a count not a multiple of "
+			  "2^OCGSize, or a last partial pass of other than a multiple of 16 outputs: no "
+			  "real program pins that kernel layout");
+	else if (l->kind == TD_OCG_CHANNELS)
+		td_refuse(no, 1, H13_COEFF_DMACONFIG(l->ch), H13_DMA_EN_LSB, H13_DMA_EN_W,
+			  l->unread ? "a coefficient channel enabled that the kernel layout "
+				      "(Common.ConvCfg.OCGSize, Common.Cout) does not read"
+				    : "a coefficient channel the kernel layout (Common.ConvCfg.OCGSize, "
+				      "Common.Cout) reads is not enabled");
+}
+
 /* inspect's general PE line: the three above, in the model's order; a Planar.Cfg the model
  * refuses before the scales (OpMode above 4, SecSrc 1, SecSrc 3 on other than an add) is named on
  * the line already, and marks nothing more */

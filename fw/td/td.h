@@ -325,6 +325,8 @@ void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_accbias_shift_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_unit_kernel_refusal(const struct td_regs *r, unsigned cin, unsigned cout, struct td_refusal *no);
+struct td_ocg_lay;
+void td_ocg_refusal(const struct td_ocg_lay *l, struct td_refusal *no);
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };
