@@ -245,8 +245,17 @@ enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t d, uint64_t c, uint6
 
 #define REG(a) (r->get(r->ctx, (a)))
 
+/* A reduction (Common.Cfg.TaskType 5 or 6): one value a plane leaves it (td_dst_dims) */
+static int td_reduces(const struct td_regs *r)
+{
+	const unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
+	return task == H13_TASK_REDUCE || task == H13_TASK_REDUCE2;
+}
+
 uint32_t td_depth(const struct td_regs *r, int out)
 {
+	if (out && td_reduces(r))
+		return 1u; /* its planes' D x H rows reduced to one value, at depth 0 */
 	uint32_t d = REG(out ? H13_COMMON_OUTDEPTH : H13_COMMON_INDEPTH);
 	return d ? d : 1u;
 }
@@ -263,8 +272,7 @@ void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c)
 	*w = H13_GET(dim, H13_OUTDIM_WOUT);
 	*h = H13_GET(dim, H13_OUTDIM_HOUT);
 	*c = H13_GET(REG(H13_COMMON_COUT), H13_COUT);
-	const unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
-	if (task == H13_TASK_REDUCE || task == H13_TASK_REDUCE2) { /* one value a plane */
+	if (td_reduces(r)) { /* one value a plane */
 		*w = *h = 1;
 		if (H13_GET(REG(H13_COMMON_PECFG), H13_CPECFG_OUTTRANSPOSE)) {
 			*w = *c;

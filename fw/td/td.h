@@ -706,7 +706,11 @@ enum td_err td_tile_extent(uint64_t w, uint64_t h, uint64_t d, uint64_t c, uint6
 /* A TD's input (out 0: Common +0x04, InDepth) or output (Common +0x18, OutDepth) depth as the
  * tile DMA walks it: an operand is G x C x D x H x W, element (g, c, d, h, w) at d DepthStride
  * past (g, c, 0, h, w) (Apple's H13 layer_norm over C, H and W reads [64, 8, 8] with D 8). 1 in
- * every other real program; 0, which no program holds, is walked as 1 (the model refuses it). */
+ * every other real program; 0, which no program holds, is walked as 1 (the model refuses it). A
+ * reduction's output is 1 whatever OutDepth says: its planes' D x H rows reduce to one value,
+ * written at depth 0 (Apple's H13 reduce_mean over every axis of [1,128,16,16]: InDepth = OutDepth
+ * 16, DepthStride 0x40, its output bound at 64 bytes; docs/engine-model.md, "A reduction's
+ * depth"). */
 uint32_t td_depth(const struct td_regs *r, int out);
 #define TD_DEPTH_MAX 0x7fffu /* the largest depth modelled (as Hin, Win) */
 /* The depth D a TD walks both its input and its output with (Common.InDepth and OutDepth as

@@ -790,6 +790,13 @@ def l2_memory(d, rng):
                     ('red_amax', np.abs(xd).max(axis=(1, 2), keepdims=True)),
                     ('red_msq_eps', (xd * xd).mean(axis=(1, 2), keepdims=True) + 64.0)):
         write(os.path.join(d, name + '.orc'), [t(5, a.shape, a), out(4, y)])
+    # the mean over every axis of x [16,8,8] to one value (Apple's reduce_mean over axes 1-3 of
+    # [1,128,16,16]: one reduction TD reading x as 1 x 16 x 8 x 8, C x D x H x W); x multiples of
+    # 1/64 in [-8, 8], so the fp32 sum is exact and y is rounded once (its own generator: the
+    # draws above are unchanged)
+    a = (np.round(np.random.default_rng(SEED + 91).uniform(-8, 8, (16, 8, 8)) * 64) / 64).astype(np.float16)
+    write(os.path.join(d, 'red_mean_all.orc'),
+          [t(5, a.shape, a), out(4, a.astype(np.float64).mean().reshape(1, 1, 1))])
     # reductions over C, as Apple's reduce_sum and reduce_mean over axis 1: x [16,3,5] to y [3,5]
     # (laid out as 3 planes of one row of 5: the result's row h is group h's)
     a = f16((16, 3, 5))

@@ -230,23 +230,30 @@ static uint64_t grants_with(const struct bp_pe_spec *t, unsigned bar, uint64_t s
 	return was;
 }
 
-/* t run against orcname with BAR 5 (the source) granted size bytes: 0 when it completed exactly,
- * else -1 with the refusal in fault */
-static int run_source_granted(const char *orcname, const struct bp_pe_spec *t, uint64_t size, char *fault,
-			      size_t fault_len)
+/* t run against orcname with BAR bar granted size bytes: 0 when it completed exactly, else -1
+ * with the refusal in fault */
+static int run_granted(const char *orcname, const struct bp_pe_spec *t, unsigned bar, uint64_t size,
+		       char *fault, size_t fault_len)
 {
 	static struct subq_grant g[SUBQ_MAX_GRANTS];
 	unsigned ng = 0;
 	size_t len;
-	grants_with(t, 5, size, g, &ng, &len);
+	grants_with(t, bar, size, g, &ng, &len);
 	struct orc_run r;
 	if (trun_orc_granted(orcname, prog, len, g, ng, 1, &r, fault, fault_len))
 		return -1;
 	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside", orcname,
 	       (unsigned long)r.bad, (unsigned long)r.checked);
-	printf("# %s at a %lu-byte source: %lu values exact\n", orcname, (unsigned long)size,
+	printf("# %s at a %lu-byte BAR %u: %lu values exact\n", orcname, (unsigned long)size, bar,
 	       (unsigned long)r.checked);
 	return 0;
+}
+
+/* ... with BAR 5 (the source) granted size bytes */
+static int run_source_granted(const char *orcname, const struct bp_pe_spec *t, uint64_t size, char *fault,
+			      size_t fault_len)
+{
+	return run_granted(orcname, t, 5, size, fault, fault_len);
 }
 
 TEST(model_l2mem, a_broadcast_source_read_and_granted_at_index_0_alone)
@@ -888,6 +895,67 @@ TEST(model_l2mem, reductions_of_products_of_two_operands)
 	t = red_dot_td(0);
 	t.tasktype = 0;
 	expect_refused("red_dot", p, 1, "Planar.Cfg.OpMode on a reduction other than 0 and 4");
+#endif
+}
+
+/* A reduction over a depth whose result leaves by the tile DMA, as Apple's H13 reduce_mean over
+ * every axis of [1,128,16,16] (one TD: InDepth = OutDepth 16, its output bound at 64 bytes): x
+ * [16,8,8] read as 1 x 16 x 8 x 8 (C x D x H x W), the mean of its 1024 values (FinalScale 1/1024)
+ * written as one value at depth 0. The destination the control path checks, grants by default and
+ * inspect offers is that one 64-byte line, not OutDepth's 16 (refused with Apple's 64-byte binding
+ * until 2026-12-06; docs/engine-model.md, "A reduction's depth"). */
+static struct bp_pe_spec red_all_td(void)
+{
+	struct bp_pe_spec t = bp_pe_copy(1, 8, 8, 5, 4);
+	t.reduce = 1;
+	t.depth = 16;
+	t.src_depth = 512; /* the input's plane: rows of 64 bytes, 8 a plane */
+	t.dst_depth = 64;  /* Apple's 0x40 */
+	t.dst_plane = 64;
+	t.finalscale = 0x3a800000u; /* 1/1024 */
+	return t;
+}
+
+TEST(model_l2mem, a_reductions_depth_is_not_its_outputs)
+{
+	struct bp_pe_spec t = red_all_td();
+	const struct bp_pe_spec *p[] = {&t};
+	expect_exact("red_mean_all", p, 1);
+	static struct subq_grant g[SUBQ_MAX_GRANTS];
+	unsigned ng = 0;
+	size_t len;
+	char fault[256] = "";
+	/* the default grant of the destination: one line */
+	CHECK_EQ(grants_with(&t, 4, 0, g, &ng, &len), 64u);
+	/* at Apple's 64 bytes it computes the mean; one byte less is refused, naming the range */
+	CHECKF(run_granted("red_mean_all", &t, 4, 64, fault, sizeof fault) == 0, "%s", fault);
+	CHECK(run_granted("red_mean_all", &t, 4, 63, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "range-outside-granted-buffer") != NULL, "%s", fault);
+	/* the output tensor run and inspect offer: one value */
+	static struct ldr_program lp;
+	struct tns_tensor tt[TNS_MAX];
+	unsigned nt = 0, found = 0;
+	REQUIRE(ldr_load(prog, len, LDR_F_RAW, &lp) == LDR_OK);
+	REQUIRE(tns_describe(&lp, tt, TNS_MAX, &nt, NULL) == TNS_OK);
+	for (unsigned k = 0; k < nt; k++)
+		if (tt[k].bar == 4) {
+			found++;
+			uint64_t n = 1;
+			for (unsigned i = 0; i < tt[k].ndim; i++)
+				n *= tt[k].shape[i];
+			CHECKF(n == 1u, "the mean's tensor holds %llu values", (unsigned long long)n);
+		}
+	CHECK_EQ(found, 1u);
+#if !defined(ANEFW_TARGET)
+	/* the checker's negative: the sum (FinalScale 1) held against the mean */
+	t.finalscale = F32_ONE;
+	expect_checker_fails("red_mean_all", p, 1, 0, "the sum read as the mean");
+	/* the control: the same TD elementwise (no reduction) writes all 16 depths, and the 64-byte
+	 * grant is refused */
+	t = red_all_td();
+	t.reduce = 0;
+	t.finalscale = F32_ONE;
+	CHECK(grants_with(&t, 4, 0, g, &ng, &len) > 64u);
 #endif
 }
 
