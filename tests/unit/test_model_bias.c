@@ -110,7 +110,7 @@ static int run(const struct shape *s, unsigned bias_last, void (*edit)(uint8_t *
 	       struct orc_run *r, char *fault, size_t fault_len)
 {
 	struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, s->relu, bias_last,
-				    NULL, bias, 1, 0, 0, 0, 0, 0, 0};
+				    NULL, bias, 1, 0, 0, 0, 0, 0, 0, 0, 0};
 	return run_spec(s->orc, &spec, s->cin * s->k * s->k, edit, r, fault, fault_len);
 }
 
@@ -171,7 +171,7 @@ static int run_s2(const struct s2shape *s, unsigned phase_swap, void (*edit)(uin
 {
 	struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, 0, 0, NULL,
 				    s->bias == 1 ? bias : NULL, s->stride, s->stride == 2, s->ssm, s->dw, phase_swap,
-				    s->bias == 2 ? 0x3400u : 0, 0};
+				    s->bias == 2 ? 0x3400u : 0, 0, 0, 0};
 	return run_spec(s->orc, &spec, (s->dw ? 1u : s->cin) * s->k * s->k, edit, r, fault, fault_len);
 }
 
@@ -205,7 +205,7 @@ static int run_mm(const struct mmshape *s, void (*edit)(uint8_t *, size_t), stru
 			wts[o * s->k + i] = cb_weight(o, i);
 	}
 	const struct bp_conv_spec spec = {s->k, s->n, s->m, 1, 1, s->ocg, s->relu, 0, wts,
-					  s->bias ? bias : NULL, 1, 0, 0, 0, 0, 0, s->split};
+					  s->bias ? bias : NULL, 1, 0, 0, 0, 0, 0, s->split, 0, 0};
 	size_t len = bp_matmul(prog, sizeof prog, &spec);
 	CHECKF(len > 0, "%s: built", s->orc);
 	if (len && edit)
@@ -667,7 +667,7 @@ static size_t lut_heads(const uint8_t *conv, uint8_t *out, size_t cap)
 
 TEST(model_bias, the_lut_record_at_the_head_of_each_kernel_channel)
 {
-	struct bp_conv_spec spec = {16, 32, 10, 2, 1, 0, 0, 0, NULL, bias, 1, 0, 0, 0, 0, 0, 0};
+	struct bp_conv_spec spec = {16, 32, 10, 2, 1, 0, 0, 0, NULL, bias, 1, 0, 0, 0, 0, 0, 0, 0, 0};
 	for (unsigned o = 0; o < spec.cout; o++) {
 		bias[o] = cb_bias(o);
 		for (unsigned i = 0; i < spec.cin; i++)

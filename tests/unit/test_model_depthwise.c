@@ -147,7 +147,7 @@ static int run_pf_shift(const char *orc, const struct dw *d, unsigned sparse, un
 			wts[c * d->k * d->k + i] = pf_weight((c + shift) % d->c, i);
 	}
 	const struct bp_conv_spec spec = {d->c, d->c, d->w, d->h, d->k, 0, 0, 0, wts, bias ? ones : NULL,
-					  1, sparse, 0, 1, phase_swap, 0, 0};
+					  1, sparse, 0, 1, phase_swap, 0, 0, 0, 0};
 	size_t len = bp_convb(prog, sizeof prog, &spec);
 	CHECKF(len > 0, "%s: built", orc);
 	if (len && edit)
@@ -223,7 +223,7 @@ static void pf_ssm_refused(const struct dw *d, unsigned ssm, void (*edit)(uint8_
 	for (unsigned c = 0; c < d->c; c++)
 		for (unsigned i = 0; i < d->k * d->k; i++)
 			w[c * d->k * d->k + i] = pf_weight(c, i);
-	const struct bp_conv_spec spec = {d->c, d->c, d->w, d->h, d->k, 0, 0, 0, w, NULL, 1, 2, ssm, 1, 0, 0, 0};
+	const struct bp_conv_spec spec = {d->c, d->c, d->w, d->h, d->k, 0, 0, 0, w, NULL, 1, 2, ssm, 1, 0, 0, 0, 0, 0};
 	size_t len = bp_convb(prog, sizeof prog, &spec);
 	CHECK(len > 0);
 	if (len && edit)
@@ -310,7 +310,7 @@ TEST(model_depthwise, pad_form_wrongly_encoded_fails_and_unpinned_forms_are_refu
 	 * SparseBinary */
 	for (unsigned i = 0; i < 16u * 16u; i++)
 		wts[i] = pf_weight(i / 16u, i % 16u);
-	const struct bp_conv_spec dense = {16, 16, 12, 5, 1, 0, 0, 0, wts, NULL, 1, 2, 0, 0, 0, 0, 0};
+	const struct bp_conv_spec dense = {16, 16, 12, 5, 1, 0, 0, 0, wts, NULL, 1, 2, 0, 0, 0, 0, 0, 0, 0};
 	size_t len = bp_convb(prog, sizeof prog, &dense);
 	CHECK(len > 0);
 	CHECK(trun_orc("pf_dw16", prog, len, 1, &r, fault, sizeof fault) != 0);

@@ -231,6 +231,13 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 		tile_at(tw, H13_SRC_DMACONFIG, H13_SRC_BASEADDR, t->src_off, bp_row(w), bp_row(w) * h);
 	if (!t->res_cs)
 		tile_at(tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, t->dst_off, drow, dplane);
+	const unsigned groups = H13_GET(t->groupconv, H13_GROUPCONV_NUMGROUPS);
+	if (groups > 1u) { /* depth (one) then group strides, as Apple's grouped convolution */
+		const uint32_t sg = bp_row(w) * h * t->cin, dg = dplane * t->cout;
+		const uint32_t sv[2] = {sg * groups, sg}, dv[2] = {dg * groups, dg};
+		tdw_block(tw, H13_SRC_DEPTHSTRIDE, sv, 2);
+		tdw_block(tw, H13_DST_DEPTHSTRIDE, dv, 2);
+	}
 }
 
 size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned w, unsigned h,
@@ -274,6 +281,12 @@ static uint64_t cb_place(const struct bp_conv_spec *s, unsigned o, uint64_t j, u
 	return ((uint64_t)p * kel * g + j * w + r % w) * 2u;
 }
 
+/* The outputs over all groups (NumGroups x Cout). */
+static unsigned cb_nout(const struct bp_conv_spec *s)
+{
+	return (s->groups > 1u ? s->groups : 1u) * s->cout;
+}
+
 /* Weight (ci, ky, kx) of output o, as the spec gives them (a depthwise one: ci 0, its own). */
 static uint16_t cb_weight(const struct bp_conv_spec *s, unsigned o, unsigned ci, unsigned ky, unsigned kx)
 {
@@ -294,7 +307,7 @@ static size_t pk_record(const struct bp_conv_spec *s, uint8_t *dst, unsigned o0,
 	if (s->bias)
 		for (unsigned l = 0; l < g; l++, n += 2)
 			if (dst)
-				le_wr16(dst + n, o0 + l < s->cout ? s->bias[o0 + l] : 0);
+				le_wr16(dst + n, o0 + l < cb_nout(s) ? s->bias[o0 + l] : 0);
 	const size_t count_at = n;
 	n += 3;
 	uint8_t *mask = NULL;
@@ -312,7 +325,7 @@ static size_t pk_record(const struct bp_conv_spec *s, uint8_t *dst, unsigned o0,
 								*mask = 0;
 							n++;
 						}
-						if (ky >= k || kx >= k || l >= g || o0 + l >= s->cout)
+						if (ky >= k || kx >= k || l >= g || o0 + l >= cb_nout(s))
 							continue;
 						uint16_t v = cb_weight(s, o0 + l, ci, ky, kx);
 						if (!(v & 0x7fffu))
@@ -346,6 +359,18 @@ static size_t pk_channel_bytes(const struct bp_conv_spec *s, uint8_t *dst, unsig
 		if (dst)
 			le_wr16(dst, BP_FP16_ONE); /* entry 1 (+0) and the line's rest: zeros */
 		n = 64;
+	}
+	if (s->groups > 1u) { /* one output a record, each on its own 64-byte line */
+		const unsigned nout = cb_nout(s), per_ch = (nout + H13_COEFF_NCH - 1u) / H13_COEFF_NCH;
+		for (unsigned r = 0; r < per_ch; r++) {
+			const unsigned o = s->grp_wrong == 1u ? c * per_ch + r : c + H13_COEFF_NCH * r;
+			if (o >= nout)
+				continue;
+			if (s->grp_wrong != 2u)
+				n = (n + 63u) & ~(size_t)63u;
+			n += pk_record(s, dst ? dst + n : NULL, o, 1u, L);
+		}
+		return n;
 	}
 	for (unsigned o0 = c * g; o0 < s->cout; o0 += H13_COEFF_NCH * g)
 		n += pk_record(s, dst ? dst + n : NULL, o0, g, L);
@@ -395,7 +420,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	if (!buf || !s || !s->cin || !s->cout || !s->w || !s->h || !s->k || s->k > 15u || s->k % 2u != 1u ||
 	    s->ocg > 7u || !s->wts || s->cin > 4096u || s->cout > 4096u || s->stride > 2u ||
 	    (s->ocg && s->cout % (1u << s->ocg)) || (s->dw && (!s->sparse || s->ocg || s->cin != s->cout)) ||
-	    cap < bp_convb_bytes(s))
+	    (s->groups > 1u && (s->sparse != 1u || s->ocg || s->dw || s->groups > 64u)) || cap < bp_convb_bytes(s))
 		return 0;
 	const uint64_t lane = cb_lane(s);
 	if (lane > UINT32_MAX / H13_COEFF_NCH)
@@ -403,7 +428,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
 	const struct ctd t = {s->w, s->h, s->cin, s->cout, s->k, s->stride ? s->stride : 1u, s->ocg, s->sparse, s->ssm,
-			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) |
+			      H13_PUT(H13_GROUPCONV_NUMGROUPS, s->groups > 1u ? s->groups : 1u) |
 				      (s->dw ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1) : 0),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
