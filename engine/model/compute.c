@@ -1925,23 +1925,36 @@ static int grow16(struct anem *m, uint16_t **p, size_t *len, uint64_t n, const c
 }
 
 #define PK_DK_TEXT "phase-sparse kernels decoded (Cout x Cin x Kh x Kw) over the model's buffer limit"
+#define PK_PAD_TEXT                                                                                    \
+	"a nonzero byte between a grouped convolution's phase-sparse record and the 64-byte line the "   \
+	"next starts on (Apple's grouped records are padded with zeros): not the layout pinned"
 
 /*
  * Phase-sparse kernels (NE.KernelCfg.SparseFmt: Apple's H13 stride-2 convolutions; fw/codec's
  * codec_pkern_record, docs/codecs.md "Phase-sparse kernels"): coefficient channel ch holds records
  * back to back, record r for outputs o0 + r ostep .. + pk->g - 1 (those below nout); each decoded
  * into m->dk, output o's kernel at o x kel fp16 (its bias first with pk->bias), zeros where the
- * format skipped a weight. The caller has sized m->dk for nout x kel values and one record's
- * scratch after them. A malformed record is refused naming the codec's error.
+ * format skipped a weight. With line64 each record after the first starts on a 64-byte line of
+ * the channel, the bytes before it zeros (Apple's grouped convolutions: a nonzero byte there is
+ * refused, the layout would not be the one pinned). The caller has sized m->dk for nout x kel
+ * values and one record's scratch after them. A malformed record is refused naming the codec's
+ * error.
  */
 static int pk_channel(struct anem *m, const struct mrange *ch, const struct codec_pkern *pk,
-		      uint64_t o0, uint64_t ostep, uint64_t nout, uint64_t kel)
+		      uint64_t o0, uint64_t ostep, uint64_t nout, uint64_t kel, int line64)
 {
 	const uint64_t per = (uint64_t)pk->cin * pk->kh * pk->kw;
 	uint16_t *w = m->dk + nout * kel, *b = w + (uint64_t)pk->g * per;
 	size_t off = 0;
 	for (uint64_t ob = o0; ob < nout; ob += ostep) {
 		size_t used = 0;
+		if (line64 && ch && off % 64u) { /* to the next line: zeros up to it */
+			const size_t next = off + (64u - off % 64u);
+			for (; off < next && off < ch->len; off++)
+				if (ch->cpu[off])
+					return anem_refuse(m, ENG_FR_DATA, ch->kind == TD_R_COEFF ? H13_COEFF_BFRSIZE(ch->ch) : 0,
+							   0, 32, PK_PAD_TEXT);
+		}
 		enum codec_err e = ch ? codec_pkern_record(pk, ch->cpu + off, ch->len - off, w,
 							   (size_t)pk->g * per, b, &used)
 				      : CODEC_E_NULL;
@@ -2067,17 +2080,22 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (!e && sparse && kfmt != H13_KERNELFMT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
 				   "phase-sparse kernels other than fp16 not modelled");
-	if (!e && sparse && (nout != cout || (j->lay.full && j->lay.tail) || (j->lay.tail && j->lay.tail != j->lay.g)))
+	/* several groups: only OCGSize 0's one output a record (Apple's grouped 3x3 stride 2, 4 x 16
+	 * -> 16: output o, over NumGroups x Cout, is record o / 16 of channel o mod 16, each record
+	 * on its own 64-byte line, its body over the group's Cin) */
+	if (!e && sparse && ((nout != cout && j->lay.kind != TD_OCG_MOD16) || (j->lay.full && j->lay.tail) ||
+			     (j->lay.tail && j->lay.tail != j->lay.g)))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
-				   "phase-sparse kernels over several groups, with a last partial pass after "
-				   "whole ones, or Cout / 16 a channel, not modelled (no real program pins "
-				   "their records)");
-	/* decoded whole (records back to back: channel c's for outputs c g + pass x 16 g) */
+				   "phase-sparse kernels over several groups with OCGSize above 0, with a last "
+				   "partial pass after whole ones, or Cout / 16 a channel, not modelled (no real "
+				   "program pins their records)");
+	/* decoded whole (records back to back: channel c's for outputs c g + pass x 16 g; over
+	 * several groups each on a 64-byte line) */
 	if (!e && sparse &&
 	    !(e = grow16(m, &m->dk, &m->dk_len, nout * j->kel + (uint64_t)pk.g * (per + 1u), PK_DK_TEXT))) {
 		for (unsigned c = 0; !e && c < H13_COEFF_NCH; c++)
 			e = pk_channel(m, j->ch[c], &pk, (uint64_t)c * pk.g, (uint64_t)H13_COEFF_NCH * pk.g,
-				       nout, j->kel);
+				       nout, j->kel, nout != cout);
 		j->dense = (const uint8_t *)(const void *)m->dk;
 	}
 	/* every kernel inside its coefficient channel before the weights are sized; the biases */
@@ -3971,7 +3989,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 				rec.len -= PK_PAL_LINE;
 				ch = &rec;
 			}
-			e = pk_channel(m, ch, &pk, c, H13_COEFF_NCH, C, kel);
+			e = pk_channel(m, ch, &pk, c, H13_COEFF_NCH, C, kel, 0);
 		}
 	if (!e && binary && ssm)
 		e = pad_form_small_source_marks(m, C, kel);

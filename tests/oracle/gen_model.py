@@ -343,6 +343,7 @@ def main(out):
     sign(d, np.random.default_rng(SEED + 88))
     add_const(d, np.random.default_rng(SEED + 89))
     pad_form(d, np.random.default_rng(SEED + 90))
+    conv_stride2_grouped(d, np.random.default_rng(SEED + 91))
     return 0
 
 
@@ -640,6 +641,41 @@ def conv_stride2(d, rng):
         write(os.path.join(d, name + '.orc'),
               [{'bar': 5, 'role': 0, 'c': cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': cout, 'h': ho, 'w': wo,
+                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+STRIDE2_GROUPED = (  # name, groups, cin and cout a group, w, h, k (test_model_bias.c): a bias
+    # (cb_bias), SmallSourceMode, stride 2, 'same' (padding k / 2)
+    ('s2_g4', 4, 16, 16, 10, 7, 3),  # Apple's grouped 3x3 stride 2: 4 groups of 16 -> 16
+    ('s2_g3', 3, 5, 8, 9, 6, 3))     # 24 outputs: channels 0-7 two records, 8-15 one
+
+
+def conv_stride2_grouped(d, rng):
+    """Grouped stride-2 convolutions from the definition: output o of group gi (o over all
+    groups, o = gi cout + j) is y[o][i][j'] = b[o] + sum over the group's input channels ci and
+    ky, kx of w[o][ci][ky][kx] x x[gi cin + ci][2 i + ky - k/2][2 j' + kx - k/2] (0 outside);
+    weights and biases gen_model's cb_weight and cb_bias (w[o] the (ci, ky, kx) elements of output
+    o). Inputs multiples of 1/64 (every fp32 partial sum exact); float64, rounded once."""
+    for name, groups, cin, cout, w, h, k in STRIDE2_GROUPED:
+        x = (rng.integers(-256, 257, (groups * cin, h, w)) / 64.0).astype(np.float16)
+        p = k // 2
+        xp = np.zeros((groups * cin, h + 2 * p + 1, w + 2 * p + 1))
+        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
+        ho, wo = (h - 1) // 2 + 1, (w - 1) // 2 + 1
+        per = cin * k * k
+        wt = np.array([[cb_weight(o, i) for i in range(per)] for o in range(groups * cout)])
+        wt = wt.reshape(groups * cout, cin, k, k)
+        b = np.array([cb_bias(o) for o in range(groups * cout)])
+        y = np.zeros((groups * cout, ho, wo)) + b[:, None, None]
+        for gi in range(groups):
+            os_, is_ = slice(gi * cout, (gi + 1) * cout), slice(gi * cin, (gi + 1) * cin)
+            for ky in range(k):
+                for kx in range(k):
+                    y[os_] += np.einsum('oc,chw->ohw', wt[os_, :, ky, kx],
+                                        xp[is_, ky:ky + 2 * ho:2, kx:kx + 2 * wo:2])
+        write(os.path.join(d, name + '.orc'),
+              [{'bar': 5, 'role': 0, 'c': groups * cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
+               {'bar': 4, 'role': 1, 'c': groups * cout, 'h': ho, 'w': wo,
                 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
 

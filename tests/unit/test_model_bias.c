@@ -691,3 +691,112 @@ TEST(model_bias, the_lut_record_at_the_head_of_each_kernel_channel)
 	CHECK(trun_orc("cb_lut", lutprog, l2, 1, &r, fault, sizeof fault) != 0);
 	CHECKF(strstr(fault, "KernelDMASrc.CoeffBaseAddr[5]") && strstr(fault, "heads differ"), "%s", fault);
 }
+
+/* gen_model.py's STRIDE2_GROUPED: grouped stride-2 convolutions with phase-sparse kernels, laid out
+ * as Apple's H13 grouped 3x3 stride 2 (4 groups of 16 -> 16, its constant rebuilt to Apple's
+ * SHA-256): OCGSize 0, one output a record, output o (over all groups) record o / 16 of channel o
+ * mod 16, each record on its own 64-byte line, its body over the group's Cin */
+static const struct gshape {
+	const char *orc;
+	unsigned groups, cin, cout, w, h, k;
+} gshapes[] = {
+	{"s2_g4", 4, 16, 16, 10, 7, 3}, /* Apple's: every channel a record from each group */
+	{"s2_g3", 3, 5, 8, 9, 6, 3},    /* 24 outputs: channels 0-7 two records, 8-15 one */
+};
+static uint8_t gprog[BP_WEIGHTS_OFF + 64 * 1024];
+
+/* Shape s (grp_wrong: bp_convb's wrong layouts) built into gprog against its oracle, as run_spec
+ * (edit, when given, changes the program first; ocg: Common.ConvCfg.OCGSize written). */
+static int run_g(const struct gshape *s, unsigned grp_wrong, void (*edit)(uint8_t *, size_t),
+		 struct orc_run *r, char *fault, size_t fault_len)
+{
+	const unsigned nout = s->groups * s->cout, per = s->cin * s->k * s->k;
+	CHECK((size_t)nout * per <= sizeof wts / sizeof wts[0] && nout <= sizeof bias / sizeof bias[0]);
+	for (unsigned o = 0; o < nout; o++) {
+		bias[o] = cb_bias(o);
+		for (unsigned i = 0; i < per; i++)
+			wts[o * per + i] = cb_weight(o, i);
+	}
+	struct bp_conv_spec spec = {.cin = s->cin, .cout = s->cout, .w = s->w, .h = s->h, .k = s->k,
+				    .wts = wts, .bias = bias, .stride = 2, .sparse = 1, .ssm = 1,
+				    .groups = s->groups, .grp_wrong = grp_wrong};
+	size_t len = bp_convb(gprog, sizeof gprog, &spec);
+	CHECKF(len > 0, "%s: built", s->orc);
+	if (len && edit)
+		edit(gprog, len);
+	return trun_orc(s->orc, gprog, len, fault != NULL, r, fault, fault_len);
+}
+
+TEST(model_bias, grouped_stride_two_convolutions_from_phase_sparse_records)
+{
+	for (unsigned i = 0; i < sizeof gshapes / sizeof gshapes[0]; i++) {
+		struct orc_run r;
+		char fault[256] = "";
+		int rc = run_g(&gshapes[i], 0, NULL, &r, fault, sizeof fault);
+		expect_within(gshapes[i].orc, rc, &r, fault);
+	}
+}
+
+/* channel 0's first record followed by a nonzero byte where the padding to the next line is */
+static void pad_byte(uint8_t *b, size_t len)
+{
+	const size_t at = BP_WEIGHTS_OFF + 2u; /* after output 0's bias: its body count */
+	CHECK(len > at + 3);
+	const size_t end = 2u + 3u + ((size_t)b[at] | (size_t)b[at + 1] << 8 | (size_t)b[at + 2] << 16);
+	CHECK(end % 64u != 0 && BP_WEIGHTS_OFF + end < len);
+	b[BP_WEIGHTS_OFF + end] = 1;
+}
+
+static void set_ocg1(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE_LSB, H13_CONVCFG_OCGSIZE_W, 1) == 0);
+}
+
+TEST(model_bias, grouped_phase_sparse_records_in_another_layout_fail_or_are_refused)
+{
+	struct orc_run r;
+	char fault[256];
+	for (unsigned i = 0; i < sizeof gshapes / sizeof gshapes[0]; i++) {
+		/* the block order (channel c outputs c n .. c n + n - 1; what Apple's dense stride-2
+		 * 64 -> 128 has): other weights, the checker fails (s2_g4), or a channel the layout reads
+		 * is empty, the codec's size error (s2_g3: channels 12-15 hold no record) */
+		fault[0] = 0;
+		memset(&r, 0, sizeof r);
+		if (run_g(&gshapes[i], 1, NULL, &r, fault, sizeof fault) != 0)
+			CHECKF(strstr(fault, "packed input size does not match") != NULL, "%s, block order: %s",
+			       gshapes[i].orc, fault);
+		else
+			CHECKF(r.bad > r.checked / 4, "%s, block order: %lu of %lu outside", gshapes[i].orc,
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+		/* the records back to back, not on 64-byte lines: the next record's bytes where the
+		 * padding is, refused (s2_g4), or (s2_g3, its first record 127 bytes, the next one's
+		 * first byte 0) a record read from inside another, the codec's size error */
+		fault[0] = 0;
+		CHECK(run_g(&gshapes[i], 2, NULL, &r, fault, sizeof fault) != 0);
+		CHECKF(strstr(fault, i ? "packed input size does not match"
+				       : "a nonzero byte between a grouped convolution's phase-sparse record") != NULL,
+		       "%s, back to back: %s", gshapes[i].orc, fault);
+	}
+	/* a nonzero byte in the padding (s2_g4, which computes above): refused */
+	fault[0] = 0;
+	CHECK(run_g(&gshapes[0], 0, pad_byte, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "a nonzero byte between a grouped convolution's phase-sparse record") != NULL, "%s",
+	       fault);
+	/* OCGSize 1 with several groups: no program pins it, refused */
+	fault[0] = 0;
+	CHECK(run_g(&gshapes[0], 0, set_ocg1, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "Common.ConvCfg.OCGSize above 0 with several groups") != NULL, "%s", fault);
+	/* one group, a whole pass of 32 outputs then 1 a channel (OCGSize 1, Cout 48): still refused */
+	struct bp_conv_spec spec = {.cin = 4, .cout = 48, .w = 6, .h = 5, .k = 3, .ocg = 1, .wts = wts,
+				    .stride = 2, .sparse = 1, .ssm = 1};
+	for (unsigned o = 0; o < 48; o++)
+		for (unsigned i = 0; i < 36; i++)
+			wts[o * 36 + i] = cb_weight(o, i);
+	size_t len = bp_convb(gprog, sizeof gprog, &spec);
+	CHECK(len > 0);
+	fault[0] = 0;
+	CHECK(trun_orc("s2_g3", gprog, len, 1, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "phase-sparse kernels over several groups with OCGSize above 0, with a last partial "
+			     "pass after whole ones") != NULL,
+	       "%s", fault);
+}
