@@ -1671,7 +1671,7 @@ weights_strided(float *w, const uint8_t *p, uint64_t per, uint64_t step, unsigne
 			inf |= (uint16_t)((h & 0x7c00u) == 0x7c00u);
 			w[CB * k] = mac_in(h);
 		} else {
-			w[CB * k] = kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)*p : (float)*p;
+			w[CB * k] = (float)(int8_t)*p; /* KernelFmt 0 and 1 alike ("Registers") */
 		}
 	}
 	return inf;
@@ -2058,17 +2058,10 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_COEFF && r[i].ch < H13_COEFF_NCH)
 			j->ch[r[i].ch] = &r[i];
-	/* KernelFmt 1: the register map names it uint8, but Apple's H13 less (its kernel bytes 0x01,
-	 * 0xff, then a [v < 0] step) computes less only if 0xff is -1 (docs/engine-model.md,
-	 * "Registers"): a byte 0x80..0xff, which the two readings differ on, is refused */
-	if (kfmt == H13_KERNELFMT_UINT8)
-		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
-			for (uint64_t b = 0; j->ch[c] && b < j->ch[c]->len; b++)
-				if (j->ch[c]->cpu[b] & 0x80u)
-					return anem_refuse(m, ENG_FR_VALUE, H13_COEFF_BASEADDR(c), 0, 32,
-							   "a KernelFmt 1 coefficient byte 0x80..0xff: the register "
-							   "map reads 1 as uint8, Apple's H13 less reads its 0xff as "
-							   "-1; which the engine applies is not known");
+	/* KernelFmt 1: the register map names it uint8, but Apple's H13 less programs (its kernel
+	 * bytes 0x01, 0xff, then a [v < 0] step: less_bool_cast_1x375, less_bool_rr_1x64x1x1 and
+	 * _375x1x1) compute less only if 0xff is -1; its bytes are read signed, as KernelFmt 0's
+	 * (docs/engine-model.md, "Registers"; weights_strided) */
 	/* a layout not pinned, or not reading exactly the channels enabled (fw/td td_ocg_refusal,
 	 * which inspect marks too) */
 	struct td_refusal no = {0};
@@ -2266,7 +2259,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 				return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "a kernel larger than an OCG channel");
 			for (uint64_t j = 0; j < per; j++)
 				k[j] = kfmt == H13_KERNELFMT_FP16 ? le_rd16(p + 2 * j)
-				       : f2h(kfmt == H13_KERNELFMT_INT8 ? (float)(int8_t)p[j] : (float)p[j]);
+				       : f2h((float)(int8_t)p[j]); /* KernelFmt 0 and 1 alike */
 		}
 		if (ce != CODEC_OK)
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, codec_strerror(ce));
@@ -3911,55 +3904,73 @@ static int pad_form_small_source_marks(struct anem *m, unsigned C, uint64_t kel)
 /*
  * A depthwise convolution as Apple's H13 compiler writes one (docs/engine-model.md, "Depthwise
  * convolutions"): a convolution with kernels in memory (MACCfg.OpMode 0, KernelMode 0), NumGroups 1,
- * GroupConvCfg UnicastEn 1 and UnicastCin 1, Cin = Cout = C: output channel c from input channel c
- * alone, through its own Kh x Kw kernel. The kernels are fp16, Kh x Kw of them (ky, kx order) a
- * channel, back to back: channel c's at (c / 16) x Kh x Kw x 2 bytes in coefficient channel c mod 16
- * (the lanes C of them when C < 16, else 16, C a multiple of 16). Each output is accumulated in
- * fp32 (ky, kx order, terms outside the input and 0 weights skipped, inputs and weights through
- * the MAC's input port), times PostScale, rounded once, as the dense convolution's plain loop; then
- * the nonlinear stage and a one-operand PE. Other forms are refused by name.
+ * GroupConvCfg UnicastEn 1 and UnicastCin N, Cin = N x Cout: output channel c from the N input
+ * channels cN .. cN + N - 1 alone, through its own N x Kh x Kw kernel ((ci, ky, kx) order, as the
+ * dense kernels). N 1: Apple's depthwise convolutions, fp16 kernels. N 2: Apple's H13 less (x, y)
+ * -> bool (less_bool_rr_1x64x1x1 and _375x1x1, their constants rebuilt byte for byte): a 1x1
+ * kernel of KernelFmt 1 bytes (+1, -1) over x and y interleaved, then a [v < 0] step; N above 1
+ * is modelled as that program pins it only: a 1x1 window, no bias. The kernels are back to back,
+ * channel c's at (c / 16) x kel elements in coefficient channel c mod 16 (the lanes C of them when
+ * C < 16, else 16; C a multiple of 16 for N 1, any C for N 2, as the 375-channel less lays it out).
+ * Each output is accumulated in fp32 ((ci, ky, kx) order, terms outside the input and 0 weights
+ * skipped, inputs and fp16 weights through the MAC's input port; a KernelFmt 1 byte as the signed
+ * integer it holds: "Registers"), times PostScale, rounded once, as the dense convolution's plain
+ * loop; then the nonlinear stage and a one-operand PE. Other forms are refused by name.
  */
+/* the largest GroupConvCfg.UnicastCin of a depthwise convolution modelled (Apple's less: 2) */
+#define DW_UNICASTCIN_MAX 2u
 static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
 		     const struct td_window *win, struct tile *in, const struct anem_l2t *lsrc,
 		     struct tile *out, struct anem_l2t *lres, struct anem_act *act)
 {
 	const uint32_t gc = REG(H13_COMMON_GROUPCONVCFG);
 	const unsigned C = out->c, cin = lsrc ? lsrc->c : in->c, Win = lsrc ? lsrc->w : in->w;
-	const unsigned Hin = lsrc ? lsrc->h : in->h, W = out->w;
-	if (H13_GET(gc, H13_GROUPCONV_UNICASTCIN) != 1u || H13_GET(gc, H13_GROUPCONV_NUMGROUPS) != 1u ||
+	const unsigned Hin = lsrc ? lsrc->h : in->h, W = out->w, N = H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
+	if (!N || N > DW_UNICASTCIN_MAX || H13_GET(gc, H13_GROUPCONV_NUMGROUPS) != 1u ||
 	    H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) || out->g != 1u || m->ku_ok)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_GROUPCONVCFG, 0, 32,
 				   "a convolution with kernels in memory and GroupConvCfg.UnicastEn (Apple's "
-				   "depthwise convolutions) other than NumGroups 1, UnicastCin 1, no "
+				   "depthwise convolutions) other than NumGroups 1, UnicastCin 1 or 2, no "
 				   "ElemMultMode, kernels in coefficient channels, not modelled");
-	if (cin != C || (C > H13_COEFF_NCH && C % H13_COEFF_NCH))
+	if ((uint64_t)cin != (uint64_t)N * C || (N == 1u && C > H13_COEFF_NCH && C % H13_COEFF_NCH))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CIN, 0, 32,
-				   "a depthwise convolution whose Cin is not its Cout, or over more than 16 "
-				   "channels not a multiple of 16 (the kernels' lanes not pinned), not modelled");
-	/* plain fp16 kernels (dense or phase-sparse), or Apple's pad form whole (KernelCfg 0x8116:
-	 * fp16, PalettizedEn with a 1-bit palette, SparseFmt, SparseBinary); a palette with stored
-	 * indices, or SparseBinary with any other field, has no program that pins it */
+				   "a depthwise convolution whose Cin is not GroupConvCfg.UnicastCin times its "
+				   "Cout, or with UnicastCin 1 over more than 16 channels not a multiple of 16 "
+				   "(the kernels' lanes not pinned), not modelled");
+	if (N > 1u && (win->kw != 1u || win->kh != 1u || H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE) ||
+		       H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT)))
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, H13_CONVCFG_KW,
+				   "a depthwise convolution with GroupConvCfg.UnicastCin above 1 and a window "
+				   "other than 1x1, NE.MACCfg.BiasMode or sparse kernels not modelled (Apple's "
+				   "less pins a plain 1x1 kernel without a bias; the order of N x Kh x Kw taps "
+				   "is not pinned)");
+	/* plain fp16 kernels (dense or phase-sparse), plain KernelFmt 1 bytes (Apple's less), or
+	 * Apple's pad form whole (KernelCfg 0x8116: fp16, PalettizedEn with a 1-bit palette,
+	 * SparseFmt, SparseBinary); a palette with stored indices, or SparseBinary with any other
+	 * field, has no program that pins it */
 	const uint32_t kc = REG(H13_NE_KERNELCFG);
-	const unsigned binary = H13_GET(kc, H13_KERNELCFG_SPARSEBINARY);
+	const unsigned binary = H13_GET(kc, H13_KERNELCFG_SPARSEBINARY), kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
+	const unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : 1u;
 	const uint32_t pad_form = H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
 				  H13_PUT(H13_KERNELCFG_PALETTIZEDEN, 1u) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 1u) |
 				  H13_PUT(H13_KERNELCFG_SPARSEFMT, 1u) | H13_PUT(H13_KERNELCFG_SPARSEBINARY, 1u);
 	if (H13_GET(REG(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE) ||
-	    H13_GET(kc, H13_KERNELCFG_KERNELFMT) != H13_KERNELFMT_FP16 ||
+	    (kfmt != H13_KERNELFMT_FP16 && (kfmt != H13_KERNELFMT_UINT8 || H13_GET(kc, H13_KERNELCFG_SPARSEFMT))) ||
 	    (binary ? kc != pad_form
 		    : (kc & ~(H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) |
 			      H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u))) != 0))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32,
 				   "a depthwise convolution with Common.ConvCfg.OCGSize above 0 or kernels "
-				   "other than plain fp16 or Apple's pad form whole (NE.KernelCfg 0x8116: a "
-				   "1-bit palette, SparseFmt, SparseBinary) not modelled");
+				   "other than plain fp16, plain KernelFmt 1 bytes (Apple's less) or Apple's "
+				   "pad form whole (NE.KernelCfg 0x8116: a 1-bit palette, SparseFmt, "
+				   "SparseBinary) not modelled");
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
 				   "a depthwise convolution with pooling in the PE not modelled");
 	/* with BiasMode each channel's bias, then its taps (Apple's depthwise convolutions with a
 	 * bias, byte for byte) */
 	const unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
-	const uint64_t per = (uint64_t)win->kw * win->kh, kel = per + bias;
+	const uint64_t per = (uint64_t)N * win->kw * win->kh, kel = per + bias;
 	int e = conv_biases_modelled(m, s, 0);
 	if (!e)
 		e = grow_aligned(m, &m->acc, &m->acc_len, 2 * (uint64_t)W + kel * C,
@@ -3998,13 +4009,13 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	/* every kernel inside its lane, before any output */
 	for (unsigned c = 0; c < C; c++) {
 		const struct mrange *ch = find_range(r, nr, TD_R_COEFF, c % H13_COEFF_NCH);
-		const uint64_t off = (uint64_t)(c / H13_COEFF_NCH) * kel * 2u;
-		if (!sparse && (!ch || off > ch->len || kel * 2u > ch->len - off))
+		const uint64_t off = (uint64_t)(c / H13_COEFF_NCH) * kel * elem;
+		if (!sparse && (!ch || off > ch->len || kel * elem > ch->len - off))
 			return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, "an output channel's kernel is not inside its "
 						 "coefficient channel");
 		const uint8_t *k = sparse ? (const uint8_t *)(const void *)(m->dk + (uint64_t)c * kel) : ch->cpu + off;
-		for (uint64_t i = 0; i < kel; i++) /* as the dense kernels are read (kern_task) */
-			wt[c * kel + i] = mac_in(le_rd16(k + 2u * i));
+		for (uint64_t i = 0; i < kel; i++) /* as the dense kernels are read (weights_strided) */
+			wt[c * kel + i] = elem == 2u ? mac_in(le_rd16(k + 2u * i)) : (float)(int8_t)k[i];
 	}
 	for (unsigned c = 0; c < C; c++)
 		for (unsigned y = 0; y < out->h; y++) {
@@ -4014,17 +4025,18 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 			const int b0 = bias_row(dcv && dtaps2, 1.0f, db, s->post);
 			for (unsigned x = 0; x < W; x++)
 				first[x] = (float)b0;
-			for (unsigned ky = 0; ky < win->kh; ky++) {
+			for (unsigned t = 0; t < N * win->kh; t++) { /* input channel cN + j, row ky */
+				const unsigned j = t / win->kh, ky = t % win->kh;
 				int64_t iy = (int64_t)y * win->sy - win->py + ky;
 				if (iy < 0 || iy >= (int64_t)Hin)
 					continue;
 				uint16_t *v = m->hv;
-				if ((e = source_row(m, in, lsrc, 0, c, (unsigned)iy, Win, v)))
+				if ((e = source_row(m, in, lsrc, 0, c * N + j, (unsigned)iy, Win, v)))
 					return e;
 				for (unsigned i = 0; i < Win; i++)
 					m->fb[i] = mac_in(v[i]);
 				for (unsigned kx = 0; kx < win->kw; kx++) {
-					const float wv = wt[c * kel + bias + (uint64_t)ky * win->kw + kx];
+					const float wv = wt[c * kel + bias + ((uint64_t)j * win->kh + ky) * win->kw + kx];
 					unsigned x0, x1;
 					if (wv == 0.0f)
 						continue;

@@ -64,7 +64,7 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	 "section's parameter) are not ceil(Cin x Kh x Kw / 8)"},
 	[CTRL_E_FOLD_UINT8_SIGN] = {"fold-uint8-byte-ambiguous",
 	 "a KernelFmt 1 weight byte 0x80..0xff to fold: the register map reads it uint8, Apple's H13 "
-	 "less reads it as signed, and the engine model refuses it (ambiguous-value)"},
+	 "less reads it as signed (as the engine model does); no kernel-unit program pins the fold"},
 	[CTRL_E_KU_PALETTE] = {"kunit-palette-bits-differ",
 	 "a palettized TD whose kernel unit's palette section parameter is not one codebook of "
 	 "NE.KernelCfg.PalettizedBits"},

@@ -208,7 +208,8 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		outf(out, ctx, "\n");
 	} else if (op == H13_MAC_OP_CONV) {
 		unsigned kf = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
-		const char *kfn = kf == H13_KERNELFMT_INT8 ? "int8" : kf == H13_KERNELFMT_UINT8 ? "uint8"
+		const char *kfn = kf == H13_KERNELFMT_INT8 ? "int8"
+				  : kf == H13_KERNELFMT_UINT8 ? "int8 (KernelFmt 1, read signed)"
 				  : kf == H13_KERNELFMT_FP16 ? "fp16" : "format?";
 		outf(out, ctx,
 		     "  NE: convolution %ux%u, stride %ux%u, padding %ux%u, %u group%s, %u -> %u channels, "
@@ -217,7 +218,12 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		     groups == 1 ? "" : "s", (unsigned)cin, (unsigned)cout, kfn);
 		if (ku)
 			outf(out, ctx, " from the kernel unit (its OCG in coefficient channel 0)");
-		if (H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_UNICASTEN))
+		const uint32_t gcv = GET(H13_COMMON_GROUPCONVCFG);
+		if (H13_GET(gcv, H13_GROUPCONV_UNICASTEN) && H13_GET(gcv, H13_GROUPCONV_UNICASTCIN) > 1u)
+			outf(out, ctx, ", depthwise (GroupConvCfg.UnicastEn: output channel c from input "
+				       "channels cN .. cN+N-1, N = UnicastCin %u)",
+			     (unsigned)H13_GET(gcv, H13_GROUPCONV_UNICASTCIN));
+		else if (H13_GET(gcv, H13_GROUPCONV_UNICASTEN))
 			outf(out, ctx, ", depthwise (GroupConvCfg.UnicastEn: each output channel from its "
 				       "own input channel)");
 		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))

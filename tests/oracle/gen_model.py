@@ -344,6 +344,7 @@ def main(out):
     add_const(d, np.random.default_rng(SEED + 89))
     pad_form(d, np.random.default_rng(SEED + 90))
     conv_stride2_grouped(d, np.random.default_rng(SEED + 91))
+    depthwise_unicast(d, np.random.default_rng(SEED + 92))
     return 0
 
 
@@ -503,6 +504,34 @@ def depthwise(d, rng):
         y = depthwise_same(x, dw_weight, k)
         write(os.path.join(d, name + '.orc'),
               [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
+               {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
+                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+def dwu_weight(o, j):
+    """Output o's kernel element j (input channel 2o + j) of the UnicastCin 2 depthwise convolution,
+    as test_model_depthwise.c writes it in fp16: a multiple of 1/4 in [-5/4, 5/4], some 0."""
+    return ((o * 5 + j * 3 + 1) % 11 - 5) / 4.0
+
+
+def dwu_byte(o, j):
+    """The same as a KernelFmt 1 byte, read as the signed integer it holds (-128 .. 127; half of
+    them 0x80 .. 0xff)."""
+    return (o * 37 + j * 101 + 11) % 256 - 128
+
+
+def depthwise_unicast(d, rng):
+    """1x1 depthwise convolutions with GroupConvCfg.UnicastCin 2 (Apple's H13 less: output o from
+    input channels 2o and 2o + 1; test_model_depthwise.c builds them with bp_dwconv_n), 40 outputs
+    (not a multiple of 16, as Apple's less over 375 lays out): the sum w0 x[2o] + w1 x[2o + 1] in
+    float64, rounded once to fp16. dwu2: fp16 weights; dwu2i: KernelFmt 1 bytes, signed."""
+    c, h, w = 40, 3, 5
+    for name, wf in (('dwu2', dwu_weight), ('dwu2i', dwu_byte)):
+        x = rng.uniform(-100, 100, (2 * c, h, w)).astype(np.float16).astype(np.float64)
+        wt = np.array([[wf(o, j) for j in range(2)] for o in range(c)])
+        y = wt[:, 0, None, None] * x[0::2] + wt[:, 1, None, None] * x[1::2]
+        write(os.path.join(d, name + '.orc'),
+              [{'bar': 5, 'role': 0, 'c': 2 * c, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
                 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
@@ -830,7 +859,7 @@ def l2_memory(d, rng):
     # [1,128,16,16]: one reduction TD reading x as 1 x 16 x 8 x 8, C x D x H x W); x multiples of
     # 1/64 in [-8, 8], so the fp32 sum is exact and y is rounded once (its own generator: the
     # draws above are unchanged)
-    a = (np.round(np.random.default_rng(SEED + 91).uniform(-8, 8, (16, 8, 8)) * 64) / 64).astype(np.float16)
+    a = (np.round(np.random.default_rng(SEED + 93).uniform(-8, 8, (16, 8, 8)) * 64) / 64).astype(np.float16)
     write(os.path.join(d, 'red_mean_all.orc'),
           [t(5, a.shape, a), out(4, a.astype(np.float64).mean().reshape(1, 1, 1))])
     # reductions over C, as Apple's reduce_sum and reduce_mean over axis 1: x [16,3,5] to y [3,5]

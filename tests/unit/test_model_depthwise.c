@@ -107,11 +107,15 @@ TEST(model_depthwise, wrong_kernels_or_mixed_channels_fail_and_unpinned_forms_ar
 	 * 32 x 9 values do not fit the lanes: refused, not mixed */
 	gc_value = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1);
 	expect_refused("dw3", &dw3, set_groupconv, "an output channel's kernel is not inside its coefficient channel");
-	/* UnicastCin 2, NumGroups 2, ElemMultMode: refused by name */
+	/* UnicastCin 3, NumGroups 2, ElemMultMode: refused by name */
+	gc_value = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+		   H13_PUT(H13_GROUPCONV_UNICASTCIN, 3);
+	expect_refused("dw3", &dw3, set_groupconv, "Common.GroupConvCfg = 0x34001: unmodelled-field: a convolution with "
+						    "kernels in memory and GroupConvCfg.UnicastEn");
+	/* UnicastCin 2 where Cin is Cout: refused, not read past the input */
 	gc_value = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 		   H13_PUT(H13_GROUPCONV_UNICASTCIN, 2);
-	expect_refused("dw3", &dw3, set_groupconv, "Common.GroupConvCfg = 0x24001: unmodelled-field: a convolution with "
-						    "kernels in memory and GroupConvCfg.UnicastEn");
+	expect_refused("dw3", &dw3, set_groupconv, "a depthwise convolution whose Cin is not GroupConvCfg.UnicastCin times its Cout");
 	/* NumGroups 2: the builder writes no destination group stride, so the two groups' results
 	 * would share their bytes, refused as such before the depthwise reading is looked at */
 	gc_value = H13_PUT(H13_GROUPCONV_NUMGROUPS, 2) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
@@ -119,6 +123,124 @@ TEST(model_depthwise, wrong_kernels_or_mixed_channels_fail_and_unpinned_forms_ar
 	expect_refused("dw3", &dw3, set_groupconv, "a destination whose rows, planes, depths or groups overlap one another");
 	/* OCGSize above 0: the lanes' layout would differ; refused */
 	expect_refused("dw3", &dw3, set_ocg, "a depthwise convolution with Common.ConvCfg.OCGSize above 0");
+}
+#endif
+
+/*
+ * Depthwise convolutions with GroupConvCfg.UnicastCin 2 (docs/engine-model.md, "Depthwise
+ * convolutions over two input channels"), as Apple's H13 less (x, y) -> bool writes one: 40
+ * outputs, output o from input channels 2o and 2o + 1 through its 1x1 kernel of 2 taps, the
+ * kernels back to back in coefficient channel o mod 16 (slot o / 16; 40 is not a multiple of 16,
+ * as Apple's less over 375 channels lays them out). Built by bp_dwconv_n with fp16 kernels
+ * (gen_model.py dwu_weight), or rewritten as KernelFmt 1 bytes (dwu_byte, half of them 0x80..0xff,
+ * read signed); the references are numpy's (gen_model.py, depthwise_unicast). Before the change
+ * both were refused (GroupConvCfg other than UnicastCin 1).
+ */
+#define DWU_C 40u
+static const struct dw dwu = {DWU_C, 3, 5, 1};
+
+static uint16_t dwu_w16(unsigned o, unsigned j)
+{
+	static const uint16_t q[11] = {0xbd00, 0xbc00, 0xba00, 0xb800, 0xb400, 0x0000,
+				       0x3400, 0x3800, 0x3a00, 0x3c00, 0x3d00}; /* -5/4 .. 5/4 */
+	return q[(o * 5 + j * 3 + 1) % 11];
+}
+
+static int8_t dwu_byte(unsigned o, unsigned j)
+{
+	return (int8_t)((int)((o * 37 + j * 101 + 11) % 256) - 128);
+}
+
+/* The UnicastCin 2 TD of d (bytes: KernelFmt 1 kernels; shift: each output given its
+ * neighbour's kernel; swap: each kernel's two taps swapped, the inputs read the other way round;
+ * k: the window), edited by edit, against oracle orc. */
+static int run_dwu(const char *orc, const struct dw *d, int bytes, unsigned shift, int swap,
+		   void (*edit)(uint8_t *, size_t), struct orc_run *r, char *fault, size_t fault_len)
+{
+	for (unsigned o = 0; o < d->c; o++)
+		for (unsigned j = 0; j < 2u * d->k * d->k; j++)
+			wts[o * 2u * d->k * d->k + j] = dwu_w16((o + shift) % d->c, swap ? 1u - j % 2u : j % 2u);
+	size_t len = bp_dwconv_n(prog, sizeof prog, d->c, 2, d->w, d->h, d->k, wts, NULL);
+	CHECKF(len > 0, "%s: built", orc);
+	if (len && bytes) { /* the same lanes, each kernel 2 bytes at 2 (o / 16) */
+		const size_t lane = (bp_dwconv_n_bytes(d->c, 2, d->k, 0) - BP_WEIGHTS_OFF) / H13_COEFF_NCH;
+		uint8_t *wa = prog + BP_WEIGHTS_OFF;
+		memset(wa, 0, lane * H13_COEFF_NCH);
+		for (unsigned o = 0; o < d->c; o++)
+			for (unsigned j = 0; j < 2u; j++)
+				wa[(o % H13_COEFF_NCH) * lane + (o / H13_COEFF_NCH) * 2u + j] =
+					(uint8_t)dwu_byte((o + shift) % d->c, swap ? 1u - j : j);
+		CHECK(tpatch_field(prog, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB,
+				   H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_UINT8) == 0);
+	}
+	if (len && edit)
+		edit(prog, len);
+	return trun_orc(orc, prog, len, fault != NULL, r, fault, fault_len);
+}
+
+TEST(model_depthwise, unicast_cin_2_each_output_from_its_two_input_channels)
+{
+	static const struct {
+		const char *orc;
+		int bytes;
+	} k[] = {{"dwu2", 0}, {"dwu2i", 1}};
+	for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
+		struct orc_run r;
+		char fault[256] = "";
+		CHECKF(run_dwu(k[i].orc, &dwu, k[i].bytes, 0, 0, NULL, &r, fault, sizeof fault) == 0, "%s: %s",
+		       k[i].orc, fault);
+		CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "%s: %lu of %lu outside",
+		       k[i].orc, (unsigned long)r.bad, (unsigned long)r.checked);
+		printf("# %s: %lu values, worst error %u%% of its tolerance\n", k[i].orc,
+		       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+	}
+}
+
+#if !defined(ANEFW_TARGET)
+static void dwu_fails(const char *orc, int bytes, unsigned shift, int swap, const char *what)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run_dwu(orc, &dwu, bytes, shift, swap, NULL, &r, fault, sizeof fault) == 0, "%s: %s", what, fault);
+	CHECKF(r.bad > r.checked / 4, "%s: %lu of %lu outside", what, (unsigned long)r.bad, (unsigned long)r.checked);
+}
+
+static void dwu_refused(const struct dw *d, void (*edit)(uint8_t *, size_t), const char *want)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECK(run_dwu("dwu2", d, 0, 0, 0, edit, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, want) != NULL, "fault \"%s\", want \"%s\"", fault, want);
+}
+
+static void set_bias_mode(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 1) == 0);
+}
+
+static void set_int8(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB, H13_KERNELCFG_KERNELFMT_W,
+			   H13_KERNELFMT_INT8) == 0);
+}
+
+TEST(model_depthwise, unicast_cin_2_wrong_kernels_fail_and_unpinned_forms_are_refused)
+{
+	/* each output through its neighbour's kernel, or its two taps swapped (x and y read the
+	 * other way round): the checker fails */
+	dwu_fails("dwu2", 0, 1, 0, "kernels one output off");
+	dwu_fails("dwu2", 0, 0, 1, "taps swapped");
+	dwu_fails("dwu2i", 1, 0, 1, "byte taps swapped");
+	/* UnicastCin 1 over Cin 80 -> Cout 40 (the program as is, the field cleared to 1) */
+	gc_value = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+		   H13_PUT(H13_GROUPCONV_UNICASTCIN, 1);
+	dwu_refused(&dwu, set_groupconv, "a depthwise convolution whose Cin is not GroupConvCfg.UnicastCin times its Cout");
+	/* a 3x3 window or a bias with UnicastCin 2: the order of the taps is not pinned */
+	static const struct dw dwu3 = {DWU_C, 3, 5, 3};
+	dwu_refused(&dwu3, NULL, "a depthwise convolution with GroupConvCfg.UnicastCin above 1 and a window other than 1x1");
+	dwu_refused(&dwu, set_bias_mode, "a depthwise convolution with GroupConvCfg.UnicastCin above 1 and a window other than 1x1");
+	/* int8 (KernelFmt 0) depthwise kernels: no program pins them */
+	dwu_refused(&dwu, set_int8, "kernels other than plain fp16, plain KernelFmt 1 bytes");
 }
 #endif
 
@@ -299,9 +421,9 @@ TEST(model_depthwise, pad_form_wrongly_encoded_fails_and_unpinned_forms_are_refu
 	/* a 1-bit palette with stored indices (SparseBinary clear), or SparseBinary with another
 	 * field: no program pins them */
 	kc_value = 0x0116u;
-	pf_refused(&pf16, 2, 0, set_kernelcfg, "kernels other than plain fp16 or Apple's pad form whole");
+	pf_refused(&pf16, 2, 0, set_kernelcfg, "kernels other than plain fp16, plain KernelFmt 1 bytes (Apple's less) or Apple's pad form whole");
 	kc_value = 0x8126u; /* 2-bit */
-	pf_refused(&pf16, 2, 0, set_kernelcfg, "kernels other than plain fp16 or Apple's pad form whole");
+	pf_refused(&pf16, 2, 0, set_kernelcfg, "kernels other than plain fp16, plain KernelFmt 1 bytes (Apple's less) or Apple's pad form whole");
 	/* a bias with the pad form; more than 16 channels (several records a lane) */
 	pf_refused(&pf16, 2, 1, NULL, "NE.MACCfg.BiasMode with SparseBinary kernels");
 	static const struct dw pf32 = {32, 5, 12, 3};

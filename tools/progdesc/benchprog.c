@@ -636,35 +636,48 @@ size_t bp_bmm(uint8_t *buf, size_t cap, const struct bp_bmm_spec *s)
 	return len;
 }
 
-/* A depthwise lane: each of its channels' kernels (k x k taps, after its bias with one) back to
- * back, in whole 64-byte lines. */
-static uint32_t dw_lane(unsigned c, unsigned k, int bias)
+/* A depthwise lane: each of its channels' kernels (n x k x k taps, after its bias with one)
+ * back to back, in whole 64-byte lines. */
+static uint32_t dw_lane(unsigned c, unsigned n, unsigned k, int bias)
 {
-	const unsigned slots = c > H13_COEFF_NCH ? c / H13_COEFF_NCH : 1u;
-	return ((uint32_t)slots * (k * k + (bias != 0)) * 2u + 63u) & ~63u;
+	const unsigned slots = c > H13_COEFF_NCH ? (c + H13_COEFF_NCH - 1u) / H13_COEFF_NCH : 1u;
+	return ((uint32_t)slots * (n * k * k + (bias != 0)) * 2u + 63u) & ~63u;
 }
 
 size_t bp_dwconv_bytes(unsigned c, unsigned k, int bias)
 {
-	return BP_WEIGHTS_OFF + (size_t)dw_lane(c, k, bias) * H13_COEFF_NCH;
+	return bp_dwconv_n_bytes(c, 1, k, bias);
+}
+
+size_t bp_dwconv_n_bytes(unsigned c, unsigned n, unsigned k, int bias)
+{
+	return BP_WEIGHTS_OFF + (size_t)dw_lane(c, n, k, bias) * H13_COEFF_NCH;
 }
 
 size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, unsigned k,
 		 const uint16_t *wts, const uint16_t *bias)
 {
-	if (!buf || !wts || !c || !w || !h || (c > H13_COEFF_NCH && c % H13_COEFF_NCH) || !k || k > 15u ||
-	    k % 2u != 1u || cap < bp_dwconv_bytes(c, k, bias != NULL))
+	if (c > H13_COEFF_NCH && c % H13_COEFF_NCH)
 		return 0;
-	const uint32_t lane = dw_lane(c, k, bias != NULL), kel = k * k + (bias != NULL);
+	return bp_dwconv_n(buf, cap, c, 1, w, h, k, wts, bias);
+}
+
+size_t bp_dwconv_n(uint8_t *buf, size_t cap, unsigned c, unsigned n, unsigned w, unsigned h, unsigned k,
+		   const uint16_t *wts, const uint16_t *bias)
+{
+	if (!buf || !wts || !c || !n || n > 0xffffu || c > 0xffffu / n || !w || !h || !k || k > 15u ||
+	    k % 2u != 1u || cap < bp_dwconv_n_bytes(c, n, k, bias != NULL))
+		return 0;
+	const uint32_t lane = dw_lane(c, n, k, bias != NULL), kel = n * k * k + (bias != NULL);
 	const unsigned lanes = c < H13_COEFF_NCH ? c : H13_COEFF_NCH;
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
-	const struct ctd t = {w, h, c, c, k, 1, 0, 0, 0,
+	const struct ctd t = {w, h, n * c, c, k, 1, 0, 0, 0,
 			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
-				      H13_PUT(H13_GROUPCONV_UNICASTCIN, 1),
+				      H13_PUT(H13_GROUPCONV_UNICASTCIN, n),
 			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, lanes, lane);
-	size_t len = finish(&tw, buf, cap, bp_dwconv_bytes(c, k, bias != NULL));
+	size_t len = finish(&tw, buf, cap, bp_dwconv_n_bytes(c, n, k, bias != NULL));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
 	if (len)
 		memset(wa, 0, (size_t)lane * H13_COEFF_NCH);
@@ -672,8 +685,8 @@ size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, u
 		uint8_t *p = wa + (o % H13_COEFF_NCH) * lane + (o / H13_COEFF_NCH) * kel * 2u;
 		if (bias)
 			le_wr16(p, bias[o]);
-		for (unsigned i = 0; i < k * k; i++)
-			le_wr16(p + ((bias != NULL) + i) * 2u, wts[o * k * k + i]);
+		for (unsigned i = 0; i < n * k * k; i++)
+			le_wr16(p + ((bias != NULL) + i) * 2u, wts[o * n * k * k + i]);
 	}
 	return len;
 }

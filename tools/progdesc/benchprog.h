@@ -105,6 +105,12 @@ size_t bp_bmm(uint8_t *buf, size_t cap, const struct bp_bmm_spec *s);
 size_t bp_dwconv_bytes(unsigned c, unsigned k, int bias);
 size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, unsigned k,
 		 const uint16_t *wts, const uint16_t *bias);
+/* The same with GroupConvCfg.UnicastCin n: c outputs over n x c input channels, output o from
+ * input channels o n .. o n + n - 1 through wts[o n k k ..] ((ci, ky, kx) order), any c (lanes
+ * o mod 16, slots o / 16, as Apple's H13 less over 375 channels lays them out). */
+size_t bp_dwconv_n_bytes(unsigned c, unsigned n, unsigned k, int bias);
+size_t bp_dwconv_n(uint8_t *buf, size_t cap, unsigned c, unsigned n, unsigned w, unsigned h, unsigned k,
+		   const uint16_t *wts, const uint16_t *bias);
 /* a + b of two w x h x c fp16 tiles through the planar engine (as add.bin). */
 size_t bp_add(uint8_t *buf, size_t cap, unsigned w, unsigned h, unsigned c);
 /* tanh of a w x h x c fp16 tile through the NE's activation LUT (MACCfg elementwise,
