@@ -62,9 +62,6 @@ static const struct err_desc errs[CTRL_E__COUNT] = {
 	[CTRL_E_KU_SPARSE_MASK] = {"kunit-sparse-mask-width",
 	 "a SparseFmt TD whose kernel unit is not sparse, or whose mask bytes (the weights "
 	 "section's parameter) are not ceil(Cin x Kh x Kw / 8)"},
-	[CTRL_E_FOLD_UINT8_SIGN] = {"fold-uint8-byte-ambiguous",
-	 "a KernelFmt 1 weight byte 0x80..0xff to fold: the register map reads it uint8, Apple's H13 "
-	 "less reads it as signed (as the engine model does); no kernel-unit program pins the fold"},
 	[CTRL_E_KU_PALETTE] = {"kunit-palette-bits-differ",
 	 "a palettized TD whose kernel unit's palette section parameter is not one codebook of "
 	 "NE.KernelCfg.PalettizedBits"},
@@ -510,7 +507,10 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 		return fail(pl, CTRL_E_FOLD_SOURCE, CTRL_R_COEFF, -1);
 	if (fw.kcfg < 0)
 		return fail(pl, CTRL_E_FOLD_REGS, CTRL_R_COEFF, -1);
-	enum codec_qtype qt = fmt == H13_KERNELFMT_INT8 ? CODEC_Q_INT8 : CODEC_Q_UINT8;
+	/* KernelFmt 0 and 1 are both signed bytes: the register map names 1 uint8, but Apple's H13
+	 * less programs compute less only with 1's 0xff read as -1, as the engine model reads it
+	 * (docs/engine-model.md, "Registers"); folded the same way, the values are the model's */
+	enum codec_qtype qt = CODEC_Q_INT8;
 	struct fold_palette fp = {0, 0, 0, NULL};
 	uint8_t type = (uint8_t)qt;
 	if (kind == FOLD_PALETTE) {
@@ -542,11 +542,6 @@ static enum ctrl_err fold_coeffs(struct ctrl_plan *pl, unsigned i, const struct 
 				return fail(pl, CTRL_E_SCRATCH, CTRL_R_COEFF, (int)ch);
 			at = pl->fold_used;
 			const uint8_t *src = p->buf + p->weights_off + co->base;
-			/* KernelFmt 1's bytes 0x80..0xff read two ways (docs/engine-model.md,
-			 * "Registers"): refused as the model refuses them, not folded to 128..255 */
-			for (uint32_t b = 0; kind == FOLD_AFFINE && qt == CODEC_Q_UINT8 && b < co->size; b++)
-				if (src[b] >= 0x80u)
-					return fail(pl, CTRL_E_FOLD_UINT8_SIGN, CTRL_R_COEFF, (int)ch);
 			enum ctrl_err de = kind == FOLD_PALETTE
 						   ? fold_palette_decode(&fp, src, co->size, sc->fold_out + at)
 						   : fold_decode(qt, src, co->size, sc->fold_out + at);

@@ -63,8 +63,6 @@ enum ctrl_err {
 			       * or palette section (no stream names the unit to the engine) */
 	CTRL_E_KU_SPARSE_MASK, /* a SparseFmt TD whose unit is not sparse with masks of
 				* ceil(Cin x Kh x Kw / 8) bytes (the weights section's parameter) */
-	CTRL_E_FOLD_UINT8_SIGN, /* a KernelFmt 1 weight byte 0x80..0xff to fold: its sign is not
-				 * pinned (docs/engine-model.md, "Registers") */
 	CTRL_E_KU_PALETTE,   /* a palettized TD whose unit's palette section is not one codebook of
 			      * PalettizedBits (its parameter: bits | count << 8) */
 	CTRL_E__COUNT

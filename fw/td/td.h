@@ -572,7 +572,8 @@ static inline int td_ne_reads_kernels(uint32_t maccfg, uint32_t postscale, unsig
 }
 /* The input channels one output's kernel spans (its taps are this x Kh x Kw): Common.Cin, or with
  * GroupConvCfg.UnicastEn (Apple's depthwise convolutions, which the model runs each output from
- * its own input channel: compute.c's depthwise) GroupConvCfg.UnicastCin, 0 read as 1. */
+ * its own UnicastCin input channels: compute.c's depthwise; 2 in Apple's less) GroupConvCfg.
+ * UnicastCin, 0 read as 1. */
 static inline uint32_t td_kernel_cin(uint32_t groupconvcfg, uint32_t cin)
 {
 	if (!H13_GET(groupconvcfg, H13_GROUPCONV_UNICASTEN))

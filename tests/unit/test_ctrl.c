@@ -581,15 +581,26 @@ TEST(ctrl, int8_weights_folded_to_fp16)
 	/* the oracle itself fails on a wrong value */
 	CHECK(int_fp16(-3) == 0xc200u && int_fp16(1) == 0x3c00u && int_fp16(127) == 0x57f0u);
 	CHECK(le_rd16(arena + FOLDMEM) != (uint16_t)(int_fp16((int8_t)prog[W_OFF]) ^ 1u));
-	/* uint8: bytes 0x80..0xff have two readings (docs/engine-model.md, "Registers"): refused
-	 * (ctrl.fold_uint8_bytes_above_0x7f_refused runs the control); this channel covers the
-	 * unit's own bytes, its 0xff slots among them */
+	/* KernelFmt 1 (the map's "uint8"): its bytes fold signed, as KernelFmt 0's and as the engine
+	 * model reads them (docs/engine-model.md, "Registers": Apple's H13 less reads 0xff as -1);
+	 * the channel holds bytes 0x80..0xff, which an unsigned fold gives other values */
 	s.kcfg = H13_KERNELFMT_UINT8 << H13_KERNELCFG_KERNELFMT_LSB;
 	len = synth_build(&s);
 	default_grants(g, &n);
 	g[2].size = wlen;
-	CHECK_STR(submit(len, g, n, &intact, &ran), "fold-uint8-byte-ambiguous");
-	CHECK(!ran);
+	CHECK_STR(submit(len, g, n, &intact, &ran), "ok");
+	CHECK(ran && intact);
+	CHECK_EQ(plan.td[0].folded, 1u);
+	unsigned high = 0;
+	bad = 0;
+	for (uint32_t k = 0; k < wlen; k++) {
+		high += prog[W_OFF + k] >= 0x80u;
+		bad += le_rd16(arena + FOLDMEM + 2 * k) != int_fp16((int8_t)prog[W_OFF + k]);
+	}
+	CHECK(high > 0);
+	CHECK_EQ(bad, 0u);
+	/* (the unsigned reading differs on those bytes: the check above can fail) */
+	CHECK(int_fp16(0xff) != int_fp16((int8_t)0xff));
 	/* a palette streams on H13: not folded */
 	s.kcfg = H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB | 1u << H13_KERNELCFG_PALETTIZEDEN_LSB |
 		 4u << H13_KERNELCFG_PALETTIZEDBITS_LSB;
@@ -1807,24 +1818,22 @@ TEST(ctrl, kunit_activation_records_that_differ_refused)
 	CHECK_STR(fi_two_actluts(desc, 1), "engine-fault (records differ)");
 }
 
-/* KernelFmt 1 (uint8) weights fold to their integer values only where both readings of a byte
- * agree (0..0x7f); a byte 0x80..0xff is refused by name, as the model refuses it unfolded. */
-TEST(ctrl, fold_uint8_bytes_above_0x7f_refused)
+/* KernelFmt 1 weights fold signed, as KernelFmt 0's (docs/engine-model.md, "Registers"): a
+ * kernel-unit layer whose bytes reach 0x80..0xff folds and runs under either format (refused by
+ * name, fold-uint8-byte-ambiguous, until the engine model read them signed on Apple's less). */
+TEST(ctrl, fold_kernelfmt_1_bytes_above_0x7f_read_signed)
 {
 	static const char desc[] = "input w=16 h=2 c=16\nlayer int8 cout=8 seed=1\n";
 	size_t len = fi_build(desc), u = fi_unit(len);
 	REQUIRE(len && u);
-	REQUIRE(tpatch_field(fi_prog, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB,
-			     H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_UINT8) == 0);
-	CHECK_STR(fi_submit(len), "fold-uint8-byte-ambiguous");
-	/* the control: every weight byte below 0x80 folds and runs */
 	uint32_t wo = le_rd32(fi_sec(u, KU_SEC_WEIGHTS, 0)), ws = le_rd32(fi_sec(u, KU_SEC_WEIGHTS, 1));
 	unsigned high = 0;
-	for (uint32_t k = 0; k < ws; k++) {
+	for (uint32_t k = 0; k < ws; k++)
 		high += fi_prog[u + wo + k] >= 0x80u;
-		fi_prog[u + wo + k] &= 0x7fu;
-	}
 	CHECK(high > 0);
+	CHECK_STR(fi_submit(len), "ok");
+	REQUIRE(tpatch_field(fi_prog, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB,
+			     H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_UINT8) == 0);
 	CHECK_STR(fi_submit(len), "ok");
 }
 
