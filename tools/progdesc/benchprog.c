@@ -265,6 +265,18 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 static uint64_t cb_place(const struct bp_conv_spec *s, unsigned o, uint64_t j, unsigned *ch)
 {
 	const uint64_t kel = (uint64_t)s->cin * s->k * s->k + (s->bias != NULL);
+	if (s->ocg && s->groups > 1u) { /* a group's Cout 16 x 2^ocg: its one pass, a block a group */
+		const unsigned g = 1u << s->ocg, gi = o / s->cout, r = o % s->cout;
+		uint64_t blk = kel * g * 2u;
+		if (s->grp_wrong != 2u) /* (2: the blocks back to back, a wrong layout) */
+			blk = (blk + 63u) & ~(uint64_t)63u;
+		if (s->grp_wrong == 1u) { /* a wrong layout: channel c outputs c, c + 16, ... */
+			*ch = r % H13_COEFF_NCH;
+			return gi * blk + (j * g + r / H13_COEFF_NCH) * 2u;
+		}
+		*ch = r / g;
+		return gi * blk + (j * g + r % g) * 2u;
+	}
 	if (!s->ocg) { /* block o / 16 of channel o mod 16, blocks in whole 64-byte lines */
 		*ch = o % H13_COEFF_NCH;
 		return (uint64_t)(o / H13_COEFF_NCH) * ((kel * 2u + 63u) & ~(uint64_t)63u) + 2u * j;
@@ -360,15 +372,16 @@ static size_t pk_channel_bytes(const struct bp_conv_spec *s, uint8_t *dst, unsig
 			le_wr16(dst, BP_FP16_ONE); /* entry 1 (+0) and the line's rest: zeros */
 		n = 64;
 	}
-	if (s->groups > 1u) { /* one output a record, each on its own 64-byte line */
-		const unsigned nout = cb_nout(s), per_ch = (nout + H13_COEFF_NCH - 1u) / H13_COEFF_NCH;
+	if (s->groups > 1u) { /* g outputs a record (OCGSize 0: one; else a group's c g .. c g + g - 1,
+			       * a record a group), each record on its own 64-byte line */
+		const unsigned nout = cb_nout(s), per_ch = (nout + H13_COEFF_NCH * g - 1u) / (H13_COEFF_NCH * g);
 		for (unsigned r = 0; r < per_ch; r++) {
-			const unsigned o = s->grp_wrong == 1u ? c * per_ch + r : c + H13_COEFF_NCH * r;
+			const unsigned o = s->grp_wrong == 1u ? c * per_ch + r : c * g + H13_COEFF_NCH * g * r;
 			if (o >= nout)
 				continue;
 			if (s->grp_wrong != 2u)
 				n = (n + 63u) & ~(size_t)63u;
-			n += pk_record(s, dst ? dst + n : NULL, o, 1u, L);
+			n += pk_record(s, dst ? dst + n : NULL, o, g, L);
 		}
 		return n;
 	}
@@ -383,7 +396,7 @@ static uint64_t cb_lane(const struct bp_conv_spec *s)
 {
 	const uint64_t kel = (uint64_t)s->cin * s->k * s->k + (s->bias != NULL);
 	uint64_t end = 0;
-	for (unsigned o = 0; !s->sparse && o < s->cout; o++) {
+	for (unsigned o = 0; !s->sparse && o < cb_nout(s); o++) {
 		unsigned ch;
 		uint64_t e = cb_place(s, o, kel - 1, &ch) + 2u;
 		end = e > end ? e : end;
@@ -402,7 +415,9 @@ static unsigned cb_lanes(const struct bp_conv_spec *s)
 	if (s->sparse)
 		return H13_COEFF_NCH;
 	if (!s->ocg)
-		return s->cout < H13_COEFF_NCH ? s->cout : H13_COEFF_NCH;
+		return cb_nout(s) < H13_COEFF_NCH ? cb_nout(s) : H13_COEFF_NCH;
+	if (s->groups > 1u)
+		return H13_COEFF_NCH;
 	return s->cout < H13_COEFF_NCH * g && s->cout % H13_COEFF_NCH ? (s->cout + g - 1u) / g : H13_COEFF_NCH;
 }
 
@@ -420,7 +435,10 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	if (!buf || !s || !s->cin || !s->cout || !s->w || !s->h || !s->k || s->k > 15u || s->k % 2u != 1u ||
 	    s->ocg > 7u || !s->wts || s->cin > 4096u || s->cout > 4096u || s->stride > 2u ||
 	    (s->ocg && s->cout % (1u << s->ocg)) || (s->dw && (!s->sparse || s->ocg || s->cin != s->cout)) ||
-	    (s->groups > 1u && (s->sparse != 1u || s->ocg || s->dw || s->groups > 64u)) || cap < bp_convb_bytes(s))
+	    (s->groups > 1u && (s->sparse == 2u || s->dw || s->groups > 64u ||
+				(s->ocg && s->cout != H13_COEFF_NCH << s->ocg) ||
+				(s->sparse && s->ocg && s->grp_wrong == 1u))) ||
+	    cap < bp_convb_bytes(s))
 		return 0;
 	const uint64_t lane = cb_lane(s);
 	if (lane > UINT32_MAX / H13_COEFF_NCH)
@@ -450,7 +468,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 static void cb_dense(const struct bp_conv_spec *s, uint8_t *wa, uint64_t lane)
 {
 	const uint64_t per = (uint64_t)s->cin * s->k * s->k, t0 = s->bias && !s->bias_last;
-	for (unsigned o = 0; o < s->cout; o++) {
+	for (unsigned o = 0; o < cb_nout(s); o++) {
 		unsigned ch;
 		for (uint64_t i = 0; i < per; i++) {
 			uint64_t off = cb_place(s, o, t0 + i, &ch);

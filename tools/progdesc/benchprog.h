@@ -47,12 +47,16 @@ struct bp_conv_spec {
 	uint16_t accbias; /* NE.AccBias: one bias for every output (fp16; 0: none) */
 	unsigned l2split; /* bp_matmul: three TDs, the convolution's result kept in L2 memory
 			   * transposed and copied out by a third (Apple's splits of larger matmuls) */
-	/* bp_convb, phase-sparse with OCGSize 0 only: groups > 1 is NumGroups (cin and cout a
-	 * group's; wts and bias groups x cout outputs; the tiles groups x cin and groups x cout
-	 * planes one after another), laid out as Apple's grouped 3x3 stride 2: output o (over all
-	 * groups) record o / 16 of channel o mod 16, each record on its own 64-byte line.
-	 * grp_wrong: a wrong layout for the tests' negatives (1: channel c the block of outputs
-	 * c n .. c n + n - 1, n records a channel; 2: the records back to back, not on lines) */
+	/* bp_convb: groups > 1 is NumGroups (cin and cout a group's; wts and bias groups x cout
+	 * outputs; the tiles groups x cin and groups x cout planes one after another), laid out as
+	 * Apple's grouped 3x3 convolutions: with OCGSize 0 (phase-sparse or dense) output o (over all
+	 * groups) record or block o / 16 of channel o mod 16, each on its own 64-byte line; with
+	 * OCGSize k (cout 16 x 2^k, one pass a group) channel c holds for each group, one block after
+	 * another, its outputs c 2^k .. c 2^k + 2^k - 1 input-major (dense) or their one record
+	 * (phase-sparse), each block or record on its own 64-byte line. grp_wrong: a wrong layout for
+	 * the tests' negatives (1: OCGSize 0, channel c the block of outputs c n .. c n + n - 1, n
+	 * records a channel; dense OCGSize k, channel c the group's outputs c, c + 16, ...; 2: the
+	 * records or blocks back to back, not on lines) */
 	unsigned groups, grp_wrong;
 };
 size_t bp_convb_bytes(const struct bp_conv_spec *s);
