@@ -1924,6 +1924,10 @@ static int grow16(struct anem *m, uint16_t **p, size_t *len, uint64_t n, const c
 	return ENG_OK;
 }
 
+#define KB_PAD_TEXT                                                                                    \
+	"a nonzero byte between a grouped convolution's kernel block (one group's pass, OCGSize above 0) "  \
+	"and the 64-byte line the next group's starts on (Apple's grouped blocks are padded with zeros): " \
+	"not the layout pinned"
 #define PK_DK_TEXT "phase-sparse kernels decoded (Cout x Cin x Kh x Kw) over the model's buffer limit"
 #define PK_PAD_TEXT                                                                                    \
 	"a nonzero byte between a grouped convolution's phase-sparse record and the 64-byte line the "   \
@@ -2073,15 +2077,17 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (!e && sparse && kfmt != H13_KERNELFMT_FP16)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
 				   "phase-sparse kernels other than fp16 not modelled");
-	/* several groups: only OCGSize 0's one output a record (Apple's grouped 3x3 stride 2, 4 x 16
-	 * -> 16: output o, over NumGroups x Cout, is record o / 16 of channel o mod 16, each record
-	 * on its own 64-byte line, its body over the group's Cin) */
-	if (!e && sparse && ((nout != cout && j->lay.kind != TD_OCG_MOD16) || (j->lay.full && j->lay.tail) ||
+	/* several groups: OCGSize 0's one output a record (Apple's grouped 3x3 stride 2, 4 x 16 -> 16:
+	 * output o, over NumGroups x Cout, is record o / 16 of channel o mod 16), or with OCGSize k a
+	 * record of 2^k outputs a group in each channel, each group one whole pass (td_ocg_layout's
+	 * line: Apple's 4 x 16 -> 64 with OCGSize 2); each record on its own 64-byte line, its body
+	 * over the group's Cin */
+	if (!e && sparse && ((nout != cout && j->lay.kind != TD_OCG_MOD16 && !j->lay.line) || (j->lay.full && j->lay.tail) ||
 			     (j->lay.tail && j->lay.tail != j->lay.g)))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
-				   "phase-sparse kernels over several groups with OCGSize above 0, with a last "
-				   "partial pass after whole ones, or Cout / 16 a channel, not modelled (no real "
-				   "program pins their records)");
+				   "phase-sparse kernels over several groups with OCGSize above 0 and other than "
+				   "one whole pass a group, with a last partial pass after whole ones, or Cout / 16 "
+				   "a channel, not modelled (no real program pins their records)");
 	/* decoded whole (records back to back: channel c's for outputs c g + pass x 16 g; over
 	 * several groups each on a 64-byte line) */
 	if (!e && sparse &&
@@ -2117,13 +2123,26 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	 * to 64 bytes, as every real one is: Apple's 0xc040 for 6 x 4097 fp16) holds bytes the layout
 	 * leaves unread, so the sizes disagree with it (phase-sparse records have their own sizes) */
 	if (j->lay.kind == TD_OCG_RUNS && !j->dense) {
-		const uint64_t need = ((j->lay.full * j->lay.g + j->lay.tail) * j->kel * elem + 63u) & ~(uint64_t)63u;
+		/* (over several groups each group's block padded to 64 bytes: td_ocg_layout's line) */
+		uint64_t blk = j->lay.g * j->kel * elem;
+		if (j->lay.line)
+			blk = (blk + 63u) & ~(uint64_t)63u;
+		const uint64_t need = (j->lay.full * blk + j->lay.tail * j->kel * elem + 63u) & ~(uint64_t)63u;
 		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
 			if (j->ch[c] && j->ch[c]->len > need)
 				return anem_refuse(m, ENG_FR_COMBINATION, H13_COEFF_BFRSIZE(c), 0, 32,
 						   "a coefficient channel's CoeffBfrSize larger than the kernels the "
 						   "layout (Common.ConvCfg.OCGSize, Common.Cout) puts in it, rounded up "
 						   "to 64 bytes: the sizes disagree with the layout");
+		/* between one group's block and the next group's line: zeros (Apple's are); a nonzero
+		 * byte there is a layout other than the one pinned (the blocks back to back, say) */
+		const uint64_t used = j->lay.g * j->kel * elem;
+		for (unsigned c = 0; j->lay.line && c < H13_COEFF_NCH; c++)
+			for (uint64_t p = 0; j->ch[c] && p < j->lay.full; p++)
+				for (uint64_t b = p * blk + used; b < (p + 1u) * blk && b < j->ch[c]->len; b++)
+					if (j->ch[c]->cpu[b])
+						return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(c), 0, 32,
+								   KB_PAD_TEXT);
 	}
 	return grow_weights(m, nout, cout, per);
 }

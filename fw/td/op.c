@@ -244,6 +244,9 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		unsigned ocg = (unsigned)H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE);
 		if (ku) /* (its OCG in channel 0: not this layout) */
 			;
+		else if (lay.kind == TD_OCG_RUNS && lay.line)
+			outf(out, ctx, ", %u outputs a coefficient channel a group (OCGSize %u; one pass a group, "
+				       "each group's block on its own 64-byte line)", lay.g, ocg);
 		else if (lay.kind == TD_OCG_RUNS && !lay.full && lay.tail != lay.g)
 			outf(out, ctx, ", %u outputs a coefficient channel in all 16 (OCGSize %u; Cout / 16, "
 				       "all 16 enabled)", lay.tail, ocg);

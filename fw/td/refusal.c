@@ -74,9 +74,9 @@ void td_ocg_refusal(const struct td_ocg_lay *l, struct td_refusal *no)
 {
 	if (l->kind == TD_OCG_UNPINNED)
 		TD_REFUSE(no, 0, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
-			  "Common.ConvCfg.OCGSize above 0 with several groups, a count not a multiple of "
-			  "2^OCGSize, or a last partial pass of other than a multiple of 16 outputs: no "
-			  "real program pins that kernel layout");
+			  "Common.ConvCfg.OCGSize above 0 with several groups not each one pass of 16 x "
+			  "2^OCGSize outputs, a count not a multiple of 2^OCGSize, or a last partial pass "
+			  "not a multiple of 16 outputs: no real program pins that kernel layout");
 	else if (l->kind == TD_OCG_CHANNELS)
 		td_refuse(no, 1, H13_COEFF_DMACONFIG(l->ch), H13_DMA_EN_LSB, H13_DMA_EN_W,
 			  l->unread ? "a coefficient channel enabled that the kernel layout "

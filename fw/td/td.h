@@ -603,8 +603,15 @@ static inline uint32_t td_kernel_cin(uint32_t groupconvcfg, uint32_t cin)
  * constant rebuilt so matching Apple's SHA-256); R / 16 and Cout / 16 need not be powers of two
  * (the 6). With k = 0 a channel holds one output a pass, output o being block o / 16 of channel
  * o mod 16, each block kel elements rounded up to 64 bytes (conv.hwx, the atan2 segment).
- * TD_OCG_RUNS for one group and Cout a multiple of g; several groups or a count not a multiple of
- * g are TD_OCG_UNPINNED. A layout that leaves an enabled channel unread, or with k > 0 reads a
+ * Several groups (nout = NumGroups x Cout) with k > 0 are read only where each group's Cout is one
+ * whole pass, 16 x g: group gi is pass gi, laid out as one group's pass is (channel c holds the
+ * group's outputs [c g, c g + g), input-major), the groups' blocks back to back in each channel,
+ * each block padded to a 64-byte line (line 1: Apple's H13 grouped 3x3 convolutions, 4 groups,
+ * their constants rebuilt to Apple's SHA-256: 16 -> 32 a group with a bias and OCGSize 1, 580-byte
+ * blocks at 640-byte steps; 64 -> 64 with OCGSize 2, 0x1200 each; the stride-2 16 -> 64 as
+ * phase-sparse records of 4 outputs, one a group, each on its own line).
+ * TD_OCG_RUNS for one group and Cout a multiple of g, or for that; several groups of other than
+ * one whole pass each, or a count not a multiple of g, are TD_OCG_UNPINNED. A layout that leaves an enabled channel unread, or with k > 0 reads a
  * channel not enabled, is TD_OCG_CHANNELS: ch the lowest channel enabled and not read (unread 1),
  * else the lowest read and not enabled (unread 0); the model refuses it, never computing with an
  * enabled channel it does not read (with k = 0 a channel read and not enabled is left to the
@@ -619,6 +626,8 @@ struct td_ocg_lay {
 	unsigned read;   /* the coefficient channels the layout reads (a mask) */
 	unsigned ch;     /* TD_OCG_CHANNELS: the channel enabled and not read, or read and not enabled */
 	unsigned unread; /* TD_OCG_CHANNELS: 1 enabled and not read; 0 read and not enabled */
+	unsigned line;   /* TD_OCG_RUNS over several groups: a pass a group, each pass's block
+			  * padded to a 64-byte line (the one-group passes are back to back) */
 };
 /* The coefficient channels a TD enables (KernelDMASrc.CoeffDMAConfig[c].En), as a mask. */
 unsigned td_coeff_mask(const struct td_regs *r);
@@ -626,11 +635,20 @@ static inline struct td_ocg_lay td_ocg_layout(uint32_t convcfg, uint64_t nout, u
 {
 	unsigned k = H13_GET(convcfg, H13_CONVCFG_OCGSIZE);
 	const unsigned all = (1u << H13_COEFF_NCH) - 1u;
-	struct td_ocg_lay l = {TD_OCG_MOD16, 1u << k, 0, 0, nout >= H13_COEFF_NCH ? all : (1u << nout) - 1u, 0, 0};
+	struct td_ocg_lay l = {TD_OCG_MOD16, 1u << k, 0, 0, nout >= H13_COEFF_NCH ? all : (1u << nout) - 1u, 0, 0, 0};
 	uint64_t pass = (uint64_t)H13_COEFF_NCH << k;
-	if (k) {
+	if (k && nout != cout) {
+		/* several groups: one whole pass a group, each group's block on its own line */
 		l.kind = TD_OCG_UNPINNED;
-		if (nout != cout || cout % l.g)
+		if (cout != pass || nout % cout)
+			return l;
+		l.full = nout / pass;
+		l.read = all;
+		l.line = 1;
+		l.kind = TD_OCG_RUNS;
+	} else if (k) {
+		l.kind = TD_OCG_UNPINNED;
+		if (cout % l.g)
 			return l;
 		l.full = cout / pass;
 		uint64_t rest = cout % pass;
@@ -674,8 +692,11 @@ static inline void td_ocg_locate(const struct td_ocg_lay *l, uint64_t o, uint64_
 		w = l->tail;
 		r = o - l->full * pass;
 	}
+	uint64_t blk = kel * l->g * elem; /* one pass's block in a channel */
+	if (l->line)
+		blk = (blk + 63u) & ~(uint64_t)63u;
 	*ch = (unsigned)(r / w);
-	*off = (p * kel * l->g + r % w) * elem;
+	*off = p * blk + r % w * elem;
 	*step = w * elem;
 }
 

@@ -344,6 +344,7 @@ def main(out):
     add_const(d, np.random.default_rng(SEED + 89))
     pad_form(d, np.random.default_rng(SEED + 90))
     conv_stride2_grouped(d, np.random.default_rng(SEED + 91))
+    conv_grouped_ocg(d, np.random.default_rng(SEED + 92))
     depthwise_unicast(d, np.random.default_rng(SEED + 92))
     return 0
 
@@ -702,6 +703,44 @@ def conv_stride2_grouped(d, rng):
                 for kx in range(k):
                     y[os_] += np.einsum('oc,chw->ohw', wt[os_, :, ky, kx],
                                         xp[is_, ky:ky + 2 * ho:2, kx:kx + 2 * wo:2])
+        write(os.path.join(d, name + '.orc'),
+              [{'bar': 5, 'role': 0, 'c': groups * cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
+               {'bar': 4, 'role': 1, 'c': groups * cout, 'h': ho, 'w': wo,
+                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+GROUPED_OCG = (  # name, groups, cin and cout a group, w, h, k, OCGSize, stride (test_model_bias.c):
+    # a bias (cb_bias), 'same' (padding k / 2); each group's cout one whole pass, 16 x 2^OCGSize;
+    # stride 2 as phase-sparse records (SmallSourceMode), stride 1 dense
+    ('g_ocg1', 3, 8, 32, 9, 5, 3, 1, 1),     # Apple's 4 x 16 -> 32 with OCGSize 1, smaller
+    ('g_ocg2', 2, 8, 64, 7, 4, 3, 2, 1),     # Apple's 4 x 64 -> 64 with OCGSize 2, smaller
+    ('g_ocg2s2', 2, 8, 64, 10, 7, 3, 2, 2),  # Apple's 4 x 16 -> 64 stride 2 with OCGSize 2
+    ('g_ocg1s2', 3, 5, 32, 9, 6, 3, 1, 2))
+
+
+def conv_grouped_ocg(d, rng):
+    """Grouped convolutions from the definition, stride s, 'same': output o of group gi (o over
+    all groups, o = gi cout + j) is y[o][i][j'] = b[o] + sum over the group's input channels ci
+    and ky, kx of w[o][ci][ky][kx] x x[gi cin + ci][s i + ky - k/2][s j' + kx - k/2] (0 outside);
+    weights and biases cb_weight and cb_bias. Inputs multiples of 1/64 (every fp32 partial sum
+    exact); float64, rounded once."""
+    for name, groups, cin, cout, w, h, k, _ocg, st in GROUPED_OCG:
+        x = (rng.integers(-256, 257, (groups * cin, h, w)) / 64.0).astype(np.float16)
+        p = k // 2
+        ho, wo = (h - 1) // st + 1, (w - 1) // st + 1
+        xp = np.zeros((groups * cin, st * ho + k, st * wo + k))
+        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
+        per = cin * k * k
+        wt = np.array([[cb_weight(o, i) for i in range(per)] for o in range(groups * cout)])
+        wt = wt.reshape(groups * cout, cin, k, k)
+        b = np.array([cb_bias(o) for o in range(groups * cout)])
+        y = np.zeros((groups * cout, ho, wo)) + b[:, None, None]
+        for gi in range(groups):
+            os_, is_ = slice(gi * cout, (gi + 1) * cout), slice(gi * cin, (gi + 1) * cin)
+            for ky in range(k):
+                for kx in range(k):
+                    y[os_] += np.einsum('oc,chw->ohw', wt[os_, :, ky, kx],
+                                        xp[is_, ky:ky + st * ho:st, kx:kx + st * wo:st])
         write(os.path.join(d, name + '.orc'),
               [{'bar': 5, 'role': 0, 'c': groups * cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': groups * cout, 'h': ho, 'w': wo,

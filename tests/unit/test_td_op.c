@@ -137,9 +137,29 @@ TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 	       "%s", t.text);
 	treg_set(&m, H13_COMMON_COUT, 520); /* a last partial pass of 8: not a multiple of 16 */
 	describe(&m, &t);
-	CHECKF(strstr(t.text, ", OCGSize 3 (not modelled: Common.ConvCfg.OCGSize above 0 with several groups, a "
-			      "count not a multiple of 2^OCGSize, or a last partial pass of other than a multiple "
-			      "of 16 outputs: no real program pins that kernel layout), ") != NULL, "%s", t.text);
+	CHECKF(strstr(t.text, ", OCGSize 3 (not modelled: Common.ConvCfg.OCGSize above 0 with several groups not "
+			      "each one pass of 16 x 2^OCGSize outputs, a count not a multiple of 2^OCGSize, or a "
+			      "last partial pass not a multiple of 16 outputs: no real program pins that kernel "
+			      "layout), ") != NULL, "%s", t.text);
+	/* several groups, each one whole pass (Apple's grouped 3x3 16 -> 32 a group with OCGSize 1):
+	 * read, each group's block on its own line; two passes a group: not */
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 4));
+	treg_set(&m, H13_COMMON_COUT, 32);
+	treg_set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
+				     H13_PUT(H13_CONVCFG_OCGSIZE, 1));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, ", 2 outputs a coefficient channel a group (OCGSize 1; one pass a group, each "
+			      "group's block on its own 64-byte line), x PostScale 1\n") != NULL, "%s", t.text);
+	treg_set(&m, H13_COMMON_COUT, 64);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, ", OCGSize 1 (not modelled: Common.ConvCfg.OCGSize above 0 with several groups not "
+			      "each one pass of 16 x 2^OCGSize outputs") != NULL, "%s", t.text);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
+	treg_set(&m, H13_COMMON_COUT, 520);
+	treg_set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+				     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1) |
+				     H13_PUT(H13_CONVCFG_OCGSIZE, 3));
 	/* Apple's 768 -> 768 with a bias: a pass of 512, then 16 a channel */
 	treg_set(&m, H13_COMMON_COUT, 768);
 	treg_set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
