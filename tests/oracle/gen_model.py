@@ -344,7 +344,7 @@ def main(out):
     add_const(d, np.random.default_rng(SEED + 89))
     pad_form(d, np.random.default_rng(SEED + 90))
     conv_stride2_grouped(d, np.random.default_rng(SEED + 91))
-    conv_grouped_ocg(d, np.random.default_rng(SEED + 92))
+    conv_grouped_ocg(d, np.random.default_rng(SEED + 94))
     depthwise_unicast(d, np.random.default_rng(SEED + 92))
     return 0
 
