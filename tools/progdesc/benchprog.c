@@ -412,10 +412,12 @@ static uint64_t cb_lane(const struct bp_conv_spec *s)
 static unsigned cb_lanes(const struct bp_conv_spec *s)
 {
 	const unsigned g = 1u << s->ocg;
-	if (s->sparse)
-		return H13_COEFF_NCH;
+	/* OCGSize 0 (depthwise too): the first min(NumGroups x Cout, 16), those read (Apple's pad
+	 * form: 8 of 8 channels); phase-sparse with OCGSize above 0: all 16 */
 	if (!s->ocg)
 		return cb_nout(s) < H13_COEFF_NCH ? cb_nout(s) : H13_COEFF_NCH;
+	if (s->sparse)
+		return H13_COEFF_NCH;
 	if (s->groups > 1u)
 		return H13_COEFF_NCH;
 	return s->cout < H13_COEFF_NCH * g && s->cout % H13_COEFF_NCH ? (s->cout + g - 1u) / g : H13_COEFF_NCH;
