@@ -3983,6 +3983,22 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 				   "other than plain fp16, plain KernelFmt 1 bytes (Apple's less) or Apple's "
 				   "pad form whole (NE.KernelCfg 0x8116: a 1-bit palette, SparseFmt, "
 				   "SparseBinary) not modelled");
+	/* the lanes read are the first min(C, 16), OCGSize 0's layout (td_ocg_layout over C
+	 * outputs); a lane enabled beyond them is refused as the dense path refuses it
+	 * (td_ocg_refusal, which inspect marks too), never computed without it: conv.hwx's TD with
+	 * Cin = Cout = 1, UnicastEn and channels 1-2 still enabled (allbilly/ane's conv->sigmoid,
+	 * which hung on an M1) read channel 0 alone. Apple's depthwise programs enable exactly the
+	 * lanes read (its pad form: 8 of 8 channels; 64 and 1024 channels, the less: all 16). A
+	 * lane read and not enabled is "not inside its coefficient channel" below, as with a dense
+	 * OCGSize 0. */
+	{
+		const struct td_regs regs = {kept_get, m};
+		const struct td_ocg_lay lay = td_ocg_layout(REG(H13_COMMON_CONVCFG), C, C, td_coeff_mask(&regs));
+		struct td_refusal no = {0};
+		td_ocg_refusal(&lay, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
 				   "a depthwise convolution with pooling in the PE not modelled");

@@ -438,6 +438,63 @@ TEST(model_depthwise, pad_form_wrongly_encoded_fails_and_unpinned_forms_are_refu
 	CHECK(trun_orc("pf_dw16", prog, len, 1, &r, fault, sizeof fault) != 0);
 	CHECKF(strstr(fault, "NE.KernelCfg has bits outside the fields the model knows") != NULL, "%s", fault);
 }
+
+/*
+ * A depthwise convolution reads the first min(C, 16) coefficient channels (the OCGSize 0 layout
+ * over C outputs, fw/td td_ocg_layout); an enabled channel beyond them is refused as the dense
+ * path refuses it (td_ocg_refusal), naming the channel. It used to complete, the enabled lane
+ * never read: allbilly/ane's conv->sigmoid (conv.hwx's TD with Cin = Cout = 1, UnicastEn, its
+ * channels 1-2 still enabled) hung on an M1 and computed w x x in the model. Each refusal
+ * beside its control (the same build, only the channels read enabled: numpy's values): the
+ * dense 5x5 over 8 channels and Apple's pad form over 8 (Apple's enables 8 of 16 lanes).
+ */
+static unsigned extra_lane;
+static void enable_extra_lane(uint8_t *b, size_t len)
+{
+	/* lane 0's bytes again (base 0, one 64-byte line), so only the enable differs */
+	CHECK(tpatch_field(b, len, 0, H13_COEFF_DMACONFIG(extra_lane), H13_DMA_EN_LSB, H13_DMA_EN_W, 1) == 0);
+	CHECK(tpatch_field(b, len, 0, H13_COEFF_BFRSIZE(extra_lane), 0, 32, 64) == 0);
+}
+
+static void disable_lane_7(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_COEFF_DMACONFIG(7), H13_DMA_EN_LSB, H13_DMA_EN_W, 0) == 0);
+}
+
+static void dw_lane_refused(const char *fault)
+{
+	char want[64];
+	snprintf(want, sizeof want, "KernelDMASrc.CoeffDMAConfig[%u].En", extra_lane);
+	CHECKF(strstr(fault, want) != NULL && strstr(fault, "unmodelled-combination") != NULL &&
+		       strstr(fault, "a coefficient channel enabled that the kernel layout (Common.ConvCfg.OCGSize, "
+				     "Common.Cout) does not read") != NULL,
+	       "fault \"%s\", want %s", fault, want);
+}
+
+TEST(model_depthwise, an_enabled_coefficient_channel_not_read_is_refused)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	/* the control: dense fp16 kernels, 8 channels over lanes 0-7 */
+	CHECKF(run("dw5", &dw5, 0, NULL, &r, fault, sizeof fault) == 0 && r.checked > 0 && r.bad == 0, "%s", fault);
+	for (extra_lane = 8; extra_lane < H13_COEFF_NCH; extra_lane += 7) {
+		fault[0] = 0;
+		CHECK(run("dw5", &dw5, 0, enable_extra_lane, &r, fault, sizeof fault) != 0);
+		dw_lane_refused(fault);
+	}
+	/* a lane read and not enabled (lane 7 of the 8): refused, as a dense OCGSize 0's, by its kernel */
+	fault[0] = 0;
+	CHECK(run("dw5", &dw5, 0, disable_lane_7, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "an output channel's kernel is not inside its coefficient channel") != NULL, "%s", fault);
+	/* Apple's pad form over 8 channels (its lanes 0-7, as Apple's program enables them) */
+	fault[0] = 0;
+	CHECKF(run_pf("pf_dw8", &pf8, 2, 0, 0, NULL, &r, fault, sizeof fault) == 0 && r.checked > 0 && r.bad == 0,
+	       "%s", fault);
+	extra_lane = 8;
+	fault[0] = 0;
+	CHECK(run_pf("pf_dw8", &pf8, 2, 0, 0, enable_extra_lane, &r, fault, sizeof fault) != 0);
+	dw_lane_refused(fault);
+}
 #endif
 
 /*

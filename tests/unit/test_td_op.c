@@ -204,6 +204,46 @@ TEST(td_op, convolution_kernels_in_runs_of_ocgsize)
 			      "1\n") != NULL, "%s", t.text);
 }
 
+/* A depthwise convolution (UnicastEn) reads the first min(Cout, 16) coefficient channels, the
+ * OCGSize 0 layout over Cout: inspect marks an enabled channel beyond them as the model refuses it
+ * (allbilly/ane's conv->sigmoid: conv.hwx's TD with Cin = Cout = 1, UnicastEn, channels 1-2 still
+ * enabled), and with only the channels read enabled marks nothing. */
+TEST(td_op, depthwise_marks_an_enabled_coefficient_channel_it_does_not_read)
+{
+	struct treg_img m = {0};
+	struct tcapture t;
+	common(&m, 1, 1, 1, 1);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, 0x14001u); /* NumGroups 1, UnicastEn, UnicastCin 1 */
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16));
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) |
+				H13_PUT(H13_MACCFG_BIT20, 1));
+	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	for (unsigned c = 0; c < 3; c++) /* conv.hwx's three channels */
+		treg_set(&m, H13_COEFF_DMACONFIG(c), H13_PUT(H13_DMA_EN, 1));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "depthwise (GroupConvCfg.UnicastEn: each output channel from its own input "
+			      "channel), OCGSize 0, coefficient channel 1 (not modelled: a coefficient channel "
+			      "enabled that the kernel layout (Common.ConvCfg.OCGSize, Common.Cout) does not "
+			      "read), x PostScale 1\n") != NULL, "%s", t.text);
+	/* the control: channel 0 alone */
+	treg_set(&m, H13_COEFF_DMACONFIG(1), 0);
+	treg_set(&m, H13_COEFF_DMACONFIG(2), 0);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "own input channel), x PostScale 1\n") != NULL && !strstr(t.text, "not modelled"),
+	       "%s", t.text);
+	/* 8 channels over 8 lanes (Apple's pad form), a ninth lane enabled */
+	common(&m, 1, 1, 8, 8);
+	treg_set(&m, H13_COMMON_GROUPCONVCFG, 0x14001u);
+	for (unsigned c = 0; c < 8; c++)
+		treg_set(&m, H13_COEFF_DMACONFIG(c), H13_PUT(H13_DMA_EN, 1));
+	describe(&m, &t);
+	CHECKF(!strstr(t.text, "not modelled"), "%s", t.text);
+	treg_set(&m, H13_COEFF_DMACONFIG(8), H13_PUT(H13_DMA_EN, 1));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "OCGSize 0, coefficient channel 8 (not modelled: a coefficient channel enabled") != NULL,
+	       "%s", t.text);
+}
+
 TEST(td_op, planar_engine_add_pool_and_l2)
 {
 	struct treg_img m = {0};
