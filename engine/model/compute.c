@@ -5101,6 +5101,15 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 		else if (r[i].kind == TD_R_DST)
 			rd = &r[i];
 	}
+	/* WBase bound with the destination DMA's En clear: silicon wrote through WBase (expt2), so
+	 * writing nothing would be wrong (fw/td td_dst_dma_refusal, which inspect marks) */
+	{
+		struct td_refusal no = {0};
+		const struct td_regs regs = {kept_get, m};
+		td_dst_dma_refusal(&regs, m->cur_bar_en, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	/* Common.Cfg.TaskType: 0, 2, 3 and 5 in every program that computes (fixtures, Apple's);
 	 * 4 (a normalize, td_l2mem_of) and 6 (a reduction of two operands, td_kept_of) in Apple's
 	 * layer_norm */

@@ -556,6 +556,7 @@ static int run_td(struct anem *m, uint64_t td_dev)
 		hw[i] = le_rd32(hp + 4 * i);
 	td_hdr_decode(hw, &h);
 	m->cur_ene = h.ene;
+	m->cur_bar_en = h.bar_en;
 	uint32_t slen[H13_KSTREAM_N];
 	int e = stream_lengths(m, slen);
 	if (e)

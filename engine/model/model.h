@@ -123,6 +123,7 @@ struct anem {
 	void *touch_ctx;
 	unsigned cur_td;
 	unsigned cur_ene;     /* the running TD's header ENE (struct td_hdr) */
+	unsigned cur_bar_en;  /* the running TD's header bar_en (struct td_hdr) */
 	/* counters of the current submission */
 	unsigned nmoves;
 	uint64_t bytes_moved;

@@ -415,8 +415,15 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 			outf(out, ctx, "\n");
 		}
 	}
-	/* the result */
-	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN)) {
+	/* the result: WBase bound with the destination DMA's En clear is refused (silicon wrote
+	 * through WBase: td_dst_dma_refusal, as engine/model/compute.c's compute) */
+	struct td_refusal dno = {0};
+	td_dst_dma_refusal(r, bar_en, &dno);
+	if (dno.why) {
+		outf(out, ctx, "  result: WBase, its tile DMA's En clear");
+		refusal_tail(&dno, out, ctx);
+		outf(out, ctx, "\n");
+	} else if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN)) {
 		outf(out, ctx, "  result: WBase");
 		print_offset(GET(H13_DST_BASEADDR), out, ctx);
 		if (k.role == TD_KEPT_MAKES && !k.no.why) /* as engine/model/compute.c's reduce_planes */

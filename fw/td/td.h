@@ -312,7 +312,9 @@ void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb
  *    outside Apple's softmax's form;
  *  - td_accbias_shift_refusal: ne_kernel_mode's, NE.AccBias's shift;
  *  - td_unit_kernel_refusal: unit_kernel_shape's, any other unit kernel but 1 -> 1 or C -> C
- *    channel by channel, 1x1.
+ *    channel by channel, 1x1;
+ *  - td_dst_dma_refusal: compute's, WBase bound (bar_en, the TD header's) with
+ *    TileDMADst.DMAConfig.En clear (silicon wrote through WBase: expt2).
  */
 void td_pe_task_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no);
@@ -325,6 +327,7 @@ void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_accbias_shift_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_unit_kernel_refusal(const struct td_regs *r, unsigned cin, unsigned cout, struct td_refusal *no);
+void td_dst_dma_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
 struct td_ocg_lay;
 void td_ocg_refusal(const struct td_ocg_lay *l, struct td_refusal *no);
 

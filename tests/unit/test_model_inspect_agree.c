@@ -11,7 +11,9 @@
 #include "tests/unit/tsession.h"
 #include "fw/kunit/kunit.h"
 #include "fw/loader/loader.h"
+#include "fw/common/le.h"
 #include "fw/regmap/h13.h"
+#include "fw/td/td.h"
 #include "tests/harness/harness.h"
 #include "tools/progdesc/benchprog.h"
 #include "tools/progdesc/progdesc.h"
@@ -134,12 +136,29 @@ TEST(model_agree, kernel_unit_kernelcfg_bits_outside_the_known_fields_refused)
 
 static uint8_t prog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
 
-static int run_pe(const struct bp_pe_spec *t, char *f, size_t fl)
+/* unbind: header BAR slots cleared in TD 0's header (bar_en), after bp_pen built it */
+static int run_pe_unbound(const struct bp_pe_spec *t, unsigned unbind, char *f, size_t fl)
 {
 	const struct bp_pe_spec *one[1] = {t};
 	size_t len = bp_pen(prog, sizeof prog, one, 1);
 	CHECK(len > 0);
+	if (unbind) {
+		uint32_t hw[H13_TD_HEADER_WORDS];
+		struct td_hdr h;
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			hw[i] = le_rd32(prog + 4 * i);
+		td_hdr_decode(hw, &h);
+		h.bar_en = (uint8_t)(h.bar_en & ~unbind);
+		td_hdr_encode(&h, hw);
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			le_wr32(prog + 4 * i, hw[i]);
+	}
 	return submit(prog, len, f, fl);
+}
+
+static int run_pe(const struct bp_pe_spec *t, char *f, size_t fl)
+{
+	return run_pe_unbound(t, 0, f, fl);
 }
 
 TEST(model_agree, a_result_that_leaves_nowhere_is_refused)
@@ -152,14 +171,17 @@ TEST(model_agree, a_result_that_leaves_nowhere_is_refused)
 	u = t;
 	u.xreg[u.nx] = H13_DST_DMACONFIG;
 	u.xval[u.nx++] = 0;
-	CHECKF(run_pe(&u, f, sizeof f) != 0, "no destination: %s", f); /* fw/td kept.c's, before this */
+	CHECKF(run_pe_unbound(&u, 1u << H13_BAR_WBASE, f, sizeof f) != 0, "no destination: %s",
+	       f); /* fw/td kept.c's, before this */
 	/* the review's: Common.Cfg 0 as well (the PE out of the path, so kept.c's reading does not
-	 * see it), which completed writing nothing */
+	 * see it), which completed writing nothing. WBase unbound: bound, the destination DMA's En
+	 * clear is refused first (td_dst_dma_refusal, below) */
 	if (u.nx < BP_PE_EXTRA) {
 		u.xreg[u.nx] = H13_COMMON_CFG;
 		u.xval[u.nx++] = 0;
 	}
-	CHECKF(run_pe(&u, f, sizeof f) != 0 && strstr(f, want), "no destination, TaskType 0: %s", f);
+	CHECKF(run_pe_unbound(&u, 1u << H13_BAR_WBASE, f, sizeof f) != 0 && strstr(f, want),
+	       "no destination, TaskType 0: %s", f);
 }
 
 #endif
@@ -333,4 +355,27 @@ TEST(model_agree, channel_group_refusals_have_one_home)
 	t.sx = 2;
 	agree("the unit kernel at stride 2", &t, "a convolution with no kernel in memory (MACCfg.KernelMode 1) "
 						 "and a window");
+}
+
+/* WBase bound in the TD header with TileDMADst.DMAConfig.En clear: on silicon the engine wrote
+ * the result through WBase all the same (allbilly/ane expt2: the relu TD with DMAConfig
+ * 0x040000c0 and 0x040000c2 left relu(x) in the output buffer), where the model completed
+ * writing nothing and inspect said "nothing leaves the engine". Refused by name on both sides
+ * (fw/td td_dst_dma_refusal), beside the control that completes; the same TD with WBase unbound
+ * too is "a result that leaves nowhere" (above), not this. */
+TEST(model_agree, destination_dma_enable_clear_with_wbase_bound_refused)
+{
+	static const char want[] = "TileDMADst.DMAConfig.En clear with WBase bound in the TD header";
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
+	struct bp_pe_spec t;
+	agree("a copy to WBase", &copy, NULL);
+	t = copy;
+	extra(&t, H13_DST_DMACONFIG, 0);
+	agree("a copy, its destination DMA's En clear, WBase bound", &t, want);
+	t = copy;
+	extra(&t, H13_DST_DMACONFIG, 2u); /* expt2's other neighbour: bit 1 set, En clear */
+	agree("a copy, DMAConfig 2, WBase bound", &t, want);
+	t = copy;
+	extra(&t, H13_DST_DMACONFIG, 3u);
+	agree("a copy, DMAConfig 3 (En set)", &t, NULL);
 }
