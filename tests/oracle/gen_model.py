@@ -680,33 +680,39 @@ STRIDE2_GROUPED = (  # name, groups, cin and cout a group, w, h, k (test_model_b
     ('s2_g3', 3, 5, 8, 9, 6, 3))     # 24 outputs: channels 0-7 two records, 8-15 one
 
 
+def grouped_conv(d, rng, name, groups, cin, cout, w, h, k, st):
+    """NAME.orc for a grouped convolution from the definition, stride st, 'same': output o of
+    group gi (o over all groups, o = gi cout + j) is y[o][i][j'] = b[o] + sum over the group's
+    input channels ci and ky, kx of w[o][ci][ky][kx] x x[gi cin + ci][st i + ky - k/2]
+    [st j' + kx - k/2] (0 outside); weights and biases gen_model's cb_weight and cb_bias (w[o]
+    the (ci, ky, kx) elements of output o). Inputs multiples of 1/64 (every fp32 partial sum
+    exact); float64, rounded once."""
+    x = (rng.integers(-256, 257, (groups * cin, h, w)) / 64.0).astype(np.float16)
+    p = k // 2
+    ho, wo = (h - 1) // st + 1, (w - 1) // st + 1
+    xp = np.zeros((groups * cin, st * ho + k, st * wo + k))
+    xp[:, p:p + h, p:p + w] = x.astype(np.float64)
+    per = cin * k * k
+    wt = np.array([[cb_weight(o, i) for i in range(per)] for o in range(groups * cout)])
+    wt = wt.reshape(groups * cout, cin, k, k)
+    b = np.array([cb_bias(o) for o in range(groups * cout)])
+    y = np.zeros((groups * cout, ho, wo)) + b[:, None, None]
+    for gi in range(groups):
+        os_, is_ = slice(gi * cout, (gi + 1) * cout), slice(gi * cin, (gi + 1) * cin)
+        for ky in range(k):
+            for kx in range(k):
+                y[os_] += np.einsum('oc,chw->ohw', wt[os_, :, ky, kx],
+                                    xp[is_, ky:ky + st * ho:st, kx:kx + st * wo:st])
+    write(os.path.join(d, name + '.orc'),
+          [{'bar': 5, 'role': 0, 'c': groups * cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
+           {'bar': 4, 'role': 1, 'c': groups * cout, 'h': ho, 'w': wo,
+            'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
 def conv_stride2_grouped(d, rng):
-    """Grouped stride-2 convolutions from the definition: output o of group gi (o over all
-    groups, o = gi cout + j) is y[o][i][j'] = b[o] + sum over the group's input channels ci and
-    ky, kx of w[o][ci][ky][kx] x x[gi cin + ci][2 i + ky - k/2][2 j' + kx - k/2] (0 outside);
-    weights and biases gen_model's cb_weight and cb_bias (w[o] the (ci, ky, kx) elements of output
-    o). Inputs multiples of 1/64 (every fp32 partial sum exact); float64, rounded once."""
+    """Grouped stride-2 convolutions (grouped_conv), phase-sparse in the program."""
     for name, groups, cin, cout, w, h, k in STRIDE2_GROUPED:
-        x = (rng.integers(-256, 257, (groups * cin, h, w)) / 64.0).astype(np.float16)
-        p = k // 2
-        xp = np.zeros((groups * cin, h + 2 * p + 1, w + 2 * p + 1))
-        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
-        ho, wo = (h - 1) // 2 + 1, (w - 1) // 2 + 1
-        per = cin * k * k
-        wt = np.array([[cb_weight(o, i) for i in range(per)] for o in range(groups * cout)])
-        wt = wt.reshape(groups * cout, cin, k, k)
-        b = np.array([cb_bias(o) for o in range(groups * cout)])
-        y = np.zeros((groups * cout, ho, wo)) + b[:, None, None]
-        for gi in range(groups):
-            os_, is_ = slice(gi * cout, (gi + 1) * cout), slice(gi * cin, (gi + 1) * cin)
-            for ky in range(k):
-                for kx in range(k):
-                    y[os_] += np.einsum('oc,chw->ohw', wt[os_, :, ky, kx],
-                                        xp[is_, ky:ky + 2 * ho:2, kx:kx + 2 * wo:2])
-        write(os.path.join(d, name + '.orc'),
-              [{'bar': 5, 'role': 0, 'c': groups * cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
-               {'bar': 4, 'role': 1, 'c': groups * cout, 'h': ho, 'w': wo,
-                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+        grouped_conv(d, rng, name, groups, cin, cout, w, h, k, 2)
 
 
 GROUPED_OCG = (  # name, groups, cin and cout a group, w, h, k, OCGSize, stride (test_model_bias.c):
@@ -719,32 +725,9 @@ GROUPED_OCG = (  # name, groups, cin and cout a group, w, h, k, OCGSize, stride 
 
 
 def conv_grouped_ocg(d, rng):
-    """Grouped convolutions from the definition, stride s, 'same': output o of group gi (o over
-    all groups, o = gi cout + j) is y[o][i][j'] = b[o] + sum over the group's input channels ci
-    and ky, kx of w[o][ci][ky][kx] x x[gi cin + ci][s i + ky - k/2][s j' + kx - k/2] (0 outside);
-    weights and biases cb_weight and cb_bias. Inputs multiples of 1/64 (every fp32 partial sum
-    exact); float64, rounded once."""
+    """Grouped convolutions (grouped_conv) whose kernels lie in OCGSize runs, one pass a group."""
     for name, groups, cin, cout, w, h, k, _ocg, st in GROUPED_OCG:
-        x = (rng.integers(-256, 257, (groups * cin, h, w)) / 64.0).astype(np.float16)
-        p = k // 2
-        ho, wo = (h - 1) // st + 1, (w - 1) // st + 1
-        xp = np.zeros((groups * cin, st * ho + k, st * wo + k))
-        xp[:, p:p + h, p:p + w] = x.astype(np.float64)
-        per = cin * k * k
-        wt = np.array([[cb_weight(o, i) for i in range(per)] for o in range(groups * cout)])
-        wt = wt.reshape(groups * cout, cin, k, k)
-        b = np.array([cb_bias(o) for o in range(groups * cout)])
-        y = np.zeros((groups * cout, ho, wo)) + b[:, None, None]
-        for gi in range(groups):
-            os_, is_ = slice(gi * cout, (gi + 1) * cout), slice(gi * cin, (gi + 1) * cin)
-            for ky in range(k):
-                for kx in range(k):
-                    y[os_] += np.einsum('oc,chw->ohw', wt[os_, :, ky, kx],
-                                        xp[is_, ky:ky + st * ho:st, kx:kx + st * wo:st])
-        write(os.path.join(d, name + '.orc'),
-              [{'bar': 5, 'role': 0, 'c': groups * cin, 'h': h, 'w': w, 'data': x.reshape(-1)},
-               {'bar': 4, 'role': 1, 'c': groups * cout, 'h': ho, 'w': wo,
-                'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+        grouped_conv(d, rng, name, groups, cin, cout, w, h, k, st)
 
 
 CONV_KEEP = ('conv_keep', 48, 32, 40)  # name, cin, cout, w (test_model_bias.c, bp_convkeep)

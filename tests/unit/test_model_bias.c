@@ -698,15 +698,16 @@ TEST(model_bias, the_lut_record_at_the_head_of_each_kernel_channel)
  * mod 16, each record on its own 64-byte line, its body over the group's Cin */
 static const struct gshape {
 	const char *orc;
-	unsigned groups, cin, cout, w, h, k;
+	unsigned groups, cin, cout, w, h, k, ocg, stride;
 } gshapes[] = {
-	{"s2_g4", 4, 16, 16, 10, 7, 3}, /* Apple's: every channel a record from each group */
-	{"s2_g3", 3, 5, 8, 9, 6, 3},    /* 24 outputs: channels 0-7 two records, 8-15 one */
+	{"s2_g4", 4, 16, 16, 10, 7, 3, 0, 2}, /* Apple's: every channel a record from each group */
+	{"s2_g3", 3, 5, 8, 9, 6, 3, 0, 2},    /* 24 outputs: channels 0-7 two records, 8-15 one */
 };
 static uint8_t gprog[BP_WEIGHTS_OFF + 64 * 1024];
 
-/* Shape s (grp_wrong: bp_convb's wrong layouts) built into gprog against its oracle, as run_spec
- * (edit, when given, changes the program first; ocg: Common.ConvCfg.OCGSize written). */
+/* Shape s (grp_wrong: bp_convb's wrong layouts; edit, when given, changes the program first)
+ * built into gprog against its oracle, as run_spec: Common.ConvCfg.OCGSize s->ocg, stride 2 as
+ * phase-sparse records (SmallSourceMode), else dense. */
 static int run_g(const struct gshape *s, unsigned grp_wrong, void (*edit)(uint8_t *, size_t),
 		 struct orc_run *r, char *fault, size_t fault_len)
 {
@@ -718,8 +719,9 @@ static int run_g(const struct gshape *s, unsigned grp_wrong, void (*edit)(uint8_
 			wts[o * per + i] = cb_weight(o, i);
 	}
 	struct bp_conv_spec spec = {.cin = s->cin, .cout = s->cout, .w = s->w, .h = s->h, .k = s->k,
-				    .wts = wts, .bias = bias, .stride = 2, .sparse = 1, .ssm = 1,
-				    .groups = s->groups, .grp_wrong = grp_wrong};
+				    .ocg = s->ocg, .wts = wts, .bias = bias, .stride = s->stride,
+				    .sparse = s->stride == 2, .ssm = s->stride == 2, .groups = s->groups,
+				    .grp_wrong = grp_wrong};
 	size_t len = bp_convb(gprog, sizeof gprog, &spec);
 	CHECKF(len > 0, "%s: built", s->orc);
 	if (len && edit)
@@ -806,45 +808,19 @@ TEST(model_bias, grouped_phase_sparse_records_in_another_layout_fail_or_are_refu
  * Apple's SHA-256: 16 -> 32 with a bias and OCGSize 1, 64 -> 64 with OCGSize 2, 16 -> 64 stride 2
  * phase-sparse with OCGSize 2): channel c holds, group after group, the group's outputs c 2^k ..
  * c 2^k + 2^k - 1 input-major (or their one record), each block on its own 64-byte line */
-static const struct oshape {
-	const char *orc;
-	unsigned groups, cin, cout, w, h, k, ocg, stride;
-} oshapes[] = {
+static const struct gshape oshapes[] = {
 	{"g_ocg1", 3, 8, 32, 9, 5, 3, 1, 1},    /* 292-byte blocks at 320-byte steps */
 	{"g_ocg2", 2, 8, 64, 7, 4, 3, 2, 1},    /* 584-byte blocks at 640-byte steps */
 	{"g_ocg2s2", 2, 8, 64, 10, 7, 3, 2, 2}, /* phase-sparse, 4 outputs a record */
 	{"g_ocg1s2", 3, 5, 32, 9, 6, 3, 1, 2},  /* phase-sparse, 2 outputs a record */
 };
 
-/* Shape s (grp_wrong: bp_convb's wrong layouts; edit: changes the program first) built into gprog
- * against its oracle, as run_g: stride 2 as phase-sparse records (SmallSourceMode), else dense. */
-static int run_o(const struct oshape *s, unsigned grp_wrong, void (*edit)(uint8_t *, size_t),
-		 struct orc_run *r, char *fault, size_t fault_len)
-{
-	const unsigned nout = s->groups * s->cout, per = s->cin * s->k * s->k;
-	CHECK((size_t)nout * per <= sizeof wts / sizeof wts[0] && nout <= sizeof bias / sizeof bias[0]);
-	for (unsigned o = 0; o < nout; o++) {
-		bias[o] = cb_bias(o);
-		for (unsigned i = 0; i < per; i++)
-			wts[o * per + i] = cb_weight(o, i);
-	}
-	struct bp_conv_spec spec = {.cin = s->cin, .cout = s->cout, .w = s->w, .h = s->h, .k = s->k,
-				    .ocg = s->ocg, .wts = wts, .bias = bias, .stride = s->stride,
-				    .sparse = s->stride == 2, .ssm = s->stride == 2, .groups = s->groups,
-				    .grp_wrong = grp_wrong};
-	size_t len = bp_convb(gprog, sizeof gprog, &spec);
-	CHECKF(len > 0, "%s: built", s->orc);
-	if (len && edit)
-		edit(gprog, len);
-	return trun_orc(s->orc, gprog, len, fault != NULL, r, fault, fault_len);
-}
-
 TEST(model_bias, grouped_convolutions_a_whole_pass_a_group_in_ocgsize_runs)
 {
 	for (unsigned i = 0; i < sizeof oshapes / sizeof oshapes[0]; i++) {
 		struct orc_run r;
 		char fault[512] = "";
-		int rc = run_o(&oshapes[i], 0, NULL, &r, fault, sizeof fault);
+		int rc = run_g(&oshapes[i], 0, NULL, &r, fault, sizeof fault);
 		expect_within(oshapes[i].orc, rc, &r, fault);
 	}
 }
@@ -869,13 +845,13 @@ TEST(model_bias, grouped_ocgsize_runs_in_another_layout_fail_or_are_refused)
 	struct orc_run r;
 	char fault[512];
 	for (unsigned i = 0; i < sizeof oshapes / sizeof oshapes[0]; i++) {
-		const struct oshape *s = &oshapes[i];
+		const struct gshape *s = &oshapes[i];
 		/* the c / c + 16 pairing (dense: channel c the group's outputs c, c + 16, ...): other
 		 * weights, the checker fails */
 		if (s->stride == 1) {
 			fault[0] = 0;
 			memset(&r, 0, sizeof r);
-			CHECKF(run_o(s, 1, NULL, &r, fault, sizeof fault) == 0, "%s, pairing: %s", s->orc, fault);
+			CHECKF(run_g(s, 1, NULL, &r, fault, sizeof fault) == 0, "%s, pairing: %s", s->orc, fault);
 			CHECKF(r.bad > r.checked / 4, "%s, pairing: %lu of %lu outside", s->orc,
 			       (unsigned long)r.bad, (unsigned long)r.checked);
 		}
@@ -883,7 +859,7 @@ TEST(model_bias, grouped_ocgsize_runs_in_another_layout_fail_or_are_refused)
 		 * end (dense), or the next record's bytes where the padding is / a record read from inside
 		 * another (phase-sparse): refused */
 		fault[0] = 0;
-		CHECK(run_o(s, 2, NULL, &r, fault, sizeof fault) != 0);
+		CHECK(run_g(s, 2, NULL, &r, fault, sizeof fault) != 0);
 		CHECKF(strstr(fault, "an output channel's kernel is not inside its coefficient channel") ||
 			       strstr(fault, "a nonzero byte between a grouped convolution's phase-sparse record") ||
 			       strstr(fault, "packed input size does not match"),
@@ -892,7 +868,7 @@ TEST(model_bias, grouped_ocgsize_runs_in_another_layout_fail_or_are_refused)
 		 * refused, by name */
 		for (ocg_to = s->ocg > 1u ? s->ocg - 1u : s->ocg + 1u; ocg_to <= s->ocg + 1u; ocg_to += 2u) {
 			fault[0] = 0;
-			CHECK(run_o(s, 0, set_ocg, &r, fault, sizeof fault) != 0);
+			CHECK(run_g(s, 0, set_ocg, &r, fault, sizeof fault) != 0);
 			CHECKF(strstr(fault, "Common.ConvCfg.OCGSize above 0 with several groups not each one pass "
 					     "of 16 x 2^OCGSize outputs") != NULL,
 			       "%s, OCGSize %u: %s", s->orc, ocg_to, fault);
@@ -901,6 +877,6 @@ TEST(model_bias, grouped_ocgsize_runs_in_another_layout_fail_or_are_refused)
 	/* a nonzero byte in the padding between two groups' blocks (g_ocg1, which computes above):
 	 * refused */
 	fault[0] = 0;
-	CHECK(run_o(&oshapes[0], 0, block_pad_byte, &r, fault, sizeof fault) != 0);
+	CHECK(run_g(&oshapes[0], 0, block_pad_byte, &r, fault, sizeof fault) != 0);
 	CHECKF(strstr(fault, "a nonzero byte between a grouped convolution's kernel block") != NULL, "%s", fault);
 }
