@@ -83,6 +83,17 @@ static uint16_t cb_bias(unsigned o)
 	return h16q(((int)((o * 5u) % 17u) - 8) * 2);
 }
 
+/* wts and bias for nout outputs of per kernel elements each: gen_model.py's cb_weight and cb_bias
+ * (output o's elements at o x per) */
+static void cb_fill(unsigned nout, unsigned per)
+{
+	for (unsigned o = 0; o < nout; o++) {
+		bias[o] = cb_bias(o);
+		for (unsigned i = 0; i < per; i++)
+			wts[o * per + i] = cb_weight(o, i);
+	}
+}
+
 /* Fills wts (cout kernels of per) and bias from cb_weight and cb_bias, builds spec over them and
  * runs it against oracle orc: 0 when the run completed (r counts the checker's verdict), else the
  * run's fault text in fault. edit, when given, changes the program before it runs. */
@@ -92,11 +103,7 @@ static int run_spec(const char *orc, struct bp_conv_spec *spec, unsigned per, vo
 	CHECK((size_t)spec->cout * per <= sizeof wts / sizeof wts[0]);
 	if ((size_t)spec->cout * per > sizeof wts / sizeof wts[0])
 		return -1;
-	for (unsigned o = 0; o < spec->cout; o++) {
-		bias[o] = cb_bias(o);
-		for (unsigned i = 0; i < per; i++)
-			wts[o * per + i] = cb_weight(o, i);
-	}
+	cb_fill(spec->cout, per);
 	spec->wts = wts;
 	size_t len = bp_convb(prog, sizeof prog, spec);
 	CHECKF(len > 0, "%s: built", orc);
@@ -199,11 +206,7 @@ static const struct mmshape {
 static int run_mm(const struct mmshape *s, void (*edit)(uint8_t *, size_t), struct orc_run *r,
 		  char *fault, size_t fault_len)
 {
-	for (unsigned o = 0; o < s->n; o++) {
-		bias[o] = cb_bias(o);
-		for (unsigned i = 0; i < s->k; i++)
-			wts[o * s->k + i] = cb_weight(o, i);
-	}
+	cb_fill(s->n, s->k);
 	const struct bp_conv_spec spec = {s->k, s->n, s->m, 1, 1, s->ocg, s->relu, 0, wts,
 					  s->bias ? bias : NULL, 1, 0, 0, 0, 0, 0, s->split, 0, 0};
 	size_t len = bp_matmul(prog, sizeof prog, &spec);
@@ -668,11 +671,7 @@ static size_t lut_heads(const uint8_t *conv, uint8_t *out, size_t cap)
 TEST(model_bias, the_lut_record_at_the_head_of_each_kernel_channel)
 {
 	struct bp_conv_spec spec = {16, 32, 10, 2, 1, 0, 0, 0, NULL, bias, 1, 0, 0, 0, 0, 0, 0, 0, 0};
-	for (unsigned o = 0; o < spec.cout; o++) {
-		bias[o] = cb_bias(o);
-		for (unsigned i = 0; i < spec.cin; i++)
-			wts[o * spec.cin + i] = cb_weight(o, i);
-	}
+	cb_fill(spec.cout, spec.cin);
 	spec.wts = wts;
 	size_t len = bp_convb(prog, sizeof prog, &spec);
 	REQUIRE(len > 0);
@@ -713,11 +712,7 @@ static int run_g(const struct gshape *s, unsigned grp_wrong, void (*edit)(uint8_
 {
 	const unsigned nout = s->groups * s->cout, per = s->cin * s->k * s->k;
 	CHECK((size_t)nout * per <= sizeof wts / sizeof wts[0] && nout <= sizeof bias / sizeof bias[0]);
-	for (unsigned o = 0; o < nout; o++) {
-		bias[o] = cb_bias(o);
-		for (unsigned i = 0; i < per; i++)
-			wts[o * per + i] = cb_weight(o, i);
-	}
+	cb_fill(nout, per);
 	struct bp_conv_spec spec = {.cin = s->cin, .cout = s->cout, .w = s->w, .h = s->h, .k = s->k,
 				    .ocg = s->ocg, .wts = wts, .bias = bias, .stride = s->stride,
 				    .sparse = s->stride == 2, .ssm = s->stride == 2, .groups = s->groups,
