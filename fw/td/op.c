@@ -175,8 +175,10 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		}
 		outf(out, ctx, "\n");
 	}
-	else
-		outf(out, ctx, "  source: no tile source\n");
+	else /* the model refuses every such TD (its first source is neither a bound tile source
+	      * nor in L2 memory nor L2-resident: engine/model/compute.c, fw/td kept.c) */
+		outf(out, ctx, "  source: none: the tile source not enabled (TileDMASrc.DMAConfig.En clear), "
+			       "none in L2 memory or L2-resident (not modelled: a TD with no first source)\n");
 	/* the NE */
 	uint32_t mac = GET(H13_NE_MACCFG), kc = GET(H13_NE_KERNELCFG);
 	unsigned op = H13_GET(mac, H13_MACCFG_OPMODE), nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);

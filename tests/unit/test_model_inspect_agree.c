@@ -357,6 +357,31 @@ TEST(model_agree, channel_group_refusals_have_one_home)
 						 "and a window");
 }
 
+/* A TD with no first source (TileDMASrc.DMAConfig.En clear, nothing in L2 memory or
+ * L2-resident) is refused by the model on every path (elementwise, the L2 paths, reductions);
+ * inspect said "source: no tile source" and marked nothing, as if the TD computed. Now its
+ * source line says none and not modelled, beside the control that completes and marks nothing. */
+TEST(model_agree, no_first_source_is_marked_not_modelled)
+{
+	static const char line[] = "  source: none: the tile source not enabled (TileDMASrc.DMAConfig.En clear), "
+				   "none in L2 memory or L2-resident (not modelled: a TD with no first source)\n";
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
+	const struct bp_pe_spec *one[1] = {&copy};
+	char f[512];
+	size_t len = bp_pen(aprog, sizeof aprog, one, 1);
+	REQUIRE(len > 0);
+	CHECKF(submit(aprog, len, f, sizeof f) == 0, "the control (a PE copy): %s", f);
+	CHECKF(strstr(inspect(aprog, len), "source: RBase0") && !strstr(itext, "not modelled"), "%s", itext);
+	struct bp_pe_spec t = copy;
+	extra(&t, H13_SRC_DMACONFIG, 0);
+	one[0] = &t;
+	len = bp_pen(aprog, sizeof aprog, one, 1);
+	REQUIRE(len > 0);
+	CHECKF(submit(aprog, len, f, sizeof f) != 0 && strstr(f, "first source is neither"),
+	       "the tile source's En clear: %s", f);
+	CHECKF(strstr(inspect(aprog, len), line) != NULL, "%s", itext);
+}
+
 /* WBase bound in the TD header with TileDMADst.DMAConfig.En clear: on silicon the engine wrote
  * the result through WBase all the same (allbilly/ane expt2: the relu TD with DMAConfig
  * 0x040000c0 and 0x040000c2 left relu(x) in the output buffer), where the model completed
