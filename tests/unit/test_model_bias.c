@@ -94,6 +94,18 @@ static void cb_fill(unsigned nout, unsigned per)
 	}
 }
 
+/* The runners' common tail: the program in p (len bytes as built, 0 when it did not build),
+ * edited when edit is given, run against oracle orc: 0 when the run completed (r counts the
+ * checker's verdict), else the run's fault text in fault. */
+static int run_built(const char *orc, uint8_t *p, size_t len, void (*edit)(uint8_t *, size_t),
+		     struct orc_run *r, char *fault, size_t fault_len)
+{
+	CHECKF(len > 0, "%s: built", orc);
+	if (len && edit)
+		edit(p, len);
+	return trun_orc(orc, p, len, fault != NULL, r, fault, fault_len);
+}
+
 /* Fills wts (cout kernels of per) and bias from cb_weight and cb_bias, builds spec over them and
  * runs it against oracle orc: 0 when the run completed (r counts the checker's verdict), else the
  * run's fault text in fault. edit, when given, changes the program before it runs. */
@@ -105,11 +117,7 @@ static int run_spec(const char *orc, struct bp_conv_spec *spec, unsigned per, vo
 		return -1;
 	cb_fill(spec->cout, per);
 	spec->wts = wts;
-	size_t len = bp_convb(prog, sizeof prog, spec);
-	CHECKF(len > 0, "%s: built", orc);
-	if (len && edit)
-		edit(prog, len);
-	return trun_orc(orc, prog, len, fault != NULL, r, fault, fault_len);
+	return run_built(orc, prog, bp_convb(prog, sizeof prog, spec), edit, r, fault, fault_len);
 }
 
 /* Shape s (bias_last: the wrong layout) against its oracle, as run_spec. */
@@ -129,11 +137,8 @@ static int run_dw(unsigned with_bias, void (*edit)(uint8_t *, size_t), struct or
 		for (unsigned i = 0; i < 9; i++)
 			wts[c * 9 + i] = cb_weight(c, i);
 	}
-	size_t len = bp_dwconv(prog, sizeof prog, 32, 12, 5, 3, wts, with_bias ? bias : NULL);
-	CHECK(len > 0);
-	if (len && edit)
-		edit(prog, len);
-	return trun_orc("cb_dw3", prog, len, fault != NULL, r, fault, fault_len);
+	const size_t len = bp_dwconv(prog, sizeof prog, 32, 12, 5, 3, wts, with_bias ? bias : NULL);
+	return run_built("cb_dw3", prog, len, edit, r, fault, fault_len);
 }
 
 TEST(model_bias, fp16_weights_helper_is_exact)
@@ -209,11 +214,7 @@ static int run_mm(const struct mmshape *s, void (*edit)(uint8_t *, size_t), stru
 	cb_fill(s->n, s->k);
 	const struct bp_conv_spec spec = {s->k, s->n, s->m, 1, 1, s->ocg, s->relu, 0, wts,
 					  s->bias ? bias : NULL, 1, 0, 0, 0, 0, 0, s->split, 0, 0};
-	size_t len = bp_matmul(prog, sizeof prog, &spec);
-	CHECKF(len > 0, "%s: built", s->orc);
-	if (len && edit)
-		edit(prog, len);
-	return trun_orc(s->orc, prog, len, fault != NULL, r, fault, fault_len);
+	return run_built(s->orc, prog, bp_matmul(prog, sizeof prog, &spec), edit, r, fault, fault_len);
 }
 
 TEST(model_bias, matmul_through_l2_memory_written_transposed)
@@ -235,11 +236,7 @@ static int run_keep(void (*edit)(uint8_t *, size_t), struct orc_run *r, char *fa
 		for (unsigned i = 0; i < CIN; i++)
 			wts[o * CIN + i] = cb_weight(o, i);
 	const struct bp_conv_spec spec = {.cin = CIN, .cout = COUT, .w = W, .h = 1, .k = 1, .wts = wts};
-	size_t len = bp_convkeep(prog, sizeof prog, &spec);
-	CHECK(len > 0);
-	if (len && edit)
-		edit(prog, len);
-	return trun_orc("conv_keep", prog, len, fault != NULL, r, fault, fault_len);
+	return run_built("conv_keep", prog, bp_convkeep(prog, sizeof prog, &spec), edit, r, fault, fault_len);
 }
 
 TEST(model_bias, a_convolution_keeps_its_operand_in_l2_for_the_next)
@@ -261,11 +258,8 @@ static int run_bmm_x(unsigned group, unsigned align, int wconst, unsigned xcopy,
 		for (unsigned j = 0; j < 48; j++)
 			wts[c * 48 + j] = cb_weight(c, j);
 	const struct bp_bmm_spec spec = {2, 24, 40, 48, group, 6, align, wconst ? wts : NULL, xcopy};
-	size_t len = bp_bmm(prog, sizeof prog, &spec);
-	CHECK(len > 0);
-	if (len && edit)
-		edit(prog, len);
-	return trun_orc(wconst ? "bmm_const" : "bmm", prog, len, fault != NULL, r, fault, fault_len);
+	const size_t len = bp_bmm(prog, sizeof prog, &spec);
+	return run_built(wconst ? "bmm_const" : "bmm", prog, len, edit, r, fault, fault_len);
 }
 
 static int run_bmm(unsigned group, unsigned align, int wconst, void (*edit)(uint8_t *, size_t),
@@ -717,11 +711,7 @@ static int run_g(const struct gshape *s, unsigned grp_wrong, void (*edit)(uint8_
 				    .ocg = s->ocg, .wts = wts, .bias = bias, .stride = s->stride,
 				    .sparse = s->stride == 2, .ssm = s->stride == 2, .groups = s->groups,
 				    .grp_wrong = grp_wrong};
-	size_t len = bp_convb(gprog, sizeof gprog, &spec);
-	CHECKF(len > 0, "%s: built", s->orc);
-	if (len && edit)
-		edit(gprog, len);
-	return trun_orc(s->orc, gprog, len, fault != NULL, r, fault, fault_len);
+	return run_built(s->orc, gprog, bp_convb(gprog, sizeof gprog, &spec), edit, r, fault, fault_len);
 }
 
 TEST(model_bias, grouped_stride_two_convolutions_from_phase_sparse_records)
