@@ -4005,6 +4005,11 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	/* with BiasMode each channel's bias, then its taps (Apple's depthwise convolutions with a
 	 * bias, byte for byte) */
 	const unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
+	/* as load_kernels: a bias only before fp16 taps (KernelFmt 1's would be its first byte) */
+	if (bias && kfmt != H13_KERNELFMT_FP16)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+				   "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
+				   "convolution with a bias has fp16 kernels and an fp16 bias)");
 	const uint64_t per = (uint64_t)N * win->kw * win->kh, kel = per + bias;
 	int e = conv_biases_modelled(m, s, 0);
 	if (!e)

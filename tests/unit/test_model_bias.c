@@ -602,6 +602,27 @@ TEST(model_bias, matmul_without_either_transpose_fails_or_is_refused)
 			       (unsigned long)r.bad, (unsigned long)r.checked);
 	}
 }
+
+/* A depthwise convolution (UnicastCin 1) with BiasMode and KernelFmt 1 kernels: refused by name,
+ * as the dense path refuses a bias with kernels other than fp16 (docs/engine-model.md, "What a
+ * third review found"). Before, the depthwise path read the bias as the kernel's first byte, a
+ * signed integer, and its taps as the bytes after it: a reading no program pins, which completed.
+ * Its control, the same TD with fp16 kernels, computes numpy's values (cb_dw3). */
+TEST(model_bias, a_depthwise_bias_with_kernelfmt_1_is_refused)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run_dw(1, NULL, &r, fault, sizeof fault) == 0, "control: %s", fault);
+	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "control: %lu of %lu outside",
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+	field_reg = H13_NE_KERNELCFG;
+	field_lsb = H13_KERNELCFG_KERNELFMT_LSB;
+	field_w = H13_KERNELCFG_KERNELFMT_W;
+	field_value = H13_KERNELFMT_UINT8;
+	fault[0] = 0;
+	CHECK(run_dw(1, set_field, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "NE.MACCfg.BiasMode with kernels other than fp16") != NULL, "fault \"%s\"", fault);
+}
 #endif
 
 /*
