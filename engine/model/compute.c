@@ -3936,8 +3936,6 @@ static int pad_form_small_source_marks(struct anem *m, unsigned C, uint64_t kel)
  * integer it holds: "Registers"), times PostScale, rounded once, as the dense convolution's plain
  * loop; then the nonlinear stage and a one-operand PE. Other forms are refused by name.
  */
-/* the largest GroupConvCfg.UnicastCin of a depthwise convolution modelled (Apple's less: 2) */
-#define DW_UNICASTCIN_MAX 2u
 static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const struct stages *s,
 		     const struct td_window *win, struct tile *in, const struct anem_l2t *lsrc,
 		     struct tile *out, struct anem_l2t *lres, struct anem_act *act)
@@ -3945,44 +3943,20 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	const uint32_t gc = REG(H13_COMMON_GROUPCONVCFG);
 	const unsigned C = out->c, cin = lsrc ? lsrc->c : in->c, Win = lsrc ? lsrc->w : in->w;
 	const unsigned Hin = lsrc ? lsrc->h : in->h, W = out->w, N = H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
-	if (!N || N > DW_UNICASTCIN_MAX || H13_GET(gc, H13_GROUPCONV_NUMGROUPS) != 1u ||
-	    H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) || out->g != 1u || m->ku_ok)
-		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_GROUPCONVCFG, 0, 32,
-				   "a convolution with kernels in memory and GroupConvCfg.UnicastEn (Apple's "
-				   "depthwise convolutions) other than NumGroups 1, UnicastCin 1 or 2, no "
-				   "ElemMultMode, kernels in coefficient channels, not modelled");
-	if ((uint64_t)cin != (uint64_t)N * C || (N == 1u && C > H13_COEFF_NCH && C % H13_COEFF_NCH))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CIN, 0, 32,
-				   "a depthwise convolution whose Cin is not GroupConvCfg.UnicastCin times its "
-				   "Cout, or with UnicastCin 1 over more than 16 channels not a multiple of 16 "
-				   "(the kernels' lanes not pinned), not modelled");
-	if (N > 1u && (win->kw != 1u || win->kh != 1u || H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE) ||
-		       H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT)))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, H13_CONVCFG_KW,
-				   "a depthwise convolution with GroupConvCfg.UnicastCin above 1 and a window "
-				   "other than 1x1, NE.MACCfg.BiasMode or sparse kernels not modelled (Apple's "
-				   "less pins a plain 1x1 kernel without a bias; the order of N x Kh x Kw taps "
-				   "is not pinned)");
-	/* plain fp16 kernels (dense or phase-sparse), plain KernelFmt 1 bytes (Apple's less), or
-	 * Apple's pad form whole (KernelCfg 0x8116: fp16, PalettizedEn with a 1-bit palette,
-	 * SparseFmt, SparseBinary); a palette with stored indices, or SparseBinary with any other
-	 * field, has no program that pins it */
+	/* the forms Apple's programs pin, on the registers and the tiles' shapes (fw/td
+	 * td_depthwise_refusal, which inspect marks too); then NumGroups as the tiles have it */
+	{
+		const struct td_regs regs = {kept_get, m};
+		struct td_refusal no = {0};
+		td_depthwise_refusal(&regs, cin, C, m->ku_ok, &no);
+		if (!no.why && out->g != 1u)
+			td_refuse(&no, 0, H13_COMMON_GROUPCONVCFG, 0, 32, TD_DW_GROUPCONV_TEXT);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	const uint32_t kc = REG(H13_NE_KERNELCFG);
 	const unsigned binary = H13_GET(kc, H13_KERNELCFG_SPARSEBINARY), kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
 	const unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : 1u;
-	const uint32_t pad_form = H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
-				  H13_PUT(H13_KERNELCFG_PALETTIZEDEN, 1u) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 1u) |
-				  H13_PUT(H13_KERNELCFG_SPARSEFMT, 1u) | H13_PUT(H13_KERNELCFG_SPARSEBINARY, 1u);
-	if (H13_GET(REG(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE) ||
-	    (kfmt != H13_KERNELFMT_FP16 && (kfmt != H13_KERNELFMT_UINT8 || H13_GET(kc, H13_KERNELCFG_SPARSEFMT))) ||
-	    (binary ? kc != pad_form
-		    : (kc & ~(H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) |
-			      H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u))) != 0))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32,
-				   "a depthwise convolution with Common.ConvCfg.OCGSize above 0 or kernels "
-				   "other than plain fp16, plain KernelFmt 1 bytes (Apple's less) or Apple's "
-				   "pad form whole (NE.KernelCfg 0x8116: a 1-bit palette, SparseFmt, "
-				   "SparseBinary) not modelled");
 	/* the lanes read are the first min(C, 16), OCGSize 0's layout (td_ocg_layout over C
 	 * outputs); a lane enabled beyond them is refused as the dense path refuses it
 	 * (td_ocg_refusal, which inspect marks too), never computed without it: conv.hwx's TD with
@@ -4005,11 +3979,6 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	/* with BiasMode each channel's bias, then its taps (Apple's depthwise convolutions with a
 	 * bias, byte for byte) */
 	const unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
-	/* as load_kernels: a bias only before fp16 taps (KernelFmt 1's would be its first byte) */
-	if (bias && kfmt != H13_KERNELFMT_FP16)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
-				   "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
-				   "convolution with a bias has fp16 kernels and an fp16 bias)");
 	const uint64_t per = (uint64_t)N * win->kw * win->kh, kel = per + bias;
 	int e = conv_biases_modelled(m, s, 0);
 	if (!e)

@@ -228,6 +228,11 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		else if (H13_GET(gcv, H13_GROUPCONV_UNICASTEN))
 			outf(out, ctx, ", depthwise (GroupConvCfg.UnicastEn: each output channel from its "
 				       "own input channel)");
+		if (H13_GET(gcv, H13_GROUPCONV_UNICASTEN)) { /* engine/model/compute.c's depthwise */
+			struct td_refusal dno = {0};
+			td_depthwise_refusal(r, cin, cout, ku != 0, &dno);
+			refusal_tail(&dno, out, ctx);
+		}
 		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))
 			outf(out, ctx, ", palettized %u-bit",
 			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));

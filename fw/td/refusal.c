@@ -258,3 +258,57 @@ void td_dst_dma_refusal(const struct td_regs *r, unsigned bar_en, struct td_refu
 			  "(on silicon the engine wrote the result through WBase all the same: allbilly/ane "
 			  "expt2, the relu TD with DMAConfig 0x040000c0; the model would write nothing)");
 }
+
+/* depthwise: a convolution with kernels in memory and GroupConvCfg.UnicastEn, in the forms Apple's
+ * programs pin (docs/engine-model.md, "Depthwise convolutions"): NumGroups 1, UnicastCin 1 or 2,
+ * no ElemMultMode, kernels in coefficient channels (ku: a kernel unit's OCG instead); Cin
+ * UnicastCin x Cout (with UnicastCin 1 and more than 16 channels, a multiple of 16); UnicastCin 2
+ * only 1x1 without a bias or sparse kernels (Apple's less); OCGSize 0 and kernels plain fp16,
+ * plain KernelFmt 1 bytes or Apple's pad form whole (NE.KernelCfg 0x8116); a bias only before fp16
+ * taps (as load_kernels). cin and cout the tiles' (the model's) or the registers' (inspect). */
+void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, unsigned ku,
+			  struct td_refusal *no)
+{
+	const uint32_t gc = GET(H13_COMMON_GROUPCONVCFG), kc = GET(H13_NE_KERNELCFG);
+	const unsigned n = H13_GET(gc, H13_GROUPCONV_UNICASTCIN);
+	if (!n || n > TD_DW_UNICASTCIN_MAX || H13_GET(gc, H13_GROUPCONV_NUMGROUPS) != 1u ||
+	    H13_GET(gc, H13_GROUPCONV_ELEMMULTMODE) || ku)
+		td_refuse(no, 0, H13_COMMON_GROUPCONVCFG, 0, 32, TD_DW_GROUPCONV_TEXT);
+	if ((uint64_t)cin != (uint64_t)n * cout || (n == 1u && cout > H13_COEFF_NCH && cout % H13_COEFF_NCH))
+		td_refuse(no, 1, H13_COMMON_CIN, 0, 32,
+			  "a depthwise convolution whose Cin is not GroupConvCfg.UnicastCin times its "
+			  "Cout, or with UnicastCin 1 over more than 16 channels not a multiple of 16 "
+			  "(the kernels' lanes not pinned), not modelled");
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	const unsigned bias = H13_GET(GET(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
+	if (n > 1u && (win.kw != 1u || win.kh != 1u || bias || H13_GET(kc, H13_KERNELCFG_SPARSEFMT)))
+		TD_REFUSE(no, 1, H13_COMMON_CONVCFG, H13_CONVCFG_KW,
+			  "a depthwise convolution with GroupConvCfg.UnicastCin above 1 and a window "
+			  "other than 1x1, NE.MACCfg.BiasMode or sparse kernels not modelled (Apple's "
+			  "less pins a plain 1x1 kernel without a bias; the order of N x Kh x Kw taps "
+			  "is not pinned)");
+	/* plain fp16 kernels (dense or phase-sparse), plain KernelFmt 1 bytes (Apple's less), or
+	 * Apple's pad form whole (fp16, PalettizedEn with a 1-bit palette, SparseFmt, SparseBinary);
+	 * a palette with stored indices, or SparseBinary with any other field, has no program that
+	 * pins it */
+	const unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
+	const uint32_t pad_form = H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) |
+				  H13_PUT(H13_KERNELCFG_PALETTIZEDEN, 1u) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, 1u) |
+				  H13_PUT(H13_KERNELCFG_SPARSEFMT, 1u) | H13_PUT(H13_KERNELCFG_SPARSEBINARY, 1u);
+	const uint32_t plain = H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) |
+			       H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u);
+	if (H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE) ||
+	    (kfmt != H13_KERNELFMT_FP16 && (kfmt != H13_KERNELFMT_UINT8 || H13_GET(kc, H13_KERNELCFG_SPARSEFMT))) ||
+	    (H13_GET(kc, H13_KERNELCFG_SPARSEBINARY) ? kc != pad_form : (kc & ~plain) != 0))
+		td_refuse(no, 1, H13_NE_KERNELCFG, 0, 32,
+			  "a depthwise convolution with Common.ConvCfg.OCGSize above 0 or kernels "
+			  "other than plain fp16, plain KernelFmt 1 bytes (Apple's less) or Apple's "
+			  "pad form whole (NE.KernelCfg 0x8116: a 1-bit palette, SparseFmt, "
+			  "SparseBinary) not modelled");
+	/* as load_kernels: a bias only before fp16 taps (KernelFmt 1's would be its first byte:
+	 * no program pins that) */
+	if (bias && kfmt != H13_KERNELFMT_FP16)
+		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+			  "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
+			  "convolution with a bias has fp16 kernels and an fp16 bias)");
+}

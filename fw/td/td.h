@@ -314,7 +314,9 @@ void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb
  *  - td_unit_kernel_refusal: unit_kernel_shape's, any other unit kernel but 1 -> 1 or C -> C
  *    channel by channel, 1x1;
  *  - td_dst_dma_refusal: compute's, WBase bound (bar_en, the TD header's) with
- *    TileDMADst.DMAConfig.En clear (silicon wrote through WBase: expt2).
+ *    TileDMADst.DMAConfig.En clear (silicon wrote through WBase: expt2);
+ *  - td_depthwise_refusal: depthwise's, GroupConvCfg.UnicastEn outside Apple's depthwise forms
+ *    (the groups, Cin, UnicastCin 2's window, the kernel format, a bias with KernelFmt 1).
  */
 void td_pe_task_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no);
@@ -328,6 +330,14 @@ void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_accbias_shift_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_unit_kernel_refusal(const struct td_regs *r, unsigned cin, unsigned cout, struct td_refusal *no);
 void td_dst_dma_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
+/* the largest GroupConvCfg.UnicastCin of a depthwise convolution modelled (Apple's less: 2) */
+#define TD_DW_UNICASTCIN_MAX 2u
+#define TD_DW_GROUPCONV_TEXT                                                                          \
+	"a convolution with kernels in memory and GroupConvCfg.UnicastEn (Apple's depthwise "         \
+	"convolutions) other than NumGroups 1, UnicastCin 1 or 2, no ElemMultMode, kernels in "      \
+	"coefficient channels, not modelled"
+void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, unsigned ku,
+			  struct td_refusal *no);
 struct td_ocg_lay;
 void td_ocg_refusal(const struct td_ocg_lay *l, struct td_refusal *no);
 

@@ -11,6 +11,7 @@
 #include "tests/unit/tregs.h"
 #include "tests/unit/tsession.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* bar_en: the header's bound BAR slots */
@@ -242,6 +243,69 @@ TEST(td_op, depthwise_marks_an_enabled_coefficient_channel_it_does_not_read)
 	describe(&m, &t);
 	CHECKF(strstr(t.text, "OCGSize 0, coefficient channel 8 (not modelled: a coefficient channel enabled") != NULL,
 	       "%s", t.text);
+}
+
+/* A depthwise convolution's register refusals (fw/td td_depthwise_refusal, the model's depthwise
+ * faults with the same text) mark inspect's convolution line: UnicastCin 3, UnicastCin 2 with a
+ * 3x3 window or with Cin not twice Cout, OCGSize 1, int8 (KernelFmt 0) kernels, and a bias with
+ * KernelFmt 1 kernels. Before, the line printed each as computed ("N = UnicastCin 3"). The control,
+ * Apple's less (UnicastCin 2, 1x1, Cin 2 Cout, KernelFmt 1), and the same with fp16 kernels and a
+ * bias on UnicastCin 1, stay unmarked. */
+static void dw_regs(struct treg_img *m, unsigned n, unsigned c, unsigned kfmt)
+{
+	common(m, 5, 3, n * c, c);
+	treg_set(m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+						    H13_PUT(H13_GROUPCONV_UNICASTCIN, n));
+	treg_set(m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, kfmt));
+	treg_set(m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) | H13_PUT(H13_MACCFG_BIT20, 1));
+	treg_set(m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	for (unsigned l = 0; l < H13_COEFF_NCH; l++)
+		treg_set(m, H13_COEFF_DMACONFIG(l), H13_PUT(H13_DMA_EN, l < c));
+}
+
+static void dw_marked(struct treg_img *m, const char *want)
+{
+	struct tcapture t;
+	describe(m, &t);
+	char line[512];
+	snprintf(line, sizeof line, "(not modelled: %s", want);
+	CHECKF(strstr(t.text, line) != NULL, "want \"%s\" in %s", want, t.text);
+}
+
+TEST(td_op, depthwise_marks_what_the_model_refuses)
+{
+	struct treg_img m = {0};
+	struct tcapture t;
+	/* the controls: Apple's less; fp16 kernels with a bias */
+	dw_regs(&m, 2, 16, H13_KERNELFMT_UINT8);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "N = UnicastCin 2)") && !strstr(t.text, "not modelled"), "%s", t.text);
+	dw_regs(&m, 1, 16, H13_KERNELFMT_FP16);
+	treg_set(&m, H13_NE_MACCFG, treg_get(&m, H13_NE_MACCFG) | H13_PUT(H13_MACCFG_BIASMODE, 1));
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "own input channel)") && !strstr(t.text, "not modelled"), "%s", t.text);
+	/* a bias with KernelFmt 1 */
+	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_UINT8));
+	dw_marked(&m, "NE.MACCfg.BiasMode with kernels other than fp16 not modelled");
+	/* UnicastCin 3 */
+	dw_regs(&m, 3, 16, H13_KERNELFMT_FP16);
+	dw_marked(&m, "a convolution with kernels in memory and GroupConvCfg.UnicastEn (Apple's depthwise "
+		      "convolutions) other than NumGroups 1, UnicastCin 1 or 2");
+	/* UnicastCin 2 over Cin = Cout */
+	dw_regs(&m, 2, 16, H13_KERNELFMT_UINT8);
+	treg_set(&m, H13_COMMON_CIN, 16);
+	dw_marked(&m, "a depthwise convolution whose Cin is not GroupConvCfg.UnicastCin times its Cout");
+	/* UnicastCin 2 with a 3x3 window */
+	dw_regs(&m, 2, 16, H13_KERNELFMT_UINT8);
+	treg_set(&m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 3) | H13_PUT(H13_CONVCFG_KH, 3) |
+					     H13_PUT(H13_CONVCFG_SX, 1) | H13_PUT(H13_CONVCFG_SY, 1));
+	dw_marked(&m, "a depthwise convolution with GroupConvCfg.UnicastCin above 1 and a window other than 1x1");
+	/* OCGSize 1; int8 kernels */
+	dw_regs(&m, 1, 16, H13_KERNELFMT_FP16);
+	treg_set(&m, H13_COMMON_CONVCFG, treg_get(&m, H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_OCGSIZE, 1));
+	dw_marked(&m, "a depthwise convolution with Common.ConvCfg.OCGSize above 0");
+	dw_regs(&m, 1, 16, H13_KERNELFMT_INT8);
+	dw_marked(&m, "a depthwise convolution with Common.ConvCfg.OCGSize above 0 or kernels other than plain fp16");
 }
 
 TEST(td_op, planar_engine_add_pool_and_l2)
