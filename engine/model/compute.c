@@ -2074,20 +2074,18 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		return td_refusal_fault(m, &no);
 	struct codec_pkern pk;
 	e = pk_params(m, j->lay.g, cin, kh, kw, bias, &pk);
-	if (!e && sparse && kfmt != H13_KERNELFMT_FP16)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
-				   "phase-sparse kernels other than fp16 not modelled");
 	/* several groups: OCGSize 0's one output a record (Apple's grouped 3x3 stride 2, 4 x 16 -> 16:
 	 * output o, over NumGroups x Cout, is record o / 16 of channel o mod 16), or with OCGSize k a
 	 * record of 2^k outputs a group in each channel, each group one whole pass (td_ocg_layout's
 	 * line: Apple's 4 x 16 -> 64 with OCGSize 2); each record on its own 64-byte line, its body
 	 * over the group's Cin */
-	if (!e && sparse && ((nout != cout && j->lay.kind != TD_OCG_MOD16 && !j->lay.line) || (j->lay.full && j->lay.tail) ||
-			     (j->lay.tail && j->lay.tail != j->lay.g)))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
-				   "phase-sparse kernels over several groups with OCGSize above 0 and other than "
-				   "one whole pass a group, with a last partial pass after whole ones, or Cout / 16 "
-				   "a channel, not modelled (no real program pins their records)");
+	/* fp16 only, in the layouts that pin the records (fw/td td_pkern_refusal, which inspect
+	 * marks too) */
+	if (!e && sparse) {
+		td_pkern_refusal(&regs, &j->lay, nout, cout, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	/* decoded whole (records back to back: channel c's for outputs c g + pass x 16 g; over
 	 * several groups each on a 64-byte line) */
 	if (!e && sparse &&

@@ -312,3 +312,25 @@ void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, 
 			  "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
 			  "convolution with a bias has fp16 kernels and an fp16 bias)");
 }
+
+/* load_kernels, phase-sparse kernels (NE.KernelCfg.SparseFmt) in coefficient channels: fp16 only,
+ * and in the layouts whose records a program pins (docs/engine-model.md, "Stride-2 convolutions"):
+ * one group or OCGSize 0, or several groups each one whole pass; no last partial pass after whole
+ * ones; a partial pass only over the first Cout / 2^OCGSize channels. l: td_ocg_layout's, nout
+ * NumGroups x Cout. Nothing without SparseFmt. */
+void td_pkern_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t nout, uint64_t cout,
+		      struct td_refusal *no)
+{
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	if (!H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
+		return;
+	if (H13_GET(kc, H13_KERNELCFG_KERNELFMT) != H13_KERNELFMT_FP16)
+		TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
+			  "phase-sparse kernels other than fp16 not modelled");
+	if ((nout != cout && l->kind != TD_OCG_MOD16 && !l->line) || (l->full && l->tail) ||
+	    (l->tail && l->tail != l->g))
+		TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
+			  "phase-sparse kernels over several groups with OCGSize above 0 and other than "
+			  "one whole pass a group, with a last partial pass after whole ones, or Cout / 16 "
+			  "a channel, not modelled (no real program pins their records)");
+}

@@ -340,6 +340,10 @@ void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, 
 			  struct td_refusal *no);
 struct td_ocg_lay;
 void td_ocg_refusal(const struct td_ocg_lay *l, struct td_refusal *no);
+/* load_kernels' phase-sparse refusals (SparseFmt in coefficient channels): kernels other than fp16,
+ * records in a layout no program pins (l td_ocg_layout's, nout NumGroups x Cout) */
+void td_pkern_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t nout, uint64_t cout,
+		      struct td_refusal *no);
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };

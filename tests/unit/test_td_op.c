@@ -308,6 +308,47 @@ TEST(td_op, depthwise_marks_what_the_model_refuses)
 	dw_marked(&m, "a depthwise convolution with Common.ConvCfg.OCGSize above 0 or kernels other than plain fp16");
 }
 
+/* A phase-sparse convolution (SparseFmt) in a kernel layout whose records no program pins (fw/td
+ * td_pkern_refusal, load_kernels' refusal): Cout / 16 a channel in all 16 (96 outputs, OCGSize 3),
+ * and a last partial pass after whole ones (Apple's 768 shape, OCGSize 5); int8 phase-sparse
+ * kernels. Before, inspect printed each as computed ("6 outputs a coefficient channel in all 16").
+ * The control, one whole pass (64 outputs, OCGSize 2: Apple's stride-2 1x1 64 -> 64), unmarked. */
+static void pk_regs(struct treg_img *m, unsigned cout, unsigned ocg, unsigned kfmt)
+{
+	common(m, 4, 4, 64, cout);
+	treg_set(m, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 1) | H13_PUT(H13_CONVCFG_KH, 1) |
+						H13_PUT(H13_CONVCFG_SX, 2) | H13_PUT(H13_CONVCFG_SY, 2) |
+						H13_PUT(H13_CONVCFG_OCGSIZE, ocg));
+	treg_set(m, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, 2) | H13_PUT(H13_OUTDIM_HOUT, 2));
+	treg_set(m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, kfmt) | H13_PUT(H13_KERNELCFG_SPARSEFMT, 1));
+	treg_set(m, H13_KDMA_WORD0, treg_get(m, H13_KDMA_WORD0) | H13_KDMA_WORD0_SPARSE);
+	treg_set(m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) | H13_PUT(H13_MACCFG_BIT20, 1));
+	treg_set(m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	for (unsigned l = 0; l < H13_COEFF_NCH; l++)
+		treg_set(m, H13_COEFF_DMACONFIG(l), H13_PUT(H13_DMA_EN, 1));
+}
+
+TEST(td_op, phase_sparse_marks_the_layouts_the_model_refuses)
+{
+	struct treg_img m = {0};
+	struct tcapture t;
+	pk_regs(&m, 64, 2, H13_KERNELFMT_FP16);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "phase-sparse") && !strstr(t.text, "not modelled"), "%s", t.text);
+	static const char lay[] = "(not modelled: phase-sparse kernels over several groups with OCGSize above 0 "
+				  "and other than one whole pass a group, with a last partial pass after whole "
+				  "ones, or Cout / 16 a channel, not modelled";
+	pk_regs(&m, 96, 3, H13_KERNELFMT_FP16);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, lay) != NULL, "%s", t.text);
+	pk_regs(&m, 768, 5, H13_KERNELFMT_FP16);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, lay) != NULL, "%s", t.text);
+	pk_regs(&m, 64, 2, H13_KERNELFMT_INT8);
+	describe(&m, &t);
+	CHECKF(strstr(t.text, "(not modelled: phase-sparse kernels other than fp16 not modelled") != NULL, "%s", t.text);
+}
+
 TEST(td_op, planar_engine_add_pool_and_l2)
 {
 	struct treg_img m = {0};
