@@ -265,7 +265,7 @@ void td_dst_dma_refusal(const struct td_regs *r, unsigned bar_en, struct td_refu
  * UnicastCin x Cout (with UnicastCin 1 and more than 16 channels, a multiple of 16); UnicastCin 2
  * only 1x1 without a bias or sparse kernels (Apple's less); OCGSize 0 and kernels plain fp16,
  * plain KernelFmt 1 bytes or Apple's pad form whole (NE.KernelCfg 0x8116); a bias only before fp16
- * taps (as load_kernels). cin and cout the tiles' (the model's) or the registers' (inspect). */
+ * taps (as load_kernels); KernelFmt 1 only in the less's form (UnicastCin 2, 1x1). cin and cout the tiles' (the model's) or the registers' (inspect). */
 void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, unsigned ku,
 			  struct td_refusal *no)
 {
@@ -311,6 +311,14 @@ void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, 
 		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
 			  "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
 			  "convolution with a bias has fp16 kernels and an fp16 bias)");
+	/* one-byte kernels as Apple's less lays them out only: two bytes an output, back to back
+	 * (UnicastCin 2, 1x1); a kernel of another length (9 bytes for a 3x3: at odd offsets, or
+	 * padded?) no program shows */
+	if (kfmt == H13_KERNELFMT_UINT8 && (n != 2u || win.kw != 1u || win.kh != 1u))
+		TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT,
+			  "a depthwise convolution with KernelFmt 1 kernels other than Apple's less's "
+			  "(UnicastCin 2, 1x1: two bytes an output, back to back) not modelled: where "
+			  "one-byte kernels of another length lie in a lane is not pinned");
 }
 
 /* load_kernels, phase-sparse kernels (NE.KernelCfg.SparseFmt) in coefficient channels: fp16 only,

@@ -124,6 +124,27 @@ TEST(model_depthwise, wrong_kernels_or_mixed_channels_fail_and_unpinned_forms_ar
 	/* OCGSize above 0: the lanes' layout would differ; refused */
 	expect_refused("dw3", &dw3, set_ocg, "a depthwise convolution with Common.ConvCfg.OCGSize above 0");
 }
+
+static void set_kfmt1(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB, H13_KERNELCFG_KERNELFMT_W,
+			   H13_KERNELFMT_UINT8) == 0);
+}
+
+/* KernelFmt 1 on a depthwise convolution over UnicastCin 1 (docs/engine-model.md, "What a third
+ * review found"): Apple's less pins one-byte kernels of two bytes an output (UnicastCin 2, 1x1)
+ * back to back; where a lane holds kernels of another length (9 bytes for a 3x3: on odd offsets,
+ * or padded?) no program shows. Refused by name; before, the 3x3 over 32 channels
+ * completed reading its fp16 kernel bytes as 9-byte kernels. The control, the same TD with fp16
+ * kernels, computes numpy's values (each_channel_through_its_own_kernel), and Apple's less's form
+ * computes (unicast_cin_2_each_output_from_its_two_input_channels). */
+TEST(model_depthwise, kernelfmt_1_outside_apples_less_is_refused)
+{
+	struct orc_run r;
+	CHECKF(run("dw3", &dw3, 0, NULL, &r, NULL, 0) == 0 && r.checked > 0 && r.bad == 0, "control");
+	expect_refused("dw3", &dw3, set_kfmt1, "a depthwise convolution with KernelFmt 1 kernels other than "
+					       "Apple's less's");
+}
 #endif
 
 /*

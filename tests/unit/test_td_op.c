@@ -287,6 +287,9 @@ TEST(td_op, depthwise_marks_what_the_model_refuses)
 	/* a bias with KernelFmt 1 */
 	treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_UINT8));
 	dw_marked(&m, "NE.MACCfg.BiasMode with kernels other than fp16 not modelled");
+	/* KernelFmt 1 outside Apple's less's form (UnicastCin 1) */
+	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_BINARYPOINT, H13_BINARYPOINT_FP16) | H13_PUT(H13_MACCFG_BIT20, 1));
+	dw_marked(&m, "a depthwise convolution with KernelFmt 1 kernels other than Apple's less's");
 	/* UnicastCin 3 */
 	dw_regs(&m, 3, 16, H13_KERNELFMT_FP16);
 	dw_marked(&m, "a convolution with kernels in memory and GroupConvCfg.UnicastEn (Apple's depthwise "
