@@ -2070,6 +2070,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	 * which inspect marks too) */
 	struct td_refusal no = {0};
 	td_ocg_refusal(&j->lay, &no);
+	td_kernel_bytes_refusal(&regs, &j->lay, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
 	struct codec_pkern pk;

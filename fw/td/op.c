@@ -278,9 +278,10 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 		}
 		if (lay.kind != TD_OCG_UNPINNED && lay.kind != TD_OCG_CHANNELS && !ku &&
 		    !H13_GET(gcv, H13_GROUPCONV_UNICASTEN)) {
-			/* phase-sparse records in a layout no program pins (load_kernels) */
+			/* phase-sparse records in a layout no program pins, one-byte kernels in runs (load_kernels) */
 			struct td_refusal no = {0};
 			td_pkern_refusal(r, &lay, (uint64_t)groups * cout, cout, &no);
+			td_kernel_bytes_refusal(r, &lay, &no);
 			refusal_tail(&no, out, ctx);
 		}
 		/* a kernel unit's per-channel vectors (engine/model/compute.c's load_channel_vectors:

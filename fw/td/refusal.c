@@ -342,3 +342,21 @@ void td_pkern_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint6
 			  "one whole pass a group, with a last partial pass after whole ones, or Cout / 16 "
 			  "a channel, not modelled (no real program pins their records)");
 }
+
+/* load_kernels, dense kernels in coefficient channels: every kernel-reading TD with OCGSize above
+ * 0 that a real program holds (the fixtures and the seven sweeps' 320 streams: 136 TDs with
+ * OCGSize 1 to 5) has fp16 kernels, and runs of 2^OCGSize outputs (element i of output o at
+ * element i x g + o mod g of its pass) are pinned by fp16 elements only; one-byte kernels
+ * (KernelFmt 0, and 1, which Apple's less carries at OCGSize 0) in such runs, whether silicon
+ * interleaves them by bytes or by pairs, no program shows */
+void td_kernel_bytes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, struct td_refusal *no)
+{
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	const unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
+	if (l->kind == TD_OCG_RUNS && !H13_GET(kc, H13_KERNELCFG_SPARSEFMT) &&
+	    (kfmt == H13_KERNELFMT_INT8 || kfmt == H13_KERNELFMT_UINT8))
+		TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT,
+			  "one-byte kernels (NE.KernelCfg.KernelFmt 0 or 1) with Common.ConvCfg.OCGSize "
+			  "above 0 not modelled: every real program with OCGSize above 0 has fp16 kernels, "
+			  "and where a run's one-byte elements lie is not pinned");
+}

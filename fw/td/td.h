@@ -344,6 +344,9 @@ void td_ocg_refusal(const struct td_ocg_lay *l, struct td_refusal *no);
  * records in a layout no program pins (l td_ocg_layout's, nout NumGroups x Cout) */
 void td_pkern_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t nout, uint64_t cout,
 		      struct td_refusal *no);
+/* load_kernels: one-byte kernels (KernelFmt 0 or 1, not phase-sparse) in runs of 2^OCGSize
+ * outputs a channel (OCGSize above 0): no program pins where one-byte elements lie in a run */
+void td_kernel_bytes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, struct td_refusal *no);
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };

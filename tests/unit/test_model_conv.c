@@ -47,6 +47,8 @@ struct cv {
  * fills); run_extra bytes each channel's CoeffBfrSize has beyond its kernels. */
 static int run_spread;
 static unsigned run_en, run_extra;
+/* run_model's NE.KernelCfg.KernelFmt plus 1, for the one test that sets it (0: fp16) */
+static unsigned run_kfmt1;
 
 /* run_model's biases, for the one test that sets them (bias_run), 0 otherwise: with
  * NE.MACCfg.BiasMode, output o's bias run_bias[o] as its kernel's element 0 (OCGSize 0 only);
@@ -164,7 +166,7 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 				   H13_PUT(H13_MACCFG_BIT20, 1) | H13_PUT(H13_MACCFG_BIASMODE, kb));
 	SET(H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, run_accbias));
 	SET(H13_NE_POSTSCALE, 0x3c00u << H13_POSTSCALE_LSB);
-	SET(H13_NE_KERNELCFG, H13_KERNELFMT_FP16 << H13_KERNELCFG_KERNELFMT_LSB);
+	SET(H13_NE_KERNELCFG, (run_kfmt1 ? run_kfmt1 - 1u : H13_KERNELFMT_FP16) << H13_KERNELCFG_KERNELFMT_LSB);
 	struct anem_act act;
 	memset(&act, 0, sizeof act);
 	unsigned lines0 = m->conv_lines;
@@ -611,6 +613,34 @@ TEST(model, conv_kernels_under_one_pass_by_the_channels_enabled)
 		       run_m->flt.why && strstr(run_m->flt.why, no[i].why),
 		       "case %u: %u wrong, reason %u, reg 0x%x, %s", i, bad, (unsigned)run_m->flt.reason,
 		       (unsigned)run_m->flt.reg, run_m->flt.why ? run_m->flt.why : "-");
+	}
+}
+
+/*
+ * One-byte kernels (KernelFmt 0 or 1) in runs of 2^OCGSize outputs a channel: no real program
+ * pins where a run's one-byte elements lie (every kernel-reading TD with OCGSize above 0 we hold
+ * has fp16 kernels), so the model refuses them by name (fw/td td_kernel_bytes_refusal; docs/
+ * engine-model.md, "What a third review found"). Before, 64 outputs with OCGSize 2 completed,
+ * reading the fp16 kernels' bytes as one-byte elements at the fp16 layout's element positions.
+ * The controls: the same TD with fp16 kernels computes the reference; one-byte kernels at
+ * OCGSize 0 still run (their layout is OCGSize 0's, kernel by kernel).
+ */
+TEST(model, one_byte_kernels_in_ocgsize_runs_are_refused)
+{
+	const struct cv runs = {1, 1, 1, 1, 0, 0, 1, 8, 64, 6, 2, 6, 2, 2, 0};
+	const struct cv mod16 = {1, 1, 1, 1, 0, 0, 1, 8, 64, 6, 2, 6, 2, 0, 0};
+	const unsigned n = runs.cout * runs.w * runs.h;
+	CHECKF(ocg_case(&runs, 0, 0, 0) == 0, "the control, fp16 kernels: %s", run_m->flt.why ? run_m->flt.why : "ran");
+	for (unsigned k = H13_KERNELFMT_INT8; k <= H13_KERNELFMT_UINT8; k++) {
+		run_kfmt1 = k + 1u;
+		unsigned bad = ocg_case(&runs, 0, 0, 0);
+		CHECKF(bad == n + 1 && run_m->flt.reason == ENG_FR_COMBINATION && run_m->flt.reg == H13_NE_KERNELCFG &&
+			       run_m->flt.why && strstr(run_m->flt.why, "one-byte kernels (NE.KernelCfg.KernelFmt 0 or 1) "
+									 "with Common.ConvCfg.OCGSize above 0"),
+		       "KernelFmt %u, OCGSize 2: %u of %u wrong, %s", k, bad, n, bad > n && run_m->flt.why ? run_m->flt.why : "ran");
+		bad = ocg_case(&mod16, 0, 0, 0);
+		CHECKF(bad <= n, "KernelFmt %u, OCGSize 0: refused: %s", k, run_m->flt.why ? run_m->flt.why : "-");
+		run_kfmt1 = 0;
 	}
 }
 

@@ -352,6 +352,27 @@ TEST(td_op, phase_sparse_marks_the_layouts_the_model_refuses)
 	CHECKF(strstr(t.text, "(not modelled: phase-sparse kernels other than fp16 not modelled") != NULL, "%s", t.text);
 }
 
+/* One-byte dense kernels in runs of 2^OCGSize (fw/td td_kernel_bytes_refusal, the model's
+ * refusal): the line is marked with the model's text; fp16 in the same runs, and one-byte kernels
+ * at OCGSize 0, are not */
+TEST(td_op, one_byte_kernels_in_ocgsize_runs_marked)
+{
+	static const char mark[] = "(not modelled: one-byte kernels (NE.KernelCfg.KernelFmt 0 or 1) with "
+				   "Common.ConvCfg.OCGSize above 0 not modelled";
+	struct treg_img m = {0};
+	struct tcapture t;
+	const unsigned fmts[] = {H13_KERNELFMT_FP16, H13_KERNELFMT_INT8, H13_KERNELFMT_UINT8};
+	for (unsigned ocg = 0; ocg <= 2; ocg += 2)
+		for (unsigned i = 0; i < 3; i++) {
+			pk_regs(&m, 64, ocg, fmts[i]);
+			treg_set(&m, H13_NE_KERNELCFG, H13_PUT(H13_KERNELCFG_KERNELFMT, fmts[i]));
+			treg_set(&m, H13_KDMA_WORD0, treg_get(&m, H13_KDMA_WORD0) & ~(uint32_t)H13_KDMA_WORD0_SPARSE);
+			describe(&m, &t);
+			const int want = ocg && fmts[i] != H13_KERNELFMT_FP16;
+			CHECKF((strstr(t.text, mark) != NULL) == want, "OCGSize %u, KernelFmt %u:\n%s", ocg, fmts[i], t.text);
+		}
+}
+
 TEST(td_op, planar_engine_add_pool_and_l2)
 {
 	struct treg_img m = {0};
