@@ -91,9 +91,11 @@ printf 'input w=96 h=8 c=3\nactivation relu\n' >"$work/relu.desc"
 free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 same() { cmp -s "$1.0.npy" "$2.0.npy" && cmp -s "$1.1.npy" "$2.1.npy"; }
 
+# each board's service lives through all its requests, bounded at 900 s (about 100 s on a quiet
+# machine; 300 s was reached at a load average of 10 by the raspi3b's UART requests, and QEMU killed)
 for b in $TEST_BOARDS; do
 	port=$(free_port)
-	qemu_bg --board "$b" --timeout 300 --link-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
+	qemu_bg --board "$b" --timeout 900 --link-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
 		>"$work/serve_$b.log" 2>&1
 	qpid=$QPID; pids="$pids $qpid"
 	# QEMU may still be starting: wait for its port

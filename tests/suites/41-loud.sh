@@ -325,7 +325,7 @@ else
 	fi
 	# the remote client over the command service: the fault reaches it with its TD and field
 	port=$("$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	qemu_bg --board qemu-virt --timeout 300 --serial-tcp "$port" "$elf" serve=1 >"$work/serve.log" 2>&1
+	qemu_bg --board qemu-virt --timeout 900 --serial-tcp "$port" "$elf" serve=1 >"$work/serve.log" 2>&1
 	qpid=$QPID
 	trap 'kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
 	y="$work/remote.npy"

@@ -228,7 +228,7 @@ for b in $TEST_BOARDS; do
 	[ "$b" = qemu-virt ] || { t_not_run "accel.tcp.$b" "the firmware backend runs on qemu-virt (the serial link of $b is slower)"; continue; }
 	if [ ! -f "$BUILD/$b/anefw.elf" ]; then t_fail "accel.tcp.$b" "no $BUILD/$b/anefw.elf"; continue; fi
 	port=$(free_port)
-	qemu_bg --board "$b" --timeout 300 --link-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
+	qemu_bg --board "$b" --timeout 900 --link-tcp "$port" "$BUILD/$b/anefw.elf" serve=1 \
 		>"$work/serve_$b.log" 2>&1
 	qpid=$QPID; pids="$pids $qpid"
 	for c in relu hsigmoid conv; do
