@@ -118,6 +118,11 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		REFUSE(k, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE,
 		       "Planar.Cfg.OpMode 4 (squares) with NLMode 1 on a reduction not modelled (squares "
 		       "are seen summed and under NLMode 2)");
+	else if (pool == H13_PE_POOL_NONE && nl == H13_PE_NL_RSQRT && !k->square && !k->product)
+		REFUSE(k, 1, H13_PLANAR_CFG, H13_PECFG_NLMODE,
+		       "Planar.Cfg.NLMode 2 (1/sqrt) on a reduction other than of squares (OpMode 4: Apple's "
+		       "layer_norm, each element or each difference squared) not modelled (no program takes "
+		       "1/sqrt of a plain sum)");
 	else if (pool == H13_PE_POOL_NONE && nl == H13_PE_NL_RSQRT)
 		k->kind = TD_KEPT_RSQRT; /* Apple's layer_norm: 1/sqrt(mean of squares + eps) */
 	else if (k->square && pool != H13_PE_POOL_NONE)
