@@ -232,6 +232,14 @@ static void normalize(const struct td_regs *r, struct td_l2mem *l)
 		REFUSE(l, 1, H13_L2_SOURCECFG, H13_L2SRC_SRC2DMA,
 		       "Common.Cfg.TaskType 4 (a normalize) whose pair comes by the tile DMA (Src2DMA 1) not "
 		       "modelled");
+	/* the NE before it: a pass-through in every real normalize (Apple's layer_norm, its add, sub
+	 * and mul of a constant); whether a computing NE's result is the a of (a - p0) x p1 is not
+	 * pinned (a reduction refuses the same: kept.c) */
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	if (mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), td_coeff_enabled(r)))
+		refuse(l, 1, H13_NE_MACCFG, 0, 32,
+		       "Common.Cfg.TaskType 4 (a normalize) after the NE not modelled (the NE is a "
+		       "pass-through in every real normalize)");
 	if (GET(H13_PLANAR_PRESCALE) != H13_PUT(H13_PRESCALE, FP16_ONE) ||
 	    GET(H13_PLANAR_BIASSCALE) != H13_PUT(H13_BIASSCALE_SCALE, FP16_ONE) ||
 	    GET(H13_PLANAR_FINALSCALE) != H13_FINALSCALE_ONE)
