@@ -337,6 +337,16 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		if (l->pair && hi + l->src2.rs > H13_L2_BYTES)
 			REFUSE(l, 0, H13_L2_SOURCE2BASE, H13_L2_ADDR,
 			       "a normalize's pair (p1 one Source2RowStride after p0) reaching past L2 memory");
+		/* a first operand kept in L2 as it is read (SourceType 1) over the second operand the
+		 * same TD reads there: whether the second is read before or after the keep writes it
+		 * is not known (no real program keeps a source beside a second operand in L2) */
+		uint64_t klo, khi;
+		td_l2view_span(&l->src1, &klo, &khi);
+		if (l->keep1 && l->src1.on && lo < khi && klo < hi + (l->pair ? l->src2.rs : 0u))
+			REFUSE(l, 1, H13_L2_SOURCE2BASE, H13_L2_ADDR,
+			       "a second operand in L2 memory over the first operand the same TD keeps there "
+			       "(L2.SourceCfg.SourceType 1) not modelled (which the engine does first is not "
+			       "known)");
 	} else if (b2 || t2) {
 		const char *why = two ? "Common.PECfg.Src2Broadcast or Src2Transpose on a second operand that "
 					"comes by tile DMA (L2.SourceCfg.Src2DMA 1) not modelled"
