@@ -385,6 +385,8 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	/* an operand the TD overwrites as it reads it: the same view, element for element (a TD reads
 	 * each element of its operands before it writes that element's result), or refused */
 	uint64_t rlo, rhi, lo, hi;
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	const int conv = td_ne_reads_kernels(mac, GET(H13_NE_POSTSCALE), td_coeff_enabled(r));
 	if (l->res.on) {
 		td_l2view_span(&l->res, &rlo, &rhi);
 		for (unsigned i = 0; i < 2; i++) {
@@ -394,7 +396,9 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			td_l2view_span(v, &lo, &hi);
 			if (i == 1 && l->pair)
 				hi += v->rs; /* p1 */
-			if (!(i == 1 && l->pair) && same_view(v, &l->res))
+			/* (element for element only where each output reads its own element alone: not
+			 * a convolution, whose outputs read other channels and positions) */
+			if (!(i == 1 && l->pair) && !conv && same_view(v, &l->res))
 				l->inplace |= (uint8_t)(1u << i);
 			else if (lo < rhi && rlo < hi)
 				REFUSE(l, 1, H13_L2_RESULTBASE, H13_L2_ADDR,

@@ -603,6 +603,36 @@ TEST(model_bias, matmul_without_either_transpose_fails_or_is_refused)
 	}
 }
 
+/* The three-TD matmul (mm_t_relu's 8 x 64 by 64, K = N) with TD 1's convolution writing its
+ * result over its own operand in L2, the same view element for element (ResultBase 0, strides x's,
+ * untransposed): each output reads every input channel at its position, so which outputs are
+ * written before which inputs are read decides the numbers, and no program pins the engine's
+ * order. Before the review of 2026-12-06 TD 1 completed as if it read all of x first (the run went
+ * on to TD 2, which found its rows unwritten); now TD 1 is refused by name. Its control, the
+ * unedited three-TD form, computes numpy's values (matmul_through_l2_memory_written_transposed). */
+static void conv_in_place(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 1, H13_L2_RESULTBASE, H13_L2_ADDR_LSB, H13_L2_ADDR_W, 0) == 0);
+	CHECK(tpatch_field(b, len, 1, H13_L2_RES_CSTRIDE, H13_L2_STRIDE_LSB, H13_L2_STRIDE_W, 1) == 0);
+	CHECK(tpatch_field(b, len, 1, H13_L2_RES_CSTRIDE + 4u, H13_L2_STRIDE_LSB, H13_L2_STRIDE_W, 1) == 0);
+	CHECK(tpatch_field(b, len, 1, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE_LSB, H13_CFG_OUTTRANSPOSE_W, 0) == 0);
+}
+
+TEST(model_bias, a_convolution_over_its_own_operand_in_l2_is_refused)
+{
+	static const struct mmshape sq = {"mm_t_relu", 8, 64, 64, 2, 1, 1, 1};
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run_mm(&sq, NULL, &r, fault, sizeof fault) == 0, "control: %s", fault);
+	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "control: %lu of %lu outside",
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+	fault[0] = 0;
+	CHECK(run_mm(&sq, conv_in_place, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "td 1, unit L2, L2.ResultBase.Addr = 0x0: unmodelled-combination: a result in L2 "
+			     "memory over an operand the same TD reads from L2") != NULL,
+	       "fault \"%s\"", fault);
+}
+
 /* A depthwise convolution (UnicastCin 1) with BiasMode and KernelFmt 1 kernels: refused by name,
  * as the dense path refuses a bias with kernels other than fp16 (docs/engine-model.md, "What a
  * third review found"). Before, the depthwise path read the bias as the kernel's first byte, a
