@@ -298,6 +298,23 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			       "L2.SourceCfg.SourceType 0 (the first operand from L2 memory) with the tile source "
 			       "enabled and RBase0 bound: which one the engine reads is not known (Apple's "
 			       "programs disable it)");
+		/* a broadcast first operand under an NE whose outputs read other elements than their
+		 * own (a convolution, the channel products or maxima, the unit kernel's sum over
+		 * channels): every real broadcast one has the NE a pass-through, and whether the
+		 * field (the PE's) broadcasts the NE's input or the PE's operand, which differ there,
+		 * is not pinned */
+		const uint32_t mac = GET(H13_NE_MACCFG), post = GET(H13_NE_POSTSCALE);
+		const unsigned nop = H13_GET(mac, H13_MACCFG_OPMODE);
+		const int across = mac && !td_ne_passthrough(mac, post, td_coeff_enabled(r)) &&
+				   (td_ne_reads_kernels(mac, post, td_coeff_enabled(r)) || nop == H13_MAC_OP_RCAS ||
+				    nop == H13_MAC_OP_CHMAX ||
+				    (nop == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE) &&
+				     td_unit_sum(cin, cout, GET(H13_COMMON_GROUPCONVCFG))));
+		if (b1 && across)
+			REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1BCAST,
+			       "Common.PECfg.Src1Broadcast under an NE whose outputs read other elements (a "
+			       "convolution, the channel products, maxima or sum) not modelled (every real "
+			       "broadcast operand has the NE a pass-through)");
 		if (st == H13_L2_KEEP) {
 			l->keep1 = 1;
 			if (!src0)

@@ -749,6 +749,29 @@ TEST(model_l2mem, channel_maxima_of_the_ne)
 #endif
 }
 
+/* The channel maxima of x [64,4,8] read from L2 memory (TD 0 copies x there: channels 16 bytes
+ * apart, rows 1024), with Src1Broadcast along H on TD 1's first operand: every real broadcast
+ * operand has the NE a pass-through, and whether the field (the PE's) broadcasts the NE's input or
+ * the PE's operand is not pinned where the NE reads other elements. Before the review of
+ * 2026-12-06 it completed with row 0's maxima in every row (the checker failed it); refused by
+ * name now. Its control, the same TDs unbroadcast, computes np.max over C. */
+TEST(model_l2mem, a_broadcast_operand_under_the_channel_maxima_is_refused)
+{
+	struct bp_pe_spec t0 = bp_pe_copy(64, 4, 8, 5, 0), t1 = chmax(64, 4, 64);
+	t0.res_l2 = l2(0, 16, 1024);
+	t1.bar_in0 = 0;
+	t1.l2_src = BP_L2_READ;
+	t1.src_l2 = l2(0, 16, 1024);
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	expect_exact("red_c_max", p, 2);
+#if !defined(ANEFW_TARGET)
+	t1.pecfg = H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_H);
+	expect_refused("red_c_max", p, 2, "td 1, unit Common, Common.PECfg.Src1Broadcast = 0x2: "
+					  "unmodelled-combination: Common.PECfg.Src1Broadcast under an NE whose "
+					  "outputs read other elements");
+#endif
+}
+
 /* Apple's H13 softmax over C (and over H: its H laid along the TD's C), TDs 0 and 1: the NE's
  * channel maxima of x [16,3,8] read by the tile DMA and kept in L2 as read (SourceType 1, at
  * 0x400: a channel 48 bytes, a row 16), the maxima into L2 at 0; then x from L2 minus the maxima
