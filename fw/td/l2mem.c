@@ -336,6 +336,16 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		       "Common.PECfg.Src1Transpose on a first operand not read from L2 memory (SourceType 2 "
 		       "or 3) not modelled");
 	}
+	/* a first operand from L2 memory beside a second the tile DMA reads channel-interleaved (the
+	 * source side's interleave then the second's: compute.c): read plain, which Apple's softmax
+	 * over 1x8x375x375 (its TD 4) pins only broadcast along W (one value a plane); otherwise
+	 * whether L2.SourceCfg.DMAInterleave lays it out too is not known */
+	if (st == H13_L2_MEM && two && H13_GET(scfg, H13_L2SRC_SRC2DMA) && src1 &&
+	    td_tile_interleave(GET(H13_SRC_FMT)) > 1u && !(b1 & H13_BCAST_W))
+		REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1BCAST,
+		       "a first operand from L2 memory (SourceType 0) not broadcast along W beside a second "
+		       "read channel-interleaved by the tile DMA not modelled (Apple's softmax pins the one "
+		       "broadcast along W)");
 	/* the second (with TaskType 4, a pair of values a channel) */
 	if (H13_GET(GET(H13_COMMON_CFG), H13_CFG_TASKTYPE) == H13_TASK_NORMALIZE)
 		normalize(r, l);
