@@ -179,6 +179,16 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 	      * nor in L2 memory nor L2-resident: engine/model/compute.c, fw/td kept.c) */
 		outf(out, ctx, "  source: none: the tile source not enabled (TileDMASrc.DMAConfig.En clear), "
 			       "none in L2 memory or L2-resident (not modelled: a TD with no first source)\n");
+	/* what td_l2mem_of refuses, where the PE line below does not carry it (the PE out of the
+	 * path, or a reduction's line): the model faults with it */
+	{
+		const uint32_t pw = GET(H13_PLANAR_CFG) | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) |
+				    GET(H13_PLANAR_FINALSCALE);
+		const int pe_marks = td_pe_in_path(GET(H13_COMMON_CFG)) && pw &&
+				     !(k.role == TD_KEPT_MAKES && !k.no.why);
+		if (lm.no.why && !pe_marks)
+			outf(out, ctx, "  L2 memory: (not modelled: %s)\n", lm.no.why);
+	}
 	/* the NE */
 	uint32_t mac = GET(H13_NE_MACCFG), kc = GET(H13_NE_KERNELCFG);
 	unsigned op = H13_GET(mac, H13_MACCFG_OPMODE), nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);

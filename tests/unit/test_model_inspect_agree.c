@@ -404,3 +404,95 @@ TEST(model_agree, destination_dma_enable_clear_with_wbase_bound_refused)
 	extra(&t, H13_DST_DMACONFIG, 3u);
 	agree("a copy, DMAConfig 3 (En set)", &t, NULL);
 }
+
+/* The L2-memory and reduction refusals of the review of 2026-12-06 (fw/td td_l2mem_of, td_kept_of),
+ * each in a program of several TDs (the TDs before write the L2 memory it reads): want NULL, the
+ * program completes and inspect marks nothing; else the model refuses it with a fault whose text
+ * begins want and inspect says "(not modelled: <that text>)". */
+static uint8_t nprog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+static void agree_n(const char *what, const struct bp_pe_spec *const *p, unsigned n, const char *want)
+{
+	const size_t len = bp_pen(nprog, sizeof nprog, p, n);
+	char f[768], needle[768];
+	REQUIRE(len > 0);
+	const int rc = submit(nprog, len, f, sizeof f);
+	const char *text = inspect(nprog, len);
+	REQUIRE(text[0] != 0);
+	if (!want) {
+		CHECKF(rc == 0, "%s (the control): the model refused: %s", what, f);
+		CHECKF(strstr(text, "not modelled") == NULL, "%s (the control): inspect marks it:\n%s", what, text);
+		return;
+	}
+	const char *why = fault_why(f);
+	CHECKF(rc != 0 && why && strncmp(why, want, strlen(want)) == 0, "%s: the model: %s", what,
+	       rc ? f : "completed");
+	if (rc == 0 || !why)
+		return;
+	snprintf(needle, sizeof needle, "(not modelled: %s)", why);
+	CHECKF(strstr(text, needle) != NULL, "%s: inspect does not carry %s:\n%s", what, needle, text);
+}
+
+static struct bp_l2 l2v(uint32_t base, uint32_t cs, uint32_t rs)
+{
+	return (struct bp_l2){1, base, cs, rs, 0, 0};
+}
+
+TEST(model_agree, l2_memory_and_reduction_refusals_marked)
+{
+	struct bp_pe_spec t[3];
+	const struct bp_pe_spec *p[3] = {&t[0], &t[1], &t[2]};
+	/* z [1,4,24] copied into L2, then x [8,4,24] kept in L2 as read plus z from L2 (broadcast C) */
+	t[0] = bp_pe_copy(1, 4, 24, 6, 0);
+	t[0].res_l2 = l2v(0x100, 48, 48);
+	t[1] = bp_pe_copy(8, 4, 24, 5, 4);
+	t[1].secsrc = H13_PE_SECSRC_TILE1;
+	t[1].src2_l2 = l2v(0x100, 48, 48);
+	t[1].pecfg = H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_C);
+	t[1].l2_src = BP_L2_KEEP;
+	t[1].src_l2 = l2v(0x2000, 48, 384);
+	agree_n("x kept apart from z", p, 2, NULL);
+	t[1].src_l2.base = 0x100;
+	agree_n("x kept over z", p, 2, "a second operand in L2 memory over the first operand the same TD keeps");
+	/* x [16,2,8] copied into L2, then the NE's channel maxima of it (UnicastCin 16), the PE out of
+	 * the path; broadcast along H */
+	t[0] = bp_pe_copy(16, 2, 8, 5, 0);
+	t[0].res_l2 = l2v(0, 16, 256);
+	t[1] = bp_pe_copy(16, 2, 8, 0, 4);
+	t[1].prescale = t[1].scale = 0;
+	t[1].finalscale = 0;
+	t[1].ne_chmax = 16;
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2v(0, 16, 256);
+	agree_n("the channel maxima from L2", p, 2, NULL);
+	t[1].pecfg = H13_PUT(H13_CPECFG_SRC1BCAST, H13_BCAST_H);
+	agree_n("the channel maxima of a broadcast operand", p, 2,
+		"Common.PECfg.Src1Broadcast under an NE whose outputs read other elements");
+	/* x [4,1,16]: its mean into L2 (one value a plane), then a normalize (x - mean) x mean's row
+	 * (the pair: p0 the mean, p1 the value one row stride on, the same mean here), out by DMA */
+	t[0] = bp_pe_copy(4, 1, 16, 5, 0);
+	t[0].reduce = 1;
+	t[0].ne_pass = 1;
+	t[0].res_l2 = l2v(0x1000, 16, 16);
+	t[0].finalscale = 0x3d800000u; /* 1/16 */
+	t[1] = bp_pe_copy(4, 1, 16, 5, 0);
+	t[1].reduce = 1;
+	t[1].ne_pass = 1;
+	t[1].res_l2 = l2v(0x1400, 16, 16);
+	t[2] = bp_pe_copy(4, 1, 16, 5, 4);
+	t[2].tasktype = H13_TASK_NORMALIZE;
+	t[2].ne_pass = 1;
+	t[2].secsrc = H13_PE_SECSRC_SUB;
+	t[2].src2_l2 = l2v(0x1000, 16, 0x400);
+	agree_n("a normalize", p, 3, NULL);
+	t[2].ne_pass = 0;
+	t[2].ne_unit = 1;
+	agree_n("a normalize after the unit kernel", p, 3,
+		"Common.Cfg.TaskType 4 (a normalize) after the NE not modelled");
+	/* the sum of TD 1 under NLMode 2 (1/sqrt of a plain sum) */
+	t[2].ne_pass = 1;
+	t[2].ne_unit = 0;
+	t[1].nlmode = H13_PE_NL_RSQRT;
+	agree_n("1/sqrt of a plain sum", p, 3, "Planar.Cfg.NLMode 2 (1/sqrt) on a reduction other than of squares");
+	t[1].op = H13_PE_OP_SQ; /* of squares: computes */
+	agree_n("1/sqrt of a sum of squares", p, 3, NULL);
+}
