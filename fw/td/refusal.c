@@ -40,6 +40,16 @@ void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no)
 			  "Planar.BiasScale other than Scale 1, Bias 0 on a product of two operands not "
 			  "modelled (every real product has them so; on silicon Scale 0 and Bias 0 left a "
 			  "product unchanged)");
+	/* the same on the maximum and minimum of two operands: every real one (Apple's H13 maximum
+	 * and minimum, of two inputs or with a constant) has Scale 1 and Bias 0, and where they apply
+	 * there is pinned nowhere (review S2, 2026-12-06) */
+	const unsigned op = H13_GET(pc, H13_PECFG_OPMODE);
+	if (td_pe_two_operands(pc) && (op == H13_PE_OP_MAX || op == H13_PE_OP_MIN) &&
+	    (H13_GET(bs, H13_BIASSCALE_SCALE) != FP16_ONE || (H13_GET(bs, H13_BIASSCALE_BIAS) & 0x7fffu)))
+		td_refuse(no, 0, H13_PLANAR_BIASSCALE, 0, 32,
+			  "Planar.BiasScale other than Scale 1, Bias 0 on a maximum or minimum of two "
+			  "operands not modelled (every real one has them so; whether they apply after the "
+			  "comparison is not pinned)");
 }
 
 /* pooling: a PE pooling (Planar.Cfg.PoolMode, the PE in the path) reads the source alone */

@@ -425,6 +425,38 @@ TEST(model_pe, finalscale_and_a_products_scale_refused_where_silicon_disagrees)
 	expect_fault(&q, "Planar.FinalScale");
 }
 
+/* The maximum and minimum of two operands with Scale or Bias: every real one has Scale 1 and
+ * Bias 0, and nothing pins where they apply (after the comparison, as the model read them, or
+ * not at all, as silicon showed for a product's). Review S2 (2026-12-06): max(a, b) with Scale
+ * 0.5, Bias 1 or Scale -1 completed as (max + Bias) x Scale; refused by name now, as a product's
+ * are. Controls: max and min with Scale 1 and Bias 0 (and Bias -0), and a one-operand a with
+ * Scale 0.5, compute the definition. */
+TEST(model_pe, a_maximums_scale_and_bias_refused)
+{
+	struct bp_pe_spec p = base();
+	p.c = 2, p.win = 24, p.hin = 2, p.wout = 24, p.hout = 2;
+	p.op = H13_PE_OP_MAX, p.secsrc = H13_PE_SECSRC_TILE1;
+	expect_ok(&p, "max(a, b), Scale 1, Bias 0");
+	struct bp_pe_spec q = p;
+	q.bias = 0x8000u; /* -0 */
+	expect_ok(&q, "max(a, b), Bias -0");
+	q = p;
+	q.scale = H_HALF;
+	expect_fault(&q, "on a maximum or minimum of two operands");
+	q = p;
+	q.bias = H_ONE;
+	expect_fault(&q, "on a maximum or minimum of two operands");
+	q = p;
+	q.op = H13_PE_OP_MIN;
+	expect_ok(&q, "min(a, b), Scale 1, Bias 0");
+	q.scale = H_MONE;
+	expect_fault(&q, "on a maximum or minimum of two operands");
+	q = base();
+	q.c = 2, q.win = 24, q.hin = 2, q.wout = 24, q.hout = 2;
+	q.scale = H_HALF;
+	expect_ok(&q, "a x 0.5 (one operand)");
+}
+
 /* a x b as the macOS 14 and 26 compilers emit it: the NE in the path with no kernel (a
  * pass-through, fw/td td_ne_passthrough), the PE multiplying by the second tile source. */
 TEST(model_pe, multiply_after_an_ne_passthrough)

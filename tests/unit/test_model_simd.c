@@ -116,7 +116,8 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 {
 	static uint16_t a[SW * SH * SC], b[SW * SH * SC];
 	/* PreScale, Scale and Bias (fp16): plain, overflowing, tiny; FinalScale 1 (the model refuses
-	 * any other outside a reduction), and a product's Scale 1 and Bias 0 (the same) */
+	 * any other outside a reduction), and a product's, maximum's and minimum's Scale 1 and Bias 0
+	 * (the same) */
 	static const uint16_t pre[3] = {0x3c00u, 0x7bffu, 0x0400u}, sc[3] = {0x3c00u, 0xc500u, 0x1400u};
 	static const uint16_t bias[3] = {0x0000u, 0xb800u, 0x0001u};
 	unsigned runs = 0, diffs = 0, bad = 0;
@@ -142,10 +143,13 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 					p.secsrc = sec ? H13_PE_SECSRC_TILE1 : H13_PE_SECSRC_NONE;
 					p.cond = cr & 1u ? H13_PE_COND_ABS : 0;
 					p.relu = cr >> 1;
+					/* (a product's, a maximum's and a minimum's of two operands: Scale 1,
+					 * Bias 0, as the model refuses any other) */
 					const int product = op == H13_PE_OP_MUL && sec;
+					const int unscaled = sec && (product || op == H13_PE_OP_MAX || op == H13_PE_OP_MIN);
 					p.prescale = k < 3 ? pre[k] : 0x3c00u;
-					p.scale = k < 3 && !product ? sc[(k + cr) % 3] : 0x3c00u;
-					p.bias = product ? 0 : bias[(k + op) % 3];
+					p.scale = k < 3 && !unscaled ? sc[(k + cr) % 3] : 0x3c00u;
+					p.bias = unscaled ? 0 : bias[(k + op) % 3];
 					p.finalscale = 0x3f800000u;
 					p.ne_pass = op == H13_PE_OP_MUL && sec; /* as a*b from the compilers */
 					fill_mode = fm;
