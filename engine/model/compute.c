@@ -5149,6 +5149,12 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	    (e = interleave_side(m, H13_DST_FMT, H13_L2_RESULTCFG, rd != NULL, &dst,
 				 k.role == TD_KEPT_MAKES || l2res || lm.res.on)))
 		return e;
+	/* a destination in a tile source's place is element for element only if it is written as
+	 * the source is read: transposed (C and W swapped), or under another channel interleave, each
+	 * element goes elsewhere, and the model would compute the whole result before writing any of
+	 * it, an order no program or document pins (tiles_apart; a review found both completing) */
+	if (out.alias && (otr || ilv_in != ilv_out))
+		return tiles_overlap_refused(m);
 	struct mrange ilv_r[2];
 	if (ilv_in > 1u && ((in0.r && (e = interleaved_source(m, &in0, ilv_in, &m->ilv[0], &m->ilv_len[0], &ilv_r[0]))) ||
 			    (in1.r && (e = interleaved_source(m, &in1, ilv_in, &m->ilv[1], &m->ilv_len[1], &ilv_r[1])))))
@@ -5209,8 +5215,16 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 				   "(Common.ChCfg.OutFmt) not modelled");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
-	/* the destination as the tile DMA writes it (dst, above): its own elements apart */
-	if (dst.r && ilv_out == 1u && tile_self_overlaps(&dst))
+	/* the destination as the tile DMA writes it (dst, above): its own elements apart; interleaved,
+	 * its rows of W x I values and C / I planes (write_interleaved; interleave_side made C a
+	 * multiple of I), which were left unchecked (a review found rows 64 bytes apart completing,
+	 * the last write winning) */
+	struct tile dsti = dst;
+	if (ilv_out > 1u) {
+		dsti.w = dst.w * ilv_out;
+		dsti.c = dst.c / ilv_out;
+	}
+	if (dsti.r && tile_self_overlaps(&dsti))
 		return anem_refuse(m, ENG_FR_COMBINATION, H13_DST_ROWSTRIDE, 0, 32,
 				   "a destination whose rows, planes, depths or groups overlap one another (its "
 				   "strides) not modelled (which write wins is not published)");

@@ -1,0 +1,203 @@
+/*
+ * The tile DMA's geometry where a destination is written channel-interleaved or transposed
+ * (docs/engine-model.md, "What a third review found": the tile DMA rows), end to end (raw TDs
+ * built by tools/progdesc's bp_pen, the loader, the control path, the engine driver, the model).
+ * Each case beside a control that completes, so the refusal comes from the field tested:
+ *  - a destination written interleaved (TileDMADst.Fmt.Interleave 8) whose rows of W x 8 values
+ *    overlap one another (RowStride under a row's bytes): the model's last write won, where a
+ *    plain destination so is refused;
+ *  - a destination in its source's place (the same base and strides) that is not the source
+ *    element for element: read interleaved and written plain, or written transposed
+ *    (Common.Cfg.OutTranspose). The model computed the whole result before writing any of it, an
+ *    order no program or document pins; only an elementwise TD element for element in place is.
+ * The controls' values are the definition: a copy (the PE with identity scales) of multiples of
+ * 1/64, exact in fp16, each at its layout's offset.
+ */
+#include "tests/unit/tsession.h"
+#include "fw/common/le.h"
+#include "fw/loader/loader.h"
+#include "fw/regmap/h13.h"
+#include "fw/td/td.h"
+#include "tests/harness/harness.h"
+#include "tools/progdesc/benchprog.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define GR_C 16u
+#define GR_H 3u
+#define GR_W 21u
+/* the interleaved-by-8 rows (W x 8 fp16 in 64-byte lines) and planes */
+#define GR_ROW8 ((GR_W * 8u * 2u + 63u) & ~63u)
+#define GR_PLANE8 (GR_ROW8 * GR_H)
+
+static uint8_t prog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+
+/* multiples of 1/64 in [-8, 8): exact in fp16 (the value's own bits built here) */
+static uint16_t gr_in(unsigned c, unsigned h, unsigned w)
+{
+	uint32_t k = (c * 104729u + h * 1299709u + w * 15485863u) * 2654435761u;
+	int q = (int)(k >> 22) - 512; /* -512 .. 511, x / 64 */
+	if (!q)
+		return 0;
+	unsigned a = (unsigned)(q < 0 ? -q : q), e = 0;
+	while ((a >> e) > 1u)
+		e++; /* a in [2^e, 2^(e+1)) */
+	/* a / 64 = (a / 2^e) 2^(e - 6): exponent field e - 6 + 15, mantissa a's bits below e */
+	uint16_t mant = (uint16_t)((a << (10u - e)) & 0x3ffu);
+	return (uint16_t)((q < 0 ? 0x8000u : 0u) | ((e + 9u) << 10) | mant);
+}
+
+struct gr_run {
+	unsigned c, w;     /* BAR 5's channels and columns (GR_H rows of bp_row(w) bytes) */
+	int layout;        /* BAR 3's (or BAR 4's) layout the checker reads: 0 plain, 8 interleaved,
+			    * 'T' transposed (plain, rows of C values) */
+	unsigned out_bar;  /* the BAR the checker reads */
+	uint64_t checked, bad;
+};
+
+static void gr_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	const struct gr_run *r = ctx;
+	if (is_weights || g->bar != BP_IN0_BAR)
+		return;
+	const uint32_t row = bp_row(r->w);
+	for (unsigned c = 0; c < r->c; c++)
+		for (unsigned h = 0; h < GR_H; h++)
+			for (unsigned w = 0; w < r->w; w++)
+				le_wr16(buf + (c * GR_H + h) * row + 2u * w, gr_in(c, h, w));
+}
+
+static void gr_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct gr_run *r = ctx;
+	if (is_weights || g->bar != r->out_bar)
+		return;
+	for (unsigned c = 0; c < r->c; c++)
+		for (unsigned h = 0; h < GR_H; h++)
+			for (unsigned w = 0; w < r->w; w++) {
+				uint64_t off;
+				if (r->layout == 8)
+					off = (uint64_t)(c / 8u) * GR_PLANE8 + (uint64_t)h * GR_ROW8 + (8u * w + c % 8u) * 2u;
+				else if (r->layout == 'T') /* (c, h, w) at (w, h, c): W planes of H rows of C */
+					off = ((uint64_t)w * GR_H + h) * bp_row(r->c) + 2u * c;
+				else
+					off = ((uint64_t)c * GR_H + h) * bp_row(r->w) + 2u * w;
+				r->checked++;
+				r->bad += off + 2u > g->size || le_rd16(buf + off) != gr_in(c, h, w);
+			}
+}
+
+static int gr_submit(size_t len, struct gr_run *r, char *fault, size_t fl)
+{
+	struct session_result res;
+	const struct session_hooks hk = {gr_fill, gr_check, r, 0};
+	r->checked = r->bad = 0;
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, &res);
+	snprintf(fault, fl, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));
+	CHECK(res.canaries_ok);
+	return rc == 0 && res.run == ENG_OK ? 0 : -1;
+}
+
+/* TD td's destination (dst) or source written interleaved by ilv (its tile DMA's Fmt and its L2
+ * side alike) with rows and planes of row and plane bytes: 0, or -1 when a field is not set. */
+static int gr_ilv(size_t len, unsigned td, int dst, unsigned ilv, uint32_t row, uint32_t plane)
+{
+	const uint32_t fmt = dst ? H13_DST_FMT : H13_SRC_FMT, l2 = dst ? H13_L2_RESULTCFG : H13_L2_SOURCECFG;
+	return tpatch_field(prog, len, td, fmt, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
+			       tpatch_field(prog, len, td, l2, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, ilv) ||
+			       tpatch_field(prog, len, td, dst ? H13_DST_ROWSTRIDE : H13_SRC_ROWSTRIDE, 0, 32, row) ||
+			       tpatch_field(prog, len, td, dst ? H13_DST_PLANESTRIDE : H13_SRC_PLANESTRIDE, 0, 32, plane)
+		       ? -1
+		       : 0;
+}
+
+static size_t gr_build(const struct bp_pe_spec *t, unsigned n)
+{
+	const struct bp_pe_spec *p[4];
+	for (unsigned i = 0; i < n && i < 4; i++)
+		p[i] = &t[i];
+	return bp_pen(prog, sizeof prog, p, n);
+}
+
+#define OVERLAP_TEXT "a destination whose bytes overlap a tile source's"
+#define SELF_TEXT "a destination whose rows, planes, depths or groups overlap one another"
+
+TEST(model_geomrev, an_interleaved_destination_whose_rows_overlap_is_refused)
+{
+	char f[512];
+	const struct bp_pe_spec t = bp_pe_copy(GR_C, GR_H, GR_W, BP_IN0_BAR, BP_OUT_BAR);
+	/* control: rows of 21 x 8 fp16 (336 bytes) 384 bytes apart, every value at the rule's offset */
+	size_t len = gr_build(&t, 1);
+	REQUIRE(len > 0);
+	REQUIRE(gr_ilv(len, 0, 1, 8, GR_ROW8, GR_PLANE8) == 0);
+	struct gr_run r = {.c = GR_C, .w = GR_W, .layout = 8, .out_bar = BP_OUT_BAR};
+	CHECKF(gr_submit(len, &r, f, sizeof f) == 0, "control: %s", f);
+	CHECK_EQ(r.checked, (uint64_t)GR_C * GR_H * GR_W);
+	CHECKF(r.bad == 0, "control: %lu off", (unsigned long)r.bad);
+	/* RowStride 64: each row of 336 bytes runs over the next five */
+	len = gr_build(&t, 1);
+	REQUIRE(gr_ilv(len, 0, 1, 8, 64, GR_PLANE8) == 0);
+	r = (struct gr_run){.c = GR_C, .w = GR_W, .layout = 8, .out_bar = BP_OUT_BAR};
+	CHECKF(gr_submit(len, &r, f, sizeof f) != 0 && strstr(f, SELF_TEXT), "rows 64 apart: \"%s\"", f);
+	/* PlaneStride one row: the second group of 8 channels over the first's rows 1 and 2 */
+	len = gr_build(&t, 1);
+	REQUIRE(gr_ilv(len, 0, 1, 8, GR_ROW8, GR_ROW8) == 0);
+	CHECKF(gr_submit(len, &r, f, sizeof f) != 0 && strstr(f, SELF_TEXT), "planes a row apart: \"%s\"", f);
+}
+
+TEST(model_geomrev, a_destination_in_place_read_interleaved_and_written_plain_is_refused)
+{
+	char f[512];
+	/* TD 0: x into BAR 3 interleaved by 8; TD 1: BAR 3 onto itself, read interleaved by 8 */
+	struct bp_pe_spec t[2] = {bp_pe_copy(GR_C, GR_H, GR_W, BP_IN0_BAR, BP_MID_BAR),
+				  bp_pe_copy(GR_C, GR_H, GR_W, BP_MID_BAR, BP_MID_BAR)};
+	/* control: written back interleaved by 8, element for element in place */
+	size_t len = gr_build(t, 2);
+	REQUIRE(len > 0);
+	REQUIRE(gr_ilv(len, 0, 1, 8, GR_ROW8, GR_PLANE8) == 0 && gr_ilv(len, 1, 0, 8, GR_ROW8, GR_PLANE8) == 0 &&
+		gr_ilv(len, 1, 1, 8, GR_ROW8, GR_PLANE8) == 0);
+	struct gr_run r = {.c = GR_C, .w = GR_W, .layout = 8, .out_bar = BP_MID_BAR};
+	CHECKF(gr_submit(len, &r, f, sizeof f) == 0, "control: %s", f);
+	CHECK_EQ(r.checked, (uint64_t)GR_C * GR_H * GR_W);
+	CHECKF(r.bad == 0, "control: %lu off", (unsigned long)r.bad);
+	/* written plain at the same base and strides: channel c's rows over other channels' values */
+	len = gr_build(t, 2);
+	REQUIRE(gr_ilv(len, 0, 1, 8, GR_ROW8, GR_PLANE8) == 0 && gr_ilv(len, 1, 0, 8, GR_ROW8, GR_PLANE8) == 0 &&
+		gr_ilv(len, 1, 1, 1, GR_ROW8, GR_PLANE8) == 0);
+	r = (struct gr_run){.c = GR_C, .w = GR_W, .layout = 0, .out_bar = BP_MID_BAR};
+	CHECKF(gr_submit(len, &r, f, sizeof f) != 0 && strstr(f, OVERLAP_TEXT), "interleaved in, plain out: \"%s\"", f);
+	/* the same TD 1 into another BAR computes: plain, x */
+	t[1].bar_out = BP_OUT_BAR;
+	len = gr_build(t, 2);
+	REQUIRE(gr_ilv(len, 0, 1, 8, GR_ROW8, GR_PLANE8) == 0 && gr_ilv(len, 1, 0, 8, GR_ROW8, GR_PLANE8) == 0);
+	r = (struct gr_run){.c = GR_C, .w = GR_W, .layout = 0, .out_bar = BP_OUT_BAR};
+	CHECKF(gr_submit(len, &r, f, sizeof f) == 0, "another BAR: %s", f);
+	CHECKF(r.bad == 0 && r.checked, "another BAR: %lu off", (unsigned long)r.bad);
+}
+
+TEST(model_geomrev, a_destination_in_place_written_transposed_is_refused)
+{
+	char f[512];
+	/* C = W = 16, so the transposed destination has the source's shape and strides */
+	struct bp_pe_spec t[2] = {bp_pe_copy(16, GR_H, 16, BP_IN0_BAR, BP_MID_BAR),
+				  bp_pe_copy(16, GR_H, 16, BP_MID_BAR, BP_MID_BAR)};
+	size_t len = gr_build(t, 2);
+	REQUIRE(len > 0);
+	struct gr_run r = {.c = 16, .w = 16, .layout = 0, .out_bar = BP_MID_BAR};
+	CHECKF(gr_submit(len, &r, f, sizeof f) == 0, "control (in place, not transposed): %s", f);
+	CHECKF(r.bad == 0 && r.checked == 16u * GR_H * 16u, "control: %lu off", (unsigned long)r.bad);
+	t[1].out_transpose = 1;
+	len = gr_build(t, 2);
+	REQUIRE(len > 0);
+	r = (struct gr_run){.c = 16, .w = 16, .layout = 'T', .out_bar = BP_MID_BAR};
+	CHECKF(gr_submit(len, &r, f, sizeof f) != 0 && strstr(f, OVERLAP_TEXT), "transposed in place: \"%s\"", f);
+	/* transposed into another BAR: x's (c, h, w) at (w, h, c) */
+	t[1].bar_out = BP_OUT_BAR;
+	len = gr_build(t, 2);
+	REQUIRE(len > 0);
+	r = (struct gr_run){.c = 16, .w = 16, .layout = 'T', .out_bar = BP_OUT_BAR};
+	CHECKF(gr_submit(len, &r, f, sizeof f) == 0, "transposed elsewhere: %s", f);
+	CHECKF(r.bad == 0 && r.checked == 16u * GR_H * 16u, "transposed elsewhere: %lu off", (unsigned long)r.bad);
+}
+
