@@ -625,8 +625,11 @@ static int fmt_known(uint32_t fmt, int src, unsigned tfmt, int first_by_dma)
 	 * the second operand (the first from L2, as Apple's select) is read by Src2Fmt */
 	if (f == TD_TILE_FMT_FP16)
 		return tfmt == H13_FMT_FP16 || (src && !first_by_dma);
+	/* softmax.bin TD 4's (1, 0, 0), seen on an fp16 tensor only: on a one-byte one the DMA moves
+	 * (ChCfg int8 or uint8) which reading applies is not pinned (a review found the bytes read as
+	 * ChCfg says), refused as the fp16 word is */
 	if (src && f == H13_PUT(H13_FMT_FMTMODE, 1u))
-		return 1;
+		return tfmt == H13_FMT_FP16 || !first_by_dma;
 	return td_tile_fmt_byte(fmt) >= 0 && tfmt != H13_FMT_FP16;
 }
 
@@ -757,7 +760,8 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 	    !fmt_known(REG(H13_SRC_FMT), 1, infmt, st == H13_L2_DMA || st == H13_L2_KEEP))
 		return anem_refuse(m, ENG_FR_FIELD, H13_SRC_FMT, 0, 32,
 				   "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than (1, 3, 2) "
-				   "with Common.ChCfg.InFmt fp16, as in every real fp16 program, softmax.bin's (1, 0, 0), "
+				   "with Common.ChCfg.InFmt fp16, as in every real fp16 program, softmax.bin's (1, 0, 0) "
+				   "with InFmt fp16, "
 				   "or UINT8/INT8 (0, 0, 0)/(0, 0, 1) with InFmt a one-byte format, not modelled");
 	if (H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_DST_FMT), 0, outfmt, 1))
 		return anem_refuse(m, ENG_FR_FIELD, H13_DST_FMT, 0, 32,

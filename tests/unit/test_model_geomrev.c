@@ -14,6 +14,7 @@
  * 1/64, exact in fp16, each at its layout's offset.
  */
 #include "tests/unit/tsession.h"
+#include "fw/actlut/actlut.h"
 #include "fw/common/le.h"
 #include "fw/loader/loader.h"
 #include "fw/regmap/h13.h"
@@ -199,5 +200,78 @@ TEST(model_geomrev, a_destination_in_place_written_transposed_is_refused)
 	r = (struct gr_run){.c = 16, .w = 16, .layout = 'T', .out_bar = BP_OUT_BAR};
 	CHECKF(gr_submit(len, &r, f, sizeof f) == 0, "transposed elsewhere: %s", f);
 	CHECKF(r.bad == 0 && r.checked == 16u * GR_H * 16u, "transposed elsewhere: %lu off", (unsigned long)r.bad);
+}
+
+/*
+ * A one-byte source (Common.ChCfg.InFmt uint8) moved by a tile DMA whose Fmt is softmax.bin TD 4's
+ * (FmtMode 1, Truncate 0, MemFmt 0), a word seen only on an fp16 tensor: the model read the bytes
+ * as ChCfg says, where the fp16 word with a one-byte ChCfg is refused (two readings). The control:
+ * the same TD with the UINT8 word (0, 0, 0) of Apple's bool programs, each byte b giving fp16(b).
+ */
+struct ob_run {
+	uint64_t checked, bad;
+};
+
+static uint8_t ob_byte(unsigned h, unsigned w)
+{
+	return (uint8_t)((h * 16u + w) * 37u + 11u);
+}
+
+static void ob_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (is_weights || g->bar != BP_IN0_BAR)
+		return;
+	for (unsigned h = 0; h < 2; h++)
+		for (unsigned w = 0; w < 16; w++)
+			if (h * 64u + w < g->size)
+				buf[h * 64u + w] = ob_byte(h, w);
+}
+
+static void ob_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct ob_run *r = ctx;
+	if (is_weights || g->bar != BP_OUT_BAR)
+		return;
+	for (unsigned h = 0; h < 2; h++)
+		for (unsigned w = 0; w < 16; w++) {
+			/* b < 256 is exact in fp16: b = 1.m x 2^e, the bits built from b */
+			unsigned b = ob_byte(h, w), e = 0;
+			while (b && (b >> e) > 1u)
+				e++;
+			uint16_t want = b ? (uint16_t)(((e + 15u) << 10) | ((b << (10u - e)) & 0x3ffu)) : 0u;
+			r->checked++;
+			r->bad += h * 64u + 2u * w + 2u > g->size || le_rd16(buf + h * 64u + 2u * w) != want;
+		}
+}
+
+static int ob_submit(uint32_t src_fmt, struct ob_run *r, char *f, size_t fl)
+{
+	const struct bp_pe_spec t = bp_pe_copy(1, 2, 16, BP_IN0_BAR, BP_OUT_BAR);
+	size_t len = gr_build(&t, 1);
+	if (!len || tpatch_field(prog, len, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W, H13_FMT_UINT8) ||
+	    tpatch_field(prog, len, 0, H13_L2_SOURCECFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 0) ||
+	    tpatch_field(prog, len, 0, H13_SRC_FMT, 0, 14, src_fmt)) {
+		snprintf(f, fl, "the program could not be built");
+		return -2;
+	}
+	struct session_result res;
+	const struct session_hooks hk = {ob_fill, ob_check, r, 0};
+	*r = (struct ob_run){0, 0};
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, &res);
+	snprintf(f, fl, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));
+	CHECK(res.canaries_ok);
+	return rc == 0 && res.run == ENG_OK ? 0 : -1;
+}
+
+TEST(model_geomrev, a_one_byte_source_under_softmax_bins_fmt_word_is_refused)
+{
+	char f[512];
+	struct ob_run r;
+	CHECKF(ob_submit(TD_TILE_FMT_UINT8, &r, f, sizeof f) == 0, "control (UINT8): %s", f);
+	CHECK_EQ(r.checked, 32u);
+	CHECKF(r.bad == 0, "control: %lu off", (unsigned long)r.bad);
+	CHECKF(ob_submit(H13_PUT(H13_FMT_FMTMODE, 1u), &r, f, sizeof f) != 0 && strstr(f, "TileDMASrc.Fmt"),
+	       "FmtMode 1 alone on a uint8 tensor: \"%s\"", f);
 }
 
