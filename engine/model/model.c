@@ -365,6 +365,7 @@ static int act_err_slot(enum actlut_err pe)
 	case ACTLUT_E_MODE_BITS:
 	case ACTLUT_E_MODE_SLOTS:
 	case ACTLUT_E_PREDICTION:
+	case ACTLUT_E_UNPINNED:
 		return 42;
 	default:
 		return -1;
@@ -458,7 +459,7 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 		return e; /* a failed fetch fails the TD: it is not "no record" */
 	enum actlut_err pe = actlut_parse(&m->lut, kbuf, sizeof kbuf);
 	if (pe == ACTLUT_OK)
-		pe = actlut_check_prediction(&m->lut); /* operation 6: only where its knots are rsqrt's */
+		pe = actlut_check_prediction(&m->lut); /* operation 6: only where its knots are rsqrt's; table words real records pin */
 	if (pe != ACTLUT_OK) {
 		uint32_t reg = a->from_stream ? H13_KSTREAM_RELOC(rec->ch) : H13_COEFF_BASEADDR(rec->ch);
 		anem_refuse(m, ENG_FR_ACT_RECORD, reg, 0, 32, actlut_strerror(pe));

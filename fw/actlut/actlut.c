@@ -37,6 +37,9 @@ static const struct err_desc errs[ACTLUT_E__COUNT] = {
 	[ACTLUT_E_PREDICTION] = {"actlut-prediction-unmet",
 	 "operation 6 (rsqrt) with knots that are not 1/sqrt of their inputs (v = i / 2^s on [0.5, 2], "
 	 "within 1%): the model reads operation 6 as Apple's rsqrt record has it, and this record is another"},
+	[ACTLUT_E_UNPINNED] = {"actlut-unpinned-word",
+	 "table mode word no real record has (operation 0 on x, 1 or 2 on |x|, or a linear-only record "
+	 "with a word other than 0x01): where its knots' index starts is not pinned"},
 };
 
 const struct err_desc *actlut_err(enum actlut_err err)
@@ -347,7 +350,13 @@ enum actlut_err actlut_check_prediction(const struct actlut *l)
 {
 	if (!l)
 		return ACTLUT_E_NULL;
-	if ((l->mode & ACTLUT_MB_OP) != ACTLUT_OP_RSQRT)
+	/* the table's index offset by operation: seen with |x| for 0 only (tanh, 0x60), on x for 1
+	 * and 2 only (0x01, 0x02), and a linear-only record only as 0x01 (every step and line) */
+	const uint32_t top = l->mode & ACTLUT_MB_OP;
+	if (l->kind == ACTLUT_KIND_LINEAR ? l->mode != ACTLUT_OP_TABLE16
+					  : top <= ACTLUT_OP_TABLE32 && (top == ACTLUT_OP_TABLE0) != ((l->mode & ACTLUT_MB_ABS) != 0))
+		return ACTLUT_E_UNPINNED;
+	if (top != ACTLUT_OP_RSQRT)
 		return ACTLUT_OK;
 	/* knot i sits at v = i / 2^s; v in [0.5, 2] is 2^(s-1) <= i <= 2^(s+1). s <= 5 leaves at
 	 * least 17 such knots of the 33; a larger s at most one */

@@ -110,6 +110,8 @@ enum actlut_err {
 	ACTLUT_E_MODE_SLOTS,  /* mode word that contradicts the input clamp */
 	ACTLUT_E_OP_TABLE,    /* frac/int operation with a nonzero knot or tail (its use unknown) */
 	ACTLUT_E_PREDICTION,  /* operation 6 (rsqrt) whose knots are not that function */
+	ACTLUT_E_UNPINNED,    /* a table word no real record has (op 0 on x, op 1 or 2 on |x|, or a
+			       * linear-only record's word other than 0x01): its offset unpinned */
 	ACTLUT_E__COUNT
 };
 
@@ -139,6 +141,10 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
  * within 1%; otherwise ACTLUT_E_PREDICTION: the reading does not describe the record. ACTLUT_OK for every other
  * operation. For a consumer that must be right or loud (the engine model); actlut_parse does
  * not apply it.
+ * It also refuses (ACTLUT_E_UNPINNED) the table words whose index offset no real record pins:
+ * real records take operation 0 on |x| only (0x60) and operations 1 and 2 on x only (0x01, 0x02),
+ * and a linear-only record (s = 64) only with 0x01; operation 0 on x (0x00), 1 or 2 on |x| (0x40
+ * aside: 0x41, 0x42, 0x61, 0x62) and any other linear word evaluate by a guess (docs/actlut.md).
  */
 enum actlut_err actlut_check_prediction(const struct actlut *l);
 

@@ -330,6 +330,42 @@ TEST(actlut, rsqrt_prediction_checked)
 	CHECK_EQ(actlut_check_prediction(NULL), ACTLUT_E_NULL);
 }
 
+/* The table words' index offsets (docs/actlut.md): real records pin operation 0 on |x| (tanh's
+ * 0x60), operations 1 and 2 on x (0x01, 0x02) and a linear-only record as 0x01; the words whose
+ * offset is read by extending those (0x00, 0x41, 0x42, 0x61, 0x62, a linear record with any
+ * other word) parse, but actlut_check_prediction, the engine model's and inspect's check, refuses
+ * them (ACTLUT_E_UNPINNED). 0x40 (0x60 without the sign) is accepted. */
+TEST(actlut, table_words_no_record_pins_refused)
+{
+	static const struct {
+		uint16_t word;
+		int linear;
+		enum actlut_err want;
+	} cases[] = {
+		{0x01, 0, ACTLUT_OK},         {0x02, 0, ACTLUT_OK},         {0x60, 0, ACTLUT_OK},
+		{0x40, 0, ACTLUT_OK},         {0x01, 1, ACTLUT_OK},         {0x00, 0, ACTLUT_E_UNPINNED},
+		{0x41, 0, ACTLUT_E_UNPINNED}, {0x42, 0, ACTLUT_E_UNPINNED}, {0x61, 0, ACTLUT_E_UNPINNED},
+		{0x62, 0, ACTLUT_E_UNPINNED}, {0x00, 1, ACTLUT_E_UNPINNED}, {0x02, 1, ACTLUT_E_UNPINNED},
+		{0x41, 1, ACTLUT_E_UNPINNED}, {0x60, 1, ACTLUT_E_UNPINNED}, {0x40, 1, ACTLUT_E_UNPINNED},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint8_t rec[ACTLUT_BYTES];
+		struct actlut l;
+		make_relu6(rec); /* clamp [0, 6], lines y = x */
+		if (!cases[i].linear) {
+			put(rec, ACTLUT_SCALE, 2);
+			for (int k = 0; k < ACTLUT_KNOTS; k++)
+				put(rec, ACTLUT_KNOT0 + k, (uint16_t)(0x3000u + 0x40u * (unsigned)k));
+		}
+		put(rec, ACTLUT_MODE, cases[i].word);
+		REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+		CHECK_EQ(l.kind == ACTLUT_KIND_LINEAR, cases[i].linear != 0);
+		CHECKF(actlut_check_prediction(&l) == cases[i].want, "word 0x%02x%s: %s", cases[i].word,
+		       cases[i].linear ? " (linear)" : "", actlut_err_name(actlut_check_prediction(&l)));
+	}
+	CHECK_STR(actlut_err_name(ACTLUT_E_UNPINNED), "actlut-unpinned-word");
+}
+
 /* Issue 14: the shapes the compiler emits that the first reading refused. Reciprocal and rsqrt
  * records open 0, +inf, +inf, 0 (clamp |x| to [0, inf]; end values +inf at 0 and 0 at +inf);
  * a step function is linear only with a mode word other than 1. They evaluate; malformed

@@ -275,3 +275,21 @@ TEST(model_geomrev, a_one_byte_source_under_softmax_bins_fmt_word_is_refused)
 	       "FmtMode 1 alone on a uint8 tensor: \"%s\"", f);
 }
 
+/*
+ * The activation LUT's record with a table word no real record has (docs/actlut.md: operation 1
+ * on |x|, 0x61): the model read its knots from index 16 of |x|, an offset no record pins, and
+ * completed. Refused now at the record (actlut-unpinned-word); the control, tanh's own word 0x60
+ * (bp_act_n's record), computes.
+ */
+TEST(model_geomrev, an_activation_record_with_an_unpinned_table_word_is_refused)
+{
+	static uint8_t p[BP_WEIGHTS_OFF + ACTLUT_STRIDE];
+	char f[512];
+	struct gr_run r = {.out_bar = 99}; /* no check: the record's values are test_actlut's */
+	size_t len = bp_act_n(p, sizeof p, 16, 2, 4, 1);
+	REQUIRE(len > 0 && len <= sizeof prog);
+	memcpy(prog, p, len);
+	CHECKF(gr_submit(len, &r, f, sizeof f) == 0, "control (0x60): %s", f);
+	le_wr16(prog + BP_WEIGHTS_OFF + 2 * ACTLUT_MODE, 0x61);
+	CHECKF(gr_submit(len, &r, f, sizeof f) != 0 && strstr(f, "no real record has"), "0x61: \"%s\"", f);
+}
