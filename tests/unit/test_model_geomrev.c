@@ -11,7 +11,9 @@
  *    (Common.Cfg.OutTranspose). The model computed the whole result before writing any of it, an
  *    order no program or document pins; only an elementwise TD element for element in place is.
  * The controls' values are the definition: a copy (the PE with identity scales) of multiples of
- * 1/64, exact in fp16, each at its layout's offset.
+ * 1/64, exact in fp16, each at its layout's offset. Further down, from the same review: a one-byte
+ * source under softmax.bin's Fmt word, and an activation record with a table word no real record
+ * has, each refused beside its control.
  */
 #include "tests/unit/tsession.h"
 #include "fw/actlut/actlut.h"
