@@ -205,16 +205,18 @@ static const char *fault_why(const char *f)
 	return p + 2;
 }
 
-/* want NULL: t completes and inspect marks nothing; else the model refuses t with a fault
- * whose text begins want and inspect says "(not modelled: <that text>)" */
-static void agree(const char *what, const struct bp_pe_spec *t, const char *want)
+/* want NULL: the program of the n TDs p (those before the last write the L2 memory it reads)
+ * completes and inspect marks nothing; else the model refuses it with a fault whose text begins
+ * want and inspect says "(not modelled: <that text>)" (the L2-memory and reduction refusals of the
+ * review of 2026-12-06 in several TDs, the rest in one: agree) */
+static uint8_t nprog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+static void agree_n(const char *what, const struct bp_pe_spec *const *p, unsigned n, const char *want)
 {
-	const struct bp_pe_spec *one[1] = {t};
-	const size_t len = bp_pen(aprog, sizeof aprog, one, 1);
+	const size_t len = bp_pen(nprog, sizeof nprog, p, n);
 	char f[768], needle[768];
 	REQUIRE(len > 0);
-	const int rc = submit(aprog, len, f, sizeof f);
-	const char *text = inspect(aprog, len);
+	const int rc = submit(nprog, len, f, sizeof f);
+	const char *text = inspect(nprog, len);
 	REQUIRE(text[0] != 0);
 	if (!want) {
 		CHECKF(rc == 0, "%s (the control): the model refused: %s", what, f);
@@ -228,6 +230,13 @@ static void agree(const char *what, const struct bp_pe_spec *t, const char *want
 		return;
 	snprintf(needle, sizeof needle, "(not modelled: %s)", why);
 	CHECKF(strstr(text, needle) != NULL, "%s: inspect does not carry %s:\n%s", what, needle, text);
+}
+
+/* agree_n of the one TD t */
+static void agree(const char *what, const struct bp_pe_spec *t, const char *want)
+{
+	const struct bp_pe_spec *one[1] = {t};
+	agree_n(what, one, 1, want);
 }
 
 static void extra(struct bp_pe_spec *t, uint32_t reg, uint32_t val)
@@ -403,33 +412,6 @@ TEST(model_agree, destination_dma_enable_clear_with_wbase_bound_refused)
 	t = copy;
 	extra(&t, H13_DST_DMACONFIG, 3u);
 	agree("a copy, DMAConfig 3 (En set)", &t, NULL);
-}
-
-/* The L2-memory and reduction refusals of the review of 2026-12-06 (fw/td td_l2mem_of, td_kept_of),
- * each in a program of several TDs (the TDs before write the L2 memory it reads): want NULL, the
- * program completes and inspect marks nothing; else the model refuses it with a fault whose text
- * begins want and inspect says "(not modelled: <that text>)". */
-static uint8_t nprog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
-static void agree_n(const char *what, const struct bp_pe_spec *const *p, unsigned n, const char *want)
-{
-	const size_t len = bp_pen(nprog, sizeof nprog, p, n);
-	char f[768], needle[768];
-	REQUIRE(len > 0);
-	const int rc = submit(nprog, len, f, sizeof f);
-	const char *text = inspect(nprog, len);
-	REQUIRE(text[0] != 0);
-	if (!want) {
-		CHECKF(rc == 0, "%s (the control): the model refused: %s", what, f);
-		CHECKF(strstr(text, "not modelled") == NULL, "%s (the control): inspect marks it:\n%s", what, text);
-		return;
-	}
-	const char *why = fault_why(f);
-	CHECKF(rc != 0 && why && strncmp(why, want, strlen(want)) == 0, "%s: the model: %s", what,
-	       rc ? f : "completed");
-	if (rc == 0 || !why)
-		return;
-	snprintf(needle, sizeof needle, "(not modelled: %s)", why);
-	CHECKF(strstr(text, needle) != NULL, "%s: inspect does not carry %s:\n%s", what, needle, text);
 }
 
 static struct bp_l2 l2v(uint32_t base, uint32_t cs, uint32_t rs)
