@@ -424,6 +424,11 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 				return ENG_E_FAULT;
 			}
 	}
+	if (place == TD_LUT_MIXED) { /* fw/td's text, which inspect prints too */
+		anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BFRSIZE(r[at1[ch]].ch), 0, 32, TD_LUT_MIXED_WHY);
+		m->flt.mem = r[at1[ch]].dev;
+		return ENG_E_FAULT;
+	}
 	if (place == TD_LUT_HEADS) {
 		for (unsigned k = 1; k < n1; k++)
 			if (memcmp(r[at1[k]].cpu, r[at1[0]].cpu, ACTLUT_STRIDE)) {

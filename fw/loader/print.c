@@ -420,6 +420,18 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 		const unsigned skip = ku && conv && nc ? 1u : 0u;
 		const enum td_lut_place place = td_lut_place(len + skip, nc - skip, conv && !ku, &first);
 		unsigned before = n;
+		if (place == TD_LUT_MIXED) { /* the engine model refuses it with this text */
+			const struct ldr_coeff *c = &t->coeff[skip + first];
+			if (o->json)
+				pf(o, "%s{\"td\":%u,\"ch\":%u,\"error\":\"not-modelled\",\"why\":\"", n ? "," : "", i,
+				   c->ch);
+			else
+				pf(o, "  td %u ch %u (0x%lx bytes): not modelled: ", i, c->ch, (unsigned long)c->size);
+			o->out(o->ctx, TD_LUT_MIXED_WHY, sizeof TD_LUT_MIXED_WHY - 1); /* longer than a line of pf */
+			pf(o, "%s", o->json ? "\"}" : "\n");
+			n++;
+			continue;
+		}
 		for (unsigned k = skip; k < t->ncoeff; k++) {
 			const struct ldr_coeff *c = &t->coeff[k];
 			if (place == TD_LUT_HEADS ? k != skip : c->size != LDR_LUT_BYTES)

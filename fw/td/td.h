@@ -561,14 +561,28 @@ static inline int td_ne_passthrough(uint32_t maccfg, uint32_t postscale, unsigne
  *                   then 16 outputs x 256 fp16 weights; chain_resffn_d256_s64 the same) and its
  *                   less (less_bool_cast_1x375: one 0xc0-byte channel, a step record then 64
  *                   kernel bytes) lay them out so; the model requires the heads to be equal;
+ *   TD_LUT_MIXED    not conv, a channel of exactly one record beside a channel of another
+ *                   length, *ch the first such channel: refused (TD_LUT_MIXED_WHY). Every real
+ *                   elementwise LUT TD has channels of one record each (copies where several);
+ *                   a longer channel may begin with another record, and which one the engine
+ *                   reads no program pins (docs/actlut.md, "Where the records are");
  *   TD_LUT_NONE     neither (refused where the record is needed).
  */
-enum td_lut_place { TD_LUT_NONE, TD_LUT_CHANNEL, TD_LUT_HEADS };
+enum td_lut_place { TD_LUT_NONE, TD_LUT_CHANNEL, TD_LUT_HEADS, TD_LUT_MIXED };
+#define TD_LUT_MIXED_WHY                                                                                   \
+	"a coefficient channel of another length beside a channel of one activation record on a TD "      \
+	"that reads no kernels (which record the engine reads is not pinned: every real elementwise LUT " \
+	"TD has channels of one record each)"
 static inline enum td_lut_place td_lut_place(const uint64_t *len, unsigned n, int conv, unsigned *ch)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (len[i] == ACTLUT_STRIDE) {
 			*ch = i;
+			for (unsigned k = 0; k < n && !conv; k++)
+				if (len[k] != ACTLUT_STRIDE) {
+					*ch = k;
+					return TD_LUT_MIXED;
+				}
 			return TD_LUT_CHANNEL;
 		}
 	for (unsigned i = 0; i < n; i++)

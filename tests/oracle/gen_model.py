@@ -329,6 +329,14 @@ def main(out):
         {'bar': 6, 'role': 0, 'c': 16384, 'h': 1, 'w': 1, 'data': a},
         {'bar': 5, 'role': 0, 'c': 16, 'h': 1, 'w': 1, 'data': b},
         {'bar': 4, 'role': 1, 'c': 16400, 'h': 1, 'w': 1, 'data': (y, 0.0 * y)}])
+    # benchprog's bp_act_n: tanh's record (knots tanh(i/8), |x| clamped to [0, 4], odd: tanh.bin's
+    # table) on an elementwise TD over 4 x 2 x 16 (test_model_inspect_agree.c's control beside a
+    # longer channel): within tanh.bin's bound, the record's ideal PWL E 1.5e-3 and 2 ulp
+    x = rand_f16(rng, -5, 5, 4 * 2 * 16)
+    y = np.tanh(x.astype(np.float64))
+    write(os.path.join(d, 'ew_tanh.orc'), [
+        {'bar': 5, 'role': 0, 'c': 4, 'h': 2, 'w': 16, 'data': x},
+        {'bar': 4, 'role': 1, 'c': 4, 'h': 2, 'w': 16, 'data': (y, 1.5e-3 + 2.0 * ulp16(y))}])
     l2_memory(d, np.random.default_rng(SEED + 77))
     depthwise(d, np.random.default_rng(SEED + 78))
     conv_bias(d, np.random.default_rng(SEED + 79))

@@ -9,6 +9,7 @@
  *    inspect says "stays in the engine (not modelled)", the model completed writing nothing.
  */
 #include "tests/unit/tsession.h"
+#include "tests/unit/toracle.h"
 #include "fw/kunit/kunit.h"
 #include "fw/loader/loader.h"
 #include "fw/common/le.h"
@@ -477,4 +478,74 @@ TEST(model_agree, l2_memory_and_reduction_refusals_marked)
 	agree_n("1/sqrt of a plain sum", p, 3, "Planar.Cfg.NLMode 2 (1/sqrt) on a reduction other than of squares");
 	t[1].op = H13_PE_OP_SQ; /* of squares: computes */
 	agree_n("1/sqrt of a sum of squares", p, 3, NULL);
+}
+
+/*
+ * An elementwise LUT TD (no kernels read) with a coefficient channel of exactly one record beside
+ * a channel of another length (docs/actlut.md, "Where the records are"): td_lut_place took the
+ * one-record channel and the model applied its record, whatever the longer channel began with
+ * (another record, the same one) and wherever it sat, and inspect listed that record as the one
+ * applied. No real program pins which record the engine reads there (every real elementwise LUT
+ * TD has channels of one record each, copies where several), so the model refuses it by name
+ * (TD_LUT_MIXED) and inspect marks it with the same text. The control, bp_act_n's tanh record in
+ * three channels of one record each, computes numpy's tanh within the record's bound
+ * (gen_model.py's ew_tanh); its checker fails the record with knots 8..24 zeroed.
+ */
+static uint8_t lprog[BP_WEIGHTS_OFF + 3 * ACTLUT_STRIDE], lcopy[sizeof lprog];
+
+/* lprog's channel `len` made 0x100 bytes (over the next channel's bytes, its head `head`'s first
+ * knot changed when head is 1), channel `off` disabled */
+static int longer_channel(size_t len, unsigned lng, unsigned off, uint32_t size, int head)
+{
+	memcpy(lcopy, lprog, len);
+	if (head)
+		lcopy[BP_WEIGHTS_OFF + lng * ACTLUT_STRIDE + 2u * (ACTLUT_KNOT0 + 1u)] ^= 1u;
+	return tpatch_field(lcopy, len, 0, H13_COEFF_BFRSIZE(lng), 0, 32, size) ||
+	       tpatch_field(lcopy, len, 0, H13_COEFF_DMACONFIG(off), 0, 32, 0u);
+}
+
+TEST(model_agree, an_elementwise_record_channel_beside_a_longer_channel_is_refused)
+{
+	const size_t len = bp_act_n(lprog, sizeof lprog, 16, 2, 4, 3); /* tanh in channels 0, 1, 2 */
+	REQUIRE(len > 0);
+	struct orc_run r;
+	char f[512];
+	/* the control: three copies, as Apple's select has eight */
+	CHECKF(trun_orc("ew_tanh", lprog, len, 0, &r, f, sizeof f) == 0 && r.checked == 128u && r.bad == 0,
+	       "three copies: %s, %lu of %lu off", f, (unsigned long)r.bad, (unsigned long)r.checked);
+	CHECKF(strstr(inspect(lprog, len), "td 0 ch 0 at weights+0x0 (file ") && strstr(itext, "reads as: "),
+	       "%s", itext);
+	CHECK(!strstr(itext, "not modelled"));
+	/* the checker's negative: knots 8..24 (|x| 1 to 3) zeroed in every copy */
+	memcpy(lcopy, lprog, len);
+	for (unsigned ch = 0; ch < 3; ch++)
+		for (unsigned k = 8; k <= 24; k++)
+			le_wr16(lcopy + BP_WEIGHTS_OFF + ch * ACTLUT_STRIDE + 2u * (ACTLUT_KNOT0 + k), 0);
+	CHECK(trun_orc("ew_tanh", lcopy, len, 1, &r, NULL, 0) == 0);
+	CHECKF(r.bad > r.checked / 4, "%lu of %lu off", (unsigned long)r.bad, (unsigned long)r.checked);
+	/* channel 0 of one record, channel 1 over 0x100 beginning with another record (channel 2
+	 * off); channel 0 over 0x100 beginning with another, channel 2 of one record (1 off); the
+	 * same with channel 1 beginning with channel 0's record; channel 1 of 0x40 bytes */
+	static const struct {
+		unsigned lng, off;
+		uint32_t size;
+		int head;
+		const char *mark;
+	} no[] = {
+		{1, 2, 0x100, 1, "td 0 ch 1 (0x100 bytes): not modelled: "},
+		{0, 1, 0x100, 1, "td 0 ch 0 (0x100 bytes): not modelled: "},
+		{1, 2, 0x100, 0, "td 0 ch 1 (0x100 bytes): not modelled: "},
+		{1, 2, 0x40, 0, "td 0 ch 1 (0x40 bytes): not modelled: "},
+	};
+	for (unsigned i = 0; i < sizeof no / sizeof no[0]; i++) {
+		REQUIRE(longer_channel(len, no[i].lng, no[i].off, no[i].size, no[i].head) == 0);
+		char reg[64];
+		snprintf(reg, sizeof reg, "KernelDMASrc.CoeffBfrSize[%u] = 0x%x", no[i].lng, (unsigned)no[i].size);
+		CHECKF(trun_orc("ew_tanh", lcopy, len, 1, &r, f, sizeof f) != 0 && strstr(f, "td 0") &&
+			       strstr(f, reg) && strstr(f, "unreadable-activation-record") && strstr(f, TD_LUT_MIXED_WHY),
+		       "case %u: \"%s\"", i, f);
+		CHECKF(strstr(inspect(lcopy, len), no[i].mark) && strstr(itext, TD_LUT_MIXED_WHY) &&
+			       !strstr(itext, "reads as: "),
+		       "case %u: %s", i, itext);
+	}
 }
