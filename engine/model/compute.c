@@ -4785,8 +4785,8 @@ static int write_transposed(struct anem *m, const struct tile *out, unsigned ilv
  * Channel interleave (fw/td's td_tile_interleave; docs/engine-model.md, "Channel interleave"):
  * each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with it
  * (L2.SourceCfg's with TileDMASrc.Fmt, which both sources follow; L2.ResultCfg's with
- * TileDMADst.Fmt) are 1, or 4 or 8 on both (td_interleave_modelled), as in Apple's H13 select
- * over 1x8x375x375 and attention. Interleave I above 1 is modelled on an fp16 tile the tile DMA
+ * TileDMADst.Fmt) are 1, or 2, 4 or 8 on both (td_interleave_modelled), as in Apple's H13
+ * select over 1x8x375x375, attention and a matmul of two runtime operands. Interleave I above 1 is modelled on an fp16 tile the tile DMA
  * moves, of depth 1 and whole groups of I channels, W x I values a row; anything else is refused.
  */
 static int interleave_side(struct anem *m, uint32_t fmt_reg, uint32_t l2_reg, int on, const struct tile *t,
@@ -4796,13 +4796,13 @@ static int interleave_side(struct anem *m, uint32_t fmt_reg, uint32_t l2_reg, in
 	const unsigned l = H13_GET(REG(l2_reg), H13_L2_DMAINTERLEAVE);
 	if (!td_interleave_modelled(f))
 		return anem_refuse(m, ENG_FR_FIELD, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "a tile DMA's Fmt.Interleave other than 1, 4 or 8 not modelled (Apple's "
-				   "programs set 1, and 4 or 8 on channel-interleaved intermediates)");
+				   "a tile DMA's Fmt.Interleave other than 1, 2, 4 or 8 not modelled (Apple's "
+				   "programs set 1, and 2, 4 or 8 on channel-interleaved intermediates)");
 	if (l != f)
 		return anem_refuse(m, f == 1u ? ENG_FR_FIELD : ENG_FR_COMBINATION, l2_reg,
 				   H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
 				   "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled (the "
-				   "two agree, 1, 4 or 8, in every real program)");
+				   "two agree, 1, 2, 4 or 8, in every real program)");
 	if (f == 1u)
 		return ENG_OK;
 	if (!on || other_path)

@@ -90,13 +90,13 @@ void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value)
 const struct td_fixed td_fixed[] = {
 	{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 1, "Common.ConvCfg.Ox other than 1 not modelled (Apple's 1024-channel depthwise 9x9 and 1x9 set 2: unpinned)"},
 	{H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 1, "Common.ConvCfg.Oy other than 1 not modelled (1 in every real program)"},
-	/* the four interleave fields: 1 here (what the builders write); the model reads 4 and 8 as
+	/* the four interleave fields: 1 here (what the builders write); the model reads 2, 4 and 8 as
 	 * well, with its own checks (compute.c's interleave_side) */
-	{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.SourceCfg.DMAInterleave other than 1, 4 or 8 not modelled"},
+	{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.SourceCfg.DMAInterleave other than 1, 2, 4 or 8 not modelled"},
 	{H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 1, "L2.ResultCfg.DMAFmt other than 1 not modelled (1, 16-bit, in every real fp16 program; 0 with a one-byte tile DMA destination)"},
-	{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.ResultCfg.DMAInterleave other than 1, 4 or 8 not modelled"},
-	{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMASrc.Fmt.Interleave other than 1, 4 or 8 not modelled"},
-	{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMADst.Fmt.Interleave other than 1, 4 or 8 not modelled"},
+	{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 1, "L2.ResultCfg.DMAInterleave other than 1, 2, 4 or 8 not modelled"},
+	{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMASrc.Fmt.Interleave other than 1, 2, 4 or 8 not modelled"},
+	{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 1, "TileDMADst.Fmt.Interleave other than 1, 2, 4 or 8 not modelled"},
 	/* whole words the H13 map leaves unnamed (fw/regmap/h13.h) */
 	{H13_COMMON_INDEPTH, 0, 32, 1, "Common.InDepth other than 1 not modelled but equal to OutDepth, at most 32767 (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},
 	{H13_COMMON_OUTDEPTH, 0, 32, 1, "Common.OutDepth other than 1 not modelled but equal to InDepth, at most 32767 (1 in every real program but the reductions of Apple's layer_norm over C, H and W)"},

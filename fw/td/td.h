@@ -168,13 +168,16 @@ static inline int td_tile_sign_disagrees(uint32_t fmt, unsigned chfmt)
  * a kernel buffer with Interleave 8 that a later TD reads as 8 outputs side by side for each
  * input. Apple's H13 attention (chain_attn_s64_dh64) writes k and the softmax's probabilities
  * with Interleave 4 into a buffer its matmuls read as kernels with OCGSize 2 (4 outputs side by
- * side for each input): on random q, k and v it computes attention only by this rule. A field of
- * 0 is read as 1 (no program holds it on an enabled DMA; the model refuses every value but 1,
- * 4 and 8: td_interleave_modelled).
+ * side for each input): on random q, k and v it computes attention only by this rule. Apple's H13
+ * matmul of two runtime operands [48,64] x [64,64]^T (rrmm_r2rr_m48_k64_n64_tx0_ty1) writes x
+ * with Interleave 2 into a buffer its two matmul TDs read as kernels with OCGSize 1 (2 outputs
+ * side by side): on random operands it computes x w^T only by this rule, with the pairs of
+ * channels swapped 39 off (the eighth sweep). A field of 0 is read as 1 (no program holds it on
+ * an enabled DMA; the model refuses every value but 1, 2, 4 and 8: td_interleave_modelled).
  */
 static inline int td_interleave_modelled(unsigned ilv)
 {
-	return ilv == 1u || ilv == 4u || ilv == 8u;
+	return ilv == 1u || ilv == 2u || ilv == 4u || ilv == 8u;
 }
 static inline unsigned td_tile_interleave(uint32_t fmt)
 {

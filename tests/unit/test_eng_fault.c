@@ -163,7 +163,7 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT_LSB, H13_L2SRC_DEPENDENT_W, 1, "L2.SourceCfg.Dependent = 0x1: unmodelled-field"},
 		/* 2 only with a first operand from L2 memory (Apple's softmax), not a tile source */
 		{H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT_LSB, H13_L2SRC_DEPENDENT_W, 2, "L2.SourceCfg.Dependent = 0x2: unmodelled-field"},
-		{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 2, "L2.SourceCfg.DMAInterleave = 0x2: unmodelled-field"},
+		{H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 3, "L2.SourceCfg.DMAInterleave = 0x3: unmodelled-field"},
 		{H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 2, "L2.ResultCfg.DMAFmt = 0x2: unmodelled-field"},
 		{H13_L2_RESULTCFG, H13_L2_DMAOFFSETCH_LSB, H13_L2_DMAOFFSETCH_W, 1, "L2.ResultCfg.DMAOffsetCh = 0x1: unmodelled-field"},
 		/* the first operand from L2 memory (as Apple's macOS 26 programs read one) while
@@ -180,7 +180,7 @@ TEST(eng_fault, unread_fields_refused_unless_at_the_real_programs_values)
 		{H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W, 0, "L2.ResultCfg.DMAInterleave = 0x0: unmodelled-field"},
 		{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 0, "TileDMASrc.Fmt.Interleave = 0x0: unmodelled-field"},
 		{H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 0, "TileDMADst.Fmt.Interleave = 0x0: unmodelled-field"},
-		{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 2, "TileDMASrc.Fmt.Interleave = 0x2: unmodelled-field"},
+		{H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, 3, "TileDMASrc.Fmt.Interleave = 0x3: unmodelled-field"},
 		{H13_SRC_FMT, H13_FMT_TRUNCATE_LSB, H13_FMT_TRUNCATE_W, 1, "unmodelled-field: TileDMASrc.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than"},
 		{H13_DST_FMT, H13_FMT_MEMFMT_LSB, H13_FMT_MEMFMT_W, 1, "unmodelled-field: TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than"},
 		{H13_DST_FMT, H13_FMT_FMTMODE_LSB, H13_FMT_FMTMODE_W, 0, "unmodelled-field: TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than"},

@@ -964,10 +964,10 @@ TEST(model_pe, a_one_byte_tensor_kept_in_l2_memory_and_read_back)
  * lines), a plane a group of 8 channels; TD 1 reads it back with TileDMASrc.Fmt.Interleave 8 and
  * L2.SourceCfg.DMAInterleave 8 and writes 2t plain to BAR 4. The references are the definitions:
  * BAR 3's element (c, h, w) at (c / 8) plane + h row + (8 w + c mod 8) x 2 holds fp16((x - 1/4)/2),
- * BAR 4 holds 2 fp16(t) (exact); the same by 4 (Apple's attention). Negatives: the checker
- * reading BAR 3 as the plain layout, or by the other interleave, fails; interleave 2, an L2
- * DMAInterleave that disagrees with its tile DMA's, and 12 channels (not whole groups of 8) are
- * refused by name.
+ * BAR 4 holds 2 fp16(t) (exact); the same by 4 (Apple's attention) and by 2 (Apple's matmul of
+ * two runtime operands at M 48, the eighth sweep; refused before). Negatives: the checker reading
+ * BAR 3 as the plain layout, or by another interleave, fails; interleave 3, an L2 DMAInterleave
+ * that disagrees with its tile DMA's, and 12 channels (not whole groups of 8) are refused by name.
  */
 #define IL_C 16u
 #define IL_H 3u
@@ -1092,8 +1092,9 @@ TEST(model_pe, channel_interleave_written_and_read_back)
 	struct session_result res;
 	struct il_run r;
 	size_t len;
-	/* by 8 (Apple's select) and by 4 (Apple's attention) */
-	for (unsigned ilv = 4; ilv <= 8; ilv += 4) {
+	/* by 8 (Apple's select), by 4 (Apple's attention) and by 2 (Apple's matmul of two runtime
+	 * operands at M 48) */
+	for (unsigned ilv = 2; ilv <= 8; ilv *= 2) {
 		r = (struct il_run){.c = IL_C, .ilv = ilv};
 		len = il_prog(p, sizeof p, IL_C, ilv, 0);
 		REQUIRE(len > 0);
@@ -1120,12 +1121,12 @@ TEST(model_pe, channel_interleave_written_and_read_back)
 		r = (struct il_run){.c = IL_C, .ilv = ilv, .mid_plain = 1};
 		CHECK(il_submit(p, len, &r, &res) == 0);
 		CHECK(r.bad > IL_C * IL_H * IL_W / 2);
-		r = (struct il_run){.c = IL_C, .ilv = 12u - ilv};
+		r = (struct il_run){.c = IL_C, .ilv = ilv == 8u ? 4u : 2u * ilv};
 		CHECK(il_submit(p, len, &r, &res) == 0);
 		CHECK(r.bad > IL_C * IL_H * IL_W / 2);
 	}
-	/* interleave 2: refused, naming TD 0's TileDMADst.Fmt */
-	il_refused(p, sizeof p, IL_C, 2, 0, ENG_FR_FIELD, 0, H13_DST_FMT);
+	/* interleave 3 (no program holds it): refused, naming TD 0's TileDMADst.Fmt */
+	il_refused(p, sizeof p, IL_C, 3, 0, ENG_FR_FIELD, 0, H13_DST_FMT);
 	/* TD 1's L2 side at 1 under its tile DMA's 8: refused, naming TD 1's L2.SourceCfg */
 	il_refused(p, sizeof p, IL_C, 8, 1, ENG_FR_COMBINATION, 1, H13_L2_SOURCECFG);
 	/* 12 channels: a group of 8 part-filled, refused */
