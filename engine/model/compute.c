@@ -187,6 +187,13 @@ static int cpu_f16c(void)
 static uint32_t kept_get(const void *ctx, uint32_t a); /* the register window as fw/td's td_regs */
 static int td_refusal_fault(struct anem *m, const struct td_refusal *r);
 
+/* The destination's format and sign are checked where its DMA is enabled (En) or writes through
+ * WBase with En clear (fw/td td_dst_writes: expt2) */
+static int dst_dma_on(const struct anem *m)
+{
+	return H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) || td_dst_writes(m->cur_bar_en);
+}
+
 #define SIGN_AMB_TEXT                                                                              \
 	"a byte 0x80..0xff of a one-byte tensor whose tile DMA format (TileDMASrc/TileDMADst.Fmt: "   \
 	"UINT8 or INT8) and Common.ChCfg format disagree on its sign; which the engine applies is "   \
@@ -741,7 +748,7 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 	/* and those real programs hold at a value other than 0 (fw/td: the builders write them) */
 	/* a one-byte output leaves through an 8-bit DMA (L2.ResultCfg.DMAFmt 0, "8b" in the H16 map;
 	 * 1, "16b", in every fp16 program: td_fixed), as Apple's H13 logical_not writes its bool */
-	const int byte_out = H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && td_tile_fmt_byte(REG(H13_DST_FMT)) >= 0;
+	const int byte_out = dst_dma_on(m) && td_tile_fmt_byte(REG(H13_DST_FMT)) >= 0;
 	/* InDepth = OutDepth above 1: a reduction's (td_kept_of) or an elementwise TD's (anem_compute
 	 * checks the path) */
 	const struct td_regs regs = {kept_get, m};
@@ -763,7 +770,7 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 				   "with Common.ChCfg.InFmt fp16, as in every real fp16 program, softmax.bin's (1, 0, 0) "
 				   "with InFmt fp16, "
 				   "or UINT8/INT8 (0, 0, 0)/(0, 0, 1) with InFmt a one-byte format, not modelled");
-	if (H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && !fmt_known(REG(H13_DST_FMT), 0, outfmt, 1))
+	if (dst_dma_on(m) && !fmt_known(REG(H13_DST_FMT), 0, outfmt, 1))
 		return anem_refuse(m, ENG_FR_FIELD, H13_DST_FMT, 0, 32,
 				   "TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than "
 				   "(1, 3, 2), as in every real fp16 program, or UINT8/INT8 with Common.ChCfg.OutFmt "
@@ -4702,6 +4709,12 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_OPMODE,
 				   "a convolution with a second operand in L2 memory, or its result both there "
 				   "and L2-resident, not modelled");
+	/* kept in L2 memory and written through WBase both (td_dst_writes, the destination's En
+	 * clear): td_l2mem_of refuses it on a convolution; a backstop, as this path writes L2 alone */
+	if (l->res.on && out->r)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
+				   "a convolution whose result is kept in L2 memory and written through WBase "
+				   "both not modelled");
 	int e = kernel_not_the_record(m, r, nr, act);
 	if (!e)
 		e = l2m_ready(m);
@@ -4733,7 +4746,7 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 		return e;
 	if (!l->res.on)
 		return convolution(m, r, nr, s, in, src, out, lres, act);
-	struct tile held = *out; /* (no tile destination: td_l2mem_of refuses both) */
+	struct tile held = *out; /* (no tile destination: refused above) */
 	held.r = NULL;
 	if ((e = grow16(m, &m->otr, &m->otr_len, (uint64_t)out->g * out->c * out->h * out->w,
 			"a convolution's result in L2 memory (NumGroups x Cout x OutDim) over the model's "
@@ -5078,15 +5091,6 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 		else if (r[i].kind == TD_R_DST)
 			rd = &r[i];
 	}
-	/* WBase bound with the destination DMA's En clear: silicon wrote through WBase (expt2), so
-	 * writing nothing would be wrong (fw/td td_dst_dma_refusal, which inspect marks) */
-	{
-		struct td_refusal no = {0};
-		const struct td_regs regs = {kept_get, m};
-		td_dst_dma_refusal(&regs, m->cur_bar_en, &no);
-		if (no.why)
-			return td_refusal_fault(m, &no);
-	}
 	/* Common.Cfg.TaskType: 0, 2, 3 and 5 in every program that computes (fixtures, Apple's);
 	 * 4 (a normalize, td_l2mem_of) and 6 (a reduction of two operands, td_kept_of) in Apple's
 	 * layer_norm */
@@ -5102,7 +5106,7 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_DEPTHSTRIDE, H13_DST_GROUPSTRIDE);
 	/* a one-byte tile whose DMA and ChCfg disagree on the sign (fw/td) */
 	in0.amb = H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && td_tile_sign_disagrees(REG(H13_SRC_FMT), in0.fmt);
-	out.amb = H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && td_tile_sign_disagrees(REG(H13_DST_FMT), out.fmt);
+	out.amb = dst_dma_on(m) && td_tile_sign_disagrees(REG(H13_DST_FMT), out.fmt);
 	int e = tiles_apart(m, &in0, &in1, &out);
 	if (e)
 		return e;
@@ -5129,7 +5133,10 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 		return e;
 	/* Common.Cfg.OutTranspose on a result the tile DMA writes (td_l2mem_of reads the L2 ones but
 	 * a reduction's, which reads only PECfg.OutputTranspose: refused wherever it goes) */
-	const int otr = H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && rd && !lm.res.on;
+	/* (a result kept in L2 memory and written through WBase with En clear, td_dst_writes: both
+	 * copies transposed, td_l2mem_of's view and the tile DMA's) */
+	const int otr = H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && rd &&
+			(!lm.res.on || td_dst_writes_en_clear(REG(H13_DST_DMACONFIG), m->cur_bar_en));
 	if ((otr && l2res) || (H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && k.role == TD_KEPT_MAKES))
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE,
 				   "Common.Cfg.OutTranspose on a reduction's result, or on an L2-resident one "

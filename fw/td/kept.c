@@ -244,8 +244,9 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 	/* ResultType 1 (Apple's reductions over C, their last TD): by the tile DMA and, as SourceType 1
 	 * keeps a source, presumably kept in L2 at ResultBase too. Nothing in those programs reads
 	 * that copy, so the model writes only the DMA's: a later read of it finds L2 memory no TD
-	 * wrote and is refused */
-	else if (!(rt == H13_L2_MEM && !dst_en) && !((rt == H13_L2_DMA || rt == H13_L2_KEEP) && dst))
+	 * wrote and is refused. WBase bound with En clear writes through WBase too (td_dst_writes):
+	 * with ResultType 0 into L2 memory and out by the tile DMA both, refused here */
+	else if (!(rt == H13_L2_MEM && !dst) && !((rt == H13_L2_DMA || rt == H13_L2_KEEP) && dst))
 		REFUSE(k, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
 		       "a reduction whose result goes other than into L2 memory (ResultType 0, no tile "
 		       "destination) or by the tile DMA (ResultType 2, or 1: the DMA's copy) not modelled");
@@ -326,7 +327,7 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 	int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
 	int src0 = src_en && (bar_en >> H13_BAR_RBASE0 & 1u);
 	int src1 = src_en && (bar_en >> H13_BAR_RBASE1 & 1u);
-	int dst = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u);
+	int dst = td_dst_writes(bar_en); /* En set or clear */
 	int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
 	/* a reduction: Common.Cfg.TaskType 5 (every reduction of softmax.bin and of Apple's
 	 * programs, and no other TD). A PE result leaving neither by DMA nor as an L2-resident tensor

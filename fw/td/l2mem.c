@@ -254,7 +254,7 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	memset(l, 0, sizeof *l);
 	l->no.reg = TD_KEPT_NO_REG;
 	if (k->role == TD_KEPT_MAKES) {
-		reduction(r, k, H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u), l);
+		reduction(r, k, td_dst_writes(bar_en), l);
 		return;
 	}
 	uint32_t pc = GET(H13_COMMON_PECFG), cfg = GET(H13_PLANAR_CFG), scfg = GET(H13_L2_SOURCECFG);
@@ -263,7 +263,9 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	unsigned otr = H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE);
 	unsigned st = H13_GET(scfg, H13_L2_SOURCETYPE);
 	unsigned rt = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE);
-	int dst = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_WBASE & 1u);
+	/* the tile destination writes through WBase, En set or clear (td_dst_writes) */
+	int dst = td_dst_writes(bar_en);
+	int dst_en = H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) != 0;
 	/* PECfg.OutputTranspose on a result kept in L2 memory: kept with C and W swapped, as
 	 * Common.Cfg.OutTranspose keeps one (Apple's layer_norm over C of [1,4096,1,1]: its copy of x
 	 * into L2 is read back by the next TD as one row of 4096, and the program computes layer norm
@@ -389,12 +391,23 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		REFUSE(l, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
 		       "L2.ResultCfg.ResultType 1 on a TD that is not a reduction not modelled (only the "
 		       "reductions of Apple's reduce_sum and reduce_mean over C have it)");
-	else if (rt == H13_L2_MEM && dst)
+	else if (rt == H13_L2_MEM && dst && dst_en)
 		REFUSE(l, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
 		       "L2.ResultCfg.ResultType 0 (the result left in L2 memory) with the tile destination "
 		       "enabled and WBase bound: which one the engine writes is not known (Apple's programs "
-		       "disable it)");
-	if (rt == H13_L2_MEM && !dst) {
+		       "clear its En)");
+	/* ResultType 0 with WBase bound and the destination's En clear (Apple's staging TDs: the
+	 * eighth and ninth sweeps' matmuls): kept in L2 memory and written through WBase both
+	 * (td_dst_writes), the same values, each as that path alone writes them (Common.Cfg.
+	 * OutTranspose, which the M 16 matmul's TD 0 sets, on both: the view below, and compute.c's
+	 * write_transposed); a convolution so is refused */
+	else if (rt == H13_L2_MEM && dst &&
+		 td_ne_reads_kernels(GET(H13_NE_MACCFG), GET(H13_NE_POSTSCALE), td_coeff_enabled(r)))
+		REFUSE(l, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
+		       "a convolution whose result is kept in L2 memory (ResultType 0) and written through "
+		       "WBase (TileDMADst.DMAConfig.En clear) both not modelled (Apple's staging TDs are "
+		       "pass-throughs)");
+	if (rt == H13_L2_MEM && !(dst && dst_en)) {
 		view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cout, 1, H13_GET(od, H13_OUTDIM_HOUT),
 		     H13_GET(od, H13_OUTDIM_WOUT), 0, otr);
 		/* OutTranspose of any shape: Apple's reductions over C write their [64,8,8] input so, C

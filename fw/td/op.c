@@ -440,17 +440,15 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 			outf(out, ctx, "\n");
 		}
 	}
-	/* the result: WBase bound with the destination DMA's En clear is refused (silicon wrote
-	 * through WBase: td_dst_dma_refusal, as engine/model/compute.c's compute) */
-	struct td_refusal dno = {0};
-	td_dst_dma_refusal(r, bar_en, &dno);
-	if (dno.why) {
-		outf(out, ctx, "  result: WBase, its tile DMA's En clear");
-		refusal_tail(&dno, out, ctx);
-		outf(out, ctx, "\n");
-	} else if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN)) {
+	/* the result: through WBase where its DMA is enabled, and where WBase is bound with the
+	 * destination DMA's En clear (fw/td td_dst_writes: silicon wrote through WBase, expt2; as
+	 * engine/model/compute.c writes it), a result kept in L2 memory then kept as well */
+	const int en_clear = td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), bar_en);
+	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) || en_clear) {
 		outf(out, ctx, "  result: WBase");
 		print_offset(GET(H13_DST_BASEADDR), out, ctx);
+		if (en_clear)
+			outf(out, ctx, " (TileDMADst.DMAConfig.En clear: written all the same)");
 		if (k.role == TD_KEPT_MAKES && !k.no.why) /* as engine/model/compute.c's reduce_planes */
 			outf(out, ctx, ", one %s a plane %s (%u x %u planes)\n", td_kept_kind_name(k.kind),
 			     k.out_transpose ? "at (g, 0, 0, c): a group's side by side (PECfg.OutputTranspose)"
@@ -467,6 +465,10 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 				outf(out, ctx, " (C x D x H x W)");
 			print_byte_dma(GET(H13_DST_FMT), H13_GET(ch, H13_CHCFG_OUTFMT), out, ctx);
 			print_interleave(GET(H13_DST_FMT), out, ctx);
+			if (en_clear && lm.res.on) {
+				outf(out, ctx, ", and keeps it in ");
+				print_l2view(&lm.res, out, ctx);
+			}
 			outf(out, ctx, "%s%s\n", l2res ? ", and keeps it in L2" : "",
 			     /* as engine/model/compute.c's write_transposed (fw/td td_dst_dims) */
 			     H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)

@@ -253,23 +253,6 @@ void td_unit_kernel_refusal(const struct td_regs *r, unsigned cin, unsigned cout
 			  "UnicastEn 1, UnicastCin 1) or Cin -> 1 summed (no UnicastEn), not modelled");
 }
 
-/* compute's: the TD header binds WBase but TileDMADst.DMAConfig.En is clear. On silicon the
- * engine wrote the result there all the same (allbilly/ane experimental/expt.md, expt2: the relu
- * TD with DMAConfig 0x040000c1 made 0x040000c0 or 0x040000c2 left relu(x) in a fresh output
- * buffer), so the bit is not the destination's enable the model reads, and what silicon writes
- * then (which bytes, beside an L2 result or not) is not pinned. Every fixture TD and every Apple
- * program the tests rebuild binds WBase exactly when En is set; three of Apple's programs rebuilt
- * in scratch do not (an operand kept in L2 memory with WBase = BAR 3 bound, then read from L2
- * memory: docs/engine-model.md, the eighth and ninth sweeps), and stay refused. */
-void td_dst_dma_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no)
-{
-	if ((bar_en >> H13_BAR_WBASE & 1u) && !H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN))
-		TD_REFUSE(no, 1, H13_DST_DMACONFIG, H13_DMA_EN,
-			  "TileDMADst.DMAConfig.En clear with WBase bound in the TD header not modelled "
-			  "(on silicon the engine wrote the result through WBase all the same: allbilly/ane "
-			  "expt2, the relu TD with DMAConfig 0x040000c0; the model would write nothing)");
-}
-
 /* depthwise: a convolution with kernels in memory and GroupConvCfg.UnicastEn, in the forms Apple's
  * programs pin (docs/engine-model.md, "Depthwise convolutions"): NumGroups 1, UnicastCin 1 or 2,
  * no ElemMultMode, kernels in coefficient channels (ku: a kernel unit's OCG instead); Cin

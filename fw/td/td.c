@@ -405,8 +405,8 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 			 td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_INFMT)), 0,
 			 k ? 0u : td_src0_bcast(r, h->bar_en), &o);
 	}
-	if (e == TD_OK && (h->bar_en & (1u << H13_BAR_WBASE)) &&
-	    H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN)) {
+	/* the destination: wherever WBase is bound, En set or clear (td_dst_writes) */
+	if (e == TD_OK && td_dst_writes(h->bar_en)) {
 		kind = TD_R_DST;
 		e = tile(h, r, TD_R_DST, H13_BAR_WBASE, &dst_regs,
 			 td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_OUTFMT)), 1, 0u, &o);

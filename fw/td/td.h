@@ -316,8 +316,6 @@ void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb
  *  - td_accbias_shift_refusal: ne_kernel_mode's, NE.AccBias's shift;
  *  - td_unit_kernel_refusal: unit_kernel_shape's, any other unit kernel but 1 -> 1 or C -> C
  *    channel by channel, 1x1;
- *  - td_dst_dma_refusal: compute's, WBase bound (bar_en, the TD header's) with
- *    TileDMADst.DMAConfig.En clear (silicon wrote through WBase: expt2);
  *  - td_depthwise_refusal: depthwise's, GroupConvCfg.UnicastEn outside Apple's depthwise forms
  *    (the groups, Cin, UnicastCin 2's window, the kernel format, a bias with KernelFmt 1).
  */
@@ -332,7 +330,6 @@ void td_channel_groups_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_unit_sum_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_accbias_shift_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_unit_kernel_refusal(const struct td_regs *r, unsigned cin, unsigned cout, struct td_refusal *no);
-void td_dst_dma_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
 /* the largest GroupConvCfg.UnicastCin of a depthwise convolution modelled (Apple's less: 2) */
 #define TD_DW_UNICASTCIN_MAX 2u
 #define TD_DW_GROUPCONV_TEXT                                                                          \
@@ -503,6 +500,29 @@ static inline int td_window_unit(const struct td_window *w)
 static inline int td_pe_in_path(uint32_t common_cfg)
 {
 	return H13_GET(common_cfg, H13_CFG_TASKTYPE) != 0u;
+}
+
+/*
+ * The tile destination writes the TD's result through WBase exactly when the TD header binds
+ * WBase (bar_en, the header's), TileDMADst.DMAConfig.En set or clear. On an M1 (allbilly/ane
+ * experimental/expt.md, expt2) relu's TD with DMAConfig 0x040000c1 made 0x040000c0 or 0x040000c2
+ * (En clear) left relu(x) in a fresh output buffer as with En set; Apple's compiler binds WBase
+ * with En clear on TDs that keep their result in L2 memory (docs/engine-model.md, "The
+ * destination DMA's En with WBase bound"), whose result is then kept there and written through
+ * WBase both. With WBase unbound nothing leaves through the tile DMA, whatever En says (sigmoid.bin
+ * TD 0, softmax.bin's L2 TDs). The one home of the reading: td_ranges (so the control path
+ * counts, grants and covers the range as any write), td_kept_of, td_l2mem_of, inspect's result
+ * line and the engine model's destination checks take it from here.
+ */
+static inline int td_dst_writes(unsigned bar_en)
+{
+	return (bar_en >> H13_BAR_WBASE) & 1u;
+}
+
+/* The same write with TileDMADst.DMAConfig.En clear (expt2's form; Apple's staging TDs). */
+static inline int td_dst_writes_en_clear(uint32_t dst_dmaconfig, unsigned bar_en)
+{
+	return td_dst_writes(bar_en) && !H13_GET(dst_dmaconfig, H13_DMA_EN);
 }
 
 /* A second PE operand: Planar.Cfg.SecSrc 2 (added or multiplied) or 3 (subtracted). */

@@ -855,6 +855,15 @@ def l2_memory(d, rng):
     a = f16((4, 3, 20), 1, 100) * np.where(rng.uniform(size=(4, 3, 20)) < 0.5, -1, 1).astype(np.float16)
     y = a.astype(np.float64) + a.astype(np.float64) / 2.0
     write(os.path.join(d, 'l2_keep.orc'), [t(5, a.shape, a), out(4, y)])
+    # TileDMADst.DMAConfig.En clear with WBase bound (docs/engine-model.md, "The destination
+    # DMA's En with WBase bound"): relu(x) through WBase, expt2's form; and Apple's staging of an
+    # operand (the eighth and ninth sweeps' matmuls): TD 0 keeps x [4,3,20] in L2 memory and
+    # writes it through WBase = BAR 3 both, TD 1 reads it from L2 and halves it into BAR 4
+    # (their own generator: the draws above and below stay as they were)
+    a = np.random.default_rng(SEED + 2121).uniform(-100, 100, (4, 3, 20)).astype(np.float16)
+    xd = a.astype(np.float64)
+    write(os.path.join(d, 'dst_en_clear_relu.orc'), [t(5, a.shape, a), out(4, np.maximum(xd, 0.0))])
+    write(os.path.join(d, 'dst_en_clear_stage.orc'), [t(5, a.shape, a), out(3, xd), out(4, xd / 2.0)])
     # reductions over planes read from L2 memory, as Apple's softmax over rows of 128 (each row
     # of x [1,16,48] a plane of 3 x 16): x - max(row), and x * (1 / sum(row)) (the reciprocal
     # rounded to fp16, then the product: two roundings)

@@ -832,30 +832,26 @@ TEST(model_fixtures, square_and_cube_in_the_shapes_of_the_programs_held_back)
 
 /* relu.hwx (allbilly/ane's REL_TD) with TileDMADst.DMAConfig 0x040000c1 made 0x040000c0 or
  * 0x040000c2, En clear, WBase still bound: on silicon the output buffer held relu(x) (expt2,
- * DONTCARE), where the model completed writing nothing. Refused by name now; the control, the
- * fixture unchanged, computes relu against numpy (the hwx_relu oracle). */
-TEST(model_fixtures, relu_hwx_with_the_destination_dma_enable_clear_refused)
+ * DONTCARE). The model wrote nothing until 2026-12-06, then refused it by name; it writes relu(x)
+ * through WBase now (fw/td td_dst_writes), checked against numpy (the hwx_relu oracle), as the
+ * fixture unchanged (the control). */
+static int dst_c0(uint8_t *b, size_t len)
+{
+	return tpatch_field(b, len, 0, H13_DST_DMACONFIG, 0, 32, 0x040000c0u);
+}
+
+static int dst_c2(uint8_t *b, size_t len)
+{
+	return tpatch_field(b, len, 0, H13_DST_DMACONFIG, 0, 32, 0x040000c2u);
+}
+
+TEST(model_fixtures, relu_hwx_with_the_destination_dma_enable_clear_computes_relu)
 {
 	if (!test_shared_dir())
 		SKIP("../shared absent: the fixture programs are not run");
 	run_one(12); /* the control: relu.hwx as it is */
-	static const uint32_t vals[] = {0x040000c0u, 0x040000c2u};
-	for (unsigned i = 0; i < 2; i++) {
-		uint8_t *b;
-		size_t len;
-		REQUIRE(test_read_file(test_shared_path(fx[12].path), &b, &len) == 0);
-		REQUIRE(tpatch_field(b, len, 0, H13_DST_DMACONFIG, 0, 32, vals[i]) == 0);
-		struct session_result res;
-		int rc = tsubmit(b, len, 0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
-		CHECKF(rc == 1 && res.run == ENG_E_FAULT && res.fault.td == 0 &&
-			       res.fault.reg == H13_DST_DMACONFIG &&
-			       strstr(res.fault_text, "TileDMADst.DMAConfig.En = 0x0: unmodelled-combination: "
-						      "TileDMADst.DMAConfig.En clear with WBase bound") != NULL,
-		       "DMAConfig 0x%08x: exit %d, %s %s", (unsigned)vals[i], rc, session_result_name(&res),
-		       res.fault_text);
-		CHECK(res.canaries_ok);
-		free(b);
-	}
+	run_edited(12, 0.0, NULL, dst_c0);
+	run_edited(12, 0.0, NULL, dst_c2);
 }
 
 /* ReLU through the planar engine: abs.bin's one PE TD with Planar.Cfg.ReluEn (bit 5, the H13

@@ -175,8 +175,8 @@ TEST(model_agree, a_result_that_leaves_nowhere_is_refused)
 	CHECKF(run_pe_unbound(&u, 1u << H13_BAR_WBASE, f, sizeof f) != 0, "no destination: %s",
 	       f); /* fw/td kept.c's, before this */
 	/* the review's: Common.Cfg 0 as well (the PE out of the path, so kept.c's reading does not
-	 * see it), which completed writing nothing. WBase unbound: bound, the destination DMA's En
-	 * clear is refused first (td_dst_dma_refusal, below) */
+	 * see it), which completed writing nothing. WBase unbound: bound, the destination writes
+	 * through it with En clear (td_dst_writes, below) */
 	if (u.nx < BP_PE_EXTRA) {
 		u.xreg[u.nx] = H13_COMMON_CFG;
 		u.xval[u.nx++] = 0;
@@ -394,25 +394,44 @@ TEST(model_agree, no_first_source_is_marked_not_modelled)
 
 /* WBase bound in the TD header with TileDMADst.DMAConfig.En clear: on silicon the engine wrote
  * the result through WBase all the same (allbilly/ane expt2: the relu TD with DMAConfig
- * 0x040000c0 and 0x040000c2 left relu(x) in the output buffer), where the model completed
- * writing nothing and inspect said "nothing leaves the engine". Refused by name on both sides
- * (fw/td td_dst_dma_refusal), beside the control that completes; the same TD with WBase unbound
- * too is "a result that leaves nowhere" (above), not this. */
-TEST(model_agree, destination_dma_enable_clear_with_wbase_bound_refused)
+ * 0x040000c0 and 0x040000c2 left relu(x) in the output buffer). The model writes it (fw/td
+ * td_dst_writes) and inspect's result line says so, from the same predicate; from 2026-12-06 (d9e229d)
+ * both refused it by name, and before that the model wrote nothing and inspect said "nothing
+ * leaves the engine". Apple's staging form (a result kept in L2 memory, WBase bound, En clear)
+ * is described as both (with OutTranspose, both transposed). The same TD with WBase unbound
+ * too is "a result that leaves nowhere" (above). */
+TEST(model_agree, destination_dma_enable_clear_with_wbase_bound_written)
 {
-	static const char want[] = "TileDMADst.DMAConfig.En clear with WBase bound in the TD header";
+	static const char line[] = "  result: WBase (TileDMADst.DMAConfig.En clear: written all the same), 2 x 2 x 8 fp16";
 	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
 	struct bp_pe_spec t;
 	agree("a copy to WBase", &copy, NULL);
-	t = copy;
-	extra(&t, H13_DST_DMACONFIG, 0);
-	agree("a copy, its destination DMA's En clear, WBase bound", &t, want);
-	t = copy;
-	extra(&t, H13_DST_DMACONFIG, 2u); /* expt2's other neighbour: bit 1 set, En clear */
-	agree("a copy, DMAConfig 2, WBase bound", &t, want);
+	CHECKF(strstr(itext, "TileDMADst.DMAConfig.En clear") == NULL, "%s", itext);
+	static const uint32_t v[] = {0u, 2u, 0xc0u}; /* expt2's neighbours (bit 1 set, En clear), Apple's */
+	for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
+		t = copy;
+		extra(&t, H13_DST_DMACONFIG, v[i]);
+		agree("a copy, its destination DMA's En clear, WBase bound", &t, NULL);
+		CHECKF(strstr(itext, line) != NULL, "DMAConfig 0x%x:\n%s", (unsigned)v[i], itext);
+	}
 	t = copy;
 	extra(&t, H13_DST_DMACONFIG, 3u);
 	agree("a copy, DMAConfig 3 (En set)", &t, NULL);
+	/* Apple's staging: kept in L2 memory and written through WBase */
+	t = copy;
+	t.res_l2 = (struct bp_l2){1, 0x400, 16, 32, 0, 0};
+	t.res_wbase = 1;
+	agree("a copy kept in L2 memory and written through WBase, En clear", &t, NULL);
+	CHECKF(strstr(itext, "  result: WBase (TileDMADst.DMAConfig.En clear: written all the same), "
+			     "2 x 2 x 8 fp16, and keeps it in L2 memory at 0x400\n") != NULL, "%s", itext);
+	/* with OutTranspose, [16,1,1] kept as one row of 16 (Apple's M 16 matmul's TD 0 sets it) */
+	t = bp_pe_copy(16, 1, 1, 5, 4);
+	t.res_l2 = (struct bp_l2){1, 0x400, 32, 32, 0, 0};
+	t.res_wbase = 1;
+	t.out_transpose = 1;
+	agree("the same with Common.Cfg.OutTranspose", &t, NULL);
+	CHECKF(strstr(itext, "and keeps it in L2 memory at 0x400, kept as one row of C, written with C and "
+			     "W swapped (Common.Cfg.OutTranspose)\n") != NULL, "%s", itext);
 }
 
 static struct bp_l2 l2v(uint32_t base, uint32_t cs, uint32_t rs)

@@ -1065,3 +1065,174 @@ TEST(model_l2mem, reductions_out_by_dma)
 	expect_refused("red_sum", p, 1, "Planar.PreScale other than 1 on a reduction");
 #endif
 }
+
+/*
+ * TileDMADst.DMAConfig.En clear with WBase bound (fw/td td_dst_writes; docs/engine-model.md, "The
+ * destination DMA's En with WBase bound"). On an M1 relu's TD with DMAConfig 0x040000c0 or
+ * 0x040000c2 left relu(x) in its output buffer (allbilly/ane expt2), and Apple's compiler binds
+ * WBase with En clear on TDs that stage an operand in L2 memory (the eighth and ninth sweeps'
+ * matmuls): the destination writes through WBase as with En set, and a result kept in L2 memory
+ * is kept too. Until 2026-12-06 the model refused every such TD by name (td_dst_dma_refusal);
+ * before that it wrote nothing. The references are numpy's (gen_model.py, dst_en_clear_*).
+ */
+
+/* x [4,3,20] (BAR 5) through the PE's ReLU into BAR 4, TileDMADst.DMAConfig written last */
+static struct bp_pe_spec relu_dst(uint32_t dmacfg)
+{
+	struct bp_pe_spec t = bp_pe_copy(4, 3, 20, 5, 4);
+	t.relu = 1;
+	t.xreg[t.nx] = H13_DST_DMACONFIG;
+	t.xval[t.nx++] = dmacfg;
+	return t;
+}
+
+TEST(model_l2mem, relu_written_through_wbase_with_the_destination_en_clear)
+{
+	struct bp_pe_spec t = relu_dst(1u); /* the control: En set */
+	const struct bp_pe_spec *p[] = {&t};
+	expect_exact("dst_en_clear_relu", p, 1);
+	/* expt2's two neighbours of relu's 0x040000c1 (bit 26 aside) and Apple's 0xc0 */
+	static const uint32_t v[] = {0u, 2u, 0xc0u};
+	for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
+		t = relu_dst(v[i]);
+		expect_exact("dst_en_clear_relu", p, 1);
+	}
+#if !defined(ANEFW_TARGET)
+	/* the negative: x itself (no ReLU) fails the checker, so the output is this TD's */
+	t = relu_dst(0xc0u);
+	t.relu = 0;
+	expect_checker_fails("dst_en_clear_relu", p, 1, 4, "x as relu(x)");
+	/* WBase unbound as well: nothing leaves through the tile DMA, as before; with the PE's ReLU
+	 * and no result anywhere, refused by name (fw/td kept.c's reading, before compute's) */
+	t = relu_dst(0xc0u);
+	t.bar_out = 0;
+	{
+		size_t len = bp_pen(prog, sizeof prog, p, 1);
+		REQUIRE(len > 0);
+		uint32_t hw[H13_TD_HEADER_WORDS];
+		struct td_hdr h;
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			hw[i] = le_rd32(prog + 4 * i);
+		td_hdr_decode(hw, &h);
+		h.bar_en = (uint8_t)(h.bar_en & ~(1u << H13_BAR_WBASE));
+		td_hdr_encode(&h, hw);
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			le_wr32(prog + 4 * i, hw[i]);
+		struct orc_run r;
+		char fault[256] = "";
+		CHECK(trun_orc("dst_en_clear_relu", prog, len, 1, &r, fault, sizeof fault) != 0);
+		CHECKF(strstr(fault, "td 0") && strstr(fault, "a PE result left in the engine"), "%s", fault);
+	}
+#endif
+}
+
+/* The control path grants and checks the write as with En set: the default grant of BAR 4 is
+ * its 4 planes of 3 rows of 64 bytes, and one byte less is refused, naming the range */
+TEST(model_l2mem, a_write_through_wbase_with_en_clear_is_granted_as_with_en_set)
+{
+	static const uint32_t v[] = {1u, 0xc0u};
+	for (unsigned i = 0; i < 2; i++) {
+		struct bp_pe_spec t = relu_dst(v[i]);
+		static struct subq_grant g[SUBQ_MAX_GRANTS];
+		unsigned ng = 0;
+		size_t len;
+		char fault[256] = "";
+		CHECK_EQ(grants_with(&t, 4, 0, g, &ng, &len), 4u * 3u * 64u);
+		CHECKF(run_granted("dst_en_clear_relu", &t, 4, 4u * 3u * 64u, fault, sizeof fault) == 0,
+		       "DMAConfig 0x%x: %s", (unsigned)v[i], fault);
+		CHECK(run_granted("dst_en_clear_relu", &t, 4, 4u * 3u * 64u - 1u, fault, sizeof fault) != 0);
+		CHECKF(strstr(fault, "range-outside-granted-buffer") != NULL, "DMAConfig 0x%x: %s",
+		       (unsigned)v[i], fault);
+	}
+}
+
+/* relu(x) into the intermediate BAR 3 with En clear, then copied by the tile DMA into BAR 4: the
+ * control path counts TD 0's rows as written (the intermediate-coverage pass); TD 0 writing 2 of
+ * each plane's 3 rows leaves TD 1's third rows unwritten, refused with En clear as with En set */
+TEST(model_l2mem, an_intermediate_written_with_en_clear_covers_the_reads_after)
+{
+	static const uint32_t v[] = {1u, 0xc0u};
+	for (unsigned i = 0; i < 2; i++) {
+		struct bp_pe_spec t0 = relu_dst(v[i]), t1 = bp_pe_copy(4, 3, 20, 3, 4);
+		t0.bar_out = 3;
+		const struct bp_pe_spec *p[] = {&t0, &t1};
+		expect_exact("dst_en_clear_relu", p, 2);
+#if !defined(ANEFW_TARGET)
+		t0.hin = t0.hout = 2;
+		t0.src_plane = t0.dst_plane = 3u * 64u;
+		struct orc_run r;
+		char fault[256] = "";
+		CHECK(run("dst_en_clear_relu", p, 2, 1, &r, fault, sizeof fault) != 0);
+		CHECKF(strstr(fault, "intermediate") != NULL, "DMAConfig 0x%x: %s", (unsigned)v[i], fault);
+#endif
+	}
+}
+
+/* Apple's staging (rrmm_r2rr_m16_k64_n64_tx0_ty1, chain_pair_mm_silu_d256_s64 and
+ * chain_pair_mm_gelu_d256_s64, TDs 0 and 1): TD 0 copies x (BAR 5) into L2 memory (ResultType 0)
+ * with TileDMADst.DMAConfig 0xc0 (En clear) while WBase = BAR 3 is bound; TD 1 reads it from L2
+ * (SourceType 0) with TileDMASrc's En clear while RBase0 = BAR 3 is bound, and halves it into
+ * BAR 4. BAR 3 holds x (written through WBase) and BAR 4 x / 2 (read from L2 memory). */
+static void stage_pair(struct bp_pe_spec *t0, struct bp_pe_spec *t1)
+{
+	*t0 = bp_pe_copy(4, 3, 20, 5, 3);
+	t0->res_l2 = l2(0, 48, 192);
+	t0->res_wbase = 1;
+	*t1 = bp_pe_copy(4, 3, 20, 3, 4);
+	t1->l2_src = BP_L2_READ;
+	t1->src_l2 = l2(0, 48, 192);
+	t1->src_rbase = 1;
+	t1->scale = H_HALF;
+}
+
+TEST(model_l2mem, an_operand_staged_in_l2_and_written_through_wbase_as_apples)
+{
+	struct bp_pe_spec t0, t1;
+	stage_pair(&t0, &t1);
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run("dst_en_clear_stage", p, 2, 0, &r, fault, sizeof fault) == 0, "%s", fault);
+	CHECKF(r.checked_tensors == 2 && r.checked == 2u * 240u && r.bad == 0, "%u tensors, %lu of %lu outside",
+	       r.checked_tensors, (unsigned long)r.bad, (unsigned long)r.checked);
+#if !defined(ANEFW_TARGET)
+	/* TD 1 reading L2 memory TD 0 did not write: refused, so TD 1 reads the L2 copy */
+	t1.src_l2.base = 0x1000;
+	expect_refused("dst_en_clear_stage", p, 2, "the first operand reads L2 memory no TD of this submission wrote");
+	/* En set with ResultType 0 and WBase bound: refused as before (which one is written) */
+	stage_pair(&t0, &t1);
+	t0.xreg[t0.nx] = H13_DST_DMACONFIG;
+	t0.xval[t0.nx++] = 1u;
+	expect_refused("dst_en_clear_stage", p, 2, "L2.ResultCfg.ResultType 0 (the result left in L2 memory) with "
+						   "the tile destination enabled and WBase bound");
+#endif
+}
+
+/* The M 16 matmul's TD 0 keeps its operand transposed (Common.Cfg.OutTranspose) while writing
+ * it through WBase with En clear: each copy as its path alone writes it, the L2 view with C and W
+ * swapped (read back so by TD 1: x - z, z [16,1,1] kept as one row of 16) and the tile DMA's
+ * transposed write into BAR 3, whose one row of 16 values (a 64-byte line) the control path
+ * grants, where untransposed it would be 16 rows */
+TEST(model_l2mem, an_operand_staged_transposed_and_written_through_wbase)
+{
+	struct bp_pe_spec t0, t1;
+	row_pair(&t0, &t1, 1);
+	t0.res_wbase = 1;
+	t0.bar_out = 3;
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	expect_exact("l2_transpose", p, 2);
+	static struct ldr_program q;
+	struct subq_grant g[SUBQ_MAX_GRANTS];
+	unsigned ng = 0;
+	struct ctrl_status st;
+	size_t len = bp_pen(prog, sizeof prog, p, 2);
+	REQUIRE(len > 0);
+	REQUIRE(ldr_load(prog, len, LDR_F_RAW, &q) == LDR_OK);
+	REQUIRE(ctrl_default_grants(&q, g, SUBQ_MAX_GRANTS, &ng, &st) == CTRL_OK);
+	uint64_t bar3 = 0;
+	for (unsigned i = 0; i < ng; i++)
+		if (g[i].bar == 3)
+			bar3 = g[i].size;
+	CHECKF(bar3 == 64u, "BAR 3 granted %lu bytes, want one row of 16 fp16 (its 64-byte line)",
+	       (unsigned long)bar3);
+}

@@ -826,16 +826,18 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	/* the operands and result that go by tile DMA (the others in L2 memory) */
 	int two = td_pe_two_operands(H13_PUT(H13_PECFG_SECSRC, p->secsrc));
 	int t0 = p->l2_src != BP_L2_READ, t1 = two && !p->src2_l2.on, to = !p->res_l2.on;
-	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = t0 ? in0 : 0, [H13_BAR_RBASE1] = t1 ? in1 : 0,
-					     [H13_BAR_WBASE] = to ? out : 0};
+	/* bound with their DMA's En clear (Apple's staging form) */
+	int b0 = t0 || (p->src_rbase && p->l2_src == BP_L2_READ), bo = to || (p->res_wbase && p->res_l2.on);
+	const uint8_t bar[H13_BAR_NSLOTS] = {[H13_BAR_RBASE0] = b0 ? in0 : 0, [H13_BAR_RBASE1] = t1 ? in1 : 0,
+					     [H13_BAR_WBASE] = bo ? out : 0};
 	struct td_hdr h;
 	memset(&h, 0, sizeof h);
 	h.tid = tid;
 	h.eon = next_ptr == 0;
 	h.next_ptr = next_ptr;
 	h.next_size = next_ptr ? TD_WORDS - 1u : 0u;
-	h.bar_en = (uint8_t)((t0 ? 1u << H13_BAR_RBASE0 : 0u) | (t1 ? 1u << H13_BAR_RBASE1 : 0u) |
-			     (to ? 1u << H13_BAR_WBASE : 0u));
+	h.bar_en = (uint8_t)((b0 ? 1u << H13_BAR_RBASE0 : 0u) | (t1 ? 1u << H13_BAR_RBASE1 : 0u) |
+			     (bo ? 1u << H13_BAR_WBASE : 0u));
 	for (unsigned s = 0; s < H13_BAR_NSLOTS; s++)
 		h.bar_idx[s] = bar[s];
 	tdw_begin(&tw, tdw, TD_WORDS, &h);
@@ -922,6 +924,13 @@ static int pe_td(uint32_t *tdw, const struct bp_pe_spec *p, uint8_t in0, uint8_t
 	if (to)
 		tile_at(&tw, H13_DST_DMACONFIG, H13_DST_BASEADDR, p->dst_off, bp_row(p->wout),
 			p->dst_plane ? p->dst_plane : bp_row(p->wout) * p->hout);
+	if (bo && !to) { /* Apple's: the destination's words written, its DMAConfig 0xc0 (En clear) */
+		tile_at(&tw, 0, H13_DST_BASEADDR, p->dst_off, bp_row(p->wout),
+			p->dst_plane ? p->dst_plane : bp_row(p->wout) * p->hout);
+		tdw_reg(&tw, H13_DST_DMACONFIG, H13_PUT(H13_DMA_CACHEHINT, 3));
+	}
+	if (b0 && !t0) /* Apple's: the tile source's En clear (registers keep a TD before's) */
+		tdw_reg(&tw, H13_SRC_DMACONFIG, H13_PUT(H13_DMA_CACHEHINT, 2));
 	if (to && p->dst_depth)
 		tdw_reg(&tw, H13_DST_DEPTHSTRIDE, p->dst_depth);
 	if (to && p->dst_group)

@@ -183,6 +183,13 @@ struct bp_pe_spec {
 	uint32_t src_group, src2_group;    /* the tile sources' group strides (0: not written) */
 	uint32_t dst_off;                  /* the destination's byte offset in its BAR (a multiple
 					    * of 64: a channel offset, as a concatenation writes) */
+	unsigned res_wbase;                /* with res_l2: WBase bound as well (bar_out) and the tile
+					    * destination written with DMAConfig 0xc0, En clear: Apple's
+					    * staging TDs (fw/td td_dst_writes: kept in L2 memory and
+					    * written through WBase both) */
+	unsigned src_rbase;                /* with l2_src BP_L2_READ: RBase0 bound as well (bar_in0) and
+					    * TileDMASrc.DMAConfig written 0x80, En clear (Apple's TDs
+					    * that read a staged operand from L2 memory) */
 	unsigned nx;                       /* registers written last, as given (up to BP_PE_EXTRA):
 					    * words the spec does not name, or a named one changed */
 	uint32_t xreg[4], xval[4];
