@@ -608,7 +608,7 @@ static void print_computes(const struct ldr_program *p, const struct session_opt
 		struct op_line l = {{0}, 0};
 		ldr_image_apply_td(im, i);
 		const struct td_regs regs = {ldr_image_reg, im};
-		td_print_op_ku(&regs, p->tds[i].h.bar_en, ldr_td_kunit_streams(p, i), op_line_out, &l);
+		td_print_op_hdr(&regs, &p->tds[i].h, ldr_td_kunit_streams(p, i), op_line_out, &l);
 		while (l.n && (l.buf[l.n - 1] == ' ' || l.buf[l.n - 1] == ';'))
 			l.buf[--l.n] = 0;
 		outf(o->out, o->ctx, "td %u: computes: ", i); /* the line whole: longer than outf's */

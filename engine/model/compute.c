@@ -191,7 +191,7 @@ static int td_refusal_fault(struct anem *m, const struct td_refusal *r);
  * WBase with En clear (fw/td td_dst_writes: expt2) */
 static int dst_dma_on(const struct anem *m)
 {
-	return H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) || td_dst_writes(m->cur_bar_en);
+	return td_dst_dma_on(REG(H13_DST_DMACONFIG), m->cur_bar_en);
 }
 
 #define SIGN_AMB_TEXT                                                                              \
@@ -211,25 +211,33 @@ struct tile {
 	int alias;              /* the destination: a tile source in the same place (tiles_apart) */
 };
 
-static void tile_geom(struct anem *m, struct tile *t, const struct mrange *r, int out,
-		      uint32_t row_reg, uint32_t plane_reg, uint32_t depth_reg, uint32_t group_reg)
+/* kind: TD_R_SRC0, TD_R_SRC1 or TD_R_DST; the geometry is fw/td's (td_tile_geom_of), which inspect's
+ * tile checks read too */
+static void tile_geom(struct anem *m, struct tile *t, const struct mrange *r, unsigned kind)
 {
-	uint32_t chcfg = REG(H13_COMMON_CHCFG);
-	uint32_t dim = REG(out ? H13_COMMON_OUTDIM : H13_COMMON_INDIM);
-	t->r = r;
-	t->fmt = out ? H13_GET(chcfg, H13_CHCFG_OUTFMT) : H13_GET(chcfg, H13_CHCFG_INFMT);
-	t->elem = td_fmt_bytes(t->fmt);
-	t->amb = 0; /* the caller sets it from the side's DMA format (td_tile_sign_disagrees) */
-	t->w = out ? H13_GET(dim, H13_OUTDIM_WOUT) : H13_GET(dim, H13_INDIM_WIN);
-	t->h = out ? H13_GET(dim, H13_OUTDIM_HOUT) : H13_GET(dim, H13_INDIM_HIN);
-	t->c = out ? H13_GET(REG(H13_COMMON_COUT), H13_COUT) : H13_GET(REG(H13_COMMON_CIN), H13_CIN);
-	t->g = H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
-	t->row = H13_ADDR_BYTES(REG(row_reg));
-	t->plane = H13_ADDR_BYTES(REG(plane_reg));
-	t->depth = H13_ADDR_BYTES(REG(depth_reg));
-	t->group = H13_ADDR_BYTES(REG(group_reg));
 	const struct td_regs regs = {kept_get, m};
-	t->d = td_depth(&regs, out);
+	struct td_tile_geom g;
+	td_tile_geom_of(&regs, kind, &g);
+	t->r = r;
+	t->fmt = g.fmt;
+	t->elem = g.elem;
+	t->amb = 0; /* the caller sets it from the side's DMA format (td_tile_sign_disagrees) */
+	t->w = g.w;
+	t->h = g.h;
+	t->c = g.c;
+	t->g = g.g;
+	t->row = g.row;
+	t->plane = g.plane;
+	t->depth = g.depth;
+	t->group = g.group;
+	t->d = g.d;
+}
+
+/* A tile's geometry as fw/td states it (its range aside) */
+static struct td_tile_geom geom_of(const struct tile *t)
+{
+	return (struct td_tile_geom){t->fmt, t->elem, t->w, t->h, t->c, t->g, t->d,
+				     t->row, t->plane, t->depth, t->group};
 }
 
 /* Depth d of a tile (d below t->d) as a tile of its own: its range starts d DepthStrides on
@@ -620,27 +628,6 @@ static int refuse_outside_bits(struct anem *m)
 	"KernelDMASrc +0x00 bit 5 without NE.KernelCfg.SparseFmt, or SparseFmt without it on a "      \
 	"convolution's coefficient channels, not modelled (every real program sets both or neither)"
 
-/* FmtMode, Truncate and MemFmt of an enabled tile DMA: (1, 3, 2) in every real fp16 program
- * (TD_TILE_FMT_FP16), and (1, 0, 0) in softmax.bin TD 4's source, read as the tensor's
- * Common.ChCfg format says; or, for a one-byte tensor (ChCfg int8 or uint8) only, UINT8 or INT8
- * (TD_TILE_FMT_UINT8, TD_TILE_FMT_INT8: Apple's bool tensors) */
-static int fmt_known(uint32_t fmt, int src, unsigned tfmt, int first_by_dma)
-{
-	const uint32_t f = fmt & TD_TILE_FMT_MASK;
-	/* fp16 with a one-byte ChCfg format, on a tensor the DMA moves under that format: two
-	 * readings (a review found fp16 values read as bytes), refused; a source DMA that moves only
-	 * the second operand (the first from L2, as Apple's select) is read by Src2Fmt */
-	if (f == TD_TILE_FMT_FP16)
-		return tfmt == H13_FMT_FP16 || (src && !first_by_dma);
-	/* softmax.bin TD 4's (1, 0, 0), seen on an fp16 tensor only: on a one-byte one the DMA moves
-	 * (ChCfg int8 or uint8) which reading applies is not pinned (a review found the bytes read as
-	 * ChCfg says), refused as the fp16 word is */
-	if (src && f == H13_PUT(H13_FMT_FMTMODE, 1u))
-		return tfmt == H13_FMT_FP16 || !first_by_dma;
-	return td_tile_fmt_byte(fmt) >= 0 && tfmt != H13_FMT_FP16;
-}
-
-
 /*
  * The NE fields the model reads no meaning from hold the values every real program holds, or the
  * TD is refused (docs/engine-model.md, "Registers the model interprets"): MatrixBiasEn,
@@ -756,32 +743,17 @@ static int data_unread_fields(struct anem *m, const struct td_kept *k, const str
 					    (k->role == TD_KEPT_MAKES || td_depth_even(&regs) ? SKIP_DEPTH : 0u) | SKIP_INTERLEAVE |
 						    (byte_out ? SKIP_RESULT_DMAFMT : 0u))))
 		return e;
-	if (byte_out && H13_GET(REG(H13_L2_RESULTCFG), H13_L2_DMAFMT) != 0)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTCFG, H13_L2_DMAFMT,
-				   "L2.ResultCfg.DMAFmt other than 0 (8-bit) with a one-byte tile DMA destination "
-				   "format not modelled");
-	const uint32_t chcfg = REG(H13_COMMON_CHCFG);
-	const unsigned infmt = H13_GET(chcfg, H13_CHCFG_INFMT), outfmt = H13_GET(chcfg, H13_CHCFG_OUTFMT);
-	const unsigned st = H13_GET(REG(H13_L2_SOURCECFG), H13_L2_SOURCETYPE);
-	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) &&
-	    !fmt_known(REG(H13_SRC_FMT), 1, infmt, st == H13_L2_DMA || st == H13_L2_KEEP))
-		return anem_refuse(m, ENG_FR_FIELD, H13_SRC_FMT, 0, 32,
-				   "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than (1, 3, 2) "
-				   "with Common.ChCfg.InFmt fp16, as in every real fp16 program, softmax.bin's (1, 0, 0) "
-				   "with InFmt fp16, "
-				   "or UINT8/INT8 (0, 0, 0)/(0, 0, 1) with InFmt a one-byte format, not modelled");
-	if (dst_dma_on(m) && !fmt_known(REG(H13_DST_FMT), 0, outfmt, 1))
-		return anem_refuse(m, ENG_FR_FIELD, H13_DST_FMT, 0, 32,
-				   "TileDMADst.Fmt's FmtMode, Truncate and MemFmt of an enabled DMA other than "
-				   "(1, 3, 2), as in every real fp16 program, or UINT8/INT8 with Common.ChCfg.OutFmt "
-				   "a one-byte format, not modelled");
-	/* a one-byte source comes through an 8-bit DMA (L2.SourceCfg.DMAFmt 0: "8b" in the H16 map;
-	 * 1, "16b", in every fp16 program) */
-	if (H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && td_tile_fmt_byte(REG(H13_SRC_FMT)) >= 0 &&
-	    H13_GET(REG(H13_L2_SOURCECFG), H13_L2_DMAFMT) != 0)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCECFG, H13_L2_DMAFMT,
-				   "L2.SourceCfg.DMAFmt other than 0 (8-bit) with a one-byte tile DMA source format "
-				   "not modelled");
+	/* L2.ResultCfg.DMAFmt with a one-byte destination, the tile formats (fmt_known), L2.SourceCfg.DMAFmt
+	 * with a one-byte source: fw/td tiles.c, which inspect marks */
+	{
+		struct td_refusal no = {0};
+		td_result_dmafmt_refusal(&regs, m->cur_bar_en, &no);
+		td_src_fmt_refusal(&regs, &no);
+		td_dst_fmt_refusal(&regs, m->cur_bar_en, &no);
+		td_source_dmafmt_refusal(&regs, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	if ((e = refuse_outside_bits(m)))
 		return e;
 	/* Common.TileCfg.TileHeight: read by nothing (tiling), 1 or more in every real TD; on an M1
@@ -4913,45 +4885,13 @@ static int window_covers(struct anem *m, const struct tile *in, const struct til
 	return ENG_OK;
 }
 
-/* Whether a tile's elements overlap one another: its rows of W elements, then its H, C, D and G
- * steps (those above 1) taken in order of stride, each stride at least the span of the steps
- * below it (a layout every real destination has; the L2 results' check is fw/td l2mem's). */
-static int tile_self_overlaps(const struct tile *t)
-{
-	uint64_t n[4] = {t->h, t->c, t->d ? t->d : 1u, t->g}, st[4] = {t->row, t->plane, t->depth, t->group};
-	int used[4] = {0, 0, 0, 0};
-	uint64_t span = (uint64_t)t->w * t->elem;
-	for (unsigned step = 0; step < 4; step++) {
-		int k = -1;
-		for (unsigned i = 0; i < 4; i++)
-			if (!used[i] && n[i] > 1u && (k < 0 || st[i] < st[k]))
-				k = (int)i;
-		if (k < 0)
-			break;
-		used[k] = 1;
-		if (st[k] < span)
-			return 1;
-		if (st[k] > UINT64_MAX / (n[k] - 1u) || span > UINT64_MAX - st[k] * (n[k] - 1u))
-			return 1; /* (no product overflows: the division's test comes first) */
-		span += st[k] * (n[k] - 1u);
-	}
-	return 0;
-}
-
+/* a destination over a tile source other than element for element in the same place (fw/td
+ * td_tiles_overlap_refuse, which inspect marks) */
 static int tiles_overlap_refused(struct anem *m)
 {
-	return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_DST_BASEADDR, H13_ADDR,
-			   "a destination whose bytes overlap a tile source's, other than element for element "
-			   "in the same place on an elementwise TD, not modelled (the engine's order of a TD's "
-			   "reads and writes is not published)");
-}
-
-/* Whether two tiles map every element (g, c, d, h, w) to the same bytes. */
-static int same_place(const struct tile *a, const struct tile *b)
-{
-	return a->r->cpu == b->r->cpu && a->elem == b->elem && a->fmt == b->fmt && a->row == b->row &&
-	       a->plane == b->plane && a->depth == b->depth && a->group == b->group && a->w == b->w &&
-	       a->h == b->h && a->c == b->c && a->g == b->g && a->d == b->d;
+	struct td_refusal no = {0};
+	td_tiles_overlap_refuse(&no);
+	return td_refusal_fault(m, &no);
 }
 
 /*
@@ -4967,9 +4907,15 @@ static int tiles_apart(struct anem *m, const struct tile *in0, const struct tile
 	out->alias = 0;
 	for (unsigned i = 0; i < 2 && out->r; i++) {
 		const struct tile *t = src[i];
-		if (!t->r || t->r->cpu + t->r->len <= out->r->cpu || out->r->cpu + out->r->len <= t->r->cpu)
+		if (!t->r)
 			continue;
-		if (!same_place(t, out))
+		/* their host addresses: the grants' mapping is one linear map (fw/td td_tiles_place) */
+		const struct td_tile_geom gs = geom_of(t), gd = geom_of(out);
+		const int p = td_tiles_place((uint64_t)(uintptr_t)t->r->cpu, t->r->len, &gs,
+					     (uint64_t)(uintptr_t)out->r->cpu, out->r->len, &gd);
+		if (p == TD_TILES_APART)
+			continue;
+		if (p != TD_TILES_SAME_PLACE)
 			return tiles_overlap_refused(m);
 		out->alias = 1;
 	}
@@ -4993,8 +4939,8 @@ static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struc
 	/* a destination in a tile source's place: element by element only (each value written where
 	 * it was read), not a convolution, pooling or channel groups, whose outputs read other
 	 * positions (tiles_apart) */
-	if (out->alias && (lm->any || (s->pe && s->pe_pool != H13_PE_POOL_NONE) ||
-			   (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && !(s->ne_op == H13_MAC_OP_CONV && s->unit))))
+	const struct td_regs regs = {kept_get, m};
+	if (out->alias && td_in_place_reads_others(&regs, lm)) /* (fw/td, as inspect) */
 		return tiles_overlap_refused(m);
 	if (s->ne && (s->ne_op == H13_MAC_OP_RCAS || s->ne_op == H13_MAC_OP_CHMAX ||
 		      (s->ne_op == H13_MAC_OP_CONV && s->unit && unit_sum(m, in0, out))))
@@ -5100,10 +5046,9 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CFG, H13_CFG_TASKTYPE,
 				   "Common.Cfg.TaskType other than 0, 2, 3, 4, 5 and 6 (what every modelled "
 				   "program has) not modelled");
-	tile_geom(m, &in0, rs0, 0, H13_SRC_ROWSTRIDE, H13_SRC_PLANESTRIDE, H13_SRC_DEPTHSTRIDE, H13_SRC_GROUPSTRIDE);
-	tile_geom(m, &in1, rs1, 0, H13_SRC2_ROWSTRIDE, H13_SRC2_PLANESTRIDE, H13_SRC2_DEPTHSTRIDE,
-		  H13_SRC2_GROUPSTRIDE);
-	tile_geom(m, &out, rd, 1, H13_DST_ROWSTRIDE, H13_DST_PLANESTRIDE, H13_DST_DEPTHSTRIDE, H13_DST_GROUPSTRIDE);
+	tile_geom(m, &in0, rs0, TD_R_SRC0);
+	tile_geom(m, &in1, rs1, TD_R_SRC1);
+	tile_geom(m, &out, rd, TD_R_DST);
 	/* a one-byte tile whose DMA and ChCfg disagree on the sign (fw/td) */
 	in0.amb = H13_GET(REG(H13_SRC_DMACONFIG), H13_DMA_EN) && td_tile_sign_disagrees(REG(H13_SRC_FMT), in0.fmt);
 	out.amb = dst_dma_on(m) && td_tile_sign_disagrees(REG(H13_DST_FMT), out.fmt);
@@ -5164,7 +5109,7 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	 * the source is read: transposed (C and W swapped), or under another channel interleave, each
 	 * element goes elsewhere, and the model would compute the whole result before writing any of
 	 * it, an order no program or document pins (tiles_apart; a review found both completing) */
-	if (out.alias && (otr || ilv_in != ilv_out))
+	if (out.alias && td_in_place_reordered(&kregs, bars, &lm)) /* (fw/td, as inspect) */
 		return tiles_overlap_refused(m);
 	struct mrange ilv_r[2];
 	if (ilv_in > 1u && ((in0.r && (e = interleaved_source(m, &in0, ilv_in, &m->ilv[0], &m->ilv_len[0], &ilv_r[0]))) ||
@@ -5230,15 +5175,12 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	 * its rows of W x I values and C / I planes (write_interleaved; interleave_side made C a
 	 * multiple of I), which were left unchecked (a review found rows 64 bytes apart completing,
 	 * the last write winning) */
-	struct tile dsti = dst;
-	if (ilv_out > 1u) {
-		dsti.w = dst.w * ilv_out;
-		dsti.c = dst.c / ilv_out;
+	{ /* (fw/td td_dst_self_overlap_refusal, which inspect marks: bars holds WBase exactly with rd) */
+		struct td_refusal no = {0};
+		td_dst_self_overlap_refusal(&kregs, bars, &lm, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
 	}
-	if (dsti.r && tile_self_overlaps(&dsti))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_DST_ROWSTRIDE, 0, 32,
-				   "a destination whose rows, planes, depths or groups overlap one another (its "
-				   "strides) not modelled (which write wins is not published)");
 	/* a depth: InDepth = OutDepth here (td_depth_even; data_unread_fields refused any other) */
 	if (td_depth_even(&kregs) > 1u)
 		return at_depths(m, r, nr, &s, &lm, &in0, &in1, lsrc, &out, lres, act, otr || ilv_in > 1u || ilv_out > 1u);

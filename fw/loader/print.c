@@ -311,7 +311,7 @@ static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, stru
 	pf(o, "  activation lut: %s\n", t->lut ? "yes" : "no");
 	ldr_image_apply_td(im, i);
 	const struct td_regs regs = {ldr_image_reg, im};
-	td_print_op_ku(&regs, t->h.bar_en, ldr_td_kunit_streams(p, i), o->out, o->ctx);
+	td_print_op_hdr(&regs, &t->h, ldr_td_kunit_streams(p, i), o->out, o->ctx);
 	pf(o, "  operations: %lu (multiply-accumulates and pooling taps, one an element otherwise: "
 	      "fw/td td_ops, what the engine model's compute limit counts)\n",
 	   (unsigned long)td_ops(&regs));

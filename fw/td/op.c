@@ -119,11 +119,21 @@ static void print_interleave(uint32_t fmt, outf_fn out, void *ctx)
 		outf(out, ctx, ", channels interleaved by %u (rows of W x %u values, a plane a group of %u)", i, i, i);
 }
 
-/* The line's tail for a refusal fw/td/refusal.c records (the model's fault text). */
+/* The line's tail for a refusal fw/td/refusal.c records (the model's fault text), whole: a text
+ * longer than one outf line (OUTF_LINE) is given in pieces, not cut */
 static void refusal_tail(const struct td_refusal *no, outf_fn out, void *ctx)
 {
-	if (no->why)
-		outf(out, ctx, " (not modelled: %s)", no->why);
+	if (!no->why)
+		return;
+	outf(out, ctx, " (not modelled: ");
+	for (const char *p = no->why; *p;) {
+		int n = 0;
+		while (p[n] && n < 128)
+			n++;
+		outf(out, ctx, "%.*s", n, p);
+		p += n;
+	}
+	outf(out, ctx, ")");
 }
 
 void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ctx)
@@ -131,8 +141,19 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
 	td_print_op_ku(r, bar_en, 0, out, ctx);
 }
 
+/* the BAR indices not known: each slot its own (no two tiles in one BAR) */
 void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_fn out, void *ctx)
 {
+	struct td_hdr h = {0};
+	h.bar_en = (uint8_t)bar_en;
+	for (unsigned i = 0; i < H13_BAR_NSLOTS; i++)
+		h.bar_idx[i] = (uint8_t)i;
+	td_print_op_hdr(r, &h, ku, out, ctx);
+}
+
+void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned ku, outf_fn out, void *ctx)
+{
+	const unsigned bar_en = hdr->bar_en;
 	char b1[16], b2[16], b3[16];
 	struct td_kept k;
 	struct td_l2mem lm;
@@ -144,17 +165,27 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 	unsigned groups = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	int l2src = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
+	/* the source tile DMA's format words, wherever the source line says the first operand comes
+	 * from (the DMA may move the second alone): fw/td tiles.c, as engine/model/compute.c's
+	 * data_unread_fields */
+	struct td_refusal sno = {0};
+	td_src_fmt_refusal(r, &sno);
+	td_source_dmafmt_refusal(r, &sno);
 	/* the source */
-	if (l2src)
-		outf(out, ctx, "  source: the L2-resident tensor at 0x%lx, %u x %u x %u %s\n",
+	if (l2src) {
+		outf(out, ctx, "  source: the L2-resident tensor at 0x%lx, %u x %u x %u %s",
 		     (unsigned long)H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR), (unsigned)cin,
 		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
 		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
-	else if (lm.src1.on && !lm.keep1) {
+		refusal_tail(&sno, out, ctx);
+		outf(out, ctx, "\n");
+	} else if (lm.src1.on && !lm.keep1) {
 		outf(out, ctx, "  source: ");
 		print_l2view(&lm.src1, out, ctx);
-		outf(out, ctx, ", %u x %u x %u %s\n", (unsigned)cin, (unsigned)H13_GET(in, H13_INDIM_HIN),
+		outf(out, ctx, ", %u x %u x %u %s", (unsigned)cin, (unsigned)H13_GET(in, H13_INDIM_HIN),
 		     (unsigned)H13_GET(in, H13_INDIM_WIN), fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
+		refusal_tail(&sno, out, ctx);
+		outf(out, ctx, "\n");
 	} else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && !(bar_en >> H13_BAR_RBASE0 & 1u))
 		outf(out, ctx, "  source: none (tile source enabled, RBase0 not bound: not modelled)\n");
 	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {
@@ -173,6 +204,7 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 			outf(out, ctx, ", kept in ");
 			print_l2view(&lm.src1, out, ctx);
 		}
+		refusal_tail(&sno, out, ctx);
 		outf(out, ctx, "\n");
 	}
 	else /* the model refuses every such TD (its first source is neither a bound tile source
@@ -444,17 +476,26 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 	 * destination DMA's En clear (fw/td td_dst_writes: silicon wrote through WBase, expt2; as
 	 * engine/model/compute.c writes it), a result kept in L2 memory then kept as well */
 	const int en_clear = td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), bar_en);
-	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) || en_clear) {
+	if (td_dst_dma_on(GET(H13_DST_DMACONFIG), bar_en)) {
+		/* the destination's format words, and where it lies against the tile sources and
+		 * itself (fw/td tiles.c: what engine/model/compute.c refuses there) */
+		struct td_refusal fno = {0}, pno = {0};
+		td_result_dmafmt_refusal(r, bar_en, &fno);
+		td_dst_fmt_refusal(r, bar_en, &fno);
+		td_tile_place_refusal(r, hdr, &k, &lm, &pno);
 		outf(out, ctx, "  result: WBase");
 		print_offset(GET(H13_DST_BASEADDR), out, ctx);
 		if (en_clear)
 			outf(out, ctx, " (TileDMADst.DMAConfig.En clear: written all the same)");
-		if (k.role == TD_KEPT_MAKES && !k.no.why) /* as engine/model/compute.c's reduce_planes */
-			outf(out, ctx, ", one %s a plane %s (%u x %u planes)\n", td_kept_kind_name(k.kind),
+		if (k.role == TD_KEPT_MAKES && !k.no.why) { /* as engine/model/compute.c's reduce_planes */
+			outf(out, ctx, ", one %s a plane %s (%u x %u planes)", td_kept_kind_name(k.kind),
 			     k.out_transpose ? "at (g, 0, 0, c): a group's side by side (PECfg.OutputTranspose)"
 					     : "at its first element",
 			     groups, (unsigned)cout);
-		else {
+			refusal_tail(&fno, out, ctx);
+			refusal_tail(&pno, out, ctx);
+			outf(out, ctx, "\n");
+		} else {
 			const uint32_t odepth = td_depth(r, 1); /* above 1: an elementwise TD's depths */
 			outf(out, ctx, ", %u x ", (unsigned)cout);
 			if (odepth > 1)
@@ -469,10 +510,13 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 				outf(out, ctx, ", and keeps it in ");
 				print_l2view(&lm.res, out, ctx);
 			}
-			outf(out, ctx, "%s%s\n", l2res ? ", and keeps it in L2" : "",
+			outf(out, ctx, "%s%s", l2res ? ", and keeps it in L2" : "",
 			     /* as engine/model/compute.c's write_transposed (fw/td td_dst_dims) */
 			     H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)
 				     ? ", written with C and W swapped (Common.Cfg.OutTranspose)" : "");
+			refusal_tail(&fno, out, ctx);
+			refusal_tail(&pno, out, ctx);
+			outf(out, ctx, "\n");
 		}
 	} else if (lm.res.on && k.role == TD_KEPT_MAKES && !k.no.why) {
 		outf(out, ctx, "  result: ");

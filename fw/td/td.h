@@ -275,6 +275,10 @@ void td_print_op(const struct td_regs *r, unsigned bar_en, outf_fn out, void *ct
  * sparse weights (load_kernels_ku). */
 #define TD_OP_KU 0x100u
 void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_fn out, void *ctx);
+/* td_print_op_ku with the TD's header: its BAR indices tell a tile source and the destination in
+ * one BAR, where inspect marks what the model refuses of their places (td_tile_place_refusal);
+ * td_print_op and td_print_op_ku take each slot as its own BAR. */
+void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *h, unsigned ku, outf_fn out, void *ctx);
 
 /*
  * Row reductions into L2 memory (docs/engine-model.md, "Reductions into L2 memory"): the one
@@ -347,6 +351,55 @@ void td_pkern_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint6
 /* load_kernels: one-byte kernels (KernelFmt 0 or 1, not phase-sparse) in runs of 2^OCGSize
  * outputs a channel (OCGSize above 0): no program pins where one-byte elements lie in a run */
 void td_kernel_bytes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, struct td_refusal *no);
+
+/*
+ * The tile DMA's refusals (fw/td/tiles.c), on the registers and the TD header alone:
+ *  - td_result_dmafmt_refusal, td_src_fmt_refusal, td_dst_fmt_refusal, td_source_dmafmt_refusal:
+ *    data_unread_fields's, in its order: L2.ResultCfg.DMAFmt with a one-byte destination format,
+ *    TileDMASrc.Fmt and TileDMADst.Fmt words no real program holds on that tensor's format
+ *    (fmt_known), L2.SourceCfg.DMAFmt with a one-byte source format;
+ *  - td_tiles_overlap_refuse: the text of a destination over a tile source, other than element for
+ *    element in the same place (tiles_apart, and in place where the model does not take it:
+ *    td_in_place_reordered, a reduction, td_in_place_reads_others);
+ *  - td_dst_self_overlap_refusal: a destination whose own rows, planes, depths or groups overlap,
+ *    as the tile DMA writes it (transposed, interleaved);
+ *  - td_tile_place_refusal: inspect's, the three above where the TD decides them: a tile source
+ *    and the destination in the same BAR index (the TD header's; tiles in two BARs never overlap,
+ *    the control path refuses aliased BARs).
+ */
+void td_result_dmafmt_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
+void td_src_fmt_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_dst_fmt_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
+void td_source_dmafmt_refusal(const struct td_regs *r, struct td_refusal *no);
+/* A tile as the tile DMA walks it (TD_R_SRC0, TD_R_SRC1 or TD_R_DST; the registers' shape, the
+ * destination's before any transposition or interleave): engine/model/compute.c's tile_geom */
+struct td_tile_geom {
+	unsigned fmt, elem;
+	unsigned w, h, c, g, d;
+	uint64_t row, plane, depth, group;
+};
+void td_tile_geom_of(const struct td_regs *r, unsigned kind, struct td_tile_geom *t);
+/* Whether a tile's elements overlap one another (its strides). */
+int td_tile_self_overlaps(const struct td_tile_geom *t);
+/* A tile source at [sa, sa + sl) against the destination at [da, da + dl) (addresses in one space):
+ * apart, the same tile in the same place (every element at the same bytes), or overlapping otherwise. */
+enum { TD_TILES_APART, TD_TILES_SAME_PLACE, TD_TILES_OVERLAP };
+int td_tiles_place(uint64_t sa, uint64_t sl, const struct td_tile_geom *s, uint64_t da, uint64_t dl,
+		   const struct td_tile_geom *d);
+void td_tiles_overlap_refuse(struct td_refusal *no);
+struct td_kept;
+struct td_l2mem;
+/* A destination in a tile source's place is not taken element for element: written transposed,
+ * or under another channel interleave than the source is read with. */
+int td_in_place_reordered(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm);
+/* ... or its outputs read other elements: L2 memory, pooling, a convolution, the channel groups
+ * (the NE other than elementwise or the unit kernel). */
+int td_in_place_reads_others(const struct td_regs *r, const struct td_l2mem *lm);
+void td_dst_self_overlap_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm,
+				 struct td_refusal *no);
+struct td_hdr;
+void td_tile_place_refusal(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
+			   const struct td_l2mem *lm, struct td_refusal *no);
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };
@@ -523,6 +576,13 @@ static inline int td_dst_writes(unsigned bar_en)
 static inline int td_dst_writes_en_clear(uint32_t dst_dmaconfig, unsigned bar_en)
 {
 	return td_dst_writes(bar_en) && !H13_GET(dst_dmaconfig, H13_DMA_EN);
+}
+
+/* The destination DMA's format and sign words are read: its En set, or WBase bound with En clear
+ * (td_dst_writes) */
+static inline int td_dst_dma_on(uint32_t dst_dmaconfig, unsigned bar_en)
+{
+	return H13_GET(dst_dmaconfig, H13_DMA_EN) || td_dst_writes(bar_en);
 }
 
 /* A second PE operand: Planar.Cfg.SecSrc 2 (added or multiplied) or 3 (subtracted). */

@@ -211,11 +211,18 @@ static const char *fault_why(const char *f)
  * want and inspect says "(not modelled: <that text>)" (the L2-memory and reduction refusals of the
  * review of 2026-12-06 in several TDs, the rest in one: agree) */
 static uint8_t nprog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+static void agree_built(const char *what, size_t len, const char *want);
 static void agree_n(const char *what, const struct bp_pe_spec *const *p, unsigned n, const char *want)
 {
 	const size_t len = bp_pen(nprog, sizeof nprog, p, n);
-	char f[768], needle[768];
 	REQUIRE(len > 0);
+	agree_built(what, len, want);
+}
+
+/* agree_n's checks on the len bytes of nprog as they stand (built, then patched) */
+static void agree_built(const char *what, size_t len, const char *want)
+{
+	char f[768], needle[768];
 	const int rc = submit(nprog, len, f, sizeof f);
 	const char *text = inspect(nprog, len);
 	REQUIRE(text[0] != 0);
@@ -567,4 +574,91 @@ TEST(model_agree, an_elementwise_record_channel_beside_a_longer_channel_is_refus
 			       !strstr(itext, "reads as: "),
 		       "case %u: %s", i, itext);
 	}
+}
+
+/*
+ * The tile DMA's refusals (fw/td tiles.c: the model faults with them, inspect marks them), each
+ * beside its control. Before, inspect printed every one of these TDs as computed:
+ *  - the format words (engine/model/compute.c data_unread_fields): a TileDMASrc.Fmt or
+ *    TileDMADst.Fmt word no real program holds on its tensor's ChCfg format (fmt_known), and the
+ *    L2 DMA format with a one-byte tile format; marked on the source or result line;
+ *  - where the tiles lie (tiles_apart, compute, compute_td): a destination over a tile source in
+ *    the same BAR other than element for element in place, in place but transposed or under a
+ *    pooling, and a destination whose rows overlap one another; marked on the result line.
+ */
+static size_t built(const struct bp_pe_spec *const *p, unsigned n)
+{
+	return bp_pen(nprog, sizeof nprog, p, n);
+}
+
+/* the tile formats' FmtMode, Truncate and MemFmt (bits 0-13 of the Fmt word) */
+#define FMT_BITS 0, 14
+
+TEST(model_agree, tile_format_refusals_marked)
+{
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 16, 5, 4);
+	const struct bp_pe_spec *one[1] = {&copy};
+	size_t len;
+	REQUIRE((len = built(one, 1)) > 0);
+	agree_built("a copy", len, NULL);
+	/* softmax.bin TD 4's source word (1, 0, 0) on an fp16 tensor: computes */
+	REQUIRE((len = built(one, 1)) > 0 && !tpatch_field(nprog, len, 0, H13_SRC_FMT, FMT_BITS, H13_PUT(H13_FMT_FMTMODE, 1u)));
+	agree_built("an fp16 source under (1, 0, 0)", len, NULL);
+	/* the INT8 word on an fp16 source */
+	REQUIRE((len = built(one, 1)) > 0 && !tpatch_field(nprog, len, 0, H13_SRC_FMT, FMT_BITS, TD_TILE_FMT_INT8));
+	agree_built("an fp16 source under the INT8 word", len, "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt");
+	/* the UINT8 word on an fp16 destination: through the 16-bit L2 DMA format first, then alone */
+	REQUIRE((len = built(one, 1)) > 0 && !tpatch_field(nprog, len, 0, H13_DST_FMT, FMT_BITS, TD_TILE_FMT_UINT8));
+	agree_built("an fp16 destination under the UINT8 word", len,
+		    "L2.ResultCfg.DMAFmt other than 0 (8-bit) with a one-byte tile DMA destination format");
+	REQUIRE(!tpatch_field(nprog, len, 0, H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 0));
+	agree_built("an fp16 destination under the UINT8 word, DMAFmt 0", len, "TileDMADst.Fmt's FmtMode, Truncate and MemFmt");
+	/* a uint8 source: under the UINT8 word with the 8-bit L2 DMA format (L2.SourceCfg.DMAFmt 0, as
+	 * built) it computes (Apple's bool programs); with the 16-bit one, or under softmax.bin's word,
+	 * refused */
+	REQUIRE((len = built(one, 1)) > 0 &&
+		!tpatch_field(nprog, len, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W, H13_FMT_UINT8) &&
+		!tpatch_field(nprog, len, 0, H13_SRC_FMT, FMT_BITS, TD_TILE_FMT_UINT8));
+	agree_built("a uint8 source under the UINT8 word, DMAFmt 0", len, NULL);
+	REQUIRE(!tpatch_field(nprog, len, 0, H13_L2_SOURCECFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 1));
+	agree_built("a uint8 source under the UINT8 word, DMAFmt 1", len,
+		    "L2.SourceCfg.DMAFmt other than 0 (8-bit) with a one-byte tile DMA source format");
+	REQUIRE(!tpatch_field(nprog, len, 0, H13_L2_SOURCECFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 0));
+	REQUIRE(!tpatch_field(nprog, len, 0, H13_SRC_FMT, FMT_BITS, H13_PUT(H13_FMT_FMTMODE, 1u)));
+	agree_built("a uint8 source under (1, 0, 0)", len, "TileDMASrc.Fmt's FmtMode, Truncate and MemFmt");
+}
+
+TEST(model_agree, tile_place_refusals_marked)
+{
+	static const char over[] = "a destination whose bytes overlap a tile source's";
+	/* TD 0 copies x into BAR 3; TD 1 reads BAR 3 and writes BAR 3 (4 planes of 2 rows of 64 bytes) */
+	struct bp_pe_spec t[2] = {bp_pe_copy(16, 2, 16, 5, BP_MID_BAR), bp_pe_copy(16, 2, 16, BP_MID_BAR, BP_MID_BAR)};
+	const struct bp_pe_spec *p[2] = {&t[0], &t[1]};
+	agree_n("a copy in place", p, 2, NULL);
+	/* one row on: each row over the source's next */
+	t[1].dst_off = 64;
+	agree_n("a copy one row on in the same BAR", p, 2, over);
+	/* past the source's last byte in the same BAR: apart */
+	t[1].dst_off = 16u * 2u * 64u;
+	agree_n("a copy past the source in the same BAR", p, 2, NULL);
+	t[1].dst_off = 0;
+	/* in place, written transposed (C = W: the same shape) */
+	t[1].out_transpose = 1;
+	agree_n("a copy in place, transposed", p, 2, over);
+	t[1].bar_out = 4;
+	agree_n("a copy transposed into another BAR", p, 2, NULL);
+	t[1].bar_out = BP_MID_BAR;
+	t[1].out_transpose = 0;
+	/* in place under a 1x1 max pooling (the same shape: its outputs read windows) */
+	t[1].pool = H13_PE_POOL_MAX;
+	agree_n("a 1x1 max pool in place", p, 2, over);
+	t[1].bar_out = 4;
+	agree_n("a 1x1 max pool into another BAR", p, 2, NULL);
+	/* a destination whose rows of 128 bytes are 64 bytes apart */
+	struct bp_pe_spec c = bp_pe_copy(2, 2, 64, 5, 4);
+	const struct bp_pe_spec *one[1] = {&c};
+	agree_n("a copy, rows 128 bytes apart", one, 1, NULL);
+	extra(&c, H13_DST_ROWSTRIDE, 64u);
+	agree_n("a copy, rows 64 bytes apart", one, 1,
+		"a destination whose rows, planes, depths or groups overlap one another");
 }

@@ -65,6 +65,20 @@ static void common(struct treg_img *m, unsigned w, unsigned h, unsigned cin, uns
 	treg_set(m, H13_DST_DMACONFIG, H13_PUT(H13_DMA_EN, 1));
 	treg_set(m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA);
 	treg_set(m, H13_L2_RESULTCFG, TD_L2_RESULTCFG_DMA);
+	/* the tile DMAs' Fmt words every real fp16 program has, and strides that keep each tile's rows,
+	 * planes and groups apart (room for a result up to 8 times as wide and twice as high, as a
+	 * test's OutDim may be; a test sets its own where it reads them): what the model refuses
+	 * otherwise, inspect marks (fw/td tiles.c) */
+	treg_set(m, H13_SRC_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_SRC_FMT));
+	treg_set(m, H13_DST_FMT, TD_TILE_FMT_FP16 | td_fixed_bits(H13_DST_FMT));
+	const uint32_t row = (w * 16u + 63u) & ~63u, plane = row * h * 2u;
+	const uint32_t group = plane * (cin > cout ? cin : cout);
+	treg_set(m, H13_SRC_ROWSTRIDE, row);
+	treg_set(m, H13_SRC_PLANESTRIDE, plane);
+	treg_set(m, H13_SRC_GROUPSTRIDE, group);
+	treg_set(m, H13_DST_ROWSTRIDE, row);
+	treg_set(m, H13_DST_PLANESTRIDE, plane);
+	treg_set(m, H13_DST_GROUPSTRIDE, group);
 }
 
 TEST(td_op, convolution_with_a_palette_and_the_lut)
@@ -439,6 +453,9 @@ TEST(td_op, elementwise_with_a_depth)
 	common(&m, 5, 3, 2, 2);
 	treg_set(&m, H13_COMMON_INDEPTH, 4);
 	treg_set(&m, H13_COMMON_OUTDEPTH, 4);
+	/* depths past a tile's 2 planes (common's strides) */
+	treg_set(&m, H13_SRC_DEPTHSTRIDE, 2u * treg_get(&m, H13_SRC_PLANESTRIDE));
+	treg_set(&m, H13_DST_DEPTHSTRIDE, 2u * treg_get(&m, H13_DST_PLANESTRIDE));
 	treg_set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	pe_identity(&m, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECK_STR(describe(&m, &t),
