@@ -110,10 +110,7 @@ struct anem {
 	struct eng_task tq;
 	/* the register words whose bits outside the map's fields must be 0, and those bits
 	 * (anem_outside_init, from fw/regmap once; read every TD) */
-	struct anem_outside {
-		uint32_t addr, mask;
-		int unnamed; /* a word the map does not name (its mask: the bits no real program sets) */
-	} outside[ANEM_OUTSIDE_MAX];
+	struct td_outside outside[ANEM_OUTSIDE_MAX];
 	unsigned noutside;
 	uint32_t queued, state, err, done_nid, done_count;
 	unsigned trace;       /* 1: every move */

@@ -536,4 +536,24 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		outf(out, ctx, "  result: stays in the engine (not modelled)\n");
 	else
 		outf(out, ctx, "  result: nothing leaves the engine\n");
+	/* the fields the model reads no meaning from, at a value no real program holds (fw/td
+	 * fields.c): the data path's on every TD, the NE's where the model decodes it (a TD whose
+	 * result leaves, a reduction) */
+	{
+		struct td_outside t[TD_OUTSIDE_MAX];
+		const unsigned nt = td_outside_init(t, TD_OUTSIDE_MAX, UINT32_MAX);
+		struct td_refusal no = {0};
+		td_data_unread_refusal(r, bar_en, &k, &lm, t, nt, &no);
+		const int leaves = td_dst_writes(bar_en) ||
+				   l2res || lm.res.on;
+		if (leaves || (k.role == TD_KEPT_MAKES && !k.no.why)) {
+			td_elemmult_refusal(r, &no);
+			td_ne_unread_refusal(r, &no);
+		}
+		if (no.why) {
+			outf(out, ctx, "  registers:");
+			refusal_tail(&no, out, ctx);
+			outf(out, ctx, "\n");
+		}
+	}
 }

@@ -401,6 +401,42 @@ struct td_hdr;
 void td_tile_place_refusal(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
 			   const struct td_l2mem *lm, struct td_refusal *no);
 
+/*
+ * The fields the model reads no meaning from (fw/td/fields.c), each refused at any value no real
+ * program holds; inspect marks the first on a "registers:" line:
+ *  - td_fixed_refusal: a table of fields and their one value (td_fixed, the model's own tables),
+ *    less the words skip names (TD_SKIP_*);
+ *  - td_outside_init, td_outside_refusal: the bits outside every field fw/regmap names, in the
+ *    words a TD may write (built once: the table of words and bits);
+ *  - td_data_unread_refusal: data_unread_fields's, on every TD (L2.SourceCfg's dependencies, the
+ *    tile and L2 DMA formats' unread fields, td_fixed, the formats, the bits outside, TileHeight,
+ *    Src2Fmt, PaddingMode with padding, PixelOffset), in the model's order;
+ *  - td_elemmult_refusal, td_ne_unread_refusal: decode_ne's, on a TD whose result leaves and on
+ *    a reduction (ElemMultMode outside OpMode 2; the NE's unread fields, with MACCfg not 0).
+ */
+#define TD_SKIP_DEPTH 1u          /* Common.InDepth, OutDepth (a depth the caller checks) */
+#define TD_SKIP_RESULT_DMAFMT 2u  /* L2.ResultCfg.DMAFmt (a one-byte output's: td_result_dmafmt_refusal) */
+#define TD_SKIP_INTERLEAVE 4u     /* the tile DMAs' and L2's interleave fields (the model's interleave_side) */
+void td_fixed_refusal(const struct td_regs *r, const struct td_fixed *z, unsigned n, unsigned skip,
+		      struct td_refusal *no);
+struct td_outside {
+	uint32_t addr, mask; /* a register word and the bits of it that must be 0 */
+	uint8_t unnamed;     /* a word the map does not name (its mask: the bits no real program sets) */
+};
+#define TD_OUTSIDE_MAX 256u
+/* Fills t (at most max words below window_bytes) from the H13 map; returns the count. */
+unsigned td_outside_init(struct td_outside *t, unsigned max, uint32_t window_bytes);
+void td_outside_refusal(const struct td_regs *r, const struct td_outside *t, unsigned n, struct td_refusal *no);
+/* KernelDMASrc +0x00's bit 5 and NE.KernelCfg.SparseFmt on a convolution with kernels in memory:
+ * both or neither (td_data_unread_refusal, the model's pk_params) */
+#define TD_PK_BIT5_TEXT                                                                                \
+	"KernelDMASrc +0x00 bit 5 without NE.KernelCfg.SparseFmt, or SparseFmt without it on a "      \
+	"convolution's coefficient channels, not modelled (every real program sets both or neither)"
+void td_data_unread_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k, const struct td_l2mem *lm,
+			    const struct td_outside *t, unsigned nt, struct td_refusal *no);
+void td_elemmult_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_ne_unread_refusal(const struct td_regs *r, struct td_refusal *no);
+
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };
 const char *td_kept_kind_name(unsigned kind); /* "max", "min", "1/sum", "sum", "1/sqrt(...)", "nothing" */

@@ -662,3 +662,86 @@ TEST(model_agree, tile_place_refusals_marked)
 	agree_n("a copy, rows 64 bytes apart", one, 1,
 		"a destination whose rows, planes, depths or groups overlap one another");
 }
+
+/*
+ * The fields the model reads no meaning from (fw/td fields.c: data_unread_fields on every TD,
+ * decode_ne's ElemMultMode and the NE's unread fields where it decodes the NE), at a value no
+ * real program holds: the model refuses the TD by name and inspect's "registers:" line carries
+ * the same text; before, inspect printed each such TD as computed. The controls: the copy and
+ * an elementwise NE as built, and an NE with Bit20 clear on a TD whose result goes nowhere and
+ * whose Planar words are 0, which the model completes without decoding the NE (nothing marked).
+ */
+static void patched(const char *what, const struct bp_pe_spec *t, uint32_t reg, unsigned lsb, unsigned width,
+		    uint32_t v, const char *want)
+{
+	const struct bp_pe_spec *one[1] = {t};
+	size_t len = built(one, 1);
+	REQUIRE(len > 0);
+	const int pe = tpatch_field(nprog, len, 0, reg, lsb, width, v);
+	CHECKF(pe == 0, "%s: the register is not written in the program", what);
+	if (!pe)
+		agree_built(what, len, want);
+}
+
+TEST(model_agree, unread_field_refusals_marked)
+{
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 16, 5, 4);
+	struct bp_pe_spec ne = copy, t;
+	extra(&ne, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) |
+				       H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1));
+	extra(&ne, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	agree("a copy", &copy, NULL);
+	agree("an elementwise NE", &ne, NULL);
+	/* the data path's (td_data_unread_refusal), in the model's order */
+	patched("L2.SourceCfg.Dependent 3", &copy, H13_L2_SOURCECFG, H13_L2SRC_DEPENDENT_LSB, H13_L2SRC_DEPENDENT_W, 3,
+		"L2.SourceCfg.Dependent not modelled");
+	patched("TileDMASrc.Fmt.Shift 1", &copy, H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 1,
+		"TileDMASrc.Fmt.Shift not modelled");
+	patched("Common.ConvCfg.Ox 2", &copy, H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 2,
+		"Common.ConvCfg.Ox other than 1 not modelled");
+	patched("a row stride's low bits", &copy, H13_DST_ROWSTRIDE, 0, 6, 0x20,
+		"a bit outside every field the register map names is set");
+	patched("Common.TileCfg.TileHeight 0", &copy, H13_COMMON_TILECFG, H13_TILECFG_TILEHEIGHT_LSB,
+		H13_TILECFG_TILEHEIGHT_W, 0, "Common.TileCfg.TileHeight 0 not modelled");
+	patched("TileDMASrc.Src2Fmt on a TD with no second operand", &copy, H13_SRC2_FMT, 0, 32, 0x2030u,
+		"TileDMASrc.Src2Fmt set on a TD whose second operand does not come by the tile DMA");
+	t = copy; /* (a word the builder does not write) */
+	extra(&t, H13_SRC_PIXELOFFSET(1), H13_PUT(H13_PIXELOFFSET, 4u));
+	agree("TileDMASrc.PixelOffset[1] 4", &t, "TileDMASrc.PixelOffset not modelled");
+	/* decode_ne's: ElemMultMode outside OpMode 2, and the NE's own fields */
+	patched("ElemMultMode on an elementwise NE", &ne, H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_ELEMMULTMODE_LSB,
+		H13_GROUPCONV_ELEMMULTMODE_W, 1, "Common.GroupConvCfg.ElemMultMode not modelled but with NE.MACCfg.OpMode 2");
+	patched("Bit20 clear", &ne, H13_NE_MACCFG, H13_MACCFG_BIT20_LSB, H13_MACCFG_BIT20_W, 0,
+		"NE.MACCfg.Bit20 clear not modelled");
+	patched("MatrixBiasEn", &ne, H13_NE_MACCFG, H13_MACCFG_MATRIXBIASEN_LSB, H13_MACCFG_MATRIXBIASEN_W, 1,
+		"NE.MACCfg.MatrixBiasEn not modelled");
+	patched("BinaryPoint 5", &ne, H13_NE_MACCFG, H13_MACCFG_BINARYPOINT_LSB, H13_MACCFG_BINARYPOINT_W, 5,
+		"NE.MACCfg.BinaryPoint not modelled");
+	patched("KernelMode 0 on an elementwise NE", &ne, H13_NE_MACCFG, H13_MACCFG_KERNELMODE_LSB,
+		H13_MACCFG_KERNELMODE_W, 0, "NE.MACCfg.KernelMode 0 on an elementwise NE");
+	patched("PostScale NaN", &ne, H13_NE_POSTSCALE, H13_POSTSCALE_LSB, H13_POSTSCALE_W, 0x7e00u,
+		"NE.PostScale infinite or NaN not modelled");
+	/* the NE with Bit20 clear where nothing leaves the engine (no destination, WBase unbound,
+	 * every Planar word 0, TaskType 0): the model completes, decoding no NE; inspect marks nothing */
+	t = copy;
+	t.prescale = t.scale = 0;
+	t.finalscale = 0;
+	extra(&t, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) | H13_PUT(H13_MACCFG_KERNELMODE, 1));
+	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	extra(&t, H13_DST_DMACONFIG, 0);
+	extra(&t, H13_COMMON_CFG, 0);
+	const struct bp_pe_spec *one[1] = {&t};
+	size_t len = built(one, 1);
+	REQUIRE(len > 0);
+	uint32_t hw[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(nprog + 4 * i);
+	td_hdr_decode(hw, &h);
+	h.bar_en = (uint8_t)(h.bar_en & ~(1u << H13_BAR_WBASE));
+	td_hdr_encode(&h, hw);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(nprog + 4 * i, hw[i]);
+	agree_built("Bit20 clear, nothing leaves the engine", len, NULL);
+	CHECKF(strstr(itext, "result: nothing leaves the engine") != NULL, "%s", itext);
+}

@@ -18,7 +18,7 @@ void tnull_out(void *ctx, const char *s, size_t n);
 /* An outf sink that keeps the text (NUL-terminated; what does not fit is dropped); set n to 0
  * to start again. */
 struct tcapture {
-	char text[2048];
+	char text[4096];
 	size_t n;
 };
 void tcapture_out(void *ctx, const char *s, size_t n);
