@@ -582,17 +582,14 @@ static int decode_ne(struct anem *m, struct stages *s, const struct anem_act *ac
 	return ne_kernel_mode(m, s, mac);
 }
 
-/* Common.Cfg.TaskType and the TD header's ENE: 0 exactly where TaskType is not 0 in every real
- * TD; which of the two selects the PE is not known, so where they disagree and the two readings
- * would compute differently (the PE's words set, or TaskType not 0), refused. */
-static int pe_ene_agree(struct anem *m, int pe, uint32_t pe_words)
+/* Common.Cfg.TaskType and the TD header's ENE (fw/td td_pe_ene_refusal, which inspect marks):
+ * reduction 1 from reduction_checks */
+static int pe_ene_agree(struct anem *m, int reduction)
 {
-	if (pe ? m->cur_ene != 0 : m->cur_ene == 0 && pe_words)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
-				   "Common.Cfg.TaskType and the TD header's ENE disagree on the planar engine "
-				   "(ENE 0 exactly where TaskType is not 0 in every real TD; which of them puts the "
-				   "PE in the path is not known)");
-	return ENG_OK;
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_pe_ene_refusal(&regs, m->cur_ene, reduction, &no);
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 static int decode_stages(struct anem *m, struct stages *s, const struct anem_act *act)
@@ -606,7 +603,7 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	 * read (on silicon they changed nothing there); in it, every real TD sets some of them, and
 	 * TaskType 2 goes with one operand, 3 with two (SecSrc 2 or 3) */
 	s->pe = td_pe_in_path(REG(H13_COMMON_CFG));
-	if ((en = pe_ene_agree(m, s->pe, cfg | bs | pre | fin)))
+	if ((en = pe_ene_agree(m, 0)))
 		return en;
 	if (!s->pe)
 		cfg = bs = pre = fin = 0;
@@ -626,20 +623,16 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	unsigned cond = H13_GET(cfg, H13_PECFG_CONDITION);
 	s->pe_cond = cond == H13_PE_COND_ABS;
 	s->pe_relu = (int)H13_GET(cfg, H13_PECFG_RELUEN);
-	const uint32_t known = H13_PUT(H13_PECFG_POOLMODE, ~0u) | H13_PUT(H13_PECFG_OPMODE, ~0u) |
-			       H13_PUT(H13_PECFG_RELUEN, ~0u) | H13_PUT(H13_PECFG_CONDITION, ~0u) |
-			       H13_PUT(H13_PECFG_NLMODE, ~0u) | H13_PUT(H13_PECFG_FIRSTSRC, ~0u) |
-			       H13_PUT(H13_PECFG_SECSRC, ~0u);
-	if (cfg & ~known)
-		return anem_refuse(m, ENG_FR_FIELD, H13_PLANAR_CFG, 0, 32, "Planar.Cfg has bits outside the fields the model knows");
+	td_pe_cfg_bits_refusal(&regs, &no); /* (fw/td, which inspect marks) */
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	if (cond > H13_PE_COND_ABS)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_CONDITION, "Planar.Cfg.Condition (a comparison) not modelled");
 	if (H13_GET(cfg, H13_PECFG_NLMODE))
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_NLMODE, "Planar.Cfg.NLMode not modelled");
-	if (pre & ~H13_PUT(H13_PRESCALE, ~0u))
-		return anem_refuse(m, ENG_FR_FIELD, H13_PLANAR_PRESCALE, 0, H13_PRESCALE_LSB,
-				   "Planar.PreScale bits 0-15 not modelled (0 in every real PE program but Apple's "
-				   "H13 layer norm, which puts its epsilon there)");
+	td_pe_prescale_bits_refusal(&regs, &no); /* (fw/td, which inspect marks) */
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
@@ -655,9 +648,9 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 				   "than add not modelled");
 	s->pe_two = s->pe && td_pe_two_operands(cfg);
 	s->src2_relu = (int)H13_GET(REG(H13_L2_CFG), H13_L2CFG_SRC2RELU);
-	if (s->src2_relu && !s->pe_two)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,
-				   "L2.L2Cfg.Src2ReLU with no second PE operand not modelled");
+	td_src2relu_refusal(&regs, 0, &no); /* with no second operand (fw/td, which inspect marks) */
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	/* FirstSrc 1 on a product of two operands: the first negated (fw/td td_pe_first_negated;
 	 * Apple's layer_norm's (b - a)^2 reads it so too), applied as a negated PreScale, the same
 	 * IEEE product; elsewhere refused */
@@ -4760,12 +4753,12 @@ static int reduction_checks(struct anem *m, const struct anem_act *act)
 	int e = decode_ne(m, &s, act);
 	if (e)
 		return e;
-	if ((e = pe_ene_agree(m, td_pe_in_path(REG(H13_COMMON_CFG)), 1)))
+	if ((e = pe_ene_agree(m, 1)))
 		return e;
-	if (H13_GET(REG(H13_L2_CFG), H13_L2CFG_SRC2RELU))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,
-				   "L2.L2Cfg.Src2ReLU on a reduction not modelled (no real reduction sets it)");
-	return ENG_OK;
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_src2relu_refusal(&regs, 1, &no); /* (fw/td, which inspect marks) */
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 static int at_depths(struct anem *m, const struct mrange *r, unsigned nr, struct stages *s,
@@ -4808,12 +4801,13 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	/* Common.Cfg.TaskType: 0, 2, 3 and 5 in every program that computes (fixtures, Apple's);
 	 * 4 (a normalize, td_l2mem_of) and 6 (a reduction of two operands, td_kept_of) in Apple's
 	 * layer_norm */
-	unsigned task = H13_GET(REG(H13_COMMON_CFG), H13_CFG_TASKTYPE);
-	if (task != 0 && task != H13_TASK_PE_ONE && task != H13_TASK_PE_TWO && task != H13_TASK_NORMALIZE && task != H13_TASK_REDUCE &&
-	    task != H13_TASK_REDUCE2)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CFG, H13_CFG_TASKTYPE,
-				   "Common.Cfg.TaskType other than 0, 2, 3, 4, 5 and 6 (what every modelled "
-				   "program has) not modelled");
+	{ /* (fw/td td_tasktype_refusal, which inspect marks) */
+		struct td_refusal no = {0};
+		const struct td_regs regs = {kept_get, m};
+		td_tasktype_refusal(&regs, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	tile_geom(m, &in0, rs0, TD_R_SRC0);
 	tile_geom(m, &in1, rs1, TD_R_SRC1);
 	tile_geom(m, &out, rd, TD_R_DST);
@@ -4850,10 +4844,12 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	 * copies transposed, td_l2mem_of's view and the tile DMA's) */
 	const int otr = H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && rd &&
 			(!lm.res.on || td_dst_writes_en_clear(REG(H13_DST_DMACONFIG), m->cur_bar_en));
-	if ((otr && l2res) || (H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && k.role == TD_KEPT_MAKES))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE,
-				   "Common.Cfg.OutTranspose on a reduction's result, or on an L2-resident one "
-				   "that the tile DMA writes, not modelled");
+	{ /* (fw/td td_out_transpose_refusal, which inspect marks) */
+		struct td_refusal no = {0};
+		td_out_transpose_refusal(&kregs, bars, &k, &lm, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	/* channel interleave: checked on both sides, then the sources de-interleaved here and the
 	 * result interleaved on its way out (below) */
 	const unsigned ilv_in = td_tile_interleave(REG(H13_SRC_FMT)), ilv_out = td_tile_interleave(REG(H13_DST_FMT));
@@ -4900,13 +4896,13 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 				   "stay in the engine; no real TD has one)");
 	if (!rd && !l2res && !lm.res.on)
 		return ENG_OK; /* nothing leaves the engine */
-	if (!out.elem)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
-				   "an unsized output format");
-	if (!out.w || !out.h || !out.c || !out.g)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_FIELD, "an empty output (OutDim, Cout or groups 0)");
-	if ((in0.r && !in0.elem) || (in1.r && !in1.elem))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_COMMON_CHCFG, H13_CHCFG_INFMT, "an unsized input format");
+	{ /* the output's format and size, the sources' format (fw/td td_sizes_refusal, which inspect
+	   * marks) */
+		struct td_refusal no = {0};
+		td_sizes_refusal(&kregs, bars, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	struct stages s;
 	e = decode_stages(m, &s, act);
 	if (e)
@@ -4921,22 +4917,19 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCEBASE, H13_L2_ADDR,
 					   "an L2-resident source smaller than the TD's input (Cin, InDim, NumGroups) "
 					   "not modelled");
-		/* a resident tensor holds fp16 values (l2_result takes no other); read as bytes, as L2
-		 * memory refuses (l2m_read_row) */
-		if (in0.fmt != H13_FMT_FP16)
-			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
-					   "a one-byte read (Common.ChCfg.InFmt) of an L2-resident tensor not modelled");
+	}
+	/* a resident tensor holds fp16 values (l2_result takes no other): one read as bytes (as L2
+	 * memory refuses, l2m_read_row), a result over its own source, or a resident result with a
+	 * one-byte output (kept as the fp16 values before the tile DMA's rounding) are refused (fw/td
+	 * td_resident_refusal, which inspect marks) */
+	{
+		struct td_refusal no = {0};
+		td_resident_refusal(&kregs, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
 	}
 	struct anem_l2t *lres = NULL;
 	uint32_t rbase = H13_GET(REG(H13_L2_RESULTBASE), H13_L2_ADDR);
-	if (l2res && lsrc && lsrc->base == rbase)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_RESULTBASE, H13_L2_ADDR, "L2 result overwrites its own source");
-	/* a resident result is kept as the fp16 values the TD computed, before the tile DMA's one-byte
-	 * rounding: refused with a one-byte output, as L2 memory refuses one */
-	if (l2res && out.fmt != H13_FMT_FP16)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
-				   "an L2-resident result (L2.ResultCfg.ResultType 3) with a one-byte output format "
-				   "(Common.ChCfg.OutFmt) not modelled");
 	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
 		return e;
 	/* the destination as the tile DMA writes it (dst, above): its own elements apart; interleaved,

@@ -536,20 +536,15 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		outf(out, ctx, "  result: stays in the engine (not modelled)\n");
 	else
 		outf(out, ctx, "  result: nothing leaves the engine\n");
-	/* the fields the model reads no meaning from, at a value no real program holds (fw/td
-	 * fields.c): the data path's on every TD, the NE's where the model decodes it (a TD whose
-	 * result leaves, a reduction) */
+	/* what the model refuses on the registers alone that no line above carries (fw/td fields.c
+	 * and checks.c): TaskType, the fields it reads no meaning from, OutTranspose, the sizes, the
+	 * header's ENE, the PE's unread bits, Src2ReLU, the L2-resident tensors; the NE's and the PE's
+	 * where the model decodes them (a TD whose result leaves, a reduction) */
 	{
 		struct td_outside t[TD_OUTSIDE_MAX];
 		const unsigned nt = td_outside_init(t, TD_OUTSIDE_MAX, UINT32_MAX);
 		struct td_refusal no = {0};
-		td_data_unread_refusal(r, bar_en, &k, &lm, t, nt, &no);
-		const int leaves = td_dst_writes(bar_en) ||
-				   l2res || lm.res.on;
-		if (leaves || (k.role == TD_KEPT_MAKES && !k.no.why)) {
-			td_elemmult_refusal(r, &no);
-			td_ne_unread_refusal(r, &no);
-		}
+		td_registers_refusal(r, hdr, &k, &lm, t, nt, &no);
 		if (no.why) {
 			outf(out, ctx, "  registers:");
 			refusal_tail(&no, out, ctx);

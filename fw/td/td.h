@@ -436,6 +436,29 @@ void td_data_unread_refusal(const struct td_regs *r, unsigned bar_en, const stru
 			    const struct td_outside *t, unsigned nt, struct td_refusal *no);
 void td_elemmult_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_ne_unread_refusal(const struct td_regs *r, struct td_refusal *no);
+/*
+ * More refusals on the registers and header alone (fw/td/checks.c), the model's compute,
+ * decode_stages and reduction_checks: td_tasktype_refusal, td_out_transpose_refusal,
+ * td_sizes_refusal (the output's format and size, the sources' format), td_pe_ene_refusal (TaskType
+ * against the header's ENE; reduction 1: any PE words), td_pe_cfg_bits_refusal,
+ * td_pe_prescale_bits_refusal, td_src2relu_refusal (reduction 0: with no second operand; 1: on a
+ * reduction), td_resident_refusal (the L2-resident tensors' formats and places); and
+ * td_registers_refusal, inspect's "registers:" line: these and td_data_unread_refusal,
+ * td_elemmult_refusal, td_ne_unread_refusal in the model's order, each where the model checks it
+ * (the NE's and the PE's on a TD whose result leaves, or a reduction's).
+ */
+void td_tasktype_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_out_transpose_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+			      const struct td_l2mem *lm, struct td_refusal *no);
+void td_sizes_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
+void td_pe_ene_refusal(const struct td_regs *r, unsigned ene, int reduction, struct td_refusal *no);
+void td_pe_cfg_bits_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_prescale_bits_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_src2relu_refusal(const struct td_regs *r, int reduction, struct td_refusal *no);
+void td_resident_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
+			  const struct td_l2mem *lm, const struct td_outside *t, unsigned nt,
+			  struct td_refusal *no);
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };

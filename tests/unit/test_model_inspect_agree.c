@@ -745,3 +745,69 @@ TEST(model_agree, unread_field_refusals_marked)
 	agree_built("Bit20 clear, nothing leaves the engine", len, NULL);
 	CHECKF(strstr(itext, "result: nothing leaves the engine") != NULL, "%s", itext);
 }
+
+/* nprog's TD 0 header's ENE set to ene */
+static void set_ene(unsigned ene)
+{
+	uint32_t hw[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(nprog + 4 * i);
+	td_hdr_decode(hw, &h);
+	h.ene = (uint8_t)ene;
+	td_hdr_encode(&h, hw);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(nprog + 4 * i, hw[i]);
+}
+
+/*
+ * The rest of what compute, decode_stages and reduction_checks refuse on the registers and the
+ * TD header (fw/td checks.c), on inspect's "registers:" line with the model's text; before,
+ * inspect printed each TD as computed. Beside the copy and the reduction as built, unmarked.
+ */
+TEST(model_agree, register_refusals_marked)
+{
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 16, 5, 4);
+	const struct bp_pe_spec *one[1] = {&copy};
+	struct bp_pe_spec t;
+	size_t len;
+	agree("a copy", &copy, NULL);
+	patched("Common.Cfg.TaskType 1", &copy, H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W, 1,
+		"Common.Cfg.TaskType other than 0, 2, 3, 4, 5 and 6");
+	/* the TD header's ENE 1 on a PE TD (TaskType 2) */
+	REQUIRE((len = built(one, 1)) > 0);
+	set_ene(1);
+	agree_built("ENE 1 with TaskType 2", len, "Common.Cfg.TaskType and the TD header's ENE disagree");
+	patched("Planar.Cfg bit 10", &copy, H13_PLANAR_CFG, 10, 1, 1,
+		"Planar.Cfg has bits outside the fields the model knows");
+	t = copy;
+	t.eps = 0x0100u;
+	agree("Planar.PreScale's low half on a copy", &t, "Planar.PreScale bits 0-15 not modelled");
+	t = copy; /* (L2.L2Cfg: a word the builder does not write) */
+	extra(&t, H13_L2_CFG, H13_PUT(H13_L2CFG_SRC2RELU, 1u));
+	agree("L2.L2Cfg.Src2ReLU on a copy", &t, "L2.L2Cfg.Src2ReLU with no second PE operand not modelled");
+	/* a uint8 result by the tile DMA (the UINT8 word, the 8-bit L2 DMA format) runs; kept
+	 * L2-resident as well (ResultType 3), refused */
+	REQUIRE((len = built(one, 1)) > 0 &&
+		!tpatch_field(nprog, len, 0, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT_LSB, H13_CHCFG_OUTFMT_W, H13_FMT_UINT8) &&
+		!tpatch_field(nprog, len, 0, H13_DST_FMT, FMT_BITS, TD_TILE_FMT_UINT8) &&
+		!tpatch_field(nprog, len, 0, H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 0));
+	agree_built("a uint8 result", len, NULL);
+	REQUIRE(!tpatch_field(nprog, len, 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W,
+			      H13_L2_RESIDENT));
+	agree_built("a uint8 result kept L2-resident", len,
+		    "an L2-resident result (L2.ResultCfg.ResultType 3) with a one-byte output format");
+	/* a reduction (the mean of each plane into L2 memory), and with OutTranspose */
+	struct bp_pe_spec red = bp_pe_copy(4, 1, 16, 5, 0);
+	red.reduce = 1;
+	red.ne_pass = 1;
+	red.res_l2 = l2v(0x1000, 16, 16);
+	red.finalscale = 0x3d800000u; /* 1/16 */
+	agree("a reduction", &red, NULL);
+	t = red;
+	t.out_transpose = 1;
+	agree("a reduction with OutTranspose", &t, "Common.Cfg.OutTranspose on a reduction's result");
+	t = red;
+	extra(&t, H13_L2_CFG, H13_PUT(H13_L2CFG_SRC2RELU, 1u));
+	agree("a reduction with Src2ReLU", &t, "L2.L2Cfg.Src2ReLU on a reduction not modelled");
+}
