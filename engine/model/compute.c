@@ -1789,8 +1789,13 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	int e = kernel_cfg_read(m, kfmt == H13_KERNELFMT_FP16 && !sparse && !bias && kh == 1 && kw == 1, 0);
 	if (e)
 		return e;
-	if (H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32, "palettized coefficient channels not modelled");
+	{ /* (fw/td td_palette_refusal, which inspect marks) */
+		const struct td_regs regs = {kept_get, m};
+		struct td_refusal no = {0};
+		td_palette_refusal(&regs, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
 	if (!elem)
 		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
@@ -3828,8 +3833,13 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 			 0.0f, 0.0f, 0.0f, s->post, 0};
 	if (!c.kw || !c.kh || !c.sx || !c.sy || !c.cin || !c.Win)
 		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
-	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC, "a second PE source after a convolution not modelled");
+	{ /* (fw/td td_conv_second_source_refusal, which inspect marks) */
+		const struct td_regs regs = {kept_get, m};
+		struct td_refusal no = {0};
+		td_conv_second_source_refusal(&regs, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	/* Apple's depthwise convolutions keep NumGroups 1 and set UnicastEn: read as a dense one,
 	 * it would mix the channels */
 	if (H13_GET(REG(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_UNICASTEN))

@@ -275,9 +275,16 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			td_depthwise_refusal(r, cin, cout, ku != 0, &dno);
 			refusal_tail(&dno, out, ctx);
 		}
-		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))
+		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN)) {
 			outf(out, ctx, ", palettized %u-bit",
 			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));
+			/* in coefficient channels: engine/model/compute.c's load_kernels refuses it (a
+			 * kernel unit's and the depthwise pad form's are read) */
+			struct td_refusal pno = {0};
+			if (!ku && !H13_GET(gcv, H13_GROUPCONV_UNICASTEN))
+				td_palette_refusal(r, &pno);
+			refusal_tail(&pno, out, ctx);
+		}
 		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT) && ku) /* engine/model/compute.c's load_kernels_ku */
 			outf(out, ctx, ", mask-and-values sparse (SparseFmt in a kernel unit: each kernel's "
 				       "mask, then its nonzero values)");
@@ -450,6 +457,11 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		td_pe_refusal(r, &no);
 		if (pm && td_pe_in_path(GET(H13_COMMON_CFG)))
 			td_pe_pool_shape_refusal(r, H13_GET(in, H13_INDIM_WIN), H13_GET(in, H13_INDIM_HIN), cin, cout, &no);
+		/* a second operand after a convolution with kernels in memory (engine/model/compute.c's
+		 * convolution; with L2 memory, conv_l2's own) */
+		if (mac && op == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE) &&
+		    !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en) && !lm.any)
+			td_conv_second_source_refusal(r, &no);
 		refusal_tail(&no, out, ctx);
 		kept_refused(&k, out, ctx);
 		if (lm.no.why)

@@ -354,3 +354,19 @@ void td_kernel_bytes_refusal(const struct td_regs *r, const struct td_ocg_lay *l
 			  "above 0 not modelled: every real program with OCGSize above 0 has fp16 kernels, "
 			  "and where a run's one-byte elements lie is not pinned");
 }
+
+/* convolution (kernels in memory, no operand or result in L2 memory): the PE after it with one
+ * operand only */
+void td_conv_second_source_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	if (td_pe_in_path(GET(H13_COMMON_CFG)) && H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_SECSRC) != H13_PE_SECSRC_NONE)
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC, "a second PE source after a convolution not modelled");
+}
+
+/* load_kernels: kernels in coefficient channels are never palettized (a kernel unit's are, and
+ * Apple's depthwise pad form, td_depthwise_refusal) */
+void td_palette_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	if (H13_GET(GET(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN))
+		td_refuse(no, 1, H13_NE_KERNELCFG, 0, 32, "palettized coefficient channels not modelled");
+}

@@ -351,6 +351,10 @@ void td_pkern_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint6
 /* load_kernels: one-byte kernels (KernelFmt 0 or 1, not phase-sparse) in runs of 2^OCGSize
  * outputs a channel (OCGSize above 0): no program pins where one-byte elements lie in a run */
 void td_kernel_bytes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, struct td_refusal *no);
+/* convolution's: a second PE operand after a convolution with kernels in memory (not in L2 memory) */
+void td_conv_second_source_refusal(const struct td_regs *r, struct td_refusal *no);
+/* load_kernels': PalettizedEn with kernels in coefficient channels */
+void td_palette_refusal(const struct td_regs *r, struct td_refusal *no);
 
 /*
  * The tile DMA's refusals (fw/td/tiles.c), on the registers and the TD header alone:

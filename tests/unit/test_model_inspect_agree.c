@@ -746,8 +746,9 @@ TEST(model_agree, unread_field_refusals_marked)
 	CHECKF(strstr(itext, "result: nothing leaves the engine") != NULL, "%s", itext);
 }
 
-/* nprog's TD 0 header's ENE set to ene */
-static void set_ene(unsigned ene)
+/* nprog's TD 0 header's ENE set to ene, and BAR slot bind (below H13_BAR_NSLOTS) bound to BAR
+ * index bar */
+static void set_hdr(unsigned ene, unsigned bind, unsigned bar)
 {
 	uint32_t hw[H13_TD_HEADER_WORDS];
 	struct td_hdr h;
@@ -755,6 +756,10 @@ static void set_ene(unsigned ene)
 		hw[i] = le_rd32(nprog + 4 * i);
 	td_hdr_decode(hw, &h);
 	h.ene = (uint8_t)ene;
+	if (bind < H13_BAR_NSLOTS) {
+		h.bar_en = (uint8_t)(h.bar_en | 1u << bind);
+		h.bar_idx[bind] = (uint8_t)bar;
+	}
 	td_hdr_encode(&h, hw);
 	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
 		le_wr32(nprog + 4 * i, hw[i]);
@@ -776,7 +781,7 @@ TEST(model_agree, register_refusals_marked)
 		"Common.Cfg.TaskType other than 0, 2, 3, 4, 5 and 6");
 	/* the TD header's ENE 1 on a PE TD (TaskType 2) */
 	REQUIRE((len = built(one, 1)) > 0);
-	set_ene(1);
+	set_hdr(1, H13_BAR_NSLOTS, 0);
 	agree_built("ENE 1 with TaskType 2", len, "Common.Cfg.TaskType and the TD header's ENE disagree");
 	patched("Planar.Cfg bit 10", &copy, H13_PLANAR_CFG, 10, 1, 1,
 		"Planar.Cfg has bits outside the fields the model knows");
@@ -810,4 +815,43 @@ TEST(model_agree, register_refusals_marked)
 	t = red;
 	extra(&t, H13_L2_CFG, H13_PUT(H13_L2CFG_SRC2RELU, 1u));
 	agree("a reduction with Src2ReLU", &t, "L2.L2Cfg.Src2ReLU on a reduction not modelled");
+}
+
+/*
+ * A convolution with kernels in coefficient channels: palettized (NE.KernelCfg.PalettizedEn, read
+ * only from a kernel unit or in Apple's depthwise pad form) and with a second PE operand after it
+ * are refused by the model (load_kernels, convolution: fw/td td_palette_refusal,
+ * td_conv_second_source_refusal); inspect printed "palettized 4-bit" and the PE's "+ b" as
+ * computed. Beside the 1x1 convolution as built (bp_chain), unmarked.
+ */
+TEST(model_agree, convolution_refusals_marked)
+{
+	static const uint16_t wts[4 * 4] = {0x3c00u, 0, 0, 0, 0, 0x3c00u, 0, 0, 0, 0, 0x3c00u, 0, 0, 0, 0, 0x3c00u};
+	const struct bp_step conv = {.kind = BP_STEP_CONV, .cin = 4, .cout = 4, .in0 = 5, .out = 4};
+	size_t len = bp_chain(nprog, sizeof nprog, 8, 2, &conv, 1, wts);
+	REQUIRE(len > 0);
+	agree_built("a 1x1 convolution", len, NULL);
+	REQUIRE(!tpatch_field(nprog, len, 0, H13_NE_KERNELCFG, H13_KERNELCFG_PALETTIZEDEN_LSB,
+			      H13_KERNELCFG_PALETTIZEDEN_W, 1));
+	agree_built("a 1x1 convolution, PalettizedEn", len, "palettized coefficient channels not modelled");
+	CHECKF(strstr(itext, "palettized ") != NULL, "%s", itext);
+	/* the PE after it adding a second operand by the tile DMA (RBase1 bound, Src2Fmt fp16) */
+	len = bp_chain(nprog, sizeof nprog, 8, 2, &conv, 1, wts);
+	REQUIRE(len > 0 && !tpatch_field(nprog, len, 0, H13_COMMON_CFG, H13_CFG_TASKTYPE_LSB, H13_CFG_TASKTYPE_W,
+					 H13_TASK_PE_TWO));
+	/* the PE in the path (TaskType 3, ENE 0 as every real PE TD), identity scales, SecSrc 2, the
+	 * second operand by the tile DMA (L2.SourceCfg.Src2DMA, Src2Fmt fp16, RBase1 bound) */
+	const int pe = tpatch_field(nprog, len, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC_LSB, H13_PECFG_SECSRC_W,
+				    H13_PE_SECSRC_TILE1) ||
+		       tpatch_field(nprog, len, 0, H13_PLANAR_FINALSCALE, 0, 32, 0x3f800000u) ||
+		       tpatch_field(nprog, len, 0, H13_PLANAR_PRESCALE, H13_PRESCALE_LSB, H13_PRESCALE_W, 0x3c00u) ||
+		       tpatch_field(nprog, len, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE_LSB, H13_BIASSCALE_SCALE_W,
+				    0x3c00u) ||
+		       tpatch_field(nprog, len, 0, H13_L2_SOURCECFG, H13_L2SRC_SRC2DMA_LSB, H13_L2SRC_SRC2DMA_W, 1) ||
+		       tpatch_field(nprog, len, 0, H13_SRC2_FMT, 0, 32, TD_TILE_FMT_SRC2_FP16);
+	set_hdr(0, H13_BAR_RBASE1, 6); /* the second operand by the tile DMA from BAR 6 */
+	CHECKF(pe == 0, "the Planar words are not written in the convolution's TD");
+	if (!pe)
+		agree_built("a 1x1 convolution, then + a second operand", len,
+			    "a second PE source after a convolution not modelled");
 }

@@ -100,7 +100,8 @@ TEST(td_op, convolution_with_a_palette_and_the_lut)
 	CHECK_STR(describe(&m, &t),
 		  "  source: RBase0, 16 x 2 x 32 fp16 (C x H x W)\n"
 		  "  NE: convolution 3x3, stride 1x2, padding 1x1, 1 group, 16 -> 8 channels, kernels fp16, "
-		  "palettized 4-bit, x PostScale 1.442383\n"
+		  "palettized 4-bit (not modelled: palettized coefficient channels not modelled), x PostScale "
+		  "1.442383\n"
 		  "  nonlinear: the activation LUT\n"
 		  "  PE: not in the path (Common.Cfg.TaskType 0)\n"
 		  "  result: WBase, 8 x 2 x 32 fp16\n");
