@@ -675,11 +675,9 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	 * and the PE out of the path, TaskType 0): a plain copy by the model's reading, but no real
 	 * TD is so, and on an M1 relu's TD with MACCfg written 0 hung (allbilly/ane
 	 * experimental/expt.md, expt1): refused. */
-	if (!s->ne && !s->pe)
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_MACCFG, 0, 32,
-				   "neither the NE (NE.MACCfg 0, or a pass-through with no kernel) nor the planar "
-				   "engine (Common.Cfg.TaskType 0) in the path not modelled (no real TD has "
-				   "neither; on silicon a TD with NE.MACCfg 0 hung)");
+	td_no_unit_refusal(&regs, &no); /* (fw/td, which inspect marks) */
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	return ENG_OK;
 }
 
@@ -4641,19 +4639,12 @@ static int write_interleaved(struct anem *m, const struct tile *out, unsigned il
  * of a whole window) the model would read nothing but the zeros outside, which no program pins
  * (a review found a 1x1 convolution with OutDim 32 over InDim 16 giving its bias alone there).
  */
-static int window_covers(struct anem *m, const struct tile *in, const struct tile *out)
+static int window_covers(struct anem *m)
 {
-	const struct td_window win = td_window_of(REG(H13_COMMON_CONVCFG));
-	if (!out->w || !out->h || !win.sx || !win.sy || !win.kw || !win.kh)
-		return ENG_OK; /* (refused on their own) */
-	if (win.px >= win.kw || win.py >= win.kh ||
-	    (uint64_t)(out->w - 1) * win.sx >= (uint64_t)in->w + win.px ||
-	    (uint64_t)(out->h - 1) * win.sy >= (uint64_t)in->h + win.py)
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
-				   "a convolution or pooling output whose window lies wholly outside its input "
-				   "(Common.OutDim beyond what InDim, the window, stride and padding give, or "
-				   "padding of a whole window) not modelled");
-	return ENG_OK;
+	const struct td_regs regs = {kept_get, m}; /* (the tiles' W and H are InDim's and OutDim's) */
+	struct td_refusal no = {0};
+	td_window_covers_refusal(&regs, &no); /* (fw/td, which inspect marks) */
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 /* a destination over a tile source other than element for element in the same place (fw/td
@@ -4724,7 +4715,7 @@ static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struc
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither L2-resident nor a bound tile source "
 				"(RBase0): not modelled");
 	const int windowed = (s->pe && s->pe_pool != H13_PE_POOL_NONE) || (s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit);
-	if (windowed && (e = window_covers(m, in0, out)))
+	if (windowed && (e = window_covers(m)))
 		return e;
 	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
 		return pooling(m, s, in0, lsrc, out, lres);

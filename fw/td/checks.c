@@ -137,6 +137,40 @@ void td_resident_refusal(const struct td_regs *r, struct td_refusal *no)
 			  "(Common.ChCfg.OutFmt) not modelled");
 }
 
+/* compute_td, a convolution or pooling (not the L2 paths, not the channel groups): every output's
+ * window must reach into the input on both axes (output x reads input columns x Sx - Px + kx, kx <
+ * Kw; rows the same). Past that (an OutDim larger than the input and window give, or padding of a
+ * whole window) the model would read nothing but the zeros outside, which no program pins (a
+ * review found a 1x1 convolution with OutDim 32 over InDim 16 giving its bias alone there). */
+void td_window_covers_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	const uint32_t in = GET(H13_COMMON_INDIM), od = GET(H13_COMMON_OUTDIM);
+	const uint64_t ow = H13_GET(od, H13_OUTDIM_WOUT), oh = H13_GET(od, H13_OUTDIM_HOUT);
+	if (!ow || !oh || !win.sx || !win.sy || !win.kw || !win.kh)
+		return; /* (refused on their own) */
+	if (win.px >= win.kw || win.py >= win.kh || (ow - 1) * win.sx >= (uint64_t)H13_GET(in, H13_INDIM_WIN) + win.px ||
+	    (oh - 1) * win.sy >= (uint64_t)H13_GET(in, H13_INDIM_HIN) + win.py)
+		td_refuse(no, 1, H13_COMMON_OUTDIM, 0, 32,
+			  "a convolution or pooling output whose window lies wholly outside its input "
+			  "(Common.OutDim beyond what InDim, the window, stride and padding give, or "
+			  "padding of a whole window) not modelled");
+}
+
+/* decode_stages: neither the NE (MACCfg 0, or a pass-through with no kernel) nor the PE (TaskType
+ * 0) in the path: a plain copy by the model's reading, but no real TD is so, and on an M1 relu's
+ * TD with MACCfg written 0 hung (allbilly/ane experimental/expt.md, expt1) */
+void td_no_unit_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	const int ne = mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), td_coeff_enabled(r));
+	if (!ne && !td_pe_in_path(GET(H13_COMMON_CFG)))
+		td_refuse(no, 1, H13_NE_MACCFG, 0, 32,
+			  "neither the NE (NE.MACCfg 0, or a pass-through with no kernel) nor the planar "
+			  "engine (Common.Cfg.TaskType 0) in the path not modelled (no real TD has "
+			  "neither; on silicon a TD with NE.MACCfg 0 hung)");
+}
+
 void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
 			  const struct td_l2mem *lm, const struct td_outside *t, unsigned nt,
 			  struct td_refusal *no)
@@ -161,6 +195,18 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 		td_pe_cfg_bits_refusal(r, no);
 		td_pe_prescale_bits_refusal(r, no);
 		td_src2relu_refusal(r, 0, no);
+		td_no_unit_refusal(r, no);
 		td_resident_refusal(r, no);
+		/* compute_td's windowed TDs (pooling, a convolution with kernels in memory) outside the
+		 * L2 paths and the channel groups */
+		const uint32_t mac = GET(H13_NE_MACCFG);
+		const unsigned op = H13_GET(mac, H13_MACCFG_OPMODE);
+		const int ne = mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), td_coeff_enabled(r));
+		const int pool = td_pe_in_path(GET(H13_COMMON_CFG)) &&
+				 H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_POOLMODE) != H13_PE_POOL_NONE;
+		const int conv = ne && op == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE);
+		const int groups = ne && (op == H13_MAC_OP_RCAS || op == H13_MAC_OP_CHMAX);
+		if ((pool || conv) && !groups && !lm->any)
+			td_window_covers_refusal(r, no);
 	}
 }

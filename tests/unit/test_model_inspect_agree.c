@@ -855,3 +855,24 @@ TEST(model_agree, convolution_refusals_marked)
 		agree_built("a 1x1 convolution, then + a second operand", len,
 			    "a second PE source after a convolution not modelled");
 }
+
+/* A pooling whose output reaches past its input's windows (compute_td's window_covers), and a TD
+ * with neither unit in the path (decode_stages): fw/td checks.c, on inspect's registers: line;
+ * before, inspect printed both as computed. Beside the pooling and the copy as built. */
+TEST(model_agree, window_and_unit_refusals_marked)
+{
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
+	struct bp_pe_spec pool = copy, t;
+	pool.pool = H13_PE_POOL_MAX, pool.kw = pool.kh = pool.sx = pool.sy = 2, pool.wout = 4, pool.hout = 1;
+	agree("a 2x2 max pool, 8 -> 4", &pool, NULL);
+	t = pool;
+	t.wout = 8; /* output 7 reads columns 14 and 15 of 8 */
+	agree("a 2x2 max pool, 8 -> 8", &t, "a convolution or pooling output whose window lies wholly outside");
+	agree("a copy", &copy, NULL);
+	t = copy; /* TaskType 0, every Planar word 0, no NE: a copy by no unit */
+	t.prescale = t.scale = 0;
+	t.finalscale = 0;
+	extra(&t, H13_COMMON_CFG, 0);
+	agree("neither unit in the path", &t, "neither the NE (NE.MACCfg 0, or a pass-through with no kernel) nor "
+					      "the planar engine");
+}
