@@ -24,13 +24,6 @@ void td_tasktype_refusal(const struct td_regs *r, struct td_refusal *no)
 			  "program has) not modelled");
 }
 
-/* the destination there: its slot bound (as td_ranges) */
-static int dst_there(const struct td_regs *r, unsigned bar_en)
-{
-	(void)r;
-	return td_dst_writes(bar_en); /* WBase bound, its DMA's En set or clear */
-}
-
 static int l2_resident(const struct td_regs *r, uint32_t cfg_reg, unsigned lsb, unsigned width)
 {
 	return ((GET(cfg_reg) >> lsb) & td_field_mask(width)) == H13_L2_RESIDENT;
@@ -42,7 +35,7 @@ void td_out_transpose_refusal(const struct td_regs *r, unsigned bar_en, const st
 			      const struct td_l2mem *lm, struct td_refusal *no)
 {
 	const int ot = H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) != 0;
-	const int otr = ot && dst_there(r, bar_en) &&
+	const int otr = ot && td_dst_writes(bar_en) &&
 			(!lm->res.on || td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), bar_en));
 	if ((otr && l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W)) ||
 	    (ot && k->role == TD_KEPT_MAKES))
@@ -177,7 +170,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 {
 	const unsigned bar_en = h->bar_en;
 	const int reduction = k->role == TD_KEPT_MAKES && !k->no.why;
-	const int leaves = dst_there(r, bar_en) ||
+	const int leaves = td_dst_writes(bar_en) ||
 			   l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W) || lm->res.on;
 	td_tasktype_refusal(r, no);
 	td_data_unread_refusal(r, bar_en, k, lm, t, nt, no);

@@ -150,19 +150,12 @@ void td_tiles_overlap_refuse(struct td_refusal *no)
 		  "reads and writes is not published)");
 }
 
-/* the destination there: WBase bound, its DMA's En set or clear (td_dst_writes, as td_ranges) */
-static int dst_there(const struct td_regs *r, unsigned bar_en)
-{
-	(void)r;
-	return td_dst_writes(bar_en);
-}
-
 /* written transposed by the tile DMA (Common.Cfg.OutTranspose on a destination, not an L2 result;
  * a result kept in L2 memory and written through WBase with En clear is transposed in both
  * copies, td_dst_writes_en_clear, as engine/model/compute.c's compute) */
 static int dst_transposed(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm)
 {
-	return H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && dst_there(r, bar_en) &&
+	return H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && td_dst_writes(bar_en) &&
 	       (!lm->res.on || td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), bar_en));
 }
 
@@ -187,7 +180,7 @@ int td_in_place_reads_others(const struct td_regs *r, const struct td_l2mem *lm)
 void td_dst_self_overlap_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm,
 				 struct td_refusal *no)
 {
-	if (!dst_there(r, bar_en))
+	if (!td_dst_writes(bar_en))
 		return;
 	struct td_tile_geom t;
 	td_tile_geom_of(r, TD_R_DST, &t);
@@ -212,7 +205,7 @@ void td_tile_place_refusal(const struct td_regs *r, const struct td_hdr *h, cons
 {
 	struct td_range rg[TD_MAX_RANGES];
 	unsigned n = 0;
-	if (!dst_there(r, h->bar_en))
+	if (!td_dst_writes(h->bar_en))
 		return;
 	/* the tile ranges come first (the kernel streams' lengths are not known here) */
 	(void)td_ranges(h, r, NULL, rg, TD_MAX_RANGES, &n, NULL, NULL);
