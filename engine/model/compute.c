@@ -1747,25 +1747,10 @@ static int pk_params(struct anem *m, unsigned g, unsigned cin, unsigned kh, unsi
  */
 static int kernel_cfg_read(struct anem *m, int align_ok, int binary_ok)
 {
-	const uint32_t kc = REG(H13_NE_KERNELCFG);
-	if (H13_GET(kc, H13_KERNELCFG_GROUPKERNELREUSE))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_GROUPKERNELREUSE,
-				   "NE.KernelCfg.GroupKernelReuse not modelled (0 in every real convolution)");
-	if (H13_GET(kc, H13_KERNELCFG_ALIGN) && !align_ok)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_ALIGN,
-				   "NE.KernelCfg.Align on other than dense 1x1 fp16 kernels without a bias not "
-				   "modelled (the only kernels Apple's batched matmul, attention and linears set "
-				   "it on)");
-	/* the fields a real convolution sets (0x82: fp16, PalettizedBits 8 with no palette); any
-	 * other bit would change what is read, from coefficient channels and from a kernel unit
-	 * alike: SparseBinary but where binary_ok (the depthwise pad form, which reads it) */
-	const uint32_t kknown = H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDEN, ~0u) |
-				H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) | H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u) |
-				H13_PUT(H13_KERNELCFG_ALIGN, ~0u) |
-				(binary_ok ? H13_PUT(H13_KERNELCFG_SPARSEBINARY, ~0u) : 0u);
-	if (kc & ~kknown)
-		return anem_refuse(m, ENG_FR_FIELD, H13_NE_KERNELCFG, 0, 32, "NE.KernelCfg has bits outside the fields the model knows");
-	return ENG_OK;
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_kernel_cfg_refusal(&regs, align_ok, binary_ok, &no); /* (fw/td, which inspect marks) */
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 /*
@@ -1784,23 +1769,17 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 {
 	unsigned kfmt = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_KERNELFMT);
 	const unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
-	int e = kernel_cfg_read(m, kfmt == H13_KERNELFMT_FP16 && !sparse && !bias && kh == 1 && kw == 1, 0);
-	if (e)
-		return e;
-	{ /* (fw/td td_palette_refusal, which inspect marks) */
+	/* NE.KernelCfg (kernel_cfg_read's, Align with dense 1x1 fp16 kernels and no bias), PalettizedEn,
+	 * KernelFmt 3, a bias before one-byte kernels (fw/td td_dense_kernels_refusal, which inspect
+	 * marks; kh, kw and bias are the registers' window and BiasMode) */
+	{
 		const struct td_regs regs = {kept_get, m};
 		struct td_refusal no = {0};
-		td_palette_refusal(&regs, &no);
+		td_dense_kernels_refusal(&regs, &no);
 		if (no.why)
 			return td_refusal_fault(m, &no);
 	}
-	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
-	if (!elem)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
-	if (bias && kfmt != H13_KERNELFMT_FP16)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
-				   "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
-				   "convolution with a bias has fp16 kernels and an fp16 bias)");
+	unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : 1u;
 	uint64_t per = (uint64_t)cin * kh * kw;
 	const struct td_regs regs = {kept_get, m};
 	*j = (struct kern_job){m, {0}, nout, cout, per, per + bias, elem, kfmt, 0, bias,
@@ -1821,7 +1800,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 	if (no.why)
 		return td_refusal_fault(m, &no);
 	struct codec_pkern pk;
-	e = pk_params(m, j->lay.g, cin, kh, kw, bias, &pk);
+	int e = pk_params(m, j->lay.g, cin, kh, kw, bias, &pk);
 	/* several groups: OCGSize 0's one output a record (Apple's grouped 3x3 stride 2, 4 x 16 -> 16:
 	 * output o, over NumGroups x Cout, is record o / 16 of channel o mod 16), or with OCGSize k a
 	 * record of 2^k outputs a group in each channel, each group one whole pass (td_ocg_layout's

@@ -273,18 +273,12 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		if (H13_GET(gcv, H13_GROUPCONV_UNICASTEN)) { /* engine/model/compute.c's depthwise */
 			struct td_refusal dno = {0};
 			td_depthwise_refusal(r, cin, cout, ku != 0, &dno);
+			td_kernel_cfg_refusal(r, 0, 1, &dno); /* (then NE.KernelCfg, SparseBinary read) */
 			refusal_tail(&dno, out, ctx);
 		}
-		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN)) {
+		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))
 			outf(out, ctx, ", palettized %u-bit",
 			     (unsigned)H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS));
-			/* in coefficient channels: engine/model/compute.c's load_kernels refuses it (a
-			 * kernel unit's and the depthwise pad form's are read) */
-			struct td_refusal pno = {0};
-			if (!ku && !H13_GET(gcv, H13_GROUPCONV_UNICASTEN))
-				td_palette_refusal(r, &pno);
-			refusal_tail(&pno, out, ctx);
-		}
 		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT) && ku) /* engine/model/compute.c's load_kernels_ku */
 			outf(out, ctx, ", mask-and-values sparse (SparseFmt in a kernel unit: each kernel's "
 				       "mask, then its nonzero values)");
@@ -294,6 +288,18 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			outf(out, ctx, ", KernelCfg.Align (read as no change: dense 1x1 fp16 kernels only)");
 		if (H13_GET(mac, H13_MACCFG_BIASMODE))
 			outf(out, ctx, ", + a bias an output (BiasMode: each kernel's first element)");
+		/* NE.KernelCfg as engine/model/compute.c reads it: kernel_cfg_read's checks (a kernel
+		 * unit's: no Align; a depthwise convolution's: after its own, SparseBinary read), and
+		 * load_kernels' for kernels in coefficient channels (palettized, KernelFmt 3, a bias
+		 * before one-byte kernels: td_dense_kernels_refusal) */
+		{
+			struct td_refusal kno = {0};
+			if (ku)
+				td_kernel_cfg_refusal(r, 0, 0, &kno);
+			else if (!H13_GET(gcv, H13_GROUPCONV_UNICASTEN))
+				td_dense_kernels_refusal(r, &kno);
+			refusal_tail(&kno, out, ctx);
+		}
 		/* as engine/model/compute.c's load_kernels */
 		struct td_ocg_lay lay = td_ocg_layout(GET(H13_COMMON_CONVCFG), (uint64_t)groups * cout, cout,
 						      td_coeff_mask(r));

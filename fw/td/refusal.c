@@ -370,3 +370,48 @@ void td_palette_refusal(const struct td_regs *r, struct td_refusal *no)
 	if (H13_GET(GET(H13_NE_KERNELCFG), H13_KERNELCFG_PALETTIZEDEN))
 		td_refuse(no, 1, H13_NE_KERNELCFG, 0, 32, "palettized coefficient channels not modelled");
 }
+
+/* kernel_cfg_read: NE.KernelCfg on a convolution that reads kernels (coefficient channels, a
+ * kernel unit, a depthwise convolution): GroupKernelReuse 0 (every real convolution); Align only
+ * where align_ok (dense 1x1 fp16 kernels without a bias: Apple's batched matmul, attention and
+ * linears); no bit outside the fields a real convolution sets (SparseBinary but where binary_ok,
+ * the depthwise pad form, which reads it) */
+void td_kernel_cfg_refusal(const struct td_regs *r, int align_ok, int binary_ok, struct td_refusal *no)
+{
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	if (H13_GET(kc, H13_KERNELCFG_GROUPKERNELREUSE))
+		TD_REFUSE(no, 0, H13_NE_KERNELCFG, H13_KERNELCFG_GROUPKERNELREUSE,
+			  "NE.KernelCfg.GroupKernelReuse not modelled (0 in every real convolution)");
+	if (H13_GET(kc, H13_KERNELCFG_ALIGN) && !align_ok)
+		TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_ALIGN,
+			  "NE.KernelCfg.Align on other than dense 1x1 fp16 kernels without a bias not "
+			  "modelled (the only kernels Apple's batched matmul, attention and linears set "
+			  "it on)");
+	const uint32_t kknown = H13_PUT(H13_KERNELCFG_KERNELFMT, ~0u) | H13_PUT(H13_KERNELCFG_PALETTIZEDEN, ~0u) |
+				H13_PUT(H13_KERNELCFG_PALETTIZEDBITS, ~0u) | H13_PUT(H13_KERNELCFG_SPARSEFMT, ~0u) |
+				H13_PUT(H13_KERNELCFG_ALIGN, ~0u) |
+				(binary_ok ? H13_PUT(H13_KERNELCFG_SPARSEBINARY, ~0u) : 0u);
+	if (kc & ~kknown)
+		td_refuse(no, 0, H13_NE_KERNELCFG, 0, 32, "NE.KernelCfg has bits outside the fields the model knows");
+}
+
+/* load_kernels, kernels in coefficient channels (not a kernel unit's, not a depthwise
+ * convolution's), before their layout: kernel_cfg_read's (Align where the kernels are dense 1x1
+ * fp16 without a bias), then PalettizedEn, KernelFmt 3 and a bias before one-byte kernels */
+void td_dense_kernels_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	const unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
+	const unsigned bias = H13_GET(GET(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	td_kernel_cfg_refusal(r, kfmt == H13_KERNELFMT_FP16 && !H13_GET(kc, H13_KERNELCFG_SPARSEFMT) && !bias &&
+					 win.kh == 1u && win.kw == 1u,
+			      0, no);
+	td_palette_refusal(r, no);
+	if (kfmt != H13_KERNELFMT_FP16 && kfmt > H13_KERNELFMT_UINT8)
+		TD_REFUSE(no, 0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
+	if (bias && kfmt != H13_KERNELFMT_FP16)
+		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+			  "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
+			  "convolution with a bias has fp16 kernels and an fp16 bias)");
+}

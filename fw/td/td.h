@@ -355,6 +355,10 @@ void td_kernel_bytes_refusal(const struct td_regs *r, const struct td_ocg_lay *l
 void td_conv_second_source_refusal(const struct td_regs *r, struct td_refusal *no);
 /* load_kernels': PalettizedEn with kernels in coefficient channels */
 void td_palette_refusal(const struct td_regs *r, struct td_refusal *no);
+/* kernel_cfg_read's NE.KernelCfg checks (align_ok: Align read; binary_ok: SparseBinary read), and
+ * load_kernels' before the layout for kernels in coefficient channels (with td_palette_refusal) */
+void td_kernel_cfg_refusal(const struct td_regs *r, int align_ok, int binary_ok, struct td_refusal *no);
+void td_dense_kernels_refusal(const struct td_regs *r, struct td_refusal *no);
 
 /*
  * The tile DMA's refusals (fw/td/tiles.c), on the registers and the TD header alone:

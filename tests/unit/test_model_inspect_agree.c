@@ -876,3 +876,35 @@ TEST(model_agree, window_and_unit_refusals_marked)
 	agree("neither unit in the path", &t, "neither the NE (NE.MACCfg 0, or a pass-through with no kernel) nor "
 					      "the planar engine");
 }
+
+/* The convolution's NE.KernelCfg as the model reads kernels from coefficient channels
+ * (kernel_cfg_read, load_kernels: fw/td td_kernel_cfg_refusal, td_dense_kernels_refusal): before,
+ * inspect printed each of these as computed. Beside bp_chain's 1x1 convolution (above). */
+static void conv_patched(const char *what, uint32_t reg, unsigned lsb, unsigned width, uint32_t v,
+			 uint32_t reg2, unsigned lsb2, unsigned width2, uint32_t v2, const char *want)
+{
+	static const uint16_t wts[4 * 4] = {0x3c00u, 0, 0, 0, 0, 0x3c00u, 0, 0, 0, 0, 0x3c00u, 0, 0, 0, 0, 0x3c00u};
+	const struct bp_step conv = {.kind = BP_STEP_CONV, .cin = 4, .cout = 4, .in0 = 5, .out = 4};
+	size_t len = bp_chain(nprog, sizeof nprog, 8, 2, &conv, 1, wts);
+	REQUIRE(len > 0);
+	REQUIRE(!tpatch_field(nprog, len, 0, reg, lsb, width, v));
+	if (width2)
+		REQUIRE(!tpatch_field(nprog, len, 0, reg2, lsb2, width2, v2));
+	agree_built(what, len, want);
+}
+
+TEST(model_agree, kernel_config_refusals_marked)
+{
+	conv_patched("GroupKernelReuse", H13_NE_KERNELCFG, H13_KERNELCFG_GROUPKERNELREUSE_LSB,
+		     H13_KERNELCFG_GROUPKERNELREUSE_W, 1, 0, 0, 0, 0, "NE.KernelCfg.GroupKernelReuse not modelled");
+	/* Align: read on the dense 1x1 fp16 convolution; with int8 kernels, refused */
+	conv_patched("Align on fp16 kernels", H13_NE_KERNELCFG, H13_KERNELCFG_ALIGN_LSB, H13_KERNELCFG_ALIGN_W, 1, 0, 0,
+		     0, 0, NULL);
+	conv_patched("Align on int8 kernels", H13_NE_KERNELCFG, H13_KERNELCFG_ALIGN_LSB, H13_KERNELCFG_ALIGN_W, 1,
+		     H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB, H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_INT8,
+		     "NE.KernelCfg.Align on other than dense 1x1 fp16 kernels");
+	/* (KernelFmt 3: the control path refuses it first, kernel-format-unknown) */
+	conv_patched("BiasMode before int8 kernels", H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 1,
+		     H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB, H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_INT8,
+		     "NE.MACCfg.BiasMode with kernels other than fp16 not modelled");
+}
