@@ -99,12 +99,12 @@ for b in $TEST_BOARDS; do
 	echo "$out" | tr -d '\r' | sed -n '/^program: valid/,/^anefw: done/p' | sed '1d;$d' >"$work_fw/got"
 	want=$(grep -c . "$work_fw/want")
 	# valid_hwx.bin is a loader fixture, not a computable program: its TDs hold none of the
-	# values every real TD has (WBase bound with TileDMADst.DMAConfig.En 1, the first the model
-	# checks; Common.ConvCfg.Ox 1) and write an output of no channels, which the engine model
-	# refuses by name (issue 21: loudly) at TD 0; the load and the summary are what this checks,
-	# then that refusal and nothing else
-	if echo "$out" | grep -q '^anefw: done: FAILED: submission 1 failed: engine-fault' &&
-	   echo "$out" | grep -q '^submit: engine failed: engine-fault: td 0, unit TileDMADst, TileDMADst.DMAConfig.En = 0x0: unmodelled-combination: TileDMADst.DMAConfig.En clear with WBase bound' &&
+	# values every real TD has and write an output of no channels through WBase (bound, with
+	# TileDMADst.DMAConfig.En clear: written all the same, fw/td td_dst_writes), which the control
+	# path refuses by name at TD 0 before the engine runs; the load and the summary are what this
+	# checks, then that refusal and nothing else
+	if echo "$out" | grep -q '^anefw: done: FAILED: submission 1 refused: zero-dimension' &&
+	   echo "$out" | grep -q '^submit: refused: zero-dimension td 0 dst' &&
 	   [ "$want" -gt 0 ] && cmp -s "$work_fw/want" "$work_fw/got" &&
 	   echo "$out" | grep -q '^tds: 2'; then
 		t_pass "loader.$b.firmware_loads_program ($want summary lines, the same as inspect's)"
