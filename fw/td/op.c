@@ -494,7 +494,10 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 	 * destination DMA's En clear (fw/td td_dst_writes: silicon wrote through WBase, expt2; as
 	 * engine/model/compute.c writes it), a result kept in L2 memory then kept as well */
 	const int en_clear = td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), bar_en);
-	if (td_dst_dma_on(GET(H13_DST_DMACONFIG), bar_en)) {
+	if (H13_GET(GET(H13_DST_DMACONFIG), H13_DMA_EN) && !td_dst_writes(bar_en)) /* (td_ranges) */
+		outf(out, ctx, "  result: none (destination DMA enabled, WBase not bound: refused, %s)\n",
+		     td_err_name(TD_E_DST_NO_BAR));
+	else if (td_dst_dma_on(GET(H13_DST_DMACONFIG), bar_en)) {
 		/* the destination's format words, and where it lies against the tile sources and
 		 * itself (fw/td tiles.c: what engine/model/compute.c refuses there) */
 		struct td_refusal fno = {0}, pno = {0};

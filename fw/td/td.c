@@ -203,6 +203,9 @@ static const struct err_desc errs[TD_E__COUNT] = {
 	[TD_E_STREAM_UNSIZED] = {"stream-without-kernel-unit",
 	 "a stream enabled whose length is not known (no kernel unit)"},
 	[TD_E_TOO_MANY] = {"too-many-ranges", "more ranges than the caller's array"},
+	[TD_E_DST_NO_BAR] = {"destination-without-bar",
+	 "the destination DMA enabled (TileDMADst.DMAConfig.En) but WBase not bound in the TD header: "
+	 "where the engine would write is not known"},
 };
 
 const struct err_desc *td_err(enum td_err e)
@@ -405,7 +408,13 @@ enum td_err td_ranges(const struct td_hdr *h, const struct td_regs *r,
 			 td_fmt_bytes(H13_GET(chcfg, H13_CHCFG_INFMT)), 0,
 			 k ? 0u : td_src0_bcast(r, h->bar_en), &o);
 	}
-	/* the destination: wherever WBase is bound, En set or clear (td_dst_writes) */
+	/* the destination: wherever WBase is bound, En set or clear (td_dst_writes); its DMA enabled
+	 * with WBase not bound would write at an address no grant covers (no real TD: every one
+	 * with En set binds WBase), refused */
+	if (e == TD_OK && H13_GET(REG(H13_DST_DMACONFIG), H13_DMA_EN) && !td_dst_writes(h->bar_en)) {
+		kind = TD_R_DST;
+		e = TD_E_DST_NO_BAR;
+	}
 	if (e == TD_OK && td_dst_writes(h->bar_en)) {
 		kind = TD_R_DST;
 		e = tile(h, r, TD_R_DST, H13_BAR_WBASE, &dst_regs,

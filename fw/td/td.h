@@ -243,6 +243,7 @@ enum td_err {
 	TD_E_COEFF_NO_BAR,   /* coefficient channels or streams enabled but KBase0 not enabled */
 	TD_E_STREAM_UNSIZED, /* a stream enabled whose length is not known (no kernel unit) */
 	TD_E_TOO_MANY,       /* more ranges than the caller's array */
+	TD_E_DST_NO_BAR,     /* the destination DMA enabled but WBase not bound */
 	TD_E__COUNT
 };
 /* The error's name and one-line description (fw/common/err.h). */

@@ -783,6 +783,10 @@ static int hostile_case(unsigned i, const char **expect, const char **name, cons
 		break;
 	case 34: CASE("grant larger than a submission may hold", "grant-too-large");
 		g[0].size = 512u << 20; break;
+	/* the destination DMA enabled with WBase not bound: it would write at its raw base, which no
+	 * grant covers (the control path checked no range for it and the model wrote nothing) */
+	case 35: CASE("destination DMA enabled, WBase not bound", "destination-without-bar");
+		synth_bar(&s, H13_BAR_WBASE, -1); len = synth_build(&s); break;
 	default:
 		return 0;
 	}
@@ -808,7 +812,7 @@ TEST(ctrl, hostile_corpus_refused_with_named_errors)
 			CHECK_EQ(plan.st.td, 0);
 		}
 	}
-	CHECK_EQ(cases, 35u);
+	CHECK_EQ(cases, 36u);
 }
 
 /* The second source is checked and moved at its own base and strides: given exactly its buffer

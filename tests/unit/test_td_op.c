@@ -522,6 +522,39 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	CHECK(strstr(t.text, "NE: convolution ") != NULL);
 }
 
+/* The destination DMA enabled with WBase not bound: the control path refuses the TD
+ * (destination-without-bar, fw/td td_ranges: it would write at its raw base, which no grant
+ * covers), and inspect says so on the result line; bound, the same TD writes through WBase. */
+TEST(td_op, destination_enabled_without_wbase_is_refused)
+{
+	struct treg_img a = {0};
+	struct tcapture t;
+	common(&a, 8, 1, 16, 16);
+	pe_identity(&a, 0);
+	const unsigned bound = (1u << H13_BAR_RBASE0) | (1u << H13_BAR_WBASE);
+	CHECK_STR(describe_bars(&a, bound, &t),
+		  "  source: RBase0, 16 x 1 x 8 fp16 (C x H x W)\n"
+		  "  NE: not in the path\n"
+		  "  PE: a x 1, + 0, x 1, x FinalScale 1\n"
+		  "  result: WBase, 16 x 1 x 8 fp16\n");
+	describe_bars(&a, 1u << H13_BAR_RBASE0, &t);
+	CHECKF(strstr(t.text, "\n  result: none (destination DMA enabled, WBase not bound: refused, "
+			      "destination-without-bar)\n") && !strstr(t.text, "result: WBase"),
+	       "%s", t.text);
+	/* td_ranges refuses it, naming the destination */
+	const struct td_regs r = {treg_get, &a};
+	struct td_hdr h = {0};
+	h.bar_en = 1u << H13_BAR_RBASE0;
+	struct td_range rg[TD_MAX_RANGES];
+	unsigned n = 0;
+	int kind = -1;
+	CHECK_EQ(td_ranges(&h, &r, NULL, rg, TD_MAX_RANGES, &n, &kind, NULL), TD_E_DST_NO_BAR);
+	CHECK_EQ(kind, TD_R_DST);
+	CHECK_STR(td_err_name(TD_E_DST_NO_BAR), "destination-without-bar");
+	h.bar_en = bound;
+	CHECK_EQ(td_ranges(&h, &r, NULL, rg, TD_MAX_RANGES, &n, &kind, NULL), TD_OK);
+}
+
 /* Apple's x[1,64,8,8] + z[1,64,1,1] (docs/engine-model.md, "L2 memory and broadcasts"): TD 0
  * copies z into L2 memory, TD 1 adds it, broadcast along W and H; and what is refused is named. */
 TEST(td_op, l2_memory_operands_and_broadcasts)
