@@ -429,6 +429,32 @@ static int file_run(struct cnv *f, const struct interior_case *k, unsigned *bad,
 	return e;
 }
 
+/* A value case: the output file_run reads at (oc, y, x), and what gives it */
+struct interior_val {
+	uint16_t want;
+	const char *what;
+};
+
+/* Every case of cases[] at every value of vals[], in the file's order (file `name`, nc x nv
+ * cases): the value at (oc, y, x) as vals[] says and every output as numpy's */
+static void file_cases(const char *name, const struct interior_case *cases, unsigned nc,
+		       const struct interior_val *vals, unsigned nv)
+{
+	struct cnv f;
+	if (cnv_open(name, &f))
+		return;
+	CHECK_EQ(f.n, nc * nv);
+	for (unsigned i = 0; i < nc; i++)
+		for (unsigned v = 0; v < nv; v++) {
+			unsigned bad = 0;
+			uint16_t at = 0;
+			int e = file_run(&f, &cases[i], &bad, &at);
+			CHECKF(e == ENG_OK && at == vals[v].want && bad == 0, "%s, %s: run %d, 0x%04x, %u "
+			       "outputs unlike numpy's", cases[i].what, vals[v].what, e, at, bad);
+		}
+	cnv_close(&f);
+}
+
 TEST(model, conv_partial_past_2_15_overflows_the_output)
 {
 	static const struct interior_case cases[] = {
@@ -439,29 +465,14 @@ TEST(model, conv_partial_past_2_15_overflows_the_output)
 		{"the plain loop (an infinite weight elsewhere)", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 1, 6, 0},
 		{"the plain loop over columns (an infinite input in the row)", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 3, 1, 3},
 	};
-	static const struct {
-		uint16_t want;
-		const char *what;
-	} vals[] = { /* w0, w1 as the file has them */
+	static const struct interior_val vals[] = { /* w0, w1 as the file has them */
 		{0x7c00u, "2, 1.5: 40000 then 10000 is +inf"},
 		{0xfc00u, "-2, -1.5: -40000 then -10000 is -inf"},
 		{0x7c00u, "2, 4: 40000 then -40000 is +inf (the first to overflow)"},
 		{0xf0e2u, "1.5, 2: 30000 then -10000 is -10000"},
 	};
-	struct cnv f;
-	if (cnv_open("interior", &f))
-		return;
-	CHECK_EQ(f.n, 24u);
-	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		for (unsigned v = 0; v < sizeof vals / sizeof vals[0]; v++) {
-			const struct interior_case *k = &cases[i];
-			unsigned bad = 0;
-			uint16_t at = 0;
-			int e = file_run(&f, k, &bad, &at);
-			CHECKF(e == ENG_OK && at == vals[v].want && bad == 0, "%s, %s: run %d, 0x%04x, %u "
-			       "outputs unlike numpy's", k->what, vals[v].what, e, at, bad);
-		}
-	cnv_close(&f);
+	CHECK_EQ(sizeof cases / sizeof cases[0] * (sizeof vals / sizeof vals[0]), 24u); /* interior.cnv's */
+	file_cases("interior", cases, sizeof cases / sizeof cases[0], vals, sizeof vals / sizeof vals[0]);
 }
 
 /*
@@ -485,29 +496,15 @@ TEST(model, conv_bias_past_2_15_is_the_first_partial)
 		{"the plain loop (an infinite weight elsewhere)", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 1, 6, 0},
 		{"the plain loop over columns (an infinite input in the row)", {1, 1, 1, 1, 0, 0, 1, 2, 5, 8, 4, 8, 4, 0, 0}, 1, 3, 1, 3},
 	};
-	static const struct {
-		uint16_t want;
-		const char *what;
-	} vals[] = { /* B, w0, w1 as the file has them */
+	static const struct interior_val vals[] = { /* B, w0, w1 as the file has them */
 		{0x7c00u, "bias 40000, then 20000: +inf"},
 		{0xfc00u, "bias -40000, then -20000: -inf"},
 		{0x70e2u, "bias 30000, then 10000: 10000"},
 		{0x723au, "bias 32752, then 12752: 12752"},
 		{0x7c00u, "AccBias 40000, then 20000: +inf"},
 	};
-	struct cnv f;
-	if (cnv_open("bias", &f))
-		return;
-	CHECK_EQ(f.n, 30u);
-	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		for (unsigned v = 0; v < sizeof vals / sizeof vals[0]; v++) {
-			unsigned bad = 0;
-			uint16_t at = 0;
-			int e = file_run(&f, &cases[i], &bad, &at);
-			CHECKF(e == ENG_OK && at == vals[v].want && bad == 0, "%s, %s: run %d, 0x%04x, %u "
-			       "outputs unlike numpy's", cases[i].what, vals[v].what, e, at, bad);
-		}
-	cnv_close(&f);
+	CHECK_EQ(sizeof cases / sizeof cases[0] * (sizeof vals / sizeof vals[0]), 30u); /* bias.cnv's */
+	file_cases("bias", cases, sizeof cases / sizeof cases[0], vals, sizeof vals / sizeof vals[0]);
 }
 
 /*
