@@ -998,28 +998,15 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 	if (!lsrc && !in0->r)
 		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither L2-resident nor a bound tile source "
 				"(RBase0): not modelled");
-	if (s->pe_two && !in1->r)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-				   "Planar.Cfg.SecSrc 2 or 3 (a second operand) with no second tile source "
-				   "(RBase1) bound: not modelled");
-	unsigned w = lsrc ? lsrc->w : in0->w, h = lsrc ? lsrc->h : in0->h;
-	unsigned c = lsrc ? lsrc->c : in0->c, g = lsrc ? lsrc->g : in0->g;
-	if (w < out->w || h < out->h || c < out->c || g < out->g ||
-	    (s->pe_two && (in1->w < out->w || in1->h < out->h || in1->c < out->c || in1->g < out->g)))
-		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION,
-					 "a source smaller than the output (a broadcast) not modelled");
-	/* larger: the output a crop of it, which the L2 path, the channel groups and reductions
-	 * refuse too */
-	if (in0->w != out->w || in0->h != out->h || in0->c != out->c || in0->g != out->g)
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
-				   "an elementwise TD whose output is not its input's shape (Common.InDim, Cin "
-				   "against OutDim, Cout) not modelled");
-	/* the second tile operand is fp16 (TileDMASrc.Src2Fmt, td_src2_fmt), read with the first
-	 * operand's format (Common.ChCfg.InFmt) here: a one-byte first operand would misread it */
-	if (s->pe_two && in0->fmt != H13_FMT_FP16)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
-				   "a one-byte first operand with a second PE operand by tile DMA not modelled");
-	return ENG_OK;
+	/* a second operand with no second tile source, a broadcast, another output shape, a one-byte
+	 * first operand beside a second (fw/td td_elementwise_sources_refusal, which inspect marks;
+	 * in1 is there exactly where the header binds RBase1 and the source DMA is enabled) */
+	const struct td_regs regs = {kept_get, m};
+	const struct td_dims res = lsrc ? (struct td_dims){lsrc->w, lsrc->h, lsrc->c, lsrc->g} : (struct td_dims){0, 0, 0, 0};
+	struct td_refusal no = {0};
+	(void)s, (void)in1, (void)out;
+	td_elementwise_sources_refusal(&regs, m->cur_bar_en, lsrc ? &res : NULL, &no);
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 static void unit_kernel_row(const struct stages *s, uint16_t *v, unsigned n);
@@ -4516,39 +4503,12 @@ static int write_transposed(struct anem *m, const struct tile *out, unsigned ilv
 
 /*
  * Channel interleave (fw/td's td_tile_interleave; docs/engine-model.md, "Channel interleave"):
- * each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with it
- * (L2.SourceCfg's with TileDMASrc.Fmt, which both sources follow; L2.ResultCfg's with
- * TileDMADst.Fmt) are 1, or 2, 4 or 8 on both (td_interleave_modelled), as in Apple's H13
- * select over 1x8x375x375, attention and a matmul of two runtime operands. Interleave I above 1 is modelled on an fp16 tile the tile DMA
- * moves, of depth 1 and whole groups of I channels, W x I values a row; anything else is refused.
+ * each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with it are 1, or 2, 4
+ * or 8 on both, as in Apple's H13 select over 1x8x375x375, attention and a matmul of two runtime
+ * operands; above 1 modelled on an fp16 tile the tile DMA moves, of depth 1 and whole groups of I
+ * channels, W x I values a row; anything else is refused (fw/td td_interleave_refusal, which
+ * inspect marks).
  */
-static int interleave_side(struct anem *m, uint32_t fmt_reg, uint32_t l2_reg, int on, const struct tile *t,
-			   int other_path)
-{
-	const unsigned f = H13_GET(REG(fmt_reg), H13_FMT_INTERLEAVE);
-	const unsigned l = H13_GET(REG(l2_reg), H13_L2_DMAINTERLEAVE);
-	if (!td_interleave_modelled(f))
-		return anem_refuse(m, ENG_FR_FIELD, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "a tile DMA's Fmt.Interleave other than 1, 2, 4 or 8 not modelled (Apple's "
-				   "programs set 1, and 2, 4 or 8 on channel-interleaved intermediates)");
-	if (l != f)
-		return anem_refuse(m, f == 1u ? ENG_FR_FIELD : ENG_FR_COMBINATION, l2_reg,
-				   H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
-				   "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled (the "
-				   "two agree, 1, 2, 4 or 8, in every real program)");
-	if (f == 1u)
-		return ENG_OK;
-	if (!on || other_path)
-		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "channel interleave on a side the tile DMA does not move, or on a reduction's "
-				   "or an L2-resident result, not modelled");
-	if (t->fmt != H13_FMT_FP16 || t->d != 1u || t->c % f || (uint64_t)t->w * f > ANEM_ROW_MAX)
-		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of "
-				   "the interleave and rows of at most 32768 values only");
-	return ENG_OK;
-}
-
 /* A tile source read with channel interleave ilv, de-interleaved into *buf (plain, [g][c][h][w],
  * rows of W values padded to 64 bytes, as the DMA's granule wants them): *t becomes a tile of
  * that buffer (range *tmp). Each interleaved row (W x ilv values) is one move. */
@@ -4746,13 +4706,15 @@ static int at_depths(struct anem *m, const struct mrange *r, unsigned nr, struct
 		     const struct anem_l2t *lsrc, const struct tile *out, struct anem_l2t *lres,
 		     struct anem_act *act, int moved)
 {
-	if (lm->any || lsrc || lres || moved || (s->pe && s->pe_pool != H13_PE_POOL_NONE) ||
-	    (s->ne && s->ne_op != H13_MAC_OP_CONV && s->ne_op != H13_MAC_OP_ELEMWISE) ||
-	    (s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_INDEPTH, H13_INDEPTH,
-				   "Common.InDepth above 1 on a TD that is neither a reduction nor elementwise by "
-				   "the tile DMA (a convolution, pooling, the NE's channel products or maxima, an "
-				   "operand or result in L2 memory, interleave or a transposed result) not modelled");
+	{ /* (fw/td td_depth_refusal, which inspect marks: lsrc and lres are there exactly with an
+	   * L2-resident source and result, moved is a transposed or interleaved side) */
+		const struct td_regs regs = {kept_get, m};
+		struct td_refusal no = {0};
+		(void)s, (void)lsrc, (void)lres, (void)moved;
+		td_depth_refusal(&regs, m->cur_bar_en, lm, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	for (unsigned d = 0; d < out->d; d++) {
 		struct mrange r0, r1, rd;
 		struct tile a = tile_at_depth(in0, d, &r0), b = tile_at_depth(in1, d, &r1),
@@ -4833,22 +4795,18 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	/* channel interleave: checked on both sides, then the sources de-interleaved here and the
 	 * result interleaved on its way out (below) */
 	const unsigned ilv_in = td_tile_interleave(REG(H13_SRC_FMT)), ilv_out = td_tile_interleave(REG(H13_DST_FMT));
-	struct tile dst = out; /* the destination as the tile DMA writes it (C and W swapped by OutTranspose) */
-	if (otr) {
-		dst.w = out.c;
-		dst.c = out.w;
-	}
-
 	/* the source side's interleave is the first tile source's, and the second's with it; where
 	 * the first operand comes from L2 memory (SourceType 0) and the second by the tile DMA, the
 	 * second's alone (Apple's softmax over 1x8x375x375, TD 4: 1/sum from L2 times the
 	 * exponentials TD 2 wrote interleaved by 8, Src2RowStride one row of 375 x 8 values) */
-	const int ilv_second = !rs0 && in1.r && lm.src1.on && !l2src;
-	if ((!ilv_second && (e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, rs0 != NULL, &in0, l2src))) ||
-	    (in1.r && (e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, 1, &in1, 0))) ||
-	    (e = interleave_side(m, H13_DST_FMT, H13_L2_RESULTCFG, rd != NULL, &dst,
-				 k.role == TD_KEPT_MAKES || l2res || lm.res.on)))
-		return e;
+	{ /* (fw/td td_interleave_refusal, which inspect marks: the same sides, the destination's with
+	   * C and W swapped where OutTranspose writes it so, bars holding RBase0, RBase1 and WBase
+	   * exactly with rs0, rs1 and rd) */
+		struct td_refusal no = {0};
+		td_interleave_refusal(&kregs, bars, &k, &lm, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	/* a destination in a tile source's place is element for element only if it is written as
 	 * the source is read: transposed (C and W swapped), or under another channel interleave, each
 	 * element goes elsewhere, and the model would compute the whole result before writing any of

@@ -175,6 +175,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 	td_tasktype_refusal(r, no);
 	td_data_unread_refusal(r, bar_en, k, lm, t, nt, no);
 	td_out_transpose_refusal(r, bar_en, k, lm, no);
+	td_interleave_refusal(r, bar_en, k, lm, no); /* (fw/td paths.c) */
 	if (reduction) { /* reduction_checks */
 		td_elemmult_refusal(r, no);
 		td_ne_unread_refusal(r, no);
@@ -190,6 +191,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 		td_src2relu_refusal(r, 0, no);
 		td_no_unit_refusal(r, no);
 		td_resident_refusal(r, no);
+		td_depth_refusal(r, bar_en, lm, no); /* at_depths (fw/td paths.c) */
 		/* compute_td's windowed TDs (pooling, a convolution with kernels in memory) outside the
 		 * L2 paths and the channel groups */
 		const uint32_t mac = GET(H13_NE_MACCFG);
@@ -201,5 +203,13 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 		const int groups = ne && (op == H13_MAC_OP_RCAS || op == H13_MAC_OP_CHMAX);
 		if ((pool || conv) && !groups && !lm->any)
 			td_window_covers_refusal(r, no);
+		/* compute_td's elementwise path: elementwise_sources, after its window and first source
+		 * (the window and source lines carry those, and the model stops there) */
+		struct td_refusal first = {0};
+		td_elementwise_window_refusal(r, &first);
+		const int src = l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) ||
+				((bar_en >> H13_BAR_RBASE0 & 1u) && H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN));
+		if (td_elementwise_path(r, lm) && !first.why && src)
+			td_elementwise_sources_refusal(r, bar_en, NULL, no);
 	}
 }

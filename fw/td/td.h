@@ -472,6 +472,31 @@ void td_no_unit_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
 			  const struct td_l2mem *lm, const struct td_outside *t, unsigned nt,
 			  struct td_refusal *no);
+/*
+ * The model's paths' refusals on the registers and header alone (fw/td/paths.c), which
+ * td_registers_refusal carries in the model's order:
+ *  - td_elementwise_path: whether compute_td computes the TD by its elementwise path (no L2
+ *    memory, no pooling, the NE absent, a pass-through, an elementwise pass or the unit kernel but
+ *    its sum over channels), where elementwise_sources checks it;
+ *  - td_elementwise_sources_refusal: elementwise_sources's after the window and the first source:
+ *    a second operand with no second tile source, a broadcast, another output shape, a one-byte
+ *    first operand beside a second (resident: an L2-resident source's shape, NULL when the first
+ *    source is a tile or that shape is not known);
+ *  - td_interleave_refusal: interleave_side's on the three sides, in compute's order;
+ *  - td_depth_refusal: at_depths's, a depth on a TD not elementwise by the tile DMA;
+ *  - td_out_transposed: compute's otr, a result the tile DMA writes with C and W swapped.
+ */
+struct td_dims {
+	unsigned w, h, c, g;
+};
+#define TD_ROW_MAX 32768u /* the widest row the model holds (Win and Wout are 15-bit fields) */
+int td_elementwise_path(const struct td_regs *r, const struct td_l2mem *lm);
+void td_elementwise_sources_refusal(const struct td_regs *r, unsigned bar_en, const struct td_dims *resident,
+				    struct td_refusal *no);
+void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+			   const struct td_l2mem *lm, struct td_refusal *no);
+void td_depth_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, struct td_refusal *no);
+int td_out_transposed(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm);
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };
 enum td_kept_kind { TD_KEPT_NONE, TD_KEPT_MAX, TD_KEPT_RSUM, TD_KEPT_SUM, TD_KEPT_RSQRT, TD_KEPT_MIN };

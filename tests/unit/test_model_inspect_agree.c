@@ -908,3 +908,113 @@ TEST(model_agree, kernel_config_refusals_marked)
 		     H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB, H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_INT8,
 		     "NE.MACCfg.BiasMode with kernels other than fp16 not modelled");
 }
+
+/* nprog's TD 0 header with BAR slot slot unbound */
+static void unbind_hdr(unsigned slot)
+{
+	uint32_t hw[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(nprog + 4 * i);
+	td_hdr_decode(hw, &h);
+	h.bar_en = (uint8_t)(h.bar_en & ~(1u << slot));
+	td_hdr_encode(&h, hw);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(nprog + 4 * i, hw[i]);
+}
+
+/*
+ * An elementwise TD's sources and shapes (engine/model/compute.c elementwise_sources: fw/td
+ * td_elementwise_sources_refusal): a second operand with RBase1 not bound, a source smaller than
+ * the output (a broadcast), an output smaller than the input (a crop), a one-byte first operand
+ * beside a second by tile DMA. The model refused each by name; inspect printed them as computed
+ * (2026-12-06). Beside the add and a uint8 copy as built, unmarked.
+ */
+TEST(model_agree, elementwise_shape_refusals_marked)
+{
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
+	struct bp_pe_spec add = copy, t;
+	add.secsrc = H13_PE_SECSRC_TILE1, add.op = H13_PE_OP_ADD, add.bar_in1 = 6;
+	const struct bp_pe_spec *one[1] = {&add};
+	size_t len;
+	agree("an add", &add, NULL);
+	REQUIRE((len = built(one, 1)) > 0);
+	unbind_hdr(H13_BAR_RBASE1);
+	agree_built("an add with RBase1 not bound", len,
+		    "Planar.Cfg.SecSrc 2 or 3 (a second operand) with no second tile source (RBase1) bound");
+	t = copy;
+	t.win = 4; /* 4 columns in, 8 out */
+	agree("a copy of 4 columns into 8", &t, "a source smaller than the output (a broadcast)");
+	t = add;
+	t.hin = 1;
+	agree("an add of 1 row into 2", &t, "a source smaller than the output (a broadcast)");
+	t = copy;
+	t.win = 16; /* 16 columns in, 8 out */
+	agree("a copy of 16 columns into 8", &t, "an elementwise TD whose output is not its input's shape");
+	/* a uint8 first operand (the UINT8 word, the 8-bit L2 DMA format): a copy computes; beside a
+	 * second operand by tile DMA (read as fp16), refused */
+	one[0] = &copy;
+	REQUIRE((len = built(one, 1)) > 0 &&
+		!tpatch_field(nprog, len, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W, H13_FMT_UINT8) &&
+		!tpatch_field(nprog, len, 0, H13_SRC_FMT, FMT_BITS, TD_TILE_FMT_UINT8));
+	agree_built("a uint8 copy", len, NULL);
+	one[0] = &add;
+	REQUIRE((len = built(one, 1)) > 0 &&
+		!tpatch_field(nprog, len, 0, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W, H13_FMT_UINT8) &&
+		!tpatch_field(nprog, len, 0, H13_SRC_FMT, FMT_BITS, TD_TILE_FMT_UINT8));
+	agree_built("a uint8 first operand of an add", len,
+		    "a one-byte first operand with a second PE operand by tile DMA not modelled");
+}
+
+/* TD 0's source (dst 0) or destination side interleaved: its tile DMA's Fmt.Interleave ilv, its L2
+ * side's DMAInterleave l2 */
+static void ilv_patched(const char *what, const struct bp_pe_spec *t, int dst, unsigned ilv, unsigned l2,
+			const char *want)
+{
+	const struct bp_pe_spec *one[1] = {t};
+	size_t len = built(one, 1);
+	REQUIRE(len > 0);
+	REQUIRE(!tpatch_field(nprog, len, 0, dst ? H13_DST_FMT : H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB,
+			      H13_FMT_INTERLEAVE_W, ilv));
+	REQUIRE(!tpatch_field(nprog, len, 0, dst ? H13_L2_RESULTCFG : H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB,
+			      H13_L2_DMAINTERLEAVE_W, l2));
+	agree_built(what, len, want);
+}
+
+/*
+ * Channel interleave (compute's interleave_side: fw/td td_interleave_refusal) and a depth outside
+ * the TDs that take one (at_depths: td_depth_refusal). The model refused each by name; inspect
+ * printed them as computed (2026-12-06). Beside a copy read and written interleaved by 2, a copy
+ * over a depth of 2 and the reduction as built, unmarked.
+ */
+TEST(model_agree, interleave_and_depth_refusals_marked)
+{
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
+	struct bp_pe_spec t;
+	ilv_patched("a copy read interleaved by 2", &copy, 0, 2, 2, NULL);
+	ilv_patched("a copy written interleaved by 2", &copy, 1, 2, 2, NULL);
+	ilv_patched("a copy read under Interleave 2, DMAInterleave 1", &copy, 0, 2, 1,
+		    "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled");
+	t = copy;
+	t.c = 3;
+	ilv_patched("a copy of 3 channels read interleaved by 2", &t, 0, 2, 2,
+		    "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of the interleave");
+	/* a reduction into L2 memory whose (unwritten) destination side is interleaved */
+	struct bp_pe_spec red = bp_pe_copy(4, 1, 16, 5, 0);
+	red.reduce = 1;
+	red.ne_pass = 1;
+	red.res_l2 = l2v(0x1000, 16, 16);
+	red.finalscale = 0x3d800000u; /* 1/16 */
+	agree("a reduction", &red, NULL);
+	ilv_patched("a reduction, its destination side interleaved by 2", &red, 1, 2, 2,
+		    "channel interleave on a side the tile DMA does not move, or on a reduction's");
+	/* a depth of 2: a copy computes it; a max pool over it is refused */
+	t = copy;
+	t.depth = 2;
+	t.src_depth = 2u * 64u; /* the input's plane: 2 rows of 64 bytes */
+	t.dst_depth = 2u * 64u;
+	t.src_plane = t.dst_plane = 4u * 64u; /* (each channel's two depths) */
+	agree("a copy over a depth of 2", &t, NULL);
+	t.pool = H13_PE_POOL_MAX;
+	agree("a 1x1 max pool over a depth of 2", &t, "Common.InDepth above 1 on a TD that is neither a reduction");
+}

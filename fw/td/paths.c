@@ -1,0 +1,184 @@
+/*
+ * What the engine model's paths refuse on a TD's registers and header alone, where inspect marks it
+ * too (docs/engine-model.md, "The text and the model's refusals agree"): an elementwise TD's
+ * sources and shapes (engine/model/compute.c elementwise_sources), each side's channel interleave
+ * (interleave_side) and a depth outside the TDs that take one (at_depths). Each condition and its
+ * text is stated here once; the model faults with the refusal recorded here (td_refusal_fault),
+ * inspect's "registers:" line carries it (td_registers_refusal). Pure register logic.
+ */
+#include "fw/td/td.h"
+
+#define GET(a) (r->get(r->ctx, (a)))
+
+static int l2_resident(const struct td_regs *r, uint32_t cfg_reg, unsigned lsb, unsigned width)
+{
+	return ((GET(cfg_reg) >> lsb) & td_field_mask(width)) == H13_L2_RESIDENT;
+}
+
+/* a tile source there: its slot bound and the source DMA enabled (td_ranges) */
+static int src_there(const struct td_regs *r, unsigned bar_en, unsigned slot)
+{
+	return (bar_en >> slot & 1u) && H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN);
+}
+
+/* the NE computing: in the path (MACCfg nonzero) and not a pass-through (decode_ne) */
+static int ne_computes(const struct td_regs *r)
+{
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	return mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), td_coeff_enabled(r));
+}
+
+static int pe_pools(const struct td_regs *r)
+{
+	return td_pe_in_path(GET(H13_COMMON_CFG)) && H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_POOLMODE) != H13_PE_POOL_NONE;
+}
+
+/* compute's otr: Common.Cfg.OutTranspose on a result the tile DMA writes (through WBase), and not
+ * only kept in L2 memory (a result kept there and written through WBase with En clear is
+ * transposed in both copies) */
+int td_out_transposed(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm)
+{
+	return H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && td_dst_writes(bar_en) &&
+	       (!lm->res.on || td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), bar_en));
+}
+
+int td_elementwise_path(const struct td_regs *r, const struct td_l2mem *lm)
+{
+	const uint32_t mac = GET(H13_NE_MACCFG), gc = GET(H13_COMMON_GROUPCONVCFG);
+	const unsigned op = H13_GET(mac, H13_MACCFG_OPMODE);
+	if (lm->any || pe_pools(r))
+		return 0;
+	if (!ne_computes(r) || op == H13_MAC_OP_ELEMWISE)
+		return 1;
+	/* the unit kernel (KernelMode 1) but its sum over channels (ne_channel_groups) */
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	return op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE) &&
+	       !(td_window_unit(&win) &&
+		 td_unit_sum(H13_GET(GET(H13_COMMON_CIN), H13_CIN), H13_GET(GET(H13_COMMON_COUT), H13_COUT), gc));
+}
+
+/*
+ * elementwise_sources, after the window and the first source's presence (which the model checks
+ * first, and inspect marks on the window and source lines): a second operand (Planar.Cfg.SecSrc 2
+ * or 3, the PE in the path) with no second tile source there, a source smaller than the output (a
+ * broadcast, which no map describes on H13), an output of another shape than the tile input (a
+ * crop), and a one-byte first operand beside a second by tile DMA (read as fp16, Src2Fmt). The
+ * second tile source's shape is the first's (Cin x InDim, NumGroups). resident: the shape of the
+ * L2-resident tensor an L2-resident source (L2.SourceCfg.SourceType 3) reads, which the TD that
+ * wrote it gave (the model's); NULL where the first source is a tile, or where that shape is not
+ * known (inspect): then what it decides is left unrecorded, and the checks after it too.
+ */
+void td_elementwise_sources_refusal(const struct td_regs *r, unsigned bar_en, const struct td_dims *resident,
+				    struct td_refusal *no)
+{
+	const int pe_two = td_pe_in_path(GET(H13_COMMON_CFG)) && td_pe_two_operands(GET(H13_PLANAR_CFG));
+	if (pe_two && !src_there(r, bar_en, H13_BAR_RBASE1))
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+			  "Planar.Cfg.SecSrc 2 or 3 (a second operand) with no second tile source "
+			  "(RBase1) bound: not modelled");
+	struct td_tile_geom in, out;
+	td_tile_geom_of(r, TD_R_SRC0, &in);
+	td_tile_geom_of(r, TD_R_DST, &out);
+	const int l2src = l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W);
+	const struct td_dims tile = {in.w, in.h, in.c, in.g};
+	const struct td_dims *first = l2src ? resident : &tile;
+	const int small2 = pe_two && (in.w < out.w || in.h < out.h || in.c < out.c || in.g < out.g);
+	const int small1 = first && (first->w < out.w || first->h < out.h || first->c < out.c || first->g < out.g);
+	if (small1 || small2)
+		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0, "a source smaller than the output (a broadcast) not modelled");
+	else if (!first)
+		return; /* (a broadcast or not: the resident tensor's shape decides) */
+	/* larger: the output a crop of it, which the L2 path, the channel groups and reductions
+	 * refuse too */
+	if (in.w != out.w || in.h != out.h || in.c != out.c || in.g != out.g)
+		td_refuse(no, 1, H13_COMMON_OUTDIM, 0, 32,
+			  "an elementwise TD whose output is not its input's shape (Common.InDim, Cin "
+			  "against OutDim, Cout) not modelled");
+	/* the second tile operand is fp16 (TileDMASrc.Src2Fmt, td_src2_fmt), read with the first
+	 * operand's format (Common.ChCfg.InFmt) there: a one-byte first operand would misread it */
+	if (pe_two && in.fmt != H13_FMT_FP16)
+		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+			  "a one-byte first operand with a second PE operand by tile DMA not modelled");
+}
+
+/*
+ * interleave_side: each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with
+ * it (L2.SourceCfg's with TileDMASrc.Fmt, which both sources follow; L2.ResultCfg's with
+ * TileDMADst.Fmt) are 1, or 2, 4 or 8 on both; above 1, on an fp16 tile the tile DMA moves, of
+ * depth 1, whole groups of I channels and rows of W x I values at most ANEM's row (32768 values).
+ * t: the side's tile as the DMA moves it (a transposed destination's C and W swapped).
+ */
+static void interleave_side(const struct td_regs *r, uint32_t fmt_reg, uint32_t l2_reg, int on,
+			    const struct td_tile_geom *t, int other_path, struct td_refusal *no)
+{
+	const unsigned f = H13_GET(GET(fmt_reg), H13_FMT_INTERLEAVE);
+	const unsigned l = H13_GET(GET(l2_reg), H13_L2_DMAINTERLEAVE);
+	if (!td_interleave_modelled(f))
+		TD_REFUSE(no, 0, fmt_reg, H13_FMT_INTERLEAVE,
+			  "a tile DMA's Fmt.Interleave other than 1, 2, 4 or 8 not modelled (Apple's "
+			  "programs set 1, and 2, 4 or 8 on channel-interleaved intermediates)");
+	else if (l != f)
+		TD_REFUSE(no, f != 1u, l2_reg, H13_L2_DMAINTERLEAVE,
+			  "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled (the "
+			  "two agree, 1, 2, 4 or 8, in every real program)");
+	else if (f == 1u)
+		return;
+	else if (!on || other_path)
+		TD_REFUSE(no, 1, fmt_reg, H13_FMT_INTERLEAVE,
+			  "channel interleave on a side the tile DMA does not move, or on a reduction's "
+			  "or an L2-resident result, not modelled");
+	else if (t->fmt != H13_FMT_FP16 || t->d != 1u || t->c % f || (uint64_t)t->w * f > TD_ROW_MAX)
+		TD_REFUSE(no, 1, fmt_reg, H13_FMT_INTERLEAVE,
+			  "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of "
+			  "the interleave and rows of at most 32768 values only");
+}
+
+/* compute's three sides, in its order: the first source's (unless the tile DMA moves the second
+ * operand alone: the first from L2 memory), the second tile source's, the destination's */
+void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+			   const struct td_l2mem *lm, struct td_refusal *no)
+{
+	const int rs0 = src_there(r, bar_en, H13_BAR_RBASE0), rs1 = src_there(r, bar_en, H13_BAR_RBASE1);
+	const int rd = td_dst_writes(bar_en);
+	const int l2src = l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W);
+	const int l2res = l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W);
+	struct td_tile_geom in, dst;
+	td_tile_geom_of(r, TD_R_SRC0, &in); /* (the second source's format and shape are the first's) */
+	td_tile_geom_of(r, TD_R_DST, &dst);
+	if (td_out_transposed(r, bar_en, lm)) {
+		const unsigned w = dst.w;
+		dst.w = dst.c;
+		dst.c = w;
+	}
+	if (!(!rs0 && rs1 && lm->src1.on && !l2src))
+		interleave_side(r, H13_SRC_FMT, H13_L2_SOURCECFG, rs0, &in, l2src, no);
+	if (rs1)
+		interleave_side(r, H13_SRC_FMT, H13_L2_SOURCECFG, 1, &in, 0, no);
+	interleave_side(r, H13_DST_FMT, H13_L2_RESULTCFG, rd, &dst, k->role == TD_KEPT_MAKES || l2res || lm->res.on,
+			no);
+}
+
+/*
+ * at_depths: a depth (Common.InDepth = OutDepth above 1, td_depth_even) on a TD that is not a
+ * reduction is modelled where it is elementwise by the tile DMA: the NE absent, a pass-through, an
+ * elementwise pass or the unit kernel; no pooling; no operand or result in L2 memory or
+ * L2-resident; no interleave and no transposed result.
+ */
+void td_depth_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, struct td_refusal *no)
+{
+	if (td_depth_even(r) <= 1u)
+		return;
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	const unsigned op = H13_GET(mac, H13_MACCFG_OPMODE);
+	const int ne = ne_computes(r);
+	const int moved = td_out_transposed(r, bar_en, lm) || td_tile_interleave(GET(H13_SRC_FMT)) > 1u ||
+			  td_tile_interleave(GET(H13_DST_FMT)) > 1u;
+	if (lm->any || l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) ||
+	    l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W) || moved || pe_pools(r) ||
+	    (ne && op != H13_MAC_OP_CONV && op != H13_MAC_OP_ELEMWISE) ||
+	    (ne && op == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE)))
+		TD_REFUSE(no, 1, H13_COMMON_INDEPTH, H13_INDEPTH,
+			  "Common.InDepth above 1 on a TD that is neither a reduction nor elementwise by "
+			  "the tile DMA (a convolution, pooling, the NE's channel products or maxima, an "
+			  "operand or result in L2 memory, interleave or a transposed result) not modelled");
+}
