@@ -516,10 +516,6 @@ struct stages {
 
 static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac);
 
-/* KernelDMASrc +0x00's bit 5 and NE.KernelCfg.SparseFmt on a convolution with kernels in memory:
- * both or neither (fw/td's td_data_unread_refusal, pk_params) */
-#define PK_BIT5_TEXT TD_PK_BIT5_TEXT
-
 /* The register words whose bits outside the map's fields must be 0 (fw/td td_outside_init): the
  * table is the engine's, built once when it is set up (anem_init); each TD reads its words. */
 void anem_outside_init(struct anem *m)
@@ -1714,14 +1710,15 @@ static int pk_channel(struct anem *m, const struct mrange *ch, const struct code
 static int pk_params(struct anem *m, unsigned g, unsigned cin, unsigned kh, unsigned kw, unsigned bias,
 		     struct codec_pkern *pk)
 {
-	unsigned sparse = H13_GET(REG(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT);
-	if (sparse && !(REG(H13_KDMA_WORD0) & H13_KDMA_WORD0_SPARSE))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_KDMA_WORD0, 0, 32, PK_BIT5_TEXT);
+	/* with SparseFmt: KernelDMASrc +0x00 bit 5, and parameters fw/codec decodes (fw/td
+	 * td_pk_params_refusal, which inspect marks) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_pk_params_refusal(&regs, g, cin, kh, kw, bias, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	unsigned lmin = H13_GET(REG(H13_COMMON_CFG), H13_CFG_SMALLSOURCE) ? 4u : 2u;
 	*pk = (struct codec_pkern){g, g > lmin ? g : lmin, kh, kw, cin, bias, 0, 0};
-	if (sparse && !codec_pkern_slots(pk))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, 0, 32,
-				   "phase-sparse kernels of this window, OCGSize or Cin not modelled");
 	return ENG_OK;
 }
 
@@ -1839,13 +1836,14 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		uint64_t blk = j->lay.g * j->kel * elem;
 		if (j->lay.line)
 			blk = (blk + 63u) & ~(uint64_t)63u;
-		const uint64_t need = (j->lay.full * blk + j->lay.tail * j->kel * elem + 63u) & ~(uint64_t)63u;
+		/* (fw/td td_coeff_sizes_refusal, which inspect marks on the channels' CoeffBfrSize, the
+		 * lengths td_ranges gives their ranges) */
+		uint64_t len[H13_COEFF_NCH];
 		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
-			if (j->ch[c] && j->ch[c]->len > need)
-				return anem_refuse(m, ENG_FR_COMBINATION, H13_COEFF_BFRSIZE(c), 0, 32,
-						   "a coefficient channel's CoeffBfrSize larger than the kernels the "
-						   "layout (Common.ConvCfg.OCGSize, Common.Cout) puts in it, rounded up "
-						   "to 64 bytes: the sizes disagree with the layout");
+			len[c] = j->ch[c] ? j->ch[c]->len : 0u;
+		td_coeff_sizes_refusal(&regs, &j->lay, j->kel, len, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
 		/* between one group's block and the next group's line: zeros (Apple's are); a nonzero
 		 * byte there is a layout other than the one pinned (the blocks back to back, say) */
 		const uint64_t used = j->lay.g * j->kel * elem;
@@ -1909,25 +1907,21 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 {
 	uint32_t kc = REG(H13_NE_KERNELCFG);
 	unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT);
-	int ke = kernel_cfg_read(m, 0, 0); /* Align: the unit's kernels are the program's own */
-	if (ke)
-		return ke;
+	/* kernel_cfg_read's (Align: the unit's kernels are the program's own), OCGSize 0 (the
+	 * firmware's kernel-unit TDs hold their OCG whole in channel 0), palettized or sparse only fp16
+	 * and not both (fw/td td_ku_kernels_refusal, which inspect marks) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_ku_kernels_refusal(&regs, nout, (uint64_t)cin * kh * kw, 0, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	unsigned pal = H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN), bits = H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS);
 	unsigned sparse = H13_GET(kc, H13_KERNELCFG_SPARSEFMT);
 	const struct mrange *c0 = find_range(r, nr, TD_R_COEFF, 0);
 	uint64_t per = (uint64_t)cin * kh * kw;
-	/* the firmware's kernel-unit TDs hold their OCG whole in channel 0 (OCGSize 0); a program
-	 * that asks for runs across channels as well is not one of them */
-	if (H13_GET(REG(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
-				   "Common.ConvCfg.OCGSize above 0 on a kernel-unit TD not modelled");
 	if (!c0 || !nout || c0->len % nout)
 		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "coefficient channel 0 is not one OCG of the TD's output channels");
 	uint64_t S = c0->len / nout;
-	if ((pal || sparse) && kfmt != H13_KERNELFMT_FP16)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "palettized or sparse weights that are not fp16");
-	if (pal && sparse)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT, "palettized and sparse weights at once not modelled");
 	/* every weight takes at least one bit of the OCG (palette indices of 1 bit, sparse masks) */
 	if (per > S * 8)
 		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32,
@@ -1946,8 +1940,9 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	const struct codec_palette cp = {bits, 1, 1};
 	if (pal) {
 		const struct mrange *ps = find_range(r, nr, TD_R_STREAM, H13_KSTREAM_PALETTE);
-		if (!codec_palette_bits_ok(bits))
-			return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_PALETTIZEDBITS, "NE.KernelCfg.PalettizedBits not a palette width");
+		td_ku_kernels_refusal(&regs, nout, per, 1, &no); /* (its width: fw/td) */
+		if (no.why)
+			return td_refusal_fault(m, &no);
 		if (!ps || ps->len != 2ull << bits)
 			return anem_refuse(m, ENG_FR_DATA, H13_KSTREAM_RELOC(H13_KSTREAM_PALETTE), 0, 32, "the palette stream is not one codebook of 2^PalettizedBits fp16");
 		int de = anem_dma_move(m, m->row[0], ps->cpu, (uint32_t)ps->len);
@@ -3542,18 +3537,13 @@ static int conv_batch(struct anem *m, struct conv *c, const struct stages *s, co
  * scaled), not with a kernel unit (ku), and not both at once. */
 static int conv_biases_modelled(struct anem *m, const struct stages *s, int ku)
 {
-	const unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
-	const int post1 = H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE) == FP16_ONE;
-	if (bias && (ku || !post1))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
-				   "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1, "
-				   "not modelled (no real program pins whether the bias comes before the "
-				   "scale)");
-	if (s->conv_accbias && (bias || ku || !post1))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_ACCBIAS, H13_ACCBIAS,
-				   "NE.AccBias on a convolution with BiasMode, a kernel unit or NE.PostScale "
-				   "other than 1 not modelled (no real program pins how they combine)");
-	return ENG_OK;
+	/* (fw/td td_conv_biases_refusal, which inspect marks: on a convolution with kernels in
+	 * memory s->conv_accbias is NE.AccBias nonzero) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	(void)s;
+	td_conv_biases_refusal(&regs, ku, &no);
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 /* The line a SparseBinary lane opens with: its palette, padded to 64 bytes */
@@ -3795,11 +3785,11 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 			 lsrc ? lsrc->c : in->c, out->c, out->w, lsrc ? lsrc->w : in->w,
 			 lsrc ? lsrc->h : in->h, 0, 0, 0, 1, 1, 0, 0, m->ku_ok, 0, {0}, 0, 0,
 			 0.0f, 0.0f, 0.0f, s->post, 0};
-	if (!c.kw || !c.kh || !c.sx || !c.sy || !c.cin || !c.Win)
-		return anem_refuse(m, ENG_FR_FIELD, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
-	{ /* (fw/td td_conv_second_source_refusal, which inspect marks) */
+	{ /* a zero window or input (fw/td td_conv_window_refusal), then a second PE operand (fw/td
+	   * td_conv_second_source_refusal), which inspect marks */
 		const struct td_regs regs = {kept_get, m};
 		struct td_refusal no = {0};
+		td_conv_window_refusal(&regs, c.cin, c.Win, 0, &no);
 		td_conv_second_source_refusal(&regs, &no);
 		if (no.why)
 			return td_refusal_fault(m, &no);

@@ -263,6 +263,16 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		if (ku)
 			outf(out, ctx, " from the kernel unit (its OCG in coefficient channel 0)");
 		const uint32_t gcv = GET(H13_COMMON_GROUPCONVCFG);
+		/* engine/model/compute.c's convolution: a zero window or input first (td_conv_window_refusal,
+		 * an L2-resident source's Cin and Win another TD's), then, kernels not depthwise, the
+		 * biases (td_conv_biases_refusal) */
+		{
+			struct td_refusal cno = {0};
+			td_conv_window_refusal(r, cin, H13_GET(in, H13_INDIM_WIN), l2src, &cno);
+			if (!H13_GET(gcv, H13_GROUPCONV_UNICASTEN))
+				td_conv_biases_refusal(r, ku != 0, &cno);
+			refusal_tail(&cno, out, ctx);
+		}
 		if (H13_GET(gcv, H13_GROUPCONV_UNICASTEN) && H13_GET(gcv, H13_GROUPCONV_UNICASTCIN) > 1u)
 			outf(out, ctx, ", depthwise (GroupConvCfg.UnicastEn: output channel c from input "
 				       "channels cN .. cN+N-1, N = UnicastCin %u)",
@@ -289,15 +299,20 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		if (H13_GET(mac, H13_MACCFG_BIASMODE))
 			outf(out, ctx, ", + a bias an output (BiasMode: each kernel's first element)");
 		/* NE.KernelCfg as engine/model/compute.c reads it: kernel_cfg_read's checks (a kernel
-		 * unit's: no Align; a depthwise convolution's: after its own, SparseBinary read), and
+		 * unit's: no Align, then load_kernels_ku's; a depthwise convolution's: after its own,
+		 * SparseBinary read), and
 		 * load_kernels' for kernels in coefficient channels (palettized, KernelFmt 3, a bias
 		 * before one-byte kernels: td_dense_kernels_refusal) */
 		{
 			struct td_refusal kno = {0};
-			if (ku)
-				td_kernel_cfg_refusal(r, 0, 0, &kno);
-			else if (!H13_GET(gcv, H13_GROUPCONV_UNICASTEN))
+			const int dw = H13_GET(gcv, H13_GROUPCONV_UNICASTEN) != 0;
+			if (ku && !dw) { /* (load_kernels_ku's: td_kernel_cfg_refusal, then its own) */
+				const uint64_t nout = (uint64_t)groups * cout, per = (uint64_t)cin * win.kh * win.kw;
+				td_ku_kernels_refusal(r, nout, per, 0, &kno);
+				td_ku_kernels_refusal(r, nout, per, 1, &kno);
+			} else if (!dw) {
 				td_dense_kernels_refusal(r, &kno);
+			}
 			refusal_tail(&kno, out, ctx);
 		}
 		/* as engine/model/compute.c's load_kernels */
@@ -333,10 +348,20 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		}
 		if (lay.kind != TD_OCG_UNPINNED && lay.kind != TD_OCG_CHANNELS && !ku &&
 		    !H13_GET(gcv, H13_GROUPCONV_UNICASTEN)) {
-			/* phase-sparse records in a layout no program pins, one-byte kernels in runs (load_kernels) */
+			/* one-byte kernels in runs, phase-sparse record parameters and records in a layout
+			 * no program pins, CoeffBfrSize against the layout (load_kernels, in its order; the
+			 * kernels' Cin an L2-resident source's, another TD's: not checked) */
 			struct td_refusal no = {0};
-			td_pkern_refusal(r, &lay, (uint64_t)groups * cout, cout, &no);
+			const unsigned bias = H13_GET(mac, H13_MACCFG_BIASMODE);
 			td_kernel_bytes_refusal(r, &lay, &no);
+			if (!l2src)
+				td_pk_params_refusal(r, lay.g, cin, win.kh, win.kw, bias, &no);
+			td_pkern_refusal(r, &lay, (uint64_t)groups * cout, cout, &no);
+			if (!l2src) {
+				uint64_t len[H13_COEFF_NCH];
+				td_coeff_lens(r, len);
+				td_coeff_sizes_refusal(r, &lay, (uint64_t)cin * win.kh * win.kw + bias, len, &no);
+			}
 			refusal_tail(&no, out, ctx);
 		}
 		/* a kernel unit's per-channel vectors (engine/model/compute.c's load_channel_vectors:

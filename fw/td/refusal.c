@@ -6,6 +6,7 @@
  * function records the first refusal of its conditions, in the model's order, into no unless no
  * holds one already (td_refuse).
  */
+#include "fw/codec/codec.h"
 #include "fw/common/fp16.h"
 #include "fw/td/td.h"
 
@@ -414,4 +415,122 @@ void td_dense_kernels_refusal(const struct td_regs *r, struct td_refusal *no)
 		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
 			  "NE.MACCfg.BiasMode with kernels other than fp16 not modelled (every real "
 			  "convolution with a bias has fp16 kernels and an fp16 bias)");
+}
+
+/* convolution, before anything else it reads: a window, stride and input of at least one. cin and
+ * win the source's (the tile's, or an L2-resident tensor's: the model's); resident_unknown: the
+ * source is an L2-resident tensor whose shape another TD gave (inspect), its Cin and Win not
+ * checked */
+void td_conv_window_refusal(const struct td_regs *r, unsigned cin, unsigned win, int resident_unknown,
+			    struct td_refusal *no)
+{
+	const struct td_window w = td_window_of(GET(H13_COMMON_CONVCFG));
+	if (!w.kw || !w.kh || !w.sx || !w.sy || (!resident_unknown && (!cin || !win)))
+		td_refuse(no, 0, H13_COMMON_CONVCFG, 0, 32, "a convolution with a zero kernel size, stride or input");
+}
+
+/* conv_biases_modelled: a convolution's biases (NE.MACCfg.BiasMode's, in the kernels; NE.AccBias,
+ * one for every output) only where they are pinned: with PostScale 1 (no program shows whether a
+ * bias is scaled), not with a kernel unit (ku), and not both at once */
+void td_conv_biases_refusal(const struct td_regs *r, int ku, struct td_refusal *no)
+{
+	const unsigned bias = H13_GET(GET(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
+	const int post1 = H13_GET(GET(H13_NE_POSTSCALE), H13_POSTSCALE) == FP16_ONE;
+	if (bias && (ku || !post1))
+		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+			  "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1, "
+			  "not modelled (no real program pins whether the bias comes before the "
+			  "scale)");
+	if (GET(H13_NE_ACCBIAS) && (bias || ku || !post1))
+		TD_REFUSE(no, 1, H13_NE_ACCBIAS, H13_ACCBIAS,
+			  "NE.AccBias on a convolution with BiasMode, a kernel unit or NE.PostScale "
+			  "other than 1 not modelled (no real program pins how they combine)");
+}
+
+/* pk_params: phase-sparse kernels (NE.KernelCfg.SparseFmt) with KernelDMASrc +0x00 bit 5, and a
+ * record's parameters fw/codec decodes (g outputs a record, a tap's slots at least 4 with
+ * Common.Cfg.SmallSourceMode, else 2; the window and Cin) */
+void td_pk_params_refusal(const struct td_regs *r, unsigned g, unsigned cin, unsigned kh, unsigned kw,
+			  unsigned bias, struct td_refusal *no)
+{
+	if (!H13_GET(GET(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT))
+		return;
+	if (!(GET(H13_KDMA_WORD0) & H13_KDMA_WORD0_SPARSE))
+		td_refuse(no, 1, H13_KDMA_WORD0, 0, 32, TD_PK_BIT5_TEXT);
+	const unsigned lmin = H13_GET(GET(H13_COMMON_CFG), H13_CFG_SMALLSOURCE) ? 4u : 2u;
+	const struct codec_pkern pk = {g, g > lmin ? g : lmin, kh, kw, cin, bias, 0, 0};
+	if (!codec_pkern_slots(&pk))
+		td_refuse(no, 1, H13_NE_KERNELCFG, 0, 32, "phase-sparse kernels of this window, OCGSize or Cin not modelled");
+}
+
+/* load_kernels, dense kernels in runs (l: td_ocg_layout's; kel the elements of a kernel, its bias
+ * first with BiasMode; len each coefficient channel's bytes, 0 for one not read: the model's
+ * ranges, or CoeffBfrSize where enabled, which td_ranges makes them): a channel longer than the
+ * kernels the layout puts in it, rounded up to 64 bytes. Where a channel is shorter than the
+ * kernels it holds the model refuses that first ("not inside its coefficient channel", a data
+ * refusal), and nothing is recorded. */
+void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t kel,
+			    const uint64_t len[H13_COEFF_NCH], struct td_refusal *no)
+{
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	if (l->kind != TD_OCG_RUNS || H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
+		return;
+	const uint64_t elem = H13_GET(kc, H13_KERNELCFG_KERNELFMT) == H13_KERNELFMT_FP16 ? 2u : 1u;
+	uint64_t blk = l->g * kel * elem;
+	if (l->line) /* (over several groups each group's block padded to 64 bytes) */
+		blk = (blk + 63u) & ~(uint64_t)63u;
+	const uint64_t held = l->full * blk + l->tail * kel * elem, need = (held + 63u) & ~(uint64_t)63u;
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		if (len[c] && len[c] < held)
+			return;
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		if (len[c] > need) {
+			td_refuse(no, 1, H13_COEFF_BFRSIZE(c), 0, 32,
+				  "a coefficient channel's CoeffBfrSize larger than the kernels the "
+				  "layout (Common.ConvCfg.OCGSize, Common.Cout) puts in it, rounded up "
+				  "to 64 bytes: the sizes disagree with the layout");
+			return;
+		}
+}
+
+/* the coefficient channels' bytes as td_ranges gives them: CoeffBfrSize where enabled */
+void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH])
+{
+	const unsigned en = td_coeff_mask(r);
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		len[c] = (en >> c & 1u) ? H13_ADDR_BYTES(GET(H13_COEFF_BFRSIZE(c))) : 0u;
+}
+
+/* load_kernels_ku, a kernel-unit TD's OCG in coefficient channel 0 (nout outputs, per weights a
+ * kernel), at the model's two points: before the weights are sized (stage 0: kernel_cfg_read's,
+ * td_kernel_cfg_refusal with Align refused, OCGSize 0, then palettized or sparse only fp16 and not
+ * both), and at the palette (stage 1: a width fw/codec decodes). Where a data refusal of the
+ * model's comes first (channel 0 not one OCG, less than a bit a weight) nothing more is recorded. */
+void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per, int stage, struct td_refusal *no)
+{
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	const unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT), pal = H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN);
+	const unsigned sparse = H13_GET(kc, H13_KERNELCFG_SPARSEFMT);
+	const uint64_t len = H13_GET(GET(H13_COEFF_DMACONFIG(0)), H13_DMA_EN) ? H13_ADDR_BYTES(GET(H13_COEFF_BFRSIZE(0))) : 0;
+	if (!stage) {
+		td_kernel_cfg_refusal(r, 0, 0, no);
+		if (H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE))
+			TD_REFUSE(no, 1, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
+				  "Common.ConvCfg.OCGSize above 0 on a kernel-unit TD not modelled");
+	}
+	if (no->why || !len || !nout || len % nout)
+		return;
+	if (!stage) {
+		if ((pal || sparse) && kfmt != H13_KERNELFMT_FP16)
+			TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT,
+				  "palettized or sparse weights that are not fp16");
+		if (pal && sparse)
+			TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
+				  "palettized and sparse weights at once not modelled");
+		return;
+	}
+	if (per > len / nout * 8u || ((pal || sparse) && kfmt != H13_KERNELFMT_FP16) || (pal && sparse))
+		return;
+	if (pal && !codec_palette_bits_ok(H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS)))
+		TD_REFUSE(no, 0, H13_NE_KERNELCFG, H13_KERNELCFG_PALETTIZEDBITS, "NE.KernelCfg.PalettizedBits not a palette width");
 }

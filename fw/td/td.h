@@ -360,6 +360,19 @@ void td_palette_refusal(const struct td_regs *r, struct td_refusal *no);
  * load_kernels' before the layout for kernels in coefficient channels (with td_palette_refusal) */
 void td_kernel_cfg_refusal(const struct td_regs *r, int align_ok, int binary_ok, struct td_refusal *no);
 void td_dense_kernels_refusal(const struct td_regs *r, struct td_refusal *no);
+/* convolution's zero window, stride or input (resident_unknown: an L2-resident source whose Cin and
+ * Win another TD gave, not checked), conv_biases_modelled's BiasMode and AccBias, pk_params's
+ * phase-sparse record parameters, load_kernels' CoeffBfrSize against the layout (kel: a kernel's
+ * elements, its bias first), load_kernels_ku's register checks (nout outputs of per weights) */
+void td_conv_window_refusal(const struct td_regs *r, unsigned cin, unsigned win, int resident_unknown,
+			    struct td_refusal *no);
+void td_conv_biases_refusal(const struct td_regs *r, int ku, struct td_refusal *no);
+void td_pk_params_refusal(const struct td_regs *r, unsigned g, unsigned cin, unsigned kh, unsigned kw,
+			  unsigned bias, struct td_refusal *no);
+void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t kel,
+			    const uint64_t len[H13_COEFF_NCH], struct td_refusal *no);
+void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH]);
+void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per, int stage, struct td_refusal *no);
 
 /*
  * The tile DMA's refusals (fw/td/tiles.c), on the registers and the TD header alone:

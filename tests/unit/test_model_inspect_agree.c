@@ -220,11 +220,18 @@ static void agree_n(const char *what, const struct bp_pe_spec *const *p, unsigne
 }
 
 /* agree_n's checks on the len bytes of nprog as they stand (built, then patched) */
+static void agree_in(const char *what, const uint8_t *buf, size_t len, const char *want);
 static void agree_built(const char *what, size_t len, const char *want)
 {
+	agree_in(what, nprog, len, want);
+}
+
+/* agree_built's on any raw program */
+static void agree_in(const char *what, const uint8_t *buf, size_t len, const char *want)
+{
 	char f[768], needle[768];
-	const int rc = submit(nprog, len, f, sizeof f);
-	const char *text = inspect(nprog, len);
+	const int rc = submit(buf, len, f, sizeof f);
+	const char *text = inspect(buf, len);
 	REQUIRE(text[0] != 0);
 	if (!want) {
 		CHECKF(rc == 0, "%s (the control): the model refused: %s", what, f);
@@ -1017,4 +1024,65 @@ TEST(model_agree, interleave_and_depth_refusals_marked)
 	agree("a copy over a depth of 2", &t, NULL);
 	t.pool = H13_PE_POOL_MAX;
 	agree("a 1x1 max pool over a depth of 2", &t, "Common.InDepth above 1 on a TD that is neither a reduction");
+}
+
+/*
+ * A convolution's register checks that the model made and inspect did not mark (2026-12-06): a zero
+ * stride (convolution), a bias with NE.PostScale other than 1
+ * (conv_biases_modelled: fw/td td_conv_biases_refusal), a coefficient channel larger than its
+ * kernels (load_kernels: td_coeff_sizes_refusal), and a kernel-unit TD's (load_kernels_ku:
+ * td_ku_kernels_refusal) OCGSize and BiasMode (its palette or SparseFmt beside int8 kernels: the
+ * control path refuses them first, kunit-palette-bits-differ, kunit-sparse-mask-width). Beside bp_chain's 1x1
+ * convolution, at OCGSize 0 and 1, and mkprog's int8 layer, unmarked.
+ */
+TEST(model_agree, kernel_read_refusals_marked)
+{
+	conv_patched("a 1x1 convolution", H13_NE_POSTSCALE, H13_POSTSCALE_LSB, H13_POSTSCALE_W, 0x3c00u, 0, 0, 0, 0,
+		     NULL);
+	conv_patched("Sx 0", H13_COMMON_CONVCFG, H13_CONVCFG_SX_LSB, H13_CONVCFG_SX_W, 0, 0, 0, 0, 0,
+		     "a convolution with a zero kernel size, stride or input");
+	conv_patched("BiasMode with NE.PostScale 2", H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 1,
+		     H13_NE_POSTSCALE, H13_POSTSCALE_LSB, H13_POSTSCALE_W, 0x4000u,
+		     "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1");
+	/* OCGSize 1 over 4 outputs: runs of 2 in channels 0 and 1 (2 and 3 disabled), 16 bytes a
+	 * channel, 64 rounded up; channel 0 of 128 bytes is refused */
+	{
+		static const uint16_t wts[4 * 4] = {0x3c00u, 0, 0, 0, 0, 0x3c00u, 0, 0, 0, 0, 0x3c00u, 0, 0, 0, 0, 0x3c00u};
+		const struct bp_step conv = {.kind = BP_STEP_CONV, .cin = 4, .cout = 4, .in0 = 5, .out = 4};
+		for (unsigned big = 0; big < 2; big++) {
+			size_t len = bp_chain(nprog, sizeof nprog, 8, 2, &conv, 1, wts);
+			REQUIRE(len > 0);
+			REQUIRE(!tpatch_field(nprog, len, 0, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE_LSB,
+					      H13_CONVCFG_OCGSIZE_W, 1));
+			REQUIRE(!tpatch_field(nprog, len, 0, H13_COEFF_DMACONFIG(2), H13_DMA_EN_LSB, H13_DMA_EN_W, 0));
+			REQUIRE(!tpatch_field(nprog, len, 0, H13_COEFF_DMACONFIG(3), H13_DMA_EN_LSB, H13_DMA_EN_W, 0));
+			if (big)
+				REQUIRE(!tpatch_field(nprog, len, 0, H13_COEFF_BFRSIZE(0), 0, 32, 128u));
+			agree_built(big ? "OCGSize 1, channel 0 of 128 bytes" : "OCGSize 1 over channels 0 and 1", len,
+				    big ? "a coefficient channel's CoeffBfrSize larger than the kernels the layout" : NULL);
+		}
+	}
+#if !defined(ANEFW_TARGET) /* (the kernel-unit program: the host's, above) */
+	/* the kernel unit's TD 0 (mkprog's int8 layer) */
+	const size_t len = build_unit_program();
+	REQUIRE(len > 0);
+	agree_in("mkprog's int8 layer", kprog, len, NULL);
+	static const struct {
+		const char *what;
+		uint32_t reg;
+		unsigned lsb, width;
+		uint32_t v;
+		const char *want;
+	} ku[] = {
+		{"OCGSize 1 on a kernel-unit TD", H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE_LSB, H13_CONVCFG_OCGSIZE_W, 1,
+		 "Common.ConvCfg.OCGSize above 0 on a kernel-unit TD not modelled"},
+		{"BiasMode on a kernel-unit TD", H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 1,
+		 "NE.MACCfg.BiasMode with a kernel unit"},
+	};
+	for (unsigned i = 0; i < sizeof ku / sizeof ku[0]; i++) {
+		memcpy(kcopy, kprog, len);
+		REQUIRE(!tpatch_field(kcopy, len, 0, ku[i].reg, ku[i].lsb, ku[i].width, ku[i].v));
+		agree_in(ku[i].what, kcopy, len, ku[i].want);
+	}
+#endif
 }

@@ -1103,6 +1103,7 @@ TEST(td_op, kernel_unit_scale_bias_and_sparse)
 	/* a unit with no post-scale section: the bias only; sparse weights */
 	treg_set(&m, H13_NE_KERNELCFG,
 		 H13_PUT(H13_KERNELCFG_KERNELFMT, H13_KERNELFMT_FP16) | H13_PUT(H13_KERNELCFG_SPARSEFMT, 1));
+	treg_set(&m, H13_KDMA_WORD0, H13_KDMA_WORD0_SPARSE); /* (as every real phase-sparse TD: pk_params) */
 	memset(&t, 0, sizeof t);
 	td_print_op_ku(&r, BARS_ALL, TD_OP_KU | 1u << H13_KSTREAM_BIAS, tcapture_out, &t);
 	CHECKF(strstr(t.text, "kernels fp16 from the kernel unit (its OCG in coefficient channel 0), mask-and-values "
