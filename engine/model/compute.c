@@ -4215,41 +4215,16 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 			     struct tile *in0, struct tile *in1, const struct anem_l2t *lsrc,
 			     struct tile *out, struct anem_l2t *lres, struct anem_act *act)
 {
-	uint32_t ch = REG(H13_COMMON_CHCFG);
 	int e;
-	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && !s->unit)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_OPMODE,
-				   "a convolution with an operand or its result in L2 memory not modelled");
-	if (s->unit && (e = unit_kernel_shape(m, in0->c, out->c)))
-		return e;
-	if (s->pe && s->pe_pool != H13_PE_POOL_NONE)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
-				   "pooling with an operand or its result in L2 memory not modelled");
-	if ((e = elementwise_window(m)))
-		return e;
-	/* a one-byte first operand (by tile DMA, or in L2 a byte an element: Apple's H13 select keeps
-	 * its bool so) through the input port; one-byte outputs and second operands with L2 memory
-	 * are not modelled */
-	if (H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
-				   "L2 memory with a one-byte output format not modelled");
-	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 && s->pe_two)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
-				   "L2 memory with a one-byte first operand and a second PE operand not modelled");
-	if (l->src1.on && l->src1.elem == 1 && H13_GET(REG(H13_L2_SOURCECFG), H13_L2_DMAFMT) != 0)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCECFG, H13_L2_DMAFMT,
-				   "L2.SourceCfg.DMAFmt other than 0 (8-bit) with a one-byte first operand in L2 "
-				   "memory not modelled");
-	if (in0->w != out->w || in0->h != out->h || in0->c != out->c || in0->g != out->g)
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_OUTDIM, 0, 32,
-				   "an elementwise TD with L2 memory whose output is not its input's shape not "
-				   "modelled");
-	if ((e = l2m_first_source(m, l, lsrc, in0)))
-		return e;
-	if (s->pe_two && !l->src2.on && !in1->r)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-				   "Planar.Cfg.SecSrc 2 or 3 (a second operand) by tile DMA (L2.SourceCfg.Src2DMA "
-				   "1) with no second tile source (RBase1) bound: not modelled");
+	/* the NE, the unit kernel's shape, pooling, the window, the formats, the shape, the sources
+	 * (fw/td td_l2mem_ew_refusal, which inspect marks: lsrc and in0->r, in1->r are there exactly
+	 * with an L2-resident source and RBase0, RBase1 bound with the source DMA enabled) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	(void)in1;
+	td_l2mem_ew_refusal(&regs, m->cur_bar_en, l, 0, 0, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	if ((e = l2m_ready(m)))
 		return e;
 	const unsigned W = out->w;
@@ -4267,10 +4242,10 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 				if (e)
 					return e;
 				ne_row(m, s, v, W, 0, act);
-				if (l->pair && s->src2_relu)
-					return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_CFG, H13_L2CFG_SRC2RELU,
-							   "L2.L2Cfg.Src2ReLU on a normalize (TaskType 4) not modelled "
-							   "(no real one sets it)");
+				if (l->pair && s->src2_relu) { /* (fw/td, which inspect marks) */
+					td_l2mem_ew_refusal(&regs, m->cur_bar_en, l, 1, 0, &no);
+					return td_refusal_fault(m, &no);
+				}
 				if (l->pair) { /* TaskType 4: (a - p0) x p1 or (a + p0) x p1, once rounded */
 					if ((e = l2m_pair_row(m, &l->src2, g, c, h, W, b, m->hv3)))
 						return e;
@@ -4402,10 +4377,13 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 		   const struct td_l2mem *l, struct tile *in, struct tile *out, struct anem_l2t *lres,
 		   struct anem_act *act)
 {
-	if (l->src2.on || (l->res.on && lres))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_OPMODE,
-				   "a convolution with a second operand in L2 memory, or its result both there "
-				   "and L2-resident, not modelled");
+	/* a second operand in L2 memory, or the result both there and L2-resident (lres: there
+	 * exactly with an L2-resident result; fw/td td_conv_l2_refusal, which inspect marks) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_conv_l2_refusal(&regs, l, 0, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	/* kept in L2 memory and written through WBase both (td_dst_writes, the destination's En
 	 * clear): td_l2mem_of refuses it on a convolution; a backstop, as this path writes L2 alone */
 	if (l->res.on && out->r)
@@ -4419,9 +4397,11 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 		e = l2m_keep_rows(m, l, in);
 	const struct anem_l2t *src = NULL;
 	struct anem_l2t from;
-	if (!e && l->src1.on && l->src1.elem != 2)
-		e = ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
-				"a convolution whose one-byte operand is in L2 memory not modelled");
+	if (!e) { /* a one-byte operand in L2 memory (fw/td, which inspect marks) */
+		td_conv_l2_refusal(&regs, l, 1, &no);
+		if (no.why)
+			e = td_refusal_fault(m, &no);
+	}
 	if (!e && l->src1.on) {
 		const uint64_t n = (uint64_t)in->g * in->c * in->h * in->w;
 		if (in->w > ANEM_ROW_MAX || !n)

@@ -2,7 +2,8 @@
  * What the engine model's paths refuse on a TD's registers and header alone, where inspect marks it
  * too (docs/engine-model.md, "The text and the model's refusals agree"): an elementwise TD's
  * sources and shapes (engine/model/compute.c elementwise_sources), each side's channel interleave
- * (interleave_side) and a depth outside the TDs that take one (at_depths). Each condition and its
+ * (interleave_side), a depth outside the TDs that take one (at_depths), and the L2 paths'
+ * combinations (conv_l2, l2mem_elementwise). Each condition and its
  * text is stated here once; the model faults with the refusal recorded here (td_refusal_fault),
  * inspect's "registers:" line carries it (td_registers_refusal). Pure register logic.
  */
@@ -181,4 +182,112 @@ void td_depth_refusal(const struct td_regs *r, unsigned bar_en, const struct td_
 			  "Common.InDepth above 1 on a TD that is neither a reduction nor elementwise by "
 			  "the tile DMA (a convolution, pooling, the NE's channel products or maxima, an "
 			  "operand or result in L2 memory, interleave or a transposed result) not modelled");
+}
+
+/*
+ * The L2 paths (compute_td's dispatch of a TD with an operand or result in L2 memory: lm->any):
+ * td_l2_path says which, TD_L2_PATH_CONV (conv_l2: a convolution with kernels in memory whose
+ * first source is not L2-resident), TD_L2_PATH_EW (l2mem_elementwise), or 0 (not an L2 path, or
+ * the NE's channel groups and the unit kernel's sum over channels, which ne_channel_groups takes).
+ */
+int td_l2_path(const struct td_regs *r, const struct td_l2mem *lm)
+{
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	const unsigned op = H13_GET(mac, H13_MACCFG_OPMODE);
+	const int ne = ne_computes(r), unit = ne && op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE);
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	if (!lm->any)
+		return 0;
+	if (ne && (op == H13_MAC_OP_RCAS || op == H13_MAC_OP_CHMAX ||
+		   (unit && td_window_unit(&win) &&
+		    td_unit_sum(H13_GET(GET(H13_COMMON_CIN), H13_CIN), H13_GET(GET(H13_COMMON_COUT), H13_COUT),
+				GET(H13_COMMON_GROUPCONVCFG)))))
+		return 0;
+	if (ne && op == H13_MAC_OP_CONV && !unit &&
+	    !l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W))
+		return TD_L2_PATH_CONV;
+	return TD_L2_PATH_EW;
+}
+
+/*
+ * conv_l2's: stage 0, first: a second operand in L2 memory, or the result both there and
+ * L2-resident; stage 1, after the activation record's check and the operand kept (data): a
+ * one-byte operand in L2 memory.
+ */
+void td_conv_l2_refusal(const struct td_regs *r, const struct td_l2mem *lm, int stage, struct td_refusal *no)
+{
+	if (!stage && (lm->src2.on ||
+		       (lm->res.on && l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W))))
+		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+			  "a convolution with a second operand in L2 memory, or its result both there "
+			  "and L2-resident, not modelled");
+	if (stage && lm->src1.on && lm->src1.elem != 2u)
+		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+			  "a convolution whose one-byte operand is in L2 memory not modelled");
+}
+
+/*
+ * l2mem_elementwise's, in its order. Stage 0, first: the NE a convolution with kernels in memory,
+ * the unit kernel's shape (td_unit_kernel_refusal), pooling, a window (td_elementwise_window_refusal),
+ * a one-byte output, a one-byte first operand beside a second, a one-byte first operand in L2
+ * memory with the 16-bit L2 DMA format, an output of another shape than the tile input, no first
+ * source, a second operand by tile DMA with no second tile source there. Stage 1, after the rows
+ * kept and read (data): L2.L2Cfg.Src2ReLU on a normalize's pair. own_lines (inspect): the unit
+ * kernel's shape and the window, which the NE and window lines carry, stop the walk unrecorded.
+ */
+void td_l2mem_ew_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, int stage,
+			 int own_lines, struct td_refusal *no)
+{
+	if (stage) {
+		if (lm->pair && H13_GET(GET(H13_L2_CFG), H13_L2CFG_SRC2RELU))
+			TD_REFUSE(no, 1, H13_L2_CFG, H13_L2CFG_SRC2RELU,
+				  "L2.L2Cfg.Src2ReLU on a normalize (TaskType 4) not modelled (no real one sets it)");
+		return;
+	}
+	const uint32_t mac = GET(H13_NE_MACCFG), ch = GET(H13_COMMON_CHCFG);
+	const unsigned op = H13_GET(mac, H13_MACCFG_OPMODE);
+	const int ne = ne_computes(r), unit = ne && op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE);
+	const int pe_two = td_pe_in_path(GET(H13_COMMON_CFG)) && td_pe_two_operands(GET(H13_PLANAR_CFG));
+	struct td_tile_geom in, out;
+	td_tile_geom_of(r, TD_R_SRC0, &in);
+	td_tile_geom_of(r, TD_R_DST, &out);
+	if (ne && op != H13_MAC_OP_ELEMWISE && !unit)
+		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_OPMODE,
+			  "a convolution with an operand or its result in L2 memory not modelled");
+	struct td_refusal line = {0};
+	if (unit)
+		td_unit_kernel_refusal(r, in.c, out.c, own_lines ? &line : no);
+	if (line.why)
+		return;
+	if (pe_pools(r))
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_POOLMODE,
+			  "pooling with an operand or its result in L2 memory not modelled");
+	td_elementwise_window_refusal(r, own_lines ? &line : no);
+	if (line.why || no->why)
+		return;
+	/* a one-byte first operand (by tile DMA, or in L2 a byte an element: Apple's H13 select keeps
+	 * its bool so) through the input port; one-byte outputs and second operands with L2 memory
+	 * are not modelled */
+	if (H13_GET(ch, H13_CHCFG_OUTFMT) != H13_FMT_FP16)
+		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT, "L2 memory with a one-byte output format not modelled");
+	if (H13_GET(ch, H13_CHCFG_INFMT) != H13_FMT_FP16 && pe_two)
+		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
+			  "L2 memory with a one-byte first operand and a second PE operand not modelled");
+	if (lm->src1.on && lm->src1.elem == 1u && H13_GET(GET(H13_L2_SOURCECFG), H13_L2_DMAFMT) != 0)
+		TD_REFUSE(no, 1, H13_L2_SOURCECFG, H13_L2_DMAFMT,
+			  "L2.SourceCfg.DMAFmt other than 0 (8-bit) with a one-byte first operand in L2 "
+			  "memory not modelled");
+	if (in.w != out.w || in.h != out.h || in.c != out.c || in.g != out.g)
+		td_refuse(no, 1, H13_COMMON_OUTDIM, 0, 32,
+			  "an elementwise TD with L2 memory whose output is not its input's shape not "
+			  "modelled");
+	if (!lm->src1.on && !l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) &&
+	    !src_there(r, bar_en, H13_BAR_RBASE0))
+		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0,
+			  "the first source is neither in L2 memory nor a bound tile source (RBase0): not "
+			  "modelled");
+	if (pe_two && !lm->src2.on && !src_there(r, bar_en, H13_BAR_RBASE1))
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+			  "Planar.Cfg.SecSrc 2 or 3 (a second operand) by tile DMA (L2.SourceCfg.Src2DMA "
+			  "1) with no second tile source (RBase1) bound: not modelled");
 }

@@ -1086,3 +1086,90 @@ TEST(model_agree, kernel_read_refusals_marked)
 	}
 #endif
 }
+
+/* nprog's TD td (at td x BP_CHAIN_STRIDE, as bp_pen lays them) with BAR slot slot unbound */
+static void unbind_td(unsigned td, unsigned slot)
+{
+	uint32_t hw[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	uint8_t *at = nprog + td * BP_CHAIN_STRIDE;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(at + 4 * i);
+	td_hdr_decode(hw, &h);
+	h.bar_en = (uint8_t)(h.bar_en & ~(1u << slot));
+	td_hdr_encode(&h, hw);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(at + 4 * i, hw[i]);
+}
+
+/*
+ * The L2 paths' combinations (l2mem_elementwise: fw/td td_l2mem_ew_refusal): pooling of an operand
+ * from L2 memory, a one-byte output beside one, an output of another shape, a second operand by
+ * tile DMA with RBase1 not bound, Src2ReLU on a normalize; and conv_l2's (td_conv_l2_refusal) a
+ * one-byte operand in L2 memory. The model refused each by name; inspect printed them as computed
+ * (2026-12-06). Beside a copy and an add from L2 memory, a normalize and a convolution of an
+ * operand another TD kept in L2 memory, unmarked.
+ */
+TEST(model_agree, l2_path_refusals_marked)
+{
+	struct bp_pe_spec t[3];
+	const struct bp_pe_spec *p[3] = {&t[0], &t[1], &t[2]};
+	size_t len;
+	/* x [2,2,8] copied into L2 memory, then read from there */
+	t[0] = bp_pe_copy(2, 2, 8, 5, 0);
+	t[0].res_l2 = l2v(0, 16, 256);
+	t[1] = bp_pe_copy(2, 2, 8, 0, 4);
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2v(0, 16, 256);
+	agree_n("a copy from L2 memory", p, 2, NULL);
+	t[1].pool = H13_PE_POOL_MAX;
+	agree_n("a 1x1 max pool from L2 memory", p, 2, "pooling with an operand or its result in L2 memory");
+	t[1].pool = 0;
+	/* plus a second operand by the tile DMA: computes; RBase1 unbound, refused */
+	t[1].secsrc = H13_PE_SECSRC_TILE1, t[1].op = H13_PE_OP_ADD, t[1].bar_in1 = 6;
+	agree_n("an add of x from L2 memory and y by tile DMA", p, 2, NULL);
+	REQUIRE((len = bp_pen(nprog, sizeof nprog, p, 2)) > 0);
+	unbind_td(1, H13_BAR_RBASE1);
+	agree_built("an add of x from L2 memory, RBase1 not bound", len,
+		    "Planar.Cfg.SecSrc 2 or 3 (a second operand) by tile DMA (L2.SourceCfg.Src2DMA 1) with no second");
+	t[1].secsrc = 0, t[1].op = 0, t[1].bar_in1 = 0;
+	/* a uint8 result (the UINT8 word, the 8-bit L2 DMA format) of a copy from L2 memory */
+	REQUIRE((len = bp_pen(nprog, sizeof nprog, p, 2)) > 0 &&
+		!tpatch_field(nprog, len, 1, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT_LSB, H13_CHCFG_OUTFMT_W, H13_FMT_UINT8) &&
+		!tpatch_field(nprog, len, 1, H13_DST_FMT, FMT_BITS, TD_TILE_FMT_UINT8) &&
+		!tpatch_field(nprog, len, 1, H13_L2_RESULTCFG, H13_L2_DMAFMT_LSB, H13_L2_DMAFMT_W, 0));
+	agree_built("a uint8 result of a copy from L2 memory", len, "L2 memory with a one-byte output format not modelled");
+	/* 8 columns read from L2 memory into 4 */
+	t[1].wout = 4;
+	agree_n("a copy from L2 memory, 8 columns into 4", p, 2,
+		"an elementwise TD with L2 memory whose output is not its input's shape");
+	/* the normalize of l2_memory_and_reduction_refusals_marked, with Src2ReLU */
+	t[0] = bp_pe_copy(4, 1, 16, 5, 0);
+	t[0].reduce = 1;
+	t[0].ne_pass = 1;
+	t[0].res_l2 = l2v(0x1000, 16, 16);
+	t[0].finalscale = 0x3d800000u; /* 1/16 */
+	t[1] = t[0];
+	t[1].res_l2 = l2v(0x1400, 16, 16);
+	t[2] = bp_pe_copy(4, 1, 16, 5, 4);
+	t[2].tasktype = H13_TASK_NORMALIZE;
+	t[2].ne_pass = 1;
+	t[2].secsrc = H13_PE_SECSRC_SUB;
+	t[2].src2_l2 = l2v(0x1000, 16, 0x400);
+	agree_n("a normalize", p, 3, NULL);
+	extra(&t[2], H13_L2_CFG, H13_PUT(H13_L2CFG_SRC2RELU, 1u));
+	agree_n("a normalize with Src2ReLU", p, 3, "L2.L2Cfg.Src2ReLU on a normalize (TaskType 4) not modelled");
+	/* conv_l2 (td_conv_l2_refusal): bp_convkeep's TD 1 convolves x from L2 memory (4 -> 32, each
+	 * TD 16 outputs, as model_bias's conv_keep); read as uint8 */
+	static uint16_t wts[32 * 4];
+	static uint8_t cprog[1 << 14];
+	for (unsigned o = 0; o < 32; o++)
+		for (unsigned i = 0; i < 4; i++)
+			wts[o * 4 + i] = o % 4 == i ? 0x3c00u : 0;
+	const struct bp_conv_spec keep = {.cin = 4, .cout = 32, .w = 8, .h = 1, .k = 1, .wts = wts};
+	REQUIRE((len = bp_convkeep(cprog, sizeof cprog, &keep)) > 0);
+	agree_in("a convolution of x from L2 memory", cprog, len, NULL);
+	REQUIRE(!tpatch_field(cprog, len, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W, H13_FMT_UINT8));
+	agree_in("a convolution of x from L2 memory read as uint8", cprog, len,
+		    "a convolution whose one-byte operand is in L2 memory not modelled");
+}
