@@ -554,20 +554,18 @@ static int decode_ne(struct anem *m, struct stages *s, const struct anem_act *ac
 	s->ne_op = H13_GET(mac, H13_MACCFG_OPMODE);
 	s->nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);
 	s->post = h2f_table[H13_GET(REG(H13_NE_POSTSCALE), H13_POSTSCALE)];
-	if (s->ne && s->ne_op != H13_MAC_OP_ELEMWISE && s->ne_op != H13_MAC_OP_CONV && s->ne_op != H13_MAC_OP_RCAS &&
-	    s->ne_op != H13_MAC_OP_CHMAX)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_OPMODE, "NE.MACCfg.OpMode not modelled");
-	/* ElemMultMode belongs to OpMode 2 (ne_channel_groups checks the rest; fw/td
-	 * td_elemmult_refusal, which inspect marks) */
+	/* OpMode other than 0, 2, 3 and 4, ElemMultMode outside OpMode 2 (ne_channel_groups checks
+	 * the rest), NonlinearMode 3 (fw/td td_ne_opmode_refusal, td_elemmult_refusal,
+	 * td_ne_nonlinear_refusal, which inspect marks) */
 	{
 		const struct td_regs regs = {kept_get, m};
 		struct td_refusal no = {0};
+		td_ne_opmode_refusal(&regs, &no);
 		td_elemmult_refusal(&regs, &no);
+		td_ne_nonlinear_refusal(&regs, &no);
 		if (no.why)
 			return td_refusal_fault(m, &no);
 	}
-	if (s->nl == 3)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE, "NE.MACCfg.NonlinearMode 3 not modelled");
 	int en = ne_unread_fields(m);
 	if (en)
 		return en;
@@ -603,13 +601,11 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 		return en;
 	if (!s->pe)
 		cfg = bs = pre = fin = 0;
-	else if (!(cfg | bs | pre | fin))
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_TASKTYPE,
-				   "Common.Cfg.TaskType puts the planar engine in the path but Planar.Cfg, "
-				   "BiasScale, PreScale and FinalScale are all 0 not modelled (no real TD)");
-	/* TaskType 2 with one operand, 3 with two (fw/td td_pe_task_refusal, which inspect marks) */
+	/* every Planar word 0 with the PE in the path, then TaskType 2 with one operand, 3 with two
+	 * (fw/td td_pe_words_refusal, td_pe_task_refusal, which inspect marks) */
 	const struct td_regs regs = {kept_get, m};
 	struct td_refusal no = {0};
+	td_pe_words_refusal(&regs, &no);
 	td_pe_task_refusal(&regs, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
@@ -622,26 +618,18 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	td_pe_cfg_bits_refusal(&regs, &no); /* (fw/td, which inspect marks) */
 	if (no.why)
 		return td_refusal_fault(m, &no);
-	if (cond > H13_PE_COND_ABS)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_CONDITION, "Planar.Cfg.Condition (a comparison) not modelled");
-	if (H13_GET(cfg, H13_PECFG_NLMODE))
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_NLMODE, "Planar.Cfg.NLMode not modelled");
-	td_pe_prescale_bits_refusal(&regs, &no); /* (fw/td, which inspect marks) */
+	td_pe_condition_refusal(&regs, &no); /* (fw/td, which inspect marks: each of these) */
+	td_pe_nlmode_refusal(&regs, &no);
+	td_pe_prescale_bits_refusal(&regs, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
 	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE)];
 	s->scale = h2f_table[H13_GET(bs, H13_BIASSCALE_SCALE)];
 	s->bias = h2f_table[H13_GET(bs, H13_BIASSCALE_BIAS)];
-	if (s->pe && s->pe_op > H13_PE_OP_SQ)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_OPMODE, "Planar.Cfg.OpMode not modelled");
-	if (s->pe && s->pe_sec != H13_PE_SECSRC_NONE && s->pe_sec != H13_PE_SECSRC_TILE1 &&
-	    s->pe_sec != H13_PE_SECSRC_SUB)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_SECSRC, "Planar.Cfg.SecSrc 1 not modelled (never seen)");
-	/* 3 subtracts the second operand: seen with add only (binary_sub, floor, softmax.bin TD 1) */
-	if (s->pe && s->pe_sec == H13_PE_SECSRC_SUB && s->pe_op != H13_PE_OP_ADD)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_PLANAR_CFG, H13_PECFG_SECSRC,
-				   "Planar.Cfg.SecSrc 3 (the second operand subtracted) with an operation other "
-				   "than add not modelled");
+	/* OpMode above 4, SecSrc 1, SecSrc 3 on other than an add (fw/td td_pe_op_refusal) */
+	td_pe_op_refusal(&regs, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	s->pe_two = s->pe && td_pe_two_operands(cfg);
 	s->src2_relu = (int)H13_GET(REG(H13_L2_CFG), H13_L2CFG_SRC2RELU);
 	td_src2relu_refusal(&regs, 0, &no); /* with no second operand (fw/td, which inspect marks) */
@@ -651,10 +639,9 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	 * Apple's layer_norm's (b - a)^2 reads it so too), applied as a negated PreScale, the same
 	 * IEEE product; elsewhere refused */
 	const int first_neg = s->pe && td_pe_first_negated(cfg);
-	if (s->pe && H13_GET(cfg, H13_PECFG_FIRSTSRC) && !first_neg)
-		return ANEM_REFUSE(m, ENG_FR_FIELD, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC,
-				   "Planar.Cfg.FirstSrc 1 not modelled but on a product of two operands (the first "
-				   "negated)");
+	td_pe_firstsrc_refusal(&regs, &no); /* (fw/td, which inspect marks) */
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	if (first_neg)
 		s->pre = -s->pre;
 	/* Where silicon contradicts the plain reading (allbilly/ane experimental/expt.md, expt3, run
@@ -3878,14 +3865,13 @@ static int ne_kernel_mode(struct anem *m, struct stages *s, uint32_t mac)
 	/* a convolution with kernels in memory: AccBias is one bias for every output (Apple's H13
 	 * compiler folds a bias whose values are all equal into it, BiasMode clear) */
 	s->conv_accbias = s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit && ab;
-	if (!s->unit && !s->conv_accbias) {
-		if (mac && ab)
-			return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_ACCBIAS, H13_ACCBIAS,
-					   "NE.AccBias outside a convolution (MACCfg OpMode 0) not modelled");
-		return ENG_OK;
-	}
 	const struct td_regs regs = {kept_get, m};
 	struct td_refusal no = {0};
+	if (!s->unit && !s->conv_accbias) { /* AccBias elsewhere (fw/td td_ne_accbias_refusal, which
+					      * inspect marks) */
+		td_ne_accbias_refusal(&regs, &no);
+		return no.why ? td_refusal_fault(m, &no) : ENG_OK;
+	}
 	td_accbias_shift_refusal(&regs, &no); /* (inspect marks it too) */
 	if (no.why)
 		return td_refusal_fault(m, &no);
@@ -4796,12 +4782,13 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	 * no real TD has (td_print_op's "stays in the engine (not modelled)"): refused, as neither
 	 * unit in the path would be (review E: Common.Cfg 0 and the destination DMA off completed
 	 * writing nothing) */
-	if (!rd && !l2res && !lm.res.on && (REG(H13_PLANAR_CFG) | REG(H13_PLANAR_BIASSCALE) |
-					    REG(H13_PLANAR_PRESCALE) | REG(H13_PLANAR_FINALSCALE)))
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_DST_DMACONFIG, 0, 32,
-				   "a TD whose result leaves nowhere (the destination DMA off, no L2-resident "
-				   "or L2-memory result) with Planar words set not modelled (its result would "
-				   "stay in the engine; no real TD has one)");
+	{ /* (fw/td td_result_nowhere_refusal, which inspect marks: rd is there exactly where WBase
+	   * is bound, td_dst_writes) */
+		struct td_refusal no = {0};
+		td_result_nowhere_refusal(&kregs, bars, &lm, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	if (!rd && !l2res && !lm.res.on)
 		return ENG_OK; /* nothing leaves the engine */
 	{ /* the output's format and size, the sources' format (fw/td td_sizes_refusal, which inspect

@@ -388,29 +388,47 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		outf(out, ctx, ", %u -> %u channels, x PostScale %s", (unsigned)cin, (unsigned)cout, post);
 		refusal_tail(&no, out, ctx);
 		outf(out, ctx, "\n");
-	} else {
-		outf(out, ctx, "  NE: OpMode %u (not modelled)\n", op);
+	} else { /* (decode_ne's refusal: td_ne_opmode_refusal) */
+		struct td_refusal no = {0};
+		td_ne_opmode_refusal(r, &no);
+		outf(out, ctx, "  NE: OpMode %u", op);
+		refusal_tail(&no, out, ctx);
+		outf(out, ctx, "\n");
 	}
 	/* as engine/model/compute.c's ne_kernel_mode: a convolution with kernels in memory adds it to
 	 * every output */
-	if (mac && GET(H13_NE_ACCBIAS) && op == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE))
+	/* anywhere else (another OpMode, a pass-through) the model refuses it: td_ne_accbias_refusal */
+	struct td_refusal abno = {0};
+	td_ne_accbias_refusal(r, &abno);
+	if (abno.why) {
+		outf(out, ctx, "  NE.AccBias %s outside a convolution",
+		     h16((uint16_t)H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS), b2));
+		refusal_tail(&abno, out, ctx);
+		outf(out, ctx, "\n");
+	} else if (mac && GET(H13_NE_ACCBIAS) && op == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE))
 		outf(out, ctx, "  NE.AccBias %s: a bias for every output\n",
 		     h16((uint16_t)H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS), b2));
-	else if (mac && GET(H13_NE_ACCBIAS) && op != H13_MAC_OP_CONV)
-		outf(out, ctx, "  NE.AccBias %s outside a convolution: not modelled\n",
-		     h16((uint16_t)H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS), b2));
-	if (mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en))
-		outf(out, ctx, "  nonlinear: %s\n",
+	if (mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en)) {
+		struct td_refusal nno = {0};
+		td_ne_nonlinear_refusal(r, &nno); /* (mode 3: decode_ne's) */
+		outf(out, ctx, "  nonlinear: %s",
 		     nl == H13_NONLINEAR_NONE ? "none" : nl == H13_NONLINEAR_RELU ? "relu"
-		     : nl == H13_NONLINEAR_LUT ? "the activation LUT" : "mode 3 (not modelled)");
+		     : nl == H13_NONLINEAR_LUT ? "the activation LUT" : "mode 3");
+		refusal_tail(&nno, out, ctx);
+		outf(out, ctx, "\n");
+	}
 	/* the PE */
 	uint32_t pc = GET(H13_PLANAR_CFG), bs = GET(H13_PLANAR_BIASSCALE), pre = GET(H13_PLANAR_PRESCALE);
 	uint32_t fin = GET(H13_PLANAR_FINALSCALE);
 	if (!td_pe_in_path(GET(H13_COMMON_CFG))) {
 		outf(out, ctx, "  PE: not in the path (Common.Cfg.TaskType 0)\n");
-	} else if (!(pc | bs | pre | fin)) {
-		outf(out, ctx, "  PE: every Planar word 0 with Common.Cfg.TaskType %u (not modelled)\n",
+	} else if (!(pc | bs | pre | fin)) { /* (decode_stages's: td_pe_words_refusal) */
+		struct td_refusal no = {0};
+		td_pe_words_refusal(r, &no);
+		outf(out, ctx, "  PE: every Planar word 0 with Common.Cfg.TaskType %u",
 		     (unsigned)H13_GET(GET(H13_COMMON_CFG), H13_CFG_TASKTYPE));
+		refusal_tail(&no, out, ctx);
+		outf(out, ctx, "\n");
 	} else if (k.role == TD_KEPT_MAKES && !k.no.why) {
 		/* as engine/model/compute.c's reduce_planes */
 		outf(out, ctx, "  PE: reduce %s%s%s over each plane%s%s (%u planes of ",
@@ -465,21 +483,37 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		}
 		else if (po == H13_PE_OP_SQ && sec == H13_PE_SECSRC_NONE) /* with SecSrc 1 or 3: below */
 			outf(out, ctx, ", squared");
-		else if (po >= 5 || sec)
-			outf(out, ctx, ", OpMode %u SecSrc %u (not modelled)", po, sec);
+		else if (po >= 5 || sec) { /* (decode_stages's: td_pe_op_refusal) */
+			struct td_refusal no = {0};
+			td_pe_op_refusal(r, &no);
+			outf(out, ctx, ", OpMode %u SecSrc %u", po, sec);
+			refusal_tail(&no, out, ctx);
+		}
 		if (cond == H13_PE_COND_ABS)
 			outf(out, ctx, ", |.|");
-		else if (cond)
-			outf(out, ctx, ", Condition %u (not modelled)", cond);
+		else if (cond) { /* (td_pe_condition_refusal) */
+			struct td_refusal no = {0};
+			td_pe_condition_refusal(r, &no);
+			outf(out, ctx, ", Condition %u", cond);
+			refusal_tail(&no, out, ctx);
+		}
 		/* the bias first, then the scale (engine/model/compute.c, pe_row_k) */
 		outf(out, ctx, ", + %s, x %s", h16((uint16_t)H13_GET(bs, H13_BIASSCALE_BIAS), b3),
 		     h16((uint16_t)H13_GET(bs, H13_BIASSCALE_SCALE), b2));
-		if (H13_GET(pc, H13_PECFG_FIRSTSRC) && !neg)
-			outf(out, ctx, ", FirstSrc %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_FIRSTSRC));
+		if (H13_GET(pc, H13_PECFG_FIRSTSRC) && !neg) { /* (td_pe_firstsrc_refusal) */
+			struct td_refusal no = {0};
+			td_pe_firstsrc_refusal(r, &no);
+			outf(out, ctx, ", FirstSrc %u", (unsigned)H13_GET(pc, H13_PECFG_FIRSTSRC));
+			refusal_tail(&no, out, ctx);
+		}
 		if (H13_GET(pc, H13_PECFG_RELUEN))
 			outf(out, ctx, ", relu");
-		if (H13_GET(pc, H13_PECFG_NLMODE))
-			outf(out, ctx, ", NLMode %u (not modelled)", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
+		if (H13_GET(pc, H13_PECFG_NLMODE)) { /* (td_pe_nlmode_refusal) */
+			struct td_refusal no = {0};
+			td_pe_nlmode_refusal(r, &no);
+			outf(out, ctx, ", NLMode %u", (unsigned)H13_GET(pc, H13_PECFG_NLMODE));
+			refusal_tail(&no, out, ctx);
+		}
 		outf(out, ctx, ", x FinalScale %s", f32(fin, b1));
 		/* what engine/model/compute.c's decode_stages and pooling refuse: td_pe_refusal, then
 		 * a pooling's shape (td_pe_pool_shape_refusal, on the registers' source: the model's
@@ -578,8 +612,13 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
 
-	else if (pc | bs | pre | fin)
-		outf(out, ctx, "  result: stays in the engine (not modelled)\n");
+	else if (pc | bs | pre | fin) { /* (compute's: td_result_nowhere_refusal) */
+		struct td_refusal no = {0};
+		td_result_nowhere_refusal(r, bar_en, &lm, &no);
+		outf(out, ctx, "  result: stays in the engine");
+		refusal_tail(&no, out, ctx);
+		outf(out, ctx, "\n");
+	}
 	else
 		outf(out, ctx, "  result: nothing leaves the engine\n");
 	/* what the model refuses on the registers alone that no line above carries (fw/td fields.c

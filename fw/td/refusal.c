@@ -534,3 +534,102 @@ void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per,
 	if (pal && !codec_palette_bits_ok(H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS)))
 		TD_REFUSE(no, 0, H13_NE_KERNELCFG, H13_KERNELCFG_PALETTIZEDBITS, "NE.KernelCfg.PalettizedBits not a palette width");
 }
+
+/*
+ * decode_ne's and decode_stages's own checks of a field's value, which inspect named in its own
+ * words ("OpMode 7 (not modelled)") and now marks with the model's text: each of the NE's on a TD
+ * whose NE is in the path (MACCfg nonzero), each of the PE's with the PE in the path.
+ */
+/* decode_ne: NE.MACCfg.OpMode other than 0, 2, 3 and 4 */
+void td_ne_opmode_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	const unsigned op = H13_GET(mac, H13_MACCFG_OPMODE);
+	if (mac && op != H13_MAC_OP_ELEMWISE && op != H13_MAC_OP_CONV && op != H13_MAC_OP_RCAS && op != H13_MAC_OP_CHMAX)
+		TD_REFUSE(no, 0, H13_NE_MACCFG, H13_MACCFG_OPMODE, "NE.MACCfg.OpMode not modelled");
+}
+
+/* decode_ne: NE.MACCfg.NonlinearMode 3 */
+void td_ne_nonlinear_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	if (H13_GET(GET(H13_NE_MACCFG), H13_MACCFG_NONLINEARMODE) == 3u)
+		TD_REFUSE(no, 0, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE, "NE.MACCfg.NonlinearMode 3 not modelled");
+}
+
+/* ne_kernel_mode: NE.AccBias is read by a convolution of the NE (kernels in memory: one bias for
+ * every output; KernelMode 1: the unit kernel's), nowhere else: not on another OpMode, nor on a
+ * pass-through (no kernel) */
+void td_ne_accbias_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	const int conv = mac && H13_GET(mac, H13_MACCFG_OPMODE) == H13_MAC_OP_CONV &&
+			 !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), td_coeff_enabled(r));
+	if (mac && GET(H13_NE_ACCBIAS) && !conv)
+		TD_REFUSE(no, 0, H13_NE_ACCBIAS, H13_ACCBIAS, "NE.AccBias outside a convolution (MACCfg OpMode 0) not modelled");
+}
+
+/* decode_stages: the PE in the path (Common.Cfg.TaskType) with every Planar word 0 */
+void td_pe_words_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	if (td_pe_in_path(GET(H13_COMMON_CFG)) &&
+	    !(GET(H13_PLANAR_CFG) | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE)))
+		TD_REFUSE(no, 1, H13_COMMON_CFG, H13_CFG_TASKTYPE,
+			  "Common.Cfg.TaskType puts the planar engine in the path but Planar.Cfg, "
+			  "BiasScale, PreScale and FinalScale are all 0 not modelled (no real TD)");
+}
+
+/* decode_stages: Planar.Cfg.Condition other than 0 and 1 (|.|) */
+void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	if (td_pe_in_path(GET(H13_COMMON_CFG)) && H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_CONDITION) > H13_PE_COND_ABS)
+		TD_REFUSE(no, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION, "Planar.Cfg.Condition (a comparison) not modelled");
+}
+
+/* decode_stages: Planar.Cfg.NLMode outside a reduction */
+void td_pe_nlmode_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	if (td_pe_in_path(GET(H13_COMMON_CFG)) && H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_NLMODE))
+		TD_REFUSE(no, 0, H13_PLANAR_CFG, H13_PECFG_NLMODE, "Planar.Cfg.NLMode not modelled");
+}
+
+/* decode_stages: Planar.Cfg.OpMode above 4, SecSrc 1, SecSrc 3 (subtracted) on other than an add */
+void td_pe_op_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const uint32_t pc = GET(H13_PLANAR_CFG);
+	const unsigned op = H13_GET(pc, H13_PECFG_OPMODE), sec = H13_GET(pc, H13_PECFG_SECSRC);
+	if (!td_pe_in_path(GET(H13_COMMON_CFG)))
+		return;
+	if (op > H13_PE_OP_SQ)
+		TD_REFUSE(no, 0, H13_PLANAR_CFG, H13_PECFG_OPMODE, "Planar.Cfg.OpMode not modelled");
+	if (sec != H13_PE_SECSRC_NONE && sec != H13_PE_SECSRC_TILE1 && sec != H13_PE_SECSRC_SUB)
+		TD_REFUSE(no, 0, H13_PLANAR_CFG, H13_PECFG_SECSRC, "Planar.Cfg.SecSrc 1 not modelled (never seen)");
+	/* 3 subtracts the second operand: seen with add only (binary_sub, floor, softmax.bin TD 1) */
+	if (sec == H13_PE_SECSRC_SUB && op != H13_PE_OP_ADD)
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
+			  "Planar.Cfg.SecSrc 3 (the second operand subtracted) with an operation other "
+			  "than add not modelled");
+}
+
+/* decode_stages: Planar.Cfg.FirstSrc 1 but on a product of two operands (the first negated) */
+void td_pe_firstsrc_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	const uint32_t pc = GET(H13_PLANAR_CFG);
+	if (td_pe_in_path(GET(H13_COMMON_CFG)) && H13_GET(pc, H13_PECFG_FIRSTSRC) && !td_pe_first_negated(pc))
+		TD_REFUSE(no, 0, H13_PLANAR_CFG, H13_PECFG_FIRSTSRC,
+			  "Planar.Cfg.FirstSrc 1 not modelled but on a product of two operands (the first "
+			  "negated)");
+}
+
+/* compute: a TD whose result leaves nowhere (no destination written through WBase, no L2-resident
+ * or L2-memory result) with Planar words set: its result would stay in the engine */
+void td_result_nowhere_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm,
+			       struct td_refusal *no)
+{
+	const int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
+	if (!td_dst_writes(bar_en) && !l2res && !lm->res.on &&
+	    (GET(H13_PLANAR_CFG) | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE)))
+		td_refuse(no, 1, H13_DST_DMACONFIG, 0, 32,
+			  "a TD whose result leaves nowhere (the destination DMA off, no L2-resident "
+			  "or L2-memory result) with Planar words set not modelled (its result would "
+			  "stay in the engine; no real TD has one)");
+}

@@ -373,6 +373,21 @@ void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l,
 			    const uint64_t len[H13_COEFF_NCH], struct td_refusal *no);
 void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH]);
 void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per, int stage, struct td_refusal *no);
+/* decode_ne's, ne_kernel_mode's, decode_stages's and compute's own checks of a field that inspect
+ * named in its own words and now marks with the model's text (fw/td/refusal.c): NE.MACCfg.OpMode,
+ * NonlinearMode 3, NE.AccBias outside a convolution, every Planar word 0 with the PE in the path,
+ * Planar.Cfg.Condition, NLMode, OpMode and SecSrc, FirstSrc, a result that leaves nowhere */
+struct td_l2mem;
+void td_ne_opmode_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_ne_nonlinear_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_ne_accbias_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_words_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_nlmode_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_op_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_pe_firstsrc_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_result_nowhere_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm,
+			       struct td_refusal *no);
 
 /*
  * The tile DMA's refusals (fw/td/tiles.c), on the registers and the TD header alone:

@@ -1173,3 +1173,79 @@ TEST(model_agree, l2_path_refusals_marked)
 	agree_in("a convolution of x from L2 memory read as uint8", cprog, len,
 		    "a convolution whose one-byte operand is in L2 memory not modelled");
 }
+
+/*
+ * What inspect named in its own words ("OpMode 5 (not modelled)", "Condition 3 (not modelled)",
+ * "mode 3 (not modelled)", "every Planar word 0 ... (not modelled)", "stays in the engine (not
+ * modelled)", "NE.AccBias ... outside a convolution: not modelled", and the PE's OpMode, SecSrc,
+ * FirstSrc and NLMode) it now marks with the model's own text, from the predicate the model
+ * refuses with (fw/td refusal.c: td_ne_opmode_refusal, td_ne_nonlinear_refusal,
+ * td_ne_accbias_refusal, td_pe_words_refusal, td_pe_condition_refusal, td_pe_nlmode_refusal,
+ * td_pe_op_refusal, td_pe_firstsrc_refusal, td_result_nowhere_refusal). NE.AccBias on a
+ * pass-through NE was printed "a bias for every output" while the model refused it. Beside a copy,
+ * an elementwise NE and a product with FirstSrc (the first operand negated), unmarked.
+ */
+TEST(model_agree, own_word_refusals_carry_the_models_text)
+{
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
+	struct bp_pe_spec ne = copy, t;
+	const uint32_t ew = H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_ELEMWISE) | H13_PUT(H13_MACCFG_KERNELMODE, 1) |
+			    H13_PUT(H13_MACCFG_BIT20, 1);
+	extra(&ne, H13_NE_MACCFG, ew);
+	extra(&ne, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	agree("a copy", &copy, NULL);
+	agree("an elementwise NE", &ne, NULL);
+	t = copy;
+	extra(&t, H13_NE_MACCFG, (ew & ~H13_PUT(H13_MACCFG_OPMODE, ~0u)) | H13_PUT(H13_MACCFG_OPMODE, 5));
+	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	agree("NE.MACCfg.OpMode 5", &t, "NE.MACCfg.OpMode not modelled");
+	t = copy;
+	extra(&t, H13_NE_MACCFG, ew | H13_PUT(H13_MACCFG_NONLINEARMODE, 3));
+	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	agree("NonlinearMode 3", &t, "NE.MACCfg.NonlinearMode 3 not modelled");
+	t = ne;
+	extra(&t, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, 0x3c00u));
+	agree("NE.AccBias on an elementwise NE", &t, "NE.AccBias outside a convolution (MACCfg OpMode 0) not modelled");
+	t = copy;
+	t.ne_pass = 1;
+	agree("a pass-through NE", &t, NULL);
+	extra(&t, H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, 0x3c00u));
+	agree("NE.AccBias on a pass-through NE", &t, "NE.AccBias outside a convolution (MACCfg OpMode 0) not modelled");
+	/* (the builder writes TaskType 0 and ENE 1 where every Planar word is 0: TaskType 2 and ENE 0
+	 * written after it) */
+	const struct bp_pe_spec *one[1] = {&t};
+	size_t len;
+	t = copy;
+	t.prescale = t.scale = 0;
+	t.finalscale = 0;
+	extra(&t, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, H13_TASK_PE_ONE));
+	REQUIRE((len = built(one, 1)) > 0);
+	set_hdr(0, H13_BAR_NSLOTS, 0);
+	agree_built("every Planar word 0, TaskType 2", len, "Common.Cfg.TaskType puts the planar engine in the path but");
+	t = copy;
+	t.cond = 3;
+	agree("Planar.Cfg.Condition 3", &t, "Planar.Cfg.Condition (a comparison) not modelled");
+	t = copy;
+	t.nlmode = 1;
+	agree("Planar.Cfg.NLMode 1 on a copy", &t, "Planar.Cfg.NLMode not modelled");
+	t = copy;
+	t.op = 5;
+	agree("Planar.Cfg.OpMode 5", &t, "Planar.Cfg.OpMode not modelled");
+	t = copy;
+	t.secsrc = 1, t.bar_in1 = 6;
+	agree("Planar.Cfg.SecSrc 1", &t, "Planar.Cfg.SecSrc 1 not modelled");
+	t = copy;
+	t.secsrc = H13_PE_SECSRC_TILE1, t.bar_in1 = 6, t.op = H13_PE_OP_MUL, t.firstsrc = 1;
+	agree("a product with FirstSrc 1", &t, NULL);
+	t.op = H13_PE_OP_ADD;
+	agree("an add with FirstSrc 1", &t, "Planar.Cfg.FirstSrc 1 not modelled but on a product");
+	/* the destination DMA off and WBase unbound, the PE out of the path (TaskType 0: kept.c's
+	 * reading of a PE result left in the engine does not take it): the result would stay in the
+	 * engine */
+	t = copy;
+	extra(&t, H13_DST_DMACONFIG, 0);
+	extra(&t, H13_COMMON_CFG, 0);
+	REQUIRE((len = built(one, 1)) > 0);
+	unbind_hdr(H13_BAR_WBASE);
+	agree_built("a copy whose result leaves nowhere", len, "a TD whose result leaves nowhere");
+}

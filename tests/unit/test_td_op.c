@@ -445,8 +445,9 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	treg_set(&q, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, 7));
 	pe_task(&q);
 	describe(&q, &t);
-	CHECK(strstr(t.text, "NE: OpMode 7 (not modelled)") != NULL);
-	CHECK(strstr(t.text, "Condition 3 (not modelled)") != NULL);
+	CHECKF(strstr(t.text, "NE: OpMode 7 (not modelled: NE.MACCfg.OpMode not modelled)\n") != NULL, "%s", t.text);
+	CHECKF(strstr(t.text, "Condition 3 (not modelled: Planar.Cfg.Condition (a comparison) not modelled)") != NULL,
+	       "%s", t.text);
 	/* the PE's presence is Common.Cfg.TaskType's: the same Planar words under TaskType 0 are not
 	 * read (as on silicon), and TaskType 2 with every Planar word 0 is not modelled */
 	treg_set(&m, H13_COMMON_CFG, 0);
@@ -454,7 +455,10 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	struct treg_img z = {0};
 	common(&z, 8, 1, 1, 1);
 	treg_set(&z, H13_COMMON_CFG, H13_PUT(H13_CFG_TASKTYPE, 2));
-	CHECKF(strstr(describe(&z, &t), "  PE: every Planar word 0 with Common.Cfg.TaskType 2 (not modelled)\n") != NULL,
+	CHECKF(strstr(describe(&z, &t), "  PE: every Planar word 0 with Common.Cfg.TaskType 2 (not modelled: "
+				      "Common.Cfg.TaskType puts the planar engine in the path but "
+				      "Planar.Cfg, BiasScale, PreScale and FinalScale are all 0 not modelled "
+				      "(no real TD))\n") != NULL,
 	       "%s", t.text);
 }
 
@@ -508,7 +512,8 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 				 H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	CHECKF(strstr(describe(&m, &t), "  PE: -a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n") != NULL, "%s", t.text);
 	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_FIRSTSRC, 1) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
-	CHECKF(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), + 0, x 1, FirstSrc 1 (not modelled), "
+	CHECKF(strstr(describe(&m, &t), "  PE: a x 1 + b (RBase1), + 0, x 1, FirstSrc 1 (not modelled: Planar.Cfg.FirstSrc 1 "
+					"not modelled but on a product of two operands (the first negated)), "
 					"x FinalScale 1\n") != NULL, "%s", t.text);
 	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
 	/* SourceType 0: the first operand from L2 memory, as Apple's floor TD 3 takes it */
@@ -769,11 +774,12 @@ TEST(td_op, reductions_into_l2_memory)
 	softmax_reduction(&m, H13_PUT(H13_PECFG_NLMODE, 3));
 	describe_bars(&m, bars, &t);
 	CHECK(strstr(t.text, "(not modelled: Planar.Cfg.NLMode on a reduction: only 1") != NULL);
-	CHECK(strstr(t.text, "  result: stays in the engine (not modelled)\n") != NULL);
+	CHECK(strstr(t.text, "  result: stays in the engine (not modelled: a TD whose result leaves nowhere") != NULL);
 	treg_set(&a, H13_PLANAR_CFG, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB) |
 				 H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_MUL));
 	describe_bars(&a, bars, &t);
-	CHECKF(strstr(t.text, "PE: a x 1, OpMode 1 SecSrc 3 (not modelled), + 0, x 1.442383, "
+	CHECKF(strstr(t.text, "PE: a x 1, OpMode 1 SecSrc 3 (not modelled: Planar.Cfg.SecSrc 3 (the second operand "
+			      "subtracted) with an operation other than add not modelled), + 0, x 1.442383, "
 			      "x FinalScale 1\n") != NULL, "%s", t.text);
 	describe_bars(&b, BARS_ALL, &t);
 	CHECKF(strstr(t.text, "(not modelled: L2.SourceCfg.SourceType 0 (the first operand from L2 memory) "
@@ -1004,12 +1010,12 @@ TEST(td_op, squared_only_without_a_second_source)
 	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_SUB));
 	pe_task(&m);
 	describe(&m, &t);
-	CHECKF(strstr(t.text, "squared") == NULL && strstr(t.text, "OpMode 4 SecSrc 3 (not modelled)") != NULL,
+	CHECKF(strstr(t.text, "squared") == NULL && strstr(t.text, "OpMode 4 SecSrc 3 (not modelled: Planar.Cfg.SecSrc 3") != NULL,
 	       "%s", t.text);
 	treg_set(&m, H13_PLANAR_CFG, H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_SQ) | H13_PUT(H13_PECFG_SECSRC, 1));
 	pe_task(&m);
 	describe(&m, &t);
-	CHECKF(strstr(t.text, "squared") == NULL && strstr(t.text, "OpMode 4 SecSrc 1 (not modelled)") != NULL,
+	CHECKF(strstr(t.text, "squared") == NULL && strstr(t.text, "OpMode 4 SecSrc 1 (not modelled: Planar.Cfg.SecSrc 1 not modelled") != NULL,
 	       "%s", t.text);
 }
 
