@@ -283,7 +283,11 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		if (H13_GET(gcv, H13_GROUPCONV_UNICASTEN)) { /* engine/model/compute.c's depthwise */
 			struct td_refusal dno = {0};
 			td_depthwise_refusal(r, cin, cout, ku != 0, &dno);
-			td_kernel_cfg_refusal(r, 0, 1, &dno); /* (then NE.KernelCfg, SparseBinary read) */
+			/* (then its biases, NE.KernelCfg with SparseBinary read, a phase-sparse record's
+			 * parameters: one output a record over one input channel) */
+			td_conv_biases_refusal(r, 0, &dno);
+			td_kernel_cfg_refusal(r, 0, 1, &dno);
+			td_pk_params_refusal(r, 1, 1, win.kh, win.kw, H13_GET(mac, H13_MACCFG_BIASMODE), &dno);
 			refusal_tail(&dno, out, ctx);
 		}
 		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))

@@ -1062,6 +1062,23 @@ TEST(model_agree, kernel_read_refusals_marked)
 				    big ? "a coefficient channel's CoeffBfrSize larger than the kernels the layout" : NULL);
 		}
 	}
+	/* a depthwise 3x3 stride-2 convolution (phase-sparse records, bp_convb): its biases checked
+	 * after its own forms (depthwise) */
+	{
+		static uint16_t dw[16 * 9];
+		static uint8_t dprog[1 << 14];
+		for (unsigned i = 0; i < 16 * 9; i++)
+			dw[i] = i % 9 == 4 ? 0x3c00u : 0;
+		const struct bp_conv_spec d = {.cin = 16, .cout = 16, .w = 8, .h = 8, .k = 3, .wts = dw, .stride = 2,
+					       .sparse = 1, .dw = 1};
+		size_t dl = bp_convb(dprog, sizeof dprog, &d);
+		REQUIRE(dl > 0);
+		agree_in("a depthwise 3x3 stride-2 convolution", dprog, dl, NULL);
+		REQUIRE(!tpatch_field(dprog, dl, 0, H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 1) &&
+			!tpatch_field(dprog, dl, 0, H13_NE_POSTSCALE, H13_POSTSCALE_LSB, H13_POSTSCALE_W, 0x4000u));
+		agree_in("a depthwise convolution with BiasMode and NE.PostScale 2", dprog, dl,
+			 "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1");
+	}
 #if !defined(ANEFW_TARGET) /* (the kernel-unit program: the host's, above) */
 	/* the kernel unit's TD 0 (mkprog's int8 layer) */
 	const size_t len = build_unit_program();
