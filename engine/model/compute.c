@@ -4364,10 +4364,11 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 		   struct anem_act *act)
 {
 	/* a second operand in L2 memory, or the result both there and L2-resident (lres: there
-	 * exactly with an L2-resident result; fw/td td_conv_l2_refusal, which inspect marks) */
+	 * exactly with an L2-resident result), then no first source (fw/td td_conv_l2_refusal, which
+	 * inspect marks) */
 	const struct td_regs regs = {kept_get, m};
 	struct td_refusal no = {0};
-	td_conv_l2_refusal(&regs, l, 0, &no);
+	td_conv_l2_refusal(&regs, m->cur_bar_en, l, 0, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
 	/* kept in L2 memory and written through WBase both (td_dst_writes, the destination's En
@@ -4384,7 +4385,7 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 	const struct anem_l2t *src = NULL;
 	struct anem_l2t from;
 	if (!e) { /* a one-byte operand in L2 memory (fw/td, which inspect marks) */
-		td_conv_l2_refusal(&regs, l, 1, &no);
+		td_conv_l2_refusal(&regs, m->cur_bar_en, l, 1, &no);
 		if (no.why)
 			e = td_refusal_fault(m, &no);
 	}

@@ -214,8 +214,8 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 		/* the L2 paths' (conv_l2, l2mem_elementwise), where compute_td takes them */
 		const int l2p = td_l2_path(r, lm);
 		if (l2p == TD_L2_PATH_CONV) {
-			td_conv_l2_refusal(r, lm, 0, no);
-			td_conv_l2_refusal(r, lm, 1, no);
+			td_conv_l2_refusal(r, bar_en, lm, 0, no);
+			td_conv_l2_refusal(r, bar_en, lm, 1, no);
 		} else if (l2p == TD_L2_PATH_EW) {
 			td_l2mem_ew_refusal(r, bar_en, lm, 0, 1, no);
 			td_l2mem_ew_refusal(r, bar_en, lm, 1, 1, no);

@@ -209,18 +209,26 @@ int td_l2_path(const struct td_regs *r, const struct td_l2mem *lm)
 	return TD_L2_PATH_EW;
 }
 
+#define L2_NO_FIRST_TEXT                                                                           \
+	"the first source is neither in L2 memory nor a bound tile source (RBase0): not modelled"
+
 /*
  * conv_l2's: stage 0, first: a second operand in L2 memory, or the result both there and
- * L2-resident; stage 1, after the activation record's check and the operand kept (data): a
+ * L2-resident; then no first source (neither in L2 memory nor a tile source there: the path
+ * convolved nothing, every input row outside its range read as padding, and the run completed,
+ * until 2026-12-06); stage 1, after the activation record's check and the operand kept (data): a
  * one-byte operand in L2 memory.
  */
-void td_conv_l2_refusal(const struct td_regs *r, const struct td_l2mem *lm, int stage, struct td_refusal *no)
+void td_conv_l2_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, int stage,
+			struct td_refusal *no)
 {
 	if (!stage && (lm->src2.on ||
 		       (lm->res.on && l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W))))
 		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_OPMODE,
 			  "a convolution with a second operand in L2 memory, or its result both there "
 			  "and L2-resident, not modelled");
+	if (!stage && !lm->src1.on && !src_there(r, bar_en, H13_BAR_RBASE0))
+		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0, L2_NO_FIRST_TEXT);
 	if (stage && lm->src1.on && lm->src1.elem != 2u)
 		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 			  "a convolution whose one-byte operand is in L2 memory not modelled");
@@ -283,9 +291,7 @@ void td_l2mem_ew_refusal(const struct td_regs *r, unsigned bar_en, const struct 
 			  "modelled");
 	if (!lm->src1.on && !l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) &&
 	    !src_there(r, bar_en, H13_BAR_RBASE0))
-		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0,
-			  "the first source is neither in L2 memory nor a bound tile source (RBase0): not "
-			  "modelled");
+		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0, L2_NO_FIRST_TEXT);
 	if (pe_two && !lm->src2.on && !src_there(r, bar_en, H13_BAR_RBASE1))
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 			  "Planar.Cfg.SecSrc 2 or 3 (a second operand) by tile DMA (L2.SourceCfg.Src2DMA "

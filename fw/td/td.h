@@ -526,13 +526,15 @@ void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struc
 void td_depth_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, struct td_refusal *no);
 int td_out_transposed(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm);
 /* The L2 paths (lm->any): td_l2_path, which of them compute_td takes (0: none, or the channel
- * groups'); td_conv_l2_refusal, conv_l2's (stage 0 first, stage 1 after its data checks);
+ * groups'); td_conv_l2_refusal, conv_l2's (stage 0 first, with no first source; stage 1 after its
+ * data checks);
  * td_l2mem_ew_refusal, l2mem_elementwise's (stage 0 first, stage 1 after the rows kept and read;
  * own_lines: inspect, whose NE and window lines carry the unit kernel's shape and the window) */
 #define TD_L2_PATH_CONV 1
 #define TD_L2_PATH_EW 2
 int td_l2_path(const struct td_regs *r, const struct td_l2mem *lm);
-void td_conv_l2_refusal(const struct td_regs *r, const struct td_l2mem *lm, int stage, struct td_refusal *no);
+void td_conv_l2_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, int stage,
+			struct td_refusal *no);
 void td_l2mem_ew_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, int stage,
 			 int own_lines, struct td_refusal *no);
 

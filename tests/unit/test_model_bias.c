@@ -633,6 +633,33 @@ TEST(model_bias, a_convolution_over_its_own_operand_in_l2_is_refused)
 	       "fault \"%s\"", fault);
 }
 
+/* The three-TD matmul's convolution (TD 1, its result kept in L2 memory) with no first source:
+ * L2.SourceCfg.SourceType 2 (by the tile DMA) where it read x from L2 memory, and no tile source
+ * there (RBase0 not bound). The model's L2 path convolved nothing, each input row outside its range
+ * read as padding, and the run completed ("ok", the bias alone through the ReLU) until 2026-12-06;
+ * it is refused by name, the L2 paths' text (fw/td td_conv_l2_refusal). Its control, the program
+ * as built, computes numpy's values (mm_t_relu). */
+static void conv_no_first_source(uint8_t *b, size_t len)
+{
+	CHECK(tpatch_field(b, len, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W, H13_L2_DMA) == 0);
+}
+
+TEST(model_bias, a_convolution_into_l2_memory_with_no_first_source_is_refused)
+{
+	static const struct mmshape sq = {"mm_t_relu", 8, 64, 64, 2, 1, 1, 1};
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run_mm(&sq, NULL, &r, fault, sizeof fault) == 0, "control: %s", fault);
+	CHECKF(r.checked_tensors == 1 && r.checked > 0 && r.bad == 0, "control: %lu of %lu outside",
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+	fault[0] = 0;
+	CHECKF(run_mm(&sq, conv_no_first_source, &r, fault, sizeof fault) != 0, "completed: %lu of %lu outside",
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+	CHECKF(strstr(fault, "td 1, unit engine: unmodelled-combination: the first source is neither in L2 "
+			     "memory nor a bound tile source (RBase0): not modelled") != NULL,
+	       "fault \"%s\"", fault);
+}
+
 /* A depthwise convolution (UnicastCin 1) with BiasMode and KernelFmt 1 kernels: refused by name,
  * as the dense path refuses a bias with kernels other than fp16 (docs/engine-model.md, "What a
  * third review found"). Before, the depthwise path read the bias as the kernel's first byte, a

@@ -1188,7 +1188,16 @@ TEST(model_agree, l2_path_refusals_marked)
 	agree_in("a convolution of x from L2 memory", cprog, len, NULL);
 	REQUIRE(!tpatch_field(cprog, len, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT_LSB, H13_CHCFG_INFMT_W, H13_FMT_UINT8));
 	agree_in("a convolution of x from L2 memory read as uint8", cprog, len,
-		    "a convolution whose one-byte operand is in L2 memory not modelled");
+		 "a convolution whose one-byte operand is in L2 memory not modelled");
+	/* bp_matmul's three TDs: TD 1 convolves x^T from L2 memory into L2 memory; with SourceType 2
+	 * and RBase0 not bound it has no first source (model_bias's
+	 * a_convolution_into_l2_memory_with_no_first_source_is_refused: it completed before) */
+	const struct bp_conv_spec mm = {.cin = 4, .cout = 32, .w = 8, .h = 1, .k = 1, .wts = wts, .l2split = 1};
+	REQUIRE((len = bp_matmul(cprog, sizeof cprog, &mm)) > 0);
+	agree_in("a matmul through L2 memory", cprog, len, NULL);
+	REQUIRE(!tpatch_field(cprog, len, 1, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W, H13_L2_DMA));
+	agree_in("its convolution with no first source", cprog, len,
+		 "the first source is neither in L2 memory nor a bound tile source (RBase0): not modelled");
 }
 
 /*
