@@ -240,6 +240,13 @@ static struct td_tile_geom geom_of(const struct tile *t)
 				     t->row, t->plane, t->depth, t->group};
 }
 
+/* The tiles a TD has, as fw/td's refusals take them (td_tiles_there): the ranges held */
+static unsigned tiles_of(const struct tile *in0, const struct tile *in1, const struct tile *out)
+{
+	return (in0 && in0->r ? 1u << H13_BAR_RBASE0 : 0u) | (in1 && in1->r ? 1u << H13_BAR_RBASE1 : 0u) |
+	       (out && out->r ? 1u << H13_BAR_WBASE : 0u);
+}
+
 /* Depth d of a tile (d below t->d) as a tile of its own: its range starts d DepthStrides on
  * (*tmp holds that range); a tile whose range that leaves behind has no rows (ENG_E_RANGE on a
  * read: td_ranges covers every depth, so it cannot happen). */
@@ -978,17 +985,15 @@ static int elementwise_sources(struct anem *m, const struct stages *s, const str
 	int e = elementwise_window(m);
 	if (e)
 		return e;
-	if (!lsrc && !in0->r)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither L2-resident nor a bound tile source "
-				"(RBase0): not modelled");
+	/* (the first source: compute_td checked it, td_first_source_refusal) */
 	/* a second operand with no second tile source, a broadcast, another output shape, a one-byte
 	 * first operand beside a second (fw/td td_elementwise_sources_refusal, which inspect marks;
 	 * in1 is there exactly where the header binds RBase1 and the source DMA is enabled) */
 	const struct td_regs regs = {kept_get, m};
 	const struct td_dims res = lsrc ? (struct td_dims){lsrc->w, lsrc->h, lsrc->c, lsrc->g} : (struct td_dims){0, 0, 0, 0};
 	struct td_refusal no = {0};
-	(void)s, (void)in1, (void)out;
-	td_elementwise_sources_refusal(&regs, m->cur_bar_en, lsrc ? &res : NULL, &no);
+	(void)s, (void)in0, (void)in1, (void)out;
+	td_elementwise_sources_refusal(&regs, tiles_of(in0, in1, NULL), lsrc ? &res : NULL, &no);
 	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
@@ -4184,10 +4189,13 @@ static int l2m_keep_rows(struct anem *m, const struct td_l2mem *l, const struct 
 static int l2m_first_source(struct anem *m, const struct td_l2mem *l, const struct anem_l2t *lsrc,
 			    const struct tile *in0)
 {
-	if (!l->src1.on && !lsrc && !in0->r)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither in L2 memory nor a "
-								 "bound tile source (RBase0): not modelled");
-	return ENG_OK;
+	/* (fw/td td_first_source_refusal, which inspect marks: lsrc and in0->r are there exactly with an
+	 * L2-resident source and RBase0 bound, the source DMA enabled) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	(void)lsrc;
+	td_first_source_refusal(&regs, tiles_of(in0, NULL, NULL), l, &no);
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 /*
@@ -4208,7 +4216,7 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 	const struct td_regs regs = {kept_get, m};
 	struct td_refusal no = {0};
 	(void)in1;
-	td_l2mem_ew_refusal(&regs, m->cur_bar_en, l, 0, 0, &no);
+	td_l2mem_ew_refusal(&regs, tiles_of(in0, in1, NULL), l, 0, 0, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
 	if ((e = l2m_ready(m)))
@@ -4229,7 +4237,7 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 					return e;
 				ne_row(m, s, v, W, 0, act);
 				if (l->pair && s->src2_relu) { /* (fw/td, which inspect marks) */
-					td_l2mem_ew_refusal(&regs, m->cur_bar_en, l, 1, 0, &no);
+					td_l2mem_ew_refusal(&regs, tiles_of(in0, in1, NULL), l, 1, 0, &no);
 					return td_refusal_fault(m, &no);
 				}
 				if (l->pair) { /* TaskType 4: (a - p0) x p1 or (a + p0) x p1, once rounded */
@@ -4368,7 +4376,7 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 	 * inspect marks) */
 	const struct td_regs regs = {kept_get, m};
 	struct td_refusal no = {0};
-	td_conv_l2_refusal(&regs, m->cur_bar_en, l, 0, &no);
+	td_conv_l2_refusal(&regs, tiles_of(in, NULL, NULL), l, 0, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
 	/* kept in L2 memory and written through WBase both (td_dst_writes, the destination's En
@@ -4385,7 +4393,7 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 	const struct anem_l2t *src = NULL;
 	struct anem_l2t from;
 	if (!e) { /* a one-byte operand in L2 memory (fw/td, which inspect marks) */
-		td_conv_l2_refusal(&regs, m->cur_bar_en, l, 1, &no);
+		td_conv_l2_refusal(&regs, tiles_of(in, NULL, NULL), l, 1, &no);
 		if (no.why)
 			e = td_refusal_fault(m, &no);
 	}
@@ -4607,9 +4615,13 @@ static int compute_td(struct anem *m, const struct mrange *r, unsigned nr, struc
 		return conv_l2(m, r, nr, s, lm, in0, out, lres, act);
 	if (lm->any)
 		return l2mem_elementwise(m, s, lm, in0, in1, lsrc, out, lres, act);
-	if (!lsrc && !in0->r)
-		return ANEM_REFUSE_NOREG(m, ENG_FR_COMBINATION, "the first source is neither L2-resident nor a bound tile source "
-				"(RBase0): not modelled");
+	{ /* the first source (fw/td td_first_source_refusal, which inspect marks: lsrc and in0->r
+	   * are there exactly with an L2-resident source and RBase0 bound, the source DMA enabled) */
+		struct td_refusal no = {0};
+		td_first_source_refusal(&regs, tiles_of(in0, NULL, NULL), lm, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	const int windowed = (s->pe && s->pe_pool != H13_PE_POOL_NONE) || (s->ne && s->ne_op == H13_MAC_OP_CONV && !s->unit);
 	if (windowed && (e = window_covers(m)))
 		return e;
@@ -4668,7 +4680,7 @@ static int at_depths(struct anem *m, const struct mrange *r, unsigned nr, struct
 		const struct td_regs regs = {kept_get, m};
 		struct td_refusal no = {0};
 		(void)s, (void)lsrc, (void)lres, (void)moved;
-		td_depth_refusal(&regs, m->cur_bar_en, lm, &no);
+		td_depth_refusal(&regs, tiles_of(in0, in1, out), lm, &no);
 		if (no.why)
 			return td_refusal_fault(m, &no);
 	}

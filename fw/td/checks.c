@@ -168,14 +168,14 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 			  const struct td_l2mem *lm, const struct td_outside *t, unsigned nt,
 			  struct td_refusal *no)
 {
-	const unsigned bar_en = h->bar_en;
+	const unsigned bar_en = h->bar_en, tiles = td_tiles_there(r, h->bar_en);
 	const int reduction = k->role == TD_KEPT_MAKES && !k->no.why;
 	const int leaves = td_dst_writes(bar_en) ||
 			   l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W) || lm->res.on;
 	td_tasktype_refusal(r, no);
 	td_data_unread_refusal(r, bar_en, k, lm, t, nt, no);
 	td_out_transpose_refusal(r, bar_en, k, lm, no);
-	td_interleave_refusal(r, bar_en, k, lm, no); /* (fw/td paths.c) */
+	td_interleave_refusal(r, tiles, k, lm, no); /* (fw/td paths.c) */
 	if (reduction) { /* reduction_checks */
 		td_elemmult_refusal(r, no);
 		td_ne_unread_refusal(r, no);
@@ -191,7 +191,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 		td_src2relu_refusal(r, 0, no);
 		td_no_unit_refusal(r, no);
 		td_resident_refusal(r, no);
-		td_depth_refusal(r, bar_en, lm, no); /* at_depths (fw/td paths.c) */
+		td_depth_refusal(r, tiles, lm, no); /* at_depths (fw/td paths.c) */
 		/* compute_td's windowed TDs (pooling, a convolution with kernels in memory) outside the
 		 * L2 paths and the channel groups */
 		const uint32_t mac = GET(H13_NE_MACCFG);
@@ -201,6 +201,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 				 H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_POOLMODE) != H13_PE_POOL_NONE;
 		const int conv = ne && op == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE);
 		const int groups = ne && (op == H13_MAC_OP_RCAS || op == H13_MAC_OP_CHMAX);
+		td_first_source_refusal(r, tiles, lm, no); /* (fw/td paths.c: compute_td's, the groups') */
 		if ((pool || conv) && !groups && !lm->any)
 			td_window_covers_refusal(r, no);
 		/* compute_td's elementwise path: elementwise_sources, after its window and first source
@@ -210,15 +211,15 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 		const int src = l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) ||
 				((bar_en >> H13_BAR_RBASE0 & 1u) && H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN));
 		if (td_elementwise_path(r, lm) && !first.why && src)
-			td_elementwise_sources_refusal(r, bar_en, NULL, no);
+			td_elementwise_sources_refusal(r, tiles, NULL, no);
 		/* the L2 paths' (conv_l2, l2mem_elementwise), where compute_td takes them */
 		const int l2p = td_l2_path(r, lm);
 		if (l2p == TD_L2_PATH_CONV) {
-			td_conv_l2_refusal(r, bar_en, lm, 0, no);
-			td_conv_l2_refusal(r, bar_en, lm, 1, no);
+			td_conv_l2_refusal(r, tiles, lm, 0, no);
+			td_conv_l2_refusal(r, tiles, lm, 1, no);
 		} else if (l2p == TD_L2_PATH_EW) {
-			td_l2mem_ew_refusal(r, bar_en, lm, 0, 1, no);
-			td_l2mem_ew_refusal(r, bar_en, lm, 1, 1, no);
+			td_l2mem_ew_refusal(r, tiles, lm, 0, 1, no);
+			td_l2mem_ew_refusal(r, tiles, lm, 1, 1, no);
 		}
 	}
 }

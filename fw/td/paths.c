@@ -16,10 +16,19 @@ static int l2_resident(const struct td_regs *r, uint32_t cfg_reg, unsigned lsb, 
 	return ((GET(cfg_reg) >> lsb) & td_field_mask(width)) == H13_L2_RESIDENT;
 }
 
-/* a tile source there: its slot bound and the source DMA enabled (td_ranges) */
-static int src_there(const struct td_regs *r, unsigned bar_en, unsigned slot)
+/* The tiles a TD has (td_ranges gives them a range): a tile source where its slot is bound and the
+ * source DMA enabled, the destination where WBase is bound (td_dst_writes); bit i for enum
+ * h13_bar_slot i. The model passes the ranges it holds, inspect this. */
+unsigned td_tiles_there(const struct td_regs *r, unsigned bar_en)
 {
-	return (bar_en >> slot & 1u) && H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN);
+	const unsigned en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) ? 1u : 0u;
+	return (bar_en & (en << H13_BAR_RBASE0 | en << H13_BAR_RBASE1)) | (bar_en & 1u << H13_BAR_WBASE);
+}
+
+static int src_there(const struct td_regs *r, unsigned tiles, unsigned slot)
+{
+	(void)r;
+	return tiles >> slot & 1u;
 }
 
 /* the NE computing: in the path (MACCfg nonzero) and not a pass-through (decode_ne) */
@@ -37,10 +46,10 @@ static int pe_pools(const struct td_regs *r)
 /* compute's otr: Common.Cfg.OutTranspose on a result the tile DMA writes (through WBase), and not
  * only kept in L2 memory (a result kept there and written through WBase with En clear is
  * transposed in both copies) */
-int td_out_transposed(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm)
+int td_out_transposed(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm)
 {
-	return H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && td_dst_writes(bar_en) &&
-	       (!lm->res.on || td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), bar_en));
+	return H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && td_dst_writes(tiles) &&
+	       (!lm->res.on || td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), tiles));
 }
 
 int td_elementwise_path(const struct td_regs *r, const struct td_l2mem *lm)
@@ -69,11 +78,11 @@ int td_elementwise_path(const struct td_regs *r, const struct td_l2mem *lm)
  * wrote it gave (the model's); NULL where the first source is a tile, or where that shape is not
  * known (inspect): then what it decides is left unrecorded, and the checks after it too.
  */
-void td_elementwise_sources_refusal(const struct td_regs *r, unsigned bar_en, const struct td_dims *resident,
+void td_elementwise_sources_refusal(const struct td_regs *r, unsigned tiles, const struct td_dims *resident,
 				    struct td_refusal *no)
 {
 	const int pe_two = td_pe_in_path(GET(H13_COMMON_CFG)) && td_pe_two_operands(GET(H13_PLANAR_CFG));
-	if (pe_two && !src_there(r, bar_en, H13_BAR_RBASE1))
+	if (pe_two && !src_there(r, tiles, H13_BAR_RBASE1))
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 			  "Planar.Cfg.SecSrc 2 or 3 (a second operand) with no second tile source "
 			  "(RBase1) bound: not modelled");
@@ -136,17 +145,17 @@ static void interleave_side(const struct td_regs *r, uint32_t fmt_reg, uint32_t 
 
 /* compute's three sides, in its order: the first source's (unless the tile DMA moves the second
  * operand alone: the first from L2 memory), the second tile source's, the destination's */
-void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+void td_interleave_refusal(const struct td_regs *r, unsigned tiles, const struct td_kept *k,
 			   const struct td_l2mem *lm, struct td_refusal *no)
 {
-	const int rs0 = src_there(r, bar_en, H13_BAR_RBASE0), rs1 = src_there(r, bar_en, H13_BAR_RBASE1);
-	const int rd = td_dst_writes(bar_en);
+	const int rs0 = src_there(r, tiles, H13_BAR_RBASE0), rs1 = src_there(r, tiles, H13_BAR_RBASE1);
+	const int rd = td_dst_writes(tiles);
 	const int l2src = l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W);
 	const int l2res = l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W);
 	struct td_tile_geom in, dst;
 	td_tile_geom_of(r, TD_R_SRC0, &in); /* (the second source's format and shape are the first's) */
 	td_tile_geom_of(r, TD_R_DST, &dst);
-	if (td_out_transposed(r, bar_en, lm)) {
+	if (td_out_transposed(r, tiles, lm)) {
 		const unsigned w = dst.w;
 		dst.w = dst.c;
 		dst.c = w;
@@ -165,14 +174,14 @@ void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struc
  * elementwise pass or the unit kernel; no pooling; no operand or result in L2 memory or
  * L2-resident; no interleave and no transposed result.
  */
-void td_depth_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, struct td_refusal *no)
+void td_depth_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, struct td_refusal *no)
 {
 	if (td_depth_even(r) <= 1u)
 		return;
 	const uint32_t mac = GET(H13_NE_MACCFG);
 	const unsigned op = H13_GET(mac, H13_MACCFG_OPMODE);
 	const int ne = ne_computes(r);
-	const int moved = td_out_transposed(r, bar_en, lm) || td_tile_interleave(GET(H13_SRC_FMT)) > 1u ||
+	const int moved = td_out_transposed(r, tiles, lm) || td_tile_interleave(GET(H13_SRC_FMT)) > 1u ||
 			  td_tile_interleave(GET(H13_DST_FMT)) > 1u;
 	if (lm->any || l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) ||
 	    l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W) || moved || pe_pools(r) ||
@@ -219,7 +228,7 @@ int td_l2_path(const struct td_regs *r, const struct td_l2mem *lm)
  * until 2026-12-06); stage 1, after the activation record's check and the operand kept (data): a
  * one-byte operand in L2 memory.
  */
-void td_conv_l2_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, int stage,
+void td_conv_l2_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, int stage,
 			struct td_refusal *no)
 {
 	if (!stage && (lm->src2.on ||
@@ -227,7 +236,7 @@ void td_conv_l2_refusal(const struct td_regs *r, unsigned bar_en, const struct t
 		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_OPMODE,
 			  "a convolution with a second operand in L2 memory, or its result both there "
 			  "and L2-resident, not modelled");
-	if (!stage && !lm->src1.on && !src_there(r, bar_en, H13_BAR_RBASE0))
+	if (!stage && !lm->src1.on && !src_there(r, tiles, H13_BAR_RBASE0))
 		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0, L2_NO_FIRST_TEXT);
 	if (stage && lm->src1.on && lm->src1.elem != 2u)
 		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
@@ -243,7 +252,7 @@ void td_conv_l2_refusal(const struct td_regs *r, unsigned bar_en, const struct t
  * kept and read (data): L2.L2Cfg.Src2ReLU on a normalize's pair. own_lines (inspect): the unit
  * kernel's shape and the window, which the NE and window lines carry, stop the walk unrecorded.
  */
-void td_l2mem_ew_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, int stage,
+void td_l2mem_ew_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, int stage,
 			 int own_lines, struct td_refusal *no)
 {
 	if (stage) {
@@ -290,10 +299,37 @@ void td_l2mem_ew_refusal(const struct td_regs *r, unsigned bar_en, const struct 
 			  "an elementwise TD with L2 memory whose output is not its input's shape not "
 			  "modelled");
 	if (!lm->src1.on && !l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) &&
-	    !src_there(r, bar_en, H13_BAR_RBASE0))
+	    !src_there(r, tiles, H13_BAR_RBASE0))
 		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0, L2_NO_FIRST_TEXT);
-	if (pe_two && !lm->src2.on && !src_there(r, bar_en, H13_BAR_RBASE1))
+	if (pe_two && !lm->src2.on && !src_there(r, tiles, H13_BAR_RBASE1))
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC,
 			  "Planar.Cfg.SecSrc 2 or 3 (a second operand) by tile DMA (L2.SourceCfg.Src2DMA "
 			  "1) with no second tile source (RBase1) bound: not modelled");
+}
+
+/*
+ * The first source's presence where the model checks it on a TD whose result leaves: the channel
+ * groups (ne_channel_groups, after their own checks: the L2 paths' text), and every path outside L2
+ * memory (compute_td, before a window: "neither L2-resident nor a bound tile source"); the L2
+ * paths' own predicates check it where they do. A first source: in L2 memory, L2-resident, or a
+ * tile source there.
+ */
+void td_first_source_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm,
+			     struct td_refusal *no)
+{
+	if (lm->src1.on || l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) ||
+	    src_there(r, tiles, H13_BAR_RBASE0))
+		return;
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	const unsigned op = H13_GET(mac, H13_MACCFG_OPMODE);
+	const int ne = ne_computes(r), unit = ne && op == H13_MAC_OP_CONV && H13_GET(mac, H13_MACCFG_KERNELMODE);
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	if (ne && (op == H13_MAC_OP_RCAS || op == H13_MAC_OP_CHMAX ||
+		   (unit && td_window_unit(&win) &&
+		    td_unit_sum(H13_GET(GET(H13_COMMON_CIN), H13_CIN), H13_GET(GET(H13_COMMON_COUT), H13_COUT),
+				GET(H13_COMMON_GROUPCONVCFG)))))
+		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0, L2_NO_FIRST_TEXT);
+	else if (!lm->any)
+		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0,
+			  "the first source is neither L2-resident nor a bound tile source (RBase0): not modelled");
 }

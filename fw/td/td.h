@@ -502,7 +502,8 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 			  struct td_refusal *no);
 /*
  * The model's paths' refusals on the registers and header alone (fw/td/paths.c), which
- * td_registers_refusal carries in the model's order:
+ * td_registers_refusal carries in the model's order; their tiles: the tiles the TD has (bit i for
+ * enum h13_bar_slot i: the ranges the model holds, or td_tiles_there of the header's bar_en):
  *  - td_elementwise_path: whether compute_td computes the TD by its elementwise path (no L2
  *    memory, no pooling, the NE absent, a pass-through, an elementwise pass or the unit kernel but
  *    its sum over channels), where elementwise_sources checks it;
@@ -514,17 +515,18 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
  *  - td_depth_refusal: at_depths's, a depth on a TD not elementwise by the tile DMA;
  *  - td_out_transposed: compute's otr, a result the tile DMA writes with C and W swapped.
  */
+unsigned td_tiles_there(const struct td_regs *r, unsigned bar_en);
 struct td_dims {
 	unsigned w, h, c, g;
 };
 #define TD_ROW_MAX 32768u /* the widest row the model holds (Win and Wout are 15-bit fields) */
 int td_elementwise_path(const struct td_regs *r, const struct td_l2mem *lm);
-void td_elementwise_sources_refusal(const struct td_regs *r, unsigned bar_en, const struct td_dims *resident,
+void td_elementwise_sources_refusal(const struct td_regs *r, unsigned tiles, const struct td_dims *resident,
 				    struct td_refusal *no);
-void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+void td_interleave_refusal(const struct td_regs *r, unsigned tiles, const struct td_kept *k,
 			   const struct td_l2mem *lm, struct td_refusal *no);
-void td_depth_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, struct td_refusal *no);
-int td_out_transposed(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm);
+void td_depth_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, struct td_refusal *no);
+int td_out_transposed(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm);
 /* The L2 paths (lm->any): td_l2_path, which of them compute_td takes (0: none, or the channel
  * groups'); td_conv_l2_refusal, conv_l2's (stage 0 first, with no first source; stage 1 after its
  * data checks);
@@ -533,9 +535,12 @@ int td_out_transposed(const struct td_regs *r, unsigned bar_en, const struct td_
 #define TD_L2_PATH_CONV 1
 #define TD_L2_PATH_EW 2
 int td_l2_path(const struct td_regs *r, const struct td_l2mem *lm);
-void td_conv_l2_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, int stage,
+/* the first source's presence, where compute_td and ne_channel_groups check it (with their texts) */
+void td_first_source_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm,
+			     struct td_refusal *no);
+void td_conv_l2_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, int stage,
 			struct td_refusal *no);
-void td_l2mem_ew_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm, int stage,
+void td_l2mem_ew_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, int stage,
 			 int own_lines, struct td_refusal *no);
 
 enum td_kept_role { TD_KEPT_NO, TD_KEPT_MAKES };

@@ -1275,3 +1275,26 @@ TEST(model_agree, own_word_refusals_carry_the_models_text)
 	unbind_hdr(H13_BAR_WBASE);
 	agree_built("a copy whose result leaves nowhere", len, "a TD whose result leaves nowhere");
 }
+
+/*
+ * A TD with no first source: the model refuses it with its path's text (compute_td's for the paths
+ * outside L2 memory, the L2 paths' for the channel groups: fw/td td_first_source_refusal); the
+ * source line said "a TD with no first source" in its own words, and now the registers: line
+ * carries the model's. Beside the copy and the channel maxima as built, unmarked.
+ */
+TEST(model_agree, first_source_refusals_carry_the_models_text)
+{
+	struct bp_pe_spec t = bp_pe_copy(2, 2, 8, 5, 4);
+	agree("a copy", &t, NULL);
+	extra(&t, H13_SRC_DMACONFIG, 0);
+	agree("a copy, the tile source's En clear", &t,
+	      "the first source is neither L2-resident nor a bound tile source (RBase0): not modelled");
+	struct bp_pe_spec mx = bp_pe_copy(16, 2, 8, 5, 4);
+	mx.prescale = mx.scale = 0;
+	mx.finalscale = 0;
+	mx.ne_chmax = 16;
+	agree("the channel maxima", &mx, NULL);
+	extra(&mx, H13_SRC_DMACONFIG, 0);
+	agree("the channel maxima, the tile source's En clear", &mx,
+	      "the first source is neither in L2 memory nor a bound tile source (RBase0): not modelled");
+}
