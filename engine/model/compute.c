@@ -3553,14 +3553,15 @@ static int conv_biases_modelled(struct anem *m, const struct stages *s, int ku)
 static int pad_form_palettes(struct anem *m, const struct mrange *r, unsigned nr, unsigned C,
 			     unsigned bias, struct codec_pkern *pk)
 {
-	if (bias)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
-				   "NE.MACCfg.BiasMode with SparseBinary kernels (Apple's pad form) not "
-				   "modelled: no program pins where the bias lies");
-	if (C > H13_COEFF_NCH)
-		return anem_refuse(m, ENG_FR_COMBINATION, H13_COMMON_CIN, 0, 32,
-				   "SparseBinary kernels (Apple's pad form) over more than 16 channels not "
-				   "modelled: no program pins where a lane's second record and its palette lie");
+	{ /* no bias, at most 16 channels (fw/td td_pad_form_refusal, which inspect marks; bias is
+	   * BiasMode, C the TD's Cout) */
+		const struct td_regs regs = {kept_get, m};
+		struct td_refusal no = {0};
+		(void)bias;
+		td_pad_form_refusal(&regs, C, 0, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	for (unsigned c = 0; c < C; c++) {
 		const struct mrange *ch = find_range(r, nr, TD_R_COEFF, c);
 		if (!ch || ch->len < PK_PAL_LINE + 3u)
@@ -3589,16 +3590,16 @@ static int pad_form_palettes(struct anem *m, const struct mrange *r, unsigned nr
  * two readings agree on; a larger window or a mark on another tap (bit 2 or 4, which 2 or 4 slots a
  * tap put on different taps) is refused by name.
  */
-#define PF_SSM_LANES 2u
+#define PF_SSM_LANES TD_PF_SSM_LANES
 static int pad_form_small_source(struct anem *m, struct codec_pkern *pk)
 {
 	pk->lanes = PF_SSM_LANES;
-	if (codec_pkern_slots(pk) != 8u)
-		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CFG, H13_CFG_SMALLSOURCE,
-				   "SparseBinary kernels (Apple's pad form) under Common.Cfg.SmallSourceMode "
-				   "with a window whose record is more than one mask byte not modelled: no "
-				   "program pins how many slots a tap takes there");
-	return ENG_OK;
+	/* (fw/td td_pad_form_refusal, which inspect marks: pk's window is the TD's, one output and
+	 * one input channel a record) */
+	const struct td_regs regs = {kept_get, m};
+	struct td_refusal no = {0};
+	td_pad_form_refusal(&regs, 0, 1, &no);
+	return no.why ? td_refusal_fault(m, &no) : ENG_OK;
 }
 
 /* After decoding under pad_form_small_source: every channel's marks on tap (0, 0) alone. */

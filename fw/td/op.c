@@ -288,6 +288,8 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			td_conv_biases_refusal(r, 0, &dno);
 			td_kernel_cfg_refusal(r, 0, 1, &dno);
 			td_pk_params_refusal(r, 1, 1, win.kh, win.kw, H13_GET(mac, H13_MACCFG_BIASMODE), &dno);
+			td_pad_form_refusal(r, cout, 0, &dno); /* (the pad form's: SparseBinary) */
+			td_pad_form_refusal(r, cout, 1, &dno);
 			refusal_tail(&dno, out, ctx);
 		}
 		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))

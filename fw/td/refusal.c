@@ -633,3 +633,34 @@ void td_result_nowhere_refusal(const struct td_regs *r, unsigned bar_en, const s
 			  "or L2-memory result) with Planar words set not modelled (its result would "
 			  "stay in the engine; no real TD has one)");
 }
+
+/*
+ * Apple's depthwise pad form (NE.KernelCfg.SparseBinary, docs/engine-model.md "Apple's pad form"),
+ * over c output channels: stage 0 (pad_form_palettes, first): no bias, at most 16 channels (one
+ * record a lane); stage 1 (pad_form_small_source, after the palettes' bytes, data): under
+ * Common.Cfg.SmallSourceMode, a window whose record is one mask byte at 2 slots a tap (Apple's
+ * pad with the bit set pins that). Nothing without SparseBinary.
+ */
+void td_pad_form_refusal(const struct td_regs *r, unsigned c, int stage, struct td_refusal *no)
+{
+	if (!H13_GET(GET(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEBINARY))
+		return;
+	if (!stage) {
+		if (H13_GET(GET(H13_NE_MACCFG), H13_MACCFG_BIASMODE))
+			TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_BIASMODE,
+				  "NE.MACCfg.BiasMode with SparseBinary kernels (Apple's pad form) not "
+				  "modelled: no program pins where the bias lies");
+		if (c > H13_COEFF_NCH)
+			td_refuse(no, 1, H13_COMMON_CIN, 0, 32,
+				  "SparseBinary kernels (Apple's pad form) over more than 16 channels not "
+				  "modelled: no program pins where a lane's second record and its palette lie");
+		return;
+	}
+	const struct td_window w = td_window_of(GET(H13_COMMON_CONVCFG));
+	const struct codec_pkern pk = {1, TD_PF_SSM_LANES, w.kh, w.kw, 1, 0, 1, FP16_ONE};
+	if (H13_GET(GET(H13_COMMON_CFG), H13_CFG_SMALLSOURCE) && codec_pkern_slots(&pk) != 8u)
+		TD_REFUSE(no, 1, H13_COMMON_CFG, H13_CFG_SMALLSOURCE,
+			  "SparseBinary kernels (Apple's pad form) under Common.Cfg.SmallSourceMode "
+			  "with a window whose record is more than one mask byte not modelled: no "
+			  "program pins how many slots a tap takes there");
+}

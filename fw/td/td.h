@@ -373,6 +373,11 @@ void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l,
 			    const uint64_t len[H13_COEFF_NCH], struct td_refusal *no);
 void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH]);
 void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per, int stage, struct td_refusal *no);
+/* the depthwise pad form's (SparseBinary) register checks over c channels: stage 0 no bias and at
+ * most 16 channels, stage 1 (after the palettes' bytes) SmallSourceMode with a record of one mask
+ * byte, TD_PF_SSM_LANES slots a tap */
+#define TD_PF_SSM_LANES 2u
+void td_pad_form_refusal(const struct td_regs *r, unsigned c, int stage, struct td_refusal *no);
 /* decode_ne's, ne_kernel_mode's, decode_stages's and compute's own checks of a field that inspect
  * named in its own words and now marks with the model's text (fw/td/refusal.c): NE.MACCfg.OpMode,
  * NonlinearMode 3, NE.AccBias outside a convolution, every Planar word 0 with the PE in the path,

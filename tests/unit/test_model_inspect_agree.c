@@ -1079,6 +1079,27 @@ TEST(model_agree, kernel_read_refusals_marked)
 		agree_in("a depthwise convolution with BiasMode and NE.PostScale 2", dprog, dl,
 			 "NE.MACCfg.BiasMode with a kernel unit, or with NE.PostScale other than 1");
 	}
+	/* Apple's pad form (SparseBinary, bp_convb sparse 2) over 8 channels, 3x3: computes; with
+	 * BiasMode, or under SmallSourceMode (a 3x3 record is more than one mask byte), refused
+	 * (pad_form_palettes, pad_form_small_source: td_pad_form_refusal) */
+	{
+		static uint16_t pw[8 * 9];
+		static uint8_t pprog[1 << 14];
+		for (unsigned i = 0; i < 8 * 9; i++)
+			pw[i] = i % 9 == 4 || i % 9 == 0 ? 0x3c00u : 0;
+		const struct bp_conv_spec pd = {.cin = 8, .cout = 8, .w = 8, .h = 8, .k = 3, .wts = pw, .stride = 1,
+						.sparse = 2, .dw = 1};
+		size_t pl = bp_convb(pprog, sizeof pprog, &pd);
+		REQUIRE(pl > 0);
+		agree_in("the pad form, 3x3 over 8 channels", pprog, pl, NULL);
+		REQUIRE(!tpatch_field(pprog, pl, 0, H13_COMMON_CFG, H13_CFG_SMALLSOURCE_LSB, H13_CFG_SMALLSOURCE_W, 1));
+		agree_in("the pad form, 3x3, under SmallSourceMode", pprog, pl,
+			 "SparseBinary kernels (Apple's pad form) under Common.Cfg.SmallSourceMode with a window");
+		pl = bp_convb(pprog, sizeof pprog, &pd);
+		REQUIRE(pl > 0 &&
+			!tpatch_field(pprog, pl, 0, H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 1));
+		agree_in("the pad form with BiasMode", pprog, pl, "NE.MACCfg.BiasMode with SparseBinary kernels");
+	}
 #if !defined(ANEFW_TARGET) /* (the kernel-unit program: the host's, above) */
 	/* the kernel unit's TD 0 (mkprog's int8 layer) */
 	const size_t len = build_unit_program();
