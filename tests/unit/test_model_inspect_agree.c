@@ -908,3 +908,48 @@ TEST(model_agree, kernel_config_refusals_marked)
 		     H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB, H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_INT8,
 		     "NE.MACCfg.BiasMode with kernels other than fp16 not modelled");
 }
+
+/*
+ * The fourth review (2026-12-06): beside a first source the tile DMA reads channel-interleaved,
+ * a source kept in L2 memory as it is read (SourceType 1) and a second operand from L2 memory
+ * completed with the model's own choice of layout (model_ilvred.l2_copies_beside_an_interleaved_
+ * source_refused); fw/td td_l2mem_of refuses both now, and inspect's PE line carries the text.
+ * The controls: the same TDs with interleave 1.
+ */
+static void ilv_patched(const char *what, const struct bp_pe_spec *t, unsigned ilv, const char *want)
+{
+	const struct bp_pe_spec *one[1] = {t};
+	size_t len = built(one, 1);
+	REQUIRE(len > 0);
+	const int pe = tpatch_field(nprog, len, 0, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
+		       tpatch_field(nprog, len, 0, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB,
+				    H13_L2_DMAINTERLEAVE_W, ilv) ||
+		       tpatch_field(nprog, len, 0, H13_SRC_ROWSTRIDE, 0, 32, 128u);
+	CHECKF(pe == 0, "%s: a register is not written in the program", what);
+	if (!pe)
+		agree_built(what, len, want);
+}
+
+TEST(model_agree, l2_copies_beside_an_interleaved_source_marked)
+{
+	struct bp_pe_spec keep = bp_pe_copy(16, 3, 24, 5, 4), sec = keep;
+	keep.l2_src = BP_L2_KEEP;
+	keep.src_l2 = l2v(0, 64, 1024);
+	keep.src_plane = 3u * 128u;
+	/* (the second operand's L2 memory written by a TD before: the control completes) */
+	struct bp_pe_spec w = bp_pe_copy(16, 3, 24, 6, 0);
+	w.res_l2 = l2v(0, 64, 1024);
+	sec.src_plane = 3u * 128u;
+	sec.secsrc = H13_PE_SECSRC_TILE1;
+	sec.src2_l2 = l2v(0, 64, 1024);
+	ilv_patched("kept, interleave 1", &keep, 1, NULL);
+	ilv_patched("kept, interleave 2", &keep, 2,
+		    "channel interleave > 1 on a source kept in L2 memory as it is read");
+	ilv_patched("kept, interleave 8", &keep, 8,
+		    "channel interleave > 1 on a source kept in L2 memory as it is read");
+	const struct bp_pe_spec *two[2] = {&w, &sec};
+	agree_n("second from L2, interleave 1", two, 2, NULL);
+	ilv_patched("second from L2, interleave 2", &sec, 2,
+		    "a second operand from L2 memory (L2.SourceCfg.Src2DMA 0) beside a first read "
+		    "channel-interleaved");
+}
