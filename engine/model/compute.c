@@ -180,6 +180,7 @@ static int cpu_f16c(void)
 /* ---- geometry ---- */
 
 #define REG(a) (m->regs[(a) / 4])
+_Static_assert(ANEM_ROW_MAX == TD_ROW_MAX, "the model's row buffers hold fw/td's rows");
 /* floats in a cache line (64 bytes on the Cortex-A53 and on x86-64): buffers several threads
  * write start on one, and each thread's part of them fills whole ones */
 #define ANEM_LINE_FLOATS 16u
@@ -4514,41 +4515,6 @@ static int write_transposed(struct anem *m, const struct tile *out, unsigned ilv
 	return ENG_OK;
 }
 
-/*
- * Channel interleave (fw/td's td_tile_interleave; docs/engine-model.md, "Channel interleave"):
- * each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with it
- * (L2.SourceCfg's with TileDMASrc.Fmt, which both sources follow; L2.ResultCfg's with
- * TileDMADst.Fmt) are 1, or 2, 4 or 8 on both (td_interleave_modelled), as in Apple's H13
- * select over 1x8x375x375, attention and a matmul of two runtime operands. Interleave I above 1 is modelled on an fp16 tile the tile DMA
- * moves, of depth 1 and whole groups of I channels, W x I values a row; anything else is refused.
- */
-static int interleave_side(struct anem *m, uint32_t fmt_reg, uint32_t l2_reg, int on, const struct tile *t,
-			   int other_path)
-{
-	const unsigned f = H13_GET(REG(fmt_reg), H13_FMT_INTERLEAVE);
-	const unsigned l = H13_GET(REG(l2_reg), H13_L2_DMAINTERLEAVE);
-	if (!td_interleave_modelled(f))
-		return anem_refuse(m, ENG_FR_FIELD, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "a tile DMA's Fmt.Interleave other than 1, 2, 4 or 8 not modelled (Apple's "
-				   "programs set 1, and 2, 4 or 8 on channel-interleaved intermediates)");
-	if (l != f)
-		return anem_refuse(m, f == 1u ? ENG_FR_FIELD : ENG_FR_COMBINATION, l2_reg,
-				   H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
-				   "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled (the "
-				   "two agree, 1, 2, 4 or 8, in every real program)");
-	if (f == 1u)
-		return ENG_OK;
-	if (!on || other_path)
-		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "channel interleave on a side the tile DMA does not move, or on a reduction's "
-				   "or an L2-resident result, not modelled");
-	if (t->fmt != H13_FMT_FP16 || t->d != 1u || t->c % f || (uint64_t)t->w * f > ANEM_ROW_MAX)
-		return anem_refuse(m, ENG_FR_COMBINATION, fmt_reg, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
-				   "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of "
-				   "the interleave and rows of at most 32768 values only");
-	return ENG_OK;
-}
-
 /* A tile source read with channel interleave ilv, de-interleaved into *buf (plain, [g][c][h][w],
  * rows of W values padded to 64 bytes, as the DMA's granule wants them): *t becomes a tile of
  * that buffer (range *tmp). Each interleaved row (W x ilv values) is one move. */
@@ -4833,22 +4799,19 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	/* channel interleave: checked on both sides, then the sources de-interleaved here and the
 	 * result interleaved on its way out (below) */
 	const unsigned ilv_in = td_tile_interleave(REG(H13_SRC_FMT)), ilv_out = td_tile_interleave(REG(H13_DST_FMT));
-	struct tile dst = out; /* the destination as the tile DMA writes it (C and W swapped by OutTranspose) */
-	if (otr) {
-		dst.w = out.c;
-		dst.c = out.w;
+	/* each tile DMA's Fmt.Interleave and its L2 side's DMAInterleave are 1, or 2, 4 or 8 on both
+	 * (td_interleave_modelled), as in Apple's H13 select over 1x8x375x375, attention and a matmul
+	 * of two runtime operands; above 1 only on an fp16 tile the tile DMA moves, of depth 1 and
+	 * whole groups of I channels, W x I values a row (fw/td td_interleave_refusal, which inspect
+	 * marks; the source side's is the first tile source's, and the second's with it, or the
+	 * second's alone beside a first operand from L2 memory: Apple's softmax's TD 4, 1/sum from L2
+	 * times the exponentials TD 2 wrote interleaved by 8) */
+	{
+		struct td_refusal no = {0};
+		td_interleave_refusal(&kregs, bars, &k, &lm, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
 	}
-
-	/* the source side's interleave is the first tile source's, and the second's with it; where
-	 * the first operand comes from L2 memory (SourceType 0) and the second by the tile DMA, the
-	 * second's alone (Apple's softmax over 1x8x375x375, TD 4: 1/sum from L2 times the
-	 * exponentials TD 2 wrote interleaved by 8, Src2RowStride one row of 375 x 8 values) */
-	const int ilv_second = !rs0 && in1.r && lm.src1.on && !l2src;
-	if ((!ilv_second && (e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, rs0 != NULL, &in0, l2src))) ||
-	    (in1.r && (e = interleave_side(m, H13_SRC_FMT, H13_L2_SOURCECFG, 1, &in1, 0))) ||
-	    (e = interleave_side(m, H13_DST_FMT, H13_L2_RESULTCFG, rd != NULL, &dst,
-				 k.role == TD_KEPT_MAKES || l2res || lm.res.on)))
-		return e;
 	/* a destination in a tile source's place is element for element only if it is written as
 	 * the source is read: transposed (C and W swapped), or under another channel interleave, each
 	 * element goes elsewhere, and the model would compute the whole result before writing any of

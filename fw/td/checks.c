@@ -1,8 +1,8 @@
 /*
  * More of what the engine model refuses on a TD's registers (and header) alone, each condition
  * and its text stated once (docs/engine-model.md, "The text and the model's refusals agree"):
- * engine/model/compute.c's compute (TaskType, OutTranspose, the output's and inputs' sizes, the
- * L2-resident tensors' formats and places), decode_stages (the TD header's ENE, Planar.Cfg's and
+ * engine/model/compute.c's compute (TaskType, OutTranspose, channel interleave, the output's and
+ * inputs' sizes, the L2-resident tensors' formats and places), decode_stages (the TD header's ENE, Planar.Cfg's and
  * PreScale's unread bits, Src2ReLU with one operand) and reduction_checks (ENE, Src2ReLU). The
  * model faults with the refusal recorded here; inspect's "registers:" line marks it
  * (td_registers_refusal, in the model's order). Pure register logic.
@@ -175,6 +175,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 	td_tasktype_refusal(r, no);
 	td_data_unread_refusal(r, bar_en, k, lm, t, nt, no);
 	td_out_transpose_refusal(r, bar_en, k, lm, no);
+	td_interleave_refusal(r, bar_en, k, lm, no); /* (fw/td tiles.c) */
 	if (reduction) { /* reduction_checks */
 		td_elemmult_refusal(r, no);
 		td_ne_unread_refusal(r, no);

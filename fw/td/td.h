@@ -406,6 +406,17 @@ int td_in_place_reordered(const struct td_regs *r, unsigned bar_en, const struct
 int td_in_place_reads_others(const struct td_regs *r, const struct td_l2mem *lm);
 void td_dst_self_overlap_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm,
 				 struct td_refusal *no);
+/*
+ * compute's channel-interleave checks (td_interleave_modelled and docs/engine-model.md, "Channel
+ * interleave"), on each side in its order (the first source, the second, the destination as the
+ * tile DMA writes it): an interleave other than 1, 2, 4 or 8; an L2 side (DMAInterleave) other
+ * than its tile DMA's; above 1 on a side the tile DMA does not move or a reduction's or
+ * L2-resident or L2-memory result; on a tile not fp16, of depth above 1, with channels not a
+ * multiple of it or rows over TD_ROW_MAX values.
+ */
+#define TD_ROW_MAX 32768u /* the values a row (Win and Wout are 15-bit fields) */
+void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+			   const struct td_l2mem *lm, struct td_refusal *no);
 struct td_hdr;
 void td_tile_place_refusal(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
 			   const struct td_l2mem *lm, struct td_refusal *no);
