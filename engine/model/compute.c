@@ -4863,11 +4863,12 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	}
 	/* a resident tensor holds fp16 values (l2_result takes no other): one read as bytes (as L2
 	 * memory refuses, l2m_read_row), a result over its own source, or a resident result with a
-	 * one-byte output (kept as the fp16 values before the tile DMA's rounding) are refused (fw/td
-	 * td_resident_refusal, which inspect marks) */
+	 * one-byte output (kept as the fp16 values before the tile DMA's rounding), or a resident
+	 * result the tile destination writes too (WBase bound: which one the engine writes is not
+	 * known) are refused (fw/td td_resident_refusal, which inspect marks) */
 	{
 		struct td_refusal no = {0};
-		td_resident_refusal(&kregs, &no);
+		td_resident_refusal(&kregs, bars, &no);
 		if (no.why)
 			return td_refusal_fault(m, &no);
 	}

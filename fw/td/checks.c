@@ -112,8 +112,9 @@ void td_src2relu_refusal(const struct td_regs *r, int reduction, struct td_refus
 
 /* compute, after decode_stages: an L2-resident source read as bytes (a resident tensor holds fp16
  * values; L2 memory refuses the same), an L2-resident result over its own source, a resident
- * result with a one-byte output (kept as the fp16 values before the tile DMA's rounding) */
-void td_resident_refusal(const struct td_regs *r, struct td_refusal *no)
+ * result with a one-byte output (kept as the fp16 values before the tile DMA's rounding), a
+ * resident result whose tile destination writes it too (WBase bound, En set or clear: td_dst_writes) */
+void td_resident_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no)
 {
 	const int l2src = l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W);
 	const int l2res = l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W);
@@ -128,6 +129,15 @@ void td_resident_refusal(const struct td_regs *r, struct td_refusal *no)
 		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
 			  "an L2-resident result (L2.ResultCfg.ResultType 3) with a one-byte output format "
 			  "(Common.ChCfg.OutFmt) not modelled");
+	/* the one real resident result (sigmoid.bin's TD 0) has its destination off; no real TD keeps
+	 * a resident result and binds WBase, and which of the two the engine then writes is not known
+	 * (as for a result left in L2 memory with the destination's En set: td_l2mem_of) */
+	if (l2res && td_dst_writes(bar_en))
+		TD_REFUSE(no, 1, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
+			  "an L2-resident result (L2.ResultCfg.ResultType 3) with the tile destination "
+			  "writing it too (WBase bound, TileDMADst.DMAConfig.En set or clear) not modelled "
+			  "(sigmoid.bin's keeps it with the destination off; which one the engine writes "
+			  "is not known)");
 }
 
 /* compute_td, a convolution or pooling (not the L2 paths, not the channel groups): every output's
@@ -190,7 +200,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 		td_pe_prescale_bits_refusal(r, no);
 		td_src2relu_refusal(r, 0, no);
 		td_no_unit_refusal(r, no);
-		td_resident_refusal(r, no);
+		td_resident_refusal(r, bar_en, no);
 		/* compute_td's windowed TDs (pooling, a convolution with kernels in memory) outside the
 		 * L2 paths and the channel groups */
 		const uint32_t mac = GET(H13_NE_MACCFG);

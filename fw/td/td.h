@@ -475,7 +475,7 @@ void td_pe_ene_refusal(const struct td_regs *r, unsigned ene, int reduction, str
 void td_pe_cfg_bits_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_prescale_bits_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_src2relu_refusal(const struct td_regs *r, int reduction, struct td_refusal *no);
-void td_resident_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_resident_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
 /* compute_td's window_covers (a convolution's or pooling's output window outside its input) and
  * decode_stages's neither unit in the path */
 void td_window_covers_refusal(const struct td_regs *r, struct td_refusal *no);
