@@ -916,52 +916,8 @@ TEST(model_agree, kernel_config_refusals_marked)
  * source_refused); fw/td td_l2mem_of refuses both now, and inspect's PE line carries the text.
  * The controls: the same TDs with interleave 1.
  */
-static void ilv_patched(const char *what, const struct bp_pe_spec *t, unsigned ilv, const char *want)
-{
-	const struct bp_pe_spec *one[1] = {t};
-	size_t len = built(one, 1);
-	REQUIRE(len > 0);
-	const int pe = tpatch_field(nprog, len, 0, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, ilv) ||
-		       tpatch_field(nprog, len, 0, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB,
-				    H13_L2_DMAINTERLEAVE_W, ilv) ||
-		       tpatch_field(nprog, len, 0, H13_SRC_ROWSTRIDE, 0, 32, 128u);
-	CHECKF(pe == 0, "%s: a register is not written in the program", what);
-	if (!pe)
-		agree_built(what, len, want);
-}
-
-TEST(model_agree, l2_copies_beside_an_interleaved_source_marked)
-{
-	struct bp_pe_spec keep = bp_pe_copy(16, 3, 24, 5, 4), sec = keep;
-	keep.l2_src = BP_L2_KEEP;
-	keep.src_l2 = l2v(0, 64, 1024);
-	keep.src_plane = 3u * 128u;
-	/* (the second operand's L2 memory written by a TD before: the control completes) */
-	struct bp_pe_spec w = bp_pe_copy(16, 3, 24, 6, 0);
-	w.res_l2 = l2v(0, 64, 1024);
-	sec.src_plane = 3u * 128u;
-	sec.secsrc = H13_PE_SECSRC_TILE1;
-	sec.src2_l2 = l2v(0, 64, 1024);
-	ilv_patched("kept, interleave 1", &keep, 1, NULL);
-	ilv_patched("kept, interleave 2", &keep, 2,
-		    "channel interleave > 1 on a source kept in L2 memory as it is read");
-	ilv_patched("kept, interleave 8", &keep, 8,
-		    "channel interleave > 1 on a source kept in L2 memory as it is read");
-	const struct bp_pe_spec *two[2] = {&w, &sec};
-	agree_n("second from L2, interleave 1", two, 2, NULL);
-	ilv_patched("second from L2, interleave 2", &sec, 2,
-		    "a second operand from L2 memory (L2.SourceCfg.Src2DMA 0) beside a first read "
-		    "channel-interleaved");
-}
-
-/*
- * The channel-interleave checks (the model's interleave_side, now fw/td td_interleave_refusal):
- * inspect printed "channels interleaved by N" as computed where the model refuses the TD (the
- * fourth review: a staging TD, its result kept in L2 memory and written through WBase with En
- * clear, interleaved; an interleave of 0 or 3; an L2 side that disagrees; a part-filled group).
- * Each is refused by the model and marked on the registers: line with its text; the controls (an
- * interleave of 2 on a destination written with En clear, or read on a source) run unmarked.
- */
+/* t with its destination's (dst 1) or its source's interleave ilv and L2 side l2ilv, rows 512 bytes
+ * apart: agree_built */
 static void ilv_fields(const char *what, const struct bp_pe_spec *t, int dst, unsigned ilv, unsigned l2ilv,
 		       const char *want)
 {
@@ -979,6 +935,37 @@ static void ilv_fields(const char *what, const struct bp_pe_spec *t, int dst, un
 		agree_built(what, len, want);
 }
 
+TEST(model_agree, l2_copies_beside_an_interleaved_source_marked)
+{
+	struct bp_pe_spec keep = bp_pe_copy(16, 3, 24, 5, 4), sec = keep;
+	keep.l2_src = BP_L2_KEEP;
+	keep.src_l2 = l2v(0, 64, 1024);
+	keep.src_plane = 3u * 512u;
+	/* (the second operand's L2 memory written by a TD before: the control completes) */
+	struct bp_pe_spec w = bp_pe_copy(16, 3, 24, 6, 0);
+	w.res_l2 = l2v(0, 64, 1024);
+	sec.src_plane = 3u * 512u;
+	sec.secsrc = H13_PE_SECSRC_TILE1;
+	sec.src2_l2 = l2v(0, 64, 1024);
+	ilv_fields("kept, interleave 1", &keep, 0, 1, 1, NULL);
+	static const char kept[] = "channel interleave > 1 on a source kept in L2 memory as it is read";
+	ilv_fields("kept, interleave 2", &keep, 0, 2, 2, kept);
+	ilv_fields("kept, interleave 8", &keep, 0, 8, 8, kept);
+	const struct bp_pe_spec *two[2] = {&w, &sec};
+	agree_n("second from L2, interleave 1", two, 2, NULL);
+	ilv_fields("second from L2, interleave 2", &sec, 0, 2, 2,
+		   "a second operand from L2 memory (L2.SourceCfg.Src2DMA 0) beside a first read "
+		   "channel-interleaved");
+}
+
+/*
+ * The channel-interleave checks (the model's interleave_side, now fw/td td_interleave_refusal):
+ * inspect printed "channels interleaved by N" as computed where the model refuses the TD (the
+ * fourth review: a staging TD, its result kept in L2 memory and written through WBase with En
+ * clear, interleaved; an interleave of 0 or 3; an L2 side that disagrees; a part-filled group).
+ * Each is refused by the model and marked on the registers: line with its text; the controls (an
+ * interleave of 2 on a destination written with En clear, or read on a source) run unmarked.
+ */
 TEST(model_agree, interleave_refusals_marked)
 {
 	struct bp_pe_spec copy = bp_pe_copy(16, 3, 24, 5, 4), enclear = copy, stage = copy, odd = bp_pe_copy(3, 3, 24, 5, 4);
