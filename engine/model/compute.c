@@ -180,6 +180,7 @@ static int cpu_f16c(void)
 /* ---- geometry ---- */
 
 #define REG(a) (m->regs[(a) / 4])
+_Static_assert(ANEM_ROW_MAX == TD_ROW_MAX, "the model's row buffers hold fw/td's rows");
 /* floats in a cache line (64 bytes on the Cortex-A53 and on x86-64): buffers several threads
  * write start on one, and each thread's part of them fills whole ones */
 #define ANEM_LINE_FLOATS 16u
@@ -4467,14 +4468,6 @@ static int write_transposed(struct anem *m, const struct tile *out, unsigned ilv
 	return ENG_OK;
 }
 
-/*
- * Channel interleave (fw/td's td_tile_interleave; docs/engine-model.md, "Channel interleave"):
- * each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with it are 1, or 2, 4
- * or 8 on both, as in Apple's H13 select over 1x8x375x375, attention and a matmul of two runtime
- * operands; above 1 modelled on an fp16 tile the tile DMA moves, of depth 1 and whole groups of I
- * channels, W x I values a row; anything else is refused (fw/td td_interleave_refusal, which
- * inspect marks).
- */
 /* A tile source read with channel interleave ilv, de-interleaved into *buf (plain, [g][c][h][w],
  * rows of W values padded to 64 bytes, as the DMA's granule wants them): *t becomes a tile of
  * that buffer (range *tmp). Each interleaved row (W x ilv values) is one move. */
@@ -4765,13 +4758,14 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	/* channel interleave: checked on both sides, then the sources de-interleaved here and the
 	 * result interleaved on its way out (below) */
 	const unsigned ilv_in = td_tile_interleave(REG(H13_SRC_FMT)), ilv_out = td_tile_interleave(REG(H13_DST_FMT));
-	/* the source side's interleave is the first tile source's, and the second's with it; where
-	 * the first operand comes from L2 memory (SourceType 0) and the second by the tile DMA, the
-	 * second's alone (Apple's softmax over 1x8x375x375, TD 4: 1/sum from L2 times the
-	 * exponentials TD 2 wrote interleaved by 8, Src2RowStride one row of 375 x 8 values) */
-	{ /* (fw/td td_interleave_refusal, which inspect marks: the same sides, the destination's with
-	   * C and W swapped where OutTranspose writes it so, bars holding RBase0, RBase1 and WBase
-	   * exactly with rs0, rs1 and rd) */
+	/* each tile DMA's Fmt.Interleave and its L2 side's DMAInterleave are 1, or 2, 4 or 8 on both
+	 * (td_interleave_modelled), as in Apple's H13 select over 1x8x375x375, attention and a matmul
+	 * of two runtime operands; above 1 only on an fp16 tile the tile DMA moves, of depth 1 and
+	 * whole groups of I channels, W x I values a row (fw/td td_interleave_refusal, which inspect
+	 * marks; the source side's is the first tile source's, and the second's with it, or the
+	 * second's alone beside a first operand from L2 memory: Apple's softmax's TD 4, 1/sum from L2
+	 * times the exponentials TD 2 wrote interleaved by 8) */
+	{
 		struct td_refusal no = {0};
 		td_interleave_refusal(&kregs, bars, &k, &lm, &no);
 		if (no.why)
@@ -4829,11 +4823,12 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	}
 	/* a resident tensor holds fp16 values (l2_result takes no other): one read as bytes (as L2
 	 * memory refuses, l2m_read_row), a result over its own source, or a resident result with a
-	 * one-byte output (kept as the fp16 values before the tile DMA's rounding) are refused (fw/td
-	 * td_resident_refusal, which inspect marks) */
+	 * one-byte output (kept as the fp16 values before the tile DMA's rounding), or a resident
+	 * result the tile destination writes too (WBase bound: which one the engine writes is not
+	 * known) are refused (fw/td td_resident_refusal, which inspect marks) */
 	{
 		struct td_refusal no = {0};
-		td_resident_refusal(&kregs, &no);
+		td_resident_refusal(&kregs, bars, &no);
 		if (no.why)
 			return td_refusal_fault(m, &no);
 	}

@@ -1,8 +1,8 @@
 /*
  * More of what the engine model refuses on a TD's registers (and header) alone, each condition
  * and its text stated once (docs/engine-model.md, "The text and the model's refusals agree"):
- * engine/model/compute.c's compute (TaskType, OutTranspose, the output's and inputs' sizes, the
- * L2-resident tensors' formats and places), decode_stages (the TD header's ENE, Planar.Cfg's and
+ * engine/model/compute.c's compute (TaskType, OutTranspose, channel interleave, the output's and
+ * inputs' sizes, the L2-resident tensors' formats and places), decode_stages (the TD header's ENE, Planar.Cfg's and
  * PreScale's unread bits, Src2ReLU with one operand) and reduction_checks (ENE, Src2ReLU). The
  * model faults with the refusal recorded here; inspect's "registers:" line marks it
  * (td_registers_refusal, in the model's order). Pure register logic.
@@ -112,8 +112,9 @@ void td_src2relu_refusal(const struct td_regs *r, int reduction, struct td_refus
 
 /* compute, after decode_stages: an L2-resident source read as bytes (a resident tensor holds fp16
  * values; L2 memory refuses the same), an L2-resident result over its own source, a resident
- * result with a one-byte output (kept as the fp16 values before the tile DMA's rounding) */
-void td_resident_refusal(const struct td_regs *r, struct td_refusal *no)
+ * result with a one-byte output (kept as the fp16 values before the tile DMA's rounding), a
+ * resident result whose tile destination writes it too (WBase bound, En set or clear: td_dst_writes) */
+void td_resident_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no)
 {
 	const int l2src = l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W);
 	const int l2res = l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W);
@@ -128,6 +129,15 @@ void td_resident_refusal(const struct td_regs *r, struct td_refusal *no)
 		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_OUTFMT,
 			  "an L2-resident result (L2.ResultCfg.ResultType 3) with a one-byte output format "
 			  "(Common.ChCfg.OutFmt) not modelled");
+	/* the one real resident result (sigmoid.bin's TD 0) has its destination off; no real TD keeps
+	 * a resident result and binds WBase, and which of the two the engine then writes is not known
+	 * (as for a result left in L2 memory with the destination's En set: td_l2mem_of) */
+	if (l2res && td_dst_writes(bar_en))
+		TD_REFUSE(no, 1, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
+			  "an L2-resident result (L2.ResultCfg.ResultType 3) with the tile destination "
+			  "writing it too (WBase bound, TileDMADst.DMAConfig.En set or clear) not modelled "
+			  "(sigmoid.bin's keeps it with the destination off; which one the engine writes "
+			  "is not known)");
 }
 
 /* compute_td, a convolution or pooling (not the L2 paths, not the channel groups): every output's
@@ -175,7 +185,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 	td_tasktype_refusal(r, no);
 	td_data_unread_refusal(r, bar_en, k, lm, t, nt, no);
 	td_out_transpose_refusal(r, bar_en, k, lm, no);
-	td_interleave_refusal(r, tiles, k, lm, no); /* (fw/td paths.c) */
+	td_interleave_refusal(r, bar_en, k, lm, no); /* (fw/td tiles.c) */
 	if (reduction) { /* reduction_checks */
 		td_elemmult_refusal(r, no);
 		td_ne_unread_refusal(r, no);
@@ -190,7 +200,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 		td_pe_prescale_bits_refusal(r, no);
 		td_src2relu_refusal(r, 0, no);
 		td_no_unit_refusal(r, no);
-		td_resident_refusal(r, no);
+		td_resident_refusal(r, bar_en, no);
 		td_depth_refusal(r, tiles, lm, no); /* at_depths (fw/td paths.c) */
 		/* compute_td's windowed TDs (pooling, a convolution with kernels in memory) outside the
 		 * L2 paths and the channel groups */

@@ -327,6 +327,15 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 				refuse(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, 1,
 				       "Common.PECfg.Src1Transpose on a source kept from the tile DMA (SourceType 1) "
 				       "not modelled");
+			/* read channel-interleaved: the model de-interleaves the tile and kept it plain,
+			 * under an L2 side (L2.SourceCfg.DMAInterleave) that names the interleave too;
+			 * no real program keeps an interleaved source, so the copy's layout is not
+			 * pinned (a reduction's is refused the same way: kept.c) */
+			if (td_tile_interleave(GET(H13_SRC_FMT)) > 1u)
+				REFUSE(l, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE,
+				       "channel interleave > 1 on a source kept in L2 memory as it is read "
+				       "(L2.SourceCfg.SourceType 1) not modelled (no real program has one; in which "
+				       "layout L2 keeps the copy is not pinned)");
 			kept_apart(l);
 		}
 	} else if (b1) {
@@ -358,6 +367,15 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			       "(RBase1) bound: which one the PE reads is not known");
 		view(r, &l->src2, H13_L2_SOURCE2BASE, H13_L2_SRC2_CSTRIDE, g, cin, 1, hin, win,
 		     l->pair ? b2 | H13_BCAST_W | H13_BCAST_H : b2, t2);
+		/* beside a first operand the tile DMA reads channel-interleaved: the model read the
+		 * second plain under L2.SourceCfg.DMAInterleave above 1; no real program has the form
+		 * (Apple's softmax pins the mirror, a first operand from L2 broadcast along W beside a
+		 * second read interleaved, above), so whether that field lays it out too is not known */
+		if (src0 && td_tile_interleave(GET(H13_SRC_FMT)) > 1u)
+			REFUSE(l, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE,
+			       "a second operand from L2 memory (L2.SourceCfg.Src2DMA 0) beside a first read "
+			       "channel-interleaved by the tile DMA not modelled (no real program has one; "
+			       "whether L2.SourceCfg.DMAInterleave lays it out too is not known)");
 		check(l, &l->src2, H13_L2_SOURCE2BASE, H13_COMMON_PECFG, H13_CPECFG_SRC2TRANSPOSE_LSB,
 		      "Common.PECfg.Src2Transpose on an operand other than [C,1,1] not modelled (Apple's are "
 		      "[64,1,1] kept as one row)");

@@ -1,8 +1,8 @@
 /*
  * What the engine model's paths refuse on a TD's registers and header alone, where inspect marks it
  * too (docs/engine-model.md, "The text and the model's refusals agree"): an elementwise TD's
- * sources and shapes (engine/model/compute.c elementwise_sources), each side's channel interleave
- * (interleave_side), a depth outside the TDs that take one (at_depths), and the L2 paths'
+ * sources and shapes (engine/model/compute.c elementwise_sources), a depth outside the TDs that
+ * take one (at_depths; each side's channel interleave is fw/td/tiles.c's), and the L2 paths'
  * combinations (conv_l2, l2mem_elementwise). Each condition and its
  * text is stated here once; the model faults with the refusal recorded here (td_refusal_fault),
  * inspect's "registers:" line carries it (td_registers_refusal). Pure register logic.
@@ -109,63 +109,6 @@ void td_elementwise_sources_refusal(const struct td_regs *r, unsigned tiles, con
 	if (pe_two && in.fmt != H13_FMT_FP16)
 		TD_REFUSE(no, 1, H13_COMMON_CHCFG, H13_CHCFG_INFMT,
 			  "a one-byte first operand with a second PE operand by tile DMA not modelled");
-}
-
-/*
- * interleave_side: each tile DMA's Fmt.Interleave and the L2 side's DMAInterleave that goes with
- * it (L2.SourceCfg's with TileDMASrc.Fmt, which both sources follow; L2.ResultCfg's with
- * TileDMADst.Fmt) are 1, or 2, 4 or 8 on both; above 1, on an fp16 tile the tile DMA moves, of
- * depth 1, whole groups of I channels and rows of W x I values at most ANEM's row (32768 values).
- * t: the side's tile as the DMA moves it (a transposed destination's C and W swapped).
- */
-static void interleave_side(const struct td_regs *r, uint32_t fmt_reg, uint32_t l2_reg, int on,
-			    const struct td_tile_geom *t, int other_path, struct td_refusal *no)
-{
-	const unsigned f = H13_GET(GET(fmt_reg), H13_FMT_INTERLEAVE);
-	const unsigned l = H13_GET(GET(l2_reg), H13_L2_DMAINTERLEAVE);
-	if (!td_interleave_modelled(f))
-		TD_REFUSE(no, 0, fmt_reg, H13_FMT_INTERLEAVE,
-			  "a tile DMA's Fmt.Interleave other than 1, 2, 4 or 8 not modelled (Apple's "
-			  "programs set 1, and 2, 4 or 8 on channel-interleaved intermediates)");
-	else if (l != f)
-		TD_REFUSE(no, f != 1u, l2_reg, H13_L2_DMAINTERLEAVE,
-			  "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled (the "
-			  "two agree, 1, 2, 4 or 8, in every real program)");
-	else if (f == 1u)
-		return;
-	else if (!on || other_path)
-		TD_REFUSE(no, 1, fmt_reg, H13_FMT_INTERLEAVE,
-			  "channel interleave on a side the tile DMA does not move, or on a reduction's "
-			  "or an L2-resident result, not modelled");
-	else if (t->fmt != H13_FMT_FP16 || t->d != 1u || t->c % f || (uint64_t)t->w * f > TD_ROW_MAX)
-		TD_REFUSE(no, 1, fmt_reg, H13_FMT_INTERLEAVE,
-			  "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of "
-			  "the interleave and rows of at most 32768 values only");
-}
-
-/* compute's three sides, in its order: the first source's (unless the tile DMA moves the second
- * operand alone: the first from L2 memory), the second tile source's, the destination's */
-void td_interleave_refusal(const struct td_regs *r, unsigned tiles, const struct td_kept *k,
-			   const struct td_l2mem *lm, struct td_refusal *no)
-{
-	const int rs0 = src_there(r, tiles, H13_BAR_RBASE0), rs1 = src_there(r, tiles, H13_BAR_RBASE1);
-	const int rd = td_dst_writes(tiles);
-	const int l2src = l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W);
-	const int l2res = l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W);
-	struct td_tile_geom in, dst;
-	td_tile_geom_of(r, TD_R_SRC0, &in); /* (the second source's format and shape are the first's) */
-	td_tile_geom_of(r, TD_R_DST, &dst);
-	if (td_out_transposed(r, tiles, lm)) {
-		const unsigned w = dst.w;
-		dst.w = dst.c;
-		dst.c = w;
-	}
-	if (!(!rs0 && rs1 && lm->src1.on && !l2src))
-		interleave_side(r, H13_SRC_FMT, H13_L2_SOURCECFG, rs0, &in, l2src, no);
-	if (rs1)
-		interleave_side(r, H13_SRC_FMT, H13_L2_SOURCECFG, 1, &in, 0, no);
-	interleave_side(r, H13_DST_FMT, H13_L2_RESULTCFG, rd, &dst, k->role == TD_KEPT_MAKES || l2res || lm->res.on,
-			no);
 }
 
 /*

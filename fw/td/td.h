@@ -439,6 +439,17 @@ int td_in_place_reordered(const struct td_regs *r, unsigned bar_en, const struct
 int td_in_place_reads_others(const struct td_regs *r, const struct td_l2mem *lm);
 void td_dst_self_overlap_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm,
 				 struct td_refusal *no);
+/*
+ * compute's channel-interleave checks (td_interleave_modelled and docs/engine-model.md, "Channel
+ * interleave"), on each side in its order (the first source, the second, the destination as the
+ * tile DMA writes it): an interleave other than 1, 2, 4 or 8; an L2 side (DMAInterleave) other
+ * than its tile DMA's; above 1 on a side the tile DMA does not move or a reduction's or
+ * L2-resident or L2-memory result; on a tile not fp16, of depth above 1, with channels not a
+ * multiple of it or rows over TD_ROW_MAX values.
+ */
+#define TD_ROW_MAX 32768u /* the values a row (Win and Wout are 15-bit fields) */
+void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+			   const struct td_l2mem *lm, struct td_refusal *no);
 struct td_hdr;
 void td_tile_place_refusal(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
 			   const struct td_l2mem *lm, struct td_refusal *no);
@@ -497,7 +508,7 @@ void td_pe_ene_refusal(const struct td_regs *r, unsigned ene, int reduction, str
 void td_pe_cfg_bits_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_prescale_bits_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_src2relu_refusal(const struct td_regs *r, int reduction, struct td_refusal *no);
-void td_resident_refusal(const struct td_regs *r, struct td_refusal *no);
+void td_resident_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
 /* compute_td's window_covers (a convolution's or pooling's output window outside its input) and
  * decode_stages's neither unit in the path */
 void td_window_covers_refusal(const struct td_regs *r, struct td_refusal *no);
@@ -516,7 +527,6 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
  *    a second operand with no second tile source, a broadcast, another output shape, a one-byte
  *    first operand beside a second (resident: an L2-resident source's shape, NULL when the first
  *    source is a tile or that shape is not known);
- *  - td_interleave_refusal: interleave_side's on the three sides, in compute's order;
  *  - td_depth_refusal: at_depths's, a depth on a TD not elementwise by the tile DMA;
  *  - td_out_transposed: compute's otr, a result the tile DMA writes with C and W swapped.
  */
@@ -524,12 +534,9 @@ unsigned td_tiles_there(const struct td_regs *r, unsigned bar_en);
 struct td_dims {
 	unsigned w, h, c, g;
 };
-#define TD_ROW_MAX 32768u /* the widest row the model holds (Win and Wout are 15-bit fields) */
 int td_elementwise_path(const struct td_regs *r, const struct td_l2mem *lm);
 void td_elementwise_sources_refusal(const struct td_regs *r, unsigned tiles, const struct td_dims *resident,
 				    struct td_refusal *no);
-void td_interleave_refusal(const struct td_regs *r, unsigned tiles, const struct td_kept *k,
-			   const struct td_l2mem *lm, struct td_refusal *no);
 void td_depth_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, struct td_refusal *no);
 int td_out_transposed(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm);
 /* The L2 paths (lm->any): td_l2_path, which of them compute_td takes (0: none, or the channel

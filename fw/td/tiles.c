@@ -200,6 +200,64 @@ void td_dst_self_overlap_refusal(const struct td_regs *r, unsigned bar_en, const
 			  "strides) not modelled (which write wins is not published)");
 }
 
+/* ---- channel interleave (compute's checks, which inspect marks) ---- */
+
+/* One side: its tile DMA's Fmt.Interleave (fmt_reg) and the L2 side's DMAInterleave that goes with
+ * it (l2_reg); on: the tile DMA moves the side; other: a reduction's or an L2-resident or
+ * L2-memory result (the destination), or an L2-resident source; t: the tile as the DMA moves it */
+static void interleave_side(const struct td_regs *r, uint32_t fmt_reg, uint32_t l2_reg, int on,
+			    const struct td_tile_geom *t, int other, struct td_refusal *no)
+{
+	const unsigned f = H13_GET(GET(fmt_reg), H13_FMT_INTERLEAVE);
+	const unsigned l = H13_GET(GET(l2_reg), H13_L2_DMAINTERLEAVE);
+	if (!td_interleave_modelled(f))
+		TD_REFUSE(no, 0, fmt_reg, H13_FMT_INTERLEAVE,
+			  "a tile DMA's Fmt.Interleave other than 1, 2, 4 or 8 not modelled (Apple's "
+			  "programs set 1, and 2, 4 or 8 on channel-interleaved intermediates)");
+	else if (l != f)
+		TD_REFUSE(no, f != 1u, l2_reg, H13_L2_DMAINTERLEAVE,
+			  "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled (the "
+			  "two agree, 1, 2, 4 or 8, in every real program)");
+	else if (f == 1u)
+		return;
+	else if (!on || other)
+		TD_REFUSE(no, 1, fmt_reg, H13_FMT_INTERLEAVE,
+			  "channel interleave on a side the tile DMA does not move, or on a reduction's "
+			  "or an L2-resident result, not modelled");
+	else if (t->fmt != H13_FMT_FP16 || t->d != 1u || t->c % f || (uint64_t)t->w * f > TD_ROW_MAX)
+		TD_REFUSE(no, 1, fmt_reg, H13_FMT_INTERLEAVE,
+			  "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of "
+			  "the interleave and rows of at most 32768 values only");
+}
+
+void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+			   const struct td_l2mem *lm, struct td_refusal *no)
+{
+	const int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
+	const int rs0 = src_en && (bar_en >> H13_BAR_RBASE0 & 1u), rs1 = src_en && (bar_en >> H13_BAR_RBASE1 & 1u);
+	const int l2src = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
+	const int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
+	struct td_tile_geom in0, in1, dst;
+	td_tile_geom_of(r, TD_R_SRC0, &in0);
+	td_tile_geom_of(r, TD_R_SRC1, &in1);
+	td_tile_geom_of(r, TD_R_DST, &dst);
+	if (dst_transposed(r, bar_en, lm)) { /* C and W swapped, as the tile DMA writes it */
+		const unsigned w = dst.w;
+		dst.w = dst.c;
+		dst.c = w;
+	}
+	/* the source side's interleave is the first tile source's, and the second's with it; where
+	 * the first operand comes from L2 memory and the second by the tile DMA, the second's alone
+	 * (Apple's softmax over 1x8x375x375, TD 4) */
+	const int ilv_second = !rs0 && rs1 && lm->src1.on && !l2src;
+	if (!ilv_second)
+		interleave_side(r, H13_SRC_FMT, H13_L2_SOURCECFG, rs0, &in0, l2src, no);
+	if (rs1)
+		interleave_side(r, H13_SRC_FMT, H13_L2_SOURCECFG, 1, &in1, 0, no);
+	interleave_side(r, H13_DST_FMT, H13_L2_RESULTCFG, td_dst_writes(bar_en), &dst,
+			k->role == TD_KEPT_MAKES || l2res || lm->res.on, no);
+}
+
 void td_tile_place_refusal(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
 			   const struct td_l2mem *lm, struct td_refusal *no)
 {

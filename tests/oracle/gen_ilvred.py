@@ -10,6 +10,11 @@ of 27 (w); each plane reduced to one value, by the tile DMA to [80,1,1] (element
                 rounding of the reciprocal of an fp32 sum (its error far under 2^-18 relative).
   ilv_red_norm: x / sum over w of x[c, h, :], the reciprocal from L2 memory times x read back
                 interleaved as a second operand (its TD 4): x fp16(1 / sum), two fp16 roundings.
+  ilv_keep:     2x into BAR 4 and x / 2 into BAR 7 (exact): x read from BAR 3 and kept in L2
+                memory as it is read (SourceType 1), the kept copy read back (the controls of the
+                fourth review's refusal of that form read interleaved).
+  ilv_l2sec:    y + x, y read from BAR 3 and x from L2 memory as the second operand, within
+                one ulp (the control of the refusal of that form beside y read interleaved).
 Rows 0 of every channel hold 27 equal values, rows 1 large magnitudes. Written in the file format
 gen_model.py writes (OUT/model/<name>.orc), from the definitions only.
 """
@@ -69,6 +74,17 @@ def main(o):
     r16 = (1.0 / xd.sum(axis=2, keepdims=True)).astype(np.float16).astype(np.float64)
     y = xd * r16
     write(os.path.join(d, 'ilv_red_norm.orc'), [t(5, x.shape, x), out(4, y, 2.0 * ulp16(y) + xd * ulp16(r16))])
+    # the fourth review's L2 forms (their controls: every interleave 1): x [16,5,27] (magnitudes
+    # in [1/4, 4], so halving and doubling are exact) read from BAR 3 by a TD that keeps it in L2
+    # as it reads it (SourceType 1) and doubles it into BAR 4, the kept copy halved into BAR 7
+    x = (rng.uniform(0.25, 4, (C, H, W)) * rng.choice([-1.0, 1.0], (C, H, W))).astype(np.float16)
+    xd = x.astype(np.float64)
+    write(os.path.join(d, 'ilv_keep.orc'), [t(5, x.shape, x), out(4, 2 * xd, 0.0 * xd), out(7, xd / 2, 0.0 * xd)])
+    # y (BAR 5, read back from BAR 3) + x (BAR 6, from L2 memory as the second operand): one
+    # fp16 rounding of the sum
+    y = rng.uniform(-4, 4, (C, H, W)).astype(np.float16)
+    s16 = (y.astype(np.float64) + xd)
+    write(os.path.join(d, 'ilv_l2sec.orc'), [t(5, y.shape, y), t(6, x.shape, x), out(4, s16, ulp16(s16))])
     return 0
 
 

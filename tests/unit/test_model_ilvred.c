@@ -49,16 +49,20 @@ static void ir_pair(struct bp_pe_spec *t0, struct bp_pe_spec *t1, uint8_t out, u
 
 /* TD 0's destination interleaved by dst_ilv and TD 1's source by src_ilv (each tile DMA and its
  * L2 side), both rows IR_ROW apart, in prog (len bytes): nonzero when a field could not be set. */
+static int ir_patch_edge(size_t len, unsigned tw, unsigned dst_ilv, unsigned tr, unsigned src_ilv)
+{
+	return tpatch_field(prog, len, tw, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, dst_ilv) ||
+	       tpatch_field(prog, len, tw, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
+			    dst_ilv) ||
+	       tpatch_field(prog, len, tw, H13_DST_ROWSTRIDE, 0, 32, IR_ROW) ||
+	       tpatch_field(prog, len, tr, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, src_ilv) ||
+	       tpatch_field(prog, len, tr, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
+			    src_ilv) ||
+	       tpatch_field(prog, len, tr, H13_SRC_ROWSTRIDE, 0, 32, IR_ROW);
+}
 static int ir_patch_pair(size_t len, unsigned dst_ilv, unsigned src_ilv)
 {
-	return tpatch_field(prog, len, 0, H13_DST_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, dst_ilv) ||
-	       tpatch_field(prog, len, 0, H13_L2_RESULTCFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
-			    dst_ilv) ||
-	       tpatch_field(prog, len, 0, H13_DST_ROWSTRIDE, 0, 32, IR_ROW) ||
-	       tpatch_field(prog, len, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W, src_ilv) ||
-	       tpatch_field(prog, len, 1, H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB, H13_L2_DMAINTERLEAVE_W,
-			    src_ilv) ||
-	       tpatch_field(prog, len, 1, H13_SRC_ROWSTRIDE, 0, 32, IR_ROW);
+	return ir_patch_edge(len, 0, dst_ilv, 1, src_ilv);
 }
 
 /* The two TDs (flags: the variants above), TD 1 reducing with pool and nl; the length, 0 when a
@@ -258,5 +262,85 @@ TEST(model_ilvred, a_second_operand_read_interleaved_beside_one_from_l2)
 			     "operand from L2 memory (SourceType 0) not broadcast along W beside a second read "
 			     "channel-interleaved") != NULL,
 	       "unbroadcast first operand: %s", fault);
+#endif
+}
+
+/*
+ * The fourth review (2026-12-06): two L2 forms beside a source read channel-interleaved, which no
+ * real program has, completed with the model's own choice of layout (by 2, 4 or 8 alike):
+ *  - a source kept in L2 memory as it is read (SourceType 1): the model de-interleaved the tile
+ *    and kept it plain, under an L2 side (L2.SourceCfg.DMAInterleave) that names the interleave;
+ *    a later TD reading the copy got x. (A reduction's kept source was refused already.)
+ *  - a second operand from L2 memory (Src2DMA 0) beside a first read interleaved: read plain
+ *    under the same DMAInterleave (the mirror of the first operand refused in 2026-12-06, which
+ *    Apple's softmax pins only broadcast along W).
+ * Both are refused by name now (fw/td td_l2mem_of, which inspect marks). Each program's control,
+ * every interleave 1, computes numpy's values (tests/oracle/gen_ilvred.py: ilv_keep, ilv_l2sec).
+ */
+/* TD 0 x (BAR 5) -> BAR 3 (interleave ilv); TD 1 reads BAR 3 (ilv), keeps it in L2 at 0 as it
+ * reads it (SourceType 1: a channel 64 bytes, a row 64 x IR_C) and writes 2x to BAR 4; TD 2
+ * reads the kept copy and writes x / 2 to BAR 7 */
+static size_t keep_prog(unsigned ilv)
+{
+	struct bp_pe_spec t0 = bp_pe_copy(IR_C, IR_H, IR_W, 5, BP_MID_BAR);
+	struct bp_pe_spec t1 = bp_pe_copy(IR_C, IR_H, IR_W, BP_MID_BAR, 4);
+	struct bp_pe_spec t2 = bp_pe_copy(IR_C, IR_H, IR_W, 0, 7);
+	t0.dst_plane = t1.src_plane = IR_PLANE;
+	t1.l2_src = BP_L2_KEEP;
+	t1.src_l2 = (struct bp_l2){1, 0, 64, 64u * IR_C, 0, 0};
+	t1.scale = 0x4000u; /* 2 */
+	t2.l2_src = BP_L2_READ;
+	t2.src_l2 = t1.src_l2;
+	t2.scale = 0x3800u; /* 1/2 */
+	const struct bp_pe_spec *const tds[3] = {&t0, &t1, &t2};
+	size_t len = bp_pen(prog, sizeof prog, tds, 3);
+	return len && !ir_patch_edge(len, 0, ilv, 1, ilv) ? len : 0;
+}
+
+/* TD 0 x (BAR 6) into L2 memory at 0 (as keep_prog's copy); TD 1 y (BAR 5) -> BAR 3 (interleave
+ * ilv); TD 2 adds y read from BAR 3 (ilv) and x from L2 memory as its second operand, into BAR 4 */
+static size_t l2sec_prog(unsigned ilv)
+{
+	struct bp_pe_spec t0 = bp_pe_copy(IR_C, IR_H, IR_W, 6, 0);
+	struct bp_pe_spec t1 = bp_pe_copy(IR_C, IR_H, IR_W, 5, BP_MID_BAR);
+	struct bp_pe_spec t2 = bp_pe_copy(IR_C, IR_H, IR_W, BP_MID_BAR, 4);
+	t0.res_l2 = (struct bp_l2){1, 0, 64, 64u * IR_C, 0, 0};
+	t1.dst_plane = t2.src_plane = IR_PLANE;
+	t2.secsrc = H13_PE_SECSRC_TILE1;
+	t2.src2_l2 = t0.res_l2;
+	const struct bp_pe_spec *const tds[3] = {&t0, &t1, &t2};
+	size_t len = bp_pen(prog, sizeof prog, tds, 3);
+	return len && !ir_patch_edge(len, 1, ilv, 2, ilv) ? len : 0;
+}
+
+TEST(model_ilvred, l2_copies_beside_an_interleaved_source_refused)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	/* the controls: every interleave 1 */
+	CHECKF(ir_run("ilv_keep", keep_prog(1), 0, &r, fault, sizeof fault) == 0, "ilv_keep: %s", fault);
+	CHECKF(r.checked_tensors == 2 && r.checked == 2u * IR_C * IR_H * IR_W && r.bad == 0,
+	       "ilv_keep: %u tensors, %lu of %lu outside", r.checked_tensors, (unsigned long)r.bad,
+	       (unsigned long)r.checked);
+	fault[0] = 0;
+	CHECKF(ir_run("ilv_l2sec", l2sec_prog(1), 0, &r, fault, sizeof fault) == 0, "ilv_l2sec: %s", fault);
+	CHECKF(r.checked_tensors == 1 && r.checked == IR_C * IR_H * IR_W && r.bad == 0,
+	       "ilv_l2sec: %lu of %lu outside", (unsigned long)r.bad, (unsigned long)r.checked);
+#if !defined(ANEFW_TARGET) /* the negatives: the same code on the target */
+	static const unsigned ilv[] = {2, 8};
+	for (unsigned i = 0; i < 2; i++) {
+		char want[160];
+		snprintf(want, sizeof want, "td 1, unit TileDMASrc, TileDMASrc.Fmt.Interleave = 0x%x: "
+					    "unmodelled-combination: channel interleave > 1 on a source kept in L2 "
+					    "memory as it is read", ilv[i]);
+		fault[0] = 0;
+		CHECK(ir_run("ilv_keep", keep_prog(ilv[i]), 1, &r, fault, sizeof fault) != 0);
+		CHECKF(strstr(fault, want) != NULL, "kept, interleave %u: %s", ilv[i], fault);
+		snprintf(want, sizeof want, "td 2, unit TileDMASrc, TileDMASrc.Fmt.Interleave = 0x%x: "
+					    "unmodelled-combination: a second operand from L2 memory", ilv[i]);
+		fault[0] = 0;
+		CHECK(ir_run("ilv_l2sec", l2sec_prog(ilv[i]), 1, &r, fault, sizeof fault) != 0);
+		CHECKF(strstr(fault, want) != NULL, "second from L2, interleave %u: %s", ilv[i], fault);
+	}
 #endif
 }

@@ -1319,3 +1319,87 @@ TEST(model_agree, first_source_refusals_carry_the_models_text)
 	agree("the channel maxima, the tile source's En clear", &mx,
 	      "the first source is neither in L2 memory nor a bound tile source (RBase0): not modelled");
 }
+
+/*
+ * The fourth review (2026-12-06): beside a first source the tile DMA reads channel-interleaved,
+ * a source kept in L2 memory as it is read (SourceType 1) and a second operand from L2 memory
+ * completed with the model's own choice of layout (model_ilvred.l2_copies_beside_an_interleaved_
+ * source_refused); fw/td td_l2mem_of refuses both now, and inspect's PE line carries the text.
+ * The controls: the same TDs with interleave 1.
+ */
+/* t with its destination's (dst 1) or its source's interleave ilv and L2 side l2ilv, rows 512 bytes
+ * apart: agree_built */
+static void ilv_fields(const char *what, const struct bp_pe_spec *t, int dst, unsigned ilv, unsigned l2ilv,
+		       const char *want)
+{
+	const struct bp_pe_spec *one[1] = {t};
+	size_t len = built(one, 1);
+	REQUIRE(len > 0);
+	const int pe =
+		tpatch_field(nprog, len, 0, dst ? H13_DST_FMT : H13_SRC_FMT, H13_FMT_INTERLEAVE_LSB, H13_FMT_INTERLEAVE_W,
+			     ilv) ||
+		tpatch_field(nprog, len, 0, dst ? H13_L2_RESULTCFG : H13_L2_SOURCECFG, H13_L2_DMAINTERLEAVE_LSB,
+			     H13_L2_DMAINTERLEAVE_W, l2ilv) ||
+		tpatch_field(nprog, len, 0, dst ? H13_DST_ROWSTRIDE : H13_SRC_ROWSTRIDE, 0, 32, 8u * 64u);
+	CHECKF(pe == 0, "%s: a register is not written in the program", what);
+	if (!pe)
+		agree_built(what, len, want);
+}
+
+TEST(model_agree, l2_copies_beside_an_interleaved_source_marked)
+{
+	struct bp_pe_spec keep = bp_pe_copy(16, 3, 24, 5, 4), sec = keep;
+	keep.l2_src = BP_L2_KEEP;
+	keep.src_l2 = l2v(0, 64, 1024);
+	keep.src_plane = 3u * 512u;
+	/* (the second operand's L2 memory written by a TD before: the control completes) */
+	struct bp_pe_spec w = bp_pe_copy(16, 3, 24, 6, 0);
+	w.res_l2 = l2v(0, 64, 1024);
+	sec.src_plane = 3u * 512u;
+	sec.secsrc = H13_PE_SECSRC_TILE1;
+	sec.src2_l2 = l2v(0, 64, 1024);
+	ilv_fields("kept, interleave 1", &keep, 0, 1, 1, NULL);
+	static const char kept[] = "channel interleave > 1 on a source kept in L2 memory as it is read";
+	ilv_fields("kept, interleave 2", &keep, 0, 2, 2, kept);
+	ilv_fields("kept, interleave 8", &keep, 0, 8, 8, kept);
+	const struct bp_pe_spec *two[2] = {&w, &sec};
+	agree_n("second from L2, interleave 1", two, 2, NULL);
+	ilv_fields("second from L2, interleave 2", &sec, 0, 2, 2,
+		   "a second operand from L2 memory (L2.SourceCfg.Src2DMA 0) beside a first read "
+		   "channel-interleaved");
+}
+
+/*
+ * The channel-interleave checks (the model's interleave_side, now fw/td td_interleave_refusal):
+ * inspect printed "channels interleaved by N" as computed where the model refuses the TD (the
+ * fourth review: a staging TD, its result kept in L2 memory and written through WBase with En
+ * clear, interleaved; an interleave of 0 or 3; an L2 side that disagrees; a part-filled group).
+ * Each is refused by the model and marked on the registers: line with its text; the controls (an
+ * interleave of 2 on a destination written with En clear, or read on a source) run unmarked.
+ */
+TEST(model_agree, interleave_refusals_marked)
+{
+	struct bp_pe_spec copy = bp_pe_copy(16, 3, 24, 5, 4), enclear = copy, stage = copy, odd = bp_pe_copy(3, 3, 24, 5, 4);
+	copy.src_plane = copy.dst_plane = 3u * 512u;
+	extra(&enclear, H13_DST_DMACONFIG, 0xc0u);
+	enclear.dst_plane = copy.dst_plane;
+	stage.res_l2 = l2v(0, 64, 1024);
+	stage.res_wbase = 1;
+	stage.dst_plane = copy.dst_plane;
+	odd.src_plane = odd.dst_plane = 3u * 512u;
+	ilv_fields("a destination interleaved by 2", &copy, 1, 2, 2, NULL);
+	ilv_fields("a source read interleaved by 2", &copy, 0, 2, 2, NULL);
+	ilv_fields("by 2, written with En clear", &enclear, 1, 2, 2, NULL);
+	ilv_fields("a staging TD's destination interleaved by 2", &stage, 1, 2, 2,
+		   "channel interleave on a side the tile DMA does not move, or on a reduction's or an "
+		   "L2-resident result, not modelled");
+	ilv_fields("a destination interleaved by 3", &copy, 1, 3, 3,
+		   "a tile DMA's Fmt.Interleave other than 1, 2, 4 or 8 not modelled");
+	ilv_fields("a source interleaved by 0", &copy, 0, 0, 0,
+		   "a tile DMA's Fmt.Interleave other than 1, 2, 4 or 8 not modelled");
+	ilv_fields("an L2 side of 1 under 2", &copy, 1, 2, 1,
+		   "an L2 DMAInterleave other than its tile DMA's Fmt.Interleave not modelled");
+	ilv_fields("3 channels by 2", &odd, 1, 2, 2,
+		   "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of the "
+		   "interleave");
+}

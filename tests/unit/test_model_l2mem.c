@@ -1208,6 +1208,51 @@ TEST(model_l2mem, an_operand_staged_in_l2_and_written_through_wbase_as_apples)
 #endif
 }
 
+/* An L2-resident result (L2.ResultCfg.ResultType 3) whose TD binds WBase as well (the fourth
+ * review): the model kept the tensor and wrote it through WBase both, with En set (since the
+ * resident tensors were read) or clear (since td_dst_writes). The one real resident result,
+ * sigmoid.bin's TD 0, has its destination off, and no real TD has both; which of the two the
+ * engine writes is not known (as for ResultType 0 with En set, refused above), so both forms are
+ * refused by name (fw/td td_resident_refusal, which inspect marks). The control: relu(x) kept
+ * resident with no destination (TD 0), copied out by TD 1, gives numpy's relu (dst_en_clear_relu) */
+static void resident_pair(struct bp_pe_spec *t0, struct bp_pe_spec *t1, int wbase, uint32_t dmacfg)
+{
+	*t0 = relu_dst(dmacfg);
+	t0->nx = 0;
+	t0->res_l2 = l2(0x1000, 48, 192);
+	t0->res_wbase = (unsigned)wbase;
+	t0->bar_out = 3;
+	t0->xreg[t0->nx] = H13_L2_RESULTCFG;
+	t0->xval[t0->nx++] = td_fixed_bits(H13_L2_RESULTCFG) | H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT);
+	if (wbase && (dmacfg & 1u)) {
+		t0->xreg[t0->nx] = H13_DST_DMACONFIG;
+		t0->xval[t0->nx++] = dmacfg;
+	}
+	*t1 = bp_pe_copy(4, 3, 20, 0, 4);
+	t1->l2_src = BP_L2_READ;
+	t1->src_l2 = l2(0x1000, 48, 192);
+	t1->xreg[t1->nx] = H13_L2_SOURCECFG;
+	t1->xval[t1->nx++] = td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2_SOURCETYPE, H13_L2_RESIDENT);
+}
+
+TEST(model_l2mem, an_l2_resident_result_written_through_wbase_too_is_refused)
+{
+	struct bp_pe_spec t0, t1;
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	resident_pair(&t0, &t1, 0, 0);
+	expect_exact("dst_en_clear_relu", p, 2);
+#if !defined(ANEFW_TARGET)
+	static const uint32_t v[] = {1u, 0xc0u}; /* En set, En clear (Apple's staging word) */
+	for (unsigned i = 0; i < 2; i++) {
+		resident_pair(&t0, &t1, 1, v[i]);
+		expect_refused("dst_en_clear_relu", p, 2,
+			       "td 0, unit L2, L2.ResultCfg.ResultType = 0x3: unmodelled-combination: an "
+			       "L2-resident result (L2.ResultCfg.ResultType 3) with the tile destination "
+			       "writing it too");
+	}
+#endif
+}
+
 /* The M 16 matmul's TD 0 keeps its operand transposed (Common.Cfg.OutTranspose) while writing
  * it through WBase with En clear: each copy as its path alone writes it, the L2 view with C and W
  * swapped (read back so by TD 1: x - z, z [16,1,1] kept as one row of 16) and the tile DMA's

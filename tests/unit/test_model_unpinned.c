@@ -203,6 +203,7 @@ TEST(model_unpinned, an_l2_resident_source_smaller_than_the_input_is_refused)
 	for (unsigned one = 0; one < 2; one++) {
 		struct bp_pe_spec *p = one ? d : c;
 		p[0] = bp_pe_copy(one ? 1 : 2, 2, 16, 5, 0);
+		p[0].res_l2 = (struct bp_l2){1, 0, 64, 64, 0, 0}; /* (no tile destination) */
 		xw(&p[0], H13_L2_RESULTCFG, rcfg3);
 		p[1] = bp_pe_copy(2, 2, 16, 5, 4);
 		p[1].ne_chmax = 2;
@@ -219,6 +220,7 @@ TEST(model_unpinned, a_second_tile_operand_narrower_than_the_output_is_refused)
 	const uint32_t scfg3 = td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2_SOURCETYPE, H13_L2_RESIDENT);
 	struct bp_pe_spec t[2], u[2];
 	t[0] = bp_pe_copy(1, 2, 16, 5, 0);
+	t[0].res_l2 = (struct bp_l2){1, 0, 64, 64, 0, 0}; /* (no tile destination) */
 	xw(&t[0], H13_L2_RESULTCFG, rcfg3);
 	t[1] = bp_pe_copy(1, 2, 16, 5, 4);
 	t[1].op = H13_PE_OP_ADD;
@@ -367,8 +369,9 @@ TEST(model_unpinned, a_convolution_past_its_input_or_without_a_source_is_refused
 }
 
 /* Two TDs through an L2-resident tensor (ResultType 3, then SourceType 3): TD 0 copies BAR 5,
- * TD 1 copies the tensor to BAR 4; `byte` makes TD 0's output (also out to BAR 7 by the tile DMA)
- * or TD 1's input a one-byte format. Returns the run's result, its fault text in f. */
+ * TD 1 copies the tensor to BAR 4; `byte` makes TD 0's output (then also out to BAR 7 by the tile
+ * DMA, refused for that too, after the format) or TD 1's input a one-byte format. Returns the
+ * run's result, its fault text in f. */
 static int resident_run(int byte_out, int byte_in, char *f, size_t fl)
 {
 	const uint32_t rcfg3 = (td_fixed_bits(H13_L2_RESULTCFG) & ~(byte_out ? H13_PUT(H13_L2_DMAFMT, 3) : 0u)) |
@@ -377,6 +380,8 @@ static int resident_run(int byte_out, int byte_in, char *f, size_t fl)
 			       H13_PUT(H13_L2_SOURCETYPE, H13_L2_RESIDENT);
 	struct bp_pe_spec t[2];
 	t[0] = bp_pe_copy(1, 1, 16, 5, 7);
+	if (!byte_out) /* no tile destination (a resident result it writes too is refused) */
+		t[0].res_l2 = (struct bp_l2){1, 0, 64, 64, 0, 0};
 	t[1] = bp_pe_copy(1, 1, 16, 0, 4);
 	t[1].l2_src = BP_L2_READ;
 	t[1].src_l2 = (struct bp_l2){1, 0, 64, 64, 0, 0};

@@ -417,7 +417,10 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 		  "  PE: a x -1 x b (RBase1), + 0.5, x 1, relu, x FinalScale 1 (not modelled: Planar.BiasScale "
 		  "other than Scale 1, Bias 0 on a product of two operands not modelled (every real product has "
 		  "them so; on silicon Scale 0 and Bias 0 left a product unchanged))\n"
-		  "  result: WBase, 1 x 2560 x 1600 fp16, and keeps it in L2\n");
+		  "  result: WBase, 1 x 2560 x 1600 fp16, and keeps it in L2\n"
+		  "  registers: (not modelled: an L2-resident result (L2.ResultCfg.ResultType 3) with the tile "
+		  "destination writing it too (WBase bound, TileDMADst.DMAConfig.En set or clear) not modelled "
+		  "(sigmoid.bin's keeps it with the destination off; which one the engine writes is not known))\n");
 	/* a pool from an L2-resident source, |.|, an fp32 FinalScale that is no fp16 */
 	struct treg_img p = {0};
 	common(&p, 8, 4, 3, 3);
