@@ -45,7 +45,8 @@ static int pe_pools(const struct td_regs *r)
 
 /* compute's otr: Common.Cfg.OutTranspose on a result the tile DMA writes (through WBase), and not
  * only kept in L2 memory (a result kept there and written through WBase with En clear is
- * transposed in both copies) */
+ * transposed in both copies, td_dst_writes_en_clear); tiles.c's in-place and interleave checks
+ * read it too */
 int td_out_transposed(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm)
 {
 	return H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && td_dst_writes(tiles) &&

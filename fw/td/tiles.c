@@ -150,18 +150,10 @@ void td_tiles_overlap_refuse(struct td_refusal *no)
 		  "reads and writes is not published)");
 }
 
-/* written transposed by the tile DMA (Common.Cfg.OutTranspose on a destination, not an L2 result;
- * a result kept in L2 memory and written through WBase with En clear is transposed in both
- * copies, td_dst_writes_en_clear, as engine/model/compute.c's compute) */
-static int dst_transposed(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm)
-{
-	return H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && td_dst_writes(bar_en) &&
-	       (!lm->res.on || td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), bar_en));
-}
 
 int td_in_place_reordered(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm)
 {
-	return dst_transposed(r, bar_en, lm) || td_tile_interleave(GET(H13_SRC_FMT)) != td_tile_interleave(GET(H13_DST_FMT));
+	return td_out_transposed(r, bar_en, lm) || td_tile_interleave(GET(H13_SRC_FMT)) != td_tile_interleave(GET(H13_DST_FMT));
 }
 
 int td_in_place_reads_others(const struct td_regs *r, const struct td_l2mem *lm)
@@ -184,7 +176,7 @@ void td_dst_self_overlap_refusal(const struct td_regs *r, unsigned bar_en, const
 		return;
 	struct td_tile_geom t;
 	td_tile_geom_of(r, TD_R_DST, &t);
-	if (dst_transposed(r, bar_en, lm)) {
+	if (td_out_transposed(r, bar_en, lm)) {
 		const unsigned w = t.w;
 		t.w = t.c;
 		t.c = w;
@@ -241,7 +233,7 @@ void td_interleave_refusal(const struct td_regs *r, unsigned bar_en, const struc
 	td_tile_geom_of(r, TD_R_SRC0, &in0);
 	td_tile_geom_of(r, TD_R_SRC1, &in1);
 	td_tile_geom_of(r, TD_R_DST, &dst);
-	if (dst_transposed(r, bar_en, lm)) { /* C and W swapped, as the tile DMA writes it */
+	if (td_out_transposed(r, bar_en, lm)) { /* C and W swapped, as the tile DMA writes it */
 		const unsigned w = dst.w;
 		dst.w = dst.c;
 		dst.c = w;
