@@ -132,6 +132,38 @@ bytes-moved --form sparse --count 4
 EOF
 if [ "$bad" -eq 0 ]; then t_pass "codecs.tool.bad_arguments ($n cases)"; else t_fail codecs.tool.bad_arguments "$bad of $n"; fi
 
+# ---- the files are raw little-endian, never .npy (docs/codecs.md) ----
+# An fp16 .npy given as IN was read header and all as values (exit 0, 68 e4m3 bytes from a
+# 4-value array); a decode to OUT.npy wrote raw bytes numpy cannot load. Both are refused by
+# name, no file written; the control: the same values raw round-trip exactly (multiples of 0.5
+# in [-8, 8) are e4m3 values: 3 mantissa bits, exponents -1..2).
+"$PYTHON" -c "
+import numpy as np, sys
+a = np.arange(-8, 8, 0.5).astype(np.float16)
+np.save(sys.argv[1] + '/h.npy', a); a.astype('<f2').tofile(sys.argv[1] + '/h.f16')" "$tmp"
+rm -f "$tmp/n.e4m3" "$tmp/y.npy"
+out=$("$TOOL" encode e4m3 "$tmp/h.npy" "$tmp/n.e4m3" 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && [ ! -e "$tmp/n.e4m3" ] &&
+   grep -qF "anefw-tool encode e4m3: $tmp/h.npy: a NumPy .npy file; the file wanted is raw little-endian values" <<<"$out"; then
+	t_pass codecs.tool.npy_input_refused
+else
+	t_fail codecs.tool.npy_input_refused "exit $rc, file $([ -e "$tmp/n.e4m3" ] && echo left || echo none): $out"
+fi
+"$TOOL" encode e4m3 "$tmp/h.f16" "$tmp/h.e4m3" >/dev/null 2>&1
+out=$("$TOOL" decode e4m3 "$tmp/h.e4m3" "$tmp/y.npy" 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && [ ! -e "$tmp/y.npy" ] &&
+   grep -qF "anefw-tool decode e4m3: $tmp/y.npy: an output named .npy; it is written as raw little-endian values" <<<"$out"; then
+	t_pass codecs.tool.npy_output_refused
+else
+	t_fail codecs.tool.npy_output_refused "exit $rc, file $([ -e "$tmp/y.npy" ] && echo left || echo none): $out"
+fi
+if [ "$(stat -c %s "$tmp/h.e4m3" 2>/dev/null)" = 32 ] &&
+   "$TOOL" decode e4m3 "$tmp/h.e4m3" "$tmp/back.f16" && cmp -s "$tmp/h.f16" "$tmp/back.f16"; then
+	t_pass codecs.tool.raw_fp16_round_trips_through_e4m3
+else
+	t_fail codecs.tool.raw_fp16_round_trips_through_e4m3 "$(ls -l "$tmp"/h.e4m3 "$tmp"/back.f16 2>&1 | tr '\n' ' ')"
+fi
+
 # ---- a short fuzz pass per decoder (ASan + UBSan) ----
 for f in "$BUILD"/host/fuzz/fuzz_codec_*; do
 	[ -x "$f" ] || continue

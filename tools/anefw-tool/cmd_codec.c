@@ -94,7 +94,7 @@ static int read_fp16(const char *cmd, const char *path, uint16_t **v, size_t *n)
 {
 	uint8_t *b;
 	size_t len;
-	if (tool_read_file(path, &b, &len))
+	if (tool_read_raw(cmd, path, &b, &len))
 		return -1;
 	if (len % 2) {
 		free(b);
@@ -115,14 +115,14 @@ static int read_fp16(const char *cmd, const char *path, uint16_t **v, size_t *n)
 	return 0;
 }
 
-static int write_fp16(const char *path, const uint16_t *v, size_t n)
+static int write_fp16(const char *cmd, const char *path, const uint16_t *v, size_t n)
 {
 	uint8_t *b = malloc(n * 2 + 1);
 	if (!b)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		le_wr16(b + 2 * i, v[i]);
-	int r = tool_write_file(path, b, n * 2);
+	int r = tool_write_raw(cmd, path, b, n * 2);
 	free(b);
 	return r;
 }
@@ -173,7 +173,7 @@ static int decode_finish(const char *cmd, enum codec_err e, const char *path, co
 {
 	if (e)
 		return codec_fail(cmd, e);
-	return write_fp16(path, out, count) ? 1 : 0;
+	return write_fp16(cmd, path, out, count) ? 1 : 0;
 }
 
 static int decode_palette(int argc, char **argv)
@@ -192,7 +192,7 @@ static int decode_palette(int argc, char **argv)
 	struct bufs b = {0};
 	size_t in_len, lut_n;
 	int rc = 1;
-	if (tool_read_file(pos[0], &b.in, &in_len) || read_fp16(cmd, get_str(opts, "lut"), &b.lut, &lut_n))
+	if (tool_read_raw(cmd, pos[0], &b.in, &in_len) || read_fp16(cmd, get_str(opts, "lut"), &b.lut, &lut_n))
 		goto out;
 	if (!(b.out16 = alloc16(count)))
 		goto out;
@@ -216,7 +216,7 @@ static int decode_sparse(int argc, char **argv)
 	struct bufs b = {0};
 	size_t mask_len, nvals;
 	int rc = 1;
-	if (tool_read_file(pos[0], &b.in, &mask_len) || read_fp16(cmd, pos[1], &b.scale, &nvals))
+	if (tool_read_raw(cmd, pos[0], &b.in, &mask_len) || read_fp16(cmd, pos[1], &b.scale, &nvals))
 		goto out;
 	if (!(b.out16 = alloc16(count)))
 		goto out;
@@ -243,9 +243,9 @@ static int decode_affine(int argc, char **argv)
 	struct bufs b = {0};
 	size_t q_len, nscale, nzp = 0;
 	int rc = 1;
-	if (tool_read_file(pos[0], &b.in, &q_len) || read_fp16(cmd, get_str(opts, "scale"), &b.scale, &nscale))
+	if (tool_read_raw(cmd, pos[0], &b.in, &q_len) || read_fp16(cmd, get_str(opts, "scale"), &b.scale, &nscale))
 		goto out;
-	if (get_str(opts, "zero-point") && tool_read_file(get_str(opts, "zero-point"), &b.aux8, &nzp))
+	if (get_str(opts, "zero-point") && tool_read_raw(cmd, get_str(opts, "zero-point"), &b.aux8, &nzp))
 		goto out;
 	if (!(b.out16 = alloc16(count)))
 		goto out;
@@ -295,7 +295,7 @@ static int decode_blockwise(int argc, char **argv)
 	size_t q_len, nscale, noff = 0;
 	const void *off = NULL;
 	int rc = 1;
-	if (tool_read_file(pos[0], &b.in, &q_len) || read_fp16(cmd, get_str(opts, "scale"), &b.scale, &nscale))
+	if (tool_read_raw(cmd, pos[0], &b.in, &q_len) || read_fp16(cmd, get_str(opts, "scale"), &b.scale, &nscale))
 		goto out;
 	if (get_str(opts, "offset")) {
 		if (ot == CODEC_OFF_FP16) {
@@ -304,7 +304,7 @@ static int decode_blockwise(int argc, char **argv)
 			off = b.offset;
 		} else {
 			/* one byte per block */
-			if (tool_read_file(get_str(opts, "offset"), &b.aux8, &noff))
+			if (tool_read_raw(cmd, get_str(opts, "offset"), &b.aux8, &noff))
 				goto out;
 			off = b.aux8 ? (const void *)b.aux8 : (const void *)"";
 		}
@@ -329,7 +329,7 @@ static int decode_fp8(int argc, char **argv, int e5)
 	struct bufs b = {0};
 	size_t n;
 	int rc = 1;
-	if (tool_read_file(pos[0], &b.in, &n))
+	if (tool_read_raw(cmd, pos[0], &b.in, &n))
 		goto out;
 	if (!(b.out16 = alloc16(n)))
 		goto out;
@@ -338,7 +338,7 @@ static int decode_fp8(int argc, char **argv, int e5)
 		rc = codec_fail(cmd, e);
 		goto out;
 	}
-	rc = write_fp16(pos[1], b.out16, n) ? 1 : 0;
+	rc = write_fp16(cmd, pos[1], b.out16, n) ? 1 : 0;
 out:
 	free_bufs(&b);
 	return rc;
@@ -369,7 +369,7 @@ static int decode_tflm(int argc, char **argv)
 	struct bufs b = {0};
 	size_t in_len, table_len;
 	int rc = 1;
-	if (tool_read_file(pos[0], &b.in, &in_len) || tool_read_file(get_str(opts, "table"), &b.aux8, &table_len))
+	if (tool_read_raw(cmd, pos[0], &b.in, &in_len) || tool_read_raw(cmd, get_str(opts, "table"), &b.aux8, &table_len))
 		goto out;
 	struct codec_tflm t = {(unsigned)bits, (enum codec_tflm_type)type, (size_t)channels, get_str(opts, "alt-axis") != NULL};
 	size_t out_len = (size_t)count * codec_tflm_elem_size(t.type);
@@ -380,7 +380,7 @@ static int decode_tflm(int argc, char **argv)
 		rc = codec_fail(cmd, e);
 		goto out;
 	}
-	rc = tool_write_file(pos[1], b.out8, out_len) ? 1 : 0;
+	rc = tool_write_raw(cmd, pos[1], b.out8, out_len) ? 1 : 0;
 out:
 	free_bufs(&b);
 	return rc;
@@ -427,7 +427,7 @@ static int cmd_encode(int argc, char **argv)
 	int rc = 1;
 	if (out) {
 		enum codec_err e = e5 ? codec_e5m2_encode(in, n, out, n, sat) : codec_e4m3_encode(in, n, out, n, sat);
-		rc = e ? codec_fail(cmd, e) : tool_write_file(pos[1], out, n) ? 1 : 0;
+		rc = e ? codec_fail(cmd, e) : tool_write_raw(cmd, pos[1], out, n) ? 1 : 0;
 	}
 	free(in);
 	free(out);
@@ -512,8 +512,21 @@ static int cmd_bytes_moved(int argc, char **argv)
 }
 
 TOOL_COMMAND(decode, "decode", cmd_decode,
-	     "decode palette|sparse|affine|blockwise|e4m3|e5m2|tflm ...  decode a compressed weight file to fp16 (tflm: its type)");
-TOOL_COMMAND(encode, "encode", cmd_encode, "encode e4m3|e5m2 [--saturate] IN OUT  fp16 file to fp8");
+	     "decode palette|sparse|affine|blockwise|e4m3|e5m2|tflm ...  decode a compressed weight file to fp16 (tflm: its type)\n"
+	     "    decode palette --bits N --count E --lut LUT [--vector V] [--groups G] IN OUT\n"
+	     "    decode sparse --count E MASK VALUES OUT\n"
+	     "    decode affine --type int8|uint8 --count E --scale S [--zero-point Z] [--channels C] IN OUT\n"
+	     "    decode blockwise --type int8|uint8 --count E --block B --scale S\n"
+	     "                     [--offset O [--offset-type int8|uint8|fp16]] IN OUT\n"
+	     "    decode e4m3 IN OUT; decode e5m2 IN OUT\n"
+	     "    decode tflm --bits N --count E --type int8|int16|int32|int64|float32|bool --table T\n"
+	     "                [--channels C] [--alt-axis] IN OUT\n"
+	     "    every file raw little-endian values (LUT, S, VALUES, fp16 O: fp16), not .npy\n"
+	     "    (docs/codecs.md)");
+TOOL_COMMAND(encode, "encode", cmd_encode, "encode e4m3|e5m2 [--saturate] IN OUT  fp16 file to fp8 (raw little-endian, not .npy)");
 TOOL_COMMAND(gates, "gates", cmd_gates, "gates --chip H13|H14|H15|H16|H17|H18  per form: stream, fold or refuse, and why");
 TOOL_COMMAND(bytes_moved, "bytes-moved", cmd_bytes_moved,
-	     "bytes-moved --chip C --form F --count E [...]  bytes a weight moves across DMA");
+	     "bytes-moved --chip C --form F --count E [...]  bytes a weight moves across DMA\n"
+	     "    bytes-moved --chip H13|H14|H15|H16|H17|H18 --form int8|palette|sparse|blockwise|e4m3\n"
+	     "                --count E [--nonzeros N] [--scales S] [--bits B] [--vector V]\n"
+	     "                [--groups G] [--offset] [--asymmetric]");

@@ -60,7 +60,7 @@ static int cmd_lut_eval(int argc, char **argv)
 	actlut_build_table(&lut, table);
 	for (uint32_t i = 0; i < ACTLUT_TABLE_LEN; i++)
 		le_wr16(bytes + 2 * i, table[i]);
-	if (tool_write_file(outp, bytes, sizeof bytes))
+	if (tool_write_raw("lut-eval", outp, bytes, sizeof bytes))
 		return 1;
 	return 0;
 }
@@ -425,7 +425,7 @@ static int lut_write(const struct lut_args *a, const uint16_t *s, int scale, dou
 			ERR_ARGS(actlut_err(err)));
 		return 1;
 	}
-	if (tool_write_file(a->out, rec, sizeof rec))
+	if (tool_write_raw("lut-build", a->out, rec, sizeof rec))
 		return 1;
 	if (fn->kind == B_PLAIN || fn->kind == B_ODD)
 		fprintf(stderr, "lut-build %s: mode 0x%x, s=%d, knots over [%g, %g]\n", fn->name, fn->mode, scale,

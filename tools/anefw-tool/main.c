@@ -66,6 +66,34 @@ int tool_write_file(const char *path, const void *buf, size_t len)
 	return 0;
 }
 
+int tool_read_raw(const char *cmd, const char *path, uint8_t **buf, size_t *len)
+{
+	static const uint8_t npy[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+	if (tool_read_file(path, buf, len))
+		return -1;
+	if (*len >= sizeof npy && !memcmp(*buf, npy, sizeof npy)) {
+		fprintf(stderr, "anefw-tool %s: %s: a NumPy .npy file; the file wanted is raw "
+			"little-endian values, no header (docs/codecs.md; numpy: "
+			"np.load(NPY).tofile(RAW))\n", cmd, path);
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int tool_write_raw(const char *cmd, const char *path, const void *buf, size_t len)
+{
+	size_t n = strlen(path);
+	if (n >= 4 && !strcmp(path + n - 4, ".npy")) {
+		fprintf(stderr, "anefw-tool %s: %s: an output named .npy; it is written as raw "
+			"little-endian values, no header (docs/codecs.md; numpy: "
+			"np.fromfile(RAW, dtype)): give another name\n", cmd, path);
+		return -1;
+	}
+	return tool_write_file(path, buf, len);
+}
+
 int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i)
 {
 	uint64_t v;

@@ -24,6 +24,13 @@ struct tool_cmd {
 int tool_read_file(const char *path, uint8_t **buf, size_t *len);
 /* Writes a whole file; returns 0, or -1 with a message printed. */
 int tool_write_file(const char *path, const void *buf, size_t len);
+/* The codec and LUT commands' files are raw little-endian values (docs/codecs.md), never .npy:
+ * tool_read_raw is tool_read_file that refuses a file starting with the .npy magic (read whole,
+ * its header would be taken as values), tool_write_raw tool_write_file that refuses a path
+ * ending in .npy (raw bytes there would not load in numpy); each returns 0, or -1 with
+ * "anefw-tool CMD: PATH: ..." printed, saying what was expected and the numpy call that converts. */
+int tool_read_raw(const char *cmd, const char *path, uint8_t **buf, size_t *len);
+int tool_write_raw(const char *cmd, const char *path, const void *buf, size_t len);
 /* Parses an unsigned integer (decimal or 0x hex) with range check; returns 0 or -1. */
 int tool_parse_u64(const char *s, uint64_t max, uint64_t *out);
 /* --ops-limit N at argv[*i] (run, submit): the engine model's compute limit for this command's
