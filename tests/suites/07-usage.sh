@@ -33,6 +33,23 @@ if [ "$rc" -eq 2 ] && echo "$out" | grep -qx "anefw-tool: unknown command 'no-su
 	t_pass "help: no-such-cmd --help is refused (exit 2)"
 else t_fail "help: no-such-cmd --help" "exit $rc: $(echo "$out" | head -n1)"; fi
 
+# a command with forms (decode FORM, bytes-moved's options) shows every form's arguments in its
+# --help: each usage line an error prints appears there (decode --help said only "..." before)
+miss=""
+for f in palette sparse affine blockwise e4m3 tflm; do
+	u=$("$TOOL" decode "$f" 2>&1 | sed -n "s/^anefw-tool decode $f: usage: //p")
+	[ -n "$u" ] || { miss="$miss [decode $f: no usage line]"; continue; }
+	# the help may wrap a long line: compare with runs of blanks squeezed
+	"$TOOL" decode --help | tr -s ' \n' '  ' | grep -qF -- "$(tr -s ' ' <<<"$u")" || miss="$miss [$u]"
+done
+u=$("$TOOL" bytes-moved --chip 2>&1 | sed -n 's/^anefw-tool bytes-moved: usage: bytes-moved //p')
+for o in --form --count --nonzeros --scales --bits --vector --groups --offset --asymmetric; do
+	grep -qF -- "$o" <<<"$u" || { miss="$miss [bytes-moved usage lacks $o]"; continue; }
+	"$TOOL" bytes-moved --help | grep -qF -- "$o" || miss="$miss [bytes-moved --help: $o]"
+done
+if [ -z "$miss" ]; then t_pass "help: decode and bytes-moved --help give each form's arguments"
+else t_fail "help: forms' arguments" "$miss"; fi
+
 # version: git describe at build time
 out=$("$TOOL" version); want=$(git describe --tags --always 2>/dev/null)
 case "$out" in
