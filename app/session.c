@@ -98,7 +98,7 @@ static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
 		outf(out, ctx, " (%s)", st->field);
 	if (st->detail[0])
 		outf(out, ctx, " (%s)", st->detail);
-	outf(out, ctx, "\n");
+	outf(out, ctx, ": %s\n", ctrl_status_err(st)->desc);
 }
 
 /* The arena: guard | TD memory | guard | kunit scratch | guard | fold scratch | guard |

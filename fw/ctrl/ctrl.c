@@ -5,6 +5,7 @@
 #include "fw/formats/formats.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -635,6 +636,32 @@ static int on_text_bar(const struct ldr_program *p, unsigned bar)
 	return 0;
 }
 
+/* A refused range's text (ctrl_status.detail): what the TD asked of its BAR and what the BAR
+ * was granted, so "range-outside-granted-buffer" and "access-not-granted" say both. */
+static void range_detail(struct ctrl_plan *pl, const struct td_range *x, unsigned access,
+			 enum pol_err e)
+{
+	if ((e != POL_E_OUT_OF_BUFFER && e != POL_E_ACCESS) || x->bar >= POL_MAX_BUFFERS ||
+	    !(pl->pol.present >> x->bar & 1u))
+		return;
+	const struct pol_buffer *b = &pl->pol.buf[x->bar];
+	const char *verb = access & POL_WRITE ? "writes" : "reads";
+	unsigned g = b->access & POL_RW;
+	const char *gn = g == POL_RW ? "rw" : g == POL_WRITE ? "w" : g == POL_READ ? "r" : "-";
+	char *d = pl->st.detail;
+	size_t cap = sizeof pl->st.detail;
+	if (e == POL_E_ACCESS)
+		snprintf(d, cap, "the TD %s it, the grant is %s", verb, gn);
+	else if (x->absolute)
+		snprintf(d, cap, "%s 0x%lx bytes at 0x%lx, the grant 0x%lx bytes at 0x%lx", verb,
+			 (unsigned long)x->len, (unsigned long)x->addr,
+			 (unsigned long)b->size, (unsigned long)b->mapped);
+	else
+		snprintf(d, cap, "%s 0x%lx bytes at offset 0x%lx, the grant 0x%lx bytes", verb,
+			 (unsigned long)x->len, (unsigned long)x->addr,
+			 (unsigned long)b->size);
+}
+
 static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct td_range *x)
 {
 	struct ctrl_td_plan *t = &pl->td[i];
@@ -677,9 +704,11 @@ static enum ctrl_err check_range(struct ctrl_plan *pl, unsigned i, const struct 
 	} else {
 		e = pol_check_offset(&pl->pol, x->bar, x->addr, x->len, access, &rt);
 	}
-	if (e != POL_OK)
+	if (e != POL_OK) {
+		range_detail(pl, x, access, e);
 		return fail_pol(pl, e, x->kind, x->kind == TD_R_TBASE || x->kind >= TD_R_COEFF ? x->ch : -1,
 				x->bar);
+	}
 	if (t->nranges >= CTRL_MAX_RANGES)
 		return fail_pol(pl, POL_E_TOO_MANY, x->kind, x->ch, x->bar);
 	t->r[t->nranges++] = (struct ctrl_range){x->kind, x->ch, x->bar, (uint8_t)(access & POL_RW),

@@ -111,6 +111,13 @@ LIST
 	refuse bar_outside_table bar-index-out-of-range --grant 32:0xc0:r --grant 4:0xc0:w --grant 5:0xc0:r
 	refuse input_short range-outside-granted-buffer --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0x80:r
 	refuse zero_grant bad-grant --grant 1:0:r --grant 4:0xc0:w --grant 5:0xc0:r
+	# the refusal says what the TD asked and what was granted, then the error's words (it said
+	# the name alone before); conv.hwx's three coefficient channels are 0x40 bytes each from the
+	# weights' start and its input 0xc0 bytes (tests/oracle/hwx_ref.py)
+	refuse weights_short.says_range_and_grant 'range-outside-granted-buffer td 0 coeff ch 2 bar 1 (reads 0x40 bytes at 0x[0-9a-f]*, the grant 0x80 bytes at 0x[0-9a-f]*): an access that leaves its granted buffer$' --grant 1:0x80:r --grant 4:0xc0:w --grant 5:0xc0:r
+	refuse input_short.says_range_and_grant 'range-outside-granted-buffer td 0 src0 bar 5 (reads 0xc0 bytes at offset 0x0, the grant 0x80 bytes): an access that leaves its granted buffer$' --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0x80:r
+	refuse output_read_only.says_access 'access-not-granted td 0 dst bar 4 (the TD writes it, the grant is r): a write into a read-only buffer' --grant 1:0xc0:r --grant 4:0xc0:r --grant 5:0xc0:r
+	refuse input_missing.says_why 'bar-not-granted td 0 src0 bar 5: nothing granted at that BAR index$' --grant 1:0xc0:r --grant 4:0xc0:w
 	# explicit grants that cover the program: it completes, its coefficient channels (3, by
 	# hwx_ref.py) read inside the weights grant, and the canaries around every buffer are intact
 	out=$("$TOOL" submit --trace "$conv" --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0xc0:r 2>&1); rc=$?
