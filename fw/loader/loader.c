@@ -1002,9 +1002,23 @@ const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
 	if (len >= sizeof elf && !memcmp(buf, elf, sizeof elf))
 		return "this is an ELF file, not an ANE program";
 	size_t n = len < 256 ? len : 256, text = 0;
-	for (size_t i = 0; i < n; i++)
-		text += (buf[i] >= 0x20 && buf[i] < 0x7f) || buf[i] == '\n' || buf[i] == '\r' ||
-			buf[i] == '\t';
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = buf[i];
+		if (c < 0x80) {
+			text += (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t';
+			continue;
+		}
+		/* UTF-8 (an em dash in a README): a lead byte and its continuation bytes are text;
+		 * a sequence the 256-byte window cuts counts too */
+		size_t k = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 :
+			   c >= 0xf0 && c <= 0xf4 ? 3 : 0, j = 1;
+		while (j <= k && i + j < n && (buf[i + j] & 0xc0) == 0x80)
+			j++;
+		if (!k || (j <= k && (i + j < n || n == len)))
+			continue; /* not UTF-8: not text */
+		text += j;
+		i += j - 1;
+	}
 	if (n && text == n)
 		return "this is a text file, not an ANE program (a .hwx starts with the magic "
 		       "0xbeefface; a raw task stream with a task descriptor)";

@@ -241,6 +241,13 @@ refuse no_program 'needs PROGRAM' --in input="$work/x.npy"
 refuse not_a_program 'run: program: ' "$work/x.npy"
 refuse not_a_program_npy "x.npy: this is a NumPy .npy file, not an ANE program" "$work/x.npy"
 refuse not_a_program_text "README.md: this is a text file, not an ANE program" README.md
+# UTF-8 text (an em dash, an accent: ../shared/fixtures/README.md has one in its first 256
+# bytes) is text too; it was "not an ANE program: no .hwx magic ..." before. A byte that is no
+# UTF-8 (0xff) is still not text (the control)
+printf '# Notes\n\nA dash \xe2\x80\x94 and an accent \xc3\xa9, in UTF-8.\n' >"$work/notes.md"
+printf '# Notes\n\nA byte \xff that no UTF-8 holds.\n' >"$work/bytes.md"
+refuse not_a_program_utf8_text "notes.md: this is a text file, not an ANE program" "$work/notes.md"
+refuse not_a_program_not_utf8 "bytes.md: not an ANE program: no .hwx magic" "$work/bytes.md"
 refuse too_many 'io-too-many' "$P" $(for i in $(seq 17); do echo --out "output_0=$work/o$i.npy"; done)
 refuse grant_refused 'run: bar-not-granted' "$P" --grant 1:0x1000:r --out output_0="$work/never.npy"
 
