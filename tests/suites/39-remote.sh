@@ -273,7 +273,18 @@ if [ "$rc" -eq 2 ] && grep -q "tolerance-bad: --rtol '0', --atol '1e-2x'" <<<"$o
 	t_pass remote.bad_tolerance_is_a_usage_error
 else t_fail remote.bad_tolerance_is_a_usage_error "exit $rc: $out"; fi
 out=$("$TOOL" remote --connect 127.0.0.1 shutdown 2>&1); rc=$?
-if [ "$rc" -eq 2 ] && [ "$out" = "remote: --connect 127.0.0.1: expected HOST:PORT with a port number, e.g. 127.0.0.1:5555 (make serve's PORT)" ]; then
+if [ "$rc" -eq 2 ] && [ "$out" = "remote: --connect 127.0.0.1: expected HOST:PORT with a port number 1 to 65535, e.g. 127.0.0.1:5555 (make serve's PORT)" ]; then
 	t_pass remote.connect_without_port_is_a_usage_error
 else t_fail remote.connect_without_port_is_a_usage_error "exit $rc: $out"; fi
+# a port outside 1..65535 is a usage error: getaddrinfo took 99999 as 34463 (99999 - 65536)
+# and 65536 as 0, so the tool connected to another port than the one named, or said
+# "Connection refused" for a port that cannot exist (the closed-port check above is the control)
+bad=""
+for p in 99999 65536 0 http; do
+	out=$("$TOOL" remote --connect "127.0.0.1:$p" shutdown 2>&1); rc=$?
+	[ "$rc" -eq 2 ] && [ "$out" = "remote: --connect 127.0.0.1:$p: expected HOST:PORT with a port number 1 to 65535, e.g. 127.0.0.1:5555 (make serve's PORT)" ] ||
+		bad="$bad [$p: exit $rc: $out]"
+done
+if [ -z "$bad" ]; then t_pass remote.port_outside_1_to_65535_is_a_usage_error
+else t_fail remote.port_outside_1_to_65535_is_a_usage_error "$bad"; fi
 t_done

@@ -183,6 +183,20 @@ if timeout 120 "$TOOL" accel --log -- "$PYTHON" tests/clients/accel_hostile.py "
 else t_fail accel.log_names_the_reason; fi
 if ! "$TOOL" accel --backend bogus -- true 2>/dev/null; then t_pass accel.bad_backend_refused
 else t_fail accel.bad_backend_refused; fi
+# a tcp port outside 1..65535 and an unknown option are usage errors (exit 2) before anything
+# runs: the port went to getaddrinfo, which took 99999 as 34463, and an unknown option was run
+# as the command ("cannot run --frob", 127)
+bad=""
+for p in 99999 0; do
+	out=$("$TOOL" accel --backend "tcp:127.0.0.1:$p" -- true 2>&1); rc=$?
+	[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool accel: backend 'tcp:127.0.0.1:$p': expected local or tcp:HOST:PORT, PORT a number 1 to 65535" ] ||
+		bad="$bad [$p: exit $rc: $out]"
+done
+out=$("$TOOL" accel --frob -- true 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool accel: unknown option '--frob' (the command goes after --)" ] ||
+	bad="$bad [--frob: exit $rc: $out]"
+if [ -z "$bad" ]; then t_pass accel.bad_port_and_unknown_option_are_usage_errors
+else t_fail accel.bad_port_and_unknown_option_are_usage_errors "$bad"; fi
 # the tcp backend's wait for an answer (--timeout S, ANEFW_ACCEL_TIMEOUT): against a scripted peer
 # that never answers the LOAD (tests/clients/link_peer.py stall-load, a service still working) the
 # client's submits fail (each after --timeout's 2 s, the wait named) instead of after 60 s each; a

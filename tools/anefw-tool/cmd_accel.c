@@ -7,6 +7,7 @@
  * the tcp backend's wait for each answer, as remote's.
  */
 #include "tools/anefw-tool/tool.h"
+#include "tools/link/link.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -63,16 +64,21 @@ static int cmd_accel(int argc, char **argv)
 			log = "1";
 			if (i + 1 < argc && !strcmp(argv[i + 1], "2"))
 				log = argv[++i];
+		} else if (argv[i][0] == '-') {
+			return tool_usage_error("accel", "unknown option '%s' (the command goes after --)",
+						argv[i]);
 		} else {
 			break;
 		}
 	}
 	if (i >= argc)
 		return tool_usage_error("accel", "needs -- COMMAND [ARGS...]");
+	char host[256];
+	const char *port;
 	if (strcmp(backend, "local") &&
-	    (strncmp(backend, "tcp:", 4) || !strchr(backend + 4, ':') || !backend[4]))
-		return tool_usage_error("accel", "backend '%s': expected local or tcp:HOST:PORT",
-					backend);
+	    (strncmp(backend, "tcp:", 4) || link_split_hostport(backend + 4, host, sizeof host, &port)))
+		return tool_usage_error("accel", "backend '%s': expected local or tcp:HOST:PORT, "
+					"PORT a number 1 to 65535", backend);
 	if (timeout_s && strncmp(backend, "tcp:", 4))
 		return tool_usage_error("accel", "--timeout is the tcp backend's wait for an answer; "
 					"the backend is '%s'", backend);

@@ -35,9 +35,8 @@
 /* HOST:PORT split; 0, or -1 (printed) when it is not that shape. */
 static int split_hostport(const char *hostport, char *host, size_t hlen, const char **port)
 {
-	if (link_split_hostport(hostport, host, hlen, port) || !**port ||
-	    strspn(*port, "0123456789") != strlen(*port)) {
-		printf("remote: --connect %s: expected HOST:PORT with a port number, e.g. "
+	if (link_split_hostport(hostport, host, hlen, port)) {
+		printf("remote: --connect %s: expected HOST:PORT with a port number 1 to 65535, e.g. "
 		       "127.0.0.1:5555 (make serve's PORT)\n", hostport);
 		return -1;
 	}

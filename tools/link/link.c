@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <termios.h>
@@ -23,9 +24,15 @@ int link_split_hostport(const char *hostport, char *host, size_t hlen, const cha
 	const char *colon = strrchr(hostport, ':');
 	if (!colon || colon == hostport || (size_t)(colon - hostport) >= hlen)
 		return -1;
+	/* a port number 1..65535 in decimal: getaddrinfo takes 99999 as 99999 mod 65536 (34463)
+	 * and 65536 as 0, and a name (a service) is no port */
+	const char *p = colon + 1;
+	size_t n = strspn(p, "0123456789");
+	if (!n || p[n] || n > 5 || atoi(p) < 1 || atoi(p) > 65535)
+		return -1;
 	memcpy(host, hostport, (size_t)(colon - hostport));
 	host[colon - hostport] = 0;
-	*port = colon + 1;
+	*port = p;
 	return 0;
 }
 

@@ -58,7 +58,8 @@ struct link {
 };
 
 /* "HOST:PORT" split at its last colon into host (hlen bytes at most, with its NUL) and *port;
- * 0, or -1 when there is no host before a colon or it is too long. */
+ * 0, or -1 when there is no host before a colon or it is too long, or PORT is not a decimal
+ * number 1..65535. */
 int link_split_hostport(const char *hostport, char *host, size_t hlen, const char **port);
 
 /* Connects to host:port, each address in turn, tries (1 or more) times 100 ms apart (a
