@@ -267,7 +267,9 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 		printf("program: rejected: " ERR_FMT, ERR_ARGS(ldr_err(e)));
 		if (prog->err_off)
 			printf(" at file offset 0x%lx", (unsigned long)prog->err_off);
-		printf("\n");
+		char vals[128];
+		ldr_err_values(prog, e, vals, sizeof vals);
+		printf("%s%s\n", vals[0] ? ": " : "", vals);
 		const char *no = ldr_not_a_program(buf, (size_t)n, 0, prog, e);
 		if (no)
 			printf("program: %s: %s\n", path, no);

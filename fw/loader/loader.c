@@ -710,8 +710,11 @@ static enum ldr_err finish(struct ldr_program *p)
 			if (((p->tds[i].h.bar_en >> H13_BAR_KBASE0) & 1u) && !ldr_td_kernels_in_weights(p, i))
 				break;
 			const struct ldr_coeff *c = &p->tds[i].coeff[k];
-			if (!in_range(c->base, c->size, p->weights_len))
+			if (!in_range(c->base, c->size, p->weights_len)) {
+				p->err_td = (int)i;
+				p->err_ch = (int)k;
 				return LDR_E_COEFF_RANGE;
+			}
 		}
 	/* relocations inside __text: which TD and which register they patch */
 	for (unsigned r = 0; r < p->nrelocs; r++) {
@@ -938,9 +941,42 @@ void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size
 	out[0] = 0;
 	if (!p)
 		return;
+	const unsigned long len = (unsigned long)p->len;
 	if (e == LDR_E_TD_SIZE_STATED)
 		snprintf(out, cap, "td_size 0x%lx, first TD 0x%lx bytes",
 			 (unsigned long)p->err_stated, (unsigned long)p->err_found);
+	/* what the file holds against what was expected, for the errors a cut or a wrong file
+	 * gives (a truncated program: its commands, a segment or the weights past its end) */
+	else if (e == LDR_E_TRUNCATED)
+		snprintf(out, cap, "the file is 0x%lx bytes, %s 0x%x", len,
+			 p->raw ? "a task descriptor's header" : "a .hwx header",
+			 p->raw && p->gen ? p->gen->td_header_bytes : (unsigned)HWX_HEADER_BYTES);
+	else if (e == LDR_E_BAD_MAGIC && p->buf && p->len >= 4)
+		snprintf(out, cap, "magic 0x%08lx, a .hwx has 0x%08lx",
+			 (unsigned long)le_rd32(p->buf + HWX_H_MAGIC), (unsigned long)HWX_MAGIC);
+	else if (e == LDR_E_CMD_RANGE && HWX_HEADER_BYTES + (uint64_t)p->sizeofcmds > p->len)
+		snprintf(out, cap, "the load commands end at 0x%lx (sizeofcmds 0x%lx), the file is "
+			 "0x%lx bytes", (unsigned long)(HWX_HEADER_BYTES + (uint64_t)p->sizeofcmds),
+			 (unsigned long)p->sizeofcmds, len);
+	else if (e == LDR_E_CMD_RANGE)
+		snprintf(out, cap, "%lu commands (ncmds) run past their 0x%lx bytes (sizeofcmds)",
+			 (unsigned long)p->ncmds, (unsigned long)p->sizeofcmds);
+	else if (e == LDR_E_SEG_RANGE && p->buf && p->err_off &&
+		 in_range(p->err_off, SEG_FILESIZE_OFF + 8, p->len) &&
+		 !in_range(le_rd64(p->buf + p->err_off + SEG_FILEOFF_OFF),
+			   le_rd64(p->buf + p->err_off + SEG_FILESIZE_OFF), p->len)) {
+		char name[17];
+		copy_name(name, p->buf + p->err_off + SEG_NAME_OFF);
+		snprintf(out, cap, "segment %s: file 0x%lx + 0x%lx bytes, the file is 0x%lx bytes",
+			 name, (unsigned long)le_rd64(p->buf + p->err_off + SEG_FILEOFF_OFF),
+			 (unsigned long)le_rd64(p->buf + p->err_off + SEG_FILESIZE_OFF), len);
+	} else if (e == LDR_E_COEFF_RANGE && p->err_td >= 0 && (unsigned)p->err_td < p->ntds &&
+		   p->err_ch >= 0 && (unsigned)p->err_ch < p->tds[p->err_td].ncoeff) {
+		const struct ldr_coeff *c = &p->tds[p->err_td].coeff[p->err_ch];
+		snprintf(out, cap, "td %d coefficient channel %u: 0x%lx + 0x%lx bytes, the weights "
+			 "0x%lx bytes", p->err_td, (unsigned)c->ch, (unsigned long)c->base,
+			 (unsigned long)c->size, (unsigned long)p->weights_len);
+	}
 	else if (e == LDR_E_ANEC_TILES)
 		snprintf(out, cap, "BAR %d: tiles 0x%lx bytes, TD %d reaches 0x%lx", p->err_bar,
 			 (unsigned long)p->err_stated, p->err_td,
@@ -994,6 +1030,8 @@ const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
 	    (!buf && len))
 		return NULL;
 	if (anec_detect(buf, len)) /* an anec container, refused for what its header states */
+		return NULL;
+	if (e == LDR_E_COEFF_RANGE) /* its task descriptors decoded: the weights are short */
 		return NULL;
 	static const uint8_t npy[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'}, elf[4] = {0x7f, 'E', 'L', 'F'};
 	if (len >= sizeof npy && !memcmp(buf, npy, sizeof npy))

@@ -186,6 +186,7 @@ struct ldr_program {
 	 * and for anec_outside_tiles the BAR and the TD; for messages (ldr_err_values) */
 	uint64_t err_stated, err_found;
 	int err_bar, err_td;
+	int err_ch; /* coeff_outside_weights: the channel (k of tds[err_td].coeff[k]) */
 };
 
 /* Whether BAR index bar holds the program's weights: in a container, the BAR-table slot holding

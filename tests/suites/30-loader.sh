@@ -88,6 +88,42 @@ done
 rm -rf "$tmp"
 [ "$crash" -eq 0 ] && t_pass loader.validate.junk_rejected_cleanly || t_fail loader.validate.junk_rejected_cleanly
 
+# a cut program says what the file holds against what was expected (the error's name alone
+# before): relu.hwx cut inside its load commands, inside __TEXT and inside its header, and
+# tanh.bin (a raw stream) cut inside its weights, which is not "not an ANE program" (its TD
+# decodes). Expected values read from the files by python (sizeofcmds at +20; the segment
+# command at 0x68, fileoff +40, filesize +48) and hwx_ref.py (the coefficient channel); the
+# weights of a raw stream start at the 16-byte boundary after its 0x274-byte TD, 0x280
+if have_shared; then
+	tmp=$(mktemp -d)
+	R="$SHARED/fixtures/hwx/relu.hwx" K="$SHARED/fixtures/kernels/unary/tanh.bin"
+	head -c 40 "$R" >"$tmp/c40.hwx"; head -c 4000 "$R" >"$tmp/c4000.hwx"; head -c 10 "$R" >"$tmp/c10.hwx"
+	head -c 700 "$K" >"$tmp/c700.bin"
+	read -r cmds seg fo fs <<<"$("$PYTHON" -c "
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+s = struct.unpack_from('<I', b, 20)[0]
+print(hex(s), b[0x68 + 8:0x68 + 24].split(b'\0')[0].decode(), hex(struct.unpack_from('<Q', b, 0x68 + 40)[0]), hex(struct.unpack_from('<Q', b, 0x68 + 48)[0]))" "$R")"
+	read -r cch cbase csize <<<"$("$PYTHON" tests/oracle/hwx_ref.py "$K" --raw | "$PYTHON" -c "
+import json, sys
+c = json.load(sys.stdin)['tds'][0]['coeff'][0]
+print(c[0], hex(c[1]), hex(c[2]))")"
+	bad=""
+	want() { # file expected-line
+		local out rc; out=$("$TOOL" validate "$1" 2>&1); rc=$?
+		[ "$rc" -eq 1 ] && [ "$out" = "$2" ] || bad="$bad [$(basename "$1"): exit $rc: $out]"
+	}
+	want "$tmp/c40.hwx" "cmd_outside_file: load commands extend outside the file: the load commands end at $(printf '0x%x' $((0x20 + cmds))) (sizeofcmds $cmds), the file is 0x28 bytes"
+	want "$tmp/c4000.hwx" "segment_outside_file: segment file range outside the file at file offset 0x68: segment $seg: file $fo + $fs bytes, the file is 0xfa0 bytes"
+	want "$tmp/c10.hwx" "truncated: file shorter than its header: the file is 0xa bytes, a .hwx header 0x20"
+	want "$tmp/c700.bin" "coeff_outside_weights: enabled coefficient buffer outside the weights: td 0 coefficient channel $cch: $cbase + $csize bytes, the weights 0x3c bytes"
+	rm -rf "$tmp"
+	if [ -z "$bad" ]; then t_pass loader.validate.cut_programs_say_what_was_expected
+	else t_fail loader.validate.cut_programs_say_what_was_expected "$bad"; fi
+else
+	t_skip loader.validate.cut_programs_say_what_was_expected "no ../shared"
+fi
+
 # the firmware: program= over semihosting, same summary as inspect
 work_fw=$(mktemp -d)
 for b in $TEST_BOARDS; do
