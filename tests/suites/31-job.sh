@@ -33,6 +33,11 @@ out=$(fw "programm=$work/p.hwx"); rc=$?
 if grep -qxF "error: unknown key 'programm' on the command line; the keys are: $KEYS" <<<"$out"; then
 	t_pass job.typo_named_with_the_keys; else t_fail job.typo_named_with_the_keys "$out"; fi
 last_is job.typo_is_the_verdict "anefw: done: FAILED: unknown key 'programm' on the command line (the keys: $KEYS)" "$out" "$rc" 1
+# make help lists every key the firmware takes (it listed six of the ten: no rtol=, atol=,
+# serve=, threads=, ops_limit=)
+mh=$(make --no-print-directory -s help 2>&1); miss=""
+for k in $KEYS; do grep -qF -- "$k" <<<"$mh" || miss="$miss $k"; done
+if [ -z "$miss" ]; then t_pass job.make_help_lists_every_key; else t_fail job.make_help_lists_every_key "missing:$miss"; fi
 out=$(fw "program=$work/p.hwx" trase=1); rc=$?
 last_is job.unknown_key_beside_a_program "anefw: done: FAILED: unknown key 'trase' on the command line (the keys: $KEYS)" "$out" "$rc" 1
 if ! grep -q '^completion:' <<<"$out"; then t_pass job.unknown_key_runs_nothing; else t_fail job.unknown_key_runs_nothing; fi
