@@ -117,6 +117,16 @@ print(c[0], hex(c[1]), hex(c[2]))")"
 	want "$tmp/c4000.hwx" "segment_outside_file: segment file range outside the file at file offset 0x68: segment $seg: file $fo + $fs bytes, the file is 0xfa0 bytes"
 	want "$tmp/c10.hwx" "truncated: file shorter than its header: the file is 0xa bytes, a .hwx header 0x20"
 	want "$tmp/c700.bin" "coeff_outside_weights: enabled coefficient buffer outside the weights: td 0 coefficient channel $cch: $cbase + $csize bytes, the weights 0x3c bytes"
+	# submit and convert say it as validate does (they printed the name alone)
+	v=$("$TOOL" validate "$tmp/c4000.hwx" 2>&1)
+	out=$("$TOOL" submit "$tmp/c4000.hwx" 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && [ "$out" = "submit: program rejected: $v" ] || bad="$bad [submit: exit $rc: $out]"
+	out=$("$TOOL" convert "$tmp/c4000.hwx" "$tmp/c.anec" 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && [ "$out" = "convert: $tmp/c4000.hwx: program rejected: $v" ] && [ ! -e "$tmp/c.anec" ] ||
+		bad="$bad [convert: exit $rc: $out]"
+	out=$("$TOOL" submit README.md 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && grep -qx "submit: this is a text file, not an ANE program .*" <<<"$out" ||
+		bad="$bad [submit README.md: exit $rc: $out]"
 	rm -rf "$tmp"
 	if [ -z "$bad" ]; then t_pass loader.validate.cut_programs_say_what_was_expected
 	else t_fail loader.validate.cut_programs_say_what_was_expected "$bad"; fi

@@ -135,7 +135,15 @@ static int cmd_convert(int argc, char **argv)
 	int rc = 1;
 	enum ldr_err le = ldr_load(buf, len, flags, &prog);
 	if (le != LDR_OK) {
-		rc = bad("%s: program rejected: %s", in, ldr_err_name(le));
+		char vals[128], at[40] = "";
+		ldr_err_values(&prog, le, vals, sizeof vals);
+		if (prog.err_off)
+			snprintf(at, sizeof at, " at file offset 0x%lx", (unsigned long)prog.err_off);
+		rc = bad("%s: program rejected: " ERR_FMT "%s%s%s", in, ERR_ARGS(ldr_err(le)), at,
+			 vals[0] ? ": " : "", vals);
+		const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
+		if (no)
+			bad("%s: %s", in, no);
 		goto out;
 	}
 	/* the TD area up to the end of the last TD, then the weights at the next 16 bytes */
