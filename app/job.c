@@ -227,7 +227,8 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 {
 	int fd = hal_file_open(path, 0);
 	if (fd < 0) {
-		fail_line("program: cannot open %s", path);
+		const char *why = tio_open_why();
+		fail_line("program: cannot open %s%s%s", path, why ? ": " : "", why ? why : "");
 		return 1;
 	}
 	long n = hal_file_length(fd);

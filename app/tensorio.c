@@ -159,6 +159,40 @@ static void names_text(const struct tio *x, char *buf, size_t len)
 }
 
 /* ---- files through the hal ---- */
+/* Why a file did not open, in words: the host's errno (hal_file_open_errno) in Linux's
+ * numbering, the host's under QEMU and natively (newlib's own numbers differ for some); NULL
+ * for one not named here. */
+static const char *open_why(int e)
+{
+	switch (e) {
+	case 2: return "no such file or directory";
+	case 13: return "permission denied";
+	case 20: return "a part of the path is not a directory";
+	case 21: return "it is a directory";
+	case 24: return "too many open files";
+	case 28: return "no space left on the device";
+	case 30: return "a read-only file system";
+	case 36: return "the name is too long";
+	default: return NULL;
+	}
+}
+
+const char *tio_open_why(void)
+{
+	return open_why(hal_file_open_errno());
+}
+
+/* The detail of a file error: why it did not open (for a write, of PATH.part, which is renamed
+ * to PATH when whole), or NULL. */
+static const char *file_detail(enum tio_err e, int writing, char *buf, size_t cap)
+{
+	const char *why = e == TIO_E_OPEN ? open_why(hal_file_open_errno()) : NULL;
+	if (!why)
+		return NULL;
+	snprintf(buf, cap, "%s%s", why, writing ? " (creating PATH.part, renamed to PATH when whole)" : "");
+	return buf;
+}
+
 static enum tio_err read_file(const char *path, uint8_t **buf, size_t *len)
 {
 	int fd = hal_file_open(path, 0);
@@ -355,7 +389,8 @@ static enum tio_err load_input(struct tio *x, struct tio_io *io)
 	const struct tns_tensor *t = &x->t[io->ti];
 	enum tio_err e = read_file(io->path, &io->file, &io->file_len);
 	if (e != TIO_OK) {
-		fail(x, e, io->path, NULL);
+		char why[96];
+		fail(x, e, io->path, file_detail(e, 0, why, sizeof why));
 		return e;
 	}
 	if (!io->npy) {
@@ -763,7 +798,8 @@ enum tio_err tio_finish(struct tio *x, int ran)
 			e = write_file(io->path, io->captured, (size_t)t->bytes, NULL, 0);
 		}
 		if (e != TIO_OK) {
-			fail(x, e, io->path, NULL);
+			char why[96];
+			fail(x, e, io->path, file_detail(e, 1, why, sizeof why));
 			drop_stale(x, io);
 			continue;
 		}

@@ -158,4 +158,8 @@ void tio_place(const struct tns_tensor *t, const struct npy_array *a, const uint
 /* Gathers tensor t from buf (size bytes) into dense (t->nelem x t->elem bytes, C order). Pure. */
 void tio_gather(const struct tns_tensor *t, const uint8_t *buf, uint64_t size, uint8_t *dense);
 
+/* Why the last hal_file_open that failed failed, in words ("no such file or directory"), from
+ * the host's errno; NULL when the host gave none or one not named. */
+const char *tio_open_why(void);
+
 #endif

@@ -125,6 +125,9 @@ void hal_semihosting_write0(const char *s);
 int hal_cmdline(char *buf, size_t len);
 /* Host files. mode: 0 read, 1 write (create/truncate). Returns a handle >= 0 or -1. */
 int hal_file_open(const char *path, int mode);
+/* Why the last hal_file_open that failed failed: the host's errno (semihosting's SYS_ERRNO,
+ * Linux numbering under QEMU), or 0 when the host gave none. */
+int hal_file_open_errno(void);
 /* Returns bytes transferred (short at end of file), or -1 on error. */
 long hal_file_read(int fd, void *buf, size_t n);
 long hal_file_write(int fd, const void *buf, size_t n);

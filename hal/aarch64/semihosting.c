@@ -14,6 +14,7 @@
 #define SYS_READ 0x06
 #define SYS_FLEN 0x0c
 #define SYS_REMOVE 0x0e
+#define SYS_ERRNO 0x13
 #define SYS_RENAME 0x0f
 #define SYS_GET_CMDLINE 0x15
 #define SYS_EXIT 0x18
@@ -73,6 +74,8 @@ int hal_cmdline(char *buf, size_t len)
 	return 0;
 }
 
+static int open_errno;
+
 int hal_file_open(const char *path, int mode)
 {
 	if (!ANEFW_SEMIHOSTING || !path)
@@ -80,7 +83,19 @@ int hal_file_open(const char *path, int mode)
 	/* semihosting modes: 1 = "rb", 5 = "wb" */
 	uint64_t block[3] = {(uint64_t)(uintptr_t)path, mode ? 5u : 1u, strlen(path)};
 	int64_t fd = (int64_t)semi_call(SYS_OPEN, block);
-	return fd < 0 || fd > 0x7fffffff ? -1 : (int)fd;
+	if (fd < 0 || fd > 0x7fffffff) {
+		/* the host's errno, asked at once (the next call may set it again) */
+		int64_t e = (int64_t)semi_call(SYS_ERRNO, NULL);
+		open_errno = e > 0 && e < 4096 ? (int)e : 0;
+		return -1;
+	}
+	open_errno = 0;
+	return (int)fd;
+}
+
+int hal_file_open_errno(void)
+{
+	return open_errno;
 }
 
 long hal_file_read(int fd, void *buf, size_t n)

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,15 +394,24 @@ int hal_cmdline(char *buf, size_t len)
 #define HOST_MAX_FILES 16
 static FILE *files[HOST_MAX_FILES];
 
+static int open_errno;
+
 int hal_file_open(const char *path, int mode)
 {
 	for (int i = 0; i < HOST_MAX_FILES; i++) {
 		if (files[i])
 			continue;
 		files[i] = fopen(path, mode ? "wb" : "rb");
+		open_errno = files[i] ? 0 : errno;
 		return files[i] ? i : -1;
 	}
+	open_errno = EMFILE;
 	return -1;
+}
+
+int hal_file_open_errno(void)
+{
+	return open_errno;
 }
 
 static FILE *file_of(int fd)

@@ -155,4 +155,17 @@ last_is job.text_file_is_no_program "anefw: done: FAILED: program rejected: unkn
 out=$(fw "program=$work/bad_shape.npy"); rc=$?
 if [ "$rc" -eq 1 ] && grep -q "^program: $work/bad_shape.npy: this is a NumPy .npy file, not an ANE program" <<<"$out"; then
 	t_pass job.npy_is_no_program; else t_fail job.npy_is_no_program "exit $rc"; fi
+
+# a file that does not open says why (the host's errno over semihosting), for the program, an
+# input and an output in a directory that does not exist (it said "cannot open" alone); the
+# run beside it with every path there is the control (job.refs_checked above)
+out=$(fw "program=$work/absent.hwx"); rc=$?
+last_is job.absent_program_says_why "anefw: done: FAILED: program: cannot open $work/absent.hwx: no such file or directory" "$out" "$rc" 1
+out=$(fw "program=$work/p.hwx" "in:input=$work/absent.npy"); rc=$?
+if [ "$rc" -eq 1 ] && grep -qxF "run: $work/absent.npy: file-cannot-open: the file cannot be opened; no such file or directory" <<<"$out"; then
+	t_pass job.absent_input_says_why; else t_fail job.absent_input_says_why "exit $rc: $(grep '^run:' <<<"$out")"; fi
+out=$(fw "program=$work/p.hwx" "out:output_0=$work/nodir/y.npy"); rc=$?
+if [ "$rc" -eq 1 ] && [ ! -e "$work/nodir" ] &&
+   grep -qxF "run: $work/nodir/y.npy: file-cannot-open: the file cannot be opened; no such file or directory (creating PATH.part, renamed to PATH when whole)" <<<"$out"; then
+	t_pass job.output_in_a_missing_directory_says_why; else t_fail job.output_in_a_missing_directory_says_why "exit $rc: $(grep '^run:' <<<"$out")"; fi
 t_done

@@ -227,6 +227,10 @@ refuse no_equals 'io-bad-argument' "$P" --in input
 refuse empty_name 'io-bad-argument' "$P" --out ="$work/never.npy"
 refuse missing_value 'needs NAME=FILE' "$P" --in
 refuse missing_file 'file-cannot-open' "$P" --in input="$work/absent.npy" --out output_0="$work/never.npy"
+# a file that does not open says why (it said "the file cannot be opened" alone), an output in
+# a directory that does not exist too, after the run, with no file left
+refuse missing_file_says_why "run: $work/absent.npy: file-cannot-open: the file cannot be opened; no such file or directory$" "$P" --in input="$work/absent.npy" --out output_0="$work/never.npy"
+refuse output_dir_missing_says_why "run: $work/nodir/y.npy: file-cannot-open: the file cannot be opened; no such file or directory (creating PATH.part, renamed to PATH when whole)$" "$P" --out output_0="$work/nodir/y.npy"
 refuse npy_dtype "npy-dtype-mismatch: the file's element type is not the tensor's; the file's dtype is int8, tensor input is float16" "$P" --in input="$work/x_i8.npy" --out output_0="$work/never.npy"
 refuse npy_bool_on_fp16 "npy-dtype-mismatch: the file's element type is not the tensor's; the file's dtype is bool, tensor input is float16" "$P" --in input="$work/x_bool.npy" --out output_0="$work/never.npy"
 refuse npy_unsupported "npy-unsupported-dtype: an element type other than float16, int8, uint8, bool (little-endian); the file's dtype is '<f4' (float32), tensor input is float16 (numpy: a.astype(np.float16))" "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
