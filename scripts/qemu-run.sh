@@ -33,6 +33,16 @@ done
 [ $# -ge 1 ] || { echo "usage: qemu-run.sh [options] ELF [ARG...]" >&2; exit 2; }
 elf=$1; shift
 [ -f "$elf" ] || { echo "qemu-run: no such image: $elf" >&2; exit 2; }
+# a TCP port is 1..65535: QEMU took 99999 as 34463 (99999 - 65536) and listened there, while
+# make serve said to connect to 99999
+for p in "$link" "$tcp"; do
+	[ -z "$p" ] && continue
+	ok=1
+	case "$p" in *[!0-9]*) ok=0;; esac
+	[ "$ok" = 1 ] && [ "${#p}" -le 5 ] && [ "$p" -ge 1 ] && [ "$p" -le 65535 ] && continue
+	echo "qemu-run: a TCP port is a number from 1 to 65535 (--link-tcp, --serial-tcp, make serve's PORT): got '$p'" >&2
+	exit 2
+done
 
 tmpimg=
 cleanup() { [ -z "$tmpimg" ] || rm -f "$tmpimg"; }
@@ -46,7 +56,6 @@ qemu-virt)
 	esac
 	args=(-M "$machine" -cpu cortex-a53 -smp 2 -m "$mem" -nic none)
 	if [ -n "$link" ]; then
-		case "$link" in ''|*[!0-9]*) echo "qemu-run: --link-tcp takes a port number" >&2; exit 2;; esac
 		# virtio 1.x registers (the driver, drivers/virtio, drives the modern interface)
 		args+=(-global virtio-mmio.force-legacy=false
 			-chardev "socket,id=link0,host=127.0.0.1,port=$link,server=on,wait=on"

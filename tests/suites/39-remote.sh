@@ -287,4 +287,15 @@ for p in 99999 65536 0 http; do
 done
 if [ -z "$bad" ]; then t_pass remote.port_outside_1_to_65535_is_a_usage_error
 else t_fail remote.port_outside_1_to_65535_is_a_usage_error "$bad"; fi
+# and make serve's (qemu-run.sh --link-tcp): QEMU took PORT=99999 as 34463 and listened there
+# while make serve said to connect to 99999; refused at once now, QEMU not started (the
+# services above, on free ports, are the control)
+bad=""
+for p in 99999 65536 0 5555x; do
+	out=$(bash scripts/qemu-run.sh --board qemu-virt --timeout 5 --link-tcp "$p" "$BUILD/qemu-virt/anefw.elf" serve=1 2>&1); rc=$?
+	[ "$rc" -eq 2 ] && [ "$out" = "qemu-run: a TCP port is a number from 1 to 65535 (--link-tcp, --serial-tcp, make serve's PORT): got '$p'" ] ||
+		bad="$bad [$p: exit $rc: $(head -c 200 <<<"$out")]"
+done
+if [ -z "$bad" ]; then t_pass remote.serve_port_outside_1_to_65535_refused
+else t_fail remote.serve_port_outside_1_to_65535_refused "$bad"; fi
 t_done
