@@ -208,6 +208,15 @@ if [ "$rc" -eq 1 ] && [ "$ms" -lt 2000 ] &&
    [ "$out" = "remote: cannot connect to 127.0.0.1:$port: Connection refused (nothing listens there: start the service with make serve PORT=N, or wait for it with --wait SECONDS)" ]; then
 	t_pass "remote.closed_port_fails_at_once ($ms ms)"
 else t_fail remote.closed_port_fails_at_once "exit $rc after $ms ms: $out"; fi
+# with --wait S the refusal says the wait ran out (it said "or wait for it with --wait" to one
+# who had waited), after about S seconds
+t0=$(date +%s%N)
+out=$("$TOOL" remote --connect "127.0.0.1:$port" --wait 1 shutdown 2>&1); rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$rc" -eq 1 ] && [ "$ms" -ge 900 ] &&
+   [ "$out" = "remote: cannot connect to 127.0.0.1:$port: Connection refused (nothing listened there in the 1 s of --wait: start the service with make serve PORT=N, or wait longer)" ]; then
+	t_pass "remote.closed_port_after_wait_says_the_wait_ran_out ($ms ms)"
+else t_fail remote.closed_port_after_wait_says_the_wait_ran_out "exit $rc after $ms ms: $out"; fi
 # every answer is checked: a scripted peer (tests/clients/link_peer.py, from the documented
 # framing) that never answers the second WRITE stops the tool at the third's answer, by tag; the
 # same peer answering every WRITE lets the transfer through (the control) and refuses the LOAD

@@ -57,6 +57,10 @@ static int open_tcp(const char *hostport, unsigned wait_s)
 		return fd;
 	if (gai)
 		printf("remote: --connect %s: %s\n", hostport, gai_strerror(gai));
+	else if (err == ECONNREFUSED && wait_s)
+		printf("remote: cannot connect to %s: %s (nothing listened there in the %u s of "
+		       "--wait: start the service with make serve PORT=N, or wait longer)\n",
+		       hostport, strerror(err), wait_s);
 	else
 		printf("remote: cannot connect to %s: %s%s\n", hostport, strerror(err),
 		       err == ECONNREFUSED ? " (nothing listens there: start the service with make "
