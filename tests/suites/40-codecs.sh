@@ -131,6 +131,13 @@ bytes-moved --chip H13 --form sparse --count 4 --nonzeros 5
 bytes-moved --form sparse --count 4
 EOF
 if [ "$bad" -eq 0 ]; then t_pass "codecs.tool.bad_arguments ($n cases)"; else t_fail codecs.tool.bad_arguments "$bad of $n"; fi
+# an unknown form is named, as decode names an unknown codec (encode printed its usage alone)
+out=$("$TOOL" encode e3m4 "$tmp/two" "$tmp/out" 2>&1); rc=$?
+out2=$("$TOOL" decode e3m4 "$tmp/two" "$tmp/out" 2>&1); rc2=$?
+if [ "$rc" -eq 2 ] && [ "$out" = "anefw-tool encode: unknown format 'e3m4' (e4m3, e5m2)" ] &&
+   [ "$rc2" -eq 2 ] && [ "$out2" = "anefw-tool decode: unknown codec 'e3m4' (palette, sparse, affine, blockwise, e4m3, e5m2, tflm)" ]; then
+	t_pass codecs.tool.unknown_form_named
+else t_fail codecs.tool.unknown_form_named "encode exit $rc: $out; decode exit $rc2: $out2"; fi
 
 # ---- the files are raw little-endian, never .npy (docs/codecs.md) ----
 # An fp16 .npy given as IN was read header and all as values (exit 0, 68 e4m3 bytes from a

@@ -410,8 +410,10 @@ static int cmd_decode(int argc, char **argv)
 
 static int cmd_encode(int argc, char **argv)
 {
-	if (argc < 2 || (strcmp(argv[1], "e4m3") && strcmp(argv[1], "e5m2")))
+	if (argc < 2)
 		return tool_usage_error("encode", "usage: encode e4m3|e5m2 [--saturate] IN OUT");
+	if (strcmp(argv[1], "e4m3") && strcmp(argv[1], "e5m2"))
+		return tool_usage_error("encode", "unknown format '%s' (e4m3, e5m2)", argv[1]);
 	int e5 = !strcmp(argv[1], "e5m2");
 	const char *cmd = e5 ? "encode e5m2" : "encode e4m3";
 	struct opt opts[] = {{"saturate", 1, 0}, {0, 0, 0}};
