@@ -183,9 +183,9 @@ if timeout 120 "$TOOL" accel --log -- "$PYTHON" tests/clients/accel_hostile.py "
 else t_fail accel.log_names_the_reason; fi
 if ! "$TOOL" accel --backend bogus -- true 2>/dev/null; then t_pass accel.bad_backend_refused
 else t_fail accel.bad_backend_refused; fi
-# a tcp port outside 1..65535 and an unknown option are usage errors (exit 2) before anything
-# runs: the port went to getaddrinfo, which took 99999 as 34463, and an unknown option was run
-# as the command ("cannot run --frob", 127)
+# a tcp port outside 1..65535, an unknown option and a log level but 2 are usage errors (exit
+# 2) before anything runs: the port went to getaddrinfo, which took 99999 as 34463, and an
+# unknown option or level was run as the command ("cannot run --frob", "cannot run 3", 127)
 bad=""
 for p in 99999 0; do
 	out=$("$TOOL" accel --backend "tcp:127.0.0.1:$p" -- true 2>&1); rc=$?
@@ -195,6 +195,9 @@ done
 out=$("$TOOL" accel --frob -- true 2>&1); rc=$?
 [ "$rc" -eq 2 ] && [ "$out" = "anefw-tool accel: unknown option '--frob' (the command goes after --)" ] ||
 	bad="$bad [--frob: exit $rc: $out]"
+out=$("$TOOL" accel --log 3 -- true 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool accel: --log takes nothing or 2, got '3'" ] ||
+	bad="$bad [--log 3: exit $rc: $out]"
 if [ -z "$bad" ]; then t_pass accel.bad_port_and_unknown_option_are_usage_errors
 else t_fail accel.bad_port_and_unknown_option_are_usage_errors "$bad"; fi
 # the tcp backend's wait for an answer (--timeout S, ANEFW_ACCEL_TIMEOUT): against a scripted peer

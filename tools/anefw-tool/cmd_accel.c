@@ -64,6 +64,11 @@ static int cmd_accel(int argc, char **argv)
 			log = "1";
 			if (i + 1 < argc && !strcmp(argv[i + 1], "2"))
 				log = argv[++i];
+			else if (i + 1 < argc && argv[i + 1][0] &&
+				 strspn(argv[i + 1], "0123456789") == strlen(argv[i + 1]))
+				/* a level but 2 (it was run as the command: "cannot run 3") */
+				return tool_usage_error("accel", "--log takes nothing or 2, got '%s'",
+							argv[i + 1]);
 		} else if (argv[i][0] == '-') {
 			return tool_usage_error("accel", "unknown option '%s' (the command goes after --)",
 						argv[i]);
