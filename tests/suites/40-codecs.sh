@@ -171,6 +171,29 @@ else
 	t_fail codecs.tool.raw_fp16_round_trips_through_e4m3 "$(ls -l "$tmp"/h.e4m3 "$tmp"/back.f16 2>&1 | tr '\n' ' ')"
 fi
 
+# ---- a failed write leaves no partial file ----
+# Written to OUT.part and renamed when whole: under a 1 KiB file size limit (SIGXFSZ ignored, so
+# the write fails with EFBIG) encoding 4096 values wrote the first 1024 bytes to OUT and left
+# them there (exit 1); now nothing, and a file already at OUT stays as it was. Without the
+# limit the same command writes all 4096 bytes (the control).
+"$PYTHON" -c "
+import numpy as np, sys
+np.tile(np.arange(-8, 8, 0.5), 128).astype('<f2').tofile(sys.argv[1])" "$tmp/big.f16"
+rm -f "$tmp/big.e4m3" "$tmp/big.e4m3.part"
+out=$(trap '' XFSZ; ulimit -f 1; "$TOOL" encode e4m3 "$tmp/big.f16" "$tmp/big.e4m3" 2>&1); rc=$?
+echo keep >"$tmp/kept.e4m3"
+out2=$(trap '' XFSZ; ulimit -f 1; "$TOOL" encode e4m3 "$tmp/big.f16" "$tmp/kept.e4m3" 2>&1); rc2=$?
+if [ "$rc" -eq 1 ] && [ ! -e "$tmp/big.e4m3" ] && [ ! -e "$tmp/big.e4m3.part" ] &&
+   [ "$out" = "anefw-tool: cannot write $tmp/big.e4m3: File too large (nothing written there)" ] &&
+   [ "$rc2" -eq 1 ] && [ "$(cat "$tmp/kept.e4m3")" = keep ]; then
+	t_pass codecs.tool.failed_write_leaves_no_partial_file
+else
+	t_fail codecs.tool.failed_write_leaves_no_partial_file "exit $rc ($out), left: $(ls "$tmp" | grep -c '^big.e4m3'), kept: $(head -c 20 "$tmp/kept.e4m3")"
+fi
+if "$TOOL" encode e4m3 "$tmp/big.f16" "$tmp/big.e4m3" && [ "$(stat -c %s "$tmp/big.e4m3")" = 4096 ]; then
+	t_pass codecs.tool.write_without_a_limit_whole
+else t_fail codecs.tool.write_without_a_limit_whole "$(ls -l "$tmp/big.e4m3" 2>&1)"; fi
+
 # ---- a short fuzz pass per decoder (ASan + UBSan) ----
 for f in "$BUILD"/host/fuzz/fuzz_codec_*; do
 	[ -x "$f" ] || continue

@@ -50,19 +50,40 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 	return 0;
 }
 
+/* Written to PATH.part and renamed to PATH when whole, as run writes its outputs: a write that
+ * fails (a full disk, a file size limit) leaves no partial file at PATH, and a file already
+ * there stays as it was. */
 int tool_write_file(const char *path, const void *buf, size_t len)
 {
-	FILE *f = fopen(path, "wb");
+	char *part = malloc(strlen(path) + sizeof ".part");
+	if (!part) {
+		fprintf(stderr, "anefw-tool: cannot write %s: out of memory\n", path);
+		return -1;
+	}
+	strcpy(part, path);
+	strcat(part, ".part");
+	FILE *f = fopen(part, "wb");
 	if (!f) {
 		fprintf(stderr, "anefw-tool: cannot create %s: %s\n", path, strerror(errno));
+		free(part);
 		return -1;
 	}
+	errno = 0;
 	size_t put = fwrite(buf, 1, len, f);
+	int e = errno;
 	int bad = (put != len) | (fclose(f) != 0);
-	if (bad) {
-		fprintf(stderr, "anefw-tool: cannot write %s\n", path);
+	if (!e)
+		e = errno;
+	if (bad || rename(part, path)) {
+		if (!bad)
+			e = errno;
+		remove(part);
+		fprintf(stderr, "anefw-tool: cannot write %s: %s (nothing written there)\n", path,
+			e ? strerror(e) : "a short write");
+		free(part);
 		return -1;
 	}
+	free(part);
 	return 0;
 }
 
