@@ -977,6 +977,11 @@ void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size
 			 "0x%lx bytes", p->err_td, (unsigned)c->ch, (unsigned long)c->base,
 			 (unsigned long)c->size, (unsigned long)p->weights_len);
 	}
+	/* read as a raw stream (--raw) but a .hwx container: say so, whatever the error */
+	if (!out[0] && p->raw && p->buf && p->len >= 4 && le_rd32(p->buf) == HWX_MAGIC)
+		snprintf(out, cap, "the file starts with the .hwx magic 0x%08lx: a container, read "
+			 "as a raw task stream (without --raw it is read as a .hwx)",
+			 (unsigned long)HWX_MAGIC);
 	else if (e == LDR_E_ANEC_TILES)
 		snprintf(out, cap, "BAR %d: tiles 0x%lx bytes, TD %d reaches 0x%lx", p->err_bar,
 			 (unsigned long)p->err_stated, p->err_td,

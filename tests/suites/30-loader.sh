@@ -116,6 +116,15 @@ print(c[0], hex(c[1]), hex(c[2]))")"
 	want "$tmp/c40.hwx" "cmd_outside_file: load commands extend outside the file: the load commands end at $(printf '0x%x' $((0x20 + cmds))) (sizeofcmds $cmds), the file is 0x28 bytes"
 	want "$tmp/c4000.hwx" "segment_outside_file: segment file range outside the file at file offset 0x68: segment $seg: file $fo + $fs bytes, the file is 0xfa0 bytes"
 	want "$tmp/c10.hwx" "truncated: file shorter than its header: the file is 0xa bytes, a .hwx header 0x20"
+	# a .hwx read as a raw stream says so (--raw on relu.hwx: unknown_register alone before);
+	# a raw stream read as a .hwx says its magic (bad_magic alone before)
+	out=$("$TOOL" validate --raw "$R" 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && [ "$out" = "unknown_register: write to a register outside the register map at file offset 0x2c: the file starts with the .hwx magic 0xbeefface: a container, read as a raw task stream (without --raw it is read as a .hwx)" ] ||
+		bad="$bad [--raw relu.hwx: exit $rc: $out]"
+	want4=$("$PYTHON" -c "import struct,sys; print('0x%08x' % struct.unpack_from('<I', open(sys.argv[1],'rb').read(), 0)[0])" "$K")
+	out=$("$TOOL" validate --hwx "$K" 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && [ "$out" = "bad_magic: not a .hwx container (bad magic): magic $want4, a .hwx has 0xbeefface" ] ||
+		bad="$bad [--hwx tanh.bin: exit $rc: $out]"
 	want "$tmp/c700.bin" "coeff_outside_weights: enabled coefficient buffer outside the weights: td 0 coefficient channel $cch: $cbase + $csize bytes, the weights 0x3c bytes"
 	# submit and convert say it as validate does (they printed the name alone)
 	v=$("$TOOL" validate "$tmp/c4000.hwx" 2>&1)
