@@ -493,12 +493,26 @@ void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l,
 		}
 }
 
-/* the coefficient channels' bytes as td_ranges gives them: CoeffBfrSize where enabled */
+/* the coefficient channels' bytes as load_kernels reads them on a TD with no kernel unit: as
+ * td_ranges gives them (CoeffBfrSize where enabled), less the activation record at each channel's
+ * head where the NE selects the LUT and td_lut_place puts it there (TD_LUT_HEADS: engine/model/
+ * model.c resolve_act moves every channel past its record before the kernels are read) */
 void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH])
 {
 	const unsigned en = td_coeff_mask(r);
-	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+	uint64_t on[H13_COEFF_NCH];
+	unsigned n = 0, ch = 0;
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++) {
 		len[c] = (en >> c & 1u) ? H13_ADDR_BYTES(GET(H13_COEFF_BFRSIZE(c))) : 0u;
+		if (en >> c & 1u)
+			on[n++] = len[c];
+	}
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	if (H13_GET(mac, H13_MACCFG_NONLINEARMODE) == H13_NONLINEAR_LUT &&
+	    td_lut_place(on, n, td_conv_from_memory(mac, GET(H13_NE_POSTSCALE), n), &ch) == TD_LUT_HEADS)
+		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+			if (en >> c & 1u)
+				len[c] -= ACTLUT_STRIDE;
 }
 
 /* load_kernels_ku, a kernel-unit TD's OCG in coefficient channel 0 (nout outputs, per weights a

@@ -763,6 +763,65 @@ TEST(model_bias, the_lut_record_at_the_head_of_each_kernel_channel)
 	CHECKF(strstr(fault, "KernelDMASrc.CoeffBaseAddr[5]") && strstr(fault, "heads differ"), "%s", fault);
 }
 
+/* inspect's text (ldr_print --brief) of a raw program */
+static char itext[1 << 14];
+static size_t ilen;
+static void isink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	if (ilen + n < sizeof itext) {
+		memcpy(itext + ilen, s, n);
+		ilen += n;
+		itext[ilen] = 0;
+	}
+}
+
+/*
+ * The same convolution with its outputs in runs (OCGSize 1: 2 outputs a channel, one pass of 32),
+ * the record at each channel's head: the model reads each channel's kernels after its record
+ * (engine/model/model.c resolve_act) and computes tanh of the sum; inspect compared the layout's
+ * kernels with the whole CoeffBfrSize, record included, and marked the TD "not modelled: a
+ * coefficient channel's CoeffBfrSize larger than the kernels the layout ... puts in it" (found by
+ * the regression check of 2026-12-06: Apple's matmuls with a fused silu or gelu, OCGSize 4 and 5,
+ * in the ninth and tenth sweeps' streams). Control: the same layout with a 64-byte line more in
+ * channel 3 is refused by the model, and inspect marks it.
+ */
+TEST(model_bias, inspect_reads_the_kernels_after_the_record_at_each_channels_head)
+{
+	struct bp_conv_spec spec = {16, 32, 10, 2, 1, 1, 0, 0, NULL, bias, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+	cb_fill(spec.cout, spec.cin);
+	spec.wts = wts;
+	size_t len = bp_convb(prog, sizeof prog, &spec);
+	REQUIRE(len > 0);
+	size_t l2 = lut_heads(prog, lutprog, sizeof lutprog);
+	REQUIRE(l2 > 0);
+	struct orc_run r;
+	char fault[256] = "";
+	int rc = trun_orc("cb_lut", lutprog, l2, 0, &r, fault, sizeof fault);
+	expect_within("cb_lut (OCGSize 1)", rc, &r, fault);
+	static struct ldr_program q;
+	REQUIRE(ldr_load(lutprog, l2, LDR_F_RAW, &q) == LDR_OK);
+	ilen = 0;
+	itext[0] = 0;
+	ldr_print(&q, LDR_P_BRIEF, isink, NULL);
+	CHECKF(strstr(itext, "2 outputs a coefficient channel (OCGSize 1), x PostScale 1") != NULL &&
+		       !strstr(itext, "not modelled"),
+	       "%s", itext);
+	/* control: channel 3 one line longer than its record and kernels */
+	const uint32_t sz3 = td0_reg(lutprog, H13_COEFF_BFRSIZE(3));
+	REQUIRE(tpatch_field(lutprog, l2, 0, H13_COEFF_BFRSIZE(3), 0, 32, sz3 + 64u) == 0);
+	fault[0] = 0;
+	CHECK(trun_orc("cb_lut", lutprog, l2, 1, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, "KernelDMASrc.CoeffBfrSize[3]") && strstr(fault, "larger than the kernels the layout"),
+	       "%s", fault);
+	REQUIRE(ldr_load(lutprog, l2, LDR_F_RAW, &q) == LDR_OK);
+	ilen = 0;
+	itext[0] = 0;
+	ldr_print(&q, LDR_P_BRIEF, isink, NULL);
+	CHECKF(strstr(itext, "(OCGSize 1) (not modelled: a coefficient channel's CoeffBfrSize larger") != NULL,
+	       "%s", itext);
+}
+
 /* gen_model.py's STRIDE2_GROUPED: grouped stride-2 convolutions with phase-sparse kernels, laid out
  * as Apple's H13 grouped 3x3 stride 2 (4 groups of 16 -> 16, its constant rebuilt to Apple's
  * SHA-256): OCGSize 0, one output a record, output o (over all groups) record o / 16 of channel o
