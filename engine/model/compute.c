@@ -1805,6 +1805,15 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 							    "model's buffer limit");
 	if (e)
 		return e;
+	if (!j->dense) { /* (fw/td td_kernels_inside_refusal, which inspect marks: the channels' lengths
+			  * are CoeffBfrSize, td_ranges's) */
+		uint64_t len[H13_COEFF_NCH];
+		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+			len[c] = j->ch[c] ? j->ch[c]->len : 0u;
+		td_kernels_inside_refusal(&regs, &j->lay, nout, j->kel, len, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	for (uint64_t o = 0; o < nout; o++) {
 		unsigned ch;
 		uint64_t off, step;
@@ -1903,22 +1912,18 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	/* kernel_cfg_read's (Align: the unit's kernels are the program's own), OCGSize 0 (the
 	 * firmware's kernel-unit TDs hold their OCG whole in channel 0), palettized or sparse only fp16
 	 * and not both (fw/td td_ku_kernels_refusal, which inspect marks) */
+	/* (and channel 0 one OCG of the outputs, at least a bit of it a weight: unreadable weights
+	 * the registers decide, which inspect marks too; c0's length is CoeffBfrSize, td_ranges's) */
 	const struct td_regs regs = {kept_get, m};
 	struct td_refusal no = {0};
-	td_ku_kernels_refusal(&regs, nout, (uint64_t)cin * kh * kw, 0, &no);
+	const struct mrange *c0 = find_range(r, nr, TD_R_COEFF, 0);
+	uint64_t per = (uint64_t)cin * kh * kw;
+	td_ku_kernels_refusal(&regs, nout, per, c0 ? c0->len : 0u, 0, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
 	unsigned pal = H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN), bits = H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS);
 	unsigned sparse = H13_GET(kc, H13_KERNELCFG_SPARSEFMT);
-	const struct mrange *c0 = find_range(r, nr, TD_R_COEFF, 0);
-	uint64_t per = (uint64_t)cin * kh * kw;
-	if (!c0 || !nout || c0->len % nout)
-		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "coefficient channel 0 is not one OCG of the TD's output channels");
 	uint64_t S = c0->len / nout;
-	/* every weight takes at least one bit of the OCG (palette indices of 1 bit, sparse masks) */
-	if (per > S * 8)
-		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32,
-				   "an OCG channel smaller than one bit per weight of its kernel");
 	int e = grow_weights(m, nout, cout, per);
 	if (e)
 		return e;
@@ -1933,7 +1938,7 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 	const struct codec_palette cp = {bits, 1, 1};
 	if (pal) {
 		const struct mrange *ps = find_range(r, nr, TD_R_STREAM, H13_KSTREAM_PALETTE);
-		td_ku_kernels_refusal(&regs, nout, per, 1, &no); /* (its width: fw/td) */
+		td_ku_kernels_refusal(&regs, nout, per, c0->len, 1, &no); /* (its width: fw/td) */
 		if (no.why)
 			return td_refusal_fault(m, &no);
 		if (!ps || ps->len != 2ull << bits)
@@ -1944,17 +1949,19 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 		for (unsigned j = 0; j < (1u << bits); j++)
 			lut[j] = le_rd16(m->row[0] + 2 * j);
 	}
+	/* the sparse masks inside the OCG, a kernel's palette indices or weights inside its OCG
+	 * channel, KernelFmt 3 (fw/td td_ku_kernels_refusal's last stage, which inspect marks: every
+	 * output's the same sizes) */
+	td_ku_kernels_refusal(&regs, nout, per, c0->len, 2, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
 	uint64_t M = (per + 7) / 8;
-	if (sparse && (M > S || nout * M > c0->len))
-		return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "sparse masks do not fit the OCG");
 	for (uint64_t o = 0; o < nout; o++) {
 		const uint8_t *p = c0->cpu + o * S;
 		uint16_t *k = m->kh;
 		enum codec_err ce = CODEC_OK;
 		if (pal) {
 			uint64_t ib = (per * bits + 7) / 8;
-			if (ib > S)
-				return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "palette indices larger than an OCG channel");
 			ce = codec_palette_decode(&cp, p, (size_t)ib, lut, 1u << bits, k, (size_t)per);
 		} else if (sparse) {
 			const uint8_t *mask = c0->cpu + o * M;
@@ -1971,11 +1978,6 @@ static int load_kernels_ku(struct anem *m, const struct mrange *r, unsigned nr, 
 				m->hv[j] = le_rd16(vals + 2 * j);
 			ce = codec_sparse_decode(mask, (size_t)M, m->hv, (size_t)nv, k, (size_t)per);
 		} else {
-			unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
-			if (!elem)
-				return ANEM_REFUSE(m, ENG_FR_FIELD, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
-			if (per * elem > S)
-				return anem_refuse(m, ENG_FR_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "a kernel larger than an OCG channel");
 			for (uint64_t j = 0; j < per; j++)
 				k[j] = kfmt == H13_KERNELFMT_FP16 ? le_rd16(p + 2 * j)
 				       : f2h((float)(int8_t)p[j]); /* KernelFmt 0 and 1 alike */
@@ -3942,7 +3944,7 @@ static uint32_t kept_get(const void *ctx, uint32_t a)
 /* A reading's refusal (td_kept_of, td_l2mem_of) as the TD's fault. */
 static int td_refusal_fault(struct anem *m, const struct td_refusal *r)
 {
-	return anem_refuse(m, r->combination ? ENG_FR_COMBINATION : ENG_FR_FIELD,
+	return anem_refuse(m, r->cls == TD_RF_DATA ? ENG_FR_DATA : r->cls ? ENG_FR_COMBINATION : ENG_FR_FIELD,
 			   r->reg == TD_KEPT_NO_REG ? ENG_FAULT_NO_REG : r->reg, r->lsb, r->width, r->why);
 }
 

@@ -346,13 +346,13 @@ void td_kept_of(const struct td_regs *r, unsigned bar_en, struct td_kept *k)
 	}
 }
 
-void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb, unsigned width,
+void td_refuse(struct td_refusal *r, int cls, uint32_t reg, unsigned lsb, unsigned width,
 	       const char *why)
 {
 	if (r->why)
 		return;
 	r->why = why;
-	r->combination = (uint8_t)combination;
+	r->cls = (uint8_t)cls;
 	r->reg = reg;
 	r->lsb = (uint8_t)lsb;
 	r->width = (uint8_t)width;

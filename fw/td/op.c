@@ -309,16 +309,23 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		 * SparseBinary read), and
 		 * load_kernels' for kernels in coefficient channels (palettized, KernelFmt 3, a bias
 		 * before one-byte kernels: td_dense_kernels_refusal) */
+		int kernels_refused = 0; /* (the model stops there: no kernel is read past it) */
 		{
 			struct td_refusal kno = {0};
 			const int dw = H13_GET(gcv, H13_GROUPCONV_UNICASTEN) != 0;
 			if (ku && !dw) { /* (load_kernels_ku's: td_kernel_cfg_refusal, then its own) */
 				const uint64_t nout = (uint64_t)groups * cout, per = (uint64_t)cin * win.kh * win.kw;
-				td_ku_kernels_refusal(r, nout, per, 0, &kno);
-				td_ku_kernels_refusal(r, nout, per, 1, &kno);
+				uint64_t len[H13_COEFF_NCH];
+				td_coeff_lens(r, len);
+				if (td_coeff_sized(r)) {
+					td_ku_kernels_refusal(r, nout, per, len[0], 0, &kno);
+					td_ku_kernels_refusal(r, nout, per, len[0], 1, &kno);
+					td_ku_kernels_refusal(r, nout, per, len[0], 2, &kno);
+				}
 			} else if (!dw) {
 				td_dense_kernels_refusal(r, &kno);
 			}
+			kernels_refused = kno.why != NULL;
 			refusal_tail(&kno, out, ctx);
 		}
 		/* as engine/model/compute.c's load_kernels */
@@ -363,9 +370,12 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			if (!l2src)
 				td_pk_params_refusal(r, lay.g, cin, win.kh, win.kw, bias, &no);
 			td_pkern_refusal(r, &lay, (uint64_t)groups * cout, cout, &no);
-			if (!l2src) {
+			if (!l2src) { /* (every kernel inside its channel, then the channels' sizes) */
 				uint64_t len[H13_COEFF_NCH];
 				td_coeff_lens(r, len);
+				if (td_coeff_sized(r) && !kernels_refused)
+					td_kernels_inside_refusal(r, &lay, (uint64_t)groups * cout,
+								  (uint64_t)cin * win.kh * win.kw + bias, len, &no);
 				td_coeff_sizes_refusal(r, &lay, (uint64_t)cin * win.kh * win.kw + bias, len, &no);
 			}
 			refusal_tail(&no, out, ctx);

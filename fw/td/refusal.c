@@ -493,6 +493,19 @@ void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l,
 		}
 }
 
+/* every enabled coefficient channel sized: an enabled channel of CoeffBfrSize 0 is td_ranges's
+ * TD_E_EMPTY, which the control path refuses before the model reads a kernel, so inspect marks no
+ * kernel against it (read from the register, not from td_coeff_lens, which takes a channel's
+ * record off its length) */
+int td_coeff_sized(const struct td_regs *r)
+{
+	const unsigned en = td_coeff_mask(r);
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		if ((en >> c & 1u) && !H13_ADDR_BYTES(GET(H13_COEFF_BFRSIZE(c))))
+			return 0;
+	return 1;
+}
+
 /* the coefficient channels' bytes as load_kernels reads them on a TD with no kernel unit: as
  * td_ranges gives them (CoeffBfrSize where enabled), less the activation record at each channel's
  * head where the NE selects the LUT and td_lut_place puts it there (TD_LUT_HEADS: engine/model/
@@ -516,24 +529,33 @@ void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH])
 }
 
 /* load_kernels_ku, a kernel-unit TD's OCG in coefficient channel 0 (nout outputs, per weights a
- * kernel), at the model's two points: before the weights are sized (stage 0: kernel_cfg_read's,
- * td_kernel_cfg_refusal with Align refused, OCGSize 0, then palettized or sparse only fp16 and not
- * both), and at the palette (stage 1: a width fw/codec decodes). Where a data refusal of the
- * model's comes first (channel 0 not one OCG, less than a bit a weight) nothing more is recorded. */
-void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per, int stage, struct td_refusal *no)
+ * kernel; len0 channel 0's bytes: the model's range, or the CoeffBfrSize td_ranges makes it, 0
+ * without one), at the model's three points: before the weights are sized (stage 0:
+ * kernel_cfg_read's, td_kernel_cfg_refusal with Align refused, OCGSize 0, channel 0 one OCG of
+ * nout channels, palettized or sparse only fp16 and not both, at least a bit of the OCG a weight),
+ * at the palette (stage 1: a width fw/codec decodes), and after the palette stream (stage 2: the
+ * sparse masks inside the OCG, a kernel's palette indices or its weights inside its OCG channel;
+ * the first output's, which every output shares). The sizes are unreadable weights (TD_RF_DATA),
+ * as the model has always named them, on Common's CoeffBfrSize of channel 0. */
+void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per, uint64_t len0, int stage,
+			   struct td_refusal *no)
 {
 	const uint32_t kc = GET(H13_NE_KERNELCFG);
 	const unsigned kfmt = H13_GET(kc, H13_KERNELCFG_KERNELFMT), pal = H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN);
-	const unsigned sparse = H13_GET(kc, H13_KERNELCFG_SPARSEFMT);
-	const uint64_t len = H13_GET(GET(H13_COEFF_DMACONFIG(0)), H13_DMA_EN) ? H13_ADDR_BYTES(GET(H13_COEFF_BFRSIZE(0))) : 0;
+	const unsigned sparse = H13_GET(kc, H13_KERNELCFG_SPARSEFMT), bits = H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS);
+	const uint64_t len = len0;
 	if (!stage) {
 		td_kernel_cfg_refusal(r, 0, 0, no);
 		if (H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE))
 			TD_REFUSE(no, 1, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE,
 				  "Common.ConvCfg.OCGSize above 0 on a kernel-unit TD not modelled");
+		if (!len || !nout || len % nout)
+			td_refuse(no, TD_RF_DATA, H13_COEFF_BFRSIZE(0), 0, 32,
+				  "coefficient channel 0 is not one OCG of the TD's output channels");
 	}
 	if (no->why || !len || !nout || len % nout)
 		return;
+	const uint64_t S = len / nout;
 	if (!stage) {
 		if ((pal || sparse) && kfmt != H13_KERNELFMT_FP16)
 			TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT,
@@ -541,12 +563,65 @@ void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per,
 		if (pal && sparse)
 			TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT,
 				  "palettized and sparse weights at once not modelled");
+		/* every weight takes at least one bit of the OCG (palette indices of 1 bit, sparse masks) */
+		if (per > S * 8u)
+			td_refuse(no, TD_RF_DATA, H13_COEFF_BFRSIZE(0), 0, 32,
+				  "an OCG channel smaller than one bit per weight of its kernel");
 		return;
 	}
-	if (per > len / nout * 8u || ((pal || sparse) && kfmt != H13_KERNELFMT_FP16) || (pal && sparse))
+	if (per > S * 8u || ((pal || sparse) && kfmt != H13_KERNELFMT_FP16) || (pal && sparse))
 		return;
-	if (pal && !codec_palette_bits_ok(H13_GET(kc, H13_KERNELCFG_PALETTIZEDBITS)))
-		TD_REFUSE(no, 0, H13_NE_KERNELCFG, H13_KERNELCFG_PALETTIZEDBITS, "NE.KernelCfg.PalettizedBits not a palette width");
+	if (stage == 1) {
+		if (pal && !codec_palette_bits_ok(bits))
+			TD_REFUSE(no, 0, H13_NE_KERNELCFG, H13_KERNELCFG_PALETTIZEDBITS,
+				  "NE.KernelCfg.PalettizedBits not a palette width");
+		return;
+	}
+	if (pal && !codec_palette_bits_ok(bits))
+		return;
+	const uint64_t M = (per + 7u) / 8u;
+	if (sparse && (M > S || nout * M > len))
+		td_refuse(no, TD_RF_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "sparse masks do not fit the OCG");
+	else if (pal && (per * bits + 7u) / 8u > S)
+		td_refuse(no, TD_RF_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "palette indices larger than an OCG channel");
+	else if (!pal && !sparse) {
+		const unsigned elem = kfmt == H13_KERNELFMT_FP16 ? 2u : kfmt <= H13_KERNELFMT_UINT8 ? 1u : 0u;
+		if (!elem)
+			TD_REFUSE(no, 0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, "NE.KernelCfg.KernelFmt 3 has no element size");
+		else if (per * elem > S)
+			td_refuse(no, TD_RF_DATA, H13_COEFF_BFRSIZE(0), 0, 32, "a kernel larger than an OCG channel");
+	}
+}
+
+/* load_kernels, dense kernels in coefficient channels (not phase-sparse, which are decoded first,
+ * and not a kernel unit's or a depthwise convolution's): every output's kernel (kel elements, its
+ * bias first) inside the channel the layout l puts it in, len each channel's bytes (0: none; the
+ * model's ranges, or the CoeffBfrSize td_ranges makes them, td_coeff_lens). An unreadable-weights
+ * refusal naming no register, as the model has always named it. Each channel's farthest kernel
+ * lies in the last whole pass or in the last partial one (MOD16: the last 16 outputs), so those
+ * are the outputs checked. */
+#define TD_NOT_INSIDE_TEXT "an output channel's kernel is not inside its coefficient channel"
+void td_kernels_inside_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t nout, uint64_t kel,
+			       const uint64_t len[H13_COEFF_NCH], struct td_refusal *no)
+{
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT) || (l->kind != TD_OCG_MOD16 && l->kind != TD_OCG_RUNS) || !kel)
+		return;
+	const unsigned elem = H13_GET(kc, H13_KERNELCFG_KERNELFMT) == H13_KERNELFMT_FP16 ? 2u : 1u;
+	const uint64_t pass = l->kind == TD_OCG_RUNS ? (uint64_t)H13_COEFF_NCH * l->g : H13_COEFF_NCH;
+	const uint64_t whole = l->kind == TD_OCG_RUNS ? l->full : nout / pass;
+	uint64_t from = whole ? (whole - 1u) * pass : 0u;
+	if (l->kind != TD_OCG_RUNS)
+		from = nout > pass ? nout - pass : 0u;
+	for (uint64_t o = from; o < nout; o++) {
+		unsigned ch;
+		uint64_t off, step;
+		td_ocg_locate(l, o, kel, elem, &ch, &off, &step);
+		if (ch >= H13_COEFF_NCH || !len[ch] || off > len[ch] || (kel - 1u) * step + elem > len[ch] - off) {
+			td_refuse(no, TD_RF_DATA, TD_KEPT_NO_REG, 0, 0, TD_NOT_INSIDE_TEXT);
+			return;
+		}
+	}
 }
 
 /*

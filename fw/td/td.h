@@ -294,14 +294,21 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *h, unsigned k
  */
 /* Why a reading (td_kept_of, td_l2mem_of) refuses a TD, and what it names: the first refusal. */
 #define TD_KEPT_NO_REG 0xffffffffu
+/* The class of a refusal (the model's fault reason): a field's value (unmodelled-field), a
+ * combination of units or fields (unmodelled-combination), or weights the model cannot read
+ * (unreadable-weights) where the registers and the ranges td_ranges gives decide it (a kernel
+ * not inside its coefficient channel, CoeffBfrSize against a kernel unit's OCG) */
+#define TD_RF_FIELD 0
+#define TD_RF_COMBINATION 1
+#define TD_RF_DATA 2
 struct td_refusal {
 	const char *why;     /* static text, one line; NULL: modelled */
-	uint8_t combination; /* 1: a combination of units or fields; 0: a field's value */
+	uint8_t cls;         /* TD_RF_FIELD, TD_RF_COMBINATION or TD_RF_DATA */
 	uint32_t reg;        /* register address, or TD_KEPT_NO_REG */
 	uint8_t lsb, width;  /* the field (width 32: the whole word) */
 };
-/* Records a refusal unless one is recorded already. */
-void td_refuse(struct td_refusal *r, int combination, uint32_t reg, unsigned lsb, unsigned width,
+/* Records a refusal unless one is recorded already (cls: TD_RF_*; 0 and 1 as before). */
+void td_refuse(struct td_refusal *r, int cls, uint32_t reg, unsigned lsb, unsigned width,
 	       const char *why);
 #define TD_REFUSE(r, comb, reg, F, why) td_refuse((r), (comb), (reg), F##_LSB, F##_W, (why))
 
@@ -372,7 +379,13 @@ void td_pk_params_refusal(const struct td_regs *r, unsigned g, unsigned cin, uns
 void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t kel,
 			    const uint64_t len[H13_COEFF_NCH], struct td_refusal *no);
 void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH]);
-void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per, int stage, struct td_refusal *no);
+int td_coeff_sized(const struct td_regs *r);
+void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per, uint64_t len0, int stage,
+			   struct td_refusal *no);
+/* load_kernels': every dense kernel inside its coefficient channel (len: the channels' bytes, as
+ * td_coeff_sizes_refusal's), an unreadable-weights refusal (TD_RF_DATA) */
+void td_kernels_inside_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t nout, uint64_t kel,
+			       const uint64_t len[H13_COEFF_NCH], struct td_refusal *no);
 /* the depthwise pad form's (SparseBinary) register checks over c channels: stage 0 no bias and at
  * most 16 channels, stage 1 (after the palettes' bytes) SmallSourceMode with a record of one mask
  * byte, TD_PF_SSM_LANES slots a tap */

@@ -197,10 +197,13 @@ TEST(model_agree, a_result_that_leaves_nowhere_is_refused)
  */
 static uint8_t aprog[BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
 
-/* the fault text's own words: after "unmodelled-field: " or "unmodelled-combination: " */
+/* the fault text's own words: after "unmodelled-field: ", "unmodelled-combination: " or
+ * "unreadable-weights: " */
 static const char *fault_why(const char *f)
 {
 	const char *p = strstr(f, ": unmodelled-");
+	if (!p)
+		p = strstr(f, ": unreadable-weights");
 	if (!p || !(p = strstr(p + 2, ": ")))
 		return NULL;
 	return p + 2;
@@ -227,10 +230,12 @@ static void agree_built(const char *what, size_t len, const char *want)
 }
 
 /* agree_built's on any raw program */
+static char f_last_fault[768]; /* the last fault agree_in saw */
 static void agree_in(const char *what, const uint8_t *buf, size_t len, const char *want)
 {
 	char f[768], needle[768];
 	const int rc = submit(buf, len, f, sizeof f);
+	snprintf(f_last_fault, sizeof f_last_fault, "%s", f);
 	const char *text = inspect(buf, len);
 	REQUIRE(text[0] != 0);
 	if (!want) {
@@ -1121,6 +1126,52 @@ TEST(model_agree, kernel_read_refusals_marked)
 		memcpy(kcopy, kprog, len);
 		REQUIRE(!tpatch_field(kcopy, len, 0, ku[i].reg, ku[i].lsb, ku[i].width, ku[i].v));
 		agree_in(ku[i].what, kcopy, len, ku[i].want);
+	}
+#endif
+}
+
+/*
+ * What the model names unreadable weights though the registers decide it (issue 21 section 4):
+ * a dense kernel not inside its coefficient channel (load_kernels: OCGSize 0 reads output 3 from
+ * channel 3, whose En is clear), and a kernel-unit TD's coefficient channel 0 against its OCG
+ * (load_kernels_ku: less than a bit of the OCG a weight, palette indices larger than an OCG
+ * channel; channel 0 not one OCG of the outputs is the control path's first). fw/td td_kernels_inside_refusal and td_ku_kernels_refusal hold them now
+ * with their class (TD_RF_DATA, unreadable-weights, as the model named them); inspect printed the
+ * refused TDs as computed. Beside bp_chain's 1x1 convolution and mkprog's palettized layer as
+ * built, unmarked.
+ */
+TEST(model_agree, data_refusals_the_registers_decide_marked)
+{
+	conv_patched("a 1x1 convolution", H13_NE_POSTSCALE, H13_POSTSCALE_LSB, H13_POSTSCALE_W, 0x3c00u, 0, 0, 0, 0,
+		     NULL);
+	conv_patched("output 3's channel not enabled", H13_COEFF_DMACONFIG(3), H13_DMA_EN_LSB, H13_DMA_EN_W, 0, 0, 0,
+		     0, 0, "an output channel's kernel is not inside its coefficient channel");
+	CHECKF(strstr(f_last_fault, "unreadable-weights") != NULL, "the class: %s", f_last_fault);
+#if !defined(ANEFW_TARGET) /* (mkprog's programs: the host's) */
+	/* a palettized layer 128 -> 24: its OCG 24 x 64 bytes (128 4-bit indices an output) in
+	 * coefficient channel 0, CoeffBfrSize 0x600, which the control path holds to the unit's OCG
+	 * (kunit-td-weights-not-an-ocg); the TD's Common.Cin patched, each kernel outgrows its 64 bytes */
+	static const char desc[] = "input w=8 h=1 c=128\nlayer palette4 cout=24\n";
+	struct pd_desc d;
+	unsigned line;
+	size_t len = 0;
+	REQUIRE(pd_parse(desc, strlen(desc), &d, &line) == PD_OK && pd_build(&d, kprog, sizeof kprog, &len) == PD_OK);
+	agree_in("a palettized layer 128 -> 24", kprog, len, NULL);
+	static const struct {
+		uint32_t cin;
+		const char *want;
+	} ku[] = {
+		{256u, "palette indices larger than an OCG channel"},                /* 128 bytes of indices */
+		{1024u, "an OCG channel smaller than one bit per weight of its kernel"}, /* 1024 weights, 512 bits */
+	};
+	for (unsigned i = 0; i < sizeof ku / sizeof ku[0]; i++) {
+		char what[64];
+		snprintf(what, sizeof what, "the palettized layer, Common.Cin %u", (unsigned)ku[i].cin);
+		memcpy(kcopy, kprog, len);
+		REQUIRE(!tpatch_field(kcopy, len, 0, H13_COMMON_CIN, H13_CIN_LSB, H13_CIN_W, ku[i].cin));
+		agree_in(what, kcopy, len, ku[i].want);
+		CHECKF(strstr(f_last_fault, "unreadable-weights") != NULL && strstr(f_last_fault, "CoeffBfrSize") != NULL,
+		       "%s: the class and field: %s", what, f_last_fault);
 	}
 #endif
 }

@@ -119,6 +119,10 @@ TEST(td_op, convolution_with_kernelcfg_align)
 	/* OpMode 0 with conv.hwx's BinaryPoint: a nonzero MACCfg puts the NE in the path */
 	treg_set(&m, H13_NE_MACCFG, H13_PUT(H13_MACCFG_OPMODE, H13_MAC_OP_CONV) | H13_PUT(H13_MACCFG_BINARYPOINT, 0x1c));
 	treg_set(&m, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++) { /* its 16 channels, a kernel of 375 fp16 each */
+		treg_set(&m, H13_COEFF_DMACONFIG(c), H13_PUT(H13_DMA_EN, 1));
+		treg_set(&m, H13_COEFF_BFRSIZE(c), 0x300u);
+	}
 	CHECK(strstr(describe(&m, &t), "  NE: convolution 1x1, stride 1x1, padding 0x0, 1 group, 375 -> 16 "
 					 "channels, kernels fp16, KernelCfg.Align (read as no change: dense "
 					 "1x1 fp16 kernels only), x PostScale 1\n") != NULL);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 struct treg_img {
-	uint32_t addr[48], val[48]; /* (16 of them coefficient channels) */
+	uint32_t addr[64], val[64]; /* (32 of them coefficient channels: En and CoeffBfrSize) */
 	unsigned n;
 };
 
