@@ -1176,6 +1176,30 @@ TEST(model_agree, data_refusals_the_registers_decide_marked)
 #endif
 }
 
+/*
+ * The phase-sparse record parameters fw/codec does not decode (codec_pkern_slots): a Cin above
+ * 65536 (fw/td td_pk_params_refusal; load_kernels' pk_params, before any record is read). Marked
+ * since the paths' refusals moved, untested: bp_convb's 3x3 stride-2 phase-sparse convolution
+ * 16 -> 8 over a 2 x 1 input, its Common.Cin then 65537 (the source tile 65537 planes of one
+ * 64-byte row; 8 outputs keep the kernels, 9.4 MB as fp16, under the kernel memory the control
+ * path allows). Beside the convolution as built, unmarked.
+ */
+TEST(model_agree, phase_sparse_records_over_cin_above_65536_marked)
+{
+	static uint16_t w[16 * 16 * 9];
+	static uint8_t sprog[1 << 15];
+	for (unsigned i = 0; i < 16 * 16 * 9; i++)
+		w[i] = i % 9 == 4 && i / 9 % 17 == 0 ? 0x3c00u : 0;
+	const struct bp_conv_spec c = {.cin = 16, .cout = 8, .w = 2, .h = 1, .k = 3, .wts = w, .stride = 2, .sparse = 1};
+	const size_t len = bp_convb(sprog, sizeof sprog, &c);
+	REQUIRE(len > 0);
+	agree_in("a 3x3 stride-2 phase-sparse convolution 16 -> 8", sprog, len, NULL);
+	REQUIRE(!tpatch_field(sprog, len, 0, H13_COMMON_CIN, H13_CIN_LSB, H13_CIN_W, 65537u));
+	agree_in("the same with Common.Cin 65537", sprog, len,
+		 "phase-sparse kernels of this window, OCGSize or Cin not modelled");
+	CHECKF(strstr(f_last_fault, "td 0, unit NE, NE.KernelCfg = ") != NULL, "the register: %s", f_last_fault);
+}
+
 /* nprog's TD td (at td x BP_CHAIN_STRIDE, as bp_pen lays them) with BAR slot slot unbound */
 static void unbind_td(unsigned td, unsigned slot)
 {
