@@ -45,6 +45,8 @@ const char *td_kept_kind_name(unsigned kind)
 #define REFUSE(k, comb, reg, F, why) TD_REFUSE(&(k)->no, (comb), (reg), F, (why))
 #define REFUSE_NOREG(k, comb, why) td_refuse(&(k)->no, (comb), TD_KEPT_NO_REG, 0, 0, (why))
 
+const char td_kept_no_source_why[] = "a reduction with no bound tile source (RBase0) not modelled";
+
 /* Planar.Cfg fields a reduction must leave 0 (beside the ones it is read by). */
 static void cfg_zero(struct td_kept *k, uint32_t cfg, int pool, int nl, const char *what)
 {
@@ -229,7 +231,7 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		       "(SourceType 0, as Apple's layer_norm's mean), or for products by the tile DMA "
 		       "(SourceType 2, the GPT-2 softmax backward), not modelled");
 	else if ((st == H13_L2_DMA || st == H13_L2_KEEP) && !src0)
-		REFUSE_NOREG(k, 1, "a reduction with no bound tile source (RBase0) not modelled");
+		REFUSE_NOREG(k, 1, td_kept_no_source_why);
 	else if (st == H13_L2_MEM && src0)
 		REFUSE(k, 0, H13_L2_SOURCECFG, H13_L2_SOURCETYPE,
 		       "L2.SourceCfg.SourceType 0 (the first operand from L2 memory) with the tile source "

@@ -207,10 +207,16 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		refusal_tail(&sno, out, ctx);
 		outf(out, ctx, "\n");
 	}
-	else /* the model refuses every such TD (its first source is neither a bound tile source
-	      * nor in L2 memory nor L2-resident: engine/model/compute.c, fw/td kept.c) */
+	else { /* the model refuses such a TD where it reads a source (its first source is neither a
+		* bound tile source nor in L2 memory nor L2-resident), with its path's text:
+		* td_no_first_source_refusal (engine/model/compute.c, fw/td kept.c and paths.c) */
+		struct td_refusal nno = {0};
+		td_no_first_source_refusal(r, bar_en, &k, &lm, &nno);
 		outf(out, ctx, "  source: none: the tile source not enabled (TileDMASrc.DMAConfig.En clear), "
-			       "none in L2 memory or L2-resident (not modelled: a TD with no first source)\n");
+			       "none in L2 memory or L2-resident");
+		refusal_tail(&nno, out, ctx);
+		outf(out, ctx, "\n");
+	}
 	/* what td_l2mem_of refuses, where the PE line below does not carry it (the PE out of the
 	 * path, or a reduction's line): the model faults with it */
 	{

@@ -277,3 +277,23 @@ void td_first_source_refusal(const struct td_regs *r, unsigned tiles, const stru
 		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0,
 			  "the first source is neither L2-resident nor a bound tile source (RBase0): not modelled");
 }
+
+void td_no_first_source_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+				const struct td_l2mem *lm, struct td_refusal *no)
+{
+	const unsigned tiles = td_tiles_there(r, bar_en);
+	if (lm->src1.on || l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) ||
+	    src_there(r, tiles, H13_BAR_RBASE0))
+		return;
+	if (k->role == TD_KEPT_MAKES) { /* (td_kept_of's reading, wherever its result goes) */
+		if (k->no.why == td_kept_no_source_why)
+			td_refuse(no, k->no.cls, k->no.reg, k->no.lsb, k->no.width, k->no.why);
+		return;
+	}
+	if (!td_dst_writes(bar_en) && !l2_resident(r, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W) &&
+	    !lm->res.on)
+		return; /* (the model reads no source where no result leaves) */
+	td_first_source_refusal(r, tiles, lm, no);
+	if (td_l2_path(r, lm))
+		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0, L2_NO_FIRST_TEXT);
+}

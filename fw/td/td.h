@@ -563,6 +563,13 @@ int td_l2_path(const struct td_regs *r, const struct td_l2mem *lm);
 /* the first source's presence, where compute_td and ne_channel_groups check it (with their texts) */
 void td_first_source_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm,
 			     struct td_refusal *no);
+/* inspect's source line of a TD with no first source (none in L2 memory, none L2-resident, no tile
+ * source there): the model's text for it on the path the TD takes (a reduction's, td_kept_of's;
+ * the L2 paths' and the channel groups'; compute_td's), where the model checks it (a reduction, or
+ * a result that leaves); nothing elsewhere */
+extern const char td_kept_no_source_why[];
+void td_no_first_source_refusal(const struct td_regs *r, unsigned bar_en, const struct td_kept *k,
+				const struct td_l2mem *lm, struct td_refusal *no);
 void td_conv_l2_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, int stage,
 			struct td_refusal *no);
 void td_l2mem_ew_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, int stage,

@@ -388,12 +388,15 @@ TEST(model_agree, channel_group_refusals_have_one_home)
 
 /* A TD with no first source (TileDMASrc.DMAConfig.En clear, nothing in L2 memory or
  * L2-resident) is refused by the model on every path (elementwise, the L2 paths, reductions);
- * inspect said "source: no tile source" and marked nothing, as if the TD computed. Now its
- * source line says none and not modelled, beside the control that completes and marks nothing. */
+ * inspect said "source: no tile source" and marked nothing, as if the TD computed. Its source
+ * line says none and not modelled, beside the control that completes and marks nothing; since
+ * 2026-12-06 with the model's own text for the TD's path (fw/td td_no_first_source_refusal: it
+ * said "a TD with no first source" in its own words). */
 TEST(model_agree, no_first_source_is_marked_not_modelled)
 {
 	static const char line[] = "  source: none: the tile source not enabled (TileDMASrc.DMAConfig.En clear), "
-				   "none in L2 memory or L2-resident (not modelled: a TD with no first source)\n";
+				   "none in L2 memory or L2-resident (not modelled: the first source is neither "
+				   "L2-resident nor a bound tile source (RBase0): not modelled)\n";
 	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
 	const struct bp_pe_spec *one[1] = {&copy};
 	char f[512];
@@ -1393,6 +1396,10 @@ TEST(model_agree, first_source_refusals_carry_the_models_text)
 	extra(&mx, H13_SRC_DMACONFIG, 0);
 	agree("the channel maxima, the tile source's En clear", &mx,
 	      "the first source is neither in L2 memory nor a bound tile source (RBase0): not modelled");
+	/* the source line carries the text of the TD's path (it said "a TD with no first source") */
+	CHECKF(strstr(itext, "none in L2 memory or L2-resident (not modelled: the first source is neither in L2 "
+			     "memory nor a bound tile source (RBase0): not modelled)\n") != NULL,
+	       "the channel maxima's source line:\n%s", itext);
 }
 
 /*
