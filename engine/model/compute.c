@@ -3713,7 +3713,20 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 		e = pad_form_small_source_marks(m, C, kel);
 	if (e)
 		return e;
-	/* every kernel inside its lane, before any output */
+	/* every kernel inside its lane, before any output (dense: fw/td td_dw_lanes_inside_refusal,
+	 * which inspect marks; the lanes' lengths are CoeffBfrSize, td_ranges's) */
+	if (!sparse) {
+		const struct td_regs regs = {kept_get, m};
+		struct td_refusal no = {0};
+		uint64_t len[H13_COEFF_NCH];
+		for (unsigned c = 0; c < H13_COEFF_NCH; c++) {
+			const struct mrange *ch = find_range(r, nr, TD_R_COEFF, c);
+			len[c] = ch ? ch->len : 0u;
+		}
+		td_dw_lanes_inside_refusal(&regs, C, kel, len, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+	}
 	for (unsigned c = 0; c < C; c++) {
 		const struct mrange *ch = find_range(r, nr, TD_R_COEFF, c % H13_COEFF_NCH);
 		const uint64_t off = (uint64_t)(c / H13_COEFF_NCH) * kel * elem;

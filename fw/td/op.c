@@ -296,6 +296,15 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			td_pk_params_refusal(r, 1, 1, win.kh, win.kw, H13_GET(mac, H13_MACCFG_BIASMODE), &dno);
 			td_pad_form_refusal(r, cout, 0, &dno); /* (the pad form's: SparseBinary) */
 			td_pad_form_refusal(r, cout, 1, &dno);
+			{ /* (then every dense kernel inside its lane) */
+				uint64_t len[H13_COEFF_NCH];
+				td_coeff_lens(r, len);
+				if (td_coeff_sized(r))
+					td_dw_lanes_inside_refusal(r, cout,
+								   (uint64_t)td_kernel_cin(gcv, cin) * win.kh * win.kw +
+									   H13_GET(mac, H13_MACCFG_BIASMODE),
+								   len, &dno);
+			}
 			refusal_tail(&dno, out, ctx);
 		}
 		if (H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN))

@@ -11,6 +11,7 @@
 #include "fw/td/td.h"
 
 #define GET(a) (r->get(r->ctx, (a)))
+#define TD_NOT_INSIDE_TEXT "an output channel's kernel is not inside its coefficient channel"
 
 /* decode_stages: Common.Cfg.TaskType 2 goes with one PE operand, 3 with two */
 void td_pe_task_refusal(const struct td_regs *r, struct td_refusal *no)
@@ -493,6 +494,25 @@ void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l,
 		}
 }
 
+/* depthwise, dense kernels (not phase-sparse): channel c's kernel (kel elements of KernelFmt, its
+ * bias first) in lane c mod 16 at (c / 16) x kel elements, inside it (len: the channels' bytes, 0
+ * for none); the last 16 channels hold each lane's farthest */
+void td_dw_lanes_inside_refusal(const struct td_regs *r, unsigned C, uint64_t kel, const uint64_t len[H13_COEFF_NCH],
+				struct td_refusal *no)
+{
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
+		return;
+	const uint64_t elem = H13_GET(kc, H13_KERNELCFG_KERNELFMT) == H13_KERNELFMT_FP16 ? 2u : 1u;
+	for (unsigned c = C > H13_COEFF_NCH ? C - H13_COEFF_NCH : 0u; c < C; c++) {
+		const uint64_t l = len[c % H13_COEFF_NCH], off = (uint64_t)(c / H13_COEFF_NCH) * kel * elem;
+		if (!l || off > l || kel * elem > l - off) {
+			td_refuse(no, TD_RF_DATA, TD_KEPT_NO_REG, 0, 0, TD_NOT_INSIDE_TEXT);
+			return;
+		}
+	}
+}
+
 /* every enabled coefficient channel sized: an enabled channel of CoeffBfrSize 0 is td_ranges's
  * TD_E_EMPTY, which the control path refuses before the model reads a kernel, so inspect marks no
  * kernel against it (read from the register, not from td_coeff_lens, which takes a channel's
@@ -600,7 +620,6 @@ void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per,
  * refusal naming no register, as the model has always named it. Each channel's farthest kernel
  * lies in the last whole pass or in the last partial one (MOD16: the last 16 outputs), so those
  * are the outputs checked. */
-#define TD_NOT_INSIDE_TEXT "an output channel's kernel is not inside its coefficient channel"
 void td_kernels_inside_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t nout, uint64_t kel,
 			       const uint64_t len[H13_COEFF_NCH], struct td_refusal *no)
 {

@@ -1150,6 +1150,23 @@ TEST(model_agree, data_refusals_the_registers_decide_marked)
 	conv_patched("output 3's channel not enabled", H13_COEFF_DMACONFIG(3), H13_DMA_EN_LSB, H13_DMA_EN_W, 0, 0, 0,
 		     0, 0, "an output channel's kernel is not inside its coefficient channel");
 	CHECKF(strstr(f_last_fault, "unreadable-weights") != NULL, "the class: %s", f_last_fault);
+	/* bp_chain's 1x1 convolution 4 -> 4 made depthwise (GroupConvCfg UnicastEn 1, UnicastCin 1:
+	 * output c from input c, its kernel the first fp16 of lane c): computes; lane 3 not enabled,
+	 * refused (depthwise's lanes: td_dw_lanes_inside_refusal) */
+	for (unsigned off = 0; off < 2; off++) {
+		static const uint16_t wts[4 * 4] = {0x3c00u, 0, 0, 0, 0, 0x3c00u, 0, 0, 0, 0, 0x3c00u, 0, 0, 0, 0, 0x3c00u};
+		const struct bp_step conv = {.kind = BP_STEP_CONV, .cin = 4, .cout = 4, .in0 = 5, .out = 4};
+		size_t len = bp_chain(nprog, sizeof nprog, 8, 2, &conv, 1, wts);
+		REQUIRE(len > 0);
+		REQUIRE(!tpatch_field(nprog, len, 0, H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_UNICASTEN_LSB,
+				      H13_GROUPCONV_UNICASTEN_W, 1) &&
+			!tpatch_field(nprog, len, 0, H13_COMMON_GROUPCONVCFG, H13_GROUPCONV_UNICASTCIN_LSB,
+				      H13_GROUPCONV_UNICASTCIN_W, 1));
+		if (off)
+			REQUIRE(!tpatch_field(nprog, len, 0, H13_COEFF_DMACONFIG(3), H13_DMA_EN_LSB, H13_DMA_EN_W, 0));
+		agree_built(off ? "a 1x1 depthwise convolution, lane 3 not enabled" : "a 1x1 depthwise convolution",
+			    len, off ? "an output channel's kernel is not inside its coefficient channel" : NULL);
+	}
 #if !defined(ANEFW_TARGET) /* (mkprog's programs: the host's) */
 	/* a palettized layer 128 -> 24: its OCG 24 x 64 bytes (128 4-bit indices an output) in
 	 * coefficient channel 0, CoeffBfrSize 0x600, which the control path holds to the unit's OCG
