@@ -610,8 +610,14 @@ static enum ldr_err walk(struct ldr_program *p, uint32_t first_off, uint32_t fir
 		p->err_off = (size_t)p->td_area_off + off;
 		if ((size & 3) || size < g->td_header_bytes || size > LDR_MAX_TD_BYTES)
 			return LDR_E_TD_SIZE;
-		if ((off & 3) || !in_range(off, size, p->td_area_len))
+		if (off & 3)
 			return LDR_E_TD_RANGE;
+		if (!in_range(off, size, p->td_area_len)) {
+			/* past the end of the TD area (a cut file): which TD, its size (messages) */
+			p->err_td = (int)p->ntds;
+			p->err_found = size;
+			return LDR_E_TD_RANGE;
+		}
 		for (unsigned i = 0; i < p->ntds; i++) {
 			if (p->tds[i].off == off)
 				return LDR_E_CHAIN_LOOP;
@@ -934,6 +940,59 @@ enum ldr_err ldr_load_sized(const uint8_t *buf, size_t len, uint32_t td_size, st
 	return e == LDR_OK ? ldr_check_td_size(out, td_size) : e;
 }
 
+/* Whether the first min(len, header) bytes of a raw stream read as an H13 TD header: every whole
+ * word's bits outside the header's fields clear (word 0 above EON, word 1 above NextSize, the
+ * four 24-bit masks, word 8 above ENE, word 9 above its four BAR slots), and a next pointer past
+ * the header unless end-of-network is set. The fixtures' 24 TDs all read so; a text file never
+ * does (its bytes set bits 29..30 of every word). For messages only (a cut stream, below). */
+static int raw_header_plausible(const uint8_t *b, size_t len)
+{
+	const unsigned nw = len / 4 < H13_TD_HEADER_WORDS ? (unsigned)(len / 4) : H13_TD_HEADER_WORDS;
+	uint32_t w[H13_TD_HEADER_WORDS];
+	if (!b || !nw)
+		return 0;
+	for (unsigned i = 0; i < nw; i++)
+		w[i] = le_rd32(b + 4 * i);
+	if (w[0] >> (H13_TDH_EON_LSB + H13_TDH_EON_W))
+		return 0;
+	if (nw > 1 && w[1] >> (H13_TDH_NEXTSIZE_LSB + H13_TDH_NEXTSIZE_W))
+		return 0;
+	for (unsigned i = 2; i < 6 && i < nw; i++)
+		if (w[i] >> H13_TDH_MASK24_W)
+			return 0;
+	if (nw > 7 && !H13_GET(w[0], H13_TDH_EON) && (w[7] < H13_TD_HEADER_BYTES || (w[7] & 3u)))
+		return 0;
+	if (nw > 8 && w[8] >> (H13_TDH_ENE_LSB + H13_TDH_ENE_W))
+		return 0;
+	if (nw > 9 && w[9] >> (4u * H13_TDH_BAR_STRIDE))
+		return 0;
+	return 1;
+}
+
+/* A raw stream (not an anec) that the file's end cuts: 1 inside TD 0's header (truncated, the
+ * words there read as a header), 2 inside a TD's register writes or before a TD ends (the file
+ * ends where the TD does not), 0 otherwise. */
+static int raw_cut(const struct ldr_program *p, enum ldr_err e)
+{
+	if (!p || !p->raw || !p->buf || p->td_area_off || p->td_area_len != p->len ||
+	    anec_detect(p->buf, p->len) || !raw_header_plausible(p->buf, p->len))
+		return 0;
+	if (e == LDR_E_TRUNCATED)
+		return p->len >= 4 ? 1 : 0;
+	if (e == LDR_E_TD_RANGE && p->err_found)
+		return 2;
+	if (e == LDR_E_STREAM_OVERRUN && p->ntds && p->err_off + 4 <= p->len) {
+		const struct ldr_td *t = &p->tds[p->ntds - 1];
+		uint32_t addr;
+		unsigned cnt;
+		td_cmd_decode(le_rd32(p->buf + p->err_off), &addr, &cnt);
+		/* the TD ends at the file's last whole word, and the record runs past it */
+		return t->off + (uint64_t)t->size >= (p->len & ~(size_t)3) &&
+		       p->err_off + 4 + 4ull * cnt > p->len ? 2 : 0;
+	}
+	return 0;
+}
+
 void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size_t cap)
 {
 	if (!out || !cap)
@@ -947,11 +1006,44 @@ void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size
 			 (unsigned long)p->err_stated, (unsigned long)p->err_found);
 	/* what the file holds against what was expected, for the errors a cut or a wrong file
 	 * gives (a truncated program: its commands, a segment or the weights past its end) */
-	else if (e == LDR_E_TRUNCATED)
+	else if (e == LDR_E_TRUNCATED && raw_cut(p, e)) {
+		const uint32_t w0 = le_rd32(p->buf);
+		snprintf(out, cap, "the file is 0x%lx bytes, a task descriptor's header 0x%x; its "
+			 "first word reads as one: tid %lu, %s", len, (unsigned)H13_TD_HEADER_BYTES,
+			 (unsigned long)H13_GET(w0, H13_TDH_TID),
+			 H13_GET(w0, H13_TDH_EON) ? "end of network" : "not the last");
+	} else if (e == LDR_E_TRUNCATED)
 		snprintf(out, cap, "the file is 0x%lx bytes, %s 0x%x", len,
 			 p->raw ? "a task descriptor's header" : "a .hwx header",
 			 p->raw && p->gen ? p->gen->td_header_bytes : (unsigned)HWX_HEADER_BYTES);
-	else if (e == LDR_E_BAD_MAGIC && p->buf && p->len >= 4)
+	else if (e == LDR_E_STREAM_OVERRUN && p->buf && p->ntds && p->err_off + 4 <= p->len) {
+		/* the record that runs past its TD: where, how many words, where its TD ends */
+		const struct ldr_td *t = &p->tds[p->ntds - 1];
+		uint32_t addr;
+		unsigned cnt;
+		td_cmd_decode(le_rd32(p->buf + p->err_off), &addr, &cnt);
+		const unsigned long end = (unsigned long)(p->td_area_off + t->off + (uint64_t)t->size);
+		if (raw_cut(p, e))
+			snprintf(out, cap, "td %u's record at 0x%lx writes %u registers, to 0x%lx; "
+				 "the file ends at 0x%lx (a whole TD is 0x%x bytes)", p->ntds - 1,
+				 (unsigned long)p->err_off, cnt,
+				 (unsigned long)(p->err_off + 4 + 4ull * cnt), len,
+				 (unsigned)H13_TD_DEFAULT_BYTES);
+		else
+			snprintf(out, cap, "td %u's record at 0x%lx writes %u registers, to 0x%lx; "
+				 "the TD ends at 0x%lx", p->ntds - 1, (unsigned long)p->err_off, cnt,
+				 (unsigned long)(p->err_off + 4 + 4ull * cnt), end);
+	} else if (e == LDR_E_TD_RANGE && p->err_found && p->err_td >= 0) {
+		/* a TD past the end of the TD area: the stream's file, or __text */
+		if (p->raw && !p->td_area_off && p->td_area_len == p->len)
+			snprintf(out, cap, "td %d at 0x%lx + 0x%lx bytes, the file is 0x%lx bytes",
+				 p->err_td, (unsigned long)p->err_off, (unsigned long)p->err_found, len);
+		else
+			snprintf(out, cap, "td %d at 0x%lx + 0x%lx bytes, the task descriptors' area "
+				 "0x%lx + 0x%lx bytes", p->err_td, (unsigned long)p->err_off,
+				 (unsigned long)p->err_found, (unsigned long)p->td_area_off,
+				 (unsigned long)p->td_area_len);
+	} else if (e == LDR_E_BAD_MAGIC && p->buf && p->len >= 4)
 		snprintf(out, cap, "magic 0x%08lx, a .hwx has 0x%08lx",
 			 (unsigned long)le_rd32(p->buf + HWX_H_MAGIC), (unsigned long)HWX_MAGIC);
 	else if (e == LDR_E_CMD_RANGE && HWX_HEADER_BYTES + (uint64_t)p->sizeofcmds > p->len)
@@ -1031,8 +1123,17 @@ uint32_t ldr_image_get(const struct ldr_program *p, const struct ldr_regimage *i
 const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
 			      const struct ldr_program *p, enum ldr_err e)
 {
-	if (e == LDR_OK || !p || !p->raw || (flags & (LDR_F_RAW | LDR_F_HWX)) || p->ntds > 1 ||
-	    (!buf && len))
+	if (e == LDR_OK || !p || !p->raw || (flags & (LDR_F_RAW | LDR_F_HWX)) || (!buf && len))
+		return NULL;
+	/* a task descriptor the file's end cuts (the lengths in ldr_err_values) */
+	int cut = raw_cut(p, e);
+	if (cut == 1)
+		return "a raw task stream cut short: the file ends inside its first task descriptor's "
+		       "header, whose words read as one";
+	if (cut == 2)
+		return "a raw task stream cut short: the file ends inside a task descriptor (its "
+		       "header decodes)";
+	if (p->ntds > 1)
 		return NULL;
 	if (anec_detect(buf, len)) /* an anec container, refused for what its header states */
 		return NULL;

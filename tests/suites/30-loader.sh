@@ -126,6 +126,31 @@ print(c[0], hex(c[1]), hex(c[2]))")"
 	[ "$rc" -eq 1 ] && [ "$out" = "bad_magic: not a .hwx container (bad magic): magic $want4, a .hwx has 0xbeefface" ] ||
 		bad="$bad [--hwx tanh.bin: exit $rc: $out]"
 	want "$tmp/c700.bin" "coeff_outside_weights: enabled coefficient buffer outside the weights: td 0 coefficient channel $cch: $cbase + $csize bytes, the weights 0x3c bytes"
+	# a raw stream cut inside its TDs says it is cut, with the lengths, and what its header
+	# decodes to (it was "not an ANE program" before): tanh.bin cut at 100 bytes (inside the
+	# record at 0x28, its word count from the command word's [31:26]) and at 10 (inside the
+	# header: word 0's tid and end-of-network bit), softmax.bin at 700 (TD 1 at TD 0's next
+	# pointer, word 7, sized by TD 0's NextSize, word 1 [24:16], in words less one)
+	head -c 100 "$K" >"$tmp/c100.bin"; head -c 10 "$K" >"$tmp/c10.bin"; head -c 700 "$SHARED/fixtures/kernels/activation/softmax.bin" >"$tmp/s700.bin"
+	read -r rn rend tid nptr nsz eon <<<"$("$PYTHON" -c "
+import struct, sys
+k = open(sys.argv[1], 'rb').read(); s = open(sys.argv[2], 'rb').read()
+n = (struct.unpack_from('<I', k, 0x28)[0] >> 26) + 1
+w0 = struct.unpack_from('<I', k, 0)[0]
+print(n, hex(0x28 + 4 + 4 * n), w0 & 0xffff, hex(struct.unpack_from('<I', s, 28)[0]),
+      hex(((struct.unpack_from('<I', s, 4)[0] >> 16 & 0x1ff) + 1) * 4),
+      'end of network' if w0 >> 25 & 1 else 'not the last')" "$K" "$SHARED/fixtures/kernels/activation/softmax.bin")"
+	cut="a raw task stream cut short: the file ends inside a task descriptor (its header decodes)"
+	want "$tmp/c100.bin" "stream_overrun: register-write stream runs past its task descriptor at file offset 0x28: td 0's record at 0x28 writes $rn registers, to $rend; the file ends at 0x64 (a whole TD is 0x274 bytes)
+$tmp/c100.bin: $cut"
+	want "$tmp/c10.bin" "truncated: file shorter than its header: the file is 0xa bytes, a task descriptor's header 0x28; its first word reads as one: tid $tid, $eon
+$tmp/c10.bin: a raw task stream cut short: the file ends inside its first task descriptor's header, whose words read as one"
+	want "$tmp/s700.bin" "td_outside_text: task descriptor outside __text at file offset $nptr: td 1 at $nptr + $nsz bytes, the file is 0x2bc bytes
+$tmp/s700.bin: $cut"
+	# a text file is still no ANE program (its first word reads as no header)
+	out=$("$TOOL" validate README.md 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && grep -q "^README.md: this is a text file, not an ANE program" <<<"$out" ||
+		bad="$bad [README.md: exit $rc: $out]"
 	# submit and convert say it as validate does (they printed the name alone)
 	v=$("$TOOL" validate "$tmp/c4000.hwx" 2>&1)
 	out=$("$TOOL" submit "$tmp/c4000.hwx" 2>&1); rc=$?
