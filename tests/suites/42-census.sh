@@ -59,4 +59,16 @@ for bad in "" "$f --td 1" "$f --td x" "$f --what" "$f $f"; do
 		t_fail "census.refuses '${bad#"$f"}'" "exit $rc: $o"
 	fi
 done
+# a TD the program does not have: the count in the singular for one TD, and the range --td takes
+# ("has 1 TDs, no TD 1" before); a file that does not load says it as validate does, and what the
+# file is (the error's name alone before: "not loaded: unknown_register" for a text file)
+bad=""
+o=$("$TOOL" census "$f" --td 1 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$o" = "anefw-tool census: $f has 1 TD, no TD 1 (--td takes 0 to 0)" ] || bad="$bad [--td 1: exit $rc: $o]"
+v=$("$TOOL" validate README.md 2>&1)
+o=$("$TOOL" census README.md 2>&1); rc=$?
+[ "$rc" -eq 1 ] && [ "$o" = "$(sed 's/^README.md: /anefw-tool census: README.md: /; 1s/^/anefw-tool census: README.md: not loaded: /' <<<"$v")" ] &&
+	grep -q "this is a text file" <<<"$o" || bad="$bad [README.md: exit $rc: $o]"
+if [ -z "$bad" ]; then t_pass census.refusals_say_what_the_program_has
+else t_fail census.refusals_say_what_the_program_has "$bad"; fi
 t_done

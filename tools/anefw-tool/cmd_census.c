@@ -184,12 +184,22 @@ static int cmd_census(int argc, char **argv)
 	static struct ldr_program p;
 	enum ldr_err le = ldr_load(buf, len, 0, &p);
 	if (le != LDR_OK) {
-		fprintf(stderr, "anefw-tool census: %s: not loaded: %s\n", path, ldr_err_name(le));
+		/* as validate says it: the name, its words, where, the values; what the file is */
+		char vals[128];
+		ldr_err_values(&p, le, vals, sizeof vals);
+		fprintf(stderr, "anefw-tool census: %s: not loaded: " ERR_FMT, path, ERR_ARGS(ldr_err(le)));
+		if (p.err_off)
+			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p.err_off);
+		fprintf(stderr, "%s%s\n", vals[0] ? ": " : "", vals);
+		const char *no = ldr_not_a_program(buf, len, 0, &p, le);
+		if (no)
+			fprintf(stderr, "anefw-tool census: %s: %s\n", path, no);
 		free(buf);
 		return 1;
 	}
 	if (only >= 0 && (unsigned)only >= p.ntds) {
-		fprintf(stderr, "anefw-tool census: %s has %u TDs, no TD %d\n", path, p.ntds, only);
+		fprintf(stderr, "anefw-tool census: %s has %u TD%s, no TD %d (--td takes 0 to %u)\n",
+			path, p.ntds, p.ntds == 1 ? "" : "s", only, p.ntds - 1);
 		free(buf);
 		return 2;
 	}
