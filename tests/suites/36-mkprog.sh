@@ -221,6 +221,27 @@ bad unknown_key_word ":3: desc-unknown-keyword: an unknown keyword, layer kind, 
 bad bad_value_word ":1: desc-bad-value: a number missing, malformed or out of its range; at 'density=0'" 'layer sparse density=0\n'
 bad cin_channels ":2: desc-cin-differs-from-input: a layer's cin differs from the channels it reads; cin=32, but the statement reads 16 channels" 'input c=16\nlayer int8 cin=32\n'
 bad line_echoed "^    3 | layer int8 fromm=prev$" 'input w=8\n\nlayer int8 fromm=prev\n'
+# a value out of its range says the range ("out of its range" alone before): palette widths,
+# the input's dimensions (1..4096), a pool's padding (below its window), from=
+bad palette5_says_the_widths ":1: desc-bad-value: .*; at 'palette5', which takes palette1, palette2, palette3, palette4, palette6 or palette8 (1 to 8 bits a weight, but 5 and 7)$" 'layer palette5\n'
+bad width_says_the_range ":2: desc-bad-value: .*; at 'w=5000', which takes 1 to 4096$" 'layer int8\ninput w=5000\n'
+bad pad_says_the_range ":1: desc-bad-value: .*; at 'pad=2', which takes 0 to 1$" 'pool max k=2 pad=2\n'
+bad from_says_the_words ":1: desc-bad-value: .*; at 'from=next', which takes prev or input$" 'layer int8 from=next\n'
+# a byte that is no text is named, and the excerpt escapes it (a binary file's bytes went to the
+# terminal raw, and a NUL ended the excerpt)
+bad binary_byte_named ":1: desc-syntax: .*; byte 0x01 at column 11 is no printable ASCII" 'layer int8\x01\xff\n'
+bad binary_byte_escaped '^    1 | layer int8\\x01\\xff$' 'layer int8\x01\xff\n'
+if have_shared; then
+	out=$("$TOOL" mkprog "$SHARED/fixtures/kernels/unary/tanh.bin" "$work/tanh.hwx" 2>&1); rc=$?
+	if [ "$rc" -eq 1 ] && ! LC_ALL=C grep -q '[^[:print:]]' <<<"$out" && grep -q 'byte 0x00 at column 1 is no printable ASCII' <<<"$out" &&
+	   grep -q '^    1 | \\x00\\x00\\x00\\x02' <<<"$out" && [ ! -e "$work/tanh.hwx" ]; then
+		t_pass mkprog.refuse.binary_file_excerpt_is_text
+	else
+		t_fail mkprog.refuse.binary_file_excerpt_is_text "exit $rc: $(LC_ALL=C cat -v <<<"$out" | head -c 300)"
+	fi
+else
+	t_skip mkprog.refuse.binary_file_excerpt_is_text "no ../shared"
+fi
 # A folded palette serves a later TD only where it decodes the same values: two palette layers
 # over one OCG record (TD 1's CoeffBaseAddr pointed at TD 0's), TD 1 reading 8 values a channel
 # where TD 0 reads 4, against numpy from the kernel unit's layout (tests/oracle/fold_reuse_check.py),

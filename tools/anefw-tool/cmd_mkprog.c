@@ -15,6 +15,26 @@
 	"[from=prev]; activation relu|relu6|leakyrelu|hardtanh [from=prev]; "                    \
 	"pool avg|max|min [k=] [stride=] [pad=] [from=prev]; streams fp16|fp32"
 
+/* The first byte of line `line` (1-based) before a comment that pd_parse takes for no text (a
+ * control byte but tab or CR, or one above 0x7e): 1 with its column (1-based) and value, 0 when
+ * there is none. */
+static int bad_byte(const char *text, size_t tlen, unsigned line, unsigned *col, unsigned *byte)
+{
+	size_t pos = 0;
+	for (unsigned ln = 1; ln < line && pos < tlen; pos++)
+		if (text[pos] == '\n')
+			ln++;
+	for (size_t i = pos; i < tlen && text[i] != '\n' && text[i] != '#'; i++) {
+		unsigned char ch = (unsigned char)text[i];
+		if ((ch < 0x20 && ch != '\t' && ch != '\r') || ch > 0x7e) {
+			*col = (unsigned)(i - pos + 1);
+			*byte = ch;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* "DESC:LINE: name: description; what was found, what was expected", then the line itself. */
 static void parse_error(const char *path, const char *text, size_t tlen, const struct pd_desc *d,
 			unsigned line, enum pd_err e)
@@ -23,12 +43,21 @@ static void parse_error(const char *path, const char *text, size_t tlen, const s
 	if (line)
 		fprintf(stderr, ":%u", line);
 	fprintf(stderr, ": " ERR_FMT, ERR_ARGS(pd_err(e)));
+	unsigned col = 0, byte = 0;
 	int wn = d->err_word ? (int)(d->err_word_len > 64 ? 64 : d->err_word_len) : 0;
 	if (e == PD_E_KEYWORD && d->err_word)
 		fprintf(stderr, "; '%.*s' is not a word this statement takes; the statements: %s",
 			wn, d->err_word, MKPROG_GRAMMAR);
-	else if (e == PD_E_VALUE && d->err_word)
+	else if (e == PD_E_VALUE && d->err_word) {
 		fprintf(stderr, "; at '%.*s'", wn, d->err_word);
+		if (d->err_expect)
+			fprintf(stderr, ", which takes %s", d->err_expect);
+		else if (d->err_hi)
+			fprintf(stderr, ", which takes %lu to %lu", (unsigned long)d->err_lo,
+				(unsigned long)d->err_hi);
+	} else if (e == PD_E_SYNTAX && !d->err_word && line && bad_byte(text, tlen, line, &col, &byte))
+		fprintf(stderr, "; byte 0x%02x at column %u is no printable ASCII: a description is "
+			"lines of ASCII text (docs/control-path.md, \"Program descriptions\")", byte, col);
 	else if (e == PD_E_SYNTAX && d->err_word)
 		fprintf(stderr, "; '%.*s' is not KEY=VALUE; the statements: %s", wn, d->err_word,
 			MKPROG_GRAMMAR);
@@ -46,7 +75,17 @@ static void parse_error(const char *path, const char *text, size_t tlen, const s
 		size_t end = pos;
 		while (end < tlen && text[end] != '\n' && end - pos < 200)
 			end++;
-		fprintf(stderr, "    %u | %.*s\n", line, (int)(end - pos), text + pos);
+		/* bytes that are no printable text as \xNN (a binary file's bytes wrote themselves
+		 * to the terminal, and a NUL ended the excerpt) */
+		fprintf(stderr, "    %u | ", line);
+		for (size_t i = pos; i < end; i++) {
+			unsigned char ch = (unsigned char)text[i];
+			if ((ch >= 0x20 && ch < 0x7f) || ch == '\t')
+				fputc(ch, stderr);
+			else
+				fprintf(stderr, "\\x%02x", ch);
+		}
+		fputc('\n', stderr);
 	}
 }
 

@@ -86,20 +86,28 @@ static int num(const char *s, size_t n, uint32_t lo, uint32_t hi, uint32_t *out)
 	return 0;
 }
 
-/* key=value: returns 0 with the value's range checked; -2 unknown key; -1 bad value. */
-static int kv(const struct tok *t, const char *key, uint32_t lo, uint32_t hi, uint32_t *out)
+/* key=value: returns 0 with the value's range checked; -2 unknown key; -1 bad value (its range
+ * kept in d for the message). */
+static int kv(struct pd_desc *d, const struct tok *t, const char *key, uint32_t lo, uint32_t hi,
+	      uint32_t *out)
 {
 	size_t kl = strlen(key);
 	if (t->n <= kl || memcmp(t->s, key, kl) || t->s[kl] != '=')
 		return -2;
-	return num(t->s + kl + 1, t->n - kl - 1, lo, hi, out);
+	int r = num(t->s + kl + 1, t->n - kl - 1, lo, hi, out);
+	if (r) {
+		d->err_expect = NULL;
+		d->err_lo = lo;
+		d->err_hi = hi;
+	}
+	return r;
 }
 
 #define PD_MAX_DIM 4096u
 #define PD_MAX_CH 4096u
 
 /* from=input|prev: 0 with L set; -2 another key; -1 another value. */
-static int from(const struct tok *t, struct pd_layer *L)
+static int from(struct pd_desc *d, const struct tok *t, struct pd_layer *L)
 {
 	if (t->n < 5 || memcmp(t->s, "from=", 5))
 		return -2;
@@ -109,7 +117,7 @@ static int from(const struct tok *t, struct pd_layer *L)
 	else if (tok_is(&v, "input"))
 		L->from_prev = 0;
 	else
-		return -1;
+		return d->err_expect = "prev or input", -1;
 	return 0;
 }
 
@@ -119,11 +127,11 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d, int
 	*bad = -1;
 	if (tok_is(&t[0], "input")) {
 		for (unsigned i = 1; i < nt; i++) {
-			int r = kv(&t[i], "w", 1, PD_MAX_DIM, &d->w);
+			int r = kv(d, &t[i], "w", 1, PD_MAX_DIM, &d->w);
 			if (r == -2)
-				r = kv(&t[i], "h", 1, PD_MAX_DIM, &d->h);
+				r = kv(d, &t[i], "h", 1, PD_MAX_DIM, &d->h);
 			if (r == -2)
-				r = kv(&t[i], "c", 1, PD_MAX_CH, &d->c);
+				r = kv(d, &t[i], "c", 1, PD_MAX_CH, &d->c);
 			if (r) {
 				*bad = (int)i;
 				return r == -2 ? PD_E_KEYWORD : PD_E_VALUE;
@@ -141,7 +149,7 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d, int
 		else if (tok_is(&t[1], "fp16"))
 			d->vec32 = 0;
 		else
-			return *bad = 1, PD_E_VALUE;
+			return *bad = 1, d->err_expect = "fp16 or fp32", PD_E_VALUE;
 		return PD_OK;
 	}
 	int is_act = tok_is(&t[0], "activation"), is_pool = tok_is(&t[0], "pool");
@@ -173,10 +181,10 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d, int
 		uint32_t k = 2, stride = 0, pad = 0;
 		for (unsigned i = 2; i < nt; i++) {
 			int r;
-			if ((r = kv(&t[i], "k", 1, H13_FIELD_MASK(H13_CONVCFG_KW_W), &k)) != -2 ||
-			    (r = kv(&t[i], "stride", 1, H13_FIELD_MASK(H13_CONVCFG_SX_W), &stride)) != -2 ||
-			    (r = kv(&t[i], "pad", 0, H13_FIELD_MASK(H13_CONVCFG_PX_W), &pad)) != -2 ||
-			    (r = from(&t[i], &L)) != -2) {
+			if ((r = kv(d, &t[i], "k", 1, H13_FIELD_MASK(H13_CONVCFG_KW_W), &k)) != -2 ||
+			    (r = kv(d, &t[i], "stride", 1, H13_FIELD_MASK(H13_CONVCFG_SX_W), &stride)) != -2 ||
+			    (r = kv(d, &t[i], "pad", 0, H13_FIELD_MASK(H13_CONVCFG_PX_W), &pad)) != -2 ||
+			    (r = from(d, &t[i], &L)) != -2) {
 				if (r)
 					return *bad = (int)i, PD_E_VALUE;
 				continue;
@@ -186,8 +194,15 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d, int
 		}
 		if (!stride) /* default: the window's size, if the field holds it */
 			stride = k <= H13_FIELD_MASK(H13_CONVCFG_SX_W) ? k : 1;
-		if (pad >= k)
-			return PD_E_VALUE; /* every window must hold an input element */
+		if (pad >= k) { /* every window must hold an input element */
+			for (unsigned i = 2; i < nt; i++)
+				if (t[i].n > 4 && !memcmp(t[i].s, "pad=", 4))
+					*bad = (int)i;
+			d->err_expect = NULL;
+			d->err_lo = 0;
+			d->err_hi = k - 1; /* below k, the window's size */
+			return PD_E_VALUE;
+		}
 		L.k = (uint8_t)k;
 		L.stride = (uint8_t)stride;
 		L.pad = (uint8_t)pad;
@@ -206,7 +221,7 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d, int
 		*bad = -1;
 		/* only from=; a word that is no key=value at all is a syntax error */
 		for (unsigned i = 2; i < nt; i++) {
-			int r = from(&t[i], &L);
+			int r = from(d, &t[i], &L);
 			*bad = (int)i;
 			if (r == -2)
 				return memchr(t[i].s, '=', t[i].n) ? PD_E_KEYWORD : PD_E_SYNTAX;
@@ -226,7 +241,9 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d, int
 	} else if (t[1].n == 8 && !memcmp(t[1].s, "palette", 7)) {
 		uint32_t b;
 		if (num(t[1].s + 7, 1, 1, 8, &b) || b == 5 || b == 7)
-			return PD_E_VALUE;
+			return d->err_expect = "palette1, palette2, palette3, palette4, palette6 or "
+					       "palette8 (1 to 8 bits a weight, but 5 and 7)",
+			       PD_E_VALUE;
 		L.kind = PD_PALETTE;
 		L.bits = (uint8_t)b;
 	} else {
@@ -236,15 +253,15 @@ static enum pd_err parse_line(struct tok *t, unsigned nt, struct pd_desc *d, int
 		uint32_t v;
 		int r;
 		*bad = (int)i;
-		if ((r = kv(&t[i], "cin", 1, PD_MAX_CH, &v)) != -2) {
+		if ((r = kv(d, &t[i], "cin", 1, PD_MAX_CH, &v)) != -2) {
 			L.cin = v;
-		} else if ((r = kv(&t[i], "cout", 1, PD_MAX_CH, &v)) != -2) {
+		} else if ((r = kv(d, &t[i], "cout", 1, PD_MAX_CH, &v)) != -2) {
 			L.cout = v;
-		} else if ((r = kv(&t[i], "seed", 0, 999999999u, &v)) != -2) {
+		} else if ((r = kv(d, &t[i], "seed", 0, 999999999u, &v)) != -2) {
 			L.seed = v;
-		} else if (L.kind == PD_SPARSE && (r = kv(&t[i], "density", 1, 100, &v)) != -2) {
+		} else if (L.kind == PD_SPARSE && (r = kv(d, &t[i], "density", 1, 100, &v)) != -2) {
 			L.density = (uint8_t)v;
-		} else if ((r = from(&t[i], &L)) != -2) {
+		} else if ((r = from(d, &t[i], &L)) != -2) {
 			/* from=input|prev */
 		} else {
 			return PD_E_KEYWORD;
@@ -290,8 +307,15 @@ enum pd_err pd_parse(const char *text, size_t len, struct pd_desc *d, unsigned *
 			}
 			size_t s = i;
 			while (i < e && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' &&
-			       text[i] != '#')
+			       text[i] != '#') {
+				/* a byte that is no text inside a word too (a binary file) */
+				if ((unsigned char)text[i] < 0x20 || (unsigned char)text[i] > 0x7e) {
+					if (line)
+						*line = ln;
+					return PD_E_SYNTAX;
+				}
 				i++;
+			}
 			if (nt == 16) {
 				if (line)
 					*line = ln;

@@ -71,6 +71,10 @@ struct pd_desc {
 	const char *err_word;
 	size_t err_word_len;
 	uint32_t err_have, err_want;
+	/* and for desc-bad-value the values the word takes: err_expect (a phrase: "prev or input"),
+	 * or when it is NULL and err_hi is not 0 the range err_lo..err_hi */
+	const char *err_expect;
+	uint32_t err_lo, err_hi;
 };
 
 /* Parses a whole description; on error *line is the 1-based line (0 when not a line's fault). */
