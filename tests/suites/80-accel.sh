@@ -236,6 +236,18 @@ out=$(ANEFW_ACCEL_TIMEOUT=5x ANEFW_ACCEL_LOG=1 LD_PRELOAD="$LIB" /bin/true 2>&1)
 [ "$out" = "anefw-accel: ANEFW_ACCEL_TIMEOUT='5x': expected seconds 1..86400; every submit fails with EINVAL" ] || bad="$bad env:$out"
 if [ -z "$bad" ]; then t_pass accel.bad_timeout_refused
 else t_fail accel.bad_timeout_refused "$bad"; fi
+# ANEFW_ACCEL_BACKEND set by hand with a port outside 1..65535 is said at once, as --backend says
+# it (it was taken, and each submit failed later as "cannot connect"); a valid port is the control
+bad=
+for p in 99999 0 x; do
+	out=$(ANEFW_ACCEL_BACKEND="tcp:127.0.0.1:$p" ANEFW_ACCEL_LOG=1 LD_PRELOAD="$LIB" /bin/true 2>&1)
+	[ "$out" = "anefw-accel: ANEFW_ACCEL_BACKEND='tcp:127.0.0.1:$p': expected local or tcp:HOST:PORT, PORT a number 1 to 65535; every submit fails with EINVAL" ] ||
+		bad="$bad [$p: $out]"
+done
+out=$(ANEFW_ACCEL_BACKEND=tcp:127.0.0.1:5555 ANEFW_ACCEL_LOG=1 LD_PRELOAD="$LIB" /bin/true 2>&1)
+[ -z "$out" ] || bad="$bad [5555: $out]"
+if [ -z "$bad" ]; then t_pass accel.backend_env_port_outside_1_to_65535_named
+else t_fail accel.backend_env_port_outside_1_to_65535_named "$bad"; fi
 
 # ---- the firmware backend: the same clients on each board's firmware (make serve) ----
 # port_closed PORT: nothing accepts a connection on 127.0.0.1:PORT

@@ -95,7 +95,8 @@ struct acc_backend {
 	char hostport[256];
 	unsigned timeout_s; /* tcp: the longest wait for one answer; 0: the link's (LINK_ANSWER_MS) */
 };
-/* Parses ANEFW_ACCEL_BACKEND's value (NULL or "": local); returns 0, or -1 when malformed. */
+/* Parses ANEFW_ACCEL_BACKEND's value (NULL or "": local); returns 0, or -1 when malformed (not
+ * local or tcp:HOST:PORT, or a port outside 1..65535). */
 int acc_backend_parse(const char *s, struct acc_backend *b);
 /* Parses ANEFW_ACCEL_TIMEOUT's value into b->timeout_s: NULL or "" leaves the link's wait,
  * else seconds 1 .. LINK_ANSWER_MAX_S (`anefw-tool accel --timeout S`); 0, or -1 when malformed. */

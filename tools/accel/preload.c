@@ -83,8 +83,8 @@ __attribute__((constructor)) static void acc_init(void)
 	acc_log_level = l && *l ? (atoi(l) >= 2 ? 2 : 1) : 0;
 	backend_bad = acc_backend_parse(getenv("ANEFW_ACCEL_BACKEND"), &backend) != 0;
 	if (backend_bad)
-		acc_log("ANEFW_ACCEL_BACKEND='%s': expected local or tcp:HOST:PORT; every submit fails "
-			"with EINVAL", getenv("ANEFW_ACCEL_BACKEND"));
+		acc_log("ANEFW_ACCEL_BACKEND='%s': expected local or tcp:HOST:PORT, PORT a number 1 "
+			"to 65535; every submit fails with EINVAL", getenv("ANEFW_ACCEL_BACKEND"));
 	else if (acc_timeout_parse(getenv("ANEFW_ACCEL_TIMEOUT"), &backend)) {
 		backend_bad = 1;
 		acc_log("ANEFW_ACCEL_TIMEOUT='%s': expected seconds 1..%u; every submit fails with "

@@ -13,6 +13,7 @@
 #include "tools/link/link.h"
 
 #include <errno.h>
+#include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,10 +185,17 @@ int acc_remote_run(const struct acc_backend *be, const uint8_t *stream, size_t l
 	char host[256];
 	const char *port;
 	int fd = -1, gai, lerr;
-	if (!link_split_hostport(hostport, host, sizeof host, &port))
-		fd = link_connect_tcp(host, port, RL_CONNECT_TRIES, &gai, &lerr);
+	if (link_split_hostport(hostport, host, sizeof host, &port)) {
+		/* acc_backend_parse refuses it first; said here too, by what is wrong */
+		snprintf(why, whylen, "tcp backend: '%s': expected HOST:PORT, PORT a number 1 to "
+			 "65535", hostport);
+		free(l);
+		return EINVAL;
+	}
+	fd = link_connect_tcp(host, port, RL_CONNECT_TRIES, &gai, &lerr);
 	if (fd < 0) {
-		snprintf(why, whylen, "tcp backend: cannot connect to %s", hostport);
+		snprintf(why, whylen, "tcp backend: cannot connect to %s: %s", hostport,
+			 gai ? gai_strerror(gai) : strerror(lerr));
 		free(l);
 		return EIO;
 	}

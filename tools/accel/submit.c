@@ -32,7 +32,12 @@ int acc_backend_parse(const char *s, struct acc_backend *b)
 	memset(b, 0, sizeof *b);
 	if (!s || !*s || !strcmp(s, "local"))
 		return 0;
-	if (strncmp(s, "tcp:", 4) || strlen(s + 4) >= sizeof b->hostport || !strchr(s + 4, ':'))
+	/* HOST:PORT with a port 1..65535, as anefw-tool accel --backend checks it (a port past
+	 * 65535 went on to the connection and failed as "cannot connect") */
+	char host[sizeof b->hostport];
+	const char *port;
+	if (strncmp(s, "tcp:", 4) || strlen(s + 4) >= sizeof b->hostport ||
+	    link_split_hostport(s + 4, host, sizeof host, &port))
 		return -1;
 	b->tcp = 1;
 	strcpy(b->hostport, s + 4);
