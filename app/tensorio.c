@@ -242,6 +242,28 @@ static enum tio_err write_file(const char *path, const uint8_t *a, size_t an, co
 	return TIO_E_WRITE;
 }
 
+/* Whether the directory an output file goes to is there, asked before the run without creating
+ * or truncating any file: "DIR/." opened for reading (a directory opens so, natively and over
+ * semihosting; a missing one, or a file in its place, does not). 0 when it is (or the path names
+ * none: the current directory), else -1 with its name in dir. */
+static int out_dir_missing(const char *path, char *dir, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return 0;
+	size_t n = slash == path ? 1 : (size_t)(slash - path); /* "/y.npy": the root */
+	if (n + 3 > cap)
+		return 0; /* the open says it */
+	memcpy(dir, path, n);
+	memcpy(dir + n, "/.", 3);
+	int fd = hal_file_open(dir, 0);
+	dir[n] = 0;
+	if (fd < 0)
+		return -1;
+	hal_file_close(fd);
+	return 0;
+}
+
 /* ---- layouts ---- */
 /* Calls fn for every element in C order (G, C, D, H, W) with its dense index and its buffer
  * offset. */
@@ -506,6 +528,16 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 		memcpy(io->path, r->path, sizeof io->path);
 		if (io->out != TIO_OUT && load_input(x, io) != TIO_OK)
 			return x->err;
+		char dir[TIO_MAX_PATH + 2];
+		if (io->out == TIO_OUT && out_dir_missing(io->path, dir, sizeof dir)) {
+			/* said before the run, not after it (its outputs would have been lost) */
+			const char *why = open_why(hal_file_open_errno());
+			char d[TIO_MAX_PATH + 96];
+			snprintf(d, sizeof d, "its directory %s: %s (checked before the run: nothing "
+				 "was run)", dir, why ? why : "it cannot be opened");
+			fail(x, TIO_E_OPEN, io->path, d);
+			return x->err;
+		}
 		if (io->out == TIO_REF && io->npy && x->t[ti].fmt != H13_FMT_FP16) {
 			fail(x, TIO_E_DTYPE, io->path, "references are float16");
 			return x->err;

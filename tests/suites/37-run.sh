@@ -230,7 +230,21 @@ refuse missing_file 'file-cannot-open' "$P" --in input="$work/absent.npy" --out 
 # a file that does not open says why (it said "the file cannot be opened" alone), an output in
 # a directory that does not exist too, after the run, with no file left
 refuse missing_file_says_why "run: $work/absent.npy: file-cannot-open: the file cannot be opened; no such file or directory$" "$P" --in input="$work/absent.npy" --out output_0="$work/never.npy"
-refuse output_dir_missing_says_why "run: $work/nodir/y.npy: file-cannot-open: the file cannot be opened; no such file or directory (creating PATH.part, renamed to PATH when whole)$" "$P" --out output_0="$work/nodir/y.npy"
+# an output whose directory is missing (or a file) is said before the run, by the directory's
+# name, nothing run and no file made (it was found after the run, whose outputs were lost); an
+# output in a directory that is there is the control
+bad=""
+out=$("$TOOL" run "$P" --out output_0="$work/nodir/y.npy" 2>&1); rc=$?
+[ "$rc" -eq 1 ] && [ "$out" = "run: $work/nodir/y.npy: file-cannot-open: the file cannot be opened; its directory $work/nodir: no such file or directory (checked before the run: nothing was run)" ] &&
+	[ ! -e "$work/nodir" ] || bad="$bad [nodir: exit $rc: $out]"
+out=$("$TOOL" run "$P" --out output_0="$work/x.npy/y.npy" 2>&1); rc=$?
+[ "$rc" -eq 1 ] && [ "$out" = "run: $work/x.npy/y.npy: file-cannot-open: the file cannot be opened; its directory $work/x.npy: a part of the path is not a directory (checked before the run: nothing was run)" ] ||
+	bad="$bad [file as dir: exit $rc: $out]"
+mkdir -p "$work/sub"
+out=$("$TOOL" run "$P" --out output_0="$work/sub/y.npy" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ -s "$work/sub/y.npy" ] && grep -q '^run: input input: ' <<<"$out" || bad="$bad [sub: exit $rc: $out]"
+if [ -z "$bad" ]; then t_pass run.refuse.output_dir_missing_said_before_the_run
+else t_fail run.refuse.output_dir_missing_said_before_the_run "$bad"; fi
 refuse npy_dtype "npy-dtype-mismatch: the file's element type is not the tensor's; the file's dtype is int8, tensor input is float16" "$P" --in input="$work/x_i8.npy" --out output_0="$work/never.npy"
 refuse npy_bool_on_fp16 "npy-dtype-mismatch: the file's element type is not the tensor's; the file's dtype is bool, tensor input is float16" "$P" --in input="$work/x_bool.npy" --out output_0="$work/never.npy"
 refuse npy_unsupported "npy-unsupported-dtype: an element type other than float16, int8, uint8, bool (little-endian); the file's dtype is '<f4' (float32), tensor input is float16 (numpy: a.astype(np.float16))" "$P" --in input="$work/x_f32.npy" --out output_0="$work/never.npy"
