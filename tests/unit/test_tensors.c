@@ -918,7 +918,8 @@ TEST(tensors, outputs_no_td_writes_whole_are_not_offered)
 		CHECK_EQ(y->flat, 0);
 		CHECK_EQ(y->dim[TNS_C], gap ? 3u : 2u);
 		CHECK_EQ(y->unwritten, gap ? TNS_UNWRITTEN_GAP : 0);
-		enum tio_err e = request_out(&p, "bar4=/nonexistent-dir/y.npy", TIO_OUT, &c);
+		/* no directory: nothing checked there, and prepare writes no file */
+		enum tio_err e = request_out(&p, "bar4=tensors-test-never-written.npy", TIO_OUT, &c);
 		CHECKF(e == (gap ? TIO_E_UNWRITTEN : TIO_OK), "gap %d: %s", gap, c.text);
 		if (gap) {
 			CHECK(strstr(c.text, "output-not-written") && strstr(c.text, "gap"));
@@ -949,7 +950,12 @@ TEST(tensors, outputs_no_td_writes_whole_are_not_offered)
 	CHECK_EQ(request_out(&p, "z=/nonexistent-dir/z.npy", TIO_OUT, &c), TIO_E_UNWRITTEN);
 	CHECK(strstr(c.text, "no task descriptor writes it") != NULL);
 	CHECK_EQ(request_out(&p, "bar6=/nonexistent-dir/z.npy", TIO_OUT, &c), TIO_E_UNWRITTEN);
-	CHECK_EQ(request_out(&p, "y=/nonexistent-dir/y.npy", TIO_OUT, &c), TIO_OK);
+	/* an output in a directory that is not there is refused before the run (since 2026-12-06;
+	 * prepare took it, and the run's outputs were lost when written); one in the current
+	 * directory is taken, and prepare makes no file */
+	CHECK_EQ(request_out(&p, "y=/nonexistent-dir/y.npy", TIO_OUT, &c), TIO_E_OPEN);
+	CHECK(strstr(c.text, "its directory /nonexistent-dir: no such file or directory") != NULL);
+	CHECK_EQ(request_out(&p, "y=tensors-test-never-written.npy", TIO_OUT, &c), TIO_OK);
 	CHECK_STR(tio_err_name(TIO_E_UNWRITTEN), "output-not-written");
 	/* every real container's outputs are written whole (concat's two TDs: channels 0..16383
 	 * and 16384..16399) */
