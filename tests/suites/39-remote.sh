@@ -105,7 +105,9 @@ for b in $TEST_BOARDS; do
 		remote run "$work/p.hwx" "$@" --out "output_0=$work/r_${b}_$tag.0.npy" \
 			--out "output_1=$work/r_${b}_$tag.1.npy" >"$work/r_${b}_$tag.log" 2>&1
 	}
-	if r_run seed; then t_pass "remote.$b.run_seeded"; else t_fail "remote.$b.run_seeded" "$(tail -3 "$work/r_${b}_seed.log")"; fi
+	# the inputs filled from the seed are said once connected, before the outputs
+	if r_run seed && grep -q "^run: input input: float16 \[.*\] not given: filled from seed 0x" "$work/r_${b}_seed.log"; then
+		t_pass "remote.$b.run_seeded"; else t_fail "remote.$b.run_seeded" "$(tail -3 "$work/r_${b}_seed.log")"; fi
 	if same "$work/r_${b}_seed" "$work/l_seed"; then t_pass "remote.$b.seeded_outputs_identical_to_local"
 	else t_fail "remote.$b.seeded_outputs_identical_to_local"; fi
 	# the same service, a second client: an input file
@@ -208,6 +210,17 @@ if [ "$rc" -eq 1 ] && [ "$ms" -lt 2000 ] &&
    [ "$out" = "remote: cannot connect to 127.0.0.1:$port: Connection refused (nothing listens there: start the service with make serve PORT=N, or wait for it with --wait SECONDS)" ]; then
 	t_pass "remote.closed_port_fails_at_once ($ms ms)"
 else t_fail remote.closed_port_fails_at_once "exit $rc after $ms ms: $out"; fi
+# a run that cannot connect says that alone: "run: input input: ... filled from seed" came
+# before it, for inputs nothing filled; a bad input file is named still without connecting
+bad=""
+out=$("$TOOL" remote --connect "127.0.0.1:$port" run "$work/p.hwx" 2>&1); rc=$?
+[ "$rc" -eq 1 ] && [ "$out" = "remote: cannot connect to 127.0.0.1:$port: Connection refused (nothing listens there: start the service with make serve PORT=N, or wait for it with --wait SECONDS)" ] ||
+	bad="$bad [run: exit $rc: $out]"
+out=$("$TOOL" remote --connect "127.0.0.1:$port" run "$work/p.hwx" --in "input=$work/absent.npy" 2>&1); rc=$?
+[ "$rc" -eq 1 ] && grep -q "^run: $work/absent.npy: file-cannot-open" <<<"$out" && ! grep -q "cannot connect" <<<"$out" ||
+	bad="$bad [absent input: exit $rc: $out]"
+if [ -z "$bad" ]; then t_pass remote.closed_port_run_fills_nothing_first
+else t_fail remote.closed_port_run_fills_nothing_first "$bad"; fi
 # with --wait S the refusal says the wait ran out (it said "or wait for it with --wait" to one
 # who had waited), after about S seconds
 t0=$(date +%s%N)

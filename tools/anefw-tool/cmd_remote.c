@@ -135,6 +135,26 @@ static void to_stdout(void *ctx, const char *s, size_t n)
 	fwrite(s, 1, n, stdout);
 }
 
+/* What tio_prepare says of the inputs ("filled from seed"), kept until the link is up: a run that
+ * cannot connect fills nothing, and said so before it said it could not connect. */
+struct held {
+	char *b;
+	size_t n;
+};
+
+static void to_held(void *ctx, const char *s, size_t n)
+{
+	struct held *h = ctx;
+	char *nb = realloc(h->b, h->n + n);
+	if (!nb) { /* not kept: said at once */
+		fwrite(s, 1, n, stdout);
+		return;
+	}
+	memcpy(nb + h->n, s, n);
+	h->b = nb;
+	h->n += n;
+}
+
 static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned flags, struct tio *x,
 		      const struct rm_gen *gen)
 {
@@ -336,12 +356,16 @@ static int cmd_remote(int argc, char **argv)
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	int prepared = 0, rc = 1;
+	struct held held = {0};
 	if (path) {
 		if (tool_read_file(path, &buf, &len))
 			return 1;
 		enum ldr_err le = ldr_load(buf, len, flags, &prog);
 		if (le != LDR_OK) {
-			printf("remote: program: " ERR_FMT "\n", ERR_ARGS(ldr_err(le)));
+			char vals[128];
+			ldr_err_values(&prog, le, vals, sizeof vals);
+			printf("remote: program: " ERR_FMT "%s%s\n", ERR_ARGS(ldr_err(le)),
+			       vals[0] ? ": " : "", vals);
 			const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
 			if (no)
 				printf("remote: %s: %s\n", path, no);
@@ -349,8 +373,13 @@ static int cmd_remote(int argc, char **argv)
 			return 1;
 		}
 		prepared = 1;
-		if (tio_prepare(&x, &prog, req, nreq, to_stdout, NULL) != TIO_OK)
+		/* the files are read and checked before connecting; what is said of them waits */
+		if (tio_prepare(&x, &prog, req, nreq, to_held, &held) != TIO_OK) {
+			fwrite(held.b, 1, held.n, stdout);
 			goto done;
+		}
+		x.out = to_stdout;
+		x.ctx = NULL;
 		tio_set_tol(&x, &tol);
 	}
 	int fd = tcp ? open_tcp(tcp, wait_s) : link_open_serial(dev);
@@ -375,6 +404,8 @@ static int cmd_remote(int argc, char **argv)
 		printf("remote: hello: %s\n", cmd_err_name(l.last.err));
 		goto close;
 	}
+	if (held.n)
+		fwrite(held.b, 1, held.n, stdout);
 	if (!strcmp(what, "shutdown")) {
 		link_cmd_init(&k, CMD_SHUTDOWN, -1);
 		rc = link_ask_ok(&l, &k) ? 1 : 0;
@@ -395,6 +426,7 @@ close:
 done:
 	if (prepared)
 		tio_free(&x);
+	free(held.b);
 	free(buf);
 	return rc;
 }
