@@ -257,6 +257,8 @@ refuse unknown_option "unknown option '--bogus'" "$P" --bogus
 refuse raw_and_hwx 'exclude each other' "$P" --raw --hwx
 refuse no_program 'needs PROGRAM' --in input="$work/x.npy"
 refuse not_a_program 'run: program: ' "$work/x.npy"
+# a directory given as the program says so (it was "cannot read DIR" alone)
+refuse program_is_a_directory "anefw-tool: cannot read $work: Is a directory$" "$work"
 refuse not_a_program_npy "x.npy: this is a NumPy .npy file, not an ANE program" "$work/x.npy"
 refuse not_a_program_text "README.md: this is a text file, not an ANE program" README.md
 # UTF-8 text (an em dash, an accent: ../shared/fixtures/README.md has one in its first 256

@@ -24,8 +24,11 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 	}
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *b = malloc(cap);
+	int why = b ? 0 : ENOMEM;
 	while (b) {
 		size_t got = fread(b + n, 1, cap - n, f);
+		if (ferror(f))
+			why = errno; /* a directory opens, and reads fail: EISDIR */
 		n += got;
 		if (n < cap)
 			break;
@@ -33,6 +36,7 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 		if (!nb) {
 			free(b);
 			b = NULL;
+			why = ENOMEM;
 			break;
 		}
 		b = nb;
@@ -42,7 +46,8 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 	fclose(f);
 	if (!b || err) {
 		free(b);
-		fprintf(stderr, "anefw-tool: cannot read %s\n", path);
+		fprintf(stderr, "anefw-tool: cannot read %s: %s\n", path,
+			why ? strerror(why) : "a read error");
 		return -1;
 	}
 	*buf = b;
