@@ -252,7 +252,10 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 	long got = n ? hal_file_read(fd, buf, (size_t)n) : 0;
 	hal_file_close(fd);
 	if (got != n) {
-		fail_line("program: %s: short read", path);
+		if (tio_is_directory(path))
+			fail_line("program: %s: it is a directory, not a program file", path);
+		else
+			fail_line("program: %s: short read", path);
 		free(buf);
 		free(prog);
 		return 1;

@@ -264,6 +264,21 @@ static int out_dir_missing(const char *path, char *dir, size_t cap)
 	return 0;
 }
 
+int tio_is_directory(const char *path)
+{
+	char d[TIO_MAX_PATH + 3];
+	size_t n = path ? strlen(path) : 0;
+	if (!n || n > TIO_MAX_PATH)
+		return 0;
+	memcpy(d, path, n);
+	memcpy(d + n, "/.", 3); /* opens for a directory only (a file: not a directory) */
+	int fd = hal_file_open(d, 0);
+	if (fd < 0)
+		return 0;
+	hal_file_close(fd);
+	return 1;
+}
+
 /* ---- layouts ---- */
 /* Calls fn for every element in C order (G, C, D, H, W) with its dense index and its buffer
  * offset. */

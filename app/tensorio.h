@@ -158,6 +158,9 @@ void tio_place(const struct tns_tensor *t, const struct npy_array *a, const uint
 /* Gathers tensor t from buf (size bytes) into dense (t->nelem x t->elem bytes, C order). Pure. */
 void tio_gather(const struct tns_tensor *t, const uint8_t *buf, uint64_t size, uint8_t *dense);
 
+/* Whether path names a directory ("PATH/." opens for reading, natively and over semihosting):
+ * a directory opens as a file does, and its reads fail. */
+int tio_is_directory(const char *path);
 /* Why the last hal_file_open that failed failed, in words ("no such file or directory"), from
  * the host's errno; NULL when the host gave none or one not named. */
 const char *tio_open_why(void);

@@ -161,6 +161,9 @@ if [ "$rc" -eq 1 ] && grep -q "^program: $work/bad_shape.npy: this is a NumPy .n
 # run beside it with every path there is the control (job.refs_checked above)
 out=$(fw "program=$work/absent.hwx"); rc=$?
 last_is job.absent_program_says_why "anefw: done: FAILED: program: cannot open $work/absent.hwx: no such file or directory" "$out" "$rc" 1
+# a directory given as the program says so ("short read" before: it opens, and its reads fail)
+out=$(fw "program=$work"); rc=$?
+last_is job.program_that_is_a_directory_says_so "anefw: done: FAILED: program: $work: it is a directory, not a program file" "$out" "$rc" 1
 out=$(fw "program=$work/p.hwx" "in:input=$work/absent.npy"); rc=$?
 if [ "$rc" -eq 1 ] && grep -qxF "run: $work/absent.npy: file-cannot-open: the file cannot be opened; no such file or directory" <<<"$out"; then
 	t_pass job.absent_input_says_why; else t_fail job.absent_input_says_why "exit $rc: $(grep '^run:' <<<"$out")"; fi
