@@ -763,19 +763,6 @@ TEST(model_bias, the_lut_record_at_the_head_of_each_kernel_channel)
 	CHECKF(strstr(fault, "KernelDMASrc.CoeffBaseAddr[5]") && strstr(fault, "heads differ"), "%s", fault);
 }
 
-/* inspect's text (ldr_print --brief) of a raw program */
-static char itext[1 << 14];
-static size_t ilen;
-static void isink(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	if (ilen + n < sizeof itext) {
-		memcpy(itext + ilen, s, n);
-		ilen += n;
-		itext[ilen] = 0;
-	}
-}
-
 /*
  * The same convolution with its outputs in runs (OCGSize 1: 2 outputs a channel, one pass of 32),
  * the record at each channel's head: the model reads each channel's kernels after its record
@@ -799,11 +786,7 @@ TEST(model_bias, inspect_reads_the_kernels_after_the_record_at_each_channels_hea
 	char fault[256] = "";
 	int rc = trun_orc("cb_lut", lutprog, l2, 0, &r, fault, sizeof fault);
 	expect_within("cb_lut (OCGSize 1)", rc, &r, fault);
-	static struct ldr_program q;
-	REQUIRE(ldr_load(lutprog, l2, LDR_F_RAW, &q) == LDR_OK);
-	ilen = 0;
-	itext[0] = 0;
-	ldr_print(&q, LDR_P_BRIEF, isink, NULL);
+	const char *itext = tinspect(lutprog, l2);
 	CHECKF(strstr(itext, "2 outputs a coefficient channel (OCGSize 1), x PostScale 1") != NULL &&
 		       !strstr(itext, "not modelled"),
 	       "%s", itext);
@@ -814,10 +797,7 @@ TEST(model_bias, inspect_reads_the_kernels_after_the_record_at_each_channels_hea
 	CHECK(trun_orc("cb_lut", lutprog, l2, 1, &r, fault, sizeof fault) != 0);
 	CHECKF(strstr(fault, "KernelDMASrc.CoeffBfrSize[3]") && strstr(fault, "larger than the kernels the layout"),
 	       "%s", fault);
-	REQUIRE(ldr_load(lutprog, l2, LDR_F_RAW, &q) == LDR_OK);
-	ilen = 0;
-	itext[0] = 0;
-	ldr_print(&q, LDR_P_BRIEF, isink, NULL);
+	itext = tinspect(lutprog, l2);
 	CHECKF(strstr(itext, "(OCGSize 1) (not modelled: a coefficient channel's CoeffBfrSize larger") != NULL,
 	       "%s", itext);
 }

@@ -32,26 +32,11 @@ static int submit(const uint8_t *p, size_t len, char *fault, size_t fl)
 	return rc == 0 && res.run == ENG_OK ? 0 : -1;
 }
 
-/* inspect's text (ldr_print --brief) of a raw program */
-static char itext[1 << 16];
-static size_t ilen;
-static void isink(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	if (ilen + n < sizeof itext) {
-		memcpy(itext + ilen, s, n);
-		ilen += n;
-		itext[ilen] = 0;
-	}
-}
+/* inspect's text (ldr_print --brief) of a raw program (tsession's tinspect); itext is the last */
+static const char *itext = "";
 static const char *inspect(const uint8_t *buf, size_t len)
 {
-	static struct ldr_program q;
-	ilen = 0;
-	itext[0] = 0;
-	if (ldr_load(buf, len, LDR_F_RAW, &q) == LDR_OK)
-		ldr_print(&q, LDR_P_BRIEF, isink, NULL);
-	return itext;
+	return itext = tinspect(buf, len);
 }
 
 #if !defined(ANEFW_TARGET) /* on the host (the same code on the target) */
@@ -924,18 +909,19 @@ TEST(model_agree, kernel_config_refusals_marked)
 		     "NE.MACCfg.BiasMode with kernels other than fp16 not modelled");
 }
 
-/* nprog's TD 0 header with BAR slot slot unbound */
-static void unbind_hdr(unsigned slot)
+/* nprog's TD td (at td x BP_CHAIN_STRIDE, as bp_pen lays them) with BAR slot slot unbound */
+static void unbind_td(unsigned td, unsigned slot)
 {
 	uint32_t hw[H13_TD_HEADER_WORDS];
 	struct td_hdr h;
+	uint8_t *at = nprog + td * BP_CHAIN_STRIDE;
 	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
-		hw[i] = le_rd32(nprog + 4 * i);
+		hw[i] = le_rd32(at + 4 * i);
 	td_hdr_decode(hw, &h);
 	h.bar_en = (uint8_t)(h.bar_en & ~(1u << slot));
 	td_hdr_encode(&h, hw);
 	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
-		le_wr32(nprog + 4 * i, hw[i]);
+		le_wr32(at + 4 * i, hw[i]);
 }
 
 /*
@@ -954,7 +940,7 @@ TEST(model_agree, elementwise_shape_refusals_marked)
 	size_t len;
 	agree("an add", &add, NULL);
 	REQUIRE((len = built(one, 1)) > 0);
-	unbind_hdr(H13_BAR_RBASE1);
+	unbind_td(0, H13_BAR_RBASE1);
 	agree_built("an add with RBase1 not bound", len,
 		    "Planar.Cfg.SecSrc 2 or 3 (a second operand) with no second tile source (RBase1) bound");
 	t = copy;
@@ -1220,20 +1206,6 @@ TEST(model_agree, phase_sparse_records_over_cin_above_65536_marked)
 	CHECKF(strstr(f_last_fault, "td 0, unit NE, NE.KernelCfg = ") != NULL, "the register: %s", f_last_fault);
 }
 
-/* nprog's TD td (at td x BP_CHAIN_STRIDE, as bp_pen lays them) with BAR slot slot unbound */
-static void unbind_td(unsigned td, unsigned slot)
-{
-	uint32_t hw[H13_TD_HEADER_WORDS];
-	struct td_hdr h;
-	uint8_t *at = nprog + td * BP_CHAIN_STRIDE;
-	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
-		hw[i] = le_rd32(at + 4 * i);
-	td_hdr_decode(hw, &h);
-	h.bar_en = (uint8_t)(h.bar_en & ~(1u << slot));
-	td_hdr_encode(&h, hw);
-	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
-		le_wr32(at + 4 * i, hw[i]);
-}
 
 /*
  * The L2 paths' combinations (l2mem_elementwise: fw/td td_l2mem_ew_refusal): pooling of an operand
@@ -1388,7 +1360,7 @@ TEST(model_agree, own_word_refusals_carry_the_models_text)
 	extra(&t, H13_DST_DMACONFIG, 0);
 	extra(&t, H13_COMMON_CFG, 0);
 	REQUIRE((len = built(one, 1)) > 0);
-	unbind_hdr(H13_BAR_WBASE);
+	unbind_td(0, H13_BAR_WBASE);
 	agree_built("a copy whose result leaves nowhere", len, "a TD whose result leaves nowhere");
 }
 

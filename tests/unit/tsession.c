@@ -48,6 +48,28 @@ void tcapture_out(void *ctx, const char *s, size_t n)
 	}
 }
 
+static char tinspect_text[1 << 16];
+static size_t tinspect_len;
+static void tinspect_sink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	if (tinspect_len + n < sizeof tinspect_text) {
+		memcpy(tinspect_text + tinspect_len, s, n);
+		tinspect_len += n;
+		tinspect_text[tinspect_len] = 0;
+	}
+}
+
+const char *tinspect(const uint8_t *buf, size_t len)
+{
+	static struct ldr_program q;
+	tinspect_len = 0;
+	tinspect_text[0] = 0;
+	if (ldr_load(buf, len, LDR_F_RAW, &q) == LDR_OK)
+		ldr_print(&q, LDR_P_BRIEF, tinspect_sink, NULL);
+	return tinspect_text;
+}
+
 unsigned twrite_offsets(const struct ldr_program *p, unsigned td, uint32_t addr, uint32_t *off,
 			unsigned max)
 {

@@ -22,6 +22,10 @@ struct tcapture {
 	size_t n;
 };
 void tcapture_out(void *ctx, const char *s, size_t n);
+/* inspect's text (ldr_print --brief) of the raw program buf, as `anefw-tool inspect --brief --raw`
+ * prints it: "" when it does not load; the text is kept until the next call (64 KiB, what does
+ * not fit dropped). */
+const char *tinspect(const uint8_t *buf, size_t len);
 /* The offsets inside p's TD area of the value words of TD td's writes to register addr, in
  * stream order: the first max of them into off; returns how many there are. For tests that
  * patch a register in a program (or in TD memory). */
