@@ -311,7 +311,7 @@ TEST(anec, td_size_must_be_the_first_tds_size)
 	CHECK_EQ(p.tds[0].size, 0x278u);
 	CHECK_EQ(p.ntds, 2u);
 	CHECK_STR(ldr_err_name(ldr_load_sized(b, rl, 0x304, &p)), "td_size_mismatch");
-	ldr_err_values(&p, LDR_E_TD_RANGE, vals, sizeof vals); /* an error with no values */
+	ldr_err_values(&p, LDR_E_WINDOW_NAME, vals, sizeof vals); /* an error with no values */
 	CHECK_STR(vals, "");
 }
 
