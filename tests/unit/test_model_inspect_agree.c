@@ -446,6 +446,18 @@ static struct bp_l2 l2v(uint32_t base, uint32_t cs, uint32_t rs)
 	return (struct bp_l2){1, base, cs, rs, 0, 0};
 }
 
+/* x [4,1,16]'s mean of each plane into L2 memory at 0x1000 (one value a plane): a reduction with
+ * the NE a pass-through, FinalScale 1/16 */
+static struct bp_pe_spec mean_into_l2(void)
+{
+	struct bp_pe_spec t = bp_pe_copy(4, 1, 16, 5, 0);
+	t.reduce = 1;
+	t.ne_pass = 1;
+	t.res_l2 = l2v(0x1000, 16, 16);
+	t.finalscale = 0x3d800000u; /* 1/16 */
+	return t;
+}
+
 TEST(model_agree, l2_memory_and_reduction_refusals_marked)
 {
 	struct bp_pe_spec t[3];
@@ -478,11 +490,7 @@ TEST(model_agree, l2_memory_and_reduction_refusals_marked)
 		"Common.PECfg.Src1Broadcast under an NE whose outputs read other elements");
 	/* x [4,1,16]: its mean into L2 (one value a plane), then a normalize (x - mean) x mean's row
 	 * (the pair: p0 the mean, p1 the value one row stride on, the same mean here), out by DMA */
-	t[0] = bp_pe_copy(4, 1, 16, 5, 0);
-	t[0].reduce = 1;
-	t[0].ne_pass = 1;
-	t[0].res_l2 = l2v(0x1000, 16, 16);
-	t[0].finalscale = 0x3d800000u; /* 1/16 */
+	t[0] = mean_into_l2();
 	t[1] = bp_pe_copy(4, 1, 16, 5, 0);
 	t[1].reduce = 1;
 	t[1].ne_pass = 1;
@@ -803,11 +811,7 @@ TEST(model_agree, register_refusals_marked)
 	agree_built("a uint8 result kept L2-resident", len,
 		    "an L2-resident result (L2.ResultCfg.ResultType 3) with a one-byte output format");
 	/* a reduction (the mean of each plane into L2 memory), and with OutTranspose */
-	struct bp_pe_spec red = bp_pe_copy(4, 1, 16, 5, 0);
-	red.reduce = 1;
-	red.ne_pass = 1;
-	red.res_l2 = l2v(0x1000, 16, 16);
-	red.finalscale = 0x3d800000u; /* 1/16 */
+	struct bp_pe_spec red = mean_into_l2();
 	agree("a reduction", &red, NULL);
 	t = red;
 	t.out_transpose = 1;
@@ -1001,11 +1005,7 @@ TEST(model_agree, interleave_and_depth_refusals_marked)
 	ilv_patched("a copy of 3 channels read interleaved by 2", &t, 0, 2, 2,
 		    "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of the interleave");
 	/* a reduction into L2 memory whose (unwritten) destination side is interleaved */
-	struct bp_pe_spec red = bp_pe_copy(4, 1, 16, 5, 0);
-	red.reduce = 1;
-	red.ne_pass = 1;
-	red.res_l2 = l2v(0x1000, 16, 16);
-	red.finalscale = 0x3d800000u; /* 1/16 */
+	struct bp_pe_spec red = mean_into_l2();
 	agree("a reduction", &red, NULL);
 	ilv_patched("a reduction, its destination side interleaved by 2", &red, 1, 2, 2,
 		    "channel interleave on a side the tile DMA does not move, or on a reduction's");
@@ -1249,11 +1249,7 @@ TEST(model_agree, l2_path_refusals_marked)
 	agree_n("a copy from L2 memory, 8 columns into 4", p, 2,
 		"an elementwise TD with L2 memory whose output is not its input's shape");
 	/* the normalize of l2_memory_and_reduction_refusals_marked, with Src2ReLU */
-	t[0] = bp_pe_copy(4, 1, 16, 5, 0);
-	t[0].reduce = 1;
-	t[0].ne_pass = 1;
-	t[0].res_l2 = l2v(0x1000, 16, 16);
-	t[0].finalscale = 0x3d800000u; /* 1/16 */
+	t[0] = mean_into_l2();
 	t[1] = t[0];
 	t[1].res_l2 = l2v(0x1400, 16, 16);
 	t[2] = bp_pe_copy(4, 1, 16, 5, 4);
