@@ -691,6 +691,21 @@ static void patched(const char *what, const struct bp_pe_spec *t, uint32_t reg, 
 		agree_built(what, len, want);
 }
 
+/* nprog's TD td (at td x BP_CHAIN_STRIDE, as bp_pen lays them) with BAR slot slot unbound */
+static void unbind_td(unsigned td, unsigned slot)
+{
+	uint32_t hw[H13_TD_HEADER_WORDS];
+	struct td_hdr h;
+	uint8_t *at = nprog + td * BP_CHAIN_STRIDE;
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		hw[i] = le_rd32(at + 4 * i);
+	td_hdr_decode(hw, &h);
+	h.bar_en = (uint8_t)(h.bar_en & ~(1u << slot));
+	td_hdr_encode(&h, hw);
+	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+		le_wr32(at + 4 * i, hw[i]);
+}
+
 TEST(model_agree, unread_field_refusals_marked)
 {
 	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 16, 5, 4);
@@ -741,15 +756,7 @@ TEST(model_agree, unread_field_refusals_marked)
 	const struct bp_pe_spec *one[1] = {&t};
 	size_t len = built(one, 1);
 	REQUIRE(len > 0);
-	uint32_t hw[H13_TD_HEADER_WORDS];
-	struct td_hdr h;
-	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
-		hw[i] = le_rd32(nprog + 4 * i);
-	td_hdr_decode(hw, &h);
-	h.bar_en = (uint8_t)(h.bar_en & ~(1u << H13_BAR_WBASE));
-	td_hdr_encode(&h, hw);
-	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
-		le_wr32(nprog + 4 * i, hw[i]);
+	unbind_td(0, H13_BAR_WBASE);
 	agree_built("Bit20 clear, nothing leaves the engine", len, NULL);
 	CHECKF(strstr(itext, "result: nothing leaves the engine") != NULL, "%s", itext);
 }
@@ -911,21 +918,6 @@ TEST(model_agree, kernel_config_refusals_marked)
 	conv_patched("BiasMode before int8 kernels", H13_NE_MACCFG, H13_MACCFG_BIASMODE_LSB, H13_MACCFG_BIASMODE_W, 1,
 		     H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB, H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_INT8,
 		     "NE.MACCfg.BiasMode with kernels other than fp16 not modelled");
-}
-
-/* nprog's TD td (at td x BP_CHAIN_STRIDE, as bp_pen lays them) with BAR slot slot unbound */
-static void unbind_td(unsigned td, unsigned slot)
-{
-	uint32_t hw[H13_TD_HEADER_WORDS];
-	struct td_hdr h;
-	uint8_t *at = nprog + td * BP_CHAIN_STRIDE;
-	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
-		hw[i] = le_rd32(at + 4 * i);
-	td_hdr_decode(hw, &h);
-	h.bar_en = (uint8_t)(h.bar_en & ~(1u << slot));
-	td_hdr_encode(&h, hw);
-	for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
-		le_wr32(at + 4 * i, hw[i]);
 }
 
 /*
