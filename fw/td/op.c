@@ -298,7 +298,7 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			td_pad_form_refusal(r, cout, 1, &dno);
 			{ /* (then every dense kernel inside its lane) */
 				uint64_t len[H13_COEFF_NCH];
-				td_coeff_lens(r, len);
+				td_coeff_lens(r, ku != 0, len);
 				if (td_coeff_sized(r))
 					td_dw_lanes_inside_refusal(r, cout,
 								   (uint64_t)td_kernel_cin(gcv, cin) * win.kh * win.kw +
@@ -331,7 +331,7 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			if (ku && !dw) { /* (load_kernels_ku's: td_kernel_cfg_refusal, then its own) */
 				const uint64_t nout = (uint64_t)groups * cout, per = (uint64_t)cin * win.kh * win.kw;
 				uint64_t len[H13_COEFF_NCH];
-				td_coeff_lens(r, len);
+				td_coeff_lens(r, ku != 0, len);
 				if (td_coeff_sized(r)) {
 					td_ku_kernels_refusal(r, nout, per, len[0], 0, &kno);
 					td_ku_kernels_refusal(r, nout, per, len[0], 1, &kno);
@@ -387,7 +387,7 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			td_pkern_refusal(r, &lay, (uint64_t)groups * cout, cout, &no);
 			if (!l2src) { /* (every kernel inside its channel, then the channels' sizes) */
 				uint64_t len[H13_COEFF_NCH];
-				td_coeff_lens(r, len);
+				td_coeff_lens(r, ku != 0, len);
 				if (td_coeff_sized(r) && !kernels_refused)
 					td_kernels_inside_refusal(r, &lay, (uint64_t)groups * cout,
 								  (uint64_t)cin * win.kh * win.kw + bias, len, &no);

@@ -526,11 +526,16 @@ int td_coeff_sized(const struct td_regs *r)
 	return 1;
 }
 
-/* the coefficient channels' bytes as load_kernels reads them on a TD with no kernel unit: as
- * td_ranges gives them (CoeffBfrSize where enabled), less the activation record at each channel's
- * head where the NE selects the LUT and td_lut_place puts it there (TD_LUT_HEADS: engine/model/
- * model.c resolve_act moves every channel past its record before the kernels are read) */
-void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH])
+/* the coefficient channels' bytes as load_kernels and load_kernels_ku read them: as td_ranges
+ * gives them (CoeffBfrSize where enabled), less the activation record at each channel's head where
+ * the NE selects the LUT and td_lut_place puts it there (TD_LUT_HEADS: engine/model/model.c
+ * resolve_act moves every channel past its record before the kernels are read). Never on a TD
+ * that reads a kernel unit (ku: the program's unit feeds it; the control path writes its stream
+ * words, which the file's TD does not hold): resolve_act takes its channel 0 for the OCG whole and
+ * reads no record at the channels' heads (td_lut_place's conv flag clear there). A fifth review
+ * found a kernel-unit convolution with the LUT marked "not one OCG" by inspect, 0x80 taken off its
+ * channel 0, where the model computed it. */
+void td_coeff_lens(const struct td_regs *r, int ku, uint64_t len[H13_COEFF_NCH])
 {
 	const unsigned en = td_coeff_mask(r);
 	uint64_t on[H13_COEFF_NCH];
@@ -541,7 +546,7 @@ void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH])
 			on[n++] = len[c];
 	}
 	const uint32_t mac = GET(H13_NE_MACCFG);
-	if (H13_GET(mac, H13_MACCFG_NONLINEARMODE) == H13_NONLINEAR_LUT &&
+	if (H13_GET(mac, H13_MACCFG_NONLINEARMODE) == H13_NONLINEAR_LUT && !ku &&
 	    td_lut_place(on, n, td_conv_from_memory(mac, GET(H13_NE_POSTSCALE), n), &ch) == TD_LUT_HEADS)
 		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
 			if (en >> c & 1u)

@@ -378,7 +378,7 @@ void td_pk_params_refusal(const struct td_regs *r, unsigned g, unsigned cin, uns
 			  unsigned bias, struct td_refusal *no);
 void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t kel,
 			    const uint64_t len[H13_COEFF_NCH], struct td_refusal *no);
-void td_coeff_lens(const struct td_regs *r, uint64_t len[H13_COEFF_NCH]);
+void td_coeff_lens(const struct td_regs *r, int ku, uint64_t len[H13_COEFF_NCH]);
 int td_coeff_sized(const struct td_regs *r);
 /* depthwise's: every dense kernel inside its lane (as td_kernels_inside_refusal) */
 void td_dw_lanes_inside_refusal(const struct td_regs *r, unsigned C, uint64_t kel, const uint64_t len[H13_COEFF_NCH],

@@ -120,6 +120,41 @@ TEST(model_agree, kernel_unit_kernelcfg_bits_outside_the_known_fields_refused)
 	       "SparseBinary on the kernel unit's TD: %s", f);
 }
 
+/* Fifth review: a kernel-unit convolution that selects the LUT takes its record from the unit's
+ * activation-LUT stream, and its OCG is coefficient channel 0 whole (engine/model/model.c's
+ * resolve_act: a kernel-unit TD's channel 0 is never a record's). fw/td's td_coeff_lens took an
+ * activation record off channel 0 all the same (the record at each channel's head of a
+ * convolution from memory), so inspect marked the TD's kernels "not one OCG" (3 outputs of 64
+ * bytes, 0xc0 less 0x80) while the model computed it. Control: channel 0 one line, which is
+ * not one OCG of 3 outputs: the control path refuses it (kunit-td-weights-not-an-ocg, before the
+ * model's own "not one OCG") and inspect marks it with the model's text. */
+TEST(model_agree, a_kernel_unit_convolutions_channel_0_keeps_its_length_under_the_lut)
+{
+	static const char desc[] = "input w=8 h=1 c=16\nlayer int8 cout=3\nactivation relu6\n";
+	struct pd_desc d;
+	unsigned line;
+	size_t len = 0;
+	REQUIRE(pd_parse(desc, strlen(desc), &d, &line) == PD_OK && pd_build(&d, kprog, sizeof kprog, &len) == PD_OK);
+	char f[512];
+	memcpy(kcopy, kprog, len);
+	/* TD 0, the unit's layer, applies the unit's relu6 record itself */
+	REQUIRE(tpatch_field(kcopy, len, 0, H13_NE_MACCFG, H13_MACCFG_NONLINEARMODE_LSB, H13_MACCFG_NONLINEARMODE_W,
+			     H13_NONLINEAR_LUT) == 0);
+	CHECKF(submit(kcopy, len, f, sizeof f) == 0, "the unit's layer with the LUT: %s", f);
+	CHECKF(strstr(inspect(kcopy, len), "16 -> 3 channels, kernels int8 from the kernel unit (its OCG in "
+					   "coefficient channel 0), x a post-scale") != NULL &&
+		       !strstr(itext, "not modelled"),
+	       "%s", itext);
+	/* control: channel 0 one line (0x40 bytes, not 3 equal OCG channels) */
+	REQUIRE(strstr(itext, "ch 0 base 0x180 size 0xc0 ") != NULL);
+	REQUIRE(tpatch_field(kcopy, len, 0, H13_COEFF_BFRSIZE(0), 0, 32, 0x40u) == 0);
+	CHECKF(submit(kcopy, len, f, sizeof f) != 0 && strstr(f, "kunit-td-weights-not-an-ocg"), "channel 0 one line: %s",
+	       f);
+	CHECKF(strstr(inspect(kcopy, len), "(its OCG in coefficient channel 0) (not modelled: coefficient "
+					   "channel 0 is not one OCG of the TD's output channels)") != NULL,
+	       "%s", itext);
+}
+
 static uint8_t prog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
 
 /* unbind: header BAR slots cleared in TD 0's header (bar_en), after bp_pen built it */
@@ -1462,3 +1497,4 @@ TEST(model_agree, interleave_refusals_marked)
 		   "channel interleave modelled on fp16 tiles of depth 1, channels a multiple of the "
 		   "interleave");
 }
+
