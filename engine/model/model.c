@@ -430,6 +430,12 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 		return ENG_E_FAULT;
 	}
 	if (place == TD_LUT_HEADS) {
+		/* pinned before dense kernels only (fw/td td_lut_heads_refusal, which inspect marks) */
+		const struct td_regs regs = {read_reg, m};
+		struct td_refusal no = {0};
+		td_lut_heads_refusal(&regs, place, &no);
+		if (no.why)
+			return anem_refuse(m, ENG_FR_COMBINATION, no.reg, no.lsb, no.width, no.why);
 		for (unsigned k = 1; k < n1; k++)
 			if (memcmp(r[at1[k]].cpu, r[at1[0]].cpu, ACTLUT_STRIDE)) {
 				anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BASEADDR(r[at1[k]].ch), 0, 32,

@@ -313,8 +313,14 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT) && ku) /* engine/model/compute.c's load_kernels_ku */
 			outf(out, ctx, ", mask-and-values sparse (SparseFmt in a kernel unit: each kernel's "
 				       "mask, then its nonzero values)");
-		else if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
+		else if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT)) {
 			outf(out, ctx, ", phase-sparse (SparseFmt: the stride-2 kernel format)");
+			/* behind an activation record at each channel's head (engine/model/model.c's
+			 * resolve_act, before any kernel is read) */
+			struct td_refusal hno = {0};
+			td_lut_heads_refusal(r, td_lut_place_of(r, ku != 0), &hno);
+			refusal_tail(&hno, out, ctx);
+		}
 		if (H13_GET(kc, H13_KERNELCFG_ALIGN))
 			outf(out, ctx, ", KernelCfg.Align (read as no change: dense 1x1 fp16 kernels only)");
 		if (H13_GET(mac, H13_MACCFG_BIASMODE))

@@ -538,19 +538,46 @@ int td_coeff_sized(const struct td_regs *r)
 void td_coeff_lens(const struct td_regs *r, int ku, uint64_t len[H13_COEFF_NCH])
 {
 	const unsigned en = td_coeff_mask(r);
-	uint64_t on[H13_COEFF_NCH];
-	unsigned n = 0, ch = 0;
-	for (unsigned c = 0; c < H13_COEFF_NCH; c++) {
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
 		len[c] = (en >> c & 1u) ? H13_ADDR_BYTES(GET(H13_COEFF_BFRSIZE(c))) : 0u;
-		if (en >> c & 1u)
-			on[n++] = len[c];
-	}
-	const uint32_t mac = GET(H13_NE_MACCFG);
-	if (H13_GET(mac, H13_MACCFG_NONLINEARMODE) == H13_NONLINEAR_LUT && !ku &&
-	    td_lut_place(on, n, td_conv_from_memory(mac, GET(H13_NE_POSTSCALE), n), &ch) == TD_LUT_HEADS)
+	if (td_lut_place_of(r, ku) == TD_LUT_HEADS)
 		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
 			if (en >> c & 1u)
 				len[c] -= ACTLUT_STRIDE;
+}
+
+/* Where a TD that selects the LUT finds its record among its coefficient channels, as
+ * engine/model/model.c's resolve_act asks td_lut_place: over the enabled channels' CoeffBfrSize
+ * (the lengths td_ranges gives them), a convolution from memory's conv flag clear with a kernel
+ * unit (ku; its channel 0 the OCG, no record: skipped); TD_LUT_NONE where the LUT is not
+ * selected. */
+enum td_lut_place td_lut_place_of(const struct td_regs *r, int ku)
+{
+	const unsigned en = td_coeff_mask(r);
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	uint64_t on[H13_COEFF_NCH];
+	unsigned n = 0, ch = 0;
+	if (H13_GET(mac, H13_MACCFG_NONLINEARMODE) != H13_NONLINEAR_LUT)
+		return TD_LUT_NONE;
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		if (en >> c & 1u)
+			on[n++] = H13_ADDR_BYTES(GET(H13_COEFF_BFRSIZE(c)));
+	const int conv = td_conv_from_memory(mac, GET(H13_NE_POSTSCALE), n);
+	const unsigned skip = ku && conv && n ? 1u : 0u;
+	return td_lut_place(on + skip, n - skip, conv && !ku, &ch);
+}
+
+/* resolve_act: the activation record at each coefficient channel's head with the kernels after it
+ * (TD_LUT_HEADS, place as td_lut_place gives it) is pinned on dense kernels only: Apple's H13
+ * matmuls with a fused gelu or silu (fp16, in OCGSize runs) and its less (KernelFmt 1 bytes,
+ * depthwise). Phase-sparse records (NE.KernelCfg.SparseFmt: Apple's stride-2 convolutions and its
+ * depthwise pad form) behind a record no program shows: where their records, each on its own
+ * 64-byte line of the channel, start then is not pinned (a fifth review found them computing, the
+ * records read from +0x80). */
+void td_lut_heads_refusal(const struct td_regs *r, enum td_lut_place place, struct td_refusal *no)
+{
+	if (place == TD_LUT_HEADS && H13_GET(GET(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT))
+		TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT, TD_LUT_HEADS_SPARSE_WHY);
 }
 
 /* load_kernels_ku, a kernel-unit TD's OCG in coefficient channel 0 (nout outputs, per weights a

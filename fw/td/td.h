@@ -856,6 +856,16 @@ static inline int td_conv_from_memory(uint32_t maccfg, uint32_t postscale, unsig
 	return H13_GET(maccfg, H13_MACCFG_OPMODE) == H13_MAC_OP_CONV &&
 	       H13_GET(maccfg, H13_MACCFG_KERNELMODE) == 0 && !td_ne_passthrough(maccfg, postscale, coeff_enabled);
 }
+/* td_lut_place over a TD's registers, as resolve_act asks it (ku: the TD reads the program's kernel
+ * unit), TD_LUT_NONE where NonlinearMode does not select the LUT (fw/td/refusal.c) */
+enum td_lut_place td_lut_place_of(const struct td_regs *r, int ku);
+/* TD_LUT_HEADS before phase-sparse kernels (NE.KernelCfg.SparseFmt): refused (fw/td/refusal.c) */
+#define TD_LUT_HEADS_SPARSE_WHY                                                                          \
+	"an activation record at each coefficient channel's head before phase-sparse kernels "          \
+	"(NE.KernelCfg.SparseFmt) not modelled: every real convolution with its record at the "        \
+	"channels' heads has dense kernels (Apple's matmuls with a fused gelu or silu, its less), and " \
+	"where phase-sparse records start behind one no program shows"
+void td_lut_heads_refusal(const struct td_regs *r, enum td_lut_place place, struct td_refusal *no);
 /* Whether the NE reads a convolution's kernels from memory as the engine model runs the TD: the
  * NE in the path (MACCfg not 0: engine/model/compute.c's decode_ne) and td_conv_from_memory. A
  * unit kernel (KernelMode 1) and a pass-through read none. td_footprint counts kernel memory

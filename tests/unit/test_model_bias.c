@@ -984,3 +984,41 @@ TEST(model_bias, grouped_ocgsize_runs_in_another_layout_fail_or_are_refused)
 	CHECK(run_g(&oshapes[0], 0, block_pad_byte, &r, fault, sizeof fault) != 0);
 	CHECKF(strstr(fault, "a nonzero byte between a grouped convolution's kernel block") != NULL, "%s", fault);
 }
+
+/* Fifth review: the activation record at each coefficient channel's head before phase-sparse
+ * kernels (NE.KernelCfg.SparseFmt). The head reading is pinned on dense kernels (Apple's matmuls
+ * with a fused gelu or silu, its less); every one of the s2shapes, a dense 3x3 and the depthwise
+ * form, completed with lut_heads' tanh record in front of its records, the records read from +0x80,
+ * which no program shows. Now refused by name (fw/td td_lut_heads_refusal), and inspect marks
+ * it. Controls: the record before dense kernels computes numpy's tanh of the sums (cb_lut), and
+ * the phase-sparse convolutions without the LUT compute numpy's convolution. */
+TEST(model_bias, the_lut_record_at_the_heads_before_phase_sparse_kernels_is_refused)
+{
+	struct orc_run r;
+	char fault[1024] = "";
+	struct bp_conv_spec cspec = {16, 32, 10, 2, 1, 0, 0, 0, NULL, bias, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+	cb_fill(cspec.cout, cspec.cin);
+	cspec.wts = wts;
+	REQUIRE(bp_convb(prog, sizeof prog, &cspec) > 0);
+	size_t l2 = lut_heads(prog, lutprog, sizeof lutprog);
+	REQUIRE(l2 > 0);
+	int rc = trun_orc("cb_lut", lutprog, l2, 0, &r, fault, sizeof fault);
+	expect_within("cb_lut (dense kernels after the record)", rc, &r, fault);
+	CHECKF(!strstr(tinspect(lutprog, l2), "not modelled"), "%s", tinspect(lutprog, l2));
+	static const unsigned pick[] = {0, 4}; /* s2_k3_mod16 (a dense 3x3), s2_dw (depthwise) */
+	for (unsigned i = 0; i < sizeof pick / sizeof pick[0]; i++) {
+		const struct s2shape *s = &s2shapes[pick[i]];
+		fault[0] = 0;
+		rc = run_s2(s, 0, NULL, &r, fault, sizeof fault);
+		expect_within(s->orc, rc, &r, fault); /* the control: no LUT */
+		l2 = lut_heads(prog, lutprog, sizeof lutprog);
+		REQUIRE(l2 > 0);
+		fault[0] = 0;
+		rc = trun_orc(s->orc, lutprog, l2, 1, &r, fault, sizeof fault);
+		CHECKF(rc != 0 && strstr(fault, "NE.KernelCfg.SparseFmt") && strstr(fault, TD_LUT_HEADS_SPARSE_WHY),
+		       "%s behind records: rc %d, %s", s->orc, rc, fault);
+		const char *itext = tinspect(lutprog, l2);
+		CHECKF(strstr(itext, "phase-sparse (SparseFmt: the stride-2 kernel format) (not modelled: " TD_LUT_HEADS_SPARSE_WHY ")") != NULL,
+		       "%s: %s", s->orc, itext);
+	}
+}
