@@ -3939,9 +3939,8 @@ static int kernel_not_the_record(struct anem *m, const struct mrange *r, unsigne
 	for (unsigned i = 0; i < nr; i++)
 		if (r[i].kind == TD_R_COEFF && r[i].dev == act->dev)
 			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_NE_MACCFG, H13_MACCFG_KERNELMODE,
-					   "a convolution reading its kernel (MACCfg.KernelMode 0) from the "
-					   "coefficient channel that holds the activation LUT's record: no "
-					   "kernel is there");
+					   TD_CONV_RECORD_WHY); /* (fw/td td_conv_record_channel_refusal, which
+								 * inspect marks) */
 	return ENG_OK;
 }
 

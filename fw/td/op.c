@@ -274,6 +274,8 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		 * biases (td_conv_biases_refusal) */
 		{
 			struct td_refusal cno = {0};
+			/* (before them, compute_td's and conv_l2's kernel_not_the_record) */
+			td_conv_record_channel_refusal(r, ku != 0, &cno);
 			td_conv_window_refusal(r, cin, H13_GET(in, H13_INDIM_WIN), l2src, &cno);
 			if (!H13_GET(gcv, H13_GROUPCONV_UNICASTEN))
 				td_conv_biases_refusal(r, ku != 0, &cno);

@@ -567,6 +567,19 @@ enum td_lut_place td_lut_place_of(const struct td_regs *r, int ku)
 	return td_lut_place(on + skip, n - skip, conv && !ku, &ch);
 }
 
+/* compute.c's kernel_not_the_record: a convolution that reads its kernels from memory (the NE in
+ * the path, KernelMode 0, not a pass-through; no kernel unit) whose record is a coefficient
+ * channel of exactly one record (td_lut_place's TD_LUT_CHANNEL) would convolve with the record's
+ * bytes: that channel holds no kernel. The model refuses it once the record has applied (a record
+ * that does not read is refused first, by its own error, which inspect's record line shows). */
+void td_conv_record_channel_refusal(const struct td_regs *r, int ku, struct td_refusal *no)
+{
+	const uint32_t mac = GET(H13_NE_MACCFG);
+	if (mac && !ku && td_conv_from_memory(mac, GET(H13_NE_POSTSCALE), td_coeff_enabled(r)) &&
+	    td_lut_place_of(r, 0) == TD_LUT_CHANNEL)
+		TD_REFUSE(no, 1, H13_NE_MACCFG, H13_MACCFG_KERNELMODE, TD_CONV_RECORD_WHY);
+}
+
 /* resolve_act: the activation record at each coefficient channel's head with the kernels after it
  * (TD_LUT_HEADS, place as td_lut_place gives it) is pinned on dense kernels only: Apple's H13
  * matmuls with a fused gelu or silu (fp16, in OCGSize runs) and its less (KernelFmt 1 bytes,

@@ -866,6 +866,12 @@ enum td_lut_place td_lut_place_of(const struct td_regs *r, int ku);
 	"channels' heads has dense kernels (Apple's matmuls with a fused gelu or silu, its less), and " \
 	"where phase-sparse records start behind one no program shows"
 void td_lut_heads_refusal(const struct td_regs *r, enum td_lut_place place, struct td_refusal *no);
+/* a convolution from memory whose record is a channel of exactly one (TD_LUT_CHANNEL): no kernel
+ * there (fw/td/refusal.c; the model's kernel_not_the_record) */
+#define TD_CONV_RECORD_WHY                                                                         \
+	"a convolution reading its kernel (MACCfg.KernelMode 0) from the coefficient channel that " \
+	"holds the activation LUT's record: no kernel is there"
+void td_conv_record_channel_refusal(const struct td_regs *r, int ku, struct td_refusal *no);
 /* Whether the NE reads a convolution's kernels from memory as the engine model runs the TD: the
  * NE in the path (MACCfg not 0: engine/model/compute.c's decode_ne) and td_conv_from_memory. A
  * unit kernel (KernelMode 1) and a pass-through read none. td_footprint counts kernel memory

@@ -1022,3 +1022,36 @@ TEST(model_bias, the_lut_record_at_the_heads_before_phase_sparse_kernels_is_refu
 		       "%s: %s", s->orc, itext);
 	}
 }
+
+/* Fifth review: a convolution that selects the LUT with a coefficient channel of exactly one
+ * activation record (td_lut_place's TD_LUT_CHANNEL) would read its kernels from the record's bytes;
+ * the model refused it (kernel_not_the_record) and inspect printed it as computed, the record
+ * listed. Now one home, fw/td td_conv_record_channel_refusal, which inspect marks. Control: the
+ * record at every channel's head computes numpy's tanh of the sums, unmarked. */
+TEST(model_bias, a_convolution_over_a_channel_of_one_record_is_refused_and_marked)
+{
+	struct bp_conv_spec spec = {16, 32, 10, 2, 1, 0, 0, 0, NULL, bias, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+	cb_fill(spec.cout, spec.cin);
+	spec.wts = wts;
+	REQUIRE(bp_convb(prog, sizeof prog, &spec) > 0);
+	size_t l2 = lut_heads(prog, lutprog, sizeof lutprog);
+	REQUIRE(l2 > 0);
+	struct orc_run r;
+	char fault[1024] = "";
+	int rc = trun_orc("cb_lut", lutprog, l2, 0, &r, fault, sizeof fault);
+	expect_within("cb_lut", rc, &r, fault);
+	CHECKF(!strstr(tinspect(lutprog, l2), "not modelled"), "%s", tinspect(lutprog, l2));
+	/* channel 0 cut to its record alone, then every channel so */
+	for (unsigned all = 0; all < 2; all++) {
+		l2 = lut_heads(prog, lutprog, sizeof lutprog);
+		for (unsigned c = 0; c < (all ? H13_COEFF_NCH : 1u); c++)
+			REQUIRE(tpatch_field(lutprog, l2, 0, H13_COEFF_BFRSIZE(c), 0, 32, ACTLUT_STRIDE) == 0);
+		fault[0] = 0;
+		rc = trun_orc("cb_lut", lutprog, l2, 1, &r, fault, sizeof fault);
+		CHECKF(rc != 0 && strstr(fault, "NE.MACCfg.KernelMode") && strstr(fault, TD_CONV_RECORD_WHY),
+		       "%s: rc %d, %s", all ? "every channel" : "channel 0", rc, fault);
+		const char *itext = tinspect(lutprog, l2);
+		CHECKF(strstr(itext, "16 -> 32 channels, kernels fp16 (not modelled: " TD_CONV_RECORD_WHY ")") != NULL,
+		       "%s", itext);
+	}
+}
