@@ -268,7 +268,7 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 	printf("\n");
 	int rc = 0;
 	if (e != LDR_OK) {
-		printf("program: rejected: " ERR_FMT, ERR_ARGS(ldr_err(e)));
+		printf("program: rejected: " ERR_FMT, ERR_ARGS(ldr_err_of(prog, e)));
 		if (prog->err_off)
 			printf(" at file offset 0x%lx", (unsigned long)prog->err_off);
 		char vals[128];

@@ -678,7 +678,7 @@ int session_run(struct app_session *s, const uint8_t *buf, size_t len, const str
 		/* as validate and run say it: the name, its words, where, and what the file holds */
 		char vals[128];
 		ldr_err_values(&s->prog, res->lerr, vals, sizeof vals);
-		outf(o->out, o->ctx, "submit: program rejected: " ERR_FMT, ERR_ARGS(ldr_err(res->lerr)));
+		outf(o->out, o->ctx, "submit: program rejected: " ERR_FMT, ERR_ARGS(ldr_err_of(&s->prog, res->lerr)));
 		if (s->prog.err_off)
 			outf(o->out, o->ctx, " at file offset 0x%lx", (unsigned long)s->prog.err_off);
 		outf(o->out, o->ctx, "%s%s\n", vals[0] ? ": " : "", vals);

@@ -73,6 +73,16 @@ const struct err_desc *ldr_err(enum ldr_err e)
 	return err_lookup(errs, LDR_E__COUNT, (unsigned)e, &unknown);
 }
 
+const struct err_desc *ldr_err_of(const struct ldr_program *p, enum ldr_err e)
+{
+	/* a raw stream (an anec's too) has no __text: its TDs lie in the stream */
+	static const struct err_desc raw_td_range = {"td_outside_text",
+						     "task descriptor outside the raw task stream"};
+	if (p && p->raw && e == LDR_E_TD_RANGE)
+		return &raw_td_range;
+	return ldr_err(e);
+}
+
 const char *ldr_err_name(enum ldr_err e)
 {
 	return ldr_err(e)->name;
@@ -817,6 +827,15 @@ static enum ldr_err load_anec(const uint8_t *buf, size_t len, struct ldr_program
 	return anec_tiles_hold(out);
 }
 
+/* Whether a word after a raw stream's first header, up to len, is not padding (0) */
+static int raw_writes_after_header(const uint8_t *buf, size_t len, uint32_t hdr)
+{
+	for (size_t o = hdr; o + 4 <= len; o += 4)
+		if (le_rd32(buf + o))
+			return 1;
+	return 0;
+}
+
 /* ldr_load, a raw stream's first TD sized td_size when it is not 0 (ldr_load_sized) */
 static enum ldr_err load(const uint8_t *buf, size_t len, unsigned flags, uint32_t td_size,
 			 struct ldr_program *out)
@@ -898,8 +917,18 @@ static enum ldr_err load(const uint8_t *buf, size_t len, unsigned flags, uint32_
 	td_hdr_decode(hw, &h0);
 	if (!h0.eon && h0.next_ptr >= p->gen->td_header_bytes && h0.next_ptr < first_size)
 		first_size = h0.next_ptr;
-	else if (h0.eon && len < first_size)
+	else if (h0.eon && len < first_size) {
 		first_size = (uint32_t)len & ~3u; /* >= td_header_bytes, a multiple of 4: checked above */
+		/* but not when nothing after the header is a write (the header alone, or padding
+		 * words): the stream is cut where its only TD's writes begin, and no TD that writes no
+		 * register runs (tanh.bin cut to 40 bytes loaded, and every run refused it as
+		 * zero-dimension); refused as a TD the file cuts, against the full TD's size */
+		if (!td_size && !raw_writes_after_header(buf, first_size, p->gen->td_header_bytes)) {
+			p->err_td = 0;
+			p->err_found = p->gen->td_default_bytes;
+			return LDR_E_TD_RANGE;
+		}
+	}
 	/* the size stated where the stream comes with one (an anec's td_size, a submit's): the bytes
 	 * the engine fetches, when the TD's own structure allows it (a whole header, whole words, not
 	 * past the next TD or the stream); else refused as stated against the rule's size */
@@ -1035,7 +1064,13 @@ void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size
 				 (unsigned long)(p->err_off + 4 + 4ull * cnt), end);
 	} else if (e == LDR_E_TD_RANGE && p->err_found && p->err_td >= 0) {
 		/* a TD past the end of the TD area: the stream's file, or __text */
-		if (p->raw && !p->td_area_off && p->td_area_len == p->len)
+		if (p->raw && !p->td_area_off && p->td_area_len == p->len && !p->err_td && p->gen &&
+		    !raw_writes_after_header(p->buf, p->len, p->gen->td_header_bytes))
+			snprintf(out, cap, "td 0 at 0x0 + 0x%lx bytes, the file is 0x%lx bytes: the "
+				 "task descriptor's 0x%x-byte header%s, no register written",
+				 (unsigned long)p->err_found, len, (unsigned)p->gen->td_header_bytes,
+				 len >= p->gen->td_header_bytes + 4u ? " and padding" : " alone");
+		else if (p->raw && !p->td_area_off && p->td_area_len == p->len)
 			snprintf(out, cap, "td %d at 0x%lx + 0x%lx bytes, the file is 0x%lx bytes",
 				 p->err_td, (unsigned long)p->err_off, (unsigned long)p->err_found, len);
 		else

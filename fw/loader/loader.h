@@ -77,6 +77,10 @@ enum ldr_err {
  * and users match on) and one-line description (fw/common/err.h). */
 const struct err_desc *ldr_err(enum ldr_err e);
 const char *ldr_err_name(enum ldr_err e);
+struct ldr_program;
+/* ldr_err(e) in the terms of p's kind, p as ldr_load left it (may be NULL): a raw stream's
+ * td_outside_text is outside the stream, not __text. The name is ldr_err's. */
+const struct err_desc *ldr_err_of(const struct ldr_program *p, enum ldr_err e);
 
 /* ldr_load flags */
 #define LDR_F_RAW 1u  /* treat as a raw task stream even if it starts with the magic */

@@ -145,8 +145,29 @@ print(n, hex(0x28 + 4 + 4 * n), w0 & 0xffff, hex(struct.unpack_from('<I', s, 28)
 $tmp/c100.bin: $cut"
 	want "$tmp/c10.bin" "truncated: file shorter than its header: the file is 0xa bytes, a task descriptor's header 0x28; its first word reads as one: tid $tid, $eon
 $tmp/c10.bin: a raw task stream cut short: the file ends inside its first task descriptor's header, whose words read as one"
-	want "$tmp/s700.bin" "td_outside_text: task descriptor outside __text at file offset $nptr: td 1 at $nptr + $nsz bytes, the file is 0x2bc bytes
+	want "$tmp/s700.bin" "td_outside_text: task descriptor outside the raw task stream at file offset $nptr: td 1 at $nptr + $nsz bytes, the file is 0x2bc bytes
 $tmp/s700.bin: $cut"
+	# a raw stream cut where its only TD's writes begin (tanh.bin at 40 bytes: the header alone;
+	# at 48: two padding words after it) is cut short, and validate, run and submit say so alike;
+	# validate said ok while run refused it ("tensors-underivable: ... zero-dimension"). A raw
+	# stream's TD is outside the stream, not __text (it said "outside __text", above too). The
+	# whole tanh.bin validates (the control)
+	head -c 40 "$K" >"$tmp/h40.bin"; { head -c 40 "$K"; head -c 8 /dev/zero; } >"$tmp/h48.bin"
+	bad0=$bad; bad=""
+	want "$tmp/h40.bin" "td_outside_text: task descriptor outside the raw task stream: td 0 at 0x0 + 0x274 bytes, the file is 0x28 bytes: the task descriptor's 0x28-byte header alone, no register written
+$tmp/h40.bin: $cut"
+	want "$tmp/h48.bin" "td_outside_text: task descriptor outside the raw task stream: td 0 at 0x0 + 0x274 bytes, the file is 0x30 bytes: the task descriptor's 0x28-byte header and padding, no register written
+$tmp/h48.bin: $cut"
+	v=$("$TOOL" validate "$tmp/h40.bin" 2>&1 | head -n1)
+	out=$("$TOOL" run "$tmp/h40.bin" 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && [ "$(head -n1 <<<"$out")" = "run: program: $v" ] || bad="$bad [run h40.bin: exit $rc: $out]"
+	out=$("$TOOL" submit "$tmp/h40.bin" 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && [ "$(head -n1 <<<"$out")" = "submit: program rejected: $v" ] || bad="$bad [submit h40.bin: exit $rc: $out]"
+	out=$("$TOOL" validate "$K" 2>&1); rc=$?
+	[ "$rc" -eq 0 ] && [ "$out" = "ok" ] || bad="$bad [tanh.bin whole: exit $rc: $out]"
+	if [ -z "$bad" ]; then t_pass loader.validate.raw_stream_cut_after_its_header_is_cut_short
+	else t_fail loader.validate.raw_stream_cut_after_its_header_is_cut_short "$bad"; fi
+	bad=$bad0
 	# a text file is still no ANE program (its first word reads as no header)
 	out=$("$TOOL" validate README.md 2>&1); rc=$?
 	[ "$rc" -eq 1 ] && grep -q "^README.md: this is a text file, not an ANE program" <<<"$out" ||

@@ -169,7 +169,7 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 	if (le != LDR_OK) {
 		char vals[128];
 		ldr_err_values(&prog, le, vals, sizeof vals);
-		rc = fail(why, whylen, EINVAL, "program rejected: " ERR_FMT "%s%s", ERR_ARGS(ldr_err(le)),
+		rc = fail(why, whylen, EINVAL, "program rejected: " ERR_FMT "%s%s", ERR_ARGS(ldr_err_of(&prog, le)),
 			  vals[0] ? ": " : "", vals);
 		goto out;
 	}

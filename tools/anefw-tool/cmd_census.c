@@ -187,7 +187,7 @@ static int cmd_census(int argc, char **argv)
 		/* as validate says it: the name, its words, where, the values; what the file is */
 		char vals[128];
 		ldr_err_values(&p, le, vals, sizeof vals);
-		fprintf(stderr, "anefw-tool census: %s: not loaded: " ERR_FMT, path, ERR_ARGS(ldr_err(le)));
+		fprintf(stderr, "anefw-tool census: %s: not loaded: " ERR_FMT, path, ERR_ARGS(ldr_err_of(&p, le)));
 		if (p.err_off)
 			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p.err_off);
 		fprintf(stderr, "%s%s\n", vals[0] ? ": " : "", vals);

@@ -139,7 +139,7 @@ static int cmd_convert(int argc, char **argv)
 		ldr_err_values(&prog, le, vals, sizeof vals);
 		if (prog.err_off)
 			snprintf(at, sizeof at, " at file offset 0x%lx", (unsigned long)prog.err_off);
-		rc = bad("%s: program rejected: " ERR_FMT "%s%s%s", in, ERR_ARGS(ldr_err(le)), at,
+		rc = bad("%s: program rejected: " ERR_FMT "%s%s%s", in, ERR_ARGS(ldr_err_of(&prog, le)), at,
 			 vals[0] ? ": " : "", vals);
 		const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
 		if (no)

@@ -145,7 +145,7 @@ static int cmd_inspect(int argc, char **argv)
 	if (load(path, flags, &buf, &p, &e) != 0)
 		return 1;
 	if (e != LDR_OK) {
-		fprintf(stderr, "anefw-tool inspect: %s: " ERR_FMT, path, ERR_ARGS(ldr_err(e)));
+		fprintf(stderr, "anefw-tool inspect: %s: " ERR_FMT, path, ERR_ARGS(ldr_err_of(p, e)));
 		if (p->err_off)
 			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p->err_off);
 		char vals[128];
@@ -192,7 +192,7 @@ static int cmd_validate(int argc, char **argv)
 	if (e == LDR_OK) {
 		printf("ok\n");
 	} else {
-		printf(ERR_FMT, ERR_ARGS(ldr_err(e)));
+		printf(ERR_FMT, ERR_ARGS(ldr_err_of(p, e)));
 		if (p->err_off)
 			printf(" at file offset 0x%lx", (unsigned long)p->err_off);
 		char vals[128];

@@ -364,7 +364,7 @@ static int cmd_remote(int argc, char **argv)
 		if (le != LDR_OK) {
 			char vals[128];
 			ldr_err_values(&prog, le, vals, sizeof vals);
-			printf("remote: program: " ERR_FMT "%s%s\n", ERR_ARGS(ldr_err(le)),
+			printf("remote: program: " ERR_FMT "%s%s\n", ERR_ARGS(ldr_err_of(&prog, le)),
 			       vals[0] ? ": " : "", vals);
 			const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
 			if (no)
