@@ -36,6 +36,7 @@ static const struct err_desc errs[TIO_E__COUNT] = {
 	[TIO_E_TOL] = {"tolerance-bad", "a tolerance that is not a decimal number from 0 to 1e6"},
 	[TIO_E_UNWRITTEN] = {"output-not-written",
 	 "an output or reference of a tensor no task descriptor writes whole (fw/tensors unwritten)"},
+	[TIO_E_IS_DIR] = {"file-is-a-directory", "the path names a directory, not a file"},
 };
 
 const struct err_desc *tio_err(enum tio_err e)
@@ -201,11 +202,13 @@ static enum tio_err read_file(const char *path, uint8_t **buf, size_t *len)
 	long n = hal_file_length(fd);
 	if (n < 0) {
 		hal_file_close(fd);
-		return TIO_E_READ;
+		return tio_is_directory(path) ? TIO_E_IS_DIR : TIO_E_READ;
 	}
 	if ((unsigned long)n > TIO_MAX_FILE) {
 		hal_file_close(fd);
-		return TIO_E_FILE_SIZE;
+		/* a directory opens, natively and over semihosting; its length is no file's (the
+		 * host's lseek past any file, or -1) and its reads fail ("short read" before) */
+		return tio_is_directory(path) ? TIO_E_IS_DIR : TIO_E_FILE_SIZE;
 	}
 	uint8_t *b = malloc(n ? (size_t)n : 1);
 	if (!b) {
@@ -216,7 +219,7 @@ static enum tio_err read_file(const char *path, uint8_t **buf, size_t *len)
 	hal_file_close(fd);
 	if (got != n) {
 		free(b);
-		return TIO_E_READ;
+		return tio_is_directory(path) ? TIO_E_IS_DIR : TIO_E_READ;
 	}
 	*buf = b;
 	*len = (size_t)n;

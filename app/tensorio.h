@@ -54,6 +54,7 @@ enum tio_err {
 	TIO_E_MISMATCH,    /* output-mismatch: an output outside its reference's tolerance */
 	TIO_E_TOL,         /* tolerance-bad: --rtol/--atol (rtol=/atol=) not a decimal 0 .. 1e6 */
 	TIO_E_UNWRITTEN,   /* output-not-written: --out/ref of a tensor no TD writes (all of) */
+	TIO_E_IS_DIR,      /* file-is-a-directory: an input's or a reference's path names a directory */
 	TIO_E__COUNT
 };
 const struct err_desc *tio_err(enum tio_err e); /* fw/common/err.h */

@@ -259,6 +259,10 @@ refuse no_program 'needs PROGRAM' --in input="$work/x.npy"
 refuse not_a_program 'run: program: ' "$work/x.npy"
 # a directory given as the program says so (it was "cannot read DIR" alone)
 refuse program_is_a_directory "anefw-tool: cannot read $work: Is a directory$" "$work"
+# an input or a reference that names a directory says so (it was "file-too-large: the file is
+# over 256 MiB": the host's length of a directory)
+refuse input_is_a_directory "^run: $work: file-is-a-directory: the path names a directory, not a file$" "$P" --in input="$work" --out output_0="$work/never.npy"
+refuse reference_is_a_directory "^run: $work: file-is-a-directory: the path names a directory, not a file$" "$P" --ref output_0="$work" --out output_0="$work/never.npy"
 refuse not_a_program_npy "x.npy: this is a NumPy .npy file, not an ANE program" "$work/x.npy"
 refuse not_a_program_text "README.md: this is a text file, not an ANE program" README.md
 # UTF-8 text (an em dash, an accent: ../shared/fixtures/README.md has one in its first 256
