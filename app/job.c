@@ -451,6 +451,24 @@ static int cmdline_threads(const char *cmdline, unsigned *n)
 	return 0;
 }
 
+/* trace=, serve=: 0 or 1 (absent: 0), in *on. Returns 0, or -1 for another value, said when say
+ * is set (trace=2 ran without the trace and serve=0 served: every value was taken, unread). */
+static int cmdline_flag(const char *cmdline, const char *key, unsigned *on, int say)
+{
+	char v[32];
+	int r = cmdline_arg(cmdline, key, v, sizeof v);
+	*on = r == 0 && !strcmp(v, "1");
+	if (r == -1 || (r == 0 && (!strcmp(v, "0") || !strcmp(v, "1"))))
+		return 0;
+	if (say) {
+		if (r == -2)
+			snprintf(v, sizeof v, "(over %u bytes)", (unsigned)sizeof v - 1);
+		printf("error: %s=%s: takes 0 or 1\n", key, v);
+		fail_verdict("%s=%s: takes 0 or 1", key, v);
+	}
+	return -1;
+}
+
 /* ops_limit=N: the engine model's compute limit for this job's submissions (operations a task,
  * as inspect counts them; app_backend_set_ops_limit), 1 .. 2^62; absent, the board's
  * (hal_platform()->model_ops). Returns 0, or -1 (printed) when N is not that. */
@@ -510,17 +528,20 @@ static int done(int rc)
 
 int anefw_job(const char *cmdline)
 {
-	static char path[512], tr[8], fl[24];
+	static char path[512], fl[24];
 	static struct tio_req req[TIO_MAX_IO];
 	unsigned nreq = 0;
 	int pa;
 	verdict[0] = 0;
-	unsigned trace = cmdline_arg(cmdline, "trace", tr, sizeof tr) == 0 && !strcmp(tr, "1");
+	unsigned trace, serve;
+	cmdline_flag(cmdline, "trace", &trace, 0); /* for the banner; a bad value is said below */
 	banner(trace);
 	printf("command line: %s\n", cmdline && cmdline[0] ? cmdline : "(none)");
 	int rc = 0;
 	int fault = 0;
 	if (cmdline_check(cmdline))
+		return done(1);
+	if (cmdline_flag(cmdline, "trace", &trace, 1) || cmdline_flag(cmdline, "serve", &serve, 1))
 		return done(1);
 	if (cmdline_arg(cmdline, "fault", fl, sizeof fl) == 0) {
 		fault = app_backend_fault_parse(fl);
@@ -546,7 +567,7 @@ int anefw_job(const char *cmdline)
 	unsigned nw = hal_set_workers(threads);
 	printf("model threads: %u\n", nw);
 	threads_share(0);
-	if (cmdline_arg(cmdline, "serve", tr, sizeof tr) == 0)
+	if (serve)
 		rc = anefw_serve(0); /* the serial transport: commands on the console's line */
 	else if ((pa = cmdline_arg(cmdline, "program", path, sizeof path)) == 0) {
 		rc = run_program(path, trace, fault, req, nreq, &tol);

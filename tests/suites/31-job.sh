@@ -33,6 +33,22 @@ out=$(fw "programm=$work/p.hwx"); rc=$?
 if grep -qxF "error: unknown key 'programm' on the command line; the keys are: $KEYS" <<<"$out"; then
 	t_pass job.typo_named_with_the_keys; else t_fail job.typo_named_with_the_keys "$out"; fi
 last_is job.typo_is_the_verdict "anefw: done: FAILED: unknown key 'programm' on the command line (the keys: $KEYS)" "$out" "$rc" 1
+# trace= and serve= take 0 or 1: another value is an error naming it, nothing run (trace=2 ran
+# without the trace and said done: ok; serve=0 served, and under QEMU waited for the time limit)
+for kv in trace=2 serve=0x; do
+	out=$(fw "$kv" "program=$work/p.hwx"); rc=$?
+	if grep -qxF "error: $kv: takes 0 or 1" <<<"$out" && ! grep -q '^completion:\|^serve:' <<<"$out"; then
+		t_pass "job.${kv%%=*}_value_other_than_0_or_1_named"; else t_fail "job.${kv%%=*}_value_other_than_0_or_1_named" "exit $rc: $(grep -E '^(error|serve|completion|anefw)' <<<"$out" | cut -c1-160)"; fi
+	last_is "job.${kv%%=*}_value_other_than_0_or_1_is_the_verdict" "anefw: done: FAILED: $kv: takes 0 or 1" "$out" "$rc" 1
+done
+# trace=0 runs as no trace= does (the control: so before too); serve=0 too (it served before)
+plain=$(fw "program=$work/p.hwx")
+for kv in trace=0 serve=0; do
+	out=$(fw "$kv" "program=$work/p.hwx"); rc=$?
+	if [ "$rc" -eq 0 ] && [ "$(grep -v '^command line:\|^model threads:' <<<"$out")" = "$(grep -v '^command line:\|^model threads:' <<<"$plain")" ] &&
+	   grep -q '^anefw: done: ok' <<<"$out"; then
+		t_pass "job.${kv/=/_}_runs_as_without_it"; else t_fail "job.${kv/=/_}_runs_as_without_it" "exit $rc: $(tail -n2 <<<"$out")"; fi
+done
 # make help lists every key the firmware takes (it listed six of the ten: no rtol=, atol=,
 # serve=, threads=, ops_limit=)
 mh=$(make --no-print-directory -s help 2>&1); miss=""
