@@ -181,6 +181,22 @@ if timeout 120 "$TOOL" accel --log -- "$PYTHON" tests/clients/accel_hostile.py "
 	2>&1 | grep -q "anefw-accel: SUBMIT: BO too small"; then
 	t_pass accel.log_names_the_reason
 else t_fail accel.log_names_the_reason; fi
+# one of the five ioctls by its number with another argument size is named, with both sizes
+# ("ioctl 0xc0106441: not one of VERSION, BO_INIT, ..." of BO_INIT itself before); still EINVAL.
+# An ioctl no driver has keeps its line (the control)
+out=$(timeout 60 "$TOOL" accel --log -- "$PYTHON" -c '
+import errno, fcntl, os
+fd = os.open("/dev/accel/accel0", os.O_RDWR)
+for cmd in (0xc0106441, 0xc008644f):
+    try:
+        fcntl.ioctl(fd, cmd, bytearray(16), True); print("succeeded")
+    except OSError as e:
+        print(errno.errorcode[e.errno])' 2>&1)
+if [ "$(grep -c '^EINVAL$' <<<"$out")" = 2 ] &&
+   grep -qxF "anefw-accel: ioctl 0xc0106441: BO_INIT (nr 0x41) with a 16-byte argument (read-write); the Asahi driver's is 0xc0186441, 24 bytes (read-write): refused" <<<"$out" &&
+   grep -qxF "anefw-accel: ioctl 0xc008644f: not one of VERSION, BO_INIT, BO_FREE, GEM_CLOSE, SUBMIT" <<<"$out"; then
+	t_pass accel.ioctl_of_another_size_named
+else t_fail accel.ioctl_of_another_size_named "$out"; fi
 if ! "$TOOL" accel --backend bogus -- true 2>/dev/null; then t_pass accel.bad_backend_refused
 else t_fail accel.bad_backend_refused; fi
 # a tcp port outside 1..65535, an unknown option and a log level but 2 are usage errors (exit
