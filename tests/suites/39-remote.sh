@@ -187,12 +187,13 @@ for b in $TEST_BOARDS; do
 		if grep -qx "ok $r" "$work/rules_$b.log"; then t_pass "remote.$b.$r"
 		else t_fail "remote.$b.$r" "$(grep -m1 "^FAIL \($r\|link\)" "$work/rules_$b.log" || tail -1 "$work/rules_$b.log")"; fi
 	done
-	# a program over the service's limits is refused by name, with what it needs and what a
-	# slot holds (docs/service.md, "Limits"); on qemu-virt a slot is the local run's arena
+	# a program over the service's limits is refused by name and in the local run's words (the
+	# name alone before), with what it needs and what a slot holds (docs/service.md, "Limits");
+	# on qemu-virt a slot is the local run's arena
 	slot=$((256 << 20)); [ "$b" = raspi3b ] && slot=$((128 << 20))
 	if remote run "$work/big.hwx" >"$work/big_$b.log" 2>&1; then
 		t_fail "remote.$b.over_the_limits_refused_by_name" "it ran"
-	elif grep -qE "^remote: load: program-refused: arena-too-large \(refused\): the program needs [0-9]+ bytes of device memory, a program slot of this service holds $slot \(docs/service.md, \"Limits\"\)$" "$work/big_$b.log"; then
+	elif grep -qE "^remote: load: program-refused: arena-too-large: the grants do not fit one submission's arena \(refused\): the program needs [0-9]+ bytes of device memory, a program slot of this service holds $slot \(docs/service.md, \"Limits\"\)$" "$work/big_$b.log"; then
 		t_pass "remote.$b.over_the_limits_refused_by_name"
 	else t_fail "remote.$b.over_the_limits_refused_by_name" "$(tail -1 "$work/big_$b.log")"; fi
 	if remote shutdown >"$work/sd.log" 2>&1; then t_pass "remote.$b.shutdown"; else t_fail "remote.$b.shutdown" "$(cat "$work/sd.log")"; fi
@@ -249,7 +250,7 @@ peer() { # mode n [remote's options...] -> the tool's output in $work/peer_$1_$2
 if ! peer drop-write 2 && grep -qxF 'remote: write: answers out of order: expected tag 4, found 5 (an answer was lost on the line)' "$work/peer_drop-write_2.log"; then
 	t_pass remote.a_lost_answer_named_by_tag
 else t_fail remote.a_lost_answer_named_by_tag "$(tail -1 "$work/peer_drop-write_2.log")"; fi
-if ! peer drop-write 0 && grep -qxF 'remote: load: program-refused: arena-too-large (refused): the program needs 305418240 bytes of device memory, a program slot of this service holds 268435456 (docs/service.md, "Limits")' "$work/peer_drop-write_0.log"; then
+if ! peer drop-write 0 && grep -qxF 'remote: load: program-refused: arena-too-large: the grants do not fit one submission'"'"'s arena (refused): the program needs 305418240 bytes of device memory, a program slot of this service holds 268435456 (docs/service.md, "Limits")' "$work/peer_drop-write_0.log"; then
 	t_pass remote.every_answer_through_the_checks_then_the_refusal_detail
 else t_fail remote.every_answer_through_the_checks_then_the_refusal_detail "$(tail -1 "$work/peer_drop-write_0.log")"; fi
 # the wait for an answer: a peer that never answers the LOAD (a service still working) is given

@@ -68,12 +68,14 @@ static int open_tcp(const char *hostport, unsigned wait_s)
 	return -1;
 }
 
-/* "program-refused: arena-too-large (refused)": the command's error, its cause by name */
+/* "program-refused: bar-not-granted: nothing granted at that BAR index (refused)": the command's
+ * error, its cause by name and in words (the name alone before: the words are the local run's) */
 static void print_refusal(const char *what, const struct cmd_completion *c)
 {
 	const char *cause = link_cause_name(c->domain, c->code);
-	printf("remote: %s: %s%s%s (%s)", what, cmd_err_name(c->err), *cause ? ": " : "", cause,
-	       cmd_status_name(c->status));
+	const char *why = link_cause_desc(c->domain, c->code);
+	printf("remote: %s: %s%s%s%s%s (%s)", what, cmd_err_name(c->err), *cause ? ": " : "", cause,
+	       *cause && *why ? ": " : "", *cause ? why : "", cmd_status_name(c->status));
 	if (c->id == CMD_LOAD && c->err == CMD_E_FIXED_INPUT)
 		printf(": the program reads bar %d as kernels that no call can bind (not the weights, "
 		       "not written by an earlier TD: docs/service.md, \"Fixed BARs\")", (int)c->where);

@@ -288,6 +288,36 @@ int link_read(struct link *l, uint64_t off, uint8_t *b, uint64_t n)
 	return transfer(l, CMD_READ, off, b, NULL, n);
 }
 
+/* A refusal's cause: the error of the layer its domain names (the same names and words the
+ * local run prints), or NULL when there is none. */
+static const struct err_desc *cause_err(uint32_t domain, uint32_t code)
+{
+	switch (domain) {
+	case SUBQ_DOM_LOADER:
+		return ldr_err((enum ldr_err)code);
+	case SUBQ_DOM_POLICY:
+		return pol_err((enum pol_err)code);
+	case SUBQ_DOM_KUNIT:
+		return ku_err((enum ku_err)code);
+	case SUBQ_DOM_ENGINE:
+		return eng_err((int)code);
+	case SUBQ_DOM_SESSION:
+		return session_err((enum session_err)code);
+	case SUBQ_DOM_CTRL:
+		return ctrl_err((enum ctrl_err)code);
+	case SUBQ_DOM_TD:
+		return td_err((enum td_err)code);
+	default:
+		return NULL;
+	}
+}
+
+const char *link_cause_desc(uint32_t domain, uint32_t code)
+{
+	const struct err_desc *e = cause_err(domain, code);
+	return e ? e->desc : "";
+}
+
 /* The name of a refusal's cause: the error of the layer its domain names (the same names the
  * local run prints), or "" when there is none. */
 const char *link_cause_name(uint32_t domain, uint32_t code)

@@ -99,6 +99,8 @@ int link_program_info(struct link *l, int32_t id, unsigned bar, struct link_bar_
  * unit's, the engine's, the session's or the control path's, as the local run names them), or
  * "" when the domain has none. */
 const char *link_cause_name(uint32_t domain, uint32_t code);
+/* Its one line of why, as the local run says it after the name, or "". */
+const char *link_cause_desc(uint32_t domain, uint32_t code);
 
 /* WRITEs b[0..n) to offset off of the firmware's data window, READs n bytes at off into b;
  * CMD_MAX_XFER bytes a command, up to LINK_WINDOW commands in flight. Every answer is checked: a
