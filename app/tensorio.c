@@ -556,6 +556,12 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 			fail(x, TIO_E_OPEN, io->path, d);
 			return x->err;
 		}
+		if (io->out == TIO_OUT && tio_is_directory(io->path)) {
+			/* a directory in the output's place: PATH.part was written after the run and
+			 * its rename onto the directory failed ("file-write-failed"), the output lost */
+			fail(x, TIO_E_IS_DIR, io->path, "(checked before the run: nothing was run)");
+			return x->err;
+		}
 		if (io->out == TIO_REF && io->npy && x->t[ti].fmt != H13_FMT_FP16) {
 			fail(x, TIO_E_DTYPE, io->path, "references are float16");
 			return x->err;

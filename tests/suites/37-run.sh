@@ -262,6 +262,9 @@ refuse program_is_a_directory "anefw-tool: cannot read $work: Is a directory$" "
 # an input or a reference that names a directory says so (it was "file-too-large: the file is
 # over 256 MiB": the host's length of a directory)
 refuse input_is_a_directory "^run: $work: file-is-a-directory: the path names a directory, not a file$" "$P" --in input="$work" --out output_0="$work/never.npy"
+# an output that names a directory is said before the run (the run completed, then
+# "file-write-failed: the file cannot be written whole": PATH.part's rename onto the directory)
+refuse output_is_a_directory "^run: $work: file-is-a-directory: the path names a directory, not a file; (checked before the run: nothing was run)$" "$P" --out output_0="$work"
 refuse reference_is_a_directory "^run: $work: file-is-a-directory: the path names a directory, not a file$" "$P" --ref output_0="$work" --out output_0="$work/never.npy"
 refuse not_a_program_npy "x.npy: this is a NumPy .npy file, not an ANE program" "$work/x.npy"
 refuse not_a_program_text "README.md: this is a text file, not an ANE program" README.md
