@@ -146,6 +146,20 @@ static int cmdline_check(const char *cmdline)
 				     CMDLINE_KEYS_HELP);
 			return -1;
 		}
+		/* a key given twice with two values (program=a program=b ran a and said nothing of
+		 * b): which one was meant is not known, so neither is taken; the same word again
+		 * is no question */
+		for (const char *t = s; *t;) {
+			size_t m;
+			const char *v = cmdline_word(&t, &m);
+			if (m > kl && v[kl] == '=' && !strncmp(v, w, kl) && (m != n || strncmp(v, w, n))) {
+				printf("error: %.*s= given twice on the command line ('%.*s' and '%.*s'); "
+				       "each key but in:, out: and ref: takes one value\n", (int)kl, w,
+				       (int)n, w, (int)m, v);
+				fail_verdict("%.*s= given twice on the command line", (int)kl, w);
+				return -1;
+			}
+		}
 	}
 	return 0;
 }

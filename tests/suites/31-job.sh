@@ -33,6 +33,15 @@ out=$(fw "programm=$work/p.hwx"); rc=$?
 if grep -qxF "error: unknown key 'programm' on the command line; the keys are: $KEYS" <<<"$out"; then
 	t_pass job.typo_named_with_the_keys; else t_fail job.typo_named_with_the_keys "$out"; fi
 last_is job.typo_is_the_verdict "anefw: done: FAILED: unknown key 'programm' on the command line (the keys: $KEYS)" "$out" "$rc" 1
+# a key given twice with two values is an error naming both words, nothing run (program=a
+# program=b ran a and said nothing of b); ref: given four times, as make run gives it
+# (job.default_program_verdict), and trace=0 repeated (job.command_line_3000_bytes_read_whole)
+# are the controls
+out=$(fw "program=$work/p.hwx" "program=$work/absent.hwx"); rc=$?
+if grep -qxF "error: program= given twice on the command line ('program=$work/p.hwx' and 'program=$work/absent.hwx'); each key but in:, out: and ref: takes one value" <<<"$out" &&
+   ! grep -q '^completion:' <<<"$out"; then
+	t_pass job.key_given_twice_named; else t_fail job.key_given_twice_named "exit $rc: $(grep -E '^(error|program|anefw)' <<<"$out" | cut -c1-160)"; fi
+last_is job.key_given_twice_is_the_verdict "anefw: done: FAILED: program= given twice on the command line" "$out" "$rc" 1
 # trace= and serve= take 0 or 1: another value is an error naming it, nothing run (trace=2 ran
 # without the trace and said done: ok; serve=0 served, and under QEMU waited for the time limit)
 for kv in trace=2 serve=0x; do
