@@ -254,6 +254,30 @@ int test_main(const char *cmdline)
 		}
 	}
 	current = NULL;
+	/* a selector no test answers to (a typo: T=lodaer) is a failure; the run of nothing it
+	 * made ended "0 passed, 0 failed, 0 skipped" with status 0 */
+	for (const char *p = cmdline_copy; *p;) {
+		while (*p == ' ')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ')
+			p++;
+		size_t n = (size_t)(p - w);
+		if (!n || memchr(w, '=', n))
+			continue;
+		int named = 0;
+		for (const struct test_case *t = __start_anefw_tests; t < __stop_anefw_tests && !named;
+		     t++) {
+			size_t ls = strlen(t->suite);
+			named = (n == ls && !strncmp(w, t->suite, n)) ||
+				(n == ls + 1 + strlen(t->name) && !strncmp(w, t->suite, ls) && w[ls] == '.' &&
+				 !strncmp(w + ls + 1, t->name, n - ls - 1));
+		}
+		if (!named) {
+			printf("FAIL %.*s: no test or suite has this name\n", (int)n, w);
+			failed++;
+		}
+	}
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	fflush(stdout);
 	return failed;

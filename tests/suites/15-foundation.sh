@@ -59,6 +59,28 @@ if skip_ok "$out" "$rc"; then
 else
 	t_fail foundation.host.skip_without_checks_is_a_skip "exit $rc: $(echo "$out" | tail -n2)"
 fi
+# a selector no test answers to (make test-host T=lodaer) is a failure naming it: it ran nothing
+# and ended "0 passed, 0 failed, 0 skipped" with status 0. The same words with the name right
+# (the control) pass
+unknown_ok() { # OUTPUT RC
+	[ "$2" -eq 1 ] && echo "$1" | grep -qx 'FAIL lodaer: no test or suite has this name' \
+		&& echo "$1" | grep -qx '1 passed, 1 failed, 0 skipped'
+}
+known_ok() { [ "$2" -eq 0 ] && echo "$1" | grep -qx '1 passed, 0 failed, 0 skipped'; }
+for b in host $TEST_BOARDS; do
+	if [ "$b" = host ]; then
+		out=$("$BUILD/host/anefw-tests" harness.checks_pass lodaer 2>&1); rc=$?
+		ko=$("$BUILD/host/anefw-tests" harness.checks_pass 2>&1); krc=$?
+	else
+		out=$(set -o pipefail; qemu_run --board "$b" --timeout 60 "$BUILD/$b/anefw-tests.elf" harness.checks_pass lodaer 2>&1 | tr -d "\r"); rc=$?
+		ko=$(set -o pipefail; qemu_run --board "$b" --timeout 60 "$BUILD/$b/anefw-tests.elf" harness.checks_pass 2>&1 | tr -d "\r"); krc=$?
+	fi
+	if unknown_ok "$out" "$rc" && known_ok "$ko" "$krc"; then
+		t_pass "foundation.$b.unknown_selector_is_a_failure"
+	else
+		t_fail "foundation.$b.unknown_selector_is_a_failure" "exit $rc: $(echo "$out" | tail -n2); control exit $krc"
+	fi
+done
 
 # The runner behind `make test` exits nonzero and counts a failing or silent suite.
 tmp=$(mktemp -d)
