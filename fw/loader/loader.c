@@ -671,8 +671,10 @@ static enum ldr_err walk(struct ldr_program *p, uint32_t first_off, uint32_t fir
 		td_coeffs(g, img, t);
 		if (t->h.eon)
 			break;
-		if (t->h.next_ptr == 0)
+		if (t->h.next_ptr == 0) {
+			p->err_td = (int)p->ntds - 1; /* which TD, for the message */
 			return LDR_E_CHAIN_BREAK; /* a null next pointer without end-of-network */
+		}
 		off = t->h.next_ptr;
 		size = (t->h.next_size + 1) * 4;
 	}
@@ -1078,6 +1080,15 @@ void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size
 				 "0x%lx + 0x%lx bytes", p->err_td, (unsigned long)p->err_off,
 				 (unsigned long)p->err_found, (unsigned long)p->td_area_off,
 				 (unsigned long)p->td_area_len);
+	} else if (e == LDR_E_CHAIN_BREAK && p->err_td >= 0 && (unsigned)p->err_td < p->ntds) {
+		/* the TD the chain stops at; no writes is a buffer with no program in it (a short
+		 * read of an anec left libane's command buffer zero: 'chain_break' alone before) */
+		const struct ldr_td *t = &p->tds[p->err_td];
+		snprintf(out, cap, "td %d at 0x%lx + 0x%lx bytes: end-of-network clear, next pointer "
+			 "0, %u register writes%s", p->err_td,
+			 (unsigned long)(p->td_area_off + (uint64_t)t->off),
+			 (unsigned long)t->size, (unsigned)t->nwrites,
+			 t->nwrites ? "" : " (an empty task descriptor: no program there)");
 	} else if (e == LDR_E_BAD_MAGIC && p->buf && p->len >= 4)
 		snprintf(out, cap, "magic 0x%08lx, a .hwx has 0x%08lx",
 			 (unsigned long)le_rd32(p->buf + HWX_H_MAGIC), (unsigned long)HWX_MAGIC);
@@ -1173,6 +1184,11 @@ const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
 	if (anec_detect(buf, len)) /* an anec container, refused for what its header states */
 		return NULL;
 	if (e == LDR_E_COEFF_RANGE) /* its task descriptors decoded: the weights are short */
+		return NULL;
+	/* its TD decoded, writes and all, and only its end-of-network bit is missing (the chain
+	 * needs one): a program whose chain is broken (tanh.bin with EON cleared was "not an ANE
+	 * program": its header's next pointer 0 reads as no header); ldr_err_values says it */
+	if (e == LDR_E_CHAIN_BREAK && p->ntds && p->tds[0].nwrites)
 		return NULL;
 	static const uint8_t npy[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'}, elf[4] = {0x7f, 'E', 'L', 'F'};
 	if (len >= sizeof npy && !memcmp(buf, npy, sizeof npy))

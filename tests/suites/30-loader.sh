@@ -168,6 +168,23 @@ $tmp/h48.bin: $cut"
 	if [ -z "$bad" ]; then t_pass loader.validate.raw_stream_cut_after_its_header_is_cut_short
 	else t_fail loader.validate.raw_stream_cut_after_its_header_is_cut_short "$bad"; fi
 	bad=$bad0
+	# a chain that ends without end-of-network says where and what the TD holds (the name
+	# alone before): tanh.bin with EON (word 0 bit 25) cleared, whose TD decodes (its 140
+	# writes), is a broken chain, not "not an ANE program"; a TD of zeros (libane's command
+	# buffer after a short read of a cut anec) has no writes: no program there
+	"$PYTHON" -c "
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read()); w = struct.unpack_from('<I', b, 0)[0]
+struct.pack_into('<I', b, 0, w & ~(1 << 25)); open(sys.argv[2], 'wb').write(b)
+open(sys.argv[3], 'wb').write(bytes(0x280))" "$K" "$tmp/noeon.bin" "$tmp/zeros.bin"
+	bad0=$bad; bad=""
+	want "$tmp/noeon.bin" "chain_break: task descriptor chain ends without end-of-network: td 0 at 0x0 + 0x274 bytes: end-of-network clear, next pointer 0, 140 register writes"
+	out=$("$TOOL" validate "$tmp/zeros.bin" 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && [ "$(head -n1 <<<"$out")" = "chain_break: task descriptor chain ends without end-of-network: td 0 at 0x0 + 0x274 bytes: end-of-network clear, next pointer 0, 0 register writes (an empty task descriptor: no program there)" ] ||
+		bad="$bad [zeros.bin: exit $rc: $out]"
+	if [ -z "$bad" ]; then t_pass loader.validate.chain_break_says_where_and_what_the_td_holds
+	else t_fail loader.validate.chain_break_says_where_and_what_the_td_holds "$bad"; fi
+	bad=$bad0
 	# a text file is still no ANE program (its first word reads as no header)
 	out=$("$TOOL" validate README.md 2>&1); rc=$?
 	[ "$rc" -eq 1 ] && grep -q "^README.md: this is a text file, not an ANE program" <<<"$out" ||
