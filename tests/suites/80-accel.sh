@@ -239,6 +239,12 @@ if [ "$rc" -ne 0 ] && [ "$ms" -ge 2000 ] && [ "$ms" -lt 30000 ] &&
    grep -q "anefw-accel: SUBMIT: .*tcp backend: no answer to load in 2000 ms" "$work/ap_stall-load.log"; then
 	t_pass "accel.tcp_timeout_gives_up_on_a_silent_service ($ms ms)"
 else t_fail accel.tcp_timeout_gives_up_on_a_silent_service "exit $rc after $ms ms: $(grep anefw-accel "$work/ap_stall-load.log" | head -2)"; fi
+# a refused LOAD is said by its cause's name and words, as anefw-tool remote says it (the name
+# alone before): link_peer.py drop-write 0 refuses it as arena-too-large
+if ! accel_peer drop-write &&
+   grep -q "anefw-accel: SUBMIT: firmware refused load: program-refused: arena-too-large: the grants do not fit one submission's arena (refused)" "$work/ap_drop-write.log"; then
+	t_pass accel.tcp_refusal_says_the_cause_in_words
+else t_fail accel.tcp_refusal_says_the_cause_in_words "$(grep anefw-accel "$work/ap_drop-write.log" | head -2)"; fi
 if ! accel_peer close-load && grep -q "anefw-accel: SUBMIT: .*tcp backend: the link closed during load" "$work/ap_close-load.log" &&
    ! grep -q "no answer to" "$work/ap_close-load.log"; then
 	t_pass accel.tcp_closed_link_is_not_a_timeout

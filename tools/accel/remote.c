@@ -48,11 +48,15 @@ static int report(struct link *l, const struct cmd *k, enum link_fail f)
 		return rfail(l, "tcp backend: cannot send %s", what);
 	case LINK_E_TIMEOUT:
 		return rfail(l, "tcp backend: no answer to %s in %ld ms", what, l->answer_ms);
-	case LINK_E_REFUSED:
-		return rfail(l, "firmware refused %s: %s%s%s (%s)", what, cmd_err_name(l->last.err),
-			     *link_cause_name(l->last.domain, l->last.code) ? ": " : "",
-			     link_cause_name(l->last.domain, l->last.code),
+	case LINK_E_REFUSED: {
+		/* the cause by name and in the local run's words, as anefw-tool remote says it */
+		const char *cause = link_cause_name(l->last.domain, l->last.code);
+		const char *why = link_cause_desc(l->last.domain, l->last.code);
+		return rfail(l, "firmware refused %s: %s%s%s%s%s (%s)", what,
+			     cmd_err_name(l->last.err), *cause ? ": " : "", cause,
+			     *cause && *why ? ": " : "", *cause ? why : "",
 			     cmd_status_name(l->last.status));
+	}
 	case LINK_E_SHORT:
 		return rfail(l, "tcp backend: READ answered %u bytes at offset 0x%llx, expected %u at "
 			     "0x%llx", l->ndata, (unsigned long long)(l->last.data[0] |
