@@ -186,9 +186,16 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		     (unsigned)H13_GET(in, H13_INDIM_WIN), fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
 		refusal_tail(&sno, out, ctx);
 		outf(out, ctx, "\n");
-	} else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && !(bar_en >> H13_BAR_RBASE0 & 1u))
-		outf(out, ctx, "  source: none (tile source enabled, RBase0 not bound: not modelled)\n");
-	else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {
+	} else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && !(bar_en >> H13_BAR_RBASE0 & 1u)) {
+		/* no first source: the model's text for the TD's path (td_no_first_source_refusal),
+		 * where it reads one */
+		struct td_refusal nno = {0};
+		td_no_first_source_refusal(r, bar_en, &k, &lm, &nno);
+		outf(out, ctx, "  source: none: the tile source enabled (TileDMASrc.DMAConfig.En) with RBase0 not "
+			       "bound, none in L2 memory or L2-resident");
+		refusal_tail(&nno, out, ctx);
+		outf(out, ctx, "\n");
+	} else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {
 		outf(out, ctx, "  source: RBase0");
 		print_offset(GET(H13_SRC_BASEADDR), out, ctx);
 		const uint32_t depth = td_depth(r, 0); /* above 1: a reduction's or an elementwise TD's */

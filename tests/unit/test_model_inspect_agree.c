@@ -1498,3 +1498,31 @@ TEST(model_agree, interleave_refusals_marked)
 		   "interleave");
 }
 
+/* A TD whose tile source is enabled with RBase0 not bound has no first source: its source line
+ * said "none (tile source enabled, RBase0 not bound: not modelled)" in inspect's own words; it now
+ * carries the model's text for the TD's path (fw/td td_no_first_source_refusal), as a TD with the
+ * source's En clear does (first_source_refusals_carry_the_models_text). Beside the TDs bound. */
+TEST(model_agree, a_tile_source_without_rbase0_carries_the_models_text)
+{
+	struct bp_pe_spec t = bp_pe_copy(2, 2, 8, 5, 4);
+	const struct bp_pe_spec *one[1] = {&t};
+	size_t len;
+	agree("a copy", &t, NULL);
+	REQUIRE((len = built(one, 1)) > 0);
+	unbind_td(0, H13_BAR_RBASE0);
+	agree_built("a copy, RBase0 not bound", len,
+		    "the first source is neither L2-resident nor a bound tile source (RBase0): not modelled");
+	CHECKF(strstr(itext, "source: none: the tile source enabled (TileDMASrc.DMAConfig.En) with RBase0 not bound, "
+			     "none in L2 memory or L2-resident (not modelled: the first source is neither "
+			     "L2-resident nor a bound tile source (RBase0): not modelled)\n"),
+	       "%s", itext);
+	t = bp_pe_copy(16, 2, 8, 5, 4);
+	t.prescale = t.scale = 0;
+	t.finalscale = 0;
+	t.ne_chmax = 16;
+	agree("the channel maxima", &t, NULL);
+	REQUIRE((len = built(one, 1)) > 0);
+	unbind_td(0, H13_BAR_RBASE0);
+	agree_built("the channel maxima, RBase0 not bound", len,
+		    "the first source is neither in L2 memory nor a bound tile source (RBase0): not modelled");
+}
