@@ -604,11 +604,13 @@ static void print_computes(const struct ldr_program *p, const struct session_opt
 	if (!im)
 		return;
 	im->p = p;
+	struct td_residents res; /* the L2-resident tensors the TDs leave, in order (td_print_op_walk) */
+	memset(&res, 0, sizeof res);
 	for (unsigned i = 0; i < p->ntds && i < LDR_MAX_TDS; i++) {
 		struct op_line l = {{0}, 0};
 		ldr_image_apply_td(im, i);
 		const struct td_regs regs = {ldr_image_reg, im};
-		td_print_op_hdr(&regs, &p->tds[i].h, ldr_td_kunit_streams(p, i), op_line_out, &l);
+		td_print_op_walk(&regs, &p->tds[i].h, ldr_td_kunit_streams(p, i), &res, op_line_out, &l);
 		while (l.n && (l.buf[l.n - 1] == ' ' || l.buf[l.n - 1] == ';'))
 			l.buf[--l.n] = 0;
 		outf(o->out, o->ctx, "td %u: computes: ", i); /* the line whole: longer than outf's */

@@ -467,30 +467,47 @@ static struct anem_l2t *l2_find(struct anem *m, uint32_t base)
 	return NULL;
 }
 
-static int l2_result(struct anem *m, uint32_t base, const struct tile *o, struct anem_l2t **out)
+/* The model's table as fw/td states it (resident.c: the slots, what a TD leaves, a read's checks) */
+static void residents_of(const struct anem *m, struct td_residents *s)
 {
-	struct anem_l2t *t = l2_find(m, base);
-	for (unsigned i = 0; !t && i < ANEM_L2_TENSORS; i++)
-		if (!m->l2t[i].v)
-			t = &m->l2t[i];
-	if (!t)
+	_Static_assert(ANEM_L2_TENSORS == TD_RESIDENT_MAX, "the model holds fw/td's resident tensors");
+	for (unsigned i = 0; i < ANEM_L2_TENSORS; i++) {
+		const struct anem_l2t *t = &m->l2t[i];
+		s->t[i].on = t->v != NULL;
+		s->t[i].base = t->base;
+		s->t[i].d = (struct td_dims){t->w, t->h, t->c, t->g};
+	}
+}
+
+/* The L2-resident result of the TD (its base, the result's shape: fw/td td_resident_leave), after
+ * fw/td td_resident_result_refusal (more tensors than the model holds, one larger than
+ * TD_L2_TENSOR_MAX), which inspect marks */
+static int l2_result(struct anem *m, struct anem_l2t **out)
+{
+	const struct td_regs regs = {kept_get, m};
+	struct td_residents s;
+	struct td_refusal no = {0};
+	residents_of(m, &s);
+	td_resident_result_refusal(&regs, &s, &no);
+	if (no.why)
+		return td_refusal_fault(m, &no);
+	const int i = td_resident_leave(&regs, m->cur_bar_en, &s);
+	if (i < 0) /* (not reached: compute takes a reduction elsewhere, the slot was checked) */
 		return ANEM_REFUSE(m, ENG_FR_CAPACITY, H13_L2_RESULTBASE, H13_L2_ADDR, "more L2-resident tensors than the model holds");
-	uint64_t n = (uint64_t)o->g * o->c * o->h * o->w;
-	if (n > TD_L2_TENSOR_MAX / 2)
-		return ANEM_REFUSE(m, ENG_FR_CAPACITY, H13_L2_RESULTCFG, H13_L2_RESULTTYPE,
-				   "an L2-resident result (NumGroups x Cout x Hout x Wout fp16) larger than the "
-				   "model holds (TD_L2_TENSOR_MAX)");
+	struct anem_l2t *t = &m->l2t[i];
+	const struct td_dims d = s.t[i].d;
+	uint64_t n = (uint64_t)d.g * d.c * d.h * d.w;
 	if (!t->v || (uint64_t)t->g * t->c * t->h * t->w != n) {
 		free(t->v);
 		t->v = NULL;
 		if (!(t->v = malloc((size_t)n * 2)))
 			return ENG_E_NOMEM;
 	}
-	t->base = base;
-	t->g = o->g;
-	t->c = o->c;
-	t->h = o->h;
-	t->w = o->w;
+	t->base = s.t[i].base;
+	t->g = d.g;
+	t->c = d.c;
+	t->h = d.h;
+	t->w = d.w;
 	*out = t;
 	return ENG_OK;
 }
@@ -3956,7 +3973,8 @@ static uint32_t kept_get(const void *ctx, uint32_t a)
 /* A reading's refusal (td_kept_of, td_l2mem_of) as the TD's fault. */
 static int td_refusal_fault(struct anem *m, const struct td_refusal *r)
 {
-	return anem_refuse(m, r->cls == TD_RF_DATA ? ENG_FR_DATA : r->cls ? ENG_FR_COMBINATION : ENG_FR_FIELD,
+	return anem_refuse(m, r->cls == TD_RF_CAPACITY ? ENG_FR_CAPACITY
+			      : r->cls == TD_RF_DATA ? ENG_FR_DATA : r->cls ? ENG_FR_COMBINATION : ENG_FR_FIELD,
 			   r->reg == TD_KEPT_NO_REG ? ENG_FAULT_NO_REG : r->reg, r->lsb, r->width, r->why);
 }
 
@@ -4826,14 +4844,16 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 		return e;
 	const struct anem_l2t *lsrc = NULL;
 	if (l2src) {
-		uint32_t base = H13_GET(REG(H13_L2_SOURCEBASE), H13_L2_ADDR);
-		if (!(lsrc = l2_find(m, base)))
-			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCEBASE, H13_L2_ADDR, "L2 source names no resident tensor");
-		/* every reader (source_row) would take zeros past the tensor's extent */
-		if (lsrc->w < in0.w || lsrc->h < in0.h || lsrc->c < in0.c || lsrc->g < in0.g)
-			return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_L2_SOURCEBASE, H13_L2_ADDR,
-					   "an L2-resident source smaller than the TD's input (Cin, InDim, NumGroups) "
-					   "not modelled");
+		/* a base no TD left, a tensor smaller than the input, which every reader (source_row)
+		 * would read as zeros past its extent (fw/td td_resident_source_refusal, which inspect
+		 * marks from the tensors its walk carries) */
+		struct td_residents rs;
+		struct td_refusal no = {0};
+		residents_of(m, &rs);
+		td_resident_source_refusal(&kregs, &rs, &no);
+		if (no.why)
+			return td_refusal_fault(m, &no);
+		lsrc = l2_find(m, H13_GET(REG(H13_L2_SOURCEBASE), H13_L2_ADDR));
 	}
 	/* a resident tensor holds fp16 values (l2_result takes no other): one read as bytes (as L2
 	 * memory refuses, l2m_read_row), a result over its own source, or a resident result with a
@@ -4847,8 +4867,7 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 			return td_refusal_fault(m, &no);
 	}
 	struct anem_l2t *lres = NULL;
-	uint32_t rbase = H13_GET(REG(H13_L2_RESULTBASE), H13_L2_ADDR);
-	if (l2res && (e = l2_result(m, rbase, &out, &lres)))
+	if (l2res && (e = l2_result(m, &lres)))
 		return e;
 	/* the destination as the tile DMA writes it (dst, above): its own elements apart; interleaved,
 	 * its rows of W x I values and C / I planes (write_interleaved; interleave_side made C a

@@ -278,7 +278,8 @@ static void print_container(struct pr *o, const struct ldr_program *p)
 
 /* TD i: header, BARs, coefficient channels, what it computes (im: the register image the TDs
  * before it left, which this TD's writes update) and its writes. */
-static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, struct ldr_image *im)
+static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, struct ldr_image *im,
+		     struct td_residents *res)
 {
 	const struct ldr_td *t = &p->tds[i];
 	pf(o, "td %u at 0x%lx size 0x%lx: tid %lu nid %lu lnid %lu eon %lu exe_cycles %lu "
@@ -311,7 +312,7 @@ static void print_td(struct pr *o, const struct ldr_program *p, unsigned i, stru
 	pf(o, "  activation lut: %s\n", t->lut ? "yes" : "no");
 	ldr_image_apply_td(im, i);
 	const struct td_regs regs = {ldr_image_reg, im};
-	td_print_op_hdr(&regs, &t->h, ldr_td_kunit_streams(p, i), o->out, o->ctx);
+	td_print_op_walk(&regs, &t->h, ldr_td_kunit_streams(p, i), res, o->out, o->ctx);
 	pf(o, "  operations: %lu (multiply-accumulates and pooling taps, one an element otherwise: "
 	      "fw/td td_ops, what the engine model's compute limit counts)\n",
 	   (unsigned long)td_ops(&regs));
@@ -391,8 +392,10 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 	struct ldr_image im; /* the register image as the TDs leave it, for td_print_op */
 	memset(&im, 0, sizeof im);
 	im.p = p;
+	struct td_residents res; /* the L2-resident tensors the TDs leave, in order (td_print_op_walk) */
+	memset(&res, 0, sizeof res);
 	for (unsigned i = 0; i < p->ntds; i++)
-		print_td(o, p, i, &im);
+		print_td(o, p, i, &im, &res);
 	print_relocs(o, p);
 }
 

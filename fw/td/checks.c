@@ -178,6 +178,13 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 			  const struct td_l2mem *lm, const struct td_outside *t, unsigned nt,
 			  struct td_refusal *no)
 {
+	td_registers_refusal_res(r, h, k, lm, NULL, t, nt, no);
+}
+
+void td_registers_refusal_res(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
+			      const struct td_l2mem *lm, const struct td_dims *resident, const struct td_outside *t,
+			      unsigned nt, struct td_refusal *no)
+{
 	const unsigned bar_en = h->bar_en, tiles = td_tiles_there(r, h->bar_en);
 	const int reduction = k->role == TD_KEPT_MAKES && !k->no.why;
 	const int leaves = td_dst_writes(bar_en) ||
@@ -221,7 +228,7 @@ void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const
 		const int src = l2_resident(r, H13_L2_SOURCECFG, H13_L2_SOURCETYPE_LSB, H13_L2_SOURCETYPE_W) ||
 				((bar_en >> H13_BAR_RBASE0 & 1u) && H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN));
 		if (td_elementwise_path(r, lm) && !first.why && src)
-			td_elementwise_sources_refusal(r, tiles, NULL, no);
+			td_elementwise_sources_refusal(r, tiles, resident, no);
 		/* the L2 paths' (conv_l2, l2mem_elementwise), where compute_td takes them */
 		const int l2p = td_l2_path(r, lm);
 		if (l2p == TD_L2_PATH_CONV) {

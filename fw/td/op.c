@@ -151,7 +151,26 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 	td_print_op_hdr(r, &h, ku, out, ctx);
 }
 
+static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned ku, const struct td_residents *rs,
+		     outf_fn out, void *ctx);
+
 void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned ku, outf_fn out, void *ctx)
+{
+	print_op(r, hdr, ku, NULL, out, ctx);
+}
+
+void td_print_op_walk(const struct td_regs *r, const struct td_hdr *hdr, unsigned ku, struct td_residents *res,
+		      outf_fn out, void *ctx)
+{
+	print_op(r, hdr, ku, res, out, ctx);
+	if (res) /* (what the TD leaves for the TDs after it: fw/td resident.c) */
+		(void)td_resident_leave(r, hdr->bar_en, res);
+}
+
+/* rs: the L2-resident tensors the TDs before left (td_print_op_walk), NULL where not known (a TD
+ * printed alone): an L2-resident source's checks and shape are then the registers' alone */
+static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned ku, const struct td_residents *rs,
+		     outf_fn out, void *ctx)
 {
 	const unsigned bar_en = hdr->bar_en;
 	char b1[16], b2[16], b3[16];
@@ -165,6 +184,13 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 	unsigned groups = H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS);
 	int l2src = H13_GET(GET(H13_L2_SOURCECFG), H13_L2_SOURCETYPE) == H13_L2_RESIDENT;
 	int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
+	/* where the model reads a first source and its result leaves (not a reduction: compute's
+	 * L2-resident checks come after it returns) */
+	const int reads_res = (td_dst_writes(bar_en) || l2res || lm.res.on) && k.role != TD_KEPT_MAKES;
+	/* the L2-resident tensor an L2-resident source reads, where rs is known and the read checked
+	 * (td_resident_source: then its shape is the TD's input, and the checks on the source's shape,
+	 * which the model makes on the tensor's, are made on the registers') */
+	const struct td_dims *rsrc = l2src ? td_resident_source(r, rs) : NULL;
 	/* the source tile DMA's format words, wherever the source line says the first operand comes
 	 * from (the DMA may move the second alone): fw/td tiles.c, as engine/model/compute.c's
 	 * data_unread_fields */
@@ -177,6 +203,16 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		     (unsigned long)H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR), (unsigned)cin,
 		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
 		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
+		/* the tensor there, where its shape is not the TD's input */
+		const struct td_dims *there = rs ? td_resident_find(rs, H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR)) : NULL;
+		if (there && (there->g != groups || there->c != cin || there->h != H13_GET(in, H13_INDIM_HIN) ||
+			      there->w != H13_GET(in, H13_INDIM_WIN)))
+			outf(out, ctx, ", of the %u x %u x %u x %u tensor left there (G x C x H x W)", there->g,
+			     there->c, there->h, there->w);
+		/* a base no TD left, a tensor of another shape than the input (compute's, fw/td
+		 * resident.c) */
+		if (rs && reads_res)
+			td_resident_source_refusal(r, rs, &sno);
 		refusal_tail(&sno, out, ctx);
 		outf(out, ctx, "\n");
 	} else if (lm.src1.on && !lm.keep1) {
@@ -283,7 +319,7 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			struct td_refusal cno = {0};
 			/* (before them, compute_td's and conv_l2's kernel_not_the_record) */
 			td_conv_record_channel_refusal(r, ku != 0, &cno);
-			td_conv_window_refusal(r, cin, H13_GET(in, H13_INDIM_WIN), l2src, &cno);
+			td_conv_window_refusal(r, cin, H13_GET(in, H13_INDIM_WIN), l2src && !rsrc, &cno);
 			if (!H13_GET(gcv, H13_GROUPCONV_UNICASTEN))
 				td_conv_biases_refusal(r, ku != 0, &cno);
 			refusal_tail(&cno, out, ctx);
@@ -397,10 +433,10 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			struct td_refusal no = {0};
 			const unsigned bias = H13_GET(mac, H13_MACCFG_BIASMODE);
 			td_kernel_bytes_refusal(r, &lay, &no);
-			if (!l2src)
+			if (!l2src || rsrc)
 				td_pk_params_refusal(r, lay.g, cin, win.kh, win.kw, bias, &no);
 			td_pkern_refusal(r, &lay, (uint64_t)groups * cout, cout, &no);
-			if (!l2src) { /* (every kernel inside its channel, then the channels' sizes) */
+			if (!l2src || rsrc) { /* (every kernel inside its channel, then the channels' sizes) */
 				uint64_t len[H13_COEFF_NCH];
 				td_coeff_lens(r, ku != 0, len);
 				if (td_coeff_sized(r) && !kernels_refused)
@@ -653,10 +689,18 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		print_l2view(&lm.res, out, ctx);
 		outf(out, ctx, ", %u x %u x %u fp16\n", (unsigned)cout, (unsigned)H13_GET(od, H13_OUTDIM_HOUT),
 		     (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
-	} else if (l2res)
-		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u\n",
+	} else if (l2res) {
+		/* more tensors than the model holds, one larger than it holds (l2_result's: fw/td
+		 * resident.c, on the tensors the TDs before left) */
+		struct td_refusal no = {0};
+		if (rs && reads_res)
+			td_resident_result_refusal(r, rs, &no);
+		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u",
 		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
+		refusal_tail(&no, out, ctx);
+		outf(out, ctx, "\n");
+	}
 
 	else if (pc | bs | pre | fin) { /* (compute's: td_result_nowhere_refusal) */
 		struct td_refusal no = {0};
@@ -675,7 +719,7 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		struct td_outside t[TD_OUTSIDE_MAX];
 		const unsigned nt = td_outside_init(t, TD_OUTSIDE_MAX, UINT32_MAX);
 		struct td_refusal no = {0};
-		td_registers_refusal(r, hdr, &k, &lm, t, nt, &no);
+		td_registers_refusal_res(r, hdr, &k, &lm, rsrc, t, nt, &no);
 		if (no.why) {
 			outf(out, ctx, "  registers:");
 			refusal_tail(&no, out, ctx);

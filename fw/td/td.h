@@ -280,6 +280,12 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
  * one BAR, where inspect marks what the model refuses of their places (td_tile_place_refusal);
  * td_print_op and td_print_op_ku take each slot as its own BAR. */
 void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *h, unsigned ku, outf_fn out, void *ctx);
+/* td_print_op_hdr in a walk over a program's TDs in order: res holds the L2-resident tensors the
+ * TDs before left (fw/td resident.c; zeroed before TD 0), with which the TD's read of one is
+ * checked and described as the engine model reads it; the TD's own is added to it after. */
+struct td_residents;
+void td_print_op_walk(const struct td_regs *r, const struct td_hdr *h, unsigned ku, struct td_residents *res,
+		      outf_fn out, void *ctx);
 
 /*
  * Row reductions into L2 memory (docs/engine-model.md, "Reductions into L2 memory"): the one
@@ -301,9 +307,10 @@ void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *h, unsigned k
 #define TD_RF_FIELD 0
 #define TD_RF_COMBINATION 1
 #define TD_RF_DATA 2
+#define TD_RF_CAPACITY 3 /* beyond what the model holds (fw/td resident.c: its L2-resident tensors) */
 struct td_refusal {
 	const char *why;     /* static text, one line; NULL: modelled */
-	uint8_t cls;         /* TD_RF_FIELD, TD_RF_COMBINATION or TD_RF_DATA */
+	uint8_t cls;         /* TD_RF_FIELD, TD_RF_COMBINATION, TD_RF_DATA or TD_RF_CAPACITY */
 	uint32_t reg;        /* register address, or TD_KEPT_NO_REG */
 	uint8_t lsb, width;  /* the field (width 32: the whole word) */
 };
@@ -532,6 +539,12 @@ void td_no_unit_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_registers_refusal(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
 			  const struct td_l2mem *lm, const struct td_outside *t, unsigned nt,
 			  struct td_refusal *no);
+/* td_registers_refusal with the shape of the L2-resident tensor an L2-resident source reads
+ * (td_resident_source; NULL: a tile source, or not known), which elementwise_sources checks */
+struct td_dims;
+void td_registers_refusal_res(const struct td_regs *r, const struct td_hdr *h, const struct td_kept *k,
+			      const struct td_l2mem *lm, const struct td_dims *resident, const struct td_outside *t,
+			      unsigned nt, struct td_refusal *no);
 /*
  * The model's paths' refusals on the registers and header alone (fw/td/paths.c), which
  * td_registers_refusal carries in the model's order; their tiles: the tiles the TD has (bit i for
@@ -575,6 +588,37 @@ void td_no_first_source_refusal(const struct td_regs *r, unsigned bar_en, const 
 				const struct td_l2mem *lm, struct td_refusal *no);
 void td_conv_l2_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, int stage,
 			struct td_refusal *no);
+
+/*
+ * The L2-resident tensors (L2.ResultCfg.ResultType 3) a submission's TDs leave, by base, as the
+ * engine model holds them (fw/td/resident.c); the model keeps their values beside, inspect's walks
+ * carry the table from TD to TD (td_print_op_walk):
+ *  - td_resident_find: the tensor left at base (the Addr field as written), NULL if none;
+ *  - td_resident_slot: the slot a result at base takes (its own, else the first free), -1 when
+ *    every slot holds another;
+ *  - td_resident_result_refusal: l2_result's, more tensors than the model holds, one larger than
+ *    TD_L2_TENSOR_MAX;
+ *  - td_resident_source_refusal: compute's, an L2-resident source whose base no TD left, or a
+ *    tensor smaller or larger than the TD's input (Cin, InDim, NumGroups);
+ *  - td_resident_source: the tensor an L2-resident source reads where that refusal records
+ *    nothing (s NULL, or no such source: NULL); its shape is then the TD's input;
+ *  - td_resident_leave: the tensor a TD with an L2-resident result leaves (not a reduction's), its
+ *    shape NumGroups x Cout x Hout x Wout: its slot, -1 when it leaves none.
+ */
+#define TD_RESIDENT_MAX 4u
+struct td_residents {
+	struct td_resident {
+		uint8_t on;
+		uint32_t base;
+		struct td_dims d;
+	} t[TD_RESIDENT_MAX];
+};
+const struct td_dims *td_resident_find(const struct td_residents *s, uint32_t base);
+int td_resident_slot(const struct td_residents *s, uint32_t base);
+void td_resident_result_refusal(const struct td_regs *r, const struct td_residents *s, struct td_refusal *no);
+void td_resident_source_refusal(const struct td_regs *r, const struct td_residents *s, struct td_refusal *no);
+const struct td_dims *td_resident_source(const struct td_regs *r, const struct td_residents *s);
+int td_resident_leave(const struct td_regs *r, unsigned bar_en, struct td_residents *s);
 void td_l2mem_ew_refusal(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm, int stage,
 			 int own_lines, struct td_refusal *no);
 

@@ -31,16 +31,22 @@ static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int 
 }
 
 /* Replaces the value of register addr in TD 0 of a container; 1 when it was written there. */
-static int patch(uint8_t *buf, size_t len, uint32_t addr, uint32_t value)
+/* TD td's write of register addr set to value */
+static int patch_td(uint8_t *buf, size_t len, unsigned td, uint32_t addr, uint32_t value)
 {
 	static struct ldr_program p;
 	if (ldr_load(buf, len, 0, &p) != LDR_OK)
 		return 0;
 	uint32_t off;
-	if (twrite_offsets(&p, 0, addr, &off, 1) != 1)
+	if (twrite_offsets(&p, td, addr, &off, 1) != 1)
 		return 0;
 	le_wr32(buf + p.td_area_off + off, value);
 	return 1;
+}
+
+static int patch(uint8_t *buf, size_t len, uint32_t addr, uint32_t value)
+{
+	return patch_td(buf, len, 0, addr, value);
 }
 
 #define NO_PATCH 0xffffffffu
@@ -206,9 +212,13 @@ TEST(model_hostile, model_refuses_an_l2_result_over_its_bound)
 			return;
 		}
 		/* the input as tall as the result (an elementwise TD's source may not be smaller); the
-		 * default grants follow the TD's ranges */
+		 * default grants follow the TD's ranges. TD 1, which reads the resident tensor back,
+		 * reads it whole (a TD reading part of a larger one is refused since 2026-12-06: fw/td
+		 * td_resident_source_refusal) */
 		REQUIRE(patch(buf, len, H13_COMMON_INDIM, 1600u | rows[k] << 16));
 		REQUIRE(patch(buf, len, H13_COMMON_OUTDIM, 1600u | rows[k] << 16));
+		REQUIRE(patch_td(buf, len, 1, H13_COMMON_INDIM, 1600u | rows[k] << 16));
+		REQUIRE(patch_td(buf, len, 1, H13_COMMON_OUTDIM, 1600u | rows[k] << 16));
 		struct ctrl_limits lim = ctrl_default_limits;
 		lim.max_l2_tensor = UINT64_MAX;
 		const struct session_opts o = {.use_defaults = 1, .out = tnull_out, .limits = &lim};

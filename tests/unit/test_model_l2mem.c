@@ -1242,6 +1242,17 @@ TEST(model_l2mem, an_l2_resident_result_written_through_wbase_too_is_refused)
 	resident_pair(&t0, &t1, 0, 0);
 	expect_exact("dst_en_clear_relu", p, 2);
 #if !defined(ANEFW_TARGET)
+	/* inspect's walk carries the tensor TD 0 leaves to TD 1 (fw/td resident.c): both print as
+	 * computed, TD 1's read found (model_agree.l2_resident_reads_marked: the reads it refuses) */
+	{
+		const size_t len = bp_pen(prog, sizeof prog, p, 2);
+		REQUIRE(len > 0);
+		const char *text = tinspect(prog, len);
+		CHECKF(strstr(text, "source: the L2-resident tensor at 0x100, 4 x 3 x 20 fp16\n") &&
+			       strstr(text, "result: the L2-resident tensor at 0x100, 4 x 3 x 20\n") &&
+			       !strstr(text, "not modelled"),
+		       "%s", text);
+	}
 	static const uint32_t v[] = {1u, 0xc0u}; /* En set, En clear (Apple's staging word) */
 	for (unsigned i = 0; i < 2; i++) {
 		resident_pair(&t0, &t1, 1, v[i]);

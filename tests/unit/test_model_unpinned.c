@@ -215,7 +215,9 @@ TEST(model_unpinned, an_l2_resident_source_smaller_than_the_input_is_refused)
 TEST(model_unpinned, a_second_tile_operand_narrower_than_the_output_is_refused)
 {
 	/* a resident a [1,2,16] (TD 0), then a + b with b by the tile DMA: InDim 16 runs; InDim 8
-	 * (b 8 wide, the resident a still 16) is refused */
+	 * (b 8 wide, the resident a still 16) is refused: since 2026-12-06 first as a resident tensor
+	 * larger than the TD's input (fw/td td_resident_source_refusal: which part of it a TD reads is
+	 * not pinned), before elementwise_sources' broadcast */
 	const uint32_t rcfg3 = td_fixed_bits(H13_L2_RESULTCFG) | H13_PUT(H13_L2_RESULTTYPE, H13_L2_RESIDENT);
 	const uint32_t scfg3 = td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2_SOURCETYPE, H13_L2_RESIDENT);
 	struct bp_pe_spec t[2], u[2];
@@ -229,7 +231,7 @@ TEST(model_unpinned, a_second_tile_operand_narrower_than_the_output_is_refused)
 	xw(&t[1], H13_L2_SOURCECFG, scfg3 | H13_PUT(H13_L2SRC_SRC2DMA, 1));
 	memcpy(u, t, sizeof u);
 	u[1].win = 8;
-	expect_pair("narrow second operand", t, u, 2, "a source smaller than the output (a broadcast) not modelled");
+	expect_pair("narrow second operand", t, u, 2, "an L2-resident source larger than the TD's input");
 }
 
 TEST(model_unpinned, a_one_byte_first_operand_with_a_second_by_tile_dma_is_refused)
