@@ -222,16 +222,7 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		     (unsigned)H13_GET(in, H13_INDIM_WIN), fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
 		refusal_tail(&sno, out, ctx);
 		outf(out, ctx, "\n");
-	} else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && !(bar_en >> H13_BAR_RBASE0 & 1u)) {
-		/* no first source: the model's text for the TD's path (td_no_first_source_refusal),
-		 * where it reads one */
-		struct td_refusal nno = {0};
-		td_no_first_source_refusal(r, bar_en, &k, &lm, &nno);
-		outf(out, ctx, "  source: none: the tile source enabled (TileDMASrc.DMAConfig.En) with RBase0 not "
-			       "bound, none in L2 memory or L2-resident");
-		refusal_tail(&nno, out, ctx);
-		outf(out, ctx, "\n");
-	} else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)) {
+	} else if (H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) && (bar_en >> H13_BAR_RBASE0 & 1u)) {
 		outf(out, ctx, "  source: RBase0");
 		print_offset(GET(H13_SRC_BASEADDR), out, ctx);
 		const uint32_t depth = td_depth(r, 0); /* above 1: a reduction's or an elementwise TD's */
@@ -250,13 +241,16 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		refusal_tail(&sno, out, ctx);
 		outf(out, ctx, "\n");
 	}
-	else { /* the model refuses such a TD where it reads a source (its first source is neither a
-		* bound tile source nor in L2 memory nor L2-resident), with its path's text:
-		* td_no_first_source_refusal (engine/model/compute.c, fw/td kept.c and paths.c) */
+	else { /* no first source (neither a bound tile source nor in L2 memory nor L2-resident: the
+		* tile source's En clear, or RBase0 not bound): the model refuses such a TD where it
+		* reads a source, with its path's text: td_no_first_source_refusal
+		* (engine/model/compute.c, fw/td kept.c and paths.c) */
 		struct td_refusal nno = {0};
 		td_no_first_source_refusal(r, bar_en, &k, &lm, &nno);
-		outf(out, ctx, "  source: none: the tile source not enabled (TileDMASrc.DMAConfig.En clear), "
-			       "none in L2 memory or L2-resident");
+		outf(out, ctx, "  source: none: %s, none in L2 memory or L2-resident",
+		     H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN)
+			     ? "the tile source enabled (TileDMASrc.DMAConfig.En) with RBase0 not bound"
+			     : "the tile source not enabled (TileDMASrc.DMAConfig.En clear)");
 		refusal_tail(&nno, out, ctx);
 		outf(out, ctx, "\n");
 	}

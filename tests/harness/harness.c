@@ -170,23 +170,39 @@ int test_write_file(const char *path, const void *buf, size_t len)
 	return w == (long)len ? 0 : -1;
 }
 
+/* The next selector of the command line from *pp on (a word without '='; key=value words are
+ * arguments), its length in *n, *pp moved past it; NULL at the end. */
+static const char *next_selector(const char **pp, size_t *n)
+{
+	const char *p = *pp;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p) {
+			*pp = p;
+			return NULL;
+		}
+		const char *w = p;
+		while (*p && *p != ' ')
+			p++;
+		*n = (size_t)(p - w);
+		if (!memchr(w, '=', *n)) {
+			*pp = p;
+			return w;
+		}
+	}
+}
+
 /* A test is selected when no selector is given, or its "suite" or "suite.name" is named. */
 static int selected(const struct test_case *t, int *any_selector)
 {
 	char full[160];
 	snprintf(full, sizeof full, "%s.%s", t->suite, t->name);
-	const char *p = cmdline_copy;
+	const char *p = cmdline_copy, *w;
+	size_t n;
 	int explicit_hit = 0, hit = 0;
 	*any_selector = 0;
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		const char *w = p;
-		while (*p && *p != ' ')
-			p++;
-		size_t n = (size_t)(p - w);
-		if (!n || memchr(w, '=', n))
-			continue;
+	while ((w = next_selector(&p, &n)) != NULL) {
 		*any_selector = 1;
 		if (n == strlen(full) && strncmp(w, full, n) == 0)
 			explicit_hit = hit = 1;
@@ -256,15 +272,8 @@ int test_main(const char *cmdline)
 	current = NULL;
 	/* a selector no test answers to (a typo: T=lodaer) is a failure; the run of nothing it
 	 * made ended "0 passed, 0 failed, 0 skipped" with status 0 */
-	for (const char *p = cmdline_copy; *p;) {
-		while (*p == ' ')
-			p++;
-		const char *w = p;
-		while (*p && *p != ' ')
-			p++;
-		size_t n = (size_t)(p - w);
-		if (!n || memchr(w, '=', n))
-			continue;
+	size_t n;
+	for (const char *p = cmdline_copy, *w; (w = next_selector(&p, &n)) != NULL;) {
 		int named = 0;
 		for (const struct test_case *t = __start_anefw_tests; t < __stop_anefw_tests && !named;
 		     t++) {

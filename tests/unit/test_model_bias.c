@@ -996,11 +996,7 @@ TEST(model_bias, the_lut_record_at_the_heads_before_phase_sparse_kernels_is_refu
 {
 	struct orc_run r;
 	char fault[1024] = "";
-	struct bp_conv_spec cspec = {16, 32, 10, 2, 1, 0, 0, 0, NULL, bias, 1, 0, 0, 0, 0, 0, 0, 0, 0};
-	cb_fill(cspec.cout, cspec.cin);
-	cspec.wts = wts;
-	REQUIRE(bp_convb(prog, sizeof prog, &cspec) > 0);
-	size_t l2 = lut_heads(prog, lutprog, sizeof lutprog);
+	size_t len, l2 = lut_conv(0, &len);
 	REQUIRE(l2 > 0);
 	int rc = trun_orc("cb_lut", lutprog, l2, 0, &r, fault, sizeof fault);
 	expect_within("cb_lut (dense kernels after the record)", rc, &r, fault);
@@ -1030,11 +1026,7 @@ TEST(model_bias, the_lut_record_at_the_heads_before_phase_sparse_kernels_is_refu
  * record at every channel's head computes numpy's tanh of the sums, unmarked. */
 TEST(model_bias, a_convolution_over_a_channel_of_one_record_is_refused_and_marked)
 {
-	struct bp_conv_spec spec = {16, 32, 10, 2, 1, 0, 0, 0, NULL, bias, 1, 0, 0, 0, 0, 0, 0, 0, 0};
-	cb_fill(spec.cout, spec.cin);
-	spec.wts = wts;
-	REQUIRE(bp_convb(prog, sizeof prog, &spec) > 0);
-	size_t l2 = lut_heads(prog, lutprog, sizeof lutprog);
+	size_t len, l2 = lut_conv(0, &len);
 	REQUIRE(l2 > 0);
 	struct orc_run r;
 	char fault[1024] = "";
