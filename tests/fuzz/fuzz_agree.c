@@ -1,0 +1,348 @@
+/*
+ * libFuzzer target: inspect and the engine model agree (issue 21 section 4), on mutants of real
+ * programs' TDs.
+ *
+ * Input: a program as the tool reads it (a .hwx, a raw task stream or an anec container; seeds:
+ * the fixtures and mkprog's programs, tests/fuzz/seeds/fuzz_agree.sh). The custom mutator keeps
+ * the program's structure and changes 1 to 3 register value words of its TDs (a bit flipped, a
+ * field-sized run of bits set or cleared, a small step, 0, or the value another TD or program
+ * wrote to the same register), or gives every TD whose Hin equals its Hout 1 to 8 rows; one
+ * mutation in 16 is libFuzzer's own, on the whole file.
+ *
+ * Each input goes through the library calls the tool makes: `inspect --brief` (ldr_load with no
+ * flags, then ldr_print LDR_P_BRIEF) and `submit` (session_run with the default grants, as
+ * anefw-tool submit with no --grant). Properties, each an abort:
+ *  1. a run that completes leaves no TD marked by inspect ("not modelled", or a destination
+ *     "refused"): inspect said the model would not compute what it computed;
+ *  2. a run the model refuses on a register field or combination (ENG_FR_FIELD,
+ *     ENG_FR_COMBINATION) at TD t leaves TD t marked by inspect, except the refusals
+ *     docs/engine-model.md ("Left unmarked") lists as depending on other TDs or on the run
+ *     (agree_unmarked below): inspect printed as computed a TD the model refuses;
+ *  3. every byte range the model touches lies inside a grant the session placed (a write inside a
+ *     writable one), or is a read of the kernel-unit copy the control path made (the session's
+ *     layout, app/session.c place); and the session's guard bytes are intact.
+ * The model's compute limit is 2^20 operations a task, for a fuzzer's pace: the kernel fixtures'
+ * 4,096,000 elements are refused at TD 0 (ENG_FR_CAPACITY, not compared) until a mutant gives
+ * them fewer rows. FUZZ_AGREE_STATS=1 prints each verdict's count at exit.
+ */
+#include "app/backend.h"
+#include "app/session.h"
+#include "engine/model/model.h"
+#include "fw/common/le.h"
+#include "fw/common/outf.h"
+#include "fw/loader/loader.h"
+#include "fw/policy/policy.h"
+#include "fw/regmap/h13.h"
+#include "fw/td/td.h"
+#include "plat/plat.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+static struct app_session *sess;
+static struct ldr_program lp, mp;
+
+/* ---- the grants the session placed (its fill hook), and the touch check ---- */
+static struct subq_grant granted[SESSION_MAX_GRANTS];
+static unsigned ngranted;
+static uint64_t ku_lo, ku_hi; /* the kernel-unit copy: [ku_lo, ku_hi) */
+
+static void fill_hook(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx, (void)buf, (void)is_weights;
+	if (ngranted < SESSION_MAX_GRANTS)
+		granted[ngranted++] = *g;
+}
+
+static void touched(void *ctx, uint64_t dev, uint64_t len, int write)
+{
+	(void)ctx;
+	for (unsigned i = 0; i < ngranted; i++) {
+		const struct subq_grant *g = &granted[i];
+		if (dev >= g->mapped && dev - g->mapped <= g->size && len <= g->size - (dev - g->mapped) &&
+		    (write ? (g->access & POL_WRITE) : (g->access & POL_READ)))
+			return;
+	}
+	if (!write && dev >= ku_lo && dev <= ku_hi && len <= ku_hi - dev)
+		return;
+	fprintf(stderr, "fuzz_agree: the model %s [0x%llx, +0x%llx), in no grant that allows it\n",
+		write ? "wrote" : "read", (unsigned long long)dev, (unsigned long long)len);
+	abort();
+}
+
+/* ---- inspect's text ---- */
+static char *itext;
+static size_t ilen, icap;
+
+static void isink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	if (ilen + n + 1 > icap) {
+		size_t c = icap ? icap : 1u << 16;
+		while (ilen + n + 1 > c)
+			c *= 2;
+		char *t = realloc(itext, c);
+		if (!t)
+			abort();
+		itext = t;
+		icap = c;
+	}
+	memcpy(itext + ilen, s, n);
+	ilen += n;
+	itext[ilen] = 0;
+}
+
+/* Whether inspect's text marks TD t: a mark on a line of its block ("td t at ..." up to the next
+ * line not indented or the next TD's), or on a line "  td t ch ..." of the activation records. */
+static const char *marks[] = {"not modelled", ": refused, "};
+
+static int line_marked(const char *a, const char *b)
+{
+	for (unsigned k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+		size_t m = strlen(marks[k]);
+		for (const char *p = a; p + m <= b; p++)
+			if (!memcmp(p, marks[k], m))
+				return 1;
+	}
+	return 0;
+}
+
+static int td_marked(unsigned t, const char **where)
+{
+	char head[32], chead[32];
+	snprintf(head, sizeof head, "td %u at ", t);
+	snprintf(chead, sizeof chead, "  td %u ch ", t);
+	int in = 0;
+	for (const char *a = itext; a && *a;) {
+		const char *b = strchr(a, '\n');
+		if (!b)
+			b = a + strlen(a);
+		if (!strncmp(a, "td ", 3))
+			in = !strncmp(a, head, strlen(head));
+		else if (a[0] != ' ')
+			in = 0;
+		if ((in || !strncmp(a, chead, strlen(chead))) && line_marked(a, b)) {
+			*where = a;
+			return 1;
+		}
+		a = *b ? b + 1 : b;
+	}
+	return 0;
+}
+
+/* The refusals on a register field or combination that docs/engine-model.md ("The paths'
+ * refusals ...", "Left unmarked") leaves unmarked: they depend on other TDs (what they left in
+ * L2 memory or L2-resident) or on the run, which inspect of one TD cannot know. Matched by the
+ * start of the fault's why text. */
+static const char *agree_unmarked[] = {
+	NULL,
+};
+
+static int unmarked_class(const char *why)
+{
+	for (unsigned k = 0; agree_unmarked[k]; k++)
+		if (why && strstr(why, agree_unmarked[k]))
+			return 1;
+	return 0;
+}
+
+/* FUZZ_AGREE_STATS=1: at exit, how many inputs each verdict had (stderr) */
+static unsigned long n_loaded, n_before, n_ok, n_fault[ENG_FR__COUNT], n_other, n_marked, n_unmarked_class;
+
+static void stats(void)
+{
+	fprintf(stderr, "fuzz_agree: %lu loaded, %lu refused before the engine, %lu completed, %lu other engine errors;"
+		" faults by reason:", n_loaded, n_before, n_ok, n_other);
+	for (unsigned r = 0; r < ENG_FR__COUNT; r++)
+		fprintf(stderr, " %lu", n_fault[r]);
+	fprintf(stderr, "; field/combination marked %lu, left unmarked by class %lu\n", n_marked, n_unmarked_class);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	if (getenv("FUZZ_AGREE_STATS"))
+		atexit(stats);
+	app_backend_set_ops_limit(1ull << 20);
+	sess = session_create(plat_dma());
+	if (!sess)
+		abort();
+	struct anem *m = session_eng(sess)->dev;
+	m->touch = touched;
+	m->touch_ctx = NULL;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* inspect --brief */
+	ilen = 0;
+	if (itext)
+		itext[0] = 0;
+	if (ldr_load(data, size, 0, &lp) != LDR_OK)
+		return 0;
+	ldr_print(&lp, LDR_P_BRIEF, isink, NULL);
+	n_loaded++;
+	/* where the session puts the kernel-unit copy (app/session.c place: a guard page, the TD
+	 * area, a guard page, then the weights' copy) */
+	const uint64_t pg = 0xfff;
+	ku_lo = SESSION_DEV_BASE + SESSION_GUARD + ((lp.td_area_len + pg) & ~pg) + SESSION_GUARD;
+	ku_hi = ku_lo + lp.weights_len;
+	/* submit */
+	ngranted = 0;
+	const struct session_hooks h = {.fill = fill_hook};
+	const struct session_opts o = {.ldr_flags = 0, .use_defaults = 1, .hooks = &h};
+	struct session_result res;
+	session_run(sess, data, size, &o, &res);
+	if (!res.loaded || res.st.err != CTRL_OK || (res.serr != SESSION_OK && res.serr != SESSION_E_CANARIES)) {
+		n_before++;
+		return 0; /* refused before the engine: nothing of the model's to compare */
+	}
+	if (!res.canaries_ok) {
+		fprintf(stderr, "fuzz_agree: a guard byte changed\n");
+		abort();
+	}
+	const char *where = NULL;
+	if (res.run == ENG_OK) {
+		n_ok++;
+		for (unsigned t = 0; t < lp.ntds; t++)
+			if (td_marked(t, &where)) {
+				fprintf(stderr, "fuzz_agree: the model computed every TD, inspect marks td %u:\n%.300s\n",
+					t, where);
+				abort();
+			}
+		return 0;
+	}
+	if (res.run != ENG_E_FAULT || res.fault.reason >= ENG_FR__COUNT) {
+		if (getenv("FUZZ_AGREE_STATS") && n_other++ < 20)
+			fprintf(stderr, "fuzz_agree: engine error %s: %s\n", eng_err_name(res.run), res.fault_text);
+	} else
+		n_fault[res.fault.reason]++;
+	if (res.run != ENG_E_FAULT || res.fault.td < 0 ||
+	    (res.fault.reason != ENG_FR_FIELD && res.fault.reason != ENG_FR_COMBINATION))
+		return 0;
+	if (unmarked_class(res.fault.why)) {
+		n_unmarked_class++;
+		return 0;
+	}
+	if (td_marked((unsigned)res.fault.td, &where))
+		n_marked++;
+	else {
+		fprintf(stderr, "fuzz_agree: the model refuses td %d, inspect prints it as computed:\n%s\n",
+			res.fault.td, res.fault_text);
+		abort();
+	}
+	return 0;
+}
+
+/* ---- the mutator: register value words of the program's TDs ---- */
+#define DICT_WORDS (ANEM_WINDOW_BYTES / 4)
+#define DICT_VALS 4
+static uint32_t dict[DICT_WORDS][DICT_VALS]; /* values seen written to each register */
+static uint8_t dict_n[DICT_WORDS];
+
+static uint64_t rng_state;
+static uint32_t rnd(void)
+{
+	rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(rng_state >> 33);
+}
+
+struct wloc {
+	uint32_t addr, off; /* register address; file offset of the value word */
+};
+static struct wloc wl[1 << 15];
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	rng_state ^= seed + 0x9e3779b97f4a7c15ull;
+	rnd();
+	if (rnd() % 16 == 0 || ldr_load(data, size, 0, &mp) != LDR_OK || mp.ntds == 0)
+		return LLVMFuzzerMutate(data, size, max_size);
+	/* every write of every TD, and the values into the dictionary */
+	unsigned n = 0;
+	const size_t base = (size_t)(mp.buf - data) + mp.td_area_off;
+	for (unsigned t = 0; t < mp.ntds && n < sizeof wl / sizeof wl[0]; t++) {
+		struct ldr_write_iter it;
+		struct ldr_write w;
+		ldr_writes_begin(&mp, t, &it);
+		while (n < sizeof wl / sizeof wl[0] && ldr_writes_next(&it, &w)) {
+			if (base + w.area_off + 4 > size)
+				continue;
+			wl[n++] = (struct wloc){w.addr, (uint32_t)(base + w.area_off)};
+			unsigned k = w.addr / 4;
+			if (k < DICT_WORDS) {
+				unsigned j = 0;
+				while (j < dict_n[k] && dict[k][j] != w.value)
+					j++;
+				if (j == dict_n[k]) {
+					if (dict_n[k] < DICT_VALS)
+						dict[k][dict_n[k]++] = w.value;
+					else
+						dict[k][rnd() % DICT_VALS] = w.value;
+				}
+			}
+		}
+	}
+	if (!n)
+		return LLVMFuzzerMutate(data, size, max_size);
+	if (rnd() % 8 == 0) {
+		/* fewer rows: every TD whose Hin equals its Hout (elementwise reads and writes, the
+		 * kernel fixtures' 2560 rows) gets the same 1 to 8, so a program whose operations are
+		 * past the compute limit reaches the model's paths */
+		const uint32_t h = 1 + rnd() % 8, hm = td_field_mask(H13_INDIM_HIN_W) << H13_INDIM_HIN_LSB;
+		for (unsigned i = 0; i < n; i++) {
+			if (wl[i].addr != H13_COMMON_INDIM || i + 1 >= n)
+				continue;
+			for (unsigned j = i + 1; j < n; j++) {
+				if (wl[j].addr == H13_COMMON_INDIM)
+					break; /* the next TD's */
+				if (wl[j].addr != H13_COMMON_OUTDIM)
+					continue;
+				uint32_t vi = le_rd32(data + wl[i].off), vo = le_rd32(data + wl[j].off);
+				if ((vi & hm) == (vo & hm)) {
+					le_wr32(data + wl[i].off, (vi & ~hm) | h << H13_INDIM_HIN_LSB);
+					le_wr32(data + wl[j].off, (vo & ~hm) | h << H13_OUTDIM_HOUT_LSB);
+				}
+				break;
+			}
+		}
+		return size;
+	}
+	unsigned times = 1 + rnd() % 3;
+	for (unsigned i = 0; i < times; i++) {
+		const struct wloc *x = &wl[rnd() % n];
+		uint32_t v = le_rd32(data + x->off);
+		unsigned k = x->addr / 4, lsb = rnd() % 32, w = 1 + rnd() % 8;
+		uint32_t mask = (w >= 32 ? ~0u : ((1u << w) - 1u)) << lsb;
+		switch (rnd() % 7) {
+		case 0:
+			v ^= 1u << lsb;
+			break;
+		case 1:
+			v = (v & ~mask) | (rnd() & mask);
+			break;
+		case 2:
+			v &= ~mask;
+			break;
+		case 3:
+			v += (rnd() % 2 ? 1u : -1u) << lsb;
+			break;
+		case 4:
+			v = 0;
+			break;
+		default:
+			if (k < DICT_WORDS && dict_n[k])
+				v = dict[k][rnd() % dict_n[k]];
+			else
+				v ^= 1u << lsb;
+			break;
+		}
+		le_wr32(data + x->off, v);
+	}
+	return size;
+}
