@@ -49,13 +49,16 @@ static struct ldr_program lp, mp;
 /* ---- the grants the session placed (its fill hook), and the touch check ---- */
 static struct subq_grant granted[SESSION_MAX_GRANTS];
 static unsigned ngranted;
-static uint64_t ku_lo, ku_hi; /* the kernel-unit copy: [ku_lo, ku_hi) */
+static uint64_t ku_lo, ku_hi;     /* the kernel-unit copy: [ku_lo, ku_hi) */
+static uint64_t fold_lo, fold_hi; /* the weights the firmware folded: [fold_lo, fold_hi) */
 
 static void fill_hook(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
 {
 	(void)ctx, (void)buf, (void)is_weights;
 	if (ngranted < SESSION_MAX_GRANTS)
 		granted[ngranted++] = *g;
+	if (g->mapped >= fold_lo + SESSION_GUARD && (fold_hi == fold_lo || g->mapped - SESSION_GUARD < fold_hi))
+		fold_hi = g->mapped - SESSION_GUARD; /* the fold scratch ends a guard page before the first grant */
 }
 
 static void touched(void *ctx, uint64_t dev, uint64_t len, int write)
@@ -68,6 +71,8 @@ static void touched(void *ctx, uint64_t dev, uint64_t len, int write)
 			return;
 	}
 	if (!write && dev >= ku_lo && dev <= ku_hi && len <= ku_hi - dev)
+		return;
+	if (!write && dev >= fold_lo && dev <= fold_hi && len <= fold_hi - dev)
 		return;
 	fprintf(stderr, "fuzz_agree: the model %s [0x%llx, +0x%llx), in no grant that allows it\n",
 		write ? "wrote" : "read", (unsigned long long)dev, (unsigned long long)len);
@@ -187,11 +192,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	ldr_print(&lp, LDR_P_BRIEF, isink, NULL);
 	n_loaded++;
-	/* where the session puts the kernel-unit copy (app/session.c place: a guard page, the TD
-	 * area, a guard page, then the weights' copy) */
+	/* where the session puts the kernel-unit copy and the folded weights (app/session.c place:
+	 * a guard page, the TD area, a guard page, the weights' copy, a guard page, the fold
+	 * scratch, a guard page, then the grants; fold_hi is set from the grants) */
 	const uint64_t pg = 0xfff;
 	ku_lo = SESSION_DEV_BASE + SESSION_GUARD + ((lp.td_area_len + pg) & ~pg) + SESSION_GUARD;
 	ku_hi = ku_lo + lp.weights_len;
+	fold_lo = fold_hi = ku_lo + ((lp.weights_len + pg) & ~pg) + SESSION_GUARD;
 	/* submit */
 	ngranted = 0;
 	const struct session_hooks h = {.fill = fill_hook};
