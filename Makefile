@@ -287,7 +287,8 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(H)/fuzz/%,$(FUZZ_SRCS))
 .PHONY: fuzz-build fuzz
 fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
-	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) SHARED=$(SHARED) bash tests/fuzz/run.sh
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_SEEDS="$(FUZZ_SEEDS)" \
+		BUILD=$(BUILD) SHARED=$(SHARED) bash tests/fuzz/run.sh
 
 # ---- generated test data (oracles) ----
 ORACLE_GENS := $(sort $(wildcard tests/oracle/gen_*.py))
@@ -335,6 +336,8 @@ help:
 	@echo '  SANITIZE=1                tools: build the host tool with ASan and UBSan'
 	@echo '  PORT=N SERVE_TIME=S       serve: the TCP port (default 5555) and time limit (default 600)'
 	@echo '  FUZZ_SECONDS=N            fuzz: seconds per target (default 60)'
+	@echo '  FUZZ_TARGETS="A B"        fuzz: those targets alone (default every one)'
+	@echo '  FUZZ_SEEDS="DIR ..."      fuzz: more seed directories for every target'
 	@echo '  SOAK_N=N                  soak: submissions (default 20000)'
 	@echo '  TEST_BOARDS="..."         test: the boards (default both; BOARD=x: only x)'
 	@echo '  SHARED=DIR                the shared fixtures (default ../shared)'

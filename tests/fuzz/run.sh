@@ -6,6 +6,8 @@
 # -rss_limit_mb=1024 on a resident set over 1 GiB, so an input that makes the firmware or the
 # engine model allocate what no grant or on-chip memory holds is a crash, even on 2 cores
 # (issue 22; docs/robustness.md, "Resource limits"). FUZZ_MALLOC_MB / FUZZ_RSS_MB override them.
+# FUZZ_TARGETS (names, e.g. "fuzz_agree fuzz_submit") runs those alone; FUZZ_SEEDS (directories)
+# seeds every target from them too, e.g. the fixtures for the codecs' targets.
 # Prints one line per target and "N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
@@ -14,6 +16,9 @@ pass=0; fail=0
 for bin in "$BUILD"/host/fuzz/fuzz_*; do
 	[ -x "$bin" ] || continue
 	name=$(basename "$bin")
+	if [ -n "${FUZZ_TARGETS:-}" ] && ! [[ " $FUZZ_TARGETS " == *" $name "* ]]; then
+		continue
+	fi
 	work="$BUILD/fuzz-work/$name"
 	art="$BUILD/fuzz-artifacts/$name"
 	mkdir -p "$work" "$art"
@@ -23,6 +28,7 @@ for bin in "$BUILD"/host/fuzz/fuzz_*; do
 	if [ -f "tests/fuzz/seeds/$name.sh" ]; then
 		while IFS= read -r d; do [ -d "$d" ] && seeds+=("$d"); done < <(BUILD="$BUILD" SHARED="${SHARED:-}" bash "tests/fuzz/seeds/$name.sh")
 	fi
+	for d in ${FUZZ_SEEDS:-}; do [ -d "$d" ] && seeds+=("$d"); done
 	log="$work.log"
 	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb="${FUZZ_RSS_MB:-1024}" -malloc_limit_mb="${FUZZ_MALLOC_MB:-256}" -print_final_stats=1 \
 		-artifact_prefix="$art/" "$work" "${seeds[@]}" >"$log" 2>&1; then
