@@ -77,7 +77,9 @@ int td_elementwise_path(const struct td_regs *r, const struct td_l2mem *lm)
  * second tile source's shape is the first's (Cin x InDim, NumGroups). resident: the shape of the
  * L2-resident tensor an L2-resident source (L2.SourceCfg.SourceType 3) reads, which the TD that
  * wrote it gave (the model's); NULL where the first source is a tile, or where that shape is not
- * known (inspect): then what it decides is left unrecorded, and the checks after it too.
+ * known (inspect): then whether the source is a broadcast is left unrecorded, and the checks after
+ * it, each refused whatever that shape, are recorded (the text may then be the crop's where the
+ * model, knowing the shape, names the broadcast).
  */
 void td_elementwise_sources_refusal(const struct td_regs *r, unsigned tiles, const struct td_dims *resident,
 				    struct td_refusal *no)
@@ -97,10 +99,10 @@ void td_elementwise_sources_refusal(const struct td_regs *r, unsigned tiles, con
 	const int small1 = first && (first->w < out.w || first->h < out.h || first->c < out.c || first->g < out.g);
 	if (small1 || small2)
 		td_refuse(no, 1, TD_KEPT_NO_REG, 0, 0, "a source smaller than the output (a broadcast) not modelled");
-	else if (!first)
-		return; /* (a broadcast or not: the resident tensor's shape decides) */
 	/* larger: the output a crop of it, which the L2 path, the channel groups and reductions
-	 * refuse too */
+	 * refuse too. An output of another shape than the TD's input (InDim, Cin) is refused
+	 * whatever the resident tensor's shape (one smaller than the output as a broadcast, one
+	 * smaller than the input by the model's L2-resident checks before, a larger one here) */
 	if (in.w != out.w || in.h != out.h || in.c != out.c || in.g != out.g)
 		td_refuse(no, 1, H13_COMMON_OUTDIM, 0, 32,
 			  "an elementwise TD whose output is not its input's shape (Common.InDim, Cin "
