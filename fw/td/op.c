@@ -481,9 +481,15 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		     h16((uint16_t)H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS), b2));
 		refusal_tail(&abno, out, ctx);
 		outf(out, ctx, "\n");
-	} else if (mac && GET(H13_NE_ACCBIAS) && op == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE))
-		outf(out, ctx, "  NE.AccBias %s: a bias for every output\n",
+	} else if (mac && GET(H13_NE_ACCBIAS) && op == H13_MAC_OP_CONV && !H13_GET(mac, H13_MACCFG_KERNELMODE)) {
+		/* its shift, which ne_kernel_mode refuses there as on the unit kernel */
+		struct td_refusal sno = {0};
+		td_accbias_shift_refusal(r, &sno);
+		outf(out, ctx, "  NE.AccBias %s: a bias for every output",
 		     h16((uint16_t)H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS), b2));
+		refusal_tail(&sno, out, ctx);
+		outf(out, ctx, "\n");
+	}
 	if (mac && !td_ne_passthrough(mac, GET(H13_NE_POSTSCALE), coeff_en)) {
 		struct td_refusal nno = {0};
 		td_ne_nonlinear_refusal(r, &nno); /* (mode 3: decode_ne's) */
