@@ -66,13 +66,6 @@ TEST(fuzz_agree, a_crop_of_an_l2_resident_source_is_marked)
 	free(buf);
 }
 
-/*
- * conv.hwx (a convolution with kernels in memory) with NE.AccBias's shift 6 and its value 0: the
- * register is nonzero, so the model reads it as the convolution's one bias (ne_kernel_mode) and
- * refuses the shift (td_accbias_shift_refusal), and inspect printed "NE.AccBias 0: a bias for
- * every output" unmarked (fuzz_agree, a mutant of sigmoid.bin whose TD 0 was made such a
- * convolution). The control, conv.hwx as it is, completes and is marked nowhere.
- */
 /* inspect --brief of a program as the tool loads it (no flags: a .hwx here) */
 static char itext[1 << 16];
 static size_t ilen;
@@ -96,6 +89,13 @@ static const char *inspect_any(const uint8_t *buf, size_t len)
 	return itext;
 }
 
+/*
+ * conv.hwx (a convolution with kernels in memory) with NE.AccBias's shift 6 and its value 0: the
+ * register is nonzero, so the model reads it as the convolution's one bias (ne_kernel_mode) and
+ * refuses the shift (td_accbias_shift_refusal), and inspect printed "NE.AccBias 0: a bias for
+ * every output" unmarked (fuzz_agree, a mutant of sigmoid.bin whose TD 0 was made such a
+ * convolution). The control, conv.hwx as it is, completes and is marked nowhere.
+ */
 TEST(fuzz_agree, a_convolutions_accbias_shift_is_marked)
 {
 	if (!test_shared_dir())
