@@ -17,8 +17,8 @@
  *  2. a run the model refuses on a register field or combination (ENG_FR_FIELD,
  *     ENG_FR_COMBINATION) at TD t leaves TD t marked by inspect: inspect printed as computed a
  *     TD the model refuses. Not compared: the other reasons (data, activation records,
- *     capacity, values) and the refusals that depend on what other TDs left in L2 memory
- *     (other_tds below), which docs/engine-model.md ("Left unmarked") leaves unmarked;
+ *     capacity, values) and the refusal of a read of L2 memory no TD wrote (other_tds
+ *     below), which docs/engine-model.md ("Left unmarked") leaves unmarked;
  *  3. every byte range the model touches lies inside a grant the session placed (a write inside a
  *     writable one), or is a read of the kernel-unit copy the control path made (the session's
  *     layout, app/session.c place); and the session's guard bytes are intact.
@@ -140,13 +140,12 @@ static int td_marked(unsigned t, const char **where)
 	return 0;
 }
 
-/* The model's refusals that depend on what the TDs before left in L2 memory or L2-resident
- * (docs/engine-model.md, "Left unmarked"), by a piece of their text: inspect of one TD cannot
- * know them. */
+/* The model's refusals that depend on what the TDs before wrote to L2 memory (docs/engine-model.md,
+ * "Left unmarked"), by a piece of their text: inspect does not follow L2 memory's writes from TD to
+ * TD. (The L2-resident tensors' checks, a base no TD left and a tensor smaller or larger than the
+ * TD's input, are compared: inspect's walk carries them, fw/td/resident.c.) */
 static const char *const other_tds[] = {
 	"L2 memory no TD of this submission wrote",
-	"L2 source names no resident tensor",
-	"an L2-resident source smaller than the TD's input",
 };
 
 static int depends_on_other_tds(const char *why)

@@ -138,20 +138,25 @@ else
 	t_skip ctrl.fixtures "../shared fixtures absent"
 fi
 
-# a short fuzzing pass (make fuzz runs it longer)
-FUZZ="$BUILD/host/fuzz/fuzz_submit"
-if [ -x "$FUZZ" ]; then
+# short fuzzing passes (make fuzz runs them longer): fuzz_submit (the control path over hostile
+# programs) and fuzz_agree (inspect's verdict against the model's on mutants of real TDs)
+fuzz_pass() {
+	local name=$1 fuzz="$BUILD/host/fuzz/$1" work d
+	if [ ! -x "$fuzz" ]; then
+		t_fail "ctrl.$name" "fuzz target not built (make test builds it: make fuzz-build)"
+		return
+	fi
 	work=$(mktemp -d)
-	seeds=()
-	while IFS= read -r d; do [ -d "$d" ] && seeds+=("$d"); done < <(BUILD="$BUILD" SHARED="$SHARED" bash tests/fuzz/seeds/fuzz_submit.sh)
-	if "$FUZZ" -max_total_time=5 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$work/" \
+	local seeds=()
+	while IFS= read -r d; do [ -d "$d" ] && seeds+=("$d"); done < <(BUILD="$BUILD" SHARED="$SHARED" bash "tests/fuzz/seeds/$name.sh")
+	if "$fuzz" -max_total_time=5 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$work/" \
 		"$work" "${seeds[@]}" >"$work/log" 2>&1; then
-		t_pass "ctrl.fuzz_submit (5 s)"
+		t_pass "ctrl.$name (5 s)"
 	else
-		t_fail ctrl.fuzz_submit "$(tail -5 "$work/log")"
+		t_fail "ctrl.$name" "$(tail -5 "$work/log")"
 	fi
 	rm -rf "$work"
-else
-	t_fail ctrl.fuzz_submit "fuzz target not built (make test builds it: make fuzz-build)"
-fi
+}
+fuzz_pass fuzz_submit
+fuzz_pass fuzz_agree
 t_done

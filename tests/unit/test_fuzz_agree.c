@@ -13,6 +13,7 @@
 
 static const char crop[] = "an elementwise TD whose output is not its input's shape (Common.InDim, Cin against "
 			   "OutDim, Cout) not modelled";
+static const char larger[] = "an L2-resident source larger than the TD's input (Cin, InDim, NumGroups) not modelled";
 
 /* inspect's lines of TD td in text (up to the next TD's header or the end of the TD list) */
 static const char *td_block(const char *text, unsigned td, char *out, size_t cap)
@@ -33,11 +34,13 @@ static const char *td_block(const char *text, unsigned td, char *out, size_t cap
 
 /*
  * sigmoid.bin with one row: TD 0 leaves its result L2-resident (1 x 1 x 1600), TD 1 reads it
- * (L2.SourceCfg.SourceType 3). TD 1's InDim.Win made 1536, its output still 1600 wide: the model
- * refuses it (the output is not the input's shape, whatever the resident tensor's), and inspect
- * printed it as computed, since the check sat after the broadcast's, which needs the resident
- * tensor's shape inspect does not know (fuzz_agree, a mutant of sigmoid.bin). The control, the
- * program as it is with one row, completes and is marked nowhere.
+ * (L2.SourceCfg.SourceType 3). fuzz_agree's mutant made TD 1's InDim.Win 1536, its output still
+ * 1600 wide: the model refused it (the output is not the input's shape, whatever the resident
+ * tensor's), and inspect printed it as computed, since the check sat after the broadcast's, which
+ * needs the resident tensor's shape inspect did not know. Since inspect's walk carries the
+ * resident tensors (fw/td/resident.c), that mutant is refused first as reading part of a larger
+ * tensor, marked with that text; the crop alone is TD 1's output made 1536 wide over the whole
+ * tensor. The control, the program as it is with one row, completes and is marked nowhere.
  */
 TEST(fuzz_agree, a_crop_of_an_l2_resident_source_is_marked)
 {
@@ -57,12 +60,21 @@ TEST(fuzz_agree, a_crop_of_an_l2_resident_source_is_marked)
 	td_block(tinspect(buf, len), 1, blk, sizeof blk);
 	CHECKF(strstr(blk, "source: the L2-resident tensor at 0x0, 1 x 1 x 1600 fp16") && !strstr(blk, "not modelled"),
 	       "the control's td 1:\n%s", blk);
-	REQUIRE(tpatch_field(buf, len, 1, H13_COMMON_INDIM, H13_INDIM_WIN_LSB, H13_INDIM_WIN_W, 1536u) == 0);
+	/* the crop: TD 1 reads the whole tensor and writes 1536 of its 1600 columns */
+	REQUIRE(tpatch_field(buf, len, 1, H13_COMMON_OUTDIM, H13_OUTDIM_WOUT_LSB, H13_OUTDIM_WOUT_W, 1536u) == 0);
 	rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
 	CHECKF(rc != 0 && res.run == ENG_E_FAULT && res.fault.td == 1 && strstr(res.fault_text, crop),
 	       "the crop: %s", res.fault_text);
 	td_block(tinspect(buf, len), 1, blk, sizeof blk);
 	CHECKF(strstr(blk, "not modelled: ") && strstr(blk, crop), "inspect's td 1:\n%s", blk);
+	/* fuzz_agree's mutant: TD 1 reads 1536 columns of the 1600-wide tensor */
+	REQUIRE(tpatch_field(buf, len, 1, H13_COMMON_OUTDIM, H13_OUTDIM_WOUT_LSB, H13_OUTDIM_WOUT_W, 1600u) == 0);
+	REQUIRE(tpatch_field(buf, len, 1, H13_COMMON_INDIM, H13_INDIM_WIN_LSB, H13_INDIM_WIN_W, 1536u) == 0);
+	rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	CHECKF(rc != 0 && res.run == ENG_E_FAULT && res.fault.td == 1 && strstr(res.fault_text, larger),
+	       "the part of a larger tensor: %s", res.fault_text);
+	td_block(tinspect(buf, len), 1, blk, sizeof blk);
+	CHECKF(strstr(blk, "not modelled: ") && strstr(blk, larger), "inspect's td 1:\n%s", blk);
 	free(buf);
 }
 
