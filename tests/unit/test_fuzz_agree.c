@@ -78,29 +78,6 @@ TEST(fuzz_agree, a_crop_of_an_l2_resident_source_is_marked)
 	free(buf);
 }
 
-/* inspect --brief of a program as the tool loads it (no flags: a .hwx here) */
-static char itext[1 << 16];
-static size_t ilen;
-static void isink(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	if (ilen + n + 1 > sizeof itext)
-		n = sizeof itext - 1 - ilen;
-	memcpy(itext + ilen, s, n);
-	ilen += n;
-	itext[ilen] = 0;
-}
-
-static const char *inspect_any(const uint8_t *buf, size_t len)
-{
-	static struct ldr_program p;
-	ilen = 0;
-	itext[0] = 0;
-	if (ldr_load(buf, len, 0, &p) == LDR_OK)
-		ldr_print(&p, LDR_P_BRIEF, isink, NULL);
-	return itext;
-}
-
 /*
  * conv.hwx (a convolution with kernels in memory) with NE.AccBias's shift 6 and its value 0: the
  * register is nonzero, so the model reads it as the convolution's one bias (ne_kernel_mode) and
@@ -118,14 +95,15 @@ TEST(fuzz_agree, a_convolutions_accbias_shift_is_marked)
 	struct session_result res;
 	int rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
 	CHECKF(rc == 0 && res.run == ENG_OK, "the control: %s", res.fault_text);
-	CHECKF(strstr(inspect_any(buf, len), "td 0 at") && !strstr(itext, "not modelled"), "the control:\n%s", itext);
+	const char *itext = tinspect_as(buf, len, 0);
+	CHECKF(strstr(itext, "td 0 at") && !strstr(itext, "not modelled"), "the control:\n%s", itext);
 	REQUIRE(tpatch_field(buf, len, 0, H13_NE_ACCBIAS, H13_ACCBIAS_SHIFT_LSB, H13_ACCBIAS_SHIFT_W, 6u) == 0);
 	REQUIRE(tpatch_field(buf, len, 0, H13_NE_ACCBIAS, H13_ACCBIAS_LSB, H13_ACCBIAS_W, 0u) == 0);
 	rc = tsubmit(buf, len, 0, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
 	CHECKF(rc != 0 && res.run == ENG_E_FAULT && strstr(res.fault_text, "NE.AccBias.AccBiasShift not modelled"),
 	       "the shift: %s", res.fault_text);
-	CHECKF(strstr(inspect_any(buf, len),
-		      "NE.AccBias 0: a bias for every output (not modelled: NE.AccBias.AccBiasShift not modelled)"),
+	itext = tinspect_as(buf, len, 0);
+	CHECKF(strstr(itext, "NE.AccBias 0: a bias for every output (not modelled: NE.AccBias.AccBiasShift not modelled)"),
 	       "inspect:\n%s", itext);
 	free(buf);
 }

@@ -60,14 +60,19 @@ static void tinspect_sink(void *ctx, const char *s, size_t n)
 	}
 }
 
-const char *tinspect(const uint8_t *buf, size_t len)
+const char *tinspect_as(const uint8_t *buf, size_t len, unsigned flags)
 {
 	static struct ldr_program q;
 	tinspect_len = 0;
 	tinspect_text[0] = 0;
-	if (ldr_load(buf, len, LDR_F_RAW, &q) == LDR_OK)
+	if (ldr_load(buf, len, flags, &q) == LDR_OK)
 		ldr_print(&q, LDR_P_BRIEF, tinspect_sink, NULL);
 	return tinspect_text;
+}
+
+const char *tinspect(const uint8_t *buf, size_t len)
+{
+	return tinspect_as(buf, len, LDR_F_RAW);
 }
 
 unsigned twrite_offsets(const struct ldr_program *p, unsigned td, uint32_t addr, uint32_t *off,

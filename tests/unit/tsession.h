@@ -26,6 +26,8 @@ void tcapture_out(void *ctx, const char *s, size_t n);
  * prints it: "" when it does not load; the text is kept until the next call (64 KiB, what does
  * not fit dropped). */
 const char *tinspect(const uint8_t *buf, size_t len);
+/* The same with ldr_load's flags given (0: the format the file says, a .hwx) */
+const char *tinspect_as(const uint8_t *buf, size_t len, unsigned flags);
 /* The offsets inside p's TD area of the value words of TD td's writes to register addr, in
  * stream order: the first max of them into off; returns how many there are. For tests that
  * patch a register in a program (or in TD memory). */
