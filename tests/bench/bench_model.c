@@ -10,7 +10,6 @@
  * same bytes).
  */
 #include "app/session.h"
-#include "fw/common/le.h"
 #include "hal/hal.h"
 #include "plat/plat.h"
 #include "tests/harness/harness.h"
@@ -36,8 +35,7 @@ static void no_out(void *ctx, const char *s, size_t n)
 }
 
 struct bctx {
-	uint16_t in0, in1, want;
-	uint32_t row, w;
+	struct bp_expect e;
 	uint64_t bad, outputs;
 	uint64_t hooks; /* instructions spent in the hooks (not the model's) */
 };
@@ -47,13 +45,8 @@ static void fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weig
 {
 	struct bctx *c = vc;
 	uint64_t t0 = hal_instret();
-	if (!is_weights && (g->bar == BP_IN0_BAR || g->bar == BP_IN1_BAR)) {
-		uint16_t v = g->bar == BP_IN0_BAR ? c->in0 : c->in1;
-		for (uint64_t k = 0; k + 1 < g->size; k += 2)
-			le_wr16(buf + k, v);
-		if (g->size & 1u) /* every byte written: whole_bars below */
-			buf[g->size - 1] = 0;
-	}
+	if (!is_weights)
+		bp_fill_input(&c->e, (unsigned)g->bar, buf, g->size);
 	c->hooks += hal_instret() - t0;
 }
 
@@ -62,10 +55,8 @@ static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int 
 {
 	struct bctx *c = vc;
 	uint64_t t0 = hal_instret();
-	if (!is_weights && g->bar == BP_OUT_BAR)
-		for (uint64_t r = 0; r + c->row <= g->size; r += c->row)
-			for (uint32_t i = 0; i < c->w; i++, c->outputs++)
-				c->bad += le_rd16(buf + r + 2 * i) != c->want;
+	if (!is_weights)
+		bp_check_output(&c->e, (unsigned)g->bar, buf, g->size, &c->outputs, &c->bad);
 	c->hooks += hal_instret() - t0;
 }
 
@@ -105,7 +96,7 @@ TEST(bench, model_conv_512)
 	REQUIRE(prog);
 	size_t len = bp_conv(prog, cap, CIN, COUT, W, 0x1c00u /* 2^-8 */);
 	REQUIRE(len);
-	struct bctx c = {BP_FP16_ONE, 0, 0x4000u /* 2.0 */, bp_row(W), W, 0, 0, 0};
+	struct bctx c = {{BP_FP16_ONE, 0, 0x4000u /* 2.0 */, bp_row(W), W, 0, 0, {{0}}}, 0, 0, 0};
 	uint64_t total = 0, n = run(prog, len, &c, &total);
 	CHECK_EQ(c.outputs, (uint64_t)W * COUT);
 	CHECK_EQ(c.bad, 0u);
@@ -136,7 +127,7 @@ TEST(bench, model_conv_512_cores)
 	uint64_t before[MAXC], tasks[MAXC], busiest = 0, all = 0;
 	for (unsigned s = 0; s < nw; s++)
 		before[s] = hal_worker_instret(s);
-	struct bctx c = {BP_FP16_ONE, 0, 0x4000u /* 2.0 */, bp_row(W), W, 0, 0, 0};
+	struct bctx c = {{BP_FP16_ONE, 0, 0x4000u /* 2.0 */, bp_row(W), W, 0, 0, {{0}}}, 0, 0, 0};
 	uint64_t total = 0, n = run(prog, len, &c, &total);
 	hal_set_workers(1);
 	CHECK_EQ(c.outputs, (uint64_t)W * COUT);
@@ -170,7 +161,7 @@ TEST(bench, model_add_4mi)
 	static uint8_t prog[BP_WEIGHTS_OFF + 64];
 	size_t len = bp_add(prog, sizeof prog, W, H, C);
 	REQUIRE(len);
-	struct bctx c = {0x3e00u, 0x3400u, 0x3f00u, bp_row(W), W, 0, 0, 0};
+	struct bctx c = {{0x3e00u, 0x3400u, 0x3f00u, bp_row(W), W, 0, 0, {{0}}}, 0, 0, 0};
 	uint64_t total = 0, n = run(prog, len, &c, &total);
 	CHECK_EQ(c.outputs, (uint64_t)W * H * C);
 	CHECK_EQ(c.bad, 0u);
@@ -187,7 +178,7 @@ TEST(bench, model_act_4mi)
 	static uint8_t prog[BP_ACT_BYTES];
 	size_t len = bp_act(prog, sizeof prog, W, H, C);
 	REQUIRE(len);
-	struct bctx c = {0x3800u, 0, 0x3765u, bp_row(W), W, 0, 0, 0};
+	struct bctx c = {{0x3800u, 0, 0x3765u, bp_row(W), W, 0, 0, {{0}}}, 0, 0, 0};
 	uint64_t total = 0, first = run(prog, len, &c, &total);
 	CHECK(first > 0);
 	c.outputs = c.bad = c.hooks = 0;

@@ -12,7 +12,6 @@
  */
 #include "app/session.h"
 #include "engine/model/compute.h"
-#include "fw/common/le.h"
 #include "hal/hal.h"
 #include "plat/plat.h"
 #include "tools/anefw-tool/tool.h"
@@ -24,25 +23,10 @@
 #include <time.h>
 
 struct bctx {
-	uint16_t in0, in1, want;
-	uint32_t row, w;
+	struct bp_expect e;
 	uint64_t bad, outputs;
 	double hooks; /* seconds spent in fill and check (not counted) */
-	unsigned k, h, cin; /* a k x k convolution (k > 1): want depends on the position */
-	uint16_t wantk[16][16]; /* [taps in y][taps in x] */
 };
-
-/* A k x k convolution's output at (x, y) of a w x h plane (inputs 1, weights 2^-8, padding
- * k / 2): the taps inside the input times cin x 2^-8, exact in fp32 and fp16 here. */
-static uint16_t convk_want(const struct bctx *c, uint32_t x, uint32_t y)
-{
-	unsigned tx = 0, ty = 0, r = c->k / 2;
-	for (unsigned d = 0; d < c->k; d++) {
-		tx += x + d >= r && x + d - r < c->w;
-		ty += y + d >= r && y + d - r < c->h;
-	}
-	return c->wantk[ty][tx];
-}
 
 static double now(void)
 {
@@ -55,13 +39,8 @@ static void fill(void *vc, const struct subq_grant *g, uint8_t *buf, int is_weig
 {
 	struct bctx *c = vc;
 	double t0 = now();
-	if (!is_weights && (g->bar == BP_IN0_BAR || g->bar == BP_IN1_BAR)) {
-		uint16_t v = g->bar == BP_IN0_BAR ? c->in0 : c->in1;
-		for (uint64_t k = 0; k + 1 < g->size; k += 2)
-			le_wr16(buf + k, v);
-		if (g->size & 1u) /* every byte written: whole_bars below */
-			buf[g->size - 1] = 0;
-	}
+	if (!is_weights)
+		bp_fill_input(&c->e, (unsigned)g->bar, buf, g->size);
 	c->hooks += now() - t0;
 }
 
@@ -69,11 +48,8 @@ static void check(void *vc, const struct subq_grant *g, const uint8_t *buf, int 
 {
 	struct bctx *c = vc;
 	double t0 = now();
-	if (!is_weights && g->bar == BP_OUT_BAR)
-		for (uint64_t r = 0, y = 0; r + c->row <= g->size; r += c->row, y++)
-			for (uint32_t i = 0; i < c->w; i++, c->outputs++)
-				c->bad += le_rd16(buf + r + 2 * i) !=
-					  (c->k > 1 ? convk_want(c, i, (uint32_t)(y % c->h)) : c->want);
+	if (!is_weights)
+		bp_check_output(&c->e, (unsigned)g->bar, buf, g->size, &c->outputs, &c->bad);
 	c->hooks += now() - t0;
 }
 
@@ -133,10 +109,10 @@ static int bench_conv(struct app_session *s, const char *what, unsigned cin, uns
 	}
 	/* inputs 1.0, weights 2^-8: every output taps x cin x 2^-8 (a TD that moved its input
 	 * unchanged would leave 1.0) */
-	struct bctx cc = {0x3c00u, 0, anem_f2h((float)cin / 256.0f), bp_row(w), w, 0, 0, 0, k, h, cin, {{0}}};
+	struct bctx cc = {{0x3c00u, 0, anem_f2h((float)cin / 256.0f), bp_row(w), w, k, h, {{0}}}, 0, 0, 0};
 	for (unsigned ty = 0; ty <= k; ty++)
 		for (unsigned tx = 0; tx <= k; tx++)
-			cc.wantk[ty][tx] = anem_f2h((float)(tx * ty * cin) / 256.0f);
+			cc.e.wantk[ty][tx] = anem_f2h((float)(tx * ty * cin) / 256.0f);
 	double macs = (double)cin * cout * w * h * k * k, best[2] = {1e30, 1e30};
 	unsigned tn[2] = {1, threads}, nt = threads > 1 ? 2u : 1u;
 	/* the runs on 1 thread and on `threads` alternate in blocks (up to 10 of each), so both
@@ -229,7 +205,7 @@ static int cmd_bench(int argc, char **argv)
 		rc |= bench_conv(s, "3x3", conv3[0], conv3[1], conv3[2], conv3[2], 3, repeat, threads, dir,
 				 "conv3.bin");
 	hal_set_workers(threads);
-	struct bctx ac = {0x3e00u, 0x3400u, 0x3f00u, bp_row(add[0]), add[0], 0, 0, 0, 0, 0, 0, {{0}}};
+	struct bctx ac = {{0x3e00u, 0x3400u, 0x3f00u, bp_row(add[0]), add[0], 0, 0, {{0}}}, 0, 0, 0};
 	double ta = best_time(s, aprog, alen, &ac, (uint64_t)add[0] * add[1] * add[2], repeat);
 	if (ta > 0) {
 		double n = (double)add[0] * add[1] * add[2];
@@ -238,7 +214,7 @@ static int cmd_bench(int argc, char **argv)
 	}
 	/* tanh(0.5): |x| = 0.5 is knot 4 of the record, tanh(4/8) = 0x3765 exactly (no
 	 * interpolation); a TD that moved its input unchanged would leave 0x3800 */
-	struct bctx tc = {0x3800u, 0, 0x3765u, bp_row(act[0]), act[0], 0, 0, 0, 0, 0, 0, {{0}}};
+	struct bctx tc = {{0x3800u, 0, 0x3765u, bp_row(act[0]), act[0], 0, 0, {{0}}}, 0, 0, 0};
 	double tt = best_time(s, tprog, tlen, &tc, (uint64_t)act[0] * act[1] * act[2], repeat);
 	if (tt > 0) {
 		double n = (double)act[0] * act[1] * act[2];

@@ -14,6 +14,40 @@ uint32_t bp_row(unsigned w)
 	return ((uint32_t)w * 2u + 63u) & ~63u;
 }
 
+void bp_fill_input(const struct bp_expect *e, unsigned bar, uint8_t *buf, uint64_t size)
+{
+	if (bar != BP_IN0_BAR && bar != BP_IN1_BAR)
+		return;
+	uint16_t v = bar == BP_IN0_BAR ? e->in0 : e->in1;
+	for (uint64_t k = 0; k + 1 < size; k += 2)
+		le_wr16(buf + k, v);
+	if (size & 1u)
+		buf[size - 1] = 0;
+}
+
+/* A k x k convolution's output at (x, y) of a w x h plane (padding k / 2): wantk of the taps
+ * that fall inside the input. */
+static uint16_t convk_want(const struct bp_expect *e, uint32_t x, uint32_t y)
+{
+	unsigned tx = 0, ty = 0, r = e->k / 2;
+	for (unsigned d = 0; d < e->k; d++) {
+		tx += x + d >= r && x + d - r < e->w;
+		ty += y + d >= r && y + d - r < e->h;
+	}
+	return e->wantk[ty][tx];
+}
+
+void bp_check_output(const struct bp_expect *e, unsigned bar, const uint8_t *buf, uint64_t size,
+		     uint64_t *outputs, uint64_t *bad)
+{
+	if (bar != BP_OUT_BAR || !e->row)
+		return;
+	for (uint64_t r = 0, y = 0; r + e->row <= size; r += e->row, y++)
+		for (uint32_t i = 0; i < e->w; i++, (*outputs)++)
+			*bad += le_rd16(buf + r + 2 * i) !=
+				(e->k > 1 ? convk_want(e, i, (uint32_t)(y % e->h)) : e->want);
+}
+
 /* A TD's header: TD tid of a chain, the last (eon) or followed by the next at 0x300 after it. */
 static void begin_tid(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_NSLOTS],
 		      unsigned slots, unsigned tid, int last)

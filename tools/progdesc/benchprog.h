@@ -245,4 +245,22 @@ size_t bp_chain(uint8_t *buf, size_t cap, unsigned w, unsigned h, const struct b
 /* The row stride (bytes) of w fp16 values. */
 uint32_t bp_row(unsigned w);
 
+/* The benchmarks' hooks, one home for the target's `make bench` (tests/bench/bench_model.c) and
+ * the host's bench-model: the expected outputs and the two hook bodies (each caller times them
+ * with its own counter and leaves that time out). */
+struct bp_expect {
+	uint16_t in0, in1;  /* every fp16 of input BAR 5, of BAR 6 */
+	uint16_t want;      /* every output (k <= 1) */
+	uint32_t row, w;    /* the output's rows: row bytes apart, the first w fp16 of each checked */
+	unsigned k, h;      /* a k x k convolution over w x h (k > 1): wantk by the taps inside */
+	uint16_t wantk[16][16]; /* [taps in y][taps in x] */
+};
+/* Fills an input grant (BAR 5 or 6; others left as the session filled them): every fp16 in0 or
+ * in1, an odd last byte 0 (every byte written: the hooks' whole_bars). */
+void bp_fill_input(const struct bp_expect *e, unsigned bar, uint8_t *buf, uint64_t size);
+/* Checks the output grant (BAR 4; others not read): adds its outputs to *outputs and those that
+ * differ from the expected to *bad. */
+void bp_check_output(const struct bp_expect *e, unsigned bar, const uint8_t *buf, uint64_t size,
+		     uint64_t *outputs, uint64_t *bad);
+
 #endif
