@@ -327,15 +327,19 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 				refuse(l, 1, H13_COMMON_PECFG, H13_CPECFG_SRC1TRANSPOSE_LSB, 1,
 				       "Common.PECfg.Src1Transpose on a source kept from the tile DMA (SourceType 1) "
 				       "not modelled");
-			/* read channel-interleaved: the model de-interleaves the tile and kept it plain,
-			 * under an L2 side (L2.SourceCfg.DMAInterleave) that names the interleave too;
-			 * no real program keeps an interleaved source, so the copy's layout is not
-			 * pinned (a reduction's is refused the same way: kept.c) */
-			if (td_tile_interleave(GET(H13_SRC_FMT)) > 1u)
+			/* read channel-interleaved: the model de-interleaves the tile and keeps it plain,
+			 * under an L2 side (L2.SourceCfg.DMAInterleave) that names the interleave too.
+			 * Apple's H13 batched matmul encoder_bmm_m375_k1024_n128_ty1_b8_idx pins that
+			 * reading at interleave 8: each batch's first TD reads w^T, which TD 0 wrote
+			 * interleaved by 8, keeps it so, and the TDs after read the copy plain
+			 * (docs/engine-model.md, "a twelfth sweep"); 2 and 4 no program shows (a
+			 * reduction's kept source is refused at any interleave: kept.c) */
+			const unsigned ilv = td_tile_interleave(GET(H13_SRC_FMT));
+			if (ilv > 1u && ilv != 8u)
 				REFUSE(l, 1, H13_SRC_FMT, H13_FMT_INTERLEAVE,
-				       "channel interleave > 1 on a source kept in L2 memory as it is read "
-				       "(L2.SourceCfg.SourceType 1) not modelled (no real program has one; in which "
-				       "layout L2 keeps the copy is not pinned)");
+				       "channel interleave 2 or 4 on a source kept in L2 memory as it is read "
+				       "(L2.SourceCfg.SourceType 1) not modelled (Apple's batched matmul keeps one "
+				       "read interleaved by 8; in which layout L2 keeps another is not pinned)");
 			kept_apart(l);
 		}
 	} else if (b1) {
