@@ -1847,10 +1847,12 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 			m->chv[nout + o] = mac_in(le_rd16(k0));
 		}
 	}
-	/* in runs every channel holds full x g + tail kernels: a channel longer than those (rounded up
-	 * to 64 bytes, as every real one is: Apple's 0xc040 for 6 x 4097 fp16) holds bytes the layout
-	 * leaves unread, so the sizes disagree with it (phase-sparse records have their own sizes) */
-	if (j->lay.kind == TD_OCG_RUNS && !j->dense) {
+	/* in runs every channel holds full x g + tail kernels, with OCGSize 0 its blocks: a channel
+	 * longer than those (rounded up to 64 bytes, as every real one is: Apple's 0xc040 for 6 x 4097
+	 * fp16; each 64-byte block with OCGSize 0, its grouped 3x3's 4 x 320 bytes) holds bytes the
+	 * layout leaves unread, so the sizes disagree with it (phase-sparse records have their own
+	 * sizes) */
+	if ((j->lay.kind == TD_OCG_RUNS || j->lay.kind == TD_OCG_MOD16) && !j->dense) {
 		/* (over several groups each group's block padded to 64 bytes: td_ocg_layout's line) */
 		uint64_t blk = j->lay.g * j->kel * elem;
 		if (j->lay.line)
@@ -1860,7 +1862,7 @@ static int load_kernels(struct anem *m, const struct mrange *r, unsigned nr, uin
 		uint64_t len[H13_COEFF_NCH];
 		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
 			len[c] = j->ch[c] ? j->ch[c]->len : 0u;
-		td_coeff_sizes_refusal(&regs, &j->lay, j->kel, len, &no);
+		td_coeff_sizes_refusal(&regs, &j->lay, nout, j->kel, len, &no);
 		if (no.why)
 			return td_refusal_fault(m, &no);
 		/* between one group's block and the next group's line: zeros (Apple's are); a nonzero

@@ -436,7 +436,8 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 				if (td_coeff_sized(r) && !kernels_refused)
 					td_kernels_inside_refusal(r, &lay, (uint64_t)groups * cout,
 								  (uint64_t)cin * win.kh * win.kw + bias, len, &no);
-				td_coeff_sizes_refusal(r, &lay, (uint64_t)cin * win.kh * win.kw + bias, len, &no);
+				td_coeff_sizes_refusal(r, &lay, (uint64_t)groups * cout, (uint64_t)cin * win.kh * win.kw + bias, len,
+					       &no);
 			}
 			refusal_tail(&no, out, ctx);
 		}

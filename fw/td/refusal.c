@@ -464,28 +464,49 @@ void td_pk_params_refusal(const struct td_regs *r, unsigned g, unsigned cin, uns
 		td_refuse(no, 1, H13_NE_KERNELCFG, 0, 32, "phase-sparse kernels of this window, OCGSize or Cin not modelled");
 }
 
-/* load_kernels, dense kernels in runs (l: td_ocg_layout's; kel the elements of a kernel, its bias
- * first with BiasMode; len each coefficient channel's bytes, 0 for one not read: the model's
- * ranges, or CoeffBfrSize where enabled, which td_ranges makes them): a channel longer than the
- * kernels the layout puts in it, rounded up to 64 bytes. Where a channel is shorter than the
- * kernels it holds the model refuses that first ("not inside its coefficient channel", a data
- * refusal), and nothing is recorded. */
-void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t kel,
+/* load_kernels, dense kernels in runs or in OCGSize 0 blocks (l: td_ocg_layout's; nout NumGroups x
+ * Cout; kel the elements of a kernel, its bias first with BiasMode; len each coefficient channel's
+ * bytes, 0 for one not read: the model's ranges, or CoeffBfrSize where enabled, which td_ranges
+ * makes them): a channel longer than the kernels the layout puts in it, rounded up to 64 bytes (in
+ * runs the channel's whole; with OCGSize 0 each of its blocks, output o block o / 16 of channel o
+ * mod 16, every channel taking up to channel 0's ceil(nout / 16) blocks). Where a channel is shorter than the kernels it holds the model refuses that first ("not
+ * inside its coefficient channel", a data refusal), and nothing is recorded. With OCGSize 0 every
+ * real program sizes its channels exactly so (conv.hwx's one block, Apple's H13 grouped 3x3 over 4
+ * groups of 16 -> 16, conv_known_k3_c64_n64_s16_st1_g4_bias1_same: four 320-byte blocks in 0x500,
+ * and its depthwise 1x9, whose channels hold more than its lanes under a layout the model refuses,
+ * Ox 2); a sixth review found a channel longer than its blocks computing, the bytes past them
+ * unread. */
+void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t nout, uint64_t kel,
 			    const uint64_t len[H13_COEFF_NCH], struct td_refusal *no)
 {
 	const uint32_t kc = GET(H13_NE_KERNELCFG);
-	if (l->kind != TD_OCG_RUNS || H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
+	if ((l->kind != TD_OCG_RUNS && l->kind != TD_OCG_MOD16) || H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
 		return;
 	const uint64_t elem = H13_GET(kc, H13_KERNELCFG_KERNELFMT) == H13_KERNELFMT_FP16 ? 2u : 1u;
-	uint64_t blk = l->g * kel * elem;
-	if (l->line) /* (over several groups each group's block padded to 64 bytes) */
-		blk = (blk + 63u) & ~(uint64_t)63u;
-	const uint64_t held = l->full * blk + l->tail * kel * elem, need = (held + 63u) & ~(uint64_t)63u;
+	uint64_t need[H13_COEFF_NCH];
+	if (l->kind == TD_OCG_MOD16) {
+		const uint64_t blk = (kel * elem + 63u) & ~(uint64_t)63u;
+		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+			if (len[c] && len[c] < (c < nout ? (nout - 1u - c) / H13_COEFF_NCH + 1u : 0u) * blk)
+				return;
+		/* (a channel of fewer blocks than channel 0, nout not a multiple of 16, may be sized
+		 * as channel 0 is: whether Apple sizes it to its own blocks is not pinned, and the
+		 * bytes after its last block are a block's place, not a layout's) */
+		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+			need[c] = (nout + H13_COEFF_NCH - 1u) / H13_COEFF_NCH * blk;
+	} else {
+		uint64_t blk = l->g * kel * elem;
+		if (l->line) /* (over several groups each group's block padded to 64 bytes) */
+			blk = (blk + 63u) & ~(uint64_t)63u;
+		const uint64_t held = l->full * blk + l->tail * kel * elem;
+		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+			if (len[c] && len[c] < held)
+				return;
+		for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+			need[c] = (held + 63u) & ~(uint64_t)63u;
+	}
 	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
-		if (len[c] && len[c] < held)
-			return;
-	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
-		if (len[c] > need) {
+		if (len[c] > need[c]) {
 			td_refuse(no, 1, H13_COEFF_BFRSIZE(c), 0, 32,
 				  "a coefficient channel's CoeffBfrSize larger than the kernels the "
 				  "layout (Common.ConvCfg.OCGSize, Common.Cout) puts in it, rounded up "

@@ -383,7 +383,7 @@ void td_conv_window_refusal(const struct td_regs *r, unsigned cin, unsigned win,
 void td_conv_biases_refusal(const struct td_regs *r, int ku, struct td_refusal *no);
 void td_pk_params_refusal(const struct td_regs *r, unsigned g, unsigned cin, unsigned kh, unsigned kw,
 			  unsigned bias, struct td_refusal *no);
-void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t kel,
+void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l, uint64_t nout, uint64_t kel,
 			    const uint64_t len[H13_COEFF_NCH], struct td_refusal *no);
 void td_coeff_lens(const struct td_regs *r, int ku, uint64_t len[H13_COEFF_NCH]);
 int td_coeff_sized(const struct td_regs *r);

@@ -1047,3 +1047,46 @@ TEST(model_bias, a_convolution_over_a_channel_of_one_record_is_refused_and_marke
 		       "%s", itext);
 	}
 }
+
+/* Sixth review: with OCGSize 0 (output o block o / 16 of channel o mod 16, each block rounded up to
+ * 64 bytes) a coefficient channel whose CoeffBfrSize is larger than its blocks computed, the bytes
+ * past them never read; in runs the same was refused. Every real program sizes its OCGSize-0
+ * channels exactly (conv.hwx, Apple's H13 grouped 3x3 over 4 groups: 4 blocks of 320 bytes in
+ * 0x500), so a channel longer than channel 0's ceil(NumGroups x Cout / 16) blocks is a layout the
+ * model does not read: refused by name (fw/td td_coeff_sizes_refusal), and inspect marks it.
+ * Control: cb_mod16 (5 -> 20, a bias: channels 0..3 two blocks, 4..15 one, each sized as channel
+ * 0 by bp_convb, which is left computing) as built computes numpy's values, unmarked. */
+static size_t build_mod16(void)
+{
+	const struct shape *s = &shapes[0];
+	struct bp_conv_spec spec = {s->cin, s->cout, s->w, s->h, s->k, s->ocg, s->relu, 0,
+				    NULL, bias, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+	cb_fill(s->cout, s->cin * s->k * s->k);
+	spec.wts = wts;
+	return bp_convb(prog, sizeof prog, &spec);
+}
+
+TEST(model_bias, an_ocgsize_0_channel_longer_than_its_blocks_is_refused)
+{
+	struct orc_run r;
+	char fault[1024] = "";
+	size_t len = build_mod16();
+	REQUIRE(len > 0);
+	int rc = trun_orc(shapes[0].orc, prog, len, 1, &r, fault, sizeof fault);
+	expect_within(shapes[0].orc, rc, &r, fault);
+	CHECKF(!strstr(tinspect(prog, len), "not modelled"), "%s", tinspect(prog, len));
+	static const unsigned chs[] = {0, 5}; /* two blocks, one block */
+	for (unsigned i = 0; i < sizeof chs / sizeof chs[0]; i++) {
+		REQUIRE(build_mod16() == len);
+		REQUIRE(tpatch_field(prog, len, 0, H13_COEFF_BFRSIZE(chs[i]), 0, 32,
+				     td0_reg(prog, H13_COEFF_BFRSIZE(chs[i])) + 64u) == 0);
+		fault[0] = 0;
+		rc = trun_orc(shapes[0].orc, prog, len, 1, &r, fault, sizeof fault);
+		char want[64];
+		snprintf(want, sizeof want, "KernelDMASrc.CoeffBfrSize[%u]", chs[i]);
+		CHECKF(rc != 0 && strstr(fault, want) && strstr(fault, "larger than the kernels the layout"),
+		       "channel %u a line longer: rc %d, %s", chs[i], rc, fault);
+		const char *itext = tinspect(prog, len);
+		CHECKF(strstr(itext, "(not modelled: a coefficient channel's CoeffBfrSize larger") != NULL, "%s", itext);
+	}
+}
