@@ -430,7 +430,8 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 		return ENG_E_FAULT;
 	}
 	if (place == TD_LUT_HEADS) {
-		/* pinned before dense kernels only (fw/td td_lut_heads_refusal, which inspect marks) */
+		/* pinned before dense fp16 kernels in OCGSize runs and the less's KernelFmt 1 depthwise
+		 * lanes only (fw/td td_lut_heads_refusal, which inspect marks) */
 		const struct td_regs regs = {read_reg, m};
 		struct td_refusal no = {0};
 		td_lut_heads_refusal(&regs, place, &no);

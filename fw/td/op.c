@@ -311,7 +311,11 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		 * biases (td_conv_biases_refusal) */
 		{
 			struct td_refusal cno = {0};
-			/* (before them, compute_td's and conv_l2's kernel_not_the_record) */
+			/* (before them, resolve_act's: an activation record at each channel's head before
+			 * kernels no program shows behind one, phase-sparse aside, which the phase-sparse
+			 * words carry; then compute_td's and conv_l2's kernel_not_the_record) */
+			if (!H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
+				td_lut_heads_refusal(r, td_lut_place_of(r, ku != 0), &cno);
 			td_conv_record_channel_refusal(r, ku != 0, &cno);
 			td_conv_window_refusal(r, cin, H13_GET(in, H13_INDIM_WIN), l2src && !rsrc, &cno);
 			if (!H13_GET(gcv, H13_GROUPCONV_UNICASTEN))

@@ -607,11 +607,26 @@ void td_conv_record_channel_refusal(const struct td_regs *r, int ku, struct td_r
  * depthwise). Phase-sparse records (NE.KernelCfg.SparseFmt: Apple's stride-2 convolutions and its
  * depthwise pad form) behind a record no program shows: where their records, each on its own
  * 64-byte line of the channel, start then is not pinned (a fifth review found them computing, the
- * records read from +0x80). */
+ * records read from +0x80). Dense fp16 kernels in OCGSize-0 blocks and depthwise lanes of
+ * other than KernelFmt 1 bytes behind a record: no program shows them either (a sixth review
+ * found both computing). */
 void td_lut_heads_refusal(const struct td_regs *r, enum td_lut_place place, struct td_refusal *no)
 {
-	if (place == TD_LUT_HEADS && H13_GET(GET(H13_NE_KERNELCFG), H13_KERNELCFG_SPARSEFMT))
+	if (place != TD_LUT_HEADS)
+		return;
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	if (H13_GET(kc, H13_KERNELCFG_SPARSEFMT))
 		TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_SPARSEFMT, TD_LUT_HEADS_SPARSE_WHY);
+	/* a sixth review's: the census of the real programs (the fixtures, the sweeps' streams, the
+	 * sweeps' notes of Apple's matmuls and less) finds the record at the heads before dense fp16
+	 * kernels in OCGSize runs (OCGSize 4 and 5) and before the less's KernelFmt 1 depthwise lanes
+	 * only; before depthwise lanes of other kernels, or dense kernels in OCGSize-0 blocks, the
+	 * model computed on the pinned forms' reading, which no program shows */
+	else if (H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_UNICASTEN)) {
+		if (H13_GET(kc, H13_KERNELCFG_KERNELFMT) != H13_KERNELFMT_UINT8)
+			TD_REFUSE(no, 1, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT, TD_LUT_HEADS_DW_WHY);
+	} else if (!H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OCGSIZE))
+		TD_REFUSE(no, 1, H13_COMMON_CONVCFG, H13_CONVCFG_OCGSIZE, TD_LUT_HEADS_OCG0_WHY);
 }
 
 /* load_kernels_ku, a kernel-unit TD's OCG in coefficient channel 0 (nout outputs, per weights a

@@ -909,6 +909,17 @@ enum td_lut_place td_lut_place_of(const struct td_regs *r, int ku);
 	"(NE.KernelCfg.SparseFmt) not modelled: every real convolution with its record at the "        \
 	"channels' heads has dense kernels (Apple's matmuls with a fused gelu or silu, its less), and " \
 	"where phase-sparse records start behind one no program shows"
+/* TD_LUT_HEADS before a depthwise convolution's lanes of other than KernelFmt 1 bytes (the less's),
+ * and before dense kernels in OCGSize-0 blocks: refused (fw/td/refusal.c) */
+#define TD_LUT_HEADS_DW_WHY                                                                             \
+	"an activation record at each coefficient channel's head before depthwise lanes of other "     \
+	"than KernelFmt 1 bytes not modelled: Apple's less (KernelFmt 1, UnicastCin 2) is the one "    \
+	"depthwise convolution with its record at the channels' heads"
+#define TD_LUT_HEADS_OCG0_WHY                                                                           \
+	"an activation record at each coefficient channel's head before dense kernels in OCGSize 0 "   \
+	"blocks not modelled: every real convolution with its record at the channels' heads holds its " \
+	"kernels in OCGSize runs (Apple's matmuls with a fused gelu or silu, OCGSize 4 and 5) or is "  \
+	"Apple's less (depthwise)"
 void td_lut_heads_refusal(const struct td_regs *r, enum td_lut_place place, struct td_refusal *no);
 /* a convolution from memory whose record is a channel of exactly one (TD_LUT_CHANNEL): no kernel
  * there (fw/td/refusal.c; the model's kernel_not_the_record) */

@@ -688,7 +688,8 @@ TEST(model_bias, a_depthwise_bias_with_kernelfmt_1_is_refused)
  * its 16 channels (docs/engine-model.md, "The activation record at the head of each kernel
  * channel"): cb_relu's convolution (16 -> 32, a bias) with NonlinearMode 2 and benchprog's tanh
  * record in front of every channel's kernels, against tanh of the sum (gen_model.py's cb_lut,
- * within the 33-knot bound). Negatives: the plain convolution fails the checker; records that
+ * within the 33-knot bound), its outputs in runs as Apple's are (OCGSize 1; OCGSize-0 blocks behind
+ * a record are refused since the sixth review). Negatives: the plain convolution fails the checker; records that
  * differ between channels are refused, naming the channel.
  */
 static uint8_t lutprog[BP_WEIGHTS_OFF + 64 * 1024];
@@ -754,7 +755,7 @@ static size_t lut_conv(unsigned ocg, size_t *len)
 
 TEST(model_bias, the_lut_record_at_the_head_of_each_kernel_channel)
 {
-	size_t len, l2 = lut_conv(0, &len);
+	size_t len, l2 = lut_conv(1, &len);
 	REQUIRE(l2 > 0);
 	struct orc_run r;
 	char fault[256] = "";
@@ -996,7 +997,7 @@ TEST(model_bias, the_lut_record_at_the_heads_before_phase_sparse_kernels_is_refu
 {
 	struct orc_run r;
 	char fault[1024] = "";
-	size_t len, l2 = lut_conv(0, &len);
+	size_t len, l2 = lut_conv(1, &len);
 	REQUIRE(l2 > 0);
 	int rc = trun_orc("cb_lut", lutprog, l2, 0, &r, fault, sizeof fault);
 	expect_within("cb_lut (dense kernels after the record)", rc, &r, fault);
@@ -1026,7 +1027,7 @@ TEST(model_bias, the_lut_record_at_the_heads_before_phase_sparse_kernels_is_refu
  * record at every channel's head computes numpy's tanh of the sums, unmarked. */
 TEST(model_bias, a_convolution_over_a_channel_of_one_record_is_refused_and_marked)
 {
-	size_t len, l2 = lut_conv(0, &len);
+	size_t len, l2 = lut_conv(1, &len);
 	REQUIRE(l2 > 0);
 	struct orc_run r;
 	char fault[1024] = "";
@@ -1089,4 +1090,44 @@ TEST(model_bias, an_ocgsize_0_channel_longer_than_its_blocks_is_refused)
 		const char *itext = tinspect(prog, len);
 		CHECKF(strstr(itext, "(not modelled: a coefficient channel's CoeffBfrSize larger") != NULL, "%s", itext);
 	}
+}
+
+/* Sixth review: the activation record at each coefficient channel's head is pinned before dense
+ * fp16 kernels in OCGSize runs (Apple's matmuls with a fused gelu or silu, OCGSize 4 and 5) and
+ * before the less's KernelFmt 1 depthwise lanes; no real program holds it before dense kernels in
+ * OCGSize-0 blocks or before fp16 depthwise lanes, and both computed on the pinned forms' reading
+ * (cb_lut with OCGSize 0; cb_dw3 behind lut_heads' tanh record). Now refused by name (fw/td
+ * td_lut_heads_refusal), and inspect marks the convolution. Controls: cb_lut in runs (OCGSize 1)
+ * computes numpy's tanh of the sums, cb_dw3 without the record numpy's depthwise convolution. */
+TEST(model_bias, the_lut_record_at_the_heads_before_ocgsize_0_blocks_or_fp16_lanes_is_refused)
+{
+	struct orc_run r;
+	char fault[1024] = "";
+	size_t len, l2 = lut_conv(1, &len);
+	REQUIRE(l2 > 0);
+	int rc = trun_orc("cb_lut", lutprog, l2, 0, &r, fault, sizeof fault);
+	expect_within("cb_lut (OCGSize 1)", rc, &r, fault);
+	l2 = lut_conv(0, &len);
+	REQUIRE(l2 > 0);
+	fault[0] = 0;
+	rc = trun_orc("cb_lut", lutprog, l2, 1, &r, fault, sizeof fault);
+	CHECKF(rc != 0 && strstr(fault, "Common.ConvCfg.OCGSize") && strstr(fault, TD_LUT_HEADS_OCG0_WHY),
+	       "OCGSize 0 behind records: rc %d, %s", rc, fault);
+	const char *itext = tinspect(lutprog, l2);
+	CHECKF(strstr(itext, "16 -> 32 channels, kernels fp16 (not modelled: " TD_LUT_HEADS_OCG0_WHY ")") != NULL,
+	       "%s", itext);
+	/* fp16 depthwise lanes: cb_dw3 (3x3 over 32 channels, a bias) */
+	rc = run_dw(1, NULL, &r, fault, sizeof fault);
+	expect_within("cb_dw3", rc, &r, fault);
+	const size_t dl = bp_dwconv(prog, sizeof prog, 32, 12, 5, 3, wts, bias);
+	REQUIRE(dl > 0);
+	l2 = lut_heads(prog, lutprog, sizeof lutprog);
+	REQUIRE(l2 > 0);
+	fault[0] = 0;
+	rc = trun_orc("cb_dw3", lutprog, l2, 1, &r, fault, sizeof fault);
+	CHECKF(rc != 0 && strstr(fault, "NE.KernelCfg.KernelFmt") && strstr(fault, TD_LUT_HEADS_DW_WHY),
+	       "fp16 lanes behind records: rc %d, %s", rc, fault);
+	itext = tinspect(lutprog, l2);
+	CHECKF(strstr(itext, "32 -> 32 channels, kernels fp16 (not modelled: " TD_LUT_HEADS_DW_WHY ")") != NULL,
+	       "%s", itext);
 }
