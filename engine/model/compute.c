@@ -2680,10 +2680,10 @@ static void line_port(const struct anem *m, const struct conv *c, const float *w
 			float a = 0.0f;
 			int first = b0;
 			for (uint64_t k = 0; k < K; k++) {
-				float wv = w[k * CB + l];
-				if (wv == 0.0f)
-					continue;
-				a += wv * cols[k * as + x];
+				float wv = w[k * CB + l], xv = cols[k * as + x];
+				if (wv == 0.0f || (xv == 0.0f && __builtin_isinf(wv)))
+					continue; /* (0 x inf adds nothing, as the plain loop) */
+				a += wv * xv;
 				if (!first && !(__builtin_fabsf(a) < fl))
 					first = port_sign_sat(a, c->cv, ps, b, c->post);
 			}
@@ -3070,6 +3070,25 @@ static int conv_plain_row(struct anem *m, const struct conv *c, const struct til
 					float *a = acc + (uint64_t)o * c->as;
 					if (wv == 0.0f)
 						continue;
+					/* an infinite weight times a zero input (an input of 0, padding, a
+					 * subnormal at the MAC's port) adds nothing, as a 0 weight times an
+					 * infinite input: guide 03's 0 x inf = +0 (a sixth review found the
+					 * product's NaN making the whole output +0) */
+					if (__builtin_isinf(wv)) {
+						for (unsigned x = x0; x < x1; x++) {
+							const float xv = src[(x - x0) * step];
+							if (xv == 0.0f)
+								continue;
+							float t = a[x] + wv * xv;
+							a[x] = t;
+							if (first && !(__builtin_fabsf(t) < fl[o]) && first[(uint64_t)o * c->as + x] == 0.0f) {
+								float ps, b;
+								port_of(m, c, g, o, &ps, &b);
+								first[(uint64_t)o * c->as + x] = (float)port_sign_sat(t, c->cv, ps, b, c->post);
+							}
+						}
+						continue;
+					}
 					if (first) {
 						float *f = first + (uint64_t)o * c->as, lim = fl[o];
 						for (unsigned x = x0; x < x1; x++) {
@@ -3781,7 +3800,10 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 						continue;
 					conv_span(W, Win, win->sx, kx, win->px, &x0, &x1);
 					const float *src = m->fb + ((int64_t)x0 * win->sx + kx - win->px);
+					const int winf = __builtin_isinf(wv); /* (0 x inf adds nothing) */
 					for (unsigned x = x0; x < x1; x++) {
+						if (winf && src[(uint64_t)(x - x0) * win->sx] == 0.0f)
+							continue;
 						float t = acc[x] + wv * src[(uint64_t)(x - x0) * win->sx];
 						acc[x] = t;
 						if (!(__builtin_fabsf(t) < lim) && first[x] == 0.0f)

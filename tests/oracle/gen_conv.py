@@ -6,8 +6,9 @@ definition docs/engine-model.md ("Numerics", "Convolutions with a bias") gives t
     the MAC's input port makes a subnormal input or weight +0 (guide 03);
   - output (g, o, y, x) sums, in fp32 and in the order ci, ky, kx, the products w x in (exact in
     fp32: fp16 x fp16) of its taps: input (ci, y Sy - Py + ky, x Sx - Px + kx) of group g, a tap
-    outside the input adding nothing and a 0 weight adding nothing (the engine's 0 x inf is +0,
-    guide 03); the sum starts at +0;
+    outside the input adding nothing, and a 0 weight or a 0 input (after the port) adding nothing
+    (the engine's 0 x inf is +0, guide 03: an infinite weight times a 0 input as a 0 weight times
+    an infinite input); the sum starts at +0;
   - a bias (NE.MACCfg.BiasMode's, one an output, or NE.AccBias, one for every output) is added to
     the taps' fp32 sum in fp32;
   - the port: the value rounded once to fp16 (nearest, ties to even; NaN made +0). With two or
@@ -108,7 +109,7 @@ def reference(k):
                         inside = (iy >= 0) & (iy < k.hin) & (ix >= 0) & (ix < k.win)
                         xv = np.where(inside, x[g, ci, np.clip(iy, 0, k.hin - 1), np.clip(ix, 0, k.win - 1)], 0.0)
                         wv = wt[g, :, ci, ky, kx][:, None, None]
-                        take = inside[None, :, :] & (wv != 0.0)
+                        take = inside[None, :, :] & (wv != 0.0) & (xv != 0.0)[None, :, :]
                         prod = (wv * xv[None, :, :]).astype(np.float32)  # exact
                         acc = np.where(take, acc + prod, acc).astype(np.float32)
                         if taps2:
@@ -268,6 +269,20 @@ def rounding_case():
     return k
 
 
+def zero_inf_cases(rng):
+    # conv_infinite_weight_times_a_zero_input_adds_nothing: 40 random shapes, one input in three a
+    # zero of either sign or a subnormal (+0 at the MAC's port), one weight +-inf
+    cases = []
+    for _ in range(40):
+        k = filled(rng, random_shape(rng))
+        x, w = k.x.reshape(-1), k.wt.reshape(-1)
+        z = np.flatnonzero(rng.integers(0, 3, x.size) == 0)
+        x[z] = np.array([0x0000, 0x8000, 0x0001, 0x83ff], np.uint16)[rng.integers(0, 4, z.size)]
+        w[rng.integers(0, w.size)] = 0x7c00 if rng.integers(0, 2) else 0xfc00
+        cases.append(k)
+    return cases
+
+
 def main(o):
     d = os.path.join(o, 'conv')
     os.makedirs(d, exist_ok=True)
@@ -287,6 +302,7 @@ def main(o):
     write(os.path.join(d, 'simd.cnv'), [
         filled(rng, (3, 1, 1, 1, 1, 0, 1, 5, 6, wd, 3, wd, 3) if sh else (1, 1, 1, 1, 0, 0, 1, 40, 9, wd, 1, wd, 1))
         for wd in SIMD_WIDTHS for sh in range(2)])
+    write(os.path.join(d, 'zero_inf.cnv'), zero_inf_cases(np.random.default_rng(SEED + 4)))
     return 0
 
 

@@ -612,3 +612,60 @@ TEST(model_depthwise, a_bias_past_2_15_is_the_first_partial)
 	CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0x70e2u, "bias 30000: rc %d, 0x%04x: %s", rc,
 	       d.at, res.fault_text);
 }
+
+/*
+ * Sixth review: guide 03's 0 x inf = +0 in a depthwise convolution. Channel 1's output (1, 3)
+ * sums w00 x input (0, 2) then w01 x input (0, 3), every other tap's weight 0: with w00 = +inf over
+ * an input of 0 (or a subnormal, +0 at the MAC's port) and w01 = 1 over 5 it is 5 (hand
+ * arithmetic: the 0 x inf term adds nothing, as a 0 weight over an infinite input always has).
+ * Before, the product's NaN made the sum NaN and the output +0. Control: w00 = 0 over +inf, 5.
+ */
+static uint16_t dwz_in02;
+static void dwz_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (is_weights || g->bar != BP_IN0_BAR)
+		return;
+	const uint32_t row = bp_row(DWI_W);
+	for (unsigned c = 0; c < DWI_C; c++)
+		for (unsigned y = 0; y < DWI_H; y++)
+			for (unsigned x = 0; x < DWI_W; x++) {
+				uint64_t off = ((uint64_t)c * DWI_H + y) * row + 2u * x;
+				uint16_t v = 0x3800u; /* 0.5 */
+				if (c == 1 && y == 0 && x == 2)
+					v = dwz_in02;
+				if (c == 1 && y == 0 && x == 3)
+					v = 0x4500u; /* 5 */
+				if (off + 2 <= g->size)
+					le_wr16(buf + off, v);
+			}
+}
+
+TEST(model_depthwise, an_infinite_weight_times_a_zero_input_adds_nothing)
+{
+	static const struct {
+		uint16_t w00, in02;
+	} cases[] = {
+		{0x0000u, 0x7c00u}, /* the control: 0 x +inf */
+		{0x7c00u, 0x0000u}, /* +inf x +0 */
+		{0xfc00u, 0x8000u}, /* -inf x -0 */
+		{0x7c00u, 0x0001u}, /* +inf x a subnormal (+0 at the port) */
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (unsigned k = 0; k < DWI_C * 9u; k++)
+			wts[k] = 0x3400u; /* 1/4 */
+		for (unsigned k = 0; k < 9u; k++)
+			wts[9u + k] = 0;
+		wts[9u + 0] = cases[i].w00;
+		wts[9u + 1] = 0x3c00u; /* 1 */
+		dwz_in02 = cases[i].in02;
+		size_t len = bp_dwconv(prog, sizeof prog, DWI_C, DWI_W, DWI_H, 3, wts, NULL);
+		REQUIRE(len > 0);
+		struct dwi d = {0};
+		struct session_result res;
+		const struct session_hooks h = {dwz_fill, dwi_check, &d, 0};
+		int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0x4500u, "w00 0x%04x over 0x%04x: rc %d, 0x%04x: %s",
+		       cases[i].w00, cases[i].in02, rc, d.at, res.fault_text);
+	}
+}
