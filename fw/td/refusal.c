@@ -517,7 +517,8 @@ void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l,
 
 /* depthwise, dense kernels (not phase-sparse): channel c's kernel (kel elements of KernelFmt, its
  * bias first) in lane c mod 16 at (c / 16) x kel elements, inside it (len: the channels' bytes, 0
- * for none); the last 16 channels hold each lane's farthest */
+ * for none); the last 16 channels hold each lane's farthest. Then no lane longer than lane 0's
+ * kernels rounded up to 64 bytes. */
 void td_dw_lanes_inside_refusal(const struct td_regs *r, unsigned C, uint64_t kel, const uint64_t len[H13_COEFF_NCH],
 				struct td_refusal *no)
 {
@@ -532,6 +533,20 @@ void td_dw_lanes_inside_refusal(const struct td_regs *r, unsigned C, uint64_t ke
 			return;
 		}
 	}
+	/* then no lane longer than lane 0's kernels, rounded up to 64 bytes: every real depthwise
+	 * convolution sizes its lanes so (Apple's H13 3x3 over 64 channels, 0x80 for 4 x 18 bytes,
+	 * and over 1024, conv_probe_k3_c1024_n1024_s16_st1_g1024_bias0_same: 0x480 for 64 x 18; the
+	 * less, 0x40 after its record); a longer lane holds bytes the layout leaves unread, as a
+	 * dense channel's (td_coeff_sizes_refusal; a sixth review found it computing) */
+	const uint64_t need = (((uint64_t)C + H13_COEFF_NCH - 1u) / H13_COEFF_NCH * kel * elem + 63u) & ~(uint64_t)63u;
+	for (unsigned c = 0; c < H13_COEFF_NCH; c++)
+		if (len[c] > need) {
+			td_refuse(no, 1, H13_COEFF_BFRSIZE(c), 0, 32,
+				  "a coefficient channel's CoeffBfrSize larger than the kernels the "
+				  "layout (Common.ConvCfg.OCGSize, Common.Cout) puts in it, rounded up "
+				  "to 64 bytes: the sizes disagree with the layout");
+			return;
+		}
 }
 
 /* every enabled coefficient channel sized: an enabled channel of CoeffBfrSize 0 is td_ranges's

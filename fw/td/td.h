@@ -387,7 +387,8 @@ void td_coeff_sizes_refusal(const struct td_regs *r, const struct td_ocg_lay *l,
 			    const uint64_t len[H13_COEFF_NCH], struct td_refusal *no);
 void td_coeff_lens(const struct td_regs *r, int ku, uint64_t len[H13_COEFF_NCH]);
 int td_coeff_sized(const struct td_regs *r);
-/* depthwise's: every dense kernel inside its lane (as td_kernels_inside_refusal) */
+/* depthwise's: every dense kernel inside its lane (as td_kernels_inside_refusal), then no lane longer
+ * than lane 0's kernels rounded up to 64 bytes (as td_coeff_sizes_refusal) */
 void td_dw_lanes_inside_refusal(const struct td_regs *r, unsigned C, uint64_t kel, const uint64_t len[H13_COEFF_NCH],
 				struct td_refusal *no);
 void td_ku_kernels_refusal(const struct td_regs *r, uint64_t nout, uint64_t per, uint64_t len0, int stage,

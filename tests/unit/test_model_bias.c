@@ -1131,3 +1131,27 @@ TEST(model_bias, the_lut_record_at_the_heads_before_ocgsize_0_blocks_or_fp16_lan
 	CHECKF(strstr(itext, "32 -> 32 channels, kernels fp16 (not modelled: " TD_LUT_HEADS_DW_WHY ")") != NULL,
 	       "%s", itext);
 }
+
+/* Sixth review: a depthwise convolution's lane (coefficient channel) longer than lane 0's kernels,
+ * rounded up to 64 bytes, computed, the bytes past its kernels unread. Every real depthwise
+ * convolution sizes its lanes exactly (Apple's H13 3x3 over 64 channels, 0x80 for 4 x 18 bytes,
+ * and over 1024, 0x480 for 64 x 18; the less, 0x40 after its record): refused by name now (fw/td
+ * td_dw_lanes_inside_refusal), and inspect marks it. Control: cb_dw3 (3x3 over 32 channels, a
+ * bias: 2 x 20 bytes a lane in 0x40) as built computes numpy's values, unmarked. */
+TEST(model_bias, a_depthwise_lane_longer_than_its_kernels_is_refused)
+{
+	struct orc_run r;
+	char fault[1024] = "";
+	int rc = run_dw(1, NULL, &r, fault, sizeof fault);
+	expect_within("cb_dw3", rc, &r, fault);
+	const size_t len = bp_dwconv(prog, sizeof prog, 32, 12, 5, 3, wts, bias);
+	REQUIRE(len > 0);
+	CHECKF(!strstr(tinspect(prog, len), "not modelled"), "%s", tinspect(prog, len));
+	REQUIRE(tpatch_field(prog, len, 0, H13_COEFF_BFRSIZE(3), 0, 32, td0_reg(prog, H13_COEFF_BFRSIZE(3)) + 64u) == 0);
+	fault[0] = 0;
+	rc = trun_orc("cb_dw3", prog, len, 1, &r, fault, sizeof fault);
+	CHECKF(rc != 0 && strstr(fault, "KernelDMASrc.CoeffBfrSize[3]") && strstr(fault, "larger than the kernels the layout"),
+	       "lane 3 a line longer: rc %d, %s", rc, fault);
+	const char *itext = tinspect(prog, len);
+	CHECKF(strstr(itext, "(not modelled: a coefficient channel's CoeffBfrSize larger") != NULL, "%s", itext);
+}
