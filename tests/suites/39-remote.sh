@@ -253,6 +253,14 @@ else t_fail remote.a_lost_answer_named_by_tag "$(tail -1 "$work/peer_drop-write_
 if ! peer drop-write 0 && grep -qxF 'remote: load: program-refused: arena-too-large: the grants do not fit one submission'"'"'s arena (refused): the program needs 305418240 bytes of device memory, a program slot of this service holds 268435456 (docs/service.md, "Limits")' "$work/peer_drop-write_0.log"; then
 	t_pass remote.every_answer_through_the_checks_then_the_refusal_detail
 else t_fail remote.every_answer_through_the_checks_then_the_refusal_detail "$(tail -1 "$work/peer_drop-write_0.log")"; fi
+# a LOAD the service refuses fills nothing: "run: input input: ... filled from seed" came before
+# the refusal, for an input no run took (2026-12-07); the control, a peer that lets the run reach
+# the call, says it
+if grep -q 'filled from seed' "$work/peer_drop-write_0.log"; then
+	t_fail remote.refused_load_fills_nothing_first "$(head -n2 "$work/peer_drop-write_0.log" | tr '\n' ' ')"
+elif ! peer fixed-none 0 && grep -q '^run: input input: float16 \[.*\] not given: filled from seed 0x' "$work/peer_fixed-none_0.log"; then
+	t_pass remote.refused_load_fills_nothing_first
+else t_fail remote.refused_load_fills_nothing_first "control: $(head -n2 "$work/peer_fixed-none_0.log" | tr '\n' ' ')"; fi
 # the wait for an answer: a peer that never answers the LOAD (a service still working) is given
 # up on after --timeout's 2 s, saying so, not the default 60 s; a peer that closes the link at
 # the LOAD is named as a closed link at once (the two failures told apart); --timeout's value is

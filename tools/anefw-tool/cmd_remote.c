@@ -137,8 +137,10 @@ static void to_stdout(void *ctx, const char *s, size_t n)
 	fwrite(s, 1, n, stdout);
 }
 
-/* What tio_prepare says of the inputs ("filled from seed"), kept until the link is up: a run that
- * cannot connect fills nothing, and said so before it said it could not connect. */
+/* What tio_prepare says of the inputs ("filled from seed"), kept until the service has loaded the
+ * program and every buffer fits: a run that cannot connect, or whose LOAD is refused, fills
+ * nothing, and said so before it said it could not connect (and, until 2026-12-07, before the
+ * LOAD's refusal). */
 struct held {
 	char *b;
 	size_t n;
@@ -158,7 +160,7 @@ static void to_held(void *ctx, const char *s, size_t n)
 }
 
 static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned flags, struct tio *x,
-		      const struct rm_gen *gen)
+		      const struct rm_gen *gen, const struct held *held)
 {
 	struct cmd k;
 	link_cmd_init(&k, CMD_WINDOW, -1);
@@ -206,12 +208,14 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		       t->role == TNS_INPUT ? "input" : "tensor", t->name, t->bar);
 		goto out;
 	}
+	/* every buffer placed and checked first: the inputs are filled only for a run that goes on */
+	uint32_t access[CMD_NBARS] = {0}, placed = 0;
 	for (unsigned b = 0; b < CMD_NBARS; b++) {
 		if (!(used >> b & 1u) || (fixed >> b & 1u))
 			continue;
 		if (link_program_info(l, id, b, &info))
 			goto out;
-		const uint32_t access = info.access;
+		access[b] = info.access;
 		uint64_t need = info.need;
 		const struct tns_tensor *t = tensor_of_bar(x, b);
 		if (t && t->bytes > need)
@@ -223,6 +227,20 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 			       (unsigned long long)at, (unsigned long long)wsize);
 			goto out;
 		}
+		region[b] = at;
+		size[b] = need;
+		placed |= 1u << b;
+		at = (at + need + 4095) & ~4095ull;
+	}
+	/* what was said of the inputs ("filled from seed"), now that they are filled */
+	if (held->n)
+		fwrite(held->b, 1, held->n, stdout);
+	for (unsigned b = 0; b < CMD_NBARS; b++) {
+		if (!(placed >> b & 1u))
+			continue;
+		const uint32_t acc = access[b];
+		const uint64_t need = size[b];
+		const struct tns_tensor *t = tensor_of_bar(x, b);
 		free(tmp);
 		tmp = calloc(1, need ? (size_t)need : 1);
 		if (!tmp) {
@@ -232,15 +250,12 @@ static int remote_run(struct link *l, const uint8_t *buf, size_t len, unsigned f
 		/* inputs as the local run fills them; everything else zero, as there */
 		if (t && t->role == TNS_INPUT) {
 			const struct session_hooks *h = tio_hooks(x);
-			struct subq_grant g = {.bar = b, .access = access, .size = t->bytes};
+			struct subq_grant g = {.bar = b, .access = acc, .size = t->bytes};
 			h->fill(h->ctx, &g, tmp, 0);
 		}
-		if (link_write(l, at, tmp, need))
+		if (link_write(l, region[b], tmp, need))
 			goto out;
-		region[b] = at;
-		size[b] = need;
-		call.ov[call.nov++] = (struct cmd_ov){b, access, wdev + at, need};
-		at = (at + need + 4095) & ~4095ull;
+		call.ov[call.nov++] = (struct cmd_ov){b, acc, wdev + region[b], need};
 	}
 	enum link_fail cf = link_ask(l, &call);
 	if (cf != LINK_OK) {
@@ -406,8 +421,6 @@ static int cmd_remote(int argc, char **argv)
 		printf("remote: hello: %s\n", cmd_err_name(l.last.err));
 		goto close;
 	}
-	if (held.n)
-		fwrite(held.b, 1, held.n, stdout);
 	if (!strcmp(what, "shutdown")) {
 		link_cmd_init(&k, CMD_SHUTDOWN, -1);
 		rc = link_ask_ok(&l, &k) ? 1 : 0;
@@ -415,7 +428,7 @@ static int cmd_remote(int argc, char **argv)
 			printf("remote: the service is shut down\n");
 		goto close;
 	}
-	rc = remote_run(&l, buf, len, flags, &x, prog.gen);
+	rc = remote_run(&l, buf, len, flags, &x, prog.gen, &held);
 	if (stats) /* MB/s: bytes per microsecond */
 		printf("remote: moved %llu bytes up in %.2f s (%.2f MB/s), %llu bytes down in %.2f s "
 		       "(%.2f MB/s)\n", (unsigned long long)l.up_bytes, l.up_ns / 1e9,
