@@ -583,7 +583,13 @@ int anefw_job(const char *cmdline)
 	threads_share(0);
 	if (serve)
 		rc = anefw_serve(0); /* the serial transport: commands on the console's line */
-	else if ((pa = cmdline_arg(cmdline, "program", path, sizeof path)) == 0) {
+	else if ((pa = cmdline_arg(cmdline, "program", path, sizeof path)) == 0 && !path[0]) {
+		/* program= with nothing after it: "cannot open : ..." before */
+		printf("error: program= with no value on the command line; expected program=PATH, "
+		       "a .hwx or raw task stream on the host\n");
+		fail_verdict("program= with no value (expected program=PATH)");
+		rc = 1;
+	} else if (pa == 0) {
 		rc = run_program(path, trace, fault, req, nreq, &tol);
 		threads_share(nw);
 	} else if (pa == -2) { /* given, but longer than the path buffer: not "no program" */

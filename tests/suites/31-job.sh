@@ -68,6 +68,12 @@ last_is job.unknown_key_beside_a_program "anefw: done: FAILED: unknown key 'tras
 if ! grep -q '^completion:' <<<"$out"; then t_pass job.unknown_key_runs_nothing; else t_fail job.unknown_key_runs_nothing; fi
 out=$(fw trace=1); rc=$?
 last_is job.no_program_with_other_keys "anefw: done: FAILED: no program given (program=PATH)" "$out" "$rc" 1
+# program= with no value names it (it said "program: cannot open : no such file or directory")
+out=$(fw program=); rc=$?
+if grep -qxF "error: program= with no value on the command line; expected program=PATH, a .hwx or raw task stream on the host" <<<"$out" &&
+   ! grep -q 'cannot open' <<<"$out"; then t_pass job.empty_program_named
+else t_fail job.empty_program_named "exit $rc: $(grep -E '^(error|program|anefw)' <<<"$out" | cut -c1-160)"; fi
+last_is job.empty_program_is_the_verdict "anefw: done: FAILED: program= with no value (expected program=PATH)" "$out" "$rc" 1
 out=$(fw); rc=$?
 last_is job.empty_command_line_boots_only "anefw: done: ok" "$out" "$rc" 0
 
