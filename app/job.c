@@ -282,15 +282,9 @@ static int run_program(const char *path, unsigned trace, int fault, const struct
 	printf("\n");
 	int rc = 0;
 	if (e != LDR_OK) {
-		printf("program: rejected: " ERR_FMT, ERR_ARGS(ldr_err_of(prog, e)));
-		if (prog->err_off)
-			printf(" at file offset 0x%lx", (unsigned long)prog->err_off);
-		char vals[128];
-		ldr_err_values(prog, e, vals, sizeof vals);
-		printf("%s%s\n", vals[0] ? ": " : "", vals);
+		ldr_print_refusal(prog, e, buf, (size_t)n, 0, "program: rejected: ", "program: ", path,
+				  to_console, NULL);
 		const char *no = ldr_not_a_program(buf, (size_t)n, 0, prog, e);
-		if (no)
-			printf("program: %s: %s\n", path, no);
 		fail_verdict("program rejected: %s%s%s", ldr_err_name(e), no ? ": " : "", no ? no : "");
 		rc = 1;
 	} else {

@@ -678,15 +678,8 @@ int session_run(struct app_session *s, const uint8_t *buf, size_t len, const str
 	res->lerr = ldr_load(buf, len, o->ldr_flags, &s->prog);
 	if (res->lerr != LDR_OK) {
 		/* as validate and run say it: the name, its words, where, and what the file holds */
-		char vals[128];
-		ldr_err_values(&s->prog, res->lerr, vals, sizeof vals);
-		outf(o->out, o->ctx, "submit: program rejected: " ERR_FMT, ERR_ARGS(ldr_err_of(&s->prog, res->lerr)));
-		if (s->prog.err_off)
-			outf(o->out, o->ctx, " at file offset 0x%lx", (unsigned long)s->prog.err_off);
-		outf(o->out, o->ctx, "%s%s\n", vals[0] ? ": " : "", vals);
-		const char *no = ldr_not_a_program(buf, len, o->ldr_flags, &s->prog, res->lerr);
-		if (no)
-			outf(o->out, o->ctx, "submit: %s\n", no);
+		ldr_print_refusal(&s->prog, res->lerr, buf, len, o->ldr_flags, "submit: program rejected: ",
+				  "submit: ", o->path, o->out, o->ctx);
 		return 1;
 	}
 	res->loaded = 1;

@@ -80,6 +80,8 @@ struct session_opts {
 	const struct session_hooks *hooks;
 	const struct ctrl_limits *limits; /* NULL: ctrl_default_limits */
 	uint64_t max_arena;               /* 0: SESSION_MAX_ARENA */
+	const char *path;                 /* the program's file, named in a loader refusal (NULL:
+					     not named) */
 };
 
 #define SESSION_MAX_ARENA (256ull << 20)

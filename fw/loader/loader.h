@@ -216,6 +216,14 @@ int ldr_runtime_kernel_read(const struct ldr_program *p, const struct td_range *
  * bytes, TD 1 reaches 0x100400"), else "". For messages only. */
 void ldr_err_values(const struct ldr_program *p, enum ldr_err e, char *out, size_t cap);
 
+/* After ldr_load(buf, len, flags, p) failed with e: the refusal as every front end prints it,
+ * in one order: the named error first, "<lead>NAME: description[ at file offset X][: values]",
+ * then, when the file is no ANE program at all (ldr_not_a_program), "<lead2>[path: ]what it
+ * is". Either lead may be "". */
+void ldr_print_refusal(const struct ldr_program *p, enum ldr_err e, const uint8_t *buf, size_t len,
+		       unsigned flags, const char *lead, const char *lead2, const char *path,
+		       outf_fn out, void *ctx);
+
 /* Loads and validates a whole program; on failure the contents of *out are unspecified. */
 enum ldr_err ldr_load(const uint8_t *buf, size_t len, unsigned flags, struct ldr_program *out);
 

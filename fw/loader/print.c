@@ -616,3 +616,32 @@ void ldr_print(const struct ldr_program *p, unsigned pflags, outf_fn out, void *
 	if (!print_luts(&o, p))
 		pf(&o, "  none\n");
 }
+
+static void put(outf_fn out, void *ctx, const char *s)
+{
+	if (out && s)
+		out(ctx, s, strlen(s));
+}
+
+void ldr_print_refusal(const struct ldr_program *p, enum ldr_err e, const uint8_t *buf, size_t len,
+		       unsigned flags, const char *lead, const char *lead2, const char *path,
+		       outf_fn out, void *ctx)
+{
+	char vals[128];
+	ldr_err_values(p, e, vals, sizeof vals);
+	put(out, ctx, lead);
+	outf(out, ctx, ERR_FMT, ERR_ARGS(ldr_err_of(p, e)));
+	if (p && p->err_off)
+		outf(out, ctx, " at file offset 0x%lx", (unsigned long)p->err_off);
+	outf(out, ctx, "%s%s\n", vals[0] ? ": " : "", vals);
+	const char *no = ldr_not_a_program(buf, len, flags, p, e);
+	if (!no)
+		return;
+	put(out, ctx, lead2);
+	if (path) {
+		put(out, ctx, path);
+		put(out, ctx, ": ");
+	}
+	put(out, ctx, no);
+	put(out, ctx, "\n");
+}

@@ -88,6 +88,28 @@ done
 rm -rf "$tmp"
 [ "$crash" -eq 0 ] && t_pass loader.validate.junk_rejected_cleanly || t_fail loader.validate.junk_rejected_cleanly
 
+# a program the loader refuses is said alike by every command, in one order: the named error
+# with its offset and values first (validate's first line, behind the command's lead), then
+# what the file is, with its path. run and remote left out the offset, submit the path (a text
+# file: README.md, refused at file offset 0x2c)
+v=$("$TOOL" validate README.md 2>&1); bad=""
+v1=$(head -n1 <<<"$v"); v2=$(sed -n 2p <<<"$v")
+[ "$(wc -l <<<"$v")" -eq 2 ] && grep -q " at file offset 0x2c" <<<"$v1" && [ "${v2%%: *}" = README.md ] || bad="[validate: $v]"
+alike() { # lead lead2 command [args...]: the command's two lines, leads and all
+	local l1=$1 l2=$2 got; shift 2
+	got=$("$TOOL" "$@" 2>&1)
+	[ "$got" = "$l1$v1
+$l2${v2}" ] || bad="$bad [$1: $(tr '\n' '|' <<<"$got")]"
+}
+alike "run: program: " "run: " run README.md
+alike "submit: program rejected: " "submit: " submit README.md
+alike "remote: program: " "remote: " remote --connect 127.0.0.1:1 run README.md
+alike "anefw-tool inspect: README.md: " "anefw-tool inspect: " inspect README.md
+alike "anefw-tool census: README.md: not loaded: " "anefw-tool census: " census README.md
+d=$(mktemp -d); alike "convert: README.md: program rejected: " "convert: " convert README.md "$d/x.anec"; rm -rf "$d"
+if [ -z "$bad" ]; then t_pass loader.refusal_said_alike_by_every_command
+else t_fail loader.refusal_said_alike_by_every_command "$bad"; fi
+
 # a cut program says what the file holds against what was expected (the error's name alone
 # before): relu.hwx cut inside its load commands, inside __TEXT and inside its header, and
 # tanh.bin (a raw stream) cut inside its weights, which is not "not an ANE program" (its TD
@@ -197,7 +219,7 @@ open(sys.argv[3], 'wb').write(bytes(0x280))" "$K" "$tmp/noeon.bin" "$tmp/zeros.b
 	[ "$rc" -eq 1 ] && [ "$out" = "convert: $tmp/c4000.hwx: program rejected: $v" ] && [ ! -e "$tmp/c.anec" ] ||
 		bad="$bad [convert: exit $rc: $out]"
 	out=$("$TOOL" submit README.md 2>&1); rc=$?
-	[ "$rc" -eq 1 ] && grep -qx "submit: this is a text file, not an ANE program .*" <<<"$out" ||
+	[ "$rc" -eq 1 ] && grep -qx "submit: README.md: this is a text file, not an ANE program .*" <<<"$out" ||
 		bad="$bad [submit README.md: exit $rc: $out]"
 	rm -rf "$tmp"
 	if [ -z "$bad" ]; then t_pass loader.validate.cut_programs_say_what_was_expected

@@ -185,15 +185,10 @@ static int cmd_census(int argc, char **argv)
 	enum ldr_err le = ldr_load(buf, len, 0, &p);
 	if (le != LDR_OK) {
 		/* as validate says it: the name, its words, where, the values; what the file is */
-		char vals[128];
-		ldr_err_values(&p, le, vals, sizeof vals);
-		fprintf(stderr, "anefw-tool census: %s: not loaded: " ERR_FMT, path, ERR_ARGS(ldr_err_of(&p, le)));
-		if (p.err_off)
-			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p.err_off);
-		fprintf(stderr, "%s%s\n", vals[0] ? ": " : "", vals);
-		const char *no = ldr_not_a_program(buf, len, 0, &p, le);
-		if (no)
-			fprintf(stderr, "anefw-tool census: %s: %s\n", path, no);
+		fprintf(stderr, "anefw-tool census: %s: not loaded: ", path);
+		fflush(stderr);
+		ldr_print_refusal(&p, le, buf, len, 0, "", "anefw-tool census: ", path, tool_out_file,
+				  stderr);
 		free(buf);
 		return 1;
 	}

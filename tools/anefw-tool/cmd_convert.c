@@ -135,15 +135,10 @@ static int cmd_convert(int argc, char **argv)
 	int rc = 1;
 	enum ldr_err le = ldr_load(buf, len, flags, &prog);
 	if (le != LDR_OK) {
-		char vals[128], at[40] = "";
-		ldr_err_values(&prog, le, vals, sizeof vals);
-		if (prog.err_off)
-			snprintf(at, sizeof at, " at file offset 0x%lx", (unsigned long)prog.err_off);
-		rc = bad("%s: program rejected: " ERR_FMT "%s%s%s", in, ERR_ARGS(ldr_err_of(&prog, le)), at,
-			 vals[0] ? ": " : "", vals);
-		const char *no = ldr_not_a_program(buf, len, flags, &prog, le);
-		if (no)
-			bad("%s: %s", in, no);
+		fprintf(stderr, "convert: %s: program rejected: ", in);
+		fflush(stderr);
+		ldr_print_refusal(&prog, le, buf, len, flags, "", "convert: ", in, tool_out_file, stderr);
+		rc = 1;
 		goto out;
 	}
 	/* the TD area up to the end of the last TD, then the weights at the next 16 bytes */

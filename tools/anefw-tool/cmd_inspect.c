@@ -145,15 +145,10 @@ static int cmd_inspect(int argc, char **argv)
 	if (load(path, flags, &buf, &p, &e) != 0)
 		return 1;
 	if (e != LDR_OK) {
-		fprintf(stderr, "anefw-tool inspect: %s: " ERR_FMT, path, ERR_ARGS(ldr_err_of(p, e)));
-		if (p->err_off)
-			fprintf(stderr, " at file offset 0x%lx", (unsigned long)p->err_off);
-		char vals[128];
-		ldr_err_values(p, e, vals, sizeof vals);
-		fprintf(stderr, "%s%s\n", vals[0] ? ": " : "", vals);
-		const char *no = ldr_not_a_program(buf, p->len, flags, p, e);
-		if (no)
-			fprintf(stderr, "anefw-tool inspect: %s: %s\n", path, no);
+		fprintf(stderr, "anefw-tool inspect: %s: ", path);
+		fflush(stderr);
+		ldr_print_refusal(p, e, buf, p->len, flags, "", "anefw-tool inspect: ", path,
+				  tool_out_file, stderr);
 		rc = 1;
 	} else if (json) {
 		/* ldr_print's object, closed after the tensors */
@@ -192,15 +187,7 @@ static int cmd_validate(int argc, char **argv)
 	if (e == LDR_OK) {
 		printf("ok\n");
 	} else {
-		printf(ERR_FMT, ERR_ARGS(ldr_err_of(p, e)));
-		if (p->err_off)
-			printf(" at file offset 0x%lx", (unsigned long)p->err_off);
-		char vals[128];
-		ldr_err_values(p, e, vals, sizeof vals);
-		printf("%s%s\n", vals[0] ? ": " : "", vals);
-		const char *no = ldr_not_a_program(buf, p->len, flags, p, e);
-		if (no)
-			printf("%s: %s\n", path, no);
+		ldr_print_refusal(p, e, buf, p->len, flags, "", "", path, tool_out_file, stdout);
 		rc = 1;
 	}
 	free(p);

@@ -69,7 +69,8 @@ static int cmd_submit(int argc, char **argv)
 		return 1;
 	}
 	const struct session_opts o = {.ldr_flags = flags, .grants = grants, .ngrants = n,
-				    .use_defaults = n == 0, .trace = trace, .out = to_stdout};
+				    .use_defaults = n == 0, .trace = trace, .out = to_stdout,
+				    .path = path};
 	int rc = session_run(session, buf, len, &o, &res);
 	session_destroy(session);
 	free(buf);

@@ -15,6 +15,11 @@
 extern const struct tool_cmd __start_anefw_cmds[];
 extern const struct tool_cmd __stop_anefw_cmds[];
 
+void tool_out_file(void *ctx, const char *s, size_t n)
+{
+	fwrite(s, 1, n, (FILE *)ctx);
+}
+
 int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -31,6 +31,8 @@ int tool_write_file(const char *path, const void *buf, size_t len);
  * "anefw-tool CMD: PATH: ..." printed, saying what was expected and the numpy call that converts. */
 int tool_read_raw(const char *cmd, const char *path, uint8_t **buf, size_t *len);
 int tool_write_raw(const char *cmd, const char *path, const void *buf, size_t len);
+/* An outf sink (fw/common/outf.h) writing to the FILE * ctx (stdout, stderr). */
+void tool_out_file(void *ctx, const char *s, size_t n);
 /* Parses an unsigned integer (decimal or 0x hex) with range check; returns 0 or -1. */
 int tool_parse_u64(const char *s, uint64_t max, uint64_t *out);
 /* --ops-limit N at argv[*i] (run, submit): the engine model's compute limit for this command's
