@@ -83,9 +83,9 @@ static uint64_t round_page(uint64_t v)
 	return (v + SESSION_GUARD - 1) & ~(uint64_t)(SESSION_GUARD - 1);
 }
 
-static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
+static void status_line(const struct ctrl_status *st, const char *lead, outf_fn out, void *ctx)
 {
-	outf(out, ctx, "submit: refused: %s", ctrl_status_name(st));
+	outf(out, ctx, "%s%s", lead, ctrl_status_name(st));
 	if (st->td >= 0)
 		outf(out, ctx, " td %d", st->td);
 	if (st->kind >= 0)
@@ -99,6 +99,20 @@ static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
 	if (st->detail[0])
 		outf(out, ctx, " (%s)", st->detail);
 	outf(out, ctx, ": %s\n", ctrl_status_err(st)->desc);
+}
+
+static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
+{
+	status_line(st, "submit: refused: ", out, ctx);
+}
+
+void session_print_refusal(const struct session_result *res, const char *lead, outf_fn out,
+			   void *ctx)
+{
+	if (res->serr)
+		outf(out, ctx, "%s" ERR_FMT "\n", lead, ERR_ARGS(session_err(res->serr)));
+	else
+		status_line(&res->st, lead, out, ctx);
 }
 
 /* The arena: guard | TD memory | guard | kunit scratch | guard | fold scratch | guard |
@@ -513,6 +527,27 @@ static uint8_t *arena(struct app_session *s, uint64_t size)
 	return s->arena;
 }
 
+/* The control path's plan of the program with its grants, written into td, ku and fold (the
+ * arena's places, or firmware memory of their sizes). */
+static enum ctrl_err plan_into(struct app_session *s, unsigned n, const struct layout *lo,
+			       const struct ctrl_limits *lim, uint8_t *td, uint8_t *ku, uint8_t *fold)
+{
+	const struct ldr_program *p = &s->prog;
+	const uint64_t td_len = round_page(p->td_area_len), ku_len = round_page(p->weights_len);
+	const struct pol_range forbid[3] = {
+		{SESSION_DEV_BASE + lo->td_off, td_len ? td_len : SESSION_GUARD, 0, 0},
+		{SESSION_DEV_BASE + lo->ku_off, ku_len ? ku_len : SESSION_GUARD, 0, 0},
+		{SESSION_DEV_BASE + lo->fold_off, lo->fold_cap ? round_page(lo->fold_cap) : SESSION_GUARD,
+		 0, 0},
+	};
+	const struct ctrl_scratch sc = {
+		.td_mem = td, .td_cap = p->td_area_len, .td_dev = SESSION_DEV_BASE + lo->td_off,
+		.ku_out = ku, .ku_cap = p->weights_len, .ku_dev = SESSION_DEV_BASE + lo->ku_off,
+		.fold_out = lo->fold_cap ? fold : NULL, .fold_cap = (size_t)lo->fold_cap,
+		.fold_dev = SESSION_DEV_BASE + lo->fold_off};
+	return ctrl_plan(&s->plan, p, s->g, n, forbid, lo->fold_cap ? 3 : 2, &sc, lim);
+}
+
 /*
  * Plans the program with its grants and builds the arena the engine runs in: the plan writes
  * the firmware's TD memory, kernel-unit and fold scratch straight into their places in the
@@ -541,19 +576,7 @@ static uint8_t *build_arena(struct app_session *s, unsigned n, const struct layo
 		ku = fwmem + p->td_area_len;
 		fold = ku + p->weights_len;
 	}
-	const uint64_t td_len = round_page(p->td_area_len), ku_len = round_page(p->weights_len);
-	const struct pol_range forbid[3] = {
-		{SESSION_DEV_BASE + lo->td_off, td_len ? td_len : SESSION_GUARD, 0, 0},
-		{SESSION_DEV_BASE + lo->ku_off, ku_len ? ku_len : SESSION_GUARD, 0, 0},
-		{SESSION_DEV_BASE + lo->fold_off, lo->fold_cap ? round_page(lo->fold_cap) : SESSION_GUARD,
-		 0, 0},
-	};
-	const struct ctrl_scratch sc = {
-		.td_mem = td, .td_cap = p->td_area_len, .td_dev = SESSION_DEV_BASE + lo->td_off,
-		.ku_out = ku, .ku_cap = p->weights_len, .ku_dev = SESSION_DEV_BASE + lo->ku_off,
-		.fold_out = lo->fold_cap ? fold : NULL, .fold_cap = (size_t)lo->fold_cap,
-		.fold_dev = SESSION_DEV_BASE + lo->fold_off};
-	enum ctrl_err ce = ctrl_plan(&s->plan, p, s->g, n, forbid, lo->fold_cap ? 3 : 2, &sc, lim);
+	enum ctrl_err ce = plan_into(s, n, lo, lim, td, ku, fold);
 	res->st = s->plan.st;
 	res->work = s->plan.work;
 	if (ce != CTRL_OK) {
@@ -570,6 +593,26 @@ static uint8_t *build_arena(struct app_session *s, unsigned n, const struct layo
 	}
 	free(fwmem);
 	return mem;
+}
+
+/* The plan alone, into firmware memory, for a check that runs nothing (o->plan_only): 0, or 1
+ * with the refusal printed and recorded in res, as build_arena prints it. */
+static int plan_only(struct app_session *s, unsigned n, const struct layout *lo,
+		     const struct ctrl_limits *lim, const struct session_opts *o,
+		     struct session_result *res)
+{
+	const struct ldr_program *p = &s->prog;
+	uint8_t *fwmem = malloc((size_t)p->td_area_len + p->weights_len + (size_t)lo->fold_cap + 1);
+	if (!fwmem)
+		return refuse_session(SESSION_E_NOMEM, o, res);
+	enum ctrl_err ce = plan_into(s, n, lo, lim, fwmem, fwmem + p->td_area_len,
+				     fwmem + p->td_area_len + p->weights_len);
+	res->st = s->plan.st;
+	res->work = s->plan.work;
+	if (ce != CTRL_OK)
+		print_status(&s->plan.st, o->out, o->ctx);
+	free(fwmem);
+	return ce != CTRL_OK;
 }
 
 /* td_print_op's lines joined into one: "source: ...; NE: ...; nonlinear: relu; ..." */
@@ -695,6 +738,8 @@ int session_run(struct app_session *s, const uint8_t *buf, size_t len, const str
 			print_status(&res->st, o->out, o->ctx);
 		return 1;
 	}
+	if (o->plan_only)
+		return plan_only(s, n, &lo, lim, o, res);
 	uint8_t *mem = build_arena(s, n, &lo, lim, o, res);
 	if (!mem)
 		return 1;

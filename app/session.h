@@ -82,6 +82,9 @@ struct session_opts {
 	uint64_t max_arena;               /* 0: SESSION_MAX_ARENA */
 	const char *path;                 /* the program's file, named in a loader refusal (NULL:
 					     not named) */
+	int plan_only;                    /* 1: load, grants, placement and the control path's plan
+					     (its checks, the kernel unit), nothing filled or run:
+					     what a run refuses before the engine (validate) */
 };
 
 #define SESSION_MAX_ARENA (256ull << 20)
@@ -117,6 +120,10 @@ int session_run(struct app_session *s, const uint8_t *buf, size_t len, const str
 /* The completion a result earns: done, refused (loader, policy or kernel-unit domain, with that
  * enum's code) or failed (engine domain). */
 void session_completion(const struct session_result *res, struct subq_completion *c);
+/* A refusal of the grants, the placement or the control path's plan (res->serr, else res->st)
+ * as run and submit print it after "submit: refused: ", with lead before it instead. */
+void session_print_refusal(const struct session_result *res, const char *lead, outf_fn out,
+			   void *ctx);
 /* The named error of a result ("ok" when it completed). */
 const char *session_result_name(const struct session_result *res);
 

@@ -2,6 +2,9 @@
 #include "tools/anefw-tool/tool.h"
 #include "fw/loader/loader.h"
 #include "fw/tensors/tensors.h"
+#include "app/session.h"
+#include "app/tensorio.h"
+#include "plat/plat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +175,40 @@ static int cmd_inspect(int argc, char **argv)
 	return rc;
 }
 
+/* What run refuses after the loader and before the engine: the tensors (run's tio_prepare), the
+ * default grants, their placement and the control path's plan (the session, plan_only). Until
+ * 2026-12-07 validate stopped at the loader, so a program it called ok could be refused by run at
+ * once. Prints ok, saying what was not checked, or the refusal (the tensors' as run names it, then
+ * the plan's, which names the TD); returns the exit status. */
+static int after_load(const struct ldr_program *p, const uint8_t *buf, unsigned flags)
+{
+	static struct tns_tensor t[TNS_MAX];
+	unsigned nt;
+	struct ctrl_status st;
+	enum tns_err te = tns_describe(p, t, TNS_MAX, &nt, &st);
+	if (te != TNS_OK)
+		printf(ERR_FMT "; %s (run refuses it before running anything)\n",
+		       ERR_ARGS(tio_err(TIO_E_TENSORS)),
+		       te == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(te));
+	struct app_session *session = session_create(plat_dma());
+	if (!session) {
+		printf("validate: out of memory for the session\n");
+		return 1;
+	}
+	struct session_result res;
+	const struct session_opts o = {.ldr_flags = flags, .use_defaults = 1, .plan_only = 1};
+	int r = session_run(session, buf, p->len, &o, &res);
+	session_destroy(session);
+	if (r)
+		session_print_refusal(&res, "", to_stdout, stdout);
+	if (r || te != TNS_OK)
+		return 1;
+	printf("ok: it loads, its tensors derive and the control path takes it with the default "
+	       "grants; the engine model is not run, so its refusals (engine-fault) show only in "
+	       "run and submit\n");
+	return 0;
+}
+
 static int cmd_validate(int argc, char **argv)
 {
 	const char *path;
@@ -185,7 +222,7 @@ static int cmd_validate(int argc, char **argv)
 	if (load(path, flags, &buf, &p, &e) != 0)
 		return 1;
 	if (e == LDR_OK) {
-		printf("ok\n");
+		rc = after_load(p, buf, flags);
 	} else {
 		ldr_print_refusal(p, e, buf, p->len, flags, "", "", path, tool_out_file, stdout);
 		rc = 1;
@@ -199,4 +236,6 @@ TOOL_COMMAND(inspect, "inspect", cmd_inspect,
 	     "inspect FILE [--json|--brief] [--raw|--hwx]  show a program: container, TDs, register\n"
 	     "    writes (--brief: what each TD computes, its writes counted, not listed)");
 TOOL_COMMAND(validate, "validate", cmd_validate,
-	     "validate FILE [--raw|--hwx]   check a program; prints ok or the named error");
+	     "validate FILE [--raw|--hwx]   check a program as run does before the engine: it\n"
+	     "    loads, its tensors derive, the control path takes it with the default grants;\n"
+	     "    prints ok (and what it does not check) or the named error");
