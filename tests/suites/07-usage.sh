@@ -50,6 +50,30 @@ done
 if [ -z "$miss" ]; then t_pass "help: decode and bytes-moved --help give each form's arguments"
 else t_fail "help: forms' arguments" "$miss"; fi
 
+# a bad value or an extra argument says what was expected and what was found (the value given,
+# or "nothing"; the extra argument and the one taken); before 2026-12-07 each said only what
+# it wanted ("--threads wants 1..64", "too many arguments", "only one FILE", "unknown argument
+# '--td'" for a --td with no value), and remote shutdown read and loaded a PROGRAM it was given
+bad=""
+use() { # want args...: the tool's whole output (exit 2, or 1 for a file) is want
+	local want=$1 out rc; shift
+	out=$("$TOOL" "$@" 2>&1); rc=$?
+	{ [ "$rc" -eq 2 ] || [ "$rc" -eq 1 ]; } && [ "$out" = "$want" ] || bad="$bad [$*: exit $rc: $out]"
+}
+use "anefw-tool run: --threads wants 1..64, got '0'" run p.hwx --threads 0
+use "anefw-tool run: --threads wants 1..64, got nothing" run p.hwx --threads
+use "anefw-tool run: --ops-limit wants 1..2^62 operations (fw/td td_ops: multiply-accumulates and pooling taps a task; the host's default 2^40), got '2^70'" run p.hwx --ops-limit 2^70
+use "anefw-tool run: too many arguments: 'x.npy' after PROGRAM 'p.hwx' (one PROGRAM; tensors are --in/--out/--ref NAME=FILE)" run p.hwx x.npy
+use "anefw-tool submit: too many arguments: 'x' after FILE 'p.hwx' (one FILE)" submit p.hwx x
+use "anefw-tool inspect: only one FILE: 'b' after 'a'" inspect a b
+use "anefw-tool census: one PROGRAM: 'b' after 'a'" census a b
+use "anefw-tool census: --td wants 0..511, got nothing" census a --td
+use "anefw-tool remote: --wait needs SECONDS (0..600), got '700'" remote --connect 127.0.0.1:1 --wait 700 shutdown
+use "anefw-tool remote: too many arguments: 'b' after run a" remote --connect 127.0.0.1:1 run a b
+use "anefw-tool remote: shutdown takes no PROGRAM, got 'README.md'" remote --connect 127.0.0.1:1 shutdown README.md
+if [ -z "$bad" ]; then t_pass "usage: a bad value or an extra argument says what was found"
+else t_fail "usage: what was found" "$bad"; fi
+
 # version: git describe at build time
 out=$("$TOOL" version); want=$(git describe --tags --always 2>/dev/null)
 case "$out" in

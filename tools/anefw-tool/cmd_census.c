@@ -162,15 +162,19 @@ static int cmd_census(int argc, char **argv)
 	int only = -1, quiet = 0;
 	for (int i = 1; i < argc; i++) {
 		uint64_t v;
-		if (!strcmp(argv[i], "--td") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--td") && i + 1 >= argc) {
+			return tool_usage_error("census", "--td wants 0..%u, got nothing", LDR_MAX_TDS - 1);
+		} else if (!strcmp(argv[i], "--td")) {
 			if (tool_parse_u64(argv[++i], LDR_MAX_TDS - 1, &v))
 				return tool_usage_error("census", "--td wants 0..%u, got '%s'", LDR_MAX_TDS - 1,
 							argv[i]);
 			only = (int)v;
 		} else if (!strcmp(argv[i], "--quiet")) {
 			quiet = 1;
-		} else if (argv[i][0] == '-' || path) {
+		} else if (argv[i][0] == '-') {
 			return tool_usage_error("census", "unknown argument '%s'", argv[i]);
+		} else if (path) {
+			return tool_usage_error("census", "one PROGRAM: '%s' after '%s'", argv[i], path);
 		} else {
 			path = argv[i];
 		}

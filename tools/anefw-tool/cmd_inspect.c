@@ -105,7 +105,7 @@ static int args(const char *cmd, int argc, char **argv, int listing, const char 
 		else if (argv[i][0] == '-' && argv[i][1])
 			return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
 		else if (*path)
-			return tool_usage_error(cmd, "only one FILE");
+			return tool_usage_error(cmd, "only one FILE: '%s' after '%s'", argv[i], *path);
 		else
 			*path = argv[i];
 	}

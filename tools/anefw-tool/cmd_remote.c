@@ -320,8 +320,11 @@ static int cmd_remote(int argc, char **argv)
 			*(a[2] == 'c' ? &tcp : &dev) = argv[++i];
 		} else if (!strcmp(a, "--wait")) {
 			uint64_t v;
-			if (i + 1 >= argc || tool_parse_u64(argv[i + 1], 600, &v))
+			if (i + 1 >= argc)
 				return tool_usage_error("remote", "--wait needs SECONDS (0..600)");
+			if (tool_parse_u64(argv[i + 1], 600, &v))
+				return tool_usage_error("remote", "--wait needs SECONDS (0..600), got '%s'",
+							argv[i + 1]);
 			wait_s = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--timeout")) {
@@ -353,7 +356,8 @@ static int cmd_remote(int argc, char **argv)
 		} else if (!path) {
 			path = a;
 		} else {
-			return tool_usage_error("remote", "too many arguments");
+			return tool_usage_error("remote", "too many arguments: '%s' after %s %s", a, what,
+						path);
 		}
 	}
 	if (!!tcp == !!dev)
@@ -366,6 +370,8 @@ static int cmd_remote(int argc, char **argv)
 		return tool_usage_error("remote", "needs run PROGRAM or shutdown");
 	if (!strcmp(what, "run") && !path)
 		return tool_usage_error("remote", "run needs PROGRAM");
+	if (!strcmp(what, "shutdown") && path) /* it read and loaded the file, then shut down */
+		return tool_usage_error("remote", "shutdown takes no PROGRAM, got '%s'", path);
 	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
 		return tool_usage_error("remote", "--raw and --hwx exclude each other");
 	if (tool_make_tolerance("remote", rtol, atol, &tol))

@@ -42,8 +42,10 @@ static int cmd_run(int argc, char **argv)
 			trace = 1;
 		} else if (!strcmp(a, "--threads")) {
 			uint64_t v;
-			if (i + 1 >= argc || tool_parse_u64(argv[++i], 64, &v) || !v)
-				return tool_usage_error("run", "--threads wants 1..64");
+			if (i + 1 >= argc)
+				return tool_usage_error("run", "--threads wants 1..64, got nothing");
+			if (tool_parse_u64(argv[++i], 64, &v) || !v)
+				return tool_usage_error("run", "--threads wants 1..64, got '%s'", argv[i]);
 			threads = (unsigned)v;
 		} else if (!strcmp(a, "--ops-limit")) {
 			if (tool_take_ops_limit("run", argc, argv, &i))
@@ -77,7 +79,9 @@ static int cmd_run(int argc, char **argv)
 		} else if (!path) {
 			path = a;
 		} else {
-			return tool_usage_error("run", "too many arguments");
+			return tool_usage_error("run", "too many arguments: '%s' after PROGRAM '%s' (one "
+						       "PROGRAM; tensors are --in/--out/--ref NAME=FILE)",
+						a, path);
 		}
 	}
 	if (!path)

@@ -47,7 +47,8 @@ static int cmd_submit(int argc, char **argv)
 		} else if (!path) {
 			path = argv[i];
 		} else {
-			return tool_usage_error("submit", "too many arguments");
+			return tool_usage_error("submit", "too many arguments: '%s' after FILE '%s' (one "
+						       "FILE)", argv[i], path);
 		}
 	}
 	if (!path)

@@ -131,7 +131,8 @@ int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i)
 	if (*i + 1 >= argc || tool_parse_u64(argv[*i + 1], APP_OPS_LIMIT_MAX, &v) || !v)
 		return tool_usage_error(cmd, "--ops-limit wants 1..2^62 operations (fw/td td_ops: "
 					     "multiply-accumulates and pooling taps a task; the host's "
-					     "default 2^40)");
+					     "default 2^40), %s%s%s", *i + 1 < argc ? "got '" : "got nothing",
+					*i + 1 < argc ? argv[*i + 1] : "", *i + 1 < argc ? "'" : "");
 	(*i)++;
 	app_backend_set_ops_limit(v);
 	return 0;
