@@ -85,11 +85,17 @@ static int is_npy(const char *path)
 static void fail(struct tio *x, enum tio_err e, const char *what, const char *detail)
 {
 	x->err = e;
-	if (e == TIO_E_NPY) /* the parser's own error says it */
-		outf(x->out, x->ctx, "run: %s: %s\n", what, detail ? detail : "");
-	else
-		outf(x->out, x->ctx, "run: %s: " ERR_FMT "%s%s\n", what, ERR_ARGS(tio_err(e)),
-		     detail ? "; " : "", detail ? detail : "");
+	/* in pieces, so paths and lists are not cut at outf's line */
+	outf(x->out, x->ctx, "run: ");
+	if (x->out) {
+		x->out(x->ctx, what, strlen(what));
+		x->out(x->ctx, ": ", 2);
+	}
+	if (e != TIO_E_NPY) /* the parser's own error says it */
+		outf(x->out, x->ctx, ERR_FMT "%s", ERR_ARGS(tio_err(e)), detail ? "; " : "");
+	if (x->out && detail)
+		x->out(x->ctx, detail, strlen(detail));
+	outf(x->out, x->ctx, "\n");
 }
 
 /* "16, 2, 8"; with paren NumPy's own spelling "(16, 2, 8)" ("(77,)" for one dimension) */
@@ -151,6 +157,23 @@ static void names_text(const struct tio *x, char *buf, size_t len)
 	buf[0] = 0;
 	for (unsigned i = 0; i < x->nt && k + 4 < len; i++) {
 		int m = snprintf(buf + k, len - k, "%s%s", i ? ", " : "", x->t[i].name);
+		if (m < 0 || (size_t)m >= len - k) {
+			snprintf(buf + k, len - k, ", ...");
+			break;
+		}
+		k += (size_t)m;
+	}
+}
+
+/* The names of the tensors whose role is (inputs: 1) or is not (0) an input, or "none". */
+static void role_names(const struct tio *x, int inputs, char *buf, size_t len)
+{
+	size_t k = 0;
+	snprintf(buf, len, "none");
+	for (unsigned i = 0; i < x->nt && k + 4 < len; i++) {
+		if ((x->t[i].role == TNS_INPUT) != inputs)
+			continue;
+		int m = snprintf(buf + k, len - k, "%s%s", k ? ", " : "", x->t[i].name);
 		if (m < 0 || (size_t)m >= len - k) {
 			snprintf(buf + k, len - k, ", ...");
 			break;
@@ -519,12 +542,14 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 			fail(x, TIO_E_ARG, r->name, NULL);
 			return x->err;
 		}
-		if (!r->out && role != TNS_INPUT) {
-			fail(x, TIO_E_NOT_INPUT, r->name, tns_role_name(role));
-			return x->err;
-		}
-		if (r->out && role == TNS_INPUT) {
-			fail(x, TIO_E_NOT_OUTPUT, r->name, tns_role_name(role));
+		if ((!r->out && role != TNS_INPUT) || (r->out && role == TNS_INPUT)) {
+			/* what it is, and what the direction takes (it said the role alone) */
+			char names[256], m[360];
+			role_names(x, !r->out, names, sizeof names);
+			snprintf(m, sizeof m, "%s is the program's %s; %s %s", x->t[ti].name,
+				 tns_role_name(role),
+				 r->out ? "the outputs and intermediates are" : "the inputs are", names);
+			fail(x, r->out ? TIO_E_NOT_OUTPUT : TIO_E_NOT_INPUT, r->name, m);
 			return x->err;
 		}
 		if (r->out && x->t[ti].unwritten) { /* its bytes would be zeros, not a result */
@@ -534,9 +559,14 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 				     : "no task descriptor writes it");
 			return x->err;
 		}
-		for (unsigned j = 0; j < x->nio; j++)
-			if (x->io[j].ti == ti && x->io[j].out == r->out) {
-				fail(x, TIO_E_TWICE, r->name, NULL);
+		for (unsigned j = 0; j < k; j++) /* both requests named (the name alone before) */
+			if (req[j].out == r->out &&
+			    tns_find(x->t, x->nt, req[j].name, strlen(req[j].name)) == ti) {
+				char m[2 * TIO_MAX_PATH + 160];
+				snprintf(m, sizeof m, "%s=%s and %s=%s both name tensor %s (bar %d)",
+					 req[j].name, req[j].path, r->name, r->path, x->t[ti].name,
+					 x->t[ti].bar);
+				fail(x, TIO_E_TWICE, r->name, m);
 				return x->err;
 			}
 		struct tio_io *io = &x->io[x->nio++];

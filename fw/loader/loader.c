@@ -1171,6 +1171,8 @@ const char *ldr_not_a_program(const uint8_t *buf, size_t len, unsigned flags,
 {
 	if (e == LDR_OK || !p || !p->raw || (flags & (LDR_F_RAW | LDR_F_HWX)) || (!buf && len))
 		return NULL;
+	if (!len) /* "its first task descriptor does not decode" before: there is none */
+		return "an empty file (0 bytes), not an ANE program";
 	/* a task descriptor the file's end cuts (the lengths in ldr_err_values) */
 	int cut = raw_cut(p, e);
 	if (cut == 1)

@@ -219,10 +219,12 @@ refuse() {
 }
 P="$work/relu.hwx"
 refuse unknown_tensor "run: nope: unknown-tensor: no tensor of the program has that name or BAR; the program's tensors are input, output_0 (or barN)" "$P" --in nope="$work/x.npy" --out output_0="$work/never.npy"
-refuse output_as_input 'run: output_0: tensor-not-an-input: an input file given for an output or an intermediate; output' "$P" --in output_0="$work/x.npy"
-refuse intermediate_as_input 'run: bar6: tensor-not-an-input: an input file given for an output or an intermediate; intermediate' "$work/chain.hwx" --in bar6="$work/x.npy" --out bar7="$work/never.npy"
-refuse input_as_output 'run: input: tensor-not-an-output: an output file given for an input; input' "$P" --out input="$work/never.npy"
-refuse given_twice 'run: bar5: tensor-given-twice' "$P" --in input="$work/x.npy" --in bar5="$work/x.npy"
+# a tensor in the wrong direction says what it is and what the direction takes (the role alone
+# before: "; output"); one given twice names both requests (the second name alone before)
+refuse output_as_input "^run: output_0: tensor-not-an-input: an input file given for an output or an intermediate; output_0 is the program's output; the inputs are input$" "$P" --in output_0="$work/x.npy"
+refuse intermediate_as_input "^run: bar6: tensor-not-an-input: an input file given for an output or an intermediate; bar6 is the program's intermediate; the inputs are input$" "$work/chain.hwx" --in bar6="$work/x.npy" --out bar7="$work/never.npy"
+refuse input_as_output "^run: input: tensor-not-an-output: an output file given for an input; input is the program's input; the outputs and intermediates are output_0$" "$P" --out input="$work/never.npy"
+refuse given_twice "^run: bar5: tensor-given-twice: the same tensor in two requests of one direction; input=$work/x.npy and bar5=$work/y.npy both name tensor input (bar 5)$" "$P" --in input="$work/x.npy" --in bar5="$work/y.npy"
 refuse no_equals 'io-bad-argument' "$P" --in input
 refuse empty_name 'io-bad-argument' "$P" --out ="$work/never.npy"
 refuse missing_value 'needs NAME=FILE' "$P" --in
@@ -275,6 +277,9 @@ printf '# Notes\n\nA dash \xe2\x80\x94 and an accent \xc3\xa9, in UTF-8.\n' >"$w
 printf '# Notes\n\nA byte \xff that no UTF-8 holds.\n' >"$work/bytes.md"
 refuse not_a_program_utf8_text "notes.md: this is a text file, not an ANE program" "$work/notes.md"
 refuse not_a_program_not_utf8 "bytes.md: not an ANE program: no .hwx magic" "$work/bytes.md"
+# an empty file says it is empty ("its first task descriptor does not decode" before: it has none)
+: >"$work/empty.hwx"
+refuse empty_program_file "^run: $work/empty.hwx: an empty file (0 bytes), not an ANE program$" "$work/empty.hwx"
 refuse too_many 'io-too-many' "$P" $(for i in $(seq 17); do echo --out "output_0=$work/o$i.npy"; done)
 refuse grant_refused 'run: bar-not-granted' "$P" --grant 1:0x1000:r --out output_0="$work/never.npy"
 
