@@ -392,8 +392,10 @@ static int cmdline_io(const char *cmdline, struct tio_req *req, unsigned *nreq)
 				return -1;
 			}
 			if (tio_parse_req(w + k, n - k, out, &req[*nreq]) != TIO_OK) {
-				printf("run: " ERR_FMT "; %.*s (in:NAME=PATH, out:NAME=PATH, "
-				       "ref:NAME=PATH)\n", ERR_ARGS(tio_err(TIO_E_ARG)), (int)n, w);
+				char why[96];
+				tio_req_why(w + k, n - k, why, sizeof why);
+				printf("run: " ERR_FMT "; %.*s: %s (in:NAME=PATH, out:NAME=PATH, "
+				       "ref:NAME=PATH)\n", ERR_ARGS(tio_err(TIO_E_ARG)), (int)n, w, why);
 				return -1;
 			}
 			(*nreq)++;

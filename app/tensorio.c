@@ -71,6 +71,32 @@ enum tio_err tio_parse_req(const char *arg, size_t len, int out, struct tio_req 
 	return TIO_OK;
 }
 
+void tio_req_why(const char *arg, size_t len, char *buf, size_t cap)
+{
+	struct tio_req r;
+	const char *eq = arg ? memchr(arg, '=', len) : NULL;
+	size_t nl = eq ? (size_t)(eq - arg) : 0, pl = eq ? len - nl - 1 : 0;
+	if (!cap)
+		return;
+	buf[0] = 0;
+	if (!arg)
+		snprintf(buf, cap, "nothing given");
+	else if (!eq)
+		snprintf(buf, cap, "no '=' between the tensor's name and the file");
+	else if (!nl)
+		snprintf(buf, cap, "nothing before the '=' (the tensor's name)");
+	else if (!pl)
+		snprintf(buf, cap, "nothing after the '=' (the file)");
+	else if (nl >= sizeof r.name)
+		snprintf(buf, cap, "the name is %lu bytes, at most %lu", (unsigned long)nl,
+			 (unsigned long)sizeof r.name - 1);
+	else if (pl >= sizeof r.path)
+		snprintf(buf, cap, "the file's path is %lu bytes, at most %lu", (unsigned long)pl,
+			 (unsigned long)sizeof r.path - 1);
+	else if (memchr(arg, 0, len))
+		snprintf(buf, cap, "a NUL byte inside it");
+}
+
 static unsigned npy_of_fmt(unsigned fmt)
 {
 	return fmt == H13_FMT_FP16 ? NPY_F16 : fmt == H13_FMT_INT8 ? NPY_I8 : NPY_U8;
@@ -110,6 +136,41 @@ static void dims_text(const uint64_t *dims, unsigned ndim, int paren, char *buf,
 				      (unsigned long)dims[i]);
 	if (paren && k + 3 < len)
 		snprintf(buf + k, len - k, "%s)", ndim == 1 ? "," : "");
+}
+
+/* The lengths behind a truncated .npy or one whose data is not its shape's size (the name alone
+ * before): what the file holds against what its preamble, header and shape ask for. */
+static void npy_sizes_text(const uint8_t *b, size_t len, const struct npy_array *a, enum npy_err ne,
+			   char *buf, size_t cap)
+{
+	buf[0] = 0;
+	if (ne != NPY_E_TRUNCATED && ne != NPY_E_DATA_SIZE)
+		return;
+	if (len < 10) {
+		snprintf(buf, cap, "the file has %lu bytes; a .npy starts with a 10-byte preamble "
+			 "(magic, version, header length)", (unsigned long)len);
+		return;
+	}
+	const size_t pre = b[6] == 1 ? 10 : 12;
+	if (len < pre) {
+		snprintf(buf, cap, "the file has %lu bytes; a version %u .npy's preamble is %lu",
+			 (unsigned long)len, b[6], (unsigned long)pre);
+		return;
+	}
+	const size_t hlen = pre == 10 ? (size_t)(b[8] | b[9] << 8)
+				       : (size_t)(b[8] | b[9] << 8 | (uint32_t)b[10] << 16 |
+						  (uint32_t)b[11] << 24);
+	if (ne == NPY_E_TRUNCATED) {
+		snprintf(buf, cap, "the file has %lu bytes; its preamble gives a header of %lu, to "
+			 "byte %lu", (unsigned long)len, (unsigned long)hlen,
+			 (unsigned long)(pre + hlen));
+		return;
+	}
+	char dims[96];
+	dims_text(a->shape, a->ndim, 1, dims, sizeof dims);
+	snprintf(buf, cap, "the file has %lu bytes after its %lu-byte header, shape %s of '%s' "
+		 "needs %llu", (unsigned long)(len - pre - hlen), (unsigned long)(pre + hlen), dims,
+		 a->descr, (unsigned long long)a->data_len);
 }
 
 static void tensor_dims(const struct tns_tensor *t, int paren, char *buf, size_t len)
@@ -479,8 +540,9 @@ static enum tio_err load_input(struct tio *x, struct tio_io *io)
 		return x->err;
 	}
 	if (ne != NPY_OK) {
-		char m[160];
-		snprintf(m, sizeof m, ERR_FMT, ERR_ARGS(npy_err(ne)));
+		char m[360], sz[200] = "";
+		npy_sizes_text(io->file, io->file_len, &io->a, ne, sz, sizeof sz);
+		snprintf(m, sizeof m, ERR_FMT "%s%s", ERR_ARGS(npy_err(ne)), sz[0] ? "; " : "", sz);
 		fail(x, TIO_E_NPY, io->path, m);
 		return x->err;
 	}

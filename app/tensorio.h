@@ -109,6 +109,9 @@ void tio_fmt3(double v, char *buf, size_t len);
 
 /* Splits "NAME=PATH" (at the first '='); out is the direction (TIO_IN, TIO_OUT, TIO_REF). Pure. */
 enum tio_err tio_parse_req(const char *arg, size_t len, int out, struct tio_req *r);
+/* Why tio_parse_req refused arg (len bytes), in words, into buf: no '=', nothing before or
+ * after it, a part over its length (both lengths), an embedded NUL; "" when it parses. */
+void tio_req_why(const char *arg, size_t len, char *buf, size_t cap);
 
 struct tio_io {
 	int ti;          /* tensor index */

@@ -225,8 +225,10 @@ refuse output_as_input "^run: output_0: tensor-not-an-input: an input file given
 refuse intermediate_as_input "^run: bar6: tensor-not-an-input: an input file given for an output or an intermediate; bar6 is the program's intermediate; the inputs are input$" "$work/chain.hwx" --in bar6="$work/x.npy" --out bar7="$work/never.npy"
 refuse input_as_output "^run: input: tensor-not-an-output: an output file given for an input; input is the program's input; the outputs and intermediates are output_0$" "$P" --out input="$work/never.npy"
 refuse given_twice "^run: bar5: tensor-given-twice: the same tensor in two requests of one direction; input=$work/x.npy and bar5=$work/y.npy both name tensor input (bar 5)$" "$P" --in input="$work/x.npy" --in bar5="$work/y.npy"
-refuse no_equals 'io-bad-argument' "$P" --in input
-refuse empty_name 'io-bad-argument' "$P" --out ="$work/never.npy"
+# a malformed NAME=FILE says what is wrong with it (the argument alone before)
+refuse no_equals "^anefw-tool run: io-bad-argument: 'input': no '=' between the tensor's name and the file (--in NAME=FILE)$" "$P" --in input
+refuse empty_name "^anefw-tool run: io-bad-argument: '=$work/never.npy': nothing before the '=' (the tensor's name) (--out NAME=FILE)$" "$P" --out ="$work/never.npy"
+refuse empty_file "^anefw-tool run: io-bad-argument: 'input=': nothing after the '=' (the file) (--in NAME=FILE)$" "$P" --in input=
 refuse missing_value 'needs NAME=FILE' "$P" --in
 refuse missing_file 'file-cannot-open' "$P" --in input="$work/absent.npy" --out output_0="$work/never.npy"
 # a file that does not open says why (it said "the file cannot be opened" alone), an output in
@@ -254,6 +256,14 @@ refuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's l
 refuse npy_shape_split_across_axes "npy-shape-mismatch: .*; the file's shape is (2, 6, 40), tensor input's is (4, 3, 40)" "$P" --in input="$work/x_split_wrong.npy" --out output_0="$work/never.npy"
 refuse npy_magic 'npy-bad-magic' "$P" --in input="$work/not.npy" --out output_0="$work/never.npy"
 refuse npy_truncated 'npy-truncated\|npy-data-size' "$P" --in input="$work/trunc.npy" --out output_0="$work/never.npy"
+# a .npy cut or padded says the lengths against what its preamble and shape ask for (the name
+# alone before); the header's length read by python from the preamble (bytes 8-9, version 1)
+: >"$work/e.npy"
+head -c -2 "$work/x.npy" >"$work/short.npy"
+read -r hl <<<"$("$PYTHON" -c "import sys; b = open(sys.argv[1], 'rb').read(); print(b[8] | b[9] << 8)" "$work/x.npy")"
+refuse npy_empty_says_the_lengths "^run: $work/e.npy: npy-truncated: shorter than its preamble or header; the file has 0 bytes; a .npy starts with a 10-byte preamble (magic, version, header length)$" "$P" --in input="$work/e.npy"
+refuse npy_truncated_says_the_lengths "^run: $work/trunc.npy: npy-truncated: shorter than its preamble or header; the file has 100 bytes; its preamble gives a header of $hl, to byte $((10 + hl))$" "$P" --in input="$work/trunc.npy"
+refuse npy_data_size_says_the_lengths "^run: $work/short.npy: npy-data-size: the bytes after the header are not the array's size; the file has 958 bytes after its $((10 + hl))-byte header, shape (4, 3, 40) of '<f2' needs 960$" "$P" --in input="$work/short.npy"
 refuse raw_size "raw-size-mismatch: a raw file not exactly the tensor buffer's size; the file has 1534 bytes, tensor input's buffer 1536" "$P" --in input="$work/x_short.bin" --out output_0="$work/never.npy"
 refuse unknown_option "unknown option '--bogus'" "$P" --bogus
 refuse raw_and_hwx 'exclude each other' "$P" --raw --hwx
@@ -496,7 +506,7 @@ PY
 			t_fail "run.firmware_refuses.$tname" "exit $rc: $(grep -E '^(run|completion)' <<<"$out" | tr '\n' ' ')"
 		fi
 	}
-	fwrefuse bad_argument 'run: io-bad-argument: not NAME=PATH, an empty name or path, or a path too long; in:input' "program=$work/chain.hwx" "in:input"
+	fwrefuse bad_argument "run: io-bad-argument: not NAME=PATH, an empty name or path, or a path too long; in:input: no '=' between the tensor's name and the file (in:NAME=PATH, out:NAME=PATH, ref:NAME=PATH)" "program=$work/chain.hwx" "in:input"
 	fwrefuse unknown_tensor "run: nope: unknown-tensor: no tensor of the program has that name or BAR; the program's tensors are input, bar6, output_0 (or barN)" "program=$work/chain.hwx" "out:nope=$work/t9.npy"
 	fwrefuse npy_shape "npy-shape-mismatch: the file's shape is neither the tensor's logical shape (axes may be split) nor 1-D of its count; the file's shape is (4, 3, 40), tensor input's is (16, 2, 8) (or 1-D (256,))" "program=$work/chain.hwx" "in:input=$work/x.npy"
 	fwrefuse missing_file 'file-cannot-open' "program=$work/chain.hwx" "in:input=$work/absent.npy"

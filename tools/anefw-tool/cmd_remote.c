@@ -346,8 +346,12 @@ static int cmd_remote(int argc, char **argv)
 			if (nreq >= TIO_MAX_IO)
 				return tool_usage_error("remote", "io-too-many: at most %u", TIO_MAX_IO);
 			i++;
-			if (tio_parse_req(argv[i], strlen(argv[i]), out, &req[nreq]) != TIO_OK)
-				return tool_usage_error("remote", "io-bad-argument: '%s'", argv[i]);
+			if (tio_parse_req(argv[i], strlen(argv[i]), out, &req[nreq]) != TIO_OK) {
+				char why[96];
+				tio_req_why(argv[i], strlen(argv[i]), why, sizeof why);
+				return tool_usage_error("remote", "io-bad-argument: '%s': %s (%s NAME=FILE)",
+							argv[i], why, a);
+			}
 			nreq++;
 		} else if (a[0] == '-' && a[1]) {
 			return tool_usage_error("remote", "unknown option '%s'", a);

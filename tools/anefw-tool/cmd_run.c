@@ -61,9 +61,12 @@ static int cmd_run(int argc, char **argv)
 				return tool_usage_error("run", "io-too-many: at most %u --in/--out/--ref",
 							TIO_MAX_IO);
 			i++;
-			if (tio_parse_req(argv[i], strlen(argv[i]), out, &req[nreq]) != TIO_OK)
-				return tool_usage_error("run", "io-bad-argument: '%s' (%s NAME=FILE)",
-							argv[i], a);
+			if (tio_parse_req(argv[i], strlen(argv[i]), out, &req[nreq]) != TIO_OK) {
+				char why[96];
+				tio_req_why(argv[i], strlen(argv[i]), why, sizeof why);
+				return tool_usage_error("run", "io-bad-argument: '%s': %s (%s NAME=FILE)",
+							argv[i], why, a);
+			}
 			nreq++;
 		} else if (!strcmp(a, "--grant")) {
 			if (i + 1 >= argc)
