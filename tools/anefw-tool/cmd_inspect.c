@@ -119,12 +119,13 @@ static int args(const char *cmd, int argc, char **argv, int listing, const char 
 	return 0;
 }
 
-static int load(const char *path, unsigned flags, uint8_t **buf, struct ldr_program **p,
-		enum ldr_err *err)
+static int load(const char *path, unsigned flags, uint8_t **buf, size_t *plen,
+		struct ldr_program **p, enum ldr_err *err)
 {
 	size_t len;
 	if (tool_read_file(path, buf, &len) != 0)
 		return -1;
+	*plen = len; /* the file's: p->len is the program's (an anec's is less) */
 	*p = malloc(sizeof **p);
 	if (!*p) {
 		free(*buf);
@@ -143,14 +144,15 @@ static int cmd_inspect(int argc, char **argv)
 	if (rc)
 		return rc;
 	uint8_t *buf;
+	size_t len;
 	struct ldr_program *p;
 	enum ldr_err e;
-	if (load(path, flags, &buf, &p, &e) != 0)
+	if (load(path, flags, &buf, &len, &p, &e) != 0)
 		return 1;
 	if (e != LDR_OK) {
 		fprintf(stderr, "anefw-tool inspect: %s: ", path);
 		fflush(stderr);
-		ldr_print_refusal(p, e, buf, p->len, flags, "", "anefw-tool inspect: ", path,
+		ldr_print_refusal(p, e, buf, len, flags, "", "anefw-tool inspect: ", path,
 				  tool_out_file, stderr);
 		rc = 1;
 	} else if (json) {
@@ -180,7 +182,7 @@ static int cmd_inspect(int argc, char **argv)
  * 2026-12-07 validate stopped at the loader, so a program it called ok could be refused by run at
  * once. Prints ok, saying what was not checked, or the refusal (the tensors' as run names it, then
  * the plan's, which names the TD); returns the exit status. */
-static int after_load(const struct ldr_program *p, const uint8_t *buf, unsigned flags)
+static int after_load(const struct ldr_program *p, const uint8_t *buf, size_t len, unsigned flags)
 {
 	static struct tns_tensor t[TNS_MAX];
 	unsigned nt;
@@ -197,9 +199,11 @@ static int after_load(const struct ldr_program *p, const uint8_t *buf, unsigned 
 	}
 	struct session_result res;
 	const struct session_opts o = {.ldr_flags = flags, .use_defaults = 1, .plan_only = 1};
-	int r = session_run(session, buf, p->len, &o, &res);
+	int r = session_run(session, buf, len, &o, &res);
 	session_destroy(session);
-	if (r)
+	if (r && !res.loaded) /* the session's own load: what run would say */
+		ldr_print_refusal(p, res.lerr, buf, len, flags, "", "", NULL, tool_out_file, stdout);
+	else if (r)
 		session_print_refusal(&res, "", to_stdout, stdout);
 	if (r || te != TNS_OK)
 		return 1;
@@ -217,14 +221,15 @@ static int cmd_validate(int argc, char **argv)
 	if (rc)
 		return rc;
 	uint8_t *buf;
+	size_t len;
 	struct ldr_program *p;
 	enum ldr_err e;
-	if (load(path, flags, &buf, &p, &e) != 0)
+	if (load(path, flags, &buf, &len, &p, &e) != 0)
 		return 1;
 	if (e == LDR_OK) {
-		rc = after_load(p, buf, flags);
+		rc = after_load(p, buf, len, flags);
 	} else {
-		ldr_print_refusal(p, e, buf, p->len, flags, "", "", path, tool_out_file, stdout);
+		ldr_print_refusal(p, e, buf, len, flags, "", "", path, tool_out_file, stdout);
 		rc = 1;
 	}
 	free(p);
