@@ -555,6 +555,12 @@ int anefw_job(const char *cmdline)
 		return done(1);
 	if (cmdline_arg(cmdline, "fault", fl, sizeof fl) == 0) {
 		fault = app_backend_fault_parse(fl);
+		if (fault < 0 && !fl[0]) { /* "unknown kind  (...)" before */
+			printf("fault: fault= with no value; expected fault=KIND, KIND one of dma-hang, "
+			       "dma-error, wrong-task, readback\n");
+			fail_verdict("fault= with no value (expected fault=KIND)");
+			return done(1);
+		}
 		if (fault < 0) {
 			printf("fault: unknown kind %s (dma-hang, dma-error, wrong-task, readback)\n", fl);
 			fail_verdict("fault: unknown kind %s", fl);

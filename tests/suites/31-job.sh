@@ -74,6 +74,12 @@ if grep -qxF "error: program= with no value on the command line; expected progra
    ! grep -q 'cannot open' <<<"$out"; then t_pass job.empty_program_named
 else t_fail job.empty_program_named "exit $rc: $(grep -E '^(error|program|anefw)' <<<"$out" | cut -c1-160)"; fi
 last_is job.empty_program_is_the_verdict "anefw: done: FAILED: program= with no value (expected program=PATH)" "$out" "$rc" 1
+# fault= with no value names it ("fault: unknown kind  (dma-hang, ...)" before, the kind empty)
+out=$(fw "program=$work/p.hwx" fault=); rc=$?
+if grep -qxF "fault: fault= with no value; expected fault=KIND, KIND one of dma-hang, dma-error, wrong-task, readback" <<<"$out" &&
+   ! grep -q '^completion:' <<<"$out"; then t_pass job.empty_fault_named
+else t_fail job.empty_fault_named "exit $rc: $(grep -E '^(fault|anefw)' <<<"$out" | cut -c1-160)"; fi
+last_is job.empty_fault_is_the_verdict "anefw: done: FAILED: fault= with no value (expected fault=KIND)" "$out" "$rc" 1
 out=$(fw); rc=$?
 last_is job.empty_command_line_boots_only "anefw: done: ok" "$out" "$rc" 0
 
