@@ -71,4 +71,14 @@ o=$("$TOOL" census README.md 2>&1); rc=$?
 	grep -q "this is a text file" <<<"$o" || bad="$bad [README.md: exit $rc: $o]"
 if [ -z "$bad" ]; then t_pass census.refusals_say_what_the_program_has
 else t_fail census.refusals_say_what_the_program_has "$bad"; fi
+# a program that loads and does not run as it is says why as run does, with the TD and the
+# particulars (the error's name alone before: "does not run as it is: bar-not-granted")
+if have_shared; then
+	h="$SHARED/fixtures/hostile/oom-weights-10g.bin"
+	r=$("$TOOL" run "$h" 2>&1 | sed -n 's/^submit: refused: //p')
+	o=$("$TOOL" census "$h" 2>&1); rc=$?
+	if [ "$rc" -eq 1 ] && [ -n "$r" ] && [ "$o" = "anefw-tool census: $h does not run as it is: $r" ]; then
+		t_pass census.a_program_that_does_not_run_says_why_as_run_does
+	else t_fail census.a_program_that_does_not_run_says_why_as_run_does "exit $rc: $o (run: $r)"; fi
+fi
 t_done

@@ -132,12 +132,14 @@ static void agg_add(struct agg *x, int read, uint32_t v)
 }
 
 /* One run of buf; C_REFUSED (why: its name), C_CHANGED or C_SAME against the first run. */
+/* The last run's result: the refusal of the program as it is, said whole */
+static struct session_result res;
+
 static int run_once(struct app_session *s, const uint8_t *buf, size_t len, struct cctx *c, char *why,
 		    size_t whylen)
 {
 	struct session_hooks hk = {.fill = fill, .check = check, .ctx = c, .whole_bars = 0};
 	struct session_opts o = {.ldr_flags = 0, .use_defaults = 1, .out = no_out, .hooks = &hk};
-	struct session_result res;
 	c->differs = 0;
 	int rc = session_run(s, buf, len, &o, &res);
 	if (rc) {
@@ -214,7 +216,16 @@ static int cmd_census(int argc, char **argv)
 		return 1;
 	}
 	if (run_once(s, buf, len, &c, why, sizeof why) != C_SAME) {
-		fprintf(stderr, "anefw-tool census: %s does not run as it is: %s\n", path, why);
+		/* as run says it: the refusal with its TD and particulars, or the engine's fault (the
+		 * name alone before) */
+		fprintf(stderr, "anefw-tool census: %s does not run as it is: ", path);
+		fflush(stderr);
+		if (res.loaded && res.run == ENG_OK && (res.serr || res.st.err))
+			session_print_refusal(&res, "", tool_out_file, stderr);
+		else if (res.loaded && res.fault_text[0])
+			fprintf(stderr, "%s: %s\n", why, res.fault_text);
+		else
+			fprintf(stderr, "%s\n", why);
 		rc = 1;
 		goto out;
 	}
