@@ -420,11 +420,11 @@ static int write_row(struct anem *m, const struct tile *t, unsigned g, unsigned 
 void anem_l2_clear(struct anem *m)
 {
 	free(m->l2m); /* L2 memory does not outlive the submission */
-	free(m->l2ok);
-	free(m->l2okb);
+	free(m->l2ok.w16);
+	free(m->l2ok.w8);
 	m->l2m = NULL;
-	m->l2ok = NULL;
-	m->l2okb = NULL;
+	m->l2ok.w16 = NULL;
+	m->l2ok.w8 = NULL;
 	for (unsigned i = 0; i < ANEM_L2_TENSORS; i++) {
 		free(m->l2t[i].v);
 		memset(&m->l2t[i], 0, sizeof m->l2t[i]);
@@ -4144,12 +4144,12 @@ static int l2m_ready(struct anem *m)
 	if (m->l2m)
 		return ENG_OK;
 	m->l2m = malloc(H13_L2_BYTES);
-	m->l2ok = calloc(H13_L2_BYTES / 2u / 8u, 1);
-	if (!m->l2m || !m->l2ok) {
+	m->l2ok.w16 = calloc(TD_L2BITS_W16_BYTES, 1);
+	if (!m->l2m || !m->l2ok.w16) {
 		free(m->l2m);
-		free(m->l2ok);
+		free(m->l2ok.w16);
 		m->l2m = NULL;
-		m->l2ok = NULL;
+		m->l2ok.w16 = NULL;
 		return ENG_E_NOMEM;
 	}
 	return ENG_OK;
@@ -4158,27 +4158,24 @@ static int l2m_ready(struct anem *m)
 /* Row (g, c, h) of an operand in L2 memory, w values (broadcast along the view's axes). A
  * one-byte view (elem 1: a first operand whose Common.ChCfg.InFmt is one byte) reads bytes a TD
  * kept as one-byte elements, through the input port as ChCfg says (int8 or uint8, exactly); an
- * fp16 view reads values a TD wrote as fp16. Anything else is refused as unwritten. */
+ * fp16 view reads values a TD wrote as fp16. Anything else is refused as unwritten (fw/td
+ * l2written.c, the rule inspect's walks follow too). */
 static int l2m_read_row(struct anem *m, const struct td_l2view *v, uint32_t base_reg, const char *what,
 			unsigned g, unsigned c, unsigned h, unsigned w, uint16_t *out)
 {
+	if (td_l2bits_row_unwritten(&m->l2ok, v, g, c, h, w) >= 0)
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, base_reg, H13_L2_ADDR, what);
 	if (v->elem == 1) {
 		const int s8 = H13_GET(REG(H13_COMMON_CHCFG), H13_CHCFG_INFMT) == H13_FMT_INT8;
 		const uint8_t *bytes = (const uint8_t *)m->l2m;
 		for (unsigned i = 0; i < w; i++) {
-			uint32_t a = td_l2view_addr(v, g, c, h, i);
-			if (!m->l2okb || !(m->l2okb[a / 8u] >> (a % 8u) & 1u))
-				return ANEM_REFUSE(m, ENG_FR_COMBINATION, base_reg, H13_L2_ADDR, what);
-			out[i] = f2h(s8 ? (float)(int8_t)bytes[a] : (float)bytes[a]);
+			const uint8_t x = bytes[td_l2view_addr(v, g, c, h, i)];
+			out[i] = f2h(s8 ? (float)(int8_t)x : (float)x);
 		}
 		return ENG_OK;
 	}
-	for (unsigned i = 0; i < w; i++) {
-		uint32_t a = td_l2view_addr(v, g, c, h, i) / 2u;
-		if (!(m->l2ok[a / 8u] >> (a % 8u) & 1u))
-			return ANEM_REFUSE(m, ENG_FR_COMBINATION, base_reg, H13_L2_ADDR, what);
-		out[i] = m->l2m[a];
-	}
+	for (unsigned i = 0; i < w; i++)
+		out[i] = m->l2m[td_l2view_addr(v, g, c, h, i) / 2u];
 	return ENG_OK;
 }
 
@@ -4186,13 +4183,9 @@ static int l2m_read_row(struct anem *m, const struct td_l2view *v, uint32_t base
 static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g, unsigned c, unsigned h,
 			  unsigned w, const uint16_t *in)
 {
-	for (unsigned i = 0; i < w; i++) {
-		uint32_t a = td_l2view_addr(v, g, c, h, i) / 2u;
-		m->l2m[a] = in[i];
-		m->l2ok[a / 8u] |= (uint8_t)(1u << (a % 8u));
-		if (m->l2okb)
-			m->l2okb[a / 4u] &= (uint8_t)~(3u << (2u * a % 8u));
-	}
+	for (unsigned i = 0; i < w; i++)
+		m->l2m[td_l2view_addr(v, g, c, h, i) / 2u] = in[i];
+	td_l2bits_row_write16(&m->l2ok, v, g, c, h, w);
 }
 
 /* One-byte elements (values -128..255 the input port gave, exactly) into a one-byte view: the
@@ -4200,15 +4193,12 @@ static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g,
 static int l2m_write_bytes(struct anem *m, const struct td_l2view *v, unsigned g, unsigned c, unsigned h,
 			   unsigned w, const uint16_t *in)
 {
-	if (!m->l2okb && !(m->l2okb = calloc(H13_L2_BYTES / 8u, 1)))
+	if (!m->l2ok.w8 && !(m->l2ok.w8 = calloc(TD_L2BITS_W8_BYTES, 1)))
 		return ENG_E_NOMEM;
 	uint8_t *bytes = (uint8_t *)m->l2m;
-	for (unsigned i = 0; i < w; i++) {
-		uint32_t a = td_l2view_addr(v, g, c, h, i);
-		bytes[a] = (uint8_t)(int32_t)h2f_table[in[i]];
-		m->l2okb[a / 8u] |= (uint8_t)(1u << (a % 8u));
-		m->l2ok[a / 16u] &= (uint8_t)~(1u << (a / 2u % 8u));
-	}
+	for (unsigned i = 0; i < w; i++)
+		bytes[td_l2view_addr(v, g, c, h, i)] = (uint8_t)(int32_t)h2f_table[in[i]];
+	td_l2bits_row_write8(&m->l2ok, v, g, c, h, w);
 	return ENG_OK;
 }
 

@@ -152,10 +152,9 @@ struct anem {
 	uint16_t hv3[ANEM_ROW_MAX] __attribute__((aligned(16))); /* a normalize's p1 */
 	struct anem_l2t l2t[ANEM_L2_TENSORS];
 	uint16_t *l2m;          /* L2 memory (H13_L2_BYTES; NULL until a TD uses it), */
-	uint8_t *l2ok;          /* a bit per fp16 value a TD of the submission wrote */
-	uint8_t *l2okb;         /* a bit per byte a TD wrote as a one-byte element (NULL until one
-				   does); a byte is readable as one byte only so, and an fp16 only
-				   where l2ok says */
+	struct td_l2bits l2ok;  /* what the submission's TDs wrote there (fw/td l2written.c: a bit
+				 * per fp16 value, and per byte kept as a one-byte element, w8 NULL
+				 * until one is) */
 	struct eng_fault flt; /* why the current TD stopped (anem_refuse), reason NONE if not */
 	float *acc;           /* convolution accumulators (Cout x Wout) and weights */
 	size_t acc_len;

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct pr {
@@ -394,8 +395,17 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 	im.p = p;
 	struct td_residents res; /* the L2-resident tensors the TDs leave, in order (td_print_op_walk) */
 	memset(&res, 0, sizeof res);
+	/* and what they write to L2 memory (fw/td l2written.c; not followed if there is no room) */
+	res.l2.w16 = calloc(TD_L2BITS_W16_BYTES, 1);
+	res.l2.w8 = res.l2.w16 ? calloc(TD_L2BITS_W8_BYTES, 1) : NULL;
+	if (!res.l2.w8) {
+		free(res.l2.w16);
+		res.l2.w16 = NULL;
+	}
 	for (unsigned i = 0; i < p->ntds; i++)
 		print_td(o, p, i, &im, &res);
+	free(res.l2.w16);
+	free(res.l2.w8);
 	print_relocs(o, p);
 }
 

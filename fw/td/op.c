@@ -151,18 +151,30 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 	td_print_op_hdr(r, &h, ku, out, ctx);
 }
 
+/* A read of L2 memory no TD before wrote (fw/td l2written.c), as the walk found it */
+struct l2unwritten {
+	struct td_refusal no;
+	long at;  /* its byte address */
+	int lost; /* the walk stopped at this TD (TD_L2_WALK_MAX) */
+};
+
 static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned ku, const struct td_residents *rs,
-		     outf_fn out, void *ctx);
+		     const struct l2unwritten *uw, outf_fn out, void *ctx);
 
 void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *hdr, unsigned ku, outf_fn out, void *ctx)
 {
-	print_op(r, hdr, ku, NULL, out, ctx);
+	print_op(r, hdr, ku, NULL, NULL, out, ctx);
 }
 
 void td_print_op_walk(const struct td_regs *r, const struct td_hdr *hdr, unsigned ku, struct td_residents *res,
 		      outf_fn out, void *ctx)
 {
-	print_op(r, hdr, ku, res, out, ctx);
+	/* what the TD reads of L2 memory against what the TDs before wrote there, and its own writes
+	 * after (fw/td l2written.c, the model's rule) */
+	struct l2unwritten uw = {{0}, -1, 0};
+	if (res)
+		uw.lost = td_l2written_walk(r, hdr->bar_en, &res->l2, &uw.no, &uw.at);
+	print_op(r, hdr, ku, res, &uw, out, ctx);
 	if (res) /* (what the TD leaves for the TDs after it: fw/td resident.c) */
 		(void)td_resident_leave(r, hdr->bar_en, res);
 }
@@ -170,7 +182,7 @@ void td_print_op_walk(const struct td_regs *r, const struct td_hdr *hdr, unsigne
 /* rs: the L2-resident tensors the TDs before left (td_print_op_walk), NULL where not known (a TD
  * printed alone): an L2-resident source's checks and shape are then the registers' alone */
 static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned ku, const struct td_residents *rs,
-		     outf_fn out, void *ctx)
+		     const struct l2unwritten *uw, outf_fn out, void *ctx)
 {
 	const unsigned bar_en = hdr->bar_en;
 	char b1[16], b2[16], b3[16];
@@ -264,6 +276,15 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		if (lm.no.why && !pe_marks)
 			outf(out, ctx, "  L2 memory: (not modelled: %s)\n", lm.no.why);
 	}
+	/* a read of L2 memory no TD before it wrote (the walk's, fw/td l2written.c): the model
+	 * refuses it where it reads the value */
+	if (uw && uw->no.why)
+		outf(out, ctx, "  L2 memory: reads byte 0x%lx, which no TD before it wrote (not modelled: %s)\n",
+		     (unsigned long)uw->at, uw->no.why);
+	if (uw && uw->lost)
+		outf(out, ctx, "  L2 memory: more than %u values read and written here: what this TD and the "
+			       "TDs after it read of L2 memory is not checked against what the TDs before wrote\n",
+		     (unsigned)TD_L2_WALK_MAX);
 	/* the NE */
 	uint32_t mac = GET(H13_NE_MACCFG), kc = GET(H13_NE_KERNELCFG);
 	unsigned op = H13_GET(mac, H13_MACCFG_OPMODE), nl = H13_GET(mac, H13_MACCFG_NONLINEARMODE);

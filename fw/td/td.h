@@ -607,12 +607,45 @@ void td_conv_l2_refusal(const struct td_regs *r, unsigned tiles, const struct td
  *    shape NumGroups x Cout x Hout x Wout: its slot, -1 when it leaves none.
  */
 #define TD_RESIDENT_MAX 4u
+/*
+ * What a submission's TDs wrote to L2 memory (fw/td/l2written.c), the one rule of the model's
+ * refusal of a read of a value no TD wrote: w16 a bit per fp16 value (TD_L2BITS_W16_BYTES), w8 a
+ * bit per byte kept as a one-byte element (TD_L2BITS_W8_BYTES; NULL: none). An fp16 write clears
+ * its two bytes' w8 bits, a byte's write its cell's w16 bit.
+ *  - td_l2bits_row_unwritten: the byte address of the first value of row (g, c, h), w values of
+ *    view v (its elem's map), no TD wrote; -1 if every one was written;
+ *  - td_l2bits_row_write16, td_l2bits_row_write8 (w8 allocated): a row written;
+ *  - td_l2written_walk: one TD as the model's paths read and write L2 memory (the rows kept as
+ *    read, SourceType 1, then its reads, then its result), for inspect's walks: the model's
+ *    refusal of the first read of a value no TD before wrote into no (at: its byte address), and
+ *    the TD's writes into b. Nothing where b or b->w16 is NULL, or the TD's reading is refused.
+ *    A walk of more than TD_L2_WALK_MAX values in a TD (a value a row along a broadcast W) stops
+ *    there and sets b->lost: what the TDs after read is not followed (returns 1 on that TD).
+ */
+#define TD_L2BITS_W16_BYTES (H13_L2_BYTES / 16u)
+#define TD_L2BITS_W8_BYTES (H13_L2_BYTES / 8u)
+#define TD_L2_WALK_MAX (1u << 24)
+struct td_l2bits {
+	uint8_t *w16, *w8;
+	uint8_t lost; /* a walk past TD_L2_WALK_MAX: not followed from there */
+};
+struct td_l2view;
+long td_l2bits_row_unwritten(const struct td_l2bits *b, const struct td_l2view *v, uint32_t g, uint32_t c,
+			     uint32_t h, uint32_t w);
+void td_l2bits_row_write16(struct td_l2bits *b, const struct td_l2view *v, uint32_t g, uint32_t c, uint32_t h,
+			   uint32_t w);
+void td_l2bits_row_write8(struct td_l2bits *b, const struct td_l2view *v, uint32_t g, uint32_t c, uint32_t h,
+			  uint32_t w);
+int td_l2written_walk(const struct td_regs *r, unsigned bar_en, struct td_l2bits *b, struct td_refusal *no,
+		      long *at);
 struct td_residents {
 	struct td_resident {
 		uint8_t on;
 		uint32_t base;
 		struct td_dims d;
 	} t[TD_RESIDENT_MAX];
+	struct td_l2bits l2; /* inspect's walks: what the TDs before wrote to L2 memory (w16 NULL:
+			      * not followed) */
 };
 const struct td_dims *td_resident_find(const struct td_residents *s, uint32_t base);
 int td_resident_slot(const struct td_residents *s, uint32_t base);

@@ -1605,3 +1605,86 @@ TEST(model_agree, a_tile_source_without_rbase0_carries_the_models_text)
 	agree_built("the channel maxima, RBase0 not bound", len,
 		    "the first source is neither in L2 memory nor a bound tile source (RBase0): not modelled");
 }
+
+/*
+ * Plain L2 memory (SourceType 0, a second operand or a normalize's pair from L2, a reduction's rows
+ * there): the model keeps a bit for every value a TD of the submission wrote and refuses a read of
+ * any other ("... reads L2 memory no TD of this submission wrote"); inspect printed each TD with no
+ * knowledge of the TDs before, so it printed those reads as computed (docs/engine-model.md, "Left
+ * unmarked"). Its walks now follow the same bits (fw/td l2written.c, td_print_op_walk) and mark the
+ * TD with the model's text and the first byte no TD wrote. Each read is checked at a base where the
+ * TD before wrote and at one 16 bytes (8 values) on, past the end of what it wrote, or elsewhere.
+ */
+TEST(model_agree, l2_memory_no_td_wrote_marked)
+{
+	struct bp_pe_spec t[3];
+	const struct bp_pe_spec *p[3] = {&t[0], &t[1], &t[2]};
+	/* z [1,4,24] copied into L2 at 0x100 (4 rows of 48 bytes), then x + z from L2 (broadcast C) */
+	t[0] = bp_pe_copy(1, 4, 24, 6, 0);
+	t[0].res_l2 = l2v(0x100, 48, 48);
+	t[1] = bp_pe_copy(8, 4, 24, 5, 4);
+	t[1].secsrc = H13_PE_SECSRC_TILE1;
+	t[1].src2_l2 = l2v(0x100, 48, 48);
+	t[1].pecfg = H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_C);
+	agree_n("x + z, z where TD 0 wrote it", p, 2, NULL);
+	t[1].src2_l2.base = 0x110;
+	agree_n("x + z, z 8 values past where TD 0 wrote", p, 2,
+		"the second operand reads L2 memory no TD of this submission wrote");
+	CHECKF(strstr(itext, "  L2 memory: reads byte 0x1c0, which no TD before it wrote (not modelled: "
+			     "the second operand reads L2 memory no TD of this submission wrote)\n"),
+	       "%s", itext);
+	/* x [2,4,24] copied into L2 at 0x1000, then relu of it read from L2 (SourceType 0) */
+	t[0] = bp_pe_copy(2, 4, 24, 5, 0);
+	t[0].res_l2 = l2v(0x1000, 192, 48);
+	t[1] = bp_pe_copy(2, 4, 24, 0, 4);
+	t[1].relu = 1;
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2v(0x1000, 192, 48);
+	agree_n("relu of x from L2", p, 2, NULL);
+	t[1].src_l2.base = 0x1010;
+	agree_n("relu of x from L2, 8 values on", p, 2,
+		"the first operand reads L2 memory no TD of this submission wrote");
+	t[1].src_l2.base = 0x3000;
+	agree_n("relu of x from where no TD wrote", p, 2,
+		"the first operand reads L2 memory no TD of this submission wrote");
+	/* the NE's channel maxima (UnicastCin 16) of x [16,2,8] from L2 */
+	t[0] = bp_pe_copy(16, 2, 8, 5, 0);
+	t[0].res_l2 = l2v(0, 16, 256);
+	t[1] = bp_pe_copy(16, 2, 8, 0, 4);
+	t[1].prescale = t[1].scale = 0;
+	t[1].finalscale = 0;
+	t[1].ne_chmax = 16;
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2v(0, 16, 256);
+	agree_n("the channel maxima from L2", p, 2, NULL);
+	t[1].src_l2.base = 0x10;
+	agree_n("the channel maxima from L2, 8 values on", p, 2,
+		"the first operand reads L2 memory no TD of this submission wrote");
+	/* x [4,1,16]'s mean into L2 at 0x1000 (TD 0), a mean of rows of L2 memory x kept at 0x2000 */
+	t[0] = bp_pe_copy(4, 1, 16, 5, 0);
+	t[0].res_l2 = l2v(0x2000, 32, 32);
+	t[1] = mean_into_l2();
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2v(0x2000, 32, 32);
+	agree_n("the mean of x from L2", p, 2, NULL);
+	t[1].src_l2.base = 0x2010;
+	agree_n("the mean of x from L2, 8 values on", p, 2,
+		"a reduction reads L2 memory no TD of this submission wrote");
+	/* a normalize's pair: p0 the mean TD 0 left at 0x1000, p1 a row stride (0x400) on, where TD 1's
+	 * mean lies (l2_memory_and_reduction_refusals_marked's control); without TD 1, unwritten */
+	t[0] = mean_into_l2();
+	t[1] = bp_pe_copy(4, 1, 16, 5, 0);
+	t[1].reduce = 1;
+	t[1].ne_pass = 1;
+	t[1].res_l2 = l2v(0x1400, 16, 16);
+	t[2] = bp_pe_copy(4, 1, 16, 5, 4);
+	t[2].tasktype = H13_TASK_NORMALIZE;
+	t[2].ne_pass = 1;
+	t[2].secsrc = H13_PE_SECSRC_SUB;
+	t[2].src2_l2 = l2v(0x1000, 16, 0x400);
+	agree_n("a normalize", p, 3, NULL);
+	const struct bp_pe_spec *q[2] = {&t[0], &t[2]};
+	agree_n("a normalize whose p1 no TD wrote", q, 2,
+		"a normalize's pair reads L2 memory no TD of this submission wrote");
+	CHECKF(strstr(itext, "  L2 memory: reads byte 0x1400, which no TD before it wrote"), "%s", itext);
+}
