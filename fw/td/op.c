@@ -89,7 +89,7 @@ static void print_second(const struct td_l2mem *lm, const struct td_regs *r, out
  * operand or result in L2 memory */
 static void print_l2view(const struct td_l2view *v, outf_fn out, void *ctx)
 {
-	outf(out, ctx, "L2 memory at 0x%lx", (unsigned long)v->base);
+	outf(out, ctx, "L2 memory at byte 0x%lx", (unsigned long)v->base);
 	if (v->bcast & (H13_BCAST_W | H13_BCAST_H | H13_BCAST_D | H13_BCAST_C))
 		outf(out, ctx, ", broadcast along%s%s%s%s", v->bcast & H13_BCAST_W ? " W" : "",
 		     v->bcast & H13_BCAST_H ? " H" : "", v->bcast & H13_BCAST_D ? " D" : "",
@@ -211,8 +211,8 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 	td_source_dmafmt_refusal(r, &sno);
 	/* the source */
 	if (l2src) {
-		outf(out, ctx, "  source: the L2-resident tensor at 0x%lx, %u x %u x %u %s",
-		     (unsigned long)H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR), (unsigned)cin,
+		outf(out, ctx, "  source: the L2-resident tensor at byte 0x%lx, %u x %u x %u %s",
+		     (unsigned long)H13_GET(GET(H13_L2_SOURCEBASE), H13_L2_ADDR) * H13_L2_UNIT, (unsigned)cin,
 		     (unsigned)H13_GET(in, H13_INDIM_HIN), (unsigned)H13_GET(in, H13_INDIM_WIN),
 		     fmt_name(H13_GET(ch, H13_CHCFG_INFMT)));
 		/* the tensor there, where its shape is not the TD's input */
@@ -564,7 +564,7 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		outf(out, ctx, "  PE: normalize, (a %c p0) x p1 with channel c's pair (p0, p1) at ",
 		     lm.pair == TD_PAIR_ADD ? '+' : '-');
 		print_l2view(&lm.src2, out, ctx);
-		outf(out, ctx, " and one row stride (0x%lx) after it\n", (unsigned long)lm.src2.rs);
+		outf(out, ctx, " and one row stride (0x%lx bytes) after it\n", (unsigned long)lm.src2.rs);
 	} else {
 		static const char *const pools[] = {"", "average pool", "max pool", "min pool"};
 		static const char *const ops[] = {"+", "x", "max", "min", "square"};
@@ -721,8 +721,8 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		struct td_refusal no = {0};
 		if (rs && reads_res)
 			td_resident_result_refusal(r, rs, &no);
-		outf(out, ctx, "  result: the L2-resident tensor at 0x%lx, %u x %u x %u",
-		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR), (unsigned)cout,
+		outf(out, ctx, "  result: the L2-resident tensor at byte 0x%lx, %u x %u x %u",
+		     (unsigned long)H13_GET(GET(H13_L2_RESULTBASE), H13_L2_ADDR) * H13_L2_UNIT, (unsigned)cout,
 		     (unsigned)H13_GET(od, H13_OUTDIM_HOUT), (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
 		refusal_tail(&no, out, ctx);
 		outf(out, ctx, "\n");

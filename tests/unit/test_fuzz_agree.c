@@ -58,7 +58,7 @@ TEST(fuzz_agree, a_crop_of_an_l2_resident_source_is_marked)
 	int rc = tsubmit(buf, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
 	CHECKF(rc == 0 && res.run == ENG_OK, "the control: %s", res.fault_text);
 	td_block(tinspect(buf, len), 1, blk, sizeof blk);
-	CHECKF(strstr(blk, "source: the L2-resident tensor at 0x0, 1 x 1 x 1600 fp16") && !strstr(blk, "not modelled"),
+	CHECKF(strstr(blk, "source: the L2-resident tensor at byte 0x0, 1 x 1 x 1600 fp16") && !strstr(blk, "not modelled"),
 	       "the control's td 1:\n%s", blk);
 	/* the crop: TD 1 reads the whole tensor and writes 1536 of its 1600 columns */
 	REQUIRE(tpatch_field(buf, len, 1, H13_COMMON_OUTDIM, H13_OUTDIM_WOUT_LSB, H13_OUTDIM_WOUT_W, 1536u) == 0);

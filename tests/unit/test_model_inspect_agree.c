@@ -467,14 +467,14 @@ TEST(model_agree, destination_dma_enable_clear_with_wbase_bound_written)
 	t.res_wbase = 1;
 	agree("a copy kept in L2 memory and written through WBase, En clear", &t, NULL);
 	CHECKF(strstr(itext, "  result: WBase (TileDMADst.DMAConfig.En clear: written all the same), "
-			     "2 x 2 x 8 fp16, and keeps it in L2 memory at 0x400\n") != NULL, "%s", itext);
+			     "2 x 2 x 8 fp16, and keeps it in L2 memory at byte 0x400\n") != NULL, "%s", itext);
 	/* with OutTranspose, [16,1,1] kept as one row of 16 (Apple's M 16 matmul's TD 0 sets it) */
 	t = bp_pe_copy(16, 1, 1, 5, 4);
 	t.res_l2 = (struct bp_l2){1, 0x400, 32, 32, 0, 0};
 	t.res_wbase = 1;
 	t.out_transpose = 1;
 	agree("the same with Common.Cfg.OutTranspose", &t, NULL);
-	CHECKF(strstr(itext, "and keeps it in L2 memory at 0x400, kept as one row of C, written with C and "
+	CHECKF(strstr(itext, "and keeps it in L2 memory at byte 0x400, kept as one row of C, written with C and "
 			     "W swapped (Common.Cfg.OutTranspose)\n") != NULL, "%s", itext);
 }
 
@@ -1543,8 +1543,8 @@ TEST(model_agree, l2_resident_reads_marked)
 	keep_resident(&t[0], 0x1000);
 	read_resident(&t[1], 4, 0x1000);
 	agree_n("relu(x) kept resident, copied out", p, 2, NULL);
-	CHECKF(strstr(itext, "result: the L2-resident tensor at 0x100, 4 x 3 x 20\n") &&
-		       strstr(itext, "source: the L2-resident tensor at 0x100, 4 x 3 x 20 fp16\n"),
+	CHECKF(strstr(itext, "result: the L2-resident tensor at byte 0x1000, 4 x 3 x 20\n") &&
+		       strstr(itext, "source: the L2-resident tensor at byte 0x1000, 4 x 3 x 20 fp16\n"),
 	       "%s", itext);
 	read_resident(&t[1], 4, 0x2000);
 	agree_n("a read of a base no TD left", p, 2, "L2 source names no resident tensor");

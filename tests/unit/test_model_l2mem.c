@@ -1248,8 +1248,8 @@ TEST(model_l2mem, an_l2_resident_result_written_through_wbase_too_is_refused)
 		const size_t len = bp_pen(prog, sizeof prog, p, 2);
 		REQUIRE(len > 0);
 		const char *text = tinspect(prog, len);
-		CHECKF(strstr(text, "source: the L2-resident tensor at 0x100, 4 x 3 x 20 fp16\n") &&
-			       strstr(text, "result: the L2-resident tensor at 0x100, 4 x 3 x 20\n") &&
+		CHECKF(strstr(text, "source: the L2-resident tensor at byte 0x1000, 4 x 3 x 20 fp16\n") &&
+			       strstr(text, "result: the L2-resident tensor at byte 0x1000, 4 x 3 x 20\n") &&
 			       !strstr(text, "not modelled"),
 		       "%s", text);
 	}

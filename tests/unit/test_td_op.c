@@ -438,7 +438,7 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	treg_set(&p, H13_PLANAR_FINALSCALE, 0x3dcccccdu); /* 0.1f */
 	pe_task(&p);
 	CHECK_STR(describe(&p, &t),
-		  "  source: the L2-resident tensor at 0x0, 3 x 4 x 8 fp16\n"
+		  "  source: the L2-resident tensor at byte 0x0, 3 x 4 x 8 fp16\n"
 		  "  NE: not in the path\n"
 		  "  PE: max pool 2x2 stride 2x2 padding 0x0, then a x 0, |.|, + 0, x 0, x FinalScale 0x3dcccccd (not modelled: "
 		  "Planar.FinalScale other than 1.0 outside a reduction not modelled (1.0 in every real elementwise "
@@ -526,7 +526,7 @@ TEST(td_op, ne_passthrough_then_planar_multiply)
 	/* SourceType 0: the first operand from L2 memory, as Apple's floor TD 3 takes it */
 	treg_set(&m, H13_L2_SOURCECFG, td_fixed_bits(H13_L2_SOURCECFG) | H13_PUT(H13_L2SRC_SRC2DMA, 1));
 	treg_set(&m, H13_SRC2_FMT, TD_TILE_FMT_SRC2_FP16);
-	CHECKF(strstr(describe(&m, &t), "  source: L2 memory at 0x0, 64 x 1 x 1 fp16\n") != NULL, "%s", t.text);
+	CHECKF(strstr(describe(&m, &t), "  source: L2 memory at byte 0x0, 64 x 1 x 1 fp16\n") != NULL, "%s", t.text);
 	treg_set(&m, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
 	treg_set(&m, H13_SRC2_FMT, TD_TILE_FMT_SRC2_FP16);
 	treg_set(&m, H13_COEFF_DMACONFIG(0), H13_PUT(H13_DMA_EN, 1));
@@ -586,7 +586,7 @@ TEST(td_op, l2_memory_operands_and_broadcasts)
 		  "  source: RBase0, 64 x 1 x 1 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
 		  "  PE: a x 1, + 0, x 1, x FinalScale 1\n"
-		  "  result: L2 memory at 0x0, 64 x 1 x 1 fp16\n");
+		  "  result: L2 memory at byte 0x0, 64 x 1 x 1 fp16\n");
 	common(&b, 8, 8, 64, 64);
 	treg_set(&b, H13_COMMON_PECFG, H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_W | H13_BCAST_H));
 	pe_identity(&b, H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1));
@@ -596,7 +596,7 @@ TEST(td_op, l2_memory_operands_and_broadcasts)
 	CHECK_STR(describe_bars(&b, bars, &t),
 		  "  source: RBase0, 64 x 8 x 8 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
-		  "  PE: a x 1 + b (L2 memory at 0x0, broadcast along W H), + 0, x 1, x FinalScale 1\n"
+		  "  PE: a x 1 + b (L2 memory at byte 0x0, broadcast along W H), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase, 64 x 8 x 8 fp16\n");
 	/* a broadcast of a second operand that comes by tile DMA: refused, named */
 	treg_set(&b, H13_L2_SOURCECFG, TD_L2_SOURCECFG_DMA2);
@@ -723,7 +723,7 @@ TEST(td_op, reductions_into_l2_memory)
 		  "  source: RBase0, 1 x 1 x 1600 fp16 (C x H x W) per group\n"
 		  "  NE: not in the path\n"
 		  "  PE: reduce max over each plane (2560 planes of 1 x 1600), x FinalScale 1\n"
-		  "  result: L2 memory at 0x0, one max a plane\n");
+		  "  result: L2 memory at byte 0x0, one max a plane\n");
 	struct treg_img s = {0};
 	softmax_reduction(&s, H13_PUT(H13_PECFG_NLMODE, H13_PE_NL_RECIP));
 	describe_bars(&s, bars, &t);
@@ -757,8 +757,8 @@ TEST(td_op, reductions_into_l2_memory)
 	CHECK_STR(describe_bars(&a, bars, &t),
 		  "  source: RBase0, 1 x 2560 x 1600 fp16 (C x H x W)\n"
 		  "  NE: not in the path\n"
-		  "  PE: a x 1 - b (L2 memory at 0x0, broadcast along W), + 0, x 1.442383, x FinalScale 1\n"
-		  "  result: the L2-resident tensor at 0x0, 1 x 2560 x 1600\n");
+		  "  PE: a x 1 - b (L2 memory at byte 0x0, broadcast along W), + 0, x 1.442383, x FinalScale 1\n"
+		  "  result: the L2-resident tensor at byte 0x0, 1 x 2560 x 1600\n");
 	/* TD 4: its first operand the row's 1/sum (L2 memory, broadcast along W), x b */
 	struct treg_img b = {0};
 	common(&b, 1600, 2560, 1, 1);
@@ -772,7 +772,7 @@ TEST(td_op, reductions_into_l2_memory)
 			       H13_PUT(H13_PECFG_SECSRC, H13_PE_SECSRC_TILE1), FP16_ONE);
 	pe_task(&b);
 	CHECK_STR(describe_bars(&b, (1u << H13_BAR_RBASE1) | (1u << H13_BAR_WBASE), &t),
-		  "  source: L2 memory at 0x0, broadcast along W, 1 x 2560 x 1600 fp16\n"
+		  "  source: L2 memory at byte 0x0, broadcast along W, 1 x 2560 x 1600 fp16\n"
 		  "  NE: not in the path\n"
 		  "  PE: a x 1 x b (RBase1), + 0, x 1, x FinalScale 1\n"
 		  "  result: WBase, 1 x 2560 x 1600 fp16\n");
