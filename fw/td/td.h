@@ -282,7 +282,9 @@ void td_print_op_ku(const struct td_regs *r, unsigned bar_en, unsigned ku, outf_
 void td_print_op_hdr(const struct td_regs *r, const struct td_hdr *h, unsigned ku, outf_fn out, void *ctx);
 /* td_print_op_hdr in a walk over a program's TDs in order: res holds the L2-resident tensors the
  * TDs before left (fw/td resident.c; zeroed before TD 0), with which the TD's read of one is
- * checked and described as the engine model reads it; the TD's own is added to it after. */
+ * checked and described as the engine model reads it, and, where res->l2.w16 is given, what they
+ * wrote to L2 memory (fw/td l2written.c: a read of a value none wrote is marked); the TD's own are
+ * added after. */
 struct td_residents;
 void td_print_op_walk(const struct td_regs *r, const struct td_hdr *h, unsigned ku, struct td_residents *res,
 		      outf_fn out, void *ctx);
