@@ -533,11 +533,9 @@ struct dwi {
 	uint16_t at; /* channel 1's output (1, 3) after the run */
 };
 
-static void dwi_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+/* BAR 5's every input 0.5 but channel 1's (0, 2) and (0, 3): in02 and in03 */
+static void dwi_fill_two(const struct subq_grant *g, uint8_t *buf, uint16_t in02, uint16_t in03)
 {
-	(void)ctx;
-	if (is_weights || g->bar != BP_IN0_BAR)
-		return;
 	const uint32_t row = bp_row(DWI_W);
 	for (unsigned c = 0; c < DWI_C; c++)
 		for (unsigned y = 0; y < DWI_H; y++)
@@ -545,12 +543,19 @@ static void dwi_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is
 				uint64_t off = ((uint64_t)c * DWI_H + y) * row + 2u * x;
 				uint16_t v = 0x3800u; /* 0.5 */
 				if (c == 1 && y == 0 && x == 2)
-					v = 0x74e2u; /* 20000 */
+					v = in02;
 				if (c == 1 && y == 0 && x == 3)
-					v = 0xf4e2u; /* -20000 */
+					v = in03;
 				if (off + 2 <= g->size)
 					le_wr16(buf + off, v);
 			}
+}
+
+static void dwi_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (!is_weights && g->bar == BP_IN0_BAR)
+		dwi_fill_two(g, buf, 0x74e2u /* 20000 */, 0xf4e2u /* -20000 */);
 }
 
 static void dwi_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
@@ -624,21 +629,8 @@ static uint16_t dwz_in02;
 static void dwz_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
 {
 	(void)ctx;
-	if (is_weights || g->bar != BP_IN0_BAR)
-		return;
-	const uint32_t row = bp_row(DWI_W);
-	for (unsigned c = 0; c < DWI_C; c++)
-		for (unsigned y = 0; y < DWI_H; y++)
-			for (unsigned x = 0; x < DWI_W; x++) {
-				uint64_t off = ((uint64_t)c * DWI_H + y) * row + 2u * x;
-				uint16_t v = 0x3800u; /* 0.5 */
-				if (c == 1 && y == 0 && x == 2)
-					v = dwz_in02;
-				if (c == 1 && y == 0 && x == 3)
-					v = 0x4500u; /* 5 */
-				if (off + 2 <= g->size)
-					le_wr16(buf + off, v);
-			}
+	if (!is_weights && g->bar == BP_IN0_BAR)
+		dwi_fill_two(g, buf, dwz_in02, 0x4500u /* 5 */);
 }
 
 TEST(model_depthwise, an_infinite_weight_times_a_zero_input_adds_nothing)

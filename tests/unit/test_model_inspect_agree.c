@@ -495,6 +495,23 @@ static struct bp_pe_spec mean_into_l2(void)
 	return t;
 }
 
+/* x [4,1,16]'s mean into L2 at 0x1000 (TD 0), the plane sums into L2 at 0x1400 (TD 1), then a
+ * normalize (x - p0) x p1 with the pair from L2 at 0x1000, p1 one row stride (0x400) on (TD 2),
+ * out by DMA */
+static void normalize_three(struct bp_pe_spec t[3])
+{
+	t[0] = mean_into_l2();
+	t[1] = bp_pe_copy(4, 1, 16, 5, 0);
+	t[1].reduce = 1;
+	t[1].ne_pass = 1;
+	t[1].res_l2 = l2v(0x1400, 16, 16);
+	t[2] = bp_pe_copy(4, 1, 16, 5, 4);
+	t[2].tasktype = H13_TASK_NORMALIZE;
+	t[2].ne_pass = 1;
+	t[2].secsrc = H13_PE_SECSRC_SUB;
+	t[2].src2_l2 = l2v(0x1000, 16, 0x400);
+}
+
 TEST(model_agree, l2_memory_and_reduction_refusals_marked)
 {
 	struct bp_pe_spec t[3];
@@ -527,16 +544,7 @@ TEST(model_agree, l2_memory_and_reduction_refusals_marked)
 		"Common.PECfg.Src1Broadcast under an NE whose outputs read other elements");
 	/* x [4,1,16]: its mean into L2 (one value a plane), then a normalize (x - mean) x mean's row
 	 * (the pair: p0 the mean, p1 the value one row stride on, the same mean here), out by DMA */
-	t[0] = mean_into_l2();
-	t[1] = bp_pe_copy(4, 1, 16, 5, 0);
-	t[1].reduce = 1;
-	t[1].ne_pass = 1;
-	t[1].res_l2 = l2v(0x1400, 16, 16);
-	t[2] = bp_pe_copy(4, 1, 16, 5, 4);
-	t[2].tasktype = H13_TASK_NORMALIZE;
-	t[2].ne_pass = 1;
-	t[2].secsrc = H13_PE_SECSRC_SUB;
-	t[2].src2_l2 = l2v(0x1000, 16, 0x400);
+	normalize_three(t);
 	agree_n("a normalize", p, 3, NULL);
 	t[2].ne_pass = 0;
 	t[2].ne_unit = 1;
@@ -1672,16 +1680,7 @@ TEST(model_agree, l2_memory_no_td_wrote_marked)
 		"a reduction reads L2 memory no TD of this submission wrote");
 	/* a normalize's pair: p0 the mean TD 0 left at 0x1000, p1 a row stride (0x400) on, where TD 1's
 	 * mean lies (l2_memory_and_reduction_refusals_marked's control); without TD 1, unwritten */
-	t[0] = mean_into_l2();
-	t[1] = bp_pe_copy(4, 1, 16, 5, 0);
-	t[1].reduce = 1;
-	t[1].ne_pass = 1;
-	t[1].res_l2 = l2v(0x1400, 16, 16);
-	t[2] = bp_pe_copy(4, 1, 16, 5, 4);
-	t[2].tasktype = H13_TASK_NORMALIZE;
-	t[2].ne_pass = 1;
-	t[2].secsrc = H13_PE_SECSRC_SUB;
-	t[2].src2_l2 = l2v(0x1000, 16, 0x400);
+	normalize_three(t);
 	agree_n("a normalize", p, 3, NULL);
 	const struct bp_pe_spec *q[2] = {&t[0], &t[2]};
 	agree_n("a normalize whose p1 no TD wrote", q, 2,
