@@ -647,15 +647,10 @@ static void print_computes(const struct ldr_program *p, const struct session_opt
 	if (!im)
 		return;
 	im->p = p;
-	struct td_residents res; /* the L2-resident tensors the TDs leave, in order (td_print_op_walk) */
-	memset(&res, 0, sizeof res);
-	/* and what they write to L2 memory (fw/td l2written.c; not followed if there is no room) */
-	res.l2.w16 = calloc(TD_L2BITS_W16_BYTES, 1);
-	res.l2.w8 = res.l2.w16 ? calloc(TD_L2BITS_W8_BYTES, 1) : NULL;
-	if (!res.l2.w8) {
-		free(res.l2.w16);
-		res.l2.w16 = NULL;
-	}
+	/* the L2-resident tensors the TDs leave, in order, and what they write to L2 memory
+	 * (td_print_op_walk; L2 memory not followed if there is no room) */
+	struct td_residents res;
+	td_residents_begin(&res);
 	for (unsigned i = 0; i < p->ntds && i < LDR_MAX_TDS; i++) {
 		struct op_line l = {{0}, 0};
 		ldr_image_apply_td(im, i);
@@ -667,8 +662,7 @@ static void print_computes(const struct ldr_program *p, const struct session_opt
 		o->out(o->ctx, l.buf, l.n);
 		o->out(o->ctx, "\n", 1);
 	}
-	free(res.l2.w16);
-	free(res.l2.w8);
+	td_residents_end(&res);
 	free(im);
 }
 

@@ -9,7 +9,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 struct pr {
@@ -393,19 +392,13 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 	struct ldr_image im; /* the register image as the TDs leave it, for td_print_op */
 	memset(&im, 0, sizeof im);
 	im.p = p;
-	struct td_residents res; /* the L2-resident tensors the TDs leave, in order (td_print_op_walk) */
-	memset(&res, 0, sizeof res);
-	/* and what they write to L2 memory (fw/td l2written.c; not followed if there is no room) */
-	res.l2.w16 = calloc(TD_L2BITS_W16_BYTES, 1);
-	res.l2.w8 = res.l2.w16 ? calloc(TD_L2BITS_W8_BYTES, 1) : NULL;
-	if (!res.l2.w8) {
-		free(res.l2.w16);
-		res.l2.w16 = NULL;
-	}
+	/* the L2-resident tensors the TDs leave, in order, and what they write to L2 memory
+	 * (td_print_op_walk; L2 memory not followed if there is no room) */
+	struct td_residents res;
+	td_residents_begin(&res);
 	for (unsigned i = 0; i < p->ntds; i++)
 		print_td(o, p, i, &im, &res);
-	free(res.l2.w16);
-	free(res.l2.w8);
+	td_residents_end(&res);
 	print_relocs(o, p);
 }
 

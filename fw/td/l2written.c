@@ -12,6 +12,9 @@
  */
 #include "fw/td/td.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #define GET(a) (r->get(r->ctx, (a)))
 
 static int bit(const uint8_t *m, uint32_t i)
@@ -248,4 +251,22 @@ int td_l2written_walk(const struct td_regs *r, unsigned bar_en, struct td_l2bits
 	struct walk k = {b, no, at, 0};
 	walk_td(r, bar_en, &k);
 	return b->lost;
+}
+
+void td_residents_begin(struct td_residents *res)
+{
+	memset(res, 0, sizeof *res);
+	res->l2.w16 = calloc(TD_L2BITS_W16_BYTES, 1);
+	res->l2.w8 = res->l2.w16 ? calloc(TD_L2BITS_W8_BYTES, 1) : NULL;
+	if (!res->l2.w8) {
+		free(res->l2.w16);
+		res->l2.w16 = NULL;
+	}
+}
+
+void td_residents_end(struct td_residents *res)
+{
+	free(res->l2.w16);
+	free(res->l2.w8);
+	res->l2.w16 = res->l2.w8 = NULL;
 }

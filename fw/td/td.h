@@ -649,6 +649,11 @@ struct td_residents {
 	struct td_l2bits l2; /* inspect's walks: what the TDs before wrote to L2 memory (w16 NULL:
 			      * not followed) */
 };
+/* A walk's table from its first TD (td_print_op_walk): nothing resident, nothing written to L2
+ * memory, the bits allocated (without room, L2 memory is not followed: l2.w16 NULL); and its end
+ * (the bits freed). */
+void td_residents_begin(struct td_residents *res);
+void td_residents_end(struct td_residents *res);
 const struct td_dims *td_resident_find(const struct td_residents *s, uint32_t base);
 int td_resident_slot(const struct td_residents *s, uint32_t base);
 void td_resident_result_refusal(const struct td_regs *r, const struct td_residents *s, struct td_refusal *no);
