@@ -512,17 +512,24 @@ static void normalize_three(struct bp_pe_spec t[3])
 	t[2].src2_l2 = l2v(0x1000, 16, 0x400);
 }
 
-TEST(model_agree, l2_memory_and_reduction_refusals_marked)
+/* z [1,4,24] copied into L2 at 0x100 (4 rows of 48 bytes, TD 0), then x [8,4,24] + z from L2
+ * (broadcast C, TD 1) */
+static void x_plus_z_from_l2(struct bp_pe_spec t[2])
 {
-	struct bp_pe_spec t[3];
-	const struct bp_pe_spec *p[3] = {&t[0], &t[1], &t[2]};
-	/* z [1,4,24] copied into L2, then x [8,4,24] kept in L2 as read plus z from L2 (broadcast C) */
 	t[0] = bp_pe_copy(1, 4, 24, 6, 0);
 	t[0].res_l2 = l2v(0x100, 48, 48);
 	t[1] = bp_pe_copy(8, 4, 24, 5, 4);
 	t[1].secsrc = H13_PE_SECSRC_TILE1;
 	t[1].src2_l2 = l2v(0x100, 48, 48);
 	t[1].pecfg = H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_C);
+}
+
+TEST(model_agree, l2_memory_and_reduction_refusals_marked)
+{
+	struct bp_pe_spec t[3];
+	const struct bp_pe_spec *p[3] = {&t[0], &t[1], &t[2]};
+	/* z [1,4,24] copied into L2, then x [8,4,24] kept in L2 as read plus z from L2 (broadcast C) */
+	x_plus_z_from_l2(t);
 	t[1].l2_src = BP_L2_KEEP;
 	t[1].src_l2 = l2v(0x2000, 48, 384);
 	agree_n("x kept apart from z", p, 2, NULL);
@@ -1628,12 +1635,7 @@ TEST(model_agree, l2_memory_no_td_wrote_marked)
 	struct bp_pe_spec t[3];
 	const struct bp_pe_spec *p[3] = {&t[0], &t[1], &t[2]};
 	/* z [1,4,24] copied into L2 at 0x100 (4 rows of 48 bytes), then x + z from L2 (broadcast C) */
-	t[0] = bp_pe_copy(1, 4, 24, 6, 0);
-	t[0].res_l2 = l2v(0x100, 48, 48);
-	t[1] = bp_pe_copy(8, 4, 24, 5, 4);
-	t[1].secsrc = H13_PE_SECSRC_TILE1;
-	t[1].src2_l2 = l2v(0x100, 48, 48);
-	t[1].pecfg = H13_PUT(H13_CPECFG_SRC2BCAST, H13_BCAST_C);
+	x_plus_z_from_l2(t);
 	agree_n("x + z, z where TD 0 wrote it", p, 2, NULL);
 	t[1].src2_l2.base = 0x110;
 	agree_n("x + z, z 8 values past where TD 0 wrote", p, 2,
