@@ -73,11 +73,11 @@ static void begin(struct td_writer *tw, uint32_t *w, const uint8_t bar[H13_BAR_N
 static void l2_words(struct td_writer *tw, const struct bp_pe_spec *p);
 
 static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
-		      unsigned k, unsigned st, uint32_t groupconv, unsigned ocg);
+		      unsigned k, unsigned st, uint32_t groupconv, unsigned ocg, uint32_t convcfg, unsigned wout);
 
 static void common(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout)
 {
-	common_kg(tw, w, h, cin, cout, 1, 1, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0);
+	common_kg(tw, w, h, cin, cout, 1, 1, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0, 0);
 }
 
 /* The output's size along an axis of n inputs: a window of k, stride st, padding k / 2 (k odd). */
@@ -87,9 +87,10 @@ static unsigned out_dim(unsigned n, unsigned st)
 }
 
 /* A k x k window, stride st, padding k / 2 (with stride 1 the output has the input's size);
- * GroupConvCfg and ConvCfg.OCGSize as given. */
+ * GroupConvCfg and ConvCfg.OCGSize as given. convcfg and wout, when not 0, are Common.ConvCfg
+ * (with the fixed fields) and OutDim's Wout instead (bp_dwox2's window). */
 static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin, unsigned cout,
-		      unsigned k, unsigned st, uint32_t groupconv, unsigned ocg)
+		      unsigned k, unsigned st, uint32_t groupconv, unsigned ocg, uint32_t convcfg, unsigned wout)
 {
 	uint32_t v[11];
 	memset(v, 0, sizeof v);
@@ -104,9 +105,17 @@ static void common_kg(struct td_writer *tw, unsigned w, unsigned h, unsigned cin
 		td_fixed_bits(H13_COMMON_CONVCFG) | H13_PUT(H13_CONVCFG_KW, k) | H13_PUT(H13_CONVCFG_KH, k) |
 		H13_PUT(H13_CONVCFG_SX, st) | H13_PUT(H13_CONVCFG_SY, st) | H13_PUT(H13_CONVCFG_PX, k / 2) | H13_PUT(H13_CONVCFG_PY, k / 2) |
 		H13_PUT(H13_CONVCFG_OCGSIZE, ocg);
+	if (convcfg)
+		v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] = convcfg;
+	if (wout)
+		v[(H13_COMMON_OUTDIM - H13_COMMON_INDIM) / 4] =
+			H13_PUT(H13_OUTDIM_WOUT, wout) | H13_PUT(H13_OUTDIM_HOUT, out_dim(h, st));
 	v[(H13_COMMON_GROUPCONVCFG - H13_COMMON_INDIM) / 4] = groupconv;
 	v[(H13_COMMON_TILECFG - H13_COMMON_INDIM) / 4] = H13_PUT(H13_TILECFG_TILEHEIGHT, h);
 	td_fixed_block(H13_COMMON_INDIM, v, 11); /* the depths and +0x20, as every real TD */
+	if (convcfg && H13_GET(convcfg, H13_CONVCFG_OX)) /* (its Ox over the fixed field's) */
+		v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] =
+			(v[(H13_COMMON_CONVCFG - H13_COMMON_INDIM) / 4] & ~H13_PUT(H13_CONVCFG_OX, ~0u)) | convcfg;
 	tdw_block(tw, H13_COMMON_INDIM, v, 11);
 }
 
@@ -201,6 +210,8 @@ struct ctd {
 	unsigned kbar, align; /* KBase0's BAR (0: the weights, BAR 1); NE.KernelCfg.Align */
 	uint32_t src_off;     /* the tile source's offset in its BAR */
 	unsigned sbar;        /* the tile source's BAR (0: BP_IN0_BAR) */
+	uint32_t convcfg;     /* nonzero: Common.ConvCfg instead of k's (with the fixed fields) */
+	unsigned wout;        /* nonzero: OutDim's Wout instead of w's */
 };
 
 /* A convolution TD's registers into tw (over tdw): shape t, fp16 kernels in coefficient channels
@@ -230,7 +241,7 @@ static void conv_regs(struct td_writer *tw, uint32_t *tdw, const struct ctd *t, 
 	tdw_block(tw, H13_COEFF_BFRSIZE(0), size, H13_COEFF_NCH);
 	if (t->sparse) /* the word every real program holds, with the sparse form's bit */
 		tdw_reg(tw, H13_KDMA_WORD0, 0x40u | H13_KDMA_WORD0_SPARSE);
-	common_kg(tw, w, h, t->cin, t->cout, t->k, t->st, t->groupconv, t->ocg);
+	common_kg(tw, w, h, t->cin, t->cout, t->k, t->st, t->groupconv, t->ocg, t->convcfg, t->wout);
 	/* TaskType 0 and the Planar words 0, as Apple's convolutions write them (registers keep their
 	 * values from one TD to the next: a PE TD before may have set them) */
 	tdw_reg(tw, H13_COMMON_CFG, H13_PUT(H13_CFG_SMALLSOURCE, t->ssm) | H13_PUT(H13_CFG_OUTTRANSPOSE, t->otr));
@@ -284,7 +295,7 @@ size_t bp_convk(uint8_t *buf, size_t cap, unsigned cin, unsigned cout, unsigned 
 	uint32_t tdw[TD_WORDS];
 	struct td_writer tw;
 	const struct ctd t = {w, h, cin, cout, k, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1), 0, 0, 0, 0, 0, 1, 0, 0,
-			      0, 0, 0, 0, 0, 0, 0};
+			      0, 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, H13_COEFF_NCH, chsize);
 	size_t len = finish(&tw, buf, cap, bp_convk_bytes(cin, cout, k));
 	uint8_t *wts = buf + BP_WEIGHTS_OFF;
@@ -486,7 +497,7 @@ size_t bp_convb(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 				      (s->dw ? H13_PUT(H13_GROUPCONV_UNICASTEN, 1) | H13_PUT(H13_GROUPCONV_UNICASTCIN, 1) : 0),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      s->accbias, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+			      s->accbias, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, cb_lanes(s), (uint32_t)lane);
 	size_t len = finish(&tw, buf, cap, bp_convb_bytes(s));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
@@ -561,7 +572,7 @@ size_t bp_matmul(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 	const struct ctd t = {s->w, 1, s->cin, s->cout, 1, 1, s->ocg, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
 			      H13_PUT(H13_MACCFG_BIASMODE, s->bias != NULL) |
 				      H13_PUT(H13_MACCFG_NONLINEARMODE, s->relu ? H13_NONLINEAR_RELU : H13_NONLINEAR_NONE),
-			      0, cs, 1, 1, !s->l2split, s->l2split ? base1 : 0, s->l2split ? cs1 : 0, 0, 0, 0, 0, 0, 0, 0};
+			      0, cs, 1, 1, !s->l2split, s->l2split ? base1 : 0, s->l2split ? cs1 : 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, w1, &t, H13_COEFF_NCH, (uint32_t)lane);
 	const size_t len = bp_matmul_bytes(s);
 	if (!tdw_end(&tw))
@@ -611,7 +622,7 @@ size_t bp_convkeep(uint8_t *buf, size_t cap, const struct bp_conv_spec *s)
 		/* TD 0: outputs [0, N/2), x by the tile DMA and kept; TD 1: [N/2, N), x from L2 */
 		const struct ctd t = {s->w, 1, s->cin, half.cout, 1, 1, 0, 0, 0, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
 				      0, 0, i ? cs : 0, 0, i, i == 1, 0, 0, i ? 0 : cs,
-				      i * half.cout * bp_row(s->w), (uint32_t)(i * lane * H13_COEFF_NCH), 0, 0, 0, 0};
+				      i * half.cout * bp_row(s->w), (uint32_t)(i * lane * H13_COEFF_NCH), 0, 0, 0, 0, 0, 0};
 		conv_regs(&tw, tdw, &t, H13_COEFF_NCH, (uint32_t)lane);
 		if (!tdw_end(&tw))
 			return 0;
@@ -729,7 +740,7 @@ size_t bp_dwconv_n(uint8_t *buf, size_t cap, unsigned c, unsigned n, unsigned w,
 	const struct ctd t = {w, h, n * c, c, k, 1, 0, 0, 0,
 			      H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
 				      H13_PUT(H13_GROUPCONV_UNICASTCIN, n),
-			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+			      H13_PUT(H13_MACCFG_BIASMODE, bias != NULL), 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 	conv_regs(&tw, tdw, &t, lanes, lane);
 	size_t len = finish(&tw, buf, cap, bp_dwconv_n_bytes(c, n, k, bias != NULL));
 	uint8_t *wa = buf + BP_WEIGHTS_OFF;
@@ -742,6 +753,65 @@ size_t bp_dwconv_n(uint8_t *buf, size_t cap, unsigned c, unsigned n, unsigned w,
 		for (unsigned i = 0; i < n * k * k; i++)
 			le_wr16(p + ((bias != NULL) + i) * 2u, wts[o * n * k * k + i]);
 	}
+	return len;
+}
+
+/* bp_dwox2's lane: ceil(c / 16) records of kel fp16 values, in whole 64-byte lines */
+static uint32_t dwox2_lane(unsigned c, unsigned kel)
+{
+	return ((uint32_t)((c + H13_COEFF_NCH - 1u) / H13_COEFF_NCH) * kel * 2u + 63u) & ~63u;
+}
+
+size_t bp_dwox2_bytes(unsigned c, unsigned kw, int bias)
+{
+	return bp_chain_weights_off(2) + (size_t)dwox2_lane(c, 2u * (bias != 0) + 2u * (kw + 1u)) * H13_COEFF_NCH;
+}
+
+size_t bp_dwox2(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned kw, unsigned px, const uint16_t *rec,
+		int bias)
+{
+	const unsigned kel = 2u * (bias != 0) + 2u * (kw + 1u), wout = (w + 2u * px - kw) / 2u + 1u;
+	if (!buf || !rec || !c || c > 1024u || (c > H13_COEFF_NCH && c % H13_COEFF_NCH) || !w || w > 4096u ||
+	    !kw || kw > 31u || px > 31u || w + 2u * px < kw || 2u * wout < w || cap < bp_dwox2_bytes(c, kw, bias))
+		return 0;
+	const uint32_t lane = dwox2_lane(c, kel), cs = (4u * wout + 15u) & ~15u; /* 2 x Wout a row */
+	const unsigned lanes = c < H13_COEFF_NCH ? c : H13_COEFF_NCH;
+	const size_t len = bp_dwox2_bytes(c, kw, bias), woff = bp_chain_weights_off(2);
+	if ((uint64_t)cs * c > H13_L2_BYTES)
+		return 0;
+	memset(buf, 0, len);
+	uint32_t tdw[TD_WORDS];
+	struct td_writer tw;
+	struct ctd t = {0};
+	t.w = w;
+	t.h = t.k = t.st = 1;
+	t.cin = t.cout = c;
+	t.groupconv = H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1) |
+		      H13_PUT(H13_GROUPCONV_UNICASTCIN, 1);
+	t.mac = H13_PUT(H13_MACCFG_BIASMODE, bias != 0);
+	t.res_cs = cs;
+	t.convcfg = H13_PUT(H13_CONVCFG_KW, kw) | H13_PUT(H13_CONVCFG_KH, 1u) | H13_PUT(H13_CONVCFG_SX, 2u) |
+		    H13_PUT(H13_CONVCFG_SY, 1u) | H13_PUT(H13_CONVCFG_PX, px) | H13_PUT(H13_CONVCFG_OX, 2u);
+	t.wout = wout;
+	conv_regs(&tw, tdw, &t, lanes, lane);
+	if (!tdw_end(&tw))
+		return 0;
+	for (unsigned k = 0; k < TD_WORDS; k++)
+		le_wr32(buf + 4 * k, tw.w[k]);
+	/* TD 1: the first w columns of each channel's row, from L2 memory to BP_OUT_BAR */
+	struct bp_pe_spec cp = bp_pe_copy(c, 1, w, 0, BP_OUT_BAR);
+	cp.l2_src = BP_L2_READ;
+	cp.src_l2 = (struct bp_l2){1, 0, cs, cs, 0, 0};
+	cp.coeff_off = 1;
+	uint32_t w1[TD_WORDS];
+	if (!pe_td(w1, &cp, 0, 0, BP_OUT_BAR, 1, 0))
+		return 0;
+	for (unsigned k = 0; k < TD_WORDS; k++)
+		le_wr32(buf + BP_CHAIN_STRIDE + 4 * k, w1[k]);
+	for (unsigned o = 0; o < c; o++)
+		for (unsigned i = 0; i < kel; i++)
+			le_wr16(buf + woff + (o % H13_COEFF_NCH) * lane + ((o / H13_COEFF_NCH) * kel + i) * 2u,
+				rec[(size_t)o * kel + i]);
 	return len;
 }
 

@@ -112,6 +112,15 @@ size_t bp_dwconv(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned h, u
 /* The same with GroupConvCfg.UnicastCin n: c outputs over n x c input channels, output o from
  * input channels o n .. o n + n - 1 through wts[o n k k ..] ((ci, ky, kx) order), any c (lanes
  * o mod 16, slots o / 16, as Apple's H13 less over 375 channels lays them out). */
+/* Apple's depthwise 1x9 form with Common.ConvCfg.Ox 2 (docs/engine-model.md, "Ox 2 computes"), two
+ * TDs: TD 0 a depthwise 1 x kw convolution over x [c, 1, w] (BP_IN0_BAR) with Sx 2, Px px, Ox 2,
+ * Wout (w + 2 px - kw) / 2 + 1, its 2 x Wout columns a channel kept in L2 memory at 0 (a row of
+ * 16-byte lines a channel); TD 1 copies the first w of them to BP_OUT_BAR. rec: c records of
+ * 2 bias + 2 (kw + 1) fp16 values as given (the caller lays out Apple's record), channel o's in
+ * lane o mod 16 at (o / 16) records. */
+size_t bp_dwox2_bytes(unsigned c, unsigned kw, int bias);
+size_t bp_dwox2(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned kw, unsigned px, const uint16_t *rec,
+		int bias);
 size_t bp_dwconv_n_bytes(unsigned c, unsigned n, unsigned k, int bias);
 size_t bp_dwconv_n(uint8_t *buf, size_t cap, unsigned c, unsigned n, unsigned w, unsigned h, unsigned k,
 		   const uint16_t *wts, const uint16_t *bias);
