@@ -3657,6 +3657,71 @@ static int pad_form_small_source_marks(struct anem *m, unsigned C, uint64_t kel)
 }
 
 /*
+ * Row y of channel c of a depthwise convolution with Common.ConvCfg.Ox 2 (fw/td td_ox_refusal: Sx 2,
+ * Kh 1, plain fp16 kernels, the result in L2 memory; docs/engine-model.md, "Ox 2 computes"), W =
+ * 2 x Wout values into v: output position j computes columns 2j + k, k = 0 and 1, from inputs
+ * 2j - Px + p, p = 0 .. Kw, each column through its own taps. The record w (td_dw_kel's, read
+ * through the MAC's input port) holds the two biases (column 0's, column 1's) with BiasMode,
+ * then Kw + 1 positions of two weights (column 0's, column 1's), the positions in parity order
+ * (0, 2, 4, ..., then 1, 3, ...), as Apple's depthwise 1x9's constant has them (its SHA-256
+ * pins that order and the pair's). Each column is summed as a stride-2 row of the plain
+ * depthwise loop (fp32 in position order, 0 weights skipped, the port on each partial, rounded
+ * once), then the two are interleaved.
+ */
+static int dw_ox2_row(struct anem *m, const struct stages *s, const struct td_window *win, struct tile *in,
+		      const struct anem_l2t *lsrc, unsigned c, unsigned y, unsigned Win, unsigned Hin,
+		      const float *w, unsigned bias, unsigned W, uint16_t *v)
+{
+	const unsigned J = W / 2u, P = win->kw + 1u, odd0 = (P + 1u) / 2u;
+	float *acc = m->acc, *first = m->acc + W;
+	const int dcv = bias || s->conv_accbias, dtaps2 = win->kw + bias + (unsigned)s->conv_accbias >= 2u;
+	const int64_t iy = (int64_t)y - win->py; /* (Kh 1, Sy 1) */
+	if (iy < 0 || iy >= (int64_t)Hin) {
+		for (unsigned x = 0; x < W; x++)
+			m->fb[x] = 0.0f;
+	} else {
+		int e = source_row(m, in, lsrc, 0, c, (unsigned)iy, Win, m->hv);
+		if (e)
+			return e;
+		for (unsigned i = 0; i < Win; i++)
+			m->fb[i] = mac_in(m->hv[i]);
+	}
+	for (unsigned k = 0; k < 2u; k++) {
+		memset(acc, 0, J * sizeof *acc);
+		const float db = bias ? w[k] : s->conv_accbias ? s->accbias : 0.0f;
+		const float lim = dtaps2 ? port_floor(dcv, 1.0f, db, s->post) : __builtin_inff();
+		const int b0 = bias_row(dcv && dtaps2, 1.0f, db, s->post);
+		for (unsigned x = 0; x < J; x++)
+			first[x] = (float)b0;
+		for (unsigned p = 0; p < P && iy >= 0 && iy < (int64_t)Hin; p++) {
+			const unsigned q = p % 2u ? odd0 + p / 2u : p / 2u; /* its place in the record */
+			const float wv = w[2u * bias + 2u * q + k];
+			unsigned x0, x1;
+			if (wv == 0.0f)
+				continue;
+			conv_span(J, Win, 2u, p, win->px, &x0, &x1);
+			const float *src = m->fb + ((int64_t)x0 * 2 + p - win->px);
+			const int winf = __builtin_isinf(wv);
+			for (unsigned x = x0; x < x1; x++) {
+				if (winf && src[(uint64_t)(x - x0) * 2u] == 0.0f)
+					continue;
+				float t = acc[x] + wv * src[(uint64_t)(x - x0) * 2u];
+				acc[x] = t;
+				if (!(__builtin_fabsf(t) < lim) && first[x] == 0.0f)
+					first[x] = (float)port_sign_sat(t, dcv, 1.0f, db, s->post);
+			}
+		}
+		port_first_row(acc, first, J, dcv, 1.0f, s->post);
+		conv_out_row(m->hv2 + k * J, acc, J, dcv, 1.0f, db, s->post, dtaps2);
+	}
+	for (unsigned j = 0; j < J; j++) {
+		v[2u * j] = m->hv2[j];
+		v[2u * j + 1u] = m->hv2[J + j];
+	}
+	return ENG_OK;
+}
+
+/*
  * A depthwise convolution as Apple's H13 compiler writes one (docs/engine-model.md, "Depthwise
  * convolutions"): a convolution with kernels in memory (MACCfg.OpMode 0, KernelMode 0), NumGroups 1,
  * GroupConvCfg UnicastEn 1 and UnicastCin N, Cin = N x Cout: output channel c from the N input
@@ -3715,7 +3780,15 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	/* with BiasMode each channel's bias, then its taps (Apple's depthwise convolutions with a
 	 * bias, byte for byte) */
 	const unsigned bias = H13_GET(REG(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
-	const uint64_t per = (uint64_t)N * win->kw * win->kh, kel = per + bias;
+	/* Common.ConvCfg.Ox 2 (fw/td td_conv_ox: Apple's depthwise 1x9's form, W then 2 x Wout, as
+	 * conv_l2 sized the result): the record Ox biases, then Kw + 1 positions of Ox weights
+	 * (td_dw_kel, which inspect reads too) */
+	const struct td_regs kregs = {kept_get, m};
+	const unsigned ox = td_conv_ox(&kregs, m->cur_bar_en);
+	const uint64_t per = (uint64_t)N * win->kw * win->kh, kel = td_dw_kel(&kregs, cin);
+	if (ox == 2u && (out->r || !lres)) /* (a backstop: td_ox_refusal keeps the result in L2 memory) */
+		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, H13_CONVCFG_OX,
+				   "Common.ConvCfg.Ox 2 with the result other than kept in L2 memory not modelled");
 	int e = conv_biases_modelled(m, s, 0);
 	if (!e)
 		e = grow_aligned(m, &m->acc, &m->acc_len, 2 * (uint64_t)W + kel * C,
@@ -3777,6 +3850,17 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	}
 	for (unsigned c = 0; c < C; c++)
 		for (unsigned y = 0; y < out->h; y++) {
+			if (ox == 2u) { /* two columns a position (dw_ox2_row) */
+				uint16_t *v = m->hv;
+				if ((e = dw_ox2_row(m, s, win, in, lsrc, c, y, Win, Hin, wt + c * kel, bias, W, v)))
+					return e;
+				nonlinear(m, s, v, W, act);
+				if (s->pe)
+					pe_row(s, v, NULL, v, W);
+				if ((e = emit_row(m, out, lres, 0, c, y, v)))
+					return e;
+				continue;
+			}
 			memset(acc, 0, W * sizeof *acc);
 			const float db = bias ? wt[c * kel] : s->conv_accbias ? s->accbias : 0.0f;
 			const float lim = dtaps2 ? port_floor(dcv, 1.0f, db, s->post) : __builtin_inff();
@@ -4468,18 +4552,21 @@ static int conv_l2(struct anem *m, const struct mrange *r, unsigned nr, const st
 		return convolution(m, r, nr, s, in, src, out, lres, act);
 	struct tile held = *out; /* (no tile destination: refused above) */
 	held.r = NULL;
-	if ((e = grow16(m, &m->otr, &m->otr_len, (uint64_t)out->g * out->c * out->h * out->w,
+	/* Common.ConvCfg.Ox 2 (Apple's depthwise 1x9: fw/td td_conv_ox): Ox x Wout columns a row, as
+	 * td_l2mem_of's view of the result has them */
+	held.w *= td_conv_ox(&regs, m->cur_bar_en);
+	if ((e = grow16(m, &m->otr, &m->otr_len, (uint64_t)held.g * held.c * held.h * held.w,
 			"a convolution's result in L2 memory (NumGroups x Cout x OutDim) over the model's "
 			"buffer limit")))
 		return e;
-	struct anem_l2t t = {0, out->g, out->c, out->h, out->w, m->otr};
+	struct anem_l2t t = {0, held.g, held.c, held.h, held.w, m->otr};
 	if ((e = convolution(m, r, nr, s, in, src, &held, &t, act)))
 		return e;
-	for (unsigned g = 0; g < out->g; g++)
-		for (unsigned c = 0; c < out->c; c++)
-			for (unsigned h = 0; h < out->h; h++)
-				l2m_write_row(m, &l->res, g, c, h, out->w,
-					      t.v + (((uint64_t)g * out->c + c) * out->h + h) * out->w);
+	for (unsigned g = 0; g < held.g; g++)
+		for (unsigned c = 0; c < held.c; c++)
+			for (unsigned h = 0; h < held.h; h++)
+				l2m_write_row(m, &l->res, g, c, h, held.w,
+					      t.v + (((uint64_t)g * held.c + c) * held.h + h) * held.w);
 	return ENG_OK;
 }
 

@@ -19,6 +19,8 @@ void td_fixed_refusal(const struct td_regs *r, const struct td_fixed *z, unsigne
 	for (unsigned i = 0; i < n && !no->why; i++) {
 		if ((skip & TD_SKIP_DEPTH) && (z[i].reg == H13_COMMON_INDEPTH || z[i].reg == H13_COMMON_OUTDEPTH))
 			continue;
+		if ((skip & TD_SKIP_OX) && z[i].reg == H13_COMMON_CONVCFG && z[i].lsb == H13_CONVCFG_OX_LSB)
+			continue;
 		if ((skip & TD_SKIP_RESULT_DMAFMT) && z[i].reg == H13_L2_RESULTCFG && z[i].lsb == H13_L2_DMAFMT_LSB)
 			continue;
 		if ((skip & TD_SKIP_INTERLEAVE) && (z[i].lsb == H13_L2_DMAINTERLEAVE_LSB ||
@@ -158,8 +160,10 @@ void td_data_unread_refusal(const struct td_regs *r, unsigned bar_en, const stru
 	const int byte_out = td_dst_dma_on(GET(H13_DST_DMACONFIG), bar_en) && td_tile_fmt_byte(GET(H13_DST_FMT)) >= 0;
 	/* InDepth = OutDepth above 1: a reduction's (td_kept_of) or an elementwise TD's (the model's
 	 * anem_compute checks the path) */
+	/* Common.ConvCfg.Ox: 1, or 2 in the form Apple's depthwise 1x9 pins (refusal.c) */
+	td_ox_refusal(r, bar_en, no);
 	td_fixed_refusal(r, td_fixed, td_nfixed,
-			 (k->role == TD_KEPT_MAKES || td_depth_even(r) ? TD_SKIP_DEPTH : 0u) | TD_SKIP_INTERLEAVE |
+			 (k->role == TD_KEPT_MAKES || td_depth_even(r) ? TD_SKIP_DEPTH : 0u) | TD_SKIP_INTERLEAVE | TD_SKIP_OX |
 				 (byte_out ? TD_SKIP_RESULT_DMAFMT : 0u),
 			 no);
 	/* L2.ResultCfg.DMAFmt with a one-byte destination, the tile formats, L2.SourceCfg.DMAFmt with

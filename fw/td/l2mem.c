@@ -430,8 +430,9 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 		       "WBase (TileDMADst.DMAConfig.En clear) both not modelled (Apple's staging TDs are "
 		       "pass-throughs)");
 	if (rt == H13_L2_MEM && !(dst && dst_en)) {
+		/* Ox x Wout columns a row: Common.ConvCfg.Ox 2 (Apple's depthwise 1x9, td_conv_ox) */
 		view(r, &l->res, H13_L2_RESULTBASE, H13_L2_RES_CSTRIDE, g, cout, 1, H13_GET(od, H13_OUTDIM_HOUT),
-		     H13_GET(od, H13_OUTDIM_WOUT), 0, otr);
+		     H13_GET(od, H13_OUTDIM_WOUT) * td_conv_ox(r, bar_en), 0, otr);
 		/* OutTranspose of any shape: Apple's reductions over C write their [64,8,8] input so, C
 		 * along a row, for a reduction of planes to read (docs/engine-model.md) */
 		check(l, &l->res, H13_L2_RESULTBASE, H13_COMMON_CFG, H13_CFG_OUTTRANSPOSE_LSB, NULL);

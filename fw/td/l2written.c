@@ -239,7 +239,7 @@ static void walk_td(const struct td_regs *r, unsigned bar_en, struct walk *k)
 			}
 done:
 	if (l.res.on)
-		writes16(k, &l.res, out.g, out.c, out.h, out.w);
+		writes16(k, &l.res, out.g, out.c, out.h, out.w * td_conv_ox(r, bar_en)); /* (Ox x Wout: td_conv_ox) */
 }
 
 int td_l2written_walk(const struct td_regs *r, unsigned bar_en, struct td_l2bits *b, struct td_refusal *no,

@@ -364,10 +364,7 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 				uint64_t len[H13_COEFF_NCH];
 				td_coeff_lens(r, ku != 0, len);
 				if (td_coeff_sized(r))
-					td_dw_lanes_inside_refusal(r, cout,
-								   (uint64_t)td_kernel_cin(gcv, cin) * win.kh * win.kw +
-									   H13_GET(mac, H13_MACCFG_BIASMODE),
-								   len, &dno);
+					td_dw_lanes_inside_refusal(r, cout, td_dw_kel(r, cin), len, &dno);
 			}
 			refusal_tail(&dno, out, ctx);
 		}
@@ -713,8 +710,12 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 	} else if (lm.res.on) {
 		outf(out, ctx, "  result: ");
 		print_l2view(&lm.res, out, ctx);
-		outf(out, ctx, ", %u x %u x %u fp16\n", (unsigned)cout, (unsigned)H13_GET(od, H13_OUTDIM_HOUT),
-		     (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
+		outf(out, ctx, ", %u x %u x %u fp16", (unsigned)cout, (unsigned)H13_GET(od, H13_OUTDIM_HOUT),
+		     (unsigned)lm.res.w);
+		if (td_conv_ox(r, bar_en) == 2u) /* (Apple's depthwise 1x9's form: td_ox_refusal) */
+			outf(out, ctx, " (Common.ConvCfg.Ox 2: two columns, 2j and 2j + 1, an output position j "
+				       "of the %u)", (unsigned)H13_GET(od, H13_OUTDIM_WOUT));
+		outf(out, ctx, "\n");
 	} else if (l2res) {
 		/* more tensors than the model holds, one larger than it holds (l2_result's: fw/td
 		 * resident.c, on the tensors the TDs before left) */

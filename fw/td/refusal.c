@@ -317,6 +317,74 @@ void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, 
 			  "one-byte kernels of another length lie in a lane is not pinned");
 }
 
+/*
+ * Common.ConvCfg.Ox: 1 in every real program but Apple's depthwise 1x9 and 9x9 "same" over 1024
+ * channels, which set 2. The 1x9 (encoder_conv_idx_c1024_n1024_k1x9_s1_g1024_bias1_same_wmaj, its
+ * constant rebuilt to Apple's SHA-256 and its output compared with numpy: docs/engine-model.md,
+ * "Ox 2 computes") pins one form: a depthwise convolution (kernels in memory, GroupConvCfg.UnicastEn,
+ * UnicastCin 1) of plain fp16 kernels, Sx 2, Sy 1, Kh 1, no Py, its result kept in L2 memory alone
+ * (ResultType 0, no tile destination, not transposed). There output position j computes Ox = 2
+ * columns, 2j and 2j + 1, from inputs 2j - Px + p, p = 0 .. Kw (td_dw_kel: the record). Any other
+ * Ox, or Ox 2 in any other form, is refused naming the field (Oy stays td_fixed's).
+ */
+static const char *ox_unpinned(const struct td_regs *r, unsigned bar_en)
+{
+	const uint32_t cc = GET(H13_COMMON_CONVCFG), mac = GET(H13_NE_MACCFG), gc = GET(H13_COMMON_GROUPCONVCFG);
+	const uint32_t kc = GET(H13_NE_KERNELCFG);
+	const unsigned ox = H13_GET(cc, H13_CONVCFG_OX);
+	if (ox == 1u)
+		return 0;
+	if (ox != 2u)
+		return "Common.ConvCfg.Ox other than 1 or 2 not modelled (1 in every real program but "
+		       "Apple's depthwise 1x9 and 9x9 over 1024 channels, which set 2)";
+	if (!td_ne_reads_kernels(mac, GET(H13_NE_POSTSCALE), td_coeff_enabled(r)) ||
+	    H13_GET(mac, H13_MACCFG_OPMODE) != H13_MAC_OP_CONV || H13_GET(mac, H13_MACCFG_KERNELMODE) ||
+	    !H13_GET(gc, H13_GROUPCONV_UNICASTEN) || H13_GET(gc, H13_GROUPCONV_UNICASTCIN) != 1u)
+		return "Common.ConvCfg.Ox 2 other than on a depthwise convolution (kernels in memory, "
+		       "GroupConvCfg.UnicastEn, UnicastCin 1) not modelled (Apple's depthwise 1x9 pins "
+		       "that form only)";
+	const struct td_window win = td_window_of(cc);
+	if (win.sx != 2u || win.sy != 1u)
+		return "Common.ConvCfg.Ox 2 without Sx 2 and Sy 1 not modelled (Apple's depthwise 1x9 "
+		       "pins Ox 2 with Sx 2: two columns a position, the positions two columns apart)";
+	if (win.kh != 1u || win.py)
+		return "Common.ConvCfg.Ox 2 with Kh other than 1 or Py above 0 not modelled (Apple's "
+		       "depthwise 1x9 pins Kh 1; its 9x9, phase-sparse over a W of 1, is not pinned)";
+	if (H13_GET(kc, H13_KERNELCFG_KERNELFMT) != H13_KERNELFMT_FP16 || H13_GET(kc, H13_KERNELCFG_SPARSEFMT) ||
+	    H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN) || H13_GET(kc, H13_KERNELCFG_SPARSEBINARY))
+		return "Common.ConvCfg.Ox 2 with kernels other than plain fp16 not modelled (Apple's "
+		       "depthwise 1x9 pins the record of plain fp16 kernels only)";
+	if (H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) != H13_L2_MEM || td_dst_writes(bar_en) ||
+	    H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) ||
+	    H13_GET(GET(H13_COMMON_PECFG), H13_CPECFG_OUTTRANSPOSE))
+		return "Common.ConvCfg.Ox 2 with the result other than kept in L2 memory alone "
+		       "(L2.ResultCfg.ResultType 0, WBase unbound, not transposed) not modelled (Apple's "
+		       "depthwise 1x9 leaves its Ox x Wout columns there; how the tile DMA would write "
+		       "them is not pinned)";
+	return 0;
+}
+
+void td_ox_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no)
+{
+	const char *why = ox_unpinned(r, bar_en);
+	if (why)
+		TD_REFUSE(no, 0, H13_COMMON_CONVCFG, H13_CONVCFG_OX, why);
+}
+
+unsigned td_conv_ox(const struct td_regs *r, unsigned bar_en)
+{
+	return H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OX) == 2u && !ox_unpinned(r, bar_en) ? 2u : 1u;
+}
+
+uint64_t td_dw_kel(const struct td_regs *r, uint32_t cin)
+{
+	const struct td_window win = td_window_of(GET(H13_COMMON_CONVCFG));
+	const uint64_t bias = H13_GET(GET(H13_NE_MACCFG), H13_MACCFG_BIASMODE);
+	if (H13_GET(GET(H13_COMMON_CONVCFG), H13_CONVCFG_OX) == 2u) /* (any other form refused) */
+		return 2u * bias + (uint64_t)win.kh * (win.kw + 1u) * 2u;
+	return (uint64_t)td_kernel_cin(GET(H13_COMMON_GROUPCONVCFG), cin) * win.kh * win.kw + bias;
+}
+
 /* load_kernels, phase-sparse kernels (NE.KernelCfg.SparseFmt) in coefficient channels: fp16 only,
  * and in the layouts whose records a program pins (docs/engine-model.md, "Stride-2 convolutions"):
  * one group or OCGSize 0, or several groups each one whole pass; no last partial pass after whole

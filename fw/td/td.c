@@ -88,7 +88,7 @@ void tdw_reg(struct td_writer *tw, uint32_t addr, uint32_t value)
 }
 
 const struct td_fixed td_fixed[] = {
-	{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 1, "Common.ConvCfg.Ox other than 1 not modelled (Apple's 1024-channel depthwise 9x9 and 1x9 set 2: unpinned)"},
+	{H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 1, "Common.ConvCfg.Ox other than 1 not modelled (1 what the builders write; the refusal, 2 in Apple's depthwise 1x9's form, is td_ox_refusal's)"},
 	{H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 1, "Common.ConvCfg.Oy other than 1 not modelled (1 in every real program)"},
 	/* the four interleave fields: 1 here (what the builders write); the model reads 2, 4 and 8 as
 	 * well, with its own checks (compute.c's interleave_side) */
@@ -515,6 +515,10 @@ uint64_t td_ops(const struct td_regs *regs)
 		per = (uint64_t)w.kh * w.kw;
 		if (!H13_GET(gc, H13_GROUPCONV_UNICASTEN))
 			per *= H13_GET(rr->get(rr->ctx, H13_COMMON_CIN), H13_CIN);
+		/* Common.ConvCfg.Ox 2 (Apple's depthwise 1x9, td_ox_refusal): two columns an output
+		 * position */
+		if (H13_GET(rr->get(rr->ctx, H13_COMMON_CONVCFG), H13_CONVCFG_OX) == 2u)
+			per *= 2u;
 	}
 	if (td_pe_in_path(rr->get(rr->ctx, H13_COMMON_CFG)) &&
 	    H13_GET(rr->get(rr->ctx, H13_PLANAR_CFG), H13_PECFG_POOLMODE) != H13_PE_POOL_NONE)
@@ -553,6 +557,9 @@ void td_footprint(const struct td_regs *regs, struct td_footprint *f)
 		uint64_t elem = kfmt == H13_KERNELFMT_INT8 || kfmt == H13_KERNELFMT_UINT8 ? 1u : 2u;
 		uint64_t per = mul_sat0(td_kernel_cin(rr->get(rr->ctx, H13_COMMON_GROUPCONVCFG), (uint32_t)cin),
 					(uint64_t)w.kh * w.kw);
+		/* Common.ConvCfg.Ox 2 (td_dw_kel): Kh x (Kw + 1) positions of two weights */
+		if (H13_GET(rr->get(rr->ctx, H13_COMMON_CONVCFG), H13_CONVCFG_OX) == 2u)
+			per = (uint64_t)w.kh * (w.kw + 1u) * 2u;
 		f->kernels = mul_sat0(mul_sat0(mul_sat0(g, cout), per), elem);
 	}
 }

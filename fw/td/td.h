@@ -359,6 +359,15 @@ void td_unit_kernel_refusal(const struct td_regs *r, unsigned cin, unsigned cout
 	"coefficient channels, not modelled"
 void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, unsigned ku,
 			  struct td_refusal *no);
+/* Common.ConvCfg.Ox (fw/td/refusal.c): td_ox_refusal refuses any Ox but 1 and 2, and 2 outside
+ * the form Apple's depthwise 1x9 pins (a depthwise convolution of plain fp16 kernels, Sx 2, Sy 1,
+ * Kh 1, no Py, the result kept in L2 memory alone); td_conv_ox is 2 in that form, else 1: the
+ * columns each output position computes (the result Ox x Wout wide). td_dw_kel: a depthwise
+ * kernel record's elements, its bias first: UnicastCin x Kh x Kw taps and a bias, or with Ox 2
+ * the Ox biases, then Kh x (Kw + 1) positions of Ox weights */
+void td_ox_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
+unsigned td_conv_ox(const struct td_regs *r, unsigned bar_en);
+uint64_t td_dw_kel(const struct td_regs *r, uint32_t cin);
 struct td_ocg_lay;
 void td_ocg_refusal(const struct td_ocg_lay *l, struct td_refusal *no);
 /* load_kernels' phase-sparse refusals (SparseFmt in coefficient channels): kernels other than fp16,
@@ -496,6 +505,7 @@ void td_tile_place_refusal(const struct td_regs *r, const struct td_hdr *h, cons
 #define TD_SKIP_DEPTH 1u          /* Common.InDepth, OutDepth (a depth the caller checks) */
 #define TD_SKIP_RESULT_DMAFMT 2u  /* L2.ResultCfg.DMAFmt (a one-byte output's: td_result_dmafmt_refusal) */
 #define TD_SKIP_INTERLEAVE 4u     /* the tile DMAs' and L2's interleave fields (the model's interleave_side) */
+#define TD_SKIP_OX 8u             /* Common.ConvCfg.Ox (td_ox_refusal) */
 void td_fixed_refusal(const struct td_regs *r, const struct td_fixed *z, unsigned n, unsigned skip,
 		      struct td_refusal *no);
 struct td_outside {

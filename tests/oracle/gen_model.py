@@ -354,6 +354,7 @@ def main(out):
     conv_stride2_grouped(d, np.random.default_rng(SEED + 91))
     conv_grouped_ocg(d, np.random.default_rng(SEED + 94))
     depthwise_unicast(d, np.random.default_rng(SEED + 92))
+    dw_ox2(d, np.random.default_rng(SEED + 96))
     return 0
 
 
@@ -515,6 +516,29 @@ def depthwise(d, rng):
               [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
                 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+
+
+def dw_bias(o):
+    """Channel o's bias in test_model_depthwise.c's Ox 2 program: a multiple of 1/4 in [-1, 1]."""
+    return ((o * 5 + 2) % 9 - 4) / 4.0
+
+
+def dw_ox2(d, rng):
+    """The depthwise 1x9 "same" convolution with a bias that Apple's depthwise 1x9 with
+    Common.ConvCfg.Ox 2 computes (docs/engine-model.md, "Ox 2 computes"; test_model_depthwise.c
+    builds it with bp_dwox2): x [32, 1, 15], channel o's taps dw_weight(o, i), i = 0..8, its bias
+    dw_bias(o); y[o, x] = bias + sum_i t(o, i) x[o, x + i - 4] (zero outside), stride 1, in
+    float64, rounded once to fp16 (one ulp)."""
+    c, w, k = 32, 15, 9
+    x = rng.uniform(-100, 100, (c, 1, w)).astype(np.float16)
+    t = np.array([[dw_weight(o, i) for i in range(k)] for o in range(c)])
+    b = np.array([dw_bias(o) for o in range(c)])
+    xp = np.zeros((c, 1, w + k - 1))
+    xp[:, :, 4:4 + w] = x.astype(np.float64)
+    y = b[:, None, None] + sum(t[:, i, None, None] * xp[:, :, i:i + w] for i in range(k))
+    write(os.path.join(d, 'dw_ox2.orc'),
+          [{'bar': 5, 'role': 0, 'c': c, 'h': 1, 'w': w, 'data': x.reshape(-1)},
+           {'bar': 4, 'role': 1, 'c': c, 'h': 1, 'w': w, 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
 
 def dwu_weight(o, j):

@@ -661,3 +661,110 @@ TEST(model_depthwise, an_infinite_weight_times_a_zero_input_adds_nothing)
 		       cases[i].w00, cases[i].in02, rc, d.at, res.fault_text);
 	}
 }
+
+/*
+ * Common.ConvCfg.Ox 2 (docs/engine-model.md, "Ox 2 computes"): Apple's depthwise 1x9 "same" with a
+ * bias over 1024 channels (encoder_conv_idx_c1024_n1024_k1x9_s1_g1024_bias1_same_wmaj) writes it as
+ * a 1x9 with Sx 2, Px 4 and Ox 2, Wout ceil(W / 2), its 2 x Wout columns kept in L2 memory, and a
+ * second TD copies the first W out. Output position j computes columns 2j and 2j + 1 from inputs
+ * 2j - 4 + p, p = 0..9; channel c's record (lane c mod 16, record c / 16) holds the bias twice,
+ * then the 10 positions as pairs (column 2j's weight t(p), column 2j + 1's t(p - 1); 0 outside
+ * 0..8) in the order 0, 2, 4, 6, 8, 1, 3, 5, 7, 9 (its constant's SHA-256 pins that order and
+ * the pairs'). Here the same form built by bp_dwox2 over x [32, 1, 15] (Wout 8: 16 columns kept,
+ * 15 copied), against numpy's depthwise 1x9 "same" with the bias (tests/oracle/gen_model.py,
+ * dw_ox2). Negatives: the positions in natural order, or each pair swapped, fail the checker;
+ * Ox 3, Oy 2, Ox 2 with Sx 1, Ox 2 on a dense convolution, Kh 3 and the result through the tile
+ * DMA are refused naming the field. Before Ox 2 was read, every one was refused (Ox 2 as
+ * unmodelled).
+ */
+#define OX_C 32u
+#define OX_W 15u
+#define OX_KW 9u
+#define OX_KEL (2u + 2u * (OX_KW + 1u))
+static uint8_t oxprog[2 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 4096];
+static uint16_t oxrec[OX_C * OX_KEL];
+
+/* gen_model.py's dw_bias as fp16 (a multiple of 1/4 in [-1, 1]: exact) */
+static uint16_t dw_bias16(unsigned o)
+{
+	static const uint16_t q[9] = {0xbc00, 0xba00, 0xb800, 0xb400, 0x0000, 0x3400, 0x3800, 0x3a00, 0x3c00};
+	return q[(o * 5 + 2) % 9];
+}
+
+/* tap i of channel o (dw_weight), 0 outside 0..8 */
+static uint16_t ox_tap(unsigned o, int i)
+{
+	return i >= 0 && i < (int)OX_KW ? dw_weight(o, (unsigned)i) : 0;
+}
+
+/* natural: the positions in natural order (not Apple's); swap: each pair's two weights swapped */
+static size_t build_ox2(int natural, int swap)
+{
+	static const unsigned parity[OX_KW + 1] = {0, 2, 4, 6, 8, 1, 3, 5, 7, 9};
+	for (unsigned o = 0; o < OX_C; o++) {
+		uint16_t *r = oxrec + o * OX_KEL;
+		r[0] = r[1] = dw_bias16(o);
+		for (unsigned q = 0; q <= OX_KW; q++) {
+			const int p = (int)(natural ? q : parity[q]);
+			r[2 + 2 * q + (swap ? 1 : 0)] = ox_tap(o, p);
+			r[2 + 2 * q + (swap ? 0 : 1)] = ox_tap(o, p - 1);
+		}
+	}
+	const size_t len = bp_dwox2(oxprog, sizeof oxprog, OX_C, OX_W, OX_KW, 4, oxrec, 1);
+	CHECK(len > 0);
+	return len;
+}
+
+TEST(model_depthwise, ox_2_two_columns_a_position_as_apples_1x9)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	const size_t len = build_ox2(0, 0);
+	CHECKF(trun_orc("dw_ox2", oxprog, len, 0, &r, fault, sizeof fault) == 0, "%s", fault);
+	CHECKF(r.checked_tensors == 1 && r.checked == OX_C * OX_W && r.bad == 0, "%lu of %lu outside",
+	       (unsigned long)r.bad, (unsigned long)r.checked);
+	printf("# dw_ox2: %lu values, worst error %u%% of its tolerance\n", (unsigned long)r.checked,
+	       (unsigned)(r.worst * 100.0));
+}
+
+#if !defined(ANEFW_TARGET)
+static void ox_refused(unsigned td, uint32_t reg, unsigned lsb, unsigned width, uint32_t v, const char *want)
+{
+	struct orc_run r;
+	char fault[256] = "";
+	const size_t len = build_ox2(0, 0);
+	CHECK(tpatch_field(oxprog, len, td, reg, lsb, width, v) == 0);
+	CHECK(trun_orc("dw_ox2", oxprog, len, 1, &r, fault, sizeof fault) != 0);
+	CHECKF(strstr(fault, want) != NULL, "fault \"%s\", want \"%s\"", fault, want);
+}
+
+TEST(model_depthwise, ox_2_wrong_records_fail_and_unpinned_forms_are_refused)
+{
+	static const struct {
+		int natural, swap;
+		const char *what;
+	} bad[] = {{1, 0, "positions in natural order"}, {0, 1, "each pair's columns swapped"}};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct orc_run r;
+		char fault[256] = "";
+		const size_t len = build_ox2(bad[i].natural, bad[i].swap);
+		CHECKF(trun_orc("dw_ox2", oxprog, len, 1, &r, fault, sizeof fault) == 0, "%s: %s", bad[i].what, fault);
+		CHECKF(r.bad > r.checked / 4, "%s: %lu of %lu outside", bad[i].what, (unsigned long)r.bad,
+		       (unsigned long)r.checked);
+	}
+	ox_refused(0, H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 3,
+		   "td 0, unit Common, Common.ConvCfg.Ox = 0x3: unmodelled-field: Common.ConvCfg.Ox other than 1 or 2");
+	ox_refused(0, H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 2,
+		   "td 0, unit Common, Common.ConvCfg.Oy = 0x2: unmodelled-field");
+	ox_refused(0, H13_COMMON_CONVCFG, H13_CONVCFG_SX_LSB, H13_CONVCFG_SX_W, 1,
+		   "Common.ConvCfg.Ox = 0x2: unmodelled-field: Common.ConvCfg.Ox 2 without Sx 2");
+	ox_refused(0, H13_COMMON_GROUPCONVCFG, 0, 32, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
+		   "Common.ConvCfg.Ox = 0x2: unmodelled-field: Common.ConvCfg.Ox 2 other than on a depthwise convolution");
+	ox_refused(0, H13_COMMON_CONVCFG, H13_CONVCFG_KH_LSB, H13_CONVCFG_KH_W, 3,
+		   "Common.ConvCfg.Ox = 0x2: unmodelled-field: Common.ConvCfg.Ox 2 with Kh other than 1");
+	ox_refused(0, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB, H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_UINT8,
+		   "Common.ConvCfg.Ox = 0x2: unmodelled-field: Common.ConvCfg.Ox 2 with kernels other than plain fp16");
+	ox_refused(0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W, H13_L2_RESIDENT,
+		   "Common.ConvCfg.Ox = 0x2: unmodelled-field: Common.ConvCfg.Ox 2 with the result other than kept in L2 memory alone");
+}
+#endif

@@ -773,7 +773,7 @@ TEST(model_agree, unread_field_refusals_marked)
 	patched("TileDMASrc.Fmt.Shift 1", &copy, H13_SRC_FMT, H13_FMT_SHIFT_LSB, H13_FMT_SHIFT_W, 1,
 		"TileDMASrc.Fmt.Shift not modelled");
 	patched("Common.ConvCfg.Ox 2", &copy, H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 2,
-		"Common.ConvCfg.Ox other than 1 not modelled");
+		"Common.ConvCfg.Ox 2 other than on a depthwise convolution");
 	patched("a row stride's low bits", &copy, H13_DST_ROWSTRIDE, 0, 6, 0x20,
 		"a bit outside every field the register map names is set");
 	patched("Common.TileCfg.TileHeight 0", &copy, H13_COMMON_TILECFG, H13_TILECFG_TILEHEIGHT_LSB,
@@ -1721,4 +1721,44 @@ TEST(model_agree, l2_memory_walk_bounded)
 			    "after it read of L2 memory is not checked against what the TDs before wrote\n") &&
 		       !strstr(text, "not modelled"),
 	       "%s", text);
+}
+
+/*
+ * Common.ConvCfg.Ox 2 in the form Apple's depthwise 1x9 pins (docs/engine-model.md, "Ox 2
+ * computes"; fw/td td_ox_refusal, td_dw_kel, td_l2mem_of's Ox x Wout result): benchprog's
+ * bp_dwox2 (a depthwise 1x9, Sx 2, Px 4, Ox 2, its 2 x Wout columns kept in L2 memory, then the
+ * first W copied out) completes and inspect marks nothing, TD 1's read of L2 memory included;
+ * Ox 3, Oy 2, Ox 2 with Sx 1, on a dense convolution, with Kh 3 or with the result L2-resident
+ * are refused and inspect carries the same text. Before, the model refused Ox 2 at any form and
+ * inspect marked TD 1's read of the columns past Wout as L2 memory no TD wrote.
+ */
+static uint8_t ox_prog[2 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 4096];
+static void ox_agree(const char *what, unsigned td, uint32_t reg, unsigned lsb, unsigned width, uint32_t v,
+		     const char *want)
+{
+	static uint16_t rec[32 * 22];
+	for (unsigned i = 0; i < 32 * 22; i++)
+		rec[i] = (uint16_t)(i % 7 ? 0x3400u : 0xb800u);
+	const size_t len = bp_dwox2(ox_prog, sizeof ox_prog, 32, 15, 9, 4, rec, 1);
+	REQUIRE(len > 0);
+	if (width)
+		CHECK(tpatch_field(ox_prog, len, td, reg, lsb, width, v) == 0);
+	agree_in(what, ox_prog, len, want);
+}
+
+TEST(model_agree, ox_2_in_apples_depthwise_form_computes_and_other_forms_are_marked)
+{
+	ox_agree("Ox 2 as Apple's 1x9", 0, 0, 0, 0, 0, NULL);
+	ox_agree("Ox 3", 0, H13_COMMON_CONVCFG, H13_CONVCFG_OX_LSB, H13_CONVCFG_OX_W, 3,
+		 "Common.ConvCfg.Ox other than 1 or 2 not modelled");
+	ox_agree("Oy 2", 0, H13_COMMON_CONVCFG, H13_CONVCFG_OY_LSB, H13_CONVCFG_OY_W, 2,
+		 "Common.ConvCfg.Oy other than 1 not modelled");
+	ox_agree("Ox 2 with Sx 1", 0, H13_COMMON_CONVCFG, H13_CONVCFG_SX_LSB, H13_CONVCFG_SX_W, 1,
+		 "Common.ConvCfg.Ox 2 without Sx 2 and Sy 1 not modelled");
+	ox_agree("Ox 2 on a dense convolution", 0, H13_COMMON_GROUPCONVCFG, 0, 32, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1),
+		 "Common.ConvCfg.Ox 2 other than on a depthwise convolution");
+	ox_agree("Ox 2 with Kh 3", 0, H13_COMMON_CONVCFG, H13_CONVCFG_KH_LSB, H13_CONVCFG_KH_W, 3,
+		 "Common.ConvCfg.Ox 2 with Kh other than 1 or Py above 0 not modelled");
+	ox_agree("Ox 2 with an L2-resident result", 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W,
+		 H13_L2_RESIDENT, "Common.ConvCfg.Ox 2 with the result other than kept in L2 memory alone");
 }
