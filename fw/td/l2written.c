@@ -238,7 +238,9 @@ static void walk_td(const struct td_regs *r, unsigned bar_en, struct walk *k)
 					goto done;
 			}
 done:
-	if (l.res.on)
+	/* a TD refused for its read writes nothing: the model stops there (a seventh review: the
+	 * TDs after it were printed as reading what it would have written) */
+	if (l.res.on && !k->no->why)
 		writes16(k, &l.res, out.g, out.c, out.h, out.w * td_conv_ox(r, bar_en)); /* (Ox x Wout: td_conv_ox) */
 }
 

@@ -1691,6 +1691,39 @@ TEST(model_agree, l2_memory_no_td_wrote_marked)
 }
 
 /*
+ * Seventh review: a TD whose read of L2 memory no TD wrote the model refuses (the model stops
+ * there, writing nothing after) wrote its own result into inspect's bookkeeping all the same, so
+ * a later TD reading that result was printed as reading what a TD wrote. Now the refused TD
+ * writes nothing there: x copied into L2 at 0x3000 (TD 0), relu of it from L2 into L2 at 0x1000
+ * (TD 1), relu of that out by DMA (TD 2). The control computes, unmarked; with TD 1 reading 8
+ * values past what TD 0 wrote, the model refuses TD 1 and inspect marks TD 1 and TD 2 (before:
+ * TD 1 only).
+ */
+TEST(model_agree, a_refused_l2_read_writes_nothing_for_the_tds_after)
+{
+	struct bp_pe_spec t[3];
+	const struct bp_pe_spec *p[3] = {&t[0], &t[1], &t[2]};
+	t[0] = bp_pe_copy(2, 4, 24, 5, 0);
+	t[0].res_l2 = l2v(0x3000, 192, 48);
+	t[1] = bp_pe_copy(2, 4, 24, 0, 0);
+	t[1].relu = 1;
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2v(0x3000, 192, 48);
+	t[1].res_l2 = l2v(0x1000, 192, 48);
+	t[2] = bp_pe_copy(2, 4, 24, 0, 4);
+	t[2].relu = 1;
+	t[2].l2_src = BP_L2_READ;
+	t[2].src_l2 = l2v(0x1000, 192, 48);
+	agree_n("relu of relu through L2 memory", p, 3, NULL);
+	t[1].src_l2.base = 0x3010;
+	agree_n("TD 1 reading 8 values past what TD 0 wrote", p, 3,
+		"the first operand reads L2 memory no TD of this submission wrote");
+	const char *first = strstr(itext, "which no TD before it wrote");
+	CHECKF(first && strstr(first + 1, "  L2 memory: reads byte 0x1000, which no TD before it wrote"),
+	       "TD 2 reads what the refused TD 1 would have written, unmarked:\n%s", itext);
+}
+
+/*
  * inspect's walk over L2 memory is bounded (fw/td TD_L2_WALK_MAX, 2^24 values a TD, one a row
  * along a broadcast W): fuzz_agree's first run timed out on an attention mutant whose walk took
  * every element's address, 3 s at -O2 for eleven TDs of 458,752 values. Past the bound the walk
