@@ -124,6 +124,59 @@ static int same_geometry(const struct access *a, const struct access *b)
 	       a->group == b->group;
 }
 
+/* An access's walk over its bytes: (count, stride) per axis, G C D H W, outermost first, with
+ * the axes of one element dropped and an axis merged into the next inner one when it continues
+ * it (its stride the inner one's count times its stride). */
+struct walk {
+	unsigned n;
+	uint64_t cnt[TNS_AXES], stride[TNS_AXES];
+};
+
+static void walk_of(const struct access *a, struct walk *k)
+{
+	const uint64_t cnt[TNS_AXES] = {a->g, a->c, a->d, a->h, a->w};
+	const uint64_t str[TNS_AXES] = {a->group, a->plane, a->depth, a->row, td_fmt_bytes(a->fmt)};
+	k->n = 0;
+	for (unsigned i = TNS_AXES; i-- > 0;) {
+		if (cnt[i] == 1)
+			continue;
+		uint64_t span;
+		if (k->n && !pol_mul_ovf(k->cnt[k->n - 1], k->stride[k->n - 1], &span) &&
+		    span == str[i] && !pol_mul_ovf(k->cnt[k->n - 1], cnt[i], &span)) {
+			k->cnt[k->n - 1] = span; /* this axis continues the inner one */
+			continue;
+		}
+		k->cnt[k->n] = cnt[i];
+		k->stride[k->n++] = str[i];
+	}
+}
+
+/* Whether two tile accesses with different registers read or write the same bytes in the same
+ * order: softmax.bin's TD 0 reads its input as 2560 groups of 1 x 1 x 1600, TD 1 as
+ * 1 x 2560 x 1600, both rows of 1600 elements 3200 bytes apart. Plain layouts only (no channel
+ * interleave), from the same base. */
+static int same_walk(const struct access *a, const struct access *b)
+{
+	if (a->fmt != b->fmt || a->ilv != 1 || b->ilv != 1 || a->base != b->base || !a->d || !b->d ||
+	    !td_fmt_bytes(a->fmt))
+		return 0;
+	struct walk x, y;
+	walk_of(a, &x);
+	walk_of(b, &y);
+	if (x.n != y.n)
+		return 0;
+	for (unsigned i = 0; i < x.n; i++)
+		if (x.cnt[i] != y.cnt[i] || x.stride[i] != y.stride[i])
+			return 0;
+	return 1;
+}
+
+/* Axes beyond C, H and W an access lists: the fewer, the plainer its view of a tensor. */
+static unsigned extra_axes(const struct access *a)
+{
+	return (a->g > 1) + (a->d > 1);
+}
+
 /* Whether shape[] lists axis a: G and D when above 1, C, H and W always. */
 static int listed(const struct tns_tensor *t, unsigned a)
 {
@@ -236,6 +289,14 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 		set_flat(t, kernel_fmt);
 		return;
 	}
+	/* of the views that walk the same bytes in the same order, the one with the fewest axes:
+	 * softmax.bin's input is [1, 2560, 1600] as TD 1 reads it, not 2560 groups (it was flat,
+	 * [1, 1, 4096000], until 2026-12-07, and any split of 4096000 was taken as its shape) */
+	for (unsigned i = 0; i < s->na; i++) {
+		const struct access *a = &s->a[i];
+		if (same_view(t, a, ref) && extra_axes(a) < extra_axes(ref) && same_walk(a, ref))
+			ref = a;
+	}
 	int dir = ref->write;
 	uint64_t minbase = ref->base, cmax = 0;
 	unsigned count = 0;
@@ -243,7 +304,7 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 		const struct access *a = &s->a[i];
 		if (a->bar != (unsigned)t->bar || a->write != dir || (ref->d == 1 ? a->d != 1 : !a->d))
 			continue;
-		if (!same_geometry(a, ref)) {
+		if (!same_geometry(a, ref) && !same_walk(a, ref)) {
 			set_flat(t, ref->fmt);
 			return;
 		}
@@ -259,6 +320,8 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 		if (a->bar != (unsigned)t->bar || a->write != dir || (ref->d == 1 ? a->d != 1 : !a->d))
 			continue;
 		uint64_t d = a->base - minbase, first = 0, end;
+		/* a view walking ref's bytes (same_walk) covers ref's channels */
+		uint32_t c = same_geometry(a, ref) ? a->c : ref->c;
 		if (d) {
 			if (count < 2 || ref->ilv != 1 || !ref->plane || d % ref->plane) {
 				set_flat(t, ref->fmt);
@@ -267,7 +330,7 @@ static void layout(struct tns_tensor *t, const struct scan *s)
 			first = d / ref->plane;
 			spans = 1;
 		}
-		if (pol_add_ovf(first, a->c, &end)) {
+		if (pol_add_ovf(first, c, &end)) {
 			set_flat(t, ref->fmt);
 			return;
 		}

@@ -15,7 +15,8 @@
  * fw/td's td_tile_off). A BAR that some TD uses at depth 1 takes its geometry from those TDs
  * (Apple's layer_norm reads its input both ways).
  * When the TDs using a BAR disagree about its geometry (other than by whole planes, as a
- * channel concatenation does), when their geometry has more elements than the buffer has room
+ * channel concatenation does, or by registers that walk the same bytes in the same order, as
+ * softmax.bin's groups of one row and rows do: then the view with the fewest axes), when their geometry has more elements than the buffer has room
  * for (strides that make elements share bytes), or when no TD uses it as a tile, the tensor is
  * `flat`: a 1-D run of bytes/elem elements from offset 0.
  * unwritten: an output (or intermediate) no TD writes, or one whose TDs write channels with a gap

@@ -65,7 +65,8 @@ CASES = {
     'relu6': ([BIG], (-10, 10), lambda a: np.clip(a, 0, 6), exact),
     'sigmoid': ([BIG], (-7.9, 7.9), sigmoid, lambda x, y: 7.5e-4 + 3.0 * ulp16(y)),
     'tanh': ([BIG], (-5, 5), np.tanh, table(1.5e-3)),
-    # its input is flat (no register geometry): convert describes it as one dense row
+    # its input is the 2560 rows of 1600 its TDs read (fw/tensors; one dense row in convert's
+    # anec until 2026-12-07, the same bytes): the file is those rows, one after the other
     'softmax': ([(1, 1, 1, 4096000)], (-6, 6), softmax_rows,
                 lambda x, y: 1.5e-2 * np.abs(y) + 2.0 * ulp16(y)),
 }

@@ -321,8 +321,26 @@ import numpy as np, sys
 rng = np.random.default_rng(21)
 x = (rng.uniform(-6, 6, (2560, 1600)) * rng.uniform(0.1, 2, (2560, 1))).astype(np.float16)
 b = x.view(np.uint16); b[3, 17] = 0x7e00; b[9, 0] = 0xfd01
-np.save(sys.argv[1] + "/sx.npy", x.reshape(1, 1, 4096000))
+np.save(sys.argv[1] + "/sx.npy", x)
+np.save(sys.argv[1] + "/sx_t.npy", x.reshape(1600, 2560))
+np.save(sys.argv[1] + "/sx_flat3.npy", x.reshape(1, 1, 4096000))
 PY
+	# its input is the rows its TDs read, [1, 2560, 1600], as inspect lists it (it listed a flat
+	# [1, 1, 4096000], and run took any split of 4096000 as its shape: (1600, 2560), whose rows
+	# are not the program's, too); a file of another shape is refused by name, with both shapes,
+	# before anything runs
+	bad=""
+	sm="$SHARED/fixtures/kernels/activation/softmax.bin"
+	grep -q '^  input        bar5                 bar 5  float16 \[1, 2560, 1600\] 0x7d0000 bytes (base 0x0, row 0xc80, plane 0x7d0000)$' <<<"$("$TOOL" inspect "$sm")" ||
+		bad="$bad [inspect: $("$TOOL" inspect "$sm" | grep ' bar5 ')]"
+	for f in sx_t sx_flat3; do
+		s=$(py "$work/$f.npy" <<<'import numpy as np, sys; print(np.load(sys.argv[1]).shape)')
+		out=$("$TOOL" run "$sm" --in bar5="$work/$f.npy" --out bar4="$work/never.npy" 2>&1); rc=$?
+		[ "$rc" -eq 1 ] && [ "$out" = "run: $work/$f.npy: npy-shape-mismatch: the file's shape is neither the tensor's logical shape (axes may be split) nor 1-D of its count; the file's shape is $s, tensor bar5's is (1, 2560, 1600) (or 1-D (4096000,))" ] &&
+			[ ! -e "$work/never.npy" ] || bad="$bad [$f: exit $rc: $out]"
+	done
+	if [ -z "$bad" ]; then t_pass run.fixture_softmax_input_is_the_rows_read
+	else t_fail run.fixture_softmax_input_is_the_rows_read "$bad"; fi
 	smcheck() { py "$work/sx.npy" "$1" <<'PY'
 import numpy as np, sys
 x = np.load(sys.argv[1]).reshape(2560, 1600).astype(np.float64)
@@ -348,6 +366,7 @@ else
 	t_skip run.fixture_relu_nonnegative "../shared absent"
 	t_skip run.fixture_concat_concatenates "../shared absent"
 	t_skip run.fixture_softmax_rows_and_nan_lane "../shared absent"
+	t_skip run.fixture_softmax_input_is_the_rows_read "../shared absent"
 fi
 
 # ---- --ref with a tolerance (--rtol/--atol, numpy's allclose) ----

@@ -1088,3 +1088,52 @@ TEST(tensors, a_broadcast_source_is_offered_as_the_rows_read)
 	hal_file_remove(whole);
 #endif
 }
+
+/* softmax.bin's input (BAR 5) is read by TD 0 as 2560 groups of 1 x 1 x 1600 (group stride 3200
+ * bytes) and by TD 1 as 1 x 2560 x 1600 (row stride 3200): different registers, the same rows of
+ * 1600 elements 3200 bytes apart. It is the rows the TDs read, [1, 2560, 1600] as its output
+ * is; it was flat, [1, 1, 4096000], and run took any split of 4096000 ((1600, 2560) too) as its
+ * shape. A TD 1 whose rows are 64 bytes further apart reads other bytes: flat (the control). */
+TEST(tensors, a_tensor_two_tds_read_alike_is_the_rows_they_read)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: softmax.bin is not loaded");
+	static struct ldr_program p;
+	static struct tns_tensor t[TNS_MAX];
+	unsigned n;
+	struct ctrl_status st;
+	uint8_t *f;
+	size_t len;
+	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/activation/softmax.bin"), &f, &len) == 0);
+	REQUIRE(len <= sizeof buf);
+	memcpy(buf, f, len);
+	free(f);
+	for (int moved = 0; moved < 2; moved++) {
+		if (moved) /* TD 1's Src.RowStride 3200 -> 3264 bytes (the field counts 64 bytes) */
+			REQUIRE(tpatch_field(buf, len, 1, H13_SRC_ROWSTRIDE, 6, 26, 3264u >> 6) == 0);
+		REQUIRE(ldr_load(buf, len, LDR_F_RAW, &p) == LDR_OK);
+		REQUIRE(tns_describe(&p, t, TNS_MAX, &n, &st) == TNS_OK);
+		int in = tns_find(t, n, "bar5", 4), out = tns_find(t, n, "bar4", 4);
+		REQUIRE(in >= 0 && out >= 0);
+		CHECK_EQ(t[in].role, TNS_INPUT);
+		CHECK_EQ(t[in].ndim, 3u);
+		if (moved) {
+			CHECK(t[in].flat);
+			CHECK_EQ(t[in].shape[2], (uint32_t)(t[in].bytes / 2));
+			continue;
+		}
+		CHECKF(!t[in].flat, "bar5 flat: [%u, %u, %u]", t[in].shape[0], t[in].shape[1],
+		       t[in].shape[2]);
+		CHECK_EQ(t[in].shape[0], 1u);
+		CHECK_EQ(t[in].shape[1], 2560u);
+		CHECK_EQ(t[in].shape[2], 1600u);
+		CHECK_EQ(t[in].row, 3200u);
+		CHECK_EQ(t[in].base, 0u);
+		CHECK_EQ(t[in].nelem, 4096000u);
+		/* its output, written by TD 4 alone: the same shape and rows */
+		CHECK(!t[out].flat);
+		CHECK_EQ(t[out].shape[1], 2560u);
+		CHECK_EQ(t[out].shape[2], 1600u);
+		CHECK_EQ(t[out].row, 3200u);
+	}
+}
