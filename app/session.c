@@ -141,6 +141,10 @@ static int place(struct app_session *s, unsigned n, uint64_t max_arena, uint64_t
 			res->st.err = CTRL_E_POLICY;
 			res->st.pol = POL_E_GRANT_TOO_LARGE;
 			res->st.bar = (int)g->bar;
+			/* in fw/ctrl's words for the same check (plan_grants) */
+			snprintf(res->st.detail, sizeof res->st.detail,
+				 "0x%lx bytes, a submission holds at most 0x%lx a grant",
+				 (unsigned long)g->size, (unsigned long)max_grant);
 			return -1;
 		}
 		g->mapped = SESSION_DEV_BASE + lo->size;

@@ -903,6 +903,30 @@ static enum ctrl_err check_dst_kernels(struct ctrl_plan *pl, unsigned i)
 	return CTRL_OK;
 }
 
+/* A refused grant's text (ctrl_status.detail): which of pol_grant's checks refused it, with the
+ * values, so "bad-grant" says which of its three causes (it said the three alone before). */
+static void grant_detail(struct ctrl_plan *pl, const struct subq_grant *g, enum pol_err e)
+{
+	char *d = pl->st.detail;
+	size_t cap = sizeof pl->st.detail;
+	uint64_t end;
+	if (e == POL_E_GRANT_TOO_LARGE)
+		snprintf(d, cap, "0x%lx bytes, a submission holds at most 0x%lx a grant",
+			 (unsigned long)g->size, (unsigned long)pl->pol.max_grant);
+	else if (e != POL_E_GRANT)
+		return;
+	else if (!g->size)
+		snprintf(d, cap, "a zero-size grant: SIZE 0, a grant is 1 byte or more");
+	else if (!g->access || (g->access & ~(unsigned)POL_RW))
+		snprintf(d, cap, "access 0x%x: r, w or rw wanted", (unsigned)g->access);
+	else if (pol_add_ovf(g->dva, g->size, &end))
+		snprintf(d, cap, "the range wraps: 0x%lx bytes at device address 0x%lx",
+			 (unsigned long)g->size, (unsigned long)g->dva);
+	else
+		snprintf(d, cap, "the range wraps: 0x%lx bytes at 0x%lx", (unsigned long)g->size,
+			 (unsigned long)g->mapped);
+}
+
 static enum ctrl_err plan_grants(struct ctrl_plan *pl, const struct subq_grant *grants,
 				 unsigned ngrants, const struct pol_range *forbid, unsigned nforbid)
 {
@@ -915,8 +939,10 @@ static enum ctrl_err plan_grants(struct ctrl_plan *pl, const struct subq_grant *
 		const struct subq_grant *g = &grants[i];
 		enum pol_err e = pol_grant(&pl->pol, g->bar, g->dva, g->size, g->mapped, g->access,
 					   g->flags);
-		if (e != POL_OK)
+		if (e != POL_OK) {
+			grant_detail(pl, g, e);
 			return fail_pol(pl, e, -1, -1, g->bar < 256 ? (int)g->bar : -1);
+		}
 	}
 	return CTRL_OK;
 }

@@ -89,7 +89,10 @@ struct ctrl_status {
 	int ch;        /* coefficient channel or stream, -1 when none */
 	int bar;       /* BAR index involved, -1 when none */
 	const char *field; /* the register fields that sized what was refused, NULL when none */
-	char detail[96];   /* with CTRL_E_KUNIT: the section and values refused (ku_why_text), or "" */
+	char detail[96];   /* with CTRL_E_KUNIT: the section and values refused (ku_why_text); with
+			      a range refused, what the TD asked and what was granted; with a
+			      grant refused (bad-grant, grant-too-large), which check and the
+			      values; or "" */
 };
 /* A status with nothing refused and nothing to point at. */
 #define CTRL_STATUS_OK                                                                          \

@@ -117,6 +117,10 @@ LIST
 	refuse weights_short.says_range_and_grant 'range-outside-granted-buffer td 0 coeff ch 2 bar 1 (reads 0x40 bytes at 0x[0-9a-f]*, the grant 0x80 bytes at 0x[0-9a-f]*): an access that leaves its granted buffer$' --grant 1:0x80:r --grant 4:0xc0:w --grant 5:0xc0:r
 	refuse input_short.says_range_and_grant 'range-outside-granted-buffer td 0 src0 bar 5 (reads 0xc0 bytes at offset 0x0, the grant 0x80 bytes): an access that leaves its granted buffer$' --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0x80:r
 	refuse output_read_only.says_access 'access-not-granted td 0 dst bar 4 (the TD writes it, the grant is r): a write into a read-only buffer' --grant 1:0xc0:r --grant 4:0xc0:r --grant 5:0xc0:r
+	# a zero-size grant says which of bad-grant's three checks refused it (the three alone before)
+	refuse zero_grant.says_which_check 'bad-grant bar 1 (a zero-size grant: SIZE 0, a grant is 1 byte or more): a grant with zero size, bad access bits, or a wrapping range$' --grant 1:0:r --grant 4:0xc0:w --grant 5:0xc0:r
+	# and a grant over a submission's limit its size and the limit (the name and bar alone before)
+	refuse grant_too_large.says_size_and_limit 'grant-too-large bar 5 (0x20000000 bytes, a submission holds at most 0x10000000 a grant): a grant larger than a submission may hold (max_grant)$' --grant 1:0xc0:r --grant 4:0xc0:w --grant 5:0x20000000:r
 	refuse input_missing.says_why 'bar-not-granted td 0 src0 bar 5: nothing granted at that BAR index$' --grant 1:0xc0:r --grant 4:0xc0:w
 	# explicit grants that cover the program: it completes, its coefficient channels (3, by
 	# hwx_ref.py) read inside the weights grant, and the canaries around every buffer are intact
