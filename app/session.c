@@ -83,7 +83,7 @@ static uint64_t round_page(uint64_t v)
 	return (v + SESSION_GUARD - 1) & ~(uint64_t)(SESSION_GUARD - 1);
 }
 
-static void status_line(const struct ctrl_status *st, const char *lead, outf_fn out, void *ctx)
+void session_print_status(const struct ctrl_status *st, const char *lead, outf_fn out, void *ctx)
 {
 	outf(out, ctx, "%s%s", lead, ctrl_status_name(st));
 	if (st->td >= 0)
@@ -103,7 +103,7 @@ static void status_line(const struct ctrl_status *st, const char *lead, outf_fn 
 
 static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
 {
-	status_line(st, "submit: refused: ", out, ctx);
+	session_print_status(st, "submit: refused: ", out, ctx);
 }
 
 void session_print_refusal(const struct session_result *res, const char *lead, outf_fn out,
@@ -112,7 +112,7 @@ void session_print_refusal(const struct session_result *res, const char *lead, o
 	if (res->serr)
 		outf(out, ctx, "%s" ERR_FMT "\n", lead, ERR_ARGS(session_err(res->serr)));
 	else
-		status_line(&res->st, lead, out, ctx);
+		session_print_status(&res->st, lead, out, ctx);
 }
 
 /* The arena: guard | TD memory | guard | kunit scratch | guard | fold scratch | guard |

@@ -570,6 +570,16 @@ static enum tio_err load_input(struct tio *x, struct tio_io *io)
 	return TIO_OK;
 }
 
+void tio_print_underivable(enum tns_err te, const struct ctrl_status *st, const char *lead,
+			   outf_fn out, void *ctx)
+{
+	outf(out, ctx, "%s" ERR_FMT "; ", lead, ERR_ARGS(tio_err(TIO_E_TENSORS)));
+	if (te == TNS_E_GRANTS)
+		session_print_status(st, "", out, ctx);
+	else
+		outf(out, ctx, "%s\n", tns_err_name(te));
+}
+
 enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struct tio_req *req,
 			 unsigned nreq, outf_fn out, void *ctx)
 {
@@ -585,8 +595,8 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 	struct ctrl_status st;
 	enum tns_err te = tns_describe(p, x->t, TNS_MAX, &x->nt, &st);
 	if (te != TNS_OK) {
-		fail(x, TIO_E_TENSORS, "program",
-		     te == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(te));
+		x->err = TIO_E_TENSORS;
+		tio_print_underivable(te, &st, "run: program: ", x->out, x->ctx);
 		return x->err;
 	}
 	for (unsigned k = 0; k < nreq; k++) {

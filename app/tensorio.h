@@ -140,6 +140,12 @@ struct tio {
 
 /* Resolves the requests against p's tensors and reads every input file. On an error it is
  * printed, x->err set, and returned; tio_free is still needed. */
+/* Tensors that cannot be derived (tns_describe returned te, with the control path's status st
+ * for TNS_E_GRANTS), as run, remote's firmware and validate say it, after lead:
+ * "tensors-underivable: the program's tensors cannot be derived; " then the control path's
+ * refusal with its TD, range and BAR (session_print_status), or the tensors' error name. */
+void tio_print_underivable(enum tns_err te, const struct ctrl_status *st, const char *lead,
+			   outf_fn out, void *ctx);
 enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struct tio_req *req,
 			 unsigned nreq, outf_fn out, void *ctx);
 /* The tolerance every reference is compared with from now on (after tio_prepare, which clears

@@ -180,18 +180,17 @@ static int cmd_inspect(int argc, char **argv)
 /* What run refuses after the loader and before the engine: the tensors (run's tio_prepare), the
  * default grants, their placement and the control path's plan (the session, plan_only). Until
  * 2026-12-07 validate stopped at the loader, so a program it called ok could be refused by run at
- * once. Prints ok, saying what was not checked, or the refusal (the tensors' as run names it, then
- * the plan's, which names the TD); returns the exit status. */
+ * once. Prints ok, saying what was not checked, or the refusal: the tensors' in run's words (one
+ * function, tio_print_underivable, with the TD), then the plan's when it is another; returns the
+ * exit status. */
 static int after_load(const struct ldr_program *p, const uint8_t *buf, size_t len, unsigned flags)
 {
 	static struct tns_tensor t[TNS_MAX];
 	unsigned nt;
 	struct ctrl_status st;
 	enum tns_err te = tns_describe(p, t, TNS_MAX, &nt, &st);
-	if (te != TNS_OK)
-		printf(ERR_FMT "; %s (run refuses it before running anything)\n",
-		       ERR_ARGS(tio_err(TIO_E_TENSORS)),
-		       te == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(te));
+	if (te != TNS_OK) /* as run says it, from the same function, with the TD */
+		tio_print_underivable(te, &st, "", to_stdout, stdout);
 	struct app_session *session = session_create(plat_dma());
 	if (!session) {
 		printf("validate: out of memory for the session\n");
@@ -203,8 +202,8 @@ static int after_load(const struct ldr_program *p, const uint8_t *buf, size_t le
 	session_destroy(session);
 	if (r && !res.loaded) /* the session's own load: what run would say */
 		ldr_print_refusal(p, res.lerr, buf, len, flags, "", "", NULL, tool_out_file, stdout);
-	else if (r)
-		session_print_refusal(&res, "", to_stdout, stdout);
+	else if (r && !(te == TNS_E_GRANTS && !res.serr && res.st.err == st.err && res.st.td == st.td))
+		session_print_refusal(&res, "", to_stdout, stdout); /* unless said just above */
 	if (r || te != TNS_OK)
 		return 1;
 	printf("ok: it loads, its tensors derive and the control path takes it with the default "
