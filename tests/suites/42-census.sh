@@ -71,6 +71,22 @@ o=$("$TOOL" census README.md 2>&1); rc=$?
 	grep -q "this is a text file" <<<"$o" || bad="$bad [README.md: exit $rc: $o]"
 if [ -z "$bad" ]; then t_pass census.refusals_say_what_the_program_has
 else t_fail census.refusals_say_what_the_program_has "$bad"; fi
+# the program-format options run and inspect take, parsed by the same code (tool_take_format):
+# --hwx on relu.hwx counts the same 4480 flips; --raw on it is refused as inspect --raw refuses
+# it; both are a usage error, as in run (census took neither before: "unknown argument '--raw'")
+bad=""
+o=$("$TOOL" census "$f" --hwx --quiet 2>&1); rc=$?
+[ "$rc" -eq 0 ] && grep -q "^census .*relu.hwx: 4480 flips" <<<"$o" || bad="$bad [--hwx: exit $rc: $(tail -n1 <<<"$o")]"
+i=$("$TOOL" inspect --raw "$f" 2>&1)
+o=$("$TOOL" census --raw "$f" 2>&1); rc=$?
+w=${i/"anefw-tool inspect: $f: "/"anefw-tool census: $f: not loaded: "}
+[ "$rc" -eq 1 ] && [ -n "$i" ] && [ "$o" = "${w//anefw-tool inspect: /anefw-tool census: }" ] ||
+	bad="$bad [--raw: exit $rc: $o (inspect: $i)]"
+o=$("$TOOL" census "$f" --raw --hwx 2>&1); rc=$?
+r=$("$TOOL" run "$f" --raw --hwx 2>&1)
+[ "$rc" -eq 2 ] && [ "$o" = "${r/anefw-tool run:/anefw-tool census:}" ] || bad="$bad [--raw --hwx: exit $rc: $o (run: $r)]"
+if [ -z "$bad" ]; then t_pass census.takes_the_program_format_options_of_run_and_inspect
+else t_fail census.takes_the_program_format_options_of_run_and_inspect "$bad"; fi
 # a program that loads and does not run as it is says why as run does, with the TD and the
 # particulars (the error's name alone before: "does not run as it is: bar-not-granted")
 if have_shared; then

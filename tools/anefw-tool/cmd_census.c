@@ -1,5 +1,5 @@
 /*
- * anefw-tool census PROGRAM [--td N] [--quiet]
+ * anefw-tool census PROGRAM [--raw|--hwx] [--td N] [--quiet]
  * Which register bits a program's values depend on, as the engine model reads them: the program
  * runs once as it is (inputs finite fp16 from a fixed seed, the default grants), then once for
  * every bit of every register word each TD writes, that bit flipped in the file. Each flip is
@@ -27,6 +27,7 @@ struct cctx {
 	uint64_t size[SESSION_MAX_GRANTS];
 	uint32_t bar[SESSION_MAX_GRANTS];
 	unsigned n, first, differs;
+	unsigned flags; /* the loader's: LDR_F_RAW, LDR_F_HWX or neither (run's --raw, --hwx) */
 	uint64_t seed;
 };
 
@@ -139,7 +140,7 @@ static int run_once(struct app_session *s, const uint8_t *buf, size_t len, struc
 		    size_t whylen)
 {
 	struct session_hooks hk = {.fill = fill, .check = check, .ctx = c, .whole_bars = 0};
-	struct session_opts o = {.ldr_flags = 0, .use_defaults = 1, .out = no_out, .hooks = &hk};
+	struct session_opts o = {.ldr_flags = c->flags, .use_defaults = 1, .out = no_out, .hooks = &hk};
 	c->differs = 0;
 	int rc = session_run(s, buf, len, &o, &res);
 	if (rc) {
@@ -162,9 +163,12 @@ static int cmd_census(int argc, char **argv)
 {
 	const char *path = NULL;
 	int only = -1, quiet = 0;
+	unsigned flags = 0;
 	for (int i = 1; i < argc; i++) {
 		uint64_t v;
-		if (!strcmp(argv[i], "--td") && i + 1 >= argc) {
+		if (tool_take_format(argv[i], &flags)) {
+			continue;
+		} else if (!strcmp(argv[i], "--td") && i + 1 >= argc) {
 			return tool_usage_error("census", "--td wants 0..%u, got nothing", LDR_MAX_TDS - 1);
 		} else if (!strcmp(argv[i], "--td")) {
 			if (tool_parse_u64(argv[++i], LDR_MAX_TDS - 1, &v))
@@ -183,17 +187,19 @@ static int cmd_census(int argc, char **argv)
 	}
 	if (!path)
 		return tool_usage_error("census", "wants a PROGRAM");
+	if (tool_check_format("census", flags))
+		return 2;
 	uint8_t *buf;
 	size_t len;
 	if (tool_read_file(path, &buf, &len))
 		return 1;
 	static struct ldr_program p;
-	enum ldr_err le = ldr_load(buf, len, 0, &p);
+	enum ldr_err le = ldr_load(buf, len, flags, &p);
 	if (le != LDR_OK) {
 		/* as validate says it: the name, its words, where, the values; what the file is */
 		fprintf(stderr, "anefw-tool census: %s: not loaded: ", path);
 		fflush(stderr);
-		ldr_print_refusal(&p, le, buf, len, 0, "", "anefw-tool census: ", path, tool_out_file,
+		ldr_print_refusal(&p, le, buf, len, flags, "", "anefw-tool census: ", path, tool_out_file,
 				  stderr);
 		free(buf);
 		return 1;
@@ -205,7 +211,7 @@ static int cmd_census(int argc, char **argv)
 		return 2;
 	}
 	struct app_session *s = session_create(plat_dma());
-	struct cctx c = {.first = 1, .seed = 0x2545f4914f6cdd1dull};
+	struct cctx c = {.first = 1, .flags = flags, .seed = 0x2545f4914f6cdd1dull};
 	static struct agg agg[CENSUS_MAX_KEYS];
 	unsigned nagg = 0;
 	char why[80];
@@ -318,6 +324,6 @@ out:
 }
 
 TOOL_COMMAND(census, "census", cmd_census,
-	     "census PROGRAM [--td N] [--quiet]\n"
+	     "census PROGRAM [--raw|--hwx] [--td N] [--quiet]\n"
 	     "                             flips every bit of every register word the TDs write and\n"
 	     "                             says which are refused, change the outputs or change nothing");

@@ -1,5 +1,5 @@
 /*
- * anefw-tool convert IN OUT.anec [--raw]
+ * anefw-tool convert IN OUT.anec [--raw|--hwx]
  * Writes an anec container (fw/loader/anec.h) from a .hwx program or a raw task stream, as
  * anecc does after compiling, so the Asahi stack's libane loads it: the data is the TDs
  * (tsk_size: up to the end of the last one), then the weights from tsk_size rounded up to 16
@@ -115,8 +115,8 @@ static int cmd_convert(int argc, char **argv)
 	const char *in = NULL, *out = NULL;
 	unsigned flags = 0;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--raw"))
-			flags |= LDR_F_RAW;
+		if (tool_take_format(argv[i], &flags))
+			continue;
 		else if (argv[i][0] == '-' && argv[i][1])
 			return tool_usage_error("convert", "unknown option '%s'", argv[i]);
 		else if (!in)
@@ -128,6 +128,8 @@ static int cmd_convert(int argc, char **argv)
 	}
 	if (!in || !out)
 		return tool_usage_error("convert", "needs IN OUT.anec");
+	if (tool_check_format("convert", flags))
+		return 2;
 	uint8_t *buf, *data = NULL, *file = NULL;
 	size_t len;
 	if (tool_read_file(in, &buf, &len))
@@ -269,6 +271,6 @@ out:
 }
 
 TOOL_COMMAND(convert, "convert", cmd_convert,
-	     "convert IN OUT.anec [--raw]\n"
+	     "convert IN OUT.anec [--raw|--hwx]\n"
 	     "    write an anec container (the Asahi ANE stack's program file, libane loads it)\n"
 	     "    from a .hwx program or a raw task stream");

@@ -98,10 +98,8 @@ static int args(const char *cmd, int argc, char **argv, int listing, const char 
 			*json = 1;
 		else if (listing && !strcmp(argv[i], "--brief"))
 			*brief = 1;
-		else if (!strcmp(argv[i], "--raw"))
-			*flags |= LDR_F_RAW;
-		else if (!strcmp(argv[i], "--hwx"))
-			*flags |= LDR_F_HWX;
+		else if (tool_take_format(argv[i], flags))
+			continue;
 		else if (argv[i][0] == '-' && argv[i][1])
 			return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
 		else if (*path)
@@ -111,8 +109,8 @@ static int args(const char *cmd, int argc, char **argv, int listing, const char 
 	}
 	if (!*path)
 		return tool_usage_error(cmd, "needs a FILE");
-	if ((*flags & LDR_F_RAW) && (*flags & LDR_F_HWX))
-		return tool_usage_error(cmd, "--raw and --hwx exclude each other");
+	if (tool_check_format(cmd, *flags))
+		return 2;
 	if (*json && *brief)
 		return tool_usage_error(cmd, "--json and --brief exclude each other (the JSON lists every "
 					     "register; a reader picks what it wants)");

@@ -332,10 +332,8 @@ static int cmd_remote(int argc, char **argv)
 				return 2;
 		} else if (!strcmp(a, "--stats")) {
 			stats = 1;
-		} else if (!strcmp(a, "--raw")) {
-			flags |= LDR_F_RAW;
-		} else if (!strcmp(a, "--hwx")) {
-			flags |= LDR_F_HWX;
+		} else if (tool_take_format(a, &flags)) {
+			continue;
 		} else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
 			if (tool_take_tolerance("remote", argc, argv, &i, &rtol, &atol))
 				return 2;
@@ -376,8 +374,8 @@ static int cmd_remote(int argc, char **argv)
 		return tool_usage_error("remote", "run needs PROGRAM");
 	if (!strcmp(what, "shutdown") && path) /* it read and loaded the file, then shut down */
 		return tool_usage_error("remote", "shutdown takes no PROGRAM, got '%s'", path);
-	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
-		return tool_usage_error("remote", "--raw and --hwx exclude each other");
+	if (tool_check_format("remote", flags))
+		return 2;
 	if (tool_make_tolerance("remote", rtol, atol, &tol))
 		return 2;
 	uint8_t *buf = NULL;

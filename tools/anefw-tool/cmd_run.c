@@ -34,10 +34,8 @@ static int cmd_run(int argc, char **argv)
 	struct tio_tol tol;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--raw")) {
-			flags |= LDR_F_RAW;
-		} else if (!strcmp(a, "--hwx")) {
-			flags |= LDR_F_HWX;
+		if (tool_take_format(a, &flags)) {
+			continue;
 		} else if (!strcmp(a, "--trace")) {
 			trace = 1;
 		} else if (!strcmp(a, "--threads")) {
@@ -92,8 +90,8 @@ static int cmd_run(int argc, char **argv)
 	if (tool_make_tolerance("run", rtol, atol, &tol))
 		return 2;
 	hal_set_workers(threads); /* the model's convolutions; 0: one thread per core */
-	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
-		return tool_usage_error("run", "--raw and --hwx exclude each other");
+	if (tool_check_format("run", flags))
+		return 2;
 	uint8_t *buf;
 	size_t len;
 	if (tool_read_file(path, &buf, &len))

@@ -1,5 +1,5 @@
 /*
- * anefw-tool submit FILE [--raw] [--grant BAR:SIZE:ACCESS[:inplace] ...] [--trace]
+ * anefw-tool submit FILE [--raw|--hwx] [--grant BAR:SIZE:ACCESS[:inplace] ...] [--trace]
  * Runs the firmware's control path (fw/ctrl) on the host against the software engine
  * (engine/model) and prints what was programmed and moved, or the named error (exit 1).
  * Without --grant every I/O window and the weights get exactly their declared sizes.
@@ -26,8 +26,8 @@ static int cmd_submit(int argc, char **argv)
 	unsigned n = 0, trace = 0, flags = 0;
 	const char *path = NULL;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--raw")) {
-			flags |= LDR_F_RAW;
+		if (tool_take_format(argv[i], &flags)) {
+			continue;
 		} else if (!strcmp(argv[i], "--trace")) {
 			trace = 1;
 		} else if (!strcmp(argv[i], "--ops-limit")) {
@@ -53,6 +53,8 @@ static int cmd_submit(int argc, char **argv)
 	}
 	if (!path)
 		return tool_usage_error("submit", "needs FILE");
+	if (tool_check_format("submit", flags))
+		return 2;
 	uint8_t *buf;
 	size_t len;
 	if (tool_read_file(path, &buf, &len))
@@ -79,6 +81,6 @@ static int cmd_submit(int argc, char **argv)
 }
 
 TOOL_COMMAND(submit, "submit", cmd_submit,
-	     "submit FILE [--raw] [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace] [--ops-limit N]\n"
+	     "submit FILE [--raw|--hwx] [--grant BAR:SIZE:r|w|rw[:inplace] ...] [--trace] [--ops-limit N]\n"
 	     "    run the control path against the software engine; print what was programmed\n"
 	     "    and moved (every register write and DMA move with --trace) or the named error");

@@ -1,5 +1,6 @@
 /* anefw-tool: dispatch to the subcommands registered with TOOL_COMMAND. */
 #include "tool.h"
+#include "fw/loader/loader.h"
 #include "fw/policy/policy.h"
 #include "fw/submit/queue.h"
 #include "app/backend.h"
@@ -191,6 +192,25 @@ int tool_make_tolerance(const char *cmd, const char *rtol, const char *atol, str
 		return 0;
 	return tool_usage_error(cmd, "tolerance-bad: --rtol '%s', --atol '%s' (each a decimal 0 .. 1e6, e.g. 2e-2)",
 				rtol ? rtol : "0", atol ? atol : "0");
+}
+
+int tool_take_format(const char *a, unsigned *flags)
+{
+	if (!strcmp(a, "--raw"))
+		*flags |= LDR_F_RAW;
+	else if (!strcmp(a, "--hwx"))
+		*flags |= LDR_F_HWX;
+	else
+		return 0;
+	return 1;
+}
+
+int tool_check_format(const char *cmd, unsigned flags)
+{
+	if ((flags & LDR_F_RAW) && (flags & LDR_F_HWX))
+		return tool_usage_error(cmd, "--raw and --hwx exclude each other (--raw: a raw task "
+					     "stream, --hwx: a .hwx container; neither: told by the magic)");
+	return 0;
 }
 
 int tool_parse_grant(const char *s, struct subq_grant *g)

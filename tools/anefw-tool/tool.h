@@ -42,6 +42,12 @@ int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i);
 /* --timeout S at argv[*i] (remote, accel): the command link's wait for each answer, seconds
  * 1 .. LINK_ANSWER_MAX_S, into *seconds; *i moves past S. Returns 0, or the usage error's status. */
 int tool_take_timeout(const char *cmd, int argc, char **argv, int *i, unsigned *seconds);
+/* The program-format options every command that loads a program takes (run, submit, inspect,
+ * validate, census, remote): --raw (a raw task stream) or --hwx (a container), LDR_F_RAW or
+ * LDR_F_HWX into *flags. tool_take_format returns 1 when a is one of them, 0 otherwise;
+ * tool_check_format returns 0, or the usage error's status when both were given. */
+int tool_take_format(const char *a, unsigned *flags);
+int tool_check_format(const char *cmd, unsigned flags);
 /* Parses a grant BAR:SIZE:r|w|rw[:inplace] (dva and mapped 0); returns 0 or -1. */
 struct subq_grant;
 int tool_parse_grant(const char *s, struct subq_grant *g);
