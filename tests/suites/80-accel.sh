@@ -177,10 +177,19 @@ if timeout 120 "$TOOL" accel -- "$PYTHON" tests/clients/accel_hostile.py "$SHARE
 	t_pass accel.hostile_client_every_misuse_errno
 else t_fail accel.hostile_client_every_misuse_errno "$(grep FAIL "$work/hostile.log" | head -3)"; fi
 # with ANEFW_ACCEL_LOG the reason is named on stderr
-if timeout 120 "$TOOL" accel --log -- "$PYTHON" tests/clients/accel_hostile.py "$SHARED/fixtures/kernels/binary/add.bin" \
-	2>&1 | grep -q "anefw-accel: SUBMIT: BO too small"; then
+timeout 120 "$TOOL" accel --log -- "$PYTHON" tests/clients/accel_hostile.py "$SHARED/fixtures/kernels/binary/add.bin" \
+	>"$work/hostile_log.log" 2>&1
+if grep -q "anefw-accel: SUBMIT: BO too small" "$work/hostile_log.log"; then
 	t_pass accel.log_names_the_reason
 else t_fail accel.log_names_the_reason; fi
+# a program the loader refuses and a grant the control path refuses are said as the tool says
+# them (ldr_print_refusal's order: the name, its words, the offset in the command BO's stream,
+# the values; the control path's refusal with its TD and values, session_print_refusal), where
+# the library had its own texts: no offset, and "(td -1, BAR 5; -1: none)"
+if grep -qE "^anefw-accel: SUBMIT: program rejected: [a-z_]+: [^;]* at file offset 0x[0-9a-f]+" "$work/hostile_log.log" &&
+   grep -qxF "anefw-accel: SUBMIT: submit refused: grant-too-large bar 5 (0x20000000 bytes, a submission holds at most 0x10000000 a grant): a grant larger than a submission may hold (max_grant)" "$work/hostile_log.log"; then
+	t_pass accel.log_says_refusals_as_the_tool_does
+else t_fail accel.log_says_refusals_as_the_tool_does "$(grep -E 'rejected|refused' "$work/hostile_log.log" | head -n 4)"; fi
 # one of the five ioctls by its number with another argument size is named, with both sizes
 # ("ioctl 0xc0106441: not one of VERSION, BO_INIT, ..." of BO_INIT itself before); still EINVAL.
 # An ioctl no driver has keeps its line (the control)

@@ -70,6 +70,33 @@ static int fail(char *why, size_t n, int err, const char *fmt, ...)
 	return err;
 }
 
+/* An outf sink into the caller's why buffer: the texts the tool prints (ldr_print_refusal,
+ * session_print_refusal) as one log line, each line break but the last "; ", cut at its end. */
+struct why_buf {
+	char *b;
+	size_t n, cap;
+};
+
+static void to_why(void *ctx, const char *s, size_t n)
+{
+	struct why_buf *w = ctx;
+	for (size_t i = 0; i < n && w->n + 1 < w->cap; i++) {
+		if (s[i] != '\n') {
+			w->b[w->n++] = s[i];
+		} else if (w->n + 3 < w->cap) {
+			w->b[w->n++] = ';';
+			w->b[w->n++] = ' ';
+		}
+		w->b[w->n] = 0;
+	}
+}
+
+static void why_end(struct why_buf *w)
+{
+	if (w->n >= 2 && !strcmp(w->b + w->n - 2, "; "))
+		w->b[w->n -= 2] = 0;
+}
+
 /* The session's hooks: BO contents in before the run, written buffers back after it. */
 struct bo_io {
 	const struct acc_job *j;
@@ -117,9 +144,16 @@ static int run_local(const struct acc_job *j, const uint8_t *stream, size_t len,
 	if (!rc)
 		return 0;
 	const char *name = session_result_name(&res);
-	if (!res.loaded || res.st.err != CTRL_OK)
-		return fail(why, whylen, EINVAL, "submit refused: %s (td %d, BAR %d; -1: none)",
-			    name, res.st.td, res.st.bar);
+	if (res.loaded && res.st.err != CTRL_OK) { /* as run and submit say it, with the TD */
+		struct why_buf w = {why, 0, whylen};
+		if (whylen)
+			why[0] = 0;
+		session_print_refusal(&res, "submit refused: ", to_why, &w);
+		why_end(&w);
+		return EINVAL;
+	}
+	if (!res.loaded)
+		return fail(why, whylen, EINVAL, "submit refused: %s", name);
 	if (res.serr == SESSION_E_NOMEM || res.serr == SESSION_E_ARENA)
 		return fail(why, whylen, ENOMEM, "submit refused: %s", name);
 	return fail(why, whylen, EIO, "submit failed: %s", name);
@@ -167,10 +201,16 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 				     : ldr_load(stream, len, LDR_F_RAW, &prog);
 	int rc = 0;
 	if (le != LDR_OK) {
-		char vals[128];
-		ldr_err_values(&prog, le, vals, sizeof vals);
-		rc = fail(why, whylen, EINVAL, "program rejected: " ERR_FMT "%s%s", ERR_ARGS(ldr_err_of(&prog, le)),
-			  vals[0] ? ": " : "", vals);
+		/* as every command says it (ldr_print_refusal): the name, its words, the offset in the
+		 * command BO's stream, the values; then, for no program at all, what it is (the
+		 * offset and that line were left out until 2026-12-07) */
+		struct why_buf w = {why, 0, whylen};
+		if (whylen)
+			why[0] = 0;
+		ldr_print_refusal(&prog, le, stream, len, LDR_F_RAW, "program rejected: ", "", NULL,
+				  to_why, &w);
+		why_end(&w);
+		rc = EINVAL;
 		goto out;
 	}
 	if (prog.ntds != j->td_count) {
@@ -193,7 +233,12 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 	struct ctrl_status st;
 	unsigned n = 0;
 	if (ctrl_default_grants(&prog, g, SESSION_MAX_GRANTS, &n, &st) != CTRL_OK) {
-		rc = fail(why, whylen, EINVAL, "submit refused: %s", ctrl_status_name(&st));
+		struct why_buf w = {why, 0, whylen};
+		if (whylen)
+			why[0] = 0;
+		session_print_status(&st, "submit refused: ", to_why, &w);
+		why_end(&w);
+		rc = EINVAL;
 		goto out;
 	}
 	uint8_t *mem[SESSION_MAX_GRANTS];
