@@ -68,11 +68,32 @@ use "anefw-tool submit: too many arguments: 'x' after FILE 'p.hwx' (one FILE)" s
 use "anefw-tool inspect: only one FILE: 'b' after 'a'" inspect a b
 use "anefw-tool census: one PROGRAM: 'b' after 'a'" census a b
 use "anefw-tool census: --td wants 0..511, got nothing" census a --td
+use "anefw-tool bench-model: --act wants W:H:C, got nothing" bench-model --act
 use "anefw-tool remote: --wait needs SECONDS (0..600), got '700'" remote --connect 127.0.0.1:1 --wait 700 shutdown
 use "anefw-tool remote: too many arguments: 'b' after run a" remote --connect 127.0.0.1:1 run a b
 use "anefw-tool remote: shutdown takes no PROGRAM, got 'README.md'" remote --connect 127.0.0.1:1 shutdown README.md
 if [ -z "$bad" ]; then t_pass "usage: a bad value or an extra argument says what was found"
 else t_fail "usage: what was found" "$bad"; fi
+
+# every option a command's --help gives is in its row of docs/tool.md's table ("Every command and
+# its options") and every one there in its --help; and the command parses each (none refused as
+# unknown; decode's and bytes-moved's are parsed per form, above, and accel runs a command).
+# census took no --raw or --hwx and submit no --hwx before 2026-12-07, and tool.md had no table
+bad=""
+for c in $cmds; do
+	h=$("$TOOL" help "$c" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
+	row=$(grep -E "^\| $c \|" docs/tool.md | head -n1)
+	[ -n "$row" ] || { bad="$bad [$c: no row in docs/tool.md]"; continue; }
+	d=$(cut -d'|' -f3 <<<"$row" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
+	[ "$h" = "$d" ] || bad="$bad [$c: --help has $(echo $h), docs/tool.md $(echo $d)]"
+	case $c in decode|bytes-moved|accel) continue;; esac
+	for o in $h; do
+		out=$(timeout 20 "$TOOL" "$c" "$o" 2>&1 </dev/null)
+		! grep -qE "unknown (option|argument) '$o'" <<<"$out" || bad="$bad [$c $o: $out]"
+	done
+done
+if [ -z "$bad" ]; then t_pass "usage: every option of every command in docs/tool.md"
+else t_fail "usage: every option of every command in docs/tool.md" "$bad"; fi
 
 # version: git describe at build time
 out=$("$TOOL" version); want=$(git describe --tags --always 2>/dev/null)

@@ -140,6 +140,20 @@ static int bench_conv(struct app_session *s, const char *what, unsigned cin, uns
 	return rc;
 }
 
+/* What an option of bench-model takes, or NULL for no option of it. */
+static const char *valued(const char *a)
+{
+	static const char *const opt[][2] = {
+		{"--conv", "CIN:COUT:W"}, {"--conv3", "CIN:COUT:W"}, {"--add", "W:H:C"},
+		{"--act", "W:H:C"},       {"--repeat", "1..1000"},   {"--threads", "1..64"},
+		{"--write-programs", "DIR"},
+	};
+	for (unsigned k = 0; k < sizeof opt / sizeof opt[0]; k++)
+		if (!strcmp(a, opt[k][0]))
+			return opt[k][1];
+	return NULL;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	unsigned conv[3] = {512, 512, 64}, conv3[3] = {0, 0, 0}, add[3] = {1024, 64, 64}, repeat = 3;
@@ -170,6 +184,10 @@ static int cmd_bench(int argc, char **argv)
 			threads = (unsigned)v;
 		} else if (!strcmp(argv[i], "--write-programs") && i + 1 < argc) {
 			dir = argv[++i];
+		} else if (i + 1 >= argc && valued(argv[i])) {
+			/* an option of this command, its value missing (it was "unknown argument") */
+			return tool_usage_error("bench-model", "%s wants %s, got nothing", argv[i],
+						valued(argv[i]));
 		} else {
 			return tool_usage_error("bench-model", "unknown argument '%s'", argv[i]);
 		}

@@ -454,8 +454,9 @@ TOOL_COMMAND(remote, "remote", cmd_remote,
 	     "    [--in NAME=FILE]... [--out NAME=FILE]... [--ref NAME=FILE]... [--rtol R]\n"
 	     "    [--atol A] [--stats] [--timeout S]\n"
 	     "  remote (--connect HOST:PORT [--wait S] | --serial DEV) shutdown [--timeout S]\n"
-	     "    run a program on a firmware serving commands on its link (make serve): the same\n"
-	     "    arguments and files as run; shutdown ends the service. A closed port fails at\n"
+	     "    run a program on a firmware serving commands on its link (make serve): the\n"
+	     "    tensors and files as run takes them (the grants, threads and compute limit are\n"
+	     "    the firmware's own); shutdown ends the service. A closed port fails at\n"
 	     "    once; --wait S tries again for S seconds (a service still starting); --stats\n"
 	     "    prints the bytes moved each way and the rate; --timeout S waits up to S\n"
 	     "    seconds for each answer (60 unless given)");

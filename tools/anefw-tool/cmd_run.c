@@ -134,7 +134,7 @@ TOOL_COMMAND(run, "run", cmd_run,
 	     "run PROGRAM [--raw|--hwx] [--in NAME=FILE]... [--out NAME=FILE]...\n"
 	     "    [--ref NAME=FILE]... [--rtol R] [--atol A] [--grant BAR:SIZE:r|w|rw[:inplace] ...]\n"
 	     "    [--trace] [--threads N] [--ops-limit N]\n"
-	     "    run a program on data: NAME a tensor of inspect --json (or barN); FILE .npy\n"
+	     "    run a program on data: NAME a tensor inspect lists (or barN); FILE .npy\n"
 	     "    (float16/int8/uint8; the logical shape, it with axes split, or 1-D) or raw\n"
 	     "    buffer bytes; inputs not given are filled from a fixed seed; outputs written\n"
 	     "    in their logical shape; --ref compares an output with a reference: within\n"
