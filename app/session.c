@@ -83,27 +83,10 @@ static uint64_t round_page(uint64_t v)
 	return (v + SESSION_GUARD - 1) & ~(uint64_t)(SESSION_GUARD - 1);
 }
 
-void session_print_status(const struct ctrl_status *st, const char *lead, outf_fn out, void *ctx)
-{
-	outf(out, ctx, "%s%s", lead, ctrl_status_name(st));
-	if (st->td >= 0)
-		outf(out, ctx, " td %d", st->td);
-	if (st->kind >= 0)
-		outf(out, ctx, " %s", ctrl_kind_name((unsigned)st->kind));
-	if (st->ch >= 0)
-		outf(out, ctx, " ch %d", st->ch);
-	if (st->bar >= 0)
-		outf(out, ctx, " bar %d", st->bar);
-	if (st->field)
-		outf(out, ctx, " (%s)", st->field);
-	if (st->detail[0])
-		outf(out, ctx, " (%s)", st->detail);
-	outf(out, ctx, ": %s\n", ctrl_status_err(st)->desc);
-}
 
 static void print_status(const struct ctrl_status *st, outf_fn out, void *ctx)
 {
-	session_print_status(st, "submit: refused: ", out, ctx);
+	ctrl_status_print(st, "submit: refused: ", out, ctx);
 }
 
 void session_print_refusal(const struct session_result *res, const char *lead, outf_fn out,
@@ -112,7 +95,7 @@ void session_print_refusal(const struct session_result *res, const char *lead, o
 	if (res->serr)
 		outf(out, ctx, "%s" ERR_FMT "\n", lead, ERR_ARGS(session_err(res->serr)));
 	else
-		session_print_status(&res->st, lead, out, ctx);
+		ctrl_status_print(&res->st, lead, out, ctx);
 }
 
 /* The arena: guard | TD memory | guard | kunit scratch | guard | fold scratch | guard |

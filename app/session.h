@@ -124,9 +124,6 @@ void session_completion(const struct session_result *res, struct subq_completion
  * as run and submit print it after "submit: refused: ", with lead before it instead. */
 void session_print_refusal(const struct session_result *res, const char *lead, outf_fn out,
 			   void *ctx);
-/* A control path status as the line above says it: "<lead>NAME[ td N][ KIND][ ch N][ bar N]
- * [ (fields)][ (detail)]: description". */
-void session_print_status(const struct ctrl_status *st, const char *lead, outf_fn out, void *ctx);
 /* The named error of a result ("ok" when it completed). */
 const char *session_result_name(const struct session_result *res);
 

@@ -575,7 +575,7 @@ void tio_print_underivable(enum tns_err te, const struct ctrl_status *st, const 
 {
 	outf(out, ctx, "%s" ERR_FMT "; ", lead, ERR_ARGS(tio_err(TIO_E_TENSORS)));
 	if (te == TNS_E_GRANTS)
-		session_print_status(st, "", out, ctx);
+		ctrl_status_print(st, "", out, ctx);
 	else
 		outf(out, ctx, "%s\n", tns_err_name(te));
 }

@@ -143,7 +143,7 @@ struct tio {
 /* Tensors that cannot be derived (tns_describe returned te, with the control path's status st
  * for TNS_E_GRANTS), as run, remote's firmware and validate say it, after lead:
  * "tensors-underivable: the program's tensors cannot be derived; " then the control path's
- * refusal with its TD, range and BAR (session_print_status), or the tensors' error name. */
+ * refusal with its TD, range and BAR (fw/ctrl ctrl_status_print), or the tensors' error name. */
 void tio_print_underivable(enum tns_err te, const struct ctrl_status *st, const char *lead,
 			   outf_fn out, void *ctx);
 enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struct tio_req *req,

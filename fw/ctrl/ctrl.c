@@ -85,6 +85,24 @@ const char *ctrl_kind_name(unsigned kind)
 	return kind == CTRL_R_KUNIT ? "kunit" : td_rkind_name(kind);
 }
 
+void ctrl_status_print(const struct ctrl_status *st, const char *lead, outf_fn out, void *ctx)
+{
+	outf(out, ctx, "%s%s", lead, ctrl_status_name(st));
+	if (st->td >= 0)
+		outf(out, ctx, " td %d", st->td);
+	if (st->kind >= 0)
+		outf(out, ctx, " %s", ctrl_kind_name((unsigned)st->kind));
+	if (st->ch >= 0)
+		outf(out, ctx, " ch %d", st->ch);
+	if (st->bar >= 0)
+		outf(out, ctx, " bar %d", st->bar);
+	if (st->field)
+		outf(out, ctx, " (%s)", st->field);
+	if (st->detail[0])
+		outf(out, ctx, " (%s)", st->detail);
+	outf(out, ctx, ": %s\n", ctrl_status_err(st)->desc);
+}
+
 const struct err_desc *ctrl_status_err(const struct ctrl_status *s)
 {
 	if (s->err == CTRL_E_POLICY)

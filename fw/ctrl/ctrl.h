@@ -16,6 +16,7 @@
 #define ANEFW_CTRL_H
 
 #include "fw/common/err.h"
+#include "fw/common/outf.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -101,6 +102,10 @@ struct ctrl_status {
 /* The most specific error: the policy's, the kernel unit's or fw/td's when one of them refused. */
 const struct err_desc *ctrl_status_err(const struct ctrl_status *s);
 const char *ctrl_status_name(const struct ctrl_status *s); /* ctrl_status_err(s)->name */
+/* A status as every front end says it, one line: "<lead>NAME[ td N][ KIND][ ch N][ bar N]
+ * [ (fields)][ (detail)]: description" (run's and submit's "submit: refused: ", validate's,
+ * run's and inspect's tensors that cannot be derived, the accel library's log). */
+void ctrl_status_print(const struct ctrl_status *s, const char *lead, outf_fn out, void *ctx);
 /* The same error as a completion carries it: the domain of the enum it belongs to (policy,
  * kunit, td, or the control path's own) and its value there. */
 enum subq_domain ctrl_status_cause(const struct ctrl_status *s, uint32_t *code);

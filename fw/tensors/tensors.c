@@ -527,8 +527,12 @@ void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)
 	struct ctrl_status st;
 	enum tns_err e = tns_describe(p, t, TNS_MAX, &n, &st);
 	if (e != TNS_OK) {
-		outf(out, ctx, "tensors: cannot be derived: %s\n",
-		     e == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(e));
+		/* with the control path's refusal whole, as run and validate say it (the name alone
+		 * until 2026-12-07) */
+		if (e == TNS_E_GRANTS)
+			ctrl_status_print(&st, "tensors: cannot be derived: ", out, ctx);
+		else
+			outf(out, ctx, "tensors: cannot be derived: %s\n", tns_err_name(e));
 		return;
 	}
 	outf(out, ctx, "tensors: %u\n", n);

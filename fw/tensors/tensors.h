@@ -94,8 +94,9 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 int tns_find(const struct tns_tensor *t, unsigned n, const char *name, size_t len);
 
 /* The tensors as text lines ("tensors: N", then one line each: role, name, BAR, dtype, shape,
- * bytes, layout), or "tensors: cannot be derived: ERROR"; shared by `anefw-tool inspect` and
- * the firmware's program summary. */
+ * bytes, layout), or "tensors: cannot be derived: ERROR" (the control path's refusal whole,
+ * ctrl_status_print, when the default grants cannot be derived); shared by `anefw-tool inspect`
+ * and the firmware's program summary. */
 void tns_print(const struct ldr_program *p, outf_fn out, void *ctx);
 
 /* Byte offset of element (g, c, d, h, w) in the buffer; the caller keeps indices in dim[]. */

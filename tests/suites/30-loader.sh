@@ -131,6 +131,10 @@ check_validate() { # file -> "" or the mismatch
 bad=$(check_validate "$CORPUS/valid_hwx.bin")
 [ "$("$TOOL" validate "$CORPUS/valid_hwx.bin" 2>&1)" = "tensors-underivable: the program's tensors cannot be derived; zero-dimension td 0 dst: a zero dimension or a zero-length buffer" ] ||
 	bad="$bad [valid_hwx.bin: the control path's line]"
+# and inspect's tensors line the same refusal, from the same function (fw/ctrl ctrl_status_print;
+# "tensors: cannot be derived: zero-dimension" before)
+[ "$("$TOOL" inspect "$CORPUS/valid_hwx.bin" 2>&1 | tail -n1)" = "tensors: cannot be derived: zero-dimension td 0 dst: a zero dimension or a zero-length buffer" ] ||
+	bad="$bad [valid_hwx.bin: inspect's tensors line: $("$TOOL" inspect "$CORPUS/valid_hwx.bin" 2>&1 | tail -n1)]"
 if have_shared; then
 	for f in "$SHARED"/fixtures/hostile/*.bin; do bad="$bad$(check_validate "$f")"; done
 	out=$("$TOOL" validate "$SHARED/fixtures/hwx/relu.hwx" 2>&1); rc=$?

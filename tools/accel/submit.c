@@ -236,7 +236,7 @@ int acc_run(const struct acc_job *j, const struct acc_backend *be, char *why, si
 		struct why_buf w = {why, 0, whylen};
 		if (whylen)
 			why[0] = 0;
-		session_print_status(&st, "submit refused: ", to_why, &w);
+		ctrl_status_print(&st, "submit refused: ", to_why, &w);
 		why_end(&w);
 		rc = EINVAL;
 		goto out;
