@@ -811,6 +811,15 @@ TEST(ctrl, hostile_corpus_refused_with_named_errors)
 			CHECK_EQ(plan.st.bar, 4);
 			CHECK_EQ(plan.st.td, 0);
 		}
+		/* bad-grant says which of its three checks refused (the three causes alone before) */
+		if (i == 12)
+			CHECK_STR(plan.st.detail, "a zero-size grant: SIZE 0, a grant is 1 byte or more");
+		if (i == 13)
+			CHECKF(!strncmp(plan.st.detail, "the range wraps: 0x", 19) &&
+				       strstr(plan.st.detail, " bytes at device address 0xfffffffffffffff7"),
+			       "case 13: '%s'", plan.st.detail);
+		if (i == 27)
+			CHECK_STR(plan.st.detail, "access 0x0: r, w or rw wanted");
 	}
 	CHECK_EQ(cases, 36u);
 }
