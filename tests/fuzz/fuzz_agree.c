@@ -25,7 +25,9 @@
  *     layout, app/session.c place); and the session's guard bytes are intact.
  * The model's compute limit is 2^20 operations a task, for a fuzzer's pace: the kernel fixtures'
  * 4,096,000 elements are refused at TD 0 (ENG_FR_CAPACITY, not compared) until a mutant gives
- * them fewer rows. FUZZ_AGREE_STATS=1 prints each verdict's count at exit.
+ * them fewer rows. FUZZ_AGREE_STATS=1 prints each verdict's count at exit, and how many inputs reached
+ * each refusal by name (the control path's and the session's before the engine, the model's by its
+ * reason and why): a campaign's reach.
  */
 #include "app/backend.h"
 #include "app/session.h"
@@ -144,6 +146,37 @@ static int td_marked(unsigned t, const char **where)
 /* FUZZ_AGREE_STATS=1: at exit, how many inputs each verdict had (stderr) */
 static unsigned long n_loaded, n_before, n_ok, n_fault[ENG_FR__COUNT], n_other, n_marked, n_l2unwritten;
 
+/* and how many reached each refusal: before the engine by its name (the control path's, the
+ * session's), in the model by its reason and why (static texts, so the pointers are the keys) */
+#define HIST_MAX 512
+static struct hist {
+	const char *kind, *name;
+	unsigned long n;
+} hist[HIST_MAX];
+static unsigned nhist;
+
+static void count(const char *kind, const char *name)
+{
+	if (!getenv("FUZZ_AGREE_STATS"))
+		return;
+	if (!name)
+		name = "(no text)";
+	for (unsigned i = 0; i < nhist; i++)
+		if (hist[i].kind == kind && (hist[i].name == name || !strcmp(hist[i].name, name))) {
+			hist[i].n++;
+			return;
+		}
+	if (nhist < HIST_MAX)
+		hist[nhist++] = (struct hist){kind, name, 1};
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct hist *x = a, *y = b;
+	int k = strcmp(x->kind, y->kind);
+	return k ? k : (x->n < y->n) - (x->n > y->n);
+}
+
 static void stats(void)
 {
 	fprintf(stderr, "fuzz_agree: %lu loaded, %lu refused before the engine, %lu completed, %lu other engine errors;"
@@ -152,6 +185,9 @@ static void stats(void)
 		fprintf(stderr, " %lu", n_fault[r]);
 	fprintf(stderr, "; field/combination refusals marked %lu (a read of L2 memory no TD wrote %lu)\n", n_marked,
 		n_l2unwritten);
+	qsort(hist, nhist, sizeof hist[0], by_count);
+	for (unsigned i = 0; i < nhist; i++)
+		fprintf(stderr, "fuzz_agree: reach %8lu  %s: %s\n", hist[i].n, hist[i].kind, hist[i].name);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -196,6 +232,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	session_run(sess, data, size, &o, &res);
 	if (!res.loaded || res.st.err != CTRL_OK || (res.serr != SESSION_OK && res.serr != SESSION_E_CANARIES)) {
 		n_before++;
+		count("before the engine", !res.loaded ? ldr_err_name(res.lerr)
+				   : res.st.err != CTRL_OK ? ctrl_status_name(&res.st)
+							   : session_err_name(res.serr));
 		return 0; /* refused before the engine: nothing of the model's to compare */
 	}
 	if (!res.canaries_ok) {
@@ -205,6 +244,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *where = NULL;
 	if (res.run == ENG_OK) {
 		n_ok++;
+		count("completed", "every TD");
 		for (unsigned t = 0; t < lp.ntds; t++)
 			if (td_marked(t, &where)) {
 				fprintf(stderr, "fuzz_agree: the model computed every TD, inspect marks td %u:\n%.300s\n",
@@ -216,8 +256,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (res.run != ENG_E_FAULT || res.fault.reason >= ENG_FR__COUNT) {
 		if (getenv("FUZZ_AGREE_STATS") && n_other++ < 20)
 			fprintf(stderr, "fuzz_agree: engine error %s: %s\n", eng_err_name(res.run), res.fault_text);
-	} else
+		count("the model", eng_err_name(res.run));
+	} else {
 		n_fault[res.fault.reason]++;
+		count(eng_fault_reason_name(res.fault.reason), res.fault.why);
+	}
 	if (res.run != ENG_E_FAULT || res.fault.td < 0 ||
 	    (res.fault.reason != ENG_FR_FIELD && res.fault.reason != ENG_FR_COMBINATION))
 		return 0;
