@@ -6,6 +6,7 @@
 # -rss_limit_mb=1024 on a resident set over 1 GiB, so an input that makes the firmware or the
 # engine model allocate what no grant or on-chip memory holds is a crash, even on 2 cores
 # (issue 22; docs/robustness.md, "Resource limits"). FUZZ_MALLOC_MB / FUZZ_RSS_MB override them.
+# -max_len is the largest seed's length when that is over libFuzzer's 1 MiB default.
 # FUZZ_TARGETS (names, e.g. "fuzz_agree fuzz_submit") runs those alone; FUZZ_SEEDS (directories)
 # seeds every target from them too, e.g. the fixtures for the codecs' targets.
 # Prints one line per target and "N passed, N failed".
@@ -30,8 +31,13 @@ for bin in "$BUILD"/host/fuzz/fuzz_*; do
 	fi
 	for d in ${FUZZ_SEEDS:-}; do [ -d "$d" ] && seeds+=("$d"); done
 	log="$work.log"
+	# libFuzzer reads at most 1 MiB of an input unless told more: the sweeps' streams (up to 8 MiB)
+	# were cut inside their weights and refused before the engine. -max_len: the largest seed.
+	maxlen=()
+	big=$( (find "$work" "${seeds[@]}" -type f -printf '%s\n' 2>/dev/null; echo 0) | sort -n | tail -1)
+	[ "$big" -gt 1048576 ] && maxlen=(-max_len="$big")
 	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb="${FUZZ_RSS_MB:-1024}" -malloc_limit_mb="${FUZZ_MALLOC_MB:-256}" -print_final_stats=1 \
-		-artifact_prefix="$art/" "$work" "${seeds[@]}" >"$log" 2>&1; then
+		"${maxlen[@]}" -artifact_prefix="$art/" "$work" "${seeds[@]}" >"$log" 2>&1; then
 		execs=$(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}')
 		echo "ok   fuzz.$name (${execs:-?} executions in ${secs}s)"
 		pass=$((pass + 1))
