@@ -6,8 +6,10 @@
  * the fixtures and mkprog's programs, tests/fuzz/seeds/fuzz_agree.sh). The custom mutator keeps
  * the program's structure and changes 1 to 3 register value words of its TDs (a bit flipped, a
  * field-sized run of bits set or cleared, a small step, 0, or the value another TD or program
- * wrote to the same register), or gives every TD whose Hin equals its Hout 1 to 8 rows; one
- * mutation in 16 is libFuzzer's own, on the whole file.
+ * wrote to the same register), or gives every TD whose Hin equals its Hout 1 to 8 rows, or
+ * (one in 8) makes one extent smaller through the whole chain (every Win, Hin, Wout, Hout, Cin and
+ * Cout holding a value v, then one time in two the largest ones too until the task is within the
+ * compute limit: shrink_extent); one mutation in 16 is libFuzzer's own, on the whole file.
  *
  * Each input goes through the library calls the tool makes: `inspect --brief` (ldr_load with no
  * flags, then ldr_print LDR_P_BRIEF) and `submit` (session_run with the default grants, as
@@ -24,8 +26,8 @@
  *     writable one), or is a read of the kernel-unit copy the control path made (the session's
  *     layout, app/session.c place); and the session's guard bytes are intact.
  * The model's compute limit is 2^20 operations a task, for a fuzzer's pace: the kernel fixtures'
- * 4,096,000 elements are refused at TD 0 (ENG_FR_CAPACITY, not compared) until a mutant gives
- * them fewer rows. FUZZ_AGREE_STATS=1 prints each verdict's count at exit, and how many inputs reached
+ * 4,096,000 elements and every sweep stream (2 x 10^6 to 1.6 x 10^9) are refused at TD 0 to 4
+ * (ENG_FR_CAPACITY, not compared) until a mutant makes them smaller. FUZZ_AGREE_STATS=1 prints each verdict's count at exit, and how many inputs reached
  * each refusal by name (the control path's and the session's before the engine, the model's by its
  * reason and why): a campaign's reach.
  */
@@ -46,6 +48,8 @@
 #include <string.h>
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+#define OPS_LIMIT (1ull << 20) /* the model's compute limit here: operations a task */
 
 static struct app_session *sess;
 static struct ldr_program lp, mp;
@@ -195,7 +199,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc, (void)argv;
 	if (getenv("FUZZ_AGREE_STATS"))
 		atexit(stats);
-	app_backend_set_ops_limit(1ull << 20);
+	app_backend_set_ops_limit(OPS_LIMIT);
 	sess = session_create(plat_dma());
 	if (!sess)
 		abort();
@@ -295,6 +299,83 @@ struct wloc {
 };
 static struct wloc wl[1 << 15];
 
+/* the dimension fields shrink_extent changes */
+static const struct dimf {
+	uint32_t addr;
+	unsigned lsb, w;
+} dimf[] = {
+	{H13_COMMON_INDIM, H13_INDIM_WIN_LSB, H13_INDIM_WIN_W},   {H13_COMMON_INDIM, H13_INDIM_HIN_LSB, H13_INDIM_HIN_W},
+	{H13_COMMON_OUTDIM, H13_OUTDIM_WOUT_LSB, H13_OUTDIM_WOUT_W}, {H13_COMMON_OUTDIM, H13_OUTDIM_HOUT_LSB, H13_OUTDIM_HOUT_W},
+	{H13_COMMON_CIN, H13_CIN_LSB, H13_CIN_W},                 {H13_COMMON_COUT, H13_COUT_LSB, H13_COUT_W},
+};
+#define NDIMF (sizeof dimf / sizeof dimf[0])
+
+/* The task's operations as the model counts them (fw/td td_ops over the TDs' register images). */
+static uint64_t task_ops(const uint8_t *data, size_t size)
+{
+	static struct ldr_program q;
+	static struct ldr_image im;
+	if (ldr_load(data, size, 0, &q) != LDR_OK)
+		return 0;
+	memset(&im, 0, sizeof im);
+	im.p = &q;
+	uint64_t sum = 0;
+	for (unsigned t = 0; t < q.ntds; t++) {
+		ldr_image_apply_td(&im, t);
+		const struct td_regs regs = {ldr_image_reg, &im};
+		uint64_t o = td_ops(&regs);
+		sum = o > UINT64_MAX - sum ? UINT64_MAX : sum + o;
+	}
+	return sum;
+}
+
+/* Every dimension field of wl[0..n) that holds a value v set to k (1 to 8, or v halved 1 to 4
+ * times; below v). v: one of the values above 1 the fields hold, at random, or (big) the largest.
+ * Returns 0 when no field holds a value above 1. */
+static int shrink_value(uint8_t *data, unsigned n, int big)
+{
+	uint32_t v = 0;
+	unsigned seen = 0;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned f = 0; f < NDIMF; f++) {
+			if (wl[i].addr != dimf[f].addr)
+				continue;
+			uint32_t x = (le_rd32(data + wl[i].off) >> dimf[f].lsb) & td_field_mask(dimf[f].w);
+			if (x > 1 && (big ? x > v : rnd() % ++seen == 0)) /* random: each as likely */
+				v = x;
+		}
+	if (!v)
+		return 0;
+	uint32_t k = rnd() % 2 ? 1 + rnd() % 8 : v >> (1 + rnd() % 4);
+	if (k >= v)
+		k = v - 1;
+	if (!k)
+		k = 1;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned f = 0; f < NDIMF; f++) {
+			if (wl[i].addr != dimf[f].addr)
+				continue;
+			const uint32_t m = td_field_mask(dimf[f].w) << dimf[f].lsb, w = le_rd32(data + wl[i].off);
+			if (((w & m) >> dimf[f].lsb) == v)
+				le_wr32(data + wl[i].off, (w & ~m) | k << dimf[f].lsb);
+		}
+	return 1;
+}
+
+/* One value shrunk (shrink_value, at random); then, one time in two, the largest values too until
+ * the task's operations are within the compute limit (8 at most), so a chain of TDs each past
+ * it reaches its last TD in one mutation. */
+static int shrink_extent(uint8_t *data, size_t size, unsigned n)
+{
+	if (!shrink_value(data, n, 0))
+		return 0;
+	if (rnd() % 2)
+		for (unsigned r = 0; r < 8 && task_ops(data, size) > OPS_LIMIT; r++)
+			if (!shrink_value(data, n, 1))
+				break;
+	return 1;
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
 	rng_state ^= seed + 0x9e3779b97f4a7c15ull;
@@ -328,6 +409,16 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	}
 	if (!n)
 		return LLVMFuzzerMutate(data, size, max_size);
+	if (rnd() % 8 == 0) {
+		/* one extent smaller through the whole chain: a value v one of the dimension fields
+		 * holds (Win, Hin, Wout, Hout, Cin, Cout) becomes k in every such field of every TD that
+		 * holds v, so a tensor one TD writes and the next reads (transposed, as the sweeps'
+		 * matmuls' token count is a C in one TD and a W in the next) stays one shape and a chain
+		 * past the compute limit (the sweeps' streams: 2 x 10^6 to 1.6 x 10^9 operations) reaches
+		 * its later TDs */
+		if (shrink_extent(data, size, n))
+			return size;
+	}
 	if (rnd() % 8 == 0) {
 		/* fewer rows: every TD whose Hin equals its Hout (elementwise reads and writes, the
 		 * kernel fixtures' 2560 rows) gets the same 1 to 8, so a program whose operations are
