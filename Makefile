@@ -287,7 +287,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(H)/fuzz/%,$(FUZZ_SRCS))
 .PHONY: fuzz-build fuzz
 fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
-	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_SEEDS="$(FUZZ_SEEDS)" \
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_SEEDS="$(FUZZ_SEEDS)" FUZZ_RAW_SEEDS="$(FUZZ_RAW_SEEDS)" \
 		BUILD=$(BUILD) SHARED=$(SHARED) bash tests/fuzz/run.sh
 
 # ---- generated test data (oracles) ----
@@ -338,6 +338,7 @@ help:
 	@echo '  FUZZ_SECONDS=N            fuzz: seconds per target (default 60)'
 	@echo '  FUZZ_TARGETS="A B"        fuzz: those targets alone (default every one)'
 	@echo '  FUZZ_SEEDS="DIR ..."      fuzz: more seed directories for every target'
+	@echo '  FUZZ_RAW_SEEDS="DIR ..."  fuzz: raw task streams for fuzz_submit (given its header)'
 	@echo '  SOAK_N=N                  soak: submissions (default 20000)'
 	@echo '  TEST_BOARDS="..."         test: the boards (default both; BOARD=x: only x)'
 	@echo '  SHARED=DIR                the shared fixtures (default ../shared)'

@@ -16,6 +16,15 @@ if [ -n "${SHARED:-}" ] && [ -d "$SHARED/fixtures" ]; then
 		[ -f "$f" ] && { printf '\003\000'; cat "$f"; } > "$out/hostile-$(basename "$f")"
 	done
 fi
+# raw task streams from other directories (FUZZ_RAW_SEEDS, e.g. the sweeps' streams in scratch:
+# given to FUZZ_SEEDS as they are, their first bytes would be read as this target's header)
+i=0
+for d in ${FUZZ_RAW_SEEDS:-}; do
+	i=$((i + 1))
+	for f in "$d"/*; do
+		[ -f "$f" ] && { printf '\003\000'; cat "$f"; } > "$out/raw$i-$(basename "$f")"
+	done
+done
 for f in "${BUILD:-build}"/default.hwx; do
 	[ -f "$f" ] && { printf '\002\000'; cat "$f"; } > "$out/mkprog-$(basename "$f")"
 done
