@@ -15,7 +15,8 @@
  * flags, then ldr_print LDR_P_BRIEF) and `submit` (session_run with the default grants, as
  * anefw-tool submit with no --grant). Properties, each an abort:
  *  1. a run that completes leaves no TD marked by inspect ("not modelled", or a destination
- *     "refused"): inspect said the model would not compute what it computed;
+ *     "refused"), and a run the model stops at TD t leaves TDs 0 to t-1 unmarked: inspect said
+ *     the model would not compute what it computed;
  *  2. a run the model refuses on a register field or combination (ENG_FR_FIELD,
  *     ENG_FR_COMBINATION) at TD t leaves TD t marked by inspect: inspect printed as computed a
  *     TD the model refuses. Not compared: the other reasons (data, activation records,
@@ -265,6 +266,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n_fault[res.fault.reason]++;
 		count(eng_fault_reason_name(res.fault.reason), res.fault.why);
 	}
+	/* the TDs before the one the model stopped at, it computed: none of them marked (property 1) */
+	for (int t = 0; res.run == ENG_E_FAULT && t < res.fault.td; t++)
+		if (td_marked((unsigned)t, &where)) {
+			fprintf(stderr, "fuzz_agree: the model computed td %d and stopped at td %d, inspect marks td %d:\n%.300s\n",
+				t, res.fault.td, t, where);
+			abort();
+		}
 	if (res.run != ENG_E_FAULT || res.fault.td < 0 ||
 	    (res.fault.reason != ENG_FR_FIELD && res.fault.reason != ENG_FR_COMBINATION))
 		return 0;
