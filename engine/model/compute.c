@@ -1274,6 +1274,8 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 					for (unsigned kx = 0; kx < kw; kx++) {
 						unsigned x0, x1;
 						conv_span(W, Win, sx, kx, px, &x0, &x1);
+						if (x0 >= x1)
+							continue; /* (an empty span's first input is before fb) */
 						const float *src = m->fb + ((int64_t)x0 * sx + kx - px);
 						for (unsigned x = x0; x < x1; x++) {
 							float t = src[(uint64_t)(x - x0) * sx];
@@ -2767,7 +2769,8 @@ static void spread_row(const struct conv *c, const float *f, float *line)
 	for (unsigned kx = 0; kx < c->kw; kx++, line += c->as) {
 		unsigned x0, x1;
 		conv_span(c->W, c->Win, c->sx, kx, c->px, &x0, &x1);
-		const float *src = f + ((int64_t)x0 * c->sx + kx - c->px);
+		/* an empty span's first input may lie before f: no pointer to it */
+		const float *src = x0 < x1 ? f + ((int64_t)x0 * c->sx + kx - c->px) : f;
 		for (unsigned x = 0; x < x0; x++)
 			line[x] = 0.0f;
 		if (c->sx == 1)
@@ -3060,6 +3063,8 @@ static int conv_plain_row(struct anem *m, const struct conv *c, const struct til
 				uint64_t k = ((uint64_t)ci * c->kh + ky) * c->kw + kx;
 				unsigned x0, x1, step = c->sx;
 				conv_span(c->W, c->Win, c->sx, kx, c->px, &x0, &x1);
+				if (x0 >= x1)
+					continue; /* (an empty span's first input is before fb) */
 				const float *src = m->fb + ((int64_t)x0 * c->sx + kx - c->px);
 				if (cols) { /* line (ci, ky, kx) holds position x at x */
 					src = cols + k * c->as + x0;
