@@ -3705,6 +3705,8 @@ static int dw_ox2_row(struct anem *m, const struct stages *s, const struct td_wi
 			if (wv == 0.0f)
 				continue;
 			conv_span(J, Win, 2u, p, win->px, &x0, &x1);
+			if (x0 >= x1)
+				continue; /* (an empty span's first input is before fb) */
 			const float *src = m->fb + ((int64_t)x0 * 2 + p - win->px);
 			const int winf = __builtin_isinf(wv);
 			for (unsigned x = x0; x < x1; x++) {
@@ -3888,6 +3890,8 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 					if (wv == 0.0f)
 						continue;
 					conv_span(W, Win, win->sx, kx, win->px, &x0, &x1);
+					if (x0 >= x1)
+						continue; /* (an empty span's first input is before fb) */
 					const float *src = m->fb + ((int64_t)x0 * win->sx + kx - win->px);
 					const int winf = __builtin_isinf(wv); /* (0 x inf adds nothing) */
 					for (unsigned x = x0; x < x1; x++) {

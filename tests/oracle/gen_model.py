@@ -516,6 +516,14 @@ def depthwise(d, rng):
               [{'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': x.reshape(-1)},
                {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w,
                 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
+    # a 5x5 over a 1-wide input (padding 2 reaches past the one output column: for kernel
+    # columns 0, 1, 3 and 4 no output reads the input); its own generator, the others' draws kept
+    r1 = np.random.default_rng(0x5d1)
+    x = r1.uniform(-100, 100, (16, 2, 1)).astype(np.float16)
+    y = depthwise_same(x, dw_weight, 5)
+    write(os.path.join(d, 'dw5_w1.orc'),
+          [{'bar': 5, 'role': 0, 'c': 16, 'h': 2, 'w': 1, 'data': x.reshape(-1)},
+           {'bar': 4, 'role': 1, 'c': 16, 'h': 2, 'w': 1, 'data': (y.reshape(-1), ulp16(y.reshape(-1)))}])
 
 
 def dw_bias(o):
