@@ -1621,6 +1621,18 @@ TEST(model_agree, a_tile_source_without_rbase0_carries_the_models_text)
 		    "the first source is neither in L2 memory nor a bound tile source (RBase0): not modelled");
 }
 
+/* x [2,4,24] copied into L2 memory at byte `at` (t[0]), then relu of it read from there
+ * (SourceType 0) to BAR dst (t[1]; 0: no DMA destination) */
+static void relu_of_x_from_l2(struct bp_pe_spec *t, uint32_t at, uint8_t dst)
+{
+	t[0] = bp_pe_copy(2, 4, 24, 5, 0);
+	t[0].res_l2 = l2v(at, 192, 48);
+	t[1] = bp_pe_copy(2, 4, 24, 0, dst);
+	t[1].relu = 1;
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2v(at, 192, 48);
+}
+
 /*
  * Plain L2 memory (SourceType 0, a second operand or a normalize's pair from L2, a reduction's rows
  * there): the model keeps a bit for every value a TD of the submission wrote and refuses a read of
@@ -1644,12 +1656,7 @@ TEST(model_agree, l2_memory_no_td_wrote_marked)
 			     "the second operand reads L2 memory no TD of this submission wrote)\n"),
 	       "%s", itext);
 	/* x [2,4,24] copied into L2 at 0x1000, then relu of it read from L2 (SourceType 0) */
-	t[0] = bp_pe_copy(2, 4, 24, 5, 0);
-	t[0].res_l2 = l2v(0x1000, 192, 48);
-	t[1] = bp_pe_copy(2, 4, 24, 0, 4);
-	t[1].relu = 1;
-	t[1].l2_src = BP_L2_READ;
-	t[1].src_l2 = l2v(0x1000, 192, 48);
+	relu_of_x_from_l2(t, 0x1000, 4);
 	agree_n("relu of x from L2", p, 2, NULL);
 	t[1].src_l2.base = 0x1010;
 	agree_n("relu of x from L2, 8 values on", p, 2,
@@ -1703,12 +1710,7 @@ TEST(model_agree, a_refused_l2_read_writes_nothing_for_the_tds_after)
 {
 	struct bp_pe_spec t[3];
 	const struct bp_pe_spec *p[3] = {&t[0], &t[1], &t[2]};
-	t[0] = bp_pe_copy(2, 4, 24, 5, 0);
-	t[0].res_l2 = l2v(0x3000, 192, 48);
-	t[1] = bp_pe_copy(2, 4, 24, 0, 0);
-	t[1].relu = 1;
-	t[1].l2_src = BP_L2_READ;
-	t[1].src_l2 = l2v(0x3000, 192, 48);
+	relu_of_x_from_l2(t, 0x3000, 0);
 	t[1].res_l2 = l2v(0x1000, 192, 48);
 	t[2] = bp_pe_copy(2, 4, 24, 0, 4);
 	t[2].relu = 1;
