@@ -3662,6 +3662,33 @@ static int pad_form_small_source_marks(struct anem *m, unsigned C, uint64_t kel)
 }
 
 /*
+ * One kernel column kx of a depthwise row (and of each column of Ox 2's): weight wv times the
+ * inputs x Sx - Px + kx of fb for the output positions x that reach inside its Win values, added
+ * to acc in order (a 0 weight adds nothing; 0 x inf adds nothing, guide 03), the port's saturation
+ * sign kept in first at the first partial past its floor lim.
+ */
+static inline void dw_column(float *acc, float *first, const float *fb, unsigned W, unsigned Win, unsigned sx,
+			     unsigned kx, unsigned px, float wv, float lim, int dcv, float db, float post)
+{
+	unsigned x0, x1;
+	if (wv == 0.0f)
+		return;
+	conv_span(W, Win, sx, kx, px, &x0, &x1);
+	if (x0 >= x1)
+		return; /* (an empty span's first input is before fb) */
+	const float *src = fb + ((int64_t)x0 * sx + kx - px);
+	const int winf = __builtin_isinf(wv);
+	for (unsigned x = x0; x < x1; x++) {
+		if (winf && src[(uint64_t)(x - x0) * sx] == 0.0f)
+			continue;
+		float t = acc[x] + wv * src[(uint64_t)(x - x0) * sx];
+		acc[x] = t;
+		if (!(__builtin_fabsf(t) < lim) && first[x] == 0.0f)
+			first[x] = (float)port_sign_sat(t, dcv, 1.0f, db, post);
+	}
+}
+
+/*
  * Row y of channel c of a depthwise convolution with Common.ConvCfg.Ox 2 (fw/td td_ox_refusal: Sx 2,
  * Kh 1, plain fp16 kernels, the result in L2 memory; docs/engine-model.md, "Ox 2 computes"), W =
  * 2 x Wout values into v: output position j computes columns 2j + k, k = 0 and 1, from inputs
@@ -3700,23 +3727,8 @@ static int dw_ox2_row(struct anem *m, const struct stages *s, const struct td_wi
 			first[x] = (float)b0;
 		for (unsigned p = 0; p < P && iy >= 0 && iy < (int64_t)Hin; p++) {
 			const unsigned q = p % 2u ? odd0 + p / 2u : p / 2u; /* its place in the record */
-			const float wv = w[2u * bias + 2u * q + k];
-			unsigned x0, x1;
-			if (wv == 0.0f)
-				continue;
-			conv_span(J, Win, 2u, p, win->px, &x0, &x1);
-			if (x0 >= x1)
-				continue; /* (an empty span's first input is before fb) */
-			const float *src = m->fb + ((int64_t)x0 * 2 + p - win->px);
-			const int winf = __builtin_isinf(wv);
-			for (unsigned x = x0; x < x1; x++) {
-				if (winf && src[(uint64_t)(x - x0) * 2u] == 0.0f)
-					continue;
-				float t = acc[x] + wv * src[(uint64_t)(x - x0) * 2u];
-				acc[x] = t;
-				if (!(__builtin_fabsf(t) < lim) && first[x] == 0.0f)
-					first[x] = (float)port_sign_sat(t, dcv, 1.0f, db, s->post);
-			}
+			dw_column(acc, first, m->fb, J, Win, 2u, p, win->px, w[2u * bias + 2u * q + k], lim, dcv, db,
+				  s->post);
 		}
 		port_first_row(acc, first, J, dcv, 1.0f, s->post);
 		conv_out_row(m->hv2 + k * J, acc, J, dcv, 1.0f, db, s->post, dtaps2);
@@ -3884,25 +3896,10 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 					return e;
 				for (unsigned i = 0; i < Win; i++)
 					m->fb[i] = mac_in(v[i]);
-				for (unsigned kx = 0; kx < win->kw; kx++) {
-					const float wv = wt[c * kel + bias + ((uint64_t)j * win->kh + ky) * win->kw + kx];
-					unsigned x0, x1;
-					if (wv == 0.0f)
-						continue;
-					conv_span(W, Win, win->sx, kx, win->px, &x0, &x1);
-					if (x0 >= x1)
-						continue; /* (an empty span's first input is before fb) */
-					const float *src = m->fb + ((int64_t)x0 * win->sx + kx - win->px);
-					const int winf = __builtin_isinf(wv); /* (0 x inf adds nothing) */
-					for (unsigned x = x0; x < x1; x++) {
-						if (winf && src[(uint64_t)(x - x0) * win->sx] == 0.0f)
-							continue;
-						float t = acc[x] + wv * src[(uint64_t)(x - x0) * win->sx];
-						acc[x] = t;
-						if (!(__builtin_fabsf(t) < lim) && first[x] == 0.0f)
-							first[x] = (float)port_sign_sat(t, dcv, 1.0f, db, s->post);
-					}
-				}
+				for (unsigned kx = 0; kx < win->kw; kx++)
+					dw_column(acc, first, m->fb, W, Win, win->sx, kx, win->px,
+						  wt[c * kel + bias + ((uint64_t)j * win->kh + ky) * win->kw + kx], lim, dcv,
+						  db, s->post);
 			}
 			port_first_row(acc, first, W, dcv, 1.0f, s->post);
 			uint16_t *v = m->hv;

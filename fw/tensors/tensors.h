@@ -16,8 +16,9 @@
  * (Apple's layer_norm reads its input both ways).
  * When the TDs using a BAR disagree about its geometry (other than by whole planes, as a
  * channel concatenation does, or by registers that walk the same bytes in the same order, as
- * softmax.bin's groups of one row and rows do: then the view with the fewest axes), when their geometry has more elements than the buffer has room
- * for (strides that make elements share bytes), or when no TD uses it as a tile, the tensor is
+ * softmax.bin's groups of one row and rows do: then the view with the fewest axes), when their
+ * geometry has more elements than the buffer has room for (strides that make elements share
+ * bytes), or when no TD uses it as a tile, the tensor is
  * `flat`: a 1-D run of bytes/elem elements from offset 0.
  * unwritten: an output (or intermediate) no TD writes, or one whose TDs write channels with a gap
  * between them (channel 0 and channel 2, none channel 1): described, with its whole shape, but
