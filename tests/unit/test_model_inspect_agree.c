@@ -1293,14 +1293,7 @@ TEST(model_agree, l2_path_refusals_marked)
 	agree_n("a copy from L2 memory, 8 columns into 4", p, 2,
 		"an elementwise TD with L2 memory whose output is not its input's shape");
 	/* the normalize of l2_memory_and_reduction_refusals_marked, with Src2ReLU */
-	t[0] = mean_into_l2();
-	t[1] = t[0];
-	t[1].res_l2 = l2v(0x1400, 16, 16);
-	t[2] = bp_pe_copy(4, 1, 16, 5, 4);
-	t[2].tasktype = H13_TASK_NORMALIZE;
-	t[2].ne_pass = 1;
-	t[2].secsrc = H13_PE_SECSRC_SUB;
-	t[2].src2_l2 = l2v(0x1000, 16, 0x400);
+	normalize_three(t);
 	agree_n("a normalize", p, 3, NULL);
 	extra(&t[2], H13_L2_CFG, H13_PUT(H13_L2CFG_SRC2RELU, 1u));
 	agree_n("a normalize with Src2ReLU", p, 3, "L2.L2Cfg.Src2ReLU on a normalize (TaskType 4) not modelled");
@@ -1621,16 +1614,23 @@ TEST(model_agree, a_tile_source_without_rbase0_carries_the_models_text)
 		    "the first source is neither in L2 memory nor a bound tile source (RBase0): not modelled");
 }
 
-/* x [2,4,24] copied into L2 memory at byte `at` (t[0]), then relu of it read from there
- * (SourceType 0) to BAR dst (t[1]; 0: no DMA destination) */
+/* relu of [2,4,24] read from L2 memory at byte `at` (SourceType 0) to BAR dst (0: no DMA
+ * destination) */
+static struct bp_pe_spec relu_from_l2(uint32_t at, uint8_t dst)
+{
+	struct bp_pe_spec r = bp_pe_copy(2, 4, 24, 0, dst);
+	r.relu = 1;
+	r.l2_src = BP_L2_READ;
+	r.src_l2 = l2v(at, 192, 48);
+	return r;
+}
+
+/* x [2,4,24] copied into L2 memory at byte `at` (t[0]), then relu of it from there (t[1]) */
 static void relu_of_x_from_l2(struct bp_pe_spec *t, uint32_t at, uint8_t dst)
 {
 	t[0] = bp_pe_copy(2, 4, 24, 5, 0);
 	t[0].res_l2 = l2v(at, 192, 48);
-	t[1] = bp_pe_copy(2, 4, 24, 0, dst);
-	t[1].relu = 1;
-	t[1].l2_src = BP_L2_READ;
-	t[1].src_l2 = l2v(at, 192, 48);
+	t[1] = relu_from_l2(at, dst);
 }
 
 /*
@@ -1712,10 +1712,7 @@ TEST(model_agree, a_refused_l2_read_writes_nothing_for_the_tds_after)
 	const struct bp_pe_spec *p[3] = {&t[0], &t[1], &t[2]};
 	relu_of_x_from_l2(t, 0x3000, 0);
 	t[1].res_l2 = l2v(0x1000, 192, 48);
-	t[2] = bp_pe_copy(2, 4, 24, 0, 4);
-	t[2].relu = 1;
-	t[2].l2_src = BP_L2_READ;
-	t[2].src_l2 = l2v(0x1000, 192, 48);
+	t[2] = relu_from_l2(0x1000, 4);
 	agree_n("relu of relu through L2 memory", p, 3, NULL);
 	t[1].src_l2.base = 0x3010;
 	agree_n("TD 1 reading 8 values past what TD 0 wrote", p, 3,
