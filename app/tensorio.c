@@ -574,10 +574,7 @@ void tio_print_underivable(enum tns_err te, const struct ctrl_status *st, const 
 			   outf_fn out, void *ctx)
 {
 	outf(out, ctx, "%s" ERR_FMT "; ", lead, ERR_ARGS(tio_err(TIO_E_TENSORS)));
-	if (te == TNS_E_GRANTS)
-		ctrl_status_print(st, "", out, ctx);
-	else
-		outf(out, ctx, "%s\n", tns_err_name(te));
+	tns_print_error(te, st, "", out, ctx);
 }
 
 enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struct tio_req *req,

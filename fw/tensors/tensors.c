@@ -520,6 +520,17 @@ uint64_t tns_offset(const struct tns_tensor *t, uint32_t g, uint32_t c, uint32_t
 	       td_tile_off(g, c, h, w, t->ilv ? t->ilv : 1u, t->elem, t->row, t->plane, t->group);
 }
 
+void tns_print_error(enum tns_err e, const struct ctrl_status *st, const char *lead,
+		     outf_fn out, void *ctx)
+{
+	/* with the control path's refusal whole, as run and validate say it (the name alone
+	 * until 2026-12-07) */
+	if (e == TNS_E_GRANTS)
+		ctrl_status_print(st, lead, out, ctx);
+	else
+		outf(out, ctx, "%s%s\n", lead, tns_err_name(e));
+}
+
 void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)
 {
 	static struct tns_tensor t[TNS_MAX];
@@ -527,12 +538,7 @@ void tns_print(const struct ldr_program *p, outf_fn out, void *ctx)
 	struct ctrl_status st;
 	enum tns_err e = tns_describe(p, t, TNS_MAX, &n, &st);
 	if (e != TNS_OK) {
-		/* with the control path's refusal whole, as run and validate say it (the name alone
-		 * until 2026-12-07) */
-		if (e == TNS_E_GRANTS)
-			ctrl_status_print(&st, "tensors: cannot be derived: ", out, ctx);
-		else
-			outf(out, ctx, "tensors: cannot be derived: %s\n", tns_err_name(e));
+		tns_print_error(e, &st, "tensors: cannot be derived: ", out, ctx);
 		return;
 	}
 	outf(out, ctx, "tensors: %u\n", n);

@@ -94,6 +94,13 @@ enum tns_err tns_describe(const struct ldr_program *p, struct tns_tensor *t, uns
 /* The tensor a name addresses (its name, or "barN"), or -1. */
 int tns_find(const struct tns_tensor *t, unsigned n, const char *name, size_t len);
 
+/* Why the tensors cannot be derived (tns_describe returned e, with the control path's status st),
+ * one line after lead: the control path's refusal whole (ctrl_status_print) when the default grants
+ * cannot be derived, the error's name otherwise; inspect's line, run's and validate's, and
+ * inspect --json's tensors_error_text. */
+void tns_print_error(enum tns_err e, const struct ctrl_status *st, const char *lead,
+		     outf_fn out, void *ctx);
+
 /* The tensors as text lines ("tensors: N", then one line each: role, name, BAR, dtype, shape,
  * bytes, layout), or "tensors: cannot be derived: ERROR" (the control path's refusal whole,
  * ctrl_status_print, when the default grants cannot be derived); shared by `anefw-tool inspect`

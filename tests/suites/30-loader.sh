@@ -135,6 +135,17 @@ bad=$(check_validate "$CORPUS/valid_hwx.bin")
 # "tensors: cannot be derived: zero-dimension" before)
 [ "$("$TOOL" inspect "$CORPUS/valid_hwx.bin" 2>&1 | tail -n1)" = "tensors: cannot be derived: zero-dimension td 0 dst: a zero dimension or a zero-length buffer" ] ||
 	bad="$bad [valid_hwx.bin: inspect's tensors line: $("$TOOL" inspect "$CORPUS/valid_hwx.bin" 2>&1 | tail -n1)]"
+# inspect --json gives the same refusal whole (tensors_error_text) beside its name
+# (tensors_error, the key for programs; the name alone before), and convert says it whole too
+j=$("$TOOL" inspect --json "$CORPUS/valid_hwx.bin" 2>&1 | "$PYTHON" -c 'import json, sys; d = json.load(sys.stdin); print(d["tensors"], d["tensors_error"], "|", d["tensors_error_text"])')
+[ "$j" = "None zero-dimension | zero-dimension td 0 dst: a zero dimension or a zero-length buffer" ] ||
+	bad="$bad [valid_hwx.bin: inspect --json's tensors_error: $j]"
+d=$(mktemp -d)
+c=$("$TOOL" convert "$CORPUS/valid_hwx.bin" "$d/x.anec" 2>&1); rc=$?
+[ "$rc" -eq 1 ] && [ ! -e "$d/x.anec" ] &&
+	[ "$c" = "convert: $CORPUS/valid_hwx.bin: the tensors cannot be derived: zero-dimension td 0 dst: a zero dimension or a zero-length buffer" ] ||
+	bad="$bad [valid_hwx.bin: convert exit $rc: $c]"
+rm -rf "$d"
 if have_shared; then
 	for f in "$SHARED"/fixtures/hostile/*.bin; do bad="$bad$(check_validate "$f")"; done
 	out=$("$TOOL" validate "$SHARED/fixtures/hwx/relu.hwx" 2>&1); rc=$?

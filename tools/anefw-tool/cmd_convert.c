@@ -179,8 +179,10 @@ static int cmd_convert(int argc, char **argv)
 	struct ctrl_status st;
 	enum tns_err te = tns_describe(&check, t, TNS_MAX, &nt, &st);
 	if (te != TNS_OK) {
-		rc = bad("%s: the tensors cannot be derived: %s", in,
-			 te == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(te));
+		/* the refusal whole, as inspect and run say it (the name alone before) */
+		fprintf(stderr, "convert: %s: ", in);
+		tns_print_error(te, &st, "the tensors cannot be derived: ", tool_out_file, stderr);
+		rc = 1;
 		goto out;
 	}
 	struct anec a;

@@ -42,8 +42,24 @@ static void to_sbuf(void *ctx, const char *s, size_t n)
 	o->b[o->n] = 0;
 }
 
-/* The tensors as a member of the JSON object; -1 (and the error as a member) when they cannot be
- * derived. */
+/* s[0..n) as the body of a JSON string: quotes and backslashes escaped, control characters as
+ * \u00XX escapes. */
+static void json_text(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+}
+
+/* The tensors as a member of the JSON object; -1 when they cannot be derived, with the error's
+ * name (tensors_error, a key for programs) and the refusal whole as inspect's text line says it
+ * (tensors_error_text: the TD, the buffer and the values; the name alone before 2026-12-07). */
 static int print_tensors_json(const struct ldr_program *p)
 {
 	static struct tns_tensor t[TNS_MAX];
@@ -52,16 +68,22 @@ static int print_tensors_json(const struct ldr_program *p)
 	enum tns_err e = tns_describe(p, t, TNS_MAX, &n, &st);
 	if (e != TNS_OK) {
 		const char *why = e == TNS_E_GRANTS ? ctrl_status_name(&st) : tns_err_name(e);
-		printf(",\"tensors\":null,\"tensors_error\":\"%s\"", why);
+		struct sbuf o = {0};
+		tns_print_error(e, &st, "", to_sbuf, &o);
+		printf(",\"tensors\":null,\"tensors_error\":\"%s\",\"tensors_error_text\":\"", why);
+		if (o.oom || !o.b)
+			json_text(why, strlen(why));
+		else
+			json_text(o.b, o.n && o.b[o.n - 1] == '\n' ? o.n - 1 : o.n);
+		printf("\"");
+		free(o.b);
 		return -1;
 	}
 	printf(",\"tensors\":[");
 	for (unsigned i = 0; i < n; i++) {
-		/* names are printable ASCII without spaces (fw/tensors); quotes and backslashes
-		 * are escaped for JSON */
+		/* names are printable ASCII without spaces (fw/tensors), escaped all the same */
 		printf("%s{\"name\":\"", i ? "," : "");
-		for (const char *c = t[i].name; *c; c++)
-			printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+		json_text(t[i].name, strlen(t[i].name));
 		printf("\",\"bar\":%d,\"role\":\"%s\",\"dtype\":\"%s\",\"shape\":[", t[i].bar,
 		       tns_role_name(t[i].role), tns_dtype_name(t[i].fmt));
 		for (unsigned k = 0; k < t[i].ndim; k++)
