@@ -3808,6 +3808,9 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 	if (ox == 2u && (out->r || !lres)) /* (a backstop: td_ox_refusal keeps the result in L2 memory) */
 		return ANEM_REFUSE(m, ENG_FR_COMBINATION, H13_COMMON_CONVCFG, H13_CONVCFG_OX,
 				   "Common.ConvCfg.Ox 2 with the result other than kept in L2 memory not modelled");
+	if (ox == 2u && W > ANEM_ROW_MAX) /* (a backstop: td_ox_refusal bounds Ox x Wout by the rows) */
+		return ANEM_REFUSE(m, ENG_FR_CAPACITY, H13_COMMON_OUTDIM, H13_OUTDIM_WOUT,
+				   "Common.ConvCfg.Ox 2 with Ox x Wout over the model's rows");
 	int e = conv_biases_modelled(m, s, 0);
 	if (!e)
 		e = grow_aligned(m, &m->acc, &m->acc_len, 2 * (uint64_t)W + kel * C,

@@ -369,6 +369,12 @@ void td_ox_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *
 	const char *why = ox_unpinned(r, bar_en);
 	if (why)
 		TD_REFUSE(no, 0, H13_COMMON_CONVCFG, H13_CONVCFG_OX, why);
+	/* Ox x Wout columns a row, where Wout alone is a 15-bit field: past TD_ROW_MAX the model's
+	 * rows (and inspect's) cannot hold it (the eighth review: the row was written past them) */
+	else if (td_conv_ox(r, bar_en) * (uint64_t)H13_GET(GET(H13_COMMON_OUTDIM), H13_OUTDIM_WOUT) > TD_ROW_MAX)
+		TD_REFUSE(no, TD_RF_CAPACITY, H13_COMMON_OUTDIM, H13_OUTDIM_WOUT,
+			  "Common.ConvCfg.Ox 2 with Ox x Common.OutDim.Wout over 32768 columns a row: beyond "
+			  "the model's rows (32768 values, any Win or Wout alone)");
 }
 
 unsigned td_conv_ox(const struct td_regs *r, unsigned bar_en)

@@ -769,4 +769,94 @@ TEST(model_depthwise, ox_2_wrong_records_fail_and_unpinned_forms_are_refused)
 	ox_refused(0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W, H13_L2_RESIDENT,
 		   "Common.ConvCfg.Ox = 0x2: unmodelled-field: Common.ConvCfg.Ox 2 with the result other than kept in L2 memory alone");
 }
+
+/*
+ * Eighth review: Ox 2's row is 2 x Wout columns, and Wout is a 15-bit field, so a row can be
+ * longer than the model's row buffers (ANEM_ROW_MAX, TD_ROW_MAX: 32768 values, enough for any
+ * Win or Wout alone). Over x [16, 1, 32767] with Kw 9, Px 8 (the window check allows Px up to
+ * Kw - 1), Wout is 16388 and the row 32776 values: dw_ox2_row wrote its two columns into m->hv
+ * and m->hv2 past their ends (UBSan: index out of bounds at compute.c's m->hv2[J + j]; a plain
+ * build writes over the struct's next arrays). Now refused by name (beyond-model-capacity, naming
+ * Common.OutDim.Wout). The control, Px 4 (Wout 16384, a row of exactly 32768), computes: input 1
+ * everywhere, each column's nine taps 1/4 and no bias, so output column x is 1/4 times the
+ * inputs x - 4 .. x + 4 inside 0 .. 32766 (hand arithmetic: 2.25 inside, 1.25 at column 0, 1.0
+ * at 32766), every one of 16 x 32767 checked.
+ */
+#define OXW_C 16u
+#define OXW_W 32767u
+#define OXW_KEL (2u + 2u * (OX_KW + 1u))
+static uint8_t oxwprog[2 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 4096];
+static uint16_t oxwrec[OXW_C * OXW_KEL];
+
+struct oxw {
+	uint64_t checked, bad;
+	int first_bad;
+	uint16_t got, want;
+};
+
+static void oxw_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (!is_weights && g->bar == BP_IN0_BAR)
+		for (uint64_t i = 0; i + 2 <= g->size; i += 2)
+			le_wr16(buf + i, 0x3c00u); /* 1 */
+}
+
+static void oxw_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct oxw *d = ctx;
+	if (is_weights || g->bar != BP_OUT_BAR)
+		return;
+	for (unsigned c = 0; c < OXW_C; c++)
+		for (unsigned x = 0; x < OXW_W; x++) {
+			const uint64_t off = (uint64_t)c * bp_row(OXW_W) + 2u * x;
+			if (off + 2 > g->size)
+				return;
+			const unsigned lo = x < 4u ? 0u : x - 4u, hi = x + 4u > OXW_W - 1u ? OXW_W - 1u : x + 4u;
+			static const uint16_t quarter[10] = {0, 0x3400, 0x3800, 0x3a00, 0x3c00,
+							     0x3d00, 0x3e00, 0x3f00, 0x4000, 0x4080};
+			const uint16_t want = quarter[hi - lo + 1u], got = le_rd16(buf + off);
+			d->checked++;
+			if (got != want && !d->bad++) {
+				d->got = got;
+				d->want = want;
+				d->first_bad = (int)(c * OXW_W + x);
+			}
+		}
+}
+
+static int oxw_run(unsigned px, struct oxw *d, struct session_result *res)
+{
+	static const unsigned parity[OX_KW + 1] = {0, 2, 4, 6, 8, 1, 3, 5, 7, 9};
+	for (unsigned o = 0; o < OXW_C; o++) {
+		uint16_t *r = oxwrec + o * OXW_KEL;
+		r[0] = r[1] = 0;
+		for (unsigned q = 0; q <= OX_KW; q++) {
+			const unsigned p = parity[q];
+			r[2 + 2 * q] = p < OX_KW ? 0x3400u : 0;  /* column 2j: t(p) */
+			r[2 + 2 * q + 1] = p >= 1 ? 0x3400u : 0; /* column 2j + 1: t(p - 1) */
+		}
+	}
+	const size_t len = bp_dwox2(oxwprog, sizeof oxwprog, OXW_C, OXW_W, OX_KW, px, oxwrec, 1);
+	if (!len)
+		return -2;
+	memset(d, 0, sizeof *d);
+	const struct session_hooks h = {oxw_fill, oxw_check, d, 0};
+	return tsubmit(oxwprog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, res);
+}
+
+TEST(model_depthwise, ox_2_rows_past_the_models_row_refused_by_name)
+{
+	struct oxw d;
+	struct session_result res;
+	int rc = oxw_run(4, &d, &res); /* the control: Wout 16384, 32768 columns a row */
+	CHECKF(rc == 0 && res.run == ENG_OK, "Px 4: rc %d: %s", rc, res.fault_text);
+	CHECKF(d.checked == (uint64_t)OXW_C * OXW_W && d.bad == 0,
+	       "Px 4: %lu of %lu values off, the first at %d: 0x%04x, want 0x%04x", (unsigned long)d.bad,
+	       (unsigned long)d.checked, d.first_bad, d.got, d.want);
+	rc = oxw_run(8, &d, &res); /* Wout 16388: 32776 columns a row */
+	CHECKF(rc != 0 && strstr(res.fault_text, "td 0, unit Common, Common.OutDim.Wout = 0x4004: "
+						 "beyond-model-capacity: Common.ConvCfg.Ox 2") != NULL,
+	       "Px 8: rc %d: \"%s\"", rc, res.fault_text);
+}
 #endif

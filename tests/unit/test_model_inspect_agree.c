@@ -1762,7 +1762,9 @@ TEST(model_agree, l2_memory_walk_bounded)
  * first W copied out) completes and inspect marks nothing, TD 1's read of L2 memory included;
  * Ox 3, Oy 2, Ox 2 with Sx 1, on a dense convolution, with Kh 3 or with the result L2-resident
  * are refused and inspect carries the same text. Before, the model refused Ox 2 at any form and
- * inspect marked TD 1's read of the columns past Wout as L2 memory no TD wrote.
+ * inspect marked TD 1's read of the columns past Wout as L2 memory no TD wrote. The eighth review:
+ * Ox x Wout past the model's rows (32768 values) refused by name by both (the model wrote the row
+ * past its buffers), a row of 32768 computing unmarked.
  */
 static uint8_t ox_prog[2 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 4096];
 static void ox_agree(const char *what, unsigned td, uint32_t reg, unsigned lsb, unsigned width, uint32_t v,
@@ -1793,4 +1795,16 @@ TEST(model_agree, ox_2_in_apples_depthwise_form_computes_and_other_forms_are_mar
 		 "Common.ConvCfg.Ox 2 with Kh other than 1 or Py above 0 not modelled");
 	ox_agree("Ox 2 with an L2-resident result", 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W,
 		 H13_L2_RESIDENT, "Common.ConvCfg.Ox 2 with the result other than kept in L2 memory alone");
+	/* the eighth review: Ox x Wout past the model's rows of 32768 values (16 channels of 32767,
+	 * Px 8: Wout 16388), and its control at 32768 (Px 4: Wout 16384) */
+	static uint16_t rec[16 * 22];
+	for (unsigned i = 0; i < 16 * 22; i++)
+		rec[i] = (uint16_t)(i % 7 ? 0x3400u : 0xb800u);
+	size_t len = bp_dwox2(ox_prog, sizeof ox_prog, 16, 32767, 9, 4, rec, 1);
+	REQUIRE(len > 0);
+	agree_in("Ox 2 with a row of 32768", ox_prog, len, NULL);
+	len = bp_dwox2(ox_prog, sizeof ox_prog, 16, 32767, 9, 8, rec, 1);
+	REQUIRE(len > 0);
+	agree_in("Ox 2 with a row of 32776", ox_prog, len,
+		 "Common.ConvCfg.Ox 2 with Ox x Common.OutDim.Wout over 32768 columns a row");
 }

@@ -771,8 +771,9 @@ size_t bp_dwox2(uint8_t *buf, size_t cap, unsigned c, unsigned w, unsigned kw, u
 		int bias)
 {
 	const unsigned kel = 2u * (bias != 0) + 2u * (kw + 1u), wout = (w + 2u * px - kw) / 2u + 1u;
-	if (!buf || !rec || !c || c > 1024u || (c > H13_COEFF_NCH && c % H13_COEFF_NCH) || !w || w > 4096u ||
-	    !kw || kw > 31u || px > 31u || w + 2u * px < kw || 2u * wout < w || cap < bp_dwox2_bytes(c, kw, bias))
+	if (!buf || !rec || !c || c > 1024u || (c > H13_COEFF_NCH && c % H13_COEFF_NCH) || !w ||
+	    w >= 1u << H13_INDIM_WIN_W || !kw || kw > 31u || px > 31u || w + 2u * px < kw || 2u * wout < w ||
+	    cap < bp_dwox2_bytes(c, kw, bias))
 		return 0;
 	const uint32_t lane = dwox2_lane(c, kel), cs = (4u * wout + 15u) & ~15u; /* 2 x Wout a row */
 	const unsigned lanes = c < H13_COEFF_NCH ? c : H13_COEFF_NCH;
