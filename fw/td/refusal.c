@@ -322,8 +322,9 @@ void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, 
  * channels, which set 2. The 1x9 (encoder_conv_idx_c1024_n1024_k1x9_s1_g1024_bias1_same_wmaj, its
  * constant rebuilt to Apple's SHA-256 and its output compared with numpy: docs/engine-model.md,
  * "Ox 2 computes") pins one form: a depthwise convolution (kernels in memory, GroupConvCfg.UnicastEn,
- * UnicastCin 1) of plain fp16 kernels, Sx 2, Sy 1, Kh 1, no Py, its result kept in L2 memory alone
- * (ResultType 0, no tile destination, not transposed). There output position j computes Ox = 2
+ * UnicastCin 1) of plain fp16 kernels, Sx 2, Sy 1, Kh 1, no Py, its result kept in L2 memory
+ * alone (ResultType 0, no tile destination, not transposed); Kw 2 or more (Kw 1: the eighth
+ * review). There output position j computes Ox = 2
  * columns, 2j and 2j + 1, from inputs 2j - Px + p, p = 0 .. Kw (td_dw_kel: the record). Any other
  * Ox, or Ox 2 in any other form, is refused naming the field (Oy stays td_fixed's).
  */
@@ -350,6 +351,11 @@ static const char *ox_unpinned(const struct td_regs *r, unsigned bar_en)
 	if (win.kh != 1u || win.py)
 		return "Common.ConvCfg.Ox 2 with Kh other than 1 or Py above 0 not modelled (Apple's "
 		       "depthwise 1x9 pins Kh 1; its 9x9, phase-sparse over a W of 1, is not pinned)";
+	/* (the eighth review: dw_ox2_row counted Kw taps a column for the port's 2^15 saturation) */
+	if (win.kw < 2u)
+		return "Common.ConvCfg.Ox 2 with Kw 1 not modelled (a column's one tap among the record's two "
+		       "positions: whether the MAC's 2^15 port saturation applies, as to two taps, or not, as "
+		       "to a one-channel 1x1, is not pinned; Apple's depthwise 1x9 pins Kw 9)";
 	if (H13_GET(kc, H13_KERNELCFG_KERNELFMT) != H13_KERNELFMT_FP16 || H13_GET(kc, H13_KERNELCFG_SPARSEFMT) ||
 	    H13_GET(kc, H13_KERNELCFG_PALETTIZEDEN) || H13_GET(kc, H13_KERNELCFG_SPARSEBINARY))
 		return "Common.ConvCfg.Ox 2 with kernels other than plain fp16 not modelled (Apple's "

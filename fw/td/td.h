@@ -361,8 +361,9 @@ void td_depthwise_refusal(const struct td_regs *r, unsigned cin, unsigned cout, 
 			  struct td_refusal *no);
 /* Common.ConvCfg.Ox (fw/td/refusal.c): td_ox_refusal refuses any Ox but 1 and 2, and 2 outside
  * the form Apple's depthwise 1x9 pins (a depthwise convolution of plain fp16 kernels, Sx 2, Sy 1,
- * Kh 1, no Py, the result kept in L2 memory alone); td_conv_ox is 2 in that form, else 1: the
- * columns each output position computes (the result Ox x Wout wide). td_dw_kel: a depthwise
+ * Kh 1, Kw 2 or more, no Py, the result kept in L2 memory alone) or with Ox x Wout over
+ * TD_ROW_MAX; td_conv_ox is 2 in that form, else 1: the columns each output position computes
+ * (the result Ox x Wout wide). td_dw_kel: a depthwise
  * kernel record's elements, its bias first: UnicastCin x Kh x Kw taps and a bias, or with Ox 2
  * the Ox biases, then Kh x (Kw + 1) positions of Ox weights */
 void td_ox_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);

@@ -794,12 +794,13 @@ struct oxw {
 	uint16_t got, want;
 };
 
+static uint16_t oxw_x = 0x3c00u; /* every input (1 but where a test sets it) */
 static void oxw_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
 {
 	(void)ctx;
 	if (!is_weights && g->bar == BP_IN0_BAR)
 		for (uint64_t i = 0; i + 2 <= g->size; i += 2)
-			le_wr16(buf + i, 0x3c00u); /* 1 */
+			le_wr16(buf + i, oxw_x);
 }
 
 static void oxw_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
@@ -858,5 +859,69 @@ TEST(model_depthwise, ox_2_rows_past_the_models_row_refused_by_name)
 	CHECKF(rc != 0 && strstr(res.fault_text, "td 0, unit Common, Common.OutDim.Wout = 0x4004: "
 						 "beyond-model-capacity: Common.ConvCfg.Ox 2") != NULL,
 	       "Px 8: rc %d: \"%s\"", rc, res.fault_text);
+}
+
+/*
+ * Eighth review: Ox 2 with Kw 1. Each column then has one tap of the kernel (column 2j t(0) at
+ * position 0, column 2j + 1 t(0) at position 1: Apple's pairs t(p), t(p - 1)) among the record's
+ * two positions, so whether the MAC's 2^15 port saturation applies (guide 03: a convolution of two
+ * or more taps, +inf) or not (a one-channel 1x1 passes 60000) is not pinned; dw_ox2_row counted
+ * Kw = 1 tap and gave 40000 x 1 as 40000. No program shows Kw other than 9: refused by name now.
+ * Kw 2 (two taps either way) still computes: the control, 10000 + 10000 = 20000 in columns 0 to
+ * 6 and 10000 in column 7, whose second input is past the row (hand arithmetic).
+ */
+static uint8_t ox1prog[2 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 4096];
+struct ox1 {
+	uint64_t n, bad;
+	uint16_t got;
+};
+
+static void ox1_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct ox1 *d = ctx;
+	if (is_weights || g->bar != BP_OUT_BAR)
+		return;
+	for (unsigned c = 0; c < 16u; c++)
+		for (unsigned x = 0; x < 8u; x++) {
+			const uint64_t off = (uint64_t)c * bp_row(8) + 2u * x;
+			if (off + 2 > g->size)
+				return;
+			const uint16_t got = le_rd16(buf + off), want = x == 7u ? 0x70e2u : 0x74e2u; /* 10000, 20000 */
+			d->n++;
+			if (got != want && !d->bad++)
+				d->got = got;
+		}
+}
+
+static int ox1_run(unsigned kw, uint16_t x, struct ox1 *d, struct session_result *res)
+{
+	uint16_t rec[16 * 2 * 4];
+	const unsigned kel = 2u * (kw + 1u);
+	for (unsigned o = 0; o < 16u; o++)
+		for (unsigned i = 0; i < kel; i++) /* Kw 1: t(0) = 1 at positions 0 and 1 (their columns);
+						    * Kw 2: t(0) = t(1) = 1 at positions 0, 2, 1 (parity order) */
+			rec[o * kel + i] = kw == 1u ? (i == 0u || i == 3u ? 0x3c00u : 0) : (i == 1u || i == 2u ? 0 : 0x3c00u);
+	const size_t len = bp_dwox2(ox1prog, sizeof ox1prog, 16, 8, kw, 0, rec, 0);
+	if (!len)
+		return -2;
+	memset(d, 0, sizeof *d);
+	oxw_x = x;
+	const struct session_hooks h = {oxw_fill, ox1_check, d, 0};
+	const int rc = tsubmit(ox1prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, res);
+	oxw_x = 0x3c00u;
+	return rc;
+}
+
+TEST(model_depthwise, ox_2_with_kw_1_is_refused_by_name)
+{
+	struct ox1 d;
+	struct session_result res;
+	int rc = ox1_run(2, 0x70e2u /* 10000 */, &d, &res);
+	CHECKF(rc == 0 && res.run == ENG_OK && d.n == 16u * 8u && d.bad == 0, "Kw 2: rc %d, %lu of %lu off (0x%04x): %s",
+	       rc, (unsigned long)d.bad, (unsigned long)d.n, d.got, res.fault_text);
+	rc = ox1_run(1, 0x78e2u /* 40000 */, &d, &res);
+	CHECKF(rc != 0 && strstr(res.fault_text, "td 0, unit Common, Common.ConvCfg.Ox = 0x2: unmodelled-field: "
+						 "Common.ConvCfg.Ox 2 with Kw 1 not modelled") != NULL,
+	       "Kw 1: rc %d, the first output 0x%04x: \"%s\"", rc, d.got, res.fault_text);
 }
 #endif

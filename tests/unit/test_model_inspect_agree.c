@@ -1795,6 +1795,8 @@ TEST(model_agree, ox_2_in_apples_depthwise_form_computes_and_other_forms_are_mar
 		 "Common.ConvCfg.Ox 2 with Kh other than 1 or Py above 0 not modelled");
 	ox_agree("Ox 2 with an L2-resident result", 0, H13_L2_RESULTCFG, H13_L2_RESULTTYPE_LSB, H13_L2_RESULTTYPE_W,
 		 H13_L2_RESIDENT, "Common.ConvCfg.Ox 2 with the result other than kept in L2 memory alone");
+	ox_agree("Ox 2 with Kw 1", 0, H13_COMMON_CONVCFG, H13_CONVCFG_KW_LSB, H13_CONVCFG_KW_W, 1,
+		 "Common.ConvCfg.Ox 2 with Kw 1 not modelled"); /* (the eighth review) */
 	/* the eighth review: Ox x Wout past the model's rows of 32768 values (16 channels of 32767,
 	 * Px 8: Wout 16388), and its control at 32768 (Px 4: Wout 16384) */
 	static uint16_t rec[16 * 22];
