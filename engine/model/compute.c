@@ -2426,10 +2426,28 @@ static PE_AVX void conv_out_row_avx(uint16_t *v, const float *a, unsigned n, int
 }
 #endif
 
+/*
+ * A kernel unit's per-channel scale times a sum at the port, the product alone: 0 x inf is +0
+ * (guide 03, "the zero times infinity case returns positive zero"), then the bias is added to
+ * it, so a scale of 0 over an infinite sum (or an infinite scale over a sum of 0) leaves the
+ * channel's bias (the eighth review: the whole port value was NaN, +0, and the bias lost). A NaN
+ * sum (inf - inf between partials) stays NaN, as before.
+ */
+static inline float ku_product(float a, float ps)
+{
+	const float p = a * ps;
+	return p != p && a == a && ps == ps ? 0.0f : p;
+}
+
 static void conv_out_row(uint16_t *v, const float *a, unsigned n, int ku, float ps, float b,
 			 float post, int taps2)
 {
 	unsigned x = 0;
+	if (ku && (ps == 0.0f || __builtin_isinf(ps))) { /* (0 x inf possible: ku_product) */
+		for (; x < n; x++)
+			v[x] = mac_out(f2h((ku_product(a[x], ps) + b) * post), taps2);
+		return;
+	}
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (cpu_f16c() && sse_ok()) {
 		conv_out_row_avx(v, a, n, ku, ps, b, post, taps2);
@@ -2489,7 +2507,7 @@ struct conv {
  */
 static int port_sign_sat(float a, int cv, float ps, float b, float post)
 {
-	unsigned h = f2h(cv ? (a * ps + b) * post : a * post);
+	unsigned h = f2h(cv ? (ku_product(a, ps) + b) * post : a * post);
 	unsigned m = h & 0x7fffu;
 	return m >= 0x7800u && m <= 0x7c00u ? (h & 0x8000u ? -1 : 1) : 0;
 }

@@ -15,9 +15,12 @@
  */
 #include "tests/unit/tsession.h"
 #include "fw/common/le.h"
+#include "fw/kunit/kunit.h"
+#include "fw/loader/loader.h"
 #include "fw/policy/policy.h"
 #include "tests/harness/harness.h"
 #include "tests/unit/toracle.h"
+#include "tools/progdesc/progdesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,4 +245,86 @@ TEST(model_edges, checker_fails_on_a_wrong_expectation)
 		CHECKF(r.bad == (round ? 1u : 0u), "round %u: %u bad", round, r.bad);
 		CHECK_EQ(r.checked, c.n);
 	}
+}
+
+/*
+ * Eighth review: a kernel unit's per-channel scale of 0 over an infinite sum. The port computes
+ * (sum x scale + bias) x NE.PostScale (docs/engine-model.md, "Kernels from the kernel unit");
+ * guide 03 gives 0 x inf = +0 ("the zero times infinity case returns positive zero"), so the
+ * product is +0 and the output the channel's bias. Before, the product's NaN made the whole
+ * output +0 and the bias was lost. An int8 layer (mkprog: folded to fp16, its scale stream kept) of 16 outputs over [16, 1, 8] with
+ * every scale 0 and output o's bias (o - 8) / 8, the input 1/2 but element (0, 0, 0) +inf: every
+ * output (o, x) is (o - 8) / 8 (hand arithmetic: 0 x a finite sum is 0, 0 x inf is +0), the 8 x 16
+ * checked; the finite sums are the control (they gave the bias before too). The output of a
+ * channel whose weight on input channel 0 is 0 has a finite sum there (0 x inf adds nothing).
+ */
+static uint8_t ku0_prog[0x8000];
+struct ku0 {
+	unsigned n, bad;
+	unsigned at;
+	uint16_t got, want;
+};
+
+static uint16_t ku0_bias(unsigned o) /* (o - 8) / 8: exact in fp16 */
+{
+	static const uint16_t b[16] = {0xbc00, 0xbb00, 0xba00, 0xb900, 0xb800, 0xb600, 0xb400, 0xb000,
+				       0x0000, 0x3000, 0x3400, 0x3600, 0x3800, 0x3900, 0x3a00, 0x3b00};
+	return b[o];
+}
+
+static void ku0_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (is_weights || g->bar != PD_INPUT_BAR)
+		return;
+	for (uint64_t i = 0; i + 2 <= g->size; i += 2)
+		le_wr16(buf + i, 0x3800u); /* 1/2 */
+	le_wr16(buf, 0x7c00u);             /* channel 0, x 0: +inf */
+}
+
+static void ku0_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct ku0 *d = ctx;
+	if (is_weights || g->bar != PD_FIRST_OUTPUT_BAR)
+		return;
+	for (unsigned o = 0; o < 16u; o++)
+		for (unsigned x = 0; x < 8u; x++) {
+			const uint64_t off = (uint64_t)o * 64u + 2u * x; /* rows of 64-byte lines */
+			if (off + 2 > g->size)
+				return;
+			const uint16_t got = le_rd16(buf + off);
+			d->n++;
+			if (got != ku0_bias(o) && !d->bad++) {
+				d->at = o * 8u + x;
+				d->got = got;
+				d->want = ku0_bias(o);
+			}
+		}
+}
+
+TEST(model_edges, a_kernel_units_scale_of_0_over_an_infinite_sum_leaves_the_bias)
+{
+	static const char text[] = "input w=8 h=1 c=16\nlayer int8 cin=16 cout=16\n";
+	struct pd_desc d;
+	unsigned line;
+	size_t len;
+	REQUIRE(pd_parse(text, sizeof text - 1, &d, &line) == PD_OK);
+	REQUIRE(pd_build(&d, ku0_prog, sizeof ku0_prog, &len) == PD_OK);
+	/* the unit after the one TD (pd_build's layout), its scale and bias sections (fp16) */
+	const size_t woff = (PD_TD_BYTES + 15u) & ~15u;
+	struct ku_unit u;
+	REQUIRE(ku_parse(ku0_prog + woff, len - woff, NULL, &u) == KU_OK);
+	REQUIRE(u.sec[KU_SEC_SCALE].size >= 32u && u.sec[KU_SEC_BIAS].size >= 32u);
+	for (unsigned o = 0; o < 16u; o++) {
+		le_wr16(ku0_prog + woff + u.sec[KU_SEC_SCALE].offset + 2u * o, 0);
+		le_wr16(ku0_prog + woff + u.sec[KU_SEC_BIAS].offset + 2u * o, ku0_bias(o));
+	}
+	struct ku0 k;
+	memset(&k, 0, sizeof k);
+	struct session_result res;
+	const struct session_hooks h = {ku0_fill, ku0_check, &k, 0};
+	int rc = tsubmit(ku0_prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+	CHECKF(rc == 0 && res.run == ENG_OK, "rc %d: %s", rc, res.fault_text);
+	CHECKF(k.n == 16u * 8u && k.bad == 0, "%u of %u outputs off, the first (o %u, x %u): 0x%04x, want 0x%04x",
+	       k.bad, k.n, k.at / 8u, k.at % 8u, k.got, k.want);
 }
