@@ -2040,6 +2040,13 @@ static int load_channel_vectors(struct anem *m, const struct mrange *r, unsigned
 			} else {
 				dst[o] = h2f_table[le_rd16(x->cpu + 2 * o)];
 			}
+			/* (the eighth review: the port value was NaN, every output of the channel +0) */
+			if (dst[o] != dst[o])
+				return anem_refuse(m, ENG_FR_DATA, H13_KSTREAM_RELOC(stream[v]), 0, 32,
+						   "a kernel unit's per-channel scale or bias that is NaN not modelled "
+						   "(guide 03 makes a NaN +inf where the tiles enter; how the "
+						   "kernel unit's streams read one is not measured, and no "
+						   "program holds one)");
 		}
 	}
 	return ENG_OK;
