@@ -512,13 +512,14 @@ uint64_t td_ops(const struct td_regs *regs)
 	/* what each output element costs: a convolution's taps, then the PE's pooling window */
 	uint64_t per = 1;
 	if (td_ne_reads_kernels(mac, rr->get(rr->ctx, H13_NE_POSTSCALE), td_coeff_enabled(regs))) {
-		per = (uint64_t)w.kh * w.kw;
+		/* Common.ConvCfg.Ox 2 (Apple's depthwise 1x9, td_ox_refusal): two columns an output
+		 * position, each over Kh x (Kw + 1) positions (td_dw_kel, compute.c dw_ox2_row) */
+		if (H13_GET(rr->get(rr->ctx, H13_COMMON_CONVCFG), H13_CONVCFG_OX) == 2u)
+			per = (uint64_t)w.kh * (w.kw + 1u) * 2u;
+		else
+			per = (uint64_t)w.kh * w.kw;
 		if (!H13_GET(gc, H13_GROUPCONV_UNICASTEN))
 			per *= H13_GET(rr->get(rr->ctx, H13_COMMON_CIN), H13_CIN);
-		/* Common.ConvCfg.Ox 2 (Apple's depthwise 1x9, td_ox_refusal): two columns an output
-		 * position */
-		if (H13_GET(rr->get(rr->ctx, H13_COMMON_CONVCFG), H13_CONVCFG_OX) == 2u)
-			per *= 2u;
 	}
 	if (td_pe_in_path(rr->get(rr->ctx, H13_COMMON_CFG)) &&
 	    H13_GET(rr->get(rr->ctx, H13_PLANAR_CFG), H13_PECFG_POOLMODE) != H13_PE_POOL_NONE)

@@ -929,6 +929,12 @@ TEST(td_op, ops_count_each_outputs_multiply_accumulates)
 	/* depthwise (UnicastEn): the window alone */
 	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1) | H13_PUT(H13_GROUPCONV_UNICASTEN, 1));
 	CHECK_EQ(td_ops(&r), out * 9u);
+	/* with Common.ConvCfg.Ox 2 (Apple's depthwise 1x9's form): two columns a position, each over
+	 * Kh x (Kw + 1) positions (dw_ox2_row; the eighth review: Kh x Kw were counted) */
+	const uint32_t cc = treg_get(&m, H13_COMMON_CONVCFG);
+	treg_set(&m, H13_COMMON_CONVCFG, (cc & ~H13_PUT(H13_CONVCFG_OX, ~0u)) | H13_PUT(H13_CONVCFG_OX, 2u));
+	CHECK_EQ(td_ops(&r), out * 3u * 4u * 2u);
+	treg_set(&m, H13_COMMON_CONVCFG, cc);
 	treg_set(&m, H13_COMMON_GROUPCONVCFG, H13_PUT(H13_GROUPCONV_NUMGROUPS, 1));
 	/* the unit kernel (KernelMode 1) and a pass-through (no coefficient channel, no fields):
 	 * nothing to multiply, the inputs' count */
