@@ -110,7 +110,9 @@ int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g,
  * whole input. */
 int session_fill_buffer_x(const struct ldr_program *p, const struct subq_grant *g, uint8_t *b,
 			  int skip_pattern);
-/* The inputs' fill pattern: byte k of b is k x 7 + bar (mod 256). */
+/* The inputs' fill pattern: with v = k x 7 + bar (mod 256), byte k of b is v's bit 7 over its
+ * bits 1-6 (v & 0x80 | v >> 1 & 0x3f): bit 6 of every byte clear, so every fp16 value it holds,
+ * at any byte, is finite and below 2 in magnitude. */
 void session_pattern(uint8_t *b, uint64_t size, unsigned bar);
 
 /* Runs one submission. Returns 0 when it completed, 1 when it was refused or failed. */

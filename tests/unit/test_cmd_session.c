@@ -12,6 +12,7 @@
 #include "tests/unit/tcmd.h"
 #include "tests/unit/tsession.h"
 #include "app/service.h"
+#include "app/session.h"
 #include "tools/progdesc/benchprog.h"
 #include "tools/progdesc/progdesc.h"
 
@@ -132,11 +133,12 @@ static uint64_t walloc(uint64_t n)
 	return s_bump <= S_PROG_AT ? s_wdev + at : 0;
 }
 
-/* The input pattern the service fills a program's inputs with (k * 7 + bar). */
+/* The input pattern the service fills a program's inputs with (app/session.c session_pattern,
+ * whose bytes model_simd checks against their definition) at salt 0; another input at another
+ * salt (the pattern of BAR bar + salt). */
 static void pattern(uint8_t *b, uint64_t n, unsigned bar, unsigned salt)
 {
-	for (uint64_t k = 0; k < n; k++)
-		b[k] = (uint8_t)(k * 7u + bar + salt);
+	session_pattern(b, n, bar + salt);
 }
 
 /* A fresh service (options o) made ready, with the handshake done: 1 when it answered ok. */

@@ -20,6 +20,7 @@
 #include "tests/harness/harness.h"
 #include "tests/unit/tsession.h"
 #include "app/service.h"
+#include "app/session.h"
 #include "fw/cmd/cmd.h"
 #include "tools/progdesc/progdesc.h"
 
@@ -592,11 +593,10 @@ TEST(cmd_shm, session_with_a_host_core)
 		at += (sh.prog_len[k] + 4095) & ~4095ull;
 		REQUIRE(at <= wsize);
 	}
-	/* the service fills a program's input with k * 7 + bar; another input adds one */
-	for (unsigned k = 0; k < SH_IN_BYTES; k++) {
-		win[SH_IN0_AT + k] = (uint8_t)(k * 7u + PD_INPUT_BAR);
-		win[SH_IN1_AT + k] = (uint8_t)(k * 7u + PD_INPUT_BAR + 1u);
-	}
+	/* the service fills a program's input with session_pattern (its bytes checked against their
+	 * definition by model_simd); another input is the pattern of the next BAR */
+	session_pattern(win + SH_IN0_AT, SH_IN_BYTES, PD_INPUT_BAR);
+	session_pattern(win + SH_IN1_AT, SH_IN_BYTES, PD_INPUT_BAR + 1u);
 
 	/* the board refuses what it must */
 	CHECK_EQ(boot_start_core(0, client_main, &sh), HAL_CORE_E_BAD_CORE);

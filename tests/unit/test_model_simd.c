@@ -263,14 +263,17 @@ TEST(model_simd, lut_evaluated_directly_matches_the_table)
 	anem_table_direct_max = was;
 }
 
-/* The session's input pattern (app/session.c session_pattern, eight bytes a store when aligned)
- * against its definition, byte k = k x 7 + bar, at every alignment and length up to 80 and a
- * long run; the check's own test: one wrong byte is found. */
+/* The session's input pattern (app/session.c session_pattern, the first 256 bytes then copies)
+ * against its definition, v = k x 7 + bar (mod 256) and byte k = v & 0x80 | v >> 1 & 0x3f, at
+ * every alignment and length up to 80 and a long run; the check's own test: one wrong byte is
+ * found. */
 static uint64_t pattern_wrong(const uint8_t *b, uint64_t n, unsigned bar)
 {
 	uint64_t d = 0;
-	for (uint64_t k = 0; k < n; k++)
-		d += b[k] != (uint8_t)(k * 7u + bar);
+	for (uint64_t k = 0; k < n; k++) {
+		const unsigned v = (unsigned)(k * 7u + bar) % 256u;
+		d += b[k] != (uint8_t)((v & 0x80u) | ((v >> 1) & 0x3fu));
+	}
 	return d;
 }
 
@@ -291,6 +294,43 @@ TEST(model_simd, session_input_pattern_matches_its_definition)
 	CHECK_EQ(wrong, 0u);
 	buf[1000] ^= 1u;
 	CHECK_EQ(pattern_wrong(buf, 4096, 9), 1u);
+}
+
+/* Every fp16 value the pattern holds, read at an even or an odd byte, for every bar: finite and
+ * below 2 in magnitude (exponent field, bits 10-14, at most 15), and the 128 halfwords of a period
+ * at each parity distinct (tests tell values apart). The old pattern (byte k = k x 7 + bar) held
+ * 8 infinities or NaNs in every 256 halfwords, which a convolution met as inf - inf. The check's
+ * own test: one byte with bit 6 set is found. */
+static unsigned pattern_halfwords_past_2(const uint8_t *b, unsigned n)
+{
+	unsigned d = 0;
+	for (unsigned k = 0; k + 1 < n; k++)
+		d += ((unsigned)(b[k] | b[k + 1] << 8) >> 10 & 0x1fu) > 15u;
+	return d;
+}
+
+TEST(model_simd, session_input_pattern_is_finite_below_2_and_varied)
+{
+	static uint8_t buf[4096];
+	unsigned past = 0, dup = 0;
+	for (unsigned bar = 0; bar < 256; bar++) {
+		session_pattern(buf, sizeof buf, bar);
+		past += pattern_halfwords_past_2(buf, sizeof buf);
+		for (unsigned par = 0; par < 2; par++) {
+			static uint8_t seen[65536 / 8];
+			memset(seen, 0, sizeof seen);
+			for (unsigned j = 0; j < 128; j++) {
+				const unsigned h = buf[par + 2 * j] | (unsigned)buf[par + 2 * j + 1] << 8;
+				dup += seen[h / 8] >> (h % 8) & 1u;
+				seen[h / 8] |= (uint8_t)(1u << (h % 8));
+			}
+		}
+	}
+	CHECK_EQ(past, 0u);
+	CHECK_EQ(dup, 0u);
+	session_pattern(buf, sizeof buf, 3);
+	buf[777] |= 0x40u; /* the high byte of the halfword at 776: its exponent field 16 or more */
+	CHECK(pattern_halfwords_past_2(buf, sizeof buf) >= 1u);
 }
 
 /* A hook's whole_bars (app/session.h): an input it writes whole keeps out of the pattern, every
