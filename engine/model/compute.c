@@ -2553,9 +2553,68 @@ static float port_inf(int sign, int cv, float ps, float post)
  * each such finite sum becomes port_inf of that sign. */
 static void port_first_row(float *acc, const float *first, unsigned n, int cv, float ps, float post)
 {
-	for (unsigned x = 0; x < n; x++)
-		if (first[x] != 0.0f && acc[x] - acc[x] == 0.0f)
-			acc[x] = port_inf(first[x] < 0.0f ? -1 : 1, cv, ps, post);
+	for (unsigned x = 0; x < n; x++) {
+		if (first[x] == 0.0f)
+			continue;
+		const float inf = port_inf(first[x] < 0.0f ? -1 : 1, cv, ps, post);
+		if (acc[x] - acc[x] == 0.0f)
+			acc[x] = inf;
+		else if (__builtin_isinf(acc[x]) && acc[x] != inf)
+			acc[x] = __builtin_nanf(""); /* both signs met: acc_row_amb refuses it */
+	}
+}
+
+/*
+ * Infinities of both signs in one output's sum (a seventh review): an infinite product meeting
+ * another of the other sign (the fp32 sum NaN), a partial that reached 2^15 at the port (an
+ * infinity there, guide 03) then an infinite product of the other sign (port_first_row and
+ * line_port make that sum NaN), or an infinite sum meeting an infinite bias of the other sign at
+ * the port (cv: x ps + b). Guide 03 gives inf - inf = +0 and says nothing of where the MAC
+ * flushes it inside an accumulation: at the partial (the later taps counting), at the port (the
+ * whole output +0), or not at all (the first infinity staying, as a saturated partial does). No
+ * program or measurement tells, so such a TD is refused by name (ACC_AMB_TEXT), never +0. The
+ * first of a's n values that is so, or n when none.
+ */
+#define ACC_AMB_TEXT                                                                               \
+	"infinities of both signs meet in one output's sum (inf - inf between a convolution's "     \
+	"partials, a partial past 2^15 and an infinity of the other sign, or an infinite bias): "    \
+	"guide 03 gives inf - inf = +0 elementwise and does not say where the MAC flushes it"
+static unsigned acc_row_amb(const float *a, unsigned n, int cv, float ps, float b)
+{
+	const int binf = cv && __builtin_isinf(b);
+	for (unsigned x = 0; x < n; x++) {
+		if (a[x] != a[x])
+			return x;
+		if (binf && __builtin_isinf(a[x])) {
+			const float t = a[x] * ps;
+			if (__builtin_isinf(t) && (t < 0.0f) != (b < 0.0f))
+				return x;
+		}
+	}
+	return n;
+}
+
+/* 1 when one of an output's n weights (at w, step apart) is a NaN: its sum is NaN whatever the
+ * inputs, and the output +0 at the port, as before this check (no program or measurement pins a
+ * NaN weight either; the sweeps' index payloads hold some: docs/engine-model.md). Not an
+ * accumulation's inf - inf, so acc_row_amb's refusal leaves it. Weights are NaN only on the plain
+ * loop's paths (a NaN is found while packing, m->wts_inf, and the fast paths are not taken). */
+static int nan_weight(const float *w, uint64_t n, uint64_t step)
+{
+	for (uint64_t k = 0; k < n; k++)
+		if (w[k * step] != w[k * step])
+			return 1;
+	return 0;
+}
+
+/* Sets *flag (threads may: a relaxed atomic store of 1) when a row of a channel's sums (a, n of
+ * them, the port's scale and bias ps, b when cv) meets infinities of both signs; 1 if it did. */
+static int acc_note_amb(int *flag, const float *a, unsigned n, int cv, float ps, float b)
+{
+	if (acc_row_amb(a, n, cv, ps, b) == n)
+		return 0;
+	__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
+	return 1;
 }
 
 /* The largest |v| of n floats (a row's columns: finite or infinite, never NaN after the input
@@ -2716,6 +2775,8 @@ static void line_port(const struct anem *m, const struct conv *c, const float *w
 			}
 			if (first && a - a == 0.0f)
 				acc[(uint64_t)l * as + x] = port_inf(first, c->cv, ps, c->post);
+			else if (first && __builtin_isinf(a) && a != port_inf(first, c->cv, ps, c->post))
+				acc[(uint64_t)l * as + x] = __builtin_nanf(""); /* (acc_row_amb) */
 		}
 	}
 }
@@ -3178,6 +3239,13 @@ static int conv_finish_row(struct anem *m, const struct conv *c, const struct st
 				    c->cout))
 		st = NULL; /* the DMA engine's caps: a move a row, from the aligned m->hv */
 	int e;
+	for (unsigned o = 0; o < c->cout; o++) { /* before any of the row leaves (acc_row_amb) */
+		float ps, b;
+		port_of(m, c, g, o, &ps, &b);
+		if (acc_row_amb(acc + (uint64_t)o * c->as, c->W, c->cv, ps, b) != c->W &&
+		    !nan_weight(m->wts + wslot((uint64_t)g * c->cout + o, c->cout, c->per), c->per, CB))
+			return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
+	}
 	for (unsigned o = 0; o < c->cout; o++) {
 		uint16_t *v = st ? st + (uint64_t)o * c->W : m->hv;
 		const float *a = acc + (uint64_t)o * c->as;
@@ -3216,6 +3284,7 @@ struct fin_job {
 	struct anem_l2t *lres;
 	unsigned g, y0, split;
 	uint16_t *st; /* row r's values at r x Cout x W */
+	int *amb;     /* m->acc_amb */
 };
 
 /* Output row y's channels o0 .. o1 - 1 (accumulators from acc, channel o0's, a line of as per
@@ -3224,15 +3293,19 @@ struct fin_job {
  * safe on threads. */
 static void finish_channels(const struct anem *m, const struct conv *c, const struct stages *s,
 			    const struct tile *out, struct anem_l2t *lres, unsigned g, unsigned y,
-			    const float *acc, uint16_t *st, unsigned o0, unsigned o1)
+			    const float *acc, uint16_t *st, unsigned o0, unsigned o1, int *amb)
 {
 	for (unsigned o = o0; o < o1; o++) {
 		uint16_t *v = st + (uint64_t)o * c->W;
 		const float *a = acc + (uint64_t)(o - o0) * c->as;
 		if (c->cv) {
 			uint64_t go = (uint64_t)g * c->cout + o, nall = (uint64_t)c->G * c->cout;
+			if (acc_note_amb(amb, a, c->W, 1, m->chv[go], m->chv[nall + go]))
+				return; /* refused before the rows leave */
 			conv_out_row(v, a, c->W, 1, m->chv[go], m->chv[nall + go], s->post, c->taps2);
 		} else {
+			if (acc_note_amb(amb, a, c->W, 0, 1.0f, 0.0f))
+				return;
 			conv_out_row(v, a, c->W, 0, 1.0f, 0.0f, s->post, c->taps2);
 		}
 		nonlinear_row(m, s, v, c->W);
@@ -3253,7 +3326,7 @@ static void fin_task(void *arg, unsigned i)
 	unsigned o1 = (unsigned)((uint64_t)c->cout * (t + 1) / j->split);
 	finish_channels(j->m, c, j->s, j->out, j->lres, j->g, j->y0 + r,
 			j->m->acc + (r * c->nob * CB + o0) * c->as, j->st + (uint64_t)r * c->cout * c->W,
-			o0, o1);
+			o0, o1, j->amb);
 }
 
 /* Returns 1 when the batch was finished here (e: the first move's error), 0 when it is left to
@@ -3280,11 +3353,16 @@ static int batch_finish(struct anem *m, const struct conv *c, const struct stage
 	unsigned split = nrow == 1 ? 8u : 1u;
 	if (split > c->cout)
 		split = c->cout;
-	struct fin_job j = {m, c, s, out, lres, g, y0, split, st};
+	struct fin_job j = {m, c, s, out, lres, g, y0, split, st, &m->acc_amb};
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
+	m->acc_amb = 0;
 	model_parallel(nrow * split, fin_task, &j);
+	if (m->acc_amb) {
+		*e = ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
+		return 1;
+	}
 	if (nl_counted(s))
 		act->nelem += vals;
 	for (unsigned r = 0; r < nrow; r++)
@@ -3331,7 +3409,7 @@ static void rows_task(void *arg, unsigned r)
 		(void)conv_plain_row(m, c, NULL, NULL, j->g, y, cols, acc);
 	row_port(m, c, wp, cols, j->g, acc);
 	finish_channels(m, c, j->s, j->out, j->lres, j->g, y, acc,
-			j->ost + (uint64_t)r * c->cout * c->W, 0, c->cout);
+			j->ost + (uint64_t)r * c->cout * c->W, 0, c->cout, &m->acc_amb);
 }
 
 /* Returns 1 when the batch was done here (e: a move's error), 0 when it is left to the row by
@@ -3382,7 +3460,12 @@ static int batch_rows(struct anem *m, const struct conv *c, const struct stages 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
+	m->acc_amb = 0;
 	model_parallel(nrow, rows_task, &j);
+	if (m->acc_amb) {
+		*e = ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
+		return 1;
+	}
 	if (nl_counted(s))
 		act->nelem += vals;
 	for (unsigned r = 0; r < nrow; r++)
@@ -3444,7 +3527,8 @@ static void line_task(void *arg, unsigned i)
 		}
 		micro_row(w, m->cols, per, as, acc);
 		line_port(m, c, w, m->cols, j->X, 0, (unsigned)o0, (unsigned)o1, acc);
-		finish_channels(m, c, j->s, j->out, j->lres, 0, 0, acc, j->st, (unsigned)o0, (unsigned)o1);
+		finish_channels(m, c, j->s, j->out, j->lres, 0, 0, acc, j->st, (unsigned)o0, (unsigned)o1,
+				&m->acc_amb);
 	}
 }
 
@@ -3484,6 +3568,7 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
+	m->acc_amb = 0; /* (every input and weight finite here: never set) */
 	if (tasks == 1)
 		line_task(&j, 0);
 	else
@@ -3495,6 +3580,10 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 		}
 		if (j.inf[t])
 			return 0; /* the plain loop, after the phases' packing finds the weight */
+	}
+	if (m->acc_amb) {
+		*e = ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
+		return 1;
 	}
 	if (nl_counted(s))
 		act->nelem += vals;
@@ -3930,6 +4019,8 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 						  db, s->post);
 			}
 			port_first_row(acc, first, W, dcv, 1.0f, s->post);
+			if (acc_row_amb(acc, W, dcv, 1.0f, db) != W && !nan_weight(wt + c * kel + bias, per, 1))
+				return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
 			uint16_t *v = m->hv;
 			conv_out_row(v, acc, W, dcv, 1.0f, db, s->post, dtaps2);
 			nonlinear(m, s, v, W, act);

@@ -175,6 +175,8 @@ struct anem {
 	uint16_t *ilv[2];     /* the two tile sources read channel-interleaved, de-interleaved */
 	size_t ilv_len[2];    /* values */
 	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
+	int acc_amb;          /* a convolution's sum met infinities of both signs (threads set it:
+			       * compute.c acc_row_amb; the TD is refused before its rows leave) */
 	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
 	size_t cols_len;
 	uint16_t *stage;      /* a convolution's staged input rows, or output rows (one 2-D move out) */

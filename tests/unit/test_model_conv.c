@@ -538,6 +538,97 @@ TEST(model, conv_bias_past_2_15_is_the_first_partial)
 }
 
 /*
+ * Seventh review: infinities of both signs in one output's sum. Guide 03 gives inf - inf = +0 and
+ * says nothing of where the MAC flushes it inside an accumulation (at the partial, the later taps
+ * counting; at the port, the whole output +0; or the first infinity staying, as a partial past
+ * 2^15 does), so the model refuses such an output by name (ambiguous-value) where it gave +0 (or
+ * the last infinity's sign). Output 0 at (1, 3) sums w0 a + w1 b + w2 d (every other tap's
+ * weight 0; every other input 1, output 1's weights 1/4): each form refused on every path (the
+ * phases' plain loop over columns, rows on threads, the plain loop without columns behind an
+ * infinite weight of output 1), beside controls whose values are hand arithmetic: +inf - 1 + 1,
+ * +inf + inf + 1 and 20000 + 20000 + inf are +inf; with BiasMode, a bias of +inf over +inf too;
+ * an output with a NaN weight stays +0 (its sum is NaN whatever the inputs: not an inf - inf).
+ */
+struct amb_case {
+	const char *what;
+	uint16_t a, b, d, w0, w1, w2, bias; /* bias: output 0's (BiasMode), 0 without */
+	int refused;
+	uint16_t want; /* a control's output */
+};
+
+static int amb_run(const struct amb_case *k, const struct cv *c, unsigned workers, int infw, uint16_t *at)
+{
+	const unsigned kk = c->kw * c->kh, mid = (c->kh / 2) * c->kw + c->kw / 2;
+	const size_t nin = (size_t)c->cin * c->hin * c->win, nw = (size_t)c->cout * c->cin * kk;
+	uint16_t *in = malloc(nin * 2), *wt = calloc(nw, 2), *out = malloc((size_t)c->cout * c->w * c->h * 2);
+	uint16_t bias[2] = {k->bias, 0};
+	if (!in || !wt || !out)
+		return -1;
+	for (size_t i = 0; i < nin; i++)
+		in[i] = 0x3c00u;
+	const uint16_t v[3] = {k->a, k->b, k->d}, w[3] = {k->w0, k->w1, k->w2};
+	for (unsigned ci = 0; ci < 3; ci++) {
+		in[((size_t)ci * c->hin + 1) * c->win + 3] = v[ci];
+		wt[(size_t)ci * kk + mid] = w[ci];
+		wt[((size_t)c->cin + ci) * kk + mid] = 0x3400u; /* output 1: 1/4 */
+	}
+	if (infw) /* output 1's first tap +inf over 1s: the plain loop without columns */
+		wt[(size_t)c->cin * kk] = 0x7c00u;
+	hal_set_workers(workers);
+	run_bias = k->bias ? bias : NULL;
+	int e = run_model(c, in, wt, out);
+	run_bias = NULL;
+	hal_set_workers(1);
+	*at = out[(size_t)1 * c->w + 3];
+	free(in);
+	free(wt);
+	free(out);
+	return e;
+}
+
+TEST(model, conv_infinities_of_both_signs_in_one_sum_are_refused)
+{
+	static const struct amb_case cases[] = {
+		{"+inf x 1 then +inf x -1", 0x7c00u, 0x7c00u, 0x3c00u, 0x3c00u, 0xbc00u, 0x3c00u, 0, 1, 0},
+		{"a NaN input (+inf at the port) x 1 then +inf x -1", 0x7e00u, 0x7c00u, 0x3c00u, 0x3c00u, 0xbc00u, 0x3c00u, 0, 1, 0},
+		{"20000 + 20000 (past 2^15) then +inf x -1", 0x74e2u, 0x74e2u, 0x7c00u, 0x3c00u, 0x3c00u, 0xbc00u, 0, 1, 0},
+		{"a bias of -inf, then +inf x 1", 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0xfc00u, 1, 0},
+		{"control: +inf - 1 + 1", 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0xbc00u, 0x3c00u, 0, 0, 0x7c00u},
+		{"control: +inf + inf + 1", 0x7c00u, 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0x7c00u},
+		{"control: 20000 + 20000 + inf", 0x74e2u, 0x74e2u, 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0x7c00u},
+		{"control: a bias of +inf, then +inf x 1", 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0x7c00u, 0, 0x7c00u},
+		/* a NaN weight is not an accumulation's inf - inf: +0, the model's reading before */
+		{"control: a NaN weight over +inf and -inf products", 0x7c00u, 0x7c00u, 0x3c00u, 0x3c00u, 0xbc00u, 0x7e00u, 0, 0, 0},
+	};
+	static const struct {
+		const char *path;
+		struct cv c;
+		unsigned workers;
+		int infw;
+	} paths[] = {
+		{"the phases (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 0},
+		{"the plain loop without columns", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 1},
+		{"rows on threads (3x3)", {3, 3, 1, 1, 1, 1, 1, 3, 2, 64, 5, 64, 5, 0, 0}, 2, 0},
+		{"the phases on threads (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 2, 0},
+	};
+	for (unsigned p = 0; p < sizeof paths / sizeof paths[0]; p++)
+		for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			const struct amb_case *k = &cases[i];
+			if (k->bias && paths[p].infw)
+				continue; /* (BiasMode: the one infinity is the bias's) */
+			uint16_t at = 0;
+			int e = amb_run(k, &paths[p].c, paths[p].workers, paths[p].infw, &at);
+			if (k->refused)
+				CHECKF(e == ENG_E_FAULT && run_m->flt.reason == ENG_FR_VALUE && run_m->flt.why &&
+					       strstr(run_m->flt.why, "infinities of both signs"),
+				       "%s, %s: not refused (%d, 0x%04x)", paths[p].path, k->what, e, at);
+			else
+				CHECKF(e == ENG_OK && at == k->want, "%s, %s: %d, 0x%04x (%s)", paths[p].path,
+				       k->what, e, at, e ? run_m->flt.why : "ran");
+		}
+}
+
+/*
  * Kernels in runs (Common.ConvCfg.OCGSize k > 0; docs/engine-model.md, "Kernel layout"): channel
  * c holds outputs [c 2^k, (c + 1) 2^k) of each pass of 16 x 2^k, input-major, the passes one
  * after another, and the model reads them so (the gemm.hwx shape: 512 outputs in one pass,

@@ -925,3 +925,39 @@ TEST(model_depthwise, ox_2_with_kw_1_is_refused_by_name)
 	       "Kw 1: rc %d, the first output 0x%04x: \"%s\"", rc, d.got, res.fault_text);
 }
 #endif
+
+/*
+ * Seventh review: infinities of both signs in one depthwise output's sum (guide 03 gives
+ * inf - inf = +0 and does not say where the MAC flushes it inside an accumulation) are refused
+ * by name, where the output was +0. Channel 1's output (1, 3) sums w00 x input (0, 2) then
+ * w01 x 5: +inf x 1 then -inf x 5 is refused; the control, +inf x 1 then +inf x 5, is +inf.
+ */
+TEST(model_depthwise, infinities_of_both_signs_in_one_sum_are_refused)
+{
+	static const struct {
+		uint16_t w01;
+		int refused;
+	} cases[] = {{0xfc00u, 1}, {0x7c00u, 0}};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (unsigned k = 0; k < DWI_C * 9u; k++)
+			wts[k] = 0x3400u; /* 1/4 */
+		for (unsigned k = 0; k < 9u; k++)
+			wts[9u + k] = 0;
+		wts[9u + 0] = 0x7c00u;
+		wts[9u + 1] = cases[i].w01;
+		dwz_in02 = 0x3c00u;
+		size_t len = bp_dwconv(prog, sizeof prog, DWI_C, DWI_W, DWI_H, 3, wts, NULL);
+		REQUIRE(len > 0);
+		struct dwi d = {0};
+		struct session_result res;
+		const struct session_hooks h = {dwz_fill, dwi_check, &d, 0};
+		int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		if (cases[i].refused)
+			CHECKF(rc != 0 && strstr(res.fault_text, "ambiguous-value") &&
+				       strstr(res.fault_text, "infinities of both signs"),
+			       "+inf then -inf: rc %d, 0x%04x: %s", rc, d.at, res.fault_text);
+		else
+			CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0x7c00u, "+inf then +inf: rc %d, 0x%04x: %s",
+			       rc, d.at, res.fault_text);
+	}
+}
