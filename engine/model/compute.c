@@ -3845,6 +3845,10 @@ static int dw_ox2_row(struct anem *m, const struct stages *s, const struct td_wi
 				  s->post);
 		}
 		port_first_row(acc, first, J, dcv, 1.0f, s->post);
+		/* as depthwise(): refused before the row leaves (acc_row_amb), column k's P weights at
+		 * w + 2 bias + k two apart */
+		if (acc_row_amb(acc, J, dcv, 1.0f, db) != J && !nan_weight(w + 2u * bias + k, P, 2))
+			return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
 		conv_out_row(m->hv2 + k * J, acc, J, dcv, 1.0f, db, s->post, dtaps2);
 	}
 	for (unsigned j = 0; j < J; j++) {

@@ -961,3 +961,64 @@ TEST(model_depthwise, infinities_of_both_signs_in_one_sum_are_refused)
 			       rc, d.at, res.fault_text);
 	}
 }
+
+/*
+ * The same refusal on Ox 2's row (dw_ox2_row): the form of Apple's depthwise 1x9 (build_ox2's
+ * bp_dwox2 program, 32 channels of 15), every input 1, every weight and bias 0 but two of channel
+ * 1's, at positions 4 and 6 of one column (record places 2 and 3 of the parity order): output
+ * column 2j (or 2j + 1) sums them over inputs 2j and 2j + 2 (2j + 1 and 2j + 3 for column 1).
+ * +inf and -inf in column 0, or -inf and +inf in column 1, are refused by name; before, each
+ * completed with +0 there (the fp32 sum's NaN at the port). The control, +inf and +inf in column
+ * 0: the output's column 0 is +inf and its column 1 is +0 (hand arithmetic).
+ */
+struct oxi {
+	uint16_t col0, col1; /* channel 1's output columns 0 and 1 */
+};
+
+static void oxi_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (!is_weights && g->bar == BP_IN0_BAR)
+		for (uint64_t k = 0; k + 2 <= g->size; k += 2)
+			le_wr16(buf + k, 0x3c00u); /* 1 */
+}
+
+static void oxi_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct oxi *d = ctx;
+	const uint64_t off = bp_row(OX_W); /* channel 1, [C, 1, W] */
+	if (!is_weights && g->bar == BP_OUT_BAR && off + 4 <= g->size) {
+		d->col0 = le_rd16(buf + off);
+		d->col1 = le_rd16(buf + off + 2);
+	}
+}
+
+TEST(model_depthwise, ox_2_infinities_of_both_signs_in_one_sum_are_refused)
+{
+	static const struct {
+		unsigned col;
+		uint16_t p4, p6;
+		int refused;
+	} cases[] = {{0, 0x7c00u, 0xfc00u, 1}, {1, 0xfc00u, 0x7c00u, 1}, {0, 0x7c00u, 0x7c00u, 0}};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(oxrec, 0, sizeof oxrec);
+		uint16_t *r = oxrec + 1u * OX_KEL; /* channel 1: the two biases, then (col 0, col 1) pairs */
+		r[2u + 2u * 2u + cases[i].col] = cases[i].p4; /* position 4: place 2 */
+		r[2u + 2u * 3u + cases[i].col] = cases[i].p6; /* position 6: place 3 */
+		const size_t len = bp_dwox2(oxprog, sizeof oxprog, OX_C, OX_W, OX_KW, 4, oxrec, 1);
+		REQUIRE(len > 0);
+		struct oxi d = {0x1234u, 0x1234u};
+		struct session_result res;
+		const struct session_hooks h = {oxi_fill, oxi_check, &d, 0};
+		int rc = tsubmit(oxprog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		if (cases[i].refused)
+			CHECKF(rc != 0 && strstr(res.fault_text, "td 0,") &&
+				       strstr(res.fault_text, "ambiguous-value") &&
+				       strstr(res.fault_text, "infinities of both signs"),
+			       "column %u: rc %d, 0x%04x 0x%04x: %s", cases[i].col, rc, d.col0, d.col1,
+			       res.fault_text);
+		else
+			CHECKF(rc == 0 && res.run == ENG_OK && d.col0 == 0x7c00u && d.col1 == 0x0000u,
+			       "+inf then +inf: rc %d, 0x%04x 0x%04x: %s", rc, d.col0, d.col1, res.fault_text);
+	}
+}
