@@ -271,7 +271,8 @@ FORCE:
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -fno-math-errno -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRCS := $(HOST_LIB_SRCS) $(PROGDESC_SRCS)
+# tests/fuzz's helpers (reach.c, mutate.c: every file there not a target) are linked into each
+FUZZ_LIB_SRCS := $(HOST_LIB_SRCS) $(PROGDESC_SRCS) $(filter-out $(FUZZ_SRCS),$(sort $(wildcard tests/fuzz/*.c)))
 FUZZ_LIB_OBJS := $(patsubst %,$(H)/fuzz-obj/%.o,$(FUZZ_LIB_SRCS))
 $(H)/fuzz-obj/%.c.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

@@ -9,7 +9,7 @@
  * wrote to the same register), or gives every TD whose Hin equals its Hout 1 to 8 rows, or
  * (one in 8) makes one extent smaller through the whole chain (every Win, Hin, Wout, Hout, Cin and
  * Cout holding a value v, then one time in two the largest ones too until the task is within the
- * compute limit: shrink_extent); one mutation in 16 is libFuzzer's own, on the whole file.
+ * compute limit: mut_shrink, tests/fuzz/mutate.c); one mutation in 16 is libFuzzer's own, on the whole file.
  *
  * Each input goes through the library calls the tool makes: `inspect --brief` (ldr_load with no
  * flags, then ldr_print LDR_P_BRIEF) and `submit` (session_run with the default grants, as
@@ -30,7 +30,7 @@
  * 4,096,000 elements and every sweep stream (2 x 10^6 to 1.6 x 10^9) are refused at TD 0 to 4
  * (ENG_FR_CAPACITY, not compared) until a mutant makes them smaller. FUZZ_AGREE_STATS=1 prints each verdict's count at exit, and how many inputs reached
  * each refusal by name (the control path's and the session's before the engine, the model's by its
- * reason and why): a campaign's reach.
+ * reason and why; tests/fuzz/reach.c, fuzz_submit's too): a campaign's reach.
  */
 #include "app/backend.h"
 #include "app/session.h"
@@ -42,6 +42,8 @@
 #include "fw/regmap/h13.h"
 #include "fw/td/td.h"
 #include "plat/plat.h"
+#include "tests/fuzz/mutate.h"
+#include "tests/fuzz/reach.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -53,7 +55,7 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 #define OPS_LIMIT (1ull << 20) /* the model's compute limit here: operations a task */
 
 static struct app_session *sess;
-static struct ldr_program lp, mp;
+static struct ldr_program lp;
 
 /* ---- the grants the session placed (its fill hook), and the touch check ---- */
 static struct subq_grant granted[SESSION_MAX_GRANTS];
@@ -151,37 +153,6 @@ static int td_marked(unsigned t, const char **where)
 /* FUZZ_AGREE_STATS=1: at exit, how many inputs each verdict had (stderr) */
 static unsigned long n_loaded, n_before, n_ok, n_fault[ENG_FR__COUNT], n_other, n_marked, n_l2unwritten;
 
-/* and how many reached each refusal: before the engine by its name (the control path's, the
- * session's), in the model by its reason and why (static texts, so the pointers are the keys) */
-#define HIST_MAX 512
-static struct hist {
-	const char *kind, *name;
-	unsigned long n;
-} hist[HIST_MAX];
-static unsigned nhist;
-
-static void count(const char *kind, const char *name)
-{
-	if (!getenv("FUZZ_AGREE_STATS"))
-		return;
-	if (!name)
-		name = "(no text)";
-	for (unsigned i = 0; i < nhist; i++)
-		if (hist[i].kind == kind && (hist[i].name == name || !strcmp(hist[i].name, name))) {
-			hist[i].n++;
-			return;
-		}
-	if (nhist < HIST_MAX)
-		hist[nhist++] = (struct hist){kind, name, 1};
-}
-
-static int by_count(const void *a, const void *b)
-{
-	const struct hist *x = a, *y = b;
-	int k = strcmp(x->kind, y->kind);
-	return k ? k : (x->n < y->n) - (x->n > y->n);
-}
-
 static void stats(void)
 {
 	fprintf(stderr, "fuzz_agree: %lu loaded, %lu refused before the engine, %lu completed, %lu other engine errors;"
@@ -190,16 +161,12 @@ static void stats(void)
 		fprintf(stderr, " %lu", n_fault[r]);
 	fprintf(stderr, "; field/combination refusals marked %lu (a read of L2 memory no TD wrote %lu)\n", n_marked,
 		n_l2unwritten);
-	qsort(hist, nhist, sizeof hist[0], by_count);
-	for (unsigned i = 0; i < nhist; i++)
-		fprintf(stderr, "fuzz_agree: reach %8lu  %s: %s\n", hist[i].n, hist[i].kind, hist[i].name);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
-	if (getenv("FUZZ_AGREE_STATS"))
-		atexit(stats);
+	reach_init("FUZZ_AGREE_STATS", "fuzz_agree", stats);
 	app_backend_set_ops_limit(OPS_LIMIT);
 	sess = session_create(plat_dma());
 	if (!sess)
@@ -237,7 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	session_run(sess, data, size, &o, &res);
 	if (!res.loaded || res.st.err != CTRL_OK || (res.serr != SESSION_OK && res.serr != SESSION_E_CANARIES)) {
 		n_before++;
-		count("before the engine", !res.loaded ? ldr_err_name(res.lerr)
+		reach_count("before the engine", !res.loaded ? ldr_err_name(res.lerr)
 				   : res.st.err != CTRL_OK ? ctrl_status_name(&res.st)
 							   : session_err_name(res.serr));
 		return 0; /* refused before the engine: nothing of the model's to compare */
@@ -249,7 +216,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *where = NULL;
 	if (res.run == ENG_OK) {
 		n_ok++;
-		count("completed", "every TD");
+		reach_engine(res.run, &res.fault);
 		for (unsigned t = 0; t < lp.ntds; t++)
 			if (td_marked(t, &where)) {
 				fprintf(stderr, "fuzz_agree: the model computed every TD, inspect marks td %u:\n%.300s\n",
@@ -259,13 +226,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (res.run != ENG_E_FAULT || res.fault.reason >= ENG_FR__COUNT) {
-		if (getenv("FUZZ_AGREE_STATS") && n_other++ < 20)
+		if (reach_on() && n_other++ < 20)
 			fprintf(stderr, "fuzz_agree: engine error %s: %s\n", eng_err_name(res.run), res.fault_text);
-		count("the model", eng_err_name(res.run));
-	} else {
+	} else
 		n_fault[res.fault.reason]++;
-		count(eng_fault_reason_name(res.fault.reason), res.fault.why);
-	}
+	reach_engine(res.run, &res.fault);
 	/* the TDs before the one the model stopped at, it computed: none of them marked (property 1) */
 	for (int t = 0; res.run == ENG_E_FAULT && t < res.fault.td; t++)
 		if (td_marked((unsigned)t, &where)) {
@@ -289,149 +254,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
-/* ---- the mutator: register value words of the program's TDs ---- */
+/* ---- the mutator: register value words of the program's TDs (tests/fuzz/mutate.c) ---- */
 #define DICT_WORDS (ANEM_WINDOW_BYTES / 4)
 #define DICT_VALS 4
 static uint32_t dict[DICT_WORDS][DICT_VALS]; /* values seen written to each register */
 static uint8_t dict_n[DICT_WORDS];
 
-static uint64_t rng_state;
-static uint32_t rnd(void)
+static void seen(uint32_t addr, uint32_t value)
 {
-	rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-	return (uint32_t)(rng_state >> 33);
-}
-
-struct wloc {
-	uint32_t addr, off; /* register address; file offset of the value word */
-};
-static struct wloc wl[1 << 15];
-
-/* the dimension fields shrink_extent changes */
-static const struct dimf {
-	uint32_t addr;
-	unsigned lsb, w;
-} dimf[] = {
-	{H13_COMMON_INDIM, H13_INDIM_WIN_LSB, H13_INDIM_WIN_W},   {H13_COMMON_INDIM, H13_INDIM_HIN_LSB, H13_INDIM_HIN_W},
-	{H13_COMMON_OUTDIM, H13_OUTDIM_WOUT_LSB, H13_OUTDIM_WOUT_W}, {H13_COMMON_OUTDIM, H13_OUTDIM_HOUT_LSB, H13_OUTDIM_HOUT_W},
-	{H13_COMMON_CIN, H13_CIN_LSB, H13_CIN_W},                 {H13_COMMON_COUT, H13_COUT_LSB, H13_COUT_W},
-};
-#define NDIMF (sizeof dimf / sizeof dimf[0])
-
-/* The task's operations as the model counts them (fw/td td_ops over the TDs' register images). */
-static uint64_t task_ops(const uint8_t *data, size_t size)
-{
-	static struct ldr_program q;
-	static struct ldr_image im;
-	if (ldr_load(data, size, 0, &q) != LDR_OK)
-		return 0;
-	memset(&im, 0, sizeof im);
-	im.p = &q;
-	uint64_t sum = 0;
-	for (unsigned t = 0; t < q.ntds; t++) {
-		ldr_image_apply_td(&im, t);
-		const struct td_regs regs = {ldr_image_reg, &im};
-		uint64_t o = td_ops(&regs);
-		sum = o > UINT64_MAX - sum ? UINT64_MAX : sum + o;
+	unsigned k = addr / 4;
+	if (k >= DICT_WORDS)
+		return;
+	unsigned j = 0;
+	while (j < dict_n[k] && dict[k][j] != value)
+		j++;
+	if (j == dict_n[k]) {
+		if (dict_n[k] < DICT_VALS)
+			dict[k][dict_n[k]++] = value;
+		else
+			dict[k][mut_rnd() % DICT_VALS] = value;
 	}
-	return sum;
-}
-
-/* Every dimension field of wl[0..n) that holds a value v set to k (1 to 8, or v halved 1 to 4
- * times; below v). v: one of the values above 1 the fields hold, at random, or (big) the largest.
- * Returns 0 when no field holds a value above 1. */
-static int shrink_value(uint8_t *data, unsigned n, int big)
-{
-	uint32_t v = 0;
-	unsigned seen = 0;
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned f = 0; f < NDIMF; f++) {
-			if (wl[i].addr != dimf[f].addr)
-				continue;
-			uint32_t x = (le_rd32(data + wl[i].off) >> dimf[f].lsb) & td_field_mask(dimf[f].w);
-			if (x > 1 && (big ? x > v : rnd() % ++seen == 0)) /* random: each as likely */
-				v = x;
-		}
-	if (!v)
-		return 0;
-	uint32_t k = rnd() % 2 ? 1 + rnd() % 8 : v >> (1 + rnd() % 4);
-	if (k >= v)
-		k = v - 1;
-	if (!k)
-		k = 1;
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned f = 0; f < NDIMF; f++) {
-			if (wl[i].addr != dimf[f].addr)
-				continue;
-			const uint32_t m = td_field_mask(dimf[f].w) << dimf[f].lsb, w = le_rd32(data + wl[i].off);
-			if (((w & m) >> dimf[f].lsb) == v)
-				le_wr32(data + wl[i].off, (w & ~m) | k << dimf[f].lsb);
-		}
-	return 1;
-}
-
-/* One value shrunk (shrink_value, at random); then, one time in two, the largest values too until
- * the task's operations are within the compute limit (8 at most), so a chain of TDs each past
- * it reaches its last TD in one mutation. */
-static int shrink_extent(uint8_t *data, size_t size, unsigned n)
-{
-	if (!shrink_value(data, n, 0))
-		return 0;
-	if (rnd() % 2)
-		for (unsigned r = 0; r < 8 && task_ops(data, size) > OPS_LIMIT; r++)
-			if (!shrink_value(data, n, 1))
-				break;
-	return 1;
 }
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
-	rng_state ^= seed + 0x9e3779b97f4a7c15ull;
-	rnd();
-	if (rnd() % 16 == 0 || ldr_load(data, size, 0, &mp) != LDR_OK || mp.ntds == 0)
+	mut_seed(seed);
+	if (mut_rnd() % 16 == 0)
 		return LLVMFuzzerMutate(data, size, max_size);
 	/* every write of every TD, and the values into the dictionary */
-	unsigned n = 0;
-	const size_t base = (size_t)(mp.buf - data) + mp.td_area_off;
-	for (unsigned t = 0; t < mp.ntds && n < sizeof wl / sizeof wl[0]; t++) {
-		struct ldr_write_iter it;
-		struct ldr_write w;
-		ldr_writes_begin(&mp, t, &it);
-		while (n < sizeof wl / sizeof wl[0] && ldr_writes_next(&it, &w)) {
-			if (base + w.area_off + 4 > size)
-				continue;
-			wl[n++] = (struct wloc){w.addr, (uint32_t)(base + w.area_off)};
-			unsigned k = w.addr / 4;
-			if (k < DICT_WORDS) {
-				unsigned j = 0;
-				while (j < dict_n[k] && dict[k][j] != w.value)
-					j++;
-				if (j == dict_n[k]) {
-					if (dict_n[k] < DICT_VALS)
-						dict[k][dict_n[k]++] = w.value;
-					else
-						dict[k][rnd() % DICT_VALS] = w.value;
-				}
-			}
-		}
-	}
+	const unsigned n = mut_writes(data, size, 0, seen);
 	if (!n)
 		return LLVMFuzzerMutate(data, size, max_size);
-	if (rnd() % 8 == 0) {
-		/* one extent smaller through the whole chain: a value v one of the dimension fields
-		 * holds (Win, Hin, Wout, Hout, Cin, Cout) becomes k in every such field of every TD that
-		 * holds v, so a tensor one TD writes and the next reads (transposed, as the sweeps'
-		 * matmuls' token count is a C in one TD and a W in the next) stays one shape and a chain
-		 * past the compute limit (the sweeps' streams: 2 x 10^6 to 1.6 x 10^9 operations) reaches
-		 * its later TDs */
-		if (shrink_extent(data, size, n))
-			return size;
-	}
-	if (rnd() % 8 == 0) {
+	const struct mut_word *wl = mut_wl;
+	/* one extent smaller through the whole chain, so a chain past the compute limit (the sweeps'
+	 * streams: 2 x 10^6 to 1.6 x 10^9 operations) reaches its later TDs */
+	if (mut_rnd() % 8 == 0 && mut_shrink(data, size, n, 0, OPS_LIMIT))
+		return size;
+	if (mut_rnd() % 8 == 0) {
 		/* fewer rows: every TD whose Hin equals its Hout (elementwise reads and writes, the
 		 * kernel fixtures' 2560 rows) gets the same 1 to 8, so a program whose operations are
 		 * past the compute limit reaches the model's paths */
-		const uint32_t h = 1 + rnd() % 8, hm = td_field_mask(H13_INDIM_HIN_W) << H13_INDIM_HIN_LSB;
+		const uint32_t h = 1 + mut_rnd() % 8, hm = td_field_mask(H13_INDIM_HIN_W) << H13_INDIM_HIN_LSB;
 		for (unsigned i = 0; i < n; i++) {
 			if (wl[i].addr != H13_COMMON_INDIM || i + 1 >= n)
 				continue;
@@ -450,31 +313,31 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 		}
 		return size;
 	}
-	unsigned times = 1 + rnd() % 3;
+	unsigned times = 1 + mut_rnd() % 3;
 	for (unsigned i = 0; i < times; i++) {
-		const struct wloc *x = &wl[rnd() % n];
+		const struct mut_word *x = &wl[mut_rnd() % n];
 		uint32_t v = le_rd32(data + x->off);
-		unsigned k = x->addr / 4, lsb = rnd() % 32, w = 1 + rnd() % 8;
+		unsigned k = x->addr / 4, lsb = mut_rnd() % 32, w = 1 + mut_rnd() % 8;
 		uint32_t mask = (w >= 32 ? ~0u : ((1u << w) - 1u)) << lsb;
-		switch (rnd() % 7) {
+		switch (mut_rnd() % 7) {
 		case 0:
 			v ^= 1u << lsb;
 			break;
 		case 1:
-			v = (v & ~mask) | (rnd() & mask);
+			v = (v & ~mask) | (mut_rnd() & mask);
 			break;
 		case 2:
 			v &= ~mask;
 			break;
 		case 3:
-			v += (rnd() % 2 ? 1u : -1u) << lsb;
+			v += (mut_rnd() % 2 ? 1u : -1u) << lsb;
 			break;
 		case 4:
 			v = 0;
 			break;
 		default:
 			if (k < DICT_WORDS && dict_n[k])
-				v = dict[k][rnd() % dict_n[k]];
+				v = dict[k][mut_rnd() % dict_n[k]];
 			else
 				v ^= 1u << lsb;
 			break;

@@ -9,15 +9,20 @@
  * Property: every byte range the model touches (its touch hook) lies inside a range the control
  * path checked for that submission, so the ranges the engine moves cannot differ from the ones
  * the policy proved.
+ *
+ * The model's compute limit is OPS_LIMIT operations a task (FUZZ_SUBMIT_OPS=N overrides it, to
+ * measure). FUZZ_SUBMIT_STATS=1 prints at exit how many inputs reached each verdict by name
+ * (tests/fuzz/reach.c, fuzz_agree's too).
  */
 #include "tests/unit/tsession.h"
 #include "hal/hal.h"
 #include "plat/plat.h"
 #include "fw/common/le.h"
 #include "fw/ctrl/ctrl.h"
-#include "hal/hal.h"
+#include "tests/fuzz/reach.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +39,26 @@ static struct ldr_program lp;
 static struct ctrl_plan plan;
 static struct anem model;
 static struct subq_grant g[40];
+
+#define OPS_LIMIT (1ull << 24) /* the model's compute limit here: operations a task */
+static uint64_t ops_limit = OPS_LIMIT;
+static unsigned long n_inputs, n_loaded, n_planned, n_ok;
+
+static void stats(void)
+{
+	fprintf(stderr, "fuzz_submit: %lu inputs, %lu loaded, %lu planned (the engine ran), %lu completed; compute limit %llu\n",
+		n_inputs, n_loaded, n_planned, n_ok, (unsigned long long)ops_limit);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	const char *e = getenv("FUZZ_SUBMIT_OPS");
+	if (e && strtoull(e, NULL, 0))
+		ops_limit = strtoull(e, NULL, 0);
+	reach_init("FUZZ_SUBMIT_STATS", "fuzz_submit", stats);
+	return 0;
+}
 
 static void touched(void *ctx, uint64_t dev, uint64_t len, int write)
 {
@@ -57,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t pos = 2;
 	if (size < pos + 16u * n)
 		return 0;
+	n_inputs++;
 	for (unsigned i = 0; i < n; i++, pos += 16) {
 		const uint8_t *d = data + pos;
 		g[i] = (struct subq_grant){d[0], d[1] & 3u, d[2] & 1u, 0, le_rd32(d + 12),
@@ -67,13 +93,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!prog)
 		return 0;
 	memcpy(prog, data + pos, size - pos);
-	if (ldr_load(prog, size - pos, (mode & 1) ? LDR_F_RAW : 0, &lp) != LDR_OK) {
+	enum ldr_err le = ldr_load(prog, size - pos, (mode & 1) ? LDR_F_RAW : 0, &lp);
+	if (le != LDR_OK) {
+		reach_count("the loader", ldr_err_name(le));
 		free(prog);
 		return 0;
 	}
+	n_loaded++;
 	if (mode & 2) {
 		struct ctrl_status st;
 		if (ctrl_default_grants(&lp, g, 32, &n, &st) != CTRL_OK) {
+			reach_count("the default grants", ctrl_status_name(&st));
 			free(prog);
 			return 0;
 		}
@@ -92,13 +122,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, NULL) == CTRL_OK) {
 		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, plat_dma());
 		/* a compute limit for a fuzzer's pace (and its refusal path exercised): 2^24 */
-		anem_set_ops_limit(&model, 1ull << 24);
+		anem_set_ops_limit(&model, ops_limit);
 		model.touch = touched;
 		model.touch_ctx = &plan;
 		struct eng eng = {.ops = &anem_ops, .dev = &model, .gen = lp.gen};
 		anem_begin(&model);
-		eng_run(&eng, &plan, 0, 0);
+		const int run = eng_run(&eng, &plan, 0, 0);
 		anem_end(&model);
+		n_planned++;
+		n_ok += run == ENG_OK;
+		reach_engine(run, &eng.fault);
 		/* the guard page past the arena is never touched */
 		for (size_t k = ARENA; k < sizeof arena; k++)
 			if (arena[k] != CANARY)
@@ -113,6 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 	} else {
+		reach_count("the control path", ctrl_status_name(&plan.st));
 		for (size_t k = 0; k < sizeof arena; k++)
 			if (arena[k] != CANARY && (k < TDMEM || k >= ARENA)) /* TD memory: the plan's copy */
 				abort();
@@ -120,3 +154,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(prog);
 	return 0;
 }
+
