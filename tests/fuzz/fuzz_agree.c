@@ -9,7 +9,10 @@
  * wrote to the same register), or gives every TD whose Hin equals its Hout 1 to 8 rows, or
  * (one in 8) makes one extent smaller through the whole chain (every Win, Hin, Wout, Hout, Cin and
  * Cout holding a value v, then one time in two the largest ones too until the task is within the
- * compute limit: mut_shrink, tests/fuzz/mutate.c); one mutation in 16 is libFuzzer's own, on the whole file.
+ * compute limit: mut_shrink, tests/fuzz/mutate.c), or (one in 8 of the rest) moves a TD's read of
+ * L2 memory (Source2Base, SourceBase, the second source's row stride) or makes one TD that writes L2
+ * memory smaller alone (mut_l2: a second operand, a normalize's pair or a reduction reading L2
+ * memory no TD wrote); one mutation in 16 is libFuzzer's own, on the whole file.
  *
  * Each input goes through the library calls the tool makes: `inspect --brief` (ldr_load with no
  * flags, then ldr_print LDR_P_BRIEF) and `submit` (session_run with the default grants, as
@@ -289,6 +292,10 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	/* one extent smaller through the whole chain, so a chain past the compute limit (the sweeps'
 	 * streams: 2 x 10^6 to 1.6 x 10^9 operations) reaches its later TDs */
 	if (mut_rnd() % 8 == 0 && mut_shrink(data, size, n, 0, OPS_LIMIT))
+		return size;
+	/* a read of L2 memory moved (a second operand's, a pair's, a reduction's) or a TD writing
+	 * L2 memory made smaller alone: reads of L2 memory no TD wrote */
+	if (mut_rnd() % 8 == 0 && mut_l2(data, n))
 		return size;
 	if (mut_rnd() % 8 == 0) {
 		/* fewer rows: every TD whose Hin equals its Hout (elementwise reads and writes, the

@@ -118,3 +118,72 @@ int mut_shrink(uint8_t *data, size_t size, unsigned n, unsigned flags, uint64_t 
 				break;
 	return 1;
 }
+
+static int l2_base(uint32_t addr)
+{
+	return addr == H13_L2_SOURCEBASE || addr == H13_L2_SOURCE2BASE || addr == H13_L2_RESULTBASE;
+}
+
+int mut_l2(uint8_t *data, unsigned n)
+{
+	/* the L2 base words, and one of those a source's (weighted to Source2Base: the second
+	 * operand's and the pair's reads, which word mutations did not reach) */
+	unsigned nb = 0, pick = n, seen = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (!l2_base(mut_wl[i].addr))
+			continue;
+		nb++;
+		unsigned wgt = mut_wl[i].addr == H13_L2_SOURCE2BASE ? 3 : mut_wl[i].addr == H13_L2_SOURCEBASE ? 1 : 0;
+		for (unsigned k = 0; k < wgt; k++)
+			if (mut_rnd() % ++seen == 0)
+				pick = i;
+	}
+	if (!nb)
+		return 0;
+	const uint32_t am = td_field_mask(H13_L2_ADDR_W) << H13_L2_ADDR_LSB;
+	const unsigned how = mut_rnd() % 4;
+	if (how == 3 || pick == n) {
+		/* one TD that writes L2 memory (L2.ResultCfg.ResultType 0), at random, smaller alone */
+		unsigned t = 0;
+		seen = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (mut_wl[i].addr == H13_L2_RESULTCFG &&
+			    H13_GET(le_rd32(data + mut_wl[i].off), H13_L2_RESULTTYPE) == H13_L2_MEM && mut_rnd() % ++seen == 0)
+				t = mut_wl[i].td;
+		if (!seen)
+			return 0;
+		unsigned a = 0, b;
+		while (a < n && mut_wl[a].td != t)
+			a++;
+		for (b = a; b < n && mut_wl[b].td == t; b++)
+			;
+		return shrink_value(data, a, b, 0);
+	}
+	const struct mut_word *x = &mut_wl[pick];
+	uint32_t w = le_rd32(data + x->off), u = (w & am) >> H13_L2_ADDR_LSB;
+	if (how == 0) {
+		/* a few 16-byte units on or back */
+		uint32_t d = 1 + mut_rnd() % 8;
+		u = mut_rnd() % 2 ? u + d : u - d;
+	} else if (how == 1) {
+		/* where another L2 base points, a few units on */
+		unsigned j = mut_rnd() % n, k = 0;
+		while (k < n && !l2_base(mut_wl[(j + k) % n].addr))
+			k++;
+		const uint32_t o = le_rd32(data + mut_wl[(j + k) % n].off);
+		u = ((o & am) >> H13_L2_ADDR_LSB) + mut_rnd() % 4;
+	} else {
+		/* the second source's row stride of the same TD (a pair's p1 one row stride on), or the
+		 * base a long way on */
+		for (unsigned i = 0; i < n; i++)
+			if (mut_wl[i].td == x->td && mut_wl[i].addr == H13_L2_SRC2_CSTRIDE + 4 && mut_rnd() % 2) {
+				const uint32_t s = le_rd32(data + mut_wl[i].off), v = (s & am) >> H13_L2_ADDR_LSB;
+				const uint32_t nv = mut_rnd() % 2 ? v + 1 + mut_rnd() % 8 : v >> 1;
+				le_wr32(data + mut_wl[i].off, (s & ~am) | ((nv << H13_L2_ADDR_LSB) & am));
+				return 1;
+			}
+		u += 1u << (4 + mut_rnd() % 12);
+	}
+	le_wr32(data + x->off, (w & ~am) | ((u << H13_L2_ADDR_LSB) & am));
+	return 1;
+}
