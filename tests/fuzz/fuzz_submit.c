@@ -4,7 +4,13 @@
  *
  * Input: byte 0 mode (bit 0 raw stream, bit 1 default grants), byte 1 grant count (mod 34),
  * then 16 bytes per grant (bar, access, flags, pad, size u32, offset u32, dva u32), then the
- * program. Grants are placed inside the arena at their offset (64-byte aligned).
+ * program. Given grants are placed inside the arena's first 256 KiB at their offset (64-byte
+ * aligned); default grants (ctrl_default_grants) one after the other from its start, and filled
+ * as the session fills them (session_fill_buffer: the weights, an input's pattern, zeros), so the
+ * model reads the program's own weights. The arena is sized for each input: the grants' region
+ * (224 KiB at least), then TD memory, the kernel-unit copy and the fold scratch, each as large as
+ * the program needs (8, 12 and 12 KiB at least: the layout of a 256 KiB arena before 2026-12-07,
+ * where every sweep stream and kernel fixture was refused before the engine), 64 MiB at most.
  *
  * Property: every byte range the model touches (its touch hook) lies inside a range the control
  * path checked for that submission, so the ranges the engine moves cannot differ from the ones
@@ -27,13 +33,13 @@
 #include <string.h>
 
 #define DEV 0x40000000u
-#define ARENA 0x40000u
-#define TDMEM 0x38000u
-#define KUMEM 0x3a000u
-#define FOLDMEM 0x3d000u
+#define SMALL 0x40000u        /* given grants: offsets and addresses inside the first 256 KiB */
+#define GRANTS 0x38000u       /* the grants' region at least (then TD memory, 8 KiB at least) */
+#define ARENA_MAX (64u << 20) /* past it an input is left (counted: the harness) */
 #define CANARY 0x5a
 
-static uint8_t arena[ARENA + 0x1000];
+static uint8_t *arena;
+static size_t arena_cap;
 static uint32_t window[ANEM_WINDOW_BYTES / 4];
 static struct ldr_program lp;
 static struct ctrl_plan plan;
@@ -48,6 +54,13 @@ static void stats(void)
 {
 	fprintf(stderr, "fuzz_submit: %lu inputs, %lu loaded, %lu planned (the engine ran), %lu completed; compute limit %llu\n",
 		n_inputs, n_loaded, n_planned, n_ok, (unsigned long long)ops_limit);
+}
+
+/* n bytes rounded up to pages, and at least least */
+static uint64_t page_at_least(uint64_t n, uint64_t least)
+{
+	n = (n + 0xfff) & ~0xfffull;
+	return n > least ? n : least;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -86,8 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned i = 0; i < n; i++, pos += 16) {
 		const uint8_t *d = data + pos;
 		g[i] = (struct subq_grant){d[0], d[1] & 3u, d[2] & 1u, 0, le_rd32(d + 12),
-					   le_rd32(d + 4) % (ARENA / 2),
-					   DEV + ((le_rd32(d + 8) % ARENA) & ~63u)};
+					   le_rd32(d + 4) % (SMALL / 2),
+					   DEV + ((le_rd32(d + 8) % SMALL) & ~63u)};
 	}
 	uint8_t *prog = malloc(size - pos ? size - pos : 1);
 	if (!prog)
@@ -113,14 +126,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			at += (g[i].size + 0xfff) & ~0xfffull;
 		}
 	}
-	memset(arena, CANARY, sizeof arena);
-	/* firmware memory: TD memory, the kernel-unit copy, the fold scratch */
-	struct pol_range forbid[2] = {{DEV + TDMEM, 0x2000, 0, 0}, {DEV + KUMEM, ARENA - KUMEM, 0, 0}};
-	struct ctrl_scratch sc = {arena + TDMEM, 0x2000, DEV + TDMEM,
-				  arena + KUMEM, FOLDMEM - KUMEM, DEV + KUMEM,
-				  arena + FOLDMEM, ARENA - FOLDMEM, DEV + FOLDMEM};
+	/* the arena: the grants, then TD memory, the kernel-unit copy and the fold scratch (firmware
+	 * memory), then a guard page */
+	uint64_t grants = GRANTS;
+	for (unsigned i = 0; (mode & 2) && i < n; i++)
+		if (g[i].mapped - DEV + g[i].size > grants)
+			grants = (g[i].mapped - DEV + g[i].size + 0xfff) & ~0xfffull;
+	const uint64_t tdmem = grants, kumem = tdmem + page_at_least(lp.td_area_len, 0x2000),
+		       foldmem = kumem + page_at_least(lp.weights_len, 0x3000),
+		       end = foldmem + page_at_least(ctrl_fold_cap(&lp), 0x3000);
+	if (end > ARENA_MAX) {
+		reach_count("the harness", "an arena over 64 MiB");
+		free(prog);
+		return 0;
+	}
+	if (arena_cap < end + 0x1000) {
+		free(arena);
+		arena_cap = end + 0x1000;
+		if (!(arena = malloc(arena_cap)))
+			abort();
+	}
+	const size_t asize = end + 0x1000;
+	memset(arena, CANARY, asize);
+	struct pol_range forbid[2] = {{DEV + tdmem, kumem - tdmem, 0, 0}, {DEV + kumem, end - kumem, 0, 0}};
+	struct ctrl_scratch sc = {arena + tdmem, kumem - tdmem, DEV + tdmem,
+				  arena + kumem, foldmem - kumem, DEV + kumem,
+				  arena + foldmem, end - foldmem, DEV + foldmem};
 	if (ctrl_plan(&plan, &lp, g, n, forbid, 2, &sc, NULL) == CTRL_OK) {
-		anem_init(&model, (uintptr_t)window, arena, DEV, ARENA, plat_dma());
+		/* default grants filled as the session fills them (the weights among them) */
+		for (unsigned i = 0; (mode & 2) && i < n; i++)
+			session_fill_buffer(&lp, &g[i], arena + (g[i].mapped - DEV));
+		anem_init(&model, (uintptr_t)window, arena, DEV, end, plat_dma());
 		/* a compute limit for a fuzzer's pace (and its refusal path exercised): 2^24 */
 		anem_set_ops_limit(&model, ops_limit);
 		model.touch = touched;
@@ -133,22 +169,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n_ok += run == ENG_OK;
 		reach_engine(run, &eng.fault);
 		/* the guard page past the arena is never touched */
-		for (size_t k = ARENA; k < sizeof arena; k++)
+		for (size_t k = end; k < asize; k++)
 			if (arena[k] != CANARY)
 				abort();
-		/* bytes outside every writable grant, TD memory and scratch keep the canary */
-		for (size_t k = 0; k < TDMEM; k += 61) {
+		/* bytes outside every writable grant (every grant, filled: the touch check holds the
+		 * read-only ones), TD memory and scratch keep the canary */
+		for (size_t k = 0; k < tdmem; k += 61) {
 			int w = 0;
 			for (unsigned i = 0; i < n && !w; i++)
-				w = (g[i].access & POL_WRITE) && DEV + k >= g[i].mapped &&
+				w = ((mode & 2) || (g[i].access & POL_WRITE)) && DEV + k >= g[i].mapped &&
 				    DEV + k - g[i].mapped < g[i].size;
 			if (!w && arena[k] != CANARY)
 				abort();
 		}
 	} else {
 		reach_count("the control path", ctrl_status_name(&plan.st));
-		for (size_t k = 0; k < sizeof arena; k++)
-			if (arena[k] != CANARY && (k < TDMEM || k >= ARENA)) /* TD memory: the plan's copy */
+		for (size_t k = 0; k < asize; k++)
+			if (arena[k] != CANARY && (k < tdmem || k >= end)) /* TD memory: the plan's copy */
 				abort();
 	}
 	free(prog);
