@@ -17,7 +17,7 @@
  * the policy proved.
  *
  * The model's compute limit is OPS_LIMIT operations a task (FUZZ_SUBMIT_OPS=N overrides it, to
- * measure): at 2^24 one input takes at most about 4 s under ASan (the sweeps' ebmm, 200 TDs; the
+ * measure): at 2^24 one input takes at most about 5 s under ASan (the sweeps' ebmm, 200 TDs; the
  * others 0.4 to 2), at 2^28 18 of the sweeps' 27 streams take 5 to 39 s, past libFuzzer's 10 s
  * timeout for 9 (docs/robustness.md, "The fifth campaign"), so it stays 2^24 and the mutator
  * shrinks instead. The custom mutator is libFuzzer's own on the whole input but one time in 8,
