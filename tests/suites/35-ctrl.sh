@@ -163,4 +163,33 @@ fuzz_pass() {
 }
 fuzz_pass fuzz_submit
 fuzz_pass fuzz_agree
+
+# fuzz_submit runs its seeds on the model: mkprog's programs and (with ../shared) the kernel
+# fixtures, each once through the target (FUZZ_SUBMIT_STATS: its histogram), every TD computed
+# (softmax.bin, 4.1 x 10^6 operations a TD, stops at the target's 2^24 limit and is left out).
+# Until 2026-12-07 the target's 256 KiB arena refused the kernel fixtures before the engine
+# (address-in-firmware-memory) and its default grants were never filled, so mkprog's kernel units
+# were read from canary bytes: 2 of these ran every TD (docs/robustness.md, "The fifth campaign").
+fz="$BUILD/host/fuzz/fuzz_submit"
+if [ -x "$fz" ]; then
+	sd=$(BUILD="$BUILD" SHARED="$SHARED" bash tests/fuzz/seeds/fuzz_submit.sh | tail -1)
+	runs=("$sd"/mkprog-*)
+	if have_shared; then
+		for f in "$SHARED"/fixtures/kernels/*/*.bin; do
+			[ "$(basename "$f")" = softmax.bin ] || runs+=("$sd/$(basename "$f")")
+		done
+	fi
+	log=$(FUZZ_SUBMIT_STATS=1 "$fz" -rss_limit_mb=2048 "${runs[@]}" 2>&1)
+	# (libFuzzer runs the first file once more: every verdict is counted, so none but completed)
+	got=$(sed -n 's/^fuzz_submit: reach *\([0-9]*\)  completed: every TD$/\1/p' <<<"$log")
+	other=$(grep '^fuzz_submit: reach' <<<"$log" | grep -vc '  completed: every TD$')
+	if [ "${got:-0}" -ge "${#runs[@]}" ] && [ "$other" -eq 0 ]; then
+		t_pass "ctrl.fuzz_submit_runs_its_seeds_on_the_model (${#runs[@]} programs, every TD)"
+	else
+		t_fail ctrl.fuzz_submit_runs_its_seeds_on_the_model \
+			"${got:-0} of ${#runs[@]} ran every TD: $(grep '^fuzz_submit: reach' <<<"$log" | grep -v completed | head -3 | tr '\n' ' ')"
+	fi
+else
+	t_fail ctrl.fuzz_submit_runs_its_seeds_on_the_model "fuzz target not built (make test builds it: make fuzz-build)"
+fi
 t_done
