@@ -126,14 +126,23 @@ static int l2_base(uint32_t addr)
 
 int mut_l2(uint8_t *data, unsigned n)
 {
-	/* the L2 base words, and one of those a source's (weighted to Source2Base: the second
-	 * operand's and the pair's reads, which word mutations did not reach) */
+	/* the TDs with a second source in L2 memory: a Source2Base or second-source stride not 0 */
+	static uint8_t src2[LDR_MAX_TDS];
+	memset(src2, 0, sizeof src2);
+	for (unsigned i = 0; i < n; i++)
+		if (mut_wl[i].td < LDR_MAX_TDS && mut_wl[i].addr >= H13_L2_SOURCE2BASE &&
+		    mut_wl[i].addr < H13_L2_SRC2_CSTRIDE + 16 && le_rd32(data + mut_wl[i].off))
+			src2[mut_wl[i].td] = 1;
+	/* the L2 base words, and one of those a source's (weighted to such a TD's Source2Base: the
+	 * second operand's and the pair's reads, which word mutations did not reach; most TDs
+	 * write a Source2Base of 0 they do not read) */
 	unsigned nb = 0, pick = n, seen = 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (!l2_base(mut_wl[i].addr))
 			continue;
 		nb++;
-		unsigned wgt = mut_wl[i].addr == H13_L2_SOURCE2BASE ? 3 : mut_wl[i].addr == H13_L2_SOURCEBASE ? 1 : 0;
+		unsigned wgt = mut_wl[i].addr == H13_L2_SOURCE2BASE ? (mut_wl[i].td < LDR_MAX_TDS && src2[mut_wl[i].td] ? 8 : 1)
+			       : mut_wl[i].addr == H13_L2_SOURCEBASE ? 1 : 0;
 		for (unsigned k = 0; k < wgt; k++)
 			if (mut_rnd() % ++seen == 0)
 				pick = i;
