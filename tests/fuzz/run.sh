@@ -3,7 +3,8 @@
 # and from what tests/fuzz/seeds/<target>.sh prints (e.g. directories of fixtures).
 # Crashes are kept under build/fuzz-artifacts/ and fail the run.
 # Memory: -malloc_limit_mb=256 fails a run on any single allocation over 256 MiB and
-# -rss_limit_mb=1024 on a resident set over 1 GiB, so an input that makes the firmware or the
+# -rss_limit_mb=1024 on a resident set over 1 GiB (2 GiB when a seed is past 1 MiB: the corpus
+# libFuzzer holds), so an input that makes the firmware or the
 # engine model allocate what no grant or on-chip memory holds is a crash, even on 2 cores
 # (issue 22; docs/robustness.md, "Resource limits"). FUZZ_MALLOC_MB / FUZZ_RSS_MB override them.
 # -max_len is the largest seed's length when that is over libFuzzer's 1 MiB default.
@@ -36,7 +37,13 @@ for bin in "$BUILD"/host/fuzz/fuzz_*; do
 	maxlen=()
 	big=$( (find "$work" "${seeds[@]}" -type f -printf '%s\n' 2>/dev/null; echo 0) | sort -n | tail -1)
 	[ "$big" -gt 1048576 ] && maxlen=(-max_len="$big")
-	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb="${FUZZ_RSS_MB:-1024}" -malloc_limit_mb="${FUZZ_MALLOC_MB:-256}" -print_final_stats=1 \
+	# libFuzzer holds its corpus in memory: from seeds past 1 MiB (the sweeps' streams) a
+	# fuzz_agree run's corpus reached 654 MB in 247 s and the process 1031 MB, a stop on the RSS
+	# limit that no input caused (the artifact alone: 63 MB). Such runs get 2048 MB; one
+	# allocation past FUZZ_MALLOC_MB still fails any run.
+	rss=${FUZZ_RSS_MB:-1024}
+	[ "$big" -gt 1048576 ] && [ -z "${FUZZ_RSS_MB:-}" ] && rss=2048
+	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb="$rss" -malloc_limit_mb="${FUZZ_MALLOC_MB:-256}" -print_final_stats=1 \
 		"${maxlen[@]}" -artifact_prefix="$art/" "$work" "${seeds[@]}" >"$log" 2>&1; then
 		execs=$(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}')
 		echo "ok   fuzz.$name (${execs:-?} executions in ${secs}s)"
