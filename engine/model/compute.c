@@ -2494,6 +2494,32 @@ struct conv {
 				 * the first partial, the bias alone, meets the port too (bias_row) */
 };
 
+/* A NaN among a TD's weights or kernel biases, the MAC's operands (NE.MACCfg.BiasMode's
+ * biases, NE.AccBias): refused by name. Guide 03 makes a NaN +inf where the tiles enter the
+ * engine and says the engine never produces one; what the kernel DMA does with a NaN weight is
+ * not measured, and every output it reached was +0 here before (the port's NaN; the sweeps'
+ * index payloads hold such weights, no trained weights do). Dense weights are scanned only when
+ * packing saw a weight with exponent 31 (m->wts_inf), so a finite layer costs nothing. */
+static const char NAN_WEIGHT_TEXT[] =
+	"a NaN weight or kernel bias: what the MAC does with one is not pinned (guide 03 makes a NaN "
+	"+inf where the tiles enter; the kernel DMA's reading of one is not measured)";
+
+static int nan_in(const float *v, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (v[i] != v[i])
+			return 1;
+	return 0;
+}
+
+static int nan_weight_refusal(struct anem *m, const struct conv *c, uint64_t nout)
+{
+	if ((m->wts_inf && nan_in(m->wts, (uint64_t)c->G * c->nob * CB * c->per)) ||
+	    (c->cv && !c->ku && nan_in(m->chv + nout, nout)))
+		return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, NAN_WEIGHT_TEXT);
+	return ENG_OK;
+}
+
 /*
  * Partial sums at the MAC's output port (guide 03, "Saturation hazard"): on the M1 a partial sum
  * whose value at the port reaches 2^15 overflows to infinity "even when a later cancellation
@@ -3988,6 +4014,8 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 		for (uint64_t i = 0; i < kel; i++) /* as the dense kernels are read (weights_strided) */
 			wt[c * kel + i] = elem == 2u ? mac_in(le_rd16(k + 2u * i)) : (float)(int8_t)k[i];
 	}
+	if (elem == 2u && nan_in(wt, (uint64_t)C * kel)) /* the biases in the records too */
+		return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, NAN_WEIGHT_TEXT);
 	for (unsigned c = 0; c < C; c++)
 		for (unsigned y = 0; y < out->h; y++) {
 			if (ox == 2u) { /* two columns a position (dw_ox2_row) */
@@ -4100,6 +4128,8 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		if (m->wts_inf && (e = conv_plan(m, &c, in, out))) /* the plain loop */
 			return e;
 	}
+	if ((e = nan_weight_refusal(m, &c, nout)))
+		return e;
 	if (c.taps2 && c.fast) { /* the port's layer-wide bound (row_port) */
 		for (unsigned g = 0; g < c.G; g++) {
 			float a = lines_abs_max(&c, m->wts + (uint64_t)g * c.nob * c.per * CB);

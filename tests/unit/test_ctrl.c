@@ -1714,9 +1714,28 @@ TEST(ctrl, fold_rewritten_kernelcfg_inherited_refused)
 	CHECK_STR(fi_submit(len), "fold-registers-not-written");
 }
 
+/* TD td's coefficient bytes, read as fp16, made finite and below 2 (bit 14 of every halfword
+ * cleared): int8 bytes read as fp16 hold NaNs and infinities, which the model refuses (a NaN
+ * weight; infinities of both signs in one sum). 0 when done. */
+static int fi_finite_coeff(size_t len, unsigned td)
+{
+	static struct ldr_program p;
+	if (ldr_load(fi_prog, len, LDR_F_RAW, &p) != LDR_OK || td >= p.ntds)
+		return -1;
+	for (unsigned k = 0; k < p.tds[td].ncoeff; k++) {
+		uint64_t b = (uint64_t)p.weights_off + p.tds[td].coeff[k].base, n = p.tds[td].coeff[k].size;
+		if (b > len || n > len - b)
+			return -1;
+		for (uint64_t i = 1; i < n; i += 2)
+			fi_prog[b + i] &= 0xbfu;
+	}
+	return 0;
+}
+
 /* TD 0 folds its int8 OCG, doubling CoeffBfrSize[0] in TD memory. A TD 1 reading fp16 (its own
  * KernelCfg) from its own CoeffBaseAddr[0] but inheriting CoeffBfrSize[0] would read the fold's
- * doubled size over its own bytes: refused by name; with its own size (the control) it runs. */
+ * doubled size over its own bytes: refused by name; with its own size (the control) it runs (its
+ * int8 bytes made finite fp16 first: the control computes, whatever the numbers). */
 TEST(ctrl, fold_rewritten_size_inherited_refused)
 {
 	static const char desc[] = "input w=16 h=2 c=16\nlayer int8 cout=8 seed=1\n"
@@ -1726,6 +1745,7 @@ TEST(ctrl, fold_rewritten_size_inherited_refused)
 	REQUIRE(tpatch_field(fi_prog, len, 1, H13_NE_KERNELCFG, H13_KERNELCFG_KERNELFMT_LSB,
 			     H13_KERNELCFG_KERNELFMT_W, H13_KERNELFMT_FP16) == 0);
 	REQUIRE(fi_drop_writes(fi_prog, len, 1, NULL, 0) == 0);
+	REQUIRE(fi_finite_coeff(len, 1) == 0);
 	const char *ctl = fi_submit(len);
 	CHECK(strcmp(ctl, "fold-registers-not-written") != 0);
 	CHECKF(!strcmp(ctl, "ok"), "control: %s", ctl);

@@ -546,13 +546,15 @@ TEST(model, conv_bias_past_2_15_is_the_first_partial)
  * weight 0; every other input 1, output 1's weights 1/4): each form refused on every path (the
  * phases' plain loop over columns, rows on threads, the plain loop without columns behind an
  * infinite weight of output 1), beside controls whose values are hand arithmetic: +inf - 1 + 1,
- * +inf + inf + 1 and 20000 + 20000 + inf are +inf; with BiasMode, a bias of +inf over +inf too;
- * an output with a NaN weight stays +0 (its sum is NaN whatever the inputs: not an inf - inf).
+ * +inf + inf + 1 and 20000 + 20000 + inf are +inf; with BiasMode, a bias of +inf over +inf too.
+ * A NaN weight or BiasMode bias (of either sign, any payload) is refused too, by its own name
+ * (unreadable-weights), whatever the inputs: each output it reached was +0 before, a reading
+ * nothing pins (guide 03's NaN-to-+inf coercion is measured where the tiles enter).
  */
 struct amb_case {
 	const char *what;
 	uint16_t a, b, d, w0, w1, w2, bias; /* bias: output 0's (BiasMode), 0 without */
-	int refused;
+	int refused;   /* 1: infinities of both signs (ambiguous-value); 2: a NaN weight or bias */
 	uint16_t want; /* a control's output */
 };
 
@@ -597,8 +599,11 @@ TEST(model, conv_infinities_of_both_signs_in_one_sum_are_refused)
 		{"control: +inf + inf + 1", 0x7c00u, 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0x7c00u},
 		{"control: 20000 + 20000 + inf", 0x74e2u, 0x74e2u, 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0x7c00u},
 		{"control: a bias of +inf, then +inf x 1", 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0x7c00u, 0, 0x7c00u},
-		/* a NaN weight is not an accumulation's inf - inf: +0, the model's reading before */
-		{"control: a NaN weight over +inf and -inf products", 0x7c00u, 0x7c00u, 0x3c00u, 0x3c00u, 0xbc00u, 0x7e00u, 0, 0, 0},
+		/* a NaN weight or bias is refused before any sum (nan_weight_refusal: what the MAC does
+		 * with one is not pinned; each output it reached was +0 before) */
+		{"a NaN weight over +inf and -inf products", 0x7c00u, 0x7c00u, 0x3c00u, 0x3c00u, 0xbc00u, 0x7e00u, 0, 2, 0},
+		{"a negative NaN weight with a payload over finite inputs", 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0xfe01u, 0, 2, 0},
+		{"a NaN bias (BiasMode) over finite inputs", 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x7d01u, 2, 0},
 	};
 	static const struct {
 		const char *path;
@@ -619,8 +624,11 @@ TEST(model, conv_infinities_of_both_signs_in_one_sum_are_refused)
 			uint16_t at = 0;
 			int e = amb_run(k, &paths[p].c, paths[p].workers, paths[p].infw, &at);
 			if (k->refused)
-				CHECKF(e == ENG_E_FAULT && run_m->flt.reason == ENG_FR_VALUE && run_m->flt.why &&
-					       strstr(run_m->flt.why, "infinities of both signs"),
+				CHECKF(e == ENG_E_FAULT &&
+					       run_m->flt.reason == (k->refused == 2 ? ENG_FR_DATA : ENG_FR_VALUE) &&
+					       run_m->flt.why &&
+					       strstr(run_m->flt.why, k->refused == 2 ? "a NaN weight or kernel bias"
+										   : "infinities of both signs"),
 				       "%s, %s: not refused (%d, 0x%04x)", paths[p].path, k->what, e, at);
 			else
 				CHECKF(e == ENG_OK && at == k->want, "%s, %s: %d, 0x%04x (%s)", paths[p].path,

@@ -665,6 +665,41 @@ TEST(model_depthwise, an_infinite_weight_times_a_zero_input_adds_nothing)
 }
 
 /*
+ * A NaN weight or record bias in a depthwise kernel is refused by name (unreadable-weights), as in
+ * a dense one (compute.c nan_weight_refusal): what the MAC does with one is not pinned (guide 03's
+ * NaN-to-+inf coercion is measured where the tiles enter), and every output it reached was +0.
+ * Channel 1's tap (0, 0) a NaN of either sign, or its bias, on dwi's inputs; the control, an
+ * infinite tap over 20000 then 0 x -20000, is +inf (hand arithmetic).
+ */
+TEST(model_depthwise, a_nan_weight_or_bias_is_refused_by_name)
+{
+	static const struct {
+		const char *what;
+		uint16_t w00, bias1;
+		int refused;
+	} cases[] = {
+		{"control: +inf x 20000, then 0 x -20000", 0x7c00u, 0, 0},
+		{"a NaN tap", 0x7e00u, 0, 1},
+		{"a negative NaN tap with a payload", 0xfd01u, 0, 1},
+		{"a NaN bias", 0x3c00u, 0x7e00u, 1},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct dwi d;
+		struct session_result res;
+		uint16_t bias[DWI_C] = {0, cases[i].bias1, 0, 0};
+		int rc = dwi_run_b(cases[i].w00, 0, cases[i].bias1 ? bias : NULL, &d, &res);
+		if (cases[i].refused)
+			CHECKF(rc != 0 && res.run == ENG_E_FAULT && res.fault.reason == ENG_FR_DATA &&
+				       strstr(res.fault_text, "a NaN weight or kernel bias") &&
+				       strstr(res.fault_text, "td 0"),
+			       "%s: rc %d, 0x%04x: %s", cases[i].what, rc, d.at, res.fault_text);
+		else
+			CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0x7c00u, "%s: rc %d, 0x%04x: %s",
+			       cases[i].what, rc, d.at, res.fault_text);
+	}
+}
+
+/*
  * Common.ConvCfg.Ox 2 (docs/engine-model.md, "Ox 2 computes"): Apple's depthwise 1x9 "same" with a
  * bias over 1024 channels (encoder_conv_idx_c1024_n1024_k1x9_s1_g1024_bias1_same_wmaj) writes it as
  * a 1x9 with Sx 2, Px 4 and Ox 2, Wout ceil(W / 2), its 2 x Wout columns kept in L2 memory, and a
