@@ -2512,10 +2512,19 @@ static int nan_in(const float *v, uint64_t n)
 	return 0;
 }
 
-static int nan_weight_refusal(struct anem *m, const struct conv *c, uint64_t nout)
+static int nan_weight_refusal(struct anem *m, const struct conv *c)
 {
-	if ((m->wts_inf && nan_in(m->wts, (uint64_t)c->G * c->nob * CB * c->per)) ||
-	    (c->cv && !c->ku && nan_in(m->chv + nout, nout)))
+	if (m->wts_inf && nan_in(m->wts, (uint64_t)c->G * c->nob * CB * c->per))
+		return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, NAN_WEIGHT_TEXT);
+	return ENG_OK;
+}
+
+/* A NaN among BiasMode's biases (a NaN NE.AccBias is refused first, on the register: fw/td's
+ * td_ne_unread_refusal): checked before any row is computed, since the channel lines
+ * (batch_lines) compute a one-row output before the kernels are packed and checked */
+static int nan_bias_refusal(struct anem *m, const struct conv *c, uint64_t nout)
+{
+	if (c->cv && !c->ku && nan_in(m->chv + nout, nout))
 		return ANEM_REFUSE_NOREG(m, ENG_FR_DATA, NAN_WEIGHT_TEXT);
 	return ENG_OK;
 }
@@ -4118,7 +4127,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 	c.brow = c.taps2 && !c.ku && (bias || s->conv_accbias);
 	c.pfloor1 = port_floor(0, 1.0f, 0.0f, c.post);
 	/* the plan as if every weight were finite (the kernels are packed below, or by the lines) */
-	if ((e = conv_plan(m, &c, in, out)))
+	if ((e = conv_plan(m, &c, in, out)) || (e = nan_bias_refusal(m, &c, nout)))
 		return e;
 	if (!c.ku) {
 		if (batch_lines(m, &c, s, in, lsrc, out, lres, act, &kj, &e))
@@ -4128,7 +4137,7 @@ static int convolution(struct anem *m, const struct mrange *r, unsigned nr, cons
 		if (m->wts_inf && (e = conv_plan(m, &c, in, out))) /* the plain loop */
 			return e;
 	}
-	if ((e = nan_weight_refusal(m, &c, nout)))
+	if ((e = nan_weight_refusal(m, &c)))
 		return e;
 	if (c.taps2 && c.fast) { /* the port's layer-wide bound (row_port) */
 		for (unsigned g = 0; g < c.G; g++) {

@@ -221,8 +221,9 @@ void td_elemmult_refusal(const struct td_regs *r, struct td_refusal *no)
  * the fp16 kernels and conv.hwx); KernelMode is 1 on every elementwise NE (OpMode 4: the kernels,
  * relu/sigmoid/concat.hwx); no MACCfg bit outside the map's fields is set; Bit20 is set (every
  * real NE configuration sets it, and on an M1 a sigmoid with it clear, MACCfg 0x2000c, gave 0.9995
- * for sigmoid(3) = 0.9526: allbilly/ane REGISTER_PROGRMMING.md, 12.2). Checked only with the NE
- * in the path (MACCfg nonzero).
+ * for sigmoid(3) = 0.9526: allbilly/ane REGISTER_PROGRMMING.md, 12.2); PostScale is finite and
+ * AccBias not a NaN (no real program holds either). Checked only with the NE in the path (MACCfg
+ * nonzero).
  */
 void td_ne_unread_refusal(const struct td_regs *r, struct td_refusal *no)
 {
@@ -252,6 +253,16 @@ void td_ne_unread_refusal(const struct td_regs *r, struct td_refusal *no)
 		TD_REFUSE(no, 0, H13_NE_POSTSCALE, H13_POSTSCALE,
 			  "NE.PostScale infinite or NaN not modelled (finite in every real program; on "
 			  "silicon PostScale 0xffff gave inf, not NaN)");
+	/* a NaN NE.AccBias (a bias on a convolution, the unit kernel's addend): guide 03 makes a
+	 * NaN +inf where the tiles enter, not in a register; no program holds one (an infinite one
+	 * is read: the guide's inf - inf for the unit kernel, acc_row_amb on a convolution) */
+	{
+		const unsigned ab = H13_GET(GET(H13_NE_ACCBIAS), H13_ACCBIAS);
+		if ((ab & 0x7c00u) == 0x7c00u && (ab & 0x3ffu))
+			TD_REFUSE(no, 0, H13_NE_ACCBIAS, H13_ACCBIAS,
+				  "NE.AccBias a NaN not modelled (what the MAC does with a NaN bias is not "
+				  "pinned; guide 03 makes a NaN +inf only where the tiles enter)");
+	}
 	td_fixed_refusal(r, zero, sizeof zero / sizeof zero[0], 0, no);
 	if (bp && bp != H13_BINARYPOINT_FP16)
 		TD_REFUSE(no, 0, H13_NE_MACCFG, H13_MACCFG_BINARYPOINT, "NE.MACCfg.BinaryPoint not modelled (0 or 28 in every real program)");

@@ -599,6 +599,14 @@ TEST(model, conv_infinities_of_both_signs_in_one_sum_are_refused)
 		{"control: +inf + inf + 1", 0x7c00u, 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0x7c00u},
 		{"control: 20000 + 20000 + inf", 0x74e2u, 0x74e2u, 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0x7c00u},
 		{"control: a bias of +inf, then +inf x 1", 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0, 0, 0x7c00u, 0, 0x7c00u},
+		/* (the ninth review: no false refusal) an infinite input under a 0 weight, an infinite
+		 * weight over an input of 0 (guide 03's 0 x inf = +0, then 1 + 1; the other outputs
+		 * meet one sign), a partial past 2^15 then a finite product of the other sign (+inf,
+		 * the saturated partial staying) */
+		{"control: +inf x 0 then 1 + 1", 0x7c00u, 0x3c00u, 0x3c00u, 0, 0x3c00u, 0x3c00u, 0, 0, 0x4000u},
+		{"control: -inf x 0 then 1 + 1", 0xfc00u, 0x3c00u, 0x3c00u, 0, 0x3c00u, 0x3c00u, 0, 0, 0x4000u},
+		{"control: 0 x -inf then 1 + 1", 0, 0x3c00u, 0x3c00u, 0xfc00u, 0x3c00u, 0x3c00u, 0, 0, 0x4000u},
+		{"control: 20000 + 20000 (past 2^15) then -1", 0x74e2u, 0x74e2u, 0x3c00u, 0x3c00u, 0x3c00u, 0xbc00u, 0, 0, 0x7c00u},
 		/* a NaN weight or bias is refused before any sum (nan_weight_refusal: what the MAC does
 		 * with one is not pinned; each output it reached was +0 before) */
 		{"a NaN weight over +inf and -inf products", 0x7c00u, 0x7c00u, 0x3c00u, 0x3c00u, 0xbc00u, 0x7e00u, 0, 2, 0},
@@ -1119,4 +1127,68 @@ TEST(model, outside_bits_table_from_the_register_map)
 	}
 	free(m);
 	free(regs);
+}
+
+/*
+ * Ninth review: a NaN bias (NE.MACCfg.BiasMode's, or NE.AccBias on a convolution) on a one-row
+ * output, where the channel lines (batch_lines) compute the row before nan_weight_refusal ran:
+ * 1x1 over 3 inputs of 1, weights 1, output 0's bias (or every output's AccBias) a NaN. Refused
+ * by name on the lines and on the phases (4 rows) alike; the control, a bias of 1, is 3 + 1 = 4
+ * for the biased outputs and 3 for the others (hand arithmetic).
+ */
+TEST(model, a_nan_bias_on_the_channel_lines_is_refused_by_name)
+{
+	static const struct {
+		const char *path;
+		struct cv c;
+		unsigned lines; /* the row through the channel lines */
+	} paths[] = {
+		{"the channel lines (one row)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 1, 8, 1, 0, 0}, 1},
+		{"the phases (4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 0},
+	};
+	static const struct {
+		const char *what;
+		uint16_t bias0, accbias;
+		const char *refused; /* the refusal's text, NULL for a control */
+	} cases[] = {
+		{"control: BiasMode bias 1", 0x3c00u, 0, NULL},
+		{"control: NE.AccBias 1", 0, 0x3c00u, NULL},
+		{"a NaN BiasMode bias", 0x7e00u, 0, "a NaN weight or kernel bias"},
+		{"a negative NaN BiasMode bias with a payload", 0xfd01u, 0, "a NaN weight or kernel bias"},
+		{"a NaN NE.AccBias (the register: fw/td)", 0, 0x7e00u, "NE.AccBias a NaN"},
+		{"a negative NaN NE.AccBias", 0, 0xfc01u, "NE.AccBias a NaN"},
+	};
+	for (unsigned p = 0; p < sizeof paths / sizeof paths[0]; p++)
+		for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			const struct cv *c = &paths[p].c;
+			const size_t nin = (size_t)c->cin * c->hin * c->win, nw = (size_t)c->cout * c->cin;
+			const size_t nout = (size_t)c->cout * c->h * c->w;
+			uint16_t in[3 * 4 * 8], wt[2 * 3], out[2 * 4 * 8], bias[2] = {cases[i].bias0, 0};
+			for (size_t k = 0; k < nin; k++)
+				in[k] = 0x3c00u;
+			for (size_t k = 0; k < nw; k++)
+				wt[k] = 0x3c00u;
+			memset(out, 0, sizeof out);
+			run_bias = cases[i].accbias ? NULL : bias;
+			run_accbias = cases[i].accbias;
+			unsigned lines0 = conv_by_lines;
+			int e = run_model(c, in, wt, out);
+			run_bias = NULL;
+			run_accbias = 0;
+			CHECKF((conv_by_lines != lines0) == (paths[p].lines && !cases[i].refused),
+			       "%s, %s: the channel lines %u", paths[p].path, cases[i].what, conv_by_lines - lines0);
+			if (cases[i].refused) {
+				CHECKF(e == ENG_E_FAULT && run_m->flt.why && strstr(run_m->flt.why, cases[i].refused),
+				       "%s, %s: not refused (%d, output 0 0x%04x)", paths[p].path, cases[i].what, e,
+				       out[0]);
+				continue;
+			}
+			unsigned bad = 0;
+			for (size_t k = 0; k < nout; k++) {
+				const int biased = cases[i].accbias || k < nout / 2;
+				bad += out[k] != (biased ? 0x4400u : 0x4200u);
+			}
+			CHECKF(e == ENG_OK && bad == 0, "%s, %s: %d, %u of %zu off (%s)", paths[p].path,
+			       cases[i].what, e, bad, nout, e ? run_m->flt.why : "ran");
+		}
 }
