@@ -4642,6 +4642,10 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
 						for (unsigned i = 0; i < W; i++)
 							v[i] = h2f_table[b[i]] > h2f_table[v[i]] ? b[i] : v[i];
 				}
+				/* infinities of both signs in the sum: a convolution's sum of partials
+				 * (acc_row_amb), refused as there (the fp32 sum's NaN was +0 here) */
+				if (sum && acc_row_amb(m->fa, W, 0, 1.0f, 0.0f) != W)
+					return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
 				if (sum) /* (PostScale 1) */
 					for (unsigned i = 0; i < W; i++)
 						v[i] = mac_out(f2h(m->fa[i]), 1);

@@ -877,6 +877,79 @@ TEST(model_l2mem, sum_over_channels_by_the_unit_kernel)
 #endif
 }
 
+/* The ninth review: the unit kernel's sum over channels (sm_sum's TD 1 from the tile source,
+ * x [16,3,8] -> 1) is a sum of partials at the MAC as a convolution's is. Row 0, column 3 of
+ * channels 0, 1, 2 hold v[0..2], every other input 0; the output there (row 0, column 3). */
+struct usum {
+	uint16_t v[3];
+	uint16_t at;
+};
+
+static void usum_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	const struct usum *u = ctx;
+	if (is_weights || g->bar != 5)
+		return;
+	for (unsigned c = 0; c < 16; c++)
+		for (unsigned y = 0; y < 3; y++)
+			for (unsigned x = 0; x < 8; x++) {
+				const uint64_t off = ((uint64_t)c * 3 + y) * bp_row(8) + 2u * x;
+				if (off + 2 <= g->size)
+					le_wr16(buf + off, c < 3 && y == 0 && x == 3 ? u->v[c] : 0);
+			}
+}
+
+static void usum_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct usum *u = ctx;
+	if (!is_weights && g->bar == 4 && 8 <= g->size)
+		u->at = le_rd16(buf + 6);
+}
+
+static int usum_run(struct usum *u, struct session_result *res)
+{
+	struct bp_pe_spec t0, t1;
+	const struct bp_pe_spec *only1[] = {&t1};
+	sm_sum(&t0, &t1, 0);
+	size_t len = bp_pen(prog, sizeof prog, only1, 1);
+	CHECK(len > 0);
+	const struct session_hooks h = {usum_fill, usum_check, u, 0};
+	u->at = 0;
+	return tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, res);
+}
+
+/* Infinities of both signs in the sum (+inf and -inf among the channels) are refused by name, as
+ * a convolution's (acc_row_amb's text); before, the sum's NaN was +0 at the port. Controls (hand
+ * arithmetic): +inf + 1 + 1 is +inf, 1 + 2 + 3 is 6, -inf + -inf + 5 is -inf. */
+TEST(model_l2mem, infinities_of_both_signs_in_the_unit_kernels_sum_are_refused)
+{
+	static const struct {
+		const char *what;
+		uint16_t v[3];
+		int refused;
+		uint16_t want;
+	} cases[] = {
+		{"control: +inf + 1 + 1", {0x7c00u, 0x3c00u, 0x3c00u}, 0, 0x7c00u},
+		{"control: 1 + 2 + 3", {0x3c00u, 0x4000u, 0x4200u}, 0, 0x4600u},
+		{"control: -inf + -inf + 5", {0xfc00u, 0xfc00u, 0x4500u}, 0, 0xfc00u},
+		{"+inf + -inf + 1", {0x7c00u, 0xfc00u, 0x3c00u}, 1, 0},
+		{"1 + -inf + a NaN (+inf at the tile DMA)", {0x3c00u, 0xfc00u, 0x7e00u}, 1, 0},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct usum u;
+		struct session_result res;
+		memcpy(u.v, cases[i].v, sizeof u.v);
+		int rc = usum_run(&u, &res);
+		if (cases[i].refused)
+			CHECKF(rc != 0 && res.run == ENG_E_FAULT && res.fault.reason == ENG_FR_VALUE &&
+				       strstr(res.fault_text, "infinities of both signs"),
+			       "%s: rc %d, 0x%04x: %s", cases[i].what, rc, u.at, res.fault_text);
+		else
+			CHECKF(rc == 0 && res.run == ENG_OK && u.at == cases[i].want, "%s: rc %d, 0x%04x: %s",
+			       cases[i].what, rc, u.at, res.fault_text);
+	}
+}
+
 /* The mean of products of two operands over each plane (Common.Cfg.TaskType 6, Planar OpMode 1,
  * FirstSrc 0, SecSrc 2), as the macOS compiler's GPT-2 softmax backward takes its reduce_sum(dy y)
  * (both operands by the tile DMA: BARs 5 and 6) and its layer_norm backward a mean over C (FinalScale
