@@ -1228,11 +1228,15 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
  * the input count as zeros; the maximum and minimum take only positions inside it (0 when none
  * is). The pooled value, rounded to fp16, is the PE's first operand; the rest of the PE (scales,
  * bias, |.|, ReLU) follows as for every TD. A window the size of the input is a reduction over
- * H and W (a global average or max pool).
+ * H and W (a global average or max pool). An average whose window meets infinities of both signs
+ * is refused by name (POOL_AMB_TEXT), as a convolution's sum is.
  */
 static int grow_aligned(struct anem *m, float **p, size_t *len, uint64_t n, const char *what);
 
 
+#define POOL_AMB_TEXT                                                                              \
+	"infinities of both signs meet in an average pool's window sum: guide 03 gives inf - inf = "  \
+	"+0 elementwise and does not say where the planar engine flushes it inside a sum"
 static int pooling(struct anem *m, const struct stages *s, struct tile *in, const struct anem_l2t *lsrc,
 		   struct tile *out, struct anem_l2t *lres)
 {
@@ -1288,6 +1292,11 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 						}
 					}
 				}
+				/* an average's window sum meeting infinities of both signs: refused, as a
+				 * convolution's sum is (acc_row_amb; the fp32 sum's NaN was +0 here) */
+				for (unsigned x = 0; mode == H13_PE_POOL_AVG && x < W; x++)
+					if (acc[x] != acc[x])
+						return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, POOL_AMB_TEXT);
 				uint16_t *v = m->hv;
 				for (unsigned x = 0; x < W; x++)
 					v[x] = f2h(mode == H13_PE_POOL_AVG ? acc[x] / area : acc[x]);

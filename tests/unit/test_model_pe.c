@@ -64,9 +64,16 @@ static double h2d(uint16_t h)
 	return orc_f16(h);
 }
 
+/* (the ninth review's pooling test: input (0, 0, 0) and (0, 0, 1) of BAR 5 these two values when
+ * pe_pair_on, and output (0, 0, 0) kept in pe_out0) */
+static int pe_pair_on;
+static uint16_t pe_pair[2], pe_out0;
+
 /* The input values: multiples of 1/64 in [-8, 8), so sums are exact. */
 static uint16_t input_at(unsigned bar, unsigned c, unsigned y, unsigned x)
 {
+	if (pe_pair_on && bar == BP_IN0_BAR && c == 0 && y == 0 && x < 2)
+		return pe_pair[x];
 	uint32_t k = (bar * 7919u + c * 104729u + y * 1299709u + x * 15485863u) * 2654435761u;
 	int q = (int)(k >> 22) - 512; /* -512 .. 511 */
 	return d2h((double)q / 64.0);
@@ -194,6 +201,8 @@ static void pe_compare(struct pe_run *r, const uint8_t *buf, uint64_t size)
 static void pe_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
 {
 	struct pe_run *r = ctx;
+	if (!is_weights && g->bar == BP_OUT_BAR && g->size >= 2)
+		pe_out0 = le_rd16(buf);
 	if (!is_weights && g->bar == BP_OUT_BAR)
 		pe_compare(r, buf, g->size);
 }
@@ -269,6 +278,50 @@ TEST(model_pe, average_max_min_pooling_with_strides_and_padding)
 	p.win = 11, p.hin = 4, p.kw = 3, p.kh = 2, p.sx = 2, p.sy = 1, p.px = 1;
 	p.wout = 6, p.hout = 3, p.pool = H13_PE_POOL_AVG;
 	expect_ok(&p, "avg 3x2 pad");
+}
+
+/*
+ * The ninth review: an average pool's window sum meeting infinities of both signs (+inf and -inf in
+ * one 2x2 window) is refused by name, as a convolution's sum is: guide 03 gives inf - inf = +0
+ * elementwise and does not say where the planar engine flushes it inside a sum (at the partial,
+ * the later values counting; at the end, +0; or not at all). Before, the fp32 sum's NaN was +0.
+ * Controls (hand arithmetic): +inf and 1 average to +inf, -inf and -inf to -inf, a NaN (+inf at
+ * the tile DMA) and 1 to +inf; the max pool of +inf and -inf is +inf (no sum).
+ */
+TEST(model_pe, an_average_pools_window_meeting_both_infinities_is_refused)
+{
+	static const struct {
+		const char *what;
+		uint16_t a, b;
+		unsigned pool;
+		int refused;
+		uint16_t want;
+	} cases[] = {
+		{"control: avg of +inf, 1", 0x7c00u, 0x3c00u, H13_PE_POOL_AVG, 0, 0x7c00u},
+		{"control: avg of -inf, -inf", 0xfc00u, 0xfc00u, H13_PE_POOL_AVG, 0, 0xfc00u},
+		{"control: max of +inf, -inf", 0x7c00u, 0xfc00u, H13_PE_POOL_MAX, 0, 0x7c00u},
+		{"control: avg of a NaN (+inf at the tile DMA), 1", 0x7e00u, 0x3c00u, H13_PE_POOL_AVG, 0, 0x7c00u},
+		{"avg of +inf, -inf", 0x7c00u, 0xfc00u, H13_PE_POOL_AVG, 1, 0},
+		{"avg of -inf, +inf", 0xfc00u, 0x7c00u, H13_PE_POOL_AVG, 1, 0},
+		{"avg of a NaN (+inf at the tile DMA), -inf", 0x7e00u, 0xfc00u, H13_PE_POOL_AVG, 1, 0},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct bp_pe_spec p = base();
+		p.win = 4, p.hin = 2, p.wout = 2, p.hout = 1, p.kw = p.kh = 2, p.sx = p.sy = 2;
+		p.pool = cases[i].pool;
+		struct pe_run r;
+		pe_pair[0] = cases[i].a;
+		pe_pair[1] = cases[i].b;
+		pe_pair_on = 1;
+		pe_out0 = 0x1234u;
+		int st = run_spec(&p, &r, 1);
+		pe_pair_on = 0;
+		if (cases[i].refused)
+			CHECKF(st == ENG_E_FAULT, "%s: run status %d, output 0x%04x", cases[i].what, st, pe_out0);
+		else
+			CHECKF(st == ENG_OK && pe_out0 == cases[i].want, "%s: run status %d, output 0x%04x",
+			       cases[i].what, st, pe_out0);
+	}
 }
 
 TEST(model_pe, global_average_is_a_reduction_over_h_and_w)
