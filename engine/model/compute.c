@@ -4281,6 +4281,12 @@ static int l2m_read_row(struct anem *m, const struct td_l2view *v, uint32_t base
 static void l2m_write_row(struct anem *m, const struct td_l2view *v, unsigned g, unsigned c, unsigned h,
 			  unsigned w, const uint16_t *in);
 
+/* A plane's sum meeting an indeterminate form (inf - inf between its values or in a difference,
+ * 0 x inf in a product): guide 03 gives +0 for each elementwise, not where the planar engine
+ * flushes one inside a sum (the fp32 sum's NaN made the value +0): refused by name. */
+#define RED_AMB_TEXT                                                                               \
+	"a reduction's sum meets an indeterminate form (inf - inf, or 0 x inf in a product): guide "  \
+	"03 gives +0 elementwise and does not say where the planar engine flushes it inside a sum"
 static int reduce_planes(struct anem *m, const struct td_kept *k, const struct td_l2mem *l,
 			 const struct tile *in, const struct tile *in2, const struct tile *out)
 {
@@ -4377,6 +4383,8 @@ static int reduce_planes(struct anem *m, const struct td_kept *k, const struct t
 				}
 			}
 			const int extreme = k->kind == TD_KEPT_MAX || k->kind == TD_KEPT_MIN;
+			if (!extreme && sum != sum) /* inf - inf, or 0 x inf among the products */
+				return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, RED_AMB_TEXT);
 			float r = extreme ? h2f_table[best]
 				  : k->kind == TD_KEPT_RSUM ? 1.0f / sum
 				  : k->kind == TD_KEPT_RSQRT ? 1.0f / __builtin_sqrtf(sum * fin + eps) : sum;

@@ -967,6 +967,77 @@ static struct bp_pe_spec red_dot_td(int row)
 	return t;
 }
 
+/* The ninth review: a reduction's sum over a plane (red_td's, or red_dot_td's products) meeting
+ * an indeterminate form: +inf and -inf in one plane's sum, or 0 x inf among its products. Guide
+ * 03 gives +0 for each elementwise and does not say where the planar engine flushes one inside a
+ * sum (the eighth review's end-of-row flush against an op-by-op one), so it is refused by name;
+ * before, the fp32 sum's NaN made the plane's value +0. Plane 0's elements (0, 0) and (0, 1)
+ * hold a[0], a[1] in BAR 5 and b[0], b[1] in BAR 6, every other element 0; the value of plane 0
+ * is kept in red_at. */
+static uint16_t red_a[2], red_b[2], red_at;
+
+static void red_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (is_weights || (g->bar != 5 && g->bar != 6))
+		return;
+	const uint16_t *p = g->bar == 5 ? red_a : red_b;
+	for (unsigned c = 0; c < 16; c++)
+		for (unsigned y = 0; y < 4; y++)
+			for (unsigned x = 0; x < 8; x++) {
+				const uint64_t off = ((uint64_t)c * 4 + y) * bp_row(8) + 2u * x;
+				if (off + 2 <= g->size)
+					le_wr16(buf + off, c == 0 && y == 0 && x < 2 ? p[x] : 0);
+			}
+}
+
+static void red_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (!is_weights && g->bar == 4 && g->size >= 2)
+		red_at = le_rd16(buf);
+}
+
+static struct bp_pe_spec red_dot_td(int row);
+
+TEST(model_l2mem, a_reductions_sum_meeting_an_indeterminate_form_is_refused)
+{
+	static const struct {
+		const char *what;
+		int dot;
+		uint16_t a[2], b[2];
+		int refused;
+		uint16_t want;
+	} cases[] = {
+		{"control: +inf + 1", 0, {0x7c00u, 0x3c00u}, {0, 0}, 0, 0x7c00u},
+		{"control: 2 + 3", 0, {0x4000u, 0x4200u}, {0, 0}, 0, 0x4500u},
+		{"control: (2 x 3 + 1 x 2) / 32", 1, {0x4000u, 0x3c00u}, {0x4200u, 0x4000u}, 0, 0x3400u},
+		{"control: (+inf x 1 + 1 x 2) / 32", 1, {0x7c00u, 0x3c00u}, {0x3c00u, 0x4000u}, 0, 0x7c00u},
+		{"+inf + -inf", 0, {0x7c00u, 0xfc00u}, {0, 0}, 1, 0},
+		{"(0 x +inf + 1 x 2) / 32", 1, {0, 0x3c00u}, {0x7c00u, 0x4000u}, 1, 0},
+		{"(+inf x 1 + -inf x 1) / 32", 1, {0x7c00u, 0xfc00u}, {0x3c00u, 0x3c00u}, 1, 0},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct bp_pe_spec t = cases[i].dot ? red_dot_td(0) : red_td(H13_PE_POOL_NONE, F32_ONE);
+		const struct bp_pe_spec *p[] = {&t};
+		size_t len = bp_pen(prog, sizeof prog, p, 1);
+		CHECK(len > 0);
+		memcpy(red_a, cases[i].a, sizeof red_a);
+		memcpy(red_b, cases[i].b, sizeof red_b);
+		red_at = 0x1234u;
+		const struct session_hooks h = {red_fill, red_check, NULL, 0};
+		struct session_result res;
+		int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		if (cases[i].refused)
+			CHECKF(rc != 0 && res.run == ENG_E_FAULT && res.fault.reason == ENG_FR_VALUE &&
+				       strstr(res.fault_text, "a reduction's sum meets"),
+			       "%s: rc %d, 0x%04x: %s", cases[i].what, rc, red_at, res.fault_text);
+		else
+			CHECKF(rc == 0 && res.run == ENG_OK && red_at == cases[i].want, "%s: rc %d, 0x%04x: %s",
+			       cases[i].what, rc, red_at, res.fault_text);
+	}
+}
+
 TEST(model_l2mem, reductions_of_products_of_two_operands)
 {
 	struct bp_pe_spec t = red_dot_td(0);
