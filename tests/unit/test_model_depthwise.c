@@ -568,8 +568,11 @@ static void dwi_check(void *ctx, const struct subq_grant *g, const uint8_t *buf,
 		d->at = le_rd16(buf + off);
 }
 
-static int dwi_run_b(uint16_t w00, uint16_t w01, const uint16_t *bias, struct dwi *d,
-		     struct session_result *res)
+/* The depthwise 3x3 over [DWI_C, DWI_H, DWI_W], every tap 1/4 but channel 1's: w00 and w01 at
+ * (0, 0) and (0, 1), the rest 0; fill gives BAR 5's inputs; d->at channel 1's output (1, 3). */
+static int dwt_run(uint16_t w00, uint16_t w01, const uint16_t *bias,
+		   void (*fill)(void *, const struct subq_grant *, uint8_t *, int), struct dwi *d,
+		   struct session_result *res)
 {
 	for (unsigned i = 0; i < DWI_C * 9u; i++)
 		wts[i] = 0x3400u; /* 1/4 */
@@ -579,9 +582,15 @@ static int dwi_run_b(uint16_t w00, uint16_t w01, const uint16_t *bias, struct dw
 	wts[9u + 1] = w01;
 	size_t len = bp_dwconv(prog, sizeof prog, DWI_C, DWI_W, DWI_H, 3, wts, bias);
 	CHECK(len > 0);
-	const struct session_hooks h = {dwi_fill, dwi_check, d, 0};
+	const struct session_hooks h = {fill, dwi_check, d, 0};
 	d->at = 0;
 	return tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, res);
+}
+
+static int dwi_run_b(uint16_t w00, uint16_t w01, const uint16_t *bias, struct dwi *d,
+		     struct session_result *res)
+{
+	return dwt_run(w00, w01, bias, dwi_fill, d, res);
 }
 
 static int dwi_run(uint16_t w00, uint16_t w01, struct dwi *d, struct session_result *res)
@@ -646,19 +655,10 @@ TEST(model_depthwise, an_infinite_weight_times_a_zero_input_adds_nothing)
 		{0x7c00u, 0x0001u}, /* +inf x a subnormal (+0 at the port) */
 	};
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		for (unsigned k = 0; k < DWI_C * 9u; k++)
-			wts[k] = 0x3400u; /* 1/4 */
-		for (unsigned k = 0; k < 9u; k++)
-			wts[9u + k] = 0;
-		wts[9u + 0] = cases[i].w00;
-		wts[9u + 1] = 0x3c00u; /* 1 */
 		dwz_in02 = cases[i].in02;
-		size_t len = bp_dwconv(prog, sizeof prog, DWI_C, DWI_W, DWI_H, 3, wts, NULL);
-		REQUIRE(len > 0);
 		struct dwi d = {0};
 		struct session_result res;
-		const struct session_hooks h = {dwz_fill, dwi_check, &d, 0};
-		int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		int rc = dwt_run(cases[i].w00, 0x3c00u /* 1 */, NULL, dwz_fill, &d, &res);
 		CHECKF(rc == 0 && res.run == ENG_OK && d.at == 0x4500u, "w00 0x%04x over 0x%04x: rc %d, 0x%04x: %s",
 		       cases[i].w00, cases[i].in02, rc, d.at, res.fault_text);
 	}
@@ -974,19 +974,10 @@ TEST(model_depthwise, infinities_of_both_signs_in_one_sum_are_refused)
 		int refused;
 	} cases[] = {{0xfc00u, 1}, {0x7c00u, 0}};
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		for (unsigned k = 0; k < DWI_C * 9u; k++)
-			wts[k] = 0x3400u; /* 1/4 */
-		for (unsigned k = 0; k < 9u; k++)
-			wts[9u + k] = 0;
-		wts[9u + 0] = 0x7c00u;
-		wts[9u + 1] = cases[i].w01;
 		dwz_in02 = 0x3c00u;
-		size_t len = bp_dwconv(prog, sizeof prog, DWI_C, DWI_W, DWI_H, 3, wts, NULL);
-		REQUIRE(len > 0);
 		struct dwi d = {0};
 		struct session_result res;
-		const struct session_hooks h = {dwz_fill, dwi_check, &d, 0};
-		int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		int rc = dwt_run(0x7c00u, cases[i].w01, NULL, dwz_fill, &d, &res);
 		if (cases[i].refused)
 			CHECKF(rc != 0 && strstr(res.fault_text, "ambiguous-value") &&
 				       strstr(res.fault_text, "infinities of both signs"),
