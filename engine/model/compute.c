@@ -2638,19 +2638,6 @@ static unsigned acc_row_amb(const float *a, unsigned n, int cv, float ps, float 
 	return n;
 }
 
-/* 1 when one of an output's n weights (at w, step apart) is a NaN: its sum is NaN whatever the
- * inputs, and the output +0 at the port, as before this check (no program or measurement pins a
- * NaN weight either; the sweeps' index payloads hold some: docs/engine-model.md). Not an
- * accumulation's inf - inf, so acc_row_amb's refusal leaves it. Weights are NaN only on the plain
- * loop's paths (a NaN is found while packing, m->wts_inf, and the fast paths are not taken). */
-static int nan_weight(const float *w, uint64_t n, uint64_t step)
-{
-	for (uint64_t k = 0; k < n; k++)
-		if (w[k * step] != w[k * step])
-			return 1;
-	return 0;
-}
-
 /* Sets *flag (threads may: a relaxed atomic store of 1) when a row of a channel's sums (a, n of
  * them, the port's scale and bias ps, b when cv) meets infinities of both signs; 1 if it did. */
 static int acc_note_amb(int *flag, const float *a, unsigned n, int cv, float ps, float b)
@@ -3286,8 +3273,7 @@ static int conv_finish_row(struct anem *m, const struct conv *c, const struct st
 	for (unsigned o = 0; o < c->cout; o++) { /* before any of the row leaves (acc_row_amb) */
 		float ps, b;
 		port_of(m, c, g, o, &ps, &b);
-		if (acc_row_amb(acc + (uint64_t)o * c->as, c->W, c->cv, ps, b) != c->W &&
-		    !nan_weight(m->wts + wslot((uint64_t)g * c->cout + o, c->cout, c->per), c->per, CB))
+		if (acc_row_amb(acc + (uint64_t)o * c->as, c->W, c->cv, ps, b) != c->W)
 			return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
 	}
 	for (unsigned o = 0; o < c->cout; o++) {
@@ -3889,9 +3875,9 @@ static int dw_ox2_row(struct anem *m, const struct stages *s, const struct td_wi
 				  s->post);
 		}
 		port_first_row(acc, first, J, dcv, 1.0f, s->post);
-		/* as depthwise(): refused before the row leaves (acc_row_amb), column k's P weights at
-		 * w + 2 bias + k two apart */
-		if (acc_row_amb(acc, J, dcv, 1.0f, db) != J && !nan_weight(w + 2u * bias + k, P, 2))
+		/* as depthwise(): refused before the row leaves (acc_row_amb; a NaN weight never gets
+		 * here: nan_in over the records first) */
+		if (acc_row_amb(acc, J, dcv, 1.0f, db) != J)
 			return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
 		conv_out_row(m->hv2 + k * J, acc, J, dcv, 1.0f, db, s->post, dtaps2);
 	}
@@ -4069,7 +4055,7 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 						  db, s->post);
 			}
 			port_first_row(acc, first, W, dcv, 1.0f, s->post);
-			if (acc_row_amb(acc, W, dcv, 1.0f, db) != W && !nan_weight(wt + c * kel + bias, per, 1))
+			if (acc_row_amb(acc, W, dcv, 1.0f, db) != W)
 				return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
 			uint16_t *v = m->hv;
 			conv_out_row(v, acc, W, dcv, 1.0f, db, s->post, dtaps2);
