@@ -1220,6 +1220,15 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 	return ENG_OK;
 }
 
+/* 1 when one of v[0..n) is a NaN (the weights' and biases' check, an average pool's sums). */
+static int nan_in(const float *v, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (v[i] != v[i])
+			return 1;
+	return 0;
+}
+
 /*
  * The PE's pooling (Planar.Cfg.PoolMode 1 average, 2 max, 3 min; docs/engine-model.md): per group
  * and channel, output (y, x) is the average, maximum or minimum over the Kw x Kh window of input
@@ -1294,9 +1303,8 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 				}
 				/* an average's window sum meeting infinities of both signs: refused, as a
 				 * convolution's sum is (acc_row_amb; the fp32 sum's NaN was +0 here) */
-				for (unsigned x = 0; mode == H13_PE_POOL_AVG && x < W; x++)
-					if (acc[x] != acc[x])
-						return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, POOL_AMB_TEXT);
+				if (mode == H13_PE_POOL_AVG && nan_in(acc, W))
+					return ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, POOL_AMB_TEXT);
 				uint16_t *v = m->hv;
 				for (unsigned x = 0; x < W; x++)
 					v[x] = f2h(mode == H13_PE_POOL_AVG ? acc[x] / area : acc[x]);
@@ -2512,14 +2520,6 @@ struct conv {
 static const char NAN_WEIGHT_TEXT[] =
 	"a NaN weight or kernel bias: what the MAC does with one is not pinned (guide 03 makes a NaN "
 	"+inf where the tiles enter; the kernel DMA's reading of one is not measured)";
-
-static int nan_in(const float *v, uint64_t n)
-{
-	for (uint64_t i = 0; i < n; i++)
-		if (v[i] != v[i])
-			return 1;
-	return 0;
-}
 
 static int nan_weight_refusal(struct anem *m, const struct conv *c)
 {
