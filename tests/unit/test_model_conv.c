@@ -645,6 +645,78 @@ TEST(model, conv_infinities_of_both_signs_in_one_sum_are_refused)
 }
 
 /*
+ * The inf - inf scan is skipped for a row whose inputs and weights are all finite (compute.c
+ * acc_may_amb: the row's own fin flag, m->wts_inf), so it must still run for the one row of a
+ * batch that holds an infinity. Every input 1 but, in input row yi at x = 5, channels 0 and 1
+ * +inf; output 0's weights (1, s, 1) over channels 0 to 2, every other output's 1/4. With s = -1
+ * output 0 at that position meets +inf - inf and the TD is refused by name (ambiguous-value);
+ * with s = 1 (the control) it runs: output 0 there +inf, elsewhere 1 + 1 + 1 = 3, every other
+ * output 3/4 (+inf there). The row sits inside a batch of finite rows, neither the first nor the
+ * last, on each path that finishes rows with the skip: the phases on one thread (a row a batch,
+ * conv_finish_row), rows on threads (one batch of 5 rows, each row's flag from its columns) and
+ * the phases on threads (a stride of 2: one batch of 8 rows, finished on threads, c->fin).
+ */
+static int batch_amb_run(const struct cv *c, unsigned workers, unsigned yi, uint16_t s, uint16_t *out)
+{
+	const size_t nin = (size_t)c->cin * c->hin * c->win, nw = (size_t)c->cout * c->cin;
+	uint16_t *in = malloc(nin * 2), *wt = malloc(nw * 2);
+	if (!in || !wt)
+		return -1;
+	for (size_t i = 0; i < nin; i++)
+		in[i] = 0x3c00u;
+	for (size_t i = 0; i < nw; i++)
+		wt[i] = 0x3400u; /* 1/4 */
+	wt[0] = 0x3c00u;
+	wt[1] = s;
+	wt[2] = 0x3c00u;
+	in[(size_t)yi * c->win + 5] = 0x7c00u;             /* channel 0 */
+	in[((size_t)c->hin + yi) * c->win + 5] = 0x7c00u; /* channel 1 */
+	hal_set_workers(workers);
+	int e = run_model(c, in, wt, out);
+	hal_set_workers(1);
+	free(in);
+	free(wt);
+	return e;
+}
+
+TEST(model, conv_one_row_of_a_batch_with_inf_minus_inf_is_refused)
+{
+	static const struct {
+		const char *path;
+		struct cv c;
+		unsigned workers, yo; /* yo: the output row that holds the infinities */
+	} paths[] = {
+		{"the phases on one thread (1x1, 5 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 8, 16, 5, 16, 5, 0, 0}, 1, 2},
+		{"rows on threads (1x1, 5 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 8, 16, 5, 16, 5, 0, 0}, 2, 2},
+		{"the phases on threads (1x1, stride 2, 8 rows)", {1, 1, 1, 2, 0, 0, 1, 3, 64, 64, 15, 64, 8, 0, 0}, 2, 3},
+	};
+	for (unsigned p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+		const struct cv *c = &paths[p].c;
+		const unsigned yi = paths[p].yo * c->sy;
+		const size_t nout = (size_t)c->cout * c->h * c->w;
+		uint16_t *out = malloc(nout * 2);
+		REQUIRE(out);
+		int e = batch_amb_run(c, paths[p].workers, yi, 0xbc00u, out);
+		CHECKF(e == ENG_E_FAULT && run_m->flt.reason == ENG_FR_VALUE && run_m->flt.why &&
+			       strstr(run_m->flt.why, "infinities of both signs"),
+		       "%s: +inf - inf in output row %u not refused (%d)", paths[p].path, paths[p].yo, e);
+		memset(out, 0, nout * 2);
+		e = batch_amb_run(c, paths[p].workers, yi, 0x3c00u, out);
+		unsigned bad = 0;
+		for (unsigned o = 0; o < c->cout; o++)
+			for (unsigned y = 0; y < c->h; y++)
+				for (unsigned x = 0; x < c->w; x++) {
+					const int at = y == paths[p].yo && x == 5;
+					const uint16_t want = at ? 0x7c00u : o ? 0x3a00u /* 3/4 */ : 0x4200u /* 3 */;
+					bad += out[((size_t)o * c->h + y) * c->w + x] != want;
+				}
+		CHECKF(e == ENG_OK && bad == 0, "%s, control: %d, %u outputs wrong (%s)", paths[p].path, e, bad,
+		       e ? run_m->flt.why : "ran");
+		free(out);
+	}
+}
+
+/*
  * Kernels in runs (Common.ConvCfg.OCGSize k > 0; docs/engine-model.md, "Kernel layout"): channel
  * c holds outputs [c 2^k, (c + 1) 2^k) of each pass of 16 x 2^k, input-major, the passes one
  * after another, and the model reads them so (the gemm.hwx shape: 512 outputs in one pass,
