@@ -3064,6 +3064,8 @@ struct cols_job {
 	float *cols, *fb;
 	unsigned y0, split;
 	int fin[COLS_SPLIT_MAX];
+	int want_x;               /* each task's largest |value| too (batch_columns' X) */
+	float x[COLS_SPLIT_MAX];
 };
 
 static void cols_task(void *arg, unsigned i)
@@ -3074,15 +3076,22 @@ static void cols_task(void *arg, unsigned i)
 	unsigned ci0 = (unsigned)((uint64_t)c->cin * t / j->split);
 	unsigned ci1 = (unsigned)((uint64_t)c->cin * (t + 1) / j->split);
 	float *fb = j->fb + (uint64_t)(j->split > 1 ? hal_worker() : r) * c->fbs;
+	float *cols = j->cols + r * c->per * c->as;
 	j->fin[i] = cols_from_staged(c, j->st + (uint64_t)r * c->kh * c->cin * c->Win,
-				     (int64_t)(j->y0 + r) * c->sy - c->py, j->y0 + r,
-				     j->cols + r * c->per * c->as, fb, ci0, ci1);
+				     (int64_t)(j->y0 + r) * c->sy - c->py, j->y0 + r, cols, fb, ci0, ci1);
+	/* the lines of input channels [ci0, ci1), all written above (col_line zeroes those in the
+	 * padding), while they are in this thread's cache */
+	if (j->want_x) {
+		const uint64_t lines = (uint64_t)c->kh * c->kw * c->as;
+		j->x[i] = max_abs(cols + ci0 * lines, (ci1 - ci0) * lines);
+	}
 }
 
 /* The batch's columns (rows y0 .. y0 + nrow - 1): on threads when every row's inputs can be
- * staged, else row by row. */
+ * staged, else row by row. X non-NULL (a batch of one row): the row's largest |value| over its
+ * columns (max_abs over per x as), each task's part taken by the task on threads. */
 static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
-			 const struct anem_l2t *lsrc, unsigned g, unsigned y0, unsigned nrow)
+			 const struct anem_l2t *lsrc, unsigned g, unsigned y0, unsigned nrow, float *X)
 {
 	uint64_t per_row = (uint64_t)c->kh * c->cin * c->Win;
 	uint16_t *st = NULL;
@@ -3105,7 +3114,7 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 		}
 	}
 	if (st) {
-		struct cols_job j = {c, st, m->cols, m->rfb, y0, split, {0}};
+		struct cols_job j = {c, st, m->cols, m->rfb, y0, split, {0}, X != NULL && nrow == 1, {0}};
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 		(void)cpu_features(); /* read once before any thread asks */
 #endif
@@ -3115,6 +3124,11 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 			for (unsigned t = 0; t < split; t++)
 				c->fin[r] &= j.fin[r * split + t];
 		}
+		if (j.want_x) { /* the tasks' parts: the same maximum, taken in any order */
+			*X = 0.0f;
+			for (unsigned t = 0; t < split; t++)
+				*X = j.x[t] > *X ? j.x[t] : *X;
+		}
 		return ENG_OK;
 	}
 	for (unsigned r = 0; r < nrow; r++) {
@@ -3122,6 +3136,8 @@ static int batch_columns(struct anem *m, struct conv *c, const struct tile *in,
 		if (e)
 			return e;
 	}
+	if (X && nrow == 1)
+		*X = max_abs(m->cols, c->per * c->as);
 	return ENG_OK;
 }
 
@@ -3605,13 +3621,14 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 	    grow_aligned(m, &m->lw, &m->lw_len, nw * c->per * CB, NULL) ||
 	    grow_aligned(m, &m->lacc, &m->lacc_len, nw * CB * c->as, NULL))
 		return 0;
-	if ((*e = batch_columns(m, c, in, lsrc, 0, 0, 1)))
+	/* the row's largest |input| for line_port, taken by the column tasks (no serial pass over
+	 * the columns on threads) */
+	float X = 0.0f;
+	if ((*e = batch_columns(m, c, in, lsrc, 0, 0, 1, c->taps2 ? &X : NULL)))
 		return 1;
 	if (!c->fin[0])
 		return 0; /* the plain loop over these columns, after the phases' packing */
-	struct line_job j = {m, c, s, out, lres, k, st, 1, 0.0f, {0}, {0}};
-	if (c->taps2)
-		j.X = max_abs(m->cols, c->per * c->as);
+	struct line_job j = {m, c, s, out, lres, k, st, 1, X, {0}, {0}};
 	/* with threads, from 2^18 MACs, four tasks a thread as conv_kernels */
 	uint64_t tasks = 1;
 	if (nw > 1 && c->nob > 1 && c->per * c->as * c->nob * CB >= (1u << 18)) {
@@ -3712,7 +3729,7 @@ static int conv_batch(struct anem *m, struct conv *c, const struct stages *s, co
 		      struct anem_act *act, unsigned g, unsigned y0, unsigned nrow)
 {
 	int e;
-	if (c->fast && (e = batch_columns(m, c, in, lsrc, g, y0, nrow)))
+	if (c->fast && (e = batch_columns(m, c, in, lsrc, g, y0, nrow, NULL)))
 		return e;
 	if (c->fast)
 		conv_kernels(m, c, g, nrow);

@@ -717,6 +717,41 @@ TEST(model, conv_one_row_of_a_batch_with_inf_minus_inf_is_refused)
 }
 
 /*
+ * A one-row convolution by channel lines on threads takes its row's largest |input| (line_port's
+ * bound, which decides whether the partials are walked for the 2^15 saturation) from its column
+ * tasks, each over the input channels it converted (compute.c batch_columns). 256 input channels
+ * over 64 positions, two threads: two tasks, channels 0-127 and 128-255. Every input 0 but, at
+ * x = 7, 20000 on channels 200, 201 and 202; output 0's weights 1, 1, -1 there (0 elsewhere), every
+ * other output's 0. Output 0 at x = 7 sums 20000, then 40000 (past 2^15: +inf at the port, guide
+ * 03's saturation hazard), then 20000: +inf; every other output 0. A bound from the first task's
+ * channels alone (all 0) would skip the walk and give 20000.
+ */
+TEST(model, conv_lines_bound_from_every_column_task)
+{
+	static const struct cv c = {1, 1, 1, 1, 0, 0, 1, 256, 16, 64, 1, 64, 1, 0, 0};
+	const size_t nin = (size_t)c.cin * c.win, nw = (size_t)c.cout * c.cin, nout = (size_t)c.cout * c.w;
+	uint16_t *in = calloc(nin, 2), *wt = calloc(nw, 2), *out = malloc(nout * 2);
+	REQUIRE(in && wt && out);
+	for (unsigned ci = 200; ci <= 202; ci++) {
+		in[(size_t)ci * c.win + 7] = 0x74e2u; /* 20000 */
+		wt[ci] = ci < 202 ? 0x3c00u : 0xbc00u;
+	}
+	unsigned lines0 = conv_by_lines;
+	hal_set_workers(2);
+	int e = run_model(&c, in, wt, out);
+	hal_set_workers(1);
+	unsigned bad = 0;
+	for (size_t i = 0; i < nout; i++)
+		bad += out[i] != (i == 7 ? 0x7c00u : 0u);
+	CHECKF(e == ENG_OK && conv_by_lines == lines0 + 1, "not run by channel lines: %d, %u", e,
+	       conv_by_lines - lines0);
+	CHECKF(bad == 0, "%u outputs wrong; output 0 at x = 7 0x%04x (want +inf, 0x7c00)", bad, out[7]);
+	free(in);
+	free(wt);
+	free(out);
+}
+
+/*
  * Kernels in runs (Common.ConvCfg.OCGSize k > 0; docs/engine-model.md, "Kernel layout"): channel
  * c holds outputs [c 2^k, (c + 1) 2^k) of each pass of 16 x 2^k, input-major, the passes one
  * after another, and the model reads them so (the gemm.hwx shape: 512 outputs in one pass,
