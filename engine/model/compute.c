@@ -532,6 +532,7 @@ struct stages {
 	int pe_cond, pe_relu;
 	int src2_relu;          /* L2.L2Cfg.Src2ReLU: the second operand through a ReLU (x + relu(x)) */
 	float pre, scale, bias; /* (FinalScale: 1 outside a reduction, else refused) */
+	int pe_amb;             /* the PE's value may depend on where a NaN is flushed (pe_row_amb) */
 	int lut;                /* the activation LUT applies (act->state APPLIED) */
 	int unit;               /* a convolution with MACCfg.KernelMode 1: the unit kernel */
 	float accbias;          /* NE.AccBias (fp16), in the unit kernel's accumulator, or every
@@ -679,6 +680,11 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	td_pe_scale_refusal(&regs, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
+	/* PreScale 0 or infinite (0 x inf possible in a x PreScale), or a Bias after an add of two
+	 * operands or the square's a + b (inf - inf possible): pe_row_amb looks at the rows */
+	s->pe_amb = s->pe && (s->pre == 0.0f || __builtin_isinf(s->pre) ||
+			      (s->bias != 0.0f && s->pe_two &&
+			       (s->pe_op == H13_PE_OP_ADD || s->pe_op == H13_PE_OP_SQ)));
 	/* Neither unit computing (the NE not configured, MACCfg 0, or a pass-through with no kernel,
 	 * and the PE out of the path, TaskType 0): a plain copy by the model's reading, but no real
 	 * TD is so, and on an M1 relu's TD with MACCfg written 0 hung (allbilly/ane
@@ -902,6 +908,75 @@ static int pe_neon(void)
 #else
 	return 0;
 #endif
+}
+
+/*
+ * The PE's value of one element, pe_row_k's arithmetic in its order (a and y after the input
+ * port), with each step's NaN made +0 where it arises (each: guide 03's +0 for inf - inf and
+ * 0 x inf as one operation) or only at the end of the row (the model's f2h, pe_row).
+ */
+static float pe_val(const struct stages *s, float a, float y, int hasb, int each)
+{
+	float x = a * s->pre, r;
+	if (each && x != x)
+		x = 0.0f;
+	switch (s->pe_op) {
+	case H13_PE_OP_ADD: r = x + y; break;
+	case H13_PE_OP_MUL: r = hasb ? x * y : x; break;
+	case H13_PE_OP_MAX: r = !hasb || x >= y || y != y ? x : y; break;
+	case H13_PE_OP_MIN: r = !hasb || x <= y || y != y ? x : y; break;
+	default:
+		r = x + y;
+		if (each && r != r)
+			r = 0.0f;
+		r = r * r;
+		break;
+	}
+	if (each && r != r)
+		r = 0.0f;
+	if (s->pe_cond && r < 0.0f)
+		r = -r;
+	r = r + s->bias;
+	if (each && r != r)
+		r = 0.0f;
+	r = r * s->scale;
+	if (s->pe_relu && r < 0.0f)
+		r = 0.0f;
+	return r;
+}
+
+/*
+ * The tenth review: an indeterminate form inside the PE's operation (inf - inf in its add or the
+ * square's a + b, 0 x inf in a x PreScale) followed by a step that gives another value when it is
+ * flushed there (+0, then the Bias, the second operand, the maximum) than when the NaN reaches the
+ * end of the row (+0, the model's f2h). Guide 03 measures +0 for one operation, not where the
+ * planar engine flushes inside its fused operation, and no program holds such a form: refused by
+ * name (as the reductions' sums are, RED_AMB_TEXT). 1 when one of the row's n values (va, and vb
+ * when a second operand) differs between the two readings (+0 and -0 alike).
+ */
+#define PE_AMB_TEXT                                                                                \
+	"an indeterminate form inside the planar engine's operation (inf - inf in its add, 0 x inf "  \
+	"in its PreScale) then a Bias, a second operand or a maximum that gives another value when " \
+	"it is flushed there (guide 03's +0 for one operation) than at the end of the row"
+static int pe_row_amb(const struct stages *s, const uint16_t *va, const uint16_t *vb, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		float a = h2f_table[va[i]], y = vb ? h2f_table[vb[i]] : 0.0f;
+		if (a != a) /* (a raw row: the input port's rule, a NaN is +inf) */
+			a = __builtin_inff();
+		if (y != y)
+			y = __builtin_inff();
+		if (h2f_table[f2h(pe_val(s, a, y, vb != NULL, 1))] != h2f_table[f2h(pe_val(s, a, y, vb != NULL, 0))])
+			return 1;
+	}
+	return 0;
+}
+
+/* pe_row_amb's refusal, only where the PE's configuration makes one possible (s->pe_amb). */
+static int pe_amb_refusal(struct anem *m, const struct stages *s, const uint16_t *va, const uint16_t *vb,
+			  unsigned n)
+{
+	return s->pe_amb && pe_row_amb(s, va, vb, n) ? ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, PE_AMB_TEXT) : ENG_OK;
 }
 
 static void pe_row(const struct stages *s, const uint16_t *va, const uint16_t *vb, uint16_t *out,
@@ -1141,6 +1216,8 @@ static int ew_chunk(struct anem *m, const struct stages *s, const struct tile *i
 		if (sub) /* after the port (raw is 0 then): a - b is a + (-b), exactly */
 			negate_row(b, W);
 		ne_row(m, s, v, W, post1, act);
+		if (s->pe && (e = pe_amb_refusal(m, s, v, b, W)))
+			return e;
 		if (s->pe)
 			pe_row(s, v, b, v, W);
 		if (lres)
@@ -1212,6 +1289,8 @@ static int elementwise(struct anem *m, const struct stages *s, struct tile *in0,
 						if (s->pe_sec == H13_PE_SECSRC_SUB)
 							negate_row(b, W);
 					}
+					if ((e = pe_amb_refusal(m, s, v, b, W)))
+						return e;
 					pe_row(s, v, b, v, W);
 				}
 				if ((e = emit_row(m, out, lres, g, c, h, v)))
@@ -1308,6 +1387,8 @@ static int pooling(struct anem *m, const struct stages *s, struct tile *in, cons
 				uint16_t *v = m->hv;
 				for (unsigned x = 0; x < W; x++)
 					v[x] = f2h(mode == H13_PE_POOL_AVG ? acc[x] / area : acc[x]);
+				if ((e = pe_amb_refusal(m, s, v, NULL, W)))
+					return e;
 				pe_row(s, v, NULL, v, W);
 				if ((e = emit_row(m, out, lres, g, c, y, v)))
 					return e;
@@ -3327,6 +3408,8 @@ static int conv_finish_row(struct anem *m, const struct conv *c, const struct st
 			conv_out_row(v, a, c->W, 0, 1.0f, 0.0f, s->post, c->taps2);
 		}
 		nonlinear(m, s, v, c->W, act);
+		if (s->pe && (e = pe_amb_refusal(m, s, v, NULL, c->W)))
+			return e;
 		if (s->pe)
 			pe_row(s, v, NULL, v, c->W);
 		if (!st && (e = emit_row(m, out, lres, g, o, y, v)))
@@ -3378,6 +3461,10 @@ static void finish_channels(const struct anem *m, const struct conv *c, const st
 			conv_out_row(v, a, c->W, 0, 1.0f, 0.0f, s->post, c->taps2);
 		}
 		nonlinear_row(m, s, v, c->W);
+		if (s->pe && s->pe_amb && pe_row_amb(s, v, NULL, c->W)) {
+			__atomic_store_n(amb, 2, __ATOMIC_RELAXED); /* (PE_AMB_TEXT) */
+			return;
+		}
 		if (s->pe)
 			pe_row(s, v, NULL, v, c->W);
 		if (lres)
@@ -3428,8 +3515,8 @@ static int batch_finish(struct anem *m, const struct conv *c, const struct stage
 #endif
 	m->acc_amb = 0;
 	model_parallel(nrow * split, fin_task, &j);
-	if (m->acc_amb) {
-		*e = ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
+	if (m->acc_amb) { /* (2: the PE's, finish_channels) */
+		*e = ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, m->acc_amb == 2 ? PE_AMB_TEXT : ACC_AMB_TEXT);
 		return 1;
 	}
 	if (nl_counted(s))
@@ -3532,8 +3619,8 @@ static int batch_rows(struct anem *m, const struct conv *c, const struct stages 
 #endif
 	m->acc_amb = 0;
 	model_parallel(nrow, rows_task, &j);
-	if (m->acc_amb) {
-		*e = ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
+	if (m->acc_amb) { /* (2: the PE's, finish_channels) */
+		*e = ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, m->acc_amb == 2 ? PE_AMB_TEXT : ACC_AMB_TEXT);
 		return 1;
 	}
 	if (nl_counted(s))
@@ -3653,8 +3740,8 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 		if (j.inf[t])
 			return 0; /* the plain loop, after the phases' packing finds the weight */
 	}
-	if (m->acc_amb) {
-		*e = ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, ACC_AMB_TEXT);
+	if (m->acc_amb) { /* (2: the PE's, finish_channels) */
+		*e = ANEM_REFUSE_NOREG(m, ENG_FR_VALUE, m->acc_amb == 2 ? PE_AMB_TEXT : ACC_AMB_TEXT);
 		return 1;
 	}
 	if (nl_counted(s))
@@ -4070,6 +4157,8 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 				if ((e = dw_ox2_row(m, s, win, in, lsrc, c, y, Win, Hin, wt + c * kel, bias, W, v)))
 					return e;
 				nonlinear(m, s, v, W, act);
+				if (s->pe && (e = pe_amb_refusal(m, s, v, NULL, W)))
+					return e;
 				if (s->pe)
 					pe_row(s, v, NULL, v, W);
 				if ((e = emit_row(m, out, lres, 0, c, y, v)))
@@ -4103,6 +4192,8 @@ static int depthwise(struct anem *m, const struct mrange *r, unsigned nr, const 
 			uint16_t *v = m->hv;
 			conv_out_row(v, acc, W, dcv, 1.0f, db, s->post, dtaps2);
 			nonlinear(m, s, v, W, act);
+			if (s->pe && (e = pe_amb_refusal(m, s, v, NULL, W)))
+				return e;
 			if (s->pe)
 				pe_row(s, v, NULL, v, W);
 			if ((e = emit_row(m, out, lres, 0, c, y, v)))
@@ -4610,6 +4701,8 @@ static int l2mem_elementwise(struct anem *m, const struct stages *s, const struc
 						if (s->pe_sec == H13_PE_SECSRC_SUB)
 							negate_row(b, W);
 					}
+					if ((e = pe_amb_refusal(m, s, v, s->pe_two ? b : NULL, W)))
+						return e;
 					pe_row(s, v, s->pe_two ? b : NULL, v, W);
 				}
 				if (l->res.on)
@@ -4696,6 +4789,8 @@ static int ne_channel_groups(struct anem *m, const struct stages *s, const struc
 					for (unsigned i = 0; i < W; i++)
 						v[i] = mac_out(f2h(m->fa[i]), 1);
 				nonlinear(m, s, v, W, act);
+				if (s->pe && (e = pe_amb_refusal(m, s, v, NULL, W)))
+					return e;
 				if (s->pe)
 					pe_row(s, v, NULL, v, W);
 				if (l->res.on)

@@ -176,7 +176,8 @@ struct anem {
 	size_t ilv_len[2];    /* values */
 	int wts_inf;          /* a weight is infinite or NaN (wts is packed 4 channels a line) */
 	int acc_amb;          /* a convolution's sum met infinities of both signs (threads set it:
-			       * compute.c acc_row_amb; the TD is refused before its rows leave) */
+			       * compute.c acc_row_amb; the TD is refused before its rows leave), 1;
+			       * or the PE's operation an unpinned indeterminate form (pe_row_amb), 2 */
 	float *cols;          /* the fast convolution (compute.c): one output row's inputs, a line per (ci, ky, kx) */
 	size_t cols_len;
 	uint16_t *stage;      /* a convolution's staged input rows, or output rows (one 2-D move out) */

@@ -68,12 +68,18 @@ static double h2d(uint16_t h)
  * pe_pair_on, and output (0, 0, 0) kept in pe_out0) */
 static int pe_pair_on;
 static uint16_t pe_pair[2], pe_out0;
+/* (the tenth review's PE test: input (0, 0, 0) of BAR 6, the second operand, this value when
+ * pe_b0_on) */
+static int pe_b0_on;
+static uint16_t pe_b0;
 
 /* The input values: multiples of 1/64 in [-8, 8), so sums are exact. */
 static uint16_t input_at(unsigned bar, unsigned c, unsigned y, unsigned x)
 {
 	if (pe_pair_on && bar == BP_IN0_BAR && c == 0 && y == 0 && x < 2)
 		return pe_pair[x];
+	if (pe_b0_on && bar == BP_IN1_BAR && c == 0 && y == 0 && x == 0)
+		return pe_b0;
 	uint32_t k = (bar * 7919u + c * 104729u + y * 1299709u + x * 15485863u) * 2654435761u;
 	int q = (int)(k >> 22) - 512; /* -512 .. 511 */
 	return d2h((double)q / 64.0);
@@ -318,6 +324,75 @@ TEST(model_pe, an_average_pools_window_meeting_both_infinities_is_refused)
 		pe_pair_on = 0;
 		if (cases[i].refused)
 			CHECKF(st == ENG_E_FAULT, "%s: run status %d, output 0x%04x", cases[i].what, st, pe_out0);
+		else
+			CHECKF(st == ENG_OK && pe_out0 == cases[i].want, "%s: run status %d, output 0x%04x",
+			       cases[i].what, st, pe_out0);
+	}
+}
+
+/*
+ * The tenth review: the planar engine's operation meeting an indeterminate form (inf - inf in its
+ * add, or in the square's a + b; 0 x inf in its PreScale) followed by a step that gives another
+ * value when the NaN is flushed to +0 there (guide 03's +0 for one operation) than when it is
+ * flushed at the end of the row (the model's +0): a Bias added after the add, the second
+ * operand after PreScale 0 over an infinity, a maximum with a negative second operand. Nothing
+ * pins which the engine does, and no program holds these forms: refused by name, where each
+ * completed with +0 (or the second operand) before. Controls (hand arithmetic, computed before
+ * and after): +inf + -inf with Bias 0 is +0 (the guide's inf - inf, then x Scale 1); +inf + 1
+ * with Bias 1 is +inf; PreScale 0 over 1, + 2, is 2; PreScale 0 over +inf times 2 (a product:
+ * 0 x 2 either way) is +0; Bias 1 over +inf + -inf with Scale 0 is 0 either way.
+ */
+TEST(model_pe, an_indeterminate_form_before_a_later_step_is_refused)
+{
+	static const struct {
+		const char *what;
+		unsigned op, two;
+		uint16_t pre, bias, scale, a, b;
+		int refused;
+		uint16_t want;
+	} cases[] = {
+		{"(+inf + -inf + Bias 1) x 1", H13_PE_OP_ADD, 1, H_ONE, H_ONE, H_ONE, 0x7c00u, 0xfc00u, 1, 0},
+		{"(-inf + +inf + Bias 1) x 1", H13_PE_OP_ADD, 1, H_ONE, H_ONE, H_ONE, 0xfc00u, 0x7c00u, 1, 0},
+		{"(+inf + -inf)^2 + Bias 1", H13_PE_OP_SQ, 1, H_ONE, H_ONE, H_ONE, 0x7c00u, 0xfc00u, 1, 0},
+		{"0 x +inf + 2", H13_PE_OP_ADD, 1, 0, 0, H_ONE, 0x7c00u, 0x4000u, 1, 0},
+		{"max(0 x +inf, -1)", H13_PE_OP_MAX, 1, 0, 0, H_ONE, 0x7c00u, H_MONE, 1, 0},
+		{"0 x +inf + Bias 1, one operand", H13_PE_OP_ADD, 0, 0, H_ONE, H_ONE, 0x7c00u, 0, 1, 0},
+		{"control: (+inf + -inf + Bias 0) x 1", H13_PE_OP_ADD, 1, H_ONE, 0, H_ONE, 0x7c00u, 0xfc00u, 0, 0},
+		{"control: (+inf + 1 + Bias 1) x 1", H13_PE_OP_ADD, 1, H_ONE, H_ONE, H_ONE, 0x7c00u, H_ONE, 0, 0x7c00u},
+		{"control: 0 x 1 + 2", H13_PE_OP_ADD, 1, 0, 0, H_ONE, H_ONE, 0x4000u, 0, 0x4000u},
+		{"control: 0 x +inf times 2", H13_PE_OP_MUL, 1, 0, 0, H_ONE, 0x7c00u, 0x4000u, 0, 0},
+		{"control: (+inf + -inf + Bias 1) x 0", H13_PE_OP_ADD, 1, H_ONE, H_ONE, 0, 0x7c00u, 0xfc00u, 0, 0},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct bp_pe_spec p = base();
+		p.c = 1, p.win = 8, p.hin = 1, p.wout = 8, p.hout = 1;
+		p.op = cases[i].op;
+		p.secsrc = cases[i].two ? H13_PE_SECSRC_TILE1 : H13_PE_SECSRC_NONE;
+		p.prescale = cases[i].pre, p.bias = cases[i].bias, p.scale = cases[i].scale;
+		struct pe_run r;
+		memset(&r, 0, sizeof r);
+		r.p = &p;
+		r.quiet = 1;
+		pe_pair[0] = cases[i].a;
+		pe_pair[1] = input_at(BP_IN0_BAR, 0, 0, 1);
+		pe_b0 = cases[i].b;
+		pe_pair_on = pe_b0_on = 1;
+		pe_out0 = 0x1234u;
+		size_t len = bp_pe(prog, sizeof prog, &p);
+		REQUIRE(len > 0);
+		struct tcapture cap;
+		cap.n = 0;
+		cap.text[0] = 0;
+		struct session_hooks h = {.fill = pe_fill, .check = pe_check, .ctx = &r};
+		struct session_result res;
+		int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tcapture_out, &cap, &h, &res);
+		int st = res.run != ENG_OK ? (int)res.run : rc == 0 ? ENG_OK : -1;
+		pe_pair_on = pe_b0_on = 0;
+		if (cases[i].refused)
+			CHECKF(st == ENG_E_FAULT && strstr(cap.text, "td 0") != NULL &&
+				       strstr(cap.text, "ambiguous-value") != NULL &&
+				       strstr(cap.text, "the planar engine's operation") != NULL,
+			       "%s: run status %d, output 0x%04x: \"%s\"", cases[i].what, st, pe_out0, cap.text);
 		else
 			CHECKF(st == ENG_OK && pe_out0 == cases[i].want, "%s: run status %d, output 0x%04x",
 			       cases[i].what, st, pe_out0);
