@@ -3727,7 +3727,7 @@ static int batch_lines(struct anem *m, struct conv *c, const struct stages *s, c
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	(void)cpu_features(); /* read once before any thread asks */
 #endif
-	m->acc_amb = 0; /* (every input and weight finite here: never set) */
+	m->acc_amb = 0; /* (every input and weight finite here: no sum meets both signs; the PE may, 2) */
 	if (tasks == 1)
 		line_task(&j, 0);
 	else

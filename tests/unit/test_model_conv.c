@@ -51,6 +51,10 @@ static unsigned run_kfmt1;
  * NE.AccBias run_accbias, every output's bias. */
 static const uint16_t *run_bias;
 static uint16_t run_accbias;
+/* run_model's PE after the convolution, for the one test that sets it (run_pe 1): one operand,
+ * an add with PreScale run_pe_pre and Bias run_pe_bias, Scale 1 */
+static int run_pe;
+static uint16_t run_pe_pre, run_pe_bias;
 
 #define SET(a, v) (regs[(a) / 4] = (v))
 
@@ -163,6 +167,12 @@ static int run_model(const struct cv *c, const uint16_t *in, const uint16_t *wt,
 	SET(H13_NE_ACCBIAS, H13_PUT(H13_ACCBIAS, run_accbias));
 	SET(H13_NE_POSTSCALE, 0x3c00u << H13_POSTSCALE_LSB);
 	SET(H13_NE_KERNELCFG, (run_kfmt1 ? run_kfmt1 - 1u : H13_KERNELFMT_FP16) << H13_KERNELCFG_KERNELFMT_LSB);
+	SET(H13_COMMON_CFG, run_pe ? H13_PUT(H13_CFG_TASKTYPE, H13_TASK_PE_ONE) : 0u);
+	SET(H13_PLANAR_CFG, run_pe ? H13_PUT(H13_PECFG_OPMODE, H13_PE_OP_ADD) : 0u);
+	SET(H13_PLANAR_BIASSCALE, run_pe ? H13_PUT(H13_BIASSCALE_SCALE, 0x3c00u) |
+						   H13_PUT(H13_BIASSCALE_BIAS, run_pe_bias) : 0u);
+	SET(H13_PLANAR_PRESCALE, run_pe ? H13_PUT(H13_PRESCALE, run_pe_pre) : 0u);
+	SET(H13_PLANAR_FINALSCALE, run_pe ? 0x3f800000u : 0u);
 	struct anem_act act;
 	memset(&act, 0, sizeof act);
 	unsigned lines0 = m->conv_lines;
@@ -713,6 +723,54 @@ TEST(model, conv_one_row_of_a_batch_with_inf_minus_inf_is_refused)
 		CHECKF(e == ENG_OK && bad == 0, "%s, control: %d, %u outputs wrong (%s)", paths[p].path, e, bad,
 		       e ? run_m->flt.why : "ran");
 		free(out);
+	}
+}
+
+/*
+ * The tenth review: the PE after a convolution with PreScale 0 and a Bias of 1 over an infinite
+ * output (output 0 at (1, 3): +inf x 1 + 1 + 1, every other output finite): op by op 0 x inf is
+ * +0 and the Bias gives 1, at the end of the row the NaN gives +0; nothing pins which, so it is
+ * refused by name on each of amb_run's paths (the phases, the plain loop, rows on threads, the
+ * phases on threads), where it gave +0 before. Controls: the same over finite inputs (1 + 1 + 1:
+ * 0 x 3 + 1 = 1 at (1, 3); not on the plain loop's path, whose output 1 is +inf), and PreScale 0
+ * with Bias 0 over the infinity (+0 either way).
+ */
+TEST(model, the_pe_after_a_convolution_meeting_0_x_inf_before_a_bias_is_refused)
+{
+	static const struct amb_case inf = {"+inf x 1 + 1 + 1", 0x7c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u,
+					    0x3c00u, 0, 0, 0};
+	static const struct amb_case fin = {"1 + 1 + 1", 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u,
+					    0x3c00u, 0, 0, 0};
+	static const struct {
+		const char *path;
+		struct cv c;
+		unsigned workers;
+		int infw;
+	} paths[] = {
+		{"the phases (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 0},
+		{"the plain loop without columns", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 1},
+		{"rows on threads (3x3)", {3, 3, 1, 1, 1, 1, 1, 3, 2, 64, 5, 64, 5, 0, 0}, 2, 0},
+		{"the phases on threads (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 2, 0},
+	};
+	for (unsigned p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+		uint16_t at = 0;
+		run_pe = 1;
+		run_pe_pre = 0;
+		run_pe_bias = 0x3c00u;
+		int e = amb_run(&inf, &paths[p].c, paths[p].workers, paths[p].infw, &at);
+		CHECKF(e == ENG_E_FAULT && run_m->flt.reason == ENG_FR_VALUE && run_m->flt.why &&
+			       strstr(run_m->flt.why, "the planar engine's operation"),
+		       "%s: not refused (%d, 0x%04x: %s)", paths[p].path, e, at, e ? run_m->flt.why : "ran");
+		if (!paths[p].infw) { /* (there output 1 is +inf: refused as above) */
+			e = amb_run(&fin, &paths[p].c, paths[p].workers, paths[p].infw, &at);
+			CHECKF(e == ENG_OK && at == 0x3c00u, "%s, control 0 x 3 + 1: %d, 0x%04x (%s)", paths[p].path,
+			       e, at, e ? run_m->flt.why : "ran");
+		}
+		run_pe_bias = 0;
+		e = amb_run(&inf, &paths[p].c, paths[p].workers, paths[p].infw, &at);
+		CHECKF(e == ENG_OK && at == 0, "%s, control 0 x inf + 0: %d, 0x%04x (%s)", paths[p].path, e, at,
+		       e ? run_m->flt.why : "ran");
+		run_pe = 0;
 	}
 }
 
