@@ -47,11 +47,20 @@ static uint32_t pattern_b(uint32_t i)
 static unsigned fill_mode;
 static const uint16_t special[8] = {0x0000u, 0x8000u, 0x7c00u, 0xfc00u, 0x7e00u, 0x0001u, 0x7bffu, 0xfbffu};
 
+/* finite_b: the second operand's infinities and NaNs made finite (exponent 30), so no add of two
+ * operands meets inf - inf (the runs the model refuses with the values as they are: below) */
+static int finite_b;
+
 static uint16_t value_at(unsigned bar, uint32_t i)
 {
+	uint16_t v;
 	if (fill_mode)
-		return bar == BP_IN0_BAR ? special[i % 8u] : special[(i / 8u) % 8u];
-	return (uint16_t)(bar == BP_IN0_BAR ? i : pattern_b(i));
+		v = bar == BP_IN0_BAR ? special[i % 8u] : special[(i / 8u) % 8u];
+	else
+		v = (uint16_t)(bar == BP_IN0_BAR ? i : pattern_b(i));
+	if (finite_b && bar != BP_IN0_BAR && (v & 0x7c00u) == 0x7c00u)
+		v &= 0xfbffu;
+	return v;
 }
 
 static void simd_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
@@ -120,7 +129,7 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 	 * (the same) */
 	static const uint16_t pre[3] = {0x3c00u, 0x7bffu, 0x0400u}, sc[3] = {0x3c00u, 0xc500u, 0x1400u};
 	static const uint16_t bias[3] = {0x0000u, 0xb800u, 0x0001u};
-	unsigned runs = 0, diffs = 0, bad = 0;
+	unsigned runs = 0, diffs = 0, bad = 0, refused = 0;
 	/* k = 3: PreScale, Scale and FinalScale all 1 (the AVX row's unit path), no |.| or ReLU */
 	for (unsigned op = H13_PE_OP_ADD; op <= H13_PE_OP_SQ; op++)
 		for (unsigned sec = 0; sec < 2; sec++)
@@ -154,6 +163,17 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 					p.ne_pass = op == H13_PE_OP_MUL && sec; /* as a*b from the compilers */
 					fill_mode = fm;
 					int s1 = run_pe(&p, 2, a), s0 = run_pe(&p, 0, b);
+					if (s1 != ENG_OK && s0 != ENG_OK && sec && p.bias &&
+					    (op == H13_PE_OP_ADD || op == H13_PE_OP_SQ)) {
+						/* (the tenth review: a row meeting inf - inf before a Bias
+						 * that changes its value is refused, pe_row_amb, on both
+						 * paths alike; compared again with b finite) */
+						refused++;
+						finite_b = 1;
+						s1 = run_pe(&p, 2, a);
+						s0 = run_pe(&p, 0, b);
+						finite_b = 0;
+					}
 					bad += s1 != ENG_OK || s0 != ENG_OK;
 					if (differ(a, b, SW * SH * SC)) {
 						if (!diffs)
@@ -165,7 +185,8 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 					runs++;
 				}
 	printf("model simd: %u runs of PE configurations x 65536 values (every fp16 pattern, or pairs of edge values); runs failed %u, "
-	       "differing %u\n", runs, bad, diffs);
+	       "differing %u; refused on both paths (inf - inf before a Bias) and compared with b finite %u\n", runs, bad,
+	       diffs, refused);
 	CHECK_EQ(bad, 0u);
 	CHECK_EQ(diffs, 0u);
 	fill_mode = 0;
