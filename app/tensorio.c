@@ -311,18 +311,23 @@ static enum tio_err read_file(const char *path, uint8_t **buf, size_t *len)
 }
 
 /* Writes a then b to PATH.part and renames it to PATH: a file at PATH is whole or not there (a
- * failed write removes the partial one). */
+ * failed write removes the partial one). A device or a FIFO at PATH (/dev/null, /dev/stdout) is
+ * written in place: the rename replaced it with a regular file (/dev/null itself, as root) and
+ * said the bytes were written where a write to it would have failed (/dev/full, exit 0). */
 static enum tio_err write_file(const char *path, const uint8_t *a, size_t an, const uint8_t *b,
 			       size_t bn)
 {
 	char part[TIO_MAX_PATH + 8];
-	snprintf(part, sizeof part, "%s.part", path);
+	int special = hal_file_is_special(path);
+	snprintf(part, sizeof part, "%s%s", path, special ? "" : ".part");
 	int fd = hal_file_open(part, 1);
 	if (fd < 0)
 		return TIO_E_OPEN;
 	int bad = (an && hal_file_write(fd, a, an) != (long)an) ||
 		  (bn && hal_file_write(fd, b, bn) != (long)bn);
 	bad |= hal_file_close(fd) != 0;
+	if (special)
+		return bad ? TIO_E_WRITE : TIO_OK;
 	if (!bad && hal_file_rename(part, path) == 0)
 		return TIO_OK;
 	hal_file_remove(part);
@@ -901,8 +906,8 @@ static int earlier_output_at(const struct tio *x, const struct tio_io *io)
  * so the path holds this run's output or nothing; never a file this run read (earlier_output_at). */
 static void drop_stale(const struct tio *x, const struct tio_io *io)
 {
-	if (io->out != TIO_OUT)
-		return;
+	if (io->out != TIO_OUT || hal_file_is_special(io->path))
+		return; /* a device or FIFO is not removed (nor a FIFO opened: it would wait) */
 	for (unsigned j = 0; j < x->nio; j++)
 		if (x->io[j].out != TIO_OUT && !strcmp(x->io[j].path, io->path))
 			return;

@@ -136,6 +136,11 @@ int hal_file_close(int fd);
 /* Removes a host file; renames one (replacing `to`). Return 0 or -1. */
 int hal_file_remove(const char *path);
 int hal_file_rename(const char *from, const char *to);
+/* 1 when PATH names a file that is there and is neither a regular file nor a directory (a
+ * device such as /dev/null, a FIFO, a socket; a link followed): a rename over it would replace
+ * it, so its writer writes it in place. 0 otherwise, and where the host cannot tell
+ * (semihosting has no stat: 0 under QEMU). */
+int hal_file_is_special(const char *path);
 
 /* ---- platform description (for banners and the address policy) ---- */
 struct hal_region {

@@ -80,6 +80,16 @@ esac
 # Semihosting arguments: commas are doubled for QEMU's option parser.
 semi="enable=on,target=native,chardev=con0,arg=anefw"
 for a in "$@"; do
+	# an output over a device or a FIFO: the firmware writes PATH.part and renames it over PATH
+	# (semihosting has no stat, so it cannot write one in place); the host's rename replaced
+	# the device with a regular file (out:NAME=/dev/null as root replaced /dev/null)
+	case "$a" in out:*=?*)
+		p=${a#*=}
+		if [ -e "$p" ] && [ ! -f "$p" ] && [ ! -d "$p" ]; then
+			echo "error: $a: $p is a device or a FIFO, not a file; the firmware writes an output to PATH.part and renames it over PATH, which would replace it: give a file's path (nothing run)" >&2
+			exit 1
+		fi;;
+	esac
 	semi="$semi,arg=${a//,/,,}"
 done
 if [ -n "$tcp" ]; then

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #if defined(__GLIBC__)
 #include <malloc.h> /* mallopt */
 #endif
@@ -468,6 +469,12 @@ int hal_file_remove(const char *path)
 int hal_file_rename(const char *from, const char *to)
 {
 	return from && to && rename(from, to) == 0 ? 0 : -1;
+}
+
+int hal_file_is_special(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 static const struct hal_region host_regions[] = {

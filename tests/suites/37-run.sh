@@ -466,6 +466,37 @@ if [ "$(cat "$work/y_notes.npy" 2>/dev/null)" = notes ]; then
 	t_pass run.failed_run_keeps_a_file_that_is_no_output
 else t_fail run.failed_run_keeps_a_file_that_is_no_output "$(ls "$work"/y_notes.npy 2>&1)"; fi
 
+# ---- an output path that is a device or a FIFO is written in place, not replaced ----
+# Outputs went to PATH.part, renamed over PATH: `--out output_0=/dev/null` as root replaced
+# /dev/null with a regular file, and `/dev/full` said "written" and exited 0 (found 2026-12-07,
+# a new user's hour). A FIFO stands in for the device (a test must not risk /dev/null): a
+# reader gets the bytes and the FIFO is still a FIFO; before, the rename replaced it and the
+# reader got nothing. The same for a file the other commands write (decode here; tool_write_file).
+fifo_out() { # NAME READER_OUT COMMAND...: runs COMMAND with a reader on $work/fifo
+	local name=$1 got=$2 rc
+	shift 2
+	rm -f "$work/fifo" "$got"
+	mkfifo "$work/fifo"
+	timeout 20 cat "$work/fifo" >"$got" &
+	local reader=$!
+	"$@" >/dev/null 2>&1; rc=$?
+	# nothing wrote the FIFO (the old rename): open it so the reader ends
+	[ -p "$work/fifo" ] && ! kill -0 "$reader" 2>/dev/null || : >"$work/fifo" &
+	wait "$reader" 2>/dev/null
+	if [ "$rc" -eq 0 ] && [ -p "$work/fifo" ] && [ -s "$got" ]; then
+		t_pass "run.$name"
+	else
+		t_fail "run.$name" "exit $rc, $(ls -l "$work/fifo" 2>&1 | cut -c1), $(wc -c <"$got") bytes read"
+	fi
+	rm -f "$work/fifo" "$work/fifo.part"
+}
+fifo_out output_to_a_fifo_written_in_place "$work/fifo_y.npy" "$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/fifo"
+"$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/fifo_ref" >/dev/null 2>&1
+if cmp -s "$work/fifo_y.npy" "$work/fifo_ref"; then t_pass run.output_to_a_fifo_same_bytes
+else t_fail run.output_to_a_fifo_same_bytes "$(wc -c <"$work/fifo_y.npy") bytes read, $(wc -c <"$work/fifo_ref") in a file"; fi
+printf '\x3c\xc0\x00\x7c' >"$work/e5m2.bin"
+fifo_out codec_output_to_a_fifo_written_in_place "$work/fifo_c.bin" "$TOOL" decode e5m2 "$work/e5m2.bin" "$work/fifo"
+
 # ---- the firmware, over semihosting: the same bytes as the host tool ----
 elf="$BUILD/qemu-virt/anefw.elf"
 if [[ " $TEST_BOARDS " != *" qemu-virt "* ]]; then
@@ -553,6 +584,18 @@ PY
 			t_fail "run.firmware_ref_infinite_reference_$1" "$(grep -E '^(output|run|anefw)' <<<"$out" | tr '\n' ' ')"
 		fi
 	done
+	# an out: path that is a device or a FIFO is refused before QEMU starts (scripts/qemu-run.sh):
+	# the firmware writes PATH.part and renames it over PATH, semihosting having no stat; before,
+	# out:output_0=/dev/null as root replaced the host's /dev/null (a FIFO stands in for it)
+	rm -f "$work/fwfifo"; mkfifo "$work/fwfifo"
+	qemu_run --board qemu-virt --timeout 120 "$elf" "program=$work/relu.hwx" "in:input=$work/x.npy" "out:output_0=$work/fwfifo" >"$work/fw.out" 2>&1; rc=$?
+	if [ "$rc" -eq 1 ] && [ -p "$work/fwfifo" ] && [ ! -e "$work/fwfifo.part" ] &&
+	   grep -q "^error: out:output_0=$work/fwfifo: $work/fwfifo is a device or a FIFO, not a file" "$work/fw.out"; then
+		t_pass run.firmware_output_over_a_fifo_refused
+	else
+		t_fail run.firmware_output_over_a_fifo_refused "exit $rc, $(ls -l "$work/fwfifo" 2>&1 | cut -c1): $(head -c 300 "$work/fw.out" | tr '\n' ' ')"
+	fi
+	rm -f "$work/fwfifo" "$work/fwfifo.part"
 	# a failed run removes an earlier run's file at its out: path (ops_limit=1 refuses the TD)
 	"$TOOL" run "$work/relu.hwx" --in input="$work/x_mix.npy" --out output_0="$work/fw_stale.npy" >/dev/null 2>&1
 	first=$([ -s "$work/fw_stale.npy" ] && echo written)

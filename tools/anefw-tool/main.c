@@ -5,6 +5,7 @@
 #include "fw/submit/queue.h"
 #include "app/backend.h"
 #include "app/tensorio.h"
+#include "hal/hal.h"
 #include "tools/link/link.h"
 
 #include <errno.h>
@@ -63,16 +64,19 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 
 /* Written to PATH.part and renamed to PATH when whole, as run writes its outputs: a write that
  * fails (a full disk, a file size limit) leaves no partial file at PATH, and a file already
- * there stays as it was. */
+ * there stays as it was. A device or a FIFO at PATH is written in place, as run's outputs
+ * (app/tensorio.c write_file): the rename replaced it. */
 int tool_write_file(const char *path, const void *buf, size_t len)
 {
+	int special = hal_file_is_special(path);
 	char *part = malloc(strlen(path) + sizeof ".part");
 	if (!part) {
 		fprintf(stderr, "anefw-tool: cannot write %s: out of memory\n", path);
 		return -1;
 	}
 	strcpy(part, path);
-	strcat(part, ".part");
+	if (!special)
+		strcat(part, ".part");
 	FILE *f = fopen(part, "wb");
 	if (!f) {
 		fprintf(stderr, "anefw-tool: cannot create %s: %s\n", path, strerror(errno));
@@ -85,10 +89,11 @@ int tool_write_file(const char *path, const void *buf, size_t len)
 	int bad = (put != len) | (fclose(f) != 0);
 	if (!e)
 		e = errno;
-	if (bad || rename(part, path)) {
+	if (bad || (!special && rename(part, path))) {
 		if (!bad)
 			e = errno;
-		remove(part);
+		if (!special)
+			remove(part);
 		fprintf(stderr, "anefw-tool: cannot write %s: %s (nothing written there)\n", path,
 			e ? strerror(e) : "a short write");
 		free(part);
