@@ -279,6 +279,20 @@ refuse input_is_a_directory "^run: $work: file-is-a-directory: the path names a 
 refuse output_is_a_directory "^run: $work: file-is-a-directory: the path names a directory, not a file; (checked before the run: nothing was run)$" "$P" --out output_0="$work"
 refuse reference_is_a_directory "^run: $work: file-is-a-directory: the path names a directory, not a file$" "$P" --ref output_0="$work" --out output_0="$work/never.npy"
 refuse not_a_program_npy "x.npy: this is a NumPy .npy file, not an ANE program" "$work/x.npy"
+# a program that never ends (/dev/zero) is refused past 1 GiB read; it was read until the
+# kernel killed the tool (found 2026-12-07). The plain build under a 4 GB address-space limit,
+# so that the code before fails (out of memory, unnamed) instead of taking the machine's memory.
+# The control: a file of exactly the program's bytes still loads (relu.hwx runs above).
+out=$(ulimit -v 4000000; timeout 120 "$BUILD/host/opt/anefw-tool" inspect /dev/zero 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^anefw-tool: cannot read /dev/zero: file-too-large: over 1 GiB read and no end' <<<"$out"; then
+	t_pass run.refuse.program_that_never_ends
+else t_fail run.refuse.program_that_never_ends "exit $rc: $out"; fi
+truncate -s 1025M "$work/huge.hwx"
+out=$(ulimit -v 4000000; timeout 120 "$BUILD/host/opt/anefw-tool" run "$work/huge.hwx" 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && grep -q "^anefw-tool: cannot read $work/huge.hwx: file-too-large: the file holds 1074790400 bytes, over 1 GiB" <<<"$out"; then
+	t_pass run.refuse.program_over_1_gib
+else t_fail run.refuse.program_over_1_gib "exit $rc: $out"; fi
+rm -f "$work/huge.hwx"
 refuse not_a_program_text "README.md: this is a text file, not an ANE program" README.md
 # UTF-8 text (an em dash, an accent: ../shared/fixtures/README.md has one in its first 256
 # bytes) is text too; it was "not an ANE program: no .hwx magic ..." before. A byte that is no

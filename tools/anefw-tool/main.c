@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 extern const struct tool_cmd __start_anefw_cmds[];
 extern const struct tool_cmd __stop_anefw_cmds[];
@@ -22,11 +23,24 @@ void tool_out_file(void *ctx, const char *s, size_t n)
 	fwrite(s, 1, n, (FILE *)ctx);
 }
 
+/* The most any file the tool reads may hold: over the largest a command takes (a program is
+ * bounded by the session's 256 MiB arena, a codec file by 2^28 values: 512 MiB of fp16). A
+ * device or FIFO that never ends (/dev/zero as the PROGRAM) was read until the kernel killed
+ * the tool. */
+#define TOOL_MAX_FILE (1ull << 30)
+
 int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		fprintf(stderr, "anefw-tool: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > TOOL_MAX_FILE) {
+		fclose(f);
+		fprintf(stderr, "anefw-tool: cannot read %s: file-too-large: the file holds %llu bytes, "
+			"over 1 GiB, the most the tool reads\n", path, (unsigned long long)st.st_size);
 		return -1;
 	}
 	size_t cap = 1 << 16, n = 0;
@@ -39,7 +53,16 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 		n += got;
 		if (n < cap)
 			break;
-		uint8_t *nb = cap > (SIZE_MAX / 2) ? NULL : realloc(b, cap * 2);
+		if (n > TOOL_MAX_FILE) {
+			free(b);
+			fclose(f);
+			fprintf(stderr, "anefw-tool: cannot read %s: file-too-large: over 1 GiB read and "
+				"no end (a device or a FIFO that does not end?), the most the tool reads "
+				"is 1 GiB\n", path);
+			return -1;
+		}
+		size_t want = cap * 2 > TOOL_MAX_FILE + 1 ? (size_t)TOOL_MAX_FILE + 1 : cap * 2;
+		uint8_t *nb = realloc(b, want);
 		if (!nb) {
 			free(b);
 			b = NULL;
@@ -47,7 +70,7 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 			break;
 		}
 		b = nb;
-		cap *= 2;
+		cap = want;
 	}
 	int err = ferror(f);
 	fclose(f);
