@@ -131,6 +131,26 @@ bytes-moved --chip H13 --form sparse --count 4 --nonzeros 5
 bytes-moved --form sparse --count 4
 EOF
 if [ "$bad" -eq 0 ]; then t_pass "codecs.tool.bad_arguments ($n cases)"; else t_fail codecs.tool.bad_arguments "$bad of $n"; fi
+# a data error says what was given and what the parameters want (the error's name and words
+# alone before: "codec-table-size: codebook, value table, scale or offset size mismatch", which
+# file and how far off left to the reader; found 2026-12-07, a new user's hour)
+given() { # NAME WANT COMMAND...: exit 1 and WANT (a fixed string) in what it says
+	local name=$1 want=$2 out rc
+	shift 2
+	out=$("$TOOL" "$@" 2>&1); rc=$?
+	if [ "$rc" -eq 1 ] && grep -qF -- "$want" <<<"$out"; then t_pass "codecs.tool.given_and_wanted.$name"
+	else t_fail "codecs.tool.given_and_wanted.$name" "exit $rc: $out"; fi
+}
+given palette_lut "codec-table-size: codebook, value table, scale or offset size mismatch; given IN 2 bytes, --lut 16 fp16 values, --bits 2 --count 8 --vector 1 --groups 1; these want IN of ceil(count/vector x bits / 8) = 2 bytes, a LUT of groups x 2^bits x vector = 4 values" \
+	decode palette --bits 2 --count 8 --lut "$tmp/lut32" "$tmp/two" "$tmp/out"
+given sparse_values "given MASK 2 bytes (2 bits set), VALUES 16 fp16 values, --count 16; these want MASK of ceil(count/8) = 2 bytes" \
+	decode sparse --count 16 "$tmp/two" "$tmp/lut32" "$tmp/out"
+given affine_scales "given IN 2 bytes, --scale 16 fp16 values, --zero-point 0 bytes, --count 2 --channels 1; these want IN of count = 2 bytes, 1 or channels scales" \
+	decode affine --type int8 --count 2 --scale "$tmp/lut32" "$tmp/two" "$tmp/out"
+given blockwise_scales "given IN 2 bytes, --scale 16 fp16 values, --offset 0 bytes, --count 2 --block 1; these want IN of count = 2 bytes and count/block = 2 scales" \
+	decode blockwise --type int8 --count 2 --block 1 --scale "$tmp/lut32" "$tmp/two" "$tmp/out"
+given tflm_input "given IN 2 bytes, --table 32 bytes (int8 elements of 1 bytes), --bits 7 --count 4 --channels 1; these want IN of ceil(count x bits / 8) = 4 bytes" \
+	decode tflm --bits 7 --count 4 --type int8 --table "$tmp/lut32" "$tmp/two" "$tmp/out"
 # an unknown form is named, as decode names an unknown codec (encode printed its usage alone)
 out=$("$TOOL" encode e3m4 "$tmp/two" "$tmp/out" 2>&1); rc=$?
 out2=$("$TOOL" decode e3m4 "$tmp/two" "$tmp/out" 2>&1); rc2=$?

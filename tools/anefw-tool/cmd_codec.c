@@ -7,6 +7,7 @@
 #include "fw/formats/formats.h"
 #include "tools/anefw-tool/tool.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,22 @@ static int codec_fail(const char *cmd, enum codec_err e)
 	return 1;
 }
 
+/* A decode's error with what it was given and what its parameters want (the error's name and
+ * words alone said neither: "codec-table-size: codebook, value table, scale or offset size
+ * mismatch", which file and how far off left to the reader). */
+static int codec_fail_given(const char *cmd, enum codec_err e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int codec_fail_given(const char *cmd, enum codec_err e, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "anefw-tool %s: " ERR_FMT "; given ", cmd, ERR_ARGS(codec_err(e)));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
 /* Everything a decode run allocates, freed in one place. */
 struct bufs {
 	uint8_t *in, *aux8;
@@ -197,7 +214,18 @@ static int decode_palette(int argc, char **argv)
 	if (!(b.out16 = alloc16(count)))
 		goto out;
 	struct codec_palette p = {(unsigned)bits, (unsigned)vector, (unsigned)groups};
-	rc = decode_finish(cmd, codec_palette_decode(&p, b.in, in_len, b.lut, lut_n, b.out16, count), pos[1], b.out16, count);
+	enum codec_err e = codec_palette_decode(&p, b.in, in_len, b.lut, lut_n, b.out16, count);
+	if (e)
+		rc = codec_fail_given(cmd, e, "IN %lu bytes, --lut %lu fp16 values, --bits %lu --count %lu "
+				      "--vector %lu --groups %lu; these want IN of ceil(count/vector x bits / 8) "
+				      "= %lu bytes, a LUT of groups x 2^bits x vector = %llu values (bits 1, 2, 3, "
+				      "4, 6 or 8; vector 1, 2, 4 or 5 dividing count; groups dividing count/vector)",
+				      (unsigned long)in_len, (unsigned long)lut_n, (unsigned long)bits,
+				      (unsigned long)count, (unsigned long)vector, (unsigned long)groups,
+				      (unsigned long)(vector ? codec_packed_bytes(count / vector, (unsigned)bits) : 0),
+				      (unsigned long long)(groups << bits) * vector);
+	else
+		rc = decode_finish(cmd, e, pos[1], b.out16, count);
 out:
 	free_bufs(&b);
 	return rc;
@@ -220,7 +248,17 @@ static int decode_sparse(int argc, char **argv)
 		goto out;
 	if (!(b.out16 = alloc16(count)))
 		goto out;
-	rc = decode_finish(cmd, codec_sparse_decode(b.in, mask_len, b.scale, nvals, b.out16, count), pos[2], b.out16, count);
+	enum codec_err e = codec_sparse_decode(b.in, mask_len, b.scale, nvals, b.out16, count);
+	unsigned long kept = 0;
+	for (size_t i = 0; e && i < mask_len; i++)
+		kept += (unsigned long)__builtin_popcount(b.in[i]);
+	if (e)
+		rc = codec_fail_given(cmd, e, "MASK %lu bytes (%lu bits set), VALUES %lu fp16 values, --count %lu; "
+				      "these want MASK of ceil(count/8) = %lu bytes, no bit set past the count, "
+				      "and one value a set bit", (unsigned long)mask_len, kept,
+				      (unsigned long)nvals, (unsigned long)count, (unsigned long)((count + 7) / 8));
+	else
+		rc = decode_finish(cmd, e, pos[2], b.out16, count);
 out:
 	free_bufs(&b);
 	return rc;
@@ -250,7 +288,16 @@ static int decode_affine(int argc, char **argv)
 	if (!(b.out16 = alloc16(count)))
 		goto out;
 	struct codec_affine a = {t, (size_t)channels};
-	rc = decode_finish(cmd, codec_affine_decode(&a, b.in, q_len, b.scale, nscale, b.aux8, nzp, b.out16, count), pos[1], b.out16, count);
+	enum codec_err e = codec_affine_decode(&a, b.in, q_len, b.scale, nscale, b.aux8, nzp, b.out16, count);
+	if (e)
+		rc = codec_fail_given(cmd, e, "IN %lu bytes, --scale %lu fp16 values, --zero-point %lu bytes, "
+				      "--count %lu --channels %lu; these want IN of count = %lu bytes, 1 or "
+				      "channels scales and 0, 1 or channels zero points (channels dividing count), "
+				      "every scale finite", (unsigned long)q_len, (unsigned long)nscale,
+				      (unsigned long)nzp, (unsigned long)count, (unsigned long)channels,
+				      (unsigned long)count);
+	else
+		rc = decode_finish(cmd, e, pos[1], b.out16, count);
 out:
 	free_bufs(&b);
 	return rc;
@@ -312,8 +359,17 @@ static int decode_blockwise(int argc, char **argv)
 	if (!(b.out16 = alloc16(count)))
 		goto out;
 	struct codec_blockwise bw = {t, (size_t)block};
-	rc = decode_finish(cmd, codec_blockwise_decode_typed(&bw, b.in, q_len, b.scale, nscale, off, ot, noff, b.out16, count),
-			   pos[1], b.out16, count);
+	enum codec_err e = codec_blockwise_decode_typed(&bw, b.in, q_len, b.scale, nscale, off, ot, noff, b.out16, count);
+	if (e)
+		rc = codec_fail_given(cmd, e, "IN %lu bytes, --scale %lu fp16 values, --offset %lu %s, "
+				      "--count %lu --block %lu; these want IN of count = %lu bytes and count/block "
+				      "= %lu scales and (with --offset) as many offsets (block dividing count, "
+				      "every scale and offset finite)", (unsigned long)q_len, (unsigned long)nscale,
+				      (unsigned long)noff, ot == CODEC_OFF_FP16 ? "fp16 values" : "bytes",
+				      (unsigned long)count, (unsigned long)block, (unsigned long)count,
+				      (unsigned long)(block ? count / block : 0));
+	else
+		rc = decode_finish(cmd, e, pos[1], b.out16, count);
 out:
 	free_bufs(&b);
 	return rc;
@@ -377,7 +433,14 @@ static int decode_tflm(int argc, char **argv)
 		goto out;
 	enum codec_err e = codec_tflm_decode(&t, b.in, in_len, b.aux8, table_len, b.out8, out_len, count);
 	if (e) {
-		rc = codec_fail(cmd, e);
+		rc = codec_fail_given(cmd, e, "IN %lu bytes, --table %lu bytes (%s elements of %lu bytes), "
+				      "--bits %lu --count %lu --channels %lu; these want IN of ceil(count x bits "
+				      "/ 8) = %lu bytes, a table of channels equal tables of at most %u elements "
+				      "each, every index below its table's length", (unsigned long)in_len,
+				      (unsigned long)table_len, names[type],
+				      (unsigned long)codec_tflm_elem_size(t.type), (unsigned long)bits,
+				      (unsigned long)count, (unsigned long)channels,
+				      (unsigned long)codec_packed_bytes(count, (unsigned)bits), CODEC_TFLM_MAX_STRIDE);
 		goto out;
 	}
 	rc = tool_write_raw(cmd, pos[1], b.out8, out_len) ? 1 : 0;
