@@ -306,6 +306,20 @@ refuse not_a_program_not_utf8 "bytes.md: not an ANE program: no .hwx magic" "$wo
 refuse empty_program_file "^run: $work/empty.hwx: an empty file (0 bytes), not an ANE program$" "$work/empty.hwx"
 refuse too_many 'io-too-many' "$P" $(for i in $(seq 17); do echo --out "output_0=$work/o$i.npy"; done)
 refuse grant_refused 'run: bar-not-granted' "$P" --grant 1:0x1000:r --out output_0="$work/never.npy"
+# an option that takes one value, given twice with two, is a usage error naming both, as the
+# firmware's keys (31-job.sh job.key_given_twice_named); the last was taken, silently
+# (--ops-limit 5 --ops-limit 100000 ran; found 2026-12-07). The same value twice is no question
+# (the control).
+refuse threads_given_twice "^anefw-tool run: --threads given twice ('2' and '3'); it takes one value$" "$P" --threads 2 --threads 3 --out output_0="$work/never.npy"
+refuse ops_limit_given_twice "^anefw-tool run: --ops-limit given twice ('5' and '100000'); it takes one value$" "$P" --ops-limit 5 --ops-limit 100000 --out output_0="$work/never.npy"
+refuse rtol_given_twice "^anefw-tool run: --rtol given twice ('1e-3' and '2e-2'); it takes one value$" "$P" --rtol 1e-3 --rtol 2e-2 --out output_0="$work/never.npy"
+out=$("$TOOL" submit "$P" --ops-limit 5 --ops-limit 6 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && [ "$out" = "anefw-tool submit: --ops-limit given twice ('5' and '6'); it takes one value" ]; then
+	t_pass run.refuse.submit_ops_limit_given_twice
+else t_fail run.refuse.submit_ops_limit_given_twice "exit $rc: $out"; fi
+if "$TOOL" run "$P" --threads 2 --threads 2 --ops-limit 100000 --ops-limit 100000 --atol 1 --atol 1 >/dev/null 2>&1; then
+	t_pass run.same_value_twice_runs
+else t_fail run.same_value_twice_runs; fi
 
 # ---- real programs (../shared): relu.hwx passes a non-negative input; concat concatenates ----
 if have_shared; then

@@ -44,6 +44,9 @@ static int cmd_run(int argc, char **argv)
 				return tool_usage_error("run", "--threads wants 1..64, got nothing");
 			if (tool_parse_u64(argv[++i], 64, &v) || !v)
 				return tool_usage_error("run", "--threads wants 1..64, got '%s'", argv[i]);
+			if (threads && threads != v) /* two values: the last was taken, silently */
+				return tool_usage_error("run", "--threads given twice ('%u' and '%s'); it "
+							       "takes one value", threads, argv[i]);
 			threads = (unsigned)v;
 		} else if (!strcmp(a, "--ops-limit")) {
 			if (tool_take_ops_limit("run", argc, argv, &i))

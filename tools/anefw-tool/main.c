@@ -162,7 +162,13 @@ int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i)
 					     "multiply-accumulates and pooling taps a task; the host's "
 					     "default 2^40), %s%s%s", *i + 1 < argc ? "got '" : "got nothing",
 					*i + 1 < argc ? argv[*i + 1] : "", *i + 1 < argc ? "'" : "");
-	(*i)++;
+	/* given twice with two values: which was meant is not known, so neither is taken (the
+	 * last was, silently), as the firmware's ops_limit= (app/job.c) */
+	static const char *given;
+	if (given && strcmp(given, argv[*i + 1]))
+		return tool_usage_error(cmd, "--ops-limit given twice ('%s' and '%s'); it takes one value",
+					given, argv[*i + 1]);
+	given = argv[++*i];
 	app_backend_set_ops_limit(v);
 	return 0;
 }
@@ -210,7 +216,11 @@ int tool_take_tolerance(const char *cmd, int argc, char **argv, int *i, const ch
 	const char *a = argv[*i];
 	if (*i + 1 >= argc)
 		return tool_usage_error(cmd, "%s needs a tolerance (a decimal 0 .. 1e6)", a);
-	*(a[2] == 'r' ? rtol : atol) = argv[++*i];
+	const char **t = a[2] == 'r' ? rtol : atol;
+	if (*t && strcmp(*t, argv[*i + 1])) /* two values: the last was taken, silently */
+		return tool_usage_error(cmd, "%s given twice ('%s' and '%s'); it takes one value", a, *t,
+					argv[*i + 1]);
+	*t = argv[++*i];
 	return 0;
 }
 
