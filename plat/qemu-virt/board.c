@@ -39,7 +39,11 @@ const struct hal_link *hal_link(void)
 }
 
 /* ---- secondary cores: PSCI, QEMU's own (the machine has no firmware) ---- */
-#define CORE_ON_RETRIES 100000u /* ALREADY_ON / ON_PENDING while the core finishes CPU_OFF */
+/* ALREADY_ON / ON_PENDING while the core finishes CPU_OFF: it clears its release slot (not busy)
+ * just before PSCI CPU_OFF, so a start right after may find it still on. Bounded in time, not in
+ * calls: with the host loaded, QEMU may not run the leaving vCPU for a while (100,000 calls were
+ * once not enough: a two-worker test got one under a loaded make test). */
+#define CORE_ON_TIMEOUT_US 5000000u
 
 enum hal_core_err hal_start_core(unsigned core, uintptr_t entry, uint64_t context)
 {
@@ -49,10 +53,11 @@ enum hal_core_err hal_start_core(unsigned core, uintptr_t entry, uint64_t contex
 	 * PSCI then, and an HVC with no EL2 is undefined. */
 	if (hal_entry_el() == 3)
 		return HAL_CORE_E_UNSUPPORTED;
-	int64_t r = PSCI_ALREADY_ON;
-	for (unsigned i = 0; i < CORE_ON_RETRIES; i++) {
+	const uint64_t deadline = hal_timeout_init_us(CORE_ON_TIMEOUT_US);
+	int64_t r;
+	for (;;) {
 		r = aarch64_psci_call(PSCI_CPU_ON64_ID, core /* MPIDR: Aff0 */, entry, context);
-		if (r != PSCI_ALREADY_ON && r != PSCI_ON_PENDING)
+		if ((r != PSCI_ALREADY_ON && r != PSCI_ON_PENDING) || hal_timeout_elapsed(deadline))
 			break;
 		hal_cpu_relax();
 	}
