@@ -296,7 +296,14 @@ ORACLE_GENS := $(sort $(wildcard tests/oracle/gen_*.py))
 TESTDATA_STAMP := $(BUILD)/testdata/.stamp
 # one stamp per generator, so they run side by side (each writes its own files)
 ORACLE_STAMPS := $(patsubst tests/oracle/%.py,$(BUILD)/testdata/.%.stamp,$(ORACLE_GENS))
-$(BUILD)/testdata/.gen_%.stamp: tests/oracle/gen_%.py $(wildcard tests/oracle/*.py) $(wildcard tests/oracle/mkprog/*.desc) app/default.desc | $(DEPS_STAMP)
+# which ../shared the data was made from, and whether it was there: rewritten only when that
+# changes, so data made without the fixtures is made again once they are given (and back)
+SHARED_STATE := $(BUILD)/testdata/.shared-state
+$(SHARED_STATE): FORCE
+	@mkdir -p $(dir $@)
+	$(Q)s="$(SHARED) $$(test -d '$(SHARED)/fixtures' && echo present || echo absent)"; \
+		[ "$$(cat $@ 2>/dev/null)" = "$$s" ] || echo "$$s" >$@
+$(BUILD)/testdata/.gen_%.stamp: tests/oracle/gen_%.py $(wildcard tests/oracle/*.py) $(wildcard tests/oracle/mkprog/*.desc) app/default.desc $(SHARED_STATE) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/testdata
 	@echo "  ORACLE  $<"
 	$(Q)SHARED=$(SHARED) $(PYTHON) $< $(BUILD)/testdata

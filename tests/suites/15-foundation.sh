@@ -251,4 +251,26 @@ for b in $TEST_BOARDS; do
 		t_fail "foundation.$b.firmware_runs" "exit $rc"
 	fi
 done
+# Test data made without ../shared is made again once it is given (and back): every oracle's stamp
+# depends on build/testdata/.shared-state, which says which SHARED the data was made from and
+# whether its fixtures were there, and is rewritten only when that changes. Before, a make test
+# without ../shared left data that a later run with it failed on until a stamp was deleted.
+sw=$(mktemp -d); a= b= m1=1 m2=2
+state() { make -s BUILD="$sw/b" "$sw/b/testdata/.shared-state" SHARED="$1" >/dev/null 2>&1; }
+state "$sw/sh" && a=$(cat "$sw/b/testdata/.shared-state") && m1=$(stat -c %y "$sw/b/testdata/.shared-state")
+state "$sw/sh" && m2=$(stat -c %y "$sw/b/testdata/.shared-state")
+mkdir -p "$sw/sh/fixtures"
+state "$sw/sh" && b=$(cat "$sw/b/testdata/.shared-state")
+if [ "$a" = "$sw/sh absent" ] && [ "$m1" = "$m2" ] && [ "$b" = "$sw/sh present" ]; then
+	t_pass foundation.testdata_remade_when_shared_changes
+else
+	t_fail foundation.testdata_remade_when_shared_changes "state '$a' then '$b', rewritten unchanged: $([ "$m1" = "$m2" ] && echo no || echo yes)"
+fi
+if make -s -p -n BUILD="$sw/b" "$sw/b/testdata/.shared-state" SHARED="$sw/sh" 2>/dev/null |
+	grep -q 'testdata/\.gen_%\.stamp:.*testdata/\.shared-state'; then
+	t_pass foundation.every_oracle_depends_on_the_shared_state
+else
+	t_fail foundation.every_oracle_depends_on_the_shared_state "the oracles' stamp rule does not name .shared-state"
+fi
+rm -rf "$sw"
 t_done
