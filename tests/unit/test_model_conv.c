@@ -568,6 +568,20 @@ struct amb_case {
 	uint16_t want; /* a control's output */
 };
 
+/* The convolution paths amb_run's tests take (infw: output 1's weight infinite, so the kernels
+ * go to the plain loop without columns). */
+static const struct {
+	const char *path;
+	struct cv c;
+	unsigned workers;
+	int infw;
+} amb_paths[] = {
+	{"the phases (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 0},
+	{"the plain loop without columns", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 1},
+	{"rows on threads (3x3)", {3, 3, 1, 1, 1, 1, 1, 3, 2, 64, 5, 64, 5, 0, 0}, 2, 0},
+	{"the phases on threads (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 2, 0},
+};
+
 static int amb_run(const struct amb_case *k, const struct cv *c, unsigned workers, int infw, uint16_t *at)
 {
 	const unsigned kk = c->kw * c->kh, mid = (c->kh / 2) * c->kw + c->kw / 2;
@@ -623,33 +637,22 @@ TEST(model, conv_infinities_of_both_signs_in_one_sum_are_refused)
 		{"a negative NaN weight with a payload over finite inputs", 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0xfe01u, 0, 2, 0},
 		{"a NaN bias (BiasMode) over finite inputs", 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x7d01u, 2, 0},
 	};
-	static const struct {
-		const char *path;
-		struct cv c;
-		unsigned workers;
-		int infw;
-	} paths[] = {
-		{"the phases (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 0},
-		{"the plain loop without columns", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 1},
-		{"rows on threads (3x3)", {3, 3, 1, 1, 1, 1, 1, 3, 2, 64, 5, 64, 5, 0, 0}, 2, 0},
-		{"the phases on threads (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 2, 0},
-	};
-	for (unsigned p = 0; p < sizeof paths / sizeof paths[0]; p++)
+	for (unsigned p = 0; p < sizeof amb_paths / sizeof amb_paths[0]; p++)
 		for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 			const struct amb_case *k = &cases[i];
-			if (k->bias && paths[p].infw)
+			if (k->bias && amb_paths[p].infw)
 				continue; /* (BiasMode: the one infinity is the bias's) */
 			uint16_t at = 0;
-			int e = amb_run(k, &paths[p].c, paths[p].workers, paths[p].infw, &at);
+			int e = amb_run(k, &amb_paths[p].c, amb_paths[p].workers, amb_paths[p].infw, &at);
 			if (k->refused)
 				CHECKF(e == ENG_E_FAULT &&
 					       run_m->flt.reason == (k->refused == 2 ? ENG_FR_DATA : ENG_FR_VALUE) &&
 					       run_m->flt.why &&
 					       strstr(run_m->flt.why, k->refused == 2 ? "a NaN weight or kernel bias"
 										   : "infinities of both signs"),
-				       "%s, %s: not refused (%d, 0x%04x)", paths[p].path, k->what, e, at);
+				       "%s, %s: not refused (%d, 0x%04x)", amb_paths[p].path, k->what, e, at);
 			else
-				CHECKF(e == ENG_OK && at == k->want, "%s, %s: %d, 0x%04x (%s)", paths[p].path,
+				CHECKF(e == ENG_OK && at == k->want, "%s, %s: %d, 0x%04x (%s)", amb_paths[p].path,
 				       k->what, e, at, e ? run_m->flt.why : "ran");
 		}
 }
@@ -741,34 +744,23 @@ TEST(model, the_pe_after_a_convolution_meeting_0_x_inf_before_a_bias_is_refused)
 					    0x3c00u, 0, 0, 0};
 	static const struct amb_case fin = {"1 + 1 + 1", 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u, 0x3c00u,
 					    0x3c00u, 0, 0, 0};
-	static const struct {
-		const char *path;
-		struct cv c;
-		unsigned workers;
-		int infw;
-	} paths[] = {
-		{"the phases (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 0},
-		{"the plain loop without columns", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 1, 1},
-		{"rows on threads (3x3)", {3, 3, 1, 1, 1, 1, 1, 3, 2, 64, 5, 64, 5, 0, 0}, 2, 0},
-		{"the phases on threads (1x1, 4 rows)", {1, 1, 1, 1, 0, 0, 1, 3, 2, 8, 4, 8, 4, 0, 0}, 2, 0},
-	};
-	for (unsigned p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+	for (unsigned p = 0; p < sizeof amb_paths / sizeof amb_paths[0]; p++) {
 		uint16_t at = 0;
 		run_pe = 1;
 		run_pe_pre = 0;
 		run_pe_bias = 0x3c00u;
-		int e = amb_run(&inf, &paths[p].c, paths[p].workers, paths[p].infw, &at);
+		int e = amb_run(&inf, &amb_paths[p].c, amb_paths[p].workers, amb_paths[p].infw, &at);
 		CHECKF(e == ENG_E_FAULT && run_m->flt.reason == ENG_FR_VALUE && run_m->flt.why &&
 			       strstr(run_m->flt.why, "the planar engine's operation"),
-		       "%s: not refused (%d, 0x%04x: %s)", paths[p].path, e, at, e ? run_m->flt.why : "ran");
-		if (!paths[p].infw) { /* (there output 1 is +inf: refused as above) */
-			e = amb_run(&fin, &paths[p].c, paths[p].workers, paths[p].infw, &at);
-			CHECKF(e == ENG_OK && at == 0x3c00u, "%s, control 0 x 3 + 1: %d, 0x%04x (%s)", paths[p].path,
+		       "%s: not refused (%d, 0x%04x: %s)", amb_paths[p].path, e, at, e ? run_m->flt.why : "ran");
+		if (!amb_paths[p].infw) { /* (there output 1 is +inf: refused as above) */
+			e = amb_run(&fin, &amb_paths[p].c, amb_paths[p].workers, amb_paths[p].infw, &at);
+			CHECKF(e == ENG_OK && at == 0x3c00u, "%s, control 0 x 3 + 1: %d, 0x%04x (%s)", amb_paths[p].path,
 			       e, at, e ? run_m->flt.why : "ran");
 		}
 		run_pe_bias = 0;
-		e = amb_run(&inf, &paths[p].c, paths[p].workers, paths[p].infw, &at);
-		CHECKF(e == ENG_OK && at == 0, "%s, control 0 x inf + 0: %d, 0x%04x (%s)", paths[p].path, e, at,
+		e = amb_run(&inf, &amb_paths[p].c, amb_paths[p].workers, amb_paths[p].infw, &at);
+		CHECKF(e == ENG_OK && at == 0, "%s, control 0 x inf + 0: %d, 0x%04x (%s)", amb_paths[p].path, e, at,
 		       e ? run_m->flt.why : "ran");
 		run_pe = 0;
 	}
