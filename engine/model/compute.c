@@ -680,9 +680,10 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	td_pe_scale_refusal(&regs, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
-	/* PreScale 0 or infinite (0 x inf possible in a x PreScale), or a Bias after an add of two
-	 * operands or the square's a + b (inf - inf possible): pe_row_amb looks at the rows */
-	s->pe_amb = s->pe && (s->pre == 0.0f || __builtin_isinf(s->pre) ||
+	/* PreScale 0, infinite or NaN (0 x inf possible in a x PreScale, or x NaN: +0 op by op, then
+	 * the operation), or a Bias after an add of two operands or the square's a + b (inf - inf
+	 * possible): pe_row_amb looks at the rows */
+	s->pe_amb = s->pe && (s->pre == 0.0f || s->pre - s->pre != 0.0f ||
 			      (s->bias != 0.0f && s->pe_two &&
 			       (s->pe_op == H13_PE_OP_ADD || s->pe_op == H13_PE_OP_SQ)));
 	/* Neither unit computing (the NE not configured, MACCfg 0, or a pass-through with no kernel,
@@ -956,11 +957,17 @@ static float pe_val(const struct stages *s, float a, float y, int hasb, int each
  */
 #define PE_AMB_TEXT                                                                                \
 	"an indeterminate form inside the planar engine's operation (inf - inf in its add, 0 x inf "  \
-	"in its PreScale) then a Bias, a second operand or a maximum that gives another value when " \
+	"or a NaN in its PreScale) then a Bias, a second operand or a maximum that gives another value when " \
 	"it is flushed there (guide 03's +0 for one operation) than at the end of the row"
 static int pe_row_amb(const struct stages *s, const uint16_t *va, const uint16_t *vb, unsigned n)
 {
+	/* with a finite PreScale only an infinite operand can make a NaN before the last step (fp16
+	 * operands: x PreScale, the operation and its square stay inside fp32), so rows of finite
+	 * operands are passed over without the two evaluations */
+	const int fin_pre = s->pre - s->pre == 0.0f;
 	for (unsigned i = 0; i < n; i++) {
+		if (fin_pre && (va[i] & 0x7c00u) != 0x7c00u && (!vb || (vb[i] & 0x7c00u) != 0x7c00u))
+			continue;
 		float a = h2f_table[va[i]], y = vb ? h2f_table[vb[i]] : 0.0f;
 		if (a != a) /* (a raw row: the input port's rule, a NaN is +inf) */
 			a = __builtin_inff();

@@ -357,11 +357,15 @@ TEST(model_pe, an_indeterminate_form_before_a_later_step_is_refused)
 		{"0 x +inf + 2", H13_PE_OP_ADD, 1, 0, 0, H_ONE, 0x7c00u, 0x4000u, 1, 0},
 		{"max(0 x +inf, -1)", H13_PE_OP_MAX, 1, 0, 0, H_ONE, 0x7c00u, H_MONE, 1, 0},
 		{"0 x +inf + Bias 1, one operand", H13_PE_OP_ADD, 0, 0, H_ONE, H_ONE, 0x7c00u, 0, 1, 0},
+		/* a NaN PreScale (the stop's review): op by op x NaN is +0 and the add gives 2, at the
+		 * end of the row +0 */
+		{"1 x NaN PreScale + 2", H13_PE_OP_ADD, 1, 0x7e00u, 0, H_ONE, H_ONE, 0x4000u, 1, 0},
 		{"control: (+inf + -inf + Bias 0) x 1", H13_PE_OP_ADD, 1, H_ONE, 0, H_ONE, 0x7c00u, 0xfc00u, 0, 0},
 		{"control: (+inf + 1 + Bias 1) x 1", H13_PE_OP_ADD, 1, H_ONE, H_ONE, H_ONE, 0x7c00u, H_ONE, 0, 0x7c00u},
 		{"control: 0 x 1 + 2", H13_PE_OP_ADD, 1, 0, 0, H_ONE, H_ONE, 0x4000u, 0, 0x4000u},
 		{"control: 0 x +inf times 2", H13_PE_OP_MUL, 1, 0, 0, H_ONE, 0x7c00u, 0x4000u, 0, 0},
 		{"control: (+inf + -inf + Bias 1) x 0", H13_PE_OP_ADD, 1, H_ONE, H_ONE, 0, 0x7c00u, 0xfc00u, 0, 0},
+		{"control: 1 x NaN PreScale, one operand", H13_PE_OP_ADD, 0, 0x7e00u, 0, H_ONE, H_ONE, 0, 0, 0},
 	};
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct bp_pe_spec p = base();
