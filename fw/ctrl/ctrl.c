@@ -177,11 +177,15 @@ static enum ctrl_err check_footprint(struct ctrl_plan *pl, const struct ldr_imag
 	uint64_t kmax = lim->max_kernels ? lim->max_kernels : TD_KMEM_MAX;
 	if (f.l2_result > l2max) {
 		pl->st.field = "L2.ResultCfg: NumGroups x Cout x OutDim.Hout x OutDim.Wout";
+		snprintf(pl->st.detail, sizeof pl->st.detail, "%lu bytes, the limit %lu",
+			 (unsigned long)f.l2_result, (unsigned long)l2max);
 		return fail(pl, CTRL_E_L2_RESULT, -1, -1);
 	}
 	if (f.kernels > kmax) {
 		pl->st.field = "NE.KernelCfg: NumGroups x Cout x Cin (GroupConvCfg.UnicastCin with UnicastEn) "
 			       "x ConvCfg.Kh x ConvCfg.Kw";
+		snprintf(pl->st.detail, sizeof pl->st.detail, "%lu bytes, the limit %lu",
+			 (unsigned long)f.kernels, (unsigned long)kmax);
 		return fail(pl, CTRL_E_KERNELS, -1, -1);
 	}
 	return CTRL_OK;

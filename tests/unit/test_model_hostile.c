@@ -183,11 +183,16 @@ TEST(model_hostile, oversize_memories_are_refused_before_anything_is_allocated)
 	CHECK_EQ(run_limits("fixtures/kernels/unary/sigmoid.bin", &lim, &res), 0);
 	lim.max_l2_tensor = 8192000u - 1u;
 	want_refused("fixtures/kernels/unary/sigmoid.bin", &lim, "l2-result-over-limit");
+	/* the refusal says what was found and the limit */
+	CHECK_EQ(run_limits("fixtures/kernels/unary/sigmoid.bin", &lim, &res), 1);
+	CHECK_STR(res.st.detail, "8192000 bytes, the limit 8191999");
 	lim = ctrl_default_limits;
 	lim.max_kernels = 18u;
 	CHECK_EQ(run_limits("fixtures/hwx/conv.hwx", &lim, &res), 0);
 	lim.max_kernels = 17u;
 	want_refused("fixtures/hwx/conv.hwx", &lim, "kernels-over-kernel-memory");
+	CHECK_EQ(run_limits("fixtures/hwx/conv.hwx", &lim, &res), 1);
+	CHECK_STR(res.st.detail, "18 bytes, the limit 17");
 	/* inv.bin's unit kernel (KernelMode 1) reads no kernel from memory: it needs none */
 	lim.max_kernels = 1u;
 	CHECK_EQ(run_limits("fixtures/kernels/unary/inv.bin", &lim, &res), 0);
