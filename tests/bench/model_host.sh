@@ -15,8 +15,17 @@ if ! dpkg-query -W -f '${Status}' libopenblas0-pthread 2>/dev/null | grep -q 'ok
 		libopenblas0-pthread >/dev/null || echo "bench: could not install libopenblas0-pthread"
 fi
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+probe=$(mktemp)
+trap 'rm -f "$out" "$probe"' EXIT
 echo "bench: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+# the two first cores' state before and after the timings (tests/bench/host/cores_probe.c): a
+# slow cache line between them or a second core that slows the first goes with a low two-thread
+# figure on the 512 (docs/performance.md, issue 26's thirty-eighth pass)
+if [ "$(nproc)" -ge 2 ] && ${CC:-cc} -O2 -pthread -o "$probe" "$(dirname "$0")/host/cores_probe.c" 2>/dev/null; then
+	"$probe" | sed 's/^bench: cores probe:/bench: cores probe before:/'
+else
+	: >"$probe"
+fi
 # convolutions best of 1000 (of 40 for the 768 x 3072 projection, 12 ms a run), numpy the same
 # (issue 26, fifth pass: a vCPU of this machine runs about 20% slower for stretches of tens of
 # milliseconds or more, so the 2-thread figure needs a moment when both vCPUs are quick; more
@@ -87,3 +96,6 @@ for name, pat in [("add (planar engine)", r"model add \S+ fp16:"), ("tanh (activ
         v = float(m.group(1))
         print("bench model host %s: %.3g elements/s, %.2f of the goal's 1e9" % (name, v, v / 1e9))
 PY
+if [ -s "$probe" ]; then
+	"$probe" | sed 's/^bench: cores probe:/bench: cores probe after:/'
+fi

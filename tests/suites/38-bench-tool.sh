@@ -29,4 +29,15 @@ for bad in "--conv 512:17:8" "--conv3 16:17:8" "--add 0:1:1" "--repeat 0" "--thr
 		t_fail "bench_tool.refuses ${bad%% *}" "exit $rc: $out"
 	fi
 done
+# make bench's cores probe (tests/bench/host/cores_probe.c, built by tests/bench/model_host.sh):
+# it builds warning-free and prints its one line with figures (not judged)
+probe=$(mktemp)
+if ${CC:-cc} -O2 -Wall -Wextra -Werror -pthread -o "$probe" tests/bench/host/cores_probe.c 2>&1 &&
+   out=$("$probe" 2>&1) &&
+   grep -Eq '^bench: cores probe: (a cache line.s round trip between cores 0 and 1 [0-9]+ ns \(median [0-9]+\); both cores at once [0-9]+\.[0-9]+ of one alone|core 1 not usable here, not measured|cores 0 and 1 not both usable here, not measured)$' <<<"$out"; then
+	t_pass bench_tool.cores_probe_builds_and_reports
+else
+	t_fail bench_tool.cores_probe_builds_and_reports "${out:-the probe did not build}"
+fi
+rm -f "$probe"
 t_done
