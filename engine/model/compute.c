@@ -647,6 +647,7 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	td_pe_condition_refusal(&regs, &no); /* (fw/td, which inspect marks: each of these) */
 	td_pe_nlmode_refusal(&regs, &no);
 	td_pe_prescale_bits_refusal(&regs, &no);
+	td_pe_nan_refusal(&regs, &no); /* (a NaN PreScale, Scale or Bias: every output was +0) */
 	if (no.why)
 		return td_refusal_fault(m, &no);
 	s->pre = h2f_table[H13_GET(pre, H13_PRESCALE)];
@@ -680,9 +681,9 @@ static int decode_stages(struct anem *m, struct stages *s, const struct anem_act
 	td_pe_scale_refusal(&regs, &no);
 	if (no.why)
 		return td_refusal_fault(m, &no);
-	/* PreScale 0, infinite or NaN (0 x inf possible in a x PreScale, or x NaN: +0 op by op, then
-	 * the operation), or a Bias after an add of two operands or the square's a + b (inf - inf
-	 * possible): pe_row_amb looks at the rows */
+	/* PreScale 0 or infinite (0 x inf possible in a x PreScale: +0 op by op, then the
+	 * operation; a NaN one is refused above, td_pe_nan_refusal), or a Bias after an add of two
+	 * operands or the square's a + b (inf - inf possible): pe_row_amb looks at the rows */
 	s->pe_amb = s->pe && (s->pre == 0.0f || s->pre - s->pre != 0.0f ||
 			      (s->bias != 0.0f && s->pe_two &&
 			       (s->pe_op == H13_PE_OP_ADD || s->pe_op == H13_PE_OP_SQ)));
@@ -957,7 +958,7 @@ static float pe_val(const struct stages *s, float a, float y, int hasb, int each
  */
 #define PE_AMB_TEXT                                                                                \
 	"an indeterminate form inside the planar engine's operation (inf - inf in its add, 0 x inf "  \
-	"or a NaN in its PreScale) then a Bias, a second operand or a maximum that gives another value when " \
+	"in its PreScale) then a Bias, a second operand or a maximum that gives another value when " \
 	"it is flushed there (guide 03's +0 for one operation) than at the end of the row"
 static int pe_row_amb(const struct stages *s, const uint16_t *va, const uint16_t *vb, unsigned n)
 {

@@ -97,6 +97,30 @@ void td_pe_prescale_bits_refusal(const struct td_regs *r, struct td_refusal *no)
 			  "H13 layer norm, which puts its epsilon there)");
 }
 
+/* decode_stages, the PE in the path: a NaN in one of its fp16 factors and terms, Planar.PreScale
+ * (bits 16-31), BiasScale's Scale or Bias. No real program holds one (a reduction holds 1, 1 and 0
+ * there: td_kept_of); guide 03 makes a NaN +inf only where the tiles enter, and on an M1 the NE's
+ * multiplier register PostScale written 0xffff (a NaN) gave inf for 5 (allbilly/ane
+ * experimental/expt.md, expt1), not the NaN the multiply gives, which the model's row flushes to
+ * +0: x NaN PreScale, + NaN Bias or x NaN Scale made every output +0 (the eleventh review) */
+void td_pe_nan_refusal(const struct td_regs *r, struct td_refusal *no)
+{
+	static const char why[] = "a NaN Planar.PreScale, BiasScale.Scale or BiasScale.Bias not modelled "
+				  "(no real program holds one; guide 03 makes a NaN +inf only where the "
+				  "tiles enter, and on silicon a NaN NE.PostScale gave inf, not +0)";
+	if (!td_pe_in_path(GET(H13_COMMON_CFG)))
+		return;
+	const uint32_t pre = GET(H13_PLANAR_PRESCALE), bs = GET(H13_PLANAR_BIASSCALE);
+	const unsigned h[3] = {H13_GET(pre, H13_PRESCALE), H13_GET(bs, H13_BIASSCALE_SCALE),
+			       H13_GET(bs, H13_BIASSCALE_BIAS)};
+	if ((h[0] & 0x7c00u) == 0x7c00u && (h[0] & 0x3ffu))
+		TD_REFUSE(no, 0, H13_PLANAR_PRESCALE, H13_PRESCALE, why);
+	if ((h[1] & 0x7c00u) == 0x7c00u && (h[1] & 0x3ffu))
+		TD_REFUSE(no, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE, why);
+	if ((h[2] & 0x7c00u) == 0x7c00u && (h[2] & 0x3ffu))
+		TD_REFUSE(no, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_BIAS, why);
+}
+
 /* decode_stages (reduction 0) and reduction_checks (1): L2.L2Cfg.Src2ReLU with no second PE operand,
  * or on a reduction */
 void td_src2relu_refusal(const struct td_regs *r, int reduction, struct td_refusal *no)
@@ -205,6 +229,7 @@ void td_registers_refusal_res(const struct td_regs *r, const struct td_hdr *h, c
 		td_pe_ene_refusal(r, h->ene, 0, no);
 		td_pe_cfg_bits_refusal(r, no);
 		td_pe_prescale_bits_refusal(r, no);
+		td_pe_nan_refusal(r, no);
 		td_src2relu_refusal(r, 0, no);
 		td_no_unit_refusal(r, no);
 		td_resident_refusal(r, bar_en, no);

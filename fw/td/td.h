@@ -531,8 +531,8 @@ void td_ne_unread_refusal(const struct td_regs *r, struct td_refusal *no);
  * decode_stages and reduction_checks: td_tasktype_refusal, td_out_transpose_refusal,
  * td_sizes_refusal (the output's format and size, the sources' format), td_pe_ene_refusal (TaskType
  * against the header's ENE; reduction 1: any PE words), td_pe_cfg_bits_refusal,
- * td_pe_prescale_bits_refusal, td_src2relu_refusal (reduction 0: with no second operand; 1: on a
- * reduction), td_resident_refusal (the L2-resident tensors' formats and places); and
+ * td_pe_prescale_bits_refusal, td_pe_nan_refusal, td_src2relu_refusal (reduction 0: with no
+ * second operand; 1: on a reduction), td_resident_refusal (the L2-resident tensors' formats and places); and
  * td_registers_refusal, inspect's "registers:" line: these and td_data_unread_refusal,
  * td_elemmult_refusal, td_ne_unread_refusal in the model's order, each where the model checks it
  * (the NE's and the PE's on a TD whose result leaves, or a reduction's).
@@ -544,6 +544,8 @@ void td_sizes_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusa
 void td_pe_ene_refusal(const struct td_regs *r, unsigned ene, int reduction, struct td_refusal *no);
 void td_pe_cfg_bits_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_prescale_bits_refusal(const struct td_regs *r, struct td_refusal *no);
+/* decode_stages, the PE in the path: a NaN Planar.PreScale, BiasScale.Scale or BiasScale.Bias */
+void td_pe_nan_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_src2relu_refusal(const struct td_regs *r, int reduction, struct td_refusal *no);
 void td_resident_refusal(const struct td_regs *r, unsigned bar_en, struct td_refusal *no);
 /* compute_td's window_covers (a convolution's or pooling's output window outside its input) and

@@ -308,6 +308,19 @@ TEST(model_agree, pe_refusals_have_one_home)
 	agree("a product", &t, NULL);
 	t.scale = 0x3800u;
 	agree("a product with Scale 0.5", &t, "Planar.BiasScale other than Scale 1, Bias 0 on a product");
+	/* decode_stages: a NaN PreScale, Scale or Bias (td_pe_nan_refusal, the eleventh review);
+	 * the control an add with an infinite Bias */
+	t = add;
+	t.bias = 0x7c00u;
+	agree("an add with Bias +inf", &t, NULL);
+	t.bias = 0x7e00u;
+	agree("an add with a NaN Bias", &t, "a NaN Planar.PreScale, BiasScale.Scale or BiasScale.Bias");
+	t = copy;
+	t.prescale = 0xfc01u;
+	agree("a copy with a NaN PreScale", &t, "a NaN Planar.PreScale, BiasScale.Scale or BiasScale.Bias");
+	t = copy;
+	t.scale = 0x7fffu;
+	agree("a copy with a NaN Scale", &t, "a NaN Planar.PreScale, BiasScale.Scale or BiasScale.Bias");
 	/* pooling: with a second source, after the NE (td_pe_pool_refusal) */
 	struct bp_pe_spec pool = copy;
 	pool.pool = H13_PE_POOL_MAX, pool.kw = pool.kh = pool.sx = pool.sy = 2, pool.wout = 4, pool.hout = 1;
