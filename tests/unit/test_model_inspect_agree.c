@@ -885,6 +885,19 @@ TEST(model_agree, register_refusals_marked)
 	/* a reduction (the mean of each plane into L2 memory), and with OutTranspose */
 	struct bp_pe_spec red = mean_into_l2();
 	agree("a reduction", &red, NULL);
+	/* 1/sqrt(mean of squares + eps): eps 0.25, computed; eps a NaN (the eleventh review: every
+	 * plane's value was +0), refused */
+	t = red;
+	t.op = H13_PE_OP_SQ;
+	t.nlmode = H13_PE_NL_RSQRT;
+	t.eps = 0x3400u;
+	agree("a reduction to 1/sqrt(mean of squares + 0.25)", &t, NULL);
+	t.eps = 0x7e00u;
+	agree("a reduction to 1/sqrt(mean of squares + NaN)", &t,
+	      "Planar.PreScale's low half (eps) a NaN on a reduction");
+	t.eps = 0xfd00u;
+	agree("a reduction to 1/sqrt(mean of squares + -NaN)", &t,
+	      "Planar.PreScale's low half (eps) a NaN on a reduction");
 	t = red;
 	t.out_transpose = 1;
 	agree("a reduction with OutTranspose", &t, "Common.Cfg.OutTranspose on a reduction's result");
