@@ -7,6 +7,7 @@
  * model faults with the refusal recorded here; inspect's "registers:" line marks it
  * (td_registers_refusal, in the model's order). Pure register logic.
  */
+#include "fw/common/fp16.h"
 #include "fw/td/td.h"
 
 #define GET(a) (r->get(r->ctx, (a)))
@@ -113,11 +114,11 @@ void td_pe_nan_refusal(const struct td_regs *r, struct td_refusal *no)
 	const uint32_t pre = GET(H13_PLANAR_PRESCALE), bs = GET(H13_PLANAR_BIASSCALE);
 	const unsigned h[3] = {H13_GET(pre, H13_PRESCALE), H13_GET(bs, H13_BIASSCALE_SCALE),
 			       H13_GET(bs, H13_BIASSCALE_BIAS)};
-	if ((h[0] & 0x7c00u) == 0x7c00u && (h[0] & 0x3ffu))
+	if (fp16_is_nan((uint16_t)h[0]))
 		TD_REFUSE(no, 0, H13_PLANAR_PRESCALE, H13_PRESCALE, why);
-	if ((h[1] & 0x7c00u) == 0x7c00u && (h[1] & 0x3ffu))
+	if (fp16_is_nan((uint16_t)h[1]))
 		TD_REFUSE(no, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE, why);
-	if ((h[2] & 0x7c00u) == 0x7c00u && (h[2] & 0x3ffu))
+	if (fp16_is_nan((uint16_t)h[2]))
 		TD_REFUSE(no, 0, H13_PLANAR_BIASSCALE, H13_BIASSCALE_BIAS, why);
 }
 

@@ -199,7 +199,7 @@ static void makes(const struct td_regs *r, int src0, int src1, int dst, int two,
 		       "a sum of squares (Apple's mean of squares + eps) not modelled");
 	/* a NaN eps made every plane's value a NaN, flushed to +0 (the eleventh review): no program
 	 * holds one, and a NaN register is read nowhere (td_pe_nan_refusal) */
-	if ((k->eps & 0x7c00u) == 0x7c00u && (k->eps & 0x3ffu))
+	if (fp16_is_nan((uint16_t)k->eps))
 		REFUSE(k, 0, H13_PLANAR_PRESCALE, H13_PRESCALE_EPS,
 		       "Planar.PreScale's low half (eps) a NaN on a reduction not modelled (no real program "
 		       "holds one; a NaN register is read nowhere)");
