@@ -66,6 +66,37 @@ case $r in 1.000) t_pass "codecs.bytes.int8_folds_on_m1 ($r)" ;; *) t_fail codec
 r=$(bm --chip H14 --form int8 --count 1000000 --scales 1000)
 case $r in 0.50*) t_pass "codecs.bytes.int8_streams_on_m2 ($r)" ;; *) t_fail codecs.bytes.int8_streams_on_m2 "$r" ;; esac
 
+# a weight the gates refuse moves no bytes: its verdict line, with the parameters that decide
+# it, and exit 1 ("moved bytes 0, moved/dense 0.000" with exit 0 before; a width no descriptor
+# encodes, 0, 5 or 7, was that or, for 0, the catch-all bytes-inconsistent-sizes; found
+# 2026-12-07). The controls: a width H13 folds (3) gives the dense bytes, exit 0; 4 streams.
+bad=""
+for b in 0 5 7; do
+	out=$("$TOOL" bytes-moved --chip H13 --form palette --count 1000 --bits $b 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && [ "$out" = "palette on H13: refuse (palette index width not in 1, 2, 3, 4, 6, 8); given --bits $b --vector 1 --groups 1: no bytes move (the weight cannot be compiled for H13)" ] ||
+		bad="$bad [bits $b: exit $rc: $out]"
+done
+out=$("$TOOL" bytes-moved --chip H13 --form e4m3 --count 1000 2>&1); rc=$?
+[ "$rc" -eq 1 ] && grep -q '^e4m3 on H13: refuse (the M1 format field is two bits wide .*): no bytes move (the weight cannot be compiled for H13)$' <<<"$out" &&
+	! grep -q 'moved bytes' <<<"$out" || bad="$bad [e4m3: exit $rc: $out]"
+out=$("$TOOL" bytes-moved --chip H13 --form int8 --count 1000 --asymmetric 2>&1); rc=$?
+[ "$rc" -eq 1 ] && grep -q '^int8 on H13: refuse (asymmetric .*); given --asymmetric: no bytes move' <<<"$out" || bad="$bad [asymmetric: exit $rc: $out]"
+if [ -z "$bad" ]; then t_pass codecs.bytes.refused_weight_exit_1_no_bytes; else t_fail codecs.bytes.refused_weight_exit_1_no_bytes "$bad"; fi
+out=$("$TOOL" bytes-moved --chip H13 --form palette --count 1000 --bits 3 2>&1); rc=$?
+out4=$("$TOOL" bytes-moved --chip H13 --form palette --count 1000 --bits 4 2>&1); rc4=$?
+if [ "$rc" -eq 0 ] && grep -q '^palette on H13: fold (3- and 6-bit palettes need a later table descriptor' <<<"$out" &&
+   grep -q 'moved bytes 2000, moved/dense 1.000$' <<<"$out" && [ "$rc4" -eq 0 ] && grep -q '^palette on H13: stream' <<<"$out4"; then
+	t_pass codecs.bytes.folded_width_dense_exit_0
+else t_fail codecs.bytes.folded_width_dense_exit_0 "exit $rc: $out; exit $rc4: $out4"; fi
+# more nonzeros than elements says both (the error's every cause alone before); the count itself
+# is taken (the control)
+out=$("$TOOL" bytes-moved --chip H13 --form sparse --count 1000 --nonzeros 2000 2>&1); rc=$?
+out2=$("$TOOL" bytes-moved --chip H13 --form sparse --count 1000 --nonzeros 1000 2>&1); rc2=$?
+if [ "$rc" -eq 2 ] && [ "$out" = "anefw-tool bytes-moved: bytes-inconsistent-sizes: --nonzeros 2000 is over --count 1000; a weight of 1000 elements holds 0..1000 nonzeros" ] &&
+   [ "$rc2" -eq 0 ] && grep -q 'stored bytes 2125,' <<<"$out2"; then
+	t_pass codecs.bytes.nonzeros_over_count_says_both
+else t_fail codecs.bytes.nonzeros_over_count_says_both "exit $rc: $out; control exit $rc2: $out2"; fi
+
 # ---- bad arguments: a message and a nonzero exit (1 or 2), never a crash ----
 printf 'abc' >"$tmp/odd"
 printf '\x01\x10' >"$tmp/two"

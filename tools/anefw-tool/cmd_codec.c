@@ -564,11 +564,32 @@ static int cmd_bytes_moved(int argc, char **argv)
 	w.vector = (unsigned)vector;
 	w.groups = (unsigned)groups;
 	w.asymmetric = get_str(opts, "asymmetric") != NULL;
+	/* a weight the gates refuse (the compiler asserts: no descriptor encodes it) moves no bytes;
+	 * it printed "moved bytes 0" with exit 0, a number where there is none. Its verdict line,
+	 * with the parameters that decide it, and exit 1, as a codec refuses bad data. */
+	struct gate_decision d = gate_decide(c, &w);
+	if (d.verdict == GATE_REFUSE) {
+		printf("%s on %s: %s (%s)", wform_name(w.form), chip_name(c), gate_verdict_name(d.verdict), d.why);
+		if (w.form == WFORM_PALETTE)
+			printf("; given --bits %lu --vector %lu --groups %lu", (unsigned long)bits,
+			       (unsigned long)vector, (unsigned long)groups);
+		else if (w.asymmetric)
+			printf("; given --asymmetric");
+		printf(": no bytes move (the weight cannot be compiled for %s)\n", chip_name(c));
+		return 1;
+	}
 	struct bytes_in in = {count, nz, scales, get_str(opts, "offset") != NULL};
 	struct bytes_out o;
 	enum bytes_err be = bytes_moved(c, &w, &in, &o);
+	if (be == BYTES_E_SIZES && w.form == WFORM_SPARSE) /* the error's causes alone before */
+		return tool_usage_error(cmd, "%s: --nonzeros %lu is over --count %lu; a weight of %lu "
+					"elements holds 0..%lu nonzeros", bytes_err(be)->name,
+					(unsigned long)nz, (unsigned long)count, (unsigned long)count,
+					(unsigned long)count);
 	if (be != BYTES_OK)
-		return tool_usage_error(cmd, ERR_FMT, ERR_ARGS(bytes_err(be)));
+		return tool_usage_error(cmd, ERR_FMT "; given --count %lu --nonzeros %lu --scales %lu",
+					ERR_ARGS(bytes_err(be)), (unsigned long)count, (unsigned long)nz,
+					(unsigned long)scales);
 	unsigned long milli = o.dense_fp16 ? (unsigned long)(o.moved * 1000 / o.dense_fp16) : 0;
 	printf("%s on %s: %s (%s)\n", wform_name(w.form), chip_name(c), gate_verdict_name(o.gate.verdict), o.gate.why);
 	printf("dense fp16 bytes %lu, stored bytes %lu, moved bytes %lu, moved/dense %lu.%03lu\n",
@@ -594,4 +615,6 @@ TOOL_COMMAND(bytes_moved, "bytes-moved", cmd_bytes_moved,
 	     "bytes-moved --chip C --form F --count E [...]  bytes a weight moves across DMA\n"
 	     "    bytes-moved --chip H13|H14|H15|H16|H17|H18 --form int8|palette|sparse|blockwise|e4m3\n"
 	     "                --count E [--nonzeros N] [--scales S] [--bits B] [--vector V]\n"
-	     "                [--groups G] [--offset] [--asymmetric]");
+	     "                [--groups G] [--offset] [--asymmetric]\n"
+	     "    exit 0: streams or folds, then the bytes; exit 1: the gates refuse the weight\n"
+	     "    (no descriptor encodes it), its verdict and why, no bytes (docs/codecs.md)");
