@@ -320,6 +320,22 @@ else t_fail run.refuse.submit_ops_limit_given_twice "exit $rc: $out"; fi
 if "$TOOL" run "$P" --threads 2 --threads 2 --ops-limit 100000 --ops-limit 100000 --atol 1 --atol 1 >/dev/null 2>&1; then
 	t_pass run.same_value_twice_runs
 else t_fail run.same_value_twice_runs; fi
+# --timeout (remote, accel) and --wait (remote) too, through the same check (tool_take_once):
+# each took the last value, silently, until 2026-12-07. The control: the same value twice
+# parses on, to the connection (refused: port 1 on 127.0.0.1, exit 1) or to the command run.
+bad=""
+out=$("$TOOL" remote --connect 127.0.0.1:1 --wait 0 --wait 5 shutdown 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool remote: --wait given twice ('0' and '5'); it takes one value" ] || bad="$bad [remote --wait: exit $rc: $out]"
+out=$("$TOOL" remote --connect 127.0.0.1:1 --timeout 5 --timeout 6 shutdown 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool remote: --timeout given twice ('5' and '6'); it takes one value" ] || bad="$bad [remote --timeout: exit $rc: $out]"
+out=$("$TOOL" accel --backend tcp:127.0.0.1:1 --timeout 5 --timeout 6 -- true 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool accel: --timeout given twice ('5' and '6'); it takes one value" ] || bad="$bad [accel --timeout: exit $rc: $out]"
+if [ -z "$bad" ]; then t_pass run.refuse.timeout_and_wait_given_twice; else t_fail run.refuse.timeout_and_wait_given_twice "$bad"; fi
+out=$("$TOOL" remote --connect 127.0.0.1:1 --wait 0 --wait 0 --timeout 5 --timeout 5 shutdown 2>&1); rc=$?
+out2=$("$TOOL" accel --backend tcp:127.0.0.1:1 --timeout 5 --timeout 5 -- true 2>&1); rc2=$?
+if [ "$rc" -eq 1 ] && ! grep -q 'given twice' <<<"$out" && [ "$rc2" -eq 0 ]; then
+	t_pass run.same_timeout_and_wait_twice_parse_on
+else t_fail run.same_timeout_and_wait_twice_parse_on "remote exit $rc: $out; accel exit $rc2: $out2"; fi
 
 # ---- real programs (../shared): relu.hwx passes a non-negative input; concat concatenates ----
 if have_shared; then

@@ -310,6 +310,7 @@ static int cmd_remote(int argc, char **argv)
 	static struct tio x;
 	static struct link l;
 	const char *tcp = NULL, *dev = NULL, *what = NULL, *path = NULL, *rtol = NULL, *atol = NULL;
+	const char *wait_given = NULL;
 	unsigned nreq = 0, flags = 0, wait_s = 0, stats = 0, timeout_s = 0; /* 0: the link's wait */
 	struct tio_tol tol;
 	for (int i = 1; i < argc; i++) {
@@ -325,6 +326,8 @@ static int cmd_remote(int argc, char **argv)
 			if (tool_parse_u64(argv[i + 1], 600, &v))
 				return tool_usage_error("remote", "--wait needs SECONDS (0..600), got '%s'",
 							argv[i + 1]);
+			if (tool_take_once("remote", "--wait", &wait_given, argv[i + 1]))
+				return 2;
 			wait_s = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--timeout")) {

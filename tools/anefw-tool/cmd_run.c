@@ -30,7 +30,7 @@ static int cmd_run(int argc, char **argv)
 	static struct ldr_program prog;
 	static struct tio x;
 	unsigned n = 0, nreq = 0, trace = 0, flags = 0, threads = 0;
-	const char *path = NULL, *rtol = NULL, *atol = NULL;
+	const char *path = NULL, *rtol = NULL, *atol = NULL, *threads_given = NULL;
 	struct tio_tol tol;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -44,9 +44,8 @@ static int cmd_run(int argc, char **argv)
 				return tool_usage_error("run", "--threads wants 1..64, got nothing");
 			if (tool_parse_u64(argv[++i], 64, &v) || !v)
 				return tool_usage_error("run", "--threads wants 1..64, got '%s'", argv[i]);
-			if (threads && threads != v) /* two values: the last was taken, silently */
-				return tool_usage_error("run", "--threads given twice ('%u' and '%s'); it "
-							       "takes one value", threads, argv[i]);
+			if (tool_take_once("run", "--threads", &threads_given, argv[i]))
+				return 2;
 			threads = (unsigned)v;
 		} else if (!strcmp(a, "--ops-limit")) {
 			if (tool_take_ops_limit("run", argc, argv, &i))

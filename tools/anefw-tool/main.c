@@ -162,14 +162,22 @@ int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i)
 					     "multiply-accumulates and pooling taps a task; the host's "
 					     "default 2^40), %s%s%s", *i + 1 < argc ? "got '" : "got nothing",
 					*i + 1 < argc ? argv[*i + 1] : "", *i + 1 < argc ? "'" : "");
-	/* given twice with two values: which was meant is not known, so neither is taken (the
-	 * last was, silently), as the firmware's ops_limit= (app/job.c) */
 	static const char *given;
-	if (given && strcmp(given, argv[*i + 1]))
-		return tool_usage_error(cmd, "--ops-limit given twice ('%s' and '%s'); it takes one value",
-					given, argv[*i + 1]);
-	given = argv[++*i];
+	if (tool_take_once(cmd, "--ops-limit", &given, argv[*i + 1]))
+		return 2;
+	++*i;
 	app_backend_set_ops_limit(v);
+	return 0;
+}
+
+int tool_take_once(const char *cmd, const char *opt, const char **given, const char *value)
+{
+	/* given twice with two values: which was meant is not known, so neither is taken (the
+	 * last was, silently), as the firmware's keys given twice (app/job.c) */
+	if (*given && strcmp(*given, value))
+		return tool_usage_error(cmd, "%s given twice ('%s' and '%s'); it takes one value", opt,
+					*given, value);
+	*given = value;
 	return 0;
 }
 
@@ -181,6 +189,9 @@ int tool_take_timeout(const char *cmd, int argc, char **argv, int *i, unsigned *
 	if (tool_parse_u64(argv[*i + 1], LINK_ANSWER_MAX_S, &v) || !v)
 		return tool_usage_error(cmd, "--timeout needs SECONDS (1..%u), got '%s'",
 					LINK_ANSWER_MAX_S, argv[*i + 1]);
+	static const char *given; /* one command a process, as --ops-limit's */
+	if (tool_take_once(cmd, "--timeout", &given, argv[*i + 1]))
+		return 2;
 	(*i)++;
 	*seconds = (unsigned)v;
 	return 0;
@@ -216,11 +227,9 @@ int tool_take_tolerance(const char *cmd, int argc, char **argv, int *i, const ch
 	const char *a = argv[*i];
 	if (*i + 1 >= argc)
 		return tool_usage_error(cmd, "%s needs a tolerance (a decimal 0 .. 1e6)", a);
-	const char **t = a[2] == 'r' ? rtol : atol;
-	if (*t && strcmp(*t, argv[*i + 1])) /* two values: the last was taken, silently */
-		return tool_usage_error(cmd, "%s given twice ('%s' and '%s'); it takes one value", a, *t,
-					argv[*i + 1]);
-	*t = argv[++*i];
+	if (tool_take_once(cmd, a, a[2] == 'r' ? rtol : atol, argv[*i + 1]))
+		return 2;
+	++*i;
 	return 0;
 }
 

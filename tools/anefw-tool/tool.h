@@ -39,6 +39,11 @@ int tool_parse_u64(const char *s, uint64_t max, uint64_t *out);
  * submissions (app_backend_set_ops_limit), 1 .. 2^62; *i moves past N. Returns 0, or the usage
  * error's status. */
 int tool_take_ops_limit(const char *cmd, int argc, char **argv, int *i);
+/* An option that takes one value (--threads, --ops-limit, --rtol, --atol, --timeout, --wait),
+ * given again: the same value again is taken, another is a usage error naming both (the last
+ * was taken, silently). *given is the value given before (NULL: none), value this one; returns
+ * 0 with *given = value, or 2 with the usage error printed. */
+int tool_take_once(const char *cmd, const char *opt, const char **given, const char *value);
 /* --timeout S at argv[*i] (remote, accel): the command link's wait for each answer, seconds
  * 1 .. LINK_ANSWER_MAX_S, into *seconds; *i moves past S. Returns 0, or the usage error's status. */
 int tool_take_timeout(const char *cmd, int argc, char **argv, int *i, unsigned *seconds);
