@@ -135,6 +135,30 @@ set_bar "$H/relu.hwx" "$work/e_srcw.hwx" 5 "${wa% *}"
 refused_conv source_on_weights convert-reads-program-data "$work/e_srcw.hwx"
 set_bar "$H/relu.hwx" "$work/e_srct.hwx" 5 "${wa#* }"
 refused_conv source_on_text convert-reads-program-data "$work/e_srct.hwx"
+# a mkprog program has its output at BAR 6 and its input at 5, where libane wants them at 4 and
+# 5: refused by name with the role, the BAR and the BAR wanted (the rule alone before, unnamed;
+# found 2026-12-07); its raw stream too. The control: relu.hwx (output 4, input 5) converts.
+printf 'input w=8 h=2 c=16\nlayer int8 cout=16\n' >"$work/one.desc"
+"$TOOL" mkprog "$work/one.desc" "$work/one.hwx" >/dev/null && "$TOOL" mkprog --raw "$work/one.desc" "$work/one.bin" >/dev/null
+refused_conv output_at_bar_6 convert-bar-order "$work/one.hwx"
+refused_conv output_at_bar_6_raw convert-bar-order "$work/one.bin"
+out=$("$TOOL" convert "$work/one.hwx" "$work/one.anec" 2>&1)
+if grep -qF "; it is the program's output, at BAR 6; its 1 output and 1 input want it at BAR 4" <<<"$out" &&
+   "$TOOL" convert "$H/relu.hwx" "$work/relu_again.anec" >/dev/null 2>&1; then
+	t_pass accel.convert_bar_order_says_where
+else t_fail accel.convert_bar_order_says_where "$out"; fi
+# an output named .npy or .hwx is refused before anything is read, no file (an anec was written
+# under the .npy name before; found 2026-12-07); .anec and anecc's .ane are written (the control)
+bad=""
+for x in npy hwx; do
+	rm -f "$work/named.$x"
+	out=$("$TOOL" convert "$H/relu.hwx" "$work/named.$x" 2>&1); rc=$?
+	[ "$rc" -eq 1 ] && [ ! -e "$work/named.$x" ] && [ ! -e "$work/named.$x.part" ] &&
+		grep -q "^convert: $work/named.$x: convert-output-name: " <<<"$out" || bad="$bad [.$x: exit $rc: $out]"
+done
+"$TOOL" convert "$H/relu.hwx" "$work/named.ane" >/dev/null 2>&1 && "$TOOL" validate "$work/named.ane" >/dev/null 2>&1 || bad="$bad [.ane not written]"
+if [ -z "$bad" ]; then t_pass accel.convert_output_named_another_format_refused
+else t_fail accel.convert_output_named_another_format_refused "$bad"; fi
 # the containers are what anefw's own commands read too
 if "$TOOL" validate "$work/concat.anec" >/dev/null 2>&1 &&
    "$TOOL" inspect "$work/add.anec" | grep -q "input        src1 " ; then

@@ -32,6 +32,10 @@ enum conv_err {
 	CONV_E_PLANE,      /* plane stride not H or more whole rows, or rows shorter than W */
 	CONV_E_ONE_BYTE,   /* int8/uint8 elements: libane copies fp16 */
 	CONV_E_PROGRAM_DATA, /* a tensor BAR at the .hwx's __TEXT (its TDs or weights) */
+	CONV_E_BAR_ORDER,  /* an input or output not where libane puts it (outputs at 4.., inputs after) */
+	CONV_E_NO_BUFFER,  /* a tensor at a BAR libane has no user buffer at */
+	CONV_E_INTERLEAVED, /* channels interleaved (fw/td td_tile_interleave) */
+	CONV_E_OUT_NAME,   /* the output's name says another format (.npy, .hwx) */
 	CONV_E__COUNT
 };
 static const struct err_desc conv_errs[CONV_E__COUNT] = {
@@ -48,6 +52,15 @@ static const struct err_desc conv_errs[CONV_E__COUNT] = {
 	[CONV_E_PROGRAM_DATA] = {"convert-reads-program-data", "a tensor's BAR holds an address in "
 				 "the .hwx's __TEXT (its TDs or weights); the anec would make it a "
 				 "user buffer, so the TD would read the caller's data instead"},
+	[CONV_E_BAR_ORDER] = {"convert-bar-order", "libane binds the outputs to BARs 4.. and the "
+			      "inputs right after them, in the tile table's order; an anec header "
+			      "cannot place a tensor elsewhere"},
+	[CONV_E_NO_BUFFER] = {"convert-bar-no-buffer", "libane has no user buffer at the BAR (0 "
+			      "holds the program, 1 the weights; the tile table has 32)"},
+	[CONV_E_INTERLEAVED] = {"convert-interleaved-channels", "the channels are interleaved (fw/td "
+				"td_tile_interleave); an anec header describes plain layouts only"},
+	[CONV_E_OUT_NAME] = {"convert-output-name", "the output's name ends in another format's "
+			     "extension; convert writes an anec container (OUT.anec)"},
 };
 static const struct err_desc *conv_err(enum conv_err e)
 {
@@ -130,6 +143,14 @@ static int cmd_convert(int argc, char **argv)
 		return tool_usage_error("convert", "needs IN OUT.anec");
 	if (tool_check_format("convert", flags))
 		return 2;
+	/* an anec under a .npy or .hwx name was written as asked (docs/tool.md, "What the tool's
+	 * loose ends came to"); an .anec or .ane name, or any other, is taken */
+	size_t on = strlen(out);
+	static const char *const other[][2] = {{".npy", "a NumPy array's"}, {".hwx", "a .hwx container's"}};
+	for (unsigned k = 0; k < sizeof other / sizeof other[0]; k++)
+		if (on >= 4 && !strcmp(out + on - 4, other[k][0]))
+			return bad("%s: " ERR_FMT "; %s ends in %s, %s (nothing written)", out,
+				   ERR_ARGS(conv_err(CONV_E_OUT_NAME)), out, other[k][0], other[k][1]);
 	uint8_t *buf, *data = NULL, *file = NULL;
 	size_t len;
 	if (tool_read_file(in, &buf, &len))
@@ -201,7 +222,8 @@ static int cmd_convert(int argc, char **argv)
 		const struct tns_tensor *x = &t[i];
 		if (x->bar < 0 || x->bar >= ANEC_TILES || x->bar == ANEC_CMD_BAR ||
 		    x->bar == ANEC_KRN_BAR) {
-			rc = bad("tensor %s at BAR %d: libane has no buffer there", x->name, x->bar);
+			rc = bad("tensor %s at BAR %d: " ERR_FMT, x->name, x->bar,
+				 ERR_ARGS(conv_err(CONV_E_NO_BUFFER)));
 			goto out;
 		}
 		unsigned b = (unsigned)x->bar;
@@ -210,14 +232,27 @@ static int cmd_convert(int argc, char **argv)
 						      b < ANEC_DST_BAR + a.dst_count + a.src_count
 						: b < ANEC_DST_BAR || b >= ANEC_DST_BAR + a.dst_count + a.src_count;
 		if (!ok) {
-			rc = bad("tensor %s at BAR %u: libane expects the outputs at BARs 4.., the inputs "
-				 "right after them", x->name, b);
+			/* what it is and where libane wants it (the rule alone before, unnamed) */
+			char want[64];
+			unsigned lo = ANEC_DST_BAR + (x->role == TNS_INPUT ? a.dst_count : 0);
+			unsigned n = x->role == TNS_OUTPUT ? a.dst_count : a.src_count;
+			if (x->role == TNS_INTERMEDIATE)
+				snprintf(want, sizeof want, "a BAR outside %u..%u", ANEC_DST_BAR,
+					 ANEC_DST_BAR + a.dst_count + a.src_count - 1);
+			else if (n == 1)
+				snprintf(want, sizeof want, "BAR %u", lo);
+			else
+				snprintf(want, sizeof want, "BARs %u..%u", lo, lo + n - 1);
+			rc = bad("tensor %s at BAR %u: " ERR_FMT "; it is the program's %s, at BAR %u; "
+				 "its %u output%s and %u input%s want it at %s", x->name, b,
+				 ERR_ARGS(conv_err(CONV_E_BAR_ORDER)), tns_role_name(x->role), b,
+				 a.dst_count, a.dst_count == 1 ? "" : "s", a.src_count,
+				 a.src_count == 1 ? "" : "s", want);
 			goto out;
 		}
 		if (x->ilv > 1) {
-			rc = bad("tensor %s at BAR %u: its channels are interleaved by %u (fw/td "
-				 "td_tile_interleave); an anec header describes plain layouts only",
-				 x->name, b, (unsigned)x->ilv);
+			rc = bad("tensor %s at BAR %u: " ERR_FMT "; interleaved by %u", x->name, b,
+				 ERR_ARGS(conv_err(CONV_E_INTERLEAVED)), (unsigned)x->ilv);
 			goto out;
 		}
 		if (!prog.raw && (in_sect_segment(&prog, prog.text_sect, prog.bars[b]) ||
@@ -275,4 +310,5 @@ out:
 TOOL_COMMAND(convert, "convert", cmd_convert,
 	     "convert IN OUT.anec [--raw|--hwx]\n"
 	     "    write an anec container (the Asahi ANE stack's program file, libane loads it)\n"
-	     "    from a .hwx program or a raw task stream");
+	     "    from a .hwx program or a raw task stream; an OUT named .npy or .hwx is refused\n"
+	     "    (convert-output-name), as is a tensor libane cannot lay out (docs/asahi.md)");
