@@ -258,6 +258,7 @@ static const char *open_why(int e)
 	case 28: return "no space left on the device";
 	case 30: return "a read-only file system";
 	case 36: return "the name is too long";
+	case 40: return "a loop of symbolic links";
 	default: return NULL;
 	}
 }
@@ -313,11 +314,16 @@ static enum tio_err read_file(const char *path, uint8_t **buf, size_t *len)
 /* Writes a then b to PATH.part and renames it to PATH: a file at PATH is whole or not there (a
  * failed write removes the partial one). A device or a FIFO at PATH (/dev/null, /dev/stdout) is
  * written in place: the rename replaced it with a regular file (/dev/null itself, as root) and
- * said the bytes were written where a write to it would have failed (/dev/full, exit 0). */
-static enum tio_err write_file(const char *path, const uint8_t *a, size_t an, const uint8_t *b,
+ * said the bytes were written where a write to it would have failed (/dev/full, exit 0). A
+ * symbolic link at PATH is written through: the rename replaced the link. */
+static enum tio_err write_file(const char *given, const uint8_t *a, size_t an, const uint8_t *b,
 			       size_t bn)
 {
-	char part[TIO_MAX_PATH + 8];
+	/* a symbolic link is written through, as cp and a shell's > do: PATH.part beside the file
+	 * it names, renamed over that file (the rename replaced the link itself) */
+	char path[TIO_MAX_PATH], part[TIO_MAX_PATH + 8];
+	if (hal_file_resolve(given, path, sizeof path))
+		return TIO_E_OPEN;
 	int special = hal_file_is_special(path);
 	snprintf(part, sizeof part, "%s%s", path, special ? "" : ".part");
 	int fd = hal_file_open(part, 1);
@@ -650,8 +656,18 @@ enum tio_err tio_prepare(struct tio *x, const struct ldr_program *p, const struc
 		memcpy(io->path, r->path, sizeof io->path);
 		if (io->out != TIO_OUT && load_input(x, io) != TIO_OK)
 			return x->err;
-		char dir[TIO_MAX_PATH + 2];
-		if (io->out == TIO_OUT && out_dir_missing(io->path, dir, sizeof dir)) {
+		char dir[TIO_MAX_PATH + 2], real[TIO_MAX_PATH];
+		if (io->out == TIO_OUT && hal_file_resolve(io->path, real, sizeof real)) {
+			/* a loop of symbolic links, or a target's name too long */
+			const char *why = open_why(hal_file_open_errno());
+			char d[96];
+			snprintf(d, sizeof d, "%s (checked before the run: nothing was run)",
+				 why ? why : "its symbolic links do not resolve");
+			fail(x, TIO_E_OPEN, io->path, d);
+			return x->err;
+		}
+		/* the directory the file goes to: a link's target's */
+		if (io->out == TIO_OUT && out_dir_missing(real, dir, sizeof dir)) {
 			/* said before the run, not after it (its outputs would have been lost) */
 			const char *why = open_why(hal_file_open_errno());
 			char d[TIO_MAX_PATH + 96];
@@ -911,8 +927,9 @@ static void drop_stale(const struct tio *x, const struct tio_io *io)
 	for (unsigned j = 0; j < x->nio; j++)
 		if (x->io[j].out != TIO_OUT && !strcmp(x->io[j].path, io->path))
 			return;
-	if (earlier_output_at(x, io))
-		hal_file_remove(io->path);
+	char real[TIO_MAX_PATH];
+	if (earlier_output_at(x, io) && !hal_file_resolve(io->path, real, sizeof real))
+		hal_file_remove(real); /* through a link, its target: the output it was written to */
 }
 
 enum tio_err tio_finish(struct tio *x, int ran)

@@ -141,6 +141,12 @@ int hal_file_rename(const char *from, const char *to);
  * it, so its writer writes it in place. 0 otherwise, and where the host cannot tell
  * (semihosting has no stat: 0 under QEMU). */
 int hal_file_is_special(const char *path);
+/* The path a write through PATH lands on: PATH with its last component's symbolic links
+ * followed (a link's target, which may not be there yet), so that a writer's PATH.part and
+ * rename go beside the file the link names and leave the link as it was (a rename over PATH
+ * replaced the link with a regular file). Into out (cap bytes): 0, or -1 (a loop of links, a
+ * name too long; hal_file_open_errno says why). Semihosting cannot read a link: PATH itself. */
+int hal_file_resolve(const char *path, char *out, size_t cap);
 
 /* ---- platform description (for banners and the address policy) ---- */
 struct hal_region {

@@ -85,6 +85,17 @@ for a in "$@"; do
 	# the device with a regular file (out:NAME=/dev/null as root replaced /dev/null)
 	case "$a" in out:*=?*)
 		p=${a#*=}
+		# a symbolic link is written through, as the host tool does (hal_file_resolve):
+		# semihosting cannot read a link, and the rename replaced the link itself, so the
+		# firmware is given the file it names
+		if [ -L "$p" ]; then
+			if ! r=$(readlink -f -- "$p"); then
+				echo "error: $a: $p is a symbolic link that does not resolve (a loop, or its target's directory is not there) (nothing run)" >&2
+				exit 1
+			fi
+			p=$r
+			a="${a%%=*}=$p"
+		fi
 		if [ -e "$p" ] && [ ! -f "$p" ] && [ ! -d "$p" ]; then
 			echo "error: $a: $p is a device or a FIFO, not a file; the firmware writes an output to PATH.part and renames it over PATH, which would replace it: give a file's path (nothing run)" >&2
 			exit 1

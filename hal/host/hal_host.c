@@ -415,6 +415,44 @@ int hal_file_open_errno(void)
 	return open_errno;
 }
 
+int hal_file_resolve(const char *path, char *out, size_t cap)
+{
+	char cur[PATH_MAX], to[PATH_MAX];
+	if (!path || strlen(path) >= sizeof cur) {
+		open_errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(cur, path);
+	for (unsigned hops = 0; hops < 40; hops++) { /* Linux's MAXSYMLINKS */
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+			/* not a link (or not there: its writer makes it, or says why it cannot) */
+			if (strlen(cur) >= cap) {
+				open_errno = ENAMETOOLONG;
+				return -1;
+			}
+			strcpy(out, cur);
+			return 0;
+		}
+		ssize_t n = readlink(cur, to, sizeof to - 1);
+		if (n < 0) {
+			open_errno = errno;
+			return -1;
+		}
+		to[n] = 0;
+		/* a relative target is relative to the link's directory */
+		const char *slash = strrchr(cur, '/');
+		size_t dl = to[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+		if (dl + (size_t)n >= sizeof cur) {
+			open_errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(cur + dl, to, (size_t)n + 1);
+	}
+	open_errno = ELOOP;
+	return -1;
+}
+
 static FILE *file_of(int fd)
 {
 	return (fd >= 0 && fd < HOST_MAX_FILES) ? files[fd] : NULL;

@@ -9,6 +9,7 @@
 #include "tools/link/link.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,13 +89,22 @@ int tool_read_file(const char *path, uint8_t **buf, size_t *len)
 /* Written to PATH.part and renamed to PATH when whole, as run writes its outputs: a write that
  * fails (a full disk, a file size limit) leaves no partial file at PATH, and a file already
  * there stays as it was. A device or a FIFO at PATH is written in place, as run's outputs
- * (app/tensorio.c write_file): the rename replaced it. */
-int tool_write_file(const char *path, const void *buf, size_t len)
+ * (app/tensorio.c write_file): the rename replaced it. A symbolic link at PATH is written
+ * through (hal_file_resolve): the rename replaced the link. */
+int tool_write_file(const char *given, const void *buf, size_t len)
 {
+	/* a symbolic link is written through, as cp and a shell's > do: PATH.part beside the file
+	 * it names, renamed over that file (the rename replaced the link itself) */
+	char path[PATH_MAX];
+	if (hal_file_resolve(given, path, sizeof path)) {
+		fprintf(stderr, "anefw-tool: cannot write %s: %s (nothing written there)\n", given,
+			strerror(hal_file_open_errno()));
+		return -1;
+	}
 	int special = hal_file_is_special(path);
 	char *part = malloc(strlen(path) + sizeof ".part");
 	if (!part) {
-		fprintf(stderr, "anefw-tool: cannot write %s: out of memory\n", path);
+		fprintf(stderr, "anefw-tool: cannot write %s: out of memory\n", given);
 		return -1;
 	}
 	strcpy(part, path);
@@ -102,7 +112,12 @@ int tool_write_file(const char *path, const void *buf, size_t len)
 		strcat(part, ".part");
 	FILE *f = fopen(part, "wb");
 	if (!f) {
-		fprintf(stderr, "anefw-tool: cannot create %s: %s\n", path, strerror(errno));
+		int e = errno;
+		if (strcmp(given, path))
+			fprintf(stderr, "anefw-tool: cannot create %s (a symbolic link to %s): %s\n",
+				given, path, strerror(e));
+		else
+			fprintf(stderr, "anefw-tool: cannot create %s: %s\n", given, strerror(e));
 		free(part);
 		return -1;
 	}
@@ -117,7 +132,7 @@ int tool_write_file(const char *path, const void *buf, size_t len)
 			e = errno;
 		if (!special)
 			remove(part);
-		fprintf(stderr, "anefw-tool: cannot write %s: %s (nothing written there)\n", path,
+		fprintf(stderr, "anefw-tool: cannot write %s: %s (nothing written there)\n", given,
 			e ? strerror(e) : "a short write");
 		free(part);
 		return -1;
