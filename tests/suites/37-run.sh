@@ -547,19 +547,20 @@ fifo_out codec_output_to_a_fifo_written_in_place "$work/fifo_c.bin" "$TOOL" deco
 # PATH.part goes beside the link's target and is renamed over it: the link stays a link, its
 # target holds the output (created when the link dangles), nothing .part is left; the same for
 # a file the other commands write (decode here). A loop of links is refused before the run.
-# Links are relative (to the link's directory) and in a chain; every path is under $work.
+# Links are relative (to the link's directory) and in a chain; every path is under $work. The
+# input has negatives: relu's output is not its input's bytes (those a failed run never removes).
 bad=""
 mkdir -p "$work/ln" "$work/ln/far"
 rm -f "$work/ln/"*.npy "$work/ln/far/"*
-"$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/ln/want.npy" >/dev/null 2>&1
+"$TOOL" run "$work/relu.hwx" --in input="$work/x_mix.npy" --out output_0="$work/ln/want.npy" >/dev/null 2>&1
 echo old >"$work/ln/far/t.npy"
 ln -s far/t.npy "$work/ln/hop.npy"
 ln -s hop.npy "$work/ln/y.npy"
-out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/ln/y.npy" 2>&1); rc=$?
+out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x_mix.npy" --out output_0="$work/ln/y.npy" 2>&1); rc=$?
 [ "$rc" -eq 0 ] && [ -L "$work/ln/y.npy" ] && [ "$(readlink "$work/ln/y.npy")" = hop.npy ] && [ -L "$work/ln/hop.npy" ] &&
 	cmp -s "$work/ln/want.npy" "$work/ln/far/t.npy" || bad="$bad [chain: exit $rc, $(ls -l "$work/ln" | tr '\n' ' ')]"
 rm -f "$work/ln/far/t.npy"
-out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/ln/y.npy" 2>&1); rc=$?
+out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x_mix.npy" --out output_0="$work/ln/y.npy" 2>&1); rc=$?
 [ "$rc" -eq 0 ] && [ -L "$work/ln/y.npy" ] && cmp -s "$work/ln/want.npy" "$work/ln/far/t.npy" || bad="$bad [dangling: exit $rc: $out]"
 rm -f "$work/ln/far/t.e5"
 ln -s far/t.e5 "$work/ln/c.e5"
@@ -567,8 +568,15 @@ ln -s far/t.e5 "$work/ln/c.e5"
 [ "$rc" -eq 0 ] && [ -L "$work/ln/c.e5" ] && [ "$(stat -c %s "$work/ln/far/t.e5")" = 8 ] || bad="$bad [decode: exit $rc]"
 [ -z "$(find "$work/ln" -name '*.part')" ] || bad="$bad [left: $(find "$work/ln" -name '*.part')]"
 if [ -z "$bad" ]; then t_pass run.output_through_a_symlink_written_through; else t_fail run.output_through_a_symlink_written_through "$bad"; fi
+# a failed run (--ops-limit 1 refuses the TD) removes the earlier output the link names, not the
+# link (the link was removed and the earlier output left, under the name that said it was this run's)
+out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x_mix.npy" --out output_0="$work/ln/y.npy" --ops-limit 1 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^run: output_0: output-not-produced' <<<"$out" && [ -L "$work/ln/y.npy" ] &&
+   [ -L "$work/ln/hop.npy" ] && [ ! -e "$work/ln/far/t.npy" ]; then
+	t_pass run.failed_run_through_a_symlink_removes_its_target
+else t_fail run.failed_run_through_a_symlink_removes_its_target "exit $rc, $(ls -lR "$work/ln" | tr '\n' ' ')"; fi
 ln -s loop2 "$work/ln/loop1"; ln -s loop1 "$work/ln/loop2"
-out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x.npy" --out output_0="$work/ln/loop1" 2>&1); rc=$?
+out=$("$TOOL" run "$work/relu.hwx" --in input="$work/x_mix.npy" --out output_0="$work/ln/loop1" 2>&1); rc=$?
 if [ "$rc" -eq 1 ] && [ -L "$work/ln/loop1" ] && [ -z "$(find "$work/ln" -name '*.part')" ] &&
    grep -q "^run: $work/ln/loop1: file-cannot-open: the file cannot be opened; a loop of symbolic links (checked before the run: nothing was run)$" <<<"$out"; then
 	t_pass run.refuse.output_link_loop_before_the_run
@@ -676,7 +684,7 @@ PY
 	# an out: path that is a symbolic link is written through (qemu-run.sh gives the firmware
 	# the file it names), as the host tool writes it; the rename replaced the link before
 	rm -f "$work/fwlink.npy" "$work/fwtarget.npy"; ln -s fwtarget.npy "$work/fwlink.npy"
-	out=$(fw "program=$work/relu.hwx" "in:input=$work/x.npy" "out:output_0=$work/fwlink.npy")
+	out=$(fw "program=$work/relu.hwx" "in:input=$work/x_mix.npy" "out:output_0=$work/fwlink.npy")
 	if [ -L "$work/fwlink.npy" ] && cmp -s "$work/fwtarget.npy" "$work/ln/want.npy" && [ ! -e "$work/fwtarget.npy.part" ] &&
 	   grep -q '^completion: id 1 done (ok)' <<<"$out"; then
 		t_pass run.firmware_output_through_a_symlink_written_through
