@@ -355,6 +355,7 @@ def main(out):
     conv_grouped_ocg(d, np.random.default_rng(SEED + 94))
     depthwise_unicast(d, np.random.default_rng(SEED + 92))
     dw_ox2(d, np.random.default_rng(SEED + 96))
+    add_relu(d, np.random.default_rng(SEED + 97))
     return 0
 
 
@@ -529,6 +530,19 @@ def depthwise(d, rng):
 def dw_bias(o):
     """Channel o's bias in test_model_depthwise.c's Ox 2 program: a multiple of 1/4 in [-1, 1]."""
     return ((o * 5 + 2) % 9 - 4) / 4.0
+
+
+def add_relu(d, rng):
+    """relu(a + b): add.bin's TD with Planar.Cfg.ReluEn, as Apple's H13 chain_add_relu_c512 sets it
+    (Planar.Cfg 0x80020: an add, then the ReLU; docs/engine-model.md, the thirteenth sweep). a and b
+    into BARs 5 and 6, the result out of BAR 4, within an fp16 ulp of the float64 value."""
+    a, b = rand_f16(rng, -100, 100), rand_f16(rng, -100, 100)
+    y = np.maximum(a.astype(np.float64) + b.astype(np.float64), 0.0)
+    c, h, w = (1, 2560, 1600)
+    write(os.path.join(d, 'add_relu.orc'), [
+        {'bar': 5, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': a},
+        {'bar': 6, 'role': 0, 'c': c, 'h': h, 'w': w, 'data': b},
+        {'bar': 4, 'role': 1, 'c': c, 'h': h, 'w': w, 'data': (y, ulp16(y))}])
 
 
 def dw_ox2(d, rng):

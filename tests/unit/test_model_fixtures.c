@@ -967,6 +967,44 @@ TEST(model_fixtures, max_min_sub_and_ave_as_add_bins_td_edited)
 	}
 }
 
+/* relu(a + b): add.bin with Planar.Cfg.ReluEn (bit 5), as Apple's H13 chain_add_relu_c512 sets it
+ * (Planar.Cfg 0x80020, the one real program with the bit: docs/engine-model.md, the thirteenth
+ * sweep, where it computes relu(x + z) exactly); without the bit the checker fails (a + b). */
+TEST(model_fixtures, relu_en_on_add_bins_td_as_apples_add_relu)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: the fixture programs are not run");
+	for (unsigned relu = 1; relu + 1 > 0; relu--) {
+		struct orc o;
+		REQUIRE(orc_load("model/add_relu.orc", &o) == 0);
+		uint8_t *b;
+		size_t len;
+		REQUIRE(test_read_file(test_shared_path("fixtures/kernels/binary/add.bin"), &b, &len) == 0);
+		REQUIRE(SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_RELUEN, relu) == 0);
+		struct orc_run r;
+		memset(&r, 0, sizeof r);
+		r.o = &o;
+		r.name = "add_relu";
+		r.quiet = !relu;
+		struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
+		struct session_result res;
+		int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		CHECKF(rc == 0 && res.run == ENG_OK, "exit %d, %s", rc, session_result_name(&res));
+		CHECK_EQ(r.checked_tensors, 1u);
+		if (relu) {
+			CHECKF(r.bad == 0, "relu(a + b): %lu of %lu outside", (unsigned long)r.bad,
+			       (unsigned long)r.checked);
+			printf("# relu(a + b): %lu values, worst error %u%% of its tolerance\n",
+			       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+		} else {
+			CHECKF(r.bad > r.checked / 4, "a + b as relu(a + b): %lu of %lu outside",
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+		}
+		free(b);
+		orc_free(&o);
+	}
+}
+
 /* a + relu(b): add.bin with L2.L2Cfg.Src2ReLU (bit 4, the H14/H16 maps' Src2ReLU), as Apple's H13
  * x + relu(x) sets it; without the bit the checker fails (a + b). */
 TEST(model_fixtures, src2_relu_on_add_bins_td)
