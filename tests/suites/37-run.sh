@@ -331,8 +331,18 @@ out=$("$TOOL" remote --connect 127.0.0.1:1 --timeout 5 --timeout 6 shutdown 2>&1
 out=$("$TOOL" accel --backend tcp:127.0.0.1:1 --timeout 5 --timeout 6 -- true 2>&1); rc=$?
 [ "$rc" -eq 2 ] && [ "$out" = "anefw-tool accel: --timeout given twice ('5' and '6'); it takes one value" ] || bad="$bad [accel --timeout: exit $rc: $out]"
 if [ -z "$bad" ]; then t_pass run.refuse.timeout_and_wait_given_twice; else t_fail run.refuse.timeout_and_wait_given_twice "$bad"; fi
-out=$("$TOOL" remote --connect 127.0.0.1:1 --wait 0 --wait 0 --timeout 5 --timeout 5 shutdown 2>&1); rc=$?
-out2=$("$TOOL" accel --backend tcp:127.0.0.1:1 --timeout 5 --timeout 5 -- true 2>&1); rc2=$?
+# --connect, --serial (remote) and --backend (accel) the same way (they took the last value
+# until the lead's change of 2026-12-07); the control below gives each twice with one value
+bad=""
+out=$("$TOOL" remote --connect 127.0.0.1:1 --connect 127.0.0.1:2 shutdown 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool remote: --connect given twice ('127.0.0.1:1' and '127.0.0.1:2'); it takes one value" ] || bad="$bad [remote --connect: exit $rc: $out]"
+out=$("$TOOL" remote --serial "$work/tty1" --serial "$work/tty2" shutdown 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool remote: --serial given twice ('$work/tty1' and '$work/tty2'); it takes one value" ] || bad="$bad [remote --serial: exit $rc: $out]"
+out=$("$TOOL" accel --backend tcp:127.0.0.1:1 --backend local -- true 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$out" = "anefw-tool accel: --backend given twice ('tcp:127.0.0.1:1' and 'local'); it takes one value" ] || bad="$bad [accel --backend: exit $rc: $out]"
+if [ -z "$bad" ]; then t_pass run.refuse.connect_serial_backend_given_twice; else t_fail run.refuse.connect_serial_backend_given_twice "$bad"; fi
+out=$("$TOOL" remote --connect 127.0.0.1:1 --connect 127.0.0.1:1 --wait 0 --wait 0 --timeout 5 --timeout 5 shutdown 2>&1); rc=$?
+out2=$("$TOOL" accel --backend tcp:127.0.0.1:1 --backend tcp:127.0.0.1:1 --timeout 5 --timeout 5 -- true 2>&1); rc2=$?
 if [ "$rc" -eq 1 ] && ! grep -q 'given twice' <<<"$out" && [ "$rc2" -eq 0 ]; then
 	t_pass run.same_timeout_and_wait_twice_parse_on
 else t_fail run.same_timeout_and_wait_twice_parse_on "remote exit $rc: $out; accel exit $rc2: $out2"; fi
@@ -524,8 +534,12 @@ fifo_out() { # NAME READER_OUT COMMAND...: runs COMMAND with a reader on $work/f
 	timeout 20 cat "$work/fifo" >"$got" &
 	local reader=$!
 	"$@" >/dev/null 2>&1; rc=$?
-	# nothing wrote the FIFO (the old rename): open it so the reader ends
-	[ -p "$work/fifo" ] && ! kill -0 "$reader" 2>/dev/null || : >"$work/fifo" &
+	# nothing wrote the FIFO (the old rename): if the reader still waits, open the FIFO so it
+	# ends; bounded, and in the foreground (a reader that ended between the test and the open
+	# left a writer blocked for good in the background, holding the suite's output open)
+	if [ -p "$work/fifo" ] && kill -0 "$reader" 2>/dev/null; then
+		timeout 5 sh -c ': >"$1"' sh "$work/fifo" 2>/dev/null
+	fi
 	wait "$reader" 2>/dev/null
 	if [ "$rc" -eq 0 ] && [ -p "$work/fifo" ] && [ -s "$got" ]; then
 		t_pass "run.$name"

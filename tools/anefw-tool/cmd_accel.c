@@ -45,7 +45,7 @@ static int lib_path(char *out, size_t cap)
 
 static int cmd_accel(int argc, char **argv)
 {
-	const char *backend = "local", *log = NULL;
+	const char *backend = "local", *backend_given = NULL, *log = NULL;
 	unsigned timeout_s = 0; /* 0: --timeout not given */
 	char timeout[16];       /* its value, in decimal, for ANEFW_ACCEL_TIMEOUT */
 	int i = 1;
@@ -56,6 +56,8 @@ static int cmd_accel(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--backend")) {
 			if (i + 1 >= argc)
 				return tool_usage_error("accel", "--backend needs local or tcp:HOST:PORT");
+			if (tool_take_once("accel", "--backend", &backend_given, argv[i + 1]))
+				return 2;
 			backend = argv[++i];
 		} else if (!strcmp(argv[i], "--timeout")) {
 			if (tool_take_timeout("accel", argc, argv, &i, &timeout_s))

@@ -318,7 +318,9 @@ static int cmd_remote(int argc, char **argv)
 		if (!strcmp(a, "--connect") || !strcmp(a, "--serial")) {
 			if (i + 1 >= argc)
 				return tool_usage_error("remote", "%s needs an argument", a);
-			*(a[2] == 'c' ? &tcp : &dev) = argv[++i];
+			if (tool_take_once("remote", a, a[2] == 'c' ? &tcp : &dev, argv[i + 1]))
+				return 2;
+			i++;
 		} else if (!strcmp(a, "--wait")) {
 			uint64_t v;
 			if (i + 1 >= argc)
