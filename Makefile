@@ -97,7 +97,9 @@ LAYERS_tools := tools app engine plat drivers hal fw
 INC := $(BUILD)/inc
 layer_of = $(firstword $(subst /, ,$(1)))
 layer_inc = $(if $(filter tests,$(call layer_of,$(1))),-I.,-I$(INC)/$(call layer_of,$(1)))
-INC_STAMP := $(INC)/.stamp-$(shell echo '$(foreach l,$(LAYER_NAMES),$(l):$(LAYERS_$(l)))' | md5sum | cut -c1-8)
+# the stamp names the tree too: a build directory another checkout made (copied, or given as
+# BUILD=) has its links remade to this tree's sources, not compiled against the other's headers
+INC_STAMP := $(INC)/.stamp-$(shell echo '$(CURDIR) $(foreach l,$(LAYER_NAMES),$(l):$(LAYERS_$(l)))' | md5sum | cut -c1-8)
 $(INC_STAMP):
 	$(Q)rm -rf $(INC) && mkdir -p $(INC)
 	$(Q)$(foreach l,$(LAYER_NAMES),mkdir -p $(INC)/$(l) && \

@@ -273,4 +273,20 @@ else
 	t_fail foundation.every_oracle_depends_on_the_shared_state "the oracles' stamp rule does not name .shared-state"
 fi
 rm -rf "$sw"
+# A build directory made by another checkout (a copied build/, or BUILD= shared by two trees):
+# its include links (build/inc/LAYER/DIR) must be remade to name this tree's sources. Before, the
+# stamp named only the layers, so this tree compiled against the other's headers (a helper's clone
+# with a copied build/ did, 2026-12-07).
+bw=$(mktemp -d)
+if git clone -q . "$bw/other" 2>/dev/null &&
+   (cd "$bw/other" && make --no-print-directory -s layer-cc BUILD="$bw/build" >/dev/null 2>&1) &&
+   l1=$(readlink "$bw/build/inc/fw/fw") &&
+   make --no-print-directory -s layer-cc BUILD="$bw/build" >/dev/null 2>&1 &&
+   l2=$(readlink "$bw/build/inc/fw/fw") &&
+   [ "$l1" = "$bw/other/fw" ] && [ "$l2" = "$PWD/fw" ]; then
+	t_pass foundation.include_links_follow_the_tree_that_builds
+else
+	t_fail foundation.include_links_follow_the_tree_that_builds "links: the other tree's '${l1:-}', then this tree's '${l2:-}' (wanted $bw/other/fw then $PWD/fw)"
+fi
+rm -rf "$bw"
 t_done
