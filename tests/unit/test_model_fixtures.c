@@ -967,6 +967,52 @@ TEST(model_fixtures, max_min_sub_and_ave_as_add_bins_td_edited)
 	}
 }
 
+/* add.bin's TD with one bit set by set(), against the oracle orc (name, what: its function), and
+ * with the bit clear (a + b), which the checker must find off in more than a quarter of the values. */
+static void add_bin_with_bit(const char *orc, const char *name, const char *what,
+			     int (*set)(uint8_t *b, size_t len, unsigned on))
+{
+	for (unsigned on = 1; on + 1 > 0; on--) {
+		struct orc o;
+		REQUIRE(orc_load(orc, &o) == 0);
+		uint8_t *b;
+		size_t len;
+		REQUIRE(test_read_file(test_shared_path("fixtures/kernels/binary/add.bin"), &b, &len) == 0);
+		REQUIRE(set(b, len, on) == 0);
+		struct orc_run r;
+		memset(&r, 0, sizeof r);
+		r.o = &o;
+		r.name = name;
+		r.quiet = !on;
+		struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
+		struct session_result res;
+		int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
+		CHECKF(rc == 0 && res.run == ENG_OK, "exit %d, %s", rc, session_result_name(&res));
+		CHECK_EQ(r.checked_tensors, 1u);
+		if (on) {
+			CHECKF(r.bad == 0, "%s: %lu of %lu outside", what, (unsigned long)r.bad,
+			       (unsigned long)r.checked);
+			printf("# %s: %lu values, worst error %u%% of its tolerance\n", what,
+			       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
+		} else {
+			CHECKF(r.bad > r.checked / 4, "a + b as %s: %lu of %lu outside", what,
+			       (unsigned long)r.bad, (unsigned long)r.checked);
+		}
+		free(b);
+		orc_free(&o);
+	}
+}
+
+static int set_relu_en(uint8_t *b, size_t len, unsigned on)
+{
+	return SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_RELUEN, on);
+}
+
+static int set_src2_relu(uint8_t *b, size_t len, unsigned on)
+{
+	return SM_SET(b, len, 0, H13_L2_CFG, H13_L2CFG_SRC2RELU, on);
+}
+
 /* relu(a + b): add.bin with Planar.Cfg.ReluEn (bit 5), as Apple's H13 chain_add_relu_c512 sets it
  * (Planar.Cfg 0x80020, the one real program with the bit: docs/engine-model.md, the thirteenth
  * sweep, where it computes relu(x + z) exactly); without the bit the checker fails (a + b). */
@@ -974,35 +1020,7 @@ TEST(model_fixtures, relu_en_on_add_bins_td_as_apples_add_relu)
 {
 	if (!test_shared_dir())
 		SKIP("../shared absent: the fixture programs are not run");
-	for (unsigned relu = 1; relu + 1 > 0; relu--) {
-		struct orc o;
-		REQUIRE(orc_load("model/add_relu.orc", &o) == 0);
-		uint8_t *b;
-		size_t len;
-		REQUIRE(test_read_file(test_shared_path("fixtures/kernels/binary/add.bin"), &b, &len) == 0);
-		REQUIRE(SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_RELUEN, relu) == 0);
-		struct orc_run r;
-		memset(&r, 0, sizeof r);
-		r.o = &o;
-		r.name = "add_relu";
-		r.quiet = !relu;
-		struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
-		struct session_result res;
-		int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
-		CHECKF(rc == 0 && res.run == ENG_OK, "exit %d, %s", rc, session_result_name(&res));
-		CHECK_EQ(r.checked_tensors, 1u);
-		if (relu) {
-			CHECKF(r.bad == 0, "relu(a + b): %lu of %lu outside", (unsigned long)r.bad,
-			       (unsigned long)r.checked);
-			printf("# relu(a + b): %lu values, worst error %u%% of its tolerance\n",
-			       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
-		} else {
-			CHECKF(r.bad > r.checked / 4, "a + b as relu(a + b): %lu of %lu outside",
-			       (unsigned long)r.bad, (unsigned long)r.checked);
-		}
-		free(b);
-		orc_free(&o);
-	}
+	add_bin_with_bit("model/add_relu.orc", "add_relu", "relu(a + b)", set_relu_en);
 }
 
 /* a + relu(b): add.bin with L2.L2Cfg.Src2ReLU (bit 4, the H14/H16 maps' Src2ReLU), as Apple's H13
@@ -1011,35 +1029,7 @@ TEST(model_fixtures, src2_relu_on_add_bins_td)
 {
 	if (!test_shared_dir())
 		SKIP("../shared absent: the fixture programs are not run");
-	for (unsigned relu = 1; relu + 1 > 0; relu--) {
-		struct orc o;
-		REQUIRE(orc_load("model/add_relub.orc", &o) == 0);
-		uint8_t *b;
-		size_t len;
-		REQUIRE(test_read_file(test_shared_path("fixtures/kernels/binary/add.bin"), &b, &len) == 0);
-		REQUIRE(SM_SET(b, len, 0, H13_L2_CFG, H13_L2CFG_SRC2RELU, relu) == 0);
-		struct orc_run r;
-		memset(&r, 0, sizeof r);
-		r.o = &o;
-		r.name = "add_relub";
-		r.quiet = !relu;
-		struct session_hooks h = {.fill = orc_fill, .check = orc_check, .ctx = &r};
-		struct session_result res;
-		int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &h, &res);
-		CHECKF(rc == 0 && res.run == ENG_OK, "exit %d, %s", rc, session_result_name(&res));
-		CHECK_EQ(r.checked_tensors, 1u);
-		if (relu) {
-			CHECKF(r.bad == 0, "a + relu(b): %lu of %lu outside", (unsigned long)r.bad,
-			       (unsigned long)r.checked);
-			printf("# a + relu(b): %lu values, worst error %u%% of its tolerance\n",
-			       (unsigned long)r.checked, (unsigned)(r.worst * 100.0));
-		} else {
-			CHECKF(r.bad > r.checked / 4, "a + b as a + relu(b): %lu of %lu outside",
-			       (unsigned long)r.bad, (unsigned long)r.checked);
-		}
-		free(b);
-		orc_free(&o);
-	}
+	add_bin_with_bit("model/add_relub.orc", "add_relub", "a + relu(b)", set_src2_relu);
 	/* on a TD with no second operand (softmax.bin's TD 2, the exp2 record): refused */
 	size_t len;
 	uint8_t *b = sm_load(&len);

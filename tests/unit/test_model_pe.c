@@ -330,6 +330,47 @@ TEST(model_pe, an_average_pools_window_meeting_both_infinities_is_refused)
 	}
 }
 
+/* A case of the two tests below: a one-channel row of 8 through the PE, the first value a (and the
+ * second operand's first value b, two), PreScale, Bias and Scale as given; want is output 0 where
+ * the run is not refused. */
+struct pe_pair_case {
+	const char *what;
+	unsigned op, two;
+	uint16_t pre, bias, scale, a, b;
+	int refused;
+	uint16_t want;
+};
+
+/* Runs c; returns the run's status (ENG_OK, an engine error, or -1 for a refusal before the
+ * engine), the messages in cap and output 0 in pe_out0. */
+static int pe_pair_run(const struct pe_pair_case *c, struct tcapture *cap)
+{
+	struct bp_pe_spec p = base();
+	p.c = 1, p.win = 8, p.hin = 1, p.wout = 8, p.hout = 1;
+	p.op = c->op;
+	p.secsrc = c->two ? H13_PE_SECSRC_TILE1 : H13_PE_SECSRC_NONE;
+	p.prescale = c->pre, p.bias = c->bias, p.scale = c->scale;
+	struct pe_run r;
+	memset(&r, 0, sizeof r);
+	r.p = &p;
+	r.quiet = 1;
+	size_t len = bp_pe(prog, sizeof prog, &p);
+	if (!len)
+		return -1;
+	pe_pair[0] = c->a;
+	pe_pair[1] = input_at(BP_IN0_BAR, 0, 0, 1);
+	pe_b0 = c->b;
+	pe_pair_on = pe_b0_on = 1;
+	pe_out0 = 0x1234u;
+	cap->n = 0;
+	cap->text[0] = 0;
+	struct session_hooks h = {.fill = pe_fill, .check = pe_check, .ctx = &r};
+	struct session_result res;
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tcapture_out, cap, &h, &res);
+	pe_pair_on = pe_b0_on = 0;
+	return res.run != ENG_OK ? (int)res.run : rc == 0 ? ENG_OK : -1;
+}
+
 /*
  * The tenth review: the planar engine's operation meeting an indeterminate form (inf - inf in its
  * add, or in the square's a + b; 0 x inf in its PreScale) followed by a step that gives another
@@ -344,13 +385,7 @@ TEST(model_pe, an_average_pools_window_meeting_both_infinities_is_refused)
  */
 TEST(model_pe, an_indeterminate_form_before_a_later_step_is_refused)
 {
-	static const struct {
-		const char *what;
-		unsigned op, two;
-		uint16_t pre, bias, scale, a, b;
-		int refused;
-		uint16_t want;
-	} cases[] = {
+	static const struct pe_pair_case cases[] = {
 		{"(+inf + -inf + Bias 1) x 1", H13_PE_OP_ADD, 1, H_ONE, H_ONE, H_ONE, 0x7c00u, 0xfc00u, 1, 0},
 		{"(-inf + +inf + Bias 1) x 1", H13_PE_OP_ADD, 1, H_ONE, H_ONE, H_ONE, 0xfc00u, 0x7c00u, 1, 0},
 		{"(+inf + -inf)^2 + Bias 1", H13_PE_OP_SQ, 1, H_ONE, H_ONE, H_ONE, 0x7c00u, 0xfc00u, 1, 0},
@@ -364,30 +399,8 @@ TEST(model_pe, an_indeterminate_form_before_a_later_step_is_refused)
 		{"control: (+inf + -inf + Bias 1) x 0", H13_PE_OP_ADD, 1, H_ONE, H_ONE, 0, 0x7c00u, 0xfc00u, 0, 0},
 	};
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct bp_pe_spec p = base();
-		p.c = 1, p.win = 8, p.hin = 1, p.wout = 8, p.hout = 1;
-		p.op = cases[i].op;
-		p.secsrc = cases[i].two ? H13_PE_SECSRC_TILE1 : H13_PE_SECSRC_NONE;
-		p.prescale = cases[i].pre, p.bias = cases[i].bias, p.scale = cases[i].scale;
-		struct pe_run r;
-		memset(&r, 0, sizeof r);
-		r.p = &p;
-		r.quiet = 1;
-		pe_pair[0] = cases[i].a;
-		pe_pair[1] = input_at(BP_IN0_BAR, 0, 0, 1);
-		pe_b0 = cases[i].b;
-		pe_pair_on = pe_b0_on = 1;
-		pe_out0 = 0x1234u;
-		size_t len = bp_pe(prog, sizeof prog, &p);
-		REQUIRE(len > 0);
 		struct tcapture cap;
-		cap.n = 0;
-		cap.text[0] = 0;
-		struct session_hooks h = {.fill = pe_fill, .check = pe_check, .ctx = &r};
-		struct session_result res;
-		int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tcapture_out, &cap, &h, &res);
-		int st = res.run != ENG_OK ? (int)res.run : rc == 0 ? ENG_OK : -1;
-		pe_pair_on = pe_b0_on = 0;
+		int st = pe_pair_run(&cases[i], &cap);
 		if (cases[i].refused)
 			CHECKF(st == ENG_E_FAULT && strstr(cap.text, "td 0") != NULL &&
 				       strstr(cap.text, "ambiguous-value") != NULL &&
@@ -411,13 +424,7 @@ TEST(model_pe, an_indeterminate_form_before_a_later_step_is_refused)
  */
 TEST(model_pe, a_nan_prescale_scale_or_bias_is_refused_on_the_register)
 {
-	static const struct {
-		const char *what;
-		unsigned op, two;
-		uint16_t pre, bias, scale, a, b;
-		int refused;
-		uint16_t want;
-	} cases[] = {
+	static const struct pe_pair_case cases[] = {
 		{"1 x NaN PreScale, one operand", H13_PE_OP_ADD, 0, 0x7e00u, 0, H_ONE, H_ONE, 0, 1, 0},
 		{"1 x NaN PreScale + 2", H13_PE_OP_ADD, 1, 0x7e00u, 0, H_ONE, H_ONE, 0x4000u, 1, 0},
 		{"1 x -NaN PreScale, a maximum", H13_PE_OP_MAX, 0, 0xfe01u, 0, H_ONE, H_ONE, 0, 1, 0},
@@ -429,30 +436,8 @@ TEST(model_pe, a_nan_prescale_scale_or_bias_is_refused_on_the_register)
 		{"control: 1 + Bias -1", H13_PE_OP_ADD, 0, H_ONE, H_MONE, H_ONE, H_ONE, 0, 0, 0},
 	};
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct bp_pe_spec p = base();
-		p.c = 1, p.win = 8, p.hin = 1, p.wout = 8, p.hout = 1;
-		p.op = cases[i].op;
-		p.secsrc = cases[i].two ? H13_PE_SECSRC_TILE1 : H13_PE_SECSRC_NONE;
-		p.prescale = cases[i].pre, p.bias = cases[i].bias, p.scale = cases[i].scale;
-		struct pe_run r;
-		memset(&r, 0, sizeof r);
-		r.p = &p;
-		r.quiet = 1;
-		pe_pair[0] = cases[i].a;
-		pe_pair[1] = input_at(BP_IN0_BAR, 0, 0, 1);
-		pe_b0 = cases[i].b;
-		pe_pair_on = pe_b0_on = 1;
-		pe_out0 = 0x1234u;
-		size_t len = bp_pe(prog, sizeof prog, &p);
-		REQUIRE(len > 0);
 		struct tcapture cap;
-		cap.n = 0;
-		cap.text[0] = 0;
-		struct session_hooks h = {.fill = pe_fill, .check = pe_check, .ctx = &r};
-		struct session_result res;
-		int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tcapture_out, &cap, &h, &res);
-		int st = res.run != ENG_OK ? (int)res.run : rc == 0 ? ENG_OK : -1;
-		pe_pair_on = pe_b0_on = 0;
+		int st = pe_pair_run(&cases[i], &cap);
 		if (cases[i].refused)
 			CHECKF(st == ENG_E_FAULT && strstr(cap.text, "td 0") != NULL &&
 				       strstr(cap.text, "a NaN Planar.PreScale, BiasScale.Scale or BiasScale.Bias "
