@@ -366,6 +366,7 @@ static int act_err_slot(enum actlut_err pe)
 	case ACTLUT_E_MODE_SLOTS:
 	case ACTLUT_E_PREDICTION:
 	case ACTLUT_E_UNPINNED:
+	case ACTLUT_E_SIGNED_SPLIT:
 		return 42;
 	default:
 		return -1;

@@ -40,6 +40,9 @@ static const struct err_desc errs[ACTLUT_E__COUNT] = {
 	[ACTLUT_E_UNPINNED] = {"actlut-unpinned-word",
 	 "table mode word no real record has (operation 0 on x, 1 or 2 on |x|, or a linear-only record "
 	 "with a word other than 0x01): where its knots' index starts is not pinned"},
+	[ACTLUT_E_SIGNED_SPLIT] = {"actlut-unpinned-signed-split",
+	 "frac or int mode word on x itself (bit 6, |x|, clear) with an input clamp that admits x < 0: "
+	 "every real frac and int record splits |x|, so whether n is floor(x) or trunc(x) below 0 is not pinned"},
 };
 
 const struct err_desc *actlut_err(enum actlut_err err)
@@ -356,6 +359,10 @@ enum actlut_err actlut_check_prediction(const struct actlut *l)
 	if (l->kind == ACTLUT_KIND_LINEAR ? l->mode != ACTLUT_OP_TABLE16
 					  : top <= ACTLUT_OP_TABLE32 && (top == ACTLUT_OP_TABLE0) != ((l->mode & ACTLUT_MB_ABS) != 0))
 		return ACTLUT_E_UNPINNED;
+	/* frac and int: seen only on |x| (0x63, 0x64), where floor and trunc agree */
+	if ((top == ACTLUT_OP_FRAC || top == ACTLUT_OP_INT) && !(l->mode & ACTLUT_MB_ABS) &&
+	    fkey(l->slot[ACTLUT_IN_LO]) < 0)
+		return ACTLUT_E_SIGNED_SPLIT;
 	if (top != ACTLUT_OP_RSQRT)
 		return ACTLUT_OK;
 	/* knot i sits at v = i / 2^s; v in [0.5, 2] is 2^(s-1) <= i <= 2^(s+1). s <= 5 leaves at

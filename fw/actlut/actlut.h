@@ -112,6 +112,8 @@ enum actlut_err {
 	ACTLUT_E_PREDICTION,  /* operation 6 (rsqrt) whose knots are not that function */
 	ACTLUT_E_UNPINNED,    /* a table word no real record has (op 0 on x, op 1 or 2 on |x|, or a
 			       * linear-only record's word other than 0x01): its offset unpinned */
+	ACTLUT_E_SIGNED_SPLIT, /* frac or int on x (no |x|) with a clamp that admits x < 0: floor or trunc
+				* below 0 is not pinned (every real frac and int record takes |x|) */
 	ACTLUT_E__COUNT
 };
 
@@ -145,6 +147,9 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
  * real records take operation 0 on |x| only (0x60) and operations 1 and 2 on x only (0x01, 0x02),
  * and a linear-only record (s = 64) only with 0x01; operation 0 on x (0x00), 1 or 2 on |x| (0x40
  * aside: 0x41, 0x42, 0x61, 0x62) and any other linear word evaluate by a guess (docs/actlut.md).
+ * And (ACTLUT_E_SIGNED_SPLIT) frac or int on x itself (0x03, 0x04: no |x|) where the input clamp
+ * admits a negative x: the real records (0x63, 0x64) split |x|, where floor and trunc agree, so
+ * whether n is floor(x) or trunc(x) below 0 is not pinned (actlut_parse reads n = floor(x)).
  */
 enum actlut_err actlut_check_prediction(const struct actlut *l);
 

@@ -584,3 +584,34 @@ TEST(actlut, real_records)
 	CHECK_EQ(actlut_eval(&l, 0x4900), 0x4600);
 	free(buf);
 }
+
+/* The twelfth review: frac and int on x itself (0x03, 0x04) where the input clamp admits x < 0 are
+ * refused by the consumer's check (ACTLUT_E_SIGNED_SPLIT): the real records split |x| (0x63, 0x64),
+ * where floor and trunc agree. A clamp from -0 or above, |x| (0x43, 0x63) and the real words pass;
+ * actlut_parse still reads every one (tools and golden vectors evaluate them). */
+TEST(actlut, frac_and_int_on_a_signed_x_refused)
+{
+	static const struct {
+		uint16_t word, in_lo;
+		enum actlut_err want;
+	} cases[] = {
+		{0x63, 0xfc00, ACTLUT_OK},          {0x64, 0xfc00, ACTLUT_OK},
+		{0x43, 0xfc00, ACTLUT_OK},          {0x44, 0xfc00, ACTLUT_OK},
+		{0x03, 0x0000, ACTLUT_OK},          {0x04, 0x8000, ACTLUT_OK}, /* -0 admits no x < 0 */
+		{0x03, 0x3c00, ACTLUT_OK},          {0x03, 0xfc00, ACTLUT_E_SIGNED_SPLIT},
+		{0x04, 0xfc00, ACTLUT_E_SIGNED_SPLIT}, {0x03, 0x8001, ACTLUT_E_SIGNED_SPLIT},
+		{0x04, 0xfbff, ACTLUT_E_SIGNED_SPLIT},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint8_t rec[ACTLUT_BYTES];
+		struct actlut l;
+		memset(rec, 0, sizeof rec);
+		put(rec, ACTLUT_IN_LO, cases[i].in_lo);
+		put(rec, ACTLUT_IN_HI, 0x7c00);
+		put(rec, ACTLUT_MODE, cases[i].word);
+		REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK);
+		CHECKF(actlut_check_prediction(&l) == cases[i].want, "word 0x%02x, in_lo 0x%04x: %s", cases[i].word,
+		       cases[i].in_lo, actlut_err_name(actlut_check_prediction(&l)));
+	}
+	CHECK_STR(actlut_err_name(ACTLUT_E_SIGNED_SPLIT), "actlut-unpinned-signed-split");
+}

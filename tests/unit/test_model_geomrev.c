@@ -13,7 +13,7 @@
  * The controls' values are the definition: a copy (the PE with identity scales) of multiples of
  * 1/64, exact in fp16, each at its layout's offset. Further down, from the same review: a one-byte
  * source under softmax.bin's Fmt word, and an activation record with a table word no real record
- * has, each refused beside its control.
+ * has, each refused beside its control; from the twelfth review, frac or int on a signed x.
  */
 #include "tests/unit/tsession.h"
 #include "fw/actlut/actlut.h"
@@ -36,11 +36,16 @@
 
 static uint8_t prog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
 
-/* multiples of 1/64 in [-8, 8): exact in fp16 (the value's own bits built here) */
-static uint16_t gr_in(unsigned c, unsigned h, unsigned w)
+/* gr_in's value times 64: -512 .. 511 */
+static int gr_q(unsigned c, unsigned h, unsigned w)
 {
 	uint32_t k = (c * 104729u + h * 1299709u + w * 15485863u) * 2654435761u;
-	int q = (int)(k >> 22) - 512; /* -512 .. 511, x / 64 */
+	return (int)(k >> 22) - 512;
+}
+
+/* q / 64 for |q| < 1024, exact in fp16 (the value's own bits built here) */
+static uint16_t gr_q64(int q)
+{
 	if (!q)
 		return 0;
 	unsigned a = (unsigned)(q < 0 ? -q : q), e = 0;
@@ -49,6 +54,12 @@ static uint16_t gr_in(unsigned c, unsigned h, unsigned w)
 	/* a / 64 = (a / 2^e) 2^(e - 6): exponent field e - 6 + 15, mantissa a's bits below e */
 	uint16_t mant = (uint16_t)((a << (10u - e)) & 0x3ffu);
 	return (uint16_t)((q < 0 ? 0x8000u : 0u) | ((e + 9u) << 10) | mant);
+}
+
+/* multiples of 1/64 in [-8, 8): exact in fp16 */
+static uint16_t gr_in(unsigned c, unsigned h, unsigned w)
+{
+	return gr_q64(gr_q(c, h, w));
 }
 
 struct gr_run {
@@ -294,4 +305,94 @@ TEST(model_geomrev, an_activation_record_with_an_unpinned_table_word_is_refused)
 	CHECKF(gr_submit(len, &r, f, sizeof f) == 0, "control (0x60): %s", f);
 	le_wr16(prog + BP_WEIGHTS_OFF + 2 * ACTLUT_MODE, 0x61);
 	CHECKF(gr_submit(len, &r, f, sizeof f) != 0 && strstr(f, "no real record has"), "0x61: \"%s\"", f);
+}
+
+/*
+ * The twelfth review: frac and int (operations 3 and 4) on x itself (no |x|, bit 6), with an input
+ * clamp that admits a negative x. The real records (ceil.bin's and Apple's floor's 0x63 and 0x64)
+ * split |x|, where floor and trunc agree; below 0 the model read n = floor(x) and completed, a
+ * number nothing pins (x - floor(x) of -2.5 is 0.5, x - trunc(x) is -0.5). Refused now at the
+ * record (actlut-unpinned-signed-split, slot 42). Controls, values from the definitions: ceil.bin
+ * TD 0's record (0x63, clamp [-inf, inf]) gives x - trunc(x) and its int twin (0x64) trunc(x); 0x03
+ * and 0x04 with the clamp [0, inf] give 0 below 0 and x - floor(x), floor(x) at and above it.
+ */
+struct fs_run {
+	int want;     /* 0x63 x - trunc(x), 0x64 trunc(x), 0x03 / 0x04 of max(x, 0) */
+	uint64_t checked, bad;
+};
+
+#define FS_C 4u
+
+static void fs_fill(void *ctx, const struct subq_grant *g, uint8_t *buf, int is_weights)
+{
+	(void)ctx;
+	if (is_weights || g->bar != BP_IN0_BAR)
+		return;
+	for (unsigned c = 0; c < FS_C; c++)
+		for (unsigned h = 0; h < GR_H; h++)
+			for (unsigned w = 0; w < GR_W; w++)
+				le_wr16(buf + (c * GR_H + h) * bp_row(GR_W) + 2u * w, gr_in(c, h, w));
+}
+
+static void fs_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, int is_weights)
+{
+	struct fs_run *r = ctx;
+	if (is_weights || g->bar != BP_OUT_BAR)
+		return;
+	for (unsigned c = 0; c < FS_C; c++)
+		for (unsigned h = 0; h < GR_H; h++)
+			for (unsigned w = 0; w < GR_W; w++) {
+				const uint64_t off = ((uint64_t)c * GR_H + h) * bp_row(GR_W) + 2u * w;
+				int q = gr_q(c, h, w), t = q / 64 * 64; /* C's division truncates: trunc(x) * 64 */
+				if (r->want == 0x03 || r->want == 0x04)
+					q = q < 0 ? 0 : q, t = q / 64 * 64; /* clamped to [0, inf]: floor = trunc */
+				const int want = (r->want == 0x63 || r->want == 0x03) ? q - t : t;
+				r->checked++;
+				if (off + 2u > g->size) {
+					r->bad++;
+					continue;
+				}
+				/* a zero of either sign is the value 0 (the sign of frac's zero is not the point) */
+				const uint16_t got = le_rd16(buf + off);
+				r->bad += want ? got != gr_q64(want) : (got & 0x7fffu) != 0;
+			}
+}
+
+static int fs_submit(size_t len, uint16_t word, uint16_t in_lo, struct fs_run *r, char *f, size_t fl)
+{
+	uint8_t *rec = prog + BP_WEIGHTS_OFF;
+	memset(rec, 0, ACTLUT_STRIDE); /* ceil.bin TD 0's slots: clamp [-inf, inf], the rest 0 */
+	le_wr16(rec + 2 * ACTLUT_IN_LO, in_lo);
+	le_wr16(rec + 2 * ACTLUT_IN_HI, 0x7c00u);
+	le_wr16(rec + 2 * ACTLUT_MODE, word);
+	struct session_result res;
+	const struct session_hooks hk = {fs_fill, fs_check, r, 0};
+	r->want = word;
+	r->checked = r->bad = 0;
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, &hk, &res);
+	snprintf(f, fl, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));
+	CHECK(res.canaries_ok);
+	return rc == 0 && res.run == ENG_OK ? 0 : -1;
+}
+
+TEST(model_geomrev, frac_or_int_on_a_signed_x_is_refused)
+{
+	static uint8_t p[BP_WEIGHTS_OFF + ACTLUT_STRIDE];
+	char f[512];
+	struct fs_run r;
+	const size_t len = bp_act_n(p, sizeof p, GR_W, GR_H, FS_C, 1);
+	REQUIRE(len > 0 && len <= sizeof prog);
+	memcpy(prog, p, len);
+	static const uint16_t ctl[][2] = {{0x63, 0xfc00u}, {0x64, 0xfc00u}, {0x03, 0x0000u}, {0x04, 0x0000u}};
+	for (size_t i = 0; i < sizeof ctl / sizeof ctl[0]; i++) {
+		CHECKF(fs_submit(len, ctl[i][0], ctl[i][1], &r, f, sizeof f) == 0, "control 0x%02x: %s", ctl[i][0], f);
+		CHECK_EQ(r.checked, (uint64_t)FS_C * GR_H * GR_W);
+		CHECKF(r.bad == 0, "control 0x%02x: %lu of %lu off", ctl[i][0], (unsigned long)r.bad,
+		       (unsigned long)r.checked);
+	}
+	/* the clamp admits x < 0: -inf, -1, and the smallest subnormal */
+	static const uint16_t bad[][2] = {{0x03, 0xfc00u}, {0x04, 0xfc00u}, {0x03, 0xbc00u}, {0x04, 0x8001u}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		CHECKF(fs_submit(len, bad[i][0], bad[i][1], &r, f, sizeof f) != 0 && strstr(f, "floor(x) or trunc(x)"),
+		       "0x%02x with in_lo 0x%04x: \"%s\"", bad[i][0], bad[i][1], f);
 }
