@@ -5201,7 +5201,9 @@ static int compute(struct anem *m, const struct mrange *r, unsigned nr, struct a
 	 * a reduction's, which reads only PECfg.OutputTranspose: refused wherever it goes) */
 	/* (a result kept in L2 memory and written through WBase with En clear, td_dst_writes: both
 	 * copies transposed, td_l2mem_of's view and the tile DMA's) */
-	const int otr = H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && rd &&
+	/* (Common.PECfg.OutputTranspose on a TD that is not a reduction too, where td_l2mem_of
+	 * models it: fw/td td_dst_cw_swapped, as td_out_transposed and inspect read it) */
+	const int otr = td_dst_cw_swapped(&kregs) && rd &&
 			(!lm.res.on || td_dst_writes_en_clear(REG(H13_DST_DMACONFIG), m->cur_bar_en));
 	{ /* (fw/td td_out_transpose_refusal, which inspect marks) */
 		struct td_refusal no = {0};

@@ -270,10 +270,28 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 	 * Common.Cfg.OutTranspose keeps one (Apple's layer_norm over C of [1,4096,1,1]: its copy of x
 	 * into L2 is read back by the next TD as one row of 4096, and the program computes layer norm
 	 * only so; docs/engine-model.md, "Apple's H13 layer_norm"). Elsewhere, or with both, refused */
-	if (H13_GET(pc, H13_CPECFG_OUTTRANSPOSE) && (otr || rt != H13_L2_MEM || dst))
+	const unsigned pot = H13_GET(pc, H13_CPECFG_OUTTRANSPOSE);
+	if (pot && (otr || rt != H13_L2_MEM || (dst && dst_en)))
 		REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_OUTTRANSPOSE,
 		       "Common.PECfg.OutputTranspose on a TD that is not a reduction, other than on a result "
 		       "kept in L2 memory without Common.Cfg.OutTranspose, not modelled");
+	/* ... and written through WBase with En clear as well (td_dst_writes): the tile DMA's copy
+	 * with C and W swapped too (td_dst_cw_swapped), one row of C at WBase, in the one form that
+	 * pins it, Apple's softmax over C of [1,C,1,1] (its TD 1: the compiler's destination strides
+	 * are that row's bytes, and the intermediate it reserves holds that row and not C planes;
+	 * docs/engine-model.md, "Softmax over channels"). Any other shape, several groups, a depth or
+	 * a channel interleave on that write: refused */
+	if (pot && dst) {
+		const uint32_t odim = GET(H13_COMMON_OUTDIM);
+		if (H13_GET(odim, H13_OUTDIM_WOUT) != 1u || H13_GET(odim, H13_OUTDIM_HOUT) != 1u ||
+		    H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS) != 1u || td_depth(r, 1) != 1u ||
+		    td_tile_interleave(GET(H13_DST_FMT)) != 1u)
+			REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_OUTTRANSPOSE,
+			       "Common.PECfg.OutputTranspose on a result kept in L2 memory and written through "
+			       "WBase (TileDMADst.DMAConfig.En clear) other than [C,1,1] in one group, of depth 1 "
+			       "and no channel interleave, not modelled (Apple's softmax over C pins one row of C "
+			       "at WBase)");
+	}
 	otr |= H13_GET(pc, H13_CPECFG_OUTTRANSPOSE);
 	int pe = td_pe_in_path(GET(H13_COMMON_CFG));
 	int two = pe && td_pe_two_operands(cfg);

@@ -697,8 +697,10 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			}
 			outf(out, ctx, "%s%s", l2res ? ", and keeps it in L2" : "",
 			     /* as engine/model/compute.c's write_transposed (fw/td td_dst_dims) */
-			     H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)
-				     ? ", written with C and W swapped (Common.Cfg.OutTranspose)" : "");
+			     !td_dst_cw_swapped(r) ? ""
+			     : H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)
+				     ? ", written with C and W swapped (Common.Cfg.OutTranspose)"
+				     : ", written with C and W swapped (Common.PECfg.OutputTranspose)");
 			refusal_tail(&fno, out, ctx);
 			refusal_tail(&pno, out, ctx);
 			outf(out, ctx, "\n");

@@ -43,13 +43,13 @@ static int pe_pools(const struct td_regs *r)
 	return td_pe_in_path(GET(H13_COMMON_CFG)) && H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_POOLMODE) != H13_PE_POOL_NONE;
 }
 
-/* compute's otr: Common.Cfg.OutTranspose on a result the tile DMA writes (through WBase), and not
- * only kept in L2 memory (a result kept there and written through WBase with En clear is
- * transposed in both copies, td_dst_writes_en_clear); tiles.c's in-place and interleave checks
- * read it too */
+/* compute's otr: Common.Cfg.OutTranspose (or PECfg.OutputTranspose on a TD that is not a
+ * reduction: td_dst_cw_swapped) on a result the tile DMA writes (through WBase), and not only kept
+ * in L2 memory (a result kept there and written through WBase with En clear is transposed in both
+ * copies, td_dst_writes_en_clear); tiles.c's in-place and interleave checks read it too */
 int td_out_transposed(const struct td_regs *r, unsigned tiles, const struct td_l2mem *lm)
 {
-	return H13_GET(GET(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) && td_dst_writes(tiles) &&
+	return td_dst_cw_swapped(r) && td_dst_writes(tiles) &&
 	       (!lm->res.on || td_dst_writes_en_clear(GET(H13_DST_DMACONFIG), tiles));
 }
 

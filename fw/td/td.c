@@ -269,6 +269,17 @@ uint32_t td_depth_even(const struct td_regs *r)
 	return din && din == dout && din <= TD_DEPTH_MAX ? din : 0u;
 }
 
+/* Common.Cfg.OutTranspose, or Common.PECfg.OutputTranspose on a TD that is not a reduction (a
+ * reduction's puts its planes' values side by side, above): the tile destination writes C and W
+ * swapped. fw/td td_l2mem_of models the second only where Apple's softmax over C pins it (a
+ * [C,1,1] result kept in L2 memory and written through WBase with En clear: one row of C at WBase,
+ * docs/engine-model.md "Softmax over channels") and refuses it elsewhere. */
+int td_dst_cw_swapped(const struct td_regs *r)
+{
+	return H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE) ||
+	       (!td_reduces(r) && H13_GET(REG(H13_COMMON_PECFG), H13_CPECFG_OUTTRANSPOSE));
+}
+
 void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c)
 {
 	uint32_t dim = REG(H13_COMMON_OUTDIM);
@@ -282,7 +293,7 @@ void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c)
 			*c = 1;
 		}
 	}
-	if (H13_GET(REG(H13_COMMON_CFG), H13_CFG_OUTTRANSPOSE)) { /* C and W swapped */
+	if (td_dst_cw_swapped(r)) { /* C and W swapped */
 		uint32_t t = *w;
 		*w = *c;
 		*c = t;

@@ -1130,11 +1130,16 @@ unsigned td_fmt_bytes(unsigned fmt);
  */
 /* The destination tensor's extents as the tile DMA writes it: OutDim.Wout, Hout and Cout, with
  * Common.Cfg.OutTranspose C and W swapped (Apple's H13 matmul with transpose_y writes its N x M
- * result as M rows of N: docs/engine-model.md, "A result written transposed"). A reduction
+ * result as M rows of N: docs/engine-model.md, "A result written transposed"), and so
+ * Common.PECfg.OutputTranspose on a TD that is not a reduction (td_dst_cw_swapped). A reduction
  * (Common.Cfg.TaskType 5 or 6) writes one value a plane: Cout planes of one value, or with
  * Common.PECfg.OutputTranspose one row of Cout values (the macOS GPT-2 layer_norm backward's
  * dgamma, "Reductions into L2 memory"). */
 void td_dst_dims(const struct td_regs *r, uint32_t *w, uint32_t *h, uint32_t *c);
+/* The tile destination writes C and W swapped (the one reading td_dst_dims, td_out_transposed and
+ * inspect's result line take): Common.Cfg.OutTranspose, or Common.PECfg.OutputTranspose on a TD
+ * that is not a reduction (modelled only in Apple's softmax over C's form: td_l2mem_of). */
+int td_dst_cw_swapped(const struct td_regs *r);
 /* Whether the destination tile's rows as the engine writes them (OutDim.Wout values of the output
  * format's size each, or the whole 64-byte line with TileDMADst.Fmt ZeroPadLast) follow one
  * another with no gap from its base, over every row, channel and group: then *len is the length

@@ -1007,6 +1007,16 @@ def l2_memory(d, rng):
     o = out(4, y)
     o['data'] = (y.reshape(-1), ulp16(y.reshape(-1)) + 2.0 ** -20 * np.abs(xd).sum(axis=0).reshape(-1))
     write(os.path.join(d, 'sm_c_sum.orc'), [t(5, a.shape, a), o])
+    # Apple's softmax over C of [1,C,1,1], its TDs 0 and 1 (docs/engine-model.md, "Softmax over
+    # channels"): the largest of x [16,1,1], then x - max kept in L2 memory as one row of 16 and
+    # written through WBase = BAR 3 (Common.PECfg.OutputTranspose, the destination's En clear)
+    # both; TD 2 copies the row from L2 to BAR 4. BAR 3 and BAR 4 hold y as [1,1,16], one rounding
+    # (its own generator: the draws above stay as they were)
+    a = np.random.default_rng(SEED + 2131).uniform(-100, 100, (16, 1, 1)).astype(np.float16)
+    y = (a.astype(np.float64) - a.astype(np.float64).max()).reshape(1, 1, 16)
+    write(os.path.join(d, 'sm_c_row.orc'), [t(5, a.shape, a), out(3, y), out(4, y)])
+    # the same with TD 1's WBase unbound (the thirteenth sweep's probe): BAR 4 alone
+    write(os.path.join(d, 'sm_c_row_l2.orc'), [t(5, a.shape, a), out(4, y)])
 
 
 if __name__ == '__main__':

@@ -1436,3 +1436,97 @@ TEST(model_l2mem, an_operand_staged_transposed_and_written_through_wbase)
 	CHECKF(bar3 == 64u, "BAR 3 granted %lu bytes, want one row of 16 fp16 (its 64-byte line)",
 	       (unsigned long)bar3);
 }
+
+/* Apple's softmax over C of [1,C,1,1] (docs/engine-model.md, "Softmax over channels"), its TDs 0
+ * to 2 at C 16: TD 0 the NE's channel maxima of x [16,1,1] (UnicastCin 16: one maximum), x kept
+ * in L2 at 0x400 as it is read, the maximum into L2 at 0; TD 1 x from L2 minus the maximum
+ * broadcast along C with Common.PECfg.OutputTranspose, kept in L2 memory at 0x800 as one row of
+ * 16 and written through WBase = BAR 3 with the destination's En clear (DMAConfig 0xc0), both;
+ * TD 2 reads the row from L2 with RBase0 = BAR 3 bound and its source's En clear (Apple's TD 2)
+ * and copies it to BAR 4. BAR 3 and BAR 4 hold x - max as [1,1,16]. shape_w: x [16,1,shape_w]. */
+static void sm_row(struct bp_pe_spec t[3], unsigned shape_w)
+{
+	t[0] = bp_pe_copy(16, 1, shape_w, 5, 0);
+	t[0].prescale = t[0].scale = 0;
+	t[0].finalscale = 0; /* the PE not in the path */
+	t[0].ne_chmax = 16;
+	t[0].l2_src = BP_L2_KEEP;
+	t[0].src_l2 = l2(0x400, 64, 64);
+	t[0].res_l2 = l2(0, 64, 64);
+	t[1] = bp_pe_copy(16, 1, shape_w, 0, 3);
+	t[1].l2_src = BP_L2_READ;
+	t[1].src_l2 = l2(0x400, 64, 64);
+	t[1].secsrc = H13_PE_SECSRC_SUB;
+	t[1].src2_l2 = l2(0, 64, 64);
+	t[1].pecfg = BCAST2(H13_BCAST_C) | H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+	t[1].res_l2 = l2(0x800, 64, 64);
+	t[1].res_wbase = 1;
+	t[2] = bp_pe_copy(1, 1, 16, 3, 4);
+	t[2].l2_src = BP_L2_READ;
+	t[2].src_l2 = l2(0x800, 64, 64);
+	t[2].src_rbase = 1;
+}
+
+TEST(model_l2mem, softmax_over_c_row_kept_and_written_through_wbase_transposed)
+{
+	struct bp_pe_spec t[3];
+	const struct bp_pe_spec *p[] = {&t[0], &t[1], &t[2]};
+	sm_row(t, 1);
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(run("sm_c_row", p, 3, 0, &r, fault, sizeof fault) == 0, "%s", fault);
+	/* BAR 3 (the tile DMA's copy, one row of 16 at WBase) and BAR 4 (TD 2's copy of the L2 row) */
+	CHECKF(r.checked_tensors == 2 && r.checked == 2u * 16u && r.bad == 0, "%u tensors, %lu of %lu outside",
+	       r.checked_tensors, (unsigned long)r.bad, (unsigned long)r.checked);
+	/* the write's extent: one row of 16 values (its 64-byte line), where untransposed the
+	 * destination's 16 planes would take 16 lines */
+	{
+		static struct ldr_program q;
+		struct subq_grant g[SUBQ_MAX_GRANTS];
+		unsigned ng = 0;
+		struct ctrl_status st;
+		size_t len = bp_pen(prog, sizeof prog, p, 3);
+		REQUIRE(len > 0);
+		REQUIRE(ldr_load(prog, len, LDR_F_RAW, &q) == LDR_OK);
+		REQUIRE(ctrl_default_grants(&q, g, SUBQ_MAX_GRANTS, &ng, &st) == CTRL_OK);
+		uint64_t bar3 = 0;
+		for (unsigned i = 0; i < ng; i++)
+			if (g[i].bar == 3)
+				bar3 = g[i].size;
+		CHECKF(bar3 == 64u, "BAR 3 granted %lu bytes, want one row of 16 fp16 (its 64-byte line)",
+		       (unsigned long)bar3);
+	}
+#if !defined(ANEFW_TARGET)
+	/* inspect says what the model computes: TD 1 unmarked, its write with C and W swapped */
+	{
+		const size_t len = bp_pen(prog, sizeof prog, p, 3);
+		REQUIRE(len > 0);
+		const char *text = tinspect(prog, len);
+		CHECKF(strstr(text, "written with C and W swapped (Common.PECfg.OutputTranspose)") &&
+			       !strstr(text, "not modelled"),
+		       "%s", text);
+	}
+	/* what stays unpinned stays refused: the destination's En set (ResultType 0 with WBase
+	 * bound), Common.Cfg.OutTranspose as well, a result other than [C,1,1] (x [16,1,2]) */
+	sm_row(t, 1);
+	t[1].xreg[t[1].nx] = H13_DST_DMACONFIG;
+	t[1].xval[t[1].nx++] = 1u;
+	expect_refused("sm_c_row", p, 3, "Common.PECfg.OutputTranspose on a TD that is not a reduction, other "
+					 "than on a result kept in L2 memory without Common.Cfg.OutTranspose");
+	sm_row(t, 1);
+	t[1].out_transpose = 1;
+	expect_refused("sm_c_row", p, 3, "Common.PECfg.OutputTranspose on a TD that is not a reduction, other "
+					 "than on a result kept in L2 memory without Common.Cfg.OutTranspose");
+	sm_row(t, 2);
+	expect_refused("sm_c_row", p, 3, "td 1, unit Common, Common.PECfg.OutputTranspose = 0x1: "
+					 "unmodelled-combination: Common.PECfg.OutputTranspose on a result kept in L2 "
+					 "memory and written through WBase (TileDMADst.DMAConfig.En clear) other than "
+					 "[C,1,1]");
+	/* the control: the same TDs with WBase unbound on TD 1 (the thirteenth sweep's probe): BAR 4
+	 * alone, the same values */
+	sm_row(t, 1);
+	t[1].res_wbase = 0;
+	t[1].bar_out = 0;
+	expect_exact("sm_c_row_l2", p, 3);
+#endif
+}
