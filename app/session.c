@@ -154,12 +154,14 @@ int session_fill_buffer(const struct ldr_program *p, const struct subq_grant *g,
 	return session_fill_buffer_x(p, g, b, 0);
 }
 
-/* A copy of n bytes, split over hal_parallel's threads from 2 MiB (a program's weights into
+/* A copy of n bytes, split over hal_parallel's threads from 256 KiB (a program's weights into
  * their grant: 4.5 MiB for a 768 x 3072 projection; two cores copy it in about 0.6 of the time
- * one takes here); on one thread, one memcpy. A smaller copy stays on the
- * caller: it fits the caller's cache, where the engine's first reads of those weights find it
- * (the 512 x 512 convolution's 512 KiB: split in two, its two-thread channel lines ran up to 9%
- * slower, docs/performance.md, issue 26's tenth pass). */
+ * one takes here); on one thread, one memcpy. The parts go in order, and the host's pool gives
+ * its caller the first and a helper the last (hal_host.c's pool_drain), as it later gives them
+ * a convolution's channel lines in order: each thread then finds the weights of its own lines
+ * in its own cache (the 512 x 512 convolution's 512 KiB: about 5% off its two-thread time,
+ * where split across threads that took turns, its lines ran up to 9% slower; docs/performance.md,
+ * issue 26's tenth and thirty-ninth passes). A smaller copy stays on the caller. */
 struct par_copy {
 	uint8_t *dst;
 	const uint8_t *src;
@@ -177,7 +179,7 @@ static void par_copy_task(void *arg, unsigned i)
 static void par_memcpy(uint8_t *dst, const uint8_t *src, size_t n)
 {
 	unsigned w = hal_workers();
-	if (w < 2 || n < (2u << 20)) {
+	if (w < 2 || n < (256u << 10)) {
 		memcpy(dst, src, n);
 		return;
 	}

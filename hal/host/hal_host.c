@@ -120,8 +120,8 @@ void hal_cpu_relax(void)
  * hal_parallel's pool: hal_set_workers(n) asks for n threads in all, the caller and n - 1
  * helpers, started at the first call that has more than one task. A call publishes its job
  * under the lock with a new generation number; every thread (the caller too) takes task
- * indices from a shared counter until none is left; the caller waits until every task has
- * returned. Calls from several threads at once take turns (call_lock).
+ * indices until none is left, the caller from the front and the helpers from the back
+ * (pool_drain); the caller waits until every task has returned. Calls from several threads at once take turns (call_lock).
  *
  * Waking a thread asleep on a condition variable takes 15 to 70 us on a virtual machine, as
  * long as a quarter of a convolution's task; so a helper that has just drained a job first
@@ -148,11 +148,11 @@ static struct {
 	uint64_t gen;
 	void (*fn)(void *, unsigned);
 	void *arg;
-	unsigned n, next, finished;
+	unsigned n, next, back, finished; /* tasks [next, back) not yet taken */
 	uint32_t stall_us;                  /* the caller's bound (0: POOL_STALL_US) */
 	unsigned task[HOST_MAX_WORKERS];    /* thread idx runs task[idx] - 1 (0: none) */
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-	  PTHREAD_COND_INITIALIZER, 1, 0, 0, NULL, NULL, 0, 0, 0, 0, {0}};
+	  PTHREAD_COND_INITIALIZER, 1, 0, 0, NULL, NULL, 0, 0, 0, 0, 0, {0}};
 
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
@@ -202,11 +202,16 @@ static int spin_until(const uint64_t *v, uint64_t old, int want_change)
 static uint64_t pool_finished; /* pool.finished, also readable without the lock */
 static __thread unsigned pool_idx; /* hal_worker(): 0 but in the helpers */
 
-/* Runs tasks of the current job until none is left (pool.lock held on entry and exit). */
+/* Runs tasks of the current job until none is left (pool.lock held on entry and exit). The
+ * caller takes tasks from the front (pool.next up), the helpers from the back (pool.back
+ * down): a job split in order, as the model's are (a copy by parts, channel lines in order),
+ * then leaves each thread a run of neighbouring tasks, so with two threads the lines the
+ * caller computes are the ones whose inputs its own parts of an earlier job wrote, and the
+ * helper's likewise, where taking turns sent every other task's data across the cores. */
 static void pool_drain(void)
 {
-	while (pool.next < pool.n) {
-		unsigned i = pool.next++;
+	while (pool.next < pool.back) {
+		unsigned i = pool_idx == 0 ? pool.next++ : --pool.back;
 		void (*fn)(void *, unsigned) = pool.fn;
 		void *arg = pool.arg;
 		pool.task[pool_idx] = i + 1u;
@@ -349,6 +354,7 @@ void hal_parallel(unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
 	pool.arg = arg;
 	pool.n = n;
 	pool.next = pool.finished = 0;
+	pool.back = n;
 	__atomic_store_n(&pool_finished, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&pool.gen, pool.gen + 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&pool.go);

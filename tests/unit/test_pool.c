@@ -133,6 +133,64 @@ static void pool_bound(int lose)
 	CHECK_EQ(hal_set_workers(1), 1u);
 }
 
+#ifndef ANEFW_TARGET
+/*
+ * Natively the caller takes tasks from the front and the helpers from the back (hal_host.c's
+ * pool_drain), so each thread gets a run of neighbouring tasks: the model splits its work in
+ * order (a copy by parts, channel lines), and a thread's lines then read what its own parts
+ * wrote. Two threads, 16 tasks: the caller's task 0 returns only once a helper has begun a
+ * task (bounded), so the helper's first task is taken while the caller holds task 0; it must
+ * be the last task, the caller's tasks must be 0 .. k - 1 and the helper's k .. 15. Taking
+ * turns from one counter (the earlier pool) gave the helper task 1 first.
+ */
+#define ENDS_TASKS 16u
+
+struct ends {
+	uint32_t helper_in, seq;
+	uint32_t order[ENDS_TASKS];
+	uint8_t worker[ENDS_TASKS];
+};
+
+static void ends_task(void *arg, unsigned i)
+{
+	struct ends *e = arg;
+	e->order[i] = __atomic_fetch_add(&e->seq, 1u, __ATOMIC_ACQ_REL);
+	e->worker[i] = (uint8_t)hal_worker();
+	if (hal_worker() != 0) {
+		__atomic_store_n(&e->helper_in, 1u, __ATOMIC_RELEASE);
+		return;
+	}
+	if (i != 0)
+		return;
+	uint64_t deadline = hal_timeout_init_us(10000000u);
+	while (!__atomic_load_n(&e->helper_in, __ATOMIC_ACQUIRE) && !hal_timeout_elapsed(deadline))
+		hal_cpu_relax();
+}
+
+TEST(hal, pool_gives_the_caller_the_front_and_a_helper_the_back)
+{
+	static struct ends e;
+	REQUIRE(hal_set_workers(2) == 2u);
+	for (int round = 0; round < 3; round++) {
+		memset(&e, 0, sizeof e);
+		hal_parallel(ENDS_TASKS, ends_task, &e);
+		CHECK(__atomic_load_n(&e.helper_in, __ATOMIC_ACQUIRE));
+		unsigned first = ENDS_TASKS, k = 0;
+		for (unsigned i = 0; i < ENDS_TASKS; i++) {
+			if (e.worker[i] != 0 && (first == ENDS_TASKS || e.order[i] < e.order[first]))
+				first = i;
+			k += e.worker[i] == 0;
+		}
+		CHECKF(first == ENDS_TASKS - 1u, "round %d: the helper's first task %u, want %u", round,
+		       first, ENDS_TASKS - 1u);
+		for (unsigned i = 0; i < ENDS_TASKS; i++)
+			CHECKF((e.worker[i] == 0) == (i < k), "round %d: task %u on thread %u, the caller's %u tasks not 0 .. %u",
+			       round, i, e.worker[i], k, k - 1u);
+	}
+	CHECK_EQ(hal_set_workers(1), 1u);
+}
+#endif
+
 TEST_EX(hal, pool_bound_lost_helper, TEST_FLAG_EXPLICIT)
 {
 	pool_bound(1);
