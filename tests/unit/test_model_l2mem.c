@@ -1408,6 +1408,29 @@ TEST(model_l2mem, an_l2_resident_result_written_through_wbase_too_is_refused)
 #endif
 }
 
+/* The bytes the control path's default grants give BAR bar of the program of the n TDs p (0 when
+ * it grants none, or, a check failed, when the program does not load or take its grants): the
+ * extent the TDs' reads and writes of it take. */
+static uint64_t granted(const struct bp_pe_spec *const *p, unsigned n, unsigned bar)
+{
+	static struct ldr_program q;
+	struct subq_grant g[SUBQ_MAX_GRANTS];
+	unsigned ng = 0;
+	struct ctrl_status st;
+	size_t len = bp_pen(prog, sizeof prog, p, n);
+	CHECK(len > 0);
+	if (!len || ldr_load(prog, len, LDR_F_RAW, &q) != LDR_OK ||
+	    ctrl_default_grants(&q, g, SUBQ_MAX_GRANTS, &ng, &st) != CTRL_OK) {
+		CHECKF(0, "the program of %u TDs did not load or take its default grants", n);
+		return 0;
+	}
+	uint64_t size = 0;
+	for (unsigned i = 0; i < ng; i++)
+		if (g[i].bar == bar)
+			size = g[i].size;
+	return size;
+}
+
 /* The M 16 matmul's TD 0 keeps its operand transposed (Common.Cfg.OutTranspose) while writing
  * it through WBase with En clear: each copy as its path alone writes it, the L2 view with C and W
  * swapped (read back so by TD 1: x - z, z [16,1,1] kept as one row of 16) and the tile DMA's
@@ -1421,18 +1444,7 @@ TEST(model_l2mem, an_operand_staged_transposed_and_written_through_wbase)
 	t0.bar_out = 3;
 	const struct bp_pe_spec *p[] = {&t0, &t1};
 	expect_exact("l2_transpose", p, 2);
-	static struct ldr_program q;
-	struct subq_grant g[SUBQ_MAX_GRANTS];
-	unsigned ng = 0;
-	struct ctrl_status st;
-	size_t len = bp_pen(prog, sizeof prog, p, 2);
-	REQUIRE(len > 0);
-	REQUIRE(ldr_load(prog, len, LDR_F_RAW, &q) == LDR_OK);
-	REQUIRE(ctrl_default_grants(&q, g, SUBQ_MAX_GRANTS, &ng, &st) == CTRL_OK);
-	uint64_t bar3 = 0;
-	for (unsigned i = 0; i < ng; i++)
-		if (g[i].bar == 3)
-			bar3 = g[i].size;
+	const uint64_t bar3 = granted(p, 2, 3);
 	CHECKF(bar3 == 64u, "BAR 3 granted %lu bytes, want one row of 16 fp16 (its 64-byte line)",
 	       (unsigned long)bar3);
 }
@@ -1481,18 +1493,7 @@ TEST(model_l2mem, softmax_over_c_row_kept_and_written_through_wbase_transposed)
 	/* the write's extent: one row of 16 values (its 64-byte line), where untransposed the
 	 * destination's 16 planes would take 16 lines */
 	{
-		static struct ldr_program q;
-		struct subq_grant g[SUBQ_MAX_GRANTS];
-		unsigned ng = 0;
-		struct ctrl_status st;
-		size_t len = bp_pen(prog, sizeof prog, p, 3);
-		REQUIRE(len > 0);
-		REQUIRE(ldr_load(prog, len, LDR_F_RAW, &q) == LDR_OK);
-		REQUIRE(ctrl_default_grants(&q, g, SUBQ_MAX_GRANTS, &ng, &st) == CTRL_OK);
-		uint64_t bar3 = 0;
-		for (unsigned i = 0; i < ng; i++)
-			if (g[i].bar == 3)
-				bar3 = g[i].size;
+		const uint64_t bar3 = granted(p, 3, 3);
 		CHECKF(bar3 == 64u, "BAR 3 granted %lu bytes, want one row of 16 fp16 (its 64-byte line)",
 		       (unsigned long)bar3);
 	}
