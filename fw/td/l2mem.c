@@ -479,7 +479,17 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 				hi += v->rs; /* p1 */
 			/* (element for element only where each output reads its own element alone: not
 			 * a convolution, whose outputs read other channels and positions) */
-			if (!(i == 1 && l->pair) && !conv && same_view(v, &l->res))
+			/* a first operand kept in L2 as it is read (SourceType 1) is written there by this
+			 * TD as well: the result in its place makes two writes of each element, the keep's
+			 * and the result's, whose order no program or document pins (no real program keeps
+			 * a source where it leaves its result; an overlap other than in place is refused
+			 * below, as any other) */
+			if (i == 0 && l->keep1 && same_view(v, &l->res))
+				REFUSE(l, 1, H13_L2_RESULTBASE, H13_L2_ADDR,
+				       "a result in L2 memory over the first operand the same TD keeps there "
+				       "(L2.SourceCfg.SourceType 1) not modelled (which of the two writes the "
+				       "engine makes last is not known)");
+			else if (!(i == 1 && l->pair) && !conv && same_view(v, &l->res))
 				l->inplace |= (uint8_t)(1u << i);
 			else if (lo < rhi && rlo < hi)
 				REFUSE(l, 1, H13_L2_RESULTBASE, H13_L2_ADDR,
