@@ -1,10 +1,12 @@
 /*
  * Aliasing between a TD's sources and its destination (docs/engine-model.md, "Aliasing between
- * sources and destination (2026-12-07)"), end to end (raw TDs built by tools/progdesc's bp_pen,
- * the loader, the control path, the engine driver, the model): a destination over its source in
- * place (computes 2x, each element read before it is written), shifted by part of a row, a
- * plane, a depth or a group (refused by name); the same in L2 memory; and a TD that reads what an
- * earlier TD wrote only partly (the rest the host's bytes).
+ * sources and destination (2026-12-07)"), end to end (raw TDs built by tools/progdesc's bp_pen and
+ * bp_chain, the loader, the control path, the engine driver, the model): a destination over its
+ * source in place (computes 2x, each element read before it is written: depth 1 and 2, x + x,
+ * two groups), shifted by part of a row, a row, a plane, a depth or a group (refused by name); a
+ * broadcast source and a convolution in place (refused); a TD reading more of an intermediate
+ * than earlier TDs wrote (refused by the control path); and a result left in L2 memory in the
+ * view of the source the same TD keeps there (refused since 2026-12-07).
  */
 #include "tests/unit/tsession.h"
 #include "fw/common/le.h"
@@ -210,6 +212,29 @@ TEST(model_alias, a_read_past_what_earlier_tds_wrote_is_refused)
 	CHECKF(r.checked && r.bad == 0, "control: %lu off", (unsigned long)r.bad);
 	t[1].c = 2;
 	CHECKF(al_submit(t, 2, &r, f, sizeof f) != 0 && strstr(f, "intermediate-extent-conflict"), "two channels: \"%s\"", f);
+}
+
+/* A 1x1 convolution 4 -> 4 over its own input in BAR 3 (each output reads all four channels at
+ * its position): refused; the same convolution into BAR 4 completes */
+TEST(model_alias, a_convolution_over_its_own_input_is_refused)
+{
+	static uint8_t p[4 * BP_CHAIN_STRIDE + 4096];
+	uint16_t w[16];
+	for (unsigned i = 0; i < 16; i++)
+		w[i] = i % 5 == 0 ? 0x3c00u : 0x3400u; /* 1 on the diagonal, 1/4 elsewhere */
+	for (unsigned k = 0; k < 2; k++) {
+		const struct bp_step steps[2] = {{.kind = BP_STEP_COPY, .cin = 4, .cout = 4, .in0 = 5, .out = 3},
+						 {.kind = BP_STEP_CONV, .cin = 4, .cout = 4, .in0 = 3, .out = k ? 4 : 3}};
+		size_t len = bp_chain(p, sizeof p, 16, 2, steps, 2, w);
+		REQUIRE(len > 0);
+		struct session_result res;
+		int rc = tsubmit(p, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+		const char *f = res.fault_text[0] ? res.fault_text : session_result_name(&res);
+		if (k)
+			CHECKF(rc == 0 && res.run == ENG_OK, "into BAR 4: %s", f);
+		else
+			CHECKF(!(rc == 0 && res.run == ENG_OK) && strstr(f, OVERLAP_TEXT), "in place: \"%s\"", f);
+	}
 }
 
 /*
