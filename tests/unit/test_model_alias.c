@@ -22,6 +22,7 @@
 #if !defined(ANEFW_TARGET)
 
 static uint8_t prog[4 * BP_CHAIN_STRIDE + BP_WEIGHTS_OFF + 64];
+static size_t al_len; /* the last program al_submit built in prog */
 
 #define OVERLAP_TEXT "a destination whose bytes overlap a tile source's"
 #define L2_OVERLAP_TEXT "a result in L2 memory over an operand the same TD reads from L2"
@@ -103,7 +104,7 @@ static int al_submit(const struct bp_pe_spec *t, unsigned n, struct al_run *r, c
 	const struct bp_pe_spec *p[4];
 	for (unsigned i = 0; i < n && i < 4; i++)
 		p[i] = &t[i];
-	size_t len = bp_pen(prog, sizeof prog, p, n);
+	size_t len = al_len = bp_pen(prog, sizeof prog, p, n);
 	CHECK(len > 0);
 	struct session_result res;
 	const struct session_hooks hk = {al_fill, al_check, r, r->fill3 ? 1u << BP_MID_BAR : 0u};
@@ -269,6 +270,10 @@ TEST(model_alias, a_result_over_the_source_it_keeps_in_l2_is_refused)
 	CHECKF(al_submit(u, 2, &r, f, sizeof f) != 0 &&
 		       strstr(f, "a result in L2 memory over the first operand the same TD keeps there"),
 	       "in the kept view: \"%s\"", f);
+	/* inspect marks the result line with the same text (fw/td td_l2mem_of, one home) */
+	CHECKF(strstr(tinspect(prog, al_len), "(not modelled: a result in L2 memory over the first operand the same "
+					      "TD keeps there") != NULL,
+	       "inspect does not mark it");
 	/* a row down: an overlap, as before */
 	u[0].res_l2.base = 80;
 	CHECKF(al_submit(u, 2, &r, f, sizeof f) != 0 && strstr(f, L2_OVERLAP_TEXT), "a row down: \"%s\"", f);
