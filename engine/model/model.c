@@ -466,18 +466,24 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 				   "convolution's channels with one at their heads)");
 	a->from_stream = rec->kind == TD_R_STREAM;
 	a->dev = rec->dev;
-	uint8_t kbuf[ACTLUT_BYTES];
-	int e = anem_dma_move(m, kbuf, rec->cpu, ACTLUT_BYTES);
+	/* the record's 0x80 bytes (its slots, then bytes that must be zero), or to its range's end */
+	uint8_t kbuf[ACTLUT_STRIDE] = {0};
+	const size_t klen = rec->len < ACTLUT_STRIDE ? (size_t)rec->len : ACTLUT_STRIDE;
+	int e = anem_dma_move(m, kbuf, rec->cpu, (uint32_t)klen);
 	if (e)
 		return e; /* a failed fetch fails the TD: it is not "no record" */
-	enum actlut_err pe = actlut_parse(&m->lut, kbuf, sizeof kbuf);
+	size_t pad_at = 0;
+	enum actlut_err pe = actlut_parse(&m->lut, kbuf, klen);
 	if (pe == ACTLUT_OK)
 		pe = actlut_check_prediction(&m->lut); /* operation 6: only where its knots are rsqrt's; table words real records pin */
+	if (pe == ACTLUT_OK)
+		pe = actlut_check_padding(kbuf, klen, &pad_at); /* bytes 86..127 zero, as every real record */
 	if (pe != ACTLUT_OK) {
 		uint32_t reg = a->from_stream ? H13_KSTREAM_RELOC(rec->ch) : H13_COEFF_BASEADDR(rec->ch);
 		anem_refuse(m, ENG_FR_ACT_RECORD, reg, 0, 32, actlut_strerror(pe));
 		m->flt.mem = rec->dev;
-		m->flt.slot = act_err_slot(pe);
+		/* a padding byte: the 16-bit slot past 42 that holds it (bytes 2N, 2N + 1) */
+		m->flt.slot = pe == ACTLUT_E_PADDING ? (int)(pad_at / 2) : act_err_slot(pe);
 		if (m->flt.slot >= 0)
 			m->flt.slot_value = le_rd16(kbuf + 2 * (unsigned)m->flt.slot);
 		return ENG_E_FAULT;

@@ -43,6 +43,9 @@ static const struct err_desc errs[ACTLUT_E__COUNT] = {
 	[ACTLUT_E_SIGNED_SPLIT] = {"actlut-unpinned-signed-split",
 	 "frac or int mode word on x itself (bit 6, |x|, clear) with an input clamp that admits x < 0: "
 	 "every real frac and int record splits |x|, so whether n is floor(x) or trunc(x) below 0 is not pinned"},
+	[ACTLUT_E_PADDING] = {"actlut-nonzero-padding",
+	 "a nonzero byte after the record's 43 slots (bytes 86..127 of its 0x80 stride; slot N is bytes 2N, "
+	 "2N + 1): every real record has them zero, and what the engine reads there is not known"},
 };
 
 const struct err_desc *actlut_err(enum actlut_err err)
@@ -347,6 +350,19 @@ static uint16_t eval_fsplit(const struct actlut *l, uint16_t a)
 		e -= 1;
 	}
 	return finish(lut_core(l, V, 0, 0), op == ACTLUT_OP_RSQRT ? -48 - e / 2 : -48 + e / 2);
+}
+
+enum actlut_err actlut_check_padding(const uint8_t *buf, size_t len, size_t *at)
+{
+	if (!buf || !at)
+		return ACTLUT_E_NULL;
+	const size_t end = len < ACTLUT_STRIDE ? len : ACTLUT_STRIDE;
+	for (size_t i = ACTLUT_BYTES; i < end; i++)
+		if (buf[i]) {
+			*at = i;
+			return ACTLUT_E_PADDING;
+		}
+	return ACTLUT_OK;
 }
 
 enum actlut_err actlut_check_prediction(const struct actlut *l)

@@ -114,6 +114,7 @@ enum actlut_err {
 			       * linear-only record's word other than 0x01): its offset unpinned */
 	ACTLUT_E_SIGNED_SPLIT, /* frac or int on x (no |x|) with a clamp that admits x < 0: floor or trunc
 				* below 0 is not pinned (every real frac and int record takes |x|) */
+	ACTLUT_E_PADDING,      /* a nonzero byte after the 43 slots (bytes 86..127 of the 0x80 stride) */
 	ACTLUT_E__COUNT
 };
 
@@ -152,6 +153,17 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
  * whether n is floor(x) or trunc(x) below 0 is not pinned (actlut_parse reads n = floor(x)).
  */
 enum actlut_err actlut_check_prediction(const struct actlut *l);
+
+/*
+ * The record's bytes after its 43 slots, ACTLUT_BYTES .. min(len, ACTLUT_STRIDE) - 1 at buf (86..127
+ * of its 0x80 stride; fewer where the record's range ends sooner): zero in every real record
+ * (docs/actlut.md, "The record's last 42 bytes"), and what the engine would make of another value
+ * is not known. ACTLUT_E_PADDING with *at the first nonzero byte's offset from the record's start
+ * (86..127), else ACTLUT_OK (*at untouched; len <= 86 checks nothing); ACTLUT_E_NULL for a NULL
+ * buf or at. For a consumer that must be right or loud (the engine model, inspect); actlut_parse
+ * reads the 86 bytes of the slots only.
+ */
+enum actlut_err actlut_check_padding(const uint8_t *buf, size_t len, size_t *at);
 
 /* One fp16 input (bit pattern) to one fp16 output. */
 uint16_t actlut_eval(const struct actlut *lut, uint16_t x);

@@ -445,9 +445,13 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 			const uint8_t *rec = p->buf + p->weights_off + c->base; /* range validated */
 			/* how the engine model reads it (fw/actlut, as resolve_act does) */
 			struct actlut l;
+			const size_t rlen = c->size < ACTLUT_STRIDE ? (size_t)c->size : ACTLUT_STRIDE;
+			size_t pad_at = 0;
 			enum actlut_err ae = actlut_parse(&l, rec, ACTLUT_BYTES);
 			if (ae == ACTLUT_OK)
 				ae = actlut_check_prediction(&l);
+			if (ae == ACTLUT_OK)
+				ae = actlut_check_padding(rec, rlen, &pad_at);
 			if (o->json) {
 				pf(o, "%s{\"td\":%u,\"ch\":%u,\"weights_offset\":%lu,\"file_offset\":%lu,"
 				      "\"entries\":[",
@@ -458,6 +462,9 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 				if (ae == ACTLUT_OK)
 					pf(o, "],\"reads_as\":\"%s\",\"mode\":%u,\"scale\":%d}",
 					   actlut_kind_name(l.kind), (unsigned)l.mode, (int)l.scale);
+				else if (ae == ACTLUT_E_PADDING)
+					pf(o, "],\"error\":\"%s\",\"byte\":%lu,\"value\":%u}", actlut_err_name(ae),
+					   (unsigned long)pad_at, (unsigned)rec[pad_at]);
 				else
 					pf(o, "],\"error\":\"%s\"}", actlut_err_name(ae));
 			} else {
@@ -474,6 +481,12 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 					lut_lines(o, &l);
 					lut_knots(o, &l);
 					lut_split(o, &l);
+				} else if (ae == ACTLUT_E_PADDING) {
+					pf(o, "\n    does not read: %s: byte %lu = 0x%02x: ", actlut_err_name(ae),
+					   (unsigned long)pad_at, (unsigned)rec[pad_at]);
+					const char *d = actlut_strerror(ae); /* longer than a line of pf */
+					o->out(o->ctx, d, strlen(d));
+					pf(o, "\n");
 				} else
 					pf(o, "\n    does not read: %s: %s\n", actlut_err_name(ae),
 					   actlut_strerror(ae));

@@ -229,6 +229,51 @@ set_mode_word "$work/rsqrt.bin" 0x280 0xc6 0xc5
 refused act_prediction "$work/rsqrt.bin" bar4 '^td 0, ' 'record @0x[0-9a-f]+ slot 42 = 0x00c6' \
 	'unreadable-activation-record: operation 6 \(rsqrt\) with knots'
 
+# 6b. a nonzero byte after a record's 43 slots (bytes 86..127 of its 0x80 stride: zero in every
+#     real record, docs/actlut.md "The record's last 42 bytes"): sigmoid.hwx's record with byte 86
+#     set to 0x01 and tanh.bin's with byte 127 set to 0x3c, refused naming the 16-bit slot that
+#     holds the byte and its value; inspect marks each record with the byte and its value (text
+#     and --json). The unedited sigmoid.hwx runs above; the unedited tanh.bin runs here.
+set_byte() {
+	"$PYTHON" -c '
+import sys
+path, off, val = sys.argv[1], int(sys.argv[2], 0), int(sys.argv[3], 0)
+b = bytearray(open(path, "rb").read())
+if b[off] != 0:
+    sys.exit("byte 0x%x holds 0x%x, not 0" % (off, b[off]))
+b[off] = val
+open(path, "wb").write(bytes(b))
+' "$@"
+}
+TANH="$SHARED/fixtures/kernels/unary/tanh.bin"
+if "$TOOL" run "$TANH" --out "bar4=$work/ok-tanh.npy" >/dev/null 2>&1 && [ -s "$work/ok-tanh.npy" ]; then
+	t_pass loud.unedited_runs.tanh
+else
+	t_fail loud.unedited_runs.tanh
+fi
+cp "$HWX/sigmoid.hwx" "$work/pad86.hwx"
+chmod u+w "$work/pad86.hwx"
+set_byte "$work/pad86.hwx" $((0x4280 + 86)) 0x01
+refused act_padding_first "$work/pad86.hwx" "$out_sigmoid" '^td 0, ' 'KernelDMASrc.CoeffBaseAddr\[0\]' \
+	'record @0x[0-9a-f]+ slot 43 = 0x0001' "unreadable-activation-record: a nonzero byte after the record's 43 slots"
+cp "$TANH" "$work/pad127.bin"
+chmod u+w "$work/pad127.bin"
+set_byte "$work/pad127.bin" $((0x280 + 127)) 0x3c
+refused act_padding_last "$work/pad127.bin" bar4 '^td 0, ' 'record @0x[0-9a-f]+ slot 63 = 0x3c00' \
+	"unreadable-activation-record: a nonzero byte after the record's 43 slots"
+p86=$(inspect_count "$work/pad86.hwx" -F 'does not read: actlut-nonzero-padding: byte 86 = 0x01: ')
+p127=$(inspect_count "$work/pad127.bin" -F 'does not read: actlut-nonzero-padding: byte 127 = 0x3c: ')
+pok=$(inspect_count "$TANH" 'actlut-nonzero-padding')
+pj=$("$TOOL" inspect --json "$work/pad127.bin" 2>&1 | "$PYTHON" -c '
+import json, sys
+r = json.load(sys.stdin)["luts"]
+print(len(r), r[0].get("reads_as"), r[0].get("error"), r[0].get("byte"), r[0].get("value"))' 2>&1)
+if [ "$p86" = 1 ] && [ "$p127" = 1 ] && [ "$pok" = 0 ] && [ "$pj" = "1 None actlut-nonzero-padding 127 60" ]; then
+	t_pass loud.inspect_marks_a_nonzero_byte_after_the_slots
+else
+	t_fail loud.inspect_marks_a_nonzero_byte_after_the_slots "byte 86 $p86, byte 127 $p127 (1 each); unedited tanh.bin $pok (0); json '$pj' (want '1 None actlut-nonzero-padding 127 60')"
+fi
+
 # 7. where silicon contradicts the plain reading (docs/engine-model.md, "Planar.FinalScale and
 #    BiasScale on silicon": on an M1, FinalScale 0 left a product unchanged, and so did BiasScale
 #    0): mul.bin with FinalScale written 0, and with its Scale written 0, refused by name

@@ -615,3 +615,63 @@ TEST(actlut, frac_and_int_on_a_signed_x_refused)
 	}
 	CHECK_STR(actlut_err_name(ACTLUT_E_SIGNED_SPLIT), "actlut-unpinned-signed-split");
 }
+
+/* The record's last 42 bytes (docs/actlut.md): actlut_check_padding refuses a nonzero byte in
+ * 86 .. min(len, 128) - 1, naming the first, and reads nothing else. The 16 fixture records have
+ * them zero (checked over each 0x80 stride); tanh.bin's with one byte set is refused at that
+ * byte, each of 86 (the first), 127 (the last) and, of a range ending at 100, 99; a byte at 128
+ * (the next record's) and the slots themselves are not its business. */
+TEST(actlut, a_nonzero_byte_after_the_slots_refused)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: real activation records not checked");
+	/* the 16 fixture records (test real_records' list) */
+	static const struct {
+		const char *path;
+		size_t off;
+	} recs[] = {
+		{"fixtures/kernels/unary/exp.bin", 0x280},        {"fixtures/kernels/unary/log2.bin", 0x280},
+		{"fixtures/kernels/unary/sqrt.bin", 0x280},       {"fixtures/kernels/unary/tanh.bin", 0x280},
+		{"fixtures/kernels/unary/sigmoid.bin", 0x580},    {"fixtures/kernels/activation/gelu.bin", 0x280},
+		{"fixtures/kernels/activation/relu6.bin", 0x280}, {"fixtures/kernels/activation/leakyrelu.bin", 0x280},
+		{"fixtures/kernels/activation/hardtanh.bin", 0x280}, {"fixtures/hwx/sigmoid.hwx", 0x4280},
+		{"fixtures/kernels/activation/softmax.bin", 0xe80}, {"fixtures/kernels/unary/inv.bin", 0x280},
+		{"fixtures/kernels/activation/selu.bin", 0x280},  {"fixtures/kernels/unary/ceil.bin", 0xb80},
+		{"fixtures/kernels/unary/ceil.bin", 0xc00},       {"fixtures/kernels/unary/ceil.bin", 0xc80},
+	};
+	uint8_t *buf;
+	size_t len, at = 0;
+	for (size_t f = 0; f < sizeof recs / sizeof recs[0]; f++) {
+		REQUIRE(test_read_file(test_shared_path(recs[f].path), &buf, &len) == 0);
+		REQUIRE(len >= recs[f].off + ACTLUT_STRIDE);
+		CHECKF(actlut_check_padding(buf + recs[f].off, ACTLUT_STRIDE, &at) == ACTLUT_OK, "%s at 0x%lx: byte %lu",
+		       recs[f].path, (unsigned long)recs[f].off, (unsigned long)at);
+		free(buf);
+	}
+	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/unary/tanh.bin"), &buf, &len) == 0);
+	uint8_t rec[ACTLUT_STRIDE + 2];
+	memcpy(rec, buf + 0x280, ACTLUT_STRIDE);
+	free(buf);
+	rec[ACTLUT_STRIDE] = rec[ACTLUT_STRIDE + 1] = 0xff; /* beyond the stride: not read */
+	CHECK_EQ(actlut_check_padding(rec, sizeof rec, &at), ACTLUT_OK);
+	CHECK_EQ(actlut_check_padding(rec, ACTLUT_BYTES, &at), ACTLUT_OK); /* nothing after the slots */
+	static const struct {
+		size_t at, len;
+	} cases[] = {{86, ACTLUT_STRIDE}, {127, ACTLUT_STRIDE}, {99, 100}, {101, ACTLUT_STRIDE}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		rec[cases[i].at] = 0x10;
+		at = 0;
+		CHECKF(actlut_check_padding(rec, cases[i].len, &at) == ACTLUT_E_PADDING && at == cases[i].at,
+		       "byte %lu of %lu: at %lu", (unsigned long)cases[i].at, (unsigned long)cases[i].len,
+		       (unsigned long)at);
+		CHECK_EQ(actlut_check_padding(rec, cases[i].at, &at), ACTLUT_OK); /* a range ending before it */
+		rec[cases[i].at] = 0;
+	}
+	/* two set: the first is named */
+	rec[90] = 1;
+	rec[120] = 1;
+	CHECK(actlut_check_padding(rec, ACTLUT_STRIDE, &at) == ACTLUT_E_PADDING && at == 90);
+	CHECK_EQ(actlut_check_padding(NULL, ACTLUT_STRIDE, &at), ACTLUT_E_NULL);
+	CHECK_EQ(actlut_check_padding(rec, ACTLUT_STRIDE, NULL), ACTLUT_E_NULL);
+	CHECK_STR(actlut_err_name(ACTLUT_E_PADDING), "actlut-nonzero-padding");
+}

@@ -13,7 +13,8 @@
  * The controls' values are the definition: a copy (the PE with identity scales) of multiples of
  * 1/64, exact in fp16, each at its layout's offset. Further down, from the same review: a one-byte
  * source under softmax.bin's Fmt word, and an activation record with a table word no real record
- * has, each refused beside its control; from the twelfth review, frac or int on a signed x.
+ * has, each refused beside its control; from the twelfth review, frac or int on a signed x, and a
+ * nonzero byte after a record's 43 slots.
  */
 #include "tests/unit/tsession.h"
 #include "fw/actlut/actlut.h"
@@ -358,13 +359,17 @@ static void fs_check(void *ctx, const struct subq_grant *g, const uint8_t *buf, 
 			}
 }
 
-static int fs_submit(size_t len, uint16_t word, uint16_t in_lo, struct fs_run *r, char *f, size_t fl)
+/* fs_submit with byte pad_at (86..127: after the slots) of the record set to pad (0: none) */
+static int fs_submit_pad(size_t len, uint16_t word, uint16_t in_lo, unsigned pad_at, uint8_t pad,
+			 struct fs_run *r, char *f, size_t fl)
 {
 	uint8_t *rec = prog + BP_WEIGHTS_OFF;
 	memset(rec, 0, ACTLUT_STRIDE); /* ceil.bin TD 0's slots: clamp [-inf, inf], the rest 0 */
 	le_wr16(rec + 2 * ACTLUT_IN_LO, in_lo);
 	le_wr16(rec + 2 * ACTLUT_IN_HI, 0x7c00u);
 	le_wr16(rec + 2 * ACTLUT_MODE, word);
+	if (pad)
+		rec[pad_at] = pad;
 	struct session_result res;
 	const struct session_hooks hk = {fs_fill, fs_check, r, 0};
 	r->want = word;
@@ -373,6 +378,11 @@ static int fs_submit(size_t len, uint16_t word, uint16_t in_lo, struct fs_run *r
 	snprintf(f, fl, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));
 	CHECK(res.canaries_ok);
 	return rc == 0 && res.run == ENG_OK ? 0 : -1;
+}
+
+static int fs_submit(size_t len, uint16_t word, uint16_t in_lo, struct fs_run *r, char *f, size_t fl)
+{
+	return fs_submit_pad(len, word, in_lo, 0, 0, r, f, fl);
 }
 
 TEST(model_geomrev, frac_or_int_on_a_signed_x_is_refused)
@@ -395,4 +405,40 @@ TEST(model_geomrev, frac_or_int_on_a_signed_x_is_refused)
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		CHECKF(fs_submit(len, bad[i][0], bad[i][1], &r, f, sizeof f) != 0 && strstr(f, "floor(x) or trunc(x)"),
 		       "0x%02x with in_lo 0x%04x: \"%s\"", bad[i][0], bad[i][1], f);
+}
+
+/*
+ * The record's last 42 bytes (docs/actlut.md, "The record's last 42 bytes"): bytes 86..127 of the
+ * 0x80 stride after the 43 slots were never read, so a nonzero byte there was accepted and the TD
+ * completed. Every real record has them zero (the fixtures', the sweeps' streams', and Apple's
+ * compiler's 128-byte tables by their published hashes); what the engine reads there is not
+ * known. Refused now at the record (actlut-nonzero-padding), the fault naming the 16-bit slot past
+ * 42 that holds the byte and its value. Control: ceil.bin TD 0's record (0x63) with the bytes zero
+ * gives x - trunc(x), from the definition.
+ */
+TEST(model_geomrev, an_activation_record_with_a_nonzero_byte_after_its_slots_is_refused)
+{
+	static uint8_t p[BP_WEIGHTS_OFF + ACTLUT_STRIDE];
+	char f[512], want[64];
+	struct fs_run r;
+	const size_t len = bp_act_n(p, sizeof p, GR_W, GR_H, FS_C, 1);
+	REQUIRE(len > 0 && len <= sizeof prog);
+	memcpy(prog, p, len);
+	CHECKF(fs_submit_pad(len, 0x63, 0xfc00u, 0, 0, &r, f, sizeof f) == 0, "control: %s", f);
+	CHECK_EQ(r.checked, (uint64_t)FS_C * GR_H * GR_W);
+	CHECKF(r.bad == 0, "control: %lu of %lu off", (unsigned long)r.bad, (unsigned long)r.checked);
+	/* the first byte after the slots, one in the middle, the last of the stride; low and high
+	 * bits, each byte the low or the high half of its slot */
+	static const struct {
+		unsigned at;
+		uint8_t v;
+		unsigned slot, slot_value;
+	} bad[] = {{86, 0x01, 43, 0x0001}, {101, 0x80, 50, 0x8000}, {127, 0x3c, 63, 0x3c00}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(want, sizeof want, "slot %u = 0x%04x", bad[i].slot, bad[i].slot_value);
+		CHECKF(fs_submit_pad(len, 0x63, 0xfc00u, bad[i].at, bad[i].v, &r, f, sizeof f) != 0 &&
+			       strstr(f, "a nonzero byte after the record's 43 slots") && strstr(f, want) &&
+			       strstr(f, "CoeffBaseAddr[0]"),
+		       "byte %u = 0x%02x: \"%s\" (want \"%s\")", bad[i].at, bad[i].v, f, want);
+	}
 }
