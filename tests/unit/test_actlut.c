@@ -532,43 +532,45 @@ TEST(actlut, golden_vectors)
 	CHECK(cases >= 30);
 }
 
+/* The real records: where each sits in its fixture, and the kind and scale docs/actlut.md lists. */
+static const struct {
+	const char *path;
+	size_t off;
+	enum actlut_kind kind;
+	int scale;
+} real_recs[] = {
+	{"fixtures/kernels/unary/exp.bin", 0x280, ACTLUT_KIND_EXP2, 5},
+	{"fixtures/kernels/unary/log2.bin", 0x280, ACTLUT_KIND_LOG2, 6},
+	{"fixtures/kernels/unary/sqrt.bin", 0x280, ACTLUT_KIND_SQRT, 4},
+	{"fixtures/kernels/unary/tanh.bin", 0x280, ACTLUT_KIND_ODD, 3},
+	{"fixtures/kernels/unary/sigmoid.bin", 0x580, ACTLUT_KIND_ODD, 2},
+	{"fixtures/kernels/activation/gelu.bin", 0x280, ACTLUT_KIND_PLAIN, 2},
+	{"fixtures/kernels/activation/relu6.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
+	{"fixtures/kernels/activation/leakyrelu.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
+	{"fixtures/kernels/activation/hardtanh.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
+	{"fixtures/hwx/sigmoid.hwx", 0x4280, ACTLUT_KIND_PLAIN, 1},
+	{"fixtures/kernels/activation/softmax.bin", 0xe80, ACTLUT_KIND_EXP2, 5},
+	{"fixtures/kernels/unary/inv.bin", 0x280, ACTLUT_KIND_RECIP, 6},
+	{"fixtures/kernels/activation/selu.bin", 0x280, ACTLUT_KIND_PLAIN, 2},
+	{"fixtures/kernels/unary/ceil.bin", 0xb80, ACTLUT_KIND_FRAC, 0},
+	{"fixtures/kernels/unary/ceil.bin", 0xc00, ACTLUT_KIND_INT, 5},
+	{"fixtures/kernels/unary/ceil.bin", 0xc80, ACTLUT_KIND_LINEAR, 64},
+};
+
 /* The real records parse, with the modes docs/actlut.md lists for them. */
 TEST(actlut, real_records)
 {
 	if (!test_shared_dir())
 		SKIP("../shared absent: real activation records not checked");
-	static const struct {
-		const char *path;
-		size_t off;
-		enum actlut_kind kind;
-		int scale;
-	} recs[] = {
-		{"fixtures/kernels/unary/exp.bin", 0x280, ACTLUT_KIND_EXP2, 5},
-		{"fixtures/kernels/unary/log2.bin", 0x280, ACTLUT_KIND_LOG2, 6},
-		{"fixtures/kernels/unary/sqrt.bin", 0x280, ACTLUT_KIND_SQRT, 4},
-		{"fixtures/kernels/unary/tanh.bin", 0x280, ACTLUT_KIND_ODD, 3},
-		{"fixtures/kernels/unary/sigmoid.bin", 0x580, ACTLUT_KIND_ODD, 2},
-		{"fixtures/kernels/activation/gelu.bin", 0x280, ACTLUT_KIND_PLAIN, 2},
-		{"fixtures/kernels/activation/relu6.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
-		{"fixtures/kernels/activation/leakyrelu.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
-		{"fixtures/kernels/activation/hardtanh.bin", 0x280, ACTLUT_KIND_LINEAR, 64},
-		{"fixtures/hwx/sigmoid.hwx", 0x4280, ACTLUT_KIND_PLAIN, 1},
-		{"fixtures/kernels/activation/softmax.bin", 0xe80, ACTLUT_KIND_EXP2, 5},
-		{"fixtures/kernels/unary/inv.bin", 0x280, ACTLUT_KIND_RECIP, 6},
-		{"fixtures/kernels/activation/selu.bin", 0x280, ACTLUT_KIND_PLAIN, 2},
-		{"fixtures/kernels/unary/ceil.bin", 0xb80, ACTLUT_KIND_FRAC, 0},
-		{"fixtures/kernels/unary/ceil.bin", 0xc00, ACTLUT_KIND_INT, 5},
-		{"fixtures/kernels/unary/ceil.bin", 0xc80, ACTLUT_KIND_LINEAR, 64},
-	};
-	for (size_t i = 0; i < sizeof recs / sizeof recs[0]; i++) {
+	for (size_t i = 0; i < sizeof real_recs / sizeof real_recs[0]; i++) {
 		uint8_t *buf;
 		size_t len;
-		REQUIRE(test_read_file(test_shared_path(recs[i].path), &buf, &len) == 0);
-		REQUIRE(len >= recs[i].off + ACTLUT_BYTES);
+		REQUIRE(test_read_file(test_shared_path(real_recs[i].path), &buf, &len) == 0);
+		REQUIRE(len >= real_recs[i].off + ACTLUT_BYTES);
 		struct actlut l;
-		CHECK_EQ(actlut_parse(&l, buf + recs[i].off, len - recs[i].off), ACTLUT_OK);
-		CHECK_EQ(l.kind, recs[i].kind);
-		CHECK_EQ(l.scale, recs[i].scale);
+		CHECK_EQ(actlut_parse(&l, buf + real_recs[i].off, len - real_recs[i].off), ACTLUT_OK);
+		CHECK_EQ(l.kind, real_recs[i].kind);
+		CHECK_EQ(l.scale, real_recs[i].scale);
 		free(buf);
 	}
 	/* spot values: tanh(-1) = -tanh(1), relu6(10) = 6, log2(2) = 1 */
@@ -625,27 +627,14 @@ TEST(actlut, a_nonzero_byte_after_the_slots_refused)
 {
 	if (!test_shared_dir())
 		SKIP("../shared absent: real activation records not checked");
-	/* the 16 fixture records (test real_records' list) */
-	static const struct {
-		const char *path;
-		size_t off;
-	} recs[] = {
-		{"fixtures/kernels/unary/exp.bin", 0x280},        {"fixtures/kernels/unary/log2.bin", 0x280},
-		{"fixtures/kernels/unary/sqrt.bin", 0x280},       {"fixtures/kernels/unary/tanh.bin", 0x280},
-		{"fixtures/kernels/unary/sigmoid.bin", 0x580},    {"fixtures/kernels/activation/gelu.bin", 0x280},
-		{"fixtures/kernels/activation/relu6.bin", 0x280}, {"fixtures/kernels/activation/leakyrelu.bin", 0x280},
-		{"fixtures/kernels/activation/hardtanh.bin", 0x280}, {"fixtures/hwx/sigmoid.hwx", 0x4280},
-		{"fixtures/kernels/activation/softmax.bin", 0xe80}, {"fixtures/kernels/unary/inv.bin", 0x280},
-		{"fixtures/kernels/activation/selu.bin", 0x280},  {"fixtures/kernels/unary/ceil.bin", 0xb80},
-		{"fixtures/kernels/unary/ceil.bin", 0xc00},       {"fixtures/kernels/unary/ceil.bin", 0xc80},
-	};
+	/* the 16 fixture records (real_recs) */
 	uint8_t *buf;
 	size_t len, at = 0;
-	for (size_t f = 0; f < sizeof recs / sizeof recs[0]; f++) {
-		REQUIRE(test_read_file(test_shared_path(recs[f].path), &buf, &len) == 0);
-		REQUIRE(len >= recs[f].off + ACTLUT_STRIDE);
-		CHECKF(actlut_check_padding(buf + recs[f].off, ACTLUT_STRIDE, &at) == ACTLUT_OK, "%s at 0x%lx: byte %lu",
-		       recs[f].path, (unsigned long)recs[f].off, (unsigned long)at);
+	for (size_t f = 0; f < sizeof real_recs / sizeof real_recs[0]; f++) {
+		REQUIRE(test_read_file(test_shared_path(real_recs[f].path), &buf, &len) == 0);
+		REQUIRE(len >= real_recs[f].off + ACTLUT_STRIDE);
+		CHECKF(actlut_check_padding(buf + real_recs[f].off, ACTLUT_STRIDE, &at) == ACTLUT_OK, "%s at 0x%lx: byte %lu",
+		       real_recs[f].path, (unsigned long)real_recs[f].off, (unsigned long)at);
 		free(buf);
 	}
 	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/unary/tanh.bin"), &buf, &len) == 0);
