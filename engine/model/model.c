@@ -473,11 +473,9 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 	if (e)
 		return e; /* a failed fetch fails the TD: it is not "no record" */
 	size_t pad_at = 0;
-	enum actlut_err pe = actlut_parse(&m->lut, kbuf, klen);
-	if (pe == ACTLUT_OK)
-		pe = actlut_check_prediction(&m->lut); /* operation 6: only where its knots are rsqrt's; table words real records pin */
-	if (pe == ACTLUT_OK)
-		pe = actlut_check_padding(kbuf, klen, &pad_at); /* bytes 86..127 zero, as every real record */
+	/* (operation 6 only where its knots are rsqrt's, table words real records pin, bytes 86..127
+	 * zero as in every real record) */
+	enum actlut_err pe = actlut_read_checked(&m->lut, kbuf, klen, &pad_at);
 	if (pe != ACTLUT_OK) {
 		uint32_t reg = a->from_stream ? H13_KSTREAM_RELOC(rec->ch) : H13_COEFF_BASEADDR(rec->ch);
 		anem_refuse(m, ENG_FR_ACT_RECORD, reg, 0, 32, actlut_strerror(pe));

@@ -365,6 +365,16 @@ enum actlut_err actlut_check_padding(const uint8_t *buf, size_t len, size_t *at)
 	return ACTLUT_OK;
 }
 
+enum actlut_err actlut_read_checked(struct actlut *l, const uint8_t *buf, size_t len, size_t *pad_at)
+{
+	enum actlut_err e = actlut_parse(l, buf, len);
+	if (e == ACTLUT_OK)
+		e = actlut_check_prediction(l);
+	if (e == ACTLUT_OK)
+		e = actlut_check_padding(buf, len, pad_at);
+	return e;
+}
+
 enum actlut_err actlut_check_prediction(const struct actlut *l)
 {
 	if (!l)

@@ -155,6 +155,14 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
 enum actlut_err actlut_check_prediction(const struct actlut *l);
 
 /*
+ * A record as a consumer that must be right or loud reads it (the engine model's resolve_act,
+ * inspect's print_luts): actlut_parse of buf's len bytes, then actlut_check_prediction, then
+ * actlut_check_padding over the same len; the first error, *pad_at set as actlut_check_padding
+ * sets it.
+ */
+enum actlut_err actlut_read_checked(struct actlut *l, const uint8_t *buf, size_t len, size_t *pad_at);
+
+/*
  * The record's bytes after its 43 slots, ACTLUT_BYTES .. min(len, ACTLUT_STRIDE) - 1 at buf (86..127
  * of its 0x80 stride; fewer where the record's range ends sooner): zero in every real record
  * (docs/actlut.md, "The record's last 42 bytes"), and what the engine would make of another value

@@ -447,11 +447,10 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 			struct actlut l;
 			const size_t rlen = c->size < ACTLUT_STRIDE ? (size_t)c->size : ACTLUT_STRIDE;
 			size_t pad_at = 0;
-			enum actlut_err ae = actlut_parse(&l, rec, ACTLUT_BYTES);
-			if (ae == ACTLUT_OK)
-				ae = actlut_check_prediction(&l);
-			if (ae == ACTLUT_OK)
-				ae = actlut_check_padding(rec, rlen, &pad_at);
+			/* (the slots' 86 bytes parsed whatever the channel's size, as before the padding
+			 * check; its bytes past 86 checked to the channel's end) */
+			enum actlut_err ae = actlut_read_checked(&l, rec, rlen < ACTLUT_BYTES ? ACTLUT_BYTES : rlen,
+								 &pad_at);
 			if (o->json) {
 				pf(o, "%s{\"td\":%u,\"ch\":%u,\"weights_offset\":%lu,\"file_offset\":%lu,"
 				      "\"entries\":[",

@@ -292,7 +292,7 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			       "and no channel interleave, not modelled (Apple's softmax over C pins one row of C "
 			       "at WBase)");
 	}
-	otr |= H13_GET(pc, H13_CPECFG_OUTTRANSPOSE);
+	otr |= pot;
 	int pe = td_pe_in_path(GET(H13_COMMON_CFG));
 	int two = pe && td_pe_two_operands(cfg);
 	int src_en = H13_GET(GET(H13_SRC_DMACONFIG), H13_DMA_EN) != 0;
