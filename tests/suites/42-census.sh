@@ -4,7 +4,8 @@
 # whole census takes a fraction of a second): the tool runs and counts every flip; fields the
 # model reads are found read (the destination address: refused out of its grant; NE.PostScale:
 # the outputs change), a cache hint is listed unread; the checker fails when asked to find a
-# field read that is not (negative control); bad arguments are refused with exit 2.
+# field read that is not (negative control); bad arguments are refused with exit 2. The flips the
+# census accepts with changed outputs, on conv.hwx and add.bin, against numpy (flip_check.py, below).
 . tests/lib.sh
 TOOL="$BUILD/host/anefw-tool"
 if ! have_shared; then
@@ -96,5 +97,24 @@ if have_shared; then
 	if [ "$rc" -eq 1 ] && [ -n "$r" ] && [ "$o" = "anefw-tool census: $h does not run as it is: $r" ]; then
 		t_pass census.a_program_that_does_not_run_says_why_as_run_does
 	else t_fail census.a_program_that_does_not_run_says_why_as_run_does "exit $rc: $o (run: $r)"; fi
+fi
+# The flips the census finds accepted with changed outputs compute what the register map and
+# docs/engine-model.md say the field means ("The census's accepted flips against numpy"): 12
+# one-bit flips in conv.hwx's register words and 12 in add.bin's, each run on random inputs and its
+# output buffer compared, byte for byte, with numpy's reading of the flipped registers
+# (tests/oracle/flip_check.py); its negative holds each output to the unflipped reading.
+if have_shared; then
+	work=$(mktemp -d)
+	if out=$("$PYTHON" tests/oracle/flip_check.py "$TOOL" "$SHARED" "$work" 2>&1); then
+		t_pass census.accepted_flips_compute_the_fields_documented_reading
+	else
+		t_fail census.accepted_flips_compute_the_fields_documented_reading "$(grep -v '^ok' <<<"$out" | head -n 5)"
+	fi
+	if out=$("$PYTHON" tests/oracle/flip_check.py "$TOOL" "$SHARED" "$work" --wrong 2>&1); then
+		t_pass census.flip_checker_fails_on_the_unflipped_reading
+	else
+		t_fail census.flip_checker_fails_on_the_unflipped_reading "$(grep -v '^ok' <<<"$out" | head -n 5)"
+	fi
+	rm -rf "$work"
 fi
 t_done
