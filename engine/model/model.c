@@ -367,6 +367,7 @@ static int act_err_slot(enum actlut_err pe)
 	case ACTLUT_E_PREDICTION:
 	case ACTLUT_E_UNPINNED:
 	case ACTLUT_E_SIGNED_SPLIT:
+	case ACTLUT_E_SIGN_NEGATIVE:
 		return 42;
 	default:
 		return -1;

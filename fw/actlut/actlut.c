@@ -46,6 +46,9 @@ static const struct err_desc errs[ACTLUT_E__COUNT] = {
 	[ACTLUT_E_PADDING] = {"actlut-nonzero-padding",
 	 "a nonzero byte after the record's 43 slots (bytes 86..127 of its 0x80 stride; slot N is bytes 2N, "
 	 "2N + 1): every real record has them zero, and what the engine reads there is not known"},
+	[ACTLUT_E_SIGN_NEGATIVE] = {"actlut-unpinned-sign-of-negative",
+	 "sign bit (0x20) on a record whose value can be negative (a negative knot or end value, or log2): "
+	 "real ones are >= 0, where -F for x < 0 and F with x's sign agree; which one is not pinned"},
 };
 
 const struct err_desc *actlut_err(enum actlut_err err)
@@ -389,6 +392,16 @@ enum actlut_err actlut_check_prediction(const struct actlut *l)
 	if ((top == ACTLUT_OP_FRAC || top == ACTLUT_OP_INT) && !(l->mode & ACTLUT_MB_ABS) &&
 	    fkey(l->slot[ACTLUT_IN_LO]) < 0)
 		return ACTLUT_E_SIGNED_SPLIT;
+	/* the sign bit: seen only where the value before it is >= 0 (tanh's and sigmoid's 0x60, the
+	 * reciprocal's 0x67, ceil's 0x63 and 0x64, frac and int of |x| with an empty table whatever
+	 * their end values: ACTLUT_E_OP_TABLE); a -0 knot counts as 0 */
+	if ((l->mode & ACTLUT_MB_SIGN) && top != ACTLUT_OP_FRAC && top != ACTLUT_OP_INT) {
+		int neg = top == ACTLUT_OP_LOG2 || fkey(l->slot[ACTLUT_OUT_LO]) < 0 || fkey(l->slot[ACTLUT_OUT_HI]) < 0;
+		for (int i = 0; i < ACTLUT_KNOTS && !neg; i++)
+			neg = l->knot[i] < 0;
+		if (neg)
+			return ACTLUT_E_SIGN_NEGATIVE;
+	}
 	if (top != ACTLUT_OP_RSQRT)
 		return ACTLUT_OK;
 	/* knot i sits at v = i / 2^s; v in [0.5, 2] is 2^(s-1) <= i <= 2^(s+1). s <= 5 leaves at

@@ -664,3 +664,59 @@ TEST(actlut, a_nonzero_byte_after_the_slots_refused)
 	CHECK_EQ(actlut_check_padding(rec, ACTLUT_STRIDE, NULL), ACTLUT_E_NULL);
 	CHECK_STR(actlut_err_name(ACTLUT_E_PADDING), "actlut-nonzero-padding");
 }
+
+/* The thirteenth review: the sign bit (0x20) was read as sign(x) * F(|x|), an XOR of the sign,
+ * on any record; docs/actlut.md says the output takes the sign of x. The two agree where F >= 0,
+ * as in every real record with the bit (tanh's and sigmoid's 0x60, inv's 0x67, ceil's 0x63 and
+ * 0x64), and differ where F < 0: log2.bin's record as 0x69 gave +1 at x = -0.5 (-1 at 0.5), and
+ * tanh.bin's with knot 5 at -0.25 gave +0.25 at x = -0.625. Such records are refused by the
+ * consumers' check (ACTLUT_E_SIGN_NEGATIVE): a negative knot or end value, or log2. Controls: the
+ * 16 real records pass actlut_read_checked; exp's as 0x6a, sqrt's as 0x65 (values >= 0) and
+ * tanh's with knot 5 at -0 pass; the same knot negative without the sign bit (0x40) passes. */
+TEST(actlut, the_sign_bit_on_a_negative_value_refused)
+{
+	if (!test_shared_dir())
+		SKIP("../shared absent: real activation records not checked");
+	uint8_t *buf;
+	size_t len, at = 0;
+	struct actlut l;
+	for (size_t f = 0; f < sizeof real_recs / sizeof real_recs[0]; f++) {
+		REQUIRE(test_read_file(test_shared_path(real_recs[f].path), &buf, &len) == 0);
+		REQUIRE(len >= real_recs[f].off + ACTLUT_STRIDE);
+		const enum actlut_err e = actlut_read_checked(&l, buf + real_recs[f].off, ACTLUT_STRIDE, &at);
+		CHECKF(e == ACTLUT_OK, "%s: %s", real_recs[f].path, actlut_err_name(e));
+		free(buf);
+	}
+	static const struct {
+		const char *path;
+		int slot;      /* the slot set (-1: none) */
+		uint16_t value;
+		uint16_t word; /* slot 42 */
+		enum actlut_err want;
+	} cases[] = {
+		{"fixtures/kernels/unary/log2.bin", -1, 0, 0x69, ACTLUT_E_SIGN_NEGATIVE},
+		{"fixtures/kernels/unary/tanh.bin", ACTLUT_KNOT0 + 5, 0xb400, 0x60, ACTLUT_E_SIGN_NEGATIVE},
+		{"fixtures/kernels/unary/tanh.bin", ACTLUT_OUT_LO, 0xbc00, 0x60, ACTLUT_E_SIGN_NEGATIVE},
+		{"fixtures/kernels/unary/inv.bin", ACTLUT_KNOT0 + 31, 0xb800, 0x67, ACTLUT_E_SIGN_NEGATIVE},
+		{"fixtures/kernels/unary/tanh.bin", ACTLUT_KNOT0 + 5, 0x8000, 0x60, ACTLUT_OK},
+		{"fixtures/kernels/unary/tanh.bin", ACTLUT_KNOT0 + 5, 0xb400, 0x40, ACTLUT_OK},
+		{"fixtures/kernels/unary/exp.bin", -1, 0, 0x6a, ACTLUT_OK},
+		{"fixtures/kernels/unary/sqrt.bin", -1, 0, 0x65, ACTLUT_OK},
+		{"fixtures/kernels/unary/log2.bin", -1, 0, 0xc9, ACTLUT_OK},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		REQUIRE(test_read_file(test_shared_path(cases[i].path), &buf, &len) == 0);
+		REQUIRE(len >= 0x280 + ACTLUT_STRIDE);
+		uint8_t rec[ACTLUT_STRIDE];
+		memcpy(rec, buf + 0x280, sizeof rec);
+		free(buf);
+		if (cases[i].slot >= 0)
+			put(rec, cases[i].slot, cases[i].value);
+		put(rec, ACTLUT_MODE, cases[i].word);
+		REQUIRE(actlut_parse(&l, rec, sizeof rec) == ACTLUT_OK); /* the parser reads every one */
+		const enum actlut_err e = actlut_read_checked(&l, rec, sizeof rec, &at);
+		CHECKF(e == cases[i].want, "%s, slot %d = 0x%04x, word 0x%02x: %s", cases[i].path, cases[i].slot,
+		       cases[i].value, cases[i].word, actlut_err_name(e));
+	}
+	CHECK_STR(actlut_err_name(ACTLUT_E_SIGN_NEGATIVE), "actlut-unpinned-sign-of-negative");
+}

@@ -442,3 +442,55 @@ TEST(model_geomrev, an_activation_record_with_a_nonzero_byte_after_its_slots_is_
 		       "byte %u = 0x%02x: \"%s\" (want \"%s\")", bad[i].at, bad[i].v, f, want);
 	}
 }
+
+/* A record of ceil.bin TD 0's form (clamp [in_lo, inf], the rest 0) with slot 42 = word, knot
+ * `knot` set to kv (knot < 0: none), submitted with session's own fill: 0 when it completed. */
+static int sign_submit(size_t len, uint16_t word, uint16_t in_lo, int knot, uint16_t kv, char *f, size_t fl)
+{
+	uint8_t *rec = prog + BP_WEIGHTS_OFF;
+	memset(rec, 0, ACTLUT_STRIDE);
+	le_wr16(rec + 2 * ACTLUT_IN_LO, in_lo);
+	le_wr16(rec + 2 * ACTLUT_IN_HI, 0x7c00u);
+	le_wr16(rec + 2 * ACTLUT_OUT_HI, 0x3c00u); /* end values 0 and 1 */
+	le_wr16(rec + 2 * ACTLUT_SCALE, 3u);
+	le_wr16(rec + 2 * ACTLUT_MODE, word);
+	if (knot >= 0)
+		le_wr16(rec + 2 * (ACTLUT_KNOT0 + knot), kv);
+	struct session_result res;
+	int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+	snprintf(f, fl, "%s", res.fault_text[0] ? res.fault_text : session_result_name(&res));
+	CHECK(res.canaries_ok);
+	return rc == 0 && res.run == ENG_OK ? 0 : -1;
+}
+
+/*
+ * The thirteenth review: the sign bit (0x20) on a record whose value can be negative completed,
+ * the model negating for x < 0 (sign(x) * F(|x|)) where docs/actlut.md's "the output takes the
+ * sign of x" gives F's magnitude x's sign; the two agree only where F >= 0, as in every real
+ * record with the bit. Refused now at the record, slot 42 named (actlut-unpinned-sign-of-negative):
+ * a table on |x| with sign (0x60) and knot 5 at -0.25, and log2 with the sign (0x69, its e + F(m)
+ * negative below |x| = 1). Controls: the same table with knot 5 at +0.25 or -0, and the knot at
+ * -0.25 without the sign bit (0x40), complete.
+ */
+TEST(model_geomrev, the_sign_bit_on_a_negative_value_is_refused)
+{
+	static uint8_t p[BP_WEIGHTS_OFF + ACTLUT_STRIDE];
+	char f[512];
+	const size_t len = bp_act_n(p, sizeof p, GR_W, GR_H, FS_C, 1);
+	REQUIRE(len > 0 && len <= sizeof prog);
+	memcpy(prog, p, len);
+	CHECKF(sign_submit(len, 0x60, 0x0000u, 5, 0x3400u, f, sizeof f) == 0, "0x60, knot +0.25: %s", f);
+	CHECKF(sign_submit(len, 0x60, 0x0000u, 5, 0x8000u, f, sizeof f) == 0, "0x60, knot -0: %s", f);
+	CHECKF(sign_submit(len, 0x40, 0x0000u, 5, 0xb400u, f, sizeof f) == 0, "0x40, knot -0.25: %s", f);
+	static const struct {
+		uint16_t word;
+		int knot;
+		uint16_t kv;
+	} bad[] = {{0x60, 5, 0xb400u}, {0x69, -1, 0}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const int rc = sign_submit(len, bad[i].word, 0x0000u, bad[i].knot, bad[i].kv, f, sizeof f);
+		CHECKF(rc != 0 && strstr(f, "sign bit (0x20) on a record whose value can be negative") &&
+			       strstr(f, "slot 42"),
+		       "0x%02x: \"%s\"", bad[i].word, f);
+	}
+}
