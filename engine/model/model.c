@@ -354,6 +354,20 @@ static int move_in(struct anem *m, const struct mrange *r, uint8_t *scratch, con
 
 /* ---- the activation ---- */
 
+/* Whether a channel's record (rec, its 0x80 bytes: a channel of one record, or a head in a longer
+ * channel) differs from the kernel unit's stream's (srec: its first 0x80 bytes, zero past its
+ * range's end, as resolve_act reads it), the bytes after the slots included. */
+static int act_rec_differs(const struct mrange *srec, const struct mrange *rec)
+{
+	const size_t n = srec->len < ACTLUT_STRIDE ? (size_t)srec->len : ACTLUT_STRIDE;
+	if (rec->len < ACTLUT_STRIDE || memcmp(srec->cpu, rec->cpu, n))
+		return 1;
+	for (size_t i = n; i < ACTLUT_STRIDE; i++)
+		if (rec->cpu[i])
+			return 1;
+	return 0;
+}
+
 /* The record slot an actlut_parse error is about (-1: the error names no single slot). */
 static int act_err_slot(enum actlut_err pe)
 {
@@ -403,8 +417,10 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 	const struct mrange *srec = rec; /* the kernel unit's activation-LUT stream's */
 	/* the stream runs to its section's end: every further record there must be the first (which
 	 * one the engine reads is not pinned; a review found a second, different record ignored) */
+	/* (over the whole 0x80 stride, or to the section's end: the bytes after the slots are read
+	 * too, actlut_check_padding, so a record differing there only is another record) */
 	for (uint64_t k = ACTLUT_STRIDE; srec && k + ACTLUT_BYTES <= srec->len; k += ACTLUT_STRIDE)
-		if (memcmp(srec->cpu + k, srec->cpu, ACTLUT_BYTES)) {
+		if (memcmp(srec->cpu + k, srec->cpu, srec->len - k < ACTLUT_STRIDE ? (size_t)(srec->len - k) : ACTLUT_STRIDE)) {
 			anem_refuse(m, ENG_FR_ACT_RECORD, H13_KSTREAM_RELOC(H13_KSTREAM_ACTLUT), 0, 32,
 				    "activation records in the kernel unit's activation-LUT section that "
 				    "differ (which one the engine reads is not pinned)");
@@ -451,7 +467,10 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 	/* a kernel unit's activation-LUT stream and a channel's record: which one the engine reads
 	 * is not pinned, so the two must be one record (inspect says the stream's applies), else
 	 * refused, as differing channel records are */
-	if (srec && rec && memcmp(srec->cpu, rec->cpu, ACTLUT_BYTES)) {
+	/* (the channel's 0x80 bytes, a record's slots and the bytes after them, against the stream's,
+	 * zero past its section's end as the model reads it below; a channel with a nonzero byte after
+	 * the slots beside a stream without one completed, while inspect marked the channel's record) */
+	if (srec && rec && act_rec_differs(srec, rec)) {
 		anem_refuse(m, ENG_FR_ACT_RECORD, H13_COEFF_BASEADDR(rec->ch), 0, 32,
 			    "an activation record in a coefficient channel that differs from the kernel "
 			    "unit's activation-LUT stream (which one the engine reads is not pinned)");

@@ -103,6 +103,44 @@ TEST(model_agree, unit_stream_and_channel_record_must_agree)
 	       "a different record in the channel: %s", f);
 }
 
+/* Thirteenth review: the unit's activation-LUT stream and a channel record were compared over the
+ * 43 slots only (86 bytes), so a channel record whose slots are the stream's but with a nonzero
+ * byte in 86..127 completed, the stream's record applied, while inspect marked that channel
+ * record `actlut-nonzero-padding`; a record the engine may read with such a byte is refused
+ * wherever it stands (docs/actlut.md, "The record's last 42 bytes"). The channel here holds a
+ * copy of the stream's record laid over TD 0's weights (the unit's weights section), then one
+ * byte set at 86, 101 or 127: refused by name. Control: the copy unedited completes. */
+TEST(model_agree, a_channel_record_that_differs_from_the_stream_only_past_the_slots_is_refused)
+{
+	const size_t len = build_unit_program();
+	REQUIRE(len > 0);
+	static struct ldr_program p;
+	REQUIRE(ldr_load(kprog, len, LDR_F_RAW, &p) == LDR_OK);
+	struct ku_unit u;
+	REQUIRE(ku_parse(kprog + p.weights_off, p.weights_len, NULL, &u) == KU_OK);
+	const uint32_t act = u.sec[KU_SEC_ACTLUT].offset, wt = u.sec[KU_SEC_WEIGHTS].offset;
+	REQUIRE(act % 64u == 0 && u.sec[KU_SEC_ACTLUT].size >= 0x80u);
+	REQUIRE(wt % 64u == 0 && u.sec[KU_SEC_WEIGHTS].size >= 0x80u);
+	char f[512];
+	static const unsigned at[] = {0, 86, 101, 127}; /* 0: the control, the copy unedited */
+	for (unsigned i = 0; i < sizeof at / sizeof at[0]; i++) {
+		REQUIRE(with_channel_record(len, wt) == len);
+		memcpy(kcopy + p.weights_off + wt, kprog + p.weights_off + act, 0x80u);
+		if (at[i])
+			kcopy[p.weights_off + wt + at[i]] = 0x01u;
+		const int rc = submit(kcopy, len, f, sizeof f);
+		if (!at[i])
+			CHECKF(rc == 0, "the stream's record copied into the channel: %s", f);
+		else
+			CHECKF(rc != 0 && strstr(f, "an activation record in a coefficient channel that differs "
+						    "from the kernel unit's activation-LUT stream"),
+			       "byte %u of the channel's record set: %s", at[i], f);
+		/* inspect reads the channel's record so as well: marked where the model refuses */
+		CHECKF(!at[i] == !strstr(inspect(kcopy, len), "does not read: actlut-nonzero-padding"), "byte %u: %s",
+		       at[i], itext);
+	}
+}
+
 /* A kernel-unit TD reads NE.KernelCfg as a coefficient channel's TD does: a bit outside the
  * fields the model knows (SparseBinary, which only the depthwise pad form reads) is refused by
  * name, not computed as if it were clear (load_kernels_ku did not check them). */
