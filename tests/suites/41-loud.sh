@@ -229,6 +229,15 @@ set_mode_word "$work/rsqrt.bin" 0x280 0xc6 0xc5
 refused act_prediction "$work/rsqrt.bin" bar4 '^td 0, ' 'record @0x[0-9a-f]+ slot 42 = 0x00c6' \
 	'unreadable-activation-record: operation 6 \(rsqrt\) with knots'
 
+# 6a. the sign bit where the value before it can be negative: log2.bin's record (0xc9 at file
+#     offset 0x280 + 84) relabelled 0x69, log2 with the sign instead of the flush (sign(x) x
+#     log2|x| and log2|x| with the sign of x differ below |x| = 1; docs/actlut.md "The sign bit on
+#     a negative value"): refused, not evaluated (it completed before the thirteenth review)
+cp "$SHARED/fixtures/kernels/unary/log2.bin" "$work/log2s.bin"
+set_mode_word "$work/log2s.bin" 0x280 0x69 0xc9
+refused act_sign_of_negative "$work/log2s.bin" bar4 '^td 0, ' 'record @0x[0-9a-f]+ slot 42 = 0x0069' \
+	'unreadable-activation-record: sign bit \(0x20\) on a record whose value can be negative'
+
 # 6b. a nonzero byte after a record's 43 slots (bytes 86..127 of its 0x80 stride: zero in every
 #     real record, docs/actlut.md "The record's last 42 bytes"): sigmoid.hwx's record with byte 86
 #     set to 0x01 and tanh.bin's with byte 127 set to 0x3c, refused naming the 16-bit slot that
