@@ -420,7 +420,8 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 	/* (over the whole 0x80 stride, or to the section's end: the bytes after the slots are read
 	 * too, actlut_check_padding, so a record differing there only is another record) */
 	for (uint64_t k = ACTLUT_STRIDE; srec && k + ACTLUT_BYTES <= srec->len; k += ACTLUT_STRIDE)
-		if (memcmp(srec->cpu + k, srec->cpu, srec->len - k < ACTLUT_STRIDE ? (size_t)(srec->len - k) : ACTLUT_STRIDE)) {
+		if (memcmp(srec->cpu + k, srec->cpu,
+			   srec->len - k < ACTLUT_STRIDE ? (size_t)(srec->len - k) : ACTLUT_STRIDE)) {
 			anem_refuse(m, ENG_FR_ACT_RECORD, H13_KSTREAM_RELOC(H13_KSTREAM_ACTLUT), 0, 32,
 				    "activation records in the kernel unit's activation-LUT section that "
 				    "differ (which one the engine reads is not pinned)");

@@ -155,9 +155,10 @@ enum actlut_err actlut_parse(struct actlut *out, const uint8_t *buf, size_t len)
  * whether n is floor(x) or trunc(x) below 0 is not pinned (actlut_parse reads n = floor(x)).
  * And (ACTLUT_E_SIGN_NEGATIVE) the sign bit (0x20) where the value before it can be negative: a
  * negative knot or end value (slots 2, 3; the tails are clamped between them), or log2 (operation
- * 9: e + F(m) is negative below |x| = 1); frac and int of |x| (empty tables) are never negative. Every real record with the bit (0x60, 0x63, 0x64, 0x67)
- * gives values >= 0 on |x|, where sign(x) * F(|x|) (actlut_eval's reading, an XOR of the sign)
- * and F(|x|) taking the sign of x are one number; where F < 0 they differ, and nothing pins which.
+ * 9: e + F(m) is negative below |x| = 1); frac and int of |x| (empty tables) are never negative.
+ * Every real record with the bit (0x60, 0x63, 0x64, 0x67) gives values >= 0 on |x|, where
+ * sign(x) * F(|x|) (actlut_eval's reading, an XOR of the sign) and F(|x|) taking the sign of x
+ * are one number; where F < 0 they differ, and nothing pins which.
  */
 enum actlut_err actlut_check_prediction(const struct actlut *l);
 
