@@ -594,12 +594,13 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 			outf(out, ctx, ", OpMode %u SecSrc %u", po, sec);
 			refusal_tail(&no, out, ctx);
 		}
-		if (cond == H13_PE_COND_ABS)
-			outf(out, ctx, ", |.|");
-		else if (cond) { /* (td_pe_condition_refusal) */
+		if (cond) { /* (td_pe_condition_refusal: a comparison, or |.| where its place matters) */
 			struct td_refusal no = {0};
 			td_pe_condition_refusal(r, &no);
-			outf(out, ctx, ", Condition %u", cond);
+			if (cond == H13_PE_COND_ABS)
+				outf(out, ctx, ", |.|");
+			else
+				outf(out, ctx, ", Condition %u", cond);
 			refusal_tail(&no, out, ctx);
 		}
 		/* the bias first, then the scale (engine/model/compute.c, pe_row_k) */

@@ -862,11 +862,27 @@ void td_pe_words_refusal(const struct td_regs *r, struct td_refusal *no)
 			  "BiasScale, PreScale and FinalScale are all 0 not modelled (no real TD)");
 }
 
-/* decode_stages: Planar.Cfg.Condition other than 0 and 1 (|.|) */
+/* decode_stages: Planar.Cfg.Condition other than 0 and 1 (|.|); and 1 on an elementwise TD where
+ * the place of the |.| among the PE's steps changes the value. abs.bin and Apple's unary_abs (one
+ * operand, PreScale 1, Bias 0, Scale 1) pin |x|, where every order agrees; the model takes |.|
+ * after the operation and before the Bias (pe_val), which no program pins where they differ: with
+ * a second operand (|a + b| or |a| + |b|), a negative PreScale or Scale (|a x p| or |a| x p), or
+ * a Bias (|r + b| or |r| + b). A reduction's |.| (the maximum of |x|) is td_kept_of's. */
 void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no)
 {
-	if (td_pe_in_path(GET(H13_COMMON_CFG)) && H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_CONDITION) > H13_PE_COND_ABS)
+	const uint32_t pc = GET(H13_PLANAR_CFG), cfg = GET(H13_COMMON_CFG);
+	const unsigned cond = H13_GET(pc, H13_PECFG_CONDITION), task = H13_GET(cfg, H13_CFG_TASKTYPE);
+	if (!td_pe_in_path(cfg))
+		return;
+	if (cond > H13_PE_COND_ABS)
 		TD_REFUSE(no, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION, "Planar.Cfg.Condition (a comparison) not modelled");
+	if (cond != H13_PE_COND_ABS || task == H13_TASK_REDUCE || task == H13_TASK_REDUCE2)
+		return;
+	const uint32_t bs = GET(H13_PLANAR_BIASSCALE);
+	const uint32_t pre = H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE);
+	if (td_pe_two_operands(pc) || td_pe_first_negated(pc) || (pre & FP16_SIGN) ||
+	    (H13_GET(bs, H13_BIASSCALE_SCALE) & FP16_SIGN) || (H13_GET(bs, H13_BIASSCALE_BIAS) & ~FP16_SIGN))
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_CONDITION, TD_PE_ABS_ORDER_WHY);
 }
 
 /* decode_stages: Planar.Cfg.NLMode outside a reduction */

@@ -424,6 +424,11 @@ void td_ne_nonlinear_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_ne_accbias_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_words_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no);
+#define TD_PE_ABS_ORDER_WHY                                                                            \
+	"Planar.Cfg.Condition 1 (|.|) with a second operand, a negative PreScale or Scale, or a Bias "  \
+	"not modelled: where the |.| sits among the operation, PreScale, Bias and Scale is pinned only " \
+	"where every order gives one value (abs.bin, Apple's unary_abs: one operand, PreScale 1, Bias " \
+	"0, Scale 1)"
 void td_pe_nlmode_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_op_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_firstsrc_refusal(const struct td_regs *r, struct td_refusal *no);

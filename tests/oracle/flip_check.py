@@ -43,7 +43,6 @@ CASES = [
     ("kernels/binary/add.bin", "Planar.Cfg", 0x80000, 3, "OpMode add -> max"),
     ("kernels/binary/add.bin", "Planar.Cfg", 0x80000, 4, "OpMode add -> square of the sum"),
     ("kernels/binary/add.bin", "Planar.Cfg", 0x80000, 5, "ReluEn"),
-    ("kernels/binary/add.bin", "Planar.Cfg", 0x80000, 6, "Condition 1: |a + b|"),
     ("kernels/binary/add.bin", "Planar.Cfg", 0x80000, 18, "SecSrc 2 -> 3: a - b"),
     ("kernels/binary/add.bin", "L2.L2Cfg", 0x0, 4, "Src2ReLU: a + relu(b)"),
     ("kernels/binary/add.bin", "Planar.PreScale", 0x3C000000, 31, "PreScale 1 -> -1"),

@@ -1462,6 +1462,47 @@ TEST(model_agree, own_word_refusals_carry_the_models_text)
 }
 
 /*
+ * Planar.Cfg.Condition 1 (|.|) on an elementwise TD where its place among the PE's steps changes
+ * the value (fw/td td_pe_condition_refusal, TD_PE_ABS_ORDER_WHY): with a second operand (|a + b|
+ * or |a| + |b|), a negative PreScale or Scale, a Bias. The census's accepted flips (2026-12-07)
+ * found add.bin with the bit computing |a + b|, which no program pins. Beside: |x| as abs.bin and
+ * Apple's unary_abs hold it, |x| with a positive PreScale and Scale and a Bias of -0, and the same
+ * negative scales, Bias and second operand without the |.|, unmarked.
+ */
+TEST(model_agree, abs_where_its_place_changes_the_value_is_refused)
+{
+	const struct bp_pe_spec copy = bp_pe_copy(2, 2, 8, 5, 4);
+	struct bp_pe_spec t = copy;
+	t.cond = H13_PE_COND_ABS;
+	agree("|x|", &t, NULL);
+	t.prescale = 0x4000u, t.scale = 0x3800u, t.bias = 0x8000u;
+	agree("|2x| x 0.5 + -0", &t, NULL);
+	const struct {
+		const char *what;
+		uint16_t prescale, scale, bias;
+		unsigned sec;
+	} bad[] = {
+		{"|.| after an add of a second operand", 0x3c00u, 0x3c00u, 0, H13_PE_SECSRC_TILE1},
+		{"|.| after a subtraction of a second operand", 0x3c00u, 0x3c00u, 0, H13_PE_SECSRC_SUB},
+		{"|.| with PreScale -1", 0xbc00u, 0x3c00u, 0, H13_PE_SECSRC_NONE},
+		{"|.| with PreScale -0", 0x8000u, 0x3c00u, 0, H13_PE_SECSRC_NONE},
+		{"|.| with Scale -2", 0x3c00u, 0xc000u, 0, H13_PE_SECSRC_NONE},
+		{"|.| with Bias 1", 0x3c00u, 0x3c00u, 0x3c00u, H13_PE_SECSRC_NONE},
+		{"|.| with Bias -0.5", 0x3c00u, 0x3c00u, 0xb800u, H13_PE_SECSRC_NONE},
+	};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		t = copy;
+		t.prescale = bad[i].prescale, t.scale = bad[i].scale, t.bias = bad[i].bias;
+		t.secsrc = bad[i].sec;
+		if (t.secsrc)
+			t.op = H13_PE_OP_ADD, t.bar_in1 = 6;
+		agree(bad[i].what, &t, NULL); /* without the |.|: computes */
+		t.cond = H13_PE_COND_ABS;
+		agree(bad[i].what, &t, TD_PE_ABS_ORDER_WHY);
+	}
+}
+
+/*
  * A TD with no first source: the model refuses it with its path's text (compute_td's for the paths
  * outside L2 memory, the L2 paths' for the channel groups: fw/td td_first_source_refusal); the
  * source line said "a TD with no first source" in its own words, and now the registers: line
