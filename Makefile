@@ -432,8 +432,9 @@ test: test-build
 # Benchmarks: tests in tests/bench/ (suite "bench"), run on the target under exact instruction
 # counting. They print instructions per element; they are measurements, never pass/fail on time.
 bench: deps $(B)/anefw-bench.elf $(TESTDATA_STAMP) $(H)/anefw-tool
-	$(Q)QEMU_TIMEOUT=1800 $(QEMU_RUN) --icount $(B)/anefw-bench.elf bench data=$(abspath $(BUILD))/testdata $(T)
-	$(Q)bash tests/bench/model_host.sh $(H)/anefw-tool $(PYTHON)
+	$(Q)QEMU_TIMEOUT=1800 $(QEMU_RUN) --icount $(B)/anefw-bench.elf bench data=$(abspath $(BUILD))/testdata $(T) \
+		>$(BUILD)/bench-target.txt; rc=$$?; cat $(BUILD)/bench-target.txt; exit $$rc
+	$(Q)bash tests/bench/model_host.sh $(H)/anefw-tool $(PYTHON) $(BUILD)/bench-target.txt
 
 # A long soak on the target: SOAK_N submissions, valid and hostile interleaved (make test runs 4000).
 SOAK_N ?= 20000

@@ -3,10 +3,13 @@
 # shapes, measured in the same run (make bench runs it after the target's figures). A
 # measurement, not a test. Issue 26: the anchor is numpy with Debian's libopenblas0-pthread,
 # installed here when missing; the BLAS numpy actually loaded is printed.
-# Usage: tests/bench/model_host.sh ANEFW_TOOL [PYTHON]
+# Usage: tests/bench/model_host.sh ANEFW_TOOL [PYTHON [TARGET_OUTPUT]]
+# With TARGET_OUTPUT (the target's figures of the same make bench run), its last line says how
+# many of issue 26's goals the run met (tests/bench/goals.py).
 set -eu
 tool=$1
 py=${2:-/usr/bin/python3}
+target=${3:-}
 if ! dpkg-query -W -f '${Status}' libopenblas0-pthread 2>/dev/null | grep -q 'ok installed'; then
 	echo "bench: installing libopenblas0-pthread (the anchor's BLAS)"
 	SUDO=
@@ -16,13 +19,13 @@ if ! dpkg-query -W -f '${Status}' libopenblas0-pthread 2>/dev/null | grep -q 'ok
 fi
 out=$(mktemp)
 probe=$(mktemp)
-trap 'rm -f "$out" "$probe"' EXIT
+trap 'rm -f "$out" "$out.r" "$out.all" "$probe"' EXIT
 echo "bench: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 # the two first cores' state before and after the timings (tests/bench/host/cores_probe.c): a
 # slow cache line between them or a second core that slows the first goes with a low two-thread
 # figure on the 512 (docs/performance.md, issue 26's thirty-eighth pass)
 if [ "$(nproc)" -ge 2 ] && ${CC:-cc} -O2 -pthread -o "$probe" "$(dirname "$0")/host/cores_probe.c" 2>/dev/null; then
-	"$probe" | sed 's/^bench: cores probe:/bench: cores probe before:/'
+	"$probe" | sed 's/^bench: cores probe:/bench: cores probe before:/' | tee "$out"
 else
 	: >"$probe"
 fi
@@ -36,7 +39,7 @@ fi
 	"$tool" bench-model --repeat 1000 --conv3 64:64:56 --add 64:8:8 --act 64:8:8 | grep 'model conv'
 	"$tool" bench-model --repeat 40 --conv 768:3072:128 --add 64:8:8 --act 64:8:8 | grep 'model conv'
 	"$tool" bench-model --repeat 15 --conv 16:16:8 | grep -v 'model conv'
-} | tee "$out"
+} | tee -a "$out"
 # numpy's float32 matmul of the same shapes (the 3x3 convolution as its im2col GEMM: Cout x
 # Cin*9 by Cin*9 x H*W), on one thread and on all, with the machine's OpenBLAS tuning
 # variables unset (issue 13: they skew the figure)
@@ -69,7 +72,7 @@ if threads == "1":
 PY
 done | tee -a "$out"
 # the ratios the issue asks for, from the lines above
-"$py" - "$out" <<'PY'
+"$py" - "$out" >"$out.r" <<'PY'
 import re, sys
 txt = open(sys.argv[1]).read()
 def rate(pat):
@@ -96,6 +99,11 @@ for name, pat in [("add (planar engine)", r"model add \S+ fp16:"), ("tanh (activ
         v = float(m.group(1))
         print("bench model host %s: %.3g elements/s, %.2f of the goal's 1e9" % (name, v, v / 1e9))
 PY
+tee -a "$out" <"$out.r"
 if [ -s "$probe" ]; then
-	"$probe" | sed 's/^bench: cores probe:/bench: cores probe after:/'
+	"$probe" | sed 's/^bench: cores probe:/bench: cores probe after:/' | tee -a "$out"
+fi
+if [ -n "$target" ] && [ -r "$target" ]; then
+	cat "$target" "$out" >"$out.all"
+	"$py" "$(dirname "$0")/goals.py" "$out.all"
 fi
