@@ -292,6 +292,19 @@ bad offset_past_end "no 86-byte record" lut-eval "$work/ok.rec" "$work/o" --offs
 bad offset_huge "offset" lut-eval "$work/ok.rec" "$work/o" --offset 0x1ffffffffffffffff
 bad offset_garbage "offset" lut-eval "$work/ok.rec" "$work/o" --offset zz
 bad bad_mode "no known meaning" lut-eval "$work/zero.rec" "$work/o"
+# a record the engine model refuses (frac on x itself with a clamp admitting x < 0: the twelfth
+# review's actlut-unpinned-signed-split) is evaluated as read, exit 0, its table the oracle's, with
+# a note naming the refusal; a real record (log2's) gets no note
+td="$BUILD/testdata/actlut"
+out=$("$TOOL" lut-eval "$td/frac_word_03.rec" "$work/n03" 2>&1); rc=$?
+out2=$("$TOOL" lut-eval "$td/log2.rec" "$work/nlog2" 2>&1); rc2=$?
+if [ "$rc" -eq 0 ] && cmp -s "$work/n03" "$td/frac_word_03.out" &&
+   grep -q "note: the engine model refuses this record (actlut-unpinned-signed-split: " <<<"$out" &&
+   [ "$rc2" -eq 0 ] && [ -z "$out2" ] && cmp -s "$work/nlog2" "$td/log2.out"; then
+	t_pass actlut.cli.eval_notes_a_record_the_model_refuses
+else
+	t_fail actlut.cli.eval_notes_a_record_the_model_refuses "exit $rc: $out / exit $rc2: $out2"
+fi
 # malformed records are refused by name (issue 14): bits that contradict each other (0x21: the
 # sign restored but never taken off), a float split whose input clamp admits no positive value,
 # a NaN end value
