@@ -880,7 +880,7 @@ void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no)
 		return;
 	const uint32_t bs = GET(H13_PLANAR_BIASSCALE);
 	const uint32_t pre = H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE);
-	if (td_pe_two_operands(pc) || td_pe_first_negated(pc) || (pre & FP16_SIGN) ||
+	if (td_pe_two_operands(pc) || (pre & FP16_SIGN) || /* (FirstSrc's negation: two operands) */
 	    (H13_GET(bs, H13_BIASSCALE_SCALE) & FP16_SIGN) || (H13_GET(bs, H13_BIASSCALE_BIAS) & ~FP16_SIGN))
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_CONDITION, TD_PE_ABS_ORDER_WHY);
 }

@@ -557,21 +557,32 @@ static const struct {
 	{"fixtures/kernels/unary/ceil.bin", 0xc80, ACTLUT_KIND_LINEAR, 64},
 };
 
+/* real_recs[i]'s 0x80 bytes into rec: 0, or -1 where its fixture cannot be read or ends before them */
+static int read_real_rec(size_t i, uint8_t rec[ACTLUT_STRIDE])
+{
+	uint8_t *buf;
+	size_t len;
+	if (test_read_file(test_shared_path(real_recs[i].path), &buf, &len))
+		return -1;
+	const int ok = len >= real_recs[i].off + ACTLUT_STRIDE;
+	if (ok)
+		memcpy(rec, buf + real_recs[i].off, ACTLUT_STRIDE);
+	free(buf);
+	return ok ? 0 : -1;
+}
+
 /* The real records parse, with the modes docs/actlut.md lists for them. */
 TEST(actlut, real_records)
 {
 	if (!test_shared_dir())
 		SKIP("../shared absent: real activation records not checked");
 	for (size_t i = 0; i < sizeof real_recs / sizeof real_recs[0]; i++) {
-		uint8_t *buf;
-		size_t len;
-		REQUIRE(test_read_file(test_shared_path(real_recs[i].path), &buf, &len) == 0);
-		REQUIRE(len >= real_recs[i].off + ACTLUT_BYTES);
+		uint8_t rec[ACTLUT_STRIDE];
+		REQUIRE(read_real_rec(i, rec) == 0);
 		struct actlut l;
-		CHECK_EQ(actlut_parse(&l, buf + real_recs[i].off, len - real_recs[i].off), ACTLUT_OK);
+		CHECK_EQ(actlut_parse(&l, rec, sizeof rec), ACTLUT_OK);
 		CHECK_EQ(l.kind, real_recs[i].kind);
 		CHECK_EQ(l.scale, real_recs[i].scale);
-		free(buf);
 	}
 	/* spot values: tanh(-1) = -tanh(1), relu6(10) = 6, log2(2) = 1 */
 	uint8_t *buf;
@@ -628,14 +639,12 @@ TEST(actlut, a_nonzero_byte_after_the_slots_refused)
 	if (!test_shared_dir())
 		SKIP("../shared absent: real activation records not checked");
 	/* the 16 fixture records (real_recs) */
-	uint8_t *buf;
+	uint8_t *buf, one[ACTLUT_STRIDE];
 	size_t len, at = 0;
 	for (size_t f = 0; f < sizeof real_recs / sizeof real_recs[0]; f++) {
-		REQUIRE(test_read_file(test_shared_path(real_recs[f].path), &buf, &len) == 0);
-		REQUIRE(len >= real_recs[f].off + ACTLUT_STRIDE);
-		CHECKF(actlut_check_padding(buf + real_recs[f].off, ACTLUT_STRIDE, &at) == ACTLUT_OK, "%s at 0x%lx: byte %lu",
+		REQUIRE(read_real_rec(f, one) == 0);
+		CHECKF(actlut_check_padding(one, ACTLUT_STRIDE, &at) == ACTLUT_OK, "%s at 0x%lx: byte %lu",
 		       real_recs[f].path, (unsigned long)real_recs[f].off, (unsigned long)at);
-		free(buf);
 	}
 	REQUIRE(test_read_file(test_shared_path("fixtures/kernels/unary/tanh.bin"), &buf, &len) == 0);
 	uint8_t rec[ACTLUT_STRIDE + 2];
@@ -681,11 +690,10 @@ TEST(actlut, the_sign_bit_on_a_negative_value_refused)
 	size_t len, at = 0;
 	struct actlut l;
 	for (size_t f = 0; f < sizeof real_recs / sizeof real_recs[0]; f++) {
-		REQUIRE(test_read_file(test_shared_path(real_recs[f].path), &buf, &len) == 0);
-		REQUIRE(len >= real_recs[f].off + ACTLUT_STRIDE);
-		const enum actlut_err e = actlut_read_checked(&l, buf + real_recs[f].off, ACTLUT_STRIDE, &at);
+		uint8_t one[ACTLUT_STRIDE];
+		REQUIRE(read_real_rec(f, one) == 0);
+		const enum actlut_err e = actlut_read_checked(&l, one, ACTLUT_STRIDE, &at);
 		CHECKF(e == ACTLUT_OK, "%s: %s", real_recs[f].path, actlut_err_name(e));
-		free(buf);
 	}
 	static const struct {
 		const char *path;
