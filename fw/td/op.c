@@ -732,15 +732,13 @@ static void print_op(const struct td_regs *r, const struct td_hdr *hdr, unsigned
 		outf(out, ctx, "\n");
 	}
 
-	else if (pc | bs | pre | fin) { /* (compute's: td_result_nowhere_refusal) */
+	else { /* (compute's: td_result_nowhere_refusal, every Planar word 0 or not) */
 		struct td_refusal no = {0};
 		td_result_nowhere_refusal(r, bar_en, &lm, &no);
-		outf(out, ctx, "  result: stays in the engine");
+		outf(out, ctx, (pc | bs | pre | fin) ? "  result: stays in the engine" : "  result: nothing leaves the engine");
 		refusal_tail(&no, out, ctx);
 		outf(out, ctx, "\n");
 	}
-	else
-		outf(out, ctx, "  result: nothing leaves the engine\n");
 	/* what the model refuses on the registers alone that no line above carries (fw/td fields.c
 	 * and checks.c): TaskType, the fields it reads no meaning from, OutTranspose, the sizes, the
 	 * header's ENE, the PE's unread bits, Src2ReLU, the L2-resident tensors; the NE's and the PE's

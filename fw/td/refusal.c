@@ -921,17 +921,25 @@ void td_pe_firstsrc_refusal(const struct td_regs *r, struct td_refusal *no)
 }
 
 /* compute: a TD whose result leaves nowhere (no destination written through WBase, no L2-resident
- * or L2-memory result) with Planar words set: its result would stay in the engine */
+ * or L2-memory result). With Planar words set its result would stay in the engine (the second
+ * review). With every Planar word 0 it completed writing nothing until the fourteenth review: the
+ * census's ResultType 0 -> 2 on the softmaxes' NE TDs (no WBase bound) then left the L2 memory an
+ * earlier TD wrote for the next TD to read, a run exiting 0 with numbers nothing pins. What silicon
+ * does with such a TD (drops the result, writes it at ResultBase anyway, hangs) is not measured,
+ * and no program on disk holds one (docs/engine-model.md, "What a fourteenth review found"). */
 void td_result_nowhere_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm,
 			       struct td_refusal *no)
 {
-	const int l2res = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE) == H13_L2_RESIDENT;
-	if (!td_dst_writes(bar_en) && !l2res && !lm->res.on &&
-	    (GET(H13_PLANAR_CFG) | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE)))
+	const unsigned rt = H13_GET(GET(H13_L2_RESULTCFG), H13_L2_RESULTTYPE);
+	if (td_dst_writes(bar_en) || rt == H13_L2_RESIDENT || lm->res.on)
+		return;
+	if (GET(H13_PLANAR_CFG) | GET(H13_PLANAR_BIASSCALE) | GET(H13_PLANAR_PRESCALE) | GET(H13_PLANAR_FINALSCALE))
 		td_refuse(no, 1, H13_DST_DMACONFIG, 0, 32,
 			  "a TD whose result leaves nowhere (the destination DMA off, no L2-resident "
 			  "or L2-memory result) with Planar words set not modelled (its result would "
 			  "stay in the engine; no real TD has one)");
+	else
+		TD_REFUSE(no, 1, H13_L2_RESULTCFG, H13_L2_RESULTTYPE, TD_RESULT_NOWHERE_WHY);
 }
 
 /*

@@ -432,6 +432,11 @@ void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_nlmode_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_op_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_firstsrc_refusal(const struct td_regs *r, struct td_refusal *no);
+#define TD_RESULT_NOWHERE_WHY                                                                          \
+	"a TD whose result leaves nowhere (no destination written through WBase, the header not "      \
+	"binding it; L2.ResultCfg.ResultType neither 3, L2-resident, nor 0, L2 memory) not modelled: " \
+	"no real program has one, and whether the engine drops the result or writes it elsewhere "      \
+	"(where a later TD reads what an earlier one left) is not measured"
 void td_result_nowhere_refusal(const struct td_regs *r, unsigned bar_en, const struct td_l2mem *lm,
 			       struct td_refusal *no);
 

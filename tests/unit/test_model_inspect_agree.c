@@ -848,7 +848,9 @@ TEST(model_agree, unread_field_refusals_marked)
 	patched("PostScale NaN", &ne, H13_NE_POSTSCALE, H13_POSTSCALE_LSB, H13_POSTSCALE_W, 0x7e00u,
 		"NE.PostScale infinite or NaN not modelled");
 	/* the NE with Bit20 clear where nothing leaves the engine (no destination, WBase unbound,
-	 * every Planar word 0, TaskType 0): the model completes, decoding no NE; inspect marks nothing */
+	 * every Planar word 0, TaskType 0): the model decodes no NE, and completed writing nothing
+	 * until the fourteenth review; now such a TD is refused whatever its NE (td_result_nowhere_
+	 * refusal), with the same text in inspect's result line */
 	t = copy;
 	t.prescale = t.scale = 0;
 	t.finalscale = 0;
@@ -860,8 +862,9 @@ TEST(model_agree, unread_field_refusals_marked)
 	size_t len = built(one, 1);
 	REQUIRE(len > 0);
 	unbind_td(0, H13_BAR_WBASE);
-	agree_built("Bit20 clear, nothing leaves the engine", len, NULL);
-	CHECKF(strstr(itext, "result: nothing leaves the engine") != NULL, "%s", itext);
+	agree_built("Bit20 clear, nothing leaves the engine", len, TD_RESULT_NOWHERE_WHY);
+	CHECKF(strstr(itext, "result: nothing leaves the engine (not modelled: " TD_RESULT_NOWHERE_WHY) != NULL,
+	       "%s", itext);
 }
 
 /* nprog's TD 0 header's ENE set to ene, and BAR slot bind (below H13_BAR_NSLOTS) bound to BAR

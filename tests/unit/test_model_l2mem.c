@@ -817,6 +817,53 @@ TEST(model_l2mem, channel_maxima_of_a_source_kept_in_l2)
 #endif
 }
 
+/*
+ * The fourteenth review: a TD whose result leaves nowhere with every Planar word 0 (the census's
+ * ResultType 0 -> 2 on the softmaxes' NE TDs, WBase unbound) completed writing nothing, and the
+ * next TD read the L2 memory an earlier TD had written there: a run exiting 0 with numbers nothing
+ * pins. sm_sub's two TDs after two copies of x into L2 memory (at 0x400, where TD 3 reads x, and at
+ * 0, where the channel maxima go): TD 2 the NE's channel maxima of x (only streamed) into L2 at 0,
+ * TD 3 x - max, broadcast along C. Control: as built it computes x - max (sm_c_sub's oracle). With
+ * TD 2's result leaving nowhere (ResultType 2, no tile destination) TD 3 read x's channel 0 as the
+ * maximum and the run completed; refused by name now (fw/td td_result_nowhere_refusal).
+ */
+TEST(model_l2mem, a_result_that_leaves_nowhere_before_a_read_of_l2_is_refused)
+{
+	struct bp_pe_spec a = bp_pe_copy(16, 3, 8, 5, 0), b = bp_pe_copy(16, 3, 8, 5, 0), t0, t1;
+	a.res_l2 = l2(0x400, 48, 16);
+	b.res_l2 = l2(0, 48, 16);
+	sm_sub(&t0, &t1, 0);
+	const struct bp_pe_spec *p[] = {&a, &b, &t0, &t1};
+	expect_exact("sm_c_sub", p, 4);
+#if !defined(ANEFW_TARGET)
+	t0.res_l2.on = 0; /* ResultType 2, the destination DMA off as it was (the census's flip); the
+			   * builder binds WBase to BAR 0: unbound below */
+	t0.xreg[t0.nx] = H13_DST_DMACONFIG;
+	t0.xval[t0.nx++] = 0;
+	size_t len = bp_pen(prog, sizeof prog, p, 4);
+	REQUIRE(len > 0);
+	{
+		uint32_t hw[H13_TD_HEADER_WORDS];
+		struct td_hdr h;
+		uint8_t *at = prog + 2 * BP_CHAIN_STRIDE;
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			hw[i] = le_rd32(at + 4 * i);
+		td_hdr_decode(hw, &h);
+		h.bar_en = (uint8_t)(h.bar_en & ~(1u << H13_BAR_WBASE));
+		td_hdr_encode(&h, hw);
+		for (unsigned i = 0; i < H13_TD_HEADER_WORDS; i++)
+			le_wr32(at + 4 * i, hw[i]);
+	}
+	struct orc_run r;
+	char fault[256] = "";
+	CHECKF(trun_orc("sm_c_sub", prog, len, 1, &r, fault, sizeof fault) != 0,
+	       "completed: %lu of %lu outside", (unsigned long)r.bad, (unsigned long)r.checked);
+	CHECKF(strstr(fault, "td 2, unit L2, L2.ResultCfg.ResultType = 0x2: unmodelled-combination: a TD "
+			     "whose result leaves nowhere"),
+	       "fault \"%s\"", fault);
+#endif
+}
+
 /* Apple's H13 softmax over C and over H, TD 3: the NE's unit kernel (MACCfg.OpMode 0, KernelMode
  * 1, PostScale 1, no coefficient channel) over Cin 16 -> Cout 1 with GroupConvCfg 0x10001
  * (NumGroups 1, UnicastCin 1, no UnicastEn), the PE out of the path: the sum over C of x [16,3,8].
