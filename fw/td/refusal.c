@@ -867,7 +867,8 @@ void td_pe_words_refusal(const struct td_regs *r, struct td_refusal *no)
  * operand, PreScale 1, Bias 0, Scale 1) pin |x|, where every order agrees; the model takes |.|
  * after the operation and before the Bias (pe_val), which no program pins where they differ: with
  * a second operand (|a + b| or |a| + |b|), a negative PreScale or Scale (|a x p| or |a| x p), or
- * a Bias (|r + b| or |r| + b). A reduction's |.| (the maximum of |x|) is td_kept_of's. */
+ * a Bias (|r + b| or |r| + b), ReluEn (relu(|r|) or |relu(r)|), or a pool window above 1 x 1
+ * (|max x| or max |x|). A reduction's |.| (the maximum of |x|) is td_kept_of's. */
 void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no)
 {
 	const uint32_t pc = GET(H13_PLANAR_CFG), cfg = GET(H13_COMMON_CFG);
@@ -880,8 +881,13 @@ void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no)
 		return;
 	const uint32_t bs = GET(H13_PLANAR_BIASSCALE);
 	const uint32_t pre = H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE);
+	/* (the fourteenth review: with ReluEn, relu(|r|) = |r| where |relu(r)| = relu(r); over a pool
+	 * window above 1 x 1, |max x| where max |x| (pooling's |.| is taken after the pool) */
+	const struct td_window w = td_window_of(GET(H13_COMMON_CONVCFG));
+	const int pooled = H13_GET(pc, H13_PECFG_POOLMODE) != H13_PE_POOL_NONE && w.kw * w.kh > 1u;
 	if (td_pe_two_operands(pc) || (pre & FP16_SIGN) || /* (FirstSrc's negation: two operands) */
-	    (H13_GET(bs, H13_BIASSCALE_SCALE) & FP16_SIGN) || (H13_GET(bs, H13_BIASSCALE_BIAS) & ~FP16_SIGN))
+	    (H13_GET(bs, H13_BIASSCALE_SCALE) & FP16_SIGN) || (H13_GET(bs, H13_BIASSCALE_BIAS) & ~FP16_SIGN) ||
+	    H13_GET(pc, H13_PECFG_RELUEN) || pooled)
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_CONDITION, TD_PE_ABS_ORDER_WHY);
 }
 

@@ -425,8 +425,9 @@ void td_ne_accbias_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_words_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no);
 #define TD_PE_ABS_ORDER_WHY                                                                            \
-	"Planar.Cfg.Condition 1 (|.|) with a second operand, a negative PreScale or Scale, or a Bias "  \
-	"not modelled: where the |.| sits among the operation, PreScale, Bias and Scale is pinned only " \
+	"Planar.Cfg.Condition 1 (|.|) with a second operand, a negative PreScale or Scale, a Bias, "    \
+	"ReluEn or a pool window above 1 x 1 not modelled: where the |.| sits among the operation, "   \
+	"PreScale, Bias, Scale, the ReLU and the pool is pinned only "                                  \
 	"where every order gives one value (abs.bin, Apple's unary_abs: one operand, PreScale 1, Bias " \
 	"0, Scale 1)"
 void td_pe_nlmode_refusal(const struct td_regs *r, struct td_refusal *no);

@@ -873,9 +873,19 @@ TEST(model_fixtures, relu_through_the_planar_engine)
 		uint8_t *b;
 		size_t len;
 		REQUIRE(test_read_file(test_shared_path("fixtures/kernels/unary/abs.bin"), &b, &len) == 0);
-		/* 0: ReLU; negatives: no ReLU (the identity), |.| kept beside it (|x|) */
+		/* 0: ReLU; negatives: no ReLU (the identity), |.| kept beside it (the model computed
+		 * relu(|x|) = |x| there, the checker failing; whether the |.| comes before or after the
+		 * ReLU is not pinned, and the fourteenth review refuses it by name) */
 		REQUIRE(SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_CONDITION, neg == 2 ? 1u : 0u) == 0);
 		REQUIRE(SM_SET(b, len, 0, H13_PLANAR_CFG, H13_PECFG_RELUEN, neg == 1 ? 0u : 1u) == 0);
+		if (neg == 2) {
+			struct session_result res;
+			const int rc = tsubmit(b, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+			CHECKF(rc != 0 && strstr(res.fault_text, TD_PE_ABS_ORDER_WHY), "|.| beside ReluEn: %s",
+			       res.fault_text[0] ? res.fault_text : session_result_name(&res));
+			free(b);
+			continue;
+		}
 		struct orc_run r;
 		orc_run_chain(&o, b, len, neg ? "a wrong build" : "relu", neg != 0, 0.0, &r);
 		if (!neg) {

@@ -1503,6 +1503,25 @@ TEST(model_agree, abs_where_its_place_changes_the_value_is_refused)
 		t.cond = H13_PE_COND_ABS;
 		agree(bad[i].what, &t, TD_PE_ABS_ORDER_WHY);
 	}
+	/* the fourteenth review: ReluEn (relu(|x|) = |x| or |relu(x)| = relu(x)) and a 2 x 2 max or
+	 * average pool (max |x| or |max x|) with the |.| completed, the model taking the |.| before
+	 * the ReLU and after the pool. Without the |.| they compute, and so does |.| after a 1 x 1
+	 * max pool (every order one value) */
+	t = copy;
+	t.relu = 1;
+	agree("ReLU", &t, NULL);
+	t.cond = H13_PE_COND_ABS;
+	agree("|.| with ReluEn", &t, TD_PE_ABS_ORDER_WHY);
+	struct bp_pe_spec pool = copy;
+	pool.pool = H13_PE_POOL_MAX, pool.kw = pool.kh = pool.sx = pool.sy = 2, pool.wout = 4, pool.hout = 1;
+	agree("a 2 x 2 max pool", &pool, NULL);
+	pool.cond = H13_PE_COND_ABS;
+	agree("|.| after a 2 x 2 max pool", &pool, TD_PE_ABS_ORDER_WHY);
+	pool.pool = H13_PE_POOL_AVG;
+	agree("|.| after a 2 x 2 average pool", &pool, TD_PE_ABS_ORDER_WHY);
+	pool = copy;
+	pool.pool = H13_PE_POOL_MAX, pool.cond = H13_PE_COND_ABS;
+	agree("|.| after a 1 x 1 max pool", &pool, NULL);
 }
 
 /*

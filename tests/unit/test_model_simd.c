@@ -142,8 +142,9 @@ TEST(model_simd, pe_rows_match_the_portable_code)
 #endif
 					if (k == 3 && cr)
 						continue;
-					/* |.| with a second operand: refused (fw/td td_pe_condition_refusal) */
-					if ((cr & 1u) && sec)
+					/* |.| with a second operand, or beside ReluEn (the fourteenth
+					 * review): refused (fw/td td_pe_condition_refusal) */
+					if ((cr & 1u) && (sec || (cr >> 1)))
 						continue;
 					struct bp_pe_spec p;
 					memset(&p, 0, sizeof p);

@@ -425,7 +425,8 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 		  "  registers: (not modelled: an L2-resident result (L2.ResultCfg.ResultType 3) with the tile "
 		  "destination writing it too (WBase bound, TileDMADst.DMAConfig.En set or clear) not modelled "
 		  "(sigmoid.bin's keeps it with the destination off; which one the engine writes is not known))\n");
-	/* a pool from an L2-resident source, |.|, an fp32 FinalScale that is no fp16 */
+	/* a pool from an L2-resident source, |.| (after a 2 x 2 pool: refused since the fourteenth
+	 * review), an fp32 FinalScale that is no fp16 */
 	struct treg_img p = {0};
 	common(&p, 8, 4, 3, 3);
 	treg_set(&p, H13_COMMON_OUTDIM, H13_PUT(H13_OUTDIM_WOUT, 4) | H13_PUT(H13_OUTDIM_HOUT, 2));
@@ -440,7 +441,8 @@ TEST(td_op, planar_engine_add_pool_and_l2)
 	CHECK_STR(describe(&p, &t),
 		  "  source: the L2-resident tensor at byte 0x0, 3 x 4 x 8 fp16\n"
 		  "  NE: not in the path\n"
-		  "  PE: max pool 2x2 stride 2x2 padding 0x0, then a x 0, |.|, + 0, x 0, x FinalScale 0x3dcccccd (not modelled: "
+		  "  PE: max pool 2x2 stride 2x2 padding 0x0, then a x 0, |.| (not modelled: " TD_PE_ABS_ORDER_WHY
+		  "), + 0, x 0, x FinalScale 0x3dcccccd (not modelled: "
 		  "Planar.FinalScale other than 1.0 outside a reduction not modelled (1.0 in every real elementwise "
 		  "or pooling TD; on silicon FinalScale 0 left an add and a product unchanged, so it is not a plain "
 		  "multiplier there))\n"
