@@ -292,6 +292,21 @@ void td_l2mem_of(const struct td_regs *r, unsigned bar_en, const struct td_kept 
 			       "and no channel interleave, not modelled (Apple's softmax over C pins one row of C "
 			       "at WBase)");
 	}
+	/* ... and kept in L2 memory alone: the same [C,1,1] (the fourteenth review). Apple's layer_norm
+	 * over C and its softmax over C pin the bit on a result that is not a reduction's at [C,1,1]
+	 * only, where a swap of C and W and, say, a flattening into one row are one layout; every real
+	 * TD on disk with the bit so is [C,1,1] (docs/engine-model.md, "What a fourteenth review
+	 * found"). Other shapes computed as Common.Cfg.OutTranspose's swap, which nothing pins */
+	if (pot && !dst) {
+		const uint32_t odim = GET(H13_COMMON_OUTDIM);
+		if (H13_GET(odim, H13_OUTDIM_WOUT) != 1u || H13_GET(odim, H13_OUTDIM_HOUT) != 1u ||
+		    H13_GET(GET(H13_COMMON_GROUPCONVCFG), H13_GROUPCONV_NUMGROUPS) != 1u || td_depth(r, 1) != 1u)
+			REFUSE(l, 1, H13_COMMON_PECFG, H13_CPECFG_OUTTRANSPOSE,
+			       "Common.PECfg.OutputTranspose on a result kept in L2 memory (not a reduction's) "
+			       "other than [C,1,1] in one group and of depth 1 not modelled (Apple's layer_norm "
+			       "and softmax over C pin one row of C; elsewhere that it swaps C and W as "
+			       "Common.Cfg.OutTranspose does is not pinned)");
+	}
 	otr |= pot;
 	int pe = td_pe_in_path(GET(H13_COMMON_CFG));
 	int two = pe && td_pe_two_operands(cfg);

@@ -686,13 +686,17 @@ TEST(model_l2mem, reductions_over_channels)
 	expect_exact("red_c_sum", p, 2);
 	over_c(&t0, &t1, 0x3d800000u); /* 1/16 */
 	expect_exact("red_c_mean", p, 2);
-	/* x kept transposed by Common.PECfg.OutputTranspose instead of Common.Cfg.OutTranspose
-	 * (Apple's layer_norm over C of [1,4096,1,1] keeps its x so): the same sums */
+#if !defined(ANEFW_TARGET)
+	/* x [16,3,5] kept transposed by Common.PECfg.OutputTranspose instead of Common.Cfg.OutTranspose:
+	 * Apple's layer_norm over C keeps its x so at [1,4096,1,1] only, and at [16,3,5] what the bit
+	 * does is not pinned: refused since the fourteenth review (it computed the same sums before;
+	 * [C,1,1] computes: model_l2mem.output_transpose_kept_in_l2_only_as_one_row_of_c) */
 	over_c(&t0, &t1, F32_ONE);
 	t0.out_transpose = 0;
 	t0.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
-	expect_exact("red_c_sum", p, 2);
-#if !defined(ANEFW_TARGET)
+	expect_refused("red_c_sum", p, 2, "td 0, unit Common, Common.PECfg.OutputTranspose = 0x1: "
+					  "unmodelled-combination: Common.PECfg.OutputTranspose on a result kept "
+					  "in L2 memory (not a reduction's) other than [C,1,1]");
 	/* the sums written where the planes' values go untransposed: the checker fails */
 	over_c(&t0, &t1, F32_ONE);
 	t1.pecfg = 0;
@@ -714,6 +718,47 @@ TEST(model_l2mem, reductions_over_channels)
 	const struct bp_pe_spec *q[] = {&u};
 	expect_refused("red_c_sum", q, 1, "Common.PECfg.OutputTranspose on a TD that is not a reduction, "
 					  "other than on a result kept in L2 memory");
+#endif
+}
+
+/*
+ * The fourteenth review: Common.PECfg.OutputTranspose on a result kept in L2 memory alone (not a
+ * reduction's, no write through WBase) computed at any shape, C and W swapped as Common.Cfg.
+ * OutTranspose keeps one; only [C,1,1] is pinned (Apple's layer_norm and softmax over C), where the
+ * write through WBase was already held to it. x [C,H,W] copied into L2 with the bit, read back by
+ * a second TD as [W,H,C] into BAR 4: at [8,3,5], [24,40,12], [3,7,100] and [16,1,8] it completed
+ * (equal to numpy's x.transpose(2, 1, 0) at all four: the reading is consistent, but not pinned);
+ * refused by name now. Control: row_pair's z [16,1,1] kept with the bit instead of
+ * Common.Cfg.OutTranspose computes x - z as before.
+ */
+TEST(model_l2mem, output_transpose_kept_in_l2_only_as_one_row_of_c)
+{
+	struct bp_pe_spec t0, t1;
+	const struct bp_pe_spec *p[] = {&t0, &t1};
+	row_pair(&t0, &t1, 1);
+	t0.out_transpose = 0;
+	t0.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+	expect_exact("l2_transpose", p, 2);
+#if !defined(ANEFW_TARGET)
+	static const unsigned sh[][3] = {{8, 3, 5}, {24, 40, 12}, {3, 7, 100}, {16, 1, 8}, {16, 2, 1}};
+	for (unsigned i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+		const unsigned C = sh[i][0], H = sh[i][1], W = sh[i][2];
+		const uint32_t rs = ((2u * C + 15u) / 16u) * 16u;
+		t0 = bp_pe_copy(C, H, W, 5, 0);
+		t0.res_l2 = l2(0, rs * H, rs);
+		t0.pecfg = H13_PUT(H13_CPECFG_OUTTRANSPOSE, 1u);
+		t1 = bp_pe_copy(W, H, C, 0, 4);
+		t1.l2_src = BP_L2_READ;
+		t1.src_l2 = l2(0, rs * H, rs);
+		const size_t len = bp_pen(prog, sizeof prog, p, 2);
+		REQUIRE(len > 0);
+		struct session_result res;
+		const int rc = tsubmit(prog, len, LDR_F_RAW, NULL, 0, 1, 0, tnull_out, NULL, NULL, &res);
+		CHECKF(rc != 0 && strstr(res.fault_text, "td 0, unit Common, Common.PECfg.OutputTranspose = 0x1: "
+							 "unmodelled-combination: Common.PECfg.OutputTranspose on a "
+							 "result kept in L2 memory (not a reduction's) other than [C,1,1]"),
+		       "[%u,%u,%u]: %s", C, H, W, res.fault_text[0] ? res.fault_text : session_result_name(&res));
+	}
 #endif
 }
 
