@@ -419,15 +419,14 @@ static int resolve_act(struct anem *m, struct mrange *r, unsigned n, struct anem
 	 * one the engine reads is not pinned; a review found a second, different record ignored) */
 	/* (over the whole 0x80 stride, or to the section's end: the bytes after the slots are read
 	 * too, actlut_check_padding, so a record differing there only is another record) */
-	for (uint64_t k = ACTLUT_STRIDE; srec && k + ACTLUT_BYTES <= srec->len; k += ACTLUT_STRIDE)
-		if (memcmp(srec->cpu + k, srec->cpu,
-			   srec->len - k < ACTLUT_STRIDE ? (size_t)(srec->len - k) : ACTLUT_STRIDE)) {
-			anem_refuse(m, ENG_FR_ACT_RECORD, H13_KSTREAM_RELOC(H13_KSTREAM_ACTLUT), 0, 32,
-				    "activation records in the kernel unit's activation-LUT section that "
-				    "differ (which one the engine reads is not pinned)");
-			m->flt.mem = srec->dev + k;
-			return ENG_E_FAULT;
-		}
+	/* (fw/actlut actlut_stream_differs, which inspect marks) */
+	const size_t sk = srec ? actlut_stream_differs(srec->cpu, (size_t)srec->len) : 0;
+	if (sk) {
+		anem_refuse(m, ENG_FR_ACT_RECORD, H13_KSTREAM_RELOC(H13_KSTREAM_ACTLUT), 0, 32,
+			    ACTLUT_STREAM_DIFFERS_WHY);
+		m->flt.mem = srec->dev + sk;
+		return ENG_E_FAULT;
+	}
 	rec = NULL;
 	const enum td_lut_place place = td_lut_place(len + skip, n1, conv && !m->ku_ok, &ch);
 	if (place == TD_LUT_CHANNEL) {

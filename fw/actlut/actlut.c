@@ -10,6 +10,8 @@
 #include "fw/common/fp16.h"
 #include "fw/common/le.h"
 
+#include <string.h>
+
 #define FRAC 24
 #define ONE_FIX ((int64_t)1 << FRAC)
 
@@ -376,6 +378,14 @@ enum actlut_err actlut_read_checked(struct actlut *l, const uint8_t *buf, size_t
 	if (e == ACTLUT_OK)
 		e = actlut_check_padding(buf, len, pad_at);
 	return e;
+}
+
+size_t actlut_stream_differs(const uint8_t *s, size_t len)
+{
+	for (size_t k = ACTLUT_STRIDE; s && k + ACTLUT_BYTES <= len; k += ACTLUT_STRIDE)
+		if (memcmp(s + k, s, len - k < ACTLUT_STRIDE ? len - k : ACTLUT_STRIDE))
+			return k;
+	return 0;
 }
 
 enum actlut_err actlut_check_prediction(const struct actlut *l)

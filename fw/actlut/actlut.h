@@ -171,6 +171,20 @@ enum actlut_err actlut_check_prediction(const struct actlut *l);
 enum actlut_err actlut_read_checked(struct actlut *l, const uint8_t *buf, size_t len, size_t *pad_at);
 
 /*
+ * A kernel unit's activation-LUT stream (docs/kunit.md): s, len bytes, from the stream's start to
+ * its section's end. Its first record is the one the engine model applies (actlut_read_checked
+ * over its 0x80 bytes, or to len), and every further record there (each 0x80 stride starting
+ * ACTLUT_BYTES or more before len, compared over its stride or to len, the bytes after the slots
+ * included) must equal it: which one the engine reads is not pinned. Returns the offset of the
+ * first that differs, 0 when none does. The engine model refuses the TD with
+ * ACTLUT_STREAM_DIFFERS_WHY and inspect marks the stream with it: one home for the check.
+ */
+size_t actlut_stream_differs(const uint8_t *s, size_t len);
+#define ACTLUT_STREAM_DIFFERS_WHY                                                                   \
+	"activation records in the kernel unit's activation-LUT section that differ (which one the " \
+	"engine reads is not pinned)"
+
+/*
  * The record's bytes after its 43 slots, ACTLUT_BYTES .. min(len, ACTLUT_STRIDE) - 1 at buf (86..127
  * of its 0x80 stride; fewer where the record's range ends sooner): zero in every real record
  * (docs/actlut.md, "The record's last 42 bytes"), and what the engine would make of another value

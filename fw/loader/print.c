@@ -6,6 +6,7 @@
 #include "fw/actlut/actlut.h"
 #include "fw/common/fp16.h"
 #include "fw/common/outf.h"
+#include "fw/kunit/kunit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -402,6 +403,55 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 	print_relocs(o, p);
 }
 
+/* The kernel unit's activation-LUT stream of TD i (text only; the unit parses, as
+ * ldr_td_kunit_streams found): the engine model reads it from its section's start to its end
+ * (ku_patch's slot, ku_stream_len), applies its first record (actlut_read_checked over its 0x80
+ * bytes, zero past the section's end) and refuses a further record that differs
+ * (actlut_stream_differs): printed and marked with the model's text. */
+static void print_stream_lut(struct pr *o, const struct ldr_program *p, unsigned i)
+{
+	struct ku_unit u;
+	if (ku_parse(p->buf + p->weights_off, p->weights_len, NULL, &u) != KU_OK)
+		return;
+	const struct ku_section_desc *sd = &u.sec[KU_SEC_ACTLUT];
+	if (sd->size < ACTLUT_BYTES) /* (resolve_act takes no shorter stream) */
+		return;
+	const uint8_t *srec = p->buf + p->weights_off + sd->offset; /* inside the unit: ku_parse */
+	uint8_t kbuf[ACTLUT_STRIDE] = {0};
+	const size_t klen = sd->size < ACTLUT_STRIDE ? (size_t)sd->size : ACTLUT_STRIDE;
+	memcpy(kbuf, srec, klen);
+	pf(o, "  td %u: the kernel unit's activation-LUT stream at weights+0x%lx (file 0x%lx, 0x%lx bytes):", i,
+	   (unsigned long)sd->offset, (unsigned long)(p->weights_off + sd->offset), (unsigned long)sd->size);
+	for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
+		pf(o, "%s%04x", e % 12 ? " " : "\n    ", le_rd16(kbuf + 2 * e));
+	const size_t sk = actlut_stream_differs(srec, sd->size);
+	if (sk) {
+		pf(o, "\n    not modelled: the record at stream +0x%lx differs from the first: ", (unsigned long)sk);
+		o->out(o->ctx, ACTLUT_STREAM_DIFFERS_WHY, sizeof ACTLUT_STREAM_DIFFERS_WHY - 1);
+		pf(o, "\n");
+		return;
+	}
+	struct actlut l;
+	size_t pad_at = 0;
+	const enum actlut_err ae = actlut_read_checked(&l, kbuf, klen, &pad_at);
+	if (ae == ACTLUT_OK) {
+		pf(o, "\n    reads as: %s (mode word 0x%02x, scale slot %d)\n", actlut_kind_name(l.kind),
+		   (unsigned)l.mode, (int)l.scale);
+		lut_lines(o, &l);
+		lut_knots(o, &l);
+		lut_split(o, &l);
+		return;
+	}
+	if (ae == ACTLUT_E_PADDING)
+		pf(o, "\n    does not read: %s: byte %lu = 0x%02x: ", actlut_err_name(ae), (unsigned long)pad_at,
+		   (unsigned)kbuf[pad_at]);
+	else
+		pf(o, "\n    does not read: %s: ", actlut_err_name(ae));
+	const char *d = actlut_strerror(ae); /* longer than a line of pf */
+	o->out(o->ctx, d, strlen(d));
+	pf(o, "\n");
+}
+
 /* LUT records of TDs that select the LUT, where fw/td's td_lut_place says (as the engine model
  * reads them): coefficient buffers of exactly one record, or the head of a convolution's every
  * channel (printed once, from the first). */
@@ -497,6 +547,11 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 			      "the stream's record, which the record%s above must equal (refused where they "
 			      "differ: which one the engine reads is not pinned)\n",
 			   i, n - before > 1 ? "s" : "");
+		if ((ku & (1u << H13_KSTREAM_ACTLUT)) && !o->json) { /* the stream's record itself */
+			print_stream_lut(o, p, i);
+			if (n == before)
+				n++;
+		}
 		if (n == before && !o->json) {
 			/* selected, but no coefficient channel holds a record: a kernel-unit stream
 			 * (docs/kunit.md) feeds it, resolved at submission */

@@ -10,6 +10,7 @@
  */
 #include "tests/unit/tsession.h"
 #include "tests/unit/toracle.h"
+#include "fw/actlut/actlut.h"
 #include "fw/kunit/kunit.h"
 #include "fw/loader/loader.h"
 #include "fw/common/le.h"
@@ -76,8 +77,11 @@ TEST(model_agree, unit_stream_and_channel_record_must_agree)
 	/* the control as built: the stream's record alone; inspect says so, and that TD 0's layer is
 	 * the unit's (its per-channel post-scale and bias) */
 	CHECKF(submit(kprog, len, f, sizeof f) == 0, "as built: %s", f);
-	CHECKF(strstr(inspect(kprog, len), "td 1: selected, no record in a coefficient channel (a kernel-unit "
-					  "stream may feed it") != NULL, "%s", itext);
+	/* (since the fourteenth review inspect prints the stream's record, as the model reads it) */
+	CHECKF(strstr(inspect(kprog, len), "td 1: the kernel unit's activation-LUT stream at weights+0x") != NULL &&
+		       !strstr(itext, "td 1: selected, no record in a coefficient channel") &&
+		       !strstr(itext, "does not read") && !strstr(itext, "not modelled"),
+	       "%s", itext);
 	CHECKF(strstr(itext, "16 -> 8 channels, kernels int8 from the kernel unit (its OCG in coefficient "
 			     "channel 0), x a post-scale an output channel (the kernel unit's post-scale stream), "
 			     "+ a bias an output channel (the kernel unit's bias stream), x PostScale 1\n") != NULL,
@@ -101,6 +105,72 @@ TEST(model_agree, unit_stream_and_channel_record_must_agree)
 		       strstr(f, "an activation record in a coefficient channel that differs from the kernel "
 				 "unit's activation-LUT stream"),
 	       "a different record in the channel: %s", f);
+}
+
+/*
+ * The fourteenth review: inspect did not read the kernel unit's activation-LUT stream (it said "a
+ * kernel-unit stream may feed it"), while the model refuses a stream record that does not read
+ * (actlut_read_checked) or a further record that differs from the first (actlut_stream_differs).
+ * Now it prints the stream's first record as the model reads it and marks it with the model's text.
+ * mkprog's int8 layer and relu6 (TD 1 applies the stream's record), the record edited in place: a
+ * nonzero byte after the slots (100), slot 42 the unpinned 0x61, the sign bit on a negative knot:
+ * the model refuses each by name, and inspect marks the stream with that name and text. A second
+ * record differing from the first (the section grown by one record over the next section's
+ * start is not possible here; the first record's own copy checked by actlut_stream_differs
+ * directly). Control: as built, computed and unmarked.
+ */
+TEST(model_agree, inspect_marks_the_kernel_units_stream_record_the_model_refuses)
+{
+	const size_t len = build_unit_program();
+	REQUIRE(len > 0);
+	static struct ldr_program p;
+	REQUIRE(ldr_load(kprog, len, LDR_F_RAW, &p) == LDR_OK);
+	struct ku_unit u;
+	REQUIRE(ku_parse(kprog + p.weights_off, p.weights_len, NULL, &u) == KU_OK);
+	const uint32_t act = u.sec[KU_SEC_ACTLUT].offset;
+	REQUIRE(u.sec[KU_SEC_ACTLUT].size >= 0x80u);
+	char f[512];
+	CHECKF(submit(kprog, len, f, sizeof f) == 0, "as built: %s", f);
+	CHECKF(strstr(inspect(kprog, len), "td 1: the kernel unit's activation-LUT stream at weights+0x") &&
+		       strstr(itext, "reads as: ") && !strstr(itext, "does not read"),
+	       "%s", itext);
+	static const struct {
+		unsigned at;        /* byte of the record */
+		uint16_t v;         /* its new value (a 16-bit slot when at is below 86) */
+		enum actlut_err e;  /* the model's refusal */
+	} bad[] = {
+		{100, 0x01u, ACTLUT_E_PADDING},
+		{2 * ACTLUT_MODE, 0x61u, ACTLUT_E_UNPINNED},
+		{2 * ACTLUT_MODE, 0x10u, ACTLUT_E_MODE},
+	};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memcpy(kcopy, kprog, len);
+		uint8_t *rec = kcopy + p.weights_off + act;
+		if (bad[i].at < ACTLUT_BYTES)
+			le_wr16(rec + bad[i].at, bad[i].v);
+		else
+			rec[bad[i].at] = (uint8_t)bad[i].v;
+		const char *name = actlut_err_name(bad[i].e);
+		const int rc = submit(kcopy, len, f, sizeof f);
+		CHECKF(rc != 0 && strstr(f, "td 1") && strstr(f, "unreadable-activation-record"), "%s: %s", name, f);
+		char want[160];
+		snprintf(want, sizeof want, "does not read: %s: ", name);
+		CHECKF(strstr(inspect(kcopy, len), want) != NULL, "%s: %s", name, itext);
+		/* the model's text, the one description both print (its first 60 characters: the
+		 * fault line may be cut) */
+		char d[61];
+		snprintf(d, sizeof d, "%s", actlut_strerror(bad[i].e));
+		CHECKF(strstr(f, d) && strstr(itext, actlut_strerror(bad[i].e)), "%s: model \"%s\"", name, f);
+	}
+	/* a stream of two records whose second differs only after the slots (the check both share) */
+	uint8_t two[2 * ACTLUT_STRIDE];
+	memcpy(two, kprog + p.weights_off + act, ACTLUT_STRIDE);
+	memcpy(two + ACTLUT_STRIDE, two, ACTLUT_STRIDE);
+	CHECK_EQ(actlut_stream_differs(two, sizeof two), 0u);
+	CHECK_EQ(actlut_stream_differs(two, ACTLUT_STRIDE + ACTLUT_BYTES), 0u);
+	two[ACTLUT_STRIDE + 120] = 1;
+	CHECK_EQ(actlut_stream_differs(two, sizeof two), (size_t)ACTLUT_STRIDE);
+	CHECK_EQ(actlut_stream_differs(two, ACTLUT_STRIDE + ACTLUT_BYTES - 1), 0u); /* (no second record) */
 }
 
 /* Thirteenth review: the unit's activation-LUT stream and a channel record were compared over the
