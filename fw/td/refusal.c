@@ -64,6 +64,18 @@ void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no)
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_POOLMODE, "PE pooling after the NE not modelled");
 	if (H13_GET(pc, H13_PECFG_SECSRC) != H13_PE_SECSRC_NONE)
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_SECSRC, "PE pooling with a second source not modelled");
+	/* a maximum or minimum over a window above 1 x 1 with a negative PreScale or Scale: the model
+	 * pools and then scales (p max x), where scaling first gives max (x p) = p min x; nothing
+	 * pins the order (no H13 program pools in the PE), and only the sign tells them apart (a
+	 * positive scale, a Bias and the ReLU are monotone, every order one value) */
+	const unsigned pm = H13_GET(pc, H13_PECFG_POOLMODE);
+	const struct td_window w = td_window_of(GET(H13_COMMON_CONVCFG));
+	if ((pm == H13_PE_POOL_MAX || pm == H13_PE_POOL_MIN) && w.kw * w.kh > 1u) {
+		if (H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE) & FP16_SIGN)
+			TD_REFUSE(no, 1, H13_PLANAR_PRESCALE, H13_PRESCALE, TD_PE_POOL_SIGN_WHY);
+		else if (H13_GET(GET(H13_PLANAR_BIASSCALE), H13_BIASSCALE_SCALE) & FP16_SIGN)
+			TD_REFUSE(no, 1, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE, TD_PE_POOL_SIGN_WHY);
+	}
 }
 
 /* pooling, its shape: a window, stride and input of at least one, over as many channels out as in;

@@ -343,6 +343,10 @@ void td_refuse(struct td_refusal *r, int cls, uint32_t reg, unsigned lsb, unsign
 void td_pe_task_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no);
+#define TD_PE_POOL_SIGN_WHY                                                                            \
+	"a PE maximum or minimum pool over a window above 1 x 1 with a negative Planar.PreScale or "   \
+	"BiasScale.Scale not modelled: scaling before the pool (max(x p) = p min x) or after it (p max " \
+	"x) is not pinned, no H13 program pooling in the planar engine"
 void td_pe_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_pool_shape_refusal(const struct td_regs *r, unsigned win, unsigned hin, unsigned cin, unsigned cout,
 			      struct td_refusal *no);

@@ -441,6 +441,12 @@ TEST(model_agree, pe_refusals_have_one_home)
 				      H13_PUT(H13_MACCFG_KERNELMODE, 1) | H13_PUT(H13_MACCFG_BIT20, 1));
 	extra(&t, H13_NE_POSTSCALE, H13_PUT(H13_POSTSCALE, 0x3c00u));
 	agree("a max pool after an elementwise NE", &t, "PE pooling after the NE");
+	t = pool;
+	t.prescale = 0xbc00u;
+	agree("a max pool with PreScale -1", &t, "a PE maximum or minimum pool over a window above 1 x 1 with a negative");
+	t = pool;
+	t.scale = 0xb800u;
+	agree("a max pool with Scale -0.5", &t, "a PE maximum or minimum pool over a window above 1 x 1 with a negative");
 	/* pooling's shape: a zero stride, Cout other than Cin (td_pe_pool_shape_refusal) */
 	t = pool;
 	extra(&t, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 2) | H13_PUT(H13_CONVCFG_KH, 2) |

@@ -287,6 +287,38 @@ TEST(model_pe, average_max_min_pooling_with_strides_and_padding)
 }
 
 /*
+ * A maximum or minimum pool over a window above 1 x 1 with a negative PreScale or Scale: pooling
+ * then scaling gives p max x, scaling then pooling max (x p) = p min x, and nothing pins which (no
+ * H13 program pools in the PE): refused by name, the field named. Controls: a positive PreScale
+ * and Scale, a negative one on an average (linear: one value either way up to the rounding of
+ * the pooled value) and on a 1 x 1 window (nothing to order) compute.
+ */
+static void expect_fault(const struct bp_pe_spec *p, const char *want); /* (below) */
+TEST(model_pe, a_negative_scale_on_a_max_or_min_pool_is_refused)
+{
+	struct bp_pe_spec p = base();
+	p.c = 2, p.win = 9, p.hin = 5, p.wout = 9, p.hout = 5, p.kw = p.kh = 3, p.px = p.py = 1;
+	p.pool = H13_PE_POOL_MAX;
+	struct bp_pe_spec q = p;
+	q.prescale = H_MONE;
+	expect_fault(&q, "Planar.PreScale");
+	expect_fault(&q, "scaling before the pool (max(x p) = p min x) or after it");
+	q = p;
+	q.pool = H13_PE_POOL_MIN, q.scale = 0xb800u; /* -0.5 */
+	expect_fault(&q, "BiasScale.Scale");
+	q = p;
+	q.prescale = H_HALF, q.scale = H_HALF, q.bias = H_MINUS_QUARTER;
+	expect_ok(&q, "max 3x3 then x 0.5, - 0.25, x 0.5");
+	q = p;
+	q.pool = H13_PE_POOL_AVG, q.prescale = H_MONE;
+	expect_ok(&q, "avg 3x3 then x -1");
+	q = base();
+	q.c = 2, q.win = 9, q.hin = 5, q.wout = 9, q.hout = 5;
+	q.pool = H13_PE_POOL_MAX, q.kw = q.kh = 1, q.prescale = H_MONE;
+	expect_ok(&q, "max 1x1 then x -1");
+}
+
+/*
  * The ninth review: an average pool's window sum meeting infinities of both signs (+inf and -inf in
  * one 2x2 window) is refused by name, as a convolution's sum is: guide 03 gives inf - inf = +0
  * elementwise and does not say where the planar engine flushes it inside a sum (at the partial,
