@@ -76,6 +76,11 @@ void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no)
 		else if (H13_GET(GET(H13_PLANAR_BIASSCALE), H13_BIASSCALE_SCALE) & FP16_SIGN)
 			TD_REFUSE(no, 1, H13_PLANAR_BIASSCALE, H13_BIASSCALE_SCALE, TD_PE_POOL_SIGN_WHY);
 	}
+	/* an average over a window above 1 x 1 with ReluEn (the fifteenth review): the model pools and
+	 * then takes the ReLU, relu(avg x), where the ReLU first gives avg relu(x) (a window {-1, 3}:
+	 * 1 or 1.5); the ReLU commutes with a maximum and a minimum only */
+	if (pm == H13_PE_POOL_AVG && w.kw * w.kh > 1u && H13_GET(pc, H13_PECFG_RELUEN))
+		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_RELUEN, TD_PE_AVG_ORDER_WHY);
 }
 
 /* pooling, its shape: a window, stride and input of at least one, over as many channels out as in;
@@ -88,6 +93,16 @@ void td_pe_pool_shape_refusal(const struct td_regs *r, unsigned win, unsigned hi
 		td_refuse(no, 0, H13_COMMON_CONVCFG, 0, 32, "PE pooling with a zero window, stride or input not modelled");
 	if (cin != cout)
 		TD_REFUSE(no, 1, H13_COMMON_CIN, H13_CIN, "PE pooling with Cin different from Cout not modelled");
+	/* an average with a Bias whose windows reach outside the input (padding, or a last window
+	 * past the input's end; the fifteenth review): the model counts those positions as zeros in
+	 * the sum and adds the Bias after the pool, avg(x) + b, where a Bias added to the input first
+	 * gives (sum x + n b) / (Kw Kh) with n the positions inside; nothing pins which */
+	const uint32_t od = GET(H13_COMMON_OUTDIM);
+	const unsigned wout = H13_GET(od, H13_OUTDIM_WOUT), hout = H13_GET(od, H13_OUTDIM_HOUT);
+	if (H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_POOLMODE) == H13_PE_POOL_AVG &&
+	    (H13_GET(GET(H13_PLANAR_BIASSCALE), H13_BIASSCALE_BIAS) & ~FP16_SIGN) && w.sx && w.sy && wout && hout &&
+	    (w.px || w.py || (uint64_t)(wout - 1u) * w.sx + w.kw > win || (uint64_t)(hout - 1u) * w.sy + w.kh > hin))
+		TD_REFUSE(no, 1, H13_PLANAR_BIASSCALE, H13_BIASSCALE_BIAS, TD_PE_AVG_ORDER_WHY);
 }
 
 /* load_kernels: a kernel layout td_ocg_layout does not pin, or one that leaves an enabled

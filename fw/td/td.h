@@ -347,6 +347,11 @@ void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no);
 	"a PE maximum or minimum pool over a window above 1 x 1 with a negative Planar.PreScale or "   \
 	"BiasScale.Scale not modelled: scaling before the pool (max(x p) = p min x) or after it (p max " \
 	"x) is not pinned, no H13 program pooling in the planar engine"
+#define TD_PE_AVG_ORDER_WHY                                                                            \
+	"a PE average pool with ReluEn over a window above 1 x 1, or with a Bias where a window reaches "  \
+	"outside the input, not modelled: the ReLU or the Bias before the pool (avg relu(x); the Bias "   \
+	"on the positions inside alone) or after it (relu(avg x); avg(x) + Bias) is not pinned, no H13 " \
+	"program pooling in the planar engine"
 void td_pe_refusal(const struct td_regs *r, struct td_refusal *no);
 void td_pe_pool_shape_refusal(const struct td_regs *r, unsigned win, unsigned hin, unsigned cin, unsigned cout,
 			      struct td_refusal *no);

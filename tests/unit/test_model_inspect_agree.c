@@ -447,6 +447,18 @@ TEST(model_agree, pe_refusals_have_one_home)
 	t = pool;
 	t.scale = 0xb800u;
 	agree("a max pool with Scale -0.5", &t, "a PE maximum or minimum pool over a window above 1 x 1 with a negative");
+	/* an average with ReluEn over 2 x 2, or with a Bias and padding (the fifteenth review);
+	 * controls: the maximum with ReluEn, the average with a Bias and no window reaching out */
+	t = pool;
+	t.relu = 1;
+	agree("a max pool with ReluEn", &t, NULL);
+	t.pool = H13_PE_POOL_AVG;
+	agree("an average pool with ReluEn", &t, "a PE average pool with ReluEn over a window above 1 x 1, or with a Bias");
+	t = pool;
+	t.pool = H13_PE_POOL_AVG, t.bias = 0x3c00u;
+	agree("an average pool with a Bias", &t, NULL);
+	t.px = 1;
+	agree("an average pool with a Bias and padding", &t, "a PE average pool with ReluEn over a window above 1 x 1, or with a Bias");
 	/* pooling's shape: a zero stride, Cout other than Cin (td_pe_pool_shape_refusal) */
 	t = pool;
 	extra(&t, H13_COMMON_CONVCFG, H13_PUT(H13_CONVCFG_KW, 2) | H13_PUT(H13_CONVCFG_KH, 2) |

@@ -319,6 +319,48 @@ TEST(model_pe, a_negative_scale_on_a_max_or_min_pool_is_refused)
 }
 
 /*
+ * The fifteenth review: an average pool over a window above 1 x 1 with ReluEn (relu(avg x) or
+ * avg relu(x): a window {-1, 3} gives 1 or 1.5), and an average with a Bias whose windows reach
+ * outside the input (avg(x) + b, or the Bias on the positions inside alone), orders nothing pins:
+ * refused by name, the field named. Controls: the maximum and minimum with ReluEn (the ReLU
+ * commutes with them), the average with ReluEn over 1 x 1, with a Bias and no window reaching
+ * outside, and with padding and no Bias, compute.
+ */
+TEST(model_pe, a_relu_or_a_bias_whose_place_in_an_average_pool_matters_is_refused)
+{
+	struct bp_pe_spec p = base();
+	p.c = 2, p.win = 9, p.hin = 5, p.wout = 9, p.hout = 5, p.kw = p.kh = 3, p.px = p.py = 1;
+	p.pool = H13_PE_POOL_AVG;
+	struct bp_pe_spec q = p;
+	q.relu = 1;
+	expect_fault(&q, "ReluEn");
+	expect_fault(&q, "a PE average pool with ReluEn over a window above 1 x 1");
+	q = p;
+	q.bias = H_MINUS_QUARTER;
+	expect_fault(&q, "BiasScale.Bias");
+	expect_fault(&q, "or with a Bias where a window reaches outside the input");
+	/* no padding, the last window past the input's end: 10 wide, 3 x 3 / 2, 5 out */
+	q = base();
+	q.c = 2, q.win = 10, q.hin = 3, q.wout = 5, q.hout = 1, q.kw = q.kh = 3, q.sx = q.sy = 2;
+	q.pool = H13_PE_POOL_AVG, q.bias = H_MINUS_QUARTER;
+	expect_fault(&q, "or with a Bias where a window reaches outside the input");
+	q.win = 11;
+	expect_ok(&q, "avg 3x3/2 over 11 x 3 then - 0.25");
+	q = p;
+	q.pool = H13_PE_POOL_MAX, q.relu = 1, q.bias = H_MINUS_QUARTER;
+	expect_ok(&q, "max 3x3 pad 1 then - 0.25, relu");
+	q.pool = H13_PE_POOL_MIN;
+	expect_ok(&q, "min 3x3 pad 1 then - 0.25, relu");
+	q = p;
+	q.prescale = H_HALF, q.scale = H_MONE;
+	expect_ok(&q, "avg 3x3 pad 1 then x 0.5, x -1");
+	q = base();
+	q.c = 2, q.win = 9, q.hin = 5, q.wout = 9, q.hout = 5;
+	q.pool = H13_PE_POOL_AVG, q.relu = 1, q.bias = H_MINUS_QUARTER;
+	expect_ok(&q, "avg 1x1 then - 0.25, relu");
+}
+
+/*
  * The ninth review: an average pool's window sum meeting infinities of both signs (+inf and -inf in
  * one 2x2 window) is refused by name, as a convolution's sum is: guide 03 gives inf - inf = +0
  * elementwise and does not say where the planar engine flushes it inside a sum (at the partial,
@@ -496,8 +538,15 @@ TEST(model_pe, pooling_then_scale_bias_and_relu)
 	struct bp_pe_spec p = base();
 	p.win = 8, p.hin = 4, p.wout = 4, p.hout = 2, p.kw = p.kh = 2, p.sx = p.sy = 2;
 	p.pool = H13_PE_POOL_AVG;
-	p.scale = H_HALF, p.bias = H_MINUS_QUARTER, p.relu = 1;
-	expect_ok(&p, "avg then - 0.25, x 0.5, relu");
+	p.scale = H_HALF, p.bias = H_MINUS_QUARTER;
+	expect_ok(&p, "avg then - 0.25, x 0.5");
+	/* the ReLU after the maximum, where its place does not change the value; after an average
+	 * over a window above 1 x 1 it does, and is refused (the fifteenth review: before, this test
+	 * ran the average with the ReLU, the model's own order, which nothing pins) */
+	p.pool = H13_PE_POOL_MAX, p.relu = 1;
+	expect_ok(&p, "max then - 0.25, x 0.5, relu");
+	p.pool = H13_PE_POOL_AVG;
+	expect_fault(&p, "a PE average pool with ReluEn over a window above 1 x 1");
 }
 
 TEST(model_pe, subtract_is_add_with_prescale_minus_one)
