@@ -54,6 +54,14 @@ void td_pe_scale_refusal(const struct td_regs *r, struct td_refusal *no)
 			  "comparison is not pinned)");
 }
 
+/* Planar.Cfg.PoolMode where the PE pools over a window above 1 x 1 (Common.ConvCfg), the pools
+ * whose place among the PE's other steps can change the value; H13_PE_POOL_NONE otherwise */
+static unsigned pe_window_pool(const struct td_regs *r)
+{
+	const struct td_window w = td_window_of(GET(H13_COMMON_CONVCFG));
+	return w.kw * w.kh > 1u ? H13_GET(GET(H13_PLANAR_CFG), H13_PECFG_POOLMODE) : H13_PE_POOL_NONE;
+}
+
 /* pooling: a PE pooling (Planar.Cfg.PoolMode, the PE in the path) reads the source alone */
 void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no)
 {
@@ -68,9 +76,8 @@ void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no)
 	 * pools and then scales (p max x), where scaling first gives max (x p) = p min x; nothing
 	 * pins the order (no H13 program pools in the PE), and only the sign tells them apart (a
 	 * positive scale, a Bias and the ReLU are monotone, every order one value) */
-	const unsigned pm = H13_GET(pc, H13_PECFG_POOLMODE);
-	const struct td_window w = td_window_of(GET(H13_COMMON_CONVCFG));
-	if ((pm == H13_PE_POOL_MAX || pm == H13_PE_POOL_MIN) && w.kw * w.kh > 1u) {
+	const unsigned pm = pe_window_pool(r);
+	if (pm == H13_PE_POOL_MAX || pm == H13_PE_POOL_MIN) {
 		if (H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE) & FP16_SIGN)
 			TD_REFUSE(no, 1, H13_PLANAR_PRESCALE, H13_PRESCALE, TD_PE_POOL_SIGN_WHY);
 		else if (H13_GET(GET(H13_PLANAR_BIASSCALE), H13_BIASSCALE_SCALE) & FP16_SIGN)
@@ -79,7 +86,7 @@ void td_pe_pool_refusal(const struct td_regs *r, struct td_refusal *no)
 	/* an average over a window above 1 x 1 with ReluEn (the fifteenth review): the model pools and
 	 * then takes the ReLU, relu(avg x), where the ReLU first gives avg relu(x) (a window {-1, 3}:
 	 * 1 or 1.5); the ReLU commutes with a maximum and a minimum only */
-	if (pm == H13_PE_POOL_AVG && w.kw * w.kh > 1u && H13_GET(pc, H13_PECFG_RELUEN))
+	if (pm == H13_PE_POOL_AVG && H13_GET(pc, H13_PECFG_RELUEN))
 		TD_REFUSE(no, 1, H13_PLANAR_CFG, H13_PECFG_RELUEN, TD_PE_AVG_ORDER_WHY);
 }
 
@@ -910,8 +917,7 @@ void td_pe_condition_refusal(const struct td_regs *r, struct td_refusal *no)
 	const uint32_t pre = H13_GET(GET(H13_PLANAR_PRESCALE), H13_PRESCALE);
 	/* (the fourteenth review: with ReluEn, relu(|r|) = |r| where |relu(r)| = relu(r); over a pool
 	 * window above 1 x 1, |max x| where max |x| (pooling's |.| is taken after the pool) */
-	const struct td_window w = td_window_of(GET(H13_COMMON_CONVCFG));
-	const int pooled = H13_GET(pc, H13_PECFG_POOLMODE) != H13_PE_POOL_NONE && w.kw * w.kh > 1u;
+	const int pooled = pe_window_pool(r) != H13_PE_POOL_NONE;
 	if (td_pe_two_operands(pc) || (pre & FP16_SIGN) || /* (FirstSrc's negation: two operands) */
 	    (H13_GET(bs, H13_BIASSCALE_SCALE) & FP16_SIGN) || (H13_GET(bs, H13_BIASSCALE_BIAS) & ~FP16_SIGN) ||
 	    H13_GET(pc, H13_PECFG_RELUEN) || pooled)
