@@ -253,6 +253,24 @@ static struct bp_pe_spec base(void)
 	return p;
 }
 
+/* A 2-channel 9 x 5 input pooled by a 3 x 3 window, stride 1, padding 1 (the output the input's
+ * size), and the same input through a 1 x 1 window (nothing to order: the pool tests' control). */
+static struct bp_pe_spec pool_3x3_pad1(unsigned pool)
+{
+	struct bp_pe_spec p = base();
+	p.c = 2, p.win = 9, p.hin = 5, p.wout = 9, p.hout = 5, p.kw = p.kh = 3, p.px = p.py = 1;
+	p.pool = pool;
+	return p;
+}
+
+static struct bp_pe_spec pool_1x1(unsigned pool)
+{
+	struct bp_pe_spec p = base();
+	p.c = 2, p.win = 9, p.hin = 5, p.wout = 9, p.hout = 5;
+	p.pool = pool;
+	return p;
+}
+
 static void expect_ok(const struct bp_pe_spec *p, const char *what)
 {
 	struct pe_run r;
@@ -273,9 +291,7 @@ TEST(model_pe, average_max_min_pooling_with_strides_and_padding)
 	p.pool = H13_PE_POOL_AVG;
 	expect_ok(&p, "avg 2x2/2");
 	/* 3x3 maximum, stride 1, padding 1: the output the input's size */
-	p = base();
-	p.c = 2, p.win = 9, p.hin = 5, p.wout = 9, p.hout = 5, p.kw = p.kh = 3, p.px = p.py = 1;
-	p.pool = H13_PE_POOL_MAX;
+	p = pool_3x3_pad1(H13_PE_POOL_MAX);
 	expect_ok(&p, "max 3x3/1 pad 1");
 	p.pool = H13_PE_POOL_MIN;
 	expect_ok(&p, "min 3x3/1 pad 1");
@@ -296,9 +312,7 @@ TEST(model_pe, average_max_min_pooling_with_strides_and_padding)
 static void expect_fault(const struct bp_pe_spec *p, const char *want); /* (below) */
 TEST(model_pe, a_negative_scale_on_a_max_or_min_pool_is_refused)
 {
-	struct bp_pe_spec p = base();
-	p.c = 2, p.win = 9, p.hin = 5, p.wout = 9, p.hout = 5, p.kw = p.kh = 3, p.px = p.py = 1;
-	p.pool = H13_PE_POOL_MAX;
+	struct bp_pe_spec p = pool_3x3_pad1(H13_PE_POOL_MAX);
 	struct bp_pe_spec q = p;
 	q.prescale = H_MONE;
 	expect_fault(&q, "Planar.PreScale");
@@ -312,9 +326,8 @@ TEST(model_pe, a_negative_scale_on_a_max_or_min_pool_is_refused)
 	q = p;
 	q.pool = H13_PE_POOL_AVG, q.prescale = H_MONE;
 	expect_ok(&q, "avg 3x3 then x -1");
-	q = base();
-	q.c = 2, q.win = 9, q.hin = 5, q.wout = 9, q.hout = 5;
-	q.pool = H13_PE_POOL_MAX, q.kw = q.kh = 1, q.prescale = H_MONE;
+	q = pool_1x1(H13_PE_POOL_MAX);
+	q.prescale = H_MONE;
 	expect_ok(&q, "max 1x1 then x -1");
 }
 
@@ -328,9 +341,7 @@ TEST(model_pe, a_negative_scale_on_a_max_or_min_pool_is_refused)
  */
 TEST(model_pe, a_relu_or_a_bias_whose_place_in_an_average_pool_matters_is_refused)
 {
-	struct bp_pe_spec p = base();
-	p.c = 2, p.win = 9, p.hin = 5, p.wout = 9, p.hout = 5, p.kw = p.kh = 3, p.px = p.py = 1;
-	p.pool = H13_PE_POOL_AVG;
+	struct bp_pe_spec p = pool_3x3_pad1(H13_PE_POOL_AVG);
 	struct bp_pe_spec q = p;
 	q.relu = 1;
 	expect_fault(&q, "ReluEn");
@@ -354,9 +365,8 @@ TEST(model_pe, a_relu_or_a_bias_whose_place_in_an_average_pool_matters_is_refuse
 	q = p;
 	q.prescale = H_HALF, q.scale = H_MONE;
 	expect_ok(&q, "avg 3x3 pad 1 then x 0.5, x -1");
-	q = base();
-	q.c = 2, q.win = 9, q.hin = 5, q.wout = 9, q.hout = 5;
-	q.pool = H13_PE_POOL_AVG, q.relu = 1, q.bias = H_MINUS_QUARTER;
+	q = pool_1x1(H13_PE_POOL_AVG);
+	q.relu = 1, q.bias = H_MINUS_QUARTER;
 	expect_ok(&q, "avg 1x1 then - 0.25, relu");
 }
 
