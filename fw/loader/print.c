@@ -403,44 +403,70 @@ static void print_text(struct pr *o, const struct ldr_program *p)
 	print_relocs(o, p);
 }
 
-/* The kernel unit's activation-LUT stream of TD i (text only; the unit parses, as
- * ldr_td_kunit_streams found): the engine model reads it from its section's start to its end
- * (ku_patch's slot, ku_stream_len), applies its first record (actlut_read_checked over its 0x80
- * bytes, zero past the section's end) and refuses a further record that differs
- * (actlut_stream_differs): printed and marked with the model's text. */
-static void print_stream_lut(struct pr *o, const struct ldr_program *p, unsigned i)
+/* The kernel unit's activation-LUT stream of TD i (the unit parses, as ldr_td_kunit_streams
+ * found): the engine model reads it from its section's start to its end (ku_patch's slot,
+ * ku_stream_len), applies its first record (actlut_read_checked over its 0x80 bytes, zero past the
+ * section's end) and refuses a further record that differs (actlut_stream_differs): printed and
+ * marked with the model's text, or in --json one entry of "luts" with "stream": "kernel-unit"
+ * (after a comma when comma is set). Returns 1 when it printed the stream, 0 when there is none. */
+static int print_stream_lut(struct pr *o, const struct ldr_program *p, unsigned i, int comma)
 {
 	struct ku_unit u;
 	if (ku_parse(p->buf + p->weights_off, p->weights_len, NULL, &u) != KU_OK)
-		return;
+		return 0;
 	const struct ku_section_desc *sd = &u.sec[KU_SEC_ACTLUT];
 	if (sd->size < ACTLUT_BYTES) /* (resolve_act takes no shorter stream) */
-		return;
+		return 0;
 	const uint8_t *srec = p->buf + p->weights_off + sd->offset; /* inside the unit: ku_parse */
 	uint8_t kbuf[ACTLUT_STRIDE] = {0};
 	const size_t klen = sd->size < ACTLUT_STRIDE ? (size_t)sd->size : ACTLUT_STRIDE;
 	memcpy(kbuf, srec, klen);
-	pf(o, "  td %u: the kernel unit's activation-LUT stream at weights+0x%lx (file 0x%lx, 0x%lx bytes):", i,
-	   (unsigned long)sd->offset, (unsigned long)(p->weights_off + sd->offset), (unsigned long)sd->size);
+	if (o->json)
+		pf(o, "%s{\"td\":%u,\"stream\":\"kernel-unit\",\"weights_offset\":%lu,\"file_offset\":%lu,"
+		      "\"size\":%lu,\"entries\":[",
+		   comma ? "," : "", i, (unsigned long)sd->offset, (unsigned long)(p->weights_off + sd->offset),
+		   (unsigned long)sd->size);
+	else
+		pf(o, "  td %u: the kernel unit's activation-LUT stream at weights+0x%lx (file 0x%lx, 0x%lx bytes):",
+		   i, (unsigned long)sd->offset, (unsigned long)(p->weights_off + sd->offset),
+		   (unsigned long)sd->size);
 	for (unsigned e = 0; e < LDR_LUT_ENTRIES; e++)
-		pf(o, "%s%04x", e % 12 ? " " : "\n    ", le_rd16(kbuf + 2 * e));
+		if (o->json)
+			pf(o, "%s%u", e ? "," : "", le_rd16(kbuf + 2 * e));
+		else
+			pf(o, "%s%04x", e % 12 ? " " : "\n    ", le_rd16(kbuf + 2 * e));
 	const size_t sk = actlut_stream_differs(srec, sd->size);
 	if (sk) {
-		pf(o, "\n    not modelled: the record at stream +0x%lx differs from the first: ", (unsigned long)sk);
+		if (o->json)
+			pf(o, "],\"error\":\"not-modelled\",\"record_at\":%lu,\"why\":\"", (unsigned long)sk);
+		else
+			pf(o, "\n    not modelled: the record at stream +0x%lx differs from the first: ",
+			   (unsigned long)sk);
 		o->out(o->ctx, ACTLUT_STREAM_DIFFERS_WHY, sizeof ACTLUT_STREAM_DIFFERS_WHY - 1);
-		pf(o, "\n");
-		return;
+		pf(o, "%s", o->json ? "\"}" : "\n");
+		return 1;
 	}
 	struct actlut l;
 	size_t pad_at = 0;
 	const enum actlut_err ae = actlut_read_checked(&l, kbuf, klen, &pad_at);
+	if (o->json) {
+		if (ae == ACTLUT_OK)
+			pf(o, "],\"reads_as\":\"%s\",\"mode\":%u,\"scale\":%d}", actlut_kind_name(l.kind),
+			   (unsigned)l.mode, (int)l.scale);
+		else if (ae == ACTLUT_E_PADDING)
+			pf(o, "],\"error\":\"%s\",\"byte\":%lu,\"value\":%u}", actlut_err_name(ae),
+			   (unsigned long)pad_at, (unsigned)kbuf[pad_at]);
+		else
+			pf(o, "],\"error\":\"%s\"}", actlut_err_name(ae));
+		return 1;
+	}
 	if (ae == ACTLUT_OK) {
 		pf(o, "\n    reads as: %s (mode word 0x%02x, scale slot %d)\n", actlut_kind_name(l.kind),
 		   (unsigned)l.mode, (int)l.scale);
 		lut_lines(o, &l);
 		lut_knots(o, &l);
 		lut_split(o, &l);
-		return;
+		return 1;
 	}
 	if (ae == ACTLUT_E_PADDING)
 		pf(o, "\n    does not read: %s: byte %lu = 0x%02x: ", actlut_err_name(ae), (unsigned long)pad_at,
@@ -450,6 +476,7 @@ static void print_stream_lut(struct pr *o, const struct ldr_program *p, unsigned
 	const char *d = actlut_strerror(ae); /* longer than a line of pf */
 	o->out(o->ctx, d, strlen(d));
 	pf(o, "\n");
+	return 1;
 }
 
 /* LUT records of TDs that select the LUT, where fw/td's td_lut_place says (as the engine model
@@ -547,9 +574,9 @@ static unsigned print_luts(struct pr *o, const struct ldr_program *p)
 			      "the stream's record, which the record%s above must equal (refused where they "
 			      "differ: which one the engine reads is not pinned)\n",
 			   i, n - before > 1 ? "s" : "");
-		if ((ku & (1u << H13_KSTREAM_ACTLUT)) && !o->json) { /* the stream's record itself */
-			print_stream_lut(o, p, i);
-			if (n == before)
+		if (ku & (1u << H13_KSTREAM_ACTLUT)) { /* the stream's record itself */
+			const int printed = print_stream_lut(o, p, i, n > 0);
+			if (o->json ? printed : n == before)
 				n++;
 		}
 		if (n == before && !o->json) {

@@ -52,6 +52,28 @@ if [ "$ku" -eq 3 ] && [ "$sp" -eq 1 ] && [ "$ph" -eq 0 ] && [ "$cm" -eq 3 ]; the
 else
 	t_fail mkprog.inspect_names_the_kernel_units_scale_bias_and_sparse "per-channel $ku/3, mask-and-values $sp/1, phase-sparse $ph/0, computes $cm/3"
 fi
+# inspect --json lists the kernel unit's activation-LUT stream record among "luts" as the text
+# does (before, --json left it out and gave an empty list): TD 3's relu6 record read as linear;
+# with its mode word (slot 42, stream +84) set to 0x1234 the entry carries the model's refusal
+# name and no reading (the file edited at the offset that entry gives)
+jl() { "$TOOL" inspect --json "$1" 2>&1 | "$PYTHON" -c '
+import json, sys
+r = [e for e in json.load(sys.stdin)["luts"] if e.get("stream") == "kernel-unit"]
+print(len(r), *[(e["td"], e.get("reads_as"), e.get("error"), e["file_offset"]) for e in r])' 2>&1; }
+j1=$(jl "$prog")
+off=$(sed -n 's/^1 (3, .*, \([0-9]*\))$/\1/p' <<<"$j1")
+cp "$prog" "$work/garbled.hwx"
+[ -n "$off" ] && "$PYTHON" -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<H", b, int(sys.argv[2]) + 84, 0x1234)
+open(sys.argv[1], "wb").write(bytes(b))' "$work/garbled.hwx" "$off"
+j2=$(jl "$work/garbled.hwx")
+if [[ "$j1" == "1 (3, 'linear', None, "* ]] && [[ "$j2" == "1 (3, None, 'actlut-"* ]]; then
+	t_pass mkprog.inspect_json_lists_the_kernel_units_stream_record
+else
+	t_fail mkprog.inspect_json_lists_the_kernel_units_stream_record "as built: '$j1' (want TD 3 read as linear); mode word 0x1234: '$j2' (want an actlut- error, no reading)"
+fi
 # ... as the model computes: one int8 layer over a zero input gives the unit's bias, and over a
 # one-hot input the int8 weights x 1/64 (numpy from docs/control-path.md's definition: bias[o] =
 # ((o + 0) mod 7 - 3) / 8, post-scale 1/64); the words "kernels int8, x PostScale 1" alone gave

@@ -42,6 +42,28 @@ static const char *inspect(const uint8_t *buf, size_t len)
 
 #if !defined(ANEFW_TARGET) /* on the host (the same code on the target) */
 
+/* inspect --json's text (ldr_print LDR_P_JSON) of a raw program; "" when it does not load */
+static char jtext[1 << 18];
+static size_t jlen;
+static void jsink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	if (jlen + n < sizeof jtext) {
+		memcpy(jtext + jlen, s, n);
+		jlen += n;
+		jtext[jlen] = 0;
+	}
+}
+static const char *inspect_json(const uint8_t *buf, size_t len)
+{
+	static struct ldr_program q;
+	jlen = 0;
+	jtext[0] = 0;
+	if (ldr_load(buf, len, LDR_F_RAW, &q) == LDR_OK)
+		ldr_print(&q, LDR_P_JSON, jsink, NULL);
+	return jtext;
+}
+
 static uint8_t kprog[1 << 16], kcopy[1 << 16];
 
 /* mkprog's int8 layer and relu6 (TD 1 applies the record from the unit's activation-LUT stream),
@@ -99,6 +121,11 @@ TEST(model_agree, unit_stream_and_channel_record_must_agree)
 	CHECKF(strstr(inspect(kcopy, len), "td 1: the kernel unit's activation-LUT stream feeds it too: the "
 					   "model applies the stream's record, which the record above must "
 					   "equal (refused where they differ") != NULL, "%s", itext);
+	/* --json lists both, the channel's record and then the stream's (a comma between them) */
+	CHECKF(strstr(inspect_json(kcopy, len), "\"luts\":[{\"td\":1,\"ch\":0,") &&
+		       strstr(jtext, "\"reads_as\":\"linear\",\"mode\":1,\"scale\":64},{\"td\":1,\"stream\":"
+				     "\"kernel-unit\",") && strstr(jtext, "]}\n"),
+	       "%s", strstr(jtext, "\"luts\"") ? strstr(jtext, "\"luts\"") : jtext);
 	/* a channel over other bytes (the unit's descriptor): two records, refused by name */
 	REQUIRE(with_channel_record(len, 0) == len);
 	CHECKF(submit(kcopy, len, f, sizeof f) != 0 &&
